@@ -1,0 +1,239 @@
+package adjudicator
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Weather is one of the four weather conditions (rule 3.3).
+type Weather uint8
+
+// Weather conditions.
+const (
+	Cloudy Weather = iota
+	Rain
+	Fog
+	Williwaw
+)
+
+var weatherNames = [...]string{"cloudy", "rain", "fog", "williwaw"}
+
+func (w Weather) String() string {
+	if int(w) < len(weatherNames) {
+		return weatherNames[w]
+	}
+	return "weather?"
+}
+
+// MarshalText writes the weather's name.
+func (w Weather) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
+
+// UnmarshalText reads cloudy, rain, fog or williwaw.
+func (w *Weather) UnmarshalText(b []byte) error {
+	for i, n := range weatherNames {
+		if n == string(b) {
+			*w = Weather(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("weather %q: want cloudy, rain, fog or williwaw", b)
+}
+
+// Off-map boxes a unit can be in when it is not on the map.
+const (
+	BoxReinforcements = "reinforcements" // U.S. units not yet landed (9.2)
+	BoxPool           = "pool"           // Japanese infantry available off map (2.5)
+	BoxOffMap         = "offmap"         // Unknown units off the map, may return (9.6)
+	BoxEliminated     = "eliminated"     // out of play for good
+	BoxUnused         = "unused"         // not yet created (independents, depots) or not in this scenario
+	BoxStagingPrefix  = "staging:"       // followed by a landing zone id (9.2.2)
+)
+
+// Unit is a counter's situation in a game.
+type Unit struct {
+	ID       string `json:"id"`
+	Hex      Hex    `json:"hex,omitempty"` // zero when off the map
+	Box      string `json:"box,omitempty"` // where it is when off the map
+	Steps    int    `json:"steps"`
+	FaceDown bool   `json:"face_down,omitempty"` // Japanese only (2.5)
+	Acted    bool   `json:"acted,omitempty"`     // activated in this actions step (3.5)
+
+	counter *Counter
+}
+
+// Counter returns the unit's counter: its class, ratings and battalion.
+func (u *Unit) Counter() *Counter { return u.counter }
+
+// Side returns the unit's side.
+func (u *Unit) Side() Side { return u.counter.Side() }
+
+// Kind returns the unit's type.
+func (u *Unit) Kind() Kind { return u.counter.Kind() }
+
+// OnMap reports whether the unit stands in a hex.
+func (u *Unit) OnMap() bool { return u.Hex != 0 }
+
+// Rating returns the unit's ratings at its current strength.
+func (u *Unit) Rating() Rating { return u.counter.Rating(u.Steps) }
+
+// State is a game position: everything the rules need to decide what happens
+// next. It round-trips through JSON; after decoding call Attach.
+type State struct {
+	Scenario   string  `json:"scenario,omitempty"`
+	Turn       int     `json:"turn"` // 1 is May 11 (12.2)
+	Weather    Weather `json:"weather"`
+	Night      bool    `json:"night,omitempty"`
+	AirUS      int     `json:"air_us,omitempty"` // airpower factors this turn (3.4)
+	AirJP      int     `json:"air_jp,omitempty"`
+	Casualties int     `json:"casualties,omitempty"` // U.S. casualty track (8.4)
+	Units      []*Unit `json:"units"`
+	// SupplyOverride forces a unit in (true) or out of (false) supply; rules
+	// cases use it to pose a situation. Real games leave it empty.
+	SupplyOverride map[string]bool `json:"supply_override,omitempty"`
+
+	m     *Map
+	cs    *Counters
+	index map[string]*Unit
+}
+
+// NewState returns an empty position on map m with counters cs, every counter
+// in the unused box. nil means the built-in map or counters.
+func NewState(m *Map, cs *Counters) *State {
+	s := &State{Turn: 1, Weather: Fog}
+	s.m, s.cs = m, cs
+	for _, id := range s.Counters().IDs() {
+		c, _ := s.Counters().Get(id)
+		s.Units = append(s.Units, &Unit{ID: id, Box: BoxUnused, Steps: c.MaxSteps(), counter: c})
+	}
+	s.reindex()
+	return s
+}
+
+// Attach binds a decoded state to its map and counters (nil for the built-in
+// ones) and checks that every unit is a known counter.
+func (s *State) Attach(m *Map, cs *Counters) error {
+	s.m, s.cs = m, cs
+	for _, u := range s.Units {
+		c, ok := s.Counters().Get(u.ID)
+		if !ok {
+			return fmt.Errorf("adjudicator: state has unit %q, which is not in the counter mix", u.ID)
+		}
+		u.counter = c
+	}
+	s.reindex()
+	return nil
+}
+
+// Map returns the map the game is played on.
+func (s *State) Map() *Map {
+	if s.m == nil {
+		return BuiltinMap()
+	}
+	return s.m
+}
+
+// Counters returns the game's counter mix.
+func (s *State) Counters() *Counters {
+	if s.cs == nil {
+		return BuiltinCounters()
+	}
+	return s.cs
+}
+
+func (s *State) reindex() {
+	s.index = make(map[string]*Unit, len(s.Units))
+	for _, u := range s.Units {
+		s.index[u.ID] = u
+	}
+}
+
+// Unit returns the unit with the given id.
+func (s *State) Unit(id string) (*Unit, bool) {
+	if s.index == nil {
+		s.reindex()
+	}
+	u, ok := s.index[id]
+	return u, ok
+}
+
+// Clone returns a deep copy sharing only the read-only map and counters.
+func (s *State) Clone() *State {
+	c := *s
+	c.Units = make([]*Unit, len(s.Units))
+	for i, u := range s.Units {
+		cu := *u
+		c.Units[i] = &cu
+	}
+	if s.SupplyOverride != nil {
+		c.SupplyOverride = make(map[string]bool, len(s.SupplyOverride))
+		for k, v := range s.SupplyOverride {
+			c.SupplyOverride[k] = v
+		}
+	}
+	c.reindex()
+	return &c
+}
+
+// UnitsAt returns the units in hex h, in counter order.
+func (s *State) UnitsAt(h Hex) []*Unit {
+	var out []*Unit
+	for _, u := range s.Units {
+		if u.Hex == h && h != 0 {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// OnMap returns every unit on the map, in counter order.
+func (s *State) OnMap() []*Unit {
+	var out []*Unit
+	for _, u := range s.Units {
+		if u.Hex != 0 {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// Occupied returns the side holding hex h, NoSide when it is empty.
+func (s *State) Occupied(h Hex) Side {
+	for _, u := range s.Units {
+		if u.Hex == h {
+			return u.Side()
+		}
+	}
+	return NoSide
+}
+
+// Place puts a unit in a hex (or, with h zero, in box), face up or down.
+func (s *State) Place(id string, h Hex, box string) error {
+	u, ok := s.Unit(id)
+	if !ok {
+		return fmt.Errorf("no unit %q", id)
+	}
+	if h != 0 && !s.Map().Land(h) {
+		return fmt.Errorf("%s: %s is not a land hex", id, h)
+	}
+	u.Hex = h
+	u.Box = ""
+	if h == 0 {
+		u.Box = box
+	}
+	return nil
+}
+
+// Occupants groups the units on the map by hex; hexes come out sorted.
+func (s *State) Occupants() (hexes []Hex, by map[Hex][]*Unit) {
+	by = map[Hex][]*Unit{}
+	for _, u := range s.Units {
+		if u.Hex != 0 {
+			if by[u.Hex] == nil {
+				hexes = append(hexes, u.Hex)
+			}
+			by[u.Hex] = append(by[u.Hex], u)
+		}
+	}
+	sort.Slice(hexes, func(i, j int) bool { return hexes[i] < hexes[j] })
+	return hexes, by
+}
