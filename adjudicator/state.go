@@ -39,6 +39,14 @@ func (w *Weather) UnmarshalText(b []byte) error {
 	return fmt.Errorf("weather %q: want cloudy, rain, fog or williwaw", b)
 }
 
+// Komandorski is the Komandorski Effect and Delay chits (rule 12.1).
+type Komandorski struct {
+	Effect         int  `json:"effect"` // 24, 27 or 30: the May date of the effect chit
+	Delay          int  `json:"delay"`  // 1 to 4 more turns
+	EffectRevealed bool `json:"effect_revealed,omitempty"`
+	DelayRevealed  bool `json:"delay_revealed,omitempty"`
+}
+
 // Off-map boxes a unit can be in when it is not on the map.
 const (
 	BoxReinforcements = "reinforcements" // U.S. units not yet landed (9.2)
@@ -87,6 +95,9 @@ type State struct {
 	AirJP      int     `json:"air_jp,omitempty"`
 	Casualties int     `json:"casualties,omitempty"` // U.S. casualty track (8.4)
 	Units      []*Unit `json:"units"`
+	// Komandorski holds the chits of rule 12.1, drawn at creation and seen
+	// only by the Japanese until revealed (12.1.3).
+	Komandorski Komandorski `json:"komandorski"`
 	// SupplyOverride forces a unit in (true) or out of (false) supply; rules
 	// cases use it to pose a situation. Real games leave it empty.
 	SupplyOverride map[string]bool `json:"supply_override,omitempty"`
