@@ -50,8 +50,8 @@ type MapFile struct {
 
 // RiverFile is one river of a MapFile.
 type RiverFile struct {
-	Name string `yaml:"name"`
-	Hexes []Hex `yaml:"hexes"`
+	Name  string `yaml:"name"`
+	Hexes []Hex  `yaml:"hexes"`
 }
 
 // LandingZoneFile is one landing zone of a MapFile.
