@@ -19,6 +19,17 @@ type Orders struct {
 // Action is one activation (rule 3.5). Exactly one field is set.
 type Action struct {
 	Move *Move
+	Fire *Fire
+}
+
+// Fire is a ranged attack (rule 8.1): one or more units firing together at a
+// hex, optionally with a spotter calling in artillery (8.1.4) and, when the
+// hex mixes face-up and face-down units, the target unit (8.0).
+type Fire struct {
+	Units      []string
+	Target     Hex
+	Spotter    string
+	TargetUnit string
 }
 
 // Move moves a unit along an explicit path: the hexes it enters, in order,

@@ -65,6 +65,7 @@ type Unit struct {
 	Steps    int    `json:"steps"`
 	FaceDown bool   `json:"face_down,omitempty"` // Japanese only (2.5)
 	Acted    bool   `json:"acted,omitempty"`     // activated in this actions step (3.5)
+	MPSpent  int    `json:"mp_spent,omitempty"`  // spent moving this turn
 
 	counter *Counter
 }
