@@ -23,7 +23,9 @@ import (
 // pointers, slices, fixed-size arrays, maps with string keys, strings,
 // numbers, booleans, yaml.Node (kept as is, for parts a caller decodes
 // later), and types implementing encoding.TextUnmarshaler or
-// yaml.Unmarshaler.
+// yaml.Unmarshaler. An exported struct field of type Pos is not a key: it
+// receives where the mapping decoded into the struct is written, so a caller
+// can point at it in later, semantic, errors.
 func DecodeStrict(n *yaml.Node, v any) Errors {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
@@ -266,6 +268,8 @@ func join(ctx, key string) string {
 	return ctx + "." + key
 }
 
+var posType = reflect.TypeOf(Pos{})
+
 // field is one struct field reachable from YAML.
 type field struct {
 	name  string
@@ -278,7 +282,7 @@ func fieldsOf(t reflect.Type) []field {
 	var fs []field
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if !f.IsExported() {
+		if !f.IsExported() || f.Type == posType {
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
@@ -300,6 +304,11 @@ func (d *strictDecoder) structure(n *yaml.Node, v reflect.Value, ctx string) {
 	if n.Kind != yaml.MappingNode {
 		d.fail(n, "%swant a mapping (key: value lines), got %s", prefix(ctx), describe(n))
 		return
+	}
+	for i := 0; i < v.NumField(); i++ {
+		if f := v.Type().Field(i); f.IsExported() && f.Type == posType {
+			v.Field(i).Set(reflect.ValueOf(Pos{n.Line, n.Column}))
+		}
 	}
 	fs := fieldsOf(v.Type())
 	keys, values := d.keysOf(n, ctx)
