@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
 )
 
 // Run plays the case from its position: the procedures of roll, then each
@@ -13,22 +14,11 @@ import (
 // first difference: the Result lists them all.
 func (c *Case) Run() *Result {
 	r := &Result{Name: c.Name, Rule: c.Rule, Hexes: c.hexes, Events: []adjudicator.Event{}}
-	s := c.start.Clone()
-	d := &adjudicator.ForcedDice{Values: slices.Clone(c.dice)}
-	for _, p := range c.roll {
-		var evs []adjudicator.Event
-		var err error
-		switch p {
-		case RollWeather:
-			evs, err = rollWeather(s, d)
-		case RollAirpower:
-			evs, err = rollAirpower(s, d)
-		}
-		if err != nil {
-			r.error("roll %s: %v", p, err)
-		}
-		r.Events = append(r.Events, evs...)
+	s, d, evs, errs := c.Setup()
+	for _, err := range errs {
+		r.error("%v", err)
 	}
+	r.Events = append(r.Events, evs...)
 	for i, f := range c.orders {
 		line, _ := f.Field("side")
 		or := OrdersResult{Index: i + 1, Side: f.Side.String(), Line: line}
@@ -66,6 +56,55 @@ func (c *Case) Run() *Result {
 	}
 	r.Passed = len(r.Failures) == 0
 	return r
+}
+
+// Setup returns the position the case's orders apply to: its units placed
+// and the procedures of roll run, with the forced dice source those used
+// (holding the dice still to come). errs says which procedures could not run.
+func (c *Case) Setup() (s *adjudicator.State, d *adjudicator.ForcedDice, events []adjudicator.Event, errs []error) {
+	s = c.start.Clone()
+	d = &adjudicator.ForcedDice{Values: slices.Clone(c.dice)}
+	for _, p := range c.roll {
+		var evs []adjudicator.Event
+		var err error
+		switch p {
+		case RollWeather:
+			evs, err = rollWeather(s, d)
+		case RollAirpower:
+			evs, err = rollAirpower(s, d)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("roll %s: %w", p, err))
+		}
+		events = append(events, evs...)
+	}
+	return s, d, events, errs
+}
+
+// Check judges an orders file against the case's position (after its
+// procedures), without keeping what it would do: the mistakes at their
+// lines, or an error when the adjudicator cannot judge such orders.
+func (c *Case) Check(f *orders.File) (orders.Errors, error) {
+	s, d, _, errs := c.Setup()
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	o := f.Orders()
+	if o.Turn == 0 {
+		o.Turn = s.Turn
+	}
+	_, _, problems, err := resolveActions(s, o, d)
+	if err != nil {
+		return nil, fmt.Errorf("judging actions: %w", err)
+	}
+	return f.Problems(problems), nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func joinInts(vs []int) string {
@@ -132,7 +171,7 @@ func (c *Case) checkUnits(r *Result, s *adjudicator.State) {
 			}
 		}
 		if ue.Steps != nil {
-			want = append(want, fmt.Sprintf("%d steps", *ue.Steps))
+			want = append(want, plural(*ue.Steps, "step"))
 			if u.Steps != *ue.Steps {
 				diff = append(diff, fmt.Sprintf("expected %d steps, got %d", *ue.Steps, u.Steps))
 			}
