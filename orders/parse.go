@@ -274,6 +274,9 @@ func (f *File) Orders() adjudicator.Orders {
 	return o
 }
 
+// Start returns where the orders begin: their first key.
+func (f *File) Start() (line, col int) { return f.pos.Line, f.pos.Col }
+
 // Field returns where an envelope key (game, side, turn, wait, token,
 // actions) is written, or the start of the orders when it is not.
 func (f *File) Field(key string) (line, col int) {

@@ -48,6 +48,8 @@ type OrdersResult struct {
 	Line     int      `json:"line"`
 	Accepted bool     `json:"accepted"`
 	Errors   []string `json:"errors,omitempty"` // "line:col: reason"
+	// Events is what the orders did; Result.Events holds them too.
+	Events []adjudicator.Event `json:"events,omitempty"`
 }
 
 func (r *Result) check(expect string, ok bool, got string) {
@@ -83,18 +85,26 @@ func (r *Result) Text() string {
 		}
 	}
 	b.WriteString("\nWhat happened:\n")
-	if len(r.Events) == 0 {
+	if len(r.Events) == 0 && len(r.Orders) == 0 {
 		b.WriteString("  nothing\n")
 	}
-	for _, e := range r.Events {
+	// Events before the orders come from the procedures of roll.
+	byOrders := 0
+	for _, o := range r.Orders {
+		byOrders += len(o.Events)
+	}
+	for _, e := range r.Events[:max(len(r.Events)-byOrders, 0)] {
 		fmt.Fprintf(&b, "  %s\n", e.Text)
 	}
 	for _, o := range r.Orders {
-		if o.Accepted {
-			fmt.Fprintf(&b, "  orders %d (%s, line %d): accepted\n", o.Index, o.Side, o.Line)
-			continue
+		verdict := "accepted"
+		if !o.Accepted {
+			verdict = "refused"
 		}
-		fmt.Fprintf(&b, "  orders %d (%s, line %d): refused\n", o.Index, o.Side, o.Line)
+		fmt.Fprintf(&b, "  orders %d (%s, line %d): %s\n", o.Index, o.Side, o.Line, verdict)
+		for _, e := range o.Events {
+			fmt.Fprintf(&b, "    %s\n", e.Text)
+		}
 		for _, e := range o.Errors {
 			fmt.Fprintf(&b, "    %s\n", e)
 		}

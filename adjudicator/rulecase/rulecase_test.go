@@ -99,27 +99,64 @@ func TestUnusedDiceFail(t *testing.T) {
 	}
 }
 
-// TestUnavailableFails: a case needing a part of the adjudicator that does
-// not answer yet must fail, not pass unchecked.
-func TestUnavailableFails(t *testing.T) {
-	src := `name: needs everything
-units: [{id: 1/17-A, hex: 2618}]
-orders:
-  - side: us
-    actions: []
+// TestQuestionsCannotRubberStamp asks each question of the adjudicator
+// twice with opposite answers: whatever the rules code says (or if it
+// cannot answer yet), one of each pair must fail.
+func TestQuestionsCannotRubberStamp(t *testing.T) {
+	src := `name: contradictions
+units: [{id: 1/17-A, hex: 2618}, {id: J01, hex: 2717}]
 expect:
   supply: {1/17-A: in}
-  los: [{from: 2618, to: 2717, clear: true}]
-  fire: [{units: [1/17-A], target: 2717, legal: true}]
+  los: [{from: 2618, to: 2717, clear: true}, {from: 2618, to: 2717, clear: false}]
+  fire: [{units: [1/17-A], target: 2717, legal: true}, {units: [1/17-A], target: 2717, legal: false}]
 `
 	r := mustParse(t, src).Run()
 	if r.Passed {
-		t.Fatalf("passed:\n%s", r.Text())
+		t.Fatalf("contradictory expectations passed:\n%s", r.Text())
 	}
-	for _, c := range r.Checks {
-		if c.OK {
-			t.Errorf("check %q passed", c.Expect)
+	if len(r.Checks) != 5 {
+		t.Fatalf("checks: %+v", r.Checks)
+	}
+	for _, pair := range [][2]int{{1, 2}, {3, 4}} {
+		if r.Checks[pair[0]].OK && r.Checks[pair[1]].OK {
+			t.Errorf("both %q and %q hold", r.Checks[pair[0]].Expect, r.Checks[pair[1]].Expect)
 		}
+	}
+	again := mustParse(t, strings.Replace(src, "{1/17-A: in}", "{1/17-A: out}", 1)).Run()
+	if r.Checks[0].OK && again.Checks[0].OK {
+		t.Error("1/17-A is both in and out of supply")
+	}
+}
+
+// TestOrdersExpectationsFail: a refusal expected of legal orders, a legal
+// file refused, a refusal for another reason: each must fail, whether the
+// adjudicator judges the orders or cannot yet.
+func TestOrdersExpectationsFail(t *testing.T) {
+	const head = "name: orders\nunits: [{id: 1/17-A, hex: 2821}]\norders:\n  - side: us\n    actions:\n"
+	cases := []struct {
+		name, src string
+		want      string // the difference, once the adjudicator judges moves
+	}{
+		{"legal orders expected refused", head + "      - move: {unit: 1/17-A, path: [2720]}\nexpect:\n  refused: [\"costs 4 MP\"]\n",
+			`expected refusal containing "costs 4 MP", got accepted`},
+		{"refused orders expected accepted", head + "      - move: {unit: 1/17-Z, path: [2720]}\n",
+			"orders 1 (us, line 4): expected accepted, got refused: 6:9:"},
+		{"refused for another reason", head + "      - move: {unit: 1/17-Z, path: [2720]}\nexpect:\n  refused: [\"costs 4 MP\"]\n",
+			`expected refusal containing "costs 4 MP", got: 6:9:`},
+		{"refusal expected with no text", head + "      - move: {unit: 1/17-A, path: [2720]}\nexpect:\n  refused: []\n",
+			"orders 1: expected a refusal, got accepted"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := mustParse(t, c.src).Run()
+			if r.Passed {
+				t.Fatalf("passed:\n%s", r.Text())
+			}
+			all := strings.Join(r.Failures, "\n")
+			if !strings.Contains(all, c.want) && !strings.Contains(all, "not available") {
+				t.Errorf("failures:\n%s\nwant %q", all, c.want)
+			}
+		})
 	}
 }
 

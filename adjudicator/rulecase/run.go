@@ -20,7 +20,7 @@ func (c *Case) Run() *Result {
 	}
 	r.Events = append(r.Events, evs...)
 	for i, f := range c.orders {
-		line, _ := f.Field("side")
+		line, _ := f.Start()
 		or := OrdersResult{Index: i + 1, Side: f.Side.String(), Line: line}
 		ns, evs, problems, err := resolveActions(s, f.Orders(), d)
 		switch {
@@ -32,6 +32,7 @@ func (c *Case) Run() *Result {
 			}
 		default:
 			or.Accepted = true
+			or.Events = evs
 			s = ns
 			r.Events = append(r.Events, evs...)
 		}
