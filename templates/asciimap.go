@@ -47,7 +47,7 @@ func RenderMap(m *adjudicator.Map, opt MapOptions) string {
 	b.WriteString(g.render())
 	if !opt.NoLegend {
 		b.WriteString("\n")
-		b.WriteString(islandLegend(m))
+		b.WriteString(islandLegend(m, g, opt))
 	}
 	return b.String()
 }
@@ -451,17 +451,54 @@ func islandCell(m *adjudicator.Map, h adjudicator.Hex, marker string) string {
 	return fmt.Sprintf("%s%d", mark, m.Level(h))
 }
 
-func islandLegend(m *adjudicator.Map) string {
+func islandLegend(m *adjudicator.Map, g *grid, opt MapOptions) string {
 	var b strings.Builder
-	b.WriteString(`Find a hex by its column (top) and row (left): odd columns sit half a row lower, so the
-second line numbered 17 holds 1117, 1317 ... 2717.
-Inside a hex: its level 0-4 after a mark: * victory hex, A-I landing zone, o lake, ~ river.
-Hexsides: # cliff (impassable)   < > ^ v slope: the arrow points uphill, away from the hex
-holding the slope art (x: up and down both ways)   ~ river crosses   : . victory zone boundary
+	ex := adjudicator.MakeHex(g.cols[0]|1, (g.rows[0]+g.rows[1])/2)
+	for _, v := range m.VictoryHexes {
+		if v.Hex.Col()%2 == 1 && g.shown[v.Hex] {
+			ex = v.Hex
+			break
+		}
+	}
+	fmt.Fprintf(&b, "Find a hex by its column along the top and its row down the side. Odd columns sit half\n")
+	fmt.Fprintf(&b, "a row lower, so each row number shows twice and its second line holds the odd columns:\n")
+	fmt.Fprintf(&b, "%s is on the second line numbered %d.\n", ex, ex.Row())
+	if g.rows[0] > m.MinRow || g.rows[1] < m.MaxRow {
+		fmt.Fprintf(&b, "Only open sea lies beyond rows %02d-%02d.\n", g.rows[0], g.rows[1])
+	}
+	b.WriteString("\n")
+	b.WriteString(`In a hex   its level 0-4 after a mark: * victory hex, A-I landing zone, o lake, ~ river;
+           ~ alone is sea.
 `)
+	if len(opt.Markers) > 0 {
+		b.WriteString("           Units replace the mark and level with their marker, e.g. " + sampleMarker(opt.Markers) + ".\n")
+	}
+	b.WriteString(sideLegend("x or ^v"))
 	b.WriteString("\n")
 	b.WriteString(featureList(m, nil))
 	return b.String()
+}
+
+// sideLegend explains the hexside marks; both is how a side that is a
+// slope both ways looks.
+func sideLegend(both string) string {
+	return `Hexsides   # cliff: impassable
+           < > ^ v slope: the arrow points uphill, away from the hex that holds the slope
+           art (` + both + `: up and down both ways)
+           ~ a river crosses     : and . victory zone boundary
+`
+}
+
+// sampleMarker returns the marker of the lowest-numbered hex, so that the
+// legend reads the same on every run.
+func sampleMarker(mk map[adjudicator.Hex]string) string {
+	var best adjudicator.Hex
+	for h, s := range mk {
+		if s != "" && (best == 0 || h < best) {
+			best = h
+		}
+	}
+	return fmt.Sprintf("%q in %s", mk[best], best)
 }
 
 // featureList lists the victory hexes and landing zones, or only those in
@@ -586,10 +623,10 @@ func closeTerrain(m *adjudicator.Map, h adjudicator.Hex) string {
 
 func closeUpLegend(m *adjudicator.Map, g *grid) string {
 	var b strings.Builder
-	b.WriteString(`Hexsides: # cliff (impassable)   < > ^ v slope: the arrow points uphill, away from the hex
-holding the slope art (<> both ways)   ~ river crosses   : . victory zone boundary
-Inside: *id* victory hex, lvl level 0-4, ~lvl~ river runs through, LZ landing zone.
+	b.WriteString(`In a hex   its id (*id* for a victory hex), level 0-4 (~lvl~: a river runs through),
+           then its landing zone and units; ~ ~ ~ is sea.
 `)
+	b.WriteString(sideLegend("<> or ^v"))
 	if s := featureList(m, g.shown); s != "" {
 		b.WriteString("\n" + s)
 	}
