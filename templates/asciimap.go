@@ -343,8 +343,8 @@ func (c *canvas) at(x, y int) byte {
 	return c.lines[y][x]
 }
 
-// String returns the canvas without trailing blanks and without blank lines
-// at the top or bottom.
+// String returns the canvas without trailing blanks, blank lines at the top
+// or bottom, or a blank margin on the left.
 func (c *canvas) String() string {
 	var lines []string
 	for _, l := range c.lines {
@@ -358,6 +358,21 @@ func (c *canvas) String() string {
 	}
 	if len(lines) == 0 {
 		return ""
+	}
+	// Drop the margin left by hexes off the map's west edge.
+	indent := -1
+	for _, l := range lines {
+		if l != "" {
+			n := len(l) - len(strings.TrimLeft(l, " "))
+			if indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = l[indent:]
+		}
 	}
 	return strings.Join(lines, "\n") + "\n"
 }
@@ -405,24 +420,27 @@ func islandGrid(m *adjudicator.Map, opt MapOptions) *grid {
 func islandExtent(m *adjudicator.Map, opt MapOptions) (cols, rows [2]int) {
 	cols = [2]int{m.MaxCol, m.MinCol}
 	rows = [2]int{m.MaxRow, m.MinRow}
+	margin := 1
 	add := func(h adjudicator.Hex) {
 		if !m.OnMap(h) {
 			return
 		}
-		cols = [2]int{min(cols[0], h.Col()-1), max(cols[1], h.Col()+1)}
-		rows = [2]int{min(rows[0], h.Row()-1), max(rows[1], h.Row()+1)}
+		cols = [2]int{min(cols[0], h.Col()-margin), max(cols[1], h.Col()+margin)}
+		rows = [2]int{min(rows[0], h.Row()-margin), max(rows[1], h.Row()+margin)}
 	}
 	for _, h := range m.LandHexes() {
 		add(h)
 	}
+	margin = 0
+	if cols[0] > cols[1] {
+		return [2]int{m.MinCol, m.MaxCol}, [2]int{m.MinRow, m.MaxRow}
+	}
+	// Staging boxes and units at sea need no margin of their own.
 	for _, lz := range m.LandingZones {
 		add(lz.Staging)
 	}
 	for h := range opt.Markers {
 		add(h)
-	}
-	if cols[0] > cols[1] {
-		return [2]int{m.MinCol, m.MaxCol}, [2]int{m.MinRow, m.MaxRow}
 	}
 	cols = [2]int{max(cols[0], m.MinCol), min(cols[1], m.MaxCol)}
 	rows = [2]int{max(rows[0], m.MinRow), min(rows[1], m.MaxRow)}
