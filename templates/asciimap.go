@@ -33,7 +33,7 @@ type MapOptions struct {
 	// "J2") for hexes holding units, already filtered for the reader's
 	// side. The island map has room for two characters per hex and shows
 	// a marker instead of the hex's terrain; the close-up prints it on the
-	// hex's own unit line, up to eight characters.
+	// hex's unit line, ten characters shared with a landing zone's "LZ D".
 	Markers map[adjudicator.Hex]string
 	// NoLegend leaves out the legend printed below the map.
 	NoLegend bool
@@ -41,13 +41,21 @@ type MapOptions struct {
 
 // RenderMap draws the whole map: every hex, with column numbers along the
 // top and row numbers down the side, followed by a legend.
+// A map wider than MaxWidth allows (more than 32 columns) is drawn in
+// strips of columns, west to east.
 func RenderMap(m *adjudicator.Map, opt MapOptions) string {
-	g := islandGrid(m, opt)
+	cols, rows := islandExtent(m, opt)
 	var b strings.Builder
-	b.WriteString(g.render())
+	for c0 := cols[0]; c0 <= cols[1]; c0 += islandMaxCols {
+		if c0 > cols[0] {
+			b.WriteString("\n")
+		}
+		g := islandGrid(m, opt, [2]int{c0, min(c0+islandMaxCols-1, cols[1])}, rows)
+		b.WriteString(g.render())
+	}
 	if !opt.NoLegend {
 		b.WriteString("\n")
-		b.WriteString(islandLegend(m, g, opt))
+		b.WriteString(islandLegend(m, cols, rows, opt))
 	}
 	return b.String()
 }
@@ -377,14 +385,20 @@ func (c *canvas) String() string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// islandGrid lays out the whole map with the smallest outline: two
-// characters inside each hex.
-func islandGrid(m *adjudicator.Map, opt MapOptions) *grid {
-	cols, rows := islandExtent(m, opt)
+// The island map's hexes: slant 1, top 2, so columns are three characters
+// apart, after a row label of three.
+const (
+	islandLeft    = 3
+	islandMaxCols = (MaxWidth - islandLeft - 1) / 3
+)
+
+// islandGrid lays out the given columns and rows with the smallest outline:
+// two characters inside each hex.
+func islandGrid(m *adjudicator.Map, opt MapOptions, cols, rows [2]int) *grid {
 	g := &grid{
 		m: m, slant: 1, top: 2,
 		col0: cols[0], row0: rows[0],
-		left: 3, above: 1,
+		left: islandLeft, above: 1,
 		shown: map[adjudicator.Hex]bool{},
 		cols:  cols,
 		rows:  rows,
@@ -395,7 +409,8 @@ func islandGrid(m *adjudicator.Map, opt MapOptions) *grid {
 		}
 	}
 	g.header = func(g *grid, c *canvas) {
-		bottom := g.origin(adjudicator.MakeHex(g.col0+1, g.rows[1])).y + 3
+		// Below the last row of the odd columns, which reach lowest.
+		bottom := g.origin(adjudicator.MakeHex(g.cols[0]|1, g.rows[1])).y + 3
 		for col := g.cols[0]; col <= g.cols[1]; col++ {
 			p, _ := g.interior(adjudicator.MakeHex(col, g.row0), 1)
 			c.put(p.x, 0, fmt.Sprintf("%02d", col))
@@ -469,11 +484,11 @@ func islandCell(m *adjudicator.Map, h adjudicator.Hex, marker string) string {
 	return fmt.Sprintf("%s%d", mark, m.Level(h))
 }
 
-func islandLegend(m *adjudicator.Map, g *grid, opt MapOptions) string {
+func islandLegend(m *adjudicator.Map, cols, rows [2]int, opt MapOptions) string {
 	var b strings.Builder
-	ex := adjudicator.MakeHex(g.cols[0]|1, (g.rows[0]+g.rows[1])/2)
+	ex := adjudicator.MakeHex(cols[0]|1, (rows[0]+rows[1])/2)
 	for _, v := range m.VictoryHexes {
-		if v.Hex.Col()%2 == 1 && g.shown[v.Hex] {
+		if v.Hex.Col()%2 == 1 && v.Hex.Row() >= rows[0] && v.Hex.Row() <= rows[1] {
 			ex = v.Hex
 			break
 		}
@@ -481,8 +496,11 @@ func islandLegend(m *adjudicator.Map, g *grid, opt MapOptions) string {
 	fmt.Fprintf(&b, "Find a hex by its column along the top and its row down the side. Odd columns sit half\n")
 	fmt.Fprintf(&b, "a row lower, so each row number shows twice and its second line holds the odd columns:\n")
 	fmt.Fprintf(&b, "%s is on the second line numbered %d.\n", ex, ex.Row())
-	if g.rows[0] > m.MinRow || g.rows[1] < m.MaxRow {
-		fmt.Fprintf(&b, "Only open sea lies beyond rows %02d-%02d.\n", g.rows[0], g.rows[1])
+	if cols[1]-cols[0]+1 > islandMaxCols {
+		fmt.Fprintf(&b, "The map is drawn in strips of at most %d columns, west to east.\n", islandMaxCols)
+	}
+	if rows[0] > m.MinRow || rows[1] < m.MaxRow {
+		fmt.Fprintf(&b, "Only open sea lies beyond rows %02d-%02d.\n", rows[0], rows[1])
 	}
 	b.WriteString("\n")
 	b.WriteString(`In a hex   its level 0-4 after a mark: * victory hex, A-I landing zone, o lake, ~ river;

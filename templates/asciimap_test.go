@@ -2,6 +2,7 @@ package templates
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,9 +99,16 @@ func insideLine(g *grid, c *canvas, h adjudicator.Hex, k int) string {
 	return strings.TrimSpace(cells(c, ps))
 }
 
+// wholeIsland is the island grid RenderMap draws for a map that fits in one
+// strip.
+func wholeIsland(m *adjudicator.Map, opt MapOptions) *grid {
+	cols, rows := islandExtent(m, opt)
+	return islandGrid(m, opt, cols, rows)
+}
+
 func TestIslandShowsEveryFeature(t *testing.T) {
 	m := adjudicator.BuiltinMap()
-	g := islandGrid(m, MapOptions{})
+	g := wholeIsland(m, MapOptions{})
 	c := g.draw()
 	for _, v := range m.VictoryHexes {
 		if got, want := insideLine(g, c, v.Hex, 1), "*"+string(rune('0'+m.Level(v.Hex))); got != want {
@@ -131,7 +139,7 @@ func TestIslandShowsEveryFeature(t *testing.T) {
 
 func TestIslandMarkers(t *testing.T) {
 	m := adjudicator.BuiltinMap()
-	g := islandGrid(m, MapOptions{Markers: landingUnits})
+	g := wholeIsland(m, MapOptions{Markers: landingUnits})
 	c := g.draw()
 	for h, mk := range landingUnits {
 		if got := insideLine(g, c, h, 1); got != mk {
@@ -229,5 +237,41 @@ func TestCloseUpAtTheEdge(t *testing.T) {
 	}
 	if !g.shown[1001] || len(g.shown) == 0 {
 		t.Errorf("the corner hex 1001 is not drawn")
+	}
+}
+
+// TestWideMapInStrips draws a made-up map of 70 columns: it must come out in
+// strips that each fit, and still show every column.
+func TestWideMapInStrips(t *testing.T) {
+	const ncols = 70
+	var levels, zones strings.Builder
+	for r := 1; r <= 4; r++ {
+		for c := 1; c <= ncols; c++ {
+			if r == 2 || r == 3 {
+				levels.WriteByte(byte('0' + c%5))
+				zones.WriteByte('A')
+			} else {
+				levels.WriteByte('~')
+				zones.WriteByte('~')
+			}
+		}
+		levels.WriteString("\n  ")
+		zones.WriteString("\n  ")
+	}
+	yaml := fmt.Sprintf("name: wide\ncolumns: [1, %d]\nrows: [1, 4]\nlevels: |\n  %s\nzones: |\n  %s\nzone_names: {A: All}\n",
+		ncols, strings.TrimSpace(levels.String()), strings.TrimSpace(zones.String()))
+	m, err := adjudicator.ParseMap([]byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := RenderMap(m, MapOptions{})
+	checkWidth(t, "wide map", text)
+	for c := 1; c <= ncols; c++ {
+		if !strings.Contains(text, fmt.Sprintf(" %02d", c)) {
+			t.Errorf("column %02d is not numbered", c)
+		}
+	}
+	if !strings.Contains(text, "strips") {
+		t.Errorf("the legend does not say the map is in strips")
 	}
 }
