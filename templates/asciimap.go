@@ -67,8 +67,8 @@ func RenderMap(m *adjudicator.Map, opt MapOptions) string {
 // note says so.
 func RenderAround(m *adjudicator.Map, center adjudicator.Hex, radius int, opt MapOptions) string {
 	radius = max(radius, 0)
-	g, clipped := closeUpGrid(m, center, radius, opt)
-	var b strings.Builder
+	set := map[adjudicator.Hex]bool{}
+	addWithin(set, center, radius)
 	title := center.String()
 	if v, ok := m.VictoryHexAt(center); ok {
 		title += fmt.Sprintf(" (%s)", v.Name)
@@ -78,10 +78,57 @@ func RenderAround(m *adjudicator.Map, center adjudicator.Hex, radius int, opt Ma
 	if radius > 0 {
 		title += fmt.Sprintf(" and the hexes within %d of it", radius)
 	}
+	return closeUp(m, set, center, title, "a smaller radius", opt)
+}
+
+// RenderArea draws a close-up of the given hexes and those within margin of
+// any of them: the area of a fight in a report, or the hexes a failing rules
+// test involves. When the area would be wider than MaxWidth, the columns
+// furthest from its middle are dropped and a note says so.
+func RenderArea(m *adjudicator.Map, hexes []adjudicator.Hex, margin int, opt MapOptions) string {
+	margin = max(margin, 0)
+	set := map[adjudicator.Hex]bool{}
+	var ids []string
+	lo, hi := 0, 0
+	for _, c := range hexes {
+		ids = append(ids, c.String())
+		if lo == 0 || c.Col() < lo {
+			lo = c.Col()
+		}
+		hi = max(hi, c.Col())
+		addWithin(set, c, margin)
+	}
+	var title strings.Builder
+	head := "Hexes "
+	if margin > 0 {
+		ids[len(ids)-1] += fmt.Sprintf(" and those within %d of them", margin)
+	}
+	writeWrapped(&title, head, ids)
+	focus := adjudicator.MakeHex((lo+hi)/2, 1)
+	return closeUp(m, set, focus, strings.TrimSuffix(title.String(), "\n"), "fewer hexes", opt)
+}
+
+// addWithin adds to set the hexes within radius of center, on any map.
+func addWithin(set map[adjudicator.Hex]bool, center adjudicator.Hex, radius int) {
+	for col := center.Col() - radius; col <= center.Col()+radius; col++ {
+		for row := center.Row() - radius; row <= center.Row()+radius; row++ {
+			if h := adjudicator.MakeHex(col, row); col >= 1 && row >= 1 && col <= 99 && row <= 99 && h.Distance(center) <= radius {
+				set[h] = true
+			}
+		}
+	}
+}
+
+// closeUp renders a titled close-up of set; smaller says what to ask for
+// when the set had to be clipped.
+func closeUp(m *adjudicator.Map, set map[adjudicator.Hex]bool, focus adjudicator.Hex, title, smaller string, opt MapOptions) string {
+	g, clipped := closeUpGrid(m, set, focus, opt)
+	var b strings.Builder
 	b.WriteString(title + "\n\n")
 	b.WriteString(g.render())
-	if clipped != "" {
-		b.WriteString(clipped + "\n")
+	if clipped {
+		fmt.Fprintf(&b, "(only columns %02d-%02d fit in %d characters; ask for %s to see all)\n",
+			g.cols[0], g.cols[1], MaxWidth, smaller)
 	}
 	if !opt.NoLegend {
 		b.WriteString("\n")
@@ -589,30 +636,33 @@ const (
 	closeTop   = 8
 )
 
-// closeUpGrid lays out the hexes within radius of center. It returns a
-// note when columns had to be dropped to stay within MaxWidth.
-func closeUpGrid(m *adjudicator.Map, center adjudicator.Hex, radius int, opt MapOptions) (*grid, string) {
-	maxCols := (MaxWidth - closeSlant) / (closeTop + closeSlant)
-	half := min(radius, (maxCols-1)/2)
-	note := ""
-	if half < radius {
-		note = fmt.Sprintf("(only columns %02d-%02d fit in %d characters; ask for a smaller radius to see all)",
-			center.Col()-half, center.Col()+half, MaxWidth)
-	}
-	g := &grid{
+// closeUpGrid lays out the hexes of set that lie on the map. When they span
+// more columns than fit in MaxWidth, it keeps those nearest focus and
+// reports that it clipped.
+func closeUpGrid(m *adjudicator.Map, set map[adjudicator.Hex]bool, focus adjudicator.Hex, opt MapOptions) (g *grid, clipped bool) {
+	g = &grid{
 		m: m, slant: closeSlant, top: closeTop,
-		col0: center.Col() - half, row0: center.Row() - radius - 1,
 		shown:    map[adjudicator.Hex]bool{},
 		seaSides: true,
-		cols:     [2]int{center.Col() - half, center.Col() + half},
-		rows:     [2]int{center.Row() - radius, center.Row() + radius},
+		cols:     [2]int{m.MaxCol + 1, m.MinCol - 1},
+		rows:     [2]int{m.MaxRow + 1, m.MinRow - 1},
 	}
-	for col := g.cols[0]; col <= g.cols[1]; col++ {
-		for row := g.rows[0]; row <= g.rows[1]; row++ {
-			h := adjudicator.MakeHex(col, row)
-			if col >= 1 && row >= 1 && m.OnMap(h) && h.Distance(center) <= radius {
-				g.shown[h] = true
-			}
+	for h := range set {
+		if m.OnMap(h) {
+			g.cols = [2]int{min(g.cols[0], h.Col()), max(g.cols[1], h.Col())}
+			g.rows = [2]int{min(g.rows[0], h.Row()), max(g.rows[1], h.Row())}
+		}
+	}
+	maxCols := (MaxWidth - closeSlant) / (closeTop + closeSlant)
+	if g.cols[1]-g.cols[0]+1 > maxCols {
+		c0 := min(max(focus.Col()-maxCols/2, g.cols[0]), g.cols[1]-maxCols+1)
+		g.cols = [2]int{c0, c0 + maxCols - 1}
+		clipped = true
+	}
+	g.col0, g.row0 = g.cols[0], g.rows[0]-1
+	for h := range set {
+		if m.OnMap(h) && h.Col() >= g.cols[0] && h.Col() <= g.cols[1] {
+			g.shown[h] = true
 		}
 	}
 	g.label = func(g *grid, h adjudicator.Hex, c *canvas) {
@@ -634,7 +684,7 @@ func closeUpGrid(m *adjudicator.Map, center adjudicator.Hex, radius int, opt Map
 		}
 		g.center(c, h, 3, strings.Join(unit, " "))
 	}
-	return g, note
+	return g, clipped
 }
 
 // closeTerrain is the second inside line of a close-up hex.

@@ -148,11 +148,17 @@ func TestIslandMarkers(t *testing.T) {
 	}
 }
 
+func within(center adjudicator.Hex, radius int) map[adjudicator.Hex]bool {
+	set := map[adjudicator.Hex]bool{}
+	addWithin(set, center, radius)
+	return set
+}
+
 func TestCloseUpAround2717(t *testing.T) {
 	m := adjudicator.BuiltinMap()
-	g, note := closeUpGrid(m, 2717, 3, MapOptions{Markers: landingUnits})
-	if note != "" {
-		t.Errorf("radius 3 should fit without clipping, got note %q", note)
+	g, clipped := closeUpGrid(m, within(2717, 3), 2717, MapOptions{Markers: landingUnits})
+	if clipped {
+		t.Errorf("radius 3 should fit without clipping")
 	}
 	c := g.draw()
 	if got := cells(c, g.side(2717, adjudicator.NorthEast)); strings.Trim(got, "#") != "" {
@@ -198,7 +204,7 @@ func TestSlopeArrowsPointUphill(t *testing.T) {
 		if !up && !down {
 			t.Fatalf("%s/%s is not a slope in the built-in map", tc.from, tc.to)
 		}
-		g, _ := closeUpGrid(m, tc.from, 1, MapOptions{})
+		g, _ := closeUpGrid(m, within(tc.from, 1), tc.from, MapOptions{})
 		c := g.draw()
 		d, _ := tc.from.DirectionTo(tc.to)
 		if got := cells(c, g.side(tc.from, d)); got != tc.want {
@@ -229,7 +235,7 @@ func TestCloseUpClipsWideRadius(t *testing.T) {
 
 func TestCloseUpAtTheEdge(t *testing.T) {
 	m := adjudicator.BuiltinMap()
-	g, _ := closeUpGrid(m, 1001, 2, MapOptions{})
+	g, _ := closeUpGrid(m, within(1001, 2), 1001, MapOptions{})
 	for h := range g.shown {
 		if !m.OnMap(h) {
 			t.Errorf("%s is off the map but drawn", h)
@@ -273,5 +279,23 @@ func TestWideMapInStrips(t *testing.T) {
 	}
 	if !strings.Contains(text, "strips") {
 		t.Errorf("the legend does not say the map is in strips")
+	}
+}
+
+func TestRenderArea(t *testing.T) {
+	m := adjudicator.BuiltinMap()
+	text := RenderArea(m, []adjudicator.Hex{2717, 2719}, 1, MapOptions{Markers: landingUnits})
+	golden(t, "area-2717-2719.txt", text)
+	checkWidth(t, "area", text)
+	for _, want := range []string{"Hexes 2717, 2719 and those within 1 of them", "*2717*", "2620", "J3"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("area lacks %q:\n%s", want, text)
+		}
+	}
+	// Two hexes far apart: clipped around the middle, within the width.
+	text = RenderArea(m, []adjudicator.Hex{1425, 3622}, 0, MapOptions{NoLegend: true})
+	checkWidth(t, "wide area", text)
+	if !strings.Contains(text, "only columns 21-29") {
+		t.Errorf("a wide area should say which columns it shows:\n%s", text)
 	}
 }
