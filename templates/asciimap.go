@@ -273,8 +273,8 @@ func (g *grid) drawSide(c *canvas, h adjudicator.Hex, d adjudicator.Direction) {
 	}
 }
 
-// sideChars returns the characters for the side between h and its
-// neighbour n in direction d, n characters long.
+// sideChars returns the n characters for the side between h and its
+// neighbour nb in direction d.
 func (g *grid) sideChars(h, nb adjudicator.Hex, d adjudicator.Direction, n int) []byte {
 	m := g.m
 	plain := byte('_')
@@ -311,11 +311,15 @@ func (g *grid) sideChars(h, nb adjudicator.Hex, d adjudicator.Direction, n int) 
 		fwd, back := uphillArrows(d)
 		switch {
 		case up && down:
+			// The same from either hex, whichever draws it last.
+			a, b := byte('<'), byte('>')
+			if plain == '_' {
+				a, b = '^', 'v'
+			}
 			for i := range out {
-				if i%2 == 0 {
-					out[i] = fwd
-				} else {
-					out[i] = back
+				out[i] = a
+				if i%2 == 1 {
+					out[i] = b
 				}
 			}
 			if n == 1 {
@@ -336,12 +340,16 @@ func (g *grid) sideChars(h, nb adjudicator.Hex, d adjudicator.Direction, n int) 
 		fill(plain)
 	}
 	if _, ok := m.RiverBetween(h, nb); ok {
-		// The river crosses the middle of the side.
-		if n == 1 {
+		// The river crosses the middle of the side; on a short slope side
+		// it shares the side with the arrow rather than hide it.
+		switch {
+		case n == 1:
 			if !up && !down {
 				out[0] = '~'
 			}
-		} else {
+		case n == 2 && (up || down):
+			out[1] = '~'
+		default:
 			mid := n / 2
 			out[mid-1+n%2] = '~'
 			if n%2 == 0 {

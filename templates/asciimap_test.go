@@ -213,6 +213,24 @@ func TestSlopeArrowsPointUphill(t *testing.T) {
 	}
 }
 
+// A river crossing a slope shows both: the creek climbs from 2720 into
+// 2719 across a slope (the movement example of rule 5.4).
+func TestRiverOverSlope(t *testing.T) {
+	m := adjudicator.BuiltinMap()
+	g, _ := closeUpGrid(m, within(2719, 1), 2719, MapOptions{})
+	c := g.draw()
+	if got := cells(c, g.side(2719, adjudicator.South)); got != "^^^~~^^^" {
+		t.Errorf("2719/2720 drawn as %q, want the creek across an uphill slope", got)
+	}
+	// Temnac Creek runs 1424-1423 across a slope on a slanted side.
+	g, _ = closeUpGrid(m, within(1424, 1), 1424, MapOptions{})
+	c = g.draw()
+	d, _ := adjudicator.Hex(1424).DirectionTo(1423)
+	if got := cells(c, g.side(1424, d)); !strings.Contains(got, "~") || strings.Trim(got, "<>^v") == got {
+		t.Errorf("1424/1423 drawn as %q, want a slope arrow and ~", got)
+	}
+}
+
 func TestCloseUpLandingZone(t *testing.T) {
 	m := adjudicator.BuiltinMap()
 	lz, _ := m.LandingZone("D")
