@@ -354,6 +354,47 @@ func TestJapaneseViewShowsOwnAndUS(t *testing.T) {
 	}
 }
 
+// TestJapaneseViewNonInterference checks that the Japanese view depends on
+// U.S. units off the map only through the counts per box: positions that
+// differ in which U.S. units wait in which box (with the same numbers of
+// units and steps per box), and in U.S. activation, give identical views.
+func TestJapaneseViewNonInterference(t *testing.T) {
+	changed := 0
+	for seed := range int64(viewSeeds) {
+		r := rand.New(rand.NewSource(seed))
+		s := randomState(r)
+		want := mustJSON(t, s.View(JP))
+		s2 := s.Clone()
+		var off []*Unit
+		for _, u := range s2.Units {
+			if u.Side() != US {
+				continue
+			}
+			if !u.OnMap() {
+				off = append(off, u)
+			}
+			if r.Intn(3) == 0 {
+				u.Acted, u.MPSpent = !u.Acted, r.Intn(9)
+			}
+		}
+		for range 1 + r.Intn(40) {
+			a, b := off[r.Intn(len(off))], off[r.Intn(len(off))]
+			if a.Steps == b.Steps {
+				a.Box, b.Box = b.Box, a.Box
+			}
+		}
+		if !bytes.Equal(mustJSON(t, s), mustJSON(t, s2)) {
+			changed++
+		}
+		if got := mustJSON(t, s2.View(JP)); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: Japanese view depends on what the U.S. holds back\nbefore: %s\nafter:  %s", seed, want, got)
+		}
+	}
+	if changed < viewSeeds*9/10 {
+		t.Fatalf("only %d of %d scrambles changed anything", changed, viewSeeds)
+	}
+}
+
 func countOff(s *State, side Side) int {
 	n := 0
 	for _, u := range s.Units {
