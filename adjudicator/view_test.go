@@ -60,19 +60,22 @@ func TestUSViewShowsNothingHidden(t *testing.T) {
 				}
 				continue
 			}
-			if bytes.Contains(b, quoted) {
-				fail("hidden %s (hex %s, box %q) is named", u.ID, u.Hex, u.Box)
-			}
 			if u.OnMap() {
 				faceDown[u.Hex]++
 				anonymous++
 			}
 		}
 
-		lower := bytes.ToLower(b)
-		for _, word := range []string{"unknown", `"table"`, `"pool"`, `"offmap"`, `"face_down"`} {
-			if bytes.Contains(lower, []byte(word)) {
-				fail("view contains %s", word)
+		secrets := usSecrets(s)
+		if found := leaks(b, secrets); len(found) > 0 {
+			fail("view names %v", found)
+		}
+		if found := leaks(fmt.Appendf(nil, "%+v", *v), secrets); len(found) > 0 {
+			fail("view printed as text names %v", found)
+		}
+		for _, key := range []string{`"table"`, `"face_down"`} {
+			if bytes.Contains(b, []byte(key)) {
+				fail("view has a %s field", key)
 			}
 		}
 		for _, bc := range v.Boxes {
@@ -122,6 +125,67 @@ func TestUSViewShowsNothingHidden(t *testing.T) {
 	// The generator must exercise both branches, or the test proves little.
 	if shown < viewSeeds || anonymous < viewSeeds {
 		t.Fatalf("generator too tame: %d face-up and %d face-down Japanese units in %d positions", shown, anonymous, viewSeeds)
+	}
+}
+
+// usSecrets returns the words that must never appear in anything shown to
+// the U.S. about s: the ids of Japanese units it cannot identify (face-down,
+// Unknown, or off the map), the word unknown, and the names of the Japanese
+// boxes. Use it with leaks on any U.S. report, map or template rendered from
+// a generated state.
+func usSecrets(s *State) []string {
+	out := []string{"unknown", BoxPool, BoxOffMap}
+	for _, u := range s.Units {
+		if u.Side() == JP && (!u.OnMap() || u.FaceDown || u.Kind() == Unknown) {
+			out = append(out, u.ID)
+		}
+	}
+	return out
+}
+
+// leaks returns the secrets that occur in out as whole words, ignoring
+// case: a secret counts only when the characters on each side of it are
+// not letters or digits, so J01 is not found in J010.
+func leaks(out []byte, secrets []string) []string {
+	lower := bytes.ToLower(out)
+	word := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+	}
+	var found []string
+	for _, sec := range secrets {
+		w := bytes.ToLower([]byte(sec))
+		for i := 0; ; {
+			j := bytes.Index(lower[i:], w)
+			if j < 0 {
+				break
+			}
+			j += i
+			end := j + len(w)
+			if (j == 0 || !word(lower[j-1])) && (end == len(lower) || !word(lower[end])) {
+				found = append(found, sec)
+				break
+			}
+			i = j + 1
+		}
+	}
+	return found
+}
+
+func TestLeaks(t *testing.T) {
+	secrets := []string{"J01", "unknown", "pool"}
+	for _, c := range []struct {
+		out  string
+		want []string
+	}{
+		{`{"id":"J01"}`, []string{"J01"}},
+		{"2717: J010 J101 xJ01", nil},
+		{"2717: 2 counters (Unknown)", []string{"unknown"}},
+		{"spool poolside", nil},
+		{"pool: 12", []string{"pool"}},
+	} {
+		if got := leaks([]byte(c.out), secrets); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("leaks(%q) = %v, want %v", c.out, got, c.want)
+		}
 	}
 }
 
