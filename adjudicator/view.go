@@ -313,6 +313,30 @@ func (v *View) At(h Hex) (units []UnitView, hidden int) {
 	return units, hidden
 }
 
+// Hexes returns, in ascending order, every hex where the view shows a unit
+// or an anonymous counter.
+func (v *View) Hexes() []Hex {
+	seen := map[Hex]bool{}
+	var out []Hex
+	add := func(h Hex) {
+		if h != 0 && !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	for _, u := range v.Units {
+		add(u.Hex)
+	}
+	for _, u := range v.Enemy {
+		add(u.Hex)
+	}
+	for _, st := range v.Hidden {
+		add(st.Hex)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
 // VisibleEvents returns the events side may read, in order: public events
 // (Seen is NoSide) and those meant for side; the umpire reads them all.
 func VisibleEvents(evs []Event, side Side) []Event {

@@ -533,6 +533,29 @@ func place(t *testing.T, s *State, h Hex, face string, ids ...string) {
 	}
 }
 
+// TestViewHexes checks that Hexes and At together give back every hex the
+// state occupies, whoever looks, and that each side sees as many counters
+// there as stand in it.
+func TestViewHexes(t *testing.T) {
+	for seed := range int64(200) {
+		s := randomState(rand.New(rand.NewSource(seed)))
+		want, by := s.Occupants()
+		for _, side := range []Side{US, JP, Umpire} {
+			v := s.View(side)
+			got := v.Hexes()
+			if !reflect.DeepEqual(got, want) && (len(got) > 0 || len(want) > 0) {
+				t.Fatalf("seed %d, %s: hexes %v, want %v", seed, side, got, want)
+			}
+			for _, h := range got {
+				units, hidden := v.At(h)
+				if len(units)+hidden != len(by[h]) {
+					t.Fatalf("seed %d, %s: %s shows %d units and %d counters, holds %d", seed, side, h, len(units), hidden, len(by[h]))
+				}
+			}
+		}
+	}
+}
+
 func TestUnknownFaceUpStaysAnonymous(t *testing.T) {
 	s := NewState(nil, nil)
 	place(t, s, 2717, "up", "U01", "J01")
