@@ -37,11 +37,21 @@ import (
 //     removed secretly while a hit infantry unit is eliminated (8.5), so a
 //     public count of eliminated Japanese would tell the U.S. what kind of
 //     face-down counter its fire removed. What the U.S. sees die in melee it
-//     learns from the events.
+//     learns from the events; whether it has won by 3.8.2 the server judges.
+//   - Victory zones (10.0) show as cleared only from what both sides see,
+//     never from the nature of face-down counters; see ClearedZones.
+//   - In a hex mixing face-up and face-down units the U.S. names a face-up
+//     target by id or aims at the anonymous counters (8.0); which face-down
+//     unit that is must then be settled without regard to counter order, or
+//     the choice would leak what the view hides.
+//   - The victory point chits of rule 14.0 are not in the state yet; when
+//     they are, only the Japanese (who may review them) and the umpire see
+//     them before the end of the game.
 //   - Komandorski chits (12.1): the Japanese see both from the start; the
 //     U.S. sees the effect chit once it is revealed and the delay chit once
 //     it is revealed (12.1.3).
-//   - The umpire sees everything, as the state holds it.
+//   - The umpire sees everything, as the state holds it. Any other side
+//     (NoSide) gets only what is public: no units at all.
 //
 // The 9.6 rearrangement shows to the U.S. only through the resulting
 // positions, and Japanese hiding (3.9, 9.5) only as counters turning
@@ -68,8 +78,12 @@ type View struct {
 	// by side then box.
 	Boxes        []BoxCount        `json:"boxes,omitempty"`
 	VictoryHexes []VictoryHexState `json:"victory_hexes"`
-	// ClearedZones lists the victory zones the viewer can see are cleared
-	// (rule 10.0), by letter. See clearedZones for its limits.
+	// ClearedZones lists, by letter, the victory zones seen to be cleared
+	// (rule 10.0): a U.S. unit holds the victory hex and no Japanese
+	// counter stands in the zone; Attu Village's zone never is. Until the
+	// state carries the Zone Cleared markers this misses a zone that stays
+	// cleared after Japanese infantry re-enters it away from its victory
+	// hex.
 	ClearedZones []string `json:"cleared_zones,omitempty"`
 }
 
