@@ -21,7 +21,7 @@ import (
 //     staging box, eliminated or (independents and depots) unused;
 //   - steps between one and the counter's full strength;
 //   - turn, weather, night, airpower (3.4 table ranges), casualties below 30,
-//     Komandorski chits (12.1) with the delay revealed only after the effect.
+//     Komandorski chits (12.1) flipped as the turn says (12.1.3).
 //
 // Victory hexes are favoured so that holding and clearing come up often.
 func randomState(r *rand.Rand) *State {
@@ -35,11 +35,12 @@ func randomState(r *rand.Rand) *State {
 	s.AirUS = r.Intn(6)
 	s.AirJP = r.Intn(4)
 	s.Casualties = r.Intn(30)
-	s.Komandorski = Komandorski{Effect: []int{24, 27, 30}[r.Intn(3)], Delay: 1 + r.Intn(4)}
-	if r.Intn(2) == 0 {
-		s.Komandorski.EffectRevealed = true
-		s.Komandorski.DelayRevealed = r.Intn(2) == 0
-	}
+	// Rule 12.1.3: the effect chit flips on reaching May 24 (turn 14, as
+	// turn 1 is May 11), the delay chit on reaching the effect's date.
+	k := Komandorski{Effect: []int{24, 27, 30}[r.Intn(3)], Delay: 1 + r.Intn(4)}
+	k.EffectRevealed = s.Turn >= 24-10
+	k.DelayRevealed = k.EffectRevealed && s.Turn >= k.Effect-10
+	s.Komandorski = k
 
 	// Candidate hexes for each side: a few dozen, victory hexes often among
 	// them, never shared.
@@ -196,14 +197,20 @@ func checkLegal(t *testing.T, s *State) {
 }
 
 func TestRandomStateIsLegalAndDeterministic(t *testing.T) {
+	chits := map[[2]bool]int{}
 	for seed := range int64(200) {
 		a := randomState(rand.New(rand.NewSource(seed)))
 		checkLegal(t, a)
+		chits[[2]bool{a.Komandorski.EffectRevealed, a.Komandorski.DelayRevealed}]++
 		b := randomState(rand.New(rand.NewSource(seed)))
 		for i := range a.Units {
 			if *a.Units[i] != *b.Units[i] {
 				t.Fatalf("seed %d: unit %s differs between two runs", seed, a.Units[i].ID)
 			}
 		}
+	}
+	// Hidden, effect only, and both chits shown must all come up.
+	if len(chits) != 3 {
+		t.Fatalf("Komandorski reveal states seen: %v", chits)
 	}
 }
