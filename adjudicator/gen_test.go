@@ -1,6 +1,8 @@
 package adjudicator
 
 import (
+	"bytes"
+	"encoding/json"
 	"math/rand"
 	"testing"
 )
@@ -212,5 +214,29 @@ func TestRandomStateIsLegalAndDeterministic(t *testing.T) {
 	// Hidden, effect only, and both chits shown must all come up.
 	if len(chits) != 3 {
 		t.Fatalf("Komandorski reveal states seen: %v", chits)
+	}
+}
+
+// TestRandomStateRoundTrips checks that generated positions survive JSON and
+// Attach, so tests of stored games can use them too.
+func TestRandomStateRoundTrips(t *testing.T) {
+	for seed := range int64(50) {
+		s := randomState(rand.New(rand.NewSource(seed)))
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back State
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if err := back.Attach(nil, nil); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		checkLegal(t, &back)
+		b2, _ := json.Marshal(&back)
+		if !bytes.Equal(b, b2) {
+			t.Fatalf("seed %d: state does not round-trip", seed)
+		}
 	}
 }
