@@ -135,6 +135,34 @@ func (r *Result) Text() string {
 	return b.String()
 }
 
+// Markers labels each hex holding units with the umpire's view of it, for a
+// map renderer: "U" and the number of U.S. units, "J" and the number of
+// Japanese ones (hidden or not).
+func Markers(s *adjudicator.State) map[adjudicator.Hex]string {
+	count := map[adjudicator.Hex][2]int{}
+	for _, u := range s.OnMap() {
+		c := count[u.Hex]
+		if u.Side() == adjudicator.US {
+			c[0]++
+		} else {
+			c[1]++
+		}
+		count[u.Hex] = c
+	}
+	out := make(map[adjudicator.Hex]string, len(count))
+	for h, c := range count {
+		switch {
+		case c[0] > 0 && c[1] > 0:
+			out[h] = "U+J"
+		case c[0] > 0:
+			out[h] = fmt.Sprintf("U%d", c[0])
+		default:
+			out[h] = fmt.Sprintf("J%d", c[1])
+		}
+	}
+	return out
+}
+
 // Closeup lists, for each hex, its terrain, level and the units in it: the
 // plain-text view of a position a failing case prints.
 func Closeup(s *adjudicator.State, hexes []adjudicator.Hex) string {

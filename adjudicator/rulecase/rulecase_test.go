@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // TestCases runs every rules case in testdata; a failing case prints what
@@ -33,7 +34,8 @@ func TestCases(t *testing.T) {
 			}
 			r := c.Run()
 			if !r.Passed {
-				t.Errorf("%s failed:\n%s", name, r.Text())
+				t.Errorf("%s failed:\n%s\n%s", name, r.Text(),
+					templates.RenderArea(r.State.Map(), r.Hexes, 0, templates.MapOptions{Markers: Markers(r.State)}))
 			}
 		})
 	}

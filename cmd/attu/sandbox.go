@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator/rulecase"
 	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/templates"
 )
 
 func init() {
@@ -73,6 +75,11 @@ func runSandbox(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		fmt.Fprint(stdout, r.Text())
+		if !r.Passed && r.State != nil && len(r.Hexes) > 0 {
+			fmt.Fprintln(stdout, "\nThe hexes involved at the end (U: U.S. units, J: Japanese units):")
+			area := templates.RenderArea(r.State.Map(), r.Hexes, 0, templates.MapOptions{Markers: rulecase.Markers(r.State)})
+			fmt.Fprintln(stdout, strings.TrimRight(area, "\n"))
+		}
 	}
 	if !r.Passed {
 		return 1

@@ -53,7 +53,7 @@ func TestSandboxFail(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, out)
 	}
-	for _, w := range []string{"✗ J01 in 2718, face up", "J01: expected hex 2718, got 2717; expected face up, got down", "2717 ", "J01 (1 step, face down)", "FAIL"} {
+	for _, w := range []string{"✗ J01 in 2718, face up", "J01: expected hex 2718, got 2717; expected face up, got down", "2717 ", "J01 (1 step, face down)", "FAIL", "Hexes 2618, 2717, 2718", "J1"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
