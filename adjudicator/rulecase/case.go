@@ -1,21 +1,3 @@
-// Package rulecase runs rules cases: small YAML files that pose a position
-// (map, units, weather, forced dice), feed it orders and check what the
-// adjudicator made of them (DESIGN 9). The file format is described in
-// CASEFORMAT.md at the top of the repository and in doc comments here.
-//
-// # Basics
-//
-// [Parse] decodes a case strictly, reporting every mistake with its line and
-// column (as [orders.Errors]); the orders inside a case are decoded by
-// package orders, so their mistakes point into the case file too. [Case.Run]
-// builds the position, runs the server procedures the case asks for, passes
-// each orders file to the adjudicator and checks every expectation, recording
-// each difference in words in the [Result].
-//
-// # Caveats
-//
-// Like the adjudicator, this package does no I/O: callers read the file and
-// print the result.
 package rulecase
 
 import (

@@ -253,3 +253,15 @@ orders:
 		})
 	}
 }
+
+// TestExampleCaseParses keeps the commented example in examples/ in step
+// with the format.
+func TestExampleCaseParses(t *testing.T) {
+	data, err := os.ReadFile("../../examples/rules-case.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse(data); err != nil {
+		t.Fatalf("examples/rules-case.yaml:\n%v", err)
+	}
+}

@@ -25,7 +25,8 @@ const sandboxUsage = `Usage: attu sandbox [--json] CASE.yaml
 
 Runs a rules case: places its units, runs the procedures it asks for and
 its orders with its forced dice, then checks each expectation. The format is
-described in CASEFORMAT.md; the project's cases are in
+shown, commented, in examples/rules-case.yaml and described by
+"go doc ./adjudicator/rulecase"; the project's cases are in
 adjudicator/rulecase/testdata.
 
 Exit status: 0 when every expectation holds, 1 when one does not, 2 when the
@@ -33,8 +34,8 @@ file cannot be read or is malformed (each mistake on its own line, as
 FILE:LINE:COL: message).
 
 Example:
-  attu sandbox adjudicator/rulecase/testdata/example-zoc-cliff.yaml
-  attu sandbox --json my-case.yaml
+  attu sandbox examples/rules-case.yaml
+  attu sandbox --json adjudicator/rulecase/testdata/example-zoc-cliff.yaml
 
 Flags:
 `
