@@ -263,7 +263,7 @@ func (p *parser) buildMap(n *yaml.Node) *adjudicator.Map {
 		}
 	}
 	for _, line := range strings.Split(err.Error(), "\n") {
-		p.fail(nodePos(n), "map: %s", line)
+		p.fail(nodePos(n), "map: %s", strings.TrimPrefix(line, "map: "))
 	}
 	return nil
 }
