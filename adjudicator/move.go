@@ -238,15 +238,31 @@ func (s *State) Reachable(u *Unit) map[Hex]int {
 	side, enemy := u.Side(), u.Side().Enemy()
 	allow := s.Allowance(u)
 	m := s.Map()
+	// A search asks about the same hexes many times and each answer scans
+	// every unit, so remember them.
+	blockedAt, zocAt := map[Hex]bool{}, map[Hex]bool{}
 	blocked := func(h Hex) bool {
-		return s.holdsSide(h, enemy) || s.stackingWith(h, side, u, u.Steps) != ""
+		b, ok := blockedAt[h]
+		if !ok {
+			b = s.holdsSide(h, enemy) || s.stackingWith(h, side, u, u.Steps) != ""
+			blockedAt[h] = b
+		}
+		return b
+	}
+	inZOC := func(h Hex) bool {
+		z, ok := zocAt[h]
+		if !ok {
+			z = s.InEnemyZOC(h, enemy)
+			zocAt[h] = z
+		}
+		return z
 	}
 	if s.InEnemyZOC(u.Hex, enemy) {
 		if !s.Night {
 			return out
 		}
 		for _, n := range m.Neighbours(u.Hex) {
-			if !m.Cliff(u.Hex, n) && !blocked(n) && !s.InEnemyZOC(n, enemy) {
+			if !m.Cliff(u.Hex, n) && !blocked(n) && !inZOC(n) {
 				out[n] = allow
 			}
 		}
@@ -254,7 +270,7 @@ func (s *State) Reachable(u *Unit) map[Hex]int {
 	}
 	return Reach(m, side, []Hex{u.Hex}, allow, ReachOptions{
 		Block:   blocked,
-		Stop:    func(h Hex) bool { return s.InEnemyZOC(h, enemy) },
+		Stop:    inZOC,
 		MinMove: true,
 	})
 }
