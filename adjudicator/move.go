@@ -20,8 +20,8 @@ import (
 //     then spends all its movement points. It cannot go further;
 //   - zones of control (6.1): a unit that enters an enemy zone of control
 //     stops there. A unit that starts in one may not move by day; at night it
-//     may spend all its movement points to enter one adjacent hex that no
-//     enemy zone of control reaches. Every enemy unit on the map projects a
+//     may give its whole allowance for one step into an adjacent hex outside
+//     every enemy zone of control. Every enemy unit on the map projects a
 //     zone of control, face-down Japanese units included: rule 2.5 gives
 //     Unknown units a zone of control and 6.0 gives one to all units, and a
 //     face-down counter is visible to the U.S. as a counter, so stopping at
