@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -490,11 +491,95 @@ func cheapestPath(s *State, u *Unit, to Hex) []Hex {
 				continue
 			}
 			sc, err := StepCost(s.Map(), u.Side(), n, h)
-			if err == nil && c+sc.MP == r[h] && (n == u.Hex || !s.InEnemyZOC(n, u.Side().Enemy())) {
+			if err != nil {
+				continue
+			}
+			if n == u.Hex && (sc.MP > r[h] || s.InEnemyZOC(n, u.Side().Enemy())) {
+				// a minimum move (5.8) or a night exit (6.1)
+				h = n
+				break
+			}
+			if c+sc.MP == r[h] && (n == u.Hex || !s.InEnemyZOC(n, u.Side().Enemy())) {
 				h = n
 				break
 			}
 		}
 	}
 	return path
+}
+
+// Over many random positions: every hex Reachable offers can be reached by
+// a move order for the MP it says, and every move order accepted ends where
+// it says, within the unit's allowance (or by the minimum move or a night
+// exit), in a legal stack.
+func TestMoveProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1943, 5))
+	var area []Hex
+	for _, h := range BuiltinMap().LandHexes() {
+		if h.Distance(2618) <= 4 {
+			area = append(area, h)
+		}
+	}
+	us := []string{"1/17-A", "1/17-B", "2/17-E", "3/17-I", "IND1", "IND2", "IND3", "13E-A", "75PH"}
+	jp := []string{"J01", "J02", "J03", "J04", "U01", "U02", "20MM1"}
+	accepted := 0
+	for round := range 40 {
+		place := map[string]Hex{}
+		for _, id := range append(append([]string{}, us...), jp...) {
+			place[id] = area[rng.IntN(len(area))]
+		}
+		s := position(t, place)
+		s.Night = rng.IntN(2) == 0
+		s.Weather = Weather(rng.IntN(4))
+		// Random placement may put enemies together; keep the sides apart.
+		for _, u := range s.OnMap() {
+			if u.Side() == JP && s.holdsSide(u.Hex, US) {
+				u.Hex, u.Box = 0, BoxPool
+			}
+		}
+		for _, u := range s.OnMap() {
+			side := u.Side()
+			r := s.Reachable(u)
+			for h, want := range r {
+				if h == u.Hex {
+					continue
+				}
+				path := cheapestPath(s, u, h)
+				out, _, p := ResolveActions(s, actions(side, mv(u.ID, path...)), nil)
+				if len(p) > 0 {
+					t.Fatalf("round %d: %s %s→%v (Reachable: %d MP) refused: %v", round, u.ID, u.Hex, path, want, p)
+				}
+				if got := unitAt(t, out, u.ID).MPSpent; got != want {
+					t.Fatalf("round %d: %s %s→%v spent %d MP, Reachable said %d", round, u.ID, u.Hex, path, got, want)
+				}
+			}
+			// A random walk: if accepted, it must be sound.
+			path := []Hex{}
+			cur := u.Hex
+			for range 1 + rng.IntN(5) {
+				ns := s.Map().Neighbours(cur)
+				cur = ns[rng.IntN(len(ns))]
+				path = append(path, cur)
+			}
+			out, events, p := ResolveActions(s, actions(side, mv(u.ID, path...)), nil)
+			if len(p) > 0 {
+				continue
+			}
+			accepted++
+			moved := unitAt(t, out, u.ID)
+			if moved.Hex != cur || len(events) == 0 {
+				t.Fatalf("round %d: %s walked %v but is in %s", round, u.ID, path, moved.Hex)
+			}
+			if moved.MPSpent > s.Allowance(u) {
+				t.Fatalf("round %d: %s spent %d MP of %d", round, u.ID, moved.MPSpent, s.Allowance(u))
+			}
+			if why := out.StackingProblem(cur, side); why != "" {
+				t.Fatalf("round %d: %s walked into an illegal stack: %s", round, u.ID, why)
+			}
+			if c, ok := r[cur]; !ok || c > moved.MPSpent {
+				t.Fatalf("round %d: %s reached %s for %d MP, Reachable says %d (%v)", round, u.ID, cur, moved.MPSpent, c, ok)
+			}
+		}
+	}
+	t.Logf("%d random walks accepted", accepted)
 }
