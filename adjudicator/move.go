@@ -7,28 +7,37 @@ import (
 
 // Movement (rules 5.0 to 5.8 and 6.1).
 //
-// A move names every hex the unit enters, in order. It is judged step by
-// step against the position as it stands when the activation comes up:
+// A move names every hex the unit enters, in order, leaving out the hex it
+// starts in. It is judged step by step against the position as it stands
+// when the activation comes up:
 //
 //   - each hex must be a land hex next to the previous one, not across a
 //     cliff (5.7), and hold no enemy unit: units meet by melee (8.2), never
-//     by sharing a hex;
+//     by sharing a hex. Since every hex next to an enemy lies in its zone of
+//     control, this only comes up at night, for a unit leaving one;
 //   - the steps cost what StepCost says (5.0 table, rivers 5.5, slopes 5.3,
 //     levels 5.4), out of the allowance of State.Allowance (rain 5.1,
 //     night 5.2);
-//   - minimum move (5.8): whatever its cost, a unit may enter one hex, and
-//     then spends all its movement points. It cannot go further;
+//   - minimum move (5.8): whatever its cost, a unit may take one step, and
+//     then has spent its whole allowance and goes no further. This holds
+//     even when rain at night leaves a slow unit 0 MP: its rating is what
+//     makes it a unit that moves;
 //   - zones of control (6.1): a unit that enters an enemy zone of control
-//     stops there. A unit that starts in one may not move by day; at night it
-//     may give its whole allowance for one step into an adjacent hex outside
-//     every enemy zone of control. Every enemy unit on the map projects a
-//     zone of control, face-down Japanese units included: rule 2.5 gives
-//     Unknown units a zone of control and 6.0 gives one to all units, and a
+//     stops there. A unit that starts in one may not move at all by day,
+//     not even into another hex of the same zone; at night it may give its
+//     whole allowance for one step into an adjacent hex outside every enemy
+//     zone of control. Every enemy unit on the map projects a zone of
+//     control, face-down Japanese units included: rule 2.5 gives Unknown
+//     units a zone of control and 6.0 gives one to all units, and a
 //     face-down counter is visible to the U.S. as a counter, so stopping at
 //     it leaks nothing;
 //   - stacking (4.0) is checked in every hex entered, not only the last;
 //   - units that cannot move: fixed batteries (105mm, 8.1.5), supply depots
-//     (7.3), any unit rated 0 MP, and units off the map.
+//     (7.3), any unit rated 0 MP, units off the map, and units that have
+//     already acted in this actions step (3.5).
+//
+// A refused move reports the path step at fault: the hex that cannot be
+// entered, or for a unit that had to stop, the first step beyond the stop.
 
 // movePlan is a move judged legal: where the unit goes and what it pays.
 type movePlan struct {
