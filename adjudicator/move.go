@@ -209,10 +209,10 @@ func (s *State) applyMove(p movePlan, side Side) []Event {
 		text = fmt.Sprintf("%s moves %s (%d MP)", u.ID, route, p.mp)
 	}
 	ev := Event{Kind: "move", Text: text, Side: side, Unit: u.ID, Hexes: p.hexes}
-	if side == JP && u.FaceDown {
-		// rule 2.5: the U.S. sees a hidden counter move, not which it is.
+	if hiddenFrom(u, US) {
+		// rule 2.5: the U.S. sees a counter move, not which unit it is.
 		ev.Seen = JP
-		anon := Event{Kind: "move", Text: "a face-down Japanese unit moves " + route, Side: JP, Seen: US, Hexes: p.hexes}
+		anon := Event{Kind: "move", Text: "a Japanese counter moves " + route, Side: JP, Seen: US, Hexes: p.hexes}
 		return []Event{ev, anon}
 	}
 	return []Event{ev}

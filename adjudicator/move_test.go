@@ -163,7 +163,7 @@ func TestExample54(t *testing.T) {
 	// control.
 	jp, events := resolveOK(t, s, actions(JP, mv("J01", 2818, 2819)))
 	wantAt(t, jp, "J01", 2819, 2)
-	if len(events) != 2 || events[0].Seen != JP || events[1].Seen != US || strings.Contains(events[1].Text, "J01") {
+	if len(events) != 2 || events[0].Seen != JP || events[1].Seen != US || events[1].Text != "a Japanese counter moves 2817→2818→2819" {
 		t.Errorf("face-down move events %+v", events)
 	}
 	p = refused(t, s, actions(JP, mv("J01", 2818, 2819, 2820)))
@@ -563,6 +563,9 @@ func TestMoveProperties(t *testing.T) {
 			}
 			out, events, p := ResolveActions(s, actions(side, mv(u.ID, path...)), nil)
 			if len(p) > 0 {
+				if found := leaks(mustJSON(t, p), usSecrets(s)); side == US && len(found) > 0 {
+					t.Fatalf("round %d: a U.S. order is refused naming %v: %v", round, found, p)
+				}
 				continue
 			}
 			accepted++
@@ -575,6 +578,9 @@ func TestMoveProperties(t *testing.T) {
 			}
 			if why := out.StackingProblem(cur, side); why != "" {
 				t.Fatalf("round %d: %s walked into an illegal stack: %s", round, u.ID, why)
+			}
+			if found := leaks(mustJSON(t, VisibleEvents(events, US)), usSecrets(s)); len(found) > 0 {
+				t.Fatalf("round %d: the U.S. reads %v in %+v", round, found, VisibleEvents(events, US))
 			}
 			if c, ok := r[cur]; !ok || c > moved.MPSpent {
 				t.Fatalf("round %d: %s reached %s for %d MP, Reachable says %d (%v)", round, u.ID, cur, moved.MPSpent, c, ok)
