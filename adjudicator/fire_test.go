@@ -1,6 +1,7 @@
 package adjudicator
 
 import (
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -243,5 +244,81 @@ func TestCheckFireBySide(t *testing.T) {
 	}
 	if _, ok := err.(*FireError); !ok {
 		t.Errorf("error is %T, want *FireError", err)
+	}
+}
+
+// TestCheckFireNonInterference: over many generated positions, U.S. fire
+// orders get word-for-word the same answer from positions that differ only
+// in what the U.S. may not know, and no answer names anything hidden except
+// the target unit the orders themselves named.
+func TestCheckFireNonInterference(t *testing.T) {
+	refused, targeted := 0, 0
+	for seed := range int64(400) {
+		r := rand.New(rand.NewSource(seed))
+		s := randomState(r)
+		var us, jp []*Unit
+		var targets []Hex
+		for _, u := range s.Units {
+			switch {
+			case u.Side() == US && u.OnMap():
+				us = append(us, u)
+			case u.Side() == JP:
+				jp = append(jp, u)
+				if u.OnMap() {
+					targets = append(targets, u.Hex)
+				}
+			}
+		}
+		if len(us) == 0 || len(targets) == 0 {
+			continue
+		}
+		var orders []Fire
+		for range 8 {
+			f := Fire{Target: targets[r.Intn(len(targets))]}
+			for range 1 + r.Intn(2) {
+				f.Units = append(f.Units, us[r.Intn(len(us))].ID)
+			}
+			if r.Intn(2) == 0 {
+				f.Spotter = us[r.Intn(len(us))].ID
+			}
+			if r.Intn(2) == 0 {
+				f.TargetUnit = jp[r.Intn(len(jp))].ID
+			}
+			orders = append(orders, f)
+		}
+		answer := func(s *State, f Fire) string {
+			err := s.CheckFireBy(US, f)
+			if err == nil {
+				return "legal"
+			}
+			var secrets []string
+			for _, sec := range usSecrets(s) {
+				if sec != f.TargetUnit {
+					secrets = append(secrets, sec)
+				}
+			}
+			if l := leaks([]byte(err.Error()), secrets); l != nil {
+				t.Fatalf("seed %d: %q names %v", seed, err, l)
+			}
+			refused++
+			if strings.Contains(err.Error(), "face-up") {
+				targeted++
+			}
+			return err.Error()
+		}
+		var want []string
+		for _, f := range orders {
+			want = append(want, answer(s, f))
+		}
+		s2 := s.Clone()
+		scrambleHidden(t, s2, r)
+		for i, f := range orders {
+			if got := answer(s2, f); got != want[i] {
+				t.Fatalf("seed %d: %+v: %q, and with other face-down units %q", seed, f, want[i], got)
+			}
+		}
+	}
+	if refused == 0 || targeted == 0 {
+		t.Fatalf("%d orders refused, %d about the target unit: the test checks too little", refused, targeted)
 	}
 }
