@@ -145,7 +145,7 @@ func (s *State) CheckFireBy(side Side, f Fire) error {
 		if !ok {
 			sight = fmt.Sprintf("no line of sight to %s (%s)", f.Target, block)
 		} else {
-			sight = fmt.Sprintf("%s is %s away, spotting distance in %s weather is %d", f.Target, plural(dist, "hex"), s.Weather, spot)
+			sight = fmt.Sprintf("%s is %s away, spotting distance %s is %d", f.Target, plural(dist, "hex"), inWeather(s.Weather), spot)
 		}
 		switch {
 		case u.Kind() == Artillery:
@@ -174,7 +174,7 @@ func (s *State) CheckFireBy(side Side, f Fire) error {
 			if los, block := LOS(m, sp.Hex, f.Target); !los {
 				bad("spotter %s has no line of sight to %s (%s)", sp.ID, f.Target, block)
 			} else if dist > spot {
-				bad("spotter %s is %s from %s, spotting distance in %s weather is %d", sp.ID, plural(dist, "hex"), f.Target, s.Weather, spot)
+				bad("spotter %s is %s from %s, spotting distance %s is %d", sp.ID, plural(dist, "hex"), f.Target, inWeather(s.Weather), spot)
 			}
 		}
 	}
@@ -228,6 +228,17 @@ func (s *State) checkTargetUnit(side Side, f Fire, enemies []*Unit, bad func(str
 		return
 	}
 	bad("target unit %s: name one of the face-up units in %s (%s)", f.TargetUnit, f.Target, strings.Join(up, ", "))
+}
+
+// inWeather reads "in cloudy weather", "in rain", "in fog".
+func inWeather(w Weather) string {
+	switch w {
+	case Cloudy:
+		return "in cloudy weather"
+	case Williwaw:
+		return "in a williwaw"
+	}
+	return "in " + w.String()
 }
 
 func sideName(s Side) string {

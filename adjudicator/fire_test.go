@@ -144,9 +144,9 @@ func TestCheckFireWeather(t *testing.T) {
 		{"rain: called in from 2", Fire{Units: []string{"105-1"}, Target: 2717, Spotter: "2/32-E"}, ""},
 	})
 	checkFire(t, fireState(t, Fog, units...), []fireCase{
-		{"fog: 2 hexes", Fire{Units: []string{"2/32-E"}, Target: 2717}, "2/32-E: 2717 is 2 hexes away, spotting distance in fog weather is 1"},
+		{"fog: 2 hexes", Fire{Units: []string{"2/32-E"}, Target: 2717}, "2/32-E: 2717 is 2 hexes away, spotting distance in fog is 1"},
 		{"fog: adjacent", Fire{Units: []string{"1/17-A"}, Target: 2717}, ""},
-		{"fog: called in from 2", Fire{Units: []string{"105-1"}, Target: 2717, Spotter: "2/32-E"}, "spotter 2/32-E is 2 hexes from 2717, spotting distance in fog weather is 1"},
+		{"fog: called in from 2", Fire{Units: []string{"105-1"}, Target: 2717, Spotter: "2/32-E"}, "spotter 2/32-E is 2 hexes from 2717, spotting distance in fog is 1"},
 		{"fog: called in from adjacent", Fire{Units: []string{"105-1"}, Target: 2717, Spotter: "1/17-B"}, ""},
 	})
 	checkFire(t, fireState(t, Williwaw, units...), []fireCase{

@@ -9,8 +9,8 @@ import (
 
 // synthMap builds a small map (columns 10-20, rows 5-20) where every hex is
 // land at level 1 except those given, with the slopes and cliffs given as
-// MapFile hexsides ("1511-1512"). Tests of line of sight pose the cases of
-// the rulebook's diagram on it.
+// MapFile hexsides ("1512-1511": the art lies in the lower hex, 5.3). Tests
+// of line of sight pose the cases of the rulebook's diagram on it.
 func synthMap(t testing.TB, levels map[Hex]int, slopes, cliffs []string) *Map {
 	t.Helper()
 	var y strings.Builder
@@ -253,7 +253,7 @@ func TestLOSDiagram(t *testing.T) {
 		// A level-2 plateau 1510-1511 with its brow on the 1511/1512 side;
 		// the valley 1512-1513 at level 1; a rise to 1514 at level 2.
 		m := synthMap(t, map[Hex]int{1510: 2, 1511: 2, 1512: 1, 1513: 1, 1514: 2},
-			[]string{"1511-1512", "1514-1513"}, nil)
+			[]string{"1512-1511", "1513-1514"}, nil)
 		checkLOS(t, m, []losCase{
 			{"F cannot see I: F is not next to the slope it looks over", 1510, 1513, false, "slope between 1511 and 1512 (level 2)"},
 			{"G sees H: both ends are next to the slopes crossed", 1511, 1514, true, ""},
@@ -263,7 +263,7 @@ func TestLOSDiagram(t *testing.T) {
 	})
 	t.Run("slope below the higher end", func(t *testing.T) {
 		// A peak at 1508 looks over a brow one level down at 1509/1510.
-		slope := []string{"1509-1510"}
+		slope := []string{"1510-1509"}
 		checkLOS(t, synthMap(t, map[Hex]int{1508: 3, 1509: 2}, slope, nil), []losCase{
 			{"the brow is below the higher end", 1508, 1512, true, ""},
 		})
@@ -302,8 +302,8 @@ func TestLOSAlongHexside(t *testing.T) {
 	}{
 		{"flanking hex 1212 higher", map[Hex]int{1212: 2}, nil, nil, false, "1212 (level 2) is higher than both"},
 		{"flanking hex 1312 higher", map[Hex]int{1312: 2}, nil, nil, false, "1312 (level 2) is higher than both"},
-		{"G cannot see I: sighting down a slope", map[Hex]int{1213: 2, 1311: 2, 1212: 2}, []string{"1212-1312"}, nil, false, "runs along the slope between 1212 and 1312 (level 2)"},
-		{"looking down on a slope below both ends", map[Hex]int{1213: 3, 1311: 3, 1212: 2}, []string{"1212-1312"}, nil, true, ""},
+		{"G cannot see I: sighting down a slope", map[Hex]int{1213: 2, 1311: 2, 1212: 2}, []string{"1312-1212"}, nil, false, "runs along the slope between 1212 and 1312 (level 2)"},
+		{"looking down on a slope below both ends", map[Hex]int{1213: 3, 1311: 3, 1212: 2}, []string{"1312-1212"}, nil, true, ""},
 		{"along a cliff at the ends' level", map[Hex]int{1213: 2, 1311: 2, 1212: 2}, nil, []string{"1212-1312"}, false, "runs along the cliff between 1212 and 1312"},
 	} {
 		m := synthMap(t, c.levels, c.slopes, c.cliff)
