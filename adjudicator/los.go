@@ -32,6 +32,8 @@ import "fmt"
 //
 // The level of a hexside is the higher of its two hexes' levels: a slope or
 // cliff marks the edge of the higher ground and stands as high as its top.
+// The ends themselves are never "on the line" for obstructions 1 and 2, and
+// hexes beyond the map's edge count as level 0.
 // Rule 5.7 says cliffs do not block LOS; attu reads that as "not in the way
 // slopes do": a cliff obstructs only as obstruction 4 describes.
 
@@ -286,6 +288,17 @@ func walkLine(a, b cube, s int, cross func(h cube, k int) bool) bool {
 	d := b.sub(a)
 	// e is d turned a quarter (d × (1,1,1)), in the plane x+y+z=0.
 	e := cube{d.y - d.z, d.z - d.x, d.x - d.y}
+	// Only the hexsides ahead (d·n > 0) can be left by; their d·n and e·n
+	// are the same for every cell.
+	var ks [3]int
+	var bs, cs [3]int
+	nk := 0
+	for k := range 6 {
+		if bk := d.dot(cubeDir[k]); bk > 0 {
+			ks[nk], bs[nk], cs[nk] = k, bk, e.dot(cubeDir[k])
+			nk++
+		}
+	}
 	limit := 4*a.dist(b) + 4
 	h := a
 	for steps := 0; h != b; steps++ {
@@ -294,13 +307,9 @@ func walkLine(a, b cube, s int, cross func(h cube, k int) bool) bool {
 		}
 		best, bestA, bestB, bestC := -1, 0, 0, 0
 		ah := a.sub(h)
-		for k := range 6 {
-			bk := d.dot(cubeDir[k])
-			if bk <= 0 {
-				continue
-			}
+		for i := range nk {
+			k, bk, ck := ks[i], bs[i], cs[i]
 			ak := 1 - ah.dot(cubeDir[k])
-			ck := e.dot(cubeDir[k])
 			if best >= 0 {
 				// Is t_k < t_best, (ak - s·ε·ck)/bk < (bestA - s·ε·bestC)/bestB?
 				l, r := ak*bestB, bestA*bk

@@ -231,8 +231,8 @@ func TestLOSDiagram(t *testing.T) {
 		checkLOS(t, m, []losCase{{"A sees B, adjacent, whatever lies between", 1510, 1511, true, ""}})
 	})
 	t.Run("levels", func(t *testing.T) {
-		// Column 15: 1510 at 1, 1511 at 2, 1512 at 2 (C), 1513 at 3,
-		// 1514 at 1 (F); column 16 all level 1 (D), with 1612 at 3 (E side).
+		// Column 15: 1510 at 1 (A), 1511 at 2, 1512 at 2 (C), 1513 at 3,
+		// 1514 at 1 (E); column 16 all level 1 (D).
 		m := synthMap(t, map[Hex]int{1511: 2, 1512: 2, 1513: 3}, nil, nil)
 		checkLOS(t, m, []losCase{
 			{"A cannot see C: intervening hex at the higher end's level, as close to the lower", 1510, 1512, false, "1511 (level 2) is higher than 1510 (level 1) and no farther"},
@@ -343,5 +343,25 @@ func BenchmarkLOS(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		p := pairs[i%len(pairs)]
 		LOS(m, p[0], p[1])
+	}
+}
+
+// BenchmarkLOSWalk is BenchmarkLOS without writing out the reasons: the
+// geometry alone, which allocates nothing.
+func BenchmarkLOSWalk(b *testing.B) {
+	m := BuiltinMap()
+	land := m.LandHexes()
+	var pairs [][2]cube
+	for i, a := range land {
+		for _, c := range land[i+1:] {
+			if d := a.Distance(c); d >= 2 && d <= 8 {
+				pairs = append(pairs, [2]cube{cubeOf(a), cubeOf(c)})
+			}
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p := pairs[i%len(pairs)]
+		losWalk(m, p[0], p[1])
 	}
 }
