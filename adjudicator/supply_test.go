@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -396,5 +397,157 @@ func BenchmarkSupplyAll(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		s.SupplyReport()
+	}
+}
+
+// supplyOracle decides supply the slow way, straight from rule 7.2: a
+// search from each source on its own, for each unit on its own, the depot
+// chain grown one link at a time.
+func supplyOracle(s *State) map[string]bool {
+	m := s.Map()
+	blocked := func(h Hex) bool {
+		if s.Occupied(h) == JP {
+			return true
+		}
+		return s.Occupied(h) != US && s.InEnemyZOC(h, JP)
+	}
+	reaches := func(from, to Hex, mp int, minMove bool) bool {
+		_, ok := Reach(m, US, []Hex{from}, mp, ReachOptions{Block: blocked, MinMove: minMove})[to]
+		return ok
+	}
+	var sources []Hex
+	for _, lz := range m.LandingZones {
+		if !blocked(lz.Hex) {
+			sources = append(sources, lz.Hex)
+		}
+	}
+	connected := map[string]bool{}
+	for grown := true; grown; {
+		grown = false
+		for _, d := range s.OnMap() {
+			if d.Kind() != Depot || connected[d.ID] {
+				continue
+			}
+			for _, src := range sources {
+				if reaches(src, d.Hex, adjustMP(6, s.Night, s.Weather), true) {
+					connected[d.ID] = true
+					sources = append(sources, d.Hex)
+					grown = true
+					break
+				}
+			}
+		}
+	}
+	out := map[string]bool{}
+	for _, u := range s.OnMap() {
+		if u.Side() != US {
+			continue
+		}
+		if u.Kind() == Depot {
+			out[u.ID] = connected[u.ID]
+			continue
+		}
+		cl := u.Counter().Class
+		for _, src := range sources {
+			if cl.MP == 0 || cl.Fixed {
+				if src == u.Hex {
+					out[u.ID] = true
+				}
+				continue
+			}
+			if reaches(src, u.Hex, s.Allowance(u), true) {
+				out[u.ID] = true
+				break
+			}
+		}
+		out[u.ID] = out[u.ID] // every U.S. unit on the map has an entry
+	}
+	return out
+}
+
+// randomSupplyState places U.S. and Japanese units at random within 7 hexes
+// of the Massacre Bay landing zones of the built-in map, one side per hex.
+func randomSupplyState(r *rand.Rand) *State {
+	m := BuiltinMap()
+	s := NewState(m, nil)
+	s.Weather = Weather(r.IntN(4))
+	s.Night = r.IntN(3) == 0
+	var land []Hex
+	for _, h := range m.LandHexes() {
+		for _, lz := range []Hex{2821, 3022, 3122, 3323} {
+			if h.Distance(lz) <= 7 {
+				land = append(land, h)
+				break
+			}
+		}
+	}
+	cs := s.Counters()
+	us := slices.Concat(cs.Of(US, Infantry)[:20], cs.Of(US, Engineer), cs.Of(US, Depot), cs.Of(US, Artillery), cs.Of(US, Recon))
+	jp := slices.Concat(cs.Of(JP, Infantry)[:10], cs.Of(JP, Unknown)[:6])
+	place := func(ids []string, n int, side Side) {
+		r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+		for _, id := range ids[:min(n, len(ids))] {
+			h := land[r.IntN(len(land))]
+			if o := s.Occupied(h); o != NoSide && o != side {
+				continue
+			}
+			_ = s.Place(id, h, "")
+		}
+	}
+	place(us, 10+r.IntN(25), US)
+	place(jp, r.IntN(12), JP)
+	return s
+}
+
+func TestSupplyAgreesWithOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 43))
+	for i := range 200 {
+		s := randomSupplyState(r)
+		want := supplyOracle(s)
+		got := s.SupplyReport()
+		if !maps.Equal(got, want) {
+			for id := range want {
+				if got[id] != want[id] {
+					u, _ := s.Unit(id)
+					t.Errorf("position %d (%s, night %v): %s at %s: report %v, oracle %v", i, s.Weather, s.Night, id, u.Hex, got[id], want[id])
+				}
+			}
+			t.FailNow()
+		}
+	}
+}
+
+// Supply only shrinks when the turn gets harder or the enemy stronger.
+func TestSupplyMonotone(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 5))
+	subset := func(a, b map[string]bool) string {
+		for id, in := range a {
+			if in && !b[id] {
+				return id
+			}
+		}
+		return ""
+	}
+	for i := range 200 {
+		s := randomSupplyState(r)
+		s.Weather, s.Night = Cloudy, false
+		day := s.SupplyReport()
+		s.Weather = Rain
+		if id := subset(s.SupplyReport(), day); id != "" {
+			t.Fatalf("position %d: %s in supply in rain but not in cloudy weather", i, id)
+		}
+		s.Weather, s.Night = Cloudy, true
+		if id := subset(s.SupplyReport(), day); id != "" {
+			t.Fatalf("position %d: %s in supply at night but not by day", i, id)
+		}
+		s.Night = false
+		for _, u := range s.OnMap() {
+			if u.Side() == JP {
+				u.Hex, u.Box = 0, BoxPool
+			}
+		}
+		if id := subset(day, s.SupplyReport()); id != "" {
+			t.Fatalf("position %d: %s loses supply when the Japanese leave", i, id)
+		}
 	}
 }
