@@ -15,9 +15,9 @@ import "slices"
 //
 //   - Standard move. It is the unit's movement allowance this turn with the
 //     night and rain effects (5.1, 5.2; State.Allowance), whatever the unit
-//     has already spent moving: a unit's supply is checked before it fights
-//     or is refit (7.4), and the rule asks how far it could move, not how far
-//     it still may.
+//     has already spent moving and whether an enemy zone of control holds it
+//     (6.1): a unit's supply is checked before it fights or is refit (7.4),
+//     and the rule measures how far the unit moves, not how far it still may.
 //   - Minimum move. A unit may always move one hex (5.8), so a standard move
 //     always reaches the hexes next to a source, except across a cliff. The
 //     same holds for the engineer move a depot traces: a depot next to a
