@@ -104,33 +104,45 @@ func AirpowerFactors(side Side, modified int) int {
 // rolled this turn and by the scenario (AirpowerModifier). It sets s.AirUS
 // and s.AirJP; factors left over from an earlier turn are lost.
 func RollAirpower(s *State, d Dice) []Event {
-	mod := WeatherAirpowerModifier(s.Weather) + AirpowerModifier(s.Scenario)
+	wmod, smod := WeatherAirpowerModifier(s.Weather), AirpowerModifier(s.Scenario)
 	var evs []Event
 	for _, side := range []Side{US, JP} {
 		name := "U.S."
 		if side == JP {
 			name = "Japanese"
 		}
-		die := d.Roll(Die{Purpose: side.String() + " airpower"})
-		f := AirpowerFactors(side, die+mod)
+		die := d.Roll(Die{Purpose: name + " airpower"})
+		f := AirpowerFactors(side, die+wmod+smod)
 		if side == US {
 			s.AirUS = f
 		} else {
 			s.AirJP = f
 		}
+		unit := "factors"
+		if f == 1 {
+			unit = "factor"
+		}
 		evs = append(evs, Event{
 			Kind: "airpower",
 			Side: side,
-			Text: fmt.Sprintf("%s airpower: %s: %d (rule 3.4).", name, airDieText(die, mod), f),
+			Text: fmt.Sprintf("%s airpower: %s: %d %s (rule 3.4).", name, airDieText(die, wmod, smod, s.Weather), f, unit),
 		})
 	}
 	return evs
 }
 
-// airDieText shows a die and its modification: "die 7, 7 -3 = 4".
-func airDieText(die, mod int) string {
-	if mod == 0 {
-		return fmt.Sprintf("die %d", die)
+// airDieText shows a die and what modified it: "die 10 -3 fog -2 scenario
+// = 5".
+func airDieText(die, weather, scenario int, w Weather) string {
+	t := fmt.Sprintf("die %d", die)
+	if weather != 0 {
+		t += fmt.Sprintf(" %d %s", weather, w)
 	}
-	return fmt.Sprintf("die %d, %d %+d = %d", die, die, mod, die+mod)
+	if scenario != 0 {
+		t += fmt.Sprintf(" %d scenario", scenario)
+	}
+	if weather != 0 || scenario != 0 {
+		t += fmt.Sprintf(" = %d", die+weather+scenario)
+	}
+	return t
 }

@@ -139,20 +139,20 @@ func TestRollAirpower(t *testing.T) {
 		{Cloudy, "", 10, 10, 5, 3, "die 10: 5", "die 10: 3"},
 		{Cloudy, "", 1, 4, 0, 0, "die 1: 0", "die 4: 0"},
 		{Cloudy, "", 9, 8, 4, 2, "die 9: 4", "die 8: 2"},
-		{Rain, "", 10, 10, 4, 2, "die 10, 10 -1 = 9: 4", "die 10, 10 -1 = 9: 2"},
-		{Rain, "", 2, 5, 0, 0, "die 2, 2 -1 = 1: 0", "die 5, 5 -1 = 4: 0"},
+		{Rain, "", 10, 10, 4, 2, "die 10 -1 rain = 9: 4", "die 10 -1 rain = 9: 2"},
+		{Rain, "", 2, 5, 0, 0, "die 2 -1 rain = 1: 0", "die 5 -1 rain = 4: 0"},
 		{Rain, "", 3, 6, 1, 1, "= 2: 1", "= 5: 1"},
-		{Fog, "", 10, 10, 3, 1, "10 -3 = 7: 3", "10 -3 = 7: 1"},
-		{Fog, "", 4, 8, 0, 1, "4 -3 = 1: 0", "8 -3 = 5: 1"},
-		{Fog, "", 5, 3, 1, 0, "5 -3 = 2: 1", "3 -3 = 0: 0"},
-		{Williwaw, "", 10, 10, 2, 1, "10 -5 = 5: 2", "10 -5 = 5: 1"},
-		{Williwaw, "", 6, 9, 0, 0, "6 -5 = 1: 0", "9 -5 = 4: 0"},
-		{Cloudy, ScenarioUpTheHogsBack, 10, 9, 4, 2, "10 -1 = 9: 4", "9 -1 = 8: 2"},
-		{Cloudy, ScenarioHoltzBayToJarminPass, 10, 7, 3, 1, "10 -2 = 8: 3", "7 -2 = 5: 1"},
-		{Cloudy, ScenarioTheLinkup, 2, 6, 0, 1, "2 -1 = 1: 0", "6 -1 = 5: 1"},
-		{Fog, ScenarioHoltzBayToJarminPass, 10, 10, 2, 1, "10 -5 = 5: 2", "10 -5 = 5: 1"},
-		{Williwaw, ScenarioHoltzBayToJarminPass, 10, 10, 1, 0, "10 -7 = 3: 1", "10 -7 = 3: 0"},
-		{Rain, ScenarioUpTheHogsBack, 10, 10, 3, 2, "10 -2 = 8: 3", "10 -2 = 8: 2"},
+		{Fog, "", 10, 10, 3, 1, "10 -3 fog = 7: 3", "10 -3 fog = 7: 1"},
+		{Fog, "", 4, 8, 0, 1, "4 -3 fog = 1: 0", "8 -3 fog = 5: 1"},
+		{Fog, "", 5, 3, 1, 0, "5 -3 fog = 2: 1", "3 -3 fog = 0: 0"},
+		{Williwaw, "", 10, 10, 2, 1, "10 -5 williwaw = 5: 2", "10 -5 williwaw = 5: 1"},
+		{Williwaw, "", 6, 9, 0, 0, "6 -5 williwaw = 1: 0", "9 -5 williwaw = 4: 0"},
+		{Cloudy, ScenarioUpTheHogsBack, 10, 9, 4, 2, "10 -1 scenario = 9: 4", "9 -1 scenario = 8: 2"},
+		{Cloudy, ScenarioHoltzBayToJarminPass, 10, 7, 3, 1, "10 -2 scenario = 8: 3", "7 -2 scenario = 5: 1"},
+		{Cloudy, ScenarioTheLinkup, 2, 6, 0, 1, "2 -1 scenario = 1: 0", "6 -1 scenario = 5: 1"},
+		{Fog, ScenarioHoltzBayToJarminPass, 10, 10, 2, 1, "10 -3 fog -2 scenario = 5: 2", "10 -3 fog -2 scenario = 5: 1"},
+		{Williwaw, ScenarioHoltzBayToJarminPass, 10, 10, 1, 0, "10 -5 williwaw -2 scenario = 3: 1", "= 3: 0"},
+		{Rain, ScenarioUpTheHogsBack, 10, 10, 3, 2, "10 -1 rain -1 scenario = 8: 3", "= 8: 2"},
 	}
 	for _, tt := range tests {
 		name := fmt.Sprintf("%s %q %d %d", tt.weather, tt.scenario, tt.usDie, tt.jpDie)
@@ -165,7 +165,7 @@ func TestRollAirpower(t *testing.T) {
 			if s.AirUS != tt.wantUS || s.AirJP != tt.wantJP {
 				t.Errorf("airpower U.S. %d, Japanese %d; want %d, %d", s.AirUS, s.AirJP, tt.wantUS, tt.wantJP)
 			}
-			if len(d.Log) != 2 || d.Log[0].Purpose != "us airpower" || d.Log[1].Purpose != "jp airpower" {
+			if len(d.Log) != 2 || d.Log[0].Purpose != "U.S. airpower" || d.Log[1].Purpose != "Japanese airpower" {
 				t.Errorf("dice rolled %+v, want the U.S. die then the Japanese die", d.Log)
 			}
 			if len(evs) != 2 || evs[0].Side != US || evs[1].Side != JP {
