@@ -501,7 +501,11 @@ func randomSupplyState(r *rand.Rand) *State {
 
 func TestSupplyAgreesWithOracle(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 43))
-	for i := range 200 {
+	n := 200
+	if testing.Short() {
+		n = 20
+	}
+	for i := range n {
 		s := randomSupplyState(r)
 		want := supplyOracle(s)
 		got := s.SupplyReport()
