@@ -86,7 +86,7 @@ func (c *Case) Setup() (s *adjudicator.State, d *adjudicator.ForcedDice, events 
 // procedures), without keeping what it would do: the mistakes at their
 // lines, or an error when the adjudicator cannot judge such orders.
 func (c *Case) Check(f *orders.File) (orders.Errors, error) {
-	s, d, _, errs := c.Setup()
+	s, _, _, errs := c.Setup()
 	if len(errs) > 0 {
 		return nil, errs[0]
 	}
@@ -94,7 +94,7 @@ func (c *Case) Check(f *orders.File) (orders.Errors, error) {
 	if o.Turn == 0 {
 		o.Turn = s.Turn
 	}
-	_, _, problems, err := resolveActions(s, o, d)
+	problems, err := checkActions(s, o)
 	if err != nil {
 		return nil, fmt.Errorf("judging actions: %w", err)
 	}

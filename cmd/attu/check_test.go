@@ -32,15 +32,17 @@ func TestCheckMistakes(t *testing.T) {
 
 func TestCheckAgainstCase(t *testing.T) {
 	c := writeFile(t, "case.yaml", holdingCase)
-	o := writeFile(t, "orders.yaml", "side: us\nactions:\n  - move: {unit: 1/17-A, path: [2619]}\n")
+	// 1/17-A stands in J01's zone of control: it may not leave by day.
+	o := writeFile(t, "orders.yaml", "side: us\nactions: []\n")
 	code, out, errs := runAttu("check", o, "--case", c)
-	// Judging needs the movement rules; until they answer, check says so
-	// and fails rather than calling the orders legal.
-	if code == 0 && !strings.Contains(out, "legal in the position") {
-		t.Fatalf("exit 0 without a verdict: %q", out)
+	if code != 0 || !strings.Contains(out, "legal in the position of") {
+		t.Fatalf("legal orders: exit %d, %q, %q", code, out, errs)
 	}
-	if code == 2 && !strings.Contains(errs, "cannot judge") {
-		t.Fatalf("exit 2: %q", errs)
+	o2 := writeFile(t, "orders2.yaml", "side: us\nactions:\n  - move: {unit: 1/17-A, path: [2619, 2717]}\n  - move: {unit: J01, path: [2716]}\n")
+	code, out, _ = runAttu("check", "--case", c, o2)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 1 || len(lines) != 2 || !strings.HasPrefix(lines[0], o2+":3:") || !strings.HasPrefix(lines[1], o2+":4:5: J01 is not one of your units") {
+		t.Fatalf("illegal orders: exit %d\n%s", code, out)
 	}
 	bad := writeFile(t, "bad-case.yaml", "name: x\nunitz: []\n")
 	if code, _, errs := runAttu("check", o, "--case", bad); code != 2 || !strings.Contains(errs, ":2:1: unknown field") {
