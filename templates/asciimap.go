@@ -1,0 +1,728 @@
+// Package templates turns what a side may see into the text players read by
+// mail: turn reports, order templates, error replies and the ASCII maps.
+//
+// The map renderer (this file) draws from a Map and an optional list of
+// per-hex markers that the caller has already filtered for the reader's side;
+// it never sees a game state, so it cannot leak what fog of war hides
+// (DESIGN.md section 4).
+//
+// Both maps draw real flat-topped hex outlines in the grid of the printed
+// map: odd columns sit half a hex lower than even ones. The island map uses
+// the smallest outline that fits 32 columns in 100 characters; the close-up
+// uses hexes large enough to carry the hex id, the terrain and a unit line.
+// Hexsides show what lies on them: cliffs as '#' (rule 5.7), slopes as arrows
+// pointing uphill, that is from the hex holding the slope art across the side
+// (rule 5.3), river crossings as '~' (rule 5.5) and victory zone boundaries
+// as dots (rule 10.0).
+package templates
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// MaxWidth is the widest line any map may print, so that reports read well
+// in a fixed-width font (DESIGN.md section 7).
+const MaxWidth = 100
+
+// MapOptions tunes a rendered map.
+type MapOptions struct {
+	// Markers are short labels (typically 1-3 characters, e.g. "U3" or
+	// "J2") for hexes holding units, already filtered for the reader's
+	// side. The island map has room for two characters per hex and shows
+	// a marker instead of the hex's terrain; the close-up prints it on the
+	// hex's unit line, ten characters shared with a landing zone's "LZ D".
+	Markers map[adjudicator.Hex]string
+	// NoLegend leaves out the legend printed below the map.
+	NoLegend bool
+}
+
+// RenderMap draws the whole map: every hex, with column numbers along the
+// top and row numbers down the side, followed by a legend.
+// A map wider than MaxWidth allows (more than 32 columns) is drawn in
+// strips of columns, west to east.
+func RenderMap(m *adjudicator.Map, opt MapOptions) string {
+	cols, rows := islandExtent(m, opt)
+	var b strings.Builder
+	for c0 := cols[0]; c0 <= cols[1]; c0 += islandMaxCols {
+		if c0 > cols[0] {
+			b.WriteString("\n")
+		}
+		g := islandGrid(m, opt, [2]int{c0, min(c0+islandMaxCols-1, cols[1])}, rows)
+		b.WriteString(g.render())
+	}
+	if !opt.NoLegend {
+		b.WriteString("\n")
+		b.WriteString(islandLegend(m, cols, rows, opt))
+	}
+	return b.String()
+}
+
+// RenderAround draws a close-up of the hexes within radius of center, each
+// hex outlined and labelled with its id, level and terrain, with a line for
+// its unit marker. Hexes off the map are left out. When the close-up would be
+// wider than MaxWidth, the columns furthest from center are dropped and a
+// note says so.
+func RenderAround(m *adjudicator.Map, center adjudicator.Hex, radius int, opt MapOptions) string {
+	radius = max(radius, 0)
+	set := map[adjudicator.Hex]bool{}
+	addWithin(set, center, radius)
+	title := center.String()
+	if v, ok := m.VictoryHexAt(center); ok {
+		title += fmt.Sprintf(" (%s)", v.Name)
+	} else if lz, ok := m.LandingZoneAt(center); ok {
+		title += fmt.Sprintf(" (landing zone %s)", lz.ID)
+	}
+	if radius > 0 {
+		title += fmt.Sprintf(" and the hexes within %d of it", radius)
+	}
+	return closeUp(m, set, center, title, "a smaller radius", opt)
+}
+
+// RenderArea draws a close-up of the given hexes and those within margin of
+// any of them: the area of a fight in a report, or the hexes a failing rules
+// test involves. When the area would be wider than MaxWidth, the columns
+// furthest from its middle are dropped and a note says so.
+func RenderArea(m *adjudicator.Map, hexes []adjudicator.Hex, margin int, opt MapOptions) string {
+	margin = max(margin, 0)
+	set := map[adjudicator.Hex]bool{}
+	var ids []string
+	lo, hi := 0, 0
+	for _, c := range hexes {
+		ids = append(ids, c.String())
+		if lo == 0 || c.Col() < lo {
+			lo = c.Col()
+		}
+		hi = max(hi, c.Col())
+		addWithin(set, c, margin)
+	}
+	var title strings.Builder
+	head := "Hexes "
+	if margin > 0 {
+		ids[len(ids)-1] += fmt.Sprintf(" and those within %d of them", margin)
+	}
+	writeWrapped(&title, head, ids)
+	focus := adjudicator.MakeHex((lo+hi)/2, 1)
+	return closeUp(m, set, focus, strings.TrimSuffix(title.String(), "\n"), "fewer hexes", opt)
+}
+
+// addWithin adds to set the hexes within radius of center, on any map.
+func addWithin(set map[adjudicator.Hex]bool, center adjudicator.Hex, radius int) {
+	for col := center.Col() - radius; col <= center.Col()+radius; col++ {
+		for row := center.Row() - radius; row <= center.Row()+radius; row++ {
+			if h := adjudicator.MakeHex(col, row); col >= 1 && row >= 1 && col <= 99 && row <= 99 && h.Distance(center) <= radius {
+				set[h] = true
+			}
+		}
+	}
+}
+
+// closeUp renders a titled close-up of set; smaller says what to ask for
+// when the set had to be clipped.
+func closeUp(m *adjudicator.Map, set map[adjudicator.Hex]bool, focus adjudicator.Hex, title, smaller string, opt MapOptions) string {
+	g, clipped := closeUpGrid(m, set, focus, opt)
+	var b strings.Builder
+	b.WriteString(title + "\n\n")
+	b.WriteString(g.render())
+	if clipped {
+		fmt.Fprintf(&b, "(only columns %02d-%02d fit in %d characters; ask for %s to see all)\n",
+			g.cols[0], g.cols[1], MaxWidth, smaller)
+	}
+	if !opt.NoLegend {
+		b.WriteString("\n")
+		b.WriteString(closeUpLegend(m, g))
+	}
+	return b.String()
+}
+
+// grid lays hexes out on a text canvas. A hex is drawn as a flat-topped
+// outline whose slanted sides are slant characters high and whose top and
+// bottom edges are top characters wide:
+//
+//	  ________          slant 2, top 8
+//	 /        \
+//	/          \
+//	\          /
+//	 \________/
+//
+// Neighbouring columns share their slanted sides, so columns are top+slant
+// characters apart and rows 2*slant lines apart; odd columns are shifted
+// down by slant lines, as on the printed map.
+type grid struct {
+	m           *adjudicator.Map
+	slant, top  int
+	col0, row0  int // column and row placed at the canvas origin
+	left, above int // room kept for labels
+	shown       map[adjudicator.Hex]bool
+	seaSides    bool // outline sides between two sea hexes
+	label       func(g *grid, h adjudicator.Hex, c *canvas)
+	header      func(g *grid, c *canvas)
+	cols        [2]int // first and last column drawn
+	rows        [2]int // first and last row drawn
+}
+
+type point struct{ x, y int }
+
+// origin returns the top-left corner of h's bounding box.
+func (g *grid) origin(h adjudicator.Hex) point {
+	x := g.left + (h.Col()-g.col0)*(g.top+g.slant)
+	y := g.above + (h.Row()-g.row0)*2*g.slant
+	if h.Col()%2 != 0 {
+		y += g.slant
+	}
+	return point{x, y}
+}
+
+// side returns the canvas cells of the hexside of h facing d, from west to
+// east or north to south.
+func (g *grid) side(h adjudicator.Hex, d adjudicator.Direction) []point {
+	o := g.origin(h)
+	s, w := g.slant, g.top
+	var ps []point
+	switch d {
+	case adjudicator.North, adjudicator.South:
+		y := o.y
+		if d == adjudicator.South {
+			y += 2 * s
+		}
+		for i := range w {
+			ps = append(ps, point{o.x + s + i, y})
+		}
+	case adjudicator.NorthWest:
+		for k := 1; k <= s; k++ {
+			ps = append(ps, point{o.x + s - k, o.y + k})
+		}
+	case adjudicator.NorthEast:
+		for k := 1; k <= s; k++ {
+			ps = append(ps, point{o.x + s + w - 1 + k, o.y + k})
+		}
+	case adjudicator.SouthWest:
+		for k := 1; k <= s; k++ {
+			ps = append(ps, point{o.x + k - 1, o.y + s + k})
+		}
+	case adjudicator.SouthEast:
+		for k := 1; k <= s; k++ {
+			ps = append(ps, point{o.x + w + 2*s - k, o.y + s + k})
+		}
+	}
+	return ps
+}
+
+// interior returns the first cell and width of h's k-th inside line
+// (1 ≤ k < 2*slant), between its slanted sides.
+func (g *grid) interior(h adjudicator.Hex, k int) (point, int) {
+	o := g.origin(h)
+	s, w := g.slant, g.top
+	if k <= s {
+		return point{o.x + s - k + 1, o.y + k}, w + 2*(k-1)
+	}
+	j := k - s // 1..s-1
+	return point{o.x + j, o.y + k}, w + 2*(s-j)
+}
+
+// center writes text centred on h's k-th inside line, cut to fit.
+func (g *grid) center(c *canvas, h adjudicator.Hex, k int, text string) {
+	p, n := g.interior(h, k)
+	if len(text) > n {
+		text = text[:n]
+	}
+	c.put(p.x+(n-len(text))/2, p.y, text)
+}
+
+func (g *grid) render() string { return g.draw().String() }
+
+// draw paints the grid on a fresh canvas, whose cells are where origin,
+// side and interior say.
+func (g *grid) draw() *canvas {
+	c := &canvas{}
+	if g.header != nil {
+		g.header(g, c)
+	}
+	// Sides first, then labels, so that text never hides behind an edge
+	// drawn later.
+	for col := g.cols[0]; col <= g.cols[1]; col++ {
+		for row := g.rows[0]; row <= g.rows[1]; row++ {
+			h := adjudicator.MakeHex(col, row)
+			if !g.shown[h] {
+				continue
+			}
+			for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
+				g.drawSide(c, h, d)
+			}
+		}
+	}
+	for col := g.cols[0]; col <= g.cols[1]; col++ {
+		for row := g.rows[0]; row <= g.rows[1]; row++ {
+			if h := adjudicator.MakeHex(col, row); g.shown[h] {
+				g.label(g, h, c)
+			}
+		}
+	}
+	return c
+}
+
+// drawSide draws the hexside of h facing d in the style of what lies on it.
+func (g *grid) drawSide(c *canvas, h adjudicator.Hex, d adjudicator.Direction) {
+	ps := g.side(h, d)
+	n := h.Step(d)
+	chars := g.sideChars(h, n, d, len(ps))
+	for i, p := range ps {
+		c.putByte(p.x, p.y, chars[i])
+	}
+}
+
+// sideChars returns the n characters for the side between h and its
+// neighbour nb in direction d.
+func (g *grid) sideChars(h, nb adjudicator.Hex, d adjudicator.Direction, n int) []byte {
+	m := g.m
+	plain := byte('_')
+	switch d {
+	case adjudicator.NorthEast, adjudicator.SouthWest:
+		plain = '\\'
+	case adjudicator.NorthWest, adjudicator.SouthEast:
+		plain = '/'
+	}
+	out := make([]byte, n)
+	fill := func(b byte) {
+		for i := range out {
+			out[i] = b
+		}
+	}
+	hLand, nLand := m.Land(h), m.Land(nb)
+	switch {
+	case !hLand && !nLand:
+		if g.seaSides {
+			fill(plain)
+		} else {
+			fill(' ')
+		}
+		return out
+	case m.Cliff(h, nb):
+		fill('#')
+		return out
+	}
+	up, down := m.Slope(h, nb)
+	switch {
+	case up || down:
+		// The arrow points uphill: from the hex holding the art (where
+		// crossing is "up") towards the other.
+		fwd, back := uphillArrows(d)
+		switch {
+		case up && down:
+			// The same from either hex, whichever draws it last.
+			a, b := byte('<'), byte('>')
+			if plain == '_' {
+				a, b = '^', 'v'
+			}
+			for i := range out {
+				out[i] = a
+				if i%2 == 1 {
+					out[i] = b
+				}
+			}
+			if n == 1 {
+				out[0] = 'x'
+			}
+		case up:
+			fill(fwd)
+		default:
+			fill(back)
+		}
+	case hLand && nLand && m.Zone(h) != m.Zone(nb):
+		if plain == '_' {
+			fill('.')
+		} else {
+			fill(':')
+		}
+	default:
+		fill(plain)
+	}
+	if _, ok := m.RiverBetween(h, nb); ok {
+		// The river crosses the middle of the side; on a short slope side
+		// it shares the side with the arrow rather than hide it.
+		switch {
+		case n == 1:
+			if !up && !down {
+				out[0] = '~'
+			}
+		case n == 2 && (up || down):
+			out[1] = '~'
+		default:
+			mid := n / 2
+			out[mid-1+n%2] = '~'
+			if n%2 == 0 {
+				out[mid] = '~'
+			}
+		}
+	}
+	return out
+}
+
+// uphillArrows returns the arrow pointing from a hex towards its neighbour
+// in direction d, and the one pointing back.
+func uphillArrows(d adjudicator.Direction) (fwd, back byte) {
+	switch d {
+	case adjudicator.North:
+		return '^', 'v'
+	case adjudicator.South:
+		return 'v', '^'
+	case adjudicator.NorthEast, adjudicator.SouthEast:
+		return '>', '<'
+	default:
+		return '<', '>'
+	}
+}
+
+// canvas is a grid of bytes that grows as it is written.
+type canvas struct{ lines [][]byte }
+
+func (c *canvas) putByte(x, y int, b byte) {
+	if x < 0 || y < 0 {
+		return
+	}
+	for len(c.lines) <= y {
+		c.lines = append(c.lines, nil)
+	}
+	l := c.lines[y]
+	for len(l) <= x {
+		l = append(l, ' ')
+	}
+	l[x] = b
+	c.lines[y] = l
+}
+
+func (c *canvas) put(x, y int, s string) {
+	for i := 0; i < len(s); i++ {
+		c.putByte(x+i, y, s[i])
+	}
+}
+
+func (c *canvas) at(x, y int) byte {
+	if y < 0 || y >= len(c.lines) || x < 0 || x >= len(c.lines[y]) {
+		return ' '
+	}
+	return c.lines[y][x]
+}
+
+// String returns the canvas without trailing blanks, blank lines at the top
+// or bottom, or a blank margin on the left.
+func (c *canvas) String() string {
+	var lines []string
+	for _, l := range c.lines {
+		lines = append(lines, strings.TrimRight(string(l), " "))
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	// Drop the margin left by hexes off the map's west edge.
+	indent := -1
+	for _, l := range lines {
+		if l != "" {
+			n := len(l) - len(strings.TrimLeft(l, " "))
+			if indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = l[indent:]
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// The island map's hexes: slant 1, top 2, so columns are three characters
+// apart, after a row label of three.
+const (
+	islandLeft    = 3
+	islandMaxCols = (MaxWidth - islandLeft - 1) / 3
+)
+
+// islandGrid lays out the given columns and rows with the smallest outline:
+// two characters inside each hex.
+func islandGrid(m *adjudicator.Map, opt MapOptions, cols, rows [2]int) *grid {
+	g := &grid{
+		m: m, slant: 1, top: 2,
+		col0: cols[0], row0: rows[0],
+		left: islandLeft, above: 1,
+		shown: map[adjudicator.Hex]bool{},
+		cols:  cols,
+		rows:  rows,
+	}
+	for col := cols[0]; col <= cols[1]; col++ {
+		for row := rows[0]; row <= rows[1]; row++ {
+			g.shown[adjudicator.MakeHex(col, row)] = true
+		}
+	}
+	g.header = func(g *grid, c *canvas) {
+		// Below the last row of the odd columns, which reach lowest.
+		bottom := g.origin(adjudicator.MakeHex(g.cols[0]|1, g.rows[1])).y + 3
+		for col := g.cols[0]; col <= g.cols[1]; col++ {
+			p, _ := g.interior(adjudicator.MakeHex(col, g.row0), 1)
+			c.put(p.x, 0, fmt.Sprintf("%02d", col))
+			c.put(p.x, bottom, fmt.Sprintf("%02d", col))
+		}
+	}
+	g.label = func(g *grid, h adjudicator.Hex, c *canvas) {
+		p, _ := g.interior(h, 1)
+		if h.Col() == g.cols[0] || h.Col() == g.cols[0]+1 {
+			// Each line is numbered with the row whose hexes it passes
+			// through; odd columns sit half a row lower.
+			c.put(0, p.y, fmt.Sprintf("%2d", h.Row()))
+		}
+		c.put(p.x, p.y, islandCell(m, h, opt.Markers[h]))
+	}
+	return g
+}
+
+// islandExtent returns the columns and rows the island map draws: every
+// hex that holds land, a staging box or a marker, and one hex of sea
+// around them. The open sea beyond carries nothing a player needs.
+func islandExtent(m *adjudicator.Map, opt MapOptions) (cols, rows [2]int) {
+	cols = [2]int{m.MaxCol, m.MinCol}
+	rows = [2]int{m.MaxRow, m.MinRow}
+	margin := 1
+	add := func(h adjudicator.Hex) {
+		if !m.OnMap(h) {
+			return
+		}
+		cols = [2]int{min(cols[0], h.Col()-margin), max(cols[1], h.Col()+margin)}
+		rows = [2]int{min(rows[0], h.Row()-margin), max(rows[1], h.Row()+margin)}
+	}
+	for _, h := range m.LandHexes() {
+		add(h)
+	}
+	margin = 0
+	if cols[0] > cols[1] {
+		return [2]int{m.MinCol, m.MaxCol}, [2]int{m.MinRow, m.MaxRow}
+	}
+	// Staging boxes and units at sea need no margin of their own.
+	for _, lz := range m.LandingZones {
+		add(lz.Staging)
+	}
+	for h := range opt.Markers {
+		add(h)
+	}
+	cols = [2]int{max(cols[0], m.MinCol), min(cols[1], m.MaxCol)}
+	rows = [2]int{max(rows[0], m.MinRow), min(rows[1], m.MaxRow)}
+	return cols, rows
+}
+
+// islandCell is the two characters inside a hex of the island map: a mark
+// and the level, or the unit marker.
+func islandCell(m *adjudicator.Map, h adjudicator.Hex, marker string) string {
+	if marker != "" {
+		return fmt.Sprintf("%-2.2s", marker)
+	}
+	if !m.Land(h) {
+		return " ~"
+	}
+	mark := " "
+	if lz, ok := m.LandingZoneAt(h); ok {
+		mark = lz.ID[:1]
+	} else if _, ok := m.VictoryHexAt(h); ok {
+		mark = "*"
+	} else if m.Terrain(h) == adjudicator.Lake {
+		mark = "o"
+	} else if m.OnRiver(h) {
+		mark = "~"
+	}
+	return fmt.Sprintf("%s%d", mark, m.Level(h))
+}
+
+func islandLegend(m *adjudicator.Map, cols, rows [2]int, opt MapOptions) string {
+	var b strings.Builder
+	ex := adjudicator.MakeHex(cols[0]|1, (rows[0]+rows[1])/2)
+	for _, v := range m.VictoryHexes {
+		if v.Hex.Col()%2 == 1 && v.Hex.Row() >= rows[0] && v.Hex.Row() <= rows[1] {
+			ex = v.Hex
+			break
+		}
+	}
+	fmt.Fprintf(&b, "Find a hex by its column along the top and its row down the side. Odd columns sit half\n")
+	fmt.Fprintf(&b, "a row lower, so each row number shows twice and its second line holds the odd columns:\n")
+	fmt.Fprintf(&b, "%s is on the second line numbered %d.\n", ex, ex.Row())
+	if cols[1]-cols[0]+1 > islandMaxCols {
+		fmt.Fprintf(&b, "The map is drawn in strips of at most %d columns, west to east.\n", islandMaxCols)
+	}
+	if rows[0] > m.MinRow || rows[1] < m.MaxRow {
+		fmt.Fprintf(&b, "Only open sea lies beyond rows %02d-%02d.\n", rows[0], rows[1])
+	}
+	b.WriteString("\n")
+	b.WriteString(`In a hex   its level 0-4 after a mark: * victory hex, A-I landing zone, o lake, ~ river;
+           ~ alone is sea.
+`)
+	if len(opt.Markers) > 0 {
+		b.WriteString("           Units replace the mark and level with their marker, e.g. " + sampleMarker(opt.Markers) + ".\n")
+	}
+	b.WriteString(sideLegend("x or ^v"))
+	b.WriteString("\n")
+	b.WriteString(featureList(m, nil))
+	return b.String()
+}
+
+// sideLegend explains the hexside marks; both is how a side that is a
+// slope both ways looks.
+func sideLegend(both string) string {
+	return `Hexsides   # cliff: impassable
+           < > ^ v slope: the arrow points uphill, away from the hex that holds the slope
+           art (` + both + `: up and down both ways)
+           ~ a river crosses     : and . victory zone boundary
+`
+}
+
+// sampleMarker returns the marker of the lowest-numbered hex, so that the
+// legend reads the same on every run.
+func sampleMarker(mk map[adjudicator.Hex]string) string {
+	var best adjudicator.Hex
+	for h, s := range mk {
+		if s != "" && (best == 0 || h < best) {
+			best = h
+		}
+	}
+	return fmt.Sprintf("%q in %s", mk[best], best)
+}
+
+// featureList lists the victory hexes and landing zones, or only those in
+// the set when it is not nil.
+func featureList(m *adjudicator.Map, in map[adjudicator.Hex]bool) string {
+	var b strings.Builder
+	var vh []string
+	for _, v := range m.VictoryHexes {
+		if in == nil || in[v.Hex] {
+			vh = append(vh, fmt.Sprintf("%s %s (zone %s)", v.Hex, v.Name, v.Zone))
+		}
+	}
+	writeWrapped(&b, "Victory hexes: ", vh)
+	var lzs []string
+	for _, lz := range m.LandingZones {
+		if in == nil || in[lz.Hex] || in[lz.Staging] {
+			lzs = append(lzs, fmt.Sprintf("%s %s (%d steps, staging %s)", lz.ID, lz.Hex, lz.Capacity, lz.Staging))
+		}
+	}
+	writeWrapped(&b, "Landing zones: ", lzs)
+	return b.String()
+}
+
+// writeWrapped writes items after head, separated by commas, wrapping
+// lines within MaxWidth and indenting continuation lines under the first
+// item.
+func writeWrapped(b *strings.Builder, head string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	line := head
+	indent := strings.Repeat(" ", len(head))
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		if len(line)+len(it)+1 > MaxWidth && strings.TrimSpace(line) != "" {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = indent
+		}
+		if line != head && line != indent {
+			line += " "
+		}
+		line += it
+	}
+	b.WriteString(line + "\n")
+}
+
+// Close-up hex size: three inside lines, the first eight characters wide.
+const (
+	closeSlant = 2
+	closeTop   = 8
+)
+
+// closeUpGrid lays out the hexes of set that lie on the map. When they span
+// more columns than fit in MaxWidth, it keeps those nearest focus and
+// reports that it clipped.
+func closeUpGrid(m *adjudicator.Map, set map[adjudicator.Hex]bool, focus adjudicator.Hex, opt MapOptions) (g *grid, clipped bool) {
+	g = &grid{
+		m: m, slant: closeSlant, top: closeTop,
+		shown:    map[adjudicator.Hex]bool{},
+		seaSides: true,
+		cols:     [2]int{m.MaxCol + 1, m.MinCol - 1},
+		rows:     [2]int{m.MaxRow + 1, m.MinRow - 1},
+	}
+	for h := range set {
+		if m.OnMap(h) {
+			g.cols = [2]int{min(g.cols[0], h.Col()), max(g.cols[1], h.Col())}
+			g.rows = [2]int{min(g.rows[0], h.Row()), max(g.rows[1], h.Row())}
+		}
+	}
+	maxCols := (MaxWidth - closeSlant) / (closeTop + closeSlant)
+	if g.cols[1]-g.cols[0]+1 > maxCols {
+		c0 := min(max(focus.Col()-maxCols/2, g.cols[0]), g.cols[1]-maxCols+1)
+		g.cols = [2]int{c0, c0 + maxCols - 1}
+		clipped = true
+	}
+	g.col0, g.row0 = g.cols[0], g.rows[0]-1
+	for h := range set {
+		if m.OnMap(h) && h.Col() >= g.cols[0] && h.Col() <= g.cols[1] {
+			g.shown[h] = true
+		}
+	}
+	g.label = func(g *grid, h adjudicator.Hex, c *canvas) {
+		id := h.String()
+		if _, ok := m.VictoryHexAt(h); ok {
+			id = "*" + id + "*"
+		}
+		g.center(c, h, 1, id)
+		g.center(c, h, 2, closeTerrain(m, h))
+		var unit []string
+		if lz, ok := m.LandingZoneAt(h); ok {
+			unit = append(unit, "LZ "+lz.ID)
+		}
+		if mk := opt.Markers[h]; mk != "" {
+			unit = append(unit, mk)
+		}
+		if len(unit) == 0 && !m.Land(h) {
+			unit = append(unit, "~  ~  ~")
+		}
+		g.center(c, h, 3, strings.Join(unit, " "))
+	}
+	return g, clipped
+}
+
+// closeTerrain is the second inside line of a close-up hex.
+func closeTerrain(m *adjudicator.Map, h adjudicator.Hex) string {
+	if !m.Land(h) {
+		for _, lz := range m.LandingZones {
+			if lz.Staging == h {
+				return "staging " + lz.ID
+			}
+		}
+		return "~  ~  ~"
+	}
+	t := fmt.Sprintf("lvl %d", m.Level(h))
+	if m.Terrain(h) == adjudicator.Lake {
+		t += " lake"
+	}
+	if m.OnRiver(h) {
+		t = "~" + t + "~"
+	}
+	return t
+}
+
+func closeUpLegend(m *adjudicator.Map, g *grid) string {
+	var b strings.Builder
+	b.WriteString(`In a hex   its id (*id* for a victory hex), level 0-4 (~lvl~: a river runs through),
+           then its landing zone and units; ~ ~ ~ is sea.
+`)
+	b.WriteString(sideLegend("<> or ^v"))
+	if s := featureList(m, g.shown); s != "" {
+		b.WriteString("\n" + s)
+	}
+	return b.String()
+}
