@@ -139,13 +139,13 @@ func (a *auditor) run() {
 	nextDie := uint64(1)
 	for i, xe := range x.Log {
 		seq := uint64(i + 1)
-		var raw bytes.Buffer
-		if err := json.Compact(&raw, xe.Entry); err != nil {
+		raw, err := canonical(xe.Entry)
+		if err != nil {
 			a.fail(seq, 0, "not valid JSON: %v", err)
 		}
-		h := hashHex(raw.Bytes())
+		h := hashHex(raw)
 		e := new(Entry)
-		dec := json.NewDecoder(bytes.NewReader(raw.Bytes()))
+		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(e); err != nil {
 			a.fail(seq, 0, "cannot be read: %v", err)

@@ -468,7 +468,7 @@ func (w *gameTx) save() error {
 func (w *gameTx) append(e *Entry, snap []byte) error {
 	e.Seq = w.g.Entries + 1
 	e.Prev = w.g.Head
-	b, err := json.Marshal(e)
+	b, err := encodeEntry(e)
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)
 	}

@@ -50,15 +50,21 @@ on a rollback) is derived as follows:
     big-endian) for k = 1, 2, ... the same way.
 
 Rejecting 250..255 leaves 250 byte values, 25 for each face, so every face
-has probability exactly 1/10. The dice log records for each die its number,
+has probability exactly 1/10. For example, with the seed 00 01 02 ... 1f
+(commitment 630dcd29...d710dd) dice 1 to 10 are 6 9 10 8 9 3 1 5 10 4; die 8
+reads the bytes 250 (rejected) and 55. The dice log records for each die its number,
 the log entry that rolled it, the turn and wait, the purpose in words, the
 unit and hex, every byte read (the "raw" values) and the face.
 
 # Log
 
 Each game's log is a sequence of entries numbered from 1: create, orders,
-procedure, rollback, end (see Kind). An entry is stored as compact JSON and
-its hash is the lower-case hex SHA-256 of exactly those bytes; each entry's
+procedure, rollback, end (see Kind). An entry is stored as canonical JSON —
+no insignificant white space, object keys sorted byte-wise, numbers as
+written, strings escaped as Go's encoding/json does with HTML escaping off
+(in Python: json.dumps(v, sort_keys=True, separators=(",", ":"),
+ensure_ascii=False)) — and its hash is the lower-case hex SHA-256 of those
+bytes; each entry's
 "prev" is the previous entry's hash ("" for entry 1) and the game's head is
 the last entry's hash. Entries are never changed: a rollback appends an entry
 naming the entry returned to, and the entries it undoes are marked beside the

@@ -62,9 +62,10 @@ func (o ExportOrders) Raw() []byte {
 	return []byte(o.YAML)
 }
 
-// ExportEntry is one log entry exactly as stored, with its hash and, when a
-// rollback undid it, that rollback's entry. The hash is SHA-256 of the entry
-// with all insignificant white space removed (encoding/json.Compact).
+// ExportEntry is one log entry with its hash and, when a rollback undid it,
+// that rollback's entry. The hash is the SHA-256 of the entry's canonical
+// JSON (see the package documentation), so re-indenting the file or
+// reordering keys does not disturb it.
 type ExportEntry struct {
 	Hash         string          `json:"hash"`
 	RolledBackBy uint64          `json:"rolled_back_by,omitempty"`

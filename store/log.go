@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -415,4 +416,37 @@ func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
 		return err
 	})
 	return s, err
+}
+
+// canonical returns JSON text in the form whose SHA-256 is an entry's hash:
+// no insignificant white space, object keys sorted byte-wise, numbers as
+// written, strings escaped as encoding/json does without HTML escaping. So
+// an export can be re-indented or have its keys reordered by any tool and
+// still audit.
+func canonical(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("text after the JSON value")
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// encodeEntry returns an entry's canonical JSON.
+func encodeEntry(e *Entry) ([]byte, error) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	return canonical(b)
 }

@@ -50,7 +50,7 @@ func rechain(t *testing.T, x *Export) {
 			t.Fatal(err)
 		}
 		e.Prev = prev
-		b, _ := json.Marshal(e)
+		b, _ := encodeEntry(&e)
 		x.Log[i].Entry, x.Log[i].Hash = b, hashHex(b)
 		prev = x.Log[i].Hash
 	}
@@ -64,7 +64,7 @@ func editEntry(t *testing.T, x *Export, i int, f func(e *Entry)) {
 		t.Fatal(err)
 	}
 	f(&e)
-	x.Log[i].Entry, _ = json.Marshal(e)
+	x.Log[i].Entry, _ = encodeEntry(&e)
 }
 
 func expectBad(t *testing.T, x *Export, entry uint64, what string) {

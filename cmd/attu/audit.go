@@ -1,0 +1,87 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/attu-pbem/attu/store"
+)
+
+func init() {
+	register("audit", command{
+		summary: "check an exported game: the seed, every die, every order and event, the chain",
+		run:     runAudit,
+	})
+}
+
+const auditUsage = `Usage: attu audit [-q] FILE
+
+Checks a game exported by "attu export": the seed against the commitment
+mailed at creation, every die against the seed, every order file against the
+log, and the hash chain up to its head (compare it with the head printed in
+your last report). It replays every accepted order through the rules from the
+opening position and compares every event and position. It prints a verdict
+and each side's dice luck, and exits 1 naming the first bad entry when
+anything does not match. FILE - reads standard input.
+
+Examples:
+  attu audit g1.json
+  attu export -db attu.db -o - g1 | attu audit -
+
+Flags:
+`
+
+// engine is the rules the audit replays with.
+func engine() store.Engine {
+	// The actions and procedures of the adjudicator are wired here as they
+	// become available; store.Audit checks dice, orders and chain without
+	// them and says the game was not replayed.
+	return store.Engine{}
+}
+
+func runAudit(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	quiet := fs.Bool("q", false, "print only the verdict, not the dice luck")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, auditUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintf(stderr, "attu audit: %v; run \"attu audit -h\" for help\n", err)
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "attu audit: name one export file, e.g. attu audit g1.json")
+		return 2
+	}
+	var r io.Reader = os.Stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "attu audit: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		r = f
+	}
+	x, err := store.ReadExport(r)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu audit: %v\n", err)
+		return 1
+	}
+	rep := store.Audit(x, engine())
+	if *quiet {
+		rep.Luck = nil
+	}
+	rep.WriteText(stdout)
+	if !rep.OK() {
+		return 1
+	}
+	return 0
+}
