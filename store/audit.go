@@ -90,6 +90,7 @@ type auditor struct {
 	orders  map[uint64]ExportOrders
 	states  map[uint64]*adjudicator.State
 	live    []uint64 // the entries in force, oldest first
+	cur     uint64   // the entry being checked
 }
 
 type failure struct{ f *Finding }
@@ -101,11 +102,12 @@ func (a *auditor) fail(entry, die uint64, format string, args ...any) {
 func (a *auditor) run() {
 	defer func() {
 		if r := recover(); r != nil {
-			f, ok := r.(failure)
-			if !ok {
-				panic(r)
+			if f, ok := r.(failure); ok {
+				a.rep.Bad = f.f
+				return
 			}
-			a.rep.Bad = f.f
+			// A forged export can lead the engine where no real game goes.
+			a.rep.Bad = &Finding{Entry: a.cur, What: fmt.Sprintf("the replay broke down: %v", r)}
 		}
 	}()
 	x := a.x
@@ -139,6 +141,7 @@ func (a *auditor) run() {
 	nextDie := uint64(1)
 	for i, xe := range x.Log {
 		seq := uint64(i + 1)
+		a.cur = seq
 		raw, err := canonical(xe.Entry)
 		if err != nil {
 			a.fail(seq, 0, "not valid JSON: %v", err)
@@ -251,6 +254,9 @@ func (a *auditor) create(e *Entry) {
 
 func (a *auditor) step(e *Entry) {
 	top := a.entries[a.live[len(a.live)-1]]
+	if top.Kind == KindEnd {
+		a.fail(e.Seq, 0, "the game had ended at entry %d", top.Seq)
+	}
 	if e.Turn != top.Next.Turn || e.Wait != top.Next.Kind {
 		a.fail(e.Seq, 0, "answers turn %d %s, but the game waited for %s", e.Turn, e.Wait, top.Next)
 	}
