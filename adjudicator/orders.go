@@ -14,12 +14,54 @@ type Orders struct {
 	Turn    int
 	Wait    string
 	Actions []Action
+	// Decision answers the U.S. decision wait (rules 3.1, 3.2).
+	Decision *Decision
+	// Standing, when present, replaces the side's standing instructions
+	// field by field (and per hex), DESIGN 3.2.
+	Standing *Standing
+}
+
+// Decision is the U.S. choice at the start of a turn: refit or not (3.1),
+// night or day (3.2).
+type Decision struct {
+	Refit bool
+	Night bool
 }
 
 // Action is one activation (rule 3.5). Exactly one field is set.
 type Action struct {
-	Move *Move
-	Fire *Fire
+	Move     *Move
+	Fire     *Fire
+	Melee    *Melee
+	Air      *AirStrikes
+	Yamasaki *Yamasaki
+}
+
+// Melee declares that units of one hex will melee the adjacent Target hex in
+// the melee step (rule 8.2).
+type Melee struct {
+	Units  []string
+	Target Hex
+}
+
+// AirStrikes is all of a side's airpower attacks for the turn, announced at once
+// against hexes (rule 8.1.6).
+type AirStrikes struct {
+	Attacks []AirAttack
+}
+
+// AirAttack spends Factors airpower dice against a hex.
+type AirAttack struct {
+	Hex     Hex
+	Factors int
+}
+
+// Yamasaki activates every Japanese unit in Hex with Colonel Yamasaki's
+// effects (rule 11.3): each listed move may run through U.S. zones of
+// control and into U.S.-held hexes, assaulting them.
+type Yamasaki struct {
+	Hex   Hex
+	Moves []Move
 }
 
 // Fire is a ranged attack (rule 8.1): one or more units firing together at a

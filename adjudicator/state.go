@@ -39,6 +39,28 @@ func (w *Weather) UnmarshalText(b []byte) error {
 	return fmt.Errorf("weather %q: want cloudy, rain, fog or williwaw", b)
 }
 
+// Heroes records which heroes of rule 11 have been used (each once a game).
+type Heroes struct {
+	Martinez bool `json:"martinez,omitempty"`
+	Arnold   bool `json:"arnold,omitempty"`
+	Yamasaki bool `json:"yamasaki,omitempty"`
+}
+
+// Phases of a game: what it waits for (DESIGN 3).
+const (
+	PhaseUSDecision = "us-decision" // refit? night? (3.1, 3.2)
+	PhaseActions    = "actions"     // a side's activations (3.5, 3.6)
+	PhaseEnded      = "ended"       // decided (3.8) or out of turns (12.1)
+)
+
+// Standing returns the standing instructions in force for side.
+func (s *State) Standing(side Side) Standing {
+	if side == JP {
+		return DefaultStanding(JP).Merge(s.StandingJP)
+	}
+	return DefaultStanding(US).Merge(s.StandingUS)
+}
+
 // Komandorski is the Komandorski Effect and Delay chits (rule 12.1).
 type Komandorski struct {
 	Effect         int  `json:"effect"` // 24, 27 or 30: the May date of the effect chit
@@ -66,6 +88,13 @@ type Unit struct {
 	FaceDown bool   `json:"face_down,omitempty"` // Japanese only (2.5)
 	Acted    bool   `json:"acted,omitempty"`     // activated in this actions step (3.5)
 	MPSpent  int    `json:"mp_spent,omitempty"`  // spent moving this turn
+	// Melee is the hex this unit declared melee against this turn (8.2).
+	Melee Hex `json:"melee,omitempty"`
+	// Fought: the unit took part in a melee this melee step (8.2).
+	Fought bool `json:"fought,omitempty"`
+	// Captured: a U.S. artillery unit taken by the Japanese (8.2.1.4); it
+	// now belongs to the Japanese side.
+	Captured bool `json:"captured,omitempty"`
 
 	counter *Counter
 }
@@ -73,8 +102,14 @@ type Unit struct {
 // Counter returns the unit's counter: its class, ratings and battalion.
 func (u *Unit) Counter() *Counter { return u.counter }
 
-// Side returns the unit's side.
-func (u *Unit) Side() Side { return u.counter.Side() }
+// Side returns the side the unit fights for: its counter's, or the
+// Japanese for captured U.S. artillery (8.2.1.4).
+func (u *Unit) Side() Side {
+	if u.Captured {
+		return JP
+	}
+	return u.counter.Side()
+}
 
 // Kind returns the unit's type.
 func (u *Unit) Kind() Kind { return u.counter.Kind() }
@@ -96,6 +131,21 @@ type State struct {
 	AirJP      int     `json:"air_jp,omitempty"`
 	Casualties int     `json:"casualties,omitempty"` // U.S. casualty track (8.4)
 	Units      []*Unit `json:"units"`
+	// Phase is what the game waits for (DESIGN 3): one of the Phase
+	// constants; Waiting is whose orders it waits for.
+	Phase   string `json:"phase,omitempty"`
+	Waiting Side   `json:"waiting,omitempty"`
+	// StandingUS and StandingJP are each side's standing instructions in
+	// force (DESIGN 3.2), defaults filled in.
+	StandingUS Standing `json:"standing_us"`
+	StandingJP Standing `json:"standing_jp"`
+	// Heroes records which once-per-game effects of rule 11 are spent.
+	Heroes Heroes `json:"heroes"`
+	// Cleared lists the victory zones that are cleared (rule 10.0).
+	Cleared []string `json:"cleared,omitempty"`
+	// Winner is set when the game is decided (rule 3.8), with the reason.
+	Winner  Side   `json:"winner,omitempty"`
+	Victory string `json:"victory,omitempty"`
 	// Komandorski holds the chits of rule 12.1, drawn at creation and seen
 	// only by the Japanese until revealed (12.1.3).
 	Komandorski Komandorski `json:"komandorski"`
@@ -111,7 +161,7 @@ type State struct {
 // NewState returns an empty position on map m with counters cs, every counter
 // in the unused box. nil means the built-in map or counters.
 func NewState(m *Map, cs *Counters) *State {
-	s := &State{Turn: 1, Weather: Fog}
+	s := &State{Turn: 1, Weather: Fog, StandingUS: DefaultStanding(US), StandingJP: DefaultStanding(JP)}
 	s.m, s.cs = m, cs
 	for _, id := range s.Counters().IDs() {
 		c, _ := s.Counters().Get(id)

@@ -1,0 +1,106 @@
+package adjudicator
+
+import "fmt"
+
+// ResolveActions carries out one side's actions orders (rules 3.5, 3.6): its
+// activations, in the order written.
+//
+// The whole file is judged first by playing it on a copy of s without dice
+// (CheckActions). If anything in it is illegal, nothing is applied: the
+// state returned is nil and every problem found is listed, each with the
+// index of its activation and, for a move, of the path step at fault.
+//
+// Otherwise the activations run in order on a copy of s, which is returned
+// with what happened. An activation that an earlier die made impossible (its
+// unit destroyed, say) is skipped and an event says so. s itself is never
+// changed. Each unit that acts is marked Acted; a unit that moves records
+// the movement points it spent in MPSpent.
+func ResolveActions(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
+	if problems := CheckActions(s, o); len(problems) > 0 {
+		return nil, nil, problems
+	}
+	out := s.Clone()
+	var events []Event
+	for i, a := range o.Actions {
+		evs, problems := out.activate(i, a, o.Side, d)
+		if len(problems) > 0 {
+			events = append(events, Event{
+				Kind: "skipped",
+				Text: fmt.Sprintf("activation %d is skipped: %s", i+1, problems[0].Msg),
+				Side: o.Side,
+				Seen: o.Side,
+			})
+			continue
+		}
+		events = append(events, evs...)
+	}
+	return out, events, nil
+}
+
+// CheckActions judges an actions file against s without changing it and
+// without dice: it plays the activations in order on a copy, so that each
+// is judged in the position the earlier ones leave, and returns every
+// problem found. A file with no problems may still meet dice that change the
+// outcome when it runs.
+func CheckActions(s *State, o Orders) []Problem {
+	var problems []Problem
+	file := func(format string, a ...any) {
+		problems = append(problems, Problem{Action: -1, Step: -1, Msg: fmt.Sprintf(format, a...)})
+	}
+	if o.Side != US && o.Side != JP {
+		file("actions orders come from the U.S. or the Japanese player, not %s", o.Side)
+		return problems
+	}
+	if o.Wait != "" && o.Wait != WaitActions {
+		file("these are %s orders; ResolveActions takes actions orders", o.Wait)
+	}
+	if o.Turn != 0 && o.Turn != s.Turn {
+		file("these orders are for turn %d, but the game is in turn %d", o.Turn, s.Turn)
+	}
+	if len(problems) > 0 {
+		return problems
+	}
+	sim := s.Clone()
+	for i, a := range o.Actions {
+		_, ps := sim.activate(i, a, o.Side, nil)
+		problems = append(problems, ps...)
+	}
+	return problems
+}
+
+// activate runs activation i of side on s. With d nil it only judges, as
+// when a file is checked: activations that need dice are judged but their
+// dice are not rolled, and s still changes as though the activation ran, so
+// that later activations see the position it leaves. Problems carry i.
+func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem) {
+	var (
+		events   []Event
+		problems []Problem
+	)
+	switch {
+	case a.Move != nil && a.Fire == nil:
+		var p movePlan
+		p, problems = s.planMove(a.Move, side)
+		if len(problems) == 0 {
+			events = s.applyMove(p, side)
+		} else if u, ok := s.Unit(a.Move.Unit); ok && u.Side() == side {
+			// The unit used its activation even though the move was refused,
+			// so listing it again is reported as well; it stays put so that
+			// later activations are judged from where it is.
+			u.Acted = true
+		}
+	case a.Fire != nil && a.Move == nil:
+		events, problems = s.fire(a.Fire, side, d)
+	default:
+		problems = []Problem{{Step: -1, Msg: "an activation is exactly one of move or fire"}}
+	}
+	for k := range problems {
+		problems[k].Action = i
+	}
+	return events, problems
+}
+
+// fire carries out a ranged attack (rule 8.1).
+func (s *State) fire(f *Fire, side Side, d Dice) ([]Event, []Problem) {
+	return nil, []Problem{{Step: -1, Msg: "ranged combat is not yet supported"}}
+}

@@ -1,0 +1,167 @@
+package adjudicator
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Combat is the kind of fire a die is rolled for; each has its own column of
+// the die roll modifier table (rule 8.3).
+type Combat uint8
+
+// Kinds of combat.
+const (
+	MeleeCombat Combat = iota + 1
+	RangedCombat
+	AirCombat
+)
+
+func (c Combat) String() string {
+	switch c {
+	case MeleeCombat:
+		return "melee"
+	case RangedCombat:
+		return "ranged"
+	case AirCombat:
+		return "air"
+	}
+	return "combat?"
+}
+
+// Situation is what the 8.3 table asks about one roll: who rolls, at what,
+// and in what conditions. Each field is one line of the table.
+type Situation struct {
+	Combat Combat
+	// Artillery: the rolling unit is artillery. Two lines do not apply to it
+	// (the ** footnote: attacking a higher level in ranged combat, night in
+	// melee).
+	Artillery bool
+	// HigherLevel: the target hex is higher than the roller's hex.
+	HigherLevel bool
+	// UpSlope: a melee attack crosses an up slope from the attacker's hex
+	// into the target (slope art in the attacker's hex, rule 5.3).
+	UpSlope bool
+	// OutOfSupply: the rolling U.S. unit is out of supply (rule 7.5).
+	OutOfSupply bool
+	Weather     Weather
+	Night       bool
+	// Surround: hexes around the target counted by rule 6.2 for a melee
+	// attack (5 gives +1, 6 gives +2).
+	Surround int
+	// FaceDown: the target is one or more face-down Japanese units.
+	FaceDown bool
+}
+
+// DRM returns the total die roll modifier for a situation (rule 8.3, every
+// line and footnote) and the lines that applied, in words, for reports.
+// Lines marked "-" or "n/a" in a column do not apply to that kind of combat:
+// ranged combat in a williwaw is forbidden outright (8.1.3), not modified.
+func DRM(s Situation) (int, []string) {
+	total := 0
+	var why []string
+	add := func(v int, reason string) {
+		total += v
+		why = append(why, fmt.Sprintf("%+d %s", v, reason))
+	}
+	switch s.Combat {
+	case MeleeCombat:
+		if s.HigherLevel {
+			add(-2, "attacking a higher level")
+		}
+		if s.UpSlope {
+			add(-1, "attacking across an up slope")
+		}
+		if s.OutOfSupply {
+			add(-2, "out of supply")
+		}
+		switch s.Weather {
+		case Williwaw:
+			add(-2, "williwaw")
+		case Fog:
+			add(-1, "fog")
+		case Rain:
+			add(-1, "rain")
+		}
+		if s.Night && !s.Artillery {
+			add(-1, "night")
+		}
+		switch {
+		case s.Surround >= 6:
+			add(+2, "surrounded on 6 sides (rule 6.2)")
+		case s.Surround == 5:
+			add(+1, "surrounded on 5 sides (rule 6.2)")
+		}
+	case RangedCombat:
+		if s.HigherLevel && !s.Artillery {
+			add(-1, "firing at a higher level")
+		}
+		if s.OutOfSupply {
+			add(-2, "out of supply")
+		}
+		if s.Weather == Fog {
+			add(-1, "fog")
+		}
+		if s.FaceDown {
+			add(-2, "face-down target")
+		}
+	case AirCombat:
+		switch s.Weather {
+		case Williwaw:
+			add(-3, "williwaw")
+		case Fog:
+			add(-2, "fog")
+		case Rain:
+			add(-1, "rain")
+		}
+		if s.Night {
+			add(-1, "night")
+		}
+		if s.FaceDown {
+			add(-2, "face-down target")
+		}
+	}
+	return total, why
+}
+
+// HitNumber is the modified roll that scores a hit (rule 8.0).
+const HitNumber = 7
+
+// IsHit reports whether a die scores a hit: a natural 10 (a face of 0)
+// always hits whatever the modifiers; otherwise the modified roll must reach
+// 7 (rule 8.0).
+func IsHit(natural, drm int) bool {
+	return natural == 10 || natural+drm >= HitNumber
+}
+
+// CountHits returns how many of the dice hit with the given modifier.
+func CountHits(dice []int, drm int) int {
+	n := 0
+	for _, d := range dice {
+		if IsHit(d, drm) {
+			n++
+		}
+	}
+	return n
+}
+
+// DiceText writes dice for a report: "9, 8, 8 (-3: 6, 5, 5)": natural rolls
+// and, when there is a modifier, the modified ones. A natural 10 prints as
+// 0, as on the die.
+func DiceText(dice []int, drm int) string {
+	face := func(d int) string {
+		if d == 10 {
+			return "0"
+		}
+		return fmt.Sprint(d)
+	}
+	var nat, mod []string
+	for _, d := range dice {
+		nat = append(nat, face(d))
+		mod = append(mod, fmt.Sprint(d+drm))
+	}
+	s := strings.Join(nat, ", ")
+	if drm != 0 && len(dice) > 0 {
+		s += fmt.Sprintf(" (%+d: %s)", drm, strings.Join(mod, ", "))
+	}
+	return s
+}
