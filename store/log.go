@@ -24,6 +24,13 @@ const (
 	KindEnd       Kind = "end"       // the game ended; Note says how
 )
 
+// Server procedures: the names Step.Procedure and Entry.Procedure use, and
+// Engine.Procedure replays.
+const (
+	ProcedureWeather  = "weather"  // rule 3.3
+	ProcedureAirpower = "airpower" // rule 3.4, both sides
+)
+
 // Entry is one link of a game's hash-chained log. Its hash is the SHA-256 of
 // its JSON encoding exactly as stored (compact, as encoding/json writes it);
 // Prev is the previous entry's hash, empty for entry 1.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -34,12 +35,31 @@ Examples:
 Flags:
 `
 
-// engine is the rules the audit replays with.
+// engine is the rules the audit replays with: the same functions the server
+// resolves steps with.
 func engine() store.Engine {
-	// The actions and procedures of the adjudicator are wired here as they
-	// become available; store.Audit checks dice, orders and chain without
-	// them and says the game was not replayed.
-	return store.Engine{}
+	return store.Engine{
+		Resolve: func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+			out, events, problems := adjudicator.ResolveActions(s, o, d)
+			if len(problems) > 0 {
+				errs := make([]error, len(problems))
+				for i, p := range problems {
+					errs[i] = p
+				}
+				return nil, nil, errors.Join(errs...)
+			}
+			return out, events, nil
+		},
+		Procedure: func(s *adjudicator.State, name string, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+			switch name {
+			case store.ProcedureWeather:
+				return s, []adjudicator.Event{adjudicator.RollWeather(s, d)}, nil
+			case store.ProcedureAirpower:
+				return s, adjudicator.RollAirpower(s, d), nil
+			}
+			return nil, nil, fmt.Errorf("no procedure %q in this release", name)
+		},
+	}
 }
 
 func runAudit(args []string, stdout, stderr io.Writer) int {

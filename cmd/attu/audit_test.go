@@ -26,10 +26,11 @@ func exportedGame(t *testing.T) string {
 	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", State: adjudicator.NewState(nil, nil), Wait: w}); err != nil {
 		t.Fatal(err)
 	}
-	for range 3 {
-		_, err := db.Apply(store.Step{Game: "g1", Procedure: "weather"}, func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
-			d.Roll(adjudicator.Die{Purpose: "weather"})
-			return store.Result{State: s, Next: w}, nil
+	eng := engine()
+	for _, p := range []string{store.ProcedureWeather, store.ProcedureAirpower, store.ProcedureWeather} {
+		_, err := db.Apply(store.Step{Game: "g1", Procedure: p}, func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
+			s, events, err := eng.Procedure(s, p, d)
+			return store.Result{State: s, Events: events, Next: w}, err
 		})
 		if err != nil {
 			t.Fatal(err)
