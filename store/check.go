@@ -151,9 +151,9 @@ func checkGame(w *gameTx, es map[uint64]*Entry) []error {
 		prev = hashHex(v)
 		switch e.Kind {
 		case KindCreate, KindOrders, KindProcedure:
-			snap := w.b.Bucket(bSnapshots).Get(k)
-			if snap == nil {
-				bad("entry %d has no snapshot", seq)
+			snap, err := w.snapshot(seq)
+			if err != nil {
+				bad("entry %d: %v", seq, err)
 			} else if hashHex(snap) != e.State {
 				bad("entry %d: snapshot does not match the state hash", seq)
 			}

@@ -88,7 +88,9 @@ cursor walks them in the order they were appended. Values are JSON.
 	        log/       u64 seq → Entry (hash-chained)
 	        marks/     u64 seq → u64 seq of the rollback that undid it
 	        orders/    u64 seq → the order file exactly as received
-	        snapshots/ u64 seq → adjudicator.State after that entry
+	        snapshots/ u64 seq → adjudicator.State after that entry: 'z' and
+	                             its JSON DEFLATE-compressed, or 'j' and
+	                             the JSON as is
 	        dice/      u64 n   → Roll
 	ledger           u64 seq → Receipt (Message-ID, content hash, game,
 	                           outcome, the entry and mails it produced)

@@ -87,7 +87,9 @@ func (db *DB) Export(id string, reveal bool) (*Export, error) {
 		if g.Status == Ended || reveal {
 			x.Seed = hex.EncodeToString(g.Seed)
 		}
-		x.InitialState = append(json.RawMessage(nil), w.b.Bucket(bSnapshots).Get(u64(1))...)
+		if x.InitialState, err = w.snapshot(1); err != nil {
+			return err
+		}
 		marks := w.b.Bucket(bMarks)
 		orders := w.b.Bucket(bOrders)
 		err = w.b.Bucket(bLog).ForEach(func(k, v []byte) error {
