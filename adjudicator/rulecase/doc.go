@@ -1,0 +1,58 @@
+// Package rulecase runs rules cases: small YAML files that pose a position,
+// feed it orders and check what the adjudicator made of them (DESIGN 9).
+// The project keeps its cases in testdata/, named AREA-WHAT.yaml (areas:
+// move, zoc, stack, los, spot, supply, weather, air, refuse, example), and
+// runs them all in go test; "attu sandbox CASE.yaml" runs one.
+//
+// # Basics
+//
+// [Parse] decodes a case strictly, reporting every mistake with its line and
+// column (as [orders.Errors]); the orders inside a case are decoded by
+// package orders, so their mistakes point into the case file too. [Case.Run]
+// builds the position, runs the server procedures the case asks for, passes
+// each orders file to the adjudicator and checks every expectation, recording
+// each difference in words in the [Result]. A case passes only when every
+// expectation holds, every orders file it does not expect refused is
+// accepted, and every forced die was rolled.
+//
+// # The file
+//
+// examples/rules-case.yaml is a commented case using every field. In short:
+//
+//	name: what the case shows              # required
+//	rule: "5.4"                            # the rule(s) exercised
+//	description: |                         # what and why, how an example was placed
+//	map: builtin                           # or an inline map in the format of adjudicator/data/attu-map.yaml
+//	turn: 1                                # default 1
+//	weather: cloudy                        # cloudy, rain, fog or williwaw; default cloudy
+//	night: false
+//	units:                                 # every unit on the map; all others stay unused
+//	  - {id: 1/17-A, hex: 2821}            # steps default to full strength
+//	  - {id: J01, hex: 2817, face: up}     # Japanese units default to face down
+//	supply: {1/17-A: out}                  # force a unit in or out of supply
+//	dice: [6, 5]                           # forced dice, in order; all must be rolled
+//	roll: [weather, airpower]              # procedures run before the orders
+//	orders:                                # orders files, the mailed schema without game and token
+//	  - side: us                           # turn and wait default to the case's turn and actions
+//	    actions:
+//	      - move: {unit: 1/17-A, path: [2720, 2719]}
+//	expect:                                # every key optional
+//	  refused: ["costs 4 MP"]              # the first orders file is refused with these texts;
+//	                                       # or {orders: 2, errors: [...]} for another file
+//	  units: [{id: 1/17-A, hex: 2719, steps: 4, face: up}]   # or box: eliminated
+//	  mp: {1/17-A: 4}                      # MP spent moving this turn
+//	  events: ["1/17-A moves"]             # each a substring of some event
+//	  supply: {1/17-A: in}                 # rule 7
+//	  los: [{from: 2619, to: 2717, clear: true, reason: "..."}]   # rule 8.1.2
+//	  fire: [{units: [2/32-E], target: 2717, spotter: ID, target_unit: ID, legal: true, reason: "..."}]
+//	  weather: rain
+//	  air: {us: 2, jp: 1}
+//	  zoc: [{hex: 2819, side: us, in: true}]   # is the hex in a ZOC of that side's units
+//	  casualties: 0
+//
+// # Caveats
+//
+// Like the adjudicator, this package does no I/O: callers read the file and
+// print the result. A question the adjudicator cannot answer yet fails the
+// case with "not available" rather than passing unchecked.
+package rulecase

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
+)
+
+func init() {
+	register("check", command{
+		summary: "check an orders file: its form, and with --case its legality in a position",
+		run:     runCheck,
+	})
+}
+
+const checkUsage = `Usage: attu check [--case CASE.yaml] ORDERS.yaml
+
+Checks an orders file the way the server does when it arrives, without
+applying it, and prints each mistake as ORDERS:LINE:COL: message.
+
+Without --case only the form is checked (envelope, fields, hexes): the file
+must carry game, side, turn and token like a mailed file. With --case the
+orders are also judged against the position the rules case sets up (its
+units, weather and procedures; the case's own orders are not run), and game,
+token and turn may be left out.
+
+Exit status: 0 when the orders are good, 1 when they have mistakes, 2 when a
+file cannot be read, the case is malformed, or the orders cannot be judged.
+
+Example:
+  attu check examples/orders/move.yaml
+  attu check my-orders.yaml --case adjudicator/rulecase/testdata/example-zoc-cliff.yaml
+
+Flags:
+`
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	caseFile := fs.String("case", "", "judge the orders in the position of this rules case")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), checkUsage)
+		fs.PrintDefaults()
+	}
+	files, err := interleavedArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return 0
+	}
+	if err != nil {
+		return 2
+	}
+	if len(files) != 1 {
+		fmt.Fprintln(stderr, "attu check: give one orders file, like: attu check orders.yaml --case case.yaml (attu check -h for help)")
+		return 2
+	}
+	name := files[0]
+	data, err := os.ReadFile(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu check: cannot read the orders: %v\n", err)
+		return 2
+	}
+	if *caseFile == "" {
+		f, err := orders.Parse(data, orders.Options{})
+		if err != nil {
+			printErrors(stdout, name, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s: well formed: %s orders for turn %d, %s. Legality not checked: give --case CASE.yaml.\n",
+			name, f.Side, f.Turn, activations(len(f.Actions)))
+		return 0
+	}
+	c, code := readCase(*caseFile, stderr)
+	if c == nil {
+		return code
+	}
+	f, err := orders.Parse(data, orders.Options{Case: true})
+	if err != nil {
+		printErrors(stdout, name, err)
+		return 1
+	}
+	if f.Side != adjudicator.US && f.Side != adjudicator.JP {
+		line, col := f.Field("side")
+		fmt.Fprintf(stdout, "%s:%d:%d: side: actions come from us or jp\n", name, line, col)
+		return 1
+	}
+	errs, err := c.Check(f)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu check: cannot judge the orders: %v\n", err)
+		return 2
+	}
+	if len(errs) > 0 {
+		printErrors(stdout, name, errs)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: legal in the position of %s: %s orders, %s.\n", name, *caseFile, f.Side, activations(len(f.Actions)))
+	return 0
+}
+
+func activations(n int) string {
+	if n == 1 {
+		return "1 activation"
+	}
+	return fmt.Sprintf("%d activations", n)
+}

@@ -1,0 +1,180 @@
+package orders
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+const envelope1 = "game: attu-1\nside: us\nturn: 1\nwait: actions\ntoken: t\n"
+
+func TestParseExamples(t *testing.T) {
+	files, _ := filepath.Glob("../examples/orders/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no example order files")
+	}
+	for _, name := range files {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Parse(data, Options{})
+			if err != nil {
+				t.Fatalf("example does not parse:\n%v", err)
+			}
+			if len(f.Actions) == 0 {
+				t.Fatal("example has no activations")
+			}
+		})
+	}
+}
+
+func TestParseMove(t *testing.T) {
+	src := envelope1 + `actions:
+  - move: {unit: 1/17-A, path: [2720, 2719]}
+  - move:
+      unit: 1/17-B
+      path:
+        - 2720
+`
+	f, err := Parse([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := f.Orders()
+	if o.Side != adjudicator.US || o.Turn != 1 || o.Wait != "actions" || len(o.Actions) != 2 {
+		t.Fatalf("orders = %+v", o)
+	}
+	m := o.Actions[0].Move
+	if m.Unit != "1/17-A" || len(m.Path) != 2 || m.Path[1] != 2719 {
+		t.Fatalf("move = %+v", m)
+	}
+	cases := []struct {
+		p         adjudicator.Problem
+		line, col int
+	}{
+		{adjudicator.Problem{Action: 0, Step: 1}, 7, 39},
+		{adjudicator.Problem{Action: 0, Step: -1}, 7, 5},
+		{adjudicator.Problem{Action: 1, Step: 0}, 11, 11},
+		{adjudicator.Problem{Action: -1, Step: -1}, 1, 1},
+		{adjudicator.Problem{Action: 7, Step: 0}, 1, 1},
+	}
+	for _, c := range cases {
+		if l, col := f.Locate(c.p); l != c.line || col != c.col {
+			t.Errorf("Locate(%+v) = %d:%d, want %d:%d", c.p, l, col, c.line, c.col)
+		}
+	}
+	errs := f.Problems([]adjudicator.Problem{{Action: 0, Step: 1, Msg: "costs 4 MP, 3 left"}})
+	if got := errs.Error(); got != "7:39: costs 4 MP, 3 left" {
+		t.Errorf("Problems = %q", got)
+	}
+	if l, c := f.Field("turn"); l != 3 || c != 1 {
+		t.Errorf("Field(turn) = %d:%d", l, c)
+	}
+}
+
+func TestParseFire(t *testing.T) {
+	src := envelope1 + "actions:\n  - fire: {units: [105-1], target: 2717, spotter: 2/32-E, target_unit: J12}\n"
+	f, err := Parse([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi := f.Orders().Actions[0].Fire
+	if fi == nil || fi.Target != 2717 || fi.Spotter != "2/32-E" || fi.TargetUnit != "J12" || len(fi.Units) != 1 {
+		t.Fatalf("fire = %+v", fi)
+	}
+}
+
+func TestParseCaseOptions(t *testing.T) {
+	f, err := Parse([]byte("side: jp\nactions: []\n"), Options{Case: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Wait != "actions" || f.Turn != 0 || f.Side != adjudicator.JP {
+		t.Fatalf("file = %+v", f)
+	}
+	if _, err := Parse([]byte("side: jp\nactions: []\n"), Options{}); err == nil {
+		t.Fatal("mailed orders without game, token and turn accepted")
+	}
+}
+
+// TestParseErrors checks one mistake of each kind: the message a player gets
+// and where it points.
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string // "line:col: substring", in order
+	}{
+		{"empty", "", []string{"1:1: the file is empty"}},
+		{"comments only", "# nothing\n\n", []string{"1:1: the file is empty"}},
+		{"not a mapping", "- move: {}\n", []string{"1:1: the file must be key: value lines"}},
+		{"scalar", "hello\n", []string{"1:1: the file must be key: value lines"}},
+		{"unknown field", envelope1 + "actions: []\ncolour: red\n", []string{`7:1: unknown field "colour" here`}},
+		{"misspelt field", "game: g\nsied: us\nturn: 1\ntoken: t\nactions: []\n", []string{`1:1: side is missing`, `2:1: unknown field "sied" here (did you mean "side"?)`}},
+		{"unknown field in move", envelope1 + "actions:\n  - move: {unit: 1/17-A, paht: [2720]}\n", []string{`7:26: unknown field "paht" in move (did you mean "path"?)`}},
+		{"duplicate key", envelope1 + "side: jp\nactions: []\n", []string{`6:1: "side" is given twice (first at line 2)`}},
+		{"duplicate key in move", envelope1 + "actions:\n  - move: {unit: A, unit: B, path: [2720]}\n", []string{`7:21: "unit" is given twice`}},
+		{"tab", "game: g\nside: us\n\tturn: 1\n", []string{"3:1: a tab is used for indentation"}},
+		{"two tabs", "game: g\n\tside: us\n\tturn: 1\n", []string{"2:1: a tab", "3:1: a tab"}},
+		{"alias", envelope1 + "actions:\n  - move: &m {unit: 1/17-A, path: [2720]}\n  - move: *m\n", []string{"8:11: aliases (*m) are not allowed"}},
+		{"alias bomb", "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n", []string{"2:8: aliases"}},
+		{"two documents", envelope1 + "actions: []\n---\nside: jp\n", []string{"7:1: the file holds more than one YAML document"}},
+		{"too large", "side: us\n#" + strings.Repeat("x", MaxSize) + "\n", []string{"1:1: the file is"}},
+		{"too deep", "a: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\n", []string{"1:35: the file nests lists and mappings more than 32 deep"}},
+		{"far too deep", "a: " + strings.Repeat("[", 20000) + "\n", []string{"1:1: the file nests lists and mappings far too deep"}},
+		{"not utf8", "side: us\ngame: \xff\n", []string{"2:7: the file is not UTF-8"}},
+		{"bad indentation", "game: g\nside: us\n  turn: 1\n", []string{"3:1: a \"key: value\" is not allowed here"}},
+		{"unclosed bracket", envelope1 + "actions:\n  - move: {unit: A, path: [2720}\n", []string{"6:1: a [list] is not closed"}},
+		{"unclosed quote", "game: 'g\nside: us\n", []string{"3:1: the file ends inside a quoted value"}},
+		{"bad side", "game: g\nside: usa\nturn: 1\ntoken: t\nactions: []\n", []string{`2:7: side: side "usa": want us, jp or umpire`}},
+		{"bad turn", "game: g\nside: us\nturn: first\ntoken: t\nactions: []\n", []string{`3:7: turn: want a whole number, got "first"`}},
+		{"zero turn", "game: g\nside: us\nturn: 0\ntoken: t\nactions: []\n", []string{`3:1: turn: turns start at 1`}},
+		{"bad wait", "game: g\nside: us\nturn: 1\nwait: refit\ntoken: t\nactions: []\n", []string{`4:1: wait: "refit" is not a kind of orders`}},
+		{"missing envelope", "actions: []\n", []string{"1:1: game is missing", "1:1: token is missing", "1:1: turn is missing", "1:1: side is missing"}},
+		{"missing actions", envelope1, []string{"1:1: actions is missing"}},
+		{"actions not a list", envelope1 + "actions: move\n", []string{`6:10: actions: want a list of activations`}},
+		{"activation not a mapping", envelope1 + "actions:\n  - move\n", []string{`7:5: activation 1: want one order`}},
+		{"two orders in one activation", envelope1 + "actions:\n  - move: {unit: A, path: [2720]}\n    fire: {units: [B], target: 2717}\n", []string{`8:5: activation 1 holds more than one order (move and fire)`}},
+		{"unknown order", envelope1 + "actions:\n  - mvoe: {unit: A, path: [2720]}\n", []string{`7:5: activation 1: unknown order "mvoe" (did you mean "move"?)`}},
+		{"melee not yet", envelope1 + "actions:\n  - melee: {units: [A], target: 2717}\n", []string{`7:5: activation 1: melee orders are not accepted yet`}},
+		{"bad hex", envelope1 + "actions:\n  - move: {unit: A, path: [2720, 27x9, 271]}\n", []string{`7:34: move.path[1]: "27x9" is not a hex`, `7:40: move.path[2]: "271" is not a hex`}},
+		{"path not a list", envelope1 + "actions:\n  - move: {unit: A, path: 2720}\n", []string{`7:27: move.path: want a list, got "2720"`}},
+		{"move without unit and path", envelope1 + "actions:\n  - move: {}\n", []string{"7:11: move needs unit", "7:11: move needs path"}},
+		{"move as a list", envelope1 + "actions:\n  - move: [A, 2720]\n", []string{"7:11: move: want a mapping"}},
+		{"fire without units and target", envelope1 + "actions:\n  - fire: {spotter: B}\n", []string{"7:11: fire needs units", "7:11: fire needs target"}},
+		{"fire units not a list of words", envelope1 + "actions:\n  - fire: {units: [[A]], target: 2717}\n", []string{"7:20: fire.units[0]: want a single value, got a list"}},
+		{"several mistakes", envelope1 + "actions:\n  - move: {unit: A, path: [9]}\n  - fire: {units: [B]}\n  - jump: {}\n", []string{"7:28: move.path[0]", "8:11: fire needs target", "9:5: activation 3: unknown order"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse([]byte(c.src), Options{})
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			var errs Errors
+			if !errors.As(err, &errs) {
+				t.Fatalf("error is %T, not Errors", err)
+			}
+			got := strings.Split(err.Error(), "\n")
+			if len(got) != len(c.want) {
+				t.Fatalf("got %d errors, want %d:\n%v", len(got), len(c.want), err)
+			}
+			for i, w := range c.want {
+				pos, sub, _ := strings.Cut(w, ": ")
+				if !strings.HasPrefix(got[i], pos) || !strings.Contains(got[i], sub) {
+					t.Errorf("error %d = %q, want %q", i, got[i], w)
+				}
+			}
+			for _, e := range errs {
+				if e.Line < 1 || e.Col < 1 {
+					t.Errorf("error without a position: %+v", e)
+				}
+			}
+		})
+	}
+}
