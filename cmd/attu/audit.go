@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -58,6 +59,16 @@ func engine() store.Engine {
 				return s, adjudicator.RollAirpower(s, d), nil
 			}
 			return nil, nil, fmt.Errorf("no procedure %q in this release", name)
+		},
+		// Each order file is decoded again, so the orders replayed are the
+		// ones the player wrote, not only the ones the server recorded.
+		Decode: func(raw []byte) (*adjudicator.Orders, error) {
+			f, err := orders.Parse(raw, orders.Options{})
+			if err != nil {
+				return nil, err
+			}
+			o := f.Orders()
+			return &o, nil
 		},
 	}
 }
