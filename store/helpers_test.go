@@ -78,7 +78,15 @@ func openingState() *adjudicator.State {
 
 func createTestGame(t testing.TB, db *DB, id string) *Game {
 	t.Helper()
-	g, err := db.Create(NewGame{
+	g, err := createGameErr(db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func createGameErr(db *DB, id string) (*Game, error) {
+	return db.Create(NewGame{
 		ID: id, Scenario: "campaign", Seed: testSeed(), State: openingState(),
 		Options: GameOptions{USSetup: "historic", JPSetup: "historic", Deadline: 72 * time.Hour},
 		Players: []NewPlayer{
@@ -89,10 +97,6 @@ func createTestGame(t testing.TB, db *DB, id string) *Game {
 		Wait:   Wait{Turn: 1, Kind: waitWeather},
 		Outbox: []Mail{{MessageID: "<welcome." + id + "@attu.test>", To: []string{"us@example.org"}, Subject: "welcome", Text: "hello"}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
 }
 
 // toyEngine is a small stand-in for the rules: it moves units where told,
