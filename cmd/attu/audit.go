@@ -75,24 +75,17 @@ func engine() store.Engine {
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	quiet := fs.Bool("q", false, "print only the verdict, not the dice luck")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, auditUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return 0
-		}
-		fmt.Fprintf(stderr, "attu audit: %v; run \"attu audit -h\" for help\n", err)
-		return 2
+	argv, code, ok := parseFlags(fs, auditUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if fs.NArg() != 1 {
+	if len(argv) != 1 {
 		fmt.Fprintln(stderr, "attu audit: name one export file, e.g. attu audit g1.json")
 		return 2
 	}
 	var r io.Reader = os.Stdin
-	if name := fs.Arg(0); name != "-" {
+	if name := argv[0]; name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "attu audit: %v\n", err)

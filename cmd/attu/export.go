@@ -36,25 +36,18 @@ Flags:
 
 func runExport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	dbPath := fs.String("db", "attu.db", "the game database")
 	out := fs.String("o", "", "where to write (default GAME.json; - for standard output)")
 	reveal := fs.Bool("reveal", false, "include the seed although the game has not ended (umpire only)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, exportUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return 0
-		}
-		fmt.Fprintf(stderr, "attu export: %v; run \"attu export -h\" for help\n", err)
-		return 2
+	argv, code, ok := parseFlags(fs, exportUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if fs.NArg() != 1 {
+	if len(argv) != 1 {
 		fmt.Fprintln(stderr, "attu export: name one game, e.g. attu export -db attu.db g1")
 		return 2
 	}
-	game := fs.Arg(0)
+	game := argv[0]
 	if _, err := os.Stat(*dbPath); err != nil {
 		fmt.Fprintf(stderr, "attu export: %v; give the game database with -db FILE\n", err)
 		return 1
