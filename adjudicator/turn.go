@@ -155,6 +155,9 @@ func (s *State) awaited() string {
 		return "no orders: the game has not begun"
 	case PhaseEnded:
 		return "no more orders: " + s.WaitText()
+	case PhaseUSDecision:
+		// Night or day is what is being decided.
+		return fmt.Sprintf("the %s decision of turn %d (%s)", sideName(side), s.Turn, TurnDate(s.Turn))
 	}
 	return fmt.Sprintf("the %s %s of turn %d (%s, %s)", sideName(side), waitNoun(phase), s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }

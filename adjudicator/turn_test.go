@@ -117,7 +117,7 @@ func TestWrongWaits(t *testing.T) {
 		o    Orders
 		want string
 	}{
-		{"actions at the decision", actions(US), "the game waits for the U.S. decision of turn 1 (May 11, day), not U.S. actions"},
+		{"actions at the decision", actions(US), "the game waits for the U.S. decision of turn 1 (May 11), not U.S. actions"},
 		{"japanese", Orders{Side: JP, Wait: PhaseUSDecision, Decision: &Decision{}}, "not Japanese decision"},
 		{"stale turn", Orders{Side: US, Turn: 2, Wait: PhaseUSDecision, Decision: &Decision{}}, "not U.S. decision for turn 2"},
 		{"umpire", Orders{Side: Umpire, Wait: PhaseUSDecision}, "not umpire decision"},

@@ -22,7 +22,11 @@ func (c *Case) Run() *Result {
 	for i, f := range c.orders {
 		line, _ := f.Start()
 		or := OrdersResult{Index: i + 1, Side: f.Side.String(), Line: line}
-		ns, evs, problems, err := resolveActions(s, f.Orders(), d)
+		resolve := resolveActions
+		if c.turnCase {
+			resolve = resolveTurn
+		}
+		ns, evs, problems, err := resolve(s, f.Orders(), d)
 		switch {
 		case err != nil:
 			r.error("orders %d: resolving actions: %v", i+1, err)
@@ -45,6 +49,7 @@ func (c *Case) Run() *Result {
 	c.checkOrders(r)
 	c.checkUnits(r, s)
 	c.checkQuestions(r, s)
+	c.checkTurn(r, s)
 	if d.Err != nil {
 		r.error("forced dice: %v; add the missing dice to dice:", d.Err)
 	} else if n := d.Unused(); n > 0 {
