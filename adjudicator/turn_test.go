@@ -321,7 +321,8 @@ func TestDefaultOrders(t *testing.T) {
 }
 
 // Property: whatever the position, the default orders of each wait are
-// accepted; the game always waits for a player or is over; each full turn
+// accepted and leave the input alone, orders for another wait are refused
+// naming the one awaited; the game always waits for a player or is over; each full turn
 // moves the turn marker on by one; and after a turn advance no unit has
 // acted and every face-up Japanese counter stands in a U.S. ZOC.
 func TestTurnCycleProperty(t *testing.T) {
@@ -349,11 +350,28 @@ func TestTurnCycleProperty(t *testing.T) {
 			if step == 0 {
 				o.Decision.Night = r.Intn(2) == 0
 			}
-			var ps []Problem
-			s, _, ps = Resolve(s, o, &ForcedDice{Values: dice})
+			// The other side, or the other kind of orders, is refused with
+			// the wait named.
+			wrong := o
+			if r.Intn(2) == 0 {
+				wrong.Side = side.Enemy()
+			} else if phase == PhaseActions {
+				wrong.Wait, wrong.Decision = PhaseUSDecision, &Decision{}
+			} else {
+				wrong.Wait, wrong.Decision = WaitActions, nil
+			}
+			if out, _, ps := Resolve(s, wrong, &ForcedDice{}); out != nil || len(ps) != 1 || !strings.Contains(ps[0].Msg, "the game waits for "+s.awaited()) {
+				t.Fatalf("position %d: %+v answered %s: %v", i, wrong, s.WaitText(), ps)
+			}
+			before := mustJSON(t, s)
+			next, _, ps := Resolve(s, o, &ForcedDice{Values: dice})
 			if len(ps) > 0 {
 				t.Fatalf("position %d: default orders refused: %v", i, ps)
 			}
+			if !bytes.Equal(before, mustJSON(t, s)) {
+				t.Fatalf("position %d: Resolve changed its input", i)
+			}
+			s = next
 		}
 		if s.Phase == PhaseEnded {
 			if s.Winner == NoSide {
