@@ -369,7 +369,8 @@ func (s *State) meleeStep(d Dice) []Event {
 // last turn (3.8.3), else the next turn with its flips and reveals.
 func (s *State) advanceTurn() []Event {
 	if last := s.Komandorski.LastTurn(); last > 0 && s.Turn >= last {
-		return s.endGame(JP, fmt.Sprintf("the U.S. had not won by the end of the last turn, turn %d (%s) (rule 3.8.3)", s.Turn, TurnDate(s.Turn)))
+		evs := []Event{{Kind: "turn", Text: fmt.Sprintf("Turn %d (%s) was the last turn of the game (rule 12.1.3).", s.Turn, TurnDate(s.Turn))}}
+		return append(evs, s.endGame(JP, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
 	}
 	s.Turn++
 	s.AirUS, s.AirJP = 0, 0 // unused airpower is lost (3.4)

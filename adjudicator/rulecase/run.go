@@ -46,6 +46,9 @@ func (c *Case) Run() *Result {
 	}
 	r.Dice = d.Log
 	r.State = s
+	if c.turnCase {
+		r.Wait = s.WaitText()
+	}
 	c.checkOrders(r)
 	c.checkUnits(r, s)
 	c.checkQuestions(r, s)
