@@ -12,10 +12,23 @@ import (
 
 const envelope1 = "game: attu-1\nside: us\nturn: 1\nwait: actions\ntoken: t\n"
 
+// TestParseExamples parses every example a player may copy and checks that
+// each shows what its name promises.
 func TestParseExamples(t *testing.T) {
 	files, _ := filepath.Glob("../examples/orders/*.yaml")
 	if len(files) == 0 {
 		t.Fatal("no example order files")
+	}
+	shows := map[string]func(*File) bool{
+		"move.yaml":  func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Move != nil }) },
+		"fire.yaml":  func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Fire != nil }) },
+		"melee.yaml": func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Melee != nil }) },
+		"air.yaml":   func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Air != nil }) },
+		"yamasaki.yaml": func(f *File) bool {
+			return f.Side == adjudicator.JP && anyAction(f, func(a Action) bool { return a.Yamasaki != nil })
+		},
+		"decision.yaml": func(f *File) bool { return f.Decision != nil && f.Decision.Night && f.Standing != nil },
+		"standing.yaml": func(f *File) bool { return len(f.Actions) == 0 && f.Standing != nil },
 	}
 	for _, name := range files {
 		t.Run(filepath.Base(name), func(t *testing.T) {
@@ -27,11 +40,25 @@ func TestParseExamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("example does not parse:\n%v", err)
 			}
-			if len(f.Actions) == 0 {
-				t.Fatal("example has no activations")
+			show, ok := shows[filepath.Base(name)]
+			if !ok {
+				t.Fatal("a new example: say in TestParseExamples what it shows")
+			}
+			if !show(f) {
+				t.Errorf("example does not show what its name says: %+v", f.Orders())
 			}
 		})
 	}
+}
+
+// anyAction reports whether one of f's activations satisfies is.
+func anyAction(f *File, is func(Action) bool) bool {
+	for _, a := range f.Actions {
+		if is(a) {
+			return true
+		}
+	}
+	return false
 }
 
 func TestParseMove(t *testing.T) {
