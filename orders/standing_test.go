@@ -93,6 +93,20 @@ func TestParseStandingEmpty(t *testing.T) {
 	}
 }
 
+// TestParseStandingClear: an empty list clears a list given before, while
+// a key with nothing after it changes nothing.
+func TestParseStandingClear(t *testing.T) {
+	f, err := Parse([]byte(envelope1+"actions: []\nstanding:\n  loss_order: []\n  melee_order:\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := adjudicator.Standing{LossOrder: []string{"1/17-A"}, MeleeOrder: []adjudicator.Hex{2717}}
+	after := before.Merge(*f.Orders().Standing)
+	if len(after.LossOrder) != 0 || len(after.MeleeOrder) != 1 {
+		t.Errorf("after = %+v", after)
+	}
+}
+
 func TestParseStandingErrors(t *testing.T) {
 	us := envelope1 + "actions: []\n"
 	jp := envelopeJP + "actions: []\n"
