@@ -231,6 +231,20 @@ func Parse(data []byte) (*Case, error) {
 			if a.Fire != nil {
 				p.hex(a.Fire.Target)
 			}
+			if a.Melee != nil {
+				p.hex(a.Melee.Target)
+			}
+			if a.Air != nil {
+				for _, at := range a.Air.Attacks {
+					p.hex(at.Hex)
+				}
+			}
+			if a.Yamasaki != nil {
+				p.hex(a.Yamasaki.Hex)
+				for _, m := range a.Yamasaki.Moves {
+					p.hex(m.Path...)
+				}
+			}
 		}
 		c.orders = append(c.orders, f)
 	}
