@@ -188,7 +188,7 @@ func (s *State) setWait(phase string, side Side) {
 func (s *State) DefaultOrders() Orders {
 	side, phase := s.WaitingFor()
 	o := Orders{Side: side, Turn: s.Turn, Wait: phase}
-	if phase == PhaseUSDecision {
+	if phase == WaitUSDecision {
 		o.Decision = &Decision{}
 	}
 	return o
@@ -280,7 +280,9 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 }
 
 // checkWait refuses orders that do not answer the current wait (DESIGN
-// 3.0), naming what the game waits for.
+// 3.0), naming what the game waits for. An orders file names its wait as
+// the phase that awaits it (WaitUSDecision is PhaseUSDecision, WaitActions
+// PhaseActions).
 func (s *State) checkWait(o Orders) *Problem {
 	side, phase := s.WaitingFor()
 	wait := o.Wait

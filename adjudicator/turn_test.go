@@ -22,7 +22,7 @@ func game(t *testing.T, place map[string]Hex) *State {
 }
 
 func decision(night bool) Orders {
-	return Orders{Side: US, Turn: 0, Wait: PhaseUSDecision, Decision: &Decision{Night: night}}
+	return Orders{Side: US, Turn: 0, Wait: WaitUSDecision, Decision: &Decision{Night: night}}
 }
 
 // resolve runs orders that must be accepted.
@@ -118,13 +118,13 @@ func TestWrongWaits(t *testing.T) {
 		want string
 	}{
 		{"actions at the decision", actions(US), "the game waits for the U.S. decision of turn 1 (May 11), not U.S. actions"},
-		{"japanese", Orders{Side: JP, Wait: PhaseUSDecision, Decision: &Decision{}}, "not Japanese decision"},
-		{"stale turn", Orders{Side: US, Turn: 2, Wait: PhaseUSDecision, Decision: &Decision{}}, "not U.S. decision for turn 2"},
-		{"umpire", Orders{Side: Umpire, Wait: PhaseUSDecision}, "not umpire decision"},
-		{"no answer", Orders{Side: US, Wait: PhaseUSDecision}, "needs an answer"},
-		{"refit", Orders{Side: US, Wait: PhaseUSDecision, Decision: &Decision{Refit: true}}, "refit turns are not yet supported"},
-		{"actions in decision", Orders{Side: US, Wait: PhaseUSDecision, Decision: &Decision{}, Actions: []Action{mv("1/17-A", 2720)}}, "holds no activations"},
-		{"bad standing", Orders{Side: US, Wait: PhaseUSDecision, Decision: &Decision{}, Standing: &Standing{UnknownTable: TableMost}}, "standing instructions: unknown_table"},
+		{"japanese", Orders{Side: JP, Wait: WaitUSDecision, Decision: &Decision{}}, "not Japanese decision"},
+		{"stale turn", Orders{Side: US, Turn: 2, Wait: WaitUSDecision, Decision: &Decision{}}, "not U.S. decision for turn 2"},
+		{"umpire", Orders{Side: Umpire, Wait: WaitUSDecision}, "not umpire decision"},
+		{"no answer", Orders{Side: US, Wait: WaitUSDecision}, "needs an answer"},
+		{"refit", Orders{Side: US, Wait: WaitUSDecision, Decision: &Decision{Refit: true}}, "refit turns are not yet supported"},
+		{"actions in decision", Orders{Side: US, Wait: WaitUSDecision, Decision: &Decision{}, Actions: []Action{mv("1/17-A", 2720)}}, "holds no activations"},
+		{"bad standing", Orders{Side: US, Wait: WaitUSDecision, Decision: &Decision{}, Standing: &Standing{UnknownTable: TableMost}}, "standing instructions: unknown_table"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantText(t, refuse(t, s, c.o), c.want) })
@@ -242,7 +242,7 @@ func TestKomandorski(t *testing.T) {
 			t.Errorf("turn %d: effect revealed %v, delay revealed %v", turn, k.EffectRevealed, k.DelayRevealed)
 		}
 		var evs []Event
-		s, evs = resolve(t, s, Orders{Side: US, Turn: turn, Wait: PhaseUSDecision, Decision: &Decision{}}, 5, 1, 1)
+		s, evs = resolve(t, s, Orders{Side: US, Turn: turn, Wait: WaitUSDecision, Decision: &Decision{}}, 5, 1, 1)
 		all = append(all, evs...)
 		s, evs = resolve(t, s, Orders{Side: US, Turn: turn, Wait: WaitActions})
 		all = append(all, evs...)
@@ -413,5 +413,13 @@ func TestWaitRoundTrip(t *testing.T) {
 	}
 	if back.WaitText() != s.WaitText() {
 		t.Errorf("after JSON: %q, want %q", back.WaitText(), s.WaitText())
+	}
+}
+
+// A wait is named as the phase that awaits it, so orders answer a phase by
+// its name.
+func TestWaitNamesArePhases(t *testing.T) {
+	if WaitUSDecision != PhaseUSDecision || WaitActions != PhaseActions {
+		t.Errorf("waits %q/%q, phases %q/%q", WaitUSDecision, WaitActions, PhaseUSDecision, PhaseActions)
 	}
 }
