@@ -1,15 +1,12 @@
 package adjudicator
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 //go:embed data/counters.yaml
@@ -189,30 +186,16 @@ type countersFile struct {
 	UnknownTables map[string][]int `yaml:"unknown_tables"`
 }
 
-var (
-	builtinCounters    *Counters
-	builtinCountersErr error
-)
-
-func init() {
-	builtinCounters, builtinCountersErr = ParseCounters(builtinCountersYAML)
-}
+var builtinCounters = parseEmbedded(builtinCountersYAML, ParseCounters)
 
 // BuiltinCounters returns the representative counter mix embedded in attu.
 // It is shared and must not be modified.
-func BuiltinCounters() *Counters {
-	if builtinCountersErr != nil {
-		panic("adjudicator: built-in counters are invalid: " + builtinCountersErr.Error())
-	}
-	return builtinCounters
-}
+func BuiltinCounters() *Counters { return builtinCounters.get("counters") }
 
 // ParseCounters reads a counters file and checks it.
 func ParseCounters(data []byte) (*Counters, error) {
 	var f countersFile
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
+	if err := decodeKnown(data, &f); err != nil {
 		return nil, fmt.Errorf("counters: %w", err)
 	}
 	var errs []error

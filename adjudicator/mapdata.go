@@ -85,22 +85,37 @@ type Setup struct {
 	Free75mm            []Hex `yaml:"free_75mm"`
 }
 
-var (
-	builtinMap    *Map
-	builtinMapErr error
-)
-
-func init() {
-	builtinMap, builtinMapErr = ParseMap(builtinMapYAML)
-}
+var builtinMap = parseEmbedded(builtinMapYAML, ParseMap)
 
 // BuiltinMap returns the representative Attu map embedded in attu. It is
 // shared and must not be modified.
-func BuiltinMap() *Map {
-	if builtinMapErr != nil {
-		panic("adjudicator: built-in map is invalid: " + builtinMapErr.Error())
+func BuiltinMap() *Map { return builtinMap.get("map") }
+
+// embedded is data compiled into attu, parsed once at start-up. The tests
+// check that it parses; get panics otherwise, since attu cannot run without
+// it.
+type embedded[T any] struct {
+	v   T
+	err error
+}
+
+func parseEmbedded[T any](data []byte, parse func([]byte) (T, error)) embedded[T] {
+	v, err := parse(data)
+	return embedded[T]{v, err}
+}
+
+func (e embedded[T]) get(what string) T {
+	if e.err != nil {
+		panic("adjudicator: built-in " + what + " is invalid: " + e.err.Error())
 	}
-	return builtinMap
+	return e.v
+}
+
+// decodeKnown decodes a whole YAML document into v, refusing unknown fields.
+func decodeKnown(data []byte, v any) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	return dec.Decode(v)
 }
 
 // ParseMap reads a MapFile and checks it: unknown fields, malformed grids,
@@ -108,9 +123,7 @@ func BuiltinMap() *Map {
 // sea. Every problem found is reported.
 func ParseMap(data []byte) (*Map, error) {
 	var f MapFile
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
+	if err := decodeKnown(data, &f); err != nil {
 		return nil, fmt.Errorf("map: %w", err)
 	}
 	return buildMap(&f)

@@ -7,11 +7,11 @@ import (
 )
 
 func TestBuiltinDataLoads(t *testing.T) {
-	if builtinMapErr != nil {
-		t.Fatalf("built-in map: %v", builtinMapErr)
+	if builtinMap.err != nil {
+		t.Fatalf("built-in map: %v", builtinMap.err)
 	}
-	if builtinCountersErr != nil {
-		t.Fatalf("built-in counters: %v", builtinCountersErr)
+	if builtinCounters.err != nil {
+		t.Fatalf("built-in counters: %v", builtinCounters.err)
 	}
 }
 

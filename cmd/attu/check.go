@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,20 +40,10 @@ Flags:
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	caseFile := fs.String("case", "", "judge the orders in the position of this rules case")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), checkUsage)
-		fs.PrintDefaults()
-	}
-	files, err := interleavedArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return 0
-	}
-	if err != nil {
-		return 2
+	files, code, ok := parseFlags(fs, checkUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(files) != 1 {
 		fmt.Fprintln(stderr, "attu check: give one orders file, like: attu check orders.yaml --case case.yaml (attu check -h for help)")

@@ -6,6 +6,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -52,5 +54,46 @@ func usage(w io.Writer) {
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+}
+
+// parseFlags parses a sub-command's flags, which may stand before or after
+// its arguments, and returns the arguments. For -h it prints the usage and
+// the flags to stdout; for a bad flag one line to stderr; in both cases ok is
+// false and code is the exit status.
+func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io.Writer) (argv []string, code int, ok bool) {
+	fs.SetOutput(io.Discard)
+	argv, err := interleavedArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return nil, 0, false
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "attu %s: %v; run \"attu %s -h\" for help\n", fs.Name(), err, fs.Name())
+		return nil, 2, false
+	}
+	return argv, 0, true
+}
+
+// interleavedArgs parses flags that may come before or after the
+// positional arguments ("attu check orders.yaml --case c.yaml") and returns
+// the positional ones.
+func interleavedArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,23 +34,16 @@ Flags:
 
 func runMap(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("map", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	around := fs.String("around", "", "draw a close-up centred on this hex (CCRR, e.g. 2717)")
 	radius := fs.Int("radius", 3, "with -around: how many hexes around the centre (up to 4 fit uncut)")
 	mapFile := fs.String("map", "", "read the map from this YAML file instead of the built-in one")
 	noLegend := fs.Bool("no-legend", false, "leave out the legend")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, mapUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return 0
-		}
-		fmt.Fprintf(stderr, "attu map: %v; run \"attu map -h\" for help\n", err)
-		return 2
+	argv, code, ok := parseFlags(fs, mapUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "attu map: unexpected argument %q; to centre on a hex use --around %s\n", fs.Arg(0), fs.Arg(0))
+	if len(argv) > 0 {
+		fmt.Fprintf(stderr, "attu map: unexpected argument %q; to centre on a hex use --around %s\n", argv[0], argv[0])
 		return 2
 	}
 

@@ -42,20 +42,10 @@ Flags:
 
 func runSandbox(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), sandboxUsage)
-		fs.PrintDefaults()
-	}
-	files, err := interleavedArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return 0
-	}
-	if err != nil {
-		return 2
+	files, code, ok := parseFlags(fs, sandboxUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(files) != 1 {
 		fmt.Fprintln(stderr, "attu sandbox: give one case file, like: attu sandbox case.yaml (attu sandbox -h for help)")
@@ -113,26 +103,5 @@ func printErrors(w io.Writer, name string, err error) {
 	}
 	for _, e := range errs {
 		fmt.Fprintf(w, "%s:%s\n", name, e)
-	}
-}
-
-// interleavedArgs parses flags that may come before or after the
-// positional arguments ("attu check orders.yaml --case c.yaml") and returns
-// the positional ones.
-func interleavedArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
 	}
 }

@@ -1,0 +1,289 @@
+package adjudicator
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// BoxSetAsidePrefix, followed by a hex, is where a U.S. artillery unit
+// eliminated by melee fire waits until the end of that melee: the Japanese
+// capture it if they advance into that hex (rule 8.2.1.2, 8.2.1.4).
+const BoxSetAsidePrefix = "setaside:"
+
+// HitOptions says how hits are taken.
+type HitOptions struct {
+	// Cause names what scored the hits, for the events ("ranged fire from
+	// 2/32-E"). Both sides read it, so it must name nothing hidden.
+	Cause string
+	// Ranged: the hits come from ranged combat or air (rule 8.5): the last
+	// Japanese infantry unit in a hex is never eliminated, and a face-down
+	// Unknown unit hit melts away off the map.
+	Ranged bool
+	// Melee: the hits come from melee fire: U.S. artillery eliminated is set
+	// aside in its hex rather than eliminated (rule 8.2.1.2).
+	Melee bool
+	// Dice is rolled only when a hit that is not ranged falls on a hex
+	// holding Unknown units, which convert first (rules 2.5, 8.5). It may be
+	// nil otherwise.
+	Dice Dice
+}
+
+// ApplyHits takes hits on units, which all belong to one side (rules 8.0,
+// 8.4, 8.5), and returns what happened. Each hit costs one step. The owner
+// chooses where hits fall (8.0); here its standing instructions choose:
+// units in LossOrder first, in that order, then by Losses: "spread" hits
+// the unit with the most steps left, "concentrate" the unit with the fewest
+// (finishing off what is already weak), ties in counter order. Hits with
+// nowhere to go are lost.
+//
+// U.S. units lose a step per hit (2.4); each step of U.S. infantry, the
+// independents among them, moves the casualty track (8.4), while recon,
+// engineer, depot and artillery losses do not. A unit with no steps left is
+// eliminated, or set aside in its hex when it is artillery hit in melee
+// (BoxSetAsidePrefix, 8.2.1.2). A Japanese infantry or artillery unit hit is
+// eliminated (8.5).
+//
+// With o.Ranged, two exceptions of rule 8.5 hold. The last Japanese
+// infantry unit in a hex is never eliminated: while the hex has other units
+// that may take the hit, the owner may not put it there, so the protection
+// cannot soak up hits that would have hurt; once only that unit is left, the
+// hits are lost. A face-down Unknown unit hit is removed secretly to the
+// off-map box, with no table roll, and only one per call: one attack removes
+// at most one Unknown unit (2.5). By default the first hit on a Japanese hex
+// falls on an Unknown unit there, which costs the Japanese nothing for good,
+// before any infantry or artillery; LossOrder overrides that.
+//
+// Without o.Ranged, Unknown units among units convert first by
+// RevealUnknowns (they never take melee hits, 8.5) and the infantry they
+// yield take the hits; with o.Dice nil they cannot be hit at all.
+//
+// The U.S. reads of a face-down Japanese unit only that a hidden counter in
+// its hex was removed, never which unit or what kind it was.
+func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
+	var events []Event
+	var live []*Unit
+	for _, u := range units {
+		if u != nil && u.OnMap() && u.Steps > 0 {
+			live = append(live, u)
+		}
+	}
+	if len(live) == 0 || hits <= 0 {
+		return nil
+	}
+	side := live[0].Side()
+	var hexes []Hex
+	for _, u := range live {
+		if !slices.Contains(hexes, u.Hex) {
+			hexes = append(hexes, u.Hex)
+		}
+	}
+
+	if !o.Ranged && o.Dice != nil {
+		live, events = s.convertAmong(live, o.Dice)
+	}
+
+	st := s.Standing(side)
+	order := map[string]int{}
+	for i, id := range st.LossOrder {
+		if _, dup := order[id]; !dup {
+			order[id] = i
+		}
+	}
+	rank := map[*Unit]int{}
+	for i, u := range s.Units {
+		rank[u] = i
+	}
+
+	unknownGone := false
+	var last *Unit // the unit concentrated on
+	lost := 0
+	for range hits {
+		var cands []*Unit
+		for _, u := range live {
+			if !u.OnMap() {
+				continue
+			}
+			if u.Side() == JP && u.Kind() == Unknown && (!o.Ranged || unknownGone) {
+				continue
+			}
+			if o.Ranged && s.lastJPInfantry(u) {
+				continue
+			}
+			cands = append(cands, u)
+		}
+		if len(cands) == 0 {
+			lost++
+			continue
+		}
+		var pick *Unit
+		best := len(order)
+		for _, u := range cands {
+			if i, ok := order[u.ID]; ok && i < best {
+				pick, best = u, i
+			}
+		}
+		if pick == nil && side == JP && o.Ranged && !unknownGone {
+			for _, u := range cands {
+				if u.Kind() == Unknown {
+					pick = u
+					break
+				}
+			}
+		}
+		if pick == nil && st.Losses == LossesConcentrate && last != nil && last.OnMap() {
+			for _, u := range cands {
+				if u == last {
+					pick = u
+				}
+			}
+		}
+		if pick == nil {
+			sort.SliceStable(cands, func(i, j int) bool {
+				a, b := cands[i], cands[j]
+				if a.Steps != b.Steps {
+					if st.Losses == LossesConcentrate {
+						return a.Steps < b.Steps
+					}
+					return a.Steps > b.Steps
+				}
+				return rank[a] < rank[b]
+			})
+			pick = cands[0]
+		}
+		last = pick
+		if pick.Kind() == Unknown {
+			unknownGone = true
+		}
+		events = append(events, s.takeHit(pick, o)...)
+	}
+	if lost > 0 {
+		events = append(events, lostHitsEvent(hexes, lost, o))
+	}
+	events = append(events, s.checkSudden()...)
+	return events
+}
+
+// checkSudden asks whether a loss has decided the game at once (rule
+// 3.8.2). It is a hook until the turn sequence provides the check.
+func (s *State) checkSudden() []Event { return nil }
+
+// lastJPInfantry reports whether u is a Japanese infantry unit and the only
+// one left in its hex, which ranged fire never eliminates (rule 8.5).
+func (s *State) lastJPInfantry(u *Unit) bool {
+	if u.Side() != JP || u.Kind() != Infantry {
+		return false
+	}
+	n := 0
+	for _, v := range s.UnitsAt(u.Hex) {
+		if v.Side() == JP && v.Kind() == Infantry {
+			n++
+		}
+	}
+	return n == 1
+}
+
+// convertAmong reveals the Unknown units among live (rule 2.5: they convert
+// before any melee hit) and returns live with them replaced by the infantry
+// they yield.
+func (s *State) convertAmong(live []*Unit, d Dice) ([]*Unit, []Event) {
+	var events []Event
+	done := map[Hex]bool{}
+	var out []*Unit
+	for _, u := range live {
+		if u.Side() != JP || u.Kind() != Unknown {
+			out = append(out, u)
+			continue
+		}
+		if done[u.Hex] {
+			continue
+		}
+		done[u.Hex] = true
+		placed, evs := s.RevealUnknowns(u.Hex, d)
+		events = append(events, evs...)
+		out = append(out, placed...)
+	}
+	return out, events
+}
+
+// takeHit takes one hit on u and says so.
+func (s *State) takeHit(u *Unit, o HitOptions) []Event {
+	h := u.Hex
+	hidden := hiddenFrom(u, US)
+	cause := ""
+	if o.Cause != "" {
+		cause = o.Cause + ": "
+	}
+	ev := func(seen Side, unit, format string, a ...any) Event {
+		return Event{Kind: "loss", Text: cause + fmt.Sprintf(format, a...), Seen: seen, Unit: unit, Hexes: []Hex{h}}
+	}
+	var events []Event
+
+	if u.Side() == US {
+		u.Steps--
+		if u.Kind() == Infantry {
+			s.Casualties++ // rule 8.4
+		}
+		if u.Steps > 0 {
+			return []Event{ev(NoSide, u.ID, "%s in %s loses a step, %s left", u.ID, h, plural(u.Steps, "step"))}
+		}
+		u.Steps = 1 // an eliminated counter keeps the strength of its last side
+		if o.Melee && u.Kind() == Artillery {
+			s.removeFromMap(u, BoxSetAsidePrefix+h.String())
+			return []Event{ev(NoSide, u.ID, "%s in %s loses its last step and is set aside until the melee ends (rule 8.2.1.2)", u.ID, h)}
+		}
+		s.removeFromMap(u, BoxEliminated)
+		return []Event{ev(NoSide, u.ID, "%s in %s loses its last step and is eliminated", u.ID, h)}
+	}
+
+	// Japanese.
+	if u.Kind() == Unknown {
+		s.removeFromMap(u, BoxOffMap)
+		events = append(events,
+			ev(JP, u.ID, "Unknown unit %s in %s is hit and melts away off the map; it may return (rules 2.5, 8.5)", u.ID, h),
+			ev(US, "", "a hidden Japanese counter in %s is removed", h))
+		return events
+	}
+	if u.Steps > 1 { // captured U.S. artillery keeps its steps (8.2.1.4)
+		u.Steps--
+		return []Event{ev(NoSide, u.ID, "%s in %s loses a step, %s left", u.ID, h, plural(u.Steps, "step"))}
+	}
+	s.removeFromMap(u, BoxEliminated)
+	if hidden {
+		return append(events,
+			ev(JP, u.ID, "%s in %s is hit and eliminated (rule 8.5)", u.ID, h),
+			ev(US, "", "a hidden Japanese counter in %s is removed", h))
+	}
+	return []Event{ev(NoSide, u.ID, "%s in %s is hit and eliminated (rule 8.5)", u.ID, h)}
+}
+
+// lostHitsEvent says that n hits on hexes found nothing to take them. Both
+// sides read it: on the table the hits are scored and the counters stay.
+// It gives no reason, since the reason (the last infantry unit of a hex,
+// the one Unknown unit an attack may remove) would tell the U.S. what the
+// face-down counters are.
+func lostHitsEvent(hexes []Hex, n int, o HitOptions) Event {
+	var names []string
+	for _, h := range hexes {
+		names = append(names, h.String())
+	}
+	verb := "have"
+	if n == 1 {
+		verb = "has"
+	}
+	text := fmt.Sprintf("%s on %s %s no effect (rules 8.0, 8.5)", plural(n, "hit"), strings.Join(names, ", "), verb)
+	if o.Cause != "" {
+		text = o.Cause + ": " + text
+	}
+	return Event{Kind: "loss", Text: text, Hexes: hexes}
+}
+
+// removeFromMap takes u off the map into box, clearing what only matters on
+// the map.
+func (s *State) removeFromMap(u *Unit, box string) {
+	u.Hex = 0
+	u.Box = box
+	u.FaceDown = false
+	u.Melee = 0
+}

@@ -1,0 +1,233 @@
+package adjudicator
+
+import (
+	"fmt"
+	"strings"
+)
+
+// jpStackLimit is how many Japanese infantry and artillery units may stand
+// in one hex, Unknown units aside (rule 4.2).
+const jpStackLimit = 3
+
+// maxUnknownYield is the most infantry units the Unknown units of one hex
+// can turn into, however many there are (rule 2.5).
+const maxUnknownYield = 3
+
+// RevealUnknowns converts every Unknown unit in h into infantry (rule 2.5),
+// as when one of them fires, or they attack or defend in melee, and returns
+// the infantry units placed and what happened.
+//
+// All the Unknown units of the hex go to the off-map box together and one
+// die is rolled on one table: that of the unit the Japanese standing
+// instruction UnknownTableAt names for h, if it is one of them, otherwise
+// the table with the highest (UnknownTable "most") or lowest ("fewest")
+// average yield, ties in counter order. The table gives how many infantry
+// units come out, at most three whatever the number of Unknown units. They
+// come from the pool of available infantry, so fewer come out when the pool
+// runs short. Stacking holds at all times (4.0): with face-up or face-down
+// infantry or artillery already in h, only as many are placed as keep the
+// hex within three (4.2) and the rest stay in the pool, so a full hex
+// yields none. Otherwise at least one is placed whenever the pool has one,
+// which every table already promises.
+//
+// Each infantry unit is drawn at random from the pool, in counter order, by
+// d (see drawIndex): the draw is uniform and any turn can be replayed. The
+// units are placed face up: their identities are now public.
+//
+// The Japanese read everything. The U.S. reads only that the hex's hidden
+// counters turned out to be the infantry units placed: not which counters
+// they were, their tables, nor the table die. With the table and the die the
+// U.S. could tell when the pool or stacking cut the yield short, and the
+// pool is hidden from it (DESIGN section 4); the table die is the Japanese
+// player's own roll against a counter that then leaves the map.
+func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
+	var unknowns []*Unit
+	others := 0
+	for _, u := range s.UnitsAt(h) {
+		if u.Side() != JP {
+			continue
+		}
+		if u.Kind() == Unknown {
+			unknowns = append(unknowns, u)
+		} else {
+			others++
+		}
+	}
+	if len(unknowns) == 0 {
+		return nil, nil
+	}
+	table := s.unknownTable(h, unknowns)
+	die := d.Roll(Die{Purpose: "Unknown unit table", Unit: table.ID, Hex: h})
+	n := min(table.Counter().Table[die-1], maxUnknownYield)
+	want := n
+
+	var ids []string
+	for _, u := range unknowns {
+		ids = append(ids, u.ID)
+		s.removeFromMap(u, BoxOffMap)
+	}
+	n = min(n, jpStackLimit-others)
+	var placed []*Unit
+	for range max(n, 0) {
+		pool := s.pool()
+		if len(pool) == 0 {
+			break
+		}
+		u := pool[drawIndex(len(pool), d, h)]
+		u.Hex, u.Box, u.FaceDown = h, "", false
+		placed = append(placed, u)
+	}
+
+	var names []string
+	for _, u := range placed {
+		names = append(names, u.ID)
+	}
+	got := "no infantry unit"
+	if len(names) > 0 {
+		got = fmt.Sprintf("%s placed face up: %s", plural(len(names), "infantry unit"), joinAnd(names))
+	}
+	short := ""
+	if len(placed) < want {
+		short = fmt.Sprintf(" (the table gives %d; %s)", want, shortfall(others, len(placed), want))
+	}
+	jp := Event{
+		Kind: "reveal",
+		Text: fmt.Sprintf("Unknown %s %s in %s %s off the map; on %s's table the die %s gives %d: %s%s (rule 2.5)",
+			unitWord(len(ids)), joinAnd(ids), h, goWord(len(ids)), table.ID, DiceText([]int{die}, 0), want, got, short),
+		Side:  JP,
+		Seen:  JP,
+		Hexes: []Hex{h},
+	}
+	us := Event{
+		Kind:  "reveal",
+		Text:  fmt.Sprintf("%s in %s %s revealed: %s (rule 2.5)", plural(len(ids), "hidden Japanese counter"), h, beWord(len(ids)), usRevealed(names)),
+		Side:  JP,
+		Seen:  US,
+		Hexes: []Hex{h},
+	}
+	return placed, []Event{jp, us}
+}
+
+func unitWord(n int) string {
+	if n == 1 {
+		return "unit"
+	}
+	return "units"
+}
+
+func goWord(n int) string {
+	if n == 1 {
+		return "goes"
+	}
+	return "go"
+}
+
+func beWord(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func usRevealed(names []string) string {
+	if len(names) == 0 {
+		return "they leave the map and nothing takes their place"
+	}
+	return "in their place stand " + joinAnd(names) + ", face up"
+}
+
+func shortfall(others, placed, want int) string {
+	if placed < want && placed == jpStackLimit-others {
+		return "the hex holds three infantry or artillery units at most (rule 4.2)"
+	}
+	return "the pool has no more infantry"
+}
+
+// unknownTable picks the Unknown unit whose table is rolled for the units
+// stacked in h (rule 2.5): the Japanese standing instruction for the hex,
+// else the richest or poorest table on average.
+func (s *State) unknownTable(h Hex, unknowns []*Unit) *Unit {
+	st := s.Standing(JP)
+	if id := st.UnknownTableAt[h]; id != "" {
+		for _, u := range unknowns {
+			if strings.EqualFold(u.ID, id) {
+				return u
+			}
+		}
+	}
+	sum := func(u *Unit) int {
+		t := 0
+		for _, v := range u.Counter().Table {
+			t += v
+		}
+		return t
+	}
+	best := unknowns[0]
+	for _, u := range unknowns[1:] {
+		a, b := sum(u), sum(best)
+		if st.UnknownTable == TableFewest && a < b || st.UnknownTable != TableFewest && a > b {
+			best = u
+		}
+	}
+	return best
+}
+
+// pool returns the Japanese infantry available off the map (rule 2.5), in
+// counter order.
+func (s *State) pool() []*Unit {
+	var out []*Unit
+	for _, u := range s.Units {
+		if u.Box == BoxPool && !u.OnMap() && u.Side() == JP && u.Kind() == Infantry {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// PoolCounts counts the Japanese infantry units (rule 2.5, 8.5): on the map,
+// available in the pool and eliminated. Units in other boxes (unused in a
+// scenario) are in none of the three.
+func (s *State) PoolCounts() (onMap, pool, eliminated int) {
+	for _, u := range s.Units {
+		if u.Captured || u.Counter().Side() != JP || u.Kind() != Infantry {
+			continue
+		}
+		switch {
+		case u.OnMap():
+			onMap++
+		case u.Box == BoxPool:
+			pool++
+		case u.Box == BoxEliminated:
+			eliminated++
+		}
+	}
+	return onMap, pool, eliminated
+}
+
+// drawIndex draws a uniform index below n with ten-sided dice, for picking
+// a unit at random from a list such as the pool. The dice read as digits (a
+// 10 is 0): one die gives 0 to 9 when n is at most 10, two dice (tens, then
+// units) give 0 to 99 when n is at most 100, and so on. A number below the
+// largest multiple of n that the dice can show is taken modulo n; any other
+// is rolled again. Every index is then equally likely and the draw depends
+// only on the dice, so it replays exactly.
+func drawIndex(n int, d Dice, h Hex) int {
+	if n <= 1 {
+		return 0
+	}
+	digits, span := 1, 10
+	for span < n {
+		digits++
+		span *= 10
+	}
+	limit := span - span%n
+	for {
+		v := 0
+		for range digits {
+			v = v*10 + d.Roll(Die{Purpose: "infantry unit drawn from the pool", Hex: h})%10
+		}
+		if v < limit {
+			return v % n
+		}
+	}
+}

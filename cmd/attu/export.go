@@ -1,0 +1,101 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/attu-pbem/attu/store"
+)
+
+func init() {
+	register("export", command{
+		summary: "write a game, its orders, log and dice as one JSON file for attu audit",
+		run:     runExport,
+	})
+}
+
+const exportUsage = `Usage: attu export -db FILE [-o OUT] [-reveal] GAME
+
+Writes game GAME as one JSON file: scenario, options, the dice commitment,
+every accepted order file with its receipt time, the hash-chained log, the
+dice log and, once the game has ended, the secret seed. Anyone can then check
+it with "attu audit". The seed of a running game stays out unless the umpire
+forces it with -reveal (which lets the reader foresee every later die).
+Order files include the side's token line: give the export of a running game
+only to the umpire.
+
+Examples:
+  attu export -db attu.db g1                  # writes g1.json
+  attu export -db attu.db -o - g1 | attu audit -
+
+Flags:
+`
+
+func runExport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	dbPath := fs.String("db", "attu.db", "the game database")
+	out := fs.String("o", "", "where to write (default GAME.json; - for standard output)")
+	reveal := fs.Bool("reveal", false, "include the seed although the game has not ended (umpire only)")
+	argv, code, ok := parseFlags(fs, exportUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(argv) != 1 {
+		fmt.Fprintln(stderr, "attu export: name one game, e.g. attu export -db attu.db g1")
+		return 2
+	}
+	game := argv[0]
+	if _, err := os.Stat(*dbPath); err != nil {
+		fmt.Fprintf(stderr, "attu export: %v; give the game database with -db FILE\n", err)
+		return 1
+	}
+	db, err := store.Open(*dbPath, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu export: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	x, err := db.Export(game, *reveal)
+	if err != nil {
+		if errors.Is(err, store.ErrNoGame) {
+			ids, _ := db.Games()
+			fmt.Fprintf(stderr, "attu export: no game %q in %s (games: %v)\n", game, *dbPath, ids)
+		} else {
+			fmt.Fprintf(stderr, "attu export: %v\n", err)
+		}
+		return 1
+	}
+	if *out == "-" {
+		if err := x.WriteJSON(stdout); err != nil {
+			fmt.Fprintf(stderr, "attu export: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if *out == "" {
+		*out = game + ".json"
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu export: %v\n", err)
+		return 1
+	}
+	if err := x.WriteJSON(f); err != nil {
+		f.Close()
+		fmt.Fprintf(stderr, "attu export: writing %s: %v\n", *out, err)
+		return 1
+	}
+	if err := f.Close(); err != nil {
+		fmt.Fprintf(stderr, "attu export: writing %s: %v\n", *out, err)
+		return 1
+	}
+	seed := "the seed stays secret until the game ends"
+	if x.Seed != "" {
+		seed = "seed included"
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d log entries, %d order files, %d dice; %s\n", *out, len(x.Log), len(x.Orders), len(x.Dice), seed)
+	return 0
+}

@@ -1,0 +1,444 @@
+package store
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// Engine is the rules as Audit replays them: the same functions the server
+// ran when it resolved each step.
+type Engine struct {
+	// Resolve applies one side's orders.
+	Resolve func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
+	// Procedure runs the server procedure with the given name.
+	Procedure func(s *adjudicator.State, name string, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
+	// Decode turns an order file into orders. When set, the audit decodes
+	// each file again and requires the result to be the orders recorded in
+	// the log; when nil it replays the recorded orders (whose file it still
+	// checks against the hash in the log).
+	Decode func(raw []byte) (*adjudicator.Orders, error)
+}
+
+// Finding is the first thing wrong in an export: the entry (and die, when
+// it is about a die) where the record stops matching.
+type Finding struct {
+	Entry uint64 // 0: the export as a whole
+	Die   uint64 // 0: not about one die
+	What  string
+}
+
+func (f *Finding) Error() string {
+	var b strings.Builder
+	if f.Entry != 0 {
+		fmt.Fprintf(&b, "entry %d: ", f.Entry)
+	}
+	if f.Die != 0 {
+		fmt.Fprintf(&b, "die %d: ", f.Die)
+	}
+	b.WriteString(f.What)
+	return b.String()
+}
+
+// Report is the outcome of an audit.
+type Report struct {
+	Game       string
+	Entries    int
+	Orders     int
+	Dice       int
+	RolledBack int  // entries undone by a rollback
+	SeedShown  bool // the seed was in the export, so every die was re-derived
+	Replayed   bool // the engine replayed every order and procedure
+	Head       string
+	FinalState string   // SHA-256 of the final position
+	Bad        *Finding // nil when every check passed
+	Luck       *Luck    // computed from the live entries' dice
+}
+
+// OK reports whether the audit found nothing wrong.
+func (r *Report) OK() bool { return r.Bad == nil }
+
+// Audit checks an export: the seed against the commitment, every die against
+// the seed, every order file against its hash, every entry against the
+// chain, and — replaying every accepted order and procedure through eng from
+// the opening position, following rollbacks — every event, every die's
+// purpose and every resulting position. It stops at the first mismatch and
+// names it in Report.Bad. Without a seed (a game still running) the dice are
+// taken as recorded; without eng.Resolve nothing is replayed.
+func Audit(x *Export, eng Engine) *Report {
+	a := &auditor{x: x, eng: eng, rep: &Report{Game: x.Game, Head: x.Head}}
+	a.run()
+	if a.rep.Bad == nil {
+		a.rep.Luck = computeLuck(a.live, a.dice, a.entries)
+	}
+	return a.rep
+}
+
+type auditor struct {
+	x       *Export
+	eng     Engine
+	rep     *Report
+	seed    []byte
+	entries map[uint64]*Entry
+	dice    map[uint64]Roll
+	orders  map[uint64]ExportOrders
+	states  map[uint64]*adjudicator.State
+	live    []uint64 // the entries in force, oldest first
+	cur     uint64   // the entry being checked
+}
+
+type failure struct{ f *Finding }
+
+func (a *auditor) fail(entry, die uint64, format string, args ...any) {
+	panic(failure{&Finding{Entry: entry, Die: die, What: fmt.Sprintf(format, args...)}})
+}
+
+func (a *auditor) run() {
+	defer func() {
+		if r := recover(); r != nil {
+			if f, ok := r.(failure); ok {
+				a.rep.Bad = f.f
+				return
+			}
+			// A forged export can lead the engine where no real game goes.
+			a.rep.Bad = &Finding{Entry: a.cur, What: fmt.Sprintf("the replay broke down: %v", r)}
+		}
+	}()
+	x := a.x
+	a.rep.Replayed = a.eng.Resolve != nil
+	if x.Seed != "" {
+		seed, err := hex.DecodeString(x.Seed)
+		if err != nil || len(seed) != SeedSize {
+			a.fail(1, 0, "the seed is not %d bytes of hex", SeedSize)
+		}
+		a.seed = seed
+		a.rep.SeedShown = true
+	}
+	a.dice = map[uint64]Roll{}
+	for i, r := range x.Dice {
+		if r.Seq != uint64(i+1) {
+			a.fail(r.Entry, r.Seq, "the dice log is out of order at position %d", i+1)
+		}
+		a.dice[r.Seq] = r
+	}
+	a.orders = map[uint64]ExportOrders{}
+	for _, o := range x.Orders {
+		if _, dup := a.orders[o.Entry]; dup {
+			a.fail(o.Entry, 0, "two order files for one entry")
+		}
+		a.orders[o.Entry] = o
+	}
+	a.entries = map[uint64]*Entry{}
+	a.states = map[uint64]*adjudicator.State{}
+	marks := map[uint64]uint64{}
+	prev := ""
+	nextDie := uint64(1)
+	for i, xe := range x.Log {
+		seq := uint64(i + 1)
+		a.cur = seq
+		raw, err := canonical(xe.Entry)
+		if err != nil {
+			a.fail(seq, 0, "not valid JSON: %v", err)
+		}
+		h := hashHex(raw)
+		e := new(Entry)
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(e); err != nil {
+			a.fail(seq, 0, "cannot be read: %v", err)
+		}
+		switch {
+		case e.Seq != seq:
+			a.fail(seq, 0, "numbered %d", e.Seq)
+		case h != xe.Hash:
+			a.fail(seq, 0, "altered: it hashes to %.16s…, the log lists %.16s…", h, xe.Hash)
+		case e.Prev != prev:
+			a.fail(seq, 0, "does not chain to entry %d (prev %.16s…, entry %d hashes to %.16s…)", seq-1, e.Prev, seq-1, prev)
+		}
+		a.entries[seq] = e
+		prev = h
+		if seq == 1 && e.Kind != KindCreate || seq != 1 && e.Kind == KindCreate {
+			a.fail(seq, 0, "a game's first entry, and only it, is its creation")
+		}
+		if e.Kind != KindOrders && a.orders[seq].Entry != 0 {
+			a.fail(seq, 0, "an order file is attached to a %s entry", e.Kind)
+		}
+		switch e.Kind {
+		case KindCreate:
+			a.create(e)
+		case KindOrders, KindProcedure:
+			if e.DiceTo != 0 && e.DiceFrom != nextDie {
+				a.fail(seq, 0, "its dice start at %d; the next die was %d", e.DiceFrom, nextDie)
+			}
+			a.step(e)
+			if e.DiceTo != 0 {
+				nextDie = e.DiceTo
+			}
+		case KindRollback:
+			at := slices.Index(a.live, e.To)
+			if e.To == 0 || at < 0 {
+				a.fail(seq, 0, "rolls back to entry %d, which is not in force", e.To)
+			}
+			for _, undone := range a.live[at+1:] {
+				marks[undone] = seq
+			}
+			a.live = a.live[:at+1]
+			to := a.entries[e.To]
+			if e.State != to.State || e.Next != to.Next {
+				a.fail(seq, 0, "its position or wait is not that of entry %d", e.To)
+			}
+			a.states[seq] = a.states[e.To]
+			a.live = append(a.live, seq)
+		case KindEnd:
+			top := a.entries[a.live[len(a.live)-1]]
+			if e.State != top.State {
+				a.fail(seq, 0, "its position is not that of entry %d", top.Seq)
+			}
+			a.states[seq] = a.states[top.Seq]
+			a.live = append(a.live, seq)
+		default:
+			a.fail(seq, 0, "unknown kind %q", e.Kind)
+		}
+	}
+	if len(x.Log) == 0 {
+		a.fail(0, 0, "the log is empty")
+	}
+	if prev != x.Head {
+		a.fail(uint64(len(x.Log)), 0, "the chain ends at %.16s…, not at the head %.16s…", prev, x.Head)
+	}
+	if n := uint64(len(x.Dice)); nextDie != n+1 {
+		r := x.Dice[nextDie-1]
+		a.fail(r.Entry, r.Seq, "in the dice log, but no entry rolled it")
+	}
+	for i, xe := range x.Log {
+		seq := uint64(i + 1)
+		if xe.RolledBackBy != marks[seq] {
+			a.fail(seq, 0, "marked as rolled back by entry %d; the log says %d", xe.RolledBackBy, marks[seq])
+		}
+		if marks[seq] != 0 {
+			a.rep.RolledBack++
+		}
+	}
+	for seq := range a.orders {
+		if a.entries[seq] == nil {
+			a.fail(seq, 0, "an order file for an entry the log does not have")
+		}
+	}
+	a.rep.Entries, a.rep.Orders, a.rep.Dice = len(x.Log), len(x.Orders), len(x.Dice)
+	a.rep.FinalState = a.entries[uint64(len(x.Log))].State
+}
+
+func (a *auditor) create(e *Entry) {
+	if e.Commitment != a.x.Commitment {
+		a.fail(1, 0, "the commitment %.16s… is not the export's %.16s…", e.Commitment, a.x.Commitment)
+	}
+	if a.seed != nil && Commitment(a.seed) != e.Commitment {
+		a.fail(1, 0, "the revealed seed does not match the commitment made at creation")
+	}
+	s, err := decodeState(a.x.InitialState)
+	if err != nil {
+		a.fail(1, 0, "the opening position cannot be read: %v", err)
+	}
+	if h := stateHash(s); h != e.State {
+		a.fail(1, 0, "the opening position hashes to %.16s…, the entry says %.16s…", h, e.State)
+	}
+	a.states[1] = s
+	a.live = []uint64{1}
+}
+
+func (a *auditor) step(e *Entry) {
+	top := a.entries[a.live[len(a.live)-1]]
+	if top.Kind == KindEnd {
+		a.fail(e.Seq, 0, "the game had ended at entry %d", top.Seq)
+	}
+	if e.Turn != top.Next.Turn || e.Wait != top.Next.Kind {
+		a.fail(e.Seq, 0, "answers turn %d %s, but the game waited for %s", e.Turn, e.Wait, top.Next)
+	}
+	var o *adjudicator.Orders
+	if e.Kind == KindOrders {
+		o = a.checkOrders(e, top.Next)
+	} else if e.Procedure == "" {
+		a.fail(e.Seq, 0, "a procedure without a name")
+	}
+	d := &auditDice{a: a, e: e, next: e.DiceFrom}
+	if e.DiceTo == 0 {
+		d.next = 0
+	}
+	if a.eng.Resolve == nil {
+		// Nothing to replay with: check the dice on their own.
+		for seq := e.DiceFrom; seq < e.DiceTo; seq++ {
+			r := a.dice[seq]
+			d.Roll(r.Die())
+		}
+		a.live = append(a.live, e.Seq)
+		return
+	}
+	in := a.states[top.Seq].Clone()
+	var out *adjudicator.State
+	var events []adjudicator.Event
+	var err error
+	if o != nil {
+		out, events, err = a.eng.Resolve(in, *o, d)
+	} else if a.eng.Procedure != nil {
+		out, events, err = a.eng.Procedure(in, e.Procedure, d)
+	} else {
+		a.fail(e.Seq, 0, "the engine cannot run procedure %q", e.Procedure)
+	}
+	if err != nil {
+		a.fail(e.Seq, 0, "the replay refuses it: %v", err)
+	}
+	if e.DiceTo != 0 && d.next != e.DiceTo {
+		a.fail(e.Seq, d.next, "recorded but the replay did not roll it (the entry lists dice %d to %d)", e.DiceFrom, e.DiceTo-1)
+	}
+	for i := 0; i < max(len(events), len(e.Events)); i++ {
+		var got, want []byte
+		if i < len(events) {
+			got, _ = json.Marshal(events[i])
+		}
+		if i < len(e.Events) {
+			want, _ = json.Marshal(e.Events[i])
+		}
+		if !bytes.Equal(got, want) {
+			a.fail(e.Seq, 0, "event %d: recorded %s, the replay gives %s", i+1, orNone(want), orNone(got))
+		}
+	}
+	if h := stateHash(out); h != e.State {
+		a.fail(e.Seq, 0, "the replayed position hashes to %.16s…, the entry says %.16s…", h, e.State)
+	}
+	a.states[e.Seq] = out
+	a.live = append(a.live, e.Seq)
+}
+
+func (a *auditor) checkOrders(e *Entry, w Wait) *adjudicator.Orders {
+	xo, ok := a.orders[e.Seq]
+	if !ok {
+		a.fail(e.Seq, 0, "the order file is missing")
+	}
+	raw := xo.Raw()
+	if h := hashHex(raw); h != e.RawSHA256 {
+		a.fail(e.Seq, 0, "the order file hashes to %.16s…, the entry says %.16s…", h, e.RawSHA256)
+	}
+	if xo.Side != e.Side || xo.Turn != e.Turn || xo.Wait != e.Wait || !xo.Received.Equal(e.Received) || xo.MessageID != e.MessageID {
+		a.fail(e.Seq, 0, "the order file's side, turn, wait, receipt time or Message-ID differ from the entry's")
+	}
+	if e.Orders == nil {
+		a.fail(e.Seq, 0, "an orders entry without orders")
+	}
+	if w.Side != adjudicator.NoSide && e.Side != w.Side || e.Orders.Side != e.Side || e.Orders.Turn != e.Turn || e.Orders.Wait != e.Wait {
+		a.fail(e.Seq, 0, "orders from %s for turn %d %s, but the game waited for %s", e.Orders.Side, e.Orders.Turn, e.Orders.Wait, w)
+	}
+	if a.eng.Decode == nil {
+		return e.Orders
+	}
+	o, err := a.eng.Decode(raw)
+	if err != nil {
+		a.fail(e.Seq, 0, "the order file does not decode: %v", err)
+	}
+	got, _ := json.Marshal(o)
+	want, _ := json.Marshal(e.Orders)
+	if !bytes.Equal(got, want) {
+		a.fail(e.Seq, 0, "the order file decodes to other orders than those recorded")
+	}
+	return o
+}
+
+// auditDice hands the replay the dice the log recorded, checking each
+// against what the replay asks for and, with the seed, against the seed.
+type auditDice struct {
+	a    *auditor
+	e    *Entry
+	next uint64
+}
+
+func (d *auditDice) Roll(die adjudicator.Die) int {
+	e := d.e
+	if e.DiceTo == 0 || d.next >= e.DiceTo {
+		d.a.fail(e.Seq, 0, "the replay rolls more dice than the entry recorded (%q)", die.Purpose)
+	}
+	seq := d.next
+	r, ok := d.a.dice[seq]
+	if !ok {
+		d.a.fail(e.Seq, seq, "missing from the dice log")
+	}
+	if r.Entry != e.Seq || r.Turn != e.Turn || r.Wait != e.Wait {
+		d.a.fail(e.Seq, seq, "logged as rolled by entry %d in turn %d %s", r.Entry, r.Turn, r.Wait)
+	}
+	if r.Die() != die {
+		d.a.fail(e.Seq, seq, "logged as %s, but the replay rolls %s", describeDie(r.Die()), describeDie(die))
+	}
+	if d.a.seed != nil {
+		face, raw := Derive(d.a.seed, seq)
+		if face != r.Face || !slices.Equal(r.Raw, ints(raw)) {
+			d.a.fail(e.Seq, seq, "logged as %d (raw %v), the seed gives %d (raw %v)", r.Face, r.Raw, face, ints(raw))
+		}
+	} else if r.Face < 1 || r.Face > 10 {
+		d.a.fail(e.Seq, seq, "face %d is not 1 to 10", r.Face)
+	}
+	d.next++
+	return r.Face
+}
+
+func describeDie(d adjudicator.Die) string {
+	s := fmt.Sprintf("%q", d.Purpose)
+	if d.Unit != "" {
+		s += " for " + d.Unit
+	}
+	if d.Hex != 0 {
+		s += " at " + d.Hex.String()
+	}
+	return s
+}
+
+func ints(b []byte) []int {
+	out := make([]int, len(b))
+	for i, c := range b {
+		out[i] = int(c)
+	}
+	return out
+}
+
+func orNone(b []byte) string {
+	if b == nil {
+		return "nothing"
+	}
+	return string(b)
+}
+
+func stateHash(s *adjudicator.State) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return "unencodable: " + err.Error()
+	}
+	return hashHex(b)
+}
+
+// WriteText writes the verdict and the dice-luck summary for people.
+func (r *Report) WriteText(w io.Writer) {
+	if r.Bad != nil {
+		fmt.Fprintf(w, "AUDIT FAILED for game %s\n  %s\n", r.Game, r.Bad)
+		return
+	}
+	fmt.Fprintf(w, "Audit of game %s: OK\n", r.Game)
+	fmt.Fprintf(w, "  %d log entries (%d rolled back), %d order files, %d dice\n", r.Entries, r.RolledBack, r.Orders, r.Dice)
+	fmt.Fprintf(w, "  chain head  %s\n  final state %s\n", r.Head, r.FinalState)
+	if r.SeedShown {
+		fmt.Fprintln(w, "  seed matches the commitment; every die re-derived from it")
+	} else {
+		fmt.Fprintln(w, "  seed not revealed (the game is running): dice taken as logged, not re-derived")
+	}
+	if r.Replayed {
+		fmt.Fprintln(w, "  every order and procedure replayed: events and positions match")
+	} else {
+		fmt.Fprintln(w, "  not replayed: no engine")
+	}
+	if r.Luck != nil {
+		fmt.Fprintln(w)
+		r.Luck.WriteText(w)
+	}
+}

@@ -1,0 +1,568 @@
+package store
+
+import (
+	"bytes"
+	"compress/flate"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// SchemaVersion is the layout this package reads and writes. Open migrates
+// older files up to it, one version at a time.
+const SchemaVersion = 1
+
+// Errors returned by the store, for errors.Is.
+var (
+	// ErrNoGame is returned when no game has the id asked for.
+	ErrNoGame = errors.New("store: no such game")
+	// ErrGameExists is returned by Create when the id is taken.
+	ErrGameExists = errors.New("store: a game with this id exists")
+	// ErrNotActive is returned by Apply when the game is paused or ended.
+	ErrNotActive = errors.New("store: the game is not active")
+	// ErrStale is returned by Apply when the orders are not for the turn,
+	// wait and side the game is waiting for.
+	ErrStale = errors.New("store: orders are not for the current wait")
+	// ErrProcessed is returned by Apply and Refuse when the mail is already in
+	// the ledger; nothing is written.
+	ErrProcessed = errors.New("store: mail already processed")
+	// ErrRollback is returned by Rollback when the target entry cannot be
+	// returned to (unknown, rolled back itself, or not before the head).
+	ErrRollback = errors.New("store: cannot roll back to that entry")
+	// ErrSchema is returned by Open when the file was written by a newer
+	// release than this one.
+	ErrSchema = errors.New("store: database schema is newer than this release")
+	// ErrNoMail is returned by MarkSent and Retry for an unknown outbox id.
+	ErrNoMail = errors.New("store: no such mail in the outbox")
+)
+
+// Bucket and key names; see the package documentation for the layout.
+var (
+	bMeta        = []byte("meta")
+	bGames       = []byte("games")
+	bLedger      = []byte("ledger")
+	bLedgerIndex = []byte("ledger-index")
+	bOutbox      = []byte("outbox")
+
+	bLog       = []byte("log")
+	bMarks     = []byte("marks")
+	bOrders    = []byte("orders")
+	bDice      = []byte("dice")
+	bSnapshots = []byte("snapshots")
+
+	kVersion = []byte("version")
+	kGame    = []byte("game")
+)
+
+// DB is a bbolt file holding any number of games, the ledger of processed
+// mails and the outbox. It is safe for concurrent use.
+type DB struct {
+	bolt *bolt.DB
+	now  func() time.Time
+}
+
+// Options tunes Open. The zero value is fine.
+type Options struct {
+	// Timeout is how long Open waits for another process to release the
+	// file; zero means one second.
+	Timeout time.Duration
+	// NoSync skips fsync after each commit: only for tests and benchmarks
+	// that measure something else.
+	NoSync bool
+	// Now is the clock for times the store records itself; nil is time.Now.
+	Now func() time.Time
+}
+
+// Open opens or creates the database at path and migrates it to
+// SchemaVersion. It returns ErrSchema for a file from a newer release.
+func Open(path string, opts *Options) (*DB, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Timeout == 0 {
+		o.Timeout = time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, NoSync: o.NoSync})
+	if err != nil {
+		return nil, fmt.Errorf("store: opening %s: %w", path, err)
+	}
+	db := &DB{bolt: b, now: o.Now}
+	if err := b.Update(migrate); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// Close closes the file.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// Bolt returns the underlying bbolt handle, for backups (Tx.WriteTo) and
+// tools; writing through it bypasses the store's invariants.
+func (db *DB) Bolt() *bolt.DB { return db.bolt }
+
+// migrations[v] brings a file from schema version v to v+1. Version 0 is an
+// empty file. Never edit a released migration: append a new one.
+var migrations = []func(tx *bolt.Tx) error{
+	0: func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{bGames, bLedger, bLedgerIndex, bOutbox} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	},
+}
+
+func migrate(tx *bolt.Tx) error {
+	meta, err := tx.CreateBucketIfNotExists(bMeta)
+	if err != nil {
+		return err
+	}
+	v := uint64(0)
+	if b := meta.Get(kVersion); b != nil {
+		v = binary.BigEndian.Uint64(b)
+	}
+	if v > SchemaVersion {
+		return fmt.Errorf("%w (file has version %d, this release reads %d)", ErrSchema, v, SchemaVersion)
+	}
+	for ; v < SchemaVersion; v++ {
+		if err := migrations[v](tx); err != nil {
+			return fmt.Errorf("migrating schema %d to %d: %w", v, v+1, err)
+		}
+	}
+	return meta.Put(kVersion, u64(SchemaVersion))
+}
+
+func u64(n uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n)
+	return b[:]
+}
+
+// Status is where a game stands.
+type Status string
+
+// Statuses.
+const (
+	Active Status = "active"
+	Paused Status = "paused"
+	Ended  Status = "ended"
+)
+
+// Wait is what a game waits for: whose orders, of which kind, in which turn.
+// An ended game waits for nothing (Kind is empty).
+type Wait struct {
+	Turn int              `json:"turn"`
+	Kind string           `json:"kind,omitempty"` // e.g. adjudicator.WaitActions
+	Side adjudicator.Side `json:"side,omitempty"`
+}
+
+func (w Wait) String() string {
+	if w.Kind == "" {
+		return "nothing"
+	}
+	return fmt.Sprintf("turn %d %s from %s", w.Turn, w.Kind, w.Side)
+}
+
+// GameOptions are the choices made when the game was created.
+type GameOptions struct {
+	USSetup  string        `json:"us_setup,omitempty"` // e.g. "historic" (12.5) or "free" (12.6)
+	JPSetup  string        `json:"jp_setup,omitempty"` // "historic" (12.3) or "free" (12.4)
+	Rules    []string      `json:"rules,omitempty"`    // optional rules in force, e.g. "vp-chits" (14.0)
+	Deadline time.Duration `json:"deadline,omitempty"` // time allowed per wait
+	Reminder time.Duration `json:"reminder,omitempty"` // how long before the deadline to remind
+}
+
+// Player is a side's registered address and the hash of its secret token.
+type Player struct {
+	Side      adjudicator.Side `json:"side"`
+	Address   string           `json:"address"`
+	TokenHash []byte           `json:"token_hash"`
+}
+
+// Game is a game's record: everything but its log, dice and snapshots.
+type Game struct {
+	ID         string      `json:"id"`
+	Scenario   string      `json:"scenario"`
+	Options    GameOptions `json:"options"`
+	Players    []Player    `json:"players"`
+	Seed       []byte      `json:"seed"`       // secret until the game ends
+	Commitment string      `json:"commitment"` // SHA-256(Seed), hex
+	Status     Status      `json:"status"`
+	Wait       Wait        `json:"wait"`
+	Deadline   time.Time   `json:"deadline,omitzero"`
+	Created    time.Time   `json:"created"`
+	Entries    uint64      `json:"entries"`   // sequence number of the last log entry
+	Head       string      `json:"head"`      // hash of the last log entry
+	Current    uint64      `json:"current"`   // the entry whose snapshot is the position in force
+	DiceNext   uint64      `json:"dice_next"` // sequence number of the next die; never decreases
+}
+
+// Player returns the player of side s.
+func (g *Game) Player(s adjudicator.Side) (Player, bool) {
+	for _, p := range g.Players {
+		if p.Side == s {
+			return p, true
+		}
+	}
+	return Player{}, false
+}
+
+// CheckToken reports, in constant time, whether token is side s's token.
+func (g *Game) CheckToken(s adjudicator.Side, token string) bool {
+	p, ok := g.Player(s)
+	h := HashToken(token)
+	if !ok {
+		subtle.ConstantTimeCompare(h, h)
+		return false
+	}
+	return subtle.ConstantTimeCompare(h, p.TokenHash) == 1
+}
+
+// NewToken returns a fresh secret token for a side: 120 random bits in
+// lower-case base32 without padding, easy to paste into an order file.
+func NewToken() (string, error) {
+	var b [15]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("store: drawing a token: %w", err)
+	}
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	out := make([]byte, 0, 24)
+	var acc, bits uint
+	for _, c := range b {
+		acc = acc<<8 | uint(c)
+		bits += 8
+		for bits >= 5 {
+			bits -= 5
+			out = append(out, alphabet[(acc>>bits)&31])
+		}
+	}
+	return string(out), nil
+}
+
+// HashToken returns the stored form of a token. Tokens are long random
+// strings, so a plain SHA-256 is enough; no token is ever stored in clear.
+func HashToken(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// NewGame is what Create needs.
+type NewGame struct {
+	ID       string
+	Scenario string
+	Options  GameOptions
+	// Players gives each side's address and token (the umpire is a side too).
+	// Only the tokens' hashes are stored.
+	Players []NewPlayer
+	// Seed is the secret seed; nil draws one from crypto/rand, which is what
+	// a real game does.
+	Seed []byte
+	// State is the opening position.
+	State    *adjudicator.State
+	Wait     Wait
+	Deadline time.Time
+	// Outbox holds the welcome mails (tokens, commitment).
+	Outbox []Mail
+}
+
+// NewPlayer is a side's address and token in clear.
+type NewPlayer struct {
+	Side    adjudicator.Side
+	Address string
+	Token   string
+}
+
+// Create stores a new game: its record, log entry 1 (kind "create") and the
+// opening snapshot, and queues the welcome mails, in one transaction. It
+// returns ErrGameExists when the id is taken.
+func (db *DB) Create(ng NewGame) (*Game, error) {
+	if ng.ID == "" || ng.State == nil {
+		return nil, fmt.Errorf("store: create: a game needs an id and a state")
+	}
+	seed := ng.Seed
+	if seed == nil {
+		var err error
+		if seed, err = NewSeed(); err != nil {
+			return nil, err
+		}
+	}
+	now := db.now().UTC()
+	g := &Game{
+		ID: ng.ID, Scenario: ng.Scenario, Options: ng.Options,
+		Seed: seed, Commitment: Commitment(seed),
+		Status: Active, Wait: ng.Wait, Deadline: ng.Deadline, Created: now,
+		DiceNext: 1,
+	}
+	for _, p := range ng.Players {
+		g.Players = append(g.Players, Player{Side: p.Side, Address: p.Address, TokenHash: HashToken(p.Token)})
+	}
+	snap, err := json.Marshal(ng.State)
+	if err != nil {
+		return nil, fmt.Errorf("store: create %s: encoding state: %w", ng.ID, err)
+	}
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		games := tx.Bucket(bGames)
+		if games.Bucket([]byte(ng.ID)) != nil {
+			return ErrGameExists
+		}
+		gb, err := games.CreateBucket([]byte(ng.ID))
+		if err != nil {
+			return err
+		}
+		for _, name := range [][]byte{bLog, bMarks, bOrders, bDice, bSnapshots} {
+			if _, err := gb.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		e := &Entry{Kind: KindCreate, Time: now, Turn: ng.Wait.Turn,
+			Scenario: ng.Scenario, Commitment: g.Commitment, State: hashHex(snap), Next: ng.Wait}
+		w := gameTx{tx: tx, b: gb, g: g}
+		if err := w.append(e, snap); err != nil {
+			return err
+		}
+		if _, err := w.queue(ng.Outbox, e.Seq, 0, now); err != nil {
+			return err
+		}
+		return w.save()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: create %s: %w", ng.ID, err)
+	}
+	return g, nil
+}
+
+// Game returns a game's record.
+func (db *DB) Game(id string) (*Game, error) {
+	var g *Game
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		g = w.g
+		return err
+	})
+	return g, err
+}
+
+// Games returns the ids of every game, sorted.
+func (db *DB) Games() ([]string, error) {
+	var ids []string
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bGames).ForEachBucket(func(k []byte) error {
+			ids = append(ids, string(k))
+			return nil
+		})
+	})
+	return ids, err
+}
+
+// State returns the position in force in a game.
+func (db *DB) State(id string) (*adjudicator.State, error) {
+	var s *adjudicator.State
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		s, err = w.state(w.g.Current)
+		return err
+	})
+	return s, err
+}
+
+// SetStatus pauses or resumes a game; Ended is set by End only.
+func (db *DB) SetStatus(id string, s Status) error {
+	if s != Active && s != Paused {
+		return fmt.Errorf("store: SetStatus: %q (use End to end a game)", s)
+	}
+	return db.update(id, func(w *gameTx) error {
+		if w.g.Status == Ended {
+			return fmt.Errorf("%w: it has ended", ErrNotActive)
+		}
+		w.g.Status = s
+		return nil
+	})
+}
+
+// SetDeadline changes the current wait's deadline (extensions, reminders).
+func (db *DB) SetDeadline(id string, t time.Time) error {
+	return db.update(id, func(w *gameTx) error {
+		w.g.Deadline = t
+		return nil
+	})
+}
+
+// SetAddress changes a side's address and, when token is not empty, its
+// token (the umpire replacing a player).
+func (db *DB) SetAddress(id string, s adjudicator.Side, address, token string) error {
+	return db.update(id, func(w *gameTx) error {
+		for i := range w.g.Players {
+			if w.g.Players[i].Side == s {
+				w.g.Players[i].Address = address
+				if token != "" {
+					w.g.Players[i].TokenHash = HashToken(token)
+				}
+				return nil
+			}
+		}
+		w.g.Players = append(w.g.Players, Player{Side: s, Address: address, TokenHash: HashToken(token)})
+		return nil
+	})
+}
+
+func (db *DB) update(id string, f func(w *gameTx) error) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		if err := f(w); err != nil {
+			return err
+		}
+		return w.save()
+	})
+}
+
+// gameTx is one game inside a transaction.
+type gameTx struct {
+	tx *bolt.Tx
+	b  *bolt.Bucket
+	g  *Game
+}
+
+func openGame(tx *bolt.Tx, id string) (*gameTx, error) {
+	gb := tx.Bucket(bGames).Bucket([]byte(id))
+	if gb == nil {
+		return &gameTx{}, fmt.Errorf("%w: %q", ErrNoGame, id)
+	}
+	g := new(Game)
+	if err := json.Unmarshal(gb.Get(kGame), g); err != nil {
+		return &gameTx{}, fmt.Errorf("store: game %s: %w", id, err)
+	}
+	return &gameTx{tx: tx, b: gb, g: g}, nil
+}
+
+func (w *gameTx) save() error {
+	b, err := json.Marshal(w.g)
+	if err != nil {
+		return err
+	}
+	return w.b.Put(kGame, b)
+}
+
+// append chains e to the log, stores the snapshot snap (if any) under e's
+// sequence number, and moves the head.
+func (w *gameTx) append(e *Entry, snap []byte) error {
+	e.Seq = w.g.Entries + 1
+	e.Prev = w.g.Head
+	b, err := encodeEntry(e)
+	if err != nil {
+		return fmt.Errorf("encoding log entry: %w", err)
+	}
+	if err := w.b.Bucket(bLog).Put(u64(e.Seq), b); err != nil {
+		return err
+	}
+	if snap != nil {
+		if err := w.b.Bucket(bSnapshots).Put(u64(e.Seq), packSnapshot(snap)); err != nil {
+			return err
+		}
+		w.g.Current = e.Seq
+	}
+	w.g.Entries = e.Seq
+	w.g.Head = hashHex(b)
+	return nil
+}
+
+func (w *gameTx) entry(seq uint64) (*Entry, []byte, error) {
+	b := w.b.Bucket(bLog).Get(u64(seq))
+	if b == nil {
+		return nil, nil, fmt.Errorf("store: game %s: no log entry %d", w.g.ID, seq)
+	}
+	e := new(Entry)
+	if err := json.Unmarshal(b, e); err != nil {
+		return nil, nil, fmt.Errorf("store: game %s: log entry %d: %w", w.g.ID, seq, err)
+	}
+	return e, bytes.Clone(b), nil
+}
+
+func (w *gameTx) state(seq uint64) (*adjudicator.State, error) {
+	b, err := w.snapshot(seq)
+	if err != nil {
+		return nil, err
+	}
+	return decodeState(b)
+}
+
+// snapshot returns the JSON of the position after entry seq.
+func (w *gameTx) snapshot(seq uint64) ([]byte, error) {
+	v := w.b.Bucket(bSnapshots).Get(u64(seq))
+	if v == nil {
+		return nil, fmt.Errorf("store: game %s: no snapshot at entry %d", w.g.ID, seq)
+	}
+	b, err := unpackSnapshot(v)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %s: snapshot %d: %w", w.g.ID, seq, err)
+	}
+	return b, nil
+}
+
+// Snapshots are stored as one format byte and the position's JSON:
+// snapRaw followed by the JSON itself, or snapFlate followed by its DEFLATE
+// compression (RFC 1951), which is ten times smaller.
+const (
+	snapRaw   = 'j'
+	snapFlate = 'z'
+)
+
+func packSnapshot(js []byte) []byte {
+	var buf bytes.Buffer
+	buf.WriteByte(snapFlate)
+	zw, _ := flate.NewWriter(&buf, flate.BestSpeed) // the level is valid
+	zw.Write(js)
+	zw.Close()
+	return buf.Bytes()
+}
+
+func unpackSnapshot(v []byte) ([]byte, error) {
+	if len(v) == 0 {
+		return nil, errors.New("empty")
+	}
+	switch v[0] {
+	case snapRaw:
+		return bytes.Clone(v[1:]), nil
+	case snapFlate:
+		return io.ReadAll(flate.NewReader(bytes.NewReader(v[1:])))
+	}
+	return nil, fmt.Errorf("unknown format %q", v[0])
+}
+
+func decodeState(b []byte) (*adjudicator.State, error) {
+	s := new(adjudicator.State)
+	if err := json.Unmarshal(b, s); err != nil {
+		return nil, fmt.Errorf("decoding state: %w", err)
+	}
+	if err := s.Attach(nil, nil); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func hashHex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

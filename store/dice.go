@@ -1,0 +1,114 @@
+package store
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// SeedSize is the length in bytes of a game's secret seed.
+const SeedSize = 32
+
+// NewSeed draws a game's secret seed from crypto/rand.
+func NewSeed() ([]byte, error) {
+	seed := make([]byte, SeedSize)
+	if _, err := rand.Read(seed); err != nil {
+		return nil, fmt.Errorf("store: drawing a seed: %w", err)
+	}
+	return seed, nil
+}
+
+// Commitment returns SHA-256(seed) in lower-case hex: what the players
+// receive when the game is created.
+func Commitment(seed []byte) string {
+	sum := sha256.Sum256(seed)
+	return hex.EncodeToString(sum[:])
+}
+
+// Derive returns die number seq of the game with the given seed: the face,
+// 1 to 10, and the bytes read to obtain it (every rejected byte, then the
+// byte used). The derivation is spelled out in the package documentation so
+// that anyone can repeat it.
+func Derive(seed []byte, seq uint64) (face int, raw []byte) {
+	for block := uint64(0); ; block++ {
+		mac := hmac.New(sha256.New, seed)
+		var msg [16]byte
+		binary.BigEndian.PutUint64(msg[:8], seq)
+		if block == 0 {
+			mac.Write(msg[:8])
+		} else {
+			binary.BigEndian.PutUint64(msg[8:], block)
+			mac.Write(msg[:])
+		}
+		for _, b := range mac.Sum(nil) {
+			raw = append(raw, b)
+			if b < 250 { // 250 = 25 × 10: every face keeps exactly 25 byte values
+				face = int(b % 10)
+				if face == 0 {
+					face = 10 // rule 1.2: a 0 reads as 10
+				}
+				return face, raw
+			}
+		}
+	}
+}
+
+// Roll is one die in a game's dice log.
+type Roll struct {
+	Seq     uint64          `json:"seq"`            // the die's sequence number, from 1
+	Entry   uint64          `json:"entry"`          // the log entry whose step rolled it
+	Turn    int             `json:"turn"`           // the turn and wait the game was in
+	Wait    string          `json:"wait"`           //
+	Purpose string          `json:"purpose"`        // why, in words
+	Unit    string          `json:"unit,omitempty"` // for which unit
+	Hex     adjudicator.Hex `json:"hex,omitempty"`  // at or against which hex
+	Raw     []int           `json:"raw"`            // the bytes read (see Derive)
+	Face    int             `json:"face"`           // 1 to 10
+}
+
+// Die returns what the rules asked for when they rolled it.
+func (r Roll) Die() adjudicator.Die {
+	return adjudicator.Die{Purpose: r.Purpose, Unit: r.Unit, Hex: r.Hex}
+}
+
+// Dice is a game's dice source: every die comes from the secret seed and its
+// sequence number and is written down. It implements adjudicator.Dice.
+type Dice struct {
+	seed  []byte
+	next  uint64
+	entry uint64
+	turn  int
+	wait  string
+	rolls []Roll
+}
+
+// NewDice returns a source whose first die is number next, logged as rolled
+// by log entry entry during the given turn and wait.
+func NewDice(seed []byte, next, entry uint64, turn int, wait string) *Dice {
+	return &Dice{seed: seed, next: next, entry: entry, turn: turn, wait: wait}
+}
+
+// Roll derives the next die and logs it.
+func (d *Dice) Roll(die adjudicator.Die) int {
+	face, raw := Derive(d.seed, d.next)
+	r := Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait,
+		Purpose: die.Purpose, Unit: die.Unit, Hex: die.Hex, Face: face}
+	r.Raw = make([]int, len(raw))
+	for i, b := range raw {
+		r.Raw[i] = int(b)
+	}
+	d.rolls = append(d.rolls, r)
+	d.next++
+	return face
+}
+
+// Rolls returns the dice rolled so far.
+func (d *Dice) Rolls() []Roll { return d.rolls }
+
+// Next returns the sequence number of the next die.
+func (d *Dice) Next() uint64 { return d.next }

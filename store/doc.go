@@ -1,0 +1,135 @@
+/*
+Package store keeps attu's games in one bbolt file: each game's record, its
+append-only hash-chained log, a snapshot of the position after every
+resolved step, its dice, and — shared by all games — the ledger of processed
+mails and the outbox of mails to send. It also exports a finished game as one
+JSON document and audits such a document (DESIGN section 5).
+
+# Basics
+
+Open the file once per process; a second process waits on the file lock for
+Options.Timeout and then fails.
+
+	db, err := store.Open("attu.db", nil)
+	g, err := db.Create(store.NewGame{ID: "g1", State: start, Wait: w, Players: ps, Outbox: welcome})
+
+Everything that changes a game is one transaction. Apply hands the caller the
+position in force and the game's dice source (a *Dice, an adjudicator.Dice),
+runs the caller's resolver inside the transaction, and writes the ledger
+receipt, the log entry with its events, the dice, the new snapshot and the
+outgoing mails together — or, when anything fails, nothing:
+
+	e, err := db.Apply(store.Step{Game: "g1", Orders: o, Raw: file, Received: t, Mail: &ref},
+		func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
+			next, events, err := engine.Resolve(s, *o, d)
+			...
+			return store.Result{State: next, Events: events, Next: w, Outbox: reports}, nil
+		})
+
+A mail already in the ledger is refused with ErrProcessed, so a crash between
+the commit and marking the mail as read applies nothing twice. Refuse records
+mails that change no game. The mail sender takes Pending mails and reports
+MarkSent or Retry.
+
+Rollback returns a game to the position after an earlier entry; End ends it.
+Export and Audit are described below; Check verifies a whole file.
+
+# Dice
+
+At creation the game gets a 32-byte seed from crypto/rand; the players are
+told its commitment, the lower-case hex SHA-256 of the seed. Die number n
+(n = 1, 2, 3... over the whole game; the counter never goes back, not even
+on a rollback) is derived as follows:
+
+ 1. Compute B0 = HMAC-SHA256(key = seed, message = n as 8 bytes, big-endian).
+ 2. Read the 32 bytes of B0 in order. A byte b of 250 or more is rejected;
+    the first byte b below 250 gives the face b mod 10, where 0 reads as 10
+    (rule 1.2).
+ 3. If all 32 bytes are rejected (odds about 1 in 10^52), continue with
+    Bk = HMAC-SHA256(seed, n as 8 bytes big-endian ‖ k as 8 bytes
+    big-endian) for k = 1, 2, ... the same way.
+
+Rejecting 250..255 leaves 250 byte values, 25 for each face, so every face
+has probability exactly 1/10. For example, with the seed 00 01 02 ... 1f
+(commitment 630dcd29...d710dd) dice 1 to 10 are 6 9 10 8 9 3 1 5 10 4; die 8
+reads the bytes 250 (rejected) and 55. The dice log records for each die its number,
+the log entry that rolled it, the turn and wait, the purpose in words, the
+unit and hex, every byte read (the "raw" values) and the face.
+
+# Log
+
+Each game's log is a sequence of entries numbered from 1: create, orders,
+procedure, rollback, end (see Kind). An entry is stored as canonical JSON —
+no insignificant white space, object keys sorted byte-wise, numbers as
+written, strings escaped as Go's encoding/json does with HTML escaping off
+(in Python: json.dumps(v, sort_keys=True, separators=(",", ":"),
+ensure_ascii=False)) — and its hash is the lower-case hex SHA-256 of those
+bytes; each entry's
+"prev" is the previous entry's hash ("" for entry 1) and the game's head is
+the last entry's hash. Entries are never changed: a rollback appends an entry
+naming the entry returned to, and the entries it undoes are marked beside the
+log (outside the hashed bytes). An orders entry holds the decoded orders and
+the SHA-256 of the order file as received; the file itself is kept too, so an
+audit can decode it again. Every entry carries "state", the SHA-256 of the
+JSON of the position after it, and "next", what the game then waits for.
+
+# Schema
+
+Schema version 1. Keys written "u64" are 8-byte big-endian integers, so a
+cursor walks them in the order they were appended. Values are JSON.
+
+	meta
+	    version                  u64 schema version (SchemaVersion)
+	games
+	    <game id>/               one bucket per game
+	        game                 Game: scenario, options, players' addresses and
+	                             hashed tokens, seed, commitment, status, wait,
+	                             deadline, head, counters
+	        log/       u64 seq → Entry (hash-chained)
+	        marks/     u64 seq → u64 seq of the rollback that undid it
+	        orders/    u64 seq → the order file exactly as received
+	        snapshots/ u64 seq → adjudicator.State after that entry: 'z' and
+	                             its JSON DEFLATE-compressed, or 'j' and
+	                             the JSON as is
+	        dice/      u64 n   → Roll
+	ledger           u64 seq → Receipt (Message-ID, content hash, game,
+	                           outcome, the entry and mails it produced)
+	ledger-index     Message-ID NUL content-hash → u64 ledger seq
+	outbox           u64 id  → Mail (queued, attempts, sent)
+
+Open creates the buckets of an empty file and migrates an older file one
+version at a time (the migrations slice in db.go; version 0 is the empty
+file). A file of a newer version is refused with ErrSchema.
+
+# Export and audit
+
+Export gathers a game into one JSON document: scenario, options, the
+commitment, the seed (only once the game has ended, unless the umpire
+forces it), the opening position, every accepted order file with its receipt
+time, the log entries as stored with their hashes and rollback marks, the
+dice log and the head. Audit checks such a document without the database:
+the seed against the commitment, every die against the seed, every order file
+against the hash in its entry, the chain of hashes up to the head, and it
+replays every accepted order and procedure through the engine from the
+opening position, following rollbacks, comparing every die's purpose, every
+event and every resulting position. The first mismatch is reported with the
+entry (and die) where it happens. The report ends with a dice-luck summary.
+
+# Caveats
+
+Apply runs the resolver inside a bbolt write transaction: it must be quick
+and must not call the store (bbolt would deadlock). The resolver receives its
+own copy of the position.
+
+Values read from bbolt are copied before they leave a transaction; nothing
+returned by the store aliases the file's memory.
+
+The commitment proves the host did not change the dice after the fact; a host
+who is also a player could read the seed and foresee rolls, so tournament
+games are hosted by the umpire.
+
+Sent mails stay in the outbox (marked sent) and receipts stay in the ledger:
+they are the record Check relies on. The file only grows; a 20-turn game
+stays well under 5 MB (see BENCHMARKS.md).
+*/
+package store

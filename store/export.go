@@ -1,0 +1,155 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// ExportFormat names the layout of Export; Audit refuses any other.
+const ExportFormat = "attu-export/1"
+
+// Export is a whole game as one JSON document: what anyone needs to check
+// every die and every result. See Audit.
+type Export struct {
+	Format     string      `json:"format"`
+	Game       string      `json:"game"`
+	Scenario   string      `json:"scenario"`
+	Options    GameOptions `json:"options"`
+	Status     Status      `json:"status"`
+	Exported   time.Time   `json:"exported"`
+	Commitment string      `json:"commitment"`
+	// Seed is the secret seed in hex: present once the game has ended, or
+	// when the umpire forces it.
+	Seed string `json:"seed,omitempty"`
+	// Head is the hash of the last log entry, as quoted in every report.
+	Head string `json:"head"`
+	// InitialState is the opening position (entry 1's State is its hash).
+	InitialState json.RawMessage `json:"initial_state"`
+	// Orders are the accepted order files, as the players sent them.
+	Orders []ExportOrders `json:"orders"`
+	Log    []ExportEntry  `json:"log"`
+	Dice   []Roll         `json:"dice"`
+}
+
+// ExportOrders is one accepted order file with its receipt time. The file is
+// in YAML when it is valid UTF-8 (always, for files the parser accepted),
+// else in Base64.
+type ExportOrders struct {
+	Entry     uint64           `json:"entry"`
+	Side      adjudicator.Side `json:"side"`
+	Turn      int              `json:"turn"`
+	Wait      string           `json:"wait"`
+	Received  time.Time        `json:"received"`
+	MessageID string           `json:"message_id,omitempty"`
+	YAML      string           `json:"yaml,omitempty"`
+	Base64    []byte           `json:"base64,omitempty"`
+}
+
+// Raw returns the order file's bytes.
+func (o ExportOrders) Raw() []byte {
+	if o.Base64 != nil {
+		return o.Base64
+	}
+	return []byte(o.YAML)
+}
+
+// ExportEntry is one log entry with its hash and, when a rollback undid it,
+// that rollback's entry. The hash is the SHA-256 of the entry's canonical
+// JSON (see the package documentation), so re-indenting the file or
+// reordering keys does not disturb it.
+type ExportEntry struct {
+	Hash         string          `json:"hash"`
+	RolledBackBy uint64          `json:"rolled_back_by,omitempty"`
+	Entry        json.RawMessage `json:"entry"`
+}
+
+// Export returns a game as an Export. The seed is included when the game has
+// ended or reveal is true (the umpire forcing it).
+func (db *DB) Export(id string, reveal bool) (*Export, error) {
+	x := &Export{Format: ExportFormat, Exported: db.now().UTC(), Orders: []ExportOrders{}, Dice: []Roll{}}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		g := w.g
+		x.Game, x.Scenario, x.Options, x.Status = g.ID, g.Scenario, g.Options, g.Status
+		x.Commitment, x.Head = g.Commitment, g.Head
+		if g.Status == Ended || reveal {
+			x.Seed = hex.EncodeToString(g.Seed)
+		}
+		if x.InitialState, err = w.snapshot(1); err != nil {
+			return err
+		}
+		marks := w.b.Bucket(bMarks)
+		orders := w.b.Bucket(bOrders)
+		err = w.b.Bucket(bLog).ForEach(func(k, v []byte) error {
+			xe := ExportEntry{Hash: hashHex(v), Entry: append(json.RawMessage(nil), v...)}
+			if m := marks.Get(k); m != nil {
+				xe.RolledBackBy = binary.BigEndian.Uint64(m)
+			}
+			x.Log = append(x.Log, xe)
+			raw := orders.Get(k)
+			if raw == nil {
+				return nil
+			}
+			var e Entry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			xo := ExportOrders{Entry: e.Seq, Side: e.Side, Turn: e.Turn, Wait: e.Wait, Received: e.Received, MessageID: e.MessageID}
+			if utf8.Valid(raw) {
+				xo.YAML = string(raw)
+			} else {
+				xo.Base64 = append([]byte(nil), raw...)
+			}
+			x.Orders = append(x.Orders, xo)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
+			var r Roll
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("die %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			x.Dice = append(x.Dice, r)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: export %s: %w", id, err)
+	}
+	return x, nil
+}
+
+// WriteJSON writes the export as indented JSON.
+func (x *Export) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(x)
+}
+
+// ReadExport reads an export written by WriteJSON.
+func ReadExport(r io.Reader) (*Export, error) {
+	x := new(Export)
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(x); err != nil {
+		return nil, fmt.Errorf("store: reading export: %w", err)
+	}
+	if x.Format != ExportFormat {
+		return nil, fmt.Errorf("store: export format %q, this release reads %q", x.Format, ExportFormat)
+	}
+	return x, nil
+}

@@ -1,0 +1,330 @@
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// openTestDB opens a fresh database in a temporary directory and, when the
+// test ends, checks its consistency and closes it.
+func openTestDB(t testing.TB) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "attu.db")
+	db := mustOpen(t, path)
+	t.Cleanup(func() { closeChecked(t, db) })
+	return db, path
+}
+
+func mustOpen(t testing.TB, path string) *DB {
+	t.Helper()
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// closeChecked checks the file and closes it; closing twice is harmless.
+func closeChecked(t testing.TB, db *DB) {
+	t.Helper()
+	if db.bolt.Path() == "" {
+		return
+	}
+	if err := db.Check(); err != nil {
+		t.Errorf("consistency check: %v", err)
+	}
+	db.Close()
+}
+
+// testSeed is the seed of the test games: bytes 0 to 31.
+func testSeed() []byte {
+	s := make([]byte, SeedSize)
+	for i := range s {
+		s[i] = byte(i)
+	}
+	return s
+}
+
+// Waits of the toy game: the server "waits" for its own procedures
+// (weather, airpower) as well as for each side's actions.
+const (
+	waitWeather  = "weather"
+	waitAirpower = "airpower"
+)
+
+// openingState places ten units of each side on land.
+func openingState() *adjudicator.State {
+	s := adjudicator.NewState(nil, nil)
+	land := s.Map().LandHexes()
+	var us, jp int
+	for _, u := range s.Units {
+		switch {
+		case u.Side() == adjudicator.US && us < 10:
+			s.Place(u.ID, land[(us*37)%len(land)], "")
+			us++
+		case u.Side() == adjudicator.JP && jp < 10:
+			s.Place(u.ID, land[(jp*37+11)%len(land)], "")
+			jp++
+		}
+	}
+	return s
+}
+
+func createTestGame(t testing.TB, db *DB, id string) *Game {
+	t.Helper()
+	g, err := createGameErr(db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func createGameErr(db *DB, id string) (*Game, error) {
+	return db.Create(NewGame{
+		ID: id, Scenario: "campaign", Seed: testSeed(), State: openingState(),
+		Options: GameOptions{USSetup: "historic", JPSetup: "historic", Deadline: 72 * time.Hour},
+		Players: []NewPlayer{
+			{Side: adjudicator.US, Address: "us@example.org", Token: "us-token"},
+			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-token"},
+			{Side: adjudicator.Umpire, Address: "umpire@example.org", Token: "umpire-token"},
+		},
+		Wait:   Wait{Turn: 1, Kind: waitWeather},
+		Outbox: []Mail{{MessageID: "<welcome." + id + "@attu.test>", To: []string{"us@example.org"}, Subject: "welcome", Text: "hello"}},
+	})
+}
+
+// toyEngine is a small stand-in for the rules: it moves units where told,
+// fires two dice per firing unit, rolls weather and airpower, and after the
+// Japanese actions a round of melee. It is deterministic given the dice,
+// which is all the store needs.
+func toyEngine() Engine {
+	return Engine{Resolve: toyResolve, Procedure: toyProcedure}
+}
+
+func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+	var ev []adjudicator.Event
+	for i, a := range o.Actions {
+		switch {
+		case a.Move != nil:
+			u, ok := s.Unit(a.Move.Unit)
+			if !ok || u.Side() != o.Side || len(a.Move.Path) == 0 {
+				return nil, nil, fmt.Errorf("activation %d: bad move", i+1)
+			}
+			u.Hex = a.Move.Path[len(a.Move.Path)-1]
+			ev = append(ev, adjudicator.Event{Kind: "move", Side: o.Side, Unit: u.ID, Text: u.ID + " moves to " + u.Hex.String()})
+		case a.Fire != nil:
+			hits := 0
+			for _, id := range a.Fire.Units {
+				for range 2 {
+					if d.Roll(adjudicator.Die{Purpose: "ranged fire", Unit: id, Hex: a.Fire.Target}) >= 7 {
+						hits++
+					}
+				}
+			}
+			ev = append(ev, adjudicator.Event{Kind: "fire", Side: o.Side, Hexes: []adjudicator.Hex{a.Fire.Target},
+				Text: fmt.Sprintf("%s fire at %s: %d hits", strings.Join(a.Fire.Units, ", "), a.Fire.Target, hits)})
+			for _, u := range s.UnitsAt(a.Fire.Target) {
+				if hits > 0 && u.Side() != o.Side {
+					hits--
+					if u.Steps--; u.Steps <= 0 {
+						u.Steps = 0
+						s.Place(u.ID, 0, adjudicator.BoxEliminated)
+					}
+				}
+			}
+		}
+	}
+	if o.Side == adjudicator.JP {
+		for _, u := range s.OnMap() {
+			if u.Side() == adjudicator.US {
+				hits := 0
+				for range 3 {
+					if d.Roll(adjudicator.Die{Purpose: "melee offensive fire", Unit: u.ID, Hex: u.Hex}) >= 7 {
+						hits++
+					}
+				}
+				if d.Roll(adjudicator.Die{Purpose: "air attack", Hex: u.Hex}) >= 7 {
+					hits++
+				}
+				ev = append(ev, adjudicator.Event{Kind: "melee", Unit: u.ID, Text: fmt.Sprintf("melee at %s: %d hits", u.Hex, hits)})
+				s.Casualties += hits
+				break
+			}
+		}
+	}
+	return s, ev, nil
+}
+
+func toyProcedure(s *adjudicator.State, name string, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+	switch name {
+	case waitWeather:
+		s.Weather = adjudicator.Weather(d.Roll(adjudicator.Die{Purpose: "weather"}) % 4)
+		return s, []adjudicator.Event{{Kind: "weather", Text: "weather: " + s.Weather.String()}}, nil
+	case waitAirpower:
+		s.AirUS = d.Roll(adjudicator.Die{Purpose: "us airpower"}) / 2
+		s.AirJP = d.Roll(adjudicator.Die{Purpose: "jp airpower"}) / 3
+		return s, []adjudicator.Event{{Kind: "airpower", Text: fmt.Sprintf("airpower: us %d, jp %d", s.AirUS, s.AirJP)}}, nil
+	}
+	return nil, nil, fmt.Errorf("no procedure %q", name)
+}
+
+// nextWait is the toy game's sequence of waits.
+func nextWait(w Wait) Wait {
+	switch {
+	case w.Kind == waitWeather:
+		return Wait{Turn: w.Turn, Kind: waitAirpower}
+	case w.Kind == waitAirpower:
+		return Wait{Turn: w.Turn, Kind: adjudicator.WaitActions, Side: adjudicator.US}
+	case w.Side == adjudicator.US:
+		return Wait{Turn: w.Turn, Kind: adjudicator.WaitActions, Side: adjudicator.JP}
+	}
+	return Wait{Turn: w.Turn + 1, Kind: waitWeather}
+}
+
+// randomOrders gives the side's first units something to do.
+func randomOrders(rng *rand.Rand, s *adjudicator.State, w Wait) *adjudicator.Orders {
+	o := &adjudicator.Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
+	var mine, theirs []*adjudicator.Unit
+	for _, u := range s.OnMap() {
+		if u.Side() == w.Side {
+			mine = append(mine, u)
+		} else {
+			theirs = append(theirs, u)
+		}
+	}
+	for i := 0; i < 3 && i < len(mine); i++ {
+		u := mine[rng.IntN(len(mine))]
+		if rng.IntN(2) == 0 || len(theirs) == 0 {
+			nb := s.Map().Neighbours(u.Hex)
+			if len(nb) == 0 {
+				continue
+			}
+			o.Actions = append(o.Actions, adjudicator.Action{Move: &adjudicator.Move{Unit: u.ID, Path: []adjudicator.Hex{nb[rng.IntN(len(nb))]}}})
+		} else {
+			o.Actions = append(o.Actions, adjudicator.Action{Fire: &adjudicator.Fire{Units: []string{u.ID}, Target: theirs[rng.IntN(len(theirs))].Hex}})
+		}
+	}
+	return o
+}
+
+// orderFile writes orders the way a player would, in YAML.
+func orderFile(game, token string, o *adjudicator.Orders) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "game: %s\nside: %s\nturn: %d\nwait: %s\ntoken: %s\nactions:\n", game, o.Side, o.Turn, o.Wait, token)
+	for _, a := range o.Actions {
+		switch {
+		case a.Move != nil:
+			fmt.Fprintf(&b, "  - move: %s\n    path: [%s]\n", a.Move.Unit, a.Move.Path[0])
+		case a.Fire != nil:
+			fmt.Fprintf(&b, "  - fire: [%s]\n    at: %s  # fire!\n", strings.Join(a.Fire.Units, ", "), a.Fire.Target)
+		}
+	}
+	return []byte(b.String())
+}
+
+// reportText stands in for a turn report: about 6 KB, like the real ones
+// with their ASCII maps.
+func reportText(e string, turn int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Turn %d — %s\n\n", turn, e)
+	for i := range 60 {
+		fmt.Fprintf(&b, "%03d  . . . ^ ^ ~ ~ . . # # . . . . ^ ^ ^ . . . ~ ~ ~ . . . . # . . . . . . . . . . . . . . . . . . . . . . . . . . . . .\n", i)
+	}
+	return b.String()
+}
+
+// driver plays the toy game: procedures when the server waits for itself,
+// random orders when a side is awaited, each orders file arriving by mail
+// with reports to send.
+type driver struct {
+	db     *DB
+	id     string
+	rng    *rand.Rand
+	mails  int
+	prefix string
+	eng    Engine
+}
+
+func newDriver(db *DB, id string, seed uint64) *driver {
+	return &driver{db: db, id: id, rng: rand.New(rand.NewPCG(seed, 1)), prefix: fmt.Sprint(seed), eng: toyEngine()}
+}
+
+// step applies the next step of the game and returns its entry.
+func (d *driver) step() (*Entry, error) {
+	g, err := d.db.Game(d.id)
+	if err != nil {
+		return nil, err
+	}
+	w := g.Wait
+	next := nextWait(w)
+	if w.Side == adjudicator.NoSide {
+		return d.db.Apply(Step{Game: d.id, Procedure: w.Kind}, func(s *adjudicator.State, dice adjudicator.Dice) (Result, error) {
+			s, ev, err := d.eng.Procedure(s, w.Kind, dice)
+			return Result{State: s, Events: ev, Next: next}, err
+		})
+	}
+	s, err := d.db.State(d.id)
+	if err != nil {
+		return nil, err
+	}
+	o := randomOrders(d.rng, s, w)
+	raw := orderFile(d.id, w.Side.String()+"-token", o)
+	d.mails++
+	msgid := fmt.Sprintf("<%s.%d.%s@players.test>", d.prefix, d.mails, d.id)
+	ref := NewMailRef(msgid, raw)
+	return d.db.Apply(Step{Game: d.id, Orders: o, Raw: raw, Received: time.Date(1943, 5, 11, 8, 0, d.mails, 0, time.UTC), Mail: &ref},
+		func(s *adjudicator.State, dice adjudicator.Dice) (Result, error) {
+			s, ev, err := d.eng.Resolve(s, *o, dice)
+			if err != nil {
+				return Result{}, err
+			}
+			var out []Mail
+			for _, to := range []string{"us", "jp", "umpire"} {
+				out = append(out, Mail{MessageID: fmt.Sprintf("<r.%s.%s@attu.test>", to, msgid[1:len(msgid)-1]), InReplyTo: msgid,
+					To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", d.id, w.Turn), Text: reportText(to, w.Turn)})
+			}
+			return Result{State: s, Events: ev, Next: next, Deadline: time.Date(1943, 5, 14, 8, 0, 0, 0, time.UTC), Outbox: out}, nil
+		})
+}
+
+// play applies n steps.
+func (d *driver) play(t testing.TB, n int) {
+	t.Helper()
+	for range n {
+		if _, err := d.step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// playTurns plays until the game waits for turn last+1.
+func (d *driver) playTurns(t testing.TB, last int) {
+	t.Helper()
+	for {
+		g, err := d.db.Game(d.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Wait.Turn > last {
+			return
+		}
+		if _, err := d.step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func mustAudit(t testing.TB, x *Export) *Report {
+	t.Helper()
+	rep := Audit(x, toyEngine())
+	if !rep.OK() {
+		t.Fatalf("audit: %v", rep.Bad)
+	}
+	return rep
+}

@@ -1,0 +1,459 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// Kind is what a log entry records.
+type Kind string
+
+// Kinds of log entries.
+const (
+	KindCreate    Kind = "create"    // the game was created; State is the opening position
+	KindOrders    Kind = "orders"    // a side's orders were accepted and resolved
+	KindProcedure Kind = "procedure" // the server ran a procedure (weather, airpower, melee...)
+	KindRollback  Kind = "rollback"  // the umpire returned the game to entry To
+	KindEnd       Kind = "end"       // the game ended; Note says how
+)
+
+// Server procedures: the names Step.Procedure and Entry.Procedure use, and
+// Engine.Procedure replays.
+const (
+	ProcedureWeather  = "weather"  // rule 3.3
+	ProcedureAirpower = "airpower" // rule 3.4, both sides
+)
+
+// Entry is one link of a game's hash-chained log. Its hash is the SHA-256 of
+// its JSON encoding exactly as stored (compact, as encoding/json writes it);
+// Prev is the previous entry's hash, empty for entry 1.
+type Entry struct {
+	Seq  uint64           `json:"seq"`
+	Prev string           `json:"prev"`
+	Kind Kind             `json:"kind"`
+	Time time.Time        `json:"time"`
+	Turn int              `json:"turn"`           // the wait the entry answered
+	Wait string           `json:"wait,omitempty"` //
+	Side adjudicator.Side `json:"side,omitempty"` //
+
+	// KindCreate.
+	Scenario   string `json:"scenario,omitempty"`
+	Commitment string `json:"commitment,omitempty"`
+
+	// KindOrders: the decoded orders, the SHA-256 of the file the player
+	// sent (kept beside the log, see Game.RawOrders), its receipt time and
+	// Message-ID.
+	Orders    *adjudicator.Orders `json:"orders,omitempty"`
+	RawSHA256 string              `json:"raw_sha256,omitempty"`
+	Received  time.Time           `json:"received,omitzero"`
+	MessageID string              `json:"message_id,omitempty"`
+
+	// KindProcedure: the procedure's name.
+	Procedure string `json:"procedure,omitempty"`
+
+	// Dice DiceFrom up to but excluding DiceTo were rolled by this entry.
+	DiceFrom uint64              `json:"dice_from,omitempty"`
+	DiceTo   uint64              `json:"dice_to,omitempty"`
+	Events   []adjudicator.Event `json:"events,omitempty"`
+
+	// KindRollback: the entry returned to.
+	To uint64 `json:"to,omitempty"`
+	// KindRollback, KindEnd: why, in words.
+	Note string `json:"note,omitempty"`
+
+	// State is the SHA-256 of the JSON of the position after this entry.
+	State string `json:"state"`
+	// Next is what the game waits for after this entry.
+	Next Wait `json:"next"`
+}
+
+func (e *Entry) String() string {
+	switch e.Kind {
+	case KindOrders:
+		return fmt.Sprintf("entry %d (turn %d %s orders from %s)", e.Seq, e.Turn, e.Wait, e.Side)
+	case KindProcedure:
+		return fmt.Sprintf("entry %d (turn %d %s)", e.Seq, e.Turn, e.Procedure)
+	case KindRollback:
+		return fmt.Sprintf("entry %d (rollback to entry %d)", e.Seq, e.To)
+	default:
+		return fmt.Sprintf("entry %d (%s)", e.Seq, e.Kind)
+	}
+}
+
+// Step is something to apply to a game: exactly one of Orders or Procedure.
+type Step struct {
+	Game string
+	// Orders are a side's accepted orders, Raw the file as the player sent
+	// it and Received when it arrived.
+	Orders   *adjudicator.Orders
+	Raw      []byte
+	Received time.Time
+	// Procedure names a server procedure (e.g. "weather", "airpower").
+	Procedure string
+	// Mail is the mail that carried the orders; nil for server procedures
+	// and orders given on the command line.
+	Mail *MailRef
+}
+
+// Result is what resolving a step produced.
+type Result struct {
+	State    *adjudicator.State
+	Events   []adjudicator.Event
+	Next     Wait      // what the game waits for now
+	Deadline time.Time // of the next wait
+	Outbox   []Mail    // reports and replies to send
+}
+
+// Resolver resolves a step: it receives the position in force (its own
+// copy) and the game's dice source.
+type Resolver func(s *adjudicator.State, d adjudicator.Dice) (Result, error)
+
+// Apply resolves a step and commits it in one transaction: the ledger
+// receipt, the log entry with its events, the dice, the new snapshot and the
+// outgoing mails are all written, or nothing is. resolve runs inside the
+// transaction and must not touch the store. Apply returns ErrNotActive,
+// ErrStale (orders for another wait), ErrProcessed (mail already in the
+// ledger), or resolve's error; in every case nothing is written.
+func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
+	if (st.Orders == nil) == (st.Procedure == "") {
+		return nil, fmt.Errorf("store: apply: a step has orders or a procedure, not both or neither")
+	}
+	var out *Entry
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, st.Game)
+		if err != nil {
+			return err
+		}
+		g := w.g
+		if g.Status != Active {
+			return fmt.Errorf("%w: it is %s", ErrNotActive, g.Status)
+		}
+		if st.Mail != nil {
+			if r, ok := lookupReceipt(tx, *st.Mail); ok {
+				return fmt.Errorf("%w: %s on %s: %s", ErrProcessed, r.MessageID, r.Time.Format(time.RFC3339), r.Outcome)
+			}
+		}
+		if o := st.Orders; o != nil {
+			if o.Turn != g.Wait.Turn || o.Wait != g.Wait.Kind || (g.Wait.Side != adjudicator.NoSide && o.Side != g.Wait.Side) {
+				return fmt.Errorf("%w: they are turn %d %s from %s; the game waits for %s", ErrStale, o.Turn, o.Wait, o.Side, g.Wait)
+			}
+		}
+		s, err := w.state(g.Current)
+		if err != nil {
+			return err
+		}
+		seq := g.Entries + 1
+		dice := NewDice(g.Seed, g.DiceNext, seq, g.Wait.Turn, g.Wait.Kind)
+		res, err := resolve(s, dice)
+		if err != nil {
+			return err
+		}
+		if res.State == nil {
+			return fmt.Errorf("store: apply: the step returned no state")
+		}
+		snap, err := json.Marshal(res.State)
+		if err != nil {
+			return fmt.Errorf("encoding state: %w", err)
+		}
+		now := db.now().UTC()
+		e := &Entry{Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
+			Events: res.Events, State: hashHex(snap), Next: res.Next}
+		if o := st.Orders; o != nil {
+			e.Kind = KindOrders
+			e.Side = o.Side
+			e.Orders = o
+			e.RawSHA256 = hashHex(st.Raw)
+			e.Received = st.Received.UTC()
+			if st.Mail != nil {
+				e.MessageID = st.Mail.MessageID
+			}
+			if err := w.b.Bucket(bOrders).Put(u64(seq), st.Raw); err != nil {
+				return err
+			}
+		} else {
+			e.Kind = KindProcedure
+			e.Procedure = st.Procedure
+		}
+		if rolls := dice.Rolls(); len(rolls) > 0 {
+			e.DiceFrom, e.DiceTo = g.DiceNext, dice.Next()
+			db := w.b.Bucket(bDice)
+			for _, r := range rolls {
+				b, err := json.Marshal(r)
+				if err != nil {
+					return err
+				}
+				if err := db.Put(u64(r.Seq), b); err != nil {
+					return err
+				}
+			}
+			g.DiceNext = dice.Next()
+		}
+		if err := w.append(e, snap); err != nil {
+			return err
+		}
+		g.Wait, g.Deadline = res.Next, res.Deadline
+		var receipt uint64
+		if st.Mail != nil {
+			if receipt, err = reserveReceipt(tx); err != nil {
+				return err
+			}
+		}
+		ids, err := w.queue(res.Outbox, e.Seq, receipt, now)
+		if err != nil {
+			return err
+		}
+		if st.Mail != nil {
+			r := Receipt{Seq: receipt, MessageID: st.Mail.MessageID, ContentHash: st.Mail.ContentHash,
+				Game: g.ID, Outcome: "accepted", Entry: e.Seq, Mails: ids, Time: now}
+			if err := putReceipt(tx, r); err != nil {
+				return err
+			}
+		}
+		out = e
+		return w.save()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Rollback returns a game to the position after entry to, which must be a
+// live entry before the head. A rollback entry is appended; every live entry
+// after to stays in the log, marked as rolled back by it. The dice counter
+// does not go back: dice already rolled are never rolled again. The game
+// becomes active and waits for what it waited for after entry to.
+func (db *DB) Rollback(id string, to uint64, note string, deadline time.Time, outbox []Mail) (*Entry, error) {
+	var out *Entry
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		g := w.g
+		marks := w.b.Bucket(bMarks)
+		if to == 0 || to >= g.Entries || marks.Get(u64(to)) != nil {
+			return fmt.Errorf("%w: entry %d of %d (live entries only, before the last)", ErrRollback, to, g.Entries)
+		}
+		target, _, err := w.entry(to)
+		if err != nil {
+			return err
+		}
+		base, err := w.base(target)
+		if err != nil {
+			return err
+		}
+		now := db.now().UTC()
+		e := &Entry{Kind: KindRollback, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
+			To: to, Note: note, State: target.State, Next: target.Next}
+		if err := w.append(e, nil); err != nil {
+			return err
+		}
+		for seq := e.Seq - 1; seq > to; seq-- {
+			if marks.Get(u64(seq)) == nil {
+				if err := marks.Put(u64(seq), u64(e.Seq)); err != nil {
+					return err
+				}
+			}
+		}
+		g.Current = base
+		g.Wait, g.Deadline, g.Status = target.Next, deadline, Active
+		if _, err := w.queue(outbox, e.Seq, 0, now); err != nil {
+			return err
+		}
+		out = e
+		return w.save()
+	})
+	return out, err
+}
+
+// base returns the entry whose snapshot holds the position after e.
+func (w *gameTx) base(e *Entry) (uint64, error) {
+	for {
+		switch e.Kind {
+		case KindCreate, KindOrders, KindProcedure:
+			return e.Seq, nil
+		case KindRollback:
+			var err error
+			if e, _, err = w.entry(e.To); err != nil {
+				return 0, err
+			}
+		case KindEnd:
+			var err error
+			if e, _, err = w.entry(e.Seq - 1); err != nil {
+				return 0, err
+			}
+		default:
+			return 0, fmt.Errorf("store: entry %d: unknown kind %q", e.Seq, e.Kind)
+		}
+	}
+}
+
+// End ends a game: it appends an end entry saying how (note) and queues the
+// final mails. The seed may then be revealed (Export does).
+func (db *DB) End(id, note string, outbox []Mail) (*Entry, error) {
+	var out *Entry
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		g := w.g
+		if g.Status == Ended {
+			return fmt.Errorf("%w: it has already ended", ErrNotActive)
+		}
+		last, _, err := w.entry(g.Entries)
+		if err != nil {
+			return err
+		}
+		now := db.now().UTC()
+		e := &Entry{Kind: KindEnd, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
+			Note: note, State: last.State, Next: Wait{Turn: g.Wait.Turn}}
+		if err := w.append(e, nil); err != nil {
+			return err
+		}
+		g.Status, g.Wait, g.Deadline = Ended, e.Next, time.Time{}
+		if _, err := w.queue(outbox, e.Seq, 0, now); err != nil {
+			return err
+		}
+		out = e
+		return w.save()
+	})
+	return out, err
+}
+
+// LogEntry is an entry as read back: the entry, its hash, and the rollback
+// entry that undid it (0 while it is live).
+type LogEntry struct {
+	*Entry
+	Hash         string
+	RolledBackBy uint64
+}
+
+// Log returns a game's log entries from seq from (1 for all), in order.
+func (db *DB) Log(id string, from uint64) ([]LogEntry, error) {
+	var out []LogEntry
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		marks := w.b.Bucket(bMarks)
+		c := w.b.Bucket(bLog).Cursor()
+		for k, v := c.Seek(u64(from)); k != nil; k, v = c.Next() {
+			e := new(Entry)
+			if err := json.Unmarshal(v, e); err != nil {
+				return fmt.Errorf("store: game %s: entry %d: %w", id, binary.BigEndian.Uint64(k), err)
+			}
+			le := LogEntry{Entry: e, Hash: hashHex(v)}
+			if m := marks.Get(k); m != nil {
+				le.RolledBackBy = binary.BigEndian.Uint64(m)
+			}
+			out = append(out, le)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Dice returns a game's dice log from die from (1 for all), in order.
+func (db *DB) Dice(id string, from uint64) ([]Roll, error) {
+	var out []Roll
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		c := w.b.Bucket(bDice).Cursor()
+		for k, v := c.Seek(u64(from)); k != nil; k, v = c.Next() {
+			var r Roll
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("store: game %s: die %d: %w", id, binary.BigEndian.Uint64(k), err)
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RawOrders returns the order file exactly as received for an orders entry.
+func (db *DB) RawOrders(id string, seq uint64) ([]byte, error) {
+	var out []byte
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		b := w.b.Bucket(bOrders).Get(u64(seq))
+		if b == nil {
+			return fmt.Errorf("store: game %s: entry %d has no order file", id, seq)
+		}
+		out = append([]byte(nil), b...)
+		return nil
+	})
+	return out, err
+}
+
+// Snapshot returns the position after entry seq (any live or rolled-back
+// entry).
+func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
+	var s *adjudicator.State
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		e, _, err := w.entry(seq)
+		if err != nil {
+			return err
+		}
+		base, err := w.base(e)
+		if err != nil {
+			return err
+		}
+		s, err = w.state(base)
+		return err
+	})
+	return s, err
+}
+
+// canonical returns JSON text in the form whose SHA-256 is an entry's hash:
+// no insignificant white space, object keys sorted byte-wise, numbers as
+// written, strings escaped as encoding/json does without HTML escaping. So
+// an export can be re-indented or have its keys reordered by any tool and
+// still audit.
+func canonical(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("text after the JSON value")
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// encodeEntry returns an entry's canonical JSON.
+func encodeEntry(e *Entry) ([]byte, error) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	return canonical(b)
+}

@@ -1,0 +1,353 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+func TestCreateStepReopenContinue(t *testing.T) {
+	db, path := openTestDB(t)
+	g := createTestGame(t, db, "g1")
+	if g.Commitment != Commitment(testSeed()) || g.DiceNext != 1 || g.Entries != 1 {
+		t.Fatalf("new game: %+v", g)
+	}
+	if _, err := db.Create(NewGame{ID: "g1", State: openingState()}); !errors.Is(err, ErrGameExists) {
+		t.Fatalf("second create: %v", err)
+	}
+	newDriver(db, "g1", 1).play(t, 12)
+	before, _ := db.Game("g1")
+	closeChecked(t, db)
+
+	db = mustOpen(t, path)
+	t.Cleanup(func() { closeChecked(t, db) })
+	after, err := db.Game("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Head != before.Head || after.Entries != 13 || after.DiceNext != before.DiceNext {
+		t.Fatalf("after reopening: %+v, before %+v", after, before)
+	}
+	newDriver(db, "g1", 2).play(t, 12)
+	g, _ = db.Game("g1")
+	if g.Entries != 25 || g.DiceNext <= before.DiceNext {
+		t.Fatalf("after continuing: %d entries, next die %d", g.Entries, g.DiceNext)
+	}
+	rep := mustAudit(t, mustExport(t, db, "g1", true))
+	if rep.Entries != 25 || !rep.SeedShown || !rep.Replayed || rep.Dice != int(g.DiceNext-1) {
+		t.Fatalf("report: %+v", rep)
+	}
+	if ids, _ := db.Games(); len(ids) != 1 || ids[0] != "g1" {
+		t.Fatalf("games: %v", ids)
+	}
+}
+
+func mustExport(t testing.TB, db *DB, id string, reveal bool) *Export {
+	t.Helper()
+	x, err := db.Export(id, reveal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Through JSON and back, as attu export and attu audit do.
+	var buf bytes.Buffer
+	if err := x.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	y, err := ReadExport(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return y
+}
+
+func TestRollbackThenContinue(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	d := newDriver(db, "g1", 3)
+	d.play(t, 9) // weather, airpower, us, jp, weather, airpower, us, jp, weather → entries 2..10
+	g, _ := db.Game("g1")
+	diceBefore := g.DiceNext
+	snap4, err := db.Snapshot("g1", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := db.Rollback("g1", 4, "umpire: US orders sent by mistake", time.Time{}, []Mail{{MessageID: "<rb@attu.test>", To: []string{"us@example.org"}, Subject: "rolled back"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ = db.Game("g1")
+	e4, _ := db.Log("g1", 4)
+	if g.Current != 4 || g.Wait != e4[0].Next || g.DiceNext != diceBefore || rb.To != 4 {
+		t.Fatalf("after rollback: %+v", g)
+	}
+	s, _ := db.State("g1")
+	if stateHash(s) != stateHash(snap4) {
+		t.Fatal("position in force is not entry 4's")
+	}
+	log, _ := db.Log("g1", 1)
+	for _, e := range log {
+		want := uint64(0)
+		if e.Seq > 4 && e.Seq < rb.Seq {
+			want = rb.Seq
+		}
+		if e.RolledBackBy != want {
+			t.Errorf("entry %d rolled back by %d, want %d", e.Seq, e.RolledBackBy, want)
+		}
+	}
+	// Rolling back to an undone entry, or to the head, is refused.
+	if _, err := db.Rollback("g1", 6, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
+		t.Fatalf("rollback to an undone entry: %v", err)
+	}
+	if _, err := db.Rollback("g1", rb.Seq, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
+		t.Fatalf("rollback to the head: %v", err)
+	}
+	// Continue: new dice, never the old ones again.
+	e, err := d.step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.DiceTo != 0 && e.DiceFrom != diceBefore {
+		t.Fatalf("after rollback the dice start at %d, want %d", e.DiceFrom, diceBefore)
+	}
+	d.play(t, 6)
+	// A second rollback, to the first rollback entry itself.
+	if _, err := db.Rollback("g1", rb.Seq, "again", time.Time{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d.play(t, 5)
+	if _, err := db.End("g1", "U.S. victory (3.8)", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Apply(Step{Game: "g1", Procedure: waitWeather}, nil); !errors.Is(err, ErrNotActive) {
+		t.Fatalf("step after the end: %v", err)
+	}
+	x := mustExport(t, db, "g1", false)
+	if x.Seed == "" {
+		t.Fatal("ended game exported without its seed")
+	}
+	rep := mustAudit(t, x)
+	if rep.RolledBack == 0 {
+		t.Fatal("audit saw no rolled-back entries")
+	}
+	var out strings.Builder
+	rep.WriteText(&out)
+	t.Log("\n" + out.String())
+}
+
+func TestApplyIsAllOrNothing(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	before, _ := db.Game("g1")
+	mails, _ := db.Outbox("")
+	boom := errors.New("boom")
+	_, err := db.Apply(Step{Game: "g1", Procedure: waitWeather}, func(s *adjudicator.State, d adjudicator.Dice) (Result, error) {
+		d.Roll(adjudicator.Die{Purpose: "weather"})
+		return Result{}, boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	after, _ := db.Game("g1")
+	if after.DiceNext != before.DiceNext || after.Head != before.Head {
+		t.Fatal("a failed step left traces")
+	}
+	if m, _ := db.Outbox(""); len(m) != len(mails) {
+		t.Fatal("a failed step queued mail")
+	}
+}
+
+func TestLedgerExactlyOnce(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	d := newDriver(db, "g1", 4)
+	d.play(t, 2) // weather, airpower: now U.S. actions
+	g, _ := db.Game("g1")
+	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
+	raw := orderFile("g1", "us-token", o)
+	ref := NewMailRef("<once@players.test>", raw)
+	resolve := func(s *adjudicator.State, dice adjudicator.Dice) (Result, error) {
+		return Result{State: s, Next: nextWait(g.Wait), Outbox: []Mail{{MessageID: "<reply.once@attu.test>", To: []string{"us@example.org"}}}}, nil
+	}
+	e, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Received: time.Now(), Mail: &ref}, resolve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok, err := db.Processed(ref)
+	if err != nil || !ok || r.Entry != e.Seq || r.Outcome != "accepted" || len(r.Mails) != 1 {
+		t.Fatalf("receipt %+v %v %v", r, ok, err)
+	}
+	// The same mail again (say after a crash before it was marked \Seen).
+	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Received: time.Now(), Mail: &ref}, resolve); !errors.Is(err, ErrProcessed) {
+		t.Fatalf("second apply: %v", err)
+	}
+	// Stale orders: the game now waits for the Japanese.
+	ref2 := NewMailRef("<stale@players.test>", raw)
+	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Mail: &ref2}, resolve); !errors.Is(err, ErrStale) {
+		t.Fatalf("stale orders: %v", err)
+	}
+	rr, err := db.Refuse(ref2, "g1", "stale: the game waits for turn 1 actions from jp", []Mail{{MessageID: "<err.stale@attu.test>", To: []string{"us@example.org"}}})
+	if err != nil || rr.Entry != 0 || len(rr.Mails) != 1 {
+		t.Fatalf("refuse: %+v %v", rr, err)
+	}
+	if _, err := db.Refuse(ref2, "g1", "again", nil); !errors.Is(err, ErrProcessed) {
+		t.Fatalf("second refuse: %v", err)
+	}
+	if _, err := db.Refuse(NewMailRef("<nogame@x>", nil), "", "no game named", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOutbox(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	newDriver(db, "g1", 5).play(t, 3)
+	now := time.Now()
+	p, err := db.Pending(now, 0)
+	if err != nil || len(p) != 4 { // welcome + three reports
+		t.Fatalf("pending: %d %v", len(p), err)
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i].ID <= p[i-1].ID {
+			t.Fatal("outbox not in queue order")
+		}
+	}
+	if err := db.MarkSent(p[0].ID, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Retry(p[1].ID, errors.New("421 try later"), now.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := db.Pending(now, 0); len(p) != 2 {
+		t.Fatalf("pending after one sent and one deferred: %d", len(p))
+	}
+	if p, _ := db.Pending(now.Add(2*time.Minute), 1); len(p) != 1 || p[0].LastError != "421 try later" {
+		t.Fatalf("pending later: %+v", p)
+	}
+	if err := db.MarkSent(9999, now); !errors.Is(err, ErrNoMail) {
+		t.Fatal(err)
+	}
+}
+
+func TestTokensAndStatus(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	g, _ := db.Game("g1")
+	if !g.CheckToken(adjudicator.US, "us-token") || g.CheckToken(adjudicator.US, "jp-token") || g.CheckToken(adjudicator.NoSide, "") {
+		t.Fatal("token check")
+	}
+	for _, p := range g.Players {
+		if bytes.Contains(p.TokenHash, []byte("token")) {
+			t.Fatal("token stored in clear")
+		}
+	}
+	tok, err := NewToken()
+	if err != nil || len(tok) != 24 {
+		t.Fatalf("token %q %v", tok, err)
+	}
+	if err := db.SetAddress("g1", adjudicator.US, "new-us@example.org", tok); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetStatus("g1", Paused); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newDriver(db, "g1", 6).step(); !errors.Is(err, ErrNotActive) {
+		t.Fatalf("step while paused: %v", err)
+	}
+	db.SetStatus("g1", Active)
+	db.SetDeadline("g1", time.Date(1943, 5, 12, 0, 0, 0, 0, time.UTC))
+	g, _ = db.Game("g1")
+	if !g.CheckToken(adjudicator.US, tok) || g.Players[0].Address != "new-us@example.org" || g.Deadline.Day() != 12 || g.Status != Active {
+		t.Fatalf("after changes: %+v", g)
+	}
+	if _, err := db.Game("nope"); !errors.Is(err, ErrNoGame) {
+		t.Fatal(err)
+	}
+}
+
+func TestSchemaVersion(t *testing.T) {
+	_, path := openTestDB(t)
+	// A file from a newer release is refused.
+	newer := path + ".newer"
+	b, err := bolt.Open(newer, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Update(func(tx *bolt.Tx) error {
+		m, _ := tx.CreateBucket(bMeta)
+		return m.Put(kVersion, u64(SchemaVersion+1))
+	})
+	b.Close()
+	if _, err := Open(newer, nil); !errors.Is(err, ErrSchema) {
+		t.Fatalf("newer file: %v", err)
+	}
+	// An empty bbolt file (version 0) is migrated.
+	empty := path + ".empty"
+	b, _ = bolt.Open(empty, 0o600, nil)
+	b.Close()
+	db := mustOpen(t, empty)
+	defer closeChecked(t, db)
+	db.bolt.View(func(tx *bolt.Tx) error {
+		if v := binary.BigEndian.Uint64(tx.Bucket(bMeta).Get(kVersion)); v != SchemaVersion {
+			t.Errorf("version %d", v)
+		}
+		return nil
+	})
+}
+
+func TestCheckFindsDamage(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	newDriver(db, "g1", 7).play(t, 4)
+	for _, damage := range []struct {
+		name string
+		f    func(g *bolt.Bucket, tx *bolt.Tx) error
+	}{
+		{"snapshot deleted", func(g *bolt.Bucket, tx *bolt.Tx) error { return g.Bucket(bSnapshots).Delete(u64(3)) }},
+		{"die deleted", func(g *bolt.Bucket, tx *bolt.Tx) error { return g.Bucket(bDice).Delete(u64(2)) }},
+		{"mail deleted", func(g *bolt.Bucket, tx *bolt.Tx) error { return tx.Bucket(bOutbox).Delete(u64(2)) }},
+		{"receipt deleted", func(g *bolt.Bucket, tx *bolt.Tx) error { return tx.Bucket(bLedger).Delete(u64(1)) }},
+		{"entry altered", func(g *bolt.Bucket, tx *bolt.Tx) error {
+			v := bytes.Replace(g.Bucket(bLog).Get(u64(2)), []byte("weather"), []byte("Weather"), 1)
+			return g.Bucket(bLog).Put(u64(2), v)
+		}},
+	} {
+		err := db.bolt.Update(func(tx *bolt.Tx) error {
+			if err := damage.f(tx.Bucket(bGames).Bucket([]byte("g1")), tx); err != nil {
+				return err
+			}
+			if checkErrs := checkTx(tx); len(checkErrs) == 0 {
+				t.Errorf("%s: Check found nothing", damage.name)
+			}
+			return errors.New("undo")
+		})
+		if err == nil || err.Error() != "undo" {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestExportHidesSeedWhileRunning(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	newDriver(db, "g1", 8).play(t, 8)
+	x := mustExport(t, db, "g1", false)
+	if x.Seed != "" {
+		t.Fatal("seed revealed while the game runs")
+	}
+	raw, _ := json.Marshal(x)
+	if bytes.Contains(raw, []byte("token")) && bytes.Contains(raw, []byte("token_hash")) {
+		t.Fatal("export carries token hashes")
+	}
+	rep := mustAudit(t, x)
+	if rep.SeedShown {
+		t.Fatal("report claims the seed was checked")
+	}
+}
