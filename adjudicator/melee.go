@@ -452,7 +452,7 @@ func (mt *meleeFight) begin() {
 			if !hasUnknown(mt.attackers, h) {
 				continue
 			}
-			converted, evs := s.revealForMelee(h, mt.d)
+			converted, evs := s.RevealUnknowns(h, mt.d)
 			mt.events = append(mt.events, evs...)
 			var kept []*Unit
 			for _, u := range mt.attackers {
@@ -463,7 +463,7 @@ func (mt *meleeFight) begin() {
 			mt.attackers = append(kept, converted...)
 		}
 	} else if hasUnknown(mt.defenders(), mt.target) {
-		_, evs := s.revealForMelee(mt.target, mt.d)
+		_, evs := s.RevealUnknowns(mt.target, mt.d)
 		mt.events = append(mt.events, evs...)
 	}
 	for _, u := range mt.attackers {
@@ -791,7 +791,7 @@ func (mt *meleeFight) hit(units []*Unit, hits int) {
 		return
 	}
 	before := steps(units)
-	mt.events = append(mt.events, mt.s.meleeHits(units, hits, mt.d)...)
+	mt.events = append(mt.events, mt.s.ApplyHits(units, hits, HitOptions{Cause: "melee at " + mt.target.String(), Melee: true, Dice: mt.d})...)
 	lost := before - steps(units)
 	if units[0].Side() == US {
 		mt.usLost += lost
@@ -969,45 +969,3 @@ func (mt *meleeFight) advance(att []*Unit) {
 	}
 }
 
-// meleeHits applies melee hits to units by their owner's standing
-// instructions.
-func (s *State) meleeHits(units []*Unit, hits int, d Dice) []Event {
-	var events []Event
-	st := s.Standing(units[0].Side())
-	for range hits {
-		var pick *Unit
-		for _, id := range st.LossOrder {
-			for _, u := range units {
-				if u.ID == id && u.OnMap() && pick == nil {
-					pick = u
-				}
-			}
-		}
-		if pick == nil {
-			for _, u := range units {
-				if u.OnMap() && (pick == nil || u.Steps > pick.Steps) {
-					pick = u
-				}
-			}
-		}
-		if pick == nil {
-			break
-		}
-		pick.Steps--
-		if pick.Side() == US && pick.Kind() == Infantry && !pick.Captured {
-			s.Casualties++
-		}
-		text := fmt.Sprintf("%s loses a step", pick.ID)
-		if pick.Steps == 0 {
-			text = fmt.Sprintf("%s is eliminated", pick.ID)
-			pick.Hex, pick.Box = 0, BoxEliminated
-		}
-		events = append(events, Event{Kind: "loss", Text: text, Unit: pick.ID})
-	}
-	return events
-}
-
-// revealForMelee converts the Unknown units in h before a melee.
-func (s *State) revealForMelee(h Hex, d Dice) ([]*Unit, []Event) {
-	return nil, nil
-}

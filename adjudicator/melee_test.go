@@ -15,15 +15,6 @@ func declared(t *testing.T, s *State, target Hex, ids ...string) {
 	}
 }
 
-func eventsText(evs []Event) string {
-	var b strings.Builder
-	for _, e := range evs {
-		b.WriteString(e.Text)
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
 func wantEvent(t *testing.T, evs []Event, sub string) {
 	t.Helper()
 	for _, e := range evs {
@@ -31,7 +22,7 @@ func wantEvent(t *testing.T, evs []Event, sub string) {
 			return
 		}
 	}
-	t.Errorf("no event contains %q; events:\n%s", sub, eventsText(evs))
+	t.Errorf("no event contains %q; events:\n%s", sub, eventsText(evs, Umpire))
 }
 
 // The melee example of rule 8.2 on the built-in map.
@@ -48,11 +39,11 @@ func TestExample82(t *testing.T) {
 	d := &ForcedDice{Values: []int{5, 5, 3, 9, 8, 8, 7, 4, 1, 7, 5, 5, 3, 2, 2, 10, 8, 7, 1, 8, 5, 4, 4, 2, 1}}
 	evs := s.ResolveMelee(d)
 	if d.Err != nil || d.Unused() != 0 {
-		t.Fatalf("dice: %v, %d unused\n%s", d.Err, d.Unused(), eventsText(evs))
+		t.Fatalf("dice: %v, %d unused\n%s", d.Err, d.Unused(), eventsText(evs, Umpire))
 	}
 	j := unitAt(t, s, "J01")
 	if j.OnMap() || a.Steps != 1 || b.Steps != 4 || s.Casualties != 3 {
-		t.Errorf("J01 %s, 1/17-A %d steps, 1/17-B %d, casualties %d\n%s", j.Hex, a.Steps, b.Steps, s.Casualties, eventsText(evs))
+		t.Errorf("J01 %s, 1/17-A %d steps, 1/17-B %d, casualties %d\n%s", j.Hex, a.Steps, b.Steps, s.Casualties, eventsText(evs, Umpire))
 	}
 	if a.Hex != 2717 || b.Hex != 2717 {
 		t.Errorf("advance: 1/17-A in %s, 1/17-B in %s", a.Hex, b.Hex)
