@@ -968,4 +968,3 @@ func (mt *meleeFight) advance(att []*Unit) {
 			Text: fmt.Sprintf("%s advances %s→%s (rule 8.2.1.4)", u.ID, from, mt.target)})
 	}
 }
-
