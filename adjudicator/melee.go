@@ -910,8 +910,18 @@ func (mt *meleeFight) finish() {
 	default:
 		winner = "both sides stand"
 	}
-	if len(mt.defenders()) == 0 && len(att) > 0 && !mt.assault {
-		mt.advance(att)
+	if len(mt.defenders()) == 0 && len(att) > 0 {
+		if mt.assault {
+			// rule 11.3.2: the charge takes the hex and may go on.
+			for _, u := range att {
+				u.Hex = mt.target
+			}
+			mt.events = append(mt.events, s.unitsEvent("advance", mt.side, att, []Hex{mt.target}, func(who string) string {
+				return fmt.Sprintf("%s %s into %s (rule 11.3.2)", who, charge(len(att)), mt.target)
+			})...)
+		} else {
+			mt.advance(att)
+		}
 	}
 	captor := Side(NoSide)
 	for _, u := range s.UnitsAt(mt.target) {
@@ -967,4 +977,11 @@ func (mt *meleeFight) advance(att []*Unit) {
 		mt.events = append(mt.events, Event{Kind: "advance", Side: mt.side, Unit: u.ID, Hexes: []Hex{from, mt.target},
 			Text: fmt.Sprintf("%s advances %s→%s (rule 8.2.1.4)", u.ID, from, mt.target)})
 	}
+}
+
+func charge(n int) string {
+	if n == 1 {
+		return "charges"
+	}
+	return "charge"
 }
