@@ -28,6 +28,8 @@ type Case struct {
 	orders []*orders.File
 	expect expectYAML
 	hexes  []adjudicator.Hex
+	// activations run after the orders files (melee.go).
+	activations []activation
 }
 
 // Position returns a copy of the case's position before procedures and
@@ -55,6 +57,9 @@ type caseYAML struct {
 	Roll        []yaml.Node         `yaml:"roll"`
 	Orders      []yaml.Node         `yaml:"orders"`
 	Expect      expectYAML          `yaml:"expect"`
+	Standing    standingsYAML       `yaml:"standing"`
+	Casualties  int                 `yaml:"casualties"`
+	Activations []activationYAML    `yaml:"activations"`
 }
 
 type unitYAML struct {
@@ -63,6 +68,8 @@ type unitYAML struct {
 	Hex   adjudicator.Hex `yaml:"hex"`
 	Steps int             `yaml:"steps"`
 	Face  string          `yaml:"face"`
+	Melee adjudicator.Hex `yaml:"melee"` // declared melee against this hex earlier in the turn
+	Box   string          `yaml:"box"`   // off the map, in this box, instead of a hex
 }
 
 type expectYAML struct {
@@ -77,6 +84,7 @@ type expectYAML struct {
 	Air        *airExpect           `yaml:"air"`
 	ZOC        []zocExpect          `yaml:"zoc"`
 	Casualties *int                 `yaml:"casualties"`
+	Heroes     *heroesExpect        `yaml:"heroes"`
 
 	// Decoded from the nodes above by Parse.
 	refused *refusedExpect
@@ -91,12 +99,13 @@ type refusedExpect struct {
 }
 
 type unitExpect struct {
-	At    orders.Pos
-	ID    string          `yaml:"id"`
-	Hex   adjudicator.Hex `yaml:"hex"`
-	Steps *int            `yaml:"steps"`
-	Face  string          `yaml:"face"`
-	Box   string          `yaml:"box"`
+	At       orders.Pos
+	ID       string          `yaml:"id"`
+	Hex      adjudicator.Hex `yaml:"hex"`
+	Steps    *int            `yaml:"steps"`
+	Face     string          `yaml:"face"`
+	Box      string          `yaml:"box"`
+	Captured *bool           `yaml:"captured"`
 }
 
 type losExpect struct {
@@ -172,6 +181,9 @@ func Parse(data []byte) (*Case, error) {
 	c.start = s
 	p.state = s
 	p.placeUnits(c, y.Units)
+	p.standings(y.Standing)
+	s.Casualties = y.Casualties
+	p.activations(c, y.Activations)
 	p.supplyOverrides(&y.Supply)
 	c.dice = p.dice(y.Dice)
 	c.roll = p.rolls(y.Roll)
@@ -306,6 +318,14 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 			continue
 		}
 		seen[uy.ID] = uy.At
+		if uy.Hex == 0 && uy.Box != "" {
+			if !knownBox(uy.Box) {
+				p.fail(uy.At, "%s: box %q: want %s", uy.ID, uy.Box, strings.Join(boxes, ", "))
+			}
+			u.Box = uy.Box
+			c.placed = append(c.placed, uy.ID)
+			continue
+		}
 		if uy.Hex == 0 {
 			p.fail(uy.At, "%s: hex is missing: say where the unit stands, like hex: 2717", uy.ID)
 			continue
@@ -316,6 +336,10 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 		}
 		p.hex(uy.Hex)
 		c.placed = append(c.placed, uy.ID)
+		if uy.Melee != 0 {
+			u.Melee, u.Acted = uy.Melee, true
+			p.hex(uy.Melee)
+		}
 		full := u.Counter().MaxSteps()
 		switch {
 		case uy.Steps == 0:
@@ -424,8 +448,8 @@ func (p *parser) dice(ns []yaml.Node) []int {
 func (p *parser) rolls(ns []yaml.Node) []string {
 	var out []string
 	for i, n := range ns {
-		if n.Kind != yaml.ScalarNode || (n.Value != RollWeather && n.Value != RollAirpower) {
-			p.fail(nodePos(&ns[i]), "roll[%d]: want %s or %s", i, RollWeather, RollAirpower)
+		if n.Kind != yaml.ScalarNode || (n.Value != RollWeather && n.Value != RollAirpower && n.Value != RollMelee) {
+			p.fail(nodePos(&ns[i]), "roll[%d]: want %s, %s or %s", i, RollWeather, RollAirpower, RollMelee)
 			continue
 		}
 		out = append(out, n.Value)
@@ -444,8 +468,8 @@ func (p *parser) expectations(c *Case, e *expectYAML) {
 		} else {
 			p.fail(nodePos(&e.Refused), "expect.refused: want a list of error texts, or {orders: N, errors: [...]}")
 		}
-		if r.Orders < 1 || r.Orders > len(c.orders) {
-			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files, counted from 1", r.Orders, len(c.orders))
+		if r.Orders < 1 || r.Orders > len(c.orders)+len(c.activations) {
+			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files and activations, counted from 1", r.Orders, len(c.orders)+len(c.activations))
 		}
 		e.refused = r
 	}
