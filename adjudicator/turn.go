@@ -356,15 +356,10 @@ func (s *State) endTurn(d Dice) []Event {
 	return append(evs, s.advanceTurn()...)
 }
 
-// meleeStep is step 7 (rule 3.7).
-//
-// MELEE HOOK: the melee step is written on branch melee as
-// (*State).ResolveMelee(d Dice) []Event. Once it is on main this body
-// becomes "return s.ResolveMelee(d)". Until then no melee can be declared
-// (activate refuses it), so there is nothing to resolve.
+// meleeStep is step 7 (rule 3.7): every melee declared in the actions of
+// both sides, fought by the server from the standing instructions.
 func (s *State) meleeStep(d Dice) []Event {
-	_ = d
-	return nil
+	return s.ResolveMelee(d)
 }
 
 // advanceTurn is step 9 (rule 3.9): the end of the game when this was the

@@ -28,6 +28,8 @@ type Case struct {
 	orders []*orders.File
 	expect expectYAML
 	hexes  []adjudicator.Hex
+	// activations run after the orders files (melee.go).
+	activations []activation
 	// turnCase: the case names a phase, so its orders go through
 	// adjudicator.Resolve, which checks the wait and runs the turn on.
 	turnCase bool
@@ -58,14 +60,15 @@ type caseYAML struct {
 	Roll        []yaml.Node         `yaml:"roll"`
 	Orders      []yaml.Node         `yaml:"orders"`
 	Expect      expectYAML          `yaml:"expect"`
+	Standing    standingsYAML       `yaml:"standing"`
+	Casualties  int                 `yaml:"casualties"`
+	Activations []activationYAML    `yaml:"activations"`
 
 	// The turn's state machine (DESIGN 3) and victory (rule 3.8).
 	Phase       string           `yaml:"phase"`
 	Waiting     adjudicator.Side `yaml:"waiting"`
-	Casualties  int              `yaml:"casualties"`
 	Komandorski *komandorskiYAML `yaml:"komandorski"`
 	Cleared     []string         `yaml:"cleared"`
-	Pool        []string         `yaml:"pool"`
 }
 
 type komandorskiExpect struct {
@@ -87,6 +90,8 @@ type unitYAML struct {
 	Hex   adjudicator.Hex `yaml:"hex"`
 	Steps int             `yaml:"steps"`
 	Face  string          `yaml:"face"`
+	Melee adjudicator.Hex `yaml:"melee"` // declared melee against this hex earlier in the turn
+	Box   string          `yaml:"box"`   // off the map, in this box, instead of a hex
 	// Captured marks U.S. artillery taken by the Japanese (rule 8.2.1.4).
 	Captured bool `yaml:"captured"`
 }
@@ -103,6 +108,7 @@ type expectYAML struct {
 	Air        *airExpect           `yaml:"air"`
 	ZOC        []zocExpect          `yaml:"zoc"`
 	Casualties *int                 `yaml:"casualties"`
+	Heroes     *heroesExpect        `yaml:"heroes"`
 	// What the game waits for and who has won (DESIGN 3, rule 3.8).
 	Winner      string             `yaml:"winner"`
 	Victory     string             `yaml:"victory"`
@@ -126,12 +132,13 @@ type refusedExpect struct {
 }
 
 type unitExpect struct {
-	At    orders.Pos
-	ID    string          `yaml:"id"`
-	Hex   adjudicator.Hex `yaml:"hex"`
-	Steps *int            `yaml:"steps"`
-	Face  string          `yaml:"face"`
-	Box   string          `yaml:"box"`
+	At       orders.Pos
+	ID       string          `yaml:"id"`
+	Hex      adjudicator.Hex `yaml:"hex"`
+	Steps    *int            `yaml:"steps"`
+	Face     string          `yaml:"face"`
+	Box      string          `yaml:"box"`
+	Captured *bool           `yaml:"captured"`
 }
 
 type losExpect struct {
@@ -207,6 +214,9 @@ func Parse(data []byte) (*Case, error) {
 	c.start = s
 	p.state = s
 	p.placeUnits(c, y.Units)
+	p.standings(y.Standing)
+	s.Casualties = y.Casualties
+	p.activations(c, y.Activations)
 	c.turnCase = p.turnState(root, &y)
 	p.supplyOverrides(&y.Supply)
 	c.dice = p.dice(y.Dice)
@@ -342,6 +352,14 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 			continue
 		}
 		seen[uy.ID] = uy.At
+		if uy.Hex == 0 && uy.Box != "" {
+			if !knownBox(uy.Box) {
+				p.fail(uy.At, "%s: box %q: want %s", uy.ID, uy.Box, strings.Join(boxes, ", "))
+			}
+			u.Box = uy.Box
+			c.placed = append(c.placed, uy.ID)
+			continue
+		}
 		if uy.Hex == 0 {
 			p.fail(uy.At, "%s: hex is missing: say where the unit stands, like hex: 2717", uy.ID)
 			continue
@@ -352,6 +370,10 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 		}
 		p.hex(uy.Hex)
 		c.placed = append(c.placed, uy.ID)
+		if uy.Melee != 0 {
+			u.Melee, u.Acted = uy.Melee, true
+			p.hex(uy.Melee)
+		}
 		full := u.Counter().MaxSteps()
 		switch {
 		case uy.Steps == 0:
@@ -467,8 +489,8 @@ func (p *parser) dice(ns []yaml.Node) []int {
 func (p *parser) rolls(ns []yaml.Node) []string {
 	var out []string
 	for i, n := range ns {
-		if n.Kind != yaml.ScalarNode || (n.Value != RollWeather && n.Value != RollAirpower) {
-			p.fail(nodePos(&ns[i]), "roll[%d]: want %s or %s", i, RollWeather, RollAirpower)
+		if n.Kind != yaml.ScalarNode || (n.Value != RollWeather && n.Value != RollAirpower && n.Value != RollMelee) {
+			p.fail(nodePos(&ns[i]), "roll[%d]: want %s, %s or %s", i, RollWeather, RollAirpower, RollMelee)
 			continue
 		}
 		out = append(out, n.Value)
@@ -487,8 +509,8 @@ func (p *parser) expectations(c *Case, e *expectYAML) {
 		} else {
 			p.fail(nodePos(&e.Refused), "expect.refused: want a list of error texts, or {orders: N, errors: [...]}")
 		}
-		if r.Orders < 1 || r.Orders > len(c.orders) {
-			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files, counted from 1", r.Orders, len(c.orders))
+		if r.Orders < 1 || r.Orders > len(c.orders)+len(c.activations) {
+			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files and activations, counted from 1", r.Orders, len(c.orders)+len(c.activations))
 		}
 		e.refused = r
 	}

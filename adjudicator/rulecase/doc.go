@@ -49,6 +49,24 @@
 //	  air: {us: 2, jp: 1}
 //	  zoc: [{hex: 2819, side: us, in: true}]   # is the hex in a ZOC of that side's units
 //	  casualties: 0
+//	  heroes: {martinez: true, arnold: false, yamasaki: false}   # rule 11: spent or not
+//	  units: [{id: 105-1, hex: 2619, captured: true}]            # captured U.S. artillery (8.2.1.4)
+//
+// Melee and the heroes add these keys to a case:
+//
+//	units:
+//	  - {id: 1/17-A, hex: 2618, melee: 2717}   # declared melee against 2717 earlier this turn
+//	  - {id: J10, box: pool}                   # off the map in a box instead of a hex
+//	standing:                                  # standing instructions in force (DESIGN 3.2)
+//	  us: {loss_order: [1/17-A], retreat: never, retreat_at: {"2619": always},
+//	       advance: strongest, martinez: never, arnold: auto, melee_order: [2717]}
+//	  jp: {advance: all, melee_pick: listed, unknown_table: most}
+//	casualties: 3                              # the U.S. casualty track at the start
+//	activations:                               # single activations the orders schema
+//	  - {side: us, melee: {units: [1/17-A], target: 2717}}      # does not carry yet, run after
+//	  - {side: jp, yamasaki: {hex: 2717, moves: [{unit: J01, path: [2618]}]}}   # the orders files;
+//	                                           # expect.refused counts them after the orders files
+//	roll: [melee]                              # the melee step (3.7), run after orders and activations
 //
 // # Whole turns and victory
 //
@@ -61,13 +79,13 @@
 //
 //	phase: actions                         # or us-decision: what the game waits for
 //	waiting: jp                            # whose orders; default the first player (U.S. by day, Japanese at night)
-//	casualties: 29                         # U.S. casualty track at the start (8.4, 3.8.2)
+//	casualties: 29                         # the track at the start; 30 ends the game (3.8.2)
 //	komandorski: {effect: 27, delay: 2}    # the chits of 12.1; flipped as the turn says (12.1.3)
 //	                                       # unless effect_revealed / delay_revealed are given
 //	cleared: [E]                           # victory zones carrying a Zone Cleared marker (10.0)
-//	pool: [J40, J41]                       # Japanese infantry waiting in the pool (2.5, 3.8.2)
 //	units:
 //	  - {id: 105-1, hex: 2717, captured: true}   # U.S. artillery taken by the Japanese (8.2.1.4)
+//	  - {id: J40, box: pool}                     # Japanese infantry waiting in the pool (2.5)
 //	expect:
 //	  winner: jp                           # us, jp or none
 //	  victory: "rule 3.8.3"                # a substring of why the game was won
@@ -79,8 +97,8 @@
 //
 // Rule 3.8.2 ends the game at once when no Japanese infantry or artillery
 // is on the map or in the pool, and units not placed stay unused: give a
-// turn case some Japanese infantry, on the map or in pool:, unless that
-// victory is what it shows.
+// turn case some Japanese infantry, on the map or in the pool box, unless
+// that victory is what it shows.
 //
 // # Caveats
 //

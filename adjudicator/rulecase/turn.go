@@ -11,8 +11,8 @@ import (
 )
 
 // Keys for cases that run whole turns (DESIGN 3) and decide the game (rule
-// 3.8): the position's wait, casualty track, Komandorski chits, cleared
-// zones and pool, and expectations about the wait and the winner.
+// 3.8): the position's wait, Komandorski chits and cleared zones, and
+// expectations about the wait and the winner.
 
 var phases = []string{adjudicator.PhaseUSDecision, adjudicator.PhaseActions}
 
@@ -37,21 +37,6 @@ func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
 		}
 	}
 	slices.Sort(s.Cleared)
-	for _, id := range y.Pool {
-		u, ok := p.unit(keyPos(root, "pool"), id)
-		if !ok {
-			continue
-		}
-		if u.Side() != adjudicator.JP || u.Kind() != adjudicator.Infantry {
-			p.fail(keyPos(root, "pool"), "pool: %s is not Japanese infantry; only Japanese infantry waits in the pool (rule 2.5)", id)
-			continue
-		}
-		if u.OnMap() {
-			p.fail(keyPos(root, "pool"), "pool: %s is placed on the map too", id)
-			continue
-		}
-		u.Box = adjudicator.BoxPool
-	}
 	if y.Phase == "" {
 		if y.Waiting != adjudicator.NoSide {
 			p.fail(keyPos(root, "waiting"), "waiting: give phase too, like phase: actions")
