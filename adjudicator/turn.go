@@ -205,51 +205,20 @@ func (s *State) DefaultOrders() Orders {
 // file-level Problem naming what the game waits for now. Turn 0 and an
 // empty Wait stand for the current turn and the actions wait, as in
 // ResolveActions. Invalid standing instructions and illegal activations
-// refuse the file too. With any Problem the state returned is nil; s itself
-// is never changed.
+// refuse the file too (CheckOrders judges a file the same way without
+// running it). With any Problem the state returned is nil; s itself is
+// never changed.
 func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
-	if p := s.checkWait(o); p != nil {
-		return nil, nil, []Problem{*p}
-	}
-	var problems []Problem
-	file := func(format string, a ...any) {
-		problems = append(problems, Problem{Action: -1, Step: -1, Msg: fmt.Sprintf(format, a...)})
-	}
-	if o.Standing != nil {
-		for _, bad := range o.Standing.Check(o.Side) {
-			file("standing instructions: %s", bad)
-		}
-	}
-	phase := s.Phase
-	switch phase {
-	case PhaseUSDecision:
-		switch {
-		case o.Decision == nil:
-			file("the U.S. decision needs an answer: refit or not (rule 3.1), night or day (rule 3.2)")
-		case o.Decision.Refit:
-			file("refit turns are not yet supported; decide a normal turn, by day or at night (rules 3.1, 3.2)")
-		}
-		if len(o.Actions) > 0 {
-			file("the U.S. decision holds no activations; they come in the actions of this turn")
-		}
-	case PhaseActions:
-		if o.Decision != nil {
-			file("a refit or night decision is made only at the start of a turn, in the U.S. decision (rules 3.1, 3.2)")
-		}
-	}
-	if len(problems) > 0 {
+	if problems := s.checkFile(o); len(problems) > 0 {
 		return nil, nil, problems
 	}
+	phase := s.Phase
 
 	base := s
 	var events []Event
 	if o.Standing != nil {
 		base = s.Clone()
-		if o.Side == US {
-			base.StandingUS = base.StandingUS.Merge(*o.Standing)
-		} else {
-			base.StandingJP = base.StandingJP.Merge(*o.Standing)
-		}
+		base.mergeStanding(o.Side, *o.Standing)
 		events = append(events, Event{
 			Kind: "standing", Side: o.Side, Seen: o.Side,
 			Text: fmt.Sprintf("The %s standing instructions now in force include the changes of these orders.", sideName(o.Side)),
@@ -277,6 +246,69 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		events = append(events, Event{Kind: "wait", Text: "The game now waits for " + out.awaited() + "."})
 	}
 	return out, events, nil
+}
+
+// CheckOrders judges orders against s without changing it and without
+// dice, as Resolve would: that they answer the current wait, that their
+// standing instructions and decision are valid, and for actions every
+// activation (CheckActions). It returns every problem found; none means
+// Resolve will accept the file, though dice may still change what it does.
+func CheckOrders(s *State, o Orders) []Problem {
+	if problems := s.checkFile(o); len(problems) > 0 {
+		return problems
+	}
+	if s.Phase != PhaseActions {
+		return nil
+	}
+	if o.Standing != nil {
+		s = s.Clone()
+		s.mergeStanding(o.Side, *o.Standing)
+	}
+	return CheckActions(s, o)
+}
+
+// checkFile judges what is file-wide in orders: the wait they answer, their
+// standing instructions, the decision.
+func (s *State) checkFile(o Orders) []Problem {
+	if p := s.checkWait(o); p != nil {
+		return []Problem{*p}
+	}
+	var problems []Problem
+	file := func(format string, a ...any) {
+		problems = append(problems, Problem{Action: -1, Step: -1, Msg: fmt.Sprintf(format, a...)})
+	}
+	if o.Standing != nil {
+		for _, bad := range o.Standing.Check(o.Side) {
+			file("standing instructions: %s", bad)
+		}
+	}
+	switch s.Phase {
+	case PhaseUSDecision:
+		switch {
+		case o.Decision == nil:
+			file("the U.S. decision needs an answer: refit or not (rule 3.1), night or day (rule 3.2)")
+		case o.Decision.Refit:
+			file("refit turns are not yet supported; decide a normal turn, by day or at night (rules 3.1, 3.2)")
+		}
+		if len(o.Actions) > 0 {
+			file("the U.S. decision holds no activations; they come in the actions of this turn")
+		}
+	case PhaseActions:
+		if o.Decision != nil {
+			file("a refit or night decision is made only at the start of a turn, in the U.S. decision (rules 3.1, 3.2)")
+		}
+	}
+	return problems
+}
+
+// mergeStanding puts standing instructions from an orders file of side in
+// force (DESIGN 3.2).
+func (s *State) mergeStanding(side Side, st Standing) {
+	if side == US {
+		s.StandingUS = s.StandingUS.Merge(st)
+	} else {
+		s.StandingJP = s.StandingJP.Merge(st)
+	}
 }
 
 // checkWait refuses orders that do not answer the current wait (DESIGN

@@ -363,6 +363,12 @@ func TestTurnCycleProperty(t *testing.T) {
 			if out, _, ps := Resolve(s, wrong, &ForcedDice{}); out != nil || len(ps) != 1 || !strings.Contains(ps[0].Msg, "the game waits for "+s.awaited()) {
 				t.Fatalf("position %d: %+v answered %s: %v", i, wrong, s.WaitText(), ps)
 			}
+			if ps := CheckOrders(s, wrong); len(ps) != 1 {
+				t.Fatalf("position %d: CheckOrders of %+v: %v", i, wrong, ps)
+			}
+			if ps := CheckOrders(s, o); len(ps) > 0 {
+				t.Fatalf("position %d: CheckOrders refuses the default orders: %v", i, ps)
+			}
 			before := mustJSON(t, s)
 			next, _, ps := Resolve(s, o, &ForcedDice{Values: dice})
 			if len(ps) > 0 {
@@ -421,5 +427,28 @@ func TestWaitRoundTrip(t *testing.T) {
 func TestWaitNamesArePhases(t *testing.T) {
 	if WaitUSDecision != PhaseUSDecision || WaitActions != PhaseActions {
 		t.Errorf("waits %q/%q, phases %q/%q", WaitUSDecision, WaitActions, PhaseUSDecision, PhaseActions)
+	}
+}
+
+// CheckOrders judges as Resolve does, activations included, without
+// running anything.
+func TestCheckOrders(t *testing.T) {
+	s := game(t, map[string]Hex{"1/17-A": 2821, "J01": 2717})
+	wantText(t, CheckOrders(s, actions(US))[0].Msg, "the game waits for the U.S. decision")
+	if ps := CheckOrders(s, decision(true)); len(ps) > 0 {
+		t.Errorf("decision refused: %v", ps)
+	}
+	a, _ := resolve(t, s, decision(false), 5, 1, 1)
+	before := mustJSON(t, a)
+	// 2821 to 2717 is far more than one move.
+	ps := CheckOrders(a, actions(US, mv("1/17-A", 2720, 2719, 2718, 2717)))
+	if len(ps) == 0 || ps[0].Action != 0 {
+		t.Errorf("an impossible move passes: %v", ps)
+	}
+	o := actions(US)
+	o.Standing = &Standing{Retreat: "sometimes"}
+	wantText(t, CheckOrders(a, o)[0].Msg, "standing instructions: retreat")
+	if !bytes.Equal(before, mustJSON(t, a)) {
+		t.Errorf("CheckOrders changed the state")
 	}
 }

@@ -57,7 +57,7 @@ func (c *Case) Run() *Result {
 	c.checkUnits(r, s)
 	c.checkQuestions(r, s)
 	c.checkHeroes(r, s)
-	c.checkTurn(r, s)
+	c.checkWait(r, s)
 	if d.Err != nil {
 		r.error("forced dice: %v; add the missing dice to dice:", d.Err)
 	} else if n := d.Unused(); n > 0 {
@@ -107,7 +107,11 @@ func (c *Case) Check(f *orders.File) (orders.Errors, error) {
 	if o.Turn == 0 {
 		o.Turn = s.Turn
 	}
-	problems, err := checkActions(s, o)
+	check := checkActions
+	if c.turnCase {
+		check = checkTurn
+	}
+	problems, err := check(s, o)
 	if err != nil {
 		return nil, fmt.Errorf("judging actions: %w", err)
 	}

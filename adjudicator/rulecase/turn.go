@@ -110,9 +110,14 @@ func resolveTurn(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice)
 	return ns, evs, ps, nil
 }
 
-// checkTurn compares the wait, the turn, the winner, the cleared zones and
+// checkTurn judges an orders file as Resolve would, wait included.
+func checkTurn(s *adjudicator.State, o adjudicator.Orders) ([]adjudicator.Problem, error) {
+	return adjudicator.CheckOrders(s, o), nil
+}
+
+// checkWait compares the wait, the turn, the winner, the cleared zones and
 // the Komandorski chits with what the case expects.
-func (c *Case) checkTurn(r *Result, s *adjudicator.State) {
+func (c *Case) checkWait(r *Result, s *adjudicator.State) {
 	e := &c.expect
 	if e.Winner != "" {
 		got := "none"

@@ -3,6 +3,8 @@ package rulecase
 import (
 	"strings"
 	"testing"
+
+	"github.com/attu-pbem/attu/orders"
 )
 
 // TestTurnExpectationsFail: each expectation about the wait, the turn, the
@@ -83,5 +85,26 @@ func TestCaseWithoutPhase(t *testing.T) {
 	r := mustParse(t, "name: old style\nunits: [{id: IND1, hex: 2319}]\norders:\n  - side: us\n    actions: []\n  - side: us\n    actions: []\nexpect:\n  turn: 1\n").Run()
 	if !r.Passed {
 		t.Fatalf("failed:\n%s", r.Text())
+	}
+}
+
+// attu check judges a file against a turn case as Resolve would: the wait
+// first.
+func TestCheckTurnCase(t *testing.T) {
+	c := mustParse(t, "name: night\nturn: 3\nnight: true\nphase: actions\nunits: [{id: IND1, hex: 2319}, {id: J01, hex: 2717}]\n")
+	f, err := orders.Parse([]byte("side: us\nactions:\n  - move: {unit: IND1, path: [2320]}\n"), orders.Options{Case: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := c.Check(f)
+	if err != nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), "the game waits for the Japanese actions of turn 3") {
+		t.Fatalf("check: %v %v", errs, err)
+	}
+	f, err = orders.Parse([]byte("side: jp\nactions: []\n"), orders.Options{Case: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs, err := c.Check(f); err != nil || len(errs) > 0 {
+		t.Fatalf("the awaited orders: %v %v", errs, err)
 	}
 }
