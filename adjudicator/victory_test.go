@@ -1,6 +1,7 @@
 package adjudicator
 
 import (
+	"encoding/json"
 	"math/rand"
 	"slices"
 	"strings"
@@ -259,5 +260,51 @@ func TestClearedProperty(t *testing.T) {
 	}
 	if clearedSome == 0 {
 		t.Errorf("no generated position cleared a zone; the property tested nothing")
+	}
+}
+
+// Property: rule 3.8.2 fires exactly when the track is at 30 or no
+// Japanese infantry or artillery is on the map or in the pool, and an
+// ended game round-trips through JSON with its winner.
+func TestSuddenVictoryProperty(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	for i := range 300 {
+		s := randomState(r)
+		s.setWait(PhaseActions, US)
+		if r.Intn(3) == 0 {
+			s.Casualties = 30 + r.Intn(3)
+		}
+		if r.Intn(3) == 0 {
+			for _, u := range s.Units {
+				if u.Side() == JP && u.Kind() != Unknown {
+					u.Hex, u.Box = 0, BoxEliminated
+				}
+			}
+		}
+		left := false
+		for _, u := range s.Units {
+			k := u.Counter().Kind()
+			if u.Counter().Side() == JP && (k == Infantry || k == Artillery) && (u.OnMap() || u.Box == BoxPool) {
+				left = true
+			}
+		}
+		want := NoSide
+		switch {
+		case s.Casualties >= 30:
+			want = JP
+		case !left:
+			want = US
+		}
+		s.CheckSuddenVictory()
+		if s.Winner != want || (want != NoSide) != (s.Phase == PhaseEnded) {
+			t.Fatalf("position %d: winner %s phase %s, want %s", i, s.Winner, s.Phase, want)
+		}
+		var back State
+		if err := json.Unmarshal(mustJSON(t, s), &back); err != nil {
+			t.Fatalf("position %d: %v", i, err)
+		}
+		if back.Winner != s.Winner || back.Phase != s.Phase || back.Victory != s.Victory {
+			t.Fatalf("position %d: round trip lost the outcome", i)
+		}
 	}
 }
