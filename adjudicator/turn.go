@@ -77,21 +77,27 @@ func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 // DrawKomandorski draws the two chits of rule 12.1: the effect (May 24, 27
 // or 30) and the delay (1 to 4), each equally likely. A die of 10 is rolled
 // again for the effect and 9 or 10 for the delay, so that no chit is
-// favoured.
+// favoured; after maxRedraws rolls the last die is taken as it falls, so
+// that a dice source stuck on one face cannot loop for ever. The dice show
+// the chits: the dice log must keep them from the U.S. until they are
+// revealed (DESIGN 4).
 func DrawKomandorski(d Dice) Komandorski {
 	var k Komandorski
-	for k.Effect == 0 {
-		if v := d.Roll(Die{Purpose: "Komandorski effect chit"}); v <= 9 {
-			k.Effect = []int{24, 27, 30}[(v-1)/3]
+	for i := 0; k.Effect == 0; i++ {
+		if v := d.Roll(Die{Purpose: "Komandorski effect chit"}); v <= 9 || i >= maxRedraws {
+			k.Effect = []int{24, 27, 30}[(v-1)%9/3]
 		}
 	}
-	for k.Delay == 0 {
-		if v := d.Roll(Die{Purpose: "Komandorski delay chit"}); v <= 8 {
-			k.Delay = (v + 1) / 2
+	for i := 0; k.Delay == 0; i++ {
+		if v := d.Roll(Die{Purpose: "Komandorski delay chit"}); v <= 8 || i >= maxRedraws {
+			k.Delay = (v-1)%8/2 + 1
 		}
 	}
 	return k
 }
+
+// maxRedraws bounds the rolls of one chit draw.
+const maxRedraws = 20
 
 // Begin starts play: turn 1 (May 11), the weather marker on Fog and the
 // casualty track at 0 (rule 12.2), waiting for the U.S. decision of turn 1.

@@ -452,3 +452,12 @@ func TestCheckOrders(t *testing.T) {
 		t.Errorf("CheckOrders changed the state")
 	}
 }
+
+// A dice source stuck on 10 (forced dice that ran out) cannot hang the draw.
+func TestDrawKomandorskiEnds(t *testing.T) {
+	d := &ForcedDice{}
+	k := DrawKomandorski(d)
+	if k.Effect != 24 || k.Delay != 1 || len(d.Log) != 2*(maxRedraws+1) {
+		t.Errorf("%+v after %d dice", k, len(d.Log))
+	}
+}
