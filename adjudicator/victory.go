@@ -169,6 +169,13 @@ func (s *State) coversSouthernZones(u *Unit) bool {
 // Cleared marker (rule 10.0).
 func (s *State) IsCleared(z string) bool { return slices.Contains(s.Cleared, z) }
 
+// ClearedAt reports whether hex h lies in a cleared victory zone, where the
+// Japanese may neither move nor place Unknown units (rule 10.0).
+func (s *State) ClearedAt(h Hex) bool {
+	z := s.Map().Zone(h)
+	return z != "" && s.IsCleared(z)
+}
+
 // UpdateCleared applies rule 10.0 to the position as it stands; code that
 // moves units or ends a melee calls it afterwards.
 //

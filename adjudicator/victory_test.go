@@ -181,6 +181,9 @@ func TestCleared(t *testing.T) {
 	if evs := s.UpdateCleared(); len(evs) > 0 {
 		t.Errorf("clearing twice: %v", evs)
 	}
+	if !s.ClearedAt(2720) || s.ClearedAt(3409) || s.ClearedAt(0) {
+		t.Errorf("ClearedAt: 2720 %v, 3409 %v", s.ClearedAt(2720), s.ClearedAt(3409))
+	}
 
 	// The U.S. leaving the victory hex does not un-clear the zone; an
 	// Unknown unit entering it does not either; Japanese infantry does.
