@@ -40,7 +40,6 @@ func (c *Case) Run() *Result {
 			r.Orders = append(r.Orders, or)
 		}
 	}
-	s = c.runActivations(r, s, d)
 	if slices.Contains(c.roll, RollMelee) {
 		r.Events = append(r.Events, s.ResolveMelee(d)...)
 	}
