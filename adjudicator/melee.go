@@ -704,8 +704,9 @@ func (mt *meleeFight) defensiveFire() {
 	if hits == 0 {
 		return
 	}
-	mt.hit(att, min(hits, steps(att)))
-	if excess := hits - steps(att); excess > 0 {
+	standing := steps(att)
+	mt.hit(att, min(hits, standing))
+	if excess := hits - standing; excess > 0 {
 		// rule 8.2.1.1: the rest fall on the other units of the attackers' hexes.
 		var others []*Unit
 		for _, h := range mt.attackHexes() {

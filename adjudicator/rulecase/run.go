@@ -19,6 +19,7 @@ func (c *Case) Run() *Result {
 		r.error("%v", err)
 	}
 	r.Events = append(r.Events, evs...)
+	r.procedures = len(evs)
 	for i, f := range c.orders {
 		line, _ := f.Start()
 		or := OrdersResult{Index: i + 1, Side: f.Side.String(), Line: line}
