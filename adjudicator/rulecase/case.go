@@ -28,8 +28,6 @@ type Case struct {
 	orders []*orders.File
 	expect expectYAML
 	hexes  []adjudicator.Hex
-	// activations run after the orders files (melee.go).
-	activations []activation
 	// turnCase: the case names a phase, so its orders go through
 	// adjudicator.Resolve, which checks the wait and runs the turn on.
 	turnCase bool
@@ -62,7 +60,6 @@ type caseYAML struct {
 	Expect      expectYAML          `yaml:"expect"`
 	Standing    standingsYAML       `yaml:"standing"`
 	Casualties  int                 `yaml:"casualties"`
-	Activations []activationYAML    `yaml:"activations"`
 
 	// The turn's state machine (DESIGN 3) and victory (rule 3.8).
 	Phase       string           `yaml:"phase"`
@@ -216,7 +213,6 @@ func Parse(data []byte) (*Case, error) {
 	p.placeUnits(c, y.Units)
 	p.standings(y.Standing)
 	s.Casualties = y.Casualties
-	p.activations(c, y.Activations)
 	c.turnCase = p.turnState(root, &y)
 	p.supplyOverrides(&y.Supply)
 	c.dice = p.dice(y.Dice)
@@ -509,8 +505,8 @@ func (p *parser) expectations(c *Case, e *expectYAML) {
 		} else {
 			p.fail(nodePos(&e.Refused), "expect.refused: want a list of error texts, or {orders: N, errors: [...]}")
 		}
-		if r.Orders < 1 || r.Orders > len(c.orders)+len(c.activations) {
-			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files and activations, counted from 1", r.Orders, len(c.orders)+len(c.activations))
+		if r.Orders < 1 || r.Orders > len(c.orders) {
+			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files, counted from 1", r.Orders, len(c.orders))
 		}
 		e.refused = r
 	}

@@ -62,11 +62,18 @@
 //	       advance: strongest, martinez: never, arnold: auto, melee_order: [2717]}
 //	  jp: {advance: all, melee_pick: listed, unknown_table: most}
 //	casualties: 3                              # the U.S. casualty track at the start
-//	activations:                               # single activations the orders schema
-//	  - {side: us, melee: {units: [1/17-A], target: 2717}}      # does not carry yet, run after
-//	  - {side: jp, yamasaki: {hex: 2717, moves: [{unit: J01, path: [2618]}]}}   # the orders files;
-//	                                           # expect.refused counts them after the orders files
-//	roll: [melee]                              # the melee step (3.7), run after orders and activations
+//	roll: [melee]                              # the melee step (3.7), run after the orders files
+//
+// Melee declarations and Colonel Yamasaki's charge are ordinary activations
+// of an orders file, as a player mails them:
+//
+//	orders:
+//	  - side: us
+//	    actions:
+//	      - melee: {units: [1/17-A, 1/17-B], target: 2717}
+//	  - side: jp
+//	    actions:
+//	      - yamasaki: {hex: 2717, moves: [{unit: J01, path: [2618]}]}
 //
 // # Whole turns and victory
 //
