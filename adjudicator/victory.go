@@ -219,8 +219,10 @@ func (s *State) UpdateCleared() []Event {
 			if u.OnMap() && u.Kind() == Unknown && m.Zone(u.Hex) == z {
 				gone = append(gone, u.ID)
 				from = append(from, u.Hex)
-				u.Hex, u.Box, u.FaceDown = 0, BoxOffMap, true
-				u.Acted, u.MPSpent, u.Melee, u.Fought = false, 0, 0, false
+				// Off the map a unit has no face, as wherever else units
+				// leave it (removeFromMap).
+				s.removeFromMap(u, BoxOffMap)
+				u.Acted, u.MPSpent, u.Fought = false, 0, false
 			}
 		}
 		text := fmt.Sprintf("The %s zone is cleared: the U.S. holds %s and no Japanese infantry or artillery remain in the zone (rule 10.0).", m.ZoneName(z), vh.Hex)

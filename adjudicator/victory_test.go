@@ -166,6 +166,8 @@ func TestCleared(t *testing.T) {
 	for _, id := range []string{"U01", "U02"} {
 		if u, _ := s.Unit(id); u.OnMap() || u.Box != BoxOffMap {
 			t.Errorf("%s still at %s / %s", id, u.Hex, u.Box)
+		} else if u.FaceDown {
+			t.Errorf("%s is face down in the off-map box", id)
 		}
 	}
 	us := eventTexts(VisibleEvents(evs, US))
