@@ -57,6 +57,11 @@ type player struct {
 	side adjudicator.Side
 	pick func(int) int
 	o    adjudicator.Orders
+	// enemies are the hexes holding enemy counters, in order. The enemy
+	// does not move during the side's actions, and without dice nothing
+	// is lost, so they stay the same while the file is written.
+	enemies []adjudicator.Hex
+	enemy   map[adjudicator.Hex]bool
 }
 
 // chance is true one time in n.
@@ -96,7 +101,14 @@ func (p *player) check() {
 }
 
 func actions(s *adjudicator.State, side adjudicator.Side, pick func(int) int) adjudicator.Orders {
-	p := &player{s: s, sim: s, side: side, pick: pick, o: s.DefaultOrders()}
+	p := &player{s: s, sim: s, side: side, pick: pick, o: s.DefaultOrders(), enemy: map[adjudicator.Hex]bool{}}
+	hexes, by := s.Occupants()
+	for _, h := range hexes {
+		if by[h][0].Side() != side {
+			p.enemies = append(p.enemies, h)
+			p.enemy[h] = true
+		}
+	}
 	if p.chance(4) {
 		st := randomStanding(side, pick)
 		p.o.Standing = &st
@@ -184,14 +196,7 @@ func (p *player) canMelee(u *adjudicator.Unit) bool {
 }
 
 // enemyAt reports whether h holds enemy counters.
-func (p *player) enemyAt(h adjudicator.Hex) bool {
-	for _, e := range p.sim.UnitsAt(h) {
-		if e.Side() != p.side {
-			return true
-		}
-	}
-	return false
-}
+func (p *player) enemyAt(h adjudicator.Hex) bool { return p.enemy[h] }
 
 // meleeTargets are the hexes next to u it could melee: land, not across a
 // cliff, held by the enemy.
@@ -231,9 +236,8 @@ func (p *player) melee(u *adjudicator.Unit) bool {
 // cannot see the target (8.1.4).
 func (p *player) fire(u *adjudicator.Unit) bool {
 	var targets []adjudicator.Hex
-	hexes, _ := p.sim.Occupants()
-	for _, h := range hexes {
-		if p.enemyAt(h) && u.Hex.Distance(h) <= u.Rating().Range {
+	for _, h := range p.enemies {
+		if u.Hex.Distance(h) <= u.Rating().Range {
 			targets = append(targets, h)
 		}
 	}
@@ -338,16 +342,9 @@ func (p *player) move(u *adjudicator.Unit) bool {
 // nearestEnemy returns the hex of dests nearest an enemy counter, or def
 // when there is none.
 func (p *player) nearestEnemy(dests []adjudicator.Hex, def adjudicator.Hex) adjudicator.Hex {
-	var enemies []adjudicator.Hex
-	hexes, _ := p.sim.Occupants()
-	for _, h := range hexes {
-		if p.enemyAt(h) {
-			enemies = append(enemies, h)
-		}
-	}
 	best, bestD := def, -1
 	for _, d := range dests {
-		for _, e := range enemies {
+		for _, e := range p.enemies {
 			if dist := d.Distance(e); bestD < 0 || dist < bestD {
 				best, bestD = d, dist
 			}
@@ -398,13 +395,7 @@ func (p *player) airpower() int {
 // air announces the side's air strikes (rule 8.1.6): all its factors over
 // one or two enemy hexes.
 func (p *player) air() {
-	var targets []adjudicator.Hex
-	hexes, _ := p.sim.Occupants()
-	for _, h := range hexes {
-		if p.enemyAt(h) {
-			targets = append(targets, h)
-		}
-	}
+	targets := slices.Clone(p.enemies)
 	n := p.airpower()
 	if len(targets) == 0 || n == 0 {
 		return

@@ -1,0 +1,523 @@
+package adjudicator_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/rulecase"
+	"github.com/attu-pbem/attu/templates"
+)
+
+// The generated-game property test plays at least gameTurns turns in all,
+// in games of at most turnsPerGame turns each.
+const (
+	gameTurns    = 2000
+	turnsPerGame = 10
+)
+
+// recDice rolls ten-sided dice from a seeded source and keeps them, so that
+// a step can be played again with the same dice.
+type recDice struct {
+	r   *rand.Rand
+	log []int
+}
+
+func (d *recDice) Roll(adjudicator.Die) int {
+	v := 1 + d.r.Intn(10)
+	d.log = append(d.log, v)
+	return v
+}
+
+// startGame returns the position game seed starts from, waiting for the
+// U.S. decision of its turn (the wait Resolve expects at the start of a
+// turn). Even seeds start from a generated position (RandomState: its turn,
+// weather and Komandorski chits kept, the casualty track most often cut to
+// a third so that games last, what belongs to a turn under way cleared,
+// U.S. units beyond a landing zone's capacity put back in the
+// reinforcements box since the generator stacks up to 8 steps anywhere). Odd seeds start a new game (NewGame, turn 1) deployed
+// at random by autoplay.Deploy, as the setup waits are not there yet.
+func startGame(seed int64, r *rand.Rand) *adjudicator.State {
+	if seed%2 == 1 {
+		s, _ := adjudicator.NewGame(nil, nil, &recDice{r: r})
+		autoplay.Deploy(s, r.Intn)
+		return s
+	}
+	s := adjudicator.RandomState(r)
+	for _, u := range s.Units {
+		u.Acted, u.MPSpent, u.Melee, u.Fought = false, 0, 0, false
+	}
+	s.AirUS, s.AirJP = 0, 0 // rolled by the decision (3.4)
+	if r.Intn(4) > 0 {
+		// Most games start far enough from 30 casualties (3.8.2) to last.
+		s.Casualties /= 3
+	}
+	hexes, by := s.Occupants()
+	for _, h := range hexes {
+		units := by[h]
+		for i := len(units) - 1; i >= 0 && s.StackingProblem(h, adjudicator.US) != ""; i-- {
+			s.Place(units[i].ID, 0, adjudicator.BoxReinforcements)
+		}
+	}
+	s.UpdateCleared()
+	s.Phase, s.Waiting = adjudicator.PhaseUSDecision, adjudicator.US
+	return s
+}
+
+// gameStep is one Resolve of a generated game, with what the checks need.
+type gameStep struct {
+	seed   int64
+	n      int    // the step's number in its game, from 1
+	wait   string // what the game waited for
+	before *adjudicator.State
+	after  *adjudicator.State
+	orders adjudicator.Orders
+	events []adjudicator.Event
+	dice   []int
+	// casualties and infantry are the casualty track and the U.S.
+	// infantry steps on the map when the game started: the track was last
+	// reset before it, and no U.S. infantry joins the map without refit.
+	casualties, infantry int
+}
+
+// failure is a broken invariant and the hexes it is about.
+type failure struct {
+	msg   string
+	hexes []adjudicator.Hex
+}
+
+// TestGeneratedGames plays many short games from generated positions, with
+// random legal orders (autoplay) and random dice, and after every Resolve
+// checks that the position is sound and that the U.S. learns nothing fog of
+// war hides (DESIGN 4):
+//
+//   - no unit is both in a hex and in a box, or nowhere, and no id appears
+//     twice; none is left set aside, face down off the map, or (Unknown)
+//     face up on it; a turn starts with no unit marked as having acted;
+//   - no hex holds both sides, and every stack is legal: U.S. rule 4.1 or a
+//     landing zone's capacity (9.2.1), Japanese at most three infantry and
+//     artillery units (4.2);
+//   - every unit has between one step and its counter's full strength;
+//   - the 64 Japanese infantry units are on the map, in the pool or
+//     eliminated (2.5, 8.5);
+//   - the casualty track (8.4) moved by the U.S. infantry steps that left
+//     the map in the step, and stands at its value when the game started
+//     plus every such step lost since, counted from the positions alone;
+//   - the U.S. view of the new position names no U.S. secret of it, and the
+//     events the U.S. reads name no secret of the old position except what
+//     the step made public.
+//
+// What a step makes public is found by playing it again, activation by
+// activation and then the melee step, with the same dice (the step's own
+// events cannot be trusted to say it): every Japanese unit face up on the
+// map after any activation or after the melee, every unit that fought in a
+// melee (all are turned face up when it begins, rule 2.5), every infantry
+// unit that left the pool (placed face up), and every unit face up on the
+// map after the step. The replay must end where Resolve did.
+//
+// A failure prints the seed, the turn, the step, the orders' activations
+// and a close-up of the hexes concerned; the game replays from its seed.
+func TestGeneratedGames(t *testing.T) {
+	target := gameTurns
+	if testing.Short() {
+		target = gameTurns / 10
+	}
+	start := time.Now()
+	tally := map[string]int{}
+	turns, steps, games := 0, 0, 0
+	for seed := int64(0); turns < target; seed++ {
+		games++
+		r := rand.New(rand.NewSource(seed))
+		s := startGame(seed, r)
+		casualties, infantry := s.Casualties, usInfantrySteps(s)
+		if f := invariants(s, nil, nil); f != nil {
+			t.Fatalf("seed %d: the starting position is unsound: %s\n%s", seed, f.msg, closeUp(s, f.hexes, nil))
+		}
+		for played, n := 0, 1; played < turnsPerGame; n++ {
+			if _, phase := s.WaitingFor(); phase == adjudicator.PhaseEnded {
+				tally["games decided"]++
+				break
+			}
+			o := autoplay.Orders(s, r.Intn)
+			d := &recDice{r: r}
+			ns, evs, ps := adjudicator.Resolve(s, o, d)
+			st := &gameStep{seed: seed, n: n, wait: s.WaitText(), before: s, after: ns, orders: o, events: evs, dice: d.log,
+				casualties: casualties, infantry: infantry}
+			if len(ps) > 0 {
+				st.fail(t, failure{msg: fmt.Sprintf("Resolve refuses the orders: %v", ps)})
+			}
+			st.check(t)
+			countStep(tally, o, evs)
+			countLosses(tally, s, ns)
+			steps++
+			if ns.Turn != s.Turn || ns.Phase == adjudicator.PhaseEnded {
+				played++
+				turns++
+			}
+			s = ns
+		}
+	}
+	elapsed := time.Since(start)
+	t.Logf("%d games, %d turns, %d steps in %v; %v", games, turns, steps, elapsed.Round(time.Millisecond), tally)
+	// The games must reach what the checks are about.
+	for _, what := range []string{"move", "melee", "melee fought", "revealed from the pool", "U.S. infantry step lost", "night turn"} {
+		if tally[what] < target/20 {
+			t.Errorf("only %d %s in %d turns: the test proves little", tally[what], what, turns)
+		}
+	}
+}
+
+// countStep tallies what a step did, to show the games reach the cases
+// the checks are about.
+func countStep(tally map[string]int, o adjudicator.Orders, evs []adjudicator.Event) {
+	if o.Decision != nil && o.Decision.Night {
+		tally["night turn"]++
+	}
+	for _, a := range o.Actions {
+		switch {
+		case a.Move != nil:
+			tally["move"]++
+		case a.Fire != nil:
+			tally["fire"]++
+		case a.Melee != nil:
+			tally["melee"]++
+		case a.Air != nil:
+			tally["air"]++
+		case a.Yamasaki != nil:
+			tally["yamasaki"]++
+		}
+	}
+	for _, e := range evs {
+		switch e.Kind {
+		case "melee-picked":
+			tally["melee fought"]++
+		case "skipped":
+			tally["skipped"]++
+		case "victory":
+			why := e.Text
+			if i := strings.LastIndex(why, "(rule"); i > 0 {
+				why = why[i:]
+			}
+			tally["victory "+why]++
+		}
+	}
+}
+
+// countLosses tallies the U.S. infantry steps lost and the Japanese
+// infantry units that left the pool in a step.
+func countLosses(tally map[string]int, before, after *adjudicator.State) {
+	tally["U.S. infantry step lost"] += usInfantrySteps(before) - usInfantrySteps(after)
+	for _, u := range before.Units {
+		if now, _ := after.Unit(u.ID); u.Box == adjudicator.BoxPool && now.Box != adjudicator.BoxPool {
+			tally["revealed from the pool"]++
+		}
+	}
+}
+
+// check runs every check of TestGeneratedGames on one step.
+func (st *gameStep) check(t *testing.T) {
+	t.Helper()
+	if f := invariants(st.after, st.before, st); f != nil {
+		st.fail(t, *f)
+	}
+	if f := st.fog(); f != nil {
+		st.fail(t, *f)
+	}
+}
+
+// fail stops the test with everything needed to see and replay the
+// failure.
+func (st *gameStep) fail(t *testing.T, f failure) {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "seed %d, turn %d, step %d (%s): %s\n", st.seed, st.before.Turn, st.n, st.wait, f.msg)
+	for i, a := range st.orders.Actions {
+		fmt.Fprintf(&b, "  activation %d: %s\n", i+1, actionText(a))
+	}
+	hexes := f.hexes
+	if len(hexes) == 0 {
+		for _, e := range st.events {
+			for _, h := range e.Hexes {
+				if !slices.Contains(hexes, h) && len(hexes) < 4 {
+					hexes = append(hexes, h)
+				}
+			}
+		}
+	}
+	after := st.after
+	if after == nil {
+		after = st.before
+	}
+	b.WriteString("before:\n" + closeUp(st.before, hexes, nil))
+	b.WriteString("after:\n" + closeUp(after, hexes, nil))
+	b.WriteString("events:\n")
+	for _, e := range st.events {
+		fmt.Fprintf(&b, "  [%s, seen by %s] %s\n", e.Kind, e.Seen, e.Text)
+	}
+	t.Fatal(b.String())
+}
+
+// actionText writes an activation in one line.
+func actionText(a adjudicator.Action) string {
+	switch {
+	case a.Move != nil:
+		return fmt.Sprintf("move %s %v", a.Move.Unit, a.Move.Path)
+	case a.Fire != nil:
+		return fmt.Sprintf("fire %v at %s (spotter %q, target unit %q)", a.Fire.Units, a.Fire.Target, a.Fire.Spotter, a.Fire.TargetUnit)
+	case a.Melee != nil:
+		return fmt.Sprintf("melee %v against %s", a.Melee.Units, a.Melee.Target)
+	case a.Air != nil:
+		return fmt.Sprintf("air %+v", a.Air.Attacks)
+	case a.Yamasaki != nil:
+		return fmt.Sprintf("yamasaki from %s %+v", a.Yamasaki.Hex, a.Yamasaki.Moves)
+	}
+	return "?"
+}
+
+// closeUp draws the hexes concerned and those next to them, and lists their
+// units.
+func closeUp(s *adjudicator.State, hexes []adjudicator.Hex, _ any) string {
+	if len(hexes) == 0 {
+		return "  (no hex concerned)\n"
+	}
+	m := s.Map()
+	var area []adjudicator.Hex
+	for _, h := range hexes {
+		for _, n := range append([]adjudicator.Hex{h}, m.Neighbours(h)...) {
+			if !slices.Contains(area, n) {
+				area = append(area, n)
+			}
+		}
+	}
+	slices.Sort(area)
+	return templates.RenderArea(m, hexes, 1, templates.MapOptions{Markers: rulecase.Markers(s), NoLegend: true}) +
+		rulecase.Closeup(s, area)
+}
+
+// usInfantrySteps is the steps of U.S. infantry on the map, the units the
+// casualty track counts (8.4).
+func usInfantrySteps(s *adjudicator.State) int {
+	n := 0
+	for _, u := range s.Units {
+		if u.OnMap() && u.Side() == adjudicator.US && u.Kind() == adjudicator.Infantry {
+			n += u.Steps
+		}
+	}
+	return n
+}
+
+// invariants checks that s is a sound position and, with before and st,
+// that the step from before to s kept the casualty track right. It returns
+// the first problem found.
+func invariants(s, before *adjudicator.State, st *gameStep) *failure {
+	bad := func(hexes []adjudicator.Hex, format string, a ...any) *failure {
+		return &failure{msg: fmt.Sprintf(format, a...), hexes: hexes}
+	}
+	m := s.Map()
+	ids := map[string]bool{}
+	_, phase := s.WaitingFor()
+	for _, u := range s.Units {
+		at := []adjudicator.Hex{u.Hex}
+		if !u.OnMap() {
+			at = nil
+		}
+		switch {
+		case ids[u.ID]:
+			return bad(at, "%s is in the state twice", u.ID)
+		case u.OnMap() && u.Box != "":
+			return bad(at, "%s is in %s and in box %q", u.ID, u.Hex, u.Box)
+		case !u.OnMap() && u.Box == "":
+			return bad(nil, "%s is nowhere", u.ID)
+		case strings.HasPrefix(u.Box, adjudicator.BoxSetAsidePrefix):
+			return bad(nil, "%s is still in box %q", u.ID, u.Box)
+		case u.Steps < 1 || u.Steps > u.Counter().MaxSteps():
+			return bad(at, "%s has %d steps, its counter %d at most", u.ID, u.Steps, u.Counter().MaxSteps())
+		case u.OnMap() && !m.Land(u.Hex):
+			return bad(at, "%s stands in %s, which is not land", u.ID, u.Hex)
+		case !u.OnMap() && u.FaceDown:
+			return bad(nil, "%s is face down in box %q", u.ID, u.Box)
+		case u.OnMap() && u.Kind() == adjudicator.Unknown && !u.FaceDown:
+			return bad(at, "Unknown unit %s is face up on the map", u.ID)
+		case phase == adjudicator.PhaseUSDecision && (u.Acted || u.MPSpent != 0 || u.Melee != 0):
+			return bad(at, "%s starts turn %d having acted (acted %v, %d MP spent, melee against %s)", u.ID, s.Turn, u.Acted, u.MPSpent, u.Melee)
+		}
+		ids[u.ID] = true
+	}
+	if n := len(s.Counters().IDs()); len(s.Units) != n {
+		return bad(nil, "%d units in the state, %d counters in the mix", len(s.Units), n)
+	}
+	hexes, by := s.Occupants()
+	for _, h := range hexes {
+		side := by[h][0].Side()
+		for _, u := range by[h] {
+			if u.Side() != side {
+				return bad([]adjudicator.Hex{h}, "%s holds both sides", h)
+			}
+		}
+		if why := s.StackingProblem(h, side); why != "" {
+			return bad([]adjudicator.Hex{h}, "stacking: %s", why)
+		}
+	}
+	if onMap, pool, elim := s.PoolCounts(); onMap+pool+elim != 64 {
+		return bad(nil, "Japanese infantry: %d on the map, %d in the pool, %d eliminated: %d, not 64", onMap, pool, elim, onMap+pool+elim)
+	}
+	if before == nil {
+		return nil
+	}
+	// rule 8.4: one box of the track for each U.S. infantry step lost.
+	lost := 0
+	var where []adjudicator.Hex
+	for _, u := range before.Units {
+		if !u.OnMap() || u.Side() != adjudicator.US || u.Kind() != adjudicator.Infantry {
+			continue
+		}
+		now, _ := s.Unit(u.ID)
+		left := 0
+		if now.OnMap() {
+			left = now.Steps
+		}
+		if left != u.Steps {
+			where = append(where, u.Hex)
+		}
+		lost += u.Steps - left
+	}
+	if s.Casualties-before.Casualties != lost {
+		return bad(where, "the casualty track went from %d to %d, but the U.S. lost %d infantry steps", before.Casualties, s.Casualties, lost)
+	}
+	if since := st.infantry - usInfantrySteps(s); s.Casualties != st.casualties+since {
+		return bad(nil, "the casualty track is at %d; it was %d when the game started and the U.S. has lost %d infantry steps since", s.Casualties, st.casualties, since)
+	}
+	return nil
+}
+
+// fog checks what the U.S. may read after the step: its view of the new
+// position, and the events of the step.
+func (st *gameStep) fog() *failure {
+	s := st.after
+	if found := adjudicator.Leaks(mustMarshal(s.View(adjudicator.US)), adjudicator.USSecrets(s)); len(found) > 0 {
+		return &failure{msg: fmt.Sprintf("the U.S. view names %v", found)}
+	}
+	// Most steps name no secret of the old position at all, or only what
+	// the new one shows; the step is played again only when it does.
+	public := st.shown()
+	found, e := st.leak(public)
+	if found == nil {
+		return nil
+	}
+	public, f := st.public(public)
+	if f != nil {
+		return f
+	}
+	if found, e = st.leak(public); found != nil {
+		return &failure{msg: fmt.Sprintf("the U.S. reads %q, which gives away %v", e.Text, found), hexes: e.Hexes}
+	}
+	return nil
+}
+
+// leak returns the secrets of the old position that an event the U.S.
+// reads names, leaving out those in public, and that event.
+func (st *gameStep) leak(public map[string]bool) ([]string, adjudicator.Event) {
+	var keep []string
+	for _, sec := range adjudicator.USSecrets(st.before) {
+		if !public[sec] {
+			keep = append(keep, sec)
+		}
+	}
+	for _, e := range adjudicator.VisibleEvents(st.events, adjudicator.US) {
+		if found := adjudicator.Leaks(mustMarshal(e), keep); len(found) > 0 {
+			return found, e
+		}
+	}
+	return nil, adjudicator.Event{}
+}
+
+// shown returns the Japanese units the new position shows the U.S. (face
+// up on the map) and the infantry units that left the pool in the step.
+func (st *gameStep) shown() map[string]bool {
+	public := map[string]bool{}
+	for _, u := range st.after.Units {
+		if u.Side() == adjudicator.JP && u.Kind() != adjudicator.Unknown && u.OnMap() && !u.FaceDown {
+			public[u.ID] = true
+		}
+	}
+	for _, u := range st.before.Units {
+		if now, _ := st.after.Unit(u.ID); u.Box == adjudicator.BoxPool && now.Box != adjudicator.BoxPool {
+			public[u.ID] = true
+		}
+	}
+	return public
+}
+
+// public adds to shown the Japanese units the step made public to the U.S.
+// on the way (see TestGeneratedGames), playing an actions step again
+// activation by activation, then its melee step, with the step's dice.
+func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
+	mark := func(s *adjudicator.State, fought bool) {
+		for _, u := range s.Units {
+			if u.Side() == adjudicator.JP && u.Kind() != adjudicator.Unknown && (u.OnMap() && !u.FaceDown || fought && u.Fought) {
+				public[u.ID] = true
+			}
+		}
+	}
+	if st.before.Phase != adjudicator.PhaseActions {
+		return public, nil
+	}
+
+	cur := st.before.Clone()
+	o := st.orders
+	if o.Standing != nil {
+		if o.Side == adjudicator.US {
+			cur.StandingUS = cur.StandingUS.Merge(*o.Standing)
+		} else {
+			cur.StandingJP = cur.StandingJP.Merge(*o.Standing)
+		}
+	}
+	d := &adjudicator.ForcedDice{Values: st.dice}
+	for _, a := range o.Actions {
+		one := o
+		one.Standing, one.Actions = nil, []adjudicator.Action{a}
+		// An activation an earlier die made impossible is skipped, as
+		// Resolve skips it.
+		if ns, _, ps := adjudicator.ResolveActions(cur, one, d); len(ps) == 0 {
+			cur = ns
+		}
+		mark(cur, false)
+	}
+	cur.UpdateCleared()
+	cur.CheckSuddenVictory()
+	if _, phase := cur.WaitingFor(); phase != adjudicator.PhaseEnded && o.Side != adjudicator.FirstPlayer(st.before.Night) {
+		cur.ResolveMelee(d)
+		mark(cur, true)
+		cur.UpdateCleared()
+	}
+
+	// The replay must have ended where Resolve did.
+	if d.Err != nil || d.Unused() > 0 {
+		return nil, &failure{msg: fmt.Sprintf("replaying the step used %d of its %d dice (%v)", len(d.Log), len(st.dice), d.Err)}
+	}
+	if cur.Casualties != st.after.Casualties {
+		return nil, &failure{msg: fmt.Sprintf("replaying the step leaves the casualty track at %d, Resolve at %d", cur.Casualties, st.after.Casualties)}
+	}
+	for _, u := range cur.Units {
+		w, _ := st.after.Unit(u.ID)
+		if u.Hex != w.Hex || u.Box != w.Box || u.Steps != w.Steps || u.Captured != w.Captured {
+			return nil, &failure{msg: fmt.Sprintf("replaying the step leaves %s in %s/%q with %d steps, Resolve in %s/%q with %d",
+				u.ID, u.Hex, u.Box, u.Steps, w.Hex, w.Box, w.Steps), hexes: []adjudicator.Hex{u.Hex, w.Hex}}
+		}
+	}
+	return public, nil
+}
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
