@@ -91,6 +91,8 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		}
 	case a.Fire != nil && a.Move == nil:
 		events, problems = s.fire(a.Fire, side, d)
+	case a.Air != nil && a.Move == nil && a.Fire == nil:
+		events, problems = s.air(a.Air, side, d)
 	default:
 		problems = []Problem{{Step: -1, Msg: "an activation is exactly one of move or fire"}}
 	}
@@ -98,9 +100,4 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		problems[k].Action = i
 	}
 	return events, problems
-}
-
-// fire carries out a ranged attack (rule 8.1).
-func (s *State) fire(f *Fire, side Side, d Dice) ([]Event, []Problem) {
-	return nil, []Problem{{Step: -1, Msg: "ranged combat is not yet supported"}}
 }
