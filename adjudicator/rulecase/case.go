@@ -63,6 +63,7 @@ type unitYAML struct {
 	Hex   adjudicator.Hex `yaml:"hex"`
 	Steps int             `yaml:"steps"`
 	Face  string          `yaml:"face"`
+	Box   string          `yaml:"box"` // instead of hex: pool, offmap, eliminated or reinforcements
 }
 
 type expectYAML struct {
@@ -77,6 +78,9 @@ type expectYAML struct {
 	Air        *airExpect           `yaml:"air"`
 	ZOC        []zocExpect          `yaml:"zoc"`
 	Casualties *int                 `yaml:"casualties"`
+	Pool       *poolExpect          `yaml:"pool"`
+	USEvents   []string             `yaml:"us_events"`
+	USNever    []string             `yaml:"us_never"`
 
 	// Decoded from the nodes above by Parse.
 	refused *refusedExpect
@@ -115,6 +119,14 @@ type fireExpect struct {
 	TargetUnit string          `yaml:"target_unit"`
 	Legal      *bool           `yaml:"legal"`
 	Reason     string          `yaml:"reason"`
+}
+
+// poolExpect counts the Japanese infantry units (rule 2.5) on the map, in
+// the pool and eliminated.
+type poolExpect struct {
+	OnMap      *int `yaml:"on_map"`
+	Pool       *int `yaml:"pool"`
+	Eliminated *int `yaml:"eliminated"`
 }
 
 type airExpect struct {
@@ -292,6 +304,10 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 			continue
 		}
 		seen[uy.ID] = uy.At
+		if uy.Box != "" {
+			p.placeInBox(c, u, uy)
+			continue
+		}
 		if uy.Hex == 0 {
 			p.fail(uy.At, "%s: hex is missing: say where the unit stands, like hex: 2717", uy.ID)
 			continue
@@ -324,6 +340,34 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 		default:
 			p.fail(uy.At, "%s: face %q: want up or down", uy.ID, uy.Face)
 		}
+	}
+}
+
+// placeInBox puts a unit in an off-map box instead of a hex: Japanese
+// infantry in the pool (2.5), Unknown units off the map (9.6), any unit
+// eliminated, U.S. units among the reinforcements (9.2).
+func (p *parser) placeInBox(c *Case, u *adjudicator.Unit, uy unitYAML) {
+	ok := false
+	switch uy.Box {
+	case adjudicator.BoxPool:
+		ok = u.Side() == adjudicator.JP && u.Kind() == adjudicator.Infantry
+	case adjudicator.BoxOffMap:
+		ok = u.Kind() == adjudicator.Unknown
+	case adjudicator.BoxEliminated:
+		ok = true
+	case adjudicator.BoxReinforcements:
+		ok = u.Side() == adjudicator.US
+	}
+	switch {
+	case uy.Hex != 0:
+		p.fail(uy.At, "%s: give a hex or a box, not both", uy.ID)
+	case !ok:
+		p.fail(uy.At, "%s: box %q: want pool (Japanese infantry), offmap (Unknown units), eliminated or reinforcements (U.S.)", uy.ID, uy.Box)
+	case uy.Steps != 0 || uy.Face != "":
+		p.fail(uy.At, "%s: steps and face are for units on the map", uy.ID)
+	default:
+		_ = p.state.Place(uy.ID, 0, uy.Box)
+		c.placed = append(c.placed, uy.ID)
 	}
 }
 

@@ -29,6 +29,7 @@
 //	units:                                 # every unit on the map; all others stay unused
 //	  - {id: 1/17-A, hex: 2821}            # steps default to full strength
 //	  - {id: J01, hex: 2817, face: up}     # Japanese units default to face down
+//	  - {id: J30, box: pool}               # or off the map: pool, offmap, eliminated, reinforcements
 //	supply: {1/17-A: out}                  # force a unit in or out of supply
 //	dice: [6, 5]                           # forced dice, in order; all must be rolled
 //	roll: [weather, airpower]              # procedures run before the orders
@@ -49,6 +50,9 @@
 //	  air: {us: 2, jp: 1}
 //	  zoc: [{hex: 2819, side: us, in: true}]   # is the hex in a ZOC of that side's units
 //	  casualties: 0
+//	  pool: {on_map: 2, pool: 5, eliminated: 1}   # Japanese infantry units (rule 2.5), by PoolCounts
+//	  us_events: ["a hidden Japanese counter"]   # substrings of events the U.S. may read
+//	  us_never: [U01, unknown]               # never in what the U.S. reads (any case)
 //
 // # Caveats
 //
