@@ -100,7 +100,7 @@ func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	}
 	us := Event{
 		Kind:  "reveal",
-		Text:  fmt.Sprintf("%s in %s %s revealed: %s (rule 2.5)", plural(len(ids), "hidden Japanese counter"), h, beWord(len(ids)), usRevealed(names)),
+		Text:  fmt.Sprintf("%s in %s %s revealed: %s (rule 2.5)", plural(len(ids), "hidden Japanese counter"), h, beWord(len(ids)), usRevealed(names, len(ids))),
 		Side:  JP,
 		Seen:  US,
 		Hexes: []Hex{h},
@@ -129,11 +129,18 @@ func beWord(n int) string {
 	return "are"
 }
 
-func usRevealed(names []string) string {
-	if len(names) == 0 {
-		return "they leave the map and nothing takes their place"
+func usRevealed(names []string, counters int) string {
+	its, stand := "their", "stand"
+	if counters == 1 {
+		its = "its"
 	}
-	return "in their place stand " + joinAnd(names) + ", face up"
+	if len(names) == 1 {
+		stand = "stands"
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("nothing takes %s place", its)
+	}
+	return fmt.Sprintf("in %s place %s %s, face up", its, stand, joinAnd(names))
 }
 
 func shortfall(others, placed, want int) string {

@@ -229,7 +229,7 @@ func (c *Case) checkUnits(r *Result, s *adjudicator.State) {
 			got  int
 		}{{"on the map", e.Pool.OnMap, on}, {"in the pool", e.Pool.Pool, pool}, {"eliminated", e.Pool.Eliminated, elim}} {
 			if c.want != nil {
-				r.check(fmt.Sprintf("%d Japanese infantry units %s", *c.want, c.what), c.got == *c.want,
+				r.check(fmt.Sprintf("%s %s", plural(*c.want, "Japanese infantry unit"), c.what), c.got == *c.want,
 					fmt.Sprintf("Japanese infantry %s: expected %d, got %d", c.what, *c.want, c.got))
 			}
 		}
