@@ -93,6 +93,10 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		events, problems = s.fire(a.Fire, side, d)
 	case a.Air != nil && a.Move == nil && a.Fire == nil:
 		events, problems = s.air(a.Air, side, d)
+	case a.Melee != nil && a.Move == nil && a.Fire == nil && a.Yamasaki == nil:
+		events, problems = s.declareMelee(a.Melee, side)
+	case a.Yamasaki != nil && a.Move == nil && a.Fire == nil && a.Melee == nil:
+		events, problems = s.yamasaki(a.Yamasaki, side, d)
 	default:
 		problems = []Problem{{Step: -1, Msg: "an activation is exactly one of move or fire"}}
 	}

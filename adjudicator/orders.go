@@ -4,7 +4,8 @@ import "fmt"
 
 // Waits: the kinds of orders a game can wait for (DESIGN section 3).
 const (
-	WaitActions = "actions"
+	WaitActions    = "actions"
+	WaitUSDecision = "us-decision" // refit? night? (rules 3.1, 3.2)
 )
 
 // Orders is one side's orders for one wait, decoded by package orders. The
@@ -82,12 +83,19 @@ type Move struct {
 }
 
 // Problem is something illegal in a side's orders. Action is the index of the
-// activation (-1 for the file as a whole), Step the index into a move's path
-// (-1 when not about a step). Package orders turns these into line:col.
+// activation (-1 for the file as a whole). Step (-1 when not about one part)
+// indexes the part of the activation at fault: a move's path, the units of
+// a fire or a melee, the attacks of an air activation. Package orders turns
+// these into line:col.
 type Problem struct {
 	Action int
 	Step   int
-	Msg    string
+	// Move is, for a Yamasaki activation, which of its moves the problem is
+	// about, counting from 1 so that the zero value every other activation
+	// leaves means the activation as a whole; Step then indexes that move's
+	// path.
+	Move int
+	Msg  string
 }
 
 func (p Problem) Error() string {

@@ -11,10 +11,43 @@
 //
 // Decoding is separate from judging: this package checks the shape of a file
 // (known fields, the right kinds of values, hex numbers that are four
-// digits), never whether a move is legal.
+// digits), never whether a move is legal. It refuses only what the file
+// itself shows to be wrong, so a refusal never tells a player anything about
+// the game they could not see.
 //
 // [DecodeStrict] is the strict decoder behind Parse, exported for other YAML
 // inputs that want the same errors (rules cases use it).
+//
+// # The schema
+//
+// Every file starts with its envelope: game, side, turn, wait and token
+// (a rules case may leave out game, token and turn). The wait says what the
+// file answers:
+//
+//   - wait: actions (the default) lists activations under actions:, in the
+//     order they are carried out (DESIGN 3.1). Each is one of
+//     move: {unit, path}, fire: {units, target, spotter, target_unit},
+//     melee: {units, target}, air: [{hex, factors}, ...] (every air attack
+//     of the turn in one activation, rule 8.1.6) and
+//     yamasaki: {hex, moves: [{unit, path}, ...]} (Japanese only, rule 11.3).
+//     actions: [] does nothing this turn.
+//   - wait: us-decision (U.S. only) answers decision: {refit, night}
+//     (rules 3.1, 3.2) and holds no activations.
+//
+// Any file may carry standing: with the fields of [adjudicator.Standing] in
+// snake_case (DESIGN 3.2); only the fields written change. They are judged
+// with [adjudicator.Standing.Check] for the file's side as they are read,
+// each complaint at the value it is about.
+//
+// # Where problems point
+//
+// [adjudicator.Problem.Step] indexes the part of an activation at fault,
+// which [Action.Steps] locates: the hexes of a move's path, the units of a
+// fire or a melee, the attacks of an air activation. For a Yamasaki
+// activation [adjudicator.Problem.Move] counts its moves from 1 and Step then
+// indexes that move's path ([Action.Moves]); Move 0 means the activation as
+// a whole. Keys of decision and standing are found with [File.Field], as
+// "decision.night" or "standing.retreat_at".
 //
 // # Caveats
 //

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // FuzzParse feeds arbitrary bytes to Parse: it must never panic, and every
@@ -17,6 +19,11 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte(envelope1 + "actions:\n  - move: {unit: A, path: [2720, 27x9]}\n"))
+	f.Add([]byte(envelope1 + "actions:\n  - melee: {units: [A, A], target: 27}\n  - air: [{hex: 2717, factors: 0}, {hex: 2717}]\n  - air: []\n"))
+	f.Add([]byte(envelopeJP + "actions:\n  - yamasaki: {hex: 2717, moves: [{unit: J1, path: [2718, '']}, {unit: J1}]}\n"))
+	f.Add([]byte(decisionUS + "decision: {refit: true, night: true}\nactions: []\n"))
+	f.Add([]byte(envelopeJP + "actions: []\nstanding: {retreat_at: {2717: always, 27x7: never}, martinez: auto, melee_order: [2717, 2717]}\n"))
+	f.Add([]byte("side: us\nwait: us-decision\ndecision: {night: yes}\nstanding: [x]\n"))
 	f.Add([]byte("a: &a [x, x]\nb: [*a, *a]\n"))
 	f.Add([]byte("side: us\n---\nside: jp\n"))
 	f.Add([]byte("\tside: us\n"))
@@ -29,7 +36,7 @@ func FuzzParse(f *testing.F) {
 				}
 				o := file.Orders()
 				for i, a := range file.Actions {
-					if (a.Move == nil) == (a.Fire == nil) {
+					if kinds(a) != 1 {
 						t.Fatalf("activation %d has not exactly one order: %+v", i, a)
 					}
 					if a.Pos.Line < 1 {
@@ -38,6 +45,14 @@ func FuzzParse(f *testing.F) {
 				}
 				if len(o.Actions) != len(file.Actions) {
 					t.Fatal("Orders lost activations")
+				}
+				if (o.Wait == adjudicator.WaitUSDecision) != (o.Decision != nil) {
+					t.Fatalf("wait %s with decision %+v", o.Wait, o.Decision)
+				}
+				if o.Standing != nil && file.Side != adjudicator.NoSide {
+					if bad := o.Standing.Check(file.Side); len(bad) > 0 {
+						t.Fatalf("standing accepted with problems: %v", bad)
+					}
 				}
 				continue
 			}
@@ -52,4 +67,15 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// kinds counts the orders an activation holds.
+func kinds(a Action) int {
+	n := 0
+	for _, set := range []bool{a.Move != nil, a.Fire != nil, a.Melee != nil, a.Air != nil, a.Yamasaki != nil} {
+		if set {
+			n++
+		}
+	}
+	return n
 }

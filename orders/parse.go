@@ -21,8 +21,9 @@ type Pos struct {
 	Col  int `json:"col"`
 }
 
-// File is a decoded order file: its envelope (DESIGN 3.0) and its
-// activations, each remembering where it was written.
+// File is a decoded order file: its envelope (DESIGN 3.0), what it answers
+// (activations or the U.S. decision) and any standing instructions, each
+// remembering where it was written.
 type File struct {
 	Game  string
 	Side  adjudicator.Side
@@ -31,42 +32,53 @@ type File struct {
 	Token string
 
 	Actions []Action
+	// Decision is set in us-decision orders, and only there.
+	Decision *adjudicator.Decision
+	// Standing is set when the file changes standing instructions (DESIGN
+	// 3.2); any orders file may.
+	Standing *adjudicator.Standing
 
 	pos    Pos
 	fields map[string]Pos
 }
 
 // Action is one activation of an actions file (rule 3.5) and where it was
-// written. Exactly one of Move and Fire is set.
+// written. Exactly one of Move, Fire, Melee, Air and Yamasaki is set.
 type Action struct {
-	Move *adjudicator.Move
-	Fire *adjudicator.Fire
+	Move     *adjudicator.Move
+	Fire     *adjudicator.Fire
+	Melee    *adjudicator.Melee
+	Air      *adjudicator.AirStrikes
+	Yamasaki *adjudicator.Yamasaki
 
-	Pos   Pos   // the activation's "- " item
-	Steps []Pos // for a move, where each hex of its path is written
+	Pos Pos // the activation's "- " item
+	// Steps is where each part that adjudicator.Problem.Step indexes is
+	// written: the hexes of a move's path, the units of a fire or a melee,
+	// the attacks of an air activation.
+	Steps []Pos
+	// Moves is, for a Yamasaki activation, where each of its moves is
+	// written (adjudicator.Problem.Move counts them from 1).
+	Moves []MoveAt
 }
 
-// The envelope as written; Actions is decoded by hand, since each item is a
-// one-key mapping naming its kind.
+// MoveAt is where one move inside an activation is written: its item and
+// each hex of its path.
+type MoveAt struct {
+	Pos   Pos
+	Steps []Pos
+}
+
+// The envelope as written; actions, decision and standing are decoded by
+// hand, since their checks depend on the wait and the side.
 type envelope struct {
-	Game    string           `yaml:"game"`
-	Side    adjudicator.Side `yaml:"side"`
-	Turn    int              `yaml:"turn"`
-	Wait    string           `yaml:"wait"`
-	Token   string           `yaml:"token"`
-	Actions yaml.Node        `yaml:"actions"`
-}
-
-type moveYAML struct {
-	Unit string            `yaml:"unit"`
-	Path []adjudicator.Hex `yaml:"path"`
-}
-
-type fireYAML struct {
-	Units      []string        `yaml:"units"`
-	Target     adjudicator.Hex `yaml:"target"`
-	Spotter    string          `yaml:"spotter"`
-	TargetUnit string          `yaml:"target_unit"`
+	Game     string           `yaml:"game"`
+	Side     adjudicator.Side `yaml:"side"`
+	Turn     int              `yaml:"turn"`
+	Wait     string           `yaml:"wait"`
+	Token    string           `yaml:"token"`
+	Actions  yaml.Node        `yaml:"actions"`
+	Decision yaml.Node        `yaml:"decision"`
+	Standing yaml.Node        `yaml:"standing"`
 }
 
 // Parse decodes an order file. Its error, when not nil, is an Errors
@@ -125,6 +137,13 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 	if f.Wait == "" {
 		f.Wait = adjudicator.WaitActions
 	}
+	// misplaced refuses a part of the file that the wait does not take.
+	misplaced := func(key, why string) {
+		if have(key) {
+			p := f.fields[key]
+			errs = append(errs, errAt(p.Line, p.Col, "%s: %s", key, why))
+		}
+	}
 	switch f.Wait {
 	case adjudicator.WaitActions:
 		if !have("actions") {
@@ -132,14 +151,49 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		} else {
 			errs = append(errs, f.decodeActions(&env.Actions)...)
 		}
+		misplaced("decision", "the refit and night decision belongs only in the U.S. decision at the start of a turn, sent with wait: us-decision")
+	case adjudicator.WaitUSDecision:
+		if f.Side != adjudicator.NoSide && f.Side != adjudicator.US {
+			p := f.fields["wait"]
+			errs = append(errs, errAt(p.Line, p.Col, "wait: only the U.S. player decides on refit and night turns (rules 3.1, 3.2)"))
+		}
+		if !have("decision") {
+			missing("decision", "write decision: {refit: false, night: false}, with true for a refit turn (rule 3.1) or a night turn (rule 3.2)")
+		} else {
+			errs = append(errs, f.decodeDecision(&env.Decision)...)
+		}
+		misplaced("actions", "the decision holds no activations: send them when attu asks for the turn's actions")
 	default:
 		p := f.fields["wait"]
-		errs = append(errs, errAt(p.Line, p.Col, "wait: %q is not a kind of orders attu takes; want %s", f.Wait, adjudicator.WaitActions))
+		errs = append(errs, errAt(p.Line, p.Col, "wait: %s", unknownWait(f.Wait)))
+	}
+	if have("standing") {
+		errs = append(errs, f.decodeStanding(&env.Standing)...)
 	}
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
 	return f, nil
+}
+
+// waits are the kinds of orders this version takes.
+var waits = []string{adjudicator.WaitActions, adjudicator.WaitUSDecision}
+
+// laterWaits are kinds of orders a game will wait for (DESIGN 3) that this
+// version does not take yet.
+var laterWaits = []string{"us-refit", "jp-refit", "jp-setup", "us-landing", "refit", "setup", "landing"}
+
+func unknownWait(w string) string {
+	known := "attu takes actions orders (wait: actions) and the U.S. decision at the start of a turn (wait: us-decision)"
+	for _, l := range laterWaits {
+		if w == l {
+			return fmt.Sprintf("%s orders are not accepted yet; %s", w, known)
+		}
+	}
+	if s := closest(w, waits); s != "" {
+		return fmt.Sprintf("%q is not a kind of orders (did you mean %q?); %s", w, s, known)
+	}
+	return fmt.Sprintf("%q is not a kind of orders; %s", w, known)
 }
 
 func hasErrorAt(errs Errors, p Pos) bool {
@@ -159,100 +213,6 @@ func decode(n *yaml.Node, v any, ctx string) Errors {
 	return d.errs
 }
 
-func (f *File) decodeActions(n *yaml.Node) Errors {
-	if isNull(n) {
-		return nil
-	}
-	if n.Kind != yaml.SequenceNode {
-		return Errors{errAt(n.Line, n.Column, "actions: want a list of activations, each starting with \"- \" (like - move: {unit: 1/17-A, path: [2720]}), got %s", describe(n))}
-	}
-	var errs Errors
-	for i, item := range n.Content {
-		a, es := decodeAction(item, i)
-		errs = append(errs, es...)
-		if len(es) == 0 {
-			f.Actions = append(f.Actions, a)
-		}
-	}
-	return errs
-}
-
-func decodeAction(item *yaml.Node, i int) (Action, Errors) {
-	a := Action{Pos: Pos{item.Line, item.Column}}
-	if item.Kind != yaml.MappingNode || len(item.Content) == 0 {
-		return a, Errors{errAt(item.Line, item.Column, "activation %d: want one order such as move: {...} or fire: {...}, got %s", i+1, describe(item))}
-	}
-	if len(item.Content) > 2 {
-		k := item.Content[2]
-		return a, Errors{errAt(k.Line, k.Column, "activation %d holds more than one order (%s and %s): start each order on its own line with \"- \"", i+1, item.Content[0].Value, k.Value)}
-	}
-	key, val := item.Content[0], item.Content[1]
-	switch key.Value {
-	case "move":
-		var m moveYAML
-		errs := decode(val, &m, "move")
-		if len(errs) > 0 {
-			return a, errs
-		}
-		if m.Unit == "" {
-			errs = append(errs, errAt(val.Line, val.Column, "move needs unit: the id of the unit moving, like unit: 1/17-A"))
-		}
-		if len(m.Path) == 0 {
-			errs = append(errs, errAt(val.Line, val.Column, "move needs path: the hexes it enters in order, like path: [2720, 2719]"))
-		}
-		for j, h := range m.Path {
-			if h == 0 {
-				p := lookup(val, "path").Content[j]
-				errs = append(errs, errAt(p.Line, p.Column, "move: path[%d] is empty; write a hex like 2717", j))
-			}
-		}
-		if len(errs) > 0 {
-			return a, errs
-		}
-		a.Move = &adjudicator.Move{Unit: m.Unit, Path: m.Path}
-		for _, s := range lookup(val, "path").Content {
-			a.Steps = append(a.Steps, Pos{s.Line, s.Column})
-		}
-	case "fire":
-		var fy fireYAML
-		errs := decode(val, &fy, "fire")
-		if len(errs) > 0 {
-			return a, errs
-		}
-		if len(fy.Units) == 0 {
-			errs = append(errs, errAt(val.Line, val.Column, "fire needs units: the ids of the units firing together, like units: [2/32-E]"))
-		}
-		for j, u := range fy.Units {
-			if u == "" {
-				p := lookup(val, "units").Content[j]
-				errs = append(errs, errAt(p.Line, p.Column, "fire: units[%d] is empty; write a unit id", j))
-			}
-		}
-		if fy.Target == 0 {
-			errs = append(errs, errAt(val.Line, val.Column, "fire needs target: the hex fired at, like target: 2717"))
-		}
-		if len(errs) > 0 {
-			return a, errs
-		}
-		a.Fire = &adjudicator.Fire{Units: fy.Units, Target: fy.Target, Spotter: fy.Spotter, TargetUnit: fy.TargetUnit}
-	default:
-		return a, Errors{errAt(key.Line, key.Column, "activation %d: %s", i+1, unknownOrder(key.Value))}
-	}
-	return a, nil
-}
-
-func unknownOrder(kind string) string {
-	switch kind {
-	case "melee", "air", "yamasaki":
-		return fmt.Sprintf("%s orders are not accepted yet; this version takes move and fire", kind)
-	}
-	msg := fmt.Sprintf("unknown order %q; want move or fire", kind)
-	if s := closest(kind, []string{"move", "fire"}); s != "" {
-		msg = fmt.Sprintf("unknown order %q (did you mean %q?); want move or fire", kind, s)
-	}
-	return msg
-}
-
 // lookup returns the value under key in mapping n, or an empty node.
 func lookup(n *yaml.Node, key string) *yaml.Node {
 	if n.Kind == yaml.MappingNode {
@@ -267,9 +227,9 @@ func lookup(n *yaml.Node, key string) *yaml.Node {
 
 // Orders returns the file as the adjudicator takes it.
 func (f *File) Orders() adjudicator.Orders {
-	o := adjudicator.Orders{Side: f.Side, Turn: f.Turn, Wait: f.Wait}
+	o := adjudicator.Orders{Side: f.Side, Turn: f.Turn, Wait: f.Wait, Decision: f.Decision, Standing: f.Standing}
 	for _, a := range f.Actions {
-		o.Actions = append(o.Actions, adjudicator.Action{Move: a.Move, Fire: a.Fire})
+		o.Actions = append(o.Actions, adjudicator.Action{Move: a.Move, Fire: a.Fire, Melee: a.Melee, Air: a.Air, Yamasaki: a.Yamasaki})
 	}
 	return o
 }
@@ -277,8 +237,10 @@ func (f *File) Orders() adjudicator.Orders {
 // Start returns where the orders begin: their first key.
 func (f *File) Start() (line, col int) { return f.pos.Line, f.pos.Col }
 
-// Field returns where an envelope key (game, side, turn, wait, token,
-// actions) is written, or the start of the orders when it is not.
+// Field returns where a top-level key (game, side, turn, wait, token,
+// actions, decision, standing) is written, or the start of the orders when
+// it is not. Keys inside decision and standing are named with a dot, like
+// "standing.retreat_at".
 func (f *File) Field(key string) (line, col int) {
 	if p, ok := f.fields[key]; ok {
 		return p.Line, p.Col
@@ -287,13 +249,22 @@ func (f *File) Field(key string) (line, col int) {
 }
 
 // Locate returns where in the file the adjudicator's problem p lies: the
-// path step it names, else its activation, else the start of the orders.
+// part of the activation it names (a path step, a unit, an air attack; for
+// a Yamasaki activation the move and its path step), else its activation,
+// else the start of the orders.
 func (f *File) Locate(p adjudicator.Problem) (line, col int) {
 	if p.Action < 0 || p.Action >= len(f.Actions) {
 		return f.pos.Line, f.pos.Col
 	}
 	a := f.Actions[p.Action]
-	if p.Step >= 0 && p.Step < len(a.Steps) {
+	if p.Move >= 1 && p.Move <= len(a.Moves) {
+		m := a.Moves[p.Move-1]
+		if p.Step >= 0 && p.Step < len(m.Steps) {
+			return m.Steps[p.Step].Line, m.Steps[p.Step].Col
+		}
+		return m.Pos.Line, m.Pos.Col
+	}
+	if p.Move == 0 && p.Step >= 0 && p.Step < len(a.Steps) {
 		return a.Steps[p.Step].Line, a.Steps[p.Step].Col
 	}
 	return a.Pos.Line, a.Pos.Col

@@ -12,10 +12,23 @@ import (
 
 const envelope1 = "game: attu-1\nside: us\nturn: 1\nwait: actions\ntoken: t\n"
 
+// TestParseExamples parses every example a player may copy and checks that
+// each shows what its name promises.
 func TestParseExamples(t *testing.T) {
 	files, _ := filepath.Glob("../examples/orders/*.yaml")
 	if len(files) == 0 {
 		t.Fatal("no example order files")
+	}
+	shows := map[string]func(*File) bool{
+		"move.yaml":  func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Move != nil }) },
+		"fire.yaml":  func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Fire != nil }) },
+		"melee.yaml": func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Melee != nil }) },
+		"air.yaml":   func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Air != nil }) },
+		"yamasaki.yaml": func(f *File) bool {
+			return f.Side == adjudicator.JP && anyAction(f, func(a Action) bool { return a.Yamasaki != nil })
+		},
+		"decision.yaml": func(f *File) bool { return f.Decision != nil && f.Decision.Night && f.Standing != nil },
+		"standing.yaml": func(f *File) bool { return len(f.Actions) == 0 && f.Standing != nil },
 	}
 	for _, name := range files {
 		t.Run(filepath.Base(name), func(t *testing.T) {
@@ -27,11 +40,25 @@ func TestParseExamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("example does not parse:\n%v", err)
 			}
-			if len(f.Actions) == 0 {
-				t.Fatal("example has no activations")
+			show, ok := shows[filepath.Base(name)]
+			if !ok {
+				t.Fatal("a new example: say in TestParseExamples what it shows")
+			}
+			if !show(f) {
+				t.Errorf("example does not show what its name says: %+v", f.Orders())
 			}
 		})
 	}
+}
+
+// anyAction reports whether one of f's activations satisfies is.
+func anyAction(f *File, is func(Action) bool) bool {
+	for _, a := range f.Actions {
+		if is(a) {
+			return true
+		}
+	}
+	return false
 }
 
 func TestParseMove(t *testing.T) {
@@ -134,14 +161,17 @@ func TestParseErrors(t *testing.T) {
 		{"bad side", "game: g\nside: usa\nturn: 1\ntoken: t\nactions: []\n", []string{`2:7: side: side "usa": want us, jp or umpire`}},
 		{"bad turn", "game: g\nside: us\nturn: first\ntoken: t\nactions: []\n", []string{`3:7: turn: want a whole number, got "first"`}},
 		{"zero turn", "game: g\nside: us\nturn: 0\ntoken: t\nactions: []\n", []string{`3:1: turn: turns start at 1`}},
-		{"bad wait", "game: g\nside: us\nturn: 1\nwait: refit\ntoken: t\nactions: []\n", []string{`4:1: wait: "refit" is not a kind of orders`}},
+		{"later wait", "game: g\nside: us\nturn: 1\nwait: refit\ntoken: t\nactions: []\n", []string{`4:1: wait: refit orders are not accepted yet; attu takes actions orders (wait: actions) and the U.S. decision`}},
+		{"misspelt wait", "game: g\nside: us\nturn: 1\nwait: acions\ntoken: t\nactions: []\n", []string{`4:1: wait: "acions" is not a kind of orders (did you mean "actions"?); attu takes actions orders`}},
+		{"unknown wait", "game: g\nside: us\nturn: 1\nwait: banzai\ntoken: t\n", []string{`4:1: wait: "banzai" is not a kind of orders; attu takes`}},
 		{"missing envelope", "actions: []\n", []string{"1:1: game is missing", "1:1: token is missing", "1:1: turn is missing", "1:1: side is missing"}},
 		{"missing actions", envelope1, []string{"1:1: actions is missing"}},
 		{"actions not a list", envelope1 + "actions: move\n", []string{`6:10: actions: want a list of activations`}},
 		{"activation not a mapping", envelope1 + "actions:\n  - move\n", []string{`7:5: activation 1: want one order`}},
 		{"two orders in one activation", envelope1 + "actions:\n  - move: {unit: A, path: [2720]}\n    fire: {units: [B], target: 2717}\n", []string{`8:5: activation 1 holds more than one order (move and fire)`}},
 		{"unknown order", envelope1 + "actions:\n  - mvoe: {unit: A, path: [2720]}\n", []string{`7:5: activation 1: unknown order "mvoe" (did you mean "move"?)`}},
-		{"melee not yet", envelope1 + "actions:\n  - melee: {units: [A], target: 2717}\n", []string{`7:5: activation 1: melee orders are not accepted yet`}},
+		{"unknown order far from any", envelope1 + "actions:\n  - charge: {}\n", []string{`7:5: activation 1: unknown order "charge"; want move, fire, melee, air or yamasaki`}},
+		{"fire unit twice", envelope1 + "actions:\n  - fire: {units: [B, C, B], target: 2717}\n", []string{`7:26: fire: B is listed twice in units (first at line 7)`}},
 		{"bad hex", envelope1 + "actions:\n  - move: {unit: A, path: [2720, 27x9, 271]}\n", []string{`7:34: move.path[1]: "27x9" is not a hex`, `7:40: move.path[2]: "271" is not a hex`}},
 		{"path not a list", envelope1 + "actions:\n  - move: {unit: A, path: 2720}\n", []string{`7:27: move.path: want a list, got "2720"`}},
 		{"move without unit and path", envelope1 + "actions:\n  - move: {}\n", []string{"7:11: move needs unit", "7:11: move needs path"}},
@@ -151,30 +181,35 @@ func TestParseErrors(t *testing.T) {
 		{"several mistakes", envelope1 + "actions:\n  - move: {unit: A, path: [9]}\n  - fire: {units: [B]}\n  - jump: {}\n", []string{"7:28: move.path[0]", "8:11: fire needs target", "9:5: activation 3: unknown order"}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := Parse([]byte(c.src), Options{})
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			var errs Errors
-			if !errors.As(err, &errs) {
-				t.Fatalf("error is %T, not Errors", err)
-			}
-			got := strings.Split(err.Error(), "\n")
-			if len(got) != len(c.want) {
-				t.Fatalf("got %d errors, want %d:\n%v", len(got), len(c.want), err)
-			}
-			for i, w := range c.want {
-				pos, sub, _ := strings.Cut(w, ": ")
-				if !strings.HasPrefix(got[i], pos) || !strings.Contains(got[i], sub) {
-					t.Errorf("error %d = %q, want %q", i, got[i], w)
-				}
-			}
-			for _, e := range errs {
-				if e.Line < 1 || e.Col < 1 {
-					t.Errorf("error without a position: %+v", e)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantErrors(t, c.src, c.want) })
+	}
+}
+
+// wantErrors parses src as mailed orders and checks that it is refused with
+// exactly the mistakes in want, each "line:col: substring", in order.
+func wantErrors(t *testing.T, src string, want []string) {
+	t.Helper()
+	_, err := Parse([]byte(src), Options{})
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	var errs Errors
+	if !errors.As(err, &errs) {
+		t.Fatalf("error is %T, not Errors", err)
+	}
+	got := strings.Split(err.Error(), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%v", len(got), len(want), err)
+	}
+	for i, w := range want {
+		pos, sub, _ := strings.Cut(w, ": ")
+		if !strings.HasPrefix(got[i], pos+":") || !strings.Contains(got[i], sub) {
+			t.Errorf("error %d = %q, want %q", i, got[i], w)
+		}
+	}
+	for _, e := range errs {
+		if e.Line < 1 || e.Col < 1 {
+			t.Errorf("error without a position: %+v", e)
+		}
 	}
 }

@@ -18,7 +18,7 @@ const (
 	// MaxSize is the largest order file accepted, in bytes.
 	MaxSize = 256 << 10
 	// MaxDepth is how deeply a file may nest lists and mappings; order files
-	// need five or six levels.
+	// need at most eight (a path inside a Yamasaki move).
 	MaxDepth = 32
 )
 

@@ -28,6 +28,8 @@ type Case struct {
 	orders []*orders.File
 	expect expectYAML
 	hexes  []adjudicator.Hex
+	// activations run after the orders files (melee.go).
+	activations []activation
 }
 
 // Position returns a copy of the case's position before procedures and
@@ -55,6 +57,9 @@ type caseYAML struct {
 	Roll        []yaml.Node         `yaml:"roll"`
 	Orders      []yaml.Node         `yaml:"orders"`
 	Expect      expectYAML          `yaml:"expect"`
+	Standing    standingsYAML       `yaml:"standing"`
+	Casualties  int                 `yaml:"casualties"`
+	Activations []activationYAML    `yaml:"activations"`
 }
 
 type unitYAML struct {
@@ -63,7 +68,8 @@ type unitYAML struct {
 	Hex   adjudicator.Hex `yaml:"hex"`
 	Steps int             `yaml:"steps"`
 	Face  string          `yaml:"face"`
-	Box   string          `yaml:"box"` // instead of hex: pool, offmap, eliminated or reinforcements
+	Melee adjudicator.Hex `yaml:"melee"` // declared melee against this hex earlier in the turn
+	Box   string          `yaml:"box"`   // off the map, in this box, instead of a hex
 }
 
 type expectYAML struct {
@@ -81,6 +87,7 @@ type expectYAML struct {
 	Pool       *poolExpect          `yaml:"pool"`
 	USEvents   []string             `yaml:"us_events"`
 	USNever    []string             `yaml:"us_never"`
+	Heroes     *heroesExpect        `yaml:"heroes"`
 
 	// Decoded from the nodes above by Parse.
 	refused *refusedExpect
@@ -95,12 +102,13 @@ type refusedExpect struct {
 }
 
 type unitExpect struct {
-	At    orders.Pos
-	ID    string          `yaml:"id"`
-	Hex   adjudicator.Hex `yaml:"hex"`
-	Steps *int            `yaml:"steps"`
-	Face  string          `yaml:"face"`
-	Box   string          `yaml:"box"`
+	At       orders.Pos
+	ID       string          `yaml:"id"`
+	Hex      adjudicator.Hex `yaml:"hex"`
+	Steps    *int            `yaml:"steps"`
+	Face     string          `yaml:"face"`
+	Box      string          `yaml:"box"`
+	Captured *bool           `yaml:"captured"`
 }
 
 type losExpect struct {
@@ -184,6 +192,9 @@ func Parse(data []byte) (*Case, error) {
 	c.start = s
 	p.state = s
 	p.placeUnits(c, y.Units)
+	p.standings(y.Standing)
+	s.Casualties = y.Casualties
+	p.activations(c, y.Activations)
 	p.supplyOverrides(&y.Supply)
 	c.dice = p.dice(y.Dice)
 	c.roll = p.rolls(y.Roll)
@@ -206,6 +217,20 @@ func Parse(data []byte) (*Case, error) {
 			}
 			if a.Fire != nil {
 				p.hex(a.Fire.Target)
+			}
+			if a.Melee != nil {
+				p.hex(a.Melee.Target)
+			}
+			if a.Air != nil {
+				for _, at := range a.Air.Attacks {
+					p.hex(at.Hex)
+				}
+			}
+			if a.Yamasaki != nil {
+				p.hex(a.Yamasaki.Hex)
+				for _, m := range a.Yamasaki.Moves {
+					p.hex(m.Path...)
+				}
 			}
 		}
 		c.orders = append(c.orders, f)
@@ -304,8 +329,12 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 			continue
 		}
 		seen[uy.ID] = uy.At
-		if uy.Box != "" {
-			p.placeInBox(c, u, uy)
+		if uy.Hex == 0 && uy.Box != "" {
+			if !knownBox(uy.Box) {
+				p.fail(uy.At, "%s: box %q: want %s", uy.ID, uy.Box, strings.Join(boxes, ", "))
+			}
+			u.Box = uy.Box
+			c.placed = append(c.placed, uy.ID)
 			continue
 		}
 		if uy.Hex == 0 {
@@ -318,6 +347,10 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 		}
 		p.hex(uy.Hex)
 		c.placed = append(c.placed, uy.ID)
+		if uy.Melee != 0 {
+			u.Melee, u.Acted = uy.Melee, true
+			p.hex(uy.Melee)
+		}
 		full := u.Counter().MaxSteps()
 		switch {
 		case uy.Steps == 0:
@@ -340,34 +373,6 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 		default:
 			p.fail(uy.At, "%s: face %q: want up or down", uy.ID, uy.Face)
 		}
-	}
-}
-
-// placeInBox puts a unit in an off-map box instead of a hex: Japanese
-// infantry in the pool (2.5), Unknown units off the map (9.6), any unit
-// eliminated, U.S. units among the reinforcements (9.2).
-func (p *parser) placeInBox(c *Case, u *adjudicator.Unit, uy unitYAML) {
-	ok := false
-	switch uy.Box {
-	case adjudicator.BoxPool:
-		ok = u.Side() == adjudicator.JP && u.Kind() == adjudicator.Infantry
-	case adjudicator.BoxOffMap:
-		ok = u.Kind() == adjudicator.Unknown
-	case adjudicator.BoxEliminated:
-		ok = true
-	case adjudicator.BoxReinforcements:
-		ok = u.Side() == adjudicator.US
-	}
-	switch {
-	case uy.Hex != 0:
-		p.fail(uy.At, "%s: give a hex or a box, not both", uy.ID)
-	case !ok:
-		p.fail(uy.At, "%s: box %q: want pool (Japanese infantry), offmap (Unknown units), eliminated or reinforcements (U.S.)", uy.ID, uy.Box)
-	case uy.Steps != 0 || uy.Face != "":
-		p.fail(uy.At, "%s: steps and face are for units on the map", uy.ID)
-	default:
-		_ = p.state.Place(uy.ID, 0, uy.Box)
-		c.placed = append(c.placed, uy.ID)
 	}
 }
 
@@ -454,8 +459,8 @@ func (p *parser) dice(ns []yaml.Node) []int {
 func (p *parser) rolls(ns []yaml.Node) []string {
 	var out []string
 	for i, n := range ns {
-		if n.Kind != yaml.ScalarNode || (n.Value != RollWeather && n.Value != RollAirpower) {
-			p.fail(nodePos(&ns[i]), "roll[%d]: want %s or %s", i, RollWeather, RollAirpower)
+		if n.Kind != yaml.ScalarNode || (n.Value != RollWeather && n.Value != RollAirpower && n.Value != RollMelee) {
+			p.fail(nodePos(&ns[i]), "roll[%d]: want %s, %s or %s", i, RollWeather, RollAirpower, RollMelee)
 			continue
 		}
 		out = append(out, n.Value)
@@ -474,8 +479,8 @@ func (p *parser) expectations(c *Case, e *expectYAML) {
 		} else {
 			p.fail(nodePos(&e.Refused), "expect.refused: want a list of error texts, or {orders: N, errors: [...]}")
 		}
-		if r.Orders < 1 || r.Orders > len(c.orders) {
-			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files, counted from 1", r.Orders, len(c.orders))
+		if r.Orders < 1 || r.Orders > len(c.orders)+len(c.activations) {
+			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files and activations, counted from 1", r.Orders, len(c.orders)+len(c.activations))
 		}
 		e.refused = r
 	}

@@ -53,6 +53,24 @@
 //	  pool: {on_map: 2, pool: 5, eliminated: 1}   # Japanese infantry units (rule 2.5), by PoolCounts
 //	  us_events: ["a hidden Japanese counter"]   # substrings of events the U.S. may read
 //	  us_never: [U01, unknown]               # never in what the U.S. reads (any case)
+//	  heroes: {martinez: true, arnold: false, yamasaki: false}   # rule 11: spent or not
+//	  units: [{id: 105-1, hex: 2619, captured: true}]            # captured U.S. artillery (8.2.1.4)
+//
+// Melee and the heroes add these keys to a case:
+//
+//	units:
+//	  - {id: 1/17-A, hex: 2618, melee: 2717}   # declared melee against 2717 earlier this turn
+//	  - {id: J10, box: pool}                   # off the map in a box instead of a hex
+//	standing:                                  # standing instructions in force (DESIGN 3.2)
+//	  us: {loss_order: [1/17-A], retreat: never, retreat_at: {"2619": always},
+//	       advance: strongest, martinez: never, arnold: auto, melee_order: [2717]}
+//	  jp: {advance: all, melee_pick: listed, unknown_table: most}
+//	casualties: 3                              # the U.S. casualty track at the start
+//	activations:                               # single activations the orders schema
+//	  - {side: us, melee: {units: [1/17-A], target: 2717}}      # does not carry yet, run after
+//	  - {side: jp, yamasaki: {hex: 2717, moves: [{unit: J01, path: [2618]}]}}   # the orders files;
+//	                                           # expect.refused counts them after the orders files
+//	roll: [melee]                              # the melee step (3.7), run after orders and activations
 //
 // # Caveats
 //

@@ -218,7 +218,7 @@ expect:
 			"8:18: supply: 1/17-A: want in or out",
 			`9:8: dice[0]: a die is 1 to 10`,
 			`9:11: dice[1]: a die is 1 to 10`,
-			"10:17: roll[1]: want weather or airpower",
+			"10:17: roll[1]: want weather, airpower or melee",
 			"12:12: expect.refused: orders 2: the case has 0 orders files",
 			"13:11: expect.units: J01: give hex or box, not both",
 			"14:9: expect.zoc: give hex, side (us or jp) and in",

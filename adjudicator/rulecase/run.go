@@ -40,11 +40,16 @@ func (c *Case) Run() *Result {
 			r.Orders = append(r.Orders, or)
 		}
 	}
+	s = c.runActivations(r, s, d)
+	if slices.Contains(c.roll, RollMelee) {
+		r.Events = append(r.Events, s.ResolveMelee(d)...)
+	}
 	r.Dice = d.Log
 	r.State = s
 	c.checkOrders(r)
 	c.checkUnits(r, s)
 	c.checkQuestions(r, s)
+	c.checkHeroes(r, s)
 	if d.Err != nil {
 		r.error("forced dice: %v; add the missing dice to dice:", d.Err)
 	} else if n := d.Unused(); n > 0 {
@@ -175,6 +180,12 @@ func (c *Case) checkUnits(r *Result, s *adjudicator.State) {
 			want = append(want, plural(*ue.Steps, "step"))
 			if u.Steps != *ue.Steps {
 				diff = append(diff, fmt.Sprintf("expected %d steps, got %d", *ue.Steps, u.Steps))
+			}
+		}
+		if ue.Captured != nil {
+			want = append(want, fmt.Sprintf("captured %v", *ue.Captured))
+			if u.Captured != *ue.Captured {
+				diff = append(diff, fmt.Sprintf("expected captured %v, got %v", *ue.Captured, u.Captured))
 			}
 		}
 		if ue.Face != "" {

@@ -1,0 +1,44 @@
+package orders
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// moveYAML is a move as written: the unit and every hex it enters (rule 5.0).
+type moveYAML struct {
+	Unit string            `yaml:"unit"`
+	Path []adjudicator.Hex `yaml:"path"`
+}
+
+func decodeMove(val *yaml.Node, a *Action) Errors {
+	var m moveYAML
+	if errs := decode(val, &m, "move"); len(errs) > 0 {
+		return errs
+	}
+	move, steps, errs := m.check(val, "move")
+	if len(errs) > 0 {
+		return errs
+	}
+	a.Move, a.Steps = move, steps
+	return nil
+}
+
+// check refuses a move without a unit or a path, or with an empty hex in
+// its path, naming the order it belongs to.
+func (m moveYAML) check(val *yaml.Node, order string) (*adjudicator.Move, []Pos, Errors) {
+	var errs Errors
+	if m.Unit == "" {
+		errs = append(errs, errAt(val.Line, val.Column, "%s needs unit: the id of the unit moving, like unit: 1/17-A", order))
+	}
+	if len(m.Path) == 0 {
+		errs = append(errs, errAt(val.Line, val.Column, "%s needs path: the hexes it enters in order, like path: [2720, 2719]", order))
+	}
+	steps, es := pathAt(val, order, m.Path)
+	errs = append(errs, es...)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return &adjudicator.Move{Unit: m.Unit, Path: m.Path}, steps, nil
+}

@@ -1,0 +1,165 @@
+package orders
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// standingYAML is adjudicator.Standing as written under standing: the same
+// fields in snake_case. Only the fields written change (DESIGN 3.2).
+type standingYAML struct {
+	Losses         string                     `yaml:"losses"`
+	LossOrder      []string                   `yaml:"loss_order"`
+	Retreat        string                     `yaml:"retreat"`
+	RetreatAt      map[adjudicator.Hex]string `yaml:"retreat_at"`
+	Advance        string                     `yaml:"advance"`
+	AdvanceAt      map[adjudicator.Hex]string `yaml:"advance_at"`
+	UnknownTable   string                     `yaml:"unknown_table"`
+	UnknownTableAt map[adjudicator.Hex]string `yaml:"unknown_table_at"`
+	FriendlyFire   string                     `yaml:"friendly_fire"`
+	MeleeOrder     []adjudicator.Hex          `yaml:"melee_order"`
+	MeleePick      string                     `yaml:"melee_pick"`
+	Martinez       string                     `yaml:"martinez"`
+	Arnold         string                     `yaml:"arnold"`
+}
+
+func (y standingYAML) standing() *adjudicator.Standing {
+	return &adjudicator.Standing{
+		Losses: y.Losses, LossOrder: y.LossOrder,
+		Retreat: y.Retreat, RetreatAt: y.RetreatAt,
+		Advance: y.Advance, AdvanceAt: y.AdvanceAt,
+		UnknownTable: y.UnknownTable, UnknownTableAt: y.UnknownTableAt,
+		FriendlyFire: y.FriendlyFire,
+		MeleeOrder:   y.MeleeOrder, MeleePick: y.MeleePick,
+		Martinez: y.Martinez, Arnold: y.Arnold,
+	}
+}
+
+// decodeStanding decodes the standing instructions and judges each value
+// with adjudicator.Standing.Check, one key (and one hex of a per-hex map)
+// at a time, so that every complaint points at the value it is about.
+func (f *File) decodeStanding(n *yaml.Node) Errors {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return Errors{errAt(n.Line, n.Column, "standing: want key: value lines naming the instructions to change, like standing: {retreat: if-losing}; got %s", describe(n))}
+	}
+	var y standingYAML
+	if errs := decode(n, &y, "standing"); len(errs) > 0 {
+		return errs
+	}
+	f.fieldsOf("standing", n)
+	var errs Errors
+	// judge reports what Check says of st, which holds only the value
+	// written at v.
+	judge := func(st adjudicator.Standing, v *yaml.Node) {
+		if f.Side == adjudicator.NoSide {
+			return // "side is missing" says it already
+		}
+		for _, msg := range st.Check(f.Side) {
+			errs = append(errs, errAt(v.Line, v.Column, "standing: %s", msg))
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "losses":
+			judge(adjudicator.Standing{Losses: y.Losses}, v)
+		case "retreat":
+			judge(adjudicator.Standing{Retreat: y.Retreat}, v)
+		case "advance":
+			judge(adjudicator.Standing{Advance: y.Advance}, v)
+		case "unknown_table":
+			judge(adjudicator.Standing{UnknownTable: y.UnknownTable}, v)
+		case "friendly_fire":
+			judge(adjudicator.Standing{FriendlyFire: y.FriendlyFire}, v)
+		case "melee_pick":
+			judge(adjudicator.Standing{MeleePick: y.MeleePick}, v)
+		case "martinez":
+			judge(adjudicator.Standing{Martinez: y.Martinez}, v)
+		case "arnold":
+			judge(adjudicator.Standing{Arnold: y.Arnold}, v)
+		case "loss_order":
+			_, es := unitsAt(n, "loss_order", "standing", y.LossOrder)
+			errs = append(errs, es...)
+		case "melee_order":
+			errs = append(errs, hexList(v, "standing: melee_order", y.MeleeOrder)...)
+		case "retreat_at":
+			errs = append(errs, f.perHex(k, v, y.RetreatAt, func(m map[adjudicator.Hex]string) adjudicator.Standing {
+				return adjudicator.Standing{RetreatAt: m}
+			})...)
+		case "advance_at":
+			errs = append(errs, f.perHex(k, v, y.AdvanceAt, func(m map[adjudicator.Hex]string) adjudicator.Standing {
+				return adjudicator.Standing{AdvanceAt: m}
+			})...)
+		case "unknown_table_at":
+			errs = append(errs, f.perHex(k, v, y.UnknownTableAt, func(m map[adjudicator.Hex]string) adjudicator.Standing {
+				return adjudicator.Standing{UnknownTableAt: m}
+			})...)
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	f.Standing = y.standing()
+	return nil
+}
+
+// perHex judges a per-hex map one hex at a time: a complaint naming the hex
+// is about its value and points there; one that does not is about the key
+// itself (say, a side that may not give it) and is reported once, at the
+// key.
+func (f *File) perHex(k, v *yaml.Node, m map[adjudicator.Hex]string, only func(map[adjudicator.Hex]string) adjudicator.Standing) Errors {
+	if f.Side == adjudicator.NoSide {
+		return nil
+	}
+	var errs Errors
+	keyDone := map[string]bool{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		hk, hv := v.Content[i], v.Content[i+1]
+		h, err := adjudicator.ParseHex(hk.Value)
+		if err != nil {
+			continue // the decoder has refused it
+		}
+		val := m[h]
+		if val == "" {
+			errs = append(errs, errAt(hv.Line, hv.Column, "standing: %s: %s has no value; write one or leave the hex out", k.Value, h))
+			continue
+		}
+		for _, msg := range only(map[adjudicator.Hex]string{h: val}).Check(f.Side) {
+			if strings.Contains(msg, h.String()) {
+				errs = append(errs, errAt(hv.Line, hv.Column, "standing: %s", msg))
+			} else if !keyDone[msg] {
+				keyDone[msg] = true
+				errs = append(errs, errAt(k.Line, k.Column, "standing: %s", msg))
+			}
+		}
+	}
+	return errs
+}
+
+// hexList refuses empty entries and hexes given twice in a list of hexes.
+func hexList(list *yaml.Node, ctx string, hexes []adjudicator.Hex) Errors {
+	var errs Errors
+	seen := map[adjudicator.Hex]int{}
+	for j, h := range hexes {
+		n := list
+		if j < len(list.Content) {
+			n = list.Content[j]
+		}
+		if h == 0 {
+			errs = append(errs, errAt(n.Line, n.Column, "%s[%d] is empty; write a hex like 2717", ctx, j))
+			continue
+		}
+		if first, dup := seen[h]; dup {
+			errs = append(errs, errAt(n.Line, n.Column, "%s: %s is listed twice (first at line %d); list each hex once", ctx, h, first))
+			continue
+		}
+		seen[h] = n.Line
+	}
+	return errs
+}
