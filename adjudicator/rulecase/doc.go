@@ -69,6 +69,7 @@
 //	activations:                               # single activations the orders schema
 //	  - {side: us, melee: {units: [1/17-A], target: 2717}}      # does not carry yet, run after
 //	  - {side: jp, yamasaki: {hex: 2717, moves: [{unit: J01, path: [2618]}]}}   # the orders files;
+//	  - {side: us, air: [{hex: 2717, factors: 2}]}              # all of a turn's air attacks (8.1.6)
 //	                                           # expect.refused counts them after the orders files
 //	roll: [melee]                              # the melee step (3.7), run after orders and activations
 //

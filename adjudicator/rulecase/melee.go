@@ -45,6 +45,13 @@ type activationYAML struct {
 	Side     adjudicator.Side `yaml:"side"`
 	Melee    *meleeYAML       `yaml:"melee"`
 	Yamasaki *yamasakiYAML    `yaml:"yamasaki"`
+	Air      []airYAML        `yaml:"air"`
+}
+
+// airYAML is one air attack of an air activation (rule 8.1.6).
+type airYAML struct {
+	Hex     adjudicator.Hex `yaml:"hex"`
+	Factors int             `yaml:"factors"`
 }
 
 type meleeYAML struct {
@@ -111,6 +118,12 @@ func (p *parser) activations(c *Case, as []activationYAML) {
 		}
 		var act adjudicator.Action
 		switch {
+		case a.Air != nil && a.Melee == nil && a.Yamasaki == nil:
+			act.Air = &adjudicator.AirStrikes{}
+			for _, at := range a.Air {
+				act.Air.Attacks = append(act.Air.Attacks, adjudicator.AirAttack{Hex: at.Hex, Factors: at.Factors})
+				p.hex(at.Hex)
+			}
 		case a.Melee != nil && a.Yamasaki == nil:
 			act.Melee = &adjudicator.Melee{Units: a.Melee.Units, Target: a.Melee.Target}
 			p.hex(a.Melee.Target)
@@ -122,7 +135,7 @@ func (p *parser) activations(c *Case, as []activationYAML) {
 			}
 			act.Yamasaki = y
 		default:
-			p.fail(a.At, "activations[%d]: give exactly one of melee or yamasaki", i)
+			p.fail(a.At, "activations[%d]: give exactly one of melee, yamasaki or air", i)
 			continue
 		}
 		c.activations = append(c.activations, activation{at: a.At, side: a.Side, action: act})
