@@ -17,13 +17,14 @@ import (
 //     face-down Unknown unit melts away per attack.
 //   - When the attack is announced the hex must hold enemy units (judged
 //     from the position as the attacker sees it: counters, not what they
-//     are); when it is carried out and the hex has emptied since, the
-//     factors are wasted.
+//     are), and no hex is attacked twice. When it is carried out and the
+//     hex has emptied since, the factors are wasted.
 //   - A modified die of 2 or less hits the attacker's own unit nearest the
 //     target hex instead. Among equally near units, the U.S. chooses by day
 //     and the Japanese at night (8.1.6), by the chooser's standing
-//     instruction FriendlyFire: most-steps or fewest-steps, then the lower
-//     hex, then counter order. The U.S. cannot tell face-down Japanese
+//     instruction FriendlyFire: most-steps or fewest-steps, then a unit the
+//     chooser can identify before face-down counters, then the lower hex,
+//     then counter order. The U.S. cannot tell face-down Japanese
 //     counters apart: when its choice falls on one, the hit is on that
 //     hex's face-down counters and the Japanese decide which takes it, as
 //     for any hit on a hex (8.0).
@@ -45,7 +46,14 @@ func (s *State) air(a *AirStrikes, side Side, d Dice) ([]Event, []Problem) {
 	}
 	left := s.airpower(side)
 	total := 0
+	seen := map[Hex]bool{}
 	for _, at := range a.Attacks {
+		if seen[at.Hex] {
+			// Each factor is a die of its own: two attacks on a hex are one
+			// attack with their factors added (as package orders reads it).
+			bad("air attack on %s: the hex is attacked twice; put all its factors in one attack", at.Hex)
+		}
+		seen[at.Hex] = true
 		if at.Factors < 1 {
 			bad("air attack on %s: give it at least 1 factor", at.Hex)
 		}

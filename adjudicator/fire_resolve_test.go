@@ -107,6 +107,14 @@ func TestAirProblems(t *testing.T) {
 	wantProblem(t, p, 0, -1, "needs at least one attack")
 	p = refused(t, s, actions(JP, air(AirAttack{Hex: 2718, Factors: 1})))
 	wantProblem(t, p, 0, -1, "no airpower left this turn")
+	p = refused(t, s, actions(US, air(AirAttack{Hex: 2717, Factors: 1}, AirAttack{Hex: 2717, Factors: 1})))
+	wantProblem(t, p, 0, -1, "the hex is attacked twice")
+	// An attack whose hex emptied after it was announced is wasted, with
+	// no die rolled.
+	evs := s.airAttack(AirAttack{Hex: 2616, Factors: 2}, US, &ForcedDice{})
+	if len(evs) != 1 || !strings.Contains(evs[0].Text, "the hex is empty now and its 2 factors are wasted") {
+		t.Errorf("events %v", evs)
+	}
 }
 
 // Japanese friendly fire by day: the U.S. chooses, and cannot tell
