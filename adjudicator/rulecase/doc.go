@@ -64,7 +64,7 @@
 //	standing:                                  # standing instructions in force (DESIGN 3.2)
 //	  us: {loss_order: [1/17-A], retreat: never, retreat_at: {"2619": always},
 //	       advance: strongest, martinez: never, arnold: auto, melee_order: [2717]}
-//	  jp: {advance: all, melee_pick: listed, unknown_table: most}
+//	  jp: {advance: all, melee_pick: listed, unknown_table: most, unknown_table_at: {"2618": U02}}
 //	casualties: 3                              # the U.S. casualty track at the start
 //	activations:                               # single activations the orders schema
 //	  - {side: us, melee: {units: [1/17-A], target: 2717}}      # does not carry yet, run after
