@@ -82,18 +82,17 @@ func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	for _, u := range placed {
 		names = append(names, u.ID)
 	}
-	got := "no infantry unit"
+	got := "no infantry unit is placed"
 	if len(names) > 0 {
 		got = fmt.Sprintf("%s placed face up: %s", plural(len(names), "infantry unit"), joinAnd(names))
 	}
-	short := ""
 	if len(placed) < want {
-		short = fmt.Sprintf(" (the table gives %d; %s)", want, shortfall(others, len(placed), want))
+		got += "; " + shortfall(others, len(placed), want)
 	}
 	jp := Event{
 		Kind: "reveal",
-		Text: fmt.Sprintf("Unknown %s %s in %s %s off the map; on %s's table the die %s gives %d: %s%s (rule 2.5)",
-			unitWord(len(ids)), joinAnd(ids), h, goWord(len(ids)), table.ID, DiceText([]int{die}, 0), want, got, short),
+		Text: fmt.Sprintf("Unknown %s %s in %s %s off the map (rule 2.5); on %s's table the die %s gives %d; %s",
+			unitWord(len(ids)), joinAnd(ids), h, goWord(len(ids)), table.ID, DiceText([]int{die}, 0), want, got),
 		Side:  JP,
 		Seen:  JP,
 		Hexes: []Hex{h},
@@ -144,10 +143,10 @@ func usRevealed(names []string, counters int) string {
 }
 
 func shortfall(others, placed, want int) string {
-	if placed < want && placed == jpStackLimit-others {
-		return "the hex holds three infantry or artillery units at most (rule 4.2)"
+	if placed == jpStackLimit-others {
+		return "no more: the hex holds three infantry or artillery units at most (rule 4.2)"
 	}
-	return "the pool has no more infantry"
+	return "no more: the pool has no more infantry"
 }
 
 // unknownTable picks the Unknown unit whose table is rolled for the units
