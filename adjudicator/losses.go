@@ -169,6 +169,12 @@ func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
 // 3.8.2). It is a hook until the turn sequence provides the check.
 func (s *State) checkSudden() []Event { return nil }
 
+// zonesAfterCombat applies rule 10.0 once a ranged or air attack is over:
+// its losses may leave a victory zone held by the U.S. with no Japanese
+// infantry or artillery in it. It is a hook until the victory zone rules
+// are in.
+func (s *State) zonesAfterCombat() []Event { return nil }
+
 // lastJPInfantry reports whether u is a Japanese infantry unit and the only
 // one left in its hex, which ranged fire never eliminates (rule 8.5).
 func (s *State) lastJPInfantry(u *Unit) bool {
