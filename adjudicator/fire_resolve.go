@@ -24,6 +24,10 @@ import (
 //     for it: U.S. fire at a hex mixing face-up and face-down Japanese units.
 //     Elsewhere the owner of the hex shares out the hits by its standing
 //     instructions, and the name is only noted.
+//   - The U.S. reads where a face-down counter fired from, its dice and
+//     modifiers, as a player at the table sees the counter and the dice
+//     rolled; only which unit it is stays hidden, and a dice log shown to
+//     the U.S. gets no unit id for such a die either.
 //   - Soft ground (8.1.5): each natural 1 or 2 a soft-ground battery rolls
 //     costs it one step, after all the hits of the attack are applied, so a
 //     battery that sinks still scores its hits.
