@@ -77,6 +77,9 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		events   []Event
 		problems []Problem
 	)
+	if kinds(a) != 1 {
+		return nil, []Problem{{Action: i, Step: -1, Msg: oneKind}}
+	}
 	switch {
 	case a.Move != nil && a.Fire == nil:
 		var p movePlan
@@ -91,17 +94,32 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		}
 	case a.Fire != nil && a.Move == nil:
 		events, problems = s.fire(a.Fire, side, d)
-	case a.Air != nil && a.Move == nil && a.Fire == nil:
-		events, problems = s.air(a.Air, side, d)
 	case a.Melee != nil && a.Move == nil && a.Fire == nil && a.Yamasaki == nil:
 		events, problems = s.declareMelee(a.Melee, side)
 	case a.Yamasaki != nil && a.Move == nil && a.Fire == nil && a.Melee == nil:
 		events, problems = s.yamasaki(a.Yamasaki, side, d)
+	case a.Air != nil:
+		events, problems = s.air(a.Air, side, d)
 	default:
-		problems = []Problem{{Step: -1, Msg: "an activation is exactly one of move or fire"}}
+		problems = []Problem{{Step: -1, Msg: oneKind}}
 	}
 	for k := range problems {
 		problems[k].Action = i
 	}
 	return events, problems
+}
+
+// oneKind is the problem with an activation that is not exactly one thing
+// (rule 3.5: each unit does one of these per turn).
+const oneKind = "an activation is exactly one of move, fire, melee, air or yamasaki"
+
+// kinds counts what activation a asks for.
+func kinds(a Action) int {
+	n := 0
+	for _, set := range []bool{a.Move != nil, a.Fire != nil, a.Melee != nil, a.Air != nil, a.Yamasaki != nil} {
+		if set {
+			n++
+		}
+	}
+	return n
 }

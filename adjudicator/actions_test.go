@@ -34,8 +34,8 @@ func TestActionKinds(t *testing.T) {
 		Action{Move: &Move{Unit: "1/17-A", Path: []Hex{2720}}, Fire: &Fire{Units: []string{"1/17-A"}, Target: 2717}},
 		Action{Fire: &Fire{Units: []string{"1/17-A"}, Target: 2717}},
 	))
-	wantProblem(t, p, 0, -1, "exactly one of move or fire")
-	wantProblem(t, p, 1, -1, "exactly one of move or fire")
+	wantProblem(t, p, 0, -1, "exactly one of move, fire, melee, air or yamasaki")
+	wantProblem(t, p, 1, -1, "exactly one of move, fire, melee, air or yamasaki")
 	wantProblem(t, p, 2, -1, "2717 is 4 hexes away, range 2")
 }
 

@@ -73,7 +73,11 @@ import (
 //   - Captured artillery (8.2.1.2, 8.2.1.4). U.S. artillery eliminated while
 //     defending is set aside; if Japanese units advance into its hex they
 //     capture it, back at the steps it had when the melee began. Otherwise
-//     it is eliminated when the melee ends.
+//     it is eliminated when the melee ends. A captured battery is Japanese
+//     artillery for stacking (4.2), so batteries beyond the three units a
+//     hex may hold are eliminated instead, in the order they fell. U.S.
+//     artillery hit in an attackers' hex by the hits left over (8.2.1.1)
+//     was not defending and is eliminated at once.
 //   - Martinez (11.1), once a game, when a U.S. infantry unit is in the
 //     melee: after a U.S. fire is rolled, one missed die becomes a 0 (a
 //     hit). Standing.Martinez "auto" spends him on the first U.S. fire that
@@ -704,8 +708,9 @@ func (mt *meleeFight) defensiveFire() {
 	if hits == 0 {
 		return
 	}
-	mt.hit(att, min(hits, steps(att)))
-	if excess := hits - steps(att); excess > 0 {
+	standing := steps(att)
+	mt.hit(att, min(hits, standing))
+	if excess := hits - standing; excess > 0 {
 		// rule 8.2.1.1: the rest fall on the other units of the attackers' hexes.
 		var others []*Unit
 		for _, h := range mt.attackHexes() {
@@ -744,16 +749,17 @@ func (mt *meleeFight) leftAlone() {
 			mt.retreatUnits(left, "left alone after the attackers of "+h.String()+" fell (rule 8.2)")
 			continue
 		}
-		for _, u := range left {
-			u.Hex = 0
-			u.Box = BoxEliminated
-			if u.Kind() == Unknown {
-				u.Box = BoxOffMap
-			}
-		}
+		// Said before they go: the U.S. reads ids only of counters it saw.
 		mt.events = append(mt.events, s.unitsEvent("eliminated", JP, left, []Hex{h}, func(who string) string {
 			return fmt.Sprintf("%s, left alone in %s after its attackers fell, %s eliminated (rule 8.2)", who, h, isAre(len(left)))
 		})...)
+		for _, u := range left {
+			box := BoxEliminated
+			if u.Kind() == Unknown {
+				box = BoxOffMap
+			}
+			s.removeFromMap(u, box)
+		}
 	}
 }
 
@@ -791,7 +797,11 @@ func (mt *meleeFight) hit(units []*Unit, hits int) {
 		return
 	}
 	before := steps(units)
-	mt.events = append(mt.events, mt.s.ApplyHits(units, hits, HitOptions{Cause: "melee at " + mt.target.String(), Melee: true, Dice: mt.d})...)
+	// rule 8.2.1.2: only defending U.S. artillery is set aside; U.S. units
+	// hit while the Japanese attack are the defenders, and artillery in a
+	// U.S. attackers' hex hit by the hits left over is simply eliminated.
+	setAside := mt.side == JP && units[0].Side() == US
+	mt.events = append(mt.events, mt.s.ApplyHits(units, hits, HitOptions{Cause: "melee at " + mt.target.String(), Melee: setAside, Dice: mt.d})...)
 	lost := before - steps(units)
 	if units[0].Side() == US {
 		mt.usLost += lost
@@ -929,10 +939,18 @@ func (mt *meleeFight) finish() {
 	}
 	for _, u := range mt.setAside {
 		if captor == JP {
-			u.Hex, u.Box = mt.target, ""
-			u.Steps = mt.before[u]
+			// A captured battery is Japanese artillery and counts against
+			// the three of rule 4.2: what does not fit is eliminated.
 			u.Captured = true
-			mt.say("captured", fmt.Sprintf("the Japanese capture %s in %s, at %s (rule 8.2.1.4)", u.ID, mt.target, plural(u.Steps, "step")))
+			if s.StackingProblemWith(mt.target, u, mt.before[u]) == "" {
+				u.Hex, u.Box = mt.target, ""
+				u.Steps = mt.before[u]
+				mt.say("captured", fmt.Sprintf("the Japanese capture %s in %s, at %s (rule 8.2.1.4)", u.ID, mt.target, plural(u.Steps, "step")))
+				continue
+			}
+			u.Captured = false
+			u.Hex, u.Box = 0, BoxEliminated
+			mt.say("eliminated", fmt.Sprintf("%s, set aside in the melee at %s, is eliminated: %s already holds %d Japanese infantry and artillery units, the most a hex may hold (rules 4.2, 8.2.1.4)", u.ID, mt.target, mt.target, StackJapanese))
 			continue
 		}
 		u.Hex, u.Box = 0, BoxEliminated
@@ -968,6 +986,11 @@ func (mt *meleeFight) advance(att []*Unit) {
 	}
 	for _, u := range movers {
 		if why := s.StackingProblemWith(mt.target, u, u.Steps); why != "" {
+			if mt.side == JP {
+				// Both sides read this; say it without the stacking text,
+				// which speaks of Unknown units.
+				why = fmt.Sprintf("%s already holds %d Japanese infantry and artillery units, the most a hex may hold (rule 4.2)", mt.target, StackJapanese)
+			}
 			mt.events = append(mt.events, Event{Kind: "advance", Side: mt.side, Unit: u.ID, Hexes: []Hex{u.Hex, mt.target},
 				Text: fmt.Sprintf("%s stays in %s: %s", u.ID, u.Hex, why)})
 			continue

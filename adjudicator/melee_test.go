@@ -106,3 +106,13 @@ func TestYamasaki(t *testing.T) {
 	}
 	wantProblem(t, refused(t, s, actions(JP, y)), 0, -1, "still have 6 steps of infantry")
 }
+
+// An activation that asks for a move and a melee at once is refused as a
+// whole: the unit does one thing per turn (rule 3.5).
+func TestMeleeActivationIsOneThing(t *testing.T) {
+	s := position(t, map[string]Hex{"J01": 2717, "1/17-A": 2618})
+	two := Action{Move: &Move{Unit: "1/17-A", Path: []Hex{2619}}, Melee: &Melee{Units: []string{"1/17-A"}, Target: 2717}}
+	wantProblem(t, refused(t, s, actions(US, two)), 0, -1, "exactly one of move, fire, melee, air or yamasaki")
+	y := Action{Melee: &Melee{Units: []string{"J01"}, Target: 2618}, Yamasaki: &Yamasaki{Hex: 2717}}
+	wantProblem(t, refused(t, s, actions(JP, y)), 0, -1, "exactly one of")
+}

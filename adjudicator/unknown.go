@@ -91,7 +91,7 @@ func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	}
 	jp := Event{
 		Kind: "reveal",
-		Text: fmt.Sprintf("Unknown %s %s in %s %s off the map (rule 2.5); on %s's table the die %s gives %d; %s",
+		Text: fmt.Sprintf("Unknown %s %s in %s %s off the map (rule 2.5); on %s's table the die %s gives %d: %s",
 			unitWord(len(ids)), joinAnd(ids), h, goWord(len(ids)), table.ID, DiceText([]int{die}, 0), want, got),
 		Side:  JP,
 		Seen:  JP,
@@ -129,17 +129,14 @@ func beWord(n int) string {
 }
 
 func usRevealed(names []string, counters int) string {
-	its, stand := "their", "stand"
+	its := "their"
 	if counters == 1 {
 		its = "its"
-	}
-	if len(names) == 1 {
-		stand = "stands"
 	}
 	if len(names) == 0 {
 		return fmt.Sprintf("nothing takes %s place", its)
 	}
-	return fmt.Sprintf("in %s place %s %s, face up", its, stand, joinAnd(names))
+	return fmt.Sprintf("in %s place stand %s, face up", its, joinAnd(names))
 }
 
 func shortfall(others, placed, want int) string {

@@ -198,6 +198,7 @@ func (s *State) yamasakiMove(mv *Move, d Dice) ([]Event, []Problem) {
 			return events, nil
 		}
 		cur = h
+		route = []Hex{h} // the charge into h was reported with the melee
 	}
 	if d == nil && cur != u.Hex && !s.holdsSide(cur, US) {
 		u.Hex = cur

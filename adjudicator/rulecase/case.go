@@ -28,8 +28,6 @@ type Case struct {
 	orders []*orders.File
 	expect expectYAML
 	hexes  []adjudicator.Hex
-	// activations run after the orders files (melee.go).
-	activations []activation
 }
 
 // Position returns a copy of the case's position before procedures and
@@ -59,7 +57,6 @@ type caseYAML struct {
 	Expect      expectYAML          `yaml:"expect"`
 	Standing    standingsYAML       `yaml:"standing"`
 	Casualties  int                 `yaml:"casualties"`
-	Activations []activationYAML    `yaml:"activations"`
 }
 
 type unitYAML struct {
@@ -194,7 +191,6 @@ func Parse(data []byte) (*Case, error) {
 	p.placeUnits(c, y.Units)
 	p.standings(y.Standing)
 	s.Casualties = y.Casualties
-	p.activations(c, y.Activations)
 	p.supplyOverrides(&y.Supply)
 	c.dice = p.dice(y.Dice)
 	c.roll = p.rolls(y.Roll)
@@ -479,8 +475,8 @@ func (p *parser) expectations(c *Case, e *expectYAML) {
 		} else {
 			p.fail(nodePos(&e.Refused), "expect.refused: want a list of error texts, or {orders: N, errors: [...]}")
 		}
-		if r.Orders < 1 || r.Orders > len(c.orders)+len(c.activations) {
-			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files and activations, counted from 1", r.Orders, len(c.orders)+len(c.activations))
+		if r.Orders < 1 || r.Orders > len(c.orders) {
+			p.fail(nodePos(&e.Refused), "expect.refused: orders %d: the case has %d orders files, counted from 1", r.Orders, len(c.orders))
 		}
 		e.refused = r
 	}

@@ -29,7 +29,6 @@
 //	units:                                 # every unit on the map; all others stay unused
 //	  - {id: 1/17-A, hex: 2821}            # steps default to full strength
 //	  - {id: J01, hex: 2817, face: up}     # Japanese units default to face down
-//	  - {id: J30, box: pool}               # or off the map: pool, offmap, eliminated, reinforcements
 //	supply: {1/17-A: out}                  # force a unit in or out of supply
 //	dice: [6, 5]                           # forced dice, in order; all must be rolled
 //	roll: [weather, airpower]              # procedures run before the orders
@@ -66,12 +65,18 @@
 //	       advance: strongest, martinez: never, arnold: auto, melee_order: [2717]}
 //	  jp: {advance: all, melee_pick: listed, unknown_table: most, unknown_table_at: {"2618": U02}}
 //	casualties: 3                              # the U.S. casualty track at the start
-//	activations:                               # single activations the orders schema
-//	  - {side: us, melee: {units: [1/17-A], target: 2717}}      # does not carry yet, run after
-//	  - {side: jp, yamasaki: {hex: 2717, moves: [{unit: J01, path: [2618]}]}}   # the orders files;
-//	  - {side: us, air: [{hex: 2717, factors: 2}]}              # all of a turn's air attacks (8.1.6)
-//	                                           # expect.refused counts them after the orders files
-//	roll: [melee]                              # the melee step (3.7), run after orders and activations
+//	roll: [melee]                              # the melee step (3.7), run after the orders files
+//
+// Melee declarations and Colonel Yamasaki's charge are ordinary activations
+// of an orders file, as a player mails them:
+//
+//	orders:
+//	  - side: us
+//	    actions:
+//	      - melee: {units: [1/17-A, 1/17-B], target: 2717}
+//	  - side: jp
+//	    actions:
+//	      - yamasaki: {hex: 2717, moves: [{unit: J01, path: [2618]}]}
 //
 // # Caveats
 //

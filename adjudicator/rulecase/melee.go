@@ -9,11 +9,11 @@ import (
 
 // The case keys for melee and the heroes (rules 3.7, 8.2, 11.0): standing
 // instructions, the casualty track's start, units that declared melee in an
-// earlier action step, activations the orders schema does not carry yet
-// (melee declarations and Colonel Yamasaki), the melee step, and the heroes
-// spent.
+// earlier action step, the melee step, and the heroes spent. Melee
+// declarations and Colonel Yamasaki's charge made during the case are
+// ordinary activations of its orders files.
 
-// RollMelee runs the melee step (3.7) after the orders and activations.
+// RollMelee runs the melee step (3.7) after the orders files.
 const RollMelee = "melee"
 
 // standingYAML is a side's standing instructions as a case writes them
@@ -39,34 +39,6 @@ type standingsYAML struct {
 	At orders.Pos
 	US *standingYAML `yaml:"us"`
 	JP *standingYAML `yaml:"jp"`
-}
-
-// activationYAML is one activation run after the orders files.
-type activationYAML struct {
-	At       orders.Pos
-	Side     adjudicator.Side `yaml:"side"`
-	Melee    *meleeYAML       `yaml:"melee"`
-	Yamasaki *yamasakiYAML    `yaml:"yamasaki"`
-	Air      []airYAML        `yaml:"air"`
-}
-
-// airYAML is one air attack of an air activation (rule 8.1.6).
-type airYAML struct {
-	Hex     adjudicator.Hex `yaml:"hex"`
-	Factors int             `yaml:"factors"`
-}
-
-type meleeYAML struct {
-	Units  []string        `yaml:"units"`
-	Target adjudicator.Hex `yaml:"target"`
-}
-
-type yamasakiYAML struct {
-	Hex   adjudicator.Hex `yaml:"hex"`
-	Moves []struct {
-		Unit string            `yaml:"unit"`
-		Path []adjudicator.Hex `yaml:"path"`
-	} `yaml:"moves"`
 }
 
 type heroesExpect struct {
@@ -111,65 +83,6 @@ func (p *parser) standings(sy standingsYAML) {
 	s := p.state
 	s.StandingUS = adjudicator.DefaultStanding(adjudicator.US).Merge(p.standing(adjudicator.US, sy.At, sy.US))
 	s.StandingJP = adjudicator.DefaultStanding(adjudicator.JP).Merge(p.standing(adjudicator.JP, sy.At, sy.JP))
-}
-
-func (p *parser) activations(c *Case, as []activationYAML) {
-	for i, a := range as {
-		if a.Side != adjudicator.US && a.Side != adjudicator.JP {
-			p.fail(a.At, "activations[%d]: side: want us or jp", i)
-		}
-		var act adjudicator.Action
-		switch {
-		case a.Air != nil && a.Melee == nil && a.Yamasaki == nil:
-			act.Air = &adjudicator.AirStrikes{}
-			for _, at := range a.Air {
-				act.Air.Attacks = append(act.Air.Attacks, adjudicator.AirAttack{Hex: at.Hex, Factors: at.Factors})
-				p.hex(at.Hex)
-			}
-		case a.Melee != nil && a.Yamasaki == nil:
-			act.Melee = &adjudicator.Melee{Units: a.Melee.Units, Target: a.Melee.Target}
-			p.hex(a.Melee.Target)
-		case a.Yamasaki != nil && a.Melee == nil:
-			y := &adjudicator.Yamasaki{Hex: a.Yamasaki.Hex}
-			for _, m := range a.Yamasaki.Moves {
-				y.Moves = append(y.Moves, adjudicator.Move{Unit: m.Unit, Path: m.Path})
-				p.hex(m.Path...)
-			}
-			act.Yamasaki = y
-		default:
-			p.fail(a.At, "activations[%d]: give exactly one of melee, yamasaki or air", i)
-			continue
-		}
-		c.activations = append(c.activations, activation{at: a.At, side: a.Side, action: act})
-	}
-}
-
-type activation struct {
-	at     orders.Pos
-	side   adjudicator.Side
-	action adjudicator.Action
-}
-
-// runActivations runs each activation as an actions file of its own, after
-// the orders files; they are numbered after them.
-func (c *Case) runActivations(r *Result, s *adjudicator.State, d adjudicator.Dice) *adjudicator.State {
-	for i, a := range c.activations {
-		or := OrdersResult{Index: len(c.orders) + i + 1, Side: a.side.String(), Line: a.at.Line}
-		o := adjudicator.Orders{Side: a.side, Turn: s.Turn, Wait: adjudicator.WaitActions, Actions: []adjudicator.Action{a.action}}
-		ns, evs, problems := adjudicator.ResolveActions(s, o, d)
-		if len(problems) > 0 {
-			for _, pr := range problems {
-				or.Errors = append(or.Errors, fmt.Sprintf("%d:%d: %s", a.at.Line, a.at.Col, pr.Msg))
-			}
-		} else {
-			or.Accepted = true
-			or.Events = evs
-			s = ns
-			r.Events = append(r.Events, evs...)
-		}
-		r.Orders = append(r.Orders, or)
-	}
-	return s
 }
 
 func (c *Case) checkHeroes(r *Result, s *adjudicator.State) {

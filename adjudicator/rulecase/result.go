@@ -32,6 +32,10 @@ type Result struct {
 
 	// State is the final position.
 	State *adjudicator.State `json:"-"`
+	// procedures counts the events, first in Events, of the procedures run
+	// before the orders; those after the orders' own come from the melee
+	// step.
+	procedures int
 }
 
 // Check is one expectation and whether it held. Got says what differed.
@@ -88,12 +92,14 @@ func (r *Result) Text() string {
 	if len(r.Events) == 0 && len(r.Orders) == 0 {
 		b.WriteString("  nothing\n")
 	}
-	// Events before the orders come from the procedures of roll.
+	// Events before the orders come from the procedures of roll, those
+	// after them from the melee step.
 	byOrders := 0
 	for _, o := range r.Orders {
 		byOrders += len(o.Events)
 	}
-	for _, e := range r.Events[:max(len(r.Events)-byOrders, 0)] {
+	before := min(r.procedures, len(r.Events))
+	for _, e := range r.Events[:before] {
 		fmt.Fprintf(&b, "  %s\n", e.Text)
 	}
 	for _, o := range r.Orders {
@@ -108,6 +114,9 @@ func (r *Result) Text() string {
 		for _, e := range o.Errors {
 			fmt.Fprintf(&b, "    %s\n", e)
 		}
+	}
+	for _, e := range r.Events[min(before+byOrders, len(r.Events)):] {
+		fmt.Fprintf(&b, "  %s\n", e.Text)
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(&b, "  ! %s\n", e)

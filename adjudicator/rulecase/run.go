@@ -19,6 +19,7 @@ func (c *Case) Run() *Result {
 		r.error("%v", err)
 	}
 	r.Events = append(r.Events, evs...)
+	r.procedures = len(evs)
 	for i, f := range c.orders {
 		line, _ := f.Start()
 		or := OrdersResult{Index: i + 1, Side: f.Side.String(), Line: line}
@@ -40,7 +41,6 @@ func (c *Case) Run() *Result {
 			r.Orders = append(r.Orders, or)
 		}
 	}
-	s = c.runActivations(r, s, d)
 	if slices.Contains(c.roll, RollMelee) {
 		r.Events = append(r.Events, s.ResolveMelee(d)...)
 	}
