@@ -57,7 +57,9 @@ func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 		return nil, nil
 	}
 	table := s.unknownTable(h, unknowns)
-	die := d.Roll(Die{Purpose: "Unknown unit table", Unit: table.ID, Hex: h})
+	// The die names no unit: a dice log shown to the U.S. must not say
+	// which counter was which; the Japanese event names the table.
+	die := d.Roll(Die{Purpose: "Unknown unit table", Hex: h})
 	n := min(table.Counter().Table[die-1], maxUnknownYield)
 	want := n
 
