@@ -28,6 +28,9 @@ type Case struct {
 	orders []*orders.File
 	expect expectYAML
 	hexes  []adjudicator.Hex
+	// turnCase: the case names a phase, so its orders go through
+	// adjudicator.Resolve, which checks the wait and runs the turn on.
+	turnCase bool
 }
 
 // Position returns a copy of the case's position before procedures and
@@ -57,6 +60,25 @@ type caseYAML struct {
 	Expect      expectYAML          `yaml:"expect"`
 	Standing    standingsYAML       `yaml:"standing"`
 	Casualties  int                 `yaml:"casualties"`
+
+	// The turn's state machine (DESIGN 3) and victory (rule 3.8).
+	Phase       string           `yaml:"phase"`
+	Waiting     adjudicator.Side `yaml:"waiting"`
+	Komandorski *komandorskiYAML `yaml:"komandorski"`
+	Cleared     []string         `yaml:"cleared"`
+}
+
+type komandorskiExpect struct {
+	EffectRevealed *bool `yaml:"effect_revealed"`
+	DelayRevealed  *bool `yaml:"delay_revealed"`
+}
+
+type komandorskiYAML struct {
+	At             orders.Pos
+	Effect         int   `yaml:"effect"`
+	Delay          int   `yaml:"delay"`
+	EffectRevealed *bool `yaml:"effect_revealed"`
+	DelayRevealed  *bool `yaml:"delay_revealed"`
 }
 
 type unitYAML struct {
@@ -67,6 +89,8 @@ type unitYAML struct {
 	Face  string          `yaml:"face"`
 	Melee adjudicator.Hex `yaml:"melee"` // declared melee against this hex earlier in the turn
 	Box   string          `yaml:"box"`   // off the map, in this box, instead of a hex
+	// Captured marks U.S. artillery taken by the Japanese (rule 8.2.1.4).
+	Captured bool `yaml:"captured"`
 }
 
 type expectYAML struct {
@@ -85,7 +109,16 @@ type expectYAML struct {
 	USEvents   []string             `yaml:"us_events"`
 	USNever    []string             `yaml:"us_never"`
 	Heroes     *heroesExpect        `yaml:"heroes"`
+	// What the game waits for and who has won (DESIGN 3, rule 3.8).
+	Winner      string             `yaml:"winner"`
+	Victory     string             `yaml:"victory"`
+	Phase       string             `yaml:"phase"`
+	Waiting     adjudicator.Side   `yaml:"waiting"`
+	Turn        *int               `yaml:"turn"`
+	Cleared     *[]string          `yaml:"cleared"`
+	Komandorski *komandorskiExpect `yaml:"komandorski"`
 
+	At orders.Pos // where expect: begins
 	// Decoded from the nodes above by Parse.
 	refused *refusedExpect
 	mp      []idValue[int]
@@ -191,6 +224,7 @@ func Parse(data []byte) (*Case, error) {
 	p.placeUnits(c, y.Units)
 	p.standings(y.Standing)
 	s.Casualties = y.Casualties
+	c.turnCase = p.turnState(root, &y)
 	p.supplyOverrides(&y.Supply)
 	c.dice = p.dice(y.Dice)
 	c.roll = p.rolls(y.Roll)
@@ -356,14 +390,21 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 		default:
 			u.Steps = uy.Steps
 		}
-		// Japanese units start hidden (rule 2.5); U.S. units are never hidden.
-		u.FaceDown = u.Side() == adjudicator.JP
+		if uy.Captured {
+			if u.Side() != adjudicator.US || u.Kind() != adjudicator.Artillery {
+				p.fail(uy.At, "%s: captured: only U.S. artillery is ever captured (rule 8.2.1.4)", uy.ID)
+			}
+			u.Captured = true
+		}
+		// Japanese units start hidden (rule 2.5); U.S. units are never
+		// hidden, nor is captured U.S. artillery.
+		u.FaceDown = u.Counter().Side() == adjudicator.JP
 		switch uy.Face {
 		case "":
 		case "up":
 			u.FaceDown = false
 		case "down":
-			if u.Side() != adjudicator.JP {
+			if u.Counter().Side() != adjudicator.JP {
 				p.fail(uy.At, "%s: face: only Japanese units are ever face down (rule 2.5)", uy.ID)
 			}
 		default:
@@ -480,6 +521,7 @@ func (p *parser) expectations(c *Case, e *expectYAML) {
 		}
 		e.refused = r
 	}
+	p.turnExpectations(e)
 	for _, u := range e.Units {
 		if _, ok := p.unit(u.At, u.ID); !ok {
 			continue

@@ -1,8 +1,8 @@
 // Package rulecase runs rules cases: small YAML files that pose a position,
 // feed it orders and check what the adjudicator made of them (DESIGN 9).
 // The project keeps its cases in testdata/, named AREA-WHAT.yaml (areas:
-// move, zoc, stack, los, spot, supply, weather, air, refuse, example), and
-// runs them all in go test; "attu sandbox CASE.yaml" runs one.
+// move, zoc, stack, los, spot, supply, weather, air, refuse, turn, victory,
+// example), and runs them all in go test; "attu sandbox CASE.yaml" runs one.
 //
 // # Basics
 //
@@ -77,6 +77,38 @@
 //	  - side: jp
 //	    actions:
 //	      - yamasaki: {hex: 2717, moves: [{unit: J01, path: [2618]}]}
+//
+// # Whole turns and victory
+//
+// A case that names a phase runs its orders through adjudicator.Resolve,
+// as the server does: each file must answer what the game waits for (or is
+// refused, naming the wait), and after the second player's actions the
+// server steps run (melee, victory, turn advance). Cases without phase pass
+// each file to ResolveActions, with no wait checked. An orders file's turn
+// defaults to the case's turn, so files after a turn advance name theirs.
+//
+//	phase: actions                         # or us-decision: what the game waits for
+//	waiting: jp                            # whose orders; default the first player (U.S. by day, Japanese at night)
+//	casualties: 29                         # the track at the start; 30 ends the game (3.8.2)
+//	komandorski: {effect: 27, delay: 2}    # the chits of 12.1; flipped as the turn says (12.1.3)
+//	                                       # unless effect_revealed / delay_revealed are given
+//	cleared: [E]                           # victory zones carrying a Zone Cleared marker (10.0)
+//	units:
+//	  - {id: 105-1, hex: 2717, captured: true}   # U.S. artillery taken by the Japanese (8.2.1.4)
+//	  - {id: J40, box: pool}                     # Japanese infantry waiting in the pool (2.5)
+//	expect:
+//	  winner: jp                           # us, jp or none
+//	  victory: "rule 3.8.3"                # a substring of why the game was won
+//	  phase: ended                         # us-decision, actions or ended
+//	  waiting: us
+//	  turn: 19
+//	  cleared: [E]                         # exactly these zones are cleared
+//	  komandorski: {effect_revealed: true, delay_revealed: false}
+//
+// Rule 3.8.2 ends the game at once when no Japanese infantry or artillery
+// is on the map or in the pool, and units not placed stay unused: give a
+// turn case some Japanese infantry, on the map or in the pool box, unless
+// that victory is what it shows.
 //
 // # Caveats
 //

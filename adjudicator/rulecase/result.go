@@ -29,6 +29,10 @@ type Result struct {
 	Errors []string `json:"errors,omitempty"`
 	// Hexes is the hexes the case is about, for a close-up map.
 	Hexes []adjudicator.Hex `json:"hexes,omitempty"`
+	// Wait is what the game waits for at the end, in a case that runs
+	// whole turns (it names a phase): "Japanese actions, turn 3 (May 13),
+	// night" or the outcome of the game.
+	Wait string `json:"wait,omitempty"`
 
 	// State is the final position.
 	State *adjudicator.State `json:"-"`
@@ -120,6 +124,9 @@ func (r *Result) Text() string {
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(&b, "  ! %s\n", e)
+	}
+	if r.Wait != "" {
+		fmt.Fprintf(&b, "  Now: %s\n", r.Wait)
 	}
 	b.WriteString("\nExpectations:\n")
 	if len(r.Checks) == 0 {

@@ -23,7 +23,11 @@ func (c *Case) Run() *Result {
 	for i, f := range c.orders {
 		line, _ := f.Start()
 		or := OrdersResult{Index: i + 1, Side: f.Side.String(), Line: line}
-		ns, evs, problems, err := resolveActions(s, f.Orders(), d)
+		resolve := resolveActions
+		if c.turnCase {
+			resolve = resolveTurn
+		}
+		ns, evs, problems, err := resolve(s, f.Orders(), d)
 		switch {
 		case err != nil:
 			r.error("orders %d: resolving actions: %v", i+1, err)
@@ -46,10 +50,14 @@ func (c *Case) Run() *Result {
 	}
 	r.Dice = d.Log
 	r.State = s
+	if c.turnCase {
+		r.Wait = s.WaitText()
+	}
 	c.checkOrders(r)
 	c.checkUnits(r, s)
 	c.checkQuestions(r, s)
 	c.checkHeroes(r, s)
+	c.checkWait(r, s)
 	if d.Err != nil {
 		r.error("forced dice: %v; add the missing dice to dice:", d.Err)
 	} else if n := d.Unused(); n > 0 {
@@ -99,7 +107,11 @@ func (c *Case) Check(f *orders.File) (orders.Errors, error) {
 	if o.Turn == 0 {
 		o.Turn = s.Turn
 	}
-	problems, err := checkActions(s, o)
+	check := checkActions
+	if c.turnCase {
+		check = checkTurn
+	}
+	problems, err := check(s, o)
 	if err != nil {
 		return nil, fmt.Errorf("judging actions: %w", err)
 	}

@@ -1,0 +1,173 @@
+package rulecase
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// Keys for cases that run whole turns (DESIGN 3) and decide the game (rule
+// 3.8): the position's wait, Komandorski chits and cleared zones, and
+// expectations about the wait and the winner.
+
+var phases = []string{adjudicator.PhaseUSDecision, adjudicator.PhaseActions}
+
+// turnState reads the position keys of a turn case. It returns whether the
+// case names a phase, and so runs its orders through adjudicator.Resolve.
+func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
+	s := p.state
+	if y.Casualties < 0 || y.Casualties > adjudicator.CasualtyLimit {
+		p.fail(keyPos(root, "casualties"), "casualties: the U.S. casualty track runs from 0 to %d", adjudicator.CasualtyLimit)
+	}
+	s.Casualties = y.Casualties
+	if k := y.Komandorski; k != nil {
+		p.komandorski(k)
+	}
+	for _, z := range y.Cleared {
+		if s.Map().ZoneName(z) == "" {
+			p.fail(keyPos(root, "cleared"), "cleared: %q is not a victory zone; want one of %s", z, strings.Join(s.Map().ZoneIDs(), ", "))
+			continue
+		}
+		if !slices.Contains(s.Cleared, z) {
+			s.Cleared = append(s.Cleared, z)
+		}
+	}
+	slices.Sort(s.Cleared)
+	if y.Phase == "" {
+		if y.Waiting != adjudicator.NoSide {
+			p.fail(keyPos(root, "waiting"), "waiting: give phase too, like phase: actions")
+		}
+		return false
+	}
+	if !slices.Contains(phases, y.Phase) {
+		p.fail(keyPos(root, "phase"), "phase %q: want %s", y.Phase, strings.Join(phases, " or "))
+		return false
+	}
+	w := y.Waiting
+	switch {
+	case w == adjudicator.NoSide && y.Phase == adjudicator.PhaseActions:
+		w = adjudicator.FirstPlayer(s.Night)
+	case w == adjudicator.NoSide:
+		w = adjudicator.US
+	case w != adjudicator.US && w != adjudicator.JP:
+		p.fail(keyPos(root, "waiting"), "waiting: want us or jp")
+	case y.Phase == adjudicator.PhaseUSDecision && w != adjudicator.US:
+		p.fail(keyPos(root, "waiting"), "waiting: only the U.S. decides a turn (rules 3.1, 3.2)")
+	}
+	s.Phase, s.Waiting = y.Phase, w
+	return true
+}
+
+func (p *parser) komandorski(k *komandorskiYAML) {
+	if k.Effect != 24 && k.Effect != 27 && k.Effect != 30 {
+		p.fail(k.At, "komandorski: effect %d: the effect chits are 24, 27 and 30 (May dates, rule 12.1.1)", k.Effect)
+	}
+	if k.Delay < 1 || k.Delay > 4 {
+		p.fail(k.At, "komandorski: delay %d: the delay chits are 1 to 4 (rule 12.1.2)", k.Delay)
+	}
+	kk := adjudicator.Komandorski{Effect: k.Effect, Delay: k.Delay}
+	// Unless told, the chits are flipped as the case's turn says (12.1.3).
+	turn := p.state.Turn
+	kk.EffectRevealed = turn >= adjudicator.KomandorskiTurn
+	kk.DelayRevealed = kk.EffectRevealed && turn >= adjudicator.TurnOfMay(k.Effect)
+	if k.EffectRevealed != nil {
+		kk.EffectRevealed = *k.EffectRevealed
+	}
+	if k.DelayRevealed != nil {
+		kk.DelayRevealed = *k.DelayRevealed
+	}
+	p.state.Komandorski = kk
+}
+
+func (p *parser) turnExpectations(e *expectYAML) {
+	switch e.Winner {
+	case "", "us", "jp", "none":
+	default:
+		p.fail(e.At, "expect.winner %q: want us, jp or none", e.Winner)
+	}
+	if e.Phase != "" && !slices.Contains(phases, e.Phase) && e.Phase != adjudicator.PhaseEnded {
+		p.fail(e.At, "expect.phase %q: want %s or %s", e.Phase, strings.Join(phases, ", "), adjudicator.PhaseEnded)
+	}
+	if e.Waiting != adjudicator.NoSide && e.Waiting != adjudicator.US && e.Waiting != adjudicator.JP {
+		p.fail(e.At, "expect.waiting: want us or jp")
+	}
+	if e.Cleared != nil {
+		for _, z := range *e.Cleared {
+			if p.state.Map().ZoneName(z) == "" {
+				p.fail(e.At, "expect.cleared: %q is not a victory zone; want one of %s", z, strings.Join(p.state.Map().ZoneIDs(), ", "))
+			}
+		}
+	}
+}
+
+// resolveTurn passes one orders file to adjudicator.Resolve.
+func resolveTurn(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem, error) {
+	ns, evs, ps := adjudicator.Resolve(s, o, d)
+	return ns, evs, ps, nil
+}
+
+// checkTurn judges an orders file as Resolve would, wait included.
+func checkTurn(s *adjudicator.State, o adjudicator.Orders) ([]adjudicator.Problem, error) {
+	return adjudicator.CheckOrders(s, o), nil
+}
+
+// checkWait compares the wait, the turn, the winner, the cleared zones and
+// the Komandorski chits with what the case expects.
+func (c *Case) checkWait(r *Result, s *adjudicator.State) {
+	e := &c.expect
+	if e.Winner != "" {
+		got := "none"
+		if s.Winner != adjudicator.NoSide {
+			got = s.Winner.String()
+		}
+		r.check("winner "+e.Winner, got == e.Winner, fmt.Sprintf("winner: expected %s, got %s%s", e.Winner, got, because(s.Victory)))
+	}
+	if e.Victory != "" {
+		r.check(fmt.Sprintf("victory %q", e.Victory), strings.Contains(s.Victory, e.Victory),
+			fmt.Sprintf("victory: expected a reason containing %q, got %q", e.Victory, s.Victory))
+	}
+	if e.Phase != "" || e.Waiting != adjudicator.NoSide {
+		side, phase := s.WaitingFor()
+		ok := (e.Phase == "" || e.Phase == phase) && (e.Waiting == adjudicator.NoSide || e.Waiting == side)
+		want := strings.TrimSpace(e.Phase + " " + sideOrEmpty(e.Waiting))
+		r.check("waiting for "+want, ok, fmt.Sprintf("wait: expected %s, got %s", want, s.WaitText()))
+	}
+	if e.Turn != nil {
+		r.check(fmt.Sprintf("turn %d", *e.Turn), s.Turn == *e.Turn, fmt.Sprintf("turn: expected %d, got %d", *e.Turn, s.Turn))
+	}
+	if e.Cleared != nil {
+		want := slices.Sorted(slices.Values(*e.Cleared))
+		got := slices.Clone(s.Cleared)
+		slices.Sort(got)
+		r.check(fmt.Sprintf("cleared zones [%s]", strings.Join(want, ", ")), slices.Equal(want, got),
+			fmt.Sprintf("cleared: expected [%s], got [%s]", strings.Join(want, ", "), strings.Join(got, ", ")))
+	}
+	if k := e.Komandorski; k != nil {
+		if k.EffectRevealed != nil {
+			r.check(fmt.Sprintf("Komandorski effect revealed %v", *k.EffectRevealed), s.Komandorski.EffectRevealed == *k.EffectRevealed,
+				fmt.Sprintf("komandorski: expected effect revealed %v, got %v", *k.EffectRevealed, s.Komandorski.EffectRevealed))
+		}
+		if k.DelayRevealed != nil {
+			r.check(fmt.Sprintf("Komandorski delay revealed %v", *k.DelayRevealed), s.Komandorski.DelayRevealed == *k.DelayRevealed,
+				fmt.Sprintf("komandorski: expected delay revealed %v, got %v", *k.DelayRevealed, s.Komandorski.DelayRevealed))
+		}
+	}
+}
+
+func because(why string) string {
+	if why == "" {
+		return ""
+	}
+	return " (" + why + ")"
+}
+
+func sideOrEmpty(s adjudicator.Side) string {
+	if s == adjudicator.NoSide {
+		return ""
+	}
+	return s.String()
+}

@@ -1,0 +1,491 @@
+package adjudicator
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The game turn as a state machine (DESIGN section 3, rules 3.0 to 3.9).
+//
+// A game always waits for one side's orders of one kind: State.Phase says
+// what kind and State.Waiting whose. Resolve takes the orders that answer
+// the wait, then runs every step the server resolves by itself (weather,
+// airpower, melee, victory, turn advance) until the game waits for a player
+// again or is over. In a normal turn the waits come in this order:
+//
+//	us-decision (U.S.)        refit? night? (3.1, 3.2)
+//	  weather, airpower       server (3.3, 3.4)
+//	actions (first player)    U.S. by day, Japanese at night (3.2, 3.5)
+//	actions (second player)   (3.6)
+//	  melee                   server, from standing instructions (3.7)
+//	  victory                 server (3.8.1; 3.8.2 whenever it happens)
+//	  turn advance            server (3.9, 12.1.3, 3.8.3)
+//	us-decision of the next turn, or ended
+//
+// Refit turns (rule 9) and the setup waits (rule 12) come later.
+
+// FirstTurnDay is the day of May of turn 1 (rule 12.2: the turn marker
+// starts on May 11).
+const FirstTurnDay = 11
+
+// Komandorski dates, as the turns they fall on (rule 12.1).
+const (
+	// KomandorskiTurn is the May 24 turn, where both chits lie and the
+	// effect chit is revealed (12.1.1 to 12.1.3).
+	KomandorskiTurn = 24 - FirstTurnDay + 1
+)
+
+// TurnDate returns the calendar day of a turn: turn 1 is May 11 (12.2), one
+// day a turn, running on into June.
+func TurnDate(turn int) string {
+	day := FirstTurnDay + turn - 1
+	if day > 31 {
+		return fmt.Sprintf("June %d", day-31)
+	}
+	return fmt.Sprintf("May %d", day)
+}
+
+// TurnOfMay returns the turn that falls on the given day of May.
+func TurnOfMay(day int) int { return day - FirstTurnDay + 1 }
+
+// FirstPlayer returns who acts first in a turn: the U.S. by day, the
+// Japanese at night (rules 3.2, 3.5).
+func FirstPlayer(night bool) Side {
+	if night {
+		return JP
+	}
+	return US
+}
+
+// NewGame returns a fresh campaign game on map m with counters cs (nil for
+// the built-in ones): the Komandorski chits drawn with d (rule 12.1) and the
+// game waiting for the U.S. decision of turn 1 (Begin). Every unit is still
+// in the unused box: the setup waits of rule 12 come with a later version,
+// so until then the caller places the units before play.
+func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
+	s := NewState(m, cs)
+	s.Komandorski = DrawKomandorski(d)
+	evs := []Event{{
+		Kind: "komandorski",
+		Seen: JP,
+		Text: fmt.Sprintf("The Japanese draw the Komandorski chits: effect %s, delay %s; both lie face down on the %s turn (rule 12.1).",
+			mayText(s.Komandorski.Effect), plural(s.Komandorski.Delay, "turn"), TurnDate(KomandorskiTurn)),
+	}}
+	return s, append(evs, s.Begin()...)
+}
+
+// DrawKomandorski draws the two chits of rule 12.1: the effect (May 24, 27
+// or 30) and the delay (1 to 4), each equally likely. A die of 10 is rolled
+// again for the effect and 9 or 10 for the delay, so that no chit is
+// favoured; after maxRedraws rolls the last die is taken as it falls, so
+// that a dice source stuck on one face cannot loop for ever. The dice show
+// the chits: the dice log must keep them from the U.S. until they are
+// revealed (DESIGN 4).
+func DrawKomandorski(d Dice) Komandorski {
+	var k Komandorski
+	for i := 0; k.Effect == 0; i++ {
+		if v := d.Roll(Die{Purpose: "Komandorski effect chit"}); v <= 9 || i >= maxRedraws {
+			k.Effect = []int{24, 27, 30}[(v-1)%9/3]
+		}
+	}
+	for i := 0; k.Delay == 0; i++ {
+		if v := d.Roll(Die{Purpose: "Komandorski delay chit"}); v <= 8 || i >= maxRedraws {
+			k.Delay = (v-1)%8/2 + 1
+		}
+	}
+	return k
+}
+
+// maxRedraws bounds the rolls of one chit draw.
+const maxRedraws = 20
+
+// Begin starts play: turn 1 (May 11), the weather marker on Fog and the
+// casualty track at 0 (rule 12.2), waiting for the U.S. decision of turn 1.
+func (s *State) Begin() []Event {
+	s.Turn, s.Weather, s.Night, s.Casualties = 1, Fog, false, 0
+	s.Winner, s.Victory = NoSide, ""
+	s.setWait(PhaseUSDecision, US)
+	return []Event{{Kind: "turn", Text: fmt.Sprintf("The game begins: turn 1, %s (rule 12.2).", TurnDate(1))}}
+}
+
+// LastTurn returns the last turn of the game by the Komandorski chits (rule
+// 12.1.3), or 0 when the state holds no chits (no limit).
+//
+// The reading taken: the delay chit is revealed on the turn of the effect's
+// date (on May 24 itself when the effect is May 24) and says how many turns
+// are played after that turn. The last turn is the effect's date plus the
+// delay: effect May 27 and delay 2 make May 29 the last turn.
+func (k Komandorski) LastTurn() int {
+	if k.Effect == 0 || k.Delay == 0 {
+		return 0
+	}
+	return TurnOfMay(k.Effect) + k.Delay
+}
+
+// WaitingFor returns whose orders the game waits for and of what kind
+// (PhaseUSDecision, PhaseActions). When the game is over it returns NoSide
+// and PhaseEnded; a state not yet begun returns NoSide and "".
+func (s *State) WaitingFor() (Side, string) {
+	if s.Phase == PhaseEnded || s.Winner != NoSide {
+		return NoSide, PhaseEnded
+	}
+	if s.Phase == "" {
+		return NoSide, ""
+	}
+	return s.Waiting, s.Phase
+}
+
+// WaitText says in one line what the game waits for, for reports: "U.S.
+// actions, turn 3 (May 13), day".
+func (s *State) WaitText() string {
+	side, phase := s.WaitingFor()
+	switch phase {
+	case PhaseEnded:
+		if s.Winner == NoSide {
+			return fmt.Sprintf("game over, turn %d (%s)", s.Turn, TurnDate(s.Turn))
+		}
+		return fmt.Sprintf("game over, turn %d (%s): %s victory, %s", s.Turn, TurnDate(s.Turn), sideName(s.Winner), s.Victory)
+	case "":
+		return "the game has not begun"
+	case PhaseUSDecision:
+		return fmt.Sprintf("%s decision, turn %d (%s)", sideName(side), s.Turn, TurnDate(s.Turn))
+	}
+	return fmt.Sprintf("%s %s, turn %d (%s), %s", sideName(side), phase, s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
+}
+
+// awaited names the wait for a refusal: "the U.S. decision of turn 3".
+func (s *State) awaited() string {
+	side, phase := s.WaitingFor()
+	switch phase {
+	case "":
+		return "no orders: the game has not begun"
+	case PhaseEnded:
+		return "no more orders: " + s.WaitText()
+	case PhaseUSDecision:
+		// Night or day is what is being decided.
+		return fmt.Sprintf("the %s decision of turn %d (%s)", sideName(side), s.Turn, TurnDate(s.Turn))
+	}
+	return fmt.Sprintf("the %s %s of turn %d (%s, %s)", sideName(side), waitNoun(phase), s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
+}
+
+func waitNoun(phase string) string {
+	if phase == PhaseUSDecision {
+		return "decision"
+	}
+	return phase
+}
+
+func dayOrNight(night bool) string {
+	if night {
+		return "night"
+	}
+	return "day"
+}
+
+func mayText(day int) string { return fmt.Sprintf("May %d", day) }
+
+func (s *State) setWait(phase string, side Side) {
+	s.Phase, s.Waiting = phase, side
+}
+
+// DefaultOrders returns the orders that stand for a side that missed the
+// deadline of the current wait (DESIGN 3.3): a day turn without refit for
+// the U.S. decision, no activations for actions.
+func (s *State) DefaultOrders() Orders {
+	side, phase := s.WaitingFor()
+	o := Orders{Side: side, Turn: s.Turn, Wait: phase}
+	if phase == WaitUSDecision {
+		o.Decision = &Decision{}
+	}
+	return o
+}
+
+// Resolve is the one entry point for a side's orders at any wait (DESIGN
+// 3). It checks that o answers what the game waits for, merges o.Standing
+// into the side's standing instructions (DESIGN 3.2), carries out the
+// orders, then runs every step the server resolves until the game waits for
+// a player again or is over.
+//
+// Orders that do not answer the current wait (another side, another kind,
+// another turn, or any orders once the game is over) are refused with one
+// file-level Problem naming what the game waits for now. Turn 0 and an
+// empty Wait stand for the current turn and the actions wait, as in
+// ResolveActions. Invalid standing instructions and illegal activations
+// refuse the file too (CheckOrders judges a file the same way without
+// running it). With any Problem the state returned is nil; s itself is
+// never changed.
+func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
+	if problems := s.checkFile(o); len(problems) > 0 {
+		return nil, nil, problems
+	}
+	phase := s.Phase
+
+	base := s
+	var events []Event
+	if o.Standing != nil {
+		base = s.Clone()
+		base.mergeStanding(o.Side, *o.Standing)
+		events = append(events, Event{
+			Kind: "standing", Side: o.Side, Seen: o.Side,
+			Text: fmt.Sprintf("The %s standing instructions now in force include the changes of these orders.", sideName(o.Side)),
+		})
+	}
+
+	var out *State
+	switch phase {
+	case PhaseUSDecision:
+		out = base
+		if out == s {
+			out = s.Clone()
+		}
+		events = append(events, out.decide(*o.Decision, d)...)
+	case PhaseActions:
+		ns, evs, ps := ResolveActions(base, o, d)
+		if len(ps) > 0 {
+			return nil, nil, ps
+		}
+		out = ns
+		events = append(events, evs...)
+		events = append(events, out.afterActions(o.Side, d)...)
+	}
+	if out.Phase != PhaseEnded {
+		events = append(events, Event{Kind: "wait", Text: "The game now waits for " + out.awaited() + "."})
+	}
+	return out, events, nil
+}
+
+// CheckOrders judges orders against s without changing it and without
+// dice, as Resolve would: that they answer the current wait, that their
+// standing instructions and decision are valid, and for actions every
+// activation (CheckActions). It returns every problem found; none means
+// Resolve will accept the file, though dice may still change what it does.
+func CheckOrders(s *State, o Orders) []Problem {
+	if problems := s.checkFile(o); len(problems) > 0 {
+		return problems
+	}
+	if s.Phase != PhaseActions {
+		return nil
+	}
+	if o.Standing != nil {
+		s = s.Clone()
+		s.mergeStanding(o.Side, *o.Standing)
+	}
+	return CheckActions(s, o)
+}
+
+// checkFile judges what is file-wide in orders: the wait they answer, their
+// standing instructions, the decision.
+func (s *State) checkFile(o Orders) []Problem {
+	if p := s.checkWait(o); p != nil {
+		return []Problem{*p}
+	}
+	var problems []Problem
+	file := func(format string, a ...any) {
+		problems = append(problems, Problem{Action: -1, Step: -1, Msg: fmt.Sprintf(format, a...)})
+	}
+	if o.Standing != nil {
+		for _, bad := range o.Standing.Check(o.Side) {
+			file("standing instructions: %s", bad)
+		}
+	}
+	switch s.Phase {
+	case PhaseUSDecision:
+		switch {
+		case o.Decision == nil:
+			file("the U.S. decision needs an answer: refit or not (rule 3.1), night or day (rule 3.2)")
+		case o.Decision.Refit:
+			file("refit turns are not yet supported; decide a normal turn, by day or at night (rules 3.1, 3.2)")
+		}
+		if len(o.Actions) > 0 {
+			file("the U.S. decision holds no activations; they come in the actions of this turn")
+		}
+	case PhaseActions:
+		if o.Decision != nil {
+			file("a refit or night decision is made only at the start of a turn, in the U.S. decision (rules 3.1, 3.2)")
+		}
+	}
+	return problems
+}
+
+// mergeStanding puts standing instructions from an orders file of side in
+// force (DESIGN 3.2).
+func (s *State) mergeStanding(side Side, st Standing) {
+	if side == US {
+		s.StandingUS = s.StandingUS.Merge(st)
+	} else {
+		s.StandingJP = s.StandingJP.Merge(st)
+	}
+}
+
+// checkWait refuses orders that do not answer the current wait (DESIGN
+// 3.0), naming what the game waits for. An orders file names its wait as
+// the phase that awaits it (WaitUSDecision is PhaseUSDecision, WaitActions
+// PhaseActions).
+func (s *State) checkWait(o Orders) *Problem {
+	side, phase := s.WaitingFor()
+	wait := o.Wait
+	if wait == "" {
+		wait = WaitActions
+	}
+	turn := o.Turn
+	if turn == 0 {
+		turn = s.Turn
+	}
+	if o.Side == side && wait == phase && turn == s.Turn && phase != PhaseEnded && phase != "" {
+		return nil
+	}
+	got := fmt.Sprintf("%s %s", sideName(o.Side), waitNoun(wait))
+	if turn != s.Turn {
+		got += fmt.Sprintf(" for turn %d", turn)
+	}
+	msg := fmt.Sprintf("the game waits for %s, not %s", s.awaited(), got)
+	if phase == PhaseEnded || phase == "" {
+		msg = fmt.Sprintf("the game waits for %s; these are %s", s.awaited(), got)
+	}
+	return &Problem{Action: -1, Step: -1, Msg: msg}
+}
+
+// decide carries out the U.S. decision (rules 3.1, 3.2) and the server
+// steps that follow it: weather (3.3) and airpower (3.4), then the first
+// player's actions wait.
+func (s *State) decide(dec Decision, d Dice) []Event {
+	s.Night = dec.Night
+	first := FirstPlayer(s.Night)
+	text := fmt.Sprintf("Turn %d (%s) is a day turn: the U.S. acts first (rule 3.2).", s.Turn, TurnDate(s.Turn))
+	if s.Night {
+		text = fmt.Sprintf("Turn %d (%s) is a night turn: the Japanese act first (rule 3.2).", s.Turn, TurnDate(s.Turn))
+	}
+	evs := []Event{{Kind: "decision", Side: US, Text: text}}
+	evs = append(evs, RollWeather(s, d))
+	evs = append(evs, RollAirpower(s, d)...)
+	s.setWait(PhaseActions, first)
+	return evs
+}
+
+// afterActions moves on from side's actions: to the second player's
+// actions, or after the second player to the end of the turn. Losses during
+// the actions may already have ended the game (3.8.2).
+func (s *State) afterActions(side Side, d Dice) []Event {
+	evs := s.UpdateCleared()
+	evs = append(evs, s.CheckSuddenVictory()...)
+	if s.Phase == PhaseEnded {
+		return evs
+	}
+	if side == FirstPlayer(s.Night) {
+		s.setWait(PhaseActions, side.Enemy())
+		return evs
+	}
+	return append(evs, s.endTurn(d)...)
+}
+
+// endTurn runs steps 7 to 9 (rules 3.7 to 3.9): melee, victory, turn
+// advance.
+func (s *State) endTurn(d Dice) []Event {
+	evs := s.meleeStep(d)
+	evs = append(evs, s.UpdateCleared()...)
+	evs = append(evs, s.CheckSuddenVictory()...)
+	if s.Phase == PhaseEnded {
+		return evs
+	}
+	evs = append(evs, s.CheckVictory()...)
+	if s.Phase == PhaseEnded {
+		return evs
+	}
+	return append(evs, s.advanceTurn()...)
+}
+
+// meleeStep is step 7 (rule 3.7): every melee declared in the actions of
+// both sides, fought by the server from the standing instructions.
+func (s *State) meleeStep(d Dice) []Event {
+	return s.ResolveMelee(d)
+}
+
+// advanceTurn is step 9 (rule 3.9): the end of the game when this was the
+// last turn (3.8.3), else the next turn with its flips and reveals.
+func (s *State) advanceTurn() []Event {
+	if last := s.Komandorski.LastTurn(); last > 0 && s.Turn >= last {
+		evs := []Event{{Kind: "turn", Text: fmt.Sprintf("Turn %d (%s) was the last turn of the game (rule 12.1.3).", s.Turn, TurnDate(s.Turn))}}
+		return append(evs, s.endGame(JP, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
+	}
+	s.Turn++
+	s.AirUS, s.AirJP = 0, 0 // unused airpower is lost (3.4)
+	for _, u := range s.Units {
+		u.Acted, u.MPSpent, u.Melee, u.Fought = false, 0, 0, false
+	}
+	evs := []Event{{Kind: "turn", Text: fmt.Sprintf("Turn %d (%s) begins (rule 3.9).", s.Turn, TurnDate(s.Turn))}}
+	evs = append(evs, s.hideJapanese()...)
+	evs = append(evs, s.revealKomandorski()...)
+	s.setWait(PhaseUSDecision, US)
+	return evs
+}
+
+// hideJapanese turns face down every Japanese unit on the map that is not
+// in a U.S. zone of control (rule 3.9). Captured U.S. artillery has no
+// hidden side and stays as it is.
+func (s *State) hideJapanese() []Event {
+	var all, seen []string
+	var hexes []Hex
+	for _, u := range s.Units {
+		if !u.OnMap() || u.FaceDown || u.Counter().Side() != JP || s.InEnemyZOC(u.Hex, US) {
+			continue
+		}
+		if !hiddenFrom(u, US) {
+			seen = append(seen, u.ID)
+			hexes = append(hexes, u.Hex)
+		}
+		all = append(all, u.ID)
+		u.FaceDown = true
+	}
+	var evs []Event
+	if len(all) > 0 {
+		evs = append(evs, Event{Kind: "hide", Side: JP, Seen: JP,
+			Text: fmt.Sprintf("Out of U.S. zones of control, %s turn face down (rule 3.9).", joinAnd(all))})
+	}
+	if len(seen) > 0 {
+		// What the U.S. sees: counters it could name become anonymous.
+		evs = append(evs, Event{Kind: "hide", Side: JP, Seen: US, Hexes: hexes,
+			Text: fmt.Sprintf("Out of U.S. zones of control, %s turn face down (rule 3.9).", joinAnd(seen))})
+	}
+	return evs
+}
+
+// revealKomandorski flips the Komandorski chits as the turn marker reaches
+// their dates (rule 12.1.3): the effect chit on May 24; the delay chit on
+// the effect's date (May 24 itself when the effect is May 24).
+func (s *State) revealKomandorski() []Event {
+	k := &s.Komandorski
+	if k.Effect == 0 {
+		return nil
+	}
+	var evs []Event
+	if !k.EffectRevealed && s.Turn >= KomandorskiTurn {
+		k.EffectRevealed = true
+		text := fmt.Sprintf("The Komandorski Effect chit is revealed: %s (rule 12.1.3).", mayText(k.Effect))
+		if k.Effect > 24 {
+			text += fmt.Sprintf(" The delay chit moves to %s and is revealed then.", mayText(k.Effect))
+		}
+		evs = append(evs, Event{Kind: "komandorski", Text: text})
+	}
+	if k.EffectRevealed && !k.DelayRevealed && s.Turn >= TurnOfMay(k.Effect) {
+		k.DelayRevealed = true
+		last := k.LastTurn()
+		evs = append(evs, Event{Kind: "komandorski", Text: fmt.Sprintf(
+			"The Komandorski Delay chit is revealed: %s more; the last turn is turn %d (%s) (rule 12.1.3).",
+			plural(k.Delay, "turn"), last, TurnDate(last))})
+	}
+	return evs
+}
+
+// endGame records the winner and why, and ends the game (rule 3.8).
+func (s *State) endGame(winner Side, why string) []Event {
+	s.Winner, s.Victory = winner, why
+	s.setWait(PhaseEnded, NoSide)
+	return []Event{{Kind: "victory", Side: winner, Text: fmt.Sprintf("%s victory: %s.", capitalize(sideName(winner)), why)}}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,262 @@
+package adjudicator
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Victory (rule 3.8) and victory zones (rule 10.0).
+//
+// Readings taken where the rules leave room:
+//
+//   - "Occupies" a hex means at least one unit of the side stands in it and
+//     none of the enemy's. Any unit counts, Unknown units and face-down
+//     counters included, for both the victory hexes (U.S.) and landing zones
+//     D to G (Japanese).
+//   - The artillery on Engineer Hill (2717) "can fire on" landing zones D,
+//     E, F and G when every one of them is within its range at its current
+//     strength. Line of sight is not asked for: any friendly unit may call
+//     in artillery (8.1.4), so range is what limits it. Of the Japanese
+//     artillery only the 75mm reaches all four (range 8); a captured U.S.
+//     105mm battery (range 10) does too.
+//   - Rule 3.8.2 counts the counters of the Japanese mix: infantry and
+//     artillery on the map or in the pool. Unknown units never count, and
+//     neither does captured U.S. artillery, which is not a Japanese unit.
+//   - When both sides meet a condition of 3.8.1 in the same step 8 (the
+//     U.S. holding all six victory hexes while the Japanese hold landing
+//     zones D to G), the U.S. wins: the rule lists its condition first and
+//     the U.S. has taken the objectives the game is about.
+
+// CasualtyLimit is the U.S. casualty track value at which the Japanese win
+// at once (rule 3.8.2).
+const CasualtyLimit = 30
+
+// EngineerHill is the victory hex from which artillery threatens the
+// southern landing zones (rule 3.8.1).
+const EngineerHill Hex = 2717
+
+// SouthernLandingZones are the landing zones the Japanese must hold, or
+// cover with artillery from Engineer Hill, to win (rule 3.8.1).
+var SouthernLandingZones = []string{"D", "E", "F", "G"}
+
+// CheckSuddenVictory applies rule 3.8.2, which holds at any moment of a
+// turn: the Japanese win as soon as the U.S. casualty track reaches 30; the
+// U.S. wins as soon as no Japanese infantry or artillery remains on the map
+// or in the pool (Unknown units do not count). Code that inflicts losses
+// calls it after every loss. It sets Winner and Victory and ends the game
+// (Phase becomes PhaseEnded), returning the event that says so; it does
+// nothing once the game is over.
+func (s *State) CheckSuddenVictory() []Event {
+	if s.Phase == PhaseEnded || s.Winner != NoSide {
+		return nil
+	}
+	if s.Casualties >= CasualtyLimit {
+		return s.endGame(JP, fmt.Sprintf("the U.S. casualty track reached %d (rule 3.8.2)", s.Casualties))
+	}
+	if !s.japaneseFightOn() {
+		return s.endGame(US, "no Japanese infantry or artillery remain (rule 3.8.2)")
+	}
+	return nil
+}
+
+// japaneseFightOn reports whether any Japanese infantry or artillery unit
+// is on the map or in the pool (rule 3.8.2).
+func (s *State) japaneseFightOn() bool {
+	for _, u := range s.Units {
+		c := u.Counter()
+		if c.Side() != JP || (c.Kind() != Infantry && c.Kind() != Artillery) || u.Steps <= 0 {
+			continue
+		}
+		if u.OnMap() || u.Box == BoxPool {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckVictory is step 8 (rule 3.8): the eliminations of 3.8.2 (which may
+// already have ended the game) and then the objectives of 3.8.1. It ends
+// the game and returns the event saying who won, or returns nothing.
+func (s *State) CheckVictory() []Event {
+	if evs := s.CheckSuddenVictory(); len(evs) > 0 || s.Phase == PhaseEnded {
+		return evs
+	}
+	if s.usHoldsVictoryHexes() {
+		return s.endGame(US, "the U.S. occupies all six victory hexes at step 8 (rule 3.8.1)")
+	}
+	if s.japaneseHoldLandingZones() {
+		return s.endGame(JP, "the Japanese occupy landing zones D, E, F and G at step 8 (rule 3.8.1)")
+	}
+	if u := s.artilleryOnEngineerHill(); u != nil {
+		what := "Japanese artillery"
+		if u.Captured {
+			what = "captured U.S. artillery"
+		}
+		return s.endGame(JP, fmt.Sprintf("%s on Engineer Hill (%s), %s, covers landing zones D, E, F and G at step 8 (rule 3.8.1)", what, EngineerHill, u.ID))
+	}
+	return nil
+}
+
+// holds reports whether side occupies h: a unit of side stands there and
+// no enemy unit does.
+func (s *State) holds(h Hex, side Side) bool {
+	have := false
+	for _, u := range s.UnitsAt(h) {
+		if u.Side() != side {
+			return false
+		}
+		have = true
+	}
+	return have
+}
+
+func (s *State) usHoldsVictoryHexes() bool {
+	vhs := s.Map().VictoryHexes
+	if len(vhs) == 0 {
+		return false
+	}
+	for _, vh := range vhs {
+		if !s.holds(vh.Hex, US) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *State) japaneseHoldLandingZones() bool {
+	for _, id := range SouthernLandingZones {
+		lz, ok := s.Map().LandingZone(id)
+		if !ok || !s.holds(lz.Hex, JP) {
+			return false
+		}
+	}
+	return true
+}
+
+// artilleryOnEngineerHill returns an artillery unit fighting for the
+// Japanese on 2717 with every southern landing zone within its range, or
+// nil (rule 3.8.1).
+func (s *State) artilleryOnEngineerHill() *Unit {
+	if !s.holds(EngineerHill, JP) {
+		return nil
+	}
+	for _, u := range s.UnitsAt(EngineerHill) {
+		if u.Kind() == Artillery && u.Side() == JP && s.coversSouthernZones(u) {
+			return u
+		}
+	}
+	return nil
+}
+
+// coversSouthernZones reports whether every landing zone D to G lies within
+// the range of u's ranged combat at its current strength.
+func (s *State) coversSouthernZones(u *Unit) bool {
+	r := u.Rating()
+	if r.Ranged <= 0 || r.Range <= 0 {
+		return false
+	}
+	for _, id := range SouthernLandingZones {
+		lz, ok := s.Map().LandingZone(id)
+		if !ok || u.Hex.Distance(lz.Hex) > r.Range {
+			return false
+		}
+	}
+	return true
+}
+
+// IsCleared reports whether the victory zone with letter z carries a Zone
+// Cleared marker (rule 10.0).
+func (s *State) IsCleared(z string) bool { return slices.Contains(s.Cleared, z) }
+
+// ClearedAt reports whether hex h lies in a cleared victory zone, where the
+// Japanese may neither move nor place Unknown units (rule 10.0).
+func (s *State) ClearedAt(h Hex) bool {
+	z := s.Map().Zone(h)
+	return z != "" && s.IsCleared(z)
+}
+
+// UpdateCleared applies rule 10.0 to the position as it stands; code that
+// moves units or ends a melee calls it afterwards.
+//
+//   - A zone whose victory hex holds Japanese infantry (not an Unknown
+//     unit) loses its Zone Cleared marker.
+//   - A zone not cleared becomes cleared when a U.S. unit occupies its
+//     victory hex and no Japanese unit other than Unknown units stands in
+//     the zone; its Unknown units leave the map at once for the off-map box
+//     (they may come back in a refit turn, 9.6, but not into a cleared
+//     zone). A zone may be cleared any number of times.
+//   - The Attu Village zone is never cleared.
+//
+// It returns the events: public ones saying which zone is cleared or no
+// longer is and how many counters left it, and one for the Japanese naming
+// the Unknown units removed.
+func (s *State) UpdateCleared() []Event {
+	m := s.Map()
+	var evs []Event
+	for _, vh := range m.VictoryHexes {
+		z := vh.Zone
+		if isAttuVillage(vh) {
+			continue
+		}
+		if s.IsCleared(z) {
+			if s.japaneseInfantryIn(vh.Hex) {
+				// New slices throughout: a clone shares the old one.
+				s.Cleared = slices.DeleteFunc(slices.Clone(s.Cleared), func(c string) bool { return c == z })
+				evs = append(evs, Event{Kind: "cleared", Side: JP, Hexes: []Hex{vh.Hex},
+					Text: fmt.Sprintf("Japanese infantry retakes %s (%s): the %s zone is no longer cleared (rule 10.0).", vh.Name, vh.Hex, m.ZoneName(z))})
+			}
+			continue
+		}
+		if !s.holds(vh.Hex, US) || s.japaneseBesidesUnknownIn(z) {
+			continue
+		}
+		s.Cleared = append(slices.Clip(s.Cleared), z)
+		sort.Strings(s.Cleared)
+		var gone []string
+		var from []Hex
+		for _, u := range s.Units {
+			if u.OnMap() && u.Kind() == Unknown && m.Zone(u.Hex) == z {
+				gone = append(gone, u.ID)
+				from = append(from, u.Hex)
+				u.Hex, u.Box, u.FaceDown = 0, BoxOffMap, true
+				u.Acted, u.MPSpent, u.Melee, u.Fought = false, 0, 0, false
+			}
+		}
+		text := fmt.Sprintf("The %s zone is cleared: the U.S. holds %s and no Japanese infantry or artillery remain in the zone (rule 10.0).", m.ZoneName(z), vh.Hex)
+		if len(gone) > 0 {
+			// Only Unknown units can be left in a zone being cleared, so
+			// the count tells the U.S. nothing the rule does not.
+			text += fmt.Sprintf(" %s leave the map.", capitalize(plural(len(gone), "Japanese counter")))
+		}
+		evs = append(evs, Event{Kind: "cleared", Side: US, Hexes: append([]Hex{vh.Hex}, from...), Text: text})
+		if len(gone) > 0 {
+			evs = append(evs, Event{Kind: "cleared", Side: JP, Seen: JP,
+				Text: fmt.Sprintf("%s go to the off-map box from the cleared %s zone (rule 10.0).", joinAnd(gone), m.ZoneName(z))})
+		}
+	}
+	return evs
+}
+
+// japaneseInfantryIn reports whether Japanese infantry (not an Unknown
+// unit) stands in h.
+func (s *State) japaneseInfantryIn(h Hex) bool {
+	for _, u := range s.UnitsAt(h) {
+		if u.Side() == JP && u.Kind() == Infantry {
+			return true
+		}
+	}
+	return false
+}
+
+// japaneseBesidesUnknownIn reports whether any unit fighting for the
+// Japanese other than an Unknown unit stands in victory zone z.
+func (s *State) japaneseBesidesUnknownIn(z string) bool {
+	m := s.Map()
+	for _, u := range s.Units {
+		if u.OnMap() && u.Side() == JP && u.Kind() != Unknown && m.Zone(u.Hex) == z {
+			return true
+		}
+	}
+	return false
+}
