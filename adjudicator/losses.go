@@ -60,7 +60,8 @@ type HitOptions struct {
 // yield take the hits; with o.Dice nil they cannot be hit at all.
 //
 // The U.S. reads of a face-down Japanese unit only that a hidden counter in
-// its hex was removed, never which unit or what kind it was.
+// its hex was removed, never which unit or what kind it was. Last, the
+// game may be over at once (rule 3.8.2, CheckSuddenVictory).
 func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
 	var events []Event
 	var live []*Unit
@@ -161,19 +162,15 @@ func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
 	if lost > 0 {
 		events = append(events, lostHitsEvent(hexes, lost, o))
 	}
-	events = append(events, s.checkSudden()...)
+	// Rule 3.8.2 holds at any moment: a loss may end the game at once.
+	events = append(events, s.CheckSuddenVictory()...)
 	return events
 }
 
-// checkSudden asks whether a loss has decided the game at once (rule
-// 3.8.2). It is a hook until the turn sequence provides the check.
-func (s *State) checkSudden() []Event { return nil }
-
 // zonesAfterCombat applies rule 10.0 once a ranged or air attack is over:
 // its losses may leave a victory zone held by the U.S. with no Japanese
-// infantry or artillery in it. It is a hook until the victory zone rules
-// are in.
-func (s *State) zonesAfterCombat() []Event { return nil }
+// infantry or artillery in it. Melee does the same when a melee ends.
+func (s *State) zonesAfterCombat() []Event { return s.UpdateCleared() }
 
 // lastJPInfantry reports whether u is a Japanese infantry unit and the only
 // one left in its hex, which ranged fire never eliminates (rule 8.5).
