@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Victory (rule 3.8) and victory zones (rule 10.0).
@@ -262,4 +263,11 @@ func (s *State) japaneseBesidesUnknownIn(z string) bool {
 		}
 	}
 	return false
+}
+
+// isAttuVillage reports whether vh is the Attu Village victory hex, whose
+// zone is never cleared (rule 10.0). The map names it; a transcribed map
+// must keep the name.
+func isAttuVillage(vh VictoryHex) bool {
+	return strings.EqualFold(vh.Name, "Attu Village")
 }
