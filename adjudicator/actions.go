@@ -22,6 +22,12 @@ func ResolveActions(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 	out := s.Clone()
 	var events []Event
 	for i, a := range o.Actions {
+		if out.Over() {
+			// Rule 3.8.2 wins at once: nothing after the deciding loss runs.
+			events = append(events, Event{Kind: "skipped", Side: o.Side,
+				Text: fmt.Sprintf("the game is over: activations %d to %d are not carried out", i+1, len(o.Actions))})
+			break
+		}
 		evs, problems := out.activate(i, a, o.Side, d)
 		if len(problems) > 0 {
 			events = append(events, Event{
@@ -98,6 +104,8 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		events, problems = s.declareMelee(a.Melee, side)
 	case a.Yamasaki != nil && a.Move == nil && a.Fire == nil && a.Melee == nil:
 		events, problems = s.yamasaki(a.Yamasaki, side, d)
+	case a.Air != nil:
+		events, problems = s.air(a.Air, side, d)
 	default:
 		problems = []Problem{{Step: -1, Msg: oneKind}}
 	}
@@ -120,9 +128,4 @@ func kinds(a Action) int {
 		}
 	}
 	return n
-}
-
-// fire carries out a ranged attack (rule 8.1).
-func (s *State) fire(f *Fire, side Side, d Dice) ([]Event, []Problem) {
-	return nil, []Problem{{Step: -1, Msg: "ranged combat is not yet supported"}}
 }

@@ -36,7 +36,7 @@ func TestActionKinds(t *testing.T) {
 	))
 	wantProblem(t, p, 0, -1, "exactly one of move, fire, melee, air or yamasaki")
 	wantProblem(t, p, 1, -1, "exactly one of move, fire, melee, air or yamasaki")
-	wantProblem(t, p, 2, -1, "ranged combat is not yet supported")
+	wantProblem(t, p, 2, -1, "2717 is 4 hexes away, range 2")
 }
 
 // Activations are judged in the position the earlier ones leave (3.5).

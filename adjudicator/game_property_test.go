@@ -26,13 +26,22 @@ const (
 // a step can be played again with the same dice.
 type recDice struct {
 	r   *rand.Rand
-	log []int
+	log []adjudicator.Rolled
 }
 
-func (d *recDice) Roll(adjudicator.Die) int {
+func (d *recDice) Roll(die adjudicator.Die) int {
 	v := 1 + d.r.Intn(10)
-	d.log = append(d.log, v)
+	d.log = append(d.log, adjudicator.Rolled{Die: die, Value: v})
 	return v
+}
+
+// values returns the dice rolled, in order.
+func (d *recDice) values() []int {
+	out := make([]int, len(d.log))
+	for i, r := range d.log {
+		out[i] = r.Value
+	}
+	return out
 }
 
 // startGame returns the position game seed starts from, waiting for the
@@ -79,7 +88,7 @@ type gameStep struct {
 	after  *adjudicator.State
 	orders adjudicator.Orders
 	events []adjudicator.Event
-	dice   []int
+	dice   []adjudicator.Rolled
 	// casualties and infantry are the casualty track and the U.S.
 	// infantry steps on the map when the game started: the track was last
 	// reset before it, and no U.S. infantry joins the map without refit.
@@ -113,13 +122,15 @@ type failure struct {
 //     events the U.S. reads name no secret of the old position except what
 //     the step made public.
 //
-// What a step makes public is found by playing it again, activation by
-// activation and then the melee step, with the same dice (the step's own
-// events cannot be trusted to say it): every Japanese unit face up on the
-// map after any activation or after the melee, every unit that fought in a
-// melee (all are turned face up when it begins, rule 2.5), every infantry
-// unit that left the pool (placed face up), and every unit face up on the
-// map after the step. The replay must end where Resolve did.
+// What a step makes public is found from the positions, never from the
+// step's own events, which are what is being checked: every Japanese unit
+// face up on the map after the step, and every infantry unit that left the
+// pool (placed face up). When the events name more, the step is played
+// again with the same dice, the actions and then the melee step, which
+// adds every unit face up on the map after the actions, after any one
+// activation or after the melee, and every unit that fought in a melee (all
+// are turned face up when it begins, rule 2.5). The replay must end where
+// Resolve did.
 //
 // A failure prints the seed, the turn, the step, the orders' activations
 // and a close-up of the hexes concerned; the game replays from its seed.
@@ -455,8 +466,10 @@ func (st *gameStep) shown() map[string]bool {
 }
 
 // public adds to shown the Japanese units the step made public to the U.S.
-// on the way (see TestGeneratedGames), playing an actions step again
-// activation by activation, then its melee step, with the step's dice.
+// on the way (see TestGeneratedGames), playing an actions step again with
+// the step's dice: the actions, then the melee step. When that still
+// leaves a secret named, it plays the actions again up to each activation
+// in turn, for a unit turned face up and gone again within the actions.
 func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 	mark := func(s *adjudicator.State, fought bool) {
 		for _, u := range s.Units {
@@ -469,37 +482,28 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 		return public, nil
 	}
 
-	cur := st.before.Clone()
-	o := st.orders
-	if o.Standing != nil {
-		if o.Side == adjudicator.US {
-			cur.StandingUS = cur.StandingUS.Merge(*o.Standing)
-		} else {
-			cur.StandingJP = cur.StandingJP.Merge(*o.Standing)
-		}
+	cur, d, f := st.replayActions(len(st.orders.Actions))
+	if f != nil {
+		return nil, f
 	}
-	d := &adjudicator.ForcedDice{Values: st.dice}
-	for _, a := range o.Actions {
-		one := o
-		one.Standing, one.Actions = nil, []adjudicator.Action{a}
-		// An activation an earlier die made impossible is skipped, as
-		// Resolve skips it.
-		if ns, _, ps := adjudicator.ResolveActions(cur, one, d); len(ps) == 0 {
-			cur = ns
-		}
-		mark(cur, false)
-	}
+	mark(cur, false)
 	cur.UpdateCleared()
 	cur.CheckSuddenVictory()
-	if _, phase := cur.WaitingFor(); phase != adjudicator.PhaseEnded && o.Side != adjudicator.FirstPlayer(st.before.Night) {
+	if _, phase := cur.WaitingFor(); phase != adjudicator.PhaseEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
 		cur.ResolveMelee(d)
 		mark(cur, true)
 		cur.UpdateCleared()
 	}
 
 	// The replay must have ended where Resolve did.
-	if d.Err != nil || d.Unused() > 0 {
-		return nil, &failure{msg: fmt.Sprintf("replaying the step used %d of its %d dice (%v)", len(d.Log), len(st.dice), d.Err)}
+	for i, r := range d.Log {
+		if i >= len(st.dice) || r != st.dice[i] {
+			return nil, &failure{msg: fmt.Sprintf("replaying the step rolls die %d for %+v; Resolve rolled %d dice, that one for %+v",
+				i+1, r, len(st.dice), st.dice[min(i, len(st.dice)-1)])}
+		}
+	}
+	if d.Unused() > 0 {
+		return nil, &failure{msg: fmt.Sprintf("replaying the step used %d of its %d dice", len(d.Log), len(st.dice))}
 	}
 	if cur.Casualties != st.after.Casualties {
 		return nil, &failure{msg: fmt.Sprintf("replaying the step leaves the casualty track at %d, Resolve at %d", cur.Casualties, st.after.Casualties)}
@@ -511,7 +515,44 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 				u.ID, u.Hex, u.Box, u.Steps, w.Hex, w.Box, w.Steps), hexes: []adjudicator.Hex{u.Hex, w.Hex}}
 		}
 	}
+
+	if found, _ := st.leak(public); found != nil {
+		for k := 1; k < len(st.orders.Actions); k++ {
+			cur, _, f := st.replayActions(k)
+			if f != nil {
+				return nil, f
+			}
+			mark(cur, false)
+		}
+	}
 	return public, nil
+}
+
+// replayActions plays the first n activations of the step's actions on
+// its old position with the step's dice, as Resolve does, and returns the
+// position they leave and the dice, ready for what follows.
+func (st *gameStep) replayActions(n int) (*adjudicator.State, *adjudicator.ForcedDice, *failure) {
+	s := st.before.Clone()
+	o := st.orders
+	if o.Standing != nil {
+		if o.Side == adjudicator.US {
+			s.StandingUS = s.StandingUS.Merge(*o.Standing)
+		} else {
+			s.StandingJP = s.StandingJP.Merge(*o.Standing)
+		}
+		o.Standing = nil
+	}
+	o.Actions = o.Actions[:n]
+	values := make([]int, len(st.dice))
+	for i, r := range st.dice {
+		values[i] = r.Value
+	}
+	d := &adjudicator.ForcedDice{Values: values}
+	out, _, ps := adjudicator.ResolveActions(s, o, d)
+	if len(ps) > 0 {
+		return nil, nil, &failure{msg: fmt.Sprintf("replaying the step, ResolveActions refuses its first %d activations: %v", n, ps)}
+	}
+	return out, d, nil
 }
 
 func mustMarshal(v any) []byte {

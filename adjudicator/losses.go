@@ -17,9 +17,9 @@ type HitOptions struct {
 	// Cause names what scored the hits, for the events ("ranged fire from
 	// 2/32-E"). Both sides read it, so it must name nothing hidden.
 	Cause string
-	// Ranged: the hits come from ranged combat or air (rule 8.5): the last
-	// Japanese infantry unit in a hex is never eliminated, and a face-down
-	// Unknown unit hit melts away off the map.
+	// Ranged: the hits come from ranged combat or air (rule 8.5): a hex's
+	// only Japanese infantry unit survives them, and a face-down Unknown
+	// unit hit melts away off the map.
 	Ranged bool
 	// Melee: the hits come from melee fire: U.S. artillery eliminated is set
 	// aside in its hex rather than eliminated (rule 8.2.1.2).
@@ -45,11 +45,11 @@ type HitOptions struct {
 // (BoxSetAsidePrefix, 8.2.1.2). A Japanese infantry or artillery unit hit is
 // eliminated (8.5).
 //
-// With o.Ranged, two exceptions of rule 8.5 hold. The last Japanese
-// infantry unit in a hex is never eliminated: while the hex has other units
-// that may take the hit, the owner may not put it there, so the protection
-// cannot soak up hits that would have hurt; once only that unit is left, the
-// hits are lost. A face-down Unknown unit hit is removed secretly to the
+// With o.Ranged, two exceptions of rule 8.5 hold. A hex's only Japanese
+// infantry unit survives: while the hex has other units that may take the
+// hit, the owner may not put it there, so the protection cannot soak up
+// hits that would have hurt; once only that unit is left, the hits are
+// lost. A face-down Unknown unit hit goes quietly to the
 // off-map box, with no table roll, and only one per call: one attack removes
 // at most one Unknown unit (2.5). By default the first hit on a Japanese hex
 // falls on an Unknown unit there, which costs the Japanese nothing for good,
@@ -60,7 +60,8 @@ type HitOptions struct {
 // yield take the hits; with o.Dice nil they cannot be hit at all.
 //
 // The U.S. reads of a face-down Japanese unit only that a hidden counter in
-// its hex was removed, never which unit or what kind it was.
+// its hex was removed, never which unit or what kind it was. Last, the
+// game may be over at once (rule 3.8.2, CheckSuddenVictory).
 func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
 	var events []Event
 	var live []*Unit
@@ -161,13 +162,15 @@ func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
 	if lost > 0 {
 		events = append(events, lostHitsEvent(hexes, lost, o))
 	}
-	events = append(events, s.checkSudden()...)
+	// Rule 3.8.2 holds at any moment: a loss may end the game at once.
+	events = append(events, s.CheckSuddenVictory()...)
 	return events
 }
 
-// checkSudden asks whether a loss has decided the game at once (rule
-// 3.8.2). It is a hook until the turn sequence provides the check.
-func (s *State) checkSudden() []Event { return nil }
+// zonesAfterCombat applies rule 10.0 once a ranged or air attack is over:
+// its losses may leave a victory zone held by the U.S. with no Japanese
+// infantry or artillery in it. Melee does the same when a melee ends.
+func (s *State) zonesAfterCombat() []Event { return s.UpdateCleared() }
 
 // lastJPInfantry reports whether u is a Japanese infantry unit and the only
 // one left in its hex, which ranged fire never eliminates (rule 8.5).

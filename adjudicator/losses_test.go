@@ -1,6 +1,8 @@
 package adjudicator
 
 import (
+	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -173,5 +175,90 @@ func TestApplyHitsUnknownMelee(t *testing.T) {
 	on, pool, elim := s.PoolCounts()
 	if on != 2 || pool != 0 || elim != 1 {
 		t.Errorf("pool counts %d %d %d, want 2 0 1\n%s", on, pool, elim, eventsText(evs, Umpire))
+	}
+}
+
+// TestApplyHitsAccounts checks over generated positions that every hit is
+// either taken (one step, or one counter for the Japanese) or said to be
+// lost, that the casualty track moves by the U.S. infantry steps lost and by
+// nothing else, and that ranged hits never take the last Japanese infantry
+// unit of a hex nor more than one Unknown unit.
+func TestApplyHitsAccounts(t *testing.T) {
+	for seed := range int64(200) {
+		r := rand.New(rand.NewSource(seed))
+		s := randomState(r)
+		hexes, by := s.Occupants()
+		h := hexes[r.Intn(len(hexes))]
+		units := by[h]
+		hits := 1 + r.Intn(6)
+		o := HitOptions{Ranged: r.Intn(2) == 0}
+		o.Melee = !o.Ranged
+		if o.Melee {
+			o.Dice = combatDice{r}
+		}
+		inf := 0
+		for _, u := range units {
+			if u.Side() == JP && u.Kind() == Infantry {
+				inf++
+			}
+		}
+		stepsBefore, usInfBefore := 0, 0
+		for _, u := range units {
+			stepsBefore += u.Steps
+			if u.Side() == US && u.Kind() == Infantry {
+				usInfBefore += u.Steps
+			}
+		}
+		cas := s.Casualties
+		evs := s.ApplyHits(units, hits, o)
+
+		lost := 0
+		for _, e := range evs {
+			var n int
+			if _, err := fmt.Sscanf(e.Text, "%d hit", &n); err == nil && strings.Contains(e.Text, "no effect") {
+				lost += n
+			}
+		}
+		taken, usInfAfter, stepsAfter := 0, 0, 0
+		for _, u := range s.UnitsAt(h) {
+			stepsAfter += u.Steps
+			if u.Side() == US && u.Kind() == Infantry {
+				usInfAfter += u.Steps
+			}
+		}
+		if units[0].Side() == US {
+			taken = stepsBefore - stepsAfter
+			if got := s.Casualties - cas; got != usInfBefore-usInfAfter {
+				t.Fatalf("seed %d: casualty track moved %d for %d infantry steps", seed, got, usInfBefore-usInfAfter)
+			}
+		} else {
+			if o.Melee {
+				continue // Unknown units converted: counters changed
+			}
+			gone, unkGone, infLeft := 0, 0, 0
+			for _, u := range units {
+				if !u.OnMap() {
+					gone++
+					if u.Kind() == Unknown {
+						unkGone++
+					}
+				} else if u.Kind() == Infantry {
+					infLeft++
+				}
+			}
+			taken = gone
+			if unkGone > 1 {
+				t.Fatalf("seed %d: %d Unknown units removed by one attack", seed, unkGone)
+			}
+			if inf > 0 && infLeft == 0 {
+				t.Fatalf("seed %d: ranged hits took the last infantry unit of %s", seed, h)
+			}
+			if s.Casualties != cas {
+				t.Fatalf("seed %d: Japanese losses moved the casualty track", seed)
+			}
+		}
+		if taken+lost != hits {
+			t.Fatalf("seed %d: %d hits on %s: %d taken, %d lost\n%s", seed, hits, h, taken, lost, eventsText(evs, Umpire))
+		}
 	}
 }

@@ -57,7 +57,9 @@ func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 		return nil, nil
 	}
 	table := s.unknownTable(h, unknowns)
-	die := d.Roll(Die{Purpose: "Unknown unit table", Unit: table.ID, Hex: h})
+	// The die names no unit: a dice log shown to the U.S. must not say
+	// which counter was which; the Japanese event names the table.
+	die := d.Roll(Die{Purpose: "Unknown unit table", Hex: h})
 	n := min(table.Counter().Table[die-1], maxUnknownYield)
 	want := n
 
@@ -82,25 +84,24 @@ func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	for _, u := range placed {
 		names = append(names, u.ID)
 	}
-	got := "no infantry unit"
+	got := "no infantry unit is placed"
 	if len(names) > 0 {
 		got = fmt.Sprintf("%s placed face up: %s", plural(len(names), "infantry unit"), joinAnd(names))
 	}
-	short := ""
 	if len(placed) < want {
-		short = fmt.Sprintf(" (the table gives %d; %s)", want, shortfall(others, len(placed), want))
+		got += "; " + shortfall(others, len(placed), want)
 	}
 	jp := Event{
 		Kind: "reveal",
-		Text: fmt.Sprintf("Unknown %s %s in %s %s off the map; on %s's table the die %s gives %d: %s%s (rule 2.5)",
-			unitWord(len(ids)), joinAnd(ids), h, goWord(len(ids)), table.ID, DiceText([]int{die}, 0), want, got, short),
+		Text: fmt.Sprintf("Unknown %s %s in %s %s off the map (rule 2.5); on %s's table the die %s gives %d: %s",
+			unitWord(len(ids)), joinAnd(ids), h, goWord(len(ids)), table.ID, DiceText([]int{die}, 0), want, got),
 		Side:  JP,
 		Seen:  JP,
 		Hexes: []Hex{h},
 	}
 	us := Event{
 		Kind:  "reveal",
-		Text:  fmt.Sprintf("%s in %s %s revealed: %s (rule 2.5)", plural(len(ids), "hidden Japanese counter"), h, beWord(len(ids)), usRevealed(names)),
+		Text:  fmt.Sprintf("%s in %s %s revealed: %s (rule 2.5)", plural(len(ids), "hidden Japanese counter"), h, beWord(len(ids)), usRevealed(names, len(ids))),
 		Side:  JP,
 		Seen:  US,
 		Hexes: []Hex{h},
@@ -129,18 +130,22 @@ func beWord(n int) string {
 	return "are"
 }
 
-func usRevealed(names []string) string {
-	if len(names) == 0 {
-		return "they leave the map and nothing takes their place"
+func usRevealed(names []string, counters int) string {
+	its := "their"
+	if counters == 1 {
+		its = "its"
 	}
-	return "in their place stand " + joinAnd(names) + ", face up"
+	if len(names) == 0 {
+		return fmt.Sprintf("nothing takes %s place", its)
+	}
+	return fmt.Sprintf("in %s place stand %s, face up", its, joinAnd(names))
 }
 
 func shortfall(others, placed, want int) string {
-	if placed < want && placed == jpStackLimit-others {
-		return "the hex holds three infantry or artillery units at most (rule 4.2)"
+	if placed == jpStackLimit-others {
+		return "no more: the hex holds three infantry or artillery units at most (rule 4.2)"
 	}
-	return "the pool has no more infantry"
+	return "no more: the pool has no more infantry"
 }
 
 // unknownTable picks the Unknown unit whose table is rolled for the units

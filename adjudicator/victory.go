@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Victory (rule 3.8) and victory zones (rule 10.0).
@@ -17,9 +18,9 @@ import (
 //   - The artillery on Engineer Hill (2717) "can fire on" landing zones D,
 //     E, F and G when every one of them is within its range at its current
 //     strength. Line of sight is not asked for: any friendly unit may call
-//     in artillery (8.1.4), so range is what limits it. Of the Japanese
-//     artillery only the 75mm reaches all four (range 8); a captured U.S.
-//     105mm battery (range 10) does too.
+//     in artillery (8.1.4), so range is what limits it. On the built-in
+//     map zone G lies 9 hexes from 2717: the Japanese 75mm and a captured
+//     U.S. 105mm battery (both range 10) reach all four, the 20mm does not.
 //   - Rule 3.8.2 counts the counters of the Japanese mix: infantry and
 //     artillery on the map or in the pool. Unknown units never count, and
 //     neither does captured U.S. artillery, which is not a Japanese unit.
@@ -40,6 +41,9 @@ const EngineerHill Hex = 2717
 // cover with artillery from Engineer Hill, to win (rule 3.8.1).
 var SouthernLandingZones = []string{"D", "E", "F", "G"}
 
+// Over reports whether the game has been decided or has run out of turns.
+func (s *State) Over() bool { return s.Phase == PhaseEnded || s.Winner != NoSide }
+
 // CheckSuddenVictory applies rule 3.8.2, which holds at any moment of a
 // turn: the Japanese win as soon as the U.S. casualty track reaches 30; the
 // U.S. wins as soon as no Japanese infantry or artillery remains on the map
@@ -48,7 +52,7 @@ var SouthernLandingZones = []string{"D", "E", "F", "G"}
 // (Phase becomes PhaseEnded), returning the event that says so; it does
 // nothing once the game is over.
 func (s *State) CheckSuddenVictory() []Event {
-	if s.Phase == PhaseEnded || s.Winner != NoSide {
+	if s.Over() {
 		return nil
 	}
 	if s.Casualties >= CasualtyLimit {
@@ -261,4 +265,11 @@ func (s *State) japaneseBesidesUnknownIn(z string) bool {
 		}
 	}
 	return false
+}
+
+// isAttuVillage reports whether vh is the Attu Village victory hex, whose
+// zone is never cleared (rule 10.0). The map names it; a transcribed map
+// must keep the name.
+func isAttuVillage(vh VictoryHex) bool {
+	return strings.EqualFold(vh.Name, "Attu Village")
 }

@@ -105,6 +105,9 @@ type expectYAML struct {
 	Air        *airExpect           `yaml:"air"`
 	ZOC        []zocExpect          `yaml:"zoc"`
 	Casualties *int                 `yaml:"casualties"`
+	Pool       *poolExpect          `yaml:"pool"`
+	USEvents   []string             `yaml:"us_events"`
+	USNever    []string             `yaml:"us_never"`
 	Heroes     *heroesExpect        `yaml:"heroes"`
 	// What the game waits for and who has won (DESIGN 3, rule 3.8).
 	Winner      string             `yaml:"winner"`
@@ -154,6 +157,14 @@ type fireExpect struct {
 	TargetUnit string          `yaml:"target_unit"`
 	Legal      *bool           `yaml:"legal"`
 	Reason     string          `yaml:"reason"`
+}
+
+// poolExpect counts the Japanese infantry units (rule 2.5) on the map, in
+// the pool and eliminated.
+type poolExpect struct {
+	OnMap      *int `yaml:"on_map"`
+	Pool       *int `yaml:"pool"`
+	Eliminated *int `yaml:"eliminated"`
 }
 
 type airExpect struct {

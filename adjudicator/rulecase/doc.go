@@ -49,6 +49,9 @@
 //	  air: {us: 2, jp: 1}
 //	  zoc: [{hex: 2819, side: us, in: true}]   # is the hex in a ZOC of that side's units
 //	  casualties: 0
+//	  pool: {on_map: 2, pool: 5, eliminated: 1}   # Japanese infantry units (rule 2.5), by PoolCounts
+//	  us_events: ["a hidden Japanese counter"]   # substrings of events the U.S. may read
+//	  us_never: [U01, unknown]               # never in what the U.S. reads (any case)
 //	  heroes: {martinez: true, arnold: false, yamasaki: false}   # rule 11: spent or not
 //	  units: [{id: 105-1, hex: 2619, captured: true}]            # captured U.S. artillery (8.2.1.4)
 //
@@ -60,7 +63,7 @@
 //	standing:                                  # standing instructions in force (DESIGN 3.2)
 //	  us: {loss_order: [1/17-A], retreat: never, retreat_at: {"2619": always},
 //	       advance: strongest, martinez: never, arnold: auto, melee_order: [2717]}
-//	  jp: {advance: all, melee_pick: listed, unknown_table: most}
+//	  jp: {advance: all, melee_pick: listed, unknown_table: most, unknown_table_at: {"2618": U02}}
 //	casualties: 3                              # the U.S. casualty track at the start
 //	roll: [melee]                              # the melee step (3.7), run after the orders files
 //

@@ -26,11 +26,13 @@ type standingYAML struct {
 	Advance      string            `yaml:"advance"`
 	AdvanceAt    map[string]string `yaml:"advance_at"`
 	UnknownTable string            `yaml:"unknown_table"`
-	MeleeOrder   []adjudicator.Hex `yaml:"melee_order"`
-	MeleePick    string            `yaml:"melee_pick"`
-	Martinez     string            `yaml:"martinez"`
-	Arnold       string            `yaml:"arnold"`
-	FriendlyFire string            `yaml:"friendly_fire"`
+	// UnknownTableAt names, per hex, the Unknown unit whose table is rolled.
+	UnknownTableAt map[string]string `yaml:"unknown_table_at"`
+	MeleeOrder     []adjudicator.Hex `yaml:"melee_order"`
+	MeleePick      string            `yaml:"melee_pick"`
+	Martinez       string            `yaml:"martinez"`
+	Arnold         string            `yaml:"arnold"`
+	FriendlyFire   string            `yaml:"friendly_fire"`
 }
 
 type standingsYAML struct {
@@ -69,7 +71,7 @@ func (p *parser) standing(side adjudicator.Side, at orders.Pos, sy *standingYAML
 		Losses: sy.Losses, LossOrder: sy.LossOrder, Retreat: sy.Retreat, RetreatAt: hexes("retreat_at", sy.RetreatAt),
 		Advance: sy.Advance, AdvanceAt: hexes("advance_at", sy.AdvanceAt), UnknownTable: sy.UnknownTable,
 		MeleeOrder: sy.MeleeOrder, MeleePick: sy.MeleePick, Martinez: sy.Martinez, Arnold: sy.Arnold,
-		FriendlyFire: sy.FriendlyFire,
+		FriendlyFire: sy.FriendlyFire, UnknownTableAt: hexes("unknown_table_at", sy.UnknownTableAt),
 	}
 	for _, why := range st.Check(side) {
 		p.fail(at, "standing %s: %s", side, why)

@@ -224,6 +224,39 @@ func (c *Case) checkUnits(r *Result, s *adjudicator.State) {
 		r.check(fmt.Sprintf("casualty track at %d", *e.Casualties), s.Casualties == *e.Casualties,
 			fmt.Sprintf("casualties: expected %d, got %d", *e.Casualties, s.Casualties))
 	}
+	us := adjudicator.VisibleEvents(r.Events, adjudicator.US)
+	for _, text := range e.USEvents {
+		found := false
+		for _, ev := range us {
+			found = found || strings.Contains(ev.Text, text)
+		}
+		r.check(fmt.Sprintf("an event the U.S. reads mentions %q", text), found,
+			fmt.Sprintf("expected an event the U.S. reads containing %q, got none among %d", text, len(us)))
+	}
+	for _, text := range e.USNever {
+		var in string
+		for _, ev := range us {
+			if strings.Contains(strings.ToLower(ev.Text), strings.ToLower(text)) {
+				in = ev.Text
+				break
+			}
+		}
+		r.check(fmt.Sprintf("no event the U.S. reads mentions %q", text), in == "",
+			fmt.Sprintf("the U.S. reads %q, which gives away %q", in, text))
+	}
+	if e.Pool != nil {
+		on, pool, elim := s.PoolCounts()
+		for _, c := range []struct {
+			what string
+			want *int
+			got  int
+		}{{"on the map", e.Pool.OnMap, on}, {"in the pool", e.Pool.Pool, pool}, {"eliminated", e.Pool.Eliminated, elim}} {
+			if c.want != nil {
+				r.check(fmt.Sprintf("%s %s", plural(*c.want, "Japanese infantry unit"), c.what), c.got == *c.want,
+					fmt.Sprintf("Japanese infantry %s: expected %d, got %d", c.what, *c.want, c.got))
+			}
+		}
+	}
 	if e.Weather != nil {
 		r.check("weather "+e.Weather.String(), s.Weather == *e.Weather,
 			fmt.Sprintf("weather: expected %s, got %s", *e.Weather, s.Weather))
