@@ -81,7 +81,7 @@ func TestOrdersAreLegal(t *testing.T) {
 		}
 	}
 	t.Logf("%d files: %v, %d night turns", files, tally, night)
-	if tally["move"] < 10*games || tally["melee"] < games || night == 0 {
+	if tally["move"] < 10*games || tally["melee"] < games || tally["fire"] < games || tally["air"] == 0 || night == 0 {
 		t.Errorf("too tame: %v, %d night turns in %d files", tally, night, files)
 	}
 }
@@ -142,5 +142,54 @@ func TestDeployIsLegal(t *testing.T) {
 				t.Fatalf("seed %d: %s in hex %s and box %q", seed, u.ID, u.Hex, u.Box)
 			}
 		}
+	}
+}
+
+// TestUSOrdersIgnoreHidden checks that the U.S. player decides only from
+// what the U.S. sees (DESIGN 4): moving the face-down Japanese units among
+// the hexes that hold them, so that every hex shows as many counters as
+// before, leaves its orders the same.
+func TestUSOrdersIgnoreHidden(t *testing.T) {
+	checked := 0
+	for seed := range int64(40) {
+		s, r := newGame(seed)
+		for range 8 {
+			side, phase := s.WaitingFor()
+			if phase == adjudicator.PhaseEnded {
+				break
+			}
+			if side == adjudicator.US && phase == adjudicator.PhaseActions {
+				other := s.Clone()
+				var down []*adjudicator.Unit
+				for _, u := range other.Units {
+					if u.OnMap() && u.FaceDown {
+						down = append(down, u)
+					}
+				}
+				perm := r.Perm(len(down))
+				hexes := make([]adjudicator.Hex, len(down))
+				for i, u := range down {
+					hexes[perm[i]] = u.Hex
+				}
+				for i, u := range down {
+					u.Hex = hexes[i]
+				}
+				pickSeed := r.Int63()
+				a := autoplay.Orders(s, rand.New(rand.NewSource(pickSeed)).Intn)
+				b := autoplay.Orders(other, rand.New(rand.NewSource(pickSeed)).Intn)
+				if !reflect.DeepEqual(a, b) {
+					t.Fatalf("seed %d, %s: the U.S. orders change with what the face-down counters are", seed, s.WaitText())
+				}
+				checked++
+			}
+			ns, _, ps := adjudicator.Resolve(s, autoplay.Orders(s, r.Intn), dice{r})
+			if len(ps) > 0 {
+				t.Fatal(ps)
+			}
+			s = ns
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("only %d U.S. actions files compared", checked)
 	}
 }
