@@ -45,6 +45,10 @@ var (
 	ErrSchema = errors.New("store: database schema is newer than this release")
 	// ErrNoMail is returned by MarkSent and Retry for an unknown outbox id.
 	ErrNoMail = errors.New("store: no such mail in the outbox")
+	// ErrToken is returned by Apply when an order file still carries a
+	// side's token (or cannot be read to tell): redact it first
+	// (orders.Redact). Nothing is written.
+	ErrToken = errors.New("store: the order file still carries a token")
 )
 
 // Bucket and key names; see the package documentation for the layout.

@@ -109,7 +109,7 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 			s, _ := db.State("g1")
 			o := legalOrders(rng, s, w)
 			moves += len(o.Actions)
-			raw := orderFile("g1", w.Side.String()+"-token", o)
+			raw := orderFile("g1", RedactedToken, o)
 			ref := NewMailRef(fmt.Sprintf("<%d@players.test>", steps), raw)
 			_, err = db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Mail: &ref}, func(s *adjudicator.State, d adjudicator.Dice) (Result, error) {
 				s, ev, err := eng.Resolve(s, *o, d)

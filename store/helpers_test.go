@@ -274,7 +274,7 @@ func (d *driver) step() (*Entry, error) {
 		return nil, err
 	}
 	o := randomOrders(d.rng, s, w)
-	raw := orderFile(d.id, w.Side.String()+"-token", o)
+	raw := orderFile(d.id, RedactedToken, o)
 	d.mails++
 	msgid := fmt.Sprintf("<%s.%d.%s@players.test>", d.prefix, d.mails, d.id)
 	ref := NewMailRef(msgid, raw)

@@ -125,6 +125,11 @@ func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
 	if (st.Orders == nil) == (st.Procedure == "") {
 		return nil, fmt.Errorf("store: apply: a step has orders or a procedure, not both or neither")
 	}
+	if st.Orders != nil {
+		if err := checkRedacted(st.Raw); err != nil {
+			return nil, err
+		}
+	}
 	var out *Entry
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		w, err := openGame(tx, st.Game)

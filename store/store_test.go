@@ -171,7 +171,7 @@ func TestLedgerExactlyOnce(t *testing.T) {
 	d.play(t, 2) // weather, airpower: now U.S. actions
 	g, _ := db.Game("g1")
 	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
-	raw := orderFile("g1", "us-token", o)
+	raw := orderFile("g1", RedactedToken, o)
 	ref := NewMailRef("<once@players.test>", raw)
 	resolve := func(s *adjudicator.State, dice adjudicator.Dice) (Result, error) {
 		return Result{State: s, Next: nextWait(g.Wait), Outbox: []Mail{{MessageID: "<reply.once@attu.test>", To: []string{"us@example.org"}}}}, nil
@@ -201,6 +201,37 @@ func TestLedgerExactlyOnce(t *testing.T) {
 		t.Fatalf("second refuse: %v", err)
 	}
 	if _, err := db.Refuse(NewMailRef("<nogame@x>", nil), "", "no game named", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Tokens never leave the server: an order file that still carries one is
+// refused before anything is written, whatever way it is written.
+func TestApplyRefusesTokens(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	newDriver(db, "g1", 6).play(t, 2) // now U.S. actions
+	g, _ := db.Game("g1")
+	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
+	resolve := func(s *adjudicator.State, d adjudicator.Dice) (Result, error) {
+		return Result{State: s, Next: nextWait(g.Wait)}, nil
+	}
+	for _, raw := range []string{
+		string(orderFile("g1", "us-token", o)),
+		"side: us\ntoken: \"REDACTED \"\n",
+		"side: us\ntoken: [REDACTED]\n",
+		"side: us\n---\ntoken: us-token\n",
+		"token: [\n",
+	} {
+		_, err := db.Apply(Step{Game: "g1", Orders: o, Raw: []byte(raw)}, resolve)
+		if !errors.Is(err, ErrToken) {
+			t.Errorf("%q: %v", raw, err)
+		}
+	}
+	if after, _ := db.Game("g1"); after.Head != g.Head {
+		t.Fatal("a refused file left traces")
+	}
+	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: orderFile("g1", RedactedToken, o)}, resolve); err != nil {
 		t.Fatal(err)
 	}
 }

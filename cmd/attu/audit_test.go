@@ -90,6 +90,7 @@ func TestExportAuditErrors(t *testing.T) {
 		err    string
 	}{
 		{args: []string{"export", "-h"}, out: "attu export -db attu.db g1"},
+		{args: []string{"export", "-h"}, out: "replaces by REDACTED"},
 		{args: []string{"audit", "-h"}, out: "attu audit g1.json"},
 		{args: []string{"export", "-db", dbPath}, status: 2, err: "name one game"},
 		{args: []string{"export", "-db", dbPath, "nope"}, status: 1, err: `no game "nope"`},
