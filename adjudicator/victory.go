@@ -17,9 +17,9 @@ import (
 //   - The artillery on Engineer Hill (2717) "can fire on" landing zones D,
 //     E, F and G when every one of them is within its range at its current
 //     strength. Line of sight is not asked for: any friendly unit may call
-//     in artillery (8.1.4), so range is what limits it. Of the Japanese
-//     artillery only the 75mm reaches all four (range 8); a captured U.S.
-//     105mm battery (range 10) does too.
+//     in artillery (8.1.4), so range is what limits it. On the built-in
+//     map zone G lies 9 hexes from 2717: the Japanese 75mm and a captured
+//     U.S. 105mm battery (both range 10) reach all four, the 20mm does not.
 //   - Rule 3.8.2 counts the counters of the Japanese mix: infantry and
 //     artillery on the map or in the pool. Unknown units never count, and
 //     neither does captured U.S. artillery, which is not a Japanese unit.

@@ -100,9 +100,8 @@ func TestLandingZonesVictory(t *testing.T) {
 }
 
 func TestEngineerHillArtillery(t *testing.T) {
-	// Landing zone G (3323) is 9 hexes from 2717: the Japanese 75mm (range
-	// 8) reaches D, E and F but not G; a captured 105mm (range 10) reaches
-	// all four.
+	// Landing zone G (3323) is 9 hexes from 2717: the Japanese 75mm and a
+	// captured 105mm (range 10) reach all four; the 20mm (range 4) only D.
 	m := BuiltinMap()
 	for id, want := range map[string]int{"D": 4, "E": 6, "F": 7, "G": 9} {
 		lz, _ := m.LandingZone(id)
@@ -110,8 +109,11 @@ func TestEngineerHillArtillery(t *testing.T) {
 			t.Errorf("2717 to landing zone %s: %d hexes, want %d", id, got, want)
 		}
 	}
-	s := victoryState(t, map[string]Hex{"1/17-A": 2821, "75MM1": 2717, "J01": 2717})
+	s := victoryState(t, map[string]Hex{"1/17-A": 2821, "20MM1": 2717, "J01": 2717})
 	wantWinner(t, s, s.CheckVictory(), NoSide, "")
+
+	s = victoryState(t, map[string]Hex{"1/17-A": 2821, "75MM1": 2717})
+	wantWinner(t, s, s.CheckVictory(), JP, "Japanese artillery on Engineer Hill (2717), 75MM1")
 
 	s = victoryState(t, map[string]Hex{"1/17-A": 2821, "105-1": 2717, "J01": 2717})
 	gun, _ := s.Unit("105-1")
