@@ -22,6 +22,12 @@ func ResolveActions(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 	out := s.Clone()
 	var events []Event
 	for i, a := range o.Actions {
+		if out.Over() {
+			// Rule 3.8.2 wins at once: nothing after the deciding loss runs.
+			events = append(events, Event{Kind: "skipped", Side: o.Side,
+				Text: fmt.Sprintf("the game is over: activations %d to %d are not carried out", i+1, len(o.Actions))})
+			break
+		}
 		evs, problems := out.activate(i, a, o.Side, d)
 		if len(problems) > 0 {
 			events = append(events, Event{

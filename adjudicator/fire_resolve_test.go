@@ -50,7 +50,8 @@ func TestFireOncePerTurn(t *testing.T) {
 
 // A fire whose target an earlier activation emptied is skipped (DESIGN 3.1).
 func TestFireSkippedWhenTargetGone(t *testing.T) {
-	s := hitState(t, map[string]Hex{"20MM1": 2618, "2/32-E": 2619, "2/32-F": 2619})
+	// J01 far away keeps the game going once 20MM1 falls (rule 3.8.2).
+	s := hitState(t, map[string]Hex{"20MM1": 2618, "2/32-E": 2619, "2/32-F": 2619, "J01": 1216})
 	out, evs, ps := ResolveActions(s, actions(US, fireAt(2618, "2/32-E"), fireAt(2618, "2/32-F")), &ForcedDice{Values: []int{10, 3}})
 	if len(ps) > 0 {
 		t.Fatal(ps)
@@ -308,5 +309,23 @@ func checkCombatLegal(t *testing.T, seed int64, s *State) {
 		if u.Kind() == Unknown && u.OnMap() && !u.FaceDown {
 			t.Fatalf("seed %d: Unknown unit %s face up on the map", seed, u.ID)
 		}
+	}
+}
+
+// Rule 3.8.2 ends the game the moment it is met: the activations after the
+// deciding loss are not carried out.
+func TestActionsStopWhenTheGameIsWon(t *testing.T) {
+	s := hitState(t, map[string]Hex{"20MM1": 2618, "2/32-E": 2619, "2/32-F": 2619, "1/17-A": 2821})
+	o := actions(US, fireAt(2618, "2/32-E"), Action{Move: &Move{Unit: "1/17-A", Path: []Hex{2720}}})
+	out, evs, ps := ResolveActions(s, o, &ForcedDice{Values: []int{10, 3}})
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	if out.Winner != US || !out.Over() {
+		t.Fatalf("winner %s, over %v; want a U.S. win by elimination", out.Winner, out.Over())
+	}
+	wantUnit(t, out, "1/17-A", 2821, "", 4)
+	if txt := eventsText(evs, US); !strings.Contains(txt, "the game is over: activations 2 to 2 are not carried out") {
+		t.Errorf("events:\n%s", txt)
 	}
 }

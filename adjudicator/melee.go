@@ -236,7 +236,7 @@ func (s *State) ResolveMelee(d Dice) []Event {
 	if s.Night {
 		picker = JP
 	}
-	for {
+	for !s.Over() {
 		events = append(events, s.lapseDeclarations()...)
 		target, ok := s.pickMelee(picker)
 		if !ok {
@@ -251,6 +251,12 @@ func (s *State) ResolveMelee(d Dice) []Event {
 		mt.fight()
 		events = append(events, mt.events...)
 		picker = picker.Enemy()
+	}
+	if s.Over() {
+		// The game ended mid-step (3.8.2): the melees not yet fought lapse.
+		for _, u := range s.Units {
+			u.Melee = 0
+		}
 	}
 	return events
 }
@@ -568,6 +574,9 @@ func (mt *meleeFight) fight() {
 func (mt *meleeFight) rounds() {
 	for mt.round = 1; mt.round <= MaxMeleeRounds; mt.round++ {
 		mt.usLost, mt.jpLost = 0, 0
+		if mt.s.Over() {
+			return // a victory condition of 3.8.2 ended the game mid-melee
+		}
 		if mt.assault {
 			mt.offensiveFire()
 			if len(mt.defenders()) == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Victory (rule 3.8) and victory zones (rule 10.0).
@@ -40,6 +41,9 @@ const EngineerHill Hex = 2717
 // cover with artillery from Engineer Hill, to win (rule 3.8.1).
 var SouthernLandingZones = []string{"D", "E", "F", "G"}
 
+// Over reports whether the game has been decided or has run out of turns.
+func (s *State) Over() bool { return s.Phase == PhaseEnded || s.Winner != NoSide }
+
 // CheckSuddenVictory applies rule 3.8.2, which holds at any moment of a
 // turn: the Japanese win as soon as the U.S. casualty track reaches 30; the
 // U.S. wins as soon as no Japanese infantry or artillery remains on the map
@@ -48,7 +52,7 @@ var SouthernLandingZones = []string{"D", "E", "F", "G"}
 // (Phase becomes PhaseEnded), returning the event that says so; it does
 // nothing once the game is over.
 func (s *State) CheckSuddenVictory() []Event {
-	if s.Phase == PhaseEnded || s.Winner != NoSide {
+	if s.Over() {
 		return nil
 	}
 	if s.Casualties >= CasualtyLimit {
@@ -259,4 +263,11 @@ func (s *State) japaneseBesidesUnknownIn(z string) bool {
 		}
 	}
 	return false
+}
+
+// isAttuVillage reports whether vh is the Attu Village victory hex, whose
+// zone is never cleared (rule 10.0). The map names it; a transcribed map
+// must keep the name.
+func isAttuVillage(vh VictoryHex) bool {
+	return strings.EqualFold(vh.Name, "Attu Village")
 }

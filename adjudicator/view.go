@@ -1,8 +1,8 @@
 package adjudicator
 
 import (
+	"slices"
 	"sort"
-	"strings"
 )
 
 // View is what one side may know of a game position: the only thing
@@ -38,8 +38,8 @@ import (
 //     public count of eliminated Japanese would tell the U.S. what kind of
 //     face-down counter its fire removed. What the U.S. sees die in melee it
 //     learns from the events; whether it has won by 3.8.2 the server judges.
-//   - Victory zones (10.0) show as cleared only from what both sides see,
-//     never from the nature of face-down counters; see ClearedZones.
+//   - Victory zones (10.0) show as cleared by their Zone Cleared markers,
+//     which lie on the map for both sides; see ClearedZones.
 //   - In a hex mixing face-up and face-down units the U.S. names a face-up
 //     target by id or aims at the anonymous counters (8.0); which face-down
 //     unit that is must then be settled without regard to counter order, or
@@ -78,12 +78,9 @@ type View struct {
 	// by side then box.
 	Boxes        []BoxCount        `json:"boxes,omitempty"`
 	VictoryHexes []VictoryHexState `json:"victory_hexes"`
-	// ClearedZones lists, by letter, the victory zones seen to be cleared
-	// (rule 10.0): a U.S. unit holds the victory hex and no Japanese
-	// counter stands in the zone; Attu Village's zone never is. Until the
-	// state carries the Zone Cleared markers this misses a zone that stays
-	// cleared after Japanese infantry re-enters it away from its victory
-	// hex.
+	// ClearedZones lists, by letter, the victory zones that carry a Zone
+	// Cleared marker (rule 10.0). The markers lie on the map for both sides
+	// to see, so they tell the U.S. nothing it could not see.
 	ClearedZones []string `json:"cleared_zones,omitempty"`
 }
 
@@ -230,7 +227,7 @@ func (s *State) View(side Side) *View {
 			Hex: vh.Hex, Name: vh.Name, Zone: vh.Zone, Held: s.Occupied(vh.Hex),
 		})
 	}
-	v.ClearedZones = clearedZones(s)
+	v.ClearedZones = slices.Sorted(slices.Values(s.Cleared))
 	return v
 }
 
@@ -270,40 +267,6 @@ func enemyView(u *Unit) UnitView {
 		uv.Battalion = u.Counter().Battalion
 	}
 	return uv
-}
-
-// clearedZones returns the victory zones that are visibly cleared (rule
-// 10.0): a U.S. unit holds the victory hex and no Japanese counter of any
-// kind stands in the zone; the Attu Village zone is never cleared. It reads
-// only what both sides see, so it never tells the U.S. whether face-down
-// counters are Unknown units. In a position that follows the rules the two
-// readings agree, since clearing removes the zone's Unknown units at once;
-// they differ only where Japanese infantry has come back into a cleared
-// zone without retaking its victory hex, which needs the Zone Cleared
-// marker itself in the state.
-func clearedZones(s *State) []string {
-	m := s.Map()
-	jp := map[string]bool{}
-	for _, u := range s.Units {
-		if u.OnMap() && u.Side() == JP {
-			jp[m.Zone(u.Hex)] = true
-		}
-	}
-	var out []string
-	for _, vh := range m.VictoryHexes {
-		if isAttuVillage(vh) || jp[vh.Zone] || s.Occupied(vh.Hex) != US {
-			continue
-		}
-		out = append(out, vh.Zone)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// isAttuVillage reports whether vh is the Attu Village victory hex, whose
-// zone is never cleared (rule 10.0).
-func isAttuVillage(vh VictoryHex) bool {
-	return strings.EqualFold(vh.Name, "Attu Village")
 }
 
 // At returns the units the view shows in hex h (own and identified enemy

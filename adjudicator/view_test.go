@@ -571,11 +571,15 @@ func TestClearedZones(t *testing.T) {
 	zone := s.Map().Zone(2717)
 	place(t, s, 2717, "up", "1/17-A")
 	place(t, s, 3409, "up", "1/17-B") // Attu Village: never cleared
-	if got := s.View(US).ClearedZones; !reflect.DeepEqual(got, []string{zone}) {
-		t.Fatalf("cleared %v, want [%s]", got, zone)
+	s.UpdateCleared()
+	for _, side := range []Side{US, JP, Umpire} {
+		if got := s.View(side).ClearedZones; !reflect.DeepEqual(got, []string{zone}) {
+			t.Fatalf("%s view: cleared %v, want [%s]", side, got, zone)
+		}
 	}
-	// A face-down counter in the zone keeps it uncleared whatever it is,
-	// so the U.S. learns nothing from the marker.
+	// The markers are the state's (rule 10.0): face-down infantry in the
+	// zone keeps it uncleared; Unknown units alone do not, and leave the
+	// map when it clears, as on the table.
 	var other Hex
 	for _, h := range s.Map().LandHexes() {
 		if s.Map().Zone(h) == zone && h != 2717 {
@@ -583,11 +587,13 @@ func TestClearedZones(t *testing.T) {
 			break
 		}
 	}
-	for _, id := range []string{"U01", "J01"} {
-		c := s.Clone()
+	for id, cleared := range map[string]bool{"U01": true, "J01": false} {
+		c := NewState(nil, nil)
+		place(t, c, 2717, "up", "1/17-A")
 		place(t, c, other, "d", id)
-		if got := c.View(US).ClearedZones; len(got) != 0 {
-			t.Fatalf("with %s face-down in %s: cleared %v", id, other, got)
+		c.UpdateCleared()
+		if got := len(c.View(US).ClearedZones) == 1; got != cleared {
+			t.Errorf("with %s face-down in %s: cleared %v, want %v", id, other, got, cleared)
 		}
 	}
 }
