@@ -113,6 +113,9 @@ type game struct {
 	db    *store.DB
 	id    string
 	files int
+	// report, when set, is the text of the three reports (U.S., Japanese,
+	// umpire) queued with every file, standing in for the real ones.
+	report string
 }
 
 func newGame(t testing.TB, path, id string, seed []byte, setup func(*adjudicator.State) error) *game {
@@ -122,7 +125,12 @@ func newGame(t testing.TB, path, id string, seed []byte, setup func(*adjudicator
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	_, err = db.Create(store.NewGame{
+	return createGame(t, db, id, seed, setup)
+}
+
+func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*adjudicator.State) error) *game {
+	t.Helper()
+	_, err := db.Create(store.NewGame{
 		ID: id, Scenario: "campaign", Seed: seed, Start: Start(setup),
 		Players: []store.NewPlayer{
 			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
@@ -163,7 +171,14 @@ func (g *game) play(t testing.TB, p player) bool {
 			if err != nil {
 				return store.Result{}, err
 			}
-			return store.Result{State: next, Events: events, Next: Wait(next)}, nil
+			res := store.Result{State: next, Events: events, Next: Wait(next)}
+			if g.report != "" {
+				for _, to := range []string{"us", "jp", "umpire"} {
+					res.Outbox = append(res.Outbox, store.Mail{MessageID: fmt.Sprintf("<r.%s.%d.%s@attu.test>", to, g.files, g.id),
+						To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", g.id, next.Turn), Text: g.report})
+				}
+			}
+			return res, nil
 		})
 	if err != nil {
 		t.Fatalf("file %d (turn %d %s from %s): %v\n%s", g.files, o.Turn, o.Wait, o.Side, err, raw)

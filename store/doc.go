@@ -150,7 +150,7 @@ who is also a player could read the seed and foresee rolls, so tournament
 games are hosted by the umpire.
 
 Sent mails stay in the outbox (marked sent) and receipts stay in the ledger:
-they are the record Check relies on. The file only grows; a 20-turn game
-stays well under 5 MB (see BENCHMARKS.md).
+they are the record Check relies on. The file only grows; 20 turns of the
+real rules with their reports stay under 5 MB (see BENCHMARKS.md).
 */
 package store
