@@ -221,6 +221,17 @@ func TestQuietGameAudits(t *testing.T) {
 	if !rep.OK() || !rep.Replayed || !rep.SeedShown {
 		t.Fatalf("audit: %v", rep.Bad)
 	}
+
+	// One byte changed in a redacted file, the marker itself included: the
+	// audit names its entry.
+	for _, at := range []string{"REDACTED", "night: false"} {
+		y := *x
+		y.Orders = append([]store.ExportOrders(nil), x.Orders...)
+		y.Orders[3].YAML = strings.Replace(y.Orders[3].YAML, at, at[:len(at)-1]+"X", 1)
+		if rep := store.Audit(&y, Engine()); rep.OK() || rep.Bad.Entry != y.Orders[3].Entry {
+			t.Fatalf("%q changed: %v", at, rep.Bad)
+		}
+	}
 }
 
 // The audit's check of the opening: the chits must be those its dice draw.
