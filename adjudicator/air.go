@@ -121,7 +121,8 @@ func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
 	drm, why := DRM(Situation{Combat: AirCombat, Weather: s.Weather, Night: s.Night, FaceDown: faceDown})
 	var dice []int
 	for range at.Factors {
-		dice = append(dice, d.Roll(Die{Purpose: "air attack", Hex: at.Hex}))
+		// Need is the hit threshold; friendly fire on 2 or less is apart.
+		dice = append(dice, d.Roll(Die{Purpose: "air attack", Hex: at.Hex, Need: HitNeed(drm)}))
 	}
 	hits, friendly := 0, 0
 	for _, x := range dice {

@@ -3,11 +3,24 @@ package adjudicator
 import "fmt"
 
 // Die describes one roll the rules ask for: why it is rolled, for which unit
-// or hex. The dice source logs it with the value.
+// or hex, and for a to-hit roll what it needs. The dice source logs it with
+// the value.
 type Die struct {
 	Purpose string `json:"purpose"`
 	Unit    string `json:"unit,omitempty"`
 	Hex     Hex    `json:"hex,omitempty"`
+	// Need is the lowest natural face that scores a hit, for the to-hit
+	// rolls of ranged, air and melee combat (HitNeed); 0 for every other
+	// die. It lets a dice log say how lucky a roll was without knowing the
+	// situation it was rolled in.
+	Need int `json:"need,omitempty"`
+}
+
+// HitNeed returns the lowest natural face that hits with modifier drm
+// (rule 8.0): 7 minus the modifier, never above 10 because a natural 10
+// always hits, never below 1.
+func HitNeed(drm int) int {
+	return min(max(HitNumber-drm, 1), 10)
 }
 
 // Dice is where the rules get their dice. Roll returns a ten-sided die from 1

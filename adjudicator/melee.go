@@ -637,7 +637,7 @@ func (mt *meleeFight) fire(firers []*Unit, offensive bool, enemySteps int) ([]ro
 			purpose = "melee offensive fire"
 		}
 		for range n {
-			r.dice = append(r.dice, mt.d.Roll(Die{Purpose: purpose, Unit: u.ID, Hex: mt.target}))
+			r.dice = append(r.dice, mt.d.Roll(Die{Purpose: purpose, Unit: u.ID, Hex: mt.target, Need: HitNeed(drm)}))
 		}
 		rolls = append(rolls, r)
 	}

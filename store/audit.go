@@ -13,12 +13,18 @@ import (
 )
 
 // Engine is the rules as Audit replays them: the same functions the server
-// ran when it resolved each step.
+// ran when it resolved each step. The game service and the audit take it
+// from one place, so that applying and auditing cannot disagree.
 type Engine struct {
-	// Resolve applies one side's orders.
+	// Resolve applies one side's orders and every server step they lead to.
 	Resolve func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
-	// Procedure runs the server procedure with the given name.
-	Procedure func(s *adjudicator.State, name string, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
+	// Next is what a game in position s waits for. When set, the audit
+	// requires every entry's Next to be that of its replayed position.
+	Next func(s *adjudicator.State) Wait
+	// Opening checks that the opening position could have come from the
+	// dice entry 1 rolled (see NewGame.Start), rolling them again through
+	// d. When nil, those dice are checked against the seed only.
+	Opening func(s *adjudicator.State, d adjudicator.Dice) error
 	// Decode turns an order file into orders. When set, the audit decodes
 	// each file again and requires the result to be the orders recorded in
 	// the log; when nil it replays the recorded orders (whose file it still
@@ -54,7 +60,7 @@ type Report struct {
 	Dice       int
 	RolledBack int  // entries undone by a rollback
 	SeedShown  bool // the seed was in the export, so every die was re-derived
-	Replayed   bool // the engine replayed every order and procedure
+	Replayed   bool // the engine replayed every order
 	Head       string
 	FinalState string   // SHA-256 of the final position
 	Bad        *Finding // nil when every check passed
@@ -66,7 +72,7 @@ func (r *Report) OK() bool { return r.Bad == nil }
 
 // Audit checks an export: the seed against the commitment, every die against
 // the seed, every order file against its hash, every entry against the
-// chain, and — replaying every accepted order and procedure through eng from
+// chain, and — replaying every accepted order through eng from
 // the opening position, following rollbacks — every event, every die's
 // purpose and every resulting position. It stops at the first mismatch and
 // names it in Report.Bad. Without a seed (a game still running) the dice are
@@ -170,13 +176,15 @@ func (a *auditor) run() {
 			a.fail(seq, 0, "an order file is attached to a %s entry", e.Kind)
 		}
 		switch e.Kind {
-		case KindCreate:
-			a.create(e)
-		case KindOrders, KindProcedure:
+		case KindCreate, KindOrders:
 			if e.DiceTo != 0 && e.DiceFrom != nextDie {
 				a.fail(seq, 0, "its dice start at %d; the next die was %d", e.DiceFrom, nextDie)
 			}
-			a.step(e)
+			if e.Kind == KindCreate {
+				a.create(e)
+			} else {
+				a.step(e)
+			}
 			if e.DiceTo != 0 {
 				nextDie = e.DiceTo
 			}
@@ -248,8 +256,42 @@ func (a *auditor) create(e *Entry) {
 	if h := stateHash(s); h != e.State {
 		a.fail(1, 0, "the opening position hashes to %.16s…, the entry says %.16s…", h, e.State)
 	}
+	d := a.diceOf(e)
+	if a.eng.Opening != nil && e.DiceTo != 0 {
+		if err := a.eng.Opening(s.Clone(), d); err != nil {
+			a.fail(1, 0, "the opening position is not what its dice drew: %v", err)
+		}
+		d.done()
+	} else {
+		d.alone()
+	}
 	a.states[1] = s
 	a.live = []uint64{1}
+}
+
+// diceOf returns the dice source that hands a replay of e the dice e
+// recorded.
+func (a *auditor) diceOf(e *Entry) *auditDice {
+	d := &auditDice{a: a, e: e, next: e.DiceFrom}
+	if e.DiceTo == 0 {
+		d.next = 0
+	}
+	return d
+}
+
+// done requires that the replay rolled every die the entry recorded.
+func (d *auditDice) done() {
+	if e := d.e; e.DiceTo != 0 && d.next != e.DiceTo {
+		d.a.fail(e.Seq, d.next, "recorded but the replay did not roll it (the entry lists dice %d to %d)", e.DiceFrom, e.DiceTo-1)
+	}
+}
+
+// alone checks the entry's dice without a replay: against the seed, or
+// that they are faces at all.
+func (d *auditDice) alone() {
+	for seq := d.e.DiceFrom; seq < d.e.DiceTo; seq++ {
+		d.Roll(d.a.dice[seq].Die())
+	}
 }
 
 func (a *auditor) step(e *Entry) {
@@ -260,42 +302,19 @@ func (a *auditor) step(e *Entry) {
 	if e.Turn != top.Next.Turn || e.Wait != top.Next.Kind {
 		a.fail(e.Seq, 0, "answers turn %d %s, but the game waited for %s", e.Turn, e.Wait, top.Next)
 	}
-	var o *adjudicator.Orders
-	if e.Kind == KindOrders {
-		o = a.checkOrders(e, top.Next)
-	} else if e.Procedure == "" {
-		a.fail(e.Seq, 0, "a procedure without a name")
-	}
-	d := &auditDice{a: a, e: e, next: e.DiceFrom}
-	if e.DiceTo == 0 {
-		d.next = 0
-	}
+	o := a.checkOrders(e, top.Next)
+	d := a.diceOf(e)
 	if a.eng.Resolve == nil {
-		// Nothing to replay with: check the dice on their own.
-		for seq := e.DiceFrom; seq < e.DiceTo; seq++ {
-			r := a.dice[seq]
-			d.Roll(r.Die())
-		}
+		d.alone()
 		a.live = append(a.live, e.Seq)
 		return
 	}
 	in := a.states[top.Seq].Clone()
-	var out *adjudicator.State
-	var events []adjudicator.Event
-	var err error
-	if o != nil {
-		out, events, err = a.eng.Resolve(in, *o, d)
-	} else if a.eng.Procedure != nil {
-		out, events, err = a.eng.Procedure(in, e.Procedure, d)
-	} else {
-		a.fail(e.Seq, 0, "the engine cannot run procedure %q", e.Procedure)
-	}
+	out, events, err := a.eng.Resolve(in, *o, d)
 	if err != nil {
 		a.fail(e.Seq, 0, "the replay refuses it: %v", err)
 	}
-	if e.DiceTo != 0 && d.next != e.DiceTo {
-		a.fail(e.Seq, d.next, "recorded but the replay did not roll it (the entry lists dice %d to %d)", e.DiceFrom, e.DiceTo-1)
-	}
+	d.done()
 	for i := 0; i < max(len(events), len(e.Events)); i++ {
 		var got, want []byte
 		if i < len(events) {
@@ -310,6 +329,11 @@ func (a *auditor) step(e *Entry) {
 	}
 	if h := stateHash(out); h != e.State {
 		a.fail(e.Seq, 0, "the replayed position hashes to %.16s…, the entry says %.16s…", h, e.State)
+	}
+	if a.eng.Next != nil {
+		if w := a.eng.Next(out); w != e.Next {
+			a.fail(e.Seq, 0, "the game then waits for %s, but the entry says %s", w, e.Next)
+		}
 	}
 	a.states[e.Seq] = out
 	a.live = append(a.live, e.Seq)
@@ -433,7 +457,7 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintln(w, "  seed not revealed (the game is running): dice taken as logged, not re-derived")
 	}
 	if r.Replayed {
-		fmt.Fprintln(w, "  every order and procedure replayed: events and positions match")
+		fmt.Fprintln(w, "  every order replayed through the rules: events, dice and positions match")
 	} else {
 		fmt.Fprintln(w, "  not replayed: no engine")
 	}

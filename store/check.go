@@ -150,7 +150,7 @@ func checkGame(w *gameTx, es map[uint64]*Entry) []error {
 		}
 		prev = hashHex(v)
 		switch e.Kind {
-		case KindCreate, KindOrders, KindProcedure:
+		case KindCreate, KindOrders:
 			snap, err := w.snapshot(seq)
 			if err != nil {
 				bad("entry %d: %v", seq, err)
@@ -162,6 +162,8 @@ func checkGame(w *gameTx, es map[uint64]*Entry) []error {
 			raw := w.b.Bucket(bOrders).Get(k)
 			if raw == nil || hashHex(raw) != e.RawSHA256 {
 				bad("entry %d: order file missing or altered", seq)
+			} else if err := checkRedacted(raw); err != nil {
+				bad("entry %d: %v", seq, err)
 			}
 		}
 		return nil

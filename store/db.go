@@ -21,7 +21,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Errors returned by the store, for errors.Is.
 var (
@@ -45,6 +45,10 @@ var (
 	ErrSchema = errors.New("store: database schema is newer than this release")
 	// ErrNoMail is returned by MarkSent and Retry for an unknown outbox id.
 	ErrNoMail = errors.New("store: no such mail in the outbox")
+	// ErrToken is returned by Apply when an order file still carries a
+	// side's token (or cannot be read to tell): redact it first
+	// (orders.Redact). Nothing is written.
+	ErrToken = errors.New("store: the order file still carries a token")
 )
 
 // Bucket and key names; see the package documentation for the layout.
@@ -126,6 +130,38 @@ var migrations = []func(tx *bolt.Tx) error{
 			}
 		}
 		return nil
+	},
+	// Version 2: a step is a side's orders and everything the rules resolve
+	// after them (no more entries of kind "procedure"), and stored order
+	// files carry no token. A version 1 game breaking either cannot be
+	// carried over without changing hashed entries, so the migration
+	// refuses it, naming it.
+	1: func(tx *bolt.Tx) error {
+		return tx.Bucket(bGames).ForEachBucket(func(id []byte) error {
+			gb := tx.Bucket(bGames).Bucket(id)
+			err := gb.Bucket(bLog).ForEach(func(k, v []byte) error {
+				var e struct{ Kind Kind }
+				if err := json.Unmarshal(v, &e); err != nil {
+					return err
+				}
+				if e.Kind == "procedure" {
+					return fmt.Errorf("entry %d is a server procedure", binary.BigEndian.Uint64(k))
+				}
+				return nil
+			})
+			if err == nil {
+				err = gb.Bucket(bOrders).ForEach(func(k, v []byte) error {
+					if err := checkRedacted(v); err != nil {
+						return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
+					}
+					return nil
+				})
+			}
+			if err != nil {
+				return fmt.Errorf("game %s was written by a development release (%v): export it with that release", id, err)
+			}
+			return nil
+		})
 	},
 }
 
@@ -274,7 +310,13 @@ type NewGame struct {
 	// Seed is the secret seed; nil draws one from crypto/rand, which is what
 	// a real game does.
 	Seed []byte
-	// State is the opening position.
+	// Start makes the opening position with the game's own dice, so that
+	// whatever the opening draws (the Komandorski chits of rule 12.1) comes
+	// from the committed seed and is logged and audited like every other
+	// die: a real game passes adjudicator.NewGame followed by its setup.
+	// Its dice and events belong to log entry 1. When Start is nil, State
+	// is the opening position, drawn without dice.
+	Start    func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
 	State    *adjudicator.State
 	Wait     Wait
 	Deadline time.Time
@@ -293,8 +335,8 @@ type NewPlayer struct {
 // opening snapshot, and queues the welcome mails, in one transaction. It
 // returns ErrGameExists when the id is taken.
 func (db *DB) Create(ng NewGame) (*Game, error) {
-	if ng.ID == "" || ng.State == nil {
-		return nil, fmt.Errorf("store: create: a game needs an id and a state")
+	if ng.ID == "" || (ng.State == nil) == (ng.Start == nil) {
+		return nil, fmt.Errorf("store: create: a game needs an id and a state or a start, not both")
 	}
 	seed := ng.Seed
 	if seed == nil {
@@ -313,11 +355,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 	for _, p := range ng.Players {
 		g.Players = append(g.Players, Player{Side: p.Side, Address: p.Address, TokenHash: HashToken(p.Token)})
 	}
-	snap, err := json.Marshal(ng.State)
-	if err != nil {
-		return nil, fmt.Errorf("store: create %s: encoding state: %w", ng.ID, err)
-	}
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		games := tx.Bucket(bGames)
 		if games.Bucket([]byte(ng.ID)) != nil {
 			return ErrGameExists
@@ -331,8 +369,36 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 				return err
 			}
 		}
-		e := &Entry{Kind: KindCreate, Time: now, Turn: ng.Wait.Turn,
+		state, events := ng.State, []adjudicator.Event(nil)
+		dice := NewDice(seed, 1, 1, ng.Wait.Turn, "")
+		if ng.Start != nil {
+			var err error
+			if state, events, err = ng.Start(dice); err != nil {
+				return err
+			}
+			if state == nil {
+				return fmt.Errorf("the start made no state")
+			}
+		}
+		snap, err := json.Marshal(state)
+		if err != nil {
+			return fmt.Errorf("encoding state: %w", err)
+		}
+		e := &Entry{Kind: KindCreate, Time: now, Turn: ng.Wait.Turn, Events: events,
 			Scenario: ng.Scenario, Commitment: g.Commitment, State: hashHex(snap), Next: ng.Wait}
+		if rolls := dice.Rolls(); len(rolls) > 0 {
+			e.DiceFrom, e.DiceTo = 1, dice.Next()
+			for _, r := range rolls {
+				b, err := json.Marshal(r)
+				if err != nil {
+					return err
+				}
+				if err := gb.Bucket(bDice).Put(u64(r.Seq), b); err != nil {
+					return err
+				}
+			}
+			g.DiceNext = dice.Next()
+		}
 		w := gameTx{tx: tx, b: gb, g: g}
 		if err := w.append(e, snap); err != nil {
 			return err

@@ -67,13 +67,14 @@ type Roll struct {
 	Purpose string          `json:"purpose"`        // why, in words
 	Unit    string          `json:"unit,omitempty"` // for which unit
 	Hex     adjudicator.Hex `json:"hex,omitempty"`  // at or against which hex
+	Need    int             `json:"need,omitempty"` // for a to-hit roll, the lowest face that hits
 	Raw     []int           `json:"raw"`            // the bytes read (see Derive)
 	Face    int             `json:"face"`           // 1 to 10
 }
 
 // Die returns what the rules asked for when they rolled it.
 func (r Roll) Die() adjudicator.Die {
-	return adjudicator.Die{Purpose: r.Purpose, Unit: r.Unit, Hex: r.Hex}
+	return adjudicator.Die{Purpose: r.Purpose, Unit: r.Unit, Hex: r.Hex, Need: r.Need}
 }
 
 // Dice is a game's dice source: every die comes from the secret seed and its
@@ -97,7 +98,7 @@ func NewDice(seed []byte, next, entry uint64, turn int, wait string) *Dice {
 func (d *Dice) Roll(die adjudicator.Die) int {
 	face, raw := Derive(d.seed, d.next)
 	r := Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait,
-		Purpose: die.Purpose, Unit: die.Unit, Hex: die.Hex, Face: face}
+		Purpose: die.Purpose, Unit: die.Unit, Hex: die.Hex, Need: die.Need, Face: face}
 	r.Raw = make([]int, len(raw))
 	for i, b := range raw {
 		r.Raw[i] = int(b)

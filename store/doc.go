@@ -11,19 +11,28 @@ Open the file once per process; a second process waits on the file lock for
 Options.Timeout and then fails.
 
 	db, err := store.Open("attu.db", nil)
-	g, err := db.Create(store.NewGame{ID: "g1", State: start, Wait: w, Players: ps, Outbox: welcome})
+	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start(setup), Wait: w, Players: ps, Outbox: welcome})
+
+Create runs Start with the game's own dice, so the opening position — the
+state after adjudicator.NewGame and Begin (Komandorski chits drawn, turn 1
+waiting for the U.S. decision) and the setup — comes from the committed
+seed like every later die. Its dice and events belong to log entry 1.
 
 Everything that changes a game is one transaction. Apply hands the caller the
 position in force and the game's dice source (a *Dice, an adjudicator.Dice),
 runs the caller's resolver inside the transaction, and writes the ledger
 receipt, the log entry with its events, the dice, the new snapshot and the
-outgoing mails together — or, when anything fails, nothing:
+outgoing mails together — or, when anything fails, nothing. A step is one
+side's orders; the rules resolve everything the server does by itself after
+them (weather, airpower, melee, victory, turn advance) inside the same step.
+The order file is stored and exported, so its token must be redacted first
+(orders.Redact); Apply refuses a file that still carries one:
 
-	e, err := db.Apply(store.Step{Game: "g1", Orders: o, Raw: file, Received: t, Mail: &ref},
+	e, err := db.Apply(store.Step{Game: "g1", Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref},
 		func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
-			next, events, err := engine.Resolve(s, *o, d)
+			next, events, err := eng.Resolve(s, *o, d) // eng := referee.Engine()
 			...
-			return store.Result{State: next, Events: events, Next: w, Outbox: reports}, nil
+			return store.Result{State: next, Events: events, Next: referee.Wait(next), Outbox: reports}, nil
 		})
 
 A mail already in the ledger is refused with ErrProcessed, so a crash between
@@ -59,7 +68,7 @@ unit and hex, every byte read (the "raw" values) and the face.
 # Log
 
 Each game's log is a sequence of entries numbered from 1: create, orders,
-procedure, rollback, end (see Kind). An entry is stored as canonical JSON —
+rollback, end (see Kind). An entry is stored as canonical JSON —
 no insignificant white space, object keys sorted byte-wise, numbers as
 written, strings escaped as Go's encoding/json does with HTML escaping off
 (in Python: json.dumps(v, sort_keys=True, separators=(",", ":"),
@@ -69,13 +78,15 @@ bytes; each entry's
 the last entry's hash. Entries are never changed: a rollback appends an entry
 naming the entry returned to, and the entries it undoes are marked beside the
 log (outside the hashed bytes). An orders entry holds the decoded orders and
-the SHA-256 of the order file as received; the file itself is kept too, so an
-audit can decode it again. Every entry carries "state", the SHA-256 of the
+the SHA-256 of the order file as received with its token redacted (the value
+of its top-level token key replaced by RedactedToken, every line and the
+columns of everything else kept); that file is kept too, so an audit can
+decode it again and line:col in it still point where the player wrote. Every entry carries "state", the SHA-256 of the
 JSON of the position after it, and "next", what the game then waits for.
 
 # Schema
 
-Schema version 1. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 2. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON.
 
 	meta
@@ -87,7 +98,7 @@ cursor walks them in the order they were appended. Values are JSON.
 	                             deadline, head, counters
 	        log/       u64 seq → Entry (hash-chained)
 	        marks/     u64 seq → u64 seq of the rollback that undid it
-	        orders/    u64 seq → the order file exactly as received
+	        orders/    u64 seq → the order file as received, token redacted
 	        snapshots/ u64 seq → adjudicator.State after that entry: 'z' and
 	                             its JSON DEFLATE-compressed, or 'j' and
 	                             the JSON as is
@@ -101,19 +112,29 @@ Open creates the buckets of an empty file and migrates an older file one
 version at a time (the migrations slice in db.go; version 0 is the empty
 file). A file of a newer version is refused with ErrSchema.
 
+Version 1 had entries of kind "procedure" (weather and airpower run as
+steps of their own, before the rules resolved a whole turn) and kept order
+files with their tokens. Version 2 has neither; since hashed entries cannot
+be rewritten, migrating a version 1 file that holds either fails, naming
+the game.
+
 # Export and audit
 
 Export gathers a game into one JSON document: scenario, options, the
 commitment, the seed (only once the game has ended, unless the umpire
-forces it), the opening position, every accepted order file with its receipt
+forces it), the opening position (entry 1's: the state after NewGame, Begin
+and the setup), every accepted order file (token redacted) with its receipt
 time, the log entries as stored with their hashes and rollback marks, the
 dice log and the head. Audit checks such a document without the database:
 the seed against the commitment, every die against the seed, every order file
-against the hash in its entry, the chain of hashes up to the head, and it
-replays every accepted order and procedure through the engine from the
-opening position, following rollbacks, comparing every die's purpose, every
-event and every resulting position. The first mismatch is reported with the
-entry (and die) where it happens. The report ends with a dice-luck summary.
+against the hash in its entry, the chain of hashes up to the head; it checks
+the opening against its dice (Engine.Opening) and replays every accepted
+order through the engine from the opening position, following rollbacks,
+comparing every die's purpose, unit, hex and need, every event, every
+resulting position and what the game then waited for. The first mismatch
+is reported with the entry (and die) where it happens. The report ends with
+a dice-luck summary (see Luck): each to-hit die is judged against the face
+it needed, which the dice log records.
 
 # Caveats
 
@@ -129,7 +150,7 @@ who is also a player could read the seed and foresee rolls, so tournament
 games are hosted by the umpire.
 
 Sent mails stay in the outbox (marked sent) and receipts stay in the ledger:
-they are the record Check relies on. The file only grows; a 20-turn game
-stays well under 5 MB (see BENCHMARKS.md).
+they are the record Check relies on. The file only grows; 20 turns of the
+real rules with their reports stay under 5 MB (see BENCHMARKS.md).
 */
 package store

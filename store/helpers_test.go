@@ -51,13 +51,6 @@ func testSeed() []byte {
 	return s
 }
 
-// Waits of the toy game: the server "waits" for its own procedures
-// (weather, airpower) as well as for each side's actions.
-const (
-	waitWeather  = "weather"
-	waitAirpower = "airpower"
-)
-
 // openingState places ten units of each side on land.
 func openingState() *adjudicator.State {
 	s := adjudicator.NewState(nil, nil)
@@ -94,21 +87,27 @@ func createGameErr(db *DB, id string) (*Game, error) {
 			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-token"},
 			{Side: adjudicator.Umpire, Address: "umpire@example.org", Token: "umpire-token"},
 		},
-		Wait:   Wait{Turn: 1, Kind: waitWeather},
+		Wait:   Wait{Turn: 1, Kind: adjudicator.WaitActions, Side: adjudicator.US},
 		Outbox: []Mail{{MessageID: "<welcome." + id + "@attu.test>", To: []string{"us@example.org"}, Subject: "welcome", Text: "hello"}},
 	})
 }
 
-// toyEngine is a small stand-in for the rules: it moves units where told,
-// fires two dice per firing unit, rolls weather and airpower, and after the
-// Japanese actions a round of melee. It is deterministic given the dice,
-// which is all the store needs.
+// toyEngine is a small stand-in for the rules: before the U.S. actions it
+// rolls weather and airpower, it moves units where told, fires two dice per
+// firing unit, and after the Japanese actions fights a round of melee. It is
+// deterministic given the dice, which is all the store needs.
 func toyEngine() Engine {
-	return Engine{Resolve: toyResolve, Procedure: toyProcedure}
+	return Engine{Resolve: toyResolve}
 }
 
 func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
 	var ev []adjudicator.Event
+	if o.Side == adjudicator.US {
+		s.Weather = adjudicator.Weather(d.Roll(adjudicator.Die{Purpose: "weather"}) % 4)
+		s.AirUS = d.Roll(adjudicator.Die{Purpose: "us airpower"}) / 2
+		s.AirJP = d.Roll(adjudicator.Die{Purpose: "jp airpower"}) / 3
+		ev = append(ev, adjudicator.Event{Kind: "weather", Text: fmt.Sprintf("weather: %s; airpower: us %d, jp %d", s.Weather, s.AirUS, s.AirJP)})
+	}
 	for i, a := range o.Actions {
 		switch {
 		case a.Move != nil:
@@ -122,7 +121,7 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 			hits := 0
 			for _, id := range a.Fire.Units {
 				for range 2 {
-					if d.Roll(adjudicator.Die{Purpose: "ranged fire", Unit: id, Hex: a.Fire.Target}) >= 7 {
+					if d.Roll(adjudicator.Die{Purpose: "ranged fire", Unit: id, Hex: a.Fire.Target, Need: 7}) >= 7 {
 						hits++
 					}
 				}
@@ -145,11 +144,11 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 			if u.Side() == adjudicator.US {
 				hits := 0
 				for range 3 {
-					if d.Roll(adjudicator.Die{Purpose: "melee offensive fire", Unit: u.ID, Hex: u.Hex}) >= 7 {
+					if d.Roll(adjudicator.Die{Purpose: "melee offensive fire", Unit: u.ID, Hex: u.Hex, Need: 6}) >= 6 {
 						hits++
 					}
 				}
-				if d.Roll(adjudicator.Die{Purpose: "air attack", Hex: u.Hex}) >= 7 {
+				if d.Roll(adjudicator.Die{Purpose: "air attack", Hex: u.Hex, Need: 8}) >= 8 {
 					hits++
 				}
 				ev = append(ev, adjudicator.Event{Kind: "melee", Unit: u.ID, Text: fmt.Sprintf("melee at %s: %d hits", u.Hex, hits)})
@@ -161,30 +160,12 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 	return s, ev, nil
 }
 
-func toyProcedure(s *adjudicator.State, name string, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-	switch name {
-	case waitWeather:
-		s.Weather = adjudicator.Weather(d.Roll(adjudicator.Die{Purpose: "weather"}) % 4)
-		return s, []adjudicator.Event{{Kind: "weather", Text: "weather: " + s.Weather.String()}}, nil
-	case waitAirpower:
-		s.AirUS = d.Roll(adjudicator.Die{Purpose: "us airpower"}) / 2
-		s.AirJP = d.Roll(adjudicator.Die{Purpose: "jp airpower"}) / 3
-		return s, []adjudicator.Event{{Kind: "airpower", Text: fmt.Sprintf("airpower: us %d, jp %d", s.AirUS, s.AirJP)}}, nil
-	}
-	return nil, nil, fmt.Errorf("no procedure %q", name)
-}
-
-// nextWait is the toy game's sequence of waits.
+// nextWait is the toy game's sequence of waits: U.S. then Japanese actions.
 func nextWait(w Wait) Wait {
-	switch {
-	case w.Kind == waitWeather:
-		return Wait{Turn: w.Turn, Kind: waitAirpower}
-	case w.Kind == waitAirpower:
-		return Wait{Turn: w.Turn, Kind: adjudicator.WaitActions, Side: adjudicator.US}
-	case w.Side == adjudicator.US:
+	if w.Side == adjudicator.US {
 		return Wait{Turn: w.Turn, Kind: adjudicator.WaitActions, Side: adjudicator.JP}
 	}
-	return Wait{Turn: w.Turn + 1, Kind: waitWeather}
+	return Wait{Turn: w.Turn + 1, Kind: adjudicator.WaitActions, Side: adjudicator.US}
 }
 
 // randomOrders gives the side's first units something to do.
@@ -239,9 +220,8 @@ func reportText(e string, turn int) string {
 	return b.String()
 }
 
-// driver plays the toy game: procedures when the server waits for itself,
-// random orders when a side is awaited, each orders file arriving by mail
-// with reports to send.
+// driver plays the toy game: random orders from the side awaited, each
+// orders file arriving by mail with reports to send.
 type driver struct {
 	db     *DB
 	id     string
@@ -263,18 +243,12 @@ func (d *driver) step() (*Entry, error) {
 	}
 	w := g.Wait
 	next := nextWait(w)
-	if w.Side == adjudicator.NoSide {
-		return d.db.Apply(Step{Game: d.id, Procedure: w.Kind}, func(s *adjudicator.State, dice adjudicator.Dice) (Result, error) {
-			s, ev, err := d.eng.Procedure(s, w.Kind, dice)
-			return Result{State: s, Events: ev, Next: next}, err
-		})
-	}
 	s, err := d.db.State(d.id)
 	if err != nil {
 		return nil, err
 	}
 	o := randomOrders(d.rng, s, w)
-	raw := orderFile(d.id, w.Side.String()+"-token", o)
+	raw := orderFile(d.id, RedactedToken, o)
 	d.mails++
 	msgid := fmt.Sprintf("<%s.%d.%s@players.test>", d.prefix, d.mails, d.id)
 	ref := NewMailRef(msgid, raw)

@@ -17,18 +17,10 @@ type Kind string
 
 // Kinds of log entries.
 const (
-	KindCreate    Kind = "create"    // the game was created; State is the opening position
-	KindOrders    Kind = "orders"    // a side's orders were accepted and resolved
-	KindProcedure Kind = "procedure" // the server ran a procedure (weather, airpower, melee...)
-	KindRollback  Kind = "rollback"  // the umpire returned the game to entry To
-	KindEnd       Kind = "end"       // the game ended; Note says how
-)
-
-// Server procedures: the names Step.Procedure and Entry.Procedure use, and
-// Engine.Procedure replays.
-const (
-	ProcedureWeather  = "weather"  // rule 3.3
-	ProcedureAirpower = "airpower" // rule 3.4, both sides
+	KindCreate   Kind = "create"   // the game was created; State is the opening position
+	KindOrders   Kind = "orders"   // a side's orders were accepted and resolved, with every server step they led to
+	KindRollback Kind = "rollback" // the umpire returned the game to entry To
+	KindEnd      Kind = "end"      // the game ended; Note says how
 )
 
 // Entry is one link of a game's hash-chained log. Its hash is the SHA-256 of
@@ -48,17 +40,15 @@ type Entry struct {
 	Commitment string `json:"commitment,omitempty"`
 
 	// KindOrders: the decoded orders, the SHA-256 of the file the player
-	// sent (kept beside the log, see Game.RawOrders), its receipt time and
-	// Message-ID.
+	// sent with its token redacted (kept beside the log, see
+	// DB.RawOrders), its receipt time and Message-ID.
 	Orders    *adjudicator.Orders `json:"orders,omitempty"`
 	RawSHA256 string              `json:"raw_sha256,omitempty"`
 	Received  time.Time           `json:"received,omitzero"`
 	MessageID string              `json:"message_id,omitempty"`
 
-	// KindProcedure: the procedure's name.
-	Procedure string `json:"procedure,omitempty"`
-
-	// Dice DiceFrom up to but excluding DiceTo were rolled by this entry.
+	// Dice DiceFrom up to but excluding DiceTo were rolled by this entry
+	// (KindCreate: by the opening, see NewGame.Start).
 	DiceFrom uint64              `json:"dice_from,omitempty"`
 	DiceTo   uint64              `json:"dice_to,omitempty"`
 	Events   []adjudicator.Event `json:"events,omitempty"`
@@ -78,8 +68,6 @@ func (e *Entry) String() string {
 	switch e.Kind {
 	case KindOrders:
 		return fmt.Sprintf("entry %d (turn %d %s orders from %s)", e.Seq, e.Turn, e.Wait, e.Side)
-	case KindProcedure:
-		return fmt.Sprintf("entry %d (turn %d %s)", e.Seq, e.Turn, e.Procedure)
 	case KindRollback:
 		return fmt.Sprintf("entry %d (rollback to entry %d)", e.Seq, e.To)
 	default:
@@ -87,18 +75,18 @@ func (e *Entry) String() string {
 	}
 }
 
-// Step is something to apply to a game: exactly one of Orders or Procedure.
+// Step is a side's accepted orders to apply to a game. The rules resolve
+// everything the server does by itself (weather, airpower, melee, victory,
+// turn advance) inside the same step, so orders are the only steps.
 type Step struct {
 	Game string
 	// Orders are a side's accepted orders, Raw the file as the player sent
-	// it and Received when it arrived.
+	// it with its token redacted (orders.Redact), Received when it arrived.
 	Orders   *adjudicator.Orders
 	Raw      []byte
 	Received time.Time
-	// Procedure names a server procedure (e.g. "weather", "airpower").
-	Procedure string
-	// Mail is the mail that carried the orders; nil for server procedures
-	// and orders given on the command line.
+	// Mail is the mail that carried the orders; nil for orders given on
+	// the command line or by the server for a missed deadline.
 	Mail *MailRef
 }
 
@@ -120,10 +108,14 @@ type Resolver func(s *adjudicator.State, d adjudicator.Dice) (Result, error)
 // outgoing mails are all written, or nothing is. resolve runs inside the
 // transaction and must not touch the store. Apply returns ErrNotActive,
 // ErrStale (orders for another wait), ErrProcessed (mail already in the
-// ledger), or resolve's error; in every case nothing is written.
+// ledger), ErrToken (Raw still carries a token), or resolve's error; in
+// every case nothing is written.
 func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
-	if (st.Orders == nil) == (st.Procedure == "") {
-		return nil, fmt.Errorf("store: apply: a step has orders or a procedure, not both or neither")
+	if st.Orders == nil {
+		return nil, fmt.Errorf("store: apply: a step without orders")
+	}
+	if err := checkRedacted(st.Raw); err != nil {
+		return nil, err
 	}
 	var out *Entry
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
@@ -140,10 +132,9 @@ func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
 				return fmt.Errorf("%w: %s on %s: %s", ErrProcessed, r.MessageID, r.Time.Format(time.RFC3339), r.Outcome)
 			}
 		}
-		if o := st.Orders; o != nil {
-			if o.Turn != g.Wait.Turn || o.Wait != g.Wait.Kind || (g.Wait.Side != adjudicator.NoSide && o.Side != g.Wait.Side) {
-				return fmt.Errorf("%w: they are turn %d %s from %s; the game waits for %s", ErrStale, o.Turn, o.Wait, o.Side, g.Wait)
-			}
+		o := st.Orders
+		if o.Turn != g.Wait.Turn || o.Wait != g.Wait.Kind || (g.Wait.Side != adjudicator.NoSide && o.Side != g.Wait.Side) {
+			return fmt.Errorf("%w: they are turn %d %s from %s; the game waits for %s", ErrStale, o.Turn, o.Wait, o.Side, g.Wait)
 		}
 		s, err := w.state(g.Current)
 		if err != nil {
@@ -163,23 +154,14 @@ func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
 			return fmt.Errorf("encoding state: %w", err)
 		}
 		now := db.now().UTC()
-		e := &Entry{Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
+		e := &Entry{Kind: KindOrders, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: o.Side,
+			Orders: o, RawSHA256: hashHex(st.Raw), Received: st.Received.UTC(),
 			Events: res.Events, State: hashHex(snap), Next: res.Next}
-		if o := st.Orders; o != nil {
-			e.Kind = KindOrders
-			e.Side = o.Side
-			e.Orders = o
-			e.RawSHA256 = hashHex(st.Raw)
-			e.Received = st.Received.UTC()
-			if st.Mail != nil {
-				e.MessageID = st.Mail.MessageID
-			}
-			if err := w.b.Bucket(bOrders).Put(u64(seq), st.Raw); err != nil {
-				return err
-			}
-		} else {
-			e.Kind = KindProcedure
-			e.Procedure = st.Procedure
+		if st.Mail != nil {
+			e.MessageID = st.Mail.MessageID
+		}
+		if err := w.b.Bucket(bOrders).Put(u64(seq), st.Raw); err != nil {
+			return err
 		}
 		if rolls := dice.Rolls(); len(rolls) > 0 {
 			e.DiceFrom, e.DiceTo = g.DiceNext, dice.Next()
@@ -278,7 +260,7 @@ func (db *DB) Rollback(id string, to uint64, note string, deadline time.Time, ou
 func (w *gameTx) base(e *Entry) (uint64, error) {
 	for {
 		switch e.Kind {
-		case KindCreate, KindOrders, KindProcedure:
+		case KindCreate, KindOrders:
 			return e.Seq, nil
 		case KindRollback:
 			var err error

@@ -9,17 +9,19 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Fire kinds in the luck summary.
+// Kinds of fire in the luck summary, read from the words of a die's purpose.
 const (
 	FireRanged = "ranged" // rule 8.1
 	FireAir    = "air"    // rule 8.1.6
 	FireMelee  = "melee"  // rule 8.2
 )
 
-// Luck is the dice-luck summary: per side, how its dice fell. It counts
-// natural faces only: modifiers are the situation, not luck. A combat die is
-// a natural hit on 7 or better (rule 8.0 with no modifier), which happens
-// with probability 0.4; a natural 10 (a 0 on the die) always hits.
+// Luck is the dice-luck summary: per side, how its dice fell. A to-hit die
+// (ranged, air, melee) carries in the log the lowest natural face that hits
+// (Roll.Need: 7 minus the modifiers, rule 8.0), so each die is judged
+// against what it needed: a die needing N hits with probability
+// (11 - N)/10. Other dice (weather, airpower, tables) count in the faces
+// only.
 type Luck struct {
 	Sides []SideLuck
 }
@@ -32,44 +34,40 @@ type SideLuck struct {
 	Fire  []FireLuck
 }
 
-// FireLuck is one side's dice in one kind of fire.
+// FireLuck is one side's to-hit dice in one kind of fire.
 type FireLuck struct {
 	Kind     string
 	Dice     int
-	Hits     int     // natural 7 or better
-	Expected float64 // 0.4 per die
-	Tens     int     // natural 10s (0 on the die): hits whatever the modifiers
+	Hits     int     // dice that showed their Need or more
+	Expected float64 // the sum of each die's chance to hit
+	Variance float64 // the sum of p(1-p), for Sigma
 }
 
 // Sigma returns how many standard deviations the hits are above (positive)
 // or below expectation.
 func (f FireLuck) Sigma() float64 {
-	if f.Dice == 0 {
+	if f.Variance == 0 {
 		return 0
 	}
-	return (float64(f.Hits) - f.Expected) / math.Sqrt(float64(f.Dice)*0.4*0.6)
+	return (float64(f.Hits) - f.Expected) / math.Sqrt(f.Variance)
 }
 
-// fireKind classifies a die by the words of its purpose; "" when it is not
-// a combat die. The airpower roll (3.4) is not an air attack.
+// fireKind classifies a to-hit die by the words of its purpose.
 func fireKind(purpose string) string {
 	p := strings.ToLower(purpose)
 	switch {
-	case strings.Contains(p, "airpower"):
-		return ""
 	case strings.Contains(p, "melee"):
 		return FireMelee
 	case strings.Contains(p, "air"):
 		return FireAir
-	case strings.Contains(p, "ranged"), strings.Contains(p, "fire"):
-		return FireRanged
 	}
-	return ""
+	return FireRanged
 }
 
 // dieSide is the side a die was rolled for: its unit's side, else a side
-// named at the start of its purpose ("us airpower"), else the side whose
-// orders rolled it.
+// named at the start of its purpose ("U.S. airpower"), else — for a to-hit
+// die, which only the acting side rolls without naming a unit (an air
+// attack, fire from a face-down counter) — the side whose orders rolled it.
 func dieSide(r Roll, e *Entry) adjudicator.Side {
 	if r.Unit != "" {
 		if c, ok := adjudicator.BuiltinCounters().Get(r.Unit); ok {
@@ -83,7 +81,7 @@ func dieSide(r Roll, e *Entry) adjudicator.Side {
 	case strings.HasPrefix(p, "jp "), strings.HasPrefix(p, "japanese "):
 		return adjudicator.JP
 	}
-	if e != nil && e.Kind == KindOrders {
+	if r.Need > 0 && e != nil && e.Kind == KindOrders {
 		return e.Side
 	}
 	return adjudicator.NoSide
@@ -108,16 +106,18 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 			if r.Face >= 1 && r.Face <= 10 {
 				sl.Faces[r.Face]++
 			}
+			if r.Need < 1 || r.Need > 10 {
+				continue
+			}
 			k := fireKind(r.Purpose)
 			for i := range sl.Fire {
 				if f := &sl.Fire[i]; f.Kind == k {
+					p := float64(11-r.Need) / 10
 					f.Dice++
-					f.Expected += 0.4
-					if r.Face >= 7 {
+					f.Expected += p
+					f.Variance += p * (1 - p)
+					if r.Face >= r.Need {
 						f.Hits++
-					}
-					if r.Face == 10 {
-						f.Tens++
 					}
 				}
 			}
@@ -134,11 +134,11 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 
 // WriteText writes the summary in a few lines per side.
 func (l *Luck) WriteText(w io.Writer) {
-	fmt.Fprintln(w, "Dice luck (natural faces; a combat die is a natural hit on 7 or better, 40% of the time)")
+	fmt.Fprintln(w, "Dice luck: each to-hit die against the face it needed (needing N, it hits 11-N times in 10)")
 	for _, s := range l.Sides {
 		name := strings.ToUpper(s.Side.String())
 		if s.Side == adjudicator.NoSide {
-			name = "neither side (weather, procedures)"
+			name = "neither side (weather, tables, chits)"
 		}
 		fmt.Fprintf(w, "\n%s: %d dice\n  faces ", name, s.Dice)
 		for f := 1; f <= 10; f++ {
@@ -149,8 +149,8 @@ func (l *Luck) WriteText(w io.Writer) {
 			if f.Dice == 0 {
 				continue
 			}
-			fmt.Fprintf(w, "  %-6s %4d dice: %4d hits, %6.1f expected (%+.1f, %s); %d natural 10s, %.1f expected\n",
-				f.Kind, f.Dice, f.Hits, f.Expected, float64(f.Hits)-f.Expected, judge(f.Sigma()), f.Tens, float64(f.Dice)/10)
+			fmt.Fprintf(w, "  %-6s %4d dice: %4d hits, %6.1f expected (%+.1f, %s)\n",
+				f.Kind, f.Dice, f.Hits, f.Expected, float64(f.Hits)-f.Expected, judge(f.Sigma()))
 		}
 	}
 }

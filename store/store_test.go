@@ -72,7 +72,7 @@ func TestRollbackThenContinue(t *testing.T) {
 	db, _ := openTestDB(t)
 	createTestGame(t, db, "g1")
 	d := newDriver(db, "g1", 3)
-	d.play(t, 9) // weather, airpower, us, jp, weather, airpower, us, jp, weather → entries 2..10
+	d.play(t, 9) // us, jp, us, jp, us, jp, us, jp, us → entries 2..10
 	g, _ := db.Game("g1")
 	diceBefore := g.DiceNext
 	snap4, err := db.Snapshot("g1", 4)
@@ -126,7 +126,8 @@ func TestRollbackThenContinue(t *testing.T) {
 	if _, err := db.End("g1", "U.S. victory (3.8)", nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Apply(Step{Game: "g1", Procedure: waitWeather}, nil); !errors.Is(err, ErrNotActive) {
+	none := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
+	if _, err := db.Apply(Step{Game: "g1", Orders: none, Raw: orderFile("g1", RedactedToken, none)}, nil); !errors.Is(err, ErrNotActive) {
 		t.Fatalf("step after the end: %v", err)
 	}
 	x := mustExport(t, db, "g1", false)
@@ -148,7 +149,8 @@ func TestApplyIsAllOrNothing(t *testing.T) {
 	before, _ := db.Game("g1")
 	mails, _ := db.Outbox("")
 	boom := errors.New("boom")
-	_, err := db.Apply(Step{Game: "g1", Procedure: waitWeather}, func(s *adjudicator.State, d adjudicator.Dice) (Result, error) {
+	o := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
+	_, err := db.Apply(Step{Game: "g1", Orders: o, Raw: orderFile("g1", RedactedToken, o)}, func(s *adjudicator.State, d adjudicator.Dice) (Result, error) {
 		d.Roll(adjudicator.Die{Purpose: "weather"})
 		return Result{}, boom
 	})
@@ -168,10 +170,10 @@ func TestLedgerExactlyOnce(t *testing.T) {
 	db, _ := openTestDB(t)
 	createTestGame(t, db, "g1")
 	d := newDriver(db, "g1", 4)
-	d.play(t, 2) // weather, airpower: now U.S. actions
+	d.play(t, 2) // now U.S. actions of turn 2
 	g, _ := db.Game("g1")
 	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
-	raw := orderFile("g1", "us-token", o)
+	raw := orderFile("g1", RedactedToken, o)
 	ref := NewMailRef("<once@players.test>", raw)
 	resolve := func(s *adjudicator.State, dice adjudicator.Dice) (Result, error) {
 		return Result{State: s, Next: nextWait(g.Wait), Outbox: []Mail{{MessageID: "<reply.once@attu.test>", To: []string{"us@example.org"}}}}, nil
@@ -205,10 +207,41 @@ func TestLedgerExactlyOnce(t *testing.T) {
 	}
 }
 
+// Tokens never leave the server: an order file that still carries one is
+// refused before anything is written, whatever way it is written.
+func TestApplyRefusesTokens(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	newDriver(db, "g1", 6).play(t, 2) // now U.S. actions of turn 2
+	g, _ := db.Game("g1")
+	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
+	resolve := func(s *adjudicator.State, d adjudicator.Dice) (Result, error) {
+		return Result{State: s, Next: nextWait(g.Wait)}, nil
+	}
+	for _, raw := range []string{
+		string(orderFile("g1", "us-token", o)),
+		"side: us\ntoken: \"REDACTED \"\n",
+		"side: us\ntoken: [REDACTED]\n",
+		"side: us\n---\ntoken: us-token\n",
+		"token: [\n",
+	} {
+		_, err := db.Apply(Step{Game: "g1", Orders: o, Raw: []byte(raw)}, resolve)
+		if !errors.Is(err, ErrToken) {
+			t.Errorf("%q: %v", raw, err)
+		}
+	}
+	if after, _ := db.Game("g1"); after.Head != g.Head {
+		t.Fatal("a refused file left traces")
+	}
+	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: orderFile("g1", RedactedToken, o)}, resolve); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestOutbox(t *testing.T) {
 	db, _ := openTestDB(t)
 	createTestGame(t, db, "g1")
-	newDriver(db, "g1", 5).play(t, 3)
+	newDriver(db, "g1", 5).play(t, 1)
 	now := time.Now()
 	p, err := db.Pending(now, 0)
 	if err != nil || len(p) != 4 { // welcome + three reports
@@ -349,5 +382,29 @@ func TestExportHidesSeedWhileRunning(t *testing.T) {
 	rep := mustAudit(t, x)
 	if rep.SeedShown {
 		t.Fatal("report claims the seed was checked")
+	}
+}
+
+// A version 1 file migrates when its games hold nothing version 2 forbids,
+// and is refused, naming the game, when an order file kept its token.
+func TestMigrateVersion1(t *testing.T) {
+	db, path := openTestDB(t)
+	createTestGame(t, db, "g1")
+	newDriver(db, "g1", 9).play(t, 2)
+	setVersion := func(db *DB, v uint64) {
+		db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put(kVersion, u64(v)) })
+	}
+	setVersion(db, 1)
+	db.Close()
+	db = mustOpen(t, path) // migrated to version 2
+	closeChecked(t, db)
+	db = mustOpen(t, path)
+	setVersion(db, 1)
+	db.bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bGames).Bucket([]byte("g1")).Bucket(bOrders).Put(u64(2), []byte("side: us\ntoken: us-token\n"))
+	})
+	db.Close()
+	if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), "game g1") {
+		t.Fatalf("a version 1 file with a token: %v", err)
 	}
 }

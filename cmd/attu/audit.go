@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/referee"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -24,8 +22,11 @@ const auditUsage = `Usage: attu audit [-q] FILE
 Checks a game exported by "attu export": the seed against the commitment
 mailed at creation, every die against the seed, every order file against the
 log, and the hash chain up to its head (compare it with the head printed in
-your last report). It replays every accepted order through the rules from the
-opening position and compares every event and position. It prints a verdict
+your last report). It checks the opening's dice (the Komandorski chits) and
+replays every accepted order file, decoded again, through the rules from the
+opening position: the U.S. decision with the weather and airpower it leads
+to, each side's actions, the melee step, victory and the turn advance. Every
+event, die and position must match. It prints a verdict
 and each side's dice luck, and exits 1 naming the first bad entry when
 anything does not match. FILE - reads standard input.
 
@@ -35,43 +36,6 @@ Examples:
 
 Flags:
 `
-
-// engine is the rules the audit replays with: the same functions the server
-// resolves steps with.
-func engine() store.Engine {
-	return store.Engine{
-		Resolve: func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-			out, events, problems := adjudicator.ResolveActions(s, o, d)
-			if len(problems) > 0 {
-				errs := make([]error, len(problems))
-				for i, p := range problems {
-					errs[i] = p
-				}
-				return nil, nil, errors.Join(errs...)
-			}
-			return out, events, nil
-		},
-		Procedure: func(s *adjudicator.State, name string, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-			switch name {
-			case store.ProcedureWeather:
-				return s, []adjudicator.Event{adjudicator.RollWeather(s, d)}, nil
-			case store.ProcedureAirpower:
-				return s, adjudicator.RollAirpower(s, d), nil
-			}
-			return nil, nil, fmt.Errorf("no procedure %q in this release", name)
-		},
-		// Each order file is decoded again, so the orders replayed are the
-		// ones the player wrote, not only the ones the server recorded.
-		Decode: func(raw []byte) (*adjudicator.Orders, error) {
-			f, err := orders.Parse(raw, orders.Options{})
-			if err != nil {
-				return nil, err
-			}
-			o := f.Orders()
-			return &o, nil
-		},
-	}
-}
 
 func runAudit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
@@ -99,7 +63,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "attu audit: %v\n", err)
 		return 1
 	}
-	rep := store.Audit(x, engine())
+	rep := store.Audit(x, referee.Engine())
 	if *quiet {
 		rep.Luck = nil
 	}

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/referee"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -22,19 +25,27 @@ func exportedGame(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	w := store.Wait{Turn: 1, Kind: "weather"}
-	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", State: adjudicator.NewState(nil, nil), Wait: w}); err != nil {
+	w := store.Wait{Turn: 1, Kind: adjudicator.WaitUSDecision, Side: adjudicator.US}
+	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.Start(nil), Wait: w}); err != nil {
 		t.Fatal(err)
 	}
-	eng := engine()
-	for _, p := range []string{store.ProcedureWeather, store.ProcedureAirpower, store.ProcedureWeather} {
-		_, err := db.Apply(store.Step{Game: "g1", Procedure: p}, func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
-			s, events, err := eng.Procedure(s, p, d)
-			return store.Result{State: s, Events: events, Next: w}, err
-		})
+	eng := referee.Engine()
+	// A day turn's decision: weather and airpower are rolled inside it.
+	raw := orders.Redact([]byte("game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: us-secret\ndecision: {refit: false, night: false}\n"))
+	f, err := orders.Parse(raw, orders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := f.Orders()
+	_, err = db.Apply(store.Step{Game: "g1", Orders: &o, Raw: raw}, func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
+		s, events, err := eng.Resolve(s, o, d)
 		if err != nil {
-			t.Fatal(err)
+			return store.Result{}, err
 		}
+		return store.Result{State: s, Events: events, Next: referee.Wait(s)}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if _, err := db.End("g1", "test over", nil); err != nil {
 		t.Fatal(err)
@@ -67,7 +78,8 @@ func TestExportAuditCommands(t *testing.T) {
 	b, _ := os.ReadFile(out)
 	var x map[string]any
 	json.Unmarshal(b, &x)
-	die := x["dice"].([]any)[1].(map[string]any)
+	dice := x["dice"].([]any)
+	die := dice[len(dice)-1].(map[string]any) // the Japanese airpower die of entry 2
 	die["face"] = float64(int(die["face"].(float64))%10 + 1)
 	b, _ = json.Marshal(x)
 	bad := filepath.Join(t.TempDir(), "bad.json")
@@ -76,7 +88,7 @@ func TestExportAuditCommands(t *testing.T) {
 	if st := run([]string{"audit", "-q", bad}, &stdout, &stderr); st != 1 {
 		t.Fatalf("audit of a tampered file: status %d", st)
 	}
-	if !strings.Contains(stdout.String(), "entry 3: die 2:") {
+	if want := fmt.Sprintf("entry 2: die %d:", len(dice)); !strings.Contains(stdout.String(), want) {
 		t.Fatalf("audit of a tampered file said %q", stdout.String())
 	}
 }
@@ -90,6 +102,7 @@ func TestExportAuditErrors(t *testing.T) {
 		err    string
 	}{
 		{args: []string{"export", "-h"}, out: "attu export -db attu.db g1"},
+		{args: []string{"export", "-h"}, out: "replaces by REDACTED"},
 		{args: []string{"audit", "-h"}, out: "attu audit g1.json"},
 		{args: []string{"export", "-db", dbPath}, status: 2, err: "name one game"},
 		{args: []string{"export", "-db", dbPath, "nope"}, status: 1, err: `no game "nope"`},

@@ -22,10 +22,12 @@ const exportUsage = `Usage: attu export -db FILE [-o OUT] [-reveal] GAME
 Writes game GAME as one JSON file: scenario, options, the dice commitment,
 every accepted order file with its receipt time, the hash-chained log, the
 dice log and, once the game has ended, the secret seed. Anyone can then check
-it with "attu audit". The seed of a running game stays out unless the umpire
-forces it with -reveal (which lets the reader foresee every later die).
-Order files include the side's token line: give the export of a running game
-only to the umpire.
+it with "attu audit". Order files are kept as received except for the
+side's token, which the server replaces by REDACTED before storing them:
+tokens never leave the server, and line:col in the files stay as the player
+wrote them. The seed of a running game stays out unless the umpire forces it
+with -reveal (which lets the reader foresee every later die): give such an
+export only to the umpire.
 
 Examples:
   attu export -db attu.db g1                  # writes g1.json

@@ -1,0 +1,254 @@
+package referee
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/store"
+)
+
+// The marker the order files are redacted with is the one the store
+// accepts.
+func TestRedactedTokenAgrees(t *testing.T) {
+	if orders.RedactedToken != store.RedactedToken {
+		t.Fatalf("orders writes %q, the store accepts %q", orders.RedactedToken, store.RedactedToken)
+	}
+}
+
+// orderFile writes orders the way a player would, in YAML, with a token.
+func orderFile(game, token string, o adjudicator.Orders) []byte {
+	type move struct {
+		Unit string            `yaml:"unit"`
+		Path []adjudicator.Hex `yaml:"path,flow"`
+	}
+	f := map[string]any{"game": game, "side": o.Side.String(), "turn": o.Turn, "wait": o.Wait, "token": token}
+	if d := o.Decision; d != nil {
+		f["decision"] = map[string]bool{"refit": d.Refit, "night": d.Night}
+	}
+	if o.Standing != nil {
+		// The standing instructions' JSON names are the file's keys.
+		var m map[string]any
+		b, _ := json.Marshal(o.Standing)
+		json.Unmarshal(b, &m)
+		f["standing"] = m
+	}
+	if o.Wait == adjudicator.WaitActions {
+		acts := []map[string]any{}
+		for _, a := range o.Actions {
+			switch {
+			case a.Move != nil:
+				acts = append(acts, map[string]any{"move": move{a.Move.Unit, a.Move.Path}})
+			case a.Fire != nil:
+				fire := map[string]any{"units": a.Fire.Units, "target": a.Fire.Target}
+				if a.Fire.Spotter != "" {
+					fire["spotter"] = a.Fire.Spotter
+				}
+				if a.Fire.TargetUnit != "" {
+					fire["target_unit"] = a.Fire.TargetUnit
+				}
+				acts = append(acts, map[string]any{"fire": fire})
+			case a.Melee != nil:
+				acts = append(acts, map[string]any{"melee": map[string]any{"units": a.Melee.Units, "target": a.Melee.Target}})
+			case a.Air != nil:
+				var air []map[string]any
+				for _, at := range a.Air.Attacks {
+					air = append(air, map[string]any{"hex": at.Hex, "factors": at.Factors})
+				}
+				acts = append(acts, map[string]any{"air": air})
+			case a.Yamasaki != nil:
+				var moves []move
+				for _, m := range a.Yamasaki.Moves {
+					moves = append(moves, move{m.Unit, m.Path})
+				}
+				acts = append(acts, map[string]any{"yamasaki": map[string]any{"hex": a.Yamasaki.Hex, "moves": moves}})
+			}
+		}
+		f["actions"] = acts
+	}
+	b, err := yaml.Marshal(f)
+	if err != nil {
+		panic(err)
+	}
+	return []byte("# orders\n" + string(b))
+}
+
+// placeSome puts ten units of each side on land, as a setup would.
+func placeSome(s *adjudicator.State) error {
+	land := s.Map().LandHexes()
+	var us, jp int
+	for _, u := range s.Units {
+		var err error
+		switch {
+		case u.Side() == adjudicator.US && us < 10:
+			err = s.Place(u.ID, land[(us*37)%len(land)], "")
+			us++
+		case u.Side() == adjudicator.JP && jp < 10:
+			err = s.Place(u.ID, land[(jp*37+11)%len(land)], "")
+			jp++
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// player gives the orders for what s waits for.
+type player func(s *adjudicator.State) adjudicator.Orders
+
+// quiet decides a day turn and does nothing.
+func quiet(s *adjudicator.State) adjudicator.Orders { return s.DefaultOrders() }
+
+// game is a game being played through the store with the real rules.
+type game struct {
+	db    *store.DB
+	id    string
+	files int
+	// report, when set, is the text of the three reports (U.S., Japanese,
+	// umpire) queued with every file, standing in for the real ones.
+	report string
+}
+
+func newGame(t testing.TB, path, id string, seed []byte, setup func(*adjudicator.State) error) *game {
+	t.Helper()
+	db, err := store.Open(path, &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return createGame(t, db, id, seed, setup)
+}
+
+func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*adjudicator.State) error) *game {
+	t.Helper()
+	_, err := db.Create(store.NewGame{
+		ID: id, Scenario: "campaign", Seed: seed, Start: Start(setup),
+		Players: []store.NewPlayer{
+			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
+			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
+		},
+		Wait: store.Wait{Turn: 1, Kind: adjudicator.WaitUSDecision, Side: adjudicator.US},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &game{db: db, id: id}
+}
+
+// play applies one orders file from p, redacted as the game service does,
+// and reports whether the game goes on.
+func (g *game) play(t testing.TB, p player) bool {
+	t.Helper()
+	s, err := g.db.State(g.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if side, _ := s.WaitingFor(); side == adjudicator.NoSide {
+		return false
+	}
+	o := p(s)
+	g.files++
+	raw := orderFile(g.id, o.Side.String()+"-secret-token", o)
+	parsed, err := orders.Parse(raw, orders.Options{})
+	if err != nil {
+		t.Fatalf("file %d does not parse: %v\n%s", g.files, err, raw)
+	}
+	o = parsed.Orders()
+	ref := store.NewMailRef(fmt.Sprintf("<%d.%s@players.test>", g.files, g.id), raw)
+	eng := Engine()
+	_, err = g.db.Apply(store.Step{Game: g.id, Orders: &o, Raw: orders.Redact(raw), Received: time.Date(1943, 5, 11, 8, 0, g.files, 0, time.UTC), Mail: &ref},
+		func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
+			next, events, err := eng.Resolve(s, o, d)
+			if err != nil {
+				return store.Result{}, err
+			}
+			res := store.Result{State: next, Events: events, Next: Wait(next)}
+			if g.report != "" {
+				for _, to := range []string{"us", "jp", "umpire"} {
+					res.Outbox = append(res.Outbox, store.Mail{MessageID: fmt.Sprintf("<r.%s.%d.%s@attu.test>", to, g.files, g.id),
+						To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", g.id, next.Turn), Text: g.report})
+				}
+			}
+			return res, nil
+		})
+	if err != nil {
+		t.Fatalf("file %d (turn %d %s from %s): %v\n%s", g.files, o.Turn, o.Wait, o.Side, err, raw)
+	}
+	return true
+}
+
+// A few quiet turns through the store: the opening comes from NewGame with
+// the game's dice, the files are stored without their tokens, and the
+// export audits with the engine the game was played with.
+func TestQuietGameAudits(t *testing.T) {
+	seed := make([]byte, 32)
+	g := newGame(t, filepath.Join(t.TempDir(), "attu.db"), "g1", seed, placeSome)
+	for range 9 { // three turns: decision, U.S. actions, Japanese actions
+		if !g.play(t, quiet) {
+			t.Fatal("the game ended")
+		}
+	}
+	s, _ := g.db.State("g1")
+	if s.Turn != 4 {
+		t.Fatalf("turn %d after three turns", s.Turn)
+	}
+	if _, err := g.db.End("g1", "test over", nil); err != nil {
+		t.Fatal(err)
+	}
+	x, err := g.db.Export("g1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range x.Orders {
+		if strings.Contains(o.YAML, "secret") || !strings.Contains(o.YAML, "token: "+orders.RedactedToken) {
+			t.Fatalf("entry %d: stored file\n%s", o.Entry, o.YAML)
+		}
+	}
+	first := x.Dice[0]
+	if first.Entry != 1 || !strings.Contains(first.Purpose, "Komandorski") {
+		t.Fatalf("the first die is %+v, not the opening's chit", first)
+	}
+	rep := store.Audit(x, Engine())
+	if !rep.OK() || !rep.Replayed || !rep.SeedShown {
+		t.Fatalf("audit: %v", rep.Bad)
+	}
+
+	// One byte changed in a redacted file, the marker itself included: the
+	// audit names its entry.
+	for _, at := range []string{"REDACTED", "night: false"} {
+		y := *x
+		y.Orders = append([]store.ExportOrders(nil), x.Orders...)
+		y.Orders[3].YAML = strings.Replace(y.Orders[3].YAML, at, at[:len(at)-1]+"X", 1)
+		if rep := store.Audit(&y, Engine()); rep.OK() || rep.Bad.Entry != y.Orders[3].Entry {
+			t.Fatalf("%q changed: %v", at, rep.Bad)
+		}
+	}
+}
+
+// The audit's check of the opening: the chits must be those its dice draw.
+func TestOpening(t *testing.T) {
+	dice := []int{4, 7}
+	s, _, err := Start(placeSome)(&adjudicator.ForcedDice{Values: dice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := opening(s.Clone(), &adjudicator.ForcedDice{Values: dice}); err != nil {
+		t.Fatal(err)
+	}
+	s.Komandorski.Delay = s.Komandorski.Delay%4 + 1
+	if err := opening(s, &adjudicator.ForcedDice{Values: dice}); err == nil {
+		t.Fatal("a changed delay chit passes")
+	}
+}
+
+// pickFrom adapts a seeded generator to the pick function players take.
+func pickFrom(rng *rand.Rand) func(int) int { return func(n int) int { return rng.IntN(n) } }

@@ -1,0 +1,78 @@
+package store
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// A dice log with known faces and needs gives exact expectations: a die
+// needing N counts (11-N)/10 expected hits and a hit when it shows N or more.
+func TestLuckAgainstNeed(t *testing.T) {
+	us, jp := "1/17-A", "J01"
+	for _, id := range []string{us, jp} {
+		if _, ok := adjudicator.BuiltinCounters().Get(id); !ok {
+			t.Fatalf("no counter %s", id)
+		}
+	}
+	rolls := []Roll{
+		{Purpose: "weather", Face: 3}, // no need: faces only, neither side
+		{Purpose: "U.S. airpower", Face: 8},
+		{Purpose: "melee offensive fire", Unit: us, Need: 7, Face: 7},   // hit
+		{Purpose: "melee offensive fire", Unit: us, Need: 7, Face: 6},   // miss
+		{Purpose: "melee defensive fire", Unit: us, Need: 10, Face: 10}, // hit
+		{Purpose: "air attack", Need: 9, Face: 9},                       // hit, U.S. orders
+		{Purpose: "air attack", Need: 9, Face: 2},                       // miss
+		{Purpose: "ranged fire", Unit: jp, Need: 5, Face: 5},            // hit
+		{Purpose: "ranged fire", Unit: jp, Need: 5, Face: 4},            // miss
+		{Purpose: "ranged fire", Unit: jp, Need: 1, Face: 1},            // hit
+	}
+	dice := map[uint64]Roll{}
+	for i, r := range rolls {
+		r.Seq = uint64(i + 1)
+		dice[r.Seq] = r
+	}
+	e := &Entry{Seq: 2, Kind: KindOrders, Side: adjudicator.US, DiceFrom: 1, DiceTo: uint64(len(rolls) + 1)}
+	l := computeLuck([]uint64{2}, dice, map[uint64]*Entry{2: e})
+
+	type want struct {
+		dice, hits int
+		expected   float64
+	}
+	wants := map[adjudicator.Side]map[string]want{
+		adjudicator.US: {FireMelee: {3, 2, 0.4 + 0.4 + 0.1}, FireAir: {2, 1, 0.2 + 0.2}, FireRanged: {}},
+		adjudicator.JP: {FireRanged: {3, 2, 0.6 + 0.6 + 1.0}, FireMelee: {}, FireAir: {}},
+	}
+	total := map[adjudicator.Side]int{adjudicator.US: 6, adjudicator.JP: 3, adjudicator.NoSide: 1}
+	if len(l.Sides) != 3 {
+		t.Fatalf("sides: %+v", l.Sides)
+	}
+	for _, s := range l.Sides {
+		if s.Dice != total[s.Side] {
+			t.Errorf("%s: %d dice, want %d", s.Side, s.Dice, total[s.Side])
+		}
+		for _, f := range s.Fire {
+			w := wants[s.Side][f.Kind]
+			if f.Dice != w.dice || f.Hits != w.hits || math.Abs(f.Expected-w.expected) > 1e-9 {
+				t.Errorf("%s %s: %d dice, %d hits, %.2f expected; want %d, %d, %.2f", s.Side, f.Kind, f.Dice, f.Hits, f.Expected, w.dice, w.hits, w.expected)
+			}
+		}
+	}
+	if us := l.Sides[0]; us.Faces[7] != 1 || us.Faces[8] != 1 || us.Faces[10] != 1 || us.Faces[1] != 0 {
+		t.Errorf("U.S. faces %v", us.Faces)
+	}
+	var b strings.Builder
+	l.WriteText(&b)
+	for _, line := range []string{
+		"melee     3 dice:    2 hits,    0.9 expected (+1.1, a little lucky)",
+		"air       2 dice:    1 hits,    0.4 expected (+0.6, a little lucky)",
+		"ranged    3 dice:    2 hits,    2.2 expected (-0.2, as expected)",
+		"neither side (weather, tables, chits): 1 dice",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("summary lacks %q:\n%s", line, b.String())
+		}
+	}
+}
