@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/attu-pbem/attu/referee"
+	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/store"
 )
 

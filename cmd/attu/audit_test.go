@@ -11,7 +11,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
-	"github.com/attu-pbem/attu/referee"
+	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/store"
 )
 
