@@ -135,12 +135,13 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 
 	// Rule 8.1.5: all the dice of the attack are rolled at once.
 	var volleys []*volley
+	inSupply := s.supplyCheck()
 	for _, u := range shooters {
 		sit := Situation{
 			Combat:      RangedCombat,
 			Artillery:   u.Kind() == Artillery,
 			HigherLevel: m.Level(f.Target) > m.Level(u.Hex),
-			OutOfSupply: u.Side() == US && !s.InSupply(u),
+			OutOfSupply: u.Side() == US && !inSupply(u),
 			Weather:     s.Weather,
 			Night:       s.Night,
 			FaceDown:    faceDown,

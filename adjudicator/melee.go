@@ -481,6 +481,7 @@ func (mt *meleeFight) begin() {
 	}
 	all := append(append([]*Unit(nil), mt.attackers...), mt.defenders()...)
 	var flipped []string
+	inSupply := s.supplyCheck()
 	for _, u := range all {
 		u.Fought = true
 		mt.before[u] = u.Steps
@@ -488,7 +489,7 @@ func (mt *meleeFight) begin() {
 			u.FaceDown = false
 			flipped = append(flipped, u.ID)
 		}
-		if u.Side() == US && !s.InSupply(u) {
+		if u.Side() == US && !inSupply(u) {
 			mt.outside[u] = true
 		}
 	}

@@ -171,17 +171,28 @@ func (n *supplyNet) supplied(u *Unit) bool {
 // InSupply reports whether unit u is in supply now (rule 7.2). Japanese units
 // always are: the supply rules are for the U.S. only. See the notes at the
 // top of supply.go for how the rule is read.
-func (s *State) InSupply(u *Unit) bool {
-	if v, ok := s.SupplyOverride[u.ID]; ok {
-		return v
+func (s *State) InSupply(u *Unit) bool { return s.supplyCheck()(u) }
+
+// supplyCheck answers InSupply for any number of units of the position as
+// it stands, building the supply network once: combat asks for every unit
+// of an attack or a melee at the same moment (rule 7.4).
+func (s *State) supplyCheck() func(*Unit) bool {
+	var n *supplyNet
+	return func(u *Unit) bool {
+		if v, ok := s.SupplyOverride[u.ID]; ok {
+			return v
+		}
+		if u.Side() != US {
+			return true
+		}
+		if !u.OnMap() {
+			return false
+		}
+		if n == nil {
+			n = s.newSupplyNet()
+		}
+		return n.supplied(u)
 	}
-	if u.Side() != US {
-		return true
-	}
-	if !u.OnMap() {
-		return false
-	}
-	return s.newSupplyNet().supplied(u)
 }
 
 // SupplyReport gives the supply status of every U.S. unit on the map, supply
