@@ -14,6 +14,11 @@ type Die struct {
 	// die. It lets a dice log say how lucky a roll was without knowing the
 	// situation it was rolled in.
 	Need int `json:"need,omitempty"`
+	// Seen is the only side (besides the umpire) that may see this die
+	// while the game runs, as at the table: the Japanese roll the
+	// Komandorski chits, Unknown tables and pool draws out of the U.S.
+	// player's sight (2.5, 12.1). NoSide: both sides see it.
+	Seen Side `json:"seen,omitempty"`
 }
 
 // HitNeed returns the lowest natural face that hits with modifier drm

@@ -84,12 +84,12 @@ func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 func DrawKomandorski(d Dice) Komandorski {
 	var k Komandorski
 	for i := 0; k.Effect == 0; i++ {
-		if v := d.Roll(Die{Purpose: "Komandorski effect chit"}); v <= 9 || i >= maxRedraws {
+		if v := d.Roll(Die{Purpose: "Komandorski effect chit", Seen: JP}); v <= 9 || i >= maxRedraws {
 			k.Effect = []int{24, 27, 30}[(v-1)%9/3]
 		}
 	}
 	for i := 0; k.Delay == 0; i++ {
-		if v := d.Roll(Die{Purpose: "Komandorski delay chit"}); v <= 8 || i >= maxRedraws {
+		if v := d.Roll(Die{Purpose: "Komandorski delay chit", Seen: JP}); v <= 8 || i >= maxRedraws {
 			k.Delay = (v-1)%8/2 + 1
 		}
 	}

@@ -60,21 +60,22 @@ func Derive(seed []byte, seq uint64) (face int, raw []byte) {
 
 // Roll is one die in a game's dice log.
 type Roll struct {
-	Seq     uint64          `json:"seq"`            // the die's sequence number, from 1
-	Entry   uint64          `json:"entry"`          // the log entry whose step rolled it
-	Turn    int             `json:"turn"`           // the turn and wait the game was in
-	Wait    string          `json:"wait"`           //
-	Purpose string          `json:"purpose"`        // why, in words
-	Unit    string          `json:"unit,omitempty"` // for which unit
-	Hex     adjudicator.Hex `json:"hex,omitempty"`  // at or against which hex
-	Need    int             `json:"need,omitempty"` // for a to-hit roll, the lowest face that hits
-	Raw     []int           `json:"raw"`            // the bytes read (see Derive)
-	Face    int             `json:"face"`           // 1 to 10
+	Seq     uint64           `json:"seq"`            // the die's sequence number, from 1
+	Entry   uint64           `json:"entry"`          // the log entry whose step rolled it
+	Turn    int              `json:"turn"`           // the turn and wait the game was in
+	Wait    string           `json:"wait"`           //
+	Purpose string           `json:"purpose"`        // why, in words
+	Unit    string           `json:"unit,omitempty"` // for which unit
+	Hex     adjudicator.Hex  `json:"hex,omitempty"`  // at or against which hex
+	Need    int              `json:"need,omitempty"` // for a to-hit roll, the lowest face that hits
+	Seen    adjudicator.Side `json:"seen,omitempty"` // the only side that may see it before the game ends
+	Raw     []int            `json:"raw"`            // the bytes read (see Derive)
+	Face    int              `json:"face"`           // 1 to 10
 }
 
 // Die returns what the rules asked for when they rolled it.
 func (r Roll) Die() adjudicator.Die {
-	return adjudicator.Die{Purpose: r.Purpose, Unit: r.Unit, Hex: r.Hex, Need: r.Need}
+	return adjudicator.Die{Purpose: r.Purpose, Unit: r.Unit, Hex: r.Hex, Need: r.Need, Seen: r.Seen}
 }
 
 // Dice is a game's dice source: every die comes from the secret seed and its
@@ -98,7 +99,7 @@ func NewDice(seed []byte, next, entry uint64, turn int, wait string) *Dice {
 func (d *Dice) Roll(die adjudicator.Die) int {
 	face, raw := Derive(d.seed, d.next)
 	r := Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait,
-		Purpose: die.Purpose, Unit: die.Unit, Hex: die.Hex, Need: die.Need, Face: face}
+		Purpose: die.Purpose, Unit: die.Unit, Hex: die.Hex, Need: die.Need, Seen: die.Seen, Face: face}
 	r.Raw = make([]int, len(raw))
 	for i, b := range raw {
 		r.Raw[i] = int(b)
