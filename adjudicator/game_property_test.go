@@ -125,8 +125,8 @@ type failure struct {
 // What a step makes public is found from the positions, never from the
 // step's own events, which are what is being checked: every Japanese unit
 // face up on the map after the step, every infantry unit that left the
-// pool (placed face up), and the artillery on Engineer Hill when the
-// Japanese win by it (rule 3.8.1: the claim shows it). When the events
+// pool (placed face up); artillery that wins on Engineer Hill (3.8.1) is
+// turned face up by the claim, so it is among the first. When the events
 // name more, the step is played again with the same dice, the actions and
 // then the melee step, which adds every unit face up on the map after the
 // actions, after any one activation or after the melee, and every unit
@@ -461,15 +461,6 @@ func (st *gameStep) shown() map[string]bool {
 	for _, u := range st.before.Units {
 		if now, _ := st.after.Unit(u.ID); u.Box == adjudicator.BoxPool && now.Box != adjudicator.BoxPool {
 			public[u.ID] = true
-		}
-	}
-	if st.after.Winner == adjudicator.JP && st.before.Winner == adjudicator.NoSide {
-		// Claiming the win of rule 3.8.1 with artillery on Engineer Hill
-		// shows the battery.
-		for _, u := range st.after.UnitsAt(adjudicator.EngineerHill) {
-			if u.Kind() == adjudicator.Artillery {
-				public[u.ID] = true
-			}
 		}
 	}
 	return public

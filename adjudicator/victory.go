@@ -97,6 +97,9 @@ func (s *State) CheckVictory() []Event {
 		if u.Captured {
 			what = "captured U.S. artillery"
 		}
+		// The Japanese player shows the gun to claim the win, so it is
+		// face up from here on, as the event names it.
+		u.FaceDown = false
 		return s.endGame(JP, fmt.Sprintf("%s on Engineer Hill (%s), %s, covers landing zones D, E, F and G at step 8 (rule 3.8.1)", what, EngineerHill, u.ID))
 	}
 	return nil
