@@ -1,8 +1,9 @@
 // Package rulecase runs rules cases: small YAML files that pose a position,
 // feed it orders and check what the adjudicator made of them (DESIGN 9).
 // The project keeps its cases in testdata/, named AREA-WHAT.yaml (areas:
-// move, zoc, stack, los, spot, supply, weather, air, refuse, turn, victory,
-// example), and runs them all in go test; "attu sandbox CASE.yaml" runs one.
+// move, zoc, stack, los, spot, supply, weather, air, ranged, air-strike,
+// unknown, loss, melee, hero, refuse, turn, victory, example), and runs them
+// all in go test; "attu sandbox CASE.yaml" runs one.
 //
 // # Basics
 //
