@@ -6,8 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
 )
 
 func init() {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
-	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
 )
 
 // exportedGame writes a small ended game to a database in a temporary
