@@ -83,11 +83,8 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		events   []Event
 		problems []Problem
 	)
-	if kinds(a) != 1 {
-		return nil, []Problem{{Action: i, Step: -1, Msg: oneKind}}
-	}
-	switch {
-	case a.Move != nil && a.Fire == nil:
+	switch a.Kind() {
+	case KindMove:
 		var p movePlan
 		p, problems = s.planMove(a.Move, side)
 		if len(problems) == 0 {
@@ -98,13 +95,13 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 			// later activations are judged from where it is.
 			u.Acted = true
 		}
-	case a.Fire != nil && a.Move == nil:
+	case KindFire:
 		events, problems = s.fire(a.Fire, side, d)
-	case a.Melee != nil && a.Move == nil && a.Fire == nil && a.Yamasaki == nil:
+	case KindMelee:
 		events, problems = s.declareMelee(a.Melee, side)
-	case a.Yamasaki != nil && a.Move == nil && a.Fire == nil && a.Melee == nil:
+	case KindYamasaki:
 		events, problems = s.yamasaki(a.Yamasaki, side, d)
-	case a.Air != nil:
+	case KindAir:
 		events, problems = s.air(a.Air, side, d)
 	default:
 		problems = []Problem{{Step: -1, Msg: oneKind}}
@@ -118,14 +115,3 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 // oneKind is the problem with an activation that is not exactly one thing
 // (rule 3.5: each unit does one of these per turn).
 const oneKind = "an activation is exactly one of move, fire, melee, air or yamasaki"
-
-// kinds counts what activation a asks for.
-func kinds(a Action) int {
-	n := 0
-	for _, set := range []bool{a.Move != nil, a.Fire != nil, a.Melee != nil, a.Air != nil, a.Yamasaki != nil} {
-		if set {
-			n++
-		}
-	}
-	return n
-}

@@ -192,18 +192,7 @@ func countStep(tally map[string]int, o adjudicator.Orders, evs []adjudicator.Eve
 		tally["night turn"]++
 	}
 	for _, a := range o.Actions {
-		switch {
-		case a.Move != nil:
-			tally["move"]++
-		case a.Fire != nil:
-			tally["fire"]++
-		case a.Melee != nil:
-			tally["melee"]++
-		case a.Air != nil:
-			tally["air"]++
-		case a.Yamasaki != nil:
-			tally["yamasaki"]++
-		}
+		tally[a.Kind()]++
 	}
 	for _, e := range evs {
 		switch e.Kind {

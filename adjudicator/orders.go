@@ -38,6 +38,33 @@ type Action struct {
 	Yamasaki *Yamasaki
 }
 
+// Action kinds, as Kind names them.
+const (
+	KindMove     = "move"
+	KindFire     = "fire"
+	KindMelee    = "melee"
+	KindAir      = "air"
+	KindYamasaki = "yamasaki"
+)
+
+// Kind names what the activation asks for, or "" when it asks for nothing
+// or for more than one thing (rule 3.5: one action per activation).
+func (a Action) Kind() string {
+	kind := ""
+	for _, k := range [...]struct {
+		set  bool
+		name string
+	}{{a.Move != nil, KindMove}, {a.Fire != nil, KindFire}, {a.Melee != nil, KindMelee}, {a.Air != nil, KindAir}, {a.Yamasaki != nil, KindYamasaki}} {
+		if k.set {
+			if kind != "" {
+				return ""
+			}
+			kind = k.name
+		}
+	}
+	return kind
+}
+
 // Melee declares that units of one hex will melee the adjacent Target hex in
 // the melee step (rule 8.2).
 type Melee struct {

@@ -45,11 +45,7 @@ type File struct {
 // Action is one activation of an actions file (rule 3.5) and where it was
 // written. Exactly one of Move, Fire, Melee, Air and Yamasaki is set.
 type Action struct {
-	Move     *adjudicator.Move
-	Fire     *adjudicator.Fire
-	Melee    *adjudicator.Melee
-	Air      *adjudicator.AirStrikes
-	Yamasaki *adjudicator.Yamasaki
+	adjudicator.Action
 
 	Pos Pos // the activation's "- " item
 	// Steps is where each part that adjudicator.Problem.Step indexes is
@@ -229,7 +225,7 @@ func lookup(n *yaml.Node, key string) *yaml.Node {
 func (f *File) Orders() adjudicator.Orders {
 	o := adjudicator.Orders{Side: f.Side, Turn: f.Turn, Wait: f.Wait, Decision: f.Decision, Standing: f.Standing}
 	for _, a := range f.Actions {
-		o.Actions = append(o.Actions, adjudicator.Action{Move: a.Move, Fire: a.Fire, Melee: a.Melee, Air: a.Air, Yamasaki: a.Yamasaki})
+		o.Actions = append(o.Actions, a.Action)
 	}
 	return o
 }

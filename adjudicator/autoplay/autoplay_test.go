@@ -26,18 +26,7 @@ func newGame(seed int64) (*adjudicator.State, *rand.Rand) {
 // count tallies the activations of a file by kind.
 func count(o adjudicator.Orders, tally map[string]int) {
 	for _, a := range o.Actions {
-		switch {
-		case a.Move != nil:
-			tally["move"]++
-		case a.Fire != nil:
-			tally["fire"]++
-		case a.Melee != nil:
-			tally["melee"]++
-		case a.Air != nil:
-			tally["air"]++
-		case a.Yamasaki != nil:
-			tally["yamasaki"]++
-		}
+		tally[a.Kind()]++
 	}
 }
 
