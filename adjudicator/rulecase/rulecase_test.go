@@ -74,17 +74,7 @@ func TestWrongExpectationsFail(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := mustParse(t, position+"expect:\n"+c.expect).Run()
-			if r.Passed {
-				t.Fatalf("a false expectation passed:\n%s", r.Text())
-			}
-			if len(r.Failures) != len(c.want) {
-				t.Fatalf("failures %q, want %q", r.Failures, c.want)
-			}
-			for i, w := range c.want {
-				if !strings.Contains(r.Failures[i], w) {
-					t.Errorf("failure %q, want %q", r.Failures[i], w)
-				}
-			}
+			wantFailures(t, r, c.want)
 			if !strings.Contains(r.Text(), "✗") || !strings.Contains(r.Text(), "FAIL") {
 				t.Errorf("text output hides the failure:\n%s", r.Text())
 			}
@@ -263,5 +253,22 @@ func TestExampleCaseParses(t *testing.T) {
 	}
 	if _, err := Parse(data); err != nil {
 		t.Fatalf("examples/rules-case.yaml:\n%v", err)
+	}
+}
+
+// wantFailures checks that a case failed with exactly the differences want
+// (each a substring of one failure, in order).
+func wantFailures(t *testing.T, r *Result, want []string) {
+	t.Helper()
+	if r.Passed {
+		t.Fatalf("a false expectation passed:\n%s", r.Text())
+	}
+	if len(r.Failures) != len(want) {
+		t.Fatalf("failures %q, want %q", r.Failures, want)
+	}
+	for i, w := range want {
+		if !strings.Contains(r.Failures[i], w) {
+			t.Errorf("failure %q, want %q", r.Failures[i], w)
+		}
 	}
 }

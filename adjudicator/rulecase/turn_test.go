@@ -31,18 +31,7 @@ func TestTurnExpectationsFail(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := mustParse(t, position+"expect:\n"+c.expect).Run()
-			if r.Passed {
-				t.Fatalf("a false expectation passed:\n%s", r.Text())
-			}
-			if len(r.Failures) != len(c.want) {
-				t.Fatalf("failures %q, want %q", r.Failures, c.want)
-			}
-			for i, w := range c.want {
-				if !strings.Contains(r.Failures[i], w) {
-					t.Errorf("failure %q, want %q", r.Failures[i], w)
-				}
-			}
+			wantFailures(t, mustParse(t, position+"expect:\n"+c.expect).Run(), c.want)
 		})
 	}
 }
