@@ -441,11 +441,8 @@ func (db *DB) Games() ([]string, error) {
 // State returns the position in force in a game.
 func (db *DB) State(id string) (*adjudicator.State, error) {
 	var s *adjudicator.State
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
-		if err != nil {
-			return err
-		}
+	err := db.viewGame(id, func(w *gameTx) error {
+		var err error
 		s, err = w.state(w.g.Current)
 		return err
 	})
@@ -510,6 +507,17 @@ type gameTx struct {
 	tx *bolt.Tx
 	b  *bolt.Bucket
 	g  *Game
+}
+
+// viewGame runs fn in a read transaction on game id.
+func (db *DB) viewGame(id string, fn func(w *gameTx) error) error {
+	return db.bolt.View(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		return fn(w)
+	})
 }
 
 func openGame(tx *bolt.Tx, id string) (*gameTx, error) {

@@ -9,8 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
@@ -76,11 +74,8 @@ type ExportEntry struct {
 // ended or reveal is true (the umpire forcing it).
 func (db *DB) Export(id string, reveal bool) (*Export, error) {
 	x := &Export{Format: ExportFormat, Exported: db.now().UTC(), Orders: []ExportOrders{}, Dice: []Roll{}}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
-		if err != nil {
-			return err
-		}
+	err := db.viewGame(id, func(w *gameTx) error {
+		var err error
 		g := w.g
 		x.Game, x.Scenario, x.Options, x.Status = g.ID, g.Scenario, g.Options, g.Status
 		x.Commitment, x.Head = g.Commitment, g.Head

@@ -322,11 +322,7 @@ type LogEntry struct {
 // Log returns a game's log entries from seq from (1 for all), in order.
 func (db *DB) Log(id string, from uint64) ([]LogEntry, error) {
 	var out []LogEntry
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
-		if err != nil {
-			return err
-		}
+	err := db.viewGame(id, func(w *gameTx) error {
 		marks := w.b.Bucket(bMarks)
 		c := w.b.Bucket(bLog).Cursor()
 		for k, v := c.Seek(u64(from)); k != nil; k, v = c.Next() {
@@ -348,11 +344,7 @@ func (db *DB) Log(id string, from uint64) ([]LogEntry, error) {
 // Dice returns a game's dice log from die from (1 for all), in order.
 func (db *DB) Dice(id string, from uint64) ([]Roll, error) {
 	var out []Roll
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
-		if err != nil {
-			return err
-		}
+	err := db.viewGame(id, func(w *gameTx) error {
 		c := w.b.Bucket(bDice).Cursor()
 		for k, v := c.Seek(u64(from)); k != nil; k, v = c.Next() {
 			var r Roll
@@ -369,11 +361,7 @@ func (db *DB) Dice(id string, from uint64) ([]Roll, error) {
 // RawOrders returns the order file exactly as received for an orders entry.
 func (db *DB) RawOrders(id string, seq uint64) ([]byte, error) {
 	var out []byte
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
-		if err != nil {
-			return err
-		}
+	err := db.viewGame(id, func(w *gameTx) error {
 		b := w.b.Bucket(bOrders).Get(u64(seq))
 		if b == nil {
 			return fmt.Errorf("store: game %s: entry %d has no order file", id, seq)
@@ -388,11 +376,7 @@ func (db *DB) RawOrders(id string, seq uint64) ([]byte, error) {
 // entry).
 func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
 	var s *adjudicator.State
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
-		if err != nil {
-			return err
-		}
+	err := db.viewGame(id, func(w *gameTx) error {
 		e, _, err := w.entry(seq)
 		if err != nil {
 			return err
