@@ -38,6 +38,23 @@ func (y standingYAML) standing() *adjudicator.Standing {
 	}
 }
 
+// ParseStanding decodes standing instructions written for side outside an
+// orders file (a rules case poses them so), with the same checks and
+// line:col as the standing: section of an orders file.
+func ParseStanding(n *yaml.Node, side adjudicator.Side) (*adjudicator.Standing, Errors) {
+	if n == nil || n.Kind == 0 {
+		return &adjudicator.Standing{}, nil // not written at all
+	}
+	f := &File{Side: side, fields: map[string]Pos{}}
+	if errs := f.decodeStanding(n); len(errs) > 0 {
+		return nil, errs
+	}
+	if f.Standing == nil {
+		return &adjudicator.Standing{}, nil
+	}
+	return f.Standing, nil
+}
+
 // decodeStanding decodes the standing instructions and judges each value
 // with adjudicator.Standing.Check, one key (and one hex of a per-hex map)
 // at a time, so that every complaint points at the value it is about.

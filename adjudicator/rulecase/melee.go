@@ -2,6 +2,7 @@ package rulecase
 
 import (
 	"fmt"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
@@ -16,29 +17,11 @@ import (
 // RollMelee runs the melee step (3.7) after the orders files.
 const RollMelee = "melee"
 
-// standingYAML is a side's standing instructions as a case writes them
-// (adjudicator.Standing, DESIGN 3.2).
-type standingYAML struct {
-	Losses       string            `yaml:"losses"`
-	LossOrder    []string          `yaml:"loss_order"`
-	Retreat      string            `yaml:"retreat"`
-	RetreatAt    map[string]string `yaml:"retreat_at"`
-	Advance      string            `yaml:"advance"`
-	AdvanceAt    map[string]string `yaml:"advance_at"`
-	UnknownTable string            `yaml:"unknown_table"`
-	// UnknownTableAt names, per hex, the Unknown unit whose table is rolled.
-	UnknownTableAt map[string]string `yaml:"unknown_table_at"`
-	MeleeOrder     []adjudicator.Hex `yaml:"melee_order"`
-	MeleePick      string            `yaml:"melee_pick"`
-	Martinez       string            `yaml:"martinez"`
-	Arnold         string            `yaml:"arnold"`
-	FriendlyFire   string            `yaml:"friendly_fire"`
-}
-
+// standingsYAML is each side's standing instructions as a case writes
+// them: the standing: section of an orders file (orders.ParseStanding).
 type standingsYAML struct {
-	At orders.Pos
-	US *standingYAML `yaml:"us"`
-	JP *standingYAML `yaml:"jp"`
+	US yaml.Node `yaml:"us"`
+	JP yaml.Node `yaml:"jp"`
 }
 
 type heroesExpect struct {
@@ -47,42 +30,26 @@ type heroesExpect struct {
 	Yamasaki *bool `yaml:"yamasaki"`
 }
 
-func (p *parser) standing(side adjudicator.Side, at orders.Pos, sy *standingYAML) adjudicator.Standing {
-	if sy == nil {
+// standing decodes one side's standing instructions, noting the hexes they
+// name for the close-up map.
+func (p *parser) standing(side adjudicator.Side, n *yaml.Node) adjudicator.Standing {
+	st, errs := orders.ParseStanding(n, side)
+	if len(errs) > 0 {
+		p.errs = append(p.errs, errs...)
 		return adjudicator.Standing{}
 	}
-	hexes := func(what string, m map[string]string) map[adjudicator.Hex]string {
-		if len(m) == 0 {
-			return nil
-		}
-		out := map[adjudicator.Hex]string{}
-		for k, v := range m {
-			h, err := adjudicator.ParseHex(k)
-			if err != nil {
-				p.fail(at, "standing: %s: %v", what, err)
-				continue
-			}
-			out[h] = v
+	for _, m := range []map[adjudicator.Hex]string{st.RetreatAt, st.AdvanceAt, st.UnknownTableAt} {
+		for h := range m {
 			p.hex(h)
 		}
-		return out
 	}
-	st := adjudicator.Standing{
-		Losses: sy.Losses, LossOrder: sy.LossOrder, Retreat: sy.Retreat, RetreatAt: hexes("retreat_at", sy.RetreatAt),
-		Advance: sy.Advance, AdvanceAt: hexes("advance_at", sy.AdvanceAt), UnknownTable: sy.UnknownTable,
-		MeleeOrder: sy.MeleeOrder, MeleePick: sy.MeleePick, Martinez: sy.Martinez, Arnold: sy.Arnold,
-		FriendlyFire: sy.FriendlyFire, UnknownTableAt: hexes("unknown_table_at", sy.UnknownTableAt),
-	}
-	for _, why := range st.Check(side) {
-		p.fail(at, "standing %s: %s", side, why)
-	}
-	return st
+	return *st
 }
 
 func (p *parser) standings(sy standingsYAML) {
 	s := p.state
-	s.StandingUS = adjudicator.DefaultStanding(adjudicator.US).Merge(p.standing(adjudicator.US, sy.At, sy.US))
-	s.StandingJP = adjudicator.DefaultStanding(adjudicator.JP).Merge(p.standing(adjudicator.JP, sy.At, sy.JP))
+	s.StandingUS = adjudicator.DefaultStanding(adjudicator.US).Merge(p.standing(adjudicator.US, &sy.US))
+	s.StandingJP = adjudicator.DefaultStanding(adjudicator.JP).Merge(p.standing(adjudicator.JP, &sy.JP))
 }
 
 func (c *Case) checkHeroes(r *Result, s *adjudicator.State) {

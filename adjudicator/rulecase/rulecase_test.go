@@ -272,3 +272,19 @@ func wantFailures(t *testing.T, r *Result, want []string) {
 		}
 	}
 }
+
+// A case's standing instructions are judged like an orders file's, each
+// mistake at the value it is about.
+func TestCaseStandingErrorsPointAtTheValue(t *testing.T) {
+	src := "name: bad standing\nunits:\n  - {id: 1/17-A, hex: 2619}\nstanding:\n" +
+		"  us: {retreat: sometimes, advance_at: {2618: sideways}}\n  jp: {martinez: never}\n"
+	_, err := Parse([]byte(src))
+	if err == nil {
+		t.Fatal("bad standing instructions accepted")
+	}
+	for _, want := range []string{`5:17: standing: retreat "sometimes"`, `5:47: standing: advance at 2618 "sideways"`, "6:18: standing: martinez and arnold are U.S. heroes"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("errors lack %q:\n%v", want, err)
+		}
+	}
+}
