@@ -235,12 +235,21 @@ func (d *strictDecoder) keysOf(n *yaml.Node, ctx string) (keys, values []*yaml.N
 	return keys, values
 }
 
-func (d *strictDecoder) mapping(n *yaml.Node, v reflect.Value, ctx string) {
+// isMapping reports whether n holds a mapping to decode: false for a null
+// (nothing written) and, with a complaint, for any other kind of node.
+func (d *strictDecoder) isMapping(n *yaml.Node, ctx string) bool {
 	if isNull(n) {
-		return
+		return false
 	}
 	if n.Kind != yaml.MappingNode {
 		d.fail(n, "%swant a mapping (key: value lines), got %s", prefix(ctx), describe(n))
+		return false
+	}
+	return true
+}
+
+func (d *strictDecoder) mapping(n *yaml.Node, v reflect.Value, ctx string) {
+	if !d.isMapping(n, ctx) {
 		return
 	}
 	t := v.Type()
@@ -298,11 +307,7 @@ func fieldsOf(t reflect.Type) []field {
 }
 
 func (d *strictDecoder) structure(n *yaml.Node, v reflect.Value, ctx string) {
-	if isNull(n) {
-		return
-	}
-	if n.Kind != yaml.MappingNode {
-		d.fail(n, "%swant a mapping (key: value lines), got %s", prefix(ctx), describe(n))
+	if !d.isMapping(n, ctx) {
 		return
 	}
 	for i := 0; i < v.NumField(); i++ {
