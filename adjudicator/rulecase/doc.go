@@ -114,6 +114,7 @@
 // # Caveats
 //
 // Like the adjudicator, this package does no I/O: callers read the file and
-// print the result. A question the adjudicator cannot answer yet fails the
-// case with "not available" rather than passing unchecked.
+// print the result. Waits the engine does not take yet (refit, setup) are
+// refused like any wrong orders file, so a case about them fails rather
+// than passing unchecked.
 package rulecase
