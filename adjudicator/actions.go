@@ -109,6 +109,12 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 	for k := range problems {
 		problems[k].Action = i
 	}
+	if len(problems) == 0 {
+		// rule 10.0 acts the moment the position allows it; moves, losses
+		// and melees already apply it as they happen, and this catches
+		// whatever else an activation changed.
+		events = append(events, s.UpdateCleared()...)
+	}
 	return events, problems
 }
 

@@ -86,7 +86,7 @@ func (s *State) air(a *AirStrikes, side Side, d Dice) ([]Event, []Problem) {
 	for _, at := range a.Attacks {
 		events = append(events, s.airAttack(at, side, d)...)
 	}
-	return append(events, s.zonesAfterCombat()...), nil
+	return events, nil
 }
 
 // enemiesAt counts the units of side's enemy in h.

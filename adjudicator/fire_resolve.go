@@ -202,7 +202,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 			events = append(events, Event{Kind: "reveal", Text: fmt.Sprintf("%s in %s fired out of sight of every U.S. unit and stays face down (rule 2.5)", u.ID, u.Hex), Side: JP, Seen: JP, Unit: u.ID, Hexes: []Hex{u.Hex}})
 		}
 	}
-	return append(events, s.zonesAfterCombat()...)
+	return events
 }
 
 // fireEvents reports one unit's dice. A firer hidden from the U.S. is named

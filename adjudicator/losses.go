@@ -162,15 +162,13 @@ func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
 	if lost > 0 {
 		events = append(events, lostHitsEvent(hexes, lost, o))
 	}
-	// Rule 3.8.2 holds at any moment: a loss may end the game at once.
+	// Rule 10.0 clears a zone the moment its last Japanese infantry or
+	// artillery unit goes, and rule 3.8.2 holds at any moment: a loss may
+	// end the game at once.
+	events = append(events, s.UpdateCleared()...)
 	events = append(events, s.CheckSuddenVictory()...)
 	return events
 }
-
-// zonesAfterCombat applies rule 10.0 once a ranged or air attack is over:
-// its losses may leave a victory zone held by the U.S. with no Japanese
-// infantry or artillery in it. Melee does the same when a melee ends.
-func (s *State) zonesAfterCombat() []Event { return s.UpdateCleared() }
 
 // lastJPInfantry reports whether u is a Japanese infantry unit and the only
 // one left in its hex, which ranged fire never eliminates (rule 8.5).

@@ -295,6 +295,8 @@ func (s *State) lapseDeclarations() []Event {
 			why = "they fought in another melee this step (rule 8.2)"
 		case !s.holdsSide(u.Melee, u.Side().Enemy()):
 			why = "no enemy unit is left in " + u.Melee.String()
+		case s.foughtIn(u.Melee, u.Side().Enemy()):
+			why = "the enemy units in " + u.Melee.String() + " fought in another melee this step and may not be attacked again (rule 8.2)"
 		case !u.Hex.Adjacent(u.Melee) || s.Map().Cliff(u.Hex, u.Melee):
 			why = "they are no longer next to " + u.Melee.String()
 		default:
@@ -315,6 +317,20 @@ func (s *State) lapseDeclarations() []Event {
 			})...)
 	}
 	return events
+}
+
+// foughtIn reports whether a unit of side in h has fought in a melee of
+// this step. Rule 8.2 bars such units from being attacked again, and a
+// melee attacks every unit of its target hex, so the hex may not be
+// attacked at all: the declarations against it lapse (RULINGS.md, "A hex
+// where a unit has fought").
+func (s *State) foughtIn(h Hex, side Side) bool {
+	for _, u := range s.UnitsAt(h) {
+		if u.Side() == side && u.Fought {
+			return true
+		}
+	}
+	return false
 }
 
 // unitsEvent describes something units of side did: one public event, or,
@@ -341,7 +357,8 @@ func (s *State) pickMelee(side Side) (Hex, bool) {
 	cands := map[Hex]bool{}
 	var list []Hex
 	for _, u := range s.Units {
-		if u.Melee != 0 && u.Side() == side && !cands[u.Melee] && len(s.attackersOf(side, u.Melee)) > 0 && s.holdsSide(u.Melee, side.Enemy()) {
+		if u.Melee != 0 && u.Side() == side && !cands[u.Melee] && len(s.attackersOf(side, u.Melee)) > 0 &&
+			s.holdsSide(u.Melee, side.Enemy()) && !s.foughtIn(u.Melee, side.Enemy()) {
 			cands[u.Melee] = true
 			list = append(list, u.Melee)
 		}
@@ -967,6 +984,9 @@ func (mt *meleeFight) finish() {
 		mt.say("eliminated", fmt.Sprintf("%s, set aside in the melee at %s, is eliminated (rule 8.2.1.2)", u.ID, mt.target))
 	}
 	mt.say("melee-end", fmt.Sprintf("melee at %s over after %s: %s", mt.target, plural(min(mt.round, MaxMeleeRounds), "round"), winner))
+	// rule 10.0: an advance onto a victory hex may clear its zone, or
+	// retake a cleared one, before the next melee is picked.
+	mt.events = append(mt.events, s.UpdateCleared()...)
 }
 
 // advance moves attackers into the empty target by the attacking side's
@@ -995,6 +1015,13 @@ func (mt *meleeFight) advance(att []*Unit) {
 		movers = att
 	}
 	for _, u := range movers {
+		if s.unknownBarred(u, mt.target) {
+			// Attacking Unknown units convert when the melee begins (2.5),
+			// so this holds only should one ever be left unconverted.
+			mt.events = append(mt.events, Event{Kind: "advance", Side: mt.side, Seen: JP, Unit: u.ID, Hexes: []Hex{u.Hex, mt.target},
+				Text: fmt.Sprintf("%s stays in %s: %s lies in a cleared victory zone (rule 10.0)", u.ID, u.Hex, mt.target)})
+			continue
+		}
 		if why := s.StackingProblemWith(mt.target, u, u.Steps); why != "" {
 			if mt.side == JP {
 				// Both sides read this; say it without the stacking text,

@@ -100,6 +100,8 @@ func (s *State) planMove(mv *Move, side Side) (movePlan, []Problem) {
 			bad("%s: cliff between %s and %s (rule 5.7)", u.ID, cur, h)
 		case s.holdsSide(h, enemy):
 			bad("%s: %s is held by enemy units; units never share a hex with the enemy (declare melee instead, rule 8.2)", u.ID, h)
+		case s.unknownBarred(u, h):
+			bad("%s", s.unknownBarredMsg(u, h))
 		}
 		if len(problems) > 0 {
 			return movePlan{}, problems
@@ -209,13 +211,16 @@ func (s *State) applyMove(p movePlan, side Side) []Event {
 		text = fmt.Sprintf("%s moves %s (%d MP)", u.ID, route, p.mp)
 	}
 	ev := Event{Kind: "move", Text: text, Side: side, Unit: u.ID, Hexes: p.hexes}
+	evs := []Event{ev}
 	if hiddenFrom(u, US) {
 		// rule 2.5: the U.S. sees a counter move, not which unit it is.
-		ev.Seen = JP
-		anon := Event{Kind: "move", Text: "a Japanese counter moves " + route, Side: JP, Seen: US, Hexes: p.hexes}
-		return []Event{ev, anon}
+		evs[0].Seen = JP
+		evs = append(evs, Event{Kind: "move", Text: "a Japanese counter moves " + route, Side: JP, Seen: US, Hexes: p.hexes})
 	}
-	return []Event{ev}
+	// rule 10.0: a move onto a victory hex may clear its zone, and one into
+	// a cleared victory hex may retake it, at once: the rest of the file
+	// sees the island as it now is.
+	return append(evs, s.UpdateCleared()...)
 }
 
 // hexRoute writes hexes as "2821→2720→2719".
@@ -253,7 +258,7 @@ func (s *State) Reachable(u *Unit) map[Hex]int {
 	blocked := func(h Hex) bool {
 		b, ok := blockedAt[h]
 		if !ok {
-			b = s.holdsSide(h, enemy) || s.stackingWith(h, side, u, u.Steps) != ""
+			b = s.holdsSide(h, enemy) || s.unknownBarred(u, h) || s.stackingWith(h, side, u, u.Steps) != ""
 			blockedAt[h] = b
 		}
 		return b

@@ -183,6 +183,22 @@ func (s *State) ClearedAt(h Hex) bool {
 	return z != "" && s.IsCleared(z)
 }
 
+// unknownBarred reports whether u is an Unknown unit and h lies in a
+// cleared victory zone, where no Unknown unit may move or be placed (rule
+// 10.0). Movement, the Yamasaki charge, the melee advance and Reachable ask
+// it; Japanese units never retreat (8.2.1.3), so retreats need not.
+func (s *State) unknownBarred(u *Unit, h Hex) bool {
+	return u.Kind() == Unknown && s.ClearedAt(h)
+}
+
+// unknownBarredMsg is the refusal for an Unknown unit sent into a cleared
+// zone. Only the Japanese read it: it names their own unit.
+func (s *State) unknownBarredMsg(u *Unit, h Hex) string {
+	m := s.Map()
+	return fmt.Sprintf("%s: %s lies in the cleared %s zone, and Unknown units may not enter a cleared victory zone (rule 10.0)",
+		u.ID, h, m.ZoneName(m.Zone(h)))
+}
+
 // UpdateCleared applies rule 10.0 to the position as it stands; code that
 // moves units or ends a melee calls it afterwards.
 //

@@ -147,6 +147,8 @@ func (s *State) yamasakiMove(mv *Move, d Dice) ([]Event, []Problem) {
 			bad(i, "%s: %s is sea", u.ID, h)
 		case m.Cliff(cur, h):
 			bad(i, "%s: cliff between %s and %s (rule 5.7)", u.ID, cur, h)
+		case s.unknownBarred(u, h):
+			bad(i, "%s", s.unknownBarredMsg(u, h))
 		}
 		if len(problems) > 0 {
 			return nil, problems
