@@ -60,7 +60,8 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			side, wait := s.WaitingFor()
+			w := s.Wait()
+			side, wait := w.Side, w.Kind
 			turn := s.Turn
 			if side == adjudicator.NoSide || full+countFull(done) >= turns && wait == adjudicator.WaitUSDecision {
 				break
