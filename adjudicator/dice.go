@@ -67,16 +67,6 @@ const (
 	DieSetupDraw    DiePurpose = "setup-draw"
 )
 
-// ToHit reports whether dice of purpose p are to-hit rolls judged against
-// their Need: ranged, air and melee combat.
-func (p DiePurpose) ToHit() bool {
-	switch p {
-	case DieRanged, DieAirStrike, DieMeleeAttack, DieMeleeDefence:
-		return true
-	}
-	return false
-}
-
 // Audience is who may see something while the game runs, besides the
 // umpire, who sees everything. Its zero value is the umpire alone, so that
 // a die rolled without saying who sees it is kept secret: visibility fails

@@ -410,3 +410,36 @@ func TestMigrateVersion1(t *testing.T) {
 		t.Fatalf("a version 1 file with a token: %v", err)
 	}
 }
+
+// A version 2 file whose dice log holds purposes in words is refused,
+// naming the game; one whose games have rolled no dice migrates.
+func TestMigrateVersion2(t *testing.T) {
+	db, path := openTestDB(t)
+	createTestGame(t, db, "quiet")
+	createTestGame(t, db, "g1")
+	newDriver(db, "g1", 10).play(t, 2)
+	setVersion := func(db *DB, v uint64) {
+		db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put(kVersion, u64(v)) })
+	}
+	setVersion(db, 2)
+	db.bolt.Update(func(tx *bolt.Tx) error {
+		// Die 1 as version 2 wrote it: words, and no "seen" for a die both
+		// sides saw.
+		old := `{"seq":1,"entry":2,"turn":1,"wait":"actions","purpose":"weather","raw":[196],"face":6}`
+		return tx.Bucket(bGames).Bucket([]byte("g1")).Bucket(bDice).Put(u64(1), []byte(old))
+	})
+	db.Close()
+	if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), "game g1") {
+		t.Fatalf("a version 2 file with dice in words: %v", err)
+	}
+
+	db2, path2 := openTestDB(t)
+	createTestGame(t, db2, "quiet")
+	setVersion(db2, 2)
+	db2.Close()
+	db2 = mustOpen(t, path2)
+	defer closeChecked(t, db2)
+	if g, err := db2.Game("quiet"); err != nil || g.Wait != (adjudicator.Wait{Turn: 1, Side: adjudicator.US, Kind: adjudicator.WaitActions}) {
+		t.Fatalf("a version 2 game without dice: %+v, %v", g, err)
+	}
+}
