@@ -28,7 +28,10 @@ func testLogger(t *testing.T) *slog.Logger {
 
 type tw struct{ t *testing.T }
 
-func (w tw) Write(p []byte) (int, error) { w.t.Log(strings.TrimRight(string(p), "\n")); return len(p), nil }
+func (w tw) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
 
 // system starts a loopback mail system with the mailbox attu and returns
 // it with attu's address; it is closed when the test ends.

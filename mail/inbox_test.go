@@ -439,7 +439,7 @@ func TestInboxOversized(t *testing.T) {
 		size      int64
 		oversized bool
 		raw       string
-		msg *Message
+		msg       *Message
 	}
 	res := make(chan result, 1)
 	runInbox(t, cfg, Position{}, func(ctx context.Context, m *Incoming) error {

@@ -220,7 +220,10 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 	case len(b.orders) == 1:
 		m.Orders, m.OrdersFile = b.orders[0].text, b.orders[0].name
 	case hasEnvelope(m.Text):
-		m.Orders = m.Text
+		if int64(len(m.Text)+1) > lim.MaxOrdersBytes {
+			return m, &LimitError{Err: ErrOrdersTooLarge, Limit: lim.MaxOrdersBytes}
+		}
+		m.Orders = m.Text + "\n"
 	}
 	if m.Orders == "" {
 		m.Command, m.Args = findCommand(m.Subject, m.Text, commands)
@@ -270,17 +273,19 @@ func readHeader(m *Message, h mmail.Header) {
 	m.Subject = validText(subject)
 
 	if id, err := h.MessageID(); err == nil && id != "" {
-		m.MessageID = id
+		m.MessageID = validText(id)
 	} else {
 		m.MessageID = bareID(h.Get("Message-Id"))
 	}
 	if ids, err := h.MsgIDList("In-Reply-To"); err == nil && len(ids) > 0 {
-		m.InReplyTo = ids[0]
+		m.InReplyTo = validText(ids[0])
 	} else {
 		m.InReplyTo = bareID(h.Get("In-Reply-To"))
 	}
 	if ids, err := h.MsgIDList("References"); err == nil {
-		m.References = ids
+		for _, id := range ids {
+			m.References = append(m.References, validText(id))
+		}
 	}
 	if d, err := h.Date(); err == nil {
 		m.Date = d
@@ -294,7 +299,8 @@ func readHeader(m *Message, h mmail.Header) {
 			m.AutoReply = append(m.AutoReply, k)
 		}
 	}
-	m.ContentType, _, _ = h.ContentType()
+	ct, _, _ := h.ContentType()
+	m.ContentType = validText(ct)
 }
 
 // firstAddress returns the first address of an address header and its
@@ -303,7 +309,7 @@ func readHeader(m *Message, h mmail.Header) {
 func firstAddress(h mmail.Header, key string) (addr, name string) {
 	if l, err := h.AddressList(key); err == nil {
 		if len(l) > 0 {
-			return l[0].Address, validText(l[0].Name)
+			return validText(l[0].Address), validText(l[0].Name)
 		}
 		return "", ""
 	}
@@ -319,7 +325,7 @@ func addresses(h mmail.Header, key string) []string {
 	var out []string
 	if l, err := h.AddressList(key); err == nil {
 		for _, a := range l {
-			out = append(out, a.Address)
+			out = append(out, validText(a.Address))
 		}
 		return out
 	}
@@ -336,7 +342,7 @@ func addresses(h mmail.Header, key string) []string {
 func looseAddress(v string) string {
 	v = strings.TrimSpace(v)
 	if a, err := netmail.ParseAddress(v); err == nil {
-		return a.Address
+		return validText(a.Address)
 	}
 	if i := strings.LastIndexByte(v, '<'); i >= 0 {
 		v = v[i+1:]

@@ -75,6 +75,7 @@ type System struct {
 
 	mu         sync.Mutex
 	smtp       *smtp.Server
+	smtpLn     net.Listener
 	users      map[string]*imapmemserver.User
 	deliveries []Delivery
 	delivered  chan struct{} // closed and replaced at each delivery
@@ -244,13 +245,19 @@ func (s *System) DropConnections() { s.imapLn.closeAll() }
 // StopSMTP stops the SMTP server: connections are refused until StartSMTP.
 func (s *System) StopSMTP() error {
 	s.mu.Lock()
-	srv := s.smtp
-	s.smtp = nil
+	srv, ln := s.smtp, s.smtpLn
+	s.smtp, s.smtpLn = nil, nil
 	s.mu.Unlock()
 	if srv == nil {
 		return nil
 	}
-	return srv.Close()
+	// The listener is closed here too: Server.Close misses one that Serve
+	// has not registered yet.
+	ln.Close()
+	if err := srv.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	return nil
 }
 
 // StartSMTP starts the SMTP server again on its old address.
@@ -280,7 +287,7 @@ func (s *System) serveSMTP(ln net.Listener) {
 	srv.WriteTimeout = time.Minute
 	srv.ErrorLog = logger{s.log}
 	s.mu.Lock()
-	s.smtp = srv
+	s.smtp, s.smtpLn = srv, ln
 	s.mu.Unlock()
 	go srv.Serve(ln)
 }
