@@ -119,9 +119,31 @@ func (p *proxy) serve() {
 	}
 }
 
+// relay copies from one side to the other. A rewrite works on lines, so
+// it is for plaintext only; without one, bytes pass as they come (a TLS
+// record must not wait for a newline) and watch sees each chunk's lines.
 func relay(from, to net.Conn, rewrite func(string) string, watch func(string)) {
 	defer to.Close()
 	defer from.Close()
+	if rewrite == nil {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := from.Read(buf)
+			if n > 0 {
+				if watch != nil {
+					for _, l := range strings.SplitAfter(string(buf[:n]), "\n") {
+						watch(l)
+					}
+				}
+				if _, werr := to.Write(buf[:n]); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}
 	r := bufio.NewReader(from)
 	for {
 		line, err := r.ReadString('\n')
@@ -487,6 +509,10 @@ func TestIncomingFetchAfterHandler(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no mail offered")
 	}
+	eventually(t, 5*time.Second, "the handler returned and the mail was marked", func() bool {
+		ms := mailbox(t, sys, "INBOX")
+		return len(ms) == 1 && hasFlag(ms[0].Flags, imap.FlagSeen)
+	})
 	if _, err := m.Fetch(context.Background()); !errors.Is(err, ErrNoBody) {
 		t.Errorf("Fetch after the handler returned: %v, want ErrNoBody", err)
 	}

@@ -3,9 +3,10 @@
 // imapmemserver) and an SMTP server that delivers into those mailboxes,
 // adding Return-Path and Delivered-To as a real delivery agent does.
 //
-// It is not a mail server for real use: no TLS (clients must be configured
-// for plaintext, which attu allows only to a loopback address), no SMTP
-// authentication, no relaying, and everything is lost when it stops.
+// It is not a mail server for real use: plaintext unless a test gives it
+// a certificate (clients must be configured for plaintext, which attu
+// allows only to a loopback address), SMTP authentication offered but not
+// required, no relaying, and everything is lost when it stops.
 //
 // # Basics
 //
@@ -23,6 +24,7 @@ package loopback
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -35,6 +37,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
@@ -47,6 +50,9 @@ type Options struct {
 	// (which includes IDLE, MOVE and UIDPLUS) when nil. IMAP4rev1 alone
 	// gives an older server: no MOVE, no UIDPLUS.
 	IMAPCaps imap.CapSet
+	// TLSConfig, when set, makes both servers offer STARTTLS with it (for
+	// tests of attu's TLS settings); plaintext stays allowed.
+	TLSConfig *tls.Config
 	// MaxMessageBytes caps a mail accepted by SMTP; 32 MiB when zero.
 	MaxMessageBytes int64
 	// Logger receives the servers' errors at debug level; none when nil.
@@ -66,6 +72,7 @@ type Delivery struct {
 type System struct {
 	domain   string
 	maxBytes int64
+	tls      *tls.Config
 	log      *slog.Logger
 
 	mem      *imapmemserver.Server
@@ -77,6 +84,7 @@ type System struct {
 	smtp       *smtp.Server
 	smtpLn     net.Listener
 	users      map[string]*imapmemserver.User
+	passwords  map[string]string
 	deliveries []Delivery
 	delivered  chan struct{} // closed and replaced at each delivery
 }
@@ -90,9 +98,11 @@ func Start(o *Options) (*System, error) {
 	s := &System{
 		domain:    opts.Domain,
 		maxBytes:  opts.MaxMessageBytes,
+		tls:       opts.TLSConfig,
 		log:       opts.Logger,
 		mem:       imapmemserver.New(),
 		users:     map[string]*imapmemserver.User{},
+		passwords: map[string]string{},
 		delivered: make(chan struct{}),
 	}
 	if s.domain == "" {
@@ -119,6 +129,7 @@ func Start(o *Options) (*System, error) {
 		},
 		Caps:         caps,
 		Logger:       logger{s.log},
+		TLSConfig:    s.tls,
 		InsecureAuth: true,
 	})
 	go s.imap.Serve(s.imapLn)
@@ -155,6 +166,7 @@ func (s *System) AddUser(name, password string) (string, error) {
 		return "", err
 	}
 	s.users[name] = u
+	s.passwords[name] = password
 	s.mem.AddUser(u)
 	return name + "@" + s.domain, nil
 }
@@ -286,6 +298,7 @@ func (s *System) serveSMTP(ln net.Listener) {
 	srv.ReadTimeout = time.Minute
 	srv.WriteTimeout = time.Minute
 	srv.ErrorLog = logger{s.log}
+	srv.TLSConfig = s.tls
 	s.mu.Lock()
 	s.smtp, s.smtpLn = srv, ln
 	s.mu.Unlock()
@@ -311,6 +324,26 @@ type session struct {
 
 func (x *session) Reset()        { x.from, x.rcpt = "", nil }
 func (x *session) Logout() error { return nil }
+
+// AuthMechanisms offers PLAIN (RFC 4616), so that clients can check their
+// credentials; sending does not require it.
+func (x *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+// Auth accepts a user's IMAP password.
+func (x *session) Auth(mech string) (sasl.Server, error) {
+	if mech != sasl.Plain {
+		return nil, smtp.ErrAuthUnsupported
+	}
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		x.sys.mu.Lock()
+		want, ok := x.sys.passwords[username]
+		x.sys.mu.Unlock()
+		if !ok || want != password || (identity != "" && identity != username) {
+			return smtp.ErrAuthFailed
+		}
+		return nil
+	}), nil
+}
 
 func (x *session) Mail(from string, _ *smtp.MailOptions) error {
 	x.from = from
