@@ -165,6 +165,10 @@ type Inbox struct {
 	handle Handler
 	log    *slog.Logger
 	kick   chan struct{}
+	// done holds the handled UIDs above the position (a mail below them
+	// failed). Only Run's goroutine uses it; it outlives a connection so
+	// that a reconnect does not offer them again.
+	done map[uint32]bool
 
 	mu  sync.Mutex
 	pos Position
@@ -182,7 +186,7 @@ func NewInbox(cfg InboxConfig, h Handler) (*Inbox, error) {
 		return nil, errors.New("mail: NewInbox: no handler")
 	}
 	return &Inbox{cfg: cfg, handle: h, log: cfg.Logger.With("imap", cfg.Addr, "mailbox", cfg.Mailbox),
-		kick: make(chan struct{}, 1)}, nil
+		kick: make(chan struct{}, 1), done: map[uint32]bool{}}, nil
 }
 
 // Position returns how far the inbox has read; safe from any goroutine.
@@ -212,8 +216,10 @@ func (in *Inbox) Kick() {
 }
 
 // Run reads the mailbox from position from until ctx ends, then returns
-// nil. Connection failures are logged and retried, never returned.
+// nil. Connection failures are logged and retried, never returned. Run
+// is not to be called again before it has returned.
 func (in *Inbox) Run(ctx context.Context, from Position) error {
+	clear(in.done)
 	in.setPosition(from)
 	failures := 0
 	for ctx.Err() == nil {
@@ -244,14 +250,14 @@ type session struct {
 	caps    imap.CapSet
 	newMail chan struct{}
 	pos     Position
-	done    map[uint32]bool // handled UIDs above pos.LastUID
-	failed  int             // handler failures in a row
+	done    map[uint32]bool // the Inbox's
+	failed  int             // scans in a row with a handler failure
 }
 
 var errClosed = errors.New("mail: imap: connection closed by the server")
 
 func (in *Inbox) session(ctx context.Context) error {
-	s := &session{in: in, newMail: make(chan struct{}, 1), pos: in.Position(), done: map[uint32]bool{}}
+	s := &session{in: in, newMail: make(chan struct{}, 1), pos: in.Position(), done: in.done}
 	opts := &imapclient.Options{
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 			// Runs on the client's reader goroutine: it must not send a
@@ -360,6 +366,7 @@ func (s *session) open() error {
 				"was", s.pos.UIDValidity, "now", sel.UIDValidity)
 		}
 		s.pos = Position{UIDValidity: sel.UIDValidity}
+		clear(s.done)
 		s.in.setPosition(s.pos)
 	}
 	s.in.log.Debug("imap: ready", "uidvalidity", sel.UIDValidity, "messages", sel.NumMessages,

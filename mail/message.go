@@ -538,41 +538,47 @@ func unflow(s string, delsp bool) string {
 // original message, and the signature.
 func cleanBody(s string) string {
 	var keep []string
+	last := -1 // index in keep of the last line that is not blank
 	for _, l := range strings.Split(s, "\n") {
 		t := strings.TrimRight(l, " \t\r")
 		if t == "--" || strings.EqualFold(strings.Trim(t, " -"), "original message") {
 			break // RFC 3676 section 4.3: "-- " starts the signature
 		}
 		if strings.HasPrefix(l, ">") {
-			keep = dropAttribution(keep)
+			keep, last = dropAttribution(keep, last)
 			continue
 		}
 		keep = append(keep, l)
+		if strings.TrimSpace(l) != "" {
+			last = len(keep) - 1
+		}
 	}
+	keep = keep[:last+1]
 	for len(keep) > 0 && strings.TrimSpace(keep[0]) == "" {
 		keep = keep[1:]
-	}
-	for len(keep) > 0 && strings.TrimSpace(keep[len(keep)-1]) == "" {
-		keep = keep[:len(keep)-1]
 	}
 	return strings.Join(keep, "\n")
 }
 
 // dropAttribution removes the "On ..., X wrote:" line (maybe wrapped on
-// two lines) that a mail client puts above a quote.
-func dropAttribution(keep []string) []string {
-	n := len(keep)
-	for n > 0 && strings.TrimSpace(keep[n-1]) == "" {
-		n--
+// two lines) that a mail client puts above a quote; last is the index of
+// the last line that is not blank, and the new one is returned. Each
+// line is looked at a bounded number of times, so a mail of many quotes
+// costs linear time.
+func dropAttribution(keep []string, last int) ([]string, int) {
+	if last < 0 || !strings.HasSuffix(strings.ToLower(strings.TrimSpace(keep[last])), "wrote:") {
+		return keep, last
 	}
-	if n == 0 || !strings.HasSuffix(strings.ToLower(strings.TrimSpace(keep[n-1])), "wrote:") {
-		return keep
-	}
-	n--
+	n := last
 	if !strings.HasPrefix(keep[n], "On ") && n > 0 && strings.HasPrefix(keep[n-1], "On ") {
 		n--
 	}
-	return keep[:n]
+	keep = keep[:n]
+	last = n - 1
+	for last >= 0 && strings.TrimSpace(keep[last]) == "" {
+		last--
+	}
+	return keep, last
 }
 
 // hasEnvelope tells whether a body holds orders: every orders file starts

@@ -278,6 +278,8 @@ func TestCleanBody(t *testing.T) {
 		{"game: g1\n---\nside: us", "game: g1\n---\nside: us"}, // a YAML document marker is not a signature
 		{"help\n\n-----Original Message-----\nFrom: attu", "help"},
 		{"a\n  > not a quote\nb", "a\n  > not a quote\nb"},
+		{"a\nOn x wrote:\n> q\n\nb\nOn y\nz wrote:\n> q2\nc\n\n", "a\n\nb\nc"},
+		{strings.Repeat("\n", 1000) + strings.Repeat(">\n", 1000) + "status", "status"},
 	} {
 		if got := cleanBody(tc.in); got != tc.out {
 			t.Errorf("cleanBody(%q) = %q, want %q", tc.in, got, tc.out)
