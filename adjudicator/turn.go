@@ -22,7 +22,8 @@ import (
 //	  turn advance            server (3.9, 12.1.3, 3.8.3)
 //	us-decision of the next turn, or ended
 //
-// Refit turns (rule 9) and the setup waits (rule 12) come later.
+// A refit turn (rule 9) replaces everything after the U.S. decision: see
+// refit.go. The setup waits (rule 12) come later.
 
 // FirstTurnDay is the day of May of turn 1 (rule 12.2: the turn marker
 // starts on May 11).
@@ -149,6 +150,10 @@ func (s *State) WaitText() string {
 		return "the game has not begun"
 	case PhaseUSDecision:
 		return fmt.Sprintf("%s decision, turn %d (%s)", sideName(side), s.Turn, TurnDate(s.Turn))
+	case PhaseUSRefit:
+		return fmt.Sprintf("%s refit orders, turn %d (%s), refit turn: %s to restore", sideName(side), s.Turn, TurnDate(s.Turn), plural(s.RefitSteps, "step"))
+	case PhaseJPRefit:
+		return fmt.Sprintf("%s refit orders, turn %d (%s), refit turn", sideName(side), s.Turn, TurnDate(s.Turn))
 	}
 	return fmt.Sprintf("%s %s, turn %d (%s), %s", sideName(side), phase, s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }
@@ -164,13 +169,18 @@ func (s *State) awaited() string {
 	case PhaseUSDecision:
 		// Night or day is what is being decided.
 		return fmt.Sprintf("the %s decision of turn %d (%s)", sideName(side), s.Turn, TurnDate(s.Turn))
+	case PhaseUSRefit, PhaseJPRefit:
+		return fmt.Sprintf("the %s refit orders of turn %d (%s)", sideName(side), s.Turn, TurnDate(s.Turn))
 	}
 	return fmt.Sprintf("the %s %s of turn %d (%s, %s)", sideName(side), waitNoun(phase), s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }
 
 func waitNoun(phase string) string {
-	if phase == PhaseUSDecision {
+	switch phase {
+	case PhaseUSDecision:
 		return "decision"
+	case PhaseUSRefit, PhaseJPRefit:
+		return "refit orders"
 	}
 	return phase
 }
@@ -190,12 +200,18 @@ func (s *State) setWait(phase string, side Side) {
 
 // DefaultOrders returns the orders that stand for a side that missed the
 // deadline of the current wait (DESIGN 3.3): a day turn without refit for
-// the U.S. decision, no activations for actions.
+// the U.S. decision, no activations for actions, DefaultRefit and
+// DefaultRearrange in a refit turn.
 func (s *State) DefaultOrders() Orders {
 	side, phase := s.WaitingFor()
 	o := Orders{Side: side, Turn: s.Turn, Wait: phase}
-	if phase == WaitUSDecision {
+	switch phase {
+	case WaitUSDecision:
 		o.Decision = &Decision{}
+	case WaitUSRefit:
+		o.Refit = s.DefaultRefit()
+	case WaitJPRefit:
+		o.Rearrange = s.DefaultRearrange()
 	}
 	return o
 }
@@ -238,7 +254,11 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		if out == s {
 			out = s.Clone()
 		}
-		events = append(events, out.decide(*o.Decision, d)...)
+		if o.Decision.Refit {
+			events = append(events, out.beginRefit(o.Refit, d)...)
+		} else {
+			events = append(events, out.decide(*o.Decision, d)...)
+		}
 	case PhaseActions:
 		ns, evs, ps := ResolveActions(base, o, d)
 		if len(ps) > 0 {
@@ -247,6 +267,16 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		out = ns
 		events = append(events, evs...)
 		events = append(events, out.afterActions(o.Side, d)...)
+	case PhaseUSRefit, PhaseJPRefit:
+		out = base
+		if out == s {
+			out = s.Clone()
+		}
+		if phase == PhaseUSRefit {
+			events = append(events, out.refitUS(*o.Refit, d)...)
+		} else {
+			events = append(events, out.refitJP(*o.Rearrange)...)
+		}
 	}
 	if out.Phase != PhaseEnded {
 		events = append(events, Event{Kind: "wait", Text: "The game now waits for " + out.awaited() + "."})
@@ -293,8 +323,6 @@ func (s *State) checkFile(o Orders) []Problem {
 		switch {
 		case o.Decision == nil:
 			file("the U.S. decision needs an answer: refit or not (rule 3.1), night or day (rule 3.2)")
-		case o.Decision.Refit:
-			file("refit turns are not yet supported; decide a normal turn, by day or at night (rules 3.1, 3.2)")
 		}
 		if len(o.Actions) > 0 {
 			file("the U.S. decision holds no activations; they come in the actions of this turn")
@@ -304,7 +332,7 @@ func (s *State) checkFile(o Orders) []Problem {
 			file("a refit or night decision is made only at the start of a turn, in the U.S. decision (rules 3.1, 3.2)")
 		}
 	}
-	return problems
+	return append(problems, s.checkRefitParts(o)...)
 }
 
 // mergeStanding puts standing instructions from an orders file of side in

@@ -14,7 +14,7 @@ import (
 // 3.8): the position's wait, Komandorski chits and cleared zones, and
 // expectations about the wait and the winner.
 
-var phases = []string{adjudicator.PhaseUSDecision, adjudicator.PhaseActions}
+var phases = []string{adjudicator.PhaseUSDecision, adjudicator.PhaseActions, adjudicator.PhaseUSRefit, adjudicator.PhaseJPRefit}
 
 // turnState reads the position keys of a turn case. It returns whether the
 // case names a phase, and so runs its orders through adjudicator.Resolve.
@@ -37,6 +37,7 @@ func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
 		}
 	}
 	slices.Sort(s.Cleared)
+	p.refitSteps(root, y)
 	if y.Phase == "" {
 		if y.Waiting != adjudicator.NoSide {
 			p.fail(keyPos(root, "waiting"), "waiting: give phase too, like phase: actions")
@@ -51,12 +52,16 @@ func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
 	switch {
 	case w == adjudicator.NoSide && y.Phase == adjudicator.PhaseActions:
 		w = adjudicator.FirstPlayer(s.Night)
+	case w == adjudicator.NoSide && y.Phase == adjudicator.PhaseJPRefit:
+		w = adjudicator.JP
 	case w == adjudicator.NoSide:
 		w = adjudicator.US
 	case w != adjudicator.US && w != adjudicator.JP:
 		p.fail(keyPos(root, "waiting"), "waiting: want us or jp")
 	case y.Phase == adjudicator.PhaseUSDecision && w != adjudicator.US:
 		p.fail(keyPos(root, "waiting"), "waiting: only the U.S. decides a turn (rules 3.1, 3.2)")
+	case y.Phase == adjudicator.PhaseUSRefit && w != adjudicator.US, y.Phase == adjudicator.PhaseJPRefit && w != adjudicator.JP:
+		p.fail(keyPos(root, "waiting"), "waiting: us-refit waits for the U.S. (us), jp-refit for the Japanese (jp)")
 	}
 	s.Phase, s.Waiting = y.Phase, w
 	return true
@@ -146,6 +151,7 @@ func (c *Case) checkWait(r *Result, s *adjudicator.State) {
 		r.check(fmt.Sprintf("cleared zones [%s]", strings.Join(want, ", ")), slices.Equal(want, got),
 			fmt.Sprintf("cleared: expected [%s], got [%s]", strings.Join(want, ", "), strings.Join(got, ", ")))
 	}
+	c.checkRefitSteps(r, s)
 	if k := e.Komandorski; k != nil {
 		if k.EffectRevealed != nil {
 			r.check(fmt.Sprintf("Komandorski effect revealed %v", *k.EffectRevealed), s.Komandorski.EffectRevealed == *k.EffectRevealed,
