@@ -29,6 +29,17 @@ func TestParseExamples(t *testing.T) {
 		},
 		"decision.yaml": func(f *File) bool { return f.Decision != nil && f.Decision.Night && f.Standing != nil },
 		"standing.yaml": func(f *File) bool { return len(f.Actions) == 0 && f.Standing != nil },
+		"us-refit.yaml": func(f *File) bool {
+			r := f.Refit
+			return f.Wait == adjudicator.WaitUSRefit && r != nil && len(r.Restore) > 0 && len(r.Land) > 0 && len(r.Independents) > 0 && len(r.Depots) > 0
+		},
+		"jp-refit.yaml": func(f *File) bool {
+			r := f.Rearrange
+			return f.Wait == adjudicator.WaitJPRefit && f.Side == adjudicator.JP && r != nil && len(r.Hide) > 0 && len(r.Moves) > 0 && len(r.Swaps) > 0
+		},
+		"decision-refit.yaml": func(f *File) bool {
+			return f.Decision != nil && f.Decision.Refit && f.Refit != nil && len(f.Refit.Restore) > 0 && len(f.Refit.Land) > 0
+		},
 	}
 	for _, name := range files {
 		t.Run(filepath.Base(name), func(t *testing.T) {

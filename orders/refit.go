@@ -179,7 +179,7 @@ func (f *File) decodeJPRefit(n *yaml.Node) Errors {
 // holds, since the two sides' refit orders differ.
 func withSideHint(errs Errors, hint string) Errors {
 	for _, e := range errs {
-		if strings.HasPrefix(e.Msg, "unknown field ") {
+		if strings.HasPrefix(e.Msg, "unknown field ") && (strings.Contains(e.Msg, " in refit (") || strings.Contains(e.Msg, " in refit;")) {
 			e.Msg += "; " + hint
 		}
 	}
