@@ -115,7 +115,7 @@ func (s *State) Begin() []Event {
 // The reading taken: the delay chit is revealed on the turn of the effect's
 // date (on May 24 itself when the effect is May 24) and says how many turns
 // are played after that turn. The last turn is the effect's date plus the
-// delay: effect May 27 and delay 2 make May 29 the last turn.
+// delay: effect May 27 and delay 2 make May 29 the last turn (RULINGS.md R7).
 func (k Komandorski) LastTurn() int {
 	if k.Effect == 0 || k.Delay == 0 {
 		return 0
@@ -449,7 +449,7 @@ func (s *State) advanceTurn() []Event {
 
 // hideJapanese turns face down every Japanese unit on the map that is not
 // in a U.S. zone of control (rule 3.9). Captured U.S. artillery has no
-// hidden side and stays as it is.
+// hidden side and stays as it is (RULINGS.md R6, R39).
 func (s *State) hideJapanese() []Event {
 	var all, seen []string
 	var hexes []Hex

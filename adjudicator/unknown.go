@@ -28,7 +28,7 @@ const maxUnknownYield = 3
 // infantry or artillery already in h, only as many are placed as keep the
 // hex within three (4.2) and the rest stay in the pool, so a full hex
 // yields none. Otherwise at least one is placed whenever the pool has one,
-// which every table already promises.
+// which every table already promises (RULINGS.md R5).
 //
 // Each infantry unit is drawn at random from the pool, in counter order, by
 // d (see drawIndex): the draw is uniform and any turn can be replayed. The
