@@ -222,7 +222,7 @@ func (s *State) rollLossRecovery(d Dice) []Event {
 	}
 	text += fmt.Sprintf(" = %d", total)
 	if total < LossRecoveryLow {
-		text += fmt.Sprintf(", read as %d", LossRecoveryLow)
+		text += fmt.Sprintf(", read as %d,", LossRecoveryLow)
 	}
 	evs := []Event{refitPublic(evLossRecovery, US, nil,
 		"Loss recovery: %s against %s: %s to restore (rule 9.1).",

@@ -362,10 +362,11 @@ func (s *State) usSight() map[Hex]sight {
 }
 
 // usSightChanges tells the U.S. where the Japanese refit changed what it
-// sees (rules 9.5, 9.6): the hexes and how many counters stand in them
-// now, and the Japanese units it could name that turned face down or left
-// the map. It says nothing else: how the counters came there is the
-// Japanese player's secret (DESIGN 4).
+// sees (rules 9.5, 9.6): the hexes, and how many counters stand in each
+// now. It says nothing else, not even which face-up unit turned face down
+// and which left the map, since a swap that puts an Unknown unit where
+// infantry stood looks the same on the table: how the counters came to
+// stand where they do is the Japanese player's secret (DESIGN 4).
 func (s *State) usSightChanges(before map[Hex]sight) []Event {
 	after := s.usSight()
 	var hexes []Hex
@@ -379,7 +380,7 @@ func (s *State) usSightChanges(before map[Hex]sight) []Event {
 	}
 	sort.Slice(hexes, func(i, j int) bool { return hexes[i] < hexes[j] })
 	var changed []Hex
-	var counts, gone, hid []string
+	var counts []string
 	for _, h := range hexes {
 		b, a := before[h], after[h]
 		if slices.Equal(b.named, a.named) && b.hidden == a.hidden {
@@ -387,29 +388,11 @@ func (s *State) usSightChanges(before map[Hex]sight) []Event {
 		}
 		changed = append(changed, h)
 		counts = append(counts, fmt.Sprintf("%s %s", h, counterCount(len(a.named)+a.hidden)))
-		for _, id := range b.named {
-			if slices.Contains(a.named, id) {
-				continue
-			}
-			if u, _ := s.Unit(id); u.OnMap() && u.Hex == h {
-				hid = append(hid, id)
-			} else {
-				gone = append(gone, id)
-			}
-		}
-	}
-	var evs []Event
-	if len(hid) > 0 {
-		evs = append(evs, refitSeen(US, JP, evHide, nil, "%s %s face down (rule 9.5).", joinAnd(hid), turnWord(len(hid))))
 	}
 	if len(changed) == 0 {
-		return append(evs, refitSeen(US, JP, evRearrange, nil, "The Japanese counters on the map stand as before the Japanese refit (rules 9.5, 9.6)."))
+		return []Event{refitSeen(US, JP, evRearrange, nil, "The Japanese counters on the map stand as before the Japanese refit (rules 9.5, 9.6).")}
 	}
-	text := fmt.Sprintf("After the Japanese refit the map shows: %s (rules 9.5, 9.6).", joinAnd(counts))
-	if len(gone) > 0 {
-		text += fmt.Sprintf(" %s %s the map.", joinAnd(gone), leaveWord(len(gone)))
-	}
-	return append(evs, refitSeen(US, JP, evRearrange, changed, "%s", text))
+	return []Event{refitSeen(US, JP, evRearrange, changed, "After the Japanese refit the map shows: %s (rules 9.5, 9.6).", joinAnd(counts))}
 }
 
 func counterCount(n int) string {
@@ -417,13 +400,6 @@ func counterCount(n int) string {
 		return "no Japanese counter"
 	}
 	return plural(n, "Japanese counter")
-}
-
-func leaveWord(n int) string {
-	if n == 1 {
-		return "has left"
-	}
-	return "have left"
 }
 
 // refitJP carries out the Japanese refit orders (rules 9.5, 9.6), already

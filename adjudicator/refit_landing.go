@@ -157,6 +157,9 @@ func (r *refitRun) eliminateLanding(kind string, u *Unit, steps int, at Hex, why
 	if u.Steps <= 0 {
 		u.Steps = 1 // an eliminated counter keeps the strength of its last side
 		s.removeFromMap(u, BoxEliminated)
+		if kind == evCapacity {
+			why += ": it is eliminated"
+		}
 	}
 	if !r.judging() {
 		r.event(refitPublic(kind, US, []Hex{at}, "%s%s.", why, track))
