@@ -57,8 +57,8 @@ func TestLossRecoveryTable(t *testing.T) {
 	for _, c := range []struct{ total, casualties, want int }{
 		{1, 29, 0}, {-3, 29, 0}, // below 2 reads as 2
 		{20, 0, 0}, {12, 0, 0}, // nothing lost, nothing to recover
-		{12, 16, 4},            // the example of rule 9.0
-		{21, 29, 25},           // cannot happen, reads as 20
+		{12, 16, 4},  // the example of rule 9.0
+		{21, 29, 25}, // cannot happen, reads as 20
 	} {
 		if got := LossRecovery(c.total, c.casualties); got != c.want {
 			t.Errorf("LossRecovery(%d, %d) = %d, want %d", c.total, c.casualties, got, c.want)
