@@ -123,7 +123,7 @@ func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
 	var dice []int
 	for range at.Factors {
 		// Need is the hit threshold; friendly fire on 2 or less is apart.
-		dice = append(dice, d.Roll(Die{Purpose: "air attack", Hex: at.Hex, Need: HitNeed(drm)}))
+		dice = append(dice, d.Roll(Die{Purpose: DieAirStrike, Side: side, Hex: at.Hex, Need: HitNeed(drm), Seen: AudienceBoth}))
 	}
 	hits, friendly := 0, 0
 	for _, x := range dice {

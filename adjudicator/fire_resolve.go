@@ -149,7 +149,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 		}
 		v := &volley{u: u, from: u.Hex, hidden: hiddenFrom(u, US)}
 		v.drm, v.why = DRM(sit)
-		die := Die{Purpose: "ranged fire", Unit: u.ID, Hex: f.Target, Need: HitNeed(v.drm)}
+		die := Die{Purpose: DieRanged, Side: side, Unit: u.ID, Hex: f.Target, Need: HitNeed(v.drm), Seen: AudienceBoth}
 		if v.hidden {
 			die.Unit = "" // a dice log shown to the U.S. must not name it
 		}

@@ -75,7 +75,7 @@ func startGame(seed int64, r *rand.Rand) *adjudicator.State {
 		}
 	}
 	s.UpdateCleared()
-	s.Phase, s.Waiting = adjudicator.PhaseUSDecision, adjudicator.US
+	s.Awaiting, s.Waiting = adjudicator.WaitUSDecision, adjudicator.US
 	return s
 }
 
@@ -99,7 +99,7 @@ type gameStep struct {
 // refit reports whether the step is one of a refit turn's U.S. steps (rule
 // 9.1 to 9.4): a refit decision, or the U.S. refit orders.
 func (st *gameStep) refit() bool {
-	return st.before.Phase == adjudicator.PhaseUSRefit || st.orders.Decision != nil && st.orders.Decision.Refit
+	return st.before.Wait().Kind == adjudicator.WaitUSRefit || st.orders.Decision != nil && st.orders.Decision.Refit
 }
 
 // failure is a broken invariant and the hexes it is about.
@@ -159,7 +159,7 @@ func TestGeneratedGames(t *testing.T) {
 			t.Fatalf("seed %d: the starting position is unsound: %s\n%s", seed, f.msg, closeUp(s, f.hexes, nil))
 		}
 		for played, n := 0, 1; played < turnsPerGame; n++ {
-			if _, phase := s.WaitingFor(); phase == adjudicator.PhaseEnded {
+			if phase := s.Wait().Kind; phase == adjudicator.WaitEnded {
 				tally["games decided"]++
 				break
 			}
@@ -180,7 +180,7 @@ func TestGeneratedGames(t *testing.T) {
 			countStep(tally, o, evs)
 			countLosses(tally, s, ns)
 			steps++
-			if ns.Turn != s.Turn || ns.Phase == adjudicator.PhaseEnded {
+			if ns.Turn != s.Turn || ns.Awaiting == adjudicator.WaitEnded {
 				played++
 				turns++
 			}
@@ -357,7 +357,7 @@ func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 	}
 	m := s.Map()
 	ids := map[string]bool{}
-	_, phase := s.WaitingFor()
+	phase := s.Wait().Kind
 	for _, u := range s.Units {
 		at := []adjudicator.Hex{u.Hex}
 		if !u.OnMap() {
@@ -380,7 +380,7 @@ func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 			return bad(nil, "%s is face down in box %q", u.ID, u.Box)
 		case u.OnMap() && u.Kind() == adjudicator.Unknown && !u.FaceDown:
 			return bad(at, "Unknown unit %s is face up on the map", u.ID)
-		case phase == adjudicator.PhaseUSDecision && (u.Acted || u.MPSpent != 0 || u.Melee != 0):
+		case phase == adjudicator.WaitUSDecision && (u.Acted || u.MPSpent != 0 || u.Melee != 0):
 			return bad(at, "%s starts turn %d having acted (acted %v, %d MP spent, melee against %s)", u.ID, s.Turn, u.Acted, u.MPSpent, u.Melee)
 		}
 		ids[u.ID] = true
@@ -406,7 +406,7 @@ func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 	if before == nil {
 		return nil
 	}
-	if phase != adjudicator.PhaseUSRefit && s.RefitSteps != 0 {
+	if phase != adjudicator.WaitUSRefit && s.RefitSteps != 0 {
 		return bad(nil, "%d refit steps are kept while the game waits for %s", s.RefitSteps, s.WaitText())
 	}
 	for _, u := range before.Units {
@@ -417,7 +417,7 @@ func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 	if st.refit() {
 		return st.refitInvariants(s)
 	}
-	if before.Phase == adjudicator.PhaseJPRefit {
+	if before.Wait().Kind == adjudicator.WaitJPRefit {
 		if f := st.rearrangeInvariants(s); f != nil {
 			return f
 		}
@@ -519,7 +519,7 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 			}
 		}
 	}
-	if st.before.Phase != adjudicator.PhaseActions {
+	if st.before.Awaiting != adjudicator.WaitActions {
 		return public, nil
 	}
 
@@ -530,7 +530,7 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 	mark(cur, false)
 	cur.UpdateCleared()
 	cur.CheckSuddenVictory()
-	if _, phase := cur.WaitingFor(); phase != adjudicator.PhaseEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
+	if phase := cur.Wait().Kind; phase != adjudicator.WaitEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
 		cur.ResolveMelee(d)
 		mark(cur, true)
 		cur.UpdateCleared()
@@ -619,7 +619,7 @@ func (st *gameStep) refitInvariants(s *adjudicator.State) *failure {
 	if st.orders.Decision != nil {
 		var dice []int
 		for _, r := range st.dice {
-			if r.Purpose == "loss recovery" {
+			if r.Purpose == adjudicator.DieLossRecovery {
 				dice = append(dice, r.Value)
 			}
 		}
@@ -629,7 +629,7 @@ func (st *gameStep) refitInvariants(s *adjudicator.State) *failure {
 		weather := s.Weather
 		total := adjudicator.LossRecoveryTotal(dice[0], dice[1], weather, adjudicator.RefitModifier(before.Scenario))
 		track, budget = 0, adjudicator.LossRecovery(total, before.Casualties)
-		if _, phase := s.WaitingFor(); phase == adjudicator.PhaseUSRefit && s.RefitSteps != budget {
+		if s.Wait().Kind == adjudicator.WaitUSRefit && s.RefitSteps != budget {
 			return bad(nil, "the roll %d+%d in %s under %d casualties gives %d steps; the game keeps %d", dice[0], dice[1], weather, before.Casualties, budget, s.RefitSteps)
 		}
 	}

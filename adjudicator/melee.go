@@ -649,12 +649,12 @@ func (mt *meleeFight) fire(firers []*Unit, offensive bool, enemySteps int) ([]ro
 		}
 		drm, why := DRM(sit)
 		r := roll{u: u, drm: drm, why: why}
-		purpose := "melee defensive fire"
+		purpose := DieMeleeDefence
 		if offensive {
-			purpose = "melee offensive fire"
+			purpose = DieMeleeAttack
 		}
 		for range n {
-			r.dice = append(r.dice, mt.d.Roll(Die{Purpose: purpose, Unit: u.ID, Hex: mt.target, Need: HitNeed(drm)}))
+			r.dice = append(r.dice, mt.d.Roll(Die{Purpose: purpose, Side: u.Side(), Unit: u.ID, Hex: mt.target, Need: HitNeed(drm), Seen: AudienceBoth}))
 		}
 		rolls = append(rolls, r)
 	}

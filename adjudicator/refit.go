@@ -59,15 +59,6 @@ import (
 // The Japanese part (9.5 to 9.7) is in refit_japanese.go, the landing and
 // the U.S. creations (9.2 to 9.4) in refit_landing.go.
 
-// Waits and phases of a refit turn (DESIGN 3): an orders file names its wait
-// as the phase that awaits it.
-const (
-	PhaseUSRefit = "us-refit" // restore, land, independents, depots (9.1-9.4)
-	PhaseJPRefit = "jp-refit" // hide, move and swap Unknown units (9.5, 9.6)
-	WaitUSRefit  = PhaseUSRefit
-	WaitJPRefit  = PhaseJPRefit
-)
-
 // Refit is the U.S. orders of a refit turn (rules 9.1 to 9.4), carried out
 // in the order of the rules: steps restored, units landed, independent
 // units created, supply depots created.
@@ -197,7 +188,7 @@ func (s *State) beginRefit(r *Refit, d Dice) []Event {
 	evs = append(evs, RollWeather(s, d))
 	evs = append(evs, s.rollLossRecovery(d)...)
 	if r == nil {
-		s.setWait(PhaseUSRefit, US)
+		s.await(WaitUSRefit, US)
 		return evs
 	}
 	return append(evs, s.refitUS(*r, d)...)
@@ -208,8 +199,8 @@ func (s *State) beginRefit(r *Refit, d Dice) []Event {
 // for the U.S. orders, and the casualty track reset to 0: the steps not
 // recovered are gone for good.
 func (s *State) rollLossRecovery(d Dice) []Event {
-	d1 := d.Roll(Die{Purpose: "loss recovery"})
-	d2 := d.Roll(Die{Purpose: "loss recovery"})
+	d1 := d.Roll(Die{Purpose: DieLossRecovery, Side: US, Seen: AudienceBoth})
+	d2 := d.Roll(Die{Purpose: DieLossRecovery, Side: US, Seen: AudienceBoth})
 	wmod, smod := WeatherRefitModifier(s.Weather), RefitModifier(s.Scenario)
 	total := LossRecoveryTotal(d1, d2, s.Weather, smod)
 	steps := LossRecovery(total, s.Casualties)
@@ -255,7 +246,7 @@ func (s *State) refitUS(r Refit, d Dice) []Event {
 	if s.Over() {
 		return evs
 	}
-	s.setWait(PhaseJPRefit, JP)
+	s.await(WaitJPRefit, JP)
 	return evs
 }
 
@@ -502,8 +493,8 @@ func (s *State) checkRefitParts(o Orders) []Problem {
 	file := func(format string, a ...any) {
 		problems = append(problems, Problem{Action: -1, Step: -1, Msg: fmt.Sprintf(format, a...)})
 	}
-	switch s.Phase {
-	case PhaseUSDecision:
+	switch s.Wait().Kind {
+	case WaitUSDecision:
 		if o.Decision != nil && o.Decision.Refit && o.Decision.Night {
 			file("a refit turn replaces the rest of the turn, so it is never a night turn (rule 3.1)")
 		}
@@ -516,7 +507,7 @@ func (s *State) checkRefitParts(o Orders) []Problem {
 		if len(problems) == 0 && o.Refit != nil {
 			problems = append(problems, s.judgeRefit(*o.Refit, -1)...)
 		}
-	case PhaseUSRefit:
+	case WaitUSRefit:
 		if o.Refit == nil {
 			file("the U.S. refit orders need refit: restore, land, independents, depots, or refit: {} to do nothing (rules 9.1 to 9.4)")
 		}
@@ -526,7 +517,7 @@ func (s *State) checkRefitParts(o Orders) []Problem {
 		if len(problems) == 0 {
 			problems = append(problems, s.judgeRefit(*o.Refit, s.RefitSteps)...)
 		}
-	case PhaseJPRefit:
+	case WaitJPRefit:
 		if o.Rearrange == nil {
 			file("the Japanese refit orders need refit: hide, move, swap, or refit: {} to do nothing (rules 9.5, 9.6)")
 		}

@@ -425,7 +425,7 @@ func (s *State) advanceRefit() []Event {
 	s.Turn++
 	evs := []Event{refitPublic(evTurn, NoSide, nil, "Turn %d (%s) begins (rule 9.7).", s.Turn, TurnDate(s.Turn))}
 	evs = append(evs, s.revealKomandorski()...)
-	s.setWait(PhaseUSDecision, US)
+	s.await(WaitUSDecision, US)
 	return evs
 }
 

@@ -117,7 +117,7 @@ func (r *refitRun) scatter(u *Unit, lz LandingZone) (LandingZone, bool) {
 		return lz, true
 	}
 	s := r.s
-	die := r.d.Roll(Die{Purpose: "scatter", Unit: u.ID})
+	die := r.d.Roll(Die{Purpose: DieScatter, Side: US, Unit: u.ID, Seen: AudienceBoth})
 	mod := WeatherRefitModifier(s.Weather)
 	res := lz.ScatterFor(die + mod)
 	roll := fmt.Sprintf("die %d", die)

@@ -111,7 +111,7 @@ func TestLandingScatterChart(t *testing.T) {
 			for die := 1; die <= 10; die++ {
 				s := game(t, nil)
 				s.Weather, s.Turn = w, 3
-				s.setWait(PhaseUSRefit, US)
+				s.await(WaitUSRefit, US)
 				if err := s.Place("1/32-A", 0, BoxReinforcements); err != nil {
 					t.Fatal(err)
 				}
@@ -163,7 +163,7 @@ func TestRefitTurn(t *testing.T) {
 
 	// Cloudy line, die 1: cloudy; dice 6+6=12 against 9 casualties: 4.
 	s, evs := resolve(t, s, Orders{Side: US, Wait: WaitUSDecision, Decision: &Decision{Refit: true}}, 1, 6, 6)
-	wantWait(t, s, US, PhaseUSRefit, 4)
+	wantWait(t, s, US, WaitUSRefit, 4)
 	if s.RefitSteps != 4 || s.Casualties != 0 || s.Weather != Cloudy || s.Night {
 		t.Fatalf("refit steps %d, casualties %d, weather %s: %v", s.RefitSteps, s.Casualties, s.Weather, texts(evs))
 	}
@@ -186,7 +186,7 @@ func TestRefitTurn(t *testing.T) {
 		Restore: []Restore{{Unit: "1/17-A"}},
 		Land:    []Landing{{Unit: "1/32-A", Zone: "D"}},
 	}}, 7)
-	wantWait(t, s, JP, PhaseJPRefit, 4)
+	wantWait(t, s, JP, WaitJPRefit, 4)
 	wantText(t, texts(evs), "1 step of the refit not used is lost")
 	if u, _ := s.Unit("1/17-A"); u.Steps != 4 {
 		t.Errorf("1/17-A has %d steps", u.Steps)
@@ -209,7 +209,7 @@ func TestRefitTurn(t *testing.T) {
 	s, evs = resolve(t, s, Orders{Side: JP, Wait: WaitJPRefit, Rearrange: &Rearrange{
 		Swaps: []Swap{{Hex: 2414, Place: []UnknownMove{{Unit: "U05", To: 2415}}}},
 	}})
-	wantWait(t, s, US, PhaseUSDecision, 5)
+	wantWait(t, s, US, WaitUSDecision, 5)
 	if u, _ := s.Unit("U05"); u.Hex != 2415 || !u.FaceDown {
 		t.Errorf("U05 in %s, face down %v", u.Hex, u.FaceDown)
 	}
@@ -245,7 +245,7 @@ func TestRefitInDecision(t *testing.T) {
 	}
 	// Cloudy line 1: cloudy; 10+10 = 20 against 20: 17 steps; 2 used.
 	out, evs := resolve(t, s, o, 1, 10, 10)
-	wantWait(t, out, JP, PhaseJPRefit, 6)
+	wantWait(t, out, JP, WaitJPRefit, 6)
 	if u, _ := out.Unit("1/17-A"); u.Steps != 4 {
 		t.Errorf("1/17-A has %d steps: %s", u.Steps, texts(evs))
 	}

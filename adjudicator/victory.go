@@ -44,14 +44,14 @@ const EngineerHill Hex = 2717
 var SouthernLandingZones = []string{"D", "E", "F", "G"}
 
 // Over reports whether the game has been decided or has run out of turns.
-func (s *State) Over() bool { return s.Phase == PhaseEnded || s.Winner != NoSide }
+func (s *State) Over() bool { return s.Wait().Over() }
 
 // CheckSuddenVictory applies rule 3.8.2, which holds at any moment of a
 // turn: the Japanese win as soon as the U.S. casualty track reaches 30; the
 // U.S. wins as soon as no Japanese infantry or artillery remains on the map
 // or in the pool (Unknown units do not count). Code that inflicts losses
 // calls it after every loss. It sets Winner and Victory and ends the game
-// (Phase becomes PhaseEnded), returning the event that says so; it does
+// (it then waits for WaitEnded), returning the event that says so; it does
 // nothing once the game is over.
 func (s *State) CheckSuddenVictory() []Event {
 	if s.Over() {
@@ -85,7 +85,7 @@ func (s *State) japaneseFightOn() bool {
 // already have ended the game) and then the objectives of 3.8.1. It ends
 // the game and returns the event saying who won, or returns nothing.
 func (s *State) CheckVictory() []Event {
-	if evs := s.CheckSuddenVictory(); len(evs) > 0 || s.Phase == PhaseEnded {
+	if evs := s.CheckSuddenVictory(); len(evs) > 0 || s.Over() {
 		return evs
 	}
 	if s.usHoldsVictoryHexes() {

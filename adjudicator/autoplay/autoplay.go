@@ -7,7 +7,7 @@
 //
 // # Basics
 //
-// Orders answers whatever the game waits for (adjudicator.State.WaitingFor):
+// Orders answers whatever the game waits for (adjudicator.State.Wait):
 // the U.S. decision with a random night or day turn or, now and then, a
 // refit turn; an actions file with a random mix of moves, ranged fire,
 // melee declarations, now and then the side's air strikes or Colonel
@@ -20,8 +20,9 @@
 //
 // It decides only from what its side may see (DESIGN 4): the enemy
 // counters' hexes and the enemy units shown face up; it names no face-down
-// enemy unit, and the Japanese never look at the U.S. units off the map. It plays badly on purpose, favouring moves towards
-// the enemy so that fights happen, and nothing more.
+// enemy unit, and the Japanese never look at the U.S. units off the map.
+// It plays badly on purpose, favouring moves towards the enemy so that
+// fights happen, and nothing more.
 package autoplay
 
 import (
@@ -35,16 +36,16 @@ import (
 // When the game waits for no one (over, or not begun) it returns
 // s.DefaultOrders(), which nothing accepts.
 func Orders(s *adjudicator.State, pick func(n int) int) adjudicator.Orders {
-	side, phase := s.WaitingFor()
-	switch phase {
-	case adjudicator.PhaseUSDecision:
+	w := s.Wait()
+	switch w.Kind {
+	case adjudicator.WaitUSDecision:
 		return decision(s, pick)
-	case adjudicator.PhaseUSRefit:
+	case adjudicator.WaitUSRefit:
 		return usRefit(s, s.DefaultOrders(), pick)
-	case adjudicator.PhaseJPRefit:
+	case adjudicator.WaitJPRefit:
 		return jpRefit(s, pick)
-	case adjudicator.PhaseActions:
-		return actions(s, side, pick)
+	case adjudicator.WaitActions:
+		return actions(s, w.Side, pick)
 	}
 	return s.DefaultOrders()
 }

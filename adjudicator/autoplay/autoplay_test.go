@@ -43,8 +43,9 @@ func TestOrdersAreLegal(t *testing.T) {
 	for seed := range int64(games) {
 		s, r := newGame(seed)
 		for s.Turn <= turns {
-			side, phase := s.WaitingFor()
-			if phase == adjudicator.PhaseEnded {
+			w := s.Wait()
+			side, phase := w.Side, w.Kind
+			if phase == adjudicator.WaitEnded {
 				break
 			}
 			o := autoplay.Orders(s, r.Intn)
@@ -112,7 +113,7 @@ func TestOrdersAreDeterministic(t *testing.T) {
 			if b, _, ps = adjudicator.Resolve(b, ob, dice{rb}); len(ps) > 0 {
 				t.Fatal(ps)
 			}
-			if _, phase := a.WaitingFor(); phase == adjudicator.PhaseEnded {
+			if phase := a.Wait().Kind; phase == adjudicator.WaitEnded {
 				break
 			}
 		}
@@ -165,12 +166,13 @@ func TestDeployIsLegal(t *testing.T) {
 // activation on the position the earlier ones leave, as the rules judge
 // the file, and there a zone cleared of its Unknown units is public.
 func TestUSOrdersIgnoreHidden(t *testing.T) {
-	checked := map[string]int{}
+	checked := map[adjudicator.WaitKind]int{}
 	for seed := range int64(40) {
 		s, r := newGame(seed)
 		for range 8 {
-			side, phase := s.WaitingFor()
-			if phase == adjudicator.PhaseEnded {
+			w := s.Wait()
+			side, phase := w.Side, w.Kind
+			if phase == adjudicator.WaitEnded {
 				break
 			}
 			if side == adjudicator.US {
@@ -208,7 +210,7 @@ func TestUSOrdersIgnoreHidden(t *testing.T) {
 			s = ns
 		}
 	}
-	if checked[adjudicator.PhaseActions] < 40 || checked[adjudicator.PhaseUSDecision] < 40 || checked[adjudicator.PhaseUSRefit] < 5 {
+	if checked[adjudicator.WaitActions] < 40 || checked[adjudicator.WaitUSDecision] < 40 || checked[adjudicator.WaitUSRefit] < 5 {
 		t.Fatalf("too few U.S. orders compared: %v", checked)
 	}
 }

@@ -23,7 +23,7 @@ func (p *parser) refitSteps(root *yaml.Node, y *caseYAML) {
 	}
 	at := keyPos(root, "refit_steps")
 	switch {
-	case y.Phase != adjudicator.PhaseUSRefit:
+	case y.Phase != adjudicator.WaitUSRefit:
 		p.fail(at, "refit_steps: give it with phase: us-refit, the wait it belongs to (rule 9.1)")
 	case *y.RefitSteps < 0 || *y.RefitSteps > 25:
 		p.fail(at, "refit_steps: the Loss Recovery table gives 0 to 25 steps (rule 9.1)")
