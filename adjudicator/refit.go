@@ -26,7 +26,8 @@ import (
 //     table's rows run from 2 to 20: a modified total below 2 reads as 2 (a
 //     row of nothing but 0), and no modifier ever raises the total above 20.
 //     Its columns are the casualty track from 1 to 29: a track at 0 gives 0
-//     steps, and 30 never occurs because it ends the game (3.8.2).
+//     steps, and 30 never occurs because it ends the game (3.8.2;
+//     RULINGS.md R51).
 //   - Restoring steps is a priority list: each entry names an infantry unit
 //     and, if the player wishes, how many steps it should get; without a
 //     number it gets as many as it may take. Steps are handed out in list
@@ -34,27 +35,29 @@ import (
 //     reset. A unit must be on the map and in supply when its steps are
 //     restored (7.4); an entry asking for more steps than the unit lacks,
 //     or than its hex can stack (4.0, 9.2.1), is refused, while an entry
-//     without a number is cut to what fits.
+//     without a number is cut to what fits (RULINGS.md R52).
 //   - Landing. Units land in the order the orders list them, so the most
 //     recently landed units (9.2.1) are the last listed. A unit landing
 //     where it was sent or scattering lands in that zone's hex; the capacity
 //     of each zone is then enforced by taking steps from the units landed
 //     there this turn, the last landed first. Units already in a zone before
-//     the landing were landed earlier and lose nothing.
+//     the landing were landed earlier and lose nothing (RULINGS.md R54).
 //   - The casualty track counts U.S. infantry steps only (8.4): steps of
 //     recon, engineers and artillery lost in a landing are lost without a
-//     mark, as they are in combat ("just like combat losses", 9.2.1).
+//     mark, as they are in combat ("just like combat losses", 9.2.1;
+//     RULINGS.md R55).
 //   - Independent units (9.3): each infantry company may give one step per
 //     refit turn, never its last (rule 9.4 allows the last step for depots
 //     only, and says so). The counter mix limits them: an independent is
 //     created from a counter never used yet, so the counters eliminated do
-//     not come back.
+//     not come back (RULINGS.md R56). Each engineer company creates its
+//     depot once a game (9.4; R57).
 //   - Orders are judged without dice when they arrive, as actions are: the
 //     landing as though every unit lands where it is sent. When the refit
 //     orders come inside the decision, they are judged before the weather
 //     is rolled. Whatever the dice then make impossible (a unit out of
 //     supply in the new weather, a unit scattered or delayed) is skipped,
-//     and the report says so.
+//     and the report says so (RULINGS.md R53).
 //
 // The Japanese part (9.5 to 9.7) is in refit_japanese.go, the landing and
 // the U.S. creations (9.2 to 9.4) in refit_landing.go.

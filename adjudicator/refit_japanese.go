@@ -12,7 +12,8 @@ import (
 // Readings taken where the rules leave room:
 //
 //   - Hiding (9.5) is for units face up on the map; listing a unit already
-//     face down does nothing. Captured U.S. artillery has no hidden side.
+//     face down does nothing. Captured U.S. artillery has no hidden side
+//     (RULINGS.md R58).
 //   - "Not adjacent to a U.S. unit" also keeps Unknown units out of a hex
 //     holding U.S. units: no hex holds both sides.
 //   - A swap (9.6, step 2) takes every Japanese infantry unit of the hex
@@ -25,10 +26,11 @@ import (
 //   - The limit of 9.6 counts every Unknown unit on the map, as its worked
 //     figures do (16 Unknown units are no constraint until 49 infantry are
 //     lost): no placement may leave more Unknown units on the map than
-//     Japanese infantry units left on the map and in the pool.
+//     Japanese infantry units left on the map and in the pool (RULINGS.md
+//     R59).
 //   - The turn advance of a refit turn (9.7) turns nothing face down: rule
 //     3.9's flip belongs to step 9 of a normal turn, and 9.5 gave the
-//     Japanese their choice.
+//     Japanese their choice (RULINGS.md R58).
 
 // Rearrange is the Japanese orders of a refit turn (rules 9.5, 9.6),
 // carried out in the order of the rules.
@@ -366,7 +368,8 @@ func (s *State) usSight() map[Hex]sight {
 // now. It says nothing else, not even which face-up unit turned face down
 // and which left the map, since a swap that puts an Unknown unit where
 // infantry stood looks the same on the table: how the counters came to
-// stand where they do is the Japanese player's secret (DESIGN 4).
+// stand where they do is the Japanese player's secret (DESIGN 4; RULINGS.md
+// R60).
 func (s *State) usSightChanges(before map[Hex]sight) []Event {
 	after := s.usSight()
 	var hexes []Hex
