@@ -221,7 +221,7 @@ func (s *State) rollLossRecovery(d Dice) []Event {
 	evs := []Event{refitPublic(evLossRecovery, US, nil,
 		"Loss recovery: %s against %s: %s to restore (rule 9.1).",
 		text, casualtiesText(s.Casualties), plural(steps, "step"))}
-	lost := s.Casualties - steps
+	lost := max(s.Casualties-steps, 0)
 	s.RefitSteps = steps
 	s.Casualties = 0
 	evs = append(evs, refitPublic(evLossRecovery, US, nil,

@@ -229,3 +229,60 @@ func clears(s *adjudicator.State, o adjudicator.Orders) bool {
 	}
 	return false
 }
+
+// TestJPOrdersIgnoreUSBoxes checks that the Japanese player decides only
+// from what the Japanese see (DESIGN 4): of the U.S. units off the map they
+// see only how many units and steps each box holds, so exchanging the boxes
+// of U.S. units with as many steps leaves their orders the same, at the
+// actions and at the Japanese refit.
+func TestJPOrdersIgnoreUSBoxes(t *testing.T) {
+	checked := map[adjudicator.WaitKind]int{}
+	games := 40
+	if testing.Short() {
+		games = 15
+	}
+	for seed := range int64(games) {
+		s, r := newGame(seed)
+		for range 10 {
+			w := s.Wait()
+			if w.Over() {
+				break
+			}
+			if w.Side == adjudicator.JP {
+				other := s.Clone()
+				bySteps := map[int][]*adjudicator.Unit{}
+				for _, u := range other.Units {
+					if u.Counter().Side() == adjudicator.US && !u.OnMap() && u.Box != adjudicator.BoxUnused {
+						bySteps[u.Steps] = append(bySteps[u.Steps], u)
+					}
+				}
+				for steps := 1; steps <= 4; steps++ {
+					us := bySteps[steps]
+					perm := r.Perm(len(us))
+					boxes := make([]string, len(us))
+					for i, u := range us {
+						boxes[perm[i]] = u.Box
+					}
+					for i, u := range us {
+						u.Box = boxes[i]
+					}
+				}
+				pickSeed := r.Int63()
+				a := autoplay.Orders(s, rand.New(rand.NewSource(pickSeed)).Intn)
+				b := autoplay.Orders(other, rand.New(rand.NewSource(pickSeed)).Intn)
+				if !reflect.DeepEqual(a, b) {
+					t.Fatalf("seed %d, %s: the Japanese orders change with which U.S. units are off the map", seed, s.WaitText())
+				}
+				checked[w.Kind]++
+			}
+			ns, _, ps := adjudicator.Resolve(s, autoplay.Orders(s, r.Intn), dice{r})
+			if len(ps) > 0 {
+				t.Fatal(ps)
+			}
+			s = ns
+		}
+	}
+	if checked[adjudicator.WaitActions] < games || checked[adjudicator.WaitJPRefit] < 3 {
+		t.Fatalf("too few Japanese orders compared: %v", checked)
+	}
+}
