@@ -175,10 +175,10 @@ func WeatherRefitModifier(w Weather) int {
 }
 
 // LossRecoveryTotal is the modified total of the loss recovery roll (rule
-// 9.1): the two dice, the weather's modifier and scenario, what the
-// scenario adds (RefitModifier), before a total below 2 reads as 2.
-func LossRecoveryTotal(die1, die2 int, w Weather, scenario int) int {
-	return die1 + die2 + WeatherRefitModifier(w) + scenario
+// 9.1): the two dice, plus the weather's modifier, plus scenarioMod, what
+// the scenario adds (RefitModifier), before a total below 2 reads as 2.
+func LossRecoveryTotal(die1, die2 int, w Weather, scenarioMod int) int {
+	return die1 + die2 + WeatherRefitModifier(w) + scenarioMod
 }
 
 // beginRefit is a U.S. decision calling a refit turn (rules 3.1, 9.1):
