@@ -44,6 +44,10 @@ var (
 	ErrTimeout = errors.New("mail: network operation timed out")
 	// ErrNoBody: Incoming.Fetch was called after the handler returned.
 	ErrNoBody = errors.New("mail: message fetched outside its handler")
+
+	// errClosed ends a session whose connection the server closed; Run
+	// logs it and reconnects.
+	errClosed = errors.New("mail: imap: connection closed by the server")
 )
 
 // LimitError is the user-facing error of a mail that exceeds one of the

@@ -254,8 +254,6 @@ type session struct {
 	failed  int             // scans in a row with a handler failure
 }
 
-var errClosed = errors.New("mail: imap: connection closed by the server")
-
 func (in *Inbox) session(ctx context.Context) error {
 	s := &session{in: in, newMail: make(chan struct{}, 1), pos: in.Position(), done: in.done}
 	opts := &imapclient.Options{
