@@ -231,6 +231,11 @@ type Game struct {
 	Head     string           `json:"head"`      // hash of the last log entry
 	Current  uint64           `json:"current"`   // the entry whose snapshot is the position in force
 	DiceNext uint64           `json:"dice_next"` // sequence number of the next die; never decreases
+	// Service is the game service's own record of the game (its name,
+	// deadlines and reminders, absences, held files...): the store keeps
+	// it with the game and writes it in the same transactions
+	// (Txn.SetService), without reading it.
+	Service json.RawMessage `json:"service,omitempty"`
 }
 
 // Player returns the player of side s.
