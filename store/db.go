@@ -310,6 +310,8 @@ type NewGame struct {
 	Deadline time.Time
 	// Outbox holds the welcome mails (tokens, commitment).
 	Outbox []Mail
+	// Service is the game service's own record of the game (Game.Service).
+	Service json.RawMessage
 }
 
 // NewPlayer is a side's address and token in clear.
@@ -338,7 +340,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 		ID: ng.ID, Scenario: ng.Scenario, Options: ng.Options,
 		Seed: seed, Commitment: Commitment(seed),
 		Status: Active, Deadline: ng.Deadline, Created: now,
-		DiceNext: 1,
+		DiceNext: 1, Service: ng.Service,
 	}
 	for _, p := range ng.Players {
 		g.Players = append(g.Players, Player{Side: p.Side, Address: p.Address, TokenHash: HashToken(p.Token)})

@@ -199,6 +199,34 @@ func (t *Txn) SetService(b json.RawMessage) {
 	t.changed = true
 }
 
+// Amend changes what the receipt of an earlier mail of this game says
+// became of it, when that mail produced no entry: orders held for the
+// settle window and then replaced by newer ones.
+func (t *Txn) Amend(m MailRef, outcome string) error {
+	r, ok := lookupReceipt(t.tx, m)
+	if !ok || r.Game != t.w.g.ID || r.Entry != 0 {
+		return fmt.Errorf("store: no receipt without an entry for %s in game %s", m.MessageID, t.w.g.ID)
+	}
+	r.Outcome = outcome
+	return putReceipt(t.tx, r)
+}
+
+// Outbox returns the mails of the game, sent or not, in queue order.
+func (t *Txn) Outbox() ([]Mail, error) {
+	var out []Mail
+	err := t.tx.Bucket(bOutbox).ForEach(func(k, v []byte) error {
+		var m Mail
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("store: outbox mail %d: %w", binary.BigEndian.Uint64(k), err)
+		}
+		if m.Game == t.w.g.ID {
+			out = append(out, m)
+		}
+		return nil
+	})
+	return out, err
+}
+
 // Log returns the game's entries, as DB.Log does.
 func (t *Txn) Log() ([]LogEntry, error) { return t.w.log(1) }
 
