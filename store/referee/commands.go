@@ -165,7 +165,7 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 	}
 	cmd := lookupCommand(name)
 	if cmd == nil {
-		text := "attu found no orders and no command in your mail.\n\n" + helpText(g.ID, s.gameAddress(g.ID), helpFor(side))
+		text := "attu found no orders and no command in your mail.\n\n" + helpText(g.ID, s.gameAddress(g), helpFor(side))
 		return s.answer(g, ref, "answered: no command", s.noticeReply(g, m, "no orders or command found", text))
 	}
 	if cmd.token && token == "" {
@@ -270,7 +270,7 @@ func (c *call) tell(side adjudicator.Side, subject string, lines ...string) {
 }
 
 func cmdHelp(c *call) error {
-	c.answer = helpText(c.g.ID, c.s.gameAddress(c.g.ID), helpFor(c.side))
+	c.answer = helpText(c.g.ID, c.s.gameAddress(&c.g), helpFor(c.side))
 	return nil
 }
 
@@ -700,7 +700,7 @@ func cmdReplace(c *call) error {
 	if err != nil {
 		return err
 	}
-	w := welcomeInfo{Game: c.g.ID, Name: c.rec.Name, Address: c.s.gameAddress(c.g.ID), Side: side, Token: token,
+	w := welcomeInfo{Game: c.g.ID, Name: c.rec.Name, Address: c.s.gameAddress(&c.g), Side: side, Token: token,
 		Commitment: c.g.Commitment, Settle: c.rec.Settle, Report: c.s.reportData(&c.g, c.rec, st, side, nil)}
 	c.t.Queue(c.s.newMail(&c.g, "welcome-"+side.String(), addr, "welcome: you play the "+sideName(side)+" side", welcomeText(w)))
 	if old.Address != "" && !sameAddress(old.Address, addr) {

@@ -212,7 +212,11 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &record{Name: ng.Name, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence}
+	mailbox := bareAddress(s.cfg.Address)
+	if !strings.Contains(mailbox, "@") {
+		return nil, fmt.Errorf("referee: the service needs the address of its mailbox (Config.Address) to create a game")
+	}
+	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence}
 	tokens := map[adjudicator.Side]string{}
 	var players []store.NewPlayer
 	for _, side := range sides {
@@ -243,17 +247,18 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
 		}
 		g.Deadline = rec.deadline(g, g.Wait, now)
+		b, err := jsonRecord(rec)
+		if err != nil {
+			return nil, err
+		}
+		g.Service = b
 		var welcome []store.Mail
 		for _, p := range players {
-			w := welcomeInfo{Game: id, Name: ng.Name, Address: s.gameAddress(id), Side: p.Side, Token: p.Token,
+			w := welcomeInfo{Game: id, Name: ng.Name, Address: s.gameAddress(g), Side: p.Side, Token: p.Token,
 				Commitment: g.Commitment, Settle: ng.Settle, Players: g.Players,
 				Report: s.reportData(g, rec, opening, p.Side, nil)}
 			welcome = append(welcome, s.newMail(g, "welcome-"+p.Side.String(), p.Address,
 				"welcome: you play the "+whom(p.Side), welcomeText(w)))
-		}
-		b, err := jsonRecord(rec)
-		if err != nil {
-			return nil, err
 		}
 		created, err := s.db.Create(store.NewGame{ID: id, Scenario: "campaign", Options: opts, Players: players,
 			Seed: seed, Start: start, Deadline: g.Deadline, Outbox: welcome, Service: b})

@@ -280,7 +280,7 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 func (s *Service) reportData(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event) reportInfo {
 	w := g.Wait
 	d := reportInfo{
-		Game: g.ID, Name: rec.Name, Address: s.gameAddress(g.ID), Side: side,
+		Game: g.ID, Name: rec.Name, Address: s.gameAddress(g), Side: side,
 		View: st.View(side), Map: st.Map(), Events: adjudicator.VisibleEvents(evs, side),
 		Notices: rec.Notices, Waiting: st.WaitText(), Awaited: w.Side,
 		Deadline: g.Deadline, Entry: g.Entries, Head: g.Head, Paused: g.Status == store.Paused,

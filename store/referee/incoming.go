@@ -200,7 +200,7 @@ func (s *Service) unauthenticated(g *store.Game, ref store.MailRef, m *Message, 
 // genericMail is the answer that tells nothing: the same for every reason.
 func (s *Service) genericMail(m *Message) store.Mail {
 	subject, text := genericText()
-	return reply(store.Mail{MessageID: s.messageID("", "refused"), From: bareAddress(s.cfg.Address),
+	return reply(store.Mail{MessageID: s.messageID(nil, "refused"), From: bareAddress(s.cfg.Address),
 		To: []string{bareAddress(m.From)}, Subject: subject, Text: text}, m)
 }
 

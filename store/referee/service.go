@@ -94,6 +94,9 @@ func (s *Service) DB() *store.DB { return s.db }
 type record struct {
 	// Name is the game's human-readable name.
 	Name string `json:"name"`
+	// Mailbox is the address the game is played through (Config.Address
+	// when it was created).
+	Mailbox string `json:"mailbox"`
 	// Deadlines overrides the game's deadline for some kinds of wait.
 	Deadlines map[adjudicator.WaitKind]time.Duration `json:"deadlines,omitempty"`
 	// Settle is how long an orders file is held before it is applied
@@ -257,32 +260,43 @@ func sidesOf(g *store.Game, address string) []adjudicator.Side {
 	return out
 }
 
-// host is the domain of the service's address, for Message-IDs.
-func (s *Service) host() string {
-	if _, d, ok := strings.Cut(bareAddress(s.cfg.Address), "@"); ok && d != "" {
-		return d
+// mailbox is the address game g is played through: the service's, or
+// the one recorded when the game was created (for the command line,
+// which runs without the daemon's configuration).
+func (s *Service) mailbox(g *store.Game) string {
+	if a := bareAddress(s.cfg.Address); a != "" || g == nil {
+		return a
 	}
-	return "attu.invalid"
+	var r struct {
+		Mailbox string `json:"mailbox"`
+	}
+	json.Unmarshal(g.Service, &r)
+	return r.Mailbox
 }
 
-// gameAddress is game id's own address: attu+ID@host.
-func (s *Service) gameAddress(id string) string {
-	local, domain, ok := strings.Cut(bareAddress(s.cfg.Address), "@")
+// gameAddress is game g's own address: attu+ID@host.
+func (s *Service) gameAddress(g *store.Game) string {
+	local, domain, ok := strings.Cut(s.mailbox(g), "@")
 	if !ok {
 		return ""
 	}
 	local, _, _ = strings.Cut(local, "+")
-	return local + "+" + id + "@" + domain
+	return local + "+" + g.ID + "@" + domain
 }
 
-// messageID returns a fresh Message-ID for a mail of the given kind.
-func (s *Service) messageID(game, kind string) string {
+// messageID returns a fresh Message-ID for a mail of the given kind about
+// game g (nil for none).
+func (s *Service) messageID(g *store.Game, kind string) string {
 	var b [8]byte
 	rand.Read(b[:])
-	if game == "" {
-		game = "x"
+	id, host := "x", "attu.invalid"
+	if g != nil {
+		id = g.ID
 	}
-	return fmt.Sprintf("<attu.%s.%s.%s@%s>", game, kind, hex.EncodeToString(b[:]), s.host())
+	if _, d, ok := strings.Cut(s.mailbox(g), "@"); ok && d != "" {
+		host = d
+	}
+	return fmt.Sprintf("<attu.%s.%s.%s@%s>", id, kind, hex.EncodeToString(b[:]), host)
 }
 
 // tag is the subject tag of a game.
@@ -290,7 +304,7 @@ func tag(id string) string { return "[attu " + id + "]" }
 
 // newMail is a mail from game g to address.
 func (s *Service) newMail(g *store.Game, kind, to, subject, text string) store.Mail {
-	return store.Mail{MessageID: s.messageID(g.ID, kind), From: s.gameAddress(g.ID), To: []string{to},
+	return store.Mail{MessageID: s.messageID(g, kind), From: s.gameAddress(g), To: []string{to},
 		Subject: tag(g.ID) + " " + subject, Text: text}
 }
 
