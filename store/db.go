@@ -22,7 +22,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -158,6 +158,11 @@ var migrations = []func(tx *bolt.Tx) error{
 			return nil
 		})
 	},
+	// Version 4: logs may hold notes (KindNote) and a game's record the
+	// game service's own (Game.Service). A version 3 file holds neither
+	// and reads as it is; the version tells an earlier release that it
+	// cannot read what this one writes.
+	3: func(tx *bolt.Tx) error { return nil },
 }
 
 func migrate(tx *bolt.Tx) error {
