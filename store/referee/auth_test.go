@@ -93,6 +93,11 @@ func TestAuthentication(t *testing.T) {
 			return m
 		}},
 		{name: "our own mail", msg: text("attu+g1@example.org", "status")},
+		{name: "automatic mail", msg: func() *Message {
+			m := text(usAddr, "status")()
+			m.Automatic = true
+			return m
+		}},
 		{name: "duplicate Message-ID", msg: func() *Message { return decision }},
 		{name: "duplicate Message-ID, other content", msg: func() *Message {
 			m := *decision

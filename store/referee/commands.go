@@ -528,6 +528,12 @@ func (c *call) rollback(to uint64, note string) error {
 		return err
 	}
 	c.rec.notice("%s", note)
+	if h := c.rec.Held; h != nil {
+		if err := c.t.Amend(h.ref(), "dropped: the game was rolled back"); err != nil {
+			return err
+		}
+		c.rec.notice("The %s player's held orders were dropped.", sideName(h.Side))
+	}
 	c.rec.Held, c.rec.Reminded, c.rec.NoDefault, c.rec.Takeback, c.rec.Remaining = nil, false, false, nil, 0
 	c.refresh()
 	c.t.SetDeadline(c.rec.deadline(&c.g, c.g.Wait, c.now))
@@ -644,9 +650,6 @@ func cmdForce(c *call) error {
 	}
 	if h := c.rec.Held; h != nil {
 		c.rec.notice("The %s player's held orders were dropped.", sideName(h.Side))
-		if err := c.t.Amend(h.ref(), "dropped: the umpire forced the default orders"); err != nil {
-			return err
-		}
 	}
 	if err := c.s.applyDefault(c.t, c.rec, c.now); err != nil {
 		return err

@@ -208,3 +208,26 @@ func TestTakeback(t *testing.T) {
 	}
 	h.audit()
 }
+
+// Orders applied at once (now: true) while an earlier file waits replace
+// it: the earlier one is never applied, and the ledger says so.
+func TestSettleNowReplacesHeld(t *testing.T) {
+	h := newHarness(t, NewGame{Settle: time.Hour})
+	held := h.message(usAddr, "orders")
+	held.Orders = h.file(nil, h.tokens[adjudicator.US])
+	h.send(held)
+	now := h.message(usAddr, "orders")
+	now.Orders = append(orderFile(h.id, h.tokens[adjudicator.US], adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitUSDecision, Decision: &adjudicator.Decision{Night: true}}), "now: true\n"...)
+	if out := h.send(now); len(out) != 3 || !h.state().Night {
+		t.Fatalf("now: true: %v", subjects(out))
+	}
+	if r, _, _ := h.db.Processed(store.MailRef{MessageID: held.MessageID}); r.Entry != 0 || !strings.HasPrefix(r.Outcome, "dropped") {
+		t.Fatalf("the held file's receipt: %+v", r)
+	}
+	h.advance(2 * time.Hour)
+	entries := h.game().Entries
+	if out := h.tick(); len(out) != 0 || h.game().Entries != entries {
+		t.Fatalf("the dropped file came back: %v", subjects(out))
+	}
+	h.audit()
+}

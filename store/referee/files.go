@@ -240,6 +240,11 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	if err != nil {
 		return nil, err
 	}
+	if h := rec.Held; h != nil && (st.Mail == nil || *st.Mail != h.ref()) {
+		if err := t.Amend(h.ref(), "dropped: other orders were applied"); err != nil {
+			return nil, err
+		}
+	}
 	rec.Held, rec.Reminded, rec.NoDefault = nil, false, false
 	if tb := rec.Takeback; tb != nil {
 		text := fmt.Sprintf("The takeback the %s player asked for lapsed: the game moved on.", sideName(tb.By))

@@ -30,6 +30,10 @@ type Message struct {
 	// Text is the plain-text body, where commands and their token are
 	// read; lines quoted with ">" are ignored.
 	Text string
+	// Automatic marks mail sent by a machine (RFC 3834: Auto-Submitted,
+	// Precedence: bulk, a null return path), which is recorded and never
+	// answered.
+	Automatic bool
 }
 
 // ref is the message's key in the ledger: its Message-ID and the hash of
@@ -86,9 +90,9 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 	} else if done {
 		return store.ErrProcessed
 	}
-	if s.own(m.From) {
-		// Never answer our own mail: a loop (DESIGN 6).
-		_, err := s.db.Refuse(ref, "", "ignored: sent by attu itself", nil)
+	if s.own(m.From) || m.Automatic || bareAddress(m.From) == "" {
+		// Never answer our own mail, or a machine's: a loop (DESIGN 6).
+		_, err := s.db.Refuse(ref, "", "ignored: automatic mail", nil)
 		return err
 	}
 	id := s.route(m)

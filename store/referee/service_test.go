@@ -152,3 +152,35 @@ func lastReport(t testing.TB, h *harness, side adjudicator.Side) store.Mail {
 	t.Fatalf("no report to %s", side)
 	return store.Mail{}
 }
+
+// When the rules end the game, the step that ends it sends the final
+// reports instead of the next ones, and the seed goes with them.
+func TestRulesEndTheGame(t *testing.T) {
+	h := newHarness(t, NewGame{Setup: "random"})
+	h.newMails()
+	rng := rand.New(rand.NewPCG(11, 11))
+	random := func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pickFrom(rng)) }
+	var out []store.Mail
+	for i := 0; h.game().Status == store.Active; i++ {
+		if i > 200 {
+			t.Fatal("the game does not end")
+		}
+		h.advance(time.Hour)
+		out = h.play(random)
+	}
+	st := h.state()
+	g := h.game()
+	if !st.Over() || len(out) != 3 {
+		t.Fatalf("ended with %v after %v", subjects(out), st.Wait())
+	}
+	for _, m := range out {
+		mustContain(t, "the final report", m.Text, "The game is over: "+st.WaitText(), hex.EncodeToString(g.Seed))
+	}
+	if g.Deadline != (time.Time{}) {
+		t.Fatalf("an ended game has a deadline: %v", g.Deadline)
+	}
+	if s, _ := h.svc.Games(); len(s) != 1 || !strings.HasPrefix(s[0].Waiting, "nothing: game over") {
+		t.Fatalf("status: %+v", s)
+	}
+	h.audit()
+}
