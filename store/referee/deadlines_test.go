@@ -231,3 +231,46 @@ func TestSettleNowReplacesHeld(t *testing.T) {
 	}
 	h.audit()
 }
+
+// "absent" moves the side's deadlines to count from its return, within
+// the umpire's limit; it is recorded and shown in the next reports.
+func TestAbsent(t *testing.T) {
+	h := newHarness(t, NewGame{Absence: 7 * 24 * time.Hour})
+	h.newMails()
+	if out := h.command(adjudicator.US, "absent 8d", true); !strings.Contains(out[0].Text, "at most 168h0m0s") {
+		t.Fatalf("beyond the limit: %s", out[0].Text)
+	}
+	if out := h.command(adjudicator.US, "absent someday", true); !strings.Contains(out[0].Text, "is not a date") {
+		t.Fatalf("a bad date: %s", out[0].Text)
+	}
+	until := start.Add(5 * 24 * time.Hour)
+	out := h.command(adjudicator.US, "absent "+until.Format("2006-01-02T15:04"), true)
+	want := until.Add(DefaultDeadline)
+	mustContain(t, "the answer", mailTo(t, out, usAddr).Text, "away until "+when(until), "Your current deadline: "+when(want))
+	mustContain(t, "the umpire's notice", mailTo(t, out, umpireAddr).Text, "away until")
+	if g := h.game(); g.Deadline != want {
+		t.Fatalf("deadline %v, want %v", g.Deadline, want)
+	}
+	// The reminder and the deadline follow the new time.
+	h.advance(4 * 24 * time.Hour)
+	if out := h.tick(); len(out) != 0 {
+		t.Fatalf("during the absence: %v", subjects(out))
+	}
+	h.advance(3 * 24 * time.Hour) // 24 h before the deadline
+	mustContain(t, "the reminder", mailTo(t, h.tick(), usAddr).Subject, "reminder")
+	// Once the player is back, deadlines count from each wait again.
+	out = h.play(nil)
+	mustContain(t, "the reports", out[0].Text, "The U.S. player is away until")
+	if g := h.game(); g.Deadline != h.clk.now().Add(DefaultDeadline) {
+		t.Fatalf("after the return the deadline is %v", g.Deadline)
+	}
+	log, _ := h.db.Log(h.id, 1)
+	found := false
+	for _, e := range log {
+		found = found || e.Kind == store.KindNote && e.Side == adjudicator.US && strings.Contains(e.Note, "away until")
+	}
+	if !found {
+		t.Fatal("the absence is not in the log")
+	}
+	h.audit()
+}
