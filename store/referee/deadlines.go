@@ -3,6 +3,7 @@ package referee
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -15,32 +16,60 @@ import (
 // for them, and a few words for the reports.
 type waitDefault struct {
 	what string
-	// body is the file's part after the envelope.
-	body string
+	// body writes the file's part after the envelope, from the position.
+	body func(s *adjudicator.State) string
 }
 
-// waitDefaults are the default orders of each kind of wait this version
-// plays. A kind without an entry has none yet: when its deadline passes
-// the umpire is told once and decides (extend, force once the engine
-// has them, rollback). Refit and setup defaults come with the engine's
-// refit and setup waits: restore steps by the default priority and land
-// nothing (U.S.), hide what may hide and move nothing (Japanese).
+// waitDefaults are the default orders of each kind of wait. A kind
+// without an entry has none: when its deadline passes the umpire is told
+// once and decides (extend, rollback). The orders themselves are the
+// engine's (adjudicator.State.DefaultOrders); this table writes them as a
+// file, which is stored and audited like a player's.
 var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 	// Rules 3.1, 3.2: no refit, a day turn.
-	adjudicator.WaitUSDecision: {what: "no refit, a day turn", body: "decision: {refit: false, night: false}\n"},
+	adjudicator.WaitUSDecision: {what: "no refit, a day turn", body: func(*adjudicator.State) string {
+		return "decision: {refit: false, night: false}\n"
+	}},
 	// Rule 3.5: a side may leave every unit where it is.
-	adjudicator.WaitActions: {what: "no activations", body: "actions: []\n"},
+	adjudicator.WaitActions: {what: "no activations", body: func(*adjudicator.State) string { return "actions: []\n" }},
+	// Rules 9.1 to 9.4: steps restored by the default priority, nothing
+	// landed or created.
+	adjudicator.WaitUSRefit: {what: "steps restored by the default priority, nothing landed", body: func(s *adjudicator.State) string {
+		r := s.DefaultRefit()
+		if r == nil || len(r.Restore) == 0 {
+			return "refit: {}\n"
+		}
+		var b strings.Builder
+		b.WriteString("refit:\n  restore:\n")
+		for _, x := range r.Restore {
+			if x.Steps > 0 {
+				fmt.Fprintf(&b, "    - {unit: %s, steps: %d}\n", x.Unit, x.Steps)
+			} else {
+				fmt.Fprintf(&b, "    - {unit: %s}\n", x.Unit)
+			}
+		}
+		return b.String()
+	}},
+	// Rules 9.5, 9.6: every unit that may hide does; no Unknown unit moves.
+	adjudicator.WaitJPRefit: {what: "every unit that may hide does, nothing moves", body: func(s *adjudicator.State) string {
+		r := s.DefaultRearrange()
+		if r == nil || len(r.Hide) == 0 {
+			return "refit: {}\n"
+		}
+		return "refit:\n  hide: [" + strings.Join(r.Hide, ", ") + "]\n"
+	}},
 }
 
 // defaultFile is the orders file the server writes for a side that missed
 // a deadline: stored and audited like a player's file.
-func defaultFile(game string, w adjudicator.Wait, why string) ([]byte, *adjudicator.Orders, error) {
+func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudicator.Orders, error) {
+	w := s.Wait()
 	d, ok := waitDefaults[w.Kind]
 	if !ok || !w.Open() {
 		return nil, nil, fmt.Errorf("referee: no default orders for %s", w)
 	}
 	raw := fmt.Appendf(nil, "# Default orders written by attu: %s (%s).\ngame: %s\nside: %s\nturn: %d\nwait: %s\ntoken: %s\n%s",
-		why, d.what, game, w.Side, w.Turn, w.Kind, orders.RedactedToken, d.body)
+		why, d.what, game, w.Side, w.Turn, w.Kind, orders.RedactedToken, d.body(s))
 	f, err := orders.Parse(raw, orders.Options{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("referee: the default orders for %s: %w", w, err)
@@ -52,7 +81,11 @@ func defaultFile(game string, w adjudicator.Wait, why string) ([]byte, *adjudica
 // applyDefault applies the default orders of the current wait in t.
 func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time) error {
 	g := t.Game()
-	raw, o, err := defaultFile(g.ID, g.Wait, "the default orders")
+	st, err := t.State()
+	if err != nil {
+		return err
+	}
+	raw, o, err := defaultFile(g.ID, st, "the default orders")
 	if err != nil {
 		return err
 	}

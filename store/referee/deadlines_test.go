@@ -274,3 +274,38 @@ func TestAbsent(t *testing.T) {
 	}
 	h.audit()
 }
+
+// A refit turn whose two refit deadlines pass: the U.S. restores by the
+// default priority and lands nothing, the Japanese hide what may hide;
+// both files are in the record and the audit replays them.
+func TestRefitDeadlines(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.newMails()
+	m := h.message(usAddr, "orders")
+	m.Orders = orderFile(h.id, h.tokens[adjudicator.US], adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitUSDecision, Decision: &adjudicator.Decision{Refit: true}})
+	out := h.send(m)
+	if w := h.game().Wait; w.Kind != adjudicator.WaitUSRefit {
+		t.Fatalf("after a refit decision the game waits for %v", w)
+	}
+	mustContain(t, "the U.S. report", mailTo(t, out, usAddr).Text, "wait: us-refit", "refit:")
+	for _, kind := range []adjudicator.WaitKind{adjudicator.WaitUSRefit, adjudicator.WaitJPRefit} {
+		g := h.game()
+		if g.Wait.Kind != kind {
+			t.Fatalf("waits for %v, want %s", g.Wait, kind)
+		}
+		h.clk.t = g.Deadline
+		out := h.tick()
+		mustContain(t, "the reports", out[0].Text, "missed the deadline of turn 1 "+string(kind), waitDefaults[kind].what)
+		raw, err := h.db.RawOrders(h.id, h.game().Current)
+		if err != nil || !strings.Contains(string(raw), "wait: "+string(kind)) {
+			t.Fatalf("the default file: %v\n%s", err, raw)
+		}
+	}
+	if w := h.game().Wait; w.Turn != 2 || w.Kind != adjudicator.WaitUSDecision {
+		t.Fatalf("after the refit turn the game waits for %v", w)
+	}
+	if late := h.record().Late; late[adjudicator.US] != 1 || late[adjudicator.JP] != 1 {
+		t.Fatalf("lateness %v", late)
+	}
+	h.audit()
+}

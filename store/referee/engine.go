@@ -68,9 +68,9 @@
 // with a Setup (the historic Japanese setup of 12.3 with the U.S. landed
 // near its beaches, or a random one), drawing from a stream derived from
 // the seed; the audit checks the opening's dice (the Komandorski chits)
-// but takes the placement as recorded. Refit and setup waits have no
-// default orders yet: when such a deadline passes the umpire is told. The
-// optional VP chits (14.0) are refused at creation until the engine plays
+// but takes the placement as recorded. The setup waits, not played yet,
+// have no default orders: should such a deadline pass, the umpire is told.
+// The optional VP chits (14.0) are refused at creation until the engine plays
 // them. The generic answer's rate limit is counted in memory.
 package referee
 

@@ -289,7 +289,16 @@ func templateText(game string, st *adjudicator.State, side adjudicator.Side) str
 	switch w.Kind {
 	case adjudicator.WaitUSDecision:
 		b.WriteString("# refit: true for a refit turn (rule 3.1); night: true for a night turn (rule 3.2).\n")
+		b.WriteString("# A refit decision may carry its refit orders (refit: under the decision's lines).\n")
 		b.WriteString("decision: {refit: false, night: false}\n")
+	case adjudicator.WaitUSRefit:
+		b.WriteString("# Refit (rule 9): restore: [{unit, steps}] in priority order (9.1), land: [{unit, zone}] (9.2),\n")
+		b.WriteString("# independents: [unit] (9.3), depots: [engineer] (9.4). These are the default orders:\n")
+		b.WriteString(waitDefaults[w.Kind].body(st))
+	case adjudicator.WaitJPRefit:
+		b.WriteString("# Refit (rules 9.5, 9.6): hide: [unit], move: [{unit, to}], swap: [{hex, place: [{unit, to}]}].\n")
+		b.WriteString("# These are the default orders:\n")
+		b.WriteString(waitDefaults[w.Kind].body(st))
 	case adjudicator.WaitActions:
 		b.WriteString("# Activations, carried out in order (rule 3.5); each unit acts once:\n")
 		b.WriteString("#   - move: {unit: ID, path: [HEX, HEX]}\n")
