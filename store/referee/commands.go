@@ -78,7 +78,7 @@ func init() {
 		{name: "go", usage: "go *", what: "apply your held orders now (settle window)", token: true, who: players, run: cmdGo},
 		{name: "extend", usage: "extend DURATION *", what: "move the deadline later (48h, 2d)", token: true, who: umpireOnly, run: cmdExtend},
 		{name: "pause", usage: "pause *", what: "stop the clock; no orders are taken", token: true, who: umpireOnly, run: cmdPause},
-		{name: "resume", usage: "resume *", what: "restart the clock with the time that was left", token: true, who: umpireOnly, run: cmdResume},
+		{name: "resume", usage: "resume *", what: "restart the clock with the time that was left (at least an hour)", token: true, who: umpireOnly, run: cmdResume},
 		{name: "force", usage: "force *", what: "apply the default orders of the current wait now", token: true, who: umpireOnly, run: cmdForce},
 		{name: "rollback", usage: "rollback N *", what: "return the game to the position after log entry N", token: true, who: umpireOnly, run: cmdRollback},
 		{name: "replace", usage: "replace SIDE ADDRESS *", what: "give a side to a new player, with a new token", token: true, who: umpireOnly, run: cmdReplace},

@@ -408,7 +408,7 @@ func reminderText(d reportInfo) string {
 // noticeText is a short notice about the game.
 func noticeText(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 
-// command is one command as the help lists it.
+// commandHelp is one command as the help lists it.
 type commandHelp struct{ Usage, What string }
 
 // helpText lists the commands a side may send.
@@ -469,7 +469,7 @@ func statusText(d statusInfo) string {
 	return b.String()
 }
 
-// logLine is one line of the "log" answer.
+// logText is the answer to "log": the record, a line an entry.
 func logText(game string, lines []string) string {
 	return fmt.Sprintf("The record of game %s as you may see it:\n\n%s\n", game, strings.Join(lines, "\n"))
 }
