@@ -52,7 +52,8 @@ type Message struct {
 	// Orders is the orders text, CRLF turned into LF and a byte-order mark
 	// removed: a .yaml or .yml file (attached or inline), else the
 	// plain-text body when it holds the envelope of an orders file (a line
-	// starting with "game:", "side:", "turn:", "wait:" or "token:").
+	// starting with "game:", "side:", "turn:" or "wait:") and does not
+	// start with a command word.
 	Orders string
 	// OrdersFile is the name of the file Orders came from; empty when they
 	// came from the body.
@@ -120,9 +121,11 @@ func (l Limits) withDefaults() Limits {
 }
 
 // DefaultCommands are the command words of DESIGN 6, players' and
-// umpire's.
+// umpire's, and those the game service adds (absent, takeback, agree,
+// go).
 func DefaultCommands() []string {
 	return []string{"help", "status", "resend", "template", "log", "concede",
+		"absent", "takeback", "agree", "go",
 		"extend", "pause", "resume", "force", "rollback", "replace", "end"}
 }
 
@@ -216,10 +219,11 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 		m.Text = cleanBody(*b.text)
 	}
 	m.HTMLOnly = b.text == nil && b.html
+	bodyCommand, _ := commandIn(firstLine(m.Text), commands)
 	switch {
 	case len(b.orders) == 1:
 		m.Orders, m.OrdersFile = b.orders[0].text, b.orders[0].name
-	case hasEnvelope(m.Text):
+	case bodyCommand == "" && hasEnvelope(m.Text):
 		if int64(len(m.Text)+1) > lim.MaxOrdersBytes {
 			return m, &LimitError{Err: ErrOrdersTooLarge, Limit: lim.MaxOrdersBytes}
 		}
@@ -582,10 +586,11 @@ func dropAttribution(keep []string, last int) ([]string, int) {
 }
 
 // hasEnvelope tells whether a body holds orders: every orders file starts
-// with its envelope (DESIGN 3.0), a mapping at the left margin.
+// with its envelope (DESIGN 3.0), a mapping at the left margin. A token
+// line alone does not count: a command that changes the game carries one.
 func hasEnvelope(text string) bool {
 	for _, l := range strings.Split(text, "\n") {
-		for _, k := range []string{"game", "side", "turn", "wait", "token"} {
+		for _, k := range []string{"game", "side", "turn", "wait"} {
 			if rest, ok := strings.CutPrefix(l, k); ok && strings.HasPrefix(strings.TrimLeft(rest, " \t"), ":") {
 				return true
 			}
@@ -600,20 +605,26 @@ func findCommand(subject, body string, commands []string) (string, []string) {
 	if c, args := commandIn(SubjectText(subject), commands); c != "" {
 		return c, args
 	}
-	for _, l := range strings.Split(body, "\n") {
-		if strings.TrimSpace(l) != "" {
-			return commandIn(l, commands)
-		}
-	}
-	return "", nil
+	return commandIn(firstLine(body), commands)
 }
 
+func firstLine(text string) string {
+	for l := range strings.SplitSeq(text, "\n") {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// commandIn returns the command word that starts a line, and the words
+// after it. A word ending in a colon is a YAML key, not a command.
 func commandIn(line string, commands []string) (string, []string) {
 	f := strings.Fields(line)
-	if len(f) == 0 {
+	if len(f) == 0 || strings.HasSuffix(f[0], ":") {
 		return "", nil
 	}
-	w := strings.ToLower(strings.TrimRight(f[0], ".:!?,;"))
+	w := strings.ToLower(strings.TrimRight(f[0], ".!?,;"))
 	if !slices.Contains(commands, w) {
 		return "", nil
 	}

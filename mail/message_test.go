@@ -252,11 +252,18 @@ func TestCommands(t *testing.T) {
 		{"Turn 3", "I concede", "", nil},
 		{"statusreport", "", "", nil},
 		{"help", "game: g1\nside: us\n", "", nil}, // orders, not a command
+		// A command that changes the game carries the sender's token.
+		{"Re: [attu g1] Turn 3 report", "concede\ntoken: 7f3a\n", "concede", nil},
+		{"Re: [attu g1] Turn 3 report", "absent 3d\ngame: g1\ntoken: 7f3a\n", "absent", []string{"3d"}},
+		{"Turn 3", "status: ready\n", "", nil}, // a YAML key
 	} {
 		raw := fmt.Sprintf("From: us@example.org\r\nSubject: %s\r\n\r\n%s", tc.subject, strings.ReplaceAll(tc.body, "\n", "\r\n"))
 		m, err := Extract(strings.NewReader(raw), nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if tc.cmd != "" && m.Orders != "" {
+			t.Errorf("subject %q body %q: orders %q beside the command", tc.subject, tc.body, m.Orders)
 		}
 		if m.Command != tc.cmd || !slices.Equal(m.Args, tc.args) {
 			t.Errorf("subject %q body %q: command %q %q, want %q %q", tc.subject, tc.body, m.Command, m.Args, tc.cmd, tc.args)
