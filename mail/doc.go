@@ -44,6 +44,7 @@ and commits its effects; only then is the mail marked on the server.
 The game service's message (store/referee.Message) takes From, To (here
 To, Cc and DeliveredTo together), Subject, MessageID, InReplyTo, Orders
 (nil when empty), Text, and Automatic from IsAutomatic.
+
 	go in.Run(ctx, savedPosition)
 
 Outgoing mail waits in the store; the outbox worker sends it.
