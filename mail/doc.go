@@ -40,12 +40,11 @@ and commits its effects; only then is the mail marked on the server.
 		// and msg.Args, else msg.HTMLOnly: explain how to send plain text.
 		return commit(game, msg, raw) // nil once committed; an error retries
 	})
+	go in.Run(ctx, savedPosition)
 
 The game service's message (store/referee.Message) takes From, To (here
 To, Cc and DeliveredTo together), Subject, MessageID, InReplyTo, Orders
 (nil when empty), Text, and Automatic from IsAutomatic.
-
-	go in.Run(ctx, savedPosition)
 
 Outgoing mail waits in the store; the outbox worker sends it.
 
