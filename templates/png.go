@@ -2,9 +2,10 @@ package templates
 
 import (
 	"bytes"
-	"compress/zlib"
+	"compress/flate"
 	"encoding/binary"
 	"fmt"
+	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -229,10 +230,18 @@ func (c pcanvas) text(x, y int, s string, i uint8) {
 
 func textWidth(s string) int { return font.MeasureString(pngFace, s).Ceil() }
 
-// pngBase is the picture of a map without units, drawn once.
+// pngBase is the picture of a map without units, drawn once, and its
+// compressed bands, made when first asked for.
 type pngBase struct {
-	g   pngGeom
-	img *image.Paletted
+	g     pngGeom
+	img   *image.Paletted
+	once  sync.Once
+	bands *pngBands
+}
+
+func (b *pngBase) compressed() *pngBands {
+	b.once.Do(func() { b.bands = bandsOf(b.img) })
+	return b.bands
 }
 
 var pngBases sync.Map // *adjudicator.Map → *pngBase
@@ -389,25 +398,87 @@ func drawLegend(c pcanvas, g pngGeom) {
 
 // PNG returns the picture of the map as the report's reader sees it.
 func (r *Report) PNG() ([]byte, error) {
-	return encodePNG(r.picture())
+	base := basePicture(r.gameMap())
+	return encodePNG(r.picture(), base.compressed())
 }
 
-// pngEncoder keeps the buffers and the compressor of one encoding for the
-// next: the compressor's state is large, and reports are made often.
+// PNG compression. The rows are packed four bits a pixel and compressed in
+// bands of pngBandRows rows, each band on its own (a fresh compressor, then
+// a sync flush), so that the deflate stream of a band depends on that band
+// alone (RFC 1951, 3.2.3: blocks need not reach back into earlier ones).
+// Bands of a report's picture that the report left as the map drew them
+// reuse the map's compressed bands, which are made once.
+const pngBandRows = 16
+
+// pngBands is a picture's packed rows and each band's deflate blocks.
+type pngBands struct {
+	raw []byte
+	z   [][]byte
+}
+
+// pngEncoder keeps a compressor and buffers for the next encoding: the
+// compressor's state is large, and reports are made often.
 type pngEncoder struct {
 	raw []byte
 	z   bytes.Buffer
-	zw  *zlib.Writer
+	fw  *flate.Writer
 }
 
-var pngEncoders = sync.Pool{New: func() any { return new(pngEncoder) }}
+var pngEncoders = sync.Pool{New: func() any {
+	fw, _ := flate.NewWriter(nil, flate.BestSpeed)
+	return &pngEncoder{fw: fw}
+}}
 
-// encodePNG writes a paletted image of at most sixteen colours as a PNG
-// of four bits a pixel (PNG specification, sections 11.2 and 12.8). The
+// pack writes img's pixels into raw as PNG rows of four bits a pixel,
+// each after its filter byte 0 (none).
+func pack(img *image.Paletted, raw []byte) []byte {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	rowLen := 1 + (w+1)/2
+	raw = append(raw[:0], make([]byte, h*rowLen)...)
+	for y := range h {
+		src := img.Pix[y*img.Stride : y*img.Stride+w]
+		dst := raw[y*rowLen+1 : (y+1)*rowLen]
+		n := w / 2
+		for i := range n {
+			dst[i] = src[2*i]<<4 | src[2*i+1]&0x0f
+		}
+		if w%2 == 1 {
+			dst[n] = src[w-1] << 4
+		}
+	}
+	return raw
+}
+
+// deflateBand compresses one band on its own and returns its blocks, ending
+// byte-aligned (not the final block).
+func (enc *pngEncoder) deflateBand(band []byte) []byte {
+	enc.z.Reset()
+	enc.fw.Reset(&enc.z)
+	enc.fw.Write(band)
+	enc.fw.Flush()
+	return enc.z.Bytes()
+}
+
+// bandsOf packs and compresses every band of img.
+func bandsOf(img *image.Paletted) *pngBands {
+	enc := pngEncoders.Get().(*pngEncoder)
+	defer pngEncoders.Put(enc)
+	b := &pngBands{raw: pack(img, nil)}
+	step := pngBandRows * (1 + (img.Rect.Dx()+1)/2)
+	for off := 0; off < len(b.raw); off += step {
+		b.z = append(b.z, bytes.Clone(enc.deflateBand(b.raw[off:min(off+step, len(b.raw))])))
+	}
+	return b
+}
+
+// encodePNG writes a paletted image of at most sixteen colours as a PNG of
+// four bits a pixel (PNG specification, sections 11.2 and 12.8). The
 // standard encoder packs such pixels one interface call at a time, which
 // costs more than the compression; rows are packed here directly and, as
-// for any palette image, left unfiltered.
-func encodePNG(img *image.Paletted) ([]byte, error) {
+// for any palette image, left unfiltered. base, when not nil, holds the
+// compressed bands of a picture of the same size to reuse where img is the
+// same.
+func encodePNG(img *image.Paletted, base *pngBands) ([]byte, error) {
 	if len(img.Palette) > 16 {
 		return nil, fmt.Errorf("templates: a %d-colour palette does not fit in four bits", len(img.Palette))
 	}
@@ -437,39 +508,29 @@ func encodePNG(img *image.Paletted) ([]byte, error) {
 		plte = append(plte, byte(r>>8), byte(g>>8), byte(b>>8))
 	}
 	chunk("PLTE", plte)
-	rowLen := 1 + (w+1)/2
+
 	enc := pngEncoders.Get().(*pngEncoder)
 	defer pngEncoders.Put(enc)
-	enc.raw = append(enc.raw[:0], make([]byte, h*rowLen)...)
+	enc.raw = pack(img, enc.raw)
 	raw := enc.raw
-	for y := range h {
-		row := raw[y*rowLen+1 : (y+1)*rowLen] // raw[y*rowLen] = 0: no filter
-		pix := img.Pix[y*img.Stride:]
-		for x := 0; x < w; x += 2 {
-			b := pix[x] << 4
-			if x+1 < w {
-				b |= pix[x+1] & 0x0f
-			}
-			row[x/2] = b
+	if base != nil && len(base.raw) != len(raw) {
+		base = nil
+	}
+	// The zlib stream (RFC 1950): header for the fastest compression, the
+	// bands' deflate blocks, an empty final block, the Adler-32 checksum.
+	idat := []byte{0x78, 0x01}
+	step := pngBandRows * (1 + (w+1)/2)
+	for i, off := 0, 0; off < len(raw); i, off = i+1, off+step {
+		band := raw[off:min(off+step, len(raw))]
+		if base != nil && bytes.Equal(band, base.raw[off:min(off+step, len(raw))]) {
+			idat = append(idat, base.z[i]...)
+		} else {
+			idat = append(idat, enc.deflateBand(band)...)
 		}
 	}
-	enc.z.Reset()
-	if enc.zw == nil {
-		zw, err := zlib.NewWriterLevel(&enc.z, zlib.BestSpeed)
-		if err != nil {
-			return nil, err
-		}
-		enc.zw = zw
-	} else {
-		enc.zw.Reset(&enc.z)
-	}
-	if _, err := enc.zw.Write(raw); err != nil {
-		return nil, err
-	}
-	if err := enc.zw.Close(); err != nil {
-		return nil, err
-	}
-	chunk("IDAT", enc.z.Bytes())
+	idat = append(idat, 0x01, 0x00, 0x00, 0xff, 0xff)
+	idat = binary.BigEndian.AppendUint32(idat, adler32.Checksum(raw))
+	chunk("IDAT", idat)
 	chunk("IEND", nil)
 	return out.Bytes(), nil
 }
@@ -578,5 +639,5 @@ func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
 	c := pcanvas{img}
 	c.text(6, 15, fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather), pxInk)
 	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(v.Side)), pxInk)
-	return encodePNG(img)
+	return encodePNG(img, nil)
 }

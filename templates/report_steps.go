@@ -20,7 +20,8 @@ type Step struct {
 // grouping follows their kinds: an event that begins a step (a weather
 // roll, an activation's move, fire or melee declaration, a melee picked,
 // the victory, a new turn) opens a group, and the events that follow from
-// it (hits, losses, reveals, zones cleared, advances) join it. Two events of
+// it (hits, losses, reveals, zones cleared, advances) join it. Each round
+// of a melee is a step of its own. Two events of
 // one kind on the same hexes are two views of one thing (the umpire reads
 // both) and stay together; several units firing together at one hex are
 // one activation. The "wait" event is left out: the report's header says
@@ -29,7 +30,10 @@ func groupSteps(evs []adjudicator.Event) []Step {
 	var out []Step
 	activations := map[adjudicator.Side]int{}
 	var prev *adjudicator.Event
-	var melee adjudicator.Hex // the hex of the melee the current group tells
+	// The melee being told, if any: its hex, the fire totals seen (one for
+	// each side's fire in a round, rule 8.2.1) and the round.
+	var melee adjudicator.Hex
+	totals, round := 0, 0
 	open := func(title string) { out = append(out, Step{Title: title}) }
 	for i := range evs {
 		ev := evs[i]
@@ -40,11 +44,21 @@ func groupSteps(evs []adjudicator.Event) []Step {
 		if ev.Kind == "melee" && melee != 0 && len(ev.Hexes) > 0 && ev.Hexes[len(ev.Hexes)-1] == melee {
 			cont = true // the melee picked (3.7) is fought now (8.2)
 		}
+		switch {
+		case melee != 0 && ev.Kind == "melee-fire" && (round == 0 || totals >= 2*round):
+			// A round is both sides' fire (8.2.1.1, 8.2.1.2), each ending
+			// with its total; the next die rolled opens the next round.
+			round++
+			open(fmt.Sprintf("Melee at %s, round %d", melee, round))
+			cont = true
+		case melee != 0 && ev.Kind == "melee-round":
+			totals++
+		}
 		if !cont {
 			if title, starts := stepTitle(ev, prev, activations); starts {
 				open(title)
-				melee = 0
-				if ev.Kind == "melee-picked" && len(ev.Hexes) > 0 {
+				melee, totals, round = 0, 0, 0
+				if (ev.Kind == "melee-picked" || ev.Kind == "melee") && len(ev.Hexes) > 0 {
 					melee = ev.Hexes[len(ev.Hexes)-1]
 				}
 			} else if len(out) == 0 {

@@ -9,19 +9,37 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
 )
 
-// reportCases are the positions whose reports are kept as golden files:
-// one of each kind of wait and moment, found in generated games.
-func reportCases(t *testing.T) []struct {
+// reportCase is a position whose reports are kept as golden files.
+type reportCase struct {
 	name  string
 	st    step
 	sides []adjudicator.Side
-} {
+}
+
+var (
+	casesOnce   sync.Once
+	casesCached []reportCase
+)
+
+// reportCases are the positions whose reports are kept as golden files:
+// one of each kind of wait and moment, found in generated games (once for
+// all the tests that use them).
+func reportCases(t *testing.T) []reportCase {
+	casesOnce.Do(func() { casesCached = findReportCases(t) })
+	if casesCached == nil {
+		t.Fatal("the report cases could not be found")
+	}
+	return casesCached
+}
+
+func findReportCases(t *testing.T) []reportCase {
 	us, jp, ump := adjudicator.US, adjudicator.JP, adjudicator.Umpire
 	opening := findStep(t, 0, func(st step) bool { return true })
 	actions := findStep(t, 12, func(st step) bool {
@@ -34,11 +52,7 @@ func reportCases(t *testing.T) []struct {
 		return hasKind(st.events, us, "melee-end") && hasKind(st.events, us, "fire") && len(st.s.View(us).Enemy) > 0
 	})
 	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == adjudicator.PhaseEnded })
-	return []struct {
-		name  string
-		st    step
-		sides []adjudicator.Side
-	}{
+	return []reportCase{
 		{"opening", opening, []adjudicator.Side{us, jp, ump}},
 		{"actions", actions, []adjudicator.Side{us, jp}},
 		{"night", night, []adjudicator.Side{jp, us}},
