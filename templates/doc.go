@@ -53,7 +53,8 @@ lay them out.
 	                commitment}; empty fields are left out
 	side            "us", "jp" or "umpire": the reader
 	turn, date      the turn and its day ("May 13")
-	night, weather  day or night (false before the U.S. decision), the weather
+	night, weather  night or day, the weather (while the U.S. decides: as the
+	                previous turn left them)
 	wait            {side, kind, turn, text}: what the game waits for; kind is
 	                "us-decision", "actions", "ended" or "" (not begun)
 	awaited         true when the game waits for the reader

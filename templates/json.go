@@ -18,7 +18,7 @@ const ReportFormat = "attu-report/1"
 //   - game: id, name, deadline (RFC 3339, UTC; absent when there is none),
 //     time_zone (the reader's, when known), chain_head and commitment.
 //   - side: the reader (us, jp or umpire); turn, date ("May 13"), night,
-//     weather.
+//     weather (while the U.S. decides, the previous turn's).
 //   - wait: what the game waits for (adjudicator.WaitView: side, kind,
 //     turn, text); awaited is true when that is the reader.
 //   - steps: what happened since the reader's last report, grouped as in

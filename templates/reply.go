@@ -233,15 +233,14 @@ func (r Refused) Text() string {
 	}{r, qs})
 }
 
-// tokenLine finds the token of an order file, to keep it out of replies.
-var tokenLine = regexp.MustCompile(`^(\s*token\s*:\s*)(\S.*)$`)
+// tokenValue finds a token's value in a line of an order file, wherever
+// the player wrote it, to keep it out of replies.
+var tokenValue = regexp.MustCompile(`(?i)(token\s*:\s*)("[^"]*"|'[^']*'|[^\s,}\]#]+)`)
 
-// quoteLine prepares a line of a player's file for quoting: the token's
+// quoteLine prepares a line of a player's file for quoting: any token's
 // value blanked, tabs shown as spaces, cut to fit.
 func quoteLine(l string) string {
-	if m := tokenLine.FindStringSubmatch(l); m != nil {
-		l = m[1] + "(your token, not repeated here)"
-	}
+	l = tokenValue.ReplaceAllString(l, "${1}(your token, not repeated here)")
 	l = strings.ReplaceAll(l, "\t", " ")
 	if utf8.RuneCountInString(l) > MaxWidth-9 {
 		r := []rune(l)

@@ -146,4 +146,9 @@ func TestRefusedQuotesEveryError(t *testing.T) {
 	if !strings.Contains(text, "token: (your token, not repeated here)") {
 		t.Error("the token line is not quoted without its value")
 	}
+	for _, l := range []string{"token: " + testToken, "  - {token: '" + testToken + "', move: x}", "TOKEN:\t" + testToken + " # mine"} {
+		if q := quoteLine(l); strings.Contains(q, testToken) {
+			t.Errorf("quoting %q shows the token: %q", l, q)
+		}
+	}
 }

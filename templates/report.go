@@ -117,9 +117,12 @@ type reportText struct {
 	Chits     []string
 	Heroes    []string
 	Standing  []standingText
-	Record    []string
-	Orders    []string
-	Template  string
+	// StandingIntro says what standing instructions are and how to
+	// change them.
+	StandingIntro []string
+	Record        []string
+	Orders        []string
+	Template      string
 }
 
 type stepText struct {
@@ -173,6 +176,11 @@ func (r *Report) textData() reportText {
 	d.Chits = r.komandorski()
 	d.Heroes = r.heroes()
 	d.Standing = r.standing()
+	intro := "These answer, in advance, the questions the rules put to you in the middle of a fight. To change any, add a standing: section to any orders file, naming only what changes; the template shows how."
+	if v.Side == adjudicator.Umpire {
+		intro = "Each side's answers, given in advance, to the questions the rules put to a player in the middle of a fight; each side changes its own with a standing: section in any orders file."
+	}
+	d.StandingIntro = wrapLines(intro, "", "")
 	d.Record = r.record()
 	if name, body, ok := r.OrderTemplate(); ok {
 		what := "it lists what each of your units may do now"
