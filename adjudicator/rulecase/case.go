@@ -62,10 +62,13 @@ type caseYAML struct {
 	Casualties  int                 `yaml:"casualties"`
 
 	// The turn's state machine (DESIGN 3) and victory (rule 3.8).
-	Phase       string           `yaml:"phase"`
-	Waiting     adjudicator.Side `yaml:"waiting"`
-	Komandorski *komandorskiYAML `yaml:"komandorski"`
-	Cleared     []string         `yaml:"cleared"`
+	Phase       adjudicator.WaitKind `yaml:"phase"`
+	Waiting     adjudicator.Side     `yaml:"waiting"`
+	Komandorski *komandorskiYAML     `yaml:"komandorski"`
+	Cleared     []string             `yaml:"cleared"`
+	// RefitSteps poses a U.S. refit wait: what the loss recovery roll gave
+	// (rule 9.1).
+	RefitSteps *int `yaml:"refit_steps"`
 }
 
 type komandorskiExpect struct {
@@ -110,13 +113,14 @@ type expectYAML struct {
 	USNever    []string             `yaml:"us_never"`
 	Heroes     *heroesExpect        `yaml:"heroes"`
 	// What the game waits for and who has won (DESIGN 3, rule 3.8).
-	Winner      string             `yaml:"winner"`
-	Victory     string             `yaml:"victory"`
-	Phase       string             `yaml:"phase"`
-	Waiting     adjudicator.Side   `yaml:"waiting"`
-	Turn        *int               `yaml:"turn"`
-	Cleared     *[]string          `yaml:"cleared"`
-	Komandorski *komandorskiExpect `yaml:"komandorski"`
+	Winner      string               `yaml:"winner"`
+	Victory     string               `yaml:"victory"`
+	Phase       adjudicator.WaitKind `yaml:"phase"`
+	Waiting     adjudicator.Side     `yaml:"waiting"`
+	Turn        *int                 `yaml:"turn"`
+	Cleared     *[]string            `yaml:"cleared"`
+	Komandorski *komandorskiExpect   `yaml:"komandorski"`
+	RefitSteps  *int                 `yaml:"refit_steps"`
 
 	At orders.Pos // where expect: begins
 	// Decoded from the nodes above by Parse.
@@ -241,6 +245,7 @@ func Parse(data []byte) (*Case, error) {
 			line, col := f.Field("side")
 			p.fail(orders.Pos{Line: line, Col: col}, "orders %d: side: want us or jp", i+1)
 		}
+		p.refitHexes(f)
 		for _, a := range f.Actions {
 			if a.Move != nil {
 				p.hex(a.Move.Path...)
