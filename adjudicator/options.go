@@ -34,8 +34,10 @@ import (
 // sides'.
 type Outlook struct {
 	Side Side `json:"side"`
-	// Wait is what the game waits for now.
-	Wait WaitView `json:"wait"`
+	// Wait is what the game waits for now, and WaitText the same in
+	// words.
+	Wait     Wait   `json:"wait"`
+	WaitText string `json:"wait_text"`
 	// Winner and Victory say who won and why, once the game is decided.
 	Winner  Side   `json:"winner,omitempty"`
 	Victory string `json:"victory,omitempty"`
@@ -50,20 +52,13 @@ type Outlook struct {
 	// Options is, when the game waits for this side's actions, what each of
 	// its units on the map may do now, in counter order.
 	Options []UnitOptions `json:"options,omitempty"`
+	// Refit is, when the game waits for this side's refit orders, what it
+	// may order (rules 9.1 to 9.6).
+	Refit *RefitOptions `json:"refit,omitempty"`
 	// Yamasaki says, for the Japanese and the umpire, whether Colonel
 	// Yamasaki may lead a charge now (rule 11.3), and if not why. The
 	// count behind it includes the pool, which the U.S. may not see.
 	Yamasaki *YamasakiView `json:"yamasaki,omitempty"`
-}
-
-// WaitView is what the game waits for: a side's orders of one kind for a
-// turn. Kind is PhaseUSDecision or PhaseActions, PhaseEnded once the game is
-// over, "" before it begins. Text says it in words.
-type WaitView struct {
-	Side Side   `json:"side,omitempty"`
-	Kind string `json:"kind"`
-	Turn int    `json:"turn"`
-	Text string `json:"text"`
 }
 
 // SideStanding is one side's standing instructions in force.
@@ -141,14 +136,15 @@ type FireOption struct {
 // Outlook returns what side knows beyond its View (see Outlook). side is US,
 // JP or Umpire; any other side gets only what is public.
 func (s *State) Outlook(side Side) *Outlook {
-	wside, kind := s.WaitingFor()
+	w := s.Wait()
 	o := &Outlook{
-		Side:    side,
-		Wait:    WaitView{Side: wside, Kind: kind, Turn: s.Turn, Text: s.WaitText()},
-		Winner:  s.Winner,
-		Victory: s.Victory,
-		Heroes:  s.Heroes,
-		Units:   []UnitStatus{},
+		Side:     side,
+		Wait:     w,
+		WaitText: s.WaitText(),
+		Winner:   s.Winner,
+		Victory:  s.Victory,
+		Heroes:   s.Heroes,
+		Units:    []UnitStatus{},
 	}
 	for _, sd := range []Side{US, JP} {
 		if side == sd || side == Umpire {
@@ -172,7 +168,7 @@ func (s *State) Outlook(side Side) *Outlook {
 			EnemyZOC: s.InEnemyZOC(u.Hex, u.Side().Enemy()),
 			MP:       s.Allowance(u), MPSpent: u.MPSpent, Acted: u.Acted, Melee: u.Melee, FaceDown: u.FaceDown,
 		}
-		if kind == PhaseUSDecision {
+		if w.Kind == WaitUSDecision {
 			st.MP = adjustMP(u.counter.Class.MP, false, s.Weather)
 		}
 		if u.Side() == US {
@@ -183,8 +179,12 @@ func (s *State) Outlook(side Side) *Outlook {
 		}
 		o.Units = append(o.Units, st)
 	}
-	if kind == PhaseActions && wside == side {
+	switch {
+	case w.Side != side:
+	case w.Kind == WaitActions:
 		o.Options = s.options(side)
+	case w.Kind == WaitUSRefit || w.Kind == WaitJPRefit:
+		o.Refit = s.refitOptions(side)
 	}
 	return o
 }

@@ -24,12 +24,12 @@ func optionGames(t *testing.T, games, steps int, f func(s *adjudicator.State, si
 		s, _ := adjudicator.NewGame(nil, nil, optionDice{r})
 		autoplay.Deploy(s, r.Intn)
 		for range steps {
-			side, phase := s.WaitingFor()
-			if phase == adjudicator.PhaseEnded {
+			w := s.Wait()
+			if w.Over() {
 				break
 			}
-			if phase == adjudicator.PhaseActions {
-				f(s, side, r)
+			if w.Kind == adjudicator.WaitActions {
+				f(s, w.Side, r)
 			}
 			ns, _, ps := adjudicator.Resolve(s, autoplay.Orders(s, r.Intn), optionDice{r})
 			if len(ps) > 0 {

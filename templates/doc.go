@@ -30,10 +30,12 @@ U.S. may not see is the same to the byte, text, template, picture and JSON
 
 The order template is a commented YAML file that orders.Parse accepts as it
 stands and that adjudicator.CheckOrders accepts unchanged: it does nothing.
-For each unit it lists the hexes the unit can reach with their cost, the
-hexes it may declare melee against and those it may fire at, each choice
-ready to become an order by deleting a "#". Its token line holds
-[TokenPlaceholder], never the token.
+There is one for each kind of orders the rules play: the U.S. decision, the
+actions (for each unit the hexes it can reach with their cost, the hexes it
+may declare melee against and those it may fire at) and each side's refit
+orders (what may be restored, landed, created, hidden, moved or swapped),
+each choice ready to become an order by deleting a "#". Its token line
+holds [TokenPlaceholder], never the token.
 
 The replies ([Welcome], [Accepted], [Refused], [Help], [Status],
 [Reminder], [DeadlinePassed], [UmpireNotice], [Final]) are plain structs
@@ -55,8 +57,10 @@ lay them out.
 	turn, date      the turn and its day ("May 13")
 	night, weather  night or day, the weather (while the U.S. decides: as the
 	                previous turn left them)
-	wait            {side, kind, turn, text}: what the game waits for; kind is
-	                "us-decision", "actions", "ended" or "" (not begun)
+	wait            {turn, side, kind}: what the game waits for; kind is
+	                "us-decision", "us-refit", "jp-refit", "actions", "ended",
+	                or absent before the game begins
+	wait_text       the same in words
 	awaited         true when the game waits for the reader
 	steps           [{title, events: [{kind, text, side, hexes}]}]: what
 	                happened since the reader's last report, grouped by step
@@ -65,9 +69,11 @@ lay them out.
 	view            the reader's adjudicator.View (its JSON form)
 	outlook         the reader's adjudicator.Outlook: wait, winner, heroes,
 	                standing instructions, the state of each unit on the map
-	                and, for the side awaited, each unit's options: moves
-	                {to, mp, path}, melee [hexes], fire {target, distance,
-	                los, sees, spotters, target_units}
+	                and, for the side awaited, what it may order: in actions
+	                each unit's options (moves {to, mp, path}, melee [hexes],
+	                fire {target, distance, los, sees, spotters,
+	                target_units}); in a refit turn the refit options
+	                (restore, land, independents, depots; hide, moves, swaps)
 	order_template  the name of the order template, when the reader is awaited
 
 Hexes are four-digit strings ("2717"), sides "us", "jp", "umpire".

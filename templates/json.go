@@ -19,8 +19,9 @@ const ReportFormat = "attu-report/1"
 //     time_zone (the reader's, when known), chain_head and commitment.
 //   - side: the reader (us, jp or umpire); turn, date ("May 13"), night,
 //     weather (while the U.S. decides, the previous turn's).
-//   - wait: what the game waits for (adjudicator.WaitView: side, kind,
-//     turn, text); awaited is true when that is the reader.
+//   - wait: what the game waits for (adjudicator.Wait: turn, side, kind),
+//     wait_text the same in words; awaited is true when that is the
+//     reader.
 //   - steps: what happened since the reader's last report, grouped as in
 //     the text: each a title and its events (kind, text, side, hexes).
 //   - fought: the hexes where the events tell of fighting; close_ups: the
@@ -38,7 +39,8 @@ type ReportJSON struct {
 	Date          string               `json:"date"`
 	Night         bool                 `json:"night"`
 	Weather       adjudicator.Weather  `json:"weather"`
-	Wait          adjudicator.WaitView `json:"wait"`
+	Wait          adjudicator.Wait     `json:"wait"`
+	WaitText      string               `json:"wait_text"`
 	Awaited       bool                 `json:"awaited"`
 	Steps         []StepJSON           `json:"steps"`
 	Fought        []adjudicator.Hex    `json:"fought"`
@@ -82,7 +84,7 @@ func (r *Report) Document() *ReportJSON {
 			ChainHead: r.Game.Head, Commitment: r.Game.Commitment,
 		},
 		Side: v.Side, Turn: v.Turn, Date: adjudicator.TurnDate(v.Turn), Night: v.Night, Weather: v.Weather,
-		Wait: r.Outlook.Wait, Awaited: r.awaited(),
+		Wait: r.Outlook.Wait, WaitText: r.Outlook.WaitText, Awaited: r.awaited(),
 		Steps:    []StepJSON{},
 		Fought:   foughtHexes(r.Events),
 		CloseUps: []adjudicator.Hex{},
@@ -107,7 +109,7 @@ func (r *Report) Document() *ReportJSON {
 	for _, a := range r.closeUps() {
 		d.CloseUps = append(d.CloseUps, a.center)
 	}
-	if d.Awaited {
+	if d.Awaited && hasTemplate(r.Outlook.Wait.Kind) {
 		d.OrderTemplate = OrderTemplateName(r.Outlook.Wait.Turn, r.Outlook.Wait.Kind)
 	}
 	return d

@@ -25,21 +25,22 @@ const TokenPlaceholder = "PASTE-YOUR-TOKEN-HERE"
 
 // OrderTemplateName is the file name of the order template for a wait,
 // as it is attached to the report: orders-3-actions.yaml.
-func OrderTemplateName(turn int, wait string) string {
+func OrderTemplateName(turn int, wait adjudicator.WaitKind) string {
 	return fmt.Sprintf("orders-%d-%s.yaml", turn, wait)
 }
 
-// OrderTemplate returns the order template for the report's reader, named
-// for its attachment, when the game waits for the reader's orders; ok is
-// false otherwise. One template exists per kind of wait: the U.S. decision
-// and actions.
+// OrderTemplate returns the order template for the reader, named for its
+// attachment, when the game waits for the reader's orders of a kind that
+// has one; ok is false otherwise. One template exists per kind of wait the
+// rules play: the U.S. decision, the actions, and the refit orders of
+// each side.
 func (r *Report) OrderTemplate() (name, body string, ok bool) {
-	if !r.awaited() {
+	if !r.awaited() || !hasTemplate(r.Outlook.Wait.Kind) {
 		return "", "", false
 	}
 	w := r.Outlook.Wait
 	d := orderData{
-		Game: r.Game.ID, Side: r.View.Side.String(), Turn: w.Turn, Wait: w.Kind,
+		Game: r.Game.ID, Side: r.View.Side.String(), Turn: w.Turn, Wait: string(w.Kind),
 		Token:    TokenPlaceholder,
 		Standing: standingLines(r.View.Side, r.Outlook.Standing),
 	}
@@ -49,13 +50,23 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 	}
 	name = OrderTemplateName(w.Turn, w.Kind)
 	switch w.Kind {
-	case adjudicator.PhaseUSDecision:
+	case adjudicator.WaitUSDecision:
 		d.Intro = commentLines(fmt.Sprintf(
 			"attu orders for game %s: the U.S. decision of turn %d (%s).%s "+
 				"Answer the two questions below, fill in your token and mail the file back, as an attachment or as the body of the mail. "+
 				"As it stands the file decides a day turn without refit.",
 			r.Game.ID, w.Turn, adjudicator.TurnDate(w.Turn), deadline), "# ")
 		return name, execute("orders-decision.tmpl", d), true
+	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+		intro := fmt.Sprintf("attu orders for game %s: the %s refit orders of turn %d (%s), a refit turn (rule 9).%s",
+			r.Game.ID, sideTitle(r.View.Side), w.Turn, adjudicator.TurnDate(w.Turn), deadline)
+		if w.Kind == adjudicator.WaitUSRefit {
+			intro += fmt.Sprintf(" The loss recovery roll gave you %s to restore; the casualty track is back at 0 (rule 9.1).",
+				plural(r.View.RefitSteps, "step"))
+		}
+		d.Intro = commentLines(intro, "# ")
+		d.Refit = r.refitLines()
+		return name, execute("orders-refit.tmpl", d), true
 	default:
 		d.Intro = commentLines(fmt.Sprintf(
 			"attu orders for game %s: the %s actions of turn %d (%s, %s).%s",
@@ -65,6 +76,15 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 		d.Yamasaki = r.yamasakiBlock()
 		return name, execute("orders-actions.tmpl", d), true
 	}
+}
+
+// hasTemplate reports whether orders of kind k have a template.
+func hasTemplate(k adjudicator.WaitKind) bool {
+	switch k {
+	case adjudicator.WaitUSDecision, adjudicator.WaitActions, adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+		return true
+	}
+	return false
 }
 
 // orderData is what the order templates lay out; every line is a comment
@@ -79,7 +99,61 @@ type orderData struct {
 	Units    [][]string
 	Air      []string
 	Yamasaki []string
+	Refit    []string
 	Standing []string
+}
+
+// refitLines is the commented refit: section: each part of the refit
+// orders (rules 9.1 to 9.6) with a line for each choice the side has.
+func (r *Report) refitLines() []string {
+	o := r.Outlook.Refit
+	if o == nil {
+		o = &adjudicator.RefitOptions{}
+	}
+	var out []string
+	item := func(line, note string) {
+		out = append(out, fmt.Sprintf("%-36s  # %s", line, note))
+	}
+	part := func(head, explain string, n int) {
+		if n == 0 {
+			out = append(out, commentLines(explain+" Nothing may be ordered now.", "#  # ")...)
+			return
+		}
+		out = append(out, commentLines(explain, "#  # ")...)
+		out = append(out, "#  "+head+":")
+	}
+	if r.View.Side == adjudicator.US {
+		part("restore", "Step 1 (rule 9.1): infantry on the map and in supply, below full strength, in priority order; {unit: X, steps: N} asks for N at most.", len(o.Restore))
+		for _, x := range o.Restore {
+			item(fmt.Sprintf("#    - {unit: %s}", x.Unit), fmt.Sprintf("in %s, %d of %s", x.Hex, x.Steps, plural(x.MaxSteps, "step")))
+		}
+		part("land", "Step 2 (rule 9.2): units of the reinforcements box, to the staging box of a landing zone; one die each says whether it lands there, scatters or is delayed.", len(o.Land))
+		for _, x := range o.Land {
+			item(fmt.Sprintf("#    - {unit: %s, zone: %s}", x.Unit, x.Zones[0]), "zones open to it: "+strings.Join(x.Zones, ", "))
+		}
+		part("independents", "Step 3 (rule 9.3): infantry companies that may each give a step to a new independent unit in their hex.", len(o.Independents))
+		for _, id := range o.Independents {
+			item("#    - "+id, "gives one step")
+		}
+		part("depots", "Step 4 (rule 9.4): engineer companies that may create their supply depot in their hex, losing a step.", len(o.Depots))
+		for _, id := range o.Depots {
+			item("#    - "+id, "creates its depot")
+		}
+		return out
+	}
+	part("hide", "Rule 9.5: face-up units that may turn face down (not next to U.S. units, not in or next to a landing zone).", len(o.Hide))
+	for _, id := range o.Hide {
+		item("#    - "+id, "turns face down")
+	}
+	part("move", "Rule 9.6: Unknown units on the map, each to any hex not next to U.S. units, not in or next to a landing zone, not in a cleared zone; the hex shown is the nearest.", len(o.Moves))
+	for _, x := range o.Moves {
+		item(fmt.Sprintf("#    - {unit: %s, to: %s}", x.Unit, x.Nearest), fmt.Sprintf("from %s; %d hexes allowed", x.From, x.Hexes))
+	}
+	part("swap", "Rule 9.6: the infantry of a hex back to the pool, for Unknown units from off the map placed within 7 MP of it, in the same bans as a move.", len(o.Swaps))
+	for _, x := range o.Swaps {
+		item(fmt.Sprintf("#    - {hex: %s, place: [{unit: %s, to: %s}]}", x.Hex, x.Place.Unit, x.Place.To), strings.Join(x.Infantry, ", ")+" to the pool")
+	}
+	return out
 }
 
 // commentLines wraps text as YAML comment lines starting with prefix.

@@ -217,13 +217,21 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 		tally["templates"]++
 
 		// The standing instructions, uncommented, are those in force.
-		std := strings.NewReplacer("\n#standing:", "\nstanding:", "\n#  ", "\n  ").Replace(body)
+		at := strings.Index(body, "\n#standing:\n")
+		if at < 0 {
+			t.Fatalf("%s has no standing instructions", what)
+		}
+		std := body[:at] + strings.NewReplacer("\n#standing:", "\nstanding:", "\n#  ", "\n  ").Replace(body[at:])
 		if f := parseAccepted(t, st.s, what+" with standing: uncommented", std); !reflect.DeepEqual(
 			st.s.Standing(side), st.s.Standing(side).Merge(*f.Standing)) {
 			t.Fatalf("%s: the standing instructions listed are not those in force", what)
 		}
 
-		if waitKind(st.s) == adjudicator.PhaseUSDecision {
+		if k := waitKind(st.s); k == adjudicator.WaitUSRefit || k == adjudicator.WaitJPRefit {
+			checkRefitTemplate(t, st.s, what, body, r, tally)
+			return true
+		}
+		if waitKind(st.s) == adjudicator.WaitUSDecision {
 			night := strings.Replace(body, "  night: false", "  night: true", 1)
 			if f := parseAccepted(t, st.s, what+" at night", night); !f.Decision.Night {
 				t.Fatalf("%s: night: true is not read", what)
@@ -255,7 +263,49 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 		return true
 	})
 	t.Logf("checked: %v", tally)
+	if tally["refit templates"] == 0 || tally["refit items"] == 0 {
+		t.Errorf("no refit template checked: %v", tally)
+	}
 	if tally["templates"] < games*4 || tally["move"] < games || tally["melee"] == 0 || tally["fire"] == 0 || tally["spotted fire"] == 0 {
 		t.Errorf("too few choices of some kind checked: %v", tally)
 	}
+}
+
+// checkRefitTemplate takes one random choice of a refit template the way
+// its comments say: refit: {} deleted, refit:, the part and the line
+// uncommented; the file must be accepted.
+func checkRefitTemplate(t *testing.T, s *adjudicator.State, what, body string, r *rand.Rand, tally map[string]int) {
+	t.Helper()
+	tally["refit templates"]++
+	lines := strings.Split(body, "\n")
+	var items []int
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#    - ") {
+			items = append(items, i)
+		}
+	}
+	if len(items) == 0 {
+		return
+	}
+	k := items[r.Intn(len(items))]
+	head := k
+	for !strings.HasPrefix(lines[head], "#  ") || strings.HasPrefix(lines[head], "#    ") || strings.HasPrefix(lines[head], "#  #") {
+		head--
+	}
+	var out []string
+	for i, l := range lines {
+		switch {
+		case l == "refit: {}":
+			continue
+		case l == "#refit:", i == head, i == k:
+			l = strings.TrimPrefix(l, "#")
+		}
+		out = append(out, l)
+	}
+	choice := strings.TrimSpace(lines[head]) + " " + strings.TrimSpace(lines[k])
+	f := parseAccepted(t, s, what+" with "+choice, strings.Join(out, "\n"))
+	if f.Orders().Refit == nil && f.Orders().Rearrange == nil {
+		t.Fatalf("%s: %s orders nothing", what, choice)
+	}
+	tally["refit items"]++
 }

@@ -49,7 +49,7 @@ type Accepted struct {
 	// Turn and Wait are what the file answered; Activations how many
 	// activations it held.
 	Turn        int
-	Wait        string
+	Wait        adjudicator.WaitKind
 	Activations int
 	// Standing is true when the file changed standing instructions.
 	Standing bool
@@ -275,7 +275,7 @@ func renderReply(name string, data any) string {
 
 // WaitPhrase says what a game waits for in the words replies use: "the
 // U.S. actions of turn 3 (May 13)".
-func WaitPhrase(w adjudicator.WaitView) string { return waitPhrase(w) }
+func WaitPhrase(w adjudicator.Wait) string { return waitPhrase(w) }
 
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{

@@ -85,7 +85,7 @@ func (r *Report) gameMap() *adjudicator.Map {
 // awaited reports whether the game waits for this report's reader.
 func (r *Report) awaited() bool {
 	w := r.Outlook.Wait
-	return w.Side == r.View.Side && (w.Kind == adjudicator.PhaseActions || w.Kind == adjudicator.PhaseUSDecision)
+	return w.Open() && w.Side == r.View.Side
 }
 
 // Text returns the report as the body of a mail: plain text within
@@ -184,8 +184,11 @@ func (r *Report) textData() reportText {
 	d.Record = r.record()
 	if name, body, ok := r.OrderTemplate(); ok {
 		what := "it lists what each of your units may do now"
-		if r.Outlook.Wait.Kind == adjudicator.PhaseUSDecision {
+		switch r.Outlook.Wait.Kind {
+		case adjudicator.WaitUSDecision:
 			what = "it asks whether this is a refit turn and whether it is fought by night"
+		case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+			what = "it lists what you may order in this refit turn"
 		}
 		d.Orders = wrapLines(fmt.Sprintf(
 			"The game waits for your orders. The template below is attached as %s: %s. Edit it (or a copy of it), put your token in, and mail it back%s. Unchanged it is accepted and does nothing.",
@@ -225,7 +228,12 @@ func (r *Report) header() []string {
 	add := func(s string) { lines = append(lines, wrapLines(s, "", "  ")...) }
 	date := adjudicator.TurnDate(v.Turn)
 	switch o.Wait.Kind {
-	case adjudicator.PhaseUSDecision:
+	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+		add(fmt.Sprintf("Turn %d, %s: a refit turn (rule 9): no fighting. Weather: %s (rule 3.3).", v.Turn, date, v.Weather))
+		if o.Wait.Kind == adjudicator.WaitUSRefit {
+			add(fmt.Sprintf("The loss recovery roll gave the U.S. %s to restore; the casualty track is back at 0 (rule 9.1).", plural(v.RefitSteps, "step")))
+		}
+	case adjudicator.WaitUSDecision:
 		add(fmt.Sprintf("Turn %d, %s: the U.S. decides first whether it is a refit turn and whether it is fought by night (rules 3.1, 3.2).", v.Turn, date))
 		add(fmt.Sprintf("Weather: %s, as last rolled; this turn's weather and airpower are rolled once the U.S. has decided (rules 3.3, 3.4).", v.Weather))
 	default:
@@ -234,16 +242,16 @@ func (r *Report) header() []string {
 			plural(v.Air.US, "factor"), plural(v.Air.JP, "factor")))
 	}
 	switch {
-	case o.Wait.Kind == adjudicator.PhaseEnded:
+	case o.Wait.Kind == adjudicator.WaitEnded:
 		add(endText(o, v.Turn))
-	case o.Wait.Kind == "":
+	case o.Wait.Kind == adjudicator.WaitNone:
 		add("The game has not begun.")
 	case r.awaited():
 		add("The game waits for " + waitPhrase(o.Wait) + ": your orders.")
 	default:
 		add("The game waits for " + waitPhrase(o.Wait) + "; nothing is needed from you now.")
 	}
-	if dl := r.deadline(); dl != "" && o.Wait.Kind != adjudicator.PhaseEnded {
+	if dl := r.deadline(); dl != "" && o.Wait.Kind != adjudicator.WaitEnded {
 		add("Deadline: " + dl + ".")
 	}
 	return lines
@@ -258,15 +266,24 @@ func endText(o *adjudicator.Outlook, turn int) string {
 	return fmt.Sprintf("%s: %s victory, %s.", s, sideTitle(o.Winner), o.Victory)
 }
 
-// waitPhrase names a wait: "the U.S. actions of turn 3 (May 13, day)".
-func waitPhrase(w adjudicator.WaitView) string {
+// waitPhrase names a wait: "the U.S. actions of turn 3 (May 13)".
+func waitPhrase(w adjudicator.Wait) string {
+	date := adjudicator.TurnDate(w.Turn)
 	switch w.Kind {
-	case adjudicator.PhaseUSDecision:
-		return fmt.Sprintf("the U.S. decision of turn %d (%s)", w.Turn, adjudicator.TurnDate(w.Turn))
-	case adjudicator.PhaseActions:
-		return fmt.Sprintf("the %s actions of turn %d (%s)", sideTitle(w.Side), w.Turn, adjudicator.TurnDate(w.Turn))
+	case adjudicator.WaitUSDecision:
+		return fmt.Sprintf("the U.S. decision of turn %d (%s)", w.Turn, date)
+	case adjudicator.WaitActions:
+		return fmt.Sprintf("the %s actions of turn %d (%s)", sideTitle(w.Side), w.Turn, date)
+	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+		return fmt.Sprintf("the %s refit orders of turn %d (%s)", sideTitle(w.Side), w.Turn, date)
+	case adjudicator.WaitJPSetup:
+		return "the Japanese setup"
+	case adjudicator.WaitUSLanding:
+		return "the U.S. landing"
+	case adjudicator.WaitEnded:
+		return "nothing more: the game is over"
 	}
-	return w.Text
+	return "nothing yet: the game has not begun"
 }
 
 // deadline writes the deadline in UTC and, when the reader's zone is
@@ -299,9 +316,9 @@ func (r *Report) nothingNeeded() string {
 	switch {
 	case r.View.Side == adjudicator.Umpire:
 		return "The umpire gives no orders in play. Every side's report is built from its own view; this one shows all."
-	case o.Wait.Kind == adjudicator.PhaseEnded:
+	case o.Wait.Kind == adjudicator.WaitEnded:
 		return "The game is over: no more orders. The final report brings the revealed dice seed and the command that checks every die."
-	case o.Wait.Kind == "":
+	case o.Wait.Kind == adjudicator.WaitNone:
 		return "Nothing is needed from you now."
 	}
 	return "Nothing is needed from you now: the game waits for " + waitPhrase(o.Wait) +

@@ -14,7 +14,7 @@ import (
 // step (dozens of events, several close-ups).
 func BenchmarkReport(b *testing.B) {
 	actions := findStep(b, 20, func(st step) bool {
-		return st.s.Turn >= 4 && awaitedSide(st.s) == adjudicator.US && waitKind(st.s) == adjudicator.PhaseActions &&
+		return st.s.Turn >= 4 && awaitedSide(st.s) == adjudicator.US && waitKind(st.s) == adjudicator.WaitActions &&
 			len(st.s.OnMap()) >= 60
 	})
 	melee := findStep(b, 20, func(st step) bool {

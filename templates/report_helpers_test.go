@@ -38,7 +38,7 @@ func playGames(t testing.TB, seeds []int64, steps int, f func(st step) bool) {
 			continue
 		}
 		for n := 1; n <= steps; n++ {
-			if _, phase := s.WaitingFor(); phase == adjudicator.PhaseEnded {
+			if s.Wait().Over() {
 				break
 			}
 			ns, evs, ps := adjudicator.Resolve(s, autoplay.Orders(s, r.Intn), testDice{r})
@@ -122,15 +122,9 @@ func checkColumns(t testing.TB, what, text string) {
 	}
 }
 
-func awaitedSide(s *adjudicator.State) adjudicator.Side {
-	side, _ := s.WaitingFor()
-	return side
-}
+func awaitedSide(s *adjudicator.State) adjudicator.Side { return s.Wait().Side }
 
-func waitKind(s *adjudicator.State) string {
-	_, kind := s.WaitingFor()
-	return kind
-}
+func waitKind(s *adjudicator.State) adjudicator.WaitKind { return s.Wait().Kind }
 
 func hasKind(evs []adjudicator.Event, side adjudicator.Side, kind string) bool {
 	for _, e := range adjudicator.VisibleEvents(evs, side) {

@@ -43,21 +43,25 @@ func findReportCases(t *testing.T) []reportCase {
 	us, jp, ump := adjudicator.US, adjudicator.JP, adjudicator.Umpire
 	opening := findStep(t, 0, func(st step) bool { return true })
 	actions := findStep(t, 12, func(st step) bool {
-		return st.s.Turn >= 2 && awaitedSide(st.s) == us && waitKind(st.s) == adjudicator.PhaseActions
+		return st.s.Turn >= 2 && awaitedSide(st.s) == us && waitKind(st.s) == adjudicator.WaitActions
 	})
 	night := findStep(t, 30, func(st step) bool {
-		return st.s.Night && awaitedSide(st.s) == jp && waitKind(st.s) == adjudicator.PhaseActions && st.s.Turn >= 2
+		return st.s.Night && awaitedSide(st.s) == jp && waitKind(st.s) == adjudicator.WaitActions && st.s.Turn >= 2
 	})
 	melee := findStep(t, 12, func(st step) bool {
 		return hasKind(st.events, us, "melee-end") && hasKind(st.events, us, "fire") && len(st.s.View(us).Enemy) > 0
 	})
-	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == adjudicator.PhaseEnded })
+	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == adjudicator.WaitEnded })
+	usRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == adjudicator.WaitUSRefit })
+	jpRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == adjudicator.WaitJPRefit })
 	return []reportCase{
 		{"opening", opening, []adjudicator.Side{us, jp, ump}},
 		{"actions", actions, []adjudicator.Side{us, jp}},
 		{"night", night, []adjudicator.Side{jp, us}},
 		{"melee", melee, []adjudicator.Side{us, jp, ump}},
 		{"ended", ended, []adjudicator.Side{us, jp}},
+		{"us-refit", usRefit, []adjudicator.Side{us}},
+		{"jp-refit", jpRefit, []adjudicator.Side{jp}},
 	}
 }
 
@@ -107,7 +111,7 @@ func TestReportSays(t *testing.T) {
 					t.Errorf("%s: the report does not say %q", name, want)
 				}
 			}
-			if waitKind(c.st.s) != adjudicator.PhaseEnded && !strings.Contains(text, "Deadline: Mon 4 May 2026 18:00 UTC (Mon 4 May 10:00 AKDT in America/Anchorage)") {
+			if waitKind(c.st.s) != adjudicator.WaitEnded && !strings.Contains(text, "Deadline: Mon 4 May 2026 18:00 UTC (Mon 4 May 10:00 AKDT in America/Anchorage)") {
 				t.Errorf("%s: no deadline in UTC and in the reader's zone", name)
 			}
 			for _, u := range rep.Outlook.Units {

@@ -31,19 +31,17 @@ func playedGame(t *testing.T) string {
 	}
 	defer db.Close()
 	r := rand.New(rand.NewSource(3))
-	w := store.Wait{Turn: 1, Kind: adjudicator.WaitUSDecision, Side: adjudicator.US}
 	setup := func(s *adjudicator.State) error { autoplay.Deploy(s, r.Intn); return nil }
-	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.Start(setup), Wait: w}); err != nil {
+	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.Start(setup)}); err != nil {
 		t.Fatal(err)
 	}
-	eng := referee.Engine()
 	example := regexp.MustCompile(`(?m)^  #- (move|fire|melee): .*$`)
 	for range 5 {
 		s, err := db.State("g1")
 		if err != nil {
 			t.Fatal(err)
 		}
-		side, _ := s.WaitingFor()
+		side := s.Wait().Side
 		rep, err := storedReport(db, "g1", side, nil, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -62,13 +60,7 @@ func playedGame(t *testing.T) string {
 			t.Fatalf("the template does not parse: %v", err)
 		}
 		o := f.Orders()
-		if _, err := db.Apply(store.Step{Game: "g1", Orders: &o, Raw: raw}, func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
-			s, events, err := eng.Resolve(s, o, d)
-			if err != nil {
-				return store.Result{}, err
-			}
-			return store.Result{State: s, Events: events, Next: referee.Wait(s)}, nil
-		}); err != nil {
+		if _, err := db.Apply(store.Step{Game: "g1", Orders: &o, Raw: raw}, referee.Engine()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -87,7 +79,7 @@ func TestShow(t *testing.T) {
 	g, _ := db.Game("g1")
 	s, _ := db.State("g1")
 	db.Close()
-	side, _ := s.WaitingFor()
+	side := s.Wait().Side
 
 	for _, sd := range []string{"us", "jp", "umpire"} {
 		var stdout, stderr bytes.Buffer
