@@ -149,3 +149,81 @@ func TestUSOutlookIgnoresHidden(t *testing.T) {
 		t.Fatalf("only %d U.S. outlooks compared", checked)
 	}
 }
+
+// TestRefitOptions checks the refit options of generated games: every
+// item listed is accepted on its own, and none of the units the rules
+// allow is left out of the hiding and restoring lists.
+func TestRefitOptions(t *testing.T) {
+	checked := map[adjudicator.WaitKind]int{}
+	for seed := range int64(30) {
+		r := rand.New(rand.NewSource(seed))
+		s, _ := adjudicator.NewGame(nil, nil, optionDice{r})
+		autoplay.Deploy(s, r.Intn)
+		for range 16 {
+			w := s.Wait()
+			if w.Over() {
+				break
+			}
+			if w.Kind == adjudicator.WaitUSRefit || w.Kind == adjudicator.WaitJPRefit {
+				checkRefitOptions(t, s, w)
+				checked[w.Kind]++
+			}
+			ns, _, ps := adjudicator.Resolve(s, autoplay.Orders(s, r.Intn), optionDice{r})
+			if len(ps) > 0 {
+				t.Fatalf("seed %d: %v", seed, ps)
+			}
+			s = ns
+		}
+	}
+	if checked[adjudicator.WaitUSRefit] == 0 || checked[adjudicator.WaitJPRefit] == 0 {
+		t.Fatalf("refit waits met: %v", checked)
+	}
+}
+
+func checkRefitOptions(t *testing.T, s *adjudicator.State, w adjudicator.Wait) {
+	t.Helper()
+	o := s.Outlook(w.Side).Refit
+	if o == nil {
+		t.Fatalf("%s: no refit options for the side awaited", s.WaitText())
+	}
+	try := func(what string, ref *adjudicator.Refit, re *adjudicator.Rearrange) {
+		t.Helper()
+		ord := adjudicator.Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind, Refit: ref, Rearrange: re}
+		if ps := adjudicator.CheckOrders(s, ord); len(ps) > 0 {
+			t.Fatalf("%s: listed %s refused: %v", s.WaitText(), what, ps)
+		}
+	}
+	for _, x := range o.Restore {
+		try("restore "+x.Unit, &adjudicator.Refit{Restore: []adjudicator.Restore{{Unit: x.Unit}}}, nil)
+	}
+	for _, x := range o.Land {
+		for _, z := range x.Zones {
+			try("landing of "+x.Unit+" in "+z, &adjudicator.Refit{Land: []adjudicator.Landing{{Unit: x.Unit, Zone: z}}}, nil)
+		}
+	}
+	for _, id := range o.Independents {
+		try("independent from "+id, &adjudicator.Refit{Independents: []string{id}}, nil)
+	}
+	for _, id := range o.Depots {
+		try("depot of "+id, &adjudicator.Refit{Depots: []string{id}}, nil)
+	}
+	for _, id := range o.Hide {
+		try("hiding of "+id, nil, &adjudicator.Rearrange{Hide: []string{id}})
+	}
+	for _, x := range o.Moves {
+		try("move of "+x.Unit, nil, &adjudicator.Rearrange{Moves: []adjudicator.UnknownMove{{Unit: x.Unit, To: x.Nearest}}})
+	}
+	for _, x := range o.Swaps {
+		try("swap at "+x.Hex.String(), nil, &adjudicator.Rearrange{Swaps: []adjudicator.Swap{{Hex: x.Hex, Place: []adjudicator.UnknownMove{x.Place}}}})
+	}
+	if w.Kind == adjudicator.WaitJPRefit {
+		for _, u := range s.Units {
+			if u.Side() == adjudicator.JP && u.OnMap() && !u.FaceDown && s.HideBan(u) == "" && !slices.Contains(o.Hide, u.ID) {
+				t.Fatalf("%s: %s may hide but is not listed", s.WaitText(), u.ID)
+			}
+		}
+	}
+	if w.Kind == adjudicator.WaitUSRefit && len(o.Restore) == 0 && len(s.DefaultRefit().Restore) > 0 {
+		t.Fatalf("%s: the default refit restores %v, the options list none", s.WaitText(), s.DefaultRefit().Restore)
+	}
+}
