@@ -22,6 +22,7 @@ with the side's own queries and nothing else:
 	name, yaml, ok := rep.OrderTemplate()    // orders-3-actions.yaml, for the side awaited
 	pic, err := rep.PNG()                    // the map as the side sees it
 	doc, err := rep.JSON()                   // report.json
+	all, err := rep.Render()                 // all four at once
 
 The package never sees a game position, so it cannot leak what the fog of
 war hides: a U.S. report built from positions that differ only in what the

@@ -2,10 +2,9 @@ package templates
 
 import (
 	"bytes"
-	"compress/flate"
+	"compress/zlib"
 	"encoding/binary"
 	"fmt"
-	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -230,18 +229,10 @@ func (c pcanvas) text(x, y int, s string, i uint8) {
 
 func textWidth(s string) int { return font.MeasureString(pngFace, s).Ceil() }
 
-// pngBase is the picture of a map without units, drawn once, and its
-// compressed bands, made when first asked for.
+// pngBase is the picture of a map without units, drawn once.
 type pngBase struct {
-	g     pngGeom
-	img   *image.Paletted
-	once  sync.Once
-	bands *pngBands
-}
-
-func (b *pngBase) compressed() *pngBands {
-	b.once.Do(func() { b.bands = bandsOf(b.img) })
-	return b.bands
+	g   pngGeom
+	img *image.Paletted
 }
 
 var pngBases sync.Map // *adjudicator.Map → *pngBase
@@ -398,22 +389,7 @@ func drawLegend(c pcanvas, g pngGeom) {
 
 // PNG returns the picture of the map as the report's reader sees it.
 func (r *Report) PNG() ([]byte, error) {
-	base := basePicture(r.gameMap())
-	return encodePNG(r.picture(), base.compressed())
-}
-
-// PNG compression. The rows are packed four bits a pixel and compressed in
-// bands of pngBandRows rows, each band on its own (a fresh compressor, then
-// a sync flush), so that the deflate stream of a band depends on that band
-// alone (RFC 1951, 3.2.3: blocks need not reach back into earlier ones).
-// Bands of a report's picture that the report left as the map drew them
-// reuse the map's compressed bands, which are made once.
-const pngBandRows = 16
-
-// pngBands is a picture's packed rows and each band's deflate blocks.
-type pngBands struct {
-	raw []byte
-	z   [][]byte
+	return encodePNG(r.picture())
 }
 
 // pngEncoder keeps a compressor and buffers for the next encoding: the
@@ -421,12 +397,13 @@ type pngBands struct {
 type pngEncoder struct {
 	raw []byte
 	z   bytes.Buffer
-	fw  *flate.Writer
+	zw  *zlib.Writer
 }
 
 var pngEncoders = sync.Pool{New: func() any {
-	fw, _ := flate.NewWriter(nil, flate.BestSpeed)
-	return &pngEncoder{fw: fw}
+	e := &pngEncoder{}
+	e.zw, _ = zlib.NewWriterLevel(&e.z, zlib.BestSpeed)
+	return e
 }}
 
 // pack writes img's pixels into raw as PNG rows of four bits a pixel,
@@ -449,36 +426,12 @@ func pack(img *image.Paletted, raw []byte) []byte {
 	return raw
 }
 
-// deflateBand compresses one band on its own and returns its blocks, ending
-// byte-aligned (not the final block).
-func (enc *pngEncoder) deflateBand(band []byte) []byte {
-	enc.z.Reset()
-	enc.fw.Reset(&enc.z)
-	enc.fw.Write(band)
-	enc.fw.Flush()
-	return enc.z.Bytes()
-}
-
-// bandsOf packs and compresses every band of img.
-func bandsOf(img *image.Paletted) *pngBands {
-	enc := pngEncoders.Get().(*pngEncoder)
-	defer pngEncoders.Put(enc)
-	b := &pngBands{raw: pack(img, nil)}
-	step := pngBandRows * (1 + (img.Rect.Dx()+1)/2)
-	for off := 0; off < len(b.raw); off += step {
-		b.z = append(b.z, bytes.Clone(enc.deflateBand(b.raw[off:min(off+step, len(b.raw))])))
-	}
-	return b
-}
-
 // encodePNG writes a paletted image of at most sixteen colours as a PNG of
 // four bits a pixel (PNG specification, sections 11.2 and 12.8). The
 // standard encoder packs such pixels one interface call at a time, which
 // costs more than the compression; rows are packed here directly and, as
-// for any palette image, left unfiltered. base, when not nil, holds the
-// compressed bands of a picture of the same size to reuse where img is the
-// same.
-func encodePNG(img *image.Paletted, base *pngBands) ([]byte, error) {
+// for any palette image, left unfiltered.
+func encodePNG(img *image.Paletted) ([]byte, error) {
 	if len(img.Palette) > 16 {
 		return nil, fmt.Errorf("templates: a %d-colour palette does not fit in four bits", len(img.Palette))
 	}
@@ -512,24 +465,15 @@ func encodePNG(img *image.Paletted, base *pngBands) ([]byte, error) {
 	enc := pngEncoders.Get().(*pngEncoder)
 	defer pngEncoders.Put(enc)
 	enc.raw = pack(img, enc.raw)
-	raw := enc.raw
-	if base != nil && len(base.raw) != len(raw) {
-		base = nil
+	enc.z.Reset()
+	enc.zw.Reset(&enc.z)
+	if _, err := enc.zw.Write(enc.raw); err != nil {
+		return nil, err
 	}
-	// The zlib stream (RFC 1950): header for the fastest compression, the
-	// bands' deflate blocks, an empty final block, the Adler-32 checksum.
-	idat := []byte{0x78, 0x01}
-	step := pngBandRows * (1 + (w+1)/2)
-	for i, off := 0, 0; off < len(raw); i, off = i+1, off+step {
-		band := raw[off:min(off+step, len(raw))]
-		if base != nil && bytes.Equal(band, base.raw[off:min(off+step, len(raw))]) {
-			idat = append(idat, base.z[i]...)
-		} else {
-			idat = append(idat, enc.deflateBand(band)...)
-		}
+	if err := enc.zw.Close(); err != nil {
+		return nil, err
 	}
-	idat = append(idat, 0x01, 0x00, 0x00, 0xff, 0xff)
-	idat = binary.BigEndian.AppendUint32(idat, adler32.Checksum(raw))
+	idat := enc.z.Bytes()
 	chunk("IDAT", idat)
 	chunk("IEND", nil)
 	return out.Bytes(), nil
@@ -639,5 +583,5 @@ func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
 	c := pcanvas{img}
 	c.text(6, 15, fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather), pxInk)
 	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(v.Side)), pxInk)
-	return encodePNG(img, nil)
+	return encodePNG(img)
 }

@@ -91,7 +91,45 @@ func (r *Report) awaited() bool {
 // Text returns the report as the body of a mail: plain text within
 // MaxWidth columns.
 func (r *Report) Text() string {
-	return execute("report.tmpl", r.textData())
+	name, body, ok := r.OrderTemplate()
+	return r.text(name, body, ok)
+}
+
+// text renders the report around its order template, made once.
+func (r *Report) text(name, body string, awaited bool) string {
+	return execute("report.tmpl", r.textData(name, body, awaited))
+}
+
+// Artefacts is everything a report consists of: the mail's text, the order
+// template attached to it (for the side awaited), the picture of the map
+// and the JSON document.
+type Artefacts struct {
+	Text string
+	// TemplateName is the order template's file name, empty when the
+	// reader is not awaited.
+	TemplateName string
+	Template     string
+	PNG          []byte
+	JSON         []byte
+}
+
+// Render makes every artefact of the report at once, the order template
+// only once for the text and the attachment.
+func (r *Report) Render() (*Artefacts, error) {
+	a := &Artefacts{}
+	name, body, ok := r.OrderTemplate()
+	if ok {
+		a.TemplateName, a.Template = name, body
+	}
+	a.Text = r.text(name, body, ok)
+	var err error
+	if a.PNG, err = r.PNG(); err != nil {
+		return nil, err
+	}
+	if a.JSON, err = r.JSON(); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // reportText is what report.tmpl lays out; every part is already in
@@ -140,7 +178,7 @@ type standingText struct {
 	Lines []string
 }
 
-func (r *Report) textData() reportText {
+func (r *Report) textData(name, body string, awaited bool) reportText {
 	v := r.View
 	d := reportText{}
 	d.Title = fmt.Sprintf("attu report: game %s%s, %s", r.Game.ID, nameSuffix(r.Game.Name), readerName(v.Side))
@@ -182,7 +220,7 @@ func (r *Report) textData() reportText {
 	}
 	d.StandingIntro = wrapLines(intro, "", "")
 	d.Record = r.record()
-	if name, body, ok := r.OrderTemplate(); ok {
+	if awaited {
 		what := "it lists what each of your units may do now"
 		switch r.Outlook.Wait.Kind {
 		case adjudicator.WaitUSDecision:

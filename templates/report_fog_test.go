@@ -22,17 +22,13 @@ type artefacts struct {
 func usArtefacts(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) artefacts {
 	t.Helper()
 	rep := reportOf(t, step{s: s, events: evs}, adjudicator.US)
-	var a artefacts
-	a.text = []byte(rep.Text())
-	if _, body, ok := rep.OrderTemplate(); ok {
-		a.template = []byte(body)
-	}
-	var err error
-	if a.json, err = rep.JSON(); err != nil {
+	all, err := rep.Render()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if a.png, err = rep.PNG(); err != nil {
-		t.Fatal(err)
+	a := artefacts{text: []byte(all.Text), json: all.JSON, png: all.PNG}
+	if all.TemplateName != "" {
+		a.template = []byte(all.Template)
 	}
 	return a
 }
