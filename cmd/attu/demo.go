@@ -64,7 +64,7 @@ Flags:
 
 // defaultDemoSeed plays a game whose first five turns have a night turn,
 // a melee and a refit turn.
-const defaultDemoSeed = "1943"
+const defaultDemoSeed = "06"
 
 func runDemo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
@@ -82,7 +82,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	}
 	seedBytes, err := hex.DecodeString(strings.TrimPrefix(*seedHex, "0x"))
 	if err != nil || len(seedBytes) == 0 {
-		fmt.Fprintf(stderr, "attu demo: -seed %q: want hex digits, like -seed 1943\n", *seedHex)
+		fmt.Fprintf(stderr, "attu demo: -seed %q: want hex digits, like -seed 06\n", *seedHex)
 		return 2
 	}
 	dir := *keep
@@ -141,7 +141,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	d, err := newDaemon(svc, daemonConfig{
 		Address: addr["attu"],
 		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: pass["attu"],
-			Processed: "attu-done", RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
+			Processed: "attu-done", IdleRestart: 2 * time.Second, RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
 		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain, Timeout: 10 * time.Second},
 		Outbox: mail.OutboxConfig{Interval: time.Second, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
 		Tick:   time.Second,
@@ -166,7 +166,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
 		pl, err := newDemoPlayer(p.side, addr[p.user], db, turns, func(n int) int { return rng.IntN(n) },
 			mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: p.user, Password: pass[p.user],
-				RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
+				IdleRestart: 2 * time.Second, RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
 			sys.SMTPAddr(),
 			lg.With("player", p.user))
 		if err != nil {
