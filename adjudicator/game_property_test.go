@@ -196,12 +196,12 @@ func countStep(tally map[string]int, o adjudicator.Orders, evs []adjudicator.Eve
 	}
 	for _, e := range evs {
 		switch e.Kind {
-		case "melee-picked":
+		case adjudicator.EventMeleePicked:
 			tally["melee fought"]++
-		case "skipped":
+		case adjudicator.EventActivationSkipped, adjudicator.EventActionsCutShort:
 			tally["skipped"]++
-		case "victory":
-			why := e.Text
+		case adjudicator.EventVictory:
+			why := templates.EventText(e)
 			if i := strings.LastIndex(why, "(rule"); i > 0 {
 				why = why[i:]
 			}
@@ -259,7 +259,7 @@ func (st *gameStep) fail(t *testing.T, f failure) {
 	b.WriteString("after:\n" + closeUp(after, hexes, nil))
 	b.WriteString("events:\n")
 	for _, e := range st.events {
-		fmt.Fprintf(&b, "  [%s, seen by %s] %s\n", e.Kind, e.Seen, e.Text)
+		fmt.Fprintf(&b, "  [%s, seen by U.S. %s, Japanese %s] %s\n", e.Kind, e.Seen.US, e.Seen.JP, templates.EventText(e))
 	}
 	t.Fatal(b.String())
 }
@@ -416,7 +416,7 @@ func (st *gameStep) fog() *failure {
 		return f
 	}
 	if found, e = st.leak(public); found != nil {
-		return &failure{msg: fmt.Sprintf("the U.S. reads %q, which gives away %v", e.Text, found), hexes: e.Hexes}
+		return &failure{msg: fmt.Sprintf("the U.S. reads %q, which gives away %v", templates.EventText(e), found), hexes: e.Hexes}
 	}
 	return nil
 }

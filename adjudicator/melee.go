@@ -186,41 +186,13 @@ func (s *State) declareMelee(dm *Melee, side Side) ([]Event, []Problem) {
 	if len(problems) > 0 {
 		return nil, problems
 	}
-	ids := make([]string, len(units))
-	hidden := 0
-	for i, u := range units {
+	for _, u := range units {
 		u.Acted = true
 		u.Melee = t
-		ids[i] = u.ID
-		if hiddenFrom(u, US) {
-			hidden++
-		}
-	}
-	text := fmt.Sprintf("%s in %s %s melee against %s (rule 8.2)", joinAnd(ids), from, declares(len(ids)), t)
-	ev := Event{Kind: "melee-declared", Text: text, Side: side, Hexes: []Hex{from, t}}
-	if hidden == 0 {
-		return []Event{ev}, nil
 	}
 	// rule 2.5: the U.S. sees melee markers go on counters, not what they are.
-	ev.Seen = JP
-	anon := Event{Kind: "melee-declared", Side: JP, Seen: US, Hexes: []Hex{from, t},
-		Text: fmt.Sprintf("%s in %s %s melee against %s (rule 8.2)", counters(len(ids)), from, declares(len(ids)), t)}
-	return []Event{ev, anon}, nil
-}
-
-func declares(n int) string {
-	if n == 1 {
-		return "declares"
-	}
-	return "declare"
-}
-
-// counters names n anonymous Japanese counters.
-func counters(n int) string {
-	if n == 1 {
-		return "a Japanese counter"
-	}
-	return fmt.Sprintf("%d Japanese counters", n)
+	refs := unitRefs(units)
+	return []Event{{Kind: EventMeleeDeclared, Seen: seenAbout(refs), Side: side, Units: refs, Hexes: []Hex{from, t}, Target: t}}, nil
 }
 
 // ResolveMelee is the melee step (rule 3.7): every melee declared in this
@@ -245,8 +217,7 @@ func (s *State) ResolveMelee(d Dice) []Event {
 				break
 			}
 		}
-		events = append(events, Event{Kind: "melee-picked", Side: picker, Hexes: []Hex{target},
-			Text: fmt.Sprintf("%s picks the melee at %s (rule 3.7)", sideName(picker), target)})
+		events = append(events, Event{Kind: EventMeleePicked, Seen: Public, Side: picker, Hexes: []Hex{target}, Target: target})
 		mt := s.newMelee(picker, target, s.attackersOf(picker, target), d)
 		mt.fight()
 		events = append(events, mt.events...)
@@ -278,7 +249,7 @@ func (s *State) lapseDeclarations() []Event {
 	type key struct {
 		from, target Hex
 		side         Side
-		why          string
+		why          Reason
 	}
 	lapsed := map[key][]*Unit{}
 	var keys []key
@@ -286,19 +257,19 @@ func (s *State) lapseDeclarations() []Event {
 		if u.Melee == 0 {
 			continue
 		}
-		var why string
+		var why Reason
 		switch {
 		case !u.OnMap():
 			u.Melee = 0 // gone: nothing to say
 			continue
 		case u.Fought:
-			why = "they fought in another melee this step (rule 8.2)"
+			why = ReasonFoughtElsewhere
 		case !s.holdsSide(u.Melee, u.Side().Enemy()):
-			why = "no enemy unit is left in " + u.Melee.String()
+			why = ReasonNoEnemy
 		case s.foughtIn(u.Melee, u.Side().Enemy()):
-			why = "the enemy units in " + u.Melee.String() + " fought in another melee this step and may not be attacked again (rule 8.2)"
+			why = ReasonTargetFought
 		case !u.Hex.Adjacent(u.Melee) || s.Map().Cliff(u.Hex, u.Melee):
-			why = "they are no longer next to " + u.Melee.String()
+			why = ReasonNotAdjacent
 		default:
 			continue
 		}
@@ -311,10 +282,9 @@ func (s *State) lapseDeclarations() []Event {
 	}
 	var events []Event
 	for _, k := range keys {
-		events = append(events, s.unitsEvent("melee-lapsed", k.side, lapsed[k], []Hex{k.from, k.target},
-			func(who string) string {
-				return fmt.Sprintf("the melee declared by %s in %s against %s is not fought: %s", who, k.from, k.target, k.why)
-			})...)
+		refs := unitRefs(lapsed[k])
+		events = append(events, Event{Kind: EventMeleeLapsed, Seen: seenAbout(refs), Side: k.side, Units: refs,
+			Hexes: []Hex{k.from, k.target}, Target: k.target, Reason: k.why})
 	}
 	return events
 }
@@ -331,25 +301,6 @@ func (s *State) foughtIn(h Hex, side Side) bool {
 		}
 	}
 	return false
-}
-
-// unitsEvent describes something units of side did: one public event, or,
-// when some are anonymous to the U.S., the full one for the Japanese and
-// one naming only counters for the U.S. (rule 2.5).
-func (s *State) unitsEvent(kind string, side Side, units []*Unit, hexes []Hex, text func(who string) string) []Event {
-	ids := make([]string, len(units))
-	hidden := false
-	for i, u := range units {
-		ids[i] = u.ID
-		hidden = hidden || hiddenFrom(u, US)
-	}
-	ev := Event{Kind: kind, Side: side, Hexes: hexes, Text: text(joinAnd(ids))}
-	if !hidden {
-		return []Event{ev}
-	}
-	ev.Seen = JP
-	anon := Event{Kind: kind, Side: side, Seen: US, Hexes: hexes, Text: text(counters(len(units)))}
-	return []Event{ev, anon}
 }
 
 // pickMelee returns the next melee hex side would pick (rule 3.7), if any.
@@ -420,8 +371,21 @@ func (s *State) newMelee(side Side, target Hex, attackers []*Unit, d Dice) *mele
 		from: map[*Unit]Hex{}, outside: map[*Unit]bool{}, before: map[*Unit]int{}}
 }
 
-func (mt *meleeFight) say(kind, text string) {
-	mt.events = append(mt.events, Event{Kind: kind, Text: text, Side: mt.side, Hexes: []Hex{mt.target}})
+// say records an event of the melee: by default public, of the attacking
+// side, at the target hex. What it says is public when every unit it names
+// is: all the units in a melee are face up once it begins (rule 2.5).
+func (mt *meleeFight) say(ev Event) {
+	if ev.Side == NoSide {
+		ev.Side = mt.side
+	}
+	if ev.Hexes == nil {
+		ev.Hexes = []Hex{mt.target}
+	}
+	ev.Target = mt.target
+	if ev.Seen == (Visibility{}) {
+		ev.Seen = seenAbout(ev.Units, ev.Others)
+	}
+	mt.events = append(mt.events, ev)
 }
 
 // defenders returns the units standing in the target hex.
@@ -497,14 +461,14 @@ func (mt *meleeFight) begin() {
 		mt.from[u] = u.Hex
 	}
 	all := append(append([]*Unit(nil), mt.attackers...), mt.defenders()...)
-	var flipped []string
+	var flipped []*Unit
 	inSupply := s.supplyCheck()
 	for _, u := range all {
 		u.Fought = true
 		mt.before[u] = u.Steps
 		if u.Side() == JP && u.FaceDown {
 			u.FaceDown = false
-			flipped = append(flipped, u.ID)
+			flipped = append(flipped, u)
 		}
 		if u.Side() == US && !inSupply(u) {
 			mt.outside[u] = true
@@ -513,18 +477,10 @@ func (mt *meleeFight) begin() {
 	for _, u := range mt.attackers {
 		u.Melee = 0
 	}
-	var ids []string
-	for _, u := range mt.attackers {
-		ids = append(ids, u.ID)
-	}
-	var defs []string
-	for _, u := range mt.defenders() {
-		defs = append(defs, u.ID)
-	}
-	mt.say("melee", fmt.Sprintf("melee at %s: %s attack%s from %s; %s defend%s",
-		mt.target, joinAnd(ids), verbS(len(ids)), hexList(mt.attackHexes()), joinAnd(defs), verbS(len(defs))))
+	mt.say(Event{Kind: EventMeleeBegins, Units: unitRefs(mt.attackers), Others: unitRefs(mt.defenders()),
+		Hexes: append([]Hex{mt.target}, mt.attackHexes()...)})
 	if len(flipped) > 0 {
-		mt.say("revealed", fmt.Sprintf("revealed for the melee at %s: %s (rule 2.5)", mt.target, joinAnd(flipped)))
+		mt.say(Event{Kind: EventMeleeRevealed, Units: unitRefs(flipped)})
 	}
 	mt.arnold = mt.pickArnold()
 }
@@ -536,21 +492,6 @@ func hasUnknown(units []*Unit, h Hex) bool {
 		}
 	}
 	return false
-}
-
-func verbS(n int) string {
-	if n == 1 {
-		return "s"
-	}
-	return ""
-}
-
-func hexList(hs []Hex) string {
-	names := make([]string, len(hs))
-	for i, h := range hs {
-		names[i] = h.String()
-	}
-	return joinAnd(names)
 }
 
 // pickArnold returns the U.S. engineer or depot General Arnold leads in
@@ -575,7 +516,7 @@ func (mt *meleeFight) pickArnold() *Unit {
 	}
 	if best != nil {
 		s.Heroes.Arnold = true
-		mt.say("hero", fmt.Sprintf("General Arnold: %s rolls 6 dice in the defence of %s (rule 11.2)", best.ID, mt.target))
+		mt.say(Event{Kind: EventArnold, Units: []EventUnit{unitRef(best)}})
 	}
 	return best
 }
@@ -615,7 +556,7 @@ func (mt *meleeFight) rounds() {
 			return
 		}
 	}
-	mt.say("melee-stalemate", fmt.Sprintf("the melee at %s is broken off after %d rounds with both sides standing", mt.target, MaxMeleeRounds))
+	mt.say(Event{Kind: EventMeleeBrokenOff, Round: MaxMeleeRounds})
 }
 
 // roll has one unit roll its melee dice.
@@ -623,7 +564,7 @@ type roll struct {
 	u    *Unit
 	dice []int
 	drm  int
-	why  []string
+	why  []Modifier
 }
 
 // fire rolls the dice of firers; offensive says whether they attack the
@@ -667,12 +608,8 @@ func (mt *meleeFight) fire(firers []*Unit, offensive bool, enemySteps int) ([]ro
 		hits += mt.martinez(rolls, hits, enemySteps)
 	}
 	for _, r := range rolls {
-		h := CountHits(r.dice, r.drm)
-		text := fmt.Sprintf("%s rolls %s: %s", r.u.ID, DiceText(r.dice, r.drm), plural(h, "hit"))
-		if len(r.why) > 0 {
-			text += " (" + strings.Join(r.why, ", ") + ")"
-		}
-		mt.say("melee-fire", text)
+		mt.say(Event{Kind: EventMeleeRoll, Units: []EventUnit{unitRef(r.u)},
+			Dice: eventDice(r.dice, r.drm, true), DRM: r.drm, Mods: r.why, Hits: CountHits(r.dice, r.drm)})
 	}
 	return rolls, hits
 }
@@ -708,7 +645,7 @@ func (mt *meleeFight) martinez(rolls []roll, hits, enemySteps int) int {
 			if !IsHit(v, rolls[i].drm) {
 				rolls[i].dice[j] = 10
 				s.Heroes.Martinez = true
-				mt.say("hero", fmt.Sprintf("PFC Joe Martinez: %s's %d becomes a 0, a hit (rule 11.1)", rolls[i].u.ID, v))
+				mt.say(Event{Kind: EventMartinez, Side: US, Units: []EventUnit{unitRef(rolls[i].u)}, Dice: []EventDie{{Face: v}}})
 				return 1
 			}
 		}
@@ -731,7 +668,7 @@ func (mt *meleeFight) defensiveFire() {
 	defs := mt.defenders()
 	att := mt.standing()
 	_, hits := mt.fire(defs, false, steps(att))
-	mt.say("melee-round", fmt.Sprintf("melee at %s, round %d, defensive fire: %s", mt.target, mt.round, plural(hits, "hit")))
+	mt.say(Event{Kind: EventDefensiveFire, Round: mt.round, Hits: hits})
 	if hits == 0 {
 		return
 	}
@@ -773,13 +710,11 @@ func (mt *meleeFight) leftAlone() {
 			continue
 		}
 		if mt.side == US {
-			mt.retreatUnits(left, "left alone after the attackers of "+h.String()+" fell (rule 8.2)")
+			mt.retreatUnits(left, ReasonLeftAlone, "")
 			continue
 		}
 		// Said before they go: the U.S. reads ids only of counters it saw.
-		mt.events = append(mt.events, s.unitsEvent("eliminated", JP, left, []Hex{h}, func(who string) string {
-			return fmt.Sprintf("%s, left alone in %s after its attackers fell, %s eliminated (rule 8.2)", who, h, isAre(len(left)))
-		})...)
+		mt.say(Event{Kind: EventLeftAlone, Side: JP, Units: unitRefs(left), Hexes: []Hex{h}})
 		for _, u := range left {
 			box := BoxEliminated
 			if u.Kind() == Unknown {
@@ -799,20 +734,13 @@ func hasAttacker(attackers []*Unit, h Hex) bool {
 	return false
 }
 
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
-}
-
 // offensiveFire: the attackers still standing fire at the target (rule
 // 8.2.1.2).
 func (mt *meleeFight) offensiveFire() {
 	att := mt.standing()
 	defs := mt.defenders()
 	_, hits := mt.fire(att, true, steps(defs))
-	mt.say("melee-round", fmt.Sprintf("melee at %s, round %d, offensive fire: %s", mt.target, mt.round, plural(hits, "hit")))
+	mt.say(Event{Kind: EventOffensiveFire, Round: mt.round, Hits: hits})
 	if hits > 0 {
 		mt.hit(defs, hits)
 	}
@@ -828,7 +756,7 @@ func (mt *meleeFight) hit(units []*Unit, hits int) {
 	// hit while the Japanese attack are the defenders, and artillery in a
 	// U.S. attackers' hex hit by the hits left over is simply eliminated.
 	setAside := mt.side == JP && units[0].Side() == US
-	mt.events = append(mt.events, mt.s.ApplyHits(units, hits, HitOptions{Cause: "melee at " + mt.target.String(), Melee: setAside, Dice: mt.d})...)
+	mt.events = append(mt.events, mt.s.ApplyHits(units, hits, HitOptions{Cause: Cause{Kind: CauseMelee, Hex: mt.target}, Melee: setAside, Dice: mt.d})...)
 	lost := before - steps(units)
 	if units[0].Side() == US {
 		mt.usLost += lost
@@ -886,25 +814,26 @@ func (mt *meleeFight) retreat() bool {
 	if !go_ {
 		return false
 	}
-	mt.retreatUnits(us, fmt.Sprintf("retreat from the melee at %s (standing instruction %q, rule 8.2.1.3)", mt.target, policy))
+	mt.retreatUnits(us, ReasonStanding, policy)
 	return len(mt.usInMelee()) == 0
 }
 
 // retreatUnits moves U.S. units each to its retreat hex; those with none
-// stay.
-func (mt *meleeFight) retreatUnits(units []*Unit, why string) {
+// stay. why is ReasonLeftAlone (rule 8.2) or ReasonStanding, by the
+// standing instruction instruction (rule 8.2.1.3).
+func (mt *meleeFight) retreatUnits(units []*Unit, why Reason, instruction string) {
 	s := mt.s
 	for _, u := range units {
 		from := u.Hex
 		to, ok := s.retreatHex(u)
 		if !ok {
-			mt.events = append(mt.events, Event{Kind: "retreat", Side: US, Unit: u.ID, Hexes: []Hex{from},
-				Text: fmt.Sprintf("%s cannot retreat from %s: no adjacent hex it could move into outside Japanese zones of control (%s)", u.ID, from, why)})
+			mt.say(Event{Kind: EventCannotRetreat, Side: US, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{from},
+				Reason: why, Instruction: instruction})
 			continue
 		}
 		u.Hex = to
-		mt.events = append(mt.events, Event{Kind: "retreat", Side: US, Unit: u.ID, Hexes: []Hex{from, to},
-			Text: fmt.Sprintf("%s retreats %s→%s (%s)", u.ID, from, to, why)})
+		mt.say(Event{Kind: EventRetreat, Side: US, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{from, to},
+			Reason: why, Instruction: instruction})
 	}
 }
 
@@ -938,14 +867,14 @@ func (s *State) retreatHex(u *Unit) (Hex, bool) {
 func (mt *meleeFight) finish() {
 	s := mt.s
 	att := mt.standing()
-	var winner string
+	var outcome Reason
 	switch {
 	case len(mt.defenders()) == 0 && len(att) > 0:
-		winner = "the " + sideName(mt.side) + " attackers take " + mt.target.String()
+		outcome = ReasonAttackersTake
 	case len(att) == 0 && len(mt.defenders()) > 0:
-		winner = "the " + sideName(mt.side.Enemy()) + " defenders hold " + mt.target.String()
+		outcome = ReasonDefendersHold
 	default:
-		winner = "both sides stand"
+		outcome = ReasonBothStand
 	}
 	if len(mt.defenders()) == 0 && len(att) > 0 {
 		if mt.assault {
@@ -953,9 +882,7 @@ func (mt *meleeFight) finish() {
 			for _, u := range att {
 				u.Hex = mt.target
 			}
-			mt.events = append(mt.events, s.unitsEvent("advance", mt.side, att, []Hex{mt.target}, func(who string) string {
-				return fmt.Sprintf("%s %s into %s (rule 11.3.2)", who, charge(len(att)), mt.target)
-			})...)
+			mt.say(Event{Kind: EventChargeTakes, Units: unitRefs(att)})
 		} else {
 			mt.advance(att)
 		}
@@ -972,18 +899,18 @@ func (mt *meleeFight) finish() {
 			if s.StackingProblemWith(mt.target, u, mt.before[u]) == "" {
 				u.Hex, u.Box = mt.target, ""
 				u.Steps = mt.before[u]
-				mt.say("captured", fmt.Sprintf("the Japanese capture %s in %s, at %s (rule 8.2.1.4)", u.ID, mt.target, plural(u.Steps, "step")))
+				mt.say(Event{Kind: EventCaptured, Side: JP, Units: []EventUnit{unitRef(u)}})
 				continue
 			}
 			u.Captured = false
 			u.Hex, u.Box = 0, BoxEliminated
-			mt.say("eliminated", fmt.Sprintf("%s, set aside in the melee at %s, is eliminated: %s already holds %d Japanese infantry and artillery units, the most a hex may hold (rules 4.2, 8.2.1.4)", u.ID, mt.target, mt.target, StackJapanese))
+			mt.say(Event{Kind: EventSetAsideEliminated, Units: []EventUnit{unitRef(u)}, Reason: ReasonStackFull})
 			continue
 		}
 		u.Hex, u.Box = 0, BoxEliminated
-		mt.say("eliminated", fmt.Sprintf("%s, set aside in the melee at %s, is eliminated (rule 8.2.1.2)", u.ID, mt.target))
+		mt.say(Event{Kind: EventSetAsideEliminated, Units: []EventUnit{unitRef(u)}, Reason: ReasonNotCaptured})
 	}
-	mt.say("melee-end", fmt.Sprintf("melee at %s over after %s: %s", mt.target, plural(min(mt.round, MaxMeleeRounds), "round"), winner))
+	mt.say(Event{Kind: EventMeleeEnds, Round: min(mt.round, MaxMeleeRounds), Reason: outcome})
 	// rule 10.0: an advance onto a victory hex may clear its zone, or
 	// retake a cleared one, before the next melee is picked.
 	mt.events = append(mt.events, s.UpdateCleared()...)
@@ -1001,7 +928,7 @@ func (mt *meleeFight) advance(att []*Unit) {
 	var movers []*Unit
 	switch policy {
 	case AdvanceNone:
-		mt.say("advance", fmt.Sprintf("%s does not advance into %s (standing instruction %q)", sideName(mt.side), mt.target, policy))
+		mt.say(Event{Kind: EventNoAdvance, Instruction: policy})
 		return
 	case AdvanceStrongest:
 		best := att[0]
@@ -1018,30 +945,22 @@ func (mt *meleeFight) advance(att []*Unit) {
 		if s.unknownBarred(u, mt.target) {
 			// Attacking Unknown units convert when the melee begins (2.5),
 			// so this holds only should one ever be left unconverted.
-			mt.events = append(mt.events, Event{Kind: "advance", Side: mt.side, Seen: JP, Unit: u.ID, Hexes: []Hex{u.Hex, mt.target},
-				Text: fmt.Sprintf("%s stays in %s: %s lies in a cleared victory zone (rule 10.0)", u.ID, u.Hex, mt.target)})
+			mt.say(Event{Kind: EventAdvanceBarred, Seen: OnlyTo(JP), Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex, mt.target}})
 			continue
 		}
 		if why := s.StackingProblemWith(mt.target, u, u.Steps); why != "" {
 			if mt.side == JP {
 				// Both sides read this; say it without the stacking text,
-				// which speaks of Unknown units.
-				why = fmt.Sprintf("%s already holds %d Japanese infantry and artillery units, the most a hex may hold (rule 4.2)", mt.target, StackJapanese)
+				// which speaks of Unknown units: the hex is full (4.2).
+				why = ""
 			}
-			mt.events = append(mt.events, Event{Kind: "advance", Side: mt.side, Unit: u.ID, Hexes: []Hex{u.Hex, mt.target},
-				Text: fmt.Sprintf("%s stays in %s: %s", u.ID, u.Hex, why)})
+			mt.say(Event{Kind: EventAdvanceStacked, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex, mt.target}, Note: why})
 			continue
 		}
 		from := u.Hex
 		u.Hex = mt.target
-		mt.events = append(mt.events, Event{Kind: "advance", Side: mt.side, Unit: u.ID, Hexes: []Hex{from, mt.target},
-			Text: fmt.Sprintf("%s advances %s→%s (rule 8.2.1.4)", u.ID, from, mt.target)})
+		ref := unitRef(u)
+		ref.Hex = from
+		mt.say(Event{Kind: EventAdvance, Units: []EventUnit{ref}, Hexes: []Hex{from, mt.target}})
 	}
-}
-
-func charge(n int) string {
-	if n == 1 {
-		return "charges"
-	}
-	return "charge"
 }

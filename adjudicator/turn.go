@@ -2,7 +2,6 @@ package adjudicator
 
 import (
 	"fmt"
-	"strings"
 )
 
 // The game turn as a state machine (DESIGN section 3, rules 3.0 to 3.9).
@@ -65,12 +64,10 @@ func FirstPlayer(night bool) Side {
 func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 	s := NewState(m, cs)
 	s.Komandorski = DrawKomandorski(d)
-	evs := []Event{{
-		Kind: "komandorski",
-		Seen: JP,
-		Text: fmt.Sprintf("The Japanese draw the Komandorski chits: effect %s, delay %s; both lie face down on the %s turn (rule 12.1).",
-			mayText(s.Komandorski.Effect), plural(s.Komandorski.Delay, "turn"), TurnDate(KomandorskiTurn)),
-	}}
+	// Rule 12.1: the Japanese draw and examine the chits; the U.S. sees
+	// them only as they are revealed.
+	evs := []Event{{Kind: EventKomandorskiDrawn, Seen: OnlyTo(JP), Side: JP, Turn: KomandorskiTurn,
+		Private: &Private{Effect: s.Komandorski.Effect, Delay: s.Komandorski.Delay}}}
 	return s, append(evs, s.Begin()...)
 }
 
@@ -105,7 +102,7 @@ func (s *State) Begin() []Event {
 	s.Turn, s.Weather, s.Night, s.Casualties = 1, Fog, false, 0
 	s.Winner, s.Victory = NoSide, ""
 	s.setWait(PhaseUSDecision, US)
-	return []Event{{Kind: "turn", Text: fmt.Sprintf("The game begins: turn 1, %s (rule 12.2).", TurnDate(1))}}
+	return []Event{{Kind: EventGameBegins, Seen: Public, Turn: 1}}
 }
 
 // LastTurn returns the last turn of the game by the Komandorski chits (rule
@@ -182,8 +179,6 @@ func dayOrNight(night bool) string {
 	return "day"
 }
 
-func mayText(day int) string { return fmt.Sprintf("May %d", day) }
-
 func (s *State) setWait(phase string, side Side) {
 	s.Phase, s.Waiting = phase, side
 }
@@ -225,10 +220,7 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 	if o.Standing != nil {
 		base = s.Clone()
 		base.mergeStanding(o.Side, *o.Standing)
-		events = append(events, Event{
-			Kind: "standing", Side: o.Side, Seen: o.Side,
-			Text: fmt.Sprintf("The %s standing instructions now in force include the changes of these orders.", sideName(o.Side)),
-		})
+		events = append(events, Event{Kind: EventStandingChanged, Seen: OnlyTo(o.Side), Side: o.Side})
 	}
 
 	var out *State
@@ -249,7 +241,8 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		events = append(events, out.afterActions(o.Side, d)...)
 	}
 	if out.Phase != PhaseEnded {
-		events = append(events, Event{Kind: "wait", Text: "The game now waits for " + out.awaited() + "."})
+		side, phase := out.WaitingFor()
+		events = append(events, Event{Kind: EventWait, Seen: Public, Side: side, Wait: phase, Turn: out.Turn, Night: out.Night})
 	}
 	return out, events, nil
 }
@@ -351,11 +344,7 @@ func (s *State) checkWait(o Orders) *Problem {
 func (s *State) decide(dec Decision, d Dice) []Event {
 	s.Night = dec.Night
 	first := FirstPlayer(s.Night)
-	text := fmt.Sprintf("Turn %d (%s) is a day turn: the U.S. acts first (rule 3.2).", s.Turn, TurnDate(s.Turn))
-	if s.Night {
-		text = fmt.Sprintf("Turn %d (%s) is a night turn: the Japanese act first (rule 3.2).", s.Turn, TurnDate(s.Turn))
-	}
-	evs := []Event{{Kind: "decision", Side: US, Text: text}}
+	evs := []Event{{Kind: EventDecision, Seen: Public, Side: US, Turn: s.Turn, Night: s.Night}}
 	evs = append(evs, RollWeather(s, d))
 	evs = append(evs, RollAirpower(s, d)...)
 	s.setWait(PhaseActions, first)
@@ -404,15 +393,15 @@ func (s *State) meleeStep(d Dice) []Event {
 // last turn (3.8.3), else the next turn with its flips and reveals.
 func (s *State) advanceTurn() []Event {
 	if last := s.Komandorski.LastTurn(); last > 0 && s.Turn >= last {
-		evs := []Event{{Kind: "turn", Text: fmt.Sprintf("Turn %d (%s) was the last turn of the game (rule 12.1.3).", s.Turn, TurnDate(s.Turn))}}
-		return append(evs, s.endGame(JP, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
+		evs := []Event{{Kind: EventLastTurn, Seen: Public, Turn: s.Turn}}
+		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
 	}
 	s.Turn++
 	s.AirUS, s.AirJP = 0, 0 // unused airpower is lost (3.4)
 	for _, u := range s.Units {
 		u.Acted, u.MPSpent, u.Melee, u.Fought = false, 0, 0, false
 	}
-	evs := []Event{{Kind: "turn", Text: fmt.Sprintf("Turn %d (%s) begins (rule 3.9).", s.Turn, TurnDate(s.Turn))}}
+	evs := []Event{{Kind: EventTurnBegins, Seen: Public, Turn: s.Turn}}
 	evs = append(evs, s.hideJapanese()...)
 	evs = append(evs, s.revealKomandorski()...)
 	s.setWait(PhaseUSDecision, US)
@@ -421,32 +410,28 @@ func (s *State) advanceTurn() []Event {
 
 // hideJapanese turns face down every Japanese unit on the map that is not
 // in a U.S. zone of control (rule 3.9). Captured U.S. artillery has no
-// hidden side and stays as it is.
+// hidden side and stays as it is. The U.S. reads which of the counters it
+// could name turn anonymous; the Japanese read them all.
 func (s *State) hideJapanese() []Event {
-	var all, seen []string
-	var hexes []Hex
+	var units []EventUnit
+	named := false
 	for _, u := range s.Units {
 		if !u.OnMap() || u.FaceDown || u.Counter().Side() != JP || s.InEnemyZOC(u.Hex, US) {
 			continue
 		}
-		if !hiddenFrom(u, US) {
-			seen = append(seen, u.ID)
-			hexes = append(hexes, u.Hex)
-		}
-		all = append(all, u.ID)
+		ref := unitRef(u) // before it turns: whether the U.S. could name it
+		named = named || ref.Known
+		units = append(units, ref)
 		u.FaceDown = true
 	}
-	var evs []Event
-	if len(all) > 0 {
-		evs = append(evs, Event{Kind: "hide", Side: JP, Seen: JP,
-			Text: fmt.Sprintf("Out of U.S. zones of control, %s turn face down (rule 3.9).", joinAnd(all))})
+	if len(units) == 0 {
+		return nil
 	}
-	if len(seen) > 0 {
-		// What the U.S. sees: counters it could name become anonymous.
-		evs = append(evs, Event{Kind: "hide", Side: JP, Seen: US, Hexes: hexes,
-			Text: fmt.Sprintf("Out of U.S. zones of control, %s turn face down (rule 3.9).", joinAnd(seen))})
+	seen := OnlyTo(JP)
+	if named {
+		seen.US = SightAnonymous
 	}
-	return evs
+	return []Event{{Kind: EventHidden, Seen: seen, Side: JP, Units: units}}
 }
 
 // revealKomandorski flips the Komandorski chits as the turn marker reaches
@@ -460,32 +445,21 @@ func (s *State) revealKomandorski() []Event {
 	var evs []Event
 	if !k.EffectRevealed && s.Turn >= KomandorskiTurn {
 		k.EffectRevealed = true
-		text := fmt.Sprintf("The Komandorski Effect chit is revealed: %s (rule 12.1.3).", mayText(k.Effect))
-		if k.Effect > 24 {
-			text += fmt.Sprintf(" The delay chit moves to %s and is revealed then.", mayText(k.Effect))
-		}
-		evs = append(evs, Event{Kind: "komandorski", Text: text})
+		evs = append(evs, Event{Kind: EventKomandorskiEffect, Seen: Public, Effect: k.Effect})
 	}
 	if k.EffectRevealed && !k.DelayRevealed && s.Turn >= TurnOfMay(k.Effect) {
 		k.DelayRevealed = true
-		last := k.LastTurn()
-		evs = append(evs, Event{Kind: "komandorski", Text: fmt.Sprintf(
-			"The Komandorski Delay chit is revealed: %s more; the last turn is turn %d (%s) (rule 12.1.3).",
-			plural(k.Delay, "turn"), last, TurnDate(last))})
+		evs = append(evs, Event{Kind: EventKomandorskiDelay, Seen: Public, Delay: k.Delay, LastTurn: k.LastTurn()})
 	}
 	return evs
 }
 
-// endGame records the winner and why, and ends the game (rule 3.8).
-func (s *State) endGame(winner Side, why string) []Event {
-	s.Winner, s.Victory = winner, why
+// endGame records the winner and why, and ends the game (rule 3.8). ev
+// holds the winner (Side) and the facts of the victory event; why words
+// the victory for the state (State.Victory).
+func (s *State) endGame(ev Event, why string) []Event {
+	s.Winner, s.Victory = ev.Side, why
 	s.setWait(PhaseEnded, NoSide)
-	return []Event{{Kind: "victory", Side: winner, Text: fmt.Sprintf("%s victory: %s.", capitalize(sideName(winner)), why)}}
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	ev.Kind, ev.Seen = EventVictory, Public
+	return []Event{ev}
 }
