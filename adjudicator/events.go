@@ -214,7 +214,7 @@ func OnlyTo(side Side) Visibility {
 // happened.
 type EventUnit struct {
 	ID   string `json:"id,omitempty"`
-	Side Side   `json:"side"`
+	Side Side   `json:"side,omitempty"`
 	Kind Kind   `json:"kind,omitempty"`
 	Hex  Hex    `json:"hex,omitempty"`
 	// Steps is what the unit has left after the event.

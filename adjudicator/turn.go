@@ -427,9 +427,9 @@ func (s *State) hideJapanese() []Event {
 	if len(units) == 0 {
 		return nil
 	}
-	seen := OnlyTo(JP)
+	seen := OnlyTo(JP) // nothing the U.S. could name turns: it sees no change
 	if named {
-		seen.US = SightAnonymous
+		seen = seenAbout(units)
 	}
 	return []Event{{Kind: EventHidden, Seen: seen, Side: JP, Units: units}}
 }

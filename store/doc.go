@@ -86,7 +86,7 @@ JSON of the position after it, and "next", what the game then waits for.
 
 # Schema
 
-Schema version 2. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 3. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON.
 
 	meta
@@ -116,7 +116,10 @@ Version 1 had entries of kind "procedure" (weather and airpower run as
 steps of their own, before the rules resolved a whole turn) and kept order
 files with their tokens. Version 2 has neither; since hashed entries cannot
 be rewritten, migrating a version 1 file that holds either fails, naming
-the game.
+the game. Version 3 stores events as data (adjudicator.Event: a kind, how
+much of it each player sees, its facts; package templates words them);
+version 2 stored each as a sentence with the side that could read it, and
+migrating a file that holds such events fails the same way.
 
 # Export and audit
 

@@ -70,6 +70,7 @@ var eventFuncs = template.FuncMap{
 	"who":        who,
 	"ids":        ids,
 	"named":      named,
+	"countNamed": countNamed,
 	"cause":      cause,
 	"decision":   func() string { return adjudicator.PhaseUSDecision },
 	"stackLimit": func() int { return adjudicator.StackJapanese },
@@ -222,6 +223,17 @@ func named(us []adjudicator.EventUnit) bool {
 		}
 	}
 	return true
+}
+
+// countNamed counts the named units.
+func countNamed(us []adjudicator.EventUnit) int {
+	n := 0
+	for _, u := range us {
+		if u.ID != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // ids joins the ids of the named units: "J01, J02 and U01".
