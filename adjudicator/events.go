@@ -28,7 +28,7 @@ type EventKind string
 // Event kinds. Turn and server steps.
 const (
 	EventGameBegins        EventKind = "game-begins"        // Turn: turn 1 (rule 12.2)
-	EventKomandorskiDrawn  EventKind = "komandorski-drawn"  // Private.Effect, Private.Delay (rule 12.1); Japanese only
+	EventKomandorskiDrawn  EventKind = "komandorski-drawn"  // Private.Effect, Private.Delay; Turn: the turn they lie on (rule 12.1)
 	EventDecision          EventKind = "decision"           // Turn, Night (rules 3.1, 3.2)
 	EventWeather           EventKind = "weather"            // Dice (one), Prev, Weather (rule 3.3)
 	EventAirpower          EventKind = "airpower"           // Side, Dice (one), Mods, DRM, Factors (rule 3.4)
@@ -42,7 +42,8 @@ const (
 	EventVictory           EventKind = "victory"            // Side won; Reason, Casualties, Units (rule 3.8)
 )
 
-// Event kinds. Activations.
+// Event kinds. Activations, losses, Unknown units, victory zones and the
+// melee step.
 const (
 	EventActionsCutShort    EventKind = "actions-cut-short"    // Side; Activation to LastActivation not carried out: the game is over (rule 3.8.2)
 	EventActivationSkipped  EventKind = "activation-skipped"   // Side, Activation, Note: why (DESIGN 3.1)
@@ -156,6 +157,7 @@ const (
 
 var sightNames = [...]string{"hidden", "anonymous", "full"}
 
+// String names the sight: hidden, anonymous or full.
 func (s Sight) String() string {
 	if int(s) < len(sightNames) {
 		return sightNames[s]

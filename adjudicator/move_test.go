@@ -579,8 +579,13 @@ func TestMoveProperties(t *testing.T) {
 			if why := out.StackingProblem(cur, side); why != "" {
 				t.Fatalf("round %d: %s walked into an illegal stack: %s", round, u.ID, why)
 			}
-			if found := leaks(mustJSON(t, VisibleEvents(events, US)), usSecrets(s)); len(found) > 0 {
-				t.Fatalf("round %d: the U.S. reads %v in %+v", round, found, VisibleEvents(events, US))
+			us := VisibleEvents(events, US)
+			words := ""
+			for _, e := range us {
+				words += eventText(e) + "\n"
+			}
+			if found := leaks(append(mustJSON(t, us), words...), usSecrets(s)); len(found) > 0 {
+				t.Fatalf("round %d: the U.S. reads %v in:\n%s%+v", round, found, words, us)
 			}
 			if c, ok := r[cur]; !ok || c > moved.MPSpent {
 				t.Fatalf("round %d: %s reached %s for %d MP, Reachable says %d (%v)", round, u.ID, cur, moved.MPSpent, c, ok)

@@ -77,6 +77,7 @@ var eventFuncs = template.FuncMap{
 	"quote":      func(s string) string { return fmt.Sprintf("%q", s) },
 }
 
+// sideName names a side as the rules do: "U.S.", "Japanese".
 func sideName(s adjudicator.Side) string {
 	switch s {
 	case adjudicator.US:
@@ -132,6 +133,7 @@ func joinAnd(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
+// hexNames writes each hex as its CCRR id.
 func hexNames(hs []adjudicator.Hex) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
