@@ -315,9 +315,9 @@ type Event struct {
 	Round int `json:"round,omitempty"`
 	// Turn is the game turn an event of the turn is about; Night whether it
 	// is a night turn; Wait the kind of orders awaited (EventWait).
-	Turn  int    `json:"turn,omitempty"`
-	Night bool   `json:"night,omitempty"`
-	Wait  string `json:"wait,omitempty"`
+	Turn  int      `json:"turn,omitempty"`
+	Night bool     `json:"night,omitempty"`
+	Wait  WaitKind `json:"wait,omitempty"`
 	// Activation and LastActivation count activations of an orders file
 	// from 1.
 	Activation     int `json:"activation,omitempty"`

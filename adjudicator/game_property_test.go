@@ -76,7 +76,7 @@ func startGame(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Even
 		}
 	}
 	s.UpdateCleared()
-	s.Phase, s.Waiting = adjudicator.PhaseUSDecision, adjudicator.US
+	s.Awaiting, s.Waiting = adjudicator.WaitUSDecision, adjudicator.US
 	return s, nil
 }
 
@@ -158,7 +158,7 @@ func TestGeneratedGames(t *testing.T) {
 			t.Fatalf("seed %d: at the opening the U.S. reads %q, which gives away %v", seed, words, found)
 		}
 		for played, n := 0, 1; played < turnsPerGame; n++ {
-			if _, phase := s.WaitingFor(); phase == adjudicator.PhaseEnded {
+			if phase := s.Wait().Kind; phase == adjudicator.WaitEnded {
 				tally["games decided"]++
 				break
 			}
@@ -174,7 +174,7 @@ func TestGeneratedGames(t *testing.T) {
 			countStep(tally, o, evs)
 			countLosses(tally, s, ns)
 			steps++
-			if ns.Turn != s.Turn || ns.Phase == adjudicator.PhaseEnded {
+			if ns.Turn != s.Turn || ns.Awaiting == adjudicator.WaitEnded {
 				played++
 				turns++
 			}
@@ -328,7 +328,7 @@ func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 	}
 	m := s.Map()
 	ids := map[string]bool{}
-	_, phase := s.WaitingFor()
+	phase := s.Wait().Kind
 	for _, u := range s.Units {
 		at := []adjudicator.Hex{u.Hex}
 		if !u.OnMap() {
@@ -351,7 +351,7 @@ func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 			return bad(nil, "%s is face down in box %q", u.ID, u.Box)
 		case u.OnMap() && u.Kind() == adjudicator.Unknown && !u.FaceDown:
 			return bad(at, "Unknown unit %s is face up on the map", u.ID)
-		case phase == adjudicator.PhaseUSDecision && (u.Acted || u.MPSpent != 0 || u.Melee != 0):
+		case phase == adjudicator.WaitUSDecision && (u.Acted || u.MPSpent != 0 || u.Melee != 0):
 			return bad(at, "%s starts turn %d having acted (acted %v, %d MP spent, melee against %s)", u.ID, s.Turn, u.Acted, u.MPSpent, u.Melee)
 		}
 		ids[u.ID] = true
@@ -496,7 +496,7 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 			}
 		}
 	}
-	if st.before.Phase != adjudicator.PhaseActions {
+	if st.before.Awaiting != adjudicator.WaitActions {
 		return public, nil
 	}
 
@@ -507,7 +507,7 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 	mark(cur, false)
 	cur.UpdateCleared()
 	cur.CheckSuddenVictory()
-	if _, phase := cur.WaitingFor(); phase != adjudicator.PhaseEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
+	if phase := cur.Wait().Kind; phase != adjudicator.WaitEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
 		cur.ResolveMelee(d)
 		mark(cur, true)
 		cur.UpdateCleared()

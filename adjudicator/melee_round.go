@@ -265,12 +265,12 @@ func (mt *meleeFight) fire(firers []*Unit, offensive bool, enemySteps int) ([]ro
 		}
 		drm, why := DRM(sit)
 		r := roll{u: u, drm: drm, why: why}
-		purpose := "melee defensive fire"
+		purpose := DieMeleeDefence
 		if offensive {
-			purpose = "melee offensive fire"
+			purpose = DieMeleeAttack
 		}
 		for range n {
-			r.dice = append(r.dice, mt.d.Roll(Die{Purpose: purpose, Unit: u.ID, Hex: mt.target, Need: HitNeed(drm)}))
+			r.dice = append(r.dice, mt.d.Roll(Die{Purpose: purpose, Side: u.Side(), Unit: u.ID, Hex: mt.target, Need: HitNeed(drm), Seen: AudienceBoth}))
 		}
 		rolls = append(rolls, r)
 	}
@@ -369,7 +369,7 @@ func (mt *meleeFight) defensiveFire() {
 
 // leftAlone applies rule 8.2: units that did not attack, left alone in an
 // attacker's hex after its attackers fell, retreat (U.S.) or are eliminated
-// (Japanese).
+// (Japanese; an Unknown unit goes off the map, RULINGS.md R36).
 func (mt *meleeFight) leftAlone() {
 	s := mt.s
 	for _, h := range mt.attackHexes() {
@@ -433,7 +433,8 @@ func (mt *meleeFight) hit(units []*Unit, hits int) {
 	before := steps(units)
 	// rule 8.2.1.2: only defending U.S. artillery is set aside; U.S. units
 	// hit while the Japanese attack are the defenders, and artillery in a
-	// U.S. attackers' hex hit by the hits left over is simply eliminated.
+	// U.S. attackers' hex hit by the hits left over is simply eliminated
+	// (RULINGS.md R36).
 	setAside := mt.side == JP && units[0].Side() == US
 	mt.events = append(mt.events, mt.s.ApplyHits(units, hits, HitOptions{Cause: Cause{Kind: CauseMelee, Hex: mt.target}, Melee: setAside, Dice: mt.d})...)
 	lost := before - steps(units)
@@ -520,7 +521,8 @@ func (mt *meleeFight) retreatUnits(units []*Unit, why Reason, instruction string
 
 // retreatHex returns where U.S. unit u retreats: the adjacent hex it could
 // move into, outside every Japanese zone of control and within the
-// stacking limits, nearest a landing zone, then lowest id (rule 8.2.1.3).
+// stacking limits, nearest a landing zone, then lowest id (rule 8.2.1.3,
+// RULINGS.md R37).
 func (s *State) retreatHex(u *Unit) (Hex, bool) {
 	cl := u.counter.Class
 	if cl.Fixed || cl.Kind == Depot || cl.MP <= 0 {
@@ -599,7 +601,8 @@ func (mt *meleeFight) finish() {
 }
 
 // advance moves attackers into the empty target by the attacking side's
-// standing instructions (rule 8.2.1.4).
+// standing instructions (rule 8.2.1.4), within the stacking limits
+// (RULINGS.md R38).
 func (mt *meleeFight) advance(att []*Unit) {
 	s := mt.s
 	st := s.Standing(mt.side)

@@ -67,7 +67,7 @@ func TestHiddenDoesNotReachUS(t *testing.T) {
 		r := rand.New(rand.NewSource(seed))
 		s, _ := startGame(seed, r)
 		for played, n := 0, 1; played < turnsPerGame; n++ {
-			if _, phase := s.WaitingFor(); phase == adjudicator.PhaseEnded {
+			if s.Wait().Over() {
 				break
 			}
 			o := autoplay.Orders(s, r.Intn)
@@ -91,7 +91,7 @@ func TestHiddenDoesNotReachUS(t *testing.T) {
 					}
 				}
 			}
-			if ns.Turn != s.Turn || ns.Phase == adjudicator.PhaseEnded {
+			if ns.Turn != s.Turn || ns.Wait().Over() {
 				played++
 				turns++
 			}
@@ -153,11 +153,11 @@ func lineDiff(want, got []string) string {
 // TestHiddenDoesNotReachUS), the renaming (old id to new id) and which
 // kind of step it was.
 func hiddenTwin(s *adjudicator.State, o adjudicator.Orders, r *rand.Rand) (*adjudicator.State, map[string]string, string) {
-	_, phase := s.WaitingFor()
+	phase := s.Wait().Kind
 	keep := map[string]bool{} // counters that keep their names
 	tables, komandorski := true, true
 	what := "decision, all renamed"
-	if phase == adjudicator.PhaseActions {
+	if phase == adjudicator.WaitActions {
 		what = "first actions, all renamed"
 		second := o.Side != adjudicator.FirstPlayer(s.Night)
 		if second {

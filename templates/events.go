@@ -72,9 +72,26 @@ var eventFuncs = template.FuncMap{
 	"named":      named,
 	"countNamed": countNamed,
 	"cause":      cause,
-	"decision":   func() string { return adjudicator.PhaseUSDecision },
+	"decision":   func() adjudicator.WaitKind { return adjudicator.WaitUSDecision },
+	"waitNoun":   waitNoun,
 	"stackLimit": func() int { return adjudicator.StackJapanese },
 	"quote":      func(s string) string { return fmt.Sprintf("%q", s) },
+}
+
+// waitNoun names the orders a game waits for, as a refusal does: "the U.S.
+// decision of turn 3", "the Japanese actions of turn 3".
+func waitNoun(k adjudicator.WaitKind) string {
+	switch k {
+	case adjudicator.WaitUSDecision:
+		return "decision"
+	case adjudicator.WaitJPSetup:
+		return "setup"
+	case adjudicator.WaitUSLanding:
+		return "landing"
+	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+		return "refit"
+	}
+	return string(k)
 }
 
 // sideName names a side as the rules do: "U.S.", "Japanese".
