@@ -24,11 +24,13 @@ import (
 //     target hex instead. Among equally near units, the U.S. chooses by day
 //     and the Japanese at night (8.1.6), by the chooser's standing
 //     instruction FriendlyFire: most-steps or fewest-steps, then a unit the
-//     chooser can identify before face-down counters, then the lower hex,
-//     then counter order. The U.S. cannot tell face-down Japanese
-//     counters apart: when its choice falls on one, the hit is on that
-//     hex's face-down counters and the Japanese decide which takes it, as
-//     for any hit on a hex (8.0). (R28)
+//     U.S. can identify before face-down counters (the Japanese choosing
+//     too: a tie between a face-up unit and a face-down counter broken by
+//     counter order would tell the U.S. which units the counter could be),
+//     then the lower hex, then counter order. The U.S. cannot tell
+//     face-down Japanese counters apart: when its choice falls on one, the
+//     hit is on that hex's face-down counters and the Japanese decide which
+//     takes it, as for any hit on a hex (8.0). (R28)
 
 // airpower returns a pointer to side's airpower factors this turn.
 func (s *State) airpower(side Side) *int {
@@ -191,8 +193,8 @@ func (s *State) friendlyFireTarget(side Side, target Hex) []*Unit {
 			}
 			return sa > sb
 		}
-		if hiddenFrom(a, chooser) != hiddenFrom(b, chooser) {
-			return !hiddenFrom(a, chooser) // a unit it can see first
+		if hiddenFrom(a, US) != hiddenFrom(b, US) {
+			return !hiddenFrom(a, US) // a unit the U.S. can see first
 		}
 		return a.Hex < b.Hex
 	})

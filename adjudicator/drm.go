@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -75,9 +76,26 @@ const (
 )
 
 // Modifier is one modifier of a die: its value and the line it comes from.
+// It is written as the table reads: "-1 fog", "+1 surrounded-5".
 type Modifier struct {
-	Value int          `json:"value"`
-	Line  ModifierLine `json:"line"`
+	Value int
+	Line  ModifierLine
+}
+
+// MarshalText writes the signed value, a space and the line.
+func (m Modifier) MarshalText() ([]byte, error) {
+	return fmt.Appendf(nil, "%+d %s", m.Value, m.Line), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (m *Modifier) UnmarshalText(b []byte) error {
+	v, line, ok := strings.Cut(string(b), " ")
+	n, err := strconv.Atoi(v)
+	if !ok || err != nil || line == "" {
+		return fmt.Errorf("modifier %q: want a signed value and a line, like -1 fog", b)
+	}
+	*m = Modifier{Value: n, Line: ModifierLine(line)}
+	return nil
 }
 
 // DRM returns the total die roll modifier for a situation (rule 8.3, every

@@ -1,6 +1,10 @@
 package adjudicator
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Events: what happened, as data. The rules say what happened and who may
 // read it; package templates words it (templates.EventText), once per kind,
@@ -89,6 +93,28 @@ const (
 	EventMeleeEnds          EventKind = "melee-ends"           // Side: the attacker, Target, Round: rounds fought, Reason (rule 8.2.1)
 )
 
+// Event kinds. Refit turns (rule 9).
+const (
+	EventRefitDecision EventKind = "refit-decision" // Turn: a refit turn is called (rules 3.1, 9.0)
+	EventLossRecovery  EventKind = "loss-recovery"  // Dice (two), Mods, DRM, Casualties: the track rolled against, Steps to restore (rule 9.1)
+	EventTrackReset    EventKind = "track-reset"    // Steps not recovered, lost for good (rule 9.1)
+	EventRefitSkipped  EventKind = "refit-skipped"  // Part and Activation: the entry of the refit orders; Note: why (DESIGN 3.1)
+	EventNoRefitStep   EventKind = "no-refit-step"  // Units (one): no refit step is left for it (rule 9.1)
+	EventRefitHexFull  EventKind = "refit-hex-full" // Units (one): its hex has no room for a step (rule 9.1)
+	EventStepsRestored EventKind = "steps-restored" // Units (one, Steps now), Steps regained (rule 9.1)
+	EventRefitUnused   EventKind = "refit-unused"   // Steps of the refit not used (rule 9.1)
+	EventStaged        EventKind = "staged"         // Units, each with its staging Box (rule 9.2.2)
+	EventLandingRoll   EventKind = "landing-roll"   // Units (one), Zone sent to, Dice (one), Mods, DRM, Reason; ToZone and Hexes where it comes ashore (rule 9.2.2)
+	EventLandingLost   EventKind = "landing-lost"   // Units (one), Zone and Hexes where it came ashore, Reason, Steps and Casualties: the track (rule 9.2.2)
+	EventOverCapacity  EventKind = "over-capacity"  // Zone, Hexes, Total steps there, Capacity, Units (one; Steps 0: eliminated), Steps lost, Casualties: the track (rule 9.2.1)
+	EventIndependent   EventKind = "independent"    // Units: the unit giving a step (Steps left); Others: the new independent unit (rule 9.3)
+	EventDepot         EventKind = "depot"          // Units: the engineer (Steps left; 0: eliminated); Others: its depot; Hexes (rule 9.4)
+	EventRefitHidden   EventKind = "refit-hidden"   // Units turned face down (rule 9.5); the Japanese only
+	EventUnknownsMoved EventKind = "unknowns-moved" // Units where they went; Hexes: where each came from (rule 9.6); the Japanese only
+	EventSwap          EventKind = "swap"           // Units: the infantry back to the pool; Hexes: their hex; Others: the Unknown units placed (rule 9.6); the Japanese only
+	EventRefitMap      EventKind = "refit-map"      // Hexes whose counters changed, Counts: the Japanese counters in each now (rules 9.5, 9.6); the U.S. only
+)
+
 // EventKinds returns every kind of event, in the order declared.
 func EventKinds() []EventKind {
 	return []EventKind{
@@ -104,6 +130,10 @@ func EventKinds() []EventKind {
 		EventOffensiveFire, EventLeftAlone, EventRetreat, EventCannotRetreat, EventNoAdvance,
 		EventAdvanceBarred, EventAdvanceStacked, EventAdvance, EventCaptured,
 		EventSetAsideEliminated, EventMeleeBrokenOff, EventMeleeEnds,
+		EventRefitDecision, EventLossRecovery, EventTrackReset, EventRefitSkipped, EventNoRefitStep,
+		EventRefitHexFull, EventStepsRestored, EventRefitUnused, EventStaged, EventLandingRoll,
+		EventLandingLost, EventOverCapacity, EventIndependent, EventDepot, EventRefitHidden,
+		EventUnknownsMoved, EventSwap, EventRefitMap,
 	}
 }
 
@@ -143,6 +173,15 @@ const (
 	ReasonLandingZones        Reason = "landing-zones"         // rule 3.8.1
 	ReasonEngineerHill        Reason = "engineer-hill"         // rule 3.8.1; Units: the Japanese artillery
 	ReasonEngineerHillCapture Reason = "engineer-hill-capture" // rule 3.8.1; Units: captured U.S. artillery
+	// EventTurnBegins: the turn after a refit turn (rule 9.7).
+	ReasonAfterRefit Reason = "after-refit"
+	// EventLandingRoll (rule 9.2.2).
+	ReasonDelayed   Reason = "delayed"   // back to the reinforcements box
+	ReasonScattered Reason = "scattered" // ashore in another zone, ToZone
+	ReasonLanded    Reason = "landed"    // ashore in the zone it was sent to
+	// EventLandingLost (rule 9.2.2).
+	ReasonJapaneseHeld Reason = "japanese-held" // the zone's hex holds Japanese units
+	ReasonJapaneseZOC  Reason = "japanese-zoc"  // the zone's hex is in a Japanese zone of control
 )
 
 // Sight is how much of an event a side reads.
@@ -180,10 +219,39 @@ func (s *Sight) UnmarshalText(b []byte) error {
 }
 
 // Visibility is how much of an event each player reads. The umpire reads
-// everything. The zero value shows nothing to either player.
+// everything. The zero value shows nothing to either player. It is written
+// "public" when both players read the event in full, else as
+// "us:anonymous,jp:full": the record holds many events, most of them
+// public.
 type Visibility struct {
-	US Sight `json:"us,omitempty"`
-	JP Sight `json:"jp,omitempty"`
+	US Sight
+	JP Sight
+}
+
+// MarshalText writes "public" or "us:SIGHT,jp:SIGHT".
+func (v Visibility) MarshalText() ([]byte, error) {
+	if v == Public {
+		return []byte("public"), nil
+	}
+	return []byte("us:" + v.US.String() + ",jp:" + v.JP.String()), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (v *Visibility) UnmarshalText(b []byte) error {
+	if string(b) == "public" {
+		*v = Public
+		return nil
+	}
+	us, jp, ok := strings.Cut(string(b), ",")
+	us, okUS := strings.CutPrefix(us, "us:")
+	jp, okJP := strings.CutPrefix(jp, "jp:")
+	if !ok || !okUS || !okJP {
+		return fmt.Errorf("visibility %q: want public or us:SIGHT,jp:SIGHT", b)
+	}
+	if err := v.US.UnmarshalText([]byte(us)); err != nil {
+		return err
+	}
+	return v.JP.UnmarshalText([]byte(jp))
 }
 
 // Of returns side's sight; any side but the two players gets SightHidden.
@@ -221,6 +289,9 @@ type EventUnit struct {
 	Hex  Hex    `json:"hex,omitempty"`
 	// Steps is what the unit has left after the event.
 	Steps int `json:"steps,omitempty"`
+	// Box is the off-map box the unit is in, where the kind says so
+	// (EventStaged).
+	Box string `json:"box,omitempty"`
 	// Known: a side reading the event with SightAnonymous may identify the
 	// unit. The zero value keeps its identity from such a side.
 	Known bool `json:"known,omitempty"`
@@ -228,10 +299,33 @@ type EventUnit struct {
 
 // EventDie is one die of an event: its natural face (1 to 10, a 10 being
 // the 0 of the die) and, for a to-hit die, the lowest face that hits
-// (HitNeed).
+// (HitNeed). It is written "FACE" or "FACE/NEED": "5/7" is a 5 that needed
+// a 7, a miss.
 type EventDie struct {
-	Face int `json:"face"`
-	Need int `json:"need,omitempty"`
+	Face int
+	Need int
+}
+
+// MarshalText writes "FACE" or "FACE/NEED".
+func (d EventDie) MarshalText() ([]byte, error) {
+	if d.Need == 0 {
+		return fmt.Appendf(nil, "%d", d.Face), nil
+	}
+	return fmt.Appendf(nil, "%d/%d", d.Face, d.Need), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (d *EventDie) UnmarshalText(b []byte) error {
+	face, need, hasNeed := strings.Cut(string(b), "/")
+	var err error
+	*d = EventDie{}
+	if d.Face, err = strconv.Atoi(face); err == nil && hasNeed {
+		d.Need, err = strconv.Atoi(need)
+	}
+	if err != nil {
+		return fmt.Errorf("die %q: want FACE or FACE/NEED", b)
+	}
+	return nil
 }
 
 // CauseKind names what scored hits.
@@ -347,6 +441,18 @@ type Event struct {
 	Zone     string `json:"zone,omitempty"`
 	ZoneName string `json:"zone_name,omitempty"`
 	Place    string `json:"place,omitempty"`
+	// Steps counts steps restored, lost or given (refit events); Total and
+	// Capacity, a landing zone's steps and what it holds at most (rule
+	// 9.2.1). Part names the part of the refit orders an entry is in.
+	Steps    int    `json:"steps,omitempty"`
+	Total    int    `json:"total,omitempty"`
+	Capacity int    `json:"capacity,omitempty"`
+	Part     string `json:"part,omitempty"`
+	// ToZone is the landing zone a unit scattered to (rule 9.2.2).
+	ToZone string `json:"to_zone,omitempty"`
+	// Counts are how many Japanese counters stand in each of Hexes
+	// (EventRefitMap).
+	Counts []int `json:"counts,omitempty"`
 	// Private is withheld from a side that does not read the event in full.
 	Private *Private `json:"private,omitempty"`
 }

@@ -86,14 +86,15 @@ func TestRedactAnonymous(t *testing.T) {
 	}
 }
 
-// Visibility and Sight round-trip through JSON, as the record keeps them.
+// Visibility, Sight, dice and modifiers round-trip through JSON, as the
+// record keeps them, in their short forms.
 func TestVisibilityJSON(t *testing.T) {
 	ev := Event{Kind: EventMoved, Seen: Visibility{US: SightAnonymous, JP: SightFull}}
 	b, err := json.Marshal(ev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(b) != `{"kind":"moved","seen":{"us":"anonymous","jp":"full"}}` {
+	if string(b) != `{"kind":"moved","seen":"us:anonymous,jp:full"}` {
 		t.Errorf("JSON %s", b)
 	}
 	var back Event
@@ -102,5 +103,20 @@ func TestVisibilityJSON(t *testing.T) {
 	}
 	if b, _ := json.Marshal(Event{Kind: EventMoved}); string(b) != `{"kind":"moved"}` {
 		t.Errorf("an event no player sees marshals as %s", b)
+	}
+	pub := Event{Kind: EventFired, Seen: Public, Dice: []EventDie{{Face: 10, Need: 7}, {Face: 3}},
+		Mods: []Modifier{{Value: -1, Line: ModFog}, {Value: 1, Line: ModSurrounded5}}}
+	b, _ = json.Marshal(pub)
+	if string(b) != `{"kind":"fired","seen":"public","dice":["10/7","3"],"mods":["-1 fog","+1 surrounded-5"]}` {
+		t.Errorf("JSON %s", b)
+	}
+	back = Event{}
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, pub) {
+		t.Errorf("back %+v, %v", back, err)
+	}
+	for _, bad := range []string{`{"seen":"us:full"}`, `{"seen":"everyone"}`, `{"dice":["x"]}`, `{"dice":["5/"]}`, `{"mods":["fog"]}`} {
+		if err := json.Unmarshal([]byte(bad), &back); err == nil {
+			t.Errorf("%s reads as %+v", bad, back)
+		}
 	}
 }

@@ -32,8 +32,12 @@ type HitOptions struct {
 // chooses where hits fall (8.0); here its standing instructions choose:
 // units in LossOrder first, in that order, then by Losses: "spread" hits
 // the unit with the most steps left, "concentrate" the unit with the fewest
-// (finishing off what is already weak), ties in counter order. Hits with
-// nowhere to go are lost.
+// (finishing off what is already weak), ties going first to a unit the
+// enemy can identify, then in counter order. Hits with nowhere to go are
+// lost. The face comes before counter order because the U.S. reads which
+// unit a hit falls on: were a tie between a face-up unit and a face-down
+// counter settled by counter order, where the hit fell would tell it
+// which units the counter could be (DESIGN 4).
 //
 // U.S. units lose a step per hit (2.4); each step of U.S. infantry, the
 // independents among them, moves the casualty track (8.4), while recon,
@@ -146,6 +150,9 @@ func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
 						return a.Steps < b.Steps
 					}
 					return a.Steps > b.Steps
+				}
+				if ha, hb := hiddenFrom(a, US), hiddenFrom(b, US); ha != hb {
+					return hb
 				}
 				return rank[a] < rank[b]
 			})

@@ -36,15 +36,12 @@ func (s *State) newMelee(side Side, target Hex, attackers []*Unit, d Dice) *mele
 		from: map[*Unit]Hex{}, outside: map[*Unit]bool{}, before: map[*Unit]int{}}
 }
 
-// say records an event of the melee: by default public, of the attacking
-// side, at the target hex. What it says is public when every unit it names
+// say records an event of the melee, at the target hex (Target): by default
+// public, of the attacking side. What it says is public when every unit it names
 // is: all the units in a melee are face up once it begins (rule 2.5).
 func (mt *meleeFight) say(ev Event) {
 	if ev.Side == NoSide {
 		ev.Side = mt.side
-	}
-	if ev.Hexes == nil {
-		ev.Hexes = []Hex{mt.target}
 	}
 	ev.Target = mt.target
 	if ev.Seen == (Visibility{}) {

@@ -53,8 +53,12 @@ const nonInterferenceTurns = 500
 //     either: the table die and the pool draws are the only dice that
 //     depend on hidden counters.
 //   - The Komandorski chits end the game and are revealed at the turn
-//     advance (12.1.3), in the step of the second player's actions; they
-//     are renamed in every other step.
+//     advance (12.1.3), in the step of the second player's actions or of
+//     the Japanese refit (9.7); they are changed in every other step.
+//
+// Refit turns are played too: the U.S. refit, and the Japanese refit, whose
+// hiding, moves and swaps (rules 9.5, 9.6) name the renamed counters; none
+// of them converts an Unknown unit or draws from the pool.
 func TestHiddenDoesNotReachUS(t *testing.T) {
 	target := nonInterferenceTurns
 	if testing.Short() {
@@ -157,6 +161,12 @@ func hiddenTwin(s *adjudicator.State, o adjudicator.Orders, r *rand.Rand) (*adju
 	keep := map[string]bool{} // counters that keep their names
 	tables, komandorski := true, true
 	what := "decision, all renamed"
+	switch phase {
+	case adjudicator.WaitUSRefit:
+		what = "U.S. refit, all renamed"
+	case adjudicator.WaitJPRefit:
+		what, komandorski = "Japanese refit, all but the chits renamed", false
+	}
 	if phase == adjudicator.WaitActions {
 		what = "first actions, all renamed"
 		second := o.Side != adjudicator.FirstPlayer(s.Night)
@@ -207,6 +217,18 @@ func hiddenTwin(s *adjudicator.State, o adjudicator.Orders, r *rand.Rand) (*adju
 		}
 	}
 
+	// A hex keeps the counter order of its counters (see keepOrder): where
+	// a counter keeps its name, so do those of its class beside it.
+	for _, u := range s.Units {
+		if keep[u.ID] && u.OnMap() {
+			for _, v := range s.UnitsAt(u.Hex) {
+				if v.Counter().Class == u.Counter().Class {
+					keep[v.ID] = true
+				}
+			}
+		}
+	}
+
 	// Groups of counters that may trade names.
 	groups := map[string][]*adjudicator.Unit{}
 	for _, u := range s.Units {
@@ -238,6 +260,7 @@ func hiddenTwin(s *adjudicator.State, o adjudicator.Orders, r *rand.Rand) (*adju
 			names[g[i].ID] = g[j].ID
 		}
 	}
+	keepOrder(s, names)
 
 	twin := s.Clone()
 	for x, y := range names {
@@ -256,6 +279,45 @@ func hiddenTwin(s *adjudicator.State, o adjudicator.Orders, r *rand.Rand) (*adju
 		}
 	}
 	return twin, names, what
+}
+
+// keepOrder makes the renaming keep the counter order of the counters of
+// each hex and box: the counters that stand together get the same names as
+// before between them, in the same order. Where the rules break a tie by
+// counter order between counters the U.S. cannot tell apart (which of a
+// hex's face-down counters the Japanese lose a hit on), the twin then
+// breaks it on the same counter on the table, so that the orders that name
+// it later still find it. Which counter the tie falls on is the Japanese
+// player's choice among counters the U.S. sees as one; what the test
+// checks is that the U.S. does not learn which names they bear.
+func keepOrder(s *adjudicator.State, names map[string]string) {
+	rank := map[string]int{}
+	for i, u := range s.Units {
+		rank[u.ID] = i
+	}
+	at := map[string][]string{}
+	for x := range names {
+		u, _ := s.Unit(x)
+		where := u.Box
+		if u.OnMap() {
+			where = u.Hex.String()
+		}
+		at[where] = append(at[where], x)
+	}
+	byRank := func(ids []string) {
+		slices.SortFunc(ids, func(a, b string) int { return rank[a] - rank[b] })
+	}
+	for _, xs := range at {
+		ys := make([]string, len(xs))
+		for i, x := range xs {
+			ys[i] = names[x]
+		}
+		byRank(xs)
+		byRank(ys)
+		for i, x := range xs {
+			names[x] = ys[i]
+		}
+	}
 }
 
 // rename returns the orders as they read after the renaming: Japanese
@@ -306,6 +368,20 @@ func rename(o adjudicator.Orders, names map[string]string) adjudicator.Orders {
 	if o.Standing != nil {
 		st := renameStanding(*o.Standing, names)
 		out.Standing = &st
+	}
+	if r := o.Rearrange; r != nil {
+		moves := func(ms []adjudicator.UnknownMove) []adjudicator.UnknownMove {
+			out := slices.Clone(ms)
+			for k := range out {
+				out[k].Unit = id(out[k].Unit)
+			}
+			return out
+		}
+		nr := adjudicator.Rearrange{Hide: ids(r.Hide), Moves: moves(r.Moves)}
+		for _, sw := range r.Swaps {
+			nr.Swaps = append(nr.Swaps, adjudicator.Swap{Hex: sw.Hex, Place: moves(sw.Place)})
+		}
+		out.Rearrange = &nr
 	}
 	return out
 }

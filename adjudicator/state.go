@@ -123,6 +123,9 @@ type State struct {
 	AirUS      int     `json:"air_us,omitempty"` // airpower factors this turn (3.4)
 	AirJP      int     `json:"air_jp,omitempty"`
 	Casualties int     `json:"casualties,omitempty"` // U.S. casualty track (8.4)
+	// RefitSteps is what the loss recovery roll of this refit turn gave,
+	// until the U.S. refit orders spend it (rule 9.1).
+	RefitSteps int     `json:"refit_steps,omitempty"`
 	Units      []*Unit `json:"units"`
 	// Awaiting is the kind of orders the game waits for (DESIGN 3) and
 	// Waiting whose. Read them through Wait, which also covers a decided

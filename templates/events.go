@@ -74,8 +74,17 @@ var eventFuncs = template.FuncMap{
 	"cause":      cause,
 	"decision":   func() adjudicator.WaitKind { return adjudicator.WaitUSDecision },
 	"waitNoun":   waitNoun,
+	// A refit turn is never a night turn (rule 3.1): its waits say no time.
+	"isRefit":    func(k adjudicator.WaitKind) bool { return k == adjudicator.WaitUSRefit || k == adjudicator.WaitJPRefit },
 	"stackLimit": func() int { return adjudicator.StackJapanese },
 	"quote":      func(s string) string { return fmt.Sprintf("%q", s) },
+	// Refit turns (rule 9).
+	"lossRecoveryLow": func() int { return adjudicator.LossRecoveryLow },
+	"casualties":      func(n int) string { return fmt.Sprintf("%d %s", n, pick(n, "casualty", "casualties")) },
+	"staging":         staging,
+	"moves":           moves,
+	"placed":          placed,
+	"counterCounts":   counterCounts,
 }
 
 // waitNoun names the orders a game waits for, as a refusal does: "the U.S.
@@ -89,7 +98,7 @@ func waitNoun(k adjudicator.WaitKind) string {
 	case adjudicator.WaitUSLanding:
 		return "landing"
 	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
-		return "refit"
+		return "refit orders"
 	}
 	return string(k)
 }
@@ -305,4 +314,60 @@ func cause(c *adjudicator.Cause) string {
 		return ""
 	}
 	return s + ": "
+}
+
+// staging lists units by the staging box they wait in, boxes in the order
+// met: "1/17-A and 1/17-B for zone D and 2/17-E for zone F" (rule 9.2.2).
+func staging(us []adjudicator.EventUnit) string {
+	by := map[string][]string{}
+	var zones []string
+	for _, u := range us {
+		z := strings.TrimPrefix(u.Box, adjudicator.BoxStagingPrefix)
+		if by[z] == nil {
+			zones = append(zones, z)
+		}
+		by[z] = append(by[z], u.ID)
+	}
+	parts := make([]string, len(zones))
+	for i, z := range zones {
+		parts[i] = joinAnd(by[z]) + " for zone " + z
+	}
+	return joinAnd(parts)
+}
+
+// moves lists units moved from the hexes of from to their own: "U01 from
+// 2414 to 2415 and U02 from 2310 to 2311" (rule 9.6).
+func moves(us []adjudicator.EventUnit, from []adjudicator.Hex) string {
+	parts := make([]string, len(us))
+	for i, u := range us {
+		parts[i] = fmt.Sprintf("%s from %s to %s", u.ID, hexAt(from, i), u.Hex)
+	}
+	return joinAnd(parts)
+}
+
+// placed lists units with their hexes: "U05 in 2415 and U06 in 2416".
+func placed(us []adjudicator.EventUnit) string {
+	parts := make([]string, len(us))
+	for i, u := range us {
+		parts[i] = fmt.Sprintf("%s in %s", u.ID, u.Hex)
+	}
+	return joinAnd(parts)
+}
+
+// counterCounts writes how many Japanese counters stand in each hex: "2414
+// no Japanese counter and 2415 1 Japanese counter".
+func counterCounts(hs []adjudicator.Hex, counts []int) string {
+	parts := make([]string, len(hs))
+	for i, h := range hs {
+		n := 0
+		if i < len(counts) {
+			n = counts[i]
+		}
+		what := "no Japanese counter"
+		if n > 0 {
+			what = plural(n, "Japanese counter")
+		}
+		parts[i] = h.String() + " " + what
+	}
+	return joinAnd(parts)
 }

@@ -169,6 +169,8 @@ func handSamples() []sample {
 		{Kind: adjudicator.EventZoneCleared, Seen: anon, Side: us, Units: []U{down("U09", adjudicator.Unknown, 3521)},
 			Hexes: []H{3622, 3521}, Zone: "A", ZoneName: "Alexei Point", Place: "Alexei Point"},
 		{Kind: adjudicator.EventHidden, Seen: anon, Side: jp, Units: []U{up("J02", jp, adjudicator.Infantry, 2717, 1), down("U01", adjudicator.Unknown, 2818)}},
+		{Kind: adjudicator.EventRefitSkipped, Seen: public, Side: us, Part: "restore", Activation: 1, Note: "1/17-A in 2720 is out of supply"},
+		{Kind: adjudicator.EventRefitHexFull, Seen: public, Side: us, Units: []U{up("1/17-B", us, adjudicator.Infantry, 2720, 2)}, Hexes: []H{2720}},
 	}
 	var out []sample
 	for _, e := range evs {
