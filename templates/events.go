@@ -122,30 +122,12 @@ func pick(n int, one, many string) string {
 	return many
 }
 
-// plural counts: "1 hit", "2 hits", "3 hexes".
-func plural(n int, what string) string {
-	switch {
-	case n == 1:
-		return "1 " + what
-	case what == "hex":
-		return fmt.Sprintf("%d hexes", n)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // diceCount counts dice: "1 die", "4 dice".
 func diceCount(n int) string {
 	if n == 1 {
 		return "1 die"
 	}
 	return fmt.Sprintf("%d dice", n)
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // joinAnd joins names as "a", "a and b", "a, b and c".

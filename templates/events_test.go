@@ -202,7 +202,7 @@ func TestEventWords(t *testing.T) {
 	kinds := map[adjudicator.EventKind]bool{}
 	for _, s := range samples {
 		kinds[s.ev.Kind] = true
-		fmt.Fprintf(&b, "\n%s (%s)\n", variant(s.ev), s.from)
+		b.WriteString("\n" + wrap(fmt.Sprintf("%s (%s)", variant(s.ev), s.from), "  "))
 		for _, side := range []adjudicator.Side{adjudicator.Umpire, adjudicator.JP, adjudicator.US} {
 			text := "(reads nothing)"
 			if r, ok := adjudicator.Redact(s.ev, side); ok {
@@ -211,7 +211,7 @@ func TestEventWords(t *testing.T) {
 					t.Errorf("%s, %s: %q", variant(s.ev), side, text)
 				}
 			}
-			fmt.Fprintf(&b, "  %-7s %s\n", side.String()+":", text)
+			b.WriteString(wrap(fmt.Sprintf("  %-7s %s", side.String()+":", text), "          "))
 		}
 	}
 	for _, k := range adjudicator.EventKinds() {
@@ -234,6 +234,23 @@ func TestEventWords(t *testing.T) {
 	if got != string(want) {
 		t.Errorf("events differ from %s; run go test ./templates -update and review the diff.\ngot:\n%s", path, got)
 	}
+}
+
+// wrap breaks line at spaces to fit the 100 columns of every golden text
+// (TestGoldenWidths), continuing with indent, and ends it with a newline.
+func wrap(line, indent string) string {
+	const width = templates.MaxWidth
+	var b strings.Builder
+	for len(line) > width {
+		cut := strings.LastIndex(line[:width+1], " ")
+		if cut <= len(indent) {
+			break
+		}
+		b.WriteString(line[:cut] + "\n")
+		line = indent + line[cut+1:]
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }
 
 // Every kind has its wording, and a kind without one says so rather than
