@@ -138,6 +138,9 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	}
 	defer db.Close()
 	svc := referee.New(db, referee.Config{Address: addr["attu"], DB: dbPath, Logger: lg})
+	// IDLE restarts every two seconds: a mail delivered while the inbox
+	// moves the previous one and enters IDLE has been seen to wait for the
+	// next restart (ten minutes by default), which would stall the demo.
 	d, err := newDaemon(svc, daemonConfig{
 		Address: addr["attu"],
 		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: pass["attu"],
