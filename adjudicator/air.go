@@ -148,7 +148,7 @@ func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
 	}
 	events := []Event{{Kind: "air", Text: text, Side: side, Hexes: []Hex{at.Hex}}}
 	if hits > 0 {
-		events = append(events, s.ApplyHits(targets, hits, HitOptions{Cause: who, Ranged: true})...)
+		events = append(events, s.applyHits(targets, hits, HitOptions{Cause: who, Ranged: true})...)
 	}
 	for range friendly {
 		units := s.friendlyFireTarget(side, at.Hex)
@@ -156,7 +156,7 @@ func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
 			events = append(events, Event{Kind: "air", Text: fmt.Sprintf("%s: the friendly fire finds no %s unit on the map", who, sideName(side)), Side: side, Hexes: []Hex{at.Hex}})
 			continue
 		}
-		events = append(events, s.ApplyHits(units, 1, HitOptions{Cause: "friendly fire from the " + who, Ranged: true})...)
+		events = append(events, s.applyHits(units, 1, HitOptions{Cause: "friendly fire from the " + who, Ranged: true})...)
 	}
 	return events
 }

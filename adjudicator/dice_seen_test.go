@@ -19,7 +19,7 @@ func TestSecretDiceAreMarked(t *testing.T) {
 			u.Box = BoxPool
 		}
 	}
-	s.RevealUnknowns(2717, d)
+	s.revealUnknowns(2717, d)
 	RollWeather(s, d)
 	secret := map[string]bool{"Komandorski effect chit": true, "Komandorski delay chit": true,
 		"Unknown unit table": true, "infantry unit drawn from the pool": true}

@@ -7,4 +7,8 @@ var (
 	RandomState = randomState
 	USSecrets   = usSecrets
 	Leaks       = leaks
+	// The server steps of Resolve that the generated-game test replays
+	// one by one.
+	UpdateCleared      = (*State).updateCleared
+	CheckSuddenVictory = (*State).checkSuddenVictory
 )

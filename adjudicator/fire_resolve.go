@@ -103,7 +103,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 			continue
 		}
 		revealed[h] = true
-		placed, evs := s.RevealUnknowns(h, d)
+		placed, evs := s.revealUnknowns(h, d)
 		events = append(events, evs...)
 		for _, p := range placed {
 			p.Acted = true
@@ -167,7 +167,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 	sum := fmt.Sprintf("fire on %s: %s in all%s", f.Target, plural(total, "hit"), note)
 	events = append(events, Event{Kind: "fire", Text: sum, Side: side, Hexes: []Hex{f.Target}})
 	if total > 0 {
-		events = append(events, s.ApplyHits(targets, total, HitOptions{Cause: "fire on " + f.Target.String(), Ranged: true, Dice: d})...)
+		events = append(events, s.applyHits(targets, total, HitOptions{Cause: "fire on " + f.Target.String(), Ranged: true, Dice: d})...)
 	}
 
 	// Rule 8.1.5: soft ground, after the hits.
@@ -182,7 +182,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 			}
 		}
 		if n > 0 {
-			events = append(events, s.ApplyHits([]*Unit{v.u}, min(n, v.u.Steps), HitOptions{
+			events = append(events, s.applyHits([]*Unit{v.u}, min(n, v.u.Steps), HitOptions{
 				Cause: fmt.Sprintf("soft ground (rule 8.1.5: %s of 1 or 2)", diceCount(n)),
 			})...)
 		}

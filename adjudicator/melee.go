@@ -42,7 +42,7 @@ import (
 //     if it can, and only then.
 //   - Revealing (2.5). Before the first round every Japanese unit in the
 //     melee is turned face up, and the Unknown units among attackers and
-//     defenders are converted to infantry (State.RevealUnknowns); infantry
+//     defenders are converted to infantry (State.revealUnknowns); infantry
 //     converted in an attacker's hex attack in its place.
 //   - Modifiers (8.3). Each unit rolls with its own modifiers. The level and
 //     slope lines and the surround bonus are about attacking into the
@@ -51,7 +51,7 @@ import (
 //     to both. The surround count is taken again each round from the
 //     attackers still standing.
 //   - Losses. The owner spreads hits by its standing instructions
-//     (State.ApplyHits). When defensive fire eliminates every attacker,
+//     (State.applyHits). When defensive fire eliminates every attacker,
 //     the hits left over fall on the other units of the attackers' hexes
 //     (8.2.1.1). Non-attacking units left alone in an attacker's hex after
 //     a round must retreat if U.S. and are eliminated if Japanese (8.2).
@@ -223,11 +223,21 @@ func counters(n int) string {
 	return fmt.Sprintf("%d Japanese counters", n)
 }
 
-// ResolveMelee is the melee step (rule 3.7): every melee declared in this
+// ResolveMelee runs the melee step (rule 3.7) on a copy of s, as the
+// server does after the second player's actions (Resolve), and returns the
+// new position and what happened; s itself is never changed. It stops
+// there: the victory check and the turn advance that follow in a real turn
+// are left out, so that rules cases can pose and fight a melee alone.
+func ResolveMelee(s *State, d Dice) (*State, []Event) {
+	out := s.Clone()
+	return out, out.resolveMelee(d)
+}
+
+// resolveMelee is the melee step (rule 3.7): every melee declared in this
 // turn's action steps is fought to its end, one hex at a time, the hexes
 // picked alternately by the two sides from their standing instructions.
 // It changes s and returns what happened.
-func (s *State) ResolveMelee(d Dice) []Event {
+func (s *State) resolveMelee(d Dice) []Event {
 	for _, u := range s.Units {
 		u.Fought = false
 	}
@@ -479,7 +489,7 @@ func (mt *meleeFight) begin() {
 			if !hasUnknown(mt.attackers, h) {
 				continue
 			}
-			converted, evs := s.RevealUnknowns(h, mt.d)
+			converted, evs := s.revealUnknowns(h, mt.d)
 			mt.events = append(mt.events, evs...)
 			var kept []*Unit
 			for _, u := range mt.attackers {
@@ -490,7 +500,7 @@ func (mt *meleeFight) begin() {
 			mt.attackers = append(kept, converted...)
 		}
 	} else if hasUnknown(mt.defenders(), mt.target) {
-		_, evs := s.RevealUnknowns(mt.target, mt.d)
+		_, evs := s.revealUnknowns(mt.target, mt.d)
 		mt.events = append(mt.events, evs...)
 	}
 	for _, u := range mt.attackers {
@@ -828,7 +838,7 @@ func (mt *meleeFight) hit(units []*Unit, hits int) {
 	// hit while the Japanese attack are the defenders, and artillery in a
 	// U.S. attackers' hex hit by the hits left over is simply eliminated.
 	setAside := mt.side == JP && units[0].Side() == US
-	mt.events = append(mt.events, mt.s.ApplyHits(units, hits, HitOptions{Cause: "melee at " + mt.target.String(), Melee: setAside, Dice: mt.d})...)
+	mt.events = append(mt.events, mt.s.applyHits(units, hits, HitOptions{Cause: "melee at " + mt.target.String(), Melee: setAside, Dice: mt.d})...)
 	lost := before - steps(units)
 	if units[0].Side() == US {
 		mt.usLost += lost
@@ -986,7 +996,7 @@ func (mt *meleeFight) finish() {
 	mt.say("melee-end", fmt.Sprintf("melee at %s over after %s: %s", mt.target, plural(min(mt.round, MaxMeleeRounds), "round"), winner))
 	// rule 10.0: an advance onto a victory hex may clear its zone, or
 	// retake a cleared one, before the next melee is picked.
-	mt.events = append(mt.events, s.UpdateCleared()...)
+	mt.events = append(mt.events, s.updateCleared()...)
 }
 
 // advance moves attackers into the empty target by the attacking side's

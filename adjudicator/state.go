@@ -1,7 +1,10 @@
 package adjudicator
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -153,8 +156,13 @@ type State struct {
 	// cases use it to pose a situation. Real games leave it empty.
 	SupplyOverride map[string]bool `json:"supply_override,omitempty"`
 
-	m     *Map
-	cs    *Counters
+	// m and cs are the map and counter mix the game is played with. They
+	// are read-only once loaded, so every copy of a position shares them.
+	m  *Map
+	cs *Counters
+	// index finds a unit by id. It is built with the position (NewState,
+	// Attach, Clone, UnmarshalJSON), never while it is read, so that
+	// several goroutines may read one position at once.
 	index map[string]*Unit
 }
 
@@ -169,6 +177,19 @@ func NewState(m *Map, cs *Counters) *State {
 	}
 	s.reindex()
 	return s
+}
+
+// UnmarshalJSON decodes a position and indexes its units; Attach must still
+// bind it to its map and counters before the rules can use it.
+func (s *State) UnmarshalJSON(b []byte) error {
+	type plain State // the fields without this method
+	p := plain(*s)
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*s = State(p)
+	s.reindex()
+	return nil
 }
 
 // Attach binds a decoded state to its map and counters (nil for the built-in
@@ -202,6 +223,8 @@ func (s *State) Counters() *Counters {
 	return s.cs
 }
 
+// reindex builds the unit index. Whatever creates a position or replaces
+// its Units calls it; readers never do.
 func (s *State) reindex() {
 	s.index = make(map[string]*Unit, len(s.Units))
 	for _, u := range s.Units {
@@ -211,27 +234,26 @@ func (s *State) reindex() {
 
 // Unit returns the unit with the given id.
 func (s *State) Unit(id string) (*Unit, bool) {
-	if s.index == nil {
-		s.reindex()
-	}
 	u, ok := s.index[id]
 	return u, ok
 }
 
-// Clone returns a deep copy sharing only the read-only map and counters.
+// Clone returns a deep copy: no unit, slice or map is shared with s, so
+// that changing either position never changes the other. Only the map and
+// the counter mix (the state's and each unit's counter) are shared: they
+// are read-only data. TestCloneIsDeep fails when a field is added that
+// Clone does not copy.
 func (s *State) Clone() *State {
 	c := *s
 	c.Units = make([]*Unit, len(s.Units))
 	for i, u := range s.Units {
-		cu := *u
+		cu := *u // every field a value but the shared counter
 		c.Units[i] = &cu
 	}
-	if s.SupplyOverride != nil {
-		c.SupplyOverride = make(map[string]bool, len(s.SupplyOverride))
-		for k, v := range s.SupplyOverride {
-			c.SupplyOverride[k] = v
-		}
-	}
+	c.StandingUS = s.StandingUS.clone()
+	c.StandingJP = s.StandingJP.clone()
+	c.Cleared = slices.Clone(s.Cleared)
+	c.SupplyOverride = maps.Clone(s.SupplyOverride)
 	c.reindex()
 	return &c
 }

@@ -571,7 +571,7 @@ func TestClearedZones(t *testing.T) {
 	zone := s.Map().Zone(2717)
 	place(t, s, 2717, "up", "1/17-A")
 	place(t, s, 3409, "up", "1/17-B") // Attu Village: never cleared
-	s.UpdateCleared()
+	s.updateCleared()
 	for _, side := range []Side{US, JP, Umpire} {
 		if got := s.View(side).ClearedZones; !reflect.DeepEqual(got, []string{zone}) {
 			t.Fatalf("%s view: cleared %v, want [%s]", side, got, zone)
@@ -591,7 +591,7 @@ func TestClearedZones(t *testing.T) {
 		c := NewState(nil, nil)
 		place(t, c, 2717, "up", "1/17-A")
 		place(t, c, other, "d", id)
-		c.UpdateCleared()
+		c.updateCleared()
 		if got := len(c.View(US).ClearedZones) == 1; got != cleared {
 			t.Errorf("with %s face-down in %s: cleared %v, want %v", id, other, got, cleared)
 		}

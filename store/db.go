@@ -50,6 +50,13 @@ var (
 	// side's token (or cannot be read to tell): redact it first
 	// (orders.Redact). Nothing is written.
 	ErrToken = errors.New("store: the order file still carries a token")
+	// ErrUnsound is returned when a position is not one the rules can
+	// reach (adjudicator.State.Validate): by Create and Apply for the
+	// position they were to store, which they do not, and by every read
+	// of a stored snapshot that fails the check, which means the file was
+	// altered or a bug stored it. It is an internal error, never the
+	// player's.
+	ErrUnsound = errors.New("store: unsound position")
 )
 
 // Bucket and key names; see the package documentation for the layout.
@@ -381,6 +388,9 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 				return fmt.Errorf("the start made no state")
 			}
 		}
+		if err := state.Validate(); err != nil {
+			return fmt.Errorf("%w: game %s, the opening position: %w", ErrUnsound, ng.ID, err)
+		}
 		snap, err := json.Marshal(state)
 		if err != nil {
 			return fmt.Errorf("encoding state: %w", err)
@@ -575,12 +585,21 @@ func (w *gameTx) entry(seq uint64) (*Entry, []byte, error) {
 	return e, bytes.Clone(b), nil
 }
 
+// state returns the position after entry seq, checked (decodeState).
 func (w *gameTx) state(seq uint64) (*adjudicator.State, error) {
 	b, err := w.snapshot(seq)
 	if err != nil {
 		return nil, err
 	}
-	return decodeState(b)
+	s, err := decodeState(b)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %s: snapshot of entry %d: %w", w.g.ID, seq, err)
+	}
+	// A position the rules cannot reach is never played on.
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: game %s, snapshot of entry %d: %w", ErrUnsound, w.g.ID, seq, err)
+	}
+	return s, nil
 }
 
 // snapshot returns the JSON of the position after entry seq.

@@ -95,7 +95,11 @@ func createGameErr(db *DB, id string) (*Game, error) {
 // toyEngine is a small stand-in for the rules: before the U.S. actions it
 // rolls weather and airpower, it moves units where told, fires two dice per
 // firing unit, and after the Japanese actions fights a round of melee. It is
-// deterministic given the dice, which is all the store needs.
+// deterministic given the dice, which is all the store needs, and keeps the
+// positions sound (adjudicator.State.Validate), which the store requires: a
+// move into an enemy's hex or an over-full stack is not made, an
+// eliminated counter keeps its last step, and the casualty track stops
+// short of the 30 that would end the game (rule 3.8.2).
 func toyEngine() Engine {
 	return Engine{Resolve: toyResolve}
 }
@@ -115,7 +119,12 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 			if !ok || u.Side() != o.Side || len(a.Move.Path) == 0 {
 				return nil, nil, fmt.Errorf("activation %d: bad move", i+1)
 			}
-			u.Hex = a.Move.Path[len(a.Move.Path)-1]
+			to := a.Move.Path[len(a.Move.Path)-1]
+			if held := s.Occupied(to); held != adjudicator.NoSide && held != u.Side() || s.StackingProblemWith(to, u, u.Steps) != "" {
+				ev = append(ev, adjudicator.Event{Kind: "move", Side: o.Side, Unit: u.ID, Text: u.ID + " stays in " + u.Hex.String()})
+				continue
+			}
+			u.Hex = to
 			ev = append(ev, adjudicator.Event{Kind: "move", Side: o.Side, Unit: u.ID, Text: u.ID + " moves to " + u.Hex.String()})
 		case a.Fire != nil:
 			hits := 0
@@ -132,7 +141,7 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 				if hits > 0 && u.Side() != o.Side {
 					hits--
 					if u.Steps--; u.Steps <= 0 {
-						u.Steps = 0
+						u.Steps = 1 // an eliminated counter keeps its last step
 						s.Place(u.ID, 0, adjudicator.BoxEliminated)
 					}
 				}
@@ -152,7 +161,7 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 					hits++
 				}
 				ev = append(ev, adjudicator.Event{Kind: "melee", Unit: u.ID, Text: fmt.Sprintf("melee at %s: %d hits", u.Hex, hits)})
-				s.Casualties += hits
+				s.Casualties = min(s.Casualties+hits, adjudicator.CasualtyLimit-1)
 				break
 			}
 		}

@@ -149,6 +149,9 @@ func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
 		if res.State == nil {
 			return fmt.Errorf("store: apply: the step returned no state")
 		}
+		if err := res.State.Validate(); err != nil {
+			return fmt.Errorf("%w: game %s, the position after entry %d: %w", ErrUnsound, g.ID, g.Entries+1, err)
+		}
 		snap, err := json.Marshal(res.State)
 		if err != nil {
 			return fmt.Errorf("encoding state: %w", err)
