@@ -96,17 +96,7 @@ func (s *State) Validate() error {
 		}
 	}
 
-	hexes, by := s.Occupants()
-	for _, h := range hexes {
-		side := by[h][0].Side()
-		if i := slices.IndexFunc(by[h], func(u *Unit) bool { return u.Side() != side }); i >= 0 {
-			bad([]Hex{h}, "%s holds units of both sides (%s and %s)", h, by[h][0].ID, by[h][i].ID)
-			continue
-		}
-		if why := s.StackingProblem(h, side); why != "" {
-			bad([]Hex{h}, "stacking: %s", why)
-		}
-	}
+	s.validStacks(bad)
 
 	switch {
 	case s.Turn < 1:
@@ -128,10 +118,11 @@ func (s *State) Validate() error {
 	}
 	s.validCleared(bad)
 	s.validKomandorski(bad)
-	for _, side := range []Side{US, JP} {
-		for _, why := range s.Standing(side).Check(side) {
-			bad(nil, "%s standing instructions in force: %s", sideName(side), why)
-		}
+	for _, why := range s.StandingUS.Check(US) {
+		bad(nil, "U.S. standing instructions in force: %s", why)
+	}
+	for _, why := range s.StandingJP.Check(JP) {
+		bad(nil, "Japanese standing instructions in force: %s", why)
 	}
 	for _, id := range sortedIDs(s.SupplyOverride) {
 		if _, ok := s.Unit(id); !ok {
@@ -144,7 +135,19 @@ func (s *State) Validate() error {
 // validUnits checks that s.Units is the counter mix, each unit bound to its
 // counter, and says whether the other checks may read the counters.
 func (s *State) validUnits(bad func([]Hex, string, ...any)) bool {
-	ok := true
+	// The quick look, which holds for every sound position: as many units
+	// as counters, each known, bound to its counter and found by its id.
+	ok := len(s.Units) == len(s.Counters().IDs())
+	for _, u := range s.Units {
+		if c, known := s.Counters().Get(u.ID); !ok || !known || u.counter != c || s.index[u.ID] != u {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return true
+	}
+	ok = true
 	seen := make(map[string]bool, len(s.Units))
 	for i, u := range s.Units {
 		switch c, known := s.Counters().Get(u.ID); {
@@ -167,6 +170,44 @@ func (s *State) validUnits(bad func([]Hex, string, ...any)) bool {
 		}
 	}
 	return ok
+}
+
+// validStacks checks that no hex holds both sides and that every stack is
+// legal (rule 4.0, with the landing zones' capacity of 9.2.1).
+func (s *State) validStacks(bad func([]Hex, string, ...any)) {
+	on := make([]*Unit, 0, len(s.Units))
+	for _, u := range s.Units {
+		if u.OnMap() {
+			on = append(on, u)
+		}
+	}
+	slices.SortStableFunc(on, func(a, b *Unit) int { return int(a.Hex) - int(b.Hex) })
+	entries := make([]stackEntry, 0, 8)
+	for i := 0; i < len(on); {
+		h, side := on[i].Hex, on[i].Side()
+		j := i
+		entries = entries[:0]
+		mixed := -1
+		for ; j < len(on) && on[j].Hex == h; j++ {
+			if on[j].Side() != side && mixed < 0 {
+				mixed = j
+			}
+			entries = append(entries, stackEntry{on[j].counter, on[j].Steps})
+		}
+		switch {
+		case mixed >= 0:
+			bad([]Hex{h}, "%s holds units of both sides (%s and %s)", h, on[i].ID, on[mixed].ID)
+		case side == US:
+			if why := s.usStacking(h, entries); why != "" {
+				bad([]Hex{h}, "stacking: %s holds %s", h, why)
+			}
+		default:
+			if why := jpStacking(entries); why != "" {
+				bad([]Hex{h}, "stacking: %s holds %s", h, why)
+			}
+		}
+		i = j
+	}
 }
 
 // boxProblem says why off-map unit u may not be in its box, or returns "".
