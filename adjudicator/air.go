@@ -5,20 +5,21 @@ import (
 	"sort"
 )
 
-// Air attacks (rule 8.1.6). Readings taken where the rules leave room:
+// Air attacks (rule 8.1.6). Readings taken where the rules leave room
+// (RULINGS.md R26 to R28):
 //
 //   - All of a side's air attacks for the turn are announced together in one
 //     air activation. Announcing them spends the turn's airpower: factors
 //     left out can never be announced later, and are lost (8.1.6, 3.4), so
-//     a second air activation in the same turn finds none left.
+//     a second air activation in the same turn finds none left (R26).
 //   - Each attack (a hex and its factors) is one attack in the sense of
 //     rules 2.5 and 8.5: its dice are ranged combat dice, so the last
 //     Japanese infantry unit in a hex survives them and at most one
-//     face-down Unknown unit melts away per attack.
+//     face-down Unknown unit melts away per attack (R27).
 //   - When the attack is announced the hex must hold enemy units (judged
 //     from the position as the attacker sees it: counters, not what they
 //     are), and no hex is attacked twice. When it is carried out and the
-//     hex has emptied since, the factors are wasted.
+//     hex has emptied since, the factors are wasted (R27).
 //   - A modified die of 2 or less hits the attacker's own unit nearest the
 //     target hex instead. Among equally near units, the U.S. chooses by day
 //     and the Japanese at night (8.1.6), by the chooser's standing
@@ -27,7 +28,7 @@ import (
 //     then counter order. The U.S. cannot tell face-down Japanese
 //     counters apart: when its choice falls on one, the hit is on that
 //     hex's face-down counters and the Japanese decide which takes it, as
-//     for any hit on a hex (8.0).
+//     for any hit on a hex (8.0). (R28)
 
 // airpower returns a pointer to side's airpower factors this turn.
 func (s *State) airpower(side Side) *int {
@@ -122,7 +123,7 @@ func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
 	var dice []int
 	for range at.Factors {
 		// Need is the hit threshold; friendly fire on 2 or less is apart.
-		dice = append(dice, d.Roll(Die{Purpose: "air attack", Hex: at.Hex, Need: HitNeed(drm)}))
+		dice = append(dice, d.Roll(Die{Purpose: DieAirStrike, Side: side, Hex: at.Hex, Need: HitNeed(drm), Seen: AudienceBoth}))
 	}
 	hits, friendly := 0, 0
 	for _, x := range dice {

@@ -23,13 +23,14 @@ var ErrImpassable = fmt.Errorf("adjudicator: impassable")
 //   - Terrain: clear 2 (U.S.) or 1 (Japanese); lake 3 or 2.
 //   - River: moving from a to b along one river costs 1 instead of the
 //     terrain cost; slope and level costs still apply (5.5 "ignore
-//     non-elevation terrain costs").
+//     non-elevation terrain costs"; RULINGS.md R12).
 //   - Slopes: the U.S. pays +1 for an up slope and +1 for a down slope; the
 //     Japanese +1 for an up slope only. A side drawn both ways is both, so
-//     the U.S. pays +2 there and the Japanese +1.
+//     the U.S. pays +2 there and the Japanese +1 (RULINGS.md R10).
 //   - Level: the U.S. pays +1 for each level climbed. The rules give +1 for
 //     "the higher elevation" on a one-level climb (5.4 example); where the
-//     map rises two levels without a cliff, each level is paid.
+//     map rises two levels without a cliff, each level is paid (RULINGS.md
+//     R11).
 //   - Cliffs and sea are impassable.
 func StepCost(m *Map, side Side, a, b Hex) (Cost, error) {
 	if !a.Adjacent(b) || !m.Land(a) || !m.Land(b) || m.Cliff(a, b) {

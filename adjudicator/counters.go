@@ -188,7 +188,8 @@ type countersFile struct {
 
 var builtinCounters = parseEmbedded(builtinCountersYAML, ParseCounters)
 
-// BuiltinCounters returns the representative counter mix embedded in attu.
+// BuiltinCounters returns the representative counter mix embedded in attu
+// (RULINGS.md R1).
 // It is shared and must not be modified.
 func BuiltinCounters() *Counters { return builtinCounters.get("counters") }
 

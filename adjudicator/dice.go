@@ -2,23 +2,129 @@ package adjudicator
 
 import "fmt"
 
-// Die describes one roll the rules ask for: why it is rolled, for which unit
-// or hex, and for a to-hit roll what it needs. The dice source logs it with
-// the value.
+// Die describes one roll the rules ask for: why it is rolled, who rolls
+// it, for which unit or hex, for a to-hit roll what it needs, and who may
+// see it. The dice source logs it with the value. Every field is typed, so
+// that a dice log can be sorted and shown without reading words.
 type Die struct {
-	Purpose string `json:"purpose"`
-	Unit    string `json:"unit,omitempty"`
-	Hex     Hex    `json:"hex,omitempty"`
+	Purpose DiePurpose `json:"purpose"`
+	// Side is the side that rolls it at the table; NoSide for a die
+	// neither player owns (the weather).
+	Side Side   `json:"side,omitempty"`
+	Unit string `json:"unit,omitempty"`
+	Hex  Hex    `json:"hex,omitempty"`
 	// Need is the lowest natural face that scores a hit, for the to-hit
 	// rolls of ranged, air and melee combat (HitNeed); 0 for every other
 	// die. It lets a dice log say how lucky a roll was without knowing the
 	// situation it was rolled in.
 	Need int `json:"need,omitempty"`
-	// Seen is the only side (besides the umpire) that may see this die
-	// while the game runs, as at the table: the Japanese roll the
-	// Komandorski chits, Unknown tables and pool draws out of the U.S.
-	// player's sight (2.5, 12.1). NoSide: both sides see it.
-	Seen Side `json:"seen,omitempty"`
+	// Seen is who may see this die while the game runs, besides the
+	// umpire, as at the table: the Japanese roll the Komandorski chits,
+	// Unknown tables and pool draws out of the U.S. player's sight (2.5,
+	// 12.1); every other die is rolled in the open (AudienceBoth). The zero
+	// value is the umpire alone, so a die that does not say stays secret.
+	Seen Audience `json:"seen"`
+}
+
+// DiePurpose is why a die is rolled: the table or check of the rules that
+// reads it. Its values are the names the dice log records.
+type DiePurpose string
+
+// Purposes of the dice the rules roll.
+const (
+	// DieWeather: the weather of the turn (rule 3.3).
+	DieWeather DiePurpose = "weather"
+	// DieAirpower: one side's airpower factors (rule 3.4).
+	DieAirpower DiePurpose = "airpower"
+	// DieRanged: a to-hit die of ranged combat (rule 8.1). A 105mm
+	// battery's 1s and 2s on it are also its soft-ground check (8.1.5):
+	// no die of its own.
+	DieRanged DiePurpose = "ranged"
+	// DieAirStrike: a to-hit die of an air attack (rule 8.1.6); friendly
+	// fire on a modified 2 or less reads the same die.
+	DieAirStrike DiePurpose = "air-strike"
+	// DieMeleeAttack: an attacker's die in a melee round, offensive fire
+	// (rule 8.2).
+	DieMeleeAttack DiePurpose = "melee-attack"
+	// DieMeleeDefence: a defender's die in a melee round, defensive fire
+	// (rule 8.2).
+	DieMeleeDefence DiePurpose = "melee-defence"
+	// DieUnknownTable: the roll on an Unknown unit's table (rule 2.5).
+	DieUnknownTable DiePurpose = "unknown-table"
+	// DiePoolDraw: one digit of the draw of an infantry platoon from the
+	// pool (rule 2.5).
+	DiePoolDraw DiePurpose = "pool-draw"
+	// DieKomandorskiEffect and DieKomandorskiDelay draw the chits of rule
+	// 12.1.1 and 12.1.2.
+	DieKomandorskiEffect DiePurpose = "komandorski-effect"
+	DieKomandorskiDelay  DiePurpose = "komandorski-delay"
+	// The rolls of the refit and setup waits (rules 9 and 12), which this
+	// version does not play yet: each of the two loss-recovery dice (9.1),
+	// a unit's landing on the scatter chart (9.2.2), and a draw of the
+	// server's setup (12.3).
+	DieLossRecovery DiePurpose = "loss-recovery"
+	DieScatter      DiePurpose = "scatter"
+	DieSetupDraw    DiePurpose = "setup-draw"
+)
+
+// Audience is who may see something while the game runs, besides the
+// umpire, who sees everything. Its zero value is the umpire alone, so that
+// a die rolled without saying who sees it is kept secret: visibility fails
+// closed.
+type Audience uint8
+
+// Audiences.
+const (
+	AudienceUmpire Audience = 0                       // the umpire alone
+	AudienceUS     Audience = 1 << 0                  // the U.S. player
+	AudienceJP     Audience = 1 << 1                  // the Japanese player
+	AudienceBoth            = AudienceUS | AudienceJP // both players: rolled in the open
+)
+
+// AudienceOf returns the audience of one player, side; the umpire alone
+// for any other side.
+func AudienceOf(side Side) Audience {
+	switch side {
+	case US:
+		return AudienceUS
+	case JP:
+		return AudienceJP
+	}
+	return AudienceUmpire
+}
+
+// Sees reports whether side may see what a is the audience of. The umpire
+// sees everything.
+func (a Audience) Sees(side Side) bool {
+	return side == Umpire || side != NoSide && a&AudienceOf(side) != 0
+}
+
+var audienceNames = [...]string{"umpire", "us", "jp", "both"}
+
+func (a Audience) String() string {
+	if int(a) < len(audienceNames) {
+		return audienceNames[a]
+	}
+	return "audience?"
+}
+
+// MarshalText writes umpire, us, jp or both.
+func (a Audience) MarshalText() ([]byte, error) {
+	if int(a) >= len(audienceNames) {
+		return nil, fmt.Errorf("audience %d: want umpire, us, jp or both", uint8(a))
+	}
+	return []byte(a.String()), nil
+}
+
+// UnmarshalText reads umpire, us, jp or both.
+func (a *Audience) UnmarshalText(b []byte) error {
+	for i, n := range audienceNames {
+		if n == string(b) {
+			*a = Audience(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("audience %q: want umpire, us, jp or both", b)
 }
 
 // HitNeed returns the lowest natural face that hits with modifier drm

@@ -21,18 +21,56 @@ func TestSecretDiceAreMarked(t *testing.T) {
 	}
 	s.revealUnknowns(2717, d)
 	RollWeather(s, d)
-	secret := map[string]bool{"Komandorski effect chit": true, "Komandorski delay chit": true,
-		"Unknown unit table": true, "infantry unit drawn from the pool": true}
-	seen := map[string]bool{}
+	secret := map[DiePurpose]bool{DieKomandorskiEffect: true, DieKomandorskiDelay: true,
+		DieUnknownTable: true, DiePoolDraw: true}
+	seen := map[DiePurpose]bool{}
 	for _, r := range d.Log {
 		seen[r.Purpose] = true
-		if want := secret[r.Purpose]; (r.Seen == JP) != want {
-			t.Errorf("die %q: Seen = %s, secret from the U.S. should be %v", r.Purpose, r.Seen, want)
+		want := AudienceBoth
+		if secret[r.Purpose] {
+			want = AudienceJP
+		}
+		if r.Seen != want || r.Seen.Sees(US) == secret[r.Purpose] || !r.Seen.Sees(JP) || !r.Seen.Sees(Umpire) {
+			t.Errorf("die %s: Seen = %s, secret from the U.S. should be %v", r.Purpose, r.Seen, secret[r.Purpose])
+		}
+		if secret[r.Purpose] && r.Side != JP {
+			t.Errorf("die %s: rolled by %s, want the Japanese", r.Purpose, r.Side)
 		}
 	}
 	for p := range secret {
 		if !seen[p] {
-			t.Errorf("no %q die was rolled; the test does not exercise it", p)
+			t.Errorf("no %s die was rolled; the test does not exercise it", p)
 		}
+	}
+}
+
+// A die that does not say who sees it is the umpire's alone (fail closed),
+// and the audiences read and write their names.
+func TestAudience(t *testing.T) {
+	var zero Die
+	for _, side := range []Side{US, JP, NoSide} {
+		if zero.Seen.Sees(side) {
+			t.Errorf("a die without an audience is seen by %s", side)
+		}
+	}
+	if !zero.Seen.Sees(Umpire) {
+		t.Error("the umpire does not see a die")
+	}
+	for _, a := range []Audience{AudienceUmpire, AudienceUS, AudienceJP, AudienceBoth} {
+		b, err := a.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Audience
+		if err := back.UnmarshalText(b); err != nil || back != a {
+			t.Errorf("%s: read back as %s (%v)", b, back, err)
+		}
+		if a.Sees(US) != (a == AudienceUS || a == AudienceBoth) || a.Sees(JP) != (a == AudienceJP || a == AudienceBoth) {
+			t.Errorf("%s: sees U.S. %v, Japanese %v", a, a.Sees(US), a.Sees(JP))
+		}
+	}
+	var a Audience
+	if err := a.UnmarshalText([]byte("everyone")); err == nil {
+		t.Error("an unknown audience is read")
 	}
 }

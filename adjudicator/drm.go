@@ -48,7 +48,8 @@ type Situation struct {
 	// Surround: hexes around the target counted by rule 6.2 for a melee
 	// attack (5 gives +1, 6 gives +2).
 	Surround int
-	// FaceDown: the target is one or more face-down Japanese units.
+	// FaceDown: the target is one or more face-down Japanese units (RULINGS.md
+	// R21).
 	FaceDown bool
 }
 

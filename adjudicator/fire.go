@@ -50,7 +50,8 @@ func (s *State) CheckFire(f Fire) error { return s.CheckFireBy(NoSide, f) }
 // When the U.S. fires at a hex holding both face-up and face-down Japanese
 // units, the target unit must be named and must be face-up there (8.0); the
 // U.S. can never name a face-down unit, since it cannot tell which it is
-// (nor an Unknown unit, which the U.S. never identifies, see View). For
+// (nor an Unknown unit, which the U.S. never identifies, see View;
+// RULINGS.md R20). For
 // every other attack a named target unit must be an enemy unit in the hex.
 // Messages to the U.S. call face-down units only "face-down units".
 func (s *State) CheckFireBy(side Side, f Fire) error {

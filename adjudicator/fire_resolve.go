@@ -7,24 +7,24 @@ import (
 )
 
 // Ranged combat as it is carried out (rules 8.0, 8.1, 8.1.5, 8.3, 8.5).
-// Readings taken where the rules leave room:
+// Readings taken where the rules leave room (RULINGS.md R2 to R4, R19 to R22):
 //
-//   - An Unknown unit that fires is first revealed (2.5) with every Unknown
+//   - An Unknown unit that fires is first revealed (2.5; R4) with every Unknown
 //     unit in its hex; the infantry units that take their place are the ones
 //     that fire, each with its own dice, and are marked as having acted. If
 //     none can be placed (a full hex, an empty pool) nothing fires from there.
-//   - A face-down Japanese unit that fires turns face up when a U.S. unit on
+//   - A face-down Japanese unit that fires (R3) turns face up when a U.S. unit on
 //     the map has a line of sight to its hex (8.1.2), and stays face down
 //     otherwise (the artillery note of 2.5, read as the rule for every
 //     unit: an infantry unit firing always has a U.S. unit in sight, its
 //     target).
-//   - The face-down modifier (8.3) applies when every unit that can take the
+//   - The face-down modifier (8.3; R21) applies when every unit that can take the
 //     hits is face down as the U.S. sees it (Unknown units always are).
-//   - A named target unit takes all the hits only in the case rule 8.0 makes
+//   - A named target unit (R20) takes all the hits only in the case rule 8.0 makes
 //     for it: U.S. fire at a hex mixing face-up and face-down Japanese units.
 //     Elsewhere the owner of the hex shares out the hits by its standing
 //     instructions, and the name is only noted.
-//   - The U.S. reads where a face-down counter fired from, its dice and
+//   - The U.S. reads (R2) where a face-down counter fired from, its dice and
 //     modifiers, as a player at the table sees the counter and the dice
 //     rolled; only which unit it is stays hidden, and a dice log shown to
 //     the U.S. gets no unit id for such a die either.
@@ -133,7 +133,8 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 		}
 	}
 
-	// Rule 8.1.5: all the dice of the attack are rolled at once.
+	// Rule 8.1.5: all the dice of the attack are rolled at once; the units of
+	// one order make one attack (RULINGS.md R19).
 	var volleys []*volley
 	inSupply := s.supplyCheck()
 	for _, u := range shooters {
@@ -148,7 +149,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 		}
 		v := &volley{u: u, from: u.Hex, hidden: hiddenFrom(u, US)}
 		v.drm, v.why = DRM(sit)
-		die := Die{Purpose: "ranged fire", Unit: u.ID, Hex: f.Target, Need: HitNeed(v.drm)}
+		die := Die{Purpose: DieRanged, Side: side, Unit: u.ID, Hex: f.Target, Need: HitNeed(v.drm), Seen: AudienceBoth}
 		if v.hidden {
 			die.Unit = "" // a dice log shown to the U.S. must not name it
 		}

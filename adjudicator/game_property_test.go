@@ -76,7 +76,7 @@ func startGame(seed int64, r *rand.Rand) *adjudicator.State {
 		}
 	}
 	adjudicator.UpdateCleared(s)
-	s.Phase, s.Waiting = adjudicator.PhaseUSDecision, adjudicator.US
+	s.Awaiting, s.Waiting = adjudicator.WaitUSDecision, adjudicator.US
 	return s
 }
 
@@ -153,7 +153,7 @@ func TestGeneratedGames(t *testing.T) {
 			t.Fatalf("seed %d: the starting position is unsound: %s\n%s", seed, f.msg, closeUp(s, f.hexes, nil))
 		}
 		for played, n := 0, 1; played < turnsPerGame; n++ {
-			if _, phase := s.WaitingFor(); phase == adjudicator.PhaseEnded {
+			if phase := s.Wait().Kind; phase == adjudicator.WaitEnded {
 				tally["games decided"]++
 				break
 			}
@@ -169,7 +169,7 @@ func TestGeneratedGames(t *testing.T) {
 			countStep(tally, o, evs)
 			countLosses(tally, s, ns)
 			steps++
-			if ns.Turn != s.Turn || ns.Phase == adjudicator.PhaseEnded {
+			if ns.Turn != s.Turn || ns.Awaiting == adjudicator.WaitEnded {
 				played++
 				turns++
 			}
@@ -442,7 +442,7 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 			}
 		}
 	}
-	if st.before.Phase != adjudicator.PhaseActions {
+	if st.before.Awaiting != adjudicator.WaitActions {
 		return public, nil
 	}
 
@@ -453,7 +453,7 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 	mark(cur, false)
 	adjudicator.UpdateCleared(cur)
 	adjudicator.CheckSuddenVictory(cur)
-	if _, phase := cur.WaitingFor(); phase != adjudicator.PhaseEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
+	if phase := cur.Wait().Kind; phase != adjudicator.WaitEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
 		cur, _ = adjudicator.ResolveMelee(cur, d)
 		mark(cur, true)
 		adjudicator.UpdateCleared(cur)

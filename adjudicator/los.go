@@ -35,7 +35,9 @@ import "fmt"
 // The ends themselves are never "on the line" for obstructions 1 and 2, and
 // hexes beyond the map's edge count as level 0.
 // Rule 5.7 says cliffs do not block LOS; attu reads that as "not in the way
-// slopes do": a cliff obstructs only as obstruction 4 describes.
+// slopes do": a cliff obstructs only as obstruction 4 describes (RULINGS.md
+// R23). Lines along hexsides and through corners are RULINGS.md R24, the
+// level of a hexside R25.
 
 // cube is a hex in cube coordinates: x+y+z == 0.
 type cube struct{ x, y, z int }

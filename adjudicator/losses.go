@@ -45,7 +45,8 @@ type HitOptions struct {
 // (BoxSetAsidePrefix, 8.2.1.2). A Japanese infantry or artillery unit hit is
 // eliminated (8.5).
 //
-// With o.Ranged, two exceptions of rule 8.5 hold. A hex's only Japanese
+// With o.Ranged, two exceptions of rule 8.5 hold (RULINGS.md R19, R22, R27).
+// A hex's only Japanese
 // infantry unit survives: while the hex has other units that may take the
 // hit, the owner may not put it there, so the protection cannot soak up
 // hits that would have hurt; once only that unit is left, the hits are

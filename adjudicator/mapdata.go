@@ -17,7 +17,8 @@ var builtinMapYAML []byte
 
 // MapFile is the YAML form of a map. The built-in file
 // (adjudicator/data/attu-map.yaml) is a representative Attu drawn for attu; a
-// transcription of the published map in this format replaces it.
+// transcription of the published map in this format replaces it (RULINGS.md
+// R1).
 //
 //   - columns, rows: the first and last column and row, inclusive.
 //   - levels: one line per row, one character per column: "~" for sea, "0"

@@ -12,27 +12,27 @@ import (
 // Arnold (11.2). Colonel Yamasaki's assault (11.3) is in yamasaki.go and
 // uses the same rounds.
 //
-// Readings taken where the rules leave room:
+// Readings taken where the rules leave room (RULINGS.md R29 to R42):
 //
-//   - Who may declare. Rule 8.2 allows infantry, not artillery (the 8.3
+//   - Who may declare (R29). Rule 8.2 allows infantry, not artillery (the 8.3
 //     footnote says the same). The code lets infantry, recon, engineers and
 //     Japanese Unknown units declare (Unknown units are infantry in
 //     disguise, 2.5); artillery never, and supply depots never, since they
 //     cannot move (7.3) and a unit may only melee a hex it could move into.
-//   - Could move into (8.2, 5.7): the target must be an adjacent land hex
+//   - Could move into (8.2, 5.7; R30): the target must be an adjacent land hex
 //     not across a cliff. Movement points do not matter: a minimum move
 //     (5.8) always reaches an adjacent hex.
 //   - Each unit that declares is marked Acted (3.5) and its Melee holds the
 //     target. A later declaration from a hex where units already declared
 //     must name the same target (8.2).
-//   - Picking (3.7). Melee hexes are picked alternately, the U.S. first by
+//   - Picking (3.7; R31). Melee hexes are picked alternately, the U.S. first by
 //     day and the Japanese first at night; a side with nothing left to pick
 //     passes its turn. A side picks from its standing instructions: the
 //     hexes of MeleeOrder first, then by MeleePick. "strongest" weighs the
 //     attacking dice against the defending dice as the picking side sees
 //     them: a counter it cannot identify counts as a platoon's 3 dice, so
 //     the order never depends on what a face-down counter is.
-//   - Who fights. The defenders are every unit in the target hex when its
+//   - Who fights (R32). The defenders are every unit in the target hex when its
 //     melee comes up, including units that moved in after the declaration
 //     (8.2). The attackers are the declared units still on the map, next to
 //     the target and not yet in a melee this step. A unit that fought,
@@ -40,7 +40,7 @@ import (
 //     its own declaration lapses. A declaration with no attacker left or
 //     no enemy left in its target lapses with an event: a unit must attack
 //     if it can, and only then.
-//   - Revealing (2.5). Before the first round every Japanese unit in the
+//   - Revealing (2.5; R33). Before the first round every Japanese unit in the
 //     melee is turned face up, and the Unknown units among attackers and
 //     defenders are converted to infantry (State.revealUnknowns); infantry
 //     converted in an attacker's hex attack in its place.
@@ -49,13 +49,13 @@ import (
 //     target, so they apply to the attackers' offensive fire only; supply
 //     (checked once, when the melee begins, 7.4), weather and night apply
 //     to both. The surround count is taken again each round from the
-//     attackers still standing.
-//   - Losses. The owner spreads hits by its standing instructions
+//     attackers still standing. (R34, R35)
+//   - Losses (R36). The owner spreads hits by its standing instructions
 //     (State.applyHits). When defensive fire eliminates every attacker,
 //     the hits left over fall on the other units of the attackers' hexes
 //     (8.2.1.1). Non-attacking units left alone in an attacker's hex after
 //     a round must retreat if U.S. and are eliminated if Japanese (8.2).
-//   - Retreat (8.2.1.3), U.S. only, after each round in which both sides
+//   - Retreat (8.2.1.3; R37), U.S. only, after each round in which both sides
 //     still stand, by Standing.Retreat (or RetreatAt for the melee hex):
 //     "always" retreats after the first round, "if-losing" when the round
 //     cost the U.S. more steps than the Japanese, "below-N" when the U.S.
@@ -65,12 +65,12 @@ import (
 //     stacking legal with the units that retreated before it) that lies
 //     nearest a landing zone, ties going to the lower hex id. A unit with
 //     no such hex, or that cannot move at all, stays and the melee goes on.
-//   - Advance (8.2.1.4): when the target is empty of defenders, attackers
+//   - Advance (8.2.1.4; R38): when the target is empty of defenders, attackers
 //     move in by Standing.Advance (or AdvanceAt): "all", "none" or
 //     "strongest" (most steps, ties by counter order), whatever the
 //     movement cost, but never over the stacking limits (4.0). The
 //     defenders never advance.
-//   - Captured artillery (8.2.1.2, 8.2.1.4). U.S. artillery eliminated while
+//   - Captured artillery (8.2.1.2, 8.2.1.4; R39). U.S. artillery eliminated while
 //     defending is set aside; if Japanese units advance into its hex they
 //     capture it, back at the steps it had when the melee began. Otherwise
 //     it is eliminated when the melee ends. A captured battery is Japanese
@@ -78,19 +78,19 @@ import (
 //     hex may hold are eliminated instead, in the order they fell. U.S.
 //     artillery hit in an attackers' hex by the hits left over (8.2.1.1)
 //     was not defending and is eliminated at once.
-//   - Martinez (11.1), once a game, when a U.S. infantry unit is in the
+//   - Martinez (11.1; R41), once a game, when a U.S. infantry unit is in the
 //     melee: after a U.S. fire is rolled, one missed die becomes a 0 (a
 //     hit). Standing.Martinez "auto" spends him on the first U.S. fire that
 //     falls exactly one hit short of destroying every enemy unit in the
 //     melee (the extra hit wins it); a hex spends him on the first U.S.
 //     fire with a missed die in the melee of that hex; "never" keeps him.
 //     The die changed is the first missed one, in rolling order.
-//   - Arnold (11.2), once a game: one U.S. engineer or supply depot
+//   - Arnold (11.2; R42), once a game: one U.S. engineer or supply depot
 //     defending rolls 6 dice for the whole of one melee. Standing.Arnold
 //     "auto" spends him the first time one defends; a hex, in the first
 //     melee at that hex where one defends. The engineer or depot with most
 //     steps rolls them (engineers before depots, then counter order).
-//   - Endless melees. A natural 0 always hits (8.0), so a melee ends with
+//   - Endless melees (R40). A natural 0 always hits (8.0), so a melee ends with
 //     near certainty, but a forced die source could repeat misses for ever:
 //     a melee stops after MaxMeleeRounds rounds, both sides staying put,
 //     and an event says so.
@@ -332,8 +332,7 @@ func (s *State) lapseDeclarations() []Event {
 // foughtIn reports whether a unit of side in h has fought in a melee of
 // this step. Rule 8.2 bars such units from being attacked again, and a
 // melee attacks every unit of its target hex, so the hex may not be
-// attacked at all: the declarations against it lapse (RULINGS.md, "A hex
-// where a unit has fought").
+// attacked at all: the declarations against it lapse (RULINGS.md R32).
 func (s *State) foughtIn(h Hex, side Side) bool {
 	for _, u := range s.UnitsAt(h) {
 		if u.Side() == side && u.Fought {
@@ -660,12 +659,12 @@ func (mt *meleeFight) fire(firers []*Unit, offensive bool, enemySteps int) ([]ro
 		}
 		drm, why := DRM(sit)
 		r := roll{u: u, drm: drm, why: why}
-		purpose := "melee defensive fire"
+		purpose := DieMeleeDefence
 		if offensive {
-			purpose = "melee offensive fire"
+			purpose = DieMeleeAttack
 		}
 		for range n {
-			r.dice = append(r.dice, mt.d.Roll(Die{Purpose: purpose, Unit: u.ID, Hex: mt.target, Need: HitNeed(drm)}))
+			r.dice = append(r.dice, mt.d.Roll(Die{Purpose: purpose, Side: u.Side(), Unit: u.ID, Hex: mt.target, Need: HitNeed(drm), Seen: AudienceBoth}))
 		}
 		rolls = append(rolls, r)
 	}
@@ -766,7 +765,7 @@ func (mt *meleeFight) defensiveFire() {
 
 // leftAlone applies rule 8.2: units that did not attack, left alone in an
 // attacker's hex after its attackers fell, retreat (U.S.) or are eliminated
-// (Japanese).
+// (Japanese; an Unknown unit goes off the map, RULINGS.md R36).
 func (mt *meleeFight) leftAlone() {
 	s := mt.s
 	for _, h := range mt.attackHexes() {
@@ -836,7 +835,8 @@ func (mt *meleeFight) hit(units []*Unit, hits int) {
 	before := steps(units)
 	// rule 8.2.1.2: only defending U.S. artillery is set aside; U.S. units
 	// hit while the Japanese attack are the defenders, and artillery in a
-	// U.S. attackers' hex hit by the hits left over is simply eliminated.
+	// U.S. attackers' hex hit by the hits left over is simply eliminated
+	// (RULINGS.md R36).
 	setAside := mt.side == JP && units[0].Side() == US
 	mt.events = append(mt.events, mt.s.applyHits(units, hits, HitOptions{Cause: "melee at " + mt.target.String(), Melee: setAside, Dice: mt.d})...)
 	lost := before - steps(units)
@@ -920,7 +920,8 @@ func (mt *meleeFight) retreatUnits(units []*Unit, why string) {
 
 // retreatHex returns where U.S. unit u retreats: the adjacent hex it could
 // move into, outside every Japanese zone of control and within the
-// stacking limits, nearest a landing zone, then lowest id (rule 8.2.1.3).
+// stacking limits, nearest a landing zone, then lowest id (rule 8.2.1.3,
+// RULINGS.md R37).
 func (s *State) retreatHex(u *Unit) (Hex, bool) {
 	cl := u.counter.Class
 	if cl.Fixed || cl.Kind == Depot || cl.MP <= 0 {
@@ -1000,7 +1001,8 @@ func (mt *meleeFight) finish() {
 }
 
 // advance moves attackers into the empty target by the attacking side's
-// standing instructions (rule 8.2.1.4).
+// standing instructions (rule 8.2.1.4), within the stacking limits
+// (RULINGS.md R38).
 func (mt *meleeFight) advance(att []*Unit) {
 	s := mt.s
 	st := s.Standing(mt.side)

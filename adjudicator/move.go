@@ -14,14 +14,15 @@ import (
 //   - each hex must be a land hex next to the previous one, not across a
 //     cliff (5.7), and hold no enemy unit: units meet by melee (8.2), never
 //     by sharing a hex. Since every hex next to an enemy lies in its zone of
-//     control, this only comes up at night, for a unit leaving one;
+//     control, this only comes up at night, for a unit leaving one
+//     (RULINGS.md R15);
 //   - the steps cost what StepCost says (5.0 table, rivers 5.5, slopes 5.3,
 //     levels 5.4), out of the allowance of State.Allowance (rain 5.1,
 //     night 5.2);
 //   - minimum move (5.8): whatever its cost, a unit may take one step, and
 //     then has spent its whole allowance and goes no further. This holds
 //     even when rain at night leaves a slow unit 0 MP: its rating is what
-//     makes it a unit that moves;
+//     makes it a unit that moves (RULINGS.md R13);
 //   - zones of control (6.1): a unit that enters an enemy zone of control
 //     stops there. A unit that starts in one may not move at all by day,
 //     not even into another hex of the same zone; at night it may give its
@@ -30,7 +31,7 @@ import (
 //     control, face-down Japanese units included: rule 2.5 gives Unknown
 //     units a zone of control and 6.0 gives one to all units, and a
 //     face-down counter is visible to the U.S. as a counter, so stopping at
-//     it leaks nothing;
+//     it leaks nothing (RULINGS.md R14);
 //   - stacking (4.0) is checked in every hex entered, not only the last;
 //   - units that cannot move: fixed batteries (105mm, 8.1.5), supply depots
 //     (7.3), any unit rated 0 MP, units off the map, and units that have

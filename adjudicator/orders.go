@@ -2,18 +2,13 @@ package adjudicator
 
 import "fmt"
 
-// Waits: the kinds of orders a game can wait for (DESIGN section 3).
-const (
-	WaitActions    = "actions"
-	WaitUSDecision = "us-decision" // refit? night? (rules 3.1, 3.2)
-)
-
 // Orders is one side's orders for one wait, decoded by package orders. The
 // adjudicator judges them; it never sees YAML.
 type Orders struct {
-	Side    Side
-	Turn    int
-	Wait    string
+	Side Side
+	Turn int
+	// Wait is the kind of orders the file answers (its envelope's wait:).
+	Wait    WaitKind
 	Actions []Action
 	// Decision answers the U.S. decision wait (rules 3.1, 3.2).
 	Decision *Decision

@@ -70,7 +70,8 @@ type stackEntry struct {
 }
 
 // usStacking applies rule 4.1, or the landing zone capacity of rule 9.2.1 in
-// a landing zone hex, which replaces the battalion limits there.
+// a landing zone hex, which replaces the battalion limits there at all times
+// (RULINGS.md R8).
 func (s *State) usStacking(h Hex, units []stackEntry) string {
 	total := 0
 	battalions := map[string]bool{}
@@ -79,7 +80,7 @@ func (s *State) usStacking(h Hex, units []stackEntry) string {
 		total += e.steps
 		if e.c.Class.Independent {
 			// rule 4.1: an independent unit belongs to every battalion, so it
-			// never makes a stack mixed.
+			// never makes a stack mixed (RULINGS.md R9).
 			independents = true
 			continue
 		}

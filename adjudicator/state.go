@@ -49,13 +49,6 @@ type Heroes struct {
 	Yamasaki bool `json:"yamasaki,omitempty"`
 }
 
-// Phases of a game: what it waits for (DESIGN 3).
-const (
-	PhaseUSDecision = "us-decision" // refit? night? (3.1, 3.2)
-	PhaseActions    = "actions"     // a side's activations (3.5, 3.6)
-	PhaseEnded      = "ended"       // decided (3.8) or out of turns (12.1)
-)
-
 // Standing returns the standing instructions in force for side.
 func (s *State) Standing(side Side) Standing {
 	if side == JP {
@@ -134,10 +127,11 @@ type State struct {
 	AirJP      int     `json:"air_jp,omitempty"`
 	Casualties int     `json:"casualties,omitempty"` // U.S. casualty track (8.4)
 	Units      []*Unit `json:"units"`
-	// Phase is what the game waits for (DESIGN 3): one of the Phase
-	// constants; Waiting is whose orders it waits for.
-	Phase   string `json:"phase,omitempty"`
-	Waiting Side   `json:"waiting,omitempty"`
+	// Awaiting is the kind of orders the game waits for (DESIGN 3) and
+	// Waiting whose. Read them through Wait, which also covers a decided
+	// game; the turn's state machine sets them (turn.go).
+	Awaiting WaitKind `json:"phase,omitempty"`
+	Waiting  Side     `json:"waiting,omitempty"`
 	// StandingUS and StandingJP are each side's standing instructions in
 	// force (DESIGN 3.2), defaults filled in.
 	StandingUS Standing `json:"standing_us"`

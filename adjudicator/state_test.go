@@ -256,7 +256,7 @@ func readAll(s *State) string {
 	}
 	hexes, _ := s.Occupants()
 	us, jp := s.View(US), s.View(JP)
-	side, phase := s.WaitingFor()
-	return fmt.Sprintf("%d %d %d %d %s %s %v %d", n, len(hexes), len(us.Units), len(jp.Units), side, phase,
-		s.Validate() == nil, len(CheckActions(s, Orders{Side: side, Turn: s.Turn})))
+	w := s.Wait()
+	return fmt.Sprintf("%d %d %d %d %s %v %d", n, len(hexes), len(us.Units), len(jp.Units), w,
+		s.Validate() == nil, len(CheckActions(s, Orders{Side: w.Side, Turn: s.Turn})))
 }

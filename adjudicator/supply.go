@@ -11,23 +11,23 @@ import "slices"
 // long. A depot is connected when a line at most a standard engineer move
 // long runs to it from a landing zone or from another connected depot.
 //
-// Interpretations, where the rules leave room:
+// Interpretations, where the rules leave room (RULINGS.md R16 to R18):
 //
-//   - Standard move. It is the unit's movement allowance this turn with the
+//   - Standard move (R16). It is the unit's movement allowance this turn with the
 //     night and rain effects (5.1, 5.2; State.Allowance), whatever the unit
 //     has already spent moving and whether an enemy zone of control holds it
 //     (6.1): a unit's supply is checked before it fights or is refit (7.4),
 //     and the rule measures how far the unit moves, not how far it still may.
-//   - Minimum move. A unit may always move one hex (5.8), so a standard move
+//   - Minimum move (R16). A unit may always move one hex (5.8), so a standard move
 //     always reaches the hexes next to a source, except across a cliff. The
 //     same holds for the engineer move a depot traces: a depot next to a
 //     connected source is connected.
-//   - Units that cannot move. A unit with no movement rating or a fixed unit
+//   - Units that cannot move (R17). A unit with no movement rating or a fixed unit
 //     (supply depots, the 105mm batteries) has a standard move of nothing,
 //     not even the minimum move: it is in supply only in a source hex — a
 //     landing zone that is a source, or a connected depot's hex. A depot
 //     itself is in supply exactly when it is connected.
-//   - Blocked hexes. A line may not enter a hex holding a Japanese unit, face
+//   - Blocked hexes (R18). A line may not enter a hex holding a Japanese unit, face
 //     down or not, nor a hex in a Japanese zone of control (6.0, Unknown
 //     units included) unless a U.S. unit stands there; it passes freely
 //     through hexes where U.S. units stand. A landing zone that a Japanese

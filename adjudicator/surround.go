@@ -4,7 +4,7 @@ package adjudicator
 // units, the hexes around target that rule 6.2 credits to the attacker: 5
 // gives +1 to the attack dice and 6 gives +2 (Situation.Surround, rule 8.3).
 //
-// Each of the six neighbours of target counts when:
+// Each of the six neighbours of target counts when (RULINGS.md R35):
 //
 //   - it is impassable from target: off the map, sea, or across a cliff
 //     from target (rule 6.2 counts impassable hexes as the attacker's; rule

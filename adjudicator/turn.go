@@ -7,8 +7,8 @@ import (
 
 // The game turn as a state machine (DESIGN section 3, rules 3.0 to 3.9).
 //
-// A game always waits for one side's orders of one kind: State.Phase says
-// what kind and State.Waiting whose. Resolve takes the orders that answer
+// A game always waits for one side's orders of one kind, or for nothing
+// once it is over: State.Wait says which (wait.go). Resolve takes the orders that answer
 // the wait, then runs every step the server resolves by itself (weather,
 // airpower, melee, victory, turn advance) until the game waits for a player
 // again or is over. In a normal turn the waits come in this order:
@@ -84,12 +84,12 @@ func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 func DrawKomandorski(d Dice) Komandorski {
 	var k Komandorski
 	for i := 0; k.Effect == 0; i++ {
-		if v := d.Roll(Die{Purpose: "Komandorski effect chit", Seen: JP}); v <= 9 || i >= maxRedraws {
+		if v := d.Roll(Die{Purpose: DieKomandorskiEffect, Side: JP, Seen: AudienceJP}); v <= 9 || i >= maxRedraws {
 			k.Effect = []int{24, 27, 30}[(v-1)%9/3]
 		}
 	}
 	for i := 0; k.Delay == 0; i++ {
-		if v := d.Roll(Die{Purpose: "Komandorski delay chit", Seen: JP}); v <= 8 || i >= maxRedraws {
+		if v := d.Roll(Die{Purpose: DieKomandorskiDelay, Side: JP, Seen: AudienceJP}); v <= 8 || i >= maxRedraws {
 			k.Delay = (v-1)%8/2 + 1
 		}
 	}
@@ -104,7 +104,7 @@ const maxRedraws = 20
 func (s *State) begin() []Event {
 	s.Turn, s.Weather, s.Night, s.Casualties = 1, Fog, false, 0
 	s.Winner, s.Victory = NoSide, ""
-	s.setWait(PhaseUSDecision, US)
+	s.await(WaitUSDecision, US)
 	return []Event{{Kind: "turn", Text: fmt.Sprintf("The game begins: turn 1, %s (rule 12.2).", TurnDate(1))}}
 }
 
@@ -114,7 +114,7 @@ func (s *State) begin() []Event {
 // The reading taken: the delay chit is revealed on the turn of the effect's
 // date (on May 24 itself when the effect is May 24) and says how many turns
 // are played after that turn. The last turn is the effect's date plus the
-// delay: effect May 27 and delay 2 make May 29 the last turn.
+// delay: effect May 27 and delay 2 make May 29 the last turn (RULINGS.md R7).
 func (k Komandorski) LastTurn() int {
 	if k.Effect == 0 || k.Delay == 0 {
 		return 0
@@ -122,79 +122,15 @@ func (k Komandorski) LastTurn() int {
 	return TurnOfMay(k.Effect) + k.Delay
 }
 
-// WaitingFor returns whose orders the game waits for and of what kind
-// (PhaseUSDecision, PhaseActions). When the game is over it returns NoSide
-// and PhaseEnded; a state not yet begun returns NoSide and "".
-func (s *State) WaitingFor() (Side, string) {
-	if s.Phase == PhaseEnded || s.Winner != NoSide {
-		return NoSide, PhaseEnded
-	}
-	if s.Phase == "" {
-		return NoSide, ""
-	}
-	return s.Waiting, s.Phase
-}
-
-// WaitText says in one line what the game waits for, for reports: "U.S.
-// actions, turn 3 (May 13), day".
-func (s *State) WaitText() string {
-	side, phase := s.WaitingFor()
-	switch phase {
-	case PhaseEnded:
-		if s.Winner == NoSide {
-			return fmt.Sprintf("game over, turn %d (%s)", s.Turn, TurnDate(s.Turn))
-		}
-		return fmt.Sprintf("game over, turn %d (%s): %s victory, %s", s.Turn, TurnDate(s.Turn), sideName(s.Winner), s.Victory)
-	case "":
-		return "the game has not begun"
-	case PhaseUSDecision:
-		return fmt.Sprintf("%s decision, turn %d (%s)", sideName(side), s.Turn, TurnDate(s.Turn))
-	}
-	return fmt.Sprintf("%s %s, turn %d (%s), %s", sideName(side), phase, s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
-}
-
-// awaited names the wait for a refusal: "the U.S. decision of turn 3".
-func (s *State) awaited() string {
-	side, phase := s.WaitingFor()
-	switch phase {
-	case "":
-		return "no orders: the game has not begun"
-	case PhaseEnded:
-		return "no more orders: " + s.WaitText()
-	case PhaseUSDecision:
-		// Night or day is what is being decided.
-		return fmt.Sprintf("the %s decision of turn %d (%s)", sideName(side), s.Turn, TurnDate(s.Turn))
-	}
-	return fmt.Sprintf("the %s %s of turn %d (%s, %s)", sideName(side), waitNoun(phase), s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
-}
-
-func waitNoun(phase string) string {
-	if phase == PhaseUSDecision {
-		return "decision"
-	}
-	return phase
-}
-
-func dayOrNight(night bool) string {
-	if night {
-		return "night"
-	}
-	return "day"
-}
-
 func mayText(day int) string { return fmt.Sprintf("May %d", day) }
-
-func (s *State) setWait(phase string, side Side) {
-	s.Phase, s.Waiting = phase, side
-}
 
 // DefaultOrders returns the orders that stand for a side that missed the
 // deadline of the current wait (DESIGN 3.3): a day turn without refit for
 // the U.S. decision, no activations for actions.
 func (s *State) DefaultOrders() Orders {
-	side, phase := s.WaitingFor()
-	o := Orders{Side: side, Turn: s.Turn, Wait: phase}
-	if phase == WaitUSDecision {
+	w := s.Wait()
+	o := Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
+	if w.Kind == WaitUSDecision {
 		o.Decision = &Decision{}
 	}
 	return o
@@ -218,7 +154,7 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 	if problems := s.checkFile(o); len(problems) > 0 {
 		return nil, nil, problems
 	}
-	phase := s.Phase
+	kind := s.Wait().Kind
 
 	base := s
 	var events []Event
@@ -232,14 +168,14 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 	}
 
 	var out *State
-	switch phase {
-	case PhaseUSDecision:
+	switch kind {
+	case WaitUSDecision:
 		out = base
 		if out == s {
 			out = s.Clone()
 		}
 		events = append(events, out.decide(*o.Decision, d)...)
-	case PhaseActions:
+	case WaitActions:
 		ns, evs, ps := ResolveActions(base, o, d)
 		if len(ps) > 0 {
 			return nil, nil, ps
@@ -248,7 +184,7 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		events = append(events, evs...)
 		events = append(events, out.afterActions(o.Side, d)...)
 	}
-	if out.Phase != PhaseEnded {
+	if !out.Wait().Over() {
 		events = append(events, Event{Kind: "wait", Text: "The game now waits for " + out.awaited() + "."})
 	}
 	return out, events, nil
@@ -263,7 +199,7 @@ func CheckOrders(s *State, o Orders) []Problem {
 	if problems := s.checkFile(o); len(problems) > 0 {
 		return problems
 	}
-	if s.Phase != PhaseActions {
+	if s.Wait().Kind != WaitActions {
 		return nil
 	}
 	if o.Standing != nil {
@@ -276,7 +212,7 @@ func CheckOrders(s *State, o Orders) []Problem {
 // checkFile judges what is file-wide in orders: the wait they answer, their
 // standing instructions, the decision.
 func (s *State) checkFile(o Orders) []Problem {
-	if p := s.checkWait(o); p != nil {
+	if p := s.CheckWait(o); p != nil {
 		return []Problem{*p}
 	}
 	var problems []Problem
@@ -288,8 +224,8 @@ func (s *State) checkFile(o Orders) []Problem {
 			file("standing instructions: %s", bad)
 		}
 	}
-	switch s.Phase {
-	case PhaseUSDecision:
+	switch s.Wait().Kind {
+	case WaitUSDecision:
 		switch {
 		case o.Decision == nil:
 			file("the U.S. decision needs an answer: refit or not (rule 3.1), night or day (rule 3.2)")
@@ -299,7 +235,7 @@ func (s *State) checkFile(o Orders) []Problem {
 		if len(o.Actions) > 0 {
 			file("the U.S. decision holds no activations; they come in the actions of this turn")
 		}
-	case PhaseActions:
+	case WaitActions:
 		if o.Decision != nil {
 			file("a refit or night decision is made only at the start of a turn, in the U.S. decision (rules 3.1, 3.2)")
 		}
@@ -317,34 +253,6 @@ func (s *State) mergeStanding(side Side, st Standing) {
 	}
 }
 
-// checkWait refuses orders that do not answer the current wait (DESIGN
-// 3.0), naming what the game waits for. An orders file names its wait as
-// the phase that awaits it (WaitUSDecision is PhaseUSDecision, WaitActions
-// PhaseActions).
-func (s *State) checkWait(o Orders) *Problem {
-	side, phase := s.WaitingFor()
-	wait := o.Wait
-	if wait == "" {
-		wait = WaitActions
-	}
-	turn := o.Turn
-	if turn == 0 {
-		turn = s.Turn
-	}
-	if o.Side == side && wait == phase && turn == s.Turn && phase != PhaseEnded && phase != "" {
-		return nil
-	}
-	got := fmt.Sprintf("%s %s", sideName(o.Side), waitNoun(wait))
-	if turn != s.Turn {
-		got += fmt.Sprintf(" for turn %d", turn)
-	}
-	msg := fmt.Sprintf("the game waits for %s, not %s", s.awaited(), got)
-	if phase == PhaseEnded || phase == "" {
-		msg = fmt.Sprintf("the game waits for %s; these are %s", s.awaited(), got)
-	}
-	return &Problem{Action: -1, Step: -1, Msg: msg}
-}
-
 // decide carries out the U.S. decision (rules 3.1, 3.2) and the server
 // steps that follow it: weather (3.3) and airpower (3.4), then the first
 // player's actions wait.
@@ -358,7 +266,7 @@ func (s *State) decide(dec Decision, d Dice) []Event {
 	evs := []Event{{Kind: "decision", Side: US, Text: text}}
 	evs = append(evs, RollWeather(s, d))
 	evs = append(evs, RollAirpower(s, d)...)
-	s.setWait(PhaseActions, first)
+	s.await(WaitActions, first)
 	return evs
 }
 
@@ -368,11 +276,11 @@ func (s *State) decide(dec Decision, d Dice) []Event {
 func (s *State) afterActions(side Side, d Dice) []Event {
 	evs := s.updateCleared()
 	evs = append(evs, s.checkSuddenVictory()...)
-	if s.Phase == PhaseEnded {
+	if s.Over() {
 		return evs
 	}
 	if side == FirstPlayer(s.Night) {
-		s.setWait(PhaseActions, side.Enemy())
+		s.await(WaitActions, side.Enemy())
 		return evs
 	}
 	return append(evs, s.endTurn(d)...)
@@ -384,11 +292,11 @@ func (s *State) endTurn(d Dice) []Event {
 	evs := s.meleeStep(d)
 	evs = append(evs, s.updateCleared()...)
 	evs = append(evs, s.checkSuddenVictory()...)
-	if s.Phase == PhaseEnded {
+	if s.Over() {
 		return evs
 	}
 	evs = append(evs, s.checkVictory()...)
-	if s.Phase == PhaseEnded {
+	if s.Over() {
 		return evs
 	}
 	return append(evs, s.advanceTurn()...)
@@ -415,13 +323,13 @@ func (s *State) advanceTurn() []Event {
 	evs := []Event{{Kind: "turn", Text: fmt.Sprintf("Turn %d (%s) begins (rule 3.9).", s.Turn, TurnDate(s.Turn))}}
 	evs = append(evs, s.hideJapanese()...)
 	evs = append(evs, s.revealKomandorski()...)
-	s.setWait(PhaseUSDecision, US)
+	s.await(WaitUSDecision, US)
 	return evs
 }
 
 // hideJapanese turns face down every Japanese unit on the map that is not
 // in a U.S. zone of control (rule 3.9). Captured U.S. artillery has no
-// hidden side and stays as it is.
+// hidden side and stays as it is (RULINGS.md R6, R39).
 func (s *State) hideJapanese() []Event {
 	var all, seen []string
 	var hexes []Hex
@@ -479,7 +387,7 @@ func (s *State) revealKomandorski() []Event {
 // endGame records the winner and why, and ends the game (rule 3.8).
 func (s *State) endGame(winner Side, why string) []Event {
 	s.Winner, s.Victory = winner, why
-	s.setWait(PhaseEnded, NoSide)
+	s.await(WaitEnded, NoSide)
 	return []Event{{Kind: "victory", Side: winner, Text: fmt.Sprintf("%s victory: %s.", capitalize(sideName(winner)), why)}}
 }
 

@@ -40,7 +40,7 @@ func fullTurnPosition(tb testing.TB) (*adjudicator.State, []adjudicator.Orders, 
 	d := &recDice{r: r}
 	acts, melees := 0, 0
 	for s.Turn <= fullTurn {
-		if _, phase := s.WaitingFor(); phase == adjudicator.PhaseEnded {
+		if phase := s.Wait().Kind; phase == adjudicator.WaitEnded {
 			tb.Fatalf("game %d ended in turn %d", fullTurnSeed, s.Turn)
 		}
 		if s.Turn == fullTurn && start == nil {
@@ -62,7 +62,7 @@ func fullTurnPosition(tb testing.TB) (*adjudicator.State, []adjudicator.Orders, 
 		}
 		s = ns
 	}
-	if _, phase := s.WaitingFor(); phase != adjudicator.PhaseUSDecision || len(orders) != 3 {
+	if phase := s.Wait().Kind; phase != adjudicator.WaitUSDecision || len(orders) != 3 {
 		tb.Fatalf("turn %d of game %d is not a whole normal turn: %d orders files, then %s", fullTurn, fullTurnSeed, len(orders), s.WaitText())
 	}
 	return start, orders, d.values(), acts, melees

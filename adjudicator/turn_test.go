@@ -53,11 +53,10 @@ func refuse(t *testing.T, s *State, o Orders) string {
 	return strings.Join(msgs, "; ")
 }
 
-func wantWait(t *testing.T, s *State, side Side, phase string, turn int) {
+func wantWait(t *testing.T, s *State, side Side, kind WaitKind, turn int) {
 	t.Helper()
-	gs, gp := s.WaitingFor()
-	if gs != side || gp != phase || s.Turn != turn {
-		t.Fatalf("waiting for %s %s of turn %d, want %s %s of turn %d", gs, gp, s.Turn, side, phase, turn)
+	if w := s.Wait(); w.Side != side || w.Kind != kind || w.Turn != turn {
+		t.Fatalf("waiting for %s %s of turn %d, want %s %s of turn %d", w.Side, w.Kind, w.Turn, side, kind, turn)
 	}
 }
 
@@ -70,12 +69,12 @@ func wantText(t *testing.T, got, want string) {
 
 func TestDayTurn(t *testing.T) {
 	s := game(t, map[string]Hex{"1/17-A": 2821, "J01": 2717})
-	wantWait(t, s, US, PhaseUSDecision, 1)
+	wantWait(t, s, US, WaitUSDecision, 1)
 	wantText(t, s.WaitText(), "U.S. decision, turn 1 (May 11)")
 
 	// Turn 1 rolls on the Fog line (3.3): 2 is rain; airpower 9-1 and 10-1.
 	s, evs := resolve(t, s, decision(false), 2, 9, 10)
-	wantWait(t, s, US, PhaseActions, 1)
+	wantWait(t, s, US, WaitActions, 1)
 	if s.Weather != Rain || s.AirUS != 3 || s.AirJP != 2 {
 		t.Errorf("weather %s, air %d/%d; want rain, 3/2", s.Weather, s.AirUS, s.AirJP)
 	}
@@ -84,9 +83,9 @@ func TestDayTurn(t *testing.T) {
 
 	wantText(t, refuse(t, s, actions(JP)), "the game waits for the U.S. actions of turn 1 (May 11, day), not Japanese actions")
 	s, _ = resolve(t, s, actions(US, mv("1/17-A", 2720)))
-	wantWait(t, s, JP, PhaseActions, 1)
+	wantWait(t, s, JP, WaitActions, 1)
 	s, evs = resolve(t, s, actions(JP))
-	wantWait(t, s, US, PhaseUSDecision, 2)
+	wantWait(t, s, US, WaitUSDecision, 2)
 	wantText(t, eventTexts(evs), "Turn 2 (May 12) begins")
 	if u, _ := s.Unit("1/17-A"); u.Acted || u.MPSpent != 0 {
 		t.Errorf("1/17-A acted %v, spent %d after the turn advance", u.Acted, u.MPSpent)
@@ -100,14 +99,14 @@ func TestDayTurn(t *testing.T) {
 func TestNightTurnOrder(t *testing.T) {
 	s := game(t, map[string]Hex{"1/17-A": 2821, "J01": 2717})
 	s, _ = resolve(t, s, decision(true), 5, 1, 1)
-	wantWait(t, s, JP, PhaseActions, 1)
+	wantWait(t, s, JP, WaitActions, 1)
 	wantText(t, s.WaitText(), "Japanese actions, turn 1 (May 11), night")
 	wantText(t, refuse(t, s, actions(US, mv("1/17-A", 2720))),
 		"the game waits for the Japanese actions of turn 1 (May 11, night), not U.S. actions")
 	s, _ = resolve(t, s, actions(JP))
-	wantWait(t, s, US, PhaseActions, 1)
+	wantWait(t, s, US, WaitActions, 1)
 	s, _ = resolve(t, s, actions(US, mv("1/17-A", 2720)))
-	wantWait(t, s, US, PhaseUSDecision, 2)
+	wantWait(t, s, US, WaitUSDecision, 2)
 }
 
 func TestWrongWaits(t *testing.T) {
@@ -232,11 +231,11 @@ func TestKomandorski(t *testing.T) {
 	s.Komandorski = Komandorski{Effect: 27, Delay: 2}
 	s.Turn = 13
 	var all []Event
-	for turn := 13; s.Phase != PhaseEnded; turn++ {
+	for turn := 13; s.Awaiting != WaitEnded; turn++ {
 		if turn > 19 {
 			t.Fatalf("the game runs past turn 19: %s", s.WaitText())
 		}
-		wantWait(t, s, US, PhaseUSDecision, turn)
+		wantWait(t, s, US, WaitUSDecision, turn)
 		k := s.Komandorski
 		if k.EffectRevealed != (turn >= 14) || k.DelayRevealed != (turn >= 17) {
 			t.Errorf("turn %d: effect revealed %v, delay revealed %v", turn, k.EffectRevealed, k.DelayRevealed)
@@ -274,7 +273,7 @@ func TestNewGame(t *testing.T) {
 	if s.Komandorski != (Komandorski{Effect: 27, Delay: 2}) || d.Unused() != 0 {
 		t.Errorf("chits %+v, %d dice unused", s.Komandorski, d.Unused())
 	}
-	wantWait(t, s, US, PhaseUSDecision, 1)
+	wantWait(t, s, US, WaitUSDecision, 1)
 	if s.Weather != Fog || s.Casualties != 0 {
 		t.Errorf("weather %s, casualties %d", s.Weather, s.Casualties)
 	}
@@ -317,7 +316,7 @@ func TestDefaultOrders(t *testing.T) {
 	}
 	s, _ = resolve(t, s, s.DefaultOrders())
 	s, _ = resolve(t, s, s.DefaultOrders())
-	wantWait(t, s, US, PhaseUSDecision, 2)
+	wantWait(t, s, US, WaitUSDecision, 2)
 }
 
 // Property: whatever the position, the default orders of each wait are
@@ -335,15 +334,16 @@ func TestTurnCycleProperty(t *testing.T) {
 		s := randomState(r)
 		s.Komandorski = Komandorski{}
 		s.Cleared = nil
-		s.setWait(PhaseUSDecision, US)
+		s.await(WaitUSDecision, US)
 		dice := make([]int, 3)
 		for j := range dice {
 			dice[j] = 1 + r.Intn(10)
 		}
 		turn := s.Turn
-		for step := 0; step < 3 && s.Phase != PhaseEnded; step++ {
-			side, phase := s.WaitingFor()
-			if phase != PhaseUSDecision && phase != PhaseActions || (side != US && side != JP) {
+		for step := 0; step < 3 && s.Awaiting != WaitEnded; step++ {
+			w := s.Wait()
+			side, phase := w.Side, w.Kind
+			if phase != WaitUSDecision && phase != WaitActions || (side != US && side != JP) {
 				t.Fatalf("position %d: waiting for %s %q", i, side, phase)
 			}
 			o := s.DefaultOrders()
@@ -355,8 +355,8 @@ func TestTurnCycleProperty(t *testing.T) {
 			wrong := o
 			if r.Intn(2) == 0 {
 				wrong.Side = side.Enemy()
-			} else if phase == PhaseActions {
-				wrong.Wait, wrong.Decision = PhaseUSDecision, &Decision{}
+			} else if phase == WaitActions {
+				wrong.Wait, wrong.Decision = WaitUSDecision, &Decision{}
 			} else {
 				wrong.Wait, wrong.Decision = WaitActions, nil
 			}
@@ -379,13 +379,13 @@ func TestTurnCycleProperty(t *testing.T) {
 			}
 			s = next
 		}
-		if s.Phase == PhaseEnded {
+		if s.Awaiting == WaitEnded {
 			if s.Winner == NoSide {
 				t.Fatalf("position %d: ended without a winner", i)
 			}
 			continue
 		}
-		wantWait(t, s, US, PhaseUSDecision, turn+1)
+		wantWait(t, s, US, WaitUSDecision, turn+1)
 		for _, u := range s.Units {
 			if u.Acted || u.MPSpent != 0 || u.Melee != 0 || u.Fought {
 				t.Fatalf("position %d: %s keeps this turn's activation", i, u.ID)
@@ -419,14 +419,6 @@ func TestWaitRoundTrip(t *testing.T) {
 	}
 	if back.WaitText() != s.WaitText() {
 		t.Errorf("after JSON: %q, want %q", back.WaitText(), s.WaitText())
-	}
-}
-
-// A wait is named as the phase that awaits it, so orders answer a phase by
-// its name.
-func TestWaitNamesArePhases(t *testing.T) {
-	if WaitUSDecision != PhaseUSDecision || WaitActions != PhaseActions {
-		t.Errorf("waits %q/%q, phases %q/%q", WaitUSDecision, WaitActions, PhaseUSDecision, PhaseActions)
 	}
 }
 

@@ -28,7 +28,7 @@ const maxUnknownYield = 3
 // infantry or artillery already in h, only as many are placed as keep the
 // hex within three (4.2) and the rest stay in the pool, so a full hex
 // yields none. Otherwise at least one is placed whenever the pool has one,
-// which every table already promises.
+// which every table already promises (RULINGS.md R5).
 //
 // Each infantry unit is drawn at random from the pool, in counter order, by
 // d (see drawIndex): the draw is uniform and any turn can be replayed. The
@@ -59,7 +59,7 @@ func (s *State) revealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	table := s.unknownTable(h, unknowns)
 	// The die names no unit: a dice log shown to the U.S. must not say
 	// which counter was which; the Japanese event names the table.
-	die := d.Roll(Die{Purpose: "Unknown unit table", Hex: h, Seen: JP})
+	die := d.Roll(Die{Purpose: DieUnknownTable, Side: JP, Hex: h, Seen: AudienceJP})
 	n := min(table.Counter().Table[die-1], maxUnknownYield)
 	want := n
 
@@ -229,7 +229,7 @@ func drawIndex(n int, d Dice, h Hex) int {
 	for {
 		v := 0
 		for range digits {
-			v = v*10 + d.Roll(Die{Purpose: "infantry unit drawn from the pool", Hex: h, Seen: JP})%10
+			v = v*10 + d.Roll(Die{Purpose: DiePoolDraw, Side: JP, Hex: h, Seen: AudienceJP})%10
 		}
 		if v < limit {
 			return v % n

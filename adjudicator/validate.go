@@ -59,7 +59,7 @@ func (s *State) Validate() error {
 		return errors.Join(errs...)
 	}
 	m := s.Map()
-	_, phase := s.WaitingFor()
+	phase := s.Wait().Kind
 	for _, u := range s.Units {
 		var at []Hex
 		if u.OnMap() {
@@ -90,7 +90,7 @@ func (s *State) Validate() error {
 		if u.Captured && (c.Side() != US || c.Kind() != Artillery) {
 			bad(at, "%s is captured, but only U.S. artillery is ever captured (rule 8.2.1.4)", u.ID)
 		}
-		if phase == PhaseUSDecision && (u.Acted || u.MPSpent != 0 || u.Melee != 0 || u.Fought) {
+		if phase == WaitUSDecision && (u.Acted || u.MPSpent != 0 || u.Melee != 0 || u.Fought) {
 			bad(at, "%s starts turn %d marked as having acted (acted %v, %d MP spent, melee against %s, fought %v; rule 3.9)",
 				u.ID, s.Turn, u.Acted, u.MPSpent, u.Melee, u.Fought)
 		}

@@ -105,7 +105,7 @@ func TestValidateRefuses(t *testing.T) {
 		{"negative airpower", func(s *State) { s.AirJP = -1 }, "airpower 0 U.S., -1 Japanese", 0},
 		{"negative casualties", func(s *State) { s.Casualties = -1 }, "the casualty track is at -1", 0},
 		{"30 casualties in a game going on", func(s *State) { s.Casualties = 30 }, "the casualty track is at 30, yet the game goes on", 0},
-		{"a winner without reason", func(s *State) { s.Winner = US; s.Phase = PhaseEnded }, "a winner is the U.S. or the Japanese, with a reason", 0},
+		{"a winner without reason", func(s *State) { s.Winner = US; s.Awaiting = WaitEnded }, "a winner is the U.S. or the Japanese, with a reason", 0},
 		{"no such zone", func(s *State) { s.Cleared = []string{"Q"} }, `cleared zone "Q" is not a victory zone`, 0},
 		{"cleared twice", func(s *State) { s.Cleared = []string{"T", "T"} }, "zone is listed as cleared twice", 1425},
 		{"Attu Village cleared", func(s *State) { s.Cleared = []string{"V"} }, "is cleared, but it never is", 3409},

@@ -9,25 +9,27 @@ import (
 
 // Victory (rule 3.8) and victory zones (rule 10.0).
 //
-// Readings taken where the rules leave room:
+// Readings taken where the rules leave room (RULINGS.md R45 to R50):
 //
 //   - "Occupies" a hex means at least one unit of the side stands in it and
 //     none of the enemy's. Any unit counts, Unknown units and face-down
 //     counters included, for both the victory hexes (U.S.) and landing zones
-//     D to G (Japanese).
+//     D to G (Japanese). (R45)
 //   - The artillery on Engineer Hill (2717) "can fire on" landing zones D,
 //     E, F and G when every one of them is within its range at its current
 //     strength. Line of sight is not asked for: any friendly unit may call
 //     in artillery (8.1.4), so range is what limits it. On the built-in
 //     map zone G lies 9 hexes from 2717: the Japanese 75mm and a captured
 //     U.S. 105mm battery (both range 10) reach all four, the 20mm does not.
+//     (R46)
 //   - Rule 3.8.2 counts the counters of the Japanese mix: infantry and
 //     artillery on the map or in the pool. Unknown units never count, and
 //     neither does captured U.S. artillery, which is not a Japanese unit.
+//     (R47)
 //   - When both sides meet a condition of 3.8.1 in the same step 8 (the
 //     U.S. holding all six victory hexes while the Japanese hold landing
 //     zones D to G), the U.S. wins: the rule lists its condition first and
-//     the U.S. has taken the objectives the game is about.
+//     the U.S. has taken the objectives the game is about. (R48)
 
 // CasualtyLimit is the U.S. casualty track value at which the Japanese win
 // at once (rule 3.8.2).
@@ -42,14 +44,14 @@ const EngineerHill Hex = 2717
 var SouthernLandingZones = []string{"D", "E", "F", "G"}
 
 // Over reports whether the game has been decided or has run out of turns.
-func (s *State) Over() bool { return s.Phase == PhaseEnded || s.Winner != NoSide }
+func (s *State) Over() bool { return s.Wait().Over() }
 
 // checkSuddenVictory applies rule 3.8.2, which holds at any moment of a
 // turn: the Japanese win as soon as the U.S. casualty track reaches 30; the
 // U.S. wins as soon as no Japanese infantry or artillery remains on the map
 // or in the pool (Unknown units do not count). Code that inflicts losses
 // calls it after every loss. It sets Winner and Victory and ends the game
-// (Phase becomes PhaseEnded), returning the event that says so; it does
+// (it then waits for WaitEnded), returning the event that says so; it does
 // nothing once the game is over.
 func (s *State) checkSuddenVictory() []Event {
 	if s.Over() {
@@ -65,7 +67,7 @@ func (s *State) checkSuddenVictory() []Event {
 }
 
 // japaneseFightOn reports whether any Japanese infantry or artillery unit
-// is on the map or in the pool (rule 3.8.2).
+// is on the map or in the pool (rule 3.8.2, RULINGS.md R47).
 func (s *State) japaneseFightOn() bool {
 	for _, u := range s.Units {
 		c := u.Counter()
@@ -83,7 +85,7 @@ func (s *State) japaneseFightOn() bool {
 // already have ended the game) and then the objectives of 3.8.1. It ends
 // the game and returns the event saying who won, or returns nothing.
 func (s *State) checkVictory() []Event {
-	if evs := s.checkSuddenVictory(); len(evs) > 0 || s.Phase == PhaseEnded {
+	if evs := s.checkSuddenVictory(); len(evs) > 0 || s.Over() {
 		return evs
 	}
 	if s.usHoldsVictoryHexes() {
@@ -185,8 +187,9 @@ func (s *State) ClearedAt(h Hex) bool {
 
 // unknownBarred reports whether u is an Unknown unit and h lies in a
 // cleared victory zone, where no Unknown unit may move or be placed (rule
-// 10.0). Movement, the Yamasaki charge, the melee advance and Reachable ask
-// it; Japanese units never retreat (8.2.1.3), so retreats need not.
+// 10.0, RULINGS.md R50). Movement, the Yamasaki charge, the melee advance
+// and Reachable ask it; Japanese units never retreat (8.2.1.3), so retreats
+// need not.
 func (s *State) unknownBarred(u *Unit, h Hex) bool {
 	return u.Kind() == Unknown && s.ClearedAt(h)
 }
@@ -200,7 +203,7 @@ func (s *State) unknownBarredMsg(u *Unit, h Hex) string {
 }
 
 // updateCleared applies rule 10.0 to the position as it stands; code that
-// moves units or ends a melee calls it afterwards.
+// moves units or ends a melee calls it afterwards (RULINGS.md R49, R50).
 //
 //   - A zone whose victory hex holds Japanese infantry (not an Unknown
 //     unit) loses its Zone Cleared marker.

@@ -14,7 +14,7 @@ func victoryState(t *testing.T, place map[string]Hex) *State {
 	t.Helper()
 	s := game(t, place)
 	s.Turn = 5
-	s.setWait(PhaseActions, JP)
+	s.await(WaitActions, JP)
 	return s
 }
 
@@ -24,13 +24,13 @@ func wantWinner(t *testing.T, s *State, evs []Event, side Side, why string) {
 		t.Fatalf("winner %s (%s), want %s", s.Winner, s.Victory, side)
 	}
 	if side == NoSide {
-		if s.Phase == PhaseEnded || len(evs) > 0 {
-			t.Fatalf("no winner, yet phase %s and events %v", s.Phase, evs)
+		if s.Awaiting == WaitEnded || len(evs) > 0 {
+			t.Fatalf("no winner, yet phase %s and events %v", s.Awaiting, evs)
 		}
 		return
 	}
-	if s.Phase != PhaseEnded || s.Waiting != NoSide {
-		t.Errorf("won, yet waiting for %s %s", s.Waiting, s.Phase)
+	if s.Awaiting != WaitEnded || s.Waiting != NoSide {
+		t.Errorf("won, yet waiting for %s %s", s.Waiting, s.Awaiting)
 	}
 	wantText(t, s.Victory, why)
 	wantText(t, eventTexts(evs), why)
@@ -144,9 +144,9 @@ func TestVictoryBothSides(t *testing.T) {
 // Victory is checked at step 8 of a turn run through Resolve.
 func TestVictoryAtStep8(t *testing.T) {
 	s := victoryState(t, map[string]Hex{"1/17-A": 2720, "J01": 2821, "J02": 3022, "U01": 3122, "J03": 3322})
-	s.setWait(PhaseActions, US)
+	s.await(WaitActions, US)
 	s, _ = resolve(t, s, Orders{Side: US, Turn: 5})
-	if s.Phase == PhaseEnded {
+	if s.Awaiting == WaitEnded {
 		t.Fatalf("won before step 8: %s", s.Victory)
 	}
 	s, evs := resolve(t, s, Orders{Side: JP, Turn: 5, Actions: []Action{mv("J03", 3323)}})
@@ -277,7 +277,7 @@ func TestSuddenVictoryProperty(t *testing.T) {
 	r := rand.New(rand.NewSource(11))
 	for i := range 300 {
 		s := randomState(r)
-		s.setWait(PhaseActions, US)
+		s.await(WaitActions, US)
 		if r.Intn(3) == 0 {
 			s.Casualties = 30 + r.Intn(3)
 		}
@@ -303,14 +303,14 @@ func TestSuddenVictoryProperty(t *testing.T) {
 			want = US
 		}
 		s.checkSuddenVictory()
-		if s.Winner != want || (want != NoSide) != (s.Phase == PhaseEnded) {
-			t.Fatalf("position %d: winner %s phase %s, want %s", i, s.Winner, s.Phase, want)
+		if s.Winner != want || (want != NoSide) != (s.Awaiting == WaitEnded) {
+			t.Fatalf("position %d: winner %s phase %s, want %s", i, s.Winner, s.Awaiting, want)
 		}
 		var back State
 		if err := json.Unmarshal(mustJSON(t, s), &back); err != nil {
 			t.Fatalf("position %d: %v", i, err)
 		}
-		if back.Winner != s.Winner || back.Phase != s.Phase || back.Victory != s.Victory {
+		if back.Winner != s.Winner || back.Awaiting != s.Awaiting || back.Victory != s.Victory {
 			t.Fatalf("position %d: round trip lost the outcome", i)
 		}
 	}

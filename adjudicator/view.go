@@ -11,7 +11,7 @@ import (
 // the viewer may not see: two positions that differ only in what is hidden
 // from a side give that side identical views.
 //
-// The fog rules it applies:
+// The fog rules it applies (RULINGS.md R2):
 //
 //   - Public to both sides: turn, weather, night, both sides' airpower (each
 //     side rolls on the table, rule 3.4, and announces its air attacks,

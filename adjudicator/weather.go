@@ -46,7 +46,7 @@ func RollWeather(s *State, d Dice) Event {
 	if s.Turn <= 1 {
 		prev = Fog
 	}
-	die := d.Roll(Die{Purpose: "weather"})
+	die := d.Roll(Die{Purpose: DieWeather, Seen: AudienceBoth})
 	s.Weather = NextWeather(prev, die)
 	return Event{
 		Kind: "weather",
@@ -111,7 +111,7 @@ func RollAirpower(s *State, d Dice) []Event {
 		if side == JP {
 			name = "Japanese"
 		}
-		die := d.Roll(Die{Purpose: name + " airpower"})
+		die := d.Roll(Die{Purpose: DieAirpower, Side: side, Seen: AudienceBoth})
 		f := AirpowerFactors(side, die+wmod+smod)
 		if side == US {
 			s.AirUS = f

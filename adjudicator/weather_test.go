@@ -80,7 +80,7 @@ func TestRollWeather(t *testing.T) {
 			if s.Weather != tt.want {
 				t.Errorf("weather %s, want %s", s.Weather, tt.want)
 			}
-			if len(d.Log) != 1 || d.Log[0].Purpose != "weather" {
+			if len(d.Log) != 1 || d.Log[0].Purpose != DieWeather {
 				t.Errorf("dice rolled: %+v, want one weather die", d.Log)
 			}
 			want := fmt.Sprintf("die %d on the %s line: %s", tt.die, tt.line, tt.want)
@@ -165,7 +165,7 @@ func TestRollAirpower(t *testing.T) {
 			if s.AirUS != tt.wantUS || s.AirJP != tt.wantJP {
 				t.Errorf("airpower U.S. %d, Japanese %d; want %d, %d", s.AirUS, s.AirJP, tt.wantUS, tt.wantJP)
 			}
-			if len(d.Log) != 2 || d.Log[0].Purpose != "U.S. airpower" || d.Log[1].Purpose != "Japanese airpower" {
+			if len(d.Log) != 2 || d.Log[0].Purpose != DieAirpower || d.Log[0].Side != US || d.Log[1].Purpose != DieAirpower || d.Log[1].Side != JP {
 				t.Errorf("dice rolled %+v, want the U.S. die then the Japanese die", d.Log)
 			}
 			if len(evs) != 2 || evs[0].Side != US || evs[1].Side != JP {

@@ -5,21 +5,21 @@ import "fmt"
 // Colonel Yamasaki's banzai charge (rule 11.3), a Japanese activation usable
 // once a game.
 //
-// Readings taken:
+// Readings taken (RULINGS.md R43, R44):
 //
-//   - Eligibility. The Japanese must be down to four or fewer steps of
+//   - Eligibility (R43). The Japanese must be down to four or fewer steps of
 //     infantry. Every Japanese infantry unit has one step (2.4); the count is
 //     the infantry on the map plus the pool of available infantry, Unknown
 //     units not counted (they are not infantry units until converted, as in
 //     3.8.2). Counting the map alone would make him available from the first
 //     turn, when all Japanese infantry is still in the pool.
-//   - Activation. Every Japanese unit in the hex that has not yet acted this
+//   - Activation (R44). Every Japanese unit in the hex that has not yet acted this
 //     turn is activated (3.5); the activation lists a move for any of them,
 //     and those without one stay put, having acted.
-//   - Movement (11.3.1). Each unit's allowance this turn (rain, night) is
+//   - Movement (11.3.1; R44). Each unit's allowance this turn (rain, night) is
 //     doubled, and U.S. zones of control neither stop it nor hold it. The
 //     usual costs, cliffs, the minimum move and stacking still apply.
-//   - Assault (11.3.2). Entering a U.S.-held hex costs one MP more than the
+//   - Assault (11.3.2; R44). Entering a U.S.-held hex costs one MP more than the
 //     hex would. The unit stops next to it and fights a melee against every
 //     unit there, alone, with offensive fire before defensive fire in each
 //     round; the rest of the melee is as in the melee step, including the

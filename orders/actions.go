@@ -59,7 +59,8 @@ func (d *actionsDecoder) action(item *yaml.Node, i int) (Action, Errors) {
 	case "air":
 		if d.air > 0 {
 			// rule 8.1.6: every air attack of the turn is announced before
-			// any is made, so they cannot be split over activations.
+			// any is made, so they cannot be split over activations
+			// (RULINGS.md R26).
 			return a, Errors{errAt(key.Line, key.Column, "activation %d: all of the turn's air attacks are announced together in one air activation (rule 8.1.6), and activation %d already holds them: put these hexes in that list", i+1, d.air)}
 		}
 		d.air = i + 1

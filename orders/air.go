@@ -36,7 +36,7 @@ func decodeAir(val *yaml.Node, a *Action) Errors {
 			errs = append(errs, errAt(n.Line, n.Column, "air[%d] needs hex: the hex attacked, like hex: 2717", j))
 		} else if first, dup := seen[at.Hex]; dup {
 			// rule 8.1.6: each factor is its own die, so two attacks on one
-			// hex are one attack with their factors added.
+			// hex are one attack with their factors added (RULINGS.md R27).
 			errs = append(errs, errAt(n.Line, n.Column, "air[%d]: %s is attacked twice (first at line %d); put all its factors in one attack", j, at.Hex, first))
 		} else {
 			seen[at.Hex] = n.Line

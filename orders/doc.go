@@ -22,7 +22,8 @@
 //
 // Every file starts with its envelope: game, side, turn, wait and token
 // (a rules case may leave out game, token and turn). The wait says what the
-// file answers:
+// file answers, one of the kinds a game waits for ([adjudicator.WaitKind];
+// a kind this version does not play yet is refused as "not accepted yet"):
 //
 //   - wait: actions (the default) lists activations under actions:, in the
 //     order they are carried out (DESIGN 3.1). Each is one of

@@ -2,6 +2,7 @@ package orders
 
 import (
 	"fmt"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 
@@ -28,7 +29,7 @@ type File struct {
 	Game  string
 	Side  adjudicator.Side
 	Turn  int // 0 when a rules case's orders leave it out
-	Wait  string
+	Wait  adjudicator.WaitKind
 	Token string
 
 	Actions []Action
@@ -67,14 +68,14 @@ type MoveAt struct {
 // The envelope as written; actions, decision and standing are decoded by
 // hand, since their checks depend on the wait and the side.
 type envelope struct {
-	Game     string           `yaml:"game"`
-	Side     adjudicator.Side `yaml:"side"`
-	Turn     int              `yaml:"turn"`
-	Wait     string           `yaml:"wait"`
-	Token    string           `yaml:"token"`
-	Actions  yaml.Node        `yaml:"actions"`
-	Decision yaml.Node        `yaml:"decision"`
-	Standing yaml.Node        `yaml:"standing"`
+	Game     string               `yaml:"game"`
+	Side     adjudicator.Side     `yaml:"side"`
+	Turn     int                  `yaml:"turn"`
+	Wait     adjudicator.WaitKind `yaml:"wait"`
+	Token    string               `yaml:"token"`
+	Actions  yaml.Node            `yaml:"actions"`
+	Decision yaml.Node            `yaml:"decision"`
+	Standing yaml.Node            `yaml:"standing"`
 }
 
 // Parse decodes an order file. Its error, when not nil, is an Errors
@@ -172,21 +173,27 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 	return f, nil
 }
 
-// waits are the kinds of orders this version takes.
-var waits = []string{adjudicator.WaitActions, adjudicator.WaitUSDecision}
+// laterWords are words for kinds of orders a game will wait for (DESIGN 3)
+// that are not kinds themselves: a player writing them means a refit,
+// setup or landing file, which this version does not take yet.
+var laterWords = []adjudicator.WaitKind{"refit", "setup", "landing"}
 
-// laterWaits are kinds of orders a game will wait for (DESIGN 3) that this
-// version does not take yet.
-var laterWaits = []string{"us-refit", "jp-refit", "jp-setup", "us-landing", "refit", "setup", "landing"}
-
-func unknownWait(w string) string {
+// unknownWait explains a wait: that is not one this version plays. The
+// kinds themselves are the adjudicator's (adjudicator.WaitKinds).
+func unknownWait(w adjudicator.WaitKind) string {
 	known := "attu takes actions orders (wait: actions) and the U.S. decision at the start of a turn (wait: us-decision)"
-	for _, l := range laterWaits {
-		if w == l {
+	var played []string
+	for _, k := range adjudicator.WaitKinds() {
+		if k.Played() {
+			played = append(played, string(k))
+		} else if w == k {
 			return fmt.Sprintf("%s orders are not accepted yet; %s", w, known)
 		}
 	}
-	if s := closest(w, waits); s != "" {
+	if slices.Contains(laterWords, w) {
+		return fmt.Sprintf("%s orders are not accepted yet; %s", w, known)
+	}
+	if s := closest(string(w), played); s != "" {
 		return fmt.Sprintf("%q is not a kind of orders (did you mean %q?); %s", w, s, known)
 	}
 	return fmt.Sprintf("%q is not a kind of orders; %s", w, known)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -12,15 +13,21 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Engine is the rules as Audit replays them: the same functions the server
-// ran when it resolved each step. The game service and the audit take it
-// from one place, so that applying and auditing cannot disagree.
+// Engine is the rules as the store runs them. Apply resolves every step
+// with it and Audit replays every step with it, through the same code: the
+// wait check (adjudicator.State.CheckWait), then Resolve, then the new
+// position's Wait as what the game waits for next. So applying and
+// auditing cannot disagree. Package store/referee builds the real one.
 type Engine struct {
-	// Resolve applies one side's orders and every server step they lead to.
-	Resolve func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
-	// Next is what a game in position s waits for. When set, the audit
-	// requires every entry's Next to be that of its replayed position.
-	Next func(s *adjudicator.State) Wait
+	// Resolve applies one side's orders and every server step they lead
+	// to, or refuses them with the problems found (adjudicator.Resolve).
+	// It receives its own copy of the position.
+	Resolve func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem)
+	// Locate places the rules' problems in the order file raw, for the
+	// refusal the player reads: one Problem for each, at its line and
+	// column. When nil, or when it returns another number of problems,
+	// refusals carry no places.
+	Locate func(raw []byte, ps []adjudicator.Problem) []Problem
 	// Opening checks that the opening position could have come from the
 	// dice entry 1 rolled (see NewGame.Start), rolling them again through
 	// d. When nil, those dice are checked against the seed only.
@@ -293,7 +300,7 @@ func (d *auditDice) done() {
 // that they are faces at all.
 func (d *auditDice) alone() {
 	for seq := d.e.DiceFrom; seq < d.e.DiceTo; seq++ {
-		d.Roll(d.a.dice[seq].Die())
+		d.Roll(d.a.dice[seq].Die)
 	}
 }
 
@@ -313,9 +320,12 @@ func (a *auditor) step(e *Entry) {
 		return
 	}
 	in := a.states[top.Seq].Clone()
-	out, events, err := a.eng.Resolve(in, *o, d)
-	if err != nil {
-		a.fail(e.Seq, 0, "the replay refuses it: %v", err)
+	out, events, refused := resolve(a.eng, in, *o, d)
+	if refused != nil {
+		a.fail(e.Seq, 0, "the replay refuses it: %v", errors.Join(problemErrs(refused.problems)...))
+	}
+	if out == nil {
+		a.fail(e.Seq, 0, "the replay gives no position")
 	}
 	d.done()
 	if err := out.Validate(); err != nil {
@@ -336,16 +346,14 @@ func (a *auditor) step(e *Entry) {
 	if h := stateHash(out); h != e.State {
 		a.fail(e.Seq, 0, "the replayed position hashes to %.16s…, the entry says %.16s…", h, e.State)
 	}
-	if a.eng.Next != nil {
-		if w := a.eng.Next(out); w != e.Next {
-			a.fail(e.Seq, 0, "the game then waits for %s, but the entry says %s", w, e.Next)
-		}
+	if w := out.Wait(); w != e.Next {
+		a.fail(e.Seq, 0, "the game then waits for %s, but the entry says %s", w, e.Next)
 	}
 	a.states[e.Seq] = out
 	a.live = append(a.live, e.Seq)
 }
 
-func (a *auditor) checkOrders(e *Entry, w Wait) *adjudicator.Orders {
+func (a *auditor) checkOrders(e *Entry, w adjudicator.Wait) *adjudicator.Orders {
 	xo, ok := a.orders[e.Seq]
 	if !ok {
 		a.fail(e.Seq, 0, "the order file is missing")
@@ -389,7 +397,7 @@ type auditDice struct {
 func (d *auditDice) Roll(die adjudicator.Die) int {
 	e := d.e
 	if e.DiceTo == 0 || d.next >= e.DiceTo {
-		d.a.fail(e.Seq, 0, "the replay rolls more dice than the entry recorded (%q)", die.Purpose)
+		d.a.fail(e.Seq, 0, "the replay rolls more dice than the entry recorded (%s)", describeDie(die))
 	}
 	seq := d.next
 	r, ok := d.a.dice[seq]
@@ -399,8 +407,8 @@ func (d *auditDice) Roll(die adjudicator.Die) int {
 	if r.Entry != e.Seq || r.Turn != e.Turn || r.Wait != e.Wait {
 		d.a.fail(e.Seq, seq, "logged as rolled by entry %d in turn %d %s", r.Entry, r.Turn, r.Wait)
 	}
-	if r.Die() != die {
-		d.a.fail(e.Seq, seq, "logged as %s, but the replay rolls %s", describeDie(r.Die()), describeDie(die))
+	if r.Die != die {
+		d.a.fail(e.Seq, seq, "logged as %s, but the replay rolls %s", describeDie(r.Die), describeDie(die))
 	}
 	if d.a.seed != nil {
 		face, raw := Derive(d.a.seed, seq)
@@ -414,8 +422,12 @@ func (d *auditDice) Roll(die adjudicator.Die) int {
 	return r.Face
 }
 
+// describeDie names a die by its typed fields, for a finding.
 func describeDie(d adjudicator.Die) string {
-	s := fmt.Sprintf("%q", d.Purpose)
+	s := fmt.Sprintf("a %s die", d.Purpose)
+	if d.Side != adjudicator.NoSide {
+		s += " of " + d.Side.String()
+	}
 	if d.Unit != "" {
 		s += " for " + d.Unit
 	}
@@ -423,6 +435,14 @@ func describeDie(d adjudicator.Die) string {
 		s += " at " + d.Hex.String()
 	}
 	return s
+}
+
+func problemErrs(ps []adjudicator.Problem) []error {
+	errs := make([]error, len(ps))
+	for i, p := range ps {
+		errs[i] = p
+	}
+	return errs
 }
 
 func ints(b []byte) []int {

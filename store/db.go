@@ -22,42 +22,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 2
-
-// Errors returned by the store, for errors.Is.
-var (
-	// ErrNoGame is returned when no game has the id asked for.
-	ErrNoGame = errors.New("store: no such game")
-	// ErrGameExists is returned by Create when the id is taken.
-	ErrGameExists = errors.New("store: a game with this id exists")
-	// ErrNotActive is returned by Apply when the game is paused or ended.
-	ErrNotActive = errors.New("store: the game is not active")
-	// ErrStale is returned by Apply when the orders are not for the turn,
-	// wait and side the game is waiting for.
-	ErrStale = errors.New("store: orders are not for the current wait")
-	// ErrProcessed is returned by Apply and Refuse when the mail is already in
-	// the ledger; nothing is written.
-	ErrProcessed = errors.New("store: mail already processed")
-	// ErrRollback is returned by Rollback when the target entry cannot be
-	// returned to (unknown, rolled back itself, or not before the head).
-	ErrRollback = errors.New("store: cannot roll back to that entry")
-	// ErrSchema is returned by Open when the file was written by a newer
-	// release than this one.
-	ErrSchema = errors.New("store: database schema is newer than this release")
-	// ErrNoMail is returned by MarkSent and Retry for an unknown outbox id.
-	ErrNoMail = errors.New("store: no such mail in the outbox")
-	// ErrToken is returned by Apply when an order file still carries a
-	// side's token (or cannot be read to tell): redact it first
-	// (orders.Redact). Nothing is written.
-	ErrToken = errors.New("store: the order file still carries a token")
-	// ErrUnsound is returned when a position is not one the rules can
-	// reach (adjudicator.State.Validate): by Create and Apply for the
-	// position they were to store, which they do not, and by every read
-	// of a stored snapshot that fails the check, which means the file was
-	// altered or a bug stored it. It is an internal error, never the
-	// player's.
-	ErrUnsound = errors.New("store: unsound position")
-)
+const SchemaVersion = 3
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -171,6 +136,28 @@ var migrations = []func(tx *bolt.Tx) error{
 			return nil
 		})
 	},
+	// Version 3: each die in the dice log has a typed purpose, the side
+	// that rolled it and who may see it ("seen", always written, its zero
+	// the umpire alone), where version 2 wrote the purpose in words and
+	// left "seen" out for dice both sides saw; and an ended game waits for
+	// kind "ended". Words cannot be turned into types without guessing, so
+	// a game whose dice log is in the version 2 form is refused, naming it.
+	// The form is told by the shape of "seen", not by any words.
+	2: func(tx *bolt.Tx) error {
+		return tx.Bucket(bGames).ForEachBucket(func(id []byte) error {
+			_, v := tx.Bucket(bGames).Bucket(id).Bucket(bDice).Cursor().First()
+			if v == nil {
+				return nil
+			}
+			var r struct {
+				Seen json.RawMessage `json:"seen"`
+			}
+			if err := json.Unmarshal(v, &r); err != nil || len(r.Seen) == 0 || r.Seen[0] != '"' {
+				return fmt.Errorf("game %s was written by an earlier release, whose dice log this one cannot read: finish or export it with that release", id)
+			}
+			return nil
+		})
+	},
 }
 
 func migrate(tx *bolt.Tx) error {
@@ -209,21 +196,6 @@ const (
 	Ended  Status = "ended"
 )
 
-// Wait is what a game waits for: whose orders, of which kind, in which turn.
-// An ended game waits for nothing (Kind is empty).
-type Wait struct {
-	Turn int              `json:"turn"`
-	Kind string           `json:"kind,omitempty"` // e.g. adjudicator.WaitActions
-	Side adjudicator.Side `json:"side,omitempty"`
-}
-
-func (w Wait) String() string {
-	if w.Kind == "" {
-		return "nothing"
-	}
-	return fmt.Sprintf("turn %d %s from %s", w.Turn, w.Kind, w.Side)
-}
-
 // GameOptions are the choices made when the game was created.
 type GameOptions struct {
 	USSetup  string        `json:"us_setup,omitempty"` // e.g. "historic" (12.5) or "free" (12.6)
@@ -249,13 +221,16 @@ type Game struct {
 	Seed       []byte      `json:"seed"`       // secret until the game ends
 	Commitment string      `json:"commitment"` // SHA-256(Seed), hex
 	Status     Status      `json:"status"`
-	Wait       Wait        `json:"wait"`
-	Deadline   time.Time   `json:"deadline,omitzero"`
-	Created    time.Time   `json:"created"`
-	Entries    uint64      `json:"entries"`   // sequence number of the last log entry
-	Head       string      `json:"head"`      // hash of the last log entry
-	Current    uint64      `json:"current"`   // the entry whose snapshot is the position in force
-	DiceNext   uint64      `json:"dice_next"` // sequence number of the next die; never decreases
+	// Wait is what the game waits for: the engine's Wait of the position
+	// in force (adjudicator.State.Wait), as the last live entry's Next
+	// records it.
+	Wait     adjudicator.Wait `json:"wait"`
+	Deadline time.Time        `json:"deadline,omitzero"`
+	Created  time.Time        `json:"created"`
+	Entries  uint64           `json:"entries"`   // sequence number of the last log entry
+	Head     string           `json:"head"`      // hash of the last log entry
+	Current  uint64           `json:"current"`   // the entry whose snapshot is the position in force
+	DiceNext uint64           `json:"dice_next"` // sequence number of the next die; never decreases
 }
 
 // Player returns the player of side s.
@@ -323,10 +298,10 @@ type NewGame struct {
 	// from the committed seed and is logged and audited like every other
 	// die: a real game passes adjudicator.NewGame followed by its setup.
 	// Its dice and events belong to log entry 1. When Start is nil, State
-	// is the opening position, drawn without dice.
+	// is the opening position, drawn without dice. The game then waits for
+	// what the opening position waits for (adjudicator.State.Wait).
 	Start    func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
 	State    *adjudicator.State
-	Wait     Wait
 	Deadline time.Time
 	// Outbox holds the welcome mails (tokens, commitment).
 	Outbox []Mail
@@ -357,7 +332,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 	g := &Game{
 		ID: ng.ID, Scenario: ng.Scenario, Options: ng.Options,
 		Seed: seed, Commitment: Commitment(seed),
-		Status: Active, Wait: ng.Wait, Deadline: ng.Deadline, Created: now,
+		Status: Active, Deadline: ng.Deadline, Created: now,
 		DiceNext: 1,
 	}
 	for _, p := range ng.Players {
@@ -377,12 +352,13 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 				return err
 			}
 		}
+		// The opening answers no wait: its entry and dice are of turn 0.
 		state, events := ng.State, []adjudicator.Event(nil)
-		dice := NewDice(seed, 1, 1, ng.Wait.Turn, "")
+		dice := NewDice(seed, 1, 1, 0, adjudicator.WaitNone)
 		if ng.Start != nil {
 			var err error
 			if state, events, err = ng.Start(dice); err != nil {
-				return err
+				return fmt.Errorf("the opening: %w", err)
 			}
 			if state == nil {
 				return fmt.Errorf("the start made no state")
@@ -395,8 +371,9 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 		if err != nil {
 			return fmt.Errorf("encoding state: %w", err)
 		}
-		e := &Entry{Kind: KindCreate, Time: now, Turn: ng.Wait.Turn, Events: events,
-			Scenario: ng.Scenario, Commitment: g.Commitment, State: hashHex(snap), Next: ng.Wait}
+		g.Wait = state.Wait()
+		e := &Entry{Kind: KindCreate, Time: now, Events: events,
+			Scenario: ng.Scenario, Commitment: g.Commitment, State: hashHex(snap), Next: g.Wait}
 		if rolls := dice.Rolls(); len(rolls) > 0 {
 			e.DiceFrom, e.DiceTo = 1, dice.Next()
 			for _, r := range rolls {
@@ -585,7 +562,7 @@ func (w *gameTx) entry(seq uint64) (*Entry, []byte, error) {
 	return e, bytes.Clone(b), nil
 }
 
-// state returns the position after entry seq, checked (decodeState).
+// state returns the position after entry seq, refused when unsound.
 func (w *gameTx) state(seq uint64) (*adjudicator.State, error) {
 	b, err := w.snapshot(seq)
 	if err != nil {

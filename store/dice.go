@@ -58,24 +58,17 @@ func Derive(seed []byte, seq uint64) (face int, raw []byte) {
 	}
 }
 
-// Roll is one die in a game's dice log.
+// Roll is one die in a game's dice log: where it was rolled, what the rules
+// asked for (its Die, whose fields are written inline: purpose, side,
+// unit, hex, need, seen) and how it fell.
 type Roll struct {
-	Seq     uint64           `json:"seq"`            // the die's sequence number, from 1
-	Entry   uint64           `json:"entry"`          // the log entry whose step rolled it
-	Turn    int              `json:"turn"`           // the turn and wait the game was in
-	Wait    string           `json:"wait"`           //
-	Purpose string           `json:"purpose"`        // why, in words
-	Unit    string           `json:"unit,omitempty"` // for which unit
-	Hex     adjudicator.Hex  `json:"hex,omitempty"`  // at or against which hex
-	Need    int              `json:"need,omitempty"` // for a to-hit roll, the lowest face that hits
-	Seen    adjudicator.Side `json:"seen,omitempty"` // the only side that may see it before the game ends
-	Raw     []int            `json:"raw"`            // the bytes read (see Derive)
-	Face    int              `json:"face"`           // 1 to 10
-}
-
-// Die returns what the rules asked for when they rolled it.
-func (r Roll) Die() adjudicator.Die {
-	return adjudicator.Die{Purpose: r.Purpose, Unit: r.Unit, Hex: r.Hex, Need: r.Need, Seen: r.Seen}
+	Seq   uint64               `json:"seq"`   // the die's sequence number, from 1
+	Entry uint64               `json:"entry"` // the log entry whose step rolled it
+	Turn  int                  `json:"turn"`  // the turn and wait the game was in
+	Wait  adjudicator.WaitKind `json:"wait"`  //
+	adjudicator.Die
+	Raw  []int `json:"raw"`  // the bytes read (see Derive)
+	Face int   `json:"face"` // 1 to 10
 }
 
 // Dice is a game's dice source: every die comes from the secret seed and its
@@ -85,21 +78,20 @@ type Dice struct {
 	next  uint64
 	entry uint64
 	turn  int
-	wait  string
+	wait  adjudicator.WaitKind
 	rolls []Roll
 }
 
 // NewDice returns a source whose first die is number next, logged as rolled
 // by log entry entry during the given turn and wait.
-func NewDice(seed []byte, next, entry uint64, turn int, wait string) *Dice {
+func NewDice(seed []byte, next, entry uint64, turn int, wait adjudicator.WaitKind) *Dice {
 	return &Dice{seed: seed, next: next, entry: entry, turn: turn, wait: wait}
 }
 
 // Roll derives the next die and logs it.
 func (d *Dice) Roll(die adjudicator.Die) int {
 	face, raw := Derive(d.seed, d.next)
-	r := Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait,
-		Purpose: die.Purpose, Unit: die.Unit, Hex: die.Hex, Need: die.Need, Seen: die.Seen, Face: face}
+	r := Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait, Die: die, Face: face}
 	r.Raw = make([]int, len(raw))
 	for i, b := range raw {
 		r.Raw[i] = int(b)

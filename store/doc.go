@@ -11,31 +11,42 @@ Open the file once per process; a second process waits on the file lock for
 Options.Timeout and then fails.
 
 	db, err := store.Open("attu.db", nil)
-	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start(setup), Wait: w, Players: ps, Outbox: welcome})
+	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start(setup), Players: ps, Outbox: welcome})
 
 Create runs Start with the game's own dice, so the opening position — the
 state after adjudicator.NewGame (Komandorski chits drawn, turn 1
 waiting for the U.S. decision) and the setup — comes from the committed
-seed like every later die. Its dice and events belong to log entry 1.
+seed like every later die. Its dice and events belong to log entry 1, and
+the game waits for what that position waits for (adjudicator.State.Wait).
 
-Everything that changes a game is one transaction. Apply hands the caller the
-position in force and the game's dice source (a *Dice, an adjudicator.Dice),
-runs the caller's resolver inside the transaction, and writes the ledger
-receipt, the log entry with its events, the dice, the new snapshot and the
-outgoing mails together — or, when anything fails, nothing. A step is one
-side's orders; the rules resolve everything the server does by itself after
-them (weather, airpower, melee, victory, turn advance) inside the same step.
-The order file is stored and exported, so its token must be redacted first
-(orders.Redact); Apply refuses a file that still carries one:
+Everything that changes a game is one transaction. Apply takes a step —
+one side's orders and what the caller adds that is not rules — and the
+Engine, the same value Audit replays the game with: it checks that the
+orders answer what the game waits for (adjudicator.State.CheckWait),
+resolves them with the engine and the game's dice (a *Dice, derived from
+the seed), records the new position's Wait as what the game waits for
+next, and writes the ledger receipt, the log entry with its events, the
+dice, the snapshot and the mails of the step's Reply together — or, when
+anything fails, nothing. The rules resolve everything the server does by
+itself after the orders (weather, airpower, melee, victory, turn advance)
+inside the same step. The order file is stored and exported, so its token
+must be redacted first (orders.Redact); Apply refuses a file that still
+carries one:
 
-	e, err := db.Apply(store.Step{Game: "g1", Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref},
-		func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
-			next, events, err := eng.Resolve(s, *o, d) // eng := referee.Engine()
-			...
-			return store.Result{State: next, Events: events, Next: referee.Wait(next), Outbox: reports}, nil
-		})
+	e, err := db.Apply(store.Step{Game: "g1", Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref,
+		Reply: func(out *store.Outcome) (store.Reply, error) {
+			// One report per side from out.State, out.Entry.Events and
+			// out.Dice, quoting out.Game.Head; the next deadline.
+			return store.Reply{Deadline: t.Add(72 * time.Hour), Outbox: reports}, nil
+		}}, referee.Engine())
+	var refused *store.RefusedError
+	if errors.As(err, &refused) {
+		// For the player: refused.Problems, each at line:col of the file.
+	}
 
-A mail already in the ledger is refused with ErrProcessed, so a crash between
+Orders the game does not take come back as a *RefusedError, for the
+player; every other error is internal (see the var block of errors). A
+mail already in the ledger is refused with ErrProcessed, so a crash between
 the commit and marking the mail as read applies nothing twice. Refuse records
 mails that change no game. The mail sender takes Pending mails and reports
 MarkSent or Retry.
@@ -69,8 +80,10 @@ Rejecting 250..255 leaves 250 byte values, 25 for each face, so every face
 has probability exactly 1/10. For example, with the seed 00 01 02 ... 1f
 (commitment 630dcd29...d710dd) dice 1 to 10 are 6 9 10 8 9 3 1 5 10 4; die 8
 reads the bytes 250 (rejected) and 55. The dice log records for each die its number,
-the log entry that rolled it, the turn and wait, the purpose in words, the
-unit and hex, every byte read (the "raw" values) and the face.
+the log entry that rolled it, the turn and wait, what the rules asked for
+(adjudicator.Die: its typed purpose, the side that rolled it, the unit and
+hex, the face a to-hit die needed, and who may see it before the game
+ends), every byte read (the "raw" values) and the face.
 
 # Log
 
@@ -89,11 +102,13 @@ the SHA-256 of the order file as received with its token redacted (the value
 of its top-level token key replaced by RedactedToken, every line and the
 columns of everything else kept); that file is kept too, so an audit can
 decode it again and line:col in it still point where the player wrote. Every entry carries "state", the SHA-256 of the
-JSON of the position after it, and "next", what the game then waits for.
+JSON of the position after it, and "next", what the game then waits for
+(adjudicator.Wait: turn, side and kind; kind "ended" once it is over). The
+creation answers no wait: its turn is 0.
 
 # Schema
 
-Schema version 2. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 3. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON.
 
 	meta
@@ -123,7 +138,12 @@ Version 1 had entries of kind "procedure" (weather and airpower run as
 steps of their own, before the rules resolved a whole turn) and kept order
 files with their tokens. Version 2 has neither; since hashed entries cannot
 be rewritten, migrating a version 1 file that holds either fails, naming
-the game.
+the game. Version 2 wrote each die's purpose in words and left out who saw
+it when both sides did; version 3 types every die (adjudicator.Die) and
+always writes "seen". Words cannot become types without guessing, so
+migrating a version 2 file that holds a game with dice fails, naming the
+game: finish or export it with the release that wrote it. Exports changed
+with it: Audit reads format attu-export/2 only.
 
 # Export and audit
 
@@ -137,18 +157,20 @@ the seed against the commitment, every die against the seed, every order file
 against the hash in its entry, the chain of hashes up to the head; it checks
 the opening against its dice (Engine.Opening) and replays every accepted
 order through the engine from the opening position, following rollbacks,
-comparing every die's purpose, unit, hex and need, every event, every
-resulting position and what the game then waited for; the opening and every
-replayed position must also pass adjudicator.State.Validate. The first mismatch
+with the same code Apply ran (the wait check, the engine, the new
+position's Wait), comparing every die as the rules asked for it (purpose,
+side, unit, hex, need, audience), every event, every resulting position
+and what the game then waited for; the opening and every replayed position
+must also pass adjudicator.State.Validate. The first mismatch
 is reported with the entry (and die) where it happens. The report ends with
 a dice-luck summary (see Luck): each to-hit die is judged against the face
 it needed, which the dice log records.
 
 # Caveats
 
-Apply runs the resolver inside a bbolt write transaction: it must be quick
-and must not call the store (bbolt would deadlock). The resolver receives its
-own copy of the position.
+Apply runs the engine and the step's Reply inside a bbolt write
+transaction: they must be quick and must not call the store (bbolt would
+deadlock). The engine receives its own copy of the position.
 
 Values read from bbolt are copied before they leave a transaction; nothing
 returned by the store aliases the file's memory.

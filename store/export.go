@@ -13,7 +13,7 @@ import (
 )
 
 // ExportFormat names the layout of Export; Audit refuses any other.
-const ExportFormat = "attu-export/1"
+const ExportFormat = "attu-export/2"
 
 // Export is a whole game as one JSON document: what anyone needs to check
 // every die and every result. See Audit.
@@ -42,14 +42,14 @@ type Export struct {
 // in YAML when it is valid UTF-8 (always, for files the parser accepted),
 // else in Base64.
 type ExportOrders struct {
-	Entry     uint64           `json:"entry"`
-	Side      adjudicator.Side `json:"side"`
-	Turn      int              `json:"turn"`
-	Wait      string           `json:"wait"`
-	Received  time.Time        `json:"received"`
-	MessageID string           `json:"message_id,omitempty"`
-	YAML      string           `json:"yaml,omitempty"`
-	Base64    []byte           `json:"base64,omitempty"`
+	Entry     uint64               `json:"entry"`
+	Side      adjudicator.Side     `json:"side"`
+	Turn      int                  `json:"turn"`
+	Wait      adjudicator.WaitKind `json:"wait"`
+	Received  time.Time            `json:"received"`
+	MessageID string               `json:"message_id,omitempty"`
+	YAML      string               `json:"yaml,omitempty"`
+	Base64    []byte               `json:"base64,omitempty"`
 }
 
 // Raw returns the order file's bytes.

@@ -51,9 +51,11 @@ func testSeed() []byte {
 	return s
 }
 
-// openingState places ten units of each side on land.
+// openingState places ten units of each side on land and waits for the
+// U.S. actions of turn 1.
 func openingState() *adjudicator.State {
 	s := adjudicator.NewState(nil, nil)
+	s.Awaiting, s.Waiting = adjudicator.WaitActions, adjudicator.US
 	land := s.Map().LandHexes()
 	var us, jp int
 	for _, u := range s.Units {
@@ -87,29 +89,40 @@ func createGameErr(db *DB, id string) (*Game, error) {
 			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-token"},
 			{Side: adjudicator.Umpire, Address: "umpire@example.org", Token: "umpire-token"},
 		},
-		Wait:   Wait{Turn: 1, Kind: adjudicator.WaitActions, Side: adjudicator.US},
 		Outbox: []Mail{{MessageID: "<welcome." + id + "@attu.test>", To: []string{"us@example.org"}, Subject: "welcome", Text: "hello"}},
 	})
 }
 
 // toyEngine is a small stand-in for the rules: before the U.S. actions it
 // rolls weather and airpower, it moves units where told, fires two dice per
-// firing unit, and after the Japanese actions fights a round of melee. It is
-// deterministic given the dice, which is all the store needs, and keeps the
-// positions sound (adjudicator.State.Validate), which the store requires: a
-// move into an enemy's hex or an over-full stack is not made, an
-// eliminated counter keeps its last step, and the casualty track stops
+// firing unit, and after the Japanese actions fights a round of melee. The
+// game waits for the U.S. actions, then the Japanese, then the next turn's.
+// It is deterministic given the dice, which is all the store needs, and
+// keeps the positions sound (adjudicator.State.Validate), which the store
+// requires: a move into an enemy's hex or an over-full stack is not made,
+// an eliminated counter keeps its last step, and the casualty track stops
 // short of the 30 that would end the game (rule 3.8.2).
 func toyEngine() Engine {
-	return Engine{Resolve: toyResolve}
+	return Engine{Resolve: toyResolve, Locate: toyLocate}
 }
 
-func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+// toyLocate places every problem at the top of the file, where a toy file
+// begins.
+func toyLocate(raw []byte, ps []adjudicator.Problem) []Problem {
+	out := make([]Problem, len(ps))
+	for i, p := range ps {
+		out[i] = Problem{Line: 1, Col: 1, Msg: p.Msg}
+	}
+	return out
+}
+
+func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem) {
 	var ev []adjudicator.Event
+	open := adjudicator.AudienceBoth
 	if o.Side == adjudicator.US {
-		s.Weather = adjudicator.Weather(d.Roll(adjudicator.Die{Purpose: "weather"}) % 4)
-		s.AirUS = d.Roll(adjudicator.Die{Purpose: "us airpower"}) / 2
-		s.AirJP = d.Roll(adjudicator.Die{Purpose: "jp airpower"}) / 3
+		s.Weather = adjudicator.Weather(d.Roll(adjudicator.Die{Purpose: adjudicator.DieWeather, Seen: open}) % 4)
+		s.AirUS = d.Roll(adjudicator.Die{Purpose: adjudicator.DieAirpower, Side: adjudicator.US, Seen: open}) / 2
+		s.AirJP = d.Roll(adjudicator.Die{Purpose: adjudicator.DieAirpower, Side: adjudicator.JP, Seen: open}) / 3
 		ev = append(ev, adjudicator.Event{Kind: "weather", Text: fmt.Sprintf("weather: %s; airpower: us %d, jp %d", s.Weather, s.AirUS, s.AirJP)})
 	}
 	for i, a := range o.Actions {
@@ -117,7 +130,7 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 		case a.Move != nil:
 			u, ok := s.Unit(a.Move.Unit)
 			if !ok || u.Side() != o.Side || len(a.Move.Path) == 0 {
-				return nil, nil, fmt.Errorf("activation %d: bad move", i+1)
+				return nil, nil, []adjudicator.Problem{{Action: i, Step: -1, Msg: "bad move"}}
 			}
 			to := a.Move.Path[len(a.Move.Path)-1]
 			if held := s.Occupied(to); held != adjudicator.NoSide && held != u.Side() || s.StackingProblemWith(to, u, u.Steps) != "" {
@@ -130,7 +143,7 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 			hits := 0
 			for _, id := range a.Fire.Units {
 				for range 2 {
-					if d.Roll(adjudicator.Die{Purpose: "ranged fire", Unit: id, Hex: a.Fire.Target, Need: 7}) >= 7 {
+					if d.Roll(adjudicator.Die{Purpose: adjudicator.DieRanged, Side: o.Side, Unit: id, Hex: a.Fire.Target, Need: 7, Seen: open}) >= 7 {
 						hits++
 					}
 				}
@@ -153,11 +166,11 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 			if u.Side() == adjudicator.US {
 				hits := 0
 				for range 3 {
-					if d.Roll(adjudicator.Die{Purpose: "melee offensive fire", Unit: u.ID, Hex: u.Hex, Need: 6}) >= 6 {
+					if d.Roll(adjudicator.Die{Purpose: adjudicator.DieMeleeAttack, Side: adjudicator.US, Unit: u.ID, Hex: u.Hex, Need: 6, Seen: open}) >= 6 {
 						hits++
 					}
 				}
-				if d.Roll(adjudicator.Die{Purpose: "air attack", Hex: u.Hex, Need: 8}) >= 8 {
+				if d.Roll(adjudicator.Die{Purpose: adjudicator.DieAirStrike, Side: adjudicator.JP, Hex: u.Hex, Need: 8, Seen: open}) >= 8 {
 					hits++
 				}
 				ev = append(ev, adjudicator.Event{Kind: "melee", Unit: u.ID, Text: fmt.Sprintf("melee at %s: %d hits", u.Hex, hits)})
@@ -166,19 +179,23 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 			}
 		}
 	}
+	toyAdvance(s)
 	return s, ev, nil
 }
 
-// nextWait is the toy game's sequence of waits: U.S. then Japanese actions.
-func nextWait(w Wait) Wait {
-	if w.Side == adjudicator.US {
-		return Wait{Turn: w.Turn, Kind: adjudicator.WaitActions, Side: adjudicator.JP}
+// toyAdvance moves the toy game to its next wait: from the U.S. actions to
+// the Japanese, from the Japanese to the next turn's U.S. actions.
+func toyAdvance(s *adjudicator.State) {
+	if s.Waiting == adjudicator.US {
+		s.Waiting = adjudicator.JP
+		return
 	}
-	return Wait{Turn: w.Turn + 1, Kind: adjudicator.WaitActions, Side: adjudicator.US}
+	s.Turn++
+	s.Waiting = adjudicator.US
 }
 
 // randomOrders gives the side's first units something to do.
-func randomOrders(rng *rand.Rand, s *adjudicator.State, w Wait) *adjudicator.Orders {
+func randomOrders(rng *rand.Rand, s *adjudicator.State, w adjudicator.Wait) *adjudicator.Orders {
 	o := &adjudicator.Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
 	var mine, theirs []*adjudicator.Unit
 	for _, u := range s.OnMap() {
@@ -251,7 +268,6 @@ func (d *driver) step() (*Entry, error) {
 		return nil, err
 	}
 	w := g.Wait
-	next := nextWait(w)
 	s, err := d.db.State(d.id)
 	if err != nil {
 		return nil, err
@@ -261,19 +277,15 @@ func (d *driver) step() (*Entry, error) {
 	d.mails++
 	msgid := fmt.Sprintf("<%s.%d.%s@players.test>", d.prefix, d.mails, d.id)
 	ref := NewMailRef(msgid, raw)
-	return d.db.Apply(Step{Game: d.id, Orders: o, Raw: raw, Received: time.Date(1943, 5, 11, 8, 0, d.mails, 0, time.UTC), Mail: &ref},
-		func(s *adjudicator.State, dice adjudicator.Dice) (Result, error) {
-			s, ev, err := d.eng.Resolve(s, *o, dice)
-			if err != nil {
-				return Result{}, err
-			}
-			var out []Mail
-			for _, to := range []string{"us", "jp", "umpire"} {
-				out = append(out, Mail{MessageID: fmt.Sprintf("<r.%s.%s@attu.test>", to, msgid[1:len(msgid)-1]), InReplyTo: msgid,
-					To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", d.id, w.Turn), Text: reportText(to, w.Turn)})
-			}
-			return Result{State: s, Events: ev, Next: next, Deadline: time.Date(1943, 5, 14, 8, 0, 0, 0, time.UTC), Outbox: out}, nil
-		})
+	reply := func(out *Outcome) (Reply, error) {
+		var mails []Mail
+		for _, to := range []string{"us", "jp", "umpire"} {
+			mails = append(mails, Mail{MessageID: fmt.Sprintf("<r.%s.%s@attu.test>", to, msgid[1:len(msgid)-1]), InReplyTo: msgid,
+				To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", d.id, w.Turn), Text: reportText(to, w.Turn)})
+		}
+		return Reply{Deadline: time.Date(1943, 5, 14, 8, 0, 0, 0, time.UTC), Outbox: mails}, nil
+	}
+	return d.db.Apply(Step{Game: d.id, Orders: o, Raw: raw, Received: time.Date(1943, 5, 11, 8, 0, d.mails, 0, time.UTC), Mail: &ref, Reply: reply}, d.eng)
 }
 
 // play applies n steps.

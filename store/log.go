@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -27,13 +29,15 @@ const (
 // its JSON encoding exactly as stored (compact, as encoding/json writes it);
 // Prev is the previous entry's hash, empty for entry 1.
 type Entry struct {
-	Seq  uint64           `json:"seq"`
-	Prev string           `json:"prev"`
-	Kind Kind             `json:"kind"`
-	Time time.Time        `json:"time"`
-	Turn int              `json:"turn"`           // the wait the entry answered
-	Wait string           `json:"wait,omitempty"` //
-	Side adjudicator.Side `json:"side,omitempty"` //
+	Seq  uint64    `json:"seq"`
+	Prev string    `json:"prev"`
+	Kind Kind      `json:"kind"`
+	Time time.Time `json:"time"`
+	// Turn, Wait and Side are the wait the entry answered (for a rollback
+	// or an end, the wait it interrupted; a creation answers none).
+	Turn int                  `json:"turn"`
+	Wait adjudicator.WaitKind `json:"wait,omitempty"`
+	Side adjudicator.Side     `json:"side,omitempty"`
 
 	// KindCreate.
 	Scenario   string `json:"scenario,omitempty"`
@@ -60,8 +64,9 @@ type Entry struct {
 
 	// State is the SHA-256 of the JSON of the position after this entry.
 	State string `json:"state"`
-	// Next is what the game waits for after this entry.
-	Next Wait `json:"next"`
+	// Next is what the game waits for after this entry: for a creation or
+	// an orders entry, the engine's Wait of the position after it.
+	Next adjudicator.Wait `json:"next"`
 }
 
 func (e *Entry) String() string {
@@ -75,44 +80,67 @@ func (e *Entry) String() string {
 	}
 }
 
-// Step is a side's accepted orders to apply to a game. The rules resolve
-// everything the server does by itself (weather, airpower, melee, victory,
-// turn advance) inside the same step, so orders are the only steps.
+// Step is a side's orders to apply to a game, with what the caller adds
+// that is not rules. The rules resolve everything the server does by
+// itself (weather, airpower, melee, victory, turn advance) inside the same
+// step, so orders are the only steps.
 type Step struct {
 	Game string
-	// Orders are a side's accepted orders, Raw the file as the player sent
-	// it with its token redacted (orders.Redact), Received when it arrived.
+	// Orders are a side's orders, Raw the file as the player sent it with
+	// its token redacted (orders.Redact), Received when it arrived.
 	Orders   *adjudicator.Orders
 	Raw      []byte
 	Received time.Time
 	// Mail is the mail that carried the orders; nil for orders given on
 	// the command line or by the server for a missed deadline.
 	Mail *MailRef
+	// Reply, when set, builds what the step sends and the deadline of the
+	// wait that follows from what the step produced: the game service
+	// queues one report per side there. It runs inside the transaction
+	// once the entry is chained, so the reports can quote the new head; it
+	// must be quick and must not call the store. Its error aborts the
+	// step: nothing is written.
+	Reply func(o *Outcome) (Reply, error)
 }
 
-// Result is what resolving a step produced.
-type Result struct {
-	State    *adjudicator.State
-	Events   []adjudicator.Event
-	Next     Wait      // what the game waits for now
-	Deadline time.Time // of the next wait
-	Outbox   []Mail    // reports and replies to send
+// Outcome is what an applied step produced, as Step.Reply sees it. Its
+// values are the step's own: changing them changes nothing stored.
+type Outcome struct {
+	// Game is the game's record after the step: its Wait (what it now
+	// waits for), Head and Entries. Deadline is still the old wait's.
+	Game Game
+	// Entry is the entry the step chained: the orders, the events, Next.
+	Entry Entry
+	// State is the position after the step.
+	State *adjudicator.State
+	// Dice are the dice the step rolled, in order.
+	Dice []Roll
 }
 
-// Resolver resolves a step: it receives the position in force (its own
-// copy) and the game's dice source.
-type Resolver func(s *adjudicator.State, d adjudicator.Dice) (Result, error)
+// Reply is what the caller adds to an applied step: the mails to queue with
+// it (reports, replies) and the deadline of the wait that follows (zero for
+// none).
+type Reply struct {
+	Deadline time.Time
+	Outbox   []Mail
+}
 
-// Apply resolves a step and commits it in one transaction: the ledger
-// receipt, the log entry with its events, the dice, the new snapshot and the
-// outgoing mails are all written, or nothing is. resolve runs inside the
-// transaction and must not touch the store. Apply returns ErrNotActive,
-// ErrStale (orders for another wait), ErrProcessed (mail already in the
-// ledger), ErrToken (Raw still carries a token), or resolve's error; in
-// every case nothing is written.
-func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
-	if st.Orders == nil {
-		return nil, fmt.Errorf("store: apply: a step without orders")
+// Apply resolves a step with the engine eng — the same engine Audit
+// replays it with — and commits it in one transaction: the ledger receipt,
+// the log entry with its events, the dice, the new snapshot, what the game
+// then waits for (the engine's Wait of the new position) and the outgoing
+// mails of st.Reply are all written, or nothing is.
+//
+// Orders the game does not take come back as a *RefusedError, for the
+// player: the game is paused or over (ErrNotActive), the orders do not
+// answer what it waits for (ErrStale, by adjudicator.State.CheckWait, the
+// check the rules make), or the rules refuse them (ErrIllegal). Apply also
+// returns ErrProcessed (the mail is already in the ledger), ErrToken (Raw
+// still carries a token), ErrNoGame, or an internal error. In every case
+// nothing is written.
+func (db *DB) Apply(st Step, eng Engine) (*Entry, error) {
+	if st.Orders == nil || eng.Resolve == nil {
+		return nil, fmt.Errorf("store: apply to %s: a step needs orders and an engine", st.Game)
 	}
 	if err := checkRedacted(st.Raw); err != nil {
 		return nil, err
@@ -124,49 +152,54 @@ func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
 			return err
 		}
 		g := w.g
-		if g.Status != Active {
-			return fmt.Errorf("%w: it is %s", ErrNotActive, g.Status)
-		}
+		o := st.Orders
 		if st.Mail != nil {
 			if r, ok := lookupReceipt(tx, *st.Mail); ok {
 				return fmt.Errorf("%w: %s on %s: %s", ErrProcessed, r.MessageID, r.Time.Format(time.RFC3339), r.Outcome)
 			}
 		}
-		o := st.Orders
-		if o.Turn != g.Wait.Turn || o.Wait != g.Wait.Kind || (g.Wait.Side != adjudicator.NoSide && o.Side != g.Wait.Side) {
-			return fmt.Errorf("%w: they are turn %d %s from %s; the game waits for %s", ErrStale, o.Turn, o.Wait, o.Side, g.Wait)
+		if g.Status != Active {
+			return &RefusedError{Game: g.ID, Err: ErrNotActive, Problems: []Problem{{Msg: notActive(g)}}}
 		}
 		s, err := w.state(g.Current)
 		if err != nil {
 			return err
 		}
+		if sw := s.Wait(); sw != g.Wait {
+			return fmt.Errorf("the position in force waits for %s, the game's record for %s", sw, g.Wait)
+		}
 		seq := g.Entries + 1
 		dice := NewDice(g.Seed, g.DiceNext, seq, g.Wait.Turn, g.Wait.Kind)
-		res, err := resolve(s, dice)
-		if err != nil {
-			return err
+		next, events, refusal := resolve(eng, s, *o, dice)
+		if refusal != nil {
+			var where []Problem
+			if eng.Locate != nil {
+				where = eng.Locate(st.Raw, refusal.problems)
+			}
+			return &RefusedError{Game: g.ID, Err: refusal.err, Problems: placed(refusal.problems, where)}
 		}
-		if res.State == nil {
-			return fmt.Errorf("store: apply: the step returned no state")
+		if next == nil {
+			return fmt.Errorf("the engine returned no position")
 		}
-		if err := res.State.Validate(); err != nil {
-			return fmt.Errorf("%w: game %s, the position after entry %d: %w", ErrUnsound, g.ID, g.Entries+1, err)
+		if err := next.Validate(); err != nil {
+			return fmt.Errorf("%w: game %s, the position after entry %d: %w", ErrUnsound, g.ID, seq, err)
 		}
-		snap, err := json.Marshal(res.State)
+		snap, err := json.Marshal(next)
 		if err != nil {
 			return fmt.Errorf("encoding state: %w", err)
 		}
 		now := db.now().UTC()
 		e := &Entry{Kind: KindOrders, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: o.Side,
 			Orders: o, RawSHA256: hashHex(st.Raw), Received: st.Received.UTC(),
-			Events: res.Events, State: hashHex(snap), Next: res.Next}
+			Events: events, State: hashHex(snap), Next: next.Wait()}
 		if st.Mail != nil {
 			e.MessageID = st.Mail.MessageID
 		}
 		if err := w.b.Bucket(bOrders).Put(u64(seq), st.Raw); err != nil {
 			return err
 		}
-		if rolls := dice.Rolls(); len(rolls) > 0 {
+		rolls := dice.Rolls()
+		if len(rolls) > 0 {
 			e.DiceFrom, e.DiceTo = g.DiceNext, dice.Next()
 			db := w.b.Bucket(bDice)
 			for _, r := range rolls {
@@ -183,14 +216,23 @@ func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
 		if err := w.append(e, snap); err != nil {
 			return err
 		}
-		g.Wait, g.Deadline = res.Next, res.Deadline
+		g.Wait = e.Next
+		var reply Reply
+		if st.Reply != nil {
+			game := *g
+			game.Players = slices.Clone(g.Players)
+			if reply, err = st.Reply(&Outcome{Game: game, Entry: *e, State: next.Clone(), Dice: slices.Clone(rolls)}); err != nil {
+				return fmt.Errorf("the reply: %w", err)
+			}
+		}
+		g.Deadline = reply.Deadline
 		var receipt uint64
 		if st.Mail != nil {
 			if receipt, err = reserveReceipt(tx); err != nil {
 				return err
 			}
 		}
-		ids, err := w.queue(res.Outbox, e.Seq, receipt, now)
+		ids, err := w.queue(reply.Outbox, e.Seq, receipt, now)
 		if err != nil {
 			return err
 		}
@@ -204,10 +246,56 @@ func (db *DB) Apply(st Step, resolve Resolver) (*Entry, error) {
 		out = e
 		return w.save()
 	})
-	if err != nil {
+	var refused *RefusedError
+	switch {
+	case err == nil:
+		return out, nil
+	case errors.As(err, &refused), errors.Is(err, ErrProcessed), errors.Is(err, ErrNoGame):
 		return nil, err
 	}
-	return out, nil
+	return nil, fmt.Errorf("store: apply to %s: %w", st.Game, err)
+}
+
+// notActive says why a paused or ended game takes no orders.
+func notActive(g *Game) string {
+	if g.Status == Paused {
+		return fmt.Sprintf("game %s is paused: the umpire resumes it", g.ID)
+	}
+	return fmt.Sprintf("game %s is %s and takes no more orders", g.ID, g.Status)
+}
+
+// refusal is the rules refusing orders: err is ErrStale or ErrIllegal.
+type refusal struct {
+	err      error
+	problems []adjudicator.Problem
+}
+
+// resolve runs one step through eng: the wait check every orders file
+// passes (adjudicator.State.CheckWait), then the rules. Apply and Audit
+// both call it, so that they refuse and resolve alike. s is the step's own
+// copy of the position.
+func resolve(eng Engine, s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, *refusal) {
+	if p := s.CheckWait(o); p != nil {
+		return nil, nil, &refusal{ErrStale, []adjudicator.Problem{*p}}
+	}
+	next, events, problems := eng.Resolve(s, o, d)
+	if len(problems) > 0 {
+		return nil, nil, &refusal{ErrIllegal, problems}
+	}
+	return next, events, nil
+}
+
+// placed returns the rules' problems with the places where found, which
+// gives for each when it has as many.
+func placed(ps []adjudicator.Problem, where []Problem) []Problem {
+	if len(where) == len(ps) {
+		return where
+	}
+	out := make([]Problem, len(ps))
+	for i, p := range ps {
+		out[i] = Problem{Msg: p.Error()}
+	}
+	return out
 }
 
 // Rollback returns a game to the position after entry to, which must be a
@@ -300,7 +388,7 @@ func (db *DB) End(id, note string, outbox []Mail) (*Entry, error) {
 		}
 		now := db.now().UTC()
 		e := &Entry{Kind: KindEnd, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
-			Note: note, State: last.State, Next: Wait{Turn: g.Wait.Turn}}
+			Note: note, State: last.State, Next: adjudicator.Wait{Turn: g.Wait.Turn, Kind: adjudicator.WaitEnded}}
 		if err := w.append(e, nil); err != nil {
 			return err
 		}

@@ -9,19 +9,21 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Kinds of fire in the luck summary, read from the words of a die's purpose.
+// Kinds of fire in the luck summary, by the typed purposes of the to-hit
+// dice (fireKind).
 const (
 	FireRanged = "ranged" // rule 8.1
 	FireAir    = "air"    // rule 8.1.6
 	FireMelee  = "melee"  // rule 8.2
 )
 
-// Luck is the dice-luck summary: per side, how its dice fell. A to-hit die
-// (ranged, air, melee) carries in the log the lowest natural face that hits
-// (Roll.Need: 7 minus the modifiers, rule 8.0), so each die is judged
+// Luck is the dice-luck summary: per side, how the dice that side rolled
+// (Roll.Side) fell; the weather, which no side rolls, stands apart. A to-hit
+// die (ranged, air, melee) carries in the log the lowest natural face that
+// hits (Roll.Need: 7 minus the modifiers, rule 8.0), so each die is judged
 // against what it needed: a die needing N hits with probability
-// (11 - N)/10. Other dice (weather, airpower, tables) count in the faces
-// only.
+// (11 - N)/10. Other dice (weather, airpower, tables, chits) count in the
+// faces only.
 type Luck struct {
 	Sides []SideLuck
 }
@@ -52,39 +54,18 @@ func (f FireLuck) Sigma() float64 {
 	return (float64(f.Hits) - f.Expected) / math.Sqrt(f.Variance)
 }
 
-// fireKind classifies a to-hit die by the words of its purpose.
-func fireKind(purpose string) string {
-	p := strings.ToLower(purpose)
-	switch {
-	case strings.Contains(p, "melee"):
+// fireKind is the kind of fire a to-hit die belongs to, by its purpose; ""
+// for a die that is not a to-hit roll.
+func fireKind(p adjudicator.DiePurpose) string {
+	switch p {
+	case adjudicator.DieMeleeAttack, adjudicator.DieMeleeDefence:
 		return FireMelee
-	case strings.Contains(p, "air"):
+	case adjudicator.DieAirStrike:
 		return FireAir
+	case adjudicator.DieRanged:
+		return FireRanged
 	}
-	return FireRanged
-}
-
-// dieSide is the side a die was rolled for: its unit's side, else a side
-// named at the start of its purpose ("U.S. airpower"), else — for a to-hit
-// die, which only the acting side rolls without naming a unit (an air
-// attack, fire from a face-down counter) — the side whose orders rolled it.
-func dieSide(r Roll, e *Entry) adjudicator.Side {
-	if r.Unit != "" {
-		if c, ok := adjudicator.BuiltinCounters().Get(r.Unit); ok {
-			return c.Side()
-		}
-	}
-	p := strings.ToLower(r.Purpose)
-	switch {
-	case strings.HasPrefix(p, "us "), strings.HasPrefix(p, "u.s. "):
-		return adjudicator.US
-	case strings.HasPrefix(p, "jp "), strings.HasPrefix(p, "japanese "):
-		return adjudicator.JP
-	}
-	if r.Need > 0 && e != nil && e.Kind == KindOrders {
-		return e.Side
-	}
-	return adjudicator.NoSide
+	return ""
 }
 
 func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry) *Luck {
@@ -93,7 +74,7 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 		e := entries[seq]
 		for n := e.DiceFrom; n < e.DiceTo; n++ {
 			r := dice[n]
-			s := dieSide(r, e)
+			s := r.Side
 			sl := sides[s]
 			if sl == nil {
 				sl = &SideLuck{Side: s}
@@ -106,10 +87,10 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 			if r.Face >= 1 && r.Face <= 10 {
 				sl.Faces[r.Face]++
 			}
-			if r.Need < 1 || r.Need > 10 {
+			k := fireKind(r.Purpose)
+			if k == "" || r.Need < 1 || r.Need > 10 {
 				continue
 			}
-			k := fireKind(r.Purpose)
 			for i := range sl.Fire {
 				if f := &sl.Fire[i]; f.Kind == k {
 					p := float64(11-r.Need) / 10
@@ -138,7 +119,7 @@ func (l *Luck) WriteText(w io.Writer) {
 	for _, s := range l.Sides {
 		name := strings.ToUpper(s.Side.String())
 		if s.Side == adjudicator.NoSide {
-			name = "neither side (weather, tables, chits)"
+			name = "neither side (weather)"
 		}
 		fmt.Fprintf(w, "\n%s: %d dice\n  faces ", name, s.Dice)
 		for f := 1; f <= 10; f++ {

@@ -17,17 +17,21 @@ func TestLuckAgainstNeed(t *testing.T) {
 			t.Fatalf("no counter %s", id)
 		}
 	}
+	roll := func(p adjudicator.DiePurpose, side adjudicator.Side, unit string, need, face int) Roll {
+		return Roll{Die: adjudicator.Die{Purpose: p, Side: side, Unit: unit, Need: need, Seen: adjudicator.AudienceBoth}, Face: face}
+	}
+	US, JP := adjudicator.US, adjudicator.JP
 	rolls := []Roll{
-		{Purpose: "weather", Face: 3}, // no need: faces only, neither side
-		{Purpose: "U.S. airpower", Face: 8},
-		{Purpose: "melee offensive fire", Unit: us, Need: 7, Face: 7},   // hit
-		{Purpose: "melee offensive fire", Unit: us, Need: 7, Face: 6},   // miss
-		{Purpose: "melee defensive fire", Unit: us, Need: 10, Face: 10}, // hit
-		{Purpose: "air attack", Need: 9, Face: 9},                       // hit, U.S. orders
-		{Purpose: "air attack", Need: 9, Face: 2},                       // miss
-		{Purpose: "ranged fire", Unit: jp, Need: 5, Face: 5},            // hit
-		{Purpose: "ranged fire", Unit: jp, Need: 5, Face: 4},            // miss
-		{Purpose: "ranged fire", Unit: jp, Need: 1, Face: 1},            // hit
+		roll(adjudicator.DieWeather, adjudicator.NoSide, "", 0, 3), // no need: faces only, neither side
+		roll(adjudicator.DieAirpower, US, "", 0, 8),
+		roll(adjudicator.DieMeleeAttack, US, us, 7, 7),    // hit
+		roll(adjudicator.DieMeleeAttack, US, us, 7, 6),    // miss
+		roll(adjudicator.DieMeleeDefence, US, us, 10, 10), // hit
+		roll(adjudicator.DieAirStrike, US, "", 9, 9),      // hit
+		roll(adjudicator.DieAirStrike, US, "", 9, 2),      // miss
+		roll(adjudicator.DieRanged, JP, jp, 5, 5),         // hit
+		roll(adjudicator.DieRanged, JP, jp, 5, 4),         // miss
+		roll(adjudicator.DieRanged, JP, jp, 1, 1),         // hit
 	}
 	dice := map[uint64]Roll{}
 	for i, r := range rolls {
@@ -69,7 +73,7 @@ func TestLuckAgainstNeed(t *testing.T) {
 		"melee     3 dice:    2 hits,    0.9 expected (+1.1, a little lucky)",
 		"air       2 dice:    1 hits,    0.4 expected (+0.6, a little lucky)",
 		"ranged    3 dice:    2 hits,    2.2 expected (-0.2, as expected)",
-		"neither side (weather, tables, chits): 1 dice",
+		"neither side (weather): 1 dice",
 	} {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("summary lacks %q:\n%s", line, b.String())

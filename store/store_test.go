@@ -127,7 +127,7 @@ func TestRollbackThenContinue(t *testing.T) {
 		t.Fatal(err)
 	}
 	none := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
-	if _, err := db.Apply(Step{Game: "g1", Orders: none, Raw: orderFile("g1", RedactedToken, none)}, nil); !errors.Is(err, ErrNotActive) {
+	if _, err := db.Apply(Step{Game: "g1", Orders: none, Raw: orderFile("g1", RedactedToken, none)}, toyEngine()); !errors.Is(err, ErrNotActive) {
 		t.Fatalf("step after the end: %v", err)
 	}
 	x := mustExport(t, db, "g1", false)
@@ -150,12 +150,14 @@ func TestApplyIsAllOrNothing(t *testing.T) {
 	mails, _ := db.Outbox("")
 	boom := errors.New("boom")
 	o := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
-	_, err := db.Apply(Step{Game: "g1", Orders: o, Raw: orderFile("g1", RedactedToken, o)}, func(s *adjudicator.State, d adjudicator.Dice) (Result, error) {
-		d.Roll(adjudicator.Die{Purpose: "weather"})
-		return Result{}, boom
-	})
-	if !errors.Is(err, boom) {
-		t.Fatal(err)
+	// The step rolls its dice and chains its entry, then its reply fails.
+	rolled := 0
+	_, err := db.Apply(Step{Game: "g1", Orders: o, Raw: orderFile("g1", RedactedToken, o), Reply: func(out *Outcome) (Reply, error) {
+		rolled = len(out.Dice)
+		return Reply{Outbox: []Mail{{MessageID: "<lost@attu.test>", To: []string{"us@example.org"}}}}, boom
+	}}, toyEngine())
+	if !errors.Is(err, boom) || rolled == 0 {
+		t.Fatalf("%v after %d dice", err, rolled)
 	}
 	after, _ := db.Game("g1")
 	if after.DiceNext != before.DiceNext || after.Head != before.Head {
@@ -175,10 +177,10 @@ func TestLedgerExactlyOnce(t *testing.T) {
 	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
 	raw := orderFile("g1", RedactedToken, o)
 	ref := NewMailRef("<once@players.test>", raw)
-	resolve := func(s *adjudicator.State, dice adjudicator.Dice) (Result, error) {
-		return Result{State: s, Next: nextWait(g.Wait), Outbox: []Mail{{MessageID: "<reply.once@attu.test>", To: []string{"us@example.org"}}}}, nil
+	reply := func(*Outcome) (Reply, error) {
+		return Reply{Outbox: []Mail{{MessageID: "<reply.once@attu.test>", To: []string{"us@example.org"}}}}, nil
 	}
-	e, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Received: time.Now(), Mail: &ref}, resolve)
+	e, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Received: time.Now(), Mail: &ref, Reply: reply}, toyEngine())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,12 +189,15 @@ func TestLedgerExactlyOnce(t *testing.T) {
 		t.Fatalf("receipt %+v %v %v", r, ok, err)
 	}
 	// The same mail again (say after a crash before it was marked \Seen).
-	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Received: time.Now(), Mail: &ref}, resolve); !errors.Is(err, ErrProcessed) {
+	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Received: time.Now(), Mail: &ref, Reply: reply}, toyEngine()); !errors.Is(err, ErrProcessed) {
 		t.Fatalf("second apply: %v", err)
 	}
 	// Stale orders: the game now waits for the Japanese.
 	ref2 := NewMailRef("<stale@players.test>", raw)
-	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Mail: &ref2}, resolve); !errors.Is(err, ErrStale) {
+	_, err = db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Mail: &ref2, Reply: reply}, toyEngine())
+	var refused *RefusedError
+	if !errors.Is(err, ErrStale) || !errors.As(err, &refused) || len(refused.Problems) != 1 ||
+		refused.Problems[0].String() != "1:1: the game waits for the Japanese actions of turn 2 (May 12, day), not U.S. actions" {
 		t.Fatalf("stale orders: %v", err)
 	}
 	rr, err := db.Refuse(ref2, "g1", "stale: the game waits for turn 1 actions from jp", []Mail{{MessageID: "<err.stale@attu.test>", To: []string{"us@example.org"}}})
@@ -215,9 +220,6 @@ func TestApplyRefusesTokens(t *testing.T) {
 	newDriver(db, "g1", 6).play(t, 2) // now U.S. actions of turn 2
 	g, _ := db.Game("g1")
 	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
-	resolve := func(s *adjudicator.State, d adjudicator.Dice) (Result, error) {
-		return Result{State: s, Next: nextWait(g.Wait)}, nil
-	}
 	for _, raw := range []string{
 		string(orderFile("g1", "us-token", o)),
 		"side: us\ntoken: \"REDACTED \"\n",
@@ -225,7 +227,7 @@ func TestApplyRefusesTokens(t *testing.T) {
 		"side: us\n---\ntoken: us-token\n",
 		"token: [\n",
 	} {
-		_, err := db.Apply(Step{Game: "g1", Orders: o, Raw: []byte(raw)}, resolve)
+		_, err := db.Apply(Step{Game: "g1", Orders: o, Raw: []byte(raw)}, toyEngine())
 		if !errors.Is(err, ErrToken) {
 			t.Errorf("%q: %v", raw, err)
 		}
@@ -233,7 +235,7 @@ func TestApplyRefusesTokens(t *testing.T) {
 	if after, _ := db.Game("g1"); after.Head != g.Head {
 		t.Fatal("a refused file left traces")
 	}
-	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: orderFile("g1", RedactedToken, o)}, resolve); err != nil {
+	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: orderFile("g1", RedactedToken, o)}, toyEngine()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -406,5 +408,38 @@ func TestMigrateVersion1(t *testing.T) {
 	db.Close()
 	if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), "game g1") {
 		t.Fatalf("a version 1 file with a token: %v", err)
+	}
+}
+
+// A version 2 file whose dice log holds purposes in words is refused,
+// naming the game; one whose games have rolled no dice migrates.
+func TestMigrateVersion2(t *testing.T) {
+	db, path := openTestDB(t)
+	createTestGame(t, db, "quiet")
+	createTestGame(t, db, "g1")
+	newDriver(db, "g1", 10).play(t, 2)
+	setVersion := func(db *DB, v uint64) {
+		db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put(kVersion, u64(v)) })
+	}
+	setVersion(db, 2)
+	db.bolt.Update(func(tx *bolt.Tx) error {
+		// Die 1 as version 2 wrote it: words, and no "seen" for a die both
+		// sides saw.
+		old := `{"seq":1,"entry":2,"turn":1,"wait":"actions","purpose":"weather","raw":[196],"face":6}`
+		return tx.Bucket(bGames).Bucket([]byte("g1")).Bucket(bDice).Put(u64(1), []byte(old))
+	})
+	db.Close()
+	if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), "game g1") {
+		t.Fatalf("a version 2 file with dice in words: %v", err)
+	}
+
+	db2, path2 := openTestDB(t)
+	createTestGame(t, db2, "quiet")
+	setVersion(db2, 2)
+	db2.Close()
+	db2 = mustOpen(t, path2)
+	defer closeChecked(t, db2)
+	if g, err := db2.Game("quiet"); err != nil || g.Wait != (adjudicator.Wait{Turn: 1, Side: adjudicator.US, Kind: adjudicator.WaitActions}) {
+		t.Fatalf("a version 2 game without dice: %+v, %v", g, err)
 	}
 }

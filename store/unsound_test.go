@@ -124,7 +124,7 @@ func TestAuditUnsoundReplay(t *testing.T) {
 	for _, c := range unsound {
 		eng := toyEngine()
 		calls := 0
-		eng.Resolve = func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+		eng.Resolve = func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem) {
 			s, ev, err := toyResolve(s, o, d)
 			if calls++; calls == 3 {
 				c.spoil(s)
@@ -146,8 +146,7 @@ func TestUnsoundNotStored(t *testing.T) {
 	for _, c := range unsound {
 		s := openingState()
 		c.spoil(s)
-		_, err := db.Create(NewGame{ID: "g-" + c.name, Seed: testSeed(), State: s,
-			Wait: Wait{Turn: 1, Kind: adjudicator.WaitActions, Side: adjudicator.US}})
+		_, err := db.Create(NewGame{ID: "g-" + c.name, Seed: testSeed(), State: s})
 		if !errors.Is(err, ErrUnsound) || !strings.Contains(err.Error(), c.says) {
 			t.Fatalf("%s: Create: %v, want ErrUnsound saying %q", c.name, err, c.says)
 		}
@@ -156,7 +155,7 @@ func TestUnsoundNotStored(t *testing.T) {
 	d := newDriver(db, "g1", 5)
 	d.play(t, 2)
 	for _, c := range unsound {
-		d.eng.Resolve = func(s *adjudicator.State, o adjudicator.Orders, dice adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+		d.eng.Resolve = func(s *adjudicator.State, o adjudicator.Orders, dice adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem) {
 			s, ev, err := toyResolve(s, o, dice)
 			c.spoil(s)
 			return s, ev, err

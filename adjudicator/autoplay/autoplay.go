@@ -7,7 +7,7 @@
 //
 // # Basics
 //
-// Orders answers whatever the game waits for (adjudicator.State.WaitingFor):
+// Orders answers whatever the game waits for (adjudicator.State.Wait):
 // the U.S. decision with a random night or day turn, or an actions file with
 // a random mix of moves, ranged fire, melee declarations, now and then the
 // side's air strikes or Colonel Yamasaki's charge, and units left alone.
@@ -34,15 +34,15 @@ import (
 // When the game waits for no one (over, or not begun) it returns
 // s.DefaultOrders(), which nothing accepts.
 func Orders(s *adjudicator.State, pick func(n int) int) adjudicator.Orders {
-	side, phase := s.WaitingFor()
-	switch phase {
-	case adjudicator.PhaseUSDecision:
+	w := s.Wait()
+	switch w.Kind {
+	case adjudicator.WaitUSDecision:
 		o := s.DefaultOrders()
 		// rule 3.2: night or day. Refit (3.1) is not supported yet.
 		o.Decision = &adjudicator.Decision{Night: pick(3) == 0}
 		return o
-	case adjudicator.PhaseActions:
-		return actions(s, side, pick)
+	case adjudicator.WaitActions:
+		return actions(s, w.Side, pick)
 	}
 	return s.DefaultOrders()
 }

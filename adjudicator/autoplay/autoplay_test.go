@@ -43,8 +43,9 @@ func TestOrdersAreLegal(t *testing.T) {
 	for seed := range int64(games) {
 		s, r := newGame(seed)
 		for s.Turn <= turns {
-			side, phase := s.WaitingFor()
-			if phase == adjudicator.PhaseEnded {
+			w := s.Wait()
+			side, phase := w.Side, w.Kind
+			if phase == adjudicator.WaitEnded {
 				break
 			}
 			o := autoplay.Orders(s, r.Intn)
@@ -93,7 +94,7 @@ func TestOrdersAreDeterministic(t *testing.T) {
 			if b, _, ps = adjudicator.Resolve(b, ob, dice{rb}); len(ps) > 0 {
 				t.Fatal(ps)
 			}
-			if _, phase := a.WaitingFor(); phase == adjudicator.PhaseEnded {
+			if phase := a.Wait().Kind; phase == adjudicator.WaitEnded {
 				break
 			}
 		}
@@ -143,11 +144,12 @@ func TestUSOrdersIgnoreHidden(t *testing.T) {
 	for seed := range int64(40) {
 		s, r := newGame(seed)
 		for range 8 {
-			side, phase := s.WaitingFor()
-			if phase == adjudicator.PhaseEnded {
+			w := s.Wait()
+			side, phase := w.Side, w.Kind
+			if phase == adjudicator.WaitEnded {
 				break
 			}
-			if side == adjudicator.US && phase == adjudicator.PhaseActions {
+			if side == adjudicator.US && phase == adjudicator.WaitActions {
 				other := s.Clone()
 				var down []*adjudicator.Unit
 				for _, u := range other.Units {

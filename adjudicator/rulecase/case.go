@@ -62,10 +62,10 @@ type caseYAML struct {
 	Casualties  int                 `yaml:"casualties"`
 
 	// The turn's state machine (DESIGN 3) and victory (rule 3.8).
-	Phase       string           `yaml:"phase"`
-	Waiting     adjudicator.Side `yaml:"waiting"`
-	Komandorski *komandorskiYAML `yaml:"komandorski"`
-	Cleared     []string         `yaml:"cleared"`
+	Phase       adjudicator.WaitKind `yaml:"phase"`
+	Waiting     adjudicator.Side     `yaml:"waiting"`
+	Komandorski *komandorskiYAML     `yaml:"komandorski"`
+	Cleared     []string             `yaml:"cleared"`
 }
 
 type komandorskiExpect struct {
@@ -110,13 +110,13 @@ type expectYAML struct {
 	USNever    []string             `yaml:"us_never"`
 	Heroes     *heroesExpect        `yaml:"heroes"`
 	// What the game waits for and who has won (DESIGN 3, rule 3.8).
-	Winner      string             `yaml:"winner"`
-	Victory     string             `yaml:"victory"`
-	Phase       string             `yaml:"phase"`
-	Waiting     adjudicator.Side   `yaml:"waiting"`
-	Turn        *int               `yaml:"turn"`
-	Cleared     *[]string          `yaml:"cleared"`
-	Komandorski *komandorskiExpect `yaml:"komandorski"`
+	Winner      string               `yaml:"winner"`
+	Victory     string               `yaml:"victory"`
+	Phase       adjudicator.WaitKind `yaml:"phase"`
+	Waiting     adjudicator.Side     `yaml:"waiting"`
+	Turn        *int                 `yaml:"turn"`
+	Cleared     *[]string            `yaml:"cleared"`
+	Komandorski *komandorskiExpect   `yaml:"komandorski"`
 
 	At orders.Pos // where expect: begins
 	// Decoded from the nodes above by Parse.

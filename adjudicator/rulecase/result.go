@@ -86,6 +86,9 @@ func (r *Result) Text() string {
 		b.WriteString("\nDice rolled:\n")
 		for _, d := range r.Dice {
 			fmt.Fprintf(&b, "  %2d  %s", d.Value, d.Purpose)
+			if d.Side != adjudicator.NoSide {
+				fmt.Fprintf(&b, ", %s", d.Side)
+			}
 			if d.Unit != "" {
 				fmt.Fprintf(&b, " (%s)", d.Unit)
 			}

@@ -14,7 +14,17 @@ import (
 // 3.8): the position's wait, Komandorski chits and cleared zones, and
 // expectations about the wait and the winner.
 
-var phases = []string{adjudicator.PhaseUSDecision, adjudicator.PhaseActions}
+// phases are the waits a case may pose (its phase: key): the kinds the
+// rules play.
+var phases = func() []string {
+	var out []string
+	for _, k := range adjudicator.WaitKinds() {
+		if k.Played() {
+			out = append(out, string(k))
+		}
+	}
+	return out
+}()
 
 // turnState reads the position keys of a turn case. It returns whether the
 // case names a phase, and so runs its orders through adjudicator.Resolve.
@@ -43,22 +53,22 @@ func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
 		}
 		return false
 	}
-	if !slices.Contains(phases, y.Phase) {
+	if !slices.Contains(phases, string(y.Phase)) {
 		p.fail(keyPos(root, "phase"), "phase %q: want %s", y.Phase, strings.Join(phases, " or "))
 		return false
 	}
 	w := y.Waiting
 	switch {
-	case w == adjudicator.NoSide && y.Phase == adjudicator.PhaseActions:
+	case w == adjudicator.NoSide && y.Phase == adjudicator.WaitActions:
 		w = adjudicator.FirstPlayer(s.Night)
 	case w == adjudicator.NoSide:
 		w = adjudicator.US
 	case w != adjudicator.US && w != adjudicator.JP:
 		p.fail(keyPos(root, "waiting"), "waiting: want us or jp")
-	case y.Phase == adjudicator.PhaseUSDecision && w != adjudicator.US:
+	case y.Phase == adjudicator.WaitUSDecision && w != adjudicator.US:
 		p.fail(keyPos(root, "waiting"), "waiting: only the U.S. decides a turn (rules 3.1, 3.2)")
 	}
-	s.Phase, s.Waiting = y.Phase, w
+	s.Awaiting, s.Waiting = y.Phase, w
 	return true
 }
 
@@ -89,8 +99,8 @@ func (p *parser) turnExpectations(e *expectYAML) {
 	default:
 		p.fail(e.At, "expect.winner %q: want us, jp or none", e.Winner)
 	}
-	if e.Phase != "" && !slices.Contains(phases, e.Phase) && e.Phase != adjudicator.PhaseEnded {
-		p.fail(e.At, "expect.phase %q: want %s or %s", e.Phase, strings.Join(phases, ", "), adjudicator.PhaseEnded)
+	if e.Phase != adjudicator.WaitNone && !slices.Contains(phases, string(e.Phase)) && e.Phase != adjudicator.WaitEnded {
+		p.fail(e.At, "expect.phase %q: want %s or %s", e.Phase, strings.Join(phases, ", "), adjudicator.WaitEnded)
 	}
 	if e.Waiting != adjudicator.NoSide && e.Waiting != adjudicator.US && e.Waiting != adjudicator.JP {
 		p.fail(e.At, "expect.waiting: want us or jp")
@@ -130,10 +140,10 @@ func (c *Case) checkWait(r *Result, s *adjudicator.State) {
 		r.check(fmt.Sprintf("victory %q", e.Victory), strings.Contains(s.Victory, e.Victory),
 			fmt.Sprintf("victory: expected a reason containing %q, got %q", e.Victory, s.Victory))
 	}
-	if e.Phase != "" || e.Waiting != adjudicator.NoSide {
-		side, phase := s.WaitingFor()
-		ok := (e.Phase == "" || e.Phase == phase) && (e.Waiting == adjudicator.NoSide || e.Waiting == side)
-		want := strings.TrimSpace(e.Phase + " " + sideOrEmpty(e.Waiting))
+	if e.Phase != adjudicator.WaitNone || e.Waiting != adjudicator.NoSide {
+		w := s.Wait()
+		ok := (e.Phase == adjudicator.WaitNone || e.Phase == w.Kind) && (e.Waiting == adjudicator.NoSide || e.Waiting == w.Side)
+		want := strings.TrimSpace(string(e.Phase) + " " + sideOrEmpty(e.Waiting))
 		r.check("waiting for "+want, ok, fmt.Sprintf("wait: expected %s, got %s", want, s.WaitText()))
 	}
 	if e.Turn != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -25,11 +24,9 @@ func exportedGame(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	w := store.Wait{Turn: 1, Kind: adjudicator.WaitUSDecision, Side: adjudicator.US}
-	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.Start(nil), Wait: w}); err != nil {
+	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.Start(nil)}); err != nil {
 		t.Fatal(err)
 	}
-	eng := referee.Engine()
 	// A day turn's decision: weather and airpower are rolled inside it.
 	raw := orders.Redact([]byte("game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: us-secret\ndecision: {refit: false, night: false}\n"))
 	f, err := orders.Parse(raw, orders.Options{})
@@ -37,13 +34,7 @@ func exportedGame(t *testing.T) string {
 		t.Fatal(err)
 	}
 	o := f.Orders()
-	_, err = db.Apply(store.Step{Game: "g1", Orders: &o, Raw: raw}, func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
-		s, events, err := eng.Resolve(s, o, d)
-		if err != nil {
-			return store.Result{}, err
-		}
-		return store.Result{State: s, Events: events, Next: referee.Wait(s)}, nil
-	})
+	_, err = db.Apply(store.Step{Game: "g1", Orders: &o, Raw: raw}, referee.Engine())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,25 +1,38 @@
-// Package referee connects the rules (adjudicator), the order files
-// (orders) and the record (store). It holds the engine that the game
-// service applies orders with and that "attu audit" replays them with: one
-// mapping, so that applying and auditing cannot disagree (DESIGN 2, 5).
+// Package referee is the game service: the one place that connects the
+// rules (adjudicator), the order files (orders) and the record (store), as
+// DESIGN 2 asks. Today it holds the engine that the store applies orders
+// with and that "attu audit" replays them with — one value, so that
+// applying and auditing cannot disagree (DESIGN 5) — and the opening of a
+// game. It is also where the rest of the service is to be built next:
+// routing a parsed mail to its game, authenticating its sender and token,
+// the waits and their deadlines, reminders and the default orders of a
+// missed deadline (DESIGN 3.3), the mail commands of players and umpire,
+// and the reports, one per side built from each step's Outcome and queued
+// in the step's own transaction (store.Step.Reply).
+//
+// It sits under store because it is the store's one client that knows the
+// rules: it owns what each committed step contains, while the store owns
+// how it is kept. So the top level stays the design's (cmd, adjudicator,
+// mail, orders, store, templates, examples), and network code stays in
+// mail and cmd: the service takes mails already fetched and parsed, and
+// leaves sending to the outbox worker.
 //
 // # Basics
 //
 // A game starts from Start (adjudicator.NewGame, whose Komandorski draw uses
 // the game's committed dice, then the setup). Each accepted order file is
-// redacted (orders.Redact) and applied with Engine().Resolve, which is
+// redacted (orders.Redact) and applied with Engine, whose Resolve is
 // adjudicator.Resolve: it carries out the orders and every step the server
 // resolves by itself after them (weather and airpower after the U.S.
 // decision, melee, victory and turn advance after the second player's
-// actions). Wait says what the game then waits for.
+// actions). The store records the new position's Wait as what the game
+// then waits for. A refusal comes back as a *store.RefusedError whose
+// problems are at their line:col in the file (Engine's Locate).
 //
-//	eng := referee.Engine()
-//	_, err := db.Apply(store.Step{Game: id, Orders: &o, Raw: orders.Redact(raw)},
-//		func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
-//			next, events, err := eng.Resolve(s, o, d)
-//			...
-//			return store.Result{State: next, Events: events, Next: referee.Wait(next)}, nil
-//		})
+//	_, err := db.Apply(store.Step{Game: id, Orders: &o, Raw: orders.Redact(raw), Received: t, Mail: &ref,
+//		Reply: func(out *store.Outcome) (store.Reply, error) {
+//			... // one report per side from out.State, out.Entry.Events, out.Dice
+//		}}, referee.Engine())
 //
 // # Caveats
 //
@@ -29,7 +42,6 @@
 package referee
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -40,8 +52,8 @@ import (
 // Engine returns the rules as the store applies and audits them.
 func Engine() store.Engine {
 	return store.Engine{
-		Resolve: resolve,
-		Next:    Wait,
+		Resolve: adjudicator.Resolve,
+		Locate:  locate,
 		Opening: opening,
 		// Each order file is decoded again, so the orders replayed are the
 		// ones the player wrote, not only the ones the server recorded.
@@ -64,27 +76,21 @@ func Start(setup func(s *adjudicator.State) error) func(d adjudicator.Dice) (*ad
 	}
 }
 
-// Wait returns what a game in position s waits for, as the store records
-// it: a side's orders of one kind, or nothing (an empty Kind) once the game
-// is over.
-func Wait(s *adjudicator.State) store.Wait {
-	side, phase := s.WaitingFor()
-	if phase == adjudicator.PhaseEnded || phase == "" {
-		return store.Wait{Turn: s.Turn}
+// locate places the rules' problems at their lines in the order file, as
+// the orders package does for "attu check". A file that no longer parses
+// (it was parsed before it was applied, so it does not happen) leaves the
+// problems without places.
+func locate(raw []byte, ps []adjudicator.Problem) []store.Problem {
+	f, err := orders.Parse(raw, orders.Options{})
+	if err != nil {
+		return nil
 	}
-	return store.Wait{Turn: s.Turn, Kind: phase, Side: side}
-}
-
-func resolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-	out, events, problems := adjudicator.Resolve(s, o, d)
-	if len(problems) > 0 {
-		errs := make([]error, len(problems))
-		for i, p := range problems {
-			errs[i] = p
-		}
-		return nil, nil, errors.Join(errs...)
+	out := make([]store.Problem, len(ps))
+	for i, p := range ps {
+		line, col := f.Locate(p)
+		out[i] = store.Problem{Line: line, Col: col, Msg: p.Msg}
 	}
-	return out, events, nil
+	return out
 }
 
 // opening draws the Komandorski chits again with the dice entry 1 rolled
@@ -94,7 +100,7 @@ func opening(s *adjudicator.State, d adjudicator.Dice) error {
 	if s.Komandorski != k {
 		return fmt.Errorf("the dice draw Komandorski chits %+v, the position holds %+v", k, s.Komandorski)
 	}
-	if side, phase := s.WaitingFor(); s.Turn != 1 || side != adjudicator.US || phase != adjudicator.PhaseUSDecision {
+	if s.Wait() != (adjudicator.Wait{Turn: 1, Side: adjudicator.US, Kind: adjudicator.WaitUSDecision}) {
 		return fmt.Errorf("the game does not begin with the U.S. decision of turn 1 (rule 12.2)")
 	}
 	return nil

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -136,7 +137,6 @@ func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*
 			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
 			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
 		},
-		Wait: store.Wait{Turn: 1, Kind: adjudicator.WaitUSDecision, Side: adjudicator.US},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func (g *game) play(t testing.TB, p player) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if side, _ := s.WaitingFor(); side == adjudicator.NoSide {
+	if side := s.Wait().Side; side == adjudicator.NoSide {
 		return false
 	}
 	o := p(s)
@@ -164,22 +164,17 @@ func (g *game) play(t testing.TB, p player) bool {
 	}
 	o = parsed.Orders()
 	ref := store.NewMailRef(fmt.Sprintf("<%d.%s@players.test>", g.files, g.id), raw)
-	eng := Engine()
-	_, err = g.db.Apply(store.Step{Game: g.id, Orders: &o, Raw: orders.Redact(raw), Received: time.Date(1943, 5, 11, 8, 0, g.files, 0, time.UTC), Mail: &ref},
-		func(s *adjudicator.State, d adjudicator.Dice) (store.Result, error) {
-			next, events, err := eng.Resolve(s, o, d)
-			if err != nil {
-				return store.Result{}, err
+	reply := func(out *store.Outcome) (store.Reply, error) {
+		var r store.Reply
+		if g.report != "" {
+			for _, to := range []string{"us", "jp", "umpire"} {
+				r.Outbox = append(r.Outbox, store.Mail{MessageID: fmt.Sprintf("<r.%s.%d.%s@attu.test>", to, g.files, g.id),
+					To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", g.id, out.State.Turn), Text: g.report})
 			}
-			res := store.Result{State: next, Events: events, Next: Wait(next)}
-			if g.report != "" {
-				for _, to := range []string{"us", "jp", "umpire"} {
-					res.Outbox = append(res.Outbox, store.Mail{MessageID: fmt.Sprintf("<r.%s.%d.%s@attu.test>", to, g.files, g.id),
-						To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", g.id, next.Turn), Text: g.report})
-				}
-			}
-			return res, nil
-		})
+		}
+		return r, nil
+	}
+	_, err = g.db.Apply(store.Step{Game: g.id, Orders: &o, Raw: orders.Redact(raw), Received: time.Date(1943, 5, 11, 8, 0, g.files, 0, time.UTC), Mail: &ref, Reply: reply}, Engine())
 	if err != nil {
 		t.Fatalf("file %d (turn %d %s from %s): %v\n%s", g.files, o.Turn, o.Wait, o.Side, err, raw)
 	}
@@ -214,7 +209,7 @@ func TestQuietGameAudits(t *testing.T) {
 		}
 	}
 	first := x.Dice[0]
-	if first.Entry != 1 || !strings.Contains(first.Purpose, "Komandorski") {
+	if first.Entry != 1 || first.Purpose != adjudicator.DieKomandorskiEffect {
 		t.Fatalf("the first die is %+v, not the opening's chit", first)
 	}
 	rep := store.Audit(x, Engine())
@@ -252,3 +247,64 @@ func TestOpening(t *testing.T) {
 
 // pickFrom adapts a seeded generator to the pick function players take.
 func pickFrom(rng *rand.Rand) func(int) int { return func(n int) int { return rng.IntN(n) } }
+
+// Orders the game does not take come back as a refusal for the player,
+// each problem at its line and column, and nothing is written: orders
+// that answer another wait name the wait, and an illegal move points at
+// the hex it cannot reach.
+func TestRefusalsAreForThePlayer(t *testing.T) {
+	g := newGame(t, filepath.Join(t.TempDir(), "attu.db"), "g1", make([]byte, 32), placeSome)
+	apply := func(raw string) error {
+		t.Helper()
+		f, err := orders.Parse([]byte(raw), orders.Options{})
+		if err != nil {
+			t.Fatalf("does not parse: %v\n%s", err, raw)
+		}
+		o := f.Orders()
+		before, _ := g.db.Game(g.id)
+		_, err = g.db.Apply(store.Step{Game: g.id, Orders: &o, Raw: orders.Redact([]byte(raw))}, Engine())
+		if after, _ := g.db.Game(g.id); err != nil && (after.Head != before.Head || after.DiceNext != before.DiceNext) {
+			t.Fatalf("a refused file left traces: %v", err)
+		}
+		return err
+	}
+	refused := func(err error, sentinel error) *store.RefusedError {
+		t.Helper()
+		var r *store.RefusedError
+		if !errors.As(err, &r) || !errors.Is(err, sentinel) || len(r.Problems) != 1 {
+			t.Fatalf("want one problem refused with %v, got %v", sentinel, err)
+		}
+		return r
+	}
+
+	const envelope = "# my orders\ngame: g1\nside: us\nturn: 1\nwait: %s\ntoken: us-secret-token\n"
+	r := refused(apply(fmt.Sprintf(envelope, "actions")+"actions: []\n"), store.ErrStale)
+	if p := r.Problems[0]; p.Line != 2 || p.Col != 1 || p.Msg != "the game waits for the U.S. decision of turn 1 (May 11), not U.S. actions" {
+		t.Fatalf("stale: %s", p)
+	}
+
+	if !g.play(t, quiet) {
+		t.Fatal("the game ended")
+	}
+	s, _ := g.db.State(g.id)
+	var u *adjudicator.Unit
+	for _, x := range s.OnMap() {
+		if x.Side() == adjudicator.US {
+			u = x
+			break
+		}
+	}
+	far := s.Map().LandHexes()[0]
+	for _, h := range s.Map().LandHexes() {
+		if u.Hex.Distance(h) > 3 {
+			far = h
+			break
+		}
+	}
+	raw := fmt.Sprintf(envelope, "actions") + fmt.Sprintf("actions:\n  - move:\n      unit: %s\n      path: [%s]\n", u.ID, far)
+	r = refused(apply(raw), store.ErrIllegal)
+	lines := strings.Split(raw, "\n")
+	if p := r.Problems[0]; p.Line != 10 || p.Col != strings.Index(lines[9], far.String())+1 {
+		t.Fatalf("illegal move: %s, want at 10:%d\n%s", p, strings.Index(lines[9], far.String())+1, raw)
+	}
+}

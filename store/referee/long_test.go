@@ -60,7 +60,8 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			side, wait := s.WaitingFor()
+			w := s.Wait()
+			side, wait := w.Side, w.Kind
 			turn := s.Turn
 			if side == adjudicator.NoSide || full+countFull(done) >= turns && wait == adjudicator.WaitUSDecision {
 				break
@@ -90,6 +91,9 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 				acts += len(e.Orders.Actions)
 			}
 			events += len(e.Events)
+		}
+		for _, r := range x.Dice {
+			checkDie(t, r)
 		}
 		files += len(x.Orders)
 		dice += len(x.Dice)
@@ -125,4 +129,26 @@ func countFull(done map[int]int) int {
 		}
 	}
 	return n
+}
+
+// checkDie requires a logged die to be typed as the table would see it:
+// the Japanese roll their chits, Unknown tables and pool draws out of the
+// U.S. player's sight (rules 2.5, 12.1); every other die is rolled in the
+// open, and by a side unless it is the weather's.
+func checkDie(t *testing.T, r store.Roll) {
+	t.Helper()
+	want := adjudicator.AudienceBoth
+	switch r.Purpose {
+	case adjudicator.DieKomandorskiEffect, adjudicator.DieKomandorskiDelay, adjudicator.DieUnknownTable, adjudicator.DiePoolDraw:
+		want = adjudicator.AudienceJP
+		if r.Side != adjudicator.JP {
+			t.Fatalf("die %d (%s) rolled by %s", r.Seq, r.Purpose, r.Side)
+		}
+	}
+	if r.Seen != want {
+		t.Fatalf("die %d (%s) seen by %s, want %s", r.Seq, r.Purpose, r.Seen, want)
+	}
+	if (r.Side == adjudicator.NoSide) != (r.Purpose == adjudicator.DieWeather) {
+		t.Fatalf("die %d (%s) rolled by %s", r.Seq, r.Purpose, r.Side)
+	}
 }

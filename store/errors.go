@@ -1,0 +1,90 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Errors returned by the store, for errors.Is. Every error the store
+// returns is one of two kinds. A *RefusedError is for the player: the
+// orders were not applied, nothing was written, and its Problems say why
+// in words they can act on; it wraps ErrNotActive, ErrStale or ErrIllegal.
+// Anything else is internal (a damaged file, a bug, a caller's mistake such
+// as ErrToken): wrapped with %w and the game it concerns, for the log and
+// the operator, never for the player's reply.
+var (
+	// ErrNoGame is returned when no game has the id asked for.
+	ErrNoGame = errors.New("store: no such game")
+	// ErrGameExists is returned by Create when the id is taken.
+	ErrGameExists = errors.New("store: a game with this id exists")
+	// ErrNotActive is returned by SetStatus and End when the game has
+	// ended, and wrapped in the *RefusedError of Apply when the game is
+	// paused or ended.
+	ErrNotActive = errors.New("store: the game is not active")
+	// ErrStale is wrapped in the *RefusedError of Apply when the orders do
+	// not answer what the game waits for (adjudicator.State.CheckWait).
+	ErrStale = errors.New("store: orders are not for the current wait")
+	// ErrIllegal is wrapped in the *RefusedError of Apply when the rules
+	// refuse the orders (an illegal move, invalid standing instructions).
+	ErrIllegal = errors.New("store: the rules refuse the orders")
+	// ErrProcessed is returned by Apply and Refuse when the mail is already in
+	// the ledger; nothing is written.
+	ErrProcessed = errors.New("store: mail already processed")
+	// ErrRollback is returned by Rollback when the target entry cannot be
+	// returned to (unknown, rolled back itself, or not before the head).
+	ErrRollback = errors.New("store: cannot roll back to that entry")
+	// ErrSchema is returned by Open when the file was written by a newer
+	// release than this one.
+	ErrSchema = errors.New("store: database schema is newer than this release")
+	// ErrNoMail is returned by MarkSent and Retry for an unknown outbox id.
+	ErrNoMail = errors.New("store: no such mail in the outbox")
+	// ErrToken is returned by Apply when an order file still carries a
+	// side's token (or cannot be read to tell): redact it first
+	// (orders.Redact). Nothing is written.
+	ErrToken = errors.New("store: the order file still carries a token")
+	// ErrUnsound is returned, internal, when a position is not one the
+	// rules can reach (adjudicator.State.Validate): by Create and Apply for
+	// the position they were to store, which they do not, and by every
+	// read of a stored snapshot that fails the check, which means the file
+	// was altered or a bug stored it.
+	ErrUnsound = errors.New("store: unsound position")
+)
+
+// RefusedError is orders refused, for the player who sent them: nothing was
+// applied or written. Err says which refusal it is (ErrNotActive, ErrStale,
+// ErrIllegal), for errors.Is; Problems say why, each where the order file
+// shows it when the engine can tell (Engine.Locate).
+type RefusedError struct {
+	Game     string
+	Err      error
+	Problems []Problem
+}
+
+func (e *RefusedError) Error() string {
+	msgs := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		msgs[i] = p.String()
+	}
+	return fmt.Sprintf("game %s refuses the orders: %s", e.Game, strings.Join(msgs, "; "))
+}
+
+// Unwrap returns the sentinel saying which refusal it is.
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// Problem is one reason orders were refused, in words for the player, at a
+// line and column of the order file (both from 1), or 0 and 0 when it is
+// about no place in it.
+type Problem struct {
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+	Msg  string `json:"msg"`
+}
+
+// String writes "line:col: message", or the message alone.
+func (p Problem) String() string {
+	if p.Line == 0 {
+		return p.Msg
+	}
+	return fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Msg)
+}
