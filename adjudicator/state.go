@@ -1,7 +1,6 @@
 package adjudicator
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -155,7 +154,7 @@ type State struct {
 	m  *Map
 	cs *Counters
 	// index finds a unit by id. It is built with the position (NewState,
-	// Attach, Clone, UnmarshalJSON), never while it is read, so that
+	// Clone, and Attach after decoding), never while it is read, so that
 	// several goroutines may read one position at once.
 	index map[string]*Unit
 }
@@ -171,19 +170,6 @@ func NewState(m *Map, cs *Counters) *State {
 	}
 	s.reindex()
 	return s
-}
-
-// UnmarshalJSON decodes a position and indexes its units; Attach must still
-// bind it to its map and counters before the rules can use it.
-func (s *State) UnmarshalJSON(b []byte) error {
-	type plain State // the fields without this method
-	p := plain(*s)
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*s = State(p)
-	s.reindex()
-	return nil
 }
 
 // Attach binds a decoded state to its map and counters (nil for the built-in
