@@ -58,10 +58,10 @@ const (
 	// 12.1.1 and 12.1.2.
 	DieKomandorskiEffect DiePurpose = "komandorski-effect"
 	DieKomandorskiDelay  DiePurpose = "komandorski-delay"
-	// The rolls of the refit and setup waits (rules 9 and 12), which this
-	// version does not play yet: each of the two loss-recovery dice (9.1),
-	// a unit's landing on the scatter chart (9.2.2), and a draw of the
-	// server's setup (12.3).
+	// DieLossRecovery is each of the two loss-recovery dice of a refit
+	// turn (rule 9.1) and DieScatter a unit's landing on the scatter chart
+	// (9.2.2), both rolled by the U.S. in the open; DieSetupDraw is a draw
+	// of the server's setup (12.3), which this version does not play yet.
 	DieLossRecovery DiePurpose = "loss-recovery"
 	DieScatter      DiePurpose = "scatter"
 	DieSetupDraw    DiePurpose = "setup-draw"

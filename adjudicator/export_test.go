@@ -7,8 +7,6 @@ var (
 	RandomState = randomState
 	USSecrets   = usSecrets
 	Leaks       = leaks
-	// The server steps of Resolve that the generated-game test replays
-	// one by one.
-	UpdateCleared      = (*State).updateCleared
+	// A server step of Resolve that the generated-game test replays.
 	CheckSuddenVictory = (*State).checkSuddenVictory
 )

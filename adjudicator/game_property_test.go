@@ -75,7 +75,7 @@ func startGame(seed int64, r *rand.Rand) *adjudicator.State {
 			s.Place(units[i].ID, 0, adjudicator.BoxReinforcements)
 		}
 	}
-	adjudicator.UpdateCleared(s)
+	s, _ = adjudicator.UpdateCleared(s)
 	s.Awaiting, s.Waiting = adjudicator.WaitUSDecision, adjudicator.US
 	return s
 }
@@ -91,9 +91,16 @@ type gameStep struct {
 	events []adjudicator.Event
 	dice   []adjudicator.Rolled
 	// casualties and infantry are the casualty track and the U.S.
-	// infantry steps on the map when the game started: the track was last
-	// reset before it, and no U.S. infantry joins the map without refit.
+	// infantry steps on the map when the game started or after its last
+	// refit step: the track was last reset or moved by a landing then, and
+	// no U.S. infantry joins the map but by a refit.
 	casualties, infantry int
+}
+
+// refit reports whether the step is one of a refit turn's U.S. steps (rule
+// 9.1 to 9.4): a refit decision, or the U.S. refit orders.
+func (st *gameStep) refit() bool {
+	return st.before.Wait().Kind == adjudicator.WaitUSRefit || st.orders.Decision != nil && st.orders.Decision.Refit
 }
 
 // failure is a broken invariant and the hexes it is about.
@@ -166,6 +173,11 @@ func TestGeneratedGames(t *testing.T) {
 				st.fail(t, failure{msg: fmt.Sprintf("Resolve refuses the orders: %v", ps)})
 			}
 			st.check(t)
+			if st.refit() {
+				// Restored steps and landings add infantry, and the roll
+				// resets the track: count again from here.
+				casualties, infantry = ns.Casualties, usInfantrySteps(ns)
+			}
 			countStep(tally, o, evs)
 			countLosses(tally, s, ns)
 			steps++
@@ -179,9 +191,14 @@ func TestGeneratedGames(t *testing.T) {
 	elapsed := time.Since(start)
 	t.Logf("%d games, %d turns, %d steps in %v; %v", games, turns, steps, elapsed.Round(time.Millisecond), tally)
 	// The games must reach what the checks are about.
-	for _, what := range []string{"move", "melee", "melee fought", "revealed from the pool", "U.S. infantry step lost", "night turn"} {
+	for _, what := range []string{"move", "melee", "melee fought", "revealed from the pool", "U.S. infantry step lost", "night turn", "refit turn"} {
 		if tally[what] < target/20 {
 			t.Errorf("only %d %s in %d turns: the test proves little", tally[what], what, turns)
+		}
+	}
+	for _, what := range []string{"refit orders in the decision", "step restored", "unit landed", "Unknown unit moved", "swap"} {
+		if tally[what] < target/100 {
+			t.Errorf("only %d %s in %d turns: the refit checks prove little", tally[what], what, turns)
 		}
 	}
 }
@@ -192,6 +209,16 @@ func countStep(tally map[string]int, o adjudicator.Orders, evs []adjudicator.Eve
 	if o.Decision != nil && o.Decision.Night {
 		tally["night turn"]++
 	}
+	if o.Decision != nil && o.Decision.Refit {
+		tally["refit turn"]++
+		if o.Refit != nil {
+			tally["refit orders in the decision"]++
+		}
+	}
+	if o.Rearrange != nil {
+		tally["Unknown unit moved"] += len(o.Rearrange.Moves)
+		tally["swap"] += len(o.Rearrange.Swaps)
+	}
 	for _, a := range o.Actions {
 		tally[a.Kind()]++
 	}
@@ -201,6 +228,14 @@ func countStep(tally map[string]int, o adjudicator.Orders, evs []adjudicator.Eve
 			tally["melee fought"]++
 		case "skipped":
 			tally["skipped"]++
+		case "restore":
+			if strings.Contains(e.Text, " regains ") {
+				tally["step restored"]++
+			}
+		case "landing":
+			if strings.Contains(e.Text, " lands in ") || strings.Contains(e.Text, " scatters to ") {
+				tally["unit landed"]++
+			}
 		case "victory":
 			why := e.Text
 			if i := strings.LastIndex(why, "(rule"); i > 0 {
@@ -345,6 +380,19 @@ func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 	if before == nil {
 		return nil
 	}
+	for _, u := range before.Units {
+		if now, _ := s.Unit(u.ID); u.Box == adjudicator.BoxEliminated && now.Box != adjudicator.BoxEliminated {
+			return bad(nil, "%s, eliminated, is back in %s/%q", u.ID, now.Hex, now.Box)
+		}
+	}
+	if st.refit() {
+		return st.refitInvariants(s)
+	}
+	if before.Wait().Kind == adjudicator.WaitJPRefit {
+		if f := st.rearrangeInvariants(s); f != nil {
+			return f
+		}
+	}
 	// rule 8.4: one box of the track for each U.S. infantry step lost.
 	lost := 0
 	var where []adjudicator.Hex
@@ -451,12 +499,12 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 		return nil, f
 	}
 	mark(cur, false)
-	adjudicator.UpdateCleared(cur)
+	cur, _ = adjudicator.UpdateCleared(cur)
 	adjudicator.CheckSuddenVictory(cur)
 	if phase := cur.Wait().Kind; phase != adjudicator.WaitEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
 		cur, _ = adjudicator.ResolveMelee(cur, d)
 		mark(cur, true)
-		adjudicator.UpdateCleared(cur)
+		cur, _ = adjudicator.UpdateCleared(cur)
 	}
 
 	// The replay must have ended where Resolve did.
@@ -525,4 +573,135 @@ func mustMarshal(v any) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// refitInvariants checks a U.S. step of a refit turn (rules 9.1 to 9.4)
+// from the positions and the dice: the track reset by the roll (when the
+// step rolled it) and moved by the infantry steps lost landing; no more
+// steps restored than the roll gave, to infantry only; reinforcements
+// ashore only in landing zones; independent units and depots only where
+// the unit that made them stands.
+func (st *gameStep) refitInvariants(s *adjudicator.State) *failure {
+	before := st.before
+	bad := func(hexes []adjudicator.Hex, format string, a ...any) *failure {
+		return &failure{msg: fmt.Sprintf(format, a...), hexes: hexes}
+	}
+	track, budget := before.Casualties, before.RefitSteps
+	if st.orders.Decision != nil {
+		var dice []int
+		for _, r := range st.dice {
+			if r.Purpose == adjudicator.DieLossRecovery {
+				dice = append(dice, r.Value)
+			}
+		}
+		if len(dice) != 2 {
+			return bad(nil, "a refit decision rolled %d loss recovery dice, not 2", len(dice))
+		}
+		weather := s.Weather
+		total := adjudicator.LossRecoveryTotal(dice[0], dice[1], weather, adjudicator.RefitModifier(before.Scenario))
+		track, budget = 0, adjudicator.LossRecovery(total, before.Casualties)
+		if s.Wait().Kind == adjudicator.WaitUSRefit && s.RefitSteps != budget {
+			return bad(nil, "the roll %d+%d in %s under %d casualties gives %d steps; the game keeps %d", dice[0], dice[1], weather, before.Casualties, budget, s.RefitSteps)
+		}
+	}
+	landedLost, restored := 0, 0
+	m := s.Map()
+	for _, u := range before.Units {
+		now, _ := s.Unit(u.ID)
+		if u.Counter().Side() != adjudicator.US || u.Captured {
+			continue
+		}
+		switch {
+		case u.Box == adjudicator.BoxReinforcements && now.OnMap():
+			if _, ok := m.LandingZoneAt(now.Hex); !ok {
+				return bad([]adjudicator.Hex{now.Hex}, "%s came ashore in %s, which is no landing zone", u.ID, now.Hex)
+			}
+			if u.Kind() == adjudicator.Infantry {
+				landedLost += u.Steps - now.Steps
+			}
+		case u.Box == adjudicator.BoxReinforcements && now.Box == adjudicator.BoxEliminated:
+			if u.Kind() == adjudicator.Infantry {
+				landedLost += u.Steps
+			}
+		case u.Box == adjudicator.BoxReinforcements && now.Box != adjudicator.BoxReinforcements:
+			return bad(nil, "%s left the reinforcements box for %q", u.ID, now.Box)
+		case u.Box == adjudicator.BoxUnused && now.OnMap():
+			// An independent unit (9.3) or a depot (9.4) is created, where
+			// the company or the engineer making it stands (or stood, for
+			// an engineer giving its last step).
+			ok := false
+			if u.Kind() == adjudicator.Depot {
+				e0, _ := before.Unit(u.Counter().Engineer)
+				e1, _ := s.Unit(u.Counter().Engineer)
+				ok = e1.Hex == now.Hex || e1.Box == adjudicator.BoxEliminated && (e0.Hex == now.Hex || e0.Box == adjudicator.BoxReinforcements)
+			} else {
+				for _, o := range s.UnitsAt(now.Hex) {
+					ok = ok || o.Side() == adjudicator.US && o.Kind() == adjudicator.Infantry && !o.Counter().Class.Independent
+				}
+			}
+			if !ok || now.Steps != u.Counter().MaxSteps() {
+				return bad([]adjudicator.Hex{now.Hex}, "%s appears in %s with %d steps, where no unit could create it", u.ID, now.Hex, now.Steps)
+			}
+		case u.OnMap() && now.OnMap() && now.Steps > u.Steps:
+			if u.Kind() != adjudicator.Infantry {
+				return bad([]adjudicator.Hex{u.Hex}, "%s, %s, was refit from %d to %d steps", u.ID, u.Kind(), u.Steps, now.Steps)
+			}
+			restored += now.Steps - u.Steps
+		case u.OnMap() && now.Hex != u.Hex:
+			if now.OnMap() || now.Box != adjudicator.BoxEliminated || u.Kind() != adjudicator.Engineer {
+				return bad([]adjudicator.Hex{u.Hex}, "%s left %s for %s/%q in a refit", u.ID, u.Hex, now.Hex, now.Box)
+			}
+		}
+	}
+	if restored > budget {
+		return bad(nil, "%d steps restored; the roll gave %d", restored, budget)
+	}
+	if want := track + landedLost; s.Casualties != want {
+		return bad(nil, "the casualty track is at %d; it stood at %d after the roll and the landing cost %d infantry steps", s.Casualties, track, landedLost)
+	}
+	return nil
+}
+
+// rearrangeInvariants checks the Japanese step of a refit turn (rules 9.5,
+// 9.6): the U.S. untouched; units turned face down only where they may
+// hide; Unknown units moved or placed only where they may stand, and no
+// more of them on the map than infantry left when any came back.
+func (st *gameStep) rearrangeInvariants(s *adjudicator.State) *failure {
+	before := st.before
+	bad := func(hexes []adjudicator.Hex, format string, a ...any) *failure {
+		return &failure{msg: fmt.Sprintf(format, a...), hexes: hexes}
+	}
+	placed := false
+	for _, u := range before.Units {
+		now, _ := s.Unit(u.ID)
+		switch {
+		case u.Side() == adjudicator.US:
+			if now.Hex != u.Hex || now.Box != u.Box || now.Steps != u.Steps {
+				return bad([]adjudicator.Hex{u.Hex}, "%s changed in the Japanese refit", u.ID)
+			}
+		case u.OnMap() && !u.FaceDown && now.OnMap() && now.FaceDown:
+			if why := before.HideBan(u); why != "" {
+				return bad([]adjudicator.Hex{u.Hex}, "%s turned face down: %s", u.ID, why)
+			}
+		case u.Kind() == adjudicator.Unknown && now.OnMap() && now.Hex != u.Hex:
+			if why := s.UnknownBan(now.Hex); why != "" {
+				return bad([]adjudicator.Hex{now.Hex}, "%s moved or placed in %s: %s", u.ID, now.Hex, why)
+			}
+			placed = placed || !u.OnMap()
+		case u.Kind() == adjudicator.Infantry && u.OnMap() && !now.OnMap() && now.Box != adjudicator.BoxPool:
+			return bad([]adjudicator.Hex{u.Hex}, "%s left the map for %q in the Japanese refit", u.ID, now.Box)
+		}
+	}
+	if placed {
+		unknowns := 0
+		for _, u := range s.Units {
+			if u.OnMap() && u.Kind() == adjudicator.Unknown {
+				unknowns++
+			}
+		}
+		if onMap, pool, _ := s.PoolCounts(); unknowns > onMap+pool {
+			return bad(nil, "%d Unknown units on the map with %d infantry units left", unknowns, onMap+pool)
+		}
+	}
+	return nil
 }

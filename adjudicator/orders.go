@@ -12,6 +12,12 @@ type Orders struct {
 	Actions []Action
 	// Decision answers the U.S. decision wait (rules 3.1, 3.2).
 	Decision *Decision
+	// Refit answers the U.S. refit wait (rules 9.1 to 9.4); a decision
+	// calling a refit turn may carry it, and the game then does not wait
+	// for it.
+	Refit *Refit
+	// Rearrange answers the Japanese refit wait (rules 9.5, 9.6).
+	Rearrange *Rearrange
 	// Standing, when present, replaces the side's standing instructions
 	// field by field (and per hex), DESIGN 3.2.
 	Standing *Standing
@@ -117,7 +123,12 @@ type Problem struct {
 	// leaves means the activation as a whole; Step then indexes that move's
 	// path.
 	Move int
-	Msg  string
+	// Part names, for refit orders, the list the problem is about (one of
+	// the Part constants); Step then indexes its entry, and Place counts
+	// from 1 the placements of a swap (0: the swap as a whole).
+	Part  string
+	Place int
+	Msg   string
 }
 
 func (p Problem) Error() string {

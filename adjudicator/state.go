@@ -125,6 +125,9 @@ type State struct {
 	AirUS      int     `json:"air_us,omitempty"` // airpower factors this turn (3.4)
 	AirJP      int     `json:"air_jp,omitempty"`
 	Casualties int     `json:"casualties,omitempty"` // U.S. casualty track (8.4)
+	// RefitSteps is what the loss recovery roll of this refit turn gave,
+	// until the U.S. refit orders spend it (rule 9.1).
+	RefitSteps int     `json:"refit_steps,omitempty"`
 	Units      []*Unit `json:"units"`
 	// Awaiting is the kind of orders the game waits for (DESIGN 3) and
 	// Waiting whose. Read them through Wait, which also covers a decided
@@ -270,7 +273,10 @@ func (s *State) Occupied(h Hex) Side {
 	return NoSide
 }
 
-// Place puts a unit in a hex (or, with h zero, in box), face up or down.
+// Place puts a unit in a hex, keeping its face, or with h zero in box: it
+// then leaves the map as when the rules remove it, turned face up (off the
+// map a counter has no face) and with no melee declared. Setups and rules
+// cases build positions with it.
 func (s *State) Place(id string, h Hex, box string) error {
 	u, ok := s.Unit(id)
 	if !ok {
@@ -279,11 +285,12 @@ func (s *State) Place(id string, h Hex, box string) error {
 	if h != 0 && !s.Map().Land(h) {
 		return fmt.Errorf("%s: %s is not a land hex", id, h)
 	}
+	if h == 0 {
+		s.removeFromMap(u, box)
+		return nil
+	}
 	u.Hex = h
 	u.Box = ""
-	if h == 0 {
-		u.Box = box
-	}
 	return nil
 }
 

@@ -260,3 +260,27 @@ func readAll(s *State) string {
 	return fmt.Sprintf("%d %d %d %d %s %v %d", n, len(hexes), len(us.Units), len(jp.Units), w,
 		s.Validate() == nil, len(CheckActions(s, Orders{Side: w.Side, Turn: s.Turn})))
 }
+
+// TestPlaceInBoxTurnsFaceUp checks that a unit placed in a box leaves the
+// map as the rules remove units: face up, no melee declared, so that a
+// setup moving a hidden unit to the pool leaves a sound position.
+func TestPlaceInBoxTurnsFaceUp(t *testing.T) {
+	s := NewState(nil, nil)
+	if err := s.Place("J01", 2717, ""); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := s.Unit("J01")
+	u.FaceDown, u.Melee = true, 2618
+	if err := s.Place("J01", 2817, ""); err != nil || !u.FaceDown {
+		t.Fatalf("moved on the map: face down %v (%v), want kept", u.FaceDown, err)
+	}
+	if err := s.Place("J01", 0, BoxPool); err != nil {
+		t.Fatal(err)
+	}
+	if u.OnMap() || u.Box != BoxPool || u.FaceDown || u.Melee != 0 {
+		t.Fatalf("placed in the pool: %+v", *u)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -22,7 +22,8 @@ import (
 //	  turn advance            server (3.9, 12.1.3, 3.8.3)
 //	us-decision of the next turn, or ended
 //
-// Refit turns (rule 9) and the setup waits (rule 12) come later.
+// A refit turn (rule 9) replaces everything after the U.S. decision: see
+// refit.go. The setup waits (rule 12) come later.
 
 // FirstTurnDay is the day of May of turn 1 (rule 12.2: the turn marker
 // starts on May 11).
@@ -126,12 +127,18 @@ func mayText(day int) string { return fmt.Sprintf("May %d", day) }
 
 // DefaultOrders returns the orders that stand for a side that missed the
 // deadline of the current wait (DESIGN 3.3): a day turn without refit for
-// the U.S. decision, no activations for actions.
+// the U.S. decision, no activations for actions, DefaultRefit and
+// DefaultRearrange in a refit turn.
 func (s *State) DefaultOrders() Orders {
 	w := s.Wait()
 	o := Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
-	if w.Kind == WaitUSDecision {
+	switch w.Kind {
+	case WaitUSDecision:
 		o.Decision = &Decision{}
+	case WaitUSRefit:
+		o.Refit = s.DefaultRefit()
+	case WaitJPRefit:
+		o.Rearrange = s.DefaultRearrange()
 	}
 	return o
 }
@@ -174,7 +181,11 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		if out == s {
 			out = s.Clone()
 		}
-		events = append(events, out.decide(*o.Decision, d)...)
+		if o.Decision.Refit {
+			events = append(events, out.beginRefit(o.Refit, d)...)
+		} else {
+			events = append(events, out.decide(*o.Decision, d)...)
+		}
 	case WaitActions:
 		ns, evs, ps := ResolveActions(base, o, d)
 		if len(ps) > 0 {
@@ -183,6 +194,16 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		out = ns
 		events = append(events, evs...)
 		events = append(events, out.afterActions(o.Side, d)...)
+	case WaitUSRefit, WaitJPRefit:
+		out = base
+		if out == s {
+			out = s.Clone()
+		}
+		if kind == WaitUSRefit {
+			events = append(events, out.refitUS(*o.Refit, d)...)
+		} else {
+			events = append(events, out.refitJP(*o.Rearrange)...)
+		}
 	}
 	if !out.Wait().Over() {
 		events = append(events, Event{Kind: "wait", Text: "The game now waits for " + out.awaited() + "."})
@@ -226,11 +247,8 @@ func (s *State) checkFile(o Orders) []Problem {
 	}
 	switch s.Wait().Kind {
 	case WaitUSDecision:
-		switch {
-		case o.Decision == nil:
+		if o.Decision == nil {
 			file("the U.S. decision needs an answer: refit or not (rule 3.1), night or day (rule 3.2)")
-		case o.Decision.Refit:
-			file("refit turns are not yet supported; decide a normal turn, by day or at night (rules 3.1, 3.2)")
 		}
 		if len(o.Actions) > 0 {
 			file("the U.S. decision holds no activations; they come in the actions of this turn")
@@ -240,7 +258,7 @@ func (s *State) checkFile(o Orders) []Problem {
 			file("a refit or night decision is made only at the start of a turn, in the U.S. decision (rules 3.1, 3.2)")
 		}
 	}
-	return problems
+	return append(problems, s.checkRefitParts(o)...)
 }
 
 // mergeStanding puts standing instructions from an orders file of side in

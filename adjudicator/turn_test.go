@@ -121,7 +121,9 @@ func TestWrongWaits(t *testing.T) {
 		{"stale turn", Orders{Side: US, Turn: 2, Wait: WaitUSDecision, Decision: &Decision{}}, "not U.S. decision for turn 2"},
 		{"umpire", Orders{Side: Umpire, Wait: WaitUSDecision}, "not umpire decision"},
 		{"no answer", Orders{Side: US, Wait: WaitUSDecision}, "needs an answer"},
-		{"refit", Orders{Side: US, Wait: WaitUSDecision, Decision: &Decision{Refit: true}}, "refit turns are not yet supported"},
+		{"refit at night", Orders{Side: US, Wait: WaitUSDecision, Decision: &Decision{Refit: true, Night: true}}, "a refit turn replaces the rest of the turn, so it is never a night turn"},
+		{"refit orders without refit", Orders{Side: US, Wait: WaitUSDecision, Decision: &Decision{}, Refit: &Refit{}}, "refit orders come with a refit turn"},
+		{"refit orders for the wrong wait", Orders{Side: US, Wait: WaitUSRefit, Refit: &Refit{}}, "the game waits for the U.S. decision of turn 1 (May 11), not U.S. refit orders"},
 		{"actions in decision", Orders{Side: US, Wait: WaitUSDecision, Decision: &Decision{}, Actions: []Action{mv("1/17-A", 2720)}}, "holds no activations"},
 		{"bad standing", Orders{Side: US, Wait: WaitUSDecision, Decision: &Decision{}, Standing: &Standing{UnknownTable: TableMost}}, "standing instructions: unknown_table"},
 	}

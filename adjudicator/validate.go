@@ -38,7 +38,8 @@ func (v *Violation) Error() string { return v.Msg }
 //     in a landing zone hex, its capacity instead (9.2.1); Japanese at most
 //     three infantry and artillery units (4.2);
 //   - the casualty track is not negative and a track at 30 has ended the
-//     game (3.8.2); airpower is not negative;
+//     game (3.8.2); airpower is not negative; refit steps are kept only
+//     while the U.S. refit orders are awaited (9.1);
 //   - cleared zones are victory zones of the map other than Attu Village,
 //     each listed once, with no Unknown unit in them and no Japanese
 //     infantry on their victory hex (10.0);
@@ -106,6 +107,9 @@ func (s *State) Validate() error {
 	}
 	if s.AirUS < 0 || s.AirJP < 0 {
 		bad(nil, "airpower %d U.S., %d Japanese: factors are never negative (rule 3.4)", s.AirUS, s.AirJP)
+	}
+	if s.RefitSteps < 0 || s.RefitSteps != 0 && phase != WaitUSRefit {
+		bad(nil, "%d refit steps are kept while the game waits for %s; the roll's steps are spent in the U.S. refit orders (rule 9.1)", s.RefitSteps, s.WaitText())
 	}
 	if s.Casualties < 0 {
 		bad(nil, "the casualty track is at %d, below 0 (rule 8.4)", s.Casualties)

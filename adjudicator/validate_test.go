@@ -103,6 +103,7 @@ func TestValidateRefuses(t *testing.T) {
 		}, "stacking: 2717 holds 4 Japanese infantry and artillery units", 2717},
 		{"turn 0", func(s *State) { s.Turn = 0 }, "turn 0", 0},
 		{"negative airpower", func(s *State) { s.AirJP = -1 }, "airpower 0 U.S., -1 Japanese", 0},
+		{"refit steps kept", func(s *State) { s.RefitSteps = 3 }, "3 refit steps are kept while the game waits for U.S. decision", 0},
 		{"negative casualties", func(s *State) { s.Casualties = -1 }, "the casualty track is at -1", 0},
 		{"30 casualties in a game going on", func(s *State) { s.Casualties = 30 }, "the casualty track is at 30, yet the game goes on", 0},
 		{"a winner without reason", func(s *State) { s.Winner = US; s.Awaiting = WaitEnded }, "a winner is the U.S. or the Japanese, with a reason", 0},

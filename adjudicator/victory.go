@@ -202,6 +202,15 @@ func (s *State) unknownBarredMsg(u *Unit, h Hex) string {
 		u.ID, h, m.ZoneName(m.Zone(h)))
 }
 
+// UpdateCleared applies rule 10.0 to a copy of s, as the server does after
+// every move and melee, and returns the copy and what happened; s itself is
+// never changed. Tools and tests that change a position by hand use it to
+// bring the Zone Cleared markers up to date.
+func UpdateCleared(s *State) (*State, []Event) {
+	out := s.Clone()
+	return out, out.updateCleared()
+}
+
 // updateCleared applies rule 10.0 to the position as it stands; code that
 // moves units or ends a melee calls it afterwards (RULINGS.md R49, R50).
 //

@@ -64,6 +64,10 @@ type View struct {
 	Night      bool    `json:"night,omitempty"`
 	Air        Air     `json:"air"`
 	Casualties int     `json:"casualties"`
+	// RefitSteps is what the loss recovery roll gave the U.S. to restore
+	// in this refit turn (rule 9.1), until the U.S. refit orders spend it.
+	// Both sides see the dice.
+	RefitSteps int `json:"refit_steps,omitempty"`
 	// Komandorski is nil when the viewer may see neither chit.
 	Komandorski *KomandorskiView `json:"komandorski,omitempty"`
 	// Units are the viewer's own units, on and off the map, in counter
@@ -161,6 +165,7 @@ func (s *State) View(side Side) *View {
 		Night:      s.Night,
 		Air:        Air{US: s.AirUS, JP: s.AirJP},
 		Casualties: s.Casualties,
+		RefitSteps: s.RefitSteps,
 		Units:      []UnitView{},
 	}
 	v.Komandorski = komandorskiFor(s.Komandorski, side)

@@ -40,8 +40,8 @@ var waitKinds = []waitKind{
 	{WaitJPSetup, "setup", false},
 	{WaitUSLanding, "landing", false},
 	{WaitUSDecision, "decision", true},
-	{WaitUSRefit, "refit", false},
-	{WaitJPRefit, "refit", false},
+	{WaitUSRefit, "refit orders", true},
+	{WaitJPRefit, "refit orders", true},
 	{WaitActions, "actions", true},
 }
 
@@ -151,6 +151,10 @@ func (s *State) WaitText() string {
 		return "the game has not begun"
 	case WaitUSDecision:
 		return fmt.Sprintf("%s decision, turn %d (%s)", sideName(w.Side), s.Turn, TurnDate(s.Turn))
+	case WaitUSRefit:
+		return fmt.Sprintf("%s refit orders, turn %d (%s), refit turn: %s to restore", sideName(w.Side), s.Turn, TurnDate(s.Turn), plural(s.RefitSteps, "step"))
+	case WaitJPRefit:
+		return fmt.Sprintf("%s refit orders, turn %d (%s), refit turn", sideName(w.Side), s.Turn, TurnDate(s.Turn))
 	}
 	return fmt.Sprintf("%s %s, turn %d (%s), %s", sideName(w.Side), w.Kind, s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }
@@ -166,6 +170,9 @@ func (s *State) awaited() string {
 	case WaitUSDecision:
 		// Night or day is what is being decided.
 		return fmt.Sprintf("the %s decision of turn %d (%s)", sideName(w.Side), s.Turn, TurnDate(s.Turn))
+	case WaitUSRefit, WaitJPRefit:
+		// A refit turn is never a night turn (3.1).
+		return fmt.Sprintf("the %s refit orders of turn %d (%s)", sideName(w.Side), s.Turn, TurnDate(s.Turn))
 	}
 	return fmt.Sprintf("the %s %s of turn %d (%s, %s)", sideName(w.Side), w.Kind.noun(), s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }

@@ -43,7 +43,8 @@ func TestWaitAnswers(t *testing.T) {
 }
 
 // Every kind of wait of DESIGN 3 is named once; this version plays the
-// decision and the actions, and a Wait keeps its JSON names.
+// decision, the actions and the refit waits, and a Wait keeps its JSON
+// names.
 func TestWaitKinds(t *testing.T) {
 	seen := map[WaitKind]bool{}
 	for _, k := range WaitKinds() {
@@ -51,7 +52,7 @@ func TestWaitKinds(t *testing.T) {
 			t.Errorf("kind %q listed wrongly", k)
 		}
 		seen[k] = true
-		if k.Played() != (k == WaitUSDecision || k == WaitActions) {
+		if k.Played() != (k == WaitUSDecision || k == WaitActions || k == WaitUSRefit || k == WaitJPRefit) {
 			t.Errorf("%s played: %v", k, k.Played())
 		}
 	}

@@ -21,7 +21,9 @@
 // # The schema
 //
 // Every file starts with its envelope: game, side, turn, wait and token
-// (a rules case may leave out game, token and turn). The wait says what the
+// (a rules case may leave out game, token and turn), and optionally
+// now: true, which asks a game with a settle window to apply the file at
+// once instead of holding it. The wait says what the
 // file answers, one of the kinds a game waits for ([adjudicator.WaitKind];
 // a kind this version does not play yet is refused as "not accepted yet"):
 //
@@ -33,7 +35,14 @@
 //     yamasaki: {hex, moves: [{unit, path}, ...]} (Japanese only, rule 11.3).
 //     actions: [] does nothing this turn.
 //   - wait: us-decision (U.S. only) answers decision: {refit, night}
-//     (rules 3.1, 3.2) and holds no activations.
+//     (rules 3.1, 3.2) and holds no activations. With refit: true it may
+//     also carry the refit orders under refit:, as in us-refit.
+//   - wait: us-refit (U.S. only) answers refit: {restore: [{unit, steps}],
+//     land: [{unit, zone}], independents: [unit], depots: [unit]} (rules
+//     9.1 to 9.4); every list may be left out, refit: {} does nothing.
+//   - wait: jp-refit (Japanese only) answers refit: {hide: [unit],
+//     move: [{unit, to}], swap: [{hex, place: [{unit, to}]}]} (rules 9.5,
+//     9.6).
 //
 // Any file may carry standing: with the fields of [adjudicator.Standing] in
 // snake_case (DESIGN 3.2); only the fields written change. They are judged
@@ -47,8 +56,11 @@
 // fire or a melee, the attacks of an air activation. For a Yamasaki
 // activation [adjudicator.Problem.Move] counts its moves from 1 and Step then
 // indexes that move's path ([Action.Moves]); Move 0 means the activation as
-// a whole. Keys of decision and standing are found with [File.Field], as
-// "decision.night" or "standing.retreat_at".
+// a whole. In refit orders [adjudicator.Problem.Part] names the list
+// (restore, land, independents, depots, hide, move, swap) and Step its
+// entry; for a swap, Place counts its placements from 1. Keys of decision,
+// refit and standing are found with [File.Field], as "decision.night",
+// "refit.land" or "standing.retreat_at".
 //
 // # Caveats
 //

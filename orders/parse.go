@@ -31,16 +31,25 @@ type File struct {
 	Turn  int // 0 when a rules case's orders leave it out
 	Wait  adjudicator.WaitKind
 	Token string
+	// Now asks the server to apply the file at once rather than hold it
+	// for the game's settle window (now: true in the envelope).
+	Now bool
 
 	Actions []Action
 	// Decision is set in us-decision orders, and only there.
 	Decision *adjudicator.Decision
+	// Refit is set in us-refit orders, and in a decision calling a refit
+	// turn that carries its refit orders (rules 9.1 to 9.4).
+	Refit *adjudicator.Refit
+	// Rearrange is set in jp-refit orders (rules 9.5, 9.6).
+	Rearrange *adjudicator.Rearrange
 	// Standing is set when the file changes standing instructions (DESIGN
 	// 3.2); any orders file may.
 	Standing *adjudicator.Standing
 
-	pos    Pos
-	fields map[string]Pos
+	pos     Pos
+	fields  map[string]Pos
+	refitAt *refitAt
 }
 
 // Action is one activation of an actions file (rule 3.5) and where it was
@@ -73,8 +82,10 @@ type envelope struct {
 	Turn     int                  `yaml:"turn"`
 	Wait     adjudicator.WaitKind `yaml:"wait"`
 	Token    string               `yaml:"token"`
+	Now      bool                 `yaml:"now"`
 	Actions  yaml.Node            `yaml:"actions"`
 	Decision yaml.Node            `yaml:"decision"`
+	Refit    yaml.Node            `yaml:"refit"`
 	Standing yaml.Node            `yaml:"standing"`
 }
 
@@ -130,7 +141,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		p := f.fields["turn"]
 		errs = append(errs, errAt(p.Line, p.Col, "turn: turns start at 1"))
 	}
-	f.Game, f.Side, f.Turn, f.Wait, f.Token = env.Game, env.Side, env.Turn, env.Wait, env.Token
+	f.Game, f.Side, f.Turn, f.Wait, f.Token, f.Now = env.Game, env.Side, env.Turn, env.Wait, env.Token, env.Now
 	if f.Wait == "" {
 		f.Wait = adjudicator.WaitActions
 	}
@@ -149,6 +160,24 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 			errs = append(errs, f.decodeActions(&env.Actions)...)
 		}
 		misplaced("decision", "the refit and night decision belongs only in the U.S. decision at the start of a turn, sent with wait: us-decision")
+		misplaced("refit", "refit orders are sent in a refit turn, with wait: us-refit or wait: jp-refit (rule 9.0)")
+	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+		want := adjudicator.US
+		if f.Wait == adjudicator.WaitJPRefit {
+			want = adjudicator.JP
+		}
+		if f.Side != adjudicator.NoSide && f.Side != want {
+			p := f.fields["wait"]
+			errs = append(errs, errAt(p.Line, p.Col, "wait: %s orders come from the %s player; the %s refit orders are sent with wait: %s",
+				f.Wait, sideWord(want), sideWord(f.Side), refitWait(f.Side)))
+		}
+		if !have("refit") {
+			missing("refit", refitHelp(f.Side))
+		} else if f.Side == want {
+			errs = append(errs, f.decodeRefit(&env.Refit)...)
+		}
+		misplaced("actions", "refit orders hold no activations: a refit turn has none (rule 9.0)")
+		misplaced("decision", "the refit decision was made at the start of the turn; send only refit: now")
 	case adjudicator.WaitUSDecision:
 		if f.Side != adjudicator.NoSide && f.Side != adjudicator.US {
 			p := f.fields["wait"]
@@ -160,6 +189,15 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 			errs = append(errs, f.decodeDecision(&env.Decision)...)
 		}
 		misplaced("actions", "the decision holds no activations: send them when attu asks for the turn's actions")
+		if have("refit") {
+			switch {
+			case f.Decision != nil && !f.Decision.Refit:
+				p := f.fields["refit"]
+				errs = append(errs, errAt(p.Line, p.Col, "refit: refit orders come with a refit turn: write decision: {refit: true} to give them now, or leave refit: out"))
+			case f.Side == adjudicator.US:
+				errs = append(errs, f.decodeRefit(&env.Refit)...)
+			}
+		}
 	default:
 		p := f.fields["wait"]
 		errs = append(errs, errAt(p.Line, p.Col, "wait: %s", unknownWait(f.Wait)))
@@ -174,14 +212,17 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 }
 
 // laterWords are words for kinds of orders a game will wait for (DESIGN 3)
-// that are not kinds themselves: a player writing them means a refit,
-// setup or landing file, which this version does not take yet.
-var laterWords = []adjudicator.WaitKind{"refit", "setup", "landing"}
+// that are not kinds themselves: a player writing them means a setup or
+// landing file, which this version does not take yet.
+var laterWords = []adjudicator.WaitKind{"setup", "landing"}
 
 // unknownWait explains a wait: that is not one this version plays. The
 // kinds themselves are the adjudicator's (adjudicator.WaitKinds).
 func unknownWait(w adjudicator.WaitKind) string {
-	known := "attu takes actions orders (wait: actions) and the U.S. decision at the start of a turn (wait: us-decision)"
+	known := "attu takes actions orders (wait: actions), the U.S. decision at the start of a turn (wait: us-decision) and the refit orders of a refit turn (wait: us-refit, wait: jp-refit)"
+	if w == "refit" {
+		return "the orders of a refit turn are wait: us-refit (U.S.) and wait: jp-refit (Japanese)"
+	}
 	var played []string
 	for _, k := range adjudicator.WaitKinds() {
 		if k.Played() {
@@ -230,7 +271,8 @@ func lookup(n *yaml.Node, key string) *yaml.Node {
 
 // Orders returns the file as the adjudicator takes it.
 func (f *File) Orders() adjudicator.Orders {
-	o := adjudicator.Orders{Side: f.Side, Turn: f.Turn, Wait: f.Wait, Decision: f.Decision, Standing: f.Standing}
+	o := adjudicator.Orders{Side: f.Side, Turn: f.Turn, Wait: f.Wait, Decision: f.Decision, Standing: f.Standing,
+		Refit: f.Refit, Rearrange: f.Rearrange}
 	for _, a := range f.Actions {
 		o.Actions = append(o.Actions, a.Action)
 	}
@@ -256,6 +298,9 @@ func (f *File) Field(key string) (line, col int) {
 // a Yamasaki activation the move and its path step), else its activation,
 // else the start of the orders.
 func (f *File) Locate(p adjudicator.Problem) (line, col int) {
+	if line, col, ok := f.locateRefit(p); ok {
+		return line, col
+	}
 	if p.Action < 0 || p.Action >= len(f.Actions) {
 		return f.pos.Line, f.pos.Col
 	}
@@ -283,4 +328,27 @@ func (f *File) Problems(ps []adjudicator.Problem) Errors {
 	}
 	errs.Sort()
 	return errs
+}
+
+func sideWord(s adjudicator.Side) string {
+	if s == adjudicator.JP {
+		return "Japanese"
+	}
+	return "U.S."
+}
+
+// refitWait is the wait a side's refit orders answer.
+func refitWait(s adjudicator.Side) adjudicator.WaitKind {
+	if s == adjudicator.JP {
+		return adjudicator.WaitJPRefit
+	}
+	return adjudicator.WaitUSRefit
+}
+
+// refitHelp says what a side's refit orders hold.
+func refitHelp(s adjudicator.Side) string {
+	if s == adjudicator.JP {
+		return "list under refit: the units to hide (rule 9.5) and the Unknown units to move and swap (rule 9.6), or write refit: {} to do nothing"
+	}
+	return "list under refit: the steps to restore, the units to land, the independent units and depots to create (rules 9.1 to 9.4), or write refit: {} to do nothing"
 }

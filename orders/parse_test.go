@@ -29,6 +29,17 @@ func TestParseExamples(t *testing.T) {
 		},
 		"decision.yaml": func(f *File) bool { return f.Decision != nil && f.Decision.Night && f.Standing != nil },
 		"standing.yaml": func(f *File) bool { return len(f.Actions) == 0 && f.Standing != nil },
+		"us-refit.yaml": func(f *File) bool {
+			r := f.Refit
+			return f.Wait == adjudicator.WaitUSRefit && r != nil && len(r.Restore) > 0 && len(r.Land) > 0 && len(r.Independents) > 0 && len(r.Depots) > 0
+		},
+		"jp-refit.yaml": func(f *File) bool {
+			r := f.Rearrange
+			return f.Wait == adjudicator.WaitJPRefit && f.Side == adjudicator.JP && r != nil && len(r.Hide) > 0 && len(r.Moves) > 0 && len(r.Swaps) > 0
+		},
+		"decision-refit.yaml": func(f *File) bool {
+			return f.Decision != nil && f.Decision.Refit && f.Refit != nil && len(f.Refit.Restore) > 0 && len(f.Refit.Land) > 0
+		},
 	}
 	for _, name := range files {
 		t.Run(filepath.Base(name), func(t *testing.T) {
@@ -161,7 +172,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad side", "game: g\nside: usa\nturn: 1\ntoken: t\nactions: []\n", []string{`2:7: side: side "usa": want us, jp or umpire`}},
 		{"bad turn", "game: g\nside: us\nturn: first\ntoken: t\nactions: []\n", []string{`3:7: turn: want a whole number, got "first"`}},
 		{"zero turn", "game: g\nside: us\nturn: 0\ntoken: t\nactions: []\n", []string{`3:1: turn: turns start at 1`}},
-		{"later wait", "game: g\nside: us\nturn: 1\nwait: refit\ntoken: t\nactions: []\n", []string{`4:1: wait: refit orders are not accepted yet; attu takes actions orders (wait: actions) and the U.S. decision`}},
+		{"later wait", "game: g\nside: us\nturn: 1\nwait: jp-setup\ntoken: t\nactions: []\n", []string{`4:1: wait: jp-setup orders are not accepted yet; attu takes actions orders (wait: actions), the U.S. decision`}},
+		{"refit for a side", "game: g\nside: us\nturn: 1\nwait: refit\ntoken: t\nactions: []\n", []string{`4:1: wait: the orders of a refit turn are wait: us-refit (U.S.) and wait: jp-refit (Japanese)`}},
 		{"misspelt wait", "game: g\nside: us\nturn: 1\nwait: acions\ntoken: t\nactions: []\n", []string{`4:1: wait: "acions" is not a kind of orders (did you mean "actions"?); attu takes actions orders`}},
 		{"unknown wait", "game: g\nside: us\nturn: 1\nwait: banzai\ntoken: t\n", []string{`4:1: wait: "banzai" is not a kind of orders; attu takes`}},
 		{"missing envelope", "actions: []\n", []string{"1:1: game is missing", "1:1: token is missing", "1:1: turn is missing", "1:1: side is missing"}},

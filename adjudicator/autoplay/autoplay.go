@@ -8,19 +8,21 @@
 // # Basics
 //
 // Orders answers whatever the game waits for (adjudicator.State.Wait):
-// the U.S. decision with a random night or day turn, or an actions file with
-// a random mix of moves, ranged fire, melee declarations, now and then the
-// side's air strikes or Colonel Yamasaki's charge, and units left alone.
+// the U.S. decision with a random night or day turn or, now and then, a
+// refit turn; an actions file with a random mix of moves, ranged fire,
+// melee declarations, now and then the side's air strikes or Colonel
+// Yamasaki's charge, and units left alone; or the refit orders of either
+// side (see refit.go).
 // Every file it returns passes adjudicator.CheckOrders, so Resolve accepts
 // it; the dice may still make an activation moot when it runs.
 //
 // # Caveats
 //
-// The player never asks for a refit turn (rule 3.1): refit turns are not
-// supported yet. It decides only from what its side may see (DESIGN 4): the
-// enemy counters' hexes and the enemy units shown face up; it names no
-// face-down enemy unit. It plays badly on purpose, favouring moves towards
-// the enemy so that fights happen, and nothing more.
+// It decides only from what its side may see (DESIGN 4): the enemy
+// counters' hexes and the enemy units shown face up; it names no face-down
+// enemy unit, and the Japanese never look at the U.S. units off the map.
+// It plays badly on purpose, favouring moves towards the enemy so that
+// fights happen, and nothing more.
 package autoplay
 
 import (
@@ -37,10 +39,11 @@ func Orders(s *adjudicator.State, pick func(n int) int) adjudicator.Orders {
 	w := s.Wait()
 	switch w.Kind {
 	case adjudicator.WaitUSDecision:
-		o := s.DefaultOrders()
-		// rule 3.2: night or day. Refit (3.1) is not supported yet.
-		o.Decision = &adjudicator.Decision{Night: pick(3) == 0}
-		return o
+		return decision(s, pick)
+	case adjudicator.WaitUSRefit:
+		return usRefit(s, s.DefaultOrders(), pick)
+	case adjudicator.WaitJPRefit:
+		return jpRefit(s, pick)
 	case adjudicator.WaitActions:
 		return actions(s, w.Side, pick)
 	}

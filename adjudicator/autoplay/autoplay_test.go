@@ -32,7 +32,7 @@ func count(o adjudicator.Orders, tally map[string]int) {
 
 // TestOrdersAreLegal plays games from random deployments with random
 // orders: every file Orders returns passes CheckOrders and Resolve accepts
-// it, whatever the game waits for.
+// it, whatever the game waits for, refit turns included.
 func TestOrdersAreLegal(t *testing.T) {
 	games, turns := 40, 6
 	if testing.Short() {
@@ -62,8 +62,22 @@ func TestOrdersAreLegal(t *testing.T) {
 			if o.Decision != nil && o.Decision.Night {
 				night++
 			}
-			if o.Decision != nil && o.Decision.Refit {
-				t.Fatalf("seed %d: a refit turn was asked for", seed)
+			switch {
+			case o.Decision != nil && o.Decision.Refit && o.Refit != nil:
+				tally["refit decision with its orders"]++
+			case o.Decision != nil && o.Decision.Refit:
+				tally["refit decision"]++
+			case o.Refit != nil:
+				tally["us-refit"]++
+				tally["restore"] += len(o.Refit.Restore)
+				tally["land"] += len(o.Refit.Land)
+				tally["independent"] += len(o.Refit.Independents)
+				tally["depot"] += len(o.Refit.Depots)
+			case o.Rearrange != nil:
+				tally["jp-refit"]++
+				tally["hide"] += len(o.Rearrange.Hide)
+				tally["unknown move"] += len(o.Rearrange.Moves)
+				tally["swap"] += len(o.Rearrange.Swaps)
 			}
 			count(o, tally)
 			files++
@@ -73,6 +87,11 @@ func TestOrdersAreLegal(t *testing.T) {
 	t.Logf("%d files: %v, %d night turns", files, tally, night)
 	if tally["move"] < 10*games || tally["melee"] < games || tally["fire"] < games || tally["air"] == 0 || night == 0 {
 		t.Errorf("too tame: %v, %d night turns in %d files", tally, night, files)
+	}
+	for _, what := range []string{"refit decision", "refit decision with its orders", "us-refit", "jp-refit", "restore", "land", "unknown move", "swap", "independent", "depot"} {
+		if tally[what] == 0 {
+			t.Errorf("no %s in %d files: %v", what, files, tally)
+		}
 	}
 }
 
@@ -138,9 +157,16 @@ func TestDeployIsLegal(t *testing.T) {
 // TestUSOrdersIgnoreHidden checks that the U.S. player decides only from
 // what the U.S. sees (DESIGN 4): moving the face-down Japanese units among
 // the hexes that hold them, so that every hex shows as many counters as
-// before, leaves its orders the same.
+// before, leaves its orders the same, at every wait of the U.S.: the
+// decision, the actions and the refit orders. A shuffle that leaves only
+// Unknown units in a zone whose victory hex the U.S. holds makes a
+// position the rules never leave standing (rule 10.0 clears the zone at
+// once, in view of both players); such a shuffle is not compared, nor one
+// after which the actions clear a zone on their way: the player plans each
+// activation on the position the earlier ones leave, as the rules judge
+// the file, and there a zone cleared of its Unknown units is public.
 func TestUSOrdersIgnoreHidden(t *testing.T) {
-	checked := 0
+	checked := map[adjudicator.WaitKind]int{}
 	for seed := range int64(40) {
 		s, r := newGame(seed)
 		for range 8 {
@@ -149,7 +175,7 @@ func TestUSOrdersIgnoreHidden(t *testing.T) {
 			if phase == adjudicator.WaitEnded {
 				break
 			}
-			if side == adjudicator.US && phase == adjudicator.WaitActions {
+			if side == adjudicator.US {
 				other := s.Clone()
 				var down []*adjudicator.Unit
 				for _, u := range other.Units {
@@ -166,12 +192,16 @@ func TestUSOrdersIgnoreHidden(t *testing.T) {
 					u.Hex = hexes[i]
 				}
 				pickSeed := r.Int63()
-				a := autoplay.Orders(s, rand.New(rand.NewSource(pickSeed)).Intn)
-				b := autoplay.Orders(other, rand.New(rand.NewSource(pickSeed)).Intn)
-				if !reflect.DeepEqual(a, b) {
-					t.Fatalf("seed %d, %s: the U.S. orders change with what the face-down counters are", seed, s.WaitText())
+				if _, evs := adjudicator.UpdateCleared(other); len(evs) == 0 {
+					a := autoplay.Orders(s, rand.New(rand.NewSource(pickSeed)).Intn)
+					b := autoplay.Orders(other, rand.New(rand.NewSource(pickSeed)).Intn)
+					if !clears(s, a) && !clears(other, b) {
+						if !reflect.DeepEqual(a, b) {
+							t.Fatalf("seed %d, %s: the U.S. orders change with what the face-down counters are", seed, s.WaitText())
+						}
+						checked[phase]++
+					}
 				}
-				checked++
 			}
 			ns, _, ps := adjudicator.Resolve(s, autoplay.Orders(s, r.Intn), dice{r})
 			if len(ps) > 0 {
@@ -180,7 +210,79 @@ func TestUSOrdersIgnoreHidden(t *testing.T) {
 			s = ns
 		}
 	}
-	if checked < 40 {
-		t.Fatalf("only %d U.S. actions files compared", checked)
+	if checked[adjudicator.WaitActions] < 40 || checked[adjudicator.WaitUSDecision] < 40 || checked[adjudicator.WaitUSRefit] < 5 {
+		t.Fatalf("too few U.S. orders compared: %v", checked)
+	}
+}
+
+// clears reports whether actions orders o, played on s as the rules judge
+// them (no dice), clear a victory zone on their way (rule 10.0).
+func clears(s *adjudicator.State, o adjudicator.Orders) bool {
+	if o.Wait != adjudicator.WaitActions {
+		return false
+	}
+	_, evs, _ := adjudicator.ResolveActions(s, o, nil)
+	for _, e := range evs {
+		if e.Kind == "cleared" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestJPOrdersIgnoreUSBoxes checks that the Japanese player decides only
+// from what the Japanese see (DESIGN 4): of the U.S. units off the map they
+// see only how many units and steps each box holds, so exchanging the boxes
+// of U.S. units with as many steps leaves their orders the same, at the
+// actions and at the Japanese refit.
+func TestJPOrdersIgnoreUSBoxes(t *testing.T) {
+	checked := map[adjudicator.WaitKind]int{}
+	games := 40
+	if testing.Short() {
+		games = 15
+	}
+	for seed := range int64(games) {
+		s, r := newGame(seed)
+		for range 10 {
+			w := s.Wait()
+			if w.Over() {
+				break
+			}
+			if w.Side == adjudicator.JP {
+				other := s.Clone()
+				bySteps := map[int][]*adjudicator.Unit{}
+				for _, u := range other.Units {
+					if u.Counter().Side() == adjudicator.US && !u.OnMap() && u.Box != adjudicator.BoxUnused {
+						bySteps[u.Steps] = append(bySteps[u.Steps], u)
+					}
+				}
+				for steps := 1; steps <= 4; steps++ {
+					us := bySteps[steps]
+					perm := r.Perm(len(us))
+					boxes := make([]string, len(us))
+					for i, u := range us {
+						boxes[perm[i]] = u.Box
+					}
+					for i, u := range us {
+						u.Box = boxes[i]
+					}
+				}
+				pickSeed := r.Int63()
+				a := autoplay.Orders(s, rand.New(rand.NewSource(pickSeed)).Intn)
+				b := autoplay.Orders(other, rand.New(rand.NewSource(pickSeed)).Intn)
+				if !reflect.DeepEqual(a, b) {
+					t.Fatalf("seed %d, %s: the Japanese orders change with which U.S. units are off the map", seed, s.WaitText())
+				}
+				checked[w.Kind]++
+			}
+			ns, _, ps := adjudicator.Resolve(s, autoplay.Orders(s, r.Intn), dice{r})
+			if len(ps) > 0 {
+				t.Fatal(ps)
+			}
+			s = ns
+		}
+	}
+	if checked[adjudicator.WaitActions] < games || checked[adjudicator.WaitJPRefit] < 3 {
+		t.Fatalf("too few Japanese orders compared: %v", checked)
 	}
 }

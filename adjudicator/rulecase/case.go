@@ -66,6 +66,9 @@ type caseYAML struct {
 	Waiting     adjudicator.Side     `yaml:"waiting"`
 	Komandorski *komandorskiYAML     `yaml:"komandorski"`
 	Cleared     []string             `yaml:"cleared"`
+	// RefitSteps poses a U.S. refit wait: what the loss recovery roll gave
+	// (rule 9.1).
+	RefitSteps *int `yaml:"refit_steps"`
 }
 
 type komandorskiExpect struct {
@@ -117,6 +120,7 @@ type expectYAML struct {
 	Turn        *int                 `yaml:"turn"`
 	Cleared     *[]string            `yaml:"cleared"`
 	Komandorski *komandorskiExpect   `yaml:"komandorski"`
+	RefitSteps  *int                 `yaml:"refit_steps"`
 
 	At orders.Pos // where expect: begins
 	// Decoded from the nodes above by Parse.
@@ -241,6 +245,7 @@ func Parse(data []byte) (*Case, error) {
 			line, col := f.Field("side")
 			p.fail(orders.Pos{Line: line, Col: col}, "orders %d: side: want us or jp", i+1)
 		}
+		p.refitHexes(f)
 		for _, a := range f.Actions {
 			if a.Move != nil {
 				p.hex(a.Move.Path...)

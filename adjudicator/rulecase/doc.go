@@ -2,7 +2,7 @@
 // feed it orders and check what the adjudicator made of them (DESIGN 9).
 // The project keeps its cases in testdata/, named AREA-WHAT.yaml (areas:
 // move, zoc, stack, los, spot, supply, weather, air, ranged, air-strike,
-// unknown, loss, melee, hero, refuse, turn, victory, example), and runs them
+// unknown, loss, melee, hero, refuse, turn, victory, refit, example), and runs them
 // all in go test; "attu sandbox CASE.yaml" runs one.
 //
 // # Basics
@@ -88,7 +88,7 @@
 // each file to ResolveActions, with no wait checked. An orders file's turn
 // defaults to the case's turn, so files after a turn advance name theirs.
 //
-//	phase: actions                         # or us-decision: what the game waits for
+//	phase: actions                         # or us-decision, us-refit, jp-refit: what the game waits for
 //	waiting: jp                            # whose orders; default the first player (U.S. by day, Japanese at night)
 //	casualties: 29                         # the track at the start; 30 ends the game (3.8.2)
 //	komandorski: {effect: 27, delay: 2}    # the chits of 12.1; flipped as the turn says (12.1.3)
@@ -100,11 +100,25 @@
 //	expect:
 //	  winner: jp                           # us, jp or none
 //	  victory: "rule 3.8.3"                # a substring of why the game was won
-//	  phase: ended                         # us-decision, actions or ended
+//	  phase: ended                         # us-decision, actions, us-refit, jp-refit or ended
 //	  waiting: us
 //	  turn: 19
 //	  cleared: [E]                         # exactly these zones are cleared
 //	  komandorski: {effect_revealed: true, delay_revealed: false}
+//
+// # Refit turns
+//
+// A refit turn (rule 9) is played by the same orders files, with wait:
+// us-refit or jp-refit and refit: (the schema of package orders), or by a
+// decision carrying refit:. A case may start in either refit wait:
+//
+//	phase: us-refit                        # the U.S. refit orders are awaited
+//	refit_steps: 4                         # what the loss recovery roll gave (9.1)
+//	units:
+//	  - {id: 1/32-A, box: reinforcements}  # ready to land (9.2)
+//	  - {id: U05, box: offmap}             # an Unknown unit a swap may place (9.6)
+//	expect:
+//	  refit_steps: 4                       # while the U.S. refit orders are awaited
 //
 // Rule 3.8.2 ends the game at once when no Japanese infantry or artillery
 // is on the map or in the pool, and units not placed stay unused: give a
@@ -114,7 +128,7 @@
 // # Caveats
 //
 // Like the adjudicator, this package does no I/O: callers read the file and
-// print the result. Waits the engine does not take yet (refit, setup) are
+// print the result. Waits the engine does not take yet (setup) are
 // refused like any wrong orders file, so a case about them fails rather
 // than passing unchecked.
 package rulecase

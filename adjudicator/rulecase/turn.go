@@ -47,6 +47,7 @@ func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
 		}
 	}
 	slices.Sort(s.Cleared)
+	p.refitSteps(root, y)
 	if y.Phase == "" {
 		if y.Waiting != adjudicator.NoSide {
 			p.fail(keyPos(root, "waiting"), "waiting: give phase too, like phase: actions")
@@ -54,19 +55,23 @@ func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
 		return false
 	}
 	if !slices.Contains(phases, string(y.Phase)) {
-		p.fail(keyPos(root, "phase"), "phase %q: want %s", y.Phase, strings.Join(phases, " or "))
+		p.fail(keyPos(root, "phase"), "phase %q: want %s or %s", y.Phase, strings.Join(phases[:len(phases)-1], ", "), phases[len(phases)-1])
 		return false
 	}
 	w := y.Waiting
 	switch {
 	case w == adjudicator.NoSide && y.Phase == adjudicator.WaitActions:
 		w = adjudicator.FirstPlayer(s.Night)
+	case w == adjudicator.NoSide && y.Phase == adjudicator.WaitJPRefit:
+		w = adjudicator.JP
 	case w == adjudicator.NoSide:
 		w = adjudicator.US
 	case w != adjudicator.US && w != adjudicator.JP:
 		p.fail(keyPos(root, "waiting"), "waiting: want us or jp")
 	case y.Phase == adjudicator.WaitUSDecision && w != adjudicator.US:
 		p.fail(keyPos(root, "waiting"), "waiting: only the U.S. decides a turn (rules 3.1, 3.2)")
+	case y.Phase == adjudicator.WaitUSRefit && w != adjudicator.US, y.Phase == adjudicator.WaitJPRefit && w != adjudicator.JP:
+		p.fail(keyPos(root, "waiting"), "waiting: us-refit waits for the U.S. (us), jp-refit for the Japanese (jp)")
 	}
 	s.Awaiting, s.Waiting = y.Phase, w
 	return true
@@ -156,6 +161,7 @@ func (c *Case) checkWait(r *Result, s *adjudicator.State) {
 		r.check(fmt.Sprintf("cleared zones [%s]", strings.Join(want, ", ")), slices.Equal(want, got),
 			fmt.Sprintf("cleared: expected [%s], got [%s]", strings.Join(want, ", "), strings.Join(got, ", ")))
 	}
+	c.checkRefitSteps(r, s)
 	if k := e.Komandorski; k != nil {
 		if k.EffectRevealed != nil {
 			r.check(fmt.Sprintf("Komandorski effect revealed %v", *k.EffectRevealed), s.Komandorski.EffectRevealed == *k.EffectRevealed,

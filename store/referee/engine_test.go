@@ -35,6 +35,57 @@ func orderFile(game, token string, o adjudicator.Orders) []byte {
 	if d := o.Decision; d != nil {
 		f["decision"] = map[string]bool{"refit": d.Refit, "night": d.Night}
 	}
+	if r := o.Refit; r != nil {
+		refit := map[string]any{}
+		var restore, land []map[string]any
+		for _, e := range r.Restore {
+			m := map[string]any{"unit": e.Unit}
+			if e.Steps > 0 {
+				m["steps"] = e.Steps
+			}
+			restore = append(restore, m)
+		}
+		for _, e := range r.Land {
+			land = append(land, map[string]any{"unit": e.Unit, "zone": e.Zone})
+		}
+		if len(restore) > 0 {
+			refit["restore"] = restore
+		}
+		if len(land) > 0 {
+			refit["land"] = land
+		}
+		if len(r.Independents) > 0 {
+			refit["independents"] = r.Independents
+		}
+		if len(r.Depots) > 0 {
+			refit["depots"] = r.Depots
+		}
+		f["refit"] = refit
+	}
+	if r := o.Rearrange; r != nil {
+		refit := map[string]any{}
+		place := func(ms []adjudicator.UnknownMove) []map[string]any {
+			var out []map[string]any
+			for _, m := range ms {
+				out = append(out, map[string]any{"unit": m.Unit, "to": m.To})
+			}
+			return out
+		}
+		if len(r.Hide) > 0 {
+			refit["hide"] = r.Hide
+		}
+		if len(r.Moves) > 0 {
+			refit["move"] = place(r.Moves)
+		}
+		var swaps []map[string]any
+		for _, sw := range r.Swaps {
+			swaps = append(swaps, map[string]any{"hex": sw.Hex, "place": place(sw.Place)})
+		}
+		if len(swaps) > 0 {
+			refit["swap"] = swaps
+		}
+		f["refit"] = refit
+	}
 	if o.Standing != nil {
 		// The standing instructions' JSON names are the file's keys.
 		var m map[string]any
