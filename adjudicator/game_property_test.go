@@ -2,6 +2,7 @@ package adjudicator_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -75,7 +76,7 @@ func startGame(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Even
 			s.Place(units[i].ID, 0, adjudicator.BoxReinforcements)
 		}
 	}
-	s.UpdateCleared()
+	s, _ = adjudicator.UpdateCleared(s)
 	s.Awaiting, s.Waiting = adjudicator.WaitUSDecision, adjudicator.US
 	return s, nil
 }
@@ -114,13 +115,13 @@ type failure struct {
 // checks that the position is sound and that the U.S. learns nothing fog of
 // war hides (DESIGN 4):
 //
-//   - no unit is both in a hex and in a box, or nowhere, and no id appears
-//     twice; none is left set aside, face down off the map, or (Unknown)
-//     face up on it; a turn starts with no unit marked as having acted;
-//   - no hex holds both sides, and every stack is legal: U.S. rule 4.1 or a
-//     landing zone's capacity (9.2.1), Japanese at most three infantry and
-//     artillery units (4.2);
-//   - every unit has between one step and its counter's full strength;
+//   - the position passes State.Validate: among others, no unit is both in
+//     a hex and in a box, or nowhere, and no id appears twice; none is left
+//     set aside, face down off the map, or (Unknown) face up on it; a turn
+//     starts with no unit marked as having acted; no hex holds both sides,
+//     and every stack is legal: U.S. rule 4.1 or a landing zone's capacity
+//     (9.2.1), Japanese at most three infantry and artillery units (4.2);
+//     every unit has between one step and its counter's full strength;
 //   - the 64 Japanese infantry units are on the map, in the pool or
 //     eliminated (2.5, 8.5);
 //   - the casualty track (8.4) moved by the U.S. infantry steps that left
@@ -352,66 +353,36 @@ func usInfantrySteps(s *adjudicator.State) int {
 	return n
 }
 
-// invariants checks that s is a sound position and, with before and st,
-// that the step from before to s kept the casualty track right. It returns
-// the first problem found.
+// invariants checks that s is a sound position (State.Validate, and every
+// Japanese infantry unit in play) and, with before and st, that the step
+// from before to s kept the casualty track right. It returns every
+// violation Validate finds, or else the first other problem.
 func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 	bad := func(hexes []adjudicator.Hex, format string, a ...any) *failure {
 		return &failure{msg: fmt.Sprintf(format, a...), hexes: hexes}
 	}
-	m := s.Map()
-	ids := map[string]bool{}
-	phase := s.Wait().Kind
-	for _, u := range s.Units {
-		at := []adjudicator.Hex{u.Hex}
-		if !u.OnMap() {
-			at = nil
-		}
-		switch {
-		case ids[u.ID]:
-			return bad(at, "%s is in the state twice", u.ID)
-		case u.OnMap() && u.Box != "":
-			return bad(at, "%s is in %s and in box %q", u.ID, u.Hex, u.Box)
-		case !u.OnMap() && u.Box == "":
-			return bad(nil, "%s is nowhere", u.ID)
-		case strings.HasPrefix(u.Box, adjudicator.BoxSetAsidePrefix):
-			return bad(nil, "%s is still in box %q", u.ID, u.Box)
-		case u.Steps < 1 || u.Steps > u.Counter().MaxSteps():
-			return bad(at, "%s has %d steps, its counter %d at most", u.ID, u.Steps, u.Counter().MaxSteps())
-		case u.OnMap() && !m.Land(u.Hex):
-			return bad(at, "%s stands in %s, which is not land", u.ID, u.Hex)
-		case !u.OnMap() && u.FaceDown:
-			return bad(nil, "%s is face down in box %q", u.ID, u.Box)
-		case u.OnMap() && u.Kind() == adjudicator.Unknown && !u.FaceDown:
-			return bad(at, "Unknown unit %s is face up on the map", u.ID)
-		case phase == adjudicator.WaitUSDecision && (u.Acted || u.MPSpent != 0 || u.Melee != 0):
-			return bad(at, "%s starts turn %d having acted (acted %v, %d MP spent, melee against %s)", u.ID, s.Turn, u.Acted, u.MPSpent, u.Melee)
-		}
-		ids[u.ID] = true
-	}
-	if n := len(s.Counters().IDs()); len(s.Units) != n {
-		return bad(nil, "%d units in the state, %d counters in the mix", len(s.Units), n)
-	}
-	hexes, by := s.Occupants()
-	for _, h := range hexes {
-		side := by[h][0].Side()
-		for _, u := range by[h] {
-			if u.Side() != side {
-				return bad([]adjudicator.Hex{h}, "%s holds both sides", h)
+	if err := s.Validate(); err != nil {
+		f := &failure{msg: "the position is unsound:\n" + err.Error()}
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			var v *adjudicator.Violation
+			if errors.As(e, &v) {
+				for _, h := range v.Hexes {
+					if !slices.Contains(f.hexes, h) {
+						f.hexes = append(f.hexes, h)
+					}
+				}
 			}
 		}
-		if why := s.StackingProblem(h, side); why != "" {
-			return bad([]adjudicator.Hex{h}, "stacking: %s", why)
-		}
+		return f
 	}
+	// Every game here starts with the whole Japanese infantry in play
+	// (startGame), which a scenario need not do, so this is the test's
+	// check rather than Validate's.
 	if onMap, pool, elim := s.PoolCounts(); onMap+pool+elim != 64 {
 		return bad(nil, "Japanese infantry: %d on the map, %d in the pool, %d eliminated: %d, not 64", onMap, pool, elim, onMap+pool+elim)
 	}
 	if before == nil {
 		return nil
-	}
-	if phase != adjudicator.WaitUSRefit && s.RefitSteps != 0 {
-		return bad(nil, "%d refit steps are kept while the game waits for %s", s.RefitSteps, s.WaitText())
 	}
 	for _, u := range before.Units {
 		if now, _ := s.Unit(u.ID); u.Box == adjudicator.BoxEliminated && now.Box != adjudicator.BoxEliminated {
@@ -554,12 +525,12 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 		return nil, f
 	}
 	mark(cur, false)
-	cur.UpdateCleared()
-	cur.CheckSuddenVictory()
+	cur, _ = adjudicator.UpdateCleared(cur)
+	adjudicator.CheckSuddenVictory(cur)
 	if phase := cur.Wait().Kind; phase != adjudicator.WaitEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
-		cur.ResolveMelee(d)
+		cur, _ = adjudicator.ResolveMelee(cur, d)
 		mark(cur, true)
-		cur.UpdateCleared()
+		cur, _ = adjudicator.UpdateCleared(cur)
 	}
 
 	// The replay must have ended where Resolve did.

@@ -251,7 +251,7 @@ func buildMap(f *MapFile) (*Map, error) {
 			bad("river %d needs a name and at least two hexes", i+1)
 			continue
 		}
-		m.Rivers = append(m.Rivers, River{Name: r.Name, Hexes: r.Hexes})
+		m.Rivers = append(m.Rivers, River(r))
 		for k := 1; k < len(r.Hexes); k++ {
 			a, b := r.Hexes[k-1], r.Hexes[k]
 			if !a.Adjacent(b) || !m.Land(a) || !m.Land(b) {

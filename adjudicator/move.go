@@ -215,7 +215,7 @@ func (s *State) applyMove(p movePlan, side Side) []Event {
 	// rule 10.0: a move onto a victory hex may clear its zone, and one into
 	// a cleared victory hex may retake it, at once: the rest of the file
 	// sees the island as it now is.
-	return append(evs, s.UpdateCleared()...)
+	return append(evs, s.updateCleared()...)
 }
 
 // Reachable returns every hex unit u could end a move in if it moved now,

@@ -393,8 +393,8 @@ func (s *State) usSightChanges(before map[Hex]sight) []Event {
 // judged, then advances the turn (9.7).
 func (s *State) refitJP(o Rearrange) []Event {
 	evs, _ := s.rearrange(o, false)
-	evs = append(evs, s.UpdateCleared()...)
-	evs = append(evs, s.CheckSuddenVictory()...)
+	evs = append(evs, s.updateCleared()...)
+	evs = append(evs, s.checkSuddenVictory()...)
 	if s.Over() {
 		return evs
 	}

@@ -155,7 +155,7 @@ func (r *refitRun) eliminateLanding(ev Event, u *Unit, steps int) {
 		ev.Side, ev.Units, ev.Steps = US, []EventUnit{ref}, steps
 		r.event(refitPublic(ev))
 	}
-	r.events = append(r.events, s.CheckSuddenVictory()...)
+	r.events = append(r.events, s.checkSuddenVictory()...)
 }
 
 // capacity enforces each landing zone's capacity once the units are ashore

@@ -59,7 +59,7 @@ func FirstPlayer(night bool) Side {
 
 // NewGame returns a fresh campaign game on map m with counters cs (nil for
 // the built-in ones): the Komandorski chits drawn with d (rule 12.1) and the
-// game waiting for the U.S. decision of turn 1 (Begin). Every unit is still
+// game waiting for the U.S. decision of turn 1 (begin). Every unit is still
 // in the unused box: the setup waits of rule 12 come with a later version,
 // so until then the caller places the units before play.
 func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
@@ -69,7 +69,7 @@ func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 	// them only as they are revealed.
 	evs := []Event{{Kind: EventKomandorskiDrawn, Seen: OnlyTo(JP), Side: JP, Turn: KomandorskiTurn,
 		Private: &Private{Effect: s.Komandorski.Effect, Delay: s.Komandorski.Delay}}}
-	return s, append(evs, s.Begin()...)
+	return s, append(evs, s.begin()...)
 }
 
 // DrawKomandorski draws the two chits of rule 12.1: the effect (May 24, 27
@@ -97,9 +97,9 @@ func DrawKomandorski(d Dice) Komandorski {
 // maxRedraws bounds the rolls of one chit draw.
 const maxRedraws = 20
 
-// Begin starts play: turn 1 (May 11), the weather marker on Fog and the
+// begin starts play: turn 1 (May 11), the weather marker on Fog and the
 // casualty track at 0 (rule 12.2), waiting for the U.S. decision of turn 1.
-func (s *State) Begin() []Event {
+func (s *State) begin() []Event {
 	s.Turn, s.Weather, s.Night, s.Casualties = 1, Fog, false, 0
 	s.Winner, s.Victory = NoSide, ""
 	s.await(WaitUSDecision, US)
@@ -280,8 +280,8 @@ func (s *State) decide(dec Decision, d Dice) []Event {
 // actions, or after the second player to the end of the turn. Losses during
 // the actions may already have ended the game (3.8.2).
 func (s *State) afterActions(side Side, d Dice) []Event {
-	evs := s.UpdateCleared()
-	evs = append(evs, s.CheckSuddenVictory()...)
+	evs := s.updateCleared()
+	evs = append(evs, s.checkSuddenVictory()...)
 	if s.Over() {
 		return evs
 	}
@@ -296,12 +296,12 @@ func (s *State) afterActions(side Side, d Dice) []Event {
 // advance.
 func (s *State) endTurn(d Dice) []Event {
 	evs := s.meleeStep(d)
-	evs = append(evs, s.UpdateCleared()...)
-	evs = append(evs, s.CheckSuddenVictory()...)
+	evs = append(evs, s.updateCleared()...)
+	evs = append(evs, s.checkSuddenVictory()...)
 	if s.Over() {
 		return evs
 	}
-	evs = append(evs, s.CheckVictory()...)
+	evs = append(evs, s.checkVictory()...)
 	if s.Over() {
 		return evs
 	}
@@ -311,7 +311,7 @@ func (s *State) endTurn(d Dice) []Event {
 // meleeStep is step 7 (rule 3.7): every melee declared in the actions of
 // both sides, fought by the server from the standing instructions.
 func (s *State) meleeStep(d Dice) []Event {
-	return s.ResolveMelee(d)
+	return s.resolveMelee(d)
 }
 
 // advanceTurn is step 9 (rule 3.9): the end of the game when this was the

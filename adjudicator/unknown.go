@@ -12,7 +12,7 @@ const jpStackLimit = 3
 // can turn into, however many there are (rule 2.5).
 const maxUnknownYield = 3
 
-// RevealUnknowns converts every Unknown unit in h into infantry (rule 2.5),
+// revealUnknowns converts every Unknown unit in h into infantry (rule 2.5),
 // as when one of them fires, or they attack or defend in melee, and returns
 // the infantry units placed and what happened.
 //
@@ -39,7 +39,7 @@ const maxUnknownYield = 3
 // U.S. could tell when the pool or stacking cut the yield short, and the
 // pool is hidden from it (DESIGN section 4); the table die is the Japanese
 // player's own roll against a counter that then leaves the map.
-func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
+func (s *State) revealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	var unknowns []*Unit
 	others := 0
 	for _, u := range s.UnitsAt(h) {

@@ -14,7 +14,7 @@ type WaitKind string
 // waitKinds, and the code in Resolve and checkFile that plays it.
 const (
 	// WaitNone: the game waits for nothing yet, a position set up but not
-	// begun (Begin).
+	// begun (NewGame begins it).
 	WaitNone WaitKind = ""
 	// WaitJPSetup: the free Japanese setup (rule 12.4).
 	WaitJPSetup WaitKind = "jp-setup"

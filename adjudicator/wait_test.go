@@ -10,7 +10,7 @@ import (
 func TestWaitAnswers(t *testing.T) {
 	s := NewState(nil, nil)
 	notBegun := s.Clone()
-	s.Begin()
+	s.begin()
 	over := s.Clone()
 	over.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "test")
 	for _, c := range []struct {

@@ -47,7 +47,9 @@ func (c *Case) Run() *Result {
 		}
 	}
 	if slices.Contains(c.roll, RollMelee) {
-		r.Events = append(r.Events, s.ResolveMelee(d)...)
+		var evs []adjudicator.Event
+		s, evs = adjudicator.ResolveMelee(s, d)
+		r.Events = append(r.Events, evs...)
 	}
 	r.Dice = d.Log
 	r.State = s

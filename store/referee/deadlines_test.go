@@ -179,7 +179,7 @@ func TestTakeback(t *testing.T) {
 	}
 	h.play(nil) // the U.S. actions again
 	// A request nobody answers lapses at its time.
-	out = h.command(adjudicator.US, "takeback", true)
+	h.command(adjudicator.US, "takeback", true)
 	h.advance(DefaultTakeback - time.Minute)
 	if out := h.tick(); len(out) != 0 {
 		t.Fatalf("before the lapse: %v", subjects(out))

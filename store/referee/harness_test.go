@@ -2,7 +2,6 @@ package referee
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -329,9 +328,4 @@ func mustContain(t testing.TB, what, text string, words ...string) {
 			t.Fatalf("%s does not say %q:\n%s", what, w, text)
 		}
 	}
-}
-
-func jsonOf(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }
