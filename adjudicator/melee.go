@@ -920,7 +920,7 @@ func (s *State) retreatHex(u *Unit) (Hex, bool) {
 	m := s.Map()
 	best, bestDist := Hex(0), 0
 	for _, n := range m.Neighbours(u.Hex) {
-		if m.Cliff(u.Hex, n) || s.holdsSide(n, JP) || s.InEnemyZOC(n, JP) || s.StackingProblemWith(n, u, u.Steps) != "" {
+		if m.Cliff(u.Hex, n) || s.holdsSide(n, JP) || s.InEnemyZOC(n, JP) || s.StackingProblemWith(n, u, u.Steps) != "" || s.areaBan(u.Hex, n) != "" {
 			continue
 		}
 		dist := 1 << 30
@@ -1022,6 +1022,13 @@ func (mt *meleeFight) advance(att []*Unit) {
 			// so this holds only should one ever be left unconverted.
 			mt.events = append(mt.events, Event{Kind: "advance", Side: mt.side, Seen: JP, Unit: u.ID, Hexes: []Hex{u.Hex, mt.target},
 				Text: fmt.Sprintf("%s stays in %s: %s lies in a cleared victory zone (rule 10.0)", u.ID, u.Hex, mt.target)})
+			continue
+		}
+		if why := s.areaBan(u.Hex, mt.target); why != "" {
+			// rule 15: no unit leaves the play area, nor crosses between
+			// the fronts of The Linkup before it may.
+			mt.events = append(mt.events, Event{Kind: "advance", Side: mt.side, Unit: u.ID, Hexes: []Hex{u.Hex, mt.target},
+				Text: fmt.Sprintf("%s stays in %s: %s", u.ID, u.Hex, why)})
 			continue
 		}
 		if why := s.StackingProblemWith(mt.target, u, u.Steps); why != "" {

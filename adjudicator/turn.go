@@ -128,7 +128,8 @@ func mayText(day int) string { return fmt.Sprintf("May %d", day) }
 // DefaultOrders returns the orders that stand for a side that missed the
 // deadline of the current wait (DESIGN 3.3): a day turn without refit for
 // the U.S. decision, no activations for actions, DefaultRefit and
-// DefaultRearrange in a refit turn.
+// DefaultRearrange in a refit turn, and at the setup the plans PlanJPSetup
+// and PlanLanding make without a choice of their own.
 func (s *State) DefaultOrders() Orders {
 	w := s.Wait()
 	o := Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
@@ -139,6 +140,12 @@ func (s *State) DefaultOrders() Orders {
 		o.Refit = s.DefaultRefit()
 	case WaitJPRefit:
 		o.Rearrange = s.DefaultRearrange()
+	case WaitJPSetup:
+		js := s.PlanJPSetup(nil)
+		o.JPSetup = &js
+	case WaitUSLanding:
+		l := s.PlanLanding(nil)
+		o.Landing = &l
 	}
 	return o
 }
@@ -204,6 +211,12 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		} else {
 			events = append(events, out.refitJP(*o.Rearrange)...)
 		}
+	case WaitJPSetup, WaitUSLanding:
+		out = base
+		if out == s {
+			out = s.Clone()
+		}
+		events = append(events, out.resolveSetup(kind, o, d)...)
 	}
 	if !out.Wait().Over() {
 		events = append(events, Event{Kind: "wait", Text: "The game now waits for " + out.awaited() + "."})
@@ -258,7 +271,8 @@ func (s *State) checkFile(o Orders) []Problem {
 			file("a refit or night decision is made only at the start of a turn, in the U.S. decision (rules 3.1, 3.2)")
 		}
 	}
-	return append(problems, s.checkRefitParts(o)...)
+	problems = append(problems, s.checkRefitParts(o)...)
+	return append(problems, s.checkSetupParts(o)...)
 }
 
 // mergeStanding puts standing instructions from an orders file of side in
@@ -329,7 +343,7 @@ func (s *State) meleeStep(d Dice) []Event {
 // advanceTurn is step 9 (rule 3.9): the end of the game when this was the
 // last turn (3.8.3), else the next turn with its flips and reveals.
 func (s *State) advanceTurn() []Event {
-	if last := s.Komandorski.LastTurn(); last > 0 && s.Turn >= last {
+	if last := s.lastTurn(); last > 0 && s.Turn >= last {
 		evs := []Event{{Kind: "turn", Text: fmt.Sprintf("Turn %d (%s) was the last turn of the game (rule 12.1.3).", s.Turn, TurnDate(s.Turn))}}
 		return append(evs, s.endGame(JP, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
 	}
@@ -404,6 +418,10 @@ func (s *State) revealKomandorski() []Event {
 
 // endGame records the winner and why, and ends the game (rule 3.8).
 func (s *State) endGame(winner Side, why string) []Event {
+	if s.VP != nil && !s.VP.Revealed {
+		// Rule 14.0 decides who won and how well.
+		winner, why = s.scoreVP(why)
+	}
 	s.Winner, s.Victory = winner, why
 	s.await(WaitEnded, NoSide)
 	return []Event{{Kind: "victory", Side: winner, Text: fmt.Sprintf("%s victory: %s.", capitalize(sideName(winner)), why)}}

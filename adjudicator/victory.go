@@ -69,6 +69,9 @@ func (s *State) CheckSuddenVictory() []Event {
 // japaneseFightOn reports whether any Japanese infantry or artillery unit
 // is on the map or in the pool (rule 3.8.2, RULINGS.md R47).
 func (s *State) japaneseFightOn() bool {
+	if s.Scenario != "" {
+		return s.scenarioJapaneseLeft() // RULINGS.md R66
+	}
 	for _, u := range s.Units {
 		c := u.Counter()
 		if c.Side() != JP || (c.Kind() != Infantry && c.Kind() != Artillery) || u.Steps <= 0 {
@@ -87,6 +90,9 @@ func (s *State) japaneseFightOn() bool {
 func (s *State) CheckVictory() []Event {
 	if evs := s.CheckSuddenVictory(); len(evs) > 0 || s.Over() {
 		return evs
+	}
+	if s.Scenario != "" {
+		return s.scenarioVictory() // RULINGS.md R66
 	}
 	if s.usHoldsVictoryHexes() {
 		return s.endGame(US, "the U.S. occupies all six victory hexes at step 8 (rule 3.8.1)")

@@ -149,6 +149,8 @@ func (s *State) yamasakiMove(mv *Move, d Dice) ([]Event, []Problem) {
 			bad(i, "%s: cliff between %s and %s (rule 5.7)", u.ID, cur, h)
 		case s.unknownBarred(u, h):
 			bad(i, "%s", s.unknownBarredMsg(u, h))
+		case s.areaBan(cur, h) != "":
+			bad(i, "%s: %s", u.ID, s.areaBan(cur, h)) // rule 15
 		}
 		if len(problems) > 0 {
 			return nil, problems
