@@ -111,7 +111,7 @@ func NewGameFrom(scenario string, opt Options, d Dice) (*State, []Event, error) 
 	s := NewState(nil, nil)
 	s.Scenario, s.Options = scenario, &opt
 	sp := s.spec()
-	evs := []Event{setupPublic(evCreated, nil, "A game of %s: the Japanese set up by the %s rules, the U.S. by the %s rules%s.",
+	evs := []Event{setupPublic(evCreated, nil, "A game of %s: the Japanese set up by the %s, the U.S. by the %s%s.",
 		ScenarioTitle(scenario), setupRule(opt.JPSetup, JP), setupRule(opt.USSetup, US), vpText(opt.VPChits))}
 
 	// Rule 12.2: the markers.
@@ -157,13 +157,13 @@ func NewGameFrom(scenario string, opt Options, d Dice) (*State, []Event, error) 
 func setupRule(kind string, side Side) string {
 	switch {
 	case kind == SetupHistoric && side == JP:
-		return "historic setup (12.3)"
+		return "historic setup (rule 12.3)"
 	case kind == SetupHistoric:
-		return "historic setup (12.5)"
+		return "historic setup (rule 12.5)"
 	case side == JP:
-		return "free setup (12.4)"
+		return "free setup (rule 12.4)"
 	}
-	return "free setup (12.6)"
+	return "free setup (rule 12.6)"
 }
 
 func vpText(mode string) string {

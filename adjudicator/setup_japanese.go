@@ -251,9 +251,7 @@ func (s *State) judgeJPSetup(js JPSetup) []Problem {
 	if len(missing) > 0 {
 		file("place %s too: every Unknown unit%s the game gives sets up (rule 12.4)", joinAnd(missing), gunsText(s.spec().artillery))
 	}
-	if len(problems) > 0 {
-		return problems
-	}
+	// The setup as a whole, from the placements that are legal.
 	for _, lz := range s.CoverZones() {
 		var near []string
 		for _, p := range placed {
@@ -339,7 +337,8 @@ func (s *State) setUpJapanese(js JPSetup) []Event {
 // choice every time when pick is nil: DefaultOrders uses that. It reads
 // only what the Japanese know: the map, their units and the chits.
 func (s *State) PlanJPSetup(pick func(int) int) JPSetup {
-	if pick == nil {
+	random := pick != nil
+	if !random {
 		pick = func(int) int { return 0 }
 	}
 	js := JPSetup{VP: s.planVP(pick)}
@@ -381,24 +380,44 @@ func (s *State) PlanJPSetup(pick func(int) int) JPSetup {
 		}
 		return out
 	}
+	// Cover the landing zones first (12.4), greedily: each Unknown unit
+	// goes to a hex covering as many zones still short as any.
 	zones := s.CoverZones()
-	for _, k := range permutation(len(zones), pick) {
-		lz := zones[k]
-		for next < len(unknowns) {
-			have := 0
+	for next < len(unknowns) {
+		need := map[string]int{}
+		for _, lz := range zones {
+			need[lz.ID] = 2
 			for h := range used {
 				if covers(h, lz) {
-					have++
+					need[lz.ID]--
 				}
 			}
-			if have >= 2 {
-				break
+		}
+		best, bestScore := []Hex(nil), 0
+		for _, h := range free(func(Hex) bool { return true }) {
+			score := 0
+			for _, lz := range zones {
+				if need[lz.ID] > 0 && covers(h, lz) {
+					score++
+				}
 			}
-			hs := free(func(h Hex) bool { return covers(h, lz) })
-			if len(hs) == 0 {
-				break
+			switch {
+			case score > bestScore:
+				best, bestScore = []Hex{h}, score
+			case score == bestScore && score > 0:
+				best = append(best, h)
 			}
-			place(hs[pick(len(hs))])
+		}
+		if len(best) == 0 {
+			break
+		}
+		place(best[pick(len(best))])
+	}
+	// The rest anywhere; by default on or nearest the victory hexes.
+	var objectives []Hex
+	for _, vh := range s.Map().VictoryHexes {
+		if s.InPlayArea(vh.Hex) {
+			objectives = append(objectives, vh.Hex)
 		}
 	}
 	for next < len(unknowns) {
@@ -406,7 +425,24 @@ func (s *State) PlanJPSetup(pick func(int) int) JPSetup {
 		if len(hs) == 0 {
 			break
 		}
-		place(hs[pick(len(hs))])
+		if random {
+			place(hs[pick(len(hs))])
+			continue
+		}
+		nearest := func(h Hex) int {
+			d := 1 << 30
+			for _, o := range objectives {
+				d = min(d, h.Distance(o))
+			}
+			return d
+		}
+		best := hs[0]
+		for _, h := range hs[1:] {
+			if nearest(h) < nearest(best) {
+				best = h
+			}
+		}
+		place(best)
 	}
 	setup := s.Map().Setup
 	stack := map[Hex]int{}

@@ -59,6 +59,24 @@ func (s *State) historicUS() bool {
 	return s.Options != nil && s.Options.USSetup == SetupHistoric
 }
 
+// historicZones returns the zones of zs that rule 12.5 gives unit id.
+func historicZones(id string, zs []string) []string {
+	var line []string
+	switch {
+	case slices.Contains(usZonesDG, id):
+		line = []string{"D", "E", "F", "G"}
+	case slices.Contains(usZoneHI, id):
+		line = []string{"H", "I"}
+	}
+	var out []string
+	for _, z := range zs {
+		if slices.Contains(line, z) {
+			out = append(out, z)
+		}
+	}
+	return out
+}
+
 // LandingChoices returns the units the U.S. orders of the landing wait may
 // send and, for each, the zones it may be sent to now: with the historic
 // setup the units of D, E, F and G and the recon platoon, all of which
@@ -289,6 +307,11 @@ func (s *State) PlanLanding(pick func(int) int) USLanding {
 		case slices.Contains(zs, want[id]):
 			z = want[id]
 		default:
+			// 12.5's line for the unit where it can.
+			if hz := historicZones(id, zs); len(hz) > 0 {
+				zs = hz
+			}
+			z = zs[0]
 			for _, c := range zs {
 				if room[c] > room[z] {
 					z = c
