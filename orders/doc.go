@@ -21,7 +21,9 @@
 // # The schema
 //
 // Every file starts with its envelope: game, side, turn, wait and token
-// (a rules case may leave out game, token and turn). The wait says what the
+// (a rules case may leave out game, token and turn), and optionally
+// now: true, which asks a game with a settle window to apply the file at
+// once instead of holding it. The wait says what the
 // file answers, one of the kinds a game waits for ([adjudicator.WaitKind];
 // a kind this version does not play yet is refused as "not accepted yet"):
 //

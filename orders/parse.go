@@ -30,6 +30,9 @@ type File struct {
 	Turn  int // 0 when a rules case's orders leave it out
 	Wait  adjudicator.WaitKind
 	Token string
+	// Now asks the server to apply the file at once rather than hold it
+	// for the game's settle window (now: true in the envelope).
+	Now bool
 
 	Actions []Action
 	// Decision is set in us-decision orders, and only there.
@@ -82,6 +85,7 @@ type envelope struct {
 	Turn     int                  `yaml:"turn"`
 	Wait     adjudicator.WaitKind `yaml:"wait"`
 	Token    string               `yaml:"token"`
+	Now      bool                 `yaml:"now"`
 	Actions  yaml.Node            `yaml:"actions"`
 	Decision yaml.Node            `yaml:"decision"`
 	Refit    yaml.Node            `yaml:"refit"`
@@ -142,7 +146,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		p := f.fields["turn"]
 		errs = append(errs, errAt(p.Line, p.Col, "turn: turns start at 1"))
 	}
-	f.Game, f.Side, f.Turn, f.Wait, f.Token = env.Game, env.Side, env.Turn, env.Wait, env.Token
+	f.Game, f.Side, f.Turn, f.Wait, f.Token, f.Now = env.Game, env.Side, env.Turn, env.Wait, env.Token, env.Now
 	if f.Wait == "" {
 		f.Wait = adjudicator.WaitActions
 	}

@@ -210,10 +210,16 @@ func (a *auditor) run() {
 			}
 			a.states[seq] = a.states[e.To]
 			a.live = append(a.live, seq)
-		case KindEnd:
+		case KindEnd, KindNote:
 			top := a.entries[a.live[len(a.live)-1]]
 			if e.State != top.State {
 				a.fail(seq, 0, "its position is not that of entry %d", top.Seq)
+			}
+			if e.Kind == KindNote && e.Next != top.Next {
+				a.fail(seq, 0, "a note, but the game waits for %s after it and %s before", e.Next, top.Next)
+			}
+			if e.DiceTo != 0 {
+				a.fail(seq, 0, "a %s entry rolls no dice", e.Kind)
 			}
 			a.states[seq] = a.states[top.Seq]
 			a.live = append(a.live, seq)

@@ -22,7 +22,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -158,6 +158,11 @@ var migrations = []func(tx *bolt.Tx) error{
 			return nil
 		})
 	},
+	// Version 4: logs may hold notes (KindNote) and a game's record the
+	// game service's own (Game.Service). A version 3 file holds neither
+	// and reads as it is; the version tells an earlier release that it
+	// cannot read what this one writes.
+	3: func(tx *bolt.Tx) error { return nil },
 }
 
 func migrate(tx *bolt.Tx) error {
@@ -231,6 +236,11 @@ type Game struct {
 	Head     string           `json:"head"`      // hash of the last log entry
 	Current  uint64           `json:"current"`   // the entry whose snapshot is the position in force
 	DiceNext uint64           `json:"dice_next"` // sequence number of the next die; never decreases
+	// Service is the game service's own record of the game (its name,
+	// deadlines and reminders, absences, held files...): the store keeps
+	// it with the game and writes it in the same transactions
+	// (Txn.SetService), without reading it.
+	Service json.RawMessage `json:"service,omitempty"`
 }
 
 // Player returns the player of side s.
@@ -305,6 +315,8 @@ type NewGame struct {
 	Deadline time.Time
 	// Outbox holds the welcome mails (tokens, commitment).
 	Outbox []Mail
+	// Service is the game service's own record of the game (Game.Service).
+	Service json.RawMessage
 }
 
 // NewPlayer is a side's address and token in clear.
@@ -333,7 +345,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 		ID: ng.ID, Scenario: ng.Scenario, Options: ng.Options,
 		Seed: seed, Commitment: Commitment(seed),
 		Status: Active, Deadline: ng.Deadline, Created: now,
-		DiceNext: 1,
+		DiceNext: 1, Service: ng.Service,
 	}
 	for _, p := range ng.Players {
 		g.Players = append(g.Players, Player{Side: p.Side, Address: p.Address, TokenHash: HashToken(p.Token)})

@@ -51,6 +51,15 @@ the commit and marking the mail as read applies nothing twice. Refuse records
 mails that change no game. The mail sender takes Pending mails and reports
 MarkSent or Retry.
 
+Transact runs whatever one incoming mail or one deadline does to a game in
+one transaction (a Txn): orders applied (Txn.Apply, what Apply does), notes
+in the log, a rollback, the end, the game service's own record of the game
+(Game.Service, which the store keeps without reading), the mails to send
+and the mail's receipt in the ledger. A transaction that only answers —
+queues mails and records its receipt — leaves the game's buckets exactly as
+they were. The ledger knows a mail by its Message-ID and content, and a
+second mail under a Message-ID already seen is a copy (ErrProcessed).
+
 Rollback returns a game to the position after an earlier entry; End ends it.
 Export and Audit are described below; Check verifies a whole file.
 
@@ -81,7 +90,8 @@ ends), every byte read (the "raw" values) and the face.
 # Log
 
 Each game's log is a sequence of entries numbered from 1: create, orders,
-rollback, end (see Kind). An entry is stored as canonical JSON —
+rollback, end, note (see Kind). A note changes no position: it records a
+command or a missed deadline, with the position and wait in force. An entry is stored as canonical JSON —
 no insignificant white space, object keys sorted byte-wise, numbers as
 written, strings escaped as Go's encoding/json does with HTML escaping off
 (in Python: json.dumps(v, sort_keys=True, separators=(",", ":"),
@@ -101,7 +111,7 @@ creation answers no wait: its turn is 0.
 
 # Schema
 
-Schema version 3. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 4. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON.
 
 	meta
@@ -110,7 +120,8 @@ cursor walks them in the order they were appended. Values are JSON.
 	    <game id>/               one bucket per game
 	        game                 Game: scenario, options, players' addresses and
 	                             hashed tokens, seed, commitment, status, wait,
-	                             deadline, head, counters
+	                             deadline, head, counters, the game
+	                             service's record (opaque to the store)
 	        log/       u64 seq → Entry (hash-chained)
 	        marks/     u64 seq → u64 seq of the rollback that undid it
 	        orders/    u64 seq → the order file as received, token redacted
@@ -136,7 +147,9 @@ it when both sides did; version 3 types every die (adjudicator.Die) and
 always writes "seen". Words cannot become types without guessing, so
 migrating a version 2 file that holds a game with dice fails, naming the
 game: finish or export it with the release that wrote it. Exports changed
-with it: Audit reads format attu-export/2 only.
+with it: Audit reads format attu-export/2 only. Version 4 adds notes to
+the log and the game service's record to a game's; a version 3 file is
+read as it is.
 
 # Export and audit
 

@@ -74,58 +74,60 @@ type ExportEntry struct {
 // ended or reveal is true (the umpire forcing it).
 func (db *DB) Export(id string, reveal bool) (*Export, error) {
 	x := &Export{Format: ExportFormat, Exported: db.now().UTC(), Orders: []ExportOrders{}, Dice: []Roll{}}
-	err := db.viewGame(id, func(w *gameTx) error {
-		var err error
-		g := w.g
-		x.Game, x.Scenario, x.Options, x.Status = g.ID, g.Scenario, g.Options, g.Status
-		x.Commitment, x.Head = g.Commitment, g.Head
-		if g.Status == Ended || reveal {
-			x.Seed = hex.EncodeToString(g.Seed)
-		}
-		if x.InitialState, err = w.snapshot(1); err != nil {
-			return err
-		}
-		marks := w.b.Bucket(bMarks)
-		orders := w.b.Bucket(bOrders)
-		err = w.b.Bucket(bLog).ForEach(func(k, v []byte) error {
-			xe := ExportEntry{Hash: hashHex(v), Entry: append(json.RawMessage(nil), v...)}
-			if m := marks.Get(k); m != nil {
-				xe.RolledBackBy = binary.BigEndian.Uint64(m)
-			}
-			x.Log = append(x.Log, xe)
-			raw := orders.Get(k)
-			if raw == nil {
-				return nil
-			}
-			var e Entry
-			if err := json.Unmarshal(v, &e); err != nil {
-				return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
-			}
-			xo := ExportOrders{Entry: e.Seq, Side: e.Side, Turn: e.Turn, Wait: e.Wait, Received: e.Received, MessageID: e.MessageID}
-			if utf8.Valid(raw) {
-				xo.YAML = string(raw)
-			} else {
-				xo.Base64 = append([]byte(nil), raw...)
-			}
-			x.Orders = append(x.Orders, xo)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		return w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
-			var r Roll
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("die %d: %w", binary.BigEndian.Uint64(k), err)
-			}
-			x.Dice = append(x.Dice, r)
-			return nil
-		})
-	})
+	err := db.viewGame(id, func(w *gameTx) error { return w.export(x, reveal) })
 	if err != nil {
 		return nil, fmt.Errorf("store: export %s: %w", id, err)
 	}
 	return x, nil
+}
+
+func (w *gameTx) export(x *Export, reveal bool) error {
+	var err error
+	g := w.g
+	x.Game, x.Scenario, x.Options, x.Status = g.ID, g.Scenario, g.Options, g.Status
+	x.Commitment, x.Head = g.Commitment, g.Head
+	if g.Status == Ended || reveal {
+		x.Seed = hex.EncodeToString(g.Seed)
+	}
+	if x.InitialState, err = w.snapshot(1); err != nil {
+		return err
+	}
+	marks := w.b.Bucket(bMarks)
+	orders := w.b.Bucket(bOrders)
+	err = w.b.Bucket(bLog).ForEach(func(k, v []byte) error {
+		xe := ExportEntry{Hash: hashHex(v), Entry: append(json.RawMessage(nil), v...)}
+		if m := marks.Get(k); m != nil {
+			xe.RolledBackBy = binary.BigEndian.Uint64(m)
+		}
+		x.Log = append(x.Log, xe)
+		raw := orders.Get(k)
+		if raw == nil {
+			return nil
+		}
+		var e Entry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
+		}
+		xo := ExportOrders{Entry: e.Seq, Side: e.Side, Turn: e.Turn, Wait: e.Wait, Received: e.Received, MessageID: e.MessageID}
+		if utf8.Valid(raw) {
+			xo.YAML = string(raw)
+		} else {
+			xo.Base64 = append([]byte(nil), raw...)
+		}
+		x.Orders = append(x.Orders, xo)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
+		var r Roll
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("die %d: %w", binary.BigEndian.Uint64(k), err)
+		}
+		x.Dice = append(x.Dice, r)
+		return nil
+	})
 }
 
 // WriteJSON writes the export as indented JSON.

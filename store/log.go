@@ -9,8 +9,6 @@ import (
 	"slices"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
@@ -23,6 +21,7 @@ const (
 	KindOrders   Kind = "orders"   // a side's orders were accepted and resolved, with every server step they led to
 	KindRollback Kind = "rollback" // the umpire returned the game to entry To
 	KindEnd      Kind = "end"      // the game ended; Note says how
+	KindNote     Kind = "note"     // something that changes no position: a command, a missed deadline; Note says what, Side who
 )
 
 // Entry is one link of a game's hash-chained log. Its hash is the SHA-256 of
@@ -34,7 +33,9 @@ type Entry struct {
 	Kind Kind      `json:"kind"`
 	Time time.Time `json:"time"`
 	// Turn, Wait and Side are the wait the entry answered (for a rollback
-	// or an end, the wait it interrupted; a creation answers none).
+	// or an end, the wait it interrupted; a creation answers none). A
+	// note has the wait in force, and Side is who gave the command it
+	// records (NoSide for the server).
 	Turn int                  `json:"turn"`
 	Wait adjudicator.WaitKind `json:"wait,omitempty"`
 	Side adjudicator.Side     `json:"side,omitempty"`
@@ -59,7 +60,7 @@ type Entry struct {
 
 	// KindRollback: the entry returned to.
 	To uint64 `json:"to,omitempty"`
-	// KindRollback, KindEnd: why, in words.
+	// KindRollback, KindEnd, KindNote: why or what, in words.
 	Note string `json:"note,omitempty"`
 
 	// State is the SHA-256 of the JSON of the position after this entry.
@@ -137,7 +138,7 @@ type Reply struct {
 // check the rules make), or the rules refuse them (ErrIllegal). Apply also
 // returns ErrProcessed (the mail is already in the ledger), ErrToken (Raw
 // still carries a token), ErrNoGame, or an internal error. In every case
-// nothing is written.
+// nothing is written. Txn.Apply does the same inside a larger transaction.
 func (db *DB) Apply(st Step, eng Engine) (*Entry, error) {
 	if st.Orders == nil || eng.Resolve == nil {
 		return nil, fmt.Errorf("store: apply to %s: a step needs orders and an engine", st.Game)
@@ -146,111 +147,134 @@ func (db *DB) Apply(st Step, eng Engine) (*Entry, error) {
 		return nil, err
 	}
 	var out *Entry
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, st.Game)
+	_, err := db.Transact(st.Game, st.Mail, func(t *Txn) error {
+		o, err := t.Apply(st, eng)
 		if err != nil {
 			return err
 		}
-		g := w.g
-		o := st.Orders
-		if st.Mail != nil {
-			if r, ok := lookupReceipt(tx, *st.Mail); ok {
-				return fmt.Errorf("%w: %s on %s: %s", ErrProcessed, r.MessageID, r.Time.Format(time.RFC3339), r.Outcome)
-			}
-		}
-		if g.Status != Active {
-			return &RefusedError{Game: g.ID, Err: ErrNotActive, Problems: []Problem{{Msg: notActive(g)}}}
-		}
-		s, err := w.state(g.Current)
-		if err != nil {
-			return err
-		}
-		if sw := s.Wait(); sw != g.Wait {
-			return fmt.Errorf("the position in force waits for %s, the game's record for %s", sw, g.Wait)
-		}
-		seq := g.Entries + 1
-		dice := NewDice(g.Seed, g.DiceNext, seq, g.Wait.Turn, g.Wait.Kind)
-		next, events, refusal := resolve(eng, s, *o, dice)
-		if refusal != nil {
-			var where []Problem
-			if eng.Locate != nil {
-				where = eng.Locate(st.Raw, refusal.problems)
-			}
-			return &RefusedError{Game: g.ID, Err: refusal.err, Problems: placed(refusal.problems, where)}
-		}
-		if next == nil {
-			return fmt.Errorf("the engine returned no position")
-		}
-		snap, err := json.Marshal(next)
-		if err != nil {
-			return fmt.Errorf("encoding state: %w", err)
-		}
-		now := db.now().UTC()
-		e := &Entry{Kind: KindOrders, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: o.Side,
-			Orders: o, RawSHA256: hashHex(st.Raw), Received: st.Received.UTC(),
-			Events: events, State: hashHex(snap), Next: next.Wait()}
-		if st.Mail != nil {
-			e.MessageID = st.Mail.MessageID
-		}
-		if err := w.b.Bucket(bOrders).Put(u64(seq), st.Raw); err != nil {
-			return err
-		}
-		rolls := dice.Rolls()
-		if len(rolls) > 0 {
-			e.DiceFrom, e.DiceTo = g.DiceNext, dice.Next()
-			db := w.b.Bucket(bDice)
-			for _, r := range rolls {
-				b, err := json.Marshal(r)
-				if err != nil {
-					return err
-				}
-				if err := db.Put(u64(r.Seq), b); err != nil {
-					return err
-				}
-			}
-			g.DiceNext = dice.Next()
-		}
-		if err := w.append(e, snap); err != nil {
-			return err
-		}
-		g.Wait = e.Next
-		var reply Reply
-		if st.Reply != nil {
-			game := *g
-			game.Players = slices.Clone(g.Players)
-			if reply, err = st.Reply(&Outcome{Game: game, Entry: *e, State: next.Clone(), Dice: slices.Clone(rolls)}); err != nil {
-				return fmt.Errorf("the reply: %w", err)
-			}
-		}
-		g.Deadline = reply.Deadline
-		var receipt uint64
-		if st.Mail != nil {
-			if receipt, err = reserveReceipt(tx); err != nil {
-				return err
-			}
-		}
-		ids, err := w.queue(reply.Outbox, e.Seq, receipt, now)
-		if err != nil {
-			return err
-		}
-		if st.Mail != nil {
-			r := Receipt{Seq: receipt, MessageID: st.Mail.MessageID, ContentHash: st.Mail.ContentHash,
-				Game: g.ID, Outcome: "accepted", Entry: e.Seq, Mails: ids, Time: now}
-			if err := putReceipt(tx, r); err != nil {
-				return err
-			}
-		}
-		out = e
-		return w.save()
+		out = &o.Entry
+		return nil
 	})
 	var refused *RefusedError
 	switch {
 	case err == nil:
 		return out, nil
-	case errors.As(err, &refused), errors.Is(err, ErrProcessed), errors.Is(err, ErrNoGame):
+	case errors.As(err, &refused), errors.Is(err, ErrProcessed), errors.Is(err, ErrNoGame), errors.Is(err, ErrToken):
 		return nil, err
 	}
 	return nil, fmt.Errorf("store: apply to %s: %w", st.Game, err)
+}
+
+// Apply resolves a step as DB.Apply does, inside the transaction, and
+// returns what it produced. st.Game is ignored. st.Mail, when set, is
+// either the transaction's own mail (its receipt then names the entry) or
+// a mail already in the ledger without an entry, whose orders were held
+// (the game service's settle window): its receipt is amended to name the
+// entry. A *RefusedError leaves the transaction as it was, so the caller
+// may answer the refusal in it; after any other error the caller must
+// abort the transaction by returning an error.
+func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
+	if st.Orders == nil || eng.Resolve == nil {
+		return nil, fmt.Errorf("store: a step needs orders and an engine")
+	}
+	if err := checkRedacted(st.Raw); err != nil {
+		return nil, err
+	}
+	w, tx := t.w, t.tx
+	g := w.g
+	o := st.Orders
+	own := st.Mail != nil && t.mail != nil && *st.Mail == *t.mail
+	var held Receipt
+	if st.Mail != nil && !own {
+		r, ok := lookupReceipt(tx, *st.Mail)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("store: the held mail %s is not in the ledger", st.Mail.MessageID)
+		case r.Entry != 0 || r.Game != g.ID:
+			return nil, fmt.Errorf("%w: %s on %s: %s", ErrProcessed, r.MessageID, r.Time.Format(time.RFC3339), r.Outcome)
+		}
+		held = r
+	}
+	if own && t.linked != 0 {
+		return nil, fmt.Errorf("store: the mail %s already produced entry %d", st.Mail.MessageID, t.linked)
+	}
+	if g.Status != Active {
+		return nil, &RefusedError{Game: g.ID, Err: ErrNotActive, Problems: []Problem{{Msg: notActive(g)}}}
+	}
+	s, err := w.state(g.Current)
+	if err != nil {
+		return nil, err
+	}
+	if sw := s.Wait(); sw != g.Wait {
+		return nil, fmt.Errorf("the position in force waits for %s, the game's record for %s", sw, g.Wait)
+	}
+	seq := g.Entries + 1
+	dice := NewDice(g.Seed, g.DiceNext, seq, g.Wait.Turn, g.Wait.Kind)
+	next, events, refusal := resolve(eng, s, *o, dice)
+	if refusal != nil {
+		var where []Problem
+		if eng.Locate != nil {
+			where = eng.Locate(st.Raw, refusal.problems)
+		}
+		return nil, &RefusedError{Game: g.ID, Err: refusal.err, Problems: placed(refusal.problems, where)}
+	}
+	if next == nil {
+		return nil, fmt.Errorf("the engine returned no position")
+	}
+	snap, err := json.Marshal(next)
+	if err != nil {
+		return nil, fmt.Errorf("encoding state: %w", err)
+	}
+	now := t.now
+	e := &Entry{Kind: KindOrders, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: o.Side,
+		Orders: o, RawSHA256: hashHex(st.Raw), Received: st.Received.UTC(),
+		Events: events, State: hashHex(snap), Next: next.Wait()}
+	if st.Mail != nil {
+		e.MessageID = st.Mail.MessageID
+	}
+	if err := w.b.Bucket(bOrders).Put(u64(seq), st.Raw); err != nil {
+		return nil, err
+	}
+	rolls := dice.Rolls()
+	if len(rolls) > 0 {
+		e.DiceFrom, e.DiceTo = g.DiceNext, dice.Next()
+		db := w.b.Bucket(bDice)
+		for _, r := range rolls {
+			b, err := json.Marshal(r)
+			if err != nil {
+				return nil, err
+			}
+			if err := db.Put(u64(r.Seq), b); err != nil {
+				return nil, err
+			}
+		}
+		g.DiceNext = dice.Next()
+	}
+	if err := w.append(e, snap); err != nil {
+		return nil, err
+	}
+	t.changed = true
+	g.Wait = e.Next
+	switch {
+	case own:
+		t.linked = e.Seq
+	case st.Mail != nil:
+		held.Entry, held.Outcome = e.Seq, "accepted"
+		if err := putReceipt(tx, held); err != nil {
+			return nil, err
+		}
+	}
+	out := &Outcome{Game: t.Game(), Entry: *e, State: next.Clone(), Dice: slices.Clone(rolls)}
+	var reply Reply
+	if st.Reply != nil {
+		if reply, err = st.Reply(out); err != nil {
+			return nil, fmt.Errorf("the reply: %w", err)
+		}
+	}
+	g.Deadline = reply.Deadline
+	t.Queue(reply.Outbox...)
+	out.Game = t.Game()
+	return out, nil
 }
 
 // notActive says why a paused or ended game takes no orders.
@@ -302,46 +326,52 @@ func placed(ps []adjudicator.Problem, where []Problem) []Problem {
 // becomes active and waits for what it waited for after entry to.
 func (db *DB) Rollback(id string, to uint64, note string, deadline time.Time, outbox []Mail) (*Entry, error) {
 	var out *Entry
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
+	_, err := db.Transact(id, nil, func(t *Txn) error {
+		e, err := t.Rollback(to, note)
 		if err != nil {
 			return err
 		}
-		g := w.g
-		marks := w.b.Bucket(bMarks)
-		if to == 0 || to >= g.Entries || marks.Get(u64(to)) != nil {
-			return fmt.Errorf("%w: entry %d of %d (live entries only, before the last)", ErrRollback, to, g.Entries)
-		}
-		target, _, err := w.entry(to)
-		if err != nil {
-			return err
-		}
-		base, err := w.base(target)
-		if err != nil {
-			return err
-		}
-		now := db.now().UTC()
-		e := &Entry{Kind: KindRollback, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
-			To: to, Note: note, State: target.State, Next: target.Next}
-		if err := w.append(e, nil); err != nil {
-			return err
-		}
-		for seq := e.Seq - 1; seq > to; seq-- {
-			if marks.Get(u64(seq)) == nil {
-				if err := marks.Put(u64(seq), u64(e.Seq)); err != nil {
-					return err
-				}
-			}
-		}
-		g.Current = base
-		g.Wait, g.Deadline, g.Status = target.Next, deadline, Active
-		if _, err := w.queue(outbox, e.Seq, 0, now); err != nil {
-			return err
-		}
+		t.SetDeadline(deadline)
+		t.Queue(outbox...)
 		out = e
-		return w.save()
+		return nil
 	})
 	return out, err
+}
+
+// Rollback is DB.Rollback inside the transaction; the deadline is cleared
+// (SetDeadline sets the next one).
+func (t *Txn) Rollback(to uint64, note string) (*Entry, error) {
+	w := t.w
+	g := w.g
+	marks := w.b.Bucket(bMarks)
+	if to == 0 || to >= g.Entries || marks.Get(u64(to)) != nil {
+		return nil, fmt.Errorf("%w: entry %d of %d (live entries only, before the last)", ErrRollback, to, g.Entries)
+	}
+	target, _, err := w.entry(to)
+	if err != nil {
+		return nil, err
+	}
+	base, err := w.base(target)
+	if err != nil {
+		return nil, err
+	}
+	e := &Entry{Kind: KindRollback, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
+		To: to, Note: note, State: target.State, Next: target.Next}
+	if err := w.append(e, nil); err != nil {
+		return nil, err
+	}
+	for seq := e.Seq - 1; seq > to; seq-- {
+		if marks.Get(u64(seq)) == nil {
+			if err := marks.Put(u64(seq), u64(e.Seq)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	t.changed = true
+	g.Current = base
+	g.Wait, g.Deadline, g.Status = target.Next, time.Time{}, Active
+	return e, nil
 }
 
 // base returns the entry whose snapshot holds the position after e.
@@ -355,7 +385,7 @@ func (w *gameTx) base(e *Entry) (uint64, error) {
 			if e, _, err = w.entry(e.To); err != nil {
 				return 0, err
 			}
-		case KindEnd:
+		case KindEnd, KindNote:
 			var err error
 			if e, _, err = w.entry(e.Seq - 1); err != nil {
 				return 0, err
@@ -370,33 +400,37 @@ func (w *gameTx) base(e *Entry) (uint64, error) {
 // final mails. The seed may then be revealed (Export does).
 func (db *DB) End(id, note string, outbox []Mail) (*Entry, error) {
 	var out *Entry
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
+	_, err := db.Transact(id, nil, func(t *Txn) error {
+		e, err := t.End(note)
 		if err != nil {
 			return err
 		}
-		g := w.g
-		if g.Status == Ended {
-			return fmt.Errorf("%w: it has already ended", ErrNotActive)
-		}
-		last, _, err := w.entry(g.Entries)
-		if err != nil {
-			return err
-		}
-		now := db.now().UTC()
-		e := &Entry{Kind: KindEnd, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
-			Note: note, State: last.State, Next: adjudicator.Wait{Turn: g.Wait.Turn, Kind: adjudicator.WaitEnded}}
-		if err := w.append(e, nil); err != nil {
-			return err
-		}
-		g.Status, g.Wait, g.Deadline = Ended, e.Next, time.Time{}
-		if _, err := w.queue(outbox, e.Seq, 0, now); err != nil {
-			return err
-		}
+		t.Queue(outbox...)
 		out = e
-		return w.save()
+		return nil
 	})
 	return out, err
+}
+
+// End is DB.End inside the transaction.
+func (t *Txn) End(note string) (*Entry, error) {
+	w := t.w
+	g := w.g
+	if g.Status == Ended {
+		return nil, fmt.Errorf("%w: it has already ended", ErrNotActive)
+	}
+	last, _, err := w.entry(g.Entries)
+	if err != nil {
+		return nil, err
+	}
+	e := &Entry{Kind: KindEnd, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
+		Note: note, State: last.State, Next: adjudicator.Wait{Turn: g.Wait.Turn, Kind: adjudicator.WaitEnded}}
+	if err := w.append(e, nil); err != nil {
+		return nil, err
+	}
+	t.changed = true
+	g.Status, g.Wait, g.Deadline = Ended, e.Next, time.Time{}
+	return e, nil
 }
 
 // LogEntry is an entry as read back: the entry, its hash, and the rollback
@@ -411,22 +445,29 @@ type LogEntry struct {
 func (db *DB) Log(id string, from uint64) ([]LogEntry, error) {
 	var out []LogEntry
 	err := db.viewGame(id, func(w *gameTx) error {
-		marks := w.b.Bucket(bMarks)
-		c := w.b.Bucket(bLog).Cursor()
-		for k, v := c.Seek(u64(from)); k != nil; k, v = c.Next() {
-			e := new(Entry)
-			if err := json.Unmarshal(v, e); err != nil {
-				return fmt.Errorf("store: game %s: entry %d: %w", id, binary.BigEndian.Uint64(k), err)
-			}
-			le := LogEntry{Entry: e, Hash: hashHex(v)}
-			if m := marks.Get(k); m != nil {
-				le.RolledBackBy = binary.BigEndian.Uint64(m)
-			}
-			out = append(out, le)
-		}
-		return nil
+		var err error
+		out, err = w.log(from)
+		return err
 	})
 	return out, err
+}
+
+func (w *gameTx) log(from uint64) ([]LogEntry, error) {
+	var out []LogEntry
+	marks := w.b.Bucket(bMarks)
+	c := w.b.Bucket(bLog).Cursor()
+	for k, v := c.Seek(u64(from)); k != nil; k, v = c.Next() {
+		e := new(Entry)
+		if err := json.Unmarshal(v, e); err != nil {
+			return nil, fmt.Errorf("store: game %s: entry %d: %w", w.g.ID, binary.BigEndian.Uint64(k), err)
+		}
+		le := LogEntry{Entry: e, Hash: hashHex(v)}
+		if m := marks.Get(k); m != nil {
+			le.RolledBackBy = binary.BigEndian.Uint64(m)
+		}
+		out = append(out, le)
+	}
+	return out, nil
 }
 
 // Dice returns a game's dice log from die from (1 for all), in order.

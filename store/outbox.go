@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -78,9 +79,20 @@ func (db *DB) Refuse(m MailRef, game, outcome string, outbox []Mail) (Receipt, e
 	return r, err
 }
 
+// lookupReceipt finds a mail in the ledger by its Message-ID and content
+// or, failing that, by its Message-ID alone: a Message-ID names one
+// message (RFC 5322 3.6.4), so a second mail under it is a copy, whatever
+// a relay did to its content.
 func lookupReceipt(tx *bolt.Tx, m MailRef) (Receipt, bool) {
 	var r Receipt
-	seq := tx.Bucket(bLedgerIndex).Get(m.key())
+	idx := tx.Bucket(bLedgerIndex)
+	seq := idx.Get(m.key())
+	if seq == nil && m.MessageID != "" {
+		prefix := []byte(m.MessageID + "\x00")
+		if k, v := idx.Cursor().Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
+			seq = v
+		}
+	}
 	if seq == nil {
 		return r, false
 	}
@@ -113,6 +125,7 @@ type Mail struct {
 	Entry       uint64       `json:"entry,omitempty"`   // the log entry that queued it
 	Receipt     uint64       `json:"receipt,omitempty"` // the ledger receipt that queued it
 	MessageID   string       `json:"message_id"`
+	From        string       `json:"from,omitempty"` // the game's own address; empty: the mailbox's
 	InReplyTo   string       `json:"in_reply_to,omitempty"`
 	References  []string     `json:"references,omitempty"`
 	To          []string     `json:"to"`

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -8,16 +9,18 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
 )
 
 func init() {
 	register("check", command{
-		summary: "check an orders file: its form, and with --case its legality in a position",
+		summary: "check an orders file: its form, and with --case or -db its legality in a position",
 		run:     runCheck,
 	})
 }
 
-const checkUsage = `Usage: attu check [--case CASE.yaml] ORDERS.yaml
+const checkUsage = `Usage: attu check [--case CASE.yaml | -db FILE] ORDERS.yaml
 
 Checks an orders file the way the server does when it arrives, without
 applying it, and prints each mistake as ORDERS:LINE:COL: message.
@@ -26,7 +29,10 @@ Without --case only the form is checked (envelope, fields, hexes): the file
 must carry game, side, turn and token like a mailed file. With --case the
 orders are also judged against the position the rules case sets up (its
 units, weather and procedures; the case's own orders are not run), and game,
-token and turn may be left out.
+token and turn may be left out. With -db the orders are judged against the
+game they name in that database, in the position in force, exactly as the
+server judges them when they arrive by mail (the answer the player would
+get), without applying them; the token is not checked.
 
 Exit status: 0 when the orders are good, 1 when they have mistakes, 2 when a
 file cannot be read, the case is malformed, or the orders cannot be judged.
@@ -34,6 +40,7 @@ file cannot be read, the case is malformed, or the orders cannot be judged.
 Example:
   attu check examples/orders/move.yaml
   attu check my-orders.yaml --case adjudicator/rulecase/testdata/example-zoc-cliff.yaml
+  attu check my-orders.yaml -db attu.db
 
 Flags:
 `
@@ -41,6 +48,7 @@ Flags:
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	caseFile := fs.String("case", "", "judge the orders in the position of this rules case")
+	dbPath := fs.String("db", "", "judge the orders against the game they name in this database")
 	files, code, ok := parseFlags(fs, checkUsage, args, stdout, stderr)
 	if !ok {
 		return code
@@ -54,6 +62,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "attu check: cannot read the orders: %v\n", err)
 		return 2
+	}
+	if *dbPath != "" {
+		if *caseFile != "" {
+			fmt.Fprintln(stderr, "attu check: give --case or -db, not both")
+			return 2
+		}
+		return checkStored(name, data, *dbPath, stdout, stderr)
 	}
 	if *caseFile == "" {
 		f, err := orders.Parse(data, orders.Options{})
@@ -97,4 +112,40 @@ func activations(n int) string {
 		return "1 activation"
 	}
 	return fmt.Sprintf("%d activations", n)
+}
+
+// checkStored judges orders against the stored game they name.
+func checkStored(name string, data []byte, dbPath string, stdout, stderr io.Writer) int {
+	if _, err := os.Stat(dbPath); err != nil {
+		fmt.Fprintf(stderr, "attu check: %v; give the game database with -db FILE\n", err)
+		return 2
+	}
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu check: %v\n", err)
+		return 2
+	}
+	defer db.Close()
+	game, problems, err := referee.New(db, referee.Config{}).Check(data)
+	if errors.Is(err, store.ErrNoGame) {
+		ids, _ := db.Games()
+		fmt.Fprintf(stderr, "attu check: the orders name game %q, which is not in %s (games: %v)\n", game, dbPath, ids)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "attu check: cannot judge the orders: %v\n", err)
+		return 2
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			if p.Line == 0 {
+				fmt.Fprintf(stdout, "%s: %s\n", name, p.Msg)
+			} else {
+				fmt.Fprintf(stdout, "%s:%d:%d: %s\n", name, p.Line, p.Col, p.Msg)
+			}
+		}
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: legal in game %s as it stands: the server would apply these orders.\n", name, game)
+	return 0
 }

@@ -1,44 +1,77 @@
 // Package referee is the game service: the one place that connects the
 // rules (adjudicator), the order files (orders) and the record (store), as
-// DESIGN 2 asks. Today it holds the engine that the store applies orders
-// with and that "attu audit" replays them with — one value, so that
-// applying and auditing cannot disagree (DESIGN 5) — and the opening of a
-// game. It is also where the rest of the service is to be built next:
-// routing a parsed mail to its game, authenticating its sender and token,
-// the waits and their deadlines, reminders and the default orders of a
-// missed deadline (DESIGN 3.3), the mail commands of players and umpire,
-// and the reports, one per side built from each step's Outcome and queued
-// in the step's own transaction (store.Step.Reply).
+// DESIGN 2 asks. It holds the engine that the store applies orders with and
+// that "attu audit" replays them with — one value, so that applying and
+// auditing cannot disagree (DESIGN 5) — the opening of a game, and the
+// Service: games and players, the one entry point for incoming mail, the
+// waits and their deadlines, and the players' and the umpire's commands.
 //
 // It sits under store because it is the store's one client that knows the
 // rules: it owns what each committed step contains, while the store owns
 // how it is kept. So the top level stays the design's (cmd, adjudicator,
 // mail, orders, store, templates, examples), and network code stays in
-// mail and cmd: the service takes mails already fetched and parsed, and
-// leaves sending to the outbox worker.
+// mail and cmd: the service takes mails already fetched and parsed
+// (Message), and leaves sending to the outbox worker.
 //
 // # Basics
 //
-// A game starts from Start (adjudicator.NewGame, whose Komandorski draw uses
-// the game's committed dice, then the setup). Each accepted order file is
-// redacted (orders.Redact) and applied with Engine, whose Resolve is
-// adjudicator.Resolve: it carries out the orders and every step the server
-// resolves by itself after them (weather and airpower after the U.S.
-// decision, melee, victory and turn advance after the second player's
-// actions). The store records the new position's Wait as what the game
-// then waits for. A refusal comes back as a *store.RefusedError whose
-// problems are at their line:col in the file (Engine's Locate).
+// Create makes a game: the seed and its commitment, the units placed
+// (Setups), a secret token per side stored only as a hash, the first
+// deadline, and the welcome mails in the outbox. Handle takes one
+// incoming Message and the time: it routes it to its game (attu+GAME@host,
+// [attu GAME] in the subject, or the file's game), authenticates it (the
+// side's registered address and its token), and then, in one store
+// transaction (store.DB.Transact), records it in the ledger and applies it
+// with its dice, events, snapshot and every mail it causes — or refuses
+// it, touching only the ledger and the outbox. Tick(now) does what time
+// brings: held files applied, takebacks lapsed, reminders, and the default
+// orders of a missed deadline (waitDefaults). Both can be called again
+// after a crash: the ledger and the stored deadlines make them idempotent.
 //
-//	_, err := db.Apply(store.Step{Game: id, Orders: &o, Raw: orders.Redact(raw), Received: t, Mail: &ref,
-//		Reply: func(out *store.Outcome) (store.Reply, error) {
-//			... // one report per side from out.State, out.Entry.Events, out.Dice
-//		}}, referee.Engine())
+//	svc := referee.New(db, referee.Config{Address: "attu@example.org"})
+//	c, err := svc.Create(referee.NewGame{US: "a@x.org", JP: "b@x.org"}, time.Now())
+//	err = svc.Handle(&referee.Message{From: ..., To: ..., MessageID: ..., Orders: yaml}, time.Now())
+//	err = svc.Tick(time.Now())
+//
+// Each accepted orders file is redacted (orders.Redact) and applied with
+// Engine, whose Resolve is adjudicator.Resolve: it carries out the orders
+// and every step the server resolves by itself after them. Each side then
+// gets a report built only from its View and the events it may see
+// (adjudicator.VisibleEvents); the side awaited gets its order template.
+// The words of every mail are in mails.go.
+//
+// # Authentication and answers
+//
+// An orders file must come from the registered address of the side it
+// names and carry that side's token; a command that changes the game must
+// carry the sender's token on a line of its own, outside quoted text.
+// Mail that names no game its sender plays in gets one generic answer, at
+// most once per Config.AnswerEvery for each sender; a player whose mail
+// does not authenticate gets the same text. It tells nothing about any
+// game, not even whether it exists. A message already in the ledger, by
+// its Message-ID, is ignored; the same file under a new Message-ID is
+// answered "already applied".
+//
+// # The service's record
+//
+// What the service keeps about a game beyond the store's record — its
+// name, per-wait deadlines, whether the reminder went, lateness, absences,
+// a file held for the settle window, an open takeback, the notices for the
+// next reports — is a JSON record in store.Game.Service, written in the
+// same transactions as the game. Every command that changes the game is
+// in the log (a note, a rollback or the end entry); the others are in the
+// ledger.
 //
 // # Caveats
 //
-// The setup waits of rule 12 are not played yet: the caller places the
-// units inside Start, and the audit checks the opening's dice (the
-// Komandorski chits) but takes the placement as recorded.
+// The setup waits of rule 12 are not played yet: Create places the units
+// with a Setup (the historic Japanese setup of 12.3 with the U.S. landed
+// near its beaches, or a random one), drawing from a stream derived from
+// the seed; the audit checks the opening's dice (the Komandorski chits)
+// but takes the placement as recorded. The setup waits, not played yet,
+// have no default orders: should such a deadline pass, the umpire is told.
+// The optional VP chits (14.0) are refused at creation until the engine plays
+// them. The generic answer's rate limit is counted in memory.
 package referee
 
 import (

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+func init() {
+	register("new", command{
+		summary: "create a game: players, umpire, deadlines; queue the welcome mails with the tokens",
+		run:     runNew,
+	})
+}
+
+const newUsage = `Usage: attu new -db FILE -address MAILBOX -us ADDRESS -jp ADDRESS [flags]
+
+Creates a game in the database: draws the dice seed and stores its
+commitment, places the units, draws a secret token for each side (stored
+only as a hash) and queues the welcome mails, one per side, each with its
+token, the commitment and the opening report. The mail daemon sends them.
+The tokens are printed here once, for the record: keep them safe.
+
+The game is played through the mailbox MAILBOX: game G is addressed as
+MAILBOX with +G after its local part (attu+G@example.org), or with the
+tag [attu G] in the subject.
+
+Setups: historic (the Japanese as rule 12.3 places them, the U.S. landed
+near its beaches) or random (every unit at random). The setup waits of
+rule 12 come with a later version.
+
+Example:
+  attu new -db attu.db -address attu@example.org -name "Attu 1943" \
+      -us alice@example.org -jp bob@example.org -umpire carol@example.org \
+      -deadline 72h -deadline-for us-decision=24h -settle 30m
+
+Flags:
+`
+
+func runNew(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("new", flag.ContinueOnError)
+	dbPath := fs.String("db", "attu.db", "the game database (created when missing)")
+	mailbox := fs.String("address", "", "the mailbox the games are played through, like attu@example.org")
+	id := fs.String("id", "", "the game's short id (default: drawn)")
+	name := fs.String("name", "", "the game's name, for people")
+	us := fs.String("us", "", "the U.S. player's address")
+	jp := fs.String("jp", "", "the Japanese player's address")
+	ump := fs.String("umpire", "", "the umpire's address (optional)")
+	setup := fs.String("setup", "historic", "how the units are placed: historic or random")
+	deadline := fs.Duration("deadline", referee.DefaultDeadline, "time allowed for each wait")
+	deadlineFor := fs.String("deadline-for", "", "other times for some waits: KIND=DURATION,... (us-decision=24h)")
+	reminder := fs.Duration("reminder", referee.DefaultReminder, "how long before a deadline the player is reminded")
+	settle := fs.Duration("settle", 0, "hold each orders file this long before applying it (0: at once)")
+	absence := fs.Duration("absence", referee.DefaultAbsence, "the longest a player may move their deadlines with \"absent\"")
+	rules := fs.String("rules", "", "optional rules, comma-separated (vp-chits)")
+	argv, code, ok := parseFlags(fs, newUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(argv) != 0 {
+		fmt.Fprintf(stderr, "attu new: unexpected %q; everything is given by flags (attu new -h)\n", argv[0])
+		return 2
+	}
+	if *mailbox == "" || *us == "" || *jp == "" {
+		fmt.Fprintln(stderr, "attu new: give the mailbox and both players: -address attu@example.org -us ADDRESS -jp ADDRESS (attu new -h)")
+		return 2
+	}
+	ng := referee.NewGame{ID: *id, Name: *name, Setup: *setup, US: *us, JP: *jp, Umpire: *ump,
+		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence}
+	if *rules != "" {
+		ng.Rules = strings.Split(*rules, ",")
+	}
+	if *deadlineFor != "" {
+		ng.Deadlines = map[adjudicator.WaitKind]time.Duration{}
+		for _, kv := range strings.Split(*deadlineFor, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			d, err := time.ParseDuration(v)
+			if !ok || err != nil || d <= 0 || !validWait(adjudicator.WaitKind(k)) {
+				fmt.Fprintf(stderr, "attu new: -deadline-for %q: want KIND=DURATION, like us-decision=24h (kinds: %s)\n", kv, waitKinds())
+				return 2
+			}
+			ng.Deadlines[adjudicator.WaitKind(k)] = d
+		}
+	}
+	db, err := store.Open(*dbPath, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu new: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	svc := referee.New(db, referee.Config{Address: *mailbox, DB: *dbPath})
+	c, err := svc.Create(ng, time.Now())
+	if err != nil {
+		fmt.Fprintf(stderr, "attu new: %v\n", strings.TrimPrefix(err.Error(), "referee: "))
+		return 1
+	}
+	g := c.Game
+	fmt.Fprintf(stdout, "created game %s in %s: %s\n", g.ID, *dbPath, g.Wait)
+	fmt.Fprintf(stdout, "  address     %s\n", strings.Replace(*mailbox, "@", "+"+g.ID+"@", 1))
+	fmt.Fprintf(stdout, "  commitment  %s\n", g.Commitment)
+	fmt.Fprintf(stdout, "  deadline    %s\n", g.Deadline.Format(time.RFC3339))
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
+		if tok, ok := c.Tokens[side]; ok {
+			p, _ := g.Player(side)
+			fmt.Fprintf(stdout, "  %-6s token %s  (%s)\n", side, tok, p.Address)
+		}
+	}
+	fmt.Fprintln(stdout, "The welcome mails with the tokens are queued; the tokens are not shown again.")
+	return 0
+}
+
+func validWait(k adjudicator.WaitKind) bool {
+	for _, w := range adjudicator.WaitKinds() {
+		if w == k {
+			return true
+		}
+	}
+	return false
+}
+
+func waitKinds() string {
+	var ks []string
+	for _, w := range adjudicator.WaitKinds() {
+		ks = append(ks, string(w))
+	}
+	return strings.Join(ks, ", ")
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+func init() {
+	register("status", command{
+		summary: "list the games: what each waits for and until when",
+		run:     runStatus,
+	})
+}
+
+const statusUsage = `Usage: attu status -db FILE
+
+Lists every game in the database: its status, what it waits for, the
+deadline, and how many deadlines each side has missed.
+
+Example:
+  attu status -db attu.db
+
+Flags:
+`
+
+func runStatus(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	dbPath := fs.String("db", "attu.db", "the game database")
+	argv, code, ok := parseFlags(fs, statusUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(argv) != 0 {
+		fmt.Fprintf(stderr, "attu status: unexpected %q (attu status -h)\n", argv[0])
+		return 2
+	}
+	if _, err := os.Stat(*dbPath); err != nil {
+		fmt.Fprintf(stderr, "attu status: %v; give the game database with -db FILE\n", err)
+		return 1
+	}
+	db, err := store.Open(*dbPath, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu status: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	games, err := referee.New(db, referee.Config{}).Games()
+	if err != nil {
+		fmt.Fprintf(stderr, "attu status: %v\n", err)
+		return 1
+	}
+	if len(games) == 0 {
+		fmt.Fprintf(stdout, "no games in %s\n", *dbPath)
+		return 0
+	}
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "GAME\tNAME\tSTATUS\tWAITS FOR\tDEADLINE\tMISSED (US/JP)")
+	for _, g := range games {
+		deadline := "-"
+		if !g.Deadline.IsZero() {
+			deadline = g.Deadline.Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d/%d\n", g.ID, g.Name, g.Status, g.Waiting, deadline,
+			g.Late[adjudicator.US], g.Late[adjudicator.JP])
+	}
+	w.Flush()
+	return 0
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+func init() {
+	register("umpire", command{
+		summary: "the umpire's powers: extend, pause, resume, force, rollback, replace, end, reveal",
+		run:     runUmpire,
+	})
+}
+
+const umpireUsage = `Usage: attu umpire -db FILE GAME COMMAND [ARGS]
+
+Carries out an umpire's command on a game, as the umpire can by mail with
+the umpire's token (here access to the database stands for the token).
+Every command is recorded in the game's log and shown in the next reports;
+the mails it sends (notices, reports, a new player's welcome) are queued
+for the mail daemon. The daemon holds the database while it runs: stop it,
+or send the command by mail.
+
+Commands:
+  status                  what the game waits for, the deadline, lateness
+  log                     the whole record
+  extend DURATION         move the deadline later (48h, 2d)
+  pause, resume           stop and restart the clock
+  force                   apply the default orders of the current wait now
+  rollback N [WHY]        return to the position after log entry N
+  replace SIDE ADDRESS    give us or jp to a new player, with a new token
+  end RESULT              end the game with the result in words
+  reveal                  the seed, once the game is over
+
+Examples:
+  attu umpire -db attu.db g1 extend 2d
+  attu umpire -db attu.db g1 rollback 7 the U.S. orders were sent by mistake
+  attu umpire -db attu.db g1 replace jp dave@example.org
+  attu umpire -db attu.db g1 -- end the U.S. player left -- no result
+
+Flags:
+`
+
+func runUmpire(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("umpire", flag.ContinueOnError)
+	dbPath := fs.String("db", "attu.db", "the game database")
+	args, code, ok := parseFlags(fs, umpireUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(args) < 2 {
+		fmt.Fprintln(stderr, "attu umpire: name the game and the command, e.g. attu umpire -db attu.db g1 pause (attu umpire -h)")
+		return 2
+	}
+	if _, err := os.Stat(*dbPath); err != nil {
+		fmt.Fprintf(stderr, "attu umpire: %v; give the game database with -db FILE\n", err)
+		return 1
+	}
+	db, err := store.Open(*dbPath, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu umpire: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	svc := referee.New(db, referee.Config{DB: *dbPath})
+	out, err := svc.Umpire(args[0], args[1:], time.Now())
+	if err != nil {
+		if errors.Is(err, store.ErrNoGame) {
+			ids, _ := db.Games()
+			fmt.Fprintf(stderr, "attu umpire: no game %q in %s (games: %v)\n", args[0], *dbPath, ids)
+		} else {
+			fmt.Fprintf(stderr, "attu umpire: %v\n", err)
+		}
+		return 1
+	}
+	if out != "" {
+		fmt.Fprintln(stdout, out)
+	} else {
+		fmt.Fprintln(stdout, "done")
+	}
+	return 0
+}

@@ -1,0 +1,374 @@
+package referee
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/store"
+)
+
+// NewGame is what a game is created with (DESIGN 10, attu new).
+type NewGame struct {
+	// ID is the game's short id, used in its address and subject tag;
+	// empty draws one.
+	ID string
+	// Name is the game's human-readable name.
+	Name string
+	// Setup names how the units are placed (Setups); empty is "historic".
+	Setup string
+	// US, JP and Umpire are the players' addresses; the umpire is
+	// optional.
+	US, JP, Umpire string
+	// Deadline is the time allowed for each wait, Reminder how long before
+	// it the awaited player is reminded; zero for the defaults.
+	Deadline, Reminder time.Duration
+	// Deadlines overrides Deadline for some kinds of wait.
+	Deadlines map[adjudicator.WaitKind]time.Duration
+	// Settle holds each orders file this long before applying it (zero:
+	// at once).
+	Settle time.Duration
+	// Absence is the longest a player may move their deadlines with
+	// "absent" (zero: DefaultAbsence).
+	Absence time.Duration
+	// Rules are the optional rules chosen (see Rules).
+	Rules []string
+	// Seed is the dice seed; nil draws one, which is what a real game
+	// does.
+	Seed []byte
+}
+
+// Rules are the optional rules a game may be created with, and whether
+// this version plays them.
+var Rules = map[string]bool{
+	// Rule 14.0: victory point chits. Not played yet.
+	"vp-chits": false,
+}
+
+// Setup places the units of a new campaign game, drawing what the rules
+// leave to chance from pick (a stream derived from the game's seed, so
+// the placement too can be traced to the commitment).
+type Setup struct {
+	// US and JP describe the setup for the game's record.
+	US, JP string
+	Place  func(s *adjudicator.State, pick func(n int) int) error
+}
+
+// Setups are the setups attu can create games with, until the setup waits
+// of rule 12 are played: the historic Japanese setup of rule 12.3 with
+// the U.S. landed near its beaches, or every unit placed at random.
+var Setups = map[string]Setup{
+	"historic": {US: "landed", JP: "historic", Place: historicSetup},
+	"random":   {US: "landed", JP: "random", Place: func(s *adjudicator.State, pick func(int) int) error { autoplay.Deploy(s, pick); return nil }},
+}
+
+// historicSetup places the Japanese as rule 12.3 does: the sixteen Unknown
+// units on their hexes (which on which is drawn), the artillery on
+// theirs, all face down, the infantry in the pool (2.5). The U.S. stands
+// in for the landing of rule 12.5, which the engine does not play yet:
+// its units are placed near the landing zones as autoplay.Deploy does,
+// off the Japanese hexes and the victory hexes.
+func historicSetup(s *adjudicator.State, pick func(int) int) error {
+	autoplay.Deploy(s, pick)
+	setup := s.Map().Setup
+	cs := s.Counters()
+	unknown := cs.Of(adjudicator.JP, adjudicator.Unknown)
+	if len(unknown) != len(setup.HistoricUnknown) {
+		return fmt.Errorf("%d Unknown units for %d historic hexes (rule 12.3)", len(unknown), len(setup.HistoricUnknown))
+	}
+	for i := len(unknown) - 1; i > 0; i-- {
+		j := pick(i + 1)
+		unknown[i], unknown[j] = unknown[j], unknown[i]
+	}
+	at := map[string]adjudicator.Hex{}
+	for i, id := range unknown {
+		at[id] = setup.HistoricUnknown[i]
+	}
+	var guns20, guns75 []string
+	for _, id := range cs.Of(adjudicator.JP, adjudicator.Artillery) {
+		if strings.HasPrefix(id, "20") {
+			guns20 = append(guns20, id)
+		} else {
+			guns75 = append(guns75, id)
+		}
+	}
+	if len(guns20) != len(setup.Historic20mm) || len(guns75) != len(setup.Historic75mm) {
+		return fmt.Errorf("the artillery does not match the historic hexes (rule 12.3)")
+	}
+	for i, id := range guns20 {
+		at[id] = setup.Historic20mm[i]
+	}
+	for i, id := range guns75 {
+		at[id] = setup.Historic75mm[i]
+	}
+	// The U.S. has not landed on a victory hex or a Japanese one.
+	barred := map[adjudicator.Hex]bool{}
+	for _, h := range at {
+		barred[h] = true
+	}
+	for _, vh := range s.Map().VictoryHexes {
+		barred[vh.Hex] = true
+	}
+	for _, u := range s.Units {
+		switch {
+		case u.Side() == adjudicator.JP:
+			if h, ok := at[u.ID]; ok {
+				if err := s.Place(u.ID, h, ""); err != nil {
+					return err
+				}
+				u.FaceDown = true
+			} else if err := s.Place(u.ID, 0, adjudicator.BoxPool); err != nil {
+				return err
+			}
+		case u.OnMap() && barred[u.Hex]:
+			if err := s.Place(u.ID, 0, adjudicator.BoxReinforcements); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// setupPick is the stream the setup draws from: HMAC-SHA256 of the seed
+// over "setup" and a counter, read 8 bytes at a time.
+func setupPick(seed []byte) func(n int) int {
+	var ctr uint64
+	return func(n int) int {
+		if n <= 1 {
+			return 0
+		}
+		mac := hmac.New(sha256.New, seed)
+		mac.Write([]byte("setup"))
+		binary.Write(mac, binary.BigEndian, ctr)
+		ctr++
+		return int(binary.BigEndian.Uint64(mac.Sum(nil)) % uint64(n))
+	}
+}
+
+// Created is a game just created, with its tokens in clear: the only time
+// they exist outside the welcome mails.
+type Created struct {
+	Game   *store.Game
+	Tokens map[adjudicator.Side]string
+}
+
+// Create creates a game: it draws the seed and commits to it, places the
+// units, draws one secret token per side (only their hashes are stored),
+// sets the first deadline and queues the welcome mails (each side's token,
+// the commitment, the opening report), in one transaction.
+func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now = now.UTC()
+	if ng.Setup == "" {
+		ng.Setup = "historic"
+	}
+	setup, ok := Setups[ng.Setup]
+	if !ok {
+		return nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(sortedKeys(Setups), ", "))
+	}
+	for _, r := range ng.Rules {
+		played, known := Rules[r]
+		switch {
+		case !known:
+			return nil, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(sortedKeys(Rules), ", "))
+		case !played:
+			return nil, fmt.Errorf("referee: the optional rule %q is not played by this version yet", r)
+		}
+	}
+	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		if !strings.Contains(addr[side], "@") {
+			return nil, fmt.Errorf("referee: the %s player needs a mail address", sideName(side))
+		}
+	}
+	if ng.Umpire != "" && !strings.Contains(addr[adjudicator.Umpire], "@") {
+		return nil, fmt.Errorf("referee: %q is not a mail address", ng.Umpire)
+	}
+	if ng.ID != "" && !gameID.MatchString(ng.ID) {
+		return nil, fmt.Errorf("referee: game id %q: use up to 32 lower-case letters, digits and dashes", ng.ID)
+	}
+	seed := ng.Seed
+	if seed == nil {
+		var err error
+		if seed, err = store.NewSeed(); err != nil {
+			return nil, err
+		}
+	}
+	start := Start(func(st *adjudicator.State) error { return setup.Place(st, setupPick(seed)) })
+	// The opening is drawn here as Create will draw it, with the game's
+	// first dice, so that the welcome mails can show it.
+	opening, _, err := start(store.NewDice(seed, 1, 1, 0, adjudicator.WaitNone))
+	if err != nil {
+		return nil, err
+	}
+	mailbox := bareAddress(s.cfg.Address)
+	if !strings.Contains(mailbox, "@") {
+		return nil, fmt.Errorf("referee: the service needs the address of its mailbox (Config.Address) to create a game")
+	}
+	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence}
+	tokens := map[adjudicator.Side]string{}
+	var players []store.NewPlayer
+	for _, side := range sides {
+		if addr[side] == "" {
+			continue
+		}
+		tok, err := store.NewToken()
+		if err != nil {
+			return nil, err
+		}
+		tokens[side] = tok
+		players = append(players, store.NewPlayer{Side: side, Address: addr[side], Token: tok})
+	}
+	opts := store.GameOptions{USSetup: setup.US, JPSetup: setup.JP, Rules: ng.Rules, Deadline: ng.Deadline, Reminder: ng.Reminder}
+	if opts.Deadline == 0 {
+		opts.Deadline = DefaultDeadline
+	}
+	if opts.Reminder == 0 {
+		opts.Reminder = DefaultReminder
+	}
+	for try := 0; ; try++ {
+		id := ng.ID
+		if id == "" {
+			id = newGameID()
+		}
+		g := &store.Game{ID: id, Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now}
+		for _, p := range players {
+			g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
+		}
+		g.Deadline = rec.deadline(g, g.Wait, now)
+		b, err := jsonRecord(rec)
+		if err != nil {
+			return nil, err
+		}
+		g.Service = b
+		var welcome []store.Mail
+		for _, p := range players {
+			w := welcomeInfo{Game: id, Name: ng.Name, Address: s.gameAddress(g), Side: p.Side, Token: p.Token,
+				Commitment: g.Commitment, Settle: ng.Settle, Players: g.Players,
+				Report: s.reportData(g, rec, opening, p.Side, nil)}
+			welcome = append(welcome, s.newMail(g, "welcome-"+p.Side.String(), p.Address,
+				"welcome: you play the "+whom(p.Side), welcomeText(w)))
+		}
+		created, err := s.db.Create(store.NewGame{ID: id, Scenario: "campaign", Options: opts, Players: players,
+			Seed: seed, Start: start, Deadline: g.Deadline, Outbox: welcome, Service: b})
+		if errors.Is(err, store.ErrGameExists) && ng.ID == "" && try < 10 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.log.Info("game created", "game", id, "setup", ng.Setup)
+		return &Created{Game: created, Tokens: tokens}, nil
+	}
+}
+
+// newGameID draws a short game id: five letters and digits.
+func newGameID() string {
+	const alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+	var b [5]byte
+	rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b[:])
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// GameStatus is one game as attu status lists it.
+type GameStatus struct {
+	ID, Name string
+	Status   store.Status
+	// Wait is what the game waits for; Waiting says it in words.
+	Wait     adjudicator.Wait
+	Waiting  string
+	Deadline time.Time
+	Late     map[adjudicator.Side]int
+	Result   string
+}
+
+// Games lists every game with what it waits for and until when.
+func (s *Service) Games() ([]GameStatus, error) {
+	ids, err := s.db.Games()
+	if err != nil {
+		return nil, err
+	}
+	var out []GameStatus
+	for _, id := range ids {
+		g, err := s.db.Game(id)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := loadRecord(*g)
+		if err != nil {
+			return nil, err
+		}
+		st, err := s.db.State(id)
+		if err != nil {
+			return nil, err
+		}
+		waiting := st.WaitText()
+		if g.Status == store.Ended {
+			waiting = "nothing: " + rec.Result
+		}
+		out = append(out, GameStatus{ID: id, Name: rec.Name, Status: g.Status, Wait: g.Wait, Waiting: waiting,
+			Deadline: g.Deadline, Late: rec.Late, Result: rec.Result})
+	}
+	return out, nil
+}
+
+// Check judges an orders file against the game it names, as the server
+// would when it arrives, without applying it: the file's form, that it
+// answers what the game waits for, and the rules. The token is not
+// checked. It returns the problems found (none: the file would be
+// applied) or an error when the file names no game of the database.
+func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err error) {
+	env, ok := envelopeOf(raw)
+	if ok {
+		game = env.game
+	}
+	f, perr := parseOrders(raw)
+	if perr != nil {
+		return game, problemsOf(perr), nil
+	}
+	game = f.Game
+	g, err := s.db.Game(game)
+	if err != nil {
+		return game, nil, err
+	}
+	if g.Status != store.Active {
+		return game, []store.Problem{{Msg: fmt.Sprintf("the game is %s and takes no orders", g.Status)}}, nil
+	}
+	st, err := s.db.State(game)
+	if err != nil {
+		return game, nil, err
+	}
+	o := f.Orders()
+	if p := st.CheckWait(o); p != nil {
+		line, col := f.Start()
+		return game, []store.Problem{{Line: line, Col: col, Msg: p.Msg}}, nil
+	}
+	return game, located(f, adjudicator.CheckOrders(st, o)), nil
+}
+
+func jsonRecord(r *record) ([]byte, error) { return json.Marshal(r) }
+
+func parseOrders(raw []byte) (*orders.File, error) { return orders.Parse(raw, orders.Options{}) }

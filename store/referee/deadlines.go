@@ -1,0 +1,228 @@
+package referee
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/store"
+)
+
+// waitDefault is what stands for a side's orders when it lets a wait's
+// deadline pass (DESIGN 3.3): the orders, as the file the server writes
+// for them, and a few words for the reports.
+type waitDefault struct {
+	what string
+	// body writes the file's part after the envelope, from the position.
+	body func(s *adjudicator.State) string
+}
+
+// waitDefaults are the default orders of each kind of wait. A kind
+// without an entry has none: when its deadline passes the umpire is told
+// once and decides (extend, rollback). The orders themselves are the
+// engine's (adjudicator.State.DefaultOrders); this table writes them as a
+// file, which is stored and audited like a player's.
+var waitDefaults = map[adjudicator.WaitKind]waitDefault{
+	// Rules 3.1, 3.2: no refit, a day turn.
+	adjudicator.WaitUSDecision: {what: "no refit, a day turn", body: func(*adjudicator.State) string {
+		return "decision: {refit: false, night: false}\n"
+	}},
+	// Rule 3.5: a side may leave every unit where it is.
+	adjudicator.WaitActions: {what: "no activations", body: func(*adjudicator.State) string { return "actions: []\n" }},
+	// Rules 9.1 to 9.4: steps restored by the default priority, nothing
+	// landed or created.
+	adjudicator.WaitUSRefit: {what: "steps restored by the default priority, nothing landed", body: func(s *adjudicator.State) string {
+		r := s.DefaultRefit()
+		if r == nil || len(r.Restore) == 0 {
+			return "refit: {}\n"
+		}
+		var b strings.Builder
+		b.WriteString("refit:\n  restore:\n")
+		for _, x := range r.Restore {
+			if x.Steps > 0 {
+				fmt.Fprintf(&b, "    - {unit: %s, steps: %d}\n", x.Unit, x.Steps)
+			} else {
+				fmt.Fprintf(&b, "    - {unit: %s}\n", x.Unit)
+			}
+		}
+		return b.String()
+	}},
+	// Rules 9.5, 9.6: every unit that may hide does; no Unknown unit moves.
+	adjudicator.WaitJPRefit: {what: "every unit that may hide does, nothing moves", body: func(s *adjudicator.State) string {
+		r := s.DefaultRearrange()
+		if r == nil || len(r.Hide) == 0 {
+			return "refit: {}\n"
+		}
+		return "refit:\n  hide: [" + strings.Join(r.Hide, ", ") + "]\n"
+	}},
+}
+
+// defaultFile is the orders file the server writes for a side that missed
+// a deadline: stored and audited like a player's file.
+func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudicator.Orders, error) {
+	w := s.Wait()
+	d, ok := waitDefaults[w.Kind]
+	if !ok || !w.Open() {
+		return nil, nil, fmt.Errorf("referee: no default orders for %s", w)
+	}
+	raw := fmt.Appendf(nil, "# Default orders written by attu: %s (%s).\ngame: %s\nside: %s\nturn: %d\nwait: %s\ntoken: %s\n%s",
+		why, d.what, game, w.Side, w.Turn, w.Kind, orders.RedactedToken, d.body(s))
+	f, err := orders.Parse(raw, orders.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("referee: the default orders for %s: %w", w, err)
+	}
+	o := f.Orders()
+	return raw, &o, nil
+}
+
+// applyDefault applies the default orders of the current wait in t.
+func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time) error {
+	g := t.Game()
+	st, err := t.State()
+	if err != nil {
+		return err
+	}
+	raw, o, err := defaultFile(g.ID, st, "the default orders")
+	if err != nil {
+		return err
+	}
+	_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil)
+	return err
+}
+
+// Tick does everything that time brings, as of now: held orders whose
+// settle window closed are applied, takeback requests lapse, the awaited
+// player is reminded once before the deadline, and at the deadline the
+// wait's default orders are applied, the lateness recorded and every side
+// told. Each is one transaction that checks again, from what is stored,
+// that it is due, so Tick may be called as often as wanted — on a timer
+// and after a restart, when a deadline that passed meanwhile is handled
+// once. Paused and ended games are left alone.
+func (s *Service) Tick(now time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now = now.UTC()
+	ids, err := s.db.Games()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range ids {
+		for _, due := range []func(string, time.Time) error{s.settle, s.lapse, s.missed, s.remind} {
+			if err := due(id, now); err != nil {
+				s.log.Error("tick", "game", id, "err", err)
+				errs = append(errs, fmt.Errorf("game %s: %w", id, err))
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// due runs fn in a transaction on a running game when when says it is
+// due; fn must leave the transaction as it was when it has nothing to do.
+func (s *Service) due(id string, fn func(t *store.Txn, g *store.Game, rec *record) error) error {
+	_, err := s.db.Transact(id, nil, func(t *store.Txn) error {
+		g := t.Game()
+		if g.Status != store.Active {
+			return nil
+		}
+		rec, err := loadRecord(g)
+		if err != nil {
+			return err
+		}
+		return fn(t, &g, rec)
+	})
+	return err
+}
+
+// settle applies held orders whose window closed, or whose deadline came
+// first.
+func (s *Service) settle(id string, now time.Time) error {
+	return s.due(id, func(t *store.Txn, g *store.Game, rec *record) error {
+		h := rec.Held
+		if h == nil || now.Before(h.Due) && (g.Deadline.IsZero() || now.Before(g.Deadline)) {
+			return nil
+		}
+		return s.applyHeld(t, rec, now)
+	})
+}
+
+// lapse closes a takeback request nobody agreed to in time.
+func (s *Service) lapse(id string, now time.Time) error {
+	return s.due(id, func(t *store.Txn, g *store.Game, rec *record) error {
+		tb := rec.Takeback
+		if tb == nil || now.Before(tb.Expires) {
+			return nil
+		}
+		text := fmt.Sprintf("The takeback the %s player asked for lapsed: the %s player did not agree by %s.", sideName(tb.By), sideName(tb.By.Enemy()), when(tb.Expires))
+		if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+			return err
+		}
+		rec.Takeback = nil
+		rec.notice("%s", text)
+		for _, side := range []adjudicator.Side{tb.By, tb.By.Enemy()} {
+			if m, ok := s.toSide(g, side, "notice", "takeback lapsed", noticeText(text)); ok {
+				t.Queue(m)
+			}
+		}
+		return rec.save(t)
+	})
+}
+
+// missed applies the default orders of a wait whose deadline passed.
+func (s *Service) missed(id string, now time.Time) error {
+	return s.due(id, func(t *store.Txn, g *store.Game, rec *record) error {
+		w := g.Wait
+		if !w.Open() || g.Deadline.IsZero() || now.Before(g.Deadline) {
+			return nil
+		}
+		d, ok := waitDefaults[w.Kind]
+		if !ok {
+			if rec.NoDefault {
+				return nil
+			}
+			rec.NoDefault = true
+			text := fmt.Sprintf("The %s player let the deadline of %s pass (%s); this wait has no default orders yet: the umpire decides.", sideName(w.Side), w, when(g.Deadline))
+			if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+				return err
+			}
+			if m, ok := s.toSide(g, adjudicator.Umpire, "notice", "a deadline passed", noticeText(text, "", "Extend the deadline (extend 24h), or roll back.")); ok {
+				t.Queue(m)
+			}
+			return rec.save(t)
+		}
+		rec.Late[w.Side]++
+		text := fmt.Sprintf("The %s player missed the deadline of turn %d %s (%s); the default orders were applied: %s. Deadlines missed so far: %d.",
+			sideName(w.Side), w.Turn, w.Kind, when(g.Deadline), d.what, rec.Late[w.Side])
+		if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+			return err
+		}
+		rec.notice("%s", text)
+		s.log.Info("deadline missed", "game", id, "side", w.Side.String(), "wait", string(w.Kind))
+		return s.applyDefault(t, rec, now)
+	})
+}
+
+// remind mails the awaited player once, Reminder before the deadline.
+func (s *Service) remind(id string, now time.Time) error {
+	return s.due(id, func(t *store.Txn, g *store.Game, rec *record) error {
+		w := g.Wait
+		if !w.Open() || rec.Reminded || g.Deadline.IsZero() || now.Before(g.Deadline.Add(-reminder(g))) || !now.Before(g.Deadline) {
+			return nil
+		}
+		st, err := t.State()
+		if err != nil {
+			return err
+		}
+		d := s.reportData(g, rec, st, w.Side, nil)
+		if m, ok := s.toSide(g, w.Side, "reminder", "reminder: your orders are due by "+when(g.Deadline), reminderText(d)); ok {
+			t.Queue(m)
+		}
+		rec.Reminded = true
+		return rec.save(t)
+	})
+}

@@ -1,0 +1,334 @@
+package referee
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/store"
+)
+
+// envelope is what authentication reads of an orders file before the
+// file is judged: read leniently, so that only an authenticated player
+// learns what is wrong with the rest.
+type envelope struct {
+	game, side, token string
+}
+
+// envelopeOf reads the top-level game, side and token of an orders file;
+// false when the file is not a YAML mapping at all.
+func envelopeOf(raw []byte) (envelope, bool) {
+	root, errs := orders.ParseDocument(raw, orders.MaxSize)
+	if len(errs) > 0 {
+		return envelope{}, false
+	}
+	var env envelope
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if v.Kind != yaml.ScalarNode {
+			continue
+		}
+		switch k.Value {
+		case "game":
+			env.game = v.Value
+		case "side":
+			env.side = v.Value
+		case "token":
+			env.token = v.Value
+		}
+	}
+	return env, true
+}
+
+// ordersMail handles a message carrying an orders file from a player of g.
+func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now time.Time) error {
+	env, ok := envelopeOf(m.Orders)
+	if !ok {
+		// Not even YAML: the player learns what is wrong with their own
+		// file, which tells nothing about the game.
+		_, err := orders.Parse(m.Orders, orders.Options{})
+		return s.answer(g, ref, "refused: not an orders file", s.refusedMail(g, m, problemsOf(err)))
+	}
+	side, err := adjudicator.ParseSide(env.side)
+	switch {
+	case err != nil || (side != adjudicator.US && side != adjudicator.JP):
+		return s.unauthenticated(g, ref, m, "no player's side")
+	case !registered(g, side, m.From):
+		return s.unauthenticated(g, ref, m, "not the side's address")
+	case !g.CheckToken(side, env.token):
+		return s.unauthenticated(g, ref, m, "wrong or missing token")
+	}
+	lg := s.log.With("message_id", ref.MessageID, "game", g.ID, "side", side.String())
+	if env.game != g.ID {
+		return s.answer(g, ref, "refused: another game", s.refusedMail(g, m, []store.Problem{{
+			Msg: fmt.Sprintf("the file is for game %q but was sent to game %s: send it to that game's address", env.game, g.ID)}}))
+	}
+	if g.Status == store.Ended {
+		return s.answer(g, ref, "refused: the game is over", s.overMail(g, m))
+	}
+	f, err := orders.Parse(m.Orders, orders.Options{})
+	if err != nil {
+		lg.Info("orders do not parse")
+		return s.answer(g, ref, "refused: the file has mistakes", s.refusedMail(g, m, problemsOf(err)))
+	}
+	raw := orders.Redact(m.Orders)
+	o := f.Orders()
+	if g.Status == store.Paused {
+		return s.answer(g, ref, "refused: paused", s.refusedMail(g, m, []store.Problem{{Msg: "the game is paused: the umpire resumes it, and your orders are welcome then"}}))
+	}
+	st, err := s.db.State(g.ID)
+	if err != nil {
+		return err
+	}
+	if p := st.CheckWait(o); p != nil {
+		if e := s.sameFile(g.ID, side, raw); e != nil {
+			return s.answer(g, ref, "refused: already applied", s.noticeReply(g, m, "already applied",
+				fmt.Sprintf("These orders were already applied on %s (log entry %d); nothing was done this time.", e.Time.Format(timeLayout), e.Seq)))
+		}
+		line, col := f.Start()
+		return s.answer(g, ref, "refused: stale", s.refusedMail(g, m, []store.Problem{{Line: line, Col: col, Msg: p.Msg}}))
+	}
+	rec, err := loadRecord(*g)
+	if err != nil {
+		return err
+	}
+	if rec.Settle > 0 && !f.Now {
+		if ps := adjudicator.CheckOrders(st, o); len(ps) > 0 {
+			return s.answer(g, ref, "refused: illegal", s.refusedMail(g, m, located(f, ps)))
+		}
+		return s.hold(g.ID, ref, m, side, raw, now)
+	}
+	_, err = s.db.Transact(g.ID, &ref, func(t *store.Txn) error {
+		rec, err := loadRecord(t.Game())
+		if err != nil {
+			return err
+		}
+		_, err = s.step(t, rec, store.Step{Orders: &o, Raw: raw, Received: now, Mail: &ref}, now, m)
+		var refused *store.RefusedError
+		if errors.As(err, &refused) {
+			lg.Info("orders refused", "err", refused)
+			t.Outcome("refused: " + refused.Err.Error())
+			gm := t.Game()
+			t.Queue(s.refusedMail(&gm, m, refused.Problems))
+			return nil
+		}
+		return err
+	})
+	if err == nil {
+		lg.Info("orders applied")
+	}
+	return err
+}
+
+// registered reports whether address is side's in g.
+func registered(g *store.Game, side adjudicator.Side, address string) bool {
+	p, ok := g.Player(side)
+	return ok && sameAddress(p.Address, address)
+}
+
+// problemsOf turns the orders package's errors into problems for a reply.
+func problemsOf(err error) []store.Problem {
+	var errs orders.Errors
+	if !errors.As(err, &errs) {
+		return []store.Problem{{Msg: "the file cannot be read as orders"}}
+	}
+	out := make([]store.Problem, len(errs))
+	for i, e := range errs {
+		out[i] = store.Problem{Line: e.Line, Col: e.Col, Msg: e.Msg}
+	}
+	return out
+}
+
+// located places the rules' problems at their lines in f.
+func located(f *orders.File, ps []adjudicator.Problem) []store.Problem {
+	out := make([]store.Problem, len(ps))
+	for i, p := range ps {
+		line, col := f.Locate(p)
+		out[i] = store.Problem{Line: line, Col: col, Msg: p.Msg}
+	}
+	return out
+}
+
+// sameFile returns the entry in force that applied side's file raw
+// (redacted), if any: the same orders sent again under a new Message-ID.
+func (s *Service) sameFile(id string, side adjudicator.Side, raw []byte) *store.LogEntry {
+	log, err := s.db.Log(id, 1)
+	if err != nil {
+		return nil
+	}
+	sum := sha256.Sum256(raw)
+	h := hex.EncodeToString(sum[:])
+	for i := len(log) - 1; i >= 0; i-- {
+		if e := log[i]; e.Kind == store.KindOrders && e.RolledBackBy == 0 && e.Side == side && e.RawSHA256 == h {
+			return &e
+		}
+	}
+	return nil
+}
+
+// hold keeps a legal orders file for the game's settle window: it is
+// applied when the window closes (Tick), at once with "go", or replaced
+// by a newer file from the same side.
+func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicator.Side, raw []byte, now time.Time) error {
+	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
+		g := t.Game()
+		rec, err := loadRecord(g)
+		if err != nil {
+			return err
+		}
+		replaced := ""
+		if old := rec.Held; old != nil {
+			if err := t.Amend(old.ref(), "replaced by "+ref.MessageID); err != nil {
+				return err
+			}
+			replaced = old.MessageID
+		}
+		due := now.Add(rec.Settle)
+		rec.Held = &held{Side: side, Raw: raw, MessageID: ref.MessageID, Content: ref.ContentHash, Received: now, Due: due}
+		t.Outcome("held until " + due.Format(time.RFC3339))
+		t.Queue(s.heldMail(&g, m, due, replaced != ""))
+		return rec.save(t)
+	})
+	if err == nil {
+		s.log.Info("orders held", "message_id", ref.MessageID, "game", id, "side", side.String())
+	}
+	return err
+}
+
+// applyHeld applies the held file in t.
+func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
+	h := rec.Held
+	f, err := orders.Parse(h.Raw, orders.Options{})
+	if err != nil {
+		return fmt.Errorf("referee: the held file of %s: %w", h.MessageID, err)
+	}
+	o := f.Orders()
+	ref := h.ref()
+	_, err = s.step(t, rec, store.Step{Orders: &o, Raw: h.Raw, Received: h.Received, Mail: &ref}, now, nil)
+	var refused *store.RefusedError
+	if errors.As(err, &refused) {
+		// The game moved on since the file was judged (the umpire forced
+		// or rolled back): the file is dropped and its sender told.
+		if err := t.Amend(ref, "dropped: "+refused.Error()); err != nil {
+			return err
+		}
+		g := t.Game()
+		if m, ok := s.toSide(&g, h.Side, "refused", "your held orders were not applied", droppedText(refused.Problems)); ok {
+			m.InReplyTo = h.MessageID
+			t.Queue(m)
+		}
+		rec.Held = nil
+		return rec.save(t)
+	}
+	return err
+}
+
+// step applies orders in t, then does what follows a step: the deadline
+// of the next wait, the reports to every side (with the notices gathered
+// since the last ones), a takeback request that lapses because the game
+// moved on, and the end when the rules end the game. in is the message
+// that carried the orders, nil for orders the server gives. A
+// *store.RefusedError leaves t untouched.
+func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message) (*store.Outcome, error) {
+	out, err := t.Apply(st, Engine())
+	if err != nil {
+		return nil, err
+	}
+	if h := rec.Held; h != nil && (st.Mail == nil || *st.Mail != h.ref()) {
+		if err := t.Amend(h.ref(), "dropped: other orders were applied"); err != nil {
+			return nil, err
+		}
+	}
+	rec.Held, rec.Reminded, rec.NoDefault = nil, false, false
+	if tb := rec.Takeback; tb != nil {
+		text := fmt.Sprintf("The takeback the %s player asked for lapsed: the game moved on.", sideName(tb.By))
+		if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+			return nil, err
+		}
+		rec.notice("%s", text)
+		rec.Takeback = nil
+	}
+	g := t.Game()
+	if out.Entry.Next.Over() {
+		return out, s.finish(t, rec, out.State, out.Entry.Events, out.State.WaitText(), now)
+	}
+	t.SetDeadline(rec.deadline(&g, g.Wait, now))
+	g = t.Game()
+	s.queueReports(t, &g, rec, out.State, out.Entry.Events, in)
+	rec.Notices = nil
+	return out, rec.save(t)
+}
+
+// queueReports queues one report per side of the position st after the
+// events evs, built only from what that side may see.
+func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message) {
+	for _, side := range sides {
+		d := s.reportData(g, rec, st, side, evs)
+		m, ok := s.toSide(g, side, "report-"+side.String(), reportSubject(d), turnReportText(d))
+		if !ok {
+			continue
+		}
+		if in != nil && registered(g, side, in.From) {
+			m = reply(m, in)
+		}
+		t.Queue(m)
+	}
+}
+
+// reportData gathers what side may see of the position st.
+func (s *Service) reportData(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event) reportInfo {
+	w := g.Wait
+	d := reportInfo{
+		Game: g.ID, Name: rec.Name, Address: s.gameAddress(g), Side: side,
+		View: st.View(side), Map: st.Map(), Events: adjudicator.VisibleEvents(evs, side),
+		Notices: rec.Notices, Waiting: st.WaitText(), Awaited: w.Side,
+		Deadline: g.Deadline, Entry: g.Entries, Head: g.Head, Paused: g.Status == store.Paused,
+	}
+	if w.Open() && w.Side == side {
+		d.Template = templateText(g.ID, st, side)
+	}
+	return d
+}
+
+// finish ends the game in t: the end entry, the result, and the final
+// report to every side with the seed, the dice-luck summary and the
+// export to audit.
+func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, now time.Time) error {
+	if _, err := t.End(result); err != nil {
+		return err
+	}
+	rec.Result, rec.Held, rec.Takeback = result, nil, nil
+	luck, err := t.Luck()
+	if err != nil {
+		return err
+	}
+	x, err := t.Export(false)
+	if err != nil {
+		return err
+	}
+	bundle, err := exportJSON(x)
+	if err != nil {
+		return err
+	}
+	g := t.Game()
+	for _, side := range sides {
+		d := s.reportData(&g, rec, st, side, evs)
+		f := finalInfo{reportInfo: d, Result: result, Seed: hex.EncodeToString(g.Seed), Commitment: g.Commitment,
+			Luck: luckText(luck), Bundle: "attu-" + g.ID + ".json", DB: s.cfg.DB}
+		m, ok := s.toSide(&g, side, "final-"+side.String(), "the game is over: "+result, finalText(f))
+		if !ok {
+			continue
+		}
+		m.Attachments = []store.Attachment{{Name: f.Bundle, Type: "application/json", Data: bundle}}
+		t.Queue(m)
+	}
+	rec.Notices = nil
+	s.log.Info("game over", "game", g.ID, "result", result)
+	return rec.save(t)
+}

@@ -1,0 +1,361 @@
+package referee
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+)
+
+// Defaults of a game's timing (DESIGN 3.3) and of the service's limits.
+const (
+	// DefaultDeadline is the time allowed for each wait.
+	DefaultDeadline = 72 * time.Hour
+	// DefaultReminder is how long before a deadline the awaited player is
+	// reminded.
+	DefaultReminder = 24 * time.Hour
+	// DefaultAbsence is the longest a player may move their deadlines
+	// with "absent" unless the game says otherwise.
+	DefaultAbsence = 14 * 24 * time.Hour
+	// DefaultTakeback is how long a takeback request waits for the
+	// opponent's "agree" before it lapses.
+	DefaultTakeback = 24 * time.Hour
+	// DefaultAnswerEvery is how often a stranger gets the generic answer.
+	DefaultAnswerEvery = time.Hour
+)
+
+// Config is what the service needs besides the database.
+type Config struct {
+	// Address is the mailbox every game is played through, like
+	// attu@example.org; game G is addressed as attu+G@example.org (DESIGN
+	// 6). Mails from it are never answered.
+	Address string
+	// Logger receives the service's log; nil discards it. Tokens are
+	// never logged.
+	Logger *slog.Logger
+	// AnswerEvery limits the generic answer to mail that names no game
+	// the sender plays in: at most one per sender in this period (zero:
+	// DefaultAnswerEvery). The count is kept in memory.
+	AnswerEvery time.Duration
+	// Takeback is how long a takeback request stays open (zero:
+	// DefaultTakeback).
+	Takeback time.Duration
+	// DB names the database file in the commands the final report quotes
+	// ("attu export -db FILE"); empty for attu.db.
+	DB string
+}
+
+// Service is the game service (DESIGN 2): games and players, the one entry
+// point for incoming mail (Handle), the waits and their deadlines (Tick),
+// the players' and the umpire's commands. Everything it does to a game is
+// one store transaction with the mails it sends; it keeps nothing a caller
+// must remember. It is safe for concurrent use.
+type Service struct {
+	db  *store.DB
+	cfg Config
+	log *slog.Logger
+
+	mu sync.Mutex
+	// answered is when each stranger last got the generic answer.
+	answered map[string]time.Time
+}
+
+// New returns the service of the games in db.
+func New(db *store.DB, cfg Config) *Service {
+	if cfg.AnswerEvery == 0 {
+		cfg.AnswerEvery = DefaultAnswerEvery
+	}
+	if cfg.Takeback == 0 {
+		cfg.Takeback = DefaultTakeback
+	}
+	if cfg.DB == "" {
+		cfg.DB = "attu.db"
+	}
+	lg := cfg.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	return &Service{db: db, cfg: cfg, log: lg.With("pkg", "referee"), answered: map[string]time.Time{}}
+}
+
+// DB returns the service's database.
+func (s *Service) DB() *store.DB { return s.db }
+
+// record is the service's own record of a game, kept in store.Game.Service
+// and written in the same transactions as the game.
+type record struct {
+	// Name is the game's human-readable name.
+	Name string `json:"name"`
+	// Mailbox is the address the game is played through (Config.Address
+	// when it was created).
+	Mailbox string `json:"mailbox"`
+	// Deadlines overrides the game's deadline for some kinds of wait.
+	Deadlines map[adjudicator.WaitKind]time.Duration `json:"deadlines,omitempty"`
+	// Settle is how long an orders file is held before it is applied
+	// (zero: applied at once).
+	Settle time.Duration `json:"settle,omitempty"`
+	// Absence is the longest a player may move their deadlines.
+	Absence time.Duration `json:"absence,omitempty"`
+	// Reminded: the awaited player was reminded of the current deadline.
+	Reminded bool `json:"reminded,omitempty"`
+	// NoDefault: the deadline passed at a wait that has no default orders,
+	// and the umpire was told.
+	NoDefault bool `json:"no_default,omitempty"`
+	// Late counts each side's missed deadlines.
+	Late map[adjudicator.Side]int `json:"late,omitempty"`
+	// Absent is until when each side is away.
+	Absent map[adjudicator.Side]time.Time `json:"absent,omitempty"`
+	// Held is the orders file waiting out the settle window.
+	Held *held `json:"held,omitempty"`
+	// Takeback is an open takeback request.
+	Takeback *takeback `json:"takeback,omitempty"`
+	// Remaining is, while the game is paused, the time that was left
+	// before the deadline.
+	Remaining time.Duration `json:"remaining,omitempty"`
+	// Notices are what happened besides the rules since the last reports
+	// (commands, missed deadlines), shown in the next ones.
+	Notices []string `json:"notices,omitempty"`
+	// Result says how the game ended.
+	Result string `json:"result,omitempty"`
+}
+
+// held is an orders file held for the settle window: already judged
+// legal, in the ledger as "held", applied at Due unless a newer file
+// from the same side replaces it.
+type held struct {
+	Side      adjudicator.Side `json:"side"`
+	Raw       []byte           `json:"raw"` // token redacted
+	MessageID string           `json:"message_id"`
+	Content   string           `json:"content"` // the ledger's content hash
+	Received  time.Time        `json:"received"`
+	Due       time.Time        `json:"due"`
+}
+
+func (h *held) ref() store.MailRef {
+	return store.MailRef{MessageID: h.MessageID, ContentHash: h.Content}
+}
+
+// takeback is a player's request to undo the last step (DESIGN 6).
+type takeback struct {
+	By adjudicator.Side `json:"by"`
+	// Undo is the orders entry to undo; the request lapses when it is no
+	// longer the last step in force.
+	Undo    uint64    `json:"undo"`
+	Expires time.Time `json:"expires"`
+}
+
+func loadRecord(g store.Game) (*record, error) {
+	r := new(record)
+	if len(g.Service) > 0 {
+		if err := json.Unmarshal(g.Service, r); err != nil {
+			return nil, fmt.Errorf("referee: game %s: the service record: %w", g.ID, err)
+		}
+	}
+	if r.Late == nil {
+		r.Late = map[adjudicator.Side]int{}
+	}
+	if r.Absent == nil {
+		r.Absent = map[adjudicator.Side]time.Time{}
+	}
+	return r, nil
+}
+
+func (r *record) save(t *store.Txn) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	t.SetService(b)
+	return nil
+}
+
+// notice adds a line to the next reports.
+func (r *record) notice(format string, args ...any) {
+	r.Notices = append(r.Notices, fmt.Sprintf(format, args...))
+}
+
+// allowance is the time a side has to answer a wait of kind k.
+func (r *record) allowance(g *store.Game, k adjudicator.WaitKind) time.Duration {
+	if d, ok := r.Deadlines[k]; ok && d > 0 {
+		return d
+	}
+	if g.Options.Deadline > 0 {
+		return g.Options.Deadline
+	}
+	return DefaultDeadline
+}
+
+// deadline is when the wait w, beginning at now, must be answered: the
+// wait's allowance counted from now, or from the end of the awaited
+// side's absence.
+func (r *record) deadline(g *store.Game, w adjudicator.Wait, now time.Time) time.Time {
+	if !w.Open() {
+		return time.Time{}
+	}
+	from := now
+	if until := r.Absent[w.Side]; until.After(from) {
+		from = until
+	}
+	return from.Add(r.allowance(g, w.Kind)).UTC()
+}
+
+// reminder is how long before the deadline the awaited side is reminded.
+func reminder(g *store.Game) time.Duration {
+	if g.Options.Reminder > 0 {
+		return g.Options.Reminder
+	}
+	return DefaultReminder
+}
+
+// sides are the players' sides, in the order reports are written.
+var sides = []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire}
+
+// sideName is a side as a report names it.
+func sideName(s adjudicator.Side) string {
+	switch s {
+	case adjudicator.US:
+		return "U.S."
+	case adjudicator.JP:
+		return "Japanese"
+	case adjudicator.Umpire:
+		return "umpire"
+	}
+	return "server"
+}
+
+// sameAddress compares two mail addresses, display names aside, ignoring
+// case.
+func sameAddress(a, b string) bool {
+	a, b = bareAddress(a), bareAddress(b)
+	return a != "" && strings.EqualFold(a, b)
+}
+
+// bareAddress returns the address of "Name <addr>", or s trimmed.
+func bareAddress(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.ContainsAny(s, "<\"") {
+		if a, err := mail.ParseAddress(s); err == nil {
+			return a.Address
+		}
+	}
+	return s
+}
+
+// sidesOf returns the sides registered with address in g.
+func sidesOf(g *store.Game, address string) []adjudicator.Side {
+	var out []adjudicator.Side
+	for _, side := range sides {
+		if p, ok := g.Player(side); ok && sameAddress(p.Address, address) {
+			out = append(out, side)
+		}
+	}
+	return out
+}
+
+// mailbox is the address game g is played through: the service's, or
+// the one recorded when the game was created (for the command line,
+// which runs without the daemon's configuration).
+func (s *Service) mailbox(g *store.Game) string {
+	if a := bareAddress(s.cfg.Address); a != "" || g == nil {
+		return a
+	}
+	var r struct {
+		Mailbox string `json:"mailbox"`
+	}
+	json.Unmarshal(g.Service, &r)
+	return r.Mailbox
+}
+
+// gameAddress is game g's own address: attu+ID@host.
+func (s *Service) gameAddress(g *store.Game) string {
+	local, domain, ok := strings.Cut(s.mailbox(g), "@")
+	if !ok {
+		return ""
+	}
+	local, _, _ = strings.Cut(local, "+")
+	return local + "+" + g.ID + "@" + domain
+}
+
+// messageID returns a fresh Message-ID for a mail of the given kind about
+// game g (nil for none).
+func (s *Service) messageID(g *store.Game, kind string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	id, host := "x", "attu.invalid"
+	if g != nil {
+		id = g.ID
+	}
+	if _, d, ok := strings.Cut(s.mailbox(g), "@"); ok && d != "" {
+		host = d
+	}
+	return fmt.Sprintf("<attu.%s.%s.%s@%s>", id, kind, hex.EncodeToString(b[:]), host)
+}
+
+// tag is the subject tag of a game.
+func tag(id string) string { return "[attu " + id + "]" }
+
+// newMail is a mail from game g to address.
+func (s *Service) newMail(g *store.Game, kind, to, subject, text string) store.Mail {
+	return store.Mail{MessageID: s.messageID(g, kind), From: s.gameAddress(g), To: []string{to},
+		Subject: tag(g.ID) + " " + subject, Text: text}
+}
+
+// toSide is a mail from game g to a side's registered address; false when
+// the side has no player.
+func (s *Service) toSide(g *store.Game, side adjudicator.Side, kind, subject, text string) (store.Mail, bool) {
+	p, ok := g.Player(side)
+	if !ok || p.Address == "" {
+		return store.Mail{}, false
+	}
+	return s.newMail(g, kind, p.Address, subject, text), true
+}
+
+// reply makes m an answer to the incoming message in.
+func reply(m store.Mail, in *Message) store.Mail {
+	if in == nil || in.MessageID == "" {
+		return m
+	}
+	m.InReplyTo = in.MessageID
+	if in.InReplyTo != "" {
+		m.References = append(m.References, in.InReplyTo)
+	}
+	m.References = append(m.References, in.MessageID)
+	return m
+}
+
+// refusedMail answers an authenticated player's file that is not applied.
+func (s *Service) refusedMail(g *store.Game, in *Message, ps []store.Problem) store.Mail {
+	return reply(s.newMail(g, "refused", bareAddress(in.From), "your orders were not applied", refusedText(ps)), in)
+}
+
+// overMail answers orders sent to a game that has ended.
+func (s *Service) overMail(g *store.Game, in *Message) store.Mail {
+	return reply(s.newMail(g, "over", bareAddress(in.From), "this game is over", overText()), in)
+}
+
+// heldMail tells a player their file waits for the settle window.
+func (s *Service) heldMail(g *store.Game, in *Message, due time.Time, replaced bool) store.Mail {
+	return reply(s.newMail(g, "held", bareAddress(in.From), "orders received, applied at "+when(due), heldText(due, replaced)), in)
+}
+
+// noticeReply answers in with a short text.
+func (s *Service) noticeReply(g *store.Game, in *Message, subject, text string) store.Mail {
+	return reply(s.newMail(g, "answer", bareAddress(in.From), subject, noticeText(text)), in)
+}
+
+// exportJSON is the export as attu export writes it.
+func exportJSON(x *store.Export) ([]byte, error) {
+	var b strings.Builder
+	if err := x.WriteJSON(&b); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}

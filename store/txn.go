@@ -1,0 +1,270 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// Txn is one game inside one write transaction of Transact: what the game
+// service does with an incoming mail or at a deadline — orders applied,
+// a command recorded, a rollback, the end, the service's own record of
+// the game, the mails it sends and the mail's ledger receipt — is written
+// together or not at all (DESIGN 2, 6). Its methods must be called only
+// from the function given to Transact, and must not call the DB.
+type Txn struct {
+	tx   *bolt.Tx
+	w    *gameTx
+	now  time.Time
+	mail *MailRef
+	// linked is the entry that carries the transaction's mail's
+	// Message-ID, which its receipt names.
+	linked  uint64
+	outcome string
+	mails   []queued
+	changed bool
+}
+
+type queued struct {
+	mail  Mail
+	entry uint64
+}
+
+// Transact runs fn on game id in one write transaction. When mail is set
+// it is the incoming mail being answered: a mail already in the ledger
+// (its Message-ID, or its Message-ID and content) is refused with
+// ErrProcessed before fn runs, and otherwise its receipt is written with
+// whatever fn did (Txn.Outcome says how it ended; it names the entry that
+// carries its Message-ID and every mail fn queued). When fn returns an
+// error nothing at all is written and Transact returns it; ErrNoGame when
+// the game does not exist. The receipt is returned (zero without a mail).
+//
+// A transaction that only queues mails and records its receipt leaves the
+// game's buckets as they were, byte for byte: refusals are kept in the
+// ledger and the outbox alone.
+func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt, error) {
+	var r Receipt
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		w, err := openGame(tx, id)
+		if err != nil {
+			return err
+		}
+		if mail != nil {
+			if old, ok := lookupReceipt(tx, *mail); ok {
+				r = old
+				return fmt.Errorf("%w: %s on %s: %s", ErrProcessed, old.MessageID, old.Time.Format(time.RFC3339), old.Outcome)
+			}
+		}
+		t := &Txn{tx: tx, w: w, now: db.now().UTC(), mail: mail}
+		if err := fn(t); err != nil {
+			return err
+		}
+		var seq uint64
+		if mail != nil {
+			if seq, err = reserveReceipt(tx); err != nil {
+				return err
+			}
+		}
+		var ids []uint64
+		for _, q := range t.mails {
+			got, err := w.queue([]Mail{q.mail}, q.entry, seq, t.now)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, got...)
+		}
+		if mail != nil {
+			outcome := t.outcome
+			if outcome == "" {
+				outcome = "accepted"
+			}
+			r = Receipt{Seq: seq, MessageID: mail.MessageID, ContentHash: mail.ContentHash, Game: id,
+				Outcome: outcome, Entry: t.linked, Mails: ids, Time: t.now}
+			if err := putReceipt(tx, r); err != nil {
+				return err
+			}
+		}
+		if t.changed {
+			return w.save()
+		}
+		return nil
+	})
+	return r, err
+}
+
+// Game returns a copy of the game's record as the transaction has it.
+func (t *Txn) Game() Game {
+	g := *t.w.g
+	g.Players = slices.Clone(g.Players)
+	g.Service = slices.Clone(g.Service)
+	return g
+}
+
+// Now is the store's clock at the start of the transaction: the time its
+// entries and receipt record.
+func (t *Txn) Now() time.Time { return t.now }
+
+// State returns the position in force, the transaction's own copy.
+func (t *Txn) State() (*adjudicator.State, error) { return t.w.state(t.w.g.Current) }
+
+// Outcome sets what the receipt of the transaction's mail says became of
+// it ("accepted" when not set).
+func (t *Txn) Outcome(s string) { t.outcome = s }
+
+// Queue adds mails to send when the transaction commits. Each is queued
+// by the last entry the transaction appended before the call (or the
+// game's last entry) and by the mail's receipt.
+func (t *Txn) Queue(mails ...Mail) {
+	for _, m := range mails {
+		t.mails = append(t.mails, queued{mail: m, entry: t.w.g.Entries})
+	}
+}
+
+// Note appends an entry of kind note: something that changes no position
+// but belongs in the record (DESIGN 6: every command is logged). side is
+// who gave the command (NoSide for the server); with fromMail the entry
+// carries the transaction's mail's Message-ID, which its receipt then
+// names.
+func (t *Txn) Note(side adjudicator.Side, text string, fromMail bool) (*Entry, error) {
+	w := t.w
+	g := w.g
+	last, _, err := w.entry(g.Entries)
+	if err != nil {
+		return nil, err
+	}
+	e := &Entry{Kind: KindNote, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: side,
+		Note: text, State: last.State, Next: g.Wait}
+	if fromMail {
+		if t.mail == nil || t.linked != 0 {
+			return nil, fmt.Errorf("store: a note from a mail needs the transaction's mail, once")
+		}
+		e.MessageID = t.mail.MessageID
+	}
+	if err := w.append(e, nil); err != nil {
+		return nil, err
+	}
+	if fromMail {
+		t.linked = e.Seq
+	}
+	t.changed = true
+	return e, nil
+}
+
+// SetStatus pauses or resumes the game; End ends it.
+func (t *Txn) SetStatus(s Status) error {
+	if s != Active && s != Paused {
+		return fmt.Errorf("store: SetStatus: %q (use End to end a game)", s)
+	}
+	if t.w.g.Status == Ended {
+		return fmt.Errorf("%w: it has ended", ErrNotActive)
+	}
+	t.w.g.Status = s
+	t.changed = true
+	return nil
+}
+
+// SetDeadline sets the deadline of the current wait (zero for none).
+func (t *Txn) SetDeadline(d time.Time) {
+	t.w.g.Deadline = d
+	t.changed = true
+}
+
+// SetPlayer sets a side's address and, when token is not empty, its token
+// (only its hash is kept).
+func (t *Txn) SetPlayer(s adjudicator.Side, address, token string) {
+	g := t.w.g
+	t.changed = true
+	for i := range g.Players {
+		if g.Players[i].Side == s {
+			g.Players[i].Address = address
+			if token != "" {
+				g.Players[i].TokenHash = HashToken(token)
+			}
+			return
+		}
+	}
+	g.Players = append(g.Players, Player{Side: s, Address: address, TokenHash: HashToken(token)})
+}
+
+// SetService replaces the game service's own record of the game
+// (Game.Service).
+func (t *Txn) SetService(b json.RawMessage) {
+	t.w.g.Service = slices.Clone(b)
+	t.changed = true
+}
+
+// Amend changes what the receipt of an earlier mail of this game says
+// became of it, when that mail produced no entry: orders held for the
+// settle window and then replaced by newer ones.
+func (t *Txn) Amend(m MailRef, outcome string) error {
+	r, ok := lookupReceipt(t.tx, m)
+	if !ok || r.Game != t.w.g.ID || r.Entry != 0 {
+		return fmt.Errorf("store: no receipt without an entry for %s in game %s", m.MessageID, t.w.g.ID)
+	}
+	r.Outcome = outcome
+	return putReceipt(t.tx, r)
+}
+
+// Outbox returns the mails of the game, sent or not, in queue order.
+func (t *Txn) Outbox() ([]Mail, error) {
+	var out []Mail
+	err := t.tx.Bucket(bOutbox).ForEach(func(k, v []byte) error {
+		var m Mail
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("store: outbox mail %d: %w", binary.BigEndian.Uint64(k), err)
+		}
+		if m.Game == t.w.g.ID {
+			out = append(out, m)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Log returns the game's entries, as DB.Log does.
+func (t *Txn) Log() ([]LogEntry, error) { return t.w.log(1) }
+
+// Luck returns the dice-luck summary of the entries in force, as an audit
+// of the game's export would compute it.
+func (t *Txn) Luck() (*Luck, error) {
+	log, err := t.w.log(1)
+	if err != nil {
+		return nil, err
+	}
+	entries := map[uint64]*Entry{}
+	var live []uint64
+	for _, le := range log {
+		entries[le.Seq] = le.Entry
+		if le.RolledBackBy == 0 {
+			live = append(live, le.Seq)
+		}
+	}
+	dice := map[uint64]Roll{}
+	err = t.w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
+		var r Roll
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("store: game %s: die %d: %w", t.w.g.ID, binary.BigEndian.Uint64(k), err)
+		}
+		dice[r.Seq] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return computeLuck(live, dice, entries), nil
+}
+
+// Export returns the game as DB.Export does, as the transaction has it.
+func (t *Txn) Export(reveal bool) (*Export, error) {
+	x := &Export{Format: ExportFormat, Exported: t.now, Orders: []ExportOrders{}, Dice: []Roll{}}
+	if err := t.w.export(x, reveal); err != nil {
+		return nil, fmt.Errorf("store: export %s: %w", t.w.g.ID, err)
+	}
+	return x, nil
+}
