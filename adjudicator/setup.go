@@ -243,7 +243,7 @@ func (s *State) japaneseForces(d Dice) []Event {
 	slices.Sort(chosen)
 	return []Event{
 		setupSeen(JP, JP, evSetup, nil, "The Japanese receive %s, drawn at random: %s (rule %s).", plural(len(chosen), "Unknown unit"), joinAnd(chosen), sp.rule),
-		setupSeen(US, JP, evSetup, nil, "The Japanese receive %s, drawn at random out of your sight (rule %s).", plural(len(chosen), "Unknown unit"), sp.rule),
+		setupSeen(US, JP, evSetup, nil, "The Japanese receive the %d hidden units of %s, drawn at random out of your sight (rule %s).", len(chosen), sp.title, sp.rule),
 	}
 }
 
