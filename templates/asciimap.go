@@ -1,7 +1,4 @@
-// Package templates turns what a side may see into the text players read by
-// mail: turn reports, order templates, error replies and the ASCII maps.
-//
-// The map renderer (this file) draws from a Map and an optional list of
+// The ASCII map renderer draws from a Map and an optional list of
 // per-hex markers that the caller has already filtered for the reader's side;
 // it never sees a game state, so it cannot leak what fog of war hides
 // (DESIGN.md section 4).
@@ -14,6 +11,7 @@
 // pointing uphill, that is from the hex holding the slope art across the side
 // (rule 5.3), river crossings as '~' (rule 5.5) and victory zone boundaries
 // as dots (rule 10.0).
+
 package templates
 
 import (

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+	_ "time/tzdata" // -tz works on machines without a zone database
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
+)
+
+func init() {
+	register("show", command{
+		summary: "print a stored game's current report as one side sees it",
+		run:     runShow,
+	})
+}
+
+const showUsage = `Usage: attu show -db FILE [-side us|jp|umpire] [-json] [-png FILE] [-tz ZONE] [-from ENTRY] GAME
+
+Prints the report of game GAME as a side would get it now: what happened in
+the last step of the game (or since log entry ENTRY), the island map with the
+units that side may see, close-ups of the fighting, its units, the state of
+the game, its standing instructions and, when the game waits for that side,
+its order template. The report is built from that side's view only: the U.S.
+sees face-down Japanese units as anonymous counters. The umpire sees all.
+
+With -json the report is printed as its JSON document instead (report.json;
+its schema is in the templates package documentation). With -png the picture
+of the map is written to FILE as well.
+
+Examples:
+  attu show -db attu.db -side us g1
+  attu show -db attu.db -side jp -tz Asia/Tokyo -png jp.png g1
+  attu show -db attu.db -side umpire -json g1 > report.json
+
+Flags:
+`
+
+func runShow(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	dbPath := fs.String("db", "attu.db", "the game database")
+	sideName := fs.String("side", "umpire", "whose report: us, jp or umpire")
+	asJSON := fs.Bool("json", false, "print the report as JSON instead of text")
+	pngFile := fs.String("png", "", "also write the picture of the map to this file")
+	tz := fs.String("tz", "", "also give the deadline in this time zone (e.g. America/Anchorage)")
+	from := fs.Uint64("from", 0, "tell what happened since this log entry (default: the last step)")
+	argv, code, ok := parseFlags(fs, showUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(argv) != 1 {
+		fmt.Fprintln(stderr, "attu show: name one game, e.g. attu show -db attu.db -side us g1")
+		return 2
+	}
+	game := argv[0]
+	side, err := adjudicator.ParseSide(*sideName)
+	if err != nil || (side != adjudicator.US && side != adjudicator.JP && side != adjudicator.Umpire) {
+		fmt.Fprintf(stderr, "attu show: -side %q: give us, jp or umpire\n", *sideName)
+		return 2
+	}
+	var zone *time.Location
+	if *tz != "" {
+		if zone, err = time.LoadLocation(*tz); err != nil {
+			fmt.Fprintf(stderr, "attu show: -tz %q: not a time zone; give one like Europe/Paris or America/Anchorage\n", *tz)
+			return 2
+		}
+	}
+	if _, err := os.Stat(*dbPath); err != nil {
+		fmt.Fprintf(stderr, "attu show: %v; give the game database with -db FILE\n", err)
+		return 1
+	}
+	db, err := store.Open(*dbPath, &store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		fmt.Fprintf(stderr, "attu show: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	rep, err := storedReport(db, game, side, zone, *from)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu show: %v\n", err)
+		return 1
+	}
+	if *pngFile != "" {
+		b, err := rep.PNG()
+		if err == nil {
+			err = os.WriteFile(*pngFile, b, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "attu show: %v\n", err)
+			return 1
+		}
+	}
+	if *asJSON {
+		b, err := rep.JSON()
+		if err != nil {
+			fmt.Fprintf(stderr, "attu show: %v\n", err)
+			return 1
+		}
+		stdout.Write(b)
+		return 0
+	}
+	fmt.Fprint(stdout, rep.Text())
+	return 0
+}
+
+// storedReport builds side's report of a stored game: its position in
+// force, the events of its live log entries from entry from (the last
+// entry when from is 0) that side may read, the chain head and the dice
+// commitment.
+func storedReport(db *store.DB, game string, side adjudicator.Side, zone *time.Location, from uint64) (*templates.Report, error) {
+	g, err := db.Game(game)
+	if err != nil {
+		return nil, err
+	}
+	s, err := db.State(game)
+	if err != nil {
+		return nil, err
+	}
+	if from == 0 {
+		from = g.Entries
+	}
+	entries, err := db.Log(game, from)
+	if err != nil {
+		return nil, err
+	}
+	var events []adjudicator.Event
+	for _, e := range entries {
+		if e.RolledBackBy == 0 {
+			events = append(events, e.Events...)
+		}
+	}
+	return &templates.Report{
+		Game: templates.Game{
+			ID: g.ID, Deadline: g.Deadline, Zone: zone,
+			Head: g.Head, Commitment: g.Commitment,
+		},
+		Map:     s.Map(),
+		View:    s.View(side),
+		Outlook: s.Outlook(side),
+		Events:  adjudicator.VisibleEvents(events, side),
+	}, nil
+}

@@ -1,0 +1,125 @@
+package templates
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// ReportFormat names the version of the JSON report (report.json). A
+// change that could break a reader gets a new version.
+const ReportFormat = "attu-report/1"
+
+// ReportJSON is a report as a JSON document, report.json: the same content
+// as the text, for programs and tests. Its fields:
+//
+//   - format: ReportFormat.
+//   - game: id, name, deadline (RFC 3339, UTC; absent when there is none),
+//     time_zone (the reader's, when known), chain_head and commitment.
+//   - side: the reader (us, jp or umpire); turn, date ("May 13"), night,
+//     weather (while the U.S. decides, the previous turn's).
+//   - wait: what the game waits for (adjudicator.Wait: turn, side, kind),
+//     wait_text the same in words; awaited is true when that is the
+//     reader.
+//   - steps: what happened since the reader's last report, grouped as in
+//     the text: each a title and its events (kind, text, side, hexes).
+//   - fought: the hexes where the events tell of fighting; close_ups: the
+//     centres of the close-ups (radius 3) the text draws.
+//   - view: the reader's adjudicator.View, as State.View returns it.
+//   - outlook: the reader's adjudicator.Outlook: standing instructions,
+//     heroes, unit states and, for the side awaited, each unit's options.
+//   - order_template: the file name of the order template attached, when
+//     the reader is awaited (its text is in the mail and the attachment).
+type ReportJSON struct {
+	Format        string               `json:"format"`
+	Game          GameJSON             `json:"game"`
+	Side          adjudicator.Side     `json:"side"`
+	Turn          int                  `json:"turn"`
+	Date          string               `json:"date"`
+	Night         bool                 `json:"night"`
+	Weather       adjudicator.Weather  `json:"weather"`
+	Wait          adjudicator.Wait     `json:"wait"`
+	WaitText      string               `json:"wait_text"`
+	Awaited       bool                 `json:"awaited"`
+	Steps         []StepJSON           `json:"steps"`
+	Fought        []adjudicator.Hex    `json:"fought"`
+	CloseUps      []adjudicator.Hex    `json:"close_ups"`
+	View          *adjudicator.View    `json:"view"`
+	Outlook       *adjudicator.Outlook `json:"outlook"`
+	OrderTemplate string               `json:"order_template,omitempty"`
+}
+
+// GameJSON is the game's record in a JSON report.
+type GameJSON struct {
+	ID         string `json:"id"`
+	Name       string `json:"name,omitempty"`
+	Deadline   string `json:"deadline,omitempty"`
+	TimeZone   string `json:"time_zone,omitempty"`
+	ChainHead  string `json:"chain_head,omitempty"`
+	Commitment string `json:"commitment,omitempty"`
+}
+
+// StepJSON is one step of what happened.
+type StepJSON struct {
+	Title  string      `json:"title"`
+	Events []EventJSON `json:"events"`
+}
+
+// EventJSON is one event as the reader may read it.
+type EventJSON struct {
+	Kind  string            `json:"kind"`
+	Text  string            `json:"text"`
+	Side  adjudicator.Side  `json:"side,omitempty"`
+	Hexes []adjudicator.Hex `json:"hexes,omitempty"`
+}
+
+// Document returns the report as the ReportJSON value JSON encodes.
+func (r *Report) Document() *ReportJSON {
+	v := r.View
+	d := &ReportJSON{
+		Format: ReportFormat,
+		Game: GameJSON{
+			ID: r.Game.ID, Name: r.Game.Name,
+			ChainHead: r.Game.Head, Commitment: r.Game.Commitment,
+		},
+		Side: v.Side, Turn: v.Turn, Date: adjudicator.TurnDate(v.Turn), Night: v.Night, Weather: v.Weather,
+		Wait: r.Outlook.Wait, WaitText: r.Outlook.WaitText, Awaited: r.awaited(),
+		Steps:    []StepJSON{},
+		Fought:   foughtHexes(r.Events),
+		CloseUps: []adjudicator.Hex{},
+		View:     v, Outlook: r.Outlook,
+	}
+	if !r.Game.Deadline.IsZero() {
+		d.Game.Deadline = r.Game.Deadline.UTC().Format(time.RFC3339)
+	}
+	if r.Game.Zone != nil {
+		d.Game.TimeZone = r.Game.Zone.String()
+	}
+	if d.Fought == nil {
+		d.Fought = []adjudicator.Hex{}
+	}
+	for _, st := range groupSteps(r.Events) {
+		s := StepJSON{Title: st.Title}
+		for _, ev := range st.Events {
+			s.Events = append(s.Events, EventJSON{Kind: ev.Kind, Text: eventText(ev), Side: ev.Side, Hexes: ev.Hexes})
+		}
+		d.Steps = append(d.Steps, s)
+	}
+	for _, a := range r.closeUps() {
+		d.CloseUps = append(d.CloseUps, a.center)
+	}
+	if d.Awaited && hasTemplate(r.Outlook.Wait.Kind) {
+		d.OrderTemplate = OrderTemplateName(r.Outlook.Wait.Turn, r.Outlook.Wait.Kind)
+	}
+	return d
+}
+
+// JSON returns the report as an indented JSON document (report.json).
+func (r *Report) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(r.Document(), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}

@@ -1,0 +1,378 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// Order templates (DESIGN 1, 3.0, 7).
+//
+// The side the game waits for gets, with its report, an orders file it
+// only has to edit: the envelope filled in, a token line to fill, and for
+// each of its units a commented block of what the unit may do now, each
+// choice a line that becomes an order when its "#" is deleted. As it stands
+// the file parses (orders.Parse) and is accepted (adjudicator.CheckOrders):
+// it does nothing. Everything it lists comes from the reader's View and
+// Outlook, which the rules computed for that side alone.
+
+// TokenPlaceholder stands where the player's token goes in an order
+// template: the template is mailed in the clear and must not carry the
+// secret. A file still holding it is refused by authentication, and the
+// refusal can say so.
+const TokenPlaceholder = "PASTE-YOUR-TOKEN-HERE"
+
+// OrderTemplateName is the file name of the order template for a wait,
+// as it is attached to the report: orders-3-actions.yaml.
+func OrderTemplateName(turn int, wait adjudicator.WaitKind) string {
+	return fmt.Sprintf("orders-%d-%s.yaml", turn, wait)
+}
+
+// OrderTemplate returns the order template for the reader, named for its
+// attachment, when the game waits for the reader's orders of a kind that
+// has one; ok is false otherwise. One template exists per kind of wait the
+// rules play: the U.S. decision, the actions, and the refit orders of
+// each side.
+func (r *Report) OrderTemplate() (name, body string, ok bool) {
+	if !r.awaited() || !hasTemplate(r.Outlook.Wait.Kind) {
+		return "", "", false
+	}
+	w := r.Outlook.Wait
+	d := orderData{
+		Game: r.Game.ID, Side: r.View.Side.String(), Turn: w.Turn, Wait: string(w.Kind),
+		Token:    TokenPlaceholder,
+		Standing: standingLines(r.View.Side, r.Outlook.Standing),
+	}
+	deadline := ""
+	if dl := r.deadline(); dl != "" {
+		deadline = " Deadline: " + dl + "."
+	}
+	name = OrderTemplateName(w.Turn, w.Kind)
+	switch w.Kind {
+	case adjudicator.WaitUSDecision:
+		d.Intro = commentLines(fmt.Sprintf(
+			"attu orders for game %s: the U.S. decision of turn %d (%s).%s "+
+				"Answer the two questions below, fill in your token and mail the file back, as an attachment or as the body of the mail. "+
+				"As it stands the file decides a day turn without refit.",
+			r.Game.ID, w.Turn, adjudicator.TurnDate(w.Turn), deadline), "# ")
+		return name, execute("orders-decision.tmpl", d), true
+	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+		intro := fmt.Sprintf("attu orders for game %s: the %s refit orders of turn %d (%s), a refit turn (rule 9).%s",
+			r.Game.ID, sideTitle(r.View.Side), w.Turn, adjudicator.TurnDate(w.Turn), deadline)
+		if w.Kind == adjudicator.WaitUSRefit {
+			intro += fmt.Sprintf(" The loss recovery roll gave you %s to restore; the casualty track is back at 0 (rule 9.1).",
+				plural(r.View.RefitSteps, "step"))
+		}
+		d.Intro = commentLines(intro, "# ")
+		d.Refit = r.refitLines()
+		return name, execute("orders-refit.tmpl", d), true
+	default:
+		d.Intro = commentLines(fmt.Sprintf(
+			"attu orders for game %s: the %s actions of turn %d (%s, %s).%s",
+			r.Game.ID, sideTitle(r.View.Side), w.Turn, adjudicator.TurnDate(w.Turn), dayNight(r.View.Night), deadline), "# ")
+		d.Units = r.unitBlocks()
+		d.Air = r.airBlock()
+		d.Yamasaki = r.yamasakiBlock()
+		return name, execute("orders-actions.tmpl", d), true
+	}
+}
+
+// hasTemplate reports whether orders of kind k have a template.
+func hasTemplate(k adjudicator.WaitKind) bool {
+	switch k {
+	case adjudicator.WaitUSDecision, adjudicator.WaitActions, adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+		return true
+	}
+	return false
+}
+
+// orderData is what the order templates lay out; every line is a comment
+// or YAML of at most MaxWidth columns.
+type orderData struct {
+	Intro    []string
+	Game     string
+	Side     string
+	Turn     int
+	Wait     string
+	Token    string
+	Units    [][]string
+	Air      []string
+	Yamasaki []string
+	Refit    []string
+	Standing []string
+}
+
+// refitLines is the commented refit: section: each part of the refit
+// orders (rules 9.1 to 9.6) with a line for each choice the side has.
+func (r *Report) refitLines() []string {
+	o := r.Outlook.Refit
+	if o == nil {
+		o = &adjudicator.RefitOptions{}
+	}
+	var out []string
+	item := func(line, note string) {
+		out = append(out, fmt.Sprintf("%-36s  # %s", line, note))
+	}
+	part := func(head, explain string, n int) {
+		if n == 0 {
+			out = append(out, commentLines(explain+" Nothing may be ordered now.", "#  # ")...)
+			return
+		}
+		out = append(out, commentLines(explain, "#  # ")...)
+		out = append(out, "#  "+head+":")
+	}
+	if r.View.Side == adjudicator.US {
+		part("restore", "Step 1 (rule 9.1): infantry on the map and in supply, below full strength, in priority order; {unit: X, steps: N} asks for N at most.", len(o.Restore))
+		for _, x := range o.Restore {
+			item(fmt.Sprintf("#    - {unit: %s}", x.Unit), fmt.Sprintf("in %s, %d of %s", x.Hex, x.Steps, plural(x.MaxSteps, "step")))
+		}
+		part("land", "Step 2 (rule 9.2): units of the reinforcements box, to the staging box of a landing zone; one die each says whether it lands there, scatters or is delayed.", len(o.Land))
+		for _, x := range o.Land {
+			item(fmt.Sprintf("#    - {unit: %s, zone: %s}", x.Unit, x.Zones[0]), "zones open to it: "+strings.Join(x.Zones, ", "))
+		}
+		part("independents", "Step 3 (rule 9.3): infantry companies that may each give a step to a new independent unit in their hex.", len(o.Independents))
+		for _, id := range o.Independents {
+			item("#    - "+id, "gives one step")
+		}
+		part("depots", "Step 4 (rule 9.4): engineer companies that may create their supply depot in their hex, losing a step.", len(o.Depots))
+		for _, id := range o.Depots {
+			item("#    - "+id, "creates its depot")
+		}
+		return out
+	}
+	part("hide", "Rule 9.5: face-up units that may turn face down (not next to U.S. units, not in or next to a landing zone).", len(o.Hide))
+	for _, id := range o.Hide {
+		item("#    - "+id, "turns face down")
+	}
+	part("move", "Rule 9.6: Unknown units on the map, each to any hex not next to U.S. units, not in or next to a landing zone, not in a cleared zone; the hex shown is the nearest.", len(o.Moves))
+	for _, x := range o.Moves {
+		item(fmt.Sprintf("#    - {unit: %s, to: %s}", x.Unit, x.Nearest), fmt.Sprintf("from %s; %d hexes allowed", x.From, x.Hexes))
+	}
+	part("swap", "Rule 9.6: the infantry of a hex back to the pool, for Unknown units from off the map placed within 7 MP of it, in the same bans as a move.", len(o.Swaps))
+	for _, x := range o.Swaps {
+		item(fmt.Sprintf("#    - {hex: %s, place: [{unit: %s, to: %s}]}", x.Hex, x.Place.Unit, x.Place.To), strings.Join(x.Infantry, ", ")+" to the pool")
+	}
+	return out
+}
+
+// commentLines wraps text as YAML comment lines starting with prefix.
+func commentLines(text, prefix string) []string {
+	return wrapLines(text, prefix, prefix)
+}
+
+// unitBlocks is one commented block per unit of the reader on the map:
+// where it stands, then each kind of order it may give, the choices listed
+// and one ready to use.
+func (r *Report) unitBlocks() [][]string {
+	status := map[string]adjudicator.UnitStatus{}
+	for _, u := range r.Outlook.Units {
+		status[u.ID] = u
+	}
+	var out [][]string
+	for _, uo := range r.Outlook.Options {
+		st := status[uo.Unit]
+		head := fmt.Sprintf("%s in %s: %d of %s, %d MP", uo.Unit, uo.Hex, st.Steps, plural(st.MaxSteps, "step"), st.MP)
+		switch st.Supply {
+		case "in":
+			head += ", in supply"
+		case "out":
+			head += ", out of supply"
+		}
+		if st.EnemyZOC {
+			head += ", in an enemy zone of control"
+		}
+		if st.FaceDown {
+			head += ", face down"
+		}
+		block := commentLines(head, "  # ")
+		if uo.Idle != "" {
+			block = append(block, commentLines("Nothing to do now: "+uo.Idle+".", "  #   ")...)
+			out = append(out, block)
+			continue
+		}
+		if len(uo.Moves) > 0 {
+			var items []string
+			for _, mv := range uo.Moves {
+				it := fmt.Sprintf("%s (%d", mv.To, mv.MP)
+				if len(mv.Path) > 1 {
+					it += " via " + mv.Path[len(mv.Path)-2].String()
+				}
+				items = append(items, it+")")
+			}
+			block = append(block, commentList("  # Move to: ", items)...)
+			far := uo.Moves[0]
+			for _, mv := range uo.Moves {
+				if mv.MP > far.MP || (mv.MP == far.MP && len(mv.Path) > len(far.Path)) {
+					far = mv
+				}
+			}
+			block = append(block, fmt.Sprintf("  #- move: {unit: %s, path: [%s]}", uo.Unit, hexJoin(far.Path)))
+		}
+		if len(uo.Melee) > 0 {
+			var items []string
+			for _, h := range uo.Melee {
+				items = append(items, fmt.Sprintf("%s (%s)", h, r.whoIsIn(h)))
+			}
+			block = append(block, commentList("  # Declare melee against: ", items)...)
+			block = append(block, fmt.Sprintf("  #- melee: {units: [%s], target: %s}", uo.Unit, uo.Melee[0]))
+		}
+		if len(uo.Fire) > 0 {
+			block = append(block, "  # Fire at:")
+			for _, f := range uo.Fire {
+				block = append(block, wrapLines(fmt.Sprintf("%s: %s", f.Target, fireItem(f, r.View.Weather)), "  #   ", "  #         ")...)
+			}
+			f := uo.Fire[0]
+			line := fmt.Sprintf("  #- fire: {units: [%s], target: %s", uo.Unit, f.Target)
+			if len(f.Spotters) > 0 {
+				line += ", spotter: " + f.Spotters[0]
+			}
+			if len(f.TargetUnits) > 0 {
+				line += ", target_unit: " + f.TargetUnits[0]
+			}
+			block = append(block, line+"}")
+		}
+		out = append(out, block)
+	}
+	return out
+}
+
+// commentList is listLines for a YAML comment: head starts with "  # ",
+// and continuation lines keep the "#".
+func commentList(head string, items []string) []string {
+	lines := listLines(head, items)
+	for i := 1; i < len(lines); i++ {
+		lines[i] = "  #" + strings.TrimPrefix(lines[i], "   ")
+	}
+	return lines
+}
+
+// fireItem describes one hex a unit may fire at: how far, whether it sees
+// it (8.1.1, 8.1.2), who may spot for it (8.1.4) and which unit to name
+// (8.0).
+func fireItem(f adjudicator.FireOption, w adjudicator.Weather) string {
+	s := plural(f.Distance, "hex") + ", "
+	switch {
+	case f.Sees:
+		s += "in sight"
+	case f.LOS:
+		s += fmt.Sprintf("beyond spotting distance %d in %s", adjudicator.SpottingDistance(w), w)
+	default:
+		s += "no line of sight"
+	}
+	if len(f.Spotters) > 0 {
+		s += "; spotter: one of " + strings.Join(f.Spotters, ", ")
+	}
+	if len(f.TargetUnits) > 0 {
+		s += "; target_unit: one of " + strings.Join(f.TargetUnits, ", ")
+	}
+	return s
+}
+
+// whoIsIn says what the reader sees in hex h: unit ids and hidden
+// counters.
+func (r *Report) whoIsIn(h adjudicator.Hex) string {
+	units, hidden := r.View.At(h)
+	var parts []string
+	for _, u := range units {
+		parts = append(parts, u.ID)
+	}
+	if hidden > 0 {
+		parts = append(parts, fmt.Sprintf("%d hidden", hidden))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func hexJoin(hs []adjudicator.Hex) string {
+	s := make([]string, len(hs))
+	for i, h := range hs {
+		s[i] = h.String()
+	}
+	return strings.Join(s, ", ")
+}
+
+// airBlock offers the side's air attacks (rule 8.1.6) when it has airpower.
+func (r *Report) airBlock() []string {
+	n := r.View.Air.US
+	if r.View.Side == adjudicator.JP {
+		n = r.View.Air.JP
+	}
+	if n == 0 {
+		return nil
+	}
+	var enemy []adjudicator.Hex
+	for _, h := range r.View.Hexes() {
+		units, hidden := r.View.At(h)
+		if hidden > 0 || (len(units) > 0 && units[0].Side != r.View.Side) {
+			enemy = append(enemy, h)
+		}
+	}
+	if len(enemy) == 0 {
+		return nil
+	}
+	out := commentLines(fmt.Sprintf(
+		"Air attacks (rule 8.1.6): you have %s this turn. Announce them all in one air order, each at a hex holding enemy units, like the line below; a factor is one die. A modified die of 2 or less hits your own unit nearest the target. Factors not announced are lost.",
+		plural(n, "factor")), "  # ")
+	return append(out, fmt.Sprintf("  #- air: [{hex: %s, factors: %d}]", enemy[0], n))
+}
+
+// yamasakiBlock tells the Japanese when Colonel Yamasaki may lead his
+// charge (rule 11.3).
+func (r *Report) yamasakiBlock() []string {
+	y := r.Outlook.Yamasaki
+	if r.View.Side != adjudicator.JP || y == nil || !y.Available {
+		return nil
+	}
+	return commentLines("Colonel Yamasaki may lead his charge now (rule 11.3), once a game: an order yamasaki: {hex: HEX, moves: [{unit: ID, path: [...]}]} moves the units of one hex with twice their MP, through U.S. zones of control and into U.S.-held hexes, which they assault.", "  # ")
+}
+
+// standingLines is the commented standing: section holding the
+// instructions in force, ready to change.
+func standingLines(side adjudicator.Side, all []adjudicator.SideStanding) []string {
+	var st adjudicator.Standing
+	for _, ss := range all {
+		if ss.Side == side {
+			st = ss.Standing
+		}
+	}
+	hexes := func(m map[adjudicator.Hex]string) string {
+		var parts []string
+		for _, h := range sortedKeys(m) {
+			parts = append(parts, fmt.Sprintf("%s: %s", h, m[h]))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	var order []string
+	for _, h := range st.MeleeOrder {
+		order = append(order, h.String())
+	}
+	rows := [][]string{
+		{"#  losses: " + st.Losses, "# spread or concentrate"},
+		{"#  loss_order: [" + strings.Join(st.LossOrder, ", ") + "]", "# units that take hits first"},
+	}
+	if side == adjudicator.US {
+		rows = append(rows,
+			[]string{"#  retreat: " + st.Retreat, "# never, always, if-losing or below-N (8.2.1.3)"},
+			[]string{"#  retreat_at: " + hexes(st.RetreatAt), "# per melee hex, like {2717: never}"})
+	}
+	rows = append(rows,
+		[]string{"#  advance: " + st.Advance, "# all, none or strongest (8.2.1.4)"},
+		[]string{"#  advance_at: " + hexes(st.AdvanceAt), "# per hex, like {2717: all}"})
+	if side == adjudicator.JP {
+		rows = append(rows,
+			[]string{"#  unknown_table: " + st.UnknownTable, "# most or fewest (2.5)"},
+			[]string{"#  unknown_table_at: " + hexes(st.UnknownTableAt), "# per hex, the Unknown unit to roll for"})
+	}
+	rows = append(rows,
+		[]string{"#  friendly_fire: " + st.FriendlyFire, "# most-steps or fewest-steps (8.1.6)"},
+		[]string{"#  melee_order: [" + strings.Join(order, ", ") + "]", "# melee hexes you pick first (3.7)"},
+		[]string{"#  melee_pick: " + st.MeleePick, "# strongest or listed"})
+	if side == adjudicator.US {
+		rows = append(rows,
+			[]string{"#  martinez: " + st.Martinez, "# auto, never or a hex (11.1)"},
+			[]string{"#  arnold: " + st.Arnold, "# auto, never or a hex (11.2)"})
+	}
+	out := commentLines("Standing instructions in force (DESIGN 3.2). To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ")
+	out = append(out, "#standing:")
+	return append(out, columns(rows)...)
+}

@@ -1,0 +1,587 @@
+package templates
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"math"
+	"strings"
+	"sync"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// The picture of the map (report.png): the island as the reader sees it,
+// drawn in Go with the fixed font of golang.org/x/image, no system fonts.
+//
+// It is a paletted image: a map has few colours, and one byte a pixel keeps
+// both drawing and PNG encoding quick. Everything that depends on the map
+// alone (terrain, levels, hexsides, rivers, landing zones, victory hexes,
+// the grid labels and the legend) is drawn once per map and kept; a report
+// copies it and adds its title, the hexes fought over and the units.
+
+// Palette indexes. Sixteen colours at most, so that the PNG stores four
+// bits a pixel: some colours serve twice (the grid's grey for zone
+// boundaries and hidden counters, orange for landing zones and fighting,
+// the level 3 brown for face-down Japanese units).
+const (
+	pxPaper uint8 = iota
+	pxInk
+	pxSea
+	pxLake
+	pxLevel0 // five levels, 0 to 4
+	_
+	_
+	_
+	_
+	pxGrid
+	pxSlope
+	pxRiver
+	pxUS
+	pxJP
+	pxVictory
+	pxMark
+)
+
+// Colours that share a palette entry.
+const (
+	pxZone   = pxGrid
+	pxHidden = pxGrid
+	pxWhite  = pxPaper
+	pxLZ     = pxMark
+	pxFight  = pxMark
+	pxJPDown = pxLevel0 + 3
+)
+
+var pngPalette = color.Palette{
+	pxPaper:      color.RGBA{0xf6, 0xf4, 0xec, 0xff},
+	pxInk:        color.RGBA{0x10, 0x10, 0x10, 0xff},
+	pxSea:        color.RGBA{0x9c, 0xc3, 0xe0, 0xff},
+	pxLake:       color.RGBA{0xc4, 0xe4, 0xf6, 0xff},
+	pxLevel0:     color.RGBA{0xe4, 0xec, 0xc8, 0xff},
+	pxLevel0 + 1: color.RGBA{0xcf, 0xdc, 0xa4, 0xff},
+	pxLevel0 + 2: color.RGBA{0xbf, 0xc2, 0x8a, 0xff},
+	pxLevel0 + 3: color.RGBA{0xb0, 0x9c, 0x72, 0xff},
+	pxLevel0 + 4: color.RGBA{0x96, 0x7c, 0x5e, 0xff},
+	pxGrid:       color.RGBA{0x60, 0x60, 0x5c, 0xff},
+	pxSlope:      color.RGBA{0x6b, 0x3e, 0x1c, 0xff},
+	pxRiver:      color.RGBA{0x20, 0x5c, 0xc0, 0xff},
+	pxUS:         color.RGBA{0x2f, 0x5e, 0x2c, 0xff},
+	pxJP:         color.RGBA{0xec, 0xd0, 0x92, 0xff},
+	pxVictory:    color.RGBA{0xc8, 0x10, 0x10, 0xff},
+	pxMark:       color.RGBA{0xff, 0x8c, 0x00, 0xff},
+}
+
+// Layout of the picture, in pixels.
+const (
+	pngR      = 24.0 // hex centre to corner
+	pngLeft   = 30.0 // room for the row numbers
+	pngTop    = 46.0 // room for the title and the column numbers
+	pngRight  = 12.0
+	pngBottom = 64.0 // room for the legend
+)
+
+var pngFace = basicfont.Face7x13
+
+// pngGeom places hexes on the picture: flat-topped, odd columns half a hex
+// lower, as on the printed map.
+type pngGeom struct {
+	cols, rows [2]int
+	h          float64 // height of a hex, flat side to flat side
+	w, ht      int     // picture size
+}
+
+func newPNGGeom(m *adjudicator.Map) pngGeom {
+	cols, rows := islandExtent(m, MapOptions{})
+	g := pngGeom{cols: cols, rows: rows, h: math.Sqrt(3) * pngR}
+	g.w = int(math.Ceil(pngLeft + float64(cols[1]-cols[0])*1.5*pngR + 2*pngR + pngRight))
+	g.ht = int(math.Ceil(pngTop + float64(rows[1]-rows[0]+1)*g.h + g.h/2 + pngBottom))
+	return g
+}
+
+func (g pngGeom) center(h adjudicator.Hex) (x, y float64) {
+	x = pngLeft + pngR + float64(h.Col()-g.cols[0])*1.5*pngR
+	y = pngTop + g.h/2 + float64(h.Row()-g.rows[0])*g.h
+	if h.Col()%2 != 0 {
+		y += g.h / 2
+	}
+	return x, y
+}
+
+// corner returns corner k of h (0 east, then clockwise on the picture),
+// pulled towards the centre by inset pixels.
+func (g pngGeom) corner(h adjudicator.Hex, k int, inset float64) (x, y float64) {
+	cx, cy := g.center(h)
+	a := float64(k) * math.Pi / 3
+	r := pngR - inset
+	return cx + r*math.Cos(a), cy + r*math.Sin(a)
+}
+
+// side returns the two corners of the hexside of h facing d.
+func (g pngGeom) side(h adjudicator.Hex, d adjudicator.Direction, inset float64) (x0, y0, x1, y1 float64) {
+	x0, y0 = g.corner(h, (int(d)+4)%6, inset)
+	x1, y1 = g.corner(h, (int(d)+5)%6, inset)
+	return
+}
+
+func (g pngGeom) each(f func(h adjudicator.Hex)) {
+	for c := g.cols[0]; c <= g.cols[1]; c++ {
+		for r := g.rows[0]; r <= g.rows[1]; r++ {
+			f(adjudicator.MakeHex(c, r))
+		}
+	}
+}
+
+// pcanvas draws on a paletted image.
+type pcanvas struct{ img *image.Paletted }
+
+func (c pcanvas) set(x, y int, i uint8) {
+	if image.Pt(x, y).In(c.img.Rect) {
+		c.img.Pix[y*c.img.Stride+x] = i
+	}
+}
+
+func (c pcanvas) rect(x0, y0, x1, y1 int, i uint8) {
+	r := image.Rect(x0, y0, x1, y1).Intersect(c.img.Rect)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := c.img.Pix[y*c.img.Stride:]
+		for x := r.Min.X; x < r.Max.X; x++ {
+			row[x] = i
+		}
+	}
+}
+
+// fillHex paints the pixels whose centres lie inside hex h.
+func (c pcanvas) fillHex(g pngGeom, h adjudicator.Hex, i uint8) {
+	cx, cy := g.center(h)
+	s3 := math.Sqrt(3)
+	for y := int(cy - g.h/2 - 1); y <= int(cy+g.h/2+1); y++ {
+		dy := math.Abs(float64(y) + 0.5 - cy)
+		if dy > g.h/2 {
+			continue
+		}
+		for x := int(cx - pngR - 1); x <= int(cx+pngR+1); x++ {
+			dx := math.Abs(float64(x) + 0.5 - cx)
+			if s3*dx+dy <= s3*pngR {
+				c.set(x, y, i)
+			}
+		}
+	}
+}
+
+// line draws a segment of width w by stamping discs along it; dash, when
+// positive, draws dashes of that length with gaps as long.
+func (c pcanvas) line(x0, y0, x1, y1, w float64, i uint8, dash float64) {
+	n := math.Hypot(x1-x0, y1-y0)
+	steps := int(n*2) + 1
+	r := w / 2
+	for s := 0; s <= steps; s++ {
+		t := float64(s) / float64(steps)
+		if dash > 0 && int(t*n/dash)%2 == 1 {
+			continue
+		}
+		x, y := x0+(x1-x0)*t, y0+(y1-y0)*t
+		for yy := int(math.Floor(y - r)); yy <= int(math.Ceil(y+r)); yy++ {
+			for xx := int(math.Floor(x - r)); xx <= int(math.Ceil(x+r)); xx++ {
+				if math.Hypot(float64(xx)+0.5-x, float64(yy)+0.5-y) <= r+0.01 {
+					c.set(xx, yy, i)
+				}
+			}
+		}
+	}
+}
+
+// hexEdge outlines hex h, inset pixels inside its border.
+func (c pcanvas) hexEdge(g pngGeom, h adjudicator.Hex, inset, w float64, i uint8) {
+	for k := range 6 {
+		x0, y0 := g.corner(h, k, inset)
+		x1, y1 := g.corner(h, (k+1)%6, inset)
+		c.line(x0, y0, x1, y1, w, i, 0)
+	}
+}
+
+// text writes s with its baseline at y, starting at x; only the glyphs'
+// solid pixels are painted, so the palette stays exact.
+func (c pcanvas) text(x, y int, s string, i uint8) {
+	dot := fixed.P(x, y)
+	for _, r := range s {
+		dr, mask, mp, adv, ok := pngFace.Glyph(dot, r)
+		if a, isAlpha := mask.(*image.Alpha); ok && isAlpha {
+			for yy := dr.Min.Y; yy < dr.Max.Y; yy++ {
+				for xx := dr.Min.X; xx < dr.Max.X; xx++ {
+					if a.AlphaAt(mp.X+xx-dr.Min.X, mp.Y+yy-dr.Min.Y).A >= 0x80 {
+						c.set(xx, yy, i)
+					}
+				}
+			}
+		}
+		dot.X += adv
+	}
+}
+
+func textWidth(s string) int { return font.MeasureString(pngFace, s).Ceil() }
+
+// pngBase is the picture of a map without units, drawn once.
+type pngBase struct {
+	g   pngGeom
+	img *image.Paletted
+}
+
+var pngBases sync.Map // *adjudicator.Map → *pngBase
+
+func basePicture(m *adjudicator.Map) *pngBase {
+	if b, ok := pngBases.Load(m); ok {
+		return b.(*pngBase)
+	}
+	b := drawBase(m)
+	actual, _ := pngBases.LoadOrStore(m, b)
+	return actual.(*pngBase)
+}
+
+func drawBase(m *adjudicator.Map) *pngBase {
+	g := newPNGGeom(m)
+	img := image.NewPaletted(image.Rect(0, 0, g.w, g.ht), pngPalette)
+	c := pcanvas{img}
+	// Terrain and levels (rules 5.0, 5.4).
+	g.each(func(h adjudicator.Hex) {
+		i := pxSea
+		switch {
+		case !m.Land(h):
+		case m.Terrain(h) == adjudicator.Lake:
+			i = pxLake
+		default:
+			i = pxLevel0 + uint8(min(max(m.Level(h), 0), 4))
+		}
+		c.fillHex(g, h, i)
+	})
+	// The grid between land hexes, then zone boundaries (10.0).
+	g.each(func(h adjudicator.Hex) {
+		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
+			n := h.Step(d)
+			if !m.Land(h) && !m.Land(n) {
+				continue
+			}
+			x0, y0, x1, y1 := g.side(h, d, 0)
+			if m.Land(h) && m.Land(n) && m.Zone(h) != m.Zone(n) {
+				c.line(x0, y0, x1, y1, 2, pxZone, 3)
+			} else {
+				c.line(x0, y0, x1, y1, 1, pxGrid, 0)
+			}
+		}
+	})
+	// Slopes (5.3): a band inside the hex that holds the art, the low
+	// side, where crossing is up. Cliffs (5.7) on the side itself.
+	g.each(func(h adjudicator.Hex) {
+		if !m.Land(h) {
+			return
+		}
+		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
+			n := h.Step(d)
+			if up, _ := m.Slope(h, n); up && !m.Cliff(h, n) {
+				x0, y0, x1, y1 := g.side(h, d, 3)
+				c.line(x0, y0, x1, y1, 3, pxSlope, 0)
+			}
+		}
+	})
+	g.each(func(h adjudicator.Hex) {
+		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
+			if n := h.Step(d); m.Land(h) && m.Cliff(h, n) {
+				x0, y0, x1, y1 := g.side(h, d, 0)
+				c.line(x0, y0, x1, y1, 4, pxInk, 0)
+			}
+		}
+	})
+	// Rivers (5.5) run from centre to centre.
+	for _, r := range m.Rivers {
+		for i := 1; i < len(r.Hexes); i++ {
+			x0, y0 := g.center(r.Hexes[i-1])
+			x1, y1 := g.center(r.Hexes[i])
+			c.line(x0, y0, x1, y1, 3, pxRiver, 0)
+		}
+	}
+	// Victory hexes (3.8.1) and landing zones (7.1, 9.2) with their
+	// staging boxes.
+	for _, v := range m.VictoryHexes {
+		c.hexEdge(g, v.Hex, 3, 3, pxVictory)
+	}
+	for _, lz := range m.LandingZones {
+		x, y := g.center(lz.Hex)
+		disc(c, x-pngR*0.55, y+g.h*0.28, 7, pxLZ)
+		c.text(int(x-pngR*0.55)-3, int(y+g.h*0.28)+5, lz.ID, pxInk)
+		sx, sy := g.center(lz.Staging)
+		label := "box " + lz.ID
+		w := textWidth(label)
+		c.rect(int(sx)-w/2-3, int(sy)-8, int(sx)+w/2+3, int(sy)+8, pxWhite)
+		c.text(int(sx)-w/2, int(sy)+4, label, pxInk)
+	}
+	// Column numbers along the top, row numbers down the side.
+	for col := g.cols[0]; col <= g.cols[1]; col++ {
+		x, _ := g.center(adjudicator.MakeHex(col, g.rows[0]))
+		c.text(int(x)-7, int(pngTop)-4, fmt.Sprintf("%02d", col), pxInk)
+	}
+	for row := g.rows[0]; row <= g.rows[1]; row++ {
+		_, y := g.center(adjudicator.MakeHex(g.cols[0]&^1, row))
+		c.text(4, int(y)+4, fmt.Sprintf("%02d", row), pxInk)
+	}
+	drawLegend(c, g)
+	return &pngBase{g: g, img: img}
+}
+
+// disc fills a circle.
+func disc(c pcanvas, x, y, r float64, i uint8) {
+	for yy := int(y - r - 1); yy <= int(y+r+1); yy++ {
+		for xx := int(x - r - 1); xx <= int(x+r+1); xx++ {
+			if math.Hypot(float64(xx)+0.5-x, float64(yy)+0.5-y) <= r {
+				c.set(xx, yy, i)
+			}
+		}
+	}
+}
+
+// drawLegend explains the picture below the map, in two lines.
+func drawLegend(c pcanvas, g pngGeom) {
+	y := g.ht - int(pngBottom) + 20
+	x := 8
+	swatch := func(i uint8, label string) {
+		c.rect(x, y-10, x+14, y+2, i)
+		c.text(x+18, y, label, pxInk)
+		x += 18 + textWidth(label) + 14
+	}
+	mark := func(draw func(x, y int), label string) {
+		draw(x, y)
+		c.text(x+26, y, label, pxInk)
+		x += 26 + textWidth(label) + 14
+	}
+	for lvl := range 5 {
+		swatch(pxLevel0+uint8(lvl), fmt.Sprintf("level %d", lvl))
+	}
+	swatch(pxLake, "lake")
+	swatch(pxSea, "sea")
+	mark(func(x, y int) { c.line(float64(x), float64(y-4), float64(x+20), float64(y-4), 3, pxSlope, 0) }, "slope, on its low side")
+	mark(func(x, y int) { c.line(float64(x), float64(y-4), float64(x+20), float64(y-4), 4, pxInk, 0) }, "cliff")
+	y += 22
+	x = 8
+	mark(func(x, y int) { c.line(float64(x), float64(y-4), float64(x+20), float64(y-4), 3, pxRiver, 0) }, "river")
+	mark(func(x, y int) { c.line(float64(x), float64(y-4), float64(x+20), float64(y-4), 2, pxZone, 3) }, "zone boundary")
+	mark(func(x, y int) { c.line(float64(x), float64(y-4), float64(x+20), float64(y-4), 3, pxVictory, 0) }, "victory hex")
+	mark(func(x, y int) { disc(c, float64(x+10), float64(y-4), 7, pxLZ) }, "landing zone")
+	mark(func(x, y int) { c.line(float64(x), float64(y-4), float64(x+20), float64(y-4), 3, pxFight, 0) }, "fighting")
+	chip := func(i, ink uint8, s, label string) {
+		w := textWidth(s)
+		c.rect(x, y-11, x+w+4, y+2, i)
+		c.text(x+2, y, s, ink)
+		c.text(x+w+8, y, label, pxInk)
+		x += w + 8 + textWidth(label) + 14
+	}
+	chip(pxUS, pxWhite, "1/17-A", "U.S.")
+	chip(pxJP, pxInk, "J12", "Japanese")
+	chip(pxJPDown, pxInk, "J13", "face down")
+	chip(pxHidden, pxWhite, "?", "hidden counter")
+}
+
+// PNG returns the picture of the map as the report's reader sees it.
+func (r *Report) PNG() ([]byte, error) {
+	return encodePNG(r.picture())
+}
+
+// pngEncoder keeps a compressor and buffers for the next encoding: the
+// compressor's state is large, and reports are made often.
+type pngEncoder struct {
+	raw []byte
+	z   bytes.Buffer
+	zw  *zlib.Writer
+}
+
+var pngEncoders = sync.Pool{New: func() any {
+	e := &pngEncoder{}
+	e.zw, _ = zlib.NewWriterLevel(&e.z, zlib.BestSpeed)
+	return e
+}}
+
+// pack writes img's pixels into raw as PNG rows of four bits a pixel,
+// each after its filter byte 0 (none).
+func pack(img *image.Paletted, raw []byte) []byte {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	rowLen := 1 + (w+1)/2
+	raw = append(raw[:0], make([]byte, h*rowLen)...)
+	for y := range h {
+		src := img.Pix[y*img.Stride : y*img.Stride+w]
+		dst := raw[y*rowLen+1 : (y+1)*rowLen]
+		n := w / 2
+		for i := range n {
+			dst[i] = src[2*i]<<4 | src[2*i+1]&0x0f
+		}
+		if w%2 == 1 {
+			dst[n] = src[w-1] << 4
+		}
+	}
+	return raw
+}
+
+// encodePNG writes a paletted image of at most sixteen colours as a PNG of
+// four bits a pixel (PNG specification, sections 11.2 and 12.8). The
+// standard encoder packs such pixels one interface call at a time, which
+// costs more than the compression; rows are packed here directly and, as
+// for any palette image, left unfiltered.
+func encodePNG(img *image.Paletted) ([]byte, error) {
+	if len(img.Palette) > 16 {
+		return nil, fmt.Errorf("templates: a %d-colour palette does not fit in four bits", len(img.Palette))
+	}
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	var out bytes.Buffer
+	out.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(kind string, data []byte) {
+		var n [4]byte
+		binary.BigEndian.PutUint32(n[:], uint32(len(data)))
+		out.Write(n[:])
+		crc := crc32.NewIEEE()
+		crc.Write([]byte(kind))
+		crc.Write(data)
+		out.WriteString(kind)
+		out.Write(data)
+		binary.BigEndian.PutUint32(n[:], crc.Sum32())
+		out.Write(n[:])
+	}
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
+	ihdr[8], ihdr[9] = 4, 3 // bit depth 4, colour type 3: palette
+	chunk("IHDR", ihdr)
+	plte := make([]byte, 0, 3*len(img.Palette))
+	for _, c := range img.Palette {
+		r, g, b, _ := c.RGBA()
+		plte = append(plte, byte(r>>8), byte(g>>8), byte(b>>8))
+	}
+	chunk("PLTE", plte)
+
+	enc := pngEncoders.Get().(*pngEncoder)
+	defer pngEncoders.Put(enc)
+	enc.raw = pack(img, enc.raw)
+	enc.z.Reset()
+	enc.zw.Reset(&enc.z)
+	if _, err := enc.zw.Write(enc.raw); err != nil {
+		return nil, err
+	}
+	if err := enc.zw.Close(); err != nil {
+		return nil, err
+	}
+	idat := enc.z.Bytes()
+	chunk("IDAT", idat)
+	chunk("IEND", nil)
+	return out.Bytes(), nil
+}
+
+// picture draws the reader's picture: the map, the title, the hexes fought
+// over and the units it sees.
+func (r *Report) picture() *image.Paletted {
+	base := basePicture(r.gameMap())
+	g := base.g
+	img := image.NewPaletted(base.img.Rect, pngPalette)
+	copy(img.Pix, base.img.Pix)
+	c := pcanvas{img}
+	v := r.View
+
+	title := fmt.Sprintf("attu game %s - turn %d, %s, %s, %s - %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn),
+		dayNight(v.Night), v.Weather, pictureOf(v.Side))
+	c.text(8, 16, title, pxInk)
+
+	for _, h := range foughtHexes(r.Events) {
+		if g.inside(h) {
+			c.hexEdge(g, h, 7, 3, pxFight)
+		}
+	}
+	for _, h := range v.Hexes() {
+		if !g.inside(h) {
+			continue
+		}
+		units, hidden := v.At(h)
+		type chip struct {
+			s       string
+			bg, ink uint8
+		}
+		var chips []chip
+		for _, u := range units {
+			switch {
+			case u.Side == adjudicator.US:
+				chips = append(chips, chip{u.ID, pxUS, pxWhite})
+			case u.FaceDown:
+				chips = append(chips, chip{u.ID, pxJPDown, pxInk})
+			default:
+				chips = append(chips, chip{u.ID, pxJP, pxInk})
+			}
+		}
+		if hidden > 0 {
+			s := strings.Repeat("?", hidden)
+			if hidden > 5 {
+				s = fmt.Sprintf("?x%d", hidden)
+			}
+			chips = append(chips, chip{s, pxHidden, pxWhite})
+		}
+		if len(chips) > 3 {
+			more := len(chips) - 2
+			chips = append(chips[:2], chip{fmt.Sprintf("+%d", more), chips[2].bg, chips[2].ink})
+		}
+		cx, cy := g.center(h)
+		const lh = 13
+		top := int(cy) - len(chips)*lh/2
+		for k, ch := range chips {
+			w := textWidth(ch.s)
+			x0 := int(cx) - w/2 - 2
+			y0 := top + k*lh
+			c.rect(x0, y0, x0+w+4, y0+lh-1, ch.bg)
+			c.text(x0+2, y0+lh-3, ch.s, ch.ink)
+		}
+	}
+	return img
+}
+
+func (g pngGeom) inside(h adjudicator.Hex) bool {
+	return h.Col() >= g.cols[0] && h.Col() <= g.cols[1] && h.Row() >= g.rows[0] && h.Row() <= g.rows[1]
+}
+
+// pictureOf names whose picture it is.
+func pictureOf(s adjudicator.Side) string {
+	switch s {
+	case adjudicator.US:
+		return "as the U.S. sees it"
+	case adjudicator.JP:
+		return "as the Japanese see it"
+	case adjudicator.Umpire:
+		return "the umpire's view"
+	}
+	return "public view"
+}
+
+// PNGAround returns a close-up of the report's picture: the hexes within
+// radius of center, drawn twice as large, with the title of the full
+// picture above them.
+func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
+	full := r.picture()
+	g := basePicture(r.gameMap()).g
+	cx, cy := g.center(center)
+	dx := float64(max(radius, 0))*1.5*pngR + pngR + 4
+	dy := float64(max(radius, 0))*g.h + g.h/2 + 4
+	crop := image.Rect(int(cx-dx), int(cy-dy), int(cx+dx), int(cy+dy)).Intersect(full.Rect)
+	const scale, band = 2, 38
+	img := image.NewPaletted(image.Rect(0, 0, crop.Dx()*scale, crop.Dy()*scale+band), pngPalette)
+	for y := range crop.Dy() * scale {
+		src := full.Pix[(crop.Min.Y+y/scale)*full.Stride:]
+		dst := img.Pix[(y+band)*img.Stride:]
+		for x := range crop.Dx() * scale {
+			dst[x] = src[crop.Min.X+x/scale]
+		}
+	}
+	v := r.View
+	c := pcanvas{img}
+	c.text(6, 15, fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather), pxInk)
+	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(v.Side)), pxInk)
+	return encodePNG(img)
+}

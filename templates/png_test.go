@@ -1,0 +1,113 @@
+package templates
+
+import (
+	"image"
+	"testing"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// TestPictureSizeAndUnits decodes the picture, checks its size against the
+// map's extent, and moves one unit: the picture changes around the hex it
+// left and the hex it entered, and nowhere else.
+func TestPictureSizeAndUnits(t *testing.T) {
+	st := findStep(t, 0, func(step) bool { return true })
+	rep := reportOf(t, st, adjudicator.US)
+	b, err := rep.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decodePNG(t, b)
+	g := newPNGGeom(st.s.Map())
+	if img.Bounds() != image.Rect(0, 0, g.w, g.ht) || g.w < 1000 || g.ht < 900 {
+		t.Fatalf("picture is %v, want %dx%d (and at least 1000x900)", img.Bounds(), g.w, g.ht)
+	}
+	cols, rows := islandExtent(st.s.Map(), MapOptions{})
+	if want := float64(cols[1]-cols[0])*1.5*pngR + 2*pngR; float64(g.w) < want {
+		t.Fatalf("picture %d wide cannot hold %d columns of hexes", g.w, cols[1]-cols[0]+1)
+	}
+	if want := float64(rows[1]-rows[0]+1) * g.h; float64(g.ht) < want {
+		t.Fatalf("picture %d high cannot hold %d rows of hexes", g.ht, rows[1]-rows[0]+1)
+	}
+
+	// Move one U.S. unit that stands alone to an empty land hex two hexes
+	// away from every unit.
+	moved := st.s.Clone()
+	m := moved.Map()
+	var u *adjudicator.Unit
+	for _, x := range moved.OnMap() {
+		if x.Side() == adjudicator.US && len(moved.UnitsAt(x.Hex)) == 1 {
+			u = x
+			break
+		}
+	}
+	var to adjudicator.Hex
+	for _, h := range m.LandHexes() {
+		if h.Distance(u.Hex) < 3 {
+			continue
+		}
+		clear := true
+		for _, x := range moved.OnMap() {
+			if x.Hex.Distance(h) < 2 {
+				clear = false
+			}
+		}
+		if clear {
+			to = h
+			break
+		}
+	}
+	from := u.Hex
+	u.Hex = to
+	rep2 := reportOf(t, step{s: moved, events: st.events}, adjudicator.US)
+	b2, err := rep2.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img2 := decodePNG(t, b2)
+	near := func(x, y int, h adjudicator.Hex) bool {
+		cx, cy := g.center(h)
+		return float64(x) > cx-2*pngR && float64(x) < cx+2*pngR && float64(y) > cy-g.h && float64(y) < cy+g.h
+	}
+	diffFrom, diffTo := 0, 0
+	for y := 0; y < g.ht; y++ {
+		for x := 0; x < g.w; x++ {
+			if img.At(x, y) == img2.At(x, y) {
+				continue
+			}
+			switch {
+			case near(x, y, from):
+				diffFrom++
+			case near(x, y, to):
+				diffTo++
+			default:
+				t.Fatalf("moving %s from %s to %s changes the picture at (%d, %d), far from both", u.ID, from, to, x, y)
+			}
+		}
+	}
+	if diffFrom == 0 || diffTo == 0 {
+		t.Fatalf("moving %s from %s to %s changes %d pixels around %s and %d around %s", u.ID, from, to, diffFrom, from, diffTo, to)
+	}
+}
+
+// TestPictureAround checks the close-up picture: twice as large as the
+// hexes it shows, and different for another centre.
+func TestPictureAround(t *testing.T) {
+	st := findStep(t, 0, func(step) bool { return true })
+	rep := reportOf(t, st, adjudicator.JP)
+	a, err := rep.PNGAround(2717, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := rep.PNGAround(1425, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ia, ib := decodePNG(t, a), decodePNG(t, b)
+	if w := float64(ia.Bounds().Dx()); w < 2*(2*(3*1.5*pngR+pngR)) {
+		t.Fatalf("close-up of radius 3 is only %.0f wide", w)
+	}
+	if ia.Bounds() == ib.Bounds() {
+		t.Fatalf("close-ups of radius 3 and 2 have the same size %v", ia.Bounds())
+	}
+}

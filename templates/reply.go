@@ -1,0 +1,300 @@
+package templates
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// Replies: every mail the server sends besides the turn reports (DESIGN 6).
+//
+// Each reply has a plain struct of what it says, filled by the game
+// service, and a Text method that renders it from an embedded template:
+// fixed-width text within MaxWidth columns that ends by saying what to do
+// next. Secrets stay out of them all, except the token line of the welcome,
+// which is how a player learns the token: an order file quoted back in a
+// refusal has its token value blanked, and no reply names the seed of a
+// game that has not ended.
+
+// Welcome is the mail each player gets when a game is created: the
+// player's side and secret token, the dice commitment, and how to play.
+type Welcome struct {
+	Game     string
+	Name     string
+	Scenario string
+	Side     adjudicator.Side
+	// Address is where orders go (e.g. attu+g1@example.org); Umpire the
+	// umpire's address, when there is one.
+	Address string
+	Umpire  string
+	// Token is the side's secret (DESIGN 6): the one secret a reply
+	// carries.
+	Token      string
+	Commitment string
+	// Deadline is the time allowed for each wait, Reminder how long before
+	// it a reminder comes (DESIGN 3.3).
+	Deadline time.Duration
+	Reminder time.Duration
+}
+
+// Accepted is the reply to an order file that was applied.
+type Accepted struct {
+	Game string
+	Side adjudicator.Side
+	// Turn and Wait are what the file answered; Activations how many
+	// activations it held.
+	Turn        int
+	Wait        adjudicator.WaitKind
+	Activations int
+	// Standing is true when the file changed standing instructions.
+	Standing bool
+	// Next says what the game waits for now, as WaitPhrase writes it;
+	// Awaited is true when that is this player again (the report with
+	// the next template follows).
+	Next    string
+	Awaited bool
+	// Head is the chain head after the orders were applied.
+	Head string
+}
+
+// Refused is the reply to an order file or a mail that was not applied.
+type Refused struct {
+	Game string
+	// Subject is the subject of the mail refused, to help the player find
+	// it.
+	Subject string
+	// Reason is one sentence for a refusal of the whole mail (wrong
+	// token, not a player of the game, no orders found); empty when
+	// Errors says what is wrong.
+	Reason string
+	// Errors are the mistakes in the file, each at its line and column.
+	Errors []LineError
+	// File is the order file as received, to quote the lines at fault;
+	// the value of its token is never quoted.
+	File []byte
+	// Waiting says what the game waits for now, when the file did not
+	// answer it.
+	Waiting string
+	// Ref is the reference of an internal error, matching the server's
+	// log line; empty for a player's mistake.
+	Ref string
+}
+
+// LineError is one mistake in a file.
+type LineError struct {
+	Line, Col int
+	Msg       string
+}
+
+// Help is the reply to "help": the commands a player (and the umpire)
+// may mail.
+type Help struct {
+	Game    string
+	Address string
+	// Umpire adds the umpire's commands.
+	Umpire bool
+}
+
+// Status is the reply to "status": where the game stands.
+type Status struct {
+	Game     string
+	Name     string
+	Scenario string
+	Turn     int
+	// Waiting says what the game waits for (WaitPhrase); Paused when the
+	// umpire has stopped the clock.
+	Waiting  string
+	Paused   bool
+	Deadline time.Time
+	Zone     *time.Location
+	Head     string
+	// Commitment is the dice commitment (the seed stays secret until the
+	// end).
+	Commitment string
+	// Players are the sides and when each last sent accepted orders.
+	Players []PlayerStatus
+}
+
+// PlayerStatus is one player in a status reply.
+type PlayerStatus struct {
+	Side       adjudicator.Side
+	LastOrders time.Time // zero when none yet
+	Missed     int       // deadlines missed
+}
+
+// Reminder warns a player that a deadline is near.
+type Reminder struct {
+	Game     string
+	Side     adjudicator.Side
+	Waiting  string // what the game waits for (WaitPhrase)
+	Deadline time.Time
+	Zone     *time.Location
+	// Left is how long remains; Template the name of the order template
+	// attached to the last report.
+	Left     time.Duration
+	Template string
+}
+
+// DeadlinePassed tells the players and the umpire that a side missed a
+// deadline and its default orders were applied (DESIGN 3.3).
+type DeadlinePassed struct {
+	Game     string
+	Side     adjudicator.Side // who missed it
+	Waiting  string           // the wait that ran out (WaitPhrase)
+	Deadline time.Time
+	Zone     *time.Location
+	// Applied says what the default orders did, e.g. "a day turn
+	// without refit" or "no activations".
+	Applied string
+	// Next says what the game waits for now.
+	Next string
+	// Missed is how many deadlines that side has now missed.
+	Missed int
+}
+
+// UmpireNotice tells the players of an umpire's decision: extend, pause,
+// resume, force, rollback, replace or end.
+type UmpireNotice struct {
+	Game   string
+	Action string
+	// Detail says what changed ("the deadline moves to ...", "the game
+	// returns to the position after entry 12"); Reason is the umpire's
+	// note.
+	Detail   string
+	Reason   string
+	Deadline time.Time
+	Zone     *time.Location
+	Next     string
+	Head     string
+}
+
+// Final is the last report: who won, the revealed seed and how to audit
+// the game.
+type Final struct {
+	Game    string
+	Name    string
+	Winner  adjudicator.Side // NoSide when the game ended without one
+	Victory string           // why
+	Turn    int
+	// Seed is the dice seed, hex, revealed now; Commitment what was
+	// published at the start (SHA-256 of the seed).
+	Seed       string
+	Commitment string
+	Head       string
+	// Export is the file name of the exported game attached, which
+	// "attu audit" checks.
+	Export string
+}
+
+// Text renders the welcome mail.
+func (w Welcome) Text() string { return renderReply("reply-welcome.tmpl", w) }
+
+// Text renders the acceptance.
+func (a Accepted) Text() string { return renderReply("reply-accepted.tmpl", a) }
+
+// Text renders the refusal, quoting each line at fault with its token
+// value blanked.
+func (r Refused) Text() string {
+	type quoted struct {
+		Where string
+		Msg   []string
+		Line  string
+		Caret string
+	}
+	lines := strings.Split(strings.ReplaceAll(string(r.File), "\r\n", "\n"), "\n")
+	errs := slices.Clone(r.Errors)
+	slices.SortStableFunc(errs, func(a, b LineError) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Col - b.Col
+	})
+	var qs []quoted
+	for _, e := range errs {
+		q := quoted{Where: fmt.Sprintf("line %d, column %d", e.Line, e.Col)}
+		q.Msg = wrapLines(e.Msg, "  ", "  ")
+		if e.Line >= 1 && e.Line <= len(lines) && r.File != nil {
+			l := quoteLine(lines[e.Line-1])
+			q.Line = fmt.Sprintf("  %4d | %s", e.Line, l)
+			if e.Col >= 1 && e.Col <= utf8.RuneCountInString(l)+1 {
+				q.Caret = "       | " + strings.Repeat(" ", e.Col-1) + "^"
+			}
+		}
+		qs = append(qs, q)
+	}
+	return renderReply("reply-refused.tmpl", struct {
+		Refused
+		Quoted []quoted
+	}{r, qs})
+}
+
+// tokenValue finds a token's value in a line of an order file, wherever
+// the player wrote it, to keep it out of replies.
+var tokenValue = regexp.MustCompile(`(?i)(token\s*:\s*)("[^"]*"|'[^']*'|[^\s,}\]#]+)`)
+
+// quoteLine prepares a line of a player's file for quoting: any token's
+// value blanked, tabs shown as spaces, cut to fit.
+func quoteLine(l string) string {
+	l = tokenValue.ReplaceAllString(l, "${1}(your token, not repeated here)")
+	l = strings.ReplaceAll(l, "\t", " ")
+	if utf8.RuneCountInString(l) > MaxWidth-9 {
+		r := []rune(l)
+		l = string(r[:MaxWidth-12]) + "..."
+	}
+	return l
+}
+
+// Text renders the help.
+func (h Help) Text() string { return renderReply("reply-help.tmpl", h) }
+
+// Text renders the status.
+func (s Status) Text() string { return renderReply("reply-status.tmpl", s) }
+
+// Text renders the reminder.
+func (r Reminder) Text() string { return renderReply("reply-reminder.tmpl", r) }
+
+// Text renders the notice of a missed deadline.
+func (d DeadlinePassed) Text() string { return renderReply("reply-deadline.tmpl", d) }
+
+// Text renders the umpire's notice.
+func (u UmpireNotice) Text() string { return renderReply("reply-umpire.tmpl", u) }
+
+// Text renders the final report.
+func (f Final) Text() string { return renderReply("reply-final.tmpl", f) }
+
+// renderReply runs a reply template; the templates write paragraphs with
+// the helpers below, each wrapped to MaxWidth.
+func renderReply(name string, data any) string {
+	return execute(name, data)
+}
+
+// WaitPhrase says what a game waits for in the words replies use: "the
+// U.S. actions of turn 3 (May 13)".
+func WaitPhrase(w adjudicator.Wait) string { return waitPhrase(w) }
+
+// replyFuncs are the helpers reply templates use.
+var replyFuncs = map[string]any{
+	"side": func(s adjudicator.Side) string { return sideTitle(s) },
+	"when": func(t time.Time, zone *time.Location) string { return deadlineText(t, zone) },
+	"hours": func(d time.Duration) string {
+		h := int(d.Round(time.Hour) / time.Hour)
+		if h%24 == 0 && h >= 48 {
+			return fmt.Sprintf("%d days", h/24)
+		}
+		return plural(h, "hour")
+	},
+	"date":   adjudicator.TurnDate,
+	"plural": plural,
+	"ago": func(t time.Time) string {
+		if t.IsZero() {
+			return "none yet"
+		}
+		return t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
+	},
+	"lower": strings.ToLower,
+}

@@ -1,0 +1,92 @@
+package templates
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// wrapLines breaks text into lines of at most MaxWidth columns (counted in
+// characters, not bytes: event texts draw paths with arrows), the first
+// starting with first and the others with rest. Words longer than a line
+// are left whole. Newlines in text start new paragraphs, each wrapped the
+// same way.
+func wrapLines(text, first, rest string) []string {
+	var out []string
+	for i, para := range strings.Split(text, "\n") {
+		lead := first
+		if i > 0 {
+			lead = rest
+		}
+		line := lead
+		empty := true
+		for _, w := range strings.Fields(para) {
+			if !empty && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > MaxWidth {
+				out = append(out, line)
+				line, empty = rest, true
+			}
+			if !empty {
+				line += " "
+			}
+			line += w
+			empty = false
+		}
+		out = append(out, strings.TrimRight(line, " "))
+	}
+	return out
+}
+
+// wrapText is wrapLines for templates: one string, the lines joined.
+func wrapText(first, rest, text string) string {
+	return strings.Join(wrapLines(text, first, rest), "\n")
+}
+
+// indentLines puts prefix before every non-empty line of text.
+func indentLines(prefix, text string) string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// listLines writes items after head, separated by commas, within
+// MaxWidth, continuation lines indented under the first item.
+func listLines(head string, items []string) []string {
+	if len(items) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	writeWrapped(&b, head, items)
+	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+}
+
+// columns lays rows out in columns two spaces apart, each as wide as its
+// widest cell; the last column is not padded.
+func columns(rows [][]string) []string {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	out := make([]string, len(rows))
+	for k, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)))
+			}
+		}
+		out[k] = strings.TrimRight(b.String(), " ")
+	}
+	return out
+}
