@@ -1,10 +1,75 @@
-// Package mail is attu's connection to one ordinary mailbox (DESIGN 6): the
-// IMAP inbox watched with IDLE and a polling fallback, MIME parsing of
-// incoming orders (a .yaml attachment or YAML in the plain-text body),
-// SMTP sending from the store's outbox with retries, and loop protection
-// (RFC 3834 automatic mail, rate limits, size caps).
-//
-// It imports nothing else of attu: cmd/attu wires it to the store and the
-// rules. The package is not written yet; the mail daemon and the demo that
-// needs it come with it.
+/*
+Package mail is attu's connection to one ordinary mailbox (DESIGN 6): an
+IMAP inbox watched with IDLE (RFC 2177) or polled, the extraction of
+orders and commands from incoming mail (RFC 5322, MIME per RFC 2045-2049),
+loop and abuse protection (RFC 3834 automatic mail, per-sender rate
+limits, size caps, optional DKIM per RFC 6376), and SMTP sending from the
+store's outbox with retries.
+
+It imports nothing else of attu: cmd/attu wires it to the store and the
+game service. Sub-package loopback is a small in-memory IMAP and SMTP
+system on 127.0.0.1 for the demo and for tests.
+
+# Basics
+
+The inbox hands each new mail to a handler, which fetches it, extracts it
+and commits its effects; only then is the mail marked on the server.
+
+	in, err := mail.NewInbox(mail.InboxConfig{
+		Addr: "imap.example.org:993", Security: mail.TLS,
+		Username: user, Password: pass, Processed: "attu-done",
+		OnPosition: savePosition, // keep UIDVALIDITY and the last UID in the store
+	}, func(ctx context.Context, m *mail.Incoming) error {
+		raw, err := m.Fetch(ctx) // only the header when m.Oversized
+		if err != nil {
+			return err
+		}
+		msg, err := mail.Extract(bytes.NewReader(raw), nil)
+		var limit *mail.LimitError
+		switch {
+		case errors.As(err, &limit):
+			// answer msg.From (if not automatic) with limit.Error()
+		case err != nil:
+			return nil // nothing to answer: not even a sender
+		}
+		if auto, _ := mail.IsAutomatic(msg, own); auto {
+			return nil // never answer a robot (RFC 3834)
+		}
+		game := msg.Game(own) // attu+GAME@host, or [attu GAME] in the subject
+		// msg.Orders (a .yaml file or YAML in the body), else msg.Command
+		// and msg.Args, else msg.HTMLOnly: explain how to send plain text.
+		return commit(game, msg, raw) // nil once committed; an error retries
+	})
+	go in.Run(ctx, savedPosition)
+
+The game service's message (store/referee.Message) takes From, To (here
+To, Cc and DeliveredTo together), Subject, MessageID, InReplyTo, Orders
+(nil when empty), Text, and Automatic from IsAutomatic.
+
+Outgoing mail waits in the store; the outbox worker sends it.
+
+	s, err := mail.NewSender(mail.SMTPConfig{Addr: "smtp.example.org:587", From: own, Username: user, Password: pass})
+	out := mail.NewOutbox(queue, s, mail.OutboxConfig{}) // queue adapts store.DB
+	go out.Run(ctx)
+	out.Kick() // after queueing mail
+
+# Caveats
+
+Both directions are at least once. A mail can be offered to the handler
+again (the connection broke before it was marked, UIDVALIDITY changed), so
+the handler must recognise it — attu's ledger keys on Message-ID and
+content hash. A sent mail can be sent again (the store did not record it
+as sent), always with the same Message-ID, so the receiving side can
+recognise it.
+
+Without MOVE and UIDPLUS the inbox cannot remove one mail without risking
+others (a plain EXPUNGE removes everything flagged \Deleted), so handled
+mail then stays, flagged \Seen. Reading a mailbox from the start (a first
+run, or a new UIDVALIDITY) skips mail already \Seen when handled mail stays
+in the mailbox; above the saved position \Seen is not trusted, since a
+person may read the mailbox too.
+
+Plaintext (Security Plain) is refused for anything but a loopback address.
+No raw IMAP or SMTP traffic is logged: it would carry the password.
+*/
 package mail

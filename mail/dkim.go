@@ -1,0 +1,71 @@
+package mail
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/emersion/go-msgauth/dkim"
+)
+
+// DKIMOptions tune VerifyDKIM.
+type DKIMOptions struct {
+	// LookupTXT returns the DNS TXT records of a name; net.LookupTXT when
+	// nil. Tests answer with their own keys.
+	LookupTXT func(name string) ([]string, error)
+	// MaxSignatures bounds the signatures checked, each costing a DNS
+	// lookup; 5 when zero.
+	MaxSignatures int
+}
+
+// VerifyDKIM checks that a raw mail carries a valid DKIM signature (RFC
+// 6376) of its author's domain: the signing domain is the domain of from
+// or a parent of it (relaxed alignment, RFC 7489 section 3.1.1). It
+// returns nil on success, else an error wrapping ErrDKIMNone (no signature
+// of that domain), ErrDKIMFail (a signature of that domain fails: the mail
+// was altered, or forged) or ErrDKIMTemp (the key could not be fetched
+// now). Any error of a signature counts as a failure, not only permanent
+// ones: a tampered body is not reported as permanent by the library.
+func VerifyDKIM(raw []byte, from string, o *DKIMOptions) error {
+	var opts DKIMOptions
+	if o != nil {
+		opts = *o
+	}
+	if opts.MaxSignatures <= 0 {
+		opts.MaxSignatures = 5
+	}
+	_, domain, ok := splitAddress(from)
+	if !ok {
+		return fmt.Errorf("%w: no author address", ErrDKIMNone)
+	}
+	domain = strings.ToLower(strings.TrimSuffix(domain, "."))
+	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{
+		LookupTXT:        opts.LookupTXT,
+		MaxVerifications: opts.MaxSignatures,
+	})
+	if err != nil && len(vs) == 0 {
+		return fmt.Errorf("%w: %v", ErrDKIMFail, err)
+	}
+	var failed, temp error
+	for _, v := range vs {
+		d := strings.ToLower(strings.TrimSuffix(v.Domain, "."))
+		if d == "" || (d != domain && !strings.HasSuffix(domain, "."+d)) {
+			continue
+		}
+		switch {
+		case v.Err == nil:
+			return nil
+		case dkim.IsTempFail(v.Err):
+			temp = v.Err
+		default:
+			failed = v.Err
+		}
+	}
+	switch {
+	case failed != nil:
+		return fmt.Errorf("%w: %s: %v", ErrDKIMFail, domain, failed)
+	case temp != nil:
+		return fmt.Errorf("%w: %s: %v", ErrDKIMTemp, domain, temp)
+	}
+	return fmt.Errorf("%w: %s", ErrDKIMNone, domain)
+}

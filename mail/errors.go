@@ -1,0 +1,99 @@
+package mail
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors of the package. A *LimitError wraps one of the first six; the
+// DKIM errors come from VerifyDKIM.
+var (
+	// ErrTooLarge: the whole mail is larger than Limits.MaxBytes.
+	ErrTooLarge = errors.New("mail: message too large")
+	// ErrTooManyParts: the mail has more MIME parts than Limits.MaxParts.
+	ErrTooManyParts = errors.New("mail: too many MIME parts")
+	// ErrTooDeep: MIME parts are nested deeper than Limits.MaxDepth.
+	ErrTooDeep = errors.New("mail: MIME parts nested too deep")
+	// ErrHeaderTooLarge: one header block is larger than
+	// Limits.MaxHeaderBytes.
+	ErrHeaderTooLarge = errors.New("mail: header too large")
+	// ErrOrdersTooLarge: the orders text is larger than
+	// Limits.MaxOrdersBytes.
+	ErrOrdersTooLarge = errors.New("mail: orders file too large")
+	// ErrManyOrders: more than one orders file is attached, and which one
+	// the player meant cannot be told.
+	ErrManyOrders = errors.New("mail: more than one orders file")
+
+	// ErrMalformed: the top header cannot be read at all, so nothing about
+	// the mail is known, not even whom to answer.
+	ErrMalformed = errors.New("mail: malformed message")
+
+	// ErrDKIMNone: the mail carries no DKIM signature of its author's
+	// domain.
+	ErrDKIMNone = errors.New("mail: no DKIM signature for the author's domain")
+	// ErrDKIMFail: a signature of the author's domain does not verify.
+	ErrDKIMFail = errors.New("mail: DKIM signature does not verify")
+	// ErrDKIMTemp: the signing key could not be looked up now (DNS
+	// trouble); trying again later may succeed.
+	ErrDKIMTemp = errors.New("mail: DKIM key lookup failed for now")
+
+	// ErrInsecure: a configuration asks for plaintext to a server that is
+	// not on the loopback interface.
+	ErrInsecure = errors.New("mail: plaintext is allowed only to a loopback server")
+	// ErrTimeout: a network operation took longer than its timeout.
+	ErrTimeout = errors.New("mail: network operation timed out")
+	// ErrNoBody: Incoming.Fetch was called after the handler returned.
+	ErrNoBody = errors.New("mail: message fetched outside its handler")
+
+	// errClosed ends a session whose connection the server closed; Run
+	// logs it and reconnects.
+	errClosed = errors.New("mail: imap: connection closed by the server")
+)
+
+// LimitError is the user-facing error of a mail that exceeds one of the
+// Limits. Its message says which limit and what to do; errors.Is matches
+// the sentinel of that limit.
+type LimitError struct {
+	Err   error // ErrTooLarge, ErrTooManyParts, ErrTooDeep, ErrHeaderTooLarge, ErrOrdersTooLarge or ErrManyOrders
+	Limit int64 // the limit in force
+}
+
+func (e *LimitError) Error() string {
+	switch e.Err {
+	case ErrTooLarge:
+		return fmt.Sprintf("the mail is larger than %s: send the orders file alone, without pictures or other attachments", size(e.Limit))
+	case ErrTooManyParts:
+		return fmt.Sprintf("the mail has more than %d parts: send the orders file alone, without other attachments", e.Limit)
+	case ErrTooDeep:
+		return fmt.Sprintf("the mail nests parts more than %d levels deep: send a new mail with the orders file attached, instead of forwarding", e.Limit)
+	case ErrHeaderTooLarge:
+		return fmt.Sprintf("a header of the mail is larger than %s: send a new mail rather than a long forwarded thread", size(e.Limit))
+	case ErrOrdersTooLarge:
+		return fmt.Sprintf("the orders file is larger than %s: remove long comments or split the orders", size(e.Limit))
+	case ErrManyOrders:
+		return "the mail carries more than one orders file (.yaml): attach one orders file per mail"
+	}
+	return e.Err.Error()
+}
+
+func (e *LimitError) Unwrap() error { return e.Err }
+
+// size renders a byte count for people.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// PartError names a MIME part that could not be decoded and was skipped;
+// the rest of the mail is still read.
+type PartError struct {
+	Part string // the part's number as IMAP writes it: "1", "2.1"
+	Err  error
+}
+
+func (e PartError) Error() string { return fmt.Sprintf("part %s: %v", e.Part, e.Err) }

@@ -1,0 +1,122 @@
+package mail
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzExtract feeds the extractor what strangers may send, starting from
+// the corpus: it must never panic, must stay within its limits, and must
+// hand back only valid UTF-8 (the store keeps it as JSON).
+//
+//	go test -fuzz FuzzExtract ./mail
+func FuzzExtract(f *testing.F) {
+	files, err := filepath.Glob("testdata/corpus/*.eml")
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no corpus: %v", err)
+	}
+	for _, name := range files {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw)
+	}
+	f.Add([]byte("Subject: [attu g1] Re: status\r\n\r\n> q\r\n-- \r\n"))
+	lim := Limits{MaxBytes: 64 << 10, MaxParts: 16, MaxDepth: 4, MaxHeaderBytes: 8 << 10, MaxOrdersBytes: 4 << 10}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		opts := &ExtractOptions{Limits: lim}
+		m, err := Extract(bytes.NewReader(raw), opts)
+		var le *LimitError
+		switch {
+		case err == nil && m == nil:
+			t.Fatal("no error and no message")
+		case errors.As(err, &le):
+			if le.Error() == "" || le.Limit <= 0 {
+				t.Fatalf("limit error %#v", le)
+			}
+		case err != nil && !errors.Is(err, ErrMalformed):
+			t.Fatalf("unexpected error %v", err)
+		}
+		if m == nil {
+			return
+		}
+		if int64(len(m.Orders)) > lim.MaxOrdersBytes {
+			t.Fatalf("orders of %d bytes past the %d limit", len(m.Orders), lim.MaxOrdersBytes)
+		}
+		if int64(len(m.Text)) > lim.MaxBytes {
+			t.Fatalf("text of %d bytes past the size limit", len(m.Text))
+		}
+		strs := []string{m.From, m.FromName, m.Sender, m.ReturnPath, m.Subject, m.MessageID, m.InReplyTo,
+			m.AutoSubmitted, m.Precedence, m.ListID, m.ContentType, m.Orders, m.OrdersFile, m.Command, m.Text}
+		for _, l := range [][]string{m.To, m.Cc, m.DeliveredTo, m.References, m.Args} {
+			strs = append(strs, l...)
+		}
+		for _, s := range strs {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 %q", s)
+			}
+		}
+		if m.Orders != "" && m.Command != "" {
+			t.Fatal("both orders and a command")
+		}
+		if m.HTMLOnly && m.Text != "" {
+			t.Fatal("HTML only with a text body")
+		}
+		for _, l := range strings.Split(m.Text, "\n") {
+			if strings.HasPrefix(l, ">") {
+				t.Fatalf("quoted line %q kept", l)
+			}
+		}
+		IsAutomatic(m, "attu@attu.test")
+		if g := m.Game("attu@attu.test"); g != "" && !ValidGameID(g) {
+			t.Fatalf("game id %q", g)
+		}
+		// The same bytes give the same message.
+		m2, err2 := Extract(bytes.NewReader(raw), opts)
+		if !reflect.DeepEqual(m, m2) || (err == nil) != (err2 == nil) {
+			t.Fatal("two extractions differ")
+		}
+	})
+}
+
+// FuzzRouting feeds subjects, addresses and bodies to the routing and
+// cleaning helpers.
+//
+//	go test -fuzz FuzzRouting ./mail
+func FuzzRouting(f *testing.F) {
+	f.Add("Re: [attu g1] status", "attu+g1@attu.test", "status\n\nOn x wrote:\n> q\n-- \nsig")
+	f.Add("AW: Fwd: [ATTU g-2] extend 48h", "ATTU+g-2@ATTU.TEST", "a long \nline\n stuffed")
+	f.Add("[attu [attu g1]g2]", "attu+@attu.test", "-----Original Message-----")
+	f.Fuzz(func(t *testing.T, subject, addr, body string) {
+		if g, ok := GameFromSubject(subject); ok != (g != "") || (ok && !ValidGameID(g)) {
+			t.Fatalf("GameFromSubject(%q) = %q, %v", subject, g, ok)
+		}
+		if g, ok := GameFromAddress(addr, "attu@attu.test"); ok != (g != "") || (ok && !ValidGameID(g)) {
+			t.Fatalf("GameFromAddress(%q) = %q, %v", addr, g, ok)
+		}
+		if s := SubjectText(subject); len(s) > len(subject)+1 {
+			t.Fatalf("SubjectText grew %q to %q", subject, s)
+		}
+		c, args := findCommand(subject, body, DefaultCommands())
+		if c == "" && len(args) > 0 {
+			t.Fatal("arguments without a command")
+		}
+		for _, l := range strings.Split(cleanBody(body), "\n") {
+			if strings.HasPrefix(l, ">") {
+				t.Fatalf("quoted line %q kept", l)
+			}
+		}
+		if u := unflow(body, true); len(u) > len(body) {
+			t.Fatalf("unflow grew %q to %q", body, u)
+		}
+		looseAddress(addr)
+		bareID(addr)
+	})
+}

@@ -1,0 +1,665 @@
+package mail
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-message/charset"
+)
+
+// InboxConfig configures an Inbox. Zero durations and sizes take the
+// defaults given with each field.
+type InboxConfig struct {
+	Addr      string   // host:port of the IMAP server
+	Security  Security // StartTLS unless set
+	TLSConfig *tls.Config
+	Username  string
+	Password  string
+
+	// Mailbox is watched for new mail; "INBOX" when empty.
+	Mailbox string
+	// Processed is the folder handled mail is moved to (created when
+	// missing). When empty, handled mail is only flagged \Seen and stays.
+	Processed string
+
+	// MaxSize is the largest mail fetched (RFC822.SIZE); a larger one is
+	// handed over with only its header. DefaultLimits().MaxBytes when zero.
+	MaxSize int64
+	// MaxHeaderBytes is how much of an oversized mail's header is
+	// fetched; DefaultLimits().MaxHeaderBytes when zero.
+	MaxHeaderBytes int64
+
+	// IdleRestart ends and restarts IDLE this often, searching the mailbox
+	// each time: some servers silently drop an IDLE older than about ten
+	// minutes. 10 minutes when zero.
+	IdleRestart time.Duration
+	// PollInterval is the time between searches when the server has no
+	// IDLE (or NoIdle is set); 1 minute when zero.
+	PollInterval time.Duration
+	// NoIdle polls even when the server offers IDLE.
+	NoIdle bool
+	// Timeout bounds each network operation (connect, login, one command);
+	// 1 minute when zero.
+	Timeout time.Duration
+	// RetryMin and RetryMax bound the wait before reconnecting, doubled
+	// after each failed attempt, and the wait before offering again a mail
+	// whose handler failed; 1 second and 5 minutes when zero.
+	RetryMin, RetryMax time.Duration
+
+	// OnPosition is called, on the Inbox's goroutine, each time the
+	// position changes, so the caller can keep it (see Position).
+	OnPosition func(Position)
+	// Logger receives the inbox's log; slog.Default when nil.
+	Logger *slog.Logger
+}
+
+func (c InboxConfig) withDefaults() InboxConfig {
+	d := DefaultLimits()
+	if c.Mailbox == "" {
+		c.Mailbox = "INBOX"
+	}
+	if c.MaxSize <= 0 {
+		c.MaxSize = d.MaxBytes
+	}
+	if c.MaxHeaderBytes <= 0 {
+		c.MaxHeaderBytes = d.MaxHeaderBytes
+	}
+	if c.IdleRestart <= 0 {
+		c.IdleRestart = 10 * time.Minute
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = time.Minute
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = time.Minute
+	}
+	if c.RetryMin <= 0 {
+		c.RetryMin = time.Second
+	}
+	if c.RetryMax <= 0 {
+		c.RetryMax = 5 * time.Minute
+	}
+	if c.RetryMax < c.RetryMin {
+		c.RetryMax = c.RetryMin
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}
+
+// Position is how far the inbox has read its mailbox: every mail with a
+// UID up to LastUID has been handled, under that UIDVALIDITY (RFC 9051
+// section 2.3.1.1). Keep it in the store so a restart does not offer old
+// mail again; when the server's UIDVALIDITY differs, the UIDs are new
+// and the inbox reads the mailbox from the start.
+type Position struct {
+	UIDValidity uint32
+	LastUID     uint32
+}
+
+// Incoming is one new mail, offered to the Handler before its body is
+// downloaded.
+type Incoming struct {
+	UID         uint32
+	UIDValidity uint32
+	Size        int64 // RFC822.SIZE as the server reports it
+	// Oversized is set when Size exceeds InboxConfig.MaxSize: Fetch then
+	// returns only the header, enough to answer the sender.
+	Oversized bool
+
+	s   atomic.Pointer[session] // nil once the handler has returned
+	raw []byte
+}
+
+// Fetch downloads the mail (without setting \Seen): all of it, or only
+// its header when Oversized. It may be called only while the handler
+// runs; later it returns ErrNoBody.
+func (m *Incoming) Fetch(ctx context.Context) ([]byte, error) {
+	s := m.s.Load()
+	if s == nil {
+		return nil, ErrNoBody
+	}
+	if m.raw != nil {
+		return m.raw, nil
+	}
+	raw, err := s.fetch(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	m.raw = raw
+	return raw, nil
+}
+
+// Handler handles one incoming mail. It returns nil once the mail is dealt
+// with for good (its effects committed, its reply queued — or it was
+// refused, which is dealt with too); only then is the mail marked on the
+// server. An error leaves the mail as it was, to be offered again: return
+// one only for trouble that may pass (the store is unavailable), or the
+// mail comes back forever.
+type Handler func(ctx context.Context, m *Incoming) error
+
+// Inbox watches one IMAP mailbox and hands each new mail to a Handler, in
+// UID order. It keeps one connection, waits with IDLE (RFC 2177) or polls
+// when the server has no IDLE, and reconnects after any failure with a
+// capped exponential backoff and jitter.
+//
+// Delivery is at least once: a mail whose handler succeeded can be offered
+// again if the connection breaks before it is marked, or after a change of
+// UIDVALIDITY. The handler must recognise a mail it has seen (attu's
+// ledger of Message-IDs and content hashes does).
+type Inbox struct {
+	cfg    InboxConfig
+	handle Handler
+	log    *slog.Logger
+	kick   chan struct{}
+	// done holds the handled UIDs above the position (a mail below them
+	// failed). Only Run's goroutine uses it; it outlives a connection so
+	// that a reconnect does not offer them again.
+	done map[uint32]bool
+
+	mu  sync.Mutex
+	pos Position
+}
+
+// NewInbox returns an Inbox; nothing connects before Run. It fails when
+// the configuration asks for plaintext to a server that is not on the
+// loopback interface.
+func NewInbox(cfg InboxConfig, h Handler) (*Inbox, error) {
+	cfg = cfg.withDefaults()
+	if err := checkSecurity(cfg.Security, cfg.Addr); err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, errors.New("mail: NewInbox: no handler")
+	}
+	return &Inbox{cfg: cfg, handle: h, log: cfg.Logger.With("imap", cfg.Addr, "mailbox", cfg.Mailbox),
+		kick: make(chan struct{}, 1), done: map[uint32]bool{}}, nil
+}
+
+// Position returns how far the inbox has read; safe from any goroutine.
+func (in *Inbox) Position() Position {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.pos
+}
+
+func (in *Inbox) setPosition(p Position) {
+	in.mu.Lock()
+	changed := in.pos != p
+	in.pos = p
+	in.mu.Unlock()
+	if changed && in.cfg.OnPosition != nil {
+		in.cfg.OnPosition(p)
+	}
+}
+
+// Kick asks the inbox to search its mailbox now rather than at its next
+// wake-up; it never blocks.
+func (in *Inbox) Kick() {
+	select {
+	case in.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Run reads the mailbox from position from until ctx ends, then returns
+// nil. Connection failures are logged and retried, never returned. Run
+// is not to be called again before it has returned.
+func (in *Inbox) Run(ctx context.Context, from Position) error {
+	clear(in.done)
+	in.setPosition(from)
+	failures := 0
+	for ctx.Err() == nil {
+		start := time.Now()
+		err := in.session(ctx)
+		if ctx.Err() != nil {
+			break
+		}
+		// A session that lasted longer than the longest wait was a working
+		// one: start again from the shortest wait.
+		if time.Since(start) > in.cfg.RetryMax {
+			failures = 0
+		}
+		wait := jitter(backoff(failures, in.cfg.RetryMin, in.cfg.RetryMax))
+		failures++
+		in.log.Warn("imap: connection lost, reconnecting", "err", err, "in", wait.Round(time.Millisecond))
+		if !sleep(ctx, wait) {
+			break
+		}
+	}
+	return nil
+}
+
+// session is one connection, from dial to failure or shutdown.
+type session struct {
+	in      *Inbox
+	c       *imapclient.Client
+	caps    imap.CapSet
+	newMail chan struct{}
+	pos     Position
+	done    map[uint32]bool // the Inbox's
+	failed  int             // scans in a row with a handler failure
+}
+
+func (in *Inbox) session(ctx context.Context) error {
+	s := &session{in: in, newMail: make(chan struct{}, 1), pos: in.Position(), done: in.done}
+	opts := &imapclient.Options{
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+			// Runs on the client's reader goroutine: it must not send a
+			// command, only note that there is something to search for.
+			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+				if d.NumMessages != nil {
+					select {
+					case s.newMail <- struct{}{}:
+					default:
+					}
+				}
+			},
+		},
+		WordDecoder: &mime.WordDecoder{CharsetReader: charset.Reader},
+	}
+	c, err := in.dial(ctx, opts)
+	if err != nil {
+		return err
+	}
+	s.c = c
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+
+	if err := s.open(); err != nil {
+		return err
+	}
+	return s.loop(ctx)
+}
+
+func (in *Inbox) dial(ctx context.Context, opts *imapclient.Options) (*imapclient.Client, error) {
+	cfg := in.cfg
+	d := &net.Dialer{Timeout: cfg.Timeout}
+	var conn net.Conn
+	var err error
+	if cfg.Security == TLS {
+		td := &tls.Dialer{NetDialer: d, Config: tlsConfig(cfg.TLSConfig, cfg.Addr)}
+		conn, err = td.DialContext(ctx, "tcp", cfg.Addr)
+	} else {
+		conn, err = d.DialContext(ctx, "tcp", cfg.Addr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mail: imap: %w", err)
+	}
+	var c *imapclient.Client
+	err = guard(cfg.Timeout, conn, func() error {
+		if cfg.Security == StartTLS {
+			opts.TLSConfig = tlsConfig(cfg.TLSConfig, cfg.Addr)
+			c, err = imapclient.NewStartTLS(conn, opts)
+			return err
+		}
+		c = imapclient.New(conn, opts)
+		return c.WaitGreeting()
+	})
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("mail: imap: %w", err)
+	}
+	return c, nil
+}
+
+// do runs one command under the operation timeout.
+func (s *session) do(f func() error) error { return guard(s.in.cfg.Timeout, s.c, f) }
+
+// open logs in, reads the capabilities the server offers once
+// authenticated, makes sure the processed folder exists and selects the
+// mailbox.
+func (s *session) open() error {
+	cfg := s.in.cfg
+	if err := s.do(func() error { return s.c.Login(cfg.Username, cfg.Password).Wait() }); err != nil {
+		return fmt.Errorf("mail: imap: login as %s: %w", cfg.Username, err)
+	}
+	// MOVE and UIDPLUS are often announced only after login: ask again
+	// rather than trust the greeting's list.
+	if err := s.do(func() error {
+		caps, err := s.c.Capability().Wait()
+		s.caps = caps
+		return err
+	}); err != nil {
+		return fmt.Errorf("mail: imap: capabilities: %w", err)
+	}
+	if cfg.Processed != "" {
+		if err := s.do(func() error { return s.c.Create(cfg.Processed, nil).Wait() }); err != nil {
+			var ie *imap.Error
+			if !errors.As(err, &ie) {
+				return fmt.Errorf("mail: imap: creating %s: %w", cfg.Processed, err)
+			}
+			// NO [ALREADYEXISTS], or a server that names it otherwise: the
+			// folder is there, or COPY will say what is wrong.
+		}
+		if !s.caps.Has(imap.CapMove) && !s.caps.Has(imap.CapUIDPlus) {
+			s.in.log.Warn("imap: the server has neither MOVE nor UIDPLUS; handled mail is flagged \\Seen and left in place",
+				"folder", cfg.Processed)
+		}
+	}
+	var sel *imap.SelectData
+	if err := s.do(func() (err error) {
+		sel, err = s.c.Select(cfg.Mailbox, nil).Wait()
+		return err
+	}); err != nil {
+		return fmt.Errorf("mail: imap: select %s: %w", cfg.Mailbox, err)
+	}
+	if sel.UIDValidity != s.pos.UIDValidity {
+		if s.pos.UIDValidity != 0 {
+			s.in.log.Warn("imap: UIDVALIDITY changed, reading the mailbox from the start",
+				"was", s.pos.UIDValidity, "now", sel.UIDValidity)
+		}
+		s.pos = Position{UIDValidity: sel.UIDValidity}
+		clear(s.done)
+		s.in.setPosition(s.pos)
+	}
+	s.in.log.Debug("imap: ready", "uidvalidity", sel.UIDValidity, "messages", sel.NumMessages,
+		"idle", s.idle(), "move", s.caps.Has(imap.CapMove), "uidplus", s.caps.Has(imap.CapUIDPlus))
+	return nil
+}
+
+func (s *session) idle() bool { return !s.in.cfg.NoIdle && s.caps.Has(imap.CapIdle) }
+
+// loop searches, handles, and waits for the next reason to search: new
+// mail announced, the IDLE restart or poll timer, a kick, or the time to
+// retry a failed handler.
+func (s *session) loop(ctx context.Context) error {
+	for {
+		if err := s.scan(ctx); err != nil {
+			return err
+		}
+		var retry <-chan time.Time
+		var t *time.Timer
+		if s.failed > 0 {
+			t = time.NewTimer(jitter(backoff(s.failed-1, s.in.cfg.RetryMin, s.in.cfg.RetryMax)))
+			retry = t.C
+		}
+		var err error
+		if s.idle() {
+			err = s.waitIdle(ctx, retry)
+		} else {
+			err = s.waitPoll(ctx, retry)
+		}
+		if t != nil {
+			t.Stop()
+		}
+		if err != nil || ctx.Err() != nil {
+			return err
+		}
+	}
+}
+
+func (s *session) waitPoll(ctx context.Context, retry <-chan time.Time) error {
+	t := time.NewTimer(s.in.cfg.PollInterval)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-retry:
+	case <-s.in.kick:
+	case <-s.newMail:
+	case <-s.c.Closed():
+		return errClosed
+	}
+	return nil
+}
+
+func (s *session) waitIdle(ctx context.Context, retry <-chan time.Time) error {
+	var cmd *imapclient.IdleCommand
+	if err := s.do(func() (err error) {
+		cmd, err = s.c.Idle()
+		return err
+	}); err != nil {
+		return fmt.Errorf("mail: imap: idle: %w", err)
+	}
+	t := time.NewTimer(s.in.cfg.IdleRestart)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return nil // the connection is being closed under IDLE
+	case <-t.C:
+	case <-retry:
+	case <-s.in.kick:
+	case <-s.newMail:
+	case <-s.c.Closed():
+		return errClosed
+	}
+	if err := s.do(func() error {
+		if err := cmd.Close(); err != nil {
+			return err
+		}
+		return cmd.Wait()
+	}); err != nil {
+		return fmt.Errorf("mail: imap: ending idle: %w", err)
+	}
+	return nil
+}
+
+// scan searches for mail above the position and hands each to the
+// handler. An error is the connection's; a handler's error only leaves
+// its mail for the next scan.
+func (s *session) scan(ctx context.Context) error {
+	// A mail that succeeds after an earlier failure lets the position
+	// move over the later mails handled meanwhile, which the search
+	// from a zero position (unseen mail only) no longer returns: search
+	// again from the new position. Each pass moves the position on, or
+	// ends the loop.
+	for {
+		last := s.pos.LastUID
+		if err := s.scanOnce(ctx); err != nil || ctx.Err() != nil {
+			return err
+		}
+		if s.pos.LastUID == last || len(s.done) == 0 {
+			return nil
+		}
+	}
+}
+
+func (s *session) scanOnce(ctx context.Context) error {
+	crit := &imap.SearchCriteria{UID: []imap.UIDSet{{{Start: imap.UID(s.pos.LastUID + 1), Stop: 0}}}}
+	if s.pos.LastUID == 0 && s.in.cfg.Processed == "" {
+		// Reading from the start a mailbox where handled mail stays:
+		// \Seen is the only trace of what an earlier run (or the same run
+		// under another UIDVALIDITY) handled. Above LastUID it is not
+		// trusted, since a person may read the mailbox too.
+		crit.NotFlag = []imap.Flag{imap.FlagSeen}
+	}
+	var found *imap.SearchData
+	if err := s.do(func() (err error) {
+		found, err = s.c.UIDSearch(crit, nil).Wait()
+		return err
+	}); err != nil {
+		return fmt.Errorf("mail: imap: search: %w", err)
+	}
+	var uids []uint32
+	for _, u := range found.AllUIDs() {
+		// "n:*" also matches the last mail when its UID is below n.
+		if uint32(u) > s.pos.LastUID {
+			uids = append(uids, uint32(u))
+		}
+	}
+	slices.Sort(uids)
+	var todo []uint32
+	for _, u := range uids {
+		if !s.done[u] {
+			todo = append(todo, u)
+		}
+	}
+	if len(todo) == 0 {
+		s.advance(uids)
+		return nil
+	}
+	sizes, err := s.sizes(todo)
+	if err != nil {
+		return err
+	}
+	failed := false
+	for _, u := range todo {
+		size, ok := sizes[u]
+		if !ok {
+			continue // expunged meanwhile by someone else
+		}
+		m := &Incoming{UID: u, UIDValidity: s.pos.UIDValidity, Size: size, Oversized: size > s.in.cfg.MaxSize}
+		m.s.Store(s)
+		herr := s.in.handle(ctx, m)
+		m.s.Store(nil)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if herr != nil {
+			failed = true
+			s.in.log.Error("imap: handler failed; the mail will be offered again", "uid", u, "err", herr)
+			continue
+		}
+		if err := s.mark(u); err != nil {
+			return err
+		}
+		s.done[u] = true
+	}
+	if failed {
+		s.failed++
+	} else {
+		s.failed = 0
+	}
+	s.advance(uids)
+	return nil
+}
+
+// advance moves LastUID over every handled mail up to the first one not
+// handled yet.
+func (s *session) advance(uids []uint32) {
+	last := s.pos.LastUID
+	for _, u := range uids {
+		if !s.done[u] {
+			break
+		}
+		last = u
+	}
+	if last == s.pos.LastUID {
+		return
+	}
+	for u := range s.done {
+		if u <= last {
+			delete(s.done, u)
+		}
+	}
+	s.pos.LastUID = last
+	s.in.setPosition(s.pos)
+}
+
+// sizes fetches RFC822.SIZE of the given mails, before any body.
+func (s *session) sizes(uids []uint32) (map[uint32]int64, error) {
+	var set imap.UIDSet
+	for _, u := range uids {
+		set.AddNum(imap.UID(u))
+	}
+	out := map[uint32]int64{}
+	err := s.do(func() error {
+		msgs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+		for _, m := range msgs {
+			out[uint32(m.UID)] = m.RFC822Size
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mail: imap: fetching sizes: %w", err)
+	}
+	return out, nil
+}
+
+// fetch downloads one mail with BODY.PEEK, so that \Seen is set only by
+// mark, after the handler succeeded.
+func (s *session) fetch(ctx context.Context, m *Incoming) ([]byte, error) {
+	sec := &imap.FetchItemBodySection{Peek: true}
+	limit := s.in.cfg.MaxSize
+	if m.Oversized {
+		limit = s.in.cfg.MaxHeaderBytes
+		sec = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true,
+			Partial: &imap.SectionPartial{Offset: 0, Size: limit}}
+	}
+	var raw []byte
+	var found bool
+	err := s.do(func() error {
+		cmd := s.c.Fetch(imap.UIDSetNum(imap.UID(m.UID)), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{sec}})
+		var rerr error
+		for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
+			for item := msg.Next(); item != nil; item = msg.Next() {
+				b, ok := item.(imapclient.FetchItemDataBodySection)
+				if !ok || b.Literal == nil || found {
+					continue
+				}
+				found = true
+				raw, rerr = io.ReadAll(io.LimitReader(b.Literal, limit+1))
+			}
+		}
+		if err := cmd.Close(); err != nil {
+			return err
+		}
+		return rerr
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mail: imap: fetching uid %d: %w", m.UID, err)
+	}
+	if !found {
+		return nil, fmt.Errorf("mail: imap: uid %d: no such message", m.UID)
+	}
+	if int64(len(raw)) > limit {
+		if m.Oversized {
+			raw = raw[:limit]
+		} else {
+			// The server reported a smaller size than it sent.
+			return nil, &LimitError{Err: ErrTooLarge, Limit: limit}
+		}
+	}
+	return raw, nil
+}
+
+// mark records on the server that a mail was handled: \Seen, then moved
+// to the processed folder when there is one. Without MOVE it copies, flags
+// \Deleted and expunges that one UID (RFC 4315 UID EXPUNGE); a plain
+// EXPUNGE would also remove mail someone else flagged \Deleted, so
+// without UIDPLUS the mail stays in place, flagged \Seen.
+func (s *session) mark(uid uint32) error {
+	set := imap.UIDSetNum(imap.UID(uid))
+	folder := s.in.cfg.Processed
+	err := s.do(func() error {
+		return s.c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close()
+	})
+	switch {
+	case err != nil:
+	case folder == "":
+	case s.caps.Has(imap.CapMove):
+		err = s.do(func() error {
+			_, err := s.c.Move(set, folder).Wait()
+			return err
+		})
+	case s.caps.Has(imap.CapUIDPlus):
+		err = s.do(func() error {
+			if _, err := s.c.Copy(set, folder).Wait(); err != nil {
+				return err
+			}
+			if err := s.c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+				return err
+			}
+			return s.c.UIDExpunge(set).Close()
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("mail: imap: marking uid %d handled: %w", uid, err)
+	}
+	return nil
+}

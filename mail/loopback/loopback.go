@@ -1,0 +1,420 @@
+// Package loopback is a small mail system on 127.0.0.1 for attu's demo and
+// for tests: an IMAP server keeping every mailbox in memory (go-imap's
+// imapmemserver) and an SMTP server that delivers into those mailboxes,
+// adding Return-Path and Delivered-To as a real delivery agent does.
+//
+// It is not a mail server for real use: plaintext unless a test gives it
+// a certificate (clients must be configured for plaintext, which attu
+// allows only to a loopback address), SMTP authentication offered but not
+// required, no relaying, and everything is lost when it stops.
+//
+// # Basics
+//
+//	sys, err := loopback.Start(nil)
+//	defer sys.Close()
+//	sys.AddUser("attu", "secret")   // attu@attu.test, and attu+anything@attu.test
+//	sys.AddUser("us", "secret")
+//	// IMAP on sys.IMAPAddr(), SMTP on sys.SMTPAddr(), both plaintext.
+//
+// Tests can also cut every IMAP connection (DropConnections), stop and
+// restart SMTP on the same address (StopSMTP, StartSMTP), and wait for
+// deliveries (WaitDeliveries).
+package loopback
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// Options configure a System; the zero value is fine.
+type Options struct {
+	// Domain of every mailbox; "attu.test" when empty (RFC 2606 reserves
+	// .test, so no mail can leak to a real domain).
+	Domain string
+	// IMAPCaps are the capabilities the IMAP server announces; IMAP4rev2
+	// (which includes IDLE, MOVE and UIDPLUS) when nil. IMAP4rev1 alone
+	// gives an older server: no MOVE, no UIDPLUS.
+	IMAPCaps imap.CapSet
+	// TLSConfig, when set, makes both servers offer STARTTLS with it (for
+	// tests of attu's TLS settings); plaintext stays allowed.
+	TLSConfig *tls.Config
+	// MaxMessageBytes caps a mail accepted by SMTP; 32 MiB when zero.
+	MaxMessageBytes int64
+	// Logger receives the servers' errors at debug level; none when nil.
+	Logger *slog.Logger
+}
+
+// Delivery is one mail as the SMTP server delivered it to one mailbox.
+type Delivery struct {
+	From string // the envelope sender (MAIL FROM), "" for a bounce
+	To   string // the recipient as given (RCPT TO), plus-address included
+	User string // the mailbox it went to
+	Data []byte // the mail as stored, Return-Path and Delivered-To added
+	Time time.Time
+}
+
+// System is a running loopback mail system.
+type System struct {
+	domain   string
+	maxBytes int64
+	tls      *tls.Config
+	log      *slog.Logger
+
+	mem      *imapmemserver.Server
+	imap     *imapserver.Server
+	imapLn   *listener
+	smtpAddr string
+
+	mu         sync.Mutex
+	smtp       *smtp.Server
+	smtpLn     net.Listener
+	users      map[string]*imapmemserver.User
+	passwords  map[string]string
+	deliveries []Delivery
+	delivered  chan struct{} // closed and replaced at each delivery
+}
+
+// Start starts the IMAP and SMTP servers on free ports of 127.0.0.1.
+func Start(o *Options) (*System, error) {
+	var opts Options
+	if o != nil {
+		opts = *o
+	}
+	s := &System{
+		domain:    opts.Domain,
+		maxBytes:  opts.MaxMessageBytes,
+		tls:       opts.TLSConfig,
+		log:       opts.Logger,
+		mem:       imapmemserver.New(),
+		users:     map[string]*imapmemserver.User{},
+		passwords: map[string]string{},
+		delivered: make(chan struct{}),
+	}
+	if s.domain == "" {
+		s.domain = "attu.test"
+	}
+	if s.maxBytes <= 0 {
+		s.maxBytes = 32 << 20
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	caps := opts.IMAPCaps
+	if caps == nil {
+		caps = imap.CapSet{imap.CapIMAP4rev2: {}}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("loopback: imap: %w", err)
+	}
+	s.imapLn = &listener{Listener: ln, conns: map[*conn]struct{}{}}
+	s.imap = imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return s.mem.NewSession(), nil, nil
+		},
+		Caps:         caps,
+		Logger:       logger{s.log},
+		TLSConfig:    s.tls,
+		InsecureAuth: true,
+	})
+	go s.imap.Serve(s.imapLn)
+
+	sl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.imap.Close()
+		return nil, fmt.Errorf("loopback: smtp: %w", err)
+	}
+	s.smtpAddr = sl.Addr().String()
+	s.serveSMTP(sl)
+	return s, nil
+}
+
+// Domain returns the domain of the system's mailboxes.
+func (s *System) Domain() string { return s.domain }
+
+// IMAPAddr returns the host:port of the IMAP server.
+func (s *System) IMAPAddr() string { return s.imapLn.Addr().String() }
+
+// SMTPAddr returns the host:port of the SMTP server.
+func (s *System) SMTPAddr() string { return s.smtpAddr }
+
+// AddUser creates the mailbox name@domain with an empty INBOX and returns
+// its address. IMAP logs in with the bare name.
+func (s *System) AddUser(name, password string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.users[name]; ok {
+		return "", fmt.Errorf("loopback: user %q exists", name)
+	}
+	u := imapmemserver.NewUser(name, password)
+	if err := u.Create("INBOX", nil); err != nil {
+		return "", err
+	}
+	s.users[name] = u
+	s.passwords[name] = password
+	s.mem.AddUser(u)
+	return name + "@" + s.domain, nil
+}
+
+// User returns the in-memory store of a user's mailboxes (for tests that
+// delete or rename mailboxes behind a client's back), nil if unknown.
+func (s *System) User(name string) *imapmemserver.User {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.users[name]
+}
+
+// Deliver stores a mail in the INBOX of the mailbox rcpt names, as the
+// SMTP server does: a plus-address goes to its base mailbox, and
+// Return-Path and Delivered-To are added on top.
+func (s *System) Deliver(from, rcpt string, data []byte) error {
+	name, err := s.mailbox(rcpt)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)
+	b.Write(data)
+	stored := b.Bytes()
+	s.mu.Lock()
+	u := s.users[name]
+	s.mu.Unlock()
+	if _, err := u.Append("INBOX", bytes.NewReader(stored), &imap.AppendOptions{Time: time.Now()}); err != nil {
+		return fmt.Errorf("loopback: delivering to %s: %w", rcpt, err)
+	}
+	s.mu.Lock()
+	s.deliveries = append(s.deliveries, Delivery{From: from, To: rcpt, User: name, Data: stored, Time: time.Now()})
+	close(s.delivered)
+	s.delivered = make(chan struct{})
+	s.mu.Unlock()
+	return nil
+}
+
+// mailbox returns the user a recipient address is delivered to.
+func (s *System) mailbox(rcpt string) (string, error) {
+	i := strings.LastIndexByte(rcpt, '@')
+	if i <= 0 || !strings.EqualFold(rcpt[i+1:], s.domain) {
+		return "", &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 2},
+			Message: "no relaying: only @" + s.domain + " is delivered here"}
+	}
+	name, _, _ := strings.Cut(rcpt[:i], "+")
+	s.mu.Lock()
+	_, ok := s.users[name]
+	s.mu.Unlock()
+	if !ok {
+		return "", &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},
+			Message: "no such mailbox: " + rcpt}
+	}
+	return name, nil
+}
+
+// Deliveries returns every delivery so far, oldest first.
+func (s *System) Deliveries() []Delivery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Delivery(nil), s.deliveries...)
+}
+
+// WaitDeliveries waits until at least n deliveries have been made and
+// returns them all, or fails when ctx ends first.
+func (s *System) WaitDeliveries(ctx context.Context, n int) ([]Delivery, error) {
+	for {
+		s.mu.Lock()
+		if len(s.deliveries) >= n {
+			d := append([]Delivery(nil), s.deliveries...)
+			s.mu.Unlock()
+			return d, nil
+		}
+		ch := s.delivered
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return s.Deliveries(), fmt.Errorf("loopback: waiting for %d deliveries: %w", n, ctx.Err())
+		}
+	}
+}
+
+// DropConnections closes every open IMAP connection at once, as a server
+// restart or a network failure would.
+func (s *System) DropConnections() { s.imapLn.closeAll() }
+
+// StopSMTP stops the SMTP server: connections are refused until StartSMTP.
+func (s *System) StopSMTP() error {
+	s.mu.Lock()
+	srv, ln := s.smtp, s.smtpLn
+	s.smtp, s.smtpLn = nil, nil
+	s.mu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	// The listener is closed here too: Server.Close misses one that Serve
+	// has not registered yet.
+	ln.Close()
+	if err := srv.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	return nil
+}
+
+// StartSMTP starts the SMTP server again on its old address.
+func (s *System) StartSMTP() error {
+	s.mu.Lock()
+	running := s.smtp != nil
+	s.mu.Unlock()
+	if running {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.smtpAddr)
+	if err != nil {
+		return fmt.Errorf("loopback: smtp: %w", err)
+	}
+	s.serveSMTP(ln)
+	return nil
+}
+
+func (s *System) serveSMTP(ln net.Listener) {
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		return &session{sys: s}, nil
+	}))
+	srv.Domain = "localhost"
+	srv.MaxMessageBytes = s.maxBytes
+	srv.MaxRecipients = 50
+	srv.ReadTimeout = time.Minute
+	srv.WriteTimeout = time.Minute
+	srv.ErrorLog = logger{s.log}
+	srv.TLSConfig = s.tls
+	s.mu.Lock()
+	s.smtp, s.smtpLn = srv, ln
+	s.mu.Unlock()
+	go srv.Serve(ln)
+}
+
+// Close stops both servers.
+func (s *System) Close() error {
+	err := s.StopSMTP()
+	s.imapLn.closeAll()
+	if ierr := s.imap.Close(); ierr != nil && err == nil && !errors.Is(ierr, net.ErrClosed) {
+		err = ierr
+	}
+	return err
+}
+
+// session is one SMTP transaction at a time on one connection.
+type session struct {
+	sys  *System
+	from string
+	rcpt []string
+}
+
+func (x *session) Reset()        { x.from, x.rcpt = "", nil }
+func (x *session) Logout() error { return nil }
+
+// AuthMechanisms offers PLAIN (RFC 4616), so that clients can check their
+// credentials; sending does not require it.
+func (x *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+// Auth accepts a user's IMAP password.
+func (x *session) Auth(mech string) (sasl.Server, error) {
+	if mech != sasl.Plain {
+		return nil, smtp.ErrAuthUnsupported
+	}
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		x.sys.mu.Lock()
+		want, ok := x.sys.passwords[username]
+		x.sys.mu.Unlock()
+		if !ok || want != password || (identity != "" && identity != username) {
+			return smtp.ErrAuthFailed
+		}
+		return nil
+	}), nil
+}
+
+func (x *session) Mail(from string, _ *smtp.MailOptions) error {
+	x.from = from
+	return nil
+}
+
+func (x *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if _, err := x.sys.mailbox(to); err != nil {
+		return err
+	}
+	x.rcpt = append(x.rcpt, to)
+	return nil
+}
+
+func (x *session) Data(r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	for _, to := range x.rcpt {
+		if err := x.sys.Deliver(x.from, to, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listener remembers its open connections so that they can all be cut.
+type listener struct {
+	net.Listener
+	mu    sync.Mutex
+	conns map[*conn]struct{}
+}
+
+func (l *listener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	tc := &conn{Conn: c, l: l}
+	l.mu.Lock()
+	l.conns[tc] = struct{}{}
+	l.mu.Unlock()
+	return tc, nil
+}
+
+func (l *listener) closeAll() {
+	l.mu.Lock()
+	conns := l.conns
+	l.conns = map[*conn]struct{}{}
+	l.mu.Unlock()
+	for c := range conns {
+		c.Conn.Close()
+	}
+}
+
+type conn struct {
+	net.Conn
+	l *listener
+}
+
+func (c *conn) Close() error {
+	c.l.mu.Lock()
+	delete(c.l.conns, c)
+	c.l.mu.Unlock()
+	return c.Conn.Close()
+}
+
+// logger hands the servers' error lines to slog at debug level: a client
+// hanging up is routine here.
+type logger struct{ l *slog.Logger }
+
+func (g logger) Printf(format string, v ...any) { g.l.Debug(fmt.Sprintf(format, v...)) }
+func (g logger) Println(v ...any)               { g.l.Debug(fmt.Sprint(v...)) }

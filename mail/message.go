@@ -1,0 +1,632 @@
+package mail
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	netmail "net/mail"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/emersion/go-message"
+	// Registers the charsets beyond UTF-8 and US-ASCII with go-message, so
+	// an ISO-8859-1 or Shift-JIS part is decoded instead of skipped.
+	_ "github.com/emersion/go-message/charset"
+	mmail "github.com/emersion/go-message/mail"
+)
+
+// Message is what attu needs of one incoming mail: who wrote it to whom,
+// how it threads, whether it is automatic, and the orders or command it
+// carries. Message-IDs are kept without angle brackets.
+type Message struct {
+	From     string // the author's address (From); the first one when several
+	FromName string // the author's display name, decoded
+	Sender   string // the Sender address, when the header is present
+
+	// ReturnPath is the Return-Path address the delivering server added,
+	// without brackets; NullReturnPath is set when it was "<>" (a bounce,
+	// RFC 5321 section 4.5.5).
+	ReturnPath     string
+	NullReturnPath bool
+
+	To          []string // addresses of To
+	Cc          []string // addresses of Cc
+	DeliveredTo []string // addresses of every Delivered-To, topmost first
+
+	Subject    string // decoded
+	MessageID  string
+	InReplyTo  string   // the first Message-ID of In-Reply-To
+	References []string // oldest first, as written
+	Date       time.Time
+
+	AutoSubmitted string   // Auto-Submitted (RFC 3834 section 5), as written
+	Precedence    string   // Precedence, as written
+	ListID        string   // List-Id (RFC 2919), as written
+	AutoReply     []string // vendor auto-reply markers present: X-Autoreply, X-Autorespond, X-Auto-Response-Suppress
+	ContentType   string   // media type of the whole mail, e.g. multipart/report for a bounce
+
+	// Orders is the orders text, CRLF turned into LF and a byte-order mark
+	// removed: a .yaml or .yml file (attached or inline), else the
+	// plain-text body when it holds the envelope of an orders file (a line
+	// starting with "game:", "side:", "turn:" or "wait:") and does not
+	// start with a command word.
+	Orders string
+	// OrdersFile is the name of the file Orders came from; empty when they
+	// came from the body.
+	OrdersFile string
+
+	// Command is a command word (lower case) with its arguments, from the
+	// subject or, failing that, the first line of the body. It is set only
+	// when the mail carries no orders: orders take precedence.
+	Command string
+	Args    []string
+
+	// Text is the plain-text body without quoted lines (">"), the
+	// attribution line before them and the signature (after "-- ").
+	Text string
+	// HTMLOnly is set when the mail has an HTML body and no plain-text one,
+	// so nothing in its body was read.
+	HTMLOnly bool
+
+	// Skipped lists parts that could not be decoded (unknown transfer
+	// encoding, unknown charset that is not UTF-8 either, broken base64,
+	// truncated multipart); every other part was still read.
+	Skipped []PartError
+}
+
+// Limits bound what Extract reads of a mail; a zero field takes the
+// default of DefaultLimits.
+type Limits struct {
+	MaxBytes       int64 // the whole mail as received
+	MaxParts       int   // MIME parts, the whole mail counting as one
+	MaxDepth       int   // levels of nested multiparts below the top
+	MaxHeaderBytes int64 // each header block, the top one and each part's
+	MaxOrdersBytes int64 // the orders text
+}
+
+// DefaultLimits are generous for orders by mail (a whole orders file is a
+// few KiB) and small enough that a hostile mail costs little.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBytes:       4 << 20,
+		MaxParts:       64,
+		MaxDepth:       8,
+		MaxHeaderBytes: 64 << 10,
+		MaxOrdersBytes: 256 << 10,
+	}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = d.MaxBytes
+	}
+	if l.MaxParts <= 0 {
+		l.MaxParts = d.MaxParts
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = d.MaxDepth
+	}
+	if l.MaxHeaderBytes <= 0 {
+		l.MaxHeaderBytes = d.MaxHeaderBytes
+	}
+	if l.MaxOrdersBytes <= 0 {
+		l.MaxOrdersBytes = d.MaxOrdersBytes
+	}
+	return l
+}
+
+// DefaultCommands are the command words of DESIGN 6, players' and
+// umpire's, and those the game service adds (absent, takeback, agree,
+// go).
+func DefaultCommands() []string {
+	return []string{"help", "status", "resend", "template", "log", "concede",
+		"absent", "takeback", "agree", "go",
+		"extend", "pause", "resume", "force", "rollback", "replace", "end"}
+}
+
+// ExtractOptions tune Extract; the zero value (or nil) takes DefaultLimits
+// and DefaultCommands.
+type ExtractOptions struct {
+	Limits   Limits
+	Commands []string // words recognised as commands, lower case
+}
+
+// Extract reads one mail (RFC 5322, MIME per RFC 2045-2049) within the
+// limits and returns what attu needs of it.
+//
+// A mail beyond a limit returns a *LimitError, whose message is for the
+// player; the Message returned with it still holds the header fields, so
+// the caller can answer (nil only when the header itself is unreadable).
+// A mail whose header cannot be read at all returns ErrMalformed. Parts
+// that cannot be decoded are listed in Message.Skipped and do not stop the
+// others from being read.
+func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
+	var opts ExtractOptions
+	if o != nil {
+		opts = *o
+	}
+	lim := opts.Limits.withDefaults()
+	commands := opts.Commands
+	if commands == nil {
+		commands = DefaultCommands()
+	}
+
+	data, err := io.ReadAll(io.LimitReader(raw, lim.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("mail: reading message: %w", err)
+	}
+	var limitErr error
+	hlen := headerLength(data)
+	switch {
+	case int64(len(data)) > lim.MaxBytes:
+		limitErr = &LimitError{Err: ErrTooLarge, Limit: lim.MaxBytes}
+	case int64(hlen) > lim.MaxHeaderBytes:
+		limitErr = &LimitError{Err: ErrHeaderTooLarge, Limit: lim.MaxHeaderBytes}
+	}
+	if limitErr != nil {
+		// Only the header is read, for the reply: the body is what is
+		// too large or cannot be trusted to be where it seems.
+		if hlen > len(data) {
+			hlen = len(data)
+		}
+		data = data[:hlen]
+	}
+
+	e, rootErr := message.ReadWithOptions(bytes.NewReader(data), &message.ReadOptions{MaxHeaderBytes: -1})
+	if e == nil || (rootErr != nil && !message.IsUnknownCharset(rootErr) && !message.IsUnknownEncoding(rootErr)) {
+		if limitErr != nil {
+			return nil, limitErr
+		}
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, rootErr)
+	}
+	if e.Header.Len() == 0 {
+		if limitErr != nil {
+			return nil, limitErr
+		}
+		return nil, fmt.Errorf("%w: no header", ErrMalformed)
+	}
+	m := &Message{}
+	readHeader(m, mmail.Header{Header: e.Header})
+	if limitErr != nil {
+		return m, limitErr
+	}
+
+	b := bodyWalk{lim: lim}
+	walkErr := e.Walk(func(path []int, p *message.Entity, perr error) error {
+		if path == nil {
+			perr = rootErr
+		}
+		return b.part(path, p, perr)
+	})
+	if le := (*LimitError)(nil); errors.As(walkErr, &le) {
+		return m, walkErr
+	} else if walkErr != nil {
+		// A broken multipart (a missing closing boundary, a torn part
+		// header) ends the walk; what was read before it stands.
+		m.Skipped = append(m.Skipped, PartError{Part: partName(b.last), Err: walkErr})
+	}
+	m.Skipped = append(m.Skipped, b.skipped...)
+
+	if len(b.orders) > 1 {
+		return m, &LimitError{Err: ErrManyOrders, Limit: 1}
+	}
+	if b.text != nil {
+		m.Text = cleanBody(*b.text)
+	}
+	m.HTMLOnly = b.text == nil && b.html
+	bodyCommand, _ := commandIn(firstLine(m.Text), commands)
+	switch {
+	case len(b.orders) == 1:
+		m.Orders, m.OrdersFile = b.orders[0].text, b.orders[0].name
+	case bodyCommand == "" && hasEnvelope(m.Text):
+		if int64(len(m.Text)+1) > lim.MaxOrdersBytes {
+			return m, &LimitError{Err: ErrOrdersTooLarge, Limit: lim.MaxOrdersBytes}
+		}
+		m.Orders = m.Text + "\n"
+	}
+	if m.Orders == "" {
+		m.Command, m.Args = findCommand(m.Subject, m.Text, commands)
+	}
+	return m, nil
+}
+
+// headerLength returns the length of the header block of a raw mail, the
+// blank line that ends it included; the whole length when there is none.
+func headerLength(data []byte) int {
+	if bytes.HasPrefix(data, []byte("\r\n")) {
+		return 2
+	}
+	if bytes.HasPrefix(data, []byte("\n")) {
+		return 1
+	}
+	i := bytes.Index(data, []byte("\n\r\n"))
+	j := bytes.Index(data, []byte("\n\n"))
+	switch {
+	case i >= 0 && (j < 0 || i < j):
+		return i + 3
+	case j >= 0:
+		return j + 2
+	}
+	return len(data)
+}
+
+func readHeader(m *Message, h mmail.Header) {
+	m.From, m.FromName = firstAddress(h, "From")
+	m.Sender, _ = firstAddress(h, "Sender")
+	m.To = addresses(h, "To")
+	m.Cc = addresses(h, "Cc")
+	for _, v := range h.Values("Delivered-To") {
+		if a := looseAddress(v); a != "" {
+			m.DeliveredTo = append(m.DeliveredTo, a)
+		}
+	}
+	if rp := strings.TrimSpace(h.Get("Return-Path")); rp != "" || h.Has("Return-Path") {
+		m.ReturnPath = looseAddress(rp)
+		m.NullReturnPath = m.ReturnPath == ""
+	}
+
+	subject, err := h.Subject()
+	if err != nil {
+		subject = h.Get("Subject")
+	}
+	m.Subject = validText(subject)
+
+	if id, err := h.MessageID(); err == nil && id != "" {
+		m.MessageID = validText(id)
+	} else {
+		m.MessageID = bareID(h.Get("Message-Id"))
+	}
+	if ids, err := h.MsgIDList("In-Reply-To"); err == nil && len(ids) > 0 {
+		m.InReplyTo = validText(ids[0])
+	} else {
+		m.InReplyTo = bareID(h.Get("In-Reply-To"))
+	}
+	if ids, err := h.MsgIDList("References"); err == nil {
+		for _, id := range ids {
+			m.References = append(m.References, validText(id))
+		}
+	}
+	if d, err := h.Date(); err == nil {
+		m.Date = d
+	}
+
+	m.AutoSubmitted = validText(strings.TrimSpace(h.Get("Auto-Submitted")))
+	m.Precedence = validText(strings.TrimSpace(h.Get("Precedence")))
+	m.ListID = validText(strings.TrimSpace(h.Get("List-Id")))
+	for _, k := range []string{"X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"} {
+		if h.Has(k) {
+			m.AutoReply = append(m.AutoReply, k)
+		}
+	}
+	ct, _, _ := h.ContentType()
+	m.ContentType = validText(ct)
+}
+
+// firstAddress returns the first address of an address header and its
+// display name. A header that does not parse as RFC 5322 still gives the
+// part that looks like an address, because a reply is better than none.
+func firstAddress(h mmail.Header, key string) (addr, name string) {
+	if l, err := h.AddressList(key); err == nil {
+		if len(l) > 0 {
+			return validText(l[0].Address), validText(l[0].Name)
+		}
+		return "", ""
+	}
+	for _, v := range strings.Split(h.Get(key), ",") {
+		if a := looseAddress(v); a != "" {
+			return a, ""
+		}
+	}
+	return "", ""
+}
+
+func addresses(h mmail.Header, key string) []string {
+	var out []string
+	if l, err := h.AddressList(key); err == nil {
+		for _, a := range l {
+			out = append(out, validText(a.Address))
+		}
+		return out
+	}
+	for _, v := range strings.Split(h.Get(key), ",") {
+		if a := looseAddress(v); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// looseAddress finds an address in "Name <a@b>", "<a@b>" or "a@b"; it
+// returns "" when there is none.
+func looseAddress(v string) string {
+	v = strings.TrimSpace(v)
+	if a, err := netmail.ParseAddress(v); err == nil {
+		return validText(a.Address)
+	}
+	if i := strings.LastIndexByte(v, '<'); i >= 0 {
+		v = v[i+1:]
+		if j := strings.IndexByte(v, '>'); j >= 0 {
+			v = v[:j]
+		}
+	}
+	v = strings.TrimSpace(v)
+	if !strings.Contains(v, "@") || strings.ContainsAny(v, " \t<>,;\"") || !utf8.ValidString(v) {
+		return ""
+	}
+	return v
+}
+
+func bareID(v string) string {
+	v = strings.TrimSpace(v)
+	if i := strings.IndexByte(v, '<'); i >= 0 {
+		v = v[i+1:]
+		if j := strings.IndexByte(v, '>'); j >= 0 {
+			v = v[:j]
+		}
+	} else if f := strings.Fields(v); len(f) > 0 {
+		v = f[0]
+	}
+	return validText(strings.TrimSpace(v))
+}
+
+// validText returns s as valid UTF-8. Raw 8-bit header text that is not
+// UTF-8 is nearly always Latin-1 (or its Windows superset), so it is read
+// as Latin-1 rather than thrown away.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteRune(rune(s[i]))
+	}
+	return b.String()
+}
+
+type ordersPart struct{ name, text string }
+
+// bodyWalk collects, part by part, what Extract needs of a mail's body.
+type bodyWalk struct {
+	lim     Limits
+	parts   int
+	last    []int
+	orders  []ordersPart
+	text    *string
+	html    bool
+	skipped []PartError
+}
+
+func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
+	b.last = path
+	b.parts++
+	if b.parts > b.lim.MaxParts {
+		return &LimitError{Err: ErrTooManyParts, Limit: int64(b.lim.MaxParts)}
+	}
+	if len(path) > b.lim.MaxDepth {
+		return &LimitError{Err: ErrTooDeep, Limit: int64(b.lim.MaxDepth)}
+	}
+	if path != nil && headerSize(p.Header) > b.lim.MaxHeaderBytes {
+		return &LimitError{Err: ErrHeaderTooLarge, Limit: b.lim.MaxHeaderBytes}
+	}
+	mt, params, err := p.Header.ContentType()
+	if err != nil || mt == "" {
+		mt = "text/plain" // RFC 2045 section 5.2
+	}
+	if strings.HasPrefix(mt, "multipart/") {
+		return nil
+	}
+	if perr != nil && message.IsUnknownEncoding(perr) {
+		b.skip(path, perr)
+		return nil
+	}
+	unknownCharset := perr != nil && message.IsUnknownCharset(perr)
+	disp, dparams, _ := p.Header.ContentDisposition()
+	name := dparams["filename"]
+	if name == "" {
+		name = params["name"]
+	}
+	name = validText(name)
+
+	switch {
+	case isOrdersFile(name, mt):
+		text, err := readText(p.Body, b.lim.MaxOrdersBytes, unknownCharset)
+		if errors.Is(err, ErrOrdersTooLarge) {
+			return &LimitError{Err: ErrOrdersTooLarge, Limit: b.lim.MaxOrdersBytes}
+		} else if err != nil {
+			b.skip(path, err)
+			return nil
+		}
+		b.orders = append(b.orders, ordersPart{name: name, text: text})
+	case mt == "text/plain" && name == "" && disp != "attachment" && b.text == nil:
+		text, err := readText(p.Body, b.lim.MaxBytes, unknownCharset)
+		if err != nil {
+			b.skip(path, err)
+			return nil
+		}
+		if strings.EqualFold(params["format"], "flowed") {
+			text = unflow(text, strings.EqualFold(params["delsp"], "yes"))
+		}
+		b.text = &text
+	case mt == "text/html" && disp != "attachment":
+		b.html = true
+	}
+	return nil
+}
+
+func (b *bodyWalk) skip(path []int, err error) {
+	b.skipped = append(b.skipped, PartError{Part: partName(path), Err: err})
+}
+
+// partName names a part as IMAP does (RFC 3501 section 6.4.5): "1.2" for
+// the second part of the first part; the body of a single-part mail is
+// "1".
+func partName(path []int) string {
+	if len(path) == 0 {
+		return "1"
+	}
+	s := make([]string, len(path))
+	for i, n := range path {
+		s[i] = strconv.Itoa(n + 1)
+	}
+	return strings.Join(s, ".")
+}
+
+func headerSize(h message.Header) int64 {
+	var n int64
+	f := h.Fields()
+	for f.Next() {
+		n += int64(len(f.Key()) + len(f.Value()) + 4)
+	}
+	return n
+}
+
+var yamlTypes = []string{"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
+
+func isOrdersFile(name, mediaType string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") || slices.Contains(yamlTypes, mediaType)
+}
+
+// readText reads a decoded text part up to max bytes. A part in an
+// unknown charset is kept when it is valid UTF-8 anyway (an orders file
+// is mostly ASCII) and skipped otherwise.
+func readText(r io.Reader, max int64, unknownCharset bool) (string, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return "", err
+	}
+	if int64(len(data)) > max {
+		return "", ErrOrdersTooLarge
+	}
+	if unknownCharset && !utf8.Valid(data) {
+		return "", errors.New("unknown charset, and the text is not UTF-8")
+	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	return strings.ToValidUTF8(s, "\uFFFD"), nil
+}
+
+// unflow undoes format=flowed (RFC 3676 section 4): a line ending in a
+// space continues on the next, and a leading space was added for
+// transport.
+func unflow(s string, delsp bool) string {
+	var out []string
+	var cur strings.Builder
+	open := false
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimPrefix(l, " ") // section 4.4, space-stuffing
+		soft := strings.HasSuffix(l, " ") && l != "-- "
+		if soft && delsp {
+			l = l[:len(l)-1]
+		}
+		cur.WriteString(l)
+		open = soft
+		if !soft {
+			out = append(out, cur.String())
+			cur.Reset()
+		}
+	}
+	if open {
+		out = append(out, cur.String())
+	}
+	return strings.Join(out, "\n")
+}
+
+// cleanBody drops what a reply adds around the player's own text: quoted
+// lines, the attribution line that introduces them, an Outlook-style
+// original message, and the signature.
+func cleanBody(s string) string {
+	var keep []string
+	last := -1 // index in keep of the last line that is not blank
+	for _, l := range strings.Split(s, "\n") {
+		t := strings.TrimRight(l, " \t\r")
+		if t == "--" || strings.EqualFold(strings.Trim(t, " -"), "original message") {
+			break // RFC 3676 section 4.3: "-- " starts the signature
+		}
+		if strings.HasPrefix(l, ">") {
+			keep, last = dropAttribution(keep, last)
+			continue
+		}
+		keep = append(keep, l)
+		if strings.TrimSpace(l) != "" {
+			last = len(keep) - 1
+		}
+	}
+	keep = keep[:last+1]
+	for len(keep) > 0 && strings.TrimSpace(keep[0]) == "" {
+		keep = keep[1:]
+	}
+	return strings.Join(keep, "\n")
+}
+
+// dropAttribution removes the "On ..., X wrote:" line (maybe wrapped on
+// two lines) that a mail client puts above a quote; last is the index of
+// the last line that is not blank, and the new one is returned. Each
+// line is looked at a bounded number of times, so a mail of many quotes
+// costs linear time.
+func dropAttribution(keep []string, last int) ([]string, int) {
+	if last < 0 || !strings.HasSuffix(strings.ToLower(strings.TrimSpace(keep[last])), "wrote:") {
+		return keep, last
+	}
+	n := last
+	if !strings.HasPrefix(keep[n], "On ") && n > 0 && strings.HasPrefix(keep[n-1], "On ") {
+		n--
+	}
+	keep = keep[:n]
+	last = n - 1
+	for last >= 0 && strings.TrimSpace(keep[last]) == "" {
+		last--
+	}
+	return keep, last
+}
+
+// hasEnvelope tells whether a body holds orders: every orders file starts
+// with its envelope (DESIGN 3.0), a mapping at the left margin. A token
+// line alone does not count: a command that changes the game carries one.
+func hasEnvelope(text string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		for _, k := range []string{"game", "side", "turn", "wait"} {
+			if rest, ok := strings.CutPrefix(l, k); ok && strings.HasPrefix(strings.TrimLeft(rest, " \t"), ":") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// findCommand looks for a command word at the start of the subject (after
+// reply prefixes and the game tag), then on the first line of the body.
+func findCommand(subject, body string, commands []string) (string, []string) {
+	if c, args := commandIn(SubjectText(subject), commands); c != "" {
+		return c, args
+	}
+	return commandIn(firstLine(body), commands)
+}
+
+func firstLine(text string) string {
+	for l := range strings.SplitSeq(text, "\n") {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// commandIn returns the command word that starts a line, and the words
+// after it. A word ending in a colon is a YAML key, not a command.
+func commandIn(line string, commands []string) (string, []string) {
+	f := strings.Fields(line)
+	if len(f) == 0 || strings.HasSuffix(f[0], ":") {
+		return "", nil
+	}
+	w := strings.ToLower(strings.TrimRight(f[0], ".!?,;"))
+	if !slices.Contains(commands, w) {
+		return "", nil
+	}
+	return w, f[1:]
+}

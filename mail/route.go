@@ -1,0 +1,96 @@
+package mail
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A game id in an address or a subject tag: a letter or digit, then up to
+// 63 letters, digits, dots, dashes or underscores. Ids outside this set
+// cannot be addressed by mail.
+var (
+	gameID     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	subjectTag = regexp.MustCompile(`(?i)\[attu\s+([A-Za-z0-9][A-Za-z0-9._-]{0,63})\]`)
+)
+
+// ValidGameID tells whether id can be used in a plus-address and a
+// subject tag.
+func ValidGameID(id string) bool { return gameID.MatchString(id) }
+
+// GameFromAddress returns the game of a plus-address of the mailbox own:
+// "attu+g1@example.org" is game g1 of "attu@example.org". Local parts and
+// domains compare without regard to case.
+func GameFromAddress(addr, own string) (string, bool) {
+	local, domain, ok := splitAddress(addr)
+	ownLocal, ownDomain, ok2 := splitAddress(own)
+	if !ok || !ok2 || !strings.EqualFold(domain, ownDomain) {
+		return "", false
+	}
+	base, id, plus := strings.Cut(local, "+")
+	if !plus || !strings.EqualFold(base, ownLocal) || !ValidGameID(id) {
+		return "", false
+	}
+	return id, true
+}
+
+// GameFromSubject returns the game of a subject tag: "Re: [attu g1]
+// orders" is game g1.
+func GameFromSubject(subject string) (string, bool) {
+	m := subjectTag.FindStringSubmatch(subject)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// GameTag returns the subject tag of a game, for the subjects of replies.
+func GameTag(id string) string { return "[attu " + id + "]" }
+
+// Game returns the game a mail is for, addressed to the mailbox own: a
+// plus-address among Delivered-To (what the server delivered to, even
+// for Bcc), To and Cc, else the subject tag; "" when none. An address
+// wins over the subject, which a reply may carry from another game.
+func (m *Message) Game(own string) string {
+	for _, l := range [][]string{m.DeliveredTo, m.To, m.Cc} {
+		for _, a := range l {
+			if id, ok := GameFromAddress(a, own); ok {
+				return id
+			}
+		}
+	}
+	id, _ := GameFromSubject(m.Subject)
+	return id
+}
+
+// SubjectText returns a subject without its reply and forward prefixes
+// and game tags: "Re: [attu g1] Status" gives "Status".
+func SubjectText(subject string) string {
+	s := subjectTag.ReplaceAllString(subject, " ")
+	for {
+		s = strings.TrimSpace(s)
+		cut := false
+		for _, p := range []string{"re:", "fwd:", "fw:", "aw:", "sv:", "antw:", "tr:", "wg:"} {
+			if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+				s, cut = s[len(p):], true
+				break
+			}
+		}
+		if !cut {
+			return s
+		}
+	}
+}
+
+// SameAddress tells whether two addresses are the same mailbox. Local
+// parts compare without regard to case as every common provider does.
+func SameAddress(a, b string) bool {
+	return a != "" && strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+}
+
+func splitAddress(a string) (local, domain string, ok bool) {
+	i := strings.LastIndexByte(a, '@')
+	if i <= 0 || i == len(a)-1 {
+		return "", "", false
+	}
+	return a[:i], a[i+1:], true
+}

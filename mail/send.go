@@ -1,0 +1,236 @@
+package mail
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+)
+
+// SMTPConfig configures a Sender. Zero durations take the defaults given
+// with each field.
+type SMTPConfig struct {
+	Addr      string   // host:port of the submission server
+	Security  Security // StartTLS unless set
+	TLSConfig *tls.Config
+	// Username and Password authenticate when Username is set, with the
+	// strongest mechanism both sides offer; never over plaintext.
+	Username string
+	Password string
+	// From is the sender of every mail that names none: attu's address.
+	From string
+	// HELO is the name given in EHLO; the domain of From when empty.
+	HELO string
+	// Timeout bounds connecting and each SMTP command; 1 minute when zero.
+	Timeout time.Duration
+	// Logger receives the sender's log; slog.Default when nil.
+	Logger *slog.Logger
+}
+
+// Outgoing is one mail to send. The Message-ID is the caller's and stays
+// the same on every attempt, so the receiving side can tell a resend from
+// a new mail.
+type Outgoing struct {
+	From        string // SMTPConfig.From when empty
+	To          []string
+	Cc          []string
+	Subject     string
+	MessageID   string // required; angle brackets optional
+	InReplyTo   string // the Message-ID answered, for threading
+	References  []string
+	Date        time.Time // now when zero
+	Text        string    // the body, UTF-8 plain text
+	Attachments []Attachment
+}
+
+// Attachment is a file attached to an Outgoing mail.
+type Attachment struct {
+	Name string // file name shown to the reader
+	Type string // MIME type, e.g. "application/yaml"
+	Data []byte
+}
+
+// Sender sends mail through one SMTP submission server, one connection per
+// batch.
+type Sender struct {
+	cfg SMTPConfig
+	log *slog.Logger
+}
+
+// NewSender returns a Sender; nothing connects before Send. It fails when
+// the configuration asks for plaintext to a server that is not on the
+// loopback interface.
+func NewSender(cfg SMTPConfig) (*Sender, error) {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = time.Minute
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.HELO == "" {
+		if _, d, ok := splitAddress(cfg.From); ok {
+			cfg.HELO = d
+		} else {
+			cfg.HELO = "localhost"
+		}
+	}
+	if err := checkSecurity(cfg.Security, cfg.Addr); err != nil {
+		return nil, err
+	}
+	return &Sender{cfg: cfg, log: cfg.Logger.With("smtp", cfg.Addr)}, nil
+}
+
+// Send sends one mail.
+func (s *Sender) Send(ctx context.Context, m *Outgoing) error {
+	return s.sendAll(ctx, []*Outgoing{m})[0]
+}
+
+// sendAll sends mails over one connection and returns one error per mail
+// (all the same when the connection fails).
+func (s *Sender) sendAll(ctx context.Context, ms []*Outgoing) []error {
+	errs := make([]error, len(ms))
+	msgs := make([]*gomail.Msg, len(ms))
+	n := 0
+	for i, m := range ms {
+		msgs[i], errs[i] = s.build(m)
+		if errs[i] == nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return errs
+	}
+	c, err := s.client()
+	if err == nil {
+		err = c.DialWithContext(ctx)
+	}
+	if err != nil {
+		err = fmt.Errorf("mail: smtp: %w", err)
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = err
+			}
+		}
+		return errs
+	}
+	defer c.Close()
+	for i, msg := range msgs {
+		if errs[i] != nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			errs[i] = ctx.Err()
+			continue
+		}
+		if err := c.Send(msg); err != nil {
+			errs[i] = fmt.Errorf("mail: smtp: sending %s: %w", ms[i].MessageID, err)
+		}
+	}
+	return errs
+}
+
+func (s *Sender) client() (*gomail.Client, error) {
+	host, p, err := net.SplitHostPort(s.cfg.Addr)
+	if err != nil {
+		return nil, err
+	}
+	port, err := strconv.Atoi(p)
+	if err != nil {
+		return nil, fmt.Errorf("port %q: %w", p, err)
+	}
+	opts := []gomail.Option{
+		gomail.WithPort(port),
+		gomail.WithTimeout(s.cfg.Timeout),
+		gomail.WithHELO(s.cfg.HELO),
+		gomail.WithTLSConfig(tlsConfig(s.cfg.TLSConfig, s.cfg.Addr)),
+	}
+	switch s.cfg.Security {
+	case TLS:
+		opts = append(opts, gomail.WithSSL())
+	case StartTLS:
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
+	case Plain:
+		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
+	}
+	if s.cfg.Username != "" {
+		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
+			gomail.WithUsername(s.cfg.Username), gomail.WithPassword(s.cfg.Password))
+	}
+	return gomail.NewClient(host, opts...)
+}
+
+// build turns an Outgoing into go-mail's message: UTF-8 text, the
+// caller's Message-ID and threading headers, and no User-Agent or
+// X-Mailer.
+func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
+	id := bareID(m.MessageID)
+	if id == "" {
+		return nil, errors.New("mail: outgoing mail without a Message-ID")
+	}
+	if len(m.To)+len(m.Cc) == 0 {
+		return nil, fmt.Errorf("mail: outgoing mail %s has no recipient", id)
+	}
+	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent(), gomail.WithCharset(gomail.CharsetUTF8))
+	from := m.From
+	if from == "" {
+		from = s.cfg.From
+	}
+	if err := msg.From(from); err != nil {
+		return nil, fmt.Errorf("mail: outgoing mail %s: from %q: %w", id, from, err)
+	}
+	if err := msg.To(m.To...); err != nil {
+		return nil, fmt.Errorf("mail: outgoing mail %s: to: %w", id, err)
+	}
+	if len(m.Cc) > 0 {
+		if err := msg.Cc(m.Cc...); err != nil {
+			return nil, fmt.Errorf("mail: outgoing mail %s: cc: %w", id, err)
+		}
+	}
+	msg.Subject(m.Subject)
+	msg.SetMessageIDWithValue(id)
+	if m.Date.IsZero() {
+		msg.SetDate()
+	} else {
+		msg.SetDateWithValue(m.Date)
+	}
+	// RFC 5322 section 3.6.4: In-Reply-To names the parent, References
+	// the thread up to it.
+	if r := bareID(m.InReplyTo); r != "" {
+		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+r+">")
+	}
+	var refs []string
+	for _, r := range m.References {
+		if r = bareID(r); r != "" {
+			refs = append(refs, "<"+r+">")
+		}
+	}
+	if len(refs) > 0 {
+		msg.SetGenHeader(gomail.HeaderReferences, strings.Join(refs, " "))
+	}
+	// RFC 3834 section 5: every mail attu sends is automatic, so that
+	// vacation responders and other robots do not answer it.
+	auto := "auto-generated"
+	if m.InReplyTo != "" {
+		auto = "auto-replied"
+	}
+	msg.SetGenHeader(gomail.Header("Auto-Submitted"), auto)
+	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
+	for _, a := range m.Attachments {
+		typ := a.Type
+		if typ == "" {
+			typ = "application/octet-stream"
+		}
+		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(gomail.ContentType(typ))); err != nil {
+			return nil, fmt.Errorf("mail: outgoing mail %s: attaching %s: %w", id, a.Name, err)
+		}
+	}
+	return msg, nil
+}
