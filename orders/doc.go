@@ -30,6 +30,7 @@
 //     setup: {place: [{unit, hex}], vp: [{hex, value}]}: the free setup
 //     of rule 12.4 and the value chits of 14.0 when the Japanese place
 //     them; with the historic setup only vp: is written.
+//
 //   - wait: us-landing (U.S. only, before the first turn) answers
 //     landing: {land: [{unit, zone}], delay: false}: the staging zones
 //     of rules 12.5 and 12.6, in the order the units land, or
@@ -42,12 +43,15 @@
 //     of the turn in one activation, rule 8.1.6) and
 //     yamasaki: {hex, moves: [{unit, path}, ...]} (Japanese only, rule 11.3).
 //     actions: [] does nothing this turn.
+//
 //   - wait: us-decision (U.S. only) answers decision: {refit, night}
 //     (rules 3.1, 3.2) and holds no activations. With refit: true it may
 //     also carry the refit orders under refit:, as in us-refit.
+//
 //   - wait: us-refit (U.S. only) answers refit: {restore: [{unit, steps}],
 //     land: [{unit, zone}], independents: [unit], depots: [unit]} (rules
 //     9.1 to 9.4); every list may be left out, refit: {} does nothing.
+//
 //   - wait: jp-refit (Japanese only) answers refit: {hide: [unit],
 //     move: [{unit, to}], swap: [{hex, place: [{unit, to}]}]} (rules 9.5,
 //     9.6).
