@@ -249,9 +249,6 @@ func (s *State) areaBan(from, h Hex) string {
 	return ""
 }
 
-// unitAreaBan is areaBan for unit u moving from its hex.
-func (s *State) unitAreaBan(u *Unit, h Hex) string { return s.areaBan(u.Hex, h) }
-
 // ScenarioLandingZones returns the landing zones the U.S. units of the
 // game's scenario may land at (rules 9.2, 15.0), in map order; for The
 // Linkup, those of unit id's force (15.3), or all the scenario's when id

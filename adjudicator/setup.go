@@ -137,7 +137,7 @@ func NewGameFrom(scenario string, opt Options, d Dice) (*State, []Event, error) 
 		}
 		evs = append(evs, vevs...)
 	}
-	evs = append(evs, s.usForces()...)
+	s.usForces()
 	if opt.JPSetup == SetupHistoric {
 		hevs, err := s.historicJapanese(d)
 		if err != nil {
@@ -250,7 +250,7 @@ func (s *State) japaneseForces(d Dice) []Event {
 // usForces puts the U.S. units of the scenario in the reinforcements box,
 // at full strength but the recon troop (12.5); independent units, depots
 // and units of no use in the scenario stay unused.
-func (s *State) usForces() []Event {
+func (s *State) usForces() {
 	sp := s.spec()
 	for _, id := range concat(sp.initial, sp.reinforcements) {
 		u, ok := s.Unit(id)
@@ -262,10 +262,9 @@ func (s *State) usForces() []Event {
 			u.Steps = n
 		}
 	}
-	return nil
 }
 
-// setupOrders reports whether orders of the current wait are setup orders.
+// setupWait reports whether the game waits for setup orders.
 func (s *State) setupWait() bool {
 	k := s.Wait().Kind
 	return k == WaitJPSetup || k == WaitUSLanding
