@@ -24,18 +24,16 @@ func ResolveActions(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 	for i, a := range o.Actions {
 		if out.Over() {
 			// Rule 3.8.2 wins at once: nothing after the deciding loss runs.
-			events = append(events, Event{Kind: "skipped", Side: o.Side,
-				Text: fmt.Sprintf("the game is over: activations %d to %d are not carried out", i+1, len(o.Actions))})
+			events = append(events, Event{Kind: EventActionsCutShort, Seen: Public, Side: o.Side,
+				Activation: i + 1, LastActivation: len(o.Actions)})
 			break
 		}
 		evs, problems := out.activate(i, a, o.Side, d)
 		if len(problems) > 0 {
-			events = append(events, Event{
-				Kind: "skipped",
-				Text: fmt.Sprintf("activation %d is skipped: %s", i+1, problems[0].Msg),
-				Side: o.Side,
-				Seen: o.Side,
-			})
+			// The refusal is worded for the orders' author and may name
+			// what only that side knows.
+			events = append(events, Event{Kind: EventActivationSkipped, Seen: OnlyTo(o.Side), Side: o.Side,
+				Activation: i + 1, Note: problems[0].Msg})
 			continue
 		}
 		events = append(events, evs...)

@@ -45,7 +45,7 @@ func TestActionsInOrder(t *testing.T) {
 	// 2/17-E makes room, then 3/17-I comes in.
 	out, events := resolveOK(t, s, actions(US, mv("2/17-E", 2518), mv("3/17-I", 2618)))
 	wantAt(t, out, "3/17-I", 2618, 1)
-	if len(events) != 2 || events[0].Unit != "2/17-E" || events[1].Unit != "3/17-I" {
+	if len(events) != 2 || events[0].Units[0].ID != "2/17-E" || events[1].Units[0].ID != "3/17-I" {
 		t.Errorf("events %v", events)
 	}
 	// The other way round 3/17-I would over-stack.

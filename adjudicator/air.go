@@ -24,11 +24,13 @@ import (
 //     target hex instead. Among equally near units, the U.S. chooses by day
 //     and the Japanese at night (8.1.6), by the chooser's standing
 //     instruction FriendlyFire: most-steps or fewest-steps, then a unit the
-//     chooser can identify before face-down counters, then the lower hex,
-//     then counter order. The U.S. cannot tell face-down Japanese
-//     counters apart: when its choice falls on one, the hit is on that
-//     hex's face-down counters and the Japanese decide which takes it, as
-//     for any hit on a hex (8.0). (R28)
+//     U.S. can identify before face-down counters (the Japanese choosing
+//     too: a tie between a face-up unit and a face-down counter broken by
+//     counter order would tell the U.S. which units the counter could be),
+//     then the lower hex, then counter order. The U.S. cannot tell
+//     face-down Japanese counters apart: when its choice falls on one, the
+//     hit is on that hex's face-down counters and the Japanese decide which
+//     takes it, as for any hit on a hex (8.0). (R28)
 
 // airpower returns a pointer to side's airpower factors this turn.
 func (s *State) airpower(side Side) *int {
@@ -103,7 +105,6 @@ func (s *State) enemiesAt(h Hex, side Side) int {
 
 // airAttack rolls one attack's dice against its hex.
 func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
-	who := sideName(side) + " air attack on " + at.Hex.String()
 	var targets []*Unit
 	for _, u := range s.UnitsAt(at.Hex) {
 		if u.Side() == side.Enemy() {
@@ -111,7 +112,7 @@ func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
 		}
 	}
 	if len(targets) == 0 {
-		return []Event{{Kind: "air", Text: fmt.Sprintf("%s: the hex is empty now and its %s wasted (rule 8.1.6)", who, factorsAre(at.Factors)), Side: side, Hexes: []Hex{at.Hex}}}
+		return []Event{{Kind: EventAirWasted, Seen: Public, Side: side, Hexes: []Hex{at.Hex}, Target: at.Hex, Factors: at.Factors}}
 	}
 	faceDown := side == US
 	for _, u := range targets {
@@ -134,39 +135,20 @@ func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
 			friendly++
 		}
 	}
-	mods := ""
-	for i, w := range why {
-		if i == 0 {
-			mods += "; "
-		} else {
-			mods += ", "
-		}
-		mods += w
-	}
-	text := fmt.Sprintf("%s with %s: %s%s: %s", who, diceCount(len(dice)), DiceText(dice, drm), mods, plural(hits, "hit"))
-	if friendly > 0 {
-		text += fmt.Sprintf(", %s of 2 or less: friendly fire", plural(friendly, "roll"))
-	}
-	events := []Event{{Kind: "air", Text: text, Side: side, Hexes: []Hex{at.Hex}}}
+	events := []Event{{Kind: EventAirStrike, Seen: Public, Side: side, Hexes: []Hex{at.Hex}, Target: at.Hex,
+		Dice: eventDice(dice, drm, true), DRM: drm, Mods: why, Hits: hits, Friendly: friendly}}
 	if hits > 0 {
-		events = append(events, s.ApplyHits(targets, hits, HitOptions{Cause: who, Ranged: true})...)
+		events = append(events, s.ApplyHits(targets, hits, HitOptions{Cause: Cause{Kind: CauseAir, Side: side, Hex: at.Hex}, Ranged: true})...)
 	}
 	for range friendly {
 		units := s.friendlyFireTarget(side, at.Hex)
 		if len(units) == 0 {
-			events = append(events, Event{Kind: "air", Text: fmt.Sprintf("%s: the friendly fire finds no %s unit on the map", who, sideName(side)), Side: side, Hexes: []Hex{at.Hex}})
+			events = append(events, Event{Kind: EventFriendlyFireMissed, Seen: Public, Side: side, Hexes: []Hex{at.Hex}, Target: at.Hex})
 			continue
 		}
-		events = append(events, s.ApplyHits(units, 1, HitOptions{Cause: "friendly fire from the " + who, Ranged: true})...)
+		events = append(events, s.ApplyHits(units, 1, HitOptions{Cause: Cause{Kind: CauseFriendlyFire, Side: side, Hex: at.Hex}, Ranged: true})...)
 	}
 	return events
-}
-
-func factorsAre(n int) string {
-	if n == 1 {
-		return "1 factor is"
-	}
-	return fmt.Sprintf("%d factors are", n)
 }
 
 // friendlyFireTarget returns the unit of side that a friendly-fire air hit
@@ -211,8 +193,8 @@ func (s *State) friendlyFireTarget(side Side, target Hex) []*Unit {
 			}
 			return sa > sb
 		}
-		if hiddenFrom(a, chooser) != hiddenFrom(b, chooser) {
-			return !hiddenFrom(a, chooser) // a unit it can see first
+		if hiddenFrom(a, US) != hiddenFrom(b, US) {
+			return !hiddenFrom(a, US) // a unit the U.S. can see first
 		}
 		return a.Hex < b.Hex
 	})

@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -53,72 +54,116 @@ type Situation struct {
 	FaceDown bool
 }
 
+// ModifierLine names a line of the die roll modifier table (rule 8.3), or
+// another modifier of a die: the weather and scenario modifiers of the
+// airpower roll (rule 3.4). Package templates words each.
+type ModifierLine string
+
+// Modifier lines.
+const (
+	ModAttackingHigher ModifierLine = "attacking-higher-level" // melee (8.3)
+	ModUpSlope         ModifierLine = "up-slope"               // melee across an up slope (8.3, 5.3)
+	ModOutOfSupply     ModifierLine = "out-of-supply"          // rule 7.5
+	ModWilliwaw        ModifierLine = "williwaw"
+	ModFog             ModifierLine = "fog"
+	ModRain            ModifierLine = "rain"
+	ModNight           ModifierLine = "night"
+	ModSurrounded5     ModifierLine = "surrounded-5" // rule 6.2
+	ModSurrounded6     ModifierLine = "surrounded-6" // rule 6.2
+	ModFiringHigher    ModifierLine = "firing-higher-level"
+	ModFaceDown        ModifierLine = "face-down-target"
+	ModScenario        ModifierLine = "scenario" // airpower (15.1 to 15.3)
+)
+
+// Modifier is one modifier of a die: its value and the line it comes from.
+// It is written as the table reads: "-1 fog", "+1 surrounded-5".
+type Modifier struct {
+	Value int
+	Line  ModifierLine
+}
+
+// MarshalText writes the signed value, a space and the line.
+func (m Modifier) MarshalText() ([]byte, error) {
+	return fmt.Appendf(nil, "%+d %s", m.Value, m.Line), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (m *Modifier) UnmarshalText(b []byte) error {
+	v, line, ok := strings.Cut(string(b), " ")
+	n, err := strconv.Atoi(v)
+	if !ok || err != nil || line == "" {
+		return fmt.Errorf("modifier %q: want a signed value and a line, like -1 fog", b)
+	}
+	*m = Modifier{Value: n, Line: ModifierLine(line)}
+	return nil
+}
+
 // DRM returns the total die roll modifier for a situation (rule 8.3, every
-// line and footnote) and the lines that applied, in words, for reports.
+// line and footnote) and the lines that applied, for reports.
 // Lines marked "-" or "n/a" in a column do not apply to that kind of combat:
 // ranged combat in a williwaw is forbidden outright (8.1.3), not modified.
-func DRM(s Situation) (int, []string) {
+func DRM(s Situation) (int, []Modifier) {
 	total := 0
-	var why []string
-	add := func(v int, reason string) {
+	var why []Modifier
+	add := func(v int, line ModifierLine) {
 		total += v
-		why = append(why, fmt.Sprintf("%+d %s", v, reason))
+		why = append(why, Modifier{Value: v, Line: line})
 	}
 	switch s.Combat {
 	case MeleeCombat:
 		if s.HigherLevel {
-			add(-2, "attacking a higher level")
+			add(-2, ModAttackingHigher)
 		}
 		if s.UpSlope {
-			add(-1, "attacking across an up slope")
+			add(-1, ModUpSlope)
 		}
 		if s.OutOfSupply {
-			add(-2, "out of supply")
+			add(-2, ModOutOfSupply)
 		}
 		switch s.Weather {
 		case Williwaw:
-			add(-2, "williwaw")
+			add(-2, ModWilliwaw)
 		case Fog:
-			add(-1, "fog")
+			add(-1, ModFog)
 		case Rain:
-			add(-1, "rain")
+			add(-1, ModRain)
 		}
 		if s.Night && !s.Artillery {
-			add(-1, "night")
+			add(-1, ModNight)
 		}
 		switch {
 		case s.Surround >= 6:
-			add(+2, "surrounded on 6 sides (rule 6.2)")
+			add(+2, ModSurrounded6)
 		case s.Surround == 5:
-			add(+1, "surrounded on 5 sides (rule 6.2)")
+			add(+1, ModSurrounded5)
 		}
 	case RangedCombat:
 		if s.HigherLevel && !s.Artillery {
-			add(-1, "firing at a higher level")
+			add(-1, ModFiringHigher)
 		}
 		if s.OutOfSupply {
-			add(-2, "out of supply")
+			add(-2, ModOutOfSupply)
 		}
 		if s.Weather == Fog {
-			add(-1, "fog")
+			add(-1, ModFog)
 		}
 		if s.FaceDown {
-			add(-2, "face-down target")
+			add(-2, ModFaceDown)
 		}
 	case AirCombat:
 		switch s.Weather {
 		case Williwaw:
-			add(-3, "williwaw")
+			add(-3, ModWilliwaw)
 		case Fog:
-			add(-2, "fog")
+			add(-2, ModFog)
 		case Rain:
-			add(-1, "rain")
+			add(-1, ModRain)
 		}
 		if s.Night {
-			add(-1, "night")
+			add(-1, ModNight)
 		}
 		if s.FaceDown {
-			add(-2, "face-down target")
+			add(-2, ModFaceDown)
 		}
 	}
 	return total, why

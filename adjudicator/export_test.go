@@ -8,3 +8,20 @@ var (
 	USSecrets   = usSecrets
 	Leaks       = leaks
 )
+
+// eventText words an event as the reports do: templates.EventText, set by
+// render_test.go. This package's own tests cannot import package
+// templates, which imports this one; its external tests can, and they are
+// built into the same test binary.
+var eventText func(Event) string
+
+// SetEventText sets eventText (render_test.go).
+func SetEventText(f func(Event) string) { eventText = f }
+
+// usText words an event as the U.S. reads it, or "" when it does not.
+func usText(e Event) string {
+	if r, ok := Redact(e, US); ok {
+		return eventText(r)
+	}
+	return ""
+}

@@ -230,34 +230,3 @@ func (s *State) checkTargetUnit(side Side, f Fire, enemies []*Unit, bad func(str
 	}
 	bad("target unit %s: name one of the face-up units in %s (%s)", f.TargetUnit, f.Target, strings.Join(up, ", "))
 }
-
-// inWeather reads "in cloudy weather", "in rain", "in fog".
-func inWeather(w Weather) string {
-	switch w {
-	case Cloudy:
-		return "in cloudy weather"
-	case Williwaw:
-		return "in a williwaw"
-	}
-	return "in " + w.String()
-}
-
-func sideName(s Side) string {
-	switch s {
-	case US:
-		return "U.S."
-	case JP:
-		return "Japanese"
-	}
-	return s.String()
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	if what == "hex" {
-		return fmt.Sprintf("%d hexes", n)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}

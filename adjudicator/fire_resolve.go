@@ -2,8 +2,6 @@ package adjudicator
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 )
 
 // Ranged combat as it is carried out (rules 8.0, 8.1, 8.1.5, 8.3, 8.5).
@@ -80,7 +78,7 @@ type volley struct {
 	from   Hex
 	dice   []int
 	drm    int
-	why    []string
+	why    []Modifier
 	hits   int
 	hidden bool // the firer shows to the U.S. only as a counter
 }
@@ -117,13 +115,15 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 			targets = append(targets, u)
 		}
 	}
-	note := ""
+	// The name is reported when it does not choose the target: the owner
+	// then shares out the hits (rule 8.0).
+	noted := ""
 	if f.TargetUnit != "" {
 		if side == US && mixedFace(targets) {
 			t, _ := s.Unit(f.TargetUnit)
 			targets = []*Unit{t}
 		} else {
-			note = fmt.Sprintf("; %s was named as the target, but the owner shares out hits unless a hex mixes face-up and face-down units (rule 8.0)", f.TargetUnit)
+			noted = f.TargetUnit
 		}
 	}
 	faceDown := side == US && len(targets) > 0
@@ -165,10 +165,10 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 		total += v.hits
 		events = append(events, fireEvents(v, f.Target, side)...)
 	}
-	sum := fmt.Sprintf("fire on %s: %s in all%s", f.Target, plural(total, "hit"), note)
-	events = append(events, Event{Kind: "fire", Text: sum, Side: side, Hexes: []Hex{f.Target}})
+	events = append(events, Event{Kind: EventFireTotal, Seen: Public, Side: side, Hexes: []Hex{f.Target}, Target: f.Target,
+		Hits: total, TargetUnit: noted})
 	if total > 0 {
-		events = append(events, s.ApplyHits(targets, total, HitOptions{Cause: "fire on " + f.Target.String(), Ranged: true, Dice: d})...)
+		events = append(events, s.ApplyHits(targets, total, HitOptions{Cause: Cause{Kind: CauseFire, Hex: f.Target}, Ranged: true, Dice: d})...)
 	}
 
 	// Rule 8.1.5: soft ground, after the hits.
@@ -184,7 +184,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 		}
 		if n > 0 {
 			events = append(events, s.ApplyHits([]*Unit{v.u}, min(n, v.u.Steps), HitOptions{
-				Cause: fmt.Sprintf("soft ground (rule 8.1.5: %s of 1 or 2)", diceCount(n)),
+				Cause: Cause{Kind: CauseSoftGround, Dice: n},
 			})...)
 		}
 	}
@@ -198,32 +198,24 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 		}
 		if s.seenByUS(u.Hex) {
 			u.FaceDown = false
-			events = append(events, Event{Kind: "reveal", Text: fmt.Sprintf("%s in %s fired in sight of U.S. units and is turned face up (rule 2.5)", u.ID, u.Hex), Side: JP, Unit: u.ID, Hexes: []Hex{u.Hex}})
+			ref := unitRef(u)
+			events = append(events, Event{Kind: EventFiredFaceUp, Seen: seenAbout([]EventUnit{ref}), Side: JP, Units: []EventUnit{ref}, Hexes: []Hex{u.Hex}})
 		} else {
-			events = append(events, Event{Kind: "reveal", Text: fmt.Sprintf("%s in %s fired out of sight of every U.S. unit and stays face down (rule 2.5)", u.ID, u.Hex), Side: JP, Seen: JP, Unit: u.ID, Hexes: []Hex{u.Hex}})
+			events = append(events, Event{Kind: EventFiredFaceDown, Seen: OnlyTo(JP), Side: JP, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex}})
 		}
 	}
 	return events
 }
 
-// fireEvents reports one unit's dice. A firer hidden from the U.S. is named
-// to the U.S. only as a counter in its hex.
+// fireEvents reports one unit's dice. A firer hidden from the U.S. is a
+// counter in its hex to the U.S.: where it fired from, its dice and
+// modifiers show, as at the table, but not which unit it is.
 func fireEvents(v *volley, target Hex, side Side) []Event {
-	mods := ""
-	if len(v.why) > 0 {
-		mods = "; " + strings.Join(v.why, ", ")
-	}
-	text := func(who string) string {
-		return fmt.Sprintf("%s fires at %s with %s: %s%s: %s",
-			who, target, diceCount(len(v.dice)), DiceText(v.dice, v.drm), mods, plural(v.hits, "hit"))
-	}
-	ev := Event{Kind: "fire", Text: text(v.u.ID + " in " + v.from.String()), Side: side, Unit: v.u.ID, Hexes: []Hex{v.from, target}}
-	if !v.hidden {
-		return []Event{ev}
-	}
-	ev.Seen = JP
-	anon := Event{Kind: "fire", Text: text("a hidden Japanese counter in " + v.from.String()), Side: side, Seen: US, Hexes: []Hex{v.from, target}}
-	return []Event{ev, anon}
+	ref := unitRef(v.u)
+	ref.Hex = v.from
+	ref.Known = !v.hidden
+	return []Event{{Kind: EventFired, Seen: seenAbout([]EventUnit{ref}), Side: side, Units: []EventUnit{ref},
+		Hexes: []Hex{v.from, target}, Target: target, Dice: eventDice(v.dice, v.drm, true), DRM: v.drm, Mods: v.why, Hits: v.hits}}
 }
 
 // mixedFace reports whether Japanese units mix face-up and face-down ones
@@ -251,12 +243,4 @@ func (s *State) seenByUS(h Hex) bool {
 		}
 	}
 	return false
-}
-
-// diceCount writes "1 die", "4 dice".
-func diceCount(n int) string {
-	if n == 1 {
-		return "1 die"
-	}
-	return fmt.Sprintf("%d dice", n)
 }

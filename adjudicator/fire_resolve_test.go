@@ -113,7 +113,7 @@ func TestAirProblems(t *testing.T) {
 	// An attack whose hex emptied after it was announced is wasted, with
 	// no die rolled.
 	evs := s.airAttack(AirAttack{Hex: 2616, Factors: 2}, US, &ForcedDice{})
-	if len(evs) != 1 || !strings.Contains(evs[0].Text, "the hex is empty now and its 2 factors are wasted") {
+	if len(evs) != 1 || !strings.Contains(eventText(evs[0]), "the hex is empty now and its 2 factors are wasted") {
 		t.Errorf("events %v", evs)
 	}
 }
@@ -198,8 +198,8 @@ func TestCombatFogOfWar(t *testing.T) {
 					}
 				}
 				for _, e := range VisibleEvents(evs, US) {
-					if l := leaks([]byte(e.Text+" "+e.Unit), secrets); len(l) > 0 {
-						t.Fatalf("seed %d: the U.S. reads %q, which gives away %v", seed, e.Text, l)
+					if l := leaks([]byte(eventText(e)+" "+string(mustJSON(t, e))), secrets); len(l) > 0 {
+						t.Fatalf("seed %d: the U.S. reads %q, which gives away %v", seed, eventText(e), l)
 					}
 				}
 				if a.Fire != nil {

@@ -44,7 +44,8 @@ func (d *recDice) values() []int {
 	return out
 }
 
-// startGame returns the position game seed starts from, waiting for the
+// startGame returns the position game seed starts from, and the events of
+// its creation for a new game, waiting for the
 // U.S. decision of its turn (the wait Resolve expects at the start of a
 // turn). Even seeds start from a generated position (RandomState: its turn,
 // weather and Komandorski chits kept, the casualty track most often cut to
@@ -53,14 +54,14 @@ func (d *recDice) values() []int {
 // reinforcements box since the generator stacks up to 8 steps anywhere).
 // Odd seeds start a new game (NewGameFrom) of each scenario and setup in
 // turn, waiting for its setup orders, which the game then plays.
-func startGame(seed int64, r *rand.Rand) *adjudicator.State {
+func startGame(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Event) {
 	if seed%2 == 1 {
 		c := newGames[int(seed/2)%len(newGames)]
-		s, _, err := adjudicator.NewGameFrom(c.scenario, c.opt, &recDice{r: r})
+		s, evs, err := adjudicator.NewGameFrom(c.scenario, c.opt, &recDice{r: r})
 		if err != nil {
 			panic(err)
 		}
-		return s
+		return s, evs
 	}
 	s := adjudicator.RandomState(r)
 	for _, u := range s.Units {
@@ -80,7 +81,7 @@ func startGame(seed int64, r *rand.Rand) *adjudicator.State {
 	}
 	s.UpdateCleared()
 	s.Awaiting, s.Waiting = adjudicator.WaitUSDecision, adjudicator.US
-	return s
+	return s, nil
 }
 
 // newGames are the games NewGameFrom creates for the generated games and
@@ -175,10 +176,15 @@ func TestGeneratedGames(t *testing.T) {
 	for seed := int64(0); turns < target; seed++ {
 		games++
 		r := rand.New(rand.NewSource(seed))
-		s := startGame(seed, r)
+		s, opening := startGame(seed, r)
 		casualties, infantry := s.Casualties, usInfantrySteps(s)
 		if f := invariants(s, nil, nil); f != nil {
 			t.Fatalf("seed %d: the starting position is unsound: %s\n%s", seed, f.msg, closeUp(s, f.hexes, nil))
+		}
+		// The opening: the Komandorski draw is the Japanese player's alone.
+		open := &gameStep{seed: seed, before: s, after: s, events: opening}
+		if found, _, words := open.leak(nil); found != nil {
+			t.Fatalf("seed %d: at the opening the U.S. reads %q, which gives away %v", seed, words, found)
 		}
 		for played, n := 0, 1; played < turnsPerGame; n++ {
 			if phase := s.Wait().Kind; phase == adjudicator.WaitEnded {
@@ -245,20 +251,18 @@ func countStep(tally map[string]int, o adjudicator.Orders, evs []adjudicator.Eve
 	}
 	for _, e := range evs {
 		switch e.Kind {
-		case "melee-picked":
+		case adjudicator.EventMeleePicked:
 			tally["melee fought"]++
-		case "skipped":
+		case adjudicator.EventActivationSkipped, adjudicator.EventActionsCutShort:
 			tally["skipped"]++
-		case "restore":
-			if strings.Contains(e.Text, " regains ") {
-				tally["step restored"]++
-			}
-		case "landing":
-			if strings.Contains(e.Text, " lands in ") || strings.Contains(e.Text, " scatters to ") {
+		case adjudicator.EventStepsRestored:
+			tally["step restored"]++
+		case adjudicator.EventLandingRoll:
+			if e.Reason == adjudicator.ReasonLanded || e.Reason == adjudicator.ReasonScattered {
 				tally["unit landed"]++
 			}
-		case "victory":
-			tally["victory "+ruleOf(e.Text)]++
+		case adjudicator.EventVictory:
+			tally["victory "+ruleOf(templates.EventText(e))]++
 		}
 	}
 }
@@ -342,7 +346,7 @@ func (st *gameStep) report(f failure) string {
 	b.WriteString("after:\n" + closeUp(after, hexes, nil))
 	b.WriteString("events:\n")
 	for _, e := range st.events {
-		fmt.Fprintf(&b, "  [%s, seen by %s] %s\n", e.Kind, e.Seen, e.Text)
+		fmt.Fprintf(&b, "  [%s, seen by U.S. %s, Japanese %s] %s\n", e.Kind, e.Seen.US, e.Seen.JP, templates.EventText(e))
 	}
 	return b.String()
 }
@@ -506,7 +510,7 @@ func (st *gameStep) fog() *failure {
 	// Most steps name no secret of the old position at all, or only what
 	// the new one shows; the step is played again only when it does.
 	public := st.shown()
-	found, e := st.leak(public)
+	found, _, _ := st.leak(public)
 	if found == nil {
 		return nil
 	}
@@ -514,27 +518,49 @@ func (st *gameStep) fog() *failure {
 	if f != nil {
 		return f
 	}
-	if found, e = st.leak(public); found != nil {
-		return &failure{msg: fmt.Sprintf("the U.S. reads %q, which gives away %v", e.Text, found), hexes: e.Hexes}
+	if found, e, words := st.leak(public); found != nil {
+		return &failure{msg: fmt.Sprintf("the U.S. reads %q, which gives away %v\n(as data: %s)", words, found, mustMarshal(e)), hexes: e.Hexes}
 	}
 	return nil
 }
 
 // leak returns the secrets of the old position that an event the U.S.
-// reads names, leaving out those in public, and that event.
-func (st *gameStep) leak(public map[string]bool) ([]string, adjudicator.Event) {
+// reads names, leaving out those in public, with that event (as the U.S.
+// receives it, adjudicator.Redact) and its words (templates.EventText).
+// It reads both: the words are what the player reads, the event what a
+// report or a richer attachment could be built from. The Komandorski
+// chits count as secrets until the new position shows them revealed
+// (rule 12.1.3), and the U.S. never reads the Japanese draw of them.
+func (st *gameStep) leak(public map[string]bool) ([]string, adjudicator.Event, string) {
 	var keep []string
 	for _, sec := range adjudicator.USSecrets(st.before) {
 		if !public[sec] {
 			keep = append(keep, sec)
 		}
 	}
+	k := st.after.Komandorski
 	for _, e := range adjudicator.VisibleEvents(st.events, adjudicator.US) {
+		words := templates.EventText(e)
+		if found := adjudicator.Leaks([]byte(words), keep); len(found) > 0 {
+			return found, e, words
+		}
 		if found := adjudicator.Leaks(mustMarshal(e), keep); len(found) > 0 {
-			return found, e
+			return found, e, words
+		}
+		switch {
+		case e.Kind == adjudicator.EventKomandorskiDrawn:
+			return []string{"the Komandorski chits drawn"}, e, words
+		case e.Kind == adjudicator.EventKomandorskiEffect && (!k.EffectRevealed || e.Effect != k.Effect):
+			return []string{"the Komandorski effect chit"}, e, words
+		case e.Kind == adjudicator.EventKomandorskiDelay && (!k.DelayRevealed || e.Delay != k.Delay):
+			return []string{"the Komandorski delay chit"}, e, words
+		case strings.Contains(words, "Komandorski") && e.Kind != adjudicator.EventKomandorskiEffect && e.Kind != adjudicator.EventKomandorskiDelay:
+			return []string{"the Komandorski chits"}, e, words
+		case e.Private != nil && e.Seen.US != adjudicator.SightFull:
+			return []string{"a private part"}, e, words
 		}
 	}
-	return nil, adjudicator.Event{}
+	return nil, adjudicator.Event{}, ""
 }
 
 // shown returns the Japanese units the new position shows the U.S. (face
@@ -605,7 +631,7 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 		}
 	}
 
-	if found, _ := st.leak(public); found != nil {
+	if found, _, _ := st.leak(public); found != nil {
 		for k := 1; k < len(st.orders.Actions); k++ {
 			cur, _, f := st.replayActions(k)
 			if f != nil {

@@ -1,10 +1,8 @@
 package adjudicator
 
 import (
-	"fmt"
 	"slices"
 	"sort"
-	"strings"
 )
 
 // BoxSetAsidePrefix, followed by a hex, is where a U.S. artillery unit
@@ -14,9 +12,8 @@ const BoxSetAsidePrefix = "setaside:"
 
 // HitOptions says how hits are taken.
 type HitOptions struct {
-	// Cause names what scored the hits, for the events ("ranged fire from
-	// 2/32-E"). Both sides read it, so it must name nothing hidden.
-	Cause string
+	// Cause is what scored the hits, for the events. Both sides read it.
+	Cause Cause
 	// Ranged: the hits come from ranged combat or air (rule 8.5): a hex's
 	// only Japanese infantry unit survives them, and a face-down Unknown
 	// unit hit melts away off the map.
@@ -35,8 +32,12 @@ type HitOptions struct {
 // chooses where hits fall (8.0); here its standing instructions choose:
 // units in LossOrder first, in that order, then by Losses: "spread" hits
 // the unit with the most steps left, "concentrate" the unit with the fewest
-// (finishing off what is already weak), ties in counter order. Hits with
-// nowhere to go are lost.
+// (finishing off what is already weak), ties going first to a unit the
+// enemy can identify, then in counter order. Hits with nowhere to go are
+// lost. The face comes before counter order because the U.S. reads which
+// unit a hit falls on: were a tie between a face-up unit and a face-down
+// counter settled by counter order, where the hit fell would tell it
+// which units the counter could be (DESIGN 4).
 //
 // U.S. units lose a step per hit (2.4); each step of U.S. infantry, the
 // independents among them, moves the casualty track (8.4), while recon,
@@ -150,6 +151,9 @@ func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
 					}
 					return a.Steps > b.Steps
 				}
+				if ha, hb := hiddenFrom(a, US), hiddenFrom(b, US); ha != hb {
+					return hb
+				}
 				return rank[a] < rank[b]
 			})
 			pick = cands[0]
@@ -212,15 +216,15 @@ func (s *State) convertAmong(live []*Unit, d Dice) ([]*Unit, []Event) {
 // takeHit takes one hit on u and says so.
 func (s *State) takeHit(u *Unit, o HitOptions) []Event {
 	h := u.Hex
-	hidden := hiddenFrom(u, US)
-	cause := ""
-	if o.Cause != "" {
-		cause = o.Cause + ": "
+	ref := unitRef(u) // taken before the hit: whether the U.S. knew it
+	ev := func(kind EventKind) []Event {
+		ref.Steps = 0
+		if u.OnMap() {
+			ref.Steps = u.Steps
+		}
+		units := []EventUnit{ref}
+		return []Event{{Kind: kind, Seen: seenAbout(units), Units: units, Hexes: []Hex{h}, Cause: o.Cause.event()}}
 	}
-	ev := func(seen Side, unit, format string, a ...any) Event {
-		return Event{Kind: "loss", Text: cause + fmt.Sprintf(format, a...), Seen: seen, Unit: unit, Hexes: []Hex{h}}
-	}
-	var events []Event
 
 	if u.Side() == US {
 		u.Steps--
@@ -228,36 +232,30 @@ func (s *State) takeHit(u *Unit, o HitOptions) []Event {
 			s.Casualties++ // rule 8.4
 		}
 		if u.Steps > 0 {
-			return []Event{ev(NoSide, u.ID, "%s in %s loses a step, %s left", u.ID, h, plural(u.Steps, "step"))}
+			return ev(EventStepLost)
 		}
 		u.Steps = 1 // an eliminated counter keeps the strength of its last side
 		if o.Melee && u.Kind() == Artillery {
 			s.removeFromMap(u, BoxSetAsidePrefix+h.String())
-			return []Event{ev(NoSide, u.ID, "%s in %s loses its last step and is set aside until the melee ends (rule 8.2.1.2)", u.ID, h)}
+			return ev(EventSetAside)
 		}
 		s.removeFromMap(u, BoxEliminated)
-		return []Event{ev(NoSide, u.ID, "%s in %s loses its last step and is eliminated", u.ID, h)}
+		return ev(EventEliminated)
 	}
 
-	// Japanese.
+	// Japanese. The U.S. reads of a hidden unit only that a counter went:
+	// an Unknown unit melting away and an infantry unit eliminated look
+	// the same to it (rules 2.5, 8.5).
 	if u.Kind() == Unknown {
 		s.removeFromMap(u, BoxOffMap)
-		events = append(events,
-			ev(JP, u.ID, "Unknown unit %s in %s is hit and melts away off the map; it may return (rules 2.5, 8.5)", u.ID, h),
-			ev(US, "", "a hidden Japanese counter in %s is removed", h))
-		return events
+		return ev(EventEliminated)
 	}
 	if u.Steps > 1 { // captured U.S. artillery keeps its steps (8.2.1.4)
 		u.Steps--
-		return []Event{ev(NoSide, u.ID, "%s in %s loses a step, %s left", u.ID, h, plural(u.Steps, "step"))}
+		return ev(EventStepLost)
 	}
 	s.removeFromMap(u, BoxEliminated)
-	if hidden {
-		return append(events,
-			ev(JP, u.ID, "%s in %s is hit and eliminated (rule 8.5)", u.ID, h),
-			ev(US, "", "a hidden Japanese counter in %s is removed", h))
-	}
-	return []Event{ev(NoSide, u.ID, "%s in %s is hit and eliminated (rule 8.5)", u.ID, h)}
+	return ev(EventEliminated)
 }
 
 // lostHitsEvent says that n hits on hexes found nothing to take them. Both
@@ -266,19 +264,15 @@ func (s *State) takeHit(u *Unit, o HitOptions) []Event {
 // the one Unknown unit an attack may remove) would tell the U.S. what the
 // face-down counters are.
 func lostHitsEvent(hexes []Hex, n int, o HitOptions) Event {
-	var names []string
-	for _, h := range hexes {
-		names = append(names, h.String())
+	return Event{Kind: EventHitsLost, Seen: Public, Hexes: hexes, Hits: n, Cause: o.Cause.event()}
+}
+
+// event returns the cause as an event carries it: nil when none is given.
+func (c Cause) event() *Cause {
+	if c == (Cause{}) {
+		return nil
 	}
-	verb := "have"
-	if n == 1 {
-		verb = "has"
-	}
-	text := fmt.Sprintf("%s on %s %s no effect (rules 8.0, 8.5)", plural(n, "hit"), strings.Join(names, ", "), verb)
-	if o.Cause != "" {
-		text = o.Cause + ": " + text
-	}
-	return Event{Kind: "loss", Text: text, Hexes: hexes}
+	return &c
 }
 
 // removeFromMap takes u off the map into box, clearing what only matters on

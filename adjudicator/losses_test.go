@@ -53,7 +53,7 @@ func wantUnit(t *testing.T, s *State, id string, h Hex, box string, steps int) {
 func eventsText(evs []Event, side Side) string {
 	var b strings.Builder
 	for _, e := range VisibleEvents(evs, side) {
-		b.WriteString(e.Text)
+		b.WriteString(eventText(e))
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -62,7 +62,7 @@ func eventsText(evs []Event, side Side) string {
 func TestApplyHitsUSSpread(t *testing.T) {
 	s := hitState(t, map[string]Hex{"1/17-A": 2618, "1/17-B": 2618, "13E-A": 2618})
 	s.mustUnit(t, "1/17-B").Steps = 2
-	evs := s.ApplyHits(s.units(t, "1/17-A", "1/17-B", "13E-A"), 4, HitOptions{Cause: "melee fire"})
+	evs := s.ApplyHits(s.units(t, "1/17-A", "1/17-B", "13E-A"), 4, HitOptions{Cause: Cause{Kind: CauseMelee, Hex: 2618}})
 	// Spread: A goes 4, 3, 2; then all three have 2 and the tie goes in
 	// counter order to A, then B has the most.
 	wantUnit(t, s, "1/17-A", 2618, "", 1)
@@ -71,7 +71,7 @@ func TestApplyHitsUSSpread(t *testing.T) {
 	if s.Casualties != 4 {
 		t.Errorf("casualties %d, want 4", s.Casualties)
 	}
-	if !strings.Contains(eventsText(evs, JP), "melee fire: 1/17-A in 2618 loses a step, 3 steps left") {
+	if !strings.Contains(eventsText(evs, JP), "melee at 2618: 1/17-A in 2618 loses a step, 3 steps left") {
 		t.Errorf("events:\n%s", eventsText(evs, JP))
 	}
 }
@@ -129,7 +129,7 @@ func TestApplyHitsJPLastInfantryRanged(t *testing.T) {
 func TestApplyHitsUnknownRanged(t *testing.T) {
 	s := hitState(t, map[string]Hex{"U01": 2717, "U02": 2717, "J05": 2717}, "U01", "U02", "J05")
 	before := usSecrets(s)
-	evs := s.ApplyHits(s.units(t, "J05", "U01", "U02"), 3, HitOptions{Ranged: true, Cause: "ranged fire from 2/32-E"})
+	evs := s.ApplyHits(s.units(t, "J05", "U01", "U02"), 3, HitOptions{Ranged: true, Cause: Cause{Kind: CauseFire, Hex: 2717}})
 	// One Unknown unit melts away (the first in counter order); J05 is the
 	// last infantry; the other hits are lost.
 	wantUnit(t, s, "U01", 0, BoxOffMap, 1)
@@ -215,7 +215,7 @@ func TestApplyHitsAccounts(t *testing.T) {
 		lost := 0
 		for _, e := range evs {
 			var n int
-			if _, err := fmt.Sscanf(e.Text, "%d hit", &n); err == nil && strings.Contains(e.Text, "no effect") {
+			if _, err := fmt.Sscanf(eventText(e), "%d hit", &n); err == nil && strings.Contains(eventText(e), "no effect") {
 				lost += n
 			}
 		}

@@ -165,19 +165,20 @@ func TestMeleeKeepsSecretsAndInvariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if found := leaks(b, keep); len(found) > 0 {
-				fail("the U.S. reads %q, which gives away %v\nall events:\n%s", e.Text, found, eventsText(evs, Umpire))
+			// The words the U.S. reads, and the event they come from.
+			if found := leaks(append(b, eventText(e)...), keep); len(found) > 0 {
+				fail("the U.S. reads %q, which gives away %v\nall events:\n%s", eventText(e), found, eventsText(evs, Umpire))
 			}
 		}
 		for _, e := range evs {
 			switch {
-			case e.Kind == "melee-picked":
+			case e.Kind == EventMeleePicked:
 				melees++
-			case e.Kind == "retreat":
+			case e.Kind == EventRetreat:
 				retreats++
-			case e.Kind == "advance":
+			case e.Kind == EventAdvance:
 				advances++
-			case e.Seen == US && strings.Contains(e.Text, "hidden Japanese counter"):
+			case e.Seen.US == SightAnonymous && strings.Contains(usText(e), "hidden Japanese counter"):
 				hidden++
 			}
 		}

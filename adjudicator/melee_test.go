@@ -18,7 +18,7 @@ func declared(t *testing.T, s *State, target Hex, ids ...string) {
 func wantEvent(t *testing.T, evs []Event, sub string) {
 	t.Helper()
 	for _, e := range evs {
-		if strings.Contains(e.Text, sub) {
+		if strings.Contains(eventText(e), sub) {
 			return
 		}
 	}

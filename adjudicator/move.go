@@ -199,43 +199,25 @@ func (s *State) holdsSide(h Hex, side Side) bool {
 // applyMove carries out a legal plan and describes it.
 func (s *State) applyMove(p movePlan, side Side) []Event {
 	u := p.unit
+	ref := unitRef(u) // rule 2.5: the U.S. sees a face-down counter move, not which unit it is
 	u.Hex = p.hexes[len(p.hexes)-1]
 	u.Box = ""
 	u.Acted = true
 	u.MPSpent = p.mp
-	route := hexRoute(p.hexes)
-	var text string
+	ref.Hex = u.Hex
+	priv := &Private{MP: p.mp}
 	switch {
 	case p.nightExit:
-		text = fmt.Sprintf("%s slips out of the enemy zone of control at night: %s (all %d MP, rule 6.1)", u.ID, route, p.mp)
+		priv.Reason = ReasonNightExit
 	case p.minMove:
-		text = fmt.Sprintf("%s moves %s (%d MP: minimum move, rule 5.8; the hex costs %d)", u.ID, route, p.mp, p.need)
-	default:
-		text = fmt.Sprintf("%s moves %s (%d MP)", u.ID, route, p.mp)
+		priv.Reason, priv.Cost = ReasonMinimumMove, p.need
 	}
-	ev := Event{Kind: "move", Text: text, Side: side, Unit: u.ID, Hexes: p.hexes}
-	evs := []Event{ev}
-	if hiddenFrom(u, US) {
-		// rule 2.5: the U.S. sees a counter move, not which unit it is.
-		evs[0].Seen = JP
-		evs = append(evs, Event{Kind: "move", Text: "a Japanese counter moves " + route, Side: JP, Seen: US, Hexes: p.hexes})
-	}
+	units := []EventUnit{ref}
+	evs := []Event{{Kind: EventMoved, Seen: seenAbout(units), Side: side, Units: units, Hexes: p.hexes, Private: priv}}
 	// rule 10.0: a move onto a victory hex may clear its zone, and one into
 	// a cleared victory hex may retake it, at once: the rest of the file
 	// sees the island as it now is.
 	return append(evs, s.UpdateCleared()...)
-}
-
-// hexRoute writes hexes as "2821→2720→2719".
-func hexRoute(hexes []Hex) string {
-	var b strings.Builder
-	for i, h := range hexes {
-		if i > 0 {
-			b.WriteString("→")
-		}
-		b.WriteString(h.String())
-	}
-	return b.String()
 }
 
 // Reachable returns every hex unit u could end a move in if it moved now,

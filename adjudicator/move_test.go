@@ -143,11 +143,11 @@ func TestExample54(t *testing.T) {
 	// The company climbs the Hogback along the river: 1+3+1+1.
 	s, events := resolveOK(t, s, actions(US, mv("1/17-A", 2720, 2719, 2619, 2618), mv("IND1", 2820, 2819, 2718)))
 	wantAt(t, s, "1/17-A", 2618, 6)
-	if got, want := events[0].Text, "1/17-A moves 2821→2720→2719→2619→2618 (6 MP)"; got != want {
+	if got, want := eventText(events[0]), "1/17-A moves 2821→2720→2719→2619→2618 (6 MP)"; got != want {
 		t.Errorf("event %q, want %q", got, want)
 	}
 	e := events[0]
-	if e.Kind != "move" || e.Side != US || e.Unit != "1/17-A" || len(e.Hexes) != 5 || e.Seen != NoSide {
+	if e.Kind != EventMoved || e.Side != US || e.Units[0].ID != "1/17-A" || len(e.Hexes) != 5 || e.Seen != Public {
 		t.Errorf("event %+v", e)
 	}
 	// The independent goes cross-country: 2+4+2.
@@ -163,7 +163,7 @@ func TestExample54(t *testing.T) {
 	// control.
 	jp, events := resolveOK(t, s, actions(JP, mv("J01", 2818, 2819)))
 	wantAt(t, jp, "J01", 2819, 2)
-	if len(events) != 2 || events[0].Seen != JP || events[1].Seen != US || events[1].Text != "a Japanese counter moves 2817→2818→2819" {
+	if len(events) != 1 || events[0].Seen != (Visibility{US: SightAnonymous, JP: SightFull}) || usText(events[0]) != "a Japanese counter moves 2817→2818→2819" {
 		t.Errorf("face-down move events %+v", events)
 	}
 	p = refused(t, s, actions(JP, mv("J01", 2818, 2819, 2820)))
@@ -305,8 +305,8 @@ func TestMinimumMove(t *testing.T) {
 	s.Night = true // 3 MP; 2717 costs 4
 	s2, events := resolveOK(t, s, actions(US, mv("1/17-A", 2717)))
 	wantAt(t, s2, "1/17-A", 2717, 3)
-	if !strings.Contains(events[0].Text, "minimum move, rule 5.8") {
-		t.Errorf("event %q does not say the minimum move was used", events[0].Text)
+	if !strings.Contains(eventText(events[0]), "minimum move, rule 5.8") {
+		t.Errorf("event %q does not say the minimum move was used", eventText(events[0]))
 	}
 	p := refused(t, s, actions(US, mv("1/17-A", 2717, 2716)))
 	wantProblem(t, p, 0, 0, "1/17-A: 2618→2717 costs 4 MP (clear 2, level +2), 3 left; a minimum move (rule 5.8)")
@@ -369,8 +369,8 @@ func TestZOCNightExit(t *testing.T) {
 	s.Night = true
 	s2, events := resolveOK(t, s, actions(US, mv("1/17-A", 2619)))
 	wantAt(t, s2, "1/17-A", 2619, 3)
-	if !strings.Contains(events[0].Text, "rule 6.1") {
-		t.Errorf("event %q does not say it left a zone of control", events[0].Text)
+	if !strings.Contains(eventText(events[0]), "rule 6.1") {
+		t.Errorf("event %q does not say it left a zone of control", eventText(events[0]))
 	}
 	p := refused(t, s, actions(US, mv("1/17-A", 2619, 2719)))
 	wantProblem(t, p, 0, 1, "spends all its MP on 2619 and can go no further")
@@ -579,8 +579,13 @@ func TestMoveProperties(t *testing.T) {
 			if why := out.StackingProblem(cur, side); why != "" {
 				t.Fatalf("round %d: %s walked into an illegal stack: %s", round, u.ID, why)
 			}
-			if found := leaks(mustJSON(t, VisibleEvents(events, US)), usSecrets(s)); len(found) > 0 {
-				t.Fatalf("round %d: the U.S. reads %v in %+v", round, found, VisibleEvents(events, US))
+			us := VisibleEvents(events, US)
+			words := ""
+			for _, e := range us {
+				words += eventText(e) + "\n"
+			}
+			if found := leaks(append(mustJSON(t, us), words...), usSecrets(s)); len(found) > 0 {
+				t.Fatalf("round %d: the U.S. reads %v in:\n%s%+v", round, found, words, us)
 			}
 			if c, ok := r[cur]; !ok || c > moved.MPSpent {
 				t.Fatalf("round %d: %s reached %s for %d MP, Reachable says %d (%v)", round, u.ID, cur, moved.MPSpent, c, ok)

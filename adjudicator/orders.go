@@ -141,15 +141,3 @@ func (p Problem) Error() string {
 	}
 	return fmt.Sprintf("activation %d: %s", p.Action+1, p.Msg)
 }
-
-// Event is something that happened, in words, for the reports and the
-// record. Seen is the only side (besides the umpire) that may read it;
-// NoSide means both sides may.
-type Event struct {
-	Kind  string `json:"kind"`
-	Text  string `json:"text"`
-	Side  Side   `json:"side,omitempty"` // who acted
-	Seen  Side   `json:"seen,omitempty"`
-	Unit  string `json:"unit,omitempty"`
-	Hexes []Hex  `json:"hexes,omitempty"`
-}

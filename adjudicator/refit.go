@@ -186,8 +186,7 @@ func LossRecoveryTotal(die1, die2 int, w Weather, scenarioMod int) int {
 // refit orders the decision carried, or the wait for them.
 func (s *State) beginRefit(r *Refit, d Dice) []Event {
 	s.Night = false // a refit turn replaces the night decision with the rest (3.1)
-	evs := []Event{refitPublic(evDecision, US, nil,
-		"Turn %d (%s) is a refit turn: the U.S. refits and lands, then the Japanese rearrange (rules 3.1, 9.0).", s.Turn, TurnDate(s.Turn))}
+	evs := []Event{refitPublic(Event{Kind: EventRefitDecision, Side: US, Turn: s.Turn})}
 	evs = append(evs, RollWeather(s, d))
 	evs = append(evs, s.rollLossRecovery(d)...)
 	if r == nil {
@@ -207,33 +206,20 @@ func (s *State) rollLossRecovery(d Dice) []Event {
 	wmod, smod := WeatherRefitModifier(s.Weather), RefitModifier(s.Scenario)
 	total := LossRecoveryTotal(d1, d2, s.Weather, smod)
 	steps := LossRecovery(total, s.Casualties)
-	text := fmt.Sprintf("dice %d + %d", d1, d2)
+	var mods []Modifier
 	if wmod != 0 {
-		text += fmt.Sprintf(" %d %s", wmod, s.Weather)
+		mods = append(mods, Modifier{Value: wmod, Line: weatherLine[s.Weather]})
 	}
 	if smod != 0 {
-		text += fmt.Sprintf(" %d scenario", smod)
+		mods = append(mods, Modifier{Value: smod, Line: ModScenario})
 	}
-	text += fmt.Sprintf(" = %d", total)
-	if total < LossRecoveryLow {
-		text += fmt.Sprintf(", read as %d,", LossRecoveryLow)
-	}
-	evs := []Event{refitPublic(evLossRecovery, US, nil,
-		"Loss recovery: %s against %s: %s to restore (rule 9.1).",
-		text, casualtiesText(s.Casualties), plural(steps, "step"))}
+	evs := []Event{refitPublic(Event{Kind: EventLossRecovery, Side: US, Dice: []EventDie{{Face: d1}, {Face: d2}},
+		Mods: mods, DRM: wmod + smod, Casualties: s.Casualties, Steps: steps, Weather: s.Weather})}
 	lost := max(s.Casualties-steps, 0)
 	s.RefitSteps = steps
 	s.Casualties = 0
-	evs = append(evs, refitPublic(evLossRecovery, US, nil,
-		"The casualty track goes back to 0; %s not recovered %s lost for good (rule 9.1).", plural(lost, "step"), isAre(lost)))
+	evs = append(evs, refitPublic(Event{Kind: EventTrackReset, Side: US, Steps: lost}))
 	return evs
-}
-
-func casualtiesText(n int) string {
-	if n == 1 {
-		return "1 casualty"
-	}
-	return fmt.Sprintf("%d casualties", n)
 }
 
 // refitUS carries out the U.S. refit orders (rules 9.1 to 9.4) and moves on
@@ -279,7 +265,7 @@ func (r *refitRun) refuse(part string, i int, format string, a ...any) {
 		r.problems = append(r.problems, Problem{Action: -1, Step: i, Part: part, Msg: msg})
 		return
 	}
-	r.events = append(r.events, refitPublic(evSkipped, US, nil, "%s %d is skipped: %s.", part, i+1, msg))
+	r.events = append(r.events, refitPublic(Event{Kind: EventRefitSkipped, Side: US, Part: part, Activation: i + 1, Note: msg}))
 }
 
 func (r *refitRun) event(e Event) { r.events = append(r.events, e) }
@@ -375,7 +361,7 @@ func (r *refitRun) restore(list []Restore) {
 		if r.budget >= 0 {
 			if r.budget == 0 {
 				if !r.judging() {
-					r.event(refitPublic(evRestore, US, []Hex{u.Hex}, "No refit step is left for %s (rule 9.1).", u.ID))
+					r.event(refitPublic(Event{Kind: EventNoRefitStep, Side: US, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex}}))
 				}
 				continue
 			}
@@ -383,15 +369,14 @@ func (r *refitRun) restore(list []Restore) {
 			r.budget -= fit
 		}
 		if fit == 0 {
-			r.event(refitPublic(evRestore, US, []Hex{u.Hex}, "%s in %s takes no step: its hex is full (rule 9.1).", u.ID, u.Hex))
+			r.event(refitPublic(Event{Kind: EventRefitHexFull, Side: US, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex}}))
 			continue
 		}
 		u.Steps += fit
-		r.event(refitPublic(evRestore, US, []Hex{u.Hex}, "%s in %s regains %s: %s now (rule 9.1).",
-			u.ID, u.Hex, plural(fit, "step"), plural(u.Steps, "step")))
+		r.event(refitPublic(Event{Kind: EventStepsRestored, Side: US, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex}, Steps: fit}))
 	}
 	if !r.judging() && r.budget > 0 {
-		r.event(refitPublic(evRestore, US, nil, "%s of the refit not used %s lost (rule 9.1).", capitalize(plural(r.budget, "step")), isAre(r.budget)))
+		r.event(refitPublic(Event{Kind: EventRefitUnused, Side: US, Steps: r.budget}))
 	}
 }
 

@@ -190,7 +190,7 @@ func (s *State) rearrange(o Rearrange, judge bool) ([]Event, []Problem) {
 	before := s.usSight()
 
 	// Step 5 (9.5): hiding.
-	var hidden []string
+	var hidden []EventUnit
 	seen := map[string]int{}
 	for i, id := range o.Hide {
 		u, why := jpUnit(id)
@@ -208,12 +208,13 @@ func (s *State) rearrange(o Rearrange, judge bool) ([]Event, []Problem) {
 		}
 		if !u.FaceDown {
 			u.FaceDown = true
-			hidden = append(hidden, u.ID)
+			hidden = append(hidden, unitRef(u))
 		}
 	}
 
 	// Step 6 (9.6), part 1: Unknown units on the map move.
-	var moved []string
+	var moved []EventUnit // where each went
+	var from []Hex        // and where it came from
 	seen = map[string]int{}
 	for i, mv := range o.Moves {
 		u, why := jpUnit(mv.Unit)
@@ -229,12 +230,13 @@ func (s *State) rearrange(o Rearrange, judge bool) ([]Event, []Problem) {
 			bad(PartMove, i, 0, "%s", why)
 			continue
 		}
-		moved = append(moved, fmt.Sprintf("%s from %s to %s", u.ID, u.Hex, mv.To))
+		from = append(from, u.Hex)
 		u.Hex = mv.To
+		moved = append(moved, unitRef(u))
 	}
 
 	// Step 6 (9.6), part 2: swaps.
-	var swapped []string
+	var swapped []Event
 	placed := map[string]bool{}
 	for i, sw := range o.Swaps {
 		var inf []*Unit
@@ -252,12 +254,11 @@ func (s *State) rearrange(o Rearrange, judge bool) ([]Event, []Problem) {
 			continue
 		}
 		reach := s.swapReach(sw.Hex)
-		var ids []string
+		back := unitRefs(inf) // where they stood
 		for _, u := range inf {
-			ids = append(ids, u.ID)
 			s.removeFromMap(u, BoxPool)
 		}
-		var put []string
+		var put []EventUnit
 		for k, pl := range sw.Place {
 			u, why := jpUnit(pl.Unit)
 			if why == "" {
@@ -269,9 +270,9 @@ func (s *State) rearrange(o Rearrange, judge bool) ([]Event, []Problem) {
 			}
 			placed[u.ID] = true
 			u.Hex, u.Box, u.FaceDown = pl.To, "", true
-			put = append(put, fmt.Sprintf("%s in %s", u.ID, pl.To))
+			put = append(put, unitRef(u))
 		}
-		swapped = append(swapped, fmt.Sprintf("%s %s back to the pool from %s for %s", joinAnd(ids), goWord(len(ids)), sw.Hex, joinAnd(put)))
+		swapped = append(swapped, Event{Kind: EventSwap, Side: JP, Units: back, Others: put, Hexes: []Hex{sw.Hex}})
 	}
 	if judge {
 		return nil, problems
@@ -279,23 +280,16 @@ func (s *State) rearrange(o Rearrange, judge bool) ([]Event, []Problem) {
 
 	var evs []Event
 	if len(hidden) > 0 {
-		evs = append(evs, refitSeen(JP, JP, evHide, nil, "%s %s face down (rule 9.5).", joinAnd(hidden), turnWord(len(hidden))))
+		evs = append(evs, refitSeen(JP, Event{Kind: EventRefitHidden, Side: JP, Units: hidden}))
 	}
 	if len(moved) > 0 {
-		evs = append(evs, refitSeen(JP, JP, evRearrange, nil, "Unknown units move: %s (rule 9.6).", joinAnd(moved)))
+		evs = append(evs, refitSeen(JP, Event{Kind: EventUnknownsMoved, Side: JP, Units: moved, Hexes: from}))
 	}
 	for _, sw := range swapped {
-		evs = append(evs, refitSeen(JP, JP, evRearrange, nil, "Swap: %s (rule 9.6).", sw))
+		evs = append(evs, refitSeen(JP, sw))
 	}
 	evs = append(evs, s.usSightChanges(before)...)
 	return evs, nil
-}
-
-func turnWord(n int) string {
-	if n == 1 {
-		return "turns"
-	}
-	return "turn"
 }
 
 // unknownMoveBan says why u may not move to h in step 1 of rule 9.6, or
@@ -392,26 +386,16 @@ func (s *State) usSightChanges(before map[Hex]sight) []Event {
 	}
 	sort.Slice(hexes, func(i, j int) bool { return hexes[i] < hexes[j] })
 	var changed []Hex
-	var counts []string
+	var counts []int
 	for _, h := range hexes {
 		b, a := before[h], after[h]
 		if slices.Equal(b.named, a.named) && b.hidden == a.hidden {
 			continue
 		}
 		changed = append(changed, h)
-		counts = append(counts, fmt.Sprintf("%s %s", h, counterCount(len(a.named)+a.hidden)))
+		counts = append(counts, len(a.named)+a.hidden)
 	}
-	if len(changed) == 0 {
-		return []Event{refitSeen(US, JP, evRearrange, nil, "The Japanese counters on the map stand as before the Japanese refit (rules 9.5, 9.6).")}
-	}
-	return []Event{refitSeen(US, JP, evRearrange, changed, "After the Japanese refit the map shows: %s (rules 9.5, 9.6).", joinAnd(counts))}
-}
-
-func counterCount(n int) string {
-	if n == 0 {
-		return "no Japanese counter"
-	}
-	return plural(n, "Japanese counter")
+	return []Event{refitSeen(US, Event{Kind: EventRefitMap, Side: JP, Hexes: changed, Counts: counts})}
 }
 
 // refitJP carries out the Japanese refit orders (rules 9.5, 9.6), already
@@ -431,11 +415,11 @@ func (s *State) refitJP(o Rearrange) []Event {
 // as their dates come (12.1.3). Nothing turns face down: 9.5 did that.
 func (s *State) advanceRefit() []Event {
 	if last := s.lastTurn(); last > 0 && s.Turn >= last {
-		evs := []Event{refitPublic(evTurn, NoSide, nil, "Turn %d (%s) was the last turn of the game (rule 12.1.3).", s.Turn, TurnDate(s.Turn))}
-		return append(evs, s.endGame(JP, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
+		evs := []Event{refitPublic(Event{Kind: EventLastTurn, Turn: s.Turn})}
+		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
 	}
 	s.Turn++
-	evs := []Event{refitPublic(evTurn, NoSide, nil, "Turn %d (%s) begins (rule 9.7).", s.Turn, TurnDate(s.Turn))}
+	evs := []Event{refitPublic(Event{Kind: EventTurnBegins, Turn: s.Turn, Reason: ReasonAfterRefit})}
 	evs = append(evs, s.revealKomandorski()...)
 	s.await(WaitUSDecision, US)
 	return evs

@@ -71,21 +71,15 @@ func (r *refitRun) land(list []Landing) {
 	if len(waves) == 0 {
 		return
 	}
-	byZone := map[string][]string{}
-	var zones []string
+	var inBoxes []EventUnit
 	for _, w := range waves {
 		w.u.Box = BoxStagingPrefix + w.lz.ID
-		if byZone[w.lz.ID] == nil {
-			zones = append(zones, w.lz.ID)
-		}
-		byZone[w.lz.ID] = append(byZone[w.lz.ID], w.u.ID)
+		ref := unitRef(w.u)
+		ref.Box = w.u.Box
+		inBoxes = append(inBoxes, ref)
 	}
 	if !r.judging() {
-		var parts []string
-		for _, z := range zones {
-			parts = append(parts, fmt.Sprintf("%s for zone %s", joinAnd(byZone[z]), z))
-		}
-		r.event(refitPublic(evLanding, US, nil, "In the staging boxes: %s (rule 9.2.2).", joinAnd(parts)))
+		r.event(refitPublic(Event{Kind: EventStaged, Side: US, Units: inBoxes}))
 	}
 
 	var ashore []landed
@@ -100,11 +94,11 @@ func (r *refitRun) land(list []Landing) {
 			continue
 		}
 		if s.Occupied(dest.Hex) == JP || s.InEnemyZOC(dest.Hex, JP) {
-			why := "held by the Japanese"
+			why := ReasonJapaneseHeld
 			if s.Occupied(dest.Hex) != JP {
-				why = "in a Japanese zone of control"
+				why = ReasonJapaneseZOC
 			}
-			r.eliminateLanding(evLanding, w.u, w.u.Steps, dest.Hex, fmt.Sprintf("%s comes ashore in zone %s (%s), %s, and is eliminated (rule 9.2.2)", w.u.ID, dest.ID, dest.Hex, why))
+			r.eliminateLanding(Event{Kind: EventLandingLost, Zone: dest.ID, Hexes: []Hex{dest.Hex}, Reason: why}, w.u, w.u.Steps)
 			continue
 		}
 		w.u.Hex, w.u.Box = dest.Hex, ""
@@ -124,49 +118,46 @@ func (r *refitRun) scatter(u *Unit, lz LandingZone) (LandingZone, bool) {
 	die := r.d.Roll(Die{Purpose: DieScatter, Side: US, Unit: u.ID, Seen: AudienceBoth})
 	mod := WeatherRefitModifier(s.Weather)
 	res := lz.ScatterFor(die + mod)
-	roll := fmt.Sprintf("die %d", die)
+	ev := Event{Kind: EventLandingRoll, Side: US, Units: []EventUnit{unitRef(u)}, Zone: lz.ID, Dice: []EventDie{{Face: die}}, DRM: mod}
 	if mod != 0 {
-		roll += fmt.Sprintf(" %d %s = %d", mod, s.Weather, die+mod)
-		if die+mod < 1 {
-			roll += ", read as 1"
-		}
+		ev.Mods = []Modifier{{Value: mod, Line: weatherLine[s.Weather]}}
 	}
 	switch res.Kind {
 	case Delayed:
 		u.Box = BoxReinforcements
-		r.event(refitPublic(evLanding, US, nil, "%s for zone %s: %s: delayed, back to the reinforcements box (rule 9.2.2).", u.ID, lz.ID, roll))
+		ev.Reason = ReasonDelayed
+		r.event(refitPublic(ev))
 		return lz, false
 	case Scattered:
 		to, _ := s.Map().LandingZone(res.To)
-		r.event(refitPublic(evLanding, US, []Hex{to.Hex}, "%s for zone %s: %s: scatters to zone %s (%s) (rule 9.2.2).", u.ID, lz.ID, roll, to.ID, to.Hex))
+		ev.Reason, ev.ToZone, ev.Hexes = ReasonScattered, to.ID, []Hex{to.Hex}
+		r.event(refitPublic(ev))
 		return to, true
 	}
-	r.event(refitPublic(evLanding, US, []Hex{lz.Hex}, "%s for zone %s: %s: lands in %s (rule 9.2.2).", u.ID, lz.ID, roll, lz.Hex))
+	ev.Reason, ev.Hexes = ReasonLanded, []Hex{lz.Hex}
+	r.event(refitPublic(ev))
 	return lz, true
 }
 
 // eliminateLanding takes steps from a landing unit; with none left it is
 // eliminated. U.S. infantry steps go on the casualty track (8.4, 9.2.1).
-func (r *refitRun) eliminateLanding(kind string, u *Unit, steps int, at Hex, why string) {
+// ev says where and why; it gets the unit, the steps lost and the track.
+func (r *refitRun) eliminateLanding(ev Event, u *Unit, steps int) {
 	s := r.s
-	infantry := u.Kind() == Infantry
-	if infantry {
+	if u.Kind() == Infantry {
 		s.Casualties += steps
-	}
-	track := ""
-	if infantry {
-		track = fmt.Sprintf("; the casualty track rises by %d to %d", steps, s.Casualties)
+		ev.Casualties = s.Casualties
 	}
 	u.Steps -= steps
+	ref := unitRef(u)
 	if u.Steps <= 0 {
+		ref.Steps = 0
 		u.Steps = 1 // an eliminated counter keeps the strength of its last side
 		s.removeFromMap(u, BoxEliminated)
-		if kind == evCapacity {
-			why += ": it is eliminated"
-		}
 	}
 	if !r.judging() {
-		r.event(refitPublic(kind, US, []Hex{at}, "%s%s.", why, track))
+		ev.Side, ev.Units, ev.Steps = US, []EventUnit{ref}, steps
+		r.event(refitPublic(ev))
 	}
 	r.events = append(r.events, s.CheckSuddenVictory()...)
 }
@@ -191,8 +182,7 @@ func (r *refitRun) capacity(ashore []landed) {
 			}
 			n := min(over, a.u.Steps)
 			over -= n
-			r.eliminateLanding(evCapacity, a.u, n, lz.Hex, fmt.Sprintf("Landing zone %s (%s) holds %d steps, %d at most: %s, the last to land there, loses %s (rule 9.2.1)",
-				lz.ID, lz.Hex, total, lz.Capacity, a.u.ID, plural(n, "step")))
+			r.eliminateLanding(Event{Kind: EventOverCapacity, Zone: lz.ID, Hexes: []Hex{lz.Hex}, Total: total, Capacity: lz.Capacity}, a.u, n)
 			total -= n
 		}
 	}
@@ -265,8 +255,7 @@ func (r *refitRun) independents(list []string) {
 		u.Steps--
 		ind.Hex, ind.Box, ind.Steps = u.Hex, "", ind.Counter().MaxSteps()
 		if !r.judging() {
-			r.event(refitPublic(evIndependent, US, []Hex{u.Hex}, "%s in %s gives a step to the new independent unit %s, %s left; the casualty track does not move (rule 9.3).",
-				u.ID, u.Hex, ind.ID, plural(u.Steps, "step")))
+			r.event(refitPublic(Event{Kind: EventIndependent, Side: US, Units: []EventUnit{unitRef(u)}, Others: []EventUnit{unitRef(ind)}, Hexes: []Hex{u.Hex}}))
 		}
 	}
 }
@@ -323,17 +312,15 @@ func (r *refitRun) depots(list []string) {
 		}
 		dep := s.depotOf(u)
 		h := u.Hex
-		left := "its last step: it is eliminated"
 		u.Steps--
+		ref := unitRef(u) // Steps 0: it gave its last step
 		if u.Steps == 0 {
 			u.Steps = 1 // an eliminated counter keeps the strength of its last side
 			s.removeFromMap(u, BoxEliminated)
-		} else {
-			left = plural(u.Steps, "step") + " left"
 		}
 		dep.Hex, dep.Box, dep.Steps = h, "", dep.Counter().MaxSteps()
 		if !r.judging() {
-			r.event(refitPublic(evDepot, US, []Hex{h}, "%s in %s creates its supply depot %s, losing a step, %s (rule 9.4).", u.ID, h, dep.ID, left))
+			r.event(refitPublic(Event{Kind: EventDepot, Side: US, Units: []EventUnit{ref}, Others: []EventUnit{unitRef(dep)}, Hexes: []Hex{h}}))
 		}
 	}
 }

@@ -142,7 +142,7 @@ func TestLandingScatterChart(t *testing.T) {
 func texts(evs []Event) string {
 	var out []string
 	for _, e := range evs {
-		out = append(out, e.Text)
+		out = append(out, eventText(e))
 	}
 	return strings.Join(out, " | ")
 }

@@ -159,14 +159,22 @@ func ScenarioNames() []string {
 	return out
 }
 
-// ScenarioTitle returns a scenario's title and rule, like "Up the Hog's
-// Back (rule 15.1)".
+// ScenarioTitle returns a scenario's title, like "Up the Hog's Back";
+// "" and "campaign" are "The campaign".
 func ScenarioTitle(name string) string {
 	if name == ScenarioCampaign {
 		name = ""
 	}
-	sp := specOf(name)
-	return fmt.Sprintf("%s (rule %s)", sp.title, sp.rule)
+	return specOf(name).title
+}
+
+// ScenarioRule returns the rule that describes a scenario, like "15.1";
+// "12.0" for the campaign.
+func ScenarioRule(name string) string {
+	if name == ScenarioCampaign {
+		name = ""
+	}
+	return specOf(name).rule
 }
 
 // knownScenario reports whether name is one NewGameFrom takes ("" or
@@ -316,8 +324,10 @@ func (s *State) scenarioVictory() []Event {
 		vh, _ := s.Map().VictoryHexAt(h)
 		names = append(names, fmt.Sprintf("%s (%s)", vh.Name, h))
 	}
-	return s.endGame(US, fmt.Sprintf("the U.S. occupies %s at step 8 of %s, by %s (rule %s)",
-		joinAnd(names), TurnDate(s.Turn), mayText(sp.lastDay), sp.rule))
+	ev := Event{Side: US, Reason: ReasonObjectives, Scenario: s.Scenario, Hexes: sp.objectives, Place: joinAnd(names),
+		Turn: s.Turn, LastTurn: TurnOfMay(sp.lastDay)}
+	return s.endGame(ev, fmt.Sprintf("the U.S. occupies %s at step 8 of %s, by %s (rule %s)",
+		joinAnd(names), TurnDate(s.Turn), TurnDate(TurnOfMay(sp.lastDay)), sp.rule))
 }
 
 // scenarioJapaneseLeft reports whether the Japanese force of a short

@@ -111,22 +111,19 @@ func NewGameFrom(scenario string, opt Options, d Dice) (*State, []Event, error) 
 	s := NewState(nil, nil)
 	s.Scenario, s.Options = scenario, &opt
 	sp := s.spec()
-	evs := []Event{setupPublic(evCreated, nil, "A game of %s: the Japanese set up by the %s, the U.S. by the %s%s.",
-		ScenarioTitle(scenario), setupRule(opt.JPSetup, JP), setupRule(opt.USSetup, US), vpText(opt.VPChits))}
+	evs := []Event{setupPublic(Event{Kind: EventGameCreated, Scenario: scenario, Options: opt.clone()})}
 
 	// Rule 12.2: the markers.
 	s.Turn, s.Weather, s.Night, s.Casualties = 1, Fog, false, 0
-	evs = append(evs, setupPublic(evMarkers, nil, "The turn marker stands on %s, the U.S. loss marker on 0, the weather marker on fog (rule 12.2).", TurnDate(1)))
+	evs = append(evs, setupPublic(Event{Kind: EventMarkers, Turn: 1}))
 	if scenario == "" {
 		s.Komandorski = DrawKomandorski(d)
-		evs = append(evs, Event{Kind: "komandorski", Side: JP, Seen: JP,
-			Text: fmt.Sprintf("The Japanese draw the Komandorski chits: effect %s, delay %s; both lie face down on the %s turn (rule 12.1).",
-				mayText(s.Komandorski.Effect), plural(s.Komandorski.Delay, "turn"), TurnDate(KomandorskiTurn))})
+		evs = append(evs, Event{Kind: EventKomandorskiDrawn, Seen: OnlyTo(JP), Side: JP, Turn: KomandorskiTurn,
+			Private: &Private{Effect: s.Komandorski.Effect, Delay: s.Komandorski.Delay}})
 	} else {
 		// No hero in a short scenario (15.1 to 15.3): they start spent.
 		s.Heroes = Heroes{Martinez: true, Arnold: true, Yamasaki: true}
-		evs = append(evs, setupPublic(evCreated, nil, "%s ends with the turn of %s; none of the heroes of rule 11 is available; the airpower dice take %d and the loss recovery roll %d (rule %s).",
-			sp.title, mayText(sp.lastDay), AirpowerModifier(scenario), RefitModifier(scenario), sp.rule))
+		evs = append(evs, setupPublic(Event{Kind: EventScenarioRules, Scenario: scenario, LastTurn: TurnOfMay(sp.lastDay)}))
 	}
 
 	evs = append(evs, s.japaneseForces(d)...)
@@ -150,30 +147,9 @@ func NewGameFrom(scenario string, opt Options, d Dice) (*State, []Event, error) 
 	} else {
 		s.await(WaitUSLanding, US)
 	}
-	evs = append(evs, setupPublic("wait", nil, "The game now waits for %s.", s.awaited()))
+	w := s.Wait()
+	evs = append(evs, Event{Kind: EventWait, Seen: Public, Side: w.Side, Wait: w.Kind, Turn: w.Turn})
 	return s, evs, nil
-}
-
-func setupRule(kind string, side Side) string {
-	switch {
-	case kind == SetupHistoric && side == JP:
-		return "historic setup (rule 12.3)"
-	case kind == SetupHistoric:
-		return "historic setup (rule 12.5)"
-	case side == JP:
-		return "free setup (rule 12.4)"
-	}
-	return "free setup (rule 12.6)"
-}
-
-func vpText(mode string) string {
-	switch mode {
-	case VPDrawn:
-		return ", with the victory point chits of rule 14.0, drawn at random"
-	case VPPlaced:
-		return ", with the victory point chits of rule 14.0, placed by the Japanese"
-	}
-	return ""
 }
 
 // jpSetupNeeded reports whether the Japanese have anything to set up:
@@ -240,11 +216,13 @@ func (s *State) japaneseForces(d Dice) []Event {
 		}
 		s.Place(id, 0, box)
 	}
-	slices.Sort(chosen)
-	return []Event{
-		setupSeen(JP, JP, evSetup, nil, "The Japanese receive %s, drawn at random: %s (rule %s).", plural(len(chosen), "Unknown unit"), joinAnd(chosen), sp.rule),
-		setupSeen(US, JP, evSetup, nil, "The Japanese receive the %d hidden units of %s, drawn at random out of your sight (rule %s).", len(chosen), sp.title, sp.rule),
+	var given []*Unit
+	for _, u := range s.Units {
+		if u.Box == BoxSetup && u.Kind() == Unknown {
+			given = append(given, u)
+		}
 	}
+	return []Event{setupCounters(Event{Kind: EventUnknownsGiven, Side: JP, Scenario: s.Scenario, Units: counterRefs(given)})}
 }
 
 // usForces puts the U.S. units of the scenario in the reinforcements box,

@@ -73,10 +73,10 @@ func (s *State) historicJapanese(d Dice) ([]Event, error) {
 		return nil, fmt.Errorf("adjudicator: the historic setup lists %d, %d and %d hexes for %d Unknown units, %d 20mm and %d 75mm guns (rule 12.3)",
 			len(setup.HistoricUnknown), len(setup.Historic20mm), len(setup.Historic75mm), len(unknowns), len(guns20), len(guns75))
 	}
-	var placed []string
+	var placed []*Unit
 	put := func(u *Unit, h Hex) {
 		u.Hex, u.Box, u.FaceDown = h, "", true
-		placed = append(placed, fmt.Sprintf("%s in %s", u.ID, h))
+		placed = append(placed, u)
 	}
 	for _, h := range setup.HistoricUnknown {
 		i := drawWith(len(unknowns), d, Die{Purpose: DieSetupDraw, Side: JP, Hex: h, Seen: AudienceJP})
@@ -89,10 +89,22 @@ func (s *State) historicJapanese(d Dice) ([]Event, error) {
 	for i, h := range setup.Historic75mm {
 		put(guns75[i], h)
 	}
-	return []Event{
-		setupSeen(JP, JP, evSetup, nil, "The historic setup (rule 12.3): %s, face down; the infantry waits in the pool.", joinAnd(placed)),
-		setupPublic(evSetup, s.japaneseHexes(), "The Japanese set up by the historic setup, face down (rule 12.3): %s.", s.counterHexesText()),
-	}, nil
+	return []Event{s.setUpEvent(ReasonHistoric, placed)}, nil
+}
+
+// setUpEvent says where the Japanese units set up: the Japanese read the
+// units, the U.S. how many counters stand in each hex.
+func (s *State) setUpEvent(why Reason, placed []*Unit) Event {
+	hexes := s.japaneseHexes()
+	counts := make([]int, len(hexes))
+	for i, h := range hexes {
+		for _, u := range s.UnitsAt(h) {
+			if u.Side() == JP {
+				counts[i]++
+			}
+		}
+	}
+	return setupCounters(Event{Kind: EventJapaneseSetUp, Side: JP, Reason: why, Units: counterRefs(placed), Hexes: hexes, Counts: counts})
 }
 
 // japaneseHexes returns the hexes holding Japanese units, in order.
@@ -104,32 +116,6 @@ func (s *State) japaneseHexes() []Hex {
 		}
 	}
 	slices.Sort(out)
-	return out
-}
-
-// counterHexesText says how many Japanese counters stand in each hex, what
-// the U.S. sees of a setup.
-func (s *State) counterHexesText() string {
-	var parts []string
-	for _, h := range s.japaneseHexes() {
-		n := 0
-		for _, u := range s.UnitsAt(h) {
-			if u.Side() == JP {
-				n++
-			}
-		}
-		parts = append(parts, fmt.Sprintf("%s %d", h, n))
-	}
-	return fmt.Sprintf("%s in %s (%s)", plural(len(s.japaneseOnMap()), "counter"), plural(len(parts), "hex"), joinAnd(parts))
-}
-
-func (s *State) japaneseOnMap() []*Unit {
-	var out []*Unit
-	for _, u := range s.Units {
-		if u.OnMap() && u.Side() == JP {
-			out = append(out, u)
-		}
-	}
 	return out
 }
 
@@ -317,15 +303,13 @@ func unitIDs(us []*Unit) string {
 func (s *State) setUpJapanese(js JPSetup) []Event {
 	var evs []Event
 	if len(js.Place) > 0 {
-		var placed []string
+		var placed []*Unit
 		for _, p := range js.Place {
 			u, _ := s.Unit(p.Unit)
 			u.Hex, u.Box, u.FaceDown = p.Hex, "", true
-			placed = append(placed, fmt.Sprintf("%s in %s", u.ID, p.Hex))
+			placed = append(placed, u)
 		}
-		evs = append(evs,
-			setupSeen(JP, JP, evSetup, nil, "The Japanese set up: %s, face down; the infantry waits in the pool (rule 12.4).", joinAnd(placed)),
-			setupSeen(US, JP, evSetup, s.japaneseHexes(), "The Japanese set up, face down (rule 12.4): %s.", s.counterHexesText()))
+		evs = append(evs, s.setUpEvent(ReasonFree, placed))
 	}
 	evs = append(evs, s.placeVP(js.VP)...)
 	s.await(WaitUSLanding, US)
@@ -498,4 +482,13 @@ func permutation(n int, pick func(int) int) []int {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
+}
+
+// hexList names hexes for a sentence: "3311 and 2409".
+func hexList(hs []Hex) string {
+	names := make([]string, len(hs))
+	for i, h := range hs {
+		names[i] = h.String()
+	}
+	return joinAnd(names)
 }

@@ -212,7 +212,7 @@ func (s *State) land(l USLanding, d Dice) []Event {
 	if s.historicUS() {
 		list = append(historicFixed(), l.Land...)
 	}
-	evs := []Event{setupPublic(evLanding, nil, "The opening landing: step 2 of a refit turn, in %s (rules 12.5, 9.2).", s.Weather)}
+	evs := []Event{setupPublic(Event{Kind: EventOpeningLanding, Side: US, Weather: s.Weather})}
 	run := &refitRun{s: s, d: d, budget: -1}
 	run.land(list)
 	evs = append(evs, run.events...)
@@ -223,7 +223,7 @@ func (s *State) land(l USLanding, d Dice) []Event {
 	}
 	s.Night = false
 	s.await(WaitUSDecision, US)
-	return append(evs, setupPublic(evBegin, nil, "The landing is over: turn %d (%s) begins with the U.S. decision (rules 12.5, 3.1).", s.Turn, TurnDate(s.Turn)))
+	return append(evs, setupPublic(Event{Kind: EventPlayBegins, Turn: s.Turn}))
 }
 
 // delayLanding moves the turn marker on one turn instead of landing (rule
@@ -231,11 +231,11 @@ func (s *State) land(l USLanding, d Dice) []Event {
 // landing will have is rolled.
 func (s *State) delayLanding(d Dice) []Event {
 	if last := s.lastTurn(); last > 0 && s.Turn >= last {
-		evs := []Event{setupPublic(evDelay, nil, "Turn %d (%s) was the last turn of the game (rule 12.1.3).", s.Turn, TurnDate(s.Turn))}
-		return append(evs, s.endGame(JP, "the U.S. had not landed by the end of the last turn (rules 12.6, 3.8.3)")...)
+		evs := []Event{setupPublic(Event{Kind: EventLastTurn, Turn: s.Turn})}
+		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonNotLanded}, "the U.S. had not landed by the end of the last turn (rules 12.6, 3.8.3)")...)
 	}
 	s.Turn++
-	evs := []Event{setupPublic(evDelay, nil, "The U.S. delays the landing: the turn marker moves on to turn %d (%s) (rule 12.6).", s.Turn, TurnDate(s.Turn))}
+	evs := []Event{setupPublic(Event{Kind: EventLandingDelayed, Side: US, Turn: s.Turn})}
 	evs = append(evs, s.revealKomandorski()...)
 	evs = append(evs, RollWeather(s, d))
 	s.await(WaitUSLanding, US)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // soakGames replaces the soak's numbers of games: this many of each short
@@ -254,7 +255,7 @@ func soakInvariants(s, before, created *adjudicator.State) *failure {
 	if !s.Over() && s.Awaiting != adjudicator.WaitJPSetup {
 		again := s.Clone()
 		if evs := again.UpdateCleared(); len(evs) > 0 {
-			return bad(nil, "the zones are not settled: %s", evs[0].Text)
+			return bad(nil, "the zones are not settled: %s", templates.EventText(evs[0]))
 		}
 	}
 	if s.Scenario != "" && s.Heroes != (adjudicator.Heroes{Martinez: true, Arnold: true, Yamasaki: true}) {

@@ -3,7 +3,6 @@ package adjudicator
 import (
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Stacking limits (rule 4.0). They hold at all times, so movement checks them
@@ -127,15 +126,4 @@ func jpStacking(units []stackEntry) string {
 		return fmt.Sprintf("%d Japanese infantry and artillery units (limit %d besides Unknown units, rule 4.2)", n, StackJapanese)
 	}
 	return ""
-}
-
-// joinAnd joins names as "a", "a and b", "a, b and c".
-func joinAnd(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -2,7 +2,6 @@ package adjudicator
 
 import (
 	"fmt"
-	"strings"
 )
 
 // The game turn as a state machine (DESIGN section 3, rules 3.0 to 3.9).
@@ -66,12 +65,10 @@ func FirstPlayer(night bool) Side {
 func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 	s := NewState(m, cs)
 	s.Komandorski = DrawKomandorski(d)
-	evs := []Event{{
-		Kind: "komandorski",
-		Seen: JP,
-		Text: fmt.Sprintf("The Japanese draw the Komandorski chits: effect %s, delay %s; both lie face down on the %s turn (rule 12.1).",
-			mayText(s.Komandorski.Effect), plural(s.Komandorski.Delay, "turn"), TurnDate(KomandorskiTurn)),
-	}}
+	// Rule 12.1: the Japanese draw and examine the chits; the U.S. sees
+	// them only as they are revealed.
+	evs := []Event{{Kind: EventKomandorskiDrawn, Seen: OnlyTo(JP), Side: JP, Turn: KomandorskiTurn,
+		Private: &Private{Effect: s.Komandorski.Effect, Delay: s.Komandorski.Delay}}}
 	return s, append(evs, s.Begin()...)
 }
 
@@ -106,7 +103,7 @@ func (s *State) Begin() []Event {
 	s.Turn, s.Weather, s.Night, s.Casualties = 1, Fog, false, 0
 	s.Winner, s.Victory = NoSide, ""
 	s.await(WaitUSDecision, US)
-	return []Event{{Kind: "turn", Text: fmt.Sprintf("The game begins: turn 1, %s (rule 12.2).", TurnDate(1))}}
+	return []Event{{Kind: EventGameBegins, Seen: Public, Turn: 1}}
 }
 
 // LastTurn returns the last turn of the game by the Komandorski chits (rule
@@ -122,8 +119,6 @@ func (k Komandorski) LastTurn() int {
 	}
 	return TurnOfMay(k.Effect) + k.Delay
 }
-
-func mayText(day int) string { return fmt.Sprintf("May %d", day) }
 
 // DefaultOrders returns the orders that stand for a side that missed the
 // deadline of the current wait (DESIGN 3.3): a day turn without refit for
@@ -175,10 +170,7 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 	if o.Standing != nil {
 		base = s.Clone()
 		base.mergeStanding(o.Side, *o.Standing)
-		events = append(events, Event{
-			Kind: "standing", Side: o.Side, Seen: o.Side,
-			Text: fmt.Sprintf("The %s standing instructions now in force include the changes of these orders.", sideName(o.Side)),
-		})
+		events = append(events, Event{Kind: EventStandingChanged, Seen: OnlyTo(o.Side), Side: o.Side})
 	}
 
 	var out *State
@@ -218,8 +210,8 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		}
 		events = append(events, out.resolveSetup(kind, o, d)...)
 	}
-	if !out.Wait().Over() {
-		events = append(events, Event{Kind: "wait", Text: "The game now waits for " + out.awaited() + "."})
+	if w := out.Wait(); !w.Over() {
+		events = append(events, Event{Kind: EventWait, Seen: Public, Side: w.Side, Wait: w.Kind, Turn: w.Turn, Night: out.Night})
 	}
 	return out, events, nil
 }
@@ -291,11 +283,7 @@ func (s *State) mergeStanding(side Side, st Standing) {
 func (s *State) decide(dec Decision, d Dice) []Event {
 	s.Night = dec.Night
 	first := FirstPlayer(s.Night)
-	text := fmt.Sprintf("Turn %d (%s) is a day turn: the U.S. acts first (rule 3.2).", s.Turn, TurnDate(s.Turn))
-	if s.Night {
-		text = fmt.Sprintf("Turn %d (%s) is a night turn: the Japanese act first (rule 3.2).", s.Turn, TurnDate(s.Turn))
-	}
-	evs := []Event{{Kind: "decision", Side: US, Text: text}}
+	evs := []Event{{Kind: EventDecision, Seen: Public, Side: US, Turn: s.Turn, Night: s.Night}}
 	evs = append(evs, RollWeather(s, d))
 	evs = append(evs, RollAirpower(s, d)...)
 	s.await(WaitActions, first)
@@ -344,15 +332,15 @@ func (s *State) meleeStep(d Dice) []Event {
 // last turn (3.8.3), else the next turn with its flips and reveals.
 func (s *State) advanceTurn() []Event {
 	if last := s.lastTurn(); last > 0 && s.Turn >= last {
-		evs := []Event{{Kind: "turn", Text: fmt.Sprintf("Turn %d (%s) was the last turn of the game (rule 12.1.3).", s.Turn, TurnDate(s.Turn))}}
-		return append(evs, s.endGame(JP, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
+		evs := []Event{{Kind: EventLastTurn, Seen: Public, Turn: s.Turn}}
+		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
 	}
 	s.Turn++
 	s.AirUS, s.AirJP = 0, 0 // unused airpower is lost (3.4)
 	for _, u := range s.Units {
 		u.Acted, u.MPSpent, u.Melee, u.Fought = false, 0, 0, false
 	}
-	evs := []Event{{Kind: "turn", Text: fmt.Sprintf("Turn %d (%s) begins (rule 3.9).", s.Turn, TurnDate(s.Turn))}}
+	evs := []Event{{Kind: EventTurnBegins, Seen: Public, Turn: s.Turn}}
 	evs = append(evs, s.hideJapanese()...)
 	evs = append(evs, s.revealKomandorski()...)
 	s.await(WaitUSDecision, US)
@@ -361,32 +349,29 @@ func (s *State) advanceTurn() []Event {
 
 // hideJapanese turns face down every Japanese unit on the map that is not
 // in a U.S. zone of control (rule 3.9). Captured U.S. artillery has no
-// hidden side and stays as it is (RULINGS.md R6, R39).
+// hidden side and stays as it is (RULINGS.md R6, R39). The U.S. reads
+// which of the counters it could name turn anonymous; the Japanese read
+// them all.
 func (s *State) hideJapanese() []Event {
-	var all, seen []string
-	var hexes []Hex
+	var units []EventUnit
+	named := false
 	for _, u := range s.Units {
 		if !u.OnMap() || u.FaceDown || u.Counter().Side() != JP || s.InEnemyZOC(u.Hex, US) {
 			continue
 		}
-		if !hiddenFrom(u, US) {
-			seen = append(seen, u.ID)
-			hexes = append(hexes, u.Hex)
-		}
-		all = append(all, u.ID)
+		ref := unitRef(u) // before it turns: whether the U.S. could name it
+		named = named || ref.Known
+		units = append(units, ref)
 		u.FaceDown = true
 	}
-	var evs []Event
-	if len(all) > 0 {
-		evs = append(evs, Event{Kind: "hide", Side: JP, Seen: JP,
-			Text: fmt.Sprintf("Out of U.S. zones of control, %s turn face down (rule 3.9).", joinAnd(all))})
+	if len(units) == 0 {
+		return nil
 	}
-	if len(seen) > 0 {
-		// What the U.S. sees: counters it could name become anonymous.
-		evs = append(evs, Event{Kind: "hide", Side: JP, Seen: US, Hexes: hexes,
-			Text: fmt.Sprintf("Out of U.S. zones of control, %s turn face down (rule 3.9).", joinAnd(seen))})
+	seen := OnlyTo(JP) // nothing the U.S. could name turns: it sees no change
+	if named {
+		seen = seenAbout(units)
 	}
-	return evs
+	return []Event{{Kind: EventHidden, Seen: seen, Side: JP, Units: units}}
 }
 
 // revealKomandorski flips the Komandorski chits as the turn marker reaches
@@ -400,36 +385,26 @@ func (s *State) revealKomandorski() []Event {
 	var evs []Event
 	if !k.EffectRevealed && s.Turn >= KomandorskiTurn {
 		k.EffectRevealed = true
-		text := fmt.Sprintf("The Komandorski Effect chit is revealed: %s (rule 12.1.3).", mayText(k.Effect))
-		if k.Effect > 24 {
-			text += fmt.Sprintf(" The delay chit moves to %s and is revealed then.", mayText(k.Effect))
-		}
-		evs = append(evs, Event{Kind: "komandorski", Text: text})
+		evs = append(evs, Event{Kind: EventKomandorskiEffect, Seen: Public, Effect: k.Effect})
 	}
 	if k.EffectRevealed && !k.DelayRevealed && s.Turn >= TurnOfMay(k.Effect) {
 		k.DelayRevealed = true
-		last := k.LastTurn()
-		evs = append(evs, Event{Kind: "komandorski", Text: fmt.Sprintf(
-			"The Komandorski Delay chit is revealed: %s more; the last turn is turn %d (%s) (rule 12.1.3).",
-			plural(k.Delay, "turn"), last, TurnDate(last))})
+		evs = append(evs, Event{Kind: EventKomandorskiDelay, Seen: Public, Delay: k.Delay, LastTurn: k.LastTurn()})
 	}
 	return evs
 }
 
-// endGame records the winner and why, and ends the game (rule 3.8).
-func (s *State) endGame(winner Side, why string) []Event {
+// endGame records the winner and why, and ends the game (rule 3.8). ev
+// holds the winner (Side) and the facts of the victory event; why words
+// the victory for the state (State.Victory). With the victory point chits
+// in use they decide who won and how well (rule 14.0).
+func (s *State) endGame(ev Event, why string) []Event {
 	if s.VP != nil && !s.VP.Revealed {
-		// Rule 14.0 decides who won and how well.
-		winner, why = s.scoreVP(why)
+		ev.Side, why = s.scoreVP(why)
+		ev.VP, ev.Turn = s.VP.named(s.Map()), s.Turn
 	}
-	s.Winner, s.Victory = winner, why
+	s.Winner, s.Victory = ev.Side, why
 	s.await(WaitEnded, NoSide)
-	return []Event{{Kind: "victory", Side: winner, Text: fmt.Sprintf("%s victory: %s.", capitalize(sideName(winner)), why)}}
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	ev.Kind, ev.Seen = EventVictory, Public
+	return []Event{ev}
 }

@@ -34,7 +34,7 @@ func (d *replayDice) Roll(adjudicator.Die) int {
 // melees fought.
 func fullTurnPosition(tb testing.TB) (*adjudicator.State, []adjudicator.Orders, []int, int, int) {
 	r := rand.New(rand.NewSource(fullTurnSeed))
-	s := startGame(fullTurnSeed, r)
+	s, _ := startGame(fullTurnSeed, r)
 	var start *adjudicator.State
 	var orders []adjudicator.Orders
 	d := &recDice{r: r}
@@ -55,7 +55,7 @@ func fullTurnPosition(tb testing.TB) (*adjudicator.State, []adjudicator.Orders, 
 			orders = append(orders, o)
 			acts += len(o.Actions)
 			for _, e := range evs {
-				if e.Kind == "melee-picked" {
+				if e.Kind == adjudicator.EventMeleePicked {
 					melees++
 				}
 			}

@@ -139,7 +139,7 @@ func TestWrongWaits(t *testing.T) {
 
 	// And any orders once the game is over.
 	over := s.Clone()
-	over.endGame(JP, "test")
+	over.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "test")
 	wantText(t, refuse(t, over, decision(false)), "the game waits for no more orders: game over")
 
 	// A state that never began waits for nothing.
@@ -172,7 +172,7 @@ func TestStandingMerged(t *testing.T) {
 		t.Errorf("input state's standing changed")
 	}
 	for _, e := range evs {
-		if e.Kind == "standing" && e.Seen != US {
+		if e.Kind == EventStandingChanged && e.Seen != OnlyTo(US) {
 			t.Errorf("standing event seen by %s", e.Seen)
 		}
 	}
@@ -402,7 +402,7 @@ func TestTurnCycleProperty(t *testing.T) {
 func eventTexts(evs []Event) string {
 	var b strings.Builder
 	for _, e := range evs {
-		b.WriteString(e.Text)
+		b.WriteString(eventText(e))
 		b.WriteString("\n")
 	}
 	return b.String()

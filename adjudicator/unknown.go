@@ -1,7 +1,6 @@
 package adjudicator
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -63,9 +62,8 @@ func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	n := min(table.Counter().Table[die-1], maxUnknownYield)
 	want := n
 
-	var ids []string
+	gone := unitRefs(unknowns) // before they leave: where they stood
 	for _, u := range unknowns {
-		ids = append(ids, u.ID)
 		s.removeFromMap(u, s.convertedBox()) // for good in a short scenario (15.1)
 	}
 	n = min(n, jpStackLimit-others)
@@ -80,72 +78,17 @@ func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 		placed = append(placed, u)
 	}
 
-	var names []string
-	for _, u := range placed {
-		names = append(names, u.ID)
-	}
-	got := "no infantry unit is placed"
-	if len(names) > 0 {
-		got = fmt.Sprintf("%s placed face up: %s", plural(len(names), "infantry unit"), joinAnd(names))
-	}
+	priv := &Private{Table: table.ID, Die: die, Yield: want}
 	if len(placed) < want {
-		got += "; " + shortfall(others, len(placed), want)
+		priv.Reason = ReasonPoolEmpty
+		if len(placed) == jpStackLimit-others {
+			priv.Reason = ReasonHexFull
+		}
 	}
-	jp := Event{
-		Kind: "reveal",
-		Text: fmt.Sprintf("Unknown %s %s in %s %s off the map (rule 2.5); on %s's table the die %s gives %d: %s",
-			unitWord(len(ids)), joinAnd(ids), h, goWord(len(ids)), table.ID, DiceText([]int{die}, 0), want, got),
-		Side:  JP,
-		Seen:  JP,
-		Hexes: []Hex{h},
-	}
-	us := Event{
-		Kind:  "reveal",
-		Text:  fmt.Sprintf("%s in %s %s revealed: %s (rule 2.5)", plural(len(ids), "hidden Japanese counter"), h, beWord(len(ids)), usRevealed(names, len(ids))),
-		Side:  JP,
-		Seen:  US,
-		Hexes: []Hex{h},
-	}
-	return placed, []Event{jp, us}
-}
-
-func unitWord(n int) string {
-	if n == 1 {
-		return "unit"
-	}
-	return "units"
-}
-
-func goWord(n int) string {
-	if n == 1 {
-		return "goes"
-	}
-	return "go"
-}
-
-func beWord(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
-}
-
-func usRevealed(names []string, counters int) string {
-	its := "their"
-	if counters == 1 {
-		its = "its"
-	}
-	if len(names) == 0 {
-		return fmt.Sprintf("nothing takes %s place", its)
-	}
-	return fmt.Sprintf("in %s place stand %s, face up", its, joinAnd(names))
-}
-
-func shortfall(others, placed, want int) string {
-	if placed == jpStackLimit-others {
-		return "no more: the hex holds three infantry or artillery units at most (rule 4.2)"
-	}
-	return "no more: the pool has no more infantry"
+	// The infantry placed are face up and public; which counters they
+	// replace, the table and its die are the Japanese player's.
+	return placed, []Event{{Kind: EventConverted, Seen: Visibility{US: SightAnonymous, JP: SightFull}, Side: JP,
+		Units: gone, Others: unitRefs(placed), Hexes: []Hex{h}, Private: priv}}
 }
 
 // unknownTable picks the Unknown unit whose table is rolled for the units

@@ -58,10 +58,11 @@ func (s *State) CheckSuddenVictory() []Event {
 		return nil
 	}
 	if s.Casualties >= CasualtyLimit {
-		return s.endGame(JP, fmt.Sprintf("the U.S. casualty track reached %d (rule 3.8.2)", s.Casualties))
+		return s.endGame(Event{Side: JP, Reason: ReasonCasualties, Casualties: s.Casualties},
+			fmt.Sprintf("the U.S. casualty track reached %d (rule 3.8.2)", s.Casualties))
 	}
 	if !s.japaneseFightOn() {
-		return s.endGame(US, "no Japanese infantry or artillery remain (rule 3.8.2)")
+		return s.endGame(Event{Side: US, Reason: ReasonNoJapanese}, "no Japanese infantry or artillery remain (rule 3.8.2)")
 	}
 	return nil
 }
@@ -95,20 +96,21 @@ func (s *State) CheckVictory() []Event {
 		return s.scenarioVictory() // RULINGS.md R66
 	}
 	if s.usHoldsVictoryHexes() {
-		return s.endGame(US, "the U.S. occupies all six victory hexes at step 8 (rule 3.8.1)")
+		return s.endGame(Event{Side: US, Reason: ReasonVictoryHexes}, "the U.S. occupies all six victory hexes at step 8 (rule 3.8.1)")
 	}
 	if s.japaneseHoldLandingZones() {
-		return s.endGame(JP, "the Japanese occupy landing zones D, E, F and G at step 8 (rule 3.8.1)")
+		return s.endGame(Event{Side: JP, Reason: ReasonLandingZones}, "the Japanese occupy landing zones D, E, F and G at step 8 (rule 3.8.1)")
 	}
 	if u := s.artilleryOnEngineerHill(); u != nil {
-		what := "Japanese artillery"
+		what, reason := "Japanese artillery", ReasonEngineerHill
 		if u.Captured {
-			what = "captured U.S. artillery"
+			what, reason = "captured U.S. artillery", ReasonEngineerHillCapture
 		}
 		// The Japanese player shows the gun to claim the win, so it is
 		// face up from here on, as the event names it.
 		u.FaceDown = false
-		return s.endGame(JP, fmt.Sprintf("%s on Engineer Hill (%s), %s, covers landing zones D, E, F and G at step 8 (rule 3.8.1)", what, EngineerHill, u.ID))
+		return s.endGame(Event{Side: JP, Reason: reason, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{EngineerHill}},
+			fmt.Sprintf("%s on Engineer Hill (%s), %s, covers landing zones D, E, F and G at step 8 (rule 3.8.1)", what, EngineerHill, u.ID))
 	}
 	return nil
 }
@@ -220,9 +222,8 @@ func (s *State) unknownBarredMsg(u *Unit, h Hex) string {
 //     zone). A zone may be cleared any number of times.
 //   - The Attu Village zone is never cleared.
 //
-// It returns the events: public ones saying which zone is cleared or no
-// longer is and how many counters left it, and one for the Japanese naming
-// the Unknown units removed.
+// It returns the events saying which zone is cleared or no longer is, and
+// the Unknown units that left it: the U.S. reads how many counters.
 func (s *State) UpdateCleared() []Event {
 	m := s.Map()
 	var evs []Event
@@ -235,8 +236,8 @@ func (s *State) UpdateCleared() []Event {
 			if s.japaneseInfantryIn(vh.Hex) {
 				// New slices throughout: a clone shares the old one.
 				s.Cleared = slices.DeleteFunc(slices.Clone(s.Cleared), func(c string) bool { return c == z })
-				evs = append(evs, Event{Kind: "cleared", Side: JP, Hexes: []Hex{vh.Hex},
-					Text: fmt.Sprintf("Japanese infantry retakes %s (%s): the %s zone is no longer cleared (rule 10.0).", vh.Name, vh.Hex, m.ZoneName(z))})
+				evs = append(evs, Event{Kind: EventZoneRetaken, Seen: Public, Side: JP, Hexes: []Hex{vh.Hex},
+					Zone: z, ZoneName: m.ZoneName(z), Place: vh.Name})
 			}
 			continue
 		}
@@ -245,11 +246,11 @@ func (s *State) UpdateCleared() []Event {
 		}
 		s.Cleared = append(slices.Clip(s.Cleared), z)
 		sort.Strings(s.Cleared)
-		var gone []string
+		var gone []EventUnit
 		var from []Hex
 		for _, u := range s.Units {
 			if u.OnMap() && u.Kind() == Unknown && m.Zone(u.Hex) == z {
-				gone = append(gone, u.ID)
+				gone = append(gone, unitRef(u))
 				from = append(from, u.Hex)
 				// Off the map a unit has no face, as wherever else units
 				// leave it (removeFromMap).
@@ -257,17 +258,11 @@ func (s *State) UpdateCleared() []Event {
 				u.Acted, u.MPSpent, u.Fought = false, 0, false
 			}
 		}
-		text := fmt.Sprintf("The %s zone is cleared: the U.S. holds %s and no Japanese infantry or artillery remain in the zone (rule 10.0).", m.ZoneName(z), vh.Hex)
-		if len(gone) > 0 {
-			// Only Unknown units can be left in a zone being cleared, so
-			// the count tells the U.S. nothing the rule does not.
-			text += fmt.Sprintf(" %s leave the map.", capitalize(plural(len(gone), "Japanese counter")))
-		}
-		evs = append(evs, Event{Kind: "cleared", Side: US, Hexes: append([]Hex{vh.Hex}, from...), Text: text})
-		if len(gone) > 0 {
-			evs = append(evs, Event{Kind: "cleared", Side: JP, Seen: JP,
-				Text: fmt.Sprintf("%s go to the off-map box from the cleared %s zone (rule 10.0).", joinAnd(gone), m.ZoneName(z))})
-		}
+		// Only Unknown units can be left in a zone being cleared, so their
+		// count tells the U.S. nothing the rule does not; which they were
+		// it does not read.
+		evs = append(evs, Event{Kind: EventZoneCleared, Seen: seenAbout(gone), Side: US, Units: gone,
+			Hexes: append([]Hex{vh.Hex}, from...), Zone: z, ZoneName: m.ZoneName(z), Place: vh.Name})
 	}
 	return evs
 }

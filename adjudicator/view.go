@@ -340,13 +340,58 @@ func (v *View) Hexes() []Hex {
 	return out
 }
 
-// VisibleEvents returns the events side may read, in order: public events
-// (Seen is NoSide) and those meant for side; the umpire reads them all.
+// Redact returns side's version of ev and whether side reads it at all: the
+// umpire reads every event as it is; a player reads what ev.Seen gives it;
+// anyone else reads only events both players read in full. With
+// SightAnonymous the units that are not Known keep only their side and hex,
+// and Private is withheld. The result shares nothing with ev that Redact
+// changed.
+func Redact(ev Event, side Side) (Event, bool) {
+	switch side {
+	case Umpire:
+		return ev, true
+	case US, JP:
+	default:
+		if ev.Seen == Public {
+			return ev, true
+		}
+		return Event{}, false
+	}
+	switch ev.Seen.Of(side) {
+	case SightFull:
+		return ev, true
+	case SightAnonymous:
+		ev.Units = anonymous(ev.Units)
+		ev.Others = anonymous(ev.Others)
+		ev.Private = nil
+		return ev, true
+	}
+	return Event{}, false
+}
+
+// anonymous returns units with every unit not Known reduced to a counter:
+// its side and hex.
+func anonymous(units []EventUnit) []EventUnit {
+	if units == nil {
+		return nil
+	}
+	out := make([]EventUnit, len(units))
+	for i, u := range units {
+		if !u.Known {
+			u = EventUnit{Side: u.Side, Hex: u.Hex}
+		}
+		out[i] = u
+	}
+	return out
+}
+
+// VisibleEvents returns side's version of each event it reads, in order
+// (Redact).
 func VisibleEvents(evs []Event, side Side) []Event {
 	out := make([]Event, 0, len(evs))
 	for _, e := range evs {
-		if side == Umpire || e.Seen == NoSide || e.Seen == side {
-			out = append(out, e)
+		if r, ok := Redact(e, side); ok {
+			out = append(out, r)
 		}
 	}
 	return out

@@ -600,20 +600,21 @@ func TestClearedZones(t *testing.T) {
 
 func TestVisibleEvents(t *testing.T) {
 	evs := []Event{
-		{Kind: "weather", Text: "fog"},
-		{Kind: "unknown", Text: "U03 rolls", Seen: JP},
-		{Kind: "landing", Text: "1/17-A lands", Seen: US},
+		{Kind: EventWeather, Seen: Public},
+		{Kind: EventKomandorskiDrawn, Seen: OnlyTo(JP)},
+		{Kind: EventStandingChanged, Seen: OnlyTo(US)},
+		{Kind: EventMoved, Seen: Visibility{US: SightAnonymous, JP: SightFull}},
 	}
 	for _, c := range []struct {
 		side Side
-		want []string
+		want []EventKind
 	}{
-		{US, []string{"weather", "landing"}},
-		{JP, []string{"weather", "unknown"}},
-		{Umpire, []string{"weather", "unknown", "landing"}},
-		{NoSide, []string{"weather"}},
+		{US, []EventKind{EventWeather, EventStandingChanged, EventMoved}},
+		{JP, []EventKind{EventWeather, EventKomandorskiDrawn, EventMoved}},
+		{Umpire, []EventKind{EventWeather, EventKomandorskiDrawn, EventStandingChanged, EventMoved}},
+		{NoSide, []EventKind{EventWeather}},
 	} {
-		var got []string
+		var got []EventKind
 		for _, e := range VisibleEvents(evs, c.side) {
 			got = append(got, e.Kind)
 		}

@@ -56,6 +56,14 @@ type VPHex struct {
 	Value int `json:"value,omitempty"`
 	// Cancelled: the second chit is "Cancelled" rather than "0".
 	Cancelled bool `json:"cancelled,omitempty"`
+	// Attu marks Attu Village, worth AttuVP when captured and not
+	// cancelled.
+	Attu bool `json:"attu,omitempty"`
+	// Name and Captured are for the events that show the chits: the
+	// victory hex's name, and whether the U.S. held it when the game
+	// ended.
+	Name     string `json:"name,omitempty"`
+	Captured bool   `json:"captured,omitempty"`
 }
 
 func (v *VPChits) clone() *VPChits {
@@ -131,7 +139,7 @@ func (s *State) drawVP(mode string, d Dice) ([]Event, error) {
 	v := &VPChits{Mode: mode}
 	values := slices.Clone(mix.Values)
 	for _, vh := range m.VictoryHexes {
-		e := VPHex{Hex: vh.Hex}
+		e := VPHex{Hex: vh.Hex, Attu: vh.Hex == attu}
 		if vh.Hex != attu && mode == VPDrawn {
 			i := drawWith(len(values), d, Die{Purpose: DieVPDraw, Side: JP, Hex: vh.Hex, Seen: AudienceJP})
 			e.Value = values[i]
@@ -142,7 +150,7 @@ func (s *State) drawVP(mode string, d Dice) ([]Event, error) {
 	s.VP = v
 	var evs []Event
 	if mode == VPDrawn {
-		evs = append(evs, setupSeen(JP, JP, evVP, nil, "The value chits drawn for the victory hexes: %s (rule 14.0).", v.valuesText(m)))
+		evs = append(evs, setupSeen(JP, Event{Kind: EventVPValues, Side: JP, Reason: ReasonDrawn, Private: &Private{VP: v.named(m).Hexes}}))
 	}
 	evs = append(evs, s.drawCancelled(d)...)
 	return evs, nil
@@ -158,35 +166,24 @@ func (s *State) drawCancelled(d Dice) []Event {
 	for range mix.Cancelled {
 		pool = append(pool, true)
 	}
-	var cancelled []string
 	for i := range s.VP.Hexes {
 		e := &s.VP.Hexes[i]
 		k := drawWith(len(pool), d, Die{Purpose: DieVPDraw, Side: JP, Hex: e.Hex, Seen: AudienceJP})
 		e.Cancelled = pool[k]
 		pool = slices.Delete(pool, k, k+1)
-		if e.Cancelled {
-			cancelled = append(cancelled, e.Hex.String())
-		}
 	}
-	what := "no victory hex draws Cancelled"
-	if len(cancelled) > 0 {
-		what = "Cancelled on " + joinAnd(cancelled) + ", 0 on the others"
-	}
-	return []Event{
-		setupSeen(JP, JP, evVP, nil, "The 0 and Cancelled chits drawn for the victory hexes: %s (rule 14.0).", what),
-		setupSeen(US, JP, evVP, nil, "The Japanese put the victory point chits on the victory hexes, face down; they are revealed at the end of the game (rule 14.0)."),
-	}
+	return []Event{setupCounters(Event{Kind: EventVPCancelled, Side: JP, Private: &Private{VP: s.VP.named(s.Map()).Hexes}})}
 }
 
-func (v *VPChits) valuesText(m *Map) string {
-	var parts []string
-	for _, e := range v.Hexes {
-		if e.Value > 0 {
-			vh, _ := m.VictoryHexAt(e.Hex)
-			parts = append(parts, fmt.Sprintf("%d on %s (%s)", e.Value, vh.Name, e.Hex))
-		}
+// named returns a copy of the chits with each victory hex's name, for an
+// event.
+func (v *VPChits) named(m *Map) *VPChits {
+	c := v.clone()
+	for i := range c.Hexes {
+		vh, _ := m.VictoryHexAt(c.Hexes[i].Hex)
+		c.Hexes[i].Name = vh.Name
 	}
-	return joinAnd(parts)
+	return c
 }
 
 // VPPlacement puts a value chit on a victory hex (rule 14.0).
@@ -277,7 +274,7 @@ func (s *State) placeVP(list []VPPlacement) []Event {
 			}
 		}
 	}
-	return []Event{setupSeen(JP, JP, evVP, nil, "The Japanese place the value chits: %s (rule 14.0).", s.VP.valuesText(s.Map()))}
+	return []Event{setupSeen(JP, Event{Kind: EventVPValues, Side: JP, Reason: ReasonPlaced, Private: &Private{VP: s.VP.named(s.Map()).Hexes}})}
 }
 
 // DefaultVP returns a placement of the value chits: the highest values on
@@ -346,6 +343,9 @@ func (s *State) VPScore() (int, []string) {
 // Level Table (rule 14.0): it returns the winner and why.
 func (s *State) scoreVP(why string) (Side, string) {
 	total, lines := s.VPScore()
+	for i := range s.VP.Hexes {
+		s.VP.Hexes[i].Captured = s.holds(s.VP.Hexes[i].Hex, US)
+	}
 	winner, level := VictoryLevel(total)
 	s.VP.Revealed, s.VP.Score, s.VP.Level = true, total, level
 	return winner, fmt.Sprintf("%s; the victory point chits (rule 14.0): %s; %d victory points: %s", why, strings.Join(lines, "; "), total, level)

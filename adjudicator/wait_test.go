@@ -12,7 +12,7 @@ func TestWaitAnswers(t *testing.T) {
 	notBegun := s.Clone()
 	s.Begin()
 	over := s.Clone()
-	over.endGame(JP, "test")
+	over.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "test")
 	for _, c := range []struct {
 		name string
 		s    *State

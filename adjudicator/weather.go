@@ -48,10 +48,7 @@ func RollWeather(s *State, d Dice) Event {
 	}
 	die := d.Roll(Die{Purpose: DieWeather, Seen: AudienceBoth})
 	s.Weather = NextWeather(prev, die)
-	return Event{
-		Kind: "weather",
-		Text: fmt.Sprintf("Weather: die %d on the %s line: %s (rule 3.3).", die, prev, s.Weather),
-	}
+	return Event{Kind: EventWeather, Seen: Public, Dice: []EventDie{{Face: die}}, Prev: prev, Weather: s.Weather}
 }
 
 // AirpowerModifier is what a scenario adds to both sides' airpower dice:
@@ -106,11 +103,14 @@ func AirpowerFactors(side Side, modified int) int {
 func RollAirpower(s *State, d Dice) []Event {
 	wmod, smod := WeatherAirpowerModifier(s.Weather), AirpowerModifier(s.Scenario)
 	var evs []Event
+	var mods []Modifier
+	if wmod != 0 {
+		mods = append(mods, Modifier{Value: wmod, Line: weatherLine[s.Weather]})
+	}
+	if smod != 0 {
+		mods = append(mods, Modifier{Value: smod, Line: ModScenario})
+	}
 	for _, side := range []Side{US, JP} {
-		name := "U.S."
-		if side == JP {
-			name = "Japanese"
-		}
 		die := d.Roll(Die{Purpose: DieAirpower, Side: side, Seen: AudienceBoth})
 		f := AirpowerFactors(side, die+wmod+smod)
 		if side == US {
@@ -118,31 +118,12 @@ func RollAirpower(s *State, d Dice) []Event {
 		} else {
 			s.AirJP = f
 		}
-		unit := "factors"
-		if f == 1 {
-			unit = "factor"
-		}
-		evs = append(evs, Event{
-			Kind: "airpower",
-			Side: side,
-			Text: fmt.Sprintf("%s airpower: %s: %d %s (rule 3.4).", name, airDieText(die, wmod, smod, s.Weather), f, unit),
-		})
+		// Each side rolls on the table in the open (rule 3.4).
+		evs = append(evs, Event{Kind: EventAirpower, Seen: Public, Side: side, Dice: []EventDie{{Face: die}},
+			DRM: wmod + smod, Mods: mods, Weather: s.Weather, Factors: f})
 	}
 	return evs
 }
 
-// airDieText shows a die and what modified it: "die 10 -3 fog -2 scenario
-// = 5".
-func airDieText(die, weather, scenario int, w Weather) string {
-	t := fmt.Sprintf("die %d", die)
-	if weather != 0 {
-		t += fmt.Sprintf(" %d %s", weather, w)
-	}
-	if scenario != 0 {
-		t += fmt.Sprintf(" %d scenario", scenario)
-	}
-	if weather != 0 || scenario != 0 {
-		t += fmt.Sprintf(" = %d", die+weather+scenario)
-	}
-	return t
-}
+// weatherLine is the modifier line of each weather.
+var weatherLine = [...]ModifierLine{Cloudy: "", Rain: ModRain, Fog: ModFog, Williwaw: ModWilliwaw}

@@ -84,7 +84,7 @@ func TestRollWeather(t *testing.T) {
 				t.Errorf("dice rolled: %+v, want one weather die", d.Log)
 			}
 			want := fmt.Sprintf("die %d on the %s line: %s", tt.die, tt.line, tt.want)
-			if ev.Kind != "weather" || !strings.Contains(ev.Text, want) {
+			if ev.Kind != EventWeather || !strings.Contains(eventText(ev), want) {
 				t.Errorf("event %+v, want text containing %q", ev, want)
 			}
 		})
@@ -171,8 +171,8 @@ func TestRollAirpower(t *testing.T) {
 			if len(evs) != 2 || evs[0].Side != US || evs[1].Side != JP {
 				t.Fatalf("events %+v, want one U.S. then one Japanese", evs)
 			}
-			if !strings.Contains(evs[0].Text, tt.wantUSText) || !strings.Contains(evs[1].Text, tt.want) {
-				t.Errorf("events %q / %q, want %q / %q", evs[0].Text, evs[1].Text, tt.wantUSText, tt.want)
+			if !strings.Contains(eventText(evs[0]), tt.wantUSText) || !strings.Contains(eventText(evs[1]), tt.want) {
+				t.Errorf("events %q / %q, want %q / %q", eventText(evs[0]), eventText(evs[1]), tt.wantUSText, tt.want)
 			}
 		})
 	}

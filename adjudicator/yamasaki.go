@@ -97,8 +97,7 @@ func (s *State) yamasaki(y *Yamasaki, side Side, d Dice) ([]Event, []Problem) {
 	for _, u := range active {
 		u.Acted = true
 	}
-	events := []Event{{Kind: "hero", Side: JP, Hexes: []Hex{y.Hex},
-		Text: fmt.Sprintf("Colonel Yamasaki leads a banzai charge from %s (rule 11.3)", y.Hex)}}
+	events := []Event{{Kind: EventYamasaki, Seen: Public, Side: JP, Hexes: []Hex{y.Hex}}}
 	for i := range y.Moves {
 		evs, ps := s.yamasakiMove(&y.Moves[i], d)
 		events = append(events, evs...)
@@ -135,9 +134,11 @@ func (s *State) yamasakiMove(mv *Move, d Dice) ([]Event, []Problem) {
 	var events []Event
 	moved := func() {
 		if len(route) > 1 {
-			events = append(events, s.unitsEvent("move", JP, []*Unit{u}, route, func(who string) string {
-				return fmt.Sprintf("%s charges %s (%d of %d MP, rule 11.3.1)", who, hexRoute(route), spent, allow)
-			})...)
+			// rule 2.5: a face-down unit charges as a counter; its movement
+			// points show on the table as it goes.
+			refs := []EventUnit{unitRef(u)}
+			events = append(events, Event{Kind: EventCharge, Seen: seenAbout(refs), Side: JP, Units: refs,
+				Hexes: route, MP: spent, Allowance: allow})
 		}
 		route = []Hex{cur}
 	}
@@ -199,8 +200,7 @@ func (s *State) yamasakiMove(mv *Move, d Dice) ([]Event, []Problem) {
 		events = append(events, mt.events...)
 		if !u.OnMap() || u.Hex != h {
 			if i < len(mv.Path)-1 {
-				events = append(events, Event{Kind: "move", Side: JP, Hexes: []Hex{h},
-					Text: fmt.Sprintf("the charge on %s ends there; the rest of the path is not taken", h)})
+				events = append(events, Event{Kind: EventChargeEnds, Seen: Public, Side: JP, Hexes: []Hex{h}, Target: h})
 			}
 			u.MPSpent = spent
 			return events, nil

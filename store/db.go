@@ -22,7 +22,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -163,6 +163,30 @@ var migrations = []func(tx *bolt.Tx) error{
 	// and reads as it is; the version tells an earlier release that it
 	// cannot read what this one writes.
 	3: func(tx *bolt.Tx) error { return nil },
+	// Version 5: events are data (adjudicator.Event: a kind, how much each
+	// player sees of it, its facts), no longer a sentence and the one side
+	// that may read it. Old events cannot be rewritten inside hashed
+	// entries, and a replay could never match them, so the migration
+	// refuses a game that holds any, naming it.
+	4: func(tx *bolt.Tx) error {
+		return tx.Bucket(bGames).ForEachBucket(func(id []byte) error {
+			return tx.Bucket(bGames).Bucket(id).Bucket(bLog).ForEach(func(k, v []byte) error {
+				var e struct {
+					Events []map[string]json.RawMessage `json:"events"`
+				}
+				if err := json.Unmarshal(v, &e); err != nil {
+					return err
+				}
+				for _, ev := range e.Events {
+					if _, words := ev["text"]; words {
+						return fmt.Errorf("game %s was written by a development release (entry %d holds its events as sentences): export it with that release",
+							id, binary.BigEndian.Uint64(k))
+					}
+				}
+				return nil
+			})
+		})
+	},
 }
 
 func migrate(tx *bolt.Tx) error {

@@ -111,7 +111,7 @@ creation answers no wait: its turn is 0.
 
 # Schema
 
-Schema version 4. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 5. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON.
 
 	meta
@@ -150,6 +150,11 @@ game: finish or export it with the release that wrote it. Exports changed
 with it: Audit reads format attu-export/2 only. Version 4 adds notes to
 the log and the game service's record to a game's; a version 3 file is
 read as it is.
+Version 5 stores events as data (adjudicator.Event: a kind, how much of
+it each player sees, its facts; package templates words them); version 4
+stored each as a sentence with the side that could read it, and migrating
+a file that holds such events fails as for version 1, naming the game.
+Exports change with it: Audit reads format attu-export/3 only.
 
 # Export and audit
 

@@ -13,7 +13,7 @@ import (
 )
 
 // ExportFormat names the layout of Export; Audit refuses any other.
-const ExportFormat = "attu-export/2"
+const ExportFormat = "attu-export/3"
 
 // Export is a whole game as one JSON document: what anyone needs to check
 // every die and every result. See Audit.

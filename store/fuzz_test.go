@@ -18,8 +18,8 @@ func FuzzAudit(f *testing.F) {
 	var buf bytes.Buffer
 	x.WriteJSON(&buf)
 	f.Add(buf.Bytes())
-	f.Add([]byte(`{"format":"attu-export/2","log":[{"entry":{"seq":1,"kind":"create"}}]}`))
-	f.Add([]byte(`{"format":"attu-export/2","dice":[{"seq":1}],"log":[]}`))
+	f.Add([]byte(`{"format":"attu-export/3","log":[{"entry":{"seq":1,"kind":"create"}}]}`))
+	f.Add([]byte(`{"format":"attu-export/3","dice":[{"seq":1}],"log":[]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		x, err := ReadExport(bytes.NewReader(b))
 		if err != nil {

@@ -119,7 +119,9 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 		s.Weather = adjudicator.Weather(d.Roll(adjudicator.Die{Purpose: adjudicator.DieWeather, Seen: open}) % 4)
 		s.AirUS = d.Roll(adjudicator.Die{Purpose: adjudicator.DieAirpower, Side: adjudicator.US, Seen: open}) / 2
 		s.AirJP = d.Roll(adjudicator.Die{Purpose: adjudicator.DieAirpower, Side: adjudicator.JP, Seen: open}) / 3
-		ev = append(ev, adjudicator.Event{Kind: "weather", Text: fmt.Sprintf("weather: %s; airpower: us %d, jp %d", s.Weather, s.AirUS, s.AirJP)})
+		ev = append(ev, adjudicator.Event{Kind: adjudicator.EventWeather, Seen: adjudicator.Public, Weather: s.Weather},
+			adjudicator.Event{Kind: adjudicator.EventAirpower, Seen: adjudicator.Public, Side: adjudicator.US, Factors: s.AirUS},
+			adjudicator.Event{Kind: adjudicator.EventAirpower, Seen: adjudicator.Public, Side: adjudicator.JP, Factors: s.AirJP})
 	}
 	for i, a := range o.Actions {
 		switch {
@@ -129,7 +131,8 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 				return nil, nil, []adjudicator.Problem{{Action: i, Step: -1, Msg: "bad move"}}
 			}
 			u.Hex = a.Move.Path[len(a.Move.Path)-1]
-			ev = append(ev, adjudicator.Event{Kind: "move", Side: o.Side, Unit: u.ID, Text: u.ID + " moves to " + u.Hex.String()})
+			ev = append(ev, adjudicator.Event{Kind: adjudicator.EventMoved, Seen: adjudicator.Public, Side: o.Side,
+				Units: []adjudicator.EventUnit{{ID: u.ID, Side: u.Side(), Hex: u.Hex, Known: true}}, Hexes: a.Move.Path})
 		case a.Fire != nil:
 			hits := 0
 			for _, id := range a.Fire.Units {
@@ -139,8 +142,8 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 					}
 				}
 			}
-			ev = append(ev, adjudicator.Event{Kind: "fire", Side: o.Side, Hexes: []adjudicator.Hex{a.Fire.Target},
-				Text: fmt.Sprintf("%s fire at %s: %d hits", strings.Join(a.Fire.Units, ", "), a.Fire.Target, hits)})
+			ev = append(ev, adjudicator.Event{Kind: adjudicator.EventFireTotal, Seen: adjudicator.Public, Side: o.Side,
+				Hexes: []adjudicator.Hex{a.Fire.Target}, Target: a.Fire.Target, Hits: hits})
 			for _, u := range s.UnitsAt(a.Fire.Target) {
 				if hits > 0 && u.Side() != o.Side {
 					hits--
@@ -164,7 +167,8 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 				if d.Roll(adjudicator.Die{Purpose: adjudicator.DieAirStrike, Side: adjudicator.JP, Hex: u.Hex, Need: 8, Seen: open}) >= 8 {
 					hits++
 				}
-				ev = append(ev, adjudicator.Event{Kind: "melee", Unit: u.ID, Text: fmt.Sprintf("melee at %s: %d hits", u.Hex, hits)})
+				ev = append(ev, adjudicator.Event{Kind: adjudicator.EventOffensiveFire, Seen: adjudicator.Public,
+					Units: []adjudicator.EventUnit{{ID: u.ID, Side: u.Side(), Hex: u.Hex, Known: true}}, Target: u.Hex, Round: 1, Hits: hits})
 				s.Casualties += hits
 				break
 			}

@@ -443,3 +443,34 @@ func TestMigrateVersion2(t *testing.T) {
 		t.Fatalf("a version 2 game without dice: %+v, %v", g, err)
 	}
 }
+
+// A version 4 file migrates when its events are data, and is refused,
+// naming the game, when an entry holds events as sentences.
+func TestMigrateVersion4(t *testing.T) {
+	db, path := openTestDB(t)
+	createTestGame(t, db, "g1")
+	newDriver(db, "g1", 10).play(t, 2)
+	setVersion := func(db *DB, v uint64) {
+		db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put(kVersion, u64(v)) })
+	}
+	setVersion(db, 4)
+	db.Close()
+	db = mustOpen(t, path) // migrated to version 5
+	closeChecked(t, db)
+	db = mustOpen(t, path)
+	setVersion(db, 4)
+	db.bolt.Update(func(tx *bolt.Tx) error {
+		log := tx.Bucket(bGames).Bucket([]byte("g1")).Bucket(bLog)
+		var e map[string]any
+		if err := json.Unmarshal(log.Get(u64(2)), &e); err != nil {
+			return err
+		}
+		e["events"] = []any{map[string]any{"kind": "move", "text": "1/17-A moves 2821→2720 (1 MP)"}}
+		v, _ := json.Marshal(e)
+		return log.Put(u64(2), v)
+	})
+	db.Close()
+	if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), "game g1") || !strings.Contains(err.Error(), "entry 2") {
+		t.Fatalf("a version 4 file with events in words: %v", err)
+	}
+}

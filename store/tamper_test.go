@@ -142,7 +142,7 @@ func TestTamperEvents(t *testing.T) {
 		for k := range e.Events {
 			for _, forge := range []bool{false, true} {
 				y := clone(t, x)
-				editEntry(t, y, i, func(e *Entry) { e.Events[k].Text += "!" })
+				editEntry(t, y, i, func(e *Entry) { e.Events[k].Kind += "!" })
 				if forge {
 					rechain(t, y)
 				}

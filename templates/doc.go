@@ -46,6 +46,17 @@ Texts come from the text/template files embedded from tmpl/; the Go code
 prepares their lines (wrapped to [MaxWidth], tables aligned) and the files
 lay them out.
 
+# Events
+
+[EventText] words one event in one line, from events.tmpl: one template
+per adjudicator.EventKind, named as the kind, and a few functions for the
+grammar (counts, "a and b", hex routes, dice and modifiers). It words the
+event it is given: redact it for the reader first (adjudicator.Redact, or
+[EventTexts] for a list), and what the reader may not know is not there
+to be worded. Every report, the rules cases and the game service's log
+word events this way; testdata/events.golden shows every kind as each
+reader reads it.
+
 # The JSON report
 
 [Report.JSON] writes report.json, one object (see [ReportJSON]):
@@ -64,7 +75,8 @@ lay them out.
 	wait_text       the same in words
 	awaited         true when the game waits for the reader
 	steps           [{title, events: [{kind, text, side, hexes}]}]: what
-	                happened since the reader's last report, grouped by step
+	                happened since the reader's last report, grouped by step;
+	                kind is an adjudicator.EventKind, text its words
 	fought          hexes where the events tell of fighting
 	close_ups       centres of the close-ups (radius 3) the text draws
 	view            the reader's adjudicator.View (its JSON form)
@@ -83,8 +95,8 @@ Hexes are four-digit strings ("2717"), sides "us", "jp", "umpire".
 
 Events carry no step of their own; the report groups them by their kinds
 (a weather roll, an activation, a melee, the end of a turn). The words of
-each event come from one function, eventText, so that the wording lives in
-one renderer.
+each event come from one function, eventText ([EventText]), so that the
+wording lives in one renderer.
 
 The picture is a paletted PNG of at most sixteen colours drawn with the
 fixed 7x13 font of golang.org/x/image; its map layer is drawn once per map

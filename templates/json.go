@@ -102,7 +102,7 @@ func (r *Report) Document() *ReportJSON {
 	for _, st := range groupSteps(r.Events) {
 		s := StepJSON{Title: st.Title}
 		for _, ev := range st.Events {
-			s.Events = append(s.Events, EventJSON{Kind: ev.Kind, Text: eventText(ev), Side: ev.Side, Hexes: ev.Hexes})
+			s.Events = append(s.Events, EventJSON{Kind: string(ev.Kind), Text: eventText(ev), Side: ev.Side, Hexes: eventHexes(ev)})
 		}
 		d.Steps = append(d.Steps, s)
 	}

@@ -34,7 +34,7 @@ func BenchmarkReport(b *testing.B) {
 			len(st.s.OnMap()) >= 60
 	})
 	melee := findStep(b, 20, func(st step) bool {
-		return st.s.Turn >= 3 && hasKind(st.events, adjudicator.US, "melee-end") && len(st.s.OnMap()) >= 60
+		return st.s.Turn >= 3 && hasKind(st.events, adjudicator.US, adjudicator.EventMeleeEnds) && len(st.s.OnMap()) >= 60
 	})
 	for _, c := range []struct {
 		name string

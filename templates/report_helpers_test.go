@@ -126,7 +126,7 @@ func awaitedSide(s *adjudicator.State) adjudicator.Side { return s.Wait().Side }
 
 func waitKind(s *adjudicator.State) adjudicator.WaitKind { return s.Wait().Kind }
 
-func hasKind(evs []adjudicator.Event, side adjudicator.Side, kind string) bool {
+func hasKind(evs []adjudicator.Event, side adjudicator.Side, kind adjudicator.EventKind) bool {
 	for _, e := range adjudicator.VisibleEvents(evs, side) {
 		if e.Kind == kind {
 			return true

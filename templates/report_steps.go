@@ -21,11 +21,9 @@ type Step struct {
 // roll, an activation's move, fire or melee declaration, a melee picked,
 // the victory, a new turn) opens a group, and the events that follow from
 // it (hits, losses, reveals, zones cleared, advances) join it. Each round
-// of a melee is a step of its own. Two events of
-// one kind on the same hexes are two views of one thing (the umpire reads
-// both) and stay together; several units firing together at one hex are
-// one activation. The "wait" event is left out: the report's header says
-// what the game waits for.
+// of a melee is a step of its own. Several units firing together at one
+// hex are one activation. The wait event is left out: the report's header
+// says what the game waits for.
 func groupSteps(evs []adjudicator.Event) []Step {
 	var out []Step
 	activations := map[adjudicator.Side]int{}
@@ -37,29 +35,29 @@ func groupSteps(evs []adjudicator.Event) []Step {
 	open := func(title string) { out = append(out, Step{Title: title}) }
 	for i := range evs {
 		ev := evs[i]
-		if ev.Kind == "wait" {
+		if ev.Kind == adjudicator.EventWait {
 			continue
 		}
 		cont := len(out) > 0 && prev != nil && sameThing(*prev, ev)
-		if ev.Kind == "melee" && melee != 0 && len(ev.Hexes) > 0 && ev.Hexes[len(ev.Hexes)-1] == melee {
+		if ev.Kind == adjudicator.EventMeleeBegins && melee != 0 && ev.Target == melee {
 			cont = true // the melee picked (3.7) is fought now (8.2)
 		}
 		switch {
-		case melee != 0 && ev.Kind == "melee-fire" && (round == 0 || totals >= 2*round):
+		case melee != 0 && ev.Kind == adjudicator.EventMeleeRoll && (round == 0 || totals >= 2*round):
 			// A round is both sides' fire (8.2.1.1, 8.2.1.2), each ending
 			// with its total; the next die rolled opens the next round.
 			round++
 			open(fmt.Sprintf("Melee at %s, round %d", melee, round))
 			cont = true
-		case melee != 0 && ev.Kind == "melee-round":
+		case melee != 0 && (ev.Kind == adjudicator.EventDefensiveFire || ev.Kind == adjudicator.EventOffensiveFire):
 			totals++
 		}
 		if !cont {
 			if title, starts := stepTitle(ev, prev, activations); starts {
 				open(title)
 				melee, totals, round = 0, 0, 0
-				if (ev.Kind == "melee-picked" || ev.Kind == "melee") && len(ev.Hexes) > 0 {
-					melee = ev.Hexes[len(ev.Hexes)-1]
+				if ev.Kind == adjudicator.EventMeleePicked || ev.Kind == adjudicator.EventMeleeBegins {
+					melee = ev.Target
 				}
 			} else if len(out) == 0 {
 				open("Before this report")
@@ -71,51 +69,75 @@ func groupSteps(evs []adjudicator.Event) []Step {
 	return out
 }
 
-// sameThing reports whether ev continues what prev began: the same kind on
-// the same hexes told to different sides (one thing seen two ways, as the
-// umpire reads it), or another unit firing in the same activation.
+// sameThing reports whether ev continues what prev began: another unit
+// firing in the same activation, which reports each firing unit and then
+// the total on the target.
 func sameThing(prev, ev adjudicator.Event) bool {
-	if prev.Kind == ev.Kind && prev.Seen != ev.Seen && slices.Equal(prev.Hexes, ev.Hexes) {
-		return true
+	return prev.Kind == adjudicator.EventFired && (ev.Kind == adjudicator.EventFired || ev.Kind == adjudicator.EventFireTotal) &&
+		ev.Target == prev.Target
+}
+
+// activationKinds begin a step of their own: one of a side's activations
+// (rule 3.5), or an entry of its refit orders skipped.
+var activationKinds = map[adjudicator.EventKind]bool{
+	adjudicator.EventMoved: true, adjudicator.EventCharge: true, adjudicator.EventFired: true,
+	adjudicator.EventFireTotal: true, adjudicator.EventMeleeDeclared: true, adjudicator.EventAirStrike: true,
+	adjudicator.EventAirWasted: true, adjudicator.EventFriendlyFireMissed: true,
+	adjudicator.EventActivationSkipped: true, adjudicator.EventActionsCutShort: true, adjudicator.EventRefitSkipped: true,
+}
+
+// turnTrackKinds tell of the turn track (rules 3.9, 12.1): a new turn, the
+// counters hidden, the Komandorski chits.
+var turnTrackKinds = map[adjudicator.EventKind]bool{
+	adjudicator.EventGameBegins: true, adjudicator.EventTurnBegins: true, adjudicator.EventLastTurn: true,
+	adjudicator.EventHidden: true, adjudicator.EventRefitHidden: true, adjudicator.EventKomandorskiDrawn: true,
+	adjudicator.EventKomandorskiEffect: true, adjudicator.EventKomandorskiDelay: true,
+}
+
+// at is the hex an event is about, for a title: the hex attacked, else the
+// last of its hexes.
+func at(ev adjudicator.Event) adjudicator.Hex {
+	if ev.Target != 0 {
+		return ev.Target
 	}
-	// A fire activation reports each firing unit (from, target) and then
-	// its total on the target alone.
-	return ev.Kind == "fire" && prev.Kind == "fire" && len(prev.Hexes) == 2 &&
-		len(ev.Hexes) > 0 && ev.Hexes[len(ev.Hexes)-1] == prev.Hexes[1]
+	if len(ev.Hexes) > 0 {
+		return ev.Hexes[len(ev.Hexes)-1]
+	}
+	return 0
 }
 
 // stepTitle returns the title of the step ev begins, or false when ev
 // follows from the step before it.
 func stepTitle(ev adjudicator.Event, prev *adjudicator.Event, activations map[adjudicator.Side]int) (string, bool) {
-	at := ""
-	if len(ev.Hexes) > 0 {
-		at = " at " + ev.Hexes[len(ev.Hexes)-1].String()
+	where := ""
+	if h := at(ev); h != 0 {
+		where = " at " + h.String()
 	}
-	switch ev.Kind {
-	case "decision":
+	switch k := ev.Kind; {
+	case k == adjudicator.EventDecision || k == adjudicator.EventRefitDecision:
 		return "Decision (rules 3.1, 3.2)", true
-	case "weather":
+	case k == adjudicator.EventWeather:
 		return "Weather (rule 3.3)", true
-	case "airpower":
-		if prev != nil && prev.Kind == "airpower" {
+	case k == adjudicator.EventAirpower:
+		if prev != nil && prev.Kind == adjudicator.EventAirpower {
 			return "", false
 		}
 		return "Airpower (rule 3.4)", true
-	case "standing":
+	case k == adjudicator.EventStandingChanged:
 		return "Standing instructions", true
-	case "move", "fire", "melee-declared", "air", "yamasaki", "skipped":
+	case activationKinds[k]:
 		activations[ev.Side]++
 		return fmt.Sprintf("%s activation %d", sideTitle(ev.Side), activations[ev.Side]), true
-	case "melee-lapsed":
-		return "Melee" + at + " (not fought)", true
-	case "melee-picked":
-		return "Melee" + at + " (rule 3.7)", true
-	case "melee":
-		return "Melee" + at + " (rule 8.2)", true
-	case "victory":
+	case k == adjudicator.EventMeleeLapsed:
+		return "Melee" + where + " (not fought)", true
+	case k == adjudicator.EventMeleePicked:
+		return "Melee" + where + " (rule 3.7)", true
+	case k == adjudicator.EventMeleeBegins:
+		return "Melee" + where + " (rule 8.2)", true
+	case k == adjudicator.EventVictory:
 		return "Victory (rule 3.8)", true
-	case "turn", "hide", "komandorski":
-		if prev != nil && (prev.Kind == "turn" || prev.Kind == "hide" || prev.Kind == "komandorski") {
+	case turnTrackKinds[k]:
+		if prev != nil && turnTrackKinds[prev.Kind] {
 			return "", false
 		}
 		return "Turn track (rules 3.9, 12.1)", true
@@ -137,10 +159,17 @@ func sideTitle(s adjudicator.Side) string {
 }
 
 // fightKinds are the kinds of events that tell of fighting in their hexes.
-var fightKinds = map[string]bool{
-	"fire": true, "air": true, "loss": true, "melee": true, "melee-picked": true,
-	"melee-fire": true, "melee-round": true, "melee-end": true, "revealed": true,
-	"advance": true, "retreat": true, "captured": true, "eliminated": true, "hero": true,
+var fightKinds = map[adjudicator.EventKind]bool{
+	adjudicator.EventFired: true, adjudicator.EventFireTotal: true,
+	adjudicator.EventAirStrike: true, adjudicator.EventAirWasted: true, adjudicator.EventFriendlyFireMissed: true,
+	adjudicator.EventStepLost: true, adjudicator.EventEliminated: true, adjudicator.EventSetAside: true, adjudicator.EventHitsLost: true,
+	adjudicator.EventMeleeBegins: true, adjudicator.EventMeleePicked: true, adjudicator.EventMeleeRoll: true,
+	adjudicator.EventDefensiveFire: true, adjudicator.EventOffensiveFire: true, adjudicator.EventMeleeEnds: true,
+	adjudicator.EventMeleeRevealed: true, adjudicator.EventAdvance: true, adjudicator.EventNoAdvance: true,
+	adjudicator.EventAdvanceBarred: true, adjudicator.EventAdvanceStacked: true, adjudicator.EventChargeTakes: true,
+	adjudicator.EventRetreat: true, adjudicator.EventCannotRetreat: true, adjudicator.EventCaptured: true,
+	adjudicator.EventLeftAlone: true, adjudicator.EventSetAsideEliminated: true,
+	adjudicator.EventArnold: true, adjudicator.EventMartinez: true, adjudicator.EventYamasaki: true,
 }
 
 // foughtHexes returns, in ascending order, the hexes where the events tell
@@ -149,12 +178,15 @@ var fightKinds = map[string]bool{
 func foughtHexes(evs []adjudicator.Event) []adjudicator.Hex {
 	seen := map[adjudicator.Hex]bool{}
 	for _, ev := range evs {
-		if !fightKinds[ev.Kind] || len(ev.Hexes) == 0 {
+		if !fightKinds[ev.Kind] {
 			continue
 		}
 		hs := ev.Hexes
-		if ev.Kind == "fire" {
-			hs = hs[len(hs)-1:] // the target, not the firer
+		// A melee's own events are about its hex; fire about its target,
+		// not the firer's hex; the start of a melee about its hex, not
+		// the attackers'.
+		if len(hs) == 0 || ev.Kind == adjudicator.EventFired || ev.Kind == adjudicator.EventMeleeBegins {
+			hs = []adjudicator.Hex{ev.Target}
 		}
 		for _, h := range hs {
 			if h != 0 {

@@ -49,7 +49,7 @@ func findReportCases(t *testing.T) []reportCase {
 		return st.s.Night && awaitedSide(st.s) == jp && waitKind(st.s) == adjudicator.WaitActions && st.s.Turn >= 2
 	})
 	melee := findStep(t, 12, func(st step) bool {
-		return hasKind(st.events, us, "melee-end") && hasKind(st.events, us, "fire") && len(st.s.View(us).Enemy) > 0
+		return hasKind(st.events, us, adjudicator.EventMeleeEnds) && hasKind(st.events, us, adjudicator.EventFired) && len(st.s.View(us).Enemy) > 0
 	})
 	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == adjudicator.WaitEnded })
 	usRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == adjudicator.WaitUSRefit })
@@ -155,7 +155,7 @@ func TestReportGroupsEvents(t *testing.T) {
 			}
 			var want []adjudicator.Event
 			for _, e := range evs {
-				if e.Kind != "wait" {
+				if e.Kind != adjudicator.EventWait {
 					want = append(want, e)
 				}
 			}
@@ -184,8 +184,8 @@ func TestPictureGolden(t *testing.T) {
 	goldenPNG(t, "picture-opening-us.png", pic)
 	var at adjudicator.Hex
 	for _, e := range adjudicator.VisibleEvents(melee.events, adjudicator.US) {
-		if e.Kind == "melee-end" && at == 0 {
-			at = e.Hexes[0]
+		if e.Kind == adjudicator.EventMeleeEnds && at == 0 {
+			at = e.Target
 		}
 	}
 	pic, err = reportOf(t, melee, adjudicator.US).PNGAround(at, closeUpRadius)

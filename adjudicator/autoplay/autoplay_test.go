@@ -223,7 +223,7 @@ func clears(s *adjudicator.State, o adjudicator.Orders) bool {
 	}
 	_, evs, _ := adjudicator.ResolveActions(s, o, nil)
 	for _, e := range evs {
-		if e.Kind == "cleared" {
+		if e.Kind == adjudicator.EventZoneCleared {
 			return true
 		}
 	}

@@ -43,7 +43,7 @@
 //	                                       # or {orders: 2, errors: [...]} for another file
 //	  units: [{id: 1/17-A, hex: 2719, steps: 4, face: up}]   # or box: eliminated
 //	  mp: {1/17-A: 4}                      # MP spent moving this turn
-//	  events: ["1/17-A moves"]             # each a substring of some event
+//	  events: ["1/17-A moves"]             # each a substring of some event as some reader reads it
 //	  supply: {1/17-A: in}                 # rule 7
 //	  los: [{from: 2619, to: 2717, clear: true, reason: "..."}]   # rule 8.1.2
 //	  fire: [{units: [2/32-E], target: 2717, spotter: ID, target_unit: ID, legal: true, reason: "..."}]
@@ -133,6 +133,16 @@
 // is on the map or in the pool, and units not placed stay unused: give a
 // turn case some Japanese infantry, on the map or in the pool box, unless
 // that victory is what it shows.
+//
+// # Events
+//
+// Events are data (adjudicator.Event); their words are the reports',
+// templates.EventText. An expected text of events is looked for in the
+// words every reader reads: the umpire's, and each player's version
+// (adjudicator.Redact), so a case can expect what the U.S. reads of a
+// face-down counter as well as what the Japanese read. us_events and
+// us_never look only at the U.S. player's version. Result.Text shows the
+// umpire's words.
 //
 // # Caveats
 //

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // Result is what running a case found. It marshals to JSON for machines.
@@ -107,7 +108,7 @@ func (r *Result) Text() string {
 	}
 	before := min(r.procedures, len(r.Events))
 	for _, e := range r.Events[:before] {
-		fmt.Fprintf(&b, "  %s\n", e.Text)
+		fmt.Fprintf(&b, "  %s\n", templates.EventText(e))
 	}
 	for _, o := range r.Orders {
 		verdict := "accepted"
@@ -116,14 +117,14 @@ func (r *Result) Text() string {
 		}
 		fmt.Fprintf(&b, "  orders %d (%s, line %d): %s\n", o.Index, o.Side, o.Line, verdict)
 		for _, e := range o.Events {
-			fmt.Fprintf(&b, "    %s\n", e.Text)
+			fmt.Fprintf(&b, "    %s\n", templates.EventText(e))
 		}
 		for _, e := range o.Errors {
 			fmt.Fprintf(&b, "    %s\n", e)
 		}
 	}
 	for _, e := range r.Events[min(before+byOrders, len(r.Events)):] {
-		fmt.Fprintf(&b, "  %s\n", e.Text)
+		fmt.Fprintf(&b, "  %s\n", templates.EventText(e))
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(&b, "  ! %s\n", e)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // Run plays the case from its position: the procedures of roll, then each
@@ -215,31 +216,30 @@ func (c *Case) checkUnits(r *Result, s *adjudicator.State) {
 		r.check(fmt.Sprintf("%s spent %d MP", m.id, m.v), u.MPSpent == m.v,
 			fmt.Sprintf("%s: expected %d MP spent, got %d", m.id, m.v, u.MPSpent))
 	}
+	// An event mentions a text when some reader reads it there: the
+	// umpire, or a player in the version it reads (the U.S. player's words
+	// for a face-down counter are not the umpire's).
+	var read []string
+	for _, side := range []adjudicator.Side{adjudicator.Umpire, adjudicator.US, adjudicator.JP} {
+		read = append(read, templates.EventTexts(r.Events, side)...)
+	}
 	for _, text := range e.Events {
-		found := false
-		for _, ev := range r.Events {
-			found = found || strings.Contains(ev.Text, text)
-		}
-		r.check(fmt.Sprintf("an event mentions %q", text), found, fmt.Sprintf("expected an event containing %q, got none among %d events", text, len(r.Events)))
+		r.check(fmt.Sprintf("an event mentions %q", text), containsAny(read, text), fmt.Sprintf("expected an event containing %q, got none among %d events", text, len(r.Events)))
 	}
 	if e.Casualties != nil {
 		r.check(fmt.Sprintf("casualty track at %d", *e.Casualties), s.Casualties == *e.Casualties,
 			fmt.Sprintf("casualties: expected %d, got %d", *e.Casualties, s.Casualties))
 	}
-	us := adjudicator.VisibleEvents(r.Events, adjudicator.US)
+	us := templates.EventTexts(r.Events, adjudicator.US)
 	for _, text := range e.USEvents {
-		found := false
-		for _, ev := range us {
-			found = found || strings.Contains(ev.Text, text)
-		}
-		r.check(fmt.Sprintf("an event the U.S. reads mentions %q", text), found,
+		r.check(fmt.Sprintf("an event the U.S. reads mentions %q", text), containsAny(us, text),
 			fmt.Sprintf("expected an event the U.S. reads containing %q, got none among %d", text, len(us)))
 	}
 	for _, text := range e.USNever {
 		var in string
-		for _, ev := range us {
-			if strings.Contains(strings.ToLower(ev.Text), strings.ToLower(text)) {
-				in = ev.Text
+		for _, line := range us {
+			if strings.Contains(strings.ToLower(line), strings.ToLower(text)) {
+				in = line
 				break
 			}
 		}

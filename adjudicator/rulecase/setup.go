@@ -151,7 +151,7 @@ func (p *parser) vpChits(list []vpChitYAML) {
 	m := s.Map()
 	v := &adjudicator.VPChits{Mode: adjudicator.VPDrawn}
 	for _, vh := range m.VictoryHexes {
-		v.Hexes = append(v.Hexes, adjudicator.VPHex{Hex: vh.Hex})
+		v.Hexes = append(v.Hexes, adjudicator.VPHex{Hex: vh.Hex, Attu: vh.Name == "Attu Village"})
 	}
 	seen := map[adjudicator.Hex]bool{}
 	for _, e := range list {
@@ -172,7 +172,7 @@ func (p *parser) vpChits(list []vpChitYAML) {
 			continue
 		}
 		seen[e.Hex] = true
-		v.Hexes[i] = adjudicator.VPHex{Hex: e.Hex, Value: e.Value, Cancelled: e.Cancelled}
+		v.Hexes[i] = adjudicator.VPHex{Hex: e.Hex, Value: e.Value, Cancelled: e.Cancelled, Attu: v.Hexes[i].Attu}
 		p.hex(e.Hex)
 	}
 	s.VP = v

@@ -10,6 +10,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // The commands players and the umpire send by mail (DESIGN 6), and the
@@ -367,7 +368,7 @@ func cmdLog(c *call) error {
 		}
 		lines = append(lines, line)
 		for _, ev := range adjudicator.VisibleEvents(e.Events, c.side) {
-			lines = append(lines, "       "+ev.Text)
+			lines = append(lines, "       "+templates.EventText(ev))
 		}
 	}
 	c.answer = logText(c.g.ID, lines)

@@ -135,7 +135,7 @@ func turnReportText(d reportInfo) string {
 	if len(d.Events) > 0 {
 		b.WriteString("\nWhat happened:\n")
 		for _, e := range d.Events {
-			fmt.Fprintf(&b, "  - %s\n", e.Text)
+			fmt.Fprintf(&b, "  - %s\n", templates.EventText(e))
 		}
 	}
 	b.WriteString("\n")

@@ -1,0 +1,355 @@
+package templates
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// The wording of events lives in events.tmpl, one {{define}} per event
+// kind, named as the kind. The functions below are the grammar the
+// templates share.
+
+//go:embed events.tmpl
+var eventFiles embed.FS
+
+var eventTemplates = template.Must(template.New("events").Funcs(eventFuncs).Funcs(setupFuncs).ParseFS(eventFiles, "events.tmpl"))
+
+// EventText words an event in one line. The event is rendered as given:
+// redact it for the reader first (adjudicator.Redact), and what a side
+// may not read is not there to be written. A kind with no wording yet
+// renders as its name in brackets.
+func EventText(ev adjudicator.Event) string {
+	t := eventTemplates.Lookup(string(ev.Kind))
+	if t == nil {
+		return "[" + string(ev.Kind) + "]"
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, ev); err != nil {
+		return "[" + string(ev.Kind) + ": " + err.Error() + "]"
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// EventTexts words the events side reads, in order: each redacted for side
+// (adjudicator.Redact), then EventText.
+func EventTexts(evs []adjudicator.Event, side adjudicator.Side) []string {
+	var out []string
+	for _, e := range evs {
+		if r, ok := adjudicator.Redact(e, side); ok {
+			out = append(out, EventText(r))
+		}
+	}
+	return out
+}
+
+var eventFuncs = template.FuncMap{
+	"side":       sideName,
+	"enemy":      func(s adjudicator.Side) adjudicator.Side { return s.Enemy() },
+	"plural":     plural,
+	"are":        func(n int) string { return pick(n, "is", "are") },
+	"verbS":      func(n int) string { return pick(n, "s", "") },
+	"capitalize": capitalize,
+	"date":       adjudicator.TurnDate,
+	"route":      route,
+	"hexesAnd":   func(hs []adjudicator.Hex) string { return joinAnd(hexNames(hs)) },
+	"hexesComma": func(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), ", ") },
+	"hex":        func(hs []adjudicator.Hex, i int) adjudicator.Hex { return hexAt(hs, i) },
+	"dice":       dice,
+	"diceCount":  func(ds []adjudicator.EventDie) string { return diceCount(len(ds)) },
+	"mods":       mods,
+	"airMods":    airMods,
+	"add":        func(a, b int) int { return a + b },
+	"face":       func(f int) string { return adjudicator.DiceText([]int{f}, 0) },
+	"isUS":       func(s adjudicator.Side) bool { return s == adjudicator.US },
+	"isUnknown":  func(k adjudicator.Kind) bool { return k == adjudicator.Unknown },
+	"unit":       firstUnit,
+	"who":        who,
+	"ids":        ids,
+	"named":      named,
+	"countNamed": countNamed,
+	"cause":      cause,
+	"decision":   func() adjudicator.WaitKind { return adjudicator.WaitUSDecision },
+	"waitNoun":   waitNoun,
+	// A refit turn is never a night turn (rule 3.1): its waits say no time.
+	"isRefit":    func(k adjudicator.WaitKind) bool { return k == adjudicator.WaitUSRefit || k == adjudicator.WaitJPRefit },
+	"stackLimit": func() int { return adjudicator.StackJapanese },
+	"quote":      func(s string) string { return fmt.Sprintf("%q", s) },
+	// Refit turns (rule 9).
+	"lossRecoveryLow": func() int { return adjudicator.LossRecoveryLow },
+	"casualties":      func(n int) string { return fmt.Sprintf("%d %s", n, pick(n, "casualty", "casualties")) },
+	"staging":         staging,
+	"moves":           moves,
+	"placed":          placed,
+	"counterCounts":   counterCounts,
+}
+
+// waitNoun names the orders a game waits for, as a refusal does: "the U.S.
+// decision of turn 3", "the Japanese actions of turn 3".
+func waitNoun(k adjudicator.WaitKind) string {
+	switch k {
+	case adjudicator.WaitUSDecision:
+		return "decision"
+	case adjudicator.WaitJPSetup:
+		return "setup"
+	case adjudicator.WaitUSLanding:
+		return "landing"
+	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+		return "refit orders"
+	}
+	return string(k)
+}
+
+// sideName names a side as the rules do: "U.S.", "Japanese".
+func sideName(s adjudicator.Side) string {
+	switch s {
+	case adjudicator.US:
+		return "U.S."
+	case adjudicator.JP:
+		return "Japanese"
+	}
+	return s.String()
+}
+
+// pick returns one for n == 1, else many.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// diceCount counts dice: "1 die", "4 dice".
+func diceCount(n int) string {
+	if n == 1 {
+		return "1 die"
+	}
+	return fmt.Sprintf("%d dice", n)
+}
+
+// joinAnd joins names as "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// hexNames writes each hex as its CCRR id.
+func hexNames(hs []adjudicator.Hex) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.String()
+	}
+	return out
+}
+
+// hexAt returns hs[i], or the zero hex.
+func hexAt(hs []adjudicator.Hex, i int) adjudicator.Hex {
+	if i < 0 || i >= len(hs) {
+		return 0
+	}
+	return hs[i]
+}
+
+// route writes hexes as "2821→2720→2719".
+func route(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), "→") }
+
+// dice writes an event's dice as the table reads them: "9, 8, 8 (-3: 6, 5,
+// 5)", natural faces (a 10 as the 0 of the die) and, with a modifier, the
+// modified rolls.
+func dice(ev adjudicator.Event) string {
+	faces := make([]int, len(ev.Dice))
+	for i, d := range ev.Dice {
+		faces[i] = d.Face
+	}
+	return adjudicator.DiceText(faces, ev.DRM)
+}
+
+// modLines words the lines of the modifier table (rule 8.3) and the
+// airpower modifiers (3.4).
+var modLines = map[adjudicator.ModifierLine]string{
+	adjudicator.ModAttackingHigher: "attacking a higher level",
+	adjudicator.ModUpSlope:         "attacking across an up slope",
+	adjudicator.ModOutOfSupply:     "out of supply",
+	adjudicator.ModWilliwaw:        "williwaw",
+	adjudicator.ModFog:             "fog",
+	adjudicator.ModRain:            "rain",
+	adjudicator.ModNight:           "night",
+	adjudicator.ModSurrounded5:     "surrounded on 5 sides (rule 6.2)",
+	adjudicator.ModSurrounded6:     "surrounded on 6 sides (rule 6.2)",
+	adjudicator.ModFiringHigher:    "firing at a higher level",
+	adjudicator.ModFaceDown:        "face-down target",
+	adjudicator.ModScenario:        "scenario",
+}
+
+// modLine words one modifier line.
+func modLine(l adjudicator.ModifierLine) string {
+	if w, ok := modLines[l]; ok {
+		return w
+	}
+	return string(l)
+}
+
+// mods lists to-hit modifiers as the 8.3 table writes them: "-1 fog, +1
+// surrounded on 5 sides (rule 6.2)".
+func mods(ms []adjudicator.Modifier) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = fmt.Sprintf("%+d %s", m.Value, modLine(m.Line))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// airMods writes the modifiers of an airpower die as a sum: "-3 fog -2
+// scenario".
+func airMods(ms []adjudicator.Modifier) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = fmt.Sprintf("%d %s", m.Value, modLine(m.Line))
+	}
+	return strings.Join(parts, " ")
+}
+
+// firstUnit returns the one unit an event is about, or a zero unit.
+func firstUnit(us []adjudicator.EventUnit) adjudicator.EventUnit {
+	if len(us) == 0 {
+		return adjudicator.EventUnit{}
+	}
+	return us[0]
+}
+
+// named reports whether every unit is named (none is an anonymous counter).
+func named(us []adjudicator.EventUnit) bool {
+	for _, u := range us {
+		if u.ID == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// countNamed counts the named units.
+func countNamed(us []adjudicator.EventUnit) int {
+	n := 0
+	for _, u := range us {
+		if u.ID != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// ids joins the ids of the named units: "J01, J02 and U01".
+func ids(us []adjudicator.EventUnit) string {
+	var names []string
+	for _, u := range us {
+		if u.ID != "" {
+			names = append(names, u.ID)
+		}
+	}
+	return joinAnd(names)
+}
+
+// who names units by their ids, or, when any of them is an anonymous
+// counter, as counters: "a Japanese counter", "3 Japanese counters" (rule
+// 2.5: a reader who cannot tell one counter sees a stack of counters).
+func who(us []adjudicator.EventUnit) string {
+	if named(us) {
+		return ids(us)
+	}
+	side := adjudicator.JP
+	if len(us) > 0 {
+		side = us[0].Side
+	}
+	if len(us) == 1 {
+		return "a " + sideName(side) + " counter"
+	}
+	return fmt.Sprintf("%d %s counters", len(us), sideName(side))
+}
+
+// cause words what scored the hits of a loss, as the head of its line:
+// "fire on 2717: ", or nothing.
+func cause(c *adjudicator.Cause) string {
+	if c == nil {
+		return ""
+	}
+	var s string
+	switch c.Kind {
+	case adjudicator.CauseFire:
+		s = "fire on " + c.Hex.String()
+	case adjudicator.CauseAir:
+		s = sideName(c.Side) + " air attack on " + c.Hex.String()
+	case adjudicator.CauseFriendlyFire:
+		s = "friendly fire from the " + sideName(c.Side) + " air attack on " + c.Hex.String()
+	case adjudicator.CauseSoftGround:
+		s = fmt.Sprintf("soft ground (rule 8.1.5: %s of 1 or 2)", diceCount(c.Dice))
+	case adjudicator.CauseMelee:
+		s = "melee at " + c.Hex.String()
+	default:
+		return ""
+	}
+	return s + ": "
+}
+
+// staging lists units by the staging box they wait in, boxes in the order
+// met: "1/17-A and 1/17-B for zone D and 2/17-E for zone F" (rule 9.2.2).
+func staging(us []adjudicator.EventUnit) string {
+	by := map[string][]string{}
+	var zones []string
+	for _, u := range us {
+		z := strings.TrimPrefix(u.Box, adjudicator.BoxStagingPrefix)
+		if by[z] == nil {
+			zones = append(zones, z)
+		}
+		by[z] = append(by[z], u.ID)
+	}
+	parts := make([]string, len(zones))
+	for i, z := range zones {
+		parts[i] = joinAnd(by[z]) + " for zone " + z
+	}
+	return joinAnd(parts)
+}
+
+// moves lists units moved from the hexes of from to their own: "U01 from
+// 2414 to 2415 and U02 from 2310 to 2311" (rule 9.6).
+func moves(us []adjudicator.EventUnit, from []adjudicator.Hex) string {
+	parts := make([]string, len(us))
+	for i, u := range us {
+		parts[i] = fmt.Sprintf("%s from %s to %s", u.ID, hexAt(from, i), u.Hex)
+	}
+	return joinAnd(parts)
+}
+
+// placed lists units with their hexes: "U05 in 2415 and U06 in 2416".
+func placed(us []adjudicator.EventUnit) string {
+	parts := make([]string, len(us))
+	for i, u := range us {
+		parts[i] = fmt.Sprintf("%s in %s", u.ID, u.Hex)
+	}
+	return joinAnd(parts)
+}
+
+// counterCounts writes how many Japanese counters stand in each hex: "2414
+// no Japanese counter and 2415 1 Japanese counter".
+func counterCounts(hs []adjudicator.Hex, counts []int) string {
+	parts := make([]string, len(hs))
+	for i, h := range hs {
+		n := 0
+		if i < len(counts) {
+			n = counts[i]
+		}
+		what := "no Japanese counter"
+		if n > 0 {
+			what = plural(n, "Japanese counter")
+		}
+		parts[i] = h.String() + " " + what
+	}
+	return joinAnd(parts)
+}

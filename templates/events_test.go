@@ -1,0 +1,272 @@
+package templates_test
+
+// These tests import package rulecase, which imports templates: they are
+// in package templates_test to keep the import graph acyclic.
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/rulecase"
+	"github.com/attu-pbem/attu/templates"
+)
+
+// updating reports whether -update (declared in asciimap_test.go) was given.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// sample is an event to word, and where it comes from.
+type sample struct {
+	from string
+	ev   adjudicator.Event
+}
+
+// variant names what of an event changes its wording: its kind, the rule
+// branch, the cause of a loss, how much the U.S. sees, and whose unit it
+// is about.
+func variant(e adjudicator.Event) string {
+	v := []string{string(e.Kind)}
+	if e.Reason != "" {
+		v = append(v, string(e.Reason))
+	}
+	if e.Private != nil && e.Private.Reason != "" {
+		v = append(v, "private "+string(e.Private.Reason))
+	}
+	if e.Cause != nil {
+		v = append(v, "cause "+string(e.Cause.Kind))
+	}
+	if len(e.Units) > 0 {
+		u := e.Units[0]
+		who := u.Side.String()
+		if u.Kind == adjudicator.Unknown {
+			who += " unknown"
+		}
+		v = append(v, "unit "+who)
+	}
+	hidden := 0
+	for _, u := range slices.Concat(e.Units, e.Others) {
+		if !u.Known {
+			hidden++
+		}
+	}
+	if hidden > 0 {
+		v = append(v, fmt.Sprintf("%d of %d units not known", hidden, len(e.Units)+len(e.Others)))
+	}
+	v = append(v, "U.S. sight "+e.Seen.US.String())
+	return strings.Join(v, ", ")
+}
+
+// caseSamples runs every rules case and keeps the first event of each
+// variant, in the order met.
+func caseSamples(t *testing.T) []sample {
+	t.Helper()
+	files, err := filepath.Glob("../adjudicator/rulecase/testdata/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rules cases: %v", err)
+	}
+	var out []sample
+	seen := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := rulecase.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, e := range c.Run().Events {
+			if v := variant(e); !seen[v] {
+				seen[v] = true
+				out = append(out, sample{"rules case " + filepath.Base(f), e})
+			}
+		}
+	}
+	return out
+}
+
+// gameSamples are the events of a game's start and of a U.S. decision with
+// standing instructions, from the rules themselves.
+func gameSamples(t *testing.T) []sample {
+	t.Helper()
+	s, evs := adjudicator.NewGame(nil, nil, &adjudicator.ForcedDice{Values: []int{5, 3}})
+	o := adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitUSDecision,
+		Decision: &adjudicator.Decision{Night: true}, Standing: &adjudicator.Standing{Retreat: adjudicator.RetreatAlways}}
+	_, more, ps := adjudicator.Resolve(s, o, &adjudicator.ForcedDice{Values: []int{4, 9, 8}})
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	var out []sample
+	for _, e := range append(evs, more...) {
+		out = append(out, sample{"a new game", e})
+	}
+	return out
+}
+
+// handSamples are built by hand, as the rules emit them, for what no rules
+// case shows yet.
+func handSamples() []sample {
+	type (
+		E = adjudicator.Event
+		U = adjudicator.EventUnit
+		H = adjudicator.Hex
+	)
+	public := adjudicator.Public
+	anon := adjudicator.Visibility{US: adjudicator.SightAnonymous, JP: adjudicator.SightFull}
+	us := adjudicator.US
+	jp := adjudicator.JP
+	up := func(id string, side adjudicator.Side, kind adjudicator.Kind, h H, steps int) U {
+		return U{ID: id, Side: side, Kind: kind, Hex: h, Steps: steps, Known: true}
+	}
+	down := func(id string, kind adjudicator.Kind, h H) U {
+		return U{ID: id, Side: jp, Kind: kind, Hex: h, Steps: 1}
+	}
+	evs := []E{
+		{Kind: adjudicator.EventActionsCutShort, Seen: public, Side: us, Activation: 3, LastActivation: 5},
+		{Kind: adjudicator.EventActivationSkipped, Seen: adjudicator.OnlyTo(jp), Side: jp, Activation: 2,
+			Note: "J01 is not on the map (it is in eliminated)"},
+		{Kind: adjudicator.EventAirWasted, Seen: public, Side: us, Hexes: []H{2717}, Target: 2717, Factors: 2},
+		{Kind: adjudicator.EventFriendlyFireMissed, Seen: public, Side: jp, Hexes: []H{2618}, Target: 2618},
+		{Kind: adjudicator.EventChargeEnds, Seen: public, Side: jp, Hexes: []H{2619}, Target: 2619},
+		{Kind: adjudicator.EventCharge, Seen: anon, Side: jp, Units: []U{down("J07", adjudicator.Infantry, 2619)},
+			Hexes: []H{2717, 2618, 2619}, MP: 4, Allowance: 10},
+		{Kind: adjudicator.EventCannotRetreat, Seen: public, Side: us, Units: []U{up("105-1", us, adjudicator.Artillery, 2618, 2)},
+			Hexes: []H{2618}, Target: 2619, Reason: adjudicator.ReasonStanding, Instruction: "always"},
+		{Kind: adjudicator.EventCannotRetreat, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2618, 1)},
+			Hexes: []H{2618}, Target: 2619, Reason: adjudicator.ReasonLeftAlone},
+		{Kind: adjudicator.EventAdvanceBarred, Seen: adjudicator.OnlyTo(jp), Side: jp, Units: []U{down("U03", adjudicator.Unknown, 2618)},
+			Hexes: []H{2618, 2717}, Target: 2717},
+		{Kind: adjudicator.EventAdvanceStacked, Seen: public, Side: us, Units: []U{up("1/17-B", us, adjudicator.Infantry, 2618, 4)},
+			Hexes: []H{2618, 2717}, Target: 2717, Note: "13 steps of 1/17 (limit 12 for one battalion, rule 4.1)"},
+		{Kind: adjudicator.EventAdvanceStacked, Seen: public, Side: jp, Units: []U{up("J02", jp, adjudicator.Infantry, 2818, 1)},
+			Hexes: []H{2818, 2717}, Target: 2717},
+		{Kind: adjudicator.EventMeleeBrokenOff, Seen: public, Side: us, Hexes: []H{2717}, Target: 2717, Round: adjudicator.MaxMeleeRounds},
+		{Kind: adjudicator.EventMeleeLapsed, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2618, 4)},
+			Hexes: []H{2618, 2717}, Target: 2717, Reason: adjudicator.ReasonNoEnemy},
+		{Kind: adjudicator.EventMeleeLapsed, Seen: anon, Side: jp, Units: []U{down("J01", adjudicator.Infantry, 2818), down("U02", adjudicator.Unknown, 2818)},
+			Hexes: []H{2818, 2717}, Target: 2717, Reason: adjudicator.ReasonNotAdjacent},
+		{Kind: adjudicator.EventConverted, Seen: anon, Side: jp, Units: []U{down("U04", adjudicator.Unknown, 2619)},
+			Others: []U{up("J33", jp, adjudicator.Infantry, 2619, 1)}, Hexes: []H{2619},
+			Private: &adjudicator.Private{Table: "U04", Die: 10, Yield: 2, Reason: adjudicator.ReasonPoolEmpty}},
+		{Kind: adjudicator.EventConverted, Seen: anon, Side: jp, Units: []U{down("U05", adjudicator.Unknown, 2619), down("U06", adjudicator.Unknown, 2619)},
+			Hexes: []H{2619}, Private: &adjudicator.Private{Table: "U06", Die: 1, Yield: 1, Reason: adjudicator.ReasonHexFull}},
+		{Kind: adjudicator.EventSetAsideEliminated, Seen: public, Side: jp, Units: []U{up("105-2", us, adjudicator.Artillery, 0, 1)},
+			Hexes: []H{2619}, Target: 2619, Reason: adjudicator.ReasonNotCaptured},
+		{Kind: adjudicator.EventMeleeEnds, Seen: public, Side: jp, Hexes: []H{2619}, Target: 2619, Round: 100, Reason: adjudicator.ReasonBothStand},
+		{Kind: adjudicator.EventEliminated, Seen: anon, Units: []U{down("U01", adjudicator.Unknown, 2717)}, Hexes: []H{2717},
+			Cause: &adjudicator.Cause{Kind: adjudicator.CauseAir, Side: us, Hex: 2717}},
+		{Kind: adjudicator.EventHitsLost, Seen: public, Hexes: []H{2717, 2818}, Hits: 1},
+		{Kind: adjudicator.EventLeftAlone, Seen: anon, Side: jp, Units: []U{down("J03", adjudicator.Infantry, 2619), down("20MM2", adjudicator.Artillery, 2619)},
+			Hexes: []H{2619}, Target: 2717},
+		{Kind: adjudicator.EventZoneCleared, Seen: anon, Side: us, Units: []U{down("U09", adjudicator.Unknown, 3521)},
+			Hexes: []H{3622, 3521}, Zone: "A", ZoneName: "Alexei Point", Place: "Alexei Point"},
+		{Kind: adjudicator.EventHidden, Seen: anon, Side: jp, Units: []U{up("J02", jp, adjudicator.Infantry, 2717, 1), down("U01", adjudicator.Unknown, 2818)}},
+		{Kind: adjudicator.EventRefitSkipped, Seen: public, Side: us, Part: "restore", Activation: 1, Note: "1/17-A in 2720 is out of supply"},
+		{Kind: adjudicator.EventRefitHexFull, Seen: public, Side: us, Units: []U{up("1/17-B", us, adjudicator.Infantry, 2720, 2)}, Hexes: []H{2720}},
+		{Kind: adjudicator.EventAdvanceOutOfArea, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2417, 4)},
+			Hexes: []H{2417, 2517}, Target: 2517,
+			Note: "2517 lies in the south area of The Linkup, and units cross from the north only once Jarmin Pass (2117) is secured, its zone cleared (rule 15.3)"},
+		{Kind: adjudicator.EventVPValues, Seen: adjudicator.OnlyTo(jp), Side: jp, Reason: adjudicator.ReasonDrawn,
+			Private: &adjudicator.Private{VP: []adjudicator.VPHex{{Hex: 1425, Value: 2, Name: "Temnac Bay"}, {Hex: 2011, Value: 3, Name: "Holtz Bay"}}}},
+	}
+	var out []sample
+	for _, e := range evs {
+		out = append(out, sample{"built by hand", e})
+	}
+	return out
+}
+
+// allSamples is every sample, each variant once, rules first.
+func allSamples(t *testing.T) []sample {
+	var out []sample
+	seen := map[string]bool{}
+	for _, s := range slices.Concat(caseSamples(t), gameSamples(t), handSamples()) {
+		if v := variant(s.ev); !seen[v] {
+			seen[v] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestEventWords words one event of every kind and variant for each
+// reader and compares the whole with testdata/events.golden (refresh it
+// with go test ./templates -update and review the diff).
+func TestEventWords(t *testing.T) {
+	samples := allSamples(t)
+	var b strings.Builder
+	b.WriteString("# Every kind of event as each reader reads it (go test ./templates -update).\n")
+	kinds := map[adjudicator.EventKind]bool{}
+	for _, s := range samples {
+		kinds[s.ev.Kind] = true
+		b.WriteString("\n" + wrap(fmt.Sprintf("%s (%s)", variant(s.ev), s.from), "  "))
+		for _, side := range []adjudicator.Side{adjudicator.Umpire, adjudicator.JP, adjudicator.US} {
+			text := "(reads nothing)"
+			if r, ok := adjudicator.Redact(s.ev, side); ok {
+				text = templates.EventText(r)
+				if strings.HasPrefix(text, "[") || strings.Contains(text, "<no value>") || strings.Contains(text, "%!") {
+					t.Errorf("%s, %s: %q", variant(s.ev), side, text)
+				}
+			}
+			b.WriteString(wrap(fmt.Sprintf("  %-7s %s", side.String()+":", text), "          "))
+		}
+	}
+	for _, k := range adjudicator.EventKinds() {
+		if !kinds[k] {
+			t.Errorf("no sample of %s: add one", k)
+		}
+	}
+	path := filepath.Join("testdata", "events.golden")
+	got := b.String()
+	if updating() {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./templates -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("events differ from %s; run go test ./templates -update and review the diff.\ngot:\n%s", path, got)
+	}
+}
+
+// wrap breaks line at spaces to fit the 100 columns of every golden text
+// (TestGoldenWidths), continuing with indent, and ends it with a newline.
+func wrap(line, indent string) string {
+	const width = templates.MaxWidth
+	var b strings.Builder
+	for len(line) > width {
+		cut := strings.LastIndex(line[:width+1], " ")
+		if cut <= len(indent) {
+			break
+		}
+		b.WriteString(line[:cut] + "\n")
+		line = indent + line[cut+1:]
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// Every kind has its wording, and a kind without one says so rather than
+// vanishing.
+func TestEveryKindWorded(t *testing.T) {
+	for _, k := range adjudicator.EventKinds() {
+		if got := templates.EventText(adjudicator.Event{Kind: k}); strings.HasPrefix(got, "[") && !strings.Contains(got, ":") {
+			t.Errorf("%s has no wording: %q", k, got)
+		}
+	}
+	if got := templates.EventText(adjudicator.Event{Kind: "no-such-kind"}); got != "[no-such-kind]" {
+		t.Errorf("an unknown kind reads %q", got)
+	}
+}
