@@ -52,12 +52,16 @@ func (d *recDice) values() []int {
 // weather and Komandorski chits kept, the casualty track most often cut to
 // a third so that games last, what belongs to a turn under way cleared,
 // U.S. units beyond a landing zone's capacity put back in the
-// reinforcements box since the generator stacks up to 8 steps anywhere). Odd seeds start a new game (NewGame, turn 1) deployed
-// at random by autoplay.Deploy, as the setup waits are not there yet.
+// reinforcements box since the generator stacks up to 8 steps anywhere).
+// Odd seeds start a new game (NewGameFrom) of each scenario and setup in
+// turn, waiting for its setup orders, which the game then plays.
 func startGame(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Event) {
 	if seed%2 == 1 {
-		s, evs := adjudicator.NewGame(nil, nil, &recDice{r: r})
-		autoplay.Deploy(s, r.Intn)
+		c := newGames[int(seed/2)%len(newGames)]
+		s, evs, err := adjudicator.NewGameFrom(c.scenario, c.opt, &recDice{r: r})
+		if err != nil {
+			panic(err)
+		}
 		return s, evs
 	}
 	s := adjudicator.RandomState(r)
@@ -81,6 +85,22 @@ func startGame(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Even
 	return s, nil
 }
 
+// newGames are the games NewGameFrom creates for the generated games and
+// the soak: every scenario, the campaign with each setup and the victory
+// point chits.
+var newGames = []struct {
+	scenario string
+	opt      adjudicator.Options
+}{
+	{adjudicator.ScenarioCampaign, adjudicator.Options{}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{JPSetup: adjudicator.SetupFree, USSetup: adjudicator.SetupFree}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{JPSetup: adjudicator.SetupFree, VPChits: adjudicator.VPDrawn}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{USSetup: adjudicator.SetupFree, VPChits: adjudicator.VPPlaced}},
+	{adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{}},
+	{adjudicator.ScenarioHoltzBayToJarminPass, adjudicator.Options{}},
+	{adjudicator.ScenarioTheLinkup, adjudicator.Options{}},
+}
+
 // gameStep is one Resolve of a generated game, with what the checks need.
 type gameStep struct {
 	seed   int64
@@ -99,9 +119,11 @@ type gameStep struct {
 }
 
 // refit reports whether the step is one of a refit turn's U.S. steps (rule
-// 9.1 to 9.4): a refit decision, or the U.S. refit orders.
+// 9.1 to 9.4): a refit decision, or the U.S. refit orders; or the opening
+// landing, step 2 of a refit turn (12.5).
 func (st *gameStep) refit() bool {
-	return st.before.Wait().Kind == adjudicator.WaitUSRefit || st.orders.Decision != nil && st.orders.Decision.Refit
+	k := st.before.Wait().Kind
+	return k == adjudicator.WaitUSRefit || k == adjudicator.WaitUSLanding || st.orders.Decision != nil && st.orders.Decision.Refit
 }
 
 // failure is a broken invariant and the hexes it is about.
@@ -241,19 +263,39 @@ func countStep(tally map[string]int, o adjudicator.Orders, evs []adjudicator.Eve
 				tally["unit landed"]++
 			}
 		case adjudicator.EventVictory:
-			why := templates.EventText(e)
-			if i := strings.LastIndex(why, "(rule"); i > 0 {
-				why = why[i:]
-			}
-			tally["victory "+why]++
+			tally["victory "+ruleOf(templates.EventText(e))]++
 		}
 	}
+}
+
+// ruleOf returns the first rule a victory's reason cites, like "(rule
+// 3.8.2)".
+func ruleOf(text string) string {
+	i := strings.Index(text, "(rule")
+	if i < 0 {
+		return text
+	}
+	j := strings.Index(text[i:], ")")
+	if j < 0 {
+		return text[i:]
+	}
+	return text[i : i+j+1]
 }
 
 // countLosses tallies the U.S. infantry steps lost and the Japanese
 // infantry units that left the pool in a step.
 func countLosses(tally map[string]int, before, after *adjudicator.State) {
-	tally["U.S. infantry step lost"] += usInfantrySteps(before) - usInfantrySteps(after)
+	for _, u := range before.Units {
+		if !u.OnMap() || u.Side() != adjudicator.US || u.Kind() != adjudicator.Infantry {
+			continue
+		}
+		now, _ := after.Unit(u.ID)
+		left := 0
+		if now.OnMap() {
+			left = now.Steps
+		}
+		tally["U.S. infantry step lost"] += max(u.Steps-left, 0)
+	}
 	for _, u := range before.Units {
 		if now, _ := after.Unit(u.ID); u.Box == adjudicator.BoxPool && now.Box != adjudicator.BoxPool {
 			tally["revealed from the pool"]++
@@ -276,6 +318,12 @@ func (st *gameStep) check(t *testing.T) {
 // failure.
 func (st *gameStep) fail(t *testing.T, f failure) {
 	t.Helper()
+	t.Fatal(st.report(f))
+}
+
+// report says what failed in the step, with the orders, a close-up of the
+// hexes concerned before and after, and the events.
+func (st *gameStep) report(f failure) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seed %d, turn %d, step %d (%s): %s\n", st.seed, st.before.Turn, st.n, st.wait, f.msg)
 	for i, a := range st.orders.Actions {
@@ -301,7 +349,7 @@ func (st *gameStep) fail(t *testing.T, f failure) {
 	for _, e := range st.events {
 		fmt.Fprintf(&b, "  [%s, seen by U.S. %s, Japanese %s] %s\n", e.Kind, e.Seen.US, e.Seen.JP, templates.EventText(e))
 	}
-	t.Fatal(b.String())
+	return b.String()
 }
 
 // actionText writes an activation in one line.

@@ -528,7 +528,7 @@ func (s *State) retreatHex(u *Unit) (Hex, bool) {
 	m := s.Map()
 	best, bestDist := Hex(0), 0
 	for _, n := range m.Neighbours(u.Hex) {
-		if m.Cliff(u.Hex, n) || s.holdsSide(n, JP) || s.InEnemyZOC(n, JP) || s.StackingProblemWith(n, u, u.Steps) != "" {
+		if m.Cliff(u.Hex, n) || s.holdsSide(n, JP) || s.InEnemyZOC(n, JP) || s.StackingProblemWith(n, u, u.Steps) != "" || s.areaBan(u.Hex, n) != "" {
 			continue
 		}
 		dist := 1 << 30
@@ -628,6 +628,12 @@ func (mt *meleeFight) advance(att []*Unit) {
 			// Attacking Unknown units convert when the melee begins (2.5),
 			// so this holds only should one ever be left unconverted.
 			mt.say(Event{Kind: EventAdvanceBarred, Seen: OnlyTo(JP), Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex, mt.target}})
+			continue
+		}
+		if why := s.areaBan(u.Hex, mt.target); why != "" {
+			// rule 15: no unit leaves the play area, nor crosses between
+			// the fronts of The Linkup before it may.
+			mt.say(Event{Kind: EventAdvanceOutOfArea, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex, mt.target}, Note: why})
 			continue
 		}
 		if why := s.StackingProblemWith(mt.target, u, u.Steps); why != "" {

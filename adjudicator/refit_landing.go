@@ -62,6 +62,10 @@ func (r *refitRun) land(list []Landing) {
 			r.refuse(PartLand, i, "%s: %s", u.ID, why)
 			continue
 		}
+		if why := s.landingZoneBan(u.ID, lz.ID); why != "" {
+			r.refuse(PartLand, i, "%s: %s", u.ID, why) // rule 15
+			continue
+		}
 		waves = append(waves, staged{u, lz})
 	}
 	if len(waves) == 0 {

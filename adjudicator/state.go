@@ -72,6 +72,7 @@ const (
 	BoxEliminated     = "eliminated"     // out of play for good
 	BoxUnused         = "unused"         // not yet created (independents, depots) or not in this scenario
 	BoxStagingPrefix  = "staging:"       // followed by a landing zone id (9.2.2)
+	BoxSetup          = "setup"          // Japanese units the free setup is to place (12.4)
 )
 
 // Unit is a counter's situation in a game.
@@ -148,6 +149,12 @@ type State struct {
 	// Komandorski holds the chits of rule 12.1, drawn at creation and seen
 	// only by the Japanese until revealed (12.1.3).
 	Komandorski Komandorski `json:"komandorski"`
+	// Options are the choices the game was created with (NewGameFrom);
+	// nil for a position set up by hand.
+	Options *Options `json:"options,omitempty"`
+	// VP holds the victory point chits of the optional rule 14.0, nil
+	// when the game does not use them.
+	VP *VPChits `json:"vp_chits,omitempty"`
 	// SupplyOverride forces a unit in (true) or out of (false) supply; rules
 	// cases use it to pose a situation. Real games leave it empty.
 	SupplyOverride map[string]bool `json:"supply_override,omitempty"`
@@ -237,6 +244,7 @@ func (s *State) Clone() *State {
 	c.StandingJP = s.StandingJP.clone()
 	c.Cleared = slices.Clone(s.Cleared)
 	c.SupplyOverride = maps.Clone(s.SupplyOverride)
+	c.Options, c.VP = s.Options.clone(), s.VP.clone()
 	c.reindex()
 	return &c
 }

@@ -123,7 +123,8 @@ func (k Komandorski) LastTurn() int {
 // DefaultOrders returns the orders that stand for a side that missed the
 // deadline of the current wait (DESIGN 3.3): a day turn without refit for
 // the U.S. decision, no activations for actions, DefaultRefit and
-// DefaultRearrange in a refit turn.
+// DefaultRearrange in a refit turn, and at the setup the plans PlanJPSetup
+// and PlanLanding make without a choice of their own.
 func (s *State) DefaultOrders() Orders {
 	w := s.Wait()
 	o := Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
@@ -134,6 +135,12 @@ func (s *State) DefaultOrders() Orders {
 		o.Refit = s.DefaultRefit()
 	case WaitJPRefit:
 		o.Rearrange = s.DefaultRearrange()
+	case WaitJPSetup:
+		js := s.PlanJPSetup(nil)
+		o.JPSetup = &js
+	case WaitUSLanding:
+		l := s.PlanLanding(nil)
+		o.Landing = &l
 	}
 	return o
 }
@@ -196,6 +203,12 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		} else {
 			events = append(events, out.refitJP(*o.Rearrange)...)
 		}
+	case WaitJPSetup, WaitUSLanding:
+		out = base
+		if out == s {
+			out = s.Clone()
+		}
+		events = append(events, out.resolveSetup(kind, o, d)...)
 	}
 	if w := out.Wait(); !w.Over() {
 		events = append(events, Event{Kind: EventWait, Seen: Public, Side: w.Side, Wait: w.Kind, Turn: w.Turn, Night: out.Night})
@@ -250,7 +263,8 @@ func (s *State) checkFile(o Orders) []Problem {
 			file("a refit or night decision is made only at the start of a turn, in the U.S. decision (rules 3.1, 3.2)")
 		}
 	}
-	return append(problems, s.checkRefitParts(o)...)
+	problems = append(problems, s.checkRefitParts(o)...)
+	return append(problems, s.checkSetupParts(o)...)
 }
 
 // mergeStanding puts standing instructions from an orders file of side in
@@ -317,7 +331,7 @@ func (s *State) meleeStep(d Dice) []Event {
 // advanceTurn is step 9 (rule 3.9): the end of the game when this was the
 // last turn (3.8.3), else the next turn with its flips and reveals.
 func (s *State) advanceTurn() []Event {
-	if last := s.Komandorski.LastTurn(); last > 0 && s.Turn >= last {
+	if last := s.lastTurn(); last > 0 && s.Turn >= last {
 		evs := []Event{{Kind: EventLastTurn, Seen: Public, Turn: s.Turn}}
 		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
 	}
@@ -382,8 +396,13 @@ func (s *State) revealKomandorski() []Event {
 
 // endGame records the winner and why, and ends the game (rule 3.8). ev
 // holds the winner (Side) and the facts of the victory event; why words
-// the victory for the state (State.Victory).
+// the victory for the state (State.Victory). With the victory point chits
+// in use they decide who won and how well (rule 14.0).
 func (s *State) endGame(ev Event, why string) []Event {
+	if s.VP != nil && !s.VP.Revealed {
+		ev.Side, why = s.scoreVP(why)
+		ev.VP, ev.Turn = s.VP.named(s.Map()), s.Turn
+	}
 	s.Winner, s.Victory = ev.Side, why
 	s.await(WaitEnded, NoSide)
 	ev.Kind, ev.Seen = EventVictory, Public

@@ -64,7 +64,7 @@ func (s *State) revealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 
 	gone := unitRefs(unknowns) // before they leave: where they stood
 	for _, u := range unknowns {
-		s.removeFromMap(u, BoxOffMap)
+		s.removeFromMap(u, s.convertedBox()) // for good in a short scenario (15.1)
 	}
 	n = min(n, jpStackLimit-others)
 	var placed []*Unit
@@ -160,6 +160,12 @@ func (s *State) PoolCounts() (onMap, pool, eliminated int) {
 // is rolled again. Every index is then equally likely and the draw depends
 // only on the dice, so it replays exactly.
 func drawIndex(n int, d Dice, h Hex) int {
+	return drawWith(n, d, Die{Purpose: DiePoolDraw, Side: JP, Hex: h, Seen: AudienceJP})
+}
+
+// drawWith is drawIndex with die for every digit rolled: a uniform index
+// below n.
+func drawWith(n int, d Dice, die Die) int {
 	if n <= 1 {
 		return 0
 	}
@@ -172,7 +178,7 @@ func drawIndex(n int, d Dice, h Hex) int {
 	for {
 		v := 0
 		for range digits {
-			v = v*10 + d.Roll(Die{Purpose: DiePoolDraw, Side: JP, Hex: h, Seen: AudienceJP})%10
+			v = v*10 + d.Roll(die)%10
 		}
 		if v < limit {
 			return v % n

@@ -70,6 +70,9 @@ func (s *State) checkSuddenVictory() []Event {
 // japaneseFightOn reports whether any Japanese infantry or artillery unit
 // is on the map or in the pool (rule 3.8.2, RULINGS.md R47).
 func (s *State) japaneseFightOn() bool {
+	if s.Scenario != "" {
+		return s.scenarioJapaneseLeft() // RULINGS.md R66
+	}
 	for _, u := range s.Units {
 		c := u.Counter()
 		if c.Side() != JP || (c.Kind() != Infantry && c.Kind() != Artillery) || u.Steps <= 0 {
@@ -88,6 +91,9 @@ func (s *State) japaneseFightOn() bool {
 func (s *State) checkVictory() []Event {
 	if evs := s.checkSuddenVictory(); len(evs) > 0 || s.Over() {
 		return evs
+	}
+	if s.Scenario != "" {
+		return s.scenarioVictory() // RULINGS.md R66
 	}
 	if s.usHoldsVictoryHexes() {
 		return s.endGame(Event{Side: US, Reason: ReasonVictoryHexes}, "the U.S. occupies all six victory hexes at step 8 (rule 3.8.1)")

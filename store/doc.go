@@ -11,12 +11,12 @@ Open the file once per process; a second process waits on the file lock for
 Options.Timeout and then fails.
 
 	db, err := store.Open("attu.db", nil)
-	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start(setup), Players: ps, Outbox: welcome})
+	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start("campaign", adjudicator.Options{}), Players: ps, Outbox: welcome})
 
 Create runs Start with the game's own dice, so the opening position — the
-state after adjudicator.NewGame (Komandorski chits drawn, turn 1
-waiting for the U.S. decision) and the setup — comes from the committed
-seed like every later die. Its dice and events belong to log entry 1, and
+state adjudicator.NewGameFrom creates (the markers, the Komandorski chits,
+the historic Japanese setup, waiting for the setup orders of rule 12) —
+comes from the committed seed like every later die. Its dice and events belong to log entry 1, and
 the game waits for what that position waits for (adjudicator.State.Wait).
 
 Everything that changes a game is one transaction. Apply takes a step —
