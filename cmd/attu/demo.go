@@ -1,17 +1,531 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"mime"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-smtp"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/mail/loopback"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/templates"
 )
 
 func init() {
 	register("demo", command{
-		summary: "play a scripted game through an embedded mail server (not yet available)",
-		run: func(args []string, stdout, stderr io.Writer) int {
-			fmt.Fprintln(stderr, "attu demo: not available yet; the mail daemon and the demo arrive with a later release.")
-			fmt.Fprintln(stderr, "Meanwhile try: attu map, attu map --around 2717 --radius 3, attu sandbox FILE.yaml")
-			return 1
-		},
+		summary: "play a scripted game by mail through an embedded mail server, then audit it",
+		run:     runDemo,
 	})
+}
+
+const demoUsage = `Usage: attu demo [-turns N] [-seed HEX] [-keep DIR]
+
+Plays a whole game by mail on this machine, with nothing to configure: it
+starts a small IMAP and SMTP server on 127.0.0.1, opens a game database,
+starts the mail daemon (the same loop as attu serve) and creates a game
+with the historic setup, two players and an umpire. Two scripted players
+then read their mail over IMAP, take the order template from each report,
+decide with a random legal player from their own side's position, put
+their secret token in and answer by SMTP. After N turns the umpire ends
+the game; the demo prints the reports each side received, exports the
+game and audits it.
+
+The same seed plays the same game: the dice come from it, and so do the
+players' choices.
+
+Examples:
+  attu demo
+  attu demo -turns 3 -seed 1943 -keep /tmp/attu-demo
+
+Flags:
+`
+
+// defaultDemoSeed plays a game whose first five turns have a night turn,
+// a melee and a refit turn.
+const defaultDemoSeed = "06"
+
+func runDemo(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	turns := fs.Int("turns", 5, "how many turns to play before the umpire ends the game")
+	seedHex := fs.String("seed", defaultDemoSeed, "the seed of the dice and of the players' choices, in hex")
+	keep := fs.String("keep", "", "write the database, the log and the mails here (default: a new temporary directory)")
+	timeout := fs.Duration("timeout", 55*time.Second, "give up after this long")
+	argv, code, ok := parseFlags(fs, demoUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(argv) != 0 || *turns < 1 {
+		fmt.Fprintln(stderr, "attu demo: takes only flags, and -turns must be at least 1 (attu demo -h)")
+		return 2
+	}
+	seedBytes, err := hex.DecodeString(strings.TrimPrefix(*seedHex, "0x"))
+	if err != nil || len(seedBytes) == 0 {
+		fmt.Fprintf(stderr, "attu demo: -seed %q: want hex digits, like -seed 06\n", *seedHex)
+		return 2
+	}
+	dir := *keep
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "attu-demo-"); err != nil {
+			fmt.Fprintf(stderr, "attu demo: %v\n", err)
+			return 1
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "attu demo: %v\n", err)
+		return 1
+	}
+	ctx, stop := rootContext()
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	if err := demo(ctx, stdout, dir, *turns, seedBytes); err != nil {
+		fmt.Fprintf(stderr, "attu demo: %v\n(the log is in %s)\n", err, filepath.Join(dir, "attu.log"))
+		return 1
+	}
+	return 0
+}
+
+// demo plays the game; everything it writes goes to dir.
+func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte) error {
+	start := time.Now()
+	logf, err := os.Create(filepath.Join(dir, "attu.log"))
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	lg := slog.New(slog.NewTextHandler(logf, nil))
+
+	sys, err := loopback.Start(nil)
+	if err != nil {
+		return err
+	}
+	defer sys.Close()
+	pass := map[string]string{}
+	addr := map[string]string{}
+	for _, u := range []string{"attu", "alice", "bob", "carol"} {
+		pass[u] = randomPassword()
+		if addr[u], err = sys.AddUser(u, pass[u]); err != nil {
+			return err
+		}
+	}
+
+	dbPath := filepath.Join(dir, "attu.db")
+	os.Remove(dbPath) // a kept directory from an earlier run
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := referee.New(db, referee.Config{Address: addr["attu"], DB: dbPath, Logger: lg})
+	// IDLE restarts every two seconds: a mail delivered while the inbox
+	// moves the previous one and enters IDLE has been seen to wait for the
+	// next restart (ten minutes by default), which would stall the demo.
+	d, err := newDaemon(svc, daemonConfig{
+		Address: addr["attu"],
+		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: pass["attu"],
+			Processed: "attu-done", IdleRestart: 2 * time.Second, RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
+		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain, Timeout: 10 * time.Second},
+		Outbox: mail.OutboxConfig{Interval: time.Second, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
+		Tick:   time.Second,
+		Logger: lg,
+	})
+	if err != nil {
+		return err
+	}
+	runCtx, stopDaemons := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer stopDaemons()
+	wg.Add(1)
+	go func() { defer wg.Done(); d.run(runCtx) }()
+
+	sum := sha256.Sum256(append([]byte("attu demo\x00"), seed...))
+	players := map[adjudicator.Side]*demoPlayer{}
+	for i, p := range []struct {
+		side adjudicator.Side
+		user string
+	}{{adjudicator.US, "alice"}, {adjudicator.JP, "bob"}} {
+		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
+		pl, err := newDemoPlayer(p.side, addr[p.user], db, turns, func(n int) int { return rng.IntN(n) },
+			mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: p.user, Password: pass[p.user],
+				IdleRestart: 2 * time.Second, RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
+			sys.SMTPAddr(),
+			lg.With("player", p.user))
+		if err != nil {
+			return err
+		}
+		players[p.side] = pl
+		wg.Add(1)
+		go func() { defer wg.Done(); pl.inbox.Run(runCtx, mail.Position{}) }()
+	}
+
+	gameSeed := sha256.Sum256(append([]byte("attu demo dice\x00"), seed...))
+	c, err := svc.Create(referee.NewGame{ID: "demo", Name: "Attu demo", Setup: "historic",
+		US: addr["alice"], JP: addr["bob"], Umpire: addr["carol"], Seed: gameSeed[:]}, time.Now())
+	if err != nil {
+		return err
+	}
+	id := c.Game.ID
+	d.outbox.Kick()
+	fmt.Fprintf(out, "attu demo: game %q created; the U.S. is played by %s, the Japanese by %s, the umpire is %s.\n",
+		id, addr["alice"], addr["bob"], addr["carol"])
+	fmt.Fprintf(out, "Mail goes through IMAP %s and SMTP %s; attu reads %s.\n", sys.IMAPAddr(), sys.SMTPAddr(), addr["attu"])
+	fmt.Fprintf(out, "Playing %d turns by mail...\n\n", turns)
+
+	// Wait for the players to play their turns, end the game, and wait
+	// for both final reports.
+	ended := false
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for !(players[adjudicator.US].isOver() && players[adjudicator.JP].isOver()) {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the game did not finish in time: %w", ctx.Err())
+		case <-tick.C:
+		}
+		if ended {
+			continue
+		}
+		g, err := db.Game(id)
+		if err != nil {
+			return err
+		}
+		if g.Status == store.Ended {
+			ended = true
+			continue
+		}
+		if g.Wait.Turn > turns {
+			if _, err := svc.Umpire(id, []string{"end", fmt.Sprintf("the demo's %d turns are played", turns)}, time.Now()); err != nil {
+				return err
+			}
+			d.outbox.Kick()
+			ended = true
+		}
+	}
+	stopDaemons()
+	wg.Wait()
+
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		players[side].print(out)
+	}
+
+	x, err := db.Export(id, false)
+	if err != nil {
+		return err
+	}
+	exportPath := filepath.Join(dir, id+".json")
+	var buf bytes.Buffer
+	if err := x.WriteJSON(&buf); err != nil {
+		return err
+	}
+	if err := os.WriteFile(exportPath, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	x, err = store.ReadExport(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "==== The audit of the export (attu audit %s) ====\n\n", exportPath)
+	rep := store.Audit(x, referee.Engine())
+	rep.WriteText(out)
+
+	mailDir := filepath.Join(dir, "mail")
+	n, err := writeDeliveries(mailDir, sys.Deliveries())
+	if err != nil {
+		return err
+	}
+	us, jp := players[adjudicator.US], players[adjudicator.JP]
+	fmt.Fprintf(out, "\n==== Where everything is ====\n\n")
+	fmt.Fprintf(out, "  database   %s   (attu status -db %s; attu show -db %s %s)\n", dbPath, dbPath, dbPath, id)
+	fmt.Fprintf(out, "  export     %s\n", exportPath)
+	fmt.Fprintf(out, "  mails      %s   (%d mails, one .eml file each)\n", mailDir, n)
+	fmt.Fprintf(out, "  log        %s\n", filepath.Join(dir, "attu.log"))
+	fmt.Fprintf(out, "\nPlayed %d order files by mail (%d U.S., %d Japanese): %d night turns, %d refit turns, %d melees declared; %s.\n",
+		us.files+jp.files, us.files, jp.files, us.nights, us.refits, us.melees+jp.melees, time.Since(start).Round(100*time.Millisecond))
+	if !rep.OK() {
+		return errors.New("the audit failed")
+	}
+	return nil
+}
+
+func randomPassword() string {
+	var b [9]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// writeDeliveries writes each delivered mail to dir as NNN-to-USER.eml.
+func writeDeliveries(dir string, ds []loopback.Delivery) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	for i, d := range ds {
+		name := fmt.Sprintf("%03d-to-%s.eml", i+1, d.User)
+		if err := os.WriteFile(filepath.Join(dir, name), d.Data, 0o644); err != nil {
+			return 0, err
+		}
+	}
+	return len(ds), nil
+}
+
+// demoPlayer is a scripted player: it reads its mail over IMAP, answers
+// each report that carries its order template with random legal orders
+// (autoplay) and its token, by SMTP.
+type demoPlayer struct {
+	side  adjudicator.Side
+	addr  string
+	db    *store.DB
+	turns int
+	pick  func(int) int
+	inbox *mail.Inbox
+	smtp  string // host:port of the SMTP server
+	log   *slog.Logger
+
+	mu       sync.Mutex
+	token    string
+	received []demoMail
+	answered map[string]bool
+	over     bool
+	// What the player's files asked for, for the summary.
+	files, nights, refits, melees int
+}
+
+// demoMail is a mail a player received.
+type demoMail struct {
+	Subject, Text string
+}
+
+func newDemoPlayer(side adjudicator.Side, addr string, db *store.DB, turns int, pick func(int) int,
+	in mail.InboxConfig, smtpAddr string, lg *slog.Logger) (*demoPlayer, error) {
+	p := &demoPlayer{side: side, addr: addr, db: db, turns: turns, pick: pick, smtp: smtpAddr, log: lg, answered: map[string]bool{}}
+	in.Logger = lg
+	var err error
+	if p.inbox, err = mail.NewInbox(in, p.handle); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// send answers the game's mail msg with the orders attached as a file
+// called name, as a person's mail program would: multipart/mixed, a
+// short text and the attachment, no Auto-Submitted (mail.Sender marks
+// everything it sends as automatic, which attu rightly never answers).
+func (p *demoPlayer) send(ctx context.Context, msg *mail.Message, name string, orders []byte) error {
+	var b bytes.Buffer
+	hdr := func(k, v string) { fmt.Fprintf(&b, "%s: %s\r\n", k, v) }
+	hdr("From", "<"+p.addr+">")
+	hdr("To", "<"+msg.From+">")
+	hdr("Subject", mime.QEncoding.Encode("utf-8", "Re: "+msg.Subject))
+	hdr("Date", time.Now().Format(time.RFC1123Z))
+	hdr("Message-ID", newMessageID(p.addr))
+	if msg.MessageID != "" {
+		hdr("In-Reply-To", "<"+msg.MessageID+">")
+		hdr("References", "<"+msg.MessageID+">")
+	}
+	const boundary = "attu-demo-orders"
+	hdr("MIME-Version", "1.0")
+	hdr("Content-Type", `multipart/mixed; boundary="`+boundary+`"`)
+	b.WriteString("\r\n--" + boundary + "\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMy orders are attached.\r\n")
+	b.WriteString("--" + boundary + "\r\nContent-Type: application/yaml; charset=utf-8\r\n")
+	b.WriteString(`Content-Disposition: attachment; filename="` + name + "\"\r\n\r\n")
+	b.WriteString(strings.ReplaceAll(strings.TrimRight(string(orders), "\n"), "\n", "\r\n"))
+	b.WriteString("\r\n--" + boundary + "--\r\n")
+
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	conn, err := new(net.Dialer).DialContext(dctx, "tcp", p.smtp)
+	if err != nil {
+		return err
+	}
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	c := smtp.NewClient(conn)
+	defer c.Close()
+	if err := c.SendMail(p.addr, []string{msg.From}, &b); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+func (p *demoPlayer) isOver() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.over
+}
+
+// handle reads one mail from the game.
+func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
+	raw, err := in.Fetch(ctx)
+	if err != nil {
+		return err
+	}
+	msg, err := mail.Extract(bytes.NewReader(raw), nil)
+	if err != nil {
+		p.log.Warn("unreadable mail", "err", err)
+		return nil
+	}
+	p.mu.Lock()
+	p.received = append(p.received, demoMail{Subject: msg.Subject, Text: msg.Text})
+	if tok := tokenIn(msg.Text); tok != "" {
+		p.token = tok
+	}
+	if strings.Contains(msg.Subject, "the game is over") {
+		p.over = true
+	}
+	p.mu.Unlock()
+	tmpl := templateIn(msg)
+	if tmpl == nil {
+		return nil
+	}
+	return p.answer(ctx, msg, tmpl)
+}
+
+// tokenIn finds the secret token in the welcome mail.
+func tokenIn(text string) string {
+	const marker = "Your secret token: "
+	i := strings.Index(text, marker)
+	if i < 0 {
+		return ""
+	}
+	tok, _, _ := strings.Cut(text[i+len(marker):], "\n")
+	return strings.TrimSpace(tok)
+}
+
+// templateIn returns the order template a report carries: the text after
+// "Your order template" in the report, or the attached template.
+func templateIn(msg *mail.Message) []byte {
+	if i := strings.Index(msg.Text, "Your order template"); i >= 0 {
+		if _, rest, ok := strings.Cut(msg.Text[i:], "\n"); ok {
+			return []byte(rest)
+		}
+	}
+	if msg.OrdersFile != "" && msg.Orders != "" {
+		return []byte(msg.Orders)
+	}
+	return nil
+}
+
+// answer mails orders for the wait the template names, unless the game
+// has moved on or the demo's turns are played.
+func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte) error {
+	var env struct {
+		Game string `yaml:"game"`
+		Side string `yaml:"side"`
+		Turn int    `yaml:"turn"`
+		Wait string `yaml:"wait"`
+	}
+	if err := yaml.Unmarshal(tmpl, &env); err != nil || env.Game == "" {
+		p.log.Warn("a template without its envelope", "err", err)
+		return nil
+	}
+	key := fmt.Sprintf("%d-%s", env.Turn, env.Wait)
+	if env.Side != p.side.String() || env.Turn > p.turns || p.answered[key] {
+		return nil
+	}
+	g, err := p.db.Game(env.Game)
+	if err != nil {
+		return err
+	}
+	if w := g.Wait; w.Side != p.side || w.Turn != env.Turn || string(w.Kind) != env.Wait {
+		return nil // an older report: the game has moved on
+	}
+	// The player decides from the game's position; autoplay looks only at
+	// what this side may see of it (its doc's Caveats).
+	st, err := p.db.State(env.Game)
+	if err != nil {
+		return err
+	}
+	o := autoplay.Orders(st, p.pick)
+	p.mu.Lock()
+	token := p.token
+	p.mu.Unlock()
+	raw, err := orderFile(env.Game, token, o)
+	if err != nil {
+		return err
+	}
+	name := templates.OrderTemplateName(env.Turn, adjudicator.WaitKind(env.Wait))
+	if err := p.send(ctx, msg, name, raw); err != nil {
+		return err
+	}
+	p.answered[key] = true
+	p.mu.Lock()
+	p.files++
+	if d := o.Decision; d != nil {
+		if d.Night {
+			p.nights++
+		}
+		if d.Refit {
+			p.refits++
+		}
+	}
+	for _, a := range o.Actions {
+		if a.Melee != nil {
+			p.melees++
+		}
+	}
+	p.mu.Unlock()
+	p.log.Info("orders sent", "turn", env.Turn, "wait", env.Wait)
+	return nil
+}
+
+// print writes the reports the player received: the first and the last
+// in full, the others one line each.
+func (p *demoPlayer) print(out io.Writer) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(out, "==== The %s player (%s) received %d mails ====\n\n", sideTitle(p.side), p.addr, len(p.received))
+	for i, m := range p.received {
+		if i == 0 || i == len(p.received)-1 {
+			fmt.Fprintf(out, "---- %d. %s ----\n%s\n", i+1, m.Subject, strings.TrimRight(m.Text, "\n"))
+			fmt.Fprintf(out, "---- end of mail %d ----\n\n", i+1)
+			continue
+		}
+		fmt.Fprintf(out, "  %d. %s%s\n", i+1, m.Subject, eventCount(m.Text))
+		if i == len(p.received)-2 {
+			fmt.Fprintln(out)
+		}
+	}
+}
+
+// eventCount summarises a report's "What happened" list.
+func eventCount(text string) string {
+	_, rest, ok := strings.Cut(text, "\nWhat happened:\n")
+	if !ok {
+		return ""
+	}
+	n := 0
+	for _, l := range strings.Split(rest, "\n") {
+		if !strings.HasPrefix(l, "  - ") {
+			break
+		}
+		n++
+	}
+	return fmt.Sprintf("  [%d events]", n)
+}
+
+func sideTitle(s adjudicator.Side) string {
+	if s == adjudicator.US {
+		return "U.S."
+	}
+	return "Japanese"
 }

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+// daemonConfig is everything the daemon loop needs, already read and
+// checked: serve fills it from a configuration file, demo from the
+// loopback mail system it starts.
+type daemonConfig struct {
+	Address string // the mailbox every game is played through
+	IMAP    mail.InboxConfig
+	SMTP    mail.SMTPConfig
+	Outbox  mail.OutboxConfig
+	Limits  mail.Limits
+	// Tick is how often the deadlines are looked at.
+	Tick time.Duration
+	// AnswerLimit and AnswerWindow cap the answers to mail the service
+	// never sees (too large, HTML only): AnswerLimit per sender per
+	// AnswerWindow.
+	AnswerLimit  int
+	AnswerWindow time.Duration
+	Logger       *slog.Logger
+}
+
+// daemon ties one mailbox to the game service: the inbox hands each mail
+// to Service.Handle, the outbox worker sends what the store queued, and a
+// timer drives Service.Tick. Everything it must remember lives in the
+// store, so it can be stopped at any moment and started again.
+type daemon struct {
+	cfg     daemonConfig
+	db      *store.DB
+	svc     *referee.Service
+	log     *slog.Logger
+	inbox   *mail.Inbox
+	outbox  *mail.Outbox
+	answers *mail.RateLimiter
+}
+
+// newDaemon wires svc's database to the mail servers of cfg; nothing
+// connects before run.
+func newDaemon(svc *referee.Service, cfg daemonConfig) (*daemon, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Tick <= 0 {
+		cfg.Tick = time.Minute
+	}
+	if cfg.AnswerLimit <= 0 {
+		cfg.AnswerLimit = 3
+	}
+	if cfg.AnswerWindow <= 0 {
+		cfg.AnswerWindow = time.Hour
+	}
+	d := &daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
+		answers: mail.NewRateLimiter(cfg.AnswerLimit, cfg.AnswerWindow, nil)}
+	cfg.IMAP.Logger = cfg.Logger
+	cfg.IMAP.OnPosition = d.savePosition
+	if cfg.IMAP.MaxSize <= 0 {
+		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
+	}
+	in, err := mail.NewInbox(cfg.IMAP, d.handle)
+	if err != nil {
+		return nil, err
+	}
+	cfg.SMTP.Logger = cfg.Logger
+	if cfg.SMTP.From == "" {
+		cfg.SMTP.From = cfg.Address
+	}
+	s, err := mail.NewSender(cfg.SMTP)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Outbox.Logger = cfg.Logger
+	d.inbox = in
+	d.outbox = mail.NewOutbox(queue{d.db}, s, cfg.Outbox)
+	return d, nil
+}
+
+// run runs the inbox, the outbox and the deadline timer until ctx ends,
+// then waits for all three to stop.
+func (d *daemon) run(ctx context.Context) error {
+	from, err := d.position()
+	if err != nil {
+		return err
+	}
+	d.log.Info("daemon starting", "address", d.cfg.Address, "imap", d.cfg.IMAP.Addr, "smtp", d.cfg.SMTP.Addr,
+		"uidvalidity", from.UIDValidity, "last_uid", from.LastUID)
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { defer wg.Done(); d.inbox.Run(ctx, from) }()
+	go func() { defer wg.Done(); d.outbox.Run(ctx) }()
+	go func() { defer wg.Done(); d.tick(ctx) }()
+	wg.Wait()
+	d.log.Info("daemon stopped")
+	return nil
+}
+
+// tick looks at the deadlines on a timer: settle windows, lapsed
+// takebacks, missed deadlines, reminders (Service.Tick).
+func (d *daemon) tick(ctx context.Context) {
+	t := time.NewTicker(d.cfg.Tick)
+	defer t.Stop()
+	for {
+		if err := d.svc.Tick(time.Now()); err != nil {
+			d.log.Error("deadlines", "err", err)
+		}
+		d.outbox.Kick() // a deadline may have queued reports
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// handle is the inbox's handler: one mail, extracted and handed to the
+// service, which commits it with its answers before handle returns nil.
+// Each mail gets an id for the log lines about it.
+func (d *daemon) handle(ctx context.Context, in *mail.Incoming) error {
+	lg := d.log.With("mail", mailID(), "uid", in.UID)
+	raw, err := in.Fetch(ctx)
+	if err != nil {
+		return err
+	}
+	msg, err := mail.Extract(bytes.NewReader(raw), &mail.ExtractOptions{Limits: d.cfg.Limits})
+	var limit *mail.LimitError
+	switch {
+	case in.Oversized:
+		// Only the header was fetched: whatever Extract made of it, the
+		// mail is too large.
+		limit = &mail.LimitError{Err: mail.ErrTooLarge, Limit: d.cfg.IMAP.MaxSize}
+		fallthrough
+	case errors.As(err, &limit):
+		lg.Info("mail over a limit", "err", limit, "size", in.Size)
+		return d.answerDirect(lg, msg, raw, "refused: "+limit.Error(), limit.Error()+".\n"+
+			"Nothing in it was read. Send the orders file alone, as plain text or a .yaml attachment.\n")
+	case err != nil:
+		// Not even a sender to answer: drop it, marked, so it does not
+		// come back forever.
+		lg.Warn("unreadable mail dropped", "err", err)
+		return nil
+	}
+	lg = lg.With("message_id", msg.MessageID)
+	auto, why := mail.IsAutomatic(msg, d.cfg.Address)
+	if msg.HTMLOnly && msg.Orders == "" && !auto {
+		lg.Info("HTML-only mail")
+		return d.answerDirect(lg, msg, raw, "refused: HTML only",
+			"Your mail had no plain-text part, and attu reads only plain text.\n"+
+				"Send it again as plain text, or attach the orders as a .yaml file.\n")
+	}
+	m := &referee.Message{
+		From:      msg.From,
+		To:        append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo...),
+		Subject:   msg.Subject,
+		MessageID: msg.MessageID,
+		InReplyTo: msg.InReplyTo,
+		Text:      msg.Text,
+		Automatic: auto,
+	}
+	if msg.Orders != "" {
+		m.Orders = []byte(msg.Orders)
+	}
+	if auto {
+		lg.Info("automatic mail, never answered", "why", why)
+	}
+	if err := d.svc.Handle(m, time.Now()); err != nil {
+		lg.Error("not committed; it will be offered again", "err", err)
+		return err
+	}
+	lg.Info("handled", "orders", m.Orders != nil, "command", msg.Command)
+	d.outbox.Kick()
+	return nil
+}
+
+// answerDirect records a mail the service cannot read (too large, HTML
+// only) in the ledger with one short answer to its sender, in one
+// transaction; automatic mail and senders over the rate limit get
+// silence, so that two robots never answer each other forever.
+func (d *daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, outcome, text string) error {
+	if msg == nil || msg.From == "" {
+		lg.Warn("no sender to answer", "outcome", outcome)
+		return nil
+	}
+	id := msg.MessageID
+	if id == "" {
+		id = "<" + store.NewMailRef("", raw).ContentHash[:32] + "@no-message-id.attu>"
+	}
+	ref := store.NewMailRef(id, raw)
+	var out []store.Mail
+	auto, _ := mail.IsAutomatic(msg, d.cfg.Address)
+	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From) {
+		reply := store.Mail{MessageID: newMessageID(d.cfg.Address), From: d.cfg.Address, To: []string{msg.From},
+			Subject: "Re: " + mail.SubjectText(msg.Subject), Text: text, InReplyTo: msg.MessageID}
+		if msg.MessageID != "" {
+			reply.References = append(append([]string(nil), msg.References...), msg.MessageID)
+		}
+		out = append(out, reply)
+	}
+	if _, err := d.db.Refuse(ref, "", outcome, out); err != nil && !errors.Is(err, store.ErrProcessed) {
+		lg.Error("recording a refused mail", "err", err)
+		return err
+	}
+	lg.Info("refused", "outcome", outcome, "answered", len(out) > 0)
+	d.outbox.Kick()
+	return nil
+}
+
+// mailID is the id of one processed mail in the log.
+func mailID() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// newMessageID is a fresh Message-ID on the mailbox's domain.
+func newMessageID(address string) string {
+	var b [12]byte
+	rand.Read(b[:])
+	_, host, ok := strings.Cut(address, "@")
+	if !ok || host == "" {
+		host = "attu.invalid"
+	}
+	return fmt.Sprintf("<attu.answer.%s@%s>", hex.EncodeToString(b[:]), host)
+}
+
+// The inbox's position (mail.Position) is kept in the database file, in a
+// bucket of the daemon's own that the store's schema does not know: the
+// store offers no API for it yet, and the position is a cache — losing it
+// only makes the inbox offer old mail again, which the ledger recognises.
+var (
+	bDaemon   = []byte("daemon")
+	kPosition = []byte("imap-position")
+)
+
+func (d *daemon) position() (mail.Position, error) {
+	var p mail.Position
+	err := d.db.Bolt().View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bDaemon); b != nil {
+			if v := b.Get(kPosition); len(v) == 8 {
+				p.UIDValidity = binary.BigEndian.Uint32(v[:4])
+				p.LastUID = binary.BigEndian.Uint32(v[4:])
+			}
+		}
+		return nil
+	})
+	return p, err
+}
+
+func (d *daemon) savePosition(p mail.Position) {
+	var v [8]byte
+	binary.BigEndian.PutUint32(v[:4], p.UIDValidity)
+	binary.BigEndian.PutUint32(v[4:], p.LastUID)
+	err := d.db.Bolt().Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bDaemon)
+		if err != nil {
+			return err
+		}
+		return b.Put(kPosition, v[:])
+	})
+	if err != nil {
+		d.log.Error("saving the inbox position", "err", err)
+	}
+}
+
+// queue adapts the store's outbox to the mail package's Queue.
+type queue struct{ db *store.DB }
+
+func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
+	ms, err := q.db.Pending(now, max)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mail.Queued, len(ms))
+	for i, m := range ms {
+		o := mail.Outgoing{From: m.From, To: m.To, Subject: m.Subject, MessageID: m.MessageID,
+			InReplyTo: m.InReplyTo, References: m.References, Date: m.Queued, Text: m.Text}
+		for _, a := range m.Attachments {
+			o.Attachments = append(o.Attachments, mail.Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
+		}
+		out[i] = mail.Queued{ID: m.ID, Attempts: m.Attempts, Mail: o}
+	}
+	return out, nil
+}
+
+func (q queue) MarkSent(id uint64, t time.Time) error { return q.db.MarkSent(id, t) }
+
+func (q queue) Retry(id uint64, cause error, next time.Time) error {
+	return q.db.Retry(id, cause, next)
+}

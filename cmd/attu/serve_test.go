@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+// The example configuration reads as documented, with the passwords from
+// the environment.
+func TestServeExampleConfig(t *testing.T) {
+	t.Setenv("ATTU_IMAP_PASSWORD", "imap-secret")
+	t.Setenv("ATTU_SMTP_PASSWORD", "smtp-secret")
+	data, err := os.ReadFile("../../examples/attu-serve.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, db, _, _, err := loadServeConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Address != "attu@example.org" || db != "/var/lib/attu/attu.db" ||
+		cfg.IMAP.Addr != "imap.example.org:993" || cfg.IMAP.Security != mail.TLS || cfg.IMAP.Password != "imap-secret" ||
+		cfg.SMTP.Addr != "smtp.example.org:587" || cfg.SMTP.Security != mail.StartTLS || cfg.SMTP.Password != "smtp-secret" ||
+		cfg.IMAP.Processed != "attu-done" || cfg.Limits.MaxBytes != 1<<20 {
+		t.Errorf("read %+v, database %s", cfg, db)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"serve", "-config", "../../examples/attu-serve.yaml", "-check"}, &out, &errb); code != 0 {
+		t.Errorf("attu serve -check exited %d: %s", code, errb.String())
+	}
+	if strings.Contains(out.String()+errb.String(), "secret") {
+		t.Errorf("a password was printed: %s%s", out.String(), errb.String())
+	}
+}
+
+// A misspelt key, a missing password and plaintext to a remote server are
+// refused, each named.
+func TestServeConfigMistakes(t *testing.T) {
+	t.Setenv("ATTU_IMAP_PASSWORD", "")
+	conf := `address: attu@example.org
+database: attu.db
+imap: {host: imap.example.org, security: plain, user: attu, password_env: ATTU_IMAP_PASSWORD}
+smtp: {host: smtp.example.org, user: attu, pasword_file: /x}
+`
+	_, _, _, _, err := loadServeConfig([]byte(conf))
+	if err == nil || !strings.Contains(err.Error(), "pasword_file") {
+		t.Fatalf("misspelt key: %v", err)
+	}
+	conf = strings.Replace(conf, "pasword_file: /x", "password_file: /nonexistent/pw", 1)
+	_, _, _, _, err = loadServeConfig([]byte(conf))
+	if err == nil || !strings.Contains(err.Error(), "imap.password_env") || !strings.Contains(err.Error(), "smtp.password_file") {
+		t.Fatalf("missing passwords: %v", err)
+	}
+	t.Setenv("ATTU_IMAP_PASSWORD", "x")
+	dir := t.TempDir()
+	os.WriteFile(dir+"/pw", []byte("y\n"), 0o600)
+	conf = strings.Replace(conf, "/nonexistent/pw", dir+"/pw", 1)
+	cfg, _, _, _, err := loadServeConfig([]byte(conf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.SMTP.Password != "y" {
+		t.Errorf("password file read as %q", cfg.SMTP.Password)
+	}
+	db, err := store.Open(dir+"/attu.db", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := newDaemon(referee.New(db, referee.Config{Address: cfg.Address}), cfg); err == nil {
+		t.Error("plaintext IMAP to a remote server accepted")
+	}
+}
