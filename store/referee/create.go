@@ -279,7 +279,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		if id == "" {
 			id = newGameID()
 		}
-		g := &store.Game{ID: id, Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now}
+		g := &store.Game{ID: id, Scenario: "campaign", Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now}
 		for _, p := range players {
 			g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
 		}
@@ -291,11 +291,12 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		g.Service = b
 		var welcome []store.Mail
 		for _, p := range players {
-			w := welcomeInfo{Game: id, Name: ng.Name, Address: s.gameAddress(g), Side: p.Side, Token: p.Token,
-				Commitment: g.Commitment, Settle: ng.Settle, Players: g.Players,
-				Report: s.reportData(g, rec, opening, p.Side, nil)}
-			welcome = append(welcome, s.newMail(g, "welcome-"+p.Side.String(), p.Address,
-				"welcome: you play the "+whom(p.Side), welcomeText(w)))
+			m, _, err := s.reportMail(g, rec, opening, p.Side, nil, "welcome-"+p.Side.String(),
+				"welcome: you play the "+whom(p.Side), s.welcomeText(g, ng.Name, p.Side, p.Token, ng.Settle))
+			if err != nil {
+				return nil, err
+			}
+			welcome = append(welcome, m)
 		}
 		created, err := s.db.Create(store.NewGame{ID: id, Scenario: scenario, Options: opts, Players: players,
 			Seed: seed, Start: start, Deadline: g.Deadline, Outbox: welcome, Service: b})

@@ -9,6 +9,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // waitDefault is what stands for a side's orders when it lets a wait's
@@ -255,8 +256,15 @@ func (s *Service) remind(id string, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		d := s.reportData(g, rec, st, w.Side, nil)
-		if m, ok := s.toSide(g, w.Side, "reminder", "reminder: your orders are due by "+when(g.Deadline), reminderText(d)); ok {
+		// The reminder carries the order template again, made from the
+		// awaited side's own report.
+		name, body, hasTemplate := s.sideReport(g, rec, st, w.Side, nil).OrderTemplate()
+		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
+			Left: g.Deadline.Sub(now), Template: name}
+		if m, ok := s.toSide(g, w.Side, "reminder", "reminder: your orders are due by "+when(g.Deadline), r.Text()); ok {
+			if hasTemplate {
+				m.Attachments = []store.Attachment{{Name: name, Type: "application/yaml", Data: []byte(body)}}
+			}
 			t.Queue(m)
 		}
 		rec.Reminded = true

@@ -32,7 +32,10 @@ func TestDeadlinesAcrossRestarts(t *testing.T) {
 	if len(out) != 1 || !strings.Contains(r.Subject, "reminder") {
 		t.Fatalf("the reminder: %v", subjects(out))
 	}
-	mustContain(t, "the reminder", r.Text, when(g.Deadline), "wait: us-decision")
+	mustContain(t, "the reminder", r.Text, when(g.Deadline), "orders-1-us-decision.yaml")
+	if len(r.Attachments) != 1 || !strings.Contains(string(r.Attachments[0].Data), "wait: us-decision") {
+		t.Fatalf("the reminder does not carry the template: %+v", r.Attachments)
+	}
 	h.restart()
 	for range 3 {
 		h.advance(time.Hour)

@@ -313,7 +313,7 @@ func mailTo(t testing.TB, ms []store.Mail, address string) store.Mail {
 // tokenIn reads the token of a welcome mail.
 func tokenIn(t testing.TB, m store.Mail) string {
 	t.Helper()
-	sm := regexp.MustCompile(`Your secret token: (\S+)`).FindStringSubmatch(m.Text)
+	sm := regexp.MustCompile(`(?m)^  token: (\S+)$`).FindStringSubmatch(m.Text)
 	if sm == nil {
 		t.Fatalf("no token in %q", m.Subject)
 	}
