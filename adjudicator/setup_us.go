@@ -286,7 +286,7 @@ func (s *State) PlanLanding(pick func(int) int) USLanding {
 		if !random && !s.historicUS() && s.Scenario == "" && !slices.Contains(concat(usZoneA, usZoneB, usZoneC, usZonesDG, usZoneHI), id) {
 			continue // the default lands the historic force only
 		}
-		z := zs[0]
+		var z string
 		switch {
 		case random:
 			// Mostly where the unit still fits (9.2.1): random play

@@ -218,6 +218,9 @@ func soakInvariants(s, before, created *adjudicator.State) *failure {
 	bad := func(hexes []adjudicator.Hex, format string, a ...any) *failure {
 		return &failure{msg: fmt.Sprintf(format, a...), hexes: hexes}
 	}
+	if err := s.Validate(); err != nil {
+		return bad(nil, "%v", err)
+	}
 	m := s.Map()
 	for _, u := range s.Units {
 		c0, _ := created.Unit(u.ID)

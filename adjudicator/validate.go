@@ -230,7 +230,9 @@ func boxProblem(m *Map, u *Unit) string {
 		return "is in the pool, which holds Japanese infantry only (rule 2.5)"
 	case box == BoxOffMap && (c.Side() != JP || c.Kind() != Unknown):
 		return "is in the off-map box, which holds Unknown units only (rules 2.5, 9.6)"
-	case box == BoxReinforcements, box == BoxPool, box == BoxOffMap:
+	case box == BoxSetup && (c.Side() != JP || c.Kind() != Unknown && c.Kind() != Artillery):
+		return "is in the setup box, which holds the Japanese Unknown units and guns still to be placed (rule 12.4)"
+	case box == BoxReinforcements, box == BoxPool, box == BoxOffMap, box == BoxSetup:
 		return ""
 	case strings.HasPrefix(box, BoxStagingPrefix):
 		if _, ok := m.LandingZone(strings.TrimPrefix(box, BoxStagingPrefix)); !ok {

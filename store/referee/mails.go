@@ -77,13 +77,6 @@ func logText(game string, lines []string) string {
 	return fmt.Sprintf("The record of game %s as you may see it:\n\n%s\n", game, strings.Join(lines, "\n"))
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // sideReport is side's report of the position st after the events evs,
 // made only of what that side may see: its View and Outlook, and its
 // version of each event it reads (adjudicator.Redact).
