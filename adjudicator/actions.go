@@ -111,7 +111,7 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		// rule 10.0 acts the moment the position allows it; moves, losses
 		// and melees already apply it as they happen, and this catches
 		// whatever else an activation changed.
-		events = append(events, s.UpdateCleared()...)
+		events = append(events, s.updateCleared()...)
 	}
 	return events, problems
 }

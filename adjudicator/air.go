@@ -138,7 +138,7 @@ func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
 	events := []Event{{Kind: EventAirStrike, Seen: Public, Side: side, Hexes: []Hex{at.Hex}, Target: at.Hex,
 		Dice: eventDice(dice, drm, true), DRM: drm, Mods: why, Hits: hits, Friendly: friendly}}
 	if hits > 0 {
-		events = append(events, s.ApplyHits(targets, hits, HitOptions{Cause: Cause{Kind: CauseAir, Side: side, Hex: at.Hex}, Ranged: true})...)
+		events = append(events, s.applyHits(targets, hits, HitOptions{Cause: Cause{Kind: CauseAir, Side: side, Hex: at.Hex}, Ranged: true})...)
 	}
 	for range friendly {
 		units := s.friendlyFireTarget(side, at.Hex)
@@ -146,7 +146,7 @@ func (s *State) airAttack(at AirAttack, side Side, d Dice) []Event {
 			events = append(events, Event{Kind: EventFriendlyFireMissed, Seen: Public, Side: side, Hexes: []Hex{at.Hex}, Target: at.Hex})
 			continue
 		}
-		events = append(events, s.ApplyHits(units, 1, HitOptions{Cause: Cause{Kind: CauseFriendlyFire, Side: side, Hex: at.Hex}, Ranged: true})...)
+		events = append(events, s.applyHits(units, 1, HitOptions{Cause: Cause{Kind: CauseFriendlyFire, Side: side, Hex: at.Hex}, Ranged: true})...)
 	}
 	return events
 }

@@ -153,6 +153,16 @@ func (c *Counter) Rating(steps int) Rating {
 type Counters struct {
 	byID  map[string]*Counter
 	order []string
+	// VP is the victory point chits of the optional rule 14.0.
+	VP VPMix
+}
+
+// VPMix is the victory point chits of rule 14.0: the value chits (each
+// worth 1 to 3) and how many "0" and "Cancelled" chits there are.
+type VPMix struct {
+	Values    []int `yaml:"values"`
+	Zero      int   `yaml:"zero"`
+	Cancelled int   `yaml:"cancelled"`
 }
 
 // Get returns the counter with the given id.
@@ -184,6 +194,7 @@ type countersFile struct {
 		Engineer  string   `yaml:"engineer"`
 	} `yaml:"counters"`
 	UnknownTables map[string][]int `yaml:"unknown_tables"`
+	VPChits       VPMix            `yaml:"vp_chits"`
 }
 
 var builtinCounters = parseEmbedded(builtinCountersYAML, ParseCounters)
@@ -215,7 +226,15 @@ func ParseCounters(data []byte) (*Counters, error) {
 		}
 		classes[c.ID] = c
 	}
-	cs := &Counters{byID: map[string]*Counter{}}
+	cs := &Counters{byID: map[string]*Counter{}, VP: f.VPChits}
+	for _, v := range f.VPChits.Values {
+		if v < 1 || v > 3 {
+			bad("vp_chits: a value chit is worth 1 to 3 (rule 14.0), not %d", v)
+		}
+	}
+	if f.VPChits.Zero < 0 || f.VPChits.Cancelled < 0 {
+		bad("vp_chits: the numbers of 0 and Cancelled chits may not be negative")
+	}
 	for _, e := range f.Counters {
 		cl := classes[e.Class]
 		if cl == nil {

@@ -60,11 +60,16 @@ const (
 	DieKomandorskiDelay  DiePurpose = "komandorski-delay"
 	// DieLossRecovery is each of the two loss-recovery dice of a refit
 	// turn (rule 9.1) and DieScatter a unit's landing on the scatter chart
-	// (9.2.2), both rolled by the U.S. in the open; DieSetupDraw is a draw
-	// of the server's setup (12.3), which this version does not play yet.
+	// (9.2.2), both rolled by the U.S. in the open; DieSetupDraw is one
+	// digit of a draw of the Japanese setup (which Unknown unit goes to
+	// which hex of 12.3, which Unknown units a short scenario gives,
+	// 15.1), rolled for the Japanese out of the U.S. player's sight.
 	DieLossRecovery DiePurpose = "loss-recovery"
 	DieScatter      DiePurpose = "scatter"
 	DieSetupDraw    DiePurpose = "setup-draw"
+	// DieVPDraw is one digit of the draw of a victory point chit (rule
+	// 14.0), the Japanese player's, out of the U.S. player's sight.
+	DieVPDraw DiePurpose = "vp-draw"
 )
 
 // Audience is who may see something while the game runs, besides the

@@ -19,7 +19,7 @@ func TestSecretDiceAreMarked(t *testing.T) {
 			u.Box = BoxPool
 		}
 	}
-	s.RevealUnknowns(2717, d)
+	s.revealUnknowns(2717, d)
 	RollWeather(s, d)
 	secret := map[DiePurpose]bool{DieKomandorskiEffect: true, DieKomandorskiDelay: true,
 		DieUnknownTable: true, DiePoolDraw: true}

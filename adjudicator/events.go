@@ -115,6 +115,22 @@ const (
 	EventRefitMap      EventKind = "refit-map"      // Hexes whose counters changed, Counts: the Japanese counters in each now (rules 9.5, 9.6); the U.S. only
 )
 
+// Event kinds. A game's creation and its setup waits (rules 12, 14.0, 15),
+// and the play area of a short scenario.
+const (
+	EventGameCreated      EventKind = "game-created"        // Scenario, Options: the game created (rules 12.0, 15.0)
+	EventMarkers          EventKind = "markers"             // Turn: the markers set (rule 12.2)
+	EventScenarioRules    EventKind = "scenario-rules"      // Scenario, LastTurn: what a short scenario changes (rule 15)
+	EventUnknownsGiven    EventKind = "unknowns-given"      // Scenario; Units: the Unknown units a short scenario gives (rule 15.1)
+	EventJapaneseSetUp    EventKind = "japanese-set-up"     // Reason (historic or free); Units placed; Hexes, Counts: the counters in each hex (rules 12.3, 12.4)
+	EventVPValues         EventKind = "vp-values"           // Reason (drawn or placed); Private.VP: the value chits (rule 14.0)
+	EventVPCancelled      EventKind = "vp-cancelled"        // Private.VP: the 0 and Cancelled chits drawn (rule 14.0)
+	EventOpeningLanding   EventKind = "opening-landing"     // Weather: the opening landing begins (rules 12.5, 9.2)
+	EventPlayBegins       EventKind = "play-begins"         // Turn: the landing is over (rule 12.5)
+	EventLandingDelayed   EventKind = "landing-delayed"     // Turn: the turn marker moves on instead (rule 12.6)
+	EventAdvanceOutOfArea EventKind = "advance-out-of-area" // Units (one), Hexes: from and target, Target, Note: the play area's ban (rule 15)
+)
+
 // EventKinds returns every kind of event, in the order declared.
 func EventKinds() []EventKind {
 	return []EventKind{
@@ -134,6 +150,9 @@ func EventKinds() []EventKind {
 		EventRefitHexFull, EventStepsRestored, EventRefitUnused, EventStaged, EventLandingRoll,
 		EventLandingLost, EventOverCapacity, EventIndependent, EventDepot, EventRefitHidden,
 		EventUnknownsMoved, EventSwap, EventRefitMap,
+		EventGameCreated, EventMarkers, EventScenarioRules, EventUnknownsGiven, EventJapaneseSetUp,
+		EventVPValues, EventVPCancelled, EventOpeningLanding, EventPlayBegins, EventLandingDelayed,
+		EventAdvanceOutOfArea,
 	}
 }
 
@@ -182,6 +201,14 @@ const (
 	// EventLandingLost (rule 9.2.2).
 	ReasonJapaneseHeld Reason = "japanese-held" // the zone's hex holds Japanese units
 	ReasonJapaneseZOC  Reason = "japanese-zoc"  // the zone's hex is in a Japanese zone of control
+	// EventVictory in a short scenario or at the setup (rules 15, 12.6).
+	ReasonObjectives Reason = "objectives" // the U.S. occupies the scenario's victory hexes, Place, at step 8 of Turn, by LastTurn (rule 15)
+	ReasonNotLanded  Reason = "not-landed" // the U.S. delayed the landing past the last turn (rules 12.6, 3.8.3)
+	// EventJapaneseSetUp, EventVPValues.
+	ReasonHistoric Reason = "historic" // rule 12.3
+	ReasonFree     Reason = "free"     // rule 12.4
+	ReasonDrawn    Reason = "drawn"    // rule 14.0: the value chits drawn
+	ReasonPlaced   Reason = "placed"   // rule 14.0: the value chits placed by the Japanese
 )
 
 // Sight is how much of an event a side reads.
@@ -368,6 +395,8 @@ type Private struct {
 	// May and a number of turns.
 	Effect int `json:"effect,omitempty"`
 	Delay  int `json:"delay,omitempty"`
+	// VP is the victory point chits drawn or placed (rule 14.0).
+	VP []VPHex `json:"vp,omitempty"`
 }
 
 // Event is something that happened, as data: what kind of thing, who may
@@ -451,8 +480,15 @@ type Event struct {
 	// ToZone is the landing zone a unit scattered to (rule 9.2.2).
 	ToZone string `json:"to_zone,omitempty"`
 	// Counts are how many Japanese counters stand in each of Hexes
-	// (EventRefitMap).
+	// (EventRefitMap, EventJapaneseSetUp).
 	Counts []int `json:"counts,omitempty"`
+	// Scenario and Options: the game created (EventGameCreated) and its
+	// scenario ("" for the campaign).
+	Scenario string   `json:"scenario,omitempty"`
+	Options  *Options `json:"options,omitempty"`
+	// VP is the victory point chits revealed at the end, with the score
+	// and the level (EventVictory, rule 14.0).
+	VP *VPChits `json:"vp,omitempty"`
 	// Private is withheld from a side that does not read the event in full.
 	Private *Private `json:"private,omitempty"`
 }

@@ -9,10 +9,9 @@ import (
 // A night turn from the U.S. decision: the Japanese act first (rule 3.2),
 // and orders for any other wait are refused, naming the one awaited.
 func ExampleResolve() {
-	s := adjudicator.NewState(nil, nil)
+	s, _ := adjudicator.NewGame(nil, nil, &adjudicator.ForcedDice{Values: []int{1, 1}}) // the Komandorski chits
 	_ = s.Place("1/17-A", 2821, "")
 	_ = s.Place("J01", 2717, "")
-	s.Begin()
 	fmt.Println(s.WaitText())
 
 	dice := &adjudicator.ForcedDice{Values: []int{5, 8, 9}} // weather, U.S. and Japanese airpower

@@ -7,6 +7,8 @@ var (
 	RandomState = randomState
 	USSecrets   = usSecrets
 	Leaks       = leaks
+	// A server step of Resolve that the generated-game test replays.
+	CheckSuddenVictory = (*State).checkSuddenVictory
 )
 
 // eventText words an event as the reports do: templates.EventText, set by

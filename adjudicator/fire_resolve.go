@@ -101,7 +101,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 			continue
 		}
 		revealed[h] = true
-		placed, evs := s.RevealUnknowns(h, d)
+		placed, evs := s.revealUnknowns(h, d)
 		events = append(events, evs...)
 		for _, p := range placed {
 			p.Acted = true
@@ -168,7 +168,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 	events = append(events, Event{Kind: EventFireTotal, Seen: Public, Side: side, Hexes: []Hex{f.Target}, Target: f.Target,
 		Hits: total, TargetUnit: noted})
 	if total > 0 {
-		events = append(events, s.ApplyHits(targets, total, HitOptions{Cause: Cause{Kind: CauseFire, Hex: f.Target}, Ranged: true, Dice: d})...)
+		events = append(events, s.applyHits(targets, total, HitOptions{Cause: Cause{Kind: CauseFire, Hex: f.Target}, Ranged: true, Dice: d})...)
 	}
 
 	// Rule 8.1.5: soft ground, after the hits.
@@ -183,7 +183,7 @@ func (s *State) resolveFire(f *Fire, side Side, firers []*Unit, d Dice) []Event 
 			}
 		}
 		if n > 0 {
-			events = append(events, s.ApplyHits([]*Unit{v.u}, min(n, v.u.Steps), HitOptions{
+			events = append(events, s.applyHits([]*Unit{v.u}, min(n, v.u.Steps), HitOptions{
 				Cause: Cause{Kind: CauseSoftGround, Dice: n},
 			})...)
 		}

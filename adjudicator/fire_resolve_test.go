@@ -142,7 +142,7 @@ func TestAirFriendlyFireHiddenChoice(t *testing.T) {
 		t.Errorf("friendly fire target %v, want the face-down counters of 2717", ids)
 	}
 	// The Japanese default puts the hit on the Unknown unit, which melts away.
-	evs := s.ApplyHits(got, 1, HitOptions{Ranged: true})
+	evs := s.applyHits(got, 1, HitOptions{Ranged: true})
 	wantUnit(t, s, "U01", 0, BoxOffMap, 1)
 	if l := leaks([]byte(eventsText(evs, US)), append(usSecrets(s), "U01", "J01")); len(l) > 0 {
 		t.Errorf("leak %v", l)

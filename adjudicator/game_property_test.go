@@ -2,6 +2,7 @@ package adjudicator_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -51,12 +52,16 @@ func (d *recDice) values() []int {
 // weather and Komandorski chits kept, the casualty track most often cut to
 // a third so that games last, what belongs to a turn under way cleared,
 // U.S. units beyond a landing zone's capacity put back in the
-// reinforcements box since the generator stacks up to 8 steps anywhere). Odd seeds start a new game (NewGame, turn 1) deployed
-// at random by autoplay.Deploy, as the setup waits are not there yet.
+// reinforcements box since the generator stacks up to 8 steps anywhere).
+// Odd seeds start a new game (NewGameFrom) of each scenario and setup in
+// turn, waiting for its setup orders, which the game then plays.
 func startGame(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Event) {
 	if seed%2 == 1 {
-		s, evs := adjudicator.NewGame(nil, nil, &recDice{r: r})
-		autoplay.Deploy(s, r.Intn)
+		c := newGames[int(seed/2)%len(newGames)]
+		s, evs, err := adjudicator.NewGameFrom(c.scenario, c.opt, &recDice{r: r})
+		if err != nil {
+			panic(err)
+		}
 		return s, evs
 	}
 	s := adjudicator.RandomState(r)
@@ -75,9 +80,25 @@ func startGame(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Even
 			s.Place(units[i].ID, 0, adjudicator.BoxReinforcements)
 		}
 	}
-	s.UpdateCleared()
+	s, _ = adjudicator.UpdateCleared(s)
 	s.Awaiting, s.Waiting = adjudicator.WaitUSDecision, adjudicator.US
 	return s, nil
+}
+
+// newGames are the games NewGameFrom creates for the generated games and
+// the soak: every scenario, the campaign with each setup and the victory
+// point chits.
+var newGames = []struct {
+	scenario string
+	opt      adjudicator.Options
+}{
+	{adjudicator.ScenarioCampaign, adjudicator.Options{}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{JPSetup: adjudicator.SetupFree, USSetup: adjudicator.SetupFree}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{JPSetup: adjudicator.SetupFree, VPChits: adjudicator.VPDrawn}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{USSetup: adjudicator.SetupFree, VPChits: adjudicator.VPPlaced}},
+	{adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{}},
+	{adjudicator.ScenarioHoltzBayToJarminPass, adjudicator.Options{}},
+	{adjudicator.ScenarioTheLinkup, adjudicator.Options{}},
 }
 
 // gameStep is one Resolve of a generated game, with what the checks need.
@@ -98,9 +119,11 @@ type gameStep struct {
 }
 
 // refit reports whether the step is one of a refit turn's U.S. steps (rule
-// 9.1 to 9.4): a refit decision, or the U.S. refit orders.
+// 9.1 to 9.4): a refit decision, or the U.S. refit orders; or the opening
+// landing, step 2 of a refit turn (12.5).
 func (st *gameStep) refit() bool {
-	return st.before.Wait().Kind == adjudicator.WaitUSRefit || st.orders.Decision != nil && st.orders.Decision.Refit
+	k := st.before.Wait().Kind
+	return k == adjudicator.WaitUSRefit || k == adjudicator.WaitUSLanding || st.orders.Decision != nil && st.orders.Decision.Refit
 }
 
 // failure is a broken invariant and the hexes it is about.
@@ -114,13 +137,13 @@ type failure struct {
 // checks that the position is sound and that the U.S. learns nothing fog of
 // war hides (DESIGN 4):
 //
-//   - no unit is both in a hex and in a box, or nowhere, and no id appears
-//     twice; none is left set aside, face down off the map, or (Unknown)
-//     face up on it; a turn starts with no unit marked as having acted;
-//   - no hex holds both sides, and every stack is legal: U.S. rule 4.1 or a
-//     landing zone's capacity (9.2.1), Japanese at most three infantry and
-//     artillery units (4.2);
-//   - every unit has between one step and its counter's full strength;
+//   - the position passes State.Validate: among others, no unit is both in
+//     a hex and in a box, or nowhere, and no id appears twice; none is left
+//     set aside, face down off the map, or (Unknown) face up on it; a turn
+//     starts with no unit marked as having acted; no hex holds both sides,
+//     and every stack is legal: U.S. rule 4.1 or a landing zone's capacity
+//     (9.2.1), Japanese at most three infantry and artillery units (4.2);
+//     every unit has between one step and its counter's full strength;
 //   - the 64 Japanese infantry units are on the map, in the pool or
 //     eliminated (2.5, 8.5);
 //   - the casualty track (8.4) moved by the U.S. infantry steps that left
@@ -240,19 +263,39 @@ func countStep(tally map[string]int, o adjudicator.Orders, evs []adjudicator.Eve
 				tally["unit landed"]++
 			}
 		case adjudicator.EventVictory:
-			why := templates.EventText(e)
-			if i := strings.LastIndex(why, "(rule"); i > 0 {
-				why = why[i:]
-			}
-			tally["victory "+why]++
+			tally["victory "+ruleOf(templates.EventText(e))]++
 		}
 	}
+}
+
+// ruleOf returns the first rule a victory's reason cites, like "(rule
+// 3.8.2)".
+func ruleOf(text string) string {
+	i := strings.Index(text, "(rule")
+	if i < 0 {
+		return text
+	}
+	j := strings.Index(text[i:], ")")
+	if j < 0 {
+		return text[i:]
+	}
+	return text[i : i+j+1]
 }
 
 // countLosses tallies the U.S. infantry steps lost and the Japanese
 // infantry units that left the pool in a step.
 func countLosses(tally map[string]int, before, after *adjudicator.State) {
-	tally["U.S. infantry step lost"] += usInfantrySteps(before) - usInfantrySteps(after)
+	for _, u := range before.Units {
+		if !u.OnMap() || u.Side() != adjudicator.US || u.Kind() != adjudicator.Infantry {
+			continue
+		}
+		now, _ := after.Unit(u.ID)
+		left := 0
+		if now.OnMap() {
+			left = now.Steps
+		}
+		tally["U.S. infantry step lost"] += max(u.Steps-left, 0)
+	}
 	for _, u := range before.Units {
 		if now, _ := after.Unit(u.ID); u.Box == adjudicator.BoxPool && now.Box != adjudicator.BoxPool {
 			tally["revealed from the pool"]++
@@ -275,6 +318,12 @@ func (st *gameStep) check(t *testing.T) {
 // failure.
 func (st *gameStep) fail(t *testing.T, f failure) {
 	t.Helper()
+	t.Fatal(st.report(f))
+}
+
+// report says what failed in the step, with the orders, a close-up of the
+// hexes concerned before and after, and the events.
+func (st *gameStep) report(f failure) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seed %d, turn %d, step %d (%s): %s\n", st.seed, st.before.Turn, st.n, st.wait, f.msg)
 	for i, a := range st.orders.Actions {
@@ -300,7 +349,7 @@ func (st *gameStep) fail(t *testing.T, f failure) {
 	for _, e := range st.events {
 		fmt.Fprintf(&b, "  [%s, seen by U.S. %s, Japanese %s] %s\n", e.Kind, e.Seen.US, e.Seen.JP, templates.EventText(e))
 	}
-	t.Fatal(b.String())
+	return b.String()
 }
 
 // actionText writes an activation in one line.
@@ -352,66 +401,36 @@ func usInfantrySteps(s *adjudicator.State) int {
 	return n
 }
 
-// invariants checks that s is a sound position and, with before and st,
-// that the step from before to s kept the casualty track right. It returns
-// the first problem found.
+// invariants checks that s is a sound position (State.Validate, and every
+// Japanese infantry unit in play) and, with before and st, that the step
+// from before to s kept the casualty track right. It returns every
+// violation Validate finds, or else the first other problem.
 func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 	bad := func(hexes []adjudicator.Hex, format string, a ...any) *failure {
 		return &failure{msg: fmt.Sprintf(format, a...), hexes: hexes}
 	}
-	m := s.Map()
-	ids := map[string]bool{}
-	phase := s.Wait().Kind
-	for _, u := range s.Units {
-		at := []adjudicator.Hex{u.Hex}
-		if !u.OnMap() {
-			at = nil
-		}
-		switch {
-		case ids[u.ID]:
-			return bad(at, "%s is in the state twice", u.ID)
-		case u.OnMap() && u.Box != "":
-			return bad(at, "%s is in %s and in box %q", u.ID, u.Hex, u.Box)
-		case !u.OnMap() && u.Box == "":
-			return bad(nil, "%s is nowhere", u.ID)
-		case strings.HasPrefix(u.Box, adjudicator.BoxSetAsidePrefix):
-			return bad(nil, "%s is still in box %q", u.ID, u.Box)
-		case u.Steps < 1 || u.Steps > u.Counter().MaxSteps():
-			return bad(at, "%s has %d steps, its counter %d at most", u.ID, u.Steps, u.Counter().MaxSteps())
-		case u.OnMap() && !m.Land(u.Hex):
-			return bad(at, "%s stands in %s, which is not land", u.ID, u.Hex)
-		case !u.OnMap() && u.FaceDown:
-			return bad(nil, "%s is face down in box %q", u.ID, u.Box)
-		case u.OnMap() && u.Kind() == adjudicator.Unknown && !u.FaceDown:
-			return bad(at, "Unknown unit %s is face up on the map", u.ID)
-		case phase == adjudicator.WaitUSDecision && (u.Acted || u.MPSpent != 0 || u.Melee != 0):
-			return bad(at, "%s starts turn %d having acted (acted %v, %d MP spent, melee against %s)", u.ID, s.Turn, u.Acted, u.MPSpent, u.Melee)
-		}
-		ids[u.ID] = true
-	}
-	if n := len(s.Counters().IDs()); len(s.Units) != n {
-		return bad(nil, "%d units in the state, %d counters in the mix", len(s.Units), n)
-	}
-	hexes, by := s.Occupants()
-	for _, h := range hexes {
-		side := by[h][0].Side()
-		for _, u := range by[h] {
-			if u.Side() != side {
-				return bad([]adjudicator.Hex{h}, "%s holds both sides", h)
+	if err := s.Validate(); err != nil {
+		f := &failure{msg: "the position is unsound:\n" + err.Error()}
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			var v *adjudicator.Violation
+			if errors.As(e, &v) {
+				for _, h := range v.Hexes {
+					if !slices.Contains(f.hexes, h) {
+						f.hexes = append(f.hexes, h)
+					}
+				}
 			}
 		}
-		if why := s.StackingProblem(h, side); why != "" {
-			return bad([]adjudicator.Hex{h}, "stacking: %s", why)
-		}
+		return f
 	}
+	// Every game here starts with the whole Japanese infantry in play
+	// (startGame), which a scenario need not do, so this is the test's
+	// check rather than Validate's.
 	if onMap, pool, elim := s.PoolCounts(); onMap+pool+elim != 64 {
 		return bad(nil, "Japanese infantry: %d on the map, %d in the pool, %d eliminated: %d, not 64", onMap, pool, elim, onMap+pool+elim)
 	}
 	if before == nil {
 		return nil
-	}
-	if phase != adjudicator.WaitUSRefit && s.RefitSteps != 0 {
-		return bad(nil, "%d refit steps are kept while the game waits for %s", s.RefitSteps, s.WaitText())
 	}
 	for _, u := range before.Units {
 		if now, _ := s.Unit(u.ID); u.Box == adjudicator.BoxEliminated && now.Box != adjudicator.BoxEliminated {
@@ -554,12 +573,12 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 		return nil, f
 	}
 	mark(cur, false)
-	cur.UpdateCleared()
-	cur.CheckSuddenVictory()
+	cur, _ = adjudicator.UpdateCleared(cur)
+	adjudicator.CheckSuddenVictory(cur)
 	if phase := cur.Wait().Kind; phase != adjudicator.WaitEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
-		cur.ResolveMelee(d)
+		cur, _ = adjudicator.ResolveMelee(cur, d)
 		mark(cur, true)
-		cur.UpdateCleared()
+		cur, _ = adjudicator.UpdateCleared(cur)
 	}
 
 	// The replay must have ended where Resolve did.

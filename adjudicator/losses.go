@@ -27,7 +27,7 @@ type HitOptions struct {
 	Dice Dice
 }
 
-// ApplyHits takes hits on units, which all belong to one side (rules 8.0,
+// applyHits takes hits on units, which all belong to one side (rules 8.0,
 // 8.4, 8.5), and returns what happened. Each hit costs one step. The owner
 // chooses where hits fall (8.0); here its standing instructions choose:
 // units in LossOrder first, in that order, then by Losses: "spread" hits
@@ -58,13 +58,13 @@ type HitOptions struct {
 // before any infantry or artillery; LossOrder overrides that.
 //
 // Without o.Ranged, Unknown units among units convert first by
-// RevealUnknowns (they never take melee hits, 8.5) and the infantry they
+// revealUnknowns (they never take melee hits, 8.5) and the infantry they
 // yield take the hits; with o.Dice nil they cannot be hit at all.
 //
 // The U.S. reads of a face-down Japanese unit only that a hidden counter in
 // its hex was removed, never which unit or what kind it was. Last, the
-// game may be over at once (rule 3.8.2, CheckSuddenVictory).
-func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
+// game may be over at once (rule 3.8.2, checkSuddenVictory).
+func (s *State) applyHits(units []*Unit, hits int, o HitOptions) []Event {
 	var events []Event
 	var live []*Unit
 	for _, u := range units {
@@ -170,8 +170,8 @@ func (s *State) ApplyHits(units []*Unit, hits int, o HitOptions) []Event {
 	// Rule 10.0 clears a zone the moment its last Japanese infantry or
 	// artillery unit goes, and rule 3.8.2 holds at any moment: a loss may
 	// end the game at once.
-	events = append(events, s.UpdateCleared()...)
-	events = append(events, s.CheckSuddenVictory()...)
+	events = append(events, s.updateCleared()...)
+	events = append(events, s.checkSuddenVictory()...)
 	return events
 }
 
@@ -206,7 +206,7 @@ func (s *State) convertAmong(live []*Unit, d Dice) ([]*Unit, []Event) {
 			continue
 		}
 		done[u.Hex] = true
-		placed, evs := s.RevealUnknowns(u.Hex, d)
+		placed, evs := s.revealUnknowns(u.Hex, d)
 		events = append(events, evs...)
 		out = append(out, placed...)
 	}

@@ -62,7 +62,7 @@ func eventsText(evs []Event, side Side) string {
 func TestApplyHitsUSSpread(t *testing.T) {
 	s := hitState(t, map[string]Hex{"1/17-A": 2618, "1/17-B": 2618, "13E-A": 2618})
 	s.mustUnit(t, "1/17-B").Steps = 2
-	evs := s.ApplyHits(s.units(t, "1/17-A", "1/17-B", "13E-A"), 4, HitOptions{Cause: Cause{Kind: CauseMelee, Hex: 2618}})
+	evs := s.applyHits(s.units(t, "1/17-A", "1/17-B", "13E-A"), 4, HitOptions{Cause: Cause{Kind: CauseMelee, Hex: 2618}})
 	// Spread: A goes 4, 3, 2; then all three have 2 and the tie goes in
 	// counter order to A, then B has the most.
 	wantUnit(t, s, "1/17-A", 2618, "", 1)
@@ -80,7 +80,7 @@ func TestApplyHitsUSConcentrateAndOrder(t *testing.T) {
 	s := hitState(t, map[string]Hex{"1/17-A": 2618, "1/17-B": 2618, "7RCN": 2618})
 	s.StandingUS = Standing{Losses: LossesConcentrate, LossOrder: []string{"7RCN"}}
 	s.mustUnit(t, "1/17-B").Steps = 3
-	s.ApplyHits(s.units(t, "1/17-A", "1/17-B", "7RCN"), 6, HitOptions{})
+	s.applyHits(s.units(t, "1/17-A", "1/17-B", "7RCN"), 6, HitOptions{})
 	// 7RCN first (4 steps, eliminated), then the weakest, 1/17-B: 2 hits.
 	wantUnit(t, s, "7RCN", 0, BoxEliminated, 1)
 	wantUnit(t, s, "1/17-B", 2618, "", 1)
@@ -92,7 +92,7 @@ func TestApplyHitsUSConcentrateAndOrder(t *testing.T) {
 
 func TestApplyHitsUSEliminatedAndExcess(t *testing.T) {
 	s := hitState(t, map[string]Hex{"IND1": 2618, "105-1": 2618})
-	evs := s.ApplyHits(s.units(t, "IND1", "105-1"), 5, HitOptions{Melee: true})
+	evs := s.applyHits(s.units(t, "IND1", "105-1"), 5, HitOptions{Melee: true})
 	wantUnit(t, s, "IND1", 0, BoxEliminated, 1)
 	wantUnit(t, s, "105-1", 0, BoxSetAsidePrefix+"2618", 1)
 	if s.Casualties != 1 {
@@ -105,7 +105,7 @@ func TestApplyHitsUSEliminatedAndExcess(t *testing.T) {
 
 func TestApplyHitsJPLastInfantryRanged(t *testing.T) {
 	s := hitState(t, map[string]Hex{"J01": 2717, "J02": 2717, "20MM1": 2717})
-	evs := s.ApplyHits(s.units(t, "J01", "J02", "20MM1"), 3, HitOptions{Ranged: true})
+	evs := s.applyHits(s.units(t, "J01", "J02", "20MM1"), 3, HitOptions{Ranged: true})
 	// J01 first (counter order), then the artillery; J02 is the last
 	// infantry: the third hit is lost.
 	wantUnit(t, s, "J01", 0, BoxEliminated, 1)
@@ -118,18 +118,18 @@ func TestApplyHitsJPLastInfantryRanged(t *testing.T) {
 	// take them.
 	s = hitState(t, map[string]Hex{"J01": 2717, "20MM1": 2717})
 	s.StandingJP = Standing{LossOrder: []string{"J01"}}
-	s.ApplyHits(s.units(t, "J01", "20MM1"), 1, HitOptions{Ranged: true})
+	s.applyHits(s.units(t, "J01", "20MM1"), 1, HitOptions{Ranged: true})
 	wantUnit(t, s, "20MM1", 0, BoxEliminated, 1)
 	// In melee the last infantry unit dies like any other.
 	s = hitState(t, map[string]Hex{"J01": 2717})
-	s.ApplyHits(s.units(t, "J01"), 1, HitOptions{Melee: true})
+	s.applyHits(s.units(t, "J01"), 1, HitOptions{Melee: true})
 	wantUnit(t, s, "J01", 0, BoxEliminated, 1)
 }
 
 func TestApplyHitsUnknownRanged(t *testing.T) {
 	s := hitState(t, map[string]Hex{"U01": 2717, "U02": 2717, "J05": 2717}, "U01", "U02", "J05")
 	before := usSecrets(s)
-	evs := s.ApplyHits(s.units(t, "J05", "U01", "U02"), 3, HitOptions{Ranged: true, Cause: Cause{Kind: CauseFire, Hex: 2717}})
+	evs := s.applyHits(s.units(t, "J05", "U01", "U02"), 3, HitOptions{Ranged: true, Cause: Cause{Kind: CauseFire, Hex: 2717}})
 	// One Unknown unit melts away (the first in counter order); J05 is the
 	// last infantry; the other hits are lost.
 	wantUnit(t, s, "U01", 0, BoxOffMap, 1)
@@ -148,7 +148,7 @@ func TestApplyHitsUnknownRanged(t *testing.T) {
 	// A face-down infantry unit eliminated reads the same to the U.S.
 	s = hitState(t, map[string]Hex{"J05": 2717, "J06": 2717}, "J05", "J06")
 	before = usSecrets(s)
-	evs = s.ApplyHits(s.units(t, "J05", "J06"), 1, HitOptions{Ranged: true})
+	evs = s.applyHits(s.units(t, "J05", "J06"), 1, HitOptions{Ranged: true})
 	wantUnit(t, s, "J05", 0, BoxEliminated, 1)
 	if us2 := eventsText(evs, US); us2 != "a hidden Japanese counter in 2717 is removed\n" {
 		t.Errorf("U.S. events:\n%s", us2)
@@ -167,7 +167,7 @@ func TestApplyHitsUnknownMelee(t *testing.T) {
 	// three (J11), a 1 index 1 of two (J12), and the last one needs no die.
 	// The hit then falls on J10, first in counter order.
 	d := &ForcedDice{Values: []int{4, 1, 1}}
-	evs := s.ApplyHits(s.units(t, "U01"), 1, HitOptions{Melee: true, Dice: d})
+	evs := s.applyHits(s.units(t, "U01"), 1, HitOptions{Melee: true, Dice: d})
 	if d.Err != nil {
 		t.Fatal(d.Err)
 	}
@@ -210,7 +210,7 @@ func TestApplyHitsAccounts(t *testing.T) {
 			}
 		}
 		cas := s.Casualties
-		evs := s.ApplyHits(units, hits, o)
+		evs := s.applyHits(units, hits, o)
 
 		lost := 0
 		for _, e := range evs {

@@ -33,6 +33,8 @@ var builtinMapYAML []byte
 //   - rivers: named lines from hex centre to hex centre (rule 5.5).
 //   - victory_hexes, landing_zones (with capacity, the sea hex holding the
 //     staging box and the scatter chart of rule 9.2.2) and setup hexes.
+//   - scenario_areas: for each short scenario (rule 15) the victory zones
+//     its play is limited to and any hexes outside them that belong to it.
 type MapFile struct {
 	Name         string            `yaml:"name"`
 	Columns      [2]int            `yaml:"columns"`
@@ -47,6 +49,8 @@ type MapFile struct {
 	VictoryHexes []VictoryHex      `yaml:"victory_hexes"`
 	LandingZones []LandingZoneFile `yaml:"landing_zones"`
 	Setup        Setup             `yaml:"setup"`
+	// ScenarioAreas are the play areas of the short scenarios (rule 15).
+	ScenarioAreas []ScenarioArea `yaml:"scenario_areas"`
 }
 
 // RiverFile is one river of a MapFile.
@@ -141,6 +145,7 @@ func buildMap(f *MapFile) (*Map, error) {
 		zoneNames:    f.ZoneNames,
 		VictoryHexes: f.VictoryHexes,
 		Setup:        f.Setup,
+		areas:        map[string]ScenarioArea{},
 	}
 	if m.MinCol < 1 || m.MaxCol > 99 || m.MinCol > m.MaxCol || m.MinRow < 1 || m.MaxRow > 99 || m.MinRow > m.MaxRow {
 		return nil, errors.New("map: columns and rows must be [first, last] between 1 and 99")
@@ -251,7 +256,7 @@ func buildMap(f *MapFile) (*Map, error) {
 			bad("river %d needs a name and at least two hexes", i+1)
 			continue
 		}
-		m.Rivers = append(m.Rivers, River{Name: r.Name, Hexes: r.Hexes})
+		m.Rivers = append(m.Rivers, River(r))
 		for k := 1; k < len(r.Hexes); k++ {
 			a, b := r.Hexes[k-1], r.Hexes[k]
 			if !a.Adjacent(b) || !m.Land(a) || !m.Land(b) {
@@ -329,6 +334,22 @@ func buildMap(f *MapFile) (*Map, error) {
 		} else if string(m.cells[m.index(v.Hex)].zone) != v.Zone {
 			bad("victory hex %s (%s) lies outside its zone %s", v.Hex, v.Name, v.Zone)
 		}
+	}
+	for _, a := range f.ScenarioAreas {
+		if a.Scenario == "" || m.areas[a.Scenario].Scenario != "" {
+			bad("scenario area %q: each scenario needs a name and one area", a.Scenario)
+		}
+		for _, z := range a.Zones {
+			if _, ok := f.ZoneNames[z]; !ok {
+				bad("scenario area %s: zone %q is not a victory zone", a.Scenario, z)
+			}
+		}
+		for _, h := range a.Hexes {
+			if !m.Land(h) {
+				bad("scenario area %s: %s is not a land hex", a.Scenario, h)
+			}
+		}
+		m.areas[a.Scenario] = a
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

@@ -197,11 +197,21 @@ func (s *State) declareMelee(dm *Melee, side Side) ([]Event, []Problem) {
 	return []Event{{Kind: EventMeleeDeclared, Seen: seenAbout(refs), Side: side, Units: refs, Hexes: []Hex{from, t}, Target: t}}, nil
 }
 
-// ResolveMelee is the melee step (rule 3.7): every melee declared in this
+// ResolveMelee runs the melee step (rule 3.7) on a copy of s, as the
+// server does after the second player's actions (Resolve), and returns the
+// new position and what happened; s itself is never changed. It stops
+// there: the victory check and the turn advance that follow in a real turn
+// are left out, so that rules cases can pose and fight a melee alone.
+func ResolveMelee(s *State, d Dice) (*State, []Event) {
+	out := s.Clone()
+	return out, out.resolveMelee(d)
+}
+
+// resolveMelee is the melee step (rule 3.7): every melee declared in this
 // turn's action steps is fought to its end, one hex at a time, the hexes
 // picked alternately by the two sides from their standing instructions.
 // It changes s and returns what happened.
-func (s *State) ResolveMelee(d Dice) []Event {
+func (s *State) resolveMelee(d Dice) []Event {
 	for _, u := range s.Units {
 		u.Fought = false
 	}

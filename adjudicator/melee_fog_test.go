@@ -134,7 +134,7 @@ func TestMeleeKeepsSecretsAndInvariants(t *testing.T) {
 		casualties := s.Casualties
 
 		evs := declareRandomMelees(t, s, r, seed)
-		evs = append(evs, s.ResolveMelee(randDice{r})...)
+		evs = append(evs, s.resolveMelee(randDice{r})...)
 
 		// What the melee made public.
 		public := map[string]bool{}

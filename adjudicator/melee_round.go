@@ -110,7 +110,7 @@ func (mt *meleeFight) begin() {
 			if !hasUnknown(mt.attackers, h) {
 				continue
 			}
-			converted, evs := s.RevealUnknowns(h, mt.d)
+			converted, evs := s.revealUnknowns(h, mt.d)
 			mt.events = append(mt.events, evs...)
 			var kept []*Unit
 			for _, u := range mt.attackers {
@@ -121,7 +121,7 @@ func (mt *meleeFight) begin() {
 			mt.attackers = append(kept, converted...)
 		}
 	} else if hasUnknown(mt.defenders(), mt.target) {
-		_, evs := s.RevealUnknowns(mt.target, mt.d)
+		_, evs := s.revealUnknowns(mt.target, mt.d)
 		mt.events = append(mt.events, evs...)
 	}
 	for _, u := range mt.attackers {
@@ -433,7 +433,7 @@ func (mt *meleeFight) hit(units []*Unit, hits int) {
 	// U.S. attackers' hex hit by the hits left over is simply eliminated
 	// (RULINGS.md R36).
 	setAside := mt.side == JP && units[0].Side() == US
-	mt.events = append(mt.events, mt.s.ApplyHits(units, hits, HitOptions{Cause: Cause{Kind: CauseMelee, Hex: mt.target}, Melee: setAside, Dice: mt.d})...)
+	mt.events = append(mt.events, mt.s.applyHits(units, hits, HitOptions{Cause: Cause{Kind: CauseMelee, Hex: mt.target}, Melee: setAside, Dice: mt.d})...)
 	lost := before - steps(units)
 	if units[0].Side() == US {
 		mt.usLost += lost
@@ -528,7 +528,7 @@ func (s *State) retreatHex(u *Unit) (Hex, bool) {
 	m := s.Map()
 	best, bestDist := Hex(0), 0
 	for _, n := range m.Neighbours(u.Hex) {
-		if m.Cliff(u.Hex, n) || s.holdsSide(n, JP) || s.InEnemyZOC(n, JP) || s.StackingProblemWith(n, u, u.Steps) != "" {
+		if m.Cliff(u.Hex, n) || s.holdsSide(n, JP) || s.InEnemyZOC(n, JP) || s.StackingProblemWith(n, u, u.Steps) != "" || s.areaBan(u.Hex, n) != "" {
 			continue
 		}
 		dist := 1 << 30
@@ -594,7 +594,7 @@ func (mt *meleeFight) finish() {
 	mt.say(Event{Kind: EventMeleeEnds, Round: min(mt.round, MaxMeleeRounds), Reason: outcome})
 	// rule 10.0: an advance onto a victory hex may clear its zone, or
 	// retake a cleared one, before the next melee is picked.
-	mt.events = append(mt.events, s.UpdateCleared()...)
+	mt.events = append(mt.events, s.updateCleared()...)
 }
 
 // advance moves attackers into the empty target by the attacking side's
@@ -628,6 +628,12 @@ func (mt *meleeFight) advance(att []*Unit) {
 			// Attacking Unknown units convert when the melee begins (2.5),
 			// so this holds only should one ever be left unconverted.
 			mt.say(Event{Kind: EventAdvanceBarred, Seen: OnlyTo(JP), Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex, mt.target}})
+			continue
+		}
+		if why := s.areaBan(u.Hex, mt.target); why != "" {
+			// rule 15: no unit leaves the play area, nor crosses between
+			// the fronts of The Linkup before it may.
+			mt.say(Event{Kind: EventAdvanceOutOfArea, Units: []EventUnit{unitRef(u)}, Hexes: []Hex{u.Hex, mt.target}, Note: why})
 			continue
 		}
 		if why := s.StackingProblemWith(mt.target, u, u.Steps); why != "" {

@@ -37,7 +37,7 @@ func TestExample82(t *testing.T) {
 		t.Errorf("surround %d, want 5", n)
 	}
 	d := &ForcedDice{Values: []int{5, 5, 3, 9, 8, 8, 7, 4, 1, 7, 5, 5, 3, 2, 2, 10, 8, 7, 1, 8, 5, 4, 4, 2, 1}}
-	evs := s.ResolveMelee(d)
+	evs := s.resolveMelee(d)
 	if d.Err != nil || d.Unused() != 0 {
 		t.Fatalf("dice: %v, %d unused\n%s", d.Err, d.Unused(), eventsText(evs, Umpire))
 	}

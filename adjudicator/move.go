@@ -103,6 +103,8 @@ func (s *State) planMove(mv *Move, side Side) (movePlan, []Problem) {
 			bad("%s: %s is held by enemy units; units never share a hex with the enemy (declare melee instead, rule 8.2)", u.ID, h)
 		case s.unknownBarred(u, h):
 			bad("%s", s.unknownBarredMsg(u, h))
+		case s.areaBan(cur, h) != "":
+			bad("%s: %s", u.ID, s.areaBan(cur, h)) // rule 15
 		}
 		if len(problems) > 0 {
 			return movePlan{}, problems
@@ -215,7 +217,7 @@ func (s *State) applyMove(p movePlan, side Side) []Event {
 	// rule 10.0: a move onto a victory hex may clear its zone, and one into
 	// a cleared victory hex may retake it, at once: the rest of the file
 	// sees the island as it now is.
-	return append(evs, s.UpdateCleared()...)
+	return append(evs, s.updateCleared()...)
 }
 
 // Reachable returns every hex unit u could end a move in if it moved now,
@@ -241,7 +243,7 @@ func (s *State) Reachable(u *Unit) map[Hex]int {
 	blocked := func(h Hex) bool {
 		b, ok := blockedAt[h]
 		if !ok {
-			b = s.holdsSide(h, enemy) || s.unknownBarred(u, h) || s.stackingWith(h, side, u, u.Steps) != ""
+			b = s.holdsSide(h, enemy) || s.unknownBarred(u, h) || !s.InPlayArea(h) || s.stackingWith(h, side, u, u.Steps) != ""
 			blockedAt[h] = b
 		}
 		return b
@@ -259,7 +261,7 @@ func (s *State) Reachable(u *Unit) map[Hex]int {
 			return out
 		}
 		for _, n := range m.Neighbours(u.Hex) {
-			if !m.Cliff(u.Hex, n) && !blocked(n) && !inZOC(n) {
+			if !m.Cliff(u.Hex, n) && !blocked(n) && !inZOC(n) && !s.crossBarred(u.Hex, n) {
 				out[n] = allow
 			}
 		}
@@ -269,5 +271,6 @@ func (s *State) Reachable(u *Unit) map[Hex]int {
 		Block:   blocked,
 		Stop:    inZOC,
 		MinMove: true,
+		Cross:   s.crossBarred,
 	})
 }

@@ -523,7 +523,11 @@ func TestMoveProperties(t *testing.T) {
 	us := []string{"1/17-A", "1/17-B", "2/17-E", "3/17-I", "IND1", "IND2", "IND3", "13E-A", "75PH"}
 	jp := []string{"J01", "J02", "J03", "J04", "U01", "U02", "20MM1"}
 	accepted := 0
-	for round := range 40 {
+	rounds := 40
+	if testing.Short() {
+		rounds = 10
+	}
+	for round := range rounds {
 		place := map[string]Hex{}
 		for _, id := range append(append([]string{}, us...), jp...) {
 			place[id] = area[rng.IntN(len(area))]

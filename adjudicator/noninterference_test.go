@@ -58,7 +58,9 @@ const nonInterferenceTurns = 500
 //
 // Refit turns are played too: the U.S. refit, and the Japanese refit, whose
 // hiding, moves and swaps (rules 9.5, 9.6) name the renamed counters; none
-// of them converts an Unknown unit or draws from the pool.
+// of them converts an Unknown unit or draws from the pool. So are the setup
+// waits of new games: the Japanese setup places the renamed counters, and a
+// delayed U.S. landing may flip the Komandorski chits.
 func TestHiddenDoesNotReachUS(t *testing.T) {
 	target := nonInterferenceTurns
 	if testing.Short() {
@@ -166,6 +168,12 @@ func hiddenTwin(s *adjudicator.State, o adjudicator.Orders, r *rand.Rand) (*adju
 		what = "U.S. refit, all renamed"
 	case adjudicator.WaitJPRefit:
 		what, komandorski = "Japanese refit, all but the chits renamed", false
+	case adjudicator.WaitJPSetup:
+		what = "Japanese setup, all renamed"
+	case adjudicator.WaitUSLanding:
+		// A landing delayed into May 24 flips the Komandorski chits
+		// (12.1.3).
+		what, komandorski = "U.S. landing, all but the chits renamed", false
 	}
 	if phase == adjudicator.WaitActions {
 		what = "first actions, all renamed"
@@ -368,6 +376,13 @@ func rename(o adjudicator.Orders, names map[string]string) adjudicator.Orders {
 	if o.Standing != nil {
 		st := renameStanding(*o.Standing, names)
 		out.Standing = &st
+	}
+	if js := o.JPSetup; js != nil {
+		nj := adjudicator.JPSetup{VP: js.VP}
+		for _, p := range js.Place {
+			nj.Place = append(nj.Place, adjudicator.Placement{Unit: id(p.Unit), Hex: p.Hex})
+		}
+		out.JPSetup = &nj
 	}
 	if r := o.Rearrange; r != nil {
 		moves := func(ms []adjudicator.UnknownMove) []adjudicator.UnknownMove {

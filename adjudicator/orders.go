@@ -18,6 +18,10 @@ type Orders struct {
 	Refit *Refit
 	// Rearrange answers the Japanese refit wait (rules 9.5, 9.6).
 	Rearrange *Rearrange
+	// JPSetup answers the Japanese setup wait (rules 12.4, 14.0).
+	JPSetup *JPSetup
+	// Landing answers the U.S. landing wait (rules 12.5, 12.6).
+	Landing *USLanding
 	// Standing, when present, replaces the side's standing instructions
 	// field by field (and per hex), DESIGN 3.2.
 	Standing *Standing

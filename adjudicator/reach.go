@@ -12,6 +12,10 @@ type ReachOptions struct {
 	// MinMove lets a unit always enter one adjacent hex from a start hex,
 	// whatever it costs, unless a cliff or the sea is in the way (rule 5.8).
 	MinMove bool
+	// Cross reports steps from one hex into the next that may not be taken
+	// though both hexes may be entered, like the crossing between the
+	// fronts of The Linkup (rule 15.3) (nil: none).
+	Cross func(from, to Hex) bool
 }
 
 // Reach returns the fewest movement points a unit of side needs to get from
@@ -45,7 +49,7 @@ func Reach(m *Map, side Side, starts []Hex, mp int, o ReachOptions) map[Hex]int 
 			continue
 		}
 		for _, n := range cur.h.Neighbours() {
-			if !m.Land(n) || (o.Block != nil && o.Block(n)) {
+			if !m.Land(n) || (o.Block != nil && o.Block(n)) || (o.Cross != nil && o.Cross(cur.h, n)) {
 				continue
 			}
 			c, err := StepCost(m, side, cur.h, n)

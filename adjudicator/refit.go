@@ -230,8 +230,8 @@ func (s *State) refitUS(r Refit, d Dice) []Event {
 	run.refit(r)
 	s.RefitSteps = 0
 	evs := run.events
-	evs = append(evs, s.UpdateCleared()...)
-	evs = append(evs, s.CheckSuddenVictory()...)
+	evs = append(evs, s.updateCleared()...)
+	evs = append(evs, s.checkSuddenVictory()...)
 	if s.Over() {
 		return evs
 	}

@@ -102,6 +102,9 @@ func (s *State) UnknownBan(h Hex) string {
 	if s.ClearedAt(h) {
 		return fmt.Sprintf("%s lies in the cleared %s zone (rules 9.6, 10.0)", h, m.ZoneName(m.Zone(h)))
 	}
+	if !s.InPlayArea(h) {
+		return s.areaBan(0, h)
+	}
 	return ""
 }
 
@@ -151,7 +154,7 @@ func (s *State) SwapHexes(h Hex) []Hex {
 	reach := s.swapReach(h)
 	var out []Hex
 	for x := range reach {
-		if s.UnknownBan(x) == "" {
+		if s.UnknownBan(x) == "" && s.areaBan(h, x) == "" {
 			out = append(out, x)
 		}
 	}
@@ -303,6 +306,9 @@ func (s *State) unknownMoveBan(u *Unit, h Hex) string {
 	if why := s.UnknownBan(h); why != "" {
 		return fmt.Sprintf("%s may not go to %s", u.ID, why)
 	}
+	if why := s.areaBan(u.Hex, h); why != "" {
+		return fmt.Sprintf("%s may not go to %s", u.ID, why)
+	}
 	return ""
 }
 
@@ -319,6 +325,9 @@ func (s *State) placeBan(u *Unit, h Hex, reach map[Hex]int, from Hex, placed map
 		return fmt.Sprintf("%s is not off the map: a swap places Unknown units from off the map (rule 9.6)", u.ID)
 	}
 	if why := s.UnknownBan(h); why != "" {
+		return fmt.Sprintf("%s may not be placed: %s", u.ID, why)
+	}
+	if why := s.areaBan(from, h); why != "" {
 		return fmt.Sprintf("%s may not be placed: %s", u.ID, why)
 	}
 	if _, ok := reach[h]; !ok {
@@ -393,8 +402,8 @@ func (s *State) usSightChanges(before map[Hex]sight) []Event {
 // judged, then advances the turn (9.7).
 func (s *State) refitJP(o Rearrange) []Event {
 	evs, _ := s.rearrange(o, false)
-	evs = append(evs, s.UpdateCleared()...)
-	evs = append(evs, s.CheckSuddenVictory()...)
+	evs = append(evs, s.updateCleared()...)
+	evs = append(evs, s.checkSuddenVictory()...)
 	if s.Over() {
 		return evs
 	}
@@ -405,7 +414,7 @@ func (s *State) refitJP(o Rearrange) []Event {
 // last turn (3.8.3), else the next turn with the Komandorski chits flipped
 // as their dates come (12.1.3). Nothing turns face down: 9.5 did that.
 func (s *State) advanceRefit() []Event {
-	if last := s.Komandorski.LastTurn(); last > 0 && s.Turn >= last {
+	if last := s.lastTurn(); last > 0 && s.Turn >= last {
 		evs := []Event{refitPublic(Event{Kind: EventLastTurn, Turn: s.Turn})}
 		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
 	}

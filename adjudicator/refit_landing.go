@@ -62,6 +62,10 @@ func (r *refitRun) land(list []Landing) {
 			r.refuse(PartLand, i, "%s: %s", u.ID, why)
 			continue
 		}
+		if why := s.landingZoneBan(u.ID, lz.ID); why != "" {
+			r.refuse(PartLand, i, "%s: %s", u.ID, why) // rule 15
+			continue
+		}
 		waves = append(waves, staged{u, lz})
 	}
 	if len(waves) == 0 {
@@ -155,7 +159,7 @@ func (r *refitRun) eliminateLanding(ev Event, u *Unit, steps int) {
 		ev.Side, ev.Units, ev.Steps = US, []EventUnit{ref}, steps
 		r.event(refitPublic(ev))
 	}
-	r.events = append(r.events, s.CheckSuddenVictory()...)
+	r.events = append(r.events, s.checkSuddenVictory()...)
 }
 
 // capacity enforces each landing zone's capacity once the units are ashore

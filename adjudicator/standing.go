@@ -2,6 +2,8 @@ package adjudicator
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -96,6 +98,16 @@ func DefaultStanding(side Side) Standing {
 	case JP:
 		st.UnknownTable = TableMost
 	}
+	return st
+}
+
+// clone returns a copy of st sharing no slice or map with it.
+func (st Standing) clone() Standing {
+	st.LossOrder = slices.Clone(st.LossOrder)
+	st.RetreatAt = maps.Clone(st.RetreatAt)
+	st.AdvanceAt = maps.Clone(st.AdvanceAt)
+	st.UnknownTableAt = maps.Clone(st.UnknownTableAt)
+	st.MeleeOrder = slices.Clone(st.MeleeOrder)
 	return st
 }
 

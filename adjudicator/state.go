@@ -2,6 +2,8 @@ package adjudicator
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -70,6 +72,7 @@ const (
 	BoxEliminated     = "eliminated"     // out of play for good
 	BoxUnused         = "unused"         // not yet created (independents, depots) or not in this scenario
 	BoxStagingPrefix  = "staging:"       // followed by a landing zone id (9.2.2)
+	BoxSetup          = "setup"          // Japanese units the free setup is to place (12.4)
 )
 
 // Unit is a counter's situation in a game.
@@ -146,12 +149,23 @@ type State struct {
 	// Komandorski holds the chits of rule 12.1, drawn at creation and seen
 	// only by the Japanese until revealed (12.1.3).
 	Komandorski Komandorski `json:"komandorski"`
+	// Options are the choices the game was created with (NewGameFrom);
+	// nil for a position set up by hand.
+	Options *Options `json:"options,omitempty"`
+	// VP holds the victory point chits of the optional rule 14.0, nil
+	// when the game does not use them.
+	VP *VPChits `json:"vp_chits,omitempty"`
 	// SupplyOverride forces a unit in (true) or out of (false) supply; rules
 	// cases use it to pose a situation. Real games leave it empty.
 	SupplyOverride map[string]bool `json:"supply_override,omitempty"`
 
-	m     *Map
-	cs    *Counters
+	// m and cs are the map and counter mix the game is played with. They
+	// are read-only once loaded, so every copy of a position shares them.
+	m  *Map
+	cs *Counters
+	// index finds a unit by id. It is built with the position (NewState,
+	// Clone, and Attach after decoding), never while it is read, so that
+	// several goroutines may read one position at once.
 	index map[string]*Unit
 }
 
@@ -199,6 +213,8 @@ func (s *State) Counters() *Counters {
 	return s.cs
 }
 
+// reindex builds the unit index. Whatever creates a position or replaces
+// its Units calls it; readers never do.
 func (s *State) reindex() {
 	s.index = make(map[string]*Unit, len(s.Units))
 	for _, u := range s.Units {
@@ -208,27 +224,27 @@ func (s *State) reindex() {
 
 // Unit returns the unit with the given id.
 func (s *State) Unit(id string) (*Unit, bool) {
-	if s.index == nil {
-		s.reindex()
-	}
 	u, ok := s.index[id]
 	return u, ok
 }
 
-// Clone returns a deep copy sharing only the read-only map and counters.
+// Clone returns a deep copy: no unit, slice or map is shared with s, so
+// that changing either position never changes the other. Only the map and
+// the counter mix (the state's and each unit's counter) are shared: they
+// are read-only data. TestCloneIsDeep fails when a field is added that
+// Clone does not copy.
 func (s *State) Clone() *State {
 	c := *s
 	c.Units = make([]*Unit, len(s.Units))
 	for i, u := range s.Units {
-		cu := *u
+		cu := *u // every field a value but the shared counter
 		c.Units[i] = &cu
 	}
-	if s.SupplyOverride != nil {
-		c.SupplyOverride = make(map[string]bool, len(s.SupplyOverride))
-		for k, v := range s.SupplyOverride {
-			c.SupplyOverride[k] = v
-		}
-	}
+	c.StandingUS = s.StandingUS.clone()
+	c.StandingJP = s.StandingJP.clone()
+	c.Cleared = slices.Clone(s.Cleared)
+	c.SupplyOverride = maps.Clone(s.SupplyOverride)
+	c.Options, c.VP = s.Options.clone(), s.VP.clone()
 	c.reindex()
 	return &c
 }
@@ -265,7 +281,10 @@ func (s *State) Occupied(h Hex) Side {
 	return NoSide
 }
 
-// Place puts a unit in a hex (or, with h zero, in box), face up or down.
+// Place puts a unit in a hex, keeping its face, or with h zero in box: it
+// then leaves the map as when the rules remove it, turned face up (off the
+// map a counter has no face) and with no melee declared. Setups and rules
+// cases build positions with it.
 func (s *State) Place(id string, h Hex, box string) error {
 	u, ok := s.Unit(id)
 	if !ok {
@@ -274,11 +293,12 @@ func (s *State) Place(id string, h Hex, box string) error {
 	if h != 0 && !s.Map().Land(h) {
 		return fmt.Errorf("%s: %s is not a land hex", id, h)
 	}
+	if h == 0 {
+		s.removeFromMap(u, box)
+		return nil
+	}
 	u.Hex = h
 	u.Box = ""
-	if h == 0 {
-		u.Box = box
-	}
 	return nil
 }
 

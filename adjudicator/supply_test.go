@@ -460,7 +460,9 @@ func supplyOracle(s *State) map[string]bool {
 				break
 			}
 		}
-		out[u.ID] = out[u.ID] // every U.S. unit on the map has an entry
+		if _, ok := out[u.ID]; !ok {
+			out[u.ID] = false // every U.S. unit on the map has an entry
+		}
 	}
 	return out
 }

@@ -52,6 +52,7 @@ type Map struct {
 	cells     []cell
 	land      []Hex
 	zoneNames map[string]string
+	areas     map[string]ScenarioArea
 }
 
 // River is a dry river bed (rule 5.5), a line through the centres of Hexes in

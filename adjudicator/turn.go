@@ -59,7 +59,7 @@ func FirstPlayer(night bool) Side {
 
 // NewGame returns a fresh campaign game on map m with counters cs (nil for
 // the built-in ones): the Komandorski chits drawn with d (rule 12.1) and the
-// game waiting for the U.S. decision of turn 1 (Begin). Every unit is still
+// game waiting for the U.S. decision of turn 1 (begin). Every unit is still
 // in the unused box: the setup waits of rule 12 come with a later version,
 // so until then the caller places the units before play.
 func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
@@ -69,7 +69,7 @@ func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 	// them only as they are revealed.
 	evs := []Event{{Kind: EventKomandorskiDrawn, Seen: OnlyTo(JP), Side: JP, Turn: KomandorskiTurn,
 		Private: &Private{Effect: s.Komandorski.Effect, Delay: s.Komandorski.Delay}}}
-	return s, append(evs, s.Begin()...)
+	return s, append(evs, s.begin()...)
 }
 
 // DrawKomandorski draws the two chits of rule 12.1: the effect (May 24, 27
@@ -97,9 +97,9 @@ func DrawKomandorski(d Dice) Komandorski {
 // maxRedraws bounds the rolls of one chit draw.
 const maxRedraws = 20
 
-// Begin starts play: turn 1 (May 11), the weather marker on Fog and the
+// begin starts play: turn 1 (May 11), the weather marker on Fog and the
 // casualty track at 0 (rule 12.2), waiting for the U.S. decision of turn 1.
-func (s *State) Begin() []Event {
+func (s *State) begin() []Event {
 	s.Turn, s.Weather, s.Night, s.Casualties = 1, Fog, false, 0
 	s.Winner, s.Victory = NoSide, ""
 	s.await(WaitUSDecision, US)
@@ -123,7 +123,8 @@ func (k Komandorski) LastTurn() int {
 // DefaultOrders returns the orders that stand for a side that missed the
 // deadline of the current wait (DESIGN 3.3): a day turn without refit for
 // the U.S. decision, no activations for actions, DefaultRefit and
-// DefaultRearrange in a refit turn.
+// DefaultRearrange in a refit turn, and at the setup the plans PlanJPSetup
+// and PlanLanding make without a choice of their own.
 func (s *State) DefaultOrders() Orders {
 	w := s.Wait()
 	o := Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
@@ -134,6 +135,12 @@ func (s *State) DefaultOrders() Orders {
 		o.Refit = s.DefaultRefit()
 	case WaitJPRefit:
 		o.Rearrange = s.DefaultRearrange()
+	case WaitJPSetup:
+		js := s.PlanJPSetup(nil)
+		o.JPSetup = &js
+	case WaitUSLanding:
+		l := s.PlanLanding(nil)
+		o.Landing = &l
 	}
 	return o
 }
@@ -196,6 +203,12 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		} else {
 			events = append(events, out.refitJP(*o.Rearrange)...)
 		}
+	case WaitJPSetup, WaitUSLanding:
+		out = base
+		if out == s {
+			out = s.Clone()
+		}
+		events = append(events, out.resolveSetup(kind, o, d)...)
 	}
 	if w := out.Wait(); !w.Over() {
 		events = append(events, Event{Kind: EventWait, Seen: Public, Side: w.Side, Wait: w.Kind, Turn: w.Turn, Night: out.Night})
@@ -250,7 +263,8 @@ func (s *State) checkFile(o Orders) []Problem {
 			file("a refit or night decision is made only at the start of a turn, in the U.S. decision (rules 3.1, 3.2)")
 		}
 	}
-	return append(problems, s.checkRefitParts(o)...)
+	problems = append(problems, s.checkRefitParts(o)...)
+	return append(problems, s.checkSetupParts(o)...)
 }
 
 // mergeStanding puts standing instructions from an orders file of side in
@@ -280,8 +294,8 @@ func (s *State) decide(dec Decision, d Dice) []Event {
 // actions, or after the second player to the end of the turn. Losses during
 // the actions may already have ended the game (3.8.2).
 func (s *State) afterActions(side Side, d Dice) []Event {
-	evs := s.UpdateCleared()
-	evs = append(evs, s.CheckSuddenVictory()...)
+	evs := s.updateCleared()
+	evs = append(evs, s.checkSuddenVictory()...)
 	if s.Over() {
 		return evs
 	}
@@ -296,12 +310,12 @@ func (s *State) afterActions(side Side, d Dice) []Event {
 // advance.
 func (s *State) endTurn(d Dice) []Event {
 	evs := s.meleeStep(d)
-	evs = append(evs, s.UpdateCleared()...)
-	evs = append(evs, s.CheckSuddenVictory()...)
+	evs = append(evs, s.updateCleared()...)
+	evs = append(evs, s.checkSuddenVictory()...)
 	if s.Over() {
 		return evs
 	}
-	evs = append(evs, s.CheckVictory()...)
+	evs = append(evs, s.checkVictory()...)
 	if s.Over() {
 		return evs
 	}
@@ -311,13 +325,13 @@ func (s *State) endTurn(d Dice) []Event {
 // meleeStep is step 7 (rule 3.7): every melee declared in the actions of
 // both sides, fought by the server from the standing instructions.
 func (s *State) meleeStep(d Dice) []Event {
-	return s.ResolveMelee(d)
+	return s.resolveMelee(d)
 }
 
 // advanceTurn is step 9 (rule 3.9): the end of the game when this was the
 // last turn (3.8.3), else the next turn with its flips and reveals.
 func (s *State) advanceTurn() []Event {
-	if last := s.Komandorski.LastTurn(); last > 0 && s.Turn >= last {
+	if last := s.lastTurn(); last > 0 && s.Turn >= last {
 		evs := []Event{{Kind: EventLastTurn, Seen: Public, Turn: s.Turn}}
 		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
 	}
@@ -382,8 +396,13 @@ func (s *State) revealKomandorski() []Event {
 
 // endGame records the winner and why, and ends the game (rule 3.8). ev
 // holds the winner (Side) and the facts of the victory event; why words
-// the victory for the state (State.Victory).
+// the victory for the state (State.Victory). With the victory point chits
+// in use they decide who won and how well (rule 14.0).
 func (s *State) endGame(ev Event, why string) []Event {
+	if s.VP != nil && !s.VP.Revealed {
+		ev.Side, why = s.scoreVP(why)
+		ev.VP, ev.Turn = s.VP.named(s.Map()), s.Turn
+	}
 	s.Winner, s.Victory = ev.Side, why
 	s.await(WaitEnded, NoSide)
 	ev.Kind, ev.Seen = EventVictory, Public

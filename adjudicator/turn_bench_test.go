@@ -12,8 +12,8 @@ import (
 // fullTurnSeed (TestGeneratedGames's games), a day turn in which the two
 // actions files hold 40 activations and the melee step fights 8 melees.
 const (
-	fullTurnSeed = 17
-	fullTurn     = 4
+	fullTurnSeed = 20
+	fullTurn     = 9
 )
 
 // replayDice hands out recorded dice in order, without allocating.

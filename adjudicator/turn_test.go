@@ -17,7 +17,7 @@ func game(t *testing.T, place map[string]Hex) *State {
 	if err := s.Place("J64", 0, BoxPool); err != nil {
 		t.Fatal(err)
 	}
-	s.Begin()
+	s.begin()
 	return s
 }
 

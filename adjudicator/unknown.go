@@ -12,7 +12,7 @@ const jpStackLimit = 3
 // can turn into, however many there are (rule 2.5).
 const maxUnknownYield = 3
 
-// RevealUnknowns converts every Unknown unit in h into infantry (rule 2.5),
+// revealUnknowns converts every Unknown unit in h into infantry (rule 2.5),
 // as when one of them fires, or they attack or defend in melee, and returns
 // the infantry units placed and what happened.
 //
@@ -39,7 +39,7 @@ const maxUnknownYield = 3
 // U.S. could tell when the pool or stacking cut the yield short, and the
 // pool is hidden from it (DESIGN section 4); the table die is the Japanese
 // player's own roll against a counter that then leaves the map.
-func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
+func (s *State) revealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	var unknowns []*Unit
 	others := 0
 	for _, u := range s.UnitsAt(h) {
@@ -64,7 +64,7 @@ func (s *State) RevealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 
 	gone := unitRefs(unknowns) // before they leave: where they stood
 	for _, u := range unknowns {
-		s.removeFromMap(u, BoxOffMap)
+		s.removeFromMap(u, s.convertedBox()) // for good in a short scenario (15.1)
 	}
 	n = min(n, jpStackLimit-others)
 	var placed []*Unit
@@ -160,6 +160,12 @@ func (s *State) PoolCounts() (onMap, pool, eliminated int) {
 // is rolled again. Every index is then equally likely and the draw depends
 // only on the dice, so it replays exactly.
 func drawIndex(n int, d Dice, h Hex) int {
+	return drawWith(n, d, Die{Purpose: DiePoolDraw, Side: JP, Hex: h, Seen: AudienceJP})
+}
+
+// drawWith is drawIndex with die for every digit rolled: a uniform index
+// below n.
+func drawWith(n int, d Dice, die Die) int {
 	if n <= 1 {
 		return 0
 	}
@@ -172,7 +178,7 @@ func drawIndex(n int, d Dice, h Hex) int {
 	for {
 		v := 0
 		for range digits {
-			v = v*10 + d.Roll(Die{Purpose: DiePoolDraw, Side: JP, Hex: h, Seen: AudienceJP})%10
+			v = v*10 + d.Roll(die)%10
 		}
 		if v < limit {
 			return v % n

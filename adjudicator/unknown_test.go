@@ -21,7 +21,7 @@ func TestRevealUnknownsOneRollMostTable(t *testing.T) {
 	// three a 9 is rejected (limit 9) and a 5 picks index 2 of J21, J23,
 	// J24: J24.
 	d := &ForcedDice{Values: []int{6, 7, 10, 9, 5}}
-	placed, evs := s.RevealUnknowns(2717, d)
+	placed, evs := s.revealUnknowns(2717, d)
 	if d.Err != nil || d.Unused() != 0 {
 		t.Fatalf("dice: %v, %d unused", d.Err, d.Unused())
 	}
@@ -61,7 +61,7 @@ func TestRevealUnknownsStandingAndLimits(t *testing.T) {
 	s.StandingJP = Standing{UnknownTableAt: map[Hex]string{2717: "U06"}}
 	poolOf(t, s, "J30", "J31")
 	d := &ForcedDice{Values: []int{10, 2}} // U06: 2 for a 0; draw index 0 of 2 with a 2
-	placed, evs := s.RevealUnknowns(2717, d)
+	placed, evs := s.revealUnknowns(2717, d)
 	if len(placed) != 1 || placed[0].ID != "J30" {
 		t.Fatalf("placed %v\n%s", placed, eventsText(evs, Umpire))
 	}
@@ -73,7 +73,7 @@ func TestRevealUnknownsStandingAndLimits(t *testing.T) {
 	s.StandingJP = Standing{UnknownTable: TableFewest}
 	poolOf(t, s, "J40")
 	d = &ForcedDice{Values: []int{10}}
-	placed, evs = s.RevealUnknowns(2717, d)
+	placed, evs = s.revealUnknowns(2717, d)
 	if len(placed) != 1 || d.Unused() != 0 {
 		t.Fatalf("placed %v, dice %v", placed, d.Log)
 	}
@@ -81,7 +81,7 @@ func TestRevealUnknownsStandingAndLimits(t *testing.T) {
 		t.Errorf("Japanese events:\n%s", jp)
 	}
 	// Nothing to reveal: no dice.
-	if p, e := s.RevealUnknowns(2717, nil); p != nil || e != nil {
+	if p, e := s.revealUnknowns(2717, nil); p != nil || e != nil {
 		t.Errorf("reveal with no Unknown units: %v %v", p, e)
 	}
 }

@@ -46,14 +46,14 @@ var SouthernLandingZones = []string{"D", "E", "F", "G"}
 // Over reports whether the game has been decided or has run out of turns.
 func (s *State) Over() bool { return s.Wait().Over() }
 
-// CheckSuddenVictory applies rule 3.8.2, which holds at any moment of a
+// checkSuddenVictory applies rule 3.8.2, which holds at any moment of a
 // turn: the Japanese win as soon as the U.S. casualty track reaches 30; the
 // U.S. wins as soon as no Japanese infantry or artillery remains on the map
 // or in the pool (Unknown units do not count). Code that inflicts losses
 // calls it after every loss. It sets Winner and Victory and ends the game
 // (it then waits for WaitEnded), returning the event that says so; it does
 // nothing once the game is over.
-func (s *State) CheckSuddenVictory() []Event {
+func (s *State) checkSuddenVictory() []Event {
 	if s.Over() {
 		return nil
 	}
@@ -70,6 +70,9 @@ func (s *State) CheckSuddenVictory() []Event {
 // japaneseFightOn reports whether any Japanese infantry or artillery unit
 // is on the map or in the pool (rule 3.8.2, RULINGS.md R47).
 func (s *State) japaneseFightOn() bool {
+	if s.Scenario != "" {
+		return s.scenarioJapaneseLeft() // RULINGS.md R66
+	}
 	for _, u := range s.Units {
 		c := u.Counter()
 		if c.Side() != JP || (c.Kind() != Infantry && c.Kind() != Artillery) || u.Steps <= 0 {
@@ -82,12 +85,15 @@ func (s *State) japaneseFightOn() bool {
 	return false
 }
 
-// CheckVictory is step 8 (rule 3.8): the eliminations of 3.8.2 (which may
+// checkVictory is step 8 (rule 3.8): the eliminations of 3.8.2 (which may
 // already have ended the game) and then the objectives of 3.8.1. It ends
 // the game and returns the event saying who won, or returns nothing.
-func (s *State) CheckVictory() []Event {
-	if evs := s.CheckSuddenVictory(); len(evs) > 0 || s.Over() {
+func (s *State) checkVictory() []Event {
+	if evs := s.checkSuddenVictory(); len(evs) > 0 || s.Over() {
 		return evs
+	}
+	if s.Scenario != "" {
+		return s.scenarioVictory() // RULINGS.md R66
 	}
 	if s.usHoldsVictoryHexes() {
 		return s.endGame(Event{Side: US, Reason: ReasonVictoryHexes}, "the U.S. occupies all six victory hexes at step 8 (rule 3.8.1)")
@@ -204,7 +210,16 @@ func (s *State) unknownBarredMsg(u *Unit, h Hex) string {
 		u.ID, h, m.ZoneName(m.Zone(h)))
 }
 
-// UpdateCleared applies rule 10.0 to the position as it stands; code that
+// UpdateCleared applies rule 10.0 to a copy of s, as the server does after
+// every move and melee, and returns the copy and what happened; s itself is
+// never changed. Tools and tests that change a position by hand use it to
+// bring the Zone Cleared markers up to date.
+func UpdateCleared(s *State) (*State, []Event) {
+	out := s.Clone()
+	return out, out.updateCleared()
+}
+
+// updateCleared applies rule 10.0 to the position as it stands; code that
 // moves units or ends a melee calls it afterwards (RULINGS.md R49, R50).
 //
 //   - A zone whose victory hex holds Japanese infantry (not an Unknown
@@ -218,7 +233,7 @@ func (s *State) unknownBarredMsg(u *Unit, h Hex) string {
 //
 // It returns the events saying which zone is cleared or no longer is, and
 // the Unknown units that left it: the U.S. reads how many counters.
-func (s *State) UpdateCleared() []Event {
+func (s *State) updateCleared() []Event {
 	m := s.Map()
 	var evs []Event
 	for _, vh := range m.VictoryHexes {

@@ -38,15 +38,15 @@ func wantWinner(t *testing.T, s *State, evs []Event, side Side, why string) {
 
 func TestSuddenVictory(t *testing.T) {
 	s := victoryState(t, map[string]Hex{"1/17-A": 2821, "J01": 2717})
-	wantWinner(t, s, s.CheckSuddenVictory(), NoSide, "")
+	wantWinner(t, s, s.checkSuddenVictory(), NoSide, "")
 
 	s.Casualties = 29
-	wantWinner(t, s, s.CheckSuddenVictory(), NoSide, "")
+	wantWinner(t, s, s.checkSuddenVictory(), NoSide, "")
 	s.Casualties = 30
-	wantWinner(t, s, s.CheckSuddenVictory(), JP, "casualty track reached 30 (rule 3.8.2)")
+	wantWinner(t, s, s.checkSuddenVictory(), JP, "casualty track reached 30 (rule 3.8.2)")
 	// Once decided, nothing changes it.
 	s.Casualties = 0
-	if evs := s.CheckSuddenVictory(); len(evs) > 0 || s.Winner != JP {
+	if evs := s.checkSuddenVictory(); len(evs) > 0 || s.Winner != JP {
 		t.Errorf("decided game changed: %v", evs)
 	}
 
@@ -55,22 +55,22 @@ func TestSuddenVictory(t *testing.T) {
 	s = victoryState(t, map[string]Hex{"1/17-A": 2821, "U01": 2717})
 	u02, _ := s.Unit("U02")
 	u02.Box = BoxOffMap
-	wantWinner(t, s, s.CheckSuddenVictory(), NoSide, "")
+	wantWinner(t, s, s.checkSuddenVictory(), NoSide, "")
 	j64, _ := s.Unit("J64")
 	j64.Box = BoxEliminated
-	wantWinner(t, s, s.CheckSuddenVictory(), US, "no Japanese infantry or artillery remain (rule 3.8.2)")
+	wantWinner(t, s, s.checkSuddenVictory(), US, "no Japanese infantry or artillery remain (rule 3.8.2)")
 
 	s = victoryState(t, map[string]Hex{"1/17-A": 2821, "75MM1": 2717})
 	j64, _ = s.Unit("J64")
 	j64.Box = BoxEliminated
-	wantWinner(t, s, s.CheckSuddenVictory(), NoSide, "")
+	wantWinner(t, s, s.checkSuddenVictory(), NoSide, "")
 	// Captured U.S. artillery is not a Japanese unit.
 	s = victoryState(t, map[string]Hex{"1/17-A": 2821, "105-1": 2717})
 	gun, _ := s.Unit("105-1")
 	gun.Captured = true
 	j64, _ = s.Unit("J64")
 	j64.Box = BoxEliminated
-	wantWinner(t, s, s.CheckSuddenVictory(), US, "rule 3.8.2")
+	wantWinner(t, s, s.checkSuddenVictory(), US, "rule 3.8.2")
 }
 
 func TestVictoryHexes(t *testing.T) {
@@ -79,24 +79,24 @@ func TestVictoryHexes(t *testing.T) {
 		place[[]string{"1/17-A", "1/17-B", "1/17-C", "1/17-D", "2/17-E", "2/17-F"}[i]] = vh.Hex
 	}
 	s := victoryState(t, place)
-	wantWinner(t, s, s.CheckVictory(), US, "all six victory hexes at step 8 (rule 3.8.1)")
+	wantWinner(t, s, s.checkVictory(), US, "all six victory hexes at step 8 (rule 3.8.1)")
 
 	// Five of six is not enough.
 	s = victoryState(t, place)
 	b, _ := s.Unit("2/17-F")
 	b.Hex = 3621
-	wantWinner(t, s, s.CheckVictory(), NoSide, "")
+	wantWinner(t, s, s.checkVictory(), NoSide, "")
 }
 
 func TestLandingZonesVictory(t *testing.T) {
 	// Any unit counts, an Unknown unit too.
 	place := map[string]Hex{"1/17-A": 2720, "J01": 2821, "J02": 3022, "U01": 3122, "J03": 3323}
 	s := victoryState(t, place)
-	wantWinner(t, s, s.CheckVictory(), JP, "landing zones D, E, F and G at step 8 (rule 3.8.1)")
+	wantWinner(t, s, s.checkVictory(), JP, "landing zones D, E, F and G at step 8 (rule 3.8.1)")
 
 	delete(place, "J03")
 	s = victoryState(t, place)
-	wantWinner(t, s, s.CheckVictory(), NoSide, "")
+	wantWinner(t, s, s.checkVictory(), NoSide, "")
 }
 
 func TestEngineerHillArtillery(t *testing.T) {
@@ -110,25 +110,25 @@ func TestEngineerHillArtillery(t *testing.T) {
 		}
 	}
 	s := victoryState(t, map[string]Hex{"1/17-A": 2821, "20MM1": 2717, "J01": 2717})
-	wantWinner(t, s, s.CheckVictory(), NoSide, "")
+	wantWinner(t, s, s.checkVictory(), NoSide, "")
 
 	s = victoryState(t, map[string]Hex{"1/17-A": 2821, "75MM1": 2717})
-	wantWinner(t, s, s.CheckVictory(), JP, "Japanese artillery on Engineer Hill (2717), 75MM1")
+	wantWinner(t, s, s.checkVictory(), JP, "Japanese artillery on Engineer Hill (2717), 75MM1")
 
 	s = victoryState(t, map[string]Hex{"1/17-A": 2821, "105-1": 2717, "J01": 2717})
 	gun, _ := s.Unit("105-1")
 	gun.Captured = true
-	wantWinner(t, s, s.CheckVictory(), JP, "captured U.S. artillery on Engineer Hill (2717), 105-1")
+	wantWinner(t, s, s.checkVictory(), JP, "captured U.S. artillery on Engineer Hill (2717), 105-1")
 
 	// Reduced to one step the battery still has range 10.
 	s = victoryState(t, map[string]Hex{"1/17-A": 2821, "105-1": 2717})
 	gun, _ = s.Unit("105-1")
 	gun.Captured, gun.Steps = true, 1
-	wantWinner(t, s, s.CheckVictory(), JP, "covers landing zones D, E, F and G")
+	wantWinner(t, s, s.checkVictory(), JP, "covers landing zones D, E, F and G")
 
 	// A U.S. battery not captured is no Japanese victory.
 	s = victoryState(t, map[string]Hex{"105-1": 2717, "J01": 2010})
-	wantWinner(t, s, s.CheckVictory(), NoSide, "")
+	wantWinner(t, s, s.checkVictory(), NoSide, "")
 }
 
 // When both sides meet rule 3.8.1 at once, the U.S. wins.
@@ -138,7 +138,7 @@ func TestVictoryBothSides(t *testing.T) {
 		place[[]string{"1/17-A", "1/17-B", "1/17-C", "1/17-D", "2/17-E", "2/17-F"}[i]] = vh.Hex
 	}
 	s := victoryState(t, place)
-	wantWinner(t, s, s.CheckVictory(), US, "all six victory hexes")
+	wantWinner(t, s, s.checkVictory(), US, "all six victory hexes")
 }
 
 // Victory is checked at step 8 of a turn run through Resolve.
@@ -161,7 +161,7 @@ func TestCleared(t *testing.T) {
 	// the zone.
 	s := victoryState(t, map[string]Hex{"1/17-A": 2717, "U01": 2720, "U02": 2720, "J01": 3409})
 	before := s.Clone()
-	evs := s.UpdateCleared()
+	evs := s.updateCleared()
 	if !slices.Equal(s.Cleared, []string{"E"}) {
 		t.Fatalf("cleared %v, want [E]", s.Cleared)
 	}
@@ -182,7 +182,7 @@ func TestCleared(t *testing.T) {
 	if len(before.Cleared) != 0 {
 		t.Errorf("the clone's zones changed")
 	}
-	if evs := s.UpdateCleared(); len(evs) > 0 {
+	if evs := s.updateCleared(); len(evs) > 0 {
 		t.Errorf("clearing twice: %v", evs)
 	}
 	if !s.ClearedAt(2720) || s.ClearedAt(3409) || s.ClearedAt(0) {
@@ -195,14 +195,14 @@ func TestCleared(t *testing.T) {
 	a.Hex = 2718
 	u01, _ := s.Unit("U01")
 	u01.Hex = 2717
-	s.UpdateCleared()
+	s.updateCleared()
 	if !s.IsCleared("E") {
 		t.Fatalf("zone un-cleared without Japanese infantry")
 	}
 	u01.Hex, u01.Box = 0, BoxOffMap
 	j02, _ := s.Unit("J02")
 	j02.Hex = 2717
-	evs = s.UpdateCleared()
+	evs = s.updateCleared()
 	if s.IsCleared("E") {
 		t.Fatalf("zone still cleared with J02 on 2717")
 	}
@@ -211,20 +211,20 @@ func TestCleared(t *testing.T) {
 	// It can be cleared again.
 	j02.Hex, j02.Box = 0, BoxEliminated
 	a.Hex = 2717
-	s.UpdateCleared()
+	s.updateCleared()
 	if !s.IsCleared("E") {
 		t.Errorf("zone not cleared again")
 	}
 
 	// Japanese infantry or artillery anywhere in the zone keeps it.
 	s = victoryState(t, map[string]Hex{"1/17-A": 2717, "20MM1": 2720})
-	s.UpdateCleared()
+	s.updateCleared()
 	if len(s.Cleared) > 0 {
 		t.Errorf("cleared %v with artillery in the zone", s.Cleared)
 	}
 	// Attu Village's zone never is.
 	s = victoryState(t, map[string]Hex{"1/17-A": 3409, "U01": 3410})
-	s.UpdateCleared()
+	s.updateCleared()
 	if len(s.Cleared) > 0 {
 		t.Errorf("cleared %v", s.Cleared)
 	}
@@ -233,7 +233,7 @@ func TestCleared(t *testing.T) {
 	}
 }
 
-// Property: after UpdateCleared, every cleared zone has no Unknown unit on
+// Property: after updateCleared, every cleared zone has no Unknown unit on
 // the map and is not Attu Village's; every zone whose victory hex the U.S.
 // holds with no Japanese but Unknown units in it is cleared; a second call
 // changes nothing.
@@ -244,7 +244,7 @@ func TestClearedProperty(t *testing.T) {
 	for i := range 300 {
 		s := randomState(r)
 		s.Cleared = nil
-		s.UpdateCleared()
+		s.updateCleared()
 		clearedSome += len(s.Cleared)
 		for _, vh := range m.VictoryHexes {
 			cleared := s.IsCleared(vh.Zone)
@@ -261,7 +261,7 @@ func TestClearedProperty(t *testing.T) {
 				}
 			}
 		}
-		if evs := s.UpdateCleared(); len(evs) > 0 {
+		if evs := s.updateCleared(); len(evs) > 0 {
 			t.Fatalf("position %d: second call: %v", i, evs)
 		}
 	}
@@ -302,7 +302,7 @@ func TestSuddenVictoryProperty(t *testing.T) {
 		case !left:
 			want = US
 		}
-		s.CheckSuddenVictory()
+		s.checkSuddenVictory()
 		if s.Winner != want || (want != NoSide) != (s.Awaiting == WaitEnded) {
 			t.Fatalf("position %d: winner %s phase %s, want %s", i, s.Winner, s.Awaiting, want)
 		}

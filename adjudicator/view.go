@@ -44,9 +44,10 @@ import (
 //     target by id or aims at the anonymous counters (8.0); which face-down
 //     unit that is must then be settled without regard to counter order, or
 //     the choice would leak what the view hides.
-//   - The victory point chits of rule 14.0 are not in the state yet; when
-//     they are, only the Japanese (who may review them) and the umpire see
-//     them before the end of the game.
+//   - The victory point chits of rule 14.0: only the Japanese (who may
+//     review them) and the umpire see their values before the end of the
+//     game; the U.S. sees that they are in use, and every value once they
+//     are revealed at the end.
 //   - Komandorski chits (12.1): the Japanese see both from the start; the
 //     U.S. sees the effect chit once it is revealed and the delay chit once
 //     it is revealed (12.1.3).
@@ -70,6 +71,9 @@ type View struct {
 	RefitSteps int `json:"refit_steps,omitempty"`
 	// Komandorski is nil when the viewer may see neither chit.
 	Komandorski *KomandorskiView `json:"komandorski,omitempty"`
+	// VP is the victory point chits of rule 14.0 as the viewer may see
+	// them; nil when the game does not use them.
+	VP *VPChits `json:"vp_chits,omitempty"`
 	// Units are the viewer's own units, on and off the map, in counter
 	// order; for the umpire, every unit of both sides.
 	Units []UnitView `json:"units"`
@@ -169,6 +173,7 @@ func (s *State) View(side Side) *View {
 		Units:      []UnitView{},
 	}
 	v.Komandorski = komandorskiFor(s.Komandorski, side)
+	v.VP = vpFor(s.VP, side)
 
 	hidden := map[Hex]int{}
 	boxes := map[[2]string]*BoxCount{}
@@ -250,6 +255,22 @@ func komandorskiFor(k Komandorski, side Side) *KomandorskiView {
 		return nil
 	}
 	return kv
+}
+
+// vpFor applies rule 14.0: the Japanese may review the chits, the U.S. sees
+// them at the end of the game; before, it sees on which hexes they lie.
+func vpFor(v *VPChits, side Side) *VPChits {
+	if v == nil {
+		return nil
+	}
+	c := v.clone()
+	if side == JP || side == Umpire || v.Revealed {
+		return c
+	}
+	for i := range c.Hexes {
+		c.Hexes[i] = VPHex{Hex: c.Hexes[i].Hex}
+	}
+	return c
 }
 
 func ownView(u *Unit) UnitView {

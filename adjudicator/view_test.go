@@ -12,8 +12,14 @@ import (
 	"testing"
 )
 
-// viewSeeds is how many generated positions each property test checks.
-const viewSeeds = 1500
+// viewSeeds is how many generated positions each property test checks:
+// fewer with -short, which the race detector's run uses.
+func viewSeeds() int {
+	if testing.Short() {
+		return 300
+	}
+	return 1500
+}
 
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
@@ -30,7 +36,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // while it does name every face-up Japanese unit on the map.
 func TestUSViewShowsNothingHidden(t *testing.T) {
 	shown, anonymous := 0, 0
-	for seed := range int64(viewSeeds) {
+	for seed := range int64(viewSeeds()) {
 		s := randomState(rand.New(rand.NewSource(seed)))
 		v := s.View(US)
 		b := mustJSON(t, v)
@@ -123,8 +129,8 @@ func TestUSViewShowsNothingHidden(t *testing.T) {
 		}
 	}
 	// The generator must exercise both branches, or the test proves little.
-	if shown < viewSeeds || anonymous < viewSeeds {
-		t.Fatalf("generator too tame: %d face-up and %d face-down Japanese units in %d positions", shown, anonymous, viewSeeds)
+	if shown < viewSeeds() || anonymous < viewSeeds() {
+		t.Fatalf("generator too tame: %d face-up and %d face-down Japanese units in %d positions", shown, anonymous, viewSeeds())
 	}
 }
 
@@ -316,7 +322,7 @@ func scrambleHidden(t *testing.T, s *State, r *rand.Rand) bool {
 // what it never depends on.
 func TestUSViewNonInterference(t *testing.T) {
 	changed := 0
-	for seed := range int64(viewSeeds) {
+	for seed := range int64(viewSeeds()) {
 		r := rand.New(rand.NewSource(seed))
 		s := randomState(r)
 		want := mustJSON(t, s.View(US))
@@ -337,8 +343,8 @@ func TestUSViewNonInterference(t *testing.T) {
 			t.Fatalf("seed %d: Japanese view misses a change to Japanese units", seed)
 		}
 	}
-	if changed < viewSeeds*9/10 {
-		t.Fatalf("only %d of %d scrambles changed anything", changed, viewSeeds)
+	if changed < viewSeeds()*9/10 {
+		t.Fatalf("only %d of %d scrambles changed anything", changed, viewSeeds())
 	}
 }
 
@@ -346,7 +352,7 @@ func TestUSViewNonInterference(t *testing.T) {
 // Japanese unit in full, every U.S. unit on the map, and the counts of U.S.
 // units off it, and nothing anonymous.
 func TestJapaneseViewShowsOwnAndUS(t *testing.T) {
-	for seed := range int64(viewSeeds) {
+	for seed := range int64(viewSeeds()) {
 		s := randomState(rand.New(rand.NewSource(seed)))
 		v := s.View(JP)
 		fail := func(format string, a ...any) {
@@ -424,7 +430,7 @@ func TestJapaneseViewShowsOwnAndUS(t *testing.T) {
 // units and steps per box), and in U.S. activation, give identical views.
 func TestJapaneseViewNonInterference(t *testing.T) {
 	changed := 0
-	for seed := range int64(viewSeeds) {
+	for seed := range int64(viewSeeds()) {
 		r := rand.New(rand.NewSource(seed))
 		s := randomState(r)
 		want := mustJSON(t, s.View(JP))
@@ -454,8 +460,8 @@ func TestJapaneseViewNonInterference(t *testing.T) {
 			t.Fatalf("seed %d: Japanese view depends on what the U.S. holds back\nbefore: %s\nafter:  %s", seed, want, got)
 		}
 	}
-	if changed < viewSeeds*9/10 {
-		t.Fatalf("only %d of %d scrambles changed anything", changed, viewSeeds)
+	if changed < viewSeeds()*9/10 {
+		t.Fatalf("only %d of %d scrambles changed anything", changed, viewSeeds())
 	}
 }
 
@@ -571,7 +577,7 @@ func TestClearedZones(t *testing.T) {
 	zone := s.Map().Zone(2717)
 	place(t, s, 2717, "up", "1/17-A")
 	place(t, s, 3409, "up", "1/17-B") // Attu Village: never cleared
-	s.UpdateCleared()
+	s.updateCleared()
 	for _, side := range []Side{US, JP, Umpire} {
 		if got := s.View(side).ClearedZones; !reflect.DeepEqual(got, []string{zone}) {
 			t.Fatalf("%s view: cleared %v, want [%s]", side, got, zone)
@@ -591,7 +597,7 @@ func TestClearedZones(t *testing.T) {
 		c := NewState(nil, nil)
 		place(t, c, 2717, "up", "1/17-A")
 		place(t, c, other, "d", id)
-		c.UpdateCleared()
+		c.updateCleared()
 		if got := len(c.View(US).ClearedZones) == 1; got != cleared {
 			t.Errorf("with %s face-down in %s: cleared %v, want %v", id, other, got, cleared)
 		}

@@ -14,7 +14,7 @@ type WaitKind string
 // waitKinds, and the code in Resolve and checkFile that plays it.
 const (
 	// WaitNone: the game waits for nothing yet, a position set up but not
-	// begun (Begin).
+	// begun (NewGame begins it).
 	WaitNone WaitKind = ""
 	// WaitJPSetup: the free Japanese setup (rule 12.4).
 	WaitJPSetup WaitKind = "jp-setup"
@@ -37,8 +37,8 @@ const (
 // waitKinds describes each kind of orders a game can wait for, in the order
 // a game meets them (DESIGN 3).
 var waitKinds = []waitKind{
-	{WaitJPSetup, "setup", false},
-	{WaitUSLanding, "landing", false},
+	{WaitJPSetup, "setup", true},
+	{WaitUSLanding, "landing", true},
 	{WaitUSDecision, "decision", true},
 	{WaitUSRefit, "refit orders", true},
 	{WaitJPRefit, "refit orders", true},
@@ -155,6 +155,8 @@ func (s *State) WaitText() string {
 		return fmt.Sprintf("%s refit orders, turn %d (%s), refit turn: %s to restore", sideName(w.Side), s.Turn, TurnDate(s.Turn), plural(s.RefitSteps, "step"))
 	case WaitJPRefit:
 		return fmt.Sprintf("%s refit orders, turn %d (%s), refit turn", sideName(w.Side), s.Turn, TurnDate(s.Turn))
+	case WaitJPSetup, WaitUSLanding:
+		return fmt.Sprintf("%s %s, turn %d (%s), before play begins", sideName(w.Side), w.Kind.noun(), s.Turn, TurnDate(s.Turn))
 	}
 	return fmt.Sprintf("%s %s, turn %d (%s), %s", sideName(w.Side), w.Kind, s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }
@@ -173,6 +175,8 @@ func (s *State) awaited() string {
 	case WaitUSRefit, WaitJPRefit:
 		// A refit turn is never a night turn (3.1).
 		return fmt.Sprintf("the %s refit orders of turn %d (%s)", sideName(w.Side), s.Turn, TurnDate(s.Turn))
+	case WaitJPSetup, WaitUSLanding:
+		return fmt.Sprintf("the %s %s of turn %d (%s)", sideName(w.Side), w.Kind.noun(), s.Turn, TurnDate(s.Turn))
 	}
 	return fmt.Sprintf("the %s %s of turn %d (%s, %s)", sideName(w.Side), w.Kind.noun(), s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }

@@ -41,6 +41,10 @@ const YamasakiSteps = 4
 // YamasakiEligible says whether the Japanese may call on Colonel Yamasaki
 // now, and if not, why (for the Japanese player only: it counts the pool).
 func (s *State) YamasakiEligible() (bool, string) {
+	if s.Scenario != "" {
+		sp := s.spec()
+		return false, fmt.Sprintf("none of the heroes of rule 11 is available in %s (rule %s)", sp.title, sp.rule)
+	}
 	if s.Heroes.Yamasaki {
 		return false, "Colonel Yamasaki has already led his charge; he leads one per game (rule 11.0)"
 	}
@@ -150,6 +154,8 @@ func (s *State) yamasakiMove(mv *Move, d Dice) ([]Event, []Problem) {
 			bad(i, "%s: cliff between %s and %s (rule 5.7)", u.ID, cur, h)
 		case s.unknownBarred(u, h):
 			bad(i, "%s", s.unknownBarredMsg(u, h))
+		case s.areaBan(cur, h) != "":
+			bad(i, "%s: %s", u.ID, s.areaBan(cur, h)) // rule 15
 		}
 		if len(problems) > 0 {
 			return nil, problems

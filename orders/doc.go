@@ -24,8 +24,17 @@
 // (a rules case may leave out game, token and turn), and optionally
 // now: true, which asks a game with a settle window to apply the file at
 // once instead of holding it. The wait says what the
-// file answers, one of the kinds a game waits for ([adjudicator.WaitKind];
-// a kind this version does not play yet is refused as "not accepted yet"):
+// file answers, one of the kinds a game waits for ([adjudicator.WaitKind]):
+//
+//   - wait: jp-setup (Japanese only, before the first turn) answers
+//     setup: {place: [{unit, hex}], vp: [{hex, value}]}: the free setup
+//     of rule 12.4 and the value chits of 14.0 when the Japanese place
+//     them; with the historic setup only vp: is written.
+//
+//   - wait: us-landing (U.S. only, before the first turn) answers
+//     landing: {land: [{unit, zone}], delay: false}: the staging zones
+//     of rules 12.5 and 12.6, in the order the units land, or
+//     landing: {delay: true} to land a turn later (12.6).
 //
 //   - wait: actions (the default) lists activations under actions:, in the
 //     order they are carried out (DESIGN 3.1). Each is one of
@@ -34,12 +43,15 @@
 //     of the turn in one activation, rule 8.1.6) and
 //     yamasaki: {hex, moves: [{unit, path}, ...]} (Japanese only, rule 11.3).
 //     actions: [] does nothing this turn.
+//
 //   - wait: us-decision (U.S. only) answers decision: {refit, night}
 //     (rules 3.1, 3.2) and holds no activations. With refit: true it may
 //     also carry the refit orders under refit:, as in us-refit.
+//
 //   - wait: us-refit (U.S. only) answers refit: {restore: [{unit, steps}],
 //     land: [{unit, zone}], independents: [unit], depots: [unit]} (rules
 //     9.1 to 9.4); every list may be left out, refit: {} does nothing.
+//
 //   - wait: jp-refit (Japanese only) answers refit: {hide: [unit],
 //     move: [{unit, to}], swap: [{hex, place: [{unit, to}]}]} (rules 9.5,
 //     9.6).
@@ -56,11 +68,12 @@
 // fire or a melee, the attacks of an air activation. For a Yamasaki
 // activation [adjudicator.Problem.Move] counts its moves from 1 and Step then
 // indexes that move's path ([Action.Moves]); Move 0 means the activation as
-// a whole. In refit orders [adjudicator.Problem.Part] names the list
-// (restore, land, independents, depots, hide, move, swap) and Step its
-// entry; for a swap, Place counts its placements from 1. Keys of decision,
-// refit and standing are found with [File.Field], as "decision.night",
-// "refit.land" or "standing.retreat_at".
+// a whole. In refit and setup orders [adjudicator.Problem.Part] names the
+// list (restore, land, independents, depots, hide, move, swap, place, vp)
+// and Step its entry; for a swap, Place counts its placements from 1.
+// Keys of decision, refit, setup, landing and standing are found with
+// [File.Field], as "decision.night", "refit.land" or
+// "standing.retreat_at".
 //
 // # Caveats
 //

@@ -2,7 +2,6 @@ package orders
 
 import (
 	"fmt"
-	"slices"
 
 	"go.yaml.in/yaml/v3"
 
@@ -43,6 +42,10 @@ type File struct {
 	Refit *adjudicator.Refit
 	// Rearrange is set in jp-refit orders (rules 9.5, 9.6).
 	Rearrange *adjudicator.Rearrange
+	// JPSetup is set in jp-setup orders (rules 12.4, 14.0).
+	JPSetup *adjudicator.JPSetup
+	// Landing is set in us-landing orders (rules 12.5, 12.6).
+	Landing *adjudicator.USLanding
 	// Standing is set when the file changes standing instructions (DESIGN
 	// 3.2); any orders file may.
 	Standing *adjudicator.Standing
@@ -86,6 +89,8 @@ type envelope struct {
 	Actions  yaml.Node            `yaml:"actions"`
 	Decision yaml.Node            `yaml:"decision"`
 	Refit    yaml.Node            `yaml:"refit"`
+	Setup    yaml.Node            `yaml:"setup"`
+	Landing  yaml.Node            `yaml:"landing"`
 	Standing yaml.Node            `yaml:"standing"`
 }
 
@@ -161,6 +166,33 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		}
 		misplaced("decision", "the refit and night decision belongs only in the U.S. decision at the start of a turn, sent with wait: us-decision")
 		misplaced("refit", "refit orders are sent in a refit turn, with wait: us-refit or wait: jp-refit (rule 9.0)")
+	case adjudicator.WaitJPSetup, adjudicator.WaitUSLanding:
+		want, key := adjudicator.JP, "setup"
+		if f.Wait == adjudicator.WaitUSLanding {
+			want, key = adjudicator.US, "landing"
+		}
+		if f.Side != adjudicator.NoSide && f.Side != want {
+			p := f.fields["wait"]
+			errs = append(errs, errAt(p.Line, p.Col, "wait: %s orders come from the %s player; the %s player answers wait: %s",
+				f.Wait, sideWord(want), sideWord(f.Side), setupWait(f.Side)))
+		}
+		if !have(key) {
+			missing(key, setupHelp(want))
+		} else if f.Side == want {
+			if key == "setup" {
+				errs = append(errs, f.decodeSetup(&env.Setup)...)
+			} else {
+				errs = append(errs, f.decodeLanding(&env.Landing)...)
+			}
+		}
+		misplaced("actions", "the setup holds no activations: turns begin once the U.S. has landed (rule 12.5)")
+		misplaced("decision", "the first decision comes once the U.S. has landed (rule 12.5)")
+		misplaced("refit", "refit orders are sent in a refit turn, once play has begun (rule 9.0)")
+		if key == "setup" {
+			misplaced("landing", "the U.S. landing is sent by the U.S. player with wait: us-landing (rules 12.5, 12.6)")
+		} else {
+			misplaced("setup", "the Japanese setup is sent by the Japanese player with wait: jp-setup (rule 12.4)")
+		}
 	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
 		want := adjudicator.US
 		if f.Wait == adjudicator.WaitJPRefit {
@@ -202,6 +234,10 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		p := f.fields["wait"]
 		errs = append(errs, errAt(p.Line, p.Col, "wait: %s", unknownWait(f.Wait)))
 	}
+	if f.Wait != adjudicator.WaitJPSetup && f.Wait != adjudicator.WaitUSLanding {
+		misplaced("setup", "the Japanese setup is sent before the first turn, with wait: jp-setup (rule 12.4)")
+		misplaced("landing", "the U.S. landing is sent before the first turn, with wait: us-landing (rules 12.5, 12.6)")
+	}
 	if have("standing") {
 		errs = append(errs, f.decodeStanding(&env.Standing)...)
 	}
@@ -211,17 +247,15 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 	return f, nil
 }
 
-// laterWords are words for kinds of orders a game will wait for (DESIGN 3)
-// that are not kinds themselves: a player writing them means a setup or
-// landing file, which this version does not take yet.
-var laterWords = []adjudicator.WaitKind{"setup", "landing"}
-
 // unknownWait explains a wait: that is not one this version plays. The
 // kinds themselves are the adjudicator's (adjudicator.WaitKinds).
 func unknownWait(w adjudicator.WaitKind) string {
-	known := "attu takes actions orders (wait: actions), the U.S. decision at the start of a turn (wait: us-decision) and the refit orders of a refit turn (wait: us-refit, wait: jp-refit)"
-	if w == "refit" {
+	known := "attu takes actions orders (wait: actions), the U.S. decision at the start of a turn (wait: us-decision), the refit orders of a refit turn (wait: us-refit, wait: jp-refit) and, before the first turn, the Japanese setup (wait: jp-setup) and the U.S. landing (wait: us-landing)"
+	switch w {
+	case "refit":
 		return "the orders of a refit turn are wait: us-refit (U.S.) and wait: jp-refit (Japanese)"
+	case "setup", "landing":
+		return "the orders before the first turn are wait: jp-setup (the Japanese setup) and wait: us-landing (the U.S. landing)"
 	}
 	var played []string
 	for _, k := range adjudicator.WaitKinds() {
@@ -230,9 +264,6 @@ func unknownWait(w adjudicator.WaitKind) string {
 		} else if w == k {
 			return fmt.Sprintf("%s orders are not accepted yet; %s", w, known)
 		}
-	}
-	if slices.Contains(laterWords, w) {
-		return fmt.Sprintf("%s orders are not accepted yet; %s", w, known)
 	}
 	if s := closest(string(w), played); s != "" {
 		return fmt.Sprintf("%q is not a kind of orders (did you mean %q?); %s", w, s, known)
@@ -272,7 +303,7 @@ func lookup(n *yaml.Node, key string) *yaml.Node {
 // Orders returns the file as the adjudicator takes it.
 func (f *File) Orders() adjudicator.Orders {
 	o := adjudicator.Orders{Side: f.Side, Turn: f.Turn, Wait: f.Wait, Decision: f.Decision, Standing: f.Standing,
-		Refit: f.Refit, Rearrange: f.Rearrange}
+		Refit: f.Refit, Rearrange: f.Rearrange, JPSetup: f.JPSetup, Landing: f.Landing}
 	for _, a := range f.Actions {
 		o.Actions = append(o.Actions, a.Action)
 	}
@@ -343,6 +374,14 @@ func refitWait(s adjudicator.Side) adjudicator.WaitKind {
 		return adjudicator.WaitJPRefit
 	}
 	return adjudicator.WaitUSRefit
+}
+
+// setupWait is the setup wait a side's orders answer.
+func setupWait(s adjudicator.Side) adjudicator.WaitKind {
+	if s == adjudicator.JP {
+		return adjudicator.WaitJPSetup
+	}
+	return adjudicator.WaitUSLanding
 }
 
 // refitHelp says what a side's refit orders hold.

@@ -37,6 +37,12 @@ func TestParseExamples(t *testing.T) {
 			r := f.Rearrange
 			return f.Wait == adjudicator.WaitJPRefit && f.Side == adjudicator.JP && r != nil && len(r.Hide) > 0 && len(r.Moves) > 0 && len(r.Swaps) > 0
 		},
+		"jp-setup.yaml": func(f *File) bool {
+			return f.Wait == adjudicator.WaitJPSetup && f.JPSetup != nil && len(f.JPSetup.Place) > 0 && len(f.JPSetup.VP) > 0
+		},
+		"us-landing.yaml": func(f *File) bool {
+			return f.Wait == adjudicator.WaitUSLanding && f.Landing != nil && len(f.Landing.Land) > 0 && !f.Landing.Delay
+		},
 		"decision-refit.yaml": func(f *File) bool {
 			return f.Decision != nil && f.Decision.Refit && f.Refit != nil && len(f.Refit.Restore) > 0 && len(f.Refit.Land) > 0
 		},
@@ -172,7 +178,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad side", "game: g\nside: usa\nturn: 1\ntoken: t\nactions: []\n", []string{`2:7: side: side "usa": want us, jp or umpire`}},
 		{"bad turn", "game: g\nside: us\nturn: first\ntoken: t\nactions: []\n", []string{`3:7: turn: want a whole number, got "first"`}},
 		{"zero turn", "game: g\nside: us\nturn: 0\ntoken: t\nactions: []\n", []string{`3:1: turn: turns start at 1`}},
-		{"later wait", "game: g\nside: us\nturn: 1\nwait: jp-setup\ntoken: t\nactions: []\n", []string{`4:1: wait: jp-setup orders are not accepted yet; attu takes actions orders (wait: actions), the U.S. decision`}},
+		{"setup wait for the other side", "game: g\nside: us\nturn: 1\nwait: jp-setup\ntoken: t\nactions: []\n", []string{"1:1: setup is missing: list under setup: place:", `4:1: wait: jp-setup orders come from the Japanese player; the U.S. player answers wait: us-landing`, "6:1: actions: the setup holds no activations"}},
+		{"setup word", "game: g\nside: us\nturn: 1\nwait: landing\ntoken: t\n", []string{`4:1: wait: the orders before the first turn are wait: jp-setup (the Japanese setup) and wait: us-landing (the U.S. landing)`}},
 		{"refit for a side", "game: g\nside: us\nturn: 1\nwait: refit\ntoken: t\nactions: []\n", []string{`4:1: wait: the orders of a refit turn are wait: us-refit (U.S.) and wait: jp-refit (Japanese)`}},
 		{"misspelt wait", "game: g\nside: us\nturn: 1\nwait: acions\ntoken: t\nactions: []\n", []string{`4:1: wait: "acions" is not a kind of orders (did you mean "actions"?); attu takes actions orders`}},
 		{"unknown wait", "game: g\nside: us\nturn: 1\nwait: banzai\ntoken: t\n", []string{`4:1: wait: "banzai" is not a kind of orders; attu takes`}},

@@ -60,10 +60,14 @@ type swapYAML struct {
 	Place []placeYAML     `yaml:"place"`
 }
 
-// refitAt is where each entry of the refit lists is written, for Locate.
+// refitAt is where each entry of the refit lists (or of the setup lists)
+// is written, for Locate.
 type refitAt struct {
 	parts map[string][]Pos
 	place [][]Pos // per swap, its placements
+	// section is the top-level key the lists are under: refit (the
+	// default), setup or landing.
+	section string
 }
 
 // decodeRefit decodes refit: for the file's side.
@@ -224,7 +228,11 @@ func (f *File) locateRefit(p adjudicator.Problem) (line, col int, ok bool) {
 	}
 	at := f.refitAt.parts[p.Part]
 	if p.Step < 0 || p.Step >= len(at) {
-		l, c := f.Field("refit")
+		section := f.refitAt.section
+		if section == "" {
+			section = "refit"
+		}
+		l, c := f.Field(section)
 		return l, c, true
 	}
 	if p.Part == adjudicator.PartSwap && p.Place >= 1 && p.Step < len(f.refitAt.place) && p.Place <= len(f.refitAt.place[p.Step]) {

@@ -138,8 +138,8 @@ func TestParseStandingErrors(t *testing.T) {
 		{"loss order", us + "standing:\n  loss_order: [A, '', A]\n", []string{"8:19: standing: loss_order[1] is empty", "8:23: standing: A is listed twice in loss_order"}},
 		{"with mistakes elsewhere", envelope1 + "actions:\n  - melee: {units: [A]}\nstanding: {losses: all}\n",
 			[]string{"7:12: melee needs target", `8:20: standing: losses "all"`}},
-		{"in a refused wait", "game: g\nside: us\nturn: 1\nwait: jp-setup\ntoken: t\nstanding: {losses: all}\n",
-			[]string{"4:1: wait: jp-setup orders are not accepted yet", `6:20: standing: losses "all"`}},
+		{"in a refused wait", "game: g\nside: us\nturn: 1\nwait: banzai\ntoken: t\nstanding: {losses: all}\n",
+			[]string{`4:1: wait: "banzai" is not a kind of orders`, `6:20: standing: losses "all"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantErrors(t, c.src, c.want) })

@@ -266,6 +266,9 @@ func (a *auditor) create(e *Entry) {
 	if err != nil {
 		a.fail(1, 0, "the opening position cannot be read: %v", err)
 	}
+	if err := s.Validate(); err != nil {
+		a.fail(1, 0, "the opening position is not one the rules can reach: %v", err)
+	}
 	if h := stateHash(s); h != e.State {
 		a.fail(1, 0, "the opening position hashes to %.16s…, the entry says %.16s…", h, e.State)
 	}
@@ -331,6 +334,9 @@ func (a *auditor) step(e *Entry) {
 		a.fail(e.Seq, 0, "the replay gives no position")
 	}
 	d.done()
+	if err := out.Validate(); err != nil {
+		a.fail(e.Seq, 0, "the replay reaches a position the rules cannot: %v", err)
+	}
 	for i := 0; i < max(len(events), len(e.Events)); i++ {
 		var got, want []byte
 		if i < len(events) {

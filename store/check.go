@@ -15,7 +15,8 @@ import (
 // its order file); the dice are contiguous, each inside the range of the
 // entry that rolled it, and the counter points past the last one; every
 // ledger receipt has its log entry and its mails, and every mail its receipt
-// or entry. It returns every problem found, joined.
+// or entry; every snapshot is a sound position (adjudicator.State.Validate).
+// It returns every problem found, joined.
 func (db *DB) Check() error {
 	var errs []error
 	err := db.bolt.View(func(tx *bolt.Tx) error {
@@ -154,8 +155,15 @@ func checkGame(w *gameTx, es map[uint64]*Entry) []error {
 			snap, err := w.snapshot(seq)
 			if err != nil {
 				bad("entry %d: %v", seq, err)
-			} else if hashHex(snap) != e.State {
+				break
+			}
+			if hashHex(snap) != e.State {
 				bad("entry %d: snapshot does not match the state hash", seq)
+			}
+			if s, err := decodeState(snap); err != nil {
+				bad("entry %d: snapshot: %v", seq, err)
+			} else if err := s.Validate(); err != nil {
+				bad("entry %d: snapshot: %v: %w", seq, ErrUnsound, err)
 			}
 		}
 		if e.Kind == KindOrders {

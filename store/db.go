@@ -400,6 +400,9 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 				return fmt.Errorf("the start made no state")
 			}
 		}
+		if err := state.Validate(); err != nil {
+			return fmt.Errorf("%w: game %s, the opening position: %w", ErrUnsound, ng.ID, err)
+		}
 		snap, err := json.Marshal(state)
 		if err != nil {
 			return fmt.Errorf("encoding state: %w", err)
@@ -595,12 +598,21 @@ func (w *gameTx) entry(seq uint64) (*Entry, []byte, error) {
 	return e, bytes.Clone(b), nil
 }
 
+// state returns the position after entry seq, refused when unsound.
 func (w *gameTx) state(seq uint64) (*adjudicator.State, error) {
 	b, err := w.snapshot(seq)
 	if err != nil {
 		return nil, err
 	}
-	return decodeState(b)
+	s, err := decodeState(b)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %s: snapshot of entry %d: %w", w.g.ID, seq, err)
+	}
+	// A position the rules cannot reach is never played on.
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: game %s, snapshot of entry %d: %w", ErrUnsound, w.g.ID, seq, err)
+	}
+	return s, nil
 }
 
 // snapshot returns the JSON of the position after entry seq.

@@ -11,12 +11,12 @@ Open the file once per process; a second process waits on the file lock for
 Options.Timeout and then fails.
 
 	db, err := store.Open("attu.db", nil)
-	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start(setup), Players: ps, Outbox: welcome})
+	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start("campaign", adjudicator.Options{}), Players: ps, Outbox: welcome})
 
 Create runs Start with the game's own dice, so the opening position — the
-state after adjudicator.NewGame and Begin (Komandorski chits drawn, turn 1
-waiting for the U.S. decision) and the setup — comes from the committed
-seed like every later die. Its dice and events belong to log entry 1, and
+state adjudicator.NewGameFrom creates (the markers, the Komandorski chits,
+the historic Japanese setup, waiting for the setup orders of rule 12) —
+comes from the committed seed like every later die. Its dice and events belong to log entry 1, and
 the game waits for what that position waits for (adjudicator.State.Wait).
 
 Everything that changes a game is one transaction. Apply takes a step —
@@ -60,8 +60,15 @@ queues mails and records its receipt — leaves the game's buckets exactly as
 they were. The ledger knows a mail by its Message-ID and content, and a
 second mail under a Message-ID already seen is a copy (ErrProcessed).
 
+Every position is checked with adjudicator.State.Validate when it is
+stored (Create, Apply) and whenever a snapshot is read: a position no game
+reaches is never written, and a stored one found unsound (an altered file,
+or a bug) is refused with ErrUnsound naming the game and the entry, rather
+than played on.
+
 Rollback returns a game to the position after an earlier entry; End ends it.
-Export and Audit are described below; Check verifies a whole file.
+Export and Audit are described below; Check verifies a whole file, every
+snapshot's position included.
 
 # Dice
 
@@ -160,8 +167,8 @@ Exports change with it: Audit reads format attu-export/3 only.
 
 Export gathers a game into one JSON document: scenario, options, the
 commitment, the seed (only once the game has ended, unless the umpire
-forces it), the opening position (entry 1's: the state after NewGame, Begin
-and the setup), every accepted order file (token redacted) with its receipt
+forces it), the opening position (entry 1's: the state after NewGame and the
+setup), every accepted order file (token redacted) with its receipt
 time, the log entries as stored with their hashes and rollback marks, the
 dice log and the head. Audit checks such a document without the database:
 the seed against the commitment, every die against the seed, every order file
@@ -171,7 +178,8 @@ order through the engine from the opening position, following rollbacks,
 with the same code Apply ran (the wait check, the engine, the new
 position's Wait), comparing every die as the rules asked for it (purpose,
 side, unit, hex, need, audience), every event, every resulting position
-and what the game then waited for. The first mismatch
+and what the game then waited for; the opening and every replayed position
+must also pass adjudicator.State.Validate. The first mismatch
 is reported with the entry (and die) where it happens. The report ends with
 a dice-luck summary (see Luck): each to-hit die is judged against the face
 it needed, which the dice log records.

@@ -43,6 +43,12 @@ var (
 	// side's token (or cannot be read to tell): redact it first
 	// (orders.Redact). Nothing is written.
 	ErrToken = errors.New("store: the order file still carries a token")
+	// ErrUnsound is returned, internal, when a position is not one the
+	// rules can reach (adjudicator.State.Validate): by Create and Apply for
+	// the position they were to store, which they do not, and by every
+	// read of a stored snapshot that fails the check, which means the file
+	// was altered or a bug stored it.
+	ErrUnsound = errors.New("store: unsound position")
 )
 
 // RefusedError is orders refused, for the player who sent them: nothing was

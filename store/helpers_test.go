@@ -97,7 +97,11 @@ func createGameErr(db *DB, id string) (*Game, error) {
 // rolls weather and airpower, it moves units where told, fires two dice per
 // firing unit, and after the Japanese actions fights a round of melee. The
 // game waits for the U.S. actions, then the Japanese, then the next turn's.
-// It is deterministic given the dice, which is all the store needs.
+// It is deterministic given the dice, which is all the store needs, and
+// keeps the positions sound (adjudicator.State.Validate), which the store
+// requires: a move into an enemy's hex or an over-full stack is not made,
+// an eliminated counter keeps its last step, and the casualty track stops
+// short of the 30 that would end the game (rule 3.8.2).
 func toyEngine() Engine {
 	return Engine{Resolve: toyResolve, Locate: toyLocate}
 }
@@ -130,7 +134,11 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 			if !ok || u.Side() != o.Side || len(a.Move.Path) == 0 {
 				return nil, nil, []adjudicator.Problem{{Action: i, Step: -1, Msg: "bad move"}}
 			}
-			u.Hex = a.Move.Path[len(a.Move.Path)-1]
+			to := a.Move.Path[len(a.Move.Path)-1]
+			if held := s.Occupied(to); held != adjudicator.NoSide && held != u.Side() || s.StackingProblemWith(to, u, u.Steps) != "" {
+				continue
+			}
+			u.Hex = to
 			ev = append(ev, adjudicator.Event{Kind: adjudicator.EventMoved, Seen: adjudicator.Public, Side: o.Side,
 				Units: []adjudicator.EventUnit{{ID: u.ID, Side: u.Side(), Hex: u.Hex, Known: true}}, Hexes: a.Move.Path})
 		case a.Fire != nil:
@@ -148,7 +156,7 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 				if hits > 0 && u.Side() != o.Side {
 					hits--
 					if u.Steps--; u.Steps <= 0 {
-						u.Steps = 0
+						u.Steps = 1 // an eliminated counter keeps its last step
 						s.Place(u.ID, 0, adjudicator.BoxEliminated)
 					}
 				}
@@ -169,7 +177,7 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 				}
 				ev = append(ev, adjudicator.Event{Kind: adjudicator.EventOffensiveFire, Seen: adjudicator.Public,
 					Units: []adjudicator.EventUnit{{ID: u.ID, Side: u.Side(), Hex: u.Hex, Known: true}}, Target: u.Hex, Round: 1, Hits: hits})
-				s.Casualties += hits
+				s.Casualties = min(s.Casualties+hits, adjudicator.CasualtyLimit-1)
 				break
 			}
 		}

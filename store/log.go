@@ -221,6 +221,9 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 	if next == nil {
 		return nil, fmt.Errorf("the engine returned no position")
 	}
+	if err := next.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: game %s, the position after entry %d: %w", ErrUnsound, g.ID, seq, err)
+	}
 	snap, err := json.Marshal(next)
 	if err != nil {
 		return nil, fmt.Errorf("encoding state: %w", err)

@@ -16,7 +16,7 @@ import (
 //go:embed events.tmpl
 var eventFiles embed.FS
 
-var eventTemplates = template.Must(template.New("events").Funcs(eventFuncs).ParseFS(eventFiles, "events.tmpl"))
+var eventTemplates = template.Must(template.New("events").Funcs(eventFuncs).Funcs(setupFuncs).ParseFS(eventFiles, "events.tmpl"))
 
 // EventText words an event in one line. The event is rendered as given:
 // redact it for the reader first (adjudicator.Redact), and what a side

@@ -171,6 +171,11 @@ func handSamples() []sample {
 		{Kind: adjudicator.EventHidden, Seen: anon, Side: jp, Units: []U{up("J02", jp, adjudicator.Infantry, 2717, 1), down("U01", adjudicator.Unknown, 2818)}},
 		{Kind: adjudicator.EventRefitSkipped, Seen: public, Side: us, Part: "restore", Activation: 1, Note: "1/17-A in 2720 is out of supply"},
 		{Kind: adjudicator.EventRefitHexFull, Seen: public, Side: us, Units: []U{up("1/17-B", us, adjudicator.Infantry, 2720, 2)}, Hexes: []H{2720}},
+		{Kind: adjudicator.EventAdvanceOutOfArea, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2417, 4)},
+			Hexes: []H{2417, 2517}, Target: 2517,
+			Note: "2517 lies in the south area of The Linkup, and units cross from the north only once Jarmin Pass (2117) is secured, its zone cleared (rule 15.3)"},
+		{Kind: adjudicator.EventVPValues, Seen: adjudicator.OnlyTo(jp), Side: jp, Reason: adjudicator.ReasonDrawn,
+			Private: &adjudicator.Private{VP: []adjudicator.VPHex{{Hex: 1425, Value: 2, Name: "Temnac Bay"}, {Hex: 2011, Value: 3, Name: "Holtz Bay"}}}},
 	}
 	var out []sample
 	for _, e := range evs {

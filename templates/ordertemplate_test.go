@@ -194,7 +194,7 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 	t.Parallel()
 	games := 200
 	if testing.Short() {
-		games = 20
+		games = 10
 	}
 	r := rand.New(rand.NewSource(1))
 	tally := map[string]int{}

@@ -192,7 +192,7 @@ func TestUSReportsIgnoreHidden(t *testing.T) {
 	t.Parallel()
 	want := 2000
 	if testing.Short() {
-		want = 200
+		want = 50
 	}
 	r := rand.New(rand.NewSource(1))
 	steps, awaited, differ := 0, 0, 0

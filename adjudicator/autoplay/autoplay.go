@@ -11,8 +11,8 @@
 // the U.S. decision with a random night or day turn or, now and then, a
 // refit turn; an actions file with a random mix of moves, ranged fire,
 // melee declarations, now and then the side's air strikes or Colonel
-// Yamasaki's charge, and units left alone; or the refit orders of either
-// side (see refit.go).
+// Yamasaki's charge, and units left alone; the refit orders of either
+// side (see refit.go); or the setup orders of either side (see setup.go).
 // Every file it returns passes adjudicator.CheckOrders, so Resolve accepts
 // it; the dice may still make an activation moot when it runs.
 //
@@ -46,6 +46,10 @@ func Orders(s *adjudicator.State, pick func(n int) int) adjudicator.Orders {
 		return jpRefit(s, pick)
 	case adjudicator.WaitActions:
 		return actions(s, w.Side, pick)
+	case adjudicator.WaitJPSetup:
+		return jpSetup(s, pick)
+	case adjudicator.WaitUSLanding:
+		return usLanding(s, pick)
 	}
 	return s.DefaultOrders()
 }

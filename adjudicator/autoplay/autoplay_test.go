@@ -192,7 +192,7 @@ func TestUSOrdersIgnoreHidden(t *testing.T) {
 					u.Hex = hexes[i]
 				}
 				pickSeed := r.Int63()
-				if len(other.UpdateCleared()) == 0 {
+				if _, evs := adjudicator.UpdateCleared(other); len(evs) == 0 {
 					a := autoplay.Orders(s, rand.New(rand.NewSource(pickSeed)).Intn)
 					b := autoplay.Orders(other, rand.New(rand.NewSource(pickSeed)).Intn)
 					if !clears(s, a) && !clears(other, b) {

@@ -31,6 +31,10 @@ type Case struct {
 	// turnCase: the case names a phase, so its orders go through
 	// adjudicator.Resolve, which checks the wait and runs the turn on.
 	turnCase bool
+	// created and createdDice are the events and dice of the creation of
+	// a case with scenario:.
+	created     []adjudicator.Event
+	createdDice []adjudicator.Rolled
 }
 
 // Position returns a copy of the case's position before procedures and
@@ -69,6 +73,10 @@ type caseYAML struct {
 	// RefitSteps poses a U.S. refit wait: what the loss recovery roll gave
 	// (rule 9.1).
 	RefitSteps *int `yaml:"refit_steps"`
+	// Scenario starts the case from a game just created (rule 12, 15);
+	// VPChits poses the chits of rule 14.0 by hand.
+	Scenario *scenarioYAML `yaml:"scenario"`
+	VPChits  []vpChitYAML  `yaml:"vp_chits"`
 }
 
 type komandorskiExpect struct {
@@ -121,6 +129,7 @@ type expectYAML struct {
 	Cleared     *[]string            `yaml:"cleared"`
 	Komandorski *komandorskiExpect   `yaml:"komandorski"`
 	RefitSteps  *int                 `yaml:"refit_steps"`
+	VP          *vpExpect            `yaml:"vp"`
 
 	At orders.Pos // where expect: begins
 	// Decoded from the nodes above by Parse.
@@ -213,22 +222,33 @@ func Parse(data []byte) (*Case, error) {
 		// The shape is wrong; semantic checks would only pile on.
 		return nil, p.errs.Err()
 	}
-	m := p.buildMap(&y.Map)
-	s := adjudicator.NewState(m, nil)
-	s.Turn = 1
-	if y.Turn != nil {
-		s.Turn = *y.Turn
-		if s.Turn < 1 {
-			p.fail(keyPos(root, "turn"), "turn: turns start at 1")
+	var s *adjudicator.State
+	if y.Scenario != nil && !y.Scenario.Pose {
+		if s = p.createScenario(c, root, &y); s == nil {
+			return nil, p.errs.Err()
 		}
+	} else {
+		m := p.buildMap(&y.Map)
+		s = adjudicator.NewState(m, nil)
+		s.Turn = 1
+		if y.Turn != nil {
+			s.Turn = *y.Turn
+			if s.Turn < 1 {
+				p.fail(keyPos(root, "turn"), "turn: turns start at 1")
+			}
+		}
+		s.Weather, s.Night = y.Weather, y.Night
 	}
-	s.Weather, s.Night = y.Weather, y.Night
 	c.start = s
 	p.state = s
 	p.placeUnits(c, y.Units)
 	p.standings(y.Standing)
 	s.Casualties = y.Casualties
-	c.turnCase = p.turnState(root, &y)
+	p.vpChits(y.VPChits)
+	if y.Scenario != nil && y.Scenario.Pose {
+		p.poseScenario(y.Scenario)
+	}
+	c.turnCase = p.turnState(root, &y) || y.Scenario != nil && !y.Scenario.Pose
 	p.supplyOverrides(&y.Supply)
 	c.dice = p.dice(y.Dice)
 	c.roll = p.rolls(y.Roll)
@@ -573,7 +593,7 @@ func (p *parser) expectations(c *Case, e *expectYAML) {
 }
 
 var boxes = []string{adjudicator.BoxEliminated, adjudicator.BoxPool, adjudicator.BoxOffMap,
-	adjudicator.BoxReinforcements, adjudicator.BoxUnused, adjudicator.BoxStagingPrefix + "ZONE"}
+	adjudicator.BoxReinforcements, adjudicator.BoxUnused, adjudicator.BoxSetup, adjudicator.BoxStagingPrefix + "ZONE"}
 
 func knownBox(b string) bool {
 	return slices.Contains(boxes[:len(boxes)-1], b) || strings.HasPrefix(b, adjudicator.BoxStagingPrefix)

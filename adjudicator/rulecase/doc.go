@@ -2,7 +2,8 @@
 // feed it orders and check what the adjudicator made of them (DESIGN 9).
 // The project keeps its cases in testdata/, named AREA-WHAT.yaml (areas:
 // move, zoc, stack, los, spot, supply, weather, air, ranged, air-strike,
-// unknown, loss, melee, hero, refuse, turn, victory, refit, example), and runs them
+// unknown, loss, melee, hero, refuse, turn, victory, refit, setup, scenario,
+// vp, example), and runs them
 // all in go test; "attu sandbox CASE.yaml" runs one.
 //
 // # Basics
@@ -88,7 +89,7 @@
 // each file to ResolveActions, with no wait checked. An orders file's turn
 // defaults to the case's turn, so files after a turn advance name theirs.
 //
-//	phase: actions                         # or us-decision, us-refit, jp-refit: what the game waits for
+//	phase: actions                         # or us-decision, us-refit, jp-refit, jp-setup, us-landing
 //	waiting: jp                            # whose orders; default the first player (U.S. by day, Japanese at night)
 //	casualties: 29                         # the track at the start; 30 ends the game (3.8.2)
 //	komandorski: {effect: 27, delay: 2}    # the chits of 12.1; flipped as the turn says (12.1.3)
@@ -120,6 +121,14 @@
 //	expect:
 //	  refit_steps: 4                       # while the U.S. refit orders are awaited
 //
+// # Setup, scenarios and victory point chits
+//
+// A case may start from a game just created (scenario: {name: campaign,
+// japanese: free, us: historic, vp_chits: placed, dice: [...]}), pose a
+// position under a scenario's rules (scenario: {name: the-linkup, pose:
+// true}), pose the chits of rule 14.0 by hand (vp_chits:) and check their
+// score (expect.vp); see setup.go.
+//
 // Rule 3.8.2 ends the game at once when no Japanese infantry or artillery
 // is on the map or in the pool, and units not placed stay unused: give a
 // turn case some Japanese infantry, on the map or in the pool box, unless
@@ -138,7 +147,6 @@
 // # Caveats
 //
 // Like the adjudicator, this package does no I/O: callers read the file and
-// print the result. Waits the engine does not take yet (setup) are
-// refused like any wrong orders file, so a case about them fails rather
-// than passing unchecked.
+// print the result. The setup waits, the scenarios and the victory point
+// chits have their keys in setup.go.
 package rulecase

@@ -47,7 +47,9 @@ func (c *Case) Run() *Result {
 		}
 	}
 	if slices.Contains(c.roll, RollMelee) {
-		r.Events = append(r.Events, s.ResolveMelee(d)...)
+		var evs []adjudicator.Event
+		s, evs = adjudicator.ResolveMelee(s, d)
+		r.Events = append(r.Events, evs...)
 	}
 	r.Dice = d.Log
 	r.State = s
@@ -59,6 +61,7 @@ func (c *Case) Run() *Result {
 	c.checkQuestions(r, s)
 	c.checkHeroes(r, s)
 	c.checkWait(r, s)
+	c.checkVP(r, s)
 	if d.Err != nil {
 		r.error("forced dice: %v; add the missing dice to dice:", d.Err)
 	} else if n := d.Unused(); n > 0 {
@@ -79,6 +82,7 @@ func (c *Case) Run() *Result {
 func (c *Case) Setup() (s *adjudicator.State, d *adjudicator.ForcedDice, events []adjudicator.Event, errs []error) {
 	s = c.start.Clone()
 	d = &adjudicator.ForcedDice{Values: slices.Clone(c.dice)}
+	events = append(events, c.created...)
 	for _, p := range c.roll {
 		var evs []adjudicator.Event
 		var err error

@@ -49,7 +49,7 @@ func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
 	slices.Sort(s.Cleared)
 	p.refitSteps(root, y)
 	if y.Phase == "" {
-		if y.Waiting != adjudicator.NoSide {
+		if y.Waiting != adjudicator.NoSide && (y.Scenario == nil || y.Scenario.Pose) {
 			p.fail(keyPos(root, "waiting"), "waiting: give phase too, like phase: actions")
 		}
 		return false
@@ -62,7 +62,7 @@ func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
 	switch {
 	case w == adjudicator.NoSide && y.Phase == adjudicator.WaitActions:
 		w = adjudicator.FirstPlayer(s.Night)
-	case w == adjudicator.NoSide && y.Phase == adjudicator.WaitJPRefit:
+	case w == adjudicator.NoSide && (y.Phase == adjudicator.WaitJPRefit || y.Phase == adjudicator.WaitJPSetup):
 		w = adjudicator.JP
 	case w == adjudicator.NoSide:
 		w = adjudicator.US
@@ -70,8 +70,9 @@ func (p *parser) turnState(root *yaml.Node, y *caseYAML) bool {
 		p.fail(keyPos(root, "waiting"), "waiting: want us or jp")
 	case y.Phase == adjudicator.WaitUSDecision && w != adjudicator.US:
 		p.fail(keyPos(root, "waiting"), "waiting: only the U.S. decides a turn (rules 3.1, 3.2)")
-	case y.Phase == adjudicator.WaitUSRefit && w != adjudicator.US, y.Phase == adjudicator.WaitJPRefit && w != adjudicator.JP:
-		p.fail(keyPos(root, "waiting"), "waiting: us-refit waits for the U.S. (us), jp-refit for the Japanese (jp)")
+	case y.Phase == adjudicator.WaitUSRefit && w != adjudicator.US, y.Phase == adjudicator.WaitJPRefit && w != adjudicator.JP,
+		y.Phase == adjudicator.WaitUSLanding && w != adjudicator.US, y.Phase == adjudicator.WaitJPSetup && w != adjudicator.JP:
+		p.fail(keyPos(root, "waiting"), "waiting: us-refit and us-landing wait for the U.S. (us), jp-refit and jp-setup for the Japanese (jp)")
 	}
 	s.Awaiting, s.Waiting = y.Phase, w
 	return true

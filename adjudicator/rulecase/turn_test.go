@@ -54,7 +54,7 @@ expect:
 		t.Fatal("parsed")
 	}
 	for _, w := range []string{
-		"2:1: phase \"refit\": want us-decision, us-refit, jp-refit or actions",
+		"2:1: phase \"refit\": want jp-setup, us-landing, us-decision, us-refit, jp-refit or actions",
 		"3:1: casualties: the U.S. casualty track runs from 0 to 30",
 		"4:14: komandorski: effect 25",
 		"4:14: komandorski: delay 5",

@@ -24,7 +24,7 @@ func exportedGame(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.Start(nil)}); err != nil {
+	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.StartPlaced(nil)}); err != nil {
 		t.Fatal(err)
 	}
 	// A day turn's decision: weather and airpower are rolled inside it.

@@ -402,7 +402,7 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 
 // tokenIn finds the secret token in the welcome mail.
 func tokenIn(text string) string {
-	const marker = "Your secret token: "
+	const marker = "\n  token: "
 	i := strings.Index(text, marker)
 	if i < 0 {
 		return ""

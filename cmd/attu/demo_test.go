@@ -21,7 +21,7 @@ func TestDemo(t *testing.T) {
 	if !strings.Contains(out.String(), "Audit of game demo: OK") {
 		t.Errorf("no passing audit in the output:\n%s", out.String())
 	}
-	for user, report := range map[string]string{"alice": "Report for the U.S. player", "bob": "Report for the Japanese player"} {
+	for user, report := range map[string]string{"alice": "report for the U.S. player", "bob": "report for the Japanese player"} {
 		files, err := filepath.Glob(filepath.Join(dir, "mail", "*-to-"+user+".eml"))
 		if err != nil {
 			t.Fatal(err)

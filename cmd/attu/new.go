@@ -31,14 +31,26 @@ The game is played through the mailbox MAILBOX: game G is addressed as
 MAILBOX with +G after its local part (attu+G@example.org), or with the
 tag [attu G] in the subject.
 
-Setups: historic (the Japanese as rule 12.3 places them, the U.S. landed
-near its beaches) or random (every unit at random). The setup waits of
-rule 12 come with a later version.
+With -scenario (campaign, up-the-hogs-back, holtz-bay-to-jarmin-pass or
+the-linkup) the game is set up by the rules of setup (rule 12): attu draws
+what the rules draw and places the historic Japanese setup itself, then
+waits for the Japanese setup (the free setup of 12.4) and the U.S.
+landing (12.5, 12.6). -jp-setup and -us-setup choose historic or free
+(default: historic in the campaign; the short scenarios are free only).
+The optional rule vp-chits (14.0) draws the victory point chits;
+vp-chits-placed lets the Japanese place the value chits.
+
+Without -scenario the units are placed at once by -setup and the game
+begins with the U.S. decision of turn 1: historic (the Japanese as rule
+12.3 places them, the U.S. already ashore near its beaches) or random
+(every unit at random).
 
 Example:
   attu new -db attu.db -address attu@example.org -name "Attu 1943" \
       -us alice@example.org -jp bob@example.org -umpire carol@example.org \
       -deadline 72h -deadline-for us-decision=24h -settle 30m
+  attu new -db attu.db -address attu@example.org -scenario the-linkup \
+      -us alice@example.org -jp bob@example.org
 
 Flags:
 `
@@ -52,13 +64,16 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 	us := fs.String("us", "", "the U.S. player's address")
 	jp := fs.String("jp", "", "the Japanese player's address")
 	ump := fs.String("umpire", "", "the umpire's address (optional)")
-	setup := fs.String("setup", "historic", "how the units are placed: historic or random")
+	setup := fs.String("setup", "historic", "without -scenario, how the units are placed: historic or random")
+	scenario := fs.String("scenario", "", "set the game up by the rules of setup: campaign, up-the-hogs-back, holtz-bay-to-jarmin-pass or the-linkup")
+	jpSetup := fs.String("jp-setup", "", "with -scenario, the Japanese setup: historic or free")
+	usSetup := fs.String("us-setup", "", "with -scenario, the U.S. setup: historic or free")
 	deadline := fs.Duration("deadline", referee.DefaultDeadline, "time allowed for each wait")
 	deadlineFor := fs.String("deadline-for", "", "other times for some waits: KIND=DURATION,... (us-decision=24h)")
 	reminder := fs.Duration("reminder", referee.DefaultReminder, "how long before a deadline the player is reminded")
 	settle := fs.Duration("settle", 0, "hold each orders file this long before applying it (0: at once)")
 	absence := fs.Duration("absence", referee.DefaultAbsence, "the longest a player may move their deadlines with \"absent\"")
-	rules := fs.String("rules", "", "optional rules, comma-separated (vp-chits)")
+	rules := fs.String("rules", "", "optional rules, comma-separated (vp-chits or vp-chits-placed, with -scenario)")
 	argv, code, ok := parseFlags(fs, newUsage, args, stdout, stderr)
 	if !ok {
 		return code
@@ -71,7 +86,11 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "attu new: give the mailbox and both players: -address attu@example.org -us ADDRESS -jp ADDRESS (attu new -h)")
 		return 2
 	}
-	ng := referee.NewGame{ID: *id, Name: *name, Setup: *setup, US: *us, JP: *jp, Umpire: *ump,
+	if (*jpSetup != "" || *usSetup != "") && *scenario == "" {
+		fmt.Fprintln(stderr, "attu new: -jp-setup and -us-setup go with -scenario, like -scenario campaign -jp-setup free (attu new -h)")
+		return 2
+	}
+	ng := referee.NewGame{ID: *id, Name: *name, Setup: *setup, Scenario: *scenario, JPSetup: *jpSetup, USSetup: *usSetup, US: *us, JP: *jp, Umpire: *ump,
 		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence}
 	if *rules != "" {
 		ng.Rules = strings.Split(*rules, ",")

@@ -23,8 +23,9 @@ func init() {
 
 const sandboxUsage = `Usage: attu sandbox [--json] CASE.yaml
 
-Runs a rules case: places its units, runs the procedures it asks for and
-its orders with its forced dice, then checks each expectation. The format is
+Runs a rules case: places its units (or creates a game of a scenario with
+its setup, when the case says scenario:), runs the procedures it asks for
+and its orders with its forced dice, then checks each expectation. The format is
 shown, commented, in examples/rules-case.yaml and described by
 "go doc ./adjudicator/rulecase"; the project's cases are in
 adjudicator/rulecase/testdata.
@@ -36,6 +37,7 @@ FILE:LINE:COL: message).
 Example:
   attu sandbox examples/rules-case.yaml
   attu sandbox --json adjudicator/rulecase/testdata/example-zoc-cliff.yaml
+  attu sandbox adjudicator/rulecase/testdata/scenario-hogs-back-setup.yaml
 
 Flags:
 `

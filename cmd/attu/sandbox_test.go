@@ -108,3 +108,19 @@ func TestSandboxUsage(t *testing.T) {
 		t.Fatalf("missing file: exit %d, %q", code, errs)
 	}
 }
+
+// A case may start from a scenario's setup instead of units placed by
+// hand: the sandbox creates the game and plays the setup orders.
+func TestSandboxScenario(t *testing.T) {
+	p := writeFile(t, "case.yaml", `name: the Hog's Back begins with the Japanese setup
+rule: "15.1"
+scenario: {name: up-the-hogs-back}
+expect:
+  units: [{id: U01, box: setup}, {id: 1/17-A, box: unused}]
+  phase: jp-setup
+`)
+	code, out, errs := runAttu("sandbox", p)
+	if code != 0 || errs != "" || !strings.Contains(out, "Japanese setup, turn 1 (May 11)") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -24,8 +24,19 @@ func TestNewStatusCheckUmpire(t *testing.T) {
 	if code, _, errs := runAttu("new", "-db", db, "-address", "attu@example.org", "-us", "a@x.org"); code != 2 || !strings.Contains(errs, "both players") {
 		t.Fatalf("attu new without the Japanese: exit %d, %s", code, errs)
 	}
-	if code, _, errs := runAttu("new", "-db", db, "-address", "attu@example.org", "-us", "a@x.org", "-jp", "b@x.org", "-rules", "vp-chits"); code != 1 || !strings.Contains(errs, "not played") {
+	if code, _, errs := runAttu("new", "-db", db, "-address", "attu@example.org", "-us", "a@x.org", "-jp", "b@x.org", "-rules", "vp-chits"); code != 1 || !strings.Contains(errs, "needs a game set up by the rules") {
 		t.Fatalf("attu new with VP chits: exit %d, %s", code, errs)
+	}
+
+	code, out, errs = runAttu("new", "-db", db, "-address", "attu@example.org", "-id", "hog", "-scenario", "up-the-hogs-back",
+		"-us", "alice@example.org", "-jp", "bob@example.org")
+	if code != 0 || !strings.Contains(out, "turn 1 jp-setup from jp") {
+		t.Fatalf("attu new -scenario: exit %d, %s %s", code, out, errs)
+	}
+	code, out, errs = runAttu("new", "-db", db, "-address", "attu@example.org", "-id", "vp", "-scenario", "campaign", "-jp-setup", "historic",
+		"-rules", "vp-chits", "-us", "alice@example.org", "-jp", "bob@example.org")
+	if code != 0 || !strings.Contains(out, "turn 1 us-landing from us") {
+		t.Fatalf("attu new -rules vp-chits: exit %d, %s %s", code, out, errs)
 	}
 
 	code, out, _ = runAttu("status", "-db", db)

@@ -32,7 +32,7 @@ func playedGame(t *testing.T) string {
 	defer db.Close()
 	r := rand.New(rand.NewSource(3))
 	setup := func(s *adjudicator.State) error { autoplay.Deploy(s, r.Intn); return nil }
-	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.Start(setup)}); err != nil {
+	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.StartPlaced(setup)}); err != nil {
 		t.Fatal(err)
 	}
 	example := regexp.MustCompile(`(?m)^  #- (move|fire|melee): .*$`)

@@ -166,7 +166,7 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 	}
 	cmd := lookupCommand(name)
 	if cmd == nil {
-		text := "attu found no orders and no command in your mail.\n\n" + helpText(g.ID, s.gameAddress(g), helpFor(side))
+		text := "attu found no orders and no command in your mail.\n\n" + helpText(g.ID, s.gameAddress(g), side)
 		return s.answer(g, ref, "answered: no command", s.noticeReply(g, m, "no orders or command found", text))
 	}
 	if cmd.token && token == "" {
@@ -218,7 +218,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		case cmd.who == players && side == adjudicator.Umpire:
 			return refuse("%s is a player's command", cmd.name)
 		case g.Status == store.Ended && !cmd.over:
-			return refuse("%s", strings.TrimSpace(overText()))
+			return refuse("%s", overReason)
 		}
 		c := &call{s: s, t: t, g: g, rec: rec, side: side, args: args, in: in, now: now}
 		if err := cmd.run(c); err != nil {
@@ -271,7 +271,7 @@ func (c *call) tell(side adjudicator.Side, subject string, lines ...string) {
 }
 
 func cmdHelp(c *call) error {
-	c.answer = helpText(c.g.ID, c.s.gameAddress(&c.g), helpFor(c.side))
+	c.answer = helpText(c.g.ID, c.s.gameAddress(&c.g), c.side)
 	return nil
 }
 
@@ -280,15 +280,43 @@ func cmdStatus(c *call) error {
 	if err != nil {
 		return err
 	}
-	d := statusInfo{Game: c.g.ID, Name: c.rec.Name, Status: c.g.Status, Waiting: st.WaitText(),
-		Awaited: c.g.Wait.Side, Deadline: c.g.Deadline, Late: c.rec.Late, Absent: c.rec.Absent, Result: c.rec.Result}
+	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Turn,
+		Waiting: templates.WaitPhrase(c.g.Wait), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
+		Head: c.g.Head, Commitment: c.g.Commitment}
+	if c.g.Status == store.Ended {
+		d.Waiting, d.Deadline = "nothing: the game is over ("+c.rec.Result+")", time.Time{}
+	}
+	// When each player last had a mailed file accepted: the orders
+	// entries that came by mail (default orders come by none).
+	log, err := c.t.Log()
+	if err != nil {
+		return err
+	}
+	last := map[adjudicator.Side]time.Time{}
+	for _, e := range log {
+		if e.Kind == store.KindOrders && e.MessageID != "" {
+			last[e.Side] = e.Time
+		}
+	}
+	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		d.Players = append(d.Players, templates.PlayerStatus{Side: s, LastOrders: last[s], Missed: c.rec.Late[s]})
+	}
+	var more []string
+	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		if t, ok := c.rec.Absent[s]; ok {
+			more = append(more, fmt.Sprintf("The %s player is away until %s.", sideName(s), when(t)))
+		}
+	}
 	if h := c.rec.Held; h != nil && (h.Side == c.side || c.side == adjudicator.Umpire) {
-		d.Held = &h.Due
+		more = append(more, fmt.Sprintf("Your orders are held; they will be applied at %s.", when(h.Due)))
 	}
 	if tb := c.rec.Takeback; tb != nil {
-		d.Takeback = fmt.Sprintf("The %s player asked to take back the last step; the request lapses at %s.", sideName(tb.By), when(tb.Expires))
+		more = append(more, fmt.Sprintf("The %s player asked to take back the last step; the request lapses at %s.", sideName(tb.By), when(tb.Expires)))
 	}
-	c.answer = statusText(d)
+	c.answer = d.Text()
+	if len(more) > 0 {
+		c.answer += "\n" + strings.Join(more, "\n") + "\n"
+	}
 	return nil
 }
 
@@ -323,8 +351,11 @@ func cmdResend(c *call) error {
 	if err != nil {
 		return err
 	}
-	d := c.s.reportData(&c.g, c.rec, st, c.side, nil)
-	if m, ok := c.s.toSide(&c.g, c.side, "report-"+c.side.String(), reportSubject(d), turnReportText(d)); ok {
+	m, ok, err := c.s.reportMail(&c.g, c.rec, st, c.side, nil, "report-"+c.side.String(), "", "")
+	if err != nil {
+		return err
+	}
+	if ok {
 		c.t.Queue(reply(m, c.in))
 	}
 	return nil
@@ -339,7 +370,11 @@ func cmdTemplate(c *call) error {
 		return refuse("the game waits for %s from the %s player, not for your orders; your template comes with the report that asks for them",
 			st.WaitText(), sideName(c.g.Wait.Side))
 	}
-	c.answer = templateText(c.g.ID, st, c.side)
+	_, body, ok := c.s.sideReport(&c.g, c.rec, st, c.side, nil).OrderTemplate()
+	if !ok {
+		return refuse("the game waits for %s, which takes no order file", st.WaitText())
+	}
+	c.answer = body
 	return nil
 }
 
@@ -543,7 +578,9 @@ func (c *call) rollback(to uint64, note string) error {
 	if err != nil {
 		return err
 	}
-	c.s.queueReports(c.t, &c.g, c.rec, st, nil, c.in)
+	if err := c.s.queueReports(c.t, &c.g, c.rec, st, nil, c.in); err != nil {
+		return err
+	}
 	c.rec.Notices = nil
 	return c.rec.save(c.t)
 }
@@ -704,9 +741,12 @@ func cmdReplace(c *call) error {
 	if err != nil {
 		return err
 	}
-	w := welcomeInfo{Game: c.g.ID, Name: c.rec.Name, Address: c.s.gameAddress(&c.g), Side: side, Token: token,
-		Commitment: c.g.Commitment, Settle: c.rec.Settle, Report: c.s.reportData(&c.g, c.rec, st, side, nil)}
-	c.t.Queue(c.s.newMail(&c.g, "welcome-"+side.String(), addr, "welcome: you play the "+sideName(side)+" side", welcomeText(w)))
+	m, _, err := c.s.reportMail(&c.g, c.rec, st, side, nil, "welcome-"+side.String(), "welcome: you play the "+sideName(side)+" side",
+		c.s.welcomeText(&c.g, c.rec.Name, side, token, c.rec.Settle))
+	if err != nil {
+		return err
+	}
+	c.t.Queue(m)
 	if old.Address != "" && !sameAddress(old.Address, addr) {
 		c.t.Queue(c.s.newMail(&c.g, "notice", old.Address, "you have been replaced", replacedText(side)))
 	}

@@ -150,7 +150,7 @@ func crashTokens(db *store.DB, id string) (map[adjudicator.Side]string, error) {
 	for _, m := range mails {
 		for _, side := range sides {
 			if strings.Contains(m.MessageID, ".welcome-"+side.String()+".") {
-				_, tok, _ := strings.Cut(m.Text, "Your secret token: ")
+				_, tok, _ := strings.Cut(m.Text, "\n  token: ")
 				tok, _, _ = strings.Cut(tok, "\n")
 				out[side] = tok
 			}

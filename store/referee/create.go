@@ -25,7 +25,15 @@ type NewGame struct {
 	ID string
 	// Name is the game's human-readable name.
 	Name string
-	// Setup names how the units are placed (Setups); empty is "historic".
+	// Scenario, JPSetup and USSetup create the game by the rules of setup
+	// (rule 12): the scenario ("campaign" or a short one of
+	// adjudicator.ScenarioNames) and each side's setup, "historic" or
+	// "free" (empty: the scenario's default); the game then waits for the
+	// Japanese setup or the U.S. landing. When all three are empty the
+	// units are placed by Setup instead.
+	Scenario, JPSetup, USSetup string
+	// Setup names how the units are placed by hand (Setups) when the game
+	// is not created by the rules of setup; empty is "historic".
 	Setup string
 	// US, JP and Umpire are the players' addresses; the umpire is
 	// optional.
@@ -51,8 +59,11 @@ type NewGame struct {
 // Rules are the optional rules a game may be created with, and whether
 // this version plays them.
 var Rules = map[string]bool{
-	// Rule 14.0: victory point chits. Not played yet.
-	"vp-chits": false,
+	// Rule 14.0: victory point chits, drawn at random.
+	"vp-chits": true,
+	// Rule 14.0: victory point chits, the value chits placed by the
+	// Japanese.
+	"vp-chits-placed": true,
 }
 
 // Setup places the units of a new campaign game, drawing what the rules
@@ -64,9 +75,11 @@ type Setup struct {
 	Place  func(s *adjudicator.State, pick func(n int) int) error
 }
 
-// Setups are the setups attu can create games with, until the setup waits
-// of rule 12 are played: the historic Japanese setup of rule 12.3 with
-// the U.S. landed near its beaches, or every unit placed at random.
+// Setups are the setups placed by hand that attu can create games with
+// besides the setup waits of rule 12 (NewGame.Scenario): the historic
+// Japanese setup of rule 12.3 with the U.S. already ashore near its
+// beaches, or every unit placed at random. Such a game begins with the
+// U.S. decision of turn 1.
 var Setups = map[string]Setup{
 	"historic": {US: "landed", JP: "historic", Place: historicSetup},
 	"random":   {US: "landed", JP: "random", Place: func(s *adjudicator.State, pick func(int) int) error { autoplay.Deploy(s, pick); return nil }},
@@ -170,13 +183,18 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.UTC()
-	if ng.Setup == "" {
-		ng.Setup = "historic"
+	byRules := ng.Scenario != "" || ng.JPSetup != "" || ng.USSetup != ""
+	var setup Setup
+	if !byRules {
+		if ng.Setup == "" {
+			ng.Setup = "historic"
+		}
+		var ok bool
+		if setup, ok = Setups[ng.Setup]; !ok {
+			return nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(sortedKeys(Setups), ", "))
+		}
 	}
-	setup, ok := Setups[ng.Setup]
-	if !ok {
-		return nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(sortedKeys(Setups), ", "))
-	}
+	opt := adjudicator.Options{JPSetup: ng.JPSetup, USSetup: ng.USSetup}
 	for _, r := range ng.Rules {
 		played, known := Rules[r]
 		switch {
@@ -184,7 +202,19 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			return nil, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(sortedKeys(Rules), ", "))
 		case !played:
 			return nil, fmt.Errorf("referee: the optional rule %q is not played by this version yet", r)
+		case !byRules:
+			return nil, fmt.Errorf("referee: the optional rule %q needs a game set up by the rules: name its scenario", r)
+		case opt.VPChits != "":
+			return nil, fmt.Errorf("referee: choose one of vp-chits and vp-chits-placed")
+		case r == "vp-chits":
+			opt.VPChits = adjudicator.VPDrawn
+		case r == "vp-chits-placed":
+			opt.VPChits = adjudicator.VPPlaced
 		}
+	}
+	scenario := ng.Scenario
+	if scenario == "" {
+		scenario = adjudicator.ScenarioCampaign
 	}
 	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
@@ -205,7 +235,10 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			return nil, err
 		}
 	}
-	start := Start(func(st *adjudicator.State) error { return setup.Place(st, setupPick(seed)) })
+	start := StartPlaced(func(st *adjudicator.State) error { return setup.Place(st, setupPick(seed)) })
+	if byRules {
+		start = Start(scenario, opt)
+	}
 	// The opening is drawn here as Create will draw it, with the game's
 	// first dice, so that the welcome mails can show it.
 	opening, _, err := start(store.NewDice(seed, 1, 1, 0, adjudicator.WaitNone))
@@ -231,6 +264,10 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		players = append(players, store.NewPlayer{Side: side, Address: addr[side], Token: tok})
 	}
 	opts := store.GameOptions{USSetup: setup.US, JPSetup: setup.JP, Rules: ng.Rules, Deadline: ng.Deadline, Reminder: ng.Reminder}
+	if byRules {
+		// The options as the creation settled them, defaults filled in.
+		opts.USSetup, opts.JPSetup = opening.Options.USSetup, opening.Options.JPSetup
+	}
 	if opts.Deadline == 0 {
 		opts.Deadline = DefaultDeadline
 	}
@@ -242,7 +279,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		if id == "" {
 			id = newGameID()
 		}
-		g := &store.Game{ID: id, Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now}
+		g := &store.Game{ID: id, Scenario: "campaign", Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now}
 		for _, p := range players {
 			g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
 		}
@@ -254,13 +291,14 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		g.Service = b
 		var welcome []store.Mail
 		for _, p := range players {
-			w := welcomeInfo{Game: id, Name: ng.Name, Address: s.gameAddress(g), Side: p.Side, Token: p.Token,
-				Commitment: g.Commitment, Settle: ng.Settle, Players: g.Players,
-				Report: s.reportData(g, rec, opening, p.Side, nil)}
-			welcome = append(welcome, s.newMail(g, "welcome-"+p.Side.String(), p.Address,
-				"welcome: you play the "+whom(p.Side), welcomeText(w)))
+			m, _, err := s.reportMail(g, rec, opening, p.Side, nil, "welcome-"+p.Side.String(),
+				"welcome: you play the "+whom(p.Side), s.welcomeText(g, ng.Name, p.Side, p.Token, ng.Settle))
+			if err != nil {
+				return nil, err
+			}
+			welcome = append(welcome, m)
 		}
-		created, err := s.db.Create(store.NewGame{ID: id, Scenario: "campaign", Options: opts, Players: players,
+		created, err := s.db.Create(store.NewGame{ID: id, Scenario: scenario, Options: opts, Players: players,
 			Seed: seed, Start: start, Deadline: g.Deadline, Outbox: welcome, Service: b})
 		if errors.Is(err, store.ErrGameExists) && ng.ID == "" && try < 10 {
 			continue
@@ -268,7 +306,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.log.Info("game created", "game", id, "setup", ng.Setup)
+		s.log.Info("game created", "game", id, "scenario", scenario, "setup", ng.Setup)
 		return &Created{Game: created, Tokens: tokens}, nil
 	}
 }

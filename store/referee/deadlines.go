@@ -9,6 +9,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // waitDefault is what stands for a side's orders when it lets a wait's
@@ -57,6 +58,43 @@ var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 			return "refit: {}\n"
 		}
 		return "refit:\n  hide: [" + strings.Join(r.Hide, ", ") + "]\n"
+	}},
+	// Rules 12.4, 14.0: a legal free setup, landing zones covered and the
+	// rest on or near the victory hexes; the value chits highest first.
+	adjudicator.WaitJPSetup: {what: "the default free setup", body: func(s *adjudicator.State) string {
+		js := s.PlanJPSetup(nil)
+		var b strings.Builder
+		b.WriteString("setup:\n")
+		if len(js.Place) > 0 {
+			b.WriteString("  place:\n")
+			for _, p := range js.Place {
+				fmt.Fprintf(&b, "    - {unit: %s, hex: %s}\n", p.Unit, p.Hex)
+			}
+		}
+		if len(js.VP) > 0 {
+			b.WriteString("  vp:\n")
+			for _, p := range js.VP {
+				fmt.Fprintf(&b, "    - {hex: %s, value: %d}\n", p.Hex, p.Value)
+			}
+		}
+		if len(js.Place) == 0 && len(js.VP) == 0 {
+			return "setup: {}\n"
+		}
+		return b.String()
+	}},
+	// Rules 12.5, 12.6: the units of the historic setup, each to its zone
+	// or the open zone of 12.5's line with most room.
+	adjudicator.WaitUSLanding: {what: "the historic force landed, the rest held back", body: func(s *adjudicator.State) string {
+		l := s.PlanLanding(nil)
+		if len(l.Land) == 0 {
+			return "landing: {}\n"
+		}
+		var b strings.Builder
+		b.WriteString("landing:\n  land:\n")
+		for _, e := range l.Land {
+			fmt.Fprintf(&b, "    - {unit: %s, zone: %s}\n", e.Unit, e.Zone)
+		}
+		return b.String()
 	}},
 }
 
@@ -218,8 +256,15 @@ func (s *Service) remind(id string, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		d := s.reportData(g, rec, st, w.Side, nil)
-		if m, ok := s.toSide(g, w.Side, "reminder", "reminder: your orders are due by "+when(g.Deadline), reminderText(d)); ok {
+		// The reminder carries the order template again, made from the
+		// awaited side's own report.
+		name, body, hasTemplate := s.sideReport(g, rec, st, w.Side, nil).OrderTemplate()
+		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
+			Left: g.Deadline.Sub(now), Template: name}
+		if m, ok := s.toSide(g, w.Side, "reminder", "reminder: your orders are due by "+when(g.Deadline), r.Text()); ok {
+			if hasTemplate {
+				m.Attachments = []store.Attachment{{Name: name, Type: "application/yaml", Data: []byte(body)}}
+			}
 			t.Queue(m)
 		}
 		rec.Reminded = true

@@ -32,7 +32,10 @@ func TestDeadlinesAcrossRestarts(t *testing.T) {
 	if len(out) != 1 || !strings.Contains(r.Subject, "reminder") {
 		t.Fatalf("the reminder: %v", subjects(out))
 	}
-	mustContain(t, "the reminder", r.Text, when(g.Deadline), "wait: us-decision")
+	mustContain(t, "the reminder", r.Text, when(g.Deadline), "orders-1-us-decision.yaml")
+	if len(r.Attachments) != 1 || !strings.Contains(string(r.Attachments[0].Data), "wait: us-decision") {
+		t.Fatalf("the reminder does not carry the template: %+v", r.Attachments)
+	}
 	h.restart()
 	for range 3 {
 		h.advance(time.Hour)
@@ -179,7 +182,7 @@ func TestTakeback(t *testing.T) {
 	}
 	h.play(nil) // the U.S. actions again
 	// A request nobody answers lapses at its time.
-	out = h.command(adjudicator.US, "takeback", true)
+	h.command(adjudicator.US, "takeback", true)
 	h.advance(DefaultTakeback - time.Minute)
 	if out := h.tick(); len(out) != 0 {
 		t.Fatalf("before the lapse: %v", subjects(out))

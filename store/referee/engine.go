@@ -64,17 +64,21 @@
 //
 // # Caveats
 //
-// The setup waits of rule 12 are not played yet: Create places the units
-// with a Setup (the historic Japanese setup of 12.3 with the U.S. landed
-// near its beaches, or a random one), drawing from a stream derived from
-// the seed; the audit checks the opening's dice (the Komandorski chits)
-// but takes the placement as recorded. The setup waits, not played yet,
-// have no default orders: should such a deadline pass, the umpire is told.
-// The optional VP chits (14.0) are refused at creation until the engine plays
-// them. The generic answer's rate limit is counted in memory.
+// A game named by its scenario (NewGame.Scenario) is created by the rules
+// of setup (Start, adjudicator.NewGameFrom) and waits for the Japanese
+// setup or the U.S. landing; the audit creates it again from its dice.
+// Without a scenario Create places the units itself with a Setup (the
+// historic Japanese setup of 12.3 with the U.S. already ashore near its
+// beaches, or a random one), drawing from a stream derived from the seed;
+// the audit then checks the opening's dice (the Komandorski chits) but
+// takes the placement as recorded, and such a game cannot use the victory
+// point chits (14.0). The generic answer's rate limit is counted in
+// memory.
 package referee
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -94,10 +98,23 @@ func Engine() store.Engine {
 	}
 }
 
-// Start returns the opening of a campaign game for store.NewGame.Start:
-// adjudicator.NewGame with the game's dice, then setup (nil for none)
-// placing the units.
-func Start(setup func(s *adjudicator.State) error) func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+// Start returns the opening of a game for store.NewGame.Start:
+// adjudicator.NewGameFrom with the scenario ("campaign" or a short one),
+// the options and the game's dice. The game then waits for its setup
+// orders (rule 12). The audit replays the same creation (opening).
+func Start(scenario string, opt adjudicator.Options) func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+	return func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+		return adjudicator.NewGameFrom(scenario, opt, d)
+	}
+}
+
+// StartPlaced returns the opening of a campaign game whose units setup
+// places by hand (nil for none) for store.NewGame.Start:
+// adjudicator.NewGame with the game's dice, then setup. The game begins
+// with the U.S. decision of turn 1; the audit checks the Komandorski chits
+// and takes the placement as recorded. Tests and the stand-in setups of
+// Setups use it.
+func StartPlaced(setup func(s *adjudicator.State) error) func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
 	return func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
 		s, events := adjudicator.NewGame(nil, nil, d)
 		if setup != nil {
@@ -126,15 +143,42 @@ func locate(raw []byte, ps []adjudicator.Problem) []store.Problem {
 	return out
 }
 
-// opening draws the Komandorski chits again with the dice entry 1 rolled
-// and requires the opening position to hold them, at the start of turn 1.
+// opening checks the opening position against the dice entry 1 rolled: a
+// game created by the rules (Start) is created again and must come out
+// the same; a game placed by hand (StartPlaced) must hold the Komandorski
+// chits its dice draw, at the start of turn 1.
 func opening(s *adjudicator.State, d adjudicator.Dice) error {
+	if s.Options != nil {
+		return openingFrom(s, d)
+	}
 	k := adjudicator.DrawKomandorski(d)
 	if s.Komandorski != k {
 		return fmt.Errorf("the dice draw Komandorski chits %+v, the position holds %+v", k, s.Komandorski)
 	}
 	if s.Wait() != (adjudicator.Wait{Turn: 1, Side: adjudicator.US, Kind: adjudicator.WaitUSDecision}) {
 		return fmt.Errorf("the game does not begin with the U.S. decision of turn 1 (rule 12.2)")
+	}
+	return nil
+}
+
+// openingFrom creates the game again from its scenario and options with
+// the dice entry 1 rolled, and requires the same position.
+func openingFrom(s *adjudicator.State, d adjudicator.Dice) error {
+	name := s.Scenario
+	if name == "" {
+		name = adjudicator.ScenarioCampaign
+	}
+	again, _, err := adjudicator.NewGameFrom(name, *s.Options, d)
+	if err != nil {
+		return fmt.Errorf("the game cannot be created again: %w", err)
+	}
+	a, err1 := json.Marshal(again)
+	b, err2 := json.Marshal(s)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("the opening position cannot be compared: %v %v", err1, err2)
+	}
+	if !bytes.Equal(a, b) {
+		return fmt.Errorf("the dice create %s otherwise than the opening position holds it (rule 12)", adjudicator.ScenarioTitle(name))
 	}
 	return nil
 }

@@ -86,6 +86,34 @@ func orderFile(game, token string, o adjudicator.Orders) []byte {
 		}
 		f["refit"] = refit
 	}
+	if js := o.JPSetup; js != nil {
+		setup := map[string]any{}
+		var place, vp []map[string]any
+		for _, p := range js.Place {
+			place = append(place, map[string]any{"unit": p.Unit, "hex": p.Hex})
+		}
+		for _, p := range js.VP {
+			vp = append(vp, map[string]any{"hex": p.Hex, "value": p.Value})
+		}
+		if len(place) > 0 {
+			setup["place"] = place
+		}
+		if len(vp) > 0 {
+			setup["vp"] = vp
+		}
+		f["setup"] = setup
+	}
+	if l := o.Landing; l != nil {
+		landing := map[string]any{"delay": l.Delay}
+		var land []map[string]any
+		for _, e := range l.Land {
+			land = append(land, map[string]any{"unit": e.Unit, "zone": e.Zone})
+		}
+		if len(land) > 0 {
+			landing["land"] = land
+		}
+		f["landing"] = landing
+	}
 	if o.Standing != nil {
 		// The standing instructions' JSON names are the file's keys.
 		var m map[string]any
@@ -183,7 +211,7 @@ func newGame(t testing.TB, path, id string, seed []byte, setup func(*adjudicator
 func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*adjudicator.State) error) *game {
 	t.Helper()
 	_, err := db.Create(store.NewGame{
-		ID: id, Scenario: "campaign", Seed: seed, Start: Start(setup),
+		ID: id, Scenario: "campaign", Seed: seed, Start: StartPlaced(setup),
 		Players: []store.NewPlayer{
 			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
 			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
@@ -283,7 +311,7 @@ func TestQuietGameAudits(t *testing.T) {
 // The audit's check of the opening: the chits must be those its dice draw.
 func TestOpening(t *testing.T) {
 	dice := []int{4, 7}
-	s, _, err := Start(placeSome)(&adjudicator.ForcedDice{Values: dice})
+	s, _, err := StartPlaced(placeSome)(&adjudicator.ForcedDice{Values: dice})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -219,7 +219,7 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 			return err
 		}
 		g := t.Game()
-		if m, ok := s.toSide(&g, h.Side, "refused", "your held orders were not applied", droppedText(refused.Problems)); ok {
+		if m, ok := s.toSide(&g, h.Side, "refused", "your held orders were not applied", dropped(&g, refused.Problems)); ok {
 			m.InReplyTo = h.MessageID
 			t.Queue(m)
 		}
@@ -260,17 +260,21 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	}
 	t.SetDeadline(rec.deadline(&g, g.Wait, now))
 	g = t.Game()
-	s.queueReports(t, &g, rec, out.State, out.Entry.Events, in)
+	if err := s.queueReports(t, &g, rec, out.State, out.Entry.Events, in); err != nil {
+		return nil, err
+	}
 	rec.Notices = nil
 	return out, rec.save(t)
 }
 
 // queueReports queues one report per side of the position st after the
 // events evs, built only from what that side may see.
-func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message) {
+func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message) error {
 	for _, side := range sides {
-		d := s.reportData(g, rec, st, side, evs)
-		m, ok := s.toSide(g, side, "report-"+side.String(), reportSubject(d), turnReportText(d))
+		m, ok, err := s.reportMail(g, rec, st, side, evs, "report-"+side.String(), "", "")
+		if err != nil {
+			return err
+		}
 		if !ok {
 			continue
 		}
@@ -279,21 +283,7 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 		}
 		t.Queue(m)
 	}
-}
-
-// reportData gathers what side may see of the position st.
-func (s *Service) reportData(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event) reportInfo {
-	w := g.Wait
-	d := reportInfo{
-		Game: g.ID, Name: rec.Name, Address: s.gameAddress(g), Side: side,
-		View: st.View(side), Map: st.Map(), Events: adjudicator.VisibleEvents(evs, side),
-		Notices: rec.Notices, Waiting: st.WaitText(), Awaited: w.Side,
-		Deadline: g.Deadline, Entry: g.Entries, Head: g.Head, Paused: g.Status == store.Paused,
-	}
-	if w.Open() && w.Side == side {
-		d.Template = templateText(g.ID, st, side)
-	}
-	return d
+	return nil
 }
 
 // finish ends the game in t: the end entry, the result, and the final
@@ -317,15 +307,17 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 		return err
 	}
 	g := t.Game()
+	export := "attu-" + g.ID + ".json"
 	for _, side := range sides {
-		d := s.reportData(&g, rec, st, side, evs)
-		f := finalInfo{reportInfo: d, Result: result, Seed: hex.EncodeToString(g.Seed), Commitment: g.Commitment,
-			Luck: luckText(luck), Bundle: "attu-" + g.ID + ".json", DB: s.cfg.DB}
-		m, ok := s.toSide(&g, side, "final-"+side.String(), "the game is over: "+result, finalText(f))
+		head := finalText(&g, rec.Name, st.Outlook(side), st.Turn, result, export, luck)
+		m, ok, err := s.reportMail(&g, rec, st, side, evs, "final-"+side.String(), "the game is over: "+result, head)
+		if err != nil {
+			return err
+		}
 		if !ok {
 			continue
 		}
-		m.Attachments = []store.Attachment{{Name: f.Bundle, Type: "application/json", Data: bundle}}
+		m.Attachments = append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, m.Attachments...)
 		t.Queue(m)
 	}
 	rec.Notices = nil

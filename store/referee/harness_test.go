@@ -2,7 +2,6 @@ package referee
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -314,7 +313,7 @@ func mailTo(t testing.TB, ms []store.Mail, address string) store.Mail {
 // tokenIn reads the token of a welcome mail.
 func tokenIn(t testing.TB, m store.Mail) string {
 	t.Helper()
-	sm := regexp.MustCompile(`Your secret token: (\S+)`).FindStringSubmatch(m.Text)
+	sm := regexp.MustCompile(`(?m)^  token: (\S+)$`).FindStringSubmatch(m.Text)
 	if sm == nil {
 		t.Fatalf("no token in %q", m.Subject)
 	}
@@ -329,9 +328,4 @@ func mustContain(t testing.TB, what, text string, words ...string) {
 			t.Fatalf("%s does not say %q:\n%s", what, w, text)
 		}
 	}
-}
-
-func jsonOf(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }

@@ -16,7 +16,7 @@ func TestRouting(t *testing.T) {
 	m := h.message(jpAddr, "Re: RE: Fwd: [attu g1] status please")
 	m.To = []string{"attu@example.org"}
 	out := h.send(m)
-	mustContain(t, "status by the subject", mailTo(t, out, jpAddr).Text, "Waiting for U.S. decision")
+	mustContain(t, "status by the subject", mailTo(t, out, jpAddr).Text, "Waiting:  the U.S. decision of turn 1")
 
 	m = h.message(usAddr, "my orders")
 	m.To = []string{"Attu Games <attu@example.org>"}
@@ -28,7 +28,7 @@ func TestRouting(t *testing.T) {
 	m = h.message("Bob <JP@Example.org>", "")
 	m.To = []string{"ATTU+G1@example.org"}
 	m.Text = "> status\n\nhelp\n-- \nBob\nstatus\n"
-	mustContain(t, "help from a display-named address", mailTo(t, h.send(m), "JP@Example.org").Text, "Commands for game g1")
+	mustContain(t, "help from a display-named address", mailTo(t, h.send(m), "JP@Example.org").Text, "attu game g1: help")
 }
 
 func TestParseCommand(t *testing.T) {

@@ -139,7 +139,8 @@ func checkDie(t *testing.T, r store.Roll) {
 	t.Helper()
 	want := adjudicator.AudienceBoth
 	switch r.Purpose {
-	case adjudicator.DieKomandorskiEffect, adjudicator.DieKomandorskiDelay, adjudicator.DieUnknownTable, adjudicator.DiePoolDraw:
+	case adjudicator.DieKomandorskiEffect, adjudicator.DieKomandorskiDelay, adjudicator.DieUnknownTable, adjudicator.DiePoolDraw,
+		adjudicator.DieSetupDraw, adjudicator.DieVPDraw:
 		want = adjudicator.AudienceJP
 		if r.Side != adjudicator.JP {
 			t.Fatalf("die %d (%s) rolled by %s", r.Seq, r.Purpose, r.Side)

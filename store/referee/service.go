@@ -333,12 +333,14 @@ func reply(m store.Mail, in *Message) store.Mail {
 
 // refusedMail answers an authenticated player's file that is not applied.
 func (s *Service) refusedMail(g *store.Game, in *Message, ps []store.Problem) store.Mail {
-	return reply(s.newMail(g, "refused", bareAddress(in.From), "your orders were not applied", refusedText(ps)), in)
+	return reply(s.newMail(g, "refused", bareAddress(in.From), "your orders were not applied",
+		refused(g.ID, in.Subject, "", ps).Text()), in)
 }
 
 // overMail answers orders sent to a game that has ended.
 func (s *Service) overMail(g *store.Game, in *Message) store.Mail {
-	return reply(s.newMail(g, "over", bareAddress(in.From), "this game is over", overText()), in)
+	return reply(s.newMail(g, "over", bareAddress(in.From), "this game is over",
+		refused(g.ID, in.Subject, overReason, nil).Text()), in)
 }
 
 // heldMail tells a player their file waits for the settle window.

@@ -44,7 +44,7 @@ func TestPlayByMail(t *testing.T) {
 	if g.Deadline != start.Add(DefaultDeadline) || g.Wait.Kind != adjudicator.WaitUSDecision {
 		t.Fatalf("the first wait: %v due %v", g.Wait, g.Deadline)
 	}
-	if mustContain(t, "the U.S. welcome", mailTo(t, welcome, usAddr).Text, "decision: {refit: false, night: false}"); strings.Contains(mailTo(t, welcome, jpAddr).Text, "decision:") {
+	if mustContain(t, "the U.S. welcome", mailTo(t, welcome, usAddr).Text, "decision:\n", "refit: false", "night: false"); strings.Contains(mailTo(t, welcome, jpAddr).Text, "decision:") {
 		t.Fatal("the Japanese welcome has the U.S. template")
 	}
 
@@ -70,7 +70,7 @@ func TestPlayByMail(t *testing.T) {
 			t.Fatal("the sender's report is not a reply")
 		}
 		next := mailTo(t, out, addressOf(g.Wait.Side))
-		mustContain(t, "the awaited side's report", next.Text, "Your move", "wait: "+string(g.Wait.Kind), "token: PASTE-YOUR-TOKEN")
+		mustContain(t, "the awaited side's report", next.Text, "The game waits for your orders", "wait: "+string(g.Wait.Kind), "token: PASTE-YOUR-TOKEN")
 		if g.Deadline != h.clk.now().Add(DefaultDeadline) {
 			t.Fatalf("deadline %v", g.Deadline)
 		}
@@ -82,7 +82,7 @@ func TestPlayByMail(t *testing.T) {
 		answer string
 	}{
 		{adjudicator.US, "help", "takeback"},
-		{adjudicator.JP, "status", "Waiting for"},
+		{adjudicator.JP, "status", "Waiting:  "},
 		{adjudicator.Umpire, "help", "rollback N"},
 		{adjudicator.US, "log", "turn 1, us-decision orders of the U.S. player"},
 	} {
@@ -116,7 +116,8 @@ func TestPlayByMail(t *testing.T) {
 	}
 	for _, m := range out {
 		mustContain(t, "the final report", m.Text, hex.EncodeToString(g.Seed), "attu audit attu-g1.json", "Dice luck", "the Japanese player conceded: U.S. victory")
-		if len(m.Attachments) != 1 || m.Attachments[0].Name != "attu-g1.json" {
+		// The export comes first; the report's map and JSON follow it.
+		if len(m.Attachments) != 3 || m.Attachments[0].Name != "attu-g1.json" || m.Attachments[2].Name != "report.json" {
 			t.Fatalf("final report attachments: %+v", m.Attachments)
 		}
 		x, err := store.ReadExport(strings.NewReader(string(m.Attachments[0].Data)))
@@ -174,7 +175,7 @@ func TestRulesEndTheGame(t *testing.T) {
 		t.Fatalf("ended with %v after %v", subjects(out), st.Wait())
 	}
 	for _, m := range out {
-		mustContain(t, "the final report", m.Text, "The game is over: "+st.WaitText(), hex.EncodeToString(g.Seed))
+		mustContain(t, "the final report", m.Text, "is over, after turn", st.Outlook(adjudicator.US).Victory, hex.EncodeToString(g.Seed))
 	}
 	if g.Deadline != (time.Time{}) {
 		t.Fatalf("an ended game has a deadline: %v", g.Deadline)

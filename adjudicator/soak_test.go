@@ -1,0 +1,290 @@
+package adjudicator_test
+
+import (
+	"flag"
+	"fmt"
+	"math/rand"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/templates"
+)
+
+// soakGames replaces the soak's numbers of games: this many of each short
+// scenario and three times as many campaigns. The figures of a long run go
+// to BENCHMARKS.md:
+//
+//	go test ./adjudicator -run TestSoak -soak 1000 -v -timeout 60m
+var soakGames = flag.Int("soak", 0, "TestSoak: games of each short scenario (three times as many campaigns)")
+
+// soakLimit is the most steps a game may take before the soak calls it
+// stuck: a campaign is over by June 4, in at most a few hundred steps.
+const soakLimit = 2000
+
+// TestSoak plays whole games from their creation (NewGameFrom) to their
+// end with the random legal player (autoplay) for both sides and random
+// dice: 300 campaigns (every setup, with and without the victory point
+// chits) and 100 of each short scenario, fewer under -short. After every
+// step it checks what the generated-game test checks (invariants: the
+// units' places and steps, stacking, the infantry accounted for, the
+// casualty track against the infantry steps lost since the last refit or
+// landing, the refit and rearrangement rules) and what whole games add
+// (soakInvariants): the counter mix, depots, cleared zones, the play area,
+// the last turn, the chits. Every game must end, with a winner.
+func TestSoak(t *testing.T) {
+	campaigns, short := 300, 100
+	if testing.Short() {
+		campaigns, short = 30, 10
+	}
+	if *soakGames > 0 {
+		campaigns, short = 3**soakGames, *soakGames
+	}
+	type job struct {
+		kind int // index in newGames
+		seed int64
+	}
+	var jobs []job
+	var campaignKinds, shortKinds []int
+	for i, c := range newGames {
+		if c.scenario == adjudicator.ScenarioCampaign {
+			campaignKinds = append(campaignKinds, i)
+		} else {
+			shortKinds = append(shortKinds, i)
+		}
+	}
+	for n := range campaigns {
+		jobs = append(jobs, job{campaignKinds[n%len(campaignKinds)], int64(n)})
+	}
+	for _, k := range shortKinds {
+		for n := range short {
+			jobs = append(jobs, job{k, int64(n)})
+		}
+	}
+
+	start := time.Now()
+	results := make([]soakResult, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = playSoak(newGames[jobs[i].kind].scenario, newGames[jobs[i].kind].opt, jobs[i].seed)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	elapsed := time.Since(start)
+
+	type tally struct {
+		games, steps, turns int
+		ends                map[string]int
+	}
+	byScenario := map[string]*tally{}
+	failures := 0
+	for i, r := range results {
+		c := newGames[jobs[i].kind]
+		if r.failure != "" {
+			failures++
+			if failures <= 3 {
+				t.Errorf("%s %+v, seed %d: %s", c.scenario, c.opt, jobs[i].seed, r.failure)
+			}
+			continue
+		}
+		tl := byScenario[c.scenario]
+		if tl == nil {
+			tl = &tally{ends: map[string]int{}}
+			byScenario[c.scenario] = tl
+		}
+		tl.games++
+		tl.steps += r.steps
+		tl.turns += r.turns
+		tl.ends[r.end]++
+	}
+	if failures > 0 {
+		t.Fatalf("%d of %d games failed", failures, len(jobs))
+	}
+	var steps int
+	names := make([]string, 0, len(byScenario))
+	for name, tl := range byScenario {
+		names = append(names, name)
+		steps += tl.steps
+	}
+	sort.Strings(names)
+	t.Logf("%d games, %d steps in %v: %.1f games/s, %.0f steps/s, on %d workers", len(jobs), steps, elapsed.Round(time.Millisecond),
+		float64(len(jobs))/elapsed.Seconds(), float64(steps)/elapsed.Seconds(), runtime.GOMAXPROCS(0))
+	for _, name := range names {
+		tl := byScenario[name]
+		var ends []string
+		for why, n := range tl.ends {
+			ends = append(ends, fmt.Sprintf("%s %d", why, n))
+		}
+		sort.Strings(ends)
+		t.Logf("  %s: %d games, %.1f steps and %.1f turns a game; ends: %s", name, tl.games,
+			float64(tl.steps)/float64(tl.games), float64(tl.turns)/float64(tl.games), strings.Join(ends, ", "))
+	}
+}
+
+// soakResult is one soak game: how long it took and how it ended, or what
+// went wrong.
+type soakResult struct {
+	steps, turns int
+	end          string
+	failure      string
+}
+
+// playSoak plays one game to its end, checking every step.
+func playSoak(scenario string, opt adjudicator.Options, seed int64) (res soakResult) {
+	r := rand.New(rand.NewSource(seed))
+	var st *gameStep
+	defer func() {
+		if p := recover(); p != nil {
+			res.failure = fmt.Sprintf("panic: %v", p)
+			if st != nil {
+				res.failure += "\n" + st.report(failure{msg: "the step panicked"})
+			}
+		}
+	}()
+	s, _, err := adjudicator.NewGameFrom(scenario, opt, &recDice{r: r})
+	if err != nil {
+		return soakResult{failure: err.Error()}
+	}
+	created := s
+	if f := invariants(s, nil, nil); f != nil {
+		return soakResult{failure: "the created game is unsound: " + f.msg}
+	}
+	casualties, infantry := s.Casualties, usInfantrySteps(s)
+	for n := 1; !s.Over(); n++ {
+		if n > soakLimit {
+			return soakResult{failure: fmt.Sprintf("no end after %d steps: %s", soakLimit, s.WaitText())}
+		}
+		o := autoplay.Orders(s, r.Intn)
+		d := &recDice{r: r}
+		st = &gameStep{seed: seed, n: n, wait: s.WaitText(), before: s, orders: o, casualties: casualties, infantry: infantry}
+		ns, evs, ps := adjudicator.Resolve(s, o, d)
+		st.after, st.events, st.dice = ns, evs, d.log
+		if len(ps) > 0 {
+			return soakResult{failure: st.report(failure{msg: fmt.Sprintf("Resolve refuses the orders: %v", ps)})}
+		}
+		if f := invariants(ns, s, st); f != nil {
+			return soakResult{failure: st.report(*f)}
+		}
+		if f := soakInvariants(ns, s, created); f != nil {
+			return soakResult{failure: st.report(*f)}
+		}
+		if st.refit() {
+			casualties, infantry = ns.Casualties, usInfantrySteps(ns)
+		}
+		res.steps++
+		s = ns
+	}
+	if s.Winner == adjudicator.NoSide {
+		return soakResult{failure: "the game ended without a winner: " + s.WaitText()}
+	}
+	res.turns, res.end = s.Turn, s.Winner.String()+" "+ruleOf(s.Victory)
+	return res
+}
+
+// soakInvariants checks what whole games add to the invariants of one
+// position: before is the position before the step, created the game as
+// it was created.
+//
+//   - The counter mix is never exceeded: a counter out of play at the
+//     creation (a short scenario's other units) never enters it, but for
+//     the independent units and depots the refit creates (9.3, 9.4), and
+//     a created one never goes back to unused.
+//   - One depot per engineer: a depot in play belongs to an engineer in
+//     play (9.4).
+//   - Cleared-zone markers are consistent (10.0): valid zones, never Attu
+//     Village, no Unknown unit in a cleared zone, and the position is
+//     settled: clearing again changes nothing.
+//   - In a short scenario every unit on the map stands in its play area
+//     (15.x), and no hero is ever spent anew (they start spent).
+//   - The game never runs past its last turn; the chits of 14.0 are
+//     revealed exactly when the game is over.
+func soakInvariants(s, before, created *adjudicator.State) *failure {
+	bad := func(hexes []adjudicator.Hex, format string, a ...any) *failure {
+		return &failure{msg: fmt.Sprintf(format, a...), hexes: hexes}
+	}
+	if err := s.Validate(); err != nil {
+		return bad(nil, "%v", err)
+	}
+	m := s.Map()
+	for _, u := range s.Units {
+		c0, _ := created.Unit(u.ID)
+		b, _ := before.Unit(u.ID)
+		made := u.Kind() == adjudicator.Depot || u.Counter().Class.Independent && u.Side() == adjudicator.US
+		switch {
+		case c0.Box == adjudicator.BoxUnused && u.Box != adjudicator.BoxUnused && !made:
+			return bad(nil, "%s, out of the game at its creation, is in %s/%q", u.ID, u.Hex, u.Box)
+		case b.Box != adjudicator.BoxUnused && u.Box == adjudicator.BoxUnused:
+			return bad(nil, "%s went back to the unused box", u.ID)
+		}
+		if u.Kind() == adjudicator.Depot && u.Box != adjudicator.BoxUnused {
+			e, _ := created.Unit(u.Counter().Engineer)
+			if e.Box == adjudicator.BoxUnused {
+				return bad(nil, "depot %s is in play though its engineer %s is not", u.ID, e.ID)
+			}
+		}
+		if u.OnMap() && !s.InPlayArea(u.Hex) {
+			return bad([]adjudicator.Hex{u.Hex}, "%s stands in %s, outside the play area", u.ID, u.Hex)
+		}
+	}
+	if !slices.IsSorted(s.Cleared) || len(slices.Compact(slices.Clone(s.Cleared))) != len(s.Cleared) {
+		return bad(nil, "cleared zones %v are not a sorted set", s.Cleared)
+	}
+	for _, z := range s.Cleared {
+		if m.ZoneName(z) == "" || m.ZoneName(z) == "Attu Village" {
+			return bad(nil, "zone %q carries a Zone Cleared marker", z)
+		}
+	}
+	for _, u := range s.Units {
+		if u.OnMap() && u.Kind() == adjudicator.Unknown && s.ClearedAt(u.Hex) {
+			return bad([]adjudicator.Hex{u.Hex}, "Unknown unit %s stands in the cleared zone %s", u.ID, m.Zone(u.Hex))
+		}
+	}
+	if !s.Over() && s.Awaiting != adjudicator.WaitJPSetup {
+		if _, evs := adjudicator.UpdateCleared(s); len(evs) > 0 {
+			return bad(nil, "the zones are not settled: %s", templates.EventText(evs[0]))
+		}
+	}
+	if s.Scenario != "" && s.Heroes != (adjudicator.Heroes{Martinez: true, Arnold: true, Yamasaki: true}) {
+		return bad(nil, "a short scenario's heroes are %+v", s.Heroes)
+	}
+	if last := lastTurnOf(s); last > 0 && s.Turn > last {
+		return bad(nil, "turn %d is past the last turn, %d", s.Turn, last)
+	}
+	if s.VP != nil {
+		if s.VP.Revealed != s.Over() {
+			return bad(nil, "the chits are revealed %v while the game is over %v", s.VP.Revealed, s.Over())
+		}
+		if len(s.VP.Hexes) != len(m.VictoryHexes) {
+			return bad(nil, "%d victory hexes carry chits, of %d", len(s.VP.Hexes), len(m.VictoryHexes))
+		}
+	}
+	return nil
+}
+
+// lastTurnOf is the game's last turn: the scenario's last day (15.x) or
+// what the Komandorski chits say (12.1.3).
+func lastTurnOf(s *adjudicator.State) int {
+	switch s.Scenario {
+	case adjudicator.ScenarioUpTheHogsBack:
+		return adjudicator.TurnOfMay(18)
+	case adjudicator.ScenarioHoltzBayToJarminPass, adjudicator.ScenarioTheLinkup:
+		return adjudicator.TurnOfMay(22)
+	}
+	return s.Komandorski.LastTurn()
+}
