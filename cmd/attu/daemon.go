@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
@@ -240,40 +238,31 @@ func newMessageID(address string) string {
 	return fmt.Sprintf("<attu.answer.%s@%s>", hex.EncodeToString(b[:]), host)
 }
 
-// The inbox's position (mail.Position) is kept in the database file, in a
-// bucket of the daemon's own that the store's schema does not know: the
-// store offers no API for it yet, and the position is a cache — losing it
-// only makes the inbox offer old mail again, which the ledger recognises.
-var (
-	bDaemon   = []byte("daemon")
-	kPosition = []byte("imap-position")
-)
-
-func (d *daemon) position() (mail.Position, error) {
-	var p mail.Position
-	err := d.db.Bolt().View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(bDaemon); b != nil {
-			if v := b.Get(kPosition); len(v) == 8 {
-				p.UIDValidity = binary.BigEndian.Uint32(v[:4])
-				p.LastUID = binary.BigEndian.Uint32(v[4:])
-			}
-		}
-		return nil
-	})
-	return p, err
+// mailboxKey names the watched mailbox in the store's positions: the
+// login, the server and the folder, since UIDs mean nothing elsewhere.
+// The port is left out: moving to TLS does not change the mailbox.
+func (d *daemon) mailboxKey() string {
+	folder := d.cfg.IMAP.Mailbox
+	if folder == "" {
+		folder = "INBOX"
+	}
+	host, _, err := net.SplitHostPort(d.cfg.IMAP.Addr)
+	if err != nil {
+		host = d.cfg.IMAP.Addr
+	}
+	return d.cfg.IMAP.Username + "@" + host + " " + folder
 }
 
+// position is how far the inbox has read, from the store.
+func (d *daemon) position() (mail.Position, error) {
+	p, err := d.db.MailboxPosition(d.mailboxKey())
+	return mail.Position{UIDValidity: p.UIDValidity, LastUID: p.LastUID}, err
+}
+
+// savePosition is the inbox's OnPosition: it records how far the inbox
+// has read once the store committed that mail's effects.
 func (d *daemon) savePosition(p mail.Position) {
-	var v [8]byte
-	binary.BigEndian.PutUint32(v[:4], p.UIDValidity)
-	binary.BigEndian.PutUint32(v[4:], p.LastUID)
-	err := d.db.Bolt().Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bDaemon)
-		if err != nil {
-			return err
-		}
-		return b.Put(kPosition, v[:])
-	})
+	err := d.db.SetMailboxPosition(d.mailboxKey(), store.MailboxPosition{UIDValidity: p.UIDValidity, LastUID: p.LastUID})
 	if err != nil {
 		d.log.Error("saving the inbox position", "err", err)
 	}
