@@ -34,7 +34,10 @@ type daemonConfig struct {
 	// AnswerWindow.
 	AnswerLimit  int
 	AnswerWindow time.Duration
-	Logger       *slog.Logger
+	// Control is the path of the Unix socket on which the daemon runs
+	// the operator's commands (control.go); empty for none.
+	Control string
+	Logger  *slog.Logger
 }
 
 // daemon ties one mailbox to the game service: the inbox hands each mail
@@ -49,6 +52,9 @@ type daemon struct {
 	inbox   *mail.Inbox
 	outbox  *mail.Outbox
 	answers *mail.RateLimiter
+	// gate keeps the operator's commands that read from seeing a game
+	// change half-way: held for writing while the service changes games.
+	gate sync.RWMutex
 }
 
 // newDaemon wires svc's database to the mail servers of cfg; nothing
@@ -101,6 +107,17 @@ func (d *daemon) run(ctx context.Context) error {
 	d.log.Info("daemon starting", "address", d.cfg.Address, "imap", d.cfg.IMAP.Addr, "smtp", d.cfg.SMTP.Addr,
 		"uidvalidity", from.UIDValidity, "last_uid", from.LastUID)
 	var wg sync.WaitGroup
+	if d.cfg.Control != "" {
+		// Without its socket the daemon still plays; only the
+		// operator's commands wait for it to stop.
+		if ln, err := listenControl(d.cfg.Control); err != nil {
+			d.log.Error("operator commands will not run while the daemon runs", "err", err)
+		} else {
+			h := &controlHost{db: d.db, svc: d.svc, address: d.cfg.Address, gate: &d.gate, kick: d.outbox.Kick, log: d.log}
+			wg.Add(1)
+			go func() { defer wg.Done(); serveControl(ctx, ln, h) }()
+		}
+	}
 	wg.Add(3)
 	go func() { defer wg.Done(); d.inbox.Run(ctx, from) }()
 	go func() { defer wg.Done(); d.outbox.Run(ctx) }()
@@ -116,7 +133,10 @@ func (d *daemon) tick(ctx context.Context) {
 	t := time.NewTicker(d.cfg.Tick)
 	defer t.Stop()
 	for {
-		if err := d.svc.Tick(time.Now()); err != nil {
+		d.gate.Lock()
+		err := d.svc.Tick(time.Now())
+		d.gate.Unlock()
+		if err != nil {
 			d.log.Error("deadlines", "err", err)
 		}
 		d.outbox.Kick() // a deadline may have queued reports
@@ -178,7 +198,10 @@ func (d *daemon) handle(ctx context.Context, in *mail.Incoming) error {
 	if auto {
 		lg.Info("automatic mail, never answered", "why", why)
 	}
-	if err := d.svc.Handle(m, time.Now()); err != nil {
+	d.gate.Lock()
+	err = d.svc.Handle(m, time.Now())
+	d.gate.Unlock()
+	if err != nil {
 		lg.Error("not committed; it will be offered again", "err", err)
 		return err
 	}
