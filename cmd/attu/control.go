@@ -44,6 +44,9 @@ const (
 	// the daemon: long enough for another command to finish, short
 	// enough not to be noticed.
 	openWait = 300 * time.Millisecond
+	// otherCommandWait is how long a command waits for the file when no
+	// daemon's socket is there: another command may be using it.
+	otherCommandWait = 5 * time.Second
 	// controlTimeout bounds one command run by the daemon, from the
 	// request to the end of the answer.
 	controlTimeout = 2 * time.Minute
@@ -117,7 +120,16 @@ func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
 		h.kick()
 		return code
 	}
-	db, err := store.Open(path, &store.Options{Timeout: openWait, ReadOnly: a == reads})
+	opts := &store.Options{Timeout: openWait, ReadOnly: a == reads}
+	db, err := store.Open(path, opts)
+	if errors.Is(err, store.ErrLocked) {
+		if _, serr := os.Lstat(controlSocket(path)); serr == nil {
+			return s.remote(path)
+		}
+		// No daemon: another command holds the file for a moment.
+		opts.Timeout = otherCommandWait
+		db, err = store.Open(path, opts)
+	}
 	switch {
 	case errors.Is(err, store.ErrLocked):
 		return s.remote(path)
