@@ -44,15 +44,16 @@ const (
 	// the daemon: long enough for another command to finish, short
 	// enough not to be noticed.
 	openWait = 300 * time.Millisecond
-	// otherCommandWait is how long a command waits for the file when no
-	// daemon's socket is there: another command may be using it.
-	otherCommandWait = 5 * time.Second
 	// controlTimeout bounds one command run by the daemon, from the
 	// request to the end of the answer.
 	controlTimeout = 2 * time.Minute
 	// maxControlRequest caps a request's size: arguments only.
 	maxControlRequest = 1 << 20
 )
+
+// otherCommandWait is how long a command waits for the file when no
+// daemon answers on its socket: another command may be using it.
+var otherCommandWait = 5 * time.Second
 
 // controlSocket is the path of the daemon's socket for database dbPath.
 func controlSocket(dbPath string) string { return dbPath + ".sock" }
@@ -123,16 +124,20 @@ func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
 	opts := &store.Options{Timeout: openWait, ReadOnly: a == reads}
 	db, err := store.Open(path, opts)
 	if errors.Is(err, store.ErrLocked) {
-		if _, serr := os.Lstat(controlSocket(path)); serr == nil {
-			return s.remote(path)
+		if conn, derr := net.DialTimeout("unix", controlSocket(path), 2*time.Second); derr == nil {
+			defer conn.Close()
+			return s.remote(conn, path)
 		}
-		// No daemon: another command holds the file for a moment.
+		// No daemon answers (none runs, or one was killed and left its
+		// socket): another command holds the file for a moment.
 		opts.Timeout = otherCommandWait
 		db, err = store.Open(path, opts)
 	}
 	switch {
 	case errors.Is(err, store.ErrLocked):
-		return s.remote(path)
+		s.errorf("%s is in use by another process, and no attu serve answers on %s; stop that process or try again",
+			path, controlSocket(path))
+		return 1
 	case errors.Is(err, fs.ErrNotExist):
 		s.errorf("%s does not exist; give the game database with -db FILE", path)
 		return 1
@@ -192,16 +197,9 @@ type controlAnswer struct {
 }
 
 // remote runs the session's command in the daemon that holds the
-// database at path, and prints and writes what it answers.
-func (s *session) remote(path string) int {
+// database at path, on conn, and prints and writes what it answers.
+func (s *session) remote(conn net.Conn, path string) int {
 	sock := controlSocket(path)
-	conn, err := net.DialTimeout("unix", sock, 2*time.Second)
-	if err != nil {
-		s.errorf("%s is in use by another process, and no attu serve answers on %s (%v); stop that process or try again",
-			path, sock, err)
-		return 1
-	}
-	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(controlTimeout))
 	if err := json.NewEncoder(conn).Encode(controlRequest{Command: s.name, Args: s.args}); err != nil {
 		s.errorf("asking the daemon on %s: %v", sock, err)

@@ -250,6 +250,8 @@ func TestControlSocketLeftBehind(t *testing.T) {
 	if b, err := os.ReadFile(sock); err != nil || string(b) != "mine" {
 		t.Errorf("the daemon touched a file that is not its socket: %q, %v", b, err)
 	}
+	defer func(w time.Duration) { otherCommandWait = w }(otherCommandWait)
+	otherCommandWait = 200 * time.Millisecond
 	code, _, errs := runAttu("status", "-db", filepath.Join(dir, "attu.db"))
 	if code != 1 || !strings.Contains(errs, "in use by another process, and no attu serve answers on "+sock) {
 		t.Errorf("attu status with no socket to ask: exit %d, %s", code, errs)
