@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/mail/loopback"
+	"github.com/attu-pbem/attu/orders"
 )
 
 // readmeCommand is one attu command line of the README's shell blocks.
@@ -267,5 +268,23 @@ func waitSocket(t *testing.T, sock string, served chan int, errs *bytes.Buffer) 
 			t.Fatalf("attu serve made no socket %s", sock)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The order files the README shows are well formed, as attu check would
+// say.
+func TestReadmeOrders(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(readme, -1)
+	if len(blocks) == 0 {
+		t.Fatal("the README shows no order file")
+	}
+	for _, b := range blocks {
+		if _, err := orders.Parse(b[1], orders.Options{}); err != nil {
+			t.Errorf("the README's order file:\n%s\n%v", b[1], err)
+		}
 	}
 }
