@@ -187,11 +187,12 @@ type controlFile struct {
 	Perm uint32 `json:"perm"`
 }
 
-// controlAnswer is the daemon's answer: what the command printed, its
-// exit status and the files it wrote.
+// controlAnswer is the daemon's answer: what the command printed (as
+// bytes, which JSON carries whatever they are), its exit status and the
+// files it wrote.
 type controlAnswer struct {
-	Stdout string        `json:"stdout"`
-	Stderr string        `json:"stderr"`
+	Stdout []byte        `json:"stdout"`
+	Stderr []byte        `json:"stderr"`
 	Code   int           `json:"code"`
 	Files  []controlFile `json:"files,omitempty"`
 }
@@ -216,8 +217,8 @@ func (s *session) remote(conn net.Conn, path string) int {
 			return 1
 		}
 	}
-	io.WriteString(s.stdout, ans.Stdout)
-	io.WriteString(s.stderr, ans.Stderr)
+	s.stdout.Write(ans.Stdout)
+	s.stderr.Write(ans.Stderr)
 	return ans.Code
 }
 
@@ -306,7 +307,7 @@ func (h *controlHost) serve(conn *net.UnixConn) {
 		ans.Files = s.files
 	}
 	h.log.Info("operator command", "command", req.Command, "exit", ans.Code)
-	ans.Stdout, ans.Stderr = out.String(), errs.String()
+	ans.Stdout, ans.Stderr = out.Bytes(), errs.Bytes()
 	if err := json.NewEncoder(conn).Encode(ans); err != nil {
 		h.log.Warn("control socket: answering", "command", req.Command, "err", err)
 	}
