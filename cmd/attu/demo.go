@@ -235,7 +235,7 @@ type demoPlayer struct {
 
 // demoMail is a mail a player received.
 type demoMail struct {
-	Subject, Text string
+	MessageID, Subject, Text string
 }
 
 func newDemoPlayer(side adjudicator.Side, addr string, db *store.DB, turns int, pick func(int) int,
@@ -307,7 +307,7 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 		return nil
 	}
 	p.mu.Lock()
-	p.received = append(p.received, demoMail{Subject: msg.Subject, Text: msg.Text})
+	p.received = append(p.received, demoMail{MessageID: msg.MessageID, Subject: msg.Subject, Text: msg.Text})
 	if tok := tokenIn(msg.Text); tok != "" {
 		p.token = tok
 	}
@@ -316,10 +316,38 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 	}
 	p.mu.Unlock()
 	tmpl := templateIn(msg)
+	if tmpl == nil && strings.Contains(msg.Text, ": your orders.") {
+		// The setup waits of rule 12 come with no order template: the
+		// player writes the file itself (orders/doc.go) for the wait its
+		// report names.
+		tmpl, err = p.setupEnvelope()
+		if err != nil {
+			return err
+		}
+	}
 	if tmpl == nil {
 		return nil
 	}
 	return p.answer(ctx, msg, tmpl)
+}
+
+// setupEnvelope returns the head of an orders file for the setup wait
+// that awaits the player, nil when none does.
+func (p *demoPlayer) setupEnvelope() ([]byte, error) {
+	ids, err := p.db.Games()
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		g, err := p.db.Game(id)
+		if err != nil {
+			return nil, err
+		}
+		if w := g.Wait; w.Side == p.side && (w.Kind == adjudicator.WaitJPSetup || w.Kind == adjudicator.WaitUSLanding) {
+			return fmt.Appendf(nil, "game: %s\nside: %s\nturn: %d\nwait: %s\n", id, p.side, w.Turn, w.Kind), nil
+		}
+	}
+	return nil, nil
 }
 
 // tokenIn finds the secret token in the welcome mail.

@@ -66,6 +66,7 @@ type mailGameResult struct {
 	Svc     *referee.Service
 	Players map[adjudicator.Side]*demoPlayer
 	Address map[string]string // user → address
+	Account map[string]mailAccount
 }
 
 // playByMail plays p and returns when both players have received the
@@ -183,5 +184,5 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	}
 	stopDaemons()
 	wg.Wait()
-	return &mailGameResult{ID: id, Svc: svc, Players: players, Address: addr}, nil
+	return &mailGameResult{ID: id, Svc: svc, Players: players, Address: addr, Account: acct}, nil
 }

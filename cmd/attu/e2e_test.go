@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+// e2eLog opens a log file for a test's daemon and players, shown when the
+// test fails.
+func e2eLog(t *testing.T, dir string) *slog.Logger {
+	t.Helper()
+	path := filepath.Join(dir, "attu.log")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		f.Close()
+		if t.Failed() {
+			b, _ := os.ReadFile(path)
+			if len(b) > 20000 {
+				b = b[len(b)-20000:]
+			}
+			t.Logf("the end of the log:\n%s", b)
+		}
+	})
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// A game created by the rules of setup (rule 12: the Japanese set up
+// freely, then the U.S. lands) is played by mail only, through every kind
+// of wait: the Japanese setup, the U.S. landing, U.S. decisions with a
+// night turn (rule 3.1) and a refit turn (the U.S. and the Japanese refit
+// orders), and both sides' actions. Every mail the game queued for a
+// player reached that player exactly once, no player ever saw the other
+// side's token, the daemon's INBOX is empty at the end (every mail moved
+// to the processed folder), and the export of the game passes the audit.
+// With ATTU_MAILSERVERS set, all of it goes through Dovecot and Postfix.
+func TestE2EGameByMail(t *testing.T) {
+	sys := testMailSystem(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "attu.db")
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const turns = 4
+	steer := func(turn int) *adjudicator.Decision {
+		switch turn {
+		case 2:
+			return &adjudicator.Decision{Night: true}
+		case 3:
+			return &adjudicator.Decision{Refit: true}
+		}
+		return &adjudicator.Decision{}
+	}
+	seed := sha256.Sum256([]byte("attu e2e dice"))
+	start := time.Now()
+	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: turns, Seed: []byte("e2e"),
+		Game: referee.NewGame{ID: "e2e", Name: "Attu by mail", Scenario: "campaign", JPSetup: "free", Seed: seed[:]},
+		Steer: steer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d turns by mail in %v", turns, time.Since(start).Round(time.Millisecond))
+
+	// Every wait kind was answered by an orders file that came by mail.
+	log, err := db.Log(pg.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := map[string]bool{}
+	night, refit := false, false
+	for _, e := range log {
+		if e.Kind != store.KindOrders {
+			continue
+		}
+		if e.MessageID == "" || e.Orders == nil {
+			t.Errorf("log entry %d (%s %s of turn %d) did not come by mail", e.Seq, e.Side, e.Wait, e.Turn)
+			continue
+		}
+		answered[fmt.Sprintf("%s %s", e.Side, e.Wait)] = true
+		if d := e.Orders.Decision; d != nil && e.Wait == adjudicator.WaitUSDecision {
+			night = night || (d.Night && e.Turn == 2)
+			refit = refit || (d.Refit && e.Turn == 3)
+		}
+	}
+	for _, want := range []string{"jp jp-setup", "us us-landing", "us us-decision", "us us-refit", "jp jp-refit", "us actions", "jp actions"} {
+		if !answered[want] {
+			t.Errorf("no %s orders were applied; applied: %v", want, answered)
+		}
+	}
+	if !night || !refit {
+		t.Errorf("night turn 2 applied: %v, refit turn 3 applied: %v", night, refit)
+	}
+
+	// Each side received what the game queued for it, exactly once, and
+	// nothing of the other side's secrets.
+	queued, err := db.Outbox(pg.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := map[adjudicator.Side]*demoPlayer{adjudicator.US: pg.Players[adjudicator.US], adjudicator.JP: pg.Players[adjudicator.JP]}
+	for side, p := range players {
+		other := players[side.Enemy()]
+		want := map[string]bool{}
+		for _, m := range queued {
+			for _, to := range m.To {
+				if mail.SameAddress(to, p.addr) {
+					want[strings.Trim(m.MessageID, "<>")] = true
+				}
+			}
+		}
+		got := map[string]int{}
+		reports := 0
+		for _, m := range p.received {
+			got[strings.Trim(m.MessageID, "<>")]++
+			if strings.Contains(m.Text, "report for the "+sideTitle(side)+" player") {
+				reports++
+			}
+			if other.token != "" && strings.Contains(m.Text, other.token) {
+				t.Errorf("the %s player received the other side's token in %q", side, m.Subject)
+			}
+		}
+		for id := range want {
+			if got[id] != 1 {
+				t.Errorf("the %s player received %s %d times", side, id, got[id])
+			}
+		}
+		for id := range got {
+			if !want[id] {
+				t.Errorf("the %s player received %s, which the game never queued for it", side, id)
+			}
+		}
+		if p.token == "" || len(p.received) == 0 || !strings.Contains(p.received[0].Subject, "welcome: you play the "+sideTitle(side)+" player") {
+			t.Errorf("the %s player's first mail was not its welcome with its token", side)
+		}
+		if last := p.received[len(p.received)-1]; !strings.Contains(last.Subject, "the game is over") {
+			t.Errorf("the %s player's last mail is %q, not the final report", side, last.Subject)
+		}
+		if reports < 2*turns {
+			t.Errorf("the %s player received %d reports for its side, want at least %d", side, reports, 2*turns)
+		}
+	}
+
+	// Every mail the daemon handled left its INBOX for the processed
+	// folder: MOVE, or COPY, STORE and UID EXPUNGE.
+	left, err := fetchInbox(pg.Account["attu"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("%d mails are still in attu's INBOX:\n%s", len(left), left[0])
+	}
+
+	x, err := db.Export(pg.ID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := x.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if x, err = store.ReadExport(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if rep := store.Audit(x, referee.Engine()); !rep.OK() {
+		var b bytes.Buffer
+		rep.WriteText(&b)
+		t.Errorf("the audit of the export failed:\n%s", b.String())
+	}
+}
