@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
 )
 
 // The daemon's end-to-end tests run through one of two mail systems:
@@ -104,4 +107,74 @@ func fetchInbox(acct mailAccount) ([][]byte, error) {
 		out = append(out, m.FindBodySection(body))
 	}
 	return out, c.Logout().Wait()
+}
+
+// testDaemon is attu's daemon serving a test's mail system: the mailboxes
+// of attu, alice, bob and carol, a database, the game service.
+type testDaemon struct {
+	sys  mailSystem
+	db   *store.DB
+	svc  *referee.Service
+	d    *daemon
+	acct map[string]mailAccount
+}
+
+// startTestDaemon opens a database in a temporary directory and runs the
+// daemon on sys until the test ends, with waits short enough for tests.
+func startTestDaemon(t *testing.T, sys mailSystem) *testDaemon {
+	t.Helper()
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "attu.db")
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	td := &testDaemon{sys: sys, db: db, acct: map[string]mailAccount{}}
+	for _, u := range []string{"attu", "alice", "bob", "carol"} {
+		if td.acct[u], err = sys.Account(u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lg := e2eLog(t, dir)
+	td.svc = referee.New(db, referee.Config{Address: td.acct["attu"].Address, DB: dbPath, Logger: lg})
+	in := td.acct["attu"].IMAP
+	in.Processed = "attu-done"
+	in.IdleRestart, in.RetryMin, in.RetryMax, in.Timeout = 2*time.Second, 100*time.Millisecond, time.Second, 10*time.Second
+	out := td.acct["attu"].SMTP
+	out.Timeout = 10 * time.Second
+	td.d, err = newDaemon(td.svc, daemonConfig{Address: td.acct["attu"].Address, IMAP: in, SMTP: out,
+		Outbox: mail.OutboxConfig{Interval: 500 * time.Millisecond, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
+		Tick:   time.Second, Logger: lg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); td.d.run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		db.Close()
+	})
+	return td
+}
+
+// waitInbox waits until user's INBOX holds at least n mails and returns
+// them all.
+func (td *testDaemon) waitInbox(t *testing.T, user string, n int, within time.Duration) [][]byte {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		ms, err := fetchInbox(td.acct[user])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ms) >= n {
+			return ms
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s has %d mails after %v, want %d", user, len(ms), within, n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

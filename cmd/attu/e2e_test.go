@@ -73,7 +73,7 @@ func TestE2EGameByMail(t *testing.T) {
 	seed := sha256.Sum256([]byte("attu e2e dice"))
 	start := time.Now()
 	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: turns, Seed: []byte("e2e"),
-		Game: referee.NewGame{ID: "e2e", Name: "Attu by mail", Scenario: "campaign", JPSetup: "free", Seed: seed[:]},
+		Game:  referee.NewGame{ID: "e2e", Name: "Attu by mail", Scenario: "campaign", JPSetup: "free", Seed: seed[:]},
 		Steer: steer})
 	if err != nil {
 		t.Fatal(err)
@@ -184,5 +184,73 @@ func TestE2EGameByMail(t *testing.T) {
 		var b bytes.Buffer
 		rep.WriteText(&b)
 		t.Errorf("the audit of the export failed:\n%s", b.String())
+	}
+}
+
+// Orders mailed the way people's mail programs and servers shape them
+// are read alike on both backends: a From with an encoded display name
+// and a Subject folded over three lines (RFC 5322 section 2.2.3), an
+// 8-bit UTF-8 body declared as such, written with bare LF line endings
+// (SMTP turns them into CRLF on the way; Dovecot stores CRLF), and the
+// orders in the body after a comment in German. Postfix adds Received
+// and Dovecot's LMTP Return-Path and Delivered-To on top. The daemon
+// applies the orders, answers the player with the next report, and the
+// mail is moved out of its INBOX.
+func TestE2EMailShapes(t *testing.T) {
+	td := startTestDaemon(t, testMailSystem(t))
+	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Shapes", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.d.outbox.Kick()
+	welcome := td.waitInbox(t, "alice", 1, 30*time.Second)
+	if !bytes.Contains(welcome[0], []byte("welcome: you play the U.S. player")) {
+		t.Fatalf("alice's first mail is not her welcome:\n%.2000s", welcome[0])
+	}
+	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	raw := "From: =?utf-8?q?Alice_M=C3=BCller?=\n <" + td.acct["alice"].Address + ">\n" +
+		"To: <" + game + ">\n" +
+		"Subject: Re: [attu g1] welcome: you play the U.S. player, and a subject long\n enough that a mail program folds it\n\tover three lines\n" +
+		"Message-ID: <shapes-1@attu.test>\n" +
+		"Date: " + time.Now().Format(time.RFC1123Z) + "\n" +
+		"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n" +
+		"# Befehle für Zug 1 — eine Nacht ✓\n" +
+		"game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: " + c.Tokens[adjudicator.US] + "\n" +
+		"decision: {refit: false, night: true}\n"
+	if err := sendRaw(context.Background(), td.sys, td.acct["alice"].Address, []string{game}, []byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	ms := td.waitInbox(t, "alice", 2, 30*time.Second)
+	reply, err := mail.Extract(bytes.NewReader(ms[1]), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(reply.InReplyTo, "shapes-1@attu.test") || !strings.Contains(reply.Text, "report for the U.S. player") {
+		t.Errorf("alice's answer (in reply to %q):\n%.3000s", reply.InReplyTo, reply.Text)
+	}
+	log, err := td.db.Log("g1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := false
+	for _, e := range log {
+		if e.Kind == store.KindOrders && strings.Contains(e.MessageID, "shapes-1@attu.test") {
+			applied = e.Orders != nil && e.Orders.Decision != nil && e.Orders.Decision.Night
+		}
+	}
+	if !applied {
+		t.Errorf("the night decision of shapes-1 is not in the log")
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		left, err := fetchInbox(td.acct["attu"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d mails stay in attu's INBOX", len(left))
+		}
 	}
 }
