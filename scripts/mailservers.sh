@@ -259,6 +259,14 @@ start() {
     port_free "$p" || { log "127.0.0.1:$p is in use (set ATTU_MAILSERVERS_PORT)"; exit 1; }
   done
   install_packages
+  mkdir -p "$dir"
+  chmod 755 "$dir"
+  # Postfix and Dovecot drop root: every directory above DIR must let
+  # them through (mktemp -d makes a directory only root may enter).
+  if ! runuser -u postfix -- test -x "$dir"; then
+    log "$dir: the postfix user cannot reach it; choose a directory under a world-searchable one (chmod o+x its parents)"
+    exit 1
+  fi
   write_config
   local pf=$dir/postfix
   postfix -c "$pf/conf" set-permissions >/dev/null 2>&1 || true
