@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -176,5 +177,23 @@ func (td *testDaemon) waitInbox(t *testing.T, user string, n int, within time.Du
 			t.Fatalf("%s has %d mails after %v, want %d", user, len(ms), within, n)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// cutIMAP cuts every IMAP connection of the mail system at once, as a
+// server restart or a network failure would: the loopback server closes
+// them, Dovecot's doveadm kicks every user.
+func cutIMAP(t *testing.T, sys mailSystem) {
+	t.Helper()
+	switch s := sys.(type) {
+	case *loopbackMail:
+		s.sys.DropConnections()
+	case *realMail:
+		conf := filepath.Join(s.env["ATTU_MS_DIR"], "dovecot", "dovecot.conf")
+		if out, err := exec.Command("doveadm", "-c", conf, "kick", "*").CombinedOutput(); err != nil {
+			t.Fatalf("doveadm kick: %v\n%s", err, out)
+		}
+	default:
+		t.Fatalf("cutIMAP: unknown mail system %T", sys)
 	}
 }

@@ -254,3 +254,45 @@ func TestE2EMailShapes(t *testing.T) {
 		}
 	}
 }
+
+// The IMAP connection cut while the daemon waits in IDLE: it reconnects
+// and applies orders mailed after the cut, once.
+func TestE2EIMAPCut(t *testing.T) {
+	td := startTestDaemon(t, testMailSystem(t))
+	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Cut", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.d.outbox.Kick()
+	td.waitInbox(t, "alice", 1, 30*time.Second)
+	time.Sleep(300 * time.Millisecond) // the daemon is back in IDLE
+	cutIMAP(t, td.sys)
+	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	raw := "From: <" + td.acct["alice"].Address + ">\r\nTo: <" + game + ">\r\nSubject: orders\r\nMessage-ID: <cut-1@attu.test>\r\n" +
+		"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
+		"game: g1\r\nside: us\r\nturn: 1\r\nwait: us-decision\r\ntoken: " + c.Tokens[adjudicator.US] + "\r\ndecision: {refit: false, night: false}\r\n"
+	if err := sendRaw(context.Background(), td.sys, td.acct["alice"].Address, []string{game}, []byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	ms := td.waitInbox(t, "alice", 2, 30*time.Second)
+	if !bytes.Contains(ms[1], []byte("cut-1@attu.test")) {
+		t.Errorf("alice's second mail does not answer the orders:\n%.2000s", ms[1])
+	}
+	time.Sleep(time.Second)
+	log, err := td.db.Log("g1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range log {
+		if e.Kind == store.KindOrders {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d orders entries in the log, want 1", n)
+	}
+	if ms := td.waitInbox(t, "alice", 2, time.Second); len(ms) != 2 {
+		t.Errorf("alice has %d mails, want 2", len(ms))
+	}
+}
