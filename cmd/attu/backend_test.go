@@ -52,9 +52,6 @@ func testMailSystem(t *testing.T) mailSystem {
 	return sys
 }
 
-// realBackend reports whether the tests run against Dovecot and Postfix.
-func realBackend() bool { return os.Getenv(mailServersEnv) != "" }
-
 // sendRaw hands a mail, bytes as given, to the system's inbound SMTP
 // server, as a player's provider or a robot would.
 func sendRaw(ctx context.Context, sys mailSystem, from string, to []string, data []byte) error {
