@@ -86,6 +86,7 @@ type replayData struct {
 	Geom       replayGeom        `json:"geom"`
 	Texts      []string          `json:"texts"`   // every sentence once; steps refer to them by index
 	Views      []replayView      `json:"views"`   // every distinct view once
+	Units      [][]any           `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
 	Entries    []replayEntry     `json:"entries"` // the log, as hashed
 	Dice       []replayDie       `json:"dice"`
 	Steps      []replayStep      `json:"steps"`
@@ -95,6 +96,7 @@ type replayData struct {
 	mapSVG string
 	texts  map[string]int
 	views  map[string]int
+	units  map[string]int
 }
 
 // replayGeom places hexes as the PNG map does: flat-topped, odd columns
@@ -140,8 +142,8 @@ type replayView struct {
 	AirUS      int    `json:"air_us"`
 	AirJP      int    `json:"air_jp"`
 	Casualties int    `json:"casualties"`
-	// Units on the map: id, side, hex, steps, 1 when face down, kind.
-	Units [][]any `json:"units"`
+	// Units on the map, as indexes in replayData.Units.
+	Units []int `json:"units"`
 	// Hidden: hex, how many anonymous counters.
 	Hidden [][2]any `json:"hidden,omitempty"`
 	// Boxes: who, box, units, steps.
@@ -173,6 +175,16 @@ func (d *replayData) text(s string) int {
 	d.texts[s] = len(d.Texts)
 	d.Texts = append(d.Texts, s)
 	return len(d.Texts) - 1
+}
+
+func (d *replayData) unit(u []any) int {
+	b, _ := json.Marshal(u)
+	if i, ok := d.units[string(b)]; ok {
+		return i
+	}
+	d.units[string(b)] = len(d.Units)
+	d.Units = append(d.Units, u)
+	return len(d.Units) - 1
 }
 
 func (d *replayData) view(v replayView) int {
@@ -218,7 +230,7 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 		return nil, errors.New("templates: replay: the export has no log")
 	}
 	d := &replayData{Game: x.Game, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head,
-		Purposes: map[string]string{}, texts: map[string]int{}, views: map[string]int{}}
+		Purposes: map[string]string{}, texts: map[string]int{}, views: map[string]int{}, units: map[string]int{}}
 	for p, s := range replayPurposes {
 		d.Purposes[string(p)] = s
 	}
@@ -332,7 +344,7 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 			step.Luck[k][1] = math.Round(luck[k][1]*100) / 100
 		}
 		for k, side := range replaySides {
-			step.View[k] = d.view(viewOf(st, side))
+			step.View[k] = d.view(d.viewOf(st, side))
 			var evs []adjudicator.Event
 			for _, ev := range e.Events {
 				if r, ok := adjudicator.Redact(ev, side); ok {
@@ -449,10 +461,10 @@ func replayStepOf(top *adjudicator.State, e *store.Entry, rolls map[uint64]store
 }
 
 // viewOf is side's view of st, as the page draws it.
-func viewOf(st *adjudicator.State, side adjudicator.Side) replayView {
+func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replayView {
 	v := st.View(side)
 	rv := replayView{Turn: v.Turn, Date: adjudicator.TurnDate(max(v.Turn, 1)), Weather: v.Weather.String(), Night: v.Night,
-		AirUS: v.Air.US, AirJP: v.Air.JP, Casualties: v.Casualties, Units: [][]any{}, Cleared: v.ClearedZones}
+		AirUS: v.Air.US, AirJP: v.Air.JP, Casualties: v.Casualties, Units: []int{}, Cleared: v.ClearedZones}
 	add := func(u adjudicator.UnitView) {
 		if u.Hex == 0 {
 			return
@@ -461,7 +473,7 @@ func viewOf(st *adjudicator.State, side adjudicator.Side) replayView {
 		if u.FaceDown {
 			down = 1
 		}
-		rv.Units = append(rv.Units, []any{u.ID, u.Side.String(), u.Hex.String(), u.Steps, down, u.Kind.String()})
+		rv.Units = append(rv.Units, d.unit([]any{u.ID, u.Side.String(), u.Hex.String(), u.Steps, down, u.Kind.String()}))
 	}
 	for _, u := range v.Units {
 		add(u)
@@ -528,24 +540,41 @@ func replayMapSVG(m *adjudicator.Map, g pngGeom, rg replayGeom) string {
 	}
 	hexPath.WriteString("Z")
 	fmt.Fprintf(&b, `<defs><path id="hx" d="%s"/></defs><g id="terrain">`, hexPath.String())
+	// One path per kind of hex and per kind of line, so that the browser
+	// builds a few elements rather than thousands.
+	paths := map[string]*strings.Builder{}
+	var order []string
+	to := func(cls string) *strings.Builder {
+		if paths[cls] == nil {
+			paths[cls] = new(strings.Builder)
+			order = append(order, cls)
+		}
+		return paths[cls]
+	}
 	g.each(func(h adjudicator.Hex) {
-		cls := "sea"
+		cls := ""
 		switch {
 		case !m.Land(h):
+			return
 		case m.Terrain(h) == adjudicator.Lake:
 			cls = "lake"
 		default:
 			cls = fmt.Sprintf("l%d", min(max(m.Level(h), 0), 4))
 		}
-		if cls == "sea" {
-			return
+		p := to(cls)
+		for k := range 6 {
+			x, y := g.corner(h, k, 0)
+			if k == 0 {
+				p.WriteString("M")
+			} else {
+				p.WriteString("L")
+			}
+			p.WriteString(f(x) + " " + f(y))
 		}
-		x, y := g.center(h)
-		fmt.Fprintf(&b, `<use href="#hx" x="%s" y="%s" class="%s"><title>%s</title></use>`, f(x), f(y), cls, h)
+		p.WriteString("Z")
 	})
-	b.WriteString(`</g><g id="edges">`)
-	line := func(cls string, x0, y0, x1, y1 float64) {
-		fmt.Fprintf(&b, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, cls, f(x0), f(y0), f(x1), f(y1))
+	seg := func(cls string, x0, y0, x1, y1 float64) {
+		fmt.Fprintf(to(cls), "M%s %sL%s %s", f(x0), f(y0), f(x1), f(y1))
 	}
 	g.each(func(h adjudicator.Hex) {
 		if !m.Land(h) {
@@ -560,26 +589,27 @@ func replayMapSVG(m *adjudicator.Map, g pngGeom, rg replayGeom) string {
 			x0, y0, x1, y1 := g.side(h, dir, 0)
 			switch {
 			case m.Cliff(h, n) || m.Land(n) && m.Cliff(n, h):
-				line("cliff", x0, y0, x1, y1)
+				seg("cliff", x0, y0, x1, y1)
 			case m.Land(n) && m.Zone(h) != m.Zone(n):
-				line("zone", x0, y0, x1, y1)
+				seg("zone", x0, y0, x1, y1)
 			default:
-				line("grid", x0, y0, x1, y1)
+				seg("grid", x0, y0, x1, y1)
 			}
-		}
-	})
-	g.each(func(h adjudicator.Hex) {
-		if !m.Land(h) {
-			return
-		}
-		for dir := adjudicator.North; dir <= adjudicator.NorthWest; dir++ {
-			n := h.Step(dir)
 			if up, _ := m.Slope(h, n); up && !m.Cliff(h, n) {
 				x0, y0, x1, y1 := g.side(h, dir, 3)
-				line("slope", x0, y0, x1, y1)
+				seg("slope", x0, y0, x1, y1)
+			}
+			if m.Land(n) {
+				if up, _ := m.Slope(n, h); up && !m.Cliff(n, h) {
+					x0, y0, x1, y1 := g.side(n, dir.Opposite(), 3)
+					seg("slope", x0, y0, x1, y1)
+				}
 			}
 		}
 	})
+	for _, cls := range order {
+		fmt.Fprintf(&b, `<path class="%s" d="%s"/>`, cls, paths[cls].String())
+	}
 	for _, r := range m.Rivers {
 		var pts []string
 		for _, h := range r.Hexes {

@@ -3,6 +3,7 @@
 // in the page and checks every die against the revealed seed, the seed
 // against its commitment and the log's hash chain, with WebCrypto only.
 (function () {
+  const started = performance.now();
   const D = JSON.parse(document.getElementById("data").textContent);
   const SIDE_NAMES = ["U.S.", "Japanese", "umpire"];
   const SIDE_OF = { us: "U.S.", jp: "Japanese", umpire: "umpire" };
@@ -159,7 +160,7 @@
       return byHex.get(h);
     };
     for (const u of view.units) {
-      const [id, s, h, steps, down, kind] = u;
+      const [id, s, h, steps, down, kind] = D.units[u];
       const cls = s === "us" ? "us" : down ? "down" : "jp";
       const a = at(h);
       a.chips.push([id, cls]);
@@ -325,23 +326,28 @@
 
   buildLuck();
   show(0);
+  const shown = performance.now();
 
+  window.attuReplay = {
+    derive: async (seedHex, n) => (await derive(await hmacKey(unhex(seedHex)), n)).face,
+    steps: D.steps.length,
+    step: () => step,
+    // When the script began and when the first step was drawn, in ms
+    // since the navigation began; verifiedAt follows once checked.
+    startedAt: started,
+    shownAt: shown,
+  };
   const verdict = $("verdict");
-  const done = verify().then(
+  window.attuReplay.verified = verify().then(
     (msg) => {
+      window.attuReplay.verifiedAt = performance.now();
       verdict.dataset.state = "ok";
       verdict.textContent = msg;
     },
     (err) => {
+      window.attuReplay.verifiedAt = performance.now();
       verdict.dataset.state = "bad";
       verdict.textContent = "✗ " + (err instanceof Mismatch ? err.message : "the check could not run: " + err);
     }).then(() => show(step));
 
-  // For tests and the curious: the derivation on any seed, and the check.
-  window.attuReplay = {
-    derive: async (seedHex, n) => (await derive(await hmacKey(unhex(seedHex)), n)).face,
-    verified: done,
-    steps: D.steps.length,
-    step: () => step,
-  };
 })();
