@@ -194,7 +194,7 @@
     const parts = ["Turn " + v.turn + ", " + v.date, v.night ? "night" : "day", "weather " + v.weather,
       "airpower U.S. " + v.air_us + ", Japanese " + v.air_jp, "U.S. casualties " + v.casualties];
     if (v.cleared && v.cleared.length) parts.push("zones cleared: " + v.cleared.join(", "));
-    let line = parts.join(" · ");
+    let line = "After this step: " + parts.join(" · ");
     if (s.undone) line += " — later undone by the rollback of entry " + s.undone;
     return line;
   }
