@@ -306,10 +306,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	if err != nil {
 		return err
 	}
-	page, err := replayAttachment(x)
-	if err != nil {
-		return err
-	}
+	page := s.replayAttachments(x)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
 	for _, side := range sides {
@@ -321,7 +318,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 		if !ok {
 			continue
 		}
-		m.Attachments = append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}, page}, m.Attachments...)
+		m.Attachments = append(append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...), m.Attachments...)
 		t.Queue(m)
 	}
 	rec.Notices = nil
