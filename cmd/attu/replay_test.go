@@ -17,8 +17,8 @@ import (
 	"github.com/attu-pbem/attu/store/referee"
 )
 
-// writeExport writes x as "attu export" does and returns its path.
-func writeExport(t *testing.T, x *store.Export, name string) string {
+// writeExportFile writes x as "attu export" does and returns its path.
+func writeExportFile(t *testing.T, x *store.Export, name string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	var buf bytes.Buffer
@@ -34,7 +34,7 @@ func writeExport(t *testing.T, x *store.Export, name string) string {
 // replayPage runs "attu replay" on x and returns the page's path and bytes.
 func replayPage(t *testing.T, x *store.Export) (string, []byte) {
 	t.Helper()
-	in := writeExport(t, x, "attu-"+x.Game+".json")
+	in := writeExportFile(t, x, "attu-"+x.Game+".json")
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"replay", in}, &stdout, &stderr); code != 0 {
 		t.Fatalf("attu replay: exit %d: %s", code, stderr.String())
