@@ -138,13 +138,13 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	}
 	defer db.Close()
 	svc := referee.New(db, referee.Config{Address: addr["attu"], DB: dbPath, Logger: lg})
-	// IDLE restarts every two seconds: a mail delivered while the inbox
-	// moves the previous one and enters IDLE has been seen to wait for the
-	// next restart (ten minutes by default), which would stall the demo.
+	// IDLE restarts at the inboxes' default (ten minutes): the loopback
+	// server announces at once a mail delivered just before IDLE began
+	// (loopback.prompt), so the demo never waits for a restart.
 	d, err := newDaemon(svc, daemonConfig{
 		Address: addr["attu"],
 		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: pass["attu"],
-			Processed: "attu-done", IdleRestart: 2 * time.Second, RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
+			Processed: "attu-done", RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
 		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain, Timeout: 10 * time.Second},
 		Outbox: mail.OutboxConfig{Interval: time.Second, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
 		Tick:   time.Second,
@@ -169,7 +169,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
 		pl, err := newDemoPlayer(p.side, addr[p.user], db, turns, func(n int) int { return rng.IntN(n) },
 			mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: p.user, Password: pass[p.user],
-				IdleRestart: 2 * time.Second, RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
+				RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
 			sys.SMTPAddr(),
 			lg.With("player", p.user))
 		if err != nil {
