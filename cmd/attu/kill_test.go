@@ -59,9 +59,13 @@ type templatePlayer struct {
 	smtp    string
 	maxTurn int
 	inbox   *mail.Inbox
+	// send hands a mail to the mail system: smtpSend to smtp unless a
+	// test delivers some other way.
+	send func(from string, to []string, raw []byte) error
 
 	mu       sync.Mutex
 	stopped  bool
+	held     *mail.Message   // the last template not answered while stopped
 	seen     map[string]int  // Message-ID of each mail received, and how often
 	answered map[string]bool // turn-wait
 	sent     []string        // Message-IDs of the order files sent
@@ -99,12 +103,24 @@ func (p *templatePlayer) handle(ctx context.Context, in *mail.Incoming) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.seen[msg.MessageID]++; p.seen[msg.MessageID] > 1 {
+	if p.seen[msg.MessageID] > 0 {
+		p.seen[msg.MessageID]++
 		return nil
 	}
+	if err := p.answer(msg); err != nil {
+		return err
+	}
+	p.seen[msg.MessageID]++
 	p.reports = append(p.reports, msg.Subject)
+	return nil
+}
+
+// answer sends the template msg carries back, unless the player is
+// stopped or the turn is past its last: it keeps the mail then, for
+// resume. The caller holds p.mu.
+func (p *templatePlayer) answer(msg *mail.Message) error {
 	tmpl := templateIn(msg)
-	if tmpl == nil || p.stopped {
+	if tmpl == nil {
 		return nil
 	}
 	var env struct {
@@ -116,7 +132,11 @@ func (p *templatePlayer) handle(ctx context.Context, in *mail.Incoming) error {
 		return nil
 	}
 	key := fmt.Sprintf("%d-%s", env.Turn, env.Wait)
-	if p.answered[key] || env.Turn > p.maxTurn {
+	if p.answered[key] {
+		return nil
+	}
+	if p.stopped || env.Turn > p.maxTurn {
+		p.held = msg
 		return nil
 	}
 	file := strings.Replace(string(tmpl), templates.TokenPlaceholder, p.token, 1)
@@ -124,14 +144,32 @@ func (p *templatePlayer) handle(ctx context.Context, in *mail.Incoming) error {
 	out := withOrders([]string{"From: <" + p.addr + ">", "To: <" + msg.From + ">",
 		"Subject: " + mime.QEncoding.Encode("utf-8", "Re: "+msg.Subject), "Message-ID: " + id,
 		"In-Reply-To: <" + msg.MessageID + ">", "Date: " + time.Now().Format(time.RFC1123Z)}, strings.TrimRight(file, "\n"))
-	if err := smtpSend(p.smtp, p.addr, []string{msg.From}, out); err != nil {
+	send := p.send
+	if send == nil {
+		send = func(from string, to []string, raw []byte) error { return smtpSend(p.smtp, from, to, raw) }
+	}
+	if err := send(p.addr, []string{msg.From}, out); err != nil {
 		// The mail system is down: the inbox offers the report again.
-		p.seen[msg.MessageID]--
-		p.reports = p.reports[:len(p.reports)-1]
 		return err
 	}
 	p.answered[key] = true
 	p.sent = append(p.sent, strings.Trim(id, "<>"))
+	return nil
+}
+
+// resume lets a stopped player play on, up to turn maxTurn, starting
+// with the last template it kept.
+func (p *templatePlayer) resume(maxTurn int) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopped, p.maxTurn = false, maxTurn
+	if m := p.held; m != nil {
+		p.held = nil
+		if err := p.answer(m); err != nil {
+			p.held = m
+			return err
+		}
+	}
 	return nil
 }
 
