@@ -220,28 +220,11 @@ func TestBadMail(t *testing.T) {
 	g := startBadMailGame(t, ctx, users)
 	a := g.addr
 	us, jp := g.tokens[adjudicator.US], g.tokens[adjudicator.JP]
-	orders := func(tok, rest string) string {
-		return "game: g1\nside: us\nturn: 1\nwait: actions\ntoken: " + tok + "\n" + rest
-	}
-	html := func(hdr []string) []byte {
-		return mailText(append(hdr, "MIME-Version: 1.0", "Content-Type: text/html; charset=utf-8"), "<p>game: g1</p>\n")
-	}
+	fill := strings.NewReplacer("${us-token}", us, "${jp-token}", jp, "${date}", time.Now().Format(time.RFC1123Z))
 	const generic = "attu did not accept your message"
 	const notApplied = "your orders were not applied"
 
-	var parts strings.Builder
-	for i := 0; i < 100; i++ {
-		fmt.Fprintf(&parts, "--p\nContent-Type: text/plain\n\npart %d\n", i)
-	}
-	parts.WriteString("--p--\n")
-	var nest strings.Builder
-	for i := 1; i < 20; i++ {
-		fmt.Fprintf(&nest, "--n%d\nContent-Type: multipart/mixed; boundary=\"n%d\"\n\n", i-1, i)
-	}
-	nest.WriteString("--n19\nContent-Type: text/plain\n\nhi\n")
-	for i := 19; i >= 0; i-- {
-		fmt.Fprintf(&nest, "--n%d--\n", i)
-	}
+	// Two mails too large to keep as files.
 	big := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("attu"), 10<<20/4))
 	var bigLines strings.Builder
 	for len(big) > 76 {
@@ -249,95 +232,72 @@ func TestBadMail(t *testing.T) {
 		big = big[76:]
 	}
 	bigLines.WriteString(big + "\n")
-	bomb := "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
-	for i, p := 'b', 'a'; i <= 'j'; i, p = i+1, i {
-		bomb += fmt.Sprintf("%c: &%c [*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c]\n", i, i, p, p, p, p, p, p, p, p, p)
-	}
+	tenMB := mailText(append(g.hdr("s8", "ten-mb@x.test", "orders"), "MIME-Version: 1.0", `Content-Type: multipart/mixed; boundary="bnd"`),
+		"--bnd\nContent-Type: text/plain\n\nsee attached\n--bnd\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n"+
+			"Content-Disposition: attachment; filename=\"orders.yaml\"\n\n"+bigLines.String()+"--bnd--\n")
+	oversized := mailText(append(g.hdr("s5", "oversized@x.test", "orders"), "Content-Type: text/plain"),
+		strings.Repeat("long line of text\n", 5<<20/18))
 
+	// Each mail is a file of ../../mail/testdata/badmail (the seeds of
+	// the mail package's fuzz tests too), with the tokens filled in, or
+	// raw; from and rcpt are the SMTP envelope's.
 	type badMail struct {
-		name     string
-		from     string // envelope sender
-		rcpt     string // envelope recipient; the game's address when empty
+		file     string
 		raw      []byte
+		from     string
+		rcpt     string   // the game's address when empty
 		replyTo  string   // the mailbox the one answer goes to; "" for silence
 		words    []string // the answer must contain each
 		notWords []string // and none of these
 	}
 	cases := []badMail{
-		{name: "no token", from: a["alice"], replyTo: "alice", words: []string{generic},
-			raw: withOrders(g.hdr("alice", "no-token@x.test", "orders"), "game: g1\nside: us\nturn: 1\nwait: actions\nactions: []")},
-		{name: "wrong token", from: a["alice"], replyTo: "alice", words: []string{generic}, notWords: []string{"turn 1"},
-			raw: withOrders(g.hdr("alice", "wrong-token@x.test", "orders"), orders("0000-not-the-token", "actions: []"))},
-		{name: "the other side's token", from: a["alice"], replyTo: "alice", words: []string{generic},
-			raw: withOrders(g.hdr("alice", "jp-token@x.test", "orders"), orders(jp, "actions: []"))},
-		{name: "the other side's file from the U.S. player", from: a["alice"], replyTo: "alice", words: []string{generic},
-			raw: withOrders(g.hdr("alice", "jp-side@x.test", "orders"), strings.Replace(orders(jp, "actions: []"), "side: us", "side: jp", 1))},
-		// A stranger writes as the U.S. player without the token: the
+		{file: "no-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
+		{file: "wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}, notWords: []string{"turn 1"}},
+		{file: "other-sides-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
+		{file: "other-sides-file.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
+		// A stranger writes as the U.S. player, without the token: the
 		// registered address gets the answer that tells nothing.
-		{name: "forged sender", from: a["s1"], replyTo: "alice", words: []string{generic},
-			raw: withOrders(g.hdr("alice", "forged@x.test", "orders"), orders("guessed", "actions: []"))},
-		{name: "a stranger's orders", from: a["s2"], replyTo: "s2", words: []string{generic},
-			raw: withOrders(g.hdr("s2", "stranger@x.test", "orders"), orders(us, "actions: []"))},
-		{name: "stale turn", from: a["alice"], replyTo: "alice", words: []string{notApplied, "decision"},
-			raw: withOrders(g.hdr("alice", "stale@x.test", "[attu g1] orders"),
-				strings.Replace(string(g.decided), "night: false", "night: true", 1))},
-		{name: "unknown game", from: a["s3"], rcpt: "attu+nosuch@attu.test", replyTo: "s3", words: []string{generic}, notWords: []string{"g1"},
-			raw: mailText([]string{"From: <" + a["s3"] + ">", "To: <attu+nosuch@attu.test>", "Subject: status", "Message-ID: <nosuch@x.test>"}, "status\n")},
-		{name: "unknown game in the subject", from: a["alice"], rcpt: a["attu"], replyTo: "alice", words: []string{generic},
-			raw: mailText([]string{"From: <" + a["alice"] + ">", "To: <" + a["attu"] + ">", "Subject: [attu nosuch] status", "Message-ID: <nosuch-subject@x.test>"}, "status\n")},
-		{name: "HTML only", from: a["s4"], replyTo: "s4", words: []string{"plain text"},
-			raw: html(g.hdr("s4", "html@x.test", "my orders"))},
-		{name: "no YAML", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"},
-			raw: mailText(append(g.hdr("alice", "no-yaml@x.test", "[attu g1] hello"), "Content-Type: text/plain; charset=utf-8"), "Hello, here are my thoughts on the battle.\n")},
-		{name: "YAML syntax error", from: a["alice"], replyTo: "alice", words: []string{notApplied, "line"},
-			raw: withOrders(g.hdr("alice", "syntax@x.test", "orders"), orders(us, "actions: [unclosed\n  - {a: b\n"))},
-		{name: "unknown field", from: a["alice"], replyTo: "alice", words: []string{notApplied, "bogus"},
-			raw: withOrders(g.hdr("alice", "unknown-field@x.test", "orders"), orders(us, "actions: []\nbogus: 1"))},
-		{name: "alias bomb", from: a["alice"], replyTo: "alice", words: []string{notApplied},
-			raw: withOrders(g.hdr("alice", "bomb@x.test", "orders"), orders(us, bomb))},
-		{name: "oversized", from: a["s5"], replyTo: "s5", words: []string{"Nothing in it was read"},
-			raw: mailText(append(g.hdr("s5", "oversized@x.test", "orders"), "Content-Type: text/plain"), strings.Repeat("long line of text\n", 5<<20/18))},
-		{name: "100 parts", from: a["s6"], replyTo: "s6", words: []string{"Nothing in it was read", "parts"},
-			raw: mailText(append(g.hdr("s6", "parts@x.test", "orders"), "MIME-Version: 1.0", `Content-Type: multipart/mixed; boundary="p"`), parts.String())},
-		{name: "deep MIME nesting", from: a["s7"], replyTo: "s7", words: []string{"Nothing in it was read", "levels deep"},
-			raw: mailText(append(g.hdr("s7", "nesting@x.test", "orders"), "MIME-Version: 1.0", `Content-Type: multipart/mixed; boundary="n0"`), nest.String())},
-		{name: "a 10 MB attachment", from: a["s8"], replyTo: "s8", words: []string{"Nothing in it was read"},
-			raw: mailText(append(g.hdr("s8", "ten-mb@x.test", "orders"), "MIME-Version: 1.0", `Content-Type: multipart/mixed; boundary="bnd"`),
-				"--bnd\nContent-Type: text/plain\n\nsee attached\n--bnd\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n"+
-					"Content-Disposition: attachment; filename=\"orders.yaml\"\n\n"+bigLines.String()+"--bnd--\n")},
+		{file: "forged-sender.eml", from: a["s1"], replyTo: "alice", words: []string{generic}},
+		{file: "stranger-orders.eml", from: a["s2"], replyTo: "s2", words: []string{generic}},
+		{file: "stale-turn.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "decision"}},
+		{file: "unknown-game.eml", from: a["s3"], rcpt: "attu+nosuch@attu.test", replyTo: "s3", words: []string{generic}, notWords: []string{"g1"}},
+		{file: "unknown-game-subject.eml", from: a["alice"], rcpt: a["attu"], replyTo: "alice", words: []string{generic}},
+		{file: "html-only.eml", from: a["s4"], replyTo: "s4", words: []string{"plain text"}},
+		{file: "no-yaml.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
+		{file: "yaml-syntax-error.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "line"}},
+		{file: "unknown-field.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "bogus"}},
+		{file: "alias-bomb.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied}},
+		{file: "oversized", raw: oversized, from: a["s5"], replyTo: "s5", words: []string{"Nothing in it was read"}},
+		{file: "100-parts.eml", from: a["s6"], replyTo: "s6", words: []string{"Nothing in it was read", "parts"}},
+		{file: "deep-nesting.eml", from: a["s7"], replyTo: "s7", words: []string{"Nothing in it was read", "levels deep"}},
+		{file: "a 10 MB attachment", raw: tenMB, from: a["s8"], replyTo: "s8", words: []string{"Nothing in it was read"}},
 		// The orders' part cannot be decoded: skipped, so the mail
 		// carries no orders.
-		{name: "unknown transfer encoding", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"},
-			raw: mailText(append(g.hdr("alice", "encoding@x.test", "[attu g1] orders"), "MIME-Version: 1.0", `Content-Type: multipart/mixed; boundary="bnd"`),
-				"--bnd\nContent-Type: text/plain\n\nattached\n--bnd\nContent-Type: application/yaml\nContent-Transfer-Encoding: x-uuencode-9\n"+
-					"Content-Disposition: attachment; filename=\"orders.yaml\"\n\n"+orders(us, "actions: []")+"\n--bnd--\n")},
-		{name: "unknown charset", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"},
-			raw: mailText(append(g.hdr("alice", "charset@x.test", "[attu g1] hi"), "MIME-Version: 1.0", "Content-Type: text/plain; charset=x-klingon"),
-				"Qapla' \xff\xfe not text\n")},
-		{name: "auto-submitted", from: a["alice"],
-			raw: mailText(append(g.hdr("alice", "auto@x.test", "Out of office: [attu g1] report"), "Auto-Submitted: auto-replied"), "I am away.\n")},
-		{name: "bounce", from: "",
-			raw: mailText([]string{"From: Mail Delivery System <MAILER-DAEMON@attu.test>", "To: <" + g.game + ">", "Subject: Undelivered Mail Returned to Sender",
-				"Message-ID: <bounce@x.test>", "Content-Type: text/plain"}, "This is the mail system. Your message could not be delivered.\n")},
-		{name: "our own mail", from: a["attu"],
-			raw: mailText([]string{"From: <" + g.game + ">", "To: <" + g.game + ">", "Subject: [attu g1] report", "Message-ID: <own@x.test>"}, "status\n")},
-		{name: "mailing-list mail", from: a["s9"],
-			raw: mailText(append(g.hdr("s9", "list@x.test", "[list] weekly digest"), "List-Id: <wargames.lists.test>", "Precedence: list"), "help\n")},
-		{name: "bulk mail", from: a["s10"],
-			raw: mailText(append(g.hdr("s10", "bulk@x.test", "Great offer"), "Precedence: bulk"), "status\n")},
-		{name: "duplicate delivery", from: a["alice"],
-			raw: withOrders(g.hdr("alice", "decided@attu.test", "[attu g1] orders"), string(g.decided))},
-		{name: "replayed old orders", from: a["alice"], replyTo: "alice", words: []string{"already applied"},
-			raw: withOrders(g.hdr("alice", "replayed@x.test", "[attu g1] orders"), string(g.decided))},
-		{name: "orders in a quoted reply", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"},
-			raw: mailText(append(g.hdr("alice", "quoted@x.test", "Re: [attu g1] turn 1"), "Content-Type: text/plain; charset=utf-8"),
-				"Thanks.\n\nOn Monday the game wrote:\n> "+strings.ReplaceAll(string(g.decided), "\n", "\n> ")+"\n")},
-		{name: "an empty message", from: a["s11"], raw: nil},
-		{name: "garbage", from: a["s12"], raw: []byte("\x00\x01\x02 not a mail at all \xff\r\n")},
-		{name: "a command with a wrong token", from: a["alice"], replyTo: "alice", words: []string{generic},
-			raw: mailText(append(g.hdr("alice", "cmd-token@x.test", "[attu g1] pause"), "Content-Type: text/plain"), "pause\ntoken: 1234-wrong\n")},
-		{name: "orders for another game", from: a["alice"], replyTo: "alice", words: []string{notApplied, "g2"},
-			raw: withOrders(g.hdr("alice", "other-game@x.test", "orders"), strings.Replace(orders(us, "actions: []"), "game: g1", "game: g2", 1))},
+		{file: "unknown-transfer-encoding.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
+		{file: "unknown-charset.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
+		{file: "auto-submitted.eml", from: a["alice"]},
+		{file: "bounce.eml", from: ""},
+		{file: "own-mail.eml", from: a["attu"]},
+		{file: "mailing-list.eml", from: a["s9"]},
+		{file: "bulk.eml", from: a["s10"]},
+		// The mail that played turn 1's decision, delivered again.
+		{file: "duplicate-delivery.eml", from: a["alice"]},
+		{file: "replayed-orders.eml", from: a["alice"], replyTo: "alice", words: []string{"already applied"}},
+		{file: "quoted-reply.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
+		{file: "empty.eml", from: a["s11"]},
+		{file: "garbage.eml", from: a["s12"]},
+		{file: "command-wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
+		{file: "other-game.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "g2"}},
+	}
+	for i, c := range cases {
+		if c.raw != nil {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("../../mail/testdata/badmail", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases[i].raw = []byte(fill.Replace(string(raw)))
 	}
 
 	before := gameFingerprint(t, g.db, "g1")
@@ -373,29 +333,29 @@ func TestBadMail(t *testing.T) {
 		}
 		switch {
 		case c.replyTo == "" && len(got) > 0:
-			t.Errorf("%s: answered, want silence:\n%s", c.name, answers[got[0]].Data)
+			t.Errorf("%s: answered, want silence:\n%s", c.file, answers[got[0]].Data)
 		case c.replyTo == "":
 		case len(got) != 1:
-			t.Errorf("%s: %d answers, want 1", c.name, len(got))
+			t.Errorf("%s: %d answers, want 1", c.file, len(got))
 		default:
 			d := answers[got[0]]
 			used[got[0]] = true
 			m, err := mail.Extract(bytes.NewReader(d.Data), nil)
 			if err != nil {
-				t.Fatalf("%s: the answer does not read: %v", c.name, err)
+				t.Fatalf("%s: the answer does not read: %v", c.file, err)
 			}
 			text := strings.Join(strings.Fields(m.Subject+"\n"+m.Text), " ")
 			if d.User != c.replyTo {
-				t.Errorf("%s: answered to %s, want %s", c.name, d.To, c.replyTo)
+				t.Errorf("%s: answered to %s, want %s", c.file, d.To, c.replyTo)
 			}
 			for _, w := range c.words {
 				if !strings.Contains(text, w) {
-					t.Errorf("%s: the answer lacks %q:\n%s", c.name, w, d.Data)
+					t.Errorf("%s: the answer lacks %q:\n%s", c.file, w, d.Data)
 				}
 			}
 			for _, w := range c.notWords {
 				if strings.Contains(text, w) {
-					t.Errorf("%s: the answer says %q:\n%s", c.name, w, d.Data)
+					t.Errorf("%s: the answer says %q:\n%s", c.file, w, d.Data)
 				}
 			}
 		}
