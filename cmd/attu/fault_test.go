@@ -27,7 +27,12 @@ type faultGame struct {
 	wg      sync.WaitGroup
 }
 
-func startFaultGame(t *testing.T, maxTurn int) *faultGame {
+// startFaultGame starts the game; the U.S. player sends one order file
+// (turn 1's decision), the Japanese none, until resumed. With smtpDown,
+// attu's SMTP server is stopped before the daemon starts and the
+// players' mail reaches the mailbox without it, as through their own
+// providers.
+func startFaultGame(t *testing.T, smtpDown bool) *faultGame {
 	t.Helper()
 	sys, err := loopback.Start(nil)
 	if err != nil {
@@ -63,8 +68,16 @@ func startFaultGame(t *testing.T, maxTurn int) *faultGame {
 	}
 	g := &faultGame{sys: sys, db: db, d: d}
 	g.players = []*templatePlayer{
-		newTemplatePlayer(t, sys, "alice", "us", c.Tokens[adjudicator.US], maxTurn),
-		newTemplatePlayer(t, sys, "bob", "jp", c.Tokens[adjudicator.JP], maxTurn),
+		newTemplatePlayer(t, sys, "alice", "us", c.Tokens[adjudicator.US], 1),
+		newTemplatePlayer(t, sys, "bob", "jp", c.Tokens[adjudicator.JP], 0),
+	}
+	if smtpDown {
+		if err := sys.StopSMTP(); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range g.players {
+			p.send = func(from string, to []string, raw []byte) error { return sys.Deliver(from, to[0], raw) }
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	g.cancel = cancel
@@ -83,13 +96,20 @@ func (g *faultGame) stop() {
 	g.wg.Wait()
 }
 
-// waitTurn waits until the game waits for turn n or later, and for its
-// mail to be sent.
-func (g *faultGame) waitTurn(t *testing.T, n int, d time.Duration) {
+// waitApplied waits until the game has applied n order files and sent
+// all its mail.
+func (g *faultGame) waitApplied(t *testing.T, n int, d time.Duration) {
+	t.Helper()
+	g.waitOrders(t, n, true, d)
+}
+
+// waitOrders waits until the game has applied n order files and, with
+// sent, sent all its mail.
+func (g *faultGame) waitOrders(t *testing.T, n int, sent bool, d time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for {
-		gm, err := g.db.Game("g1")
+		x, err := g.db.Export("g1", false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,14 +117,56 @@ func (g *faultGame) waitTurn(t *testing.T, n int, d time.Duration) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if gm.Wait.Turn >= n && len(pending) == 0 {
+		if len(x.Orders) >= n && (len(pending) == 0 || !sent) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after %v the game waits for turn %d %s, %d mails unsent", d, gm.Wait.Turn, gm.Wait.Kind, len(pending))
+			t.Fatalf("after %v the game applied %d order files of %d, %d mails unsent", d, len(x.Orders), n, len(pending))
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// quiet waits until no mail has been delivered for half a second.
+func (g *faultGame) quiet() {
+	for last, still := len(g.sys.Deliveries()), time.Now(); time.Since(still) < 500*time.Millisecond; time.Sleep(20 * time.Millisecond) {
+		if n := len(g.sys.Deliveries()); n != last {
+			last, still = n, time.Now()
+		}
+	}
+}
+
+// more is how many more order files the fault tests have the players
+// play in their last part: about two turns, or two files with -short
+// (the race run, where a file takes seconds).
+func more() int {
+	if testing.Short() {
+		return 2
+	}
+	return 8
+}
+
+// playOn lets the players play until the game has applied n more order
+// files, then stops them and waits until every file they sent is
+// applied and its mail sent.
+func (g *faultGame) playOn(t *testing.T, n int, d time.Duration) {
+	t.Helper()
+	x, err := g.db.Export("g1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range g.players {
+		if err := p.resume(1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.waitOrders(t, len(x.Orders)+n, false, d)
+	sent := 0
+	for _, p := range g.players {
+		p.stop()
+		sent += len(p.sentFiles())
+	}
+	g.waitApplied(t, sent, d)
 }
 
 // attu's SMTP server stops for a while, twice: at the start, when the
@@ -114,13 +176,7 @@ func (g *faultGame) waitTurn(t *testing.T, n int, d time.Duration) {
 // attu's SMTP server is down; once it is back the outbox sends
 // everything, the game goes on, and no mail arrives twice.
 func TestDaemonSMTPOutage(t *testing.T) {
-	g := startFaultGame(t, 1)
-	if err := g.sys.StopSMTP(); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range g.players {
-		p.send = func(from string, to []string, raw []byte) error { return g.sys.Deliver(from, to[0], raw) }
-	}
+	g := startFaultGame(t, true)
 	sent := func() int {
 		n := 0
 		for _, d := range g.sys.Deliveries() {
@@ -154,23 +210,24 @@ func TestDaemonSMTPOutage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The welcome mails wait; then the U.S. decision is played.
 	outage()
-	g.waitTurn(t, 2, 30*time.Second)
+	g.waitApplied(t, 1, 60*time.Second)
+	g.quiet()
 
-	// Turn 2 waits for the U.S. decision, which the U.S. player holds
-	// back. Down again, then the decision arrives: its reports wait.
-	time.Sleep(200 * time.Millisecond)
+	// Down again, then the U.S. actions arrive: their reports wait.
 	if err := g.sys.StopSMTP(); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range g.players {
-		if err := p.resume(3); err != nil {
-			t.Fatal(err)
-		}
+	if err := g.players[0].resume(2); err != nil {
+		t.Fatal(err)
 	}
 	outage()
-	g.waitTurn(t, 4, 30*time.Second)
-	time.Sleep(300 * time.Millisecond) // any late or repeated mail would show
+	g.waitApplied(t, 2, 60*time.Second)
+
+	// And the game goes on.
+	g.playOn(t, more(), 120*time.Second)
+	g.quiet()
 	g.stop()
 	if resent := checkMailOnce(t, g.db, "g1", g.sys, g.players...); resent != 0 {
 		t.Errorf("%d mails delivered twice", resent)
@@ -183,18 +240,9 @@ func TestDaemonSMTPOutage(t *testing.T) {
 // reads what arrived meanwhile; no order is lost or applied twice and no
 // mail is sent twice.
 func TestDaemonIMAPCut(t *testing.T) {
-	// The players play turn 1 only: then the daemon has nothing to do.
-	g := startFaultGame(t, 1)
-	g.waitTurn(t, 2, 30*time.Second)
-	// Quiet: everyone's mail is handled; the daemon is in IDLE.
-	quiet := func() {
-		for last, still := len(g.sys.Deliveries()), time.Now(); time.Since(still) < 500*time.Millisecond; time.Sleep(20 * time.Millisecond) {
-			if n := len(g.sys.Deliveries()); n != last {
-				last, still = n, time.Now()
-			}
-		}
-	}
-	quiet()
+	g := startFaultGame(t, false)
+	g.waitApplied(t, 1, 60*time.Second)
+	g.quiet() // the daemon is in IDLE
 	before := g.d.inbox.Position()
 	g.sys.DropConnections()
 	// Mail arriving while the daemon is disconnected: a status command.
@@ -203,34 +251,32 @@ func TestDaemonIMAPCut(t *testing.T) {
 	if err := smtpSend(g.sys.SMTPAddr(), "alice@attu.test", []string{"attu+g1@attu.test"}, status); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); g.d.inbox.Position().LastUID <= before.LastUID; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); g.d.inbox.Position().LastUID <= before.LastUID; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the mail delivered after the cut was not handled")
 		}
 	}
-	quiet()
+	g.quiet()
 
-	// Now cuts at moments spread over the next turns, while the players
-	// play on.
-	for _, p := range g.players {
-		if err := p.resume(4); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// Now cuts at moments spread over the next order files, while the
+	// players play on.
+	stop := make(chan struct{})
 	done := make(chan int)
 	go func() {
 		for i := 0; ; i++ {
-			time.Sleep(time.Duration(30+i*17%120) * time.Millisecond)
-			if gm, err := g.db.Game("g1"); err != nil || gm.Wait.Turn >= 4 {
+			select {
+			case <-stop:
 				done <- i
 				return
+			case <-time.After(time.Duration(30+i*17%120) * time.Millisecond):
 			}
 			g.sys.DropConnections()
 		}
 	}()
-	g.waitTurn(t, 4, 45*time.Second)
-	t.Logf("%d cuts while turns 2 and 3 were played", <-done)
-	quiet()
+	g.playOn(t, more(), 120*time.Second)
+	close(stop)
+	t.Logf("%d cuts while %d order files were played", <-done, more())
+	g.quiet()
 	g.stop()
 	if resent := checkMailOnce(t, g.db, "g1", g.sys, g.players...); resent != 0 {
 		t.Errorf("%d mails delivered twice", resent)
