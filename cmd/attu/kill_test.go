@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"mime"
 	"os"
@@ -39,9 +40,15 @@ const killServeEnv = "ATTU_KILL_SERVE_CONFIG"
 const killSeedEnv = "ATTU_KILL_SEED"
 
 // TestMain runs attu serve when TestDaemonKill starts this test binary
-// with killServeEnv set, and the tests otherwise.
+// with killServeEnv set, and the tests otherwise. The daemon also ends
+// when its stdin closes, that is when the test process ends, should the
+// test fail before it could stop it.
 func TestMain(m *testing.M) {
 	if path := os.Getenv(killServeEnv); path != "" {
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			os.Exit(5)
+		}()
 		os.Exit(run([]string{"serve", "-config", path}, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
@@ -396,6 +403,9 @@ log_level: debug
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), killServeEnv+"="+config, "ATTU_KILL_IMAP_PASSWORD=pw-attu")
 		cmd.Stdout, cmd.Stderr = logf, logf
+		if _, err := cmd.StdinPipe(); err != nil { // closed when this process ends
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
