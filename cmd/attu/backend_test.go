@@ -137,7 +137,7 @@ func startTestDaemon(t *testing.T, sys mailSystem) *testDaemon {
 	td.svc = referee.New(db, referee.Config{Address: td.acct["attu"].Address, DB: dbPath, Logger: lg})
 	in := td.acct["attu"].IMAP
 	in.Processed = "attu-done"
-	in.IdleRestart, in.RetryMin, in.RetryMax, in.Timeout = 2*time.Second, 100*time.Millisecond, time.Second, 10*time.Second
+	in.RetryMin, in.RetryMax, in.Timeout = 100*time.Millisecond, time.Second, 10*time.Second
 	out := td.acct["attu"].SMTP
 	out.Timeout = 10 * time.Second
 	td.d, err = newDaemon(td.svc, daemonConfig{Address: td.acct["attu"].Address, IMAP: in, SMTP: out,

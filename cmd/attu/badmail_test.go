@@ -17,11 +17,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
-	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -95,32 +96,51 @@ func gameFingerprint(t *testing.T, db *store.DB, id string) []byte {
 	return b.Bytes()
 }
 
-// badMailGame is a loopback mail system, a database with game g1 (the
-// historic setup, turn 1 played by mail) and the daemon running against
-// them.
+// badMailGame is a mail system (the loopback servers, or Dovecot and
+// Postfix; see testMailSystem), a database with game g1 (the historic
+// setup, turn 1 played by mail) and the daemon running against them.
 type badMailGame struct {
-	sys     *loopback.System
+	sys     mailSystem
 	db      *store.DB
 	d       *daemon
 	addr    map[string]string
+	acct    map[string]mailAccount
+	box     map[string]string // the mailbox each user's mail lands in
 	tokens  map[adjudicator.Side]string
 	game    string // g1's own address
 	decided []byte // the U.S. decision applied by mail
-	sent    int    // mails delivered to attu's INBOX so far
+	base    uint32 // the last UID of attu's INBOX before the game
+	sent    int    // mails delivered to attu's INBOX since
 }
 
+// startBadMailGame starts the game on the test's mail system. The users
+// given are strangers: on the loopback servers each gets a mailbox of
+// its own; Dovecot and Postfix know only attu, alice, bob and carol, so
+// there a stranger is a sub-address of carol's, carol+s1@, whose mail
+// lands in carol's INBOX (plus-addressing) and is told apart by its To.
 func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMailGame {
 	t.Helper()
-	sys, err := loopback.Start(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sys.Close() })
-	g := &badMailGame{sys: sys, addr: map[string]string{}}
-	for _, u := range append([]string{"attu", "alice", "bob", "carol"}, users...) {
-		if g.addr[u], err = sys.AddUser(u, "pw-"+u); err != nil {
+	sys := testMailSystem(t)
+	g := &badMailGame{sys: sys, addr: map[string]string{}, acct: map[string]mailAccount{}, box: map[string]string{}}
+	var err error
+	for _, u := range []string{"attu", "alice", "bob", "carol"} {
+		if g.acct[u], err = sys.Account(u); err != nil {
 			t.Fatal(err)
 		}
+		g.addr[u], g.box[u] = g.acct[u].Address, u
+	}
+	for _, u := range users {
+		if _, real := sys.(*realMail); real {
+			g.addr[u], g.box[u] = strings.Replace(g.addr["carol"], "@", "+"+u+"@", 1), "carol"
+			continue
+		}
+		if g.acct[u], err = sys.Account(u); err != nil {
+			t.Fatal(err)
+		}
+		g.addr[u], g.box[u] = g.acct[u].Address, u
+	}
+	if g.base, err = lastUID(g.acct["attu"]); err != nil {
+		t.Fatal(err)
 	}
 	g.db, err = store.Open(filepath.Join(t.TempDir(), "attu.db"), nil)
 	if err != nil {
@@ -128,9 +148,11 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 	}
 	t.Cleanup(func() { g.db.Close() })
 	svc := referee.New(g.db, referee.Config{Address: g.addr["attu"]})
-	g.d, err = newDaemon(svc, daemonConfig{Address: g.addr["attu"],
-		IMAP:   mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw-attu", Timeout: 10 * time.Second},
-		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain, Timeout: 10 * time.Second},
+	in := g.acct["attu"].IMAP
+	in.Timeout = 10 * time.Second
+	out := g.acct["attu"].SMTP
+	out.Timeout = 10 * time.Second
+	g.d, err = newDaemon(svc, daemonConfig{Address: g.addr["attu"], IMAP: in, SMTP: out,
 		Outbox: mail.OutboxConfig{Interval: 100 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond},
 		Tick:   time.Second,
 		Logger: testLog(t)})
@@ -143,7 +165,7 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 		t.Fatal(err)
 	}
 	g.tokens = c.Tokens
-	g.game = "attu+g1@" + sys.Domain()
+	g.game = strings.Replace(g.addr["attu"], "@", "+g1@", 1)
 	var wg sync.WaitGroup
 	runCtx, stop := context.WithCancel(ctx)
 	t.Cleanup(func() { stop(); wg.Wait() })
@@ -159,6 +181,73 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 		t.Fatalf("the U.S. decision sent by mail was not applied: %+v", gm.Wait)
 	}
 	return g
+}
+
+// lastUID is the UID of the last mail an account's INBOX ever held
+// (UIDNEXT less one): 0 on a new loopback mailbox, more on Dovecot's,
+// which are emptied between tests but count on.
+func lastUID(acct mailAccount) (uint32, error) {
+	opts := &imapclient.Options{TLSConfig: acct.IMAP.TLSConfig}
+	var c *imapclient.Client
+	var err error
+	if acct.IMAP.Security == mail.Plain {
+		c, err = imapclient.DialInsecure(acct.IMAP.Addr, opts)
+	} else {
+		c, err = imapclient.DialStartTLS(acct.IMAP.Addr, opts)
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	if err := c.Login(acct.IMAP.Username, acct.IMAP.Password).Wait(); err != nil {
+		return 0, err
+	}
+	st, err := c.Status("INBOX", &imap.StatusOptions{UIDNext: true}).Wait()
+	if err != nil {
+		return 0, err
+	}
+	return uint32(st.UIDNext) - 1, c.Logout().Wait()
+}
+
+// delivery is a mail in a user's mailbox.
+type delivery struct {
+	User string // whose mail it is (by its To, when users share a mailbox)
+	To   string
+	Data []byte
+}
+
+// deliveries returns the mail in every mailbox of the game's users but
+// attu's, read over IMAP, mailbox by mailbox in UID order, leaving out
+// the first skip[box] mails of each; and how many each holds.
+func (g *badMailGame) deliveries(t *testing.T, skip map[string]int) ([]delivery, map[string]int) {
+	t.Helper()
+	toHdr := regexp.MustCompile(`(?mi)^To: *(.*)$`)
+	var out []delivery
+	counts := map[string]int{}
+	for _, box := range []string{"alice", "bob", "carol", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12"} {
+		acct, ok := g.acct[box]
+		if !ok {
+			continue
+		}
+		ms, err := fetchInbox(acct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[box] = len(ms)
+		for _, m := range ms[min(skip[box], len(ms)):] {
+			d := delivery{User: box, Data: m}
+			if h := toHdr.FindSubmatch(m); h != nil {
+				d.To = strings.TrimSpace(string(h[1]))
+			}
+			for u, a := range g.addr {
+				if g.box[u] == box && u != box && strings.Contains(strings.ToLower(d.To), strings.ToLower(a)) {
+					d.User = u
+				}
+			}
+			out = append(out, d)
+		}
+	}
+	return out, counts
 }
 
 // hdr is the usual header of a mail from user to the game.
@@ -181,7 +270,7 @@ func (g *badMailGame) sendTo(t *testing.T, from, rcpt string, raw []byte) {
 	if rcpt == "" {
 		rcpt = g.game
 	}
-	if err := smtpSend(g.sys.SMTPAddr(), from, []string{rcpt}, raw); err != nil {
+	if err := sendRaw(context.Background(), g.sys, from, []string{rcpt}, raw); err != nil {
 		t.Fatalf("sending by SMTP: %v", err)
 	}
 	g.sent++
@@ -196,12 +285,12 @@ func (g *badMailGame) settle(t *testing.T, ctx context.Context) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if int(g.d.inbox.Position().LastUID) >= g.sent && len(pending) == 0 {
+		if int(g.d.inbox.Position().LastUID)-int(g.base) >= g.sent && len(pending) == 0 {
 			return
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("the daemon handled %d of %d mails, %d mails unsent", g.d.inbox.Position().LastUID, g.sent, len(pending))
+			t.Fatalf("the daemon handled %d of %d mails, %d mails unsent", int(g.d.inbox.Position().LastUID)-int(g.base), g.sent, len(pending))
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -211,7 +300,7 @@ func (g *badMailGame) settle(t *testing.T, ctx context.Context) {
 // progress: each gets its answer (checked by its words, to the right
 // address) or deliberate silence, and afterwards the game is the same,
 // byte for byte; only the ledger and the outbox grew.
-func TestBadMail(t *testing.T) {
+func TestE2EBadMail(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var users []string
@@ -221,7 +310,11 @@ func TestBadMail(t *testing.T) {
 	g := startBadMailGame(t, ctx, users)
 	a := g.addr
 	us, jp := g.tokens[adjudicator.US], g.tokens[adjudicator.JP]
-	fill := strings.NewReplacer("${us-token}", us, "${jp-token}", jp, "${date}", time.Now().Format(time.RFC1123Z))
+	fill := []string{"${us-token}", us, "${jp-token}", jp, "${date}", time.Now().Format(time.RFC1123Z)}
+	for _, u := range users { // the strangers' own addresses, where they differ
+		fill = append(fill, "<"+u+"@attu.test>", "<"+a[u]+">")
+	}
+	filler := strings.NewReplacer(fill...)
 	const generic = "attu did not accept your message"
 	const notApplied = "your orders were not applied"
 
@@ -303,23 +396,18 @@ func TestBadMail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cases[i].raw = []byte(fill.Replace(string(raw)))
+		cases[i].raw = []byte(filler.Replace(string(raw)))
 	}
 
 	before := gameFingerprint(t, g.db, "g1")
-	start := len(g.sys.Deliveries())
+	_, start := g.deliveries(t, nil)
 	for _, c := range cases {
 		g.sendTo(t, c.from, c.rcpt, c.raw)
 	}
 	g.settle(t, ctx)
 	time.Sleep(300 * time.Millisecond) // any late answer would show
 	g.settle(t, ctx)
-	var answers []loopback.Delivery
-	for _, d := range g.sys.Deliveries()[start:] {
-		if d.User != "attu" { // not the bad mail itself
-			answers = append(answers, d)
-		}
-	}
+	answers, _ := g.deliveries(t, start) // not the bad mail itself: attu's INBOX is not read
 
 	if after := gameFingerprint(t, g.db, "g1"); !bytes.Equal(before, after) {
 		t.Errorf("the game changed:\nbefore %s\nafter  %s", before, after)
