@@ -216,8 +216,12 @@ delay_warning_time = 0
 EOF
   # Every service runs unchrooted: the queue directory is not a chroot
   # jail prepared with /etc files as Debian's own instance is.
+  # The inbound listener stands for an MX taking mail from elsewhere:
+  # like one, it adds no From, Date or Message-ID to a mail that lacks
+  # them (loopback clients count as local, and would get them).
   cat >"$pf/conf/master.cf" <<EOF
 127.0.0.1:$smtp_port inet n - n - - smtpd
+  -o local_header_rewrite_clients=
 127.0.0.1:$submission_port inet n - n - - smtpd
   -o syslog_name=postfix/submission
   -o smtpd_tls_security_level=encrypt
