@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -110,11 +111,14 @@ func fetchInbox(acct mailAccount) ([][]byte, error) {
 // testDaemon is attu's daemon serving a test's mail system: the mailboxes
 // of attu, alice, bob and carol, a database, the game service.
 type testDaemon struct {
-	sys  mailSystem
-	db   *store.DB
-	svc  *referee.Service
-	d    *daemon
-	acct map[string]mailAccount
+	sys    mailSystem
+	db     *store.DB
+	dbPath string
+	log    *slog.Logger
+	svc    *referee.Service
+	d      *daemon
+	acct   map[string]mailAccount
+	stop   func() // ends the daemon and closes the database
 }
 
 // startTestDaemon opens a database in a temporary directory and runs the
@@ -122,19 +126,29 @@ type testDaemon struct {
 func startTestDaemon(t *testing.T, sys mailSystem) *testDaemon {
 	t.Helper()
 	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "attu.db")
-	db, err := store.Open(dbPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	td := &testDaemon{sys: sys, db: db, acct: map[string]mailAccount{}}
+	td := &testDaemon{sys: sys, dbPath: filepath.Join(dir, "attu.db"), acct: map[string]mailAccount{}}
+	var err error
 	for _, u := range []string{"attu", "alice", "bob", "carol"} {
 		if td.acct[u], err = sys.Account(u); err != nil {
 			t.Fatal(err)
 		}
 	}
-	lg := e2eLog(t, dir)
-	td.svc = referee.New(db, referee.Config{Address: td.acct["attu"].Address, DB: dbPath, Logger: lg})
+	td.log = e2eLog(t, dir)
+	td.start(t)
+	t.Cleanup(func() { td.stop() })
+	return td
+}
+
+// start opens the database and runs the daemon, as "attu daemon" does
+// when started again after a stop.
+func (td *testDaemon) start(t *testing.T) {
+	t.Helper()
+	db, err := store.Open(td.dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.db = db
+	td.svc = referee.New(db, referee.Config{Address: td.acct["attu"].Address, DB: td.dbPath, Logger: td.log})
 	in := td.acct["attu"].IMAP
 	in.Processed = "attu-done"
 	in.RetryMin, in.RetryMax, in.Timeout = 100*time.Millisecond, time.Second, 10*time.Second
@@ -142,19 +156,23 @@ func startTestDaemon(t *testing.T, sys mailSystem) *testDaemon {
 	out.Timeout = 10 * time.Second
 	td.d, err = newDaemon(td.svc, daemonConfig{Address: td.acct["attu"].Address, IMAP: in, SMTP: out,
 		Outbox: mail.OutboxConfig{Interval: 500 * time.Millisecond, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
-		Tick:   time.Second, Logger: lg})
+		Tick:   time.Second, Logger: td.log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); td.d.run(ctx) }()
-	t.Cleanup(func() {
+	stopped := false
+	td.stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
 		cancel()
 		<-done
 		db.Close()
-	})
-	return td
+	}
 }
 
 // waitInbox waits until user's INBOX holds at least n mails and returns

@@ -296,3 +296,174 @@ func TestE2EIMAPCut(t *testing.T) {
 		t.Errorf("alice has %d mails, want 2", len(ms))
 	}
 }
+
+// ordersMail is a mail from user with the U.S. decision of turn 1 of game
+// g1 in its body, under the Message-ID id.
+func ordersMail(td *testDaemon, user, id, token string) []byte {
+	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	return []byte("From: <" + td.acct[user].Address + ">\r\nTo: <" + game + ">\r\nSubject: orders\r\nMessage-ID: <" + id + ">\r\n" +
+		"Date: " + time.Now().Format(time.RFC1123Z) + "\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
+		"game: g1\r\nside: us\r\nturn: 1\r\nwait: us-decision\r\ntoken: " + token + "\r\ndecision: {refit: false, night: false}\r\n")
+}
+
+// settled waits until the daemon has sent every mail the store queued and
+// its INBOX is empty (every mail handled and moved to the processed
+// folder), then a little longer, for any mail that should not come.
+func (td *testDaemon) settled(t *testing.T, within time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(within); ; time.Sleep(100 * time.Millisecond) {
+		pending, err := td.db.Pending(time.Now().Add(time.Hour), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		left, err := fetchInbox(td.acct["attu"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pending) == 0 && len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v %d mails wait to be sent and %d to be read", within, len(pending), len(left))
+		}
+	}
+	time.Sleep(2 * time.Second)
+}
+
+// received reads a user's INBOX: how often each Message-ID came, and how
+// many mails answer the mail with Message-ID inReplyTo.
+func (td *testDaemon) received(t *testing.T, user, inReplyTo string) (ids map[string]int, answers int) {
+	t.Helper()
+	ms, err := fetchInbox(td.acct[user])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids = map[string]int{}
+	for _, raw := range ms {
+		m, err := mail.Extract(bytes.NewReader(raw), nil)
+		if err != nil {
+			t.Fatalf("a mail to %s does not read: %v", user, err)
+		}
+		ids[strings.Trim(m.MessageID, "<>")]++
+		if strings.Contains(m.InReplyTo, inReplyTo) {
+			answers++
+		}
+	}
+	return ids, answers
+}
+
+// ordersApplied is the Message-IDs of the orders in game g1's log.
+func (td *testDaemon) ordersApplied(t *testing.T) []string {
+	t.Helper()
+	log, err := td.db.Log("g1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range log {
+		if e.Kind == store.KindOrders {
+			ids = append(ids, e.MessageID)
+		}
+	}
+	return ids
+}
+
+// One mail with orders delivered three times, as a provider does that
+// lost the server's answer and sent again: twice at once, and once more
+// after the first was answered. The orders are applied once, the player
+// gets one answer, and every copy leaves the daemon's INBOX.
+func TestE2EDuplicateDelivery(t *testing.T) {
+	td := startTestDaemon(t, testMailSystem(t))
+	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Twice", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.d.outbox.Kick()
+	td.waitInbox(t, "alice", 1, 30*time.Second)
+	raw := ordersMail(td, "alice", "twice-1@attu.test", c.Tokens[adjudicator.US])
+	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	ctx := context.Background()
+	for range 2 {
+		if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	td.waitInbox(t, "alice", 2, 30*time.Second)
+	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, raw); err != nil {
+		t.Fatal(err)
+	}
+	td.settled(t, 30*time.Second)
+	if got := td.ordersApplied(t); len(got) != 1 {
+		t.Errorf("orders applied %d times (%v), want once", len(got), got)
+	}
+	ids, answers := td.received(t, "alice", "twice-1@attu.test")
+	if answers != 1 {
+		t.Errorf("alice got %d answers to her orders, want 1", answers)
+	}
+	for id, n := range ids {
+		if n != 1 {
+			t.Errorf("alice got %s %d times", id, n)
+		}
+	}
+}
+
+// The daemon stops in the middle of a game and starts again, on the same
+// database, as "attu daemon" restarted by its service manager: orders
+// and a command mailed while it was down are handled once it is back,
+// even when it stops again right after its start; no mail the game
+// queued is lost or sent twice, and the orders are applied once.
+func TestE2EDaemonRestart(t *testing.T) {
+	td := startTestDaemon(t, testMailSystem(t))
+	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Restart", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.d.outbox.Kick()
+	td.waitInbox(t, "alice", 1, 30*time.Second)
+	td.waitInbox(t, "bob", 1, 30*time.Second)
+	td.stop()
+
+	// While the daemon is down: the U.S. decision, and a status command
+	// from the Japanese player.
+	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	ctx := context.Background()
+	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, ordersMail(td, "alice", "restart-1@attu.test", c.Tokens[adjudicator.US])); err != nil {
+		t.Fatal(err)
+	}
+	status := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: [attu g1] status\r\nMessage-ID: <restart-2@attu.test>\r\n\r\nstatus\r\n"
+	if err := sendRaw(ctx, td.sys, td.acct["bob"].Address, []string{game}, []byte(status)); err != nil {
+		t.Fatal(err)
+	}
+	// Started, stopped again while it reads its INBOX, started for good.
+	td.start(t)
+	time.Sleep(300 * time.Millisecond)
+	td.stop()
+	td.start(t)
+	td.settled(t, 60*time.Second)
+
+	if got := td.ordersApplied(t); len(got) != 1 || !strings.Contains(got[0], "restart-1@attu.test") {
+		t.Errorf("orders applied: %v, want restart-1 once", got)
+	}
+	queued, err := td.db.Outbox("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for user, inReplyTo := range map[string]string{"alice": "restart-1@attu.test", "bob": "restart-2@attu.test"} {
+		ids, answers := td.received(t, user, inReplyTo)
+		if answers != 1 {
+			t.Errorf("%s got %d answers to %s, want 1", user, answers, inReplyTo)
+		}
+		for _, m := range queued {
+			for _, to := range m.To {
+				if id := strings.Trim(m.MessageID, "<>"); mail.SameAddress(to, td.acct[user].Address) && ids[id] != 1 {
+					t.Errorf("%s got %s %d times, want once", user, id, ids[id])
+				}
+			}
+		}
+		for id, n := range ids {
+			if n != 1 {
+				t.Errorf("%s got %s %d times", user, id, n)
+			}
+		}
+	}
+}
