@@ -31,15 +31,15 @@ import (
 )
 
 // killServeEnv names the configuration file the child process of
-// TestDaemonKill serves: the test binary then runs "attu serve -config"
+// TestE2EDaemonKill serves: the test binary then runs "attu serve -config"
 // instead of the tests.
 const killServeEnv = "ATTU_KILL_SERVE_CONFIG"
 
-// killSeedEnv replays a failing TestDaemonKill: set it to the seed the
+// killSeedEnv replays a failing TestE2EDaemonKill: set it to the seed the
 // test logged.
 const killSeedEnv = "ATTU_KILL_SEED"
 
-// TestMain runs attu serve when TestDaemonKill starts this test binary
+// TestMain runs attu serve when TestE2EDaemonKill starts this test binary
 // with killServeEnv set, and the tests otherwise. The daemon also ends
 // when its stdin closes, that is when the test process ends, should the
 // test fail before it could stop it.
@@ -84,15 +84,33 @@ type templatePlayer struct {
 
 func newTemplatePlayer(t *testing.T, sys *loopback.System, user, side, token string, maxFiles int) *templatePlayer {
 	t.Helper()
-	p := &templatePlayer{side: side, addr: user + "@" + sys.Domain(), token: token, smtp: sys.SMTPAddr(), maxFiles: maxFiles,
+	acct := mailAccount{Address: user + "@" + sys.Domain(),
+		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: user, Password: "pw-" + user}}
+	return newAccountPlayer(t, acct, sys.SMTPAddr(), side, token, maxFiles)
+}
+
+// newAccountPlayer is a template player reading acct's mailbox and
+// sending to the SMTP server inbound, as through its own provider.
+func newAccountPlayer(t *testing.T, acct mailAccount, inbound, side, token string, maxFiles int) *templatePlayer {
+	t.Helper()
+	p := &templatePlayer{side: side, addr: acct.Address, token: token, smtp: inbound, maxFiles: maxFiles,
 		seen: map[string]int{}, answered: map[string]bool{}}
+	in := acct.IMAP
+	in.Timeout, in.RetryMin, in.RetryMax, in.Logger = 10*time.Second, 50*time.Millisecond, 500*time.Millisecond, testLog(t)
 	var err error
-	p.inbox, err = mail.NewInbox(mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: user, Password: "pw-" + user,
-		Timeout: 10 * time.Second, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond, Logger: testLog(t)}, p.handle)
+	p.inbox, err = mail.NewInbox(in, p.handle)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// progress is how many distinct mails the player received and how many
+// order files it sent.
+func (p *templatePlayer) progress() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.seen) + len(p.sent)
 }
 
 // stop makes the player send nothing more.
@@ -198,7 +216,7 @@ var messageIDHeader = regexp.MustCompile(`(?mi)^Message-ID: *<([^>]*)>`)
 // Message-ID, and nothing else reached them. It returns how many
 // deliveries repeated a Message-ID the recipient had already received
 // (the at-least-once resends).
-func checkMailOnce(t *testing.T, db *store.DB, game string, sys *loopback.System, players ...*templatePlayer) (resent int) {
+func checkMailOnce(t *testing.T, db *store.DB, game string, delivered []delivery, players ...*templatePlayer) (resent int) {
 	t.Helper()
 	x, err := db.Export(game, true)
 	if err != nil {
@@ -253,7 +271,7 @@ func checkMailOnce(t *testing.T, db *store.DB, game string, sys *loopback.System
 			want[key{user, strings.Trim(m.MessageID, "<>")}] = false
 		}
 	}
-	for _, d := range sys.Deliveries() {
+	for _, d := range delivered {
 		if d.User == "attu" {
 			continue // the players' mail to the game
 		}
@@ -282,18 +300,61 @@ func checkMailOnce(t *testing.T, db *store.DB, game string, sys *loopback.System
 	return resent
 }
 
+// loopbackDeliveries is every mail the loopback system delivered.
+func loopbackDeliveries(sys *loopback.System) []delivery {
+	var out []delivery
+	for _, d := range sys.Deliveries() {
+		out = append(out, delivery{User: d.User, To: d.To, Data: d.Data})
+	}
+	return out
+}
+
+// inboxDeliveries is every mail in the INBOXes of the users given, read
+// over IMAP.
+func inboxDeliveries(t *testing.T, accts map[string]mailAccount, users ...string) []delivery {
+	t.Helper()
+	var out []delivery
+	for _, u := range users {
+		ms, err := fetchInbox(accts[u])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			out = append(out, delivery{User: u, To: accts[u].Address, Data: m})
+		}
+	}
+	return out
+}
+
+// dialAccount logs in to acct's IMAP server as its configuration says.
+func dialAccount(acct mailAccount) (*imapclient.Client, error) {
+	opts := &imapclient.Options{TLSConfig: acct.IMAP.TLSConfig}
+	var c *imapclient.Client
+	var err error
+	if acct.IMAP.Security == mail.Plain {
+		c, err = imapclient.DialInsecure(acct.IMAP.Addr, opts)
+	} else {
+		c, err = imapclient.DialStartTLS(acct.IMAP.Addr, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Login(acct.IMAP.Username, acct.IMAP.Password).Wait(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
 // allSeen reports whether every mail in attu's INBOX is flagged \Seen,
 // which the daemon does once it handled it.
-func allSeen(t *testing.T, sys *loopback.System) bool {
+func allSeen(t *testing.T, attu mailAccount) bool {
 	t.Helper()
-	c, err := imapclient.DialInsecure(sys.IMAPAddr(), nil)
+	c, err := dialAccount(attu)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.Login("attu", "pw-attu").Wait(); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +367,7 @@ func allSeen(t *testing.T, sys *loopback.System) bool {
 
 // finished reports whether the daemon handled every mail in attu's
 // INBOX and sent every mail the store queued.
-func finished(t *testing.T, path string, sys *loopback.System) bool {
+func finished(t *testing.T, path string, attu mailAccount) bool {
 	t.Helper()
 	db, err := store.Open(path, nil)
 	if err != nil {
@@ -317,17 +378,16 @@ func finished(t *testing.T, path string, sys *loopback.System) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &daemon{db: db}
+	d := &daemon{db: db, cfg: daemonConfig{IMAP: attu.IMAP}} // its position is kept under its IMAP user, host and folder
 	pos, err := d.position()
 	if err != nil {
 		t.Fatal(err)
 	}
-	inbox := 0
-	for _, m := range sys.Deliveries() {
-		if m.User == "attu" {
-			inbox++
-		}
+	last, err := lastUID(attu)
+	if err != nil {
+		t.Fatal(err)
 	}
+	inbox := int(last) // every mail attu's INBOX ever held: none is moved out
 	t.Logf("after a clean stop: %d mails unsent, %d of %d mails handled", len(pending), pos.LastUID, inbox)
 	for _, m := range pending {
 		t.Logf("unsent: %d %s to %v, queued %v, %d attempts, next %v, error %q, sent %v", m.ID, m.MessageID, m.To, m.Queued, m.Attempts, m.NextAttempt, m.LastError, m.Sent)
@@ -343,7 +403,7 @@ func finished(t *testing.T, path string, sys *loopback.System) bool {
 // the same database and mailbox. At the end no order file was lost or
 // applied twice, and every mail the store queued reached its recipient,
 // at least once and otherwise only again under the same Message-ID.
-func TestDaemonKill(t *testing.T) {
+func TestE2EDaemonKill(t *testing.T) {
 	kills := 50
 	if testing.Short() {
 		kills = 6 // the race run, where the daemon is many times slower
@@ -358,16 +418,15 @@ func TestDaemonKill(t *testing.T) {
 	t.Logf("seed %d (replay with %s=%d)", seed, killSeedEnv, seed)
 	rng := rand.New(rand.NewPCG(seed, 13))
 
-	sys, err := loopback.Start(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sys.Close()
+	sys := testMailSystem(t)
 	addr := map[string]string{}
+	acct := map[string]mailAccount{}
+	var err error
 	for _, u := range []string{"attu", "alice", "bob", "carol"} {
-		if addr[u], err = sys.AddUser(u, "pw-"+u); err != nil {
+		if acct[u], err = sys.Account(u); err != nil {
 			t.Fatal(err)
 		}
+		addr[u] = acct[u].Address
 	}
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "attu.db")
@@ -382,15 +441,20 @@ func TestDaemonKill(t *testing.T) {
 	}
 	db.Close()
 	config := filepath.Join(dir, "attu.yaml")
-	imapHost, imapPort, _ := strings.Cut(sys.IMAPAddr(), ":")
-	smtpHost, smtpPort, _ := strings.Cut(sys.SMTPAddr(), ":")
+	in, out := acct["attu"].IMAP, acct["attu"].SMTP
+	imapHost, imapPort, _ := strings.Cut(in.Addr, ":")
+	smtpHost, smtpPort, _ := strings.Cut(out.Addr, ":")
+	smtpAuth := ""
+	if out.Username != "" { // Postfix submission takes attu's password
+		smtpAuth = ", user: " + out.Username + ", password_env: ATTU_KILL_IMAP_PASSWORD"
+	}
 	if err := os.WriteFile(config, []byte(fmt.Sprintf(`address: %s
 database: %s
-imap: {host: %s, port: %s, security: plain, user: attu, password_env: ATTU_KILL_IMAP_PASSWORD, timeout: 10s}
-smtp: {host: %s, port: %s, security: plain, timeout: 10s}
+imap: {host: %s, port: %s, security: %s, user: %s, password_env: ATTU_KILL_IMAP_PASSWORD, timeout: 10s}
+smtp: {host: %s, port: %s, security: %s, timeout: 10s%s}
 tick: 1s
 log_level: debug
-`, addr["attu"], dbPath, imapHost, imapPort, smtpHost, smtpPort)), 0o600); err != nil {
+`, addr["attu"], dbPath, imapHost, imapPort, in.Security, in.Username, smtpHost, smtpPort, out.Security, smtpAuth)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	logPath := filepath.Join(dir, "serve.log")
@@ -401,7 +465,10 @@ log_level: debug
 	defer logf.Close()
 	start := func() *exec.Cmd {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), killServeEnv+"="+config, "ATTU_KILL_IMAP_PASSWORD=pw-attu")
+		cmd.Env = append(os.Environ(), killServeEnv+"="+config, "ATTU_KILL_IMAP_PASSWORD="+in.Password)
+		if r, ok := sys.(*realMail); ok { // the daemon trusts the servers' own certificate
+			cmd.Env = append(cmd.Env, "SSL_CERT_FILE="+r.env["ATTU_MS_CA"])
+		}
 		cmd.Stdout, cmd.Stderr = logf, logf
 		if _, err := cmd.StdinPipe(); err != nil { // closed when this process ends
 			t.Fatal(err)
@@ -425,8 +492,8 @@ log_level: debug
 	defer wg.Wait()
 	defer cancel()
 	players := []*templatePlayer{
-		newTemplatePlayer(t, sys, "alice", "us", c.Tokens[adjudicator.US], 1000),
-		newTemplatePlayer(t, sys, "bob", "jp", c.Tokens[adjudicator.JP], 1000),
+		newAccountPlayer(t, acct["alice"], sys.Inbound(), "us", c.Tokens[adjudicator.US], 1000),
+		newAccountPlayer(t, acct["bob"], sys.Inbound(), "jp", c.Tokens[adjudicator.JP], 1000),
 	}
 	for _, p := range players {
 		wg.Add(1)
@@ -436,8 +503,16 @@ log_level: debug
 	// Progress is new mail: a mail sent again after a kill under the same
 	// Message-ID does not count.
 	progress := func() int {
+		lb, ok := sys.(*loopbackMail)
+		if !ok { // the players' count: each mail they received or sent
+			n := 0
+			for _, p := range players {
+				n += p.progress()
+			}
+			return n
+		}
 		seen := map[string]bool{}
-		for _, d := range sys.Deliveries() {
+		for _, d := range lb.sys.Deliveries() {
 			k := d.User
 			if m := messageIDHeader.FindSubmatch(d.Data); m != nil {
 				k += " " + string(m[1])
@@ -495,7 +570,7 @@ log_level: debug
 		n := starts()
 		cmd := start()
 		last, still := progress(), time.Now()
-		for time.Since(still) < quiet || !allSeen(t, sys) || starts() == n {
+		for time.Since(still) < quiet || !allSeen(t, acct["attu"]) || starts() == n {
 			time.Sleep(50 * time.Millisecond)
 			if n := progress(); n != last {
 				last, still = n, time.Now()
@@ -509,7 +584,7 @@ log_level: debug
 			failed("the daemon's clean stop: %v", err)
 		}
 		fmt.Fprintf(logf, "==== stopped cleanly\n")
-		if finished(t, dbPath, sys) {
+		if finished(t, dbPath, acct["attu"]) {
 			break
 		}
 	}
@@ -524,7 +599,13 @@ log_level: debug
 	if err := db.Check(); err != nil {
 		t.Errorf("the database's consistency check: %v", err)
 	}
-	checkMailOnce(t, db, "g1", sys, players...)
+	var delivered []delivery
+	if lb, ok := sys.(*loopbackMail); ok {
+		delivered = loopbackDeliveries(lb.sys)
+	} else {
+		delivered = inboxDeliveries(t, acct, "alice", "bob", "carol")
+	}
+	checkMailOnce(t, db, "g1", delivered, players...)
 	g, _ := db.Game("g1")
 	t.Logf("%d kills in %v; the game waits for turn %d %s", kills, time.Since(began).Round(time.Millisecond), g.Wait.Turn, g.Wait.Kind)
 	if t.Failed() {
