@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -187,21 +186,11 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 // (UIDNEXT less one): 0 on a new loopback mailbox, more on Dovecot's,
 // which are emptied between tests but count on.
 func lastUID(acct mailAccount) (uint32, error) {
-	opts := &imapclient.Options{TLSConfig: acct.IMAP.TLSConfig}
-	var c *imapclient.Client
-	var err error
-	if acct.IMAP.Security == mail.Plain {
-		c, err = imapclient.DialInsecure(acct.IMAP.Addr, opts)
-	} else {
-		c, err = imapclient.DialStartTLS(acct.IMAP.Addr, opts)
-	}
+	c, err := dialAccount(acct)
 	if err != nil {
 		return 0, err
 	}
 	defer c.Close()
-	if err := c.Login(acct.IMAP.Username, acct.IMAP.Password).Wait(); err != nil {
-		return 0, err
-	}
 	st, err := c.Status("INBOX", &imap.StatusOptions{UIDNext: true}).Wait()
 	if err != nil {
 		return 0, err
