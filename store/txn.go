@@ -132,6 +132,16 @@ func (t *Txn) Queue(mails ...Mail) {
 // carries the transaction's mail's Message-ID, which its receipt then
 // names.
 func (t *Txn) Note(side adjudicator.Side, text string, fromMail bool) (*Entry, error) {
+	return t.note(side, text, fromMail, false)
+}
+
+// Aside is Note for a note only side and the umpire may read
+// (Entry.Private).
+func (t *Txn) Aside(side adjudicator.Side, text string, fromMail bool) (*Entry, error) {
+	return t.note(side, text, fromMail, true)
+}
+
+func (t *Txn) note(side adjudicator.Side, text string, fromMail, private bool) (*Entry, error) {
 	w := t.w
 	g := w.g
 	last, _, err := w.entry(g.Entries)
@@ -139,7 +149,7 @@ func (t *Txn) Note(side adjudicator.Side, text string, fromMail bool) (*Entry, e
 		return nil, err
 	}
 	e := &Entry{Kind: KindNote, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: side,
-		Note: text, State: last.State, Next: g.Wait}
+		Note: text, Private: private, State: last.State, Next: g.Wait}
 	if fromMail {
 		if t.mail == nil || t.linked != 0 {
 			return nil, fmt.Errorf("store: a note from a mail needs the transaction's mail, once")

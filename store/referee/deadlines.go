@@ -116,8 +116,9 @@ func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudi
 	return raw, &o, nil
 }
 
-// applyDefault applies the default orders of the current wait in t.
-func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time) error {
+// applyDefault applies the default orders of the current wait in t, the
+// reports headed by what heads writes.
+func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads head) error {
 	g := t.Game()
 	st, err := t.State()
 	if err != nil {
@@ -127,7 +128,7 @@ func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil)
+	_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, heads)
 	return err
 }
 
@@ -196,14 +197,15 @@ func (s *Service) lapse(id string, now time.Time) error {
 		if tb == nil || now.Before(tb.Expires) {
 			return nil
 		}
-		text := fmt.Sprintf("The takeback the %s player asked for lapsed: the %s player did not agree by %s.", sideName(tb.By), sideName(tb.By.Enemy()), when(tb.Expires))
-		if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+		n := templates.Notice{Kind: "takeback-lapsed", Side: tb.By, At: tb.Expires}
+		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 			return err
 		}
 		rec.Takeback = nil
-		rec.notice("%s", text)
+		rec.notice(n)
 		for _, side := range []adjudicator.Side{tb.By, tb.By.Enemy()} {
-			if m, ok := s.toSide(g, side, "notice", "takeback lapsed", noticeText(text)); ok {
+			p := templates.PlayerNotice{Game: g.ID, Reader: side, Notice: n}
+			if m, ok := s.toSide(g, side, "notice", p.Subject(), p.Text()); ok {
 				t.Queue(m)
 			}
 		}
@@ -224,24 +226,30 @@ func (s *Service) missed(id string, now time.Time) error {
 				return nil
 			}
 			rec.NoDefault = true
-			text := fmt.Sprintf("The %s player let the deadline of %s pass (%s); this wait has no default orders yet: the umpire decides.", sideName(w.Side), w, when(g.Deadline))
-			if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+			n := templates.Notice{Kind: "deadline-no-default", Side: w.Side, Turn: w.Turn, Wait: w.Kind, At: g.Deadline}
+			if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 				return err
 			}
-			if m, ok := s.toSide(g, adjudicator.Umpire, "notice", "a deadline passed", noticeText(text, "", "Extend the deadline (extend 24h), or roll back.")); ok {
+			p := templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n}
+			if m, ok := s.toSide(g, adjudicator.Umpire, "notice", p.Subject(), p.Text()); ok {
 				t.Queue(m)
 			}
 			return rec.save(t)
 		}
 		rec.Late[w.Side]++
-		text := fmt.Sprintf("The %s player missed the deadline of turn %d %s (%s); the default orders were applied: %s. Deadlines missed so far: %d.",
-			sideName(w.Side), w.Turn, w.Kind, when(g.Deadline), d.what, rec.Late[w.Side])
-		if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+		n := templates.Notice{Kind: "deadline-missed", Side: w.Side, Turn: w.Turn, Wait: w.Kind, At: g.Deadline,
+			Applied: d.what, Missed: rec.Late[w.Side]}
+		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 			return err
 		}
-		rec.notice("%s", text)
+		rec.notice(n)
 		s.log.Info("deadline missed", "game", id, "side", w.Side.String(), "wait", string(w.Kind))
-		return s.applyDefault(t, rec, now)
+		dp := templates.DeadlinePassed{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
+			Applied: d.what, Missed: rec.Late[w.Side]}
+		return s.applyDefault(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
+			dp.Next = templates.WaitPhrase(after.Wait)
+			return dp.Text()
+		})
 	})
 }
 
@@ -261,7 +269,7 @@ func (s *Service) remind(id string, now time.Time) error {
 		name, body, hasTemplate := s.sideReport(g, rec, st, w.Side, nil).OrderTemplate()
 		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
 			Left: g.Deadline.Sub(now), Template: name}
-		if m, ok := s.toSide(g, w.Side, "reminder", "reminder: your orders are due by "+when(g.Deadline), r.Text()); ok {
+		if m, ok := s.toSide(g, w.Side, "reminder", r.Subject(), r.Text()); ok {
 			if hasTemplate {
 				m.Attachments = []store.Attachment{{Name: name, Type: "application/yaml", Data: []byte(body)}}
 			}
