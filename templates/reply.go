@@ -136,9 +136,10 @@ type Status struct {
 	Players []PlayerStatus
 	// Result says how the game ended, empty while it runs.
 	Result string
-	// Held is when the asker's orders held for the settle window will be
-	// applied (zero: none held).
-	Held time.Time
+	// Held is when the orders of HeldBy held for the settle window will
+	// be applied (zero: none held).
+	Held   time.Time
+	HeldBy adjudicator.Side
 	// TakebackBy asked to take back the last step, open until
 	// TakebackUntil (NoSide: no request).
 	TakebackBy    adjudicator.Side

@@ -98,7 +98,7 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Players: []PlayerAddress{{adjudicator.US, "us@example.org"}, {adjudicator.JP, "jp@example.org"}}},
 		"help-puzzled": Help{Game: "g1", Address: "attu+g1@example.org", Puzzled: true},
 		"status-busy": Status{Game: "g1", Name: "Friday club", Turn: 3, Waiting: "the U.S. actions of turn 3 (May 13)",
-			Deadline: deadline, Held: deadline.Add(-70 * time.Hour), TakebackBy: adjudicator.JP, TakebackUntil: deadline.Add(-48 * time.Hour),
+			Deadline: deadline, Held: deadline.Add(-70 * time.Hour), HeldBy: adjudicator.US, TakebackBy: adjudicator.JP, TakebackUntil: deadline.Add(-48 * time.Hour),
 			Players: []PlayerStatus{{Side: adjudicator.US, Away: deadline.Add(-60 * time.Hour)}, {Side: adjudicator.JP, Missed: 2}}},
 		"status-over": Status{Game: "g1", Turn: 6, Waiting: "nothing", Result: "the Japanese player conceded: U.S. victory",
 			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}},

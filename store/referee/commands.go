@@ -372,7 +372,7 @@ func cmdStatus(c *call) error {
 		d.Players = append(d.Players, templates.PlayerStatus{Side: s, LastOrders: last[s], Missed: c.rec.Late[s], Away: c.rec.Absent[s]})
 	}
 	if h := c.rec.Held; h != nil && (h.Side == c.side || c.side == adjudicator.Umpire) {
-		d.Held = h.Due
+		d.Held, d.HeldBy = h.Due, h.Side
 	}
 	if tb := c.rec.Takeback; tb != nil {
 		d.TakebackBy, d.TakebackUntil = tb.By, tb.Expires

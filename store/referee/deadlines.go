@@ -16,6 +16,7 @@ import (
 // deadline pass (DESIGN 3.3): the orders, as the file the server writes
 // for them, and a few words for the reports.
 type waitDefault struct {
+	// what are the words of templates for these orders.
 	what string
 	// body writes the file's part after the envelope, from the position.
 	body func(s *adjudicator.State) string
@@ -28,14 +29,14 @@ type waitDefault struct {
 // file, which is stored and audited like a player's.
 var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 	// Rules 3.1, 3.2: no refit, a day turn.
-	adjudicator.WaitUSDecision: {what: "no refit, a day turn", body: func(*adjudicator.State) string {
+	adjudicator.WaitUSDecision: {what: templates.DefaultOrders(adjudicator.WaitUSDecision), body: func(*adjudicator.State) string {
 		return "decision: {refit: false, night: false}\n"
 	}},
 	// Rule 3.5: a side may leave every unit where it is.
-	adjudicator.WaitActions: {what: "no activations", body: func(*adjudicator.State) string { return "actions: []\n" }},
+	adjudicator.WaitActions: {what: templates.DefaultOrders(adjudicator.WaitActions), body: func(*adjudicator.State) string { return "actions: []\n" }},
 	// Rules 9.1 to 9.4: steps restored by the default priority, nothing
 	// landed or created.
-	adjudicator.WaitUSRefit: {what: "steps restored by the default priority, nothing landed", body: func(s *adjudicator.State) string {
+	adjudicator.WaitUSRefit: {what: templates.DefaultOrders(adjudicator.WaitUSRefit), body: func(s *adjudicator.State) string {
 		r := s.DefaultRefit()
 		if r == nil || len(r.Restore) == 0 {
 			return "refit: {}\n"
@@ -52,7 +53,7 @@ var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 		return b.String()
 	}},
 	// Rules 9.5, 9.6: every unit that may hide does; no Unknown unit moves.
-	adjudicator.WaitJPRefit: {what: "every unit that may hide does, nothing moves", body: func(s *adjudicator.State) string {
+	adjudicator.WaitJPRefit: {what: templates.DefaultOrders(adjudicator.WaitJPRefit), body: func(s *adjudicator.State) string {
 		r := s.DefaultRearrange()
 		if r == nil || len(r.Hide) == 0 {
 			return "refit: {}\n"
@@ -61,7 +62,7 @@ var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 	}},
 	// Rules 12.4, 14.0: a legal free setup, landing zones covered and the
 	// rest on or near the victory hexes; the value chits highest first.
-	adjudicator.WaitJPSetup: {what: "the default free setup", body: func(s *adjudicator.State) string {
+	adjudicator.WaitJPSetup: {what: templates.DefaultOrders(adjudicator.WaitJPSetup), body: func(s *adjudicator.State) string {
 		js := s.PlanJPSetup(nil)
 		var b strings.Builder
 		b.WriteString("setup:\n")
@@ -84,7 +85,7 @@ var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 	}},
 	// Rules 12.5, 12.6: the units of the historic setup, each to its zone
 	// or the open zone of 12.5's line with most room.
-	adjudicator.WaitUSLanding: {what: "the historic force landed, the rest held back", body: func(s *adjudicator.State) string {
+	adjudicator.WaitUSLanding: {what: templates.DefaultOrders(adjudicator.WaitUSLanding), body: func(s *adjudicator.State) string {
 		l := s.PlanLanding(nil)
 		if len(l.Land) == 0 {
 			return "landing: {}\n"
