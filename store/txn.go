@@ -212,20 +212,7 @@ func (t *Txn) Amend(m MailRef, outcome string) error {
 }
 
 // Outbox returns the mails of the game, sent or not, in queue order.
-func (t *Txn) Outbox() ([]Mail, error) {
-	var out []Mail
-	err := t.tx.Bucket(bOutbox).ForEach(func(k, v []byte) error {
-		var m Mail
-		if err := json.Unmarshal(v, &m); err != nil {
-			return fmt.Errorf("store: outbox mail %d: %w", binary.BigEndian.Uint64(k), err)
-		}
-		if m.Game == t.w.g.ID {
-			out = append(out, m)
-		}
-		return nil
-	})
-	return out, err
-}
+func (t *Txn) Outbox() ([]Mail, error) { return outboxOf(t.tx, t.w.g.ID) }
 
 // Log returns the game's entries, as DB.Log does.
 func (t *Txn) Log() ([]LogEntry, error) { return t.w.log(1) }
