@@ -32,8 +32,7 @@ var blobWriters = sync.Pool{New: func() any {
 	return zw
 }}
 
-// packBlob is b as stored: compressed when that saves at least an eighth
-// (a PNG is compressed already and is kept as it is).
+// packBlob is b as stored: compressed when that saves at least an eighth.
 func packBlob(b []byte) []byte {
 	var buf bytes.Buffer
 	buf.Grow(len(b)/3 + 64)
@@ -58,9 +57,20 @@ func blobKey(sum string) ([]byte, error) {
 	return k, nil
 }
 
+// compressed says a MIME type's bodies are compressed already (a PNG is a
+// zlib stream), so trying again would only cost time.
+func compressed(mimeType string) bool {
+	switch mimeType {
+	case "image/png", "image/jpeg", "image/gif", "application/zip", "application/gzip":
+		return true
+	}
+	return false
+}
+
 // refBlob counts one more attachment holding body, storing the body when it
-// is the first. It returns the body's hash (hex).
-func refBlob(tx *bolt.Tx, body []byte) string {
+// is the first (as it is when packed already). It returns the body's hash
+// (hex).
+func refBlob(tx *bolt.Tx, body []byte, packed bool) string {
 	sum := sha256.Sum256(body)
 	k := sum[:]
 	refs := tx.Bucket(bBlobRefs)
@@ -69,7 +79,11 @@ func refBlob(tx *bolt.Tx, body []byte) string {
 		n = binary.BigEndian.Uint64(v)
 	}
 	if n == 0 || tx.Bucket(bBlobs).Get(k) == nil {
-		tx.Bucket(bBlobs).Put(k, packBlob(body))
+		v := append([]byte{snapRaw}, body...)
+		if !packed {
+			v = packBlob(body)
+		}
+		tx.Bucket(bBlobs).Put(k, v)
 	}
 	refs.Put(k, u64(n+1))
 	return hex.EncodeToString(k)
@@ -141,10 +155,10 @@ func storeAttachments(tx *bolt.Tx, m *Mail) {
 		switch {
 		case a.Data != nil:
 			a.Size = len(a.Data)
-			a.SHA256 = refBlob(tx, a.Data)
+			a.SHA256 = refBlob(tx, a.Data, compressed(a.Type))
 		case a.SHA256 != "" && refExisting(tx, a.SHA256):
 		case a.SHA256 == "" && a.Size == 0:
-			a.SHA256 = refBlob(tx, nil)
+			a.SHA256 = refBlob(tx, nil, false)
 		default:
 			continue
 		}

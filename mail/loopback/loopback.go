@@ -125,7 +125,7 @@ func Start(o *Options) (*System, error) {
 	s.imapLn = &listener{Listener: ln, conns: map[*conn]struct{}{}}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return s.mem.NewSession(), nil, nil
+			return idleSession{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
 		},
 		Caps:         caps,
 		Logger:       logger{s.log},
@@ -142,6 +142,19 @@ func Start(o *Options) (*System, error) {
 	s.smtpAddr = sl.Addr().String()
 	s.serveSMTP(sl)
 	return s, nil
+}
+
+// idleSession makes IDLE begin with the news since the client's last
+// command (a mail delivered meanwhile), as real servers do: go-imap's
+// memory server keeps such news queued until the next change to the
+// mailbox, so the mail would wait for the client's next IDLE restart.
+type idleSession struct{ imapserver.SessionIMAP4rev2 }
+
+func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	if err := s.SessionIMAP4rev2.Poll(w, true); err != nil {
+		return err
+	}
+	return s.SessionIMAP4rev2.Idle(w, stop)
 }
 
 // Domain returns the domain of the system's mailboxes.
