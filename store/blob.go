@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
@@ -22,7 +23,31 @@ var (
 	bBlobRefs      = []byte("blob-refs")      // SHA-256 → u64 attachments that hold the body
 	bOutboxPending = []byte("outbox-pending") // u64 id → empty: the mails not sent yet
 	bOutboxLatest  = []byte("outbox-latest")  // game NUL to NUL name → u64 id (see dropRedrawn)
+	bBlobDicts     = []byte("blob-dicts")     // game NUL to NUL name → SHA-256 of the dictionary (see dictFor)
 )
+
+// blobDict marks a body compressed with a preset dictionary: the format
+// byte, then the SHA-256 of the body used as the dictionary, then the
+// DEFLATE stream.
+const blobDict = 'd'
+
+// dictFor returns the dictionary for a body of the given name (or "text")
+// sent to m's addresses in m's game: the first such body, stored plainly.
+// The reports of one side differ from turn to turn in a few lines of the
+// same maps and lists, so against the first one they compress several
+// times better than alone. When there is none yet, it records the body
+// under sum as the dictionary for the next ones and returns nil.
+func dictFor(tx *bolt.Tx, m *Mail, name string, sum []byte) (dictSum, dict []byte) {
+	k := latestKey(m, name)
+	d := tx.Bucket(bBlobDicts)
+	if v := d.Get(k); len(v) == sha256.Size {
+		if b, err := readBlob(tx, hex.EncodeToString(v)); err == nil {
+			return bytes.Clone(v), b
+		}
+	}
+	d.Put(k, sum)
+	return nil, nil
+}
 
 // blobWriters compress attachment bodies and mails. A body is written once
 // and read back rarely, so it takes the default level, which makes the
@@ -32,20 +57,48 @@ var blobWriters = sync.Pool{New: func() any {
 	return zw
 }}
 
-// packBlob is b as stored: compressed when that saves at least an eighth.
-func packBlob(b []byte) []byte {
+// packBlob is b as stored: compressed (against dict, whose hash is
+// dictSum, when given) when that saves at least an eighth.
+func packBlob(b, dictSum, dict []byte) []byte {
 	var buf bytes.Buffer
 	buf.Grow(len(b)/3 + 64)
-	buf.WriteByte(snapFlate)
-	zw := blobWriters.Get().(*flate.Writer)
-	zw.Reset(&buf)
+	var zw *flate.Writer
+	if dict != nil {
+		buf.WriteByte(blobDict)
+		buf.Write(dictSum)
+		zw, _ = flate.NewWriterDict(&buf, flate.DefaultCompression, dict) // the level is valid
+	} else {
+		buf.WriteByte(snapFlate)
+		zw = blobWriters.Get().(*flate.Writer)
+		zw.Reset(&buf)
+		defer blobWriters.Put(zw)
+	}
 	zw.Write(b)
 	zw.Close()
-	blobWriters.Put(zw)
 	if buf.Len() < len(b)-len(b)/8 {
 		return buf.Bytes()
 	}
 	return append([]byte{snapRaw}, b...)
+}
+
+// unpackBlob reads a stored body back (see packBlob).
+func unpackBlob(tx *bolt.Tx, v []byte) ([]byte, error) {
+	if len(v) == 0 || v[0] != blobDict {
+		return unpackSnapshot(v)
+	}
+	if len(v) < 1+sha256.Size {
+		return nil, errors.New("truncated")
+	}
+	dk := v[1 : 1+sha256.Size]
+	dv := tx.Bucket(bBlobs).Get(dk)
+	if dv == nil || dv[0] == blobDict {
+		return nil, fmt.Errorf("dictionary %.12x missing", dk)
+	}
+	dict, err := unpackSnapshot(dv)
+	if err != nil {
+		return nil, fmt.Errorf("dictionary %.12x: %w", dk, err)
+	}
+	return io.ReadAll(flate.NewReaderDict(bytes.NewReader(v[1+sha256.Size:]), dict))
 }
 
 // blobKey is the key of a body: its SHA-256, 32 bytes.
@@ -67,10 +120,11 @@ func compressed(mimeType string) bool {
 	return false
 }
 
-// refBlob counts one more attachment holding body, storing the body when it
-// is the first (as it is when packed already). It returns the body's hash
-// (hex).
-func refBlob(tx *bolt.Tx, body []byte, packed bool) string {
+// refBlob counts one more attachment (or text) holding body, storing the
+// body when it is the first: as it is when packed already, else
+// compressed, against a dictionary (dictFor) when dictName is not empty.
+// It returns the body's hash (hex).
+func refBlob(tx *bolt.Tx, body []byte, packed bool, m *Mail, dictName string) string {
 	sum := sha256.Sum256(body)
 	k := sum[:]
 	refs := tx.Bucket(bBlobRefs)
@@ -81,7 +135,11 @@ func refBlob(tx *bolt.Tx, body []byte, packed bool) string {
 	if n == 0 || tx.Bucket(bBlobs).Get(k) == nil {
 		v := append([]byte{snapRaw}, body...)
 		if !packed {
-			v = packBlob(body)
+			var dictSum, dict []byte
+			if dictName != "" {
+				dictSum, dict = dictFor(tx, m, dictName, k)
+			}
+			v = packBlob(body, dictSum, dict)
 		}
 		tx.Bucket(bBlobs).Put(k, v)
 	}
@@ -134,7 +192,7 @@ func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
 	if v == nil {
 		return nil, fmt.Errorf("store: attachment body %.12s missing", sum)
 	}
-	b, err := unpackSnapshot(v)
+	b, err := unpackBlob(tx, v)
 	if err != nil {
 		return nil, fmt.Errorf("store: attachment body %.12s: %w", sum, err)
 	}
@@ -142,6 +200,13 @@ func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
 		return nil, fmt.Errorf("store: attachment body %.12s altered", sum)
 	}
 	return b, nil
+}
+
+// storeBodies moves m's text and the bodies of its attachments to the
+// blobs bucket (see storeAttachments).
+func storeBodies(tx *bolt.Tx, m *Mail) {
+	m.TextSHA256 = refBlob(tx, []byte(m.Text), false, m, "\x00text")
+	storeAttachments(tx, m)
 }
 
 // storeAttachments replaces the bodies of m's attachments by references to
@@ -155,10 +220,14 @@ func storeAttachments(tx *bolt.Tx, m *Mail) {
 		switch {
 		case a.Data != nil:
 			a.Size = len(a.Data)
-			a.SHA256 = refBlob(tx, a.Data, compressed(a.Type))
+			dict := a.Name
+			if a.Redrawable {
+				dict = "" // a dictionary must never be dropped
+			}
+			a.SHA256 = refBlob(tx, a.Data, compressed(a.Type), m, dict)
 		case a.SHA256 != "" && refExisting(tx, a.SHA256):
 		case a.SHA256 == "" && a.Size == 0:
-			a.SHA256 = refBlob(tx, nil, false)
+			a.SHA256 = refBlob(tx, nil, false, m, "")
 		default:
 			continue
 		}
@@ -168,22 +237,31 @@ func storeAttachments(tx *bolt.Tx, m *Mail) {
 	m.Attachments = kept
 }
 
-// putMail writes m under its id: its JSON (attachment bodies left out, see
-// Attachment.Data) compressed, which makes the text of a report with its
-// ASCII maps about five times smaller.
+// putMail writes m under its id: its JSON, the text and the attachment
+// bodies left out (they are in the blobs bucket), so that the rewrites of
+// a mail's state (sent, retried) stay small.
 func putMail(tx *bolt.Tx, m *Mail) error {
-	b, err := json.Marshal(m)
+	c := *m
+	c.Text = ""
+	b, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
 	ob := tx.Bucket(bOutbox)
-	if err := ob.Put(u64(m.ID), packBlob(b)); err != nil {
+	if err := ob.Put(u64(m.ID), append([]byte{snapRaw}, b...)); err != nil {
 		return err
 	}
 	if m.Sent.IsZero() {
 		return tx.Bucket(bOutboxPending).Put(u64(m.ID), nil)
 	}
 	return tx.Bucket(bOutboxPending).Delete(u64(m.ID))
+}
+
+// mailOf tells cheaply, without decoding it, whether the stored mail v may
+// belong to game: false only when it certainly does not.
+func mailOf(v []byte, game string) bool {
+	g, _ := json.Marshal(game)
+	return bytes.Contains(v, append([]byte(`"game":`), g...))
 }
 
 // getMail reads mail id; with bodies, the bodies of the attachments still
@@ -204,6 +282,11 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 	}
 	if err == nil && m.ID != id {
 		err = fmt.Errorf("stored as mail %d", m.ID)
+	}
+	if err == nil && bodies {
+		var text []byte
+		text, err = readBlob(tx, m.TextSHA256)
+		m.Text = string(text)
 	}
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
@@ -308,6 +391,10 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 			return nil
 		}
 		mails[id] = m
+		refs[m.TextSHA256]++
+		if _, err := readBlob(tx, m.TextSHA256); err != nil {
+			bad("mail %d: text: %v", id, err)
+		}
 		pending := tx.Bucket(bOutboxPending).Get(k) != nil
 		if pending != m.Sent.IsZero() {
 			bad("mail %d: sent %v but pending %v in the index", id, !m.Sent.IsZero(), pending)
@@ -351,6 +438,12 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 		}
 		return nil
 	})
+	tx.Bucket(bBlobDicts).ForEach(func(k, v []byte) error {
+		if tx.Bucket(bBlobRefs).Get(v) == nil {
+			bad("dictionary %q: body %x held by no mail", k, v)
+		}
+		return nil
+	})
 	tx.Bucket(bOutboxLatest).ForEach(func(k, v []byte) error {
 		m, ok := mails[binary.BigEndian.Uint64(v)]
 		if !ok || m.Sent.IsZero() {
@@ -370,11 +463,10 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 
 // migrateOutbox brings the outbox of a version 5 file to version 6: each
 // mail's attachments, which version 5 kept inside its JSON (base64), go to
-// the blobs bucket, the mail is stored compressed, and the unsent mails
-// are indexed. Nothing is dropped: a mail queued before version 6 never
+// the blobs bucket with its text, and the unsent mails are indexed. Nothing is dropped: a mail queued before version 6 never
 // marks a picture as redrawable, so all its bodies are kept.
 func migrateOutbox(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bBlobs, bBlobRefs, bOutboxPending, bOutboxLatest} {
+	for _, name := range [][]byte{bBlobs, bBlobRefs, bOutboxPending, bOutboxLatest, bBlobDicts} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
 		}
@@ -406,7 +498,7 @@ func migrateOutbox(tx *bolt.Tx) error {
 		for _, a := range old.Attachments {
 			m.Attachments = append(m.Attachments, Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
 		}
-		storeAttachments(tx, &m)
+		storeBodies(tx, &m)
 		if err := putMail(tx, &m); err != nil {
 			return err
 		}

@@ -130,7 +130,8 @@ type Mail struct {
 	References  []string     `json:"references,omitempty"`
 	To          []string     `json:"to"`
 	Subject     string       `json:"subject"`
-	Text        string       `json:"text"`
+	Text        string       `json:"text,omitempty"`        // kept with the attachment bodies, under TextSHA256
+	TextSHA256  string       `json:"text_sha256,omitempty"` // set by the store when queued
 	Attachments []Attachment `json:"attachments,omitempty"`
 
 	Queued      time.Time `json:"queued"`
@@ -177,7 +178,7 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		storeAttachments(w.tx, &m)
+		storeBodies(w.tx, &m)
 		if err := putMail(w.tx, &m); err != nil {
 			return nil, err
 		}
@@ -225,21 +226,15 @@ func (db *DB) Outbox(game string) ([]Mail, error) {
 func outboxOf(tx *bolt.Tx, game string) ([]Mail, error) {
 	var out []Mail
 	err := tx.Bucket(bOutbox).ForEach(func(k, v []byte) error {
-		m, err := decodeMail(tx, binary.BigEndian.Uint64(k), v, false)
+		if game != "" && !mailOf(v, game) {
+			return nil
+		}
+		m, err := decodeMail(tx, binary.BigEndian.Uint64(k), v, true)
 		if err != nil {
 			return err
 		}
 		if game != "" && m.Game != game {
 			return nil
-		}
-		for i := range m.Attachments {
-			a := &m.Attachments[i]
-			if a.Dropped {
-				continue
-			}
-			if a.Data, err = readBlob(tx, a.SHA256); err != nil {
-				return fmt.Errorf("store: outbox mail %d: %w", m.ID, err)
-			}
 		}
 		out = append(out, m)
 		return nil
@@ -247,25 +242,45 @@ func outboxOf(tx *bolt.Tx, game string) ([]Mail, error) {
 	return out, err
 }
 
+// Mail returns one mail of the outbox, with its text and the bodies still
+// kept; ErrNoMail when there is none under id.
+func (db *DB) Mail(id uint64) (Mail, error) {
+	var m Mail
+	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
+		m, err = getMail(tx, id, true)
+		return err
+	})
+	return m, err
+}
+
 // MarkSent records that mail id was handed to the SMTP server at t, and
 // drops the bodies its redrawable attachments supersede (Attachment.Redrawable).
 // Marking a mail sent twice changes nothing the second time.
-func (db *DB) MarkSent(id uint64, t time.Time) error {
+func (db *DB) MarkSent(id uint64, t time.Time) error { return db.MarkSentAll([]uint64{id}, t) }
+
+// MarkSentAll is MarkSent for many mails in one transaction: all are
+// recorded, or none.
+func (db *DB) MarkSentAll(ids []uint64, t time.Time) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
-		m, err := getMail(tx, id, false)
-		if err != nil {
-			return err
+		for _, id := range ids {
+			m, err := getMail(tx, id, false)
+			if err != nil {
+				return err
+			}
+			if !m.Sent.IsZero() {
+				continue
+			}
+			m.Sent = t.UTC()
+			m.Attempts++
+			m.LastError = ""
+			if err := dropRedrawn(tx, &m); err != nil {
+				return err
+			}
+			if err := putMail(tx, &m); err != nil {
+				return err
+			}
 		}
-		if !m.Sent.IsZero() {
-			return nil
-		}
-		m.Sent = t.UTC()
-		m.Attempts++
-		m.LastError = ""
-		if err := dropRedrawn(tx, &m); err != nil {
-			return err
-		}
-		return putMail(tx, &m)
+		return nil
 	})
 }
 

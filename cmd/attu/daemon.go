@@ -310,6 +310,9 @@ func outgoing(m store.Mail) mail.Outgoing {
 
 func (q queue) MarkSent(id uint64, t time.Time) error { return q.db.MarkSent(id, t) }
 
+// MarkSentAll records a whole batch in one transaction (mail.BatchQueue).
+func (q queue) MarkSentAll(ids []uint64, t time.Time) error { return q.db.MarkSentAll(ids, t) }
+
 func (q queue) Retry(id uint64, cause error, next time.Time) error {
 	return q.db.Retry(id, cause, next)
 }
