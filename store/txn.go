@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -29,7 +30,13 @@ type Txn struct {
 	outcome string
 	mails   []queued
 	changed bool
+	amended bool // a receipt of the ledger was rewritten
 }
+
+// errUnchanged rolls back a write transaction that wrote nothing, rather
+// than commit it: a commit costs an fsync even when empty, and the
+// deadline timer looks at every game in a transaction of its own.
+var errUnchanged = errors.New("store: nothing to write")
 
 type queued struct {
 	mail  Mail
@@ -93,8 +100,14 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 		if t.changed {
 			return w.save()
 		}
+		if mail == nil && len(t.mails) == 0 && !t.amended {
+			return errUnchanged
+		}
 		return nil
 	})
+	if errors.Is(err, errUnchanged) {
+		err = nil
+	}
 	return r, err
 }
 
@@ -208,6 +221,7 @@ func (t *Txn) Amend(m MailRef, outcome string) error {
 		return fmt.Errorf("store: no receipt without an entry for %s in game %s", m.MessageID, t.w.g.ID)
 	}
 	r.Outcome = outcome
+	t.amended = true
 	return putReceipt(t.tx, r)
 }
 
