@@ -8,7 +8,9 @@ JSON document and audits such a document (DESIGN section 5).
 # Basics
 
 Open the file once per process; a second process waits on the file lock for
-Options.Timeout and then fails.
+Options.Timeout and then fails with ErrLocked. Options.ReadOnly opens an
+existing file for looking only: never created, never migrated, shared with
+other readers.
 
 	db, err := store.Open("attu.db", nil)
 	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start("campaign", adjudicator.Options{}), Players: ps, Outbox: welcome})
@@ -153,6 +155,8 @@ said otherwise.
 	                           DEFLATE against it
 	blob-refs        SHA-256 → u64 how many texts and attachments hold it
 	blob-dicts       game NUL to NUL name → SHA-256 of the dictionary body
+	mailboxes        mailbox name → u32 UIDVALIDITY, u32 last UID read
+	                           (MailboxPosition; made on first use)
 
 Open creates the buckets of an empty file and migrates an older file one
 version at a time (the migrations slice in db.go; version 0 is the empty

@@ -422,16 +422,11 @@ func BenchmarkOrderToReports(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// The memory benchmark's child: ATTU_RSS_CHILD names the database, and
-// ATTU_RSS_IMAP, ATTU_RSS_SMTP, ATTU_RSS_PASS the mail system. It runs the
-// daemon until its standard input closes, then prints its memory.
-func TestMain(m *testing.M) {
-	if os.Getenv("ATTU_RSS_CHILD") != "" {
-		os.Exit(rssChild())
-	}
-	os.Exit(m.Run())
-}
-
+// rssChild is the memory benchmark's child (TestMain runs it when
+// ATTU_RSS_CHILD is set): ATTU_RSS_CHILD names the database, and
+// ATTU_RSS_ADDR, ATTU_RSS_IMAP, ATTU_RSS_SMTP, ATTU_RSS_PASS the mail
+// system. It runs the daemon until its standard input closes, then prints
+// its memory.
 func rssChild() int {
 	db, err := store.Open(os.Getenv("ATTU_RSS_CHILD"), nil)
 	if err != nil {
