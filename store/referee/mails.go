@@ -84,7 +84,7 @@ func reportAttachments(a *templates.Artefacts) []store.Attachment {
 		out = append(out, store.Attachment{Name: a.TemplateName, Type: "application/yaml", Data: []byte(a.Template)})
 	}
 	return append(out,
-		store.Attachment{Name: "map.png", Type: "image/png", Data: a.PNG},
+		store.Attachment{Name: "map.png", Type: "image/png", Data: a.PNG, Redrawable: true},
 		store.Attachment{Name: "report.json", Type: "application/json", Data: a.JSON})
 }
 
