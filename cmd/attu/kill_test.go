@@ -44,6 +44,9 @@ const killSeedEnv = "ATTU_KILL_SEED"
 // when its stdin closes, that is when the test process ends, should the
 // test fail before it could stop it.
 func TestMain(m *testing.M) {
+	if os.Getenv("ATTU_RSS_CHILD") != "" {
+		os.Exit(rssChild()) // BenchmarkDaemonMemory's daemon
+	}
 	if path := os.Getenv(killServeEnv); path != "" {
 		go func() {
 			io.Copy(io.Discard, os.Stdin)
@@ -104,7 +107,6 @@ func newAccountPlayer(t *testing.T, acct mailAccount, inbound, side, token strin
 	}
 	return p
 }
-
 
 // stop makes the player send nothing more.
 func (p *templatePlayer) stop() {
