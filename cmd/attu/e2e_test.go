@@ -148,7 +148,7 @@ func TestE2EGameByMail(t *testing.T) {
 				t.Errorf("the %s player received %s, which the game never queued for it", side, id)
 			}
 		}
-		if p.token == "" || len(p.received) == 0 || !strings.Contains(p.received[0].Subject, "welcome: you play the "+sideTitle(side)+" player") {
+		if p.token == "" || len(p.received) == 0 || !strings.Contains(p.received[0].Subject, "welcome: you play the "+sideTitle(side)+" side") {
 			t.Errorf("the %s player's first mail was not its welcome with its token", side)
 		}
 		if last := p.received[len(p.received)-1]; !strings.Contains(last.Subject, "the game is over") {
@@ -204,13 +204,13 @@ func TestE2EMailShapes(t *testing.T) {
 	}
 	td.d.outbox.Kick()
 	welcome := td.waitInbox(t, "alice", 1, 30*time.Second)
-	if !bytes.Contains(welcome[0], []byte("welcome: you play the U.S. player")) {
+	if !bytes.Contains(welcome[0], []byte("welcome: you play the U.S. side")) {
 		t.Fatalf("alice's first mail is not her welcome:\n%.2000s", welcome[0])
 	}
 	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
 	raw := "From: =?utf-8?q?Alice_M=C3=BCller?=\n <" + td.acct["alice"].Address + ">\n" +
 		"To: <" + game + ">\n" +
-		"Subject: Re: [attu g1] welcome: you play the U.S. player, and a subject long\n enough that a mail program folds it\n\tover three lines\n" +
+		"Subject: Re: [attu g1] welcome: you play the U.S. side, and a subject long\n enough that a mail program folds it\n\tover three lines\n" +
 		"Message-ID: <shapes-1@attu.test>\n" +
 		"Date: " + time.Now().Format(time.RFC1123Z) + "\n" +
 		"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n" +
