@@ -54,7 +54,26 @@ func findReportCases(t *testing.T) []reportCase {
 	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == adjudicator.WaitEnded })
 	usRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == adjudicator.WaitUSRefit })
 	jpRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == adjudicator.WaitJPRefit })
+	setup := func(seed int64, n int) step {
+		var found *step
+		playSetupGames(t, []int64{seed}, n, func(st step) bool {
+			if st.n == n {
+				found = &st
+				return false
+			}
+			return true
+		})
+		if found == nil || !isSetupWait(waitKind(found.s)) {
+			t.Fatalf("setup game %d does not wait for setup orders after step %d", seed, n)
+		}
+		return *found
+	}
 	return []reportCase{
+		// A campaign with the free setups and the victory point chits placed
+		// by the Japanese; the historic setups; a free U.S. landing.
+		{"jp-setup", setup(2, 0), []adjudicator.Side{jp, us}},
+		{"us-landing", setup(0, 0), []adjudicator.Side{us, jp}},
+		{"us-landing-free", setup(1, 1), []adjudicator.Side{us}},
 		{"opening", opening, []adjudicator.Side{us, jp, ump}},
 		{"actions", actions, []adjudicator.Side{us, jp}},
 		{"night", night, []adjudicator.Side{jp, us}},
