@@ -60,7 +60,7 @@ func readRanges(t testing.TB, text string) []adjudicator.Hex {
 func checkSetupTemplate(t *testing.T, s *adjudicator.State, what, body string, r *rand.Rand, tally map[string]int) {
 	t.Helper()
 	lines := strings.Split(body, "\n")
-	group := map[string][]string{}            // unit → the units of its group
+	group := map[string][]string{}           // unit → the units of its group
 	listed := map[string][]adjudicator.Hex{} // unit → the hexes listed for it
 	var entries, vps []int
 	for i := 0; i < len(lines); i++ {
