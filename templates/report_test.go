@@ -84,6 +84,17 @@ func findReportCases(t *testing.T) []reportCase {
 	}
 }
 
+// reportCaseNamed returns the report case called name.
+func reportCaseNamed(t *testing.T, name string) reportCase {
+	for _, c := range reportCases(t) {
+		if c.name == name {
+			return c
+		}
+	}
+	t.Fatalf("no report case %q", name)
+	return reportCase{}
+}
+
 // TestReportGolden keeps the report of each side in each case as a golden
 // file, with the order template of the side awaited and one JSON report.
 func TestReportGolden(t *testing.T) {
@@ -194,8 +205,7 @@ func TestReportGroupsEvents(t *testing.T) {
 // melee for review, and compares them pixel by pixel: the PNG bytes may
 // change with the compressor, the picture may not.
 func TestPictureGolden(t *testing.T) {
-	cases := reportCases(t)
-	opening, melee := cases[0].st, cases[3].st
+	opening, melee := reportCaseNamed(t, "opening").st, reportCaseNamed(t, "melee").st
 	pic, err := reportOf(t, opening, adjudicator.US).PNG()
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +262,7 @@ func decodePNG(t testing.TB, b []byte) image.Image {
 // TestReportJSON checks that report.json is versioned, decodes, and says
 // what the text says.
 func TestReportJSON(t *testing.T) {
-	st := reportCases(t)[3].st
+	st := reportCaseNamed(t, "melee").st
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
 		rep := reportOf(t, st, side)
 		b, err := rep.JSON()
