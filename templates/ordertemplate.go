@@ -35,7 +35,7 @@ func OrderTemplateName(turn int, wait adjudicator.WaitKind) string {
 // rules play: the Japanese setup and the U.S. landing (rule 12), the U.S.
 // decision, the actions, and the refit orders of each side.
 func (r *Report) OrderTemplate() (name, body string, ok bool) {
-	if !r.awaited() || !hasTemplate(r.Outlook.Wait.Kind) || (isSetupWait(r.Outlook.Wait.Kind) && r.Outlook.Setup == nil) {
+	if !r.hasOrderTemplate() {
 		return "", "", false
 	}
 	w := r.Outlook.Wait
@@ -80,6 +80,14 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 		d.Yamasaki = r.yamasakiBlock()
 		return name, execute("orders-actions.tmpl", d), true
 	}
+}
+
+// hasOrderTemplate reports whether the report comes with an order
+// template: the reader is awaited for orders that have one, and at a
+// setup wait the outlook lists the setup options.
+func (r *Report) hasOrderTemplate() bool {
+	k := r.Outlook.Wait.Kind
+	return r.awaited() && hasTemplate(k) && (!isSetupWait(k) || r.Outlook.Setup != nil)
 }
 
 // hasTemplate reports whether orders of kind k have a template.
