@@ -185,11 +185,13 @@ func parseAccepted(t testing.TB, s *adjudicator.State, what, body string) *order
 }
 
 // TestOrderTemplatesOfGeneratedGames checks the order template of every
-// report of 200 generated games: it parses and, sent unchanged, is
-// accepted and does nothing; for each unit one choice it lists, taken at
-// random and written as a player would from the comments, is accepted; a
-// random one of its ready-made lines, uncommented, is accepted; and its
-// standing instructions, uncommented, change nothing.
+// report of 200 generated games, half of them from the setup waits of rule
+// 12: it parses and, sent unchanged, is accepted and does nothing (at the
+// setup waits: is the default orders); for each unit one choice it lists,
+// taken at random and written as a player would from the comments, is
+// accepted (a hex to set up in, a zone to land at, a move, a melee, a
+// fire); a random one of its ready-made lines, uncommented, is accepted;
+// and its standing instructions, uncommented, change nothing.
 func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 	t.Parallel()
 	games := 200
