@@ -289,8 +289,9 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 	if tally["refit templates"] == 0 || tally["refit items"] == 0 {
 		t.Errorf("no refit template checked: %v", tally)
 	}
+	// The few games of -short may have no value chits to place.
 	if tally["templates jp-setup"] < games/20 || tally["templates us-landing"] < games/10 || tally["placements"] == 0 ||
-		tally["value chits"] == 0 || tally["landings"] == 0 || tally["delays"] == 0 {
+		(tally["value chits"] == 0 && !testing.Short()) || tally["landings"] == 0 || tally["delays"] == 0 {
 		t.Errorf("too few setup templates or choices checked: %v", tally)
 	}
 	if tally["templates"] < games*4 || tally["move"] < games || tally["melee"] == 0 || tally["fire"] == 0 || tally["spotted fire"] == 0 {
