@@ -140,6 +140,9 @@ cursor walks them in the order they were appended. Values are JSON.
 	                           outcome, the entry and mails it produced)
 	ledger-index     Message-ID NUL content-hash → u64 ledger seq
 	outbox           u64 id  → Mail (queued, attempts, sent)
+	aside/                    shelves kept beside the games by the store's
+	    <shelf>/   key → JSON clients (a tournament's record; see Shelf),
+	                          created when first written
 
 Open creates the buckets of an empty file and migrates an older file one
 version at a time (the migrations slice in db.go; version 0 is the empty

@@ -84,6 +84,7 @@ func init() {
 		{name: "rollback", usage: "rollback N *", what: "return the game to the position after log entry N", token: true, who: umpireOnly, run: cmdRollback},
 		{name: "replace", usage: "replace SIDE ADDRESS *", what: "give a side to a new player, with a new token", token: true, who: umpireOnly, run: cmdReplace},
 		{name: "end", usage: "end RESULT *", what: "end the game with the result in words", token: true, who: umpireOnly, run: cmdEnd},
+		{name: "standings", usage: "standings", what: "the tournament's standings, when the game is part of one", over: true, run: cmdStandings},
 		{name: "reveal", usage: "reveal *", what: "the seed, once the game is over", token: true, who: umpireOnly, over: true, run: cmdReveal},
 	}
 }
