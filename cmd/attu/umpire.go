@@ -10,6 +10,7 @@ import (
 
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/store/tournament"
 )
 
 func init() {
@@ -69,7 +70,7 @@ func runUmpire(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer db.Close()
-	svc := referee.New(db, referee.Config{DB: *dbPath})
+	svc := referee.New(db, referee.Config{DB: *dbPath, Hook: &tournament.Director{}})
 	out, err := svc.Umpire(args[0], args[1:], time.Now())
 	if err != nil {
 		if errors.Is(err, store.ErrNoGame) {

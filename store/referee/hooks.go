@@ -144,7 +144,7 @@ func umpireResult(result string) (adjudicator.Side, bool) {
 	if len(f) == 0 {
 		return adjudicator.NoSide, true
 	}
-	switch strings.Trim(f[0], ".,;!") {
+	switch strings.Trim(f[0], ".,;:!") {
 	case "us", "u.s", "usa":
 		return adjudicator.US, false
 	case "jp", "japan", "japanese":

@@ -78,6 +78,16 @@ type File struct {
 	TieBreaks []string     `yaml:"tie-breaks" json:"tie_breaks"`
 
 	Pos orders.Pos `yaml:"-" json:"-"`
+	// keys are where the top-level keys' values are written.
+	keys map[string]orders.Pos
+}
+
+// at is where the top-level key's value is written, or the file's start.
+func (f *File) at(key string) orders.Pos {
+	if p, ok := f.keys[key]; ok {
+		return p
+	}
+	return f.Pos
 }
 
 // Person is the umpire or a player.
@@ -139,7 +149,7 @@ type Scoring struct {
 
 // Points are the points of each result, defaults filled in.
 type Points struct {
-	Win, Draw, Loss, Bye      int
+	Win, Draw, Loss, Bye   int
 	Major, Minor, Marginal [2]int
 }
 
@@ -187,6 +197,12 @@ func Parse(data []byte) (*File, error) {
 	if errs := orders.DecodeStrict(n, f); errs != nil {
 		return nil, errs
 	}
+	// Where each top-level key's value is written, for the errors.
+	f.keys = map[string]orders.Pos{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		v := n.Content[i+1]
+		f.keys[n.Content[i].Value] = orders.Pos{Line: v.Line, Col: v.Column}
+	}
 	if errs := f.check(); errs != nil {
 		errs.Sort()
 		return nil, errs
@@ -201,10 +217,10 @@ func (f *File) check() orders.Errors {
 		errs = append(errs, &orders.Error{Line: max(p.Line, 1), Col: max(p.Col, 1), Msg: fmt.Sprintf(format, args...)})
 	}
 	if !idPattern.MatchString(f.ID) {
-		bad(f.Pos, "id: give the tournament a short id of up to 24 lower-case letters, digits and dashes, like spring43; its games are named after it")
+		bad(f.at("id"), "id: give the tournament a short id of up to 24 lower-case letters, digits and dashes, like spring43; its games are named after it")
 	}
 	if strings.TrimSpace(f.Name) == "" {
-		bad(f.Pos, "name: give the tournament a name")
+		bad(f.at("name"), "name: give the tournament a name")
 	}
 	person := func(p *Person, what string) {
 		if strings.TrimSpace(p.Name) == "" {
@@ -233,35 +249,35 @@ func (f *File) check() orders.Errors {
 		names[strings.ToLower(p.Name)], addrs[strings.ToLower(p.Address)] = true, true
 	}
 	if len(f.Players) < 2 {
-		bad(f.Pos, "players: a tournament needs at least two players")
+		bad(f.at("players"), "players: a tournament needs at least two players")
 	}
 	if f.Pairing == "" {
 		f.Pairing = RoundRobin
 	}
 	if f.Pairing != RoundRobin && f.Pairing != Swiss {
-		bad(f.Pos, "pairing: %q: use round-robin or swiss", f.Pairing)
+		bad(f.at("pairing"), "pairing: %q: use round-robin or swiss", f.Pairing)
 	}
 	if f.Sides == "" {
 		f.Sides = SidesDrawn
 	}
 	if f.Sides != SidesBoth && f.Sides != SidesDrawn {
-		bad(f.Pos, "sides: %q: use both (each pairing played twice, once from each side) or drawn", f.Sides)
+		bad(f.at("sides"), "sides: %q: use both (each pairing played twice, once from each side) or drawn", f.Sides)
 	}
 	if f.Advance == "" {
 		f.Advance = AdvanceAuto
 	}
 	if f.Advance != AdvanceAuto && f.Advance != AdvanceUmpire {
-		bad(f.Pos, "advance: %q: use auto (the next round starts when a round is over) or umpire", f.Advance)
+		bad(f.at("advance"), "advance: %q: use auto (the next round starts when a round is over) or umpire", f.Advance)
 	}
 	if len(f.Rounds) == 0 {
-		bad(f.Pos, "rounds: give at least one round, like - {scenario: up-the-hogs-back}")
+		bad(f.at("rounds"), "rounds: give at least one round, like - {scenario: up-the-hogs-back}")
 	}
 	slots := len(f.Players)
 	if slots%2 == 1 {
 		slots++
 	}
 	if f.Pairing == RoundRobin && len(f.Rounds) > slots-1 {
-		bad(f.Pos, "rounds: a round robin of %d players has at most %d rounds, not %d", len(f.Players), slots-1, len(f.Rounds))
+		bad(f.at("rounds"), "rounds: a round robin of %d players has at most %d rounds, not %d", len(f.Players), slots-1, len(f.Rounds))
 	}
 	vp := f.Rules.VPChits
 	switch vp {
@@ -308,7 +324,7 @@ func (f *File) check() orders.Errors {
 		f.Digest = "07:00"
 	}
 	if !clockFormat.MatchString(f.Digest) {
-		bad(f.Pos, "digest: %q: give the time of day of the umpire's digest as HH:MM, like 07:00", f.Digest)
+		bad(f.at("digest"), "digest: %q: give the time of day of the umpire's digest as HH:MM, like 07:00", f.Digest)
 	}
 	if len(f.TieBreaks) == 0 {
 		f.TieBreaks = slices.Clone(DefaultTieBreaks)
@@ -316,10 +332,10 @@ func (f *File) check() orders.Errors {
 	seen := map[string]bool{}
 	for _, tb := range f.TieBreaks {
 		if _, ok := TieBreaks[tb]; !ok {
-			bad(f.Pos, "tie-breaks: %q: use %s", tb, strings.Join(tieBreakNames(), ", "))
+			bad(f.at("tie-breaks"), "tie-breaks: %q: use %s", tb, strings.Join(tieBreakNames(), ", "))
 		}
 		if seen[tb] {
-			bad(f.Pos, "tie-breaks: %s is named twice", tb)
+			bad(f.at("tie-breaks"), "tie-breaks: %s is named twice", tb)
 		}
 		seen[tb] = true
 	}

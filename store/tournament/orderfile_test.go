@@ -145,4 +145,3 @@ func orderFile(game, token string, o adjudicator.Orders) []byte {
 	}
 	return []byte("# orders\n" + string(b))
 }
-

@@ -12,10 +12,10 @@ import (
 
 // Row is one player's line in the standings.
 type Row struct {
-	Player                    string
-	Played, Won, Drawn, Lost  int
-	Byes                      int
-	Points                    int
+	Player                   string
+	Played, Won, Drawn, Lost int
+	Byes                     int
+	Points                   int
 	// Late counts the deadlines the player missed in finished games.
 	Late int
 	// Breaks are the tie-breaks' values, in the file's order; higher

@@ -225,6 +225,9 @@ func (d *Director) Next(s *referee.Service, id string, now time.Time) (*Round, e
 func (d *Director) plan(t *Tournament, now time.Time) error {
 	n := len(t.Rounds) + 1
 	f := &t.File
+	if n > len(f.Rounds) {
+		return ErrNoRound
+	}
 	rf := f.Rounds[n-1]
 	var pairs []pair
 	if f.Pairing == Swiss && n > 1 {
