@@ -81,9 +81,9 @@ func cut(s string, n int) string {
 
 // table lays the rows out in aligned columns.
 func (s Standings) table() []string {
-	head := []string{"", "PLACE", "PLAYER", "PLAYED", "WON", "DRAWN", "LOST", "POINTS"}
+	head := []string{"", "PLACE", "PLAYER", "GAMES", "WON", "DRAWN", "LOST", "POINTS"}
 	for _, tb := range s.TieBreaks {
-		head = append(head, strings.ToUpper(tb))
+		head = append(head, tieBreakTitle(tb))
 	}
 	rows := [][]string{head}
 	for _, r := range s.Rows {
@@ -99,10 +99,25 @@ func (s Standings) table() []string {
 		if r.Byes > 0 {
 			played += fmt.Sprintf("+%d bye", r.Byes)
 		}
-		row := []string{mark, place, cut(r.Player, 24), played, fmt.Sprint(r.Won), fmt.Sprint(r.Drawn), fmt.Sprint(r.Lost), fmt.Sprint(r.Points)}
+		row := []string{mark, place, cut(r.Player, 20), played, fmt.Sprint(r.Won), fmt.Sprint(r.Drawn), fmt.Sprint(r.Lost), fmt.Sprint(r.Points)}
 		rows = append(rows, append(row, r.Breaks...))
 	}
 	return alignCells(rows, map[int]bool{2: true})
+}
+
+// tieBreakTitle is a tie-break's column title, short so that five fit.
+func tieBreakTitle(tb string) string {
+	switch tb {
+	case "head-to-head":
+		return "H2H"
+	case "sonneborn-berger":
+		return "S-B"
+	case "buchholz":
+		return "BUCHH"
+	case "lateness":
+		return "LATE"
+	}
+	return strings.ToUpper(tb)
 }
 
 // alignCells aligns rows of cells, numbers to the right except in the

@@ -101,7 +101,7 @@ func TestDigestOncePerDay(t *testing.T) {
 		t.Fatalf("final standings for %d readers: %v", len(final), subjects(out))
 	}
 	mustContain(t, "the final standings", final[1].Text,
-		">      1  Alice        1    1      0     0       3",
+		">      1  Alice       1    1      0     0       3    0     1      0     0",
 		"round 1, duel-r1-1: Alice (U.S.) v Bruno (Japanese): Alice (U.S.) beat Bruno, by the umpire's\n      ruling",
 		"round 1, duel-r1-2: Bruno (U.S.) v Alice (Japanese): void (ended by the umpire without a result)")
 	// Three days down: one digest makes them up, with the games ended;

@@ -108,12 +108,12 @@ tie-breaks: [head-to-head, sonneborn-berger, buchholz, wins, lateness]
 	}
 	tm := &Tournament{File: *f, Rounds: []Round{
 		{Number: 1, Games: []Game{
-			{ID: "g1", US: "A", JP: "B", Result: res(adjudicator.US, "U.S. major victory", 0)}, // A 3, B 0
+			{ID: "g1", US: "A", JP: "B", Result: res(adjudicator.US, "U.S. major victory", 0)},     // A 3, B 0
 			{ID: "g2", US: "C", JP: "D", Result: res(adjudicator.JP, "Japanese minor victory", 2)}, // D 3, C 1; D late 2
 		}},
 		{Number: 2, Games: []Game{
 			{ID: "g3", US: "B", JP: "D", Result: res(adjudicator.US, "U.S. marginal victory", 0)}, // B 2, D 1
-			{ID: "g4", US: "C", JP: "A", Result: &Result{Void: true}},                              // nothing
+			{ID: "g4", US: "C", JP: "A", Result: &Result{Void: true}},                             // nothing
 		}},
 		{Number: 3, Games: []Game{
 			{ID: "g5", US: "A", JP: "D", Result: res(adjudicator.NoSide, "", 1)}, // draw: 1 each; D late 1

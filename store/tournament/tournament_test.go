@@ -419,13 +419,13 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 		t.Fatal("no final standings for Erin")
 	}
 	mustContain(t, "the final standings", final.Text,
-		"   PLACE  PLAYER  PLAYED  WON  DRAWN  LOST  POINTS  HEAD-TO-HEAD  WINS  BUCHHOLZ  LATENESS\n"+
-			">      1  Erin         3    3      0     0       9             0     3         6         0\n"+
-			"       2  Dmitri       3    2      1     0       7             0     2        10         1\n"+
-			"       3  Farid        3    1      1     1       4             0     1        10         0\n"+
-			"       4  Alice        3    1      0     2       3             0     1        20         0\n"+
-			"       5  Chiyo        3    1      0     2       3             0     1        16         0\n"+
-			"       6  Bruno        3    0      0     3       0             0     0        16         0\n",
+		"   PLACE  PLAYER  GAMES  WON  DRAWN  LOST  POINTS  H2H  WINS  BUCHH  LATE\n"+
+			">      1  Erin        3    3      0     0       9    0     3      6     0\n"+
+			"       2  Dmitri      3    2      1     0       7    0     2     10     1\n"+
+			"       3  Farid       3    1      1     1       4    0     1     10     0\n"+
+			"       4  Alice       3    1      0     2       3    0     1     20     0\n"+
+			"       5  Chiyo       3    1      0     2       3    0     1     16     0\n"+
+			"       6  Bruno       3    0      0     3       0    0     0     16     0\n",
 		"Nothing: the tournament is over.")
 
 	// Every game's export passes the audit.
