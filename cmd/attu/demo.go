@@ -5,14 +5,12 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	mrand "math/rand/v2"
 	"mime"
 	"net"
 	"os"
@@ -40,7 +38,7 @@ func init() {
 	})
 }
 
-const demoUsage = `Usage: attu demo [-turns N] [-seed HEX] [-keep DIR]
+const demoUsage = `Usage: attu demo [-turns N] [-seed HEX] [-keep DIR] [-servers loopback|real|FILE]
 
 Plays a whole game by mail on this machine, with nothing to configure: it
 starts a small IMAP and SMTP server on 127.0.0.1, opens a game database,
@@ -55,9 +53,16 @@ game and audits it.
 The same seed plays the same game: the dice come from it, and so do the
 players' choices.
 
+With -servers real the same game goes through Dovecot and Postfix started
+by scripts/mailservers.sh (their mailboxes are emptied first): the players
+send to Postfix, which delivers into Dovecot by LMTP; attu reads Dovecot
+over IMAP with STARTTLS and sends through Postfix submission with a
+password.
+
 Examples:
   attu demo
   attu demo -turns 3 -seed 1943 -keep /tmp/attu-demo
+  ATTU_MAILSERVERS=$(scripts/mailservers.sh start) attu demo -servers real
 
 Flags:
 `
@@ -72,6 +77,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	seedHex := fs.String("seed", defaultDemoSeed, "the seed of the dice and of the players' choices, in hex")
 	keep := fs.String("keep", "", "write the database, the log and the mails here (default: a new temporary directory)")
 	timeout := fs.Duration("timeout", 55*time.Second, "give up after this long")
+	servers := fs.String("servers", "loopback", "the mail servers: loopback (the demo's own), real (Dovecot and Postfix of scripts/mailservers.sh, found through $ATTU_MAILSERVERS), or the path of that script's environment file")
 	argv, code, ok := parseFlags(fs, demoUsage, args, stdout, stderr)
 	if !ok {
 		return code
@@ -99,7 +105,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	if err := demo(ctx, stdout, dir, *turns, seedBytes); err != nil {
+	if err := demo(ctx, stdout, dir, *turns, seedBytes, *servers); err != nil {
 		fmt.Fprintf(stderr, "attu demo: %v\n(the log is in %s)\n", err, filepath.Join(dir, "attu.log"))
 		return 1
 	}
@@ -107,7 +113,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 }
 
 // demo plays the game; everything it writes goes to dir.
-func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte) error {
+func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte, servers string) error {
 	start := time.Now()
 	logf, err := os.Create(filepath.Join(dir, "attu.log"))
 	if err != nil {
@@ -116,19 +122,11 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	defer logf.Close()
 	lg := slog.New(slog.NewTextHandler(logf, nil))
 
-	sys, err := loopback.Start(nil)
+	sys, err := openMailSystem(servers)
 	if err != nil {
 		return err
 	}
 	defer sys.Close()
-	pass := map[string]string{}
-	addr := map[string]string{}
-	for _, u := range []string{"attu", "alice", "bob", "carol"} {
-		pass[u] = randomPassword()
-		if addr[u], err = sys.AddUser(u, pass[u]); err != nil {
-			return err
-		}
-	}
 
 	dbPath := filepath.Join(dir, "attu.db")
 	os.Remove(dbPath) // a kept directory from an earlier run
@@ -137,94 +135,15 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 		return err
 	}
 	defer db.Close()
-	svc := referee.New(db, referee.Config{Address: addr["attu"], DB: dbPath, Logger: lg})
-	// IDLE restarts every two seconds: a mail delivered while the inbox
-	// moves the previous one and enters IDLE has been seen to wait for the
-	// next restart (ten minutes by default), which would stall the demo.
-	d, err := newDaemon(svc, daemonConfig{
-		Address: addr["attu"],
-		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: pass["attu"],
-			Processed: "attu-done", IdleRestart: 2 * time.Second, RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
-		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain, Timeout: 10 * time.Second},
-		Outbox: mail.OutboxConfig{Interval: time.Second, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
-		Tick:   time.Second,
-		Logger: lg,
+	gameSeed := sha256.Sum256(append([]byte("attu demo dice\x00"), seed...))
+	pg, err := playByMail(ctx, mailPlay{
+		Sys: sys, DB: db, DBPath: dbPath, Log: lg, Out: out, Turns: turns, Seed: seed,
+		Game: referee.NewGame{ID: "demo", Name: "Attu demo", Setup: "historic", Seed: gameSeed[:]},
 	})
 	if err != nil {
 		return err
 	}
-	runCtx, stopDaemons := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer stopDaemons()
-	wg.Add(1)
-	go func() { defer wg.Done(); d.run(runCtx) }()
-
-	sum := sha256.Sum256(append([]byte("attu demo\x00"), seed...))
-	players := map[adjudicator.Side]*demoPlayer{}
-	for i, p := range []struct {
-		side adjudicator.Side
-		user string
-	}{{adjudicator.US, "alice"}, {adjudicator.JP, "bob"}} {
-		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
-		pl, err := newDemoPlayer(p.side, addr[p.user], db, turns, func(n int) int { return rng.IntN(n) },
-			mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: p.user, Password: pass[p.user],
-				IdleRestart: 2 * time.Second, RetryMin: 100 * time.Millisecond, RetryMax: time.Second, Timeout: 10 * time.Second},
-			sys.SMTPAddr(),
-			lg.With("player", p.user))
-		if err != nil {
-			return err
-		}
-		players[p.side] = pl
-		wg.Add(1)
-		go func() { defer wg.Done(); pl.inbox.Run(runCtx, mail.Position{}) }()
-	}
-
-	gameSeed := sha256.Sum256(append([]byte("attu demo dice\x00"), seed...))
-	c, err := svc.Create(referee.NewGame{ID: "demo", Name: "Attu demo", Setup: "historic",
-		US: addr["alice"], JP: addr["bob"], Umpire: addr["carol"], Seed: gameSeed[:]}, time.Now())
-	if err != nil {
-		return err
-	}
-	id := c.Game.ID
-	d.outbox.Kick()
-	fmt.Fprintf(out, "attu demo: game %q created; the U.S. is played by %s, the Japanese by %s, the umpire is %s.\n",
-		id, addr["alice"], addr["bob"], addr["carol"])
-	fmt.Fprintf(out, "Mail goes through IMAP %s and SMTP %s; attu reads %s.\n", sys.IMAPAddr(), sys.SMTPAddr(), addr["attu"])
-	fmt.Fprintf(out, "Playing %d turns by mail...\n\n", turns)
-
-	// Wait for the players to play their turns, end the game, and wait
-	// for both final reports.
-	ended := false
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for !(players[adjudicator.US].isOver() && players[adjudicator.JP].isOver()) {
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("the game did not finish in time: %w", ctx.Err())
-		case <-tick.C:
-		}
-		if ended {
-			continue
-		}
-		g, err := db.Game(id)
-		if err != nil {
-			return err
-		}
-		if g.Status == store.Ended {
-			ended = true
-			continue
-		}
-		if g.Wait.Turn > turns {
-			if _, err := svc.Umpire(id, []string{"end", fmt.Sprintf("the demo's %d turns are played", turns)}, time.Now()); err != nil {
-				return err
-			}
-			d.outbox.Kick()
-			ended = true
-		}
-	}
-	stopDaemons()
-	wg.Wait()
+	id, players := pg.ID, pg.Players
 
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		players[side].print(out)
@@ -251,7 +170,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	rep.WriteText(out)
 
 	mailDir := filepath.Join(dir, "mail")
-	n, err := writeDeliveries(mailDir, sys.Deliveries())
+	n, err := sys.SaveMail(mailDir)
 	if err != nil {
 		return err
 	}
@@ -298,6 +217,9 @@ type demoPlayer struct {
 	db    *store.DB
 	turns int
 	pick  func(int) int
+	// steer, when set, overrides the U.S. decision of the turns it
+	// answers for (the end-to-end tests use it to reach every wait).
+	steer func(turn int) *adjudicator.Decision
 	inbox *mail.Inbox
 	smtp  string // host:port of the SMTP server
 	log   *slog.Logger
@@ -313,7 +235,7 @@ type demoPlayer struct {
 
 // demoMail is a mail a player received.
 type demoMail struct {
-	Subject, Text string
+	MessageID, Subject, Text string
 }
 
 func newDemoPlayer(side adjudicator.Side, addr string, db *store.DB, turns int, pick func(int) int,
@@ -385,7 +307,7 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 		return nil
 	}
 	p.mu.Lock()
-	p.received = append(p.received, demoMail{Subject: msg.Subject, Text: msg.Text})
+	p.received = append(p.received, demoMail{MessageID: msg.MessageID, Subject: msg.Subject, Text: msg.Text})
 	if tok := tokenIn(msg.Text); tok != "" {
 		p.token = tok
 	}
@@ -394,10 +316,38 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 	}
 	p.mu.Unlock()
 	tmpl := templateIn(msg)
+	if tmpl == nil && strings.Contains(msg.Text, ": your orders.") {
+		// The setup waits of rule 12 come with no order template: the
+		// player writes the file itself (orders/doc.go) for the wait its
+		// report names.
+		tmpl, err = p.setupEnvelope()
+		if err != nil {
+			return err
+		}
+	}
 	if tmpl == nil {
 		return nil
 	}
 	return p.answer(ctx, msg, tmpl)
+}
+
+// setupEnvelope returns the head of an orders file for the setup wait
+// that awaits the player, nil when none does.
+func (p *demoPlayer) setupEnvelope() ([]byte, error) {
+	ids, err := p.db.Games()
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		g, err := p.db.Game(id)
+		if err != nil {
+			return nil, err
+		}
+		if w := g.Wait; w.Side == p.side && (w.Kind == adjudicator.WaitJPSetup || w.Kind == adjudicator.WaitUSLanding) {
+			return fmt.Appendf(nil, "game: %s\nside: %s\nturn: %d\nwait: %s\n", id, p.side, w.Turn, w.Kind), nil
+		}
+	}
+	return nil, nil
 }
 
 // tokenIn finds the secret token in the welcome mail.
@@ -456,6 +406,12 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 		return err
 	}
 	o := autoplay.Orders(st, p.pick)
+	if p.steer != nil && env.Wait == string(adjudicator.WaitUSDecision) {
+		if dec := p.steer(env.Turn); dec != nil {
+			o = st.DefaultOrders()
+			o.Decision = dec
+		}
+	}
 	p.mu.Lock()
 	token := p.token
 	p.mu.Unlock()

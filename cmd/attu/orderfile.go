@@ -85,6 +85,35 @@ func orderFile(game, token string, o adjudicator.Orders) ([]byte, error) {
 		}
 		f["standing"] = m
 	}
+	// The setup waits of rule 12, as orders/doc.go writes them.
+	if su := o.JPSetup; su != nil {
+		setup := map[string]any{}
+		var place, vp []map[string]any
+		for _, p := range su.Place {
+			place = append(place, map[string]any{"unit": p.Unit, "hex": p.Hex})
+		}
+		for _, v := range su.VP {
+			vp = append(vp, map[string]any{"hex": v.Hex, "value": v.Value})
+		}
+		if place != nil {
+			setup["place"] = place
+		}
+		if vp != nil {
+			setup["vp"] = vp
+		}
+		f["setup"] = setup
+	}
+	if l := o.Landing; l != nil {
+		landing := map[string]any{"delay": l.Delay}
+		var land []map[string]any
+		for _, e := range l.Land {
+			land = append(land, map[string]any{"unit": e.Unit, "zone": e.Zone})
+		}
+		if land != nil {
+			landing["land"] = land
+		}
+		f["landing"] = landing
+	}
 	if o.Wait == adjudicator.WaitActions {
 		acts := []map[string]any{}
 		for _, a := range o.Actions {

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+// The daemon's end-to-end tests run through one of two mail systems:
+//
+//   - by default the in-process servers of mail/loopback (plaintext on
+//     127.0.0.1, mailboxes made on demand);
+//   - when ATTU_MAILSERVERS names the environment file written by
+//     scripts/mailservers.sh start, Dovecot and Postfix: mail from the
+//     players is submitted to Postfix and delivered into Dovecot by LMTP,
+//     the daemon reads Dovecot over IMAP with STARTTLS and sends through
+//     Postfix submission with a password, the players read Dovecot.
+//
+// A test written against testMailSystem, sendRaw and fetchInbox runs on
+// both unchanged.
+
+// testMailSystem returns the mail system of this test run, stopped (for
+// the loopback servers) when the test ends. The real servers' mailboxes
+// are emptied first.
+func testMailSystem(t *testing.T) mailSystem {
+	t.Helper()
+	if env := os.Getenv(mailServersEnv); env != "" {
+		sys, err := openRealMail(env)
+		if err != nil {
+			t.Fatalf("the real mail servers of %s=%s: %v", mailServersEnv, env, err)
+		}
+		return sys
+	}
+	sys, err := startLoopbackMail()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sys.Close() })
+	return sys
+}
+
+// sendRaw hands a mail, bytes as given, to the system's inbound SMTP
+// server, as a player's provider or a robot would.
+func sendRaw(ctx context.Context, sys mailSystem, from string, to []string, data []byte) error {
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	conn, err := new(net.Dialer).DialContext(dctx, "tcp", sys.Inbound())
+	if err != nil {
+		return err
+	}
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	c := smtp.NewClient(conn)
+	defer c.Close()
+	if err := c.SendMail(from, to, bytes.NewReader(data)); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+// fetchInbox returns every mail in a mailbox's INBOX, whole, in UID
+// order, read over IMAP as the account is configured (STARTTLS against
+// Dovecot).
+func fetchInbox(acct mailAccount) ([][]byte, error) {
+	opts := &imapclient.Options{TLSConfig: acct.IMAP.TLSConfig}
+	var c *imapclient.Client
+	var err error
+	if acct.IMAP.Security == mail.Plain {
+		c, err = imapclient.DialInsecure(acct.IMAP.Addr, opts)
+	} else {
+		c, err = imapclient.DialStartTLS(acct.IMAP.Addr, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	if err := c.Login(acct.IMAP.Username, acct.IMAP.Password).Wait(); err != nil {
+		return nil, err
+	}
+	sel, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil || sel.NumMessages == 0 {
+		return nil, err
+	}
+	all := imap.UIDSet{}
+	all.AddRange(1, 0)
+	body := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := c.Fetch(all, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{body}}).Collect()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, 0, len(msgs))
+	for _, m := range msgs {
+		out = append(out, m.FindBodySection(body))
+	}
+	return out, c.Logout().Wait()
+}
+
+// testDaemon is attu's daemon serving a test's mail system: the mailboxes
+// of attu, alice, bob and carol, a database, the game service.
+type testDaemon struct {
+	sys  mailSystem
+	db   *store.DB
+	svc  *referee.Service
+	d    *daemon
+	acct map[string]mailAccount
+}
+
+// startTestDaemon opens a database in a temporary directory and runs the
+// daemon on sys until the test ends, with waits short enough for tests.
+func startTestDaemon(t *testing.T, sys mailSystem) *testDaemon {
+	t.Helper()
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "attu.db")
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	td := &testDaemon{sys: sys, db: db, acct: map[string]mailAccount{}}
+	for _, u := range []string{"attu", "alice", "bob", "carol"} {
+		if td.acct[u], err = sys.Account(u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lg := e2eLog(t, dir)
+	td.svc = referee.New(db, referee.Config{Address: td.acct["attu"].Address, DB: dbPath, Logger: lg})
+	in := td.acct["attu"].IMAP
+	in.Processed = "attu-done"
+	in.IdleRestart, in.RetryMin, in.RetryMax, in.Timeout = 2*time.Second, 100*time.Millisecond, time.Second, 10*time.Second
+	out := td.acct["attu"].SMTP
+	out.Timeout = 10 * time.Second
+	td.d, err = newDaemon(td.svc, daemonConfig{Address: td.acct["attu"].Address, IMAP: in, SMTP: out,
+		Outbox: mail.OutboxConfig{Interval: 500 * time.Millisecond, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
+		Tick:   time.Second, Logger: lg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); td.d.run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		db.Close()
+	})
+	return td
+}
+
+// waitInbox waits until user's INBOX holds at least n mails and returns
+// them all.
+func (td *testDaemon) waitInbox(t *testing.T, user string, n int, within time.Duration) [][]byte {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		ms, err := fetchInbox(td.acct[user])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ms) >= n {
+			return ms
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s has %d mails after %v, want %d", user, len(ms), within, n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// cutIMAP cuts every IMAP connection of the mail system at once, as a
+// server restart or a network failure would: the loopback server closes
+// them, Dovecot's doveadm kicks every user.
+func cutIMAP(t *testing.T, sys mailSystem) {
+	t.Helper()
+	switch s := sys.(type) {
+	case *loopbackMail:
+		s.sys.DropConnections()
+	case *realMail:
+		conf := filepath.Join(s.env["ATTU_MS_DIR"], "dovecot", "dovecot.conf")
+		if out, err := exec.Command("doveadm", "-c", conf, "kick", "*").CombinedOutput(); err != nil {
+			t.Fatalf("doveadm kick: %v\n%s", err, out)
+		}
+	default:
+		t.Fatalf("cutIMAP: unknown mail system %T", sys)
+	}
+}

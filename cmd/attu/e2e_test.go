@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+// e2eLog opens a log file for a test's daemon and players, shown when the
+// test fails.
+func e2eLog(t *testing.T, dir string) *slog.Logger {
+	t.Helper()
+	path := filepath.Join(dir, "attu.log")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		f.Close()
+		if t.Failed() {
+			b, _ := os.ReadFile(path)
+			if len(b) > 20000 {
+				b = b[len(b)-20000:]
+			}
+			t.Logf("the end of the log:\n%s", b)
+		}
+	})
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// A game created by the rules of setup (rule 12: the Japanese set up
+// freely, then the U.S. lands) is played by mail only, through every kind
+// of wait: the Japanese setup, the U.S. landing, U.S. decisions with a
+// night turn (rule 3.1) and a refit turn (the U.S. and the Japanese refit
+// orders), and both sides' actions. Every mail the game queued for a
+// player reached that player exactly once, no player ever saw the other
+// side's token, the daemon's INBOX is empty at the end (every mail moved
+// to the processed folder), and the export of the game passes the audit.
+// With ATTU_MAILSERVERS set, all of it goes through Dovecot and Postfix.
+func TestE2EGameByMail(t *testing.T) {
+	sys := testMailSystem(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "attu.db")
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const turns = 4
+	steer := func(turn int) *adjudicator.Decision {
+		switch turn {
+		case 2:
+			return &adjudicator.Decision{Night: true}
+		case 3:
+			return &adjudicator.Decision{Refit: true}
+		}
+		return &adjudicator.Decision{}
+	}
+	seed := sha256.Sum256([]byte("attu e2e dice"))
+	start := time.Now()
+	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: turns, Seed: []byte("e2e"),
+		Game:  referee.NewGame{ID: "e2e", Name: "Attu by mail", Scenario: "campaign", JPSetup: "free", Seed: seed[:]},
+		Steer: steer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d turns by mail in %v", turns, time.Since(start).Round(time.Millisecond))
+
+	// Every wait kind was answered by an orders file that came by mail.
+	log, err := db.Log(pg.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := map[string]bool{}
+	night, refit := false, false
+	for _, e := range log {
+		if e.Kind != store.KindOrders {
+			continue
+		}
+		if e.MessageID == "" || e.Orders == nil {
+			t.Errorf("log entry %d (%s %s of turn %d) did not come by mail", e.Seq, e.Side, e.Wait, e.Turn)
+			continue
+		}
+		answered[fmt.Sprintf("%s %s", e.Side, e.Wait)] = true
+		if d := e.Orders.Decision; d != nil && e.Wait == adjudicator.WaitUSDecision {
+			night = night || (d.Night && e.Turn == 2)
+			refit = refit || (d.Refit && e.Turn == 3)
+		}
+	}
+	for _, want := range []string{"jp jp-setup", "us us-landing", "us us-decision", "us us-refit", "jp jp-refit", "us actions", "jp actions"} {
+		if !answered[want] {
+			t.Errorf("no %s orders were applied; applied: %v", want, answered)
+		}
+	}
+	if !night || !refit {
+		t.Errorf("night turn 2 applied: %v, refit turn 3 applied: %v", night, refit)
+	}
+
+	// Each side received what the game queued for it, exactly once, and
+	// nothing of the other side's secrets.
+	queued, err := db.Outbox(pg.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := map[adjudicator.Side]*demoPlayer{adjudicator.US: pg.Players[adjudicator.US], adjudicator.JP: pg.Players[adjudicator.JP]}
+	for side, p := range players {
+		other := players[side.Enemy()]
+		want := map[string]bool{}
+		for _, m := range queued {
+			for _, to := range m.To {
+				if mail.SameAddress(to, p.addr) {
+					want[strings.Trim(m.MessageID, "<>")] = true
+				}
+			}
+		}
+		got := map[string]int{}
+		reports := 0
+		for _, m := range p.received {
+			got[strings.Trim(m.MessageID, "<>")]++
+			if strings.Contains(m.Text, "report for the "+sideTitle(side)+" player") {
+				reports++
+			}
+			if other.token != "" && strings.Contains(m.Text, other.token) {
+				t.Errorf("the %s player received the other side's token in %q", side, m.Subject)
+			}
+		}
+		for id := range want {
+			if got[id] != 1 {
+				t.Errorf("the %s player received %s %d times", side, id, got[id])
+			}
+		}
+		for id := range got {
+			if !want[id] {
+				t.Errorf("the %s player received %s, which the game never queued for it", side, id)
+			}
+		}
+		if p.token == "" || len(p.received) == 0 || !strings.Contains(p.received[0].Subject, "welcome: you play the "+sideTitle(side)+" player") {
+			t.Errorf("the %s player's first mail was not its welcome with its token", side)
+		}
+		if last := p.received[len(p.received)-1]; !strings.Contains(last.Subject, "the game is over") {
+			t.Errorf("the %s player's last mail is %q, not the final report", side, last.Subject)
+		}
+		if reports < 2*turns {
+			t.Errorf("the %s player received %d reports for its side, want at least %d", side, reports, 2*turns)
+		}
+	}
+
+	// Every mail the daemon handled left its INBOX for the processed
+	// folder: MOVE, or COPY, STORE and UID EXPUNGE.
+	left, err := fetchInbox(pg.Account["attu"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("%d mails are still in attu's INBOX:\n%s", len(left), left[0])
+	}
+
+	x, err := db.Export(pg.ID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := x.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if x, err = store.ReadExport(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if rep := store.Audit(x, referee.Engine()); !rep.OK() {
+		var b bytes.Buffer
+		rep.WriteText(&b)
+		t.Errorf("the audit of the export failed:\n%s", b.String())
+	}
+}
+
+// Orders mailed the way people's mail programs and servers shape them
+// are read alike on both backends: a From with an encoded display name
+// and a Subject folded over three lines (RFC 5322 section 2.2.3), an
+// 8-bit UTF-8 body declared as such, written with bare LF line endings
+// (SMTP turns them into CRLF on the way; Dovecot stores CRLF), and the
+// orders in the body after a comment in German. Postfix adds Received
+// and Dovecot's LMTP Return-Path and Delivered-To on top. The daemon
+// applies the orders, answers the player with the next report, and the
+// mail is moved out of its INBOX.
+func TestE2EMailShapes(t *testing.T) {
+	td := startTestDaemon(t, testMailSystem(t))
+	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Shapes", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.d.outbox.Kick()
+	welcome := td.waitInbox(t, "alice", 1, 30*time.Second)
+	if !bytes.Contains(welcome[0], []byte("welcome: you play the U.S. player")) {
+		t.Fatalf("alice's first mail is not her welcome:\n%.2000s", welcome[0])
+	}
+	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	raw := "From: =?utf-8?q?Alice_M=C3=BCller?=\n <" + td.acct["alice"].Address + ">\n" +
+		"To: <" + game + ">\n" +
+		"Subject: Re: [attu g1] welcome: you play the U.S. player, and a subject long\n enough that a mail program folds it\n\tover three lines\n" +
+		"Message-ID: <shapes-1@attu.test>\n" +
+		"Date: " + time.Now().Format(time.RFC1123Z) + "\n" +
+		"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n" +
+		"# Befehle für Zug 1 — eine Nacht ✓\n" +
+		"game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: " + c.Tokens[adjudicator.US] + "\n" +
+		"decision: {refit: false, night: true}\n"
+	if err := sendRaw(context.Background(), td.sys, td.acct["alice"].Address, []string{game}, []byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	ms := td.waitInbox(t, "alice", 2, 30*time.Second)
+	reply, err := mail.Extract(bytes.NewReader(ms[1]), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(reply.InReplyTo, "shapes-1@attu.test") || !strings.Contains(reply.Text, "report for the U.S. player") {
+		t.Errorf("alice's answer (in reply to %q):\n%.3000s", reply.InReplyTo, reply.Text)
+	}
+	log, err := td.db.Log("g1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := false
+	for _, e := range log {
+		if e.Kind == store.KindOrders && strings.Contains(e.MessageID, "shapes-1@attu.test") {
+			applied = e.Orders != nil && e.Orders.Decision != nil && e.Orders.Decision.Night
+		}
+	}
+	if !applied {
+		t.Errorf("the night decision of shapes-1 is not in the log")
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		left, err := fetchInbox(td.acct["attu"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d mails stay in attu's INBOX", len(left))
+		}
+	}
+}
+
+// The IMAP connection cut while the daemon waits in IDLE: it reconnects
+// and applies orders mailed after the cut, once.
+func TestE2EIMAPCut(t *testing.T) {
+	td := startTestDaemon(t, testMailSystem(t))
+	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Cut", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.d.outbox.Kick()
+	td.waitInbox(t, "alice", 1, 30*time.Second)
+	time.Sleep(300 * time.Millisecond) // the daemon is back in IDLE
+	cutIMAP(t, td.sys)
+	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	raw := "From: <" + td.acct["alice"].Address + ">\r\nTo: <" + game + ">\r\nSubject: orders\r\nMessage-ID: <cut-1@attu.test>\r\n" +
+		"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
+		"game: g1\r\nside: us\r\nturn: 1\r\nwait: us-decision\r\ntoken: " + c.Tokens[adjudicator.US] + "\r\ndecision: {refit: false, night: false}\r\n"
+	if err := sendRaw(context.Background(), td.sys, td.acct["alice"].Address, []string{game}, []byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	ms := td.waitInbox(t, "alice", 2, 30*time.Second)
+	if !bytes.Contains(ms[1], []byte("cut-1@attu.test")) {
+		t.Errorf("alice's second mail does not answer the orders:\n%.2000s", ms[1])
+	}
+	time.Sleep(time.Second)
+	log, err := td.db.Log("g1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range log {
+		if e.Kind == store.KindOrders {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d orders entries in the log, want 1", n)
+	}
+	if ms := td.waitInbox(t, "alice", 2, time.Second); len(ms) != 2 {
+		t.Errorf("alice has %d mails, want 2", len(ms))
+	}
+}

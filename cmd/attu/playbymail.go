@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+// openMailSystem starts the demo's own servers ("loopback", or "") or
+// opens the real servers of scripts/mailservers.sh ("real"), whose
+// environment file $ATTU_MAILSERVERS names (the script's default place
+// when unset). servers may also be the path of such a file.
+func openMailSystem(servers string) (mailSystem, error) {
+	switch servers {
+	case "", "loopback":
+		return startLoopbackMail()
+	case "real":
+		env := os.Getenv(mailServersEnv)
+		if env == "" {
+			env = "/tmp/attu-mailservers/env"
+		}
+		if _, err := os.Stat(env); err != nil {
+			return nil, fmt.Errorf("-servers real: %w (start them with scripts/mailservers.sh start, and set %s to the file it prints)", err, mailServersEnv)
+		}
+		return openRealMail(env)
+	}
+	if _, err := os.Stat(servers); err == nil {
+		return openRealMail(servers)
+	}
+	return nil, fmt.Errorf("-servers %q: want loopback, real, or the environment file of scripts/mailservers.sh", servers)
+}
+
+// mailPlay is a game to play by mail: the daemon reads attu's mailbox,
+// two scripted players (demoPlayer) read theirs and answer, the umpire
+// ends the game after Turns turns.
+type mailPlay struct {
+	Sys    mailSystem
+	DB     *store.DB
+	DBPath string
+	Log    *slog.Logger
+	Out    io.Writer // what happens, for the demo's reader; io.Discard when nil
+	Turns  int
+	Seed   []byte // the players' choices
+	// Game is created with the players' addresses filled in.
+	Game referee.NewGame
+	// Steer, when set, makes the U.S. decision of each turn it returns a
+	// decision for, in place of the scripted player's own choice.
+	Steer func(turn int) *adjudicator.Decision
+}
+
+// mailGameResult is a game played by mail to its end.
+type mailGameResult struct {
+	ID      string
+	Svc     *referee.Service
+	Players map[adjudicator.Side]*demoPlayer
+	Address map[string]string // user → address
+	Account map[string]mailAccount
+}
+
+// playByMail plays p and returns when both players have received the
+// final report, the daemon and the players' inboxes stopped.
+func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
+	out, lg := p.Out, p.Log
+	if out == nil {
+		out = io.Discard
+	}
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	acct := map[string]mailAccount{}
+	addr := map[string]string{}
+	for _, u := range []string{"attu", "alice", "bob", "carol"} {
+		a, err := p.Sys.Account(u)
+		if err != nil {
+			return nil, err
+		}
+		acct[u], addr[u] = a, a.Address
+	}
+	// Short waits everywhere: the game must finish in seconds. IDLE
+	// restarts every two seconds: a mail delivered while the inbox moves
+	// the previous one and enters IDLE has been seen to wait for the next
+	// restart (ten minutes by default), which would stall the game.
+	fast := func(c mail.InboxConfig) mail.InboxConfig {
+		c.IdleRestart, c.RetryMin, c.RetryMax, c.Timeout = 2*time.Second, 100*time.Millisecond, time.Second, 10*time.Second
+		return c
+	}
+	svc := referee.New(p.DB, referee.Config{Address: addr["attu"], DB: p.DBPath, Logger: lg})
+	in := fast(acct["attu"].IMAP)
+	in.Processed = "attu-done"
+	smtpCfg := acct["attu"].SMTP
+	smtpCfg.Timeout = 10 * time.Second
+	d, err := newDaemon(svc, daemonConfig{
+		Address: addr["attu"],
+		IMAP:    in,
+		SMTP:    smtpCfg,
+		Outbox:  mail.OutboxConfig{Interval: time.Second, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
+		Tick:    time.Second,
+		Logger:  lg,
+	})
+	if err != nil {
+		return nil, err
+	}
+	runCtx, stopDaemons := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer stopDaemons()
+	wg.Add(1)
+	go func() { defer wg.Done(); d.run(runCtx) }()
+
+	sum := sha256.Sum256(append([]byte("attu demo\x00"), p.Seed...))
+	players := map[adjudicator.Side]*demoPlayer{}
+	for i, pl := range []struct {
+		side adjudicator.Side
+		user string
+	}{{adjudicator.US, "alice"}, {adjudicator.JP, "bob"}} {
+		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
+		dp, err := newDemoPlayer(pl.side, addr[pl.user], p.DB, p.Turns, func(n int) int { return rng.IntN(n) },
+			fast(acct[pl.user].IMAP), p.Sys.Inbound(), lg.With("player", pl.user))
+		if err != nil {
+			return nil, err
+		}
+		dp.steer = p.Steer
+		players[pl.side] = dp
+		wg.Add(1)
+		go func() { defer wg.Done(); dp.inbox.Run(runCtx, mail.Position{}) }()
+	}
+
+	ng := p.Game
+	ng.US, ng.JP, ng.Umpire = addr["alice"], addr["bob"], addr["carol"]
+	c, err := svc.Create(ng, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	id := c.Game.ID
+	d.outbox.Kick()
+	fmt.Fprintf(out, "attu demo: game %q created; the U.S. is played by %s, the Japanese by %s, the umpire is %s.\n",
+		id, addr["alice"], addr["bob"], addr["carol"])
+	fmt.Fprintf(out, "Mail goes through %s; attu reads %s.\n", p.Sys.Describe(), addr["attu"])
+	fmt.Fprintf(out, "Playing %d turns by mail...\n\n", p.Turns)
+
+	// Wait for the players to play their turns, end the game, and wait
+	// for both final reports.
+	ended := false
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for !(players[adjudicator.US].isOver() && players[adjudicator.JP].isOver()) {
+		select {
+		case <-ctx.Done():
+			g, _ := p.DB.Game(id)
+			return nil, fmt.Errorf("the game did not finish in time (it waits for %s %s of turn %d): %w",
+				g.Wait.Side, g.Wait.Kind, g.Wait.Turn, ctx.Err())
+		case <-tick.C:
+		}
+		if ended {
+			continue
+		}
+		g, err := p.DB.Game(id)
+		if err != nil {
+			return nil, err
+		}
+		if g.Status == store.Ended {
+			ended = true
+			continue
+		}
+		if g.Wait.Turn > p.Turns {
+			if _, err := svc.Umpire(id, []string{"end", fmt.Sprintf("the demo's %d turns are played", p.Turns)}, time.Now()); err != nil {
+				return nil, err
+			}
+			d.outbox.Kick()
+			ended = true
+		}
+	}
+	stopDaemons()
+	wg.Wait()
+	return &mailGameResult{ID: id, Svc: svc, Players: players, Address: addr, Account: acct}, nil
+}
