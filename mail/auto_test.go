@@ -20,7 +20,8 @@ func TestGameRouting(t *testing.T) {
 		addr, own, game string
 	}{
 		{"attu+g1@attu.test", "attu@attu.test", "g1"},
-		{"ATTU+Game-2.b_c@ATTU.test", "attu@attu.test", "Game-2.b_c"},
+		{"ATTU+Game-2@ATTU.test", "attu@attu.test", "game-2"},
+		{"attu+g.b_c@attu.test", "attu@attu.test", ""},
 		{"attu@attu.test", "attu@attu.test", ""},
 		{"attu+@attu.test", "attu@attu.test", ""},
 		{"attu+g1@other.test", "attu@attu.test", ""},
@@ -33,7 +34,7 @@ func TestGameRouting(t *testing.T) {
 		}
 	}
 	for subject, game := range map[string]string{
-		"Re: [attu g1] Turn 3": "g1", "[ATTU  g-2] x": "g-2", "[attu] x": "", "[attu g1": "", "attu g1": "",
+		"Re: [attu g1] Turn 3": "g1", "[ATTU  G-2] x": "g-2", "[attu] x": "", "[attu g1": "", "attu g1": "",
 	} {
 		if g, _ := GameFromSubject(subject); g != game {
 			t.Errorf("GameFromSubject(%q) = %q, want %q", subject, g, game)
@@ -54,7 +55,7 @@ func TestGameRouting(t *testing.T) {
 	if g := m.Game(own); g != "g3" {
 		t.Errorf("Bcc: %q", g)
 	}
-	if !ValidGameID("g1") || ValidGameID("") || ValidGameID("-g") || ValidGameID(strings.Repeat("g", 65)) {
+	if !ValidGameID("g1") || ValidGameID("") || ValidGameID("-g") || ValidGameID(strings.Repeat("g", 33)) || !ValidGameID(strings.Repeat("g", 32)) {
 		t.Error("ValidGameID")
 	}
 }

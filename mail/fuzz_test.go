@@ -12,14 +12,17 @@ import (
 )
 
 // FuzzExtract feeds the extractor what strangers may send, starting from
-// the corpus: it must never panic, must stay within its limits, and must
+// the corpus and the bad mail the daemon's tests send (testdata/badmail,
+// tokens left as placeholders): it must never panic, must stay within its limits, and must
 // hand back only valid UTF-8 (the store keeps it as JSON).
 //
 //	go test -fuzz FuzzExtract ./mail
 func FuzzExtract(f *testing.F) {
 	files, err := filepath.Glob("testdata/corpus/*.eml")
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no corpus: %v", err)
+	bad, err2 := filepath.Glob("testdata/badmail/*.eml")
+	files = append(files, bad...)
+	if err != nil || err2 != nil || len(files) == 0 || len(bad) == 0 {
+		f.Fatalf("no corpus: %v %v", err, err2)
 	}
 	for _, name := range files {
 		raw, err := os.ReadFile(name)
@@ -87,13 +90,24 @@ func FuzzExtract(f *testing.F) {
 }
 
 // FuzzRouting feeds subjects, addresses and bodies to the routing and
-// cleaning helpers.
+// cleaning helpers, starting from those of the bad mail.
 //
 //	go test -fuzz FuzzRouting ./mail
 func FuzzRouting(f *testing.F) {
 	f.Add("Re: [attu g1] status", "attu+g1@attu.test", "status\n\nOn x wrote:\n> q\n-- \nsig")
 	f.Add("AW: Fwd: [ATTU g-2] extend 48h", "ATTU+g-2@ATTU.TEST", "a long \nline\n stuffed")
 	f.Add("[attu [attu g1]g2]", "attu+@attu.test", "-----Original Message-----")
+	// The subjects, recipients and bodies of the bad mail.
+	files, _ := filepath.Glob("testdata/badmail/*.eml")
+	for _, name := range files {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if m, err := Extract(bytes.NewReader(raw), nil); err == nil {
+			f.Add(m.Subject, strings.Join(m.To, ","), m.Text)
+		}
+	}
 	f.Fuzz(func(t *testing.T, subject, addr, body string) {
 		if g, ok := GameFromSubject(subject); ok != (g != "") || (ok && !ValidGameID(g)) {
 			t.Fatalf("GameFromSubject(%q) = %q, %v", subject, g, ok)

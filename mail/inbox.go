@@ -63,6 +63,10 @@ type InboxConfig struct {
 	OnPosition func(Position)
 	// Logger receives the inbox's log; slog.Default when nil.
 	Logger *slog.Logger
+
+	// beforeIdle, when set by a test, runs between the search and the
+	// IDLE command that follows it.
+	beforeIdle func()
 }
 
 func (c InboxConfig) withDefaults() InboxConfig {
@@ -419,6 +423,9 @@ func (s *session) waitPoll(ctx context.Context, retry <-chan time.Time) error {
 }
 
 func (s *session) waitIdle(ctx context.Context, retry <-chan time.Time) error {
+	if s.in.cfg.beforeIdle != nil {
+		s.in.cfg.beforeIdle()
+	}
 	var cmd *imapclient.IdleCommand
 	if err := s.do(func() (err error) {
 		cmd, err = s.c.Idle()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -69,6 +70,35 @@ func TestInboxIdle(t *testing.T) {
 		p := in.Position()
 		return p.LastUID == 2 && p.UIDValidity == want
 	})
+}
+
+// A mail delivered after the search and before the IDLE that follows it
+// is announced as soon as IDLE begins, not at the next IDLE restart (an
+// hour away here). The server queued its EXISTS while no command was
+// running; the loopback server sends that queue when IDLE starts.
+func TestInboxIdleMailBeforeIdle(t *testing.T) {
+	sys, own := system(t, nil)
+	g := newGot()
+	cfg := inboxConfig(t, sys)
+	var n atomic.Int32
+	cfg.beforeIdle = func() {
+		// Deliver in the gap twice: after the first mail's search, and
+		// after the search that found the mail delivered here.
+		if i := n.Add(1); i <= 2 {
+			id := fmt.Sprintf("gap%d@attu.test", i)
+			if err := sys.Deliver("us@attu.test", own, rawMail("us@attu.test", own, "orders", id, "status")); err != nil {
+				t.Error(err) // not Fatal: this is the inbox's goroutine
+			}
+		}
+	}
+	deliver(t, sys, own, "m1@attu.test")
+	runInbox(t, cfg, Position{}, g.extracting(t))
+	msgs := g.wait(t, 3, 3*time.Second)
+	for i, want := range []string{"m1@attu.test", "gap1@attu.test", "gap2@attu.test"} {
+		if msgs[i].MessageID != want {
+			t.Errorf("mail %d is %s, want %s", i, msgs[i].MessageID, want)
+		}
+	}
 }
 
 // proxy relays one IMAP server, letting a test rewrite what the server

@@ -3,23 +3,24 @@ package mail
 import (
 	"regexp"
 	"strings"
+
+	"github.com/attu-pbem/attu/store"
 )
 
-// A game id in an address or a subject tag: a letter or digit, then up to
-// 63 letters, digits, dots, dashes or underscores. Ids outside this set
-// cannot be addressed by mail.
-var (
-	gameID     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	subjectTag = regexp.MustCompile(`(?i)\[attu\s+([A-Za-z0-9][A-Za-z0-9._-]{0,63})\]`)
-)
+// A game id in an address or a subject tag has the syntax of
+// store.GameIDPattern, which the game service routes mail with too: ids
+// outside it cannot be addressed by mail. The tag's word "attu" and the id
+// are read in any case, and the id lower-cased, since mail systems may
+// change the case of what they carry.
+var subjectTag = regexp.MustCompile(`(?i)\[attu\s+(` + store.GameIDPattern + `)\]`)
 
 // ValidGameID tells whether id can be used in a plus-address and a
-// subject tag.
-func ValidGameID(id string) bool { return gameID.MatchString(id) }
+// subject tag (store.ValidGameID).
+func ValidGameID(id string) bool { return store.ValidGameID(id) }
 
 // GameFromAddress returns the game of a plus-address of the mailbox own:
 // "attu+g1@example.org" is game g1 of "attu@example.org". Local parts and
-// domains compare without regard to case.
+// domains compare without regard to case; the id is lower-cased.
 func GameFromAddress(addr, own string) (string, bool) {
 	local, domain, ok := splitAddress(addr)
 	ownLocal, ownDomain, ok2 := splitAddress(own)
@@ -27,20 +28,21 @@ func GameFromAddress(addr, own string) (string, bool) {
 		return "", false
 	}
 	base, id, plus := strings.Cut(local, "+")
+	id = strings.ToLower(id)
 	if !plus || !strings.EqualFold(base, ownLocal) || !ValidGameID(id) {
 		return "", false
 	}
 	return id, true
 }
 
-// GameFromSubject returns the game of a subject tag: "Re: [attu g1]
-// orders" is game g1.
+// GameFromSubject returns the game of a subject tag, lower-cased: "Re:
+// [attu G1] orders" is game g1.
 func GameFromSubject(subject string) (string, bool) {
 	m := subjectTag.FindStringSubmatch(subject)
 	if m == nil {
 		return "", false
 	}
-	return m[1], true
+	return strings.ToLower(m[1]), true
 }
 
 // GameTag returns the subject tag of a game, for the subjects of replies.

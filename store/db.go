@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -59,10 +60,18 @@ type Options struct {
 	NoSync bool
 	// Now is the clock for times the store records itself; nil is time.Now.
 	Now func() time.Time
+	// ReadOnly opens an existing file for reading: it is never created
+	// or migrated, so a command that only looks leaves no trace. Readers
+	// share the file with each other but not with a writer.
+	ReadOnly bool
 }
 
 // Open opens or creates the database at path and migrates it to
-// SchemaVersion. It returns ErrSchema for a file from a newer release.
+// SchemaVersion. It returns ErrSchema for a file from a newer release and
+// ErrLocked when another process still holds the file after
+// Options.Timeout. With Options.ReadOnly a missing file is an error
+// wrapping fs.ErrNotExist, and a file of an older schema is refused
+// (ErrSchema) rather than migrated.
 func Open(path string, opts *Options) (*DB, error) {
 	var o Options
 	if opts != nil {
@@ -74,12 +83,29 @@ func Open(path string, opts *Options) (*DB, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, NoSync: o.NoSync})
+	if o.ReadOnly {
+		// bbolt would refuse a missing file too, but with a less plain
+		// error; an empty file is not a database either.
+		if fi, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		} else if fi.Size() == 0 {
+			return nil, fmt.Errorf("store: %s is empty, not a game database", path)
+		}
+	}
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, NoSync: o.NoSync, ReadOnly: o.ReadOnly})
+	if errors.Is(err, bolt.ErrTimeout) {
+		err = ErrLocked
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
 	db := &DB{bolt: b, now: o.Now}
-	if err := b.Update(migrate); err != nil {
+	if o.ReadOnly {
+		err = b.View(checkVersion)
+	} else {
+		err = b.Update(migrate)
+	}
+	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
@@ -187,6 +213,22 @@ var migrations = []func(tx *bolt.Tx) error{
 			})
 		})
 	},
+}
+
+// checkVersion accepts a file of this release's schema, for reading only.
+func checkVersion(tx *bolt.Tx) error {
+	meta := tx.Bucket(bMeta)
+	if meta == nil || len(meta.Get(kVersion)) != 8 || tx.Bucket(bGames) == nil {
+		return errors.New("not a game database (no schema version)")
+	}
+	switch v := binary.BigEndian.Uint64(meta.Get(kVersion)); {
+	case v > SchemaVersion:
+		return fmt.Errorf("%w (file has version %d, this release reads %d)", ErrSchema, v, SchemaVersion)
+	case v < SchemaVersion:
+		return fmt.Errorf("%w: the file has version %d and a read-only open does not migrate it to %d; open it once for writing",
+			ErrSchema, v, SchemaVersion)
+	}
+	return nil
 }
 
 func migrate(tx *bolt.Tx) error {

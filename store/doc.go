@@ -8,7 +8,9 @@ JSON document and audits such a document (DESIGN section 5).
 # Basics
 
 Open the file once per process; a second process waits on the file lock for
-Options.Timeout and then fails.
+Options.Timeout and then fails with ErrLocked. Options.ReadOnly opens an
+existing file for looking only: never created, never migrated, shared with
+other readers.
 
 	db, err := store.Open("attu.db", nil)
 	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start("campaign", adjudicator.Options{}), Players: ps, Outbox: welcome})
@@ -140,6 +142,8 @@ cursor walks them in the order they were appended. Values are JSON.
 	                           outcome, the entry and mails it produced)
 	ledger-index     Message-ID NUL content-hash → u64 ledger seq
 	outbox           u64 id  → Mail (queued, attempts, sent)
+	mailboxes        mailbox name → u32 UIDVALIDITY, u32 last UID read
+	                           (MailboxPosition; made on first use)
 	aside/                    shelves kept beside the games by the store's
 	    <shelf>/   key → JSON clients (a tournament's record; see Shelf),
 	                          created when first written

@@ -35,8 +35,11 @@ var (
 	// returned to (unknown, rolled back itself, or not before the head).
 	ErrRollback = errors.New("store: cannot roll back to that entry")
 	// ErrSchema is returned by Open when the file was written by a newer
-	// release than this one.
+	// release than this one, or, opened read-only, by an older one.
 	ErrSchema = errors.New("store: database schema is newer than this release")
+	// ErrLocked is returned by Open when another process (the mail
+	// daemon, usually) holds the file for longer than Options.Timeout.
+	ErrLocked = errors.New("store: the database is in use by another process")
 	// ErrNoMail is returned by MarkSent and Retry for an unknown outbox id.
 	ErrNoMail = errors.New("store: no such mail in the outbox")
 	// ErrToken is returned by Apply when an order file still carries a

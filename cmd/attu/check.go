@@ -120,7 +120,13 @@ func checkStored(name string, data []byte, dbPath string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "attu check: %v; give the game database with -db FILE\n", err)
 		return 2
 	}
-	db, err := store.Open(dbPath, nil)
+	// Judging changes nothing: the file is opened read-only, so a check
+	// never creates or migrates a database.
+	db, err := store.Open(dbPath, &store.Options{ReadOnly: true, Timeout: otherCommandWait})
+	if errors.Is(err, store.ErrLocked) {
+		fmt.Fprintf(stderr, "attu check: %s is held by another process (attu serve?); check against a copy of it, or with the daemon stopped\n", dbPath)
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "attu check: %v\n", err)
 		return 2

@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
@@ -36,7 +34,10 @@ type daemonConfig struct {
 	// AnswerWindow.
 	AnswerLimit  int
 	AnswerWindow time.Duration
-	Logger       *slog.Logger
+	// Control is the path of the Unix socket on which the daemon runs
+	// the operator's commands (control.go); empty for none.
+	Control string
+	Logger  *slog.Logger
 }
 
 // daemon ties one mailbox to the game service: the inbox hands each mail
@@ -51,6 +52,9 @@ type daemon struct {
 	inbox   *mail.Inbox
 	outbox  *mail.Outbox
 	answers *mail.RateLimiter
+	// gate keeps the operator's commands that read from seeing a game
+	// change half-way: held for writing while the service changes games.
+	gate sync.RWMutex
 }
 
 // newDaemon wires svc's database to the mail servers of cfg; nothing
@@ -103,6 +107,17 @@ func (d *daemon) run(ctx context.Context) error {
 	d.log.Info("daemon starting", "address", d.cfg.Address, "imap", d.cfg.IMAP.Addr, "smtp", d.cfg.SMTP.Addr,
 		"uidvalidity", from.UIDValidity, "last_uid", from.LastUID)
 	var wg sync.WaitGroup
+	if d.cfg.Control != "" {
+		// Without its socket the daemon still plays; only the
+		// operator's commands wait for it to stop.
+		if ln, err := listenControl(d.cfg.Control); err != nil {
+			d.log.Error("operator commands will not run while the daemon runs", "err", err)
+		} else {
+			h := &controlHost{db: d.db, svc: d.svc, address: d.cfg.Address, gate: &d.gate, kick: d.outbox.Kick, log: d.log}
+			wg.Add(1)
+			go func() { defer wg.Done(); serveControl(ctx, ln, h) }()
+		}
+	}
 	wg.Add(3)
 	go func() { defer wg.Done(); d.inbox.Run(ctx, from) }()
 	go func() { defer wg.Done(); d.outbox.Run(ctx) }()
@@ -118,7 +133,10 @@ func (d *daemon) tick(ctx context.Context) {
 	t := time.NewTicker(d.cfg.Tick)
 	defer t.Stop()
 	for {
-		if err := d.svc.Tick(time.Now()); err != nil {
+		d.gate.Lock()
+		err := d.svc.Tick(time.Now())
+		d.gate.Unlock()
+		if err != nil {
 			d.log.Error("deadlines", "err", err)
 		}
 		d.outbox.Kick() // a deadline may have queued reports
@@ -180,7 +198,10 @@ func (d *daemon) handle(ctx context.Context, in *mail.Incoming) error {
 	if auto {
 		lg.Info("automatic mail, never answered", "why", why)
 	}
-	if err := d.svc.Handle(m, time.Now()); err != nil {
+	d.gate.Lock()
+	err = d.svc.Handle(m, time.Now())
+	d.gate.Unlock()
+	if err != nil {
 		lg.Error("not committed; it will be offered again", "err", err)
 		return err
 	}
@@ -240,40 +261,31 @@ func newMessageID(address string) string {
 	return fmt.Sprintf("<attu.answer.%s@%s>", hex.EncodeToString(b[:]), host)
 }
 
-// The inbox's position (mail.Position) is kept in the database file, in a
-// bucket of the daemon's own that the store's schema does not know: the
-// store offers no API for it yet, and the position is a cache — losing it
-// only makes the inbox offer old mail again, which the ledger recognises.
-var (
-	bDaemon   = []byte("daemon")
-	kPosition = []byte("imap-position")
-)
-
-func (d *daemon) position() (mail.Position, error) {
-	var p mail.Position
-	err := d.db.Bolt().View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(bDaemon); b != nil {
-			if v := b.Get(kPosition); len(v) == 8 {
-				p.UIDValidity = binary.BigEndian.Uint32(v[:4])
-				p.LastUID = binary.BigEndian.Uint32(v[4:])
-			}
-		}
-		return nil
-	})
-	return p, err
+// mailboxKey names the watched mailbox in the store's positions: the
+// login, the server and the folder, since UIDs mean nothing elsewhere.
+// The port is left out: moving to TLS does not change the mailbox.
+func (d *daemon) mailboxKey() string {
+	folder := d.cfg.IMAP.Mailbox
+	if folder == "" {
+		folder = "INBOX"
+	}
+	host, _, err := net.SplitHostPort(d.cfg.IMAP.Addr)
+	if err != nil {
+		host = d.cfg.IMAP.Addr
+	}
+	return d.cfg.IMAP.Username + "@" + host + " " + folder
 }
 
+// position is how far the inbox has read, from the store.
+func (d *daemon) position() (mail.Position, error) {
+	p, err := d.db.MailboxPosition(d.mailboxKey())
+	return mail.Position{UIDValidity: p.UIDValidity, LastUID: p.LastUID}, err
+}
+
+// savePosition is the inbox's OnPosition: it records how far the inbox
+// has read once the store committed that mail's effects.
 func (d *daemon) savePosition(p mail.Position) {
-	var v [8]byte
-	binary.BigEndian.PutUint32(v[:4], p.UIDValidity)
-	binary.BigEndian.PutUint32(v[4:], p.LastUID)
-	err := d.db.Bolt().Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bDaemon)
-		if err != nil {
-			return err
-		}
-		return b.Put(kPosition, v[:])
-	})
+	err := d.db.SetMailboxPosition(d.mailboxKey(), store.MailboxPosition{UIDValidity: p.UIDValidity, LastUID: p.LastUID})
 	if err != nil {
 		d.log.Error("saving the inbox position", "err", err)
 	}

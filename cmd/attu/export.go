@@ -1,20 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/attu-pbem/attu/store"
 )
 
 func init() {
-	register("export", command{
-		summary: "write a game, its orders, log and dice as one JSON file for attu audit",
-		run:     runExport,
-	})
+	registerOperator("export", "write a game, its orders, log and dice as one JSON file for attu audit", runExport)
 }
 
 const exportUsage = `Usage: attu export -db FILE [-o OUT] [-reveal] GAME
@@ -36,12 +33,13 @@ Examples:
 Flags:
 `
 
-func runExport(args []string, stdout, stderr io.Writer) int {
+func runExport(s *session) int {
+	stdout, stderr := s.stdout, s.stderr
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
 	out := fs.String("o", "", "where to write (default GAME.json; - for standard output)")
 	reveal := fs.Bool("reveal", false, "include the seed although the game has not ended (umpire only)")
-	argv, code, ok := parseFlags(fs, exportUsage, args, stdout, stderr)
+	argv, code, ok := parseFlags(fs, exportUsage, s.args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -50,54 +48,49 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	game := argv[0]
-	if _, err := os.Stat(*dbPath); err != nil {
-		fmt.Fprintf(stderr, "attu export: %v; give the game database with -db FILE\n", err)
-		return 1
-	}
-	db, err := store.Open(*dbPath, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "attu export: %v\n", err)
-		return 1
-	}
-	defer db.Close()
-	x, err := db.Export(game, *reveal)
+	return s.withDB(*dbPath, reads, func(db *store.DB) int { return writeExport(s, db, *dbPath, game, *out, *reveal) })
+}
+
+func writeExport(s *session, db *store.DB, dbPath, game, out string, reveal bool) int {
+	stdout, stderr := s.stdout, s.stderr
+	x, err := db.Export(game, reveal)
 	if err != nil {
 		if errors.Is(err, store.ErrNoGame) {
 			ids, _ := db.Games()
-			fmt.Fprintf(stderr, "attu export: no game %q in %s (games: %v)\n", game, *dbPath, ids)
+			fmt.Fprintf(stderr, "attu export: no game %q in %s (games: %v)\n", game, dbPath, ids)
 		} else {
 			fmt.Fprintf(stderr, "attu export: %v\n", err)
 		}
 		return 1
 	}
-	if *out == "-" {
+	if out == "-" {
 		if err := x.WriteJSON(stdout); err != nil {
 			fmt.Fprintf(stderr, "attu export: %v\n", err)
 			return 1
 		}
 		return 0
 	}
-	if *out == "" {
-		*out = game + ".json"
+	if out == "" {
+		out = game + ".json"
 	}
-	f, err := os.Create(*out)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := x.WriteJSON(&buf); err != nil {
 		fmt.Fprintf(stderr, "attu export: %v\n", err)
 		return 1
 	}
-	if err := x.WriteJSON(f); err != nil {
-		f.Close()
-		fmt.Fprintf(stderr, "attu export: writing %s: %v\n", *out, err)
-		return 1
+	// An export that foresees the dice is for the umpire's eyes only.
+	perm := os.FileMode(0o644)
+	if reveal && x.Status != store.Ended {
+		perm = 0o600
 	}
-	if err := f.Close(); err != nil {
-		fmt.Fprintf(stderr, "attu export: writing %s: %v\n", *out, err)
+	if err := s.writeFile(out, buf.Bytes(), perm); err != nil {
+		fmt.Fprintf(stderr, "attu export: writing %s: %v\n", out, err)
 		return 1
 	}
 	seed := "the seed stays secret until the game ends"
 	if x.Seed != "" {
 		seed = "seed included"
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d log entries, %d order files, %d dice; %s\n", *out, len(x.Log), len(x.Orders), len(x.Dice), seed)
+	fmt.Fprintf(stdout, "wrote %s: %d log entries, %d order files, %d dice; %s\n", out, len(x.Log), len(x.Orders), len(x.Dice), seed)
 	return 0
 }

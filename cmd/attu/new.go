@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -13,10 +12,7 @@ import (
 )
 
 func init() {
-	register("new", command{
-		summary: "create a game: players, umpire, deadlines; queue the welcome mails with the tokens",
-		run:     runNew,
-	})
+	registerOperator("new", "create a game: players, umpire, deadlines; queue the welcome mails with the tokens", runNew)
 }
 
 const newUsage = `Usage: attu new -db FILE -address MAILBOX -us ADDRESS -jp ADDRESS [flags]
@@ -55,7 +51,8 @@ Example:
 Flags:
 `
 
-func runNew(args []string, stdout, stderr io.Writer) int {
+func runNew(s *session) int {
+	stdout, stderr := s.stdout, s.stderr
 	fs := flag.NewFlagSet("new", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database (created when missing)")
 	mailbox := fs.String("address", "", "the mailbox the games are played through, like attu@example.org")
@@ -74,7 +71,7 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 	settle := fs.Duration("settle", 0, "hold each orders file this long before applying it (0: at once)")
 	absence := fs.Duration("absence", referee.DefaultAbsence, "the longest a player may move their deadlines with \"absent\"")
 	rules := fs.String("rules", "", "optional rules, comma-separated (vp-chits or vp-chits-placed, with -scenario)")
-	argv, code, ok := parseFlags(fs, newUsage, args, stdout, stderr)
+	argv, code, ok := parseFlags(fs, newUsage, s.args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -107,21 +104,24 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 			ng.Deadlines[adjudicator.WaitKind(k)] = d
 		}
 	}
-	db, err := store.Open(*dbPath, nil)
+	return s.withDB(*dbPath, writes, func(db *store.DB) int { return createGame(s, db, *dbPath, *mailbox, ng) })
+}
+
+func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.NewGame) int {
+	stdout, stderr := s.stdout, s.stderr
+	svc, err := s.service(db, referee.Config{Address: mailbox, DB: dbPath})
 	if err != nil {
 		fmt.Fprintf(stderr, "attu new: %v\n", err)
 		return 1
 	}
-	defer db.Close()
-	svc := referee.New(db, referee.Config{Address: *mailbox, DB: *dbPath})
 	c, err := svc.Create(ng, time.Now())
 	if err != nil {
 		fmt.Fprintf(stderr, "attu new: %v\n", strings.TrimPrefix(err.Error(), "referee: "))
 		return 1
 	}
 	g := c.Game
-	fmt.Fprintf(stdout, "created game %s in %s: %s\n", g.ID, *dbPath, g.Wait)
-	fmt.Fprintf(stdout, "  address     %s\n", strings.Replace(*mailbox, "@", "+"+g.ID+"@", 1))
+	fmt.Fprintf(stdout, "created game %s in %s: %s\n", g.ID, dbPath, g.Wait)
+	fmt.Fprintf(stdout, "  address     %s\n", strings.Replace(mailbox, "@", "+"+g.ID+"@", 1))
 	fmt.Fprintf(stdout, "  commitment  %s\n", g.Commitment)
 	fmt.Fprintf(stdout, "  deadline    %s\n", g.Deadline.Format(time.RFC3339))
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {

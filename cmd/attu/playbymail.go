@@ -89,11 +89,11 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 		acct[u], addr[u] = a, a.Address
 	}
 	// Short waits everywhere: the game must finish in seconds. IDLE
-	// restarts every two seconds: a mail delivered while the inbox moves
-	// the previous one and enters IDLE has been seen to wait for the next
-	// restart (ten minutes by default), which would stall the game.
+	// restarts at the default (ten minutes): the servers announce a mail
+	// delivered just before IDLE began as soon as it begins (the loopback
+	// server too, see loopback.prompt), so no inbox waits for a restart.
 	fast := func(c mail.InboxConfig) mail.InboxConfig {
-		c.IdleRestart, c.RetryMin, c.RetryMax, c.Timeout = 2*time.Second, 100*time.Millisecond, time.Second, 10*time.Second
+		c.RetryMin, c.RetryMax, c.Timeout = 100*time.Millisecond, time.Second, 10*time.Second
 		return c
 	}
 	svc := referee.New(p.DB, referee.Config{Address: addr["attu"], DB: p.DBPath, Logger: lg})

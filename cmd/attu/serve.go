@@ -34,7 +34,9 @@ Runs the mail daemon until SIGINT or SIGTERM: it watches the mailbox over
 IMAP (IDLE, or polling), hands each mail to the game service, sends the
 mail the store queued over SMTP, and keeps the deadlines. Everything it
 must remember is in the database, so it can be stopped and started again
-at any time. The configuration file is YAML; every key is checked, and
+at any time. While it runs, attu status, show, export, umpire and new
+work as usual: the daemon runs them for the command line, over the
+socket FILE.sock beside the database FILE (its user's only). The configuration file is YAML; every key is checked, and
 the passwords come from environment variables or files, never from the
 file itself. examples/attu-serve.yaml is a commented example.
 
@@ -221,6 +223,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	lg := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	cfg.Logger = lg
+	cfg.Control = controlSocket(dbPath)
 	db, err := store.Open(dbPath, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "attu serve: %v\n", err)

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -51,6 +55,24 @@ func TestNewStatusCheckUmpire(t *testing.T) {
 	stale := writeFile(t, "stale.yaml", "game: g7\nside: us\nturn: 1\nwait: actions\ntoken: x\nactions: []\n")
 	if code, out, _ := runAttu("check", stale, "-db", db); code != 1 || !strings.Contains(out, stale+":1:1: the game waits for the U.S. decision of turn 1") {
 		t.Fatalf("attu check of a stale file: exit %d, %s", code, out)
+	}
+	// Judging changes nothing, not even the file's bytes.
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := runAttu("check", good, "-db", db); code != 0 {
+		t.Fatalf("attu check again: exit %d", code)
+	}
+	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+		t.Fatal("attu check changed the database file")
+	}
+	missing := filepath.Join(t.TempDir(), "none.db")
+	if code, _, errs := runAttu("check", good, "-db", missing); code != 2 || !strings.Contains(errs, "give the game database") {
+		t.Fatalf("attu check of a missing database: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("attu check created %s (%v)", missing, err)
 	}
 	other := writeFile(t, "other.yaml", "game: g8\nside: us\nturn: 1\nwait: actions\ntoken: x\nactions: []\n")
 	if code, _, errs := runAttu("check", other, "-db", db); code != 2 || !strings.Contains(errs, `game "g8"`) {

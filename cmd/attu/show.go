@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"time"
 	_ "time/tzdata" // -tz works on machines without a zone database
 
@@ -14,10 +12,7 @@ import (
 )
 
 func init() {
-	register("show", command{
-		summary: "print a stored game's current report as one side sees it",
-		run:     runShow,
-	})
+	registerOperator("show", "print a stored game's current report as one side sees it", runShow)
 }
 
 const showUsage = `Usage: attu show -db FILE [-side us|jp|umpire] [-json] [-png FILE] [-tz ZONE] [-from ENTRY] GAME
@@ -41,7 +36,8 @@ Examples:
 Flags:
 `
 
-func runShow(args []string, stdout, stderr io.Writer) int {
+func runShow(s *session) int {
+	stdout, stderr := s.stdout, s.stderr
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
 	sideName := fs.String("side", "umpire", "whose report: us, jp or umpire")
@@ -49,7 +45,7 @@ func runShow(args []string, stdout, stderr io.Writer) int {
 	pngFile := fs.String("png", "", "also write the picture of the map to this file")
 	tz := fs.String("tz", "", "also give the deadline in this time zone (e.g. America/Anchorage)")
 	from := fs.Uint64("from", 0, "tell what happened since this log entry (default: the last step)")
-	argv, code, ok := parseFlags(fs, showUsage, args, stdout, stderr)
+	argv, code, ok := parseFlags(fs, showUsage, s.args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -70,25 +66,21 @@ func runShow(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
-		fmt.Fprintf(stderr, "attu show: %v; give the game database with -db FILE\n", err)
-		return 1
-	}
-	db, err := store.Open(*dbPath, &store.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		fmt.Fprintf(stderr, "attu show: %v\n", err)
-		return 1
-	}
-	defer db.Close()
-	rep, err := storedReport(db, game, side, zone, *from)
-	if err != nil {
-		fmt.Fprintf(stderr, "attu show: %v\n", err)
-		return 1
+	var rep *templates.Report
+	code = s.withDB(*dbPath, reads, func(db *store.DB) int {
+		if rep, err = storedReport(db, game, side, zone, *from); err != nil {
+			fmt.Fprintf(stderr, "attu show: %v\n", err)
+			return 1
+		}
+		return 0
+	})
+	if code != 0 || rep == nil {
+		return code
 	}
 	if *pngFile != "" {
 		b, err := rep.PNG()
 		if err == nil {
-			err = os.WriteFile(*pngFile, b, 0o644)
+			err = s.writeFile(*pngFile, b, 0o644)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "attu show: %v\n", err)

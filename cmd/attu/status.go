@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"text/tabwriter"
 	"time"
 
@@ -14,10 +12,7 @@ import (
 )
 
 func init() {
-	register("status", command{
-		summary: "list the games: what each waits for and until when",
-		run:     runStatus,
-	})
+	registerOperator("status", "list the games: what each waits for and until when", runStatus)
 }
 
 const statusUsage = `Usage: attu status -db FILE
@@ -31,10 +26,11 @@ Example:
 Flags:
 `
 
-func runStatus(args []string, stdout, stderr io.Writer) int {
+func runStatus(s *session) int {
+	stdout, stderr := s.stdout, s.stderr
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
-	argv, code, ok := parseFlags(fs, statusUsage, args, stdout, stderr)
+	argv, code, ok := parseFlags(fs, statusUsage, s.args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -42,23 +38,18 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "attu status: unexpected %q (attu status -h)\n", argv[0])
 		return 2
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
-		fmt.Fprintf(stderr, "attu status: %v; give the game database with -db FILE\n", err)
-		return 1
-	}
-	db, err := store.Open(*dbPath, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "attu status: %v\n", err)
-		return 1
-	}
-	defer db.Close()
+	return s.withDB(*dbPath, reads, func(db *store.DB) int { return printStatus(s, db, *dbPath) })
+}
+
+func printStatus(s *session, db *store.DB, dbPath string) int {
+	stdout, stderr := s.stdout, s.stderr
 	games, err := referee.New(db, referee.Config{}).Games()
 	if err != nil {
 		fmt.Fprintf(stderr, "attu status: %v\n", err)
 		return 1
 	}
 	if len(games) == 0 {
-		fmt.Fprintf(stdout, "no games in %s\n", *dbPath)
+		fmt.Fprintf(stdout, "no games in %s\n", dbPath)
 		return 0
 	}
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -14,10 +13,7 @@ import (
 )
 
 func init() {
-	register("umpire", command{
-		summary: "the umpire's powers: extend, pause, resume, force, rollback, replace, end, reveal",
-		run:     runUmpire,
-	})
+	registerOperator("umpire", "the umpire's powers: extend, pause, resume, force, rollback, replace, end, reveal", runUmpire)
 }
 
 const umpireUsage = `Usage: attu umpire -db FILE GAME COMMAND [ARGS]
@@ -26,8 +22,8 @@ Carries out an umpire's command on a game, as the umpire can by mail with
 the umpire's token (here access to the database stands for the token).
 Every command is recorded in the game's log and shown in the next reports;
 the mails it sends (notices, reports, a new player's welcome) are queued
-for the mail daemon. The daemon holds the database while it runs: stop it,
-or send the command by mail.
+for the mail daemon. While attu serve runs, it carries out the command
+itself and sends those mails at once.
 
 Commands:
   status                  what the game waits for, the deadline, lateness
@@ -49,10 +45,11 @@ Examples:
 Flags:
 `
 
-func runUmpire(args []string, stdout, stderr io.Writer) int {
+func runUmpire(s *session) int {
+	stdout, stderr := s.stdout, s.stderr
 	fs := flag.NewFlagSet("umpire", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
-	args, code, ok := parseFlags(fs, umpireUsage, args, stdout, stderr)
+	args, code, ok := parseFlags(fs, umpireUsage, s.args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -60,22 +57,28 @@ func runUmpire(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "attu umpire: name the game and the command, e.g. attu umpire -db attu.db g1 pause (attu umpire -h)")
 		return 2
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
-		fmt.Fprintf(stderr, "attu umpire: %v; give the game database with -db FILE\n", err)
-		return 1
+	// Opened for writing, a missing file would be created: refuse first.
+	if s.host == nil {
+		if _, err := os.Stat(*dbPath); err != nil {
+			fmt.Fprintf(stderr, "attu umpire: %v; give the game database with -db FILE\n", err)
+			return 1
+		}
 	}
-	db, err := store.Open(*dbPath, nil)
+	return s.withDB(*dbPath, writes, func(db *store.DB) int { return umpireOn(s, db, *dbPath, args) })
+}
+
+func umpireOn(s *session, db *store.DB, dbPath string, args []string) int {
+	stdout, stderr := s.stdout, s.stderr
+	svc, err := s.service(db, referee.Config{DB: dbPath, Hook: &tournament.Director{}})
 	if err != nil {
 		fmt.Fprintf(stderr, "attu umpire: %v\n", err)
 		return 1
 	}
-	defer db.Close()
-	svc := referee.New(db, referee.Config{DB: *dbPath, Hook: &tournament.Director{}})
 	out, err := svc.Umpire(args[0], args[1:], time.Now())
 	if err != nil {
 		if errors.Is(err, store.ErrNoGame) {
 			ids, _ := db.Games()
-			fmt.Fprintf(stderr, "attu umpire: no game %q in %s (games: %v)\n", args[0], *dbPath, ids)
+			fmt.Fprintf(stderr, "attu umpire: no game %q in %s (games: %v)\n", args[0], dbPath, ids)
 		} else {
 			fmt.Fprintf(stderr, "attu umpire: %v\n", err)
 		}

@@ -125,7 +125,7 @@ func Start(o *Options) (*System, error) {
 	s.imapLn = &listener{Listener: ln, conns: map[*conn]struct{}{}}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return s.mem.NewSession(), nil, nil
+			return prompt{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
 		},
 		Caps:         caps,
 		Logger:       logger{s.log},
@@ -142,6 +142,50 @@ func Start(o *Options) (*System, error) {
 	s.smtpAddr = sl.Addr().String()
 	s.serveSMTP(sl)
 	return s, nil
+}
+
+// prompt is a session of the in-memory server whose IDLE announces at
+// once what happened before it began. go-imap's SessionTracker.Idle (at
+// v2.0.0-beta.8) only wakes for updates queued after it started: a mail
+// delivered between the client's last command (UID SEARCH, UID MOVE) and
+// its IDLE would wait in the queue, unannounced, until some later update
+// or the client's next IDLE restart. Real servers (Dovecot) look at the
+// mailbox when IDLE begins.
+type prompt struct{ imapserver.SessionIMAP4rev2 }
+
+// promptCheck is how often IDLE looks again at the queue: the tracker
+// starts listening a moment after the first look, and an update queued
+// in between must not wait long.
+const promptCheck = 250 * time.Millisecond
+
+// Idle sends what is queued, then idles, looking again at the queue every
+// promptCheck; every write to w happens on this goroutine.
+func (p prompt) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	for {
+		if err := p.Poll(w, true); err != nil {
+			return err
+		}
+		inner, quit := make(chan struct{}), make(chan struct{})
+		again := make(chan bool, 1)
+		go func() {
+			t := time.NewTimer(promptCheck)
+			defer t.Stop()
+			select {
+			case <-stop:
+				again <- false
+			case <-quit: // the tracker returned by itself
+				again <- false
+			case <-t.C:
+				again <- true
+			}
+			close(inner)
+		}()
+		err := p.SessionIMAP4rev2.Idle(w, inner)
+		close(quit)
+		if !<-again || err != nil {
+			return err
+		}
+	}
 }
 
 // Domain returns the domain of the system's mailboxes.

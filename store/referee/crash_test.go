@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -59,10 +60,16 @@ func crashChild(path string) {
 	}
 	svc := New(db, Config{Address: "attu@example.org"})
 	mb := &crashMailbox{svc: svc, db: db, rng: rand.New(rand.NewPCG(uint64(os.Getpid()), 9))}
+	// The child lives until it is killed; should the test itself die
+	// first, the child sees its stdin close and ends. No fixed time limit:
+	// on a loaded machine a handful of messages may take long.
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(4)
+	}()
 	fmt.Println("ready")
-	deadline := time.Now().Add(20 * time.Second)
 	var last *Message
-	for time.Now().Before(deadline) {
+	for {
 		id, err := mb.current()
 		if err != nil {
 			fmt.Println("game:", err)
@@ -112,7 +119,6 @@ func crashChild(path string) {
 		last = m
 		fmt.Println("committed", m.MessageID)
 	}
-	os.Exit(4)
 }
 
 // current returns the game being played, creating the next one when there
@@ -187,6 +193,11 @@ func TestServiceCrash(t *testing.T) {
 	for i := range kills {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), crashEnv+"="+path)
+		// The child reads its stdin until it closes, which happens when
+		// this process ends, so no child outlives a failed test.
+		if _, err := cmd.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

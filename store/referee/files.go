@@ -287,8 +287,8 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 }
 
 // finish ends the game in t: the end entry, the result, and the final
-// report to every side with the seed, the dice-luck summary and the
-// export to audit.
+// report to every side with the seed, the dice-luck summary, the
+// export to audit and the replay page.
 func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, now time.Time) error {
 	if _, err := t.End(result); err != nil {
 		return err
@@ -306,6 +306,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	if err != nil {
 		return err
 	}
+	page := s.replayAttachments(x)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
 	for _, side := range sides {
@@ -317,7 +318,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 		if !ok {
 			continue
 		}
-		m.Attachments = append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, m.Attachments...)
+		m.Attachments = append(append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...), m.Attachments...)
 		t.Queue(m)
 	}
 	rec.Notices = nil

@@ -130,9 +130,11 @@ func (s *Service) own(address string) bool {
 	return strings.EqualFold(base+"@"+domain, mine)
 }
 
+// The syntax of game ids is the store's (store.GameIDPattern), which the
+// mail package reads too.
 var (
-	gameID     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
-	subjectTag = regexp.MustCompile(`(?i)\[attu\s+([a-z0-9][a-z0-9-]{0,31})\]`)
+	gameID     = regexp.MustCompile(`^` + store.GameIDPattern + `$`)
+	subjectTag = regexp.MustCompile(`(?i)\[attu\s+(` + store.GameIDPattern + `)\]`)
 )
 
 // route returns the game a message is for: the tag of a recipient's

@@ -116,8 +116,10 @@ func TestPlayByMail(t *testing.T) {
 	}
 	for _, m := range out {
 		mustContain(t, "the final report", m.Text, hex.EncodeToString(g.Seed), "attu audit attu-g1.json", "Dice luck", "the Japanese player conceded: U.S. victory")
-		// The export comes first; the report's map and JSON follow it.
-		if len(m.Attachments) != 3 || m.Attachments[0].Name != "attu-g1.json" || m.Attachments[2].Name != "report.json" {
+		// The export and the replay page come first; the report's map and
+		// JSON follow them.
+		if len(m.Attachments) != 4 || m.Attachments[0].Name != "attu-g1.json" || m.Attachments[1].Name != "attu-g1.html" ||
+			!strings.Contains(string(m.Attachments[1].Data), g.Commitment) || m.Attachments[3].Name != "report.json" {
 			t.Fatalf("final report attachments: %+v", m.Attachments)
 		}
 		x, err := store.ReadExport(strings.NewReader(string(m.Attachments[0].Data)))

@@ -1,0 +1,391 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/mail/loopback"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+// smtpSend hands raw to the SMTP server at addr as a mail client does,
+// with the envelope sender from ("" for a bounce's null return path).
+func smtpSend(addr, from string, to []string, raw []byte) error {
+	conn, err := net.DialTimeout("tcp", addr, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	c := smtp.NewClient(conn)
+	defer c.Close()
+	if err := c.SendMail(from, to, bytes.NewReader(raw)); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+// mailText builds a mail: the header lines given (each "Key: value"),
+// then the body; the lines end in CRLF.
+func mailText(hdr []string, body string) []byte {
+	var b strings.Builder
+	for _, h := range hdr {
+		b.WriteString(h + "\r\n")
+	}
+	b.WriteString("\r\n")
+	b.WriteString(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n"))
+	return []byte(b.String())
+}
+
+// withOrders is a mail from "from" with a plain-text line and the file
+// attached as orders.yaml.
+func withOrders(hdr []string, file string) []byte {
+	hdr = append(hdr, "MIME-Version: 1.0", `Content-Type: multipart/mixed; boundary="bnd"`)
+	return mailText(hdr, "--bnd\nContent-Type: text/plain; charset=utf-8\n\nMy orders are attached.\n"+
+		"--bnd\nContent-Type: application/yaml; charset=utf-8\nContent-Disposition: attachment; filename=\"orders.yaml\"\n\n"+
+		file+"\n--bnd--\n")
+}
+
+// gameFingerprint is everything the store keeps about a game's play, as
+// bytes: the game record (status, wait, deadline, head, the service's
+// record), the export (log, orders, dice; its time of export left out)
+// and the snapshot of the position in force. Only the ledger and the
+// outbox may change when a bad mail is refused.
+func gameFingerprint(t *testing.T, db *store.DB, id string) []byte {
+	t.Helper()
+	g, err := db.Game(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := db.Export(id, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Exported = time.Time{}
+	snap, err := db.Snapshot(id, g.Current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	for _, v := range []any{g, x, snap} {
+		j, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// badMailGame is a loopback mail system, a database with game g1 (the
+// historic setup, turn 1 played by mail) and the daemon running against
+// them.
+type badMailGame struct {
+	sys     *loopback.System
+	db      *store.DB
+	d       *daemon
+	addr    map[string]string
+	tokens  map[adjudicator.Side]string
+	game    string // g1's own address
+	decided []byte // the U.S. decision applied by mail
+	sent    int    // mails delivered to attu's INBOX so far
+}
+
+func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMailGame {
+	t.Helper()
+	sys, err := loopback.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sys.Close() })
+	g := &badMailGame{sys: sys, addr: map[string]string{}}
+	for _, u := range append([]string{"attu", "alice", "bob", "carol"}, users...) {
+		if g.addr[u], err = sys.AddUser(u, "pw-"+u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.db, err = store.Open(filepath.Join(t.TempDir(), "attu.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.db.Close() })
+	svc := referee.New(g.db, referee.Config{Address: g.addr["attu"]})
+	g.d, err = newDaemon(svc, daemonConfig{Address: g.addr["attu"],
+		IMAP:   mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw-attu", Timeout: 10 * time.Second},
+		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain, Timeout: 10 * time.Second},
+		Outbox: mail.OutboxConfig{Interval: 100 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond},
+		Tick:   time.Second,
+		Logger: testLog(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := svc.Create(referee.NewGame{ID: "g1", Name: "Bad mail", Setup: "historic",
+		US: g.addr["alice"], JP: g.addr["bob"], Umpire: g.addr["carol"], Seed: bytes.Repeat([]byte{7}, 32)}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.tokens = c.Tokens
+	g.game = "attu+g1@" + sys.Domain()
+	var wg sync.WaitGroup
+	runCtx, stop := context.WithCancel(ctx)
+	t.Cleanup(func() { stop(); wg.Wait() })
+	wg.Add(1)
+	go func() { defer wg.Done(); g.d.run(runCtx) }()
+
+	// Turn 1's U.S. decision, by mail: the game is in progress.
+	g.decided = []byte(fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: %s\ndecision: {refit: false, night: false}",
+		g.tokens[adjudicator.US]))
+	g.send(t, g.addr["alice"], withOrders(g.hdr("alice", "decided@attu.test", "[attu g1] orders"), string(g.decided)))
+	g.settle(t, ctx)
+	if gm, _ := g.db.Game("g1"); gm.Entries < 2 {
+		t.Fatalf("the U.S. decision sent by mail was not applied: %+v", gm.Wait)
+	}
+	return g
+}
+
+// hdr is the usual header of a mail from user to the game.
+func (g *badMailGame) hdr(user, id, subject string) []string {
+	return []string{"From: <" + g.addr[user] + ">", "To: <" + g.game + ">", "Subject: " + subject,
+		"Message-ID: <" + id + ">", "Date: " + time.Now().Format(time.RFC1123Z)}
+}
+
+// send delivers raw to attu's game address by SMTP, with the envelope
+// sender from.
+func (g *badMailGame) send(t *testing.T, from string, raw []byte) {
+	t.Helper()
+	g.sendTo(t, from, "", raw)
+}
+
+// sendTo delivers raw by SMTP to rcpt, a mailbox of attu's (the game's
+// address when empty).
+func (g *badMailGame) sendTo(t *testing.T, from, rcpt string, raw []byte) {
+	t.Helper()
+	if rcpt == "" {
+		rcpt = g.game
+	}
+	if err := smtpSend(g.sys.SMTPAddr(), from, []string{rcpt}, raw); err != nil {
+		t.Fatalf("sending by SMTP: %v", err)
+	}
+	g.sent++
+}
+
+// settle waits until the daemon has handled every mail sent and sent
+// every mail the store queued.
+func (g *badMailGame) settle(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for {
+		pending, err := g.db.Pending(time.Now().Add(time.Hour), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int(g.d.inbox.Position().LastUID) >= g.sent && len(pending) == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the daemon handled %d of %d mails, %d mails unsent", g.d.inbox.Position().LastUID, g.sent, len(pending))
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// A corpus of bad mail, each sent by SMTP to the daemon of a game in
+// progress: each gets its answer (checked by its words, to the right
+// address) or deliberate silence, and afterwards the game is the same,
+// byte for byte; only the ledger and the outbox grew.
+func TestBadMail(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var users []string
+	for i := 1; i <= 12; i++ {
+		users = append(users, fmt.Sprintf("s%d", i))
+	}
+	g := startBadMailGame(t, ctx, users)
+	a := g.addr
+	us, jp := g.tokens[adjudicator.US], g.tokens[adjudicator.JP]
+	fill := strings.NewReplacer("${us-token}", us, "${jp-token}", jp, "${date}", time.Now().Format(time.RFC1123Z))
+	const generic = "attu did not accept your message"
+	const notApplied = "your orders were not applied"
+
+	// Two mails too large to keep as files.
+	big := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("attu"), 10<<20/4))
+	var bigLines strings.Builder
+	for len(big) > 76 {
+		bigLines.WriteString(big[:76] + "\n")
+		big = big[76:]
+	}
+	bigLines.WriteString(big + "\n")
+	tenMB := mailText(append(g.hdr("s8", "ten-mb@x.test", "orders"), "MIME-Version: 1.0", `Content-Type: multipart/mixed; boundary="bnd"`),
+		"--bnd\nContent-Type: text/plain\n\nsee attached\n--bnd\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n"+
+			"Content-Disposition: attachment; filename=\"orders.yaml\"\n\n"+bigLines.String()+"--bnd--\n")
+	oversized := mailText(append(g.hdr("s5", "oversized@x.test", "orders"), "Content-Type: text/plain"),
+		strings.Repeat("long line of text\n", 5<<20/18))
+
+	// Each mail is a file of ../../mail/testdata/badmail (the seeds of
+	// the mail package's fuzz tests too), with the tokens filled in, or
+	// raw; from and rcpt are the SMTP envelope's.
+	type badMail struct {
+		file     string
+		raw      []byte
+		from     string
+		rcpt     string   // the game's address when empty
+		replyTo  string   // the mailbox the one answer goes to; "" for silence
+		words    []string // the answer must contain each
+		notWords []string // and none of these
+	}
+	cases := []badMail{
+		{file: "no-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
+		{file: "wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}, notWords: []string{"turn 1"}},
+		{file: "other-sides-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
+		{file: "other-sides-file.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
+		// A stranger writes as the U.S. player, without the token: the
+		// registered address gets the answer that tells nothing.
+		{file: "forged-sender.eml", from: a["s1"], replyTo: "alice", words: []string{generic}},
+		{file: "stranger-orders.eml", from: a["s2"], replyTo: "s2", words: []string{generic}},
+		{file: "stale-turn.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "decision"}},
+		{file: "unknown-game.eml", from: a["s3"], rcpt: "attu+nosuch@attu.test", replyTo: "s3", words: []string{generic}, notWords: []string{"g1"}},
+		{file: "unknown-game-subject.eml", from: a["alice"], rcpt: a["attu"], replyTo: "alice", words: []string{generic}},
+		{file: "html-only.eml", from: a["s4"], replyTo: "s4", words: []string{"plain text"}},
+		{file: "no-yaml.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
+		{file: "yaml-syntax-error.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "line"}},
+		{file: "unknown-field.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "bogus"}},
+		{file: "alias-bomb.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied}},
+		{file: "oversized", raw: oversized, from: a["s5"], replyTo: "s5", words: []string{"Nothing in it was read"}},
+		{file: "100-parts.eml", from: a["s6"], replyTo: "s6", words: []string{"Nothing in it was read", "parts"}},
+		{file: "deep-nesting.eml", from: a["s7"], replyTo: "s7", words: []string{"Nothing in it was read", "levels deep"}},
+		{file: "a 10 MB attachment", raw: tenMB, from: a["s8"], replyTo: "s8", words: []string{"Nothing in it was read"}},
+		// The orders' part cannot be decoded: skipped, so the mail
+		// carries no orders.
+		{file: "unknown-transfer-encoding.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
+		{file: "unknown-charset.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
+		{file: "auto-submitted.eml", from: a["alice"]},
+		{file: "bounce.eml", from: ""},
+		{file: "own-mail.eml", from: a["attu"]},
+		{file: "mailing-list.eml", from: a["s9"]},
+		{file: "bulk.eml", from: a["s10"]},
+		// The mail that played turn 1's decision, delivered again.
+		{file: "duplicate-delivery.eml", from: a["alice"]},
+		{file: "replayed-orders.eml", from: a["alice"], replyTo: "alice", words: []string{"already applied"}},
+		{file: "quoted-reply.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
+		{file: "empty.eml", from: a["s11"]},
+		{file: "garbage.eml", from: a["s12"]},
+		{file: "command-wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
+		{file: "other-game.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "g2"}},
+	}
+	if testing.Short() {
+		// The race run: the two mails of megabytes take minutes there
+		// (the limits' path is taken by the parts and the nesting).
+		cases = slices.DeleteFunc(cases, func(c badMail) bool { return c.raw != nil })
+	}
+	for i, c := range cases {
+		if c.raw != nil {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("../../mail/testdata/badmail", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases[i].raw = []byte(fill.Replace(string(raw)))
+	}
+
+	before := gameFingerprint(t, g.db, "g1")
+	start := len(g.sys.Deliveries())
+	for _, c := range cases {
+		g.sendTo(t, c.from, c.rcpt, c.raw)
+	}
+	g.settle(t, ctx)
+	time.Sleep(300 * time.Millisecond) // any late answer would show
+	g.settle(t, ctx)
+	var answers []loopback.Delivery
+	for _, d := range g.sys.Deliveries()[start:] {
+		if d.User != "attu" { // not the bad mail itself
+			answers = append(answers, d)
+		}
+	}
+
+	if after := gameFingerprint(t, g.db, "g1"); !bytes.Equal(before, after) {
+		t.Errorf("the game changed:\nbefore %s\nafter  %s", before, after)
+	}
+	inReplyTo := regexp.MustCompile(`(?mi)^In-Reply-To: *<([^>]*)>`)
+	used := map[int]bool{}
+	for _, c := range cases {
+		id := ""
+		if m := regexp.MustCompile(`(?mi)^Message-ID: *<([^>]*)>`).FindSubmatch(c.raw); m != nil {
+			id = string(m[1])
+		}
+		var got []int
+		for i, d := range answers {
+			if m := inReplyTo.FindSubmatch(d.Data); m != nil && id != "" && string(m[1]) == id {
+				got = append(got, i)
+			}
+		}
+		switch {
+		case c.replyTo == "" && len(got) > 0:
+			t.Errorf("%s: answered, want silence:\n%s", c.file, answers[got[0]].Data)
+		case c.replyTo == "":
+		case len(got) != 1:
+			t.Errorf("%s: %d answers, want 1", c.file, len(got))
+		default:
+			d := answers[got[0]]
+			used[got[0]] = true
+			m, err := mail.Extract(bytes.NewReader(d.Data), nil)
+			if err != nil {
+				t.Fatalf("%s: the answer does not read: %v", c.file, err)
+			}
+			text := strings.Join(strings.Fields(m.Subject+"\n"+m.Text), " ")
+			if d.User != c.replyTo {
+				t.Errorf("%s: answered to %s, want %s", c.file, d.To, c.replyTo)
+			}
+			for _, w := range c.words {
+				if !strings.Contains(text, w) {
+					t.Errorf("%s: the answer lacks %q:\n%s", c.file, w, d.Data)
+				}
+			}
+			for _, w := range c.notWords {
+				if strings.Contains(text, w) {
+					t.Errorf("%s: the answer says %q:\n%s", c.file, w, d.Data)
+				}
+			}
+		}
+	}
+	for i, d := range answers {
+		if !used[i] {
+			t.Errorf("a mail nobody asked for, to %s:\n%.600s", d.To, d.Data)
+		}
+	}
+	t.Logf("%d bad mails, %d answers, the game unchanged", len(cases), len(answers))
+}
+
+// testLog logs the daemon to the test when ATTU_MAIL_LOG is set (with
+// -v), and nowhere otherwise.
+func testLog(t *testing.T) *slog.Logger {
+	if os.Getenv("ATTU_MAIL_LOG") == "" {
+		return slog.New(slog.DiscardHandler)
+	}
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
