@@ -58,14 +58,8 @@ func checkTx(tx *bolt.Tx) []error {
 	if err != nil {
 		bad("%v", err)
 	}
-	mails := map[uint64]Mail{}
-	tx.Bucket(bOutbox).ForEach(func(k, v []byte) error {
-		var m Mail
-		if err := json.Unmarshal(v, &m); err != nil {
-			bad("outbox %x: %v", k, err)
-			return nil
-		}
-		mails[m.ID] = m
+	mails := checkOutbox(tx, bad)
+	for _, m := range mails {
 		if m.Entry != 0 && entries[m.Game][m.Entry] == nil {
 			bad("mail %d: game %s has no entry %d", m.ID, m.Game, m.Entry)
 		}
@@ -75,8 +69,7 @@ func checkTx(tx *bolt.Tx) []error {
 		if m.Shelf != "" && !shelfExists(tx, m.Shelf) {
 			bad("mail %d: queued by shelf %q, which is not in the file", m.ID, m.Shelf)
 		}
-		return nil
-	})
+	}
 	receipts := map[uint64]bool{}
 	receipted := map[string]bool{} // game NUL entry
 	index := tx.Bucket(bLedgerIndex)

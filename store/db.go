@@ -23,7 +23,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -213,6 +213,9 @@ var migrations = []func(tx *bolt.Tx) error{
 			})
 		})
 	},
+	// Version 6: the outbox keeps attachment bodies once, by content and
+	// compressed, apart from the mails (migrateOutbox, blob.go).
+	5: migrateOutbox,
 }
 
 // checkVersion accepts a file of this release's schema, for reading only.

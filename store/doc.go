@@ -120,8 +120,9 @@ creation answers no wait: its turn is 0.
 
 # Schema
 
-Schema version 5. Keys written "u64" are 8-byte big-endian integers, so a
-cursor walks them in the order they were appended. Values are JSON.
+Schema version 6. Keys written "u64" are 8-byte big-endian integers, so a
+cursor walks them in the order they were appended. Values are JSON unless
+said otherwise.
 
 	meta
 	    version                  u64 schema version (SchemaVersion)
@@ -141,7 +142,19 @@ cursor walks them in the order they were appended. Values are JSON.
 	ledger           u64 seq → Receipt (Message-ID, content hash, game,
 	                           outcome, the entry and mails it produced)
 	ledger-index     Message-ID NUL content-hash → u64 ledger seq
-	outbox           u64 id  → Mail (queued, attempts, sent)
+	outbox           u64 id  → 'j' and the Mail's JSON (queued, attempts,
+	                           sent; the hashes of its text and attachment
+	                           bodies, not the bodies)
+	outbox-pending   u64 id  → empty: the mails not sent yet
+	outbox-latest    game NUL to NUL name → u64 id of the last sent mail
+	                           whose redrawable attachment of that name
+	                           is kept
+	blobs            SHA-256 → a text or attachment body: 'j' and the
+	                           bytes, 'z' and their DEFLATE, or 'd', the
+	                           SHA-256 of the dictionary body, and their
+	                           DEFLATE against it
+	blob-refs        SHA-256 → u64 how many texts and attachments hold it
+	blob-dicts       game NUL to NUL name → SHA-256 of the dictionary body
 	mailboxes        mailbox name → u32 UIDVALIDITY, u32 last UID read
 	                           (MailboxPosition; made on first use)
 	aside/                    shelves kept beside the games by the store's
@@ -169,6 +182,50 @@ it each player sees, its facts; package templates words them); version 4
 stored each as a sentence with the side that could read it, and migrating
 a file that holds such events fails as for version 1, naming the game.
 Exports change with it: Audit reads format attu-export/3 only.
+Version 6 keeps the outbox's texts and attachment bodies in the blobs
+bucket (see below); version 5 kept them inside each mail's JSON, the
+attachments in base64. The migration moves every body there, keeps every
+one of them (no mail of version 5 marks a picture as redrawable) and
+indexes the unsent mails; nothing of a game changes.
+
+# Outbox and attachments
+
+The outbox is the record of what each side was told, and what the mail
+sender reads: a mail is queued in the transaction that caused it, with a
+Message-ID fixed then, sent at least once (MarkSent after the SMTP server
+accepted it; a crash in between sends it again, under the same
+Message-ID, which the receiving side deduplicates), and kept after it is
+sent, so that "resend" works after a restart and Check can tie every
+mail to the entry or receipt that queued it. A report is about 120 KB as
+mailed (text, order template, map picture, JSON), so a 20-turn game sends
+some 20 MB; kept as such, the file would hold that much. Instead:
+
+  - Bodies are stored apart from the mails, once each, under their
+    SHA-256 (the blobs bucket), with a count of the mails holding them:
+    a report sent again, or the same order template to two addresses,
+    costs nothing more. Raw bytes, not base64.
+  - Texts and attachments other than pictures are DEFLATE-compressed
+    (compress/flate), and those of one kind to one address in one game
+    against the first of them as a preset dictionary: the reports of one
+    side differ from turn to turn in a few lines of the same maps and
+    lists, so this makes them two to three times smaller again. A
+    dictionary body is never dropped, so each stays readable on its own
+    (with its dictionary), and Check decodes every one against its hash.
+  - The map picture (a PNG, compressed already) is drawn from the stored
+    position and can be drawn again; the game service marks it
+    Attachment.Redrawable. Once a newer picture of the same name has been
+    sent to the same addresses in the same game, the older one's body is
+    dropped and its hash and size alone are kept (Attachment.Dropped).
+    The last picture sent to each address is kept, so resending the last
+    report needs nothing drawn again; an unsent mail never loses one.
+
+A mail's own record is then a few hundred bytes, rewritten cheaply when
+it is sent or retried; the unsent mails are indexed, so the sender's
+Pending reads only them however long the outbox grows. A 20-turn game
+through the game service, with its reports as mailed, leaves a file of
+about 3.2 MB in use where the mails alone would take 21 MB (see
+BENCHMARKS.md). Exports never held mails and are unchanged: a finished
+game's export, which its final report attaches, is complete on its own.
 
 # Export and audit
 
@@ -205,7 +262,8 @@ who is also a player could read the seed and foresee rolls, so tournament
 games are hosted by the umpire.
 
 Sent mails stay in the outbox (marked sent) and receipts stay in the ledger:
-they are the record Check relies on. The file only grows; 20 turns of the
-real rules with their reports stay under 5 MB (see BENCHMARKS.md).
+they are the record Check relies on. The file only grows, apart from the
+superseded pictures; 20 turns of the real rules with their reports stay
+under 5 MB (see BENCHMARKS.md).
 */
 package store

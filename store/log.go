@@ -62,6 +62,10 @@ type Entry struct {
 	To uint64 `json:"to,omitempty"`
 	// KindRollback, KindEnd, KindNote: why or what, in words.
 	Note string `json:"note,omitempty"`
+	// Private marks a note that only its Side and the umpire may read: a
+	// player's command that changes nothing (status, log), which the
+	// opponent has no business knowing of.
+	Private bool `json:"private,omitempty"`
 
 	// State is the SHA-256 of the JSON of the position after this entry.
 	State string `json:"state"`

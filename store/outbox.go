@@ -131,7 +131,8 @@ type Mail struct {
 	References  []string     `json:"references,omitempty"`
 	To          []string     `json:"to"`
 	Subject     string       `json:"subject"`
-	Text        string       `json:"text"`
+	Text        string       `json:"text,omitempty"`        // kept with the attachment bodies, under TextSHA256
+	TextSHA256  string       `json:"text_sha256,omitempty"` // set by the store when queued
 	Attachments []Attachment `json:"attachments,omitempty"`
 
 	Queued      time.Time `json:"queued"`
@@ -141,11 +142,24 @@ type Mail struct {
 	Sent        time.Time `json:"sent,omitzero"`
 }
 
-// Attachment is a file attached to an outgoing mail.
+// Attachment is a file attached to an outgoing mail. The store keeps its
+// body once for every mail that carries the same bytes (by SHA-256,
+// compressed) and fills in SHA256 and Size when the mail is queued.
 type Attachment struct {
 	Name string `json:"name"`
 	Type string `json:"type"` // MIME type
-	Data []byte `json:"data"`
+	// Data is the body; nil once Dropped. It is kept apart from the
+	// mail's own record, so it has no JSON name.
+	Data   []byte `json:"-"`
+	SHA256 string `json:"sha256"` // of the body, lower-case hex
+	Size   int    `json:"size"`   // of the body, in bytes
+	// Redrawable says the body can be drawn again from the game's stored
+	// positions (the map picture), so the store keeps it only until a
+	// newer attachment of the same name has been sent to the same
+	// addresses in the same game; then it keeps its hash and size alone.
+	Redrawable bool `json:"redrawable,omitempty"`
+	// Dropped says the body is no longer kept (see Redrawable).
+	Dropped bool `json:"dropped,omitempty"`
 }
 
 func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
@@ -161,14 +175,12 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 			return nil, err
 		}
 		m.ID, m.Game, m.Entry, m.Receipt, m.Queued = id, game, entry, receipt, now
+		m.Attempts, m.NextAttempt, m.LastError, m.Sent = 0, time.Time{}, "", time.Time{}
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		b, err := json.Marshal(m)
-		if err != nil {
-			return nil, err
-		}
-		if err := ob.Put(u64(id), b); err != nil {
+		storeBodies(w.tx, &m)
+		if err := putMail(w.tx, &m); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
@@ -177,15 +189,15 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 }
 
 // Pending returns up to max unsent mails due at now, oldest first (max <= 0:
-// all).
+// all), with their attachments' bodies.
 func (db *DB) Pending(now time.Time, max int) ([]Mail, error) {
 	var out []Mail
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bOutbox).Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			var m Mail
-			if err := json.Unmarshal(v, &m); err != nil {
-				return fmt.Errorf("store: outbox mail %d: %w", binary.BigEndian.Uint64(k), err)
+		c := tx.Bucket(bOutboxPending).Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			m, err := getMail(tx, binary.BigEndian.Uint64(k), true)
+			if err != nil {
+				return err
 			}
 			if !m.Sent.IsZero() || m.NextAttempt.After(now) {
 				continue
@@ -200,57 +212,91 @@ func (db *DB) Pending(now time.Time, max int) ([]Mail, error) {
 	return out, err
 }
 
-// Outbox returns every mail of a game (sent or not), in queue order; game
-// empty means every mail.
+// Outbox returns every mail of a game (sent or not), in queue order, with
+// the bodies still kept; game empty means every mail.
 func (db *DB) Outbox(game string) ([]Mail, error) {
 	var out []Mail
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bOutbox).ForEach(func(k, v []byte) error {
-			var m Mail
-			if err := json.Unmarshal(v, &m); err != nil {
-				return fmt.Errorf("store: outbox mail %d: %w", binary.BigEndian.Uint64(k), err)
-			}
-			if game == "" || m.Game == game {
-				out = append(out, m)
-			}
-			return nil
-		})
+		var err error
+		out, err = outboxOf(tx, game)
+		return err
 	})
 	return out, err
 }
 
-// MarkSent records that mail id was handed to the SMTP server at t.
-func (db *DB) MarkSent(id uint64, t time.Time) error {
-	return db.editMail(id, func(m *Mail) { m.Sent = t.UTC(); m.Attempts++; m.LastError = "" })
+func outboxOf(tx *bolt.Tx, game string) ([]Mail, error) {
+	var out []Mail
+	err := tx.Bucket(bOutbox).ForEach(func(k, v []byte) error {
+		if game != "" && !mailOf(v, game) {
+			return nil
+		}
+		m, err := decodeMail(tx, binary.BigEndian.Uint64(k), v, true)
+		if err != nil {
+			return err
+		}
+		if game != "" && m.Game != game {
+			return nil
+		}
+		out = append(out, m)
+		return nil
+	})
+	return out, err
+}
+
+// Mail returns one mail of the outbox, with its text and the bodies still
+// kept; ErrNoMail when there is none under id.
+func (db *DB) Mail(id uint64) (Mail, error) {
+	var m Mail
+	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
+		m, err = getMail(tx, id, true)
+		return err
+	})
+	return m, err
+}
+
+// MarkSent records that mail id was handed to the SMTP server at t, and
+// drops the bodies its redrawable attachments supersede (Attachment.Redrawable).
+// Marking a mail sent twice changes nothing the second time.
+func (db *DB) MarkSent(id uint64, t time.Time) error { return db.MarkSentAll([]uint64{id}, t) }
+
+// MarkSentAll is MarkSent for many mails in one transaction: all are
+// recorded, or none.
+func (db *DB) MarkSentAll(ids []uint64, t time.Time) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		for _, id := range ids {
+			m, err := getMail(tx, id, false)
+			if err != nil {
+				return err
+			}
+			if !m.Sent.IsZero() {
+				continue
+			}
+			m.Sent = t.UTC()
+			m.Attempts++
+			m.LastError = ""
+			if err := dropRedrawn(tx, &m); err != nil {
+				return err
+			}
+			if err := putMail(tx, &m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // Retry records a failed attempt to send mail id and when to try again.
 func (db *DB) Retry(id uint64, cause error, next time.Time) error {
-	return db.editMail(id, func(m *Mail) {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		m, err := getMail(tx, id, false)
+		if err != nil {
+			return err
+		}
 		m.Attempts++
 		m.NextAttempt = next.UTC()
 		if cause != nil {
 			m.LastError = cause.Error()
 		}
-	})
-}
-
-func (db *DB) editMail(id uint64, f func(*Mail)) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
-		ob := tx.Bucket(bOutbox)
-		v := ob.Get(u64(id))
-		if v == nil {
-			return fmt.Errorf("%w: %d", ErrNoMail, id)
-		}
-		var m Mail
-		if err := json.Unmarshal(v, &m); err != nil {
-			return fmt.Errorf("store: outbox mail %d: %w", id, err)
-		}
-		f(&m)
-		b, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		return ob.Put(u64(id), b)
+		return putMail(tx, &m)
 	})
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -29,7 +30,13 @@ type Txn struct {
 	outcome string
 	mails   []queued
 	changed bool
+	amended bool // a receipt of the ledger was rewritten
 }
+
+// errUnchanged rolls back a write transaction that wrote nothing, rather
+// than commit it: a commit costs an fsync even when empty, and the
+// deadline timer looks at every game in a transaction of its own.
+var errUnchanged = errors.New("store: nothing to write")
 
 type queued struct {
 	mail  Mail
@@ -93,8 +100,14 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 		if t.changed {
 			return w.save()
 		}
+		if mail == nil && len(t.mails) == 0 && !t.amended {
+			return errUnchanged
+		}
 		return nil
 	})
+	if errors.Is(err, errUnchanged) {
+		err = nil
+	}
 	return r, err
 }
 
@@ -132,6 +145,16 @@ func (t *Txn) Queue(mails ...Mail) {
 // carries the transaction's mail's Message-ID, which its receipt then
 // names.
 func (t *Txn) Note(side adjudicator.Side, text string, fromMail bool) (*Entry, error) {
+	return t.note(side, text, fromMail, false)
+}
+
+// Aside is Note for a note only side and the umpire may read
+// (Entry.Private).
+func (t *Txn) Aside(side adjudicator.Side, text string, fromMail bool) (*Entry, error) {
+	return t.note(side, text, fromMail, true)
+}
+
+func (t *Txn) note(side adjudicator.Side, text string, fromMail, private bool) (*Entry, error) {
 	w := t.w
 	g := w.g
 	last, _, err := w.entry(g.Entries)
@@ -139,7 +162,7 @@ func (t *Txn) Note(side adjudicator.Side, text string, fromMail bool) (*Entry, e
 		return nil, err
 	}
 	e := &Entry{Kind: KindNote, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: side,
-		Note: text, State: last.State, Next: g.Wait}
+		Note: text, Private: private, State: last.State, Next: g.Wait}
 	if fromMail {
 		if t.mail == nil || t.linked != 0 {
 			return nil, fmt.Errorf("store: a note from a mail needs the transaction's mail, once")
@@ -208,24 +231,12 @@ func (t *Txn) Amend(m MailRef, outcome string) error {
 		return fmt.Errorf("store: no receipt without an entry for %s in game %s", m.MessageID, t.w.g.ID)
 	}
 	r.Outcome = outcome
+	t.amended = true
 	return putReceipt(t.tx, r)
 }
 
 // Outbox returns the mails of the game, sent or not, in queue order.
-func (t *Txn) Outbox() ([]Mail, error) {
-	var out []Mail
-	err := t.tx.Bucket(bOutbox).ForEach(func(k, v []byte) error {
-		var m Mail
-		if err := json.Unmarshal(v, &m); err != nil {
-			return fmt.Errorf("store: outbox mail %d: %w", binary.BigEndian.Uint64(k), err)
-		}
-		if m.Game == t.w.g.ID {
-			out = append(out, m)
-		}
-		return nil
-	})
-	return out, err
-}
+func (t *Txn) Outbox() ([]Mail, error) { return outboxOf(t.tx, t.w.g.ID) }
 
 // Log returns the game's entries, as DB.Log does.
 func (t *Txn) Log() ([]LogEntry, error) { return t.w.log(1) }

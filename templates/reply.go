@@ -40,6 +40,17 @@ type Welcome struct {
 	// it a reminder comes (DESIGN 3.3).
 	Deadline time.Duration
 	Reminder time.Duration
+	// Settle is how long the game holds each orders file before applying
+	// it (zero: applied at once).
+	Settle time.Duration
+	// Players are the players' addresses, told to the umpire only.
+	Players []PlayerAddress
+}
+
+// PlayerAddress is a side and the address it plays from.
+type PlayerAddress struct {
+	Side    adjudicator.Side
+	Address string
 }
 
 // Accepted is the reply to an order file that was applied.
@@ -83,6 +94,9 @@ type Refused struct {
 	// Ref is the reference of an internal error, matching the server's
 	// log line; empty for a player's mistake.
 	Ref string
+	// Why is the kind of the Notice that gave the Reason ("why-over",
+	// "why-file-paused", ...), for what the reply says to do.
+	Why string
 }
 
 // LineError is one mistake in a file.
@@ -96,8 +110,10 @@ type LineError struct {
 type Help struct {
 	Game    string
 	Address string
-	// Umpire adds the umpire's commands.
+	// Umpire lists the umpire's commands instead of the players'.
 	Umpire bool
+	// Puzzled: the mail held neither orders nor a command.
+	Puzzled bool
 }
 
 // Status is the reply to "status": where the game stands.
@@ -118,6 +134,16 @@ type Status struct {
 	Commitment string
 	// Players are the sides and when each last sent accepted orders.
 	Players []PlayerStatus
+	// Result says how the game ended, empty while it runs.
+	Result string
+	// Held is when the orders of HeldBy held for the settle window will
+	// be applied (zero: none held).
+	Held   time.Time
+	HeldBy adjudicator.Side
+	// TakebackBy asked to take back the last step, open until
+	// TakebackUntil (NoSide: no request).
+	TakebackBy    adjudicator.Side
+	TakebackUntil time.Time
 }
 
 // PlayerStatus is one player in a status reply.
@@ -125,6 +151,8 @@ type PlayerStatus struct {
 	Side       adjudicator.Side
 	LastOrders time.Time // zero when none yet
 	Missed     int       // deadlines missed
+	// Away is until when the player declared an absence (zero: none).
+	Away time.Time
 }
 
 // Reminder warns a player that a deadline is near.
@@ -189,6 +217,9 @@ type Final struct {
 	// Export is the file name of the exported game attached, which
 	// "attu audit" checks.
 	Export string
+	// Luck is the dice-luck summary of the whole game, as attu audit
+	// writes it (store.Luck.WriteText).
+	Luck string
 }
 
 // Text renders the welcome mail.
@@ -297,4 +328,6 @@ var replyFuncs = map[string]any{
 		return t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
 	},
 	"lower": strings.ToLower,
+	"enemy": adjudicator.Side.Enemy,
+	"trim":  strings.TrimSpace,
 }

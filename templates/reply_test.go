@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,9 +91,94 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Victory: "the U.S. casualty track reached 30 (rule 3.8.2)", Turn: 9, Seed: testSeed, Commitment: commit,
 			Head: head, Export: "g1.json"},
 		"final-ended": Final{Game: "g1", Turn: 4, Victory: "ended by the umpire: a player left", Seed: testSeed,
-			Commitment: commit, Export: "g1.json"},
+			Commitment: commit, Export: "g1.json", Luck: testLuck},
+
+		"welcome-umpire": Welcome{Game: "g1", Name: "Friday club", Side: adjudicator.Umpire, Address: "attu+g1@example.org",
+			Token: testToken, Commitment: commit, Deadline: 72 * time.Hour, Reminder: 24 * time.Hour, Settle: 30 * time.Minute,
+			Players: []PlayerAddress{{adjudicator.US, "us@example.org"}, {adjudicator.JP, "jp@example.org"}}},
+		"help-puzzled": Help{Game: "g1", Address: "attu+g1@example.org", Puzzled: true},
+		"status-busy": Status{Game: "g1", Name: "Friday club", Turn: 3, Waiting: "the U.S. actions of turn 3 (May 13)",
+			Deadline: deadline, Held: deadline.Add(-70 * time.Hour), HeldBy: adjudicator.US, TakebackBy: adjudicator.JP, TakebackUntil: deadline.Add(-48 * time.Hour),
+			Players: []PlayerStatus{{Side: adjudicator.US, Away: deadline.Add(-60 * time.Hour)}, {Side: adjudicator.JP, Missed: 2}}},
+		"status-over": Status{Game: "g1", Turn: 6, Waiting: "nothing", Result: "the Japanese player conceded: U.S. victory",
+			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}},
+		"refused-over":   Refused{Game: "g1", Subject: "orders", Why: "why-over", Reason: Notice{Kind: "why-over"}.Text()},
+		"refused-paused": Refused{Game: "g1", Subject: "orders", Why: "why-file-paused", Reason: Notice{Kind: "why-file-paused"}.Text() + "."},
+		"refused-again": Refused{Game: "g1", Subject: "orders", Why: "why-already-applied",
+			Reason: Notice{Kind: "why-already-applied", At: deadline, Entry: 7}.Text()},
+		"refused-dropped": Refused{Game: "g1", Why: "why-dropped", Reason: Notice{Kind: "why-dropped"}.Text() + ".",
+			Errors: errs[:1], File: []byte(badOrders), Waiting: "the Japanese actions of turn 3 (May 13)"},
+		"generic":       Generic{},
+		"held":          Held{Game: "g1", Waiting: "the U.S. actions of turn 3 (May 13)", Due: deadline, Zone: zone},
+		"held-replaced": Held{Game: "g1", Waiting: "the U.S. actions of turn 3 (May 13)", Due: deadline, Replaced: true},
+		"farewell":      Farewell{Game: "g1", Side: adjudicator.JP},
+		"log": Log{Game: "g1", Side: adjudicator.US, Entries: []LogLine{
+			{Seq: 1, Kind: "create"},
+			{Seq: 2, Kind: "orders", Turn: 1, Wait: adjudicator.WaitUSDecision, Side: adjudicator.US, Events: []string{"Weather: clear (die 7)."}},
+			{Seq: 3, Kind: "note", Side: adjudicator.US, Note: Notice{Kind: "asked", Side: adjudicator.US, Command: "status"}.Text()},
+			{Seq: 4, Kind: "orders", Turn: 1, Wait: adjudicator.WaitActions, Side: adjudicator.US, UndoneBy: 6},
+			{Seq: 5, Kind: "note", Note: Notice{Kind: "takeback-asked", Side: adjudicator.US, Other: adjudicator.US, Turn: 1,
+				Wait: adjudicator.WaitActions, Entry: 4, At: deadline}.Text()},
+			{Seq: 6, Kind: "rollback", To: 3, Note: Notice{Kind: "takeback-agreed", Side: adjudicator.JP, Other: adjudicator.US, Entry: 4}.Text()},
+			{Seq: 7, Kind: "end", Note: "ended by the umpire: a draw"},
+		}},
+		"template": TemplateAnswer{Game: "g1", Waiting: "the U.S. decision of turn 4 (May 14)", Name: "orders-4-us-decision.yaml",
+			Body: "game: g1\nside: us\nturn: 4\nwait: us-decision\ntoken: PASTE-YOUR-TOKEN\ndecision: {refit: false, night: false}\n"},
+		"notices": Notices{Paused: true, Lines: []string{
+			Notice{Kind: "extend", Other: adjudicator.JP, Duration: 48 * time.Hour, At: deadline}.Text(),
+			Notice{Kind: "deadline-missed", Side: adjudicator.US, Turn: 4, Wait: adjudicator.WaitUSDecision, At: deadline,
+				Applied: "no refit, a day turn", Missed: 2}.Text()}},
+		"notice-takeback-asked": PlayerNotice{Game: "g1", Reader: adjudicator.JP, Deadline: deadline, Zone: zone,
+			Notice: Notice{Kind: "takeback-asked", Side: adjudicator.US, Other: adjudicator.US, Turn: 3, Wait: adjudicator.WaitActions, Entry: 9, At: deadline}},
+		"notice-takeback-asked-umpire": PlayerNotice{Game: "g1", Reader: adjudicator.Umpire, Deadline: deadline,
+			Notice: Notice{Kind: "takeback-asked", Side: adjudicator.US, Other: adjudicator.US, Turn: 3, Wait: adjudicator.WaitActions, Entry: 9, At: deadline}},
+		"notice-takeback-lapsed": PlayerNotice{Game: "g1", Reader: adjudicator.US,
+			Notice: Notice{Kind: "takeback-lapsed", Side: adjudicator.US, At: deadline}},
+		"notice-absent": PlayerNotice{Game: "g1", Reader: adjudicator.Umpire,
+			Notice: Notice{Kind: "absent", Side: adjudicator.JP, At: deadline}},
+		"notice-no-default": PlayerNotice{Game: "g1", Reader: adjudicator.Umpire,
+			Notice: Notice{Kind: "deadline-no-default", Side: adjudicator.JP, Turn: 1, Wait: adjudicator.WaitJPSetup, At: deadline}},
+		"umpire-pause": UmpireNotice{Game: "g1", Action: "pause", Detail: Notice{Kind: "paused-you"}.Text(), Head: head},
+		"umpire-resume": UmpireNotice{Game: "g1", Action: "resume", Detail: Notice{Kind: "resumed-you", Other: adjudicator.JP, At: deadline}.Text(),
+			Deadline: deadline, Next: "the Japanese actions of turn 3 (May 13)", Head: head},
+		"umpire-force": UmpireNotice{Game: "g1", Action: "force", Detail: Notice{Kind: "force-detail", Other: adjudicator.JP, Turn: 3,
+			Wait: adjudicator.WaitActions, Applied: "no activations"}.Text(), Deadline: deadline, Next: "the U.S. decision of turn 4 (May 14)", Head: head},
+		"umpire-replace": UmpireNotice{Game: "g1", Action: "replace", Detail: Notice{Kind: "replace", Other: adjudicator.JP}.Text(),
+			Deadline: deadline, Next: "the Japanese actions of turn 3 (May 13)", Head: head},
+		"umpire-rollback-reports": UmpireNotice{Game: "g1", Action: "rollback", Detail: Notice{Kind: "rollback-detail", To: 12}.Text(),
+			Reason: "mistyped hex", Deadline: deadline, Next: "the U.S. actions of turn 5 (May 15)", Head: head},
+		"answer-extend": Answer{Game: "g1", Command: "extend", Says: []Notice{{Kind: "you-extend", At: deadline}},
+			Next: "the Japanese actions of turn 3 (May 13)", Deadline: deadline, Zone: zone},
+		"answer-extend-paused": Answer{Game: "g1", Command: "extend", Says: []Notice{{Kind: "you-extend-paused", Duration: 50 * time.Hour}}},
+		"answer-pause":         Answer{Game: "g1", Command: "pause", Says: []Notice{{Kind: "you-pause", Duration: 31 * time.Hour}}},
+		"answer-resume": Answer{Game: "g1", Command: "resume", Says: []Notice{{Kind: "you-resume", At: deadline}},
+			Next: "the Japanese actions of turn 3 (May 13)", Deadline: deadline},
+		"answer-force": Answer{Game: "g1", Command: "force", Says: []Notice{{Kind: "you-force", Applied: "no activations"}},
+			Next: "the U.S. decision of turn 4 (May 14)", Deadline: deadline},
+		"answer-rollback": Answer{Game: "g1", Command: "rollback", Says: []Notice{{Kind: "you-rollback", To: 12,
+			Note: "the U.S. actions of turn 5 (May 15)", At: deadline}}, Next: "the U.S. actions of turn 5 (May 15)", Deadline: deadline},
+		"answer-replace": Answer{Game: "g1", Command: "replace", Says: []Notice{{Kind: "you-replace", Other: adjudicator.JP, Note: "newcomer@example.org"}},
+			Next: "the Japanese actions of turn 3 (May 13)", Deadline: deadline},
+		"answer-end":    Answer{Game: "g1", Command: "end", Says: []Notice{{Kind: "you-end", Note: "ended by the umpire: a draw"}}},
+		"answer-reveal": Answer{Game: "g1", Command: "reveal", Says: []Notice{{Kind: "you-reveal", Seed: testSeed, Commitment: commit}}},
+		"answer-absent": Answer{Game: "g1", Command: "absent", Says: []Notice{{Kind: "you-absent", At: deadline}, {Kind: "you-deadline", At: deadline.Add(72 * time.Hour)}},
+			Next: "the U.S. actions of turn 3 (May 13)", Deadline: deadline.Add(72 * time.Hour)},
+		"answer-takeback": Answer{Game: "g1", Command: "takeback", Says: []Notice{{Kind: "you-takeback", Side: adjudicator.US, At: deadline}},
+			Next: "the Japanese actions of turn 3 (May 13)", Deadline: deadline},
+		"notdone-only-umpire": NotDone{Game: "g1", Command: "pause", Why: Notice{Kind: "why-only-umpire", Command: "pause"}},
+		"notdone-absent-long": NotDone{Game: "g1", Command: "absent", Why: Notice{Kind: "why-absent-long", Duration: 14 * 24 * time.Hour, At: deadline}},
+		"notdone-not-awaited": NotDone{Game: "g1", Command: "template", Why: Notice{Kind: "why-not-awaited",
+			Note: "the Japanese actions of turn 3 (May 13)", Other: adjudicator.JP}},
 	}
 }
+
+// testLuck is a dice-luck summary as store writes it.
+const testLuck = `Dice luck: each to-hit die against the face it needed (needing N, it hits 11-N times in 10)
+
+US: 41 dice
+  faces  1:4 2:5 3:3 4:4 5:6 6:3 7:4 8:5 9:3 10:4   (4.1 expected of each)
+  ranged   22 dice:    9 hits,   10.4 expected (-1.4, within what fair dice do)
+`
 
 // TestReplyGolden keeps every reply as a golden file, each within MaxWidth
 // columns and ending with what to do next.
@@ -101,7 +187,7 @@ func TestReplyGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			text := r.Text()
 			checkColumns(t, name, text)
-			if !strings.Contains(text, "WHAT") && !strings.Contains(text, "CHECK EVERY DIE") {
+			if !strings.Contains(text, "WHAT") && !strings.Contains(text, "CHECK EVERY DIE") && name != "notices" {
 				t.Errorf("%s says nothing of what to do next", name)
 			}
 			golden(t, "reply-"+name+".txt", text)
@@ -122,7 +208,7 @@ func TestRepliesKeepSecrets(t *testing.T) {
 		} else if hasToken {
 			t.Errorf("%s repeats the token", name)
 		}
-		if strings.Contains(text, testSeed) != strings.HasPrefix(name, "final") {
+		if strings.Contains(text, testSeed) != (strings.HasPrefix(name, "final") || name == "answer-reveal") {
 			t.Errorf("%s: seed shown %v", name, strings.Contains(text, testSeed))
 		}
 	}
@@ -151,4 +237,31 @@ func TestRefusedQuotesEveryError(t *testing.T) {
 			t.Errorf("quoting %q shows the token: %q", l, q)
 		}
 	}
+}
+
+// TestNoticeSentences renders every sentence of what happens outside the
+// rules (every "notice-" template) with the same fields, as one golden
+// file: each is one line of words, and none is missing a field it needs.
+func TestNoticeSentences(t *testing.T) {
+	at := time.Date(2026, 5, 4, 18, 0, 0, 0, time.UTC)
+	var names []string
+	for _, x := range tmpl.Templates() {
+		if k, ok := strings.CutPrefix(x.Name(), "notice-"); ok {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for _, k := range names {
+		n := Notice{Kind: k, Side: adjudicator.US, Other: adjudicator.JP, Turn: 3, Wait: adjudicator.WaitActions, Entry: 9, To: 7,
+			At: at, Duration: 48 * time.Hour, Applied: "no activations", Missed: 2, Note: "NOTE", Command: "status",
+			Seed: testSeed, Commitment: "COMMITMENT"}
+		text := n.Text()
+		if text == "" || strings.Contains(text, "<no value>") || strings.Contains(text, "%!") {
+			t.Errorf("%s: %q", k, text)
+		}
+		b.WriteString(wrapText(k+": ", "    ", text) + "\n")
+	}
+	checkColumns(t, "notices", b.String())
+	golden(t, "reply-notice-sentences.txt", b.String())
 }

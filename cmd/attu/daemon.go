@@ -301,17 +301,29 @@ func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
 	}
 	out := make([]mail.Queued, len(ms))
 	for i, m := range ms {
-		o := mail.Outgoing{From: m.From, To: m.To, Subject: m.Subject, MessageID: m.MessageID,
-			InReplyTo: m.InReplyTo, References: m.References, Date: m.Queued, Text: m.Text}
-		for _, a := range m.Attachments {
-			o.Attachments = append(o.Attachments, mail.Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
-		}
-		out[i] = mail.Queued{ID: m.ID, Attempts: m.Attempts, Mail: o}
+		out[i] = mail.Queued{ID: m.ID, Attempts: m.Attempts, Mail: outgoing(m)}
 	}
 	return out, nil
 }
 
+// outgoing is a queued mail as the mail package sends it. A body the store
+// no longer keeps (a superseded map picture, store.Attachment.Dropped) is
+// never one of a mail not sent yet; it would be left out.
+func outgoing(m store.Mail) mail.Outgoing {
+	o := mail.Outgoing{From: m.From, To: m.To, Subject: m.Subject, MessageID: m.MessageID,
+		InReplyTo: m.InReplyTo, References: m.References, Date: m.Queued, Text: m.Text}
+	for _, a := range m.Attachments {
+		if !a.Dropped {
+			o.Attachments = append(o.Attachments, mail.Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
+		}
+	}
+	return o
+}
+
 func (q queue) MarkSent(id uint64, t time.Time) error { return q.db.MarkSent(id, t) }
+
+// MarkSentAll records a whole batch in one transaction (mail.BatchQueue).
+func (q queue) MarkSentAll(ids []uint64, t time.Time) error { return q.db.MarkSentAll(ids, t) }
 
 func (q queue) Retry(id uint64, cause error, next time.Time) error {
 	return q.db.Retry(id, cause, next)

@@ -44,6 +44,9 @@ const killSeedEnv = "ATTU_KILL_SEED"
 // when its stdin closes, that is when the test process ends, should the
 // test fail before it could stop it.
 func TestMain(m *testing.M) {
+	if os.Getenv("ATTU_RSS_CHILD") != "" {
+		os.Exit(rssChild()) // BenchmarkDaemonMemory's daemon
+	}
 	if path := os.Getenv(killServeEnv); path != "" {
 		go func() {
 			io.Copy(io.Discard, os.Stdin)
@@ -306,7 +309,7 @@ func allSeen(t *testing.T, sys *loopback.System) bool {
 
 // finished reports whether the daemon handled every mail in attu's
 // INBOX and sent every mail the store queued.
-func finished(t *testing.T, path string, sys *loopback.System) bool {
+func finished(t *testing.T, path string, cfg daemonConfig, sys *loopback.System) bool {
 	t.Helper()
 	db, err := store.Open(path, nil)
 	if err != nil {
@@ -317,7 +320,7 @@ func finished(t *testing.T, path string, sys *loopback.System) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &daemon{db: db}
+	d := &daemon{db: db, cfg: cfg} // the position is kept per mailbox of the configuration
 	pos, err := d.position()
 	if err != nil {
 		t.Fatal(err)
@@ -391,6 +394,15 @@ smtp: {host: %s, port: %s, security: plain, timeout: 10s}
 tick: 1s
 log_level: debug
 `, addr["attu"], dbPath, imapHost, imapPort, smtpHost, smtpPort)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ATTU_KILL_IMAP_PASSWORD", "pw-attu")
+	cfg, _, _, _, err := loadServeConfig(raw)
+	if err != nil {
 		t.Fatal(err)
 	}
 	logPath := filepath.Join(dir, "serve.log")
@@ -509,7 +521,7 @@ log_level: debug
 			failed("the daemon's clean stop: %v", err)
 		}
 		fmt.Fprintf(logf, "==== stopped cleanly\n")
-		if finished(t, dbPath, sys) {
+		if finished(t, dbPath, cfg, sys) {
 			break
 		}
 	}

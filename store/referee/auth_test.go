@@ -2,7 +2,9 @@ package referee
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,7 +142,8 @@ func TestAuthentication(t *testing.T) {
 		entries := h.game().Entries
 		out := h.send(c.msg())
 		if changed := changedBuckets(before, h.buckets()); slices.ContainsFunc(changed, func(b string) bool {
-			return b != "ledger" && b != "ledger-index" && b != "outbox"
+			// The ledger and the outbox, with its bodies and indexes.
+			return b != "ledger" && b != "ledger-index" && !strings.HasPrefix(b, "outbox") && !strings.HasPrefix(b, "blob")
 		}) {
 			t.Errorf("%s: buckets %v changed", c.name, changed)
 		}
@@ -158,8 +161,12 @@ func TestAuthentication(t *testing.T) {
 			continue
 		}
 		m := out[0]
+		// A refusal quotes the lines of the player's own file at fault:
+		// those may name any hex, but must be the player's words, never
+		// the token; everything else is held to the fog check.
+		text := ownLinesOut(t, c.name, m.Text, c.msg().Orders, us)
 		for _, f := range forbidden {
-			if strings.Contains(m.Subject+"\n"+m.Text, f) {
+			if strings.Contains(m.Subject+"\n"+text, f) {
 				t.Errorf("%s: the answer says %q:\n%s\n%s", c.name, f, m.Subject, m.Text)
 			}
 		}
@@ -180,6 +187,41 @@ func TestAuthentication(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.audit()
+}
+
+// quotedLine is a line of a player's file quoted in a refusal, and the
+// caret under its column.
+var (
+	quotedLine = regexp.MustCompile(`^ +(\d+) \| (.*)$`)
+	caretLine  = regexp.MustCompile(`^ +\| +\^$`)
+)
+
+// ownLinesOut returns text without the lines that quote file, checking
+// that each quotes the line of file it names, with any token blanked.
+func ownLinesOut(t *testing.T, name, text string, file []byte, token string) string {
+	t.Helper()
+	lines := strings.Split(string(file), "\n")
+	var kept []string
+	for _, l := range strings.Split(text, "\n") {
+		if caretLine.MatchString(l) {
+			continue
+		}
+		q := quotedLine.FindStringSubmatch(l)
+		if q == nil {
+			kept = append(kept, l)
+			continue
+		}
+		n, _ := strconv.Atoi(q[1])
+		switch {
+		case strings.Contains(l, token):
+			t.Errorf("%s: the refusal quotes the token: %q", name, l)
+		case n < 1 || n > len(lines):
+			t.Errorf("%s: the refusal quotes line %d of a file of %d lines", name, n, len(lines))
+		case q[2] != lines[n-1] && !strings.Contains(q[2], "(your token, not repeated here)"):
+			t.Errorf("%s: the refusal quotes %q as line %d, which is %q", name, q[2], n, lines[n-1])
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // The same message twice, or the same file under a new Message-ID,

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"regexp"
@@ -17,9 +18,13 @@ import (
 // umpire's from the command line (attu umpire). A command is a word in the
 // subject or on the first line of the body, with its arguments after it;
 // those that change the game need the sender's token on a line of its
-// own ("token: ..."), outside quoted text. Every command that changes the
-// game is recorded in the log (a note, a rollback or the end) and shown
-// in the next reports; the others are recorded in the ledger only.
+// own ("token: ..."), outside quoted text. Every command carried out is
+// recorded in the game's log: one that changes the game as a note (or a
+// rollback, or the end) every side reads in its next report, one that
+// changes nothing (help, status, resend, template, log) as a note only
+// its sender and the umpire read. A command refused is recorded in the
+// ledger only, like any mail that changes nothing. Every word of the
+// answers is package templates'.
 
 // who may give a command.
 type who int
@@ -32,7 +37,7 @@ const (
 
 // command is one command.
 type command struct {
-	name, usage, what string
+	name string
 	// token: the command changes the game, so the mail must carry the
 	// sender's token.
 	token bool
@@ -52,40 +57,51 @@ type call struct {
 	args []string
 	in   *Message // nil from the command line
 	now  time.Time
-	// answer is what the asker is told; empty for none.
-	answer string
+	// says is what the asker is told the command did; text, when set,
+	// is the whole answer instead (help, status, log, template), with
+	// attach its files.
+	says   []templates.Notice
+	text   string
+	attach []store.Attachment
+	// noted: the command is in the log already.
+	noted bool
 }
 
 // refusal is a command that cannot be carried out, for the asker.
-type refusal struct{ msg string }
+type refusal struct{ why templates.Notice }
 
-func (r *refusal) Error() string { return r.msg }
+func (r *refusal) Error() string { return r.why.Text() }
 
-func refuse(format string, args ...any) error { return &refusal{fmt.Sprintf(format, args...)} }
+// refuse refuses a command for the reason of kind k ("why-" k in
+// templates), with n's fields for its sentence.
+func refuse(k string, n templates.Notice) error {
+	n.Kind = "why-" + k
+	return &refusal{n}
+}
 
 var commands []*command
 
 func init() {
 	commands = []*command{
-		{name: "help", usage: "help", what: "this list", over: true, run: cmdHelp},
-		{name: "status", usage: "status", what: "what the game waits for, the deadline, lateness", over: true, run: cmdStatus},
-		{name: "resend", usage: "resend", what: "your last report again", over: true, run: cmdResend},
-		{name: "template", usage: "template", what: "a fresh order template, when the game waits for you", run: cmdTemplate},
-		{name: "log", usage: "log", what: "the record of the game as you may see it", over: true, run: cmdLog},
-		{name: "concede", usage: "concede *", what: "give up the game", token: true, who: players, run: cmdConcede},
-		{name: "absent", usage: "absent UNTIL *", what: "move your deadlines to count from UNTIL (2006-01-02, 2006-01-02T15:04, or 3d)", token: true, who: players, run: cmdAbsent},
-		{name: "takeback", usage: "takeback *", what: "ask to undo the last step; the opponent answers agree", token: true, who: players, run: cmdTakeback},
-		{name: "agree", usage: "agree *", what: "agree to the opponent's takeback", token: true, who: players, run: cmdAgree},
-		{name: "go", usage: "go *", what: "apply your held orders now (settle window)", token: true, who: players, run: cmdGo},
-		{name: "extend", usage: "extend DURATION *", what: "move the deadline later (48h, 2d)", token: true, who: umpireOnly, run: cmdExtend},
-		{name: "pause", usage: "pause *", what: "stop the clock; no orders are taken", token: true, who: umpireOnly, run: cmdPause},
-		{name: "resume", usage: "resume *", what: "restart the clock with the time that was left (at least an hour)", token: true, who: umpireOnly, run: cmdResume},
-		{name: "force", usage: "force *", what: "apply the default orders of the current wait now", token: true, who: umpireOnly, run: cmdForce},
-		{name: "rollback", usage: "rollback N *", what: "return the game to the position after log entry N", token: true, who: umpireOnly, run: cmdRollback},
-		{name: "replace", usage: "replace SIDE ADDRESS *", what: "give a side to a new player, with a new token", token: true, who: umpireOnly, run: cmdReplace},
-		{name: "end", usage: "end RESULT *", what: "end the game with the result in words", token: true, who: umpireOnly, run: cmdEnd},
-		{name: "standings", usage: "standings", what: "the tournament's standings, when the game is part of one", over: true, run: cmdStandings},
-		{name: "reveal", usage: "reveal *", what: "the seed, once the game is over", token: true, who: umpireOnly, over: true, run: cmdReveal},
+		{name: "help", over: true, run: cmdHelp},
+		{name: "status", over: true, run: cmdStatus},
+		{name: "resend", over: true, run: cmdResend},
+		{name: "template", run: cmdTemplate},
+		{name: "log", over: true, run: cmdLog},
+		{name: "concede", token: true, who: players, run: cmdConcede},
+		{name: "absent", token: true, who: players, run: cmdAbsent},
+		{name: "takeback", token: true, who: players, run: cmdTakeback},
+		{name: "agree", token: true, who: players, run: cmdAgree},
+		{name: "go", token: true, who: players, run: cmdGo},
+		{name: "extend", token: true, who: umpireOnly, run: cmdExtend},
+		{name: "pause", token: true, who: umpireOnly, run: cmdPause},
+		{name: "resume", token: true, who: umpireOnly, run: cmdResume},
+		{name: "force", token: true, who: umpireOnly, run: cmdForce},
+		{name: "rollback", token: true, who: umpireOnly, run: cmdRollback},
+		{name: "replace", token: true, who: umpireOnly, run: cmdReplace},
+		{name: "end", token: true, who: umpireOnly, run: cmdEnd},
+		{name: "standings", over: true, run: cmdStandings},
+		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
 	}
 }
 
@@ -96,18 +112,6 @@ func lookupCommand(name string) *command {
 		}
 	}
 	return nil
-}
-
-// helpFor lists the commands side may give.
-func helpFor(side adjudicator.Side) []commandHelp {
-	var out []commandHelp
-	for _, c := range commands {
-		if c.who == umpireOnly && side != adjudicator.Umpire || c.who == players && side == adjudicator.Umpire {
-			continue
-		}
-		out = append(out, commandHelp{c.usage, c.what})
-	}
-	return out
 }
 
 var (
@@ -167,8 +171,9 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 	}
 	cmd := lookupCommand(name)
 	if cmd == nil {
-		text := "attu found no orders and no command in your mail.\n\n" + helpText(g.ID, s.gameAddress(g), side)
-		return s.answer(g, ref, "answered: no command", s.noticeReply(g, m, "no orders or command found", text))
+		h := s.help(g, side)
+		h.Puzzled = true
+		return s.answer(g, ref, "answered: no command", s.answerMail(g, m, "no orders or command found", h.Text()))
 	}
 	if cmd.token && token == "" {
 		return s.unauthenticated(g, ref, m, "command without a token")
@@ -185,19 +190,23 @@ func (s *Service) Umpire(id string, args []string, now time.Time) (string, error
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(args) == 0 {
-		return "", refuse("name a command: %s", strings.Join(commandNames(adjudicator.Umpire), ", "))
+		return "", fmt.Errorf("name a command: %s", strings.Join(commandNames(adjudicator.Umpire), ", "))
 	}
 	cmd := lookupCommand(strings.ToLower(args[0]))
 	if cmd == nil || cmd.who == players {
-		return "", refuse("%q is not an umpire's command; the commands are %s", args[0], strings.Join(commandNames(adjudicator.Umpire), ", "))
+		return "", fmt.Errorf("%q is not an umpire's command; the commands are %s", args[0], strings.Join(commandNames(adjudicator.Umpire), ", "))
 	}
 	return s.run(id, nil, nil, adjudicator.Umpire, cmd, args[1:], now.UTC())
 }
 
+// commandNames are the commands side may give.
 func commandNames(side adjudicator.Side) []string {
 	var out []string
-	for _, c := range helpFor(side) {
-		out = append(out, strings.Fields(c.Usage)[0])
+	for _, c := range commands {
+		if c.who == umpireOnly && side != adjudicator.Umpire || c.who == players && side == adjudicator.Umpire {
+			continue
+		}
+		out = append(out, c.name)
 	}
 	return out
 }
@@ -215,32 +224,55 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		}
 		switch {
 		case cmd.who == umpireOnly && side != adjudicator.Umpire:
-			return refuse("only the umpire may %s", cmd.name)
+			return refuse("only-umpire", templates.Notice{Command: cmd.name})
 		case cmd.who == players && side == adjudicator.Umpire:
-			return refuse("%s is a player's command", cmd.name)
+			return refuse("players-only", templates.Notice{Command: cmd.name})
 		case g.Status == store.Ended && !cmd.over:
-			return refuse("%s", overReason)
+			return refuse("over", templates.Notice{})
 		}
 		c := &call{s: s, t: t, g: g, rec: rec, side: side, args: args, in: in, now: now}
 		if err := cmd.run(c); err != nil {
 			return err
 		}
-		if in != nil && c.answer != "" {
-			t.Queue(s.noticeReply(&c.g, in, cmd.name, c.answer))
+		if !c.noted {
+			// A command that changes nothing is still on the record,
+			// for its sender and the umpire.
+			if err := c.aside(templates.Notice{Kind: "asked", Side: side, Command: cmd.name}); err != nil {
+				return err
+			}
+			if err := c.rec.save(t); err != nil {
+				return err
+			}
+		}
+		text := c.text
+		if text == "" && len(c.says) > 0 {
+			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says}
+			if g := t.Game(); g.Status == store.Active && g.Wait.Open() {
+				a.Next, a.Deadline = templates.WaitPhrase(g.Wait), g.Deadline
+			}
+			text = a.Text()
+			answer = a.Short()
+		} else {
+			answer = text
+		}
+		if in != nil && text != "" {
+			m := s.answerMail(&c.g, in, cmd.name, text)
+			m.Attachments = c.attach
+			t.Queue(m)
 		}
 		t.Outcome("command " + cmd.name)
-		answer = c.answer
 		return nil
 	})
 	var r *refusal
 	if errors.As(err, &r) {
-		s.log.Info("command refused", "game", id, "command", cmd.name, "why", r.msg)
+		s.log.Info("command refused", "game", id, "command", cmd.name, "why", r.Error())
 		if ref != nil {
 			g, gerr := s.db.Game(id)
 			if gerr != nil {
 				return "", gerr
 			}
-			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, []store.Mail{s.noticeReply(g, in, cmd.name+": not done", r.msg)})
+			nd := templates.NotDone{Game: g.ID, Command: cmd.name, Why: r.why}
+			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, []store.Mail{s.answerMail(g, in, nd.Subject(), nd.Text())})
 			return "", err
 		}
 		return "", r
@@ -251,28 +283,66 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 	return answer, err
 }
 
-// note records a command in the log and in the next reports.
-func (c *call) note(format string, args ...any) error {
-	text := fmt.Sprintf(format, args...)
-	if _, err := c.t.Note(c.side, text, c.in != nil); err != nil {
+// note records a command that changes the game in the log and in the
+// next reports of every side.
+func (c *call) note(n templates.Notice) error {
+	if _, err := c.t.Note(c.side, n.Text(), c.in != nil && !c.noted); err != nil {
 		return err
 	}
-	c.rec.notice("%s", text)
+	c.rec.notice(n)
+	c.noted = true
 	return nil
+}
+
+// aside records a command that changes nothing in the log and in the
+// next reports of its sender and the umpire.
+func (c *call) aside(n templates.Notice) error {
+	if _, err := c.t.Aside(c.side, n.Text(), c.in != nil && !c.noted); err != nil {
+		return err
+	}
+	c.rec.Notices = append(c.rec.Notices, notice{Text: n.Text(), For: c.side})
+	c.noted = true
+	return nil
+}
+
+// say adds a sentence to the asker's answer.
+func (c *call) say(kind string, n templates.Notice) {
+	n.Kind = kind
+	c.says = append(c.says, n)
 }
 
 // refresh reads the game's record again after the transaction changed it.
 func (c *call) refresh() { c.g = c.t.Game() }
 
-// tell queues a short notice to a side.
-func (c *call) tell(side adjudicator.Side, subject string, lines ...string) {
-	if m, ok := c.s.toSide(&c.g, side, "notice", subject, noticeText(lines...)); ok {
+// tell queues a notice to a side of what another did.
+func (c *call) tell(side adjudicator.Side, n templates.Notice, deadline time.Time) {
+	p := templates.PlayerNotice{Game: c.g.ID, Reader: side, Notice: n, Deadline: deadline}
+	if m, ok := c.s.toSide(&c.g, side, "notice", p.Subject(), p.Text()); ok {
 		c.t.Queue(m)
 	}
 }
 
+// umpireNotice is the notice to the players of an umpire's decision.
+func (c *call) umpireNotice(action string, n templates.Notice) templates.UmpireNotice {
+	u := templates.UmpireNotice{Game: c.g.ID, Action: action, Detail: n.Text(), Head: c.g.Head}
+	if c.g.Status == store.Active && c.g.Wait.Open() {
+		u.Next, u.Deadline = templates.WaitPhrase(c.g.Wait), c.g.Deadline
+	}
+	return u
+}
+
+// tellPlayers mails both players the umpire's decision.
+func (c *call) tellPlayers(action string, n templates.Notice) {
+	u := c.umpireNotice(action, n)
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		if m, ok := c.s.toSide(&c.g, side, "notice", u.Subject(), u.Text()); ok {
+			c.t.Queue(m)
+		}
+	}
+}
+
 func cmdHelp(c *call) error {
-	c.answer = helpText(c.g.ID, c.s.gameAddress(&c.g), c.side)
+	c.text = c.s.help(&c.g, c.side).Text()
 	return nil
 }
 
@@ -285,7 +355,7 @@ func cmdStatus(c *call) error {
 		Waiting: templates.WaitPhrase(c.g.Wait), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
 		Head: c.g.Head, Commitment: c.g.Commitment}
 	if c.g.Status == store.Ended {
-		d.Waiting, d.Deadline = "nothing: the game is over ("+c.rec.Result+")", time.Time{}
+		d.Result, d.Deadline = c.rec.Result, time.Time{}
 	}
 	// When each player last had a mailed file accepted: the orders
 	// entries that came by mail (default orders come by none).
@@ -300,24 +370,15 @@ func cmdStatus(c *call) error {
 		}
 	}
 	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
-		d.Players = append(d.Players, templates.PlayerStatus{Side: s, LastOrders: last[s], Missed: c.rec.Late[s]})
-	}
-	var more []string
-	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
-		if t, ok := c.rec.Absent[s]; ok {
-			more = append(more, fmt.Sprintf("The %s player is away until %s.", sideName(s), when(t)))
-		}
+		d.Players = append(d.Players, templates.PlayerStatus{Side: s, LastOrders: last[s], Missed: c.rec.Late[s], Away: c.rec.Absent[s]})
 	}
 	if h := c.rec.Held; h != nil && (h.Side == c.side || c.side == adjudicator.Umpire) {
-		more = append(more, fmt.Sprintf("Your orders are held; they will be applied at %s.", when(h.Due)))
+		d.Held, d.HeldBy = h.Due, h.Side
 	}
 	if tb := c.rec.Takeback; tb != nil {
-		more = append(more, fmt.Sprintf("The %s player asked to take back the last step; the request lapses at %s.", sideName(tb.By), when(tb.Expires)))
+		d.TakebackBy, d.TakebackUntil = tb.By, tb.Expires
 	}
-	c.answer = d.Text()
-	if len(more) > 0 {
-		c.answer += "\n" + strings.Join(more, "\n") + "\n"
-	}
+	c.text = d.Text()
 	return nil
 }
 
@@ -339,9 +400,9 @@ func cmdResend(c *call) error {
 			if strings.HasPrefix(m.MessageID, p) {
 				out, ok := c.s.toSide(&c.g, c.side, "resent-"+c.side.String(), "", m.Text)
 				if !ok {
-					return refuse("the %s side has no player", sideName(c.side))
+					return refuse("no-player", templates.Notice{Side: c.side})
 				}
-				out.Subject = m.Subject + " (sent again)"
+				out.Subject = templates.Resend{Subject: m.Subject}.Title()
 				out.Attachments = m.Attachments
 				c.t.Queue(reply(out, c.in))
 				return nil
@@ -363,20 +424,26 @@ func cmdResend(c *call) error {
 }
 
 func cmdTemplate(c *call) error {
+	if w := c.g.Wait; !w.Open() || w.Side != c.side {
+		return refuse("not-awaited", templates.Notice{Note: templates.WaitPhrase(w), Other: w.Side})
+	}
 	st, err := c.t.State()
 	if err != nil {
 		return err
 	}
-	if w := c.g.Wait; !w.Open() || w.Side != c.side {
-		return refuse("the game waits for %s from the %s player, not for your orders; your template comes with the report that asks for them",
-			st.WaitText(), sideName(c.g.Wait.Side))
-	}
-	_, body, ok := c.s.sideReport(&c.g, c.rec, st, c.side, nil).OrderTemplate()
+	name, body, ok := c.s.sideReport(&c.g, c.rec, st, c.side, nil).OrderTemplate()
 	if !ok {
-		return refuse("the game waits for %s, which takes no order file", st.WaitText())
+		return refuse("no-file", templates.Notice{Note: templates.WaitPhrase(c.g.Wait)})
 	}
-	c.answer = body
+	c.text = templates.TemplateAnswer{Game: c.g.ID, Waiting: templates.WaitPhrase(c.g.Wait), Name: name, Body: body}.Text()
+	c.attach = []store.Attachment{{Name: name, Type: "application/yaml", Data: []byte(body)}}
 	return nil
+}
+
+// visible reports whether side may read the log entry e: a private note
+// is its sender's and the umpire's.
+func visible(e *store.Entry, side adjudicator.Side) bool {
+	return !e.Private || side == adjudicator.Umpire || e.Side == side
 }
 
 func cmdLog(c *call) error {
@@ -384,36 +451,25 @@ func cmdLog(c *call) error {
 	if err != nil {
 		return err
 	}
-	var lines []string
+	l := templates.Log{Game: c.g.ID, Side: c.side}
 	for _, e := range log {
-		var line string
-		switch e.Kind {
-		case store.KindCreate:
-			line = fmt.Sprintf("%3d  the game begins", e.Seq)
-		case store.KindOrders:
-			line = fmt.Sprintf("%3d  turn %d, %s orders of the %s player", e.Seq, e.Turn, e.Wait, sideName(e.Side))
-		case store.KindRollback:
-			line = fmt.Sprintf("%3d  back to the position after entry %d: %s", e.Seq, e.To, e.Note)
-		case store.KindEnd:
-			line = fmt.Sprintf("%3d  the game ends: %s", e.Seq, e.Note)
-		case store.KindNote:
-			line = fmt.Sprintf("%3d  %s", e.Seq, e.Note)
+		if !visible(e.Entry, c.side) {
+			continue
 		}
-		if e.RolledBackBy != 0 {
-			line += fmt.Sprintf("  (undone by entry %d)", e.RolledBackBy)
-		}
-		lines = append(lines, line)
+		line := templates.LogLine{Seq: e.Seq, Kind: string(e.Kind), Turn: e.Turn, Wait: e.Wait, Side: e.Side,
+			To: e.To, Note: e.Note, UndoneBy: e.RolledBackBy}
 		for _, ev := range adjudicator.VisibleEvents(e.Events, c.side) {
-			lines = append(lines, "       "+templates.EventText(ev))
+			line.Events = append(line.Events, templates.EventText(ev))
 		}
+		l.Entries = append(l.Entries, line)
 	}
-	c.answer = logText(c.g.ID, lines)
+	c.text = l.Text()
 	return nil
 }
 
 func cmdConcede(c *call) error {
-	result := fmt.Sprintf("the %s player conceded: %s victory", sideName(c.side), sideName(c.side.Enemy()))
-	if err := c.note("The %s player concedes.", sideName(c.side)); err != nil {
+	result := templates.Notice{Kind: "result-concede", Side: c.side}.Text()
+	if err := c.note(templates.Notice{Kind: "concede", Side: c.side}); err != nil {
 		return err
 	}
 	st, err := c.t.State()
@@ -425,16 +481,16 @@ func cmdConcede(c *call) error {
 
 // parseUntil reads a date (2006-01-02), a time (2006-01-02T15:04, or with
 // seconds and zone), or a duration from now (36h, 3d).
-func parseUntil(s string, now time.Time) (time.Time, error) {
+func parseUntil(s string, now time.Time) (time.Time, bool) {
 	if d, err := parseDuration(s); err == nil {
-		return now.Add(d), nil
+		return now.Add(d), true
 	}
 	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
 		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
-			return t.UTC(), nil
+			return t.UTC(), true
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is not a date (2006-01-02), a time (2006-01-02T15:04) or a duration (36h, 3d)", s)
+	return time.Time{}, false
 }
 
 // parseDuration reads a Go duration or a number of days ("3d").
@@ -451,11 +507,11 @@ func parseDuration(s string) (time.Duration, error) {
 
 func cmdAbsent(c *call) error {
 	if len(c.args) != 1 {
-		return refuse("say until when: absent 2006-01-02, absent 2006-01-02T15:04 or absent 3d")
+		return refuse("absent-how", templates.Notice{})
 	}
-	until, err := parseUntil(c.args[0], c.now)
-	if err != nil {
-		return refuse("%v", err)
+	until, ok := parseUntil(c.args[0], c.now)
+	if !ok {
+		return refuse("absent-bad", templates.Notice{Note: c.args[0]})
 	}
 	limit := c.rec.Absence
 	if limit == 0 {
@@ -463,12 +519,13 @@ func cmdAbsent(c *call) error {
 	}
 	switch {
 	case !until.After(c.now):
-		return refuse("%s is not in the future", when(until))
+		return refuse("absent-past", templates.Notice{At: until})
 	case until.Sub(c.now) > limit:
-		return refuse("the umpire allows absences of at most %s in this game; %s is further", limit, when(until))
+		return refuse("absent-long", templates.Notice{At: until, Duration: limit})
 	}
 	c.rec.Absent[c.side] = until
-	if err := c.note("The %s player is away until %s: that side's deadlines count from then.", sideName(c.side), when(until)); err != nil {
+	n := templates.Notice{Kind: "absent", Side: c.side, At: until}
+	if err := c.note(n); err != nil {
 		return err
 	}
 	if w := c.g.Wait; w.Open() && w.Side == c.side && c.g.Status == store.Active {
@@ -478,11 +535,11 @@ func cmdAbsent(c *call) error {
 		}
 	}
 	c.refresh()
-	c.answer = fmt.Sprintf("Recorded: away until %s.", when(until))
+	c.say("you-absent", templates.Notice{At: until})
 	if c.g.Wait.Side == c.side {
-		c.answer += fmt.Sprintf(" Your current deadline: %s.", when(c.g.Deadline))
+		c.say("you-deadline", templates.Notice{At: c.g.Deadline})
 	}
-	c.tell(adjudicator.Umpire, "the "+sideName(c.side)+" player is away", c.rec.Notices[len(c.rec.Notices)-1])
+	c.tell(adjudicator.Umpire, n, time.Time{})
 	return c.rec.save(c.t)
 }
 
@@ -505,10 +562,10 @@ func lastStep(log []store.LogEntry) (last, before uint64) {
 
 func cmdTakeback(c *call) error {
 	if c.g.Status != store.Active {
-		return refuse("the game is paused")
+		return refuse("paused", templates.Notice{})
 	}
 	if tb := c.rec.Takeback; tb != nil {
-		return refuse("the %s player's takeback request is open until %s", sideName(tb.By), when(tb.Expires))
+		return refuse("takeback-open", templates.Notice{Side: tb.By, At: tb.Expires})
 	}
 	log, err := c.t.Log()
 	if err != nil {
@@ -516,31 +573,29 @@ func cmdTakeback(c *call) error {
 	}
 	last, _ := lastStep(log)
 	if last == 0 {
-		return refuse("no step has been played yet")
+		return refuse("no-step", templates.Notice{})
 	}
 	e := log[last-1]
 	expires := c.now.Add(c.s.cfg.Takeback)
 	c.rec.Takeback = &takeback{By: c.side, Undo: last, Expires: expires}
-	if err := c.note("The %s player asks to take back entry %d (turn %d, %s orders of the %s player); the %s player may agree until %s.",
-		sideName(c.side), last, e.Turn, e.Wait, sideName(e.Side), sideName(c.side.Enemy()), when(expires)); err != nil {
+	n := templates.Notice{Kind: "takeback-asked", Side: c.side, Other: e.Side, Turn: e.Turn, Wait: e.Wait, Entry: last, At: expires}
+	if err := c.note(n); err != nil {
 		return err
 	}
 	c.refresh()
-	c.tell(c.side.Enemy(), "takeback asked",
-		fmt.Sprintf("The %s player asks to take back the last step: turn %d, %s orders of the %s player (log entry %d).", sideName(c.side), e.Turn, e.Wait, sideName(e.Side), last),
-		fmt.Sprintf("To agree, send \"agree\" with your token before %s; otherwise the request lapses and the game goes on.", when(expires)))
-	c.tell(adjudicator.Umpire, "takeback asked", c.rec.Notices[len(c.rec.Notices)-1])
-	c.answer = fmt.Sprintf("Asked. If the %s player agrees by %s, the game returns to the position before that step.", sideName(c.side.Enemy()), when(expires))
+	c.tell(c.side.Enemy(), n, expires)
+	c.tell(adjudicator.Umpire, n, expires)
+	c.say("you-takeback", templates.Notice{Side: c.side, At: expires})
 	return c.rec.save(c.t)
 }
 
 func cmdAgree(c *call) error {
 	tb := c.rec.Takeback
 	if tb == nil || tb.By != c.side.Enemy() || !c.now.Before(tb.Expires) {
-		return refuse("there is no takeback request of your opponent to agree to")
+		return refuse("no-request", templates.Notice{})
 	}
 	if c.g.Status != store.Active {
-		return refuse("the game is paused")
+		return refuse("paused", templates.Notice{})
 	}
 	log, err := c.t.Log()
 	if err != nil {
@@ -548,28 +603,30 @@ func cmdAgree(c *call) error {
 	}
 	last, before := lastStep(log)
 	if last != tb.Undo {
-		return refuse("the request lapsed: the game moved on")
+		return refuse("request-lapsed", templates.Notice{})
 	}
-	note := fmt.Sprintf("Takeback asked by the %s player and agreed by the %s player: entry %d undone.", sideName(tb.By), sideName(c.side), last)
+	// The rollback's own entry records the agreement.
 	c.rec.Takeback = nil
-	return c.rollback(before, note)
+	return c.rollback(before, templates.Notice{Kind: "takeback-agreed", Side: c.side, Other: tb.By, Entry: last}, nil)
 }
 
-// rollback returns the game to entry to in the call's transaction and
-// mails every side the position it returns to.
-func (c *call) rollback(to uint64, note string) error {
-	if _, err := c.t.Rollback(to, note); err != nil {
+// rollback returns the game to entry to in the call's transaction, with
+// n as the rollback's note, and mails every side the position it returns
+// to, each player's report headed by the umpire's notice u when set.
+func (c *call) rollback(to uint64, n templates.Notice, u *templates.UmpireNotice) error {
+	if _, err := c.t.Rollback(to, n.Text()); err != nil {
 		if errors.Is(err, store.ErrRollback) {
-			return refuse("%v", strings.TrimPrefix(err.Error(), "store: "))
+			return refuse("rollback", templates.Notice{Note: strings.TrimPrefix(err.Error(), "store: ")})
 		}
 		return err
 	}
-	c.rec.notice("%s", note)
+	c.noted = true
+	c.rec.notice(n)
 	if h := c.rec.Held; h != nil {
 		if err := c.t.Amend(h.ref(), "dropped: the game was rolled back"); err != nil {
 			return err
 		}
-		c.rec.notice("The %s player's held orders were dropped.", sideName(h.Side))
+		c.rec.notice(templates.Notice{Kind: "held-dropped", Side: h.Side})
 	}
 	c.rec.Held, c.rec.Reminded, c.rec.NoDefault, c.rec.Takeback, c.rec.Remaining = nil, false, false, nil, 0
 	c.refresh()
@@ -579,40 +636,62 @@ func (c *call) rollback(to uint64, note string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.s.queueReports(c.t, &c.g, c.rec, st, nil, c.in); err != nil {
+	var heads head
+	if u != nil {
+		heads = playerHeads(*u)
+	}
+	if err := c.s.queueReports(c.t, &c.g, c.rec, st, nil, c.in, heads); err != nil {
 		return err
 	}
 	c.rec.Notices = nil
 	return c.rec.save(c.t)
 }
 
+// playerHeads sets the umpire's notice u above both players' reports,
+// saying what the game waits for after the decision.
+func playerHeads(u templates.UmpireNotice) head {
+	return func(side adjudicator.Side, g *store.Game) string {
+		if side != adjudicator.US && side != adjudicator.JP {
+			return ""
+		}
+		u.Head, u.Next, u.Deadline = g.Head, "", time.Time{}
+		if g.Status == store.Active && g.Wait.Open() {
+			u.Next, u.Deadline = templates.WaitPhrase(g.Wait), g.Deadline
+		}
+		return u.Text()
+	}
+}
+
 func cmdGo(c *call) error {
 	if h := c.rec.Held; h == nil || h.Side != c.side {
-		return refuse("no orders of yours are held")
+		return refuse("no-held", templates.Notice{})
 	}
 	if c.g.Status != store.Active {
-		return refuse("the game is paused")
+		return refuse("paused", templates.Notice{})
+	}
+	if err := c.note(templates.Notice{Kind: "go", Side: c.side}); err != nil {
+		return err
 	}
 	return c.s.applyHeld(c.t, c.rec, c.now)
 }
 
 func cmdExtend(c *call) error {
 	if len(c.args) < 1 {
-		return refuse("say by how much: extend 48h, extend 2d")
+		return refuse("extend-how", templates.Notice{})
 	}
 	d, err := parseDuration(c.args[0])
 	if err != nil || d <= 0 {
-		return refuse("%q is not a duration (48h, 2d)", c.args[0])
+		return refuse("not-duration", templates.Notice{Note: c.args[0]})
 	}
 	if !c.g.Wait.Open() {
-		return refuse("the game waits for no orders")
+		return refuse("no-wait", templates.Notice{})
 	}
 	if c.g.Status == store.Paused {
 		c.rec.Remaining += d
-		if err := c.note("The umpire extended the deadline by %s (the game is paused).", d); err != nil {
+		if err := c.note(templates.Notice{Kind: "extend-paused", Duration: d}); err != nil {
 			return err
 		}
-		c.answer = fmt.Sprintf("When the game resumes, %s will be left.", c.rec.Remaining)
+		c.say("you-extend-paused", templates.Notice{Duration: c.rec.Remaining})
 		return c.rec.save(c.t)
 	}
 	nd := c.g.Deadline.Add(d)
@@ -623,38 +702,39 @@ func cmdExtend(c *call) error {
 	if nd.Add(-reminder(&c.g)).After(c.now) {
 		c.rec.Reminded = false
 	}
-	if err := c.note("The umpire extended the deadline of the %s player by %s, to %s.", sideName(c.g.Wait.Side), d, when(nd)); err != nil {
+	if err := c.note(templates.Notice{Kind: "extend", Other: c.g.Wait.Side, Duration: d, At: nd}); err != nil {
 		return err
 	}
 	c.refresh()
-	c.tell(c.g.Wait.Side, "deadline extended", fmt.Sprintf("The umpire extended your deadline to %s.", when(nd)))
-	c.answer = fmt.Sprintf("The deadline is now %s.", when(nd))
+	u := c.umpireNotice("extend", templates.Notice{Kind: "extended-you", At: nd})
+	if m, ok := c.s.toSide(&c.g, c.g.Wait.Side, "notice", u.Subject(), u.Text()); ok {
+		c.t.Queue(m)
+	}
+	c.say("you-extend", templates.Notice{At: nd})
 	return c.rec.save(c.t)
 }
 
 func cmdPause(c *call) error {
 	if c.g.Status != store.Active {
-		return refuse("the game is not running")
+		return refuse("not-running", templates.Notice{})
 	}
 	if err := c.t.SetStatus(store.Paused); err != nil {
 		return err
 	}
 	c.rec.Remaining = max(c.g.Deadline.Sub(c.now), 0)
 	c.t.SetDeadline(time.Time{})
-	if err := c.note("The umpire paused the game."); err != nil {
+	if err := c.note(templates.Notice{Kind: "pause"}); err != nil {
 		return err
 	}
 	c.refresh()
-	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
-		c.tell(side, "paused", "The umpire paused the game: no orders are taken and the clock stands still until it resumes.")
-	}
-	c.answer = fmt.Sprintf("Paused, with %s left on the clock.", c.rec.Remaining.Round(time.Minute))
+	c.tellPlayers("pause", templates.Notice{Kind: "paused-you"})
+	c.say("you-pause", templates.Notice{Duration: c.rec.Remaining.Round(time.Minute)})
 	return c.rec.save(c.t)
 }
 
 func cmdResume(c *call) error {
 	if c.g.Status != store.Paused {
-		return refuse("the game is not paused")
+		return refuse("not-paused", templates.Notice{})
 	}
 	if err := c.t.SetStatus(store.Active); err != nil {
 		return err
@@ -665,68 +745,68 @@ func cmdResume(c *call) error {
 	}
 	c.t.SetDeadline(nd)
 	c.rec.Remaining, c.rec.Reminded = 0, false
-	if err := c.note("The umpire resumed the game; the deadline is %s.", when(nd)); err != nil {
+	if err := c.note(templates.Notice{Kind: "resume", At: nd}); err != nil {
 		return err
 	}
 	c.refresh()
-	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
-		c.tell(side, "resumed", fmt.Sprintf("The umpire resumed the game. The %s player's orders are due by %s.", sideName(c.g.Wait.Side), when(nd)))
-	}
-	c.answer = fmt.Sprintf("Resumed; the deadline is %s.", when(nd))
+	c.tellPlayers("resume", templates.Notice{Kind: "resumed-you", Other: c.g.Wait.Side, At: nd})
+	c.say("you-resume", templates.Notice{At: nd})
 	return c.rec.save(c.t)
 }
 
 func cmdForce(c *call) error {
 	if c.g.Status != store.Active {
-		return refuse("the game is paused")
+		return refuse("paused", templates.Notice{})
 	}
 	w := c.g.Wait
-	if _, ok := waitDefaults[w.Kind]; !ok || !w.Open() {
-		return refuse("there are no default orders for %s: extend the deadline or roll back", w)
+	d, ok := waitDefaults[w.Kind]
+	if !ok || !w.Open() {
+		return refuse("no-default", templates.Notice{Note: templates.WaitPhrase(w)})
 	}
-	if err := c.note("The umpire forced the default orders of the %s player for turn %d %s.", sideName(w.Side), w.Turn, w.Kind); err != nil {
+	n := templates.Notice{Kind: "force", Other: w.Side, Turn: w.Turn, Wait: w.Kind}
+	if err := c.note(n); err != nil {
 		return err
 	}
 	if h := c.rec.Held; h != nil {
-		c.rec.notice("The %s player's held orders were dropped.", sideName(h.Side))
+		c.rec.notice(templates.Notice{Kind: "held-dropped", Side: h.Side})
 	}
-	if err := c.s.applyDefault(c.t, c.rec, c.now); err != nil {
+	u := c.umpireNotice("force", templates.Notice{Kind: "force-detail", Other: w.Side, Turn: w.Turn, Wait: w.Kind, Applied: d.what})
+	if err := c.s.applyDefault(c.t, c.rec, c.now, playerHeads(u)); err != nil {
 		return err
 	}
-	c.answer = fmt.Sprintf("The default orders (%s) were applied.", waitDefaults[w.Kind].what)
+	c.say("you-force", templates.Notice{Applied: d.what})
 	return nil
 }
 
 func cmdRollback(c *call) error {
 	if len(c.args) < 1 {
-		return refuse("name the log entry to return to: rollback 7 (the log command lists them)")
+		return refuse("rollback-how", templates.Notice{})
 	}
 	to, err := strconv.ParseUint(c.args[0], 10, 64)
 	if err != nil {
-		return refuse("%q is not a log entry number", c.args[0])
+		return refuse("not-entry", templates.Notice{Note: c.args[0]})
 	}
-	note := fmt.Sprintf("The umpire rolled the game back to entry %d.", to)
-	if len(c.args) > 1 {
-		note += " " + strings.Join(c.args[1:], " ")
-	}
-	if err := c.rollback(to, note); err != nil {
+	n := templates.Notice{Kind: "rollback", To: to, Note: strings.Join(c.args[1:], " ")}
+	u := c.umpireNotice("rollback", templates.Notice{Kind: "rollback-detail", To: to})
+	u.Reason = n.Note
+	if err := c.rollback(to, n, &u); err != nil {
 		return err
 	}
-	c.answer = fmt.Sprintf("Rolled back to entry %d; the game waits for %s, due by %s.", to, c.g.Wait, when(c.g.Deadline))
+	c.say("you-rollback", templates.Notice{To: to, Note: templates.WaitPhrase(c.g.Wait), At: c.g.Deadline})
 	return nil
 }
 
 func cmdReplace(c *call) error {
 	if len(c.args) != 2 {
-		return refuse("say which side and the new address: replace us new@example.org")
+		return refuse("replace-how", templates.Notice{})
 	}
 	side, err := adjudicator.ParseSide(strings.ToLower(c.args[0]))
 	if err != nil || (side != adjudicator.US && side != adjudicator.JP) {
-		return refuse("%q is not a player's side: us or jp", c.args[0])
+		return refuse("not-side", templates.Notice{Note: c.args[0]})
 	}
 	addr := bareAddress(c.args[1])
 	if !strings.Contains(addr, "@") {
-		return refuse("%q is not a mail address", c.args[1])
+		return refuse("not-address", templates.Notice{Note: c.args[1]})
 	}
 	token, err := store.NewToken()
 	if err != nil {
@@ -734,7 +814,8 @@ func cmdReplace(c *call) error {
 	}
 	old, _ := c.g.Player(side)
 	c.t.SetPlayer(side, addr, token)
-	if err := c.note("The umpire gave the %s side to a new player.", sideName(side)); err != nil {
+	n := templates.Notice{Kind: "replace", Other: side}
+	if err := c.note(n); err != nil {
 		return err
 	}
 	c.refresh()
@@ -742,45 +823,49 @@ func cmdReplace(c *call) error {
 	if err != nil {
 		return err
 	}
-	m, _, err := c.s.reportMail(&c.g, c.rec, st, side, nil, "welcome-"+side.String(), "welcome: you play the "+sideName(side)+" side",
-		c.s.welcomeText(&c.g, c.rec.Name, side, token, c.rec.Settle))
+	w := c.s.welcome(&c.g, c.rec.Name, side, token, c.rec.Settle)
+	m, _, err := c.s.reportMail(&c.g, c.rec, st, side, nil, "welcome-"+side.String(), w.Subject(), w.Text())
 	if err != nil {
 		return err
 	}
 	c.t.Queue(m)
 	if old.Address != "" && !sameAddress(old.Address, addr) {
-		c.t.Queue(c.s.newMail(&c.g, "notice", old.Address, "you have been replaced", replacedText(side)))
+		f := templates.Farewell{Game: c.g.ID, Side: side}
+		c.t.Queue(c.s.newMail(&c.g, "notice", old.Address, f.Subject(), f.Text()))
 	}
-	c.answer = fmt.Sprintf("The %s side is now played from %s; its new token was mailed there, and the old one no longer works.", sideName(side), addr)
+	// The opponent learns that the other side changed hands, not who
+	// plays it now.
+	u := c.umpireNotice("replace", n)
+	if m, ok := c.s.toSide(&c.g, side.Enemy(), "notice", u.Subject(), u.Text()); ok {
+		c.t.Queue(m)
+	}
+	c.say("you-replace", templates.Notice{Other: side, Note: addr})
 	return c.rec.save(c.t)
 }
 
 func cmdEnd(c *call) error {
-	result := "ended by the umpire"
-	if len(c.args) > 0 {
-		result += ": " + strings.Join(c.args, " ")
-	}
+	result := templates.Notice{Kind: "result-end", Note: strings.Join(c.args, " ")}.Text()
 	st, err := c.t.State()
 	if err != nil {
 		return err
 	}
-	if err := c.note("The umpire ends the game."); err != nil {
+	if err := c.note(templates.Notice{Kind: "end"}); err != nil {
 		return err
 	}
 	if err := c.s.finish(c.t, c.rec, st, nil, result, c.now); err != nil {
 		return err
 	}
-	c.answer = "The game is over: " + result + ". Every side has the final report."
+	c.say("you-end", templates.Notice{Note: result})
 	return nil
 }
 
 func cmdReveal(c *call) error {
 	if c.g.Status != store.Ended {
-		return refuse("the seed stays secret until the game is over")
+		return refuse("secret", templates.Notice{})
 	}
-	if err := c.note("The umpire asked for the seed."); err != nil {
+	if err := c.note(templates.Notice{Kind: "reveal"}); err != nil {
 		return err
 	}
-	c.answer = fmt.Sprintf("Seed: %x\nCommitment: %s (SHA-256 of the seed)", c.g.Seed, c.g.Commitment)
+	c.say("you-reveal", templates.Notice{Seed: hex.EncodeToString(c.g.Seed), Commitment: c.g.Commitment})
 	return c.rec.save(c.t)
 }

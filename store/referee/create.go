@@ -291,8 +291,8 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		g.Service = b
 		var welcome []store.Mail
 		for _, p := range players {
-			m, _, err := s.reportMail(g, rec, opening, p.Side, nil, "welcome-"+p.Side.String(),
-				"welcome: you play the "+whom(p.Side), s.welcomeText(g, ng.Name, p.Side, p.Token, ng.Settle))
+			w := s.welcome(g, ng.Name, p.Side, p.Token, ng.Settle)
+			m, _, err := s.reportMail(g, rec, opening, p.Side, nil, "welcome-"+p.Side.String(), w.Subject(), w.Text())
 			if err != nil {
 				return nil, err
 			}

@@ -16,6 +16,7 @@ import (
 // deadline pass (DESIGN 3.3): the orders, as the file the server writes
 // for them, and a few words for the reports.
 type waitDefault struct {
+	// what are the words of templates for these orders.
 	what string
 	// body writes the file's part after the envelope, from the position.
 	body func(s *adjudicator.State) string
@@ -28,14 +29,14 @@ type waitDefault struct {
 // file, which is stored and audited like a player's.
 var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 	// Rules 3.1, 3.2: no refit, a day turn.
-	adjudicator.WaitUSDecision: {what: "no refit, a day turn", body: func(*adjudicator.State) string {
+	adjudicator.WaitUSDecision: {what: templates.DefaultOrders(adjudicator.WaitUSDecision), body: func(*adjudicator.State) string {
 		return "decision: {refit: false, night: false}\n"
 	}},
 	// Rule 3.5: a side may leave every unit where it is.
-	adjudicator.WaitActions: {what: "no activations", body: func(*adjudicator.State) string { return "actions: []\n" }},
+	adjudicator.WaitActions: {what: templates.DefaultOrders(adjudicator.WaitActions), body: func(*adjudicator.State) string { return "actions: []\n" }},
 	// Rules 9.1 to 9.4: steps restored by the default priority, nothing
 	// landed or created.
-	adjudicator.WaitUSRefit: {what: "steps restored by the default priority, nothing landed", body: func(s *adjudicator.State) string {
+	adjudicator.WaitUSRefit: {what: templates.DefaultOrders(adjudicator.WaitUSRefit), body: func(s *adjudicator.State) string {
 		r := s.DefaultRefit()
 		if r == nil || len(r.Restore) == 0 {
 			return "refit: {}\n"
@@ -52,7 +53,7 @@ var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 		return b.String()
 	}},
 	// Rules 9.5, 9.6: every unit that may hide does; no Unknown unit moves.
-	adjudicator.WaitJPRefit: {what: "every unit that may hide does, nothing moves", body: func(s *adjudicator.State) string {
+	adjudicator.WaitJPRefit: {what: templates.DefaultOrders(adjudicator.WaitJPRefit), body: func(s *adjudicator.State) string {
 		r := s.DefaultRearrange()
 		if r == nil || len(r.Hide) == 0 {
 			return "refit: {}\n"
@@ -61,7 +62,7 @@ var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 	}},
 	// Rules 12.4, 14.0: a legal free setup, landing zones covered and the
 	// rest on or near the victory hexes; the value chits highest first.
-	adjudicator.WaitJPSetup: {what: "the default free setup", body: func(s *adjudicator.State) string {
+	adjudicator.WaitJPSetup: {what: templates.DefaultOrders(adjudicator.WaitJPSetup), body: func(s *adjudicator.State) string {
 		js := s.PlanJPSetup(nil)
 		var b strings.Builder
 		b.WriteString("setup:\n")
@@ -84,7 +85,7 @@ var waitDefaults = map[adjudicator.WaitKind]waitDefault{
 	}},
 	// Rules 12.5, 12.6: the units of the historic setup, each to its zone
 	// or the open zone of 12.5's line with most room.
-	adjudicator.WaitUSLanding: {what: "the historic force landed, the rest held back", body: func(s *adjudicator.State) string {
+	adjudicator.WaitUSLanding: {what: templates.DefaultOrders(adjudicator.WaitUSLanding), body: func(s *adjudicator.State) string {
 		l := s.PlanLanding(nil)
 		if len(l.Land) == 0 {
 			return "landing: {}\n"
@@ -116,8 +117,9 @@ func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudi
 	return raw, &o, nil
 }
 
-// applyDefault applies the default orders of the current wait in t.
-func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time) error {
+// applyDefault applies the default orders of the current wait in t, the
+// reports headed by what heads writes.
+func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads head) error {
 	g := t.Game()
 	st, err := t.State()
 	if err != nil {
@@ -127,7 +129,7 @@ func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil)
+	_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, heads)
 	return err
 }
 
@@ -199,14 +201,15 @@ func (s *Service) lapse(id string, now time.Time) error {
 		if tb == nil || now.Before(tb.Expires) {
 			return nil
 		}
-		text := fmt.Sprintf("The takeback the %s player asked for lapsed: the %s player did not agree by %s.", sideName(tb.By), sideName(tb.By.Enemy()), when(tb.Expires))
-		if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+		n := templates.Notice{Kind: "takeback-lapsed", Side: tb.By, At: tb.Expires}
+		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 			return err
 		}
 		rec.Takeback = nil
-		rec.notice("%s", text)
+		rec.notice(n)
 		for _, side := range []adjudicator.Side{tb.By, tb.By.Enemy()} {
-			if m, ok := s.toSide(g, side, "notice", "takeback lapsed", noticeText(text)); ok {
+			p := templates.PlayerNotice{Game: g.ID, Reader: side, Notice: n}
+			if m, ok := s.toSide(g, side, "notice", p.Subject(), p.Text()); ok {
 				t.Queue(m)
 			}
 		}
@@ -227,24 +230,30 @@ func (s *Service) missed(id string, now time.Time) error {
 				return nil
 			}
 			rec.NoDefault = true
-			text := fmt.Sprintf("The %s player let the deadline of %s pass (%s); this wait has no default orders yet: the umpire decides.", sideName(w.Side), w, when(g.Deadline))
-			if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+			n := templates.Notice{Kind: "deadline-no-default", Side: w.Side, Turn: w.Turn, Wait: w.Kind, At: g.Deadline}
+			if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 				return err
 			}
-			if m, ok := s.toSide(g, adjudicator.Umpire, "notice", "a deadline passed", noticeText(text, "", "Extend the deadline (extend 24h), or roll back.")); ok {
+			p := templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n}
+			if m, ok := s.toSide(g, adjudicator.Umpire, "notice", p.Subject(), p.Text()); ok {
 				t.Queue(m)
 			}
 			return rec.save(t)
 		}
 		rec.Late[w.Side]++
-		text := fmt.Sprintf("The %s player missed the deadline of turn %d %s (%s); the default orders were applied: %s. Deadlines missed so far: %d.",
-			sideName(w.Side), w.Turn, w.Kind, when(g.Deadline), d.what, rec.Late[w.Side])
-		if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+		n := templates.Notice{Kind: "deadline-missed", Side: w.Side, Turn: w.Turn, Wait: w.Kind, At: g.Deadline,
+			Applied: d.what, Missed: rec.Late[w.Side]}
+		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 			return err
 		}
-		rec.notice("%s", text)
+		rec.notice(n)
 		s.log.Info("deadline missed", "game", id, "side", w.Side.String(), "wait", string(w.Kind))
-		return s.applyDefault(t, rec, now)
+		dp := templates.DeadlinePassed{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
+			Applied: d.what, Missed: rec.Late[w.Side]}
+		return s.applyDefault(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
+			dp.Next = templates.WaitPhrase(after.Wait)
+			return dp.Text()
+		})
 	})
 }
 
@@ -264,7 +273,7 @@ func (s *Service) remind(id string, now time.Time) error {
 		name, body, hasTemplate := s.sideReport(g, rec, st, w.Side, nil).OrderTemplate()
 		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
 			Left: g.Deadline.Sub(now), Template: name}
-		if m, ok := s.toSide(g, w.Side, "reminder", "reminder: your orders are due by "+when(g.Deadline), r.Text()); ok {
+		if m, ok := s.toSide(g, w.Side, "reminder", r.Subject(), r.Text()); ok {
 			if hasTemplate {
 				m.Attachments = []store.Attachment{{Name: name, Type: "application/yaml", Data: []byte(body)}}
 			}

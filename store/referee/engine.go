@@ -58,9 +58,12 @@
 // name, per-wait deadlines, whether the reminder went, lateness, absences,
 // a file held for the settle window, an open takeback, the notices for the
 // next reports — is a JSON record in store.Game.Service, written in the
-// same transactions as the game. Every command that changes the game is
-// in the log (a note, a rollback or the end entry); the others are in the
-// ledger.
+// same transactions as the game. Every command carried out is in the log:
+// one that changes the game as a note, a rollback or the end entry, which
+// every side reads in its next report; one that changes nothing (help,
+// status, resend, template, log) as a private note (store.Entry.Private)
+// only its sender and the umpire read. A command refused is in the ledger
+// only.
 //
 // # Caveats
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // envelope is what authentication reads of an orders file before the
@@ -66,11 +67,10 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	}
 	lg := s.log.With("message_id", ref.MessageID, "game", g.ID, "side", side.String())
 	if env.game != g.ID {
-		return s.answer(g, ref, "refused: another game", s.refusedMail(g, m, []store.Problem{{
-			Msg: fmt.Sprintf("the file is for game %q but was sent to game %s: send it to that game's address", env.game, g.ID)}}))
+		return s.answer(g, ref, "refused: another game", s.refusedWhy(g, m, templates.RefusedSubject, templates.Notice{Kind: "why-other-game", Note: env.game}))
 	}
 	if g.Status == store.Ended {
-		return s.answer(g, ref, "refused: the game is over", s.overMail(g, m))
+		return s.answer(g, ref, "refused: the game is over", s.refusedWhy(g, m, templates.OverSubject, why("over")))
 	}
 	f, err := orders.Parse(m.Orders, orders.Options{})
 	if err != nil {
@@ -80,7 +80,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	raw := orders.Redact(m.Orders)
 	o := f.Orders()
 	if g.Status == store.Paused {
-		return s.answer(g, ref, "refused: paused", s.refusedMail(g, m, []store.Problem{{Msg: "the game is paused: the umpire resumes it, and your orders are welcome then"}}))
+		return s.answer(g, ref, "refused: paused", s.refusedWhy(g, m, templates.RefusedSubject, why("file-paused")))
 	}
 	st, err := s.db.State(g.ID)
 	if err != nil {
@@ -88,8 +88,8 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	}
 	if p := st.CheckWait(o); p != nil {
 		if e := s.sameFile(g.ID, side, raw); e != nil {
-			return s.answer(g, ref, "refused: already applied", s.noticeReply(g, m, "already applied",
-				fmt.Sprintf("These orders were already applied on %s (log entry %d); nothing was done this time.", e.Time.Format(timeLayout), e.Seq)))
+			return s.answer(g, ref, "refused: already applied", s.refusedWhy(g, m, "already applied",
+				templates.Notice{Kind: "why-already-applied", At: e.Time, Entry: e.Seq}))
 		}
 		line, col := f.Start()
 		return s.answer(g, ref, "refused: stale", s.refusedMail(g, m, []store.Problem{{Line: line, Col: col, Msg: p.Msg}}))
@@ -109,7 +109,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 		if err != nil {
 			return err
 		}
-		_, err = s.step(t, rec, store.Step{Orders: &o, Raw: raw, Received: now, Mail: &ref}, now, m)
+		_, err = s.step(t, rec, store.Step{Orders: &o, Raw: raw, Received: now, Mail: &ref}, now, m, nil)
 		var refused *store.RefusedError
 		if errors.As(err, &refused) {
 			lg.Info("orders refused", "err", refused)
@@ -136,7 +136,7 @@ func registered(g *store.Game, side adjudicator.Side, address string) bool {
 func problemsOf(err error) []store.Problem {
 	var errs orders.Errors
 	if !errors.As(err, &errs) {
-		return []store.Problem{{Msg: "the file cannot be read as orders"}}
+		return []store.Problem{{Msg: why("unreadable").Text()}}
 	}
 	out := make([]store.Problem, len(errs))
 	for i, e := range errs {
@@ -192,7 +192,7 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicato
 		due := now.Add(rec.Settle)
 		rec.Held = &held{Side: side, Raw: raw, MessageID: ref.MessageID, Content: ref.ContentHash, Received: now, Due: due}
 		t.Outcome("held until " + due.Format(time.RFC3339))
-		t.Queue(s.heldMail(&g, m, due, replaced != ""))
+		t.Queue(s.heldMail(&g, m, templates.Held{Game: g.ID, Waiting: templates.WaitPhrase(g.Wait), Due: due, Replaced: replaced != ""}))
 		return rec.save(t)
 	})
 	if err == nil {
@@ -210,7 +210,7 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 	}
 	o := f.Orders()
 	ref := h.ref()
-	_, err = s.step(t, rec, store.Step{Orders: &o, Raw: h.Raw, Received: h.Received, Mail: &ref}, now, nil)
+	_, err = s.step(t, rec, store.Step{Orders: &o, Raw: h.Raw, Received: h.Received, Mail: &ref}, now, nil, nil)
 	var refused *store.RefusedError
 	if errors.As(err, &refused) {
 		// The game moved on since the file was judged (the umpire forced
@@ -219,7 +219,7 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 			return err
 		}
 		g := t.Game()
-		if m, ok := s.toSide(&g, h.Side, "refused", "your held orders were not applied", dropped(&g, refused.Problems)); ok {
+		if m, ok := s.toSide(&g, h.Side, "refused", templates.HeldRefusedSubject, dropped(&g, refused.Problems, h.Raw)); ok {
 			m.InReplyTo = h.MessageID
 			t.Queue(m)
 		}
@@ -229,13 +229,19 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 	return err
 }
 
+// head writes what comes above side's report after a step, from the
+// game's record after it; empty for nothing.
+type head func(side adjudicator.Side, g *store.Game) string
+
 // step applies orders in t, then does what follows a step: the deadline
 // of the next wait, the reports to every side (with the notices gathered
-// since the last ones), a takeback request that lapses because the game
-// moved on, and the end when the rules end the game. in is the message
-// that carried the orders, nil for orders the server gives. A
-// *store.RefusedError leaves t untouched.
-func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message) (*store.Outcome, error) {
+// since the last ones, and above them what heads writes, or for the
+// player whose file it was the acceptance), a takeback request
+// that lapses because the game moved on, and the end when the rules end
+// the game. in is the message that carried the orders, nil for orders
+// the server gives or held ones. A *store.RefusedError leaves t
+// untouched.
+func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message, heads head) (*store.Outcome, error) {
 	out, err := t.Apply(st, Engine())
 	if err != nil {
 		return nil, err
@@ -247,11 +253,11 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	}
 	rec.Held, rec.Reminded, rec.NoDefault = nil, false, false
 	if tb := rec.Takeback; tb != nil {
-		text := fmt.Sprintf("The takeback the %s player asked for lapsed: the game moved on.", sideName(tb.By))
-		if _, err := t.Note(adjudicator.NoSide, text, false); err != nil {
+		n := templates.Notice{Kind: "takeback-moved-on", Side: tb.By}
+		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 			return nil, err
 		}
-		rec.notice("%s", text)
+		rec.notice(n)
 		rec.Takeback = nil
 	}
 	g := t.Game()
@@ -260,7 +266,25 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	}
 	t.SetDeadline(rec.deadline(&g, g.Wait, now))
 	g = t.Game()
-	if err := s.queueReports(t, &g, rec, out.State, out.Entry.Events, in); err != nil {
+	if st.Mail != nil {
+		// The player whose file it was reads first that it was accepted
+		// and what comes next.
+		o := st.Orders
+		a := templates.Accepted{Game: g.ID, Side: o.Side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
+			Activations: len(o.Actions), Standing: o.Standing != nil, Next: templates.WaitPhrase(g.Wait),
+			Awaited: g.Wait.Open() && g.Wait.Side == o.Side, Head: g.Head}
+		others := heads
+		heads = func(side adjudicator.Side, g *store.Game) string {
+			if side == o.Side {
+				return a.Text()
+			}
+			if others != nil {
+				return others(side, g)
+			}
+			return ""
+		}
+	}
+	if err := s.queueReports(t, &g, rec, out.State, out.Entry.Events, in, heads); err != nil {
 		return nil, err
 	}
 	rec.Notices = nil
@@ -268,10 +292,15 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 }
 
 // queueReports queues one report per side of the position st after the
-// events evs, built only from what that side may see.
-func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message) error {
+// events evs, built only from what that side may see, each headed by
+// what heads writes (nil: nothing).
+func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message, heads head) error {
 	for _, side := range sides {
-		m, ok, err := s.reportMail(g, rec, st, side, evs, "report-"+side.String(), "", "")
+		before := ""
+		if heads != nil {
+			before = heads(side, g)
+		}
+		m, ok, err := s.reportMail(g, rec, st, side, evs, "report-"+side.String(), "", before)
 		if err != nil {
 			return err
 		}
@@ -311,7 +340,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	export := "attu-" + g.ID + ".json"
 	for _, side := range sides {
 		head := finalText(&g, rec.Name, st.Outlook(side), st.Turn, result, export, luck)
-		m, ok, err := s.reportMail(&g, rec, st, side, evs, "final-"+side.String(), "the game is over: "+result, head)
+		m, ok, err := s.reportMail(&g, rec, st, side, evs, "final-"+side.String(), templates.FinalSubject(result), head)
 		if err != nil {
 			return err
 		}

@@ -179,19 +179,22 @@ func (s *Service) tickHook(now time.Time) error {
 	return nil
 }
 
-// cmdStandings answers "standings" with the hook's table.
+// cmdStandings answers "standings" with the hook's table; a game of no
+// tournament says so.
 func cmdStandings(c *call) error {
+	const none = "This game is not part of a tournament: there are no standings.\n"
 	if c.s.cfg.Hook == nil {
-		return refuse("this game is not part of a tournament")
+		c.text = none
+		return nil
 	}
 	text, err := c.s.cfg.Hook.Standings(c.t, c.side)
 	if err != nil {
 		return err
 	}
 	if text == "" {
-		return refuse("this game is not part of a tournament")
+		text = none
 	}
-	c.answer = text
+	c.text = text
 	return nil
 }
 

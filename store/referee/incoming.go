@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // Message is an incoming mail as the service reads it, whatever carried
@@ -205,9 +206,9 @@ func (s *Service) unauthenticated(g *store.Game, ref store.MailRef, m *Message, 
 
 // genericMail is the answer that tells nothing: the same for every reason.
 func (s *Service) genericMail(m *Message) store.Mail {
-	subject, text := genericText()
+	var g templates.Generic
 	return reply(store.Mail{MessageID: s.messageID(nil, "refused"), From: bareAddress(s.cfg.Address),
-		To: []string{bareAddress(m.From)}, Subject: subject, Text: text}, m)
+		To: []string{bareAddress(m.From)}, Subject: g.Subject(), Text: g.Text()}, m)
 }
 
 // answer records a message from an authenticated player that changes no

@@ -13,6 +13,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // Defaults of a game's timing (DESIGN 3.3) and of the service's limits.
@@ -124,8 +125,9 @@ type record struct {
 	// before the deadline.
 	Remaining time.Duration `json:"remaining,omitempty"`
 	// Notices are what happened besides the rules since the last reports
-	// (commands, missed deadlines), shown in the next ones.
-	Notices []string `json:"notices,omitempty"`
+	// (commands, missed deadlines), shown in the next ones to those who
+	// may read them.
+	Notices []notice `json:"notices,omitempty"`
 	// Result says how the game ended.
 	Result string `json:"result,omitempty"`
 }
@@ -180,9 +182,9 @@ func (r *record) save(t *store.Txn) error {
 	return nil
 }
 
-// notice adds a line to the next reports.
-func (r *record) notice(format string, args ...any) {
-	r.Notices = append(r.Notices, fmt.Sprintf(format, args...))
+// notice adds a line to the next reports of every side.
+func (r *record) notice(n templates.Notice) {
+	r.Notices = append(r.Notices, notice{Text: n.Text()})
 }
 
 // allowance is the time a side has to answer a wait of kind k.
@@ -334,26 +336,28 @@ func reply(m store.Mail, in *Message) store.Mail {
 	return m
 }
 
-// refusedMail answers an authenticated player's file that is not applied.
+// refusedMail answers an authenticated player's file that is not
+// applied, quoting the lines of the file at fault.
 func (s *Service) refusedMail(g *store.Game, in *Message, ps []store.Problem) store.Mail {
-	return reply(s.newMail(g, "refused", bareAddress(in.From), "your orders were not applied",
-		refused(g.ID, in.Subject, "", ps).Text()), in)
+	return reply(s.newMail(g, "refused", bareAddress(in.From), templates.RefusedSubject,
+		refused(g.ID, in.Subject, templates.Notice{}, ps, in.Orders).Text()), in)
 }
 
-// overMail answers orders sent to a game that has ended.
-func (s *Service) overMail(g *store.Game, in *Message) store.Mail {
-	return reply(s.newMail(g, "over", bareAddress(in.From), "this game is over",
-		refused(g.ID, in.Subject, overReason, nil).Text()), in)
+// refusedWhy answers an authenticated player's file that is not applied
+// for a reason that lies at no line.
+func (s *Service) refusedWhy(g *store.Game, in *Message, subject string, n templates.Notice) store.Mail {
+	return reply(s.newMail(g, "refused", bareAddress(in.From), subject,
+		refused(g.ID, in.Subject, n, nil, nil).Text()), in)
 }
 
 // heldMail tells a player their file waits for the settle window.
-func (s *Service) heldMail(g *store.Game, in *Message, due time.Time, replaced bool) store.Mail {
-	return reply(s.newMail(g, "held", bareAddress(in.From), "orders received, applied at "+when(due), heldText(due, replaced)), in)
+func (s *Service) heldMail(g *store.Game, in *Message, h templates.Held) store.Mail {
+	return reply(s.newMail(g, "held", bareAddress(in.From), h.Subject(), h.Text()), in)
 }
 
-// noticeReply answers in with a short text.
-func (s *Service) noticeReply(g *store.Game, in *Message, subject, text string) store.Mail {
-	return reply(s.newMail(g, "answer", bareAddress(in.From), subject, noticeText(text)), in)
+// answerMail answers in with a text of the given subject.
+func (s *Service) answerMail(g *store.Game, in *Message, subject, text string) store.Mail {
+	return reply(s.newMail(g, "answer", bareAddress(in.From), subject, text), in)
 }
 
 // exportJSON is the export as attu export writes it.

@@ -1,0 +1,507 @@
+package store
+
+import (
+	"bytes"
+	"compress/flate"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The outbox keeps each mail's own fields as compressed JSON and the
+// bodies of its attachments once each, by content (see the package
+// documentation, "Outbox and attachments").
+var (
+	bBlobs         = []byte("blobs")          // SHA-256 → 'j' body or 'z' DEFLATE(body)
+	bBlobRefs      = []byte("blob-refs")      // SHA-256 → u64 attachments that hold the body
+	bOutboxPending = []byte("outbox-pending") // u64 id → empty: the mails not sent yet
+	bOutboxLatest  = []byte("outbox-latest")  // game NUL to NUL name → u64 id (see dropRedrawn)
+	bBlobDicts     = []byte("blob-dicts")     // game NUL to NUL name → SHA-256 of the dictionary (see dictFor)
+)
+
+// blobDict marks a body compressed with a preset dictionary: the format
+// byte, then the SHA-256 of the body used as the dictionary, then the
+// DEFLATE stream.
+const blobDict = 'd'
+
+// dictFor returns the dictionary for a body of the given name (or "text")
+// sent to m's addresses in m's game: the first such body, stored plainly.
+// The reports of one side differ from turn to turn in a few lines of the
+// same maps and lists, so against the first one they compress several
+// times better than alone. When there is none yet, it records the body
+// under sum as the dictionary for the next ones and returns nil.
+func dictFor(tx *bolt.Tx, m *Mail, name string, sum []byte) (dictSum, dict []byte) {
+	k := latestKey(m, name)
+	d := tx.Bucket(bBlobDicts)
+	if v := d.Get(k); len(v) == sha256.Size {
+		if b, err := readBlob(tx, hex.EncodeToString(v)); err == nil {
+			return bytes.Clone(v), b
+		}
+	}
+	d.Put(k, sum)
+	return nil, nil
+}
+
+// blobWriters compress attachment bodies and mails. A body is written once
+// and read back rarely, so it takes the default level, which makes the
+// JSON of a report about a third smaller than the snapshots' fastest level.
+var blobWriters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.DefaultCompression) // the level is valid
+	return zw
+}}
+
+// packBlob is b as stored: compressed (against dict, whose hash is
+// dictSum, when given) when that saves at least an eighth.
+func packBlob(b, dictSum, dict []byte) []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(b)/3 + 64)
+	var zw *flate.Writer
+	if dict != nil {
+		buf.WriteByte(blobDict)
+		buf.Write(dictSum)
+		zw, _ = flate.NewWriterDict(&buf, flate.DefaultCompression, dict) // the level is valid
+	} else {
+		buf.WriteByte(snapFlate)
+		zw = blobWriters.Get().(*flate.Writer)
+		zw.Reset(&buf)
+		defer blobWriters.Put(zw)
+	}
+	zw.Write(b)
+	zw.Close()
+	if buf.Len() < len(b)-len(b)/8 {
+		return buf.Bytes()
+	}
+	return append([]byte{snapRaw}, b...)
+}
+
+// unpackBlob reads a stored body back (see packBlob).
+func unpackBlob(tx *bolt.Tx, v []byte) ([]byte, error) {
+	if len(v) == 0 || v[0] != blobDict {
+		return unpackSnapshot(v)
+	}
+	if len(v) < 1+sha256.Size {
+		return nil, errors.New("truncated")
+	}
+	dk := v[1 : 1+sha256.Size]
+	dv := tx.Bucket(bBlobs).Get(dk)
+	if dv == nil || dv[0] == blobDict {
+		return nil, fmt.Errorf("dictionary %.12x missing", dk)
+	}
+	dict, err := unpackSnapshot(dv)
+	if err != nil {
+		return nil, fmt.Errorf("dictionary %.12x: %w", dk, err)
+	}
+	return io.ReadAll(flate.NewReaderDict(bytes.NewReader(v[1+sha256.Size:]), dict))
+}
+
+// blobKey is the key of a body: its SHA-256, 32 bytes.
+func blobKey(sum string) ([]byte, error) {
+	k, err := hex.DecodeString(sum)
+	if err != nil || len(k) != sha256.Size {
+		return nil, fmt.Errorf("store: attachment hash %q is not a SHA-256", sum)
+	}
+	return k, nil
+}
+
+// compressed says a MIME type's bodies are compressed already (a PNG is a
+// zlib stream), so trying again would only cost time.
+func compressed(mimeType string) bool {
+	switch mimeType {
+	case "image/png", "image/jpeg", "image/gif", "application/zip", "application/gzip":
+		return true
+	}
+	return false
+}
+
+// refBlob counts one more attachment (or text) holding body, storing the
+// body when it is the first: as it is when packed already, else
+// compressed, against a dictionary (dictFor) when dictName is not empty.
+// It returns the body's hash (hex).
+func refBlob(tx *bolt.Tx, body []byte, packed bool, m *Mail, dictName string) string {
+	sum := sha256.Sum256(body)
+	k := sum[:]
+	refs := tx.Bucket(bBlobRefs)
+	n := uint64(0)
+	if v := refs.Get(k); len(v) == 8 {
+		n = binary.BigEndian.Uint64(v)
+	}
+	if n == 0 || tx.Bucket(bBlobs).Get(k) == nil {
+		v := append([]byte{snapRaw}, body...)
+		if !packed {
+			var dictSum, dict []byte
+			if dictName != "" {
+				dictSum, dict = dictFor(tx, m, dictName, k)
+			}
+			v = packBlob(body, dictSum, dict)
+		}
+		tx.Bucket(bBlobs).Put(k, v)
+	}
+	refs.Put(k, u64(n+1))
+	return hex.EncodeToString(k)
+}
+
+// refExisting counts one more attachment holding the body already stored
+// under sum; false when it is not stored.
+func refExisting(tx *bolt.Tx, sum string) bool {
+	k, err := blobKey(sum)
+	if err != nil || tx.Bucket(bBlobs).Get(k) == nil {
+		return false
+	}
+	n := uint64(0)
+	if v := tx.Bucket(bBlobRefs).Get(k); len(v) == 8 {
+		n = binary.BigEndian.Uint64(v)
+	}
+	return tx.Bucket(bBlobRefs).Put(k, u64(n+1)) == nil
+}
+
+// unrefBlob counts one attachment fewer holding the body under sum, and
+// deletes the body when none is left.
+func unrefBlob(tx *bolt.Tx, sum string) error {
+	k, err := blobKey(sum)
+	if err != nil {
+		return err
+	}
+	refs := tx.Bucket(bBlobRefs)
+	v := refs.Get(k)
+	if len(v) != 8 || binary.BigEndian.Uint64(v) == 0 {
+		return fmt.Errorf("store: attachment body %.12s is not counted", sum)
+	}
+	if n := binary.BigEndian.Uint64(v) - 1; n > 0 {
+		return refs.Put(k, u64(n))
+	}
+	if err := refs.Delete(k); err != nil {
+		return err
+	}
+	return tx.Bucket(bBlobs).Delete(k)
+}
+
+// readBlob returns the body stored under sum, checked against its hash.
+func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
+	k, err := blobKey(sum)
+	if err != nil {
+		return nil, err
+	}
+	v := tx.Bucket(bBlobs).Get(k)
+	if v == nil {
+		return nil, fmt.Errorf("store: attachment body %.12s missing", sum)
+	}
+	b, err := unpackBlob(tx, v)
+	if err != nil {
+		return nil, fmt.Errorf("store: attachment body %.12s: %w", sum, err)
+	}
+	if got := sha256.Sum256(b); !bytes.Equal(got[:], k) {
+		return nil, fmt.Errorf("store: attachment body %.12s altered", sum)
+	}
+	return b, nil
+}
+
+// storeBodies moves m's text and the bodies of its attachments to the
+// blobs bucket (see storeAttachments).
+func storeBodies(tx *bolt.Tx, m *Mail) {
+	m.TextSHA256 = refBlob(tx, []byte(m.Text), false, m, "\x00text")
+	storeAttachments(tx, m)
+}
+
+// storeAttachments replaces the bodies of m's attachments by references to
+// the blobs bucket. An attachment without a body but with the hash of one
+// the outbox still keeps (a report sent again) shares it; one whose body is
+// no longer kept is left out, so the mail goes without it rather than not
+// at all.
+func storeAttachments(tx *bolt.Tx, m *Mail) {
+	kept := m.Attachments[:0:0]
+	for _, a := range m.Attachments {
+		switch {
+		case a.Data != nil:
+			a.Size = len(a.Data)
+			dict := a.Name
+			if a.Redrawable {
+				dict = "" // a dictionary must never be dropped
+			}
+			a.SHA256 = refBlob(tx, a.Data, compressed(a.Type), m, dict)
+		case a.SHA256 != "" && refExisting(tx, a.SHA256):
+		case a.SHA256 == "" && a.Size == 0:
+			a.SHA256 = refBlob(tx, nil, false, m, "")
+		default:
+			continue
+		}
+		a.Data, a.Dropped = nil, false
+		kept = append(kept, a)
+	}
+	m.Attachments = kept
+}
+
+// putMail writes m under its id: its JSON, the text and the attachment
+// bodies left out (they are in the blobs bucket), so that the rewrites of
+// a mail's state (sent, retried) stay small.
+func putMail(tx *bolt.Tx, m *Mail) error {
+	c := *m
+	c.Text = ""
+	b, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	ob := tx.Bucket(bOutbox)
+	if err := ob.Put(u64(m.ID), append([]byte{snapRaw}, b...)); err != nil {
+		return err
+	}
+	if m.Sent.IsZero() {
+		return tx.Bucket(bOutboxPending).Put(u64(m.ID), nil)
+	}
+	return tx.Bucket(bOutboxPending).Delete(u64(m.ID))
+}
+
+// mailOf tells cheaply, without decoding it, whether the stored mail v may
+// belong to game: false only when it certainly does not.
+func mailOf(v []byte, game string) bool {
+	g, _ := json.Marshal(game)
+	return bytes.Contains(v, append([]byte(`"game":`), g...))
+}
+
+// getMail reads mail id; with bodies, the bodies of the attachments still
+// kept are read too.
+func getMail(tx *bolt.Tx, id uint64, bodies bool) (Mail, error) {
+	v := tx.Bucket(bOutbox).Get(u64(id))
+	if v == nil {
+		return Mail{}, fmt.Errorf("%w: %d", ErrNoMail, id)
+	}
+	return decodeMail(tx, id, v, bodies)
+}
+
+func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
+	var m Mail
+	b, err := unpackSnapshot(v)
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err == nil && m.ID != id {
+		err = fmt.Errorf("stored as mail %d", m.ID)
+	}
+	if err == nil && bodies {
+		var text []byte
+		text, err = readBlob(tx, m.TextSHA256)
+		m.Text = string(text)
+	}
+	for i := range m.Attachments {
+		a := &m.Attachments[i]
+		if err != nil || !bodies {
+			break
+		}
+		if a.Dropped {
+			continue
+		}
+		a.Data, err = readBlob(tx, a.SHA256)
+		if err == nil && a.Data == nil {
+			a.Data = []byte{}
+		}
+	}
+	if err != nil {
+		return Mail{}, fmt.Errorf("store: outbox mail %d: %w", id, err)
+	}
+	return m, nil
+}
+
+// latestKey names the newest sent picture of one name to one address list
+// in one game.
+func latestKey(m *Mail, name string) []byte {
+	to, _ := json.Marshal(m.To)
+	return []byte(m.Game + "\x00" + string(to) + "\x00" + name)
+}
+
+// dropRedrawn runs when m has been sent: for each of its redrawable
+// attachments, the body of the same attachment in the mail sent before it
+// to the same addresses in the same game is dropped, as the newer one
+// supersedes it (or, when m itself is the older one, being a retry sent
+// late, m's own body is). The last picture sent to each address is kept,
+// so resending the last report needs nothing drawn again.
+func dropRedrawn(tx *bolt.Tx, m *Mail) error {
+	latest := tx.Bucket(bOutboxLatest)
+	for i := range m.Attachments {
+		a := &m.Attachments[i]
+		if !a.Redrawable || a.Dropped {
+			continue
+		}
+		k := latestKey(m, a.Name)
+		prev := uint64(0)
+		if v := latest.Get(k); len(v) == 8 {
+			prev = binary.BigEndian.Uint64(v)
+		}
+		switch {
+		case prev == m.ID:
+		case prev > m.ID:
+			a.Dropped = true
+			if err := unrefBlob(tx, a.SHA256); err != nil {
+				return err
+			}
+		default:
+			if prev != 0 {
+				if err := dropAttachment(tx, prev, a.Name); err != nil {
+					return err
+				}
+			}
+			if err := latest.Put(k, u64(m.ID)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dropAttachment drops the body of mail id's redrawable attachment name.
+func dropAttachment(tx *bolt.Tx, id uint64, name string) error {
+	m, err := getMail(tx, id, false)
+	if errors.Is(err, ErrNoMail) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for i := range m.Attachments {
+		a := &m.Attachments[i]
+		if a.Name == name && a.Redrawable && !a.Dropped {
+			a.Dropped = true
+			if err := unrefBlob(tx, a.SHA256); err != nil {
+				return err
+			}
+			return putMail(tx, &m)
+		}
+	}
+	return nil
+}
+
+// checkOutbox verifies the outbox against its indexes and the bodies
+// (Check): every mail readable, every body it keeps present and matching
+// its hash, the counts of the bodies right, no body nobody holds, the
+// pending index exactly the unsent mails, the latest index naming sent
+// mails that keep the picture it names.
+func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
+	mails := map[uint64]Mail{}
+	refs := map[string]uint64{}
+	tx.Bucket(bOutbox).ForEach(func(k, v []byte) error {
+		id := binary.BigEndian.Uint64(k)
+		m, err := decodeMail(tx, id, v, false)
+		if err != nil {
+			bad("%v", err)
+			return nil
+		}
+		mails[id] = m
+		refs[m.TextSHA256]++
+		if _, err := readBlob(tx, m.TextSHA256); err != nil {
+			bad("mail %d: text: %v", id, err)
+		}
+		pending := tx.Bucket(bOutboxPending).Get(k) != nil
+		if pending != m.Sent.IsZero() {
+			bad("mail %d: sent %v but pending %v in the index", id, !m.Sent.IsZero(), pending)
+		}
+		for _, a := range m.Attachments {
+			if a.Dropped {
+				if !a.Redrawable {
+					bad("mail %d: attachment %s dropped though it cannot be drawn again", id, a.Name)
+				}
+				continue
+			}
+			refs[a.SHA256]++
+			if b, err := readBlob(tx, a.SHA256); err != nil {
+				bad("mail %d: %s: %v", id, a.Name, err)
+			} else if len(b) != a.Size {
+				bad("mail %d: %s: %d bytes, recorded %d", id, a.Name, len(b), a.Size)
+			}
+		}
+		return nil
+	})
+	tx.Bucket(bOutboxPending).ForEach(func(k, _ []byte) error {
+		if _, ok := mails[binary.BigEndian.Uint64(k)]; !ok {
+			bad("pending index names mail %x, not in the outbox", k)
+		}
+		return nil
+	})
+	tx.Bucket(bBlobRefs).ForEach(func(k, v []byte) error {
+		sum := hex.EncodeToString(k)
+		if len(v) != 8 || binary.BigEndian.Uint64(v) != refs[sum] {
+			bad("attachment body %.12s counted %x, held by %d", sum, v, refs[sum])
+		}
+		delete(refs, sum)
+		return nil
+	})
+	for sum := range refs {
+		bad("attachment body %.12s held but not counted", sum)
+	}
+	tx.Bucket(bBlobs).ForEach(func(k, _ []byte) error {
+		if tx.Bucket(bBlobRefs).Get(k) == nil {
+			bad("attachment body %x held by no mail", k)
+		}
+		return nil
+	})
+	tx.Bucket(bBlobDicts).ForEach(func(k, v []byte) error {
+		if tx.Bucket(bBlobRefs).Get(v) == nil {
+			bad("dictionary %q: body %x held by no mail", k, v)
+		}
+		return nil
+	})
+	tx.Bucket(bOutboxLatest).ForEach(func(k, v []byte) error {
+		m, ok := mails[binary.BigEndian.Uint64(v)]
+		if !ok || m.Sent.IsZero() {
+			bad("latest picture %q names mail %x, not a sent mail", k, v)
+			return nil
+		}
+		for _, a := range m.Attachments {
+			if bytes.Equal(latestKey(&m, a.Name), k) && a.Redrawable && !a.Dropped {
+				return nil
+			}
+		}
+		bad("latest picture %q: mail %d does not keep it", k, m.ID)
+		return nil
+	})
+	return mails
+}
+
+// migrateOutbox brings the outbox of a version 5 file to version 6: each
+// mail's attachments, which version 5 kept inside its JSON (base64), go to
+// the blobs bucket with its text, and the unsent mails are indexed. Nothing is dropped: a mail queued before version 6 never
+// marks a picture as redrawable, so all its bodies are kept.
+func migrateOutbox(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bBlobs, bBlobRefs, bOutboxPending, bOutboxLatest, bBlobDicts} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	type v5Attachment struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+		Data []byte `json:"data"`
+	}
+	ob := tx.Bucket(bOutbox)
+	var ids []uint64
+	ob.ForEach(func(k, _ []byte) error { ids = append(ids, binary.BigEndian.Uint64(k)); return nil })
+	for _, id := range ids {
+		v := ob.Get(u64(id))
+		if len(v) > 0 && v[0] != '{' {
+			continue // stored the version 6 way already (a format byte)
+		}
+		var m Mail
+		var old struct {
+			Attachments []v5Attachment `json:"attachments"`
+		}
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("outbox mail %d: %w", id, err)
+		}
+		if err := json.Unmarshal(v, &old); err != nil {
+			return fmt.Errorf("outbox mail %d: %w", id, err)
+		}
+		m.Attachments = nil
+		for _, a := range old.Attachments {
+			m.Attachments = append(m.Attachments, Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
+		}
+		storeBodies(tx, &m)
+		if err := putMail(tx, &m); err != nil {
+			return err
+		}
+	}
+	return nil
+}

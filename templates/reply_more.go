@@ -1,0 +1,264 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// The replies of the game service besides reports, welcome, refusal and
+// final report: its answers to commands, the notices it sends when
+// something happens outside the rules, and the one sentence each thing
+// that happens is recorded in the game's log with (Notice). Every word
+// the service mails is here or in tmpl/reply-*.tmpl.
+
+// Generic is the one answer to mail that names no game its sender plays
+// in or does not authenticate: the same text whatever the reason, so it
+// tells nothing about any game, not even whether it exists.
+type Generic struct{}
+
+// Held tells a player that a legal orders file waits out the game's
+// settle window before it is applied.
+type Held struct {
+	Game string
+	// Waiting is what the file answers (WaitPhrase).
+	Waiting string
+	Due     time.Time
+	Zone    *time.Location
+	// Replaced is true when the file replaces one held before.
+	Replaced bool
+}
+
+// Farewell tells a player that the umpire gave their side to someone
+// else: their token no longer works.
+type Farewell struct {
+	Game string
+	Side adjudicator.Side
+}
+
+// Log is the answer to "log": the game's record as the asker may read
+// it, one entry a line, each with the events of that entry below it.
+type Log struct {
+	Game    string
+	Side    adjudicator.Side
+	Entries []LogLine
+}
+
+// LogLine is one entry of the log as the log answer shows it.
+type LogLine struct {
+	Seq  uint64
+	Kind string // create, orders, rollback, end or note (store.Kind)
+	// Turn, Wait and Side: the wait an orders entry answered.
+	Turn int
+	Wait adjudicator.WaitKind
+	Side adjudicator.Side
+	// To is the entry a rollback returned to; Note the words of a note,
+	// a rollback or the end.
+	To   uint64
+	Note string
+	// UndoneBy is the entry that rolled this one back, 0 while in force.
+	UndoneBy uint64
+	// Events are the entry's events this side sees, each in words
+	// (EventText).
+	Events []string
+}
+
+// TemplateAnswer is the answer to "template": a fresh order template for
+// what the game waits for, attached and repeated in the body.
+type TemplateAnswer struct {
+	Game    string
+	Waiting string
+	Name    string
+	Body    string
+}
+
+// Answer is the answer to a command that was carried out: what was done,
+// in the sentences of Notice, and what the game waits for now.
+type Answer struct {
+	Game    string
+	Command string
+	Says    []Notice
+	// Next is what the game waits for now (WaitPhrase), empty for
+	// nothing.
+	Next     string
+	Deadline time.Time
+	Zone     *time.Location
+}
+
+// NotDone is the answer to a command that was not carried out: why, in
+// the sentence of Notice Why; nothing in the game changed.
+type NotDone struct {
+	Game    string
+	Command string
+	Why     Notice
+}
+
+// PlayerNotice tells a player or the umpire of something another player
+// did that concerns them: a takeback asked or lapsed, an absence, a
+// concession.
+type PlayerNotice struct {
+	Game string
+	// Reader is the side the notice goes to.
+	Reader adjudicator.Side
+	Notice Notice
+	// Deadline is when an answer is due (a takeback's "agree").
+	Deadline time.Time
+	Zone     *time.Location
+}
+
+// Notices are what happened outside the rules since a side's last
+// report, set above it: the umpire's decisions, commands, missed
+// deadlines. Paused adds that the clock stands still.
+type Notices struct {
+	Paused bool
+	Lines  []string
+}
+
+// Resend is a report mailed again at its player's request: only its
+// subject differs from the report's.
+type Resend struct{ Subject string }
+
+// Notice is one thing that happens outside the rules, as one sentence:
+// the log records it (store.KindNote), the next reports show it, and the
+// answers and notices of the service say it. Kind selects the sentence,
+// one of the "notice-KIND" templates of tmpl/reply-notices.tmpl; the
+// other fields are what the sentence may need.
+type Notice struct {
+	Kind string
+	// Side is who did it; Other the side it concerns (the opponent asked
+	// to agree, the side given to a new player, the awaited side).
+	Side, Other adjudicator.Side
+	// Turn and Wait name a wait, Entry and To entries of the log.
+	Turn  int
+	Wait  adjudicator.WaitKind
+	Entry uint64
+	To    uint64
+	// At is the time the sentence names (until, expiry, deadline);
+	// Duration a length of time.
+	At       time.Time
+	Duration time.Duration
+	// Applied says what default orders did; Missed counts deadlines
+	// missed; Note is free words (the umpire's, a result, a reason);
+	// Command a command's name.
+	Applied string
+	Missed  int
+	Note    string
+	Command string
+	// Seed and Commitment, for the umpire's "reveal" once the game is
+	// over.
+	Seed, Commitment string
+}
+
+// Text renders the notice as one sentence (or a few), unwrapped.
+func (n Notice) Text() string {
+	return strings.Join(strings.Fields(execute("notice-"+n.Kind, n)), " ")
+}
+
+// Text renders the generic answer.
+func (g Generic) Text() string { return renderReply("reply-generic.tmpl", g) }
+
+// Subject is the generic answer's subject: it names no game.
+func (Generic) Subject() string { return "attu: your message was not accepted" }
+
+// Text renders the held notice.
+func (h Held) Text() string { return renderReply("reply-held.tmpl", h) }
+
+// Subject is the held notice's subject.
+func (h Held) Subject() string { return "orders received, applied at " + deadlineText(h.Due, nil) }
+
+// Text renders the farewell.
+func (f Farewell) Text() string { return renderReply("reply-farewell.tmpl", f) }
+
+// Subject is the farewell's subject.
+func (Farewell) Subject() string { return "you have been replaced" }
+
+// Text renders the log.
+func (l Log) Text() string { return renderReply("reply-log.tmpl", l) }
+
+// Text renders the template answer.
+func (a TemplateAnswer) Text() string { return renderReply("reply-template.tmpl", a) }
+
+// Text renders the answer to a command.
+func (a Answer) Text() string { return renderReply("reply-answer.tmpl", a) }
+
+// Short is the answer's sentences alone, for the command line.
+func (a Answer) Short() string {
+	var says []string
+	for _, n := range a.Says {
+		says = append(says, n.Text())
+	}
+	return strings.Join(says, "\n")
+}
+
+// Text renders the refusal of a command.
+func (n NotDone) Text() string { return renderReply("reply-notdone.tmpl", n) }
+
+// ReportSubject names a report by its turn and what the game waits for.
+func ReportSubject(r *Report) string {
+	return fmt.Sprintf("turn %d (%s): %s", r.View.Turn, adjudicator.TurnDate(r.View.Turn), waitPhrase(r.Outlook.Wait))
+}
+
+// Subject is the welcome's subject.
+func (w Welcome) Subject() string {
+	if w.Side == adjudicator.Umpire {
+		return "welcome: you umpire this game"
+	}
+	return "welcome: you play the " + sideTitle(w.Side) + " side"
+}
+
+// FinalSubject is the final report's subject: how the game ended.
+func FinalSubject(result string) string { return "the game is over: " + result }
+
+// Subjects of the refusals of an orders file.
+const (
+	// RefusedSubject is the subject of a refused file.
+	RefusedSubject = "your orders were not applied"
+	// HeldRefusedSubject is the subject of held orders dropped.
+	HeldRefusedSubject = "your held orders were not applied"
+	// OverSubject is the subject of orders sent to a game that ended.
+	OverSubject = "this game is over"
+)
+
+// Subject is the subject of the refusal of a command.
+func (n NotDone) Subject() string { return n.Command + ": not done" }
+
+// Text renders the notice.
+func (p PlayerNotice) Text() string { return renderReply("reply-notice.tmpl", p) }
+
+// Subject is the notice's subject.
+func (p PlayerNotice) Subject() string {
+	return strings.TrimSpace(execute("subject-"+p.Notice.Kind, p.Notice))
+}
+
+// Text renders the notices above a report; empty when there are none.
+func (n Notices) Text() string {
+	if !n.Paused && len(n.Lines) == 0 {
+		return ""
+	}
+	return renderReply("reply-notices.tmpl", n)
+}
+
+// Title is the subject of a report mailed again.
+func (r Resend) Title() string { return r.Subject + " (sent again)" }
+
+// Subject is the umpire notice's subject.
+func (u UmpireNotice) Subject() string { return "the umpire: " + u.Action }
+
+// Subject is the reminder's subject.
+func (r Reminder) Subject() string {
+	return "reminder: your orders are due by " + deadlineText(r.Deadline, nil)
+}
+
+// Subject is the subject of the notice of a missed deadline.
+func (d DeadlinePassed) Subject() string { return "deadline passed: default orders applied" }
+
+// DefaultOrders says in a few words what the default orders of a wait of
+// kind k do (DESIGN 3.3); empty for a wait that has none.
+func DefaultOrders(k adjudicator.WaitKind) string {
+	if tmpl.Lookup("default-"+string(k)) == nil {
+		return ""
+	}
+	return strings.TrimSpace(execute("default-"+string(k), nil))
+}
