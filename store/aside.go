@@ -72,26 +72,11 @@ func (db *DB) UpdateShelf(name string, fn func(s *Shelf) error) error {
 		if len(s.mails) == 0 {
 			return nil
 		}
-		now := db.now().UTC()
-		ob := tx.Bucket(bOutbox)
-		for _, m := range s.mails {
-			id, err := ob.NextSequence()
-			if err != nil {
-				return err
-			}
-			m.ID, m.Entry, m.Receipt, m.Shelf, m.Queued = id, 0, 0, name, now
-			if m.MessageID == "" {
-				return fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
-			}
-			b, err := json.Marshal(m)
-			if err != nil {
-				return err
-			}
-			if err := ob.Put(u64(id), b); err != nil {
-				return err
-			}
+		for i := range s.mails {
+			s.mails[i].Shelf = name
 		}
-		return nil
+		_, err = (&gameTx{tx: tx}).queueFor("", s.mails, 0, 0, db.now().UTC())
+		return err
 	})
 }
 

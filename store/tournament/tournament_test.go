@@ -1,8 +1,6 @@
 package tournament
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -10,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/autoplay"
@@ -41,7 +37,7 @@ type world struct {
 	dir    *Director
 	clk    *clock
 	tokens map[string]string // "game/side" → token, from the welcome mails
-	seen   int               // the last outbox mail looked at
+	seen   int               // outbox mails already looked at
 	n      int               // messages sent
 	mails  []store.Mail      // every mail queued, in order
 }
@@ -88,26 +84,12 @@ var tokenLine = regexp.MustCompile(`(?m)^\s*token: (\S+)$`)
 // tokens of the welcome mails among them.
 func (w *world) newMails() []store.Mail {
 	w.t.Helper()
-	// The outbox is read from the last mail seen on: the store's Outbox
-	// decodes every mail, which over a whole tournament is slow.
-	var out []store.Mail
-	err := w.db.Bolt().View(func(tx *bolt.Tx) error {
-		c := tx.Bucket([]byte("outbox")).Cursor()
-		var from [8]byte
-		binary.BigEndian.PutUint64(from[:], uint64(w.seen)+1)
-		for k, v := c.Seek(from[:]); k != nil; k, v = c.Next() {
-			var m store.Mail
-			if err := json.Unmarshal(v, &m); err != nil {
-				return err
-			}
-			out = append(out, m)
-			w.seen = int(m.ID)
-		}
-		return nil
-	})
+	all, err := w.db.Outbox("")
 	if err != nil {
 		w.t.Fatal(err)
 	}
+	out := all[w.seen:]
+	w.seen = len(all)
 	for _, m := range out {
 		for _, side := range []string{"us", "jp", "umpire"} {
 			if strings.HasPrefix(m.MessageID, fmt.Sprintf("<attu.%s.welcome-%s.", m.Game, side)) {
