@@ -17,6 +17,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
@@ -93,7 +94,7 @@ func Open(path string, opts *Options) (*DB, error) {
 		}
 	}
 	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, NoSync: o.NoSync, ReadOnly: o.ReadOnly})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		err = ErrLocked
 	}
 	if err != nil {

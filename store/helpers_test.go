@@ -301,23 +301,6 @@ func (d *driver) play(t testing.TB, n int) {
 	}
 }
 
-// playTurns plays until the game waits for turn last+1.
-func (d *driver) playTurns(t testing.TB, last int) {
-	t.Helper()
-	for {
-		g, err := d.db.Game(d.id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g.Wait.Turn > last {
-			return
-		}
-		if _, err := d.step(); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func mustAudit(t testing.TB, x *Export) *Report {
 	t.Helper()
 	rep := Audit(x, toyEngine())

@@ -43,7 +43,10 @@ func TestTournamentCommands(t *testing.T) {
 	if code, _, errs := runAttu("umpire", "-db", db, "spring43-r1-1", "end", "jp", "the U.S. player withdrew"); code != 0 {
 		t.Fatalf("attu umpire end: exit %d, %s", code, errs)
 	}
-	code, out, _ = runAttu("tournament", "status", "-db", db)
+	code, out, errs = runAttu("tournament", "status", "-db", db)
+	if code != 0 {
+		t.Fatalf("attu tournament status after the end: exit %d, %s", code, errs)
+	}
 	// The sides were drawn at random: the Japanese player won.
 	if !strings.Contains(out, "GAMES OVER\n  round 1, spring43-r1-1:") || !regexp.MustCompile(`\(Japanese\) beat (Alice|Farid), by the`).MatchString(out) {
 		t.Fatalf("attu tournament status after the end:\n%s", out)
