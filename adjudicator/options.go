@@ -55,6 +55,9 @@ type Outlook struct {
 	// Refit is, when the game waits for this side's refit orders, what it
 	// may order (rules 9.1 to 9.6).
 	Refit *RefitOptions `json:"refit,omitempty"`
+	// Setup is, when the game waits for this side's setup or landing
+	// orders, what it may order (rule 12; options_setup.go).
+	Setup *SetupOptions `json:"setup,omitempty"`
 	// Yamasaki says, for the Japanese and the umpire, whether Colonel
 	// Yamasaki may lead a charge now (rule 11.3), and if not why. The
 	// count behind it includes the pool, which the U.S. may not see.
@@ -185,6 +188,8 @@ func (s *State) Outlook(side Side) *Outlook {
 		o.Options = s.options(side)
 	case w.Kind == WaitUSRefit || w.Kind == WaitJPRefit:
 		o.Refit = s.refitOptions(side)
+	case w.Kind == WaitJPSetup || w.Kind == WaitUSLanding:
+		o.Setup = s.setupOptions(side)
 	}
 	return o
 }

@@ -30,13 +30,18 @@ U.S. may not see is the same to the byte, text, template, picture and JSON
 (the tests prove it over thousands of generated turns).
 
 The order template is a commented YAML file that orders.Parse accepts as it
-stands and that adjudicator.CheckOrders accepts unchanged: it does nothing.
-There is one for each kind of orders the rules play: the U.S. decision, the
-actions (for each unit the hexes it can reach with their cost, the hexes it
-may declare melee against and those it may fire at) and each side's refit
-orders (what may be restored, landed, created, hidden, moved or swapped),
-each choice ready to become an order by deleting a "#". Its token line
-holds [TokenPlaceholder], never the token.
+stands and that adjudicator.CheckOrders accepts unchanged: it does nothing,
+or, at the setup waits where the rules want every unit placed, it is the
+default orders the game would apply at the deadline. There is one for each
+kind of orders the rules play: the Japanese setup (the hexes each group of
+units may set up in, the hexes covering each landing zone, the value chits
+to place), the U.S. landing (the zones open to each unit, the delay), the
+U.S. decision, the actions (for each unit the hexes it can reach with their
+cost, the hexes it may declare melee against and those it may fire at) and
+each side's refit orders (what may be restored, landed, created, hidden,
+moved or swapped), each choice ready to become an order by deleting a "#"
+or changing a hex or zone. Its token line holds [TokenPlaceholder], never
+the token.
 
 The replies ([Welcome], [Accepted], [Refused], [Help], [Status],
 [Reminder], [DeadlinePassed], [UmpireNotice], [Final]) are plain structs
@@ -70,7 +75,8 @@ reader reads it.
 	night, weather  night or day, the weather (while the U.S. decides: as the
 	                previous turn left them)
 	wait            {turn, side, kind}: what the game waits for; kind is
-	                "us-decision", "us-refit", "jp-refit", "actions", "ended",
+	                "jp-setup", "us-landing", "us-decision", "us-refit",
+	                "jp-refit", "actions", "ended",
 	                or absent before the game begins
 	wait_text       the same in words
 	awaited         true when the game waits for the reader
@@ -86,7 +92,11 @@ reader reads it.
 	                each unit's options (moves {to, mp, path}, melee [hexes],
 	                fire {target, distance, los, sees, spotters,
 	                target_units}); in a refit turn the refit options
-	                (restore, land, independents, depots; hide, moves, swaps)
+	                (restore, land, independents, depots; hide, moves, swaps);
+	                at a setup wait the setup options (setup; place [{class,
+	                units, hexes}], cover [{zone, hex, hexes}], per_front,
+	                vp_hexes, vp_values, jp_setup; fixed, land [{unit,
+	                zones}], all_land, may_delay, landing)
 	order_template  the name of the order template, when the reader is awaited
 
 Hexes are four-digit strings ("2717"), sides "us", "jp", "umpire".

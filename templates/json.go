@@ -109,7 +109,7 @@ func (r *Report) Document() *ReportJSON {
 	for _, a := range r.closeUps() {
 		d.CloseUps = append(d.CloseUps, a.center)
 	}
-	if d.Awaited && hasTemplate(r.Outlook.Wait.Kind) {
+	if r.hasOrderTemplate() {
 		d.OrderTemplate = OrderTemplateName(r.Outlook.Wait.Turn, r.Outlook.Wait.Kind)
 	}
 	return d

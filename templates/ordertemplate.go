@@ -32,10 +32,10 @@ func OrderTemplateName(turn int, wait adjudicator.WaitKind) string {
 // OrderTemplate returns the order template for the reader, named for its
 // attachment, when the game waits for the reader's orders of a kind that
 // has one; ok is false otherwise. One template exists per kind of wait the
-// rules play: the U.S. decision, the actions, and the refit orders of
-// each side.
+// rules play: the Japanese setup and the U.S. landing (rule 12), the U.S.
+// decision, the actions, and the refit orders of each side.
 func (r *Report) OrderTemplate() (name, body string, ok bool) {
-	if !r.awaited() || !hasTemplate(r.Outlook.Wait.Kind) {
+	if !r.hasOrderTemplate() {
 		return "", "", false
 	}
 	w := r.Outlook.Wait
@@ -57,6 +57,10 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 				"As it stands the file decides a day turn without refit.",
 			r.Game.ID, w.Turn, adjudicator.TurnDate(w.Turn), deadline), "# ")
 		return name, execute("orders-decision.tmpl", d), true
+	case adjudicator.WaitJPSetup:
+		return name, r.setupTemplate(d, deadline), true
+	case adjudicator.WaitUSLanding:
+		return name, r.landingTemplate(d, deadline), true
 	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
 		intro := fmt.Sprintf("attu orders for game %s: the %s refit orders of turn %d (%s), a refit turn (rule 9).%s",
 			r.Game.ID, sideTitle(r.View.Side), w.Turn, adjudicator.TurnDate(w.Turn), deadline)
@@ -78,13 +82,27 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 	}
 }
 
+// hasOrderTemplate reports whether the report comes with an order
+// template: the reader is awaited for orders that have one, and at a
+// setup wait the outlook lists the setup options.
+func (r *Report) hasOrderTemplate() bool {
+	k := r.Outlook.Wait.Kind
+	return r.awaited() && hasTemplate(k) && (!isSetupWait(k) || r.Outlook.Setup != nil)
+}
+
 // hasTemplate reports whether orders of kind k have a template.
 func hasTemplate(k adjudicator.WaitKind) bool {
 	switch k {
-	case adjudicator.WaitUSDecision, adjudicator.WaitActions, adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+	case adjudicator.WaitUSDecision, adjudicator.WaitActions, adjudicator.WaitUSRefit, adjudicator.WaitJPRefit,
+		adjudicator.WaitJPSetup, adjudicator.WaitUSLanding:
 		return true
 	}
 	return false
+}
+
+// isSetupWait reports whether k is one of the setup waits of rule 12.
+func isSetupWait(k adjudicator.WaitKind) bool {
+	return k == adjudicator.WaitJPSetup || k == adjudicator.WaitUSLanding
 }
 
 // orderData is what the order templates lay out; every line is a comment
@@ -100,6 +118,7 @@ type orderData struct {
 	Air      []string
 	Yamasaki []string
 	Refit    []string
+	Setup    []string
 	Standing []string
 }
 

@@ -185,11 +185,13 @@ func parseAccepted(t testing.TB, s *adjudicator.State, what, body string) *order
 }
 
 // TestOrderTemplatesOfGeneratedGames checks the order template of every
-// report of 200 generated games: it parses and, sent unchanged, is
-// accepted and does nothing; for each unit one choice it lists, taken at
-// random and written as a player would from the comments, is accepted; a
-// random one of its ready-made lines, uncommented, is accepted; and its
-// standing instructions, uncommented, change nothing.
+// report of 200 generated games, half of them from the setup waits of rule
+// 12: it parses and, sent unchanged, is accepted and does nothing (at the
+// setup waits: is the default orders); for each unit one choice it lists,
+// taken at random and written as a player would from the comments, is
+// accepted (a hex to set up in, a zone to land at, a move, a melee, a
+// fire); a random one of its ready-made lines, uncommented, is accepted;
+// and its standing instructions, uncommented, change nothing.
 func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 	t.Parallel()
 	games := 200
@@ -198,7 +200,13 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(1))
 	tally := map[string]int{}
-	playGames(t, seedsFrom(1000, games), 6, func(st step) bool {
+	// Half the games start from a random deployment, half as players
+	// create them, from the setup waits of rule 12.
+	play := func(seeds []int64, steps int, f func(st step) bool) {
+		playGames(t, seeds[:len(seeds)/2], steps, f)
+		playSetupGames(t, seeds[len(seeds)/2:], steps+2, f)
+	}
+	play(seedsFrom(1000, games), 6, func(st step) bool {
 		side := awaitedSide(st.s)
 		if side == adjudicator.NoSide {
 			return true
@@ -211,10 +219,17 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 		}
 		checkColumns(t, what, body)
 		f := parseAccepted(t, st.s, what, body)
-		if o := f.Orders(); len(o.Actions) != 0 || o.Standing != nil || (o.Decision != nil && *o.Decision != adjudicator.Decision{}) {
+		if o := f.Orders(); isSetupWait(waitKind(st.s)) {
+			// The setup orders stand as the default the game applies.
+			def := st.s.DefaultOrders()
+			if !reflect.DeepEqual(o.JPSetup, def.JPSetup) || !reflect.DeepEqual(o.Landing, def.Landing) || o.Standing != nil {
+				t.Fatalf("%s is not the default orders as it stands: %+v, want %+v", what, o, def)
+			}
+		} else if len(o.Actions) != 0 || o.Standing != nil || (o.Decision != nil && *o.Decision != adjudicator.Decision{}) {
 			t.Fatalf("%s does something as it stands: %+v", what, o)
 		}
 		tally["templates"]++
+		tally["templates "+string(waitKind(st.s))]++
 
 		// The standing instructions, uncommented, are those in force.
 		at := strings.Index(body, "\n#standing:\n")
@@ -227,6 +242,14 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 			t.Fatalf("%s: the standing instructions listed are not those in force", what)
 		}
 
+		switch waitKind(st.s) {
+		case adjudicator.WaitJPSetup:
+			checkSetupTemplate(t, st.s, what, body, r, tally)
+			return true
+		case adjudicator.WaitUSLanding:
+			checkLandingTemplate(t, st.s, what, body, r, tally)
+			return true
+		}
 		if k := waitKind(st.s); k == adjudicator.WaitUSRefit || k == adjudicator.WaitJPRefit {
 			checkRefitTemplate(t, st.s, what, body, r, tally)
 			return true
@@ -265,6 +288,11 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 	t.Logf("checked: %v", tally)
 	if tally["refit templates"] == 0 || tally["refit items"] == 0 {
 		t.Errorf("no refit template checked: %v", tally)
+	}
+	// The few games of -short may have no value chits to place.
+	if tally["templates jp-setup"] < games/20 || tally["templates us-landing"] < games/10 || tally["placements"] == 0 ||
+		(tally["value chits"] == 0 && !testing.Short()) || tally["landings"] == 0 || tally["delays"] == 0 {
+		t.Errorf("too few setup templates or choices checked: %v", tally)
 	}
 	if tally["templates"] < games*4 || tally["move"] < games || tally["melee"] == 0 || tally["fire"] == 0 || tally["spotted fire"] == 0 {
 		t.Errorf("too few choices of some kind checked: %v", tally)

@@ -374,17 +374,20 @@ func drawLegend(c pcanvas, g pngGeom) {
 	mark(func(x, y int) { c.line(float64(x), float64(y-4), float64(x+20), float64(y-4), 3, pxVictory, 0) }, "victory hex")
 	mark(func(x, y int) { disc(c, float64(x+10), float64(y-4), 7, pxLZ) }, "landing zone")
 	mark(func(x, y int) { c.line(float64(x), float64(y-4), float64(x+20), float64(y-4), 3, pxFight, 0) }, "fighting")
-	chip := func(i, ink uint8, s, label string) {
+	// The samples name no unit: an id in the legend would be read as one
+	// on the map, and a Japanese id may be a counter the U.S. may not
+	// identify.
+	sample := func(i, ink uint8, s, label string) {
 		w := textWidth(s)
 		c.rect(x, y-11, x+w+4, y+2, i)
 		c.text(x+2, y, s, ink)
 		c.text(x+w+8, y, label, pxInk)
 		x += w + 8 + textWidth(label) + 14
 	}
-	chip(pxUS, pxWhite, "1/17-A", "U.S.")
-	chip(pxJP, pxInk, "J12", "Japanese")
-	chip(pxJPDown, pxInk, "J13", "face down")
-	chip(pxHidden, pxWhite, "?", "hidden counter")
+	sample(pxUS, pxWhite, "U.S.", "U.S. unit")
+	sample(pxJP, pxInk, "Jnn", "Japanese")
+	sample(pxJPDown, pxInk, "Jnn", "face down")
+	sample(pxHidden, pxWhite, "?", "hidden counter")
 }
 
 // PNG returns the picture of the map as the report's reader sees it.
@@ -479,6 +482,50 @@ func encodePNG(img *image.Paletted) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// chip is a label drawn on a hex of the picture: a unit's id, question
+// marks for hidden counters, "+2" for the counters left out.
+type chip struct {
+	s       string
+	bg, ink uint8
+}
+
+// chipsAt returns the labels drawn in hex h of the picture, top to bottom:
+// every unit the reader sees by its id, the counters hidden from it as
+// question marks (rule 2.5), at most three labels.
+func (r *Report) chipsAt(h adjudicator.Hex) []chip {
+	units, hidden := r.View.At(h)
+	var chips []chip
+	for _, u := range units {
+		switch {
+		case u.Side == adjudicator.US:
+			chips = append(chips, chip{u.ID, pxUS, pxWhite})
+		case u.FaceDown:
+			chips = append(chips, chip{u.ID, pxJPDown, pxInk})
+		default:
+			chips = append(chips, chip{u.ID, pxJP, pxInk})
+		}
+	}
+	if hidden > 0 {
+		s := strings.Repeat("?", hidden)
+		if hidden > 5 {
+			s = fmt.Sprintf("?x%d", hidden)
+		}
+		chips = append(chips, chip{s, pxHidden, pxWhite})
+	}
+	if len(chips) > 3 {
+		more := len(chips) - 2
+		chips = append(chips[:2], chip{fmt.Sprintf("+%d", more), chips[2].bg, chips[2].ink})
+	}
+	return chips
+}
+
+// title is the line across the top of the picture.
+func (r *Report) title() string {
+	v := r.View
+	return fmt.Sprintf("attu game %s - turn %d, %s, %s, %s - %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn),
+		dayNight(v.Night), v.Weather, pictureOf(v.Side))
+}
+
 // picture draws the reader's picture: the map, the title, the hexes fought
 // over and the units it sees.
 func (r *Report) picture() *image.Paletted {
@@ -489,9 +536,7 @@ func (r *Report) picture() *image.Paletted {
 	c := pcanvas{img}
 	v := r.View
 
-	title := fmt.Sprintf("attu game %s - turn %d, %s, %s, %s - %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn),
-		dayNight(v.Night), v.Weather, pictureOf(v.Side))
-	c.text(8, 16, title, pxInk)
+	c.text(8, 16, r.title(), pxInk)
 
 	for _, h := range foughtHexes(r.Events) {
 		if g.inside(h) {
@@ -502,33 +547,7 @@ func (r *Report) picture() *image.Paletted {
 		if !g.inside(h) {
 			continue
 		}
-		units, hidden := v.At(h)
-		type chip struct {
-			s       string
-			bg, ink uint8
-		}
-		var chips []chip
-		for _, u := range units {
-			switch {
-			case u.Side == adjudicator.US:
-				chips = append(chips, chip{u.ID, pxUS, pxWhite})
-			case u.FaceDown:
-				chips = append(chips, chip{u.ID, pxJPDown, pxInk})
-			default:
-				chips = append(chips, chip{u.ID, pxJP, pxInk})
-			}
-		}
-		if hidden > 0 {
-			s := strings.Repeat("?", hidden)
-			if hidden > 5 {
-				s = fmt.Sprintf("?x%d", hidden)
-			}
-			chips = append(chips, chip{s, pxHidden, pxWhite})
-		}
-		if len(chips) > 3 {
-			more := len(chips) - 2
-			chips = append(chips[:2], chip{fmt.Sprintf("+%d", more), chips[2].bg, chips[2].ink})
-		}
+		chips := r.chipsAt(h)
 		cx, cy := g.center(h)
 		const lh = 13
 		top := int(cy) - len(chips)*lh/2

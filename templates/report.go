@@ -222,15 +222,22 @@ func (r *Report) textData(name, body string, awaited bool) reportText {
 	d.Record = r.record()
 	if awaited {
 		what := "it lists what each of your units may do now"
+		unchanged := "does nothing"
 		switch r.Outlook.Wait.Kind {
 		case adjudicator.WaitUSDecision:
 			what = "it asks whether this is a refit turn and whether it is fought by night"
 		case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
 			what = "it lists what you may order in this refit turn"
+		case adjudicator.WaitJPSetup:
+			what = "it lists where each of your units may set up"
+			unchanged = "sets up your units as it lists them, as the game would at the deadline"
+		case adjudicator.WaitUSLanding:
+			what = "it lists where each of your units may land"
+			unchanged = "lands your units as it lists them, as the game would at the deadline"
 		}
 		d.Orders = wrapLines(fmt.Sprintf(
-			"The game waits for your orders. The template below is attached as %s: %s. Edit it (or a copy of it), put your token in, and mail it back%s. Unchanged it is accepted and does nothing.",
-			name, what, r.beforeDeadline()), "", "")
+			"The game waits for your orders. The template below is attached as %s: %s. Edit it (or a copy of it), put your token in, and mail it back%s. Unchanged it is accepted and %s.",
+			name, what, r.beforeDeadline(), unchanged), "", "")
 		d.Template = body
 	} else {
 		d.Orders = wrapLines(r.nothingNeeded(), "", "")

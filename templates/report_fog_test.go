@@ -2,11 +2,14 @@ package templates
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand"
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +24,13 @@ type artefacts struct {
 
 func usArtefacts(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) artefacts {
 	t.Helper()
+	a, _ := usReport(t, s, evs)
+	return a
+}
+
+// usReport is usArtefacts with the report they were made from.
+func usReport(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) (artefacts, *Report) {
+	t.Helper()
 	rep := reportOf(t, step{s: s, events: evs}, adjudicator.US)
 	all, err := rep.Render()
 	if err != nil {
@@ -30,7 +40,7 @@ func usArtefacts(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) ar
 	if all.TemplateName != "" {
 		a.template = []byte(all.Template)
 	}
-	return a
+	return a, rep
 }
 
 var tableLine = regexp.MustCompile(`(?m)^  (U\d\d): \[[0-9, ]*\]$`)
@@ -183,55 +193,247 @@ func withoutEvents(t testing.TB, a artefacts) [][]byte {
 	return [][]byte{[]byte(text[:i] + text[j:]), a.template, js}
 }
 
+// faceDownIDs are the ids of the Japanese units face down on the map.
+func faceDownIDs(s *adjudicator.State) []string {
+	var out []string
+	for _, u := range s.Units {
+		if u.Side() == adjudicator.JP && u.OnMap() && u.FaceDown {
+			out = append(out, u.ID)
+		}
+	}
+	return out
+}
+
+// pictureLabels is every text drawn on the report's picture: the title
+// and the labels of the units in each hex.
+func pictureLabels(rep *Report) []byte {
+	out := []byte(rep.title())
+	for _, h := range rep.View.Hexes() {
+		for _, c := range rep.chipsAt(h) {
+			out = append(append(out, ' '), c.s...)
+		}
+	}
+	return out
+}
+
+var fogTurns = flag.Int("fogturns", 0, "turns of generated games TestUSReportsIgnoreHidden checks (0: 2,000, 40 with -short)")
+
+// fogTally counts what TestUSReportsIgnoreHidden compared.
+type fogTally struct {
+	// steps played, compared (one a turn); awaited: steps compared whose
+	// U.S. report has an order template; differ: steps compared whose
+	// scramble changed the Japanese view.
+	games, turns, steps, compared, awaited, differ, artefacts int
+}
+
+func (a *fogTally) add(b fogTally) {
+	a.games += b.games
+	a.turns += b.turns
+	a.steps += b.steps
+	a.compared += b.compared
+	a.awaited += b.awaited
+	a.differ += b.differ
+	a.artefacts += b.artefacts
+}
+
 // TestUSReportsIgnoreHidden proves the fog of war on the bytes (DESIGN 4):
-// over more than 2,000 resolved steps of generated games, the U.S. report
-// text, order template, JSON and picture are the same, byte for byte, when
-// what the U.S. may not know is scrambled; and apart from the events it was
-// told, no U.S. artefact names a Japanese unit it cannot identify now.
+// over more than 2,000 turns of generated games, after a step of each
+// drawn at random, the U.S. report text, order template, JSON and picture are the same, byte
+// for byte (their SHA-256 compared), when what the U.S. may not know is
+// scrambled; no U.S. artefact, nor any label drawn on its picture, names a
+// Japanese unit face down; and apart from the events it was told, none
+// names a Japanese unit the U.S. cannot identify now. Half the games start
+// from a random deployment, half as players create them, from the setup
+// waits of rule 12. The games are played on GOMAXPROCS workers.
 func TestUSReportsIgnoreHidden(t *testing.T) {
 	t.Parallel()
-	want := 2000
-	if testing.Short() {
-		want = 50
+	wantTurns := 2000
+	switch {
+	case *fogTurns > 0:
+		wantTurns = *fogTurns
+	case testing.Short():
+		wantTurns = 40
 	}
-	r := rand.New(rand.NewSource(1))
-	steps, awaited, differ := 0, 0, 0
-	for seed := int64(5000); steps < want; seed++ {
-		playGames(t, []int64{seed}, 14, func(st step) bool {
-			evs := adjudicator.VisibleEvents(st.events, adjudicator.US)
-			a := usArtefacts(t, st.s, evs)
-			other := st.s.Clone()
-			scrambleHidden(t, other, r)
-			if !bytes.Equal(mustMarshal(t, st.s.View(adjudicator.JP)), mustMarshal(t, other.View(adjudicator.JP))) {
-				differ++ // the scramble changed what the Japanese see
-			}
-			b := usArtefacts(t, other, evs)
-			what := fmt.Sprintf("seed %d step %d (%s)", st.seed, st.n, st.s.WaitText())
-			for _, c := range []struct {
-				name string
-				x, y []byte
-			}{{"text", a.text, b.text}, {"order template", a.template, b.template}, {"JSON", a.json, b.json}, {"PNG", a.png, b.png}} {
-				if !bytes.Equal(c.x, c.y) {
-					t.Fatalf("%s: the U.S. %s changes with what the U.S. may not know", what, c.name)
+	var (
+		mu    sync.Mutex
+		total fogTally
+		next  = int64(5000)
+	)
+	// seed hands out the next game while too few turns are done.
+	seed := func(done fogTally) (int64, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		total.add(done)
+		if total.turns >= wantTurns {
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	workers := runtime.GOMAXPROCS(0)
+	t.Run("games", func(t *testing.T) {
+		for w := range workers {
+			t.Run(fmt.Sprint("worker-", w), func(t *testing.T) {
+				t.Parallel()
+				var done fogTally
+				for {
+					sd, ok := seed(done)
+					if !ok {
+						return
+					}
+					done = fogGame(t, sd)
 				}
-			}
-			secrets := usSecretIDs(st.s)
-			for _, part := range withoutEvents(t, a) {
-				if found := wordsIn(part, secrets); len(found) > 0 {
-					t.Fatalf("%s: a U.S. artefact names %v, which the U.S. cannot identify:\n%s", what, found, part)
-				}
-			}
-			if a.template != nil {
-				awaited++
-			}
-			steps++
-			return steps < want
-		})
+			})
+		}
+	})
+	if t.Failed() {
+		return
 	}
-	t.Logf("%d steps compared, %d with a U.S. order template; the scramble changed the Japanese view in %d", steps, awaited, differ)
-	if awaited < steps/4 || differ < steps*9/10 {
-		t.Fatalf("too few templates (%d) or real scrambles (%d) in %d steps", awaited, differ, steps)
+	t.Logf("%d games, %d turns, %d steps played; in each turn one step compared: %d steps (%d with a U.S. order template), "+
+		"%d artefacts; the scramble changed the Japanese view in %d", total.games, total.turns, total.steps, total.compared,
+		total.awaited, total.artefacts, total.differ)
+	if total.turns < wantTurns || total.compared != total.turns || total.awaited < total.compared/4 || total.differ < total.compared*9/10 {
+		t.Fatalf("too few turns, templates or real scrambles: %+v", total)
 	}
+}
+
+// fogGame plays generated game seed to its end and checks the U.S.
+// artefacts after one step of each turn, drawn at random among the turn's
+// steps (every kind of wait comes up: the setup, the decision, the refit
+// orders and both sides' actions).
+func fogGame(t *testing.T, seed int64) fogTally {
+	t.Helper()
+	r := rand.New(rand.NewSource(seed))
+	var n fogTally
+	// The step drawn in the current turn, kept with the position before it.
+	var drawn, before *step
+	var prev *adjudicator.State
+	inTurn := 0
+	flush := func() {
+		if drawn != nil {
+			var b *adjudicator.State
+			if before != nil {
+				b = before.s
+			}
+			checkFog(t, *drawn, b, r, &n)
+			n.turns++
+		}
+		drawn, before, inTurn = nil, nil, 0
+	}
+	play := func(st step) bool {
+		n.steps++
+		if drawn != nil && st.s.Turn != drawn.s.Turn {
+			flush()
+		}
+		// Reservoir sampling: the k-th step of a turn replaces the one
+		// drawn with chance 1/k.
+		inTurn++
+		if r.Intn(inTurn) == 0 {
+			drawn = &st
+			before = nil
+			if prev != nil {
+				before = &step{s: prev}
+			}
+		}
+		prev = st.s
+		return true
+	}
+	// Odd seeds start from the setup waits; games run to their end.
+	if seed%2 == 1 {
+		playSetupGames(t, []int64{seed}, 400, play)
+	} else {
+		playGames(t, []int64{seed}, 400, play)
+	}
+	flush()
+	n.games = 1
+	return n
+}
+
+// checkFog checks the U.S. artefacts of one step: before is the position
+// before it (nil for a game's opening).
+func checkFog(t *testing.T, st step, before *adjudicator.State, r *rand.Rand, n *fogTally) {
+	t.Helper()
+	evs := adjudicator.VisibleEvents(st.events, adjudicator.US)
+	a, rep := usReport(t, st.s, evs)
+	what := fmt.Sprintf("seed %d step %d (%s)", st.seed, st.n, st.s.WaitText())
+	// The position: no artefact, nor the picture's labels, names a
+	// Japanese unit face down, nor any the U.S. cannot identify now.
+	facedown := faceDownIDs(st.s)
+	secrets := usSecretIDs(st.s)
+	parts := withoutEvents(t, a)
+	for _, c := range []struct {
+		name string
+		b    []byte
+	}{{"text", parts[0]}, {"order template", parts[1]}, {"JSON", parts[2]}, {"picture", pictureLabels(rep)}} {
+		if found := wordsIn(c.b, facedown); len(found) > 0 {
+			t.Fatalf("%s: the U.S. %s names %v, face down:\n%s", what, c.name, found, c.b)
+		}
+		if found := wordsIn(c.b, secrets); len(found) > 0 {
+			t.Fatalf("%s: the U.S. %s names %v, which the U.S. cannot identify:\n%s", what, c.name, found, c.b)
+		}
+	}
+	// What happened: a unit face down now is named only if the U.S. saw
+	// it face up during the step (3.9 turns units face down at the end of
+	// a turn, in the U.S. player's sight).
+	if told := append(wordsIn(a.text, facedown), wordsIn(a.json, facedown)...); len(told) > 0 {
+		seen := seenFaceUp(before, st.events)
+		for _, id := range told {
+			if !seen[id] {
+				t.Fatalf("%s: the U.S. report names %s, face down and never seen face up in the step:\n%s", what, id, a.text)
+			}
+		}
+	}
+	sums := a.sums()
+	other := st.s.Clone()
+	scrambleHidden(t, other, r)
+	if !bytes.Equal(mustMarshal(t, st.s.View(adjudicator.JP)), mustMarshal(t, other.View(adjudicator.JP))) {
+		n.differ++ // the scramble changed what the Japanese see
+	}
+	for i, sum := range usArtefacts(t, other, evs).sums() {
+		if sum != sums[i] {
+			t.Fatalf("%s: the U.S. %s changes with what the U.S. may not know", what, artefactNames[i])
+		}
+	}
+	n.compared++
+	n.artefacts += 3
+	if a.template != nil {
+		n.artefacts++
+		n.awaited++
+	}
+}
+
+// seenFaceUp returns the Japanese units the U.S. saw face up in a step:
+// face up on the map before it, turned face up by firing in U.S. sight or
+// for a melee, or placed face up for an Unknown unit (rule 2.5).
+func seenFaceUp(before *adjudicator.State, evs []adjudicator.Event) map[string]bool {
+	seen := map[string]bool{}
+	if before != nil {
+		for _, u := range before.Units {
+			if u.Side() == adjudicator.JP && u.OnMap() && !u.FaceDown && u.Kind() != adjudicator.Unknown {
+				seen[u.ID] = true
+			}
+		}
+	}
+	for _, e := range evs {
+		switch e.Kind {
+		case adjudicator.EventFiredFaceUp, adjudicator.EventMeleeRevealed:
+			for _, u := range e.Units {
+				seen[u.ID] = true
+			}
+		case adjudicator.EventConverted:
+			for _, u := range e.Others {
+				seen[u.ID] = true
+			}
+		}
+	}
+	return seen
+}
+
+var artefactNames = []string{"text", "order template", "JSON", "PNG"}
+
+// sums are the SHA-256 of the artefacts, in the order of artefactNames.
+func (a artefacts) sums() [4][sha256.Size]byte {
+	return [4][sha256.Size]byte{sha256.Sum256(a.text), sha256.Sum256(a.template), sha256.Sum256(a.json), sha256.Sum256(a.png)}
 }
 
 func mustMarshal(t testing.TB, v any) []byte {

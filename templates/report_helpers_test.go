@@ -30,10 +30,51 @@ type step struct {
 // returns false or the game ends or has run steps steps.
 func playGames(t testing.TB, seeds []int64, steps int, f func(st step) bool) {
 	t.Helper()
-	for _, seed := range seeds {
-		r := rand.New(rand.NewSource(seed))
+	playGamesFrom(t, seeds, steps, func(_ int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Event) {
 		s, evs := adjudicator.NewGame(nil, nil, testDice{r})
 		autoplay.Deploy(s, r.Intn)
+		return s, evs
+	}, f)
+}
+
+// setupGames are the games created as players create them (rule 12),
+// waiting for their setup orders: the campaign with each setup and with
+// the victory point chits drawn or placed, and each short scenario.
+var setupGames = []struct {
+	scenario string
+	opt      adjudicator.Options
+}{
+	{adjudicator.ScenarioCampaign, adjudicator.Options{}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{JPSetup: adjudicator.SetupFree, USSetup: adjudicator.SetupFree}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{JPSetup: adjudicator.SetupFree, VPChits: adjudicator.VPPlaced}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{USSetup: adjudicator.SetupFree, VPChits: adjudicator.VPPlaced}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{VPChits: adjudicator.VPDrawn}},
+	{adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{}},
+	{adjudicator.ScenarioHoltzBayToJarminPass, adjudicator.Options{}},
+	{adjudicator.ScenarioTheLinkup, adjudicator.Options{}},
+}
+
+// playSetupGames is playGames for games created by NewGameFrom, seed
+// choosing the scenario and options of setupGames in turn: their opening
+// waits for the setup orders of rule 12.
+func playSetupGames(t testing.TB, seeds []int64, steps int, f func(st step) bool) {
+	t.Helper()
+	playGamesFrom(t, seeds, steps, func(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Event) {
+		c := setupGames[int(seed)%len(setupGames)]
+		s, evs, err := adjudicator.NewGameFrom(c.scenario, c.opt, testDice{r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, evs
+	}, f)
+}
+
+// playGamesFrom is playGames for games that start makes.
+func playGamesFrom(t testing.TB, seeds []int64, steps int, start func(int64, *rand.Rand) (*adjudicator.State, []adjudicator.Event), f func(st step) bool) {
+	t.Helper()
+	for _, seed := range seeds {
+		r := rand.New(rand.NewSource(seed))
+		s, evs := start(seed, r)
 		if !f(step{seed: seed, s: s, events: evs}) {
 			continue
 		}

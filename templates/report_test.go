@@ -54,7 +54,26 @@ func findReportCases(t *testing.T) []reportCase {
 	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == adjudicator.WaitEnded })
 	usRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == adjudicator.WaitUSRefit })
 	jpRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == adjudicator.WaitJPRefit })
+	setup := func(seed int64, n int) step {
+		var found *step
+		playSetupGames(t, []int64{seed}, n, func(st step) bool {
+			if st.n == n {
+				found = &st
+				return false
+			}
+			return true
+		})
+		if found == nil || !isSetupWait(waitKind(found.s)) {
+			t.Fatalf("setup game %d does not wait for setup orders after step %d", seed, n)
+		}
+		return *found
+	}
 	return []reportCase{
+		// A campaign with the free setups and the victory point chits placed
+		// by the Japanese; the historic setups; a free U.S. landing.
+		{"jp-setup", setup(2, 0), []adjudicator.Side{jp, us}},
+		{"us-landing", setup(0, 0), []adjudicator.Side{us, jp}},
+		{"us-landing-free", setup(1, 1), []adjudicator.Side{us}},
 		{"opening", opening, []adjudicator.Side{us, jp, ump}},
 		{"actions", actions, []adjudicator.Side{us, jp}},
 		{"night", night, []adjudicator.Side{jp, us}},
@@ -63,6 +82,17 @@ func findReportCases(t *testing.T) []reportCase {
 		{"us-refit", usRefit, []adjudicator.Side{us}},
 		{"jp-refit", jpRefit, []adjudicator.Side{jp}},
 	}
+}
+
+// reportCaseNamed returns the report case called name.
+func reportCaseNamed(t *testing.T, name string) reportCase {
+	for _, c := range reportCases(t) {
+		if c.name == name {
+			return c
+		}
+	}
+	t.Fatalf("no report case %q", name)
+	return reportCase{}
 }
 
 // TestReportGolden keeps the report of each side in each case as a golden
@@ -175,8 +205,7 @@ func TestReportGroupsEvents(t *testing.T) {
 // melee for review, and compares them pixel by pixel: the PNG bytes may
 // change with the compressor, the picture may not.
 func TestPictureGolden(t *testing.T) {
-	cases := reportCases(t)
-	opening, melee := cases[0].st, cases[3].st
+	opening, melee := reportCaseNamed(t, "opening").st, reportCaseNamed(t, "melee").st
 	pic, err := reportOf(t, opening, adjudicator.US).PNG()
 	if err != nil {
 		t.Fatal(err)
@@ -233,7 +262,7 @@ func decodePNG(t testing.TB, b []byte) image.Image {
 // TestReportJSON checks that report.json is versioned, decodes, and says
 // what the text says.
 func TestReportJSON(t *testing.T) {
-	st := reportCases(t)[3].st
+	st := reportCaseNamed(t, "melee").st
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
 		rep := reportOf(t, st, side)
 		b, err := rep.JSON()
