@@ -63,8 +63,11 @@ func checkTx(tx *bolt.Tx) []error {
 		if m.Entry != 0 && entries[m.Game][m.Entry] == nil {
 			bad("mail %d: game %s has no entry %d", m.ID, m.Game, m.Entry)
 		}
-		if m.Entry == 0 && m.Receipt == 0 {
+		if m.Entry == 0 && m.Receipt == 0 && m.Shelf == "" {
 			bad("mail %d: queued by neither an entry nor a receipt", m.ID)
+		}
+		if m.Shelf != "" && !shelfExists(tx, m.Shelf) {
+			bad("mail %d: queued by shelf %q, which is not in the file", m.ID, m.Shelf)
 		}
 	}
 	receipts := map[uint64]bool{}

@@ -157,6 +157,9 @@ said otherwise.
 	blob-dicts       game NUL to NUL name → SHA-256 of the dictionary body
 	mailboxes        mailbox name → u32 UIDVALIDITY, u32 last UID read
 	                           (MailboxPosition; made on first use)
+	aside/                    shelves kept beside the games by the store's
+	    <shelf>/   key → JSON clients (a tournament's record; see Shelf),
+	                          created when first written
 
 Open creates the buckets of an empty file and migrates an older file one
 version at a time (the migrations slice in db.go; version 0 is the empty

@@ -124,6 +124,7 @@ type Mail struct {
 	Game        string       `json:"game,omitempty"`    //
 	Entry       uint64       `json:"entry,omitempty"`   // the log entry that queued it
 	Receipt     uint64       `json:"receipt,omitempty"` // the ledger receipt that queued it
+	Shelf       string       `json:"shelf,omitempty"`   // the shelf whose own transaction queued it (UpdateShelf)
 	MessageID   string       `json:"message_id"`
 	From        string       `json:"from,omitempty"` // the game's own address; empty: the mailbox's
 	InReplyTo   string       `json:"in_reply_to,omitempty"`

@@ -18,6 +18,7 @@ import (
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/store/tournament"
 )
 
 func init() {
@@ -229,7 +230,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer db.Close()
-	svc := referee.New(db, referee.Config{Address: cfg.Address, DB: dbPath, Logger: lg, AnswerEvery: answerEvery})
+	// The tournaments of the file follow its games (store/tournament).
+	svc := referee.New(db, referee.Config{Address: cfg.Address, DB: dbPath, Logger: lg, AnswerEvery: answerEvery,
+		Hook: &tournament.Director{Logger: lg}})
 	d, err := newDaemon(svc, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "attu serve: %v\n", err)

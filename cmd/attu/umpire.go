@@ -9,6 +9,7 @@ import (
 
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/store/tournament"
 )
 
 func init() {
@@ -68,7 +69,7 @@ func runUmpire(s *session) int {
 
 func umpireOn(s *session, db *store.DB, dbPath string, args []string) int {
 	stdout, stderr := s.stdout, s.stderr
-	svc, err := s.service(db, referee.Config{DB: dbPath})
+	svc, err := s.service(db, referee.Config{DB: dbPath, Hook: &tournament.Director{}})
 	if err != nil {
 		fmt.Fprintf(stderr, "attu umpire: %v\n", err)
 		return 1

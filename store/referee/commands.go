@@ -100,6 +100,7 @@ func init() {
 		{name: "rollback", token: true, who: umpireOnly, run: cmdRollback},
 		{name: "replace", token: true, who: umpireOnly, run: cmdReplace},
 		{name: "end", token: true, who: umpireOnly, run: cmdEnd},
+		{name: "standings", over: true, run: cmdStandings},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
 	}
 }

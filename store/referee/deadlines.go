@@ -141,7 +141,10 @@ func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads h
 // that it is due, so Tick may be called as often as wanted — on a timer
 // and after a restart, when a deadline that passed meanwhile is handled
 // once. Paused and ended games are left alone.
-func (s *Service) Tick(now time.Time) error {
+func (s *Service) Tick(now time.Time) (err error) {
+	// The hook runs last, after the unlock below, so that it may call
+	// the service.
+	defer func() { err = errors.Join(err, s.tickHook(now)) }()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.UTC()

@@ -352,5 +352,8 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	}
 	rec.Notices = nil
 	s.log.Info("game over", "game", g.ID, "result", result)
-	return rec.save(t)
+	if err := rec.save(t); err != nil {
+		return err
+	}
+	return s.ended(t)
 }

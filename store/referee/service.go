@@ -52,6 +52,9 @@ type Config struct {
 	// DB names the database file in the commands the final report quotes
 	// ("attu export -db FILE"); empty for attu.db.
 	DB string
+	// Hook, when set, follows the games: told of each end, asked for the
+	// standings, run after each Tick (see Hook).
+	Hook Hook
 }
 
 // Service is the game service (DESIGN 2): games and players, the one entry

@@ -1,0 +1,155 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Shelves: records kept beside the games for the store's clients above
+// the game service — the tournaments of package store/tournament — in the
+// same file and, where it matters, the same transactions as the games.
+//
+// A shelf is a named bucket under "aside" holding JSON values by key. The
+// store neither reads nor checks them; it only keeps them with the games
+// so that a tournament's record and the game that changes it commit
+// together (Txn.Shelf), and so that a shelf's own transaction may queue
+// mails that no incoming mail and no game entry caused (a daily digest):
+// such a mail names its shelf (Mail.Shelf), which Check accepts in place
+// of an entry or a receipt.
+
+var bAside = []byte("aside")
+
+// Shelf is one named bucket of records inside a transaction. Its methods
+// must be called only from the function it was given to.
+type Shelf struct {
+	tx    *bolt.Tx
+	name  string
+	b     *bolt.Bucket // nil: a read transaction on a shelf never written
+	mails []Mail
+	write bool
+	// own: the shelf's own transaction (UpdateShelf), which queues its
+	// mails.
+	own bool
+}
+
+// shelf opens the shelf name in tx, creating it in a write transaction.
+func shelf(tx *bolt.Tx, name string) (*Shelf, error) {
+	if name == "" {
+		return nil, fmt.Errorf("store: a shelf needs a name")
+	}
+	s := &Shelf{tx: tx, name: name, write: tx.Writable()}
+	if s.write {
+		top, err := tx.CreateBucketIfNotExists(bAside)
+		if err != nil {
+			return nil, err
+		}
+		if s.b, err = top.CreateBucketIfNotExists([]byte(name)); err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	if top := tx.Bucket(bAside); top != nil {
+		s.b = top.Bucket([]byte(name))
+	}
+	return s, nil
+}
+
+// UpdateShelf runs fn on the shelf name in one write transaction: the
+// records it puts and the mails it queues are written together, or
+// nothing when fn returns an error.
+func (db *DB) UpdateShelf(name string, fn func(s *Shelf) error) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		s, err := shelf(tx, name)
+		if err != nil {
+			return err
+		}
+		s.own = true
+		if err := fn(s); err != nil {
+			return err
+		}
+		if len(s.mails) == 0 {
+			return nil
+		}
+		for i := range s.mails {
+			s.mails[i].Shelf = name
+		}
+		_, err = (&gameTx{tx: tx}).queueFor("", s.mails, 0, 0, db.now().UTC())
+		return err
+	})
+}
+
+// ViewShelf runs fn on the shelf name in a read transaction; a shelf never
+// written reads as empty.
+func (db *DB) ViewShelf(name string, fn func(s *Shelf) error) error {
+	return db.bolt.View(func(tx *bolt.Tx) error {
+		s, err := shelf(tx, name)
+		if err != nil {
+			return err
+		}
+		return fn(s)
+	})
+}
+
+// Shelf opens the shelf name inside the game's transaction, so that what
+// is put there commits with the game or not at all. Mails about it are
+// queued with Txn.Queue, by the game's entry.
+func (t *Txn) Shelf(name string) (*Shelf, error) { return shelf(t.tx, name) }
+
+// Get decodes the record under key into v; false when there is none.
+func (s *Shelf) Get(key string, v any) (bool, error) {
+	if s.b == nil {
+		return false, nil
+	}
+	b := s.b.Get([]byte(key))
+	if b == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return true, fmt.Errorf("store: shelf %s, %s: %w", s.name, key, err)
+	}
+	return true, nil
+}
+
+// Put stores v as JSON under key. It fails in a read transaction.
+func (s *Shelf) Put(key string, v any) error {
+	if !s.write {
+		return fmt.Errorf("store: shelf %s: read-only transaction", s.name)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return s.b.Put([]byte(key), b)
+}
+
+// Keys returns the shelf's keys that begin with prefix, in byte order.
+func (s *Shelf) Keys(prefix string) []string {
+	var out []string
+	if s.b == nil {
+		return nil
+	}
+	c := s.b.Cursor()
+	for k, _ := c.Seek([]byte(prefix)); k != nil && len(k) >= len(prefix) && string(k[:len(prefix)]) == prefix; k, _ = c.Next() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
+// Queue adds mails to send when UpdateShelf's transaction commits; each
+// names the shelf as what queued it (Mail.Shelf). Inside a game's
+// transaction (Txn.Shelf) use Txn.Queue instead.
+func (s *Shelf) Queue(mails ...Mail) error {
+	if !s.own {
+		return fmt.Errorf("store: shelf %s: mails are queued in a write transaction", s.name)
+	}
+	s.mails = append(s.mails, mails...)
+	return nil
+}
+
+// shelfExists reports whether the shelf name was ever written.
+func shelfExists(tx *bolt.Tx, name string) bool {
+	top := tx.Bucket(bAside)
+	return top != nil && top.Bucket([]byte(name)) != nil
+}

@@ -1,0 +1,253 @@
+package referee
+
+// Hooks: how a client above the service — a tournament (package
+// store/tournament) — follows its games without the service knowing what
+// a tournament is. The service calls an optional Hook (Config.Hook) at
+// three moments: inside the transaction that ends a game (Ended), for
+// the players' command "standings" inside that command's transaction
+// (Standings), and after each Tick, outside the service's lock (Tick), so
+// that the hook may create games through Create and send a daily mail.
+// Nothing here changes how a game is played; the hook sees a game only
+// through the store's transaction and the views below.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+)
+
+// Hook follows the service's games for a client above them. Every method
+// may be called again for the same event after a crash (Tick does what is
+// due from the record), so each must be idempotent.
+type Hook interface {
+	// Ended is called inside the transaction that ends game t.Game(),
+	// after its end entry and final reports: what it writes through t
+	// (a shelf, mails queued with t.Queue) commits with the end or not at
+	// all. It must not call the service or the DB.
+	Ended(t *store.Txn, e Ending) error
+	// Standings answers the command "standings" of side's player of the
+	// game t.Game(), inside the command's transaction; empty text when
+	// the game is no part of what the hook follows.
+	Standings(t *store.Txn, side adjudicator.Side) (string, error)
+	// Tick is called at the end of every Service.Tick, after the games'
+	// own deadlines and outside the service's lock, so it may call the
+	// service (Create, Watch).
+	Tick(s *Service, now time.Time) error
+}
+
+// How a game ended (Ending.How).
+const (
+	EndedByRules      = "rules"
+	EndedByConcession = "concession"
+	EndedByUmpire     = "umpire"
+)
+
+// Ending is how a game ended, for a hook to score it.
+type Ending struct {
+	Game string
+	// Winner is the side that won; NoSide for a draw, or when the umpire
+	// ended the game without a result (Void).
+	Winner adjudicator.Side
+	// How is EndedByRules, EndedByConcession or EndedByUmpire.
+	How string
+	// Level is the line of the Victory Level Table (rule 14.0) when the
+	// victory point chits decided the game, like "U.S. minor victory";
+	// empty otherwise.
+	Level string
+	// Void: the umpire ended the game naming neither a winner nor a
+	// draw.
+	Void bool
+	// Result is the result in the final report's words.
+	Result string
+	// Turn is the turn the game ended in; Time when.
+	Turn int
+	Time time.Time
+	// Late counts each side's missed deadlines over the game.
+	Late map[adjudicator.Side]int
+}
+
+// EndingOf reads how the game of t ended: the rules' winner (and the
+// level of 14.0 with the victory point chits); for a game the rules did
+// not decide, the player whose command ended it conceded; else the umpire
+// ended it, and the first word of the result given ("end us ...", "end
+// jp ...", "end draw ...") names the winner or a draw, anything else
+// leaving the game void. It fails when the game has not ended.
+func EndingOf(t *store.Txn) (Ending, error) {
+	g := t.Game()
+	if g.Status != store.Ended {
+		return Ending{}, fmt.Errorf("referee: game %s has not ended", g.ID)
+	}
+	rec, err := loadRecord(g)
+	if err != nil {
+		return Ending{}, err
+	}
+	st, err := t.State()
+	if err != nil {
+		return Ending{}, err
+	}
+	log, err := t.Log()
+	if err != nil {
+		return Ending{}, err
+	}
+	e := Ending{Game: g.ID, Result: rec.Result, Turn: st.Turn, Late: map[adjudicator.Side]int{}}
+	for side, n := range rec.Late {
+		e.Late[side] = n
+	}
+	// The end entry, and the entry in force before it.
+	var live []store.LogEntry
+	for _, le := range log {
+		if le.RolledBackBy == 0 {
+			live = append(live, le)
+		}
+	}
+	var end, before *store.LogEntry
+	for i := len(live) - 1; i >= 0; i-- {
+		if live[i].Kind == store.KindEnd {
+			end = &live[i]
+			if i > 0 {
+				before = &live[i-1]
+			}
+			break
+		}
+	}
+	if end == nil {
+		return Ending{}, fmt.Errorf("referee: game %s has no end entry", g.ID)
+	}
+	e.Time = end.Time
+	if e.Result == "" {
+		e.Result = end.Note
+	}
+	switch {
+	case st.Over():
+		e.How, e.Winner = EndedByRules, st.Winner
+		if st.VP != nil && st.VP.Level != "" {
+			e.Level = st.VP.Level
+		}
+	case before != nil && before.Kind == store.KindNote && (before.Side == adjudicator.US || before.Side == adjudicator.JP):
+		e.How, e.Winner = EndedByConcession, before.Side.Enemy()
+	default:
+		e.How = EndedByUmpire
+		e.Winner, e.Void = umpireResult(e.Result)
+	}
+	return e, nil
+}
+
+// umpireResult reads the winner from the words the umpire ended a game
+// with ("ended by the umpire: jp, the U.S. player left"): us, jp or draw
+// as the first word; anything else is no result.
+func umpireResult(result string) (adjudicator.Side, bool) {
+	_, words, _ := strings.Cut(result, ":")
+	f := strings.Fields(strings.ToLower(words))
+	if len(f) == 0 {
+		return adjudicator.NoSide, true
+	}
+	switch strings.Trim(f[0], ".,;:!") {
+	case "us", "u.s", "usa":
+		return adjudicator.US, false
+	case "jp", "japan", "japanese":
+		return adjudicator.JP, false
+	case "draw":
+		return adjudicator.NoSide, false
+	}
+	return adjudicator.NoSide, true
+}
+
+// ended tells the hook that the game of t ended, inside t.
+func (s *Service) ended(t *store.Txn) error {
+	if s.cfg.Hook == nil {
+		return nil
+	}
+	e, err := EndingOf(t)
+	if err != nil {
+		return err
+	}
+	return s.cfg.Hook.Ended(t, e)
+}
+
+// tickHook runs the hook's Tick after the service's own.
+func (s *Service) tickHook(now time.Time) error {
+	if s.cfg.Hook == nil {
+		return nil
+	}
+	if err := s.cfg.Hook.Tick(s, now.UTC()); err != nil {
+		s.log.Error("tick hook", "err", err)
+		return err
+	}
+	return nil
+}
+
+// cmdStandings answers "standings" with the hook's table; a game of no
+// tournament says so.
+func cmdStandings(c *call) error {
+	const none = "This game is not part of a tournament: there are no standings.\n"
+	if c.s.cfg.Hook == nil {
+		c.text = none
+		return nil
+	}
+	text, err := c.s.cfg.Hook.Standings(c.t, c.side)
+	if err != nil {
+		return err
+	}
+	if text == "" {
+		text = none
+	}
+	c.text = text
+	return nil
+}
+
+// Watch is one game as the umpire's digest shows it: its status, and what
+// waits on people besides the deadline.
+type Watch struct {
+	GameStatus
+	// Players are the sides' addresses.
+	Players map[adjudicator.Side]string
+	// Held is the side whose file waits out the settle window, and until
+	// when; NoSide when none does.
+	Held    adjudicator.Side
+	HeldDue time.Time
+	// TakebackBy asked to take back the last step, open until
+	// TakebackExpires; NoSide when nobody did.
+	TakebackBy      adjudicator.Side
+	TakebackExpires time.Time
+	// Stuck: the deadline passed at a wait without default orders; the
+	// umpire decides (extend or roll back).
+	Stuck bool
+	// Absent is until when each side said it is away.
+	Absent map[adjudicator.Side]time.Time
+}
+
+// Watch returns what the umpire's digest says of game id.
+func (s *Service) Watch(id string) (*Watch, error) {
+	g, err := s.db.Game(id)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := loadRecord(*g)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.db.State(id)
+	if err != nil {
+		return nil, err
+	}
+	waiting := st.WaitText()
+	if g.Status == store.Ended {
+		waiting = "nothing: " + rec.Result
+	}
+	w := &Watch{GameStatus: GameStatus{ID: id, Name: rec.Name, Status: g.Status, Wait: g.Wait, Waiting: waiting,
+		Deadline: g.Deadline, Late: rec.Late, Result: rec.Result},
+		Players: map[adjudicator.Side]string{}, Absent: rec.Absent, Stuck: rec.NoDefault}
+	for _, p := range g.Players {
+		w.Players[p.Side] = p.Address
+	}
+	if h := rec.Held; h != nil {
+		w.Held, w.HeldDue = h.Side, h.Due
+	}
+	if tb := rec.Takeback; tb != nil {
+		w.TakebackBy, w.TakebackExpires = tb.By, tb.Expires
+	}
+	return w, nil
+}

@@ -1,0 +1,213 @@
+package tournament
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/templates"
+)
+
+// digestDue returns when the last digest at or before now was due: the
+// file's time of day in the umpire's time zone. It is zero before the
+// first one after the tournament was created.
+func (t *Tournament) digestDue(now time.Time) time.Time {
+	loc := zone(t.File.Umpire.TimeZone)
+	var h, m int
+	fmt.Sscanf(t.File.Digest, "%d:%d", &h, &m)
+	local := now.In(loc)
+	due := time.Date(local.Year(), local.Month(), local.Day(), h, m, 0, 0, loc)
+	if due.After(now) {
+		due = time.Date(local.Year(), local.Month(), local.Day()-1, h, m, 0, 0, loc)
+	}
+	if due.Before(t.Created) {
+		return time.Time{}
+	}
+	return due.UTC()
+}
+
+// digest mails the umpire's digest when one is due and was not sent:
+// the record says when the last was due, and is written in the same
+// transaction as the mail, so a restart sends none twice and a day the
+// server was down is made up by one digest, not several.
+func (d *Director) digest(s *referee.Service, id string, now time.Time) error {
+	t, err := Load(s.DB(), id)
+	if err != nil {
+		return err
+	}
+	due := t.digestDue(now)
+	if due.IsZero() || !due.After(t.Digest) || !t.Over.IsZero() && t.Digest.After(t.Over) {
+		return nil
+	}
+	dg, err := d.Digest(s, t, now)
+	if err != nil {
+		return err
+	}
+	text := dg.Text()
+	return s.DB().UpdateShelf(ShelfName, func(sh *store.Shelf) error {
+		var cur Tournament
+		if _, err := sh.Get("t/"+id, &cur); err != nil {
+			return err
+		}
+		if !due.After(cur.Digest) {
+			return nil // sent meanwhile
+		}
+		cur.Digest = due
+		if err := sh.Put("t/"+id, &cur); err != nil {
+			return err
+		}
+		d.log().Info("digest", "tournament", id, "due", due)
+		return sh.Queue(store.Mail{MessageID: t.messageID("digest." + due.Format("20060102T1504")), To: []string{t.File.Umpire.Address},
+			Subject: fmt.Sprintf("attu tournament %s: the umpire's digest of %s", t.File.Name, due.In(zone(t.File.Umpire.TimeZone)).Format("Mon 2 Jan 2006")),
+			Text:    text})
+	})
+}
+
+// Digest gathers the umpire's digest of t as of now: every game being
+// played with what it waits for, from whom and until when (read from the
+// game service, which the umpire may see all of), the late players with
+// every deadline they missed, what waits for the umpire, the games ended
+// since the last digest, and the standings.
+func (d *Director) Digest(s *referee.Service, t *Tournament, now time.Time) (templates.Digest, error) {
+	f := &t.File
+	dg := templates.Digest{Tournament: t.ID(), Name: f.Name, Time: now, Zone: zone(f.Umpire.TimeZone),
+		Rounds: len(f.Rounds), Over: !t.Over.IsZero(), Standings: t.standings("", "")}
+	if r := t.current(); r != nil {
+		dg.Round = r.Number
+	}
+	switch {
+	case dg.Round >= len(f.Rounds):
+		dg.Next = "It is the last round."
+	case f.Advance == AdvanceAuto:
+		dg.Next = fmt.Sprintf("Round %d begins when the last game of this one ends.", dg.Round+1)
+	default:
+		dg.Next = fmt.Sprintf("Round %d begins when you run attu tournament next.", dg.Round+1)
+	}
+	late := map[string]map[string]int{} // player → game → missed
+	addLate := func(name, game string, n int) {
+		if n == 0 {
+			return
+		}
+		if late[name] == nil {
+			late[name] = map[string]int{}
+		}
+		late[name][game] += n
+	}
+	who := func(g *Game, side adjudicator.Side) string {
+		if side == adjudicator.US {
+			return g.US
+		}
+		return g.JP
+	}
+	for _, r := range t.Rounds {
+		for i := range r.Games {
+			g := &r.Games[i]
+			if res := g.Result; res != nil {
+				for side, n := range res.Late {
+					addLate(who(g, side), g.ID, n)
+				}
+				if res.Ended.After(t.Digest) {
+					dg.Ended = append(dg.Ended, templates.DigestEnded{Game: g.ID, Round: r.Number, US: g.US, JP: g.JP,
+						Result: resultText(g) + ". " + upper(res.Words) + ".", Ended: res.Ended})
+				}
+				continue
+			}
+			dgm := templates.DigestGame{Game: g.ID, Round: r.Number, US: g.US, JP: g.JP}
+			if !g.Created {
+				dgm.Waiting = "its creation: attu creates it at the next tick"
+				dg.Games = append(dg.Games, dgm)
+				continue
+			}
+			w, err := s.Watch(g.ID)
+			if err != nil {
+				return dg, err
+			}
+			for side, n := range w.Late {
+				addLate(who(g, side), g.ID, n)
+			}
+			if w.Status == store.Ended {
+				// Ended, not yet scored: the next tick scores it.
+				dg.Ended = append(dg.Ended, templates.DigestEnded{Game: g.ID, Round: r.Number, US: g.US, JP: g.JP,
+					Result: upper(w.Result) + " (to be scored at the next tick).", Ended: now})
+				continue
+			}
+			dgm.Waiting = templates.WaitPhrase(w.Wait)
+			if w.Wait.Open() {
+				name := who(g, w.Wait.Side)
+				dgm.From = fmt.Sprintf("%s, the %s player (%s)", name, sideName(w.Wait.Side), w.Players[w.Wait.Side])
+				if p, ok := f.player(name); ok {
+					dgm.Zone = zone(p.TimeZone)
+				}
+				dgm.Deadline = w.Deadline
+			}
+			if w.Status == store.Paused {
+				dgm.Notes = append(dgm.Notes, "paused by the umpire: no deadline runs")
+				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s is paused: resume it when the matter is settled.", g.ID))
+			}
+			if w.Held != adjudicator.NoSide {
+				dgm.Notes = append(dgm.Notes, fmt.Sprintf("%s's orders are held for the settle window until %s",
+					who(g, w.Held), templates.DeadlineText(w.HeldDue, dg.Zone)))
+			}
+			for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+				if until, ok := w.Absent[side]; ok && until.After(now) {
+					dgm.Notes = append(dgm.Notes, fmt.Sprintf("%s is away until %s", who(g, side), templates.DeadlineText(until, dg.Zone)))
+				}
+			}
+			if w.TakebackBy != adjudicator.NoSide {
+				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s: %s (%s) asks to take back the last step; %s may agree until %s.",
+					g.ID, who(g, w.TakebackBy), sideName(w.TakebackBy), who(g, w.TakebackBy.Enemy()), templates.DeadlineText(w.TakebackExpires, dg.Zone)))
+			}
+			if w.Stuck {
+				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s: %s let the deadline of %s pass, and that wait has no default orders: extend the deadline or roll back.",
+					g.ID, who(g, w.Wait.Side), templates.WaitPhrase(w.Wait)))
+			}
+			dg.Games = append(dg.Games, dgm)
+		}
+	}
+	var names []string
+	for name := range late {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var games []string
+		total := 0
+		for g, n := range late[name] {
+			total += n
+			games = append(games, fmt.Sprintf("%s (%d)", g, n))
+		}
+		sort.Strings(games)
+		dg.Late = append(dg.Late, templates.DigestLate{Player: name, Missed: total, Where: strings.Join(games, ", ")})
+	}
+	sort.SliceStable(dg.Late, func(i, j int) bool { return dg.Late[i].Missed > dg.Late[j].Missed })
+	return dg, nil
+}
+
+// upper capitalises the first letter of s.
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Status is what attu tournament status prints: the standings, or with
+// verbose the umpire's digest as of now.
+func (d *Director) Status(s *referee.Service, id string, verbose bool, now time.Time) (string, error) {
+	t, err := Load(s.DB(), id)
+	if err != nil {
+		return "", err
+	}
+	if !verbose {
+		return t.standings("", "").Text(), nil
+	}
+	dg, err := d.Digest(s, t, now.UTC())
+	if err != nil {
+		return "", err
+	}
+	return dg.Text(), nil
+}

@@ -1,0 +1,409 @@
+package tournament
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // players' time zones wherever attu runs
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
+)
+
+// MaxFileSize caps a tournament file.
+const MaxFileSize = 64 << 10
+
+// Pairings and sides (File.Pairing, File.Sides, File.Advance).
+const (
+	RoundRobin = "round-robin"
+	Swiss      = "swiss"
+	// SidesBoth plays each pairing twice in its round, each player once
+	// with each side; SidesDrawn plays it once, the sides drawn at random.
+	SidesBoth  = "both"
+	SidesDrawn = "drawn"
+	// AdvanceAuto starts the next round when the last game of a round
+	// ends; AdvanceUmpire waits for the umpire (attu tournament next).
+	AdvanceAuto   = "auto"
+	AdvanceUmpire = "umpire"
+)
+
+// Tie-breaks (File.TieBreaks), applied in the order the file gives them
+// to players level on points.
+const (
+	// HeadToHead: points scored in the games between the players level
+	// on points.
+	HeadToHead = "head-to-head"
+	// Wins: games won.
+	Wins = "wins"
+	// Buchholz: the sum of the points of every opponent met (once per
+	// game played).
+	Buchholz = "buchholz"
+	// SonnebornBerger: the points of each opponent beaten, and half of
+	// each opponent drawn with.
+	SonnebornBerger = "sonneborn-berger"
+	// Lateness: fewer deadlines missed in the games played ranks higher.
+	Lateness = "lateness"
+)
+
+// TieBreaks are the tie-breaks a file may name, with what each means.
+var TieBreaks = map[string]string{
+	HeadToHead:      "points scored in the games between the players level on points",
+	Wins:            "games won",
+	Buchholz:        "the sum of the points of every opponent met",
+	SonnebornBerger: "the points of every opponent beaten, and half those of every opponent drawn with",
+	Lateness:        "fewer deadlines missed in finished games ranks higher",
+}
+
+// DefaultTieBreaks are used when the file names none.
+var DefaultTieBreaks = []string{HeadToHead, Wins, Buchholz, Lateness}
+
+// File is a tournament file (examples/tournament.yaml documents every
+// field).
+type File struct {
+	ID        string       `yaml:"id" json:"id"`
+	Name      string       `yaml:"name" json:"name"`
+	Umpire    Person       `yaml:"umpire" json:"umpire"`
+	Players   []Person     `yaml:"players" json:"players"`
+	Pairing   string       `yaml:"pairing" json:"pairing"`
+	Sides     string       `yaml:"sides" json:"sides"`
+	Advance   string       `yaml:"advance" json:"advance"`
+	Rounds    []RoundFile  `yaml:"rounds" json:"rounds"`
+	Deadlines DeadlineFile `yaml:"deadlines" json:"deadlines"`
+	Rules     RulesFile    `yaml:"rules" json:"rules"`
+	Digest    string       `yaml:"digest" json:"digest"`
+	Scoring   Scoring      `yaml:"scoring" json:"scoring"`
+	TieBreaks []string     `yaml:"tie-breaks" json:"tie_breaks"`
+
+	Pos orders.Pos `yaml:"-" json:"-"`
+	// keys are where the top-level keys' values are written.
+	keys map[string]orders.Pos
+}
+
+// at is where the top-level key's value is written, or the file's start.
+func (f *File) at(key string) orders.Pos {
+	if p, ok := f.keys[key]; ok {
+		return p
+	}
+	return f.Pos
+}
+
+// Person is the umpire or a player.
+type Person struct {
+	Name     string `yaml:"name" json:"name"`
+	Address  string `yaml:"address" json:"address"`
+	TimeZone string `yaml:"time-zone" json:"time_zone,omitempty"`
+
+	Pos orders.Pos `yaml:"-" json:"-"`
+}
+
+// RoundFile is one round: its scenario and setups.
+type RoundFile struct {
+	Scenario string `yaml:"scenario" json:"scenario"`
+	JPSetup  string `yaml:"jp-setup" json:"jp_setup,omitempty"`
+	USSetup  string `yaml:"us-setup" json:"us_setup,omitempty"`
+
+	Pos orders.Pos `yaml:"-" json:"-"`
+}
+
+// DeadlineFile is the deadline policy of every game (DESIGN 3.3).
+type DeadlineFile struct {
+	// Each is the time allowed for each wait; Reminder how long before
+	// it the player is reminded; Waits other times for some kinds of
+	// wait; Absence the longest a player may be away ("absent").
+	Each     string            `yaml:"each" json:"each,omitempty"`
+	Reminder string            `yaml:"reminder" json:"reminder,omitempty"`
+	Waits    map[string]string `yaml:"waits" json:"waits,omitempty"`
+	Absence  string            `yaml:"absence" json:"absence,omitempty"`
+
+	Pos orders.Pos `yaml:"-" json:"-"`
+}
+
+// RulesFile are the optional rules of every game.
+type RulesFile struct {
+	// VPChits: "off" (or empty), "drawn" or "placed" (rule 14.0, campaign
+	// rounds only).
+	VPChits string `yaml:"vp-chits" json:"vp_chits,omitempty"`
+	// Settle holds each orders file this long before it is applied.
+	Settle string `yaml:"settle" json:"settle,omitempty"`
+
+	Pos orders.Pos `yaml:"-" json:"-"`
+}
+
+// Scoring is the points a game is worth. Major, Minor and Marginal are the
+// winner's and the loser's points for each level of the Victory Level
+// Table of rule 14.0, used when the victory point chits decided a game.
+type Scoring struct {
+	Win      *int    `yaml:"win" json:"win,omitempty"`
+	Draw     *int    `yaml:"draw" json:"draw,omitempty"`
+	Loss     *int    `yaml:"loss" json:"loss,omitempty"`
+	Bye      *int    `yaml:"bye" json:"bye,omitempty"`
+	Major    *[2]int `yaml:"major" json:"major,omitempty"`
+	Minor    *[2]int `yaml:"minor" json:"minor,omitempty"`
+	Marginal *[2]int `yaml:"marginal" json:"marginal,omitempty"`
+
+	Pos orders.Pos `yaml:"-" json:"-"`
+}
+
+// Points are the points of each result, defaults filled in.
+type Points struct {
+	Win, Draw, Loss, Bye   int
+	Major, Minor, Marginal [2]int
+}
+
+// Points returns the scoring with the defaults: a win 3, a draw 1, a loss
+// 0, a bye as a win; with the chits a major victory 3 to 0, a minor one 3
+// to 1, a marginal one 2 to 1.
+func (s Scoring) Points() Points {
+	p := Points{Win: 3, Draw: 1, Loss: 0, Major: [2]int{3, 0}, Minor: [2]int{3, 1}, Marginal: [2]int{2, 1}}
+	set := func(dst *int, v *int) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&p.Win, s.Win)
+	set(&p.Draw, s.Draw)
+	set(&p.Loss, s.Loss)
+	p.Bye = p.Win
+	set(&p.Bye, s.Bye)
+	for _, x := range []struct {
+		dst *[2]int
+		v   *[2]int
+	}{{&p.Major, s.Major}, {&p.Minor, s.Minor}, {&p.Marginal, s.Marginal}} {
+		if x.v != nil {
+			*x.dst = *x.v
+		}
+	}
+	return p
+}
+
+var (
+	idPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,23}$`)
+	clockFormat = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+)
+
+// Parse reads a tournament file strictly: unknown keys, keys given twice
+// and values of the wrong kind are errors, and so is anything the
+// tournament cannot be run with; every mistake is reported with its line
+// and column (orders.Errors).
+func Parse(data []byte) (*File, error) {
+	n, errs := orders.ParseDocument(data, MaxFileSize)
+	if errs != nil {
+		return nil, errs
+	}
+	f := new(File)
+	if errs := orders.DecodeStrict(n, f); errs != nil {
+		return nil, errs
+	}
+	// Where each top-level key's value is written, for the errors.
+	f.keys = map[string]orders.Pos{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		v := n.Content[i+1]
+		f.keys[n.Content[i].Value] = orders.Pos{Line: v.Line, Col: v.Column}
+	}
+	if errs := f.check(); errs != nil {
+		errs.Sort()
+		return nil, errs
+	}
+	return f, nil
+}
+
+// check fills the defaults in and judges the file.
+func (f *File) check() orders.Errors {
+	var errs orders.Errors
+	bad := func(p orders.Pos, format string, args ...any) {
+		errs = append(errs, &orders.Error{Line: max(p.Line, 1), Col: max(p.Col, 1), Msg: fmt.Sprintf(format, args...)})
+	}
+	if !idPattern.MatchString(f.ID) {
+		bad(f.at("id"), "id: give the tournament a short id of up to 24 lower-case letters, digits and dashes, like spring43; its games are named after it")
+	}
+	if strings.TrimSpace(f.Name) == "" {
+		bad(f.at("name"), "name: give the tournament a name")
+	}
+	person := func(p *Person, what string) {
+		if strings.TrimSpace(p.Name) == "" {
+			bad(p.Pos, "%s: name is missing", what)
+		}
+		if !strings.Contains(p.Address, "@") || strings.ContainsAny(p.Address, " <>") {
+			bad(p.Pos, "%s: address %q is not a plain mail address like alice@example.org", what, p.Address)
+		}
+		if p.TimeZone != "" {
+			if _, err := time.LoadLocation(p.TimeZone); err != nil {
+				bad(p.Pos, "%s: time-zone %q is not a zone of the tz database, like Europe/Paris or UTC", what, p.TimeZone)
+			}
+		}
+	}
+	person(&f.Umpire, "umpire")
+	names, addrs := map[string]bool{}, map[string]bool{strings.ToLower(f.Umpire.Address): true}
+	for i := range f.Players {
+		p := &f.Players[i]
+		person(p, fmt.Sprintf("players[%d] (%s)", i+1, p.Name))
+		if names[strings.ToLower(p.Name)] {
+			bad(p.Pos, "players: %s is named twice", p.Name)
+		}
+		if addrs[strings.ToLower(p.Address)] {
+			bad(p.Pos, "players: the address %s is given twice (or is the umpire's)", p.Address)
+		}
+		names[strings.ToLower(p.Name)], addrs[strings.ToLower(p.Address)] = true, true
+	}
+	if len(f.Players) < 2 {
+		bad(f.at("players"), "players: a tournament needs at least two players")
+	}
+	if f.Pairing == "" {
+		f.Pairing = RoundRobin
+	}
+	if f.Pairing != RoundRobin && f.Pairing != Swiss {
+		bad(f.at("pairing"), "pairing: %q: use round-robin or swiss", f.Pairing)
+	}
+	if f.Sides == "" {
+		f.Sides = SidesDrawn
+	}
+	if f.Sides != SidesBoth && f.Sides != SidesDrawn {
+		bad(f.at("sides"), "sides: %q: use both (each pairing played twice, once from each side) or drawn", f.Sides)
+	}
+	if f.Advance == "" {
+		f.Advance = AdvanceAuto
+	}
+	if f.Advance != AdvanceAuto && f.Advance != AdvanceUmpire {
+		bad(f.at("advance"), "advance: %q: use auto (the next round starts when a round is over) or umpire", f.Advance)
+	}
+	if len(f.Rounds) == 0 {
+		bad(f.at("rounds"), "rounds: give at least one round, like - {scenario: up-the-hogs-back}")
+	}
+	slots := len(f.Players)
+	if slots%2 == 1 {
+		slots++
+	}
+	if f.Pairing == RoundRobin && len(f.Rounds) > slots-1 {
+		bad(f.at("rounds"), "rounds: a round robin of %d players has at most %d rounds, not %d", len(f.Players), slots-1, len(f.Rounds))
+	}
+	vp := f.Rules.VPChits
+	switch vp {
+	case "", "off", adjudicator.VPDrawn, adjudicator.VPPlaced:
+	default:
+		bad(f.Rules.Pos, "rules: vp-chits %q: use off, drawn or placed (rule 14.0)", vp)
+	}
+	for i := range f.Rounds {
+		r := &f.Rounds[i]
+		if !slices.Contains(adjudicator.ScenarioNames(), r.Scenario) {
+			bad(r.Pos, "rounds[%d]: scenario %q: use one of %s (rule 15)", i+1, r.Scenario, strings.Join(adjudicator.ScenarioNames(), ", "))
+		}
+		for _, s := range []string{r.JPSetup, r.USSetup} {
+			if s != "" && s != adjudicator.SetupHistoric && s != adjudicator.SetupFree {
+				bad(r.Pos, "rounds[%d]: setup %q: use historic or free (rule 12)", i+1, s)
+			}
+		}
+		if (vp == adjudicator.VPDrawn || vp == adjudicator.VPPlaced) && r.Scenario != adjudicator.ScenarioCampaign {
+			bad(r.Pos, "rounds[%d]: the victory point chits (rule 14.0) are a campaign rule; %s is a short scenario", i+1, r.Scenario)
+		}
+	}
+	d := &f.Deadlines
+	for _, x := range []struct{ key, v string }{{"each", d.Each}, {"reminder", d.Reminder}, {"absence", d.Absence}} {
+		if x.v != "" {
+			if _, err := ParseDuration(x.v); err != nil {
+				bad(d.Pos, "deadlines: %s: %v", x.key, err)
+			}
+		}
+	}
+	for k, v := range d.Waits {
+		if !slices.Contains(adjudicator.WaitKinds(), adjudicator.WaitKind(k)) || !(adjudicator.Wait{Kind: adjudicator.WaitKind(k)}).Open() {
+			bad(d.Pos, "deadlines: waits: %q is not a kind of wait (%s)", k, waitKindNames())
+		}
+		if _, err := ParseDuration(v); err != nil {
+			bad(d.Pos, "deadlines: waits: %s: %v", k, err)
+		}
+	}
+	if f.Rules.Settle != "" {
+		if _, err := ParseDuration(f.Rules.Settle); err != nil {
+			bad(f.Rules.Pos, "rules: settle: %v", err)
+		}
+	}
+	if f.Digest == "" {
+		f.Digest = "07:00"
+	}
+	if !clockFormat.MatchString(f.Digest) {
+		bad(f.at("digest"), "digest: %q: give the time of day of the umpire's digest as HH:MM, like 07:00", f.Digest)
+	}
+	if len(f.TieBreaks) == 0 {
+		f.TieBreaks = slices.Clone(DefaultTieBreaks)
+	}
+	seen := map[string]bool{}
+	for _, tb := range f.TieBreaks {
+		if _, ok := TieBreaks[tb]; !ok {
+			bad(f.at("tie-breaks"), "tie-breaks: %q: use %s", tb, strings.Join(tieBreakNames(), ", "))
+		}
+		if seen[tb] {
+			bad(f.at("tie-breaks"), "tie-breaks: %s is named twice", tb)
+		}
+		seen[tb] = true
+	}
+	return errs
+}
+
+func tieBreakNames() []string {
+	var out []string
+	for k := range TieBreaks {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func waitKindNames() string {
+	var out []string
+	for _, k := range adjudicator.WaitKinds() {
+		if (adjudicator.Wait{Kind: k}).Open() {
+			out = append(out, string(k))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// ParseDuration reads a Go duration (36h, 90m) or a number of days (3d).
+func ParseDuration(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days <= 0 {
+			return 0, fmt.Errorf("%q is not a number of days like 3d", s)
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a duration like 72h or 3d", s)
+	}
+	return d, nil
+}
+
+// duration reads a duration the file was checked to hold; zero when empty.
+func duration(s string) time.Duration {
+	if s == "" {
+		return 0
+	}
+	d, _ := ParseDuration(s)
+	return d
+}
+
+// zone returns a time zone the file was checked to name; UTC when none.
+func zone(name string) *time.Location {
+	if name == "" {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// player returns the player named name.
+func (f *File) player(name string) (Person, bool) {
+	for _, p := range f.Players {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Person{}, false
+}

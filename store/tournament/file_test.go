@@ -1,0 +1,78 @@
+package tournament
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// The example file of examples/ is a valid tournament, and says what it
+// means: its defaults are the package's.
+func TestExampleFile(t *testing.T) {
+	data, err := os.ReadFile("../../examples/tournament.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.ID != "spring43" || len(f.Players) != 6 || len(f.Rounds) != 3 || f.Rules.VPChits != "off" || duration(f.Rules.Settle) != 1800e9 {
+		t.Fatalf("%+v", f)
+	}
+	p := f.Scoring.Points()
+	if p != (Scoring{}).Points() {
+		t.Fatalf("the example's scoring %+v is not the default %+v", p, (Scoring{}).Points())
+	}
+	if strings.Join(f.TieBreaks, ",") != strings.Join(DefaultTieBreaks, ",") {
+		t.Fatalf("the example's tie-breaks %v are not the default", f.TieBreaks)
+	}
+}
+
+// Every mistake in a tournament file is reported, each at its line and
+// column.
+func TestFileMistakes(t *testing.T) {
+	const bad = `id: Spring 43
+name: Open
+umpire: {name: Una, address: umpire@example.org, time-zone: Mars/Olympus}
+players:
+  - {name: Alice, address: alice@example.org}
+  - {name: Alice, address: alice2@example.org}
+  - {name: Bruno, address: bruno@example.org}
+pairing: knockout
+sides: drawn
+rounds:
+  - scenario: up-the-hogs-back
+  - {scenario: campaign, jp-setup: secret}
+deadlines: {each: soon, waits: {lunch: 2h}}
+rules: {vp-chits: drawn}
+digest: "7am"
+tie-breaks: [wins, coin]
+`
+	_, err := Parse([]byte(bad))
+	if err == nil {
+		t.Fatal("the file passes")
+	}
+	want := []string{
+		"1:5: id: give the tournament a short id",
+		"3:9: umpire: time-zone \"Mars/Olympus\"",
+		"6:5: players: Alice is named twice",
+		"8:10: pairing: \"knockout\"",
+		"11:5: rounds[1]: the victory point chits (rule 14.0) are a campaign rule",
+		"12:5: rounds[2]: setup \"secret\"",
+		"13:12: deadlines: each: \"soon\"",
+		"13:12: deadlines: waits: \"lunch\" is not a kind of wait",
+		"15:9: digest: \"7am\"",
+		"16:13: tie-breaks: \"coin\"",
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("no %q in\n%v", w, err)
+		}
+	}
+	// A misspelt key is found while the file is read, with a guess.
+	_, err = Parse([]byte(strings.Replace(bad, "{name: Bruno, address:", "{name: Bruno, adress:", 1)))
+	if err == nil || !strings.Contains(err.Error(), "7:19: unknown field \"adress\" in players[2] (did you mean \"address\"?)") {
+		t.Fatalf("a misspelt key: %v", err)
+	}
+}

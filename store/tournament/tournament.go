@@ -1,0 +1,566 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/templates"
+)
+
+// ShelfName is the store shelf (store.Shelf) the tournaments are kept on:
+// "t/ID" holds each tournament's record, "g/GAME" the tournament a game
+// belongs to.
+const ShelfName = "tournaments"
+
+// Errors for errors.Is.
+var (
+	// ErrNoTournament is returned when no tournament has the id asked
+	// for.
+	ErrNoTournament = errors.New("tournament: no such tournament")
+	// ErrExists is returned by New when the id is taken.
+	ErrExists = errors.New("tournament: a tournament with this id exists")
+	// ErrNoRound is returned by Next when every round has begun.
+	ErrNoRound = errors.New("tournament: every round has begun")
+)
+
+// Tournament is a tournament's record.
+type Tournament struct {
+	File    File      `json:"file"`
+	Created time.Time `json:"created"`
+	// Mailbox is the address the tournament's games are played through;
+	// its mails come from it.
+	Mailbox string  `json:"mailbox"`
+	Rounds  []Round `json:"rounds"`
+	// Digest is when the last umpire's digest was due.
+	Digest time.Time `json:"digest,omitzero"`
+	// Over is when the last game of the last round ended.
+	Over time.Time `json:"over,omitzero"`
+}
+
+// Round is one round: its games, and the player with a bye.
+type Round struct {
+	Number   int       `json:"number"`
+	Scenario string    `json:"scenario"`
+	Started  time.Time `json:"started"`
+	Games    []Game    `json:"games"`
+	Bye      string    `json:"bye,omitempty"`
+}
+
+// Game is one game of a round, by its players' names.
+type Game struct {
+	ID string `json:"id"`
+	US string `json:"us"`
+	JP string `json:"jp"`
+	// Created: the game service has created it (its welcome mails are
+	// queued).
+	Created bool    `json:"created,omitempty"`
+	Result  *Result `json:"result,omitempty"`
+}
+
+// Result is how a game ended (referee.Ending), as the tournament scores
+// it.
+type Result struct {
+	Winner adjudicator.Side         `json:"winner,omitempty"`
+	How    string                   `json:"how"`
+	Level  string                   `json:"level,omitempty"`
+	Void   bool                     `json:"void,omitempty"`
+	Words  string                   `json:"words"`
+	Turn   int                      `json:"turn"`
+	Ended  time.Time                `json:"ended"`
+	Late   map[adjudicator.Side]int `json:"late,omitempty"`
+}
+
+// ID is the tournament's id.
+func (t *Tournament) ID() string { return t.File.ID }
+
+// finished reports whether every game of round r has a result.
+func (r *Round) finished() bool {
+	for _, g := range r.Games {
+		if g.Result == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// game finds a game of the tournament.
+func (t *Tournament) game(id string) (*Round, *Game) {
+	for i := range t.Rounds {
+		for j := range t.Rounds[i].Games {
+			if t.Rounds[i].Games[j].ID == id {
+				return &t.Rounds[i], &t.Rounds[i].Games[j]
+			}
+		}
+	}
+	return nil, nil
+}
+
+// current is the last round begun, nil before the first.
+func (t *Tournament) current() *Round {
+	if len(t.Rounds) == 0 {
+		return nil
+	}
+	return &t.Rounds[len(t.Rounds)-1]
+}
+
+// Director runs the tournaments of a database. It is the game service's
+// Hook (referee.Config.Hook): told of every game that ends, it records
+// the result and mails the standings in that game's own transaction; it
+// answers "standings"; and after each Tick it creates the next round's
+// games when a round is over and mails the umpire's daily digest. It
+// keeps nothing in memory: everything is on the store's shelf.
+type Director struct {
+	// Rand draws the sides of SidesDrawn and, when set, each game's dice
+	// seed; nil uses crypto/rand and lets the service draw the seeds.
+	// Tests set it to replay a tournament.
+	Rand io.Reader
+	// Logger receives the log; nil discards it.
+	Logger *slog.Logger
+}
+
+func (d *Director) log() *slog.Logger {
+	if d.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return d.Logger.With("pkg", "tournament")
+}
+
+// Load reads a tournament's record.
+func Load(db *store.DB, id string) (*Tournament, error) {
+	var t Tournament
+	err := db.ViewShelf(ShelfName, func(s *store.Shelf) error {
+		ok, err := s.Get("t/"+id, &t)
+		if err == nil && !ok {
+			err = fmt.Errorf("%w: %q", ErrNoTournament, id)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// List returns the ids of the tournaments of db.
+func List(db *store.DB) ([]string, error) {
+	var ids []string
+	err := db.ViewShelf(ShelfName, func(s *store.Shelf) error {
+		for _, k := range s.Keys("t/") {
+			ids = append(ids, strings.TrimPrefix(k, "t/"))
+		}
+		return nil
+	})
+	return ids, err
+}
+
+// New records the tournament of file f and creates its first round's
+// games through the service, each with its own seed, commitment, tokens
+// and welcome mails. The round is written down before any game is
+// created, so that a crash midway leaves games that Tick creates later.
+func (d *Director) New(s *referee.Service, f *File, mailbox string, now time.Time) (*Tournament, error) {
+	now = now.UTC()
+	t := &Tournament{File: *f, Created: now, Mailbox: mailbox}
+	if err := d.plan(t, now); err != nil {
+		return nil, err
+	}
+	err := s.DB().UpdateShelf(ShelfName, func(sh *store.Shelf) error {
+		if ok, err := sh.Get("t/"+f.ID, &Tournament{}); err != nil || ok {
+			return errors.Join(err, fmt.Errorf("%w: %q", ErrExists, f.ID))
+		}
+		return t.save(sh)
+	})
+	if err != nil {
+		return nil, err
+	}
+	d.log().Info("tournament created", "tournament", f.ID, "players", len(f.Players), "rounds", len(f.Rounds))
+	return t, d.create(s, t.ID(), now)
+}
+
+// save writes the record and the index of its games.
+func (t *Tournament) save(sh *store.Shelf) error {
+	for _, r := range t.Rounds {
+		for _, g := range r.Games {
+			if err := sh.Put("g/"+g.ID, t.ID()); err != nil {
+				return err
+			}
+		}
+	}
+	return sh.Put("t/"+t.ID(), t)
+}
+
+// Next begins the next round at the umpire's word, even when games of the
+// current one are still being played (a Swiss round is then paired on the
+// standings so far).
+func (d *Director) Next(s *referee.Service, id string, now time.Time) (*Round, error) {
+	now = now.UTC()
+	var r *Round
+	err := s.DB().UpdateShelf(ShelfName, func(sh *store.Shelf) error {
+		var t Tournament
+		if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+			return errors.Join(err, fmt.Errorf("%w: %q", ErrNoTournament, id))
+		}
+		if len(t.Rounds) >= len(t.File.Rounds) {
+			return ErrNoRound
+		}
+		if err := d.plan(&t, now); err != nil {
+			return err
+		}
+		r = t.current()
+		return t.save(sh)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, d.create(s, id, now)
+}
+
+// plan pairs the next round and adds it, its games not yet created.
+func (d *Director) plan(t *Tournament, now time.Time) error {
+	n := len(t.Rounds) + 1
+	f := &t.File
+	if n > len(f.Rounds) {
+		return ErrNoRound
+	}
+	rf := f.Rounds[n-1]
+	var pairs []pair
+	if f.Pairing == Swiss && n > 1 {
+		var ranked []string
+		for _, row := range t.Table() {
+			ranked = append(ranked, row.Player)
+		}
+		met, byes := map[[2]string]bool{}, map[string]bool{}
+		for _, r := range t.Rounds {
+			if r.Bye != "" {
+				byes[r.Bye] = true
+			}
+			for _, g := range r.Games {
+				met[[2]string{g.US, g.JP}] = true
+			}
+		}
+		pairs = swiss(ranked, met, byes)
+	} else {
+		var names []string
+		for _, p := range f.Players {
+			names = append(names, p.Name)
+		}
+		if f.Pairing == Swiss {
+			// Round 1 of a Swiss: the top half of the list meets the
+			// bottom half.
+			half := (len(names) + 1) / 2
+			for i := range half {
+				b := ""
+				if i+half < len(names) {
+					b = names[i+half]
+				}
+				pairs = append(pairs, pair{names[i], b})
+			}
+		} else {
+			pairs = roundRobin(names, n)
+		}
+	}
+	r := Round{Number: n, Scenario: rf.Scenario, Started: now}
+	k := 0
+	add := func(us, jp string) {
+		k++
+		r.Games = append(r.Games, Game{ID: fmt.Sprintf("%s-r%d-%d", f.ID, n, k), US: us, JP: jp})
+	}
+	for _, p := range pairs {
+		if p.b == "" {
+			r.Bye = p.a
+			continue
+		}
+		if f.Sides == SidesBoth {
+			add(p.a, p.b)
+			add(p.b, p.a)
+			continue
+		}
+		swap, err := coin(d.Rand)
+		if err != nil {
+			return err
+		}
+		if swap {
+			add(p.b, p.a)
+		} else {
+			add(p.a, p.b)
+		}
+	}
+	t.Rounds = append(t.Rounds, r)
+	return nil
+}
+
+// create creates, through the service, every game of tournament id that
+// is planned and not created yet, marking each as it goes. A game found
+// to exist already was created before a crash.
+func (d *Director) create(s *referee.Service, id string, now time.Time) error {
+	t, err := Load(s.DB(), id)
+	if err != nil {
+		return err
+	}
+	f := &t.File
+	for _, r := range t.Rounds {
+		rf := f.Rounds[r.Number-1]
+		for _, g := range r.Games {
+			if g.Created {
+				continue
+			}
+			us, _ := f.player(g.US)
+			jp, _ := f.player(g.JP)
+			ng := referee.NewGame{ID: g.ID, Name: fmt.Sprintf("%s, round %d: %s v %s", f.Name, r.Number, g.US, g.JP),
+				Scenario: rf.Scenario, JPSetup: rf.JPSetup, USSetup: rf.USSetup,
+				US: us.Address, JP: jp.Address, Umpire: f.Umpire.Address,
+				Deadline: duration(f.Deadlines.Each), Reminder: duration(f.Deadlines.Reminder),
+				Absence: duration(f.Deadlines.Absence), Settle: duration(f.Rules.Settle)}
+			for k, v := range f.Deadlines.Waits {
+				if ng.Deadlines == nil {
+					ng.Deadlines = map[adjudicator.WaitKind]time.Duration{}
+				}
+				ng.Deadlines[adjudicator.WaitKind(k)] = duration(v)
+			}
+			switch f.Rules.VPChits {
+			case adjudicator.VPDrawn:
+				ng.Rules = []string{"vp-chits"}
+			case adjudicator.VPPlaced:
+				ng.Rules = []string{"vp-chits-placed"}
+			}
+			if d.Rand != nil {
+				ng.Seed = make([]byte, store.SeedSize)
+				if _, err := io.ReadFull(d.Rand, ng.Seed); err != nil {
+					return err
+				}
+			}
+			_, err := s.Create(ng, now)
+			if err != nil && !errors.Is(err, store.ErrGameExists) {
+				return fmt.Errorf("tournament %s: creating %s: %w", id, g.ID, err)
+			}
+			if err := s.DB().UpdateShelf(ShelfName, func(sh *store.Shelf) error {
+				var t Tournament
+				if _, err := sh.Get("t/"+id, &t); err != nil {
+					return err
+				}
+				if _, tg := t.game(g.ID); tg != nil {
+					tg.Created = true
+				}
+				return sh.Put("t/"+id, &t)
+			}); err != nil {
+				return err
+			}
+			d.log().Info("game created", "tournament", id, "game", g.ID, "us", g.US, "jp", g.JP)
+		}
+	}
+	return nil
+}
+
+// Ended records how a game of a tournament ended and mails every player
+// and the umpire the standings, in the transaction that ended it
+// (referee.Hook). A game of no tournament, or one already recorded, is
+// left alone.
+func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
+	sh, err := tx.Shelf(ShelfName)
+	if err != nil {
+		return err
+	}
+	var id string
+	if ok, err := sh.Get("g/"+e.Game, &id); err != nil || !ok {
+		return err
+	}
+	var t Tournament
+	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+		return err
+	}
+	r, g := t.game(e.Game)
+	if g == nil || g.Result != nil {
+		return nil
+	}
+	g.Result = &Result{Winner: e.Winner, How: e.How, Level: e.Level, Void: e.Void, Words: e.Result, Turn: e.Turn,
+		Ended: e.Time, Late: e.Late}
+	if len(t.Rounds) == len(t.File.Rounds) && t.allFinished() {
+		t.Over = e.Time
+	}
+	if err := sh.Put("t/"+id, &t); err != nil {
+		return err
+	}
+	after := fmt.Sprintf("Game %s of round %d ended: %s.", g.ID, r.Number, resultText(g))
+	for _, m := range t.standingsMails(after, g.ID) {
+		tx.Queue(m)
+	}
+	d.log().Info("game scored", "tournament", id, "game", e.Game, "winner", e.Winner.String())
+	return nil
+}
+
+func (t *Tournament) allFinished() bool {
+	for i := range t.Rounds {
+		if !t.Rounds[i].finished() {
+			return false
+		}
+	}
+	return true
+}
+
+// Standings answers a player's "standings" in the game's transaction
+// (referee.Hook): the table as it stands, the asker's line marked.
+func (d *Director) Standings(tx *store.Txn, side adjudicator.Side) (string, error) {
+	sh, err := tx.Shelf(ShelfName)
+	if err != nil {
+		return "", err
+	}
+	g := tx.Game()
+	var id string
+	if ok, err := sh.Get("g/"+g.ID, &id); err != nil || !ok {
+		return "", err
+	}
+	var t Tournament
+	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+		return "", err
+	}
+	reader := ""
+	if p, ok := g.Player(side); ok {
+		reader = t.nameOf(p.Address)
+	}
+	return t.standings("", reader).Text(), nil
+}
+
+// nameOf is the player with address.
+func (t *Tournament) nameOf(address string) string {
+	for _, p := range t.File.Players {
+		if strings.EqualFold(p.Address, address) {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// standingsMails are the standings for every player, each with their own
+// line marked, and for the umpire.
+func (t *Tournament) standingsMails(after, game string) []store.Mail {
+	var out []store.Mail
+	subject := fmt.Sprintf("attu tournament %s: standings after game %s", t.File.Name, game)
+	if !t.Over.IsZero() {
+		subject = fmt.Sprintf("attu tournament %s: final standings", t.File.Name)
+	}
+	for i, p := range append([]Person{t.File.Umpire}, t.File.Players...) {
+		reader := p.Name
+		if i == 0 {
+			reader = ""
+		}
+		out = append(out, store.Mail{MessageID: t.messageID(fmt.Sprintf("standings.%s.%d", game, i)), To: []string{p.Address},
+			Subject: subject, Text: t.standings(after, reader).Text()})
+	}
+	return out
+}
+
+// messageID is a stable Message-ID for a tournament mail.
+func (t *Tournament) messageID(what string) string {
+	host := "attu.invalid"
+	if _, h, ok := strings.Cut(t.Mailbox, "@"); ok && h != "" {
+		host = h
+	}
+	return fmt.Sprintf("<attu.tournament.%s.%s@%s>", t.ID(), what, host)
+}
+
+// standings fills the standings mail's template.
+func (t *Tournament) standings(after, reader string) templates.Standings {
+	f := &t.File
+	st := templates.Standings{Tournament: t.ID(), Name: f.Name, Rounds: len(f.Rounds), After: after, Reader: reader,
+		Final: !t.Over.IsZero(), TieBreaks: f.TieBreaks}
+	if r := t.current(); r != nil {
+		st.Round = r.Number
+	}
+	for _, row := range t.Table() {
+		sr := templates.StandingsRow{Place: row.Place, Shared: row.Shared, Player: row.Player, Played: row.Played,
+			Won: row.Won, Drawn: row.Drawn, Lost: row.Lost, Byes: row.Byes, Points: row.Points}
+		for i, tb := range f.TieBreaks {
+			sr.Breaks = append(sr.Breaks, breakText(tb, row.Breaks[i]))
+		}
+		st.Rows = append(st.Rows, sr)
+	}
+	for _, r := range t.Rounds {
+		for i := range r.Games {
+			g := &r.Games[i]
+			st.Results = append(st.Results, templates.StandingsResult{Round: r.Number, Game: g.ID, US: g.US, JP: g.JP,
+				Result: resultText(g), Over: g.Result != nil})
+		}
+		if r.Bye != "" {
+			st.Results = append(st.Results, templates.StandingsResult{Round: r.Number, US: r.Bye, Result: "a bye", Over: true})
+		}
+	}
+	p := f.Scoring.Points()
+	st.Scoring = fmt.Sprintf("A win scores %d, a draw %d, a loss %d, a bye %d.", p.Win, p.Draw, p.Loss, p.Bye)
+	if f.Rules.VPChits == adjudicator.VPDrawn || f.Rules.VPChits == adjudicator.VPPlaced {
+		st.Scoring += fmt.Sprintf(" When the victory point chits decide a game (rule 14.0), the winner and the loser score %d and %d for a major victory, %d and %d for a minor one, %d and %d for a marginal one.",
+			p.Major[0], p.Major[1], p.Minor[0], p.Minor[1], p.Marginal[0], p.Marginal[1])
+	}
+	for _, tb := range f.TieBreaks {
+		st.TieBreakNotes = append(st.TieBreakNotes, tb+": "+TieBreaks[tb])
+	}
+	return st
+}
+
+// Tick does what time brings to every tournament (referee.Hook): games
+// planned but not created (after a crash) are created, a game that ended
+// without being scored (ended by a service without the hook) is scored
+// in a transaction of its own, the next round begins when a round is over
+// and the file says auto, and the umpire's digest goes out once a day.
+// Everything is decided from the record, so calling it again does
+// nothing more.
+func (d *Director) Tick(s *referee.Service, now time.Time) error {
+	ids, err := List(s.DB())
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range ids {
+		if err := d.tick(s, id, now.UTC()); err != nil {
+			errs = append(errs, fmt.Errorf("tournament %s: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (d *Director) tick(s *referee.Service, id string, now time.Time) error {
+	if err := d.create(s, id, now); err != nil {
+		return err
+	}
+	t, err := Load(s.DB(), id)
+	if err != nil {
+		return err
+	}
+	for _, r := range t.Rounds {
+		for _, g := range r.Games {
+			if g.Result != nil || !g.Created {
+				continue
+			}
+			gm, err := s.DB().Game(g.ID)
+			if err != nil {
+				return err
+			}
+			if gm.Status != store.Ended {
+				continue
+			}
+			if _, err := s.DB().Transact(g.ID, nil, func(tx *store.Txn) error {
+				e, err := referee.EndingOf(tx)
+				if err != nil {
+					return err
+				}
+				return d.Ended(tx, e)
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	if t, err = Load(s.DB(), id); err != nil {
+		return err
+	}
+	if r := t.current(); r != nil && r.finished() && len(t.Rounds) < len(t.File.Rounds) && t.File.Advance == AdvanceAuto {
+		if _, err := d.Next(s, id, now); err != nil && !errors.Is(err, ErrNoRound) {
+			return err
+		}
+	}
+	return d.digest(s, id, now)
+}

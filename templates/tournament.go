@@ -1,0 +1,237 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Tournament mails: the standings every player and the umpire receive
+// after each finished game and in answer to "standings", and the umpire's
+// daily digest. Like the replies, each is a plain struct filled by the
+// tournament (package store/tournament) with a Text method rendering an
+// embedded template within MaxWidth columns. The standings say of each
+// game only who played it and how it ended; the digest, for the umpire
+// alone, says what every game waits for.
+
+// Standings is the tournament's table.
+type Standings struct {
+	Tournament string // the tournament's id
+	Name       string
+	// Round is the round in play, of Rounds; Final once every game of
+	// the last round has ended.
+	Round, Rounds int
+	Final         bool
+	// After says what just happened, like "Game spring-r1-2 of round 1
+	// ended: ..."; empty in answer to "standings".
+	After string
+	// Reader is the player the mail is for, whose line is marked; empty
+	// for the umpire.
+	Reader string
+	// TieBreaks name the tie-break columns, in order.
+	TieBreaks []string
+	Rows      []StandingsRow
+	Results   []StandingsResult
+	// Scoring says what each result scores; TieBreakNotes what each
+	// tie-break counts.
+	Scoring       string
+	TieBreakNotes []string
+}
+
+// StandingsRow is one player's line.
+type StandingsRow struct {
+	Place                          int
+	Shared                         bool
+	Player                         string
+	Played, Won, Drawn, Lost, Byes int
+	Points                         int
+	// Breaks are the tie-breaks' values, as written.
+	Breaks []string
+}
+
+// StandingsResult is one game of the tournament (or a bye: Game empty,
+// the player in US).
+type StandingsResult struct {
+	Round  int
+	Game   string
+	US, JP string
+	Result string
+	Over   bool
+}
+
+// Text renders the standings.
+func (s Standings) Text() string {
+	return execute("standings.tmpl", struct {
+		Standings
+		Table   []string
+		Games   []string
+		Playing []string
+	}{s, s.table(), s.games(true), s.games(false)})
+}
+
+// cut shortens s to n runes.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "."
+}
+
+// table lays the rows out in aligned columns.
+func (s Standings) table() []string {
+	head := []string{"", "PLACE", "PLAYER", "GAMES", "WON", "DRAWN", "LOST", "POINTS"}
+	for _, tb := range s.TieBreaks {
+		head = append(head, tieBreakTitle(tb))
+	}
+	rows := [][]string{head}
+	for _, r := range s.Rows {
+		place := fmt.Sprint(r.Place)
+		if r.Shared {
+			place += "="
+		}
+		mark := ""
+		if s.Reader != "" && r.Player == s.Reader {
+			mark = ">"
+		}
+		played := fmt.Sprint(r.Played)
+		if r.Byes > 0 {
+			played += fmt.Sprintf("+%d bye", r.Byes)
+		}
+		row := []string{mark, place, cut(r.Player, 20), played, fmt.Sprint(r.Won), fmt.Sprint(r.Drawn), fmt.Sprint(r.Lost), fmt.Sprint(r.Points)}
+		rows = append(rows, append(row, r.Breaks...))
+	}
+	return alignCells(rows, map[int]bool{2: true})
+}
+
+// tieBreakTitle is a tie-break's column title, short so that five fit.
+func tieBreakTitle(tb string) string {
+	switch tb {
+	case "head-to-head":
+		return "H2H"
+	case "sonneborn-berger":
+		return "S-B"
+	case "buchholz":
+		return "BUCHH"
+	case "lateness":
+		return "LATE"
+	}
+	return strings.ToUpper(tb)
+}
+
+// alignCells aligns rows of cells, numbers to the right except in the
+// columns left; the header row's titles are shortened to fit MaxWidth.
+func alignCells(rows [][]string, left map[int]bool) []string {
+	widths := map[int]int{}
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	var out []string
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			if left[i] {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(pad + c)
+			}
+		}
+		out = append(out, cut(strings.TrimRight(b.String(), " "), MaxWidth))
+	}
+	return out
+}
+
+// games lists the games over (over) or being played, a line each.
+func (s Standings) games(over bool) []string {
+	var out []string
+	for _, r := range s.Results {
+		if r.Over != over {
+			continue
+		}
+		var line string
+		if r.Game == "" {
+			line = fmt.Sprintf("round %d: %s has %s", r.Round, r.US, r.Result)
+		} else if over {
+			line = fmt.Sprintf("round %d, %s: %s (U.S.) v %s (Japanese): %s", r.Round, r.Game, r.US, r.JP, r.Result)
+		} else {
+			line = fmt.Sprintf("round %d, %s: %s (U.S.) v %s (Japanese)", r.Round, r.Game, r.US, r.JP)
+		}
+		out = append(out, wrapText("  ", "      ", line))
+	}
+	return out
+}
+
+// Digest is the umpire's daily mail: every game of the tournament and
+// what it waits for, the late players, what needs the umpire, the games
+// that ended since the last digest, and the standings.
+type Digest struct {
+	Tournament string
+	Name       string
+	// Time is when the digest was made; Zone the umpire's time zone.
+	Time time.Time
+	Zone *time.Location
+	// Round is the round in play, of Rounds; Over when every game of the
+	// last round has ended.
+	Round, Rounds int
+	Over          bool
+	// Next says when the next round begins.
+	Next      string
+	Games     []DigestGame
+	Late      []DigestLate
+	Umpire    []string // what needs the umpire: takebacks, disputes, pauses
+	Ended     []DigestEnded
+	Standings Standings
+}
+
+// DigestGame is a game being played.
+type DigestGame struct {
+	Game  string
+	Round int
+	// US and JP are the players' names.
+	US, JP string
+	// Waiting is what the game waits for (WaitPhrase); From whom, by
+	// name and side; Deadline until when, shown also in Zone, the
+	// awaited player's time zone.
+	Waiting  string
+	From     string
+	Deadline time.Time
+	Zone     *time.Location
+	// Notes are the game's open matters: held orders, absences.
+	Notes []string
+}
+
+// DigestLate is a player who missed deadlines.
+type DigestLate struct {
+	Player string
+	Missed int
+	// Where says in which games, like "spring-r1-2 (2), spring-r2-1 (1)".
+	Where string
+}
+
+// DigestEnded is a game that ended, with its result in full.
+type DigestEnded struct {
+	Game   string
+	Round  int
+	US, JP string
+	Result string
+	Ended  time.Time
+}
+
+// Text renders the digest.
+func (d Digest) Text() string {
+	return execute("digest.tmpl", struct {
+		Digest
+		Table []string
+	}{d, d.Standings.table()})
+}
+
+// DeadlineText writes a time as the replies do: in UTC, and in zone when
+// it is another.
+func DeadlineText(t time.Time, zone *time.Location) string { return deadlineText(t, zone) }
