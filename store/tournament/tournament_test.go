@@ -231,6 +231,12 @@ tie-breaks: [head-to-head, wins, buchholz, lateness]
 // audit; the late player's lateness shows in the umpire's digest; and no
 // player's mail names a Japanese unit hidden from them.
 func TestSixPlayersThreeRounds(t *testing.T) {
+	if raceDetector && testing.Short() {
+		// Nine whole games take about eight minutes under the race
+		// detector here; the plain run plays them, and the race run
+		// covers the same code through the digest and standings tests.
+		t.Skip("the whole tournament runs in the plain test run, not in the short race run")
+	}
 	w := newWorld(t, 43)
 	f, err := Parse([]byte(sixPlayers))
 	if err != nil {
