@@ -163,21 +163,31 @@ type seen struct {
 	ID    string
 }
 
-// mailbox lists a mailbox of attu as a second IMAP client sees it.
-func mailbox(t *testing.T, sys *loopback.System, name string) []seen {
+// lookAt opens a mailbox of attu read-only as a second IMAP client; the
+// caller closes the client.
+func lookAt(t *testing.T, sys *loopback.System, name string) (*imapclient.Client, *imap.SelectData) {
 	t.Helper()
 	c, err := imapclient.DialInsecure(sys.IMAPAddr(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
 	if err := c.Login("attu", "secret").Wait(); err != nil {
+		c.Close()
 		t.Fatal(err)
 	}
 	sel, err := c.Select(name, &imap.SelectOptions{ReadOnly: true}).Wait()
 	if err != nil {
+		c.Close()
 		t.Fatal(err)
 	}
+	return c, sel
+}
+
+// mailbox lists a mailbox of attu as a second IMAP client sees it.
+func mailbox(t *testing.T, sys *loopback.System, name string) []seen {
+	t.Helper()
+	c, sel := lookAt(t, sys, name)
+	defer c.Close()
 	if sel.NumMessages == 0 {
 		return nil
 	}

@@ -30,18 +30,8 @@ func deliver(t *testing.T, sys *loopback.System, own, id string) {
 
 func uidValidity(t *testing.T, sys *loopback.System, name string) uint32 {
 	t.Helper()
-	c, err := imapclient.DialInsecure(sys.IMAPAddr(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, sel := lookAt(t, sys, name)
 	defer c.Close()
-	if err := c.Login("attu", "secret").Wait(); err != nil {
-		t.Fatal(err)
-	}
-	sel, err := c.Select(name, &imap.SelectOptions{ReadOnly: true}).Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
 	return sel.UIDValidity
 }
 

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
 
 	"github.com/attu-pbem/attu/mail"
@@ -75,21 +74,11 @@ func sendRaw(ctx context.Context, sys mailSystem, from string, to []string, data
 // order, read over IMAP as the account is configured (STARTTLS against
 // Dovecot).
 func fetchInbox(acct mailAccount) ([][]byte, error) {
-	opts := &imapclient.Options{TLSConfig: acct.IMAP.TLSConfig}
-	var c *imapclient.Client
-	var err error
-	if acct.IMAP.Security == mail.Plain {
-		c, err = imapclient.DialInsecure(acct.IMAP.Addr, opts)
-	} else {
-		c, err = imapclient.DialStartTLS(acct.IMAP.Addr, opts)
-	}
+	c, err := dialAccount(acct)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	if err := c.Login(acct.IMAP.Username, acct.IMAP.Password).Wait(); err != nil {
-		return nil, err
-	}
 	sel, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()
 	if err != nil || sel.NumMessages == 0 {
 		return nil, err

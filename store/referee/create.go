@@ -351,26 +351,36 @@ func (s *Service) Games() ([]GameStatus, error) {
 	}
 	var out []GameStatus
 	for _, id := range ids {
-		g, err := s.db.Game(id)
+		gs, _, _, err := s.gameStatus(id)
 		if err != nil {
 			return nil, err
 		}
-		rec, err := loadRecord(*g)
-		if err != nil {
-			return nil, err
-		}
-		st, err := s.db.State(id)
-		if err != nil {
-			return nil, err
-		}
-		waiting := st.WaitText()
-		if g.Status == store.Ended {
-			waiting = "nothing: " + rec.Result
-		}
-		out = append(out, GameStatus{ID: id, Name: rec.Name, Status: g.Status, Wait: g.Wait, Waiting: waiting,
-			Deadline: g.Deadline, Late: rec.Late, Result: rec.Result})
+		out = append(out, gs)
 	}
 	return out, nil
+}
+
+// gameStatus is what game id waits for and until when, with the game and
+// the service's record of it.
+func (s *Service) gameStatus(id string) (GameStatus, *store.Game, *record, error) {
+	g, err := s.db.Game(id)
+	if err != nil {
+		return GameStatus{}, nil, nil, err
+	}
+	rec, err := loadRecord(*g)
+	if err != nil {
+		return GameStatus{}, nil, nil, err
+	}
+	st, err := s.db.State(id)
+	if err != nil {
+		return GameStatus{}, nil, nil, err
+	}
+	waiting := st.WaitText()
+	if g.Status == store.Ended {
+		waiting = "nothing: " + rec.Result
+	}
+	return GameStatus{ID: id, Name: rec.Name, Status: g.Status, Wait: g.Wait, Waiting: waiting,
+		Deadline: g.Deadline, Late: rec.Late, Result: rec.Result}, g, rec, nil
 }
 
 // Check judges an orders file against the game it names, as the server

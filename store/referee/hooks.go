@@ -221,25 +221,11 @@ type Watch struct {
 
 // Watch returns what the umpire's digest says of game id.
 func (s *Service) Watch(id string) (*Watch, error) {
-	g, err := s.db.Game(id)
+	gs, g, rec, err := s.gameStatus(id)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := loadRecord(*g)
-	if err != nil {
-		return nil, err
-	}
-	st, err := s.db.State(id)
-	if err != nil {
-		return nil, err
-	}
-	waiting := st.WaitText()
-	if g.Status == store.Ended {
-		waiting = "nothing: " + rec.Result
-	}
-	w := &Watch{GameStatus: GameStatus{ID: id, Name: rec.Name, Status: g.Status, Wait: g.Wait, Waiting: waiting,
-		Deadline: g.Deadline, Late: rec.Late, Result: rec.Result},
-		Players: map[adjudicator.Side]string{}, Absent: rec.Absent, Stuck: rec.NoDefault}
+	w := &Watch{GameStatus: gs, Players: map[adjudicator.Side]string{}, Absent: rec.Absent, Stuck: rec.NoDefault}
 	for _, p := range g.Players {
 		w.Players[p.Side] = p.Address
 	}
