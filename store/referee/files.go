@@ -295,19 +295,23 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 // events evs, built only from what that side may see, each headed by
 // what heads writes (nil: nothing).
 func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message, heads head) error {
-	for _, side := range sides {
-		before := ""
+	reqs := make([]reportReq, len(sides))
+	for i, side := range sides {
+		reqs[i] = reportReq{side: side, kind: "report-" + side.String()}
 		if heads != nil {
-			before = heads(side, g)
+			reqs[i].before = heads(side, g)
 		}
-		m, ok, err := s.reportMail(g, rec, st, side, evs, "report-"+side.String(), "", before)
-		if err != nil {
-			return err
-		}
-		if !ok {
+	}
+	ms, err := s.reportMails(g, rec, st, evs, reqs)
+	if err != nil {
+		return err
+	}
+	for _, r := range ms {
+		if !r.ok {
 			continue
 		}
-		if in != nil && registered(g, side, in.From) {
+		m := r.mail
+		if in != nil && registered(g, r.side, in.From) {
 			m = reply(m, in)
 		}
 		t.Queue(m)
@@ -338,15 +342,20 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	page := s.replayAttachments(x)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
-	for _, side := range sides {
-		head := finalText(&g, rec.Name, st.Outlook(side), st.Turn, result, export, luck)
-		m, ok, err := s.reportMail(&g, rec, st, side, evs, "final-"+side.String(), templates.FinalSubject(result), head)
-		if err != nil {
-			return err
-		}
-		if !ok {
+	reqs := make([]reportReq, len(sides))
+	for i, side := range sides {
+		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: templates.FinalSubject(result),
+			before: finalText(&g, rec.Name, st.Outlook(side), st.Turn, result, export, luck)}
+	}
+	ms, err := s.reportMails(&g, rec, st, evs, reqs)
+	if err != nil {
+		return err
+	}
+	for _, r := range ms {
+		if !r.ok {
 			continue
 		}
+		m := r.mail
 		m.Attachments = append(append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...), m.Attachments...)
 		t.Queue(m)
 	}

@@ -10,6 +10,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"sync"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -94,24 +96,78 @@ func reportAttachments(a *templates.Artefacts) []store.Attachment {
 // side has no player.
 func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event,
 	kind, subject, before string) (store.Mail, bool, error) {
-	if p, ok := g.Player(side); !ok || p.Address == "" {
-		return store.Mail{}, false, nil
-	}
-	r := s.sideReport(g, rec, st, side, evs)
-	a, err := r.Render()
+	out, err := s.reportMails(g, rec, st, evs, []reportReq{{side: side, kind: kind, subject: subject, before: before}})
 	if err != nil {
 		return store.Mail{}, false, err
 	}
-	if subject == "" {
-		subject = templates.ReportSubject(r)
+	return out[0].mail, out[0].ok, nil
+}
+
+// reportReq asks reportMails for one side's report: the mail's kind, its
+// subject (empty: the report's own) and what comes before the report.
+type reportReq struct {
+	side                  adjudicator.Side
+	kind, subject, before string
+}
+
+// reportDone is the answer to one reportReq; ok is false when the side
+// has no player.
+type reportDone struct {
+	side adjudicator.Side
+	mail store.Mail
+	ok   bool
+}
+
+// reportMails is reportMail for several sides at once, in the order of
+// reqs. Each side's report is drawn from its own View and redacted events
+// (sideReport, read from st one side after the other), and rendering it
+// reads nothing else, so the reports are rendered concurrently: rendering
+// is most of a step's work, and it runs inside the game's write
+// transaction.
+func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq) ([]reportDone, error) {
+	out := make([]reportDone, len(reqs))
+	reports := make([]*templates.Report, len(reqs))
+	for i, q := range reqs {
+		out[i].side = q.side
+		if p, ok := g.Player(q.side); ok && p.Address != "" {
+			reports[i] = s.sideReport(g, rec, st, q.side, evs)
+		}
 	}
-	if before != "" {
-		before += "\n"
+	arts := make([]*templates.Artefacts, len(reqs))
+	errs := make([]error, len(reqs))
+	var wg sync.WaitGroup
+	for i, r := range reports {
+		if r == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			arts[i], errs[i] = r.Render()
+		}()
 	}
-	notices := templates.Notices{Paused: g.Status == store.Paused, Lines: rec.noticesFor(side)}.Text()
-	m, ok := s.toSide(g, side, kind, subject, before+notices+a.Text)
-	m.Attachments = reportAttachments(a)
-	return m, ok, nil
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i, q := range reqs {
+		r, a := reports[i], arts[i]
+		if r == nil {
+			continue
+		}
+		subject, before := q.subject, q.before
+		if subject == "" {
+			subject = templates.ReportSubject(r)
+		}
+		if before != "" {
+			before += "\n"
+		}
+		notices := templates.Notices{Paused: g.Status == store.Paused, Lines: rec.noticesFor(q.side)}.Text()
+		m, ok := s.toSide(g, q.side, q.kind, subject, before+notices+a.Text)
+		m.Attachments = reportAttachments(a)
+		out[i].mail, out[i].ok = m, ok
+	}
+	return out, nil
 }
 
 // welcome is the mail that carries a side's secret token, once; the
