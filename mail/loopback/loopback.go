@@ -153,22 +153,28 @@ func Start(o *Options) (*System, error) {
 // mailbox when IDLE begins.
 type prompt struct{ imapserver.SessionIMAP4rev2 }
 
-// promptCheck is how often IDLE looks again at the queue: the tracker
-// starts listening a moment after the first look, and an update queued
-// in between must not wait long.
-const promptCheck = 250 * time.Millisecond
+// promptFirst and promptCheck are when IDLE looks again at the queue:
+// the tracker starts listening a moment after the first look, and an
+// update queued in between must not wait long. The first look again comes
+// soon, when the tracker listens already; later ones only guard against a
+// slow start.
+const (
+	promptFirst = 5 * time.Millisecond
+	promptCheck = 250 * time.Millisecond
+)
 
-// Idle sends what is queued, then idles, looking again at the queue every
-// promptCheck; every write to w happens on this goroutine.
+// Idle sends what is queued, then idles, looking again at the queue after
+// promptFirst and then every promptCheck; every write to w happens on
+// this goroutine.
 func (p prompt) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	for {
+	for wait := promptFirst; ; wait = promptCheck {
 		if err := p.Poll(w, true); err != nil {
 			return err
 		}
 		inner, quit := make(chan struct{}), make(chan struct{})
 		again := make(chan bool, 1)
 		go func() {
-			t := time.NewTimer(promptCheck)
+			t := time.NewTimer(wait)
 			defer t.Stop()
 			select {
 			case <-stop:
