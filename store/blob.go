@@ -124,7 +124,10 @@ func compressed(mimeType string) bool {
 // body when it is the first: as it is when packed already, else
 // compressed, against a dictionary (dictFor) when dictName is not empty.
 // It returns the body's hash (hex).
-func refBlob(tx *bolt.Tx, body []byte, packed bool, m *Mail, dictName string) string {
+//
+// With a packer, the body is stored as it is for now and the packer
+// compresses it later, beside the other bodies of the batch.
+func refBlob(tx *bolt.Tx, p *packer, body []byte, packed bool, m *Mail, dictName string) string {
 	sum := sha256.Sum256(body)
 	k := sum[:]
 	refs := tx.Bucket(bBlobRefs)
@@ -139,7 +142,11 @@ func refBlob(tx *bolt.Tx, body []byte, packed bool, m *Mail, dictName string) st
 			if dictName != "" {
 				dictSum, dict = dictFor(tx, m, dictName, k)
 			}
-			v = packBlob(body, dictSum, dict)
+			if p != nil {
+				p.add(k, body, dictSum, dict)
+			} else {
+				v = packBlob(body, dictSum, dict)
+			}
 		}
 		tx.Bucket(bBlobs).Put(k, v)
 	}
@@ -203,10 +210,10 @@ func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
 }
 
 // storeBodies moves m's text and the bodies of its attachments to the
-// blobs bucket (see storeAttachments).
-func storeBodies(tx *bolt.Tx, m *Mail) {
-	m.TextSHA256 = refBlob(tx, []byte(m.Text), false, m, "\x00text")
-	storeAttachments(tx, m)
+// blobs bucket (see storeAttachments), compressed at once or by p.
+func storeBodies(tx *bolt.Tx, p *packer, m *Mail) {
+	m.TextSHA256 = refBlob(tx, p, []byte(m.Text), false, m, "\x00text")
+	storeAttachments(tx, p, m)
 }
 
 // storeAttachments replaces the bodies of m's attachments by references to
@@ -214,7 +221,7 @@ func storeBodies(tx *bolt.Tx, m *Mail) {
 // the outbox still keeps (a report sent again) shares it; one whose body is
 // no longer kept is left out, so the mail goes without it rather than not
 // at all.
-func storeAttachments(tx *bolt.Tx, m *Mail) {
+func storeAttachments(tx *bolt.Tx, p *packer, m *Mail) {
 	kept := m.Attachments[:0:0]
 	for _, a := range m.Attachments {
 		switch {
@@ -224,10 +231,10 @@ func storeAttachments(tx *bolt.Tx, m *Mail) {
 			if a.Redrawable {
 				dict = "" // a dictionary must never be dropped
 			}
-			a.SHA256 = refBlob(tx, a.Data, compressed(a.Type), m, dict)
+			a.SHA256 = refBlob(tx, p, a.Data, compressed(a.Type), m, dict)
 		case a.SHA256 != "" && refExisting(tx, a.SHA256):
 		case a.SHA256 == "" && a.Size == 0:
-			a.SHA256 = refBlob(tx, nil, false, m, "")
+			a.SHA256 = refBlob(tx, p, nil, false, m, "")
 		default:
 			continue
 		}
@@ -498,7 +505,7 @@ func migrateOutbox(tx *bolt.Tx) error {
 		for _, a := range old.Attachments {
 			m.Attachments = append(m.Attachments, Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
 		}
-		storeBodies(tx, &m)
+		storeBodies(tx, nil, &m)
 		if err := putMail(tx, &m); err != nil {
 			return err
 		}

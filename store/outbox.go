@@ -169,6 +169,7 @@ func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]ui
 func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	ob := w.tx.Bucket(bOutbox)
 	var ids []uint64
+	var p packer
 	for _, m := range mails {
 		id, err := ob.NextSequence()
 		if err != nil {
@@ -179,13 +180,13 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		storeBodies(w.tx, &m)
+		storeBodies(w.tx, &p, &m)
 		if err := putMail(w.tx, &m); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
 	}
-	return ids, nil
+	return ids, p.finish(w.tx)
 }
 
 // Pending returns up to max unsent mails due at now, oldest first (max <= 0:

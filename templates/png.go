@@ -2,13 +2,13 @@ package templates
 
 import (
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -229,10 +229,12 @@ func (c pcanvas) text(x, y int, s string, i uint8) {
 
 func textWidth(s string) int { return font.MeasureString(pngFace, s).Ceil() }
 
-// pngBase is the picture of a map without units, drawn once.
+// pngBase is the picture of a map without units, drawn once, with its
+// rows packed as the PNG holds them (pack).
 type pngBase struct {
 	g   pngGeom
 	img *image.Paletted
+	raw []byte
 }
 
 var pngBases sync.Map // *adjudicator.Map → *pngBase
@@ -242,6 +244,7 @@ func basePicture(m *adjudicator.Map) *pngBase {
 		return b.(*pngBase)
 	}
 	b := drawBase(m)
+	b.raw = pack(b.img, nil, nil)
 	actual, _ := pngBases.LoadOrStore(m, b)
 	return actual.(*pngBase)
 }
@@ -392,54 +395,98 @@ func drawLegend(c pcanvas, g pngGeom) {
 
 // PNG returns the picture of the map as the report's reader sees it.
 func (r *Report) PNG() ([]byte, error) {
-	return encodePNG(r.picture())
+	base := basePicture(r.gameMap())
+	img := pictures.Get().(*image.Paletted)
+	defer pictures.Put(img)
+	r.draw(base, img)
+	return encodePNG(img, base)
 }
 
-// pngEncoder keeps a compressor and buffers for the next encoding: the
-// compressor's state is large, and reports are made often.
+// pictures are the images PNG draws on, kept for the next report: each is
+// as large as the map.
+var pictures = sync.Pool{New: func() any { return new(image.Paletted) }}
+
+// pngEncoder keeps buffers for the next encoding: reports are made often.
 type pngEncoder struct {
-	raw []byte
-	z   bytes.Buffer
-	zw  *zlib.Writer
+	raw, out []byte
+	z        deflateBuf
 }
 
-var pngEncoders = sync.Pool{New: func() any {
-	e := &pngEncoder{}
-	e.zw, _ = zlib.NewWriterLevel(&e.z, zlib.BestSpeed)
-	return e
-}}
+var pngEncoders = sync.Pool{New: func() any { return &pngEncoder{} }}
 
 // pack writes img's pixels into raw as PNG rows of four bits a pixel,
-// each after its filter byte 0 (none).
-func pack(img *image.Paletted, raw []byte) []byte {
+// each after its filter byte 0 (none). With base, an image of the same
+// size whose rows are packed in baseRaw already, only the rows that
+// differ from base's are packed again: a report's picture is its map's
+// with a few labels drawn.
+func pack(img, base *image.Paletted, baseRaw []byte) []byte {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	rowLen := 1 + (w+1)/2
-	raw = append(raw[:0], make([]byte, h*rowLen)...)
+	raw := make([]byte, h*rowLen)
+	return packInto(raw, img, base, baseRaw)
+}
+
+func packInto(raw []byte, img, base *image.Paletted, baseRaw []byte) []byte {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	rowLen := 1 + (w+1)/2
+	raw = slices.Grow(raw[:0], h*rowLen)[:h*rowLen]
+	if base != nil {
+		copy(raw, baseRaw)
+	}
 	for y := range h {
 		src := img.Pix[y*img.Stride : y*img.Stride+w]
-		dst := raw[y*rowLen+1 : (y+1)*rowLen]
-		n := w / 2
-		for i := range n {
-			dst[i] = src[2*i]<<4 | src[2*i+1]&0x0f
+		if base != nil && bytes.Equal(src, base.Pix[y*base.Stride:y*base.Stride+w]) {
+			continue
 		}
-		if w%2 == 1 {
-			dst[n] = src[w-1] << 4
-		}
+		dst := raw[y*rowLen : (y+1)*rowLen]
+		dst[0] = 0
+		packRow(dst[1:], src)
 	}
 	return raw
 }
 
+// packRow packs the pixels src (each below 16) two to a byte into dst,
+// eight at a time.
+func packRow(dst, src []byte) {
+	n := 0
+	for ; n+8 <= len(src); n += 8 {
+		x := binary.LittleEndian.Uint64(src[n:])
+		// Each pair of bytes p, q becomes p<<4 | q in its first byte.
+		x = (x<<4 | x>>8) & 0x00ff00ff00ff00ff
+		x = (x | x>>8) & 0x0000ffff0000ffff
+		x = x | x>>16
+		binary.LittleEndian.PutUint32(dst[n/2:], uint32(x))
+	}
+	for ; n+1 < len(src); n += 2 {
+		dst[n/2] = src[n]<<4 | src[n+1]&0x0f
+	}
+	if n < len(src) {
+		dst[n/2] = src[n] << 4
+	}
+}
+
 // encodePNG writes a paletted image of at most sixteen colours as a PNG of
-// four bits a pixel (PNG specification, sections 11.2 and 12.8). The
-// standard encoder packs such pixels one interface call at a time, which
-// costs more than the compression; rows are packed here directly and, as
-// for any palette image, left unfiltered.
-func encodePNG(img *image.Paletted) ([]byte, error) {
+// four bits a pixel (PNG specification, sections 11.2 and 12.8), rows
+// unfiltered as for any palette image and compressed by rowDeflate. With
+// base (the map img was drawn on), only the rows img changed are packed.
+// The standard encoder packs such pixels one interface call at a time and
+// compresses them with a general-purpose DEFLATE, which together cost
+// several times more.
+func encodePNG(img *image.Paletted, base *pngBase) ([]byte, error) {
 	if len(img.Palette) > 16 {
 		return nil, fmt.Errorf("templates: a %d-colour palette does not fit in four bits", len(img.Palette))
 	}
 	w, h := img.Rect.Dx(), img.Rect.Dy()
-	var out bytes.Buffer
+	enc := pngEncoders.Get().(*pngEncoder)
+	defer pngEncoders.Put(enc)
+	if base != nil && base.img.Rect == img.Rect {
+		enc.raw = packInto(enc.raw, img, base.img, base.raw)
+	} else {
+		enc.raw = packInto(enc.raw, img, nil, nil)
+	}
+	enc.out = enc.z.rowDeflate(enc.out[:0], enc.raw, 1+(w+1)/2)
+
+	out := bytes.NewBuffer(make([]byte, 0, len(enc.out)+128))
 	out.WriteString("\x89PNG\r\n\x1a\n")
 	chunk := func(kind string, data []byte) {
 		var n [4]byte
@@ -464,20 +511,7 @@ func encodePNG(img *image.Paletted) ([]byte, error) {
 		plte = append(plte, byte(r>>8), byte(g>>8), byte(b>>8))
 	}
 	chunk("PLTE", plte)
-
-	enc := pngEncoders.Get().(*pngEncoder)
-	defer pngEncoders.Put(enc)
-	enc.raw = pack(img, enc.raw)
-	enc.z.Reset()
-	enc.zw.Reset(&enc.z)
-	if _, err := enc.zw.Write(enc.raw); err != nil {
-		return nil, err
-	}
-	if err := enc.zw.Close(); err != nil {
-		return nil, err
-	}
-	idat := enc.z.Bytes()
-	chunk("IDAT", idat)
+	chunk("IDAT", enc.out)
 	chunk("IEND", nil)
 	return out.Bytes(), nil
 }
@@ -529,9 +563,16 @@ func (r *Report) title() string {
 // picture draws the reader's picture: the map, the title, the hexes fought
 // over and the units it sees.
 func (r *Report) picture() *image.Paletted {
-	base := basePicture(r.gameMap())
+	img := new(image.Paletted)
+	r.draw(basePicture(r.gameMap()), img)
+	return img
+}
+
+// draw draws the reader's picture on img, made the size of base's.
+func (r *Report) draw(base *pngBase, img *image.Paletted) {
 	g := base.g
-	img := image.NewPaletted(base.img.Rect, pngPalette)
+	img.Pix = slices.Grow(img.Pix[:0], len(base.img.Pix))[:len(base.img.Pix)]
+	img.Stride, img.Rect, img.Palette = base.img.Stride, base.img.Rect, pngPalette
 	copy(img.Pix, base.img.Pix)
 	c := pcanvas{img}
 	v := r.View
@@ -559,7 +600,6 @@ func (r *Report) picture() *image.Paletted {
 			c.text(x0+2, y0+lh-3, ch.s, ch.ink)
 		}
 	}
-	return img
 }
 
 func (g pngGeom) inside(h adjudicator.Hex) bool {
@@ -602,5 +642,5 @@ func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
 	c := pcanvas{img}
 	c.text(6, 15, fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather), pxInk)
 	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(v.Side)), pxInk)
-	return encodePNG(img)
+	return encodePNG(img, nil)
 }
