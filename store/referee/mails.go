@@ -78,20 +78,25 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, 
 
 // reportAttachments are the files of a report: the order template for
 // the side awaited, the map as a picture, and the report for programs.
-func reportAttachments(a *templates.Artefacts) []store.Attachment {
+// The picture is drawn from the position after entry at and, with
+// events, that entry's events; the store keeps it only until it is sent,
+// and redraw draws it again from them.
+func reportAttachments(a *templates.Artefacts, at uint64, events bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
 		out = append(out, store.Attachment{Name: a.TemplateName, Type: "application/yaml", Data: []byte(a.Template)})
 	}
 	return append(out,
-		store.Attachment{Name: "map.png", Type: "image/png", Data: a.PNG, Redrawable: true},
+		store.Attachment{Name: "map.png", Type: "image/png", Data: a.PNG, Redrawable: true, DrawnAt: at, DrawnEvents: events},
 		store.Attachment{Name: "report.json", Type: "application/json", Data: a.JSON})
 }
 
 // reportMail is side's report as a mail of the given kind, with before
 // as what comes before the report (a welcome, an acceptance, a final
 // result) and the notices side may read between them; false when the
-// side has no player.
+// side has no player. st is the position in force in g (after entry
+// g.Current) and evs, when there are any, that entry's events: the
+// picture records them as what it was drawn from (reportAttachments).
 func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event,
 	kind, subject, before string) (store.Mail, bool, error) {
 	if p, ok := g.Player(side); !ok || p.Address == "" {
@@ -110,7 +115,7 @@ func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, 
 	}
 	notices := templates.Notices{Paused: g.Status == store.Paused, Lines: rec.noticesFor(side)}.Text()
 	m, ok := s.toSide(g, side, kind, subject, before+notices+a.Text)
-	m.Attachments = reportAttachments(a)
+	m.Attachments = reportAttachments(a, g.Current, len(evs) > 0)
 	return m, ok, nil
 }
 
