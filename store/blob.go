@@ -325,7 +325,7 @@ func dictKey(m *Mail, name string) []byte {
 func dropDrawn(tx *bolt.Tx, m *Mail) error {
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
-		if !a.redrawn() || a.Dropped {
+		if !a.dropOnceSent() || a.Dropped {
 			continue
 		}
 		a.Dropped = true
@@ -366,7 +366,7 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 				bad("mail %d: attachment %s dropped though it cannot be drawn again", id, a.Name)
 			case a.Dropped && m.Sent.IsZero():
 				bad("mail %d: attachment %s dropped before the mail was sent", id, a.Name)
-			case !a.Dropped && a.redrawn() && !m.Sent.IsZero():
+			case !a.Dropped && a.dropOnceSent() && !m.Sent.IsZero():
 				bad("mail %d: attachment %s kept after the mail was sent, though it can be drawn again", id, a.Name)
 			}
 			if a.Dropped {

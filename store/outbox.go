@@ -170,9 +170,9 @@ type Attachment struct {
 	Dropped bool `json:"dropped,omitempty"`
 }
 
-// redrawn says the store drops a's body once its mail is sent: a's body
+// dropOnceSent says the store drops a's body once its mail is sent: it
 // can be drawn again, and from what is recorded.
-func (a *Attachment) redrawn() bool { return a.Redrawable && a.DrawnAt != 0 }
+func (a *Attachment) dropOnceSent() bool { return a.Redrawable && a.DrawnAt != 0 }
 
 func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	return w.queueFor(w.g.ID, mails, entry, receipt, now)

@@ -80,7 +80,7 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, 
 // the side awaited, the map as a picture, and the report for programs.
 // The picture is drawn from the position after entry at and, with
 // events, that entry's events; the store keeps it only until it is sent,
-// and redraw draws it again from them.
+// and cmdResend draws it again from them (call.redrawn).
 func reportAttachments(a *templates.Artefacts, at uint64, events bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
