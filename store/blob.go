@@ -22,7 +22,7 @@ var (
 	bBlobs         = []byte("blobs")          // SHA-256 → 'j' body or 'z' DEFLATE(body)
 	bBlobRefs      = []byte("blob-refs")      // SHA-256 → u64 attachments that hold the body
 	bOutboxPending = []byte("outbox-pending") // u64 id → empty: the mails not sent yet
-	bOutboxLatest  = []byte("outbox-latest")  // game NUL to NUL name → u64 id (see dropRedrawn)
+	bOutboxLatest  = []byte("outbox-latest")  // schema 6 only: game NUL to NUL name → u64 id of the last picture kept
 	bBlobDicts     = []byte("blob-dicts")     // game NUL to NUL name → SHA-256 of the dictionary (see dictFor)
 )
 
@@ -38,7 +38,7 @@ const blobDict = 'd'
 // times better than alone. When there is none yet, it records the body
 // under sum as the dictionary for the next ones and returns nil.
 func dictFor(tx *bolt.Tx, m *Mail, name string, sum []byte) (dictSum, dict []byte) {
-	k := latestKey(m, name)
+	k := dictKey(m, name)
 	d := tx.Bucket(bBlobDicts)
 	if v := d.Get(k); len(v) == sha256.Size {
 		if b, err := readBlob(tx, hex.EncodeToString(v)); err == nil {
@@ -314,69 +314,30 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 	return m, nil
 }
 
-// latestKey names the newest sent picture of one name to one address list
-// in one game.
-func latestKey(m *Mail, name string) []byte {
+// dictKey names the bodies of one name (or the text) to one address list
+// in one game, which share a dictionary (dictFor).
+func dictKey(m *Mail, name string) []byte {
 	to, _ := json.Marshal(m.To)
 	return []byte(m.Game + "\x00" + string(to) + "\x00" + name)
 }
 
-// dropRedrawn runs when m has been sent: for each of its redrawable
-// attachments, the body of the same attachment in the mail sent before it
-// to the same addresses in the same game is dropped, as the newer one
-// supersedes it (or, when m itself is the older one, being a retry sent
-// late, m's own body is). The last picture sent to each address is kept,
-// so resending the last report needs nothing drawn again.
-func dropRedrawn(tx *bolt.Tx, m *Mail) error {
-	latest := tx.Bucket(bOutboxLatest)
+// dropDrawn runs when m has been sent: the bodies of its redrawable
+// attachments are dropped, their hashes and sizes kept. The game service
+// draws such a body again from the log entry it records
+// (Attachment.DrawnAt) when the mail is resent, so none is kept: a kept
+// picture would be some 70 KB per address and game, read again by no one
+// most of the time, and a file of many games would be mostly pictures.
+// An attachment of a mail queued before schema 7 records no entry, and
+// keeps its body.
+func dropDrawn(tx *bolt.Tx, m *Mail) error {
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
-		if !a.Redrawable || a.Dropped {
+		if !a.dropOnceSent() || a.Dropped {
 			continue
 		}
-		k := latestKey(m, a.Name)
-		prev := uint64(0)
-		if v := latest.Get(k); len(v) == 8 {
-			prev = binary.BigEndian.Uint64(v)
-		}
-		switch {
-		case prev == m.ID:
-		case prev > m.ID:
-			a.Dropped = true
-			if err := unrefBlob(tx, a.SHA256); err != nil {
-				return err
-			}
-		default:
-			if prev != 0 {
-				if err := dropAttachment(tx, prev, a.Name); err != nil {
-					return err
-				}
-			}
-			if err := latest.Put(k, u64(m.ID)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// dropAttachment drops the body of mail id's redrawable attachment name.
-func dropAttachment(tx *bolt.Tx, id uint64, name string) error {
-	m, err := getMail(tx, id, false)
-	if errors.Is(err, ErrNoMail) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for i := range m.Attachments {
-		a := &m.Attachments[i]
-		if a.Name == name && a.Redrawable && !a.Dropped {
-			a.Dropped = true
-			if err := unrefBlob(tx, a.SHA256); err != nil {
-				return err
-			}
-			return putMail(tx, &m)
+		a.Dropped = true
+		if err := unrefBlob(tx, a.SHA256); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -385,8 +346,8 @@ func dropAttachment(tx *bolt.Tx, id uint64, name string) error {
 // checkOutbox verifies the outbox against its indexes and the bodies
 // (Check): every mail readable, every body it keeps present and matching
 // its hash, the counts of the bodies right, no body nobody holds, the
-// pending index exactly the unsent mails, the latest index naming sent
-// mails that keep the picture it names.
+// pending index exactly the unsent mails; an unsent mail keeps every
+// body, a sent one none that can be drawn again.
 func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 	mails := map[uint64]Mail{}
 	refs := map[string]uint64{}
@@ -407,10 +368,15 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 			bad("mail %d: sent %v but pending %v in the index", id, !m.Sent.IsZero(), pending)
 		}
 		for _, a := range m.Attachments {
+			switch {
+			case a.Dropped && !a.Redrawable:
+				bad("mail %d: attachment %s dropped though it cannot be drawn again", id, a.Name)
+			case a.Dropped && m.Sent.IsZero():
+				bad("mail %d: attachment %s dropped before the mail was sent", id, a.Name)
+			case !a.Dropped && a.dropOnceSent() && !m.Sent.IsZero():
+				bad("mail %d: attachment %s kept after the mail was sent, though it can be drawn again", id, a.Name)
+			}
 			if a.Dropped {
-				if !a.Redrawable {
-					bad("mail %d: attachment %s dropped though it cannot be drawn again", id, a.Name)
-				}
 				continue
 			}
 			refs[a.SHA256]++
@@ -451,20 +417,6 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 		}
 		return nil
 	})
-	tx.Bucket(bOutboxLatest).ForEach(func(k, v []byte) error {
-		m, ok := mails[binary.BigEndian.Uint64(v)]
-		if !ok || m.Sent.IsZero() {
-			bad("latest picture %q names mail %x, not a sent mail", k, v)
-			return nil
-		}
-		for _, a := range m.Attachments {
-			if bytes.Equal(latestKey(&m, a.Name), k) && a.Redrawable && !a.Dropped {
-				return nil
-			}
-		}
-		bad("latest picture %q: mail %d does not keep it", k, m.ID)
-		return nil
-	})
 	return mails
 }
 
@@ -473,6 +425,8 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 // the blobs bucket with its text, and the unsent mails are indexed. Nothing is dropped: a mail queued before version 6 never
 // marks a picture as redrawable, so all its bodies are kept.
 func migrateOutbox(tx *bolt.Tx) error {
+	// outbox-latest is made for version 6, which named in it the last
+	// picture kept for each address; migrateDrawn deletes it.
 	for _, name := range [][]byte{bBlobs, bBlobRefs, bOutboxPending, bOutboxLatest, bBlobDicts} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
@@ -511,4 +465,17 @@ func migrateOutbox(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// migrateDrawn brings a version 6 file to version 7, which keeps no
+// picture once its mail is sent and records what each was drawn from
+// (Attachment.DrawnAt). Version 6 kept, for each address of each game, the
+// last picture sent, and named it in the outbox-latest bucket, which goes.
+// Its mails record no entry to draw from, so the pictures they still keep
+// stay (a resend shares them) and those they dropped stay dropped.
+func migrateDrawn(tx *bolt.Tx) error {
+	if tx.Bucket(bOutboxLatest) == nil {
+		return nil
+	}
+	return tx.DeleteBucket(bOutboxLatest)
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,53 +51,84 @@ func TestOutboxSharesBodies(t *testing.T) {
 	}
 }
 
-// A picture is dropped once a newer one reached the same address; the
-// last one stays, so a report sent again carries it, and an unsent mail
-// always has its own.
-func TestOutboxDropsRedrawnPictures(t *testing.T) {
+// A picture that records what it was drawn from is dropped as soon as
+// its mail is sent, its hash and size kept; an unsent mail keeps its
+// own; what cannot be drawn again is never dropped.
+func TestOutboxDropsSentPictures(t *testing.T) {
 	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
 	now := time.Date(2026, 5, 11, 8, 0, 0, 0, time.UTC)
 	mk := func(id, pic string) Mail {
 		return Mail{MessageID: id, To: []string{"us@example.org"}, Subject: "report", Text: "report " + id,
-			Attachments: []Attachment{{Name: "map.png", Type: "image/png", Data: []byte(pic), Redrawable: true},
+			Attachments: []Attachment{{Name: "map.png", Type: "image/png", Data: []byte(pic), Redrawable: true, DrawnAt: 1},
 				{Name: "report.json", Type: "application/json", Data: []byte(`{"turn":"` + id + `"}`)}}}
 	}
-	first := queueTest(t, db, "<a@x>", mk("<1@attu>", "picture one"))[0]
+	queue := func(ref string, ms ...Mail) []uint64 {
+		t.Helper()
+		r, err := db.Transact("g1", &MailRef{MessageID: ref, ContentHash: ref}, func(t *Txn) error {
+			t.Queue(ms...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Mails
+	}
+	first := queue("<a@x>", mk("<1@attu>", "picture one"))[0]
+	second := queue("<b@x>", mk("<2@attu>", "picture two"))[0]
 	if err := db.MarkSent(first, now); err != nil {
-		t.Fatal(err)
-	}
-	second := queueTest(t, db, "<b@x>", mk("<2@attu>", "picture two"))[0]
-	p, _ := db.Pending(now, 0)
-	if len(p) != 1 || string(p[0].Attachments[0].Data) != "picture two" {
-		t.Fatalf("pending: %+v", p)
-	}
-	// Not sent yet: the first picture is still the last one sent.
-	if m, _ := db.Mail(first); m.Attachments[0].Dropped {
-		t.Fatal("a picture dropped before its successor was sent")
-	}
-	if err := db.MarkSentAll([]uint64{second}, now); err != nil {
 		t.Fatal(err)
 	}
 	m1, _ := db.Mail(first)
 	a := m1.Attachments[0]
-	if !a.Dropped || a.Data != nil || a.Size != len("picture one") || a.SHA256 != hashHex([]byte("picture one")) {
-		t.Fatalf("superseded picture: %+v", a)
+	if !a.Dropped || a.Data != nil || a.Size != len("picture one") || a.SHA256 != hashHex([]byte("picture one")) || a.DrawnAt != 1 {
+		t.Fatalf("sent picture: %+v", a)
 	}
 	if string(m1.Attachments[1].Data) != `{"turn":"<1@attu>"}` {
 		t.Fatalf("the JSON went with the picture: %+v", m1.Attachments[1])
 	}
-	m2, _ := db.Mail(second)
-	if m2.Attachments[0].Dropped || string(m2.Attachments[0].Data) != "picture two" {
-		t.Fatalf("last picture: %+v", m2.Attachments[0])
+	// Not sent yet: the second mail keeps its picture.
+	p, _ := db.Pending(now, 0)
+	if len(p) != 2 || p[1].ID != second || p[1].Attachments[0].Dropped || string(p[1].Attachments[0].Data) != "picture two" { // the welcome, the second
+		t.Fatalf("pending: %+v", p)
 	}
-	// Sent again: the kept picture is shared, the dropped one left out.
-	again := queueTest(t, db, "<c@x>",
-		Mail{MessageID: "<3@attu>", To: m2.To, Text: m2.Text, Attachments: m2.Attachments},
-		Mail{MessageID: "<4@attu>", To: m1.To, Text: m1.Text, Attachments: m1.Attachments})
+	if err := db.MarkSentAll([]uint64{second}, now); err != nil {
+		t.Fatal(err)
+	}
+	if m2, _ := db.Mail(second); !m2.Attachments[0].Dropped || m2.Attachments[0].Data != nil {
+		t.Fatalf("the last picture sent is kept: %+v", m2.Attachments[0])
+	}
+	// No picture body is left in the file: the welcome's text, the two
+	// reports' texts and their two JSON documents are.
+	if n := blobCount(db); n != 5 {
+		t.Fatalf("%d bodies stored after both mails were sent", n)
+	}
+	// Sent again as they are, the pictures are left out (the game service
+	// draws them again first); drawn again, a picture is kept until sent.
+	m1, _ = db.Mail(first)
+	redrawn := slices.Clone(m1.Attachments)
+	redrawn[0].Data = []byte("picture one")
+	again := queue("<c@x>",
+		Mail{MessageID: "<3@attu>", To: m1.To, Text: m1.Text, Attachments: m1.Attachments},
+		Mail{MessageID: "<4@attu>", To: m1.To, Text: m1.Text, Attachments: redrawn})
 	m3, _ := db.Mail(again[0])
 	m4, _ := db.Mail(again[1])
-	if len(m3.Attachments) != 2 || string(m3.Attachments[0].Data) != "picture two" || len(m4.Attachments) != 1 || m4.Attachments[0].Name != "report.json" {
-		t.Fatalf("sent again: %+v; %+v", m3.Attachments, m4.Attachments)
+	if len(m3.Attachments) != 1 || m3.Attachments[0].Name != "report.json" {
+		t.Fatalf("sent again undrawn: %+v", m3.Attachments)
+	}
+	if len(m4.Attachments) != 2 || m4.Attachments[0].Dropped || string(m4.Attachments[0].Data) != "picture one" || m4.Attachments[0].DrawnAt != 1 {
+		t.Fatalf("sent again drawn: %+v", m4.Attachments)
+	}
+	// A picture that records nothing to draw it from (queued before
+	// schema 7) is kept once sent.
+	old := mk("<5@attu>", "picture five")
+	old.Attachments[0].DrawnAt = 0
+	five := queue("<d@x>", old)[0]
+	if err := db.MarkSentAll(append(again, five), now); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := db.Mail(five); m.Attachments[0].Dropped || string(m.Attachments[0].Data) != "picture five" {
+		t.Fatalf("a picture with no entry to draw it from: %+v", m.Attachments[0])
 	}
 	// Marking twice changes nothing.
 	if err := db.MarkSent(second, now); err != nil {
@@ -103,6 +136,57 @@ func TestOutboxDropsRedrawnPictures(t *testing.T) {
 	}
 	if m, _ := db.Mail(second); m.Attempts != 1 {
 		t.Fatalf("%d attempts", m.Attempts)
+	}
+}
+
+// Check finds a sent mail that still keeps a picture it could draw again,
+// an unsent one that lost its picture, and a picture drawn at an entry
+// the game does not have.
+func TestCheckFindsKeptPictures(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	_, err := db.Transact("g1", nil, func(t *Txn) error {
+		t.Queue(Mail{MessageID: "<1@attu>", To: []string{"us@example.org"}, Text: "report",
+			Attachments: []Attachment{{Name: "map.png", Type: "image/png", Data: []byte("picture"), Redrawable: true, DrawnAt: 1}}})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := db.Outbox("g1")
+	id := ms[len(ms)-1].ID
+	rewrite := func(f func(m *Mail)) {
+		t.Helper()
+		err := db.bolt.Update(func(tx *bolt.Tx) error {
+			m, err := getMail(tx, id, false)
+			if err != nil {
+				return err
+			}
+			f(&m)
+			return putMail(tx, &m)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		bad  func(m *Mail)
+		want string
+	}{
+		{"sent, picture kept", func(m *Mail) { m.Sent = time.Now() }, "kept after the mail was sent"},
+		{"unsent, picture dropped", func(m *Mail) { m.Attachments[0].Dropped = true }, "dropped before the mail was sent"},
+		{"drawn at no entry", func(m *Mail) { m.Attachments[0].DrawnAt = 9 }, "drawn at entry 9"},
+	} {
+		before, _ := db.Mail(id)
+		rewrite(c.bad)
+		if err := db.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Check says %v", c.what, err)
+		}
+		rewrite(func(m *Mail) { *m = before })
 	}
 }
 
@@ -178,5 +262,53 @@ func TestMigrateOutboxVersion5(t *testing.T) {
 	}
 	if p, _ := db.Pending(sent.Add(time.Hour), 0); len(p) != 1 || p[0].ID != 2 {
 		t.Fatalf("pending after the migration: %+v", p)
+	}
+}
+
+// A version 6 file kept the last picture sent to each address, named in
+// outbox-latest, and recorded nothing to draw it from: the migration
+// deletes the index and keeps the pictures, which a resend still shares.
+func TestMigrateOutboxVersion6(t *testing.T) {
+	db, path := openTestDB(t)
+	createTestGame(t, db, "g1")
+	png := bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 1000)
+	_, err := db.Transact("g1", nil, func(t *Txn) error {
+		t.Queue(Mail{MessageID: "<1@attu>", To: []string{"us@example.org"}, Text: "report",
+			Attachments: []Attachment{{Name: "map.png", Type: "image/png", Data: png, Redrawable: true}}})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := db.Outbox("g1")
+	id := ms[len(ms)-1].ID
+	if err := db.MarkSent(id, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Update(func(tx *bolt.Tx) error {
+		l, err := tx.CreateBucket(bOutboxLatest)
+		if err != nil {
+			return err
+		}
+		l.Put([]byte("g1\x00[\"us@example.org\"]\x00map.png"), u64(id))
+		return tx.Bucket(bMeta).Put(kVersion, u64(6))
+	})
+	b.Close()
+	db = mustOpen(t, path)
+	defer closeChecked(t, db)
+	db.bolt.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bOutboxLatest) != nil {
+			t.Error("outbox-latest is still there")
+		}
+		return nil
+	})
+	m, err := db.Mail(id)
+	if err != nil || m.Attachments[0].Dropped || !bytes.Equal(m.Attachments[0].Data, png) {
+		t.Fatalf("the picture kept by version 6: %+v %v", m.Attachments, err)
 	}
 }

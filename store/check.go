@@ -63,6 +63,11 @@ func checkTx(tx *bolt.Tx) []error {
 		if m.Entry != 0 && entries[m.Game][m.Entry] == nil {
 			bad("mail %d: game %s has no entry %d", m.ID, m.Game, m.Entry)
 		}
+		for _, a := range m.Attachments {
+			if a.DrawnAt != 0 && entries[m.Game][a.DrawnAt] == nil {
+				bad("mail %d: %s drawn at entry %d, which game %q does not have", m.ID, a.Name, a.DrawnAt, m.Game)
+			}
+		}
 		if m.Entry == 0 && m.Receipt == 0 && m.Shelf == "" {
 			bad("mail %d: queued by neither an entry nor a receipt", m.ID)
 		}

@@ -24,7 +24,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -217,6 +217,10 @@ var migrations = []func(tx *bolt.Tx) error{
 	// Version 6: the outbox keeps attachment bodies once, by content and
 	// compressed, apart from the mails (migrateOutbox, blob.go).
 	5: migrateOutbox,
+	// Version 7: a sent mail keeps no picture the game service can draw
+	// again; each records the log entry it was drawn from
+	// (migrateDrawn, blob.go).
+	6: migrateDrawn,
 }
 
 // checkVersion accepts a file of this release's schema, for reading only.

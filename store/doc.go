@@ -120,7 +120,7 @@ creation answers no wait: its turn is 0.
 
 # Schema
 
-Schema version 6. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 7. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON unless
 said otherwise.
 
@@ -146,9 +146,6 @@ said otherwise.
 	                           sent; the hashes of its text and attachment
 	                           bodies, not the bodies)
 	outbox-pending   u64 id  → empty: the mails not sent yet
-	outbox-latest    game NUL to NUL name → u64 id of the last sent mail
-	                           whose redrawable attachment of that name
-	                           is kept
 	blobs            SHA-256 → a text or attachment body: 'j' and the
 	                           bytes, 'z' and their DEFLATE, or 'd', the
 	                           SHA-256 of the dictionary body, and their
@@ -187,6 +184,12 @@ bucket (see below); version 5 kept them inside each mail's JSON, the
 attachments in base64. The migration moves every body there, keeps every
 one of them (no mail of version 5 marks a picture as redrawable) and
 indexes the unsent mails; nothing of a game changes.
+Version 7 keeps no map picture once its mail is sent: each records the
+log entry it was drawn from (Attachment.DrawnAt), and the game service
+draws it again when it is wanted. Version 6 kept the last picture sent to
+each address and indexed it in a bucket outbox-latest; the migration
+deletes that bucket, and the pictures version 6 kept, which record
+nothing to draw them from, stay as they are.
 
 # Outbox and attachments
 
@@ -211,19 +214,25 @@ some 20 MB; kept as such, the file would hold that much. Instead:
     lists, so this makes them two to three times smaller again. A
     dictionary body is never dropped, so each stays readable on its own
     (with its dictionary), and Check decodes every one against its hash.
-  - The map picture (a PNG, compressed already) is drawn from the stored
-    position and can be drawn again; the game service marks it
-    Attachment.Redrawable. Once a newer picture of the same name has been
-    sent to the same addresses in the same game, the older one's body is
-    dropped and its hash and size alone are kept (Attachment.Dropped).
-    The last picture sent to each address is kept, so resending the last
-    report needs nothing drawn again; an unsent mail never loses one.
+  - The map picture (a PNG of some 70 KB, compressed already) is drawn
+    from a stored position and can be drawn again: the game service marks
+    it Attachment.Redrawable and records the log entry whose position
+    (and, with Attachment.DrawnEvents, whose events) it shows. Once its
+    mail is sent (MarkSent, MarkSentAll) its body is dropped and its hash
+    and size alone are kept (Attachment.Dropped); an unsent mail never
+    loses one. The game service's "resend" draws the picture again from
+    Txn.StateAt and Txn.Entry, with the same drawing code, so the player
+    gets the bytes first sent, under the same hash. Keeping even the last
+    picture to each address would make a file of many games mostly
+    pictures, and bbolt, rewriting the leaves around what a commit
+    changes, would keep touching them: a daemon's resident memory grows
+    with the pages of the file it touches.
 
 A mail's own record is then a few hundred bytes, rewritten cheaply when
 it is sent or retried; the unsent mails are indexed, so the sender's
 Pending reads only them however long the outbox grows. A 20-turn game
 through the game service, with its reports as mailed, leaves a file of
-about 3.2 MB in use where the mails alone would take 21 MB (see
+about 3.0 MB in use where the mails alone would take 21 MB (see
 BENCHMARKS.md). Exports never held mails and are unchanged: a finished
 game's export, which its final report attaches, is complete on its own.
 

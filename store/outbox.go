@@ -154,13 +154,25 @@ type Attachment struct {
 	SHA256 string `json:"sha256"` // of the body, lower-case hex
 	Size   int    `json:"size"`   // of the body, in bytes
 	// Redrawable says the body can be drawn again from the game's stored
-	// positions (the map picture), so the store keeps it only until a
-	// newer attachment of the same name has been sent to the same
-	// addresses in the same game; then it keeps its hash and size alone.
+	// log (the map picture): from the position after entry DrawnAt and,
+	// with DrawnEvents, that entry's events. The store keeps such a body
+	// only until its mail is sent; then it keeps its hash and size alone,
+	// and the game service draws it again when it is needed (resend).
 	Redrawable bool `json:"redrawable,omitempty"`
+	// DrawnAt is the log entry whose position a Redrawable body shows,
+	// set by the game service; 0 in a mail queued before schema 7, whose
+	// body is then kept.
+	DrawnAt uint64 `json:"drawn_at,omitempty"`
+	// DrawnEvents says a Redrawable body shows the events of entry
+	// DrawnAt too, not the position alone.
+	DrawnEvents bool `json:"drawn_events,omitempty"`
 	// Dropped says the body is no longer kept (see Redrawable).
 	Dropped bool `json:"dropped,omitempty"`
 }
+
+// dropOnceSent says the store drops a's body once its mail is sent: it
+// can be drawn again, and from what is recorded.
+func (a *Attachment) dropOnceSent() bool { return a.Redrawable && a.DrawnAt != 0 }
 
 func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	return w.queueFor(w.g.ID, mails, entry, receipt, now)
@@ -256,7 +268,9 @@ func (db *DB) Mail(id uint64) (Mail, error) {
 }
 
 // MarkSent records that mail id was handed to the SMTP server at t, and
-// drops the bodies its redrawable attachments supersede (Attachment.Redrawable).
+// drops the bodies of its redrawable attachments (Attachment.Redrawable):
+// what the players were sent is kept as its hash, and drawn again from the
+// log when it is wanted.
 // Marking a mail sent twice changes nothing the second time.
 func (db *DB) MarkSent(id uint64, t time.Time) error { return db.MarkSentAll([]uint64{id}, t) }
 
@@ -275,7 +289,7 @@ func (db *DB) MarkSentAll(ids []uint64, t time.Time) error {
 			m.Sent = t.UTC()
 			m.Attempts++
 			m.LastError = ""
-			if err := dropRedrawn(tx, &m); err != nil {
+			if err := dropDrawn(tx, &m); err != nil {
 				return err
 			}
 			if err := putMail(tx, &m); err != nil {

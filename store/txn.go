@@ -126,6 +126,27 @@ func (t *Txn) Now() time.Time { return t.now }
 // State returns the position in force, the transaction's own copy.
 func (t *Txn) State() (*adjudicator.State, error) { return t.w.state(t.w.g.Current) }
 
+// StateAt returns the position after entry seq (live or rolled back),
+// the transaction's own copy: what a mail queued then showed, to draw it
+// again (Attachment.DrawnAt).
+func (t *Txn) StateAt(seq uint64) (*adjudicator.State, error) {
+	e, _, err := t.w.entry(seq)
+	if err != nil {
+		return nil, err
+	}
+	base, err := t.w.base(e)
+	if err != nil {
+		return nil, err
+	}
+	return t.w.state(base)
+}
+
+// Entry returns log entry seq as stored, with its events.
+func (t *Txn) Entry(seq uint64) (*Entry, error) {
+	e, _, err := t.w.entry(seq)
+	return e, err
+}
+
 // Outcome sets what the receipt of the transaction's mail says became of
 // it ("accepted" when not set).
 func (t *Txn) Outcome(s string) { t.outcome = s }

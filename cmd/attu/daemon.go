@@ -307,8 +307,9 @@ func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
 }
 
 // outgoing is a queued mail as the mail package sends it. A body the store
-// no longer keeps (a superseded map picture, store.Attachment.Dropped) is
-// never one of a mail not sent yet; it would be left out.
+// no longer keeps (a map picture once its mail was sent,
+// store.Attachment.Dropped) is never one of a mail not sent yet; it would
+// be left out.
 func outgoing(m store.Mail) mail.Outgoing {
 	o := mail.Outgoing{From: m.From, To: m.To, Subject: m.Subject, MessageID: m.MessageID,
 		InReplyTo: m.InReplyTo, References: m.References, Date: m.Queued, Text: m.Text}

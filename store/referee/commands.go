@@ -1,10 +1,12 @@
 package referee
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -383,8 +385,8 @@ func cmdStatus(c *call) error {
 }
 
 // cmdResend sends the side's last report again: the last one queued for
-// it, to its current address; a report of the position in force when
-// there was none yet.
+// it, to its current address, its map picture drawn again (redrawn); a
+// report of the position in force when there was none yet.
 func cmdResend(c *call) error {
 	mails, err := c.t.Outbox()
 	if err != nil {
@@ -403,7 +405,9 @@ func cmdResend(c *call) error {
 					return refuse("no-player", templates.Notice{Side: c.side})
 				}
 				out.Subject = templates.Resend{Subject: m.Subject}.Title()
-				out.Attachments = m.Attachments
+				if out.Attachments, err = c.redrawn(m); err != nil {
+					return err
+				}
 				c.t.Queue(reply(out, c.in))
 				return nil
 			}
@@ -421,6 +425,45 @@ func cmdResend(c *call) error {
 		c.t.Queue(reply(m, c.in))
 	}
 	return nil
+}
+
+// redrawn returns the attachments of m, a report to the call's side,
+// with the map picture the store dropped once m was sent drawn again
+// from the position and events it records (store.Attachment.DrawnAt):
+// the same inputs through the same drawing code, so the same bytes the
+// player was sent. A picture of a mail queued before the store recorded
+// that was kept, or is left out.
+func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
+	out := slices.Clone(m.Attachments)
+	for i := range out {
+		a := &out[i]
+		if !a.Dropped || !a.Redrawable || a.DrawnAt == 0 || a.Name != "map.png" {
+			continue
+		}
+		st, err := c.t.StateAt(a.DrawnAt)
+		if err != nil {
+			return nil, err
+		}
+		var evs []adjudicator.Event
+		if a.DrawnEvents {
+			e, err := c.t.Entry(a.DrawnAt)
+			if err != nil {
+				return nil, err
+			}
+			evs = e.Events
+		}
+		pic, err := c.s.sideReport(&c.g, c.rec, st, c.side, evs).PNG()
+		if err != nil {
+			return nil, err
+		}
+		if sum := sha256.Sum256(pic); hex.EncodeToString(sum[:]) != a.SHA256 {
+			// Still the same position and events, drawn by a release
+			// whose drawing changed since.
+			c.s.log.Warn("resend: the map drawn again differs from the one sent", "game", c.g.ID, "mail", m.ID, "entry", a.DrawnAt)
+		}
+		a.Data, a.Dropped = pic, false
+	}
+	return out, nil
 }
 
 func cmdTemplate(c *call) error {

@@ -279,7 +279,10 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		if id == "" {
 			id = newGameID()
 		}
-		g := &store.Game{ID: id, Scenario: "campaign", Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now}
+		// The opening is the position after entry 1, which Create writes:
+		// the welcome's picture is drawn again from it.
+		g := &store.Game{ID: id, Scenario: "campaign", Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now,
+			Current: 1}
 		for _, p := range players {
 			g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
 		}

@@ -80,20 +80,25 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, 
 
 // reportAttachments are the files of a report: the order template for
 // the side awaited, the map as a picture, and the report for programs.
-func reportAttachments(a *templates.Artefacts) []store.Attachment {
+// The picture is drawn from the position after entry at and, with
+// events, that entry's events; the store keeps it only until it is sent,
+// and cmdResend draws it again from them (call.redrawn).
+func reportAttachments(a *templates.Artefacts, at uint64, events bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
 		out = append(out, store.Attachment{Name: a.TemplateName, Type: "application/yaml", Data: []byte(a.Template)})
 	}
 	return append(out,
-		store.Attachment{Name: "map.png", Type: "image/png", Data: a.PNG, Redrawable: true},
+		store.Attachment{Name: "map.png", Type: "image/png", Data: a.PNG, Redrawable: true, DrawnAt: at, DrawnEvents: events},
 		store.Attachment{Name: "report.json", Type: "application/json", Data: a.JSON})
 }
 
 // reportMail is side's report as a mail of the given kind, with before
 // as what comes before the report (a welcome, an acceptance, a final
 // result) and the notices side may read between them; false when the
-// side has no player.
+// side has no player. st is the position in force in g (after entry
+// g.Current) and evs, when there are any, that entry's events: the
+// picture records them as what it was drawn from (reportAttachments).
 func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event,
 	kind, subject, before string) (store.Mail, bool, error) {
 	out, err := s.reportMails(g, rec, st, evs, []reportReq{{side: side, kind: kind, subject: subject, before: before}})
@@ -164,7 +169,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		}
 		notices := templates.Notices{Paused: g.Status == store.Paused, Lines: rec.noticesFor(q.side)}.Text()
 		m, ok := s.toSide(g, q.side, q.kind, subject, before+notices+a.Text)
-		m.Attachments = reportAttachments(a)
+		m.Attachments = reportAttachments(a, g.Current, len(evs) > 0)
 		out[i].mail, out[i].ok = m, ok
 	}
 	return out, nil

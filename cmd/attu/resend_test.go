@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	gomail "github.com/emersion/go-message/mail"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+// attachmentIn returns the body of the attachment name of a raw mail,
+// nil when it has none.
+func attachmentIn(t *testing.T, raw []byte, name string) []byte {
+	t.Helper()
+	r, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p, err := r.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, ok := p.Header.(*gomail.AttachmentHeader); ok {
+			if fn, _ := h.Filename(); fn == name {
+				b, err := io.ReadAll(p.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
+			}
+		}
+	}
+}
+
+// The daemon keeps no map picture once the mail that carries it is sent;
+// after a restart, "resend" mails the player its last report again with
+// the very picture it first received, drawn again from the game's log.
+func TestE2EResendDrawsThePictureAgain(t *testing.T) {
+	td := startTestDaemon(t, testMailSystem(t))
+	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Resend", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.d.outbox.Kick()
+	td.waitInbox(t, "bob", 1, 30*time.Second)
+	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	ctx := context.Background()
+	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, ordersMail(td, "alice", "resend-1@attu.test", c.Tokens[adjudicator.US])); err != nil {
+		t.Fatal(err)
+	}
+	td.waitInbox(t, "bob", 2, 30*time.Second)
+	td.settled(t, 30*time.Second)
+
+	queued, err := td.db.Outbox("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded string
+	for _, m := range queued {
+		for _, a := range m.Attachments {
+			if a.Redrawable && (!a.Dropped || a.Data != nil) {
+				t.Errorf("mail %d (%s) keeps its picture after it was sent", m.ID, m.Subject)
+			}
+			if a.Name == "map.png" && strings.Contains(m.MessageID, ".report-jp.") {
+				recorded = a.SHA256
+			}
+		}
+	}
+	report := td.waitInbox(t, "bob", 2, time.Second)[1]
+	first := attachmentIn(t, report, "map.png")
+	if sum := sha256.Sum256(first); first == nil || hex.EncodeToString(sum[:]) != recorded {
+		t.Fatalf("bob's report carries a picture of %d bytes that is not the one recorded (%s)", len(first), recorded)
+	}
+
+	td.stop()
+	td.start(t)
+	resend := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: [attu g1] resend\r\nMessage-ID: <resend-2@attu.test>\r\n\r\nresend\r\n"
+	if err := sendRaw(ctx, td.sys, td.acct["bob"].Address, []string{game}, []byte(resend)); err != nil {
+		t.Fatal(err)
+	}
+	again := td.waitInbox(t, "bob", 3, 30*time.Second)[2]
+	m, err := mail.Extract(bytes.NewReader(again), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Subject, "sent again") || !strings.Contains(m.InReplyTo, "resend-2@attu.test") {
+		t.Fatalf("bob's third mail: %q, in reply to %q", m.Subject, m.InReplyTo)
+	}
+	if pic := attachmentIn(t, again, "map.png"); !bytes.Equal(pic, first) {
+		t.Fatalf("the picture sent again (%d bytes) is not the one first sent (%d bytes)", len(pic), len(first))
+	}
+	td.settled(t, 30*time.Second)
+	if err := td.db.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
