@@ -149,6 +149,7 @@ func refBlob(tx *bolt.Tx, p *packer, body []byte, packed bool, m *Mail, dictName
 			}
 		}
 		tx.Bucket(bBlobs).Put(k, v)
+		recentBodies.put(sum, body)
 	}
 	refs.Put(k, u64(n+1))
 	return hex.EncodeToString(k)
@@ -187,6 +188,18 @@ func unrefBlob(tx *bolt.Tx, sum string) error {
 		return err
 	}
 	return tx.Bucket(bBlobs).Delete(k)
+}
+
+// readBody returns the body of a mail stored under sum: from
+// recentBodies when it was stored lately, else readBlob. Check reads with
+// readBlob alone, so that it looks at what the file holds.
+func readBody(tx *bolt.Tx, sum string) ([]byte, error) {
+	if k, err := blobKey(sum); err == nil {
+		if b, ok := recentBodies.get(k); ok && tx.Bucket(bBlobs).Get(k) != nil {
+			return b, nil
+		}
+	}
+	return readBlob(tx, sum)
 }
 
 // readBlob returns the body stored under sum, checked against its hash.
@@ -292,7 +305,7 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 	}
 	if err == nil && bodies {
 		var text []byte
-		text, err = readBlob(tx, m.TextSHA256)
+		text, err = readBody(tx, m.TextSHA256)
 		m.Text = string(text)
 	}
 	for i := range m.Attachments {
@@ -303,7 +316,7 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 		if a.Dropped {
 			continue
 		}
-		a.Data, err = readBlob(tx, a.SHA256)
+		a.Data, err = readBody(tx, a.SHA256)
 		if err == nil && a.Data == nil {
 			a.Data = []byte{}
 		}

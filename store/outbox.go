@@ -181,7 +181,10 @@ func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]ui
 func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	ob := w.tx.Bucket(bOutbox)
 	var ids []uint64
-	var p packer
+	p := w.pack
+	if p == nil {
+		p = &packer{}
+	}
 	for _, m := range mails {
 		id, err := ob.NextSequence()
 		if err != nil {
@@ -192,11 +195,14 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		storeBodies(w.tx, &p, &m)
+		storeBodies(w.tx, p, &m)
 		if err := putMail(w.tx, &m); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
+	}
+	if p == w.pack {
+		return ids, nil // the caller finishes
 	}
 	return ids, p.finish(w.tx)
 }

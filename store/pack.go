@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -60,4 +62,56 @@ func (p *packer) finish(tx *bolt.Tx) error {
 	}
 	p.jobs = nil
 	return nil
+}
+
+// recentBodies keeps the last bodies stored in the blobs bucket, by hash,
+// so that the sender reads the mails queued a moment ago (which is when
+// it reads most of them) without decompressing their bodies again. A
+// hash names its body wherever it is stored, so what is kept here can
+// only ever be the right bytes, even for a transaction that was rolled
+// back; a body is looked for here only when a mail in the file names it.
+var recentBodies = bodyCache{max: 4 << 20}
+
+// bodyCache holds bodies by hash, the oldest going first when they would
+// take more than max bytes.
+type bodyCache struct {
+	mu    sync.Mutex
+	max   int
+	size  int
+	m     map[[sha256.Size]byte][]byte
+	order [][sha256.Size]byte
+}
+
+// put keeps a copy of body under sum.
+func (c *bodyCache) put(sum [sha256.Size]byte, body []byte) {
+	if len(body) > c.max/8 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[sum]; ok {
+		return
+	}
+	if c.m == nil {
+		c.m = map[[sha256.Size]byte][]byte{}
+	}
+	for len(c.order) > 0 && c.size+len(body) > c.max {
+		c.size -= len(c.m[c.order[0]])
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.m[sum] = bytes.Clone(body)
+	c.order = append(c.order, sum)
+	c.size += len(body)
+}
+
+// get returns the body under sum, which the caller must not change.
+func (c *bodyCache) get(sum []byte) ([]byte, bool) {
+	if len(sum) != sha256.Size {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[[sha256.Size]byte(sum)]
+	return b, ok
 }
