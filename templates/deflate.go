@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/adler32"
 	"math/bits"
@@ -231,17 +232,14 @@ type deflateBuf struct {
 	tokens []token
 }
 
-// rowDeflate appends to out raw compressed as a zlib stream, raw being
-// rows of stride bytes each (at most 32768).
-func (z *deflateBuf) rowDeflate(out, raw []byte, stride int) []byte {
-	var litFreq [numLitLen]uint32
-	var distFreq [numDist]uint32
-	upSym, upExtra, upBits := distSym(stride)
-	// Tokens: at each place the longer of the two matches, when it has
-	// three bytes at least, else the byte itself.
-	toks := z.tokens[:0]
-	for i := 0; i < len(raw); {
-		most := min(258, len(raw)-i)
+// rowTokens appends the tokens of row r of raw, rows of stride bytes, to
+// toks: at each place the longer of the two matches when it has three
+// bytes at least, else the byte itself. A match ends with its row, so
+// that a row's tokens depend on that row and the one above it alone.
+func rowTokens(toks []token, raw []byte, stride, r int) []token {
+	end := min((r+1)*stride, len(raw))
+	for i := r * stride; i < end; {
+		most := min(258, end-i)
 		n, up := 0, uint32(1)
 		if i >= stride {
 			n = matchLen(raw[i-stride:], raw[i:], most)
@@ -252,19 +250,79 @@ func (z *deflateBuf) rowDeflate(out, raw []byte, stride int) []byte {
 			}
 		}
 		if n < 3 {
-			litFreq[raw[i]]++
 			toks = append(toks, token(raw[i]))
 			i++
 			continue
 		}
-		litFreq[lengthSym[n]]++
-		if up == 1 {
-			distFreq[upSym]++
-		} else {
-			distFreq[0]++
-		}
 		toks = append(toks, token(matchFlag|uint32(n)<<8|up))
 		i += n
+	}
+	return toks
+}
+
+// rowCache holds the tokens of each row of one image's rows, so that
+// another image of the same size takes those of the rows the two share:
+// a report's picture is its map's with a few labels drawn on it.
+type rowCache struct {
+	raw    []byte
+	stride int
+	toks   []token
+	start  []int32  // row r's tokens are toks[start[r]:start[r+1]]
+	sums   []uint32 // the Adler-32 checksum of each row
+}
+
+func newRowCache(raw []byte, stride int) *rowCache {
+	c := &rowCache{raw: raw, stride: stride}
+	rows := (len(raw) + stride - 1) / stride
+	for r := range rows {
+		c.start = append(c.start, int32(len(c.toks)))
+		c.toks = rowTokens(c.toks, raw, stride, r)
+		c.sums = append(c.sums, adler32.Checksum(raw[r*stride:min((r+1)*stride, len(raw))]))
+	}
+	c.start = append(c.start, int32(len(c.toks)))
+	return c
+}
+
+// rowDeflate appends to out raw compressed as a zlib stream, raw being
+// rows of stride bytes each (at most 32768). With base, the rows raw
+// shares with base's, where the row above is shared too, take base's
+// tokens instead of being looked at again; the stream is the same.
+func (z *deflateBuf) rowDeflate(out, raw []byte, stride int, base *rowCache) []byte {
+	if base != nil && (base.stride != stride || len(base.raw) != len(raw)) {
+		base = nil
+	}
+	toks := z.tokens[:0]
+	above := false // the row above is base's
+	sum := uint32(1)
+	for r := 0; r*stride < len(raw); r++ {
+		lo, hi := r*stride, min((r+1)*stride, len(raw))
+		same := base != nil && bytes.Equal(raw[lo:hi], base.raw[lo:hi])
+		if same && (r == 0 || above) {
+			toks = append(toks, base.toks[base.start[r]:base.start[r+1]]...)
+		} else {
+			toks = rowTokens(toks, raw, stride, r)
+		}
+		if same {
+			sum = adler32Combine(sum, base.sums[r], hi-lo)
+		} else {
+			sum = adler32Combine(sum, adler32.Checksum(raw[lo:hi]), hi-lo)
+		}
+		above = same
+	}
+	var litFreq [numLitLen]uint32
+	var distFreq [numDist]uint32
+	upSym, upExtra, upBits := distSym(stride)
+	for _, t := range toks {
+		switch {
+		case t&matchFlag == 0:
+			litFreq[t]++
+		case t&1 == 1:
+			litFreq[lengthSym[t>>8&0x1ff]]++
+			distFreq[upSym]++
+		default:
+			litFreq[lengthSym[t>>8&0x1ff]]++
+			distFreq[0]++
+		}
 	}
 	z.tokens = toks
 	litFreq[endOfBlock]++
@@ -297,7 +355,20 @@ func (z *deflateBuf) rowDeflate(out, raw []byte, stride int) []byte {
 	}
 	w.sym(&lit, endOfBlock)
 	w.flush()
-	return binary.BigEndian.AppendUint32(w.out, adler32.Checksum(raw))
+	return binary.BigEndian.AppendUint32(w.out, sum)
+}
+
+// adler32Combine returns the Adler-32 checksum of a then b from theirs,
+// sa and sb, and b's length: the first sum of b's bytes grows by sa's,
+// the second by n times that (RFC 1950, section 8.2).
+func adler32Combine(sa, sb uint32, n int) uint32 {
+	const mod = 65521
+	rem := uint64(n % mod)
+	a1, b1 := uint64(sa&0xffff), uint64(sa>>16)
+	a2, b2 := uint64(sb&0xffff), uint64(sb>>16)
+	a := (a1 + a2 + mod - 1) % mod
+	b := (b1 + b2 + rem*a1 + mod - rem) % mod
+	return uint32(b<<16 | a)
 }
 
 // writeCodes writes the header of a dynamic block: the code lengths of

@@ -3,6 +3,7 @@ package templates
 import (
 	"bytes"
 	"compress/zlib"
+	"hash/adler32"
 	"image/png"
 	"io"
 	"math/rand/v2"
@@ -76,13 +77,24 @@ func TestRowDeflate(t *testing.T) {
 	}
 	for _, c := range cases {
 		var z deflateBuf
-		out := z.rowDeflate(nil, c.raw, c.stride)
+		out := z.rowDeflate(nil, c.raw, c.stride, nil)
 		if got := inflate(t, out); !bytes.Equal(got, c.raw) {
 			t.Errorf("%s: %d bytes back from %d", c.name, len(got), len(c.raw))
 		}
 		// The buffers are reused: a second run gives the same bytes.
-		if again := z.rowDeflate(nil, c.raw, c.stride); !bytes.Equal(again, out) {
+		if again := z.rowDeflate(nil, c.raw, c.stride, nil); !bytes.Equal(again, out) {
 			t.Errorf("%s: a second compression differs", c.name)
+		}
+		// Against a base that shares some rows, the same bytes again.
+		other := bytes.Clone(c.raw)
+		for i := 0; i < len(other); i += 3*c.stride + 1 {
+			other[i] ^= 0x5a
+		}
+		if got := z.rowDeflate(nil, c.raw, c.stride, newRowCache(other, c.stride)); !bytes.Equal(got, out) {
+			t.Errorf("%s: compressed against a base, the stream differs", c.name)
+		}
+		if got := z.rowDeflate(nil, c.raw, c.stride, newRowCache(c.raw, c.stride)); !bytes.Equal(got, out) {
+			t.Errorf("%s: compressed against itself, the stream differs", c.name)
 		}
 	}
 }
@@ -134,6 +146,10 @@ func TestPNGOfReports(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := rep.picture()
+		// Drawn on the map's picture or alone, the same file.
+		if alone, err := encodePNG(want, nil); err != nil || !bytes.Equal(alone, b) {
+			t.Fatalf("%v: the picture encoded alone differs (%v)", side, err)
+		}
 		if img.Bounds() != want.Rect {
 			t.Fatalf("%v: %v, drawn %v", side, img.Bounds(), want.Rect)
 		}
@@ -148,6 +164,22 @@ func TestPNGOfReports(t *testing.T) {
 	}
 }
 
+// TestAdler32Combine: the checksum of two pieces, combined, is the
+// checksum of the whole.
+func TestAdler32Combine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 200 {
+		b := make([]byte, rng.IntN(200000))
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		cut := rng.IntN(len(b) + 1)
+		if got, want := adler32Combine(adler32.Checksum(b[:cut]), adler32.Checksum(b[cut:]), len(b)-cut), adler32.Checksum(b); got != want {
+			t.Fatalf("%d bytes cut at %d: %08x, want %08x", len(b), cut, got, want)
+		}
+	}
+}
+
 // FuzzRowDeflate: whatever the bytes and the row length, the stream reads
 // back to them.
 func FuzzRowDeflate(f *testing.F) {
@@ -157,7 +189,7 @@ func FuzzRowDeflate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte, stride uint16) {
 		s := max(int(stride)%32769, 1)
 		var z deflateBuf
-		if got := inflate(t, z.rowDeflate(nil, raw, s)); !bytes.Equal(got, raw) {
+		if got := inflate(t, z.rowDeflate(nil, raw, s, nil)); !bytes.Equal(got, raw) {
 			t.Fatalf("%d bytes back from %d", len(got), len(raw))
 		}
 	})

@@ -232,9 +232,10 @@ func textWidth(s string) int { return font.MeasureString(pngFace, s).Ceil() }
 // pngBase is the picture of a map without units, drawn once, with its
 // rows packed as the PNG holds them (pack).
 type pngBase struct {
-	g   pngGeom
-	img *image.Paletted
-	raw []byte
+	g    pngGeom
+	img  *image.Paletted
+	raw  []byte
+	rows *rowCache
 }
 
 var pngBases sync.Map // *adjudicator.Map → *pngBase
@@ -245,6 +246,7 @@ func basePicture(m *adjudicator.Map) *pngBase {
 	}
 	b := drawBase(m)
 	b.raw = pack(b.img, nil, nil)
+	b.rows = newRowCache(b.raw, 1+(b.img.Rect.Dx()+1)/2)
 	actual, _ := pngBases.LoadOrStore(m, b)
 	return actual.(*pngBase)
 }
@@ -479,12 +481,14 @@ func encodePNG(img *image.Paletted, base *pngBase) ([]byte, error) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	enc := pngEncoders.Get().(*pngEncoder)
 	defer pngEncoders.Put(enc)
+	var rows *rowCache
 	if base != nil && base.img.Rect == img.Rect {
 		enc.raw = packInto(enc.raw, img, base.img, base.raw)
+		rows = base.rows
 	} else {
 		enc.raw = packInto(enc.raw, img, nil, nil)
 	}
-	enc.out = enc.z.rowDeflate(enc.out[:0], enc.raw, 1+(w+1)/2)
+	enc.out = enc.z.rowDeflate(enc.out[:0], enc.raw, 1+(w+1)/2, rows)
 
 	out := bytes.NewBuffer(make([]byte, 0, len(enc.out)+128))
 	out.WriteString("\x89PNG\r\n\x1a\n")
