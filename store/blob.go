@@ -125,9 +125,9 @@ func compressed(mimeType string) bool {
 // compressed, against a dictionary (dictFor) when dictName is not empty.
 // It returns the body's hash (hex).
 //
-// With a packer, the body is stored as it is for now and the packer
-// compresses it later, beside the other bodies of the batch.
-func refBlob(tx *bolt.Tx, p *packer, body []byte, packed bool, m *Mail, dictName string) string {
+// With later, the body is stored as it came: packSent compresses it once
+// its mail has been sent.
+func refBlob(tx *bolt.Tx, later bool, body []byte, packed bool, m *Mail, dictName string) string {
 	sum := sha256.Sum256(body)
 	k := sum[:]
 	refs := tx.Bucket(bBlobRefs)
@@ -137,16 +137,12 @@ func refBlob(tx *bolt.Tx, p *packer, body []byte, packed bool, m *Mail, dictName
 	}
 	if n == 0 || tx.Bucket(bBlobs).Get(k) == nil {
 		v := append([]byte{snapRaw}, body...)
-		if !packed {
+		if !packed && !later {
 			var dictSum, dict []byte
 			if dictName != "" {
 				dictSum, dict = dictFor(tx, m, dictName, k)
 			}
-			if p != nil {
-				p.add(k, body, dictSum, dict)
-			} else {
-				v = packBlob(body, dictSum, dict)
-			}
+			v = packBlob(body, dictSum, dict)
 		}
 		tx.Bucket(bBlobs).Put(k, v)
 		recentBodies.put(sum, body)
@@ -223,10 +219,24 @@ func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
 }
 
 // storeBodies moves m's text and the bodies of its attachments to the
-// blobs bucket (see storeAttachments), compressed at once or by p.
-func storeBodies(tx *bolt.Tx, p *packer, m *Mail) {
-	m.TextSHA256 = refBlob(tx, p, []byte(m.Text), false, m, "\x00text")
-	storeAttachments(tx, p, m)
+// blobs bucket (see storeAttachments): compressed at once or, with later,
+// once the mail has been sent (packSent).
+func storeBodies(tx *bolt.Tx, later bool, m *Mail) {
+	m.TextSHA256 = refBlob(tx, later, []byte(m.Text), false, m, textDict)
+	storeAttachments(tx, later, m)
+}
+
+// textDict names the dictionary of mails' texts (dictFor); that of an
+// attachment is its name.
+const textDict = "\x00text"
+
+// dictName names the dictionary a's body is compressed against, empty
+// for none.
+func dictName(a Attachment) string {
+	if a.Redrawable {
+		return "" // a dictionary must never be dropped
+	}
+	return a.Name
 }
 
 // storeAttachments replaces the bodies of m's attachments by references to
@@ -234,20 +244,16 @@ func storeBodies(tx *bolt.Tx, p *packer, m *Mail) {
 // the outbox still keeps (a report sent again) shares it; one whose body is
 // no longer kept is left out, so the mail goes without it rather than not
 // at all.
-func storeAttachments(tx *bolt.Tx, p *packer, m *Mail) {
+func storeAttachments(tx *bolt.Tx, later bool, m *Mail) {
 	kept := m.Attachments[:0:0]
 	for _, a := range m.Attachments {
 		switch {
 		case a.Data != nil:
 			a.Size = len(a.Data)
-			dict := a.Name
-			if a.Redrawable {
-				dict = "" // a dictionary must never be dropped
-			}
-			a.SHA256 = refBlob(tx, p, a.Data, compressed(a.Type), m, dict)
+			a.SHA256 = refBlob(tx, later, a.Data, compressed(a.Type), m, dictName(a))
 		case a.SHA256 != "" && refExisting(tx, a.SHA256):
 		case a.SHA256 == "" && a.Size == 0:
-			a.SHA256 = refBlob(tx, p, nil, false, m, "")
+			a.SHA256 = refBlob(tx, later, nil, false, m, "")
 		default:
 			continue
 		}
@@ -472,7 +478,7 @@ func migrateOutbox(tx *bolt.Tx) error {
 		for _, a := range old.Attachments {
 			m.Attachments = append(m.Attachments, Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
 		}
-		storeBodies(tx, nil, &m)
+		storeBodies(tx, false, &m)
 		if err := putMail(tx, &m); err != nil {
 			return err
 		}

@@ -181,10 +181,6 @@ func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]ui
 func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	ob := w.tx.Bucket(bOutbox)
 	var ids []uint64
-	p := w.pack
-	if p == nil {
-		p = &packer{}
-	}
 	for _, m := range mails {
 		id, err := ob.NextSequence()
 		if err != nil {
@@ -195,16 +191,13 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		storeBodies(w.tx, p, &m)
+		storeBodies(w.tx, true, &m)
 		if err := putMail(w.tx, &m); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
 	}
-	if p == w.pack {
-		return ids, nil // the caller finishes
-	}
-	return ids, p.finish(w.tx)
+	return ids, nil
 }
 
 // Pending returns up to max unsent mails due at now, oldest first (max <= 0:
@@ -282,7 +275,19 @@ func (db *DB) MarkSent(id uint64, t time.Time) error { return db.MarkSentAll([]u
 
 // MarkSentAll is MarkSent for many mails in one transaction: all are
 // recorded, or none.
+//
+// Once they are recorded, the bodies of the mails that are still stored as
+// they came are compressed (packSent); an error there leaves them whole
+// and is not MarkSentAll's: the mails are recorded as sent.
 func (db *DB) MarkSentAll(ids []uint64, t time.Time) error {
+	if err := db.markSent(ids, t); err != nil {
+		return err
+	}
+	_ = db.packSent(ids) // see above
+	return nil
+}
+
+func (db *DB) markSent(ids []uint64, t time.Time) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		for _, id := range ids {
 			m, err := getMail(tx, id, false)
