@@ -125,7 +125,7 @@ func compressed(mimeType string) bool {
 // compressed, against a dictionary (dictFor) when dictName is not empty.
 // It returns the body's hash (hex).
 //
-// With later, the body is stored as it came: packSent compresses it once
+// With later, the body is stored as it came: PackSent compresses it once
 // its mail has been sent.
 func refBlob(tx *bolt.Tx, later bool, body []byte, packed bool, m *Mail, dictName string) string {
 	sum := sha256.Sum256(body)
@@ -220,7 +220,7 @@ func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
 
 // storeBodies moves m's text and the bodies of its attachments to the
 // blobs bucket (see storeAttachments): compressed at once or, with later,
-// once the mail has been sent (packSent).
+// once the mail has been sent (PackSent).
 func storeBodies(tx *bolt.Tx, later bool, m *Mail) {
 	m.TextSHA256 = refBlob(tx, later, []byte(m.Text), false, m, textDict)
 	storeAttachments(tx, later, m)

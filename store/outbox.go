@@ -277,17 +277,19 @@ func (db *DB) MarkSent(id uint64, t time.Time) error { return db.MarkSentAll([]u
 // recorded, or none.
 //
 // Once they are recorded, the bodies of the mails that are still stored as
-// they came are compressed (packSent); an error there leaves them whole
+// they came are compressed (PackSent); an error there leaves them whole
 // and is not MarkSentAll's: the mails are recorded as sent.
 func (db *DB) MarkSentAll(ids []uint64, t time.Time) error {
-	if err := db.markSent(ids, t); err != nil {
+	if err := db.RecordSent(ids, t); err != nil {
 		return err
 	}
-	_ = db.packSent(ids) // see above
+	_ = db.PackSent(ids) // see above
 	return nil
 }
 
-func (db *DB) markSent(ids []uint64, t time.Time) error {
+// RecordSent is MarkSentAll without compressing the bodies: for a caller
+// that compresses them later, with PackSent, when it has time to spare.
+func (db *DB) RecordSent(ids []uint64, t time.Time) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		for _, id := range ids {
 			m, err := getMail(tx, id, false)

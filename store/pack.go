@@ -15,7 +15,7 @@ import (
 // bodies of a mail are stored as they came when it is queued (refBlob
 // with later), because compressing them against their dictionaries is
 // most of what storing a report costs, and the report would wait for it.
-// Once the mail is out, packSent compresses them away from any write
+// Once the mail is out, PackSent compresses them away from any write
 // transaction, on as many cores as there are, and stores each compressed
 // form where that pays (packBlob) in one short transaction.
 type packer struct {
@@ -43,7 +43,7 @@ func (p *packer) sent(tx *bolt.Tx, m *Mail) {
 
 // body adds the body stored under sum, when it is stored as it came, with
 // the dictionary dictFor would give it (without recording one: that is
-// for packSent's last transaction).
+// for the last transaction of PackSent).
 func (p *packer) body(tx *bolt.Tx, m *Mail, sum, dictName string) {
 	k, err := blobKey(sum)
 	if err != nil || p.seen[sum] {
@@ -95,13 +95,13 @@ func (p *packer) compress() [][]byte {
 	return out
 }
 
-// packSent compresses the bodies of the mails ids, just sent, that are
-// still stored as they came. It reads in one transaction, compresses
+// PackSent compresses the bodies of the mails ids, recorded as sent, that
+// are still stored as they came (see packer). It reads in one transaction, compresses
 // outside any, and stores the results in a third, where each is checked
 // again: a body changed or gone meanwhile, or a dictionary recorded
 // meanwhile by another, is left as it is. A body left uncompressed is
 // still whole, so an error here loses nothing.
-func (db *DB) packSent(ids []uint64) error {
+func (db *DB) PackSent(ids []uint64) error {
 	var p packer
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		for _, id := range ids {
