@@ -255,6 +255,10 @@ func readAll(s *State) string {
 		}
 	}
 	hexes, _ := s.Occupants()
+	for _, side := range []Side{US, JP, Umpire} {
+		o := s.Outlook(side) // what a report is made of, each side's at once
+		n += len(o.Units) + len(o.Standing) + len(o.Options)
+	}
 	us, jp := s.View(US), s.View(JP)
 	w := s.Wait()
 	return fmt.Sprintf("%d %d %d %d %s %v %d", n, len(hexes), len(us.Units), len(jp.Units), w,

@@ -16,7 +16,9 @@ package templates
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
@@ -159,7 +161,22 @@ type grid struct {
 	header      func(g *grid, c *canvas)
 	cols        [2]int // first and last column drawn
 	rows        [2]int // first and last row drawn
+	// base, when set, keys the header and sides of the grid, which
+	// depend on nothing else, in gridBases: they are drawn once.
+	base *gridKey
 }
+
+// gridKey names the header and hexsides of an island grid: its map and
+// the columns and rows it draws.
+type gridKey struct {
+	m          *adjudicator.Map
+	cols, rows [2]int
+}
+
+// gridBases keeps the header and hexsides of island grids (gridKey →
+// *canvas, never changed once stored): every report draws the same island,
+// only its labels differ.
+var gridBases sync.Map
 
 type point struct{ x, y int }
 
@@ -234,6 +251,27 @@ func (g *grid) render() string { return g.draw().String() }
 // draw paints the grid on a fresh canvas, whose cells are where origin,
 // side and interior say.
 func (g *grid) draw() *canvas {
+	var c *canvas
+	if g.base == nil {
+		c = g.drawSides()
+	} else if b, ok := gridBases.Load(*g.base); ok {
+		c = b.(*canvas).clone()
+	} else {
+		c = g.drawSides()
+		gridBases.LoadOrStore(*g.base, c.clone())
+	}
+	for col := g.cols[0]; col <= g.cols[1]; col++ {
+		for row := g.rows[0]; row <= g.rows[1]; row++ {
+			if h := adjudicator.MakeHex(col, row); g.shown[h] {
+				g.label(g, h, c)
+			}
+		}
+	}
+	return c
+}
+
+// drawSides paints the header and the sides of the grid on a fresh canvas.
+func (g *grid) drawSides() *canvas {
 	c := &canvas{}
 	if g.header != nil {
 		g.header(g, c)
@@ -248,13 +286,6 @@ func (g *grid) draw() *canvas {
 			}
 			for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
 				g.drawSide(c, h, d)
-			}
-		}
-	}
-	for col := g.cols[0]; col <= g.cols[1]; col++ {
-		for row := g.rows[0]; row <= g.rows[1]; row++ {
-			if h := adjudicator.MakeHex(col, row); g.shown[h] {
-				g.label(g, h, c)
 			}
 		}
 	}
@@ -376,6 +407,14 @@ func uphillArrows(d adjudicator.Direction) (fwd, back byte) {
 // canvas is a grid of bytes that grows as it is written.
 type canvas struct{ lines [][]byte }
 
+func (c *canvas) clone() *canvas {
+	d := &canvas{lines: make([][]byte, len(c.lines))}
+	for i, l := range c.lines {
+		d.lines[i] = slices.Clone(l)
+	}
+	return d
+}
+
 func (c *canvas) putByte(x, y int, b byte) {
 	if x < 0 || y < 0 {
 		return
@@ -455,6 +494,10 @@ func islandGrid(m *adjudicator.Map, opt MapOptions, cols, rows [2]int) *grid {
 		shown: map[adjudicator.Hex]bool{},
 		cols:  cols,
 		rows:  rows,
+	}
+	if m == adjudicator.BuiltinMap() {
+		// Other maps (a rules case's) come and go: not worth keeping.
+		g.base = &gridKey{m, cols, rows}
 	}
 	for col := cols[0]; col <= cols[1]; col++ {
 		for row := rows[0]; row <= rows[1]; row++ {

@@ -398,15 +398,40 @@ func drawLegend(c pcanvas, g pngGeom) {
 // PNG returns the picture of the map as the report's reader sees it.
 func (r *Report) PNG() ([]byte, error) {
 	base := basePicture(r.gameMap())
-	img := pictures.Get().(*image.Paletted)
-	defer pictures.Put(img)
+	img := pictures.get()
+	defer pictures.put(img)
 	r.draw(base, img)
 	return encodePNG(img, base)
 }
 
-// pictures are the images PNG draws on, kept for the next report: each is
-// as large as the map.
-var pictures = sync.Pool{New: func() any { return new(image.Paletted) }}
+// spare keeps up to a few values for the next one to need them, as a
+// sync.Pool does, except that the garbage collector leaves them alone:
+// the buffers of a picture are large and needed at every report, and
+// allocating them anew after each collection costs more than keeping
+// them (a few megabytes).
+type spare[T any] struct{ c chan *T }
+
+func newSpare[T any](n int) spare[T] { return spare[T]{make(chan *T, n)} }
+
+func (s spare[T]) get() *T {
+	select {
+	case v := <-s.c:
+		return v
+	default:
+		return new(T)
+	}
+}
+
+func (s spare[T]) put(v *T) {
+	select {
+	case s.c <- v:
+	default:
+	}
+}
+
+// pictures are the images PNG draws on, each as large as the map; one
+// for each of the reports of a step drawn at once.
+var pictures = newSpare[image.Paletted](3)
 
 // pngEncoder keeps buffers for the next encoding: reports are made often.
 type pngEncoder struct {
@@ -414,7 +439,7 @@ type pngEncoder struct {
 	z        deflateBuf
 }
 
-var pngEncoders = sync.Pool{New: func() any { return &pngEncoder{} }}
+var pngEncoders = newSpare[pngEncoder](3)
 
 // pack writes img's pixels into raw as PNG rows of four bits a pixel,
 // each after its filter byte 0 (none). With base, an image of the same
@@ -479,8 +504,8 @@ func encodePNG(img *image.Paletted, base *pngBase) ([]byte, error) {
 		return nil, fmt.Errorf("templates: a %d-colour palette does not fit in four bits", len(img.Palette))
 	}
 	w, h := img.Rect.Dx(), img.Rect.Dy()
-	enc := pngEncoders.Get().(*pngEncoder)
-	defer pngEncoders.Put(enc)
+	enc := pngEncoders.get()
+	defer pngEncoders.put(enc)
 	var rows *rowCache
 	if base != nil && base.img.Rect == img.Rect {
 		enc.raw = packInto(enc.raw, img, base.img, base.raw)

@@ -124,32 +124,27 @@ type reportDone struct {
 }
 
 // reportMails is reportMail for several sides at once, in the order of
-// reqs. Each side's report is drawn from its own View and redacted events
-// (sideReport, read from st one side after the other), and rendering it
-// reads nothing else, so the reports are rendered concurrently: rendering
-// is most of a step's work, and it runs inside the game's write
-// transaction.
+// reqs. Each side's report is made from its own View, Outlook and
+// redacted events (sideReport) and rendering it reads nothing else, so
+// the reports are made and rendered concurrently: that is most of a
+// step's work, and it runs inside the game's write transaction.
 func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
 	reports := make([]*templates.Report, len(reqs))
-	for i, q := range reqs {
-		out[i].side = q.side
-		if p, ok := g.Player(q.side); ok && p.Address != "" {
-			reports[i] = s.sideReport(g, rec, st, q.side, evs)
-		}
-	}
 	arts := make([]*templates.Artefacts, len(reqs))
 	errs := make([]error, len(reqs))
 	var wg sync.WaitGroup
-	for i, r := range reports {
-		if r == nil {
+	for i, q := range reqs {
+		out[i].side = q.side
+		if p, ok := g.Player(q.side); !ok || p.Address == "" {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			arts[i], errs[i] = r.Render()
-		}()
+		// The position is only read, by all at once (a State is safe
+		// for concurrent readers).
+		wg.Go(func() {
+			reports[i] = s.sideReport(g, rec, st, q.side, evs)
+			arts[i], errs[i] = reports[i].Render()
+		})
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
