@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 )
@@ -138,9 +139,10 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 		ms[i] = &pending[i].Mail
 	}
 	errs := o.s.sendAll(ctx, ms)
-	if ctx.Err() != nil {
-		return 0 // Run returns at once
-	}
+	// What the server accepted is recorded even when ctx has ended: left
+	// unrecorded, it would go out a second time after a restart. A mail
+	// not tried because ctx ended is no failed attempt.
+	stopping := ctx.Err() != nil
 	wait := o.cfg.Interval
 	stuck := false // the queue refused to record an outcome
 	if bq, ok := o.q.(BatchQueue); ok {
@@ -177,6 +179,9 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 			}
 			continue
 		}
+		if stopping && errors.Is(errs[i], ctx.Err()) {
+			continue
+		}
 		delay := backoff(q.Attempts, o.cfg.RetryMin, o.cfg.RetryMax)
 		o.log.Warn("outbox: sending failed, will retry", "id", q.ID, "message_id", q.Mail.MessageID,
 			"attempt", q.Attempts+1, "in", delay, "err", errs[i])
@@ -188,6 +193,9 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	}
 	if stuck {
 		return min(wait, o.cfg.RetryMin)
+	}
+	if stopping {
+		return 0 // Run returns at once
 	}
 	if len(pending) == o.cfg.Batch {
 		return 0 // more may be waiting

@@ -308,6 +308,54 @@ func TestOutboxRetries(t *testing.T) {
 	}
 }
 
+// Stopped in the middle of a batch, the outbox still records what the
+// server accepted, so that a restart sends it no second time, and counts
+// no failed attempt against what it never tried. Whenever the stop comes,
+// every mail delivered is recorded as sent and every mail recorded as
+// sent was delivered.
+func TestOutboxStopsMidBatch(t *testing.T) {
+	for round := range 5 {
+		sys, own := system(t, nil)
+		us, _ := sys.AddUser("us", "secret")
+		q := &memQueue{}
+		for i := range 20 {
+			q.add(Outgoing{To: []string{us}, Subject: "[attu g1] report", MessageID: fmt.Sprintf("g1.%d.%d@attu.test", round, i),
+				Text: strings.Repeat("report\n", 2000)})
+		}
+		o := NewOutbox(q, sender(t, sys, own), OutboxConfig{Batch: 20, Logger: testLogger(t)})
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			// Stop once the first mails are in.
+			sys.WaitDeliveries(ctxTimeout(t, 10*time.Second), 1+round)
+			cancel()
+		}()
+		if err := o.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		delivered := map[string]bool{}
+		for _, d := range sys.Deliveries() {
+			m, err := Extract(bytes.NewReader(d.Data), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			delivered[m.MessageID] = true
+		}
+		sent := 0
+		for _, m := range q.snapshot() {
+			if !m.sent.IsZero() != delivered[m.Mail.MessageID] {
+				t.Errorf("round %d: %s delivered %v, recorded as sent %v", round, m.Mail.MessageID, delivered[m.Mail.MessageID], !m.sent.IsZero())
+			}
+			if m.sent.IsZero() && m.Attempts != 0 {
+				t.Errorf("round %d: %s not sent, yet %d attempts counted (%v)", round, m.Mail.MessageID, m.Attempts, m.cause)
+			}
+			if !m.sent.IsZero() {
+				sent++
+			}
+		}
+		t.Logf("round %d: %d of 20 sent before the stop", round, sent)
+	}
+}
+
 // The backoff doubles from its minimum up to its cap.
 func TestBackoff(t *testing.T) {
 	var got []time.Duration
