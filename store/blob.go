@@ -59,22 +59,38 @@ var blobWriters = sync.Pool{New: func() any {
 
 // packBlob is b as stored: compressed (against dict, whose hash is
 // dictSum, when given) when that saves at least an eighth.
+//
+// Against a dictionary, the compressor is given the dictionary's last
+// window first and flushed: what it writes after the flush, its blocks
+// starting on a byte, is the stream a reader primed with the dictionary
+// (flate.NewReaderDict) decodes, exactly as if flate.NewWriterDict had
+// written it. That spares a fresh compressor (a megabyte of tables) for
+// every body, which a burst of them turned into a heap of garbage.
 func packBlob(b, dictSum, dict []byte) []byte {
 	var buf bytes.Buffer
 	buf.Grow(len(b)/3 + 64)
-	var zw *flate.Writer
+	zw := blobWriters.Get().(*flate.Writer)
+	defer blobWriters.Put(zw)
 	if dict != nil {
+		const window = 1 << 15 // DEFLATE reaches no further back
+		dict = dict[max(len(dict)-window, 0):]
+		var primed bytes.Buffer
+		primed.Grow(len(dict)/2 + len(b)/3 + 64)
+		zw.Reset(&primed)
+		zw.Write(dict)
+		zw.Flush()
+		skip := primed.Len()
+		zw.Write(b)
+		zw.Close()
 		buf.WriteByte(blobDict)
 		buf.Write(dictSum)
-		zw, _ = flate.NewWriterDict(&buf, flate.DefaultCompression, dict) // the level is valid
+		buf.Write(primed.Bytes()[skip:])
 	} else {
 		buf.WriteByte(snapFlate)
-		zw = blobWriters.Get().(*flate.Writer)
 		zw.Reset(&buf)
-		defer blobWriters.Put(zw)
+		zw.Write(b)
+		zw.Close()
 	}
-	zw.Write(b)
-	zw.Close()
 	if buf.Len() < len(b)-len(b)/8 {
 		return buf.Bytes()
 	}
@@ -125,9 +141,9 @@ func compressed(mimeType string) bool {
 // compressed, against a dictionary (dictFor) when dictName is not empty.
 // It returns the body's hash (hex).
 //
-// With later, the body is stored as it came: PackSent compresses it once
-// its mail has been sent.
-func refBlob(tx *bolt.Tx, later bool, body []byte, packed bool, m *Mail, dictName string) string {
+// With a packer, the body is stored as it is for now and the packer
+// compresses it later, beside the other bodies of the batch.
+func refBlob(tx *bolt.Tx, p *packer, body []byte, packed bool, m *Mail, dictName string) string {
 	sum := sha256.Sum256(body)
 	k := sum[:]
 	refs := tx.Bucket(bBlobRefs)
@@ -137,12 +153,16 @@ func refBlob(tx *bolt.Tx, later bool, body []byte, packed bool, m *Mail, dictNam
 	}
 	if n == 0 || tx.Bucket(bBlobs).Get(k) == nil {
 		v := append([]byte{snapRaw}, body...)
-		if !packed && !later {
+		if !packed {
 			var dictSum, dict []byte
 			if dictName != "" {
 				dictSum, dict = dictFor(tx, m, dictName, k)
 			}
-			v = packBlob(body, dictSum, dict)
+			if p != nil {
+				p.add(k, body, dictSum, dict)
+			} else {
+				v = packBlob(body, dictSum, dict)
+			}
 		}
 		tx.Bucket(bBlobs).Put(k, v)
 		recentBodies.put(sum, body)
@@ -219,11 +239,10 @@ func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
 }
 
 // storeBodies moves m's text and the bodies of its attachments to the
-// blobs bucket (see storeAttachments): compressed at once or, with later,
-// once the mail has been sent (PackSent).
-func storeBodies(tx *bolt.Tx, later bool, m *Mail) {
-	m.TextSHA256 = refBlob(tx, later, []byte(m.Text), false, m, textDict)
-	storeAttachments(tx, later, m)
+// blobs bucket (see storeAttachments), compressed at once or by p.
+func storeBodies(tx *bolt.Tx, p *packer, m *Mail) {
+	m.TextSHA256 = refBlob(tx, p, []byte(m.Text), false, m, textDict)
+	storeAttachments(tx, p, m)
 }
 
 // textDict names the dictionary of mails' texts (dictFor); that of an
@@ -244,16 +263,16 @@ func dictName(a Attachment) string {
 // the outbox still keeps (a report sent again) shares it; one whose body is
 // no longer kept is left out, so the mail goes without it rather than not
 // at all.
-func storeAttachments(tx *bolt.Tx, later bool, m *Mail) {
+func storeAttachments(tx *bolt.Tx, p *packer, m *Mail) {
 	kept := m.Attachments[:0:0]
 	for _, a := range m.Attachments {
 		switch {
 		case a.Data != nil:
 			a.Size = len(a.Data)
-			a.SHA256 = refBlob(tx, later, a.Data, compressed(a.Type), m, dictName(a))
+			a.SHA256 = refBlob(tx, p, a.Data, compressed(a.Type), m, dictName(a))
 		case a.SHA256 != "" && refExisting(tx, a.SHA256):
 		case a.SHA256 == "" && a.Size == 0:
-			a.SHA256 = refBlob(tx, later, nil, false, m, "")
+			a.SHA256 = refBlob(tx, p, nil, false, m, "")
 		default:
 			continue
 		}
@@ -478,7 +497,7 @@ func migrateOutbox(tx *bolt.Tx) error {
 		for _, a := range old.Attachments {
 			m.Attachments = append(m.Attachments, Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
 		}
-		storeBodies(tx, false, &m)
+		storeBodies(tx, nil, &m)
 		if err := putMail(tx, &m); err != nil {
 			return err
 		}

@@ -580,6 +580,9 @@ type gameTx struct {
 	tx *bolt.Tx
 	b  *bolt.Bucket
 	g  *Game
+	// pack, when set, compresses the bodies of the mails queued, all
+	// together when the caller says (packer.finish).
+	pack *packer
 }
 
 // viewGame runs fn in a read transaction on game id.

@@ -214,12 +214,8 @@ some 20 MB; kept as such, the file would hold that much. Instead:
     lists, so this makes them two to three times smaller again. A
     dictionary body is never dropped, so each stays readable on its own
     (with its dictionary), and Check decodes every one against its hash.
-    A mail's bodies are compressed once it has been sent, not when it is
-    queued: compressing them is most of what storing a report costs, and
-    the report would wait for it. Until then they are stored as they
-    came; once the sent mail is recorded (MarkSent, MarkSentAll) they are
-    read, compressed outside any write transaction and stored again in
-    one short one, so "the first of them" is the first sent.
+    The bodies of the mails one transaction queues are compressed side by
+    side, on as many cores as there are, once all are in (packer).
   - The map picture (a PNG of some 70 KB, compressed already) is drawn
     from a stored position and can be drawn again: the game service marks
     it Attachment.Redrawable and records the log entry whose position

@@ -181,6 +181,10 @@ func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]ui
 func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	ob := w.tx.Bucket(bOutbox)
 	var ids []uint64
+	p := w.pack
+	if p == nil {
+		p = &packer{}
+	}
 	for _, m := range mails {
 		id, err := ob.NextSequence()
 		if err != nil {
@@ -191,13 +195,16 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		storeBodies(w.tx, true, &m)
+		storeBodies(w.tx, p, &m)
 		if err := putMail(w.tx, &m); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
 	}
-	return ids, nil
+	if p == w.pack {
+		return ids, nil // the caller finishes
+	}
+	return ids, p.finish(w.tx)
 }
 
 // Pending returns up to max unsent mails due at now, oldest first (max <= 0:
@@ -275,21 +282,7 @@ func (db *DB) MarkSent(id uint64, t time.Time) error { return db.MarkSentAll([]u
 
 // MarkSentAll is MarkSent for many mails in one transaction: all are
 // recorded, or none.
-//
-// Once they are recorded, the bodies of the mails that are still stored as
-// they came are compressed (PackSent); an error there leaves them whole
-// and is not MarkSentAll's: the mails are recorded as sent.
 func (db *DB) MarkSentAll(ids []uint64, t time.Time) error {
-	if err := db.RecordSent(ids, t); err != nil {
-		return err
-	}
-	_ = db.PackSent(ids) // see above
-	return nil
-}
-
-// RecordSent is MarkSentAll without compressing the bodies: for a caller
-// that compresses them later, with PackSent, when it has time to spare.
-func (db *DB) RecordSent(ids []uint64, t time.Time) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		for _, id := range ids {
 			m, err := getMail(tx, id, false)

@@ -429,9 +429,10 @@ func (s spare[T]) put(v *T) {
 	}
 }
 
-// pictures are the images PNG draws on, each as large as the map; one
-// for each of the reports of a step drawn at once.
-var pictures = newSpare[image.Paletted](3)
+// pictures are the images PNG draws on, each as large as the map. One is
+// kept: the reports of a step drawn at once take more, but each kept
+// costs its megabytes in every daemon, busy or not.
+var pictures = newSpare[image.Paletted](1)
 
 // pngEncoder keeps buffers for the next encoding: reports are made often.
 type pngEncoder struct {
@@ -439,7 +440,7 @@ type pngEncoder struct {
 	z        deflateBuf
 }
 
-var pngEncoders = newSpare[pngEncoder](3)
+var pngEncoders = newSpare[pngEncoder](1)
 
 // pack writes img's pixels into raw as PNG rows of four bits a pixel,
 // each after its filter byte 0 (none). With base, an image of the same

@@ -52,7 +52,6 @@ type daemon struct {
 	inbox   *mail.Inbox
 	outbox  *mail.Outbox
 	answers *mail.RateLimiter
-	packer  *sentPacker
 	// gate keeps the operator's commands that read from seeing a game
 	// change half-way: held for writing while the service changes games.
 	gate sync.RWMutex
@@ -94,8 +93,7 @@ func newDaemon(svc *referee.Service, cfg daemonConfig) (*daemon, error) {
 	}
 	cfg.Outbox.Logger = cfg.Logger
 	d.inbox = in
-	d.packer = newSentPacker(d.db, d.log)
-	d.outbox = mail.NewOutbox(queue{d.db, d.packer}, s, cfg.Outbox)
+	d.outbox = mail.NewOutbox(queue{d.db}, s, cfg.Outbox)
 	return d, nil
 }
 
@@ -120,8 +118,7 @@ func (d *daemon) run(ctx context.Context) error {
 			go func() { defer wg.Done(); serveControl(ctx, ln, h) }()
 		}
 	}
-	wg.Add(4)
-	go func() { defer wg.Done(); d.packer.run(ctx) }()
+	wg.Add(3)
 	go func() { defer wg.Done(); d.inbox.Run(ctx, from) }()
 	go func() { defer wg.Done(); d.outbox.Run(ctx) }()
 	go func() { defer wg.Done(); d.tick(ctx) }()
@@ -156,7 +153,6 @@ func (d *daemon) tick(ctx context.Context) {
 // Each mail gets an id for the log lines about it.
 func (d *daemon) handle(ctx context.Context, in *mail.Incoming) error {
 	lg := d.log.With("mail", mailID(), "uid", in.UID)
-	d.packer.touch()
 	raw, err := in.Fetch(ctx)
 	if err != nil {
 		return err
@@ -295,12 +291,8 @@ func (d *daemon) savePosition(p mail.Position) {
 	}
 }
 
-// queue adapts the store's outbox to the mail package's Queue; the bodies
-// of the mails sent are compressed later, by packer.
-type queue struct {
-	db     *store.DB
-	packer *sentPacker
-}
+// queue adapts the store's outbox to the mail package's Queue.
+type queue struct{ db *store.DB }
 
 func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
 	ms, err := q.db.Pending(now, max)
@@ -329,16 +321,10 @@ func outgoing(m store.Mail) mail.Outgoing {
 	return o
 }
 
-func (q queue) MarkSent(id uint64, t time.Time) error { return q.MarkSentAll([]uint64{id}, t) }
+func (q queue) MarkSent(id uint64, t time.Time) error { return q.db.MarkSent(id, t) }
 
 // MarkSentAll records a whole batch in one transaction (mail.BatchQueue).
-func (q queue) MarkSentAll(ids []uint64, t time.Time) error {
-	if err := q.db.RecordSent(ids, t); err != nil {
-		return err
-	}
-	q.packer.sent(ids)
-	return nil
-}
+func (q queue) MarkSentAll(ids []uint64, t time.Time) error { return q.db.MarkSentAll(ids, t) }
 
 func (q queue) Retry(id uint64, cause error, next time.Time) error {
 	return q.db.Retry(id, cause, next)
