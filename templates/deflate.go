@@ -24,6 +24,9 @@ const (
 	numDist    = 30
 	maxCodeLen = 15 // the longest code of either alphabet
 	maxCLCLen  = 7  // the longest code of the code-length alphabet
+	// maxDistance is the furthest back a match may reach; rows longer
+	// than that are compressed with runs alone.
+	maxDistance = 1 << 15
 )
 
 // lengthSym is the symbol (257-285) of each match length 3 to 258, and
@@ -241,7 +244,7 @@ func rowTokens(toks []token, raw []byte, stride, r int) []token {
 	for i := r * stride; i < end; {
 		most := min(258, end-i)
 		n, up := 0, uint32(1)
-		if i >= stride {
+		if i >= stride && stride <= maxDistance {
 			n = matchLen(raw[i-stride:], raw[i:], most)
 		}
 		if n < most && i >= 1 && raw[i-1] == raw[i] {
@@ -284,7 +287,7 @@ func newRowCache(raw []byte, stride int) *rowCache {
 }
 
 // rowDeflate appends to out raw compressed as a zlib stream, raw being
-// rows of stride bytes each (at most 32768). With base, the rows raw
+// rows of stride bytes each. With base, the rows raw
 // shares with base's, where the row above is shared too, take base's
 // tokens instead of being looked at again; the stream is the same.
 func (z *deflateBuf) rowDeflate(out, raw []byte, stride int, base *rowCache) []byte {
