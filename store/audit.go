@@ -155,7 +155,7 @@ func (a *auditor) run() {
 	for i, xe := range x.Log {
 		seq := uint64(i + 1)
 		a.cur = seq
-		raw, err := canonical(xe.Entry)
+		raw, err := Canonical(xe.Entry)
 		if err != nil {
 			a.fail(seq, 0, "not valid JSON: %v", err)
 		}

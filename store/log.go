@@ -527,12 +527,12 @@ func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
 	return s, err
 }
 
-// canonical returns JSON text in the form whose SHA-256 is an entry's hash:
+// Canonical returns JSON text in the form whose SHA-256 is an entry's hash:
 // no insignificant white space, object keys sorted byte-wise, numbers as
 // written, strings escaped as encoding/json does without HTML escaping. So
 // an export can be re-indented or have its keys reordered by any tool and
 // still audit.
-func canonical(raw []byte) ([]byte, error) {
+func Canonical(raw []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -557,5 +557,5 @@ func encodeEntry(e *Entry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return canonical(b)
+	return Canonical(b)
 }

@@ -245,7 +245,7 @@ func basePicture(m *adjudicator.Map) *pngBase {
 		return b.(*pngBase)
 	}
 	b := drawBase(m)
-	b.raw = pack(b.img, nil, nil)
+	b.raw = pack(nil, b.img, nil, nil)
 	b.rows = newRowCache(b.raw, 1+(b.img.Rect.Dx()+1)/2)
 	actual, _ := pngBases.LoadOrStore(m, b)
 	return actual.(*pngBase)
@@ -442,19 +442,12 @@ type pngEncoder struct {
 
 var pngEncoders = newSpare[pngEncoder](1)
 
-// pack writes img's pixels into raw as PNG rows of four bits a pixel,
-// each after its filter byte 0 (none). With base, an image of the same
-// size whose rows are packed in baseRaw already, only the rows that
-// differ from base's are packed again: a report's picture is its map's
-// with a few labels drawn.
-func pack(img, base *image.Paletted, baseRaw []byte) []byte {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	rowLen := 1 + (w+1)/2
-	raw := make([]byte, h*rowLen)
-	return packInto(raw, img, base, baseRaw)
-}
-
-func packInto(raw []byte, img, base *image.Paletted, baseRaw []byte) []byte {
+// pack writes img's pixels into raw, reusing its room, as PNG rows of
+// four bits a pixel, each after its filter byte 0 (none). With base, an
+// image of the same size whose rows are packed in baseRaw already, only
+// the rows that differ from base's are packed again: a report's picture
+// is its map's with a few labels drawn.
+func pack(raw []byte, img, base *image.Paletted, baseRaw []byte) []byte {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	rowLen := 1 + (w+1)/2
 	raw = slices.Grow(raw[:0], h*rowLen)[:h*rowLen]
@@ -509,10 +502,10 @@ func encodePNG(img *image.Paletted, base *pngBase) ([]byte, error) {
 	defer pngEncoders.put(enc)
 	var rows *rowCache
 	if base != nil && base.img.Rect == img.Rect {
-		enc.raw = packInto(enc.raw, img, base.img, base.raw)
+		enc.raw = pack(enc.raw, img, base.img, base.raw)
 		rows = base.rows
 	} else {
-		enc.raw = packInto(enc.raw, img, nil, nil)
+		enc.raw = pack(enc.raw, img, nil, nil)
 	}
 	enc.out = enc.z.rowDeflate(enc.out[:0], enc.raw, 1+(w+1)/2, rows)
 

@@ -168,33 +168,27 @@ type replayStep struct {
 	Broken string        `json:"broken,omitempty"`
 }
 
-func (d *replayData) text(s string) int {
-	if i, ok := d.texts[s]; ok {
-		return i
-	}
-	d.texts[s] = len(d.Texts)
-	d.Texts = append(d.Texts, s)
-	return len(d.Texts) - 1
-}
+func (d *replayData) text(s string) int { return intern(d.texts, &d.Texts, s, s) }
 
 func (d *replayData) unit(u []any) int {
 	b, _ := json.Marshal(u)
-	if i, ok := d.units[string(b)]; ok {
-		return i
-	}
-	d.units[string(b)] = len(d.Units)
-	d.Units = append(d.Units, u)
-	return len(d.Units) - 1
+	return intern(d.units, &d.Units, string(b), u)
 }
 
 func (d *replayData) view(v replayView) int {
 	b, _ := json.Marshal(v)
-	if i, ok := d.views[string(b)]; ok {
+	return intern(d.views, &d.Views, string(b), v)
+}
+
+// intern returns the index of v, known by key, in list, adding it once:
+// the page sends each text, unit and view once and refers to it by index.
+func intern[T any](index map[string]int, list *[]T, key string, v T) int {
+	if i, ok := index[key]; ok {
 		return i
 	}
-	d.views[string(b)] = len(d.Views)
-	d.Views = append(d.Views, v)
-	return len(d.Views) - 1
+	index[key] = len(*list)
+	*list = append(*list, v)
+	return len(*list) - 1
 }
 
 // replayPurposes names each purpose of a die for the page.
@@ -249,7 +243,7 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 	// The log as hashed, and each entry decoded.
 	entries := make([]*store.Entry, len(x.Log))
 	for i, xe := range x.Log {
-		c, err := canonicalJSON(xe.Entry)
+		c, err := store.Canonical(xe.Entry)
 		if err != nil {
 			return nil, fmt.Errorf("templates: replay: entry %d: %w", i+1, err)
 		}
@@ -498,25 +492,6 @@ func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replay
 		rv.Held = append(rv.Held, [3]string{h.Hex.String(), h.Name, held})
 	}
 	return rv
-}
-
-// canonicalJSON is the store's canonical form of an entry (store package
-// documentation, Log): keys sorted, no white space, numbers as written,
-// no HTML escaping. Its SHA-256 is the entry's hash.
-func canonicalJSON(raw []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // replayMapSVG draws the island once, as the PNG map draws it: terrain

@@ -128,6 +128,23 @@ func startTestDaemon(t *testing.T, sys mailSystem) *testDaemon {
 	return td
 }
 
+// newGame creates game g1 with alice as the U.S. player and bob as the
+// Japanese one, and has the daemon send the welcomes at once.
+func (td *testDaemon) newGame(t *testing.T, name string) *referee.Created {
+	t.Helper()
+	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: name, US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.d.outbox.Kick()
+	return c
+}
+
+// gameAddress is game g1's address, where its players mail it.
+func (td *testDaemon) gameAddress() string {
+	return referee.GameAddress(td.acct["attu"].Address, "g1")
+}
+
 // start opens the database and runs the daemon, as "attu daemon" does
 // when started again after a stop.
 func (td *testDaemon) start(t *testing.T) {

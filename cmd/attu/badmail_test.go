@@ -164,7 +164,7 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 		t.Fatal(err)
 	}
 	g.tokens = c.Tokens
-	g.game = strings.Replace(g.addr["attu"], "@", "+g1@", 1)
+	g.game = referee.GameAddress(g.addr["attu"], "g1")
 	var wg sync.WaitGroup
 	runCtx, stop := context.WithCancel(ctx)
 	t.Cleanup(func() { stop(); wg.Wait() })

@@ -198,16 +198,12 @@ func TestE2EGameByMail(t *testing.T) {
 // mail is moved out of its INBOX.
 func TestE2EMailShapes(t *testing.T) {
 	td := startTestDaemon(t, testMailSystem(t))
-	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Shapes", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	td.d.outbox.Kick()
+	c := td.newGame(t, "Shapes")
 	welcome := td.waitInbox(t, "alice", 1, 30*time.Second)
 	if !bytes.Contains(welcome[0], []byte("welcome: you play the U.S. side")) {
 		t.Fatalf("alice's first mail is not her welcome:\n%.2000s", welcome[0])
 	}
-	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	game := td.gameAddress()
 	raw := "From: =?utf-8?q?Alice_M=C3=BCller?=\n <" + td.acct["alice"].Address + ">\n" +
 		"To: <" + game + ">\n" +
 		"Subject: Re: [attu g1] welcome: you play the U.S. side, and a subject long\n enough that a mail program folds it\n\tover three lines\n" +
@@ -259,15 +255,11 @@ func TestE2EMailShapes(t *testing.T) {
 // and applies orders mailed after the cut, once.
 func TestE2EIMAPCut(t *testing.T) {
 	td := startTestDaemon(t, testMailSystem(t))
-	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Cut", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	td.d.outbox.Kick()
+	c := td.newGame(t, "Cut")
 	td.waitInbox(t, "alice", 1, 30*time.Second)
 	time.Sleep(300 * time.Millisecond) // the daemon is back in IDLE
 	cutIMAP(t, td.sys)
-	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	game := td.gameAddress()
 	raw := "From: <" + td.acct["alice"].Address + ">\r\nTo: <" + game + ">\r\nSubject: orders\r\nMessage-ID: <cut-1@attu.test>\r\n" +
 		"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
 		"game: g1\r\nside: us\r\nturn: 1\r\nwait: us-decision\r\ntoken: " + c.Tokens[adjudicator.US] + "\r\ndecision: {refit: false, night: false}\r\n"
@@ -300,7 +292,7 @@ func TestE2EIMAPCut(t *testing.T) {
 // ordersMail is a mail from user with the U.S. decision of turn 1 of game
 // g1 in its body, under the Message-ID id.
 func ordersMail(td *testDaemon, user, id, token string) []byte {
-	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	game := td.gameAddress()
 	return []byte("From: <" + td.acct[user].Address + ">\r\nTo: <" + game + ">\r\nSubject: orders\r\nMessage-ID: <" + id + ">\r\n" +
 		"Date: " + time.Now().Format(time.RFC1123Z) + "\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
 		"game: g1\r\nside: us\r\nturn: 1\r\nwait: us-decision\r\ntoken: " + token + "\r\ndecision: {refit: false, night: false}\r\n")
@@ -374,14 +366,10 @@ func (td *testDaemon) ordersApplied(t *testing.T) []string {
 // gets one answer, and every copy leaves the daemon's INBOX.
 func TestE2EDuplicateDelivery(t *testing.T) {
 	td := startTestDaemon(t, testMailSystem(t))
-	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Twice", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	td.d.outbox.Kick()
+	c := td.newGame(t, "Twice")
 	td.waitInbox(t, "alice", 1, 30*time.Second)
 	raw := ordersMail(td, "alice", "twice-1@attu.test", c.Tokens[adjudicator.US])
-	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	game := td.gameAddress()
 	ctx := context.Background()
 	for range 2 {
 		if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, raw); err != nil {
@@ -414,18 +402,14 @@ func TestE2EDuplicateDelivery(t *testing.T) {
 // queued is lost or sent twice, and the orders are applied once.
 func TestE2EDaemonRestart(t *testing.T) {
 	td := startTestDaemon(t, testMailSystem(t))
-	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Restart", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	td.d.outbox.Kick()
+	c := td.newGame(t, "Restart")
 	td.waitInbox(t, "alice", 1, 30*time.Second)
 	td.waitInbox(t, "bob", 1, 30*time.Second)
 	td.stop()
 
 	// While the daemon is down: the U.S. decision, and a status command
 	// from the Japanese player.
-	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	game := td.gameAddress()
 	ctx := context.Background()
 	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, ordersMail(td, "alice", "restart-1@attu.test", c.Tokens[adjudicator.US])); err != nil {
 		t.Fatal(err)

@@ -121,7 +121,7 @@ func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.New
 	}
 	g := c.Game
 	fmt.Fprintf(stdout, "created game %s in %s: %s\n", g.ID, dbPath, g.Wait)
-	fmt.Fprintf(stdout, "  address     %s\n", strings.Replace(mailbox, "@", "+"+g.ID+"@", 1))
+	fmt.Fprintf(stdout, "  address     %s\n", referee.GameAddress(mailbox, g.ID))
 	fmt.Fprintf(stdout, "  commitment  %s\n", g.Commitment)
 	fmt.Fprintf(stdout, "  deadline    %s\n", g.Deadline.Format(time.RFC3339))
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {

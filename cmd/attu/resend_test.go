@@ -15,7 +15,6 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
-	"github.com/attu-pbem/attu/store/referee"
 )
 
 // attachmentIn returns the body of the attachment name of a raw mail,
@@ -51,13 +50,9 @@ func attachmentIn(t *testing.T, raw []byte, name string) []byte {
 // the very picture it first received, drawn again from the game's log.
 func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 	td := startTestDaemon(t, testMailSystem(t))
-	c, err := td.svc.Create(referee.NewGame{ID: "g1", Name: "Resend", US: td.acct["alice"].Address, JP: td.acct["bob"].Address}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	td.d.outbox.Kick()
+	c := td.newGame(t, "Resend")
 	td.waitInbox(t, "bob", 1, 30*time.Second)
-	game := strings.Replace(td.acct["attu"].Address, "@", "+g1@", 1)
+	game := td.gameAddress()
 	ctx := context.Background()
 	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, ordersMail(td, "alice", "resend-1@attu.test", c.Tokens[adjudicator.US])); err != nil {
 		t.Fatal(err)

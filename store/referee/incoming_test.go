@@ -66,3 +66,17 @@ func FuzzParseCommand(f *testing.F) {
 		envelopeOf([]byte(text))
 	})
 }
+
+// A game's address is its mailbox's, tagged with the game's id in place
+// of any tag the mailbox carried; what is no address gives none.
+func TestGameAddress(t *testing.T) {
+	for _, c := range []struct{ mailbox, id, want string }{
+		{"attu@example.org", "g1", "attu+g1@example.org"},
+		{"attu+games@example.org", "bay", "attu+bay@example.org"},
+		{"attu", "g1", ""},
+	} {
+		if got := GameAddress(c.mailbox, c.id); got != c.want {
+			t.Errorf("GameAddress(%q, %q) = %q, want %q", c.mailbox, c.id, got, c.want)
+		}
+	}
+}

@@ -279,14 +279,19 @@ func (s *Service) mailbox(g *store.Game) string {
 	return r.Mailbox
 }
 
-// gameAddress is game g's own address: attu+ID@host.
-func (s *Service) gameAddress(g *store.Game) string {
-	local, domain, ok := strings.Cut(s.mailbox(g), "@")
+// gameAddress is game g's own address (GameAddress).
+func (s *Service) gameAddress(g *store.Game) string { return GameAddress(s.mailbox(g), g.ID) }
+
+// GameAddress is the address of game id played through mailbox: the
+// mailbox plus-addressed with the game's id, attu+ID@host, whatever tag
+// the mailbox's address carried; empty when mailbox is no address.
+func GameAddress(mailbox, id string) string {
+	local, domain, ok := strings.Cut(mailbox, "@")
 	if !ok {
 		return ""
 	}
 	local, _, _ = strings.Cut(local, "+")
-	return local + "+" + g.ID + "@" + domain
+	return local + "+" + id + "@" + domain
 }
 
 // messageID returns a fresh Message-ID for a mail of the given kind about
