@@ -19,7 +19,7 @@ import (
 
 // attachmentIn returns the body of the attachment name of a raw mail,
 // nil when it has none.
-func attachmentIn(t *testing.T, raw []byte, name string) []byte {
+func attachmentIn(t testing.TB, raw []byte, name string) []byte {
 	t.Helper()
 	r, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil {
