@@ -116,6 +116,21 @@ type Artefacts struct {
 // Render makes every artefact of the report at once, the order template
 // only once for the text and the attachment.
 func (r *Report) Render() (*Artefacts, error) {
+	a, err := r.RenderWords()
+	if err != nil {
+		return nil, err
+	}
+	if a.PNG, err = r.PNG(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// RenderWords is Render without the picture (Artefacts.PNG is nil), for
+// a caller that draws the pictures apart: drawing the pictures of several
+// reports one after the other reuses one picture's buffers, where
+// drawing them side by side takes fresh megabytes for each.
+func (r *Report) RenderWords() (*Artefacts, error) {
 	a := &Artefacts{}
 	name, body, ok := r.OrderTemplate()
 	if ok {
@@ -123,9 +138,6 @@ func (r *Report) Render() (*Artefacts, error) {
 	}
 	a.Text = r.text(name, body, ok)
 	var err error
-	if a.PNG, err = r.PNG(); err != nil {
-		return nil, err
-	}
 	if a.JSON, err = r.JSON(); err != nil {
 		return nil, err
 	}

@@ -127,28 +127,48 @@ type reportDone struct {
 // reqs. Each side's report is made from its own View, Outlook and
 // redacted events (sideReport) and rendering it reads nothing else, so
 // the reports are made and rendered concurrently: that is most of a
-// step's work, and it runs inside the game's write transaction.
+// step's work, and it runs inside the game's write transaction. The
+// words of each report are rendered on their own goroutine, and one more
+// draws the pictures one after the other as the reports are made, so that
+// they share one picture's buffers (templates.Report.RenderWords).
 func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
 	reports := make([]*templates.Report, len(reqs))
+	made := make([]chan struct{}, len(reqs)) // closed once reports[i] is set
 	arts := make([]*templates.Artefacts, len(reqs))
-	errs := make([]error, len(reqs))
+	pics := make([][]byte, len(reqs))
+	errs := make([]error, 2*len(reqs))
 	var wg sync.WaitGroup
 	for i, q := range reqs {
 		out[i].side = q.side
 		if p, ok := g.Player(q.side); !ok || p.Address == "" {
 			continue
 		}
+		made[i] = make(chan struct{})
 		// The position is only read, by all at once (a State is safe
 		// for concurrent readers).
 		wg.Go(func() {
 			reports[i] = s.sideReport(g, rec, st, q.side, evs)
-			arts[i], errs[i] = reports[i].Render()
+			close(made[i])
+			arts[i], errs[i] = reports[i].RenderWords()
 		})
 	}
+	wg.Go(func() {
+		for i, c := range made {
+			if c != nil {
+				<-c
+				pics[i], errs[len(reqs)+i] = reports[i].PNG()
+			}
+		}
+	})
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	for i, a := range arts {
+		if a != nil {
+			a.PNG = pics[i]
+		}
 	}
 	for i, q := range reqs {
 		r, a := reports[i], arts[i]
