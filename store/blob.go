@@ -278,13 +278,18 @@ func dictName(a Attachment) string {
 
 // storeAttachments replaces the bodies of m's attachments by references to
 // the blobs bucket. An attachment without a body but with the hash of one
-// the outbox still keeps (a report sent again) shares it; one whose body is
-// no longer kept is left out, so the mail goes without it rather than not
-// at all.
+// the outbox still keeps (a report sent again) shares it; one to be drawn
+// when sent (Attachment.ToDraw) stays as it is; one whose body is no
+// longer kept is left out, so the mail goes without it rather than not at
+// all.
 func storeAttachments(tx *bolt.Tx, p *packer, m *Mail) {
 	kept := m.Attachments[:0:0]
 	for _, a := range m.Attachments {
 		switch {
+		case a.Data == nil && a.ToDraw():
+			a.Size = 0
+			kept = append(kept, a)
+			continue
 		case a.Data != nil:
 			a.Size = len(a.Data)
 			a.SHA256 = refBlob(tx, p, a.Data, compressed(a.Type), m, dictName(a))
@@ -427,7 +432,7 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 			switch {
 			case a.Dropped && !a.Redrawable:
 				bad("mail %d: attachment %s dropped though it cannot be drawn again", id, a.Name)
-			case a.Dropped && m.Sent.IsZero():
+			case a.Dropped && m.Sent.IsZero() && !a.ToDraw():
 				bad("mail %d: attachment %s dropped before the mail was sent", id, a.Name)
 			case !a.Dropped && a.dropOnceSent() && !m.Sent.IsZero():
 				bad("mail %d: attachment %s kept after the mail was sent, though it can be drawn again", id, a.Name)

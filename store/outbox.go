@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/attu-pbem/attu/adjudicator"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -155,9 +156,15 @@ type Attachment struct {
 	Size   int    `json:"size"`   // of the body, in bytes
 	// Redrawable says the body can be drawn again from the game's stored
 	// log (the map picture): from the position after entry DrawnAt and,
-	// with DrawnEvents, that entry's events. The store keeps such a body
-	// only until its mail is sent; then it keeps its hash and size alone,
-	// and the game service draws it again when it is needed (resend).
+	// with DrawnEvents, that entry's events, as side DrawnFor sees them.
+	// The store keeps such a body only until its mail is sent; then it
+	// keeps its hash and size alone, and the game service draws it again
+	// when it is needed (resend).
+	//
+	// Such an attachment may also be queued without its body (Dropped,
+	// no SHA256, Size 0, DrawnFor set): the game service draws it while
+	// the transaction that queues it commits, and the sender takes it
+	// from the service when it sends the mail (ToDraw).
 	Redrawable bool `json:"redrawable,omitempty"`
 	// DrawnAt is the log entry whose position a Redrawable body shows,
 	// set by the game service; 0 in a mail queued before schema 7, whose
@@ -166,8 +173,17 @@ type Attachment struct {
 	// DrawnEvents says a Redrawable body shows the events of entry
 	// DrawnAt too, not the position alone.
 	DrawnEvents bool `json:"drawn_events,omitempty"`
-	// Dropped says the body is no longer kept (see Redrawable).
+	// DrawnFor is the side whose picture a Redrawable body is; NoSide in
+	// a mail queued before the store recorded it.
+	DrawnFor adjudicator.Side `json:"drawn_for,omitempty"`
+	// Dropped says the body is not kept (see Redrawable).
 	Dropped bool `json:"dropped,omitempty"`
+}
+
+// ToDraw says a was queued without its body, which the game service draws
+// when the mail is sent (see Redrawable).
+func (a *Attachment) ToDraw() bool {
+	return a.Dropped && a.SHA256 == "" && a.dropOnceSent() && a.DrawnFor != adjudicator.NoSide
 }
 
 // dropOnceSent says the store drops a's body once its mail is sent: it

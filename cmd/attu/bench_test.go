@@ -235,8 +235,8 @@ func (q *memQueue) MarkSent(id uint64, _ time.Time) error {
 func (q *memQueue) Retry(uint64, error, time.Time) error { return nil }
 
 // sentMails returns the mails ids as the daemon sent them, for the raw
-// loop to send again: the store's record, with the map picture it drops
-// once a mail is sent taken from the delivered copy.
+// loop to send again: the store's record, with the map picture, which the
+// store does not keep, taken from the delivered copy.
 func sentMails(tb testing.TB, db *store.DB, ids []uint64, ds []loopback.Delivery) []mail.Outgoing {
 	tb.Helper()
 	var out []mail.Outgoing
@@ -258,8 +258,8 @@ func sentMails(tb testing.TB, db *store.DB, ids []uint64, ds []loopback.Delivery
 					break
 				}
 			}
-			if o.Attachments[i].Dropped || len(o.Attachments[i].Data) != a.Size {
-				tb.Fatalf("mail %d: no %s of %d bytes delivered", o.ID, a.Name, a.Size)
+			if o.Attachments[i].Dropped || len(o.Attachments[i].Data) == 0 {
+				tb.Fatalf("mail %d: no %s delivered", o.ID, a.Name)
 			}
 		}
 		out = append(out, outgoing(o))

@@ -93,7 +93,7 @@ func newDaemon(svc *referee.Service, cfg daemonConfig) (*daemon, error) {
 	}
 	cfg.Outbox.Logger = cfg.Logger
 	d.inbox = in
-	d.outbox = mail.NewOutbox(queue{d.db}, s, cfg.Outbox)
+	d.outbox = mail.NewOutbox(queue{d.db, d.svc, d.log}, s, cfg.Outbox)
 	return d, nil
 }
 
@@ -291,8 +291,14 @@ func (d *daemon) savePosition(p mail.Position) {
 	}
 }
 
-// queue adapts the store's outbox to the mail package's Queue.
-type queue struct{ db *store.DB }
+// queue adapts the store's outbox to the mail package's Queue. The map
+// pictures, which the store does not keep, come from the game service
+// (referee.Service.Draw).
+type queue struct {
+	db  *store.DB
+	svc *referee.Service
+	log *slog.Logger
+}
 
 func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
 	ms, err := q.db.Pending(now, max)
@@ -301,15 +307,18 @@ func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
 	}
 	out := make([]mail.Queued, len(ms))
 	for i, m := range ms {
+		if err := q.svc.Draw(&m); err != nil {
+			// The mail goes without its picture rather than not at all.
+			q.log.Error("outbox: drawing a map picture", "id", m.ID, "message_id", m.MessageID, "err", err)
+		}
 		out[i] = mail.Queued{ID: m.ID, Attempts: m.Attempts, Mail: outgoing(m)}
 	}
 	return out, nil
 }
 
-// outgoing is a queued mail as the mail package sends it. A body the store
-// no longer keeps (a map picture once its mail was sent,
-// store.Attachment.Dropped) is never one of a mail not sent yet; it would
-// be left out.
+// outgoing is a queued mail as the mail package sends it. A body neither
+// the store nor the game service can give (store.Attachment.Dropped) is
+// left out.
 func outgoing(m store.Mail) mail.Outgoing {
 	o := mail.Outgoing{From: m.From, To: m.To, Subject: m.Subject, MessageID: m.MessageID,
 		InReplyTo: m.InReplyTo, References: m.References, Date: m.Queued, Text: m.Text}

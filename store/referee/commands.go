@@ -428,11 +428,12 @@ func cmdResend(c *call) error {
 }
 
 // redrawn returns the attachments of m, a report to the call's side,
-// with the map picture the store dropped once m was sent drawn again
-// from the position and events it records (store.Attachment.DrawnAt):
-// the same inputs through the same drawing code, so the same bytes the
-// player was sent. A picture of a mail queued before the store recorded
-// that was kept, or is left out.
+// with the map picture the store does not keep once m is sent (or never
+// kept: store.Attachment.ToDraw) drawn again from the position and
+// events it records (store.Attachment.DrawnAt): the same inputs through
+// the same drawing code, so the same bytes the player was sent. A picture
+// of a mail queued before the store recorded that was kept, or is left
+// out.
 func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 	out := slices.Clone(m.Attachments)
 	for i := range out {
@@ -452,11 +453,11 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 			}
 			evs = e.Events
 		}
-		pic, err := c.s.sideReport(&c.g, c.rec, st, c.side, evs).PNG()
+		pic, err := pictureOf(c.g.ID, st, c.side, evs).PNG()
 		if err != nil {
 			return nil, err
 		}
-		if sum := sha256.Sum256(pic); hex.EncodeToString(sum[:]) != a.SHA256 {
+		if sum := sha256.Sum256(pic); a.SHA256 != "" && hex.EncodeToString(sum[:]) != a.SHA256 {
 			// Still the same position and events, drawn by a release
 			// whose drawing changed since.
 			c.s.log.Warn("resend: the map drawn again differs from the one sent", "game", c.g.ID, "mail", m.ID, "entry", a.DrawnAt)

@@ -36,6 +36,8 @@ type harness struct {
 	tokens map[adjudicator.Side]string
 	mails  int
 	seen   int // outbox mails already looked at
+	// pictures are the map pictures sent (sendAll), by Message-ID.
+	pictures map[string][]byte
 }
 
 const (

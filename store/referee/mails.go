@@ -78,18 +78,19 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, 
 	}
 }
 
-// reportAttachments are the files of a report: the order template for
-// the side awaited, the map as a picture, and the report for programs.
-// The picture is drawn from the position after entry at and, with
-// events, that entry's events; the store keeps it only until it is sent,
-// and cmdResend draws it again from them (call.redrawn).
-func reportAttachments(a *templates.Artefacts, at uint64, events bool) []store.Attachment {
+// reportAttachments are the files of a report to side: the order
+// template for the side awaited, the map as a picture, and the report for
+// programs. The picture is drawn from the position after entry at and,
+// with events, that entry's events; it is queued without its body, which
+// the sender takes from Draw, and the store keeps none: cmdResend draws
+// it again from the same (call.redrawn).
+func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64, events bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
 		out = append(out, store.Attachment{Name: a.TemplateName, Type: "application/yaml", Data: []byte(a.Template)})
 	}
 	return append(out,
-		store.Attachment{Name: "map.png", Type: "image/png", Data: a.PNG, Redrawable: true, DrawnAt: at, DrawnEvents: events},
+		store.Attachment{Name: "map.png", Type: "image/png", Redrawable: true, DrawnAt: at, DrawnEvents: events, DrawnFor: side, Dropped: true},
 		store.Attachment{Name: "report.json", Type: "application/json", Data: a.JSON})
 }
 
@@ -128,16 +129,15 @@ type reportDone struct {
 // redacted events (sideReport) and rendering it reads nothing else, so
 // the reports are made and rendered concurrently: that is most of a
 // step's work, and it runs inside the game's write transaction. The
-// words of each report are rendered on their own goroutine, and one more
-// draws the pictures one after the other as the reports are made, so that
-// they share one picture's buffers (templates.Report.RenderWords).
+// words of each report are rendered on a goroutine of their own, and the
+// pictures are drawn on one more, one after the other as the reports are
+// made (drawAll); they are not waited for: the sender takes them (Draw).
 func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
 	reports := make([]*templates.Report, len(reqs))
 	made := make([]chan struct{}, len(reqs)) // closed once reports[i] is set
 	arts := make([]*templates.Artefacts, len(reqs))
-	pics := make([][]byte, len(reqs))
-	errs := make([]error, 2*len(reqs))
+	errs := make([]error, len(reqs))
 	var wg sync.WaitGroup
 	for i, q := range reqs {
 		out[i].side = q.side
@@ -153,22 +153,10 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 			arts[i], errs[i] = reports[i].RenderWords()
 		})
 	}
-	wg.Go(func() {
-		for i, c := range made {
-			if c != nil {
-				<-c
-				pics[i], errs[len(reqs)+i] = reports[i].PNG()
-			}
-		}
-	})
+	drs := drawAll(reports, made)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
-	}
-	for i, a := range arts {
-		if a != nil {
-			a.PNG = pics[i]
-		}
 	}
 	for i, q := range reqs {
 		r, a := reports[i], arts[i]
@@ -184,7 +172,8 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		}
 		notices := templates.Notices{Paused: g.Status == store.Paused, Lines: rec.noticesFor(q.side)}.Text()
 		m, ok := s.toSide(g, q.side, q.kind, subject, before+notices+a.Text)
-		m.Attachments = reportAttachments(a, g.Current, len(evs) > 0)
+		m.Attachments = reportAttachments(a, q.side, g.Current, len(evs) > 0)
+		s.drawings.put(m.MessageID, drs[i])
 		out[i].mail, out[i].ok = m, ok
 	}
 	return out, nil

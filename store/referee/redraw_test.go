@@ -12,16 +12,31 @@ import (
 	"github.com/attu-pbem/attu/store"
 )
 
-// sendAll marks every mail queued as sent, as the daemon's outbox worker
-// does once the SMTP server took them.
+// sendAll sends every mail queued as the daemon's outbox worker does: it
+// takes the map pictures from the service (Draw), keeps them in
+// h.pictures as the players received them, and marks the mails sent.
 func (h *harness) sendAll() {
 	h.t.Helper()
 	ms, err := h.db.Pending(h.clk.now().Add(24*time.Hour), 0)
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	if h.pictures == nil {
+		h.pictures = map[string][]byte{}
+	}
 	var ids []uint64
 	for _, m := range ms {
+		if err := h.svc.Draw(&m); err != nil {
+			h.t.Fatal(err)
+		}
+		for _, a := range m.Attachments {
+			if a.Redrawable {
+				if a.Dropped || len(a.Data) == 0 {
+					h.t.Fatalf("mail %d (%s) goes without its picture", m.ID, m.Subject)
+				}
+				h.pictures[m.MessageID] = a.Data
+			}
+		}
 		ids = append(ids, m.ID)
 	}
 	if err := h.db.MarkSentAll(ids, h.clk.now()); err != nil {
@@ -46,11 +61,12 @@ func sideOf(t testing.TB, m store.Mail) adjudicator.Side {
 	return adjudicator.NoSide
 }
 
-// Once sent, no map picture is kept; resend draws the last one again from
-// the position and events it records, byte for byte the picture the
-// player was sent, after a restart too. Every picture the game sent —
-// welcomes, reports, the reports after a rollback, the final ones — can
-// be drawn again the same way.
+// No map picture is kept; the one sent is drawn beside the transaction
+// that queued its mail, and resend draws the last one again from the
+// position and events it records, byte for byte the picture the player
+// was sent, after a restart too. Every picture the game sent — welcomes,
+// reports, the reports after a rollback, the final ones — can be drawn
+// again the same way.
 func TestResendDrawsThePictureAgain(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.sendAll()
@@ -75,8 +91,9 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 			t.Fatalf("resend to %s: %q with %d attachments", side, r.Subject, len(r.Attachments))
 		}
 		got := r.Attachments[len(r.Attachments)-2]
-		if got.Name != "map.png" || got.Dropped || sha256Hex(got.Data) != pic.SHA256 || got.SHA256 != pic.SHA256 || got.Size != pic.Size {
-			t.Fatalf("the %s picture sent again: %d bytes, SHA-256 %s; first sent %d bytes, %s", side, len(got.Data), sha256Hex(got.Data), pic.Size, pic.SHA256)
+		sent := h.pictures[last.MessageID]
+		if got.Name != "map.png" || got.Dropped || len(sent) == 0 || sha256Hex(got.Data) != sha256Hex(sent) || got.SHA256 != sha256Hex(sent) || got.Size != len(sent) {
+			t.Fatalf("the %s picture sent again: %d bytes, SHA-256 %s; first sent %d bytes, %s", side, len(got.Data), sha256Hex(got.Data), len(sent), sha256Hex(sent))
 		}
 		for i, a := range r.Attachments {
 			if a.Name != "map.png" && a.SHA256 != last.Attachments[i].SHA256 {
@@ -132,7 +149,7 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if b := redrawn[i]; b.Dropped || sha256Hex(b.Data) != a.SHA256 {
+				if b := redrawn[i]; b.Dropped || len(h.pictures[m.MessageID]) == 0 || sha256Hex(b.Data) != sha256Hex(h.pictures[m.MessageID]) {
 					t.Errorf("mail %d (%s, to %s): the picture drawn again at entry %d (events %v) differs from the one sent",
 						m.ID, m.Subject, side, a.DrawnAt, a.DrawnEvents)
 				}
@@ -147,4 +164,62 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 		t.Fatalf("only %d pictures sent", pictures)
 	}
 	h.audit()
+}
+
+// A picture whose mail was not sent before a restart is drawn again from
+// the log when it is sent: the same bytes as the one drawn beside the
+// transaction that queued it, for every side.
+func TestDrawAfterRestart(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.sendAll()
+	rng := rand.New(rand.NewPCG(3, 4))
+	random := func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pickFrom(rng)) }
+	for range 3 {
+		h.advance(time.Hour)
+		h.play(random)
+		h.sendAll()
+	}
+	h.advance(time.Hour)
+	h.play(random)
+	drawn := func() map[string][]byte {
+		ms, err := h.db.Pending(h.clk.now().Add(24*time.Hour), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]byte{}
+		for _, m := range ms {
+			todo := 0
+			for _, a := range m.Attachments {
+				if a.ToDraw() {
+					todo++
+				}
+			}
+			if err := h.svc.Draw(&m); err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range m.Attachments {
+				if a.Redrawable && todo > 0 {
+					if a.Dropped || len(a.Data) == 0 {
+						t.Fatalf("mail %d: no picture drawn", m.ID)
+					}
+					out[m.MessageID] = a.Data
+				}
+			}
+		}
+		return out
+	}
+	before := drawn()
+	if len(before) == 0 {
+		t.Fatal("the step queued no picture to draw")
+	}
+	h.restart()
+	after := drawn()
+	if len(after) != len(before) {
+		t.Fatalf("%d pictures drawn after the restart, %d before", len(after), len(before))
+	}
+	for id, b := range before {
+		if sha256Hex(after[id]) != sha256Hex(b) {
+			t.Errorf("mail %s: the picture drawn again from the log differs from the one drawn when it was queued", id)
+		}
+	}
 }

@@ -70,6 +70,9 @@ type Service struct {
 	mu sync.Mutex
 	// answered is when each stranger last got the generic answer.
 	answered map[string]time.Time
+
+	// drawings are the map pictures of the mails not sent yet (Draw).
+	drawings drawings
 }
 
 // New returns the service of the games in db.
