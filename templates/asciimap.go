@@ -78,7 +78,11 @@ func RenderAround(m *adjudicator.Map, center adjudicator.Hex, radius int, opt Ma
 	if radius > 0 {
 		title += fmt.Sprintf(" and the hexes within %d of it", radius)
 	}
-	return closeUp(m, set, center, title, "a smaller radius", opt)
+	g, clipped := closeUpGrid(m, set, center, opt)
+	if m == adjudicator.BuiltinMap() {
+		g.base = &gridKey{m: m, cols: g.cols, rows: g.rows, center: center, closeUpRadius: radius}
+	}
+	return closeUpOf(g, clipped, title, "a smaller radius", opt)
 }
 
 // RenderArea draws a close-up of the given hexes and those within margin of
@@ -105,7 +109,8 @@ func RenderArea(m *adjudicator.Map, hexes []adjudicator.Hex, margin int, opt Map
 	}
 	writeWrapped(&title, head, ids)
 	focus := adjudicator.MakeHex((lo+hi)/2, 1)
-	return closeUp(m, set, focus, strings.TrimSuffix(title.String(), "\n"), "fewer hexes", opt)
+	g, clipped := closeUpGrid(m, set, focus, opt)
+	return closeUpOf(g, clipped, strings.TrimSuffix(title.String(), "\n"), "fewer hexes", opt)
 }
 
 // addWithin adds to set the hexes within radius of center, on any map.
@@ -119,10 +124,9 @@ func addWithin(set map[adjudicator.Hex]bool, center adjudicator.Hex, radius int)
 	}
 }
 
-// closeUp renders a titled close-up of set; smaller says what to ask for
-// when the set had to be clipped.
-func closeUp(m *adjudicator.Map, set map[adjudicator.Hex]bool, focus adjudicator.Hex, title, smaller string, opt MapOptions) string {
-	g, clipped := closeUpGrid(m, set, focus, opt)
+// closeUpOf renders a titled close-up laid out by closeUpGrid; smaller
+// says what to ask for when it had to be clipped.
+func closeUpOf(g *grid, clipped bool, title, smaller string, opt MapOptions) string {
 	var b strings.Builder
 	b.WriteString(title + "\n\n")
 	b.WriteString(g.render())
@@ -132,7 +136,7 @@ func closeUp(m *adjudicator.Map, set map[adjudicator.Hex]bool, focus adjudicator
 	}
 	if !opt.NoLegend {
 		b.WriteString("\n")
-		b.WriteString(closeUpLegend(m, g))
+		b.WriteString(closeUpLegend(g.m, g))
 	}
 	return b.String()
 }
@@ -166,17 +170,54 @@ type grid struct {
 	base *gridKey
 }
 
-// gridKey names the header and hexsides of an island grid: its map and
-// the columns and rows it draws.
+// gridKey names the header and hexsides of a grid: its map and the
+// columns and rows it draws, and for a close-up (RenderAround) its centre
+// and radius.
 type gridKey struct {
-	m          *adjudicator.Map
-	cols, rows [2]int
+	m             *adjudicator.Map
+	cols, rows    [2]int
+	center        adjudicator.Hex
+	closeUpRadius int
 }
 
-// gridBases keeps the header and hexsides of island grids (gridKey →
-// *canvas, never changed once stored): every report draws the same island,
-// only its labels differ.
-var gridBases sync.Map
+// gridBases keeps the header and hexsides of the grids of the built-in
+// map (never changed once stored): every report draws the same island,
+// only its labels differ, and the close-ups of the places fought over.
+// The island's few grids and a few hundred close-ups are kept, the oldest
+// going first.
+var gridBases = canvasCache{max: 256}
+
+// canvasCache holds canvases by gridKey, at most max of them.
+type canvasCache struct {
+	mu    sync.Mutex
+	max   int
+	m     map[gridKey]*canvas
+	order []gridKey
+}
+
+func (c *canvasCache) get(k gridKey) (*canvas, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *canvasCache) put(k gridKey, v *canvas) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[k]; ok {
+		return
+	}
+	if c.m == nil {
+		c.m = map[gridKey]*canvas{}
+	}
+	for len(c.order) >= c.max {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.m[k] = v
+	c.order = append(c.order, k)
+}
 
 type point struct{ x, y int }
 
@@ -254,11 +295,11 @@ func (g *grid) draw() *canvas {
 	var c *canvas
 	if g.base == nil {
 		c = g.drawSides()
-	} else if b, ok := gridBases.Load(*g.base); ok {
-		c = b.(*canvas).clone()
+	} else if b, ok := gridBases.get(*g.base); ok {
+		c = b.clone()
 	} else {
 		c = g.drawSides()
-		gridBases.LoadOrStore(*g.base, c.clone())
+		gridBases.put(*g.base, c.clone())
 	}
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
 		for row := g.rows[0]; row <= g.rows[1]; row++ {
@@ -497,7 +538,7 @@ func islandGrid(m *adjudicator.Map, opt MapOptions, cols, rows [2]int) *grid {
 	}
 	if m == adjudicator.BuiltinMap() {
 		// Other maps (a rules case's) come and go: not worth keeping.
-		g.base = &gridKey{m, cols, rows}
+		g.base = &gridKey{m: m, cols: cols, rows: rows}
 	}
 	for col := cols[0]; col <= cols[1]; col++ {
 		for row := rows[0]; row <= rows[1]; row++ {
