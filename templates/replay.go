@@ -8,7 +8,11 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
@@ -56,15 +60,50 @@ func ReplayPage(x *store.Export) ([]byte, error) {
 	css, _ := replayFiles.ReadFile("replay/replay.css")
 	js, _ := replayFiles.ReadFile("replay/replay.js")
 	title := "attu game " + x.Game + " — replay"
-	r := strings.NewReplacer(
-		"{{TITLE}}", html.EscapeString(title),
-		"{{HEADING}}", html.EscapeString(fmt.Sprintf("attu game %s: %s", x.Game, adjudicator.ScenarioTitle(orCampaign(x.Scenario)))),
-		"/*{{CSS}}*/", string(css),
-		"/*{{JS}}*/", string(js),
-		"{{DATA}}", string(data),
-		"{{MAP}}", d.mapSVG,
-	)
-	return []byte(r.Replace(string(page))), nil
+	return fillPage(page, map[string][]byte{
+		"{{TITLE}}":   []byte(html.EscapeString(title)),
+		"{{HEADING}}": []byte(html.EscapeString(fmt.Sprintf("attu game %s: %s", x.Game, adjudicator.ScenarioTitle(orCampaign(x.Scenario))))),
+		"/*{{CSS}}*/": css,
+		"/*{{JS}}*/":  js,
+		"{{DATA}}":    data,
+		"{{MAP}}":     d.mapSVG,
+	}), nil
+}
+
+// fillPage returns page with each of its places (the keys of fill) replaced
+// by what fill holds for it; what is filled in is not searched again. The
+// page is a megabyte or more, most of it the data: it is written once, in
+// a buffer of its size.
+func fillPage(page []byte, fill map[string][]byte) []byte {
+	type place struct {
+		at  int
+		key string
+	}
+	var places []place
+	size := len(page)
+	for k, v := range fill {
+		for from := 0; ; {
+			i := bytes.Index(page[from:], []byte(k))
+			if i < 0 {
+				break
+			}
+			places = append(places, place{from + i, k})
+			size += len(v) - len(k)
+			from += i + len(k)
+		}
+	}
+	slices.SortFunc(places, func(a, b place) int { return a.at - b.at })
+	out := make([]byte, 0, size)
+	from := 0
+	for _, p := range places {
+		if p.at < from {
+			continue // inside a place already filled
+		}
+		out = append(out, page[from:p.at]...)
+		out = append(out, fill[p.key]...)
+		from = p.at + len(p.key)
+	}
+	return append(out, page[from:]...)
 }
 
 func orCampaign(s string) string {
@@ -93,7 +132,7 @@ type replayData struct {
 	Purposes   map[string]string `json:"purposes"`
 	LuckText   string            `json:"luck_text,omitempty"`
 
-	mapSVG string
+	mapSVG []byte
 	texts  map[string]int
 	views  map[string]int
 	units  map[string]int
@@ -109,6 +148,10 @@ type replayGeom struct {
 	Top  float64 `json:"top"`
 	W    int     `json:"w"`
 	H    int     `json:"h"`
+}
+
+func replayGeomOf(g pngGeom) replayGeom {
+	return replayGeom{C0: g.cols[0], R0: g.rows[0], R: pngR, Left: pngLeft, Top: pngTop, W: g.w, H: g.ht - int(pngBottom) + 8}
 }
 
 // replayEntry is one log entry: its canonical JSON (what its hash is the
@@ -170,9 +213,15 @@ type replayStep struct {
 
 func (d *replayData) text(s string) int { return intern(d.texts, &d.Texts, s, s) }
 
-func (d *replayData) unit(u []any) int {
-	b, _ := json.Marshal(u)
-	return intern(d.units, &d.Units, string(b), u)
+// unit is the index of a unit as the page draws it: id, side, hex, steps,
+// 1 when face down, kind. A page has thousands of them to look up and a
+// few hundred distinct ones.
+func (d *replayData) unit(id, side, hex string, steps, down int, kind string) int {
+	key := strings.Join([]string{id, side, hex, strconv.Itoa(steps), strconv.Itoa(down), kind}, "\x00")
+	if i, ok := d.units[key]; ok {
+		return i
+	}
+	return intern(d.units, &d.Units, key, []any{id, side, hex, steps, down, kind})
 }
 
 func (d *replayData) view(v replayView) int {
@@ -235,10 +284,29 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 	if err := opening.Attach(nil, nil); err != nil {
 		return nil, fmt.Errorf("templates: replay: the opening position: %w", err)
 	}
+	// The summary of the luck in words is store.Luck's, over the entries
+	// in force; an export whose dice or chain do not check has none (the
+	// page says why). The audit that says so reads the export as the
+	// replay below does, so it runs beside it.
+	var luckText string
+	audited := make(chan struct{})
+	defer func() { <-audited }() // no early return leaves it reading x
+	go func() {
+		defer close(audited)
+		if rep := store.Audit(x, store.Engine{}); rep.OK() && rep.Luck != nil {
+			var b bytes.Buffer
+			rep.Luck.WriteText(&b)
+			luckText = b.String()
+		}
+	}()
 	m := opening.Map()
 	g := newPNGGeom(m)
-	d.Geom = replayGeom{C0: g.cols[0], R0: g.rows[0], R: pngR, Left: pngLeft, Top: pngTop, W: g.w, H: g.ht - int(pngBottom) + 8}
-	d.mapSVG = replayMapSVG(m, g, d.Geom)
+	d.Geom = replayGeomOf(g)
+	if m == adjudicator.BuiltinMap() {
+		d.mapSVG = builtinMapSVG()
+	} else {
+		d.mapSVG = []byte(replayMapSVG(m, g, d.Geom))
+	}
 
 	// The log as hashed, and each entry decoded.
 	entries := make([]*store.Entry, len(x.Log))
@@ -337,13 +405,14 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 		for k := range luck {
 			step.Luck[k][1] = math.Round(luck[k][1]*100) / 100
 		}
+		words := eventWords(e.Events)
 		for k, side := range replaySides {
 			step.View[k] = d.view(d.viewOf(st, side))
 			var evs []adjudicator.Event
-			for _, ev := range e.Events {
+			for j, ev := range e.Events {
 				if r, ok := adjudicator.Redact(ev, side); ok {
 					evs = append(evs, r)
-					step.Events[k] = append(step.Events[k], d.text(EventText(r)))
+					step.Events[k] = append(step.Events[k], d.text(words[j][k]))
 				}
 			}
 			if e.Note != "" {
@@ -357,14 +426,42 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 		}
 		d.Steps = append(d.Steps, step)
 	}
-	// The summary in words is store.Luck's, over the entries in force; an
-	// export whose dice or chain do not check has none (the page says why).
-	if rep := store.Audit(x, store.Engine{}); rep.OK() && rep.Luck != nil {
-		var b bytes.Buffer
-		rep.Luck.WriteText(&b)
-		d.LuckText = b.String()
-	}
+	<-audited
+	d.LuckText = luckText
 	return d, nil
+}
+
+// builtinMapSVG is the built-in map drawn once: every page of a game on
+// it carries the same drawing.
+var builtinMapSVG = sync.OnceValue(func() []byte {
+	m := adjudicator.BuiltinMap()
+	g := newPNGGeom(m)
+	return []byte(replayMapSVG(m, g, replayGeomOf(g)))
+})
+
+// eventWords words each event as each reader of the page reads it
+// (adjudicator.Redact, then EventText), in the order of replaySides; ""
+// for a reader who does not read it. A reader who reads an event as it
+// is, as most do, reads the words already made for another.
+func eventWords(evs []adjudicator.Event) [][3]string {
+	out := make([][3]string, len(evs))
+	for i, ev := range evs {
+		full := ""
+		for k, side := range replaySides {
+			r, ok := adjudicator.Redact(ev, side)
+			switch {
+			case !ok:
+			case reflect.DeepEqual(r, ev):
+				if full == "" {
+					full = EventText(ev)
+				}
+				out[i][k] = full
+			default:
+				out[i][k] = EventText(r)
+			}
+		}
+	}
+	return out
 }
 
 func orEmpty(s []int) []int {
@@ -467,7 +564,7 @@ func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replay
 		if u.FaceDown {
 			down = 1
 		}
-		rv.Units = append(rv.Units, d.unit([]any{u.ID, u.Side.String(), u.Hex.String(), u.Steps, down, u.Kind.String()}))
+		rv.Units = append(rv.Units, d.unit(u.ID, u.Side.String(), u.Hex.String(), u.Steps, down, u.Kind.String()))
 	}
 	for _, u := range v.Units {
 		add(u)

@@ -19,7 +19,7 @@ var errUndo = errors.New("undone")
 // tenTurnGame is a campaign game with a random deployment and random legal
 // orders from both sides (autoplay) up to the U.S. decision of turn 11:
 // the game a finished ten-turn game's last order comes from.
-func tenTurnGame(b *testing.B) *game {
+func tenTurnGame(b testing.TB) *game {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(3, 3))
 	pick := pickFrom(rng)
