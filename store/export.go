@@ -104,7 +104,16 @@ func (w *gameTx) export(x *Export, reveal bool) error {
 		if raw == nil {
 			return nil
 		}
-		var e Entry
+		// Only the head of the entry is read: the rest (the orders and
+		// events) is most of it.
+		var e struct {
+			Seq       uint64               `json:"seq"`
+			Turn      int                  `json:"turn"`
+			Wait      adjudicator.WaitKind `json:"wait"`
+			Side      adjudicator.Side     `json:"side"`
+			Received  time.Time            `json:"received"`
+			MessageID string               `json:"message_id"`
+		}
 		if err := json.Unmarshal(v, &e); err != nil {
 			return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
 		}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -339,6 +338,18 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 		d.Dice = append(d.Dice, rd)
 	}
 
+	// What happened, in words, depends on the entries alone: it is
+	// worded beside the replay of the positions.
+	words := make([]replayWords, len(entries))
+	worded := make(chan struct{})
+	defer func() { <-worded }()
+	go func() {
+		defer close(worded)
+		for i, e := range entries {
+			words[i] = wordsOf(e)
+		}
+	}()
+
 	// Replay the positions, following rollbacks as the audit does.
 	states := map[uint64]*adjudicator.State{}
 	var live []uint64
@@ -405,26 +416,21 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 		for k := range luck {
 			step.Luck[k][1] = math.Round(luck[k][1]*100) / 100
 		}
-		words := eventWords(e.Events)
 		for k, side := range replaySides {
 			step.View[k] = d.view(d.viewOf(st, side))
-			var evs []adjudicator.Event
-			for j, ev := range e.Events {
-				if r, ok := adjudicator.Redact(ev, side); ok {
-					evs = append(evs, r)
-					step.Events[k] = append(step.Events[k], d.text(words[j][k]))
-				}
-			}
-			if e.Note != "" {
-				step.Events[k] = append(step.Events[k], d.text(noteText(e)))
-			}
-			step.Events[k] = orEmpty(step.Events[k])
-			step.Fight[k] = []string{}
-			for _, h := range foughtHexes(evs) {
-				step.Fight[k] = append(step.Fight[k], h.String())
-			}
 		}
 		d.Steps = append(d.Steps, step)
+	}
+	<-worded
+	for i := range d.Steps {
+		step := &d.Steps[i]
+		for k := range replaySides {
+			step.Events[k] = []int{}
+			for _, w := range words[i].events[k] {
+				step.Events[k] = append(step.Events[k], d.text(w))
+			}
+			step.Fight[k] = words[i].fight[k]
+		}
 	}
 	<-audited
 	d.LuckText = luckText
@@ -439,36 +445,49 @@ var builtinMapSVG = sync.OnceValue(func() []byte {
 	return []byte(replayMapSVG(m, g, replayGeomOf(g)))
 })
 
-// eventWords words each event as each reader of the page reads it
-// (adjudicator.Redact, then EventText), in the order of replaySides; ""
-// for a reader who does not read it. A reader who reads an event as it
-// is, as most do, reads the words already made for another.
-func eventWords(evs []adjudicator.Event) [][3]string {
-	out := make([][3]string, len(evs))
-	for i, ev := range evs {
+// replayWords is what each reader of the page reads of one entry, in the
+// order of replaySides: the words of each event it reads and of the
+// entry's note, and the hexes fought over.
+type replayWords struct {
+	events [3][]string
+	fight  [3][]string
+}
+
+// wordsOf words an entry's events as each reader reads them
+// (adjudicator.Redact, then EventText). The umpire, and a player with
+// full sight of an event, read it as it is (as Redact says), and so the
+// same words: those are made once.
+func wordsOf(e *store.Entry) replayWords {
+	var w replayWords
+	var evs [3][]adjudicator.Event
+	for _, ev := range e.Events {
 		full := ""
 		for k, side := range replaySides {
 			r, ok := adjudicator.Redact(ev, side)
-			switch {
-			case !ok:
-			case reflect.DeepEqual(r, ev):
-				if full == "" {
-					full = EventText(ev)
-				}
-				out[i][k] = full
-			default:
-				out[i][k] = EventText(r)
+			if !ok {
+				continue
 			}
+			evs[k] = append(evs[k], r)
+			if side != adjudicator.Umpire && ev.Seen.Of(side) != adjudicator.SightFull {
+				w.events[k] = append(w.events[k], EventText(r))
+				continue
+			}
+			if full == "" {
+				full = EventText(ev)
+			}
+			w.events[k] = append(w.events[k], full)
 		}
 	}
-	return out
-}
-
-func orEmpty(s []int) []int {
-	if s == nil {
-		return []int{}
+	for k := range replaySides {
+		if e.Note != "" {
+			w.events[k] = append(w.events[k], noteText(e))
+		}
+		w.fight[k] = []string{}
+		for _, h := range foughtHexes(evs[k]) {
+			w.fight[k] = append(w.fight[k], h.String())
+		}
 	}
-	return s
+	return w
 }
 
 func indexOf(s []uint64, v uint64) int {

@@ -333,9 +333,10 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 		return err
 	}
 	// The export's JSON and the replay page are made from the export
-	// alone, and the reports from the position: they are made side by
-	// side, the longest part of the transaction. Only this goroutine
-	// reads the transaction (bbolt's are not for concurrent use).
+	// alone, and the reports from the position and the export's luck:
+	// they are made side by side, the longest part of the transaction.
+	// Only this goroutine reads the transaction (bbolt's are not for
+	// concurrent use), and only before.
 	var bundle []byte
 	var page []store.Attachment
 	var bundleErr error
@@ -343,7 +344,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	defer wg.Wait()
 	wg.Go(func() { bundle, bundleErr = exportJSON(x) })
 	wg.Go(func() { page = s.replayAttachments(x) })
-	luck, err := t.Luck()
+	luck, err := x.Luck()
 	if err != nil {
 		return err
 	}

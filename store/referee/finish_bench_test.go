@@ -4,7 +4,9 @@ import (
 	"errors"
 	"math/rand/v2"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/autoplay"
@@ -72,12 +74,14 @@ func BenchmarkFinish(b *testing.B) {
 		return err
 	}
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		if err := end(false); !errors.Is(err, errUndo) {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
+	reportCPU(b, cpu)
 	// What was measured makes what the players get: the final report to
 	// each, with the export and the replay page.
 	if err := end(true); err != nil {
@@ -115,9 +119,24 @@ func BenchmarkReplayPage(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(x.Log)), "entries")
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		if _, err := templates.ReplayPage(x); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
+}
+
+// cpuTime is the CPU time the process has used, on every core: the work
+// done, where the time per operation is how long it took.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per operation since since.
+func reportCPU(b *testing.B, since time.Duration) {
+	b.ReportMetric(float64((cpuTime()-since).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
