@@ -142,12 +142,22 @@ func (w *gameTx) export(x *Export, reveal bool) error {
 // WriteJSON writes the export as indented JSON: what a json.Encoder with
 // SetIndent("", "  ") writes.
 func (x *Export) WriteJSON(w io.Writer) error {
-	b, err := json.Marshal(x)
+	b, err := x.JSON()
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(indentJSON(make([]byte, 0, len(b)+len(b)/2), b))
+	_, err = w.Write(b)
 	return err
+}
+
+// JSON returns the export as WriteJSON writes it.
+func (x *Export) JSON() ([]byte, error) {
+	b, err := json.Marshal(x)
+	if err != nil {
+		return nil, err
+	}
+	// Indenting an export more than doubles it: the positions nest deep.
+	return indentJSON(make([]byte, 0, len(b)*5/2), b), nil
 }
 
 // indentJSON appends compact JSON text, as json.Marshal writes it, indented

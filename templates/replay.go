@@ -467,7 +467,9 @@ func wordsOf(e *store.Entry) replayWords {
 			if !ok {
 				continue
 			}
-			evs[k] = append(evs[k], r)
+			if fightKinds[r.Kind] {
+				evs[k] = append(evs[k], r) // all foughtHexes reads
+			}
 			if side != adjudicator.Umpire && ev.Seen.Of(side) != adjudicator.SightFull {
 				w.events[k] = append(w.events[k], EventText(r))
 				continue
