@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -525,30 +524,6 @@ func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
 		return err
 	})
 	return s, err
-}
-
-// Canonical returns JSON text in the form whose SHA-256 is an entry's hash:
-// no insignificant white space, object keys sorted byte-wise, numbers as
-// written, strings escaped as encoding/json does without HTML escaping. So
-// an export can be re-indented or have its keys reordered by any tool and
-// still audit.
-func Canonical(raw []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("text after the JSON value")
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // encodeEntry returns an entry's canonical JSON.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -111,6 +112,33 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 		}
 	}
 	return l
+}
+
+// Luck returns the dice-luck summary of the export's entries in force, as
+// Txn.Luck and Audit compute it (it checks nothing: see Audit). Of each
+// entry only the dice it rolled are read.
+func (x *Export) Luck() (*Luck, error) {
+	entries := make(map[uint64]*Entry, len(x.Log))
+	var live []uint64
+	for i, xe := range x.Log {
+		var e struct {
+			DiceFrom uint64 `json:"dice_from"`
+			DiceTo   uint64 `json:"dice_to"`
+		}
+		if err := json.Unmarshal(xe.Entry, &e); err != nil {
+			return nil, fmt.Errorf("store: game %s: entry %d: %w", x.Game, i+1, err)
+		}
+		seq := uint64(i + 1)
+		entries[seq] = &Entry{Seq: seq, DiceFrom: e.DiceFrom, DiceTo: e.DiceTo}
+		if xe.RolledBackBy == 0 {
+			live = append(live, seq)
+		}
+	}
+	dice := make(map[uint64]Roll, len(x.Dice))
+	for _, r := range x.Dice {
+		dice[r.Seq] = r
+	}
+	return computeLuck(live, dice, entries), nil
 }
 
 // WriteText writes the summary in a few lines per side.

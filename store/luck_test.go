@@ -2,8 +2,10 @@ package store
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
@@ -78,5 +80,45 @@ func TestLuckAgainstNeed(t *testing.T) {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("summary lacks %q:\n%s", line, b.String())
 		}
+	}
+}
+
+// The luck of an export is the luck of the game it was exported from and
+// the audit's, rolled-back entries left out.
+func TestExportLuck(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	d := newDriver(db, "g1", 11)
+	d.play(t, 10)
+	if _, err := db.Rollback("g1", 7, "umpire", time.Time{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d.play(t, 10)
+	var want *Luck
+	_, err := db.Transact("g1", nil, func(tx *Txn) error {
+		var err error
+		want, err = tx.Luck()
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mustExport(t, db, "g1", true)
+	got, err := x.Luck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the export's luck\n%+v\nthe game's\n%+v", got, want)
+	}
+	if audit := mustAudit(t, x).Luck; !reflect.DeepEqual(got, audit) {
+		t.Fatalf("the export's luck\n%+v\nthe audit's\n%+v", got, audit)
+	}
+	var rolled int
+	for _, s := range got.Sides {
+		rolled += s.Dice
+	}
+	if rolled == 0 || rolled == len(x.Dice) {
+		t.Fatalf("%d dice counted of %d: the rolled-back entries' dice should be left out, the others in", rolled, len(x.Dice))
 	}
 }

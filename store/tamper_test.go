@@ -10,7 +10,7 @@ import (
 )
 
 // endedGame plays a game with a rollback in it to the end and exports it.
-func endedGame(t *testing.T) *Export {
+func endedGame(t testing.TB) *Export {
 	t.Helper()
 	db, _ := openTestDB(t)
 	createTestGame(t, db, "g1")

@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
@@ -56,15 +59,50 @@ func ReplayPage(x *store.Export) ([]byte, error) {
 	css, _ := replayFiles.ReadFile("replay/replay.css")
 	js, _ := replayFiles.ReadFile("replay/replay.js")
 	title := "attu game " + x.Game + " — replay"
-	r := strings.NewReplacer(
-		"{{TITLE}}", html.EscapeString(title),
-		"{{HEADING}}", html.EscapeString(fmt.Sprintf("attu game %s: %s", x.Game, adjudicator.ScenarioTitle(orCampaign(x.Scenario)))),
-		"/*{{CSS}}*/", string(css),
-		"/*{{JS}}*/", string(js),
-		"{{DATA}}", string(data),
-		"{{MAP}}", d.mapSVG,
-	)
-	return []byte(r.Replace(string(page))), nil
+	return fillPage(page, map[string][]byte{
+		"{{TITLE}}":   []byte(html.EscapeString(title)),
+		"{{HEADING}}": []byte(html.EscapeString(fmt.Sprintf("attu game %s: %s", x.Game, adjudicator.ScenarioTitle(orCampaign(x.Scenario))))),
+		"/*{{CSS}}*/": css,
+		"/*{{JS}}*/":  js,
+		"{{DATA}}":    data,
+		"{{MAP}}":     d.mapSVG,
+	}), nil
+}
+
+// fillPage returns page with each of its places (the keys of fill) replaced
+// by what fill holds for it; what is filled in is not searched again. The
+// page is a megabyte or more, most of it the data: it is written once, in
+// a buffer of its size.
+func fillPage(page []byte, fill map[string][]byte) []byte {
+	type place struct {
+		at  int
+		key string
+	}
+	var places []place
+	size := len(page)
+	for k, v := range fill {
+		for from := 0; ; {
+			i := bytes.Index(page[from:], []byte(k))
+			if i < 0 {
+				break
+			}
+			places = append(places, place{from + i, k})
+			size += len(v) - len(k)
+			from += i + len(k)
+		}
+	}
+	slices.SortFunc(places, func(a, b place) int { return a.at - b.at })
+	out := make([]byte, 0, size)
+	from := 0
+	for _, p := range places {
+		if p.at < from {
+			continue // inside a place already filled
+		}
+		out = append(out, page[from:p.at]...)
+		out = append(out, fill[p.key]...)
+		from = p.at + len(p.key)
+	}
+	return append(out, page[from:]...)
 }
 
 func orCampaign(s string) string {
@@ -93,7 +131,7 @@ type replayData struct {
 	Purposes   map[string]string `json:"purposes"`
 	LuckText   string            `json:"luck_text,omitempty"`
 
-	mapSVG string
+	mapSVG []byte
 	texts  map[string]int
 	views  map[string]int
 	units  map[string]int
@@ -109,6 +147,10 @@ type replayGeom struct {
 	Top  float64 `json:"top"`
 	W    int     `json:"w"`
 	H    int     `json:"h"`
+}
+
+func replayGeomOf(g pngGeom) replayGeom {
+	return replayGeom{C0: g.cols[0], R0: g.rows[0], R: pngR, Left: pngLeft, Top: pngTop, W: g.w, H: g.ht - int(pngBottom) + 8}
 }
 
 // replayEntry is one log entry: its canonical JSON (what its hash is the
@@ -170,9 +212,15 @@ type replayStep struct {
 
 func (d *replayData) text(s string) int { return intern(d.texts, &d.Texts, s, s) }
 
-func (d *replayData) unit(u []any) int {
-	b, _ := json.Marshal(u)
-	return intern(d.units, &d.Units, string(b), u)
+// unit is the index of a unit as the page draws it: id, side, hex, steps,
+// 1 when face down, kind. A page has thousands of them to look up and a
+// few hundred distinct ones.
+func (d *replayData) unit(id, side, hex string, steps, down int, kind string) int {
+	key := strings.Join([]string{id, side, hex, strconv.Itoa(steps), strconv.Itoa(down), kind}, "\x00")
+	if i, ok := d.units[key]; ok {
+		return i
+	}
+	return intern(d.units, &d.Units, key, []any{id, side, hex, steps, down, kind})
 }
 
 func (d *replayData) view(v replayView) int {
@@ -235,10 +283,29 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 	if err := opening.Attach(nil, nil); err != nil {
 		return nil, fmt.Errorf("templates: replay: the opening position: %w", err)
 	}
+	// The summary of the luck in words is store.Luck's, over the entries
+	// in force; an export whose dice or chain do not check has none (the
+	// page says why). The audit that says so reads the export as the
+	// replay below does, so it runs beside it.
+	var luckText string
+	audited := make(chan struct{})
+	defer func() { <-audited }() // no early return leaves it reading x
+	go func() {
+		defer close(audited)
+		if rep := store.Audit(x, store.Engine{}); rep.OK() && rep.Luck != nil {
+			var b bytes.Buffer
+			rep.Luck.WriteText(&b)
+			luckText = b.String()
+		}
+	}()
 	m := opening.Map()
 	g := newPNGGeom(m)
-	d.Geom = replayGeom{C0: g.cols[0], R0: g.rows[0], R: pngR, Left: pngLeft, Top: pngTop, W: g.w, H: g.ht - int(pngBottom) + 8}
-	d.mapSVG = replayMapSVG(m, g, d.Geom)
+	d.Geom = replayGeomOf(g)
+	if m == adjudicator.BuiltinMap() {
+		d.mapSVG = builtinMapSVG()
+	} else {
+		d.mapSVG = []byte(replayMapSVG(m, g, d.Geom))
+	}
 
 	// The log as hashed, and each entry decoded.
 	entries := make([]*store.Entry, len(x.Log))
@@ -270,6 +337,18 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 		}
 		d.Dice = append(d.Dice, rd)
 	}
+
+	// What happened, in words, depends on the entries alone: it is
+	// worded beside the replay of the positions.
+	words := make([]replayWords, len(entries))
+	worded := make(chan struct{})
+	defer func() { <-worded }()
+	go func() {
+		defer close(worded)
+		for i, e := range entries {
+			words[i] = wordsOf(e)
+		}
+	}()
 
 	// Replay the positions, following rollbacks as the audit does.
 	states := map[uint64]*adjudicator.State{}
@@ -339,39 +418,78 @@ func replayDataOf(x *store.Export) (*replayData, error) {
 		}
 		for k, side := range replaySides {
 			step.View[k] = d.view(d.viewOf(st, side))
-			var evs []adjudicator.Event
-			for _, ev := range e.Events {
-				if r, ok := adjudicator.Redact(ev, side); ok {
-					evs = append(evs, r)
-					step.Events[k] = append(step.Events[k], d.text(EventText(r)))
-				}
-			}
-			if e.Note != "" {
-				step.Events[k] = append(step.Events[k], d.text(noteText(e)))
-			}
-			step.Events[k] = orEmpty(step.Events[k])
-			step.Fight[k] = []string{}
-			for _, h := range foughtHexes(evs) {
-				step.Fight[k] = append(step.Fight[k], h.String())
-			}
 		}
 		d.Steps = append(d.Steps, step)
 	}
-	// The summary in words is store.Luck's, over the entries in force; an
-	// export whose dice or chain do not check has none (the page says why).
-	if rep := store.Audit(x, store.Engine{}); rep.OK() && rep.Luck != nil {
-		var b bytes.Buffer
-		rep.Luck.WriteText(&b)
-		d.LuckText = b.String()
+	<-worded
+	for i := range d.Steps {
+		step := &d.Steps[i]
+		for k := range replaySides {
+			step.Events[k] = []int{}
+			for _, w := range words[i].events[k] {
+				step.Events[k] = append(step.Events[k], d.text(w))
+			}
+			step.Fight[k] = words[i].fight[k]
+		}
 	}
+	<-audited
+	d.LuckText = luckText
 	return d, nil
 }
 
-func orEmpty(s []int) []int {
-	if s == nil {
-		return []int{}
+// builtinMapSVG is the built-in map drawn once: every page of a game on
+// it carries the same drawing.
+var builtinMapSVG = sync.OnceValue(func() []byte {
+	m := adjudicator.BuiltinMap()
+	g := newPNGGeom(m)
+	return []byte(replayMapSVG(m, g, replayGeomOf(g)))
+})
+
+// replayWords is what each reader of the page reads of one entry, in the
+// order of replaySides: the words of each event it reads and of the
+// entry's note, and the hexes fought over.
+type replayWords struct {
+	events [3][]string
+	fight  [3][]string
+}
+
+// wordsOf words an entry's events as each reader reads them
+// (adjudicator.Redact, then EventText). The umpire, and a player with
+// full sight of an event, read it as it is (as Redact says), and so the
+// same words: those are made once.
+func wordsOf(e *store.Entry) replayWords {
+	var w replayWords
+	var evs [3][]adjudicator.Event
+	for _, ev := range e.Events {
+		full := ""
+		for k, side := range replaySides {
+			r, ok := adjudicator.Redact(ev, side)
+			if !ok {
+				continue
+			}
+			if fightKinds[r.Kind] {
+				evs[k] = append(evs[k], r) // all foughtHexes reads
+			}
+			if side != adjudicator.Umpire && ev.Seen.Of(side) != adjudicator.SightFull {
+				w.events[k] = append(w.events[k], EventText(r))
+				continue
+			}
+			if full == "" {
+				full = EventText(ev)
+			}
+			w.events[k] = append(w.events[k], full)
+		}
 	}
-	return s
+	for k := range replaySides {
+		if e.Note != "" {
+			w.events[k] = append(w.events[k], noteText(e))
+		}
+		w.fight[k] = []string{}
+		for _, h := range foughtHexes(evs[k]) {
+			w.fight[k] = append(w.fight[k], h.String())
+		}
+	}
+	return w
 }
 
 func indexOf(s []uint64, v uint64) int {
@@ -467,7 +585,7 @@ func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replay
 		if u.FaceDown {
 			down = 1
 		}
-		rv.Units = append(rv.Units, d.unit([]any{u.ID, u.Side.String(), u.Hex.String(), u.Steps, down, u.Kind.String()}))
+		rv.Units = append(rv.Units, d.unit(u.ID, u.Side.String(), u.Hex.String(), u.Steps, down, u.Kind.String()))
 	}
 	for _, u := range v.Units {
 		add(u)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -327,19 +328,26 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 		return err
 	}
 	rec.Result, rec.Held, rec.Takeback = result, nil, nil
-	luck, err := t.Luck()
-	if err != nil {
-		return err
-	}
 	x, err := t.Export(false)
 	if err != nil {
 		return err
 	}
-	bundle, err := exportJSON(x)
+	// The export's JSON and the replay page are made from the export
+	// alone, and the reports from the position and the export's luck:
+	// they are made side by side, the longest part of the transaction.
+	// Only this goroutine reads the transaction (bbolt's are not for
+	// concurrent use), and only before.
+	var bundle []byte
+	var page []store.Attachment
+	var bundleErr error
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() { bundle, bundleErr = exportJSON(x) })
+	wg.Go(func() { page = s.replayAttachments(x) })
+	luck, err := x.Luck()
 	if err != nil {
 		return err
 	}
-	page := s.replayAttachments(x)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
 	reqs := make([]reportReq, len(sides))
@@ -350,6 +358,10 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	ms, err := s.reportMails(&g, rec, st, evs, reqs)
 	if err != nil {
 		return err
+	}
+	wg.Wait()
+	if bundleErr != nil {
+		return bundleErr
 	}
 	for _, r := range ms {
 		if !r.ok {

@@ -369,10 +369,4 @@ func (s *Service) answerMail(g *store.Game, in *Message, subject, text string) s
 }
 
 // exportJSON is the export as attu export writes it.
-func exportJSON(x *store.Export) ([]byte, error) {
-	var b strings.Builder
-	if err := x.WriteJSON(&b); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
-}
+func exportJSON(x *store.Export) ([]byte, error) { return x.JSON() }
