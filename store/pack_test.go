@@ -89,7 +89,8 @@ func TestBodiesCompressedAgainstDictionaries(t *testing.T) {
 	readBack(first, 1)
 	readBack(second, 2)
 	// Against its dictionary, the second report takes a fraction of the
-	// first's room.
+	// first's room, though compressed at the fastest level
+	// (deltaWriters).
 	var one, two int
 	db.bolt.View(func(tx *bolt.Tx) error {
 		for _, c := range []struct {
@@ -102,7 +103,7 @@ func TestBodiesCompressedAgainstDictionaries(t *testing.T) {
 		}
 		return nil
 	})
-	if two*4 > one {
+	if two*2 > one {
 		t.Errorf("the second text takes %d bytes, the first %d", two, one)
 	}
 	if err := db.Check(); err != nil {

@@ -40,8 +40,8 @@ func mb(n int64) float64 { return float64(n) / (1 << 20) }
 // reports (text, order template, map picture, JSON) to both players and
 // the umpire after every step, until the game reaches turn turns+1 or
 // ends. Both sides give random legal orders (autoplay) by mail; after each
-// step every queued mail is marked sent, as the daemon's outbox worker
-// does. It returns what the file then holds; the file passes Check and
+// step every queued mail is sent as the daemon's outbox worker sends it,
+// its map picture taken from the game service, and marked sent. It returns what the file then holds; the file passes Check and
 // the game's export audits.
 func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 	tb.Helper()
@@ -59,12 +59,24 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	var drawn int64 // bytes of the map pictures, which the store does not keep
 	send := func() {
 		ms, err := db.Pending(now.Add(time.Hour), 0)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		for _, m := range ms {
+			if err := svc.Draw(&m); err != nil {
+				tb.Fatal(err)
+			}
+			for _, a := range m.Attachments {
+				if a.Redrawable && a.Size == 0 {
+					tb.Fatalf("mail %d goes without its picture", m.ID)
+				}
+				if a.Redrawable {
+					drawn += int64(a.Size)
+				}
+			}
 			if err := db.MarkSent(m.ID, now); err != nil {
 				tb.Fatal(err)
 			}
@@ -119,6 +131,7 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 		tb.Fatal(err)
 	}
 	sz.mails = len(mails)
+	sz.sent = drawn
 	for _, m := range mails {
 		sz.sent += int64(len(m.Text))
 		for _, a := range m.Attachments {
