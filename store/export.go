@@ -157,15 +157,15 @@ func (x *Export) JSON() ([]byte, error) {
 		return nil, err
 	}
 	// Indenting an export more than doubles it: the positions nest deep.
-	return indentJSON(make([]byte, 0, len(b)*5/2), b), nil
+	return IndentJSON(make([]byte, 0, len(b)*5/2), b), nil
 }
 
-// indentJSON appends compact JSON text, as json.Marshal writes it, indented
+// IndentJSON appends compact JSON text, as json.Marshal writes it, indented
 // by two spaces and ended by a newline, as json.Indent would: an empty
 // object or array stays on its line. It does not check the text, and so
 // takes a third of the time json.Indent does over an export (most of
 // which is strings to copy).
-func indentJSON(dst, src []byte) []byte {
+func IndentJSON(dst, src []byte) []byte {
 	depth := 0
 	newline := func() {
 		dst = append(dst, '\n')

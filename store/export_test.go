@@ -30,7 +30,7 @@ func TestWriteJSONIndentsAsEncodingJSON(t *testing.T) {
 	}
 }
 
-// indentJSON indents any compact JSON text as json.Indent does.
+// IndentJSON indents any compact JSON text as json.Indent does.
 func FuzzIndentJSON(f *testing.F) {
 	for _, s := range canonicalSeeds {
 		f.Add([]byte(s))
@@ -45,7 +45,7 @@ func FuzzIndentJSON(f *testing.F) {
 		if err := json.Indent(&want, src, "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		if got := indentJSON(nil, compact.Bytes()); !bytes.Equal(got, want.Bytes()) {
+		if got := IndentJSON(nil, compact.Bytes()); !bytes.Equal(got, want.Bytes()) {
 			t.Fatalf("%q:\n got %q\nwant %q", compact.Bytes(), got, want.Bytes())
 		}
 	})
@@ -58,7 +58,7 @@ func BenchmarkWriteJSON(b *testing.B) {
 		name string
 		fn   func() []byte
 	}{
-		{"indentJSON", func() []byte { var buf bytes.Buffer; x.WriteJSON(&buf); return buf.Bytes() }},
+		{"IndentJSON", func() []byte { var buf bytes.Buffer; x.WriteJSON(&buf); return buf.Bytes() }},
 		{"encoding-json", func() []byte { return indentReference(x) }},
 	} {
 		b.Run(f.name, func(b *testing.B) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
 )
 
 // ReportFormat names the version of the JSON report (report.json). A
@@ -117,9 +118,9 @@ func (r *Report) Document() *ReportJSON {
 
 // JSON returns the report as an indented JSON document (report.json).
 func (r *Report) JSON() ([]byte, error) {
-	b, err := json.MarshalIndent(r.Document(), "", "  ")
+	b, err := json.Marshal(r.Document())
 	if err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	return store.IndentJSON(make([]byte, 0, len(b)*2), b), nil
 }
