@@ -76,7 +76,9 @@ type EventJSON struct {
 }
 
 // Document returns the report as the ReportJSON value JSON encodes.
-func (r *Report) Document() *ReportJSON {
+func (r *Report) Document() *ReportJSON { return r.document(r.wordedSteps()) }
+
+func (r *Report) document(steps []wordedStep) *ReportJSON {
 	v := r.View
 	d := &ReportJSON{
 		Format: ReportFormat,
@@ -100,10 +102,10 @@ func (r *Report) Document() *ReportJSON {
 	if d.Fought == nil {
 		d.Fought = []adjudicator.Hex{}
 	}
-	for _, st := range groupSteps(r.Events) {
+	for _, st := range steps {
 		s := StepJSON{Title: st.Title}
-		for _, ev := range st.Events {
-			s.Events = append(s.Events, EventJSON{Kind: string(ev.Kind), Text: eventText(ev), Side: ev.Side, Hexes: eventHexes(ev)})
+		for i, ev := range st.Events {
+			s.Events = append(s.Events, EventJSON{Kind: string(ev.Kind), Text: st.Words[i], Side: ev.Side, Hexes: eventHexes(ev)})
 		}
 		d.Steps = append(d.Steps, s)
 	}
@@ -117,8 +119,10 @@ func (r *Report) Document() *ReportJSON {
 }
 
 // JSON returns the report as an indented JSON document (report.json).
-func (r *Report) JSON() ([]byte, error) {
-	b, err := json.Marshal(r.Document())
+func (r *Report) JSON() ([]byte, error) { return r.json(r.wordedSteps()) }
+
+func (r *Report) json(steps []wordedStep) ([]byte, error) {
+	b, err := json.Marshal(r.document(steps))
 	if err != nil {
 		return nil, err
 	}

@@ -92,12 +92,33 @@ func (r *Report) awaited() bool {
 // MaxWidth columns.
 func (r *Report) Text() string {
 	name, body, ok := r.OrderTemplate()
-	return r.text(name, body, ok)
+	return r.text(name, body, ok, r.wordedSteps())
 }
 
-// text renders the report around its order template, made once.
-func (r *Report) text(name, body string, awaited bool) string {
-	return execute("report.tmpl", r.textData(name, body, awaited))
+// text renders the report around its order template, made once, with
+// its events worded once (wordedSteps).
+func (r *Report) text(name, body string, awaited bool, steps []wordedStep) string {
+	return execute("report.tmpl", r.textData(name, body, awaited, steps))
+}
+
+// wordedStep is a step of the reader's events (groupSteps), each event
+// with its words (EventText): the text and the JSON document both show
+// them, and wording an event runs its template.
+type wordedStep struct {
+	Step
+	Words []string
+}
+
+func (r *Report) wordedSteps() []wordedStep {
+	var out []wordedStep
+	for _, st := range groupSteps(r.Events) {
+		w := wordedStep{Step: st}
+		for _, ev := range st.Events {
+			w.Words = append(w.Words, eventText(ev))
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // Artefacts is everything a report consists of: the mail's text, the order
@@ -136,9 +157,10 @@ func (r *Report) RenderWords() (*Artefacts, error) {
 	if ok {
 		a.TemplateName, a.Template = name, body
 	}
-	a.Text = r.text(name, body, ok)
+	steps := r.wordedSteps()
+	a.Text = r.text(name, body, ok, steps)
 	var err error
-	if a.JSON, err = r.JSON(); err != nil {
+	if a.JSON, err = r.json(steps); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -190,15 +212,15 @@ type standingText struct {
 	Lines []string
 }
 
-func (r *Report) textData(name, body string, awaited bool) reportText {
+func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) reportText {
 	v := r.View
 	d := reportText{}
 	d.Title = fmt.Sprintf("attu report: game %s%s, %s", r.Game.ID, nameSuffix(r.Game.Name), readerName(v.Side))
 	d.Header = r.header()
-	for _, st := range groupSteps(r.Events) {
+	for _, st := range steps {
 		t := stepText{Title: st.Title}
-		for _, ev := range st.Events {
-			t.Lines = append(t.Lines, wrapLines(eventText(ev), "  ", "    ")...)
+		for _, w := range st.Words {
+			t.Lines = append(t.Lines, wrapLines(w, "  ", "    ")...)
 		}
 		d.Steps = append(d.Steps, t)
 	}
