@@ -281,13 +281,20 @@ func storeBodies(tx *bolt.Tx, p *packer, m *Mail) {
 const textDict = "\x00text"
 
 // dictName names the dictionary a's body is compressed against, empty
-// for none.
+// for none. The order templates, named after their turn and wait, share
+// one: each is much like the last.
 func dictName(a Attachment) string {
-	if a.Redrawable {
+	switch {
+	case a.Redrawable:
 		return "" // a dictionary must never be dropped
+	case a.Type == "application/yaml":
+		return yamlDict
 	}
 	return a.Name
 }
+
+// yamlDict names the dictionary of the order templates (dictName).
+const yamlDict = "\x00yaml"
 
 // storeAttachments replaces the bodies of m's attachments by references to
 // the blobs bucket. An attachment without a body but with the hash of one

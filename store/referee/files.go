@@ -83,23 +83,33 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	if g.Status == store.Paused {
 		return s.answer(g, ref, "refused: paused", s.refusedWhy(g, m, templates.RefusedSubject, why("file-paused")))
 	}
-	st, err := s.db.State(g.ID)
-	if err != nil {
-		return err
-	}
-	if p := st.CheckWait(o); p != nil {
-		if e := s.sameFile(g.ID, side, raw); e != nil {
-			return s.answer(g, ref, "refused: already applied", s.refusedWhy(g, m, "already applied",
-				templates.Notice{Kind: "why-already-applied", At: e.Time, Entry: e.Seq}))
+	// The game's record keeps the position's wait (store.Game.Wait), so
+	// orders that answer it need not have the position read here: the
+	// step checks them against it again (store.Txn.Apply).
+	var st *adjudicator.State
+	if !g.Wait.Answers(o) {
+		if st, err = s.db.State(g.ID); err != nil {
+			return err
 		}
-		line, col := f.Start()
-		return s.answer(g, ref, "refused: stale", s.refusedMail(g, m, []store.Problem{{Line: line, Col: col, Msg: p.Msg}}))
+		if p := st.CheckWait(o); p != nil {
+			if e := s.sameFile(g.ID, side, raw); e != nil {
+				return s.answer(g, ref, "refused: already applied", s.refusedWhy(g, m, "already applied",
+					templates.Notice{Kind: "why-already-applied", At: e.Time, Entry: e.Seq}))
+			}
+			line, col := f.Start()
+			return s.answer(g, ref, "refused: stale", s.refusedMail(g, m, []store.Problem{{Line: line, Col: col, Msg: p.Msg}}))
+		}
 	}
 	rec, err := loadRecord(*g)
 	if err != nil {
 		return err
 	}
 	if rec.Settle > 0 && !f.Now {
+		if st == nil {
+			if st, err = s.db.State(g.ID); err != nil {
+				return err
+			}
+		}
 		if ps := adjudicator.CheckOrders(st, o); len(ps) > 0 {
 			return s.answer(g, ref, "refused: illegal", s.refusedMail(g, m, located(f, ps)))
 		}
