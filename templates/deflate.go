@@ -263,58 +263,101 @@ func rowTokens(toks []token, raw []byte, stride, r int) []token {
 	return toks
 }
 
-// rowCache holds the tokens of each row of one image's rows, so that
-// another image of the same size takes those of the rows the two share:
-// a report's picture is its map's with a few labels drawn on it.
+// rowCache holds one image's rows compressed, so that another image of
+// the same size takes those of the rows the two share: a report's picture
+// is its map's with a few labels drawn on it. Such images are all written
+// with one pair of codes, made for the base image with room for every
+// symbol (fixedCodes), so that a shared row is written as the bits
+// already made for it, not token by token.
 type rowCache struct {
 	raw    []byte
 	stride int
-	toks   []token
-	start  []int32  // row r's tokens are toks[start[r]:start[r+1]]
 	sums   []uint32 // the Adler-32 checksum of each row
+	// lit and dist are the codes; head is the block's start written with
+	// them (the last block, dynamic codes, the codes themselves).
+	lit, dist huffCode
+	head      bitString
+	// bits holds each row's tokens written with the codes: row r's are
+	// bits[start[r]:start[r+1]], nbits[r] of them.
+	bits  []uint32
+	start []int32
+	nbits []int32
+}
+
+// bitString is a run of bits as bitWriter writes them: whole 32-bit words,
+// least significant bit first, the last one holding the rest.
+type bitString struct {
+	words []uint32
+	n     int
+}
+
+// bitsOf returns what w holds, w having started empty.
+func bitsOf(w *bitWriter) bitString {
+	b := bitString{n: len(w.out)*8 + int(w.nacc)}
+	for i := 0; i+4 <= len(w.out); i += 4 {
+		b.words = append(b.words, binary.LittleEndian.Uint32(w.out[i:]))
+	}
+	if w.nacc > 0 {
+		b.words = append(b.words, uint32(w.acc))
+	}
+	return b
+}
+
+// bitsTo writes the n bits of words to w.
+func bitsTo(w *bitWriter, words []uint32, n int) {
+	for _, x := range words {
+		k := min(n, 32)
+		w.write(x, uint8(k))
+		n -= k
+	}
 }
 
 func newRowCache(raw []byte, stride int) *rowCache {
 	c := &rowCache{raw: raw, stride: stride}
 	rows := (len(raw) + stride - 1) / stride
+	var toks []token
+	var start []int
 	for r := range rows {
-		c.start = append(c.start, int32(len(c.toks)))
-		c.toks = rowTokens(c.toks, raw, stride, r)
+		start = append(start, len(toks))
+		toks = rowTokens(toks, raw, stride, r)
 		c.sums = append(c.sums, adler32.Checksum(raw[r*stride:min((r+1)*stride, len(raw))]))
 	}
-	c.start = append(c.start, int32(len(c.toks)))
+	start = append(start, len(toks))
+	c.lit, c.dist = fixedCodes(toks, stride)
+	w := bitWriter{}
+	w.write(0b101, 3) // the last block, dynamic codes
+	writeCodes(&w, &c.lit, &c.dist)
+	c.head = bitsOf(&w)
+	for r := range rows {
+		w := bitWriter{}
+		writeTokens(&w, toks[start[r]:start[r+1]], &c.lit, &c.dist, stride)
+		b := bitsOf(&w)
+		c.start = append(c.start, int32(len(c.bits)))
+		c.bits = append(c.bits, b.words...)
+		c.nbits = append(c.nbits, int32(b.n))
+	}
+	c.start = append(c.start, int32(len(c.bits)))
 	return c
 }
 
-// rowDeflate appends to out raw compressed as a zlib stream, raw being
-// rows of stride bytes each. With base, the rows raw
-// shares with base's, where the row above is shared too, take base's
-// tokens instead of being looked at again; the stream is the same.
-func (z *deflateBuf) rowDeflate(out, raw []byte, stride int, base *rowCache) []byte {
-	if base != nil && (base.stride != stride || len(base.raw) != len(raw)) {
-		base = nil
+// fixedCodes are the codes of images like the one whose tokens are toks:
+// made for its counts, with every literal and length one more, so that
+// any row of another image can be written with them too.
+func fixedCodes(toks []token, stride int) (lit, dist huffCode) {
+	litFreq, distFreq := tokenCounts(toks, stride)
+	for i := range litFreq {
+		litFreq[i]++
 	}
-	toks := z.tokens[:0]
-	above := false // the row above is base's
-	sum := uint32(1)
-	for r := 0; r*stride < len(raw); r++ {
-		lo, hi := r*stride, min((r+1)*stride, len(raw))
-		same := base != nil && bytes.Equal(raw[lo:hi], base.raw[lo:hi])
-		if same && (r == 0 || above) {
-			toks = append(toks, base.toks[base.start[r]:base.start[r+1]]...)
-		} else {
-			toks = rowTokens(toks, raw, stride, r)
-		}
-		if same {
-			sum = adler32Combine(sum, base.sums[r], hi-lo)
-		} else {
-			sum = adler32Combine(sum, adler32.Checksum(raw[lo:hi]), hi-lo)
-		}
-		above = same
-	}
-	var litFreq [numLitLen]uint32
-	var distFreq [numDist]uint32
-	upSym, upExtra, upBits := distSym(stride)
+	upSym, _, _ := distSym(min(stride, maxDistance))
+	distFreq[0]++
+	distFreq[upSym]++
+	return newHuffCode(litFreq[:], maxCodeLen), newHuffCode(distFreq[:], maxCodeLen)
+}
+
+// tokenCounts counts the symbols of toks, rows stride bytes long, and one
+// end of block.
+func tokenCounts(toks []token, stride int) (litFreq [numLitLen]uint32, distFreq [numDist]uint32) {
+	upSym, _, _ := distSym(min(stride, maxDistance))
 	for _, t := range toks {
 		switch {
 		case t&matchFlag == 0:
@@ -327,8 +370,56 @@ func (z *deflateBuf) rowDeflate(out, raw []byte, stride int, base *rowCache) []b
 			distFreq[0]++
 		}
 	}
-	z.tokens = toks
 	litFreq[endOfBlock]++
+	return litFreq, distFreq
+}
+
+// writeTokens writes toks, rows stride bytes long, with the codes.
+func writeTokens(w *bitWriter, toks []token, lit, dist *huffCode, stride int) {
+	upSym, upExtra, upBits := distSym(min(stride, maxDistance))
+	for _, t := range toks {
+		if t&matchFlag == 0 {
+			w.sym(lit, int(t))
+			continue
+		}
+		n := int(t>>8) & 0x1ff
+		s := lengthSym[n]
+		w.sym(lit, int(s))
+		if eb := lengthBits[s-257]; eb > 0 {
+			w.write(uint32(n-int(lengthBase[s-257])), eb)
+		}
+		if t&1 == 1 {
+			w.sym(dist, upSym)
+			if upBits > 0 {
+				w.write(upExtra, upBits)
+			}
+		} else {
+			w.sym(dist, 0)
+		}
+	}
+}
+
+// rowDeflate appends to out raw compressed as a zlib stream, raw being
+// rows of stride bytes each, with codes made for it. With base (an image
+// of the same size), it is written with base's codes instead, and the
+// rows raw shares with base, where the row above is shared too, are
+// written as the bits base holds for them.
+func (z *deflateBuf) rowDeflate(out, raw []byte, stride int, base *rowCache) []byte {
+	if base != nil && (base.stride != stride || len(base.raw) != len(raw)) {
+		base = nil
+	}
+	if base != nil {
+		return z.rowDeflateOver(out, raw, base)
+	}
+	toks := z.tokens[:0]
+	sum := uint32(1)
+	for r := 0; r*stride < len(raw); r++ {
+		lo, hi := r*stride, min((r+1)*stride, len(raw))
+		toks = rowTokens(toks, raw, stride, r)
+		sum = adler32Combine(sum, adler32.Checksum(raw[lo:hi]), hi-lo)
+	}
+	z.tokens = toks
+	litFreq, distFreq := tokenCounts(toks, stride)
 	lit := newHuffCode(litFreq[:], maxCodeLen)
 	dist := newHuffCode(distFreq[:], maxCodeLen)
 
@@ -336,27 +427,37 @@ func (z *deflateBuf) rowDeflate(out, raw []byte, stride int, base *rowCache) []b
 	w := bitWriter{out: out}
 	w.write(0b101, 3) // the last block, dynamic codes
 	writeCodes(&w, &lit, &dist)
-	for _, t := range toks {
-		if t&matchFlag == 0 {
-			w.sym(&lit, int(t))
-			continue
-		}
-		n := int(t>>8) & 0x1ff
-		s := lengthSym[n]
-		w.sym(&lit, int(s))
-		if eb := lengthBits[s-257]; eb > 0 {
-			w.write(uint32(n-int(lengthBase[s-257])), eb)
-		}
-		if t&1 == 1 {
-			w.sym(&dist, upSym)
-			if upBits > 0 {
-				w.write(upExtra, upBits)
-			}
-		} else {
-			w.sym(&dist, 0)
-		}
-	}
+	writeTokens(&w, toks, &lit, &dist, stride)
 	w.sym(&lit, endOfBlock)
+	w.flush()
+	return binary.BigEndian.AppendUint32(w.out, sum)
+}
+
+// rowDeflateOver is rowDeflate against base.
+func (z *deflateBuf) rowDeflateOver(out, raw []byte, base *rowCache) []byte {
+	stride := base.stride
+	out = append(out, 0x78, 0x01) // deflate, 32 KB window, fastest
+	w := bitWriter{out: out}
+	bitsTo(&w, base.head.words, base.head.n)
+	above := false // the row above is base's
+	sum := uint32(1)
+	for r := 0; r*stride < len(raw); r++ {
+		lo, hi := r*stride, min((r+1)*stride, len(raw))
+		same := bytes.Equal(raw[lo:hi], base.raw[lo:hi])
+		if same && (r == 0 || above) {
+			bitsTo(&w, base.bits[base.start[r]:base.start[r+1]], int(base.nbits[r]))
+		} else {
+			z.tokens = rowTokens(z.tokens[:0], raw, stride, r)
+			writeTokens(&w, z.tokens, &base.lit, &base.dist, stride)
+		}
+		if same {
+			sum = adler32Combine(sum, base.sums[r], hi-lo)
+		} else {
+			sum = adler32Combine(sum, adler32.Checksum(raw[lo:hi]), hi-lo)
+		}
+		above = same
+	}
+	w.sym(&base.lit, endOfBlock)
 	w.flush()
 	return binary.BigEndian.AppendUint32(w.out, sum)
 }
