@@ -57,6 +57,7 @@ type queued struct {
 // ledger and the outbox alone.
 func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt, error) {
 	var r Receipt
+	var done func(committed bool) // the Preparer's (SetPreparer)
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		w, err := openGame(tx, id)
 		if err != nil {
@@ -80,12 +81,20 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 		}
 		var ids []uint64
 		w.pack = &packer{} // the reports of a step are compressed together
+		prep := db.prep.Load()
+		var prepared []Mail
 		for _, q := range t.mails {
 			got, err := w.queue([]Mail{q.mail}, q.entry, seq, t.now)
 			if err != nil {
 				return err
 			}
 			ids = append(ids, got...)
+			if prep != nil {
+				m := q.mail
+				m.ID, m.Game, m.Entry, m.Receipt, m.Queued = got[0], id, q.entry, seq, t.now
+				m.Attachments = slices.Clone(m.Attachments)
+				prepared = append(prepared, m)
+			}
 		}
 		if err := w.pack.finish(tx); err != nil {
 			return err
@@ -103,13 +112,20 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 			}
 		}
 		if t.changed {
-			return w.save()
-		}
-		if mail == nil && len(t.mails) == 0 && !t.amended {
+			if err := w.save(); err != nil {
+				return err
+			}
+		} else if mail == nil && len(t.mails) == 0 && !t.amended {
 			return errUnchanged
+		}
+		if len(prepared) > 0 {
+			done = (*prep)(prepared)
 		}
 		return nil
 	})
+	if done != nil {
+		done(err == nil)
+	}
 	if errors.Is(err, errUnchanged) {
 		err = nil
 	}

@@ -51,7 +51,13 @@ type daemon struct {
 	log     *slog.Logger
 	inbox   *mail.Inbox
 	outbox  *mail.Outbox
+	sender  *mail.Sender
 	answers *mail.RateLimiter
+	// sending counts the batches the preparer is sending (prepare.go);
+	// prepLast is closed once the last of them has ended.
+	sending  sync.WaitGroup
+	prepMu   sync.Mutex
+	prepLast chan struct{}
 	// gate keeps the operator's commands that read from seeing a game
 	// change half-way: held for writing while the service changes games.
 	gate sync.RWMutex
@@ -93,7 +99,8 @@ func newDaemon(svc *referee.Service, cfg daemonConfig) (*daemon, error) {
 	}
 	cfg.Outbox.Logger = cfg.Logger
 	d.inbox = in
-	d.outbox = mail.NewOutbox(queue{d.db, d.svc, d.log}, s, cfg.Outbox)
+	d.sender = s
+	d.outbox = mail.NewOutbox(queue{d}, s, cfg.Outbox)
 	return d, nil
 }
 
@@ -118,11 +125,14 @@ func (d *daemon) run(ctx context.Context) error {
 			go func() { defer wg.Done(); serveControl(ctx, ln, h) }()
 		}
 	}
+	d.db.SetPreparer(d.preparer(ctx))
 	wg.Add(3)
 	go func() { defer wg.Done(); d.inbox.Run(ctx, from) }()
 	go func() { defer wg.Done(); d.outbox.Run(ctx) }()
 	go func() { defer wg.Done(); d.tick(ctx) }()
 	wg.Wait()
+	d.db.SetPreparer(nil)
+	d.sending.Wait()
 	d.log.Info("daemon stopped")
 	return nil
 }
@@ -293,23 +303,21 @@ func (d *daemon) savePosition(p mail.Position) {
 
 // queue adapts the store's outbox to the mail package's Queue. The map
 // pictures, which the store does not keep, come from the game service
-// (referee.Service.Draw).
-type queue struct {
-	db  *store.DB
-	svc *referee.Service
-	log *slog.Logger
-}
+// (referee.Service.Draw), but for the mails the preparer is sending.
+type queue struct{ d *daemon }
 
 func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
-	ms, err := q.db.Pending(now, max)
+	ms, err := q.d.db.Pending(now, max)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]mail.Queued, len(ms))
 	for i, m := range ms {
-		if err := q.svc.Draw(&m); err != nil {
-			// The mail goes without its picture rather than not at all.
-			q.log.Error("outbox: drawing a map picture", "id", m.ID, "message_id", m.MessageID, "err", err)
+		if !q.d.outbox.Held(m.ID) {
+			if err := q.d.svc.Draw(&m); err != nil {
+				// The mail goes without its picture rather than not at all.
+				q.d.log.Error("outbox: drawing a map picture", "id", m.ID, "message_id", m.MessageID, "err", err)
+			}
 		}
 		out[i] = mail.Queued{ID: m.ID, Attempts: m.Attempts, Mail: outgoing(m)}
 	}
@@ -330,11 +338,11 @@ func outgoing(m store.Mail) mail.Outgoing {
 	return o
 }
 
-func (q queue) MarkSent(id uint64, t time.Time) error { return q.db.MarkSent(id, t) }
+func (q queue) MarkSent(id uint64, t time.Time) error { return q.d.db.MarkSent(id, t) }
 
 // MarkSentAll records a whole batch in one transaction (mail.BatchQueue).
-func (q queue) MarkSentAll(ids []uint64, t time.Time) error { return q.db.MarkSentAll(ids, t) }
+func (q queue) MarkSentAll(ids []uint64, t time.Time) error { return q.d.db.MarkSentAll(ids, t) }
 
 func (q queue) Retry(id uint64, cause error, next time.Time) error {
-	return q.db.Retry(id, cause, next)
+	return q.d.db.Retry(id, cause, next)
 }

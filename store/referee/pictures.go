@@ -121,6 +121,28 @@ func (s *Service) Draw(m *store.Mail) error {
 	return nil
 }
 
+// DrawFresh is Draw for a mail whose transaction may not have committed
+// yet: it gives m only the pictures drawn when it was queued, waiting for
+// them, and never reads the store. False when one is missing (it was
+// taken, or the daemon restarted): Draw will draw it.
+func (s *Service) DrawFresh(m *store.Mail) bool {
+	for i := range m.Attachments {
+		a := &m.Attachments[i]
+		if !a.ToDraw() {
+			continue
+		}
+		dr := s.drawings.take(m.MessageID)
+		if dr == nil {
+			return false
+		}
+		if <-dr.done; dr.err != nil {
+			return false
+		}
+		a.Data, a.Dropped, a.Size = dr.png, false, len(dr.png)
+	}
+	return true
+}
+
 // redraw draws the picture of attachment a of a mail of game again, from
 // the position after the entry it records and, when it records them, that
 // entry's events, as its side sees them.

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/attu-pbem/attu/mail"
+	"github.com/attu-pbem/attu/store"
+)
+
+// maxPrepared is the most mails of one transaction the preparer sends,
+// one connection each; a larger batch is left to the outbox worker.
+const maxPrepared = 4
+
+// preparer is the store's Preparer while the daemon runs: the reports a
+// transaction queues go to the SMTP server while it commits, all but the
+// end of their data (mail.Sender.Prepare), and are ended once it has
+// committed, or dropped. The outbox worker leaves them alone meanwhile
+// (mail.Outbox.Hold); what the server accepted is marked sent, as the
+// worker would, and the rest is the worker's again. So a report reaches
+// the server as soon as its step is durable, and never before.
+func (d *daemon) preparer(ctx context.Context) store.Preparer {
+	return func(ms []store.Mail) func(bool) {
+		var todo []store.Mail
+		for _, m := range ms {
+			if preparable(m) {
+				todo = append(todo, m)
+			}
+		}
+		if len(todo) == 0 || len(todo) > maxPrepared || !distinctRecipients(todo) || !d.outbox.Idle() {
+			// Mail to one address goes out in the order it was
+			// queued: the worker sends what it has first.
+			return nil
+		}
+		ids := make([]uint64, len(todo))
+		for i, m := range todo {
+			ids[i] = m.ID
+		}
+		d.outbox.Hold(ids...)
+		d.sending.Add(1)
+		// The batches end in the order their transactions queued them.
+		d.prepMu.Lock()
+		prev, mine := d.prepLast, make(chan struct{})
+		d.prepLast = mine
+		d.prepMu.Unlock()
+		ready := make(chan *mail.Prepared, 1)
+		go func() {
+			out := make([]*mail.Outgoing, len(todo))
+			for i := range todo {
+				m := &todo[i]
+				if !d.svc.DrawFresh(m) {
+					// Its picture is not at hand: the worker draws it
+					// and sends the mail once the step is durable.
+					d.outbox.Release(m.ID)
+					ids[i] = 0
+					continue
+				}
+				o := outgoing(*m)
+				out[i] = &o
+			}
+			var send []*mail.Outgoing
+			for _, o := range out {
+				if o != nil {
+					send = append(send, o)
+				}
+			}
+			ready <- d.sender.Prepare(ctx, send)
+		}()
+		return func(committed bool) {
+			go func() {
+				defer d.sending.Done()
+				defer close(mine)
+				p := <-ready
+				if prev != nil {
+					<-prev
+				}
+				errs := p.Finish(committed)
+				var sent []uint64
+				k := 0
+				for i, id := range ids {
+					if id == 0 {
+						continue
+					}
+					if err := errs[k]; err == nil && committed {
+						sent = append(sent, id)
+						d.log.Info("outbox: sent", "id", id, "message_id", todo[i].MessageID, "to", todo[i].To)
+					} else if committed {
+						d.log.Warn("outbox: sending failed, the worker will retry", "id", id, "message_id", todo[i].MessageID, "err", err)
+					}
+					k++
+				}
+				if len(sent) > 0 {
+					if err := d.db.MarkSentAll(sent, time.Now()); err != nil {
+						// Sent but not recorded: the worker sends them
+						// again, with the same Message-IDs.
+						d.log.Error("outbox: recording sent mails", "ids", sent, "err", err)
+					}
+				}
+				d.outbox.Release(ids...)
+			}()
+		}
+	}
+}
+
+// preparable says m can be sent from what the transaction gave: every
+// attachment has its body, or is a picture the game service drew for it.
+func preparable(m store.Mail) bool {
+	for _, a := range m.Attachments {
+		if a.Data == nil && !a.ToDraw() {
+			return false
+		}
+	}
+	return true
+}
+
+// distinctRecipients says no two of ms go to one address.
+func distinctRecipients(ms []store.Mail) bool {
+	seen := map[string]bool{}
+	for _, m := range ms {
+		for _, to := range m.To {
+			if seen[to] {
+				return false
+			}
+			seen[to] = true
+		}
+	}
+	return true
+}
