@@ -209,32 +209,45 @@ some 20 MB; kept as such, the file would hold that much. Instead:
     costs nothing more. Raw bytes, not base64.
   - Texts and attachments other than pictures are DEFLATE-compressed
     (compress/flate), and those of one kind to one address in one game
-    against the first of them as a preset dictionary: the reports of one
+    against the first of them as a preset dictionary (the order
+    templates, named after their turn, share one): the reports of one
     side differ from turn to turn in a few lines of the same maps and
     lists, so this makes them two to three times smaller again. A
     dictionary body is never dropped, so each stays readable on its own
     (with its dictionary), and Check decodes every one against its hash.
-    The bodies of the mails one transaction queues are compressed side by
-    side, on as many cores as there are, once all are in (packer).
+    The first body of a kind is compressed at the default level, the
+    later ones against it at the fastest, which is on the way of every
+    order. The bodies of the mails one transaction queues are compressed
+    side by side, on as many cores as there are, once all are in
+    (packer).
   - The map picture (a PNG of some 70 KB, compressed already) is drawn
     from a stored position and can be drawn again: the game service marks
     it Attachment.Redrawable and records the log entry whose position
-    (and, with Attachment.DrawnEvents, whose events) it shows. Once its
-    mail is sent (MarkSent, MarkSentAll) its body is dropped and its hash
-    and size alone are kept (Attachment.Dropped); an unsent mail never
-    loses one. The game service's "resend" draws the picture again from
-    Txn.StateAt and Txn.Entry, with the same drawing code, so the player
-    gets the bytes first sent, under the same hash. Keeping even the last
+    (and, with Attachment.DrawnEvents, whose events) it shows, and for
+    whom (Attachment.DrawnFor). A report's picture is queued without its
+    body (Attachment.ToDraw): the game service draws it beside the
+    transaction and hands it to the sender, or draws it again after a
+    restart; a picture queued with its body (a resend) has it dropped
+    once its mail is sent (MarkSent, MarkSentAll), its hash and size
+    kept (Attachment.Dropped). The game service's "resend" draws the
+    picture again from Txn.StateAt and Txn.Entry, with the same drawing
+    code, so the player gets the bytes first sent. Keeping even the last
     picture to each address would make a file of many games mostly
     pictures, and bbolt, rewriting the leaves around what a commit
     changes, would keep touching them: a daemon's resident memory grows
     with the pages of the file it touches.
 
+A Preparer (SetPreparer) is shown the mails a transaction queues just
+before it commits, and told afterwards whether it did: the daemon gives
+the SMTP server each report then, all but the end of its data, and ends
+it once the commit is durable (mail.Sender.Prepare), so that a report
+leaves as soon as, and never before, the step it tells of is kept.
+
 A mail's own record is then a few hundred bytes, rewritten cheaply when
 it is sent or retried; the unsent mails are indexed, so the sender's
 Pending reads only them however long the outbox grows. A 20-turn game
 through the game service, with its reports as mailed, leaves a file of
-about 3.0 MB in use where the mails alone would take 21 MB (see
+about 3.2 MB in use where the mails alone would take 22 MB (see
 BENCHMARKS.md). Exports never held mails and are unchanged: a finished
 game's export, which its final report attaches, is complete on its own.
 
