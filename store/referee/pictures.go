@@ -98,27 +98,8 @@ func drawAll(reports []*templates.Report, made []chan struct{}) []*drawing {
 // was queued, or, when there is none (the daemon was restarted since),
 // drawn again from the game's log. It changes nothing in the store.
 func (s *Service) Draw(m *store.Mail) error {
-	for i := range m.Attachments {
-		a := &m.Attachments[i]
-		if !a.ToDraw() {
-			continue
-		}
-		var png []byte
-		if dr := s.drawings.take(m.MessageID); dr != nil {
-			<-dr.done
-			if dr.err == nil {
-				png = dr.png
-			}
-		}
-		if png == nil {
-			var err error
-			if png, err = s.redraw(m.Game, *a); err != nil {
-				return fmt.Errorf("referee: mail %d: %s: %w", m.ID, a.Name, err)
-			}
-		}
-		a.Data, a.Dropped, a.Size = png, false, len(png)
-	}
-	return nil
+	_, err := s.draw(m, true)
+	return err
 }
 
 // DrawFresh is Draw for a mail whose transaction may not have committed
@@ -126,21 +107,36 @@ func (s *Service) Draw(m *store.Mail) error {
 // them, and never reads the store. False when one is missing (it was
 // taken, or the daemon restarted): Draw will draw it.
 func (s *Service) DrawFresh(m *store.Mail) bool {
+	ok, _ := s.draw(m, false)
+	return ok
+}
+
+// draw is Draw, drawing again from the log only when fromLog is set; false
+// when a picture is left to draw.
+func (s *Service) draw(m *store.Mail, fromLog bool) (bool, error) {
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
 		if !a.ToDraw() {
 			continue
 		}
-		dr := s.drawings.take(m.MessageID)
-		if dr == nil {
-			return false
+		var png []byte
+		if dr := s.drawings.take(m.MessageID); dr != nil {
+			if <-dr.done; dr.err == nil {
+				png = dr.png
+			}
 		}
-		if <-dr.done; dr.err != nil {
-			return false
+		if png == nil {
+			if !fromLog {
+				return false, nil
+			}
+			var err error
+			if png, err = s.redraw(m.Game, *a); err != nil {
+				return false, fmt.Errorf("referee: mail %d: %s: %w", m.ID, a.Name, err)
+			}
 		}
-		a.Data, a.Dropped, a.Size = dr.png, false, len(dr.png)
+		a.Data, a.Dropped, a.Size = png, false, len(png)
 	}
-	return true
+	return true, nil
 }
 
 // redraw draws the picture of attachment a of a mail of game again, from
