@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
@@ -86,14 +85,7 @@ func TestLuckAgainstNeed(t *testing.T) {
 // The luck of an export is the luck of the game it was exported from and
 // the audit's, rolled-back entries left out.
 func TestExportLuck(t *testing.T) {
-	db, _ := openTestDB(t)
-	createTestGame(t, db, "g1")
-	d := newDriver(db, "g1", 11)
-	d.play(t, 10)
-	if _, err := db.Rollback("g1", 7, "umpire", time.Time{}, nil); err != nil {
-		t.Fatal(err)
-	}
-	d.play(t, 10)
+	db := rolledBackGame(t)
 	var want *Luck
 	_, err := db.Transact("g1", nil, func(tx *Txn) error {
 		var err error

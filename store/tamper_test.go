@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// endedGame plays a game with a rollback in it to the end and exports it.
-func endedGame(t testing.TB) *Export {
+// rolledBackGame plays game g1 ten steps, rolls it back to entry 7 and
+// plays ten more.
+func rolledBackGame(t testing.TB) *DB {
 	t.Helper()
 	db, _ := openTestDB(t)
 	createTestGame(t, db, "g1")
@@ -20,6 +21,13 @@ func endedGame(t testing.TB) *Export {
 		t.Fatal(err)
 	}
 	d.play(t, 10)
+	return db
+}
+
+// endedGame plays a game with a rollback in it to the end and exports it.
+func endedGame(t testing.TB) *Export {
+	t.Helper()
+	db := rolledBackGame(t)
 	if _, err := db.End("g1", "turns ran out", nil); err != nil {
 		t.Fatal(err)
 	}
