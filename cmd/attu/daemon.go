@@ -34,6 +34,11 @@ type daemonConfig struct {
 	// AnswerWindow.
 	AnswerLimit  int
 	AnswerWindow time.Duration
+	// Connections is how many SMTP connections may send a step's reports
+	// at once while the step is written (prepare.go); 0 means
+	// defaultConnections, and below 2 (-1, say) none do: the outbox
+	// worker alone sends.
+	Connections int
 	// Control is the path of the Unix socket on which the daemon runs
 	// the operator's commands (control.go); empty for none.
 	Control string
@@ -77,6 +82,9 @@ func newDaemon(svc *referee.Service, cfg daemonConfig) (*daemon, error) {
 	}
 	if cfg.AnswerWindow <= 0 {
 		cfg.AnswerWindow = time.Hour
+	}
+	if cfg.Connections == 0 {
+		cfg.Connections = defaultConnections
 	}
 	d := &daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
 		answers: mail.NewRateLimiter(cfg.AnswerLimit, cfg.AnswerWindow, nil)}

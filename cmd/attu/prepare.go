@@ -8,9 +8,11 @@ import (
 	"github.com/attu-pbem/attu/store"
 )
 
-// maxPrepared is the most mails of one transaction the preparer sends,
-// one connection each; a larger batch is left to the outbox worker.
-const maxPrepared = 4
+// defaultConnections is daemonConfig.Connections unless configured: the
+// most mails of one transaction the preparer sends, one connection each;
+// a larger batch is left to the outbox worker. A step queues three
+// reports, or four with a notice.
+const defaultConnections = 4
 
 // preparer is the store's Preparer while the daemon runs: the reports a
 // transaction queues go to the SMTP server while it commits, all but the
@@ -27,7 +29,7 @@ func (d *daemon) preparer(ctx context.Context) store.Preparer {
 				todo = append(todo, m)
 			}
 		}
-		if len(todo) == 0 || len(todo) > maxPrepared || !distinctRecipients(todo) || !d.outbox.Idle() {
+		if len(todo) == 0 || len(todo) > d.cfg.Connections || d.cfg.Connections < 2 || !distinctRecipients(todo) || !d.outbox.Idle() {
 			// Mail to one address goes out in the order it was
 			// queued: the worker sends what it has first.
 			return nil

@@ -67,6 +67,10 @@ type serverFile struct {
 	PasswordEnv  string `yaml:"password_env"`
 	PasswordFile string `yaml:"password_file"`
 	Timeout      string `yaml:"timeout"`
+	// SMTP only: how many connections may send a step's reports at once
+	// while the step is written (prepare.go); nil for the default, 0 or 1
+	// for none (the outbox worker alone sends, one mail after another).
+	Connections *int `yaml:"connections"`
 	// IMAP only.
 	Mailbox      string `yaml:"mailbox"`
 	Processed    string `yaml:"processed"`
@@ -166,6 +170,19 @@ func loadServeConfig(data []byte) (daemonConfig, string, time.Duration, slog.Lev
 	cfg.SMTP.Username, cfg.SMTP.Password, cfg.SMTP.From = smtpUser, smtpPass, f.Address
 	if f.SMTP.Mailbox != "" || f.SMTP.Processed != "" || f.SMTP.PollInterval != "" || f.SMTP.NoIdle {
 		bad("smtp: mailbox, processed, poll_interval and no_idle are for imap only")
+	}
+	if f.IMAP.Connections != nil {
+		bad("imap: connections is for smtp only")
+	}
+	if n := f.SMTP.Connections; n != nil {
+		switch {
+		case *n < 0:
+			bad("smtp.connections: %d: want 0 or more", *n)
+		case *n == 0:
+			cfg.Connections = -1 // none (0 is the default)
+		default:
+			cfg.Connections = *n
+		}
 	}
 	cfg.Limits = mail.DefaultLimits()
 	if l := f.Limits; l.MaxMessageBytes < 0 || l.MaxParts < 0 || l.MaxDepth < 0 || l.MaxOrdersBytes < 0 || l.AnswersPerHour < 0 {
