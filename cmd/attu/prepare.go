@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/attu-pbem/attu/mail"
@@ -23,15 +24,13 @@ const defaultConnections = 4
 // the server as soon as its step is durable, and never before.
 func (d *daemon) preparer(ctx context.Context) store.Preparer {
 	return func(ms []store.Mail) func(bool) {
-		var todo []store.Mail
-		for _, m := range ms {
-			if preparable(m) {
-				todo = append(todo, m)
-			}
-		}
-		if len(todo) == 0 || len(todo) > d.cfg.Connections || d.cfg.Connections < 2 || !distinctRecipients(todo) || !d.outbox.Idle() {
+		todo := ms
+		notReady := slices.ContainsFunc(todo, func(m store.Mail) bool { return !preparable(m) })
+		if len(todo) == 0 || len(todo) > d.cfg.Connections || d.cfg.Connections < 2 || notReady ||
+			!distinctRecipients(todo) || !d.outbox.Idle() {
 			// Mail to one address goes out in the order it was
-			// queued: the worker sends what it has first.
+			// queued: the worker sends what it has first, and the
+			// whole of a transaction that has a mail it must send.
 			return nil
 		}
 		ids := make([]uint64, len(todo))
