@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,36 +13,59 @@ import (
 	"github.com/attu-pbem/attu/store/referee"
 )
 
-// Mail the game service cannot read is answered once, by the daemon, with
-// what to do instead; the same mail from a robot gets no answer at all.
-func TestDaemonAnswersHTMLOnlyButNotRobots(t *testing.T) {
+// loopbackDaemon is a daemon for attu's mailbox on a loopback mail system
+// with the mailboxes users, running until the test ends; ctx ends after
+// limit.
+type loopbackDaemon struct {
+	sys  *loopback.System
+	own  string            // attu's address
+	addr map[string]string // each user's
+	db   *store.DB
+	svc  *referee.Service
+	d    *daemon
+	ctx  context.Context
+}
+
+func startLoopbackDaemon(t *testing.T, limit time.Duration, outbox mail.OutboxConfig, users ...string) *loopbackDaemon {
+	t.Helper()
 	sys, err := loopback.Start(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sys.Close()
-	own, _ := sys.AddUser("attu", "pw")
-	player, _ := sys.AddUser("player", "pw2")
-	db, err := store.Open(filepath.Join(t.TempDir(), "attu.db"), nil)
-	if err != nil {
+	t.Cleanup(func() { sys.Close() })
+	ld := &loopbackDaemon{sys: sys, addr: map[string]string{}}
+	ld.own, _ = sys.AddUser("attu", "pw")
+	for _, u := range users {
+		ld.addr[u], _ = sys.AddUser(u, "pw-"+u)
+	}
+	if ld.db, err = store.Open(filepath.Join(t.TempDir(), "attu.db"), nil); err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	svc := referee.New(db, referee.Config{Address: own})
-	d, err := newDaemon(svc, daemonConfig{Address: own,
+	ld.svc = referee.New(ld.db, referee.Config{Address: ld.own})
+	ld.d, err = newDaemon(ld.svc, daemonConfig{Address: ld.own,
 		IMAP:   mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw", IdleRestart: time.Second},
 		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain},
-		Outbox: mail.OutboxConfig{Interval: 200 * time.Millisecond}})
+		Outbox: outbox, Logger: testLog(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	wg.Add(1)
-	go func() { defer wg.Done(); d.run(ctx) }()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	ld.ctx = ctx
+	done := make(chan struct{})
+	go func() { defer close(done); ld.d.run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		ld.db.Close()
+	})
+	return ld
+}
+
+// Mail the game service cannot read is answered once, by the daemon, with
+// what to do instead; the same mail from a robot gets no answer at all.
+func TestDaemonAnswersHTMLOnlyButNotRobots(t *testing.T) {
+	ld := startLoopbackDaemon(t, 20*time.Second, mail.OutboxConfig{Interval: 200 * time.Millisecond}, "player")
+	sys, own, player, d, ctx := ld.sys, ld.own, ld.addr["player"], ld.d, ld.ctx
 
 	html := func(id, extra string) []byte {
 		return []byte("From: <" + player + ">\r\nTo: <" + own + ">\r\nSubject: my orders\r\nMessage-ID: <" + id + "@attu.test>\r\n" + extra +

@@ -2,14 +2,10 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/attu-pbem/attu/mail"
-	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -19,35 +15,11 @@ import (
 // recorded as sent; one whose transaction did not is never delivered, and
 // the outbox worker does not send it either.
 func TestDaemonSendsDuringTheCommit(t *testing.T) {
-	sys, err := loopback.Start(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sys.Close()
-	own, _ := sys.AddUser("attu", "pw")
-	us, _ := sys.AddUser("us", "pw")
-	jp, _ := sys.AddUser("jp", "pw")
-	db, err := store.Open(filepath.Join(t.TempDir(), "attu.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	svc := referee.New(db, referee.Config{Address: own})
-	d, err := newDaemon(svc, daemonConfig{Address: own,
-		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw"},
-		SMTP: mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain}, Logger: testLog(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	wg.Add(1)
-	go func() { defer wg.Done(); d.run(ctx) }()
+	ld := startLoopbackDaemon(t, 30*time.Second, mail.OutboxConfig{}, "us", "jp")
+	sys, db, svc, d, ctx := ld.sys, ld.db, ld.svc, ld.d, ld.ctx
+	us, jp := ld.addr["us"], ld.addr["jp"]
 
-	_, err = svc.Create(referee.NewGame{ID: "g1", Name: "Prepared", Setup: "historic", US: us, JP: jp}, time.Now())
+	_, err := svc.Create(referee.NewGame{ID: "g1", Name: "Prepared", Setup: "historic", US: us, JP: jp}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
