@@ -73,8 +73,11 @@ type Outbox struct {
 	log  *slog.Logger
 	kick chan struct{}
 
-	mu   sync.Mutex
-	held map[uint64]bool // mails another sender is sending (Hold)
+	// reading is held while the worker reads the queue and leaves out
+	// the mails held, and by Release (see there).
+	reading sync.Mutex
+	mu      sync.Mutex
+	held    map[uint64]bool // mails another sender is sending (Hold)
 	// idle says the worker's last look at the queue found nothing to
 	// send and nothing was kicked since (Idle); failed are the mails
 	// whose last attempt failed, waiting to be tried again.
@@ -108,11 +111,15 @@ func (o *Outbox) Hold(ids ...uint64) {
 // Release lets the worker send the mails ids again if they are still
 // queued (the caller's sending failed), and wakes it.
 func (o *Outbox) Release(ids ...uint64) {
+	// Not while the worker reads the queue: a mail it read as unsent
+	// before the caller recorded it sent must still look held to it.
+	o.reading.Lock()
 	o.mu.Lock()
 	for _, id := range ids {
 		delete(o.held, id)
 	}
 	o.mu.Unlock()
+	o.reading.Unlock()
 	o.Kick()
 }
 
@@ -206,13 +213,16 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	o.idle = false
 	o.mu.Unlock()
 	now := o.cfg.Now()
+	o.reading.Lock()
 	pending, err := o.q.Pending(now, o.cfg.Batch)
+	full := len(pending) == o.cfg.Batch
+	pending = o.unheld(pending)
+	o.reading.Unlock()
 	if err != nil {
 		o.log.Error("outbox: reading the queue", "err", err)
 		return o.cfg.RetryMin
 	}
-	full := len(pending) == o.cfg.Batch
-	if pending = o.unheld(pending); len(pending) == 0 {
+	if len(pending) == 0 {
 		if !full {
 			o.mu.Lock()
 			o.idle = len(o.kick) == 0 && len(o.failed) == 0 // nothing kicked meanwhile

@@ -130,3 +130,67 @@ func TestOutboxHold(t *testing.T) {
 	}
 	eventually(t, 5*time.Second, "the worker idle again", o.Idle)
 }
+
+// pausedQueue is a memQueue whose Pending reads the queue, then waits
+// for the test before it returns what it read.
+type pausedQueue struct {
+	*memQueue
+	read, proceed chan struct{}
+}
+
+func (q pausedQueue) Pending(now time.Time, max int) ([]Queued, error) {
+	out, err := q.memQueue.Pending(now, max)
+	q.read <- struct{}{}
+	<-q.proceed
+	return out, err
+}
+
+// A mail another sender sent and recorded while the worker was reading the
+// queue is not sent again by the worker, though it read it as unsent:
+// Release waits for the worker to finish reading.
+func TestOutboxReleaseWhileReading(t *testing.T) {
+	sys, own := system(t, nil)
+	us, _ := sys.AddUser("us", "secret")
+	mq := &memQueue{}
+	mq.add(Outgoing{To: []string{us}, Subject: "[attu g1] report", MessageID: "m1@attu.test", Text: "report"})
+	q := pausedQueue{mq, make(chan struct{}), make(chan struct{})}
+	o := NewOutbox(q, sender(t, sys, own), OutboxConfig{Interval: time.Hour, Logger: testLogger(t)})
+	o.Hold(1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- o.Run(ctx) }()
+	defer func() {
+		cancel()
+		go func() {
+			for {
+				select {
+				case <-q.read:
+					q.proceed <- struct{}{}
+				case <-done:
+					return
+				}
+			}
+		}()
+	}()
+
+	<-q.read // the worker has read mail 1 as unsent, held
+	if err := mq.MarkSent(1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() { o.Release(1); close(released) }()
+	select {
+	case <-released:
+		t.Fatal("Release returned while the worker was reading the queue")
+	case <-time.After(20 * time.Millisecond):
+	}
+	q.proceed <- struct{}{}
+	<-released
+	// Its next look finds nothing to send.
+	<-q.read
+	q.proceed <- struct{}{}
+	eventually(t, 5*time.Second, "the worker idle", o.Idle)
+	if n := len(sys.Deliveries()); n != 0 {
+		t.Errorf("%d deliveries of a mail recorded as sent by another sender", n)
+	}
+}
