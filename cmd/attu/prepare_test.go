@@ -23,6 +23,7 @@ func TestDaemonSendsDuringTheCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	d.outbox.Kick() // as the operator's "attu new" does through the daemon
 	welcomes, err := sys.WaitDeliveries(ctx, 2)
 	if err != nil {
 		t.Fatal(err)
