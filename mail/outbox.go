@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
+	"slices"
 	"sync"
 	"time"
 )
@@ -123,34 +123,31 @@ func (o *Outbox) Release(ids ...uint64) {
 	o.Kick()
 }
 
-// Held reports whether the mail id is held (Hold): a Queue need not make
-// it ready to send.
-func (o *Outbox) Held(id uint64) bool {
+// Waiting reports whether the worker leaves the mail id for now: it is
+// held (Hold), or queued after a mail held, so that mail still goes out
+// in the order it was queued (ids grow with it). A Queue need not make
+// such a mail ready to send.
+func (o *Outbox) Waiting(id uint64) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.held[id]
+	return o.waiting(id)
 }
 
-// unheld returns the mails of pending the worker may send now: none held,
-// and none queued after a mail held, so that mail still goes out in the
-// order it was queued (ids grow with it).
+func (o *Outbox) waiting(id uint64) bool {
+	for h := range o.held {
+		if h <= id {
+			return true
+		}
+	}
+	return false
+}
+
+// unheld returns the mails of pending the worker may send now: none
+// Waiting.
 func (o *Outbox) unheld(pending []Queued) []Queued {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if len(o.held) == 0 {
-		return pending
-	}
-	first := uint64(math.MaxUint64)
-	for id := range o.held {
-		first = min(first, id)
-	}
-	out := pending[:0]
-	for _, q := range pending {
-		if q.ID < first {
-			out = append(out, q)
-		}
-	}
-	return out
+	return slices.DeleteFunc(pending, func(q Queued) bool { return o.waiting(q.ID) })
 }
 
 // NewOutbox returns an Outbox sending the mail of q through s.
@@ -223,14 +220,12 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 		return o.cfg.RetryMin
 	}
 	if len(pending) == 0 {
-		if !full {
-			o.mu.Lock()
-			o.idle = len(o.kick) == 0 && len(o.failed) == 0 // nothing kicked meanwhile
-			o.mu.Unlock()
-		}
 		if full {
 			return o.cfg.RetryMin // a batch of held mails: look again soon
 		}
+		o.mu.Lock()
+		o.idle = len(o.kick) == 0 && len(o.failed) == 0 // nothing kicked meanwhile
+		o.mu.Unlock()
 		return o.cfg.Interval
 	}
 	ms := make([]*Outgoing, len(pending))

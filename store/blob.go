@@ -32,7 +32,8 @@ var (
 const blobDict = 'd'
 
 // dictFor returns the dictionary for a body of the given name (or "text")
-// sent to m's addresses in m's game: the first such body, stored plainly.
+// sent to m's addresses in m's game: the first such body, stored plainly,
+// or rather its last dictWindow bytes, all DEFLATE reads of it.
 // The reports of one side differ from turn to turn in a few lines of the
 // same maps and lists, so against the first one they compress several
 // times better than alone. When there is none yet, it records the body

@@ -173,24 +173,37 @@ func (c *canonicalizer) number() bool {
 	return true
 }
 
-// enter counts one more level of nesting; false past encoding/json's limit.
-func (c *canonicalizer) enter() bool {
+// enter reads the bracket or brace open that starts an array or object,
+// and end at once when it is empty. ok is false past encoding/json's
+// limit of nesting; empty says the array or object has ended.
+func (c *canonicalizer) enter(open, end byte) (ok, empty bool) {
 	c.depth++
 	c.pos++
-	return c.depth <= canonicalMaxDepth
+	if c.depth > canonicalMaxDepth {
+		return false, false
+	}
+	c.out = append(c.out, open)
+	c.space()
+	if c.at(end) {
+		c.leave(end)
+		return true, true
+	}
+	return true, false
+}
+
+// at reports whether the next byte to read is b.
+func (c *canonicalizer) at(b byte) bool { return c.pos < len(c.in) && c.in[c.pos] == b }
+
+// leave reads the bracket or brace b that ends an array or object.
+func (c *canonicalizer) leave(b byte) {
+	c.pos++
+	c.depth--
+	c.out = append(c.out, b)
 }
 
 func (c *canonicalizer) array() bool {
-	if !c.enter() {
-		return false
-	}
-	c.out = append(c.out, '[')
-	c.space()
-	if c.pos < len(c.in) && c.in[c.pos] == ']' {
-		c.pos++
-		c.depth--
-		c.out = append(c.out, ']')
-		return true
+	if ok, empty := c.enter('[', ']'); !ok || empty {
+		return ok
 	}
 	for {
 		c.space()
@@ -206,9 +219,7 @@ func (c *canonicalizer) array() bool {
 			c.pos++
 			c.out = append(c.out, ',')
 		case ']':
-			c.pos++
-			c.depth--
-			c.out = append(c.out, ']')
+			c.leave(']')
 			return true
 		default:
 			return false
@@ -217,22 +228,14 @@ func (c *canonicalizer) array() bool {
 }
 
 func (c *canonicalizer) object() bool {
-	if !c.enter() {
-		return false
-	}
-	c.out = append(c.out, '{')
-	body := len(c.out)
+	body := len(c.out) + 1 // after the brace
 	base := len(c.members)
-	c.space()
-	if c.pos < len(c.in) && c.in[c.pos] == '}' {
-		c.pos++
-		c.depth--
-		c.out = append(c.out, '}')
-		return true
+	if ok, empty := c.enter('{', '}'); !ok || empty {
+		return ok
 	}
 	for {
 		c.space()
-		if c.pos >= len(c.in) || c.in[c.pos] != '"' {
+		if !c.at('"') {
 			return false
 		}
 		if len(c.members) > base {
@@ -244,7 +247,7 @@ func (c *canonicalizer) object() bool {
 			return false
 		}
 		c.space()
-		if c.pos >= len(c.in) || c.in[c.pos] != ':' {
+		if !c.at(':') {
 			return false
 		}
 		c.pos++
@@ -262,10 +265,8 @@ func (c *canonicalizer) object() bool {
 		case ',':
 			c.pos++
 		case '}':
-			c.pos++
-			c.depth--
 			c.sortMembers(body, base)
-			c.out = append(c.out, '}')
+			c.leave('}')
 			return true
 		default:
 			return false

@@ -7,10 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/attu-pbem/attu/adjudicator"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // MailRef identifies a processed mail in the ledger: its Message-ID and the
@@ -190,6 +191,14 @@ func (a *Attachment) ToDraw() bool {
 // can be drawn again, and from what is recorded.
 func (a *Attachment) dropOnceSent() bool { return a.Redrawable && a.DrawnAt != 0 }
 
+// queuedAs is m as it is queued: numbered id in the outbox, of game,
+// queued by entry or receipt at now, never tried.
+func queuedAs(m Mail, id uint64, game string, entry, receipt uint64, now time.Time) Mail {
+	m.ID, m.Game, m.Entry, m.Receipt, m.Queued = id, game, entry, receipt, now
+	m.Attempts, m.NextAttempt, m.LastError, m.Sent = 0, time.Time{}, "", time.Time{}
+	return m
+}
+
 func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	return w.queueFor(w.g.ID, mails, entry, receipt, now)
 }
@@ -206,8 +215,7 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 		if err != nil {
 			return nil, err
 		}
-		m.ID, m.Game, m.Entry, m.Receipt, m.Queued = id, game, entry, receipt, now
-		m.Attempts, m.NextAttempt, m.LastError, m.Sent = 0, time.Time{}, "", time.Time{}
+		m = queuedAs(m, id, game, entry, receipt, now)
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}

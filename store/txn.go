@@ -90,9 +90,8 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 			}
 			ids = append(ids, got...)
 			if prep != nil {
-				m := q.mail
-				m.ID, m.Game, m.Entry, m.Receipt, m.Queued = got[0], id, q.entry, seq, t.now
-				m.Attachments = slices.Clone(m.Attachments)
+				m := queuedAs(q.mail, got[0], id, q.entry, seq, t.now)
+				m.Attachments = slices.Clone(m.Attachments) // the Preparer's own
 				prepared = append(prepared, m)
 			}
 		}

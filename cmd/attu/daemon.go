@@ -311,7 +311,8 @@ func (d *daemon) savePosition(p mail.Position) {
 
 // queue adapts the store's outbox to the mail package's Queue. The map
 // pictures, which the store does not keep, come from the game service
-// (referee.Service.Draw), but for the mails the preparer is sending.
+// (referee.Service.Draw), but for the mails the worker leaves for now
+// (mail.Outbox.Waiting): those the preparer is sending have theirs.
 type queue struct{ d *daemon }
 
 func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
@@ -321,7 +322,7 @@ func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
 	}
 	out := make([]mail.Queued, len(ms))
 	for i, m := range ms {
-		if !q.d.outbox.Held(m.ID) {
+		if !q.d.outbox.Waiting(m.ID) {
 			if err := q.d.svc.Draw(&m); err != nil {
 				// The mail goes without its picture rather than not at all.
 				q.d.log.Error("outbox: drawing a map picture", "id", m.ID, "message_id", m.MessageID, "err", err)

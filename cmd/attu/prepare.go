@@ -24,17 +24,16 @@ const defaultConnections = 4
 // the server as soon as its step is durable, and never before.
 func (d *daemon) preparer(ctx context.Context) store.Preparer {
 	return func(ms []store.Mail) func(bool) {
-		todo := ms
-		notReady := slices.ContainsFunc(todo, func(m store.Mail) bool { return !preparable(m) })
-		if len(todo) == 0 || len(todo) > d.cfg.Connections || d.cfg.Connections < 2 || notReady ||
-			!distinctRecipients(todo) || !d.outbox.Idle() {
+		notReady := slices.ContainsFunc(ms, func(m store.Mail) bool { return !preparable(m) })
+		if len(ms) == 0 || len(ms) > d.cfg.Connections || d.cfg.Connections < 2 || notReady ||
+			!distinctRecipients(ms) || !d.outbox.Idle() {
 			// Mail to one address goes out in the order it was
 			// queued: the worker sends what it has first, and the
 			// whole of a transaction that has a mail it must send.
 			return nil
 		}
-		ids := make([]uint64, len(todo))
-		for i, m := range todo {
+		ids := make([]uint64, len(ms))
+		for i, m := range ms {
 			ids[i] = m.ID
 		}
 		d.outbox.Hold(ids...)
@@ -46,9 +45,9 @@ func (d *daemon) preparer(ctx context.Context) store.Preparer {
 		d.prepMu.Unlock()
 		ready := make(chan *mail.Prepared, 1)
 		go func() {
-			out := make([]*mail.Outgoing, len(todo))
-			for i := range todo {
-				m := &todo[i]
+			var send []*mail.Outgoing
+			for i := range ms {
+				m := &ms[i]
 				if !d.svc.DrawFresh(m) {
 					// Its picture is not at hand: the worker draws it
 					// and sends the mail once the step is durable.
@@ -57,13 +56,7 @@ func (d *daemon) preparer(ctx context.Context) store.Preparer {
 					continue
 				}
 				o := outgoing(*m)
-				out[i] = &o
-			}
-			var send []*mail.Outgoing
-			for _, o := range out {
-				if o != nil {
-					send = append(send, o)
-				}
+				send = append(send, &o)
 			}
 			ready <- d.sender.Prepare(ctx, send)
 		}()
@@ -84,9 +77,9 @@ func (d *daemon) preparer(ctx context.Context) store.Preparer {
 					}
 					if err := errs[k]; err == nil && committed {
 						sent = append(sent, id)
-						d.log.Info("outbox: sent", "id", id, "message_id", todo[i].MessageID, "to", todo[i].To)
+						d.log.Info("outbox: sent", "id", id, "message_id", ms[i].MessageID, "to", ms[i].To)
 					} else if committed {
-						d.log.Warn("outbox: sending failed, the worker will retry", "id", id, "message_id", todo[i].MessageID, "err", err)
+						d.log.Warn("outbox: sending failed, the worker will retry", "id", id, "message_id", ms[i].MessageID, "err", err)
 					}
 					k++
 				}

@@ -50,7 +50,7 @@ func TestDaemonSendsDuringTheCommit(t *testing.T) {
 	}
 	dropped(false)
 	d.sending.Wait()
-	if d.outbox.Held(1 << 40) {
+	if d.outbox.Waiting(1 << 40) {
 		t.Error("the dropped mail is still held")
 	}
 

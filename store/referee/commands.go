@@ -441,19 +441,7 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 		if !a.Dropped || !a.Redrawable || a.DrawnAt == 0 || a.Name != "map.png" {
 			continue
 		}
-		st, err := c.t.StateAt(a.DrawnAt)
-		if err != nil {
-			return nil, err
-		}
-		var evs []adjudicator.Event
-		if a.DrawnEvents {
-			e, err := c.t.Entry(a.DrawnAt)
-			if err != nil {
-				return nil, err
-			}
-			evs = e.Events
-		}
-		pic, err := pictureOf(c.g.ID, st, c.side, evs).PNG()
+		pic, err := drawAgain(c.g.ID, *a, c.side, c.t)
 		if err != nil {
 			return nil, err
 		}

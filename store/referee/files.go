@@ -352,7 +352,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	var bundleErr error
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	wg.Go(func() { bundle, bundleErr = exportJSON(x) })
+	wg.Go(func() { bundle, bundleErr = x.JSON() }) // as attu export writes it
 	wg.Go(func() { page = s.replayAttachments(x) })
 	luck, err := x.Luck()
 	if err != nil {

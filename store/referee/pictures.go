@@ -139,26 +139,56 @@ func (s *Service) draw(m *store.Mail, fromLog bool) (bool, error) {
 	return true, nil
 }
 
-// redraw draws the picture of attachment a of a mail of game again, from
-// the position after the entry it records and, when it records them, that
-// entry's events, as its side sees them.
+// redraw draws the picture of attachment a of a mail of game again from
+// the database (drawAgain), as its side sees it.
 func (s *Service) redraw(game string, a store.Attachment) ([]byte, error) {
-	st, err := s.db.Snapshot(game, a.DrawnAt)
+	return drawAgain(game, a, a.DrawnFor, dbLog{s.db, game})
+}
+
+// gameLog reads a game's positions and entries: a store.Txn, or dbLog.
+type gameLog interface {
+	StateAt(seq uint64) (*adjudicator.State, error)
+	Entry(seq uint64) (*store.Entry, error)
+}
+
+// dbLog is gameLog over the database, each read in a transaction of its
+// own.
+type dbLog struct {
+	db   *store.DB
+	game string
+}
+
+func (l dbLog) StateAt(seq uint64) (*adjudicator.State, error) { return l.db.Snapshot(l.game, seq) }
+
+func (l dbLog) Entry(seq uint64) (*store.Entry, error) {
+	es, err := l.db.Log(l.game, seq)
+	if err != nil {
+		return nil, err
+	}
+	if len(es) == 0 || es[0].Seq != seq {
+		return nil, fmt.Errorf("no log entry %d", seq)
+	}
+	return es[0].Entry, nil
+}
+
+// drawAgain draws the picture attachment a records again, as side sees
+// it: from the position after the entry it names and, when it says so,
+// that entry's events, read from log. The same inputs through the same
+// drawing code give the same bytes as when it was first drawn.
+func drawAgain(game string, a store.Attachment, side adjudicator.Side, log gameLog) ([]byte, error) {
+	st, err := log.StateAt(a.DrawnAt)
 	if err != nil {
 		return nil, err
 	}
 	var evs []adjudicator.Event
 	if a.DrawnEvents {
-		es, err := s.db.Log(game, a.DrawnAt)
+		e, err := log.Entry(a.DrawnAt)
 		if err != nil {
 			return nil, err
 		}
-		if len(es) == 0 || es[0].Seq != a.DrawnAt {
-			return nil, fmt.Errorf("no log entry %d", a.DrawnAt)
-		}
-		evs = es[0].Events
+		evs = e.Events
 	}
-	return pictureOf(game, st, a.DrawnFor, evs).PNG()
+	return pictureOf(game, st, side, evs).PNG()
 }
 
 // pictureOf is what a report's picture is drawn from: the game's id, the

@@ -367,6 +367,3 @@ func (s *Service) heldMail(g *store.Game, in *Message, h templates.Held) store.M
 func (s *Service) answerMail(g *store.Game, in *Message, subject, text string) store.Mail {
 	return reply(s.newMail(g, "answer", bareAddress(in.From), subject, text), in)
 }
-
-// exportJSON is the export as attu export writes it.
-func exportJSON(x *store.Export) ([]byte, error) { return x.JSON() }
