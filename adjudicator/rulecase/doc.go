@@ -136,8 +136,10 @@
 //
 // # Events
 //
-// Events are data (adjudicator.Event); their words are the reports',
-// templates.EventText. An expected text of events is looked for in the
+// Events are data (adjudicator.Event); their words are the reports', which
+// the caller hands to [Case.Run] as [Words] (attu passes
+// templates.EventText), so that this package needs nothing of the reports,
+// the database or the network. An expected text of events is looked for in the
 // words every reader reads: the umpire's, and each player's version
 // (adjudicator.Redact), so a case can expect what the U.S. reads of a
 // face-down counter as well as what the Japanese read. us_events and
