@@ -37,17 +37,6 @@ type Case struct {
 	createdDice []adjudicator.Rolled
 }
 
-// Position returns a copy of the case's position before procedures and
-// orders run.
-func (c *Case) Position() *adjudicator.State { return c.start.Clone() }
-
-// Orders returns the case's orders files, decoded.
-func (c *Case) Orders() []*orders.File { return c.orders }
-
-// Hexes returns the hexes the case is about: where its units stand and
-// move, what they fire at, what its expectations name. A report shows them.
-func (c *Case) Hexes() []adjudicator.Hex { return c.hexes }
-
 type caseYAML struct {
 	Name        string              `yaml:"name"`
 	Rule        string              `yaml:"rule"`
