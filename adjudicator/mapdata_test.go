@@ -21,7 +21,7 @@ func sortedHexes(hs []Hex) []Hex {
 	return out
 }
 
-// DESIGN 8: hex numbering and adjacency.
+// Hex numbering and adjacency of the built-in map.
 func TestMapHexNumberingAndAdjacency(t *testing.T) {
 	n := Hex(2717).Neighbours()
 	got := sortedHexes(n[:])

@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-// The adjudicator is pure (DESIGN 2, CONVENTIONS 1): no files, network,
+// The adjudicator is pure, so that a game replays from its log and its
+// rules are tested without a server: no files, network,
 // clock or global randomness. This test reads the imports of every non-test
 // file under adjudicator/ and of every project package they import, and
 // refuses the packages that do I/O.

@@ -54,7 +54,7 @@ type caseYAML struct {
 	Standing    standingsYAML       `yaml:"standing"`
 	Casualties  int                 `yaml:"casualties"`
 
-	// The turn's state machine (DESIGN 3) and victory (rule 3.8).
+	// The turn's state machine and victory (rule 3.8).
 	Phase       adjudicator.WaitKind `yaml:"phase"`
 	Waiting     adjudicator.Side     `yaml:"waiting"`
 	Komandorski *komandorskiYAML     `yaml:"komandorski"`
@@ -109,7 +109,7 @@ type expectYAML struct {
 	USEvents   []string             `yaml:"us_events"`
 	USNever    []string             `yaml:"us_never"`
 	Heroes     *heroesExpect        `yaml:"heroes"`
-	// What the game waits for and who has won (DESIGN 3, rule 3.8).
+	// What the game waits for and who has won (rule 3.8).
 	Winner      string               `yaml:"winner"`
 	Victory     string               `yaml:"victory"`
 	Phase       adjudicator.WaitKind `yaml:"phase"`
