@@ -22,7 +22,8 @@ import (
 //	us-decision of the next turn, or ended
 //
 // A refit turn (rule 9) replaces everything after the U.S. decision: see
-// refit.go. The setup waits (rule 12) come later.
+// refit.go. The setup waits of rule 12 (jp-setup, us-landing) come before
+// the first turn: see setup.go.
 
 // FirstTurnDay is the day of May of turn 1 (rule 12.2: the turn marker
 // starts on May 11).
@@ -60,8 +61,8 @@ func FirstPlayer(night bool) Side {
 // NewGame returns a fresh campaign game on map m with counters cs (nil for
 // the built-in ones): the Komandorski chits drawn with d (rule 12.1) and the
 // game waiting for the U.S. decision of turn 1 (begin). Every unit is still
-// in the unused box: the setup waits of rule 12 come with a later version,
-// so until then the caller places the units before play.
+// in the unused box, for the caller to place: tests and rules cases pose
+// their positions so. NewGameFrom plays the setup of rule 12 instead.
 func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 	s := NewState(m, cs)
 	s.Komandorski = DrawKomandorski(d)
@@ -145,10 +146,10 @@ func (s *State) DefaultOrders() Orders {
 	return o
 }
 
-// Resolve is the one entry point for a side's orders at any wait. It checks that o answers what the game waits for, merges o.Standing
-// into the side's standing instructions, carries out the
-// orders, then runs every step the server resolves until the game waits for
-// a player again or is over.
+// Resolve is the one entry point for a side's orders at any wait. It checks
+// that o answers what the game waits for, merges o.Standing into the side's
+// standing instructions, carries out the orders, then runs every step the
+// server resolves until the game waits for a player again or is over.
 //
 // Orders that do not answer the current wait (another side, another kind,
 // another turn, or any orders once the game is over) are refused with one
