@@ -405,11 +405,13 @@ func (r *Report) PNG() ([]byte, error) {
 // megabyte that every report would otherwise allocate anew.
 type pngBuffers struct{ pool sync.Pool }
 
+// Get returns a kept buffer, or nil for the encoder to make one.
 func (b *pngBuffers) Get() *png.EncoderBuffer {
 	e, _ := b.pool.Get().(*png.EncoderBuffer)
 	return e
 }
 
+// Put keeps e for the next picture.
 func (b *pngBuffers) Put(e *png.EncoderBuffer) { b.pool.Put(e) }
 
 // pngEncoder compresses at the fastest level: a map picture is mostly
