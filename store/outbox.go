@@ -206,10 +206,6 @@ func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]ui
 func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	ob := w.tx.Bucket(bOutbox)
 	var ids []uint64
-	p := w.pack
-	if p == nil {
-		p = &packer{}
-	}
 	for _, m := range mails {
 		id, err := ob.NextSequence()
 		if err != nil {
@@ -219,16 +215,13 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		storeBodies(w.tx, p, &m)
+		storeBodies(w.tx, &m)
 		if err := putMail(w.tx, &m); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
 	}
-	if p == w.pack {
-		return ids, nil // the caller finishes
-	}
-	return ids, p.finish(w.tx)
+	return ids, nil
 }
 
 // Pending returns up to max unsent mails due at now, oldest first (max <= 0:

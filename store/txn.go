@@ -80,7 +80,6 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 			}
 		}
 		var ids []uint64
-		w.pack = &packer{} // the reports of a step are compressed together
 		prep := db.prep.Load()
 		var prepared []Mail
 		for _, q := range t.mails {
@@ -95,10 +94,6 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 				prepared = append(prepared, m)
 			}
 		}
-		if err := w.pack.finish(tx); err != nil {
-			return err
-		}
-		w.pack = nil
 		if mail != nil {
 			outcome := t.outcome
 			if outcome == "" {
