@@ -1,11 +1,11 @@
 package templates
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/store"
 )
 
 // ReportFormat names the version of the JSON report (report.json). A
@@ -126,5 +126,11 @@ func (r *Report) json(steps []wordedStep) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.IndentJSON(make([]byte, 0, len(b)*2), b), nil
+	var out bytes.Buffer
+	out.Grow(len(b) * 2)
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
 }
