@@ -66,7 +66,7 @@ type ReplayEntry struct {
 	DiceTo   uint64
 	Events   []adjudicator.Event
 	// Position is the position after the entry, replayed from the
-	// opening position. Broken says why the replay of this entry failed
+	// opening position; never nil. Broken says why the replay of this entry failed
 	// (an export altered by hand); Position is then the last position
 	// reached, as are those of the entries after it.
 	Position *adjudicator.State
@@ -291,20 +291,9 @@ func replayDataOf(r *Replay) (*replayData, error) {
 	}
 	d.Geom = replayGeomOf(newPNGGeom(r.Entries[0].Position.Map()))
 	rolls := make(map[uint64]ReplayDie, len(r.Dice))
-	for _, r := range r.Dice {
-		rolls[r.Seq] = r
-		rd := replayDie{Seq: r.Seq, Entry: r.Entry, Face: r.Face, Raw: r.Raw, Purpose: string(r.Purpose),
-			Unit: r.Unit, Need: r.Need, Seen: int(r.Seen)}
-		if rd.Raw == nil {
-			rd.Raw = []int{}
-		}
-		if r.Side != adjudicator.NoSide {
-			rd.Side = r.Side.String()
-		}
-		if r.Hex != 0 {
-			rd.Hex = r.Hex.String()
-		}
-		d.Dice = append(d.Dice, rd)
+	for _, die := range r.Dice {
+		rolls[die.Seq] = die
+		d.Dice = append(d.Dice, replayDieOf(die))
 	}
 	var luck [2][3]float64
 	broken := ""
@@ -320,24 +309,7 @@ func replayDataOf(r *Replay) (*replayData, error) {
 			step.Dice = [2]uint64{e.DiceFrom, e.DiceTo}
 		}
 		if step.Undone == 0 {
-			for n := e.DiceFrom; n < e.DiceTo; n++ {
-				r, ok := rolls[n]
-				if !ok || !toHit(r) {
-					continue
-				}
-				k := 0
-				if r.Side == adjudicator.JP {
-					k = 1
-				} else if r.Side != adjudicator.US {
-					continue
-				}
-				p := float64(11-r.Need) / 10
-				luck[k][0]++
-				luck[k][1] += p
-				if r.Face >= r.Need {
-					luck[k][2]++
-				}
-			}
+			addLuck(&luck, e, rolls)
 		}
 		step.Luck = luck
 		for k := range luck {
@@ -355,6 +327,44 @@ func replayDataOf(r *Replay) (*replayData, error) {
 		d.Steps = append(d.Steps, step)
 	}
 	return d, nil
+}
+
+func replayDieOf(r ReplayDie) replayDie {
+	rd := replayDie{Seq: r.Seq, Entry: r.Entry, Face: r.Face, Raw: r.Raw, Purpose: string(r.Purpose),
+		Unit: r.Unit, Need: r.Need, Seen: int(r.Seen)}
+	if rd.Raw == nil {
+		rd.Raw = []int{}
+	}
+	if r.Side != adjudicator.NoSide {
+		rd.Side = r.Side.String()
+	}
+	if r.Hex != 0 {
+		rd.Hex = r.Hex.String()
+	}
+	return rd
+}
+
+// addLuck adds the to-hit dice e rolled to the chart's running totals,
+// per player: dice, hits expected, hits.
+func addLuck(luck *[2][3]float64, e *ReplayEntry, rolls map[uint64]ReplayDie) {
+	for n := e.DiceFrom; n < e.DiceTo; n++ {
+		r, ok := rolls[n]
+		if !ok || !toHit(r) {
+			continue
+		}
+		k := 0
+		if r.Side == adjudicator.JP {
+			k = 1
+		} else if r.Side != adjudicator.US {
+			continue
+		}
+		p := float64(11-r.Need) / 10
+		luck[k][0]++
+		luck[k][1] += p
+		if r.Face >= r.Need {
+			luck[k][2]++
+		}
+	}
 }
 
 // mapOf is the island m as the page draws it; the built-in map is drawn
@@ -572,6 +582,13 @@ func replayMapOf(m *adjudicator.Map) *replayMap {
 		}
 		rm.Rivers = append(rm.Rivers, strings.Join(pts, " "))
 	}
+	rm.marks(m, g, f)
+	return rm
+}
+
+// marks adds the map's victory hexes, landing zones and column and row
+// numbers, their numbers written by f.
+func (rm *replayMap) marks(m *adjudicator.Map, g pngGeom, f func(float64) string) {
 	for _, v := range m.VictoryHexes {
 		x, y := g.center(v.Hex)
 		rm.Victory = append(rm.Victory, replayMark{X: f(x), Y: f(y), Title: fmt.Sprintf("%s %s (victory hex, zone %s)", v.Hex, v.Name, v.Zone)})
@@ -590,7 +607,6 @@ func replayMapOf(m *adjudicator.Map) *replayMap {
 		_, y := g.center(adjudicator.MakeHex(g.cols[0]&^1, row))
 		rm.Labels = append(rm.Labels, replayMark{X: "14", Y: f(y + 4), Text: fmt.Sprintf("%02d", row)})
 	}
-	return rm
 }
 
 // mapSides draws the sides of the land hex h through seg: each side
