@@ -341,9 +341,10 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	if err != nil {
 		return err
 	}
-	// The record is read once: the luck its reports and its replay page
-	// show, its JSON as attu export writes it, and the page, which
-	// replays the game once.
+	// What the final reports carry is made from the export once each:
+	// its luck (for the reports and the page), its JSON as attu export
+	// writes it, and the replay page, one replay of the game. The record
+	// is the store's own, so it is not audited again.
 	luck, err := x.Luck()
 	if err != nil {
 		return err
