@@ -3,6 +3,7 @@ package adjudicator_test
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -16,12 +17,12 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// The generated-game property test plays at least gameTurns turns in all,
-// in games of at most turnsPerGame turns each.
-const (
-	gameTurns    = 2000
-	turnsPerGame = 10
-)
+// The generated-game property test plays at least -gameturns turns in
+// all (500 without the flag, a fifth of that under -short; .ci/run asks for
+// 2,000), in games of at most turnsPerGame turns each.
+var gameTurns = flag.Int("gameturns", 0, "turns of generated games TestGeneratedGames plays (0: 500, 100 with -short)")
+
+const turnsPerGame = 10
 
 // recDice rolls ten-sided dice from a seeded source and keeps them, so that
 // a step can be played again with the same dice.
@@ -167,9 +168,12 @@ type failure struct {
 // A failure prints the seed, the turn, the step, the orders' activations
 // and a close-up of the hexes concerned; the game replays from its seed.
 func TestGeneratedGames(t *testing.T) {
-	target := gameTurns
-	if testing.Short() {
-		target = gameTurns / 10
+	target := 500
+	switch {
+	case *gameTurns > 0:
+		target = *gameTurns
+	case testing.Short():
+		target = 100
 	}
 	start := time.Now()
 	tally := map[string]int{}

@@ -18,11 +18,13 @@ import (
 )
 
 // soakGames replaces the soak's numbers of games: this many of each short
-// scenario and three times as many campaigns. The figures of a long run go
-// to BENCHMARKS.md:
+// scenario and three times as many campaigns. Without it a plain run plays
+// 60 campaigns and 20 of each short scenario, so that `go test ./...` stays
+// quick; .ci/run plays the full soak (-soak 100), and the figures of a long
+// run go to BENCHMARKS.md:
 //
 //	go test ./adjudicator -run TestSoak -soak 1000 -v -timeout 60m
-var soakGames = flag.Int("soak", 0, "TestSoak: games of each short scenario (three times as many campaigns)")
+var soakGames = flag.Int("soak", 0, "TestSoak: games of each short scenario (three times as many campaigns; 0: 20, 10 with -short)")
 
 // soakLimit is the most steps a game may take before the soak calls it
 // stuck: a campaign is over by June 4, in at most a few hundred steps.
@@ -30,8 +32,9 @@ const soakLimit = 2000
 
 // TestSoak plays whole games from their creation (NewGameFrom) to their
 // end with the random legal player (autoplay) for both sides and random
-// dice: 300 campaigns (every setup, with and without the victory point
-// chits) and 100 of each short scenario, fewer under -short. After every
+// dice: 60 campaigns (every setup, with and without the victory point
+// chits) and 20 of each short scenario, fewer under -short, as many as
+// -soak asks for in .ci/run. After every
 // step it checks what the generated-game test checks (invariants: the
 // units' places and steps, stacking, the infantry accounted for, the
 // casualty track against the infantry steps lost since the last refit or
@@ -39,7 +42,7 @@ const soakLimit = 2000
 // (soakInvariants): the counter mix, depots, cleared zones, the play area,
 // the last turn, the chits. Every game must end, with a winner.
 func TestSoak(t *testing.T) {
-	campaigns, short := 300, 100
+	campaigns, short := 60, 20
 	if testing.Short() {
 		campaigns, short = 30, 10
 	}

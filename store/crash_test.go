@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -95,14 +96,21 @@ func rollbackSome(db *DB) (*Entry, error) {
 // logged.
 const crashSeedEnv = "ATTU_CRASH_SEED"
 
+// crashKills is how many times TestCrash kills its child: 30 in a
+// plain run, 20 under -short, 120 in .ci/run.
+var crashKills = flag.Int("kills", 0, "TestCrash: how many times the child is killed (0: 30, 20 with -short)")
+
 // TestCrash kills a process that applies steps, over and over, at a random
 // moment after it reported a random number of committed entries, and
 // checks after each kill that the file opens, passes the consistency check
 // and still holds every entry the child reported committed. At the end the
 // game it holds must pass an audit.
 func TestCrash(t *testing.T) {
-	kills := 120
-	if testing.Short() {
+	kills := 30
+	switch {
+	case *crashKills > 0:
+		kills = *crashKills
+	case testing.Short():
 		kills = 20
 	}
 	seed := uint64(time.Now().UnixNano())

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"flag"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -184,8 +185,12 @@ func parseAccepted(t testing.TB, s *adjudicator.State, what, body string) *order
 	return f
 }
 
+// templateGames is how many generated games TestOrderTemplatesOfGeneratedGames
+// plays; .ci/run asks for 200.
+var templateGames = flag.Int("templategames", 0, "generated games TestOrderTemplatesOfGeneratedGames plays (0: 30, 10 with -short)")
+
 // TestOrderTemplatesOfGeneratedGames checks the order template of every
-// report of 200 generated games, half of them from the setup waits of rule
+// report of generated games (200 in .ci/run), half of them from the setup waits of rule
 // 12: it parses and, sent unchanged, is accepted and does nothing (at the
 // setup waits: is the default orders); for each unit one choice it lists,
 // taken at random and written as a player would from the comments, is
@@ -194,8 +199,11 @@ func parseAccepted(t testing.TB, s *adjudicator.State, what, body string) *order
 // and its standing instructions, uncommented, change nothing.
 func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 	t.Parallel()
-	games := 200
-	if testing.Short() {
+	games := 30
+	switch {
+	case *templateGames > 0:
+		games = *templateGames
+	case testing.Short():
 		games = 10
 	}
 	r := rand.New(rand.NewSource(1))

@@ -3,6 +3,7 @@ package referee
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -168,6 +169,10 @@ func crashTokens(db *store.DB, id string) (map[adjudicator.Side]string, error) {
 	return out, nil
 }
 
+// crashKills is how many times TestServiceCrash kills its child: 15 in a
+// plain run, 10 under -short, 50 in .ci/run.
+var crashKills = flag.Int("kills", 0, "TestServiceCrash: how many times the child is killed (0: 15, 10 with -short)")
+
 // TestServiceCrash kills a process that plays games through the service,
 // over and over, at a random moment after it reported a random number of
 // handled messages, and checks after each kill that every message it
@@ -175,8 +180,11 @@ func crashTokens(db *store.DB, id string) (map[adjudicator.Side]string, error) {
 // applied message queued its reports once, and that the file passes the
 // consistency check. At the end every game must audit.
 func TestServiceCrash(t *testing.T) {
-	kills := 50
-	if testing.Short() {
+	kills := 15
+	switch {
+	case *crashKills > 0:
+		kills = *crashKills
+	case testing.Short():
 		kills = 10
 	}
 	seed := uint64(time.Now().UnixNano())
