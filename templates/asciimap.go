@@ -1,7 +1,7 @@
 // The ASCII map renderer draws from a Map and an optional list of
 // per-hex markers that the caller has already filtered for the reader's side;
 // it never sees a game state, so it cannot leak what fog of war hides
-// (DESIGN.md section 4).
+//.
 //
 // Both maps draw real flat-topped hex outlines in the grid of the printed
 // map: odd columns sit half a hex lower than even ones. The island map uses
@@ -24,7 +24,7 @@ import (
 )
 
 // MaxWidth is the widest line any map may print, so that reports read well
-// in a fixed-width font (DESIGN.md section 7).
+// in a fixed-width font.
 const MaxWidth = 100
 
 // MapOptions tunes a rendered map.

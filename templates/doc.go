@@ -1,7 +1,7 @@
 /*
 Package templates turns what a side may see into what players read by mail:
 turn reports, order templates, the picture of the map, the JSON report, the
-replies to orders and commands, and the ASCII maps (DESIGN sections 4, 6, 7).
+replies to orders and commands, and the ASCII maps.
 
 # Basics
 

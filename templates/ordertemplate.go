@@ -7,7 +7,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Order templates (DESIGN 1, 3.0, 7).
+// Order templates.
 //
 // The side the game waits for gets, with its report, an orders file it
 // only has to edit: the envelope filled in, a token line to fill, and for
@@ -391,7 +391,7 @@ func standingLines(side adjudicator.Side, all []adjudicator.SideStanding) []stri
 			[]string{"#  martinez: " + st.Martinez, "# auto, never or a hex (11.1)"},
 			[]string{"#  arnold: " + st.Arnold, "# auto, never or a hex (11.2)"})
 	}
-	out := commentLines("Standing instructions in force (DESIGN 3.2). To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ")
+	out := commentLines("Standing instructions in force. To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ")
 	out = append(out, "#standing:")
 	return append(out, columns(rows)...)
 }

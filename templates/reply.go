@@ -11,7 +11,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Replies: every mail the server sends besides the turn reports (DESIGN 6).
+// Replies: every mail the server sends besides the turn reports.
 //
 // Each reply has a plain struct of what it says, filled by the game
 // service, and a Text method that renders it from an embedded template:
@@ -32,12 +32,12 @@ type Welcome struct {
 	// umpire's address, when there is one.
 	Address string
 	Umpire  string
-	// Token is the side's secret (DESIGN 6): the one secret a reply
+	// Token is the side's secret: the one secret a reply
 	// carries.
 	Token      string
 	Commitment string
 	// Deadline is the time allowed for each wait, Reminder how long before
-	// it a reminder comes (DESIGN 3.3).
+	// it a reminder comes.
 	Deadline time.Duration
 	Reminder time.Duration
 	// Settle is how long the game holds each orders file before applying
@@ -169,7 +169,7 @@ type Reminder struct {
 }
 
 // DeadlinePassed tells the players and the umpire that a side missed a
-// deadline and its default orders were applied (DESIGN 3.3).
+// deadline and its default orders were applied.
 type DeadlinePassed struct {
 	Game     string
 	Side     adjudicator.Side // who missed it

@@ -255,7 +255,7 @@ func (r Reminder) Subject() string {
 func (d DeadlinePassed) Subject() string { return "deadline passed: default orders applied" }
 
 // DefaultOrders says in a few words what the default orders of a wait of
-// kind k do (DESIGN 3.3); empty for a wait that has none.
+// kind k do; empty for a wait that has none.
 func DefaultOrders(k adjudicator.WaitKind) string {
 	if tmpl.Lookup("default-"+string(k)) == nil {
 		return ""

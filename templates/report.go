@@ -11,12 +11,12 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Turn reports (DESIGN section 7).
+// Turn reports.
 //
 // A Report is everything one side's report is made of: the game's record
 // (id, deadline, chain head, commitment), the side's View and Outlook, and
 // the events the side may read since its last report, already filtered for
-// it. It never holds a game position: the fog of war (DESIGN 4) is applied
+// it. It never holds a game position: the fog of war is applied
 // before anything reaches this package, so nothing here can leak what the
 // side may not see. From one Report come four artefacts that say the same
 // thing: the text of the mail (Text), the order template for the side
@@ -35,7 +35,7 @@ type Game struct {
 	// second reading of the deadline.
 	Zone *time.Location
 	// Head is the hash of the game's log after the last entry, and
-	// Commitment the SHA-256 of the dice seed (DESIGN 5).
+	// Commitment the SHA-256 of the dice seed.
 	Head       string
 	Commitment string
 }

@@ -236,7 +236,7 @@ func (a *fogTally) add(b fogTally) {
 	a.artefacts += b.artefacts
 }
 
-// TestUSReportsIgnoreHidden proves the fog of war on the bytes (DESIGN 4):
+// TestUSReportsIgnoreHidden proves the fog of war on the bytes:
 // over more than 2,000 turns of generated games in .ci/run (-fogturns; 300
 // in a plain run), after a step of each
 // drawn at random, the U.S. report text, order template, JSON and picture are the same, byte

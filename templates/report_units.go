@@ -495,7 +495,7 @@ func (r *Report) heroes() []string {
 	return out
 }
 
-// standing lists the standing instructions in force (DESIGN 3.2).
+// standing lists the standing instructions in force.
 func (r *Report) standing() []standingText {
 	var out []standingText
 	for _, ss := range r.Outlook.Standing {

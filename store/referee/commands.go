@@ -16,7 +16,7 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// The commands players and the umpire send by mail (DESIGN 6), and the
+// The commands players and the umpire send by mail, and the
 // umpire's from the command line (attu umpire). A command is a word in the
 // subject or on the first line of the body, with its arguments after it;
 // those that change the game need the sender's token on a line of its

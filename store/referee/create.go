@@ -18,7 +18,7 @@ import (
 	"github.com/attu-pbem/attu/store"
 )
 
-// NewGame is what a game is created with (DESIGN 10, attu new).
+// NewGame is what a game is created with (attu new).
 type NewGame struct {
 	// ID is the game's short id, used in its address and subject tag;
 	// empty draws one.

@@ -13,7 +13,7 @@ import (
 )
 
 // waitDefault is what stands for a side's orders when it lets a wait's
-// deadline pass (DESIGN 3.3): the orders, as the file the server writes
+// deadline pass: the orders, as the file the server writes
 // for them, and a few words for the reports.
 type waitDefault struct {
 	// what are the words of templates for these orders.

@@ -1,10 +1,10 @@
 // Package referee is the game service: the one place that connects the
-// rules (adjudicator), the order files (orders) and the record (store), as
-// DESIGN 2 asks. It holds the engine that the store applies orders with and
-// that "attu audit" replays them with — one value, so that applying and
-// auditing cannot disagree (DESIGN 5) — the opening of a game, and the
-// Service: games and players, the one entry point for incoming mail, the
-// waits and their deadlines, and the players' and the umpire's commands.
+// rules (adjudicator), the order files (orders) and the record (store). It
+// holds the engine that the store applies orders with and that "attu
+// audit" replays them with — one value, so that applying and auditing
+// cannot disagree — the opening of a game, and the Service: games and
+// players, the one entry point for incoming mail, the waits and their
+// deadlines, and the players' and the umpire's commands.
 //
 // It sits under store because it is the store's one client that knows the
 // rules: it owns what each committed step contains, while the store owns

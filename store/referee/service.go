@@ -16,7 +16,7 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// Defaults of a game's timing (DESIGN 3.3) and of the service's limits.
+// Defaults of a game's timing and of the service's limits.
 const (
 	// DefaultDeadline is the time allowed for each wait.
 	DefaultDeadline = 72 * time.Hour
@@ -36,8 +36,8 @@ const (
 // Config is what the service needs besides the database.
 type Config struct {
 	// Address is the mailbox every game is played through, like
-	// attu@example.org; game G is addressed as attu+G@example.org (DESIGN
-	// 6). Mails from it are never answered.
+	// attu@example.org; game G is addressed as attu+G@example.org.
+	// Mails from it are never answered.
 	Address string
 	// Logger receives the service's log; nil discards it. Tokens are
 	// never logged.
@@ -57,7 +57,7 @@ type Config struct {
 	Hook Hook
 }
 
-// Service is the game service (DESIGN 2): games and players, the one entry
+// Service is the game service: games and players, the one entry
 // point for incoming mail (Handle), the waits and their deadlines (Tick),
 // the players' and the umpire's commands. Everything it does to a game is
 // one store transaction with the mails it sends; it keeps nothing a caller
@@ -151,7 +151,7 @@ func (h *held) ref() store.MailRef {
 	return store.MailRef{MessageID: h.MessageID, ContentHash: h.Content}
 }
 
-// takeback is a player's request to undo the last step (DESIGN 6).
+// takeback is a player's request to undo the last step.
 type takeback struct {
 	By adjudicator.Side `json:"by"`
 	// Undo is the orders entry to undo; the request lapses when it is no

@@ -108,7 +108,7 @@ type RoundFile struct {
 	Pos orders.Pos `yaml:"-" json:"-"`
 }
 
-// DeadlineFile is the deadline policy of every game (DESIGN 3.3).
+// DeadlineFile is the deadline policy of every game.
 type DeadlineFile struct {
 	// Each is the time allowed for each wait; Reminder how long before
 	// it the player is reminded; Waits other times for some kinds of
