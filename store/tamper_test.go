@@ -1,6 +1,7 @@
 package store
 
 import (
+	"flag"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -104,13 +105,25 @@ func TestTamperDice(t *testing.T) {
 	}
 }
 
+// tamperEvery is the stride of the order bytes TestTamperOrders flips: 1
+// (every byte) in .ci/run, 4 in a plain run, 8 under -short; the last byte
+// of each file is always flipped.
+var tamperEvery = flag.Int("tamperevery", 0, "TestTamperOrders flips one order byte in this many (0: 4, 8 with -short)")
+
 func TestTamperOrders(t *testing.T) {
+	every := 4
+	switch {
+	case *tamperEvery > 0:
+		every = *tamperEvery
+	case testing.Short():
+		every = 8
+	}
 	x := endedGame(t)
 	n := 0
 	for i, o := range x.Orders {
 		for j := range len(o.YAML) {
-			if testing.Short() && j%8 != 0 && j != len(o.YAML)-1 {
-				continue // -short: a byte in eight, and the last
+			if j%every != 0 && j != len(o.YAML)-1 {
+				continue
 			}
 			y := *x // Audit only reads: sharing all but the orders is enough
 			y.Orders = slices.Clone(x.Orders)
