@@ -1,9 +1,9 @@
 package store
 
 import (
-	"flag"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"slices"
 	"testing"
