@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"slices"
-	"sync"
 	"time"
 )
 
@@ -72,82 +70,6 @@ type Outbox struct {
 	cfg  OutboxConfig
 	log  *slog.Logger
 	kick chan struct{}
-
-	// reading is held while the worker reads the queue and leaves out
-	// the mails held, and by Release (see there).
-	reading sync.Mutex
-	mu      sync.Mutex
-	held    map[uint64]bool // mails another sender is sending (Hold)
-	// idle says the worker's last look at the queue found nothing to
-	// send and nothing was kicked since (Idle); failed are the mails
-	// whose last attempt failed, waiting to be tried again.
-	idle   bool
-	failed map[uint64]bool
-}
-
-// Idle reports whether the worker has nothing to send as far as it knows:
-// its last look at the queue found no mail due but those held, and it was
-// not woken since. A caller sending mail itself (Hold) sends it after
-// everything queued before only when the worker is idle.
-func (o *Outbox) Idle() bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.idle
-}
-
-// Hold keeps the worker from sending the mails ids, which the caller is
-// sending itself (Sender.Prepare), until Release.
-func (o *Outbox) Hold(ids ...uint64) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.held == nil {
-		o.held = map[uint64]bool{}
-	}
-	for _, id := range ids {
-		o.held[id] = true
-	}
-}
-
-// Release lets the worker send the mails ids again if they are still
-// queued (the caller's sending failed), and wakes it.
-func (o *Outbox) Release(ids ...uint64) {
-	// Not while the worker reads the queue: a mail it read as unsent
-	// before the caller recorded it sent must still look held to it.
-	o.reading.Lock()
-	o.mu.Lock()
-	for _, id := range ids {
-		delete(o.held, id)
-	}
-	o.mu.Unlock()
-	o.reading.Unlock()
-	o.Kick()
-}
-
-// Waiting reports whether the worker leaves the mail id for now: it is
-// held (Hold), or queued after a mail held, so that mail still goes out
-// in the order it was queued (ids grow with it). A Queue need not make
-// such a mail ready to send.
-func (o *Outbox) Waiting(id uint64) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.waiting(id)
-}
-
-func (o *Outbox) waiting(id uint64) bool {
-	for h := range o.held {
-		if h <= id {
-			return true
-		}
-	}
-	return false
-}
-
-// unheld returns the mails of pending the worker may send now: none
-// Waiting.
-func (o *Outbox) unheld(pending []Queued) []Queued {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return slices.DeleteFunc(pending, func(q Queued) bool { return o.waiting(q.ID) })
 }
 
 // NewOutbox returns an Outbox sending the mail of q through s.
@@ -179,9 +101,6 @@ func NewOutbox(q Queue, s *Sender, cfg OutboxConfig) *Outbox {
 // Kick wakes the worker to send now, typically right after mail was
 // queued; it never blocks.
 func (o *Outbox) Kick() {
-	o.mu.Lock()
-	o.idle = false
-	o.mu.Unlock()
 	select {
 	case o.kick <- struct{}{}:
 	default:
@@ -206,45 +125,21 @@ func (o *Outbox) Run(ctx context.Context) error {
 
 // flush sends one batch of due mail and returns how long to sleep.
 func (o *Outbox) flush(ctx context.Context) time.Duration {
-	o.mu.Lock()
-	o.idle = false
-	o.mu.Unlock()
 	now := o.cfg.Now()
-	o.reading.Lock()
 	pending, err := o.q.Pending(now, o.cfg.Batch)
-	full := len(pending) == o.cfg.Batch
-	pending = o.unheld(pending)
-	o.reading.Unlock()
 	if err != nil {
 		o.log.Error("outbox: reading the queue", "err", err)
 		return o.cfg.RetryMin
 	}
 	if len(pending) == 0 {
-		if full {
-			return o.cfg.RetryMin // a batch of held mails: look again soon
-		}
-		o.mu.Lock()
-		o.idle = len(o.kick) == 0 && len(o.failed) == 0 // nothing kicked meanwhile
-		o.mu.Unlock()
 		return o.cfg.Interval
 	}
+	full := len(pending) == o.cfg.Batch
 	ms := make([]*Outgoing, len(pending))
 	for i := range pending {
 		ms[i] = &pending[i].Mail
 	}
 	errs := o.s.sendAll(ctx, ms)
-	o.mu.Lock()
-	for i, q := range pending {
-		if errs[i] != nil {
-			if o.failed == nil {
-				o.failed = map[uint64]bool{}
-			}
-			o.failed[q.ID] = true
-		} else {
-			delete(o.failed, q.ID)
-		}
-	}
-	o.mu.Unlock()
 	// What the server accepted is recorded even when ctx has ended: left
 	// unrecorded, it would go out a second time after a restart. A mail
 	// not tried because ctx ended is no failed attempt.
@@ -303,10 +198,8 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	if stopping {
 		return 0 // Run returns at once
 	}
-	if full || wait == o.cfg.Interval {
-		// More may be waiting; or, all sent, the next look finds the
-		// queue empty and says the worker is idle.
-		return 0
+	if full {
+		return 0 // more may be waiting
 	}
 	return wait
 }

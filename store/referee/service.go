@@ -6,17 +6,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/mail"
+	netmail "net/mail"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
 
-// Defaults of a game's timing (DESIGN 3.3) and of the service's limits.
+// Defaults of a game's timing and of the service's limits.
 const (
 	// DefaultDeadline is the time allowed for each wait.
 	DefaultDeadline = 72 * time.Hour
@@ -36,8 +37,8 @@ const (
 // Config is what the service needs besides the database.
 type Config struct {
 	// Address is the mailbox every game is played through, like
-	// attu@example.org; game G is addressed as attu+G@example.org (DESIGN
-	// 6). Mails from it are never answered.
+	// attu@example.org; game G is addressed as attu+G@example.org.
+	// Mails from it are never answered.
 	Address string
 	// Logger receives the service's log; nil discards it. Tokens are
 	// never logged.
@@ -57,7 +58,7 @@ type Config struct {
 	Hook Hook
 }
 
-// Service is the game service (DESIGN 2): games and players, the one entry
+// Service is the game service: games and players, the one entry
 // point for incoming mail (Handle), the waits and their deadlines (Tick),
 // the players' and the umpire's commands. Everything it does to a game is
 // one store transaction with the mails it sends; it keeps nothing a caller
@@ -68,11 +69,8 @@ type Service struct {
 	log *slog.Logger
 
 	mu sync.Mutex
-	// answered is when each stranger last got the generic answer.
-	answered map[string]time.Time
-
-	// drawings are the map pictures of the mails not sent yet (Draw).
-	drawings drawings
+	// answers limits the generic answer to strangers (Config.AnswerEvery).
+	answers *mail.Limiter
 }
 
 // New returns the service of the games in db.
@@ -90,7 +88,7 @@ func New(db *store.DB, cfg Config) *Service {
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, cfg: cfg, log: lg.With("pkg", "referee"), answered: map[string]time.Time{}}
+	return &Service{db: db, cfg: cfg, log: lg.With("pkg", "referee"), answers: mail.NewLimiter(1, cfg.AnswerEvery)}
 }
 
 // DB returns the service's database.
@@ -151,7 +149,7 @@ func (h *held) ref() store.MailRef {
 	return store.MailRef{MessageID: h.MessageID, ContentHash: h.Content}
 }
 
-// takeback is a player's request to undo the last step (DESIGN 6).
+// takeback is a player's request to undo the last step.
 type takeback struct {
 	By adjudicator.Side `json:"by"`
 	// Undo is the orders entry to undo; the request lapses when it is no
@@ -250,7 +248,7 @@ func sameAddress(a, b string) bool {
 func bareAddress(s string) string {
 	s = strings.TrimSpace(s)
 	if strings.ContainsAny(s, "<\"") {
-		if a, err := mail.ParseAddress(s); err == nil {
+		if a, err := netmail.ParseAddress(s); err == nil {
 			return a.Address
 		}
 	}
