@@ -167,7 +167,7 @@ func (t *Txn) Queue(mails ...Mail) {
 }
 
 // Note appends an entry of kind note: something that changes no position
-// but belongs in the record (DESIGN 6: every command is logged). side is
+// but belongs in the record (every command is logged). side is
 // who gave the command (NoSide for the server); with fromMail the entry
 // carries the transaction's mail's Message-ID, which its receipt then
 // names.
