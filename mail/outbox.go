@@ -8,26 +8,17 @@ import (
 )
 
 // Queue is where an Outbox finds mail to send and records what became of
-// it. store.DB keeps such a queue (Pending, MarkSent, Retry, each written
-// in its own transaction); the daemon adapts its Mail type to Queued.
+// it. store.DB keeps such a queue; the daemon adapts its Mail type to
+// Queued.
 type Queue interface {
 	// Pending returns up to max mails not sent yet and due at now,
 	// oldest first.
 	Pending(now time.Time, max int) ([]Queued, error)
-	// MarkSent records that mail id was accepted by the SMTP server at t.
-	MarkSent(id uint64, t time.Time) error
+	// MarkSent records that the mails ids were accepted by the SMTP
+	// server at t, all or none, in one write.
+	MarkSent(ids []uint64, t time.Time) error
 	// Retry records a failed attempt and when to try again.
 	Retry(id uint64, cause error, next time.Time) error
-}
-
-// BatchQueue is a Queue that can also record many sent mails at once, in
-// one write (one fsync for a whole batch, where MarkSent would take one
-// each). The Outbox uses it when the Queue offers it.
-type BatchQueue interface {
-	Queue
-	// MarkSentAll records that every mail of ids was accepted at t, all
-	// or none.
-	MarkSentAll(ids []uint64, t time.Time) error
 }
 
 // Queued is a mail waiting in a Queue.
@@ -61,7 +52,7 @@ type OutboxConfig struct {
 // exponential backoff.
 //
 // Delivery is at least once. A mail the server accepted is sent again if
-// MarkSent then fails (or the process dies in between); it goes out with
+// Queue.MarkSent then fails (or the process dies in between); it goes out with
 // the same Message-ID, so the receiving side deduplicates by Message-ID
 // (attu's own inbox does, through its ledger).
 type Outbox struct {
@@ -108,7 +99,7 @@ func (o *Outbox) Kick() {
 }
 
 // Run sends queued mail until ctx ends, then returns nil. Failures are
-// logged and retried, never returned.
+// logged and retried, never returned. It is the outbox's one goroutine.
 func (o *Outbox) Run(ctx context.Context) error {
 	t := time.NewTimer(0)
 	defer t.Stop()
@@ -134,72 +125,50 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	if len(pending) == 0 {
 		return o.cfg.Interval
 	}
-	full := len(pending) == o.cfg.Batch
 	ms := make([]*Outgoing, len(pending))
 	for i := range pending {
 		ms[i] = &pending[i].Mail
 	}
 	errs := o.s.sendAll(ctx, ms)
 	// What the server accepted is recorded even when ctx has ended: left
-	// unrecorded, it would go out a second time after a restart. A mail
-	// not tried because ctx ended is no failed attempt.
-	stopping := ctx.Err() != nil
-	wait := o.cfg.Interval
-	stuck := false // the queue refused to record an outcome
-	if bq, ok := o.q.(BatchQueue); ok {
-		var ids []uint64
-		for i, q := range pending {
-			if errs[i] == nil {
-				ids = append(ids, q.ID)
-			}
+	// unrecorded, it would go out a second time after a restart.
+	var sent []uint64
+	for i, q := range pending {
+		if errs[i] == nil {
+			sent = append(sent, q.ID)
 		}
-		if len(ids) > 0 {
-			if err := bq.MarkSentAll(ids, o.cfg.Now()); err != nil {
-				// Sent but not recorded: they will go out again, with
-				// the same Message-IDs.
-				o.log.Error("outbox: recording sent mails", "ids", ids, "err", err)
-				stuck = true
-			}
+	}
+	wait := o.cfg.Interval
+	if len(pending) == o.cfg.Batch {
+		wait = 0 // more may be waiting
+	}
+	recorded := true
+	if len(sent) > 0 {
+		if err := o.q.MarkSent(sent, o.cfg.Now()); err != nil {
+			// Sent but not recorded: they will go out again, with the
+			// same Message-IDs.
+			o.log.Error("outbox: recording sent mails", "ids", sent, "err", err)
+			wait, recorded = o.cfg.RetryMin, false
 		}
 	}
 	for i, q := range pending {
 		if errs[i] == nil {
-			if _, ok := o.q.(BatchQueue); ok {
-				if !stuck {
-					o.log.Info("outbox: sent", "id", q.ID, "message_id", q.Mail.MessageID, "to", q.Mail.To)
-				}
-				continue
-			}
-			if err := o.q.MarkSent(q.ID, o.cfg.Now()); err != nil {
-				// Sent but not recorded: it will go out again, with the
-				// same Message-ID.
-				o.log.Error("outbox: recording a sent mail", "id", q.ID, "message_id", q.Mail.MessageID, "err", err)
-				stuck = true
-			} else {
+			if recorded {
 				o.log.Info("outbox: sent", "id", q.ID, "message_id", q.Mail.MessageID, "to", q.Mail.To)
 			}
 			continue
 		}
-		if stopping && errors.Is(errs[i], ctx.Err()) {
-			continue
+		if ctx.Err() != nil && errors.Is(errs[i], ctx.Err()) {
+			continue // not tried because ctx ended: no failed attempt
 		}
 		delay := backoff(q.Attempts, o.cfg.RetryMin, o.cfg.RetryMax)
 		o.log.Warn("outbox: sending failed, will retry", "id", q.ID, "message_id", q.Mail.MessageID,
 			"attempt", q.Attempts+1, "in", delay, "err", errs[i])
 		if err := o.q.Retry(q.ID, errs[i], now.Add(delay)); err != nil {
 			o.log.Error("outbox: recording a failed attempt", "id", q.ID, "err", err)
-			stuck = true
+			delay = o.cfg.RetryMin
 		}
 		wait = min(wait, delay)
-	}
-	if stuck {
-		return min(wait, o.cfg.RetryMin)
-	}
-	if stopping {
-		return 0 // Run returns at once
-	}
-	if full {
-		return 0 // more may be waiting
 	}
 	return wait
 }

@@ -226,10 +226,10 @@ func (q *memQueue) Pending(_ time.Time, max int) ([]mail.Queued, error) {
 	return slices.Clone(q.q[:n]), nil
 }
 
-func (q *memQueue) MarkSent(id uint64, _ time.Time) error {
+func (q *memQueue) MarkSent(ids []uint64, _ time.Time) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.q = slices.DeleteFunc(q.q, func(m mail.Queued) bool { return m.ID == id })
+	q.q = slices.DeleteFunc(q.q, func(m mail.Queued) bool { return slices.Contains(ids, m.ID) })
 	return nil
 }
 

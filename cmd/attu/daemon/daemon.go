@@ -349,10 +349,7 @@ func outgoing(m store.Mail) mail.Outgoing {
 	return o
 }
 
-func (q queue) MarkSent(id uint64, t time.Time) error { return q.d.db.MarkSent(id, t) }
-
-// MarkSentAll records a whole batch in one transaction (mail.BatchQueue).
-func (q queue) MarkSentAll(ids []uint64, t time.Time) error { return q.d.db.MarkSentAll(ids, t) }
+func (q queue) MarkSent(ids []uint64, t time.Time) error { return q.d.db.MarkSentAll(ids, t) }
 
 func (q queue) Retry(id uint64, cause error, next time.Time) error {
 	return q.d.db.Retry(id, cause, next)
