@@ -163,9 +163,9 @@ type Attachment struct {
 	// when it is needed (resend).
 	//
 	// Such an attachment may also be queued without its body (Dropped,
-	// no SHA256, Size 0, DrawnFor set): the game service draws it while
-	// the transaction that queues it commits, and the sender takes it
-	// from the service when it sends the mail (ToDraw).
+	// no SHA256, Size 0, DrawnFor set): the game service draws it from
+	// the log when the mail is sent, after that transaction committed
+	// (ToDraw).
 	Redrawable bool `json:"redrawable,omitempty"`
 	// DrawnAt is the log entry whose position a Redrawable body shows,
 	// set by the game service; 0 in a mail queued before schema 7, whose
