@@ -111,7 +111,7 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 // Run runs the inbox, the outbox worker, the deadline timer and the
 // control socket until ctx ends, then waits for all of them to stop.
 func (d *Daemon) Run(ctx context.Context) error {
-	from, err := d.savedPosition()
+	from, err := SavedPosition(d.db, d.cfg.IMAP)
 	if err != nil {
 		return err
 	}
@@ -301,8 +301,6 @@ func SavedPosition(db *store.DB, imap mail.InboxConfig) (mail.Position, error) {
 	p, err := db.MailboxPosition(mailboxKey(imap))
 	return mail.Position{UIDValidity: p.UIDValidity, LastUID: p.LastUID}, err
 }
-
-func (d *Daemon) savedPosition() (mail.Position, error) { return SavedPosition(d.db, d.cfg.IMAP) }
 
 // savePosition is the inbox's OnPosition: it records how far the inbox
 // has read once the store committed that mail's effects.
