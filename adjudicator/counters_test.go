@@ -14,7 +14,7 @@ func mustCounter(t *testing.T, id string) *Counter {
 	return c
 }
 
-// DESIGN 8: the counter mix.
+// The counter mix of the built-in counters.
 func TestCounterMix(t *testing.T) {
 	cs := BuiltinCounters()
 	for _, bn := range []string{"1/17", "2/17", "3/17", "1/32", "2/32", "3/32", "1/4"} {

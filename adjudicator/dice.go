@@ -86,24 +86,6 @@ const (
 	AudienceBoth            = AudienceUS | AudienceJP // both players: rolled in the open
 )
 
-// AudienceOf returns the audience of one player, side; the umpire alone
-// for any other side.
-func AudienceOf(side Side) Audience {
-	switch side {
-	case US:
-		return AudienceUS
-	case JP:
-		return AudienceJP
-	}
-	return AudienceUmpire
-}
-
-// Sees reports whether side may see what a is the audience of. The umpire
-// sees everything.
-func (a Audience) Sees(side Side) bool {
-	return side == Umpire || side != NoSide && a&AudienceOf(side) != 0
-}
-
 var audienceNames = [...]string{"umpire", "us", "jp", "both"}
 
 func (a Audience) String() string {

@@ -17,18 +17,6 @@ const (
 	AirCombat
 )
 
-func (c Combat) String() string {
-	switch c {
-	case MeleeCombat:
-		return "melee"
-	case RangedCombat:
-		return "ranged"
-	case AirCombat:
-		return "air"
-	}
-	return "combat?"
-}
-
 // Situation is what the 8.3 table asks about one roll: who rolls, at what,
 // and in what conditions. Each field is one line of the table.
 type Situation struct {

@@ -36,7 +36,7 @@ const (
 	EventDecision          EventKind = "decision"           // Turn, Night (rules 3.1, 3.2)
 	EventWeather           EventKind = "weather"            // Dice (one), Prev, Weather (rule 3.3)
 	EventAirpower          EventKind = "airpower"           // Side, Dice (one), Mods, DRM, Factors (rule 3.4)
-	EventStandingChanged   EventKind = "standing-changed"   // Side: its standing instructions changed (DESIGN 3.2)
+	EventStandingChanged   EventKind = "standing-changed"   // Side: its standing instructions changed
 	EventWait              EventKind = "wait"               // Side awaited, Wait, Turn, Night
 	EventTurnBegins        EventKind = "turn-begins"        // Turn (rule 3.9)
 	EventLastTurn          EventKind = "last-turn"          // Turn: the game's last (rule 12.1.3)
@@ -50,7 +50,7 @@ const (
 // melee step.
 const (
 	EventActionsCutShort    EventKind = "actions-cut-short"    // Side; Activation to LastActivation not carried out: the game is over (rule 3.8.2)
-	EventActivationSkipped  EventKind = "activation-skipped"   // Side, Activation, Note: why (DESIGN 3.1)
+	EventActivationSkipped  EventKind = "activation-skipped"   // Side, Activation, Note: why it could not be carried out
 	EventMoved              EventKind = "moved"                // Units (one), Hexes: the route; Private: MP, Cost, Reason (rules 5.0, 5.8, 6.1)
 	EventFired              EventKind = "fired"                // Side, Units (the firer), Hexes: from and target, Target, Dice, DRM, Mods, Hits (rule 8.1)
 	EventFireTotal          EventKind = "fire-total"           // Side, Target, Hits, TargetUnit named (rules 8.0, 8.1)
@@ -98,7 +98,7 @@ const (
 	EventRefitDecision EventKind = "refit-decision" // Turn: a refit turn is called (rules 3.1, 9.0)
 	EventLossRecovery  EventKind = "loss-recovery"  // Dice (two), Mods, DRM, Casualties: the track rolled against, Steps to restore (rule 9.1)
 	EventTrackReset    EventKind = "track-reset"    // Steps not recovered, lost for good (rule 9.1)
-	EventRefitSkipped  EventKind = "refit-skipped"  // Part and Activation: the entry of the refit orders; Note: why (DESIGN 3.1)
+	EventRefitSkipped  EventKind = "refit-skipped"  // Part and Activation: the entry of the refit orders; Note: why it was skipped
 	EventNoRefitStep   EventKind = "no-refit-step"  // Units (one): no refit step is left for it (rule 9.1)
 	EventRefitHexFull  EventKind = "refit-hex-full" // Units (one): its hex has no room for a step (rule 9.1)
 	EventStepsRestored EventKind = "steps-restored" // Units (one, Steps now), Steps regained (rule 9.1)

@@ -20,7 +20,7 @@ func SpottingDistance(w Weather) int {
 
 // FireError says why a ranged attack may not be made, one reason per
 // mistake, in words the firing side may read: it names that side's units and
-// only what that side can see of the enemy's (DESIGN section 4).
+// only what that side can see of the enemy's.
 type FireError struct {
 	Reasons []string
 }

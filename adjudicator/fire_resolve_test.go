@@ -48,7 +48,8 @@ func TestFireOncePerTurn(t *testing.T) {
 	wantProblem(t, p, 1, -1, "2/32-E has already acted this turn")
 }
 
-// A fire whose target an earlier activation emptied is skipped (DESIGN 3.1).
+// A fire whose target an earlier activation emptied is skipped, not refused:
+// activations are judged together and carried out in order.
 func TestFireSkippedWhenTargetGone(t *testing.T) {
 	// J01 far away keeps the game going once 20MM1 falls (rule 3.8.2).
 	s := hitState(t, map[string]Hex{"20MM1": 2618, "2/32-E": 2619, "2/32-F": 2619, "J01": 1216})

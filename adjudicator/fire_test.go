@@ -173,7 +173,7 @@ func TestCheckFireMixedHex(t *testing.T) {
 	})
 }
 
-// Fog of war (DESIGN section 4): what CheckFire tells the U.S. must not
+// Fog of war: what CheckFire tells the U.S. must not
 // depend on which face-down Japanese units stand in the target hex, nor
 // betray their type. The same orders are checked against positions that
 // differ only in the identity of the face-down units; the answers must be

@@ -135,7 +135,7 @@ type failure struct {
 // TestGeneratedGames plays many short games from generated positions, with
 // random legal orders (autoplay) and random dice, and after every Resolve
 // checks that the position is sound and that the U.S. learns nothing fog of
-// war hides (DESIGN 4):
+// war hides:
 //
 //   - the position passes State.Validate: among others, no unit is both in
 //     a hex and in a box, or nowhere, and no id appears twice; none is left

@@ -176,20 +176,6 @@ func abs(v int) int {
 	return v
 }
 
-// Hexside is the side shared by two adjacent hexes, stored with the lower hex
-// first so that both orders name the same side.
-type Hexside struct{ A, B Hex }
-
-// SideOf returns the hexside between two adjacent hexes.
-func SideOf(a, b Hex) Hexside {
-	if a > b {
-		a, b = b, a
-	}
-	return Hexside{a, b}
-}
-
-func (s Hexside) String() string { return s.A.String() + "/" + s.B.String() }
-
 // UnmarshalYAML reads a hex written as a number (2717) or a string ("2717"),
 // refusing anything that is not four digits.
 func (h *Hex) UnmarshalYAML(n *yaml.Node) error {

@@ -37,7 +37,7 @@ type HitOptions struct {
 // lost. The face comes before counter order because the U.S. reads which
 // unit a hit falls on: were a tie between a face-up unit and a face-down
 // counter settled by counter order, where the hit fell would tell it
-// which units the counter could be (DESIGN 4).
+// which units the counter could be, which fog of war hides.
 //
 // U.S. units lose a step per hit (2.4); each step of U.S. infantry, the
 // independents among them, moves the casualty track (8.4), while recon,

@@ -17,7 +17,7 @@ import (
 const nonInterferenceTurns = 500
 
 // TestHiddenDoesNotReachUS is the non-interference property of fog of war
-// (DESIGN 4): what the U.S. reads depends only on what it may see. It plays
+// (see View): what the U.S. reads depends only on what it may see. It plays
 // generated games (as TestGeneratedGames) and, before each step, builds a
 // twin of the position that differs only in what is hidden from the U.S.:
 //

@@ -10,7 +10,7 @@ import (
 // instructions in force, which heroes are spent, the state of each of the
 // side's units on the map (supply, zones of control, movement) and, when the
 // game waits for the side's actions, what each unit may do now. Like View it
-// is plain data that holds nothing the side may not know (DESIGN section 4).
+// is plain data that holds nothing the side may not know.
 //
 // The fog reasoning, for the U.S. (the Japanese see every U.S. unit on the
 // map, so nothing in their outlook needs care):
@@ -43,7 +43,7 @@ type Outlook struct {
 	Victory string `json:"victory,omitempty"`
 	// Heroes records which heroes of rule 11 are spent.
 	Heroes Heroes `json:"heroes"`
-	// Standing is the standing instructions in force (DESIGN 3.2) of the
+	// Standing is the standing instructions in force of the
 	// side, or of both sides for the umpire.
 	Standing []SideStanding `json:"standing"`
 	// Units is the state of the side's units on the map (both sides' for

@@ -23,7 +23,7 @@ type Orders struct {
 	// Landing answers the U.S. landing wait (rules 12.5, 12.6).
 	Landing *USLanding
 	// Standing, when present, replaces the side's standing instructions
-	// field by field (and per hex), DESIGN 3.2.
+	// field by field (and per hex).
 	Standing *Standing
 }
 

@@ -424,7 +424,7 @@ func boxName(box string) string {
 }
 
 // DefaultRefit returns the U.S. refit orders that stand when the U.S.
-// misses the deadline of the refit wait (DESIGN 3.3): steps restored by the
+// misses the deadline of the refit wait: steps restored by the
 // default priority, nothing landed, no independent unit or depot created.
 // The default priority is the infantry units on the map, in supply, that
 // lack steps and have room in their hex for at least one more: those that

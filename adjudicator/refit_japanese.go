@@ -341,7 +341,7 @@ func (s *State) placeBan(u *Unit, h Hex, reach map[Hex]int, from Hex, placed map
 	return ""
 }
 
-// sight is what the U.S. sees in each hex (DESIGN 4): the Japanese units it
+// sight is what the U.S. sees in each hex: the Japanese units it
 // can name and the number of anonymous counters.
 type sight struct {
 	named  []string
@@ -371,8 +371,7 @@ func (s *State) usSight() map[Hex]sight {
 // now. It says nothing else, not even which face-up unit turned face down
 // and which left the map, since a swap that puts an Unknown unit where
 // infantry stood looks the same on the table: how the counters came to
-// stand where they do is the Japanese player's secret (DESIGN 4; RULINGS.md
-// R60).
+// stand where they do is the Japanese player's secret (RULINGS.md R60).
 func (s *State) usSightChanges(before map[Hex]sight) []Event {
 	after := s.usSight()
 	var hexes []Hex
@@ -426,7 +425,7 @@ func (s *State) advanceRefit() []Event {
 }
 
 // DefaultRearrange returns the Japanese refit orders that stand when the
-// Japanese miss the deadline of their refit wait (DESIGN 3.3): every unit
+// Japanese miss the deadline of their refit wait: every unit
 // that may turn face down does (9.5); no Unknown unit moves or is swapped.
 func (s *State) DefaultRearrange() *Rearrange {
 	r := &Rearrange{}

@@ -10,7 +10,7 @@ import (
 
 // Standing holds a side's standing instructions: the decisions the rules
 // leave to a player at moments when, playing by email, the player is not at
-// the table (DESIGN 3.2). Each side keeps one in the state; an orders file
+// the table. Each side keeps one in the state; an orders file
 // may replace any field, and for the per-hex maps any hex, and the report
 // shows what is in force. An empty field means the default (see
 // DefaultStanding).

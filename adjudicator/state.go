@@ -130,13 +130,13 @@ type State struct {
 	// until the U.S. refit orders spend it (rule 9.1).
 	RefitSteps int     `json:"refit_steps,omitempty"`
 	Units      []*Unit `json:"units"`
-	// Awaiting is the kind of orders the game waits for (DESIGN 3) and
+	// Awaiting is the kind of orders the game waits for and
 	// Waiting whose. Read them through Wait, which also covers a decided
 	// game; the turn's state machine sets them (turn.go).
 	Awaiting WaitKind `json:"phase,omitempty"`
 	Waiting  Side     `json:"waiting,omitempty"`
 	// StandingUS and StandingJP are each side's standing instructions in
-	// force (DESIGN 3.2), defaults filled in.
+	// force, defaults filled in.
 	StandingUS Standing `json:"standing_us"`
 	StandingJP Standing `json:"standing_jp"`
 	// Heroes records which once-per-game effects of rule 11 are spent.

@@ -163,12 +163,6 @@ func (m *Map) Slope(a, b Hex) (up, down bool) {
 	return f&sideSlopeUp != 0, f&sideSlopeDown != 0
 }
 
-// SlopeSide reports whether any slope art lies on the side between a and b.
-func (m *Map) SlopeSide(a, b Hex) bool {
-	up, down := m.Slope(a, b)
-	return up || down
-}
-
 // Cliff reports whether a cliff lies between adjacent hexes a and b (rule 5.7).
 func (m *Map) Cliff(a, b Hex) bool {
 	d, ok := a.DirectionTo(b)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 )
 
-// The game turn as a state machine (DESIGN section 3, rules 3.0 to 3.9).
+// The game turn as a state machine (rules 3.0 to 3.9).
 //
 // A game always waits for one side's orders of one kind, or for nothing
 // once it is over: State.Wait says which (wait.go). Resolve takes the orders that answer
@@ -22,7 +22,8 @@ import (
 //	us-decision of the next turn, or ended
 //
 // A refit turn (rule 9) replaces everything after the U.S. decision: see
-// refit.go. The setup waits (rule 12) come later.
+// refit.go. The setup waits of rule 12 (jp-setup, us-landing) come before
+// the first turn: see setup.go.
 
 // FirstTurnDay is the day of May of turn 1 (rule 12.2: the turn marker
 // starts on May 11).
@@ -60,8 +61,8 @@ func FirstPlayer(night bool) Side {
 // NewGame returns a fresh campaign game on map m with counters cs (nil for
 // the built-in ones): the Komandorski chits drawn with d (rule 12.1) and the
 // game waiting for the U.S. decision of turn 1 (begin). Every unit is still
-// in the unused box: the setup waits of rule 12 come with a later version,
-// so until then the caller places the units before play.
+// in the unused box, for the caller to place: tests and rules cases pose
+// their positions so. NewGameFrom plays the setup of rule 12 instead.
 func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 	s := NewState(m, cs)
 	s.Komandorski = DrawKomandorski(d)
@@ -78,7 +79,7 @@ func NewGame(m *Map, cs *Counters, d Dice) (*State, []Event) {
 // favoured; after maxRedraws rolls the last die is taken as it falls, so
 // that a dice source stuck on one face cannot loop for ever. The dice show
 // the chits: the dice log must keep them from the U.S. until they are
-// revealed (DESIGN 4).
+// revealed.
 func DrawKomandorski(d Dice) Komandorski {
 	var k Komandorski
 	for i := 0; k.Effect == 0; i++ {
@@ -121,7 +122,7 @@ func (k Komandorski) LastTurn() int {
 }
 
 // DefaultOrders returns the orders that stand for a side that missed the
-// deadline of the current wait (DESIGN 3.3): a day turn without refit for
+// deadline of the current wait: a day turn without refit for
 // the U.S. decision, no activations for actions, DefaultRefit and
 // DefaultRearrange in a refit turn, and at the setup the plans PlanJPSetup
 // and PlanLanding make without a choice of their own.
@@ -145,11 +146,10 @@ func (s *State) DefaultOrders() Orders {
 	return o
 }
 
-// Resolve is the one entry point for a side's orders at any wait (DESIGN
-// 3). It checks that o answers what the game waits for, merges o.Standing
-// into the side's standing instructions (DESIGN 3.2), carries out the
-// orders, then runs every step the server resolves until the game waits for
-// a player again or is over.
+// Resolve is the one entry point for a side's orders at any wait. It checks
+// that o answers what the game waits for, merges o.Standing into the side's
+// standing instructions, carries out the orders, then runs every step the
+// server resolves until the game waits for a player again or is over.
 //
 // Orders that do not answer the current wait (another side, another kind,
 // another turn, or any orders once the game is over) are refused with one
@@ -268,7 +268,7 @@ func (s *State) checkFile(o Orders) []Problem {
 }
 
 // mergeStanding puts standing instructions from an orders file of side in
-// force (DESIGN 3.2).
+// force, field by field.
 func (s *State) mergeStanding(side Side, st Standing) {
 	if side == US {
 		s.StandingUS = s.StandingUS.Merge(st)

@@ -37,7 +37,7 @@ const maxUnknownYield = 3
 // counters turned out to be the infantry units placed: not which counters
 // they were, their tables, nor the table die. With the table and the die the
 // U.S. could tell when the pool or stacking cut the yield short, and the
-// pool is hidden from it (DESIGN section 4); the table die is the Japanese
+// pool is hidden from it; the table die is the Japanese
 // player's own roll against a counter that then leaves the map.
 func (s *State) revealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	var unknowns []*Unit

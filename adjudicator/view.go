@@ -6,7 +6,8 @@ import (
 )
 
 // View is what one side may know of a game position: the only thing
-// reports, maps and order templates are built from (DESIGN section 4). It is
+// reports, maps and order templates are built from, so that fog of war holds
+// by construction. It is
 // plain data, safe to marshal to JSON, and holds nothing derived from what
 // the viewer may not see: two positions that differ only in what is hidden
 // from a side give that side identical views.

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// WaitKind is the kind of orders a game waits for (DESIGN 3). An order
+// WaitKind is the kind of orders a game waits for (see turn.go). An order
 // file names the kind it answers in its envelope (wait:), which package
 // orders decodes into Orders.Wait.
 type WaitKind string
@@ -35,7 +35,7 @@ const (
 )
 
 // waitKinds describes each kind of orders a game can wait for, in the order
-// a game meets them (DESIGN 3).
+// a game meets them.
 var waitKinds = []waitKind{
 	{WaitJPSetup, "setup", true},
 	{WaitUSLanding, "landing", true},
@@ -181,8 +181,8 @@ func (s *State) awaited() string {
 	return fmt.Sprintf("the %s %s of turn %d (%s, %s)", sideName(w.Side), w.Kind.noun(), s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }
 
-// CheckWait refuses orders that do not answer what the game waits for
-// (DESIGN 3.0): another side, another kind, another turn, or any orders
+// CheckWait refuses orders that do not answer what the game waits for, as
+// their envelope names it: another side, another kind, another turn, or any orders
 // before the game begins or once it is over. The one Problem, about the
 // file as a whole, names what the game waits for now. It is the only
 // staleness check: Resolve and CheckOrders make it first, and the store

@@ -42,7 +42,7 @@ func TestWaitAnswers(t *testing.T) {
 	}
 }
 
-// Every kind of wait of DESIGN 3 is named once; this version plays them
+// Every kind of wait is named once; this version plays them
 // all, and a Wait keeps its JSON names.
 func TestWaitKinds(t *testing.T) {
 	seen := map[WaitKind]bool{}

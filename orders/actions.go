@@ -8,7 +8,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// orderKinds are the orders an activation may hold (DESIGN 3.1).
+// orderKinds are the orders an activation may hold.
 var orderKinds = []string{"move", "fire", "melee", "air", "yamasaki"}
 
 // actionsDecoder decodes the activations of one file, remembering what

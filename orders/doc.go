@@ -1,5 +1,5 @@
 // Package orders reads order files: the one YAML schema every kind of orders
-// uses, mailed by players and written inline in rules cases (DESIGN 3.0).
+// uses, mailed by players and written inline in rules cases.
 //
 // # Basics
 //
@@ -37,7 +37,7 @@
 //     landing: {delay: true} to land a turn later (12.6).
 //
 //   - wait: actions (the default) lists activations under actions:, in the
-//     order they are carried out (DESIGN 3.1). Each is one of
+//     order they are carried out. Each is one of
 //     move: {unit, path}, fire: {units, target, spotter, target_unit},
 //     melee: {units, target}, air: [{hex, factors}, ...] (every air attack
 //     of the turn in one activation, rule 8.1.6) and
@@ -57,7 +57,7 @@
 //     9.6).
 //
 // Any file may carry standing: with the fields of [adjudicator.Standing] in
-// snake_case (DESIGN 3.2); only the fields written change. They are judged
+// snake_case; only the fields written change. They are judged
 // with [adjudicator.Standing.Check] for the file's side as they are read,
 // each complaint at the value it is about.
 //

@@ -21,7 +21,8 @@ type Pos struct {
 	Col  int `json:"col"`
 }
 
-// File is a decoded order file: its envelope (DESIGN 3.0), what it answers
+// File is a decoded order file: its envelope (game, side, turn, wait,
+// token), what it answers
 // (activations or the U.S. decision) and any standing instructions, each
 // remembering where it was written.
 type File struct {
@@ -46,8 +47,8 @@ type File struct {
 	JPSetup *adjudicator.JPSetup
 	// Landing is set in us-landing orders (rules 12.5, 12.6).
 	Landing *adjudicator.USLanding
-	// Standing is set when the file changes standing instructions (DESIGN
-	// 3.2); any orders file may.
+	// Standing is set when the file changes standing instructions; any
+	// orders file may.
 	Standing *adjudicator.Standing
 
 	pos     Pos

@@ -14,7 +14,7 @@ const RedactedToken = "REDACTED"
 
 // Redact returns an order file with the value of its top-level token key
 // replaced by RedactedToken, so that a file can be stored, exported and
-// audited without the secret it carried (DESIGN 6: tokens never leave the
+// audited without the secret it carried (a token never leaves the
 // server). Every line stays where it was and, outside the token's own line,
 // every column too; on that line what follows the token keeps its column
 // as well unless only a comment follows it. A file that is not a YAML

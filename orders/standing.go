@@ -9,7 +9,7 @@ import (
 )
 
 // standingYAML is adjudicator.Standing as written under standing: the same
-// fields in snake_case. Only the fields written change (DESIGN 3.2).
+// fields in snake_case. Only the fields written change.
 type standingYAML struct {
 	Losses         string                     `yaml:"losses"`
 	LossOrder      []string                   `yaml:"loss_order"`

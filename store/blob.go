@@ -7,147 +7,22 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// The outbox keeps each mail's own fields as compressed JSON and the
-// bodies of its attachments once each, by content (see the package
+// The outbox keeps each mail's own fields as JSON and the bodies of its
+// text and attachments once each, by content (see the package
 // documentation, "Outbox and attachments").
 var (
 	bBlobs         = []byte("blobs")          // SHA-256 → 'j' body or 'z' DEFLATE(body)
 	bBlobRefs      = []byte("blob-refs")      // SHA-256 → u64 attachments that hold the body
 	bOutboxPending = []byte("outbox-pending") // u64 id → empty: the mails not sent yet
 	bOutboxLatest  = []byte("outbox-latest")  // schema 6 only: game NUL to NUL name → u64 id of the last picture kept
-	bBlobDicts     = []byte("blob-dicts")     // game NUL to NUL name → SHA-256 of the dictionary (see dictFor)
+	bBlobDicts     = []byte("blob-dicts")     // schemas 6 and 7 only: game NUL to NUL name → SHA-256 of a dictionary body
 )
-
-// blobDict marks a body compressed with a preset dictionary: the format
-// byte, then the SHA-256 of the body used as the dictionary, then the
-// DEFLATE stream.
-const blobDict = 'd'
-
-// dictFor returns the dictionary for a body of the given name (or "text")
-// sent to m's addresses in m's game: the first such body, stored plainly,
-// or rather its last dictWindow bytes, all DEFLATE reads of it.
-// The reports of one side differ from turn to turn in a few lines of the
-// same maps and lists, so against the first one they compress several
-// times better than alone. When there is none yet, it records the body
-// under sum as the dictionary for the next ones and returns nil.
-func dictFor(tx *bolt.Tx, m *Mail, name string, sum []byte) (dictSum, dict []byte) {
-	k := dictKey(m, name)
-	d := tx.Bucket(bBlobDicts)
-	if v := d.Get(k); len(v) == sha256.Size {
-		if w, ok := dictWindows.get(v); ok && tx.Bucket(bBlobs).Get(v) != nil {
-			return bytes.Clone(v), w
-		}
-		if b, err := readBlob(tx, hex.EncodeToString(v)); err == nil {
-			w := b[max(len(b)-dictWindow, 0):]
-			dictWindows.put([sha256.Size]byte(v), w)
-			return bytes.Clone(v), w
-		}
-	}
-	d.Put(k, sum)
-	return nil, nil
-}
-
-// dictWindow is as far back as DEFLATE reaches: of a dictionary, only its
-// last dictWindow bytes count.
-const dictWindow = 1 << 15
-
-// dictWindows keeps the last window of the dictionaries used lately, by
-// the hash of the whole dictionary: each report is compressed against
-// its game's first report to the same reader, read back and decompressed
-// otherwise for every new one. Like recentBodies, what a hash names can
-// only be the right bytes.
-var dictWindows = bodyCache{max: 512 << 10}
-
-// blobWriters compress attachment bodies and mails alone, at the default
-// level: most are the first report to a reader, which the later ones are
-// compressed against (dictFor), and in a file of many games they are most
-// of what it holds.
-var blobWriters = sync.Pool{New: func() any {
-	zw, _ := flate.NewWriter(nil, flate.DefaultCompression) // the level is valid
-	return zw
-}}
-
-// deltaWriters compress bodies against a dictionary, at the fastest
-// level: that is every report after the first, on the way of every order,
-// and against its dictionary a report is small at any level (about 4 KB
-// of text and 4 KB of JSON at this one). The default level made them a
-// quarter smaller for three times the work; the file of a 20-turn game
-// holds 3.2 MB instead of 2.9.
-var deltaWriters = sync.Pool{New: func() any {
-	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // the level is valid
-	return zw
-}}
-
-// packBlob is b as stored: compressed (against dict, whose hash is
-// dictSum, when given) when that saves at least an eighth.
-//
-// Against a dictionary, the compressor is given the dictionary's last
-// window first and flushed: what it writes after the flush, its blocks
-// starting on a byte, is the stream a reader primed with the dictionary
-// (flate.NewReaderDict) decodes, exactly as if flate.NewWriterDict had
-// written it. That spares a fresh compressor (a megabyte of tables) for
-// every body, which a burst of them turned into a heap of garbage.
-func packBlob(b, dictSum, dict []byte) []byte {
-	var buf bytes.Buffer
-	buf.Grow(len(b)/3 + 64)
-	pool := &blobWriters
-	if dict != nil {
-		pool = &deltaWriters
-	}
-	zw := pool.Get().(*flate.Writer)
-	defer pool.Put(zw)
-	if dict != nil {
-		dict = dict[max(len(dict)-dictWindow, 0):]
-		var primed bytes.Buffer
-		primed.Grow(len(dict)/2 + len(b)/3 + 64)
-		zw.Reset(&primed)
-		zw.Write(dict)
-		zw.Flush()
-		skip := primed.Len()
-		zw.Write(b)
-		zw.Close()
-		buf.WriteByte(blobDict)
-		buf.Write(dictSum)
-		buf.Write(primed.Bytes()[skip:])
-	} else {
-		buf.WriteByte(snapFlate)
-		zw.Reset(&buf)
-		zw.Write(b)
-		zw.Close()
-	}
-	if buf.Len() < len(b)-len(b)/8 {
-		return buf.Bytes()
-	}
-	return append([]byte{snapRaw}, b...)
-}
-
-// unpackBlob reads a stored body back (see packBlob).
-func unpackBlob(tx *bolt.Tx, v []byte) ([]byte, error) {
-	if len(v) == 0 || v[0] != blobDict {
-		return unpackSnapshot(v)
-	}
-	if len(v) < 1+sha256.Size {
-		return nil, errors.New("truncated")
-	}
-	dk := v[1 : 1+sha256.Size]
-	dv := tx.Bucket(bBlobs).Get(dk)
-	if dv == nil || dv[0] == blobDict {
-		return nil, fmt.Errorf("dictionary %.12x missing", dk)
-	}
-	dict, err := unpackSnapshot(dv)
-	if err != nil {
-		return nil, fmt.Errorf("dictionary %.12x: %w", dk, err)
-	}
-	return io.ReadAll(flate.NewReaderDict(bytes.NewReader(v[1+sha256.Size:]), dict))
-}
 
 // blobKey is the key of a body: its SHA-256, 32 bytes.
 func blobKey(sum string) ([]byte, error) {
@@ -170,12 +45,9 @@ func compressed(mimeType string) bool {
 
 // refBlob counts one more attachment (or text) holding body, storing the
 // body when it is the first: as it is when packed already, else
-// compressed, against a dictionary (dictFor) when dictName is not empty.
-// It returns the body's hash (hex).
-//
-// With a packer, the body is stored as it is for now and the packer
-// compresses it later, beside the other bodies of the batch.
-func refBlob(tx *bolt.Tx, p *packer, body []byte, packed bool, m *Mail, dictName string) string {
+// DEFLATE-compressed on its own (packValue). It returns the body's hash
+// (hex).
+func refBlob(tx *bolt.Tx, body []byte, packed bool) string {
 	sum := sha256.Sum256(body)
 	k := sum[:]
 	refs := tx.Bucket(bBlobRefs)
@@ -186,18 +58,9 @@ func refBlob(tx *bolt.Tx, p *packer, body []byte, packed bool, m *Mail, dictName
 	if n == 0 || tx.Bucket(bBlobs).Get(k) == nil {
 		v := append([]byte{snapRaw}, body...)
 		if !packed {
-			var dictSum, dict []byte
-			if dictName != "" {
-				dictSum, dict = dictFor(tx, m, dictName, k)
-			}
-			if p != nil {
-				p.add(k, body, dictSum, dict)
-			} else {
-				v = packBlob(body, dictSum, dict)
-			}
+			v = packValue(body)
 		}
 		tx.Bucket(bBlobs).Put(k, v)
-		recentBodies.put(sum, body)
 	}
 	refs.Put(k, u64(n+1))
 	return hex.EncodeToString(k)
@@ -238,18 +101,6 @@ func unrefBlob(tx *bolt.Tx, sum string) error {
 	return tx.Bucket(bBlobs).Delete(k)
 }
 
-// readBody returns the body of a mail stored under sum: from
-// recentBodies when it was stored lately, else readBlob. Check reads with
-// readBlob alone, so that it looks at what the file holds.
-func readBody(tx *bolt.Tx, sum string) ([]byte, error) {
-	if k, err := blobKey(sum); err == nil {
-		if b, ok := recentBodies.get(k); ok && tx.Bucket(bBlobs).Get(k) != nil {
-			return b, nil
-		}
-	}
-	return readBlob(tx, sum)
-}
-
 // readBlob returns the body stored under sum, checked against its hash.
 func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
 	k, err := blobKey(sum)
@@ -260,7 +111,7 @@ func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
 	if v == nil {
 		return nil, fmt.Errorf("store: attachment body %.12s missing", sum)
 	}
-	b, err := unpackBlob(tx, v)
+	b, err := unpackValue(v)
 	if err != nil {
 		return nil, fmt.Errorf("store: attachment body %.12s: %w", sum, err)
 	}
@@ -271,31 +122,11 @@ func readBlob(tx *bolt.Tx, sum string) ([]byte, error) {
 }
 
 // storeBodies moves m's text and the bodies of its attachments to the
-// blobs bucket (see storeAttachments), compressed at once or by p.
-func storeBodies(tx *bolt.Tx, p *packer, m *Mail) {
-	m.TextSHA256 = refBlob(tx, p, []byte(m.Text), false, m, textDict)
-	storeAttachments(tx, p, m)
+// blobs bucket (see storeAttachments).
+func storeBodies(tx *bolt.Tx, m *Mail) {
+	m.TextSHA256 = refBlob(tx, []byte(m.Text), false)
+	storeAttachments(tx, m)
 }
-
-// textDict names the dictionary of mails' texts (dictFor); that of an
-// attachment is its name.
-const textDict = "\x00text"
-
-// dictName names the dictionary a's body is compressed against, empty
-// for none. The order templates, named after their turn and wait, share
-// one: each is much like the last.
-func dictName(a Attachment) string {
-	switch {
-	case a.Redrawable:
-		return "" // a dictionary must never be dropped
-	case a.Type == "application/yaml":
-		return yamlDict
-	}
-	return a.Name
-}
-
-// yamlDict names the dictionary of the order templates (dictName).
-const yamlDict = "\x00yaml"
 
 // storeAttachments replaces the bodies of m's attachments by references to
 // the blobs bucket. An attachment without a body but with the hash of one
@@ -303,7 +134,7 @@ const yamlDict = "\x00yaml"
 // when sent (Attachment.ToDraw) stays as it is; one whose body is no
 // longer kept is left out, so the mail goes without it rather than not at
 // all.
-func storeAttachments(tx *bolt.Tx, p *packer, m *Mail) {
+func storeAttachments(tx *bolt.Tx, m *Mail) {
 	kept := m.Attachments[:0:0]
 	for _, a := range m.Attachments {
 		switch {
@@ -313,10 +144,10 @@ func storeAttachments(tx *bolt.Tx, p *packer, m *Mail) {
 			continue
 		case a.Data != nil:
 			a.Size = len(a.Data)
-			a.SHA256 = refBlob(tx, p, a.Data, compressed(a.Type), m, dictName(a))
+			a.SHA256 = refBlob(tx, a.Data, compressed(a.Type))
 		case a.SHA256 != "" && refExisting(tx, a.SHA256):
 		case a.SHA256 == "" && a.Size == 0:
-			a.SHA256 = refBlob(tx, p, nil, false, m, "")
+			a.SHA256 = refBlob(tx, nil, false)
 		default:
 			continue
 		}
@@ -336,8 +167,7 @@ func putMail(tx *bolt.Tx, m *Mail) error {
 	if err != nil {
 		return err
 	}
-	ob := tx.Bucket(bOutbox)
-	if err := ob.Put(u64(m.ID), append([]byte{snapRaw}, b...)); err != nil {
+	if err := tx.Bucket(bOutbox).Put(u64(m.ID), append([]byte{snapRaw}, b...)); err != nil {
 		return err
 	}
 	if m.Sent.IsZero() {
@@ -365,7 +195,7 @@ func getMail(tx *bolt.Tx, id uint64, bodies bool) (Mail, error) {
 
 func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 	var m Mail
-	b, err := unpackSnapshot(v)
+	b, err := unpackValue(v)
 	if err == nil {
 		err = json.Unmarshal(b, &m)
 	}
@@ -374,7 +204,7 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 	}
 	if err == nil && bodies {
 		var text []byte
-		text, err = readBody(tx, m.TextSHA256)
+		text, err = readBlob(tx, m.TextSHA256)
 		m.Text = string(text)
 	}
 	for i := range m.Attachments {
@@ -385,7 +215,7 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 		if a.Dropped {
 			continue
 		}
-		a.Data, err = readBody(tx, a.SHA256)
+		a.Data, err = readBlob(tx, a.SHA256)
 		if err == nil && a.Data == nil {
 			a.Data = []byte{}
 		}
@@ -394,13 +224,6 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 		return Mail{}, fmt.Errorf("store: outbox mail %d: %w", id, err)
 	}
 	return m, nil
-}
-
-// dictKey names the bodies of one name (or the text) to one address list
-// in one game, which share a dictionary (dictFor).
-func dictKey(m *Mail, name string) []byte {
-	to, _ := json.Marshal(m.To)
-	return []byte(m.Game + "\x00" + string(to) + "\x00" + name)
 }
 
 // dropDrawn runs when m has been sent: the bodies of its redrawable
@@ -493,12 +316,6 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 		}
 		return nil
 	})
-	tx.Bucket(bBlobDicts).ForEach(func(k, v []byte) error {
-		if tx.Bucket(bBlobRefs).Get(v) == nil {
-			bad("dictionary %q: body %x held by no mail", k, v)
-		}
-		return nil
-	})
 	return mails
 }
 
@@ -541,7 +358,7 @@ func migrateOutbox(tx *bolt.Tx) error {
 		for _, a := range old.Attachments {
 			m.Attachments = append(m.Attachments, Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
 		}
-		storeBodies(tx, nil, &m)
+		storeBodies(tx, &m)
 		if err := putMail(tx, &m); err != nil {
 			return err
 		}
@@ -560,4 +377,46 @@ func migrateDrawn(tx *bolt.Tx) error {
 		return nil
 	}
 	return tx.DeleteBucket(bOutboxLatest)
+}
+
+// blobDict marked, in schemas 6 and 7, a body compressed against another
+// as a preset dictionary: the format byte, the SHA-256 of the dictionary
+// body (itself stored 'j' or 'z'), then the DEFLATE stream.
+const blobDict = 'd'
+
+// migrateBlobs brings a version 7 file to version 8, which compresses
+// every body on its own: each body version 7 compressed against a
+// dictionary is decompressed, checked against its hash and stored again
+// as refBlob stores it now, and the index of dictionaries goes.
+func migrateBlobs(tx *bolt.Tx) error {
+	blobs := tx.Bucket(bBlobs)
+	var keys [][]byte
+	blobs.ForEach(func(k, v []byte) error {
+		if len(v) > 0 && v[0] == blobDict {
+			keys = append(keys, bytes.Clone(k))
+		}
+		return nil
+	})
+	for _, k := range keys {
+		v := blobs.Get(k)
+		if len(v) < 1+sha256.Size {
+			return fmt.Errorf("attachment body %.6x: truncated", k)
+		}
+		dk := v[1 : 1+sha256.Size]
+		dict, err := unpackValue(blobs.Get(dk))
+		if err != nil {
+			return fmt.Errorf("attachment body %.6x: dictionary %.6x: %w", k, dk, err)
+		}
+		b, err := io.ReadAll(flate.NewReaderDict(bytes.NewReader(v[1+sha256.Size:]), dict))
+		if sum := sha256.Sum256(b); err != nil || !bytes.Equal(sum[:], k) {
+			return fmt.Errorf("attachment body %.6x does not read back (%v)", k, err)
+		}
+		if err := blobs.Put(k, packValue(b)); err != nil {
+			return err
+		}
+	}
+	if tx.Bucket(bBlobDicts) == nil {
+		return nil
+	}
+	return tx.DeleteBucket(bBlobDicts)
 }

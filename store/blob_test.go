@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -48,6 +49,73 @@ func TestOutboxSharesBodies(t *testing.T) {
 		if m.Text != "the same text" || len(m.Attachments) != 1 || !bytes.Equal(m.Attachments[0].Data, tmpl) || m.Attachments[0].Size != len(tmpl) {
 			t.Fatalf("mail %d read back as %q, %+v", m.ID, m.Text, m.Attachments)
 		}
+	}
+}
+
+// Texts and bodies of any kind are stored DEFLATE-compressed, each on its
+// own, and a picture (compressed already) as it is; all read back whole,
+// the first report and the next alike, before and after they are sent.
+func TestBodiesStoredCompressed(t *testing.T) {
+	db, _ := openTestDB(t)
+	createTestGame(t, db, "g1")
+	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{7}, 3000)...)
+	report := func(turn int) Mail {
+		return Mail{MessageID: fmt.Sprintf("<r%d@attu>", turn), To: []string{"reader@example.org"}, Subject: "report",
+			Text: reportText("us", turn),
+			Attachments: []Attachment{
+				{Name: "report.json", Type: "application/json", Data: bytes.Repeat([]byte(fmt.Sprintf(`{"turn": %d, "hex": "1422"},`+"\n", turn)), 300)},
+				{Name: "map.png", Type: "image/png", Data: png},
+			}}
+	}
+	var ids []uint64
+	for turn := 1; turn <= 2; turn++ {
+		r, err := db.Transact("g1", &MailRef{MessageID: fmt.Sprint(turn), ContentHash: fmt.Sprint(turn)}, func(t *Txn) error {
+			t.Queue(report(turn))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.Mails...)
+	}
+	readBack := func() {
+		t.Helper()
+		for i, id := range ids {
+			m, err := db.Mail(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := report(i + 1)
+			if m.Text != want.Text || !bytes.Equal(m.Attachments[0].Data, want.Attachments[0].Data) || !bytes.Equal(m.Attachments[1].Data, png) {
+				t.Fatalf("mail %d does not read back whole", id)
+			}
+		}
+	}
+	readBack()
+	db.bolt.View(func(tx *bolt.Tx) error {
+		for n, id := range ids {
+			m, _ := getMail(tx, id, false)
+			text := report(n + 1).Text
+			for i, sum := range []string{m.TextSHA256, m.Attachments[0].SHA256, m.Attachments[1].SHA256} {
+				k, _ := blobKey(sum)
+				v := tx.Bucket(bBlobs).Get(k)
+				want := []byte{snapFlate, snapFlate, snapRaw}[i]
+				if v[0] != want {
+					t.Errorf("mail %d: body %d stored as %q, want %q", id, i, v[0], want)
+				}
+				if i == 0 && len(v)*3 > len(text) {
+					t.Errorf("mail %d: a text of %d bytes takes %d", id, len(text), len(v))
+				}
+			}
+		}
+		return nil
+	})
+	if err := db.MarkSentAll(ids, time.Date(2026, 5, 11, 8, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	readBack()
+	if err := db.Check(); err != nil {
+		t.Fatal(err)
 	}
 }
 

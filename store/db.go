@@ -24,7 +24,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -221,6 +221,9 @@ var migrations = []func(tx *bolt.Tx) error{
 	// again; each records the log entry it was drawn from
 	// (migrateDrawn, blob.go).
 	6: migrateDrawn,
+	// Version 8: every text and attachment body is compressed on its own,
+	// none against another (migrateBlobs, blob.go).
+	7: migrateBlobs,
 }
 
 // checkVersion accepts a file of this release's schema, for reading only.
@@ -580,9 +583,6 @@ type gameTx struct {
 	tx *bolt.Tx
 	b  *bolt.Bucket
 	g  *Game
-	// pack, when set, compresses the bodies of the mails queued, all
-	// together when the caller says (packer.finish).
-	pack *packer
 }
 
 // viewGame runs fn in a read transaction on game id.
@@ -629,7 +629,7 @@ func (w *gameTx) append(e *Entry, snap []byte) error {
 		return err
 	}
 	if snap != nil {
-		if err := w.b.Bucket(bSnapshots).Put(u64(e.Seq), packSnapshot(snap)); err != nil {
+		if err := w.b.Bucket(bSnapshots).Put(u64(e.Seq), packValue(snap)); err != nil {
 			return err
 		}
 		w.g.Current = e.Seq
@@ -674,40 +674,45 @@ func (w *gameTx) snapshot(seq uint64) ([]byte, error) {
 	if v == nil {
 		return nil, fmt.Errorf("store: game %s: no snapshot at entry %d", w.g.ID, seq)
 	}
-	b, err := unpackSnapshot(v)
+	b, err := unpackValue(v)
 	if err != nil {
 		return nil, fmt.Errorf("store: game %s: snapshot %d: %w", w.g.ID, seq, err)
 	}
 	return b, nil
 }
 
-// Snapshots are stored as one format byte and the position's JSON:
-// snapRaw followed by the JSON itself, or snapFlate followed by its DEFLATE
-// compression (RFC 1951), which is ten times smaller.
+// Snapshots and the outbox's bodies are stored as one format byte and
+// the bytes: snapRaw followed by the bytes themselves, or snapFlate
+// followed by their DEFLATE compression (RFC 1951), which makes a
+// position's JSON ten times smaller and a report's text or JSON several
+// times.
 const (
 	snapRaw   = 'j'
 	snapFlate = 'z'
 )
 
-// flateWriters keeps compressors between snapshots: a new flate.Writer
+// flateWriters keeps compressors between values: a new flate.Writer
 // allocates its tables afresh, which cost a quarter of a step's work.
 var flateWriters = sync.Pool{New: func() any {
 	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // the level is valid
 	return zw
 }}
 
-func packSnapshot(js []byte) []byte {
+// packValue is b as stored, DEFLATE-compressed.
+func packValue(b []byte) []byte {
 	var buf bytes.Buffer
+	buf.Grow(len(b)/4 + 64)
 	buf.WriteByte(snapFlate)
 	zw := flateWriters.Get().(*flate.Writer)
 	zw.Reset(&buf)
-	zw.Write(js)
+	zw.Write(b)
 	zw.Close()
 	flateWriters.Put(zw)
 	return buf.Bytes()
 }
 
-func unpackSnapshot(v []byte) ([]byte, error) {
+// unpackValue reads a stored value back (see packValue).
+func unpackValue(v []byte) ([]byte, error) {
 	if len(v) == 0 {
 		return nil, errors.New("empty")
 	}

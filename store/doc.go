@@ -120,7 +120,7 @@ creation answers no wait: its turn is 0.
 
 # Schema
 
-Schema version 7. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 8. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON unless
 said otherwise.
 
@@ -147,11 +147,8 @@ said otherwise.
 	                           bodies, not the bodies)
 	outbox-pending   u64 id  → empty: the mails not sent yet
 	blobs            SHA-256 → a text or attachment body: 'j' and the
-	                           bytes, 'z' and their DEFLATE, or 'd', the
-	                           SHA-256 of the dictionary body, and their
-	                           DEFLATE against it
+	                           bytes, or 'z' and their DEFLATE
 	blob-refs        SHA-256 → u64 how many texts and attachments hold it
-	blob-dicts       game NUL to NUL name → SHA-256 of the dictionary body
 	mailboxes        mailbox name → u32 UIDVALIDITY, u32 last UID read
 	                           (MailboxPosition; made on first use)
 	aside/                    shelves kept beside the games by the store's
@@ -190,6 +187,12 @@ draws it again when it is wanted. Version 6 kept the last picture sent to
 each address and indexed it in a bucket outbox-latest; the migration
 deletes that bucket, and the pictures version 6 kept, which record
 nothing to draw them from, stay as they are.
+Version 8 compresses every body on its own. Versions 6 and 7 compressed
+the later texts and attachments of one kind to one address in one game
+against the first as a preset dictionary ('d' in the blobs bucket),
+indexed in a bucket blob-dicts; the migration decompresses each such
+body, checks it against its hash, stores it as version 8 does, and
+deletes that bucket.
 
 # Outbox and attachments
 
@@ -207,19 +210,11 @@ some 20 MB; kept as such, the file would hold that much. Instead:
     SHA-256 (the blobs bucket), with a count of the mails holding them:
     a report sent again, or the same order template to two addresses,
     costs nothing more. Raw bytes, not base64.
-  - Texts and attachments other than pictures are DEFLATE-compressed
-    (compress/flate), and those of one kind to one address in one game
-    against the first of them as a preset dictionary (the order
-    templates, named after their turn, share one): the reports of one
-    side differ from turn to turn in a few lines of the same maps and
-    lists, so this makes them two to three times smaller again. A
-    dictionary body is never dropped, so each stays readable on its own
-    (with its dictionary), and Check decodes every one against its hash.
-    The first body of a kind is compressed at the default level, the
-    later ones against it at the fastest, which is on the way of every
-    order. The bodies of the mails one transaction queues are compressed
-    side by side, on as many cores as there are, once all are in
-    (packer).
+  - Texts and attachments other than pictures are kept exactly as sent,
+    each DEFLATE-compressed on its own (compress/flate, at the level of
+    the snapshots) in the transaction that queues it; a body compressed
+    already (a PNG) is kept as it is. Check decodes every one against
+    its hash.
   - The map picture (a PNG of some 70 KB, compressed already) is drawn
     from a stored position and can be drawn again: the game service marks
     it Attachment.Redrawable and records the log entry whose position
@@ -241,9 +236,10 @@ A mail's own record is then a few hundred bytes, rewritten cheaply when
 it is sent or retried; the unsent mails are indexed, so the sender's
 Pending reads only them however long the outbox grows. A 20-turn game
 through the game service, with its reports as mailed, leaves a file of
-about 3.2 MB in use where the mails alone would take 22 MB (see
-BENCHMARKS.md). Exports never held mails and are unchanged: a finished
-game's export, which its final report attaches, is complete on its own.
+4 MB (3.9 MB in use) where the mails alone would take 22 MB
+(TestTwentyTurnGameSize). Exports never held mails and are unchanged: a
+finished game's export, which its final report attaches, is complete on
+its own.
 
 # Export and audit
 
@@ -282,6 +278,6 @@ games are hosted by the umpire.
 Sent mails stay in the outbox (marked sent) and receipts stay in the ledger:
 they are the record Check relies on. The file only grows, apart from the
 superseded pictures; 20 turns of the real rules with their reports stay
-under 5 MB (see BENCHMARKS.md).
+within 8 MB (TestTwentyTurnGameSize).
 */
 package store

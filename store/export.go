@@ -152,62 +152,11 @@ func (x *Export) WriteJSON(w io.Writer) error {
 
 // JSON returns the export as WriteJSON writes it.
 func (x *Export) JSON() ([]byte, error) {
-	b, err := json.Marshal(x)
+	b, err := json.MarshalIndent(x, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	// Indenting an export more than doubles it: the positions nest deep.
-	return IndentJSON(make([]byte, 0, len(b)*5/2), b), nil
-}
-
-// IndentJSON appends compact JSON text, as json.Marshal writes it, indented
-// by two spaces and ended by a newline, as json.Indent would: an empty
-// object or array stays on its line. It does not check the text, and so
-// takes a third of the time json.Indent does over an export (most of
-// which is strings to copy).
-func IndentJSON(dst, src []byte) []byte {
-	depth := 0
-	newline := func() {
-		dst = append(dst, '\n')
-		for range depth {
-			dst = append(dst, ' ', ' ')
-		}
-	}
-	for i := 0; i < len(src); i++ {
-		switch c := src[i]; c {
-		case '"':
-			j := i + 1
-			for ; j < len(src) && src[j] != '"'; j++ {
-				if src[j] == '\\' {
-					j++
-				}
-			}
-			j = min(j, len(src)-1)
-			dst = append(dst, src[i:j+1]...)
-			i = j
-		case '{', '[':
-			dst = append(dst, c)
-			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				dst = append(dst, src[i+1])
-				i++
-				continue
-			}
-			depth++
-			newline()
-		case '}', ']':
-			depth--
-			newline()
-			dst = append(dst, c)
-		case ',':
-			dst = append(dst, c)
-			newline()
-		case ':':
-			dst = append(dst, ':', ' ')
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '\n')
+	return append(b, '\n'), nil
 }
 
 // ReadExport reads an export written by WriteJSON.

@@ -191,14 +191,6 @@ func (a *Attachment) ToDraw() bool {
 // can be drawn again, and from what is recorded.
 func (a *Attachment) dropOnceSent() bool { return a.Redrawable && a.DrawnAt != 0 }
 
-// queuedAs is m as it is queued: numbered id in the outbox, of game,
-// queued by entry or receipt at now, never tried.
-func queuedAs(m Mail, id uint64, game string, entry, receipt uint64, now time.Time) Mail {
-	m.ID, m.Game, m.Entry, m.Receipt, m.Queued = id, game, entry, receipt, now
-	m.Attempts, m.NextAttempt, m.LastError, m.Sent = 0, time.Time{}, "", time.Time{}
-	return m
-}
-
 func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	return w.queueFor(w.g.ID, mails, entry, receipt, now)
 }
@@ -206,29 +198,25 @@ func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]ui
 func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	ob := w.tx.Bucket(bOutbox)
 	var ids []uint64
-	p := w.pack
-	if p == nil {
-		p = &packer{}
-	}
 	for _, m := range mails {
 		id, err := ob.NextSequence()
 		if err != nil {
 			return nil, err
 		}
-		m = queuedAs(m, id, game, entry, receipt, now)
+		// Numbered id in the outbox, of game, queued by entry or receipt
+		// at now, never tried.
+		m.ID, m.Game, m.Entry, m.Receipt, m.Queued = id, game, entry, receipt, now
+		m.Attempts, m.NextAttempt, m.LastError, m.Sent = 0, time.Time{}, "", time.Time{}
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		storeBodies(w.tx, p, &m)
+		storeBodies(w.tx, &m)
 		if err := putMail(w.tx, &m); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
 	}
-	if p == w.pack {
-		return ids, nil // the caller finishes
-	}
-	return ids, p.finish(w.tx)
+	return ids, nil
 }
 
 // Pending returns up to max unsent mails due at now, oldest first (max <= 0:

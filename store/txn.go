@@ -79,7 +79,6 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 			}
 		}
 		var ids []uint64
-		w.pack = &packer{} // the reports of a step are compressed together
 		for _, q := range t.mails {
 			got, err := w.queue([]Mail{q.mail}, q.entry, seq, t.now)
 			if err != nil {
@@ -87,10 +86,6 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 			}
 			ids = append(ids, got...)
 		}
-		if err := w.pack.finish(tx); err != nil {
-			return err
-		}
-		w.pack = nil
 		if mail != nil {
 			outcome := t.outcome
 			if outcome == "" {

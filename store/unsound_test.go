@@ -70,13 +70,13 @@ func TestUnsoundSnapshot(t *testing.T) {
 		orig = append([]byte(nil), tx.Bucket(bGames).Bucket([]byte("g1")).Bucket(bSnapshots).Get(u64(seq))...)
 		return nil
 	})
-	js, err := unpackSnapshot(orig)
+	js, err := unpackValue(orig)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range unsound {
 		t.Run(c.name, func(t *testing.T) {
-			put(packSnapshot(spoilJSON(t, js, c.spoil)))
+			put(packValue(spoilJSON(t, js, c.spoil)))
 			defer put(orig) // the test database is checked when it closes
 
 			_, err := db.State("g1")

@@ -108,8 +108,8 @@ Events carry no step of their own; the report groups them by their kinds
 each event come from one function, eventText ([EventText]), so that the
 wording lives in one renderer.
 
-The picture is a paletted PNG of at most sixteen colours drawn with the
-fixed 7x13 font of golang.org/x/image; its map layer is drawn once per map
-and reused.
+The picture is a paletted image drawn with the fixed 7x13 font of
+golang.org/x/image and written by image/png; its map layer is drawn once per
+map and reused.
 */
 package templates

@@ -83,7 +83,7 @@ func caseSamples(t *testing.T) []sample {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		for _, e := range c.Run().Events {
+		for _, e := range c.Run(templates.EventText).Events {
 			if v := variant(e); !seen[v] {
 				seen[v] = true
 				out = append(out, sample{"rules case " + filepath.Base(f), e})

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/store"
 )
 
 // ReportFormat names the version of the JSON report (report.json). A
@@ -122,9 +121,9 @@ func (r *Report) document(steps []wordedStep) *ReportJSON {
 func (r *Report) JSON() ([]byte, error) { return r.json(r.wordedSteps()) }
 
 func (r *Report) json(steps []wordedStep) ([]byte, error) {
-	b, err := json.Marshal(r.document(steps))
+	b, err := json.MarshalIndent(r.document(steps), "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	return store.IndentJSON(make([]byte, 0, len(b)*2), b), nil
+	return append(b, '\n'), nil
 }

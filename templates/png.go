@@ -2,11 +2,10 @@ package templates
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"image/color"
+	"image/png"
 	"math"
 	"slices"
 	"strings"
@@ -20,18 +19,18 @@ import (
 )
 
 // The picture of the map (report.png): the island as the reader sees it,
-// drawn in Go with the fixed font of golang.org/x/image, no system fonts.
+// drawn in Go with the fixed font of golang.org/x/image, no system fonts,
+// and written by image/png.
 //
-// It is a paletted image: a map has few colours, and one byte a pixel keeps
-// both drawing and PNG encoding quick. Everything that depends on the map
-// alone (terrain, levels, hexsides, rivers, landing zones, victory hexes,
-// the grid labels and the legend) is drawn once per map and kept; a report
-// copies it and adds its title, the hexes fought over and the units.
+// It is a paletted image: a map has few colours. Everything that depends
+// on the map alone (terrain, levels, hexsides, rivers, landing zones,
+// victory hexes, the grid labels and the legend) is drawn once per map and
+// kept; a report copies it and adds its title, the hexes fought over and
+// the units.
 
-// Palette indexes. Sixteen colours at most, so that the PNG stores four
-// bits a pixel: some colours serve twice (the grid's grey for zone
+// Palette indexes. Some colours serve twice: the grid's grey for zone
 // boundaries and hidden counters, orange for landing zones and fighting,
-// the level 3 brown for face-down Japanese units).
+// the level 3 brown for face-down Japanese units.
 const (
 	pxPaper uint8 = iota
 	pxInk
@@ -49,6 +48,7 @@ const (
 	pxJP
 	pxVictory
 	pxMark
+	pxUnused
 )
 
 // Colours that share a palette entry.
@@ -78,6 +78,10 @@ var pngPalette = color.Palette{
 	pxJP:         color.RGBA{0xec, 0xd0, 0x92, 0xff},
 	pxVictory:    color.RGBA{0xc8, 0x10, 0x10, 0xff},
 	pxMark:       color.RGBA{0xff, 0x8c, 0x00, 0xff},
+	// Never drawn: with a seventeenth entry image/png writes a byte a
+	// pixel, about three times faster than the four bits a pixel it
+	// writes for sixteen colours or fewer.
+	pxUnused: color.RGBA{0x00, 0x00, 0x00, 0xff},
 }
 
 // Layout of the picture, in pixels.
@@ -229,25 +233,22 @@ func (c pcanvas) text(x, y int, s string, i uint8) {
 
 func textWidth(s string) int { return font.MeasureString(pngFace, s).Ceil() }
 
-// pngBase is the picture of a map without units, drawn once, with its
-// rows packed as the PNG holds them (pack).
+// pngBase is the picture of a map without units.
 type pngBase struct {
-	g    pngGeom
-	img  *image.Paletted
-	raw  []byte
-	rows *rowCache
+	g   pngGeom
+	img *image.Paletted
 }
 
+// pngBases keeps each map's picture once drawn: drawing it takes tens of
+// milliseconds, several times what drawing the units and encoding take,
+// and every report of every game on that map starts from it.
 var pngBases sync.Map // *adjudicator.Map → *pngBase
 
 func basePicture(m *adjudicator.Map) *pngBase {
 	if b, ok := pngBases.Load(m); ok {
 		return b.(*pngBase)
 	}
-	b := drawBase(m)
-	b.raw = pack(nil, b.img, nil, nil)
-	b.rows = newRowCache(b.raw, 1+(b.img.Rect.Dx()+1)/2)
-	actual, _ := pngBases.LoadOrStore(m, b)
+	actual, _ := pngBases.LoadOrStore(m, drawBase(m))
 	return actual.(*pngBase)
 }
 
@@ -397,145 +398,31 @@ func drawLegend(c pcanvas, g pngGeom) {
 
 // PNG returns the picture of the map as the report's reader sees it.
 func (r *Report) PNG() ([]byte, error) {
-	base := basePicture(r.gameMap())
-	img := pictures.get()
-	defer pictures.put(img)
-	r.draw(base, img)
-	return encodePNG(img, base)
+	return encodePNG(r.picture())
 }
 
-// spare keeps up to a few values for the next one to need them, as a
-// sync.Pool does, except that the garbage collector leaves them alone:
-// the buffers of a picture are large and needed at every report, and
-// allocating them anew after each collection costs more than keeping
-// them (a few megabytes).
-type spare[T any] struct{ c chan *T }
+// pngBuffers lends the PNG encoder its buffers and compressor, about a
+// megabyte that every report would otherwise allocate anew.
+type pngBuffers struct{ pool sync.Pool }
 
-func newSpare[T any](n int) spare[T] { return spare[T]{make(chan *T, n)} }
-
-func (s spare[T]) get() *T {
-	select {
-	case v := <-s.c:
-		return v
-	default:
-		return new(T)
-	}
+// Get returns a kept buffer, or nil for the encoder to make one.
+func (b *pngBuffers) Get() *png.EncoderBuffer {
+	e, _ := b.pool.Get().(*png.EncoderBuffer)
+	return e
 }
 
-func (s spare[T]) put(v *T) {
-	select {
-	case s.c <- v:
-	default:
-	}
-}
+// Put keeps e for the next picture.
+func (b *pngBuffers) Put(e *png.EncoderBuffer) { b.pool.Put(e) }
 
-// pictures are the images PNG draws on, each as large as the map. One is
-// kept: the reports of a step drawn at once take more, but each kept
-// costs its megabytes in every daemon, busy or not.
-var pictures = newSpare[image.Paletted](1)
+// pngEncoder compresses at the fastest level: a map picture is mostly
+// large fields of one colour, which every level compresses well.
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: new(pngBuffers)}
 
-// pngEncoder keeps buffers for the next encoding: reports are made often.
-type pngEncoder struct {
-	raw, out []byte
-	z        deflateBuf
-}
-
-var pngEncoders = newSpare[pngEncoder](1)
-
-// pack writes img's pixels into raw, reusing its room, as PNG rows of
-// four bits a pixel, each after its filter byte 0 (none). With base, an
-// image of the same size whose rows are packed in baseRaw already, only
-// the rows that differ from base's are packed again: a report's picture
-// is its map's with a few labels drawn.
-func pack(raw []byte, img, base *image.Paletted, baseRaw []byte) []byte {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	rowLen := 1 + (w+1)/2
-	raw = slices.Grow(raw[:0], h*rowLen)[:h*rowLen]
-	if base != nil {
-		copy(raw, baseRaw)
+func encodePNG(img *image.Paletted) ([]byte, error) {
+	var out bytes.Buffer
+	if err := pngEncoder.Encode(&out, img); err != nil {
+		return nil, err
 	}
-	for y := range h {
-		src := img.Pix[y*img.Stride : y*img.Stride+w]
-		if base != nil && bytes.Equal(src, base.Pix[y*base.Stride:y*base.Stride+w]) {
-			continue
-		}
-		dst := raw[y*rowLen : (y+1)*rowLen]
-		dst[0] = 0
-		packRow(dst[1:], src)
-	}
-	return raw
-}
-
-// packRow packs the pixels src (each below 16) two to a byte into dst,
-// eight at a time.
-func packRow(dst, src []byte) {
-	n := 0
-	for ; n+8 <= len(src); n += 8 {
-		x := binary.LittleEndian.Uint64(src[n:])
-		// Each pair of bytes p, q becomes p<<4 | q in its first byte.
-		x = (x<<4 | x>>8) & 0x00ff00ff00ff00ff
-		x = (x | x>>8) & 0x0000ffff0000ffff
-		x = x | x>>16
-		binary.LittleEndian.PutUint32(dst[n/2:], uint32(x))
-	}
-	for ; n+1 < len(src); n += 2 {
-		dst[n/2] = src[n]<<4 | src[n+1]&0x0f
-	}
-	if n < len(src) {
-		dst[n/2] = src[n] << 4
-	}
-}
-
-// encodePNG writes a paletted image of at most sixteen colours as a PNG of
-// four bits a pixel (PNG specification, sections 11.2 and 12.8), rows
-// unfiltered as for any palette image and compressed by rowDeflate. With
-// base (the map img was drawn on), only the rows img changed are packed.
-// The standard encoder packs such pixels one interface call at a time and
-// compresses them with a general-purpose DEFLATE, which together cost
-// several times more.
-func encodePNG(img *image.Paletted, base *pngBase) ([]byte, error) {
-	if len(img.Palette) > 16 {
-		return nil, fmt.Errorf("templates: a %d-colour palette does not fit in four bits", len(img.Palette))
-	}
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	enc := pngEncoders.get()
-	defer pngEncoders.put(enc)
-	var rows *rowCache
-	if base != nil && base.img.Rect == img.Rect {
-		enc.raw = pack(enc.raw, img, base.img, base.raw)
-		rows = base.rows
-	} else {
-		enc.raw = pack(enc.raw, img, nil, nil)
-	}
-	enc.out = enc.z.rowDeflate(enc.out[:0], enc.raw, 1+(w+1)/2, rows)
-
-	out := bytes.NewBuffer(make([]byte, 0, len(enc.out)+128))
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(kind string, data []byte) {
-		var n [4]byte
-		binary.BigEndian.PutUint32(n[:], uint32(len(data)))
-		out.Write(n[:])
-		crc := crc32.NewIEEE()
-		crc.Write([]byte(kind))
-		crc.Write(data)
-		out.WriteString(kind)
-		out.Write(data)
-		binary.BigEndian.PutUint32(n[:], crc.Sum32())
-		out.Write(n[:])
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
-	ihdr[8], ihdr[9] = 4, 3 // bit depth 4, colour type 3: palette
-	chunk("IHDR", ihdr)
-	plte := make([]byte, 0, 3*len(img.Palette))
-	for _, c := range img.Palette {
-		r, g, b, _ := c.RGBA()
-		plte = append(plte, byte(r>>8), byte(g>>8), byte(b>>8))
-	}
-	chunk("PLTE", plte)
-	chunk("IDAT", enc.out)
-	chunk("IEND", nil)
 	return out.Bytes(), nil
 }
 
@@ -586,17 +473,9 @@ func (r *Report) title() string {
 // picture draws the reader's picture: the map, the title, the hexes fought
 // over and the units it sees.
 func (r *Report) picture() *image.Paletted {
-	img := new(image.Paletted)
-	r.draw(basePicture(r.gameMap()), img)
-	return img
-}
-
-// draw draws the reader's picture on img, made the size of base's.
-func (r *Report) draw(base *pngBase, img *image.Paletted) {
+	base := basePicture(r.gameMap())
 	g := base.g
-	img.Pix = slices.Grow(img.Pix[:0], len(base.img.Pix))[:len(base.img.Pix)]
-	img.Stride, img.Rect, img.Palette = base.img.Stride, base.img.Rect, pngPalette
-	copy(img.Pix, base.img.Pix)
+	img := &image.Paletted{Pix: slices.Clone(base.img.Pix), Stride: base.img.Stride, Rect: base.img.Rect, Palette: pngPalette}
 	c := pcanvas{img}
 	v := r.View
 
@@ -623,6 +502,7 @@ func (r *Report) draw(base *pngBase, img *image.Paletted) {
 			c.text(x0+2, y0+lh-3, ch.s, ch.ink)
 		}
 	}
+	return img
 }
 
 func (g pngGeom) inside(h adjudicator.Hex) bool {
@@ -665,5 +545,5 @@ func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
 	c := pcanvas{img}
 	c.text(6, 15, fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather), pxInk)
 	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(v.Side)), pxInk)
-	return encodePNG(img, nil)
+	return encodePNG(img)
 }

@@ -1,7 +1,9 @@
 package templates
 
 import (
+	"bytes"
 	"image"
+	"slices"
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -110,4 +112,44 @@ func TestPictureAround(t *testing.T) {
 	if ia.Bounds() == ib.Bounds() {
 		t.Fatalf("close-ups of radius 3 and 2 have the same size %v", ia.Bounds())
 	}
+}
+
+// TestPictureDecodes reads each side's PNG back: the pixels are the ones
+// drawn, in eight bits a pixel.
+func TestPictureDecodes(t *testing.T) {
+	st := findStep(t, 20, func(st step) bool { return st.s.Turn >= 4 && len(st.s.OnMap()) >= 60 })
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
+		rep := reportOf(t, st, side)
+		b, err := rep.PNG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, ok := decodePNG(t, b).(*image.Paletted)
+		if !ok {
+			t.Fatalf("%v: the picture does not decode to a paletted image", side)
+		}
+		want := rep.picture()
+		if !slices.Equal(img.Palette, want.Palette) || img.Rect != want.Rect || !bytes.Equal(img.Pix, want.Pix) {
+			t.Fatalf("%v: the picture read back differs from the one drawn", side)
+		}
+		if len(img.Palette) <= 16 {
+			t.Fatalf("%v: %d colours; image/png writes four bits a pixel, slower", side, len(img.Palette))
+		}
+	}
+}
+
+// BenchmarkPicture draws and encodes the U.S. picture of a busy position
+// (turn 4 or later, 60 units on the map) and reports its size.
+func BenchmarkPicture(b *testing.B) {
+	st := findStep(b, 20, func(st step) bool { return st.s.Turn >= 4 && len(st.s.OnMap()) >= 60 })
+	rep := reportOf(b, st, adjudicator.US)
+	var size int
+	for b.Loop() {
+		pic, err := rep.PNG()
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(pic)
+	}
+	b.ReportMetric(float64(size), "bytes")
 }

@@ -2,23 +2,85 @@ package templates
 
 import (
 	"bytes"
-	"embed"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
+	"html/template"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/store"
 )
 
-//go:embed replay/page.html replay/replay.css replay/replay.js
-var replayFiles embed.FS
+// The page's template and what it carries as it is: its style sheet and
+// its script.
+var (
+	//go:embed replay/page.html
+	replayHTML string
+	//go:embed replay/replay.css
+	replayCSS string
+	//go:embed replay/replay.js
+	replayJS string
+
+	replayTemplate = template.Must(template.New("replay").Parse(replayHTML))
+)
+
+// Replay is a game as its replay page shows it: its record, each log
+// entry with the position after it, and its dice. The game's owner makes
+// it from the game's export (package store/referee, Replay), when the
+// seed is revealed and the umpire's view is no secret.
+type Replay struct {
+	Game       string
+	Scenario   string // "" for the campaign
+	Commitment string
+	Seed       string // hex; "" when not revealed, and the page says it cannot check the dice
+	Head       string
+	Entries    []ReplayEntry
+	Dice       []ReplayDie
+	// LuckText is the dice-luck summary in words (store.Luck.WriteText)
+	// when the record is known sound, "" when it is not.
+	LuckText string
+}
+
+// ReplayEntry is one log entry of a Replay.
+type ReplayEntry struct {
+	// JSON is the entry's canonical JSON, which Hash is the SHA-256 of:
+	// the page checks the chain with it.
+	JSON     string
+	Hash     string
+	UndoneBy uint64 // the rollback that undid it, 0 while in force
+	Kind     string // create, orders, rollback, end or note (store.Kind)
+	// Turn, Wait and Side: the wait an orders entry answered; Side is who
+	// wrote a note.
+	Turn int
+	Wait adjudicator.WaitKind
+	Side adjudicator.Side
+	// To is the entry a rollback returned to; Note the words of a note,
+	// a rollback or the end.
+	To       uint64
+	Note     string
+	DiceFrom uint64 // the dice it rolled: DiceFrom up to DiceTo, excluded
+	DiceTo   uint64
+	Events   []adjudicator.Event
+	// Position is the position after the entry, replayed from the
+	// opening position; never nil. Broken says why the replay of this entry failed
+	// (an export altered by hand); Position is then the last position
+	// reached, as are those of the entries after it.
+	Position *adjudicator.State
+	Broken   string
+}
+
+// ReplayDie is one die of the dice log, as recorded.
+type ReplayDie struct {
+	Seq   uint64 // from 1
+	Entry uint64 // the log entry that rolled it
+	adjudicator.Die
+	Raw  []int // the bytes read from the seed's stream
+	Face int
+}
 
 // ReplayPage returns the replay page of a game: one self-contained HTML
 // file (no script, style sheet, font or picture from anywhere else) that
@@ -32,77 +94,29 @@ var replayFiles embed.FS
 // (WebCrypto HMAC-SHA256, as the store package documentation specifies),
 // checks the seed against the commitment and the log's hash chain up to
 // the head, and says in one line at the top that all dice are verified or
-// names the first die, entry or link that does not match. It carries each
-// log entry's canonical JSON for that, as the export holds it.
+// names the first die, entry or link that does not match.
 //
-// Unlike the reports, the page is built from positions: it is made from
-// the export of a game that has ended, when the seed is revealed and the
-// umpire's view is no secret. The positions come from replaying each
-// entry's recorded orders through the rules with the recorded dice, from
-// the opening position; the words come from the log's events, redacted for
-// each reader (adjudicator.Redact) and worded by EventText. A replay that
-// breaks down (an export altered by hand) keeps the last position it
-// reached, and the page still names what the browser finds wrong.
-func ReplayPage(x *store.Export) ([]byte, error) {
-	d, err := replayDataOf(x)
+// The positions are r's; the words come from each entry's events,
+// redacted for each reader (adjudicator.Redact) and worded by EventText.
+// The page's script reads its data from a JSON block of the page.
+func ReplayPage(r *Replay) ([]byte, error) {
+	d, err := replayDataOf(r)
 	if err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(d) // escapes <, > and &: safe inside <script>
-	if err != nil {
-		return nil, fmt.Errorf("templates: replay data: %w", err)
+	m := r.Entries[0].Position.Map()
+	page := struct {
+		Game, Scenario string
+		CSS            template.CSS
+		JS             template.JS
+		Map            *replayMap
+		Data           *replayData
+	}{r.Game, adjudicator.ScenarioTitle(orCampaign(r.Scenario)), template.CSS(replayCSS), template.JS(replayJS), mapOf(m), d}
+	var b bytes.Buffer
+	if err := replayTemplate.Execute(&b, page); err != nil {
+		return nil, fmt.Errorf("templates: replay page: %w", err)
 	}
-	page, err := replayFiles.ReadFile("replay/page.html")
-	if err != nil {
-		return nil, err
-	}
-	css, _ := replayFiles.ReadFile("replay/replay.css")
-	js, _ := replayFiles.ReadFile("replay/replay.js")
-	title := "attu game " + x.Game + " — replay"
-	return fillPage(page, map[string][]byte{
-		"{{TITLE}}":   []byte(html.EscapeString(title)),
-		"{{HEADING}}": []byte(html.EscapeString(fmt.Sprintf("attu game %s: %s", x.Game, adjudicator.ScenarioTitle(orCampaign(x.Scenario))))),
-		"/*{{CSS}}*/": css,
-		"/*{{JS}}*/":  js,
-		"{{DATA}}":    data,
-		"{{MAP}}":     d.mapSVG,
-	}), nil
-}
-
-// fillPage returns page with each of its places (the keys of fill) replaced
-// by what fill holds for it; what is filled in is not searched again. The
-// page is a megabyte or more, most of it the data: it is written once, in
-// a buffer of its size.
-func fillPage(page []byte, fill map[string][]byte) []byte {
-	type place struct {
-		at  int
-		key string
-	}
-	var places []place
-	size := len(page)
-	for k, v := range fill {
-		for from := 0; ; {
-			i := bytes.Index(page[from:], []byte(k))
-			if i < 0 {
-				break
-			}
-			places = append(places, place{from + i, k})
-			size += len(v) - len(k)
-			from += i + len(k)
-		}
-	}
-	slices.SortFunc(places, func(a, b place) int { return a.at - b.at })
-	out := make([]byte, 0, size)
-	from := 0
-	for _, p := range places {
-		if p.at < from {
-			continue // inside a place already filled
-		}
-		out = append(out, page[from:p.at]...)
-		out = append(out, fill[p.key]...)
-		from = p.at + len(p.key)
-	}
-	return append(out, page[from:]...)
+	return b.Bytes(), nil
 }
 
 func orCampaign(s string) string {
@@ -131,10 +145,9 @@ type replayData struct {
 	Purposes   map[string]string `json:"purposes"`
 	LuckText   string            `json:"luck_text,omitempty"`
 
-	mapSVG []byte
-	texts  map[string]int
-	views  map[string]int
-	units  map[string]int
+	texts map[string]int
+	views map[string]int
+	units map[string]int
 }
 
 // replayGeom places hexes as the PNG map does: flat-topped, odd columns
@@ -259,7 +272,7 @@ var replayPurposes = map[adjudicator.DiePurpose]string{
 
 // toHit reports whether a die is a to-hit roll judged in the luck chart,
 // as store.Luck judges them: ranged, air and melee fire with a face needed.
-func toHit(r store.Roll) bool {
+func toHit(r ReplayDie) bool {
 	switch r.Purpose {
 	case adjudicator.DieRanged, adjudicator.DieAirStrike, adjudicator.DieMeleeAttack, adjudicator.DieMeleeDefence:
 		return r.Need >= 1 && r.Need <= 10
@@ -267,183 +280,103 @@ func toHit(r store.Roll) bool {
 	return false
 }
 
-func replayDataOf(x *store.Export) (*replayData, error) {
-	if len(x.Log) == 0 {
-		return nil, errors.New("templates: replay: the export has no log")
+func replayDataOf(r *Replay) (*replayData, error) {
+	if len(r.Entries) == 0 || r.Entries[0].Position == nil {
+		return nil, errors.New("templates: replay: no log, or no opening position")
 	}
-	d := &replayData{Game: x.Game, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head,
+	d := &replayData{Game: r.Game, Commitment: r.Commitment, Seed: r.Seed, Head: r.Head, LuckText: r.LuckText,
 		Purposes: map[string]string{}, texts: map[string]int{}, views: map[string]int{}, units: map[string]int{}}
 	for p, s := range replayPurposes {
 		d.Purposes[string(p)] = s
 	}
-	opening := new(adjudicator.State)
-	if err := json.Unmarshal(x.InitialState, opening); err != nil {
-		return nil, fmt.Errorf("templates: replay: the opening position: %w", err)
+	d.Geom = replayGeomOf(newPNGGeom(r.Entries[0].Position.Map()))
+	rolls := make(map[uint64]ReplayDie, len(r.Dice))
+	for _, die := range r.Dice {
+		rolls[die.Seq] = die
+		d.Dice = append(d.Dice, replayDieOf(die))
 	}
-	if err := opening.Attach(nil, nil); err != nil {
-		return nil, fmt.Errorf("templates: replay: the opening position: %w", err)
-	}
-	// The summary of the luck in words is store.Luck's, over the entries
-	// in force; an export whose dice or chain do not check has none (the
-	// page says why). The audit that says so reads the export as the
-	// replay below does, so it runs beside it.
-	var luckText string
-	audited := make(chan struct{})
-	defer func() { <-audited }() // no early return leaves it reading x
-	go func() {
-		defer close(audited)
-		if rep := store.Audit(x, store.Engine{}); rep.OK() && rep.Luck != nil {
-			var b bytes.Buffer
-			rep.Luck.WriteText(&b)
-			luckText = b.String()
-		}
-	}()
-	m := opening.Map()
-	g := newPNGGeom(m)
-	d.Geom = replayGeomOf(g)
-	if m == adjudicator.BuiltinMap() {
-		d.mapSVG = builtinMapSVG()
-	} else {
-		d.mapSVG = []byte(replayMapSVG(m, g, d.Geom))
-	}
-
-	// The log as hashed, and each entry decoded.
-	entries := make([]*store.Entry, len(x.Log))
-	for i, xe := range x.Log {
-		c, err := store.Canonical(xe.Entry)
-		if err != nil {
-			return nil, fmt.Errorf("templates: replay: entry %d: %w", i+1, err)
-		}
-		d.Entries = append(d.Entries, replayEntry{JSON: string(c), Hash: xe.Hash, Undone: xe.RolledBackBy})
-		e := new(store.Entry)
-		if err := json.Unmarshal(c, e); err != nil {
-			return nil, fmt.Errorf("templates: replay: entry %d: %w", i+1, err)
-		}
-		entries[i] = e
-	}
-	rolls := map[uint64]store.Roll{}
-	for _, r := range x.Dice {
-		rolls[r.Seq] = r
-		rd := replayDie{Seq: r.Seq, Entry: r.Entry, Face: r.Face, Raw: r.Raw, Purpose: string(r.Purpose),
-			Unit: r.Unit, Need: r.Need, Seen: int(r.Seen)}
-		if rd.Raw == nil {
-			rd.Raw = []int{}
-		}
-		if r.Side != adjudicator.NoSide {
-			rd.Side = r.Side.String()
-		}
-		if r.Hex != 0 {
-			rd.Hex = r.Hex.String()
-		}
-		d.Dice = append(d.Dice, rd)
-	}
-
-	// What happened, in words, depends on the entries alone: it is
-	// worded beside the replay of the positions.
-	words := make([]replayWords, len(entries))
-	worded := make(chan struct{})
-	defer func() { <-worded }()
-	go func() {
-		defer close(worded)
-		for i, e := range entries {
-			words[i] = wordsOf(e)
-		}
-	}()
-
-	// Replay the positions, following rollbacks as the audit does.
-	states := map[uint64]*adjudicator.State{}
-	var live []uint64
 	var luck [2][3]float64
 	broken := ""
-	for i, e := range entries {
+	for i := range r.Entries {
+		e := &r.Entries[i]
 		seq := uint64(i + 1)
-		var st *adjudicator.State
-		switch e.Kind {
-		case store.KindCreate:
-			st = opening
-			live = []uint64{seq}
-		case store.KindOrders:
-			top := states[live[len(live)-1]]
-			st = top
-			if broken == "" && e.Orders != nil {
-				out, err := replayStepOf(top, e, rolls)
-				if err != nil {
-					broken = fmt.Sprintf("entry %d cannot be replayed (%v): the positions shown stop there", seq, err)
-				} else {
-					st = out
-				}
-			}
-			live = append(live, seq)
-		case store.KindRollback:
-			if at := indexOf(live, e.To); at >= 0 {
-				live = live[:at+1]
-				st = states[e.To]
-			} else {
-				st = states[live[len(live)-1]]
-			}
-			live = append(live, seq)
-		default:
-			st = states[live[len(live)-1]]
-			live = append(live, seq)
+		d.Entries = append(d.Entries, replayEntry{JSON: e.JSON, Hash: e.Hash, Undone: e.UndoneBy})
+		if e.Broken != "" && broken == "" {
+			broken = fmt.Sprintf("entry %d cannot be replayed (%s): the positions shown stop there", seq, e.Broken)
 		}
-		states[seq] = st
-
-		step := replayStep{Entry: seq, Kind: string(e.Kind), Title: replayTitle(e), Undone: x.Log[i].RolledBackBy, Broken: broken}
+		step := replayStep{Entry: seq, Kind: e.Kind, Title: replayTitle(e), Undone: e.UndoneBy, Broken: broken}
 		if e.DiceTo != 0 {
 			step.Dice = [2]uint64{e.DiceFrom, e.DiceTo}
 		}
 		if step.Undone == 0 {
-			for n := e.DiceFrom; n < e.DiceTo; n++ {
-				r, ok := rolls[n]
-				if !ok || !toHit(r) {
-					continue
-				}
-				k := 0
-				if r.Side == adjudicator.JP {
-					k = 1
-				} else if r.Side != adjudicator.US {
-					continue
-				}
-				p := float64(11-r.Need) / 10
-				luck[k][0]++
-				luck[k][1] += p
-				if r.Face >= r.Need {
-					luck[k][2]++
-				}
-			}
+			addLuck(&luck, e, rolls)
 		}
 		step.Luck = luck
 		for k := range luck {
 			step.Luck[k][1] = math.Round(luck[k][1]*100) / 100
 		}
+		w := wordsOf(e)
 		for k, side := range replaySides {
-			step.View[k] = d.view(d.viewOf(st, side))
+			step.View[k] = d.view(d.viewOf(e.Position, side))
+			step.Events[k] = []int{}
+			for _, t := range w.events[k] {
+				step.Events[k] = append(step.Events[k], d.text(t))
+			}
+			step.Fight[k] = w.fight[k]
 		}
 		d.Steps = append(d.Steps, step)
 	}
-	<-worded
-	for i := range d.Steps {
-		step := &d.Steps[i]
-		for k := range replaySides {
-			step.Events[k] = []int{}
-			for _, w := range words[i].events[k] {
-				step.Events[k] = append(step.Events[k], d.text(w))
-			}
-			step.Fight[k] = words[i].fight[k]
-		}
-	}
-	<-audited
-	d.LuckText = luckText
 	return d, nil
 }
 
-// builtinMapSVG is the built-in map drawn once: every page of a game on
-// it carries the same drawing.
-var builtinMapSVG = sync.OnceValue(func() []byte {
-	m := adjudicator.BuiltinMap()
-	g := newPNGGeom(m)
-	return []byte(replayMapSVG(m, g, replayGeomOf(g)))
-})
+func replayDieOf(r ReplayDie) replayDie {
+	rd := replayDie{Seq: r.Seq, Entry: r.Entry, Face: r.Face, Raw: r.Raw, Purpose: string(r.Purpose),
+		Unit: r.Unit, Need: r.Need, Seen: int(r.Seen)}
+	if rd.Raw == nil {
+		rd.Raw = []int{}
+	}
+	if r.Side != adjudicator.NoSide {
+		rd.Side = r.Side.String()
+	}
+	if r.Hex != 0 {
+		rd.Hex = r.Hex.String()
+	}
+	return rd
+}
+
+// addLuck adds the to-hit dice e rolled to the chart's running totals,
+// per player: dice, hits expected, hits.
+func addLuck(luck *[2][3]float64, e *ReplayEntry, rolls map[uint64]ReplayDie) {
+	for n := e.DiceFrom; n < e.DiceTo; n++ {
+		r, ok := rolls[n]
+		if !ok || !toHit(r) {
+			continue
+		}
+		k := 0
+		if r.Side == adjudicator.JP {
+			k = 1
+		} else if r.Side != adjudicator.US {
+			continue
+		}
+		p := float64(11-r.Need) / 10
+		luck[k][0]++
+		luck[k][1] += p
+		if r.Face >= r.Need {
+			luck[k][2]++
+		}
+	}
+}
+
+// mapOf is the island m as the page draws it; the built-in map is drawn
+// once, as every page of a game on it carries the same drawing.
+func mapOf(m *adjudicator.Map) *replayMap {
+	if m == adjudicator.BuiltinMap() {
+		return builtinMap()
+	}
+	return replayMapOf(m)
+}
+
+var builtinMap = sync.OnceValue(func() *replayMap { return replayMapOf(adjudicator.BuiltinMap()) })
 
 // replayWords is what each reader of the page reads of one entry, in the
 // order of replaySides: the words of each event it reads and of the
@@ -457,7 +390,7 @@ type replayWords struct {
 // (adjudicator.Redact, then EventText). The umpire, and a player with
 // full sight of an event, read it as it is (as Redact says), and so the
 // same words: those are made once.
-func wordsOf(e *store.Entry) replayWords {
+func wordsOf(e *ReplayEntry) replayWords {
 	var w replayWords
 	var evs [3][]adjudicator.Event
 	for _, ev := range e.Events {
@@ -492,84 +425,32 @@ func wordsOf(e *store.Entry) replayWords {
 	return w
 }
 
-func indexOf(s []uint64, v uint64) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
-}
-
 // noteText words a rollback, an end or a note.
-func noteText(e *store.Entry) string {
+func noteText(e *ReplayEntry) string {
 	switch e.Kind {
-	case store.KindRollback:
+	case "rollback":
 		return fmt.Sprintf("The umpire returned the game to entry %d: %s", e.To, e.Note)
-	case store.KindEnd:
+	case "end":
 		return "The game ended: " + e.Note
 	}
 	return e.Note
 }
 
-func replayTitle(e *store.Entry) string {
+func replayTitle(e *ReplayEntry) string {
 	switch e.Kind {
-	case store.KindCreate:
+	case "create":
 		return "The opening position"
-	case store.KindOrders:
+	case "orders":
 		return fmt.Sprintf("Turn %d (%s): %s %s", e.Turn, adjudicator.TurnDate(e.Turn), sideName(e.Side), waitNoun(e.Wait))
-	case store.KindRollback:
+	case "rollback":
 		return fmt.Sprintf("Rollback to entry %d", e.To)
-	case store.KindEnd:
+	case "end":
 		return "The end of the game"
 	}
 	if e.Side != adjudicator.NoSide {
 		return "A note from the " + sideName(e.Side) + " player"
 	}
 	return "A note from the server"
-}
-
-// replayDiceOf hands a replay the dice an entry recorded, in order.
-type replayDiceOf struct {
-	rolls map[uint64]store.Roll
-	next  uint64
-	to    uint64
-	short bool
-}
-
-func (r *replayDiceOf) Roll(adjudicator.Die) int {
-	if r.next >= r.to {
-		r.short = true
-		return 1
-	}
-	roll, ok := r.rolls[r.next]
-	r.next++
-	if !ok {
-		r.short = true
-		return 1
-	}
-	return min(max(roll.Face, 1), 10)
-}
-
-// replayStepOf resolves an orders entry from the position before it with
-// the dice the entry recorded.
-func replayStepOf(top *adjudicator.State, e *store.Entry, rolls map[uint64]store.Roll) (out *adjudicator.State, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("the rules broke down: %v", r)
-		}
-	}()
-	dice := &replayDiceOf{rolls: rolls, next: e.DiceFrom, to: e.DiceTo}
-	out, _, problems := adjudicator.Resolve(top.Clone(), *e.Orders, dice)
-	switch {
-	case len(problems) > 0:
-		return nil, fmt.Errorf("the rules refuse its orders: %s", problems[0].Msg)
-	case out == nil:
-		return nil, errors.New("no position")
-	case dice.short:
-		return nil, errors.New("it needs more dice than it recorded")
-	}
-	return out, nil
 }
 
 // viewOf is side's view of st, as the page draws it.
@@ -612,29 +493,58 @@ func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replay
 	return rv
 }
 
-// replayMapSVG draws the island once, as the PNG map draws it: terrain
-// and levels, the grid, zone boundaries, slopes, cliffs, rivers, victory
-// hexes and landing zones, and the column and row numbers. The page draws
-// the units over it.
-func replayMapSVG(m *adjudicator.Map, g pngGeom, rg replayGeom) string {
-	var b strings.Builder
-	f := func(v float64) string { return fmt.Sprintf("%.1f", v) }
-	fmt.Fprintf(&b, `<svg id="map" xmlns="http://www.w3.org/2000/svg" viewBox="0 %d %d %d" role="img" aria-label="map of Attu island">`,
-		int(pngTop)-22, rg.W, rg.H-int(pngTop)+22)
-	var hexPath strings.Builder
-	for k := range 6 {
-		a := float64(k) * math.Pi / 3
-		if k == 0 {
-			hexPath.WriteString("M")
-		} else {
-			hexPath.WriteString("L")
+// replayMap is the island as the page's SVG draws it, every number
+// written as the drawing needs it (one decimal). The page draws the units
+// over it.
+type replayMap struct {
+	ViewBox string
+	Hex     string       // the outline of a hex around 0 0, for the marks
+	Paths   []replayPath // the hexes of each terrain, then each kind of line
+	Rivers  []string     // the points of each river
+	Victory []replayMark
+	Landing []replayLanding
+	Labels  []replayMark // the column and row numbers
+}
+
+// replayPath is one path of the map: all the hexes or lines of a class.
+type replayPath struct{ Class, D string }
+
+// replayMark is a victory hex (Title its name) or a number (Text) at X Y.
+type replayMark struct{ X, Y, Title, Text string }
+
+// replayLanding is a landing zone's mark at X Y, its name at TextY, and
+// its staging box's name at BoxX BoxY.
+type replayLanding struct{ ID, X, Y, TextY, BoxX, BoxY string }
+
+// replayMapOf draws the island as the PNG map draws it: terrain and
+// levels, the grid, zone boundaries, slopes, cliffs, rivers, victory hexes
+// and landing zones, and the column and row numbers. One path per kind of
+// hex and per kind of line, so that the browser builds a few elements
+// rather than thousands.
+func replayMapOf(m *adjudicator.Map) *replayMap {
+	g := newPNGGeom(m)
+	rg := replayGeomOf(g)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	rm := &replayMap{ViewBox: fmt.Sprintf("0 %d %d %d", int(pngTop)-22, rg.W, rg.H-int(pngTop)+22)}
+	// outline is the path through six corners, closed.
+	outline := func(b *strings.Builder, corner func(k int) (x, y float64)) {
+		for k := range 6 {
+			x, y := corner(k)
+			if k == 0 {
+				b.WriteString("M")
+			} else {
+				b.WriteString("L")
+			}
+			b.WriteString(f(x) + " " + f(y))
 		}
-		fmt.Fprintf(&hexPath, "%s %s", f(pngR*math.Cos(a)), f(pngR*math.Sin(a)))
+		b.WriteString("Z")
 	}
-	hexPath.WriteString("Z")
-	fmt.Fprintf(&b, `<defs><path id="hx" d="%s"/></defs><g id="terrain">`, hexPath.String())
-	// One path per kind of hex and per kind of line, so that the browser
-	// builds a few elements rather than thousands.
+	var hexPath strings.Builder
+	outline(&hexPath, func(k int) (x, y float64) {
+		a := float64(k) * math.Pi / 3
+		return pngR * math.Cos(a), pngR * math.Sin(a)
+	})
+	rm.Hex = hexPath.String()
 	paths := map[string]*strings.Builder{}
 	var order []string
 	to := func(cls string) *strings.Builder {
@@ -654,54 +564,15 @@ func replayMapSVG(m *adjudicator.Map, g pngGeom, rg replayGeom) string {
 		default:
 			cls = fmt.Sprintf("l%d", min(max(m.Level(h), 0), 4))
 		}
-		p := to(cls)
-		for k := range 6 {
-			x, y := g.corner(h, k, 0)
-			if k == 0 {
-				p.WriteString("M")
-			} else {
-				p.WriteString("L")
-			}
-			p.WriteString(f(x) + " " + f(y))
-		}
-		p.WriteString("Z")
+		outline(to(cls), func(k int) (x, y float64) { return g.corner(h, k, 0) })
 	})
 	seg := func(cls string, x0, y0, x1, y1 float64) {
-		fmt.Fprintf(to(cls), "M%s %sL%s %s", f(x0), f(y0), f(x1), f(y1))
+		p := to(cls)
+		p.WriteString("M" + f(x0) + " " + f(y0) + "L" + f(x1) + " " + f(y1))
 	}
-	g.each(func(h adjudicator.Hex) {
-		if !m.Land(h) {
-			return
-		}
-		for dir := adjudicator.North; dir <= adjudicator.NorthWest; dir++ {
-			n := h.Step(dir)
-			// Each side between two land hexes once, from the lower hex.
-			if m.Land(n) && n < h {
-				continue
-			}
-			x0, y0, x1, y1 := g.side(h, dir, 0)
-			switch {
-			case m.Cliff(h, n) || m.Land(n) && m.Cliff(n, h):
-				seg("cliff", x0, y0, x1, y1)
-			case m.Land(n) && m.Zone(h) != m.Zone(n):
-				seg("zone", x0, y0, x1, y1)
-			default:
-				seg("grid", x0, y0, x1, y1)
-			}
-			if up, _ := m.Slope(h, n); up && !m.Cliff(h, n) {
-				x0, y0, x1, y1 := g.side(h, dir, 3)
-				seg("slope", x0, y0, x1, y1)
-			}
-			if m.Land(n) {
-				if up, _ := m.Slope(n, h); up && !m.Cliff(n, h) {
-					x0, y0, x1, y1 := g.side(n, dir.Opposite(), 3)
-					seg("slope", x0, y0, x1, y1)
-				}
-			}
-		}
-	})
+	g.each(func(h adjudicator.Hex) { mapSides(m, g, h, seg) })
 	for _, cls := range order {
-		fmt.Fprintf(&b, `<path class="%s" d="%s"/>`, cls, paths[cls].String())
+		rm.Paths = append(rm.Paths, replayPath{Class: cls, D: paths[cls].String()})
 	}
 	for _, r := range m.Rivers {
 		var pts []string
@@ -709,29 +580,65 @@ func replayMapSVG(m *adjudicator.Map, g pngGeom, rg replayGeom) string {
 			x, y := g.center(h)
 			pts = append(pts, f(x)+","+f(y))
 		}
-		fmt.Fprintf(&b, `<polyline class="river" points="%s"/>`, strings.Join(pts, " "))
+		rm.Rivers = append(rm.Rivers, strings.Join(pts, " "))
 	}
-	b.WriteString(`</g><g id="features">`)
+	rm.marks(m, g, f)
+	return rm
+}
+
+// marks adds the map's victory hexes, landing zones and column and row
+// numbers, their numbers written by f.
+func (rm *replayMap) marks(m *adjudicator.Map, g pngGeom, f func(float64) string) {
 	for _, v := range m.VictoryHexes {
 		x, y := g.center(v.Hex)
-		fmt.Fprintf(&b, `<use href="#hx" x="%s" y="%s" class="victory" transform-origin="%s %s" transform="scale(0.86)"><title>%s %s (victory hex, zone %s)</title></use>`,
-			f(x), f(y), f(x), f(y), v.Hex, html.EscapeString(v.Name), v.Zone)
+		rm.Victory = append(rm.Victory, replayMark{X: f(x), Y: f(y), Title: fmt.Sprintf("%s %s (victory hex, zone %s)", v.Hex, v.Name, v.Zone)})
 	}
 	for _, lz := range m.LandingZones {
 		x, y := g.center(lz.Hex)
 		cx, cy := x-pngR*0.55, y+g.h*0.28
-		fmt.Fprintf(&b, `<circle class="lz" cx="%s" cy="%s" r="7"/><text class="lzt" x="%s" y="%s">%s</text>`, f(cx), f(cy), f(cx), f(cy+3.5), lz.ID)
 		sx, sy := g.center(lz.Staging)
-		fmt.Fprintf(&b, `<text class="box" x="%s" y="%s">box %s</text>`, f(sx), f(sy+4), lz.ID)
+		rm.Landing = append(rm.Landing, replayLanding{ID: lz.ID, X: f(cx), Y: f(cy), TextY: f(cy + 3.5), BoxX: f(sx), BoxY: f(sy + 4)})
 	}
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
 		x, _ := g.center(adjudicator.MakeHex(col, g.rows[0]))
-		fmt.Fprintf(&b, `<text class="num" x="%s" y="%s">%02d</text>`, f(x), f(pngTop-4), col)
+		rm.Labels = append(rm.Labels, replayMark{X: f(x), Y: f(pngTop - 4), Text: fmt.Sprintf("%02d", col)})
 	}
 	for row := g.rows[0]; row <= g.rows[1]; row++ {
 		_, y := g.center(adjudicator.MakeHex(g.cols[0]&^1, row))
-		fmt.Fprintf(&b, `<text class="num" x="14" y="%s">%02d</text>`, f(y+4), row)
+		rm.Labels = append(rm.Labels, replayMark{X: "14", Y: f(y + 4), Text: fmt.Sprintf("%02d", row)})
 	}
-	b.WriteString(`</g><g id="fights"></g><g id="held"></g><g id="units"></g></svg>`)
-	return b.String()
+}
+
+// mapSides draws the sides of the land hex h through seg: each side
+// between two land hexes once, from the lower hex, as a cliff, a zone
+// boundary or the grid, and a slope beside it.
+func mapSides(m *adjudicator.Map, g pngGeom, h adjudicator.Hex, seg func(cls string, x0, y0, x1, y1 float64)) {
+	if !m.Land(h) {
+		return
+	}
+	for dir := adjudicator.North; dir <= adjudicator.NorthWest; dir++ {
+		n := h.Step(dir)
+		if m.Land(n) && n < h {
+			continue
+		}
+		x0, y0, x1, y1 := g.side(h, dir, 0)
+		switch {
+		case m.Cliff(h, n) || m.Land(n) && m.Cliff(n, h):
+			seg("cliff", x0, y0, x1, y1)
+		case m.Land(n) && m.Zone(h) != m.Zone(n):
+			seg("zone", x0, y0, x1, y1)
+		default:
+			seg("grid", x0, y0, x1, y1)
+		}
+		if up, _ := m.Slope(h, n); up && !m.Cliff(h, n) {
+			x0, y0, x1, y1 := g.side(h, dir, 3)
+			seg("slope", x0, y0, x1, y1)
+		}
+		if m.Land(n) {
+			if up, _ := m.Slope(n, h); up && !m.Cliff(n, h) {
+				x0, y0, x1, y1 := g.side(n, dir.Opposite(), 3)
+				seg("slope", x0, y0, x1, y1)
+			}
+		}
+	}
 }

@@ -18,7 +18,7 @@
 //
 // # Caveats
 //
-// It decides only from what its side may see (DESIGN 4): the enemy
+// It decides only from what its side may see: the enemy
 // counters' hexes and the enemy units shown face up; it names no face-down
 // enemy unit, and the Japanese never look at the U.S. units off the map.
 // It plays badly on purpose, favouring moves towards the enemy so that
@@ -460,7 +460,7 @@ func (p *player) yamasaki() {
 }
 
 // randomStanding returns standing instructions for side with a few fields
-// set at random (DESIGN 3.2), so that retreats, advances, loss orders and
+// set at random, so that retreats, advances, loss orders and
 // the heroes' timing vary.
 func randomStanding(side adjudicator.Side, pick func(int) int) adjudicator.Standing {
 	one := func(vs ...string) string { return vs[pick(len(vs))] }

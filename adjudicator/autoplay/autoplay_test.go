@@ -155,7 +155,7 @@ func TestDeployIsLegal(t *testing.T) {
 }
 
 // TestUSOrdersIgnoreHidden checks that the U.S. player decides only from
-// what the U.S. sees (DESIGN 4): moving the face-down Japanese units among
+// what the U.S. sees: moving the face-down Japanese units among
 // the hexes that hold them, so that every hex shows as many counters as
 // before, leaves its orders the same, at every wait of the U.S.: the
 // decision, the actions and the refit orders. A shuffle that leaves only
@@ -231,7 +231,7 @@ func clears(s *adjudicator.State, o adjudicator.Orders) bool {
 }
 
 // TestJPOrdersIgnoreUSBoxes checks that the Japanese player decides only
-// from what the Japanese see (DESIGN 4): of the U.S. units off the map they
+// from what the Japanese see: of the U.S. units off the map they
 // see only how many units and steps each box holds, so exchanging the boxes
 // of U.S. units with as many steps leaves their orders the same, at the
 // actions and at the Japanese refit.

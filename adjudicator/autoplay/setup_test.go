@@ -71,7 +71,7 @@ func TestSetupOrdersAreLegal(t *testing.T) {
 }
 
 // TestUSLandingIgnoresHidden checks that the U.S. decides its landing only
-// from what it sees (DESIGN 4): which Japanese counter stands in which
+// from what it sees: which Japanese counter stands in which
 // occupied hex, which Unknown units a scenario gave, the victory point
 // chits and the Komandorski chits are hidden from it, and changing them
 // leaves its landing orders the same.

@@ -37,17 +37,6 @@ type Case struct {
 	createdDice []adjudicator.Rolled
 }
 
-// Position returns a copy of the case's position before procedures and
-// orders run.
-func (c *Case) Position() *adjudicator.State { return c.start.Clone() }
-
-// Orders returns the case's orders files, decoded.
-func (c *Case) Orders() []*orders.File { return c.orders }
-
-// Hexes returns the hexes the case is about: where its units stand and
-// move, what they fire at, what its expectations name. A report shows them.
-func (c *Case) Hexes() []adjudicator.Hex { return c.hexes }
-
 type caseYAML struct {
 	Name        string              `yaml:"name"`
 	Rule        string              `yaml:"rule"`
@@ -65,7 +54,7 @@ type caseYAML struct {
 	Standing    standingsYAML       `yaml:"standing"`
 	Casualties  int                 `yaml:"casualties"`
 
-	// The turn's state machine (DESIGN 3) and victory (rule 3.8).
+	// The turn's state machine and victory (rule 3.8).
 	Phase       adjudicator.WaitKind `yaml:"phase"`
 	Waiting     adjudicator.Side     `yaml:"waiting"`
 	Komandorski *komandorskiYAML     `yaml:"komandorski"`
@@ -120,7 +109,7 @@ type expectYAML struct {
 	USEvents   []string             `yaml:"us_events"`
 	USNever    []string             `yaml:"us_never"`
 	Heroes     *heroesExpect        `yaml:"heroes"`
-	// What the game waits for and who has won (DESIGN 3, rule 3.8).
+	// What the game waits for and who has won (rule 3.8).
 	Winner      string               `yaml:"winner"`
 	Victory     string               `yaml:"victory"`
 	Phase       adjudicator.WaitKind `yaml:"phase"`

@@ -1,5 +1,5 @@
 // Package rulecase runs rules cases: small YAML files that pose a position,
-// feed it orders and check what the adjudicator made of them (DESIGN 9).
+// feed it orders and check what the adjudicator made of them.
 // The project keeps its cases in testdata/, named AREA-WHAT.yaml (areas:
 // move, zoc, stack, los, spot, supply, weather, air, ranged, air-strike,
 // unknown, loss, melee, hero, refuse, turn, victory, refit, setup, scenario,
@@ -62,7 +62,7 @@
 //	units:
 //	  - {id: 1/17-A, hex: 2618, melee: 2717}   # declared melee against 2717 earlier this turn
 //	  - {id: J10, box: pool}                   # off the map in a box instead of a hex
-//	standing:                                  # standing instructions in force (DESIGN 3.2)
+//	standing:                                  # standing instructions in force
 //	  us: {loss_order: [1/17-A], retreat: never, retreat_at: {"2619": always},
 //	       advance: strongest, martinez: never, arnold: auto, melee_order: [2717]}
 //	  jp: {advance: all, melee_pick: listed, unknown_table: most, unknown_table_at: {"2618": U02}}
@@ -136,8 +136,10 @@
 //
 // # Events
 //
-// Events are data (adjudicator.Event); their words are the reports',
-// templates.EventText. An expected text of events is looked for in the
+// Events are data (adjudicator.Event); their words are the reports', which
+// the caller hands to [Case.Run] as [Words] (attu passes
+// templates.EventText), so that this package needs nothing of the reports,
+// the database or the network. An expected text of events is looked for in the
 // words every reader reads: the umpire's, and each player's version
 // (adjudicator.Redact), so a case can expect what the U.S. reads of a
 // face-down counter as well as what the Japanese read. us_events and

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // FuzzParse: no case file, however broken, makes Parse or Run panic, and
@@ -35,7 +36,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		r := c.Run()
+		r := c.Run(templates.EventText)
 		if r.Passed != (len(r.Failures) == 0) {
 			t.Fatalf("passed %v with failures %q", r.Passed, r.Failures)
 		}

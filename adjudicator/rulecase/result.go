@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/templates"
 )
 
 // Result is what running a case found. It marshals to JSON for machines.
@@ -41,6 +40,8 @@ type Result struct {
 	// before the orders; those after the orders' own come from the melee
 	// step.
 	procedures int
+	// words words an event, as the caller of Run gave it.
+	words Words
 }
 
 // Check is one expectation and whether it held. Got says what differed.
@@ -72,6 +73,18 @@ func (r *Result) error(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	r.Errors = append(r.Errors, msg)
 	r.Failures = append(r.Failures, msg)
+}
+
+// readBy words the events side reads, in order: each as adjudicator.Redact
+// leaves it for side.
+func (r *Result) readBy(side adjudicator.Side) []string {
+	var out []string
+	for _, e := range r.Events {
+		if red, ok := adjudicator.Redact(e, side); ok {
+			out = append(out, r.words(red))
+		}
+	}
+	return out
 }
 
 // Text is the result for people: what happened, each expectation with ✓ or
@@ -108,7 +121,7 @@ func (r *Result) Text() string {
 	}
 	before := min(r.procedures, len(r.Events))
 	for _, e := range r.Events[:before] {
-		fmt.Fprintf(&b, "  %s\n", templates.EventText(e))
+		fmt.Fprintf(&b, "  %s\n", r.words(e))
 	}
 	for _, o := range r.Orders {
 		verdict := "accepted"
@@ -117,14 +130,14 @@ func (r *Result) Text() string {
 		}
 		fmt.Fprintf(&b, "  orders %d (%s, line %d): %s\n", o.Index, o.Side, o.Line, verdict)
 		for _, e := range o.Events {
-			fmt.Fprintf(&b, "    %s\n", templates.EventText(e))
+			fmt.Fprintf(&b, "    %s\n", r.words(e))
 		}
 		for _, e := range o.Errors {
 			fmt.Fprintf(&b, "    %s\n", e)
 		}
 	}
 	for _, e := range r.Events[min(before+byOrders, len(r.Events)):] {
-		fmt.Fprintf(&b, "  %s\n", templates.EventText(e))
+		fmt.Fprintf(&b, "  %s\n", r.words(e))
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(&b, "  ! %s\n", e)

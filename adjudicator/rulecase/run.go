@@ -7,14 +7,19 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
-	"github.com/attu-pbem/attu/templates"
 )
+
+// Words words one event as a report does; attu's reports word them with
+// templates.EventText. The caller gives the wording so that the rules and
+// their cases stay apart from the reports' templates.
+type Words func(adjudicator.Event) string
 
 // Run plays the case from its position: the procedures of roll, then each
 // orders file, then every expectation is checked. It never stops at the
-// first difference: the Result lists them all.
-func (c *Case) Run() *Result {
-	r := &Result{Name: c.Name, Rule: c.Rule, Hexes: c.hexes, Events: []adjudicator.Event{}}
+// first difference: the Result lists them all. words (not nil) words the
+// events, for the expected texts of events and for Result.Text.
+func (c *Case) Run(words Words) *Result {
+	r := &Result{Name: c.Name, Rule: c.Rule, Hexes: c.hexes, Events: []adjudicator.Event{}, words: words}
 	s, d, evs, errs := c.Setup()
 	for _, err := range errs {
 		r.error("%v", err)
@@ -223,7 +228,7 @@ func (c *Case) checkUnits(r *Result, s *adjudicator.State) {
 	// for a face-down counter are not the umpire's).
 	var read []string
 	for _, side := range []adjudicator.Side{adjudicator.Umpire, adjudicator.US, adjudicator.JP} {
-		read = append(read, templates.EventTexts(r.Events, side)...)
+		read = append(read, r.readBy(side)...)
 	}
 	for _, text := range e.Events {
 		r.check(fmt.Sprintf("an event mentions %q", text), containsAny(read, text), fmt.Sprintf("expected an event containing %q, got none among %d events", text, len(r.Events)))
@@ -232,7 +237,7 @@ func (c *Case) checkUnits(r *Result, s *adjudicator.State) {
 		r.check(fmt.Sprintf("casualty track at %d", *e.Casualties), s.Casualties == *e.Casualties,
 			fmt.Sprintf("casualties: expected %d, got %d", *e.Casualties, s.Casualties))
 	}
-	us := templates.EventTexts(r.Events, adjudicator.US)
+	us := r.readBy(adjudicator.US)
 	for _, text := range e.USEvents {
 		r.check(fmt.Sprintf("an event the U.S. reads mentions %q", text), containsAny(us, text),
 			fmt.Sprintf("expected an event the U.S. reads containing %q, got none among %d", text, len(us)))

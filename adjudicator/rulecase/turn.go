@@ -10,7 +10,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Keys for cases that run whole turns (DESIGN 3) and decide the game (rule
+// Keys for cases that run whole turns and decide the game (rule
 // 3.8): the position's wait, Komandorski chits and cleared zones, and
 // expectations about the wait and the winner.
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
 )
 
@@ -68,7 +69,18 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	if x.Seed == "" {
 		fmt.Fprintln(stderr, "attu replay: warning: the export holds no seed (the game had not ended), so the page cannot check the dice")
 	}
-	page, err := templates.ReplayPage(x)
+	// The page puts the dice luck in words only for a record whose dice
+	// and chain check (the browser checks them again).
+	var luck *store.Luck
+	if rep := store.Audit(x, store.Engine{}); rep.OK() {
+		luck = rep.Luck
+	}
+	game, err := referee.Replay(x, luck)
+	if err != nil {
+		fmt.Fprintf(stderr, "attu replay: %v\n", err)
+		return 1
+	}
+	page, err := templates.ReplayPage(game)
 	if err != nil {
 		fmt.Fprintf(stderr, "attu replay: %v\n", err)
 		return 1

@@ -58,7 +58,7 @@ func runSandbox(args []string, stdout, stderr io.Writer) int {
 	if c == nil {
 		return code
 	}
-	r := c.Run()
+	r := c.Run(templates.EventText)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

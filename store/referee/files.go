@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -342,22 +341,19 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	if err != nil {
 		return err
 	}
-	// The export's JSON and the replay page are made from the export
-	// alone, and the reports from the position and the export's luck:
-	// they are made side by side, the longest part of the transaction.
-	// Only this goroutine reads the transaction (bbolt's are not for
-	// concurrent use), and only before.
-	var bundle []byte
-	var page []store.Attachment
-	var bundleErr error
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	wg.Go(func() { bundle, bundleErr = x.JSON() }) // as attu export writes it
-	wg.Go(func() { page = s.replayAttachments(x) })
+	// What the final reports carry is made from the export once each:
+	// its luck (for the reports and the page), its JSON as attu export
+	// writes it, and the replay page, one replay of the game. The record
+	// is the store's own, so it is not audited again.
 	luck, err := x.Luck()
 	if err != nil {
 		return err
 	}
+	bundle, err := x.JSON()
+	if err != nil {
+		return err
+	}
+	page := s.replayAttachments(x, luck)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
 	reqs := make([]reportReq, len(sides))
@@ -368,10 +364,6 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	ms, err := s.reportMails(&g, rec, st, evs, reqs)
 	if err != nil {
 		return err
-	}
-	wg.Wait()
-	if bundleErr != nil {
-		return bundleErr
 	}
 	for _, r := range ms {
 		if !r.ok {

@@ -107,7 +107,8 @@ func BenchmarkFinish(b *testing.B) {
 }
 
 // BenchmarkReplayPage measures the replay page of a ten-turn game from its
-// export (templates.ReplayPage), the largest part of finish.
+// export and its luck, as finish makes it (Replay, then
+// templates.ReplayPage): the largest part of finish.
 func BenchmarkReplayPage(b *testing.B) {
 	g := tenTurnGame(b)
 	if _, err := g.db.End(g.id, "the umpire ends the game", nil); err != nil {
@@ -117,11 +118,19 @@ func BenchmarkReplayPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	luck, err := x.Luck()
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportMetric(float64(len(x.Log)), "entries")
 	b.ResetTimer()
 	cpu := cpuTime()
 	for b.Loop() {
-		if _, err := templates.ReplayPage(x); err != nil {
+		r, err := Replay(x, luck)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := templates.ReplayPage(r); err != nil {
 			b.Fatal(err)
 		}
 	}

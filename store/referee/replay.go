@@ -1,6 +1,13 @@
 package referee
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -12,11 +19,143 @@ import (
 // "attu audit". It is named after the game, beside the export. A page that
 // cannot be made is logged and left out: the export it would be made from
 // is attached anyway, and the game must end all the same.
-func (s *Service) replayAttachments(x *store.Export) []store.Attachment {
-	page, err := templates.ReplayPage(x)
+func (s *Service) replayAttachments(x *store.Export, luck *store.Luck) []store.Attachment {
+	r, err := Replay(x, luck)
+	var page []byte
+	if err == nil {
+		page, err = templates.ReplayPage(r)
+	}
 	if err != nil {
 		s.log.Error("no replay page", "game", x.Game, "err", err)
 		return nil
 	}
 	return []store.Attachment{{Name: "attu-" + x.Game + ".html", Type: "text/html", Data: page}}
+}
+
+// Replay returns what the replay page of the game x records shows
+// (templates.ReplayPage): each log entry's canonical JSON, what it
+// records, and the position after it, replayed through the rules from the
+// opening position with the dice the entry recorded and following
+// rollbacks; and the dice. luck is the game's dice-luck summary when its
+// record is known sound, nil when it is not (the page then has none):
+// the final report hands over the one it computed, "attu replay" the
+// audit's.
+//
+// It checks nothing: the page checks the dice and the chain in the
+// browser, and a replay that breaks down (an export altered by hand)
+// keeps the last position it reached and says where it stopped.
+func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
+	if len(x.Log) == 0 {
+		return nil, errors.New("referee: replay: the export has no log")
+	}
+	opening := new(adjudicator.State)
+	if err := json.Unmarshal(x.InitialState, opening); err != nil {
+		return nil, fmt.Errorf("referee: replay: the opening position: %w", err)
+	}
+	if err := opening.Attach(nil, nil); err != nil {
+		return nil, fmt.Errorf("referee: replay: the opening position: %w", err)
+	}
+	r := &templates.Replay{Game: x.Game, Scenario: x.Scenario, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head}
+	if luck != nil {
+		var b bytes.Buffer
+		luck.WriteText(&b)
+		r.LuckText = b.String()
+	}
+	rolls := make(map[uint64]store.Roll, len(x.Dice))
+	for _, d := range x.Dice {
+		rolls[d.Seq] = d
+		r.Dice = append(r.Dice, templates.ReplayDie{Seq: d.Seq, Entry: d.Entry, Die: d.Die, Raw: d.Raw, Face: d.Face})
+	}
+	// The positions after each entry, by its number; live are the
+	// entries in force, as the audit follows them.
+	states := map[uint64]*adjudicator.State{}
+	var live []uint64
+	broken := false
+	for i, xe := range x.Log {
+		seq := uint64(i + 1)
+		c, err := store.Canonical(xe.Entry)
+		if err != nil {
+			return nil, fmt.Errorf("referee: replay: entry %d: %w", seq, err)
+		}
+		e := new(store.Entry)
+		if err := json.Unmarshal(c, e); err != nil {
+			return nil, fmt.Errorf("referee: replay: entry %d: %w", seq, err)
+		}
+		re := templates.ReplayEntry{JSON: string(c), Hash: xe.Hash, UndoneBy: xe.RolledBackBy,
+			Kind: string(e.Kind), Turn: e.Turn, Wait: e.Wait, Side: e.Side, To: e.To, Note: e.Note,
+			DiceFrom: e.DiceFrom, DiceTo: e.DiceTo, Events: e.Events}
+		var st *adjudicator.State
+		switch e.Kind {
+		case store.KindCreate:
+			st = opening
+			live = []uint64{seq}
+		case store.KindRollback:
+			if at := slices.Index(live, e.To); at >= 0 {
+				live = live[:at+1]
+				st = states[e.To]
+			} else {
+				st = states[live[len(live)-1]]
+			}
+			live = append(live, seq)
+		default:
+			st = states[live[len(live)-1]]
+			if e.Kind == store.KindOrders && !broken && e.Orders != nil {
+				if out, err := replayStep(st, e, rolls); err != nil {
+					re.Broken, broken = err.Error(), true
+				} else {
+					st = out
+				}
+			}
+			live = append(live, seq)
+		}
+		states[seq] = st
+		re.Position = st
+		r.Entries = append(r.Entries, re)
+	}
+	return r, nil
+}
+
+// replayDice hands a replay the dice an entry recorded, in order.
+type replayDice struct {
+	rolls map[uint64]store.Roll
+	next  uint64
+	to    uint64
+	short bool
+}
+
+func (r *replayDice) Roll(adjudicator.Die) int {
+	if r.next >= r.to {
+		r.short = true
+		return 1
+	}
+	roll, ok := r.rolls[r.next]
+	r.next++
+	if !ok {
+		r.short = true
+		return 1
+	}
+	return min(max(roll.Face, 1), 10)
+}
+
+// replayStep resolves an orders entry from the position before it with
+// the dice the entry recorded.
+func replayStep(top *adjudicator.State, e *store.Entry, rolls map[uint64]store.Roll) (out *adjudicator.State, err error) {
+	defer func() {
+		// An export altered by hand can lead the rules where no real
+		// game goes.
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("the rules broke down: %v", r)
+		}
+	}()
+	dice := &replayDice{rolls: rolls, next: e.DiceFrom, to: e.DiceTo}
+	out, _, problems := adjudicator.Resolve(top.Clone(), *e.Orders, dice)
+	switch {
+	case len(problems) > 0:
+		return nil, fmt.Errorf("the rules refuse its orders: %s", problems[0].Msg)
+	case out == nil:
+		return nil, errors.New("no position")
+	case dice.short:
+		return nil, errors.New("it needs more dice than it recorded")
+	}
+	return out, nil
 }
