@@ -23,6 +23,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
@@ -163,7 +164,7 @@ func (p *templatePlayer) answer(msg *mail.Message) error {
 		return nil
 	}
 	file := strings.Replace(string(tmpl), templates.TokenPlaceholder, p.token, 1)
-	id := newMessageID(p.addr)
+	id := daemon.NewMessageID(p.addr)
 	out := withOrders([]string{"From: <" + p.addr + ">", "To: <" + msg.From + ">",
 		"Subject: " + mime.QEncoding.Encode("utf-8", "Re: "+msg.Subject), "Message-ID: " + id,
 		"In-Reply-To: <" + msg.MessageID + ">", "Date: " + time.Now().Format(time.RFC1123Z)}, strings.TrimRight(file, "\n"))
@@ -373,8 +374,7 @@ func finished(t *testing.T, path string, attu mailAccount) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &daemon{db: db, cfg: daemonConfig{IMAP: attu.IMAP}} // its position is kept under its IMAP user, host and folder
-	pos, err := d.position()
+	pos, err := daemon.SavedPosition(db, attu.IMAP) // kept under its IMAP user, host and folder
 	if err != nil {
 		t.Fatal(err)
 	}
