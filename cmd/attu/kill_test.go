@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -390,6 +391,9 @@ func finished(t *testing.T, path string, attu mailAccount) bool {
 	return len(pending) == 0 && int(pos.LastUID) >= inbox
 }
 
+// daemonKills is how many times TestE2EDaemonKill kills the daemon.
+var daemonKills = flag.Int("kills", 0, "TestE2EDaemonKill: how many times the daemon is killed (0: 15, 6 with -short)")
+
 // A game is played by mail while the daemon, attu serve in a child
 // process, is killed with SIGKILL over and over, each time after a random
 // amount of progress (mails delivered) and a random delay: mid-fetch,
@@ -398,9 +402,14 @@ func finished(t *testing.T, path string, attu mailAccount) bool {
 // the same database and mailbox. At the end no order file was lost or
 // applied twice, and every mail the store queued reached its recipient,
 // at least once and otherwise only again under the same Message-ID.
+//
+// A plain run kills it 15 times; .ci/run asks for 50 (-kills).
 func TestE2EDaemonKill(t *testing.T) {
-	kills := 50
-	if testing.Short() {
+	kills := 15
+	switch {
+	case *daemonKills > 0:
+		kills = *daemonKills
+	case testing.Short():
 		kills = 6 // the race run, where the daemon is many times slower
 	}
 	seed := uint64(time.Now().UnixNano())
