@@ -51,8 +51,6 @@ func GameFromSubject(subject string) (string, bool) {
 	return strings.ToLower(m[1]), true
 }
 
-// GameTag returns the subject tag of a game, for the subjects of replies.
-func GameTag(id string) string { return "[attu " + id + "]" }
 
 // Game returns the game a mail is for, addressed to the mailbox own: a
 // plus-address among Delivered-To (what the server delivered to, even
