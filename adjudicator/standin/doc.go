@@ -1,0 +1,41 @@
+// Package standin is a player the server can be: one decision-maker for
+// either side and every wait of a game (the setup waits of rule 12, the
+// U.S. decision, actions, the refit orders of either side), for practice
+// games against the server and for a side the umpire hands over.
+//
+// # Basics
+//
+// Decide takes what one side may know of a position — its
+// adjudicator.View and adjudicator.Outlook, nothing else — and a seed,
+// and returns that side's orders for what the outlook says the game waits
+// for. It never sees the adjudicator.State: fog of war holds for it by
+// construction, as it holds for the reports a person reads, and the
+// non-interference test (fog_test.go) checks it over generated games.
+// Its choices are heuristics with a little randomness drawn from the seed
+// alone, so the same view, outlook and seed give the same orders: the
+// server derives the seed from the game's secret seed, and an audit
+// replays the choices once that seed is revealed.
+//
+// Each option an outlook lists is legal on its own; an actions file of
+// several activations may still hold one that an earlier activation made
+// illegal (a hex filled up by an earlier move). Trim drops such entries,
+// asking a check function for the problems — adjudicator.CheckOrders on
+// the position, whose refusals tell a side nothing it may not know, as
+// they are what a person's refused file is told.
+//
+// # What it plays for
+//
+// The U.S. goes for the victory hexes (the scenario's objectives, or those
+// it does not hold in the campaign) along the cheapest paths, fires its
+// artillery and air at the stacks it is about to assault or that hold the
+// objectives, calls in artillery through spotters, and declares melee only
+// with odds in its favour; it calls a refit turn before the casualty track
+// nears its limit and lands its reinforcements nearest its objectives. The
+// Japanese hold the victory hexes with as many units as stacking allows,
+// fire at U.S. units in reach from face-up units, keep Unknown units
+// quiet unless the objectives are at stake, counter-attack a victory hex
+// the U.S. has taken, and hide what may hide in a refit turn.
+//
+// Where to start: standin.go (Decide, Trim), actions.go (an actions file),
+// waits.go (the other waits), field.go (the distances it steers by).
+package standin

@@ -1,0 +1,199 @@
+package standin
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// Decide returns side v.Side's orders for what o says the game waits for,
+// decided from v and o alone with choices drawn from seed. When the game
+// does not wait for that side it returns orders with the envelope only.
+func Decide(v *adjudicator.View, o *adjudicator.Outlook, seed uint64) adjudicator.Orders {
+	ord := adjudicator.Orders{Side: o.Side, Turn: o.Wait.Turn, Wait: o.Wait.Kind}
+	if !o.Wait.Open() || o.Wait.Side != o.Side {
+		return ord
+	}
+	b := newBoard(v, o, seed)
+	switch o.Wait.Kind {
+	case adjudicator.WaitUSDecision:
+		b.decision(&ord)
+	case adjudicator.WaitUSRefit:
+		b.usRefit(&ord)
+	case adjudicator.WaitJPRefit:
+		b.jpRefit(&ord)
+	case adjudicator.WaitJPSetup:
+		if o.Setup != nil && o.Setup.JPSetup != nil {
+			js := *o.Setup.JPSetup
+			ord.JPSetup = &js
+		}
+	case adjudicator.WaitUSLanding:
+		b.landing(&ord)
+	case adjudicator.WaitActions:
+		b.actions(&ord)
+	}
+	return ord
+}
+
+// Trim returns ord without the entries check finds problems with, asking
+// again until it finds none: an activation (Problem.Action), an entry of
+// refit orders (Problem.Part and Step), the standing instructions; when a
+// problem names none of these the orders fall back to the envelope alone,
+// and last to fallback (the default orders of the wait, which always pass).
+func Trim(ord adjudicator.Orders, fallback adjudicator.Orders, check func(adjudicator.Orders) []adjudicator.Problem) adjudicator.Orders {
+	for range 200 {
+		ps := check(ord)
+		if len(ps) == 0 {
+			return ord
+		}
+		if !drop(&ord, ps[0]) {
+			break
+		}
+	}
+	if len(check(fallback)) == 0 {
+		return fallback
+	}
+	return ord
+}
+
+// drop removes from ord the entry p is about, reporting whether it found
+// one.
+func drop(ord *adjudicator.Orders, p adjudicator.Problem) bool {
+	switch {
+	case p.Action >= 0 && p.Action < len(ord.Actions):
+		ord.Actions = slices.Delete(slices.Clone(ord.Actions), p.Action, p.Action+1)
+		return true
+	case p.Part != "" && p.Step >= 0:
+		return dropPart(ord, p.Part, p.Step)
+	case ord.Standing != nil:
+		ord.Standing = nil
+		return true
+	}
+	return false
+}
+
+// dropPart removes entry i of the refit list part.
+func dropPart(ord *adjudicator.Orders, part string, i int) bool {
+	del := func(n int, rm func()) bool {
+		if i >= n {
+			return false
+		}
+		rm()
+		return true
+	}
+	if r := ord.Refit; r != nil {
+		c := *r
+		ord.Refit = &c
+		switch part {
+		case adjudicator.PartRestore:
+			return del(len(c.Restore), func() { c.Restore = slices.Delete(slices.Clone(c.Restore), i, i+1) })
+		case adjudicator.PartLand:
+			return del(len(c.Land), func() { c.Land = slices.Delete(slices.Clone(c.Land), i, i+1) })
+		case adjudicator.PartIndependents:
+			return del(len(c.Independents), func() { c.Independents = slices.Delete(slices.Clone(c.Independents), i, i+1) })
+		case adjudicator.PartDepots:
+			return del(len(c.Depots), func() { c.Depots = slices.Delete(slices.Clone(c.Depots), i, i+1) })
+		}
+	}
+	if r := ord.Rearrange; r != nil {
+		c := *r
+		ord.Rearrange = &c
+		switch part {
+		case adjudicator.PartHide:
+			return del(len(c.Hide), func() { c.Hide = slices.Delete(slices.Clone(c.Hide), i, i+1) })
+		case adjudicator.PartMove:
+			return del(len(c.Moves), func() { c.Moves = slices.Delete(slices.Clone(c.Moves), i, i+1) })
+		case adjudicator.PartSwap:
+			return del(len(c.Swaps), func() { c.Swaps = slices.Delete(slices.Clone(c.Swaps), i, i+1) })
+		}
+	}
+	return false
+}
+
+// board is what the stand-in knows while it writes one side's orders:
+// the view and outlook it was given, the map and counter mix (public),
+// and what it derives from them.
+type board struct {
+	v    *adjudicator.View
+	o    *adjudicator.Outlook
+	side adjudicator.Side
+	m    *adjudicator.Map
+	cs   *adjudicator.Counters
+	rnd  *rand.Rand
+	// enemy is the estimated melee strength of the enemy counters in
+	// each hex that holds some.
+	enemy map[adjudicator.Hex]int
+	// own is the melee strength of the side's units in each hex.
+	own map[adjudicator.Hex]int
+	// units are the side's units on the map, by id.
+	units map[string]adjudicator.UnitView
+	// goals are the hexes the side plays for.
+	goals []adjudicator.Hex
+	// dist is the movement cost from each land hex to the nearest goal.
+	dist map[adjudicator.Hex]int
+}
+
+func newBoard(v *adjudicator.View, o *adjudicator.Outlook, seed uint64) *board {
+	b := &board{v: v, o: o, side: o.Side, m: adjudicator.BuiltinMap(), cs: adjudicator.BuiltinCounters(),
+		rnd:   rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		enemy: map[adjudicator.Hex]int{}, own: map[adjudicator.Hex]int{}, units: map[string]adjudicator.UnitView{}}
+	for _, u := range v.Units {
+		if u.Hex != 0 && u.Box == "" {
+			b.units[u.ID] = u
+			b.own[u.Hex] += b.melee(u.ID, u.Steps)
+		}
+	}
+	for _, u := range v.Enemy {
+		b.enemy[u.Hex] += max(1, b.melee(u.ID, u.Steps))
+	}
+	for _, h := range v.Hidden {
+		// An anonymous counter may be an Unknown unit, which turns into up
+		// to three infantry when attacked (2.5): count it above a platoon.
+		b.enemy[h.Hex] += 4 * h.Count
+	}
+	b.goals = objectives(v)
+	b.dist = b.field(b.goals)
+	return b
+}
+
+// melee is the melee rating of unit id at steps.
+func (b *board) melee(id string, steps int) int {
+	c, ok := b.cs.Get(id)
+	if !ok {
+		return 0
+	}
+	return c.Rating(steps).Melee
+}
+
+// rating is unit id's ratings at steps.
+func (b *board) rating(id string, steps int) adjudicator.Rating {
+	c, ok := b.cs.Get(id)
+	if !ok {
+		return adjudicator.Rating{}
+	}
+	return c.Rating(steps)
+}
+
+// objectives are the victory hexes the game turns on: the scenario's
+// (rules 15.1 to 15.3), or every victory hex in the campaign (3.8.1).
+func objectives(v *adjudicator.View) []adjudicator.Hex {
+	switch v.Scenario {
+	case adjudicator.ScenarioUpTheHogsBack:
+		return []adjudicator.Hex{adjudicator.EngineerHill}
+	case adjudicator.ScenarioHoltzBayToJarminPass:
+		return []adjudicator.Hex{adjudicator.JarminPass}
+	case adjudicator.ScenarioTheLinkup:
+		return []adjudicator.Hex{adjudicator.JarminPass, adjudicator.EngineerHill}
+	}
+	var out []adjudicator.Hex
+	for _, vh := range v.VictoryHexes {
+		out = append(out, vh.Hex)
+	}
+	return out
+}
+
+// shuffle puts xs in a random order drawn from the board's seed.
+func shuffle[T any](b *board, xs []T) {
+	b.rnd.Shuffle(len(xs), func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
+}

@@ -1,0 +1,119 @@
+package standin
+
+import (
+	"slices"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// refitAt is the casualty track value at which the U.S. calls a refit
+// turn (rule 3.1): the refit's loss recovery clears the track (9.1), which
+// ends the game at CasualtyLimit (3.8.2).
+const refitAt = 18
+
+// decision answers the U.S. decision: a refit turn when the casualty
+// track nears its limit or reinforcements wait while few units fight,
+// otherwise a day turn (3.2: by night the allowance shrinks and fire is
+// blind, which helps the side that waits, the Japanese).
+func (b *board) decision(ord *adjudicator.Orders) {
+	waiting, fighting := 0, 0
+	for _, u := range b.v.Units {
+		switch {
+		case u.Box == adjudicator.BoxReinforcements:
+			waiting++
+		case u.Hex != 0 && u.Steps > 0:
+			fighting++
+		}
+	}
+	refit := b.v.Casualties >= refitAt || (waiting >= 4 && fighting < 2*waiting && b.v.Turn%3 == 0)
+	ord.Decision = &adjudicator.Decision{Refit: refit}
+}
+
+// usRefit restores every infantry unit it may, the most depleted first
+// (9.1), lands the reinforcements at the open zones nearest the
+// objectives while the zones' capacity lasts (9.2), and creates every
+// supply depot it may (9.4), which keeps the units ahead in supply.
+func (b *board) usRefit(ord *adjudicator.Orders) {
+	rf := &adjudicator.Refit{}
+	ord.Refit = rf
+	opt := b.o.Refit
+	if opt == nil {
+		return
+	}
+	restore := slices.Clone(opt.Restore)
+	slices.SortStableFunc(restore, func(a, c adjudicator.RestoreOption) int {
+		return (c.MaxSteps - c.Steps) - (a.MaxSteps - a.Steps)
+	})
+	for _, r := range restore {
+		rf.Restore = append(rf.Restore, adjudicator.Restore{Unit: r.Unit})
+	}
+	rf.Land = b.land(opt.Land)
+	rf.Depots = slices.Clone(opt.Depots)
+}
+
+// land sends each unit to the zone open to it nearest the goals that
+// still has room for its steps (rule 9.2.1).
+func (b *board) land(opts []adjudicator.LandOption) []adjudicator.Landing {
+	used := map[string]int{}
+	var out []adjudicator.Landing
+	for _, lo := range opts {
+		steps := 1
+		for _, u := range b.v.Units {
+			if u.ID == lo.Unit {
+				steps = u.Steps
+			}
+		}
+		zones := slices.Clone(lo.Zones)
+		slices.SortStableFunc(zones, func(a, c string) int { return b.zoneDistance(a) - b.zoneDistance(c) })
+		for _, z := range zones {
+			lz, ok := b.m.LandingZone(z)
+			if !ok || used[z]+steps > lz.Capacity {
+				continue
+			}
+			used[z] += steps
+			out = append(out, adjudicator.Landing{Unit: lo.Unit, Zone: z})
+			break
+		}
+	}
+	return out
+}
+
+// zoneDistance is how far landing zone z lies from the goals.
+func (b *board) zoneDistance(z string) int {
+	lz, ok := b.m.LandingZone(z)
+	if !ok {
+		return 1000
+	}
+	return b.distance(lz.Hex)
+}
+
+// landing answers the U.S. landing wait of rule 12.5: the units the
+// rules send by themselves, and every other unit offered at the open
+// zones nearest the objectives; it never delays (12.6), since the short
+// scenarios are a race against the calendar.
+func (b *board) landing(ord *adjudicator.Orders) {
+	opt := b.o.Setup
+	if opt == nil {
+		return
+	}
+	l := &adjudicator.USLanding{}
+	if opt.Landing != nil {
+		l.Land = slices.Clone(opt.Landing.Land)
+	}
+	if opt.AllLand || len(l.Land) == 0 {
+		l.Land = b.land(opt.Land)
+	}
+	ord.Landing = l
+}
+
+// jpRefit hides every unit that may hide (rule 9.5): a face-down counter
+// tells the U.S. nothing of what it is, and U.S. fire at it is worse
+// (8.3). It neither moves nor swaps Unknown units (9.6): they stand where
+// the setup put them in the way of the U.S. advance.
+func (b *board) jpRefit(ord *adjudicator.Orders) {
+	ra := &adjudicator.Rearrange{}
+	ord.Rearrange = ra
+	if b.o.Refit != nil {
+		ra.Hide = slices.Clone(b.o.Refit.Hide)
+	}
+}
