@@ -836,6 +836,9 @@ func cmdReplace(c *call) error {
 	if err != nil || (side != adjudicator.US && side != adjudicator.JP) {
 		return refuse("not-side", templates.Notice{Note: c.args[0]})
 	}
+	if IsBot(c.args[1]) {
+		return c.replaceBot(side)
+	}
 	addr := bareAddress(c.args[1])
 	if !strings.Contains(addr, "@") {
 		return refuse("not-address", templates.Notice{Note: c.args[1]})
@@ -846,6 +849,7 @@ func cmdReplace(c *call) error {
 	}
 	old, _ := c.g.Player(side)
 	c.t.SetPlayer(side, addr, token)
+	c.rec.setBot(side, false)
 	n := templates.Notice{Kind: "replace", Other: side}
 	if err := c.note(n); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -36,7 +37,8 @@ type NewGame struct {
 	// is not created by the rules of setup; empty is "historic".
 	Setup string
 	// US, JP and Umpire are the players' addresses; the umpire is
-	// optional.
+	// optional. Bot ("bot") for US or JP has the server's stand-in play
+	// that side (standin.go).
 	US, JP, Umpire string
 	// Deadline is the time allowed for each wait, Reminder how long before
 	// it the awaited player is reminded; zero for the defaults.
@@ -217,7 +219,12 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		scenario = adjudicator.ScenarioCampaign
 	}
 	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
+	bots := botSides(ng)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		if slices.Contains(bots, side) {
+			addr[side] = ""
+			continue
+		}
 		if !strings.Contains(addr[side], "@") {
 			return nil, fmt.Errorf("referee: the %s player needs a mail address", sideName(side))
 		}
@@ -249,11 +256,14 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	if !strings.Contains(mailbox, "@") {
 		return nil, fmt.Errorf("referee: the service needs the address of its mailbox (Config.Address) to create a game")
 	}
-	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence}
+	if len(bots) > 1 {
+		return nil, fmt.Errorf("referee: the stand-in plays one side at most: a person plays the other")
+	}
+	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence, Bots: bots}
 	tokens := map[adjudicator.Side]string{}
 	var players []store.NewPlayer
 	for _, side := range sides {
-		if addr[side] == "" {
+		if addr[side] == "" && !slices.Contains(bots, side) {
 			continue
 		}
 		tok, err := store.NewToken()
@@ -294,6 +304,9 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		g.Service = b
 		var welcome []store.Mail
 		for _, p := range players {
+			if p.Address == "" {
+				continue // the stand-in's side: no one to welcome
+			}
 			w := s.welcome(g, ng.Name, p.Side, p.Token, ng.Settle)
 			m, _, err := s.reportMail(g, rec, opening, p.Side, nil, "welcome-"+p.Side.String(), w.Subject(), w.Text())
 			if err != nil {
@@ -310,6 +323,14 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			return nil, err
 		}
 		s.log.Info("game created", "game", id, "scenario", scenario, "setup", ng.Setup)
+		if len(bots) > 0 {
+			if created, err = s.botOpening(id, now); err != nil {
+				return nil, err
+			}
+		}
+		for _, side := range bots {
+			delete(tokens, side)
+		}
 		return &Created{Game: created, Tokens: tokens}, nil
 	}
 }

@@ -298,7 +298,10 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		return nil, err
 	}
 	rec.Notices = nil
-	return out, rec.save(t)
+	if err := rec.save(t); err != nil {
+		return nil, err
+	}
+	return out, s.botPlays(t, rec, now)
 }
 
 // queueReports queues one report per side of the position st after the

@@ -71,6 +71,8 @@ type Service struct {
 	mu sync.Mutex
 	// answers limits the generic answer to strangers (Config.AnswerEvery).
 	answers *mail.Limiter
+	// botting is set while the stand-in plays its steps (botPlays).
+	botting bool
 }
 
 // New returns the service of the games in db.
@@ -131,6 +133,8 @@ type record struct {
 	Notices []notice `json:"notices,omitempty"`
 	// Result says how the game ended.
 	Result string `json:"result,omitempty"`
+	// Bots are the sides the server's stand-in plays (standin.go).
+	Bots []adjudicator.Side `json:"bots,omitempty"`
 }
 
 // held is an orders file held for the settle window: already judged

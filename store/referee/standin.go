@@ -1,0 +1,202 @@
+package referee
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/standin"
+	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
+)
+
+// The stand-in (package adjudicator/standin) plays a side the server
+// holds: a side of a practice game created with "bot" for its address
+// (attu new -jp bot), or one the umpire hands over (replace jp bot; and
+// back to a person with replace jp ADDRESS). Such a side has no address,
+// so it is mailed nothing, and the service's record lists it (record.Bots).
+// Whenever a step leaves the game waiting for it, the service writes the
+// stand-in's orders as an ordinary order file and applies it at once, in
+// the same transaction, one step after another until the game waits for a
+// person or ends: reports, export, audit and the replay page treat the
+// file as any other.
+//
+// The stand-in decides from its side's View and Outlook only. Its choices
+// are drawn from a seed derived from the game's secret seed and the log
+// entry its file becomes (botSeed), so an audit can replay them once the
+// seed is revealed.
+
+// Bot is the word that names the stand-in where a player's address is
+// given.
+const Bot = "bot"
+
+// IsBot reports whether addr names the stand-in rather than a person.
+func IsBot(addr string) bool { return strings.EqualFold(strings.TrimSpace(addr), Bot) }
+
+// maxBotSteps bounds the steps the stand-in takes in one go; a game that
+// waits for a person comes back long before (a refit turn is at most a
+// decision, refit orders and actions in a row).
+const maxBotSteps = 16
+
+// isBot reports whether the stand-in plays side.
+func (r *record) isBot(side adjudicator.Side) bool { return slices.Contains(r.Bots, side) }
+
+// setBot records whether the stand-in plays side.
+func (r *record) setBot(side adjudicator.Side, on bool) {
+	r.Bots = slices.DeleteFunc(r.Bots, func(s adjudicator.Side) bool { return s == side })
+	if on {
+		r.Bots = append(r.Bots, side)
+		slices.Sort(r.Bots)
+	}
+}
+
+// botSeed is the stand-in's seed for the file that becomes log entry
+// entry: HMAC-SHA256 of "standin" and the entry number (8 bytes, big
+// endian) keyed with the game's seed, its first 8 bytes read as a big
+// endian number.
+func botSeed(seed []byte, entry uint64) uint64 {
+	mac := hmac.New(sha256.New, seed)
+	mac.Write([]byte("standin"))
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], entry)
+	mac.Write(n[:])
+	return binary.BigEndian.Uint64(mac.Sum(nil))
+}
+
+// botFile is the order file the stand-in writes for what st waits for:
+// its decision from the side's view and outlook, without the entries
+// the rules' check refuses (standin.Trim), as YAML with the token
+// redacted.
+func botFile(game string, st *adjudicator.State, seed uint64) ([]byte, *adjudicator.Orders, error) {
+	w := st.Wait()
+	ord := standin.Decide(st.View(w.Side), st.Outlook(w.Side), seed)
+	ord = standin.Trim(ord, st.DefaultOrders(), func(o adjudicator.Orders) []adjudicator.Problem {
+		return adjudicator.CheckOrders(st, o)
+	})
+	body, err := orders.Write(game, orders.RedactedToken, ord)
+	if err != nil {
+		return nil, nil, fmt.Errorf("referee: writing the stand-in's orders: %w", err)
+	}
+	raw := append([]byte("# Orders written by attu's stand-in.\n"), body...)
+	f, err := orders.Parse(raw, orders.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("referee: the stand-in's orders for %s: %w", w, err)
+	}
+	o := f.Orders()
+	return raw, &o, nil
+}
+
+// botPlays answers in t every wait of a side the stand-in plays, until
+// the game waits for a person, ends or is paused. The steps it applies
+// call it again; the flag keeps that to one loop.
+func (s *Service) botPlays(t *store.Txn, rec *record, now time.Time) error {
+	if s.botting || len(rec.Bots) == 0 {
+		return nil
+	}
+	s.botting = true
+	defer func() { s.botting = false }()
+	for range maxBotSteps {
+		g := t.Game()
+		if g.Status != store.Active || !g.Wait.Open() || !rec.isBot(g.Wait.Side) {
+			return nil
+		}
+		st, err := t.State()
+		if err != nil {
+			return err
+		}
+		raw, o, err := botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
+		if err != nil {
+			return err
+		}
+		_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, nil)
+		var refused *store.RefusedError
+		if errors.As(err, &refused) {
+			// Trim judged the file on this very position, so this does not
+			// happen; should it, the default orders stand, as for a
+			// missed deadline.
+			s.log.Error("the stand-in's orders refused", "game", g.ID, "err", refused)
+			err = s.applyDefault(t, rec, now, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// botSides are the sides ng gives the stand-in.
+func botSides(ng NewGame) []adjudicator.Side {
+	var out []adjudicator.Side
+	if IsBot(ng.US) {
+		out = append(out, adjudicator.US)
+	}
+	if IsBot(ng.JP) {
+		out = append(out, adjudicator.JP)
+	}
+	return out
+}
+
+// botOpening has the stand-in answer the first waits of a game just
+// created when they are its side's (the Japanese setup of rule 12.4),
+// and returns the game's record after them.
+func (s *Service) botOpening(id string, now time.Time) (*store.Game, error) {
+	_, err := s.db.Transact(id, nil, func(t *store.Txn) error {
+		rec, err := loadRecord(t.Game())
+		if err != nil {
+			return err
+		}
+		return s.botPlays(t, rec, now)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("referee: the stand-in's opening orders: %w", err)
+	}
+	return s.db.Game(id)
+}
+
+// replaceBot hands side to the stand-in ("replace jp bot"): the side's
+// address goes, and with a new token the old one stops working; the note
+// is in the log, the former player gets a farewell and the opponent learns
+// that the side changed hands. If the game waits for that side, the
+// stand-in answers at once.
+func (c *call) replaceBot(side adjudicator.Side) error {
+	if c.rec.isBot(side.Enemy()) {
+		return refuse("bot-both", templates.Notice{Other: side.Enemy()})
+	}
+	token, err := store.NewToken()
+	if err != nil {
+		return err
+	}
+	old, _ := c.g.Player(side)
+	c.t.SetPlayer(side, "", token)
+	c.rec.setBot(side, true)
+	n := templates.Notice{Kind: "replace-bot", Other: side}
+	if err := c.note(n); err != nil {
+		return err
+	}
+	c.refresh()
+	if old.Address != "" {
+		f := templates.Farewell{Game: c.g.ID, Side: side}
+		c.t.Queue(c.s.newMail(&c.g, "notice", old.Address, f.Subject(), f.Text()))
+	}
+	u := c.umpireNotice("replace", n)
+	if m, ok := c.s.toSide(&c.g, side.Enemy(), "notice", u.Subject(), u.Text()); ok {
+		c.t.Queue(m)
+	}
+	c.say("you-replace-bot", templates.Notice{Other: side})
+	if err := c.rec.save(c.t); err != nil {
+		return err
+	}
+	if c.g.Status != store.Active {
+		return nil
+	}
+	err = c.s.botPlays(c.t, c.rec, c.now)
+	c.refresh()
+	return err
+}
