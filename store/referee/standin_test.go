@@ -1,0 +1,108 @@
+package referee
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/store"
+)
+
+// TestStandinPlaysPracticeGame plays a short scenario against the
+// stand-in (JP: bot): the game answers the Japanese waits itself after
+// every U.S. file, mails the Japanese side nothing, ends, and audits; and
+// every file the stand-in wrote is what it writes again from the
+// position and the seed revealed at the end (botSeed), so an audit can
+// replay its choices.
+func TestStandinPlaysPracticeGame(t *testing.T) {
+	h := newHarness(t, NewGame{Scenario: adjudicator.ScenarioUpTheHogsBack, US: usAddr, JP: "Bot", Umpire: umpireAddr})
+	if _, ok := h.tokens[adjudicator.JP]; ok {
+		t.Fatal("a token was given out for the stand-in's side")
+	}
+	if w := h.game().Wait; w.Side != adjudicator.US {
+		t.Fatalf("after creation the game waits for %v: the stand-in did not set up", w)
+	}
+	pick := pickFrom(rand.New(rand.NewPCG(3, 3)))
+	random := func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pick) }
+	for n := 0; h.game().Status == store.Active; n++ {
+		if n > 200 {
+			t.Fatal("no end after 200 U.S. files")
+		}
+		if w := h.game().Wait; w.Side != adjudicator.US {
+			t.Fatalf("the game waits for %v between U.S. files", w)
+		}
+		for _, m := range h.play(random) {
+			if slices.Contains(m.To, "") {
+				t.Fatalf("a mail to no one: %s", m.Subject)
+			}
+		}
+	}
+	x, err := h.db.Export(h.id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.audit()
+	n := replayBot(t, x, adjudicator.JP)
+	if n < 5 {
+		t.Fatalf("only %d files of the stand-in", n)
+	}
+	t.Logf("%d stand-in files; %s", n, h.record().Result)
+}
+
+// replayBot walks the exported game from its opening, and requires each
+// file of side to be exactly what the stand-in writes from the position
+// before it with the seed of its entry. It returns how many it checked.
+func replayBot(t *testing.T, x *store.Export, side adjudicator.Side) int {
+	t.Helper()
+	seed, err := hex.DecodeString(x.Seed)
+	if err != nil || len(seed) == 0 {
+		t.Fatalf("the export has no seed: %v", err)
+	}
+	st := new(adjudicator.State)
+	if err := json.Unmarshal(x.InitialState, st); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Attach(adjudicator.BuiltinMap(), adjudicator.BuiltinCounters()); err != nil {
+		t.Fatal(err)
+	}
+	entries := map[uint64]store.Entry{}
+	for _, le := range x.Log {
+		var e store.Entry
+		if err := json.Unmarshal(le.Entry, &e); err != nil {
+			t.Fatal(err)
+		}
+		entries[e.Seq] = e
+	}
+	checked := 0
+	for _, f := range x.Orders {
+		e := entries[f.Entry]
+		if f.Side == side {
+			raw, _, err := botFile(x.Game, st, botSeed(seed, f.Entry))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(raw, f.Raw()) {
+				t.Fatalf("entry %d: the stand-in writes again\n%s\nnot\n%s", f.Entry, raw, f.Raw())
+			}
+			checked++
+		} else if strings.HasPrefix(f.YAML, "# Orders written by attu's stand-in") {
+			t.Fatalf("entry %d: a stand-in file for %s", f.Entry, f.Side)
+		}
+		o, err := decode(f.Raw())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns, _, ps := adjudicator.Resolve(st, *o, store.NewDice(seed, e.DiceFrom, f.Entry, e.Turn, e.Wait))
+		if len(ps) > 0 {
+			t.Fatalf("entry %d: %v", f.Entry, ps)
+		}
+		st = ns
+	}
+	return checked
+}
