@@ -36,6 +36,12 @@ landing (12.5, 12.6). -jp-setup and -us-setup choose historic or free
 The optional rule vp-chits (14.0) draws the victory point chits;
 vp-chits-placed lets the Japanese place the value chits.
 
+A practice game against the server: give bot instead of an address for
+one side (-us bot or -jp bot) and attu's stand-in plays it, answering
+each of its waits as soon as the game comes to it; its orders are kept
+and audited like anyone's. The umpire hands a side to the stand-in, and
+back, with "replace" (attu umpire -h).
+
 Without -scenario the units are placed at once by -setup and the game
 begins with the U.S. decision of turn 1: historic (the Japanese as rule
 12.3 places them, the U.S. already ashore near its beaches) or random
@@ -47,6 +53,8 @@ Example:
       -deadline 72h -deadline-for us-decision=24h -settle 30m
   attu new -db attu.db -address attu@example.org -scenario the-linkup \
       -us alice@example.org -jp bob@example.org
+  attu new -db attu.db -address attu@example.org -scenario up-the-hogs-back \
+      -us alice@example.org -jp bot
 
 Flags:
 `
@@ -58,8 +66,8 @@ func runNew(s *session) int {
 	mailbox := fs.String("address", "", "the mailbox the games are played through, like attu@example.org")
 	id := fs.String("id", "", "the game's short id (default: drawn)")
 	name := fs.String("name", "", "the game's name, for people")
-	us := fs.String("us", "", "the U.S. player's address")
-	jp := fs.String("jp", "", "the Japanese player's address")
+	us := fs.String("us", "", "the U.S. player's address, or bot for the server's stand-in")
+	jp := fs.String("jp", "", "the Japanese player's address, or bot for the server's stand-in")
 	ump := fs.String("umpire", "", "the umpire's address (optional)")
 	setup := fs.String("setup", "historic", "without -scenario, how the units are placed: historic or random")
 	scenario := fs.String("scenario", "", "set the game up by the rules of setup: campaign, up-the-hogs-back, holtz-bay-to-jarmin-pass or the-linkup")

@@ -32,7 +32,8 @@ Commands:
   pause, resume           stop and restart the clock
   force                   apply the default orders of the current wait now
   rollback N [WHY]        return to the position after log entry N
-  replace SIDE ADDRESS    give us or jp to a new player, with a new token
+  replace SIDE ADDRESS    give us or jp to a new player, with a new token;
+                          ADDRESS bot gives it to the server's stand-in
   end RESULT              end the game with the result in words
   reveal                  the seed, once the game is over
 
