@@ -153,7 +153,7 @@ func newBoard(v *adjudicator.View, o *adjudicator.Outlook, seed uint64) *board {
 		b.enemy[h.Hex] += 4 * h.Count
 	}
 	b.goals = objectives(v)
-	b.dist = b.field(b.goals)
+	b.dist = b.field(b.toTake())
 	return b
 }
 
@@ -173,6 +173,25 @@ func (b *board) rating(id string, steps int) adjudicator.Rating {
 		return adjudicator.Rating{}
 	}
 	return c.Rating(steps)
+}
+
+// toTake are the goals the side steers its units to: for the U.S. those
+// it does not hold yet (it must hold them all at once, rule 3.8.1), for
+// the Japanese every one, to hold.
+func (b *board) toTake() []adjudicator.Hex {
+	if b.side != adjudicator.US {
+		return b.goals
+	}
+	var out []adjudicator.Hex
+	for _, vh := range b.v.VictoryHexes {
+		if slices.Contains(b.goals, vh.Hex) && vh.Held != adjudicator.US {
+			out = append(out, vh.Hex)
+		}
+	}
+	if len(out) == 0 {
+		return b.goals
+	}
+	return out
 }
 
 // objectives are the victory hexes the game turns on: the scenario's
