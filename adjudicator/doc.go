@@ -56,7 +56,8 @@
 // and options.go what a side sees of it, hex.go, mapdata.go, terrain.go and
 // los.go the map.
 //
-// Two packages below build on this one: rulecase runs rules cases written
-// in YAML, and autoplay is a player of random legal orders for tests that
-// play whole games.
+// Three packages below build on this one: rulecase runs rules cases
+// written in YAML, autoplay is a player of random legal orders for tests
+// that play whole games, and standin is the player the server can be,
+// deciding from a side's View and Outlook alone.
 package adjudicator

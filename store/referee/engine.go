@@ -40,6 +40,11 @@
 // (adjudicator.VisibleEvents); the side awaited gets its order template.
 // The words of every mail are in mails.go.
 //
+// A side may be played by the server's stand-in (package
+// adjudicator/standin): after each step, while the game waits for that
+// side, the service writes the stand-in's orders as an order file and
+// applies it in the same transaction (standin.go).
+//
 // # Authentication and answers
 //
 // An orders file must come from the registered address of the side it
