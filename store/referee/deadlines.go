@@ -133,8 +133,9 @@ func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads h
 	return err
 }
 
-// Tick does everything that time brings, as of now: held orders whose
-// settle window closed are applied, takeback requests lapse, the awaited
+// Tick does everything that time brings, as of now: a wait of a side
+// the stand-in plays that no step answered is answered (standin.go), held
+// orders whose settle window closed are applied, takeback requests lapse, the awaited
 // player is reminded once before the deadline, and at the deadline the
 // wait's default orders are applied, the lateness recorded and every side
 // told. Each is one transaction that checks again, from what is stored,
@@ -154,7 +155,7 @@ func (s *Service) Tick(now time.Time) (err error) {
 	}
 	var errs []error
 	for _, id := range ids {
-		for _, due := range []func(string, time.Time) error{s.settle, s.lapse, s.missed, s.remind} {
+		for _, due := range []func(string, time.Time) error{s.botDue, s.settle, s.lapse, s.missed, s.remind} {
 			if err := due(id, now); err != nil {
 				s.log.Error("tick", "game", id, "err", err)
 				errs = append(errs, fmt.Errorf("game %s: %w", id, err))

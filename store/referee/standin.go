@@ -200,3 +200,14 @@ func (c *call) replaceBot(side adjudicator.Side) error {
 	c.refresh()
 	return err
 }
+
+// botDue has the stand-in answer a wait of its side that no step led to:
+// after a rollback to a position where it is to play, or a game resumed.
+func (s *Service) botDue(id string, now time.Time) error {
+	return s.due(id, func(t *store.Txn, g *store.Game, rec *record) error {
+		if !g.Wait.Open() || !rec.isBot(g.Wait.Side) {
+			return nil
+		}
+		return s.botPlays(t, rec, now)
+	})
+}

@@ -106,3 +106,49 @@ func replayBot(t *testing.T, x *store.Export, side adjudicator.Side) int {
 	}
 	return checked
 }
+
+// TestStandinHandOver hands the Japanese side to the stand-in and back
+// through the umpire's commands, and has the stand-in answer a wait that
+// a rollback, not a step, put before it.
+func TestStandinHandOver(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.newMails()
+	out := h.command(adjudicator.Umpire, "replace jp bot", true)
+	mustContain(t, "the umpire's answer", mailTo(t, out, umpireAddr).Text, "now played by attu's stand-in")
+	mustContain(t, "the U.S. notice", mailTo(t, out, usAddr).Text, "gave the Japanese side to attu's stand-in")
+	mailTo(t, out, jpAddr)
+	if got := h.record().Bots; !slices.Equal(got, []adjudicator.Side{adjudicator.JP}) {
+		t.Fatalf("the stand-in plays %v", got)
+	}
+	if out := h.command(adjudicator.Umpire, "replace us bot", true); !strings.Contains(out[0].Text, "already plays the Japanese side") {
+		t.Fatalf("both sides to the stand-in: %q", out[0].Text)
+	}
+	var jpWait uint64
+	for range 3 {
+		before := h.game().Entries
+		h.play(nil)
+		if w := h.game().Wait; w.Side != adjudicator.US {
+			t.Fatalf("the game waits for %v", w)
+		}
+		if h.game().Entries > before+1 {
+			jpWait = before + 1 // the U.S. file's entry, after which the Japanese were to play
+		}
+	}
+	if jpWait == 0 {
+		t.Fatal("the stand-in never played")
+	}
+	h.command(adjudicator.Umpire, "rollback "+itoa(jpWait), true)
+	if w := h.game().Wait; w.Side != adjudicator.JP {
+		t.Fatalf("after the rollback the game waits for %v", w)
+	}
+	h.tick()
+	if w := h.game().Wait; w.Side != adjudicator.US {
+		t.Fatalf("after the tick the game waits for %v: the stand-in did not play", w)
+	}
+	out = h.command(adjudicator.Umpire, "replace jp "+jpAddr, true)
+	mustContain(t, "the welcome", mailTo(t, out, jpAddr).Subject, "welcome")
+	if got := h.record().Bots; len(got) != 0 {
+		t.Fatalf("the stand-in still plays %v", got)
+	}
+	h.audit()
+}
