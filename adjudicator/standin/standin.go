@@ -166,15 +166,6 @@ func (b *board) melee(id string, steps int) int {
 	return c.Rating(steps).Melee
 }
 
-// rating is unit id's ratings at steps.
-func (b *board) rating(id string, steps int) adjudicator.Rating {
-	c, ok := b.cs.Get(id)
-	if !ok {
-		return adjudicator.Rating{}
-	}
-	return c.Rating(steps)
-}
-
 // toTake are the goals the side steers its units to: for the U.S. those
 // it does not hold yet (it must hold them all at once, rule 3.8.1), for
 // the Japanese every one, to hold.
@@ -210,9 +201,4 @@ func objectives(v *adjudicator.View) []adjudicator.Hex {
 		out = append(out, vh.Hex)
 	}
 	return out
-}
-
-// shuffle puts xs in a random order drawn from the board's seed.
-func shuffle[T any](b *board, xs []T) {
-	b.rnd.Shuffle(len(xs), func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
 }
