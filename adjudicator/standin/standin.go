@@ -47,7 +47,7 @@ func Trim(ord adjudicator.Orders, fallback adjudicator.Orders, check func(adjudi
 		if len(ps) == 0 {
 			return ord
 		}
-		if !drop(&ord, ps[0]) {
+		if !dropActions(&ord, ps) && !drop(&ord, ps[0]) {
 			break
 		}
 	}
@@ -55,6 +55,32 @@ func Trim(ord adjudicator.Orders, fallback adjudicator.Orders, check func(adjudi
 		return fallback
 	}
 	return ord
+}
+
+// dropActions removes every activation ps finds a problem with at once,
+// reporting whether there was one: the rules judge each activation on the
+// position the file's earlier ones leave, a refused one changing nothing
+// but its units' activation, so the others rarely change their verdict
+// and a file of many activations is judged a few times, not once per
+// activation dropped.
+func dropActions(ord *adjudicator.Orders, ps []adjudicator.Problem) bool {
+	bad := map[int]bool{}
+	for _, p := range ps {
+		if p.Action >= 0 && p.Action < len(ord.Actions) {
+			bad[p.Action] = true
+		}
+	}
+	if len(bad) == 0 {
+		return false
+	}
+	var keep []adjudicator.Action
+	for i, a := range ord.Actions {
+		if !bad[i] {
+			keep = append(keep, a)
+		}
+	}
+	ord.Actions = keep
+	return true
 }
 
 // drop removes from ord the entry p is about, reporting whether it found
