@@ -42,9 +42,10 @@ type OutboxConfig struct {
 	// RetryMin and RetryMax bound the wait before the next attempt at a
 	// mail that failed for a reason that may pass (the server could not
 	// be reached, or answered 4yz): each wait is half as long again as
-	// the last, so that an outage delays a mail by at most about half
-	// its length more, and never by more than RetryMax. 1 second and 5
-	// minutes when zero.
+	// the last, so that a mail goes out at most about two thirds of an
+	// outage's length after it ends (RetryMin or so after a short one),
+	// and never more than RetryMax after. 1 second and 5 minutes when
+	// zero.
 	RetryMin, RetryMax time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
@@ -178,22 +179,23 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	if !o.recordSent(pending, errs) {
 		wait = refusedRetryMin
 	}
-	down := o.down
+	sent := false
 	for i, q := range pending {
-		if errs[i] == nil {
-			if down {
-				// The server is back: what waits for it goes now.
-				o.down = false
-				o.wake.Store(true)
-				wait = 0
-			}
-			continue
+		switch {
+		case errs[i] == nil:
+			sent = true
+		case ctx.Err() != nil && errors.Is(errs[i], ctx.Err()):
+			// Not tried because ctx ended: no failed attempt.
+		default:
+			o.down = o.down || serverDown(errs[i])
+			wait = min(wait, o.retry(q, errs[i], now))
 		}
-		if ctx.Err() != nil && errors.Is(errs[i], ctx.Err()) {
-			continue // not tried because ctx ended: no failed attempt
-		}
-		o.down = serverDown(errs[i])
-		wait = min(wait, o.retry(q, errs[i], now))
+	}
+	if sent && o.down {
+		// The server is back: what waits for it goes now.
+		o.down = false
+		o.wake.Store(true)
+		wait = 0
 	}
 	return wait
 }
@@ -269,8 +271,8 @@ func (o *Outbox) retry(q Queued, cause error, now time.Time) time.Duration {
 // at a mail that may go through later: lo grown by half n times, capped
 // at hi, then shortened by up to a fifth at random, so that the mails of
 // one outage spread out. Growing by half rather than doubling keeps each
-// wait shorter than the time already waited, so a mail goes out at most
-// about half an outage's length after it ends.
+// wait under two thirds of the time already waited, once past the first
+// few.
 func retryWait(n int, lo, hi time.Duration) time.Duration {
 	d := lo
 	for i := 0; i < n && d < hi; i++ {
