@@ -341,11 +341,13 @@ smtp_stop() {
   return 1
 }
 
+# smtp_start undoes smtp_stop; on a running listener it only waits for it.
 smtp_start() {
   local pf=$dir/postfix/conf svc port
-  [ -f "$pf/master.cf.up" ] || { log "no $pf/master.cf.up: smtp-stop first"; exit 1; }
-  mv "$pf/master.cf.up" "$pf/master.cf"
-  postfix -c "$pf" reload >/dev/null 2>&1
+  if [ -f "$pf/master.cf.up" ]; then
+    mv "$pf/master.cf.up" "$pf/master.cf"
+    postfix -c "$pf" reload >/dev/null 2>&1
+  fi
   svc=$(submission_service)
   port=${svc##*:}
   wait_banner "${port%/*}" "220"
