@@ -176,9 +176,7 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	}
 	// What the server accepted is recorded even when ctx has ended: left
 	// unrecorded, it would go out a second time after a restart.
-	if !o.recordSent(pending, errs) {
-		wait = refusedRetryMin
-	}
+	recorded := o.recordSent(pending, errs)
 	sent := false
 	for i, q := range pending {
 		switch {
@@ -191,11 +189,15 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 			wait = min(wait, o.retry(q, errs[i], now))
 		}
 	}
-	if sent && o.down {
+	switch {
+	case !recorded:
+		// What was sent goes again at the next attempt: not soon.
+		return refusedRetryMin
+	case sent && o.down:
 		// The server is back: what waits for it goes now.
 		o.down = false
 		o.wake.Store(true)
-		wait = 0
+		return 0
 	}
 	return wait
 }
