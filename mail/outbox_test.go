@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -273,4 +274,24 @@ func TestOutboxWake(t *testing.T) {
 	if n := len(sys.Deliveries()); n != 3 {
 		t.Errorf("%d deliveries, want 3", n)
 	}
+}
+
+// OnConnect is called each time the inbox has a session again: at the
+// start and after the server cut the connection.
+func TestInboxOnConnect(t *testing.T) {
+	sys, _ := system(t, nil)
+	cfg := inboxConfig(t, sys)
+	var n atomic.Int32
+	cfg.OnConnect = func() { n.Add(1) }
+	in, err := NewInbox(cfg, func(context.Context, *Incoming) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); in.Run(ctx, Position{}) }()
+	defer func() { cancel(); <-done }()
+	eventually(t, 5*time.Second, "the first session", func() bool { return n.Load() == 1 })
+	sys.DropConnections()
+	eventually(t, 5*time.Second, "a session after the cut", func() bool { return n.Load() == 2 })
 }

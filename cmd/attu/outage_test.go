@@ -194,3 +194,49 @@ func deliverInbound(t *testing.T, sys mailSystem, from, rcpt string, raw []byte)
 		t.Fatal(err)
 	}
 }
+
+// A reply waits after attu's SMTP server could not be reached, its next
+// attempt far off; when the IMAP connection comes back after a cut, the
+// daemon sends it at once, as a network back for one server is likely
+// back for the other.
+func TestDaemonIMAPReconnectWakesOutbox(t *testing.T) {
+	ld := startLoopbackDaemon(t, 60*time.Second, mail.OutboxConfig{RetryMin: 40 * time.Second, RetryMax: time.Minute}, "player")
+	if err := ld.sys.StopSMTP(); err != nil {
+		t.Fatal(err)
+	}
+	html := "From: <" + ld.addr["player"] + ">\r\nTo: <" + ld.own + ">\r\nSubject: my orders\r\nMessage-ID: <html-1@attu.test>\r\n" +
+		"MIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>game: g1</p>\r\n"
+	if err := ld.sys.Deliver(ld.addr["player"], ld.own, []byte(html)); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if ms := unsent(t, ld.db); len(ms) == 1 && ms[0].Attempts > 0 {
+			if wait := time.Until(ms[0].NextAttempt); wait < 20*time.Second {
+				t.Fatalf("the next attempt is %v away, want about 32 to 40 s", wait)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the answer to the HTML mail was not queued and tried")
+		}
+	}
+	if err := ld.sys.StartSMTP(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := len(ld.sys.Deliveries()); n != 1 {
+		t.Fatalf("%d deliveries before the IMAP cut, want only the player's mail", n)
+	}
+	cut := time.Now()
+	ld.sys.DropConnections()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ds, err := ld.sys.WaitDeliveries(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds[1].User != "player" || !strings.Contains(string(ds[1].Data), "In-Reply-To: <html-1@attu.test>") {
+		t.Errorf("the second delivery is not the answer:\n%.1000s", ds[1].Data)
+	}
+	t.Logf("the answer went %v after the IMAP cut", time.Since(cut).Round(time.Millisecond))
+}
