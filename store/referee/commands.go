@@ -103,6 +103,7 @@ func init() {
 		{name: "replace", token: true, who: umpireOnly, run: cmdReplace},
 		{name: "end", token: true, who: umpireOnly, run: cmdEnd},
 		{name: "standings", over: true, run: cmdStandings},
+		{name: "digest", who: umpireOnly, over: true, run: cmdDigest},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
 	}
 }
