@@ -2,12 +2,24 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 )
+
+// The mail reader knows every command word of the service, so that the
+// daemon's log names the command of every mail that carries one.
+func TestMailKnowsEveryCommand(t *testing.T) {
+	for _, c := range commands {
+		if !slices.Contains(mail.DefaultCommands(), c.name) {
+			t.Errorf("mail.DefaultCommands lacks %q", c.name)
+		}
+	}
+}
 
 // Every command carried out is on the game's hash-chained log and in the
 // next reports of those who may know of it: a player's command that
