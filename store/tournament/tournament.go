@@ -125,9 +125,10 @@ func (t *Tournament) current() *Round {
 
 // Director runs the tournaments of a database. It is the game service's
 // Hook (referee.Config.Hook): told of every game that ends, it records
-// the result and mails the standings in that game's own transaction; it
-// answers "standings"; and after each Tick it creates the next round's
-// games when a round is over and mails the umpire's daily digest. It
+// the result and mails the standings in that game's own transaction,
+// pairing the next round when the game ended one; it answers "standings"
+// and "digest"; and after each Tick it creates the next round's games and
+// mails the umpire's digest. It
 // keeps nothing in memory: everything is on the store's shelf.
 type Director struct {
 	// Rand draws the sides of SidesDrawn and, when set, each game's dice
@@ -564,10 +565,12 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 }
 
 // Tick does what time brings to every tournament (referee.Hook): games
-// planned but not created (after a crash) are created, a game that ended
-// without being scored (ended by a service without the hook) is scored
-// in a transaction of its own, the next round begins when a round is over
-// and the file says auto, and the umpire's digest goes out once a day.
+// planned but not created (a round paired as the last one ended, or left
+// by a crash) are created, a game that ended without being scored (ended
+// by a service without the hook) is scored in a transaction of its own,
+// the next round begins when a round is over and the file says auto (if
+// its end did not pair it already), and the umpire's digest goes out once
+// a day and when asked for.
 // Everything is decided from the record, so calling it again does
 // nothing more.
 func (d *Director) Tick(s *referee.Service, now time.Time) error {

@@ -440,7 +440,7 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 		}
 	}
 	// The digest came once a day and shows the late player's lateness
-	// from the day the deadline passed.
+	// once the game is scored.
 	if len(digests) < 3 {
 		t.Fatalf("%d digests", len(digests))
 	}
