@@ -220,8 +220,13 @@ func cmdDigest(c *call) error {
 	if err != nil {
 		return err
 	}
-	if !ok {
+	switch {
+	case !ok:
 		c.text = none
+	case c.in == nil:
+		// From the command line the umpire reads the answer at once; by
+		// mail the digest itself is the answer.
+		c.text = "The digest goes to you by mail at the daemon's next tick; attu tournament status -v prints it now.\n"
 	}
 	return nil
 }
