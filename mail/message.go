@@ -587,7 +587,7 @@ func dropAttribution(keep []string, last int) ([]string, int) {
 }
 
 // hasEnvelope tells whether a body holds orders: every orders file starts
-// with its envelope (DESIGN 3.0), a mapping at the left margin. A token
+// with its envelope (game, side, turn, wait), a mapping at the left margin. A token
 // line alone does not count: a command that changes the game carries one.
 func hasEnvelope(text string) bool {
 	for _, l := range strings.Split(text, "\n") {
