@@ -636,11 +636,13 @@ func (w *gameTx) save() error {
 	return w.b.Put(kGame, b)
 }
 
-// append chains e to the log, stores the snapshot snap (if any) under e's
-// sequence number, and moves the head.
+// append chains e to the log with a secret of its own (Entry.Secret),
+// stores the snapshot snap (if any) under e's sequence number, and moves
+// the head.
 func (w *gameTx) append(e *Entry, snap []byte) error {
 	e.Seq = w.g.Entries + 1
 	e.Prev = w.g.Head
+	e.Secret = newSecret()
 	b, err := encodeEntry(e)
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)
