@@ -25,7 +25,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -244,6 +244,11 @@ var migrations = []func(tx *bolt.Tx) error{
 	// Version 8: every text and attachment body is compressed on its own,
 	// none against another (migrateBlobs, blob.go).
 	7: migrateBlobs,
+	// Version 9: every new log entry commits a random secret
+	// (Entry.Secret). Hashed entries are never rewritten, so older
+	// entries keep none; the version stops an earlier release from
+	// writing entries without one after entries with one.
+	8: func(tx *bolt.Tx) error { return nil },
 }
 
 // checkVersion accepts a file of this release's schema, for reading only.

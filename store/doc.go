@@ -135,7 +135,7 @@ goes on in every later entry, each of 26 base32 characters or more.
 
 # Schema
 
-Schema version 8. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 9. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON unless
 said otherwise.
 
@@ -208,6 +208,9 @@ against the first as a preset dictionary ('d' in the blobs bucket),
 indexed in a bucket blob-dicts; the migration decompresses each such
 body, checks it against its hash, stores it as version 8 does, and
 deletes that bucket.
+Version 9 gives every new log entry its secret (see Log); the entries of
+a version 8 file keep none, since hashed entries are never rewritten, and
+the file is otherwise read as it is.
 
 # Outbox and attachments
 
