@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // IsAutomatic tells whether a mail was sent by a program rather than a
@@ -79,56 +81,44 @@ func firstWord(s string) string {
 	return s
 }
 
-// RateLimiter allows at most N events per sender within a sliding window,
-// so a sender who keeps sending bad mail (or a loop attu failed to spot)
-// gets a bounded number of error replies. It is safe for concurrent use.
-type RateLimiter struct {
-	n      int
-	window time.Duration
-	now    func() time.Time
-
-	mu   sync.Mutex
-	seen map[string][]time.Time
+// Limiter bounds the answers each sender gets, so that a sender who keeps
+// sending mail attu cannot read (or a loop attu failed to spot) gets a
+// bounded number of answers: a token bucket per sender (rate.Limiter) that
+// holds n answers and refills at n per window, so n answers at once, then
+// one each window/n. Senders compare without regard to case. It is safe
+// for concurrent use.
+type Limiter struct {
+	n       int
+	every   rate.Limit
+	mu      sync.Mutex
+	senders map[string]*rate.Limiter
 }
 
-// NewRateLimiter allows n events per sender within window; now is the
-// clock (time.Now when nil).
-func NewRateLimiter(n int, window time.Duration, now func() time.Time) *RateLimiter {
-	if now == nil {
-		now = time.Now
-	}
-	return &RateLimiter{n: n, window: window, now: now, seen: map[string][]time.Time{}}
+// NewLimiter allows each sender n answers per window.
+func NewLimiter(n int, window time.Duration) *Limiter {
+	return &Limiter{n: n, every: rate.Every(window / time.Duration(n)), senders: map[string]*rate.Limiter{}}
 }
 
-// maxSenders bounds the memory of a RateLimiter: beyond it, senders with
-// no event inside the window are forgotten.
+// maxSenders bounds the memory of a Limiter: beyond it, the senders whose
+// bucket is full again are forgotten, which changes nothing for them.
 const maxSenders = 10000
 
-// Allow records an event for sender and tells whether it is within the
-// limit. A refused event is not recorded, so a sender comes back under the
-// limit as soon as its oldest event leaves the window.
-func (r *RateLimiter) Allow(sender string) bool {
+// Allow tells whether sender may get an answer at now, and if so counts it.
+func (l *Limiter) Allow(sender string, now time.Time) bool {
 	key := strings.ToLower(strings.TrimSpace(sender))
-	now := r.now()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.seen) > maxSenders {
-		for k, ts := range r.seen {
-			if len(ts) == 0 || now.Sub(ts[len(ts)-1]) >= r.window {
-				delete(r.seen, k)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.senders) >= maxSenders {
+		for k, r := range l.senders {
+			if r.TokensAt(now) >= float64(l.n) {
+				delete(l.senders, k)
 			}
 		}
 	}
-	ts := r.seen[key]
-	i := 0
-	for i < len(ts) && now.Sub(ts[i]) >= r.window {
-		i++
+	r := l.senders[key]
+	if r == nil {
+		r = rate.NewLimiter(l.every, l.n)
+		l.senders[key] = r
 	}
-	ts = ts[i:]
-	if len(ts) >= r.n {
-		r.seen[key] = ts
-		return false
-	}
-	r.seen[key] = append(ts, now)
-	return true
+	return r.AllowN(now, 1)
 }

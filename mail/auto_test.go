@@ -43,9 +43,6 @@ func TestGameRouting(t *testing.T) {
 	if got := SubjectText("Re: Fwd: [attu g1]  Re: status"); got != "status" {
 		t.Errorf("SubjectText: %q", got)
 	}
-	if GameTag("g1") != "[attu g1]" {
-		t.Error(GameTag("g1"))
-	}
 	// An address wins over the subject; Delivered-To serves a Bcc.
 	m := &Message{To: []string{"attu+g1@attu.test"}, Subject: "Re: [attu g2] report"}
 	if g := m.Game(own); g != "g1" {
@@ -95,36 +92,43 @@ func TestIsAutomatic(t *testing.T) {
 	}
 }
 
-func TestRateLimiter(t *testing.T) {
+// A sender gets n answers at once, then one each window/n; other senders
+// are counted apart, and senders gone quiet are forgotten.
+func TestLimiter(t *testing.T) {
 	now := time.Date(1943, 5, 11, 0, 0, 0, 0, time.UTC)
-	r := NewRateLimiter(3, time.Hour, func() time.Time { return now })
+	r := NewLimiter(3, time.Hour)
 	for i := range 3 {
-		if !r.Allow("us@example.org") {
-			t.Fatalf("reply %d refused", i+1)
+		if !r.Allow("us@example.org", now) {
+			t.Fatalf("answer %d refused", i+1)
 		}
 		now = now.Add(time.Minute)
 	}
-	if r.Allow("US@example.org") {
-		t.Error("a fourth reply within the hour allowed (case differs)")
+	if r.Allow("US@example.org", now) {
+		t.Error("a fourth answer within minutes allowed (case differs)")
 	}
-	if !r.Allow("jp@example.org") {
+	if !r.Allow("jp@example.org", now) {
 		t.Error("another sender refused")
 	}
-	now = now.Add(57 * time.Minute) // the first reply is an hour old
-	if !r.Allow("us@example.org") {
-		t.Error("refused after the oldest reply left the window")
+	now = now.Add(20 * time.Minute) // a third of the hour since the first
+	if !r.Allow("us@example.org", now) {
+		t.Error("refused once a third of the window has passed")
 	}
-	if r.Allow("us@example.org") {
-		t.Error("allowed two once one slot freed")
+	if r.Allow("us@example.org", now) {
+		t.Error("allowed two once one was due")
+	}
+	// One answer per window: exactly one in any window.
+	one := NewLimiter(1, time.Hour)
+	if !one.Allow("x@example.org", now) || one.Allow("x@example.org", now.Add(59*time.Minute)) || !one.Allow("x@example.org", now.Add(time.Hour)) {
+		t.Error("NewLimiter(1, hour) does not give one answer an hour")
 	}
 	// Many senders do not grow it without bound.
 	for i := range maxSenders + 10 {
-		r.Allow(fmt.Sprintf("s%d@example.org", i))
+		r.Allow(fmt.Sprintf("s%d@example.org", i), now)
 	}
 	now = now.Add(2 * time.Hour)
-	r.Allow("last@example.org")
-	r.Allow("last2@example.org")
-	if n := len(r.seen); n > 10 {
+	r.Allow("last@example.org", now)
+	r.Allow("last2@example.org", now)
+	if n := len(r.senders); n > 10 {
 		t.Errorf("%d senders remembered after all went quiet", n)
 	}
 }

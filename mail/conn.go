@@ -56,7 +56,7 @@ func ParseSecurity(s string) (Security, error) {
 }
 
 // checkSecurity refuses plaintext to anything but a loopback address, so
-// that a password never crosses a network in clear (DESIGN 6).
+// that a password never crosses a network in clear.
 func checkSecurity(sec Security, addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {

@@ -1,13 +1,13 @@
 /*
-Package mail is attu's connection to one ordinary mailbox (DESIGN 6): an
+Package mail is attu's connection to one ordinary mailbox: an
 IMAP inbox watched with IDLE (RFC 2177) or polled, the extraction of
 orders and commands from incoming mail (RFC 5322, MIME per RFC 2045-2049),
-loop and abuse protection (RFC 3834 automatic mail, per-sender rate
-limits, size caps, optional DKIM per RFC 6376), and SMTP sending from the
+loop and abuse protection (RFC 3834 automatic mail, a per-sender answer
+limit, size caps, optional DKIM per RFC 6376), and SMTP sending from the
 store's outbox with retries.
 
-It imports nothing else of attu: cmd/attu wires it to the store and the
-game service. Sub-package loopback is a small in-memory IMAP and SMTP
+It imports nothing else of attu: cmd/attu/daemon wires it to the store and
+the game service. Sub-package loopback is a small in-memory IMAP and SMTP
 system on 127.0.0.1 for the demo and for tests.
 
 # Basics
@@ -46,7 +46,8 @@ The game service's message (store/referee.Message) takes From, To (here
 To, Cc and DeliveredTo together), Subject, MessageID, InReplyTo, Orders
 (nil when empty), Text, and Automatic from IsAutomatic.
 
-Outgoing mail waits in the store; the outbox worker sends it.
+Outgoing mail waits in the store; the outbox worker, one goroutine, sends
+it once the transaction that queued it has committed.
 
 	s, err := mail.NewSender(mail.SMTPConfig{Addr: "smtp.example.org:587", From: own, Username: user, Password: pass})
 	out := mail.NewOutbox(queue, s, mail.OutboxConfig{}) // queue adapts store.DB

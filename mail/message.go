@@ -120,7 +120,7 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// DefaultCommands are the command words of DESIGN 6, players' and
+// DefaultCommands are the command words of attu's mail commands, players' and
 // umpire's, and those the game service adds (absent, takeback, agree,
 // go).
 func DefaultCommands() []string {
@@ -586,7 +586,7 @@ func dropAttribution(keep []string, last int) ([]string, int) {
 }
 
 // hasEnvelope tells whether a body holds orders: every orders file starts
-// with its envelope (DESIGN 3.0), a mapping at the left margin. A token
+// with its envelope (game, side, turn, wait), a mapping at the left margin. A token
 // line alone does not count: a command that changes the game carries one.
 func hasEnvelope(text string) bool {
 	for _, l := range strings.Split(text, "\n") {

@@ -3,20 +3,26 @@ package mail
 import (
 	"regexp"
 	"strings"
-
-	"github.com/attu-pbem/attu/store"
 )
 
-// A game id in an address or a subject tag has the syntax of
-// store.GameIDPattern, which the game service routes mail with too: ids
-// outside it cannot be addressed by mail. The tag's word "attu" and the id
-// are read in any case, and the id lower-cased, since mail systems may
-// change the case of what they carry.
-var subjectTag = regexp.MustCompile(`(?i)\[attu\s+(` + store.GameIDPattern + `)\]`)
+// GameIDPattern is the syntax of a game's id, a regular expression without
+// anchors: a lower-case letter or digit, then up to 31 lower-case letters,
+// digits and dashes. Such an id passes unchanged through a plus-address's
+// local part (attu+ID@host) and a subject tag ([attu ID]); ids outside it
+// cannot be addressed by mail. The game service gives games only such ids
+// and routes mail with this pattern too, so that the two agree.
+const GameIDPattern = `[a-z0-9][a-z0-9-]{0,31}`
+
+// The tag's word "attu" and the id are read in any case, and the id
+// lower-cased, since mail systems may change the case of what they carry.
+var (
+	subjectTag   = regexp.MustCompile(`(?i)\[attu\s+(` + GameIDPattern + `)\]`)
+	gameIDSyntax = regexp.MustCompile(`^` + GameIDPattern + `$`)
+)
 
 // ValidGameID tells whether id can be used in a plus-address and a
-// subject tag (store.ValidGameID).
-func ValidGameID(id string) bool { return store.ValidGameID(id) }
+// subject tag: it matches GameIDPattern.
+func ValidGameID(id string) bool { return gameIDSyntax.MatchString(id) }
 
 // GameFromAddress returns the game of a plus-address of the mailbox own:
 // "attu+g1@example.org" is game g1 of "attu@example.org". Local parts and
@@ -44,9 +50,6 @@ func GameFromSubject(subject string) (string, bool) {
 	}
 	return strings.ToLower(m[1]), true
 }
-
-// GameTag returns the subject tag of a game, for the subjects of replies.
-func GameTag(id string) string { return "[attu " + id + "]" }
 
 // Game returns the game a mail is for, addressed to the mailbox own: a
 // plus-address among Delivered-To (what the server delivered to, even

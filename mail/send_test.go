@@ -214,14 +214,17 @@ func (q *memQueue) find(id uint64) (*queued, error) {
 	return nil, fmt.Errorf("no mail %d", id)
 }
 
-func (q *memQueue) MarkSent(id uint64, t time.Time) error {
+func (q *memQueue) MarkSent(ids []uint64, t time.Time) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	m, err := q.find(id)
-	if err == nil {
+	for _, id := range ids {
+		m, err := q.find(id)
+		if err != nil {
+			return err
+		}
 		m.sent, m.Attempts = t, m.Attempts+1
 	}
-	return err
+	return nil
 }
 
 func (q *memQueue) Retry(id uint64, cause error, next time.Time) error {

@@ -14,7 +14,6 @@ import (
 	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -50,25 +49,6 @@ var (
 type DB struct {
 	bolt *bolt.DB
 	now  func() time.Time
-	prep atomic.Pointer[Preparer]
-}
-
-// A Preparer is given the mails a transaction queues (Transact), as they
-// will be read back with their bodies (but the pictures still to draw,
-// Attachment.ToDraw), while the transaction is about to commit, and
-// returns what to call once it has committed or failed. The mails are
-// the Preparer's; it must not touch the database before done is called,
-// and done must not block.
-type Preparer func(ms []Mail) (done func(committed bool))
-
-// SetPreparer makes p see the mails of every transaction Transact runs
-// from now on; nil stops it.
-func (db *DB) SetPreparer(p Preparer) {
-	if p == nil {
-		db.prep.Store(nil)
-		return
-	}
-	db.prep.Store(&p)
 }
 
 // Options tunes Open. The zero value is fine.

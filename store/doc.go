@@ -3,7 +3,7 @@ Package store keeps attu's games in one bbolt file: each game's record, its
 append-only hash-chained log, a snapshot of the position after every
 resolved step, its dice, and — shared by all games — the ledger of processed
 mails and the outbox of mails to send. It also exports a finished game as one
-JSON document and audits such a document (DESIGN section 5).
+JSON document and audits such a document.
 
 # Basics
 
@@ -238,10 +238,10 @@ some 20 MB; kept as such, the file would hold that much. Instead:
     it Attachment.Redrawable and records the log entry whose position
     (and, with Attachment.DrawnEvents, whose events) it shows, and for
     whom (Attachment.DrawnFor). A report's picture is queued without its
-    body (Attachment.ToDraw): the game service draws it beside the
-    transaction and hands it to the sender, or draws it again after a
-    restart; a picture queued with its body (a resend) has it dropped
-    once its mail is sent (MarkSent, MarkSentAll), its hash and size
+    body (Attachment.ToDraw): the game service draws it from the log
+    when the outbox sends the mail, after the transaction committed; a
+    picture queued with its body (a resend) has it dropped once its mail
+    is sent (MarkSent, MarkSentAll), its hash and size
     kept (Attachment.Dropped). The game service's "resend" draws the
     picture again from Txn.StateAt and Txn.Entry, with the same drawing
     code, so the player gets the bytes first sent. Keeping even the last
@@ -249,12 +249,6 @@ some 20 MB; kept as such, the file would hold that much. Instead:
     pictures, and bbolt, rewriting the leaves around what a commit
     changes, would keep touching them: a daemon's resident memory grows
     with the pages of the file it touches.
-
-A Preparer (SetPreparer) is shown the mails a transaction queues just
-before it commits, and told afterwards whether it did: the daemon gives
-the SMTP server each report then, all but the end of its data, and ends
-it once the commit is durable (mail.Sender.Prepare), so that a report
-leaves as soon as, and never before, the step it tells of is kept.
 
 A mail's own record is then a few hundred bytes, rewritten cheaply when
 it is sent or retried; the unsent mails are indexed, so the sender's

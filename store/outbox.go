@@ -163,9 +163,9 @@ type Attachment struct {
 	// when it is needed (resend).
 	//
 	// Such an attachment may also be queued without its body (Dropped,
-	// no SHA256, Size 0, DrawnFor set): the game service draws it while
-	// the transaction that queues it commits, and the sender takes it
-	// from the service when it sends the mail (ToDraw).
+	// no SHA256, Size 0, DrawnFor set): the game service draws it from
+	// the log when the mail is sent, after that transaction committed
+	// (ToDraw).
 	Redrawable bool `json:"redrawable,omitempty"`
 	// DrawnAt is the log entry whose position a Redrawable body shows,
 	// set by the game service; 0 in a mail queued before schema 7, whose
@@ -191,14 +191,6 @@ func (a *Attachment) ToDraw() bool {
 // can be drawn again, and from what is recorded.
 func (a *Attachment) dropOnceSent() bool { return a.Redrawable && a.DrawnAt != 0 }
 
-// queuedAs is m as it is queued: numbered id in the outbox, of game,
-// queued by entry or receipt at now, never tried.
-func queuedAs(m Mail, id uint64, game string, entry, receipt uint64, now time.Time) Mail {
-	m.ID, m.Game, m.Entry, m.Receipt, m.Queued = id, game, entry, receipt, now
-	m.Attempts, m.NextAttempt, m.LastError, m.Sent = 0, time.Time{}, "", time.Time{}
-	return m
-}
-
 func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
 	return w.queueFor(w.g.ID, mails, entry, receipt, now)
 }
@@ -211,7 +203,10 @@ func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now 
 		if err != nil {
 			return nil, err
 		}
-		m = queuedAs(m, id, game, entry, receipt, now)
+		// Numbered id in the outbox, of game, queued by entry or receipt
+		// at now, never tried.
+		m.ID, m.Game, m.Entry, m.Receipt, m.Queued = id, game, entry, receipt, now
+		m.Attempts, m.NextAttempt, m.LastError, m.Sent = 0, time.Time{}, "", time.Time{}
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}

@@ -17,7 +17,7 @@ import (
 // service does with an incoming mail or at a deadline — orders applied,
 // a command recorded, a rollback, the end, the service's own record of
 // the game, the mails it sends and the mail's ledger receipt — is written
-// together or not at all (DESIGN 2, 6). Its methods must be called only
+// together or not at all. Its methods must be called only
 // from the function given to Transact, and must not call the DB.
 type Txn struct {
 	tx   *bolt.Tx
@@ -57,7 +57,6 @@ type queued struct {
 // ledger and the outbox alone.
 func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt, error) {
 	var r Receipt
-	var done func(committed bool) // the Preparer's (SetPreparer)
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		w, err := openGame(tx, id)
 		if err != nil {
@@ -80,19 +79,12 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 			}
 		}
 		var ids []uint64
-		prep := db.prep.Load()
-		var prepared []Mail
 		for _, q := range t.mails {
 			got, err := w.queue([]Mail{q.mail}, q.entry, seq, t.now)
 			if err != nil {
 				return err
 			}
 			ids = append(ids, got...)
-			if prep != nil {
-				m := queuedAs(q.mail, got[0], id, q.entry, seq, t.now)
-				m.Attachments = slices.Clone(m.Attachments) // the Preparer's own
-				prepared = append(prepared, m)
-			}
 		}
 		if mail != nil {
 			outcome := t.outcome
@@ -112,14 +104,8 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 		} else if mail == nil && len(t.mails) == 0 && !t.amended {
 			return errUnchanged
 		}
-		if len(prepared) > 0 {
-			done = (*prep)(prepared)
-		}
 		return nil
 	})
-	if done != nil {
-		done(err == nil)
-	}
 	if errors.Is(err, errUnchanged) {
 		err = nil
 	}
@@ -176,7 +162,7 @@ func (t *Txn) Queue(mails ...Mail) {
 }
 
 // Note appends an entry of kind note: something that changes no position
-// but belongs in the record (DESIGN 6: every command is logged). side is
+// but belongs in the record (every command is logged). side is
 // who gave the command (NoSide for the server); with fromMail the entry
 // carries the transaction's mail's Message-ID, which its receipt then
 // names.

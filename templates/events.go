@@ -34,18 +34,6 @@ func EventText(ev adjudicator.Event) string {
 	return strings.TrimSpace(b.String())
 }
 
-// EventTexts words the events side reads, in order: each redacted for side
-// (adjudicator.Redact), then EventText.
-func EventTexts(evs []adjudicator.Event, side adjudicator.Side) []string {
-	var out []string
-	for _, e := range evs {
-		if r, ok := adjudicator.Redact(e, side); ok {
-			out = append(out, EventText(r))
-		}
-	}
-	return out
-}
-
 var eventFuncs = template.FuncMap{
 	"side":       sideName,
 	"enemy":      func(s adjudicator.Side) adjudicator.Side { return s.Enemy() },

@@ -14,6 +14,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-smtp"
 
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -105,7 +106,7 @@ type testDaemon struct {
 	dbPath string
 	log    *slog.Logger
 	svc    *referee.Service
-	d      *daemon
+	d      *daemon.Daemon
 	acct   map[string]mailAccount
 	stop   func() // ends the daemon and closes the database
 }
@@ -136,7 +137,7 @@ func (td *testDaemon) newGame(t *testing.T, name string) *referee.Created {
 	if err != nil {
 		t.Fatal(err)
 	}
-	td.d.outbox.Kick()
+	td.d.Kick()
 	return c
 }
 
@@ -160,7 +161,7 @@ func (td *testDaemon) start(t *testing.T) {
 	in.RetryMin, in.RetryMax, in.Timeout = 100*time.Millisecond, time.Second, 10*time.Second
 	out := td.acct["attu"].SMTP
 	out.Timeout = 10 * time.Second
-	td.d, err = newDaemon(td.svc, daemonConfig{Address: td.acct["attu"].Address, IMAP: in, SMTP: out,
+	td.d, err = newDaemon(td.svc, daemon.Config{Address: td.acct["attu"].Address, IMAP: in, SMTP: out,
 		Outbox: mail.OutboxConfig{Interval: 500 * time.Millisecond, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
 		Tick:   time.Second, Logger: td.log})
 	if err != nil {
@@ -168,7 +169,7 @@ func (td *testDaemon) start(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); td.d.run(ctx) }()
+	go func() { defer close(done); td.d.Run(ctx) }()
 	stopped := false
 	td.stop = func() {
 		if stopped {

@@ -21,6 +21,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -101,7 +102,7 @@ func gameFingerprint(t *testing.T, db *store.DB, id string) []byte {
 type badMailGame struct {
 	sys     mailSystem
 	db      *store.DB
-	d       *daemon
+	d       *daemon.Daemon
 	addr    map[string]string
 	acct    map[string]mailAccount
 	box     map[string]string // the mailbox each user's mail lands in
@@ -151,7 +152,7 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 	in.Timeout = 10 * time.Second
 	out := g.acct["attu"].SMTP
 	out.Timeout = 10 * time.Second
-	g.d, err = newDaemon(svc, daemonConfig{Address: g.addr["attu"], IMAP: in, SMTP: out,
+	g.d, err = newDaemon(svc, daemon.Config{Address: g.addr["attu"], IMAP: in, SMTP: out,
 		Outbox: mail.OutboxConfig{Interval: 100 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond},
 		Tick:   time.Second,
 		Logger: testLog(t)})
@@ -169,7 +170,7 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 	runCtx, stop := context.WithCancel(ctx)
 	t.Cleanup(func() { stop(); wg.Wait() })
 	wg.Add(1)
-	go func() { defer wg.Done(); g.d.run(runCtx) }()
+	go func() { defer wg.Done(); g.d.Run(runCtx) }()
 
 	// Turn 1's U.S. decision, by mail: the game is in progress.
 	g.decided = []byte(fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: %s\ndecision: {refit: false, night: false}",
@@ -274,12 +275,12 @@ func (g *badMailGame) settle(t *testing.T, ctx context.Context) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if int(g.d.inbox.Position().LastUID)-int(g.base) >= g.sent && len(pending) == 0 {
+		if int(g.d.Position().LastUID)-int(g.base) >= g.sent && len(pending) == 0 {
 			return
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("the daemon handled %d of %d mails, %d mails unsent", int(g.d.inbox.Position().LastUID)-int(g.base), g.sent, len(pending))
+			t.Fatalf("the daemon handled %d of %d mails, %d mails unsent", int(g.d.Position().LastUID)-int(g.base), g.sent, len(pending))
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
@@ -225,10 +226,10 @@ func (q *memQueue) Pending(_ time.Time, max int) ([]mail.Queued, error) {
 	return slices.Clone(q.q[:n]), nil
 }
 
-func (q *memQueue) MarkSent(id uint64, _ time.Time) error {
+func (q *memQueue) MarkSent(ids []uint64, _ time.Time) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.q = slices.DeleteFunc(q.q, func(m mail.Queued) bool { return m.ID == id })
+	q.q = slices.DeleteFunc(q.q, func(m mail.Queued) bool { return slices.Contains(ids, m.ID) })
 	return nil
 }
 
@@ -262,7 +263,12 @@ func sentMails(tb testing.TB, db *store.DB, ids []uint64, ds []loopback.Delivery
 				tb.Fatalf("mail %d: no %s delivered", o.ID, a.Name)
 			}
 		}
-		out = append(out, outgoing(o))
+		m := mail.Outgoing{From: o.From, To: o.To, Subject: o.Subject, MessageID: o.MessageID,
+			InReplyTo: o.InReplyTo, References: o.References, Date: o.Queued, Text: o.Text}
+		for _, a := range o.Attachments {
+			m.Attachments = append(m.Attachments, mail.Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
+		}
+		out = append(out, m)
 	}
 	return out
 }
@@ -311,7 +317,7 @@ func BenchmarkOrderToReports(b *testing.B) {
 	var lastHandled atomic.Value // when the daemon last committed a mail
 	lastHandled.Store(time.Time{})
 	lg := slog.New(handledHook{func(t time.Time) { lastHandled.Store(t) }})
-	d, err := newDaemon(svc, daemonConfig{Address: m.addr["attu"], IMAP: m.inbox("attu"), SMTP: m.smtp(), Tick: time.Minute, Logger: lg})
+	d, err := newDaemon(svc, daemon.Config{Address: m.addr["attu"], IMAP: m.inbox("attu"), SMTP: m.smtp(), Tick: time.Minute, Logger: lg})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -320,7 +326,7 @@ func BenchmarkOrderToReports(b *testing.B) {
 	defer wg.Wait()
 	defer cancel()
 	wg.Add(1)
-	go func() { defer wg.Done(); d.run(ctx) }()
+	go func() { defer wg.Done(); d.Run(ctx) }()
 
 	// The raw loop, over the same servers.
 	q := &memQueue{}
@@ -362,7 +368,7 @@ func BenchmarkOrderToReports(b *testing.B) {
 		if msg == nil {
 			b.StopTimer()
 			games.create()
-			d.outbox.Kick()
+			d.Kick()
 			waitQuiet(b, m.sys, 500*time.Millisecond)
 			b.StartTimer()
 			continue
@@ -442,7 +448,7 @@ func rssChild() int {
 	defer db.Close()
 	addr := os.Getenv("ATTU_RSS_ADDR")
 	svc := referee.New(db, referee.Config{Address: addr})
-	d, err := newDaemon(svc, daemonConfig{Address: addr,
+	d, err := newDaemon(svc, daemon.Config{Address: addr,
 		IMAP: mail.InboxConfig{Addr: os.Getenv("ATTU_RSS_IMAP"), Security: mail.Plain, Username: "attu", Password: os.Getenv("ATTU_RSS_PASS"),
 			Processed: "attu-done", Timeout: 10 * time.Second},
 		SMTP: mail.SMTPConfig{Addr: os.Getenv("ATTU_RSS_SMTP"), Security: mail.Plain, Timeout: 10 * time.Second}})
@@ -460,7 +466,7 @@ func rssChild() int {
 	fmt.Printf("Tick: %d ms\n", time.Since(t0).Milliseconds())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { d.run(ctx); close(done) }()
+	go func() { d.Run(ctx); close(done) }()
 	fmt.Println("ready")
 	bufio.NewReader(os.Stdin).ReadString('\n') // the parent says when
 	runtime.GC()

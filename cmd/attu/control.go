@@ -1,15 +1,10 @@
 package main
 
 // The operator's commands (status, show, export, umpire, new) work whether
-// or not the mail daemon runs. bbolt lets one process hold the file for
-// writing and shuts every other out, readers included, so while attu
-// serve runs a command cannot open the database itself. The daemon
-// therefore listens on a Unix socket beside the database (FILE.sock, mode
-// 0600, its owner's only) and runs those commands inside its own process,
-// through the same code, on its own database and game service: a command
-// that changes a game goes through the service's transactions, and its
-// mails are sent at once; a command that only reads sees no game change
-// half-way (the daemon's game changes wait for it).
+// or not the mail daemon runs. While attu serve holds the database, it
+// runs them inside its own process, through the same code, on its own
+// database and game service (see package daemon), listening on a Unix
+// socket beside the database (FILE.sock).
 //
 // A command first opens the file itself, for a short while; when the file
 // is held, it hands its arguments to the daemon on the socket and prints
@@ -20,36 +15,25 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"net"
 	"os"
-	"runtime/debug"
-	"sync"
 	"time"
 
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
 
-// Timing of the handover to the daemon.
-const (
-	// openWait is how long a command waits for the file before it asks
-	// the daemon: long enough for another command to finish, short
-	// enough not to be noticed.
-	openWait = 300 * time.Millisecond
-	// controlTimeout bounds one command run by the daemon, from the
-	// request to the end of the answer.
-	controlTimeout = 2 * time.Minute
-	// maxControlRequest caps a request's size: arguments only.
-	maxControlRequest = 1 << 20
-)
+// openWait is how long a command waits for the file before it asks the
+// daemon: long enough for another command to finish, short enough not to
+// be noticed.
+const openWait = 300 * time.Millisecond
 
 // otherCommandWait is how long a command waits for the file when no
 // daemon answers on its socket: another command may be using it.
@@ -66,10 +50,10 @@ type session struct {
 	name           string
 	args           []string
 	stdout, stderr io.Writer
-	host           *controlHost
+	host           *daemon.Host
 	// files are what the command wrote, when it runs inside the daemon:
 	// sent back to the command line, which writes them.
-	files []controlFile
+	files []daemon.File
 }
 
 // operators are the commands the daemon runs for the command line.
@@ -108,17 +92,12 @@ const (
 // It returns the command's exit status.
 func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
 	if h := s.host; h != nil {
-		if a == reads {
-			h.gate.RLock()
-			defer h.gate.RUnlock()
-			return fn(h.db)
+		var code int
+		run := h.Read
+		if a == writes {
+			run = h.Write
 		}
-		code := func() int {
-			h.gate.Lock()
-			defer h.gate.Unlock()
-			return fn(h.db)
-		}()
-		h.kick()
+		run(func() { code = fn(h.DB) })
 		return code
 	}
 	opts := &store.Options{Timeout: openWait, ReadOnly: a == reads}
@@ -154,10 +133,10 @@ func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
 // one made for this command with cfg.
 func (s *session) service(db *store.DB, cfg referee.Config) (*referee.Service, error) {
 	if h := s.host; h != nil {
-		if cfg.Address != "" && !mail.SameAddress(cfg.Address, h.address) {
-			return nil, fmt.Errorf("the running daemon plays through %s, not %s: a game on another mailbox needs a database and a daemon of its own", h.address, cfg.Address)
+		if cfg.Address != "" && !mail.SameAddress(cfg.Address, h.Address) {
+			return nil, fmt.Errorf("the running daemon plays through %s, not %s: a game on another mailbox needs a database and a daemon of its own", h.Address, cfg.Address)
 		}
-		return h.svc, nil
+		return h.Service, nil
 	}
 	return referee.New(db, cfg), nil
 }
@@ -167,46 +146,22 @@ func (s *session) service(db *store.DB, cfg referee.Config) (*referee.Service, e
 // write.
 func (s *session) writeFile(name string, data []byte, perm os.FileMode) error {
 	if s.host != nil {
-		s.files = append(s.files, controlFile{Name: name, Data: data, Perm: uint32(perm)})
+		s.files = append(s.files, daemon.File{Name: name, Data: data, Perm: uint32(perm)})
 		return nil
 	}
 	return os.WriteFile(name, data, perm)
-}
-
-// controlRequest is what the command line sends the daemon: one JSON
-// object, then it half-closes the connection.
-type controlRequest struct {
-	Command string   `json:"command"`
-	Args    []string `json:"args"`
-}
-
-// controlFile is a file a command wrote inside the daemon.
-type controlFile struct {
-	Name string `json:"name"`
-	Data []byte `json:"data"`
-	Perm uint32 `json:"perm"`
-}
-
-// controlAnswer is the daemon's answer: what the command printed (as
-// bytes, which JSON carries whatever they are), its exit status and the
-// files it wrote.
-type controlAnswer struct {
-	Stdout []byte        `json:"stdout"`
-	Stderr []byte        `json:"stderr"`
-	Code   int           `json:"code"`
-	Files  []controlFile `json:"files,omitempty"`
 }
 
 // remote runs the session's command in the daemon that holds the
 // database at path, on conn, and prints and writes what it answers.
 func (s *session) remote(conn net.Conn, path string) int {
 	sock := controlSocket(path)
-	conn.SetDeadline(time.Now().Add(controlTimeout))
-	if err := json.NewEncoder(conn).Encode(controlRequest{Command: s.name, Args: s.args}); err != nil {
+	conn.SetDeadline(time.Now().Add(daemon.ControlTimeout))
+	if err := json.NewEncoder(conn).Encode(daemon.Request{Command: s.name, Args: s.args}); err != nil {
 		s.errorf("asking the daemon on %s: %v", sock, err)
 		return 1
 	}
-	var ans controlAnswer
+	var ans daemon.Answer
 	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&ans); err != nil {
 		s.errorf("the daemon on %s did not answer: %v", sock, err)
 		return 1
@@ -222,106 +177,22 @@ func (s *session) remote(conn net.Conn, path string) int {
 	return ans.Code
 }
 
-// controlHost is what the daemon lends the commands it runs.
-type controlHost struct {
-	db      *store.DB
-	svc     *referee.Service
-	address string
-	// gate is held for reading by commands that read, and for writing
-	// by the daemon while it changes games and by commands that write.
-	gate *sync.RWMutex
-	// kick wakes the outbox worker, for the mails a command queued.
-	kick func()
-	log  *slog.Logger
-}
-
-// listenControl opens the daemon's socket at path, mode 0600. The caller
-// holds the database's lock, so no other daemon serves it: a socket left
-// at path by one that was killed is removed. Anything else at path is
-// left alone and refused.
-func listenControl(path string) (*net.UnixListener, error) {
-	if fi, err := os.Lstat(path); err == nil {
-		if fi.Mode().Type() != fs.ModeSocket {
-			return nil, fmt.Errorf("control socket %s: a file that is not a socket is in the way", path)
-		}
-		if err := os.Remove(path); err != nil {
-			return nil, fmt.Errorf("control socket %s: removing the one a stopped daemon left: %w", path, err)
-		}
-	}
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		return nil, fmt.Errorf("control socket: %w", err)
-	}
-	// Until this chmod the socket has the umask's mode; serveControl
-	// also checks who connects (peerAllowed).
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("control socket: %w", err)
-	}
-	return ln, nil
-}
-
-// serveControl answers commands on ln until ctx ends, then closes ln (which
-// removes the socket) and waits for the commands under way.
-func serveControl(ctx context.Context, ln *net.UnixListener, h *controlHost) {
-	var wg sync.WaitGroup
-	go func() { <-ctx.Done(); ln.Close() }()
-	for {
-		conn, err := ln.AcceptUnix()
-		if err != nil {
-			if ctx.Err() == nil {
-				h.log.Error("control socket", "err", err)
-			}
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer conn.Close()
-			h.serve(conn)
-		}()
-	}
-	wg.Wait()
-}
-
-// serve runs one command from the command line.
-func (h *controlHost) serve(conn *net.UnixConn) {
-	conn.SetDeadline(time.Now().Add(controlTimeout))
-	if err := peerAllowed(conn); err != nil {
-		h.log.Warn("control socket: connection refused", "err", err)
-		return
-	}
-	var req controlRequest
-	if err := json.NewDecoder(io.LimitReader(conn, maxControlRequest)).Decode(&req); err != nil {
-		h.log.Warn("control socket: unreadable request", "err", err)
-		return
-	}
-	var out, errs bytes.Buffer
-	ans := controlAnswer{Code: 2}
+// runOperator is the daemon's Config.Operator: it runs an operator
+// command inside the daemon, on the database and service h lends it.
+func runOperator(h *daemon.Host, req daemon.Request) daemon.Answer {
 	f, ok := operators[req.Command]
 	if !ok {
-		fmt.Fprintf(&errs, "attu: the daemon does not run %q\n", req.Command)
-	} else {
-		s := &session{name: req.Command, args: req.Args, stdout: &out, stderr: &errs, host: h}
-		ans.Code = h.run(s, f)
-		ans.Files = s.files
+		return daemon.Answer{Code: 2, Stderr: fmt.Appendf(nil, "attu: the daemon does not run %q\n", req.Command)}
 	}
-	h.log.Info("operator command", "command", req.Command, "exit", ans.Code)
-	ans.Stdout, ans.Stderr = out.Bytes(), errs.Bytes()
-	if err := json.NewEncoder(conn).Encode(ans); err != nil {
-		h.log.Warn("control socket: answering", "command", req.Command, "err", err)
-	}
+	var out, errs bytes.Buffer
+	s := &session{name: req.Command, args: req.Args, stdout: &out, stderr: &errs, host: h}
+	code := f(s)
+	return daemon.Answer{Stdout: out.Bytes(), Stderr: errs.Bytes(), Code: code, Files: s.files}
 }
 
-// run runs one command; a panic in it is logged and answered as an
-// internal error instead of stopping the daemon.
-func (h *controlHost) run(s *session, f func(*session) int) (code int) {
-	defer func() {
-		if p := recover(); p != nil {
-			h.log.Error("operator command panicked", "command", s.name, "panic", p, "stack", string(debug.Stack()))
-			s.errorf("internal error in the daemon; see its log")
-			code = 1
-		}
-	}()
-	return f(s)
+// newDaemon is the daemon of svc with cfg, running the operator commands
+// on its socket.
+func newDaemon(svc *referee.Service, cfg daemon.Config) (*daemon.Daemon, error) {
+	cfg.Operator = runOperator
+	return daemon.New(svc, cfg)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
@@ -45,7 +46,7 @@ func startDaemon(t *testing.T, dir string) *runningDaemon {
 		t.Fatal(err)
 	}
 	svc := referee.New(db, referee.Config{Address: r.own, DB: r.db})
-	d, err := newDaemon(svc, daemonConfig{Address: r.own, Control: controlSocket(r.db),
+	d, err := newDaemon(svc, daemon.Config{Address: r.own, Control: controlSocket(r.db),
 		IMAP:   mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw", IdleRestart: time.Second},
 		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain},
 		Outbox: mail.OutboxConfig{Interval: time.Minute}}) // only a kick sends soon
@@ -55,7 +56,7 @@ func startDaemon(t *testing.T, dir string) *runningDaemon {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); d.run(ctx) }()
+	go func() { defer wg.Done(); d.Run(ctx) }()
 	var once sync.Once
 	r.stop = func() {
 		once.Do(func() {
@@ -236,7 +237,7 @@ func TestControlSocketLeftBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	d, err := newDaemon(referee.New(db, referee.Config{Address: own}), daemonConfig{Address: own, Control: sock,
+	d, err := newDaemon(referee.New(db, referee.Config{Address: own}), daemon.Config{Address: own, Control: sock,
 		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw"},
 		SMTP: mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain}})
 	if err != nil {
@@ -244,7 +245,7 @@ func TestControlSocketLeftBehind(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); d.run(ctx) }()
+	go func() { defer close(done); d.Run(ctx) }()
 	defer func() { cancel(); <-done }()
 	time.Sleep(100 * time.Millisecond)
 	if b, err := os.ReadFile(sock); err != nil || string(b) != "mine" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
@@ -22,7 +23,7 @@ type loopbackDaemon struct {
 	addr map[string]string // each user's
 	db   *store.DB
 	svc  *referee.Service
-	d    *daemon
+	d    *daemon.Daemon
 	ctx  context.Context
 }
 
@@ -42,7 +43,7 @@ func startLoopbackDaemon(t *testing.T, limit time.Duration, outbox mail.OutboxCo
 		t.Fatal(err)
 	}
 	ld.svc = referee.New(ld.db, referee.Config{Address: ld.own})
-	ld.d, err = newDaemon(ld.svc, daemonConfig{Address: ld.own,
+	ld.d, err = newDaemon(ld.svc, daemon.Config{Address: ld.own,
 		IMAP:   mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw", IdleRestart: time.Second},
 		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain},
 		Outbox: outbox, Logger: testLog(t)})
@@ -52,7 +53,7 @@ func startLoopbackDaemon(t *testing.T, limit time.Duration, outbox mail.OutboxCo
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	ld.ctx = ctx
 	done := make(chan struct{})
-	go func() { defer close(done); ld.d.run(ctx) }()
+	go func() { defer close(done); ld.d.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		<-done
@@ -87,7 +88,7 @@ func TestDaemonAnswersHTMLOnlyButNotRobots(t *testing.T) {
 	}
 	// Both mails are handled (the position passed them) and nothing else
 	// was sent: the robot got no answer.
-	for d.inbox.Position().LastUID < 2 {
+	for d.Position().LastUID < 2 {
 		select {
 		case <-ctx.Done():
 			t.Fatal("the inbox did not get past both mails")
@@ -98,7 +99,7 @@ func TestDaemonAnswersHTMLOnlyButNotRobots(t *testing.T) {
 	if n := len(sys.Deliveries()); n != 3 {
 		t.Errorf("%d deliveries, want 3: a robot was answered", n)
 	}
-	if p, err := d.position(); err != nil || p.LastUID < 2 {
+	if p, err := daemon.SavedPosition(ld.db, mail.InboxConfig{Addr: sys.IMAPAddr(), Username: "attu"}); err != nil || p.LastUID < 2 {
 		t.Errorf("the stored inbox position is %+v (%v)", p, err)
 	}
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
@@ -260,7 +261,7 @@ func (p *demoPlayer) send(ctx context.Context, msg *mail.Message, name string, o
 	hdr("To", "<"+msg.From+">")
 	hdr("Subject", mime.QEncoding.Encode("utf-8", "Re: "+msg.Subject))
 	hdr("Date", time.Now().Format(time.RFC1123Z))
-	hdr("Message-ID", newMessageID(p.addr))
+	hdr("Message-ID", daemon.NewMessageID(p.addr))
 	if msg.MessageID != "" {
 		hdr("In-Reply-To", "<"+msg.MessageID+">")
 		hdr("References", "<"+msg.MessageID+">")

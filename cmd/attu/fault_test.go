@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
@@ -21,7 +22,7 @@ import (
 type faultGame struct {
 	sys     *loopback.System
 	db      *store.DB
-	d       *daemon
+	d       *daemon.Daemon
 	players []*templatePlayer
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -51,7 +52,7 @@ func startFaultGame(t *testing.T, smtpDown bool) *faultGame {
 	}
 	t.Cleanup(func() { db.Close() })
 	svc := referee.New(db, referee.Config{Address: addr["attu"]})
-	d, err := newDaemon(svc, daemonConfig{Address: addr["attu"],
+	d, err := newDaemon(svc, daemon.Config{Address: addr["attu"],
 		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw-attu",
 			Processed: "attu-done", Timeout: 5 * time.Second, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond},
 		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain, Timeout: 5 * time.Second},
@@ -82,7 +83,7 @@ func startFaultGame(t *testing.T, smtpDown bool) *faultGame {
 	ctx, cancel := context.WithCancel(context.Background())
 	g.cancel = cancel
 	g.wg.Add(1)
-	go func() { defer g.wg.Done(); d.run(ctx) }()
+	go func() { defer g.wg.Done(); d.Run(ctx) }()
 	for _, p := range g.players {
 		g.wg.Add(1)
 		go func() { defer g.wg.Done(); p.inbox.Run(ctx, mail.Position{}) }()
@@ -243,7 +244,7 @@ func TestDaemonIMAPCut(t *testing.T) {
 	g := startFaultGame(t, false)
 	g.waitApplied(t, 1, 60*time.Second)
 	g.quiet() // the daemon is in IDLE
-	before := g.d.inbox.Position()
+	before := g.d.Position()
 	g.sys.DropConnections()
 	// Mail arriving while the daemon is disconnected: a status command.
 	status := mailText([]string{"From: <alice@attu.test>", "To: <attu+g1@attu.test>", "Subject: [attu g1] status",
@@ -251,7 +252,7 @@ func TestDaemonIMAPCut(t *testing.T) {
 	if err := smtpSend(g.sys.SMTPAddr(), "alice@attu.test", []string{"attu+g1@attu.test"}, status); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); g.d.inbox.Position().LastUID <= before.LastUID; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); g.d.Position().LastUID <= before.LastUID; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the mail delivered after the cut was not handled")
 		}

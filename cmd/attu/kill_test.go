@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -23,6 +24,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
@@ -163,7 +165,7 @@ func (p *templatePlayer) answer(msg *mail.Message) error {
 		return nil
 	}
 	file := strings.Replace(string(tmpl), templates.TokenPlaceholder, p.token, 1)
-	id := newMessageID(p.addr)
+	id := daemon.NewMessageID(p.addr)
 	out := withOrders([]string{"From: <" + p.addr + ">", "To: <" + msg.From + ">",
 		"Subject: " + mime.QEncoding.Encode("utf-8", "Re: "+msg.Subject), "Message-ID: " + id,
 		"In-Reply-To: <" + msg.MessageID + ">", "Date: " + time.Now().Format(time.RFC1123Z)}, strings.TrimRight(file, "\n"))
@@ -373,8 +375,7 @@ func finished(t *testing.T, path string, attu mailAccount) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &daemon{db: db, cfg: daemonConfig{IMAP: attu.IMAP}} // its position is kept under its IMAP user, host and folder
-	pos, err := d.position()
+	pos, err := daemon.SavedPosition(db, attu.IMAP) // kept under its IMAP user, host and folder
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,6 +391,9 @@ func finished(t *testing.T, path string, attu mailAccount) bool {
 	return len(pending) == 0 && int(pos.LastUID) >= inbox
 }
 
+// daemonKills is how many times TestE2EDaemonKill kills the daemon.
+var daemonKills = flag.Int("kills", 0, "TestE2EDaemonKill: how many times the daemon is killed (0: 15, 6 with -short)")
+
 // A game is played by mail while the daemon, attu serve in a child
 // process, is killed with SIGKILL over and over, each time after a random
 // amount of progress (mails delivered) and a random delay: mid-fetch,
@@ -398,9 +402,14 @@ func finished(t *testing.T, path string, attu mailAccount) bool {
 // the same database and mailbox. At the end no order file was lost or
 // applied twice, and every mail the store queued reached its recipient,
 // at least once and otherwise only again under the same Message-ID.
+//
+// A plain run kills it 15 times; .ci/run asks for 50 (-kills).
 func TestE2EDaemonKill(t *testing.T) {
-	kills := 50
-	if testing.Short() {
+	kills := 15
+	switch {
+	case *daemonKills > 0:
+		kills = *daemonKills
+	case testing.Short():
 		kills = 6 // the race run, where the daemon is many times slower
 	}
 	seed := uint64(time.Now().UnixNano())

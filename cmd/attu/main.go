@@ -2,7 +2,10 @@
 // for Attu Island, May 1943.
 //
 // Each sub-command lives in its own file and registers itself; main only
-// dispatches. Run "attu help" for the list.
+// dispatches. Run "attu help" for the list. This package is flags,
+// configuration and wiring: attu serve's mail loop is package
+// cmd/attu/daemon (serve.go wires it), and the operator's commands reach a
+// running daemon through the client in control.go.
 package main
 
 import (

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -101,7 +102,7 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	in.Processed = "attu-done"
 	smtpCfg := acct["attu"].SMTP
 	smtpCfg.Timeout = 10 * time.Second
-	d, err := newDaemon(svc, daemonConfig{
+	d, err := newDaemon(svc, daemon.Config{
 		Address: addr["attu"],
 		IMAP:    in,
 		SMTP:    smtpCfg,
@@ -116,8 +117,8 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer stopDaemons()
-	wg.Add(1)
-	go func() { defer wg.Done(); d.run(runCtx) }()
+	// The daemon plays attu's side while this goroutine watches the game.
+	wg.Go(func() { d.Run(runCtx) })
 
 	sum := sha256.Sum256(append([]byte("attu demo\x00"), p.Seed...))
 	players := map[adjudicator.Side]*demoPlayer{}
@@ -133,8 +134,9 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 		}
 		dp.steer = p.Steer
 		players[pl.side] = dp
-		wg.Add(1)
-		go func() { defer wg.Done(); dp.inbox.Run(runCtx, mail.Position{}) }()
+		// Each player reads its own mailbox, as a person's mail program
+		// would, beside the daemon.
+		wg.Go(func() { dp.inbox.Run(runCtx, mail.Position{}) })
 	}
 
 	ng := p.Game
@@ -144,7 +146,7 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 		return nil, err
 	}
 	id := c.Game.ID
-	d.outbox.Kick()
+	d.Kick()
 	fmt.Fprintf(out, "attu demo: game %q created; the U.S. is played by %s, the Japanese by %s, the umpire is %s.\n",
 		id, addr["alice"], addr["bob"], addr["carol"])
 	fmt.Fprintf(out, "Mail goes through %s; attu reads %s.\n", p.Sys.Describe(), addr["attu"])
@@ -178,7 +180,7 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 			if _, err := svc.Umpire(id, []string{"end", fmt.Sprintf("the demo's %d turns are played", p.Turns)}, time.Now()); err != nil {
 				return nil, err
 			}
-			d.outbox.Kick()
+			d.Kick()
 			ended = true
 		}
 	}

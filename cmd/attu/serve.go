@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -67,10 +68,6 @@ type serverFile struct {
 	PasswordEnv  string `yaml:"password_env"`
 	PasswordFile string `yaml:"password_file"`
 	Timeout      string `yaml:"timeout"`
-	// SMTP only: how many connections may send a step's reports at once
-	// while the step is written (prepare.go); nil for the default, 0 or 1
-	// for none (the outbox worker alone sends, one mail after another).
-	Connections *int `yaml:"connections"`
 	// IMAP only.
 	Mailbox      string `yaml:"mailbox"`
 	Processed    string `yaml:"processed"`
@@ -90,9 +87,9 @@ type limitsFile struct {
 
 // loadServeConfig reads and checks a configuration file: unknown keys,
 // missing values and unreadable passwords are errors naming the key.
-func loadServeConfig(data []byte) (daemonConfig, string, time.Duration, slog.Level, error) {
+func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Level, error) {
 	var f serveFile
-	var cfg daemonConfig
+	var cfg daemon.Config
 	var level slog.Level
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -171,19 +168,6 @@ func loadServeConfig(data []byte) (daemonConfig, string, time.Duration, slog.Lev
 	if f.SMTP.Mailbox != "" || f.SMTP.Processed != "" || f.SMTP.PollInterval != "" || f.SMTP.NoIdle {
 		bad("smtp: mailbox, processed, poll_interval and no_idle are for imap only")
 	}
-	if f.IMAP.Connections != nil {
-		bad("imap: connections is for smtp only")
-	}
-	if n := f.SMTP.Connections; n != nil {
-		switch {
-		case *n < 0:
-			bad("smtp.connections: %d: want 0 or more", *n)
-		case *n == 0:
-			cfg.Connections = -1 // none (0 is the default)
-		default:
-			cfg.Connections = *n
-		}
-	}
 	cfg.Limits = mail.DefaultLimits()
 	if l := f.Limits; l.MaxMessageBytes < 0 || l.MaxParts < 0 || l.MaxDepth < 0 || l.MaxOrdersBytes < 0 || l.AnswersPerHour < 0 {
 		bad("limits: no limit may be negative")
@@ -257,7 +241,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := rootContext()
 	defer stop()
-	if err := d.run(ctx); err != nil {
+	if err := d.Run(ctx); err != nil {
 		fmt.Fprintf(stderr, "attu serve: %v\n", err)
 		return 1
 	}

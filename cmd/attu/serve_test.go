@@ -27,7 +27,7 @@ func TestServeExampleConfig(t *testing.T) {
 	if cfg.Address != "attu@example.org" || db != "/var/lib/attu/attu.db" ||
 		cfg.IMAP.Addr != "imap.example.org:993" || cfg.IMAP.Security != mail.TLS || cfg.IMAP.Password != "imap-secret" ||
 		cfg.SMTP.Addr != "smtp.example.org:587" || cfg.SMTP.Security != mail.StartTLS || cfg.SMTP.Password != "smtp-secret" ||
-		cfg.IMAP.Processed != "attu-done" || cfg.Limits.MaxBytes != 1<<20 || cfg.Connections != 4 {
+		cfg.IMAP.Processed != "attu-done" || cfg.Limits.MaxBytes != 1<<20 {
 		t.Errorf("read %+v, database %s", cfg, db)
 	}
 	var out, errb bytes.Buffer
@@ -75,28 +75,5 @@ smtp: {host: smtp.example.org, user: attu, pasword_file: /x}
 	defer db.Close()
 	if _, err := newDaemon(referee.New(db, referee.Config{Address: cfg.Address}), cfg); err == nil {
 		t.Error("plaintext IMAP to a remote server accepted")
-	}
-	// Connections: SMTP only, none below zero; 0 sends one mail after
-	// another.
-	for _, c := range []struct {
-		imap, smtp string
-		want       int
-		bad        string
-	}{
-		{"", "", 0, ""},
-		{"", ", connections: 0", -1, ""},
-		{"", ", connections: 2", 2, ""},
-		{"", ", connections: -1", 0, "smtp.connections"},
-		{", connections: 2", "", 0, "imap: connections"},
-	} {
-		conf := "address: attu@example.org\ndatabase: attu.db\nimap: {host: 127.0.0.1, security: plain, user: attu, password_env: ATTU_IMAP_PASSWORD" + c.imap +
-			"}\nsmtp: {host: 127.0.0.1, security: plain" + c.smtp + "}\n"
-		cfg, _, _, _, err := loadServeConfig([]byte(conf))
-		switch {
-		case c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)):
-			t.Errorf("%q: %v, want an error about %s", conf, err, c.bad)
-		case c.bad == "" && (err != nil || cfg.Connections != c.want):
-			t.Errorf("%q: connections %d (%v), want %d", conf, cfg.Connections, err, c.want)
-		}
 	}
 }

@@ -132,6 +132,7 @@ func Start(o *Options) (*System, error) {
 		TLSConfig:    s.tls,
 		InsecureAuth: true,
 	})
+	// The IMAP server accepts connections until Close, beside the caller.
 	go s.imap.Serve(s.imapLn)
 
 	sl, err := net.Listen("tcp", "127.0.0.1:0")
@@ -173,6 +174,8 @@ func (p prompt) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 		}
 		inner, quit := make(chan struct{}), make(chan struct{})
 		again := make(chan bool, 1)
+		// The timer ends the inner IDLE after wait, while this goroutine
+		// blocks in it.
 		go func() {
 			t := time.NewTimer(wait)
 			defer t.Stop()
@@ -352,6 +355,8 @@ func (s *System) serveSMTP(ln net.Listener) {
 	s.mu.Lock()
 	s.smtp, s.smtpLn = srv, ln
 	s.mu.Unlock()
+	// The SMTP server accepts connections until StopSMTP, beside the
+	// caller.
 	go srv.Serve(ln)
 }
 

@@ -431,7 +431,7 @@ func cmdResend(c *call) error {
 // with the map picture the store does not keep once m is sent (or never
 // kept: store.Attachment.ToDraw) drawn again from the position and
 // events it records (store.Attachment.DrawnAt): the same inputs through
-// the same drawing code, so the same bytes the player was sent. A picture
+// the same drawing code, so the same pixels the player was sent. A picture
 // of a mail queued before the store recorded that was kept, or is left
 // out.
 func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
 
 // Message is an incoming mail as the service reads it, whatever carried
-// it: the mail package fills it from MIME (DESIGN 6), tests write it by
+// it: the mail package fills it from MIME, tests write it by
 // hand.
 type Message struct {
 	// From is the envelope sender's address.
@@ -92,7 +93,7 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 		return store.ErrProcessed
 	}
 	if s.own(m.From) || m.Automatic || bareAddress(m.From) == "" {
-		// Never answer our own mail, or a machine's: a loop (DESIGN 6).
+		// Never answer our own mail, or a machine's: a loop.
 		_, err := s.db.Refuse(ref, "", "ignored: automatic mail", nil)
 		return err
 	}
@@ -131,11 +132,11 @@ func (s *Service) own(address string) bool {
 	return strings.EqualFold(base+"@"+domain, mine)
 }
 
-// The syntax of game ids is the store's (store.GameIDPattern), which the
-// mail package reads too.
+// The syntax of game ids is the mail package's (mail.GameIDPattern), so
+// that the service and the mail package route mail alike.
 var (
-	gameID     = regexp.MustCompile(`^` + store.GameIDPattern + `$`)
-	subjectTag = regexp.MustCompile(`(?i)\[attu\s+(` + store.GameIDPattern + `)\]`)
+	gameID     = regexp.MustCompile(`^` + mail.GameIDPattern + `$`)
+	subjectTag = regexp.MustCompile(`(?i)\[attu\s+(` + mail.GameIDPattern + `)\]`)
 )
 
 // route returns the game a message is for: the tag of a recipient's
@@ -171,25 +172,14 @@ func (s *Service) route(m *Message) string {
 // generic answer, at most once per AnswerEvery for each sender, else
 // silence. Either way the message goes into the ledger.
 func (s *Service) stranger(ref store.MailRef, m *Message, now time.Time, why string) error {
-	key := strings.ToLower(bareAddress(m.From))
+	key := bareAddress(m.From)
+	answer := key != "" && s.answers.Allow(key, now)
 	var out []store.Mail
-	last, seen := s.answered[key]
-	answer := key != "" && (!seen || now.Sub(last) >= s.cfg.AnswerEvery || now.Before(last))
 	if answer {
 		out = append(out, s.genericMail(m))
 	}
 	if _, err := s.db.Refuse(ref, "", "refused: "+why, out); err != nil {
 		return err
-	}
-	if answer {
-		s.answered[key] = now
-		if len(s.answered) > 10000 {
-			for k, t := range s.answered {
-				if now.Sub(t) >= s.cfg.AnswerEvery {
-					delete(s.answered, k)
-				}
-			}
-		}
 	}
 	s.log.Info("refused a message", "message_id", ref.MessageID, "why", why, "answered", answer)
 	return nil

@@ -4,14 +4,12 @@ package referee
 // mail: each function here fills a templates struct from the game's
 // record. A report is built only from what its side may see: the side's
 // View and Outlook and the events Redact keeps for it, never the position
-// itself (DESIGN 4).
+// itself.
 
 import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"sync"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -126,42 +124,19 @@ type reportDone struct {
 
 // reportMails is reportMail for several sides at once, in the order of
 // reqs. Each side's report is made from its own View, Outlook and
-// redacted events (sideReport) and rendering it reads nothing else, so
-// the reports are made and rendered concurrently: that is most of a
-// step's work, and it runs inside the game's write transaction. The
-// words of each report are rendered on a goroutine of their own, and the
-// pictures are drawn on one more, one after the other as the reports are
-// made (drawAll); they are not waited for: the sender takes them (Draw).
+// redacted events (sideReport); its picture is left to draw when the
+// mail is sent (Service.Draw).
 func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
-	reports := make([]*templates.Report, len(reqs))
-	made := make([]chan struct{}, len(reqs)) // closed once reports[i] is set
-	arts := make([]*templates.Artefacts, len(reqs))
-	errs := make([]error, len(reqs))
-	var wg sync.WaitGroup
 	for i, q := range reqs {
 		out[i].side = q.side
 		if p, ok := g.Player(q.side); !ok || p.Address == "" {
 			continue
 		}
-		made[i] = make(chan struct{})
-		// The position is only read, by all at once (a State is safe
-		// for concurrent readers).
-		wg.Go(func() {
-			reports[i] = s.sideReport(g, rec, st, q.side, evs)
-			close(made[i])
-			arts[i], errs[i] = reports[i].RenderWords()
-		})
-	}
-	drs := drawAll(reports, made)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	for i, q := range reqs {
-		r, a := reports[i], arts[i]
-		if r == nil {
-			continue
+		r := s.sideReport(g, rec, st, q.side, evs)
+		a, err := r.RenderWords()
+		if err != nil {
+			return nil, err
 		}
 		subject, before := q.subject, q.before
 		if subject == "" {
@@ -173,7 +148,6 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		notices := templates.Notices{Paused: g.Status == store.Paused, Lines: rec.noticesFor(q.side)}.Text()
 		m, ok := s.toSide(g, q.side, q.kind, subject, before+notices+a.Text)
 		m.Attachments = reportAttachments(a, q.side, g.Current, len(evs) > 0)
-		s.drawings.put(m.MessageID, drs[i])
 		out[i].mail, out[i].ok = m, ok
 	}
 	return out, nil

@@ -10,7 +10,7 @@ import (
 
 // The mail package and the game service read the game a mail is for in
 // the same way: the same plus-addresses and subject tags name the same
-// game, and the same ones name none (one syntax, store.GameIDPattern).
+// game, and the same ones name none (one syntax, mail.GameIDPattern).
 func TestRoutingAgreesWithMail(t *testing.T) {
 	const own = "attu@example.org"
 	s := New(nil, Config{Address: own})

@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/mail"
+	netmail "net/mail"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -68,11 +69,8 @@ type Service struct {
 	log *slog.Logger
 
 	mu sync.Mutex
-	// answered is when each stranger last got the generic answer.
-	answered map[string]time.Time
-
-	// drawings are the map pictures of the mails not sent yet (Draw).
-	drawings drawings
+	// answers limits the generic answer to strangers (Config.AnswerEvery).
+	answers *mail.Limiter
 }
 
 // New returns the service of the games in db.
@@ -90,7 +88,7 @@ func New(db *store.DB, cfg Config) *Service {
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, cfg: cfg, log: lg.With("pkg", "referee"), answered: map[string]time.Time{}}
+	return &Service{db: db, cfg: cfg, log: lg.With("pkg", "referee"), answers: mail.NewLimiter(1, cfg.AnswerEvery)}
 }
 
 // DB returns the service's database.
@@ -250,7 +248,7 @@ func sameAddress(a, b string) bool {
 func bareAddress(s string) string {
 	s = strings.TrimSpace(s)
 	if strings.ContainsAny(s, "<\"") {
-		if a, err := mail.ParseAddress(s); err == nil {
+		if a, err := netmail.ParseAddress(s); err == nil {
 			return a.Address
 		}
 	}

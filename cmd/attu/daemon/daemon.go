@@ -1,4 +1,16 @@
-package main
+// Package daemon is attu serve's mail loop: it ties one mailbox to the game
+// service (store/referee). The inbox hands each mail to Service.Handle,
+// which commits it with its answers; then the outbox worker draws the
+// pictures the committed step left to draw (Service.Draw) and sends what
+// the store queued; a timer drives Service.Tick; and a Unix socket runs the
+// operator's commands inside the daemon while it holds the database.
+//
+// Entry points: New wires a Service to the mail servers of a Config, and
+// Run runs the loop until its context ends. Everything the daemon must
+// remember lives in the store, so it can be stopped at any moment and
+// started again. Start reading at Run; the control socket is in
+// control.go.
+package daemon
 
 import (
 	"bytes"
@@ -18,59 +30,47 @@ import (
 	"github.com/attu-pbem/attu/store/referee"
 )
 
-// daemonConfig is everything the daemon loop needs, already read and
-// checked: serve fills it from a configuration file, demo from the
-// loopback mail system it starts.
-type daemonConfig struct {
+// Config is everything the daemon needs, already read and checked: attu
+// serve fills it from a configuration file, the demo from the loopback
+// mail system it starts.
+type Config struct {
 	Address string // the mailbox every game is played through
 	IMAP    mail.InboxConfig
 	SMTP    mail.SMTPConfig
 	Outbox  mail.OutboxConfig
 	Limits  mail.Limits
-	// Tick is how often the deadlines are looked at.
+	// Tick is how often the deadlines are looked at; a minute when zero.
 	Tick time.Duration
 	// AnswerLimit and AnswerWindow cap the answers to mail the service
 	// never sees (too large, HTML only): AnswerLimit per sender per
-	// AnswerWindow.
+	// AnswerWindow; 3 an hour when zero.
 	AnswerLimit  int
 	AnswerWindow time.Duration
-	// Connections is how many SMTP connections may send a step's reports
-	// at once while the step is written (prepare.go); 0 means
-	// defaultConnections, and below 2 (-1, say) none do: the outbox
-	// worker alone sends.
-	Connections int
 	// Control is the path of the Unix socket on which the daemon runs
-	// the operator's commands (control.go); empty for none.
+	// the operator's commands (Operator); empty for none.
 	Control string
-	Logger  *slog.Logger
+	// Operator runs one operator command inside the daemon.
+	Operator func(h *Host, req Request) Answer
+	Logger   *slog.Logger
 }
 
-// daemon ties one mailbox to the game service: the inbox hands each mail
-// to Service.Handle, the outbox worker sends what the store queued, and a
-// timer drives Service.Tick. Everything it must remember lives in the
-// store, so it can be stopped at any moment and started again.
-type daemon struct {
-	cfg     daemonConfig
+// Daemon is one mailbox tied to the game service; see the package doc.
+type Daemon struct {
+	cfg     Config
 	db      *store.DB
 	svc     *referee.Service
 	log     *slog.Logger
 	inbox   *mail.Inbox
 	outbox  *mail.Outbox
-	sender  *mail.Sender
-	answers *mail.RateLimiter
-	// sending counts the batches the preparer is sending (prepare.go);
-	// prepLast is closed once the last of them has ended.
-	sending  sync.WaitGroup
-	prepMu   sync.Mutex
-	prepLast chan struct{}
+	answers *mail.Limiter
 	// gate keeps the operator's commands that read from seeing a game
 	// change half-way: held for writing while the service changes games.
 	gate sync.RWMutex
 }
 
-// newDaemon wires svc's database to the mail servers of cfg; nothing
-// connects before run.
-func newDaemon(svc *referee.Service, cfg daemonConfig) (*daemon, error) {
+// New wires svc's database to the mail servers of cfg; nothing connects
+// before Run.
+func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -83,11 +83,8 @@ func newDaemon(svc *referee.Service, cfg daemonConfig) (*daemon, error) {
 	if cfg.AnswerWindow <= 0 {
 		cfg.AnswerWindow = time.Hour
 	}
-	if cfg.Connections == 0 {
-		cfg.Connections = defaultConnections
-	}
-	d := &daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
-		answers: mail.NewRateLimiter(cfg.AnswerLimit, cfg.AnswerWindow, nil)}
+	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
+		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow)}
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
 	if cfg.IMAP.MaxSize <= 0 {
@@ -107,15 +104,14 @@ func newDaemon(svc *referee.Service, cfg daemonConfig) (*daemon, error) {
 	}
 	cfg.Outbox.Logger = cfg.Logger
 	d.inbox = in
-	d.sender = s
 	d.outbox = mail.NewOutbox(queue{d}, s, cfg.Outbox)
 	return d, nil
 }
 
-// run runs the inbox, the outbox and the deadline timer until ctx ends,
-// then waits for all three to stop.
-func (d *daemon) run(ctx context.Context) error {
-	from, err := d.position()
+// Run runs the inbox, the outbox worker, the deadline timer and the
+// control socket until ctx ends, then waits for all of them to stop.
+func (d *Daemon) Run(ctx context.Context) error {
+	from, err := SavedPosition(d.db, d.cfg.IMAP)
 	if err != nil {
 		return err
 	}
@@ -128,26 +124,30 @@ func (d *daemon) run(ctx context.Context) error {
 		if ln, err := listenControl(d.cfg.Control); err != nil {
 			d.log.Error("operator commands will not run while the daemon runs", "err", err)
 		} else {
-			h := &controlHost{db: d.db, svc: d.svc, address: d.cfg.Address, gate: &d.gate, kick: d.outbox.Kick, log: d.log}
-			wg.Add(1)
-			go func() { defer wg.Done(); serveControl(ctx, ln, h) }()
+			// The socket waits for commands while the mail flows.
+			wg.Go(func() { d.serveControl(ctx, ln) })
 		}
 	}
-	d.db.SetPreparer(d.preparer(ctx))
-	wg.Add(3)
-	go func() { defer wg.Done(); d.inbox.Run(ctx, from) }()
-	go func() { defer wg.Done(); d.outbox.Run(ctx) }()
-	go func() { defer wg.Done(); d.tick(ctx) }()
+	// The inbox waits on the IMAP server (IDLE) and the outbox worker
+	// on its timer and its kicks: each blocks on its own.
+	wg.Go(func() { d.inbox.Run(ctx, from) })
+	wg.Go(func() { d.outbox.Run(ctx) })
+	d.tick(ctx)
 	wg.Wait()
-	d.db.SetPreparer(nil)
-	d.sending.Wait()
 	d.log.Info("daemon stopped")
 	return nil
 }
 
-// tick looks at the deadlines on a timer: settle windows, lapsed
-// takebacks, missed deadlines, reminders (Service.Tick).
-func (d *daemon) tick(ctx context.Context) {
+// Kick wakes the outbox worker to send what was queued, at once; it never
+// blocks.
+func (d *Daemon) Kick() { d.outbox.Kick() }
+
+// Position is how far the inbox has read.
+func (d *Daemon) Position() mail.Position { return d.inbox.Position() }
+
+// tick looks at the deadlines on a timer until ctx ends: settle windows,
+// lapsed takebacks, missed deadlines, reminders (Service.Tick).
+func (d *Daemon) tick(ctx context.Context) {
 	t := time.NewTicker(d.cfg.Tick)
 	defer t.Stop()
 	for {
@@ -157,7 +157,7 @@ func (d *daemon) tick(ctx context.Context) {
 		if err != nil {
 			d.log.Error("deadlines", "err", err)
 		}
-		d.outbox.Kick() // a deadline may have queued reports
+		d.Kick() // a deadline may have queued reports
 		select {
 		case <-ctx.Done():
 			return
@@ -167,10 +167,11 @@ func (d *daemon) tick(ctx context.Context) {
 }
 
 // handle is the inbox's handler: one mail, extracted and handed to the
-// service, which commits it with its answers before handle returns nil.
-// Each mail gets an id for the log lines about it.
-func (d *daemon) handle(ctx context.Context, in *mail.Incoming) error {
-	lg := d.log.With("mail", mailID(), "uid", in.UID)
+// service, which commits it with its answers before handle returns nil;
+// then the outbox worker sends them. Each mail gets an id for the log
+// lines about it.
+func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
+	lg := d.log.With("mail", logID(), "uid", in.UID)
 	raw, err := in.Fetch(ctx)
 	if err != nil {
 		return err
@@ -224,7 +225,7 @@ func (d *daemon) handle(ctx context.Context, in *mail.Incoming) error {
 		return err
 	}
 	lg.Info("handled", "orders", m.Orders != nil, "command", msg.Command)
-	d.outbox.Kick()
+	d.Kick()
 	return nil
 }
 
@@ -232,7 +233,7 @@ func (d *daemon) handle(ctx context.Context, in *mail.Incoming) error {
 // only) in the ledger with one short answer to its sender, in one
 // transaction; automatic mail and senders over the rate limit get
 // silence, so that two robots never answer each other forever.
-func (d *daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, outcome, text string) error {
+func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, outcome, text string) error {
 	if msg == nil || msg.From == "" {
 		lg.Warn("no sender to answer", "outcome", outcome)
 		return nil
@@ -244,8 +245,8 @@ func (d *daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 	ref := store.NewMailRef(id, raw)
 	var out []store.Mail
 	auto, _ := mail.IsAutomatic(msg, d.cfg.Address)
-	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From) {
-		reply := store.Mail{MessageID: newMessageID(d.cfg.Address), From: d.cfg.Address, To: []string{msg.From},
+	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) {
+		reply := store.Mail{MessageID: NewMessageID(d.cfg.Address), From: d.cfg.Address, To: []string{msg.From},
 			Subject: "Re: " + mail.SubjectText(msg.Subject), Text: text, InReplyTo: msg.MessageID}
 		if msg.MessageID != "" {
 			reply.References = append(append([]string(nil), msg.References...), msg.MessageID)
@@ -257,19 +258,19 @@ func (d *daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 		return err
 	}
 	lg.Info("refused", "outcome", outcome, "answered", len(out) > 0)
-	d.outbox.Kick()
+	d.Kick()
 	return nil
 }
 
-// mailID is the id of one processed mail in the log.
-func mailID() string {
+// logID is the id of one processed mail in the log.
+func logID() string {
 	var b [4]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
 
-// newMessageID is a fresh Message-ID on the mailbox's domain.
-func newMessageID(address string) string {
+// NewMessageID is a fresh Message-ID on the domain of address.
+func NewMessageID(address string) string {
 	var b [12]byte
 	rand.Read(b[:])
 	_, host, ok := strings.Cut(address, "@")
@@ -279,41 +280,42 @@ func newMessageID(address string) string {
 	return fmt.Sprintf("<attu.answer.%s@%s>", hex.EncodeToString(b[:]), host)
 }
 
-// mailboxKey names the watched mailbox in the store's positions: the
+// mailboxKey names the mailbox imap watches in the store's positions: the
 // login, the server and the folder, since UIDs mean nothing elsewhere.
 // The port is left out: moving to TLS does not change the mailbox.
-func (d *daemon) mailboxKey() string {
-	folder := d.cfg.IMAP.Mailbox
+func mailboxKey(imap mail.InboxConfig) string {
+	folder := imap.Mailbox
 	if folder == "" {
 		folder = "INBOX"
 	}
-	host, _, err := net.SplitHostPort(d.cfg.IMAP.Addr)
+	host, _, err := net.SplitHostPort(imap.Addr)
 	if err != nil {
-		host = d.cfg.IMAP.Addr
+		host = imap.Addr
 	}
-	return d.cfg.IMAP.Username + "@" + host + " " + folder
+	return imap.Username + "@" + host + " " + folder
 }
 
-// position is how far the inbox has read, from the store.
-func (d *daemon) position() (mail.Position, error) {
-	p, err := d.db.MailboxPosition(d.mailboxKey())
+// SavedPosition is how far a daemon reading the mailbox imap has read, as
+// db records it.
+func SavedPosition(db *store.DB, imap mail.InboxConfig) (mail.Position, error) {
+	p, err := db.MailboxPosition(mailboxKey(imap))
 	return mail.Position{UIDValidity: p.UIDValidity, LastUID: p.LastUID}, err
 }
 
 // savePosition is the inbox's OnPosition: it records how far the inbox
 // has read once the store committed that mail's effects.
-func (d *daemon) savePosition(p mail.Position) {
-	err := d.db.SetMailboxPosition(d.mailboxKey(), store.MailboxPosition{UIDValidity: p.UIDValidity, LastUID: p.LastUID})
+func (d *Daemon) savePosition(p mail.Position) {
+	err := d.db.SetMailboxPosition(mailboxKey(d.cfg.IMAP), store.MailboxPosition{UIDValidity: p.UIDValidity, LastUID: p.LastUID})
 	if err != nil {
 		d.log.Error("saving the inbox position", "err", err)
 	}
 }
 
 // queue adapts the store's outbox to the mail package's Queue. The map
-// pictures, which the store does not keep, come from the game service
-// (referee.Service.Draw), but for the mails the worker leaves for now
-// (mail.Outbox.Waiting): those the preparer is sending have theirs.
-type queue struct{ d *daemon }
+// pictures, which the store does not keep, are drawn by the game service
+// (referee.Service.Draw) as the worker reads the mails, after the steps
+// that queued them committed.
+type queue struct{ d *Daemon }
 
 func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
 	ms, err := q.d.db.Pending(now, max)
@@ -322,11 +324,9 @@ func (q queue) Pending(now time.Time, max int) ([]mail.Queued, error) {
 	}
 	out := make([]mail.Queued, len(ms))
 	for i, m := range ms {
-		if !q.d.outbox.Waiting(m.ID) {
-			if err := q.d.svc.Draw(&m); err != nil {
-				// The mail goes without its picture rather than not at all.
-				q.d.log.Error("outbox: drawing a map picture", "id", m.ID, "message_id", m.MessageID, "err", err)
-			}
+		if err := q.d.svc.Draw(&m); err != nil {
+			// The mail goes without its picture rather than not at all.
+			q.d.log.Error("outbox: drawing a map picture", "id", m.ID, "message_id", m.MessageID, "err", err)
 		}
 		out[i] = mail.Queued{ID: m.ID, Attempts: m.Attempts, Mail: outgoing(m)}
 	}
@@ -347,10 +347,7 @@ func outgoing(m store.Mail) mail.Outgoing {
 	return o
 }
 
-func (q queue) MarkSent(id uint64, t time.Time) error { return q.d.db.MarkSent(id, t) }
-
-// MarkSentAll records a whole batch in one transaction (mail.BatchQueue).
-func (q queue) MarkSentAll(ids []uint64, t time.Time) error { return q.d.db.MarkSentAll(ids, t) }
+func (q queue) MarkSent(ids []uint64, t time.Time) error { return q.d.db.MarkSentAll(ids, t) }
 
 func (q queue) Retry(id uint64, cause error, next time.Time) error {
 	return q.d.db.Retry(id, cause, next)
