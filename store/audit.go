@@ -82,8 +82,9 @@ func (r *Report) OK() bool { return r.Bad == nil }
 // the chain (its secret included), and — replaying every accepted order
 // through eng from the opening position, following rollbacks — every
 // event, every die's purpose and every resulting position. It stops at
-// the first mismatch and names it in Report.Bad. Without a seed (a game still running) the dice are
-// taken as recorded; without eng.Resolve nothing is replayed.
+// the first mismatch and names it in Report.Bad. Without a seed (a game
+// still running) the dice are taken as recorded; without eng.Resolve
+// nothing is replayed.
 func Audit(x *Export, eng Engine) *Report {
 	a := &auditor{x: x, eng: eng, rep: &Report{Game: x.Game, Head: x.Head}}
 	a.run()

@@ -77,7 +77,7 @@ type Entry struct {
 	// entry is written and hashed with the rest of it. The players are
 	// shown hashes of entries (a report's chain head) long before they may
 	// read the entries; without it, an entry whose hidden content has
-	// little entropy (two victory point chits and the second of creation)
+	// little entropy (the two Komandorski chits and the second of creation)
 	// could be found by hashing every candidate. It is in the umpire's
 	// export and the final one, never in what a player is sent before
 	// the game ends. Entries written before it existed have none.
