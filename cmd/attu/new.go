@@ -40,7 +40,9 @@ A practice game against the server: give bot instead of an address for
 one side (-us bot or -jp bot) and attu's stand-in plays it, answering
 each of its waits as soon as the game comes to it; its orders are kept
 and audited like anyone's. The umpire hands a side to the stand-in, and
-back, with "replace" (attu umpire -h).
+back, with "replace" (attu umpire -h). With -late-bot the stand-in also
+writes the orders of a side whose deadline passed, instead of the default
+orders; the side stays its player's.
 
 Without -scenario the units are placed at once by -setup and the game
 begins with the U.S. decision of turn 1: historic (the Japanese as rule
@@ -78,6 +80,7 @@ func runNew(s *session) int {
 	reminder := fs.Duration("reminder", referee.DefaultReminder, "how long before a deadline the player is reminded")
 	settle := fs.Duration("settle", 0, "hold each orders file this long before applying it (0: at once)")
 	absence := fs.Duration("absence", referee.DefaultAbsence, "the longest a player may move their deadlines with \"absent\"")
+	lateBot := fs.Bool("late-bot", false, "when a deadline passes, the stand-in writes the late side's orders instead of the default orders")
 	rules := fs.String("rules", "", "optional rules, comma-separated (vp-chits or vp-chits-placed, with -scenario)")
 	argv, code, ok := parseFlags(fs, newUsage, s.args, stdout, stderr)
 	if !ok {
@@ -96,7 +99,7 @@ func runNew(s *session) int {
 		return 2
 	}
 	ng := referee.NewGame{ID: *id, Name: *name, Setup: *setup, Scenario: *scenario, JPSetup: *jpSetup, USSetup: *usSetup, US: *us, JP: *jp, Umpire: *ump,
-		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence}
+		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence, LateStandIn: *lateBot}
 	if *rules != "" {
 		ng.Rules = strings.Split(*rules, ",")
 	}

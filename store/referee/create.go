@@ -51,6 +51,9 @@ type NewGame struct {
 	// Absence is the longest a player may move their deadlines with
 	// "absent" (zero: DefaultAbsence).
 	Absence time.Duration
+	// LateStandIn has the stand-in write the orders of a side whose
+	// deadline passed, instead of the default orders.
+	LateStandIn bool
 	// Rules are the optional rules chosen (see Rules).
 	Rules []string
 	// Seed is the dice seed; nil draws one, which is what a real game
@@ -259,7 +262,8 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	if len(bots) > 1 {
 		return nil, fmt.Errorf("referee: the stand-in plays one side at most: a person plays the other")
 	}
-	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence, Bots: bots}
+	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence, Bots: bots,
+		LateStandIn: ng.LateStandIn}
 	tokens := map[adjudicator.Side]string{}
 	var players []store.NewPlayer
 	for _, side := range sides {

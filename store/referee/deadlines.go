@@ -226,7 +226,7 @@ func (s *Service) missed(id string, now time.Time) error {
 			return nil
 		}
 		d, ok := waitDefaults[w.Kind]
-		if !ok {
+		if !ok && !rec.LateStandIn {
 			if rec.NoDefault {
 				return nil
 			}
@@ -242,16 +242,20 @@ func (s *Service) missed(id string, now time.Time) error {
 			return rec.save(t)
 		}
 		rec.Late[w.Side]++
+		what, apply := d.what, s.applyDefault
+		if rec.LateStandIn {
+			what, apply = standInWhat, s.applyStandIn
+		}
 		n := templates.Notice{Kind: "deadline-missed", Side: w.Side, Turn: w.Turn, Wait: w.Kind, At: g.Deadline,
-			Applied: d.what, Missed: rec.Late[w.Side]}
+			Applied: what, Missed: rec.Late[w.Side]}
 		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 			return err
 		}
 		rec.notice(n)
 		s.log.Info("deadline missed", "game", id, "side", w.Side.String(), "wait", string(w.Kind))
 		dp := templates.DeadlinePassed{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
-			Applied: d.what, Missed: rec.Late[w.Side]}
-		return s.applyDefault(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
+			Applied: what, Missed: rec.Late[w.Side]}
+		return apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
 			dp.Next = templates.WaitPhrase(after.Wait)
 			return dp.Text()
 		})

@@ -135,6 +135,9 @@ type record struct {
 	Result string `json:"result,omitempty"`
 	// Bots are the sides the server's stand-in plays (standin.go).
 	Bots []adjudicator.Side `json:"bots,omitempty"`
+	// LateStandIn: when a deadline passes, the stand-in writes the
+	// late side's orders instead of the default orders.
+	LateStandIn bool `json:"late_stand_in,omitempty"`
 }
 
 // held is an orders file held for the settle window: already judged

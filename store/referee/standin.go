@@ -211,3 +211,25 @@ func (s *Service) botDue(id string, now time.Time) error {
 		return s.botPlays(t, rec, now)
 	})
 }
+
+// standInWhat names the stand-in's orders where a notice names the
+// orders applied for a missed deadline.
+const standInWhat = "orders written by attu's stand-in"
+
+// applyStandIn applies in t the stand-in's orders for the current wait,
+// for a side whose deadline passed in a game that asks for it
+// (NewGame.LateStandIn), the reports headed by what heads writes. The
+// side stays its player's: only this wait is answered for them.
+func (s *Service) applyStandIn(t *store.Txn, rec *record, now time.Time, heads head) error {
+	g := t.Game()
+	st, err := t.State()
+	if err != nil {
+		return err
+	}
+	raw, o, err := botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
+	if err != nil {
+		return err
+	}
+	_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, heads)
+	return err
+}

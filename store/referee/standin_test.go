@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/autoplay"
@@ -151,4 +152,34 @@ func TestStandinHandOver(t *testing.T) {
 		t.Fatalf("the stand-in still plays %v", got)
 	}
 	h.audit()
+}
+
+// TestStandinWritesLateOrders: in a game created with LateStandIn, a
+// missed deadline has the stand-in write the late side's orders, which
+// the players are told; the side stays its player's.
+func TestStandinWritesLateOrders(t *testing.T) {
+	h := newHarness(t, NewGame{LateStandIn: true})
+	h.newMails()
+	before := h.game()
+	h.advance(before.Deadline.Sub(h.clk.now()) + time.Minute)
+	out := h.tick()
+	g := h.game()
+	if g.Entries == before.Entries {
+		t.Fatal("nothing was applied at the deadline")
+	}
+	raw, err := h.db.RawOrders(h.id, before.Entries+2) // the note, then the orders
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(raw), "# Orders written by attu's stand-in") {
+		t.Fatalf("the late side's file:\n%s", raw)
+	}
+	mustContain(t, "the late player's mail", mailTo(t, out, usAddr).Text, "orders written by attu's stand-in")
+	if len(h.record().Bots) != 0 {
+		t.Fatal("the late side was handed to the stand-in")
+	}
+	if p, _ := g.Player(adjudicator.US); p.Address != usAddr {
+		t.Fatalf("the U.S. player is now %q", p.Address)
+	}
+	h.play(nil)
 }
