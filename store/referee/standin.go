@@ -28,6 +28,10 @@ import (
 // person or ends: reports, export, audit and the replay page treat the
 // file as any other.
 //
+// A solitaire game (rule 13) is one whose Japanese side is the
+// stand-in's, for everything rule 13 leaves to the Japanese: creating it
+// with JP set to Bot is all the wiring it needs.
+//
 // The stand-in decides from its side's View and Outlook only. Its choices
 // are drawn from a seed derived from the game's secret seed and the log
 // entry its file becomes (botSeed), so an audit can replay them once the
