@@ -90,7 +90,7 @@ func (p *planner) melees() {
 	for {
 		best, bestOdds := adjudicator.Hex(0), 0.0
 		var bestUnits []string
-		for t, def := range p.enemyTargets() {
+		for t, def := range p.enemy {
 			ids, att := p.attackers(t, committed)
 			if len(ids) == 0 {
 				continue
@@ -118,11 +118,6 @@ func (p *planner) melees() {
 			p.add(adjudicator.Action{Melee: &adjudicator.Melee{Units: byHex[h], Target: best}}, byHex[h]...)
 		}
 	}
-}
-
-// enemyTargets are the enemy hexes with their estimated strength.
-func (p *planner) enemyTargets() map[adjudicator.Hex]int {
-	return p.enemy
 }
 
 // threshold is the odds the side wants before it assaults t: good odds
@@ -290,12 +285,12 @@ func (p *planner) moves() {
 			continue
 		}
 		w := p.weight(u)
-		best, bestS := -1, p.score(u, u.Hex, 0)
+		best, bestS := -1, p.score(u, u.Hex)
 		for i, mv := range opt.Moves {
 			if p.stack[mv.To]+w > p.room() {
 				continue
 			}
-			if s := p.score(u, mv.To, w); s > bestS {
+			if s := p.score(u, mv.To); s > bestS {
 				best, bestS = i, s
 			}
 		}
@@ -311,12 +306,11 @@ func (p *planner) moves() {
 	}
 }
 
-// score is how good it is for u to end its move in h (arriving adds w to
-// the stack there): nearer the goals is better, a goal hex best; for the
+// score is how good it is for u to end its move in h: nearer the goals is better, a goal hex best; for the
 // U.S., standing next to enemy counters much stronger than the stack is
 // worse (it invites a melee it would lose), and some noise from the seed
 // breaks ties.
-func (p *planner) score(u adjudicator.UnitView, h adjudicator.Hex, w int) int {
+func (p *planner) score(u adjudicator.UnitView, h adjudicator.Hex) int {
 	s := -10 * p.distance(h)
 	if slices.Contains(p.goals, h) {
 		s += 30
@@ -335,6 +329,5 @@ func (p *planner) score(u adjudicator.UnitView, h adjudicator.Hex, w int) int {
 	if p.side == adjudicator.US && threat > 0 && mine >= threat {
 		s += 5 // ready to assault next turn
 	}
-	_ = w
 	return s*4 + p.rnd.IntN(4)
 }
