@@ -164,7 +164,11 @@ func (s *Service) welcome(g *store.Game, name string, side adjudicator.Side, tok
 	if side == adjudicator.Umpire {
 		for _, p := range g.Players {
 			if p.Side != adjudicator.Umpire {
-				w.Players = append(w.Players, templates.PlayerAddress{Side: p.Side, Address: p.Address})
+				addr := p.Address
+				if addr == "" {
+					addr = "attu's stand-in (" + Bot + ")" // the side has no address (standin.go)
+				}
+				w.Players = append(w.Players, templates.PlayerAddress{Side: p.Side, Address: addr})
 			}
 		}
 	}
