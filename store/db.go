@@ -24,7 +24,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -224,6 +224,9 @@ var migrations = []func(tx *bolt.Tx) error{
 	// Version 8: every text and attachment body is compressed on its own,
 	// none against another (migrateBlobs, blob.go).
 	7: migrateBlobs,
+	// Version 9: the ledger index is keyed by a hash of the Message-ID,
+	// which may be longer than a bbolt key (migrateLedgerKeys, outbox.go).
+	8: migrateLedgerKeys,
 }
 
 // checkVersion accepts a file of this release's schema, for reading only.

@@ -120,7 +120,7 @@ creation answers no wait: its turn is 0.
 
 # Schema
 
-Schema version 8. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 9. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON unless
 said otherwise.
 
@@ -141,7 +141,8 @@ said otherwise.
 	        dice/      u64 n   → Roll
 	ledger           u64 seq → Receipt (Message-ID, content hash, game,
 	                           outcome, the entry and mails it produced)
-	ledger-index     Message-ID NUL content-hash → u64 ledger seq
+	ledger-index     SHA-256 of the Message-ID, content hash → u64
+	                           ledger seq
 	outbox           u64 id  → 'j' and the Mail's JSON (queued, attempts,
 	                           sent; the hashes of its text and attachment
 	                           bodies, not the bodies)
@@ -193,6 +194,11 @@ against the first as a preset dictionary ('d' in the blobs bucket),
 indexed in a bucket blob-dicts; the migration decompresses each such
 body, checks it against its hash, stores it as version 8 does, and
 deletes that bucket.
+Version 9 keys the ledger index by the SHA-256 of the Message-ID, whose
+length has no limit, where version 8 used the Message-ID itself and a
+mail whose Message-ID was longer than a bbolt key (32 KiB) could never be
+recorded, and came back at every scan. The migration rekeys every entry,
+so mail processed before is still recognised.
 
 # Outbox and attachments
 

@@ -39,6 +39,9 @@ type Config struct {
 	SMTP    mail.SMTPConfig
 	Outbox  mail.OutboxConfig
 	Limits  mail.Limits
+	// Auth says how the author of a mail is authenticated; a mail that
+	// fails gets a stranger's treatment from the game service.
+	Auth mail.AuthConfig
 	// Tick is how often the deadlines are looked at; a minute when zero.
 	Tick time.Duration
 	// AnswerLimit and AnswerWindow cap the answers to mail the service
@@ -202,14 +205,20 @@ func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
 			"Your mail had no plain-text part, and attu reads only plain text.\n"+
 				"Send it again as plain text, or attach the orders as a .yaml file.\n")
 	}
+	if v := mail.Authenticate(msg, raw, d.cfg.Auth); v.Trusted {
+		lg = lg.With("auth", v.By)
+	} else {
+		lg.Info("sender not authenticated: a stranger's mail", "from", msg.From, "why", v.Why)
+	}
 	m := &referee.Message{
-		From:      msg.From,
-		To:        append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo...),
-		Subject:   msg.Subject,
-		MessageID: msg.MessageID,
-		InReplyTo: msg.InReplyTo,
-		Text:      msg.Text,
-		Automatic: auto,
+		Unauthenticated: msg.Auth.Why,
+		From:            msg.From,
+		To:              append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo...),
+		Subject:         msg.Subject,
+		MessageID:       msg.MessageID,
+		InReplyTo:       msg.InReplyTo,
+		Text:            msg.Text,
+		Automatic:       auto,
 	}
 	if msg.Orders != "" {
 		m.Orders = []byte(msg.Orders)
