@@ -427,6 +427,54 @@ func looseAddress(v string) string {
 	return v
 }
 
+// Bounds on what a reply copies from the mail it answers. A msg-id
+// cannot be folded (RFC 5322 section 3.6.4) and no line may exceed 998
+// octets (section 2.1.1): a longer Message-ID is left out of the reply's
+// In-Reply-To and References, which only break that mail's thread. The
+// subject and the count of References are cut so that a header stays
+// small however the mail answered was written.
+const (
+	maxReplyID      = 250
+	maxReplyRefs    = 20
+	maxReplySubject = 200 // runes
+)
+
+// ReplyIDs returns the In-Reply-To and References a reply may carry:
+// Message-IDs without brackets, none longer than maxReplyID, the last
+// maxReplyRefs References.
+func ReplyIDs(inReplyTo string, refs []string) (string, []string) {
+	ok := func(id string) bool { return id != "" && len(id) <= maxReplyID && !strings.ContainsAny(id, " \t\r\n<>") }
+	if inReplyTo = bareID(inReplyTo); !ok(inReplyTo) {
+		inReplyTo = ""
+	}
+	var out []string
+	for _, r := range refs {
+		if r = bareID(r); ok(r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) > maxReplyRefs {
+		out = out[len(out)-maxReplyRefs:]
+	}
+	return inReplyTo, out
+}
+
+// ReplySubject returns a subject cut to maxReplySubject runes, its line
+// ends and control characters turned into spaces, so that the header
+// folds into lines well under 998 octets.
+func ReplySubject(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	if utf8.RuneCountInString(s) > maxReplySubject {
+		s = string([]rune(s)[:maxReplySubject-1]) + "…"
+	}
+	return s
+}
+
 func bareID(v string) string {
 	v = strings.TrimSpace(v)
 	if i := strings.IndexByte(v, '<'); i >= 0 {
