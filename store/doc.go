@@ -152,6 +152,9 @@ said otherwise.
 	blob-refs        SHA-256 → u64 how many texts and attachments hold it
 	mailboxes        mailbox name → u32 UIDVALIDITY, u32 last UID read
 	                           (MailboxPosition; made on first use)
+	failed-mail      u64 seq → FailedMail: an incoming mail the daemon gave
+	                           up on after its handling failed every
+	                           time (made on first use)
 	aside/                    shelves kept beside the games by the store's
 	    <shelf>/   key → JSON clients (a tournament's record; see Shelf),
 	                          created when first written

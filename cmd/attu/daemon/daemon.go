@@ -66,6 +66,10 @@ type Daemon struct {
 	inbox   *mail.Inbox
 	outbox  *mail.Outbox
 	answers *mail.Limiter
+	// failing remembers what handle last knew of each mail whose
+	// handling failed, by UID, for giveUp; only the inbox's goroutine
+	// uses it.
+	failing map[uint32]store.FailedMail
 	// gate keeps the operator's commands that read from seeing a game
 	// change half-way: held for writing while the service changes games.
 	gate sync.RWMutex
@@ -87,9 +91,10 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 		cfg.AnswerWindow = time.Hour
 	}
 	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
-		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow)}
+		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), failing: map[uint32]store.FailedMail{}}
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
+	cfg.IMAP.OnGiveUp = d.giveUp
 	if cfg.IMAP.MaxSize <= 0 {
 		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
 	}
@@ -172,14 +177,54 @@ func (d *Daemon) tick(ctx context.Context) {
 // handle is the inbox's handler: one mail, extracted and handed to the
 // service, which commits it with its answers before handle returns nil;
 // then the outbox worker sends them. Each mail gets an id for the log
-// lines about it.
+// lines about it. A failure is remembered for giveUp.
 func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
+	var msg *mail.Message
+	err := d.handleMail(ctx, in, &msg)
+	if err == nil {
+		delete(d.failing, in.UID)
+		return nil
+	}
+	f := store.FailedMail{UID: in.UID}
+	if msg != nil {
+		f.MessageID, f.From, f.Subject = clip(msg.MessageID), clip(msg.From), clip(msg.Subject)
+	}
+	d.failing[in.UID] = f
+	return err
+}
+
+// giveUp is the inbox's OnGiveUp: a mail failed every time it was
+// handled, and the inbox stops offering it. It is listed in the store
+// (store.FailedMail) for the umpire and the operator, since its sender
+// may be waiting for an answer.
+func (d *Daemon) giveUp(in *mail.Incoming, err error) {
+	f := d.failing[in.UID]
+	delete(d.failing, in.UID)
+	f.Mailbox, f.UID, f.Error = mailboxKey(d.cfg.IMAP), in.UID, clip(err.Error())
+	d.log.Error("a mail failed every time it was handled: given up on, and listed for the umpire",
+		"uid", in.UID, "message_id", f.MessageID, "from", f.From, "err", err)
+	if err := d.db.RecordFailed(f); err != nil {
+		d.log.Error("listing a mail given up on", "uid", in.UID, "err", err)
+	}
+}
+
+// clip bounds what the list of failed mail keeps of a header or an
+// error: enough to find the mail, however long the field.
+func clip(s string) string {
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "") + "…"
+	}
+	return s
+}
+
+func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **mail.Message) error {
 	lg := d.log.With("mail", logID(), "uid", in.UID)
 	raw, err := in.Fetch(ctx)
 	if err != nil {
 		return err
 	}
 	msg, err := mail.Extract(bytes.NewReader(raw), &mail.ExtractOptions{Limits: d.cfg.Limits})
+	*extracted = msg
 	var limit *mail.LimitError
 	switch {
 	case in.Oversized:
