@@ -443,7 +443,9 @@ const (
 // Message-IDs without brackets, none longer than maxReplyID, the last
 // maxReplyRefs References.
 func ReplyIDs(inReplyTo string, refs []string) (string, []string) {
-	ok := func(id string) bool { return id != "" && len(id) <= maxReplyID && !strings.ContainsAny(id, " \t\r\n<>") }
+	ok := func(id string) bool {
+		return id != "" && len(id) <= maxReplyID && !strings.ContainsAny(id, " \t\r\n<>")
+	}
 	if inReplyTo = bareID(inReplyTo); !ok(inReplyTo) {
 		inReplyTo = ""
 	}

@@ -214,7 +214,11 @@ func (g *badMailGame) deliveries(t *testing.T, skip map[string]int) ([]delivery,
 	toHdr := regexp.MustCompile(`(?mi)^To: *(.*)$`)
 	var out []delivery
 	counts := map[string]int{}
-	for _, box := range []string{"alice", "bob", "carol", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12"} {
+	boxes := []string{"alice", "bob", "carol"}
+	for i := 1; i <= 16; i++ {
+		boxes = append(boxes, fmt.Sprintf("s%d", i))
+	}
+	for _, box := range boxes {
 		acct, ok := g.acct[box]
 		if !ok {
 			continue
@@ -294,7 +298,7 @@ func TestE2EBadMail(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var users []string
-	for i := 1; i <= 12; i++ {
+	for i := 1; i <= 16; i++ {
 		users = append(users, fmt.Sprintf("s%d", i))
 	}
 	g := startBadMailGame(t, ctx, users)
@@ -333,6 +337,10 @@ func TestE2EBadMail(t *testing.T) {
 		replyTo  string   // the mailbox the one answer goes to; "" for silence
 		words    []string // the answer must contain each
 		notWords []string // and none of these
+		// byUser finds the answer by its recipient, for a mail whose
+		// Message-ID is too long to be quoted in In-Reply-To.
+		byUser  bool
+		outcome string // the ledger's outcome for the mail, when set
 	}
 	cases := []badMail{
 		{file: "no-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
@@ -372,6 +380,18 @@ func TestE2EBadMail(t *testing.T) {
 		{file: "garbage.eml", from: a["s12"]},
 		{file: "command-wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
 		{file: "other-game.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "g2"}},
+		// The U.S. player's address and token, with valid orders, but a
+		// second author: a stranger's mail. Its answer would go to the
+		// first author, alice, whose one stranger's answer this hour went
+		// to unknown-game-subject.eml: silence, recorded in the ledger.
+		{file: "two-from-fields.eml", from: a["alice"], outcome: "refused: sender not authenticated"},
+		{file: "two-authors-sender.eml", from: a["s14"], outcome: "refused: sender not authenticated"},
+		// Bare CR line ends read as lines: a stranger's command, answered.
+		{file: "bare-cr.eml", from: a["s15"], replyTo: "s15", words: []string{generic}, outcome: "refused: sender plays no side"},
+		// A 40 KiB Message-ID: recorded (a bbolt key holds 32 KiB) and
+		// answered, without quoting it.
+		{file: "long-message-id.eml", from: a["s16"], replyTo: "s16", words: []string{generic}, byUser: true,
+			outcome: "refused: sender plays no side"},
 	}
 	if testing.Short() {
 		// The race run: the two mails of megabytes take minutes there
@@ -406,13 +426,24 @@ func TestE2EBadMail(t *testing.T) {
 	used := map[int]bool{}
 	for _, c := range cases {
 		id := ""
-		if m := regexp.MustCompile(`(?mi)^Message-ID: *<([^>]*)>`).FindSubmatch(c.raw); m != nil {
+		if m := regexp.MustCompile(`(?mi)^Message-ID: *<([^>]*)>`).FindSubmatch(mail.NormalizeLineEnds(c.raw)); m != nil {
 			id = string(m[1])
 		}
 		var got []int
 		for i, d := range answers {
-			if m := inReplyTo.FindSubmatch(d.Data); m != nil && id != "" && string(m[1]) == id {
+			m := inReplyTo.FindSubmatch(d.Data)
+			if m != nil && id != "" && string(m[1]) == id || c.byUser && m == nil && d.User == c.replyTo {
 				got = append(got, i)
+			}
+		}
+		if c.outcome != "" {
+			msg, err := mail.Extract(bytes.NewReader(c.raw), nil)
+			if err != nil {
+				t.Fatalf("%s: %v", c.file, err)
+			}
+			r, ok, err := g.db.Processed(store.MailRef{MessageID: msg.MessageID})
+			if err != nil || !ok || r.Outcome != c.outcome {
+				t.Errorf("%s: in the ledger %v as %q (%v), want %q", c.file, ok, r.Outcome, err, c.outcome)
 			}
 		}
 		switch {
@@ -447,6 +478,12 @@ func TestE2EBadMail(t *testing.T) {
 	for i, d := range answers {
 		if !used[i] {
 			t.Errorf("a mail nobody asked for, to %s:\n%.600s", d.To, d.Data)
+		}
+		head, _, _ := bytes.Cut(d.Data, []byte("\r\n\r\n"))
+		for _, l := range bytes.Split(head, []byte("\r\n")) {
+			if len(l) > 998 { // RFC 5322 section 2.1.1
+				t.Errorf("an answer to %s has a header line of %d octets: %.100s", d.To, len(l), l)
+			}
 		}
 	}
 	t.Logf("%d bad mails, %d answers, the game unchanged", len(cases), len(answers))
