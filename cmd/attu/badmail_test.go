@@ -120,6 +120,14 @@ type badMailGame struct {
 // lands in carol's INBOX (plus-addressing) and is told apart by its To.
 func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMailGame {
 	t.Helper()
+	return startBadMailGameWith(t, ctx, users, mail.AuthConfig{}, nil)
+}
+
+// startBadMailGameWith is startBadMailGame with the daemon authenticating
+// senders as auth says; sign, when set, turns the mail of the U.S.
+// decision into one that passes.
+func startBadMailGameWith(t *testing.T, ctx context.Context, users []string, auth mail.AuthConfig, sign func([]byte) []byte) *badMailGame {
+	t.Helper()
 	sys := testMailSystem(t)
 	g := &badMailGame{sys: sys, addr: map[string]string{}, acct: map[string]mailAccount{}, box: map[string]string{}}
 	var err error
@@ -154,7 +162,7 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 	out.Timeout = 10 * time.Second
 	g.d, err = newDaemon(svc, daemon.Config{Address: g.addr["attu"], IMAP: in, SMTP: out,
 		Outbox: mail.OutboxConfig{Interval: 100 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond},
-		Tick:   time.Second,
+		Tick:   time.Second, Auth: auth,
 		Logger: testLog(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +183,11 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 	// Turn 1's U.S. decision, by mail: the game is in progress.
 	g.decided = []byte(fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: %s\ndecision: {refit: false, night: false}",
 		g.tokens[adjudicator.US]))
-	g.send(t, g.addr["alice"], withOrders(g.hdr("alice", "decided@attu.test", "[attu g1] orders"), string(g.decided)))
+	decision := withOrders(g.hdr("alice", "decided@attu.test", "[attu g1] orders"), string(g.decided))
+	if sign != nil {
+		decision = sign(decision)
+	}
+	g.send(t, g.addr["alice"], decision)
 	g.settle(t, ctx)
 	if gm, _ := g.db.Game("g1"); gm.Entries < 2 {
 		t.Fatalf("the U.S. decision sent by mail was not applied: %+v", gm.Wait)
