@@ -72,6 +72,9 @@ func TestAuthenticate(t *testing.T) {
 		{"two From fields", authMail("From: <us@example.org>", "From: <jp@example.org>"), AuthConfig{}, false, ""},
 		{"two mailboxes and Sender", authMail("From: <jp@example.org>, <us@example.org>", "Sender: <jp@example.org>"), AuthConfig{}, false, ""},
 		{"a group of no mailbox", authMail("From: players:;"), AuthConfig{}, false, ""},
+		// Bare CRs that an MTA turned into spaces: one From line.
+		{"a header run into one line", []byte("From: <us@example.org> To: <attu+g1@attu.test> Subject: status Message-ID: <cr@x.test> status\r\n"),
+			AuthConfig{}, false, ""},
 		{"nothing to show", authMail("From: <us@example.org>"), trusted, false, ""},
 		{"DMARC pass", authMail("Authentication-Results: mx.attu.test; spf=fail; dmarc=pass (p=none) header.from=example.org", "From: <us@example.org>"), trusted, true, "dmarc@mx.attu.test"},
 		{"DMARC pass of another domain", authMail("Authentication-Results: mx.attu.test; dmarc=pass header.from=evil.test", "From: <us@example.org>"), trusted, false, ""},

@@ -364,12 +364,38 @@ func firstAddress(h mmail.Header, key string) (addr, name string) {
 		}
 		return "", ""
 	}
+	// A field of several bracketed addresses and other words (bare CRs
+	// an MTA turned into spaces make the whole header one From line):
+	// the first is the author's, if anyone's.
+	if b := bracketed(h.Get(key)); len(b) > 0 {
+		return b[0], ""
+	}
 	for _, v := range strings.Split(h.Get(key), ",") {
 		if a := looseAddress(v); a != "" {
 			return a, ""
 		}
 	}
 	return "", ""
+}
+
+// bracketed returns the addresses written in angle brackets in v, in
+// order.
+func bracketed(v string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(v, '<')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(v[i:], '>')
+		if j < 0 {
+			return out
+		}
+		if a := looseAddress(v[i : i+j+1]); a != "" {
+			out = append(out, a)
+		}
+		v = v[i+j+1:]
+	}
 }
 
 // countMailboxes counts the fields named key and the mailboxes they name
@@ -380,6 +406,10 @@ func countMailboxes(h mmail.Header, key string) (fields, mailboxes int) {
 	for _, v := range vs {
 		if l, err := mmail.ParseAddressList(v); err == nil {
 			mailboxes += len(l)
+			continue
+		}
+		if b := bracketed(v); len(b) > 0 {
+			mailboxes += len(b)
 			continue
 		}
 		for _, a := range strings.Split(v, ",") {

@@ -399,7 +399,10 @@ func TestE2EBadMail(t *testing.T) {
 		{file: "two-from-fields.eml", from: a["alice"], outcome: "refused: sender not authenticated"},
 		{file: "two-authors-sender.eml", from: a["s14"], outcome: "refused: sender not authenticated"},
 		// Bare CR line ends read as lines: a stranger's command, answered.
-		{file: "bare-cr.eml", from: a["s15"], replyTo: "s15", words: []string{generic}, outcome: "refused: sender plays no side"},
+		// (Postfix turns bare CRs into spaces: there the mail arrives as
+		// one From line of several addresses, with no Message-ID, and its
+		// first author gets a stranger's answer all the same.)
+		{file: "bare-cr.eml", from: a["s15"], replyTo: "s15", words: []string{generic}, byUser: true, outcome: "refused: sender plays no side"},
 		// A 40 KiB Message-ID: recorded (a bbolt key holds 32 KiB) and
 		// answered, without quoting it.
 		{file: "long-message-id.eml", from: a["s16"], replyTo: "s16", words: []string{generic}, byUser: true,
@@ -447,6 +450,9 @@ func TestE2EBadMail(t *testing.T) {
 			if m != nil && id != "" && string(m[1]) == id || c.byUser && m == nil && d.User == c.replyTo {
 				got = append(got, i)
 			}
+		}
+		if _, real := g.sys.(*realMail); real && c.file == "bare-cr.eml" {
+			c.outcome = ""
 		}
 		if c.outcome != "" {
 			msg, err := mail.Extract(bytes.NewReader(c.raw), nil)

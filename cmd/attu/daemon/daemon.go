@@ -252,7 +252,7 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 	}
 	if v := mail.Authenticate(msg, raw, d.cfg.Auth); v.Trusted {
 		lg = lg.With("auth", v.By)
-	} else {
+	} else if msg.From != "" {
 		lg.Info("sender not authenticated: a stranger's mail", "from", msg.From, "why", v.Why)
 	}
 	m := &referee.Message{
