@@ -242,7 +242,7 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 		lg.Warn("unreadable mail dropped", "err", err)
 		return nil
 	}
-	lg = lg.With("message_id", msg.MessageID)
+	lg = lg.With("message_id", clip(msg.MessageID))
 	auto, why := mail.IsAutomatic(msg, d.cfg.Address)
 	if msg.HTMLOnly && msg.Orders == "" && !auto {
 		lg.Info("HTML-only mail")
