@@ -260,7 +260,7 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 		From:            msg.From,
 		To:              append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo...),
 		Subject:         msg.Subject,
-		MessageID:       msg.MessageID,
+		MessageID:       messageID(msg, raw),
 		InReplyTo:       msg.InReplyTo,
 		Text:            msg.Text,
 		Automatic:       auto,
@@ -292,11 +292,7 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 		lg.Warn("no sender to answer", "outcome", outcome)
 		return nil
 	}
-	id := msg.MessageID
-	if id == "" {
-		id = "<" + store.NewMailRef("", raw).ContentHash[:32] + "@no-message-id.attu>"
-	}
-	ref := store.NewMailRef(id, raw)
+	ref := store.NewMailRef(messageID(msg, raw), raw)
 	var out []store.Mail
 	auto, _ := mail.IsAutomatic(msg, d.cfg.Address)
 	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) {
@@ -314,6 +310,18 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 	lg.Info("refused", "outcome", outcome, "answered", len(out) > 0)
 	d.Kick()
 	return nil
+}
+
+// messageID is the mail's Message-ID or, when it has none, one made of
+// the hash of the mail as stored: the ledger then recognises that mail
+// when it is offered again, and tells apart two mails without one that
+// say the same thing (two "status" on two days, or the empty mails of
+// two senders).
+func messageID(msg *mail.Message, raw []byte) string {
+	if msg.MessageID != "" {
+		return msg.MessageID
+	}
+	return "<" + store.NewMailRef("", raw).ContentHash[:32] + "@no-message-id.attu>"
 }
 
 // logID is the id of one processed mail in the log.
