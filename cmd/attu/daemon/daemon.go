@@ -10,6 +10,11 @@
 // remember lives in the store, so it can be stopped at any moment and
 // started again. Start reading at Run; the control socket is in
 // control.go.
+//
+// A mail whose author is not authenticated (Config.Auth), or whose From
+// names more than one mailbox, reaches the game service as a stranger's.
+// A mail whose handling fails three times is given up on by the inbox,
+// moved to its failed folder, and listed in the store (giveUp).
 package daemon
 
 import (
@@ -217,6 +222,10 @@ func clip(s string) string {
 	return s
 }
 
+// handleMail does handle's work; it sets *extracted to the mail as read,
+// for the record of a failure. The author's claim is checked here
+// (mail.Authenticate): the game service treats a mail that fails as a
+// stranger's.
 func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **mail.Message) error {
 	lg := d.log.With("mail", logID(), "uid", in.UID)
 	raw, err := in.Fetch(ctx)
