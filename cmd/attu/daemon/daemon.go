@@ -100,6 +100,10 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
 	cfg.IMAP.OnGiveUp = d.giveUp
+	// Mail that waits for the SMTP server goes as soon as the IMAP
+	// server answers again: most outages are the network's, not one
+	// server's.
+	cfg.IMAP.OnConnect = func() { d.outbox.Wake() }
 	if cfg.IMAP.MaxSize <= 0 {
 		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
 	}
