@@ -36,6 +36,21 @@ type Message struct {
 	// Precedence: bulk, a null return path), which is recorded and never
 	// answered.
 	Automatic bool
+	// Skipped are the parts of the mail that were not read, named in the
+	// answer to a mail in which nothing was found.
+	Skipped []Skipped
+}
+
+// Skipped is a part of a mail that was not read: one attu cannot decode,
+// or one that holds no orders file it reads (a zipped or encrypted file,
+// a document).
+type Skipped struct {
+	Part string // its number, "2" or "1.2"
+	Type string // its media type
+	Name string // its file name, when it has one
+	// Undecoded: the part could not be decoded (an unknown transfer
+	// encoding or charset, broken base64); otherwise it was set aside.
+	Undecoded bool
 }
 
 // ref is the message's key in the ledger: its Message-ID and the hash of

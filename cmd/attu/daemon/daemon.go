@@ -83,13 +83,18 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	if cfg.AnswerWindow <= 0 {
 		cfg.AnswerWindow = time.Hour
 	}
+	if cfg.IMAP.MaxSize <= 0 {
+		// Set before the daemon keeps its copy of cfg: the answer to an
+		// oversized mail quotes it.
+		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
+		if cfg.IMAP.MaxSize <= 0 {
+			cfg.IMAP.MaxSize = mail.DefaultLimits().MaxBytes
+		}
+	}
 	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
 		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow)}
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
-	if cfg.IMAP.MaxSize <= 0 {
-		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
-	}
 	in, err := mail.NewInbox(cfg.IMAP, d.handle)
 	if err != nil {
 		return nil, err
@@ -213,6 +218,9 @@ func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
 	}
 	if msg.Orders != "" {
 		m.Orders = []byte(msg.Orders)
+	}
+	for _, p := range msg.Skipped {
+		m.Skipped = append(m.Skipped, referee.Skipped{Part: p.Part, Type: p.Type, Name: p.Name, Undecoded: !errors.Is(p.Err, mail.ErrNotRead)})
 	}
 	if auto {
 		lg.Info("automatic mail, never answered", "why", why)
