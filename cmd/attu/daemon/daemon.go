@@ -43,7 +43,9 @@ type Config struct {
 	Tick time.Duration
 	// AnswerLimit and AnswerWindow cap the answers to mail the service
 	// never sees (too large, HTML only): AnswerLimit per sender per
-	// AnswerWindow; 3 an hour when zero.
+	// AnswerWindow; 3 an hour when zero. All senders together get at most
+	// referee.DefaultStrangers such answers an hour, so that mail from
+	// ever new addresses makes no backscatter.
 	AnswerLimit  int
 	AnswerWindow time.Duration
 	// Control is the path of the Unix socket on which the daemon runs
@@ -63,6 +65,8 @@ type Daemon struct {
 	inbox   *mail.Inbox
 	outbox  *mail.Outbox
 	answers *mail.Limiter
+	// all caps answers to all senders together (Config.AnswerLimit).
+	all *mail.Limiter
 	// gate keeps the operator's commands that read from seeing a game
 	// change half-way: held for writing while the service changes games.
 	gate sync.RWMutex
@@ -92,7 +96,7 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 		}
 	}
 	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
-		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow)}
+		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), all: mail.NewLimiter(referee.DefaultStrangers, time.Hour)}
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
 	in, err := mail.NewInbox(cfg.IMAP, d.handle)
@@ -253,7 +257,7 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 	ref := store.NewMailRef(id, raw)
 	var out []store.Mail
 	auto, _ := mail.IsAutomatic(msg, d.cfg.Address)
-	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) {
+	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) && d.all.Allow("", time.Now()) {
 		reply := store.Mail{MessageID: NewMessageID(d.cfg.Address), From: d.cfg.Address, To: []string{msg.From},
 			Subject: "Re: " + mail.SubjectText(msg.Subject), Text: text, InReplyTo: msg.MessageID}
 		if msg.MessageID != "" {
