@@ -362,10 +362,10 @@ func TestE2EBadMail(t *testing.T) {
 		{file: "yaml-syntax-error.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "line"}},
 		{file: "unknown-field.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "bogus"}},
 		{file: "alias-bomb.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied}},
-		{file: "oversized", raw: oversized, from: a["s5"], replyTo: "s5", words: []string{"Nothing in it was read"}},
+		{file: "oversized", raw: oversized, from: a["s5"], replyTo: "s5", words: []string{"Nothing in it was read", "larger than 4 MiB"}},
 		{file: "100-parts.eml", from: a["s6"], replyTo: "s6", words: []string{"Nothing in it was read", "parts"}},
 		{file: "deep-nesting.eml", from: a["s7"], replyTo: "s7", words: []string{"Nothing in it was read", "levels deep"}},
-		{file: "a 10 MB attachment", raw: tenMB, from: a["s8"], replyTo: "s8", words: []string{"Nothing in it was read"}},
+		{file: "a 10 MB attachment", raw: tenMB, from: a["s8"], replyTo: "s8", words: []string{"Nothing in it was read", "larger than 4 MiB"}},
 		// The orders' part cannot be decoded: skipped, so the mail
 		// carries no orders.
 		{file: "unknown-transfer-encoding.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command",
