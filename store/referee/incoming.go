@@ -80,10 +80,11 @@ func (m *Message) ref() store.MailRef {
 // handing the same message over again after a crash does nothing.
 //
 // A message that names no game its sender plays in gets one generic
-// answer, at most once per Config.AnswerEvery for each sender; a sender
-// who plays in the game but whose token or side does not match gets the
-// same answer. Neither says anything about the game, not even whether it
-// exists.
+// answer, at most once per Config.AnswerEvery for each sender and
+// Config.Strangers times an hour in all; it says nothing about any game,
+// not even whether it exists. A sender who plays in the game but whose
+// token or side does not match is told which check failed, at its
+// registered address only (unauthenticated).
 //
 // The error is for the operator's log only: the message was not recorded
 // and may be handed over again. Nothing needs to be remembered otherwise.
