@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
 
@@ -112,4 +113,32 @@ func TestTabBombRefusal(t *testing.T) {
 	}
 	mustContain(t, "the refusal", r.Text, "and 80 more")
 	t.Logf("the refusal: %d bytes, in %v", len(r.Text), took)
+}
+
+// A long game's log answer by mail stays within the reply budget: the
+// newest entries, saying which are left out; "log N" pages from entry N.
+func TestLogAnswerFits(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	for i := range 400 {
+		_, err := h.db.Transact(h.id, nil, func(tx *store.Txn) error {
+			_, err := tx.Aside(adjudicator.US, fmt.Sprintf("note %d: %s", i+1, strings.Repeat("words ", 50)), false)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.newMails()
+	last := mailTo(t, h.command(adjudicator.US, "log", false), usAddr).Text
+	first := mailTo(t, h.command(adjudicator.US, "log 1", false), usAddr).Text
+	for what, text := range map[string]string{"log": last, "log 1": first} {
+		if len(text) > templates.MaxReply {
+			t.Errorf("%s: an answer of %d bytes", what, len(text))
+		}
+	}
+	mustContain(t, "the log", last, "note 400:", "are left out to keep this answer short: mail log 1")
+	mustContain(t, "log 1", first, "   1  the game begins", "note 1:", "on are left out to keep this answer short: mail log")
+	if strings.Contains(last, "note 1: ") || strings.Contains(first, "note 400:") {
+		t.Error("the answers overlap the ends they leave out")
+	}
 }

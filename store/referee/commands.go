@@ -496,8 +496,9 @@ func visible(e *store.Entry, side adjudicator.Side) bool {
 
 // cmdLog answers the log as the asker may read it, numbered as the asker
 // sees it: a player does not see the other side's private notes, nor
-// gaps where they are. The newest entries that fit in an answer are
-// shown; "log N" shows those from the asker's entry N on.
+// gaps where they are. By mail, the newest entries that fit in an answer
+// are shown, and "log N" shows those from the asker's entry N on; on the
+// command line, the whole record (from entry N with "log N").
 func cmdLog(c *call) error {
 	log, err := c.t.Log()
 	if err != nil {
@@ -512,7 +513,14 @@ func cmdLog(c *call) error {
 		}
 		from = min(n-1, len(lines))
 	}
-	c.text = fitLog(templates.Log{Game: c.g.ID, Side: c.side}, lines, from, len(c.args) > 0)
+	l := templates.Log{Game: c.g.ID, Side: c.side}
+	if c.in == nil {
+		// On the umpire's command line, the whole record asked for.
+		l.Entries, l.Earlier = lines[from:], from
+		c.text = l.Text()
+		return nil
+	}
+	c.text = fitLog(l, lines, from, len(c.args) > 0)
 	return nil
 }
 
