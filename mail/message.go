@@ -122,13 +122,14 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// DefaultCommands are the command words of attu's mail commands, players' and
-// umpire's, and those the game service adds (absent, takeback, agree,
-// go).
+// DefaultCommands are the command words of the game service, players'
+// and umpire's, tournaments' included: every mail that carries one is
+// logged with its command.
 func DefaultCommands() []string {
 	return []string{"help", "status", "resend", "template", "log", "concede",
 		"absent", "takeback", "agree", "go",
-		"extend", "pause", "resume", "force", "rollback", "replace", "end"}
+		"extend", "pause", "resume", "force", "rollback", "replace", "end", "reveal",
+		"standings", "digest"}
 }
 
 // ExtractOptions tune Extract; the zero value (or nil) takes DefaultLimits

@@ -51,7 +51,6 @@ func GameFromSubject(subject string) (string, bool) {
 	return strings.ToLower(m[1]), true
 }
 
-
 // Game returns the game a mail is for, addressed to the mailbox own: a
 // plus-address among Delivered-To (what the server delivered to, even
 // for Bcc), To and Cc, else the subject tag; "" when none. An address
