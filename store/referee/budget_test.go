@@ -37,6 +37,18 @@ func TestReplyBudget(t *testing.T) {
 	if now := h.game(); now.Entries != g.Entries || now.Head != g.Head {
 		t.Errorf("the log grew from %d to %d entries", g.Entries, now.Entries)
 	}
+	// A command with the side's token is still carried out, since a
+	// forger flooding the address must not stop the player; only its
+	// answer is left out.
+	out := h.command(adjudicator.JP, "absent 2d", true)
+	if h.game().Entries != g.Entries+1 {
+		t.Errorf("absent with the token, past the budget, was not carried out")
+	}
+	for _, m := range out {
+		if m.To[0] == jpAddr {
+			t.Errorf("past the budget, the Japanese player was answered: %s", m.Subject)
+		}
+	}
 	// The other side's budget is its own.
 	if out := h.command(adjudicator.US, "status", false); len(out) != 1 {
 		t.Errorf("the U.S. status: %v", subjects(out))

@@ -188,10 +188,18 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 		return s.unauthenticated(g, ref, m, "command without a token")
 	}
 	if ok, note := s.budget(g, m.From, now); !ok {
-		// Past the side's budget a command is not carried out either:
-		// one that changes the game would otherwise go unconfirmed.
-		_, err := s.db.Refuse(ref, g.ID, "refused: command "+cmd.name+" (too many mails)", note)
-		return err
+		if token == "" {
+			// Past the side's budget a command anybody may send from the
+			// address is not carried out.
+			_, err := s.db.Refuse(ref, g.ID, "refused: command "+cmd.name+" (too many mails)", note)
+			return err
+		}
+		// One with the side's token is, so that a forger flooding the
+		// address cannot stop the player: only its answer is left out,
+		// or is the note to slow down.
+		quiet := *m
+		quiet.over = &note
+		m = &quiet
 	}
 	_, err := s.run(g.ID, &ref, m, side, cmd, args, now)
 	return err
@@ -277,7 +285,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if in != nil && text != "" {
 			m := s.answerMail(&c.g, in, cmd.name, text)
 			m.Attachments = c.attach
-			t.Queue(m)
+			t.Queue(in.answers(m)...)
 		}
 		t.Outcome("command " + cmd.name)
 		return nil
@@ -291,7 +299,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 				return "", gerr
 			}
 			nd := templates.NotDone{Game: g.ID, Command: cmd.name, Why: r.why}
-			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, []store.Mail{s.answerMail(g, in, nd.Subject(), nd.Text())})
+			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, in.answers(s.answerMail(g, in, nd.Subject(), nd.Text())))
 			return "", err
 		}
 		return "", r
@@ -425,7 +433,7 @@ func cmdResend(c *call) error {
 				if out.Attachments, err = c.redrawn(m); err != nil {
 					return err
 				}
-				c.t.Queue(reply(out, c.in))
+				c.t.Queue(c.in.answers(reply(out, c.in))...)
 				return nil
 			}
 		}
@@ -439,7 +447,7 @@ func cmdResend(c *call) error {
 		return err
 	}
 	if ok {
-		c.t.Queue(reply(m, c.in))
+		c.t.Queue(c.in.answers(reply(m, c.in))...)
 	}
 	return nil
 }

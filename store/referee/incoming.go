@@ -41,6 +41,19 @@ type Message struct {
 	// Skipped are the parts of the mail that were not read, named in the
 	// answer to a mail in which nothing was found.
 	Skipped []Skipped
+
+	// over is set on a command carried out past its side's reply budget:
+	// what goes instead of its answers (the note to slow down, or none).
+	over *[]store.Mail
+}
+
+// answers are the mails that answer in: ms, or what goes instead past the
+// side's budget. A nil in (the command line) takes ms.
+func (in *Message) answers(ms ...store.Mail) []store.Mail {
+	if in == nil || in.over == nil {
+		return ms
+	}
+	return *in.over
 }
 
 // Skipped is a part of a mail that was not read: one attu cannot decode,
