@@ -53,6 +53,13 @@ it once the transaction that queued it has committed.
 	out := mail.NewOutbox(queue, s, mail.OutboxConfig{}) // queue adapts store.DB
 	go out.Run(ctx)
 	out.Kick() // after queueing mail
+	// InboxConfig.OnConnect: out.Wake, so that a network back sends at once
+
+A mail the server could not take for now (unreachable, 4yz) is tried
+again within seconds, then less and less often up to a few minutes; once
+the server takes a mail again, or Wake is called, every mail waiting so
+goes at once. One refused for good (5yz) waits a minute, doubled up to an
+hour.
 
 # Caveats
 

@@ -61,6 +61,10 @@ type InboxConfig struct {
 	// OnPosition is called, on the Inbox's goroutine, each time the
 	// position changes, so the caller can keep it (see Position).
 	OnPosition func(Position)
+	// OnConnect is called, on the Inbox's goroutine, each time a session
+	// is open and its mailbox selected: a server reachable again often
+	// means the network is back, for other servers too.
+	OnConnect func()
 	// Logger receives the inbox's log; slog.Default when nil.
 	Logger *slog.Logger
 
@@ -286,6 +290,9 @@ func (in *Inbox) session(ctx context.Context) error {
 
 	if err := s.open(); err != nil {
 		return err
+	}
+	if in.cfg.OnConnect != nil {
+		in.cfg.OnConnect()
 	}
 	return s.loop(ctx)
 }

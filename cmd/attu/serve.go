@@ -73,6 +73,10 @@ type serverFile struct {
 	Processed    string `yaml:"processed"`
 	PollInterval string `yaml:"poll_interval"`
 	NoIdle       bool   `yaml:"no_idle"`
+	// SMTP only: the waits before trying again a mail the server could
+	// not take for now (mail.OutboxConfig).
+	RetryMin string `yaml:"retry_min"`
+	RetryMax string `yaml:"retry_max"`
 }
 
 // limitsFile caps what incoming mail may be.
@@ -167,6 +171,15 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 	cfg.SMTP.Username, cfg.SMTP.Password, cfg.SMTP.From = smtpUser, smtpPass, f.Address
 	if f.SMTP.Mailbox != "" || f.SMTP.Processed != "" || f.SMTP.PollInterval != "" || f.SMTP.NoIdle {
 		bad("smtp: mailbox, processed, poll_interval and no_idle are for imap only")
+	}
+	if f.IMAP.RetryMin != "" || f.IMAP.RetryMax != "" {
+		bad("imap: retry_min and retry_max are for smtp only")
+	}
+	// Zero leaves mail.OutboxConfig's defaults.
+	cfg.Outbox.RetryMin = dur("smtp.retry_min", f.SMTP.RetryMin, 0)
+	cfg.Outbox.RetryMax = dur("smtp.retry_max", f.SMTP.RetryMax, 0)
+	if lo, hi := cfg.Outbox.RetryMin, cfg.Outbox.RetryMax; lo > 0 && hi > 0 && lo > hi {
+		bad("smtp.retry_min: %v is longer than smtp.retry_max %v", lo, hi)
 	}
 	cfg.Limits = mail.DefaultLimits()
 	if l := f.Limits; l.MaxMessageBytes < 0 || l.MaxParts < 0 || l.MaxDepth < 0 || l.MaxOrdersBytes < 0 || l.AnswersPerHour < 0 {

@@ -99,6 +99,10 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), all: mail.NewLimiter(referee.DefaultStrangers, time.Hour)}
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
+	// Mail that waits for the SMTP server goes as soon as the IMAP
+	// server answers again: most outages are the network's, not one
+	// server's.
+	cfg.IMAP.OnConnect = func() { d.outbox.Wake() }
 	in, err := mail.NewInbox(cfg.IMAP, d.handle)
 	if err != nil {
 		return nil, err
