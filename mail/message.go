@@ -86,7 +86,9 @@ type Message struct {
 
 	// Skipped lists parts that could not be decoded (unknown transfer
 	// encoding, unknown charset that is not UTF-8 either, broken base64,
-	// truncated multipart); every other part was still read.
+	// truncated multipart) and those set aside unread (ErrNotRead: a
+	// zipped or encrypted file, any attachment that is no .yaml file);
+	// every other part was still read.
 	Skipped []PartError
 }
 
@@ -546,6 +548,9 @@ type bodyWalk struct {
 	text    *string
 	html    bool
 	skipped []PartError
+	// mt and name are the media type and file name of the part being
+	// read, for skip.
+	mt, name string
 }
 
 func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
@@ -567,17 +572,18 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 	if strings.HasPrefix(mt, "multipart/") {
 		return nil
 	}
-	if perr != nil && message.IsUnknownEncoding(perr) {
-		b.skip(path, perr)
-		return nil
-	}
-	unknownCharset := perr != nil && message.IsUnknownCharset(perr)
 	disp, dparams, _ := p.Header.ContentDisposition()
 	name := dparams["filename"]
 	if name == "" {
 		name = params["name"]
 	}
 	name = validText(name)
+	b.mt, b.name = validText(mt), name
+	if perr != nil && message.IsUnknownEncoding(perr) {
+		b.skip(path, perr)
+		return nil
+	}
+	unknownCharset := perr != nil && message.IsUnknownCharset(perr)
 
 	switch {
 	case isOrdersFile(name, mt):
@@ -601,12 +607,17 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 		b.text = &text
 	case mt == "text/html" && disp != "attachment":
 		b.html = true
+	case name != "" || disp == "attachment" || !strings.HasPrefix(mt, "text/"):
+		// Not read, but named in a reply when the mail turns out to
+		// hold no orders: a zipped or encrypted file is often meant as
+		// one.
+		b.skip(path, ErrNotRead)
 	}
 	return nil
 }
 
 func (b *bodyWalk) skip(path []int, err error) {
-	b.skipped = append(b.skipped, PartError{Part: partName(path), Err: err})
+	b.skipped = append(b.skipped, PartError{Part: partName(path), Type: b.mt, Name: b.name, Err: err})
 }
 
 // partName names a part as IMAP does (RFC 3501 section 6.4.5): "1.2" for
@@ -651,7 +662,7 @@ func readText(r io.Reader, max int64, unknownCharset bool) (string, error) {
 		return "", ErrOrdersTooLarge
 	}
 	if unknownCharset && !utf8.Valid(data) {
-		return "", errors.New("unknown charset, and the text is not UTF-8")
+		return "", ErrCharset
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	s := strings.ReplaceAll(string(data), "\r\n", "\n")

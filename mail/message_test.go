@@ -77,7 +77,7 @@ var corpus = map[string]want{
 		text: "I am away until Monday.", auto: true},
 	"vacation-x-autoreply.eml": {from: "jp@example.org", subject: "Away", id: "xauto-1@example.org", game: "g1", text: "Away.", auto: true},
 	"bounce.eml": {from: "MAILER-DAEMON@mx.example.org", subject: "Undelivered Mail Returned to Sender", id: "bounce-1@mx.example.org",
-		text: "I'm sorry to have to inform you that your message could not be delivered.", auto: true},
+		text: "I'm sorry to have to inform you that your message could not be delivered.", auto: true, skipped: 1},
 	"mailing-list.eml": {from: "someone@example.net", subject: "[wargames] anyone for Attu?", id: "list-1@example.net",
 		command: "status", text: "status", auto: true},
 	"own-address.eml": {from: "attu+g1@attu.test", subject: "[attu g1] Turn 3 report", id: "g1.3.us@attu.test", game: "g1",

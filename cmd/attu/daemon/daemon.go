@@ -51,7 +51,9 @@ type Config struct {
 	Tick time.Duration
 	// AnswerLimit and AnswerWindow cap the answers to mail the service
 	// never sees (too large, HTML only): AnswerLimit per sender per
-	// AnswerWindow; 3 an hour when zero.
+	// AnswerWindow; 3 an hour when zero. All senders together get at most
+	// referee.DefaultStrangers such answers an hour, so that mail from
+	// ever new addresses makes no backscatter.
 	AnswerLimit  int
 	AnswerWindow time.Duration
 	// Control is the path of the Unix socket on which the daemon runs
@@ -75,6 +77,8 @@ type Daemon struct {
 	// handling failed, by UID, for giveUp; only the inbox's goroutine
 	// uses it.
 	failing map[uint32]store.FailedMail
+	// all caps answers to all senders together (Config.AnswerLimit).
+	all *mail.Limiter
 	// gate keeps the operator's commands that read from seeing a game
 	// change half-way: held for writing while the service changes games.
 	gate sync.RWMutex
@@ -95,8 +99,17 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	if cfg.AnswerWindow <= 0 {
 		cfg.AnswerWindow = time.Hour
 	}
+	if cfg.IMAP.MaxSize <= 0 {
+		// Set before the daemon keeps its copy of cfg: the answer to an
+		// oversized mail quotes it.
+		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
+		if cfg.IMAP.MaxSize <= 0 {
+			cfg.IMAP.MaxSize = mail.DefaultLimits().MaxBytes
+		}
+	}
 	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
-		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), failing: map[uint32]store.FailedMail{}}
+		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), failing: map[uint32]store.FailedMail{},
+		all: mail.NewLimiter(referee.DefaultStrangers, time.Hour)}
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
 	cfg.IMAP.OnGiveUp = d.giveUp
@@ -104,9 +117,6 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	// server answers again: most outages are the network's, not one
 	// server's.
 	cfg.IMAP.OnConnect = func() { d.outbox.Wake() }
-	if cfg.IMAP.MaxSize <= 0 {
-		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
-	}
 	in, err := mail.NewInbox(cfg.IMAP, d.handle)
 	if err != nil {
 		return nil, err
@@ -281,6 +291,9 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 	if msg.Orders != "" {
 		m.Orders = []byte(msg.Orders)
 	}
+	for _, p := range msg.Skipped {
+		m.Skipped = append(m.Skipped, referee.Skipped{Part: p.Part, Type: p.Type, Name: p.Name, Undecoded: !errors.Is(p.Err, mail.ErrNotRead)})
+	}
 	if auto {
 		lg.Info("automatic mail, never answered", "why", why)
 	}
@@ -308,7 +321,7 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 	ref := store.NewMailRef(messageID(msg, raw), raw)
 	var out []store.Mail
 	auto, _ := mail.IsAutomatic(msg, d.cfg.Address)
-	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) {
+	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) && d.all.Allow("", time.Now()) {
 		reply := store.Mail{MessageID: NewMessageID(d.cfg.Address), From: d.cfg.Address, To: []string{msg.From},
 			Subject: "Re: " + mail.SubjectText(msg.Subject), Text: text, InReplyTo: msg.MessageID}
 		if msg.MessageID != "" {
