@@ -101,9 +101,11 @@ func (o Options) normalize(name string) (Options, error) {
 // campaign, else a name of ScenarioNames) with the options opt, drawing
 // what the rules draw at the start with d, in this order: the Komandorski
 // chits (12.1, campaign only), the Unknown units of a short scenario (15.x),
-// the victory point chits (14.0), the historic Japanese setup (12.3). The
-// game then waits for the Japanese setup, or for the U.S. landing when the
-// Japanese have nothing to place. The built-in map and counters are used.
+// the victory point chits when drawn (14.0), the historic Japanese setup
+// (12.3). The game then waits for the Japanese setup, or for the U.S.
+// landing when the Japanese have nothing to place; value chits the
+// Japanese place are followed by the draw of the 0 and Cancelled chits in
+// the setup step (setUpJapanese). The built-in map and counters are used.
 //
 // The same scenario, options and dice give the same game: the audit
 // replays it to check a game's opening.
@@ -313,7 +315,7 @@ func setupKey(k WaitKind) string {
 // resolveSetup carries out setup orders already judged.
 func (s *State) resolveSetup(kind WaitKind, o Orders, d Dice) []Event {
 	if kind == WaitJPSetup {
-		return s.setUpJapanese(*o.JPSetup)
+		return s.setUpJapanese(*o.JPSetup, d)
 	}
 	return s.land(*o.Landing, d)
 }

@@ -299,8 +299,11 @@ func unitIDs(us []*Unit) string {
 }
 
 // setUpJapanese carries out the Japanese setup orders, already judged, and
-// moves on to the U.S. landing.
-func (s *State) setUpJapanese(js JPSetup) []Event {
+// moves on to the U.S. landing. When the Japanese place the value chits,
+// the 0 and Cancelled chits are drawn with d once they are down (rule
+// 14.0): the Japanese choose where to put the values without knowing
+// which hexes will be cancelled.
+func (s *State) setUpJapanese(js JPSetup, d Dice) []Event {
 	var evs []Event
 	if len(js.Place) > 0 {
 		var placed []*Unit
@@ -312,6 +315,9 @@ func (s *State) setUpJapanese(js JPSetup) []Event {
 		evs = append(evs, s.setUpEvent(ReasonFree, placed))
 	}
 	evs = append(evs, s.placeVP(js.VP)...)
+	if s.VP != nil && s.VP.Mode == VPPlaced {
+		evs = append(evs, s.drawCancelled(d)...)
+	}
 	s.await(WaitUSLanding, US)
 	return evs
 }

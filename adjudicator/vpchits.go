@@ -16,11 +16,14 @@ import (
 //   - The chits are a campaign rule: every short scenario ends before May
 //     27, and 14.0 speaks of all six victory hexes.
 //   - Drawn: the value chits are drawn at random, one for each victory hex
-//     but Attu Village, in the map's order. Placed: the Japanese player puts
-//     one on each of those hexes, as he pleases, in the setup wait. Either
-//     way the "0" and "Cancelled" chits are then drawn, one for every
-//     victory hex. The draws are the Japanese player's, out of the U.S.
-//     player's sight, and the Japanese may review every chit.
+//     but Attu Village, in the map's order, when the game is created.
+//     Placed: the Japanese player puts one on each of those hexes, as he
+//     pleases, in the setup wait. Either way the "0" and "Cancelled" chits
+//     are drawn next, one for every victory hex: at creation after drawn
+//     values, in the setup step after placed ones, so the Japanese never
+//     place a value knowing which hexes are cancelled. The draws are the
+//     Japanese player's, out of the U.S. player's sight, and the Japanese
+//     may review every chit once it is down.
 //   - The game ends when rule 3.8 ends it (victory hexes, landing zones,
 //     casualties, eliminations, the last turn); the chits then decide who
 //     won and how well. A victory hex is captured when the U.S. occupies it
@@ -126,9 +129,11 @@ func (m *Map) attuHex() Hex {
 	return 0
 }
 
-// drawVP puts the chits on the victory hexes (rule 14.0): the value chits
-// drawn unless the Japanese are to place them, then the 0 and Cancelled
-// chits drawn. The draws are the Japanese player's (DieVPDraw).
+// drawVP puts the chits on the victory hexes at creation (rule 14.0): the
+// value chits drawn, then the 0 and Cancelled chits drawn; when the
+// Japanese are to place the values, only the bare victory hexes, the rest
+// coming in the setup step (setUpJapanese). The draws are the Japanese
+// player's (DieVPDraw).
 func (s *State) drawVP(mode string, d Dice) ([]Event, error) {
 	m, mix := s.Map(), s.Counters().VP
 	attu := m.attuHex()
@@ -148,12 +153,11 @@ func (s *State) drawVP(mode string, d Dice) ([]Event, error) {
 		v.Hexes = append(v.Hexes, e)
 	}
 	s.VP = v
-	var evs []Event
-	if mode == VPDrawn {
-		evs = append(evs, setupSeen(JP, Event{Kind: EventVPValues, Side: JP, Reason: ReasonDrawn, Private: &Private{VP: v.named(m).Hexes}}))
+	if mode != VPDrawn {
+		return nil, nil
 	}
-	evs = append(evs, s.drawCancelled(d)...)
-	return evs, nil
+	evs := []Event{setupSeen(JP, Event{Kind: EventVPValues, Side: JP, Reason: ReasonDrawn, Private: &Private{VP: v.named(m).Hexes}})}
+	return append(evs, s.drawCancelled(d)...), nil
 }
 
 // drawCancelled draws a 0 or Cancelled chit for every victory hex (14.0).

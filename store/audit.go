@@ -77,13 +77,14 @@ type Report struct {
 // OK reports whether the audit found nothing wrong.
 func (r *Report) OK() bool { return r.Bad == nil }
 
-// Audit checks an export: the seed against the commitment, every die against
-// the seed, every order file against its hash, every entry against the
-// chain, and — replaying every accepted order through eng from
-// the opening position, following rollbacks — every event, every die's
-// purpose and every resulting position. It stops at the first mismatch and
-// names it in Report.Bad. Without a seed (a game still running) the dice are
-// taken as recorded; without eng.Resolve nothing is replayed.
+// Audit checks an export: the seed against the commitment, every die
+// against the seed, every order file against its hash, every entry against
+// the chain (its secret included), and — replaying every accepted order
+// through eng from the opening position, following rollbacks — every
+// event, every die's purpose and every resulting position. It stops at
+// the first mismatch and names it in Report.Bad. Without a seed (a game
+// still running) the dice are taken as recorded; without eng.Resolve
+// nothing is replayed.
 func Audit(x *Export, eng Engine) *Report {
 	a := &auditor{x: x, eng: eng, rep: &Report{Game: x.Game, Head: x.Head}}
 	a.run()
@@ -151,6 +152,7 @@ func (a *auditor) run() {
 	a.states = map[uint64]*adjudicator.State{}
 	marks := map[uint64]uint64{}
 	prev := ""
+	secrets := false
 	nextDie := uint64(1)
 	for i, xe := range x.Log {
 		seq := uint64(i + 1)
@@ -174,6 +176,7 @@ func (a *auditor) run() {
 		case e.Prev != prev:
 			a.fail(seq, 0, "does not chain to entry %d (prev %.16s…, entry %d hashes to %.16s…)", seq-1, e.Prev, seq-1, prev)
 		}
+		secrets = a.checkSecret(e, secrets)
 		a.entries[seq] = e
 		prev = h
 		if seq == 1 && e.Kind != KindCreate || seq != 1 && e.Kind == KindCreate {
@@ -253,6 +256,20 @@ func (a *auditor) run() {
 	}
 	a.rep.Entries, a.rep.Orders, a.rep.Dice = len(x.Log), len(x.Orders), len(x.Dice)
 	a.rep.FinalState = a.entries[uint64(len(x.Log))].State
+}
+
+// checkSecret checks e's secret (Entry.Secret), given whether an entry
+// before it had one, and returns whether e or one before it has one.
+// Entries carry a secret from the first one written by a release that
+// draws them: an entry without one after one with was made by hand.
+func (a *auditor) checkSecret(e *Entry, before bool) bool {
+	switch {
+	case e.Secret != "" && !validSecret(e.Secret):
+		a.fail(e.Seq, 0, "its secret is not 26 or more characters of base32 (128 random bits)")
+	case e.Secret == "" && before:
+		a.fail(e.Seq, 0, "it has no secret, though an entry before it has one")
+	}
+	return before || e.Secret != ""
 }
 
 func (a *auditor) create(e *Entry) {

@@ -24,7 +24,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -224,6 +224,11 @@ var migrations = []func(tx *bolt.Tx) error{
 	// Version 8: every text and attachment body is compressed on its own,
 	// none against another (migrateBlobs, blob.go).
 	7: migrateBlobs,
+	// Version 9: every new log entry commits a random secret
+	// (Entry.Secret). Hashed entries are never rewritten, so older
+	// entries keep none; the version stops an earlier release from
+	// writing entries without one after entries with one.
+	8: func(tx *bolt.Tx) error { return nil },
 }
 
 // checkVersion accepts a file of this release's schema, for reading only.
@@ -616,11 +621,13 @@ func (w *gameTx) save() error {
 	return w.b.Put(kGame, b)
 }
 
-// append chains e to the log, stores the snapshot snap (if any) under e's
-// sequence number, and moves the head.
+// append chains e to the log with a secret of its own (Entry.Secret),
+// stores the snapshot snap (if any) under e's sequence number, and moves
+// the head.
 func (w *gameTx) append(e *Entry, snap []byte) error {
 	e.Seq = w.g.Entries + 1
 	e.Prev = w.g.Head
+	e.Secret = newSecret()
 	b, err := encodeEntry(e)
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)

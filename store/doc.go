@@ -118,9 +118,24 @@ JSON of the position after it, and "next", what the game then waits for
 (adjudicator.Wait: turn, side and kind; kind "ended" once it is over). The
 creation answers no wait: its turn is 0.
 
+Every entry also carries "secret": 26 characters of RFC 4648 base32 (130
+random bits, crypto/rand.Text), drawn when the entry is written and hashed
+with the rest of it. The players are shown hashes long before they may
+read the entries they hash: every report quotes the chain head, and the
+players may ask for it with "status". Without the secret an entry whose
+hidden content has little entropy could be recovered from its hash by
+trying every candidate — the creation of a campaign whose Japanese set up
+freely hides little more than the two Komandorski chits and the second it
+was made. The secret is in the database, in the umpire's export and in
+the final export the last reports attach; nothing a player is sent before
+the end holds it (reports, the "log" and "status" answers word entries
+without their JSON). Entries written before secrets existed have none:
+Audit accepts them, but requires that a secret once begun in a game's log
+goes on in every later entry, each of 26 base32 characters or more.
+
 # Schema
 
-Schema version 8. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 9. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON unless
 said otherwise.
 
@@ -193,6 +208,9 @@ against the first as a preset dictionary ('d' in the blobs bucket),
 indexed in a bucket blob-dicts; the migration decompresses each such
 body, checks it against its hash, stores it as version 8 does, and
 deletes that bucket.
+Version 9 gives every new log entry its secret (see Log); the entries of
+a version 8 file keep none, since hashed entries are never rewritten, and
+the file is otherwise read as it is.
 
 # Outbox and attachments
 
@@ -247,8 +265,8 @@ Export gathers a game into one JSON document: scenario, options, the
 commitment, the seed (only once the game has ended, unless the umpire
 forces it), the opening position (entry 1's: the state after NewGame and the
 setup), every accepted order file (token redacted) with its receipt
-time, the log entries as stored with their hashes and rollback marks, the
-dice log and the head. Audit checks such a document without the database:
+time, the log entries as stored (their secrets included) with their
+hashes and rollback marks, the dice log and the head. Audit checks such a document without the database:
 the seed against the commitment, every die against the seed, every order file
 against the hash in its entry, the chain of hashes up to the head; it checks
 the opening against its dice (Engine.Opening) and replays every accepted

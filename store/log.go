@@ -1,6 +1,7 @@
 package store
 
 import (
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -71,6 +72,16 @@ type Entry struct {
 	// Next is what the game waits for after this entry: for a creation or
 	// an orders entry, the engine's Wait of the position after it.
 	Next adjudicator.Wait `json:"next"`
+
+	// Secret is at least 128 random bits (newSecret), drawn when the
+	// entry is written and hashed with the rest of it. The players are
+	// shown hashes of entries (a report's chain head) long before they may
+	// read the entries; without it, an entry whose hidden content has
+	// little entropy (the two Komandorski chits and the second of creation)
+	// could be found by hashing every candidate. It is in the umpire's
+	// export and the final one, never in what a player is sent before
+	// the game ends. Entries written before it existed have none.
+	Secret string `json:"secret,omitempty"`
 }
 
 func (e *Entry) String() string {
@@ -524,6 +535,24 @@ func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
 		return err
 	})
 	return s, err
+}
+
+// newSecret returns a new entry's secret: crypto/rand.Text, 26 characters
+// of the RFC 4648 base32 alphabet, 130 random bits.
+func newSecret() string { return rand.Text() }
+
+// validSecret reports whether s can hold the 128 random bits of an entry's
+// secret: 26 characters or more of the base32 alphabet newSecret writes.
+func validSecret(s string) bool {
+	if len(s) < 26 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'A' || c > 'Z') && (c < '2' || c > '7') {
+			return false
+		}
+	}
+	return true
 }
 
 // encodeEntry returns an entry's canonical JSON.

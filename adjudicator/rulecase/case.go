@@ -82,15 +82,31 @@ type komandorskiYAML struct {
 }
 
 type unitYAML struct {
-	At    orders.Pos
-	ID    string          `yaml:"id"`
-	Hex   adjudicator.Hex `yaml:"hex"`
-	Steps int             `yaml:"steps"`
-	Face  string          `yaml:"face"`
-	Melee adjudicator.Hex `yaml:"melee"` // declared melee against this hex earlier in the turn
-	Box   string          `yaml:"box"`   // off the map, in this box, instead of a hex
+	At  orders.Pos
+	ID  string          `yaml:"id"`
+	Hex adjudicator.Hex `yaml:"hex"`
+	Box string          `yaml:"box"` // off the map, in this box, instead of a hex
+	// The keys of a unit in a hex, nil when not given, so that one given
+	// to a unit in a box is refused rather than dropped.
+	Steps *int             `yaml:"steps"`
+	Face  *string          `yaml:"face"`
+	Melee *adjudicator.Hex `yaml:"melee"` // declared melee against this hex earlier in the turn
 	// Captured marks U.S. artillery taken by the Japanese (rule 8.2.1.4).
-	Captured bool `yaml:"captured"`
+	Captured *bool `yaml:"captured"`
+}
+
+// hexOnly names the keys of uy that only a unit in a hex takes.
+func (uy *unitYAML) hexOnly() []string {
+	var keys []string
+	for _, k := range []struct {
+		name  string
+		given bool
+	}{{"steps", uy.Steps != nil}, {"face", uy.Face != nil}, {"melee", uy.Melee != nil}, {"captured", uy.Captured != nil}} {
+		if k.given {
+			keys = append(keys, k.name)
+		}
+	}
+	return keys
 }
 
 type expectYAML struct {
@@ -373,57 +389,77 @@ func (p *parser) placeUnits(c *Case, units []unitYAML) {
 			continue
 		}
 		seen[uy.ID] = uy.At
-		if uy.Hex == 0 && uy.Box != "" {
-			if !knownBox(uy.Box) {
-				p.fail(uy.At, "%s: box %q: want %s", uy.ID, uy.Box, strings.Join(boxes, ", "))
-			}
-			u.Box = uy.Box
-			c.placed = append(c.placed, uy.ID)
-			continue
-		}
-		if uy.Hex == 0 {
-			p.fail(uy.At, "%s: hex is missing: say where the unit stands, like hex: 2717", uy.ID)
-			continue
-		}
-		if err := p.state.Place(uy.ID, uy.Hex, ""); err != nil {
-			p.fail(uy.At, "%v", err)
-			continue
-		}
-		p.hex(uy.Hex)
-		c.placed = append(c.placed, uy.ID)
-		if uy.Melee != 0 {
-			u.Melee, u.Acted = uy.Melee, true
-			p.hex(uy.Melee)
-		}
-		full := u.Counter().MaxSteps()
 		switch {
-		case uy.Steps == 0:
-			u.Steps = full
-		case uy.Steps < 1 || uy.Steps > full:
-			p.fail(uy.At, "%s: steps %d: this unit has 1 to %d steps", uy.ID, uy.Steps, full)
+		case uy.Hex != 0 && uy.Box != "":
+			p.fail(uy.At, "%s: give hex or box, not both", uy.ID)
+		case uy.Box != "":
+			p.boxUnit(c, u, &uy)
+		case uy.Hex == 0:
+			p.fail(uy.At, "%s: hex is missing: say where the unit stands, like hex: 2717", uy.ID)
 		default:
-			u.Steps = uy.Steps
+			p.hexUnit(c, u, &uy)
 		}
-		if uy.Captured {
-			if u.Side() != adjudicator.US || u.Kind() != adjudicator.Artillery {
-				p.fail(uy.At, "%s: captured: only U.S. artillery is ever captured (rule 8.2.1.4)", uy.ID)
-			}
-			u.Captured = true
+	}
+}
+
+// boxUnit puts a unit of the case in a box, off the map. Steps, face,
+// melee and captured describe a counter on the map, and the box would
+// drop them: each is refused.
+func (p *parser) boxUnit(c *Case, u *adjudicator.Unit, uy *unitYAML) {
+	if !knownBox(uy.Box) {
+		p.fail(uy.At, "%s: box %q: want %s", uy.ID, uy.Box, strings.Join(boxes, ", "))
+	}
+	if keys := uy.hexOnly(); len(keys) > 0 {
+		p.fail(uy.At, "%s: %s given to a unit in box %s, which would ignore it: steps, face, melee and captured are for a unit in a hex",
+			uy.ID, strings.Join(keys, ", "), uy.Box)
+	}
+	u.Box = uy.Box
+	c.placed = append(c.placed, uy.ID)
+}
+
+// hexUnit puts a unit of the case in its hex, with its steps, face, melee
+// and capture.
+func (p *parser) hexUnit(c *Case, u *adjudicator.Unit, uy *unitYAML) {
+	if err := p.state.Place(uy.ID, uy.Hex, ""); err != nil {
+		p.fail(uy.At, "%v", err)
+		return
+	}
+	p.hex(uy.Hex)
+	c.placed = append(c.placed, uy.ID)
+	if uy.Melee != nil {
+		u.Melee, u.Acted = *uy.Melee, true
+		p.hex(*uy.Melee)
+	}
+	full := u.Counter().MaxSteps()
+	switch {
+	case uy.Steps == nil:
+		u.Steps = full
+	case *uy.Steps < 1 || *uy.Steps > full:
+		p.fail(uy.At, "%s: steps %d: this unit has 1 to %d steps", uy.ID, *uy.Steps, full)
+	default:
+		u.Steps = *uy.Steps
+	}
+	if uy.Captured != nil && *uy.Captured {
+		if u.Side() != adjudicator.US || u.Kind() != adjudicator.Artillery {
+			p.fail(uy.At, "%s: captured: only U.S. artillery is ever captured (rule 8.2.1.4)", uy.ID)
 		}
-		// Japanese units start hidden (rule 2.5); U.S. units are never
-		// hidden, nor is captured U.S. artillery.
-		u.FaceDown = u.Counter().Side() == adjudicator.JP
-		switch uy.Face {
-		case "":
-		case "up":
-			u.FaceDown = false
-		case "down":
-			if u.Counter().Side() != adjudicator.JP {
-				p.fail(uy.At, "%s: face: only Japanese units are ever face down (rule 2.5)", uy.ID)
-			}
-		default:
-			p.fail(uy.At, "%s: face %q: want up or down", uy.ID, uy.Face)
+		u.Captured = true
+	}
+	// Japanese units start hidden (rule 2.5); U.S. units are never
+	// hidden, nor is captured U.S. artillery.
+	u.FaceDown = u.Counter().Side() == adjudicator.JP
+	if uy.Face == nil {
+		return
+	}
+	switch *uy.Face {
+	case "up":
+		u.FaceDown = false
+	case "down":
+		if u.Counter().Side() != adjudicator.JP {
+			p.fail(uy.At, "%s: face: only Japanese units are ever face down (rule 2.5)", uy.ID)
 		}
+	default:
+		p.fail(uy.At, "%s: face %q: want up or down", uy.ID, *uy.Face)
 	}
 }
 

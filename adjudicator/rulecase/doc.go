@@ -61,7 +61,8 @@
 //
 //	units:
 //	  - {id: 1/17-A, hex: 2618, melee: 2717}   # declared melee against 2717 earlier this turn
-//	  - {id: J10, box: pool}                   # off the map in a box instead of a hex
+//	  - {id: J10, box: pool}                   # off the map in a box instead of a hex;
+//	                                           # steps, face, melee and captured are then refused
 //	standing:                                  # standing instructions in force
 //	  us: {loss_order: [1/17-A], retreat: never, retreat_at: {"2619": always},
 //	       advance: strongest, martinez: never, arnold: auto, melee_order: [2717]}

@@ -213,6 +213,21 @@ expect:
 			"13:11: expect.units: J01: give hex or box, not both",
 			"14:9: expect.zoc: give hex, side (us or jp) and in",
 		}},
+		// Keys a unit in a box has no use for are refused, not dropped.
+		{"unit in a box", `name: x
+units:
+  - {id: J10, box: pool, steps: 2}
+  - {id: J01, box: eliminated, face: up, melee: 2717}
+  - {id: 105-1, box: reinforcements, captured: true}
+  - {id: 1/17-A, box: offmap, captured: false}
+  - {id: 1/17-B, hex: 2618, box: pool}
+`, []string{
+			"3:5: J10: steps given to a unit in box pool, which would ignore it",
+			"4:5: J01: face, melee given to a unit in box eliminated, which would ignore it",
+			"5:5: 105-1: captured given to a unit in box reinforcements",
+			"6:5: 1/17-A: captured given to a unit in box offmap",
+			"7:5: 1/17-B: give hex or box, not both",
+		}},
 		{"orders inside the case", `name: x
 orders:
   - side: us
