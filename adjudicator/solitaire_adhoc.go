@@ -81,16 +81,16 @@ func (s *State) nearestUS(h Hex, dist int) *Unit {
 // within two of vh holding no U.S. unit, in the play area, with room for
 // one more Japanese unit (4.2), are ranked: first those between vh and the
 // U.S. unit (nearer the U.S. unit than vh is, and at most one hex off the
-// straight way), then those higher than the U.S. unit's hex, then the
-// nearest the straight way, then the farthest from the U.S. unit, then the
-// lower hex.
+// straight way), then those higher than the U.S. unit's hex, then those
+// with a line of sight to it (8.1.2), then the nearest the straight way,
+// then the farthest from the U.S. unit, then the lower hex.
 func (s *State) adHocHex(vh, us Hex) Hex {
 	m := s.Map()
 	way := vh.Distance(us)
 	type cand struct {
-		h               Hex
-		between, higher bool
-		off, fromUS     int
+		h                     Hex
+		between, higher, sees bool
+		off, fromUS           int
 	}
 	var cands []cand
 	probe := s.pool()
@@ -102,8 +102,9 @@ func (s *State) adHocHex(vh, us Hex) Hex {
 			continue
 		}
 		off := h.Distance(vh) + h.Distance(us) - way
+		sees, _ := LOS(m, h, us)
 		cands = append(cands, cand{h: h, between: h.Distance(us) < way && off <= 1,
-			higher: m.Level(h) > m.Level(us), off: off, fromUS: h.Distance(us)})
+			higher: m.Level(h) > m.Level(us), sees: sees, off: off, fromUS: h.Distance(us)})
 	}
 	if len(cands) == 0 {
 		return 0
@@ -115,6 +116,8 @@ func (s *State) adHocHex(vh, us Hex) Hex {
 			return a.between
 		case a.higher != b.higher:
 			return a.higher
+		case a.sees != b.sees:
+			return a.sees
 		case a.off != b.off:
 			return a.off < b.off
 		case a.fromUS != b.fromUS:
