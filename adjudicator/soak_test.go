@@ -50,26 +50,36 @@ func TestSoak(t *testing.T) {
 		campaigns, short = 3**soakGames, *soakGames
 	}
 	type job struct {
-		kind int // index in newGames
+		game soakGame
 		seed int64
 	}
 	var jobs []job
-	var campaignKinds, shortKinds []int
-	for i, c := range newGames {
-		if c.scenario == adjudicator.ScenarioCampaign {
-			campaignKinds = append(campaignKinds, i)
-		} else {
-			shortKinds = append(shortKinds, i)
+	add := func(games []soakGame, campaigns, short int) {
+		var campaignKinds, shortKinds []soakGame
+		for _, c := range games {
+			if c.scenario == adjudicator.ScenarioCampaign {
+				campaignKinds = append(campaignKinds, c)
+			} else {
+				shortKinds = append(shortKinds, c)
+			}
+		}
+		for n := range campaigns {
+			jobs = append(jobs, job{campaignKinds[n%len(campaignKinds)], int64(n)})
+		}
+		for _, k := range shortKinds {
+			for n := range short {
+				jobs = append(jobs, job{k, int64(n)})
+			}
 		}
 	}
-	for n := range campaigns {
-		jobs = append(jobs, job{campaignKinds[n%len(campaignKinds)], int64(n)})
+	var twoPlayer []soakGame
+	for _, c := range newGames {
+		twoPlayer = append(twoPlayer, soakGame{c.scenario, c.opt})
 	}
-	for _, k := range shortKinds {
-		for n := range short {
-			jobs = append(jobs, job{k, int64(n)})
-		}
-	}
+	add(twoPlayer, campaigns, short)
+	// Solitaire (rule 13): a third of the campaigns, and three tenths of
+	// each short scenario's games: 100 and 30 in .ci/run (-soak 100).
+	add(soloGames, campaigns/3, max(short*3/10, 1))
 
 	start := time.Now()
 	results := make([]soakResult, len(jobs))
@@ -80,7 +90,7 @@ func TestSoak(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = playSoak(newGames[jobs[i].kind].scenario, newGames[jobs[i].kind].opt, jobs[i].seed)
+				results[i] = playSoak(jobs[i].game.scenario, jobs[i].game.opt, jobs[i].seed)
 			}
 		}()
 	}
@@ -98,7 +108,7 @@ func TestSoak(t *testing.T) {
 	byScenario := map[string]*tally{}
 	failures := 0
 	for i, r := range results {
-		c := newGames[jobs[i].kind]
+		c := jobs[i].game
 		if r.failure != "" {
 			failures++
 			if failures <= 3 {
@@ -106,10 +116,14 @@ func TestSoak(t *testing.T) {
 			}
 			continue
 		}
-		tl := byScenario[c.scenario]
+		name := c.scenario
+		if c.opt.Solitaire {
+			name += " (solitaire)"
+		}
+		tl := byScenario[name]
 		if tl == nil {
 			tl = &tally{ends: map[string]int{}}
-			byScenario[c.scenario] = tl
+			byScenario[name] = tl
 		}
 		tl.games++
 		tl.steps += r.steps
@@ -138,6 +152,25 @@ func TestSoak(t *testing.T) {
 		t.Logf("  %s: %d games, %.1f steps and %.1f turns a game; ends: %s", name, tl.games,
 			float64(tl.steps)/float64(tl.games), float64(tl.turns)/float64(tl.games), strings.Join(ends, ", "))
 	}
+}
+
+// soakGame is a kind of game the soak plays: a scenario and its options.
+type soakGame struct {
+	scenario string
+	opt      adjudicator.Options
+}
+
+// soloGames are the solitaire games the soak plays (rule 13): the campaign
+// with each U.S. setup and with the victory point chits of 14.0, and each
+// short scenario. The random legal player plays both sides: the Japanese
+// orders are whatever rule 13 leaves to them.
+var soloGames = []soakGame{
+	{adjudicator.ScenarioCampaign, adjudicator.Options{Solitaire: true}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{Solitaire: true, USSetup: adjudicator.SetupFree}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{Solitaire: true, VPChits: adjudicator.VPDrawn}},
+	{adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{Solitaire: true}},
+	{adjudicator.ScenarioHoltzBayToJarminPass, adjudicator.Options{Solitaire: true}},
+	{adjudicator.ScenarioTheLinkup, adjudicator.Options{Solitaire: true}},
 }
 
 // soakResult is one soak game: how long it took and how it ended, or what

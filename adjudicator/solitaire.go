@@ -136,6 +136,7 @@ const (
 	ReasonHeldInZOC         Reason = "held"               // EventInfiltration: the unit stays (13.5)
 	ReasonAmbushStanding    Reason = "ambush-standing"    // EventAmbushWithdraw: by the retreat standing instruction
 	ReasonAmbushRoundLimit  Reason = "ambush-round-limit" // EventAmbushWithdraw: the rounds ran out
+	ReasonAmbushMelt        Reason = "ambush-melt"        // EventAmbushWithdraw: Others, the ambushers, go back to the pool
 )
 
 // soloHexes returns the victory hexes the solitaire rules defend: those of

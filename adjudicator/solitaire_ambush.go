@@ -13,7 +13,9 @@ package adjudicator
 // do. After each round the U.S. melee retreat standing instruction for
 // the hex (8.2.1.3) says whether the U.S. units withdraw; they withdraw to
 // came, or to their retreat hex when came has no room, and the ambushers
-// stay. Once MaxMeleeRounds rounds are fought the U.S. units withdraw.
+// stay. Once MaxMeleeRounds rounds are fought the U.S. units withdraw;
+// should some find no hex to go to, or the game end in the ambush (3.8.2),
+// the ambushers go back to the pool after at most twice as many rounds.
 func (s *State) soloAmbush(u *Unit, came Hex, d Dice) []Event {
 	h := u.Hex
 	var drawn []*Unit
@@ -78,14 +80,11 @@ func (s *State) ambushFight(h, came Hex, us []*Unit, d Dice) []Event {
 	}
 	for mt.round = 1; ; mt.round++ {
 		mt.usLost, mt.jpLost = 0, 0
-		if s.Over() {
-			break
-		}
 		mt.defensiveFire()
 		if len(mt.standing()) > 0 {
 			mt.offensiveFire()
 		}
-		if len(mt.standing()) == 0 || len(mt.defenders()) == 0 {
+		if len(mt.standing()) == 0 || len(mt.defenders()) == 0 || s.Over() || mt.round >= 2*MaxMeleeRounds {
 			break
 		}
 		policy, withdraw := s.ambushWithdraw(mt)
@@ -108,15 +107,14 @@ func (s *State) ambushFight(h, came Hex, us []*Unit, d Dice) []Event {
 		outcome = ReasonDefendersHold
 	}
 	mt.say(Event{Kind: EventMeleeEnds, Round: mt.round, Reason: outcome})
-	if s.Over() {
-		// The game ended mid-ambush (3.8.2): no hex is left holding both
-		// sides.
-		for _, u := range mt.standing() {
-			if to, ok := s.retreatHex(u); ok {
-				u.Hex = to
-			} else {
-				s.removeFromMap(u, BoxEliminated)
-			}
+	if len(mt.standing()) > 0 && len(mt.defenders()) > 0 {
+		// The game ended mid-ambush (3.8.2), or a U.S. unit could go
+		// nowhere: the ambushers melt back into the pool, so that no hex
+		// holds both sides.
+		gone := mt.defenders()
+		mt.say(Event{Kind: EventAmbushWithdraw, Side: JP, Others: unitRefs(gone), Hexes: []Hex{h}, Reason: ReasonAmbushMelt})
+		for _, u := range gone {
+			s.removeFromMap(u, BoxPool)
 		}
 	}
 	return append(mt.events, s.updateCleared()...)
