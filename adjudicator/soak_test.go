@@ -74,7 +74,9 @@ func TestSoak(t *testing.T) {
 	}
 	var twoPlayer []soakGame
 	for _, c := range newGames {
-		twoPlayer = append(twoPlayer, soakGame{c.scenario, c.opt})
+		if !c.opt.Solitaire {
+			twoPlayer = append(twoPlayer, soakGame{c.scenario, c.opt})
+		}
 	}
 	add(twoPlayer, campaigns, short)
 	// Solitaire (rule 13): a third of the campaigns, and three tenths of
