@@ -11,39 +11,42 @@ import (
 // orders (of a stand-in or of a person) move the Japanese as in any game.
 // A game is solitaire when it is created with Options.Solitaire.
 //
-// What the engine decides, and where (RULINGS.md R68 to R75):
+// What the engine decides, and where (RULINGS.md R69 to R77):
 //
 //   - 13.1: every Unknown unit the rules draw is drawn at random with the
 //     dice, never chosen: those of the initial placement, the one whose
 //     table an ambush reads, and the table rolled when a stack of Unknown
 //     units converts (the Japanese standing instructions on tables do not
-//     apply). The U.S. never reads a table or its die (R68).
+//     apply). The U.S. never reads a table or its die (R69).
 //   - 13.2: an Unknown unit converting on a victory hex gives three
 //     infantry units without a roll (from the eliminated units, drawn at
 //     random, when the pool runs short); the Japanese airpower is spent by
 //     the engine at the start of the melee step on the U.S. stacks
 //     attacking victory hexes, and the Japanese orders may not use it
-//     (R69).
+//     (R70).
 //   - 13.2.1: the engine sets up the Japanese: one Unknown unit on each
 //     victory hex of the play area (it never moves), then 1d10+1 more in
 //     the way of the U.S. advance (solitaireInTheWay), the guns on the
-//     hexes of 12.3 (R70).
+//     hexes of 12.3 (R71).
 //   - 13.2.2: after every U.S. activation and every step the engine
 //     resolves, a U.S. unit within four hexes of a victory hex the U.S.
 //     does not hold brings 1d10+1 infantry units onto hexes near it, once
 //     per victory hex (solitaire_adhoc.go). They fire at the nearest U.S.
 //     unit at the start of each Japanese actions step until they have
-//     fought a melee, and take no Japanese orders meanwhile (R71).
+//     fought a melee, and take no Japanese orders meanwhile (R72).
 //   - 13.3: a U.S. move that spends the unit's whole allowance risks an
 //     ambush (solitaire_ambush.go); the U.S. chooses to withdraw through
-//     its melee retreat standing instruction (R72).
+//     its melee retreat standing instruction (R73).
 //   - 13.4: the Japanese infantry defending the last objective the U.S.
-//     has not taken roll twice their melee dice (R73).
+//     has not taken roll twice their melee dice (R74).
 //   - 13.5: at night a U.S. unit leaving an enemy zone of control first
-//     rolls to infiltrate (R74).
+//     rolls to infiltrate (R75).
 //   - 13.6: the U.S. wins only by the objectives (all six victory hexes in
 //     the campaign, the scenario's in a short one) or by the chits of 14.0;
-//     the U.S. win of 3.8.2 does not apply. The Japanese wins stand (R75).
+//     the U.S. win of 3.8.2 does not apply. The Japanese wins stand (R76).
+//   - The Japanese orders answer the actions and refit waits for every
+//     unit the rules above do not hold; there is no Japanese setup wait
+//     (R77).
 
 // Solitaire is the state of the solitaire rules in a game (rule 13).
 type Solitaire struct {
@@ -290,7 +293,7 @@ func (s *State) solitaireSetup(d Dice) []Event {
 }
 
 // solitaireInTheWay returns the hex of the k-th Unknown unit placed in the
-// way of the U.S. advance (rule 13.2.1; RULINGS.md R70), or 0 when no hex
+// way of the U.S. advance (rule 13.2.1; RULINGS.md R71), or 0 when no hex
 // is left. The victory hexes take them in turn, nearest a U.S. landing
 // zone first; each is placed between its victory hex and the landing zone
 // of the scenario nearest it: a hex nearer that landing zone than the
@@ -382,7 +385,7 @@ func (s *State) soloLastStand(target Hex) bool {
 }
 
 // soloAir spends the Japanese airpower on the defence of the victory hexes
-// (rule 13.2; RULINGS.md R69), at the start of the melee step: the
+// (rule 13.2; RULINGS.md R70), at the start of the melee step: the
 // victory hexes U.S. units have declared melee against share the factors
 // evenly, the remainder going one each to the hexes attacked by the
 // strongest stacks; each share strikes the strongest stack attacking its
@@ -442,4 +445,44 @@ func (s *State) soloBarsAir(side Side) string {
 		return ""
 	}
 	return "in a solitaire game the Japanese airpower goes to the defence of the victory hexes by itself (rule 13.2)"
+}
+
+// validSolo checks the state of the solitaire rules (rule 13): it belongs
+// to a solitaire game, its fixed units are Unknown units, its ad hoc units
+// Japanese infantry, and its placements victory hexes, each once.
+func (s *State) validSolo(bad func([]Hex, string, ...any)) {
+	so := s.Solo
+	if so == nil {
+		return
+	}
+	if !s.IsSolitaire() {
+		bad(nil, "the position holds the state of the solitaire rules, but the game is not solitaire (rule 13)")
+	}
+	for _, id := range fixedIDs(so.Fixed) {
+		if u, ok := s.Unit(id); !ok || u.Kind() != Unknown {
+			bad([]Hex{so.Fixed[id]}, "%s is fixed on a victory hex, but only Unknown units are (rule 13.2.1)", id)
+		}
+	}
+	for _, id := range so.AdHoc {
+		if u, ok := s.Unit(id); !ok || u.Counter().Side() != JP || u.Kind() != Infantry {
+			bad(nil, "%s is listed as placed by rule 13.2.2, but only Japanese infantry is", id)
+		}
+	}
+	seen := map[Hex]bool{}
+	for _, h := range so.Placed {
+		if _, ok := s.Map().VictoryHexAt(h); !ok || seen[h] {
+			bad([]Hex{h}, "the ad hoc placements list %s, which is not a victory hex or is listed twice (rule 13.2.2)", h)
+		}
+		seen[h] = true
+	}
+}
+
+// fixedIDs returns the ids of Solitaire.Fixed in order.
+func fixedIDs(m map[string]Hex) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // The ad hoc placement of rule 13.2.2 and the fire of the units it places
-// (RULINGS.md R71).
+// (RULINGS.md R72).
 
 // soloAdHoc makes the ad hoc placements due (rule 13.2.2): for each victory
 // hex of the play area, in map order, not yet placed for and not occupied
@@ -77,7 +77,7 @@ func (s *State) nearestUS(h Hex, dist int) *Unit {
 
 // adHocHex returns the hex the next infantry unit of an ad hoc placement
 // for victory hex vh goes to, the U.S. unit that brought it standing in
-// us, or 0 when no hex has room (rule 13.2.2; RULINGS.md R71). The hexes
+// us, or 0 when no hex has room (rule 13.2.2; RULINGS.md R72). The hexes
 // within two of vh holding no U.S. unit, in the play area, with room for
 // one more Japanese unit (4.2), are ranked: first those between vh and the
 // U.S. unit (nearer the U.S. unit than vh is, and at most one hex off the
@@ -129,7 +129,7 @@ func (s *State) adHocHex(vh, us Hex) Hex {
 }
 
 // soloAdHocFire fires the units of the ad hoc placements at the start of
-// the Japanese actions step (rule 13.2.2; RULINGS.md R71): each, in the
+// the Japanese actions step (rule 13.2.2; RULINGS.md R72): each, in the
 // order placed, fires alone at the hex of the nearest U.S. unit it may
 // fire at (by distance, then the lower hex), and is marked as having
 // acted, so that the Japanese orders of the step do not move it.

@@ -5,7 +5,7 @@ package adjudicator
 
 // soloAmbush checks the U.S. unit u, which has just spent its whole
 // allowance moving into its hex from the hex came, for an ambush (rule
-// 13.3; RULINGS.md R72). An Unknown unit is drawn from those off the map
+// 13.3; RULINGS.md R73). An Unknown unit is drawn from those off the map
 // (every Unknown unit of the game when none is off it) and a die rolled on
 // its table; two less than what the table gives is how many infantry
 // units, drawn from the pool, appear in u's hex (at most three, 4.2). They
@@ -168,7 +168,7 @@ func (mt *meleeFight) withdrawTo(came Hex, why Reason, policy string) {
 }
 
 // soloInfiltrate rolls for U.S. unit u leaving an enemy zone of control at
-// night (rule 13.5; RULINGS.md R74): the die reads 0 to 9 (a 10 is a 0),
+// night (rule 13.5; RULINGS.md R75): the die reads 0 to 9 (a 10 is a 0),
 // plus 1 in fog or 2 in a williwaw; 0 to 4 keeps the unit where it is. It
 // reports whether the unit may leave.
 func (s *State) soloInfiltrate(u *Unit, d Dice) (bool, Event) {
