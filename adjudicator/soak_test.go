@@ -18,10 +18,12 @@ import (
 )
 
 // soakGames replaces the soak's numbers of games: this many of each short
-// scenario and three times as many campaigns. Without it a plain run plays
-// 60 campaigns and 20 of each short scenario, so that `go test ./...` stays
-// quick; .ci/run plays the full soak (-soak 100), and the figures of a long
-// run go to BENCHMARKS.md:
+// scenario and three times as many campaigns, and solitaire games besides
+// (rule 13): a third as many campaigns and three tenths as many of each
+// short scenario. Without it a plain run plays 60 campaigns and 20 of each
+// short scenario (20 and 6 solitaire), so that `go test ./...` stays quick;
+// .ci/run plays the full soak (-soak 100: 100 solitaire campaigns and 30 of
+// each short scenario), and the figures of a long run go to BENCHMARKS.md:
 //
 //	go test ./adjudicator -run TestSoak -soak 1000 -v -timeout 60m
 var soakGames = flag.Int("soak", 0, "TestSoak: games of each short scenario (three times as many campaigns; 0: 20, 10 with -short)")
@@ -33,8 +35,9 @@ const soakLimit = 2000
 // TestSoak plays whole games from their creation (NewGameFrom) to their
 // end with the random legal player (autoplay) for both sides and random
 // dice: 60 campaigns (every setup, with and without the victory point
-// chits) and 20 of each short scenario, fewer under -short, as many as
-// -soak asks for in .ci/run. After every
+// chits) and 20 of each short scenario, and solitaire games of each (rule
+// 13: 20 campaigns and 6 of each short scenario), fewer under -short, as
+// many as -soak asks for in .ci/run. After every
 // step it checks what the generated-game test checks (invariants: the
 // units' places and steps, stacking, the infantry accounted for, the
 // casualty track against the infantry steps lost since the last refit or
