@@ -138,6 +138,23 @@ func TestSoak(t *testing.T) {
 	if failures > 0 {
 		t.Fatalf("%d of %d games failed", failures, len(jobs))
 	}
+	// The solitaire games must meet the rules of 13 they are about.
+	solo := map[adjudicator.EventKind]int{}
+	soloGames := 0
+	for i, r := range results {
+		if jobs[i].game.opt.Solitaire {
+			soloGames++
+			for k, n := range r.solo {
+				solo[k] += n
+			}
+		}
+	}
+	t.Logf("%d solitaire games: %v", soloGames, solo)
+	for _, k := range []adjudicator.EventKind{adjudicator.EventAmbush, adjudicator.EventAdHoc, adjudicator.EventInfiltration} {
+		if soloGames >= 10 && solo[k] == 0 {
+			t.Errorf("no %s event in %d solitaire games: the soak proves little of rule 13", k, soloGames)
+		}
+	}
 	var steps int
 	names := make([]string, 0, len(byScenario))
 	for name, tl := range byScenario {
@@ -184,6 +201,8 @@ type soakResult struct {
 	steps, turns int
 	end          string
 	failure      string
+	// solo counts the events of the solitaire rules (rule 13) by kind.
+	solo map[adjudicator.EventKind]int
 }
 
 // playSoak plays one game to its end, checking every step.
@@ -227,6 +246,16 @@ func playSoak(scenario string, opt adjudicator.Options, seed int64) (res soakRes
 		}
 		if st.refit() {
 			casualties, infantry = ns.Casualties, usInfantrySteps(ns)
+		}
+		for _, e := range evs {
+			switch e.Kind {
+			case adjudicator.EventAmbush, adjudicator.EventAdHoc, adjudicator.EventInfiltration,
+				adjudicator.EventLastStand, adjudicator.EventAmbushWithdraw:
+				if res.solo == nil {
+					res.solo = map[adjudicator.EventKind]int{}
+				}
+				res.solo[e.Kind]++
+			}
 		}
 		res.steps++
 		s = ns
