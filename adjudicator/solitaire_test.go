@@ -60,6 +60,11 @@ func TestSolitaireCreation(t *testing.T) {
 					t.Errorf("%s: a U.S. event names %v: %s", name, found, b)
 				}
 			}
+			for _, u := range s.View(JP).Units {
+				if u.Table != nil {
+					t.Fatalf("%s: the Japanese view shows %s's table (rule 13.1)", name, u.ID)
+				}
+			}
 			roundTrip(t, s)
 		}
 	}
