@@ -81,6 +81,9 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		events   []Event
 		problems []Problem
 	)
+	if why := s.soloHeldIn(a, side); why != "" {
+		return nil, []Problem{{Action: i, Step: -1, Msg: why}}
+	}
 	switch a.Kind() {
 	case KindMove:
 		var p movePlan

@@ -188,6 +188,31 @@ func (s *State) soloHeld(u *Unit) string {
 	return fmt.Sprintf("%s was placed by rule 13.2.2 and fires at the nearest U.S. unit until it fights a melee", u.ID)
 }
 
+// soloHeldIn says why a Japanese activation may not use a unit the ad hoc
+// placement holds (rule 13.2.2), or "".
+func (s *State) soloHeldIn(a Action, side Side) string {
+	if s.Solo == nil || side != JP {
+		return ""
+	}
+	var ids []string
+	switch {
+	case a.Move != nil:
+		ids = []string{a.Move.Unit}
+	case a.Fire != nil:
+		ids = a.Fire.Units
+	case a.Melee != nil:
+		ids = a.Melee.Units
+	}
+	for _, id := range ids {
+		if u, ok := s.Unit(id); ok && u.Side() == JP {
+			if why := s.soloHeld(u); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
 // soloTable draws the Unknown unit whose table is rolled for a stack
 // converting in h (rule 13.1: drawn, never chosen).
 func (s *State) soloTable(h Hex, unknowns []*Unit, d Dice) *Unit {

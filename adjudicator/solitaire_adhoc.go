@@ -18,6 +18,7 @@ func (s *State) soloAdHoc(d Dice) []Event {
 	if !s.IsSolitaire() || d == nil || s.Over() {
 		return nil
 	}
+	s.soloPrune()
 	var evs []Event
 	for _, vh := range s.soloHexes() {
 		so := s.solo()
@@ -183,6 +184,20 @@ func (s *State) soloAfterMelee() {
 	s.Solo.AdHoc = slices.DeleteFunc(s.Solo.AdHoc, func(id string) bool {
 		u, ok := s.Unit(id)
 		return !ok || !u.OnMap() || u.Fought
+	})
+	s.soloPrune()
+}
+
+// soloPrune forgets the ad hoc units that left the map (a swap of 9.6
+// takes them back to the pool) and the fixed units no longer on their
+// victory hex (rules 13.2.1, 13.2.2).
+func (s *State) soloPrune() {
+	if s.Solo == nil {
+		return
+	}
+	s.Solo.AdHoc = slices.DeleteFunc(s.Solo.AdHoc, func(id string) bool {
+		u, ok := s.Unit(id)
+		return !ok || !u.OnMap()
 	})
 	for id, h := range s.Solo.Fixed {
 		if u, ok := s.Unit(id); !ok || u.Hex != h {
