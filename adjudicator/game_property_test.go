@@ -442,7 +442,11 @@ func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 		return nil
 	}
 	for _, u := range before.Units {
-		if now, _ := s.Unit(u.ID); u.Box == adjudicator.BoxEliminated && now.Box != adjudicator.BoxEliminated {
+		now, _ := s.Unit(u.ID)
+		if _, vh := s.Map().VictoryHexAt(now.Hex); s.IsSolitaire() && vh && now.Kind() == adjudicator.Infantry {
+			continue // rule 13.2: a victory hex's defence may draw from the eliminated
+		}
+		if u.Box == adjudicator.BoxEliminated && now.Box != adjudicator.BoxEliminated {
 			return bad(nil, "%s, eliminated, is back in %s/%q", u.ID, now.Hex, now.Box)
 		}
 	}

@@ -1,6 +1,7 @@
 package adjudicator_test
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -290,6 +291,18 @@ func soakInvariants(s, before, created *adjudicator.State) *failure {
 	}
 	if err := s.Validate(); err != nil {
 		return bad(nil, "%v", err)
+	}
+	if s.IsSolitaire() {
+		// The store keeps every position as JSON: the solitaire state
+		// must come back the same.
+		b, _ := json.Marshal(s)
+		var back adjudicator.State
+		if err := json.Unmarshal(b, &back); err != nil || back.Attach(nil, nil) != nil {
+			return bad(nil, "the position does not decode: %v", err)
+		}
+		if b2, _ := json.Marshal(&back); string(b2) != string(b) {
+			return bad(nil, "the position does not round-trip through JSON")
+		}
 	}
 	m := s.Map()
 	for _, u := range s.Units {
