@@ -299,3 +299,26 @@ func TestCleanBody(t *testing.T) {
 		t.Errorf("unflow with DelSp: %q", got)
 	}
 }
+
+// A mail written with bare CRs (old Mac mailers) or with mixed line ends
+// reads as one written with CRLF.
+func TestExtractLineEnds(t *testing.T) {
+	crlf := "From: <us@example.org>\r\nTo: <attu+g1@attu.test>\r\nSubject: status\r\nMessage-ID: <cr-1@example.org>\r\n\r\nstatus\r\nplease\r\n"
+	want, err := Extract(strings.NewReader(crlf), nil)
+	if err != nil || want.From != "us@example.org" || want.Command != "status" {
+		t.Fatalf("%+v %v", want, err)
+	}
+	for name, raw := range map[string]string{
+		"bare CR": strings.ReplaceAll(crlf, "\r\n", "\r"),
+		"bare LF": strings.ReplaceAll(crlf, "\r\n", "\n"),
+		"mixed":   strings.Replace(strings.Replace(crlf, "\r\n", "\r", 2), "\r\n", "\n", 2),
+	} {
+		m, err := Extract(strings.NewReader(raw), nil)
+		if err != nil || fmt.Sprint(*m) != fmt.Sprint(*want) {
+			t.Errorf("%s: %+v %v", name, m, err)
+		}
+	}
+	if got := string(NormalizeLineEnds([]byte("a\rb\nc\r\n\r\rd\n"))); got != "a\r\nb\r\nc\r\n\r\n\r\nd\r\n" {
+		t.Errorf("%q", got)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math/rand/v2"
+	"sync/atomic"
 	"time"
 )
 
@@ -38,7 +40,12 @@ type OutboxConfig struct {
 	// worker sooner.
 	Interval time.Duration
 	// RetryMin and RetryMax bound the wait before the next attempt at a
-	// mail, doubled after each failure; 1 minute and 1 hour when zero.
+	// mail that failed for a reason that may pass (the server could not
+	// be reached, or answered 4yz): each wait is half as long again as
+	// the last, so that a mail goes out at most about two thirds of an
+	// outage's length after it ends (RetryMin or so after a short one),
+	// and never more than RetryMax after. 1 second and 5 minutes when
+	// zero.
 	RetryMin, RetryMax time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
@@ -46,10 +53,25 @@ type OutboxConfig struct {
 	Logger *slog.Logger
 }
 
+// A mail the server refused for good (5yz), or that cannot be sent as it
+// is, waits refusedRetryMin, doubled after each attempt up to
+// refusedRetryMax: trying it soon would fail the same way. Trouble with
+// the queue itself waits refusedRetryMin too, so that a store that cannot
+// record what was sent does not have it sent again every second.
+const (
+	refusedRetryMin = time.Minute
+	refusedRetryMax = time.Hour
+)
+
 // Outbox is the worker that sends queued mail: one goroutine (Run) that
 // sleeps until kicked or until its timer fires, sends what is due over
-// one connection, and records each mail as sent or to retry with a capped
-// exponential backoff.
+// one connection, and records each mail as sent or when to try again.
+//
+// A mail that failed for a reason that may pass is tried again within
+// seconds at first, then less and less often up to RetryMax, with jitter.
+// When the server answers again after it could not be reached, and when
+// Wake is called, the mails waiting after such a failure go at once,
+// rather than at their next attempt.
 //
 // Delivery is at least once. A mail the server accepted is sent again if
 // Queue.MarkSent then fails (or the process dies in between); it goes out with
@@ -61,6 +83,16 @@ type Outbox struct {
 	cfg  OutboxConfig
 	log  *slog.Logger
 	kick chan struct{}
+	// wake asks the next flush to send the mails waiting after a
+	// temporary failure too (Wake).
+	wake atomic.Bool
+	// Only Run's goroutine uses the fields below.
+	// down is set while the last attempt could not reach the server.
+	down bool
+	// refused holds the mails whose last attempt failed for good: a wake
+	// leaves them to their own, slower rule. It is lost on restart, which
+	// costs such a mail at most one early attempt.
+	refused map[uint64]bool
 }
 
 // NewOutbox returns an Outbox sending the mail of q through s.
@@ -72,10 +104,10 @@ func NewOutbox(q Queue, s *Sender, cfg OutboxConfig) *Outbox {
 		cfg.Interval = 30 * time.Second
 	}
 	if cfg.RetryMin <= 0 {
-		cfg.RetryMin = time.Minute
+		cfg.RetryMin = time.Second
 	}
 	if cfg.RetryMax <= 0 {
-		cfg.RetryMax = time.Hour
+		cfg.RetryMax = 5 * time.Minute
 	}
 	if cfg.RetryMax < cfg.RetryMin {
 		cfg.RetryMax = cfg.RetryMin
@@ -86,16 +118,24 @@ func NewOutbox(q Queue, s *Sender, cfg OutboxConfig) *Outbox {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Outbox{q: q, s: s, cfg: cfg, log: cfg.Logger, kick: make(chan struct{}, 1)}
+	return &Outbox{q: q, s: s, cfg: cfg, log: cfg.Logger, kick: make(chan struct{}, 1), refused: map[uint64]bool{}}
 }
 
-// Kick wakes the worker to send now, typically right after mail was
-// queued; it never blocks.
+// Kick wakes the worker to send what is due now, typically right after
+// mail was queued; it never blocks.
 func (o *Outbox) Kick() {
 	select {
 	case o.kick <- struct{}{}:
 	default:
 	}
+}
+
+// Wake is Kick for when the server may be reachable again (the network
+// came back: the IMAP session reconnected): the mails waiting after a
+// temporary failure go now too. It never blocks.
+func (o *Outbox) Wake() {
+	o.wake.Store(true)
+	o.Kick()
 }
 
 // Run sends queued mail until ctx ends, then returns nil. Failures are
@@ -117,10 +157,10 @@ func (o *Outbox) Run(ctx context.Context) error {
 // flush sends one batch of due mail and returns how long to sleep.
 func (o *Outbox) flush(ctx context.Context) time.Duration {
 	now := o.cfg.Now()
-	pending, err := o.q.Pending(now, o.cfg.Batch)
+	pending, full, err := o.due(now, o.wake.Swap(false))
 	if err != nil {
 		o.log.Error("outbox: reading the queue", "err", err)
-		return o.cfg.RetryMin
+		return refusedRetryMin
 	}
 	if len(pending) == 0 {
 		return o.cfg.Interval
@@ -130,45 +170,116 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 		ms[i] = &pending[i].Mail
 	}
 	errs := o.s.sendAll(ctx, ms)
+	wait := o.cfg.Interval
+	if full {
+		wait = 0 // more may be waiting
+	}
 	// What the server accepted is recorded even when ctx has ended: left
 	// unrecorded, it would go out a second time after a restart.
+	recorded := o.recordSent(pending, errs)
+	sent := false
+	for i, q := range pending {
+		switch {
+		case errs[i] == nil:
+			sent = true
+		case ctx.Err() != nil && errors.Is(errs[i], ctx.Err()):
+			// Not tried because ctx ended: no failed attempt.
+		default:
+			o.down = o.down || serverDown(errs[i])
+			wait = min(wait, o.retry(q, errs[i], now))
+		}
+	}
+	switch {
+	case !recorded:
+		// What was sent goes again at the next attempt: not soon.
+		return refusedRetryMin
+	case sent && o.down:
+		// The server is back: what waits for it goes now.
+		o.down = false
+		o.wake.Store(true)
+		return 0
+	}
+	return wait
+}
+
+// due returns the mails to try now: those due at now and, with wake, those
+// waiting after a temporary failure. full reports that the queue may hold
+// more than one batch.
+func (o *Outbox) due(now time.Time, wake bool) (ms []Queued, full bool, err error) {
+	if !wake {
+		ms, err = o.q.Pending(now, o.cfg.Batch)
+		return ms, len(ms) == o.cfg.Batch, err
+	}
+	// A mail that failed for a reason that may pass is due again within
+	// RetryMax. One refused for good is left out even when due: the next
+	// look at the queue, within Interval, takes it.
+	all, err := o.q.Pending(now.Add(o.cfg.RetryMax), o.cfg.Batch)
+	for _, q := range all {
+		if q.Attempts == 0 || !o.refused[q.ID] {
+			ms = append(ms, q)
+		}
+	}
+	return ms, len(all) == o.cfg.Batch, err
+}
+
+// recordSent records the mails the server accepted as sent, in one write,
+// and reports whether that write succeeded.
+func (o *Outbox) recordSent(pending []Queued, errs []error) bool {
 	var sent []uint64
 	for i, q := range pending {
 		if errs[i] == nil {
 			sent = append(sent, q.ID)
+			delete(o.refused, q.ID)
 		}
 	}
-	wait := o.cfg.Interval
-	if len(pending) == o.cfg.Batch {
-		wait = 0 // more may be waiting
+	if len(sent) == 0 {
+		return true
 	}
-	recorded := true
-	if len(sent) > 0 {
-		if err := o.q.MarkSent(sent, o.cfg.Now()); err != nil {
-			// Sent but not recorded: they will go out again, with the
-			// same Message-IDs.
-			o.log.Error("outbox: recording sent mails", "ids", sent, "err", err)
-			wait, recorded = o.cfg.RetryMin, false
-		}
+	if err := o.q.MarkSent(sent, o.cfg.Now()); err != nil {
+		// Sent but not recorded: they will go out again, with the same
+		// Message-IDs.
+		o.log.Error("outbox: recording sent mails", "ids", sent, "err", err)
+		return false
 	}
 	for i, q := range pending {
 		if errs[i] == nil {
-			if recorded {
-				o.log.Info("outbox: sent", "id", q.ID, "message_id", q.Mail.MessageID, "to", q.Mail.To)
-			}
-			continue
+			o.log.Info("outbox: sent", "id", q.ID, "message_id", q.Mail.MessageID, "to", q.Mail.To)
 		}
-		if ctx.Err() != nil && errors.Is(errs[i], ctx.Err()) {
-			continue // not tried because ctx ended: no failed attempt
-		}
-		delay := backoff(q.Attempts, o.cfg.RetryMin, o.cfg.RetryMax)
-		o.log.Warn("outbox: sending failed, will retry", "id", q.ID, "message_id", q.Mail.MessageID,
-			"attempt", q.Attempts+1, "in", delay, "err", errs[i])
-		if err := o.q.Retry(q.ID, errs[i], now.Add(delay)); err != nil {
-			o.log.Error("outbox: recording a failed attempt", "id", q.ID, "err", err)
-			delay = o.cfg.RetryMin
-		}
-		wait = min(wait, delay)
 	}
-	return wait
+	return true
+}
+
+// retry records a failed attempt at q, made at now, with when to try
+// again, and returns the wait until then.
+func (o *Outbox) retry(q Queued, cause error, now time.Time) time.Duration {
+	var delay time.Duration
+	if temporary(cause) {
+		delete(o.refused, q.ID)
+		delay = retryWait(q.Attempts, o.cfg.RetryMin, o.cfg.RetryMax)
+	} else {
+		o.refused[q.ID] = true
+		delay = backoff(q.Attempts, refusedRetryMin, refusedRetryMax)
+	}
+	o.log.Warn("outbox: sending failed, will retry", "id", q.ID, "message_id", q.Mail.MessageID,
+		"attempt", q.Attempts+1, "in", delay.Round(time.Millisecond), "temporary", temporary(cause), "err", cause)
+	if err := o.q.Retry(q.ID, cause, now.Add(delay)); err != nil {
+		o.log.Error("outbox: recording a failed attempt", "id", q.ID, "err", err)
+		return refusedRetryMin
+	}
+	return delay
+}
+
+// retryWait is the wait after n failed attempts (0 for the first retry)
+// at a mail that may go through later: lo grown by half n times, capped
+// at hi, then shortened by up to a fifth at random, so that the mails of
+// one outage spread out. Growing by half rather than doubling keeps each
+// wait under two thirds of the time already waited, once past the first
+// few.
+func retryWait(n int, lo, hi time.Duration) time.Duration {
+	d := lo
+	for i := 0; i < n && d < hi; i++ {
+		d += d / 2
+	}
+	d = min(d, hi)
+	return d - rand.N(d/5+1)
 }

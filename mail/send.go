@@ -100,8 +100,10 @@ func (s *Sender) sendAll(ctx context.Context, ms []*Outgoing) []error {
 	msgs := make([]*gomail.Msg, len(ms))
 	n := 0
 	for i, m := range ms {
-		msgs[i], errs[i] = s.build(m)
-		if errs[i] == nil {
+		var err error
+		if msgs[i], err = s.build(m); err != nil {
+			errs[i] = unsendable{err}
+		} else {
 			n++
 		}
 	}
@@ -113,7 +115,7 @@ func (s *Sender) sendAll(ctx context.Context, ms []*Outgoing) []error {
 		err = c.DialWithContext(ctx)
 	}
 	if err != nil {
-		err = fmt.Errorf("mail: smtp: %w", err)
+		err = unreachable{fmt.Errorf("mail: smtp: %w", err)}
 		for i := range errs {
 			if errs[i] == nil {
 				errs[i] = err
@@ -136,6 +138,40 @@ func (s *Sender) sendAll(ctx context.Context, ms []*Outgoing) []error {
 	}
 	return errs
 }
+
+// unreachable is the error of every mail of a batch when no session with
+// the server could be opened: connecting, TLS, EHLO or login failed.
+type unreachable struct{ err error }
+
+func (e unreachable) Error() string { return e.err.Error() }
+func (e unreachable) Unwrap() error { return e.err }
+
+// unsendable is the error of a mail that cannot be put in SMTP terms at
+// all: no Message-ID, no recipient, an address that does not parse.
+type unsendable struct{ err error }
+
+func (e unsendable) Error() string { return e.err.Error() }
+func (e unsendable) Unwrap() error { return e.err }
+
+// temporary reports whether a failed attempt at a mail may succeed soon
+// by itself: the server could not be reached or broke off, or it answered
+// with a transient negative reply (4yz, RFC 5321 section 4.2.1). A mail
+// refused with a permanent reply (5yz) or one that cannot be sent as it
+// is fails again the same way, so it is not.
+func temporary(err error) bool {
+	if errors.As(err, new(unsendable)) {
+		return false
+	}
+	var se *gomail.SendError
+	if errors.As(err, &se) && se.ErrorCode() >= 500 {
+		return false
+	}
+	return true
+}
+
+// serverDown reports whether a failed attempt never reached the point of
+// offering a mail: no session with the server could be opened.
+func serverDown(err error) bool { return errors.As(err, new(unreachable)) }
 
 func (s *Sender) client() (*gomail.Client, error) {
 	host, p, err := net.SplitHostPort(s.cfg.Addr)
@@ -194,7 +230,7 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 			return nil, fmt.Errorf("mail: outgoing mail %s: cc: %w", id, err)
 		}
 	}
-	msg.Subject(m.Subject)
+	msg.Subject(ReplySubject(m.Subject))
 	msg.SetMessageIDWithValue(id)
 	if m.Date.IsZero() {
 		msg.SetDate()
@@ -203,14 +239,13 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	}
 	// RFC 5322 section 3.6.4: In-Reply-To names the parent, References
 	// the thread up to it.
-	if r := bareID(m.InReplyTo); r != "" {
-		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+r+">")
+	inReplyTo, references := ReplyIDs(m.InReplyTo, m.References)
+	if inReplyTo != "" {
+		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+inReplyTo+">")
 	}
 	var refs []string
-	for _, r := range m.References {
-		if r = bareID(r); r != "" {
-			refs = append(refs, "<"+r+">")
-		}
+	for _, r := range references {
+		refs = append(refs, "<"+r+">")
 	}
 	if len(refs) > 0 {
 		msg.SetGenHeader(gomail.HeaderReferences, strings.Join(refs, " "))

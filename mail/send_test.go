@@ -185,6 +185,9 @@ type queued struct {
 	next  time.Time
 	sent  time.Time
 	cause error
+	// failed and nexts are when each failed attempt was recorded and
+	// the next attempt it set.
+	failed, nexts []time.Time
 }
 
 func (q *memQueue) add(m Outgoing) {
@@ -233,6 +236,7 @@ func (q *memQueue) Retry(id uint64, cause error, next time.Time) error {
 	m, err := q.find(id)
 	if err == nil {
 		m.next, m.cause, m.Attempts = next, cause, m.Attempts+1
+		m.failed, m.nexts = append(m.failed, time.Now()), append(m.nexts, next)
 	}
 	return err
 }
@@ -243,6 +247,7 @@ func (q *memQueue) snapshot() []queued {
 	out := make([]queued, len(q.mails))
 	for i, m := range q.mails {
 		out[i] = *m
+		out[i].failed, out[i].nexts = slices.Clone(m.failed), slices.Clone(m.nexts)
 	}
 	return out
 }

@@ -9,6 +9,12 @@
 #   scripts/mailservers.sh start [DIR]   install when missing, configure, start, wait
 #   scripts/mailservers.sh env [DIR]     print the path of the environment file
 #   scripts/mailservers.sh stop [DIR]    stop both servers and delete DIR
+#   scripts/mailservers.sh smtp-stop [DIR]   close Postfix's submission listener
+#   scripts/mailservers.sh smtp-start [DIR]  open it again
+#
+# smtp-stop and smtp-start stand for an outage of attu's own submission
+# server: the inbound listener and Dovecot stay up, so the players' mail
+# still arrives while attu cannot send.
 #
 # DIR is $ATTU_MAILSERVERS_DIR, else /tmp/attu-mailservers. "start" writes
 # DIR/env, which the tests read when ATTU_MAILSERVERS names it:
@@ -313,8 +319,44 @@ stop_servers() {
   return 0
 }
 
+# submission_service is the master.cf name of the submission listener.
+submission_service() {
+  postconf -c "$dir/postfix/conf" -P | sed -n 's|^\(.*/inet\)/syslog_name = postfix/submission$|\1|p'
+}
+
+smtp_stop() {
+  local pf=$dir/postfix/conf svc port i
+  svc=$(submission_service)
+  [ -n "$svc" ] || { log "no submission listener in $pf/master.cf (stopped already?)"; exit 1; }
+  port=${svc##*:}
+  port=${port%/*}
+  cp "$pf/master.cf" "$pf/master.cf.up"
+  postconf -c "$pf" -M# "$svc"
+  postfix -c "$pf" reload >/dev/null 2>&1
+  for i in $(seq 1 60); do
+    port_free "$port" && return 0
+    sleep 0.25
+  done
+  log "127.0.0.1:$port still answers after the reload"
+  return 1
+}
+
+# smtp_start undoes smtp_stop; on a running listener it only waits for it.
+smtp_start() {
+  local pf=$dir/postfix/conf svc port
+  if [ -f "$pf/master.cf.up" ]; then
+    mv "$pf/master.cf.up" "$pf/master.cf"
+    postfix -c "$pf" reload >/dev/null 2>&1
+  fi
+  svc=$(submission_service)
+  port=${svc##*:}
+  wait_banner "${port%/*}" "220"
+}
+
 case $cmd in
 start) start ;;
+smtp-stop) smtp_stop ;;
+smtp-start) smtp_start ;;
 env)
   [ -f "$dir/env" ] || { log "not started: no $dir/env"; exit 1; }
   echo "$dir/env"
@@ -327,7 +369,7 @@ stop)
   fi
   ;;
 *)
-  echo "usage: $0 start|env|stop [DIR]" >&2
+  echo "usage: $0 start|env|stop|smtp-stop|smtp-start [DIR]" >&2
   exit 2
   ;;
 esac

@@ -56,8 +56,8 @@ lay them out.
 [EventText] words one event in one line, from events.tmpl: one template
 per adjudicator.EventKind, named as the kind, and a few functions for the
 grammar (counts, "a and b", hex routes, dice and modifiers). It words the
-event it is given: redact it for the reader first (adjudicator.Redact, or
-[EventTexts] for a list), and what the reader may not know is not there
+event it is given: redact it for the reader first (adjudicator.Redact),
+and what the reader may not know is not there
 to be worded. Every report, the rules cases and the game service's log
 word events this way; testdata/events.golden shows every kind as each
 reader reads it.

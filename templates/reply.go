@@ -69,6 +69,9 @@ type Accepted struct {
 	// the next template follows).
 	Next    string
 	Awaited bool
+	// Over is true when the file ended the game: the final report
+	// follows instead of a next wait.
+	Over bool
 	// Head is the chain head after the orders were applied.
 	Head string
 }

@@ -60,6 +60,8 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Standing: true, Next: "the Japanese actions of turn 3 (May 13)", Head: head},
 		"accepted-decision": Accepted{Game: "g1", Side: adjudicator.US, Turn: 4, Wait: adjudicator.WaitUSDecision,
 			Next: "the U.S. actions of turn 4 (May 14)", Awaited: true, Head: head},
+		"accepted-final": Accepted{Game: "g1", Side: adjudicator.JP, Turn: 9, Wait: adjudicator.WaitActions, Activations: 1,
+			Over: true, Head: head},
 		"refused-errors": Refused{Game: "g1", Subject: "orders turn 3", Errors: errs, File: []byte(badOrders)},
 		"refused-stale": Refused{Game: "g1", Subject: "Re: [attu g1] turn 2",
 			Errors:  []LineError{{Line: 3, Col: 7, Msg: "the game waits for the U.S. actions of turn 3 (May 13, day), not U.S. actions for turn 2"}},

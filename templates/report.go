@@ -62,7 +62,7 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"wrap":   wrapText,
 	"indent": indentLines,
 	"inc":    func(i int) int { return i + 1 },
-}).Funcs(replyFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
+}).Funcs(replyFuncs).Funcs(tournamentFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
 
 // execute runs the named template on data.
 func execute(name string, data any) string {

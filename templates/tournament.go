@@ -8,8 +8,9 @@ import (
 )
 
 // Tournament mails: the standings every player and the umpire receive
-// after each finished game and in answer to "standings", and the umpire's
-// daily digest. Like the replies, each is a plain struct filled by the
+// after each finished game and in answer to "standings", the umpire's
+// daily digest (also in answer to "digest"), and the umpire's mail when a
+// round ends or begins. Like the replies, each is a plain struct filled by the
 // tournament (package store/tournament) with a Text method rendering an
 // embedded template within MaxWidth columns. The standings say of each
 // game only who played it and how it ended; the digest, for the umpire
@@ -97,7 +98,7 @@ func (s Standings) table() []string {
 		}
 		played := fmt.Sprint(r.Played)
 		if r.Byes > 0 {
-			played += fmt.Sprintf("+%d bye", r.Byes)
+			played += "+" + plural(r.Byes, "bye")
 		}
 		row := []string{mark, place, cut(r.Player, 20), played, fmt.Sprint(r.Won), fmt.Sprint(r.Drawn), fmt.Sprint(r.Lost), fmt.Sprint(r.Points)}
 		rows = append(rows, append(row, r.Breaks...))
@@ -170,7 +171,8 @@ func (s Standings) games(over bool) []string {
 
 // Digest is the umpire's daily mail: every game of the tournament and
 // what it waits for, the late players, what needs the umpire, the games
-// that ended since the last digest, and the standings.
+// that ended since the last digest, and the standings. Every time in it
+// is written in UTC and in Zone.
 type Digest struct {
 	Tournament string
 	Name       string
@@ -181,11 +183,18 @@ type Digest struct {
 	// last round has ended.
 	Round, Rounds int
 	Over          bool
-	// Next says when the next round begins.
-	Next      string
-	Games     []DigestGame
-	Late      []DigestLate
-	Umpire    []string // what needs the umpire: takebacks, disputes, pauses
+	// Auto: the next round begins by itself when this one's last game
+	// ends; otherwise when the umpire runs attu tournament next.
+	Auto bool
+	// Asked: the umpire asked for this digest by mail.
+	Asked bool
+	Games []DigestGame
+	// Late are the players who missed deadlines in the games that count
+	// (scored, not void): the standings' LATE column.
+	Late   []DigestLate
+	Umpire []string // what needs the umpire: takebacks, disputes, pauses
+	// Ended are the games ended since the last digest, in the order they
+	// ended.
 	Ended     []DigestEnded
 	Standings Standings
 }
@@ -203,7 +212,8 @@ type DigestGame struct {
 	From     string
 	Deadline time.Time
 	Zone     *time.Location
-	// Notes are the game's open matters: held orders, absences.
+	// Notes are the game's open matters: held orders, absences, the
+	// deadlines missed so far (counted once the game is scored).
 	Notes []string
 }
 
@@ -229,8 +239,107 @@ func (d Digest) Text() string {
 	return execute("digest.tmpl", struct {
 		Digest
 		Table []string
-	}{d, d.Standings.table()})
+		Last  bool
+	}{d, d.Standings.table(), d.Round >= d.Rounds})
 }
+
+// tournamentFuncs are the helpers the tournament templates add.
+var tournamentFuncs = map[string]any{
+	// whenIn writes a time in UTC and in each other zone given.
+	"whenIn": func(t time.Time, zones ...*time.Location) string {
+		s := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
+		var local []string
+		seen := map[string]bool{"UTC": true}
+		for _, z := range zones {
+			if z == nil || seen[z.String()] {
+				continue
+			}
+			seen[z.String()] = true
+			local = append(local, fmt.Sprintf("%s in %s", t.In(z).Format("Mon 2 Jan 15:04 MST"), z))
+		}
+		if len(local) > 0 {
+			s += " (" + strings.Join(local, "; ") + ")"
+		}
+		return s
+	},
+}
+
+// Subject is the digest's subject line.
+func (d Digest) Subject() string {
+	zone := d.Zone
+	if zone == nil {
+		zone = time.UTC
+	}
+	return fmt.Sprintf("attu tournament %s: the umpire's digest of %s", d.Name, d.Time.In(zone).Format("Mon 2 Jan 2006"))
+}
+
+// RoundMail tells the umpire that a round ended, and how the next one is
+// paired once it is.
+type RoundMail struct {
+	Tournament string
+	Name       string
+	// Ended is the round whose last game ended; 0 when the umpire began
+	// the next round before that (Playing games of it are still being
+	// played).
+	Ended   int
+	Playing int
+	Rounds  int
+	// Next is the round that begins, nil while it waits for the umpire
+	// (Auto false).
+	Next *RoundPairing
+	Auto bool
+	// Standings gives the table the next round is paired on.
+	Standings Standings
+}
+
+// RoundPairing is a round's games, as they are created.
+type RoundPairing struct {
+	Number   int
+	Scenario string // its title and rule, like "Up the Hog's Back (rule 15.1)"
+	Games    []RoundGame
+	Bye      string // the player who sits out, if any
+}
+
+// RoundGame is one game of a round: its id and who plays which side.
+type RoundGame struct {
+	Game   string
+	US, JP string
+}
+
+// Text renders the round's mail.
+func (r RoundMail) Text() string {
+	return execute("round.tmpl", struct {
+		RoundMail
+		Table   []string
+		Round   int // the round in play once this mail is read
+		Current int // the round still being played when the next begins early
+		Last    bool
+		Over    bool
+	}{r, r.Standings.table(), r.round(), r.round() - 1, r.round() >= r.Rounds, false})
+}
+
+// round is the round in play once the mail is read.
+func (r RoundMail) round() int {
+	if r.Next != nil {
+		return r.Next.Number
+	}
+	return r.Ended
+}
+
+// Subject is the round mail's subject line.
+func (r RoundMail) Subject() string {
+	switch {
+	case r.Next == nil:
+		return fmt.Sprintf("attu tournament %s: round %d has ended", r.Name, r.Ended)
+	case r.Ended == 0:
+		return fmt.Sprintf("attu tournament %s: round %d begins", r.Name, r.Next.Number)
+	}
+	return fmt.Sprintf("attu tournament %s: round %d has ended, round %d begins", r.Name, r.Ended, r.Next.Number)
+}
+
+// Plural writes n and what, with an s unless n is 1 ("1 round", "3
+// rounds").
+func Plural(n int, what string) string { return plural(n, what) }
 
 // DeadlineText writes a time as the replies do: in UTC, and in zone when
 // it is another.

@@ -108,6 +108,7 @@ type testDaemon struct {
 	svc    *referee.Service
 	d      *daemon.Daemon
 	acct   map[string]mailAccount
+	outbox mail.OutboxConfig
 	stop   func() // ends the daemon and closes the database
 }
 
@@ -115,8 +116,15 @@ type testDaemon struct {
 // daemon on sys until the test ends, with waits short enough for tests.
 func startTestDaemon(t *testing.T, sys mailSystem) *testDaemon {
 	t.Helper()
+	return startTestDaemonOutbox(t, sys, mail.OutboxConfig{Interval: 500 * time.Millisecond, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second})
+}
+
+// startTestDaemonOutbox is startTestDaemon with the outbox's settings
+// given.
+func startTestDaemonOutbox(t *testing.T, sys mailSystem, outbox mail.OutboxConfig) *testDaemon {
+	t.Helper()
 	dir := t.TempDir()
-	td := &testDaemon{sys: sys, dbPath: filepath.Join(dir, "attu.db"), acct: map[string]mailAccount{}}
+	td := &testDaemon{sys: sys, dbPath: filepath.Join(dir, "attu.db"), acct: map[string]mailAccount{}, outbox: outbox}
 	var err error
 	for _, u := range []string{"attu", "alice", "bob", "carol"} {
 		if td.acct[u], err = sys.Account(u); err != nil {
@@ -162,8 +170,7 @@ func (td *testDaemon) start(t *testing.T) {
 	out := td.acct["attu"].SMTP
 	out.Timeout = 10 * time.Second
 	td.d, err = newDaemon(td.svc, daemon.Config{Address: td.acct["attu"].Address, IMAP: in, SMTP: out,
-		Outbox: mail.OutboxConfig{Interval: 500 * time.Millisecond, RetryMin: 200 * time.Millisecond, RetryMax: 2 * time.Second},
-		Tick:   time.Second, Logger: td.log})
+		Outbox: td.outbox, Tick: time.Second, Logger: td.log})
 	if err != nil {
 		t.Fatal(err)
 	}

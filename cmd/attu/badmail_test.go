@@ -120,6 +120,14 @@ type badMailGame struct {
 // lands in carol's INBOX (plus-addressing) and is told apart by its To.
 func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMailGame {
 	t.Helper()
+	return startBadMailGameWith(t, ctx, users, mail.AuthConfig{}, nil)
+}
+
+// startBadMailGameWith is startBadMailGame with the daemon authenticating
+// senders as auth says; sign, when set, turns the mail of the U.S.
+// decision into one that passes.
+func startBadMailGameWith(t *testing.T, ctx context.Context, users []string, auth mail.AuthConfig, sign func([]byte) []byte) *badMailGame {
+	t.Helper()
 	sys := testMailSystem(t)
 	g := &badMailGame{sys: sys, addr: map[string]string{}, acct: map[string]mailAccount{}, box: map[string]string{}}
 	var err error
@@ -150,11 +158,12 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 	svc := referee.New(g.db, referee.Config{Address: g.addr["attu"]})
 	in := g.acct["attu"].IMAP
 	in.Timeout = 10 * time.Second
+	in.Failed = "attu-failed"
 	out := g.acct["attu"].SMTP
 	out.Timeout = 10 * time.Second
 	g.d, err = newDaemon(svc, daemon.Config{Address: g.addr["attu"], IMAP: in, SMTP: out,
 		Outbox: mail.OutboxConfig{Interval: 100 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond},
-		Tick:   time.Second,
+		Tick:   time.Second, Auth: auth,
 		Logger: testLog(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +184,11 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 	// Turn 1's U.S. decision, by mail: the game is in progress.
 	g.decided = []byte(fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: %s\ndecision: {refit: false, night: false}",
 		g.tokens[adjudicator.US]))
-	g.send(t, g.addr["alice"], withOrders(g.hdr("alice", "decided@attu.test", "[attu g1] orders"), string(g.decided)))
+	decision := withOrders(g.hdr("alice", "decided@attu.test", "[attu g1] orders"), string(g.decided))
+	if sign != nil {
+		decision = sign(decision)
+	}
+	g.send(t, g.addr["alice"], decision)
 	g.settle(t, ctx)
 	if gm, _ := g.db.Game("g1"); gm.Entries < 2 {
 		t.Fatalf("the U.S. decision sent by mail was not applied: %+v", gm.Wait)
@@ -214,7 +227,11 @@ func (g *badMailGame) deliveries(t *testing.T, skip map[string]int) ([]delivery,
 	toHdr := regexp.MustCompile(`(?mi)^To: *(.*)$`)
 	var out []delivery
 	counts := map[string]int{}
-	for _, box := range []string{"alice", "bob", "carol", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12"} {
+	boxes := []string{"alice", "bob", "carol"}
+	for i := 1; i <= 16; i++ {
+		boxes = append(boxes, fmt.Sprintf("s%d", i))
+	}
+	for _, box := range boxes {
 		acct, ok := g.acct[box]
 		if !ok {
 			continue
@@ -294,7 +311,7 @@ func TestE2EBadMail(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var users []string
-	for i := 1; i <= 12; i++ {
+	for i := 1; i <= 16; i++ {
 		users = append(users, fmt.Sprintf("s%d", i))
 	}
 	g := startBadMailGame(t, ctx, users)
@@ -333,6 +350,10 @@ func TestE2EBadMail(t *testing.T) {
 		replyTo  string   // the mailbox the one answer goes to; "" for silence
 		words    []string // the answer must contain each
 		notWords []string // and none of these
+		// byUser finds the answer by its recipient, for a mail whose
+		// Message-ID is too long to be quoted in In-Reply-To, or lost.
+		byUser  bool
+		outcome string // the ledger's outcome for the mail, when set
 	}
 	cases := []badMail{
 		{file: "no-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
@@ -372,6 +393,21 @@ func TestE2EBadMail(t *testing.T) {
 		{file: "garbage.eml", from: a["s12"]},
 		{file: "command-wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
 		{file: "other-game.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "g2"}},
+		// The U.S. player's address and token, with valid orders, but a
+		// second author: a stranger's mail. Its answer would go to the
+		// first author, alice, whose one stranger's answer this hour went
+		// to unknown-game-subject.eml: silence, recorded in the ledger.
+		{file: "two-from-fields.eml", from: a["alice"], outcome: "refused: sender not authenticated"},
+		{file: "two-authors-sender.eml", from: a["s14"], outcome: "refused: sender not authenticated"},
+		// Bare CR line ends read as lines: a stranger's command, answered.
+		// (Postfix turns bare CRs into spaces: there the mail arrives as
+		// one From line of several addresses, with no Message-ID, and its
+		// first author gets a stranger's answer all the same.)
+		{file: "bare-cr.eml", from: a["s15"], replyTo: "s15", words: []string{generic}, byUser: true, outcome: "refused: sender plays no side"},
+		// A 40 KiB Message-ID: recorded (a bbolt key holds 32 KiB) and
+		// answered, without quoting it.
+		{file: "long-message-id.eml", from: a["s16"], replyTo: "s16", words: []string{generic}, byUser: true,
+			outcome: "refused: sender plays no side"},
 	}
 	if testing.Short() {
 		// The race run: the two mails of megabytes take minutes there
@@ -406,13 +442,28 @@ func TestE2EBadMail(t *testing.T) {
 	used := map[int]bool{}
 	for _, c := range cases {
 		id := ""
-		if m := regexp.MustCompile(`(?mi)^Message-ID: *<([^>]*)>`).FindSubmatch(c.raw); m != nil {
+		if m := regexp.MustCompile(`(?mi)^Message-ID: *<([^>]*)>`).FindSubmatch(mail.NormalizeLineEnds(c.raw)); m != nil {
 			id = string(m[1])
 		}
 		var got []int
 		for i, d := range answers {
-			if m := inReplyTo.FindSubmatch(d.Data); m != nil && id != "" && string(m[1]) == id {
+			m := inReplyTo.FindSubmatch(d.Data)
+			if m != nil && id != "" && string(m[1]) == id ||
+				c.byUser && d.User == c.replyTo && (m == nil || bytes.HasSuffix(m[1], []byte("@no-message-id.attu"))) {
 				got = append(got, i)
+			}
+		}
+		if _, real := g.sys.(*realMail); real && c.file == "bare-cr.eml" {
+			c.outcome = ""
+		}
+		if c.outcome != "" {
+			msg, err := mail.Extract(bytes.NewReader(c.raw), nil)
+			if err != nil {
+				t.Fatalf("%s: %v", c.file, err)
+			}
+			r, ok, err := g.db.Processed(store.MailRef{MessageID: msg.MessageID})
+			if err != nil || !ok || r.Outcome != c.outcome {
+				t.Errorf("%s: in the ledger %v as %q (%v), want %q", c.file, ok, r.Outcome, err, c.outcome)
 			}
 		}
 		switch {
@@ -447,6 +498,12 @@ func TestE2EBadMail(t *testing.T) {
 	for i, d := range answers {
 		if !used[i] {
 			t.Errorf("a mail nobody asked for, to %s:\n%.600s", d.To, d.Data)
+		}
+		head, _, _ := bytes.Cut(d.Data, []byte("\r\n\r\n"))
+		for _, l := range bytes.Split(head, []byte("\r\n")) {
+			if len(l) > 998 { // RFC 5322 section 2.1.1
+				t.Errorf("an answer to %s has a header line of %d octets: %.100s", d.To, len(l), l)
+			}
 		}
 	}
 	t.Logf("%d bad mails, %d answers, the game unchanged", len(cases), len(answers))

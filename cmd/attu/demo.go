@@ -236,7 +236,7 @@ type demoPlayer struct {
 
 // demoMail is a mail a player received.
 type demoMail struct {
-	MessageID, Subject, Text string
+	MessageID, InReplyTo, Subject, Text string
 }
 
 func newDemoPlayer(side adjudicator.Side, addr string, db *store.DB, turns int, pick func(int) int,
@@ -308,7 +308,7 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 		return nil
 	}
 	p.mu.Lock()
-	p.received = append(p.received, demoMail{MessageID: msg.MessageID, Subject: msg.Subject, Text: msg.Text})
+	p.received = append(p.received, demoMail{MessageID: msg.MessageID, InReplyTo: msg.InReplyTo, Subject: msg.Subject, Text: msg.Text})
 	if tok := tokenIn(msg.Text); tok != "" {
 		p.token = tok
 	}

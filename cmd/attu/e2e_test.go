@@ -187,6 +187,51 @@ func TestE2EGameByMail(t *testing.T) {
 	}
 }
 
+// A short scenario (rule 15) played by mail to its end: the rules end
+// the game on orders that came by mail, and the final report is their
+// answer: the sender's is threaded to that mail and says it was accepted.
+func TestE2EGameEndsByOrders(t *testing.T) {
+	sys := testMailSystem(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "attu.db")
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	seed := sha256.Sum256([]byte("attu e2e short scenario"))
+	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: 99, Seed: []byte("e2e end"),
+		Game: referee.NewGame{ID: "hog", Name: "Hog's Back by mail", Scenario: "up-the-hogs-back", Seed: seed[:]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := db.Log(pg.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last store.LogEntry
+	for _, e := range log {
+		if e.Kind == store.KindOrders {
+			last = e
+		}
+	}
+	if n := len(log); n < 2 || log[n-2].Seq != last.Seq || last.MessageID == "" {
+		t.Fatalf("the game did not end on orders that came by mail: the last orders are entry %d (%q) of %d", last.Seq, last.MessageID, n)
+	}
+	final := pg.Players[last.Side].received[len(pg.Players[last.Side].received)-1]
+	if !strings.Contains(final.Subject, "the game is over") {
+		t.Fatalf("the %s player's last mail is %q, not the final report", last.Side, final.Subject)
+	}
+	if strings.Trim(final.InReplyTo, "<>") != strings.Trim(last.MessageID, "<>") {
+		t.Errorf("the %s final report is in reply to %q, not to the orders that ended the game (%s)", last.Side, final.InReplyTo, last.MessageID)
+	}
+	if !strings.Contains(final.Text, "Accepted: your ") || !strings.Contains(final.Text, "Your orders ended the game") {
+		t.Errorf("the %s final report does not say its orders were accepted:\n%.1500s", last.Side, final.Text)
+	}
+}
+
 // Orders mailed the way people's mail programs and servers shape them
 // are read alike on both backends: a From with an encoded display name
 // and a Subject folded over three lines (RFC 5322 section 2.2.3), an

@@ -12,6 +12,7 @@ import (
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/store/tournament"
+	"github.com/attu-pbem/attu/templates"
 )
 
 func init() {
@@ -32,8 +33,9 @@ the game service: each game has its own seed, commitment, tokens and
 welcome mails, queued for the mail daemon. The daemon (attu serve) then
 runs the tournament: it mails the standings after every finished game,
 answers "standings" by mail, creates the next round's games when a round
-is over (or when the umpire runs next) and mails the umpire a digest once
-a day.
+is over (or when the umpire runs next), mails the umpire the pairings of
+each round that begins, and a digest once a day and whenever the umpire
+mails "digest" to a game of the tournament.
 
 status prints the standings; with -v the umpire's digest as of now: every
 game with what it waits for, from whom and until when, the late players,
@@ -150,7 +152,8 @@ func runTournament(args []string, stdout, stderr io.Writer) int {
 			return fail("%v", strings.TrimPrefix(err.Error(), "tournament: "))
 		}
 		r := t.Rounds[0]
-		fmt.Fprintf(stdout, "created tournament %s (%s) in %s: %d players, %d rounds\n", t.ID(), t.File.Name, *dbPath, len(t.File.Players), len(t.File.Rounds))
+		fmt.Fprintf(stdout, "created tournament %s (%s) in %s: %s, %s\n", t.ID(), t.File.Name, *dbPath,
+			templates.Plural(len(t.File.Players), "player"), templates.Plural(len(t.File.Rounds), "round"))
 		printRound(stdout, &r)
 		fmt.Fprintln(stdout, "The welcome mails with the tokens are queued for the mail daemon (attu serve).")
 	case "status":

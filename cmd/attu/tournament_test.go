@@ -32,6 +32,10 @@ func TestTournamentCommands(t *testing.T) {
 		!strings.Contains(errs, bad+":4:10: players: a tournament needs at least two players") || !strings.Contains(errs, bad+":5:10: rounds[1]: scenario \"moon\"") {
 		t.Fatalf("a bad file: exit %d, %s", code, errs)
 	}
+	duel := writeFile(t, "duel.yaml", "id: duel\nname: Duel\numpire: {name: U, address: u@x.org}\nplayers: [{name: A, address: a@x.org}, {name: B, address: b@x.org}]\nrounds: [{scenario: up-the-hogs-back}]\n")
+	if code, out, errs := runAttu("tournament", "new", "-db", filepath.Join(t.TempDir(), "duel.db"), "-address", "attu@example.org", duel); code != 0 || !strings.Contains(out, ": 2 players, 1 round\n") {
+		t.Fatalf("a tournament of one round: exit %d, %s %s", code, out, errs)
+	}
 	code, out, errs = runAttu("tournament", "status", "-db", db)
 	if code != 0 || !strings.Contains(out, "standings in round 1 of 3") || !strings.Contains(out, "GAMES BEING PLAYED\n  round 1, spring43-r1-1:") {
 		t.Fatalf("attu tournament status: exit %d, %s %s", code, out, errs)

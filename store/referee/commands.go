@@ -103,6 +103,7 @@ func init() {
 		{name: "replace", token: true, who: umpireOnly, run: cmdReplace},
 		{name: "end", token: true, who: umpireOnly, run: cmdEnd},
 		{name: "standings", over: true, run: cmdStandings},
+		{name: "digest", who: umpireOnly, over: true, run: cmdDigest},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
 	}
 }
@@ -508,7 +509,7 @@ func cmdConcede(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.s.finish(c.t, c.rec, st, nil, result, c.now)
+	return c.s.finish(c.t, c.rec, st, nil, result, c.now, c.in, nil)
 }
 
 // parseUntil reads a date (2006-01-02), a time (2006-01-02T15:04, or with
@@ -884,7 +885,7 @@ func cmdEnd(c *call) error {
 	if err := c.note(templates.Notice{Kind: "end"}); err != nil {
 		return err
 	}
-	if err := c.s.finish(c.t, c.rec, st, nil, result, c.now); err != nil {
+	if err := c.s.finish(c.t, c.rec, st, nil, result, c.now, nil, nil); err != nil {
 		return err
 	}
 	c.say("you-end", templates.Notice{Note: result})

@@ -2,12 +2,34 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 )
+
+// A game of no tournament answers the tournament's commands at once:
+// there are no standings and no digest.
+func TestTournamentCommandsOutsideATournament(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.newMails()
+	mustContain(t, "standings", mailTo(t, h.command(adjudicator.US, "standings", false), usAddr).Text, "not part of a tournament")
+	mustContain(t, "digest", mailTo(t, h.command(adjudicator.Umpire, "digest", false), umpireAddr).Text, "not part of a tournament")
+	mustContain(t, "a player's digest", mailTo(t, h.command(adjudicator.US, "digest", false), usAddr).Text, "umpire")
+}
+
+// The mail reader knows every command word of the service, so that the
+// daemon's log names the command of every mail that carries one.
+func TestMailKnowsEveryCommand(t *testing.T) {
+	for _, c := range commands {
+		if !slices.Contains(mail.DefaultCommands(), c.name) {
+			t.Errorf("mail.DefaultCommands lacks %q", c.name)
+		}
+	}
+}
 
 // Every command carried out is on the game's hash-chained log and in the
 // next reports of those who may know of it: a player's command that

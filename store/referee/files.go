@@ -270,19 +270,19 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		rec.notice(n)
 		rec.Takeback = nil
 	}
+	over := out.Entry.Next.Over()
 	g := t.Game()
-	if out.Entry.Next.Over() {
-		return out, s.finish(t, rec, out.State, out.Entry.Events, out.State.WaitText(), now)
+	if !over {
+		t.SetDeadline(rec.deadline(&g, g.Wait, now))
+		g = t.Game()
 	}
-	t.SetDeadline(rec.deadline(&g, g.Wait, now))
-	g = t.Game()
 	if st.Mail != nil {
 		// The player whose file it was reads first that it was accepted
-		// and what comes next.
+		// and what comes next: the next wait, or the end of the game.
 		o := st.Orders
 		a := templates.Accepted{Game: g.ID, Side: o.Side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
 			Activations: len(o.Actions), Standing: o.Standing != nil, Next: templates.WaitPhrase(g.Wait),
-			Awaited: g.Wait.Open() && g.Wait.Side == o.Side, Head: g.Head}
+			Awaited: !over && g.Wait.Open() && g.Wait.Side == o.Side, Over: over, Head: g.Head}
 		others := heads
 		heads = func(side adjudicator.Side, g *store.Game) string {
 			if side == o.Side {
@@ -293,6 +293,9 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 			}
 			return ""
 		}
+	}
+	if over {
+		return out, s.finish(t, rec, out.State, out.Entry.Events, out.State.WaitText(), now, in, heads)
 	}
 	if err := s.queueReports(t, &g, rec, out.State, out.Entry.Events, in, heads); err != nil {
 		return nil, err
@@ -331,8 +334,11 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 
 // finish ends the game in t: the end entry, the result, and the final
 // report to every side with the seed, the dice-luck summary, the
-// export to audit and the replay page.
-func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, now time.Time) error {
+// export to audit and the replay page, each headed by what heads writes
+// (nil: nothing). in is the mail that ended the game (orders or a
+// command), nil for none: the final report is its sender's answer, so
+// it is threaded to it.
+func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, now time.Time, in *Message, heads head) error {
 	if _, err := t.End(result); err != nil {
 		return err
 	}
@@ -358,8 +364,13 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	export := "attu-" + g.ID + ".json"
 	reqs := make([]reportReq, len(sides))
 	for i, side := range sides {
-		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: templates.FinalSubject(result),
-			before: finalText(&g, rec.Name, st.Outlook(side), st.Turn, result, export, luck)}
+		before := finalText(&g, rec.Name, st.Outlook(side), st.Turn, result, export, luck)
+		if heads != nil {
+			if h := heads(side, &g); h != "" {
+				before = h + "\n" + before
+			}
+		}
+		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: templates.FinalSubject(result), before: before}
 	}
 	ms, err := s.reportMails(&g, rec, st, evs, reqs)
 	if err != nil {
@@ -370,6 +381,9 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 			continue
 		}
 		m := r.mail
+		if in != nil && registered(&g, r.side, in.From) {
+			m = reply(m, in)
+		}
 		m.Attachments = append(append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...), m.Attachments...)
 		t.Queue(m)
 	}

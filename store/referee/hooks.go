@@ -3,9 +3,9 @@ package referee
 // Hooks: how a client above the service — a tournament (package
 // store/tournament) — follows its games without the service knowing what
 // a tournament is. The service calls an optional Hook (Config.Hook) at
-// three moments: inside the transaction that ends a game (Ended), for
-// the players' command "standings" inside that command's transaction
-// (Standings), and after each Tick, outside the service's lock (Tick), so
+// four moments: inside the transaction that ends a game (Ended), for
+// the players' command "standings" and the umpire's "digest" inside that
+// command's transaction (Standings, Digest), and after each Tick, outside the service's lock (Tick), so
 // that the hook may create games through Create and send a daily mail.
 // Nothing here changes how a game is played; the hook sees a game only
 // through the store's transaction and the views below.
@@ -32,6 +32,12 @@ type Hook interface {
 	// game t.Game(), inside the command's transaction; empty text when
 	// the game is no part of what the hook follows.
 	Standings(t *store.Txn, side adjudicator.Side) (string, error)
+	// Digest takes the umpire's command "digest" of the game t.Game(),
+	// inside the command's transaction: the hook records the request
+	// through t and answers it after a Tick (which may read every game),
+	// in reply to the mail messageID (empty from the command line).
+	// False when the game is no part of what the hook follows.
+	Digest(t *store.Txn, messageID string) (bool, error)
 	// Tick is called at the end of every Service.Tick, after the games'
 	// own deadlines and outside the service's lock, so it may call the
 	// service (Create, Watch).
@@ -195,6 +201,33 @@ func cmdStandings(c *call) error {
 		text = none
 	}
 	c.text = text
+	return nil
+}
+
+// cmdDigest passes the umpire's "digest" to the hook, which answers it
+// after the next Tick; a game of no tournament says so at once.
+func cmdDigest(c *call) error {
+	const none = "This game is not part of a tournament: there is no digest.\n"
+	if c.s.cfg.Hook == nil {
+		c.text = none
+		return nil
+	}
+	id := ""
+	if c.in != nil {
+		id = c.in.MessageID
+	}
+	ok, err := c.s.cfg.Hook.Digest(c.t, id)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !ok:
+		c.text = none
+	case c.in == nil:
+		// From the command line the umpire reads the answer at once; by
+		// mail the digest itself is the answer.
+		c.text = "The digest goes to you by mail at the daemon's next tick; attu tournament status -v prints it now.\n"
+	}
 	return nil
 }
 

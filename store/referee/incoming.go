@@ -36,6 +36,10 @@ type Message struct {
 	// Precedence: bulk, a null return path), which is recorded and never
 	// answered.
 	Automatic bool
+	// Unauthenticated says why From is not believed to name the author
+	// (several authors, or a required check failed); empty when it is.
+	// Such a message is a stranger's, whatever its From and token.
+	Unauthenticated string
 }
 
 // ref is the message's key in the ledger: its Message-ID and the hash of
@@ -96,6 +100,9 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 		// Never answer our own mail, or a machine's: a loop.
 		_, err := s.db.Refuse(ref, "", "ignored: automatic mail", nil)
 		return err
+	}
+	if m.Unauthenticated != "" {
+		return s.stranger(ref, m, now, "sender not authenticated")
 	}
 	id := s.route(m)
 	if id == "" {

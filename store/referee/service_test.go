@@ -2,7 +2,9 @@ package referee
 
 import (
 	"encoding/hex"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,6 +116,11 @@ func TestPlayByMail(t *testing.T) {
 	if g.Status != store.Ended || len(out) != 3 {
 		t.Fatalf("after conceding: %s, %v", g.Status, subjects(out))
 	}
+	// The final report is the only answer to the mail that conceded:
+	// the Japanese one is threaded to it.
+	if r := mailTo(t, out, jpAddr); r.InReplyTo != fmt.Sprintf("<m%d@players.test>", h.mails) {
+		t.Errorf("the Japanese final report is in reply to %q, not to the concession", r.InReplyTo)
+	}
 	for _, m := range out {
 		mustContain(t, "the final report", m.Text, hex.EncodeToString(g.Seed), "attu audit attu-g1.json", "Dice luck", "the Japanese player conceded: U.S. victory")
 		// The export and the replay page come first; the report's map and
@@ -164,11 +171,13 @@ func TestRulesEndTheGame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	random := func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pickFrom(rng)) }
 	var out []store.Mail
+	var last adjudicator.Side
 	for i := 0; h.game().Status == store.Active; i++ {
 		if i > 200 {
 			t.Fatal("the game does not end")
 		}
 		h.advance(time.Hour)
+		last = h.game().Wait.Side
 		out = h.play(random)
 	}
 	st := h.state()
@@ -178,6 +187,22 @@ func TestRulesEndTheGame(t *testing.T) {
 	}
 	for _, m := range out {
 		mustContain(t, "the final report", m.Text, "is over, after turn", st.Outlook(adjudicator.US).Victory, hex.EncodeToString(g.Seed))
+	}
+	// The final report is the only answer to the orders that ended the
+	// game: the sender's is threaded to them and says they were accepted;
+	// the others answer no mail of theirs.
+	ended := fmt.Sprintf("<m%d@players.test>", h.mails)
+	for _, m := range out {
+		if len(m.To) != 1 || m.To[0] != addressOf(last) {
+			if m.InReplyTo != "" || strings.Contains(m.Text, "Accepted:") {
+				t.Errorf("the final report to %v answers %q:\n%.400s", m.To, m.InReplyTo, m.Text)
+			}
+			continue
+		}
+		if m.InReplyTo != ended || !slices.Contains(m.References, ended) {
+			t.Errorf("the final report to the %s player is in reply to %q (references %q), not to its orders %s", last, m.InReplyTo, m.References, ended)
+		}
+		mustContain(t, "the final report to the sender", m.Text, "Accepted: your ", "Your orders ended the game")
 	}
 	if g.Deadline != (time.Time{}) {
 		t.Fatalf("an ended game has a deadline: %v", g.Deadline)

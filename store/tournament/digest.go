@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,59 +34,94 @@ func (t *Tournament) digestDue(now time.Time) time.Time {
 // digest mails the umpire's digest when one is due and was not sent:
 // the record says when the last was due, and is written in the same
 // transaction as the mail, so a restart sends none twice and a day the
-// server was down is made up by one digest, not several.
+// server was down is made up by one digest, not several. A digest the
+// umpire asked for by mail is sent too, in reply to that mail.
 func (d *Director) digest(s *referee.Service, id string, now time.Time) error {
 	t, err := Load(s.DB(), id)
 	if err != nil {
 		return err
 	}
 	due := t.digestDue(now)
-	if due.IsZero() || !due.After(t.Digest) || !t.Over.IsZero() && t.Digest.After(t.Over) {
+	daily := !due.IsZero() && due.After(t.Digest) && (t.Over.IsZero() || !t.Digest.After(t.Over))
+	if !daily && len(t.Asked) == 0 {
 		return nil
 	}
-	dg, err := d.Digest(s, t, now)
+	dg, err := d.digestOf(s, t, now)
 	if err != nil {
 		return err
 	}
-	text := dg.Text()
 	return s.DB().UpdateShelf(ShelfName, func(sh *store.Shelf) error {
 		var cur Tournament
 		if _, err := sh.Get("t/"+id, &cur); err != nil {
 			return err
 		}
-		if !due.After(cur.Digest) {
+		var out []store.Mail
+		if daily && due.After(cur.Digest) {
+			cur.Digest = due
+			d.log().Info("digest", "tournament", id, "due", due)
+			out = append(out, store.Mail{MessageID: t.messageID("digest." + due.Format("20060102T1504")), To: []string{t.File.Umpire.Address},
+				Subject: dg.Subject(), Text: dg.Text()})
+		}
+		// Only the requests this digest was made for are answered: one
+		// that came in meanwhile waits for the next tick.
+		for _, a := range cur.Asked {
+			if !slices.Contains(t.Asked, a) {
+				continue
+			}
+			asked := dg
+			asked.Asked = true
+			m := store.Mail{MessageID: t.messageID("digest.asked." + a.At.Format("20060102T150405.000000000")), To: []string{t.File.Umpire.Address},
+				Subject: asked.Subject(), Text: asked.Text()}
+			if a.MessageID != "" {
+				m.InReplyTo, m.References = a.MessageID, []string{a.MessageID}
+			}
+			d.log().Info("digest asked", "tournament", id, "message_id", a.MessageID)
+			out = append(out, m)
+		}
+		cur.Asked = slices.DeleteFunc(cur.Asked, func(a Ask) bool { return slices.Contains(t.Asked, a) })
+		if len(out) == 0 {
 			return nil // sent meanwhile
 		}
-		cur.Digest = due
 		if err := sh.Put("t/"+id, &cur); err != nil {
 			return err
 		}
-		d.log().Info("digest", "tournament", id, "due", due)
-		return sh.Queue(store.Mail{MessageID: t.messageID("digest." + due.Format("20060102T1504")), To: []string{t.File.Umpire.Address},
-			Subject: fmt.Sprintf("attu tournament %s: the umpire's digest of %s", t.File.Name, due.In(zone(t.File.Umpire.TimeZone)).Format("Mon 2 Jan 2006")),
-			Text:    text})
+		return sh.Queue(out...)
 	})
 }
 
-// Digest gathers the umpire's digest of t as of now: every game being
+// Digest records the umpire's command "digest", sent to game tx.Game()
+// (referee.Hook): the next Tick mails the digest in reply to messageID,
+// since the digest reads every game of the tournament and a command's
+// transaction holds one.
+func (d *Director) Digest(tx *store.Txn, messageID string) (bool, error) {
+	sh, err := tx.Shelf(ShelfName)
+	if err != nil {
+		return false, err
+	}
+	var id string
+	if ok, err := sh.Get("g/"+tx.Game().ID, &id); err != nil || !ok {
+		return false, err
+	}
+	var t Tournament
+	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+		return false, err
+	}
+	t.Asked = append(t.Asked, Ask{MessageID: messageID, At: tx.Now()})
+	return true, sh.Put("t/"+id, &t)
+}
+
+// digestOf gathers the umpire's digest of t as of now: every game being
 // played with what it waits for, from whom and until when (read from the
 // game service, which the umpire may see all of), the late players with
-// every deadline they missed, what waits for the umpire, the games ended
-// since the last digest, and the standings.
-func (d *Director) Digest(s *referee.Service, t *Tournament, now time.Time) (templates.Digest, error) {
+// the deadlines they missed in the games that count (those the standings
+// count, see Result.counts), what waits for the umpire, the games ended
+// since the last digest in the order they ended, and the standings.
+func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (templates.Digest, error) {
 	f := &t.File
 	dg := templates.Digest{Tournament: t.ID(), Name: f.Name, Time: now, Zone: zone(f.Umpire.TimeZone),
-		Rounds: len(f.Rounds), Over: !t.Over.IsZero(), Standings: t.standings("", "")}
+		Rounds: len(f.Rounds), Over: !t.Over.IsZero(), Auto: f.Advance == AdvanceAuto, Standings: t.standings("", "")}
 	if r := t.current(); r != nil {
 		dg.Round = r.Number
-	}
-	switch {
-	case dg.Round >= len(f.Rounds):
-		dg.Next = "It is the last round."
-	case f.Advance == AdvanceAuto:
-		dg.Next = fmt.Sprintf("Round %d begins when the last game of this one ends.", dg.Round+1)
-	default:
-		dg.Next = fmt.Sprintf("Round %d begins when you run attu tournament next.", dg.Round+1)
 	}
 	late := map[string]map[string]int{} // player → game → missed
 	addLate := func(name, game string, n int) {
@@ -107,8 +143,10 @@ func (d *Director) Digest(s *referee.Service, t *Tournament, now time.Time) (tem
 		for i := range r.Games {
 			g := &r.Games[i]
 			if res := g.Result; res != nil {
-				for side, n := range res.Late {
-					addLate(who(g, side), g.ID, n)
+				if res.counts() {
+					for side, n := range res.Late {
+						addLate(who(g, side), g.ID, n)
+					}
 				}
 				if res.Ended.After(t.Digest) {
 					dg.Ended = append(dg.Ended, templates.DigestEnded{Game: g.ID, Round: r.Number, US: g.US, JP: g.JP,
@@ -126,9 +164,6 @@ func (d *Director) Digest(s *referee.Service, t *Tournament, now time.Time) (tem
 			if err != nil {
 				return dg, err
 			}
-			for side, n := range w.Late {
-				addLate(who(g, side), g.ID, n)
-			}
 			if w.Status == store.Ended {
 				// Ended, not yet scored: the next tick scores it.
 				dg.Ended = append(dg.Ended, templates.DigestEnded{Game: g.ID, Round: r.Number, US: g.US, JP: g.JP,
@@ -136,6 +171,11 @@ func (d *Director) Digest(s *referee.Service, t *Tournament, now time.Time) (tem
 				continue
 			}
 			dgm.Waiting = templates.WaitPhrase(w.Wait)
+			for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+				if n := w.Late[side]; n > 0 {
+					dgm.Notes = append(dgm.Notes, fmt.Sprintf("%s has missed %s in this game so far", who(g, side), templates.Plural(n, "deadline")))
+				}
+			}
 			if w.Wait.Open() {
 				name := who(g, w.Wait.Side)
 				dgm.From = fmt.Sprintf("%s, the %s player (%s)", name, sideName(w.Wait.Side), w.Players[w.Wait.Side])
@@ -184,6 +224,7 @@ func (d *Director) Digest(s *referee.Service, t *Tournament, now time.Time) (tem
 		dg.Late = append(dg.Late, templates.DigestLate{Player: name, Missed: total, Where: strings.Join(games, ", ")})
 	}
 	sort.SliceStable(dg.Late, func(i, j int) bool { return dg.Late[i].Missed > dg.Late[j].Missed })
+	sort.SliceStable(dg.Ended, func(i, j int) bool { return dg.Ended[i].Ended.Before(dg.Ended[j].Ended) })
 	return dg, nil
 }
 
@@ -205,7 +246,7 @@ func (d *Director) Status(s *referee.Service, id string, verbose bool, now time.
 	if !verbose {
 		return t.standings("", "").Text(), nil
 	}
-	dg, err := d.Digest(s, t, now.UTC())
+	dg, err := d.digestOf(s, t, now.UTC())
 	if err != nil {
 		return "", err
 	}

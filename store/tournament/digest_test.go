@@ -75,7 +75,7 @@ func TestDigestOncePerDay(t *testing.T) {
 		"duel-r1-1 (round 1): Alice (U.S.) v Bruno (Japanese)",
 		"waits for: the U.S. landing",
 		"from:      Alice, the U.S. player (alice@example.org)",
-		"until:     Thu 4 Jun 2026 21:59 UTC (Thu 4 Jun 23:59 CEST in Europe/Paris)",
+		"until:     Thu 4 Jun 2026 21:59 UTC (Fri 5 Jun 06:59 JST in Asia/Tokyo; Thu 4 Jun 23:59 CEST\n                 in Europe/Paris)",
 		"duel-r1-2 (round 1): Bruno (U.S.) v Alice (Japanese)",
 		"duel-r1-1: Bruno (Japanese) asks to take back the last step; Alice may agree until",
 		"ENDED SINCE THE LAST DIGEST\n  none")

@@ -28,12 +28,16 @@
 // New records the tournament and creates round 1's games (ids ID-rN-K).
 // From then on the service drives it: when a game ends, Director.Ended
 // records the result and queues the standings for every player and the
-// umpire in the transaction that ended the game; the mail command
+// umpire in the transaction that ended the game; when that game was the
+// last of the round in play, it also pairs the next round (advance: auto)
+// and mails the umpire its games with their sides and the bye, or tells
+// the umpire the round ended (advance: umpire). The mail command
 // "standings", sent to any game of the tournament, is answered with the
-// table; and after each Service.Tick, Director.Tick creates the next
-// round's games once every game of a round has ended (advance: auto) and
-// mails the umpire's digest once a day. The umpire may begin the next
-// round at any time with Next (attu tournament next).
+// table, and the umpire's "digest" with the digest; after each
+// Service.Tick, Director.Tick creates the games of a round paired but not
+// created yet and mails the umpire's digest once a day and in answer to
+// "digest". The umpire may begin the next round at any time with Next
+// (attu tournament next), which mails its pairings too.
 //
 // # Scoring
 //
@@ -55,7 +59,13 @@
 //     game;
 //   - sonneborn-berger: the points of every opponent beaten, and half
 //     those of every opponent drawn with;
-//   - lateness: fewer deadlines missed in finished games ranks higher.
+//   - lateness: fewer deadlines missed ranks higher.
+//
+// Lateness is counted one way everywhere, in the standings' LATE column
+// as in the digest: the deadlines a player missed in the games that count
+// (scored and not void), each counted once its game is scored. The digest
+// notes besides, for each game being played, the deadlines missed in it
+// so far.
 //
 // Players level on points and every tie-break share a place, shown with
 // "=", and are listed by name.
@@ -77,12 +87,17 @@
 //
 // Once a day at the file's time in the umpire's time zone the umpire
 // gets one mail: every game being played with what it waits for, from
-// whom and until when (in that player's time zone), held files and
-// absences; every player who missed deadlines, with the games; what
-// waits for the umpire (takeback requests, deadlines passed at a wait
-// without default orders, paused games); the games ended since the last
-// digest with their results in full; and the standings. attu tournament
-// status -v prints the same as of now.
+// whom and until when, held files and absences; every player who missed
+// deadlines, with the games; what waits for the umpire (takeback
+// requests, deadlines passed at a wait without default orders, paused
+// games); the games ended since the last digest, in the order they
+// ended, with their results in full; the standings; and what comes next
+// (the next round, the last round, or the end). Every time is written in
+// UTC and in the umpire's zone, a deadline also in its player's. attu
+// tournament status -v prints the same as of now, and the umpire's mail
+// "digest" to any game of the tournament brings it at the next tick, in
+// reply to that mail: a command's transaction holds one game, and the
+// digest reads them all.
 //
 // # Storage
 //
@@ -100,8 +115,8 @@
 //
 // The standings say of each game only who played it, with which side,
 // and how it ended; the digest, which tells what every game waits for,
-// goes to the umpire alone. The lateness tie-break counts finished games
-// only, since a standings mail is made inside one game's transaction. A
+// goes to the umpire alone. Lateness counts scored games only, since a
+// standings mail is made inside one game's transaction. A
 // Director keeps nothing in memory, but the daemon must run with it as
 // the service's hook (attu serve does) for the standings to go out as
 // games end; a game ended without it is scored at the next tick.

@@ -16,7 +16,8 @@ type Row struct {
 	Played, Won, Drawn, Lost int
 	Byes                     int
 	Points                   int
-	// Late counts the deadlines the player missed in finished games.
+	// Late counts the deadlines the player missed in the games that
+	// count (Result.counts): the digest's figure too.
 	Late int
 	// Breaks are the tie-breaks' values, in the file's order; higher
 	// ranks higher (Lateness counts down from zero).
@@ -79,7 +80,7 @@ func (t *Tournament) Table() []Row {
 		}
 		for _, g := range r.Games {
 			res := g.Result
-			if res == nil || res.Void {
+			if !res.counts() {
 				continue
 			}
 			us, jp := gamePoints(pts, res)

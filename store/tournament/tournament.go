@@ -42,6 +42,15 @@ type Tournament struct {
 	Digest time.Time `json:"digest,omitzero"`
 	// Over is when the last game of the last round ended.
 	Over time.Time `json:"over,omitzero"`
+	// Asked are the umpire's "digest" mails not answered yet.
+	Asked []Ask `json:"asked,omitempty"`
+}
+
+// Ask is the umpire's request for the digest by mail, answered at the
+// next tick.
+type Ask struct {
+	MessageID string    `json:"message_id,omitempty"` // the request's, for the answer's In-Reply-To
+	At        time.Time `json:"at"`
 }
 
 // Round is one round: its games, and the player with a bye.
@@ -76,6 +85,10 @@ type Result struct {
 	Ended  time.Time                `json:"ended"`
 	Late   map[adjudicator.Side]int `json:"late,omitempty"`
 }
+
+// counts reports whether a finished game counts in the standings and in
+// every lateness figure: scored, and not void.
+func (r *Result) counts() bool { return r != nil && !r.Void }
 
 // ID is the tournament's id.
 func (t *Tournament) ID() string { return t.File.ID }
@@ -112,9 +125,10 @@ func (t *Tournament) current() *Round {
 
 // Director runs the tournaments of a database. It is the game service's
 // Hook (referee.Config.Hook): told of every game that ends, it records
-// the result and mails the standings in that game's own transaction; it
-// answers "standings"; and after each Tick it creates the next round's
-// games when a round is over and mails the umpire's daily digest. It
+// the result and mails the standings in that game's own transaction,
+// pairing the next round when the game ended one; it answers "standings"
+// and "digest"; and after each Tick it creates the next round's games and
+// mails the umpire's digest. It
 // keeps nothing in memory: everything is on the store's shelf.
 type Director struct {
 	// Rand draws the sides of SidesDrawn and, when set, each game's dice
@@ -209,10 +223,25 @@ func (d *Director) Next(s *referee.Service, id string, now time.Time) (*Round, e
 		if len(t.Rounds) >= len(t.File.Rounds) {
 			return ErrNoRound
 		}
+		prev := t.current()
+		ended, playing := 0, 0
+		if prev != nil {
+			for _, g := range prev.Games {
+				if g.Result == nil {
+					playing++
+				}
+			}
+			if playing == 0 {
+				ended = prev.Number
+			}
+		}
 		if err := d.plan(&t, now); err != nil {
 			return err
 		}
 		r = t.current()
+		if err := sh.Queue(t.roundMail(ended, playing, r)); err != nil {
+			return err
+		}
 		return t.save(sh)
 	})
 	if err != nil {
@@ -383,12 +412,26 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 	if len(t.Rounds) == len(t.File.Rounds) && t.allFinished() {
 		t.Over = e.Time
 	}
-	if err := sh.Put("t/"+id, &t); err != nil {
-		return err
-	}
 	after := fmt.Sprintf("Game %s of round %d ended: %s.", g.ID, r.Number, resultText(g))
 	for _, m := range t.standingsMails(after, g.ID) {
 		tx.Queue(m)
+	}
+	// The game ended the round in play: the next one is paired at once
+	// when the file says auto (its games are created at the next tick,
+	// like those a crash left), and the umpire is told either way. The
+	// last round's end is told by the final standings.
+	if n := r.Number; r.finished() && n == len(t.Rounds) && n < len(t.File.Rounds) {
+		rm := t.roundMail(n, 0, nil)
+		if t.File.Advance == AdvanceAuto {
+			if err := d.plan(&t, e.Time); err != nil {
+				return err
+			}
+			rm = t.roundMail(n, 0, t.current())
+		}
+		tx.Queue(rm)
+	}
+	if err := t.save(sh); err != nil {
+		return err
 	}
 	d.log().Info("game scored", "tournament", id, "game", e.Game, "winner", e.Winner.String())
 	return nil
@@ -455,6 +498,25 @@ func (t *Tournament) standingsMails(after, game string) []store.Mail {
 	return out
 }
 
+// roundMail tells the umpire that round ended ended (0: the next began
+// before, with playing games of it still being played) and, once it is
+// paired, how round next is: its games with their sides and its bye.
+func (t *Tournament) roundMail(ended, playing int, next *Round) store.Mail {
+	rm := templates.RoundMail{Tournament: t.ID(), Name: t.File.Name, Ended: ended, Playing: playing, Rounds: len(t.File.Rounds),
+		Auto: t.File.Advance == AdvanceAuto, Standings: t.standings("", "")}
+	what := fmt.Sprintf("round.%d.ended", ended)
+	if next != nil {
+		p := &templates.RoundPairing{Number: next.Number, Bye: next.Bye,
+			Scenario: fmt.Sprintf("%s (rule %s)", adjudicator.ScenarioTitle(next.Scenario), adjudicator.ScenarioRule(next.Scenario))}
+		for _, g := range next.Games {
+			p.Games = append(p.Games, templates.RoundGame{Game: g.ID, US: g.US, JP: g.JP})
+		}
+		rm.Next = p
+		what = fmt.Sprintf("round.%d", next.Number)
+	}
+	return store.Mail{MessageID: t.messageID(what), To: []string{t.File.Umpire.Address}, Subject: rm.Subject(), Text: rm.Text()}
+}
+
 // messageID is a stable Message-ID for a tournament mail.
 func (t *Tournament) messageID(what string) string {
 	host := "attu.invalid"
@@ -503,10 +565,12 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 }
 
 // Tick does what time brings to every tournament (referee.Hook): games
-// planned but not created (after a crash) are created, a game that ended
-// without being scored (ended by a service without the hook) is scored
-// in a transaction of its own, the next round begins when a round is over
-// and the file says auto, and the umpire's digest goes out once a day.
+// planned but not created (a round paired as the last one ended, or left
+// by a crash) are created, a game that ended without being scored (ended
+// by a service without the hook) is scored in a transaction of its own,
+// the next round begins when a round is over and the file says auto (if
+// its end did not pair it already), and the umpire's digest goes out once
+// a day and when asked for.
 // Everything is decided from the record, so calling it again does
 // nothing more.
 func (d *Director) Tick(s *referee.Service, now time.Time) error {

@@ -427,6 +427,22 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 			"       6  Bruno       3    0      0     3       0    0     0     16     0\n",
 		"Nothing: the tournament is over.")
 
+	// The umpire learnt of each round's end with the next round's games
+	// and sides, once.
+	for n := 1; n < 3; n++ {
+		var got []store.Mail
+		for _, m := range w.mails {
+			if strings.Contains(m.Subject, fmt.Sprintf("round %d has ended, round %d begins", n, n+1)) {
+				got = append(got, m)
+			}
+		}
+		if len(got) != 1 || got[0].To[0] != "umpire@example.org" {
+			t.Fatalf("the end of round %d: %v", n, subjects(got))
+		}
+		for _, g := range tm.Rounds[n].Games {
+			mustContain(t, "the round's mail", got[0].Text, fmt.Sprintf("  %s: %s (U.S.) v %s (Japanese)\n", g.ID, g.US, g.JP))
+		}
+	}
 	// Every game's export passes the audit.
 	for _, r := range tm.Rounds {
 		for _, g := range r.Games {
@@ -440,7 +456,7 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 		}
 	}
 	// The digest came once a day and shows the late player's lateness
-	// from the day the deadline passed.
+	// once the game is scored.
 	if len(digests) < 3 {
 		t.Fatalf("%d digests", len(digests))
 	}
