@@ -3,7 +3,6 @@ package mail
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/emersion/go-msgauth/dkim"
 )
@@ -38,7 +37,7 @@ func VerifyDKIM(raw []byte, from string, o *DKIMOptions) error {
 	if !ok {
 		return fmt.Errorf("%w: no author address", ErrDKIMNone)
 	}
-	domain = strings.ToLower(strings.TrimSuffix(domain, "."))
+	domain = canonicalDomain(domain)
 	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{
 		LookupTXT:        opts.LookupTXT,
 		MaxVerifications: opts.MaxSignatures,
@@ -48,8 +47,7 @@ func VerifyDKIM(raw []byte, from string, o *DKIMOptions) error {
 	}
 	var failed, temp error
 	for _, v := range vs {
-		d := strings.ToLower(strings.TrimSuffix(v.Domain, "."))
-		if d == "" || (d != domain && !strings.HasSuffix(domain, "."+d)) {
+		if !aligned(canonicalDomain(v.Domain), domain) {
 			continue
 		}
 		switch {

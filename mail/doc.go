@@ -3,8 +3,9 @@ Package mail is attu's connection to one ordinary mailbox: an
 IMAP inbox watched with IDLE (RFC 2177) or polled, the extraction of
 orders and commands from incoming mail (RFC 5322, MIME per RFC 2045-2049),
 loop and abuse protection (RFC 3834 automatic mail, a per-sender answer
-limit, size caps, optional DKIM per RFC 6376), and SMTP sending from the
-store's outbox with retries.
+limit, size caps), sender authentication (Authentication-Results of a
+trusted receiving server per RFC 8601, DKIM per RFC 6376), and SMTP
+sending from the store's outbox with retries.
 
 It imports nothing else of attu: cmd/attu/daemon wires it to the store and
 the game service. Sub-package loopback is a small in-memory IMAP and SMTP
@@ -35,6 +36,9 @@ and commits its effects; only then is the mail marked on the server.
 		if auto, _ := mail.IsAutomatic(msg, own); auto {
 			return nil // never answer a robot (RFC 3834)
 		}
+		if v := mail.Authenticate(msg, raw, authConfig); !v.Trusted {
+			// a stranger's mail, whatever its From says (v.Why)
+		}
 		game := msg.Game(own) // attu+GAME@host, or [attu GAME] in the subject
 		// msg.Orders (a .yaml file or YAML in the body), else msg.Command
 		// and msg.Args, else msg.HTMLOnly: explain how to send plain text.
@@ -44,7 +48,8 @@ and commits its effects; only then is the mail marked on the server.
 
 The game service's message (store/referee.Message) takes From, To (here
 To, Cc and DeliveredTo together), Subject, MessageID, InReplyTo, Orders
-(nil when empty), Text, and Automatic from IsAutomatic.
+(nil when empty), Text, Automatic from IsAutomatic, and Unauthenticated
+from Authenticate's Verdict.Why.
 
 Outgoing mail waits in the store; the outbox worker, one goroutine, sends
 it once the transaction that queued it has committed.
@@ -76,6 +81,14 @@ mail then stays, flagged \Seen. Reading a mailbox from the start (a first
 run, or a new UIDVALIDITY) skips mail already \Seen when handled mail stays
 in the mailbox; above the saved position \Seen is not trusted, since a
 person may read the mailbox too.
+
+A mail whose handler fails MaxAttempts times (counted while the Inbox
+runs) is moved to the Failed folder, or flagged \Seen, and reported to
+OnGiveUp: it is not offered again.
+
+Extract turns bare CRs and bare LFs into CRLF before it parses, and a
+reply copies only Message-IDs and a subject short enough for a header
+line (ReplyIDs, ReplySubject).
 
 Plaintext (Security Plain) is refused for anything but a loopback address.
 No raw IMAP or SMTP traffic is logged: it would carry the password.

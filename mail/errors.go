@@ -27,6 +27,13 @@ var (
 	// ErrMalformed: the top header cannot be read at all, so nothing about
 	// the mail is known, not even whom to answer.
 	ErrMalformed = errors.New("mail: malformed message")
+	// ErrNotRead: a part was decoded but is no orders file or body text
+	// attu reads (a zipped or encrypted file, a picture, a .txt
+	// attachment); Message.Skipped lists it so that a reply can name it.
+	ErrNotRead = errors.New("mail: not an orders file, not read")
+	// ErrCharset: a text part is in a charset attu does not know and is not
+	// UTF-8 either.
+	ErrCharset = errors.New("mail: unknown charset, and the text is not UTF-8")
 
 	// ErrDKIMNone: the mail carries no DKIM signature of its author's
 	// domain.
@@ -93,6 +100,8 @@ func size(n int64) string {
 // the rest of the mail is still read.
 type PartError struct {
 	Part string // the part's number as IMAP writes it: "1", "2.1"
+	Type string // its media type, like application/zip; empty when unknown
+	Name string // its file name, when it has one
 	Err  error
 }
 

@@ -78,6 +78,11 @@ func FuzzExtract(f *testing.F) {
 			}
 		}
 		IsAutomatic(m, "attu@attu.test")
+		v := Authenticate(m, raw, AuthConfig{Required: true, AuthServIDs: []string{"mx.attu.test"}})
+		if v.Trusted && (m.Authors != 1 || m.FromFields != 1 || !strings.HasPrefix(v.By, "d")) || v.Trusted == (v.Why != "") {
+			t.Fatalf("verdict %+v on %d mailboxes in %d From fields", v, m.Authors, m.FromFields)
+		}
+		m.Auth = Verdict{}
 		if g := m.Game("attu@attu.test"); g != "" && !ValidGameID(g) {
 			t.Fatalf("game id %q", g)
 		}
@@ -132,5 +137,14 @@ func FuzzRouting(f *testing.F) {
 		}
 		looseAddress(addr)
 		bareID(addr)
+		irt, refs := ReplyIDs(addr, strings.Fields(body))
+		for _, id := range append(refs, irt) {
+			if len(id) > maxReplyID || strings.ContainsAny(id, " \r\n") {
+				t.Fatalf("reply id %q", id)
+			}
+		}
+		if s := ReplySubject(subject); utf8.RuneCountInString(s) > maxReplySubject || strings.ContainsAny(s, "\r\n") {
+			t.Fatalf("reply subject %q", s)
+		}
 	})
 }

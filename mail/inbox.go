@@ -33,6 +33,19 @@ type InboxConfig struct {
 	// Processed is the folder handled mail is moved to (created when
 	// missing). When empty, handled mail is only flagged \Seen and stays.
 	Processed string
+	// Failed is the folder a mail is moved to when its handler failed
+	// MaxAttempts times (created when missing); when empty, such a mail
+	// is only flagged \Seen and stays. Either way it is not offered
+	// again: a mail that breaks the handler every time would otherwise
+	// come back at every scan, forever.
+	Failed string
+	// MaxAttempts is how many times a mail is handed to a failing
+	// handler before the inbox gives up on it; 3 when zero.
+	MaxAttempts int
+	// OnGiveUp is called, on the Inbox's goroutine, for each mail given
+	// up on, with the handler's last error, so the caller can tell the
+	// operator.
+	OnGiveUp func(m *Incoming, err error)
 
 	// MaxSize is the largest mail fetched (RFC822.SIZE); a larger one is
 	// handed over with only its header. DefaultLimits().MaxBytes when zero.
@@ -92,6 +105,9 @@ func (c InboxConfig) withDefaults() InboxConfig {
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = time.Minute
+	}
+	if c.MaxAttempts <= 0 {
+		c.MaxAttempts = 3
 	}
 	if c.RetryMin <= 0 {
 		c.RetryMin = time.Second
@@ -177,6 +193,9 @@ type Inbox struct {
 	// failed). Only Run's goroutine uses it; it outlives a connection so
 	// that a reconnect does not offer them again.
 	done map[uint32]bool
+	// attempts counts the failed handlings of each mail, by UIDVALIDITY
+	// and UID; only Run's goroutine uses it.
+	attempts map[Position]int
 
 	mu  sync.Mutex
 	pos Position
@@ -194,7 +213,7 @@ func NewInbox(cfg InboxConfig, h Handler) (*Inbox, error) {
 		return nil, errors.New("mail: NewInbox: no handler")
 	}
 	return &Inbox{cfg: cfg, handle: h, log: cfg.Logger.With("imap", cfg.Addr, "mailbox", cfg.Mailbox),
-		kick: make(chan struct{}, 1), done: map[uint32]bool{}}, nil
+		kick: make(chan struct{}, 1), done: map[uint32]bool{}, attempts: map[Position]int{}}, nil
 }
 
 // Position returns how far the inbox has read; safe from any goroutine.
@@ -348,18 +367,21 @@ func (s *session) open() error {
 	}); err != nil {
 		return fmt.Errorf("mail: imap: capabilities: %w", err)
 	}
-	if cfg.Processed != "" {
-		if err := s.do(func() error { return s.c.Create(cfg.Processed, nil).Wait() }); err != nil {
+	for _, folder := range []string{cfg.Processed, cfg.Failed} {
+		if folder == "" {
+			continue
+		}
+		if err := s.do(func() error { return s.c.Create(folder, nil).Wait() }); err != nil {
 			var ie *imap.Error
 			if !errors.As(err, &ie) {
-				return fmt.Errorf("mail: imap: creating %s: %w", cfg.Processed, err)
+				return fmt.Errorf("mail: imap: creating %s: %w", folder, err)
 			}
 			// NO [ALREADYEXISTS], or a server that names it otherwise: the
 			// folder is there, or COPY will say what is wrong.
 		}
 		if !s.caps.Has(imap.CapMove) && !s.caps.Has(imap.CapUIDPlus) {
-			s.in.log.Warn("imap: the server has neither MOVE nor UIDPLUS; handled mail is flagged \\Seen and left in place",
-				"folder", cfg.Processed)
+			s.in.log.Warn("imap: the server has neither MOVE nor UIDPLUS; mail is flagged \\Seen and left in place",
+				"folder", folder)
 		}
 	}
 	var sel *imap.SelectData
@@ -534,12 +556,24 @@ func (s *session) scanOnce(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
+		folder := s.in.cfg.Processed
 		if herr != nil {
-			failed = true
-			s.in.log.Error("imap: handler failed; the mail will be offered again", "uid", u, "err", herr)
-			continue
+			key := Position{UIDValidity: s.pos.UIDValidity, LastUID: u}
+			if s.in.attempts[key]++; s.in.attempts[key] < s.in.cfg.MaxAttempts {
+				failed = true
+				s.in.log.Error("imap: handler failed; the mail will be offered again", "uid", u, "err", herr,
+					"attempts", s.in.attempts[key])
+				continue
+			}
+			delete(s.in.attempts, key)
+			s.in.log.Error("imap: handler failed again; the mail is given up on and not offered again", "uid", u, "err", herr,
+				"attempts", s.in.cfg.MaxAttempts, "folder", s.in.cfg.Failed)
+			if s.in.cfg.OnGiveUp != nil {
+				s.in.cfg.OnGiveUp(m, herr)
+			}
+			folder = s.in.cfg.Failed
 		}
-		if err := s.mark(u); err != nil {
+		if err := s.mark(u, folder); err != nil {
 			return err
 		}
 		s.done[u] = true
@@ -642,14 +676,14 @@ func (s *session) fetch(ctx context.Context, m *Incoming) ([]byte, error) {
 	return raw, nil
 }
 
-// mark records on the server that a mail was handled: \Seen, then moved
-// to the processed folder when there is one. Without MOVE it copies, flags
+// mark records on the server that a mail was handled, or given up on:
+// \Seen, then moved to folder (the processed or the failed one) when there
+// is one. Without MOVE it copies, flags
 // \Deleted and expunges that one UID (RFC 4315 UID EXPUNGE); a plain
 // EXPUNGE would also remove mail someone else flagged \Deleted, so
 // without UIDPLUS the mail stays in place, flagged \Seen.
-func (s *session) mark(uid uint32) error {
+func (s *session) mark(uid uint32, folder string) error {
 	set := imap.UIDSetNum(imap.UID(uid))
-	folder := s.in.cfg.Processed
 	err := s.do(func() error {
 		return s.c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close()
 	})

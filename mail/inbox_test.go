@@ -282,7 +282,9 @@ func TestInboxHandlerError(t *testing.T) {
 		g.add(m.UID, msg)
 		return nil
 	}
-	in, _ := runInbox(t, inboxConfig(t, sys), Position{}, h)
+	cfg := inboxConfig(t, sys)
+	cfg.MaxAttempts = 100
+	in, _ := runInbox(t, cfg, Position{}, h)
 	g.wait(t, 1, 5*time.Second)
 	eventually(t, 5*time.Second, "the failed mail offered again", func() bool { return tries.Load() >= 3 })
 	ms := mailbox(t, sys, "INBOX")
@@ -303,6 +305,59 @@ func TestInboxHandlerError(t *testing.T) {
 	}
 	if g.count() != 2 {
 		t.Errorf("%d mails handled, want 2: a handled mail was offered again", g.count())
+	}
+}
+
+// A mail whose handler fails every time is given up on after
+// MaxAttempts tries: moved to the failed folder, reported once to
+// OnGiveUp, and never offered again; the mail after it is handled.
+func TestInboxGivesUp(t *testing.T) {
+	sys, own := system(t, nil)
+	deliver(t, sys, own, "poison@attu.test")
+	deliver(t, sys, own, "good@attu.test")
+	var tries atomic.Int32
+	var gaveUp []string
+	var mu sync.Mutex
+	g := newGot()
+	h := func(ctx context.Context, m *Incoming) error {
+		raw, err := m.Fetch(ctx)
+		if err != nil {
+			return err
+		}
+		msg, _ := Extract(strings.NewReader(string(raw)), nil)
+		if msg.MessageID == "poison@attu.test" {
+			tries.Add(1)
+			return errors.New("key too large")
+		}
+		g.add(m.UID, msg)
+		return nil
+	}
+	cfg := inboxConfig(t, sys)
+	cfg.Processed, cfg.Failed = "attu-done", "attu-failed"
+	cfg.OnGiveUp = func(m *Incoming, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		gaveUp = append(gaveUp, fmt.Sprint(m.UID, " ", err))
+	}
+	in, _ := runInbox(t, cfg, Position{}, h)
+	g.wait(t, 1, 5*time.Second)
+	eventually(t, 10*time.Second, "the failing mail moved", func() bool { return len(mailbox(t, sys, "attu-failed")) == 1 })
+	in.Kick()
+	time.Sleep(200 * time.Millisecond)
+	if n := tries.Load(); n != 3 {
+		t.Errorf("the failing mail was tried %d times, want 3", n)
+	}
+	mu.Lock()
+	if len(gaveUp) != 1 || gaveUp[0] != "1 key too large" {
+		t.Errorf("given up: %q", gaveUp)
+	}
+	mu.Unlock()
+	failed, done := mailbox(t, sys, "attu-failed"), mailbox(t, sys, "attu-done")
+	if len(failed) != 1 || failed[0].ID != "poison@attu.test" || len(done) != 1 || done[0].ID != "good@attu.test" {
+		t.Errorf("failed folder %+v, processed folder %+v", failed, done)
+	}
+	if ms := mailbox(t, sys, "INBOX"); len(ms) != 0 {
+		t.Errorf("INBOX still holds %+v", ms)
 	}
 }
 

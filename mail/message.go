@@ -27,6 +27,18 @@ type Message struct {
 	FromName string // the author's display name, decoded
 	Sender   string // the Sender address, when the header is present
 
+	// FromFields counts the From fields and Authors the mailboxes they
+	// name together. RFC 5322 section 3.6.2 lets a mail have several
+	// authors (and a Sender); a mail from a player has one field with
+	// one mailbox, and From alone cannot say which of several wrote it.
+	FromFields, Authors int
+	// Auth is the verdict on the author, set by Authenticate; its zero
+	// value believes nobody.
+	Auth Verdict
+	// authResults holds the Authentication-Results fields (RFC 8601),
+	// topmost first, for Authenticate.
+	authResults []string
+
 	// ReturnPath is the Return-Path address the delivering server added,
 	// without brackets; NullReturnPath is set when it was "<>" (a bounce,
 	// RFC 5321 section 4.5.5).
@@ -74,7 +86,9 @@ type Message struct {
 
 	// Skipped lists parts that could not be decoded (unknown transfer
 	// encoding, unknown charset that is not UTF-8 either, broken base64,
-	// truncated multipart); every other part was still read.
+	// truncated multipart) and those set aside unread (ErrNotRead: a
+	// zipped or encrypted file, any attachment that is no .yaml file);
+	// every other part was still read.
 	Skipped []PartError
 }
 
@@ -161,10 +175,12 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mail: reading message: %w", err)
 	}
+	tooLarge := int64(len(data)) > lim.MaxBytes
+	data = NormalizeLineEnds(data)
 	var limitErr error
 	hlen := headerLength(data)
 	switch {
-	case int64(len(data)) > lim.MaxBytes:
+	case tooLarge:
 		limitErr = &LimitError{Err: ErrTooLarge, Limit: lim.MaxBytes}
 	case int64(hlen) > lim.MaxHeaderBytes:
 		limitErr = &LimitError{Err: ErrHeaderTooLarge, Limit: lim.MaxHeaderBytes}
@@ -236,6 +252,37 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 	return m, nil
 }
 
+// NormalizeLineEnds returns data with every line ending in CRLF (RFC 5322
+// section 2.1): a bare CR (old Mac mailers) or a bare LF is turned into
+// CRLF. Without it a mail of bare CRs reads as one long header and its
+// author is never answered. data itself is returned when it needs no
+// change.
+func NormalizeLineEnds(data []byte) []byte {
+	clean := true
+	for i, c := range data {
+		if c == '\r' && (i+1 == len(data) || data[i+1] != '\n') || c == '\n' && (i == 0 || data[i-1] != '\r') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return data
+	}
+	out := make([]byte, 0, len(data)+len(data)/16)
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '\r' && i+1 < len(data) && data[i+1] == '\n':
+			out = append(out, '\r', '\n')
+			i++
+		case c == '\r' || c == '\n':
+			out = append(out, '\r', '\n')
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // headerLength returns the length of the header block of a raw mail, the
 // blank line that ends it included; the whole length when there is none.
 func headerLength(data []byte) int {
@@ -258,7 +305,9 @@ func headerLength(data []byte) int {
 
 func readHeader(m *Message, h mmail.Header) {
 	m.From, m.FromName = firstAddress(h, "From")
+	m.FromFields, m.Authors = countMailboxes(h, "From")
 	m.Sender, _ = firstAddress(h, "Sender")
+	m.authResults = h.Values("Authentication-Results")
 	m.To = addresses(h, "To")
 	m.Cc = addresses(h, "Cc")
 	for _, v := range h.Values("Delivered-To") {
@@ -318,12 +367,61 @@ func firstAddress(h mmail.Header, key string) (addr, name string) {
 		}
 		return "", ""
 	}
+	// A field of several bracketed addresses and other words (bare CRs
+	// an MTA turned into spaces make the whole header one From line):
+	// the first is the author's, if anyone's.
+	if b := bracketed(h.Get(key)); len(b) > 0 {
+		return b[0], ""
+	}
 	for _, v := range strings.Split(h.Get(key), ",") {
 		if a := looseAddress(v); a != "" {
 			return a, ""
 		}
 	}
 	return "", ""
+}
+
+// bracketed returns the addresses written in angle brackets in v, in
+// order.
+func bracketed(v string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(v, '<')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(v[i:], '>')
+		if j < 0 {
+			return out
+		}
+		if a := looseAddress(v[i : i+j+1]); a != "" {
+			out = append(out, a)
+		}
+		v = v[i+j+1:]
+	}
+}
+
+// countMailboxes counts the fields named key and the mailboxes they name
+// together; a field that does not parse counts the addresses found in it
+// loosely.
+func countMailboxes(h mmail.Header, key string) (fields, mailboxes int) {
+	vs := h.Values(key)
+	for _, v := range vs {
+		if l, err := mmail.ParseAddressList(v); err == nil {
+			mailboxes += len(l)
+			continue
+		}
+		if b := bracketed(v); len(b) > 0 {
+			mailboxes += len(b)
+			continue
+		}
+		for _, a := range strings.Split(v, ",") {
+			if looseAddress(a) != "" {
+				mailboxes++
+			}
+		}
+	}
+	return len(vs), mailboxes
 }
 
 func addresses(h mmail.Header, key string) []string {
@@ -360,6 +458,56 @@ func looseAddress(v string) string {
 		return ""
 	}
 	return v
+}
+
+// Bounds on what a reply copies from the mail it answers. A msg-id
+// cannot be folded (RFC 5322 section 3.6.4) and no line may exceed 998
+// octets (section 2.1.1): a longer Message-ID is left out of the reply's
+// In-Reply-To and References, which only break that mail's thread. The
+// subject and the count of References are cut so that a header stays
+// small however the mail answered was written.
+const (
+	maxReplyID      = 250
+	maxReplyRefs    = 20
+	maxReplySubject = 200 // runes
+)
+
+// ReplyIDs returns the In-Reply-To and References a reply may carry:
+// Message-IDs without brackets, none longer than maxReplyID, the last
+// maxReplyRefs References.
+func ReplyIDs(inReplyTo string, refs []string) (string, []string) {
+	ok := func(id string) bool {
+		return id != "" && len(id) <= maxReplyID && !strings.ContainsAny(id, " \t\r\n<>")
+	}
+	if inReplyTo = bareID(inReplyTo); !ok(inReplyTo) {
+		inReplyTo = ""
+	}
+	var out []string
+	for _, r := range refs {
+		if r = bareID(r); ok(r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) > maxReplyRefs {
+		out = out[len(out)-maxReplyRefs:]
+	}
+	return inReplyTo, out
+}
+
+// ReplySubject returns a subject cut to maxReplySubject runes, its line
+// ends and control characters turned into spaces, so that the header
+// folds into lines well under 998 octets.
+func ReplySubject(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	if utf8.RuneCountInString(s) > maxReplySubject {
+		s = string([]rune(s)[:maxReplySubject-1]) + "…"
+	}
+	return s
 }
 
 func bareID(v string) string {
@@ -400,6 +548,9 @@ type bodyWalk struct {
 	text    *string
 	html    bool
 	skipped []PartError
+	// mt and name are the media type and file name of the part being
+	// read, for skip.
+	mt, name string
 }
 
 func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
@@ -421,17 +572,18 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 	if strings.HasPrefix(mt, "multipart/") {
 		return nil
 	}
-	if perr != nil && message.IsUnknownEncoding(perr) {
-		b.skip(path, perr)
-		return nil
-	}
-	unknownCharset := perr != nil && message.IsUnknownCharset(perr)
 	disp, dparams, _ := p.Header.ContentDisposition()
 	name := dparams["filename"]
 	if name == "" {
 		name = params["name"]
 	}
 	name = validText(name)
+	b.mt, b.name = validText(mt), name
+	if perr != nil && message.IsUnknownEncoding(perr) {
+		b.skip(path, perr)
+		return nil
+	}
+	unknownCharset := perr != nil && message.IsUnknownCharset(perr)
 
 	switch {
 	case isOrdersFile(name, mt):
@@ -455,12 +607,17 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 		b.text = &text
 	case mt == "text/html" && disp != "attachment":
 		b.html = true
+	case name != "" || disp == "attachment" || !strings.HasPrefix(mt, "text/"):
+		// Not read, but named in a reply when the mail turns out to
+		// hold no orders: a zipped or encrypted file is often meant as
+		// one.
+		b.skip(path, ErrNotRead)
 	}
 	return nil
 }
 
 func (b *bodyWalk) skip(path []int, err error) {
-	b.skipped = append(b.skipped, PartError{Part: partName(path), Err: err})
+	b.skipped = append(b.skipped, PartError{Part: partName(path), Type: b.mt, Name: b.name, Err: err})
 }
 
 // partName names a part as IMAP does (RFC 3501 section 6.4.5): "1.2" for
@@ -505,7 +662,7 @@ func readText(r io.Reader, max int64, unknownCharset bool) (string, error) {
 		return "", ErrOrdersTooLarge
 	}
 	if unknownCharset && !utf8.Valid(data) {
-		return "", errors.New("unknown charset, and the text is not UTF-8")
+		return "", ErrCharset
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	s := strings.ReplaceAll(string(data), "\r\n", "\n")

@@ -77,7 +77,7 @@ var corpus = map[string]want{
 		text: "I am away until Monday.", auto: true},
 	"vacation-x-autoreply.eml": {from: "jp@example.org", subject: "Away", id: "xauto-1@example.org", game: "g1", text: "Away.", auto: true},
 	"bounce.eml": {from: "MAILER-DAEMON@mx.example.org", subject: "Undelivered Mail Returned to Sender", id: "bounce-1@mx.example.org",
-		text: "I'm sorry to have to inform you that your message could not be delivered.", auto: true},
+		text: "I'm sorry to have to inform you that your message could not be delivered.", auto: true, skipped: 1},
 	"mailing-list.eml": {from: "someone@example.net", subject: "[wargames] anyone for Attu?", id: "list-1@example.net",
 		command: "status", text: "status", auto: true},
 	"own-address.eml": {from: "attu+g1@attu.test", subject: "[attu g1] Turn 3 report", id: "g1.3.us@attu.test", game: "g1",
@@ -297,5 +297,28 @@ func TestCleanBody(t *testing.T) {
 	}
 	if got := unflow("a long \nline", true); got != "a longline" {
 		t.Errorf("unflow with DelSp: %q", got)
+	}
+}
+
+// A mail written with bare CRs (old Mac mailers) or with mixed line ends
+// reads as one written with CRLF.
+func TestExtractLineEnds(t *testing.T) {
+	crlf := "From: <us@example.org>\r\nTo: <attu+g1@attu.test>\r\nSubject: status\r\nMessage-ID: <cr-1@example.org>\r\n\r\nstatus\r\nplease\r\n"
+	want, err := Extract(strings.NewReader(crlf), nil)
+	if err != nil || want.From != "us@example.org" || want.Command != "status" {
+		t.Fatalf("%+v %v", want, err)
+	}
+	for name, raw := range map[string]string{
+		"bare CR": strings.ReplaceAll(crlf, "\r\n", "\r"),
+		"bare LF": strings.ReplaceAll(crlf, "\r\n", "\n"),
+		"mixed":   strings.Replace(strings.Replace(crlf, "\r\n", "\r", 2), "\r\n", "\n", 2),
+	} {
+		m, err := Extract(strings.NewReader(raw), nil)
+		if err != nil || fmt.Sprint(*m) != fmt.Sprint(*want) {
+			t.Errorf("%s: %+v %v", name, m, err)
+		}
+	}
+	if got := string(NormalizeLineEnds([]byte("a\rb\nc\r\n\r\rd\n"))); got != "a\r\nb\r\nc\r\n\r\n\r\nd\r\n" {
+		t.Errorf("%q", got)
 	}
 }

@@ -230,7 +230,7 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 			return nil, fmt.Errorf("mail: outgoing mail %s: cc: %w", id, err)
 		}
 	}
-	msg.Subject(m.Subject)
+	msg.Subject(ReplySubject(m.Subject))
 	msg.SetMessageIDWithValue(id)
 	if m.Date.IsZero() {
 		msg.SetDate()
@@ -239,14 +239,13 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	}
 	// RFC 5322 section 3.6.4: In-Reply-To names the parent, References
 	// the thread up to it.
-	if r := bareID(m.InReplyTo); r != "" {
-		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+r+">")
+	inReplyTo, references := ReplyIDs(m.InReplyTo, m.References)
+	if inReplyTo != "" {
+		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+inReplyTo+">")
 	}
 	var refs []string
-	for _, r := range m.References {
-		if r = bareID(r); r != "" {
-			refs = append(refs, "<"+r+">")
-		}
+	for _, r := range references {
+		refs = append(refs, "<"+r+">")
 	}
 	if len(refs) > 0 {
 		msg.SetGenHeader(gomail.HeaderReferences, strings.Join(refs, " "))

@@ -4,7 +4,9 @@
 // # Basics
 //
 // [Parse] decodes a file strictly and reports every mistake it finds at
-// once, each with its line and column, in words a player can act on. A file
+// once, each with its line and column, in words a player can act on, up to
+// [MaxErrors]: past that it stops collecting, so a file of thousands of bad
+// lines costs no more than one of a hundred. A file
 // that decodes becomes [adjudicator.Orders] through [File.Orders]; the
 // adjudicator then judges legality and reports [adjudicator.Problem]s, which
 // [File.Locate] and [File.Problems] map back to the lines of the file.

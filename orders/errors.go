@@ -28,14 +28,21 @@ func (es Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Err returns es as an error, or nil when it is empty, so a caller never
-// holds a non-nil error interface around an empty list.
+// MaxErrors is how many mistakes a file's check collects: past it the
+// checks stop collecting, so that a file of thousands of bad lines costs
+// no more than a few. A list of MaxErrors mistakes may therefore stand
+// for more.
+const MaxErrors = 100
+
+// Err returns es as an error, sorted and cut to the first MaxErrors, or
+// nil when it is empty, so a caller never holds a non-nil error interface
+// around an empty list.
 func (es Errors) Err() error {
 	if len(es) == 0 {
 		return nil
 	}
 	es.Sort()
-	return es
+	return es[:min(len(es), MaxErrors)]
 }
 
 // Sort orders the mistakes by position, keeping the order of those found at

@@ -50,7 +50,14 @@ type strictDecoder struct {
 	errs Errors
 }
 
+// full reports whether the decoder has collected MaxErrors mistakes:
+// enough to refuse the file, so finding words for more costs for nothing.
+func (d *strictDecoder) full() bool { return len(d.errs) >= MaxErrors }
+
 func (d *strictDecoder) fail(n *yaml.Node, format string, args ...any) {
+	if d.full() {
+		return
+	}
 	d.errs = append(d.errs, errAt(n.Line, n.Column, format, args...))
 }
 
@@ -326,7 +333,9 @@ func (d *strictDecoder) structure(n *yaml.Node, v reflect.Value, ctx string) {
 			}
 		}
 		if idx < 0 {
-			d.fail(k, "%s", unknownField(ctx, k.Value, fs))
+			if !d.full() {
+				d.fail(k, "%s", unknownField(ctx, k.Value, fs))
+			}
 			continue
 		}
 		d.decode(values[i], v.Field(idx), join(ctx, k.Value))

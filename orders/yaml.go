@@ -90,10 +90,13 @@ func checkNode(n *yaml.Node, depth int, errs *Errors) {
 }
 
 // tabs reports each line indented with a tab, the commonest reason a YAML
-// file that looks right will not read.
+// file that looks right will not read: the first MaxErrors of them.
 func tabs(data []byte) Errors {
 	var errs Errors
 	for i, line := range strings.Split(string(data), "\n") {
+		if len(errs) >= MaxErrors {
+			break
+		}
 		for j, r := range line {
 			if r == '\t' {
 				errs = append(errs, errAt(i+1, j+1, "a tab is used for indentation; YAML needs spaces"))

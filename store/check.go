@@ -16,7 +16,9 @@ import (
 // entry that rolled it, and the counter points past the last one; every
 // ledger receipt has its log entry and its mails, and every mail its receipt
 // or entry; every snapshot is a sound position (adjudicator.State.Validate).
-// It returns every problem found, joined.
+// It returns every problem found, joined. Run it while nothing writes to
+// the file: bbolt's page check reads the free list without the lock a
+// writing transaction takes.
 func (db *DB) Check() error {
 	var errs []error
 	err := db.bolt.View(func(tx *bolt.Tx) error {

@@ -24,7 +24,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -229,6 +229,9 @@ var migrations = []func(tx *bolt.Tx) error{
 	// entries keep none; the version stops an earlier release from
 	// writing entries without one after entries with one.
 	8: func(tx *bolt.Tx) error { return nil },
+	// Version 10: the ledger index is keyed by a hash of the Message-ID,
+	// which may be longer than a bbolt key (migrateLedgerKeys, outbox.go).
+	9: migrateLedgerKeys,
 }
 
 // checkVersion accepts a file of this release's schema, for reading only.

@@ -135,7 +135,7 @@ goes on in every later entry, each of 26 base32 characters or more.
 
 # Schema
 
-Schema version 9. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 10. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON unless
 said otherwise.
 
@@ -156,7 +156,8 @@ said otherwise.
 	        dice/      u64 n   → Roll
 	ledger           u64 seq → Receipt (Message-ID, content hash, game,
 	                           outcome, the entry and mails it produced)
-	ledger-index     Message-ID NUL content-hash → u64 ledger seq
+	ledger-index     SHA-256 of the Message-ID, content hash → u64
+	                           ledger seq
 	outbox           u64 id  → 'j' and the Mail's JSON (queued, attempts,
 	                           sent; the hashes of its text and attachment
 	                           bodies, not the bodies)
@@ -166,6 +167,9 @@ said otherwise.
 	blob-refs        SHA-256 → u64 how many texts and attachments hold it
 	mailboxes        mailbox name → u32 UIDVALIDITY, u32 last UID read
 	                           (MailboxPosition; made on first use)
+	failed-mail      u64 seq → FailedMail: an incoming mail the daemon gave
+	                           up on after its handling failed every
+	                           time (made on first use)
 	aside/                    shelves kept beside the games by the store's
 	    <shelf>/   key → JSON clients (a tournament's record; see Shelf),
 	                          created when first written
@@ -211,6 +215,11 @@ deletes that bucket.
 Version 9 gives every new log entry its secret (see Log); the entries of
 a version 8 file keep none, since hashed entries are never rewritten, and
 the file is otherwise read as it is.
+Version 10 keys the ledger index by the SHA-256 of the Message-ID, whose
+length has no limit, where version 9 used the Message-ID itself and a
+mail whose Message-ID was longer than a bbolt key (32 KiB) could never be
+recorded, and came back at every scan. The migration rekeys every entry,
+so mail processed before is still recognised.
 
 # Outbox and attachments
 

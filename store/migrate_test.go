@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,5 +126,66 @@ func TestMigrateVersion7(t *testing.T) {
 	}
 	if f := forms(); f['d'] != 0 || f['?'] != 0 {
 		t.Errorf("after the migration: %v", f)
+	}
+}
+
+// A schema 7 file's ledger index is keyed by the Message-IDs themselves;
+// migrated, every mail it recorded is still recognised, by its Message-ID
+// and content and by its Message-ID alone, and a mail whose Message-ID is
+// longer than a bbolt key can be recorded and recognised.
+func TestMigrateLedgerKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "attu.db")
+	if err := os.WriteFile(path, gunzip(t, "schema7.db.gz"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var refs []store.MailRef
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.View(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("ledger-index")).ForEach(func(k, _ []byte) error {
+			id, hash, ok := bytes.Cut(k, []byte{0})
+			if !ok || len(hash) != 64 {
+				t.Errorf("an old key %q is not a Message-ID and a content hash", k)
+			}
+			refs = append(refs, store.MailRef{MessageID: string(id), ContentHash: string(hash)})
+			return nil
+		})
+	})
+	b.Close()
+	if len(refs) < 2 {
+		t.Fatalf("the file's ledger holds %d mails", len(refs))
+	}
+	db, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range refs {
+		got, ok, err := db.Processed(r)
+		if err != nil || !ok || got.MessageID != r.MessageID || got.ContentHash != r.ContentHash {
+			t.Errorf("%s: not recognised after the migration: %+v %v %v", r.MessageID, got, ok, err)
+		}
+		other := store.MailRef{MessageID: r.MessageID, ContentHash: strings.Repeat("0", 64)}
+		if _, ok, _ := db.Processed(other); !ok {
+			t.Errorf("%s: another copy of it is not recognised", r.MessageID)
+		}
+	}
+	long := store.NewMailRef("<"+strings.Repeat("x", 40<<10)+"@attu.test>", []byte("orders"))
+	if _, err := db.Refuse(long, "", "refused: test", nil); err != nil {
+		t.Fatalf("a 40 KiB Message-ID: %v", err)
+	}
+	if _, ok, err := db.Processed(store.NewMailRef(long.MessageID, []byte("other"))); !ok || err != nil {
+		t.Errorf("the mail of a 40 KiB Message-ID is not recognised: %v", err)
+	}
+	if _, ok, _ := db.Processed(store.NewMailRef("<other@attu.test>", []byte("orders"))); ok {
+		t.Error("a mail never processed is recognised")
+	}
+	if err := db.Check(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -28,7 +28,18 @@ func NewMailRef(messageID string, content []byte) MailRef {
 	return MailRef{MessageID: messageID, ContentHash: hex.EncodeToString(sum[:])}
 }
 
-func (m MailRef) key() []byte { return []byte(m.MessageID + "\x00" + m.ContentHash) }
+// key is the mail's key in the ledger index: the SHA-256 of its
+// Message-ID, then its content hash. A Message-ID has no length limit
+// (RFC 5322 section 3.6.4) and a bbolt key has one (32 KiB), so the
+// Message-ID itself is never a key; its hash is a prefix of fixed
+// length, under which every content of that Message-ID is found.
+func (m MailRef) key() []byte { return append(idPrefix(m.MessageID), m.ContentHash...) }
+
+// idPrefix is the ledger index's prefix for a Message-ID.
+func idPrefix(messageID string) []byte {
+	sum := sha256.Sum256([]byte(messageID))
+	return sum[:]
+}
 
 // Receipt is a ledger entry: what became of one incoming mail.
 type Receipt struct {
@@ -90,7 +101,7 @@ func lookupReceipt(tx *bolt.Tx, m MailRef) (Receipt, bool) {
 	idx := tx.Bucket(bLedgerIndex)
 	seq := idx.Get(m.key())
 	if seq == nil && m.MessageID != "" {
-		prefix := []byte(m.MessageID + "\x00")
+		prefix := idPrefix(m.MessageID)
 		if k, v := idx.Cursor().Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
 			seq = v
 		}
@@ -103,6 +114,46 @@ func lookupReceipt(tx *bolt.Tx, m MailRef) (Receipt, bool) {
 		r = Receipt{Seq: binary.BigEndian.Uint64(seq), MessageID: m.MessageID, ContentHash: m.ContentHash, Outcome: "?"}
 	}
 	return r, true
+}
+
+// migrateLedgerKeys rekeys the ledger index from the Message-ID itself
+// (Message-ID, NUL, content hash), which bbolt refuses beyond 32 KiB, to
+// the Message-ID's hash (MailRef.key), so that every mail processed before
+// is still recognised. Each entry's new key comes from the receipt it
+// points to; when that cannot be read, from the old key, whose last 64
+// bytes are the content hash after a NUL.
+func migrateLedgerKeys(tx *bolt.Tx) error {
+	idx, ledger := tx.Bucket(bLedgerIndex), tx.Bucket(bLedger)
+	type pair struct{ k, v []byte }
+	var keys []pair
+	err := idx.ForEach(func(k, v []byte) error {
+		var r Receipt
+		n := len(k) - 2*sha256.Size
+		switch {
+		case json.Unmarshal(ledger.Get(v), &r) == nil:
+			keys = append(keys, pair{MailRef{r.MessageID, r.ContentHash}.key(), bytes.Clone(v)})
+		case n >= 1 && k[n-1] == 0:
+			keys = append(keys, pair{MailRef{string(k[:n-1]), string(k[n:])}.key(), bytes.Clone(v)})
+		default:
+			return fmt.Errorf("ledger index key %q: no receipt, and not a Message-ID and a content hash", k)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := tx.DeleteBucket(bLedgerIndex); err != nil {
+		return err
+	}
+	if idx, err = tx.CreateBucket(bLedgerIndex); err != nil {
+		return err
+	}
+	for _, p := range keys {
+		if err := idx.Put(p.k, p.v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func reserveReceipt(tx *bolt.Tx) (uint64, error) { return tx.Bucket(bLedger).NextSequence() }

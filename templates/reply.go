@@ -100,6 +100,9 @@ type Refused struct {
 	// Why is the kind of the Notice that gave the Reason ("why-over",
 	// "why-file-paused", ...), for what the reply says to do.
 	Why string
+	// Stopped: the checker stopped collecting mistakes at a limit
+	// (orders.MaxErrors), so the file may hold more than Errors.
+	Stopped bool
 }
 
 // LineError is one mistake in a file.
@@ -117,6 +120,9 @@ type Help struct {
 	Umpire bool
 	// Puzzled: the mail held neither orders nor a command.
 	Puzzled bool
+	// Skipped are the parts of a puzzling mail that attu did not read,
+	// each named with what to send instead.
+	Skipped []SkippedPart
 }
 
 // Status is the reply to "status": where the game stands.
@@ -232,7 +238,8 @@ func (w Welcome) Text() string { return renderReply("reply-welcome.tmpl", w) }
 func (a Accepted) Text() string { return renderReply("reply-accepted.tmpl", a) }
 
 // Text renders the refusal, quoting each line at fault with its token
-// value blanked.
+// value blanked: the first MaxListed mistakes, and how many more there
+// are.
 func (r Refused) Text() string {
 	type quoted struct {
 		Where string
@@ -248,10 +255,12 @@ func (r Refused) Text() string {
 		}
 		return a.Col - b.Col
 	})
+	more := max(len(errs)-MaxListed, 0)
+	errs = errs[:len(errs)-more]
 	var qs []quoted
 	for _, e := range errs {
 		q := quoted{Where: fmt.Sprintf("line %d, column %d", e.Line, e.Col)}
-		q.Msg = wrapLines(e.Msg, "  ", "  ")
+		q.Msg = wrapLines(quote(e.Msg), "  ", "  ")
 		if e.Line >= 1 && e.Line <= len(lines) && r.File != nil {
 			l := quoteLine(lines[e.Line-1])
 			q.Line = fmt.Sprintf("  %4d | %s", e.Line, l)
@@ -261,10 +270,16 @@ func (r Refused) Text() string {
 		}
 		qs = append(qs, q)
 	}
+	r.Subject = quote(r.Subject)
+	if len(r.Reason) > 4*maxQuoted {
+		r.Reason = strings.ToValidUTF8(r.Reason[:4*maxQuoted], "") + "..."
+	}
 	return renderReply("reply-refused.tmpl", struct {
 		Refused
 		Quoted []quoted
-	}{r, qs})
+		Found  int
+		More   int
+	}{r, qs, len(qs) + more, more})
 }
 
 // tokenValue finds a token's value in a line of an order file, wherever
@@ -284,7 +299,12 @@ func quoteLine(l string) string {
 }
 
 // Text renders the help.
-func (h Help) Text() string { return renderReply("reply-help.tmpl", h) }
+func (h Help) Text() string {
+	return renderReply("reply-help.tmpl", struct {
+		Help
+		SkippedLines []string
+	}{h, skippedLines(h.Skipped)})
+}
 
 // Text renders the status.
 func (s Status) Text() string { return renderReply("reply-status.tmpl", s) }
@@ -333,4 +353,17 @@ var replyFuncs = map[string]any{
 	"lower": strings.ToLower,
 	"enemy": adjudicator.Side.Enemy,
 	"trim":  strings.TrimSpace,
+	// sidesOf names the sides an address plays: "the U.S. side", "the
+	// U.S. side and the umpire's".
+	"sidesOf": func(ss []adjudicator.Side) string {
+		var names []string
+		for _, s := range ss {
+			if s == adjudicator.Umpire {
+				names = append(names, "the umpire's")
+			} else {
+				names = append(names, "the "+sideTitle(s)+" side")
+			}
+		}
+		return strings.Join(names, " and ")
+	},
 }

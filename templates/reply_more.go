@@ -44,10 +44,17 @@ type Log struct {
 	Game    string
 	Side    adjudicator.Side
 	Entries []LogLine
+	// Earlier is how many of the reader's entries come before the first
+	// shown; Next the number of the first entry after the last shown (0:
+	// none), both left out to keep the answer short.
+	Earlier int
+	Next    uint64
 }
 
 // LogLine is one entry of the log as the log answer shows it.
 type LogLine struct {
+	// Seq is the entry's number as its reader counts: the umpire reads
+	// every entry, a player not the other side's private notes.
 	Seq  uint64
 	Kind string // create, orders, rollback, end or note (store.Kind)
 	// Turn, Wait and Side: the wait an orders entry answered.

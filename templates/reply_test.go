@@ -185,7 +185,11 @@ US: 41 dice
 // TestReplyGolden keeps every reply as a golden file, each within MaxWidth
 // columns and ending with what to do next.
 func TestReplyGolden(t *testing.T) {
-	for name, r := range replies(t) {
+	all := replies(t)
+	for name, r := range budgetReplies(t) {
+		all[name] = r
+	}
+	for name, r := range all {
 		t.Run(name, func(t *testing.T) {
 			text := r.Text()
 			checkColumns(t, name, text)

@@ -25,6 +25,7 @@ import (
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // smtpSend hands raw to the SMTP server at addr as a mail client does,
@@ -118,7 +119,16 @@ type badMailGame struct {
 // its own; Dovecot and Postfix know only attu, alice, bob and carol, so
 // there a stranger is a sub-address of carol's, carol+s1@, whose mail
 // lands in carol's INBOX (plus-addressing) and is told apart by its To.
-func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMailGame {
+// Each of opts may change the game service's configuration.
+func startBadMailGame(t *testing.T, ctx context.Context, users []string, opts ...func(*referee.Config)) *badMailGame {
+	t.Helper()
+	return startBadMailGameWith(t, ctx, users, mail.AuthConfig{}, nil, opts...)
+}
+
+// startBadMailGameWith is startBadMailGame with the daemon authenticating
+// senders as auth says; sign, when set, turns the mail of the U.S.
+// decision into one that passes.
+func startBadMailGameWith(t *testing.T, ctx context.Context, users []string, auth mail.AuthConfig, sign func([]byte) []byte, opts ...func(*referee.Config)) *badMailGame {
 	t.Helper()
 	sys := testMailSystem(t)
 	g := &badMailGame{sys: sys, addr: map[string]string{}, acct: map[string]mailAccount{}, box: map[string]string{}}
@@ -147,14 +157,19 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.db.Close() })
-	svc := referee.New(g.db, referee.Config{Address: g.addr["attu"]})
+	cfg := referee.Config{Address: g.addr["attu"]}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	svc := referee.New(g.db, cfg)
 	in := g.acct["attu"].IMAP
 	in.Timeout = 10 * time.Second
+	in.Failed = "attu-failed"
 	out := g.acct["attu"].SMTP
 	out.Timeout = 10 * time.Second
 	g.d, err = newDaemon(svc, daemon.Config{Address: g.addr["attu"], IMAP: in, SMTP: out,
 		Outbox: mail.OutboxConfig{Interval: 100 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond},
-		Tick:   time.Second,
+		Tick:   time.Second, Auth: auth,
 		Logger: testLog(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +190,11 @@ func startBadMailGame(t *testing.T, ctx context.Context, users []string) *badMai
 	// Turn 1's U.S. decision, by mail: the game is in progress.
 	g.decided = []byte(fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: %s\ndecision: {refit: false, night: false}",
 		g.tokens[adjudicator.US]))
-	g.send(t, g.addr["alice"], withOrders(g.hdr("alice", "decided@attu.test", "[attu g1] orders"), string(g.decided)))
+	decision := withOrders(g.hdr("alice", "decided@attu.test", "[attu g1] orders"), string(g.decided))
+	if sign != nil {
+		decision = sign(decision)
+	}
+	g.send(t, g.addr["alice"], decision)
 	g.settle(t, ctx)
 	if gm, _ := g.db.Game("g1"); gm.Entries < 2 {
 		t.Fatalf("the U.S. decision sent by mail was not applied: %+v", gm.Wait)
@@ -214,7 +233,11 @@ func (g *badMailGame) deliveries(t *testing.T, skip map[string]int) ([]delivery,
 	toHdr := regexp.MustCompile(`(?mi)^To: *(.*)$`)
 	var out []delivery
 	counts := map[string]int{}
-	for _, box := range []string{"alice", "bob", "carol", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12"} {
+	boxes := []string{"alice", "bob", "carol"}
+	for i := 1; i <= 16; i++ {
+		boxes = append(boxes, fmt.Sprintf("s%d", i))
+	}
+	for _, box := range boxes {
 		acct, ok := g.acct[box]
 		if !ok {
 			continue
@@ -294,10 +317,13 @@ func TestE2EBadMail(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var users []string
-	for i := 1; i <= 12; i++ {
+	for i := 1; i <= 16; i++ {
 		users = append(users, fmt.Sprintf("s%d", i))
 	}
-	g := startBadMailGame(t, ctx, users)
+	// The corpus sends several mails whose token fails from alice's
+	// address: each is answered here (the limit on those answers is
+	// TestE2EBadMailBudgets').
+	g := startBadMailGame(t, ctx, users, func(c *referee.Config) { c.TokenAnswers = 100 })
 	a := g.addr
 	us, jp := g.tokens[adjudicator.US], g.tokens[adjudicator.JP]
 	fill := []string{"${us-token}", us, "${jp-token}", jp, "${date}", time.Now().Format(time.RFC1123Z)}
@@ -333,15 +359,21 @@ func TestE2EBadMail(t *testing.T) {
 		replyTo  string   // the mailbox the one answer goes to; "" for silence
 		words    []string // the answer must contain each
 		notWords []string // and none of these
+		// byUser finds the answer by its recipient, for a mail whose
+		// Message-ID is too long to be quoted in In-Reply-To, or lost.
+		byUser  bool
+		outcome string // the ledger's outcome for the mail, when set
 	}
 	cases := []badMail{
-		{file: "no-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
-		{file: "wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}, notWords: []string{"turn 1"}},
-		{file: "other-sides-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
-		{file: "other-sides-file.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
-		// A stranger writes as the U.S. player, without the token: the
-		// registered address gets the answer that tells nothing.
-		{file: "forged-sender.eml", from: a["s1"], replyTo: "alice", words: []string{generic}},
+		// From a player's registered address, the answer says which
+		// check failed and where the token is: only that address reads it.
+		{file: "no-token.eml", from: a["alice"], replyTo: "alice", words: []string{"carries no token", "WHERE YOUR TOKEN IS"}},
+		{file: "wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{"is not your side's token"}, notWords: []string{"turn 1"}},
+		{file: "other-sides-token.eml", from: a["alice"], replyTo: "alice", words: []string{"is the Japanese side's, not yours"}},
+		{file: "other-sides-file.eml", from: a["alice"], replyTo: "alice", words: []string{"is for the Japanese side"}},
+		// A stranger writes as the U.S. player with a guessed token: the
+		// registered address gets the answer, not the stranger.
+		{file: "forged-sender.eml", from: a["s1"], replyTo: "alice", words: []string{"is not your side's token"}},
 		{file: "stranger-orders.eml", from: a["s2"], replyTo: "s2", words: []string{generic}},
 		{file: "stale-turn.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "decision"}},
 		{file: "unknown-game.eml", from: a["s3"], rcpt: "attu+nosuch@attu.test", replyTo: "s3", words: []string{generic}, notWords: []string{"g1"}},
@@ -351,13 +383,14 @@ func TestE2EBadMail(t *testing.T) {
 		{file: "yaml-syntax-error.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "line"}},
 		{file: "unknown-field.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "bogus"}},
 		{file: "alias-bomb.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied}},
-		{file: "oversized", raw: oversized, from: a["s5"], replyTo: "s5", words: []string{"Nothing in it was read"}},
+		{file: "oversized", raw: oversized, from: a["s5"], replyTo: "s5", words: []string{"Nothing in it was read", "larger than 4 MiB"}},
 		{file: "100-parts.eml", from: a["s6"], replyTo: "s6", words: []string{"Nothing in it was read", "parts"}},
 		{file: "deep-nesting.eml", from: a["s7"], replyTo: "s7", words: []string{"Nothing in it was read", "levels deep"}},
-		{file: "a 10 MB attachment", raw: tenMB, from: a["s8"], replyTo: "s8", words: []string{"Nothing in it was read"}},
+		{file: "a 10 MB attachment", raw: tenMB, from: a["s8"], replyTo: "s8", words: []string{"Nothing in it was read", "larger than 4 MiB"}},
 		// The orders' part cannot be decoded: skipped, so the mail
 		// carries no orders.
-		{file: "unknown-transfer-encoding.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
+		{file: "unknown-transfer-encoding.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command",
+			`Part 2 ("orders.yaml", application/yaml) could not be decoded`, "Attach the .yaml file itself"}},
 		{file: "unknown-charset.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
 		{file: "auto-submitted.eml", from: a["alice"]},
 		{file: "bounce.eml", from: ""},
@@ -370,14 +403,45 @@ func TestE2EBadMail(t *testing.T) {
 		{file: "quoted-reply.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
 		{file: "empty.eml", from: a["s11"]},
 		{file: "garbage.eml", from: a["s12"]},
-		{file: "command-wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{generic}},
+		{file: "command-wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{"The token in the command pause is not your side's token"}},
 		{file: "other-game.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "g2"}},
+		// The U.S. player's address and token, with valid orders, but a
+		// second author: a stranger's mail. Its answer would go to the
+		// first author, alice, whose one stranger's answer this hour went
+		// to unknown-game-subject.eml: silence, recorded in the ledger.
+		{file: "two-from-fields.eml", from: a["alice"], outcome: "refused: sender not authenticated"},
+		{file: "two-authors-sender.eml", from: a["s14"], outcome: "refused: sender not authenticated"},
+		// Bare CR line ends read as lines: a stranger's command, answered.
+		// (Postfix turns bare CRs into spaces: there the mail arrives as
+		// one From line of several addresses, with no Message-ID, and its
+		// first author gets a stranger's answer all the same.)
+		{file: "bare-cr.eml", from: a["s15"], replyTo: "s15", words: []string{generic}, byUser: true, outcome: "refused: sender plays no side"},
+		// A 40 KiB Message-ID: recorded (a bbolt key holds 32 KiB) and
+		// answered, without quoting it.
+		{file: "long-message-id.eml", from: a["s16"], replyTo: "s16", words: []string{generic}, byUser: true,
+			outcome: "refused: sender plays no side"},
 	}
 	if testing.Short() {
 		// The race run: the two mails of megabytes take minutes there
 		// (the limits' path is taken by the parts and the nesting).
 		cases = slices.DeleteFunc(cases, func(c badMail) bool { return c.raw != nil })
 	}
+	// Parts attu does not read, each named in the answer with what to
+	// send instead; and files of thousands of mistakes, made here rather
+	// than kept (they would weigh on the fuzz tests' seeds), each refused
+	// in a few kilobytes.
+	cases = append(cases,
+		badMail{file: "zipped-orders.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command",
+			`Part 2 ("orders.zip", application/zip) is a compressed file`, "Attach the .yaml file itself"}},
+		badMail{file: "encrypted-orders.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command",
+			`("encrypted.asc", application/octet-stream) is encrypted`, "Send the orders unencrypted"}},
+		badMail{file: "text-attachment.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command",
+			`Part 2 ("orders.txt", text/plain) is not a .yaml file`, "Attach the .yaml file itself"}},
+		badMail{file: "a tab-bomb", raw: withOrders(g.hdr("alice", "tab-bomb@x.test", "[attu g1] orders"), tabBomb()),
+			from: a["alice"], replyTo: "alice", words: []string{notApplied, "found 100 mistakes", "and 80 more"}},
+		badMail{file: "20,000 unknown keys", raw: withOrders(g.hdr("alice", "many-keys@x.test", "[attu g1] orders"), manyKeys(us)),
+			from: a["alice"], replyTo: "alice", words: []string{notApplied, "unknown field", "and 80 more"}},
+	)
 	for i, c := range cases {
 		if c.raw != nil {
 			continue
@@ -406,13 +470,28 @@ func TestE2EBadMail(t *testing.T) {
 	used := map[int]bool{}
 	for _, c := range cases {
 		id := ""
-		if m := regexp.MustCompile(`(?mi)^Message-ID: *<([^>]*)>`).FindSubmatch(c.raw); m != nil {
+		if m := regexp.MustCompile(`(?mi)^Message-ID: *<([^>]*)>`).FindSubmatch(mail.NormalizeLineEnds(c.raw)); m != nil {
 			id = string(m[1])
 		}
 		var got []int
 		for i, d := range answers {
-			if m := inReplyTo.FindSubmatch(d.Data); m != nil && id != "" && string(m[1]) == id {
+			m := inReplyTo.FindSubmatch(d.Data)
+			if m != nil && id != "" && string(m[1]) == id ||
+				c.byUser && d.User == c.replyTo && (m == nil || bytes.HasSuffix(m[1], []byte("@no-message-id.attu"))) {
 				got = append(got, i)
+			}
+		}
+		if _, real := g.sys.(*realMail); real && c.file == "bare-cr.eml" {
+			c.outcome = ""
+		}
+		if c.outcome != "" {
+			msg, err := mail.Extract(bytes.NewReader(c.raw), nil)
+			if err != nil {
+				t.Fatalf("%s: %v", c.file, err)
+			}
+			r, ok, err := g.db.Processed(store.MailRef{MessageID: msg.MessageID})
+			if err != nil || !ok || r.Outcome != c.outcome {
+				t.Errorf("%s: in the ledger %v as %q (%v), want %q", c.file, ok, r.Outcome, err, c.outcome)
 			}
 		}
 		switch {
@@ -448,6 +527,16 @@ func TestE2EBadMail(t *testing.T) {
 		if !used[i] {
 			t.Errorf("a mail nobody asked for, to %s:\n%.600s", d.To, d.Data)
 		}
+		head, _, _ := bytes.Cut(d.Data, []byte("\r\n\r\n"))
+		for _, l := range bytes.Split(head, []byte("\r\n")) {
+			if len(l) > 998 { // RFC 5322 section 2.1.1
+				t.Errorf("an answer to %s has a header line of %d octets: %.100s", d.To, len(l), l)
+			}
+		}
+	}
+	// Every answer within its budget, however much the mail held.
+	for _, d := range answers {
+		checkReplyBudget(t, d)
 	}
 	t.Logf("%d bad mails, %d answers, the game unchanged", len(cases), len(answers))
 }
@@ -466,4 +555,108 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
+}
+
+// tabBomb is an orders "file" of 230 KB of tab-indented lines (with the
+// mail's CRLF, just under the limit of an orders file): some 23,000
+// mistakes.
+func tabBomb() string {
+	var b strings.Builder
+	for b.Len() < 230<<10 {
+		b.WriteString("\tside: us\n")
+	}
+	return b.String()
+}
+
+// manyKeys is the U.S. orders file with token, then 20,000 keys no
+// orders file has.
+func manyKeys(token string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "game: g1\nside: us\nturn: 1\nwait: actions\ntoken: %s\nactions: []\n", token)
+	for i := range 20000 {
+		fmt.Fprintf(&b, "k%d: 1\n", i)
+	}
+	return b.String()
+}
+
+// checkReplyBudget fails the test when an answer that is not a report
+// weighs more than templates.MaxReply, its header and MIME parts aside.
+func checkReplyBudget(t *testing.T, d delivery) {
+	t.Helper()
+	m, err := mail.Extract(bytes.NewReader(d.Data), nil)
+	if err != nil {
+		t.Errorf("an answer to %s does not read: %v", d.To, err)
+		return
+	}
+	if len(m.Text) > templates.MaxReply || len(d.Data) > templates.MaxReply+16<<10 {
+		t.Errorf("an answer to %s weighs %d bytes, its text %d: over the budget of %d", d.To, len(d.Data), len(m.Text), templates.MaxReply)
+	}
+}
+
+// What a stream of mail can make attu send is bounded: 100 strangers
+// writing from ever new addresses get DefaultStrangers answers between
+// them; 100 log commands without a token from a player's address get
+// DefaultReplies answers and one note to slow down, and leave no entry
+// in the game's log; 10 mails with a wrong token from a player's address
+// get DefaultTokenAnswers answers. The game is the same, byte for byte,
+// and every answer within its budget.
+func TestE2EBadMailBudgets(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	g := startBadMailGame(t, ctx, nil)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("../../mail/testdata/badmail", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ReplaceAll(string(b), "${date}", time.Now().Format(time.RFC1123Z))
+	}
+	stranger, logCmd, wrong := read("rotating-stranger.eml"), read("log-no-token.eml"), read("command-wrong-token.eml")
+	before := gameFingerprint(t, g.db, "g1")
+	_, start := g.deliveries(t, nil)
+	for i := range 100 {
+		from := strings.Replace(g.addr["carol"], "@", fmt.Sprintf("+r%d@", i), 1)
+		g.send(t, from, []byte(strings.ReplaceAll(stranger, "${stranger}", from)))
+	}
+	for i := range 100 {
+		raw := strings.NewReplacer("<alice@attu.test>", "<"+g.addr["alice"]+">", "log-N@", fmt.Sprintf("log-%d@", i)).Replace(logCmd)
+		g.send(t, g.addr["alice"], []byte(raw))
+	}
+	for i := range 10 {
+		raw := strings.NewReplacer("<alice@attu.test>", "<"+g.addr["bob"]+">", "cmd-token@", fmt.Sprintf("cmd-token-%d@", i)).Replace(wrong)
+		g.send(t, g.addr["bob"], []byte(raw))
+	}
+	g.settle(t, ctx)
+	time.Sleep(300 * time.Millisecond) // any late answer would show
+	g.settle(t, ctx)
+	answers, _ := g.deliveries(t, start)
+
+	if after := gameFingerprint(t, g.db, "g1"); !bytes.Equal(before, after) {
+		t.Errorf("the game changed:\nbefore %s\nafter  %s", before, after)
+	}
+	count := map[string]int{}
+	for _, d := range answers {
+		checkReplyBudget(t, d)
+		text := string(d.Data)
+		switch {
+		case strings.Contains(d.To, "+r"):
+			count["strangers"]++
+		case d.User == "alice" && strings.Contains(text, "too many mails"):
+			count["slow down"]++
+		case d.User == "alice" && strings.Contains(text, "The record of attu game g1"):
+			count["log"]++
+		case d.User == "bob" && strings.Contains(text, "wrong token"):
+			count["wrong token"]++
+		default:
+			t.Errorf("an answer nobody asked for, to %s:\n%.600s", d.To, d.Data)
+		}
+	}
+	want := map[string]int{"strangers": referee.DefaultStrangers, "log": referee.DefaultReplies, "slow down": 1,
+		"wrong token": referee.DefaultTokenAnswers}
+	for k, n := range want {
+		if count[k] != n {
+			t.Errorf("%s: %d answers, want %d", k, count[k], n)
+		}
+	}
+	t.Logf("210 mails, %d answers: %v", len(answers), count)
 }

@@ -8,9 +8,11 @@ package main
 //
 // A command first opens the file itself, for a short while; when the file
 // is held, it hands its arguments to the daemon on the socket and prints
-// what the daemon's run of it printed. Files the command writes (attu
+// what the daemon's run of it printed, once it checked that the socket's
+// other end runs as its own user or root. Files the command writes (attu
 // export's JSON, attu show's picture) come back in the answer and are
-// written by the command, where its user asked, with its user's rights.
+// written by the command, where its user asked, with its user's rights:
+// only the files it named before asking, with the modes it chose.
 
 import (
 	"bufio"
@@ -54,6 +56,18 @@ type session struct {
 	// files are what the command wrote, when it runs inside the daemon:
 	// sent back to the command line, which writes them.
 	files []daemon.File
+	// outputs are the files the command may write and their modes, named
+	// on the command line before it asks the daemon (expect): the only
+	// ones the command line writes from the daemon's answer.
+	outputs map[string]os.FileMode
+}
+
+// expect declares a file the command will write, with its mode.
+func (s *session) expect(name string, perm os.FileMode) {
+	if s.outputs == nil {
+		s.outputs = map[string]os.FileMode{}
+	}
+	s.outputs[name] = perm
 }
 
 // operators are the commands the daemon runs for the command line.
@@ -105,6 +119,12 @@ func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
 	if errors.Is(err, store.ErrLocked) {
 		if conn, derr := net.DialTimeout("unix", controlSocket(path), 2*time.Second); derr == nil {
 			defer conn.Close()
+			// Only a daemon of this user (or root's) runs the command:
+			// anybody else could have taken the socket's path.
+			if perr := daemon.CheckPeer(conn.(*net.UnixConn)); perr != nil {
+				s.errorf("%s: %v; not asking it", controlSocket(path), perr)
+				return 1
+			}
 			return s.remote(conn, path)
 		}
 		// No daemon answers (none runs, or one was killed and left its
@@ -141,15 +161,15 @@ func (s *session) service(db *store.DB, cfg referee.Config) (*referee.Service, e
 	return referee.New(db, cfg), nil
 }
 
-// writeFile writes a file the operator asked for: at once on the command
-// line, or, inside the daemon, into the answer for the command line to
-// write.
+// writeFile writes a file the operator asked for, created or replaced
+// with mode perm (replaceFile): at once on the command line, or, inside
+// the daemon, into the answer for the command line to write.
 func (s *session) writeFile(name string, data []byte, perm os.FileMode) error {
 	if s.host != nil {
 		s.files = append(s.files, daemon.File{Name: name, Data: data, Perm: uint32(perm)})
 		return nil
 	}
-	return os.WriteFile(name, data, perm)
+	return replaceFile(name, data, perm)
 }
 
 // remote runs the session's command in the daemon that holds the
@@ -167,7 +187,15 @@ func (s *session) remote(conn net.Conn, path string) int {
 		return 1
 	}
 	for _, f := range ans.Files {
-		if err := os.WriteFile(f.Name, f.Data, os.FileMode(f.Perm)&0o666); err != nil {
+		// The names and modes are the command line's own, never the
+		// answer's: the daemon writes nothing where the operator did not
+		// ask.
+		perm, ok := s.outputs[f.Name]
+		if !ok {
+			s.errorf("the daemon on %s answered with a file %q this command did not ask for; nothing written", sock, f.Name)
+			return 1
+		}
+		if err := replaceFile(f.Name, f.Data, perm); err != nil {
 			s.errorf("%v", err)
 			return 1
 		}

@@ -116,7 +116,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 // demo plays the game; everything it writes goes to dir.
 func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte, servers string) error {
 	start := time.Now()
-	logf, err := os.Create(filepath.Join(dir, "attu.log"))
+	// The log, the export and the mails hold the players' tokens and
+	// every hidden fact: the operator's eyes only.
+	logf, err := createPrivate(filepath.Join(dir, "attu.log"))
 	if err != nil {
 		return err
 	}
@@ -159,7 +161,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	if err := x.WriteJSON(&buf); err != nil {
 		return err
 	}
-	if err := os.WriteFile(exportPath, buf.Bytes(), 0o644); err != nil {
+	if err := replaceFile(exportPath, buf.Bytes(), 0o600); err != nil {
 		return err
 	}
 	x, err = store.ReadExport(bytes.NewReader(buf.Bytes()))
@@ -197,12 +199,12 @@ func randomPassword() string {
 
 // writeDeliveries writes each delivered mail to dir as NNN-to-USER.eml.
 func writeDeliveries(dir string, ds []loopback.Delivery) (int, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, err
 	}
 	for i, d := range ds {
 		name := fmt.Sprintf("%03d-to-%s.eml", i+1, d.User)
-		if err := os.WriteFile(filepath.Join(dir, name), d.Data, 0o644); err != nil {
+		if err := replaceFile(filepath.Join(dir, name), d.Data, 0o600); err != nil {
 			return 0, err
 		}
 	}

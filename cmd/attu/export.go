@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 
 	"github.com/attu-pbem/attu/store"
 )
@@ -48,6 +47,12 @@ func runExport(s *session) int {
 		return 2
 	}
 	game := argv[0]
+	if *out == "" {
+		*out = game + ".json"
+	}
+	if *out != "-" {
+		s.expect(*out, 0o600)
+	}
 	return s.withDB(*dbPath, reads, func(db *store.DB) int { return writeExport(s, db, *dbPath, game, *out, *reveal) })
 }
 
@@ -70,20 +75,16 @@ func writeExport(s *session, db *store.DB, dbPath, game, out string, reveal bool
 		}
 		return 0
 	}
-	if out == "" {
-		out = game + ".json"
-	}
 	var buf bytes.Buffer
 	if err := x.WriteJSON(&buf); err != nil {
 		fmt.Fprintf(stderr, "attu export: %v\n", err)
 		return 1
 	}
-	// An export that foresees the dice is for the umpire's eyes only.
-	perm := os.FileMode(0o644)
-	if reveal && x.Status != store.Ended {
-		perm = 0o600
-	}
-	if err := s.writeFile(out, buf.Bytes(), perm); err != nil {
+	// Even without the seed an export of a running game holds every
+	// hidden fact (both sides' orders and positions): the operator's
+	// eyes only, whoever else may read the directory; and one that
+	// foresees the dice (-reveal) above all.
+	if err := s.writeFile(out, buf.Bytes(), 0o600); err != nil {
 		fmt.Fprintf(stderr, "attu export: writing %s: %v\n", out, err)
 		return 1
 	}

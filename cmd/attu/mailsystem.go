@@ -35,7 +35,8 @@ type mailSystem interface {
 	// Describe says in one line which servers these are.
 	Describe() string
 	// SaveMail writes every mail delivered so far to dir, one .eml file
-	// each, and returns how many.
+	// each, mode 0600 (they carry the players' tokens), and returns how
+	// many.
 	SaveMail(dir string) (int, error)
 	Close() error
 }
@@ -179,7 +180,7 @@ func (r *realMail) Describe() string {
 // SaveMail copies every mail from the servers' maildirs, in the order
 // Dovecot delivered them (its file names begin with the time).
 func (r *realMail) SaveMail(dir string) (int, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, err
 	}
 	type file struct {
@@ -215,7 +216,7 @@ func (r *realMail) SaveMail(dir string) (int, error) {
 		if err != nil {
 			return i, err
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d-to-%s.eml", i+1, f.user)), b, 0o644); err != nil {
+		if err := replaceFile(filepath.Join(dir, fmt.Sprintf("%03d-to-%s.eml", i+1, f.user)), b, 0o600); err != nil {
 			return i, err
 		}
 	}

@@ -130,7 +130,15 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 		t.Fatalf("the picture sent again (%d bytes) is not the one first sent (%d bytes)", len(pic), len(first))
 	}
 	td.settled(t, 30*time.Second)
-	if err := td.db.Check(); err != nil {
+	// The file is checked once the daemon has stopped: bbolt's page
+	// check reads the free list without the writer's lock.
+	td.stop()
+	db, err := store.Open(td.dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Check(); err != nil {
 		t.Fatal(err)
 	}
 }

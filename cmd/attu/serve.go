@@ -55,6 +55,7 @@ type serveFile struct {
 	IMAP     serverFile `yaml:"imap"`
 	SMTP     serverFile `yaml:"smtp"`
 	Limits   limitsFile `yaml:"limits"`
+	Auth     authFile   `yaml:"authentication"`
 	Tick     string     `yaml:"tick"`
 	LogLevel string     `yaml:"log_level"`
 }
@@ -71,12 +72,20 @@ type serverFile struct {
 	// IMAP only.
 	Mailbox      string `yaml:"mailbox"`
 	Processed    string `yaml:"processed"`
+	Failed       string `yaml:"failed"`
 	PollInterval string `yaml:"poll_interval"`
 	NoIdle       bool   `yaml:"no_idle"`
 	// SMTP only: the waits before trying again a mail the server could
 	// not take for now (mail.OutboxConfig).
 	RetryMin string `yaml:"retry_min"`
 	RetryMax string `yaml:"retry_max"`
+}
+
+// authFile says how the author of a mail is authenticated.
+type authFile struct {
+	Mode        string   `yaml:"mode"`
+	AuthServIDs []string `yaml:"trusted_authserv_ids"`
+	DKIM        bool     `yaml:"dkim"`
 }
 
 // limitsFile caps what incoming mail may be.
@@ -165,12 +174,28 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 	if imapUser == "" {
 		bad("imap.user: the mailbox's login is needed")
 	}
-	cfg.IMAP.Mailbox, cfg.IMAP.Processed, cfg.IMAP.NoIdle = f.IMAP.Mailbox, f.IMAP.Processed, f.IMAP.NoIdle
+	cfg.IMAP.Mailbox, cfg.IMAP.Processed, cfg.IMAP.Failed, cfg.IMAP.NoIdle = f.IMAP.Mailbox, f.IMAP.Processed, f.IMAP.Failed, f.IMAP.NoIdle
 	cfg.IMAP.PollInterval = dur("imap.poll_interval", f.IMAP.PollInterval, time.Minute)
 	cfg.SMTP.Addr, cfg.SMTP.Security, smtpUser, smtpPass, cfg.SMTP.Timeout = server("smtp", f.SMTP, 587)
 	cfg.SMTP.Username, cfg.SMTP.Password, cfg.SMTP.From = smtpUser, smtpPass, f.Address
-	if f.SMTP.Mailbox != "" || f.SMTP.Processed != "" || f.SMTP.PollInterval != "" || f.SMTP.NoIdle {
-		bad("smtp: mailbox, processed, poll_interval and no_idle are for imap only")
+	if f.SMTP.Mailbox != "" || f.SMTP.Processed != "" || f.SMTP.Failed != "" || f.SMTP.PollInterval != "" || f.SMTP.NoIdle {
+		bad("smtp: mailbox, processed, failed, poll_interval and no_idle are for imap only")
+	}
+	cfg.Auth = mail.AuthConfig{AuthServIDs: f.Auth.AuthServIDs, DKIM: f.Auth.DKIM}
+	switch f.Auth.Mode {
+	case "", "off":
+	case "required":
+		cfg.Auth.Required = true
+		if len(f.Auth.AuthServIDs) == 0 && !f.Auth.DKIM {
+			bad("authentication: mode required needs trusted_authserv_ids (your provider's) or dkim: true, or both")
+		}
+	default:
+		bad("authentication.mode: %q: want off or required", f.Auth.Mode)
+	}
+	for _, id := range f.Auth.AuthServIDs {
+		if strings.TrimSpace(id) == "" || strings.ContainsAny(id, " \t;") {
+			bad("authentication.trusted_authserv_ids: %q is not a host name like mx.example.org", id)
+		}
 	}
 	if f.IMAP.RetryMin != "" || f.IMAP.RetryMax != "" {
 		bad("imap: retry_min and retry_max are for smtp only")

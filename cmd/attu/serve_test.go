@@ -28,7 +28,8 @@ func TestServeExampleConfig(t *testing.T) {
 	if cfg.Address != "attu@example.org" || db != "/var/lib/attu/attu.db" ||
 		cfg.IMAP.Addr != "imap.example.org:993" || cfg.IMAP.Security != mail.TLS || cfg.IMAP.Password != "imap-secret" ||
 		cfg.SMTP.Addr != "smtp.example.org:587" || cfg.SMTP.Security != mail.StartTLS || cfg.SMTP.Password != "smtp-secret" ||
-		cfg.IMAP.Processed != "attu-done" || cfg.Limits.MaxBytes != 1<<20 ||
+		cfg.IMAP.Processed != "attu-done" || cfg.IMAP.Failed != "attu-failed" || cfg.Limits.MaxBytes != 1<<20 ||
+		!cfg.Auth.Required || len(cfg.Auth.AuthServIDs) != 1 || cfg.Auth.AuthServIDs[0] != "mx.example.org" || cfg.Auth.DKIM ||
 		cfg.Outbox.RetryMin != time.Second || cfg.Outbox.RetryMax != 5*time.Minute {
 		t.Errorf("read %+v, database %s", cfg, db)
 	}
@@ -69,6 +70,18 @@ smtp: {host: smtp.example.org, user: attu, pasword_file: /x}
 	}
 	if cfg.SMTP.Password != "y" {
 		t.Errorf("password file read as %q", cfg.SMTP.Password)
+	}
+	for _, c := range []struct{ auth, err string }{
+		{"authentication: {mode: on}", "authentication.mode"},
+		{"authentication: {mode: required}", "needs trusted_authserv_ids"},
+		{"authentication: {mode: required, trusted_authserv_ids: [\"mx.example.org; dkim=pass\"]}", "not a host name"},
+	} {
+		if _, _, _, _, err := loadServeConfig([]byte(conf + c.auth + "\n")); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: %v", c.auth, err)
+		}
+	}
+	if cfg, _, _, _, err := loadServeConfig([]byte(conf + "authentication: {mode: required, dkim: true}\n")); err != nil || !cfg.Auth.Required || !cfg.Auth.DKIM {
+		t.Errorf("dkim alone: %+v %v", cfg.Auth, err)
 	}
 	db, err := store.Open(dir+"/attu.db", nil)
 	if err != nil {

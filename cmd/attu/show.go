@@ -66,6 +66,9 @@ func runShow(s *session) int {
 			return 2
 		}
 	}
+	if *pngFile != "" {
+		s.expect(*pngFile, 0o644)
+	}
 	var rep *templates.Report
 	code = s.withDB(*dbPath, reads, func(db *store.DB) int {
 		if rep, err = storedReport(db, game, side, zone, *from); err != nil {

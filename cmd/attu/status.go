@@ -18,7 +18,9 @@ func init() {
 const statusUsage = `Usage: attu status -db FILE
 
 Lists every game in the database: its status, what it waits for, the
-deadline, and how many deadlines each side has missed.
+deadline, and how many deadlines each side has missed; then every mail
+the daemon gave up on after failing to handle it three times (moved to
+the failed folder), so that its sender can be answered by hand.
 
 Example:
   attu status -db attu.db
@@ -50,7 +52,7 @@ func printStatus(s *session, db *store.DB, dbPath string) int {
 	}
 	if len(games) == 0 {
 		fmt.Fprintf(stdout, "no games in %s\n", dbPath)
-		return 0
+		return printFailed(s, db)
 	}
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "GAME\tNAME\tSTATUS\tWAITS FOR\tDEADLINE\tMISSED (US/JP)")
@@ -61,6 +63,26 @@ func printStatus(s *session, db *store.DB, dbPath string) int {
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d/%d\n", g.ID, g.Name, g.Status, g.Waiting, deadline,
 			g.Late[adjudicator.US], g.Late[adjudicator.JP])
+	}
+	w.Flush()
+	return printFailed(s, db)
+}
+
+// printFailed lists the mails the daemon gave up on, if any.
+func printFailed(s *session, db *store.DB) int {
+	failed, err := db.FailedMail(time.Time{})
+	if err != nil {
+		fmt.Fprintf(s.stderr, "attu status: %v\n", err)
+		return 1
+	}
+	if len(failed) == 0 {
+		return 0
+	}
+	fmt.Fprintf(s.stdout, "\n%d mail(s) failed every time they were handled and were set aside:\n", len(failed))
+	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "WHEN\tFROM\tSUBJECT\tMAILBOX/UID\tERROR")
+	for _, f := range failed {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s/%d\t%s\n", f.Time.Format(time.RFC3339), f.From, f.Subject, f.Mailbox, f.UID, f.Error)
 	}
 	w.Flush()
 	return 0

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -20,13 +21,15 @@ import (
 // umpire's from the command line (attu umpire). A command is a word in the
 // subject or on the first line of the body, with its arguments after it;
 // those that change the game need the sender's token on a line of its
-// own ("token: ..."), outside quoted text. Every command carried out is
-// recorded in the game's log: one that changes the game as a note (or a
-// rollback, or the end) every side reads in its next report, one that
-// changes nothing (help, status, resend, template, log) as a note only
-// its sender and the umpire read. A command refused is recorded in the
-// ledger only, like any mail that changes nothing. Every word of the
-// answers is package templates'.
+// own ("token: ..."), outside quoted text. A command that needs the token
+// is recorded in the game's log: one that changes the game as a note (or
+// a rollback, or the end) every side reads in its next report, one that
+// changes nothing as a note only its sender and the umpire read. One that
+// needs no token (help, status, resend, template, log) leaves only its
+// receipt in the ledger, since anybody can send it from a player's
+// address. A command refused is recorded in the ledger only, like any
+// mail that changes nothing. Every word of the answers is package
+// templates'.
 
 // who may give a command.
 type who int
@@ -176,10 +179,27 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 	if cmd == nil {
 		h := s.help(g, side)
 		h.Puzzled = true
+		for _, p := range m.Skipped {
+			h.Skipped = append(h.Skipped, templates.SkippedPart{Part: p.Part, Type: p.Type, Name: p.Name, Undecoded: p.Undecoded})
+		}
 		return s.answer(g, ref, "answered: no command", s.answerMail(g, m, "no orders or command found", h.Text()))
 	}
 	if cmd.token && token == "" {
 		return s.unauthenticated(g, ref, m, "command without a token")
+	}
+	if ok, note := s.budget(g, m.From, now); !ok {
+		if token == "" {
+			// Past the side's budget a command anybody may send from the
+			// address is not carried out.
+			_, err := s.db.Refuse(ref, g.ID, "refused: command "+cmd.name+" (too many mails)", note)
+			return err
+		}
+		// One with the side's token is, so that a forger flooding the
+		// address cannot stop the player: only its answer is left out,
+		// or is the note to slow down.
+		quiet := *m
+		quiet.over = &note
+		m = &quiet
 	}
 	_, err := s.run(g.ID, &ref, m, side, cmd, args, now)
 	return err
@@ -237,9 +257,13 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if err := cmd.run(c); err != nil {
 			return err
 		}
-		if !c.noted {
-			// A command that changes nothing is still on the record,
-			// for its sender and the umpire.
+		if !c.noted && cmd.token {
+			// A command that needs the token is on the record even when
+			// it changes nothing, for its sender and the umpire. One
+			// anybody may give from a player's address (help, status,
+			// log, resend) leaves only its receipt in the ledger: the
+			// hash-chained log is no place for what a forger can
+			// repeat at will.
 			if err := c.aside(templates.Notice{Kind: "asked", Side: side, Command: cmd.name}); err != nil {
 				return err
 			}
@@ -261,7 +285,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if in != nil && text != "" {
 			m := s.answerMail(&c.g, in, cmd.name, text)
 			m.Attachments = c.attach
-			t.Queue(m)
+			t.Queue(in.answers(m)...)
 		}
 		t.Outcome("command " + cmd.name)
 		return nil
@@ -275,7 +299,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 				return "", gerr
 			}
 			nd := templates.NotDone{Game: g.ID, Command: cmd.name, Why: r.why}
-			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, []store.Mail{s.answerMail(g, in, nd.Subject(), nd.Text())})
+			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, in.answers(s.answerMail(g, in, nd.Subject(), nd.Text())))
 			return "", err
 		}
 		return "", r
@@ -409,7 +433,7 @@ func cmdResend(c *call) error {
 				if out.Attachments, err = c.redrawn(m); err != nil {
 					return err
 				}
-				c.t.Queue(reply(out, c.in))
+				c.t.Queue(c.in.answers(reply(out, c.in))...)
 				return nil
 			}
 		}
@@ -423,7 +447,7 @@ func cmdResend(c *call) error {
 		return err
 	}
 	if ok {
-		c.t.Queue(reply(m, c.in))
+		c.t.Queue(c.in.answers(reply(m, c.in))...)
 	}
 	return nil
 }
@@ -479,25 +503,83 @@ func visible(e *store.Entry, side adjudicator.Side) bool {
 	return !e.Private || side == adjudicator.Umpire || e.Side == side
 }
 
+// cmdLog answers the log as the asker may read it, numbered as the asker
+// sees it: a player does not see the other side's private notes, nor
+// gaps where they are. By mail, the newest entries that fit in an answer
+// are shown, and "log N" shows those from the asker's entry N on; on the
+// command line, the whole record (from entry N with "log N").
 func cmdLog(c *call) error {
 	log, err := c.t.Log()
 	if err != nil {
 		return err
 	}
+	lines := logLines(log, c.side)
+	from := 0
+	if len(c.args) > 0 {
+		n, err := strconv.Atoi(c.args[0])
+		if err != nil || n < 1 {
+			return refuse("not-entry", templates.Notice{Note: c.args[0]})
+		}
+		from = min(n-1, len(lines))
+	}
 	l := templates.Log{Game: c.g.ID, Side: c.side}
+	if c.in == nil {
+		// On the umpire's command line, the whole record asked for.
+		l.Entries, l.Earlier = lines[from:], from
+		c.text = l.Text()
+		return nil
+	}
+	c.text = fitLog(l, lines, from, len(c.args) > 0)
+	return nil
+}
+
+// logLines are the entries side may read, numbered from 1 in the order
+// it reads them; a rollback's target and an undoing entry are renumbered
+// alike (a target it cannot read, a private note, stands for the entry
+// before it, whose position is the same).
+func logLines(log []store.LogEntry, side adjudicator.Side) []templates.LogLine {
+	shown := make(map[uint64]uint64, len(log))
+	var n uint64
 	for _, e := range log {
-		if !visible(e.Entry, c.side) {
+		if visible(e.Entry, side) {
+			n++
+		}
+		shown[e.Seq] = n
+	}
+	var out []templates.LogLine
+	for _, e := range log {
+		if !visible(e.Entry, side) {
 			continue
 		}
-		line := templates.LogLine{Seq: e.Seq, Kind: string(e.Kind), Turn: e.Turn, Wait: e.Wait, Side: e.Side,
-			To: e.To, Note: e.Note, UndoneBy: e.RolledBackBy}
-		for _, ev := range adjudicator.VisibleEvents(e.Events, c.side) {
+		line := templates.LogLine{Seq: shown[e.Seq], Kind: string(e.Kind), Turn: e.Turn, Wait: e.Wait, Side: e.Side,
+			To: shown[e.To], Note: e.Note, UndoneBy: shown[e.RolledBackBy]}
+		for _, ev := range adjudicator.VisibleEvents(e.Events, side) {
 			line.Events = append(line.Events, templates.EventText(ev))
 		}
-		l.Entries = append(l.Entries, line)
+		out = append(out, line)
 	}
-	c.text = l.Text()
-	return nil
+	return out
+}
+
+// fitLog renders the log answer within the reply budget: from the
+// entry at index from on when forward, else the newest entries, as many
+// as fit.
+func fitLog(l templates.Log, lines []templates.LogLine, from int, forward bool) string {
+	render := func(lo, hi int) string {
+		l.Entries, l.Earlier, l.Next = lines[lo:hi], lo, 0
+		if hi < len(lines) {
+			l.Next = uint64(hi + 1)
+		}
+		return l.Text()
+	}
+	limit := templates.MaxReply - 2<<10 // the subject and the mail's own lines
+	if forward {
+		// The most entries from from on that fit.
+		n := sort.Search(len(lines)-from, func(n int) bool { return len(render(from, from+n+1)) > limit })
+		return render(from, from+n)
+	}
+	n := sort.Search(len(lines), func(n int) bool { return len(render(len(lines)-n-1, len(lines))) > limit })
+	return render(len(lines)-n, len(lines))
 }
 
 func cmdConcede(c *call) error {

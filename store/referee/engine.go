@@ -51,11 +51,26 @@
 // names and carry that side's token; a command that changes the game must
 // carry the sender's token on a line of its own, outside quoted text.
 // Mail that names no game its sender plays in gets one generic answer, at
-// most once per Config.AnswerEvery for each sender; a player whose mail
-// does not authenticate gets the same text. It tells nothing about any
-// game, not even whether it exists. A message already in the ledger, by
-// its Message-ID, is ignored; the same file under a new Message-ID is
+// most once per Config.AnswerEvery for each sender and Config.Strangers
+// times an hour for all of them; it tells nothing about any game, not
+// even whether it exists. Mail from a player's registered address that
+// does not authenticate is told which check failed (no token, an empty
+// one, the template's placeholder, a wrong one, another side's, a file
+// for another side) and where the token is, a few times an hour
+// (Config.TokenAnswers): that answer goes to the registered address
+// only, where a forger cannot read it. A message already in the ledger,
+// by its Message-ID, is ignored; the same file under a new Message-ID is
 // answered "already applied".
+//
+// # Budgets
+//
+// Nothing one mail sends is large, and nothing a stream of mail sends is
+// many: a refusal lists the first templates.MaxListed mistakes (the
+// orders package stops collecting at orders.MaxErrors) and says how many
+// more; every answer but a report stays within templates.MaxReply; each
+// side of a game gets Config.Replies answers an hour to its commands and
+// refused files, then one note to slow down, and its mails go unanswered
+// and not carried out until the pace drops.
 //
 // # The service's record
 //
@@ -63,12 +78,15 @@
 // name, per-wait deadlines, whether the reminder went, lateness, absences,
 // a file held for the settle window, an open takeback, the notices for the
 // next reports — is a JSON record in store.Game.Service, written in the
-// same transactions as the game. Every command carried out is in the log:
-// one that changes the game as a note, a rollback or the end entry, which
-// every side reads in its next report; one that changes nothing (help,
-// status, resend, template, log) as a private note (store.Entry.Private)
-// only its sender and the umpire read. A command refused is in the ledger
-// only.
+// same transactions as the game. Every command that needs the token is
+// in the log: one that changes the game as a note, a rollback or the end
+// entry, which every side reads in its next report; one that changes
+// nothing as a private note (store.Entry.Private) only its sender and the
+// umpire read. A command anybody may send from a player's address (help,
+// status, resend, template, log) is in the ledger only, like a command
+// refused: the chained log keeps nothing a forger can repeat at will. The
+// log answer numbers the entries its reader may read, without gaps where
+// the other side's private notes are.
 //
 // # Caveats
 //
@@ -80,8 +98,8 @@
 // beaches, or a random one), drawing from a stream derived from the seed;
 // the audit then checks the opening's dice (the Komandorski chits) but
 // takes the placement as recorded, and such a game cannot use the victory
-// point chits (14.0). The generic answer's rate limit is counted in
-// memory.
+// point chits (14.0). The rate limits of the answers are counted in
+// memory: a restart forgets them.
 package referee
 
 import (

@@ -125,6 +125,10 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 			lg.Info("orders refused", "err", refused)
 			t.Outcome("refused: " + refused.Err.Error())
 			gm := t.Game()
+			if ok, note := s.budget(&gm, m.From, now); !ok {
+				t.Queue(note...)
+				return nil
+			}
 			t.Queue(s.refusedMail(&gm, m, refused.Problems))
 			return nil
 		}

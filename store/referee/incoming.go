@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -36,6 +38,38 @@ type Message struct {
 	// Precedence: bulk, a null return path), which is recorded and never
 	// answered.
 	Automatic bool
+	// Unauthenticated says why From is not believed to name the author
+	// (several authors, or a required check failed); empty when it is.
+	// Such a message is a stranger's, whatever its From and token.
+	Unauthenticated string
+	// Skipped are the parts of the mail that were not read, named in the
+	// answer to a mail in which nothing was found.
+	Skipped []Skipped
+
+	// over is set on a command carried out past its side's reply budget:
+	// what goes instead of its answers (the note to slow down, or none).
+	over *[]store.Mail
+}
+
+// answers are the mails that answer in: ms, or what goes instead past the
+// side's budget. A nil in (the command line) takes ms.
+func (in *Message) answers(ms ...store.Mail) []store.Mail {
+	if in == nil || in.over == nil {
+		return ms
+	}
+	return *in.over
+}
+
+// Skipped is a part of a mail that was not read: one attu cannot decode,
+// or one that holds no orders file it reads (a zipped or encrypted file,
+// a document).
+type Skipped struct {
+	Part string // its number, "2" or "1.2"
+	Type string // its media type
+	Name string // its file name, when it has one
+	// Undecoded: the part could not be decoded (an unknown transfer
+	// encoding or charset, broken base64); otherwise it was set aside.
+	Undecoded bool
 }
 
 // ref is the message's key in the ledger: its Message-ID and the hash of
@@ -63,16 +97,18 @@ func (m *Message) ref() store.MailRef {
 // handing the same message over again after a crash does nothing.
 //
 // A message that names no game its sender plays in gets one generic
-// answer, at most once per Config.AnswerEvery for each sender; a sender
-// who plays in the game but whose token or side does not match gets the
-// same answer. Neither says anything about the game, not even whether it
-// exists.
+// answer, at most once per Config.AnswerEvery for each sender and
+// Config.Strangers times an hour in all; it says nothing about any game,
+// not even whether it exists. A sender who plays in the game but whose
+// token or side does not match is told which check failed, at its
+// registered address only (unauthenticated).
 //
 // The error is for the operator's log only: the message was not recorded
 // and may be handed over again. Nothing needs to be remembered otherwise.
 func (s *Service) Handle(m *Message, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.now = now
 	ref := m.ref()
 	lg := s.log.With("message_id", ref.MessageID)
 	err := s.handle(m, ref, now.UTC())
@@ -96,6 +132,9 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 		// Never answer our own mail, or a machine's: a loop.
 		_, err := s.db.Refuse(ref, "", "ignored: automatic mail", nil)
 		return err
+	}
+	if m.Unauthenticated != "" {
+		return s.stranger(ref, m, now, "sender not authenticated")
 	}
 	id := s.route(m)
 	if id == "" {
@@ -169,11 +208,12 @@ func (s *Service) route(m *Message) string {
 }
 
 // stranger answers a message that names no game its sender plays in: the
-// generic answer, at most once per AnswerEvery for each sender, else
-// silence. Either way the message goes into the ledger.
+// generic answer, at most once per AnswerEvery for each sender and
+// Config.Strangers times an hour for all of them, else silence. Either
+// way the message goes into the ledger.
 func (s *Service) stranger(ref store.MailRef, m *Message, now time.Time, why string) error {
 	key := bareAddress(m.From)
-	answer := key != "" && s.answers.Allow(key, now)
+	answer := key != "" && s.answers.Allow(key, now) && s.strangers.Allow("", now)
 	var out []store.Mail
 	if answer {
 		out = append(out, s.genericMail(m))
@@ -185,25 +225,105 @@ func (s *Service) stranger(ref store.MailRef, m *Message, now time.Time, why str
 	return nil
 }
 
-// unauthenticated answers a player of game g whose message does not
-// authenticate (no token, another side's, another address): the same
-// generic answer a stranger gets.
+// unauthenticated answers a mail from a registered address of game g
+// that does not authenticate (no token, another side's, a file for a
+// side the address does not play): it says which check failed and where
+// the token is, Config.TokenAnswers times an hour for each address. The
+// answer goes to the registered address only, so a forger learns
+// nothing from it. A file that names no player's side gets the generic
+// answer.
 func (s *Service) unauthenticated(g *store.Game, ref store.MailRef, m *Message, why string) error {
-	_, err := s.db.Refuse(ref, g.ID, "refused: "+why, []store.Mail{s.genericMail(m)})
-	s.log.Info("refused a message", "message_id", ref.MessageID, "game", g.ID, "why", why)
+	to := bareAddress(m.From)
+	var out []store.Mail
+	if s.tokens.Allow(g.ID+" "+strings.ToLower(to), s.now) {
+		if r, ok := s.tokenProblem(g, m); ok {
+			out = append(out, bounded(reply(s.newMail(g, "refused", to, r.Subject(), r.Text()), m)))
+		} else {
+			out = append(out, s.genericMail(m))
+		}
+	}
+	_, err := s.db.Refuse(ref, g.ID, "refused: "+why, out)
+	s.log.Info("refused a message", "message_id", ref.MessageID, "game", g.ID, "why", why, "answered", len(out) > 0)
 	return err
+}
+
+// emptyToken is a token line with nothing on it.
+var emptyToken = regexp.MustCompile(`(?im)^[ \t-]*\{?[ \t]*token[ \t]*:[ \t]*(#.*)?$`)
+
+// tokenProblem says why m, from a registered address of g, does not
+// authenticate; false when its orders file names no player's side.
+func (s *Service) tokenProblem(g *store.Game, m *Message) (templates.TokenRefused, bool) {
+	r := templates.TokenRefused{Game: g.ID, About: m.Subject, Sides: sidesOf(g, m.From)}
+	mine := r.Sides
+	var token string
+	text := m.Text
+	if m.Orders != nil {
+		env, _ := envelopeOf(m.Orders)
+		side, err := adjudicator.ParseSide(env.side)
+		if err != nil || (side != adjudicator.US && side != adjudicator.JP) {
+			return r, false
+		}
+		if !registered(g, side, m.From) {
+			r.Problem, r.FileSide = templates.TokenOtherFile, side
+			return r, true
+		}
+		token, text, mine = env.token, string(m.Orders), []adjudicator.Side{side}
+	} else {
+		var name string
+		name, _, token = parseCommand(m.Subject, m.Text)
+		r.Command = name
+	}
+	switch {
+	case token == "" && emptyToken.MatchString(text):
+		r.Problem = templates.TokenEmpty
+	case token == "":
+		r.Problem = templates.TokenMissing
+	case strings.Contains(token, "PASTE-YOUR-TOKEN"):
+		r.Problem = templates.TokenUnfilled
+	default:
+		r.Problem = templates.TokenWrong
+		for _, side := range sides {
+			if !slices.Contains(mine, side) && g.CheckToken(side, token) {
+				r.Problem, r.Other = templates.TokenOtherSide, side
+			}
+		}
+	}
+	return r, true
 }
 
 // genericMail is the answer that tells nothing: the same for every reason.
 func (s *Service) genericMail(m *Message) store.Mail {
 	var g templates.Generic
-	return reply(store.Mail{MessageID: s.messageID(nil, "refused"), From: bareAddress(s.cfg.Address),
-		To: []string{bareAddress(m.From)}, Subject: g.Subject(), Text: g.Text()}, m)
+	return bounded(reply(store.Mail{MessageID: s.messageID(nil, "refused"), From: bareAddress(s.cfg.Address),
+		To: []string{bareAddress(m.From)}, Subject: g.Subject(), Text: g.Text()}, m))
 }
 
 // answer records a message from an authenticated player that changes no
-// game and queues the answers to it.
+// game and queues the answers to it, within the reply budget of the
+// address they go to (budget).
 func (s *Service) answer(g *store.Game, ref store.MailRef, outcome string, mails ...store.Mail) error {
+	if len(mails) > 0 && len(mails[0].To) > 0 {
+		if ok, note := s.budget(g, mails[0].To[0], s.now); !ok {
+			outcome += " (not answered: too many mails)"
+			mails = note
+		}
+	}
 	_, err := s.db.Refuse(ref, g.ID, outcome, mails)
 	return err
+}
+
+// budget counts one answer to address, a player of g: true while the
+// side is within Config.Replies an hour; past it false, with the one
+// note to slow down that the side gets per hour, or none.
+func (s *Service) budget(g *store.Game, address string, now time.Time) (bool, []store.Mail) {
+	key := g.ID + " " + strings.ToLower(bareAddress(address))
+	if s.replies.Allow(key, now) {
+		return true, nil
+	}
+	s.log.Info("reply budget spent", "game", g.ID)
+	if !s.slowed.Allow(key, now) {
+		return false, nil
+	}
+	n := templates.SlowDown{Game: g.ID, Limit: s.cfg.Replies, Window: "an hour"}
+	return false, []store.Mail{s.newMail(g, "slowdown", bareAddress(address), n.Subject(), n.Text())}
 }

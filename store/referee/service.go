@@ -32,6 +32,16 @@ const (
 	DefaultTakeback = 24 * time.Hour
 	// DefaultAnswerEvery is how often a stranger gets the generic answer.
 	DefaultAnswerEvery = time.Hour
+	// DefaultStrangers is how many generic answers all strangers
+	// together get per hour, whatever addresses they write from.
+	DefaultStrangers = 20
+	// DefaultReplies is how many answers one side of a game gets per
+	// hour to its commands and refused mails, before one "slow down"
+	// note and silence.
+	DefaultReplies = 30
+	// DefaultTokenAnswers is how many answers per hour a player's
+	// address gets to mails whose token fails.
+	DefaultTokenAnswers = 3
 )
 
 // Config is what the service needs besides the database.
@@ -47,6 +57,18 @@ type Config struct {
 	// the sender plays in: at most one per sender in this period (zero:
 	// DefaultAnswerEvery). The count is kept in memory.
 	AnswerEvery time.Duration
+	// Strangers caps the generic answers to all strangers together per
+	// hour (zero: DefaultStrangers), so that mail from ever new addresses
+	// cannot turn the service into a source of backscatter.
+	Strangers int
+	// Replies caps the answers to one side's commands and refused mails
+	// per hour in each game (zero: DefaultReplies); past it the side gets
+	// one note to slow down, and its mails are recorded, not carried
+	// out, until the pace drops. Reports are not counted.
+	Replies int
+	// TokenAnswers caps the answers per hour to mails from a player's
+	// address whose token fails (zero: DefaultTokenAnswers).
+	TokenAnswers int
 	// Takeback is how long a takeback request stays open (zero:
 	// DefaultTakeback).
 	Takeback time.Duration
@@ -69,8 +91,18 @@ type Service struct {
 	log *slog.Logger
 
 	mu sync.Mutex
-	// answers limits the generic answer to strangers (Config.AnswerEvery).
-	answers *mail.Limiter
+	// answers limits the generic answer to strangers (Config.AnswerEvery),
+	// each sender, and strangers all of them together
+	// (Config.Strangers).
+	answers, strangers *mail.Limiter
+	// replies limits the answers to each side of each game
+	// (Config.Replies), slowed the notes that say so to one an hour,
+	// tokens the answers to mails whose token fails (Config.TokenAnswers).
+	// All are kept in memory: a restart forgets them, which costs at most
+	// one more hour's worth.
+	replies, slowed, tokens *mail.Limiter
+	// now is the time of the mail Handle is handling, for the limits.
+	now time.Time
 	// botting is set while the stand-in plays its steps (botPlays).
 	botting bool
 }
@@ -90,7 +122,19 @@ func New(db *store.DB, cfg Config) *Service {
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, cfg: cfg, log: lg.With("pkg", "referee"), answers: mail.NewLimiter(1, cfg.AnswerEvery)}
+	if cfg.Strangers <= 0 {
+		cfg.Strangers = DefaultStrangers
+	}
+	if cfg.Replies <= 0 {
+		cfg.Replies = DefaultReplies
+	}
+	if cfg.TokenAnswers <= 0 {
+		cfg.TokenAnswers = DefaultTokenAnswers
+	}
+	return &Service{db: db, cfg: cfg, log: lg.With("pkg", "referee"),
+		answers: mail.NewLimiter(1, cfg.AnswerEvery), strangers: mail.NewLimiter(cfg.Strangers, time.Hour),
+		replies: mail.NewLimiter(cfg.Replies, time.Hour), slowed: mail.NewLimiter(1, time.Hour),
+		tokens: mail.NewLimiter(cfg.TokenAnswers, time.Hour)}
 }
 
 // DB returns the service's database.
@@ -352,23 +396,35 @@ func reply(m store.Mail, in *Message) store.Mail {
 // refusedMail answers an authenticated player's file that is not
 // applied, quoting the lines of the file at fault.
 func (s *Service) refusedMail(g *store.Game, in *Message, ps []store.Problem) store.Mail {
-	return reply(s.newMail(g, "refused", bareAddress(in.From), templates.RefusedSubject,
-		refused(g.ID, in.Subject, templates.Notice{}, ps, in.Orders).Text()), in)
+	return bounded(reply(s.newMail(g, "refused", bareAddress(in.From), templates.RefusedSubject,
+		refused(g.ID, in.Subject, templates.Notice{}, ps, in.Orders).Text()), in))
 }
 
 // refusedWhy answers an authenticated player's file that is not applied
 // for a reason that lies at no line.
 func (s *Service) refusedWhy(g *store.Game, in *Message, subject string, n templates.Notice) store.Mail {
-	return reply(s.newMail(g, "refused", bareAddress(in.From), subject,
-		refused(g.ID, in.Subject, n, nil, nil).Text()), in)
+	return bounded(reply(s.newMail(g, "refused", bareAddress(in.From), subject,
+		refused(g.ID, in.Subject, n, nil, nil).Text()), in))
 }
 
 // heldMail tells a player their file waits for the settle window.
 func (s *Service) heldMail(g *store.Game, in *Message, h templates.Held) store.Mail {
-	return reply(s.newMail(g, "held", bareAddress(in.From), h.Subject(), h.Text()), in)
+	return bounded(reply(s.newMail(g, "held", bareAddress(in.From), h.Subject(), h.Text()), in))
 }
 
 // answerMail answers in with a text of the given subject.
 func (s *Service) answerMail(g *store.Game, in *Message, subject, text string) store.Mail {
-	return reply(s.newMail(g, "answer", bareAddress(in.From), subject, text), in)
+	return bounded(reply(s.newMail(g, "answer", bareAddress(in.From), subject, text), in))
+}
+
+// bounded keeps a reply that is not a report within templates.MaxReply,
+// its attachments and text together, whatever words of the sender's it
+// repeats.
+func bounded(m store.Mail) store.Mail {
+	room := templates.MaxReply - len(m.Subject)
+	for _, a := range m.Attachments {
+		room -= len(a.Data) + len(a.Name) + len(a.Type)
+	}
+	m.Text = templates.Bounded(m.Text, max(room, 1024))
+	return m
 }

@@ -109,7 +109,7 @@ func TestUmpirePowers(t *testing.T) {
 	stale := h.message("newcomer@example.org", "orders")
 	stale.Orders = h.file(nil, oldToken)
 	entries := h.game().Entries
-	mustContain(t, "the old token", h.send(stale)[0].Text, "did not accept your message")
+	mustContain(t, "the old token", h.send(stale)[0].Text, "is not your side's token")
 	old := h.message(usAddr, "orders")
 	old.Orders = h.file(nil, oldToken)
 	h.send(old)

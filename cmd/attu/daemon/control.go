@@ -103,7 +103,7 @@ func listenControl(path string) (*net.UnixListener, error) {
 		return nil, fmt.Errorf("control socket: %w", err)
 	}
 	// Until this chmod the socket has the umask's mode; serveControl
-	// also checks who connects (peerAllowed).
+	// also checks who connects (CheckPeer).
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("control socket: %w", err)
@@ -134,7 +134,7 @@ func (d *Daemon) serveControl(ctx context.Context, ln *net.UnixListener) {
 // serve runs one command from the command line.
 func (d *Daemon) serve(conn *net.UnixConn) {
 	conn.SetDeadline(time.Now().Add(ControlTimeout))
-	if err := peerAllowed(conn); err != nil {
+	if err := CheckPeer(conn); err != nil {
 		d.log.Warn("control socket: connection refused", "err", err)
 		return
 	}

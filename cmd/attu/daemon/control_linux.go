@@ -7,9 +7,12 @@ import (
 	"syscall"
 )
 
-// peerAllowed lets in only the daemon's own user and root: the socket's
-// mode says the same, but only once it is set (listenControl).
-func peerAllowed(conn *net.UnixConn) error {
+// CheckPeer accepts the other end of a control socket connection only
+// when it runs as this process's user or as root (SO_PEERCRED): the
+// daemon lets in no other user, though the socket's mode says the same
+// once it is set (listenControl); the command line trusts no other
+// process that took the socket's path.
+func CheckPeer(conn *net.UnixConn) error {
 	raw, err := conn.SyscallConn()
 	if err != nil {
 		return err
@@ -26,7 +29,7 @@ func peerAllowed(conn *net.UnixConn) error {
 		return fmt.Errorf("reading the peer's credentials: %w", err)
 	}
 	if cred.Uid != uint32(os.Getuid()) && cred.Uid != 0 {
-		return fmt.Errorf("user %d is not the daemon's user", cred.Uid)
+		return fmt.Errorf("the other end runs as user %d, neither this user nor root", cred.Uid)
 	}
 	return nil
 }

@@ -10,6 +10,11 @@
 // remember lives in the store, so it can be stopped at any moment and
 // started again. Start reading at Run; the control socket is in
 // control.go.
+//
+// A mail whose author is not authenticated (Config.Auth), or whose From
+// names more than one mailbox, reaches the game service as a stranger's.
+// A mail whose handling fails three times is given up on by the inbox,
+// moved to its failed folder, and listed in the store (giveUp).
 package daemon
 
 import (
@@ -39,11 +44,16 @@ type Config struct {
 	SMTP    mail.SMTPConfig
 	Outbox  mail.OutboxConfig
 	Limits  mail.Limits
+	// Auth says how the author of a mail is authenticated; a mail that
+	// fails gets a stranger's treatment from the game service.
+	Auth mail.AuthConfig
 	// Tick is how often the deadlines are looked at; a minute when zero.
 	Tick time.Duration
 	// AnswerLimit and AnswerWindow cap the answers to mail the service
 	// never sees (too large, HTML only): AnswerLimit per sender per
-	// AnswerWindow; 3 an hour when zero.
+	// AnswerWindow; 3 an hour when zero. All senders together get at most
+	// referee.DefaultStrangers such answers an hour, so that mail from
+	// ever new addresses makes no backscatter.
 	AnswerLimit  int
 	AnswerWindow time.Duration
 	// Control is the path of the Unix socket on which the daemon runs
@@ -63,6 +73,12 @@ type Daemon struct {
 	inbox   *mail.Inbox
 	outbox  *mail.Outbox
 	answers *mail.Limiter
+	// failing remembers what handle last knew of each mail whose
+	// handling failed, by UID, for giveUp; only the inbox's goroutine
+	// uses it.
+	failing map[uint32]store.FailedMail
+	// all caps answers to all senders together (Config.AnswerLimit).
+	all *mail.Limiter
 	// gate keeps the operator's commands that read from seeing a game
 	// change half-way: held for writing while the service changes games.
 	gate sync.RWMutex
@@ -83,17 +99,24 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	if cfg.AnswerWindow <= 0 {
 		cfg.AnswerWindow = time.Hour
 	}
+	if cfg.IMAP.MaxSize <= 0 {
+		// Set before the daemon keeps its copy of cfg: the answer to an
+		// oversized mail quotes it.
+		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
+		if cfg.IMAP.MaxSize <= 0 {
+			cfg.IMAP.MaxSize = mail.DefaultLimits().MaxBytes
+		}
+	}
 	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
-		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow)}
+		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), failing: map[uint32]store.FailedMail{},
+		all: mail.NewLimiter(referee.DefaultStrangers, time.Hour)}
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
+	cfg.IMAP.OnGiveUp = d.giveUp
 	// Mail that waits for the SMTP server goes as soon as the IMAP
 	// server answers again: most outages are the network's, not one
 	// server's.
 	cfg.IMAP.OnConnect = func() { d.outbox.Wake() }
-	if cfg.IMAP.MaxSize <= 0 {
-		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
-	}
 	in, err := mail.NewInbox(cfg.IMAP, d.handle)
 	if err != nil {
 		return nil, err
@@ -173,14 +196,58 @@ func (d *Daemon) tick(ctx context.Context) {
 // handle is the inbox's handler: one mail, extracted and handed to the
 // service, which commits it with its answers before handle returns nil;
 // then the outbox worker sends them. Each mail gets an id for the log
-// lines about it.
+// lines about it. A failure is remembered for giveUp.
 func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
+	var msg *mail.Message
+	err := d.handleMail(ctx, in, &msg)
+	if err == nil {
+		delete(d.failing, in.UID)
+		return nil
+	}
+	f := store.FailedMail{UID: in.UID}
+	if msg != nil {
+		f.MessageID, f.From, f.Subject = clip(msg.MessageID), clip(msg.From), clip(msg.Subject)
+	}
+	d.failing[in.UID] = f
+	return err
+}
+
+// giveUp is the inbox's OnGiveUp: a mail failed every time it was
+// handled, and the inbox stops offering it. It is listed in the store
+// (store.FailedMail) for the umpire and the operator, since its sender
+// may be waiting for an answer.
+func (d *Daemon) giveUp(in *mail.Incoming, err error) {
+	f := d.failing[in.UID]
+	delete(d.failing, in.UID)
+	f.Mailbox, f.UID, f.Error = mailboxKey(d.cfg.IMAP), in.UID, clip(err.Error())
+	d.log.Error("a mail failed every time it was handled: given up on, and listed for the umpire",
+		"uid", in.UID, "message_id", f.MessageID, "from", f.From, "err", err)
+	if err := d.db.RecordFailed(f); err != nil {
+		d.log.Error("listing a mail given up on", "uid", in.UID, "err", err)
+	}
+}
+
+// clip bounds what the list of failed mail keeps of a header or an
+// error: enough to find the mail, however long the field.
+func clip(s string) string {
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "") + "…"
+	}
+	return s
+}
+
+// handleMail does handle's work; it sets *extracted to the mail as read,
+// for the record of a failure. The author's claim is checked here
+// (mail.Authenticate): the game service treats a mail that fails as a
+// stranger's.
+func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **mail.Message) error {
 	lg := d.log.With("mail", logID(), "uid", in.UID)
 	raw, err := in.Fetch(ctx)
 	if err != nil {
 		return err
 	}
 	msg, err := mail.Extract(bytes.NewReader(raw), &mail.ExtractOptions{Limits: d.cfg.Limits})
+	*extracted = msg
 	var limit *mail.LimitError
 	switch {
 	case in.Oversized:
@@ -198,7 +265,7 @@ func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
 		lg.Warn("unreadable mail dropped", "err", err)
 		return nil
 	}
-	lg = lg.With("message_id", msg.MessageID)
+	lg = lg.With("message_id", clip(msg.MessageID))
 	auto, why := mail.IsAutomatic(msg, d.cfg.Address)
 	if msg.HTMLOnly && msg.Orders == "" && !auto {
 		lg.Info("HTML-only mail")
@@ -206,17 +273,26 @@ func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
 			"Your mail had no plain-text part, and attu reads only plain text.\n"+
 				"Send it again as plain text, or attach the orders as a .yaml file.\n")
 	}
+	if v := mail.Authenticate(msg, raw, d.cfg.Auth); v.Trusted {
+		lg = lg.With("auth", v.By)
+	} else if msg.From != "" {
+		lg.Info("sender not authenticated: a stranger's mail", "from", msg.From, "why", v.Why)
+	}
 	m := &referee.Message{
-		From:      msg.From,
-		To:        append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo...),
-		Subject:   msg.Subject,
-		MessageID: msg.MessageID,
-		InReplyTo: msg.InReplyTo,
-		Text:      msg.Text,
-		Automatic: auto,
+		Unauthenticated: msg.Auth.Why,
+		From:            msg.From,
+		To:              append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo...),
+		Subject:         msg.Subject,
+		MessageID:       messageID(msg, raw),
+		InReplyTo:       msg.InReplyTo,
+		Text:            msg.Text,
+		Automatic:       auto,
 	}
 	if msg.Orders != "" {
 		m.Orders = []byte(msg.Orders)
+	}
+	for _, p := range msg.Skipped {
+		m.Skipped = append(m.Skipped, referee.Skipped{Part: p.Part, Type: p.Type, Name: p.Name, Undecoded: !errors.Is(p.Err, mail.ErrNotRead)})
 	}
 	if auto {
 		lg.Info("automatic mail, never answered", "why", why)
@@ -242,14 +318,10 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 		lg.Warn("no sender to answer", "outcome", outcome)
 		return nil
 	}
-	id := msg.MessageID
-	if id == "" {
-		id = "<" + store.NewMailRef("", raw).ContentHash[:32] + "@no-message-id.attu>"
-	}
-	ref := store.NewMailRef(id, raw)
+	ref := store.NewMailRef(messageID(msg, raw), raw)
 	var out []store.Mail
 	auto, _ := mail.IsAutomatic(msg, d.cfg.Address)
-	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) {
+	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) && d.all.Allow("", time.Now()) {
 		reply := store.Mail{MessageID: NewMessageID(d.cfg.Address), From: d.cfg.Address, To: []string{msg.From},
 			Subject: "Re: " + mail.SubjectText(msg.Subject), Text: text, InReplyTo: msg.MessageID}
 		if msg.MessageID != "" {
@@ -264,6 +336,18 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 	lg.Info("refused", "outcome", outcome, "answered", len(out) > 0)
 	d.Kick()
 	return nil
+}
+
+// messageID is the mail's Message-ID or, when it has none, one made of
+// the hash of the mail as stored: the ledger then recognises that mail
+// when it is offered again, and tells apart two mails without one that
+// say the same thing (two "status" on two days, or the empty mails of
+// two senders).
+func messageID(msg *mail.Message, raw []byte) string {
+	if msg.MessageID != "" {
+		return msg.MessageID
+	}
+	return "<" + store.NewMailRef("", raw).ContentHash[:32] + "@no-message-id.attu>"
 }
 
 // logID is the id of one processed mail in the log.

@@ -1,0 +1,185 @@
+package templates
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// Budgets of what one incoming mail can make attu write: whatever a
+// stranger or a careless mailer sends, the answer stays short.
+const (
+	// MaxReply is the most a reply other than a report may weigh, its
+	// text and attachments together: the answers to commands, refusals,
+	// notices.
+	MaxReply = 64 << 10
+	// MaxListed is how many mistakes a refusal lists; it says how many
+	// more there are.
+	MaxListed = 20
+	// maxQuoted is how much of a player's own words (a subject, a file
+	// name, one mistake's message) a reply repeats, in characters.
+	maxQuoted = 200
+)
+
+// Bounded returns text cut to at most max bytes, at a line's end, with a
+// last line saying that the rest was left out; text itself when it fits.
+func Bounded(text string, max int) string {
+	if len(text) <= max {
+		return text
+	}
+	const cut = "\n[The rest of this answer is left out: attu's answers are kept under 64 KB.]\n"
+	keep := text[:max-len(cut)]
+	if i := strings.LastIndexByte(keep, '\n'); i > 0 {
+		keep = keep[:i]
+	}
+	return strings.ToValidUTF8(keep, "") + cut
+}
+
+// quote returns a player's words fit to repeat in a reply: control
+// characters as spaces, at most maxQuoted characters, a word too long
+// for a line broken into pieces that fit.
+func quote(s string) string {
+	rs := []rune(s)
+	if len(rs) > maxQuoted {
+		rs = append(rs[:maxQuoted-3], []rune("...")...)
+	}
+	var b strings.Builder
+	word := 0
+	for _, r := range rs {
+		if unicode.IsControl(r) {
+			r = ' '
+		}
+		if word = word + 1; unicode.IsSpace(r) {
+			word = 0
+		} else if word > MaxWidth-12 {
+			b.WriteByte(' ')
+			word = 1
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// SkippedPart is a part of a mail that attu did not read, which a reply
+// names with what to send instead.
+type SkippedPart struct {
+	Part string // its number: "2", "1.2"
+	Type string // its media type
+	Name string // its file name, when it has one
+	// Undecoded: the part could not be decoded; otherwise it was read
+	// and set aside.
+	Undecoded bool
+}
+
+// kind sorts a skipped part by what the player should do about it.
+func (p SkippedPart) kind() string {
+	t, ext := strings.ToLower(p.Type), strings.ToLower(path.Ext(p.Name))
+	switch {
+	case strings.Contains(t, "signature") || ext == ".sig":
+		return "signature"
+	case strings.Contains(t, "encrypted") || strings.Contains(t, "pkcs7-mime") ||
+		ext == ".gpg" || ext == ".pgp" || ext == ".asc" || ext == ".p7m":
+		return "encrypted"
+	case p.Undecoded && (ext == ".yaml" || ext == ".yml" || strings.Contains(t, "yaml")):
+		return "undecoded-yaml"
+	case p.Undecoded:
+		return "undecoded"
+	case strings.Contains(t, "zip") || strings.Contains(t, "compressed") || strings.Contains(t, "x-tar") ||
+		strings.Contains(t, "x-7z") || strings.Contains(t, "x-rar") ||
+		ext == ".zip" || ext == ".gz" || ext == ".tgz" || ext == ".7z" || ext == ".rar" || ext == ".bz2" || ext == ".xz":
+		return "compressed"
+	}
+	return "other"
+}
+
+// Sentence says what the part is and what to send instead; empty for a
+// part nobody means as orders (a signature).
+func (p SkippedPart) Sentence() string {
+	var about []string
+	if p.Name != "" {
+		about = append(about, fmt.Sprintf("%q", quote(p.Name)))
+	}
+	if p.Type != "" {
+		about = append(about, quote(p.Type))
+	}
+	what := "Part " + quote(p.Part)
+	if len(about) > 0 {
+		what += " (" + strings.Join(about, ", ") + ")"
+	}
+	return strings.Join(strings.Fields(execute("skipped-"+p.kind(), struct {
+		SkippedPart
+		What string
+	}{p, what})), " ")
+}
+
+// skippedLines are the sentences of the parts worth naming, at most ten.
+func skippedLines(ps []SkippedPart) []string {
+	var out []string
+	for _, p := range ps {
+		if s := p.Sentence(); s != "" && len(out) < 10 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Token problems of a mail from a player's registered address that does
+// not authenticate (TokenRefused.Problem).
+const (
+	TokenMissing   = "missing"     // no token line, or no token: key in the file
+	TokenEmpty     = "empty"       // a token line with nothing after it
+	TokenUnfilled  = "placeholder" // the template's TokenPlaceholder left in
+	TokenWrong     = "wrong"       // no side's token of this game
+	TokenOtherSide = "other-side"  // the token of another side of the game
+	TokenOtherFile = "other-file"  // an orders file for a side the address does not play
+)
+
+// TokenRefused answers a mail from a player's registered address whose
+// token does not authenticate it: which check failed, where, and where
+// the token is found. It goes only to the registered address, so it
+// tells a forger nothing.
+type TokenRefused struct {
+	Game string
+	// About is the subject of the mail refused, to help the player find
+	// it.
+	About string
+	// Sides are the sides the address plays; FileSide the side an orders
+	// file named, Other the side whose token it carried.
+	Sides    []adjudicator.Side
+	FileSide adjudicator.Side
+	Other    adjudicator.Side
+	// Problem is one of the Token constants; Command the command the
+	// mail gave, empty for an orders file.
+	Problem string
+	Command string
+}
+
+// Text renders the answer to a mail whose token failed.
+func (r TokenRefused) Text() string {
+	r.About = quote(r.About)
+	r.Command = quote(r.Command)
+	return renderReply("reply-token.tmpl", r)
+}
+
+// Subject is the subject of the answer to a mail whose token failed.
+func (r TokenRefused) Subject() string {
+	return strings.TrimSpace(execute("subject-token-"+r.Problem, r))
+}
+
+// SlowDown is the one note a side gets when its mails come faster than
+// the game answers them; later ones go unanswered until the pace drops.
+type SlowDown struct {
+	Game string
+	// Limit replies per Window, as the game allows them.
+	Limit  int
+	Window string
+}
+
+// Text renders the note.
+func (s SlowDown) Text() string { return renderReply("reply-slowdown.tmpl", s) }
+
+// Subject is the note's subject.
+func (SlowDown) Subject() string { return "too many mails: later ones go unanswered for a while" }
