@@ -41,10 +41,10 @@ type outcome struct {
 }
 
 // playGame plays scenario from its creation to its end with random dice.
-func playGame(scenario string, us, jp player, seed int64) outcome {
+func playGame(scenario string, us, jp player, solo bool, seed int64) outcome {
 	r := rand.New(rand.NewSource(seed))
 	d := randDice{r}
-	s, _, err := adjudicator.NewGameFrom(scenario, adjudicator.Options{}, d)
+	s, _, err := adjudicator.NewGameFrom(scenario, adjudicator.Options{Solitaire: solo}, d)
 	if err != nil {
 		return outcome{err: err}
 	}
@@ -74,14 +74,21 @@ func playGame(scenario string, us, jp player, seed int64) outcome {
 }
 
 // TestStrength plays the stand-in against the legal-random player from
-// each side and against itself, in every scenario, with random dice, and
+// each side, against itself and against the solitaire Japanese, in every
+// scenario, with random dice, and
 // logs the win rates and the CPU time per decision (BENCHMARKS.md, with
 // -games 200). It fails when a game fails or a decision takes over a
 // second; the win rates are measured, not asserted, at the plain run's
 // few games.
 func TestStrength(t *testing.T) {
 	n := *strengthGames
-	pairings := []struct{ us, jp player }{{stand, random}, {random, stand}, {stand, stand}, {random, random}}
+	// The last pairing is the solitaire game of rule 13: its Japanese
+	// played by rules 13.1 to 13.6 and, where they leave the choice, by
+	// the stand-in, as the server plays them.
+	pairings := []struct {
+		us, jp player
+		solo   bool
+	}{{stand, random, false}, {random, stand, false}, {stand, stand, false}, {random, random, false}, {stand, stand, true}}
 	var all []time.Duration
 	var lines []string
 	for _, scn := range adjudicator.ScenarioNames() {
@@ -95,7 +102,7 @@ func TestStrength(t *testing.T) {
 				go func() { // two games at a time: the machine has two cores
 					defer wg.Done()
 					lockThread() // so that threadCPU reads this game's work alone
-					res[i] = playGame(scn, pr.us, pr.jp, int64(i+1)*7919)
+					res[i] = playGame(scn, pr.us, pr.jp, pr.solo, int64(i+1)*7919)
 					<-sem
 				}()
 			}
@@ -103,14 +110,18 @@ func TestStrength(t *testing.T) {
 			usWins := 0
 			for i, o := range res {
 				if o.err != nil {
-					t.Fatalf("%s, %s vs %s, game %d: %v", scn, pr.us.name, pr.jp.name, i, o.err)
+					t.Fatalf("%s, %s vs %s (solitaire %v), game %d: %v", scn, pr.us.name, pr.jp.name, pr.solo, i, o.err)
 				}
 				if o.winner == adjudicator.US {
 					usWins++
 				}
 				all = append(all, o.times...)
 			}
-			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %d | %.0f %% | %.0f %% |", scn, pr.us.name, pr.jp.name, n,
+			jp := pr.jp.name
+			if pr.solo {
+				jp = "solitaire (rule 13)"
+			}
+			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %d | %.0f %% | %.0f %% |", scn, pr.us.name, jp, n,
 				100*float64(usWins)/float64(n), 100*float64(n-usWins)/float64(n)))
 		}
 	}

@@ -42,7 +42,10 @@ each of its waits as soon as the game comes to it; its orders are kept
 and audited like anyone's. The umpire hands a side to the stand-in, and
 back, with "replace" (attu umpire -h). With -late-bot the stand-in also
 writes the orders of a side whose deadline passed, instead of the default
-orders; the side stays its player's.
+orders; the side stays its player's. With -solo (and -scenario) the game
+is the solitaire game of rule 13: the player takes the U.S., and the
+Japanese are played by the rules of 13.1 to 13.6 and, where those leave
+the choice, by the stand-in.
 
 Without -scenario the units are placed at once by -setup and the game
 begins with the U.S. decision of turn 1: historic (the Japanese as rule
@@ -80,6 +83,7 @@ func runNew(s *session) int {
 	reminder := fs.Duration("reminder", referee.DefaultReminder, "how long before a deadline the player is reminded")
 	settle := fs.Duration("settle", 0, "hold each orders file this long before applying it (0: at once)")
 	absence := fs.Duration("absence", referee.DefaultAbsence, "the longest a player may move their deadlines with \"absent\"")
+	solo := fs.Bool("solo", false, "with -scenario, the solitaire game of rule 13: the player takes the U.S., attu the Japanese (no -jp)")
 	lateBot := fs.Bool("late-bot", false, "when a deadline passes, the stand-in writes the late side's orders instead of the default orders")
 	rules := fs.String("rules", "", "optional rules, comma-separated (vp-chits or vp-chits-placed, with -scenario)")
 	argv, code, ok := parseFlags(fs, newUsage, s.args, stdout, stderr)
@@ -89,6 +93,9 @@ func runNew(s *session) int {
 	if len(argv) != 0 {
 		fmt.Fprintf(stderr, "attu new: unexpected %q; everything is given by flags (attu new -h)\n", argv[0])
 		return 2
+	}
+	if *solo && *jp == "" {
+		*jp = referee.Bot
 	}
 	if *mailbox == "" || *us == "" || *jp == "" {
 		fmt.Fprintln(stderr, "attu new: give the mailbox and both players: -address attu@example.org -us ADDRESS -jp ADDRESS (attu new -h)")
@@ -102,6 +109,9 @@ func runNew(s *session) int {
 		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence, LateStandIn: *lateBot}
 	if *rules != "" {
 		ng.Rules = strings.Split(*rules, ",")
+	}
+	if *solo {
+		ng.Rules = append(ng.Rules, "solitaire")
 	}
 	if *deadlineFor != "" {
 		ng.Deadlines = map[adjudicator.WaitKind]time.Duration{}

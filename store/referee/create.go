@@ -69,6 +69,9 @@ var Rules = map[string]bool{
 	// Rule 14.0: victory point chits, the value chits placed by the
 	// Japanese.
 	"vp-chits-placed": true,
+	// Rule 13: the solitaire game, its Japanese played by the rules of 13.1
+	// to 13.6 and, where they leave the choice, by the stand-in.
+	"solitaire": true,
 }
 
 // Setup places the units of a new campaign game, drawing what the rules
@@ -209,6 +212,11 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			return nil, fmt.Errorf("referee: the optional rule %q is not played by this version yet", r)
 		case !byRules:
 			return nil, fmt.Errorf("referee: the optional rule %q needs a game set up by the rules: name its scenario", r)
+		case r == "solitaire":
+			if ng.JP != "" && !IsBot(ng.JP) {
+				return nil, fmt.Errorf("referee: in a solitaire game attu plays the Japanese: give no Japanese player")
+			}
+			opt.Solitaire, ng.JP = true, Bot
 		case opt.VPChits != "":
 			return nil, fmt.Errorf("referee: choose one of vp-chits and vp-chits-placed")
 		case r == "vp-chits":

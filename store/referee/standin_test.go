@@ -22,7 +22,20 @@ import (
 // position and the seed revealed at the end (botSeed), so an audit can
 // replay its choices.
 func TestStandinPlaysPracticeGame(t *testing.T) {
-	h := newHarness(t, NewGame{Scenario: adjudicator.ScenarioUpTheHogsBack, US: usAddr, JP: "Bot", Umpire: umpireAddr})
+	t.Run("practice", func(t *testing.T) {
+		playAgainstStandin(t, NewGame{Scenario: adjudicator.ScenarioUpTheHogsBack, US: usAddr, JP: "Bot", Umpire: umpireAddr})
+	})
+	// A solitaire game (rule 13) is one against the stand-in.
+	t.Run("solitaire", func(t *testing.T) {
+		playAgainstStandin(t, NewGame{Scenario: adjudicator.ScenarioHoltzBayToJarminPass, US: usAddr, Umpire: umpireAddr, Rules: []string{"solitaire"}})
+	})
+}
+
+func playAgainstStandin(t *testing.T, ng NewGame) {
+	h := newHarness(t, ng)
+	if solo := slices.Contains(ng.Rules, "solitaire"); solo != (h.state().Options != nil && h.state().Options.Solitaire) {
+		t.Fatalf("a game created with the rules %v is solitaire: %v", ng.Rules, !solo)
+	}
 	if _, ok := h.tokens[adjudicator.JP]; ok {
 		t.Fatal("a token was given out for the stand-in's side")
 	}
