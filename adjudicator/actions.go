@@ -81,12 +81,15 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		events   []Event
 		problems []Problem
 	)
+	if why := s.soloHeldIn(a, side); why != "" {
+		return nil, []Problem{{Action: i, Step: -1, Msg: why}}
+	}
 	switch a.Kind() {
 	case KindMove:
 		var p movePlan
 		p, problems = s.planMove(a.Move, side)
 		if len(problems) == 0 {
-			events = s.applyMove(p, side)
+			events = s.soloMove(p, side, d)
 		} else if u, ok := s.Unit(a.Move.Unit); ok && u.Side() == side {
 			// The unit used its activation even though the move was refused,
 			// so listing it again is reported as well; it stays put so that
@@ -100,6 +103,10 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 	case KindYamasaki:
 		events, problems = s.yamasaki(a.Yamasaki, side, d)
 	case KindAir:
+		if why := s.soloBarsAir(side); why != "" {
+			problems = []Problem{{Step: -1, Msg: why}}
+			break
+		}
 		events, problems = s.air(a.Air, side, d)
 	default:
 		problems = []Problem{{Step: -1, Msg: oneKind}}
@@ -112,6 +119,9 @@ func (s *State) activate(i int, a Action, side Side, d Dice) ([]Event, []Problem
 		// and melees already apply it as they happen, and this catches
 		// whatever else an activation changed.
 		events = append(events, s.updateCleared()...)
+		if side == US {
+			events = append(events, s.soloAdHoc(d)...) // rule 13.2.2
+		}
 	}
 	return events, problems
 }

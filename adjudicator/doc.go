@@ -52,7 +52,8 @@
 // melee_round.go, losses.go and yamasaki.go for each kind of activation;
 // weather.go, supply.go and victory.go the steps the server runs; refit*.go
 // the refit turn (rule 9); setup*.go, scenario.go and vpchits.go the setup
-// and the scenarios (rules 12, 14, 15). state.go is the position, view.go
+// and the scenarios (rules 12, 14, 15); solitaire*.go the solitaire rules
+// (rule 13), which a game takes with Options.Solitaire. state.go is the position, view.go
 // and options.go what a side sees of it, hex.go, mapdata.go, terrain.go and
 // los.go the map.
 //

@@ -131,6 +131,16 @@ const (
 	EventAdvanceOutOfArea EventKind = "advance-out-of-area" // Units (one), Hexes: from and target, Target, Note: the play area's ban (rule 15)
 )
 
+// Event kinds. The solitaire rules (rule 13).
+const (
+	EventSoloCount      EventKind = "solitaire-count" // Dice (one), Total: how many units a placement brings; Target, Hexes: the victory hex and the U.S. unit's hex for 13.2.2, none for 13.2.1
+	EventAdHoc          EventKind = "ad-hoc"          // Units placed face down, Hexes where, Target: the victory hex, Total wanted (rule 13.2.2)
+	EventAmbush         EventKind = "ambush"          // Units: the U.S. units; Others: the ambushers; Target; Private: Table, Die, Yield, Reason (rule 13.3)
+	EventAmbushWithdraw EventKind = "ambush-withdraw" // Units (one), Hexes: from and to, Target, Reason, Instruction (rule 13.3)
+	EventInfiltration   EventKind = "infiltration"    // Units (one), Hexes, Dice (one), DRM, Reason: infiltrated or held (rule 13.5)
+	EventLastStand      EventKind = "last-stand"      // Target: the Japanese infantry there roll twice their melee dice (rule 13.4)
+)
+
 // EventKinds returns every kind of event, in the order declared.
 func EventKinds() []EventKind {
 	return []EventKind{
@@ -153,6 +163,7 @@ func EventKinds() []EventKind {
 		EventGameCreated, EventMarkers, EventScenarioRules, EventUnknownsGiven, EventJapaneseSetUp,
 		EventVPValues, EventVPCancelled, EventOpeningLanding, EventPlayBegins, EventLandingDelayed,
 		EventAdvanceOutOfArea,
+		EventSoloCount, EventAdHoc, EventAmbush, EventAmbushWithdraw, EventInfiltration, EventLastStand,
 	}
 }
 

@@ -9,6 +9,11 @@ var (
 	Leaks       = leaks
 	// A server step of Resolve that the generated-game test replays.
 	CheckSuddenVictory = (*State).checkSuddenVictory
+	// The server steps of the solitaire rules (rule 13) the replay adds.
+	SoloAir        = (*State).soloAir
+	SoloAdHocFire  = (*State).soloAdHocFire
+	SoloAdHoc      = (*State).soloAdHoc
+	SoloAfterMelee = (*State).soloAfterMelee
 )
 
 // eventText words an event as the reports do: templates.EventText, set by

@@ -88,7 +88,7 @@ func startGame(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Even
 
 // newGames are the games NewGameFrom creates for the generated games and
 // the soak: every scenario, the campaign with each setup and the victory
-// point chits.
+// point chits, and solitaire games (rule 13).
 var newGames = []struct {
 	scenario string
 	opt      adjudicator.Options
@@ -100,6 +100,11 @@ var newGames = []struct {
 	{adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{}},
 	{adjudicator.ScenarioHoltzBayToJarminPass, adjudicator.Options{}},
 	{adjudicator.ScenarioTheLinkup, adjudicator.Options{}},
+	// Solitaire (rule 13).
+	{adjudicator.ScenarioCampaign, adjudicator.Options{Solitaire: true}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{Solitaire: true, USSetup: adjudicator.SetupFree, VPChits: adjudicator.VPDrawn}},
+	{adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{Solitaire: true}},
+	{adjudicator.ScenarioTheLinkup, adjudicator.Options{Solitaire: true}},
 }
 
 // gameStep is one Resolve of a generated game, with what the checks need.
@@ -437,7 +442,11 @@ func invariants(s, before *adjudicator.State, st *gameStep) *failure {
 		return nil
 	}
 	for _, u := range before.Units {
-		if now, _ := s.Unit(u.ID); u.Box == adjudicator.BoxEliminated && now.Box != adjudicator.BoxEliminated {
+		now, _ := s.Unit(u.ID)
+		if _, vh := s.Map().VictoryHexAt(now.Hex); s.IsSolitaire() && vh && now.Kind() == adjudicator.Infantry {
+			continue // rule 13.2: a victory hex's defence may draw from the eliminated
+		}
+		if u.Box == adjudicator.BoxEliminated && now.Box != adjudicator.BoxEliminated {
 			return bad(nil, "%s, eliminated, is back in %s/%q", u.ID, now.Hex, now.Box)
 		}
 	}
@@ -579,11 +588,21 @@ func (st *gameStep) public(public map[string]bool) (map[string]bool, *failure) {
 	mark(cur, false)
 	cur, _ = adjudicator.UpdateCleared(cur)
 	adjudicator.CheckSuddenVictory(cur)
-	if phase := cur.Wait().Kind; phase != adjudicator.WaitEnded && st.orders.Side != adjudicator.FirstPlayer(st.before.Night) {
+	second := st.orders.Side != adjudicator.FirstPlayer(st.before.Night)
+	if cur.Wait().Kind != adjudicator.WaitEnded && !second && st.orders.Side == adjudicator.US {
+		adjudicator.SoloAdHocFire(cur, d) // rule 13.2.2, as the Japanese actions begin
+		mark(cur, false)
+	}
+	if cur.Wait().Kind != adjudicator.WaitEnded && second {
+		adjudicator.SoloAir(cur, d) // rule 13.2
+	}
+	if phase := cur.Wait().Kind; phase != adjudicator.WaitEnded && second {
 		cur, _ = adjudicator.ResolveMelee(cur, d)
+		adjudicator.SoloAfterMelee(cur)
 		mark(cur, true)
 		cur, _ = adjudicator.UpdateCleared(cur)
 	}
+	adjudicator.SoloAdHoc(cur, d) // rule 13.2.2, after the step
 
 	// The replay must have ended where Resolve did.
 	for i, r := range d.Log {

@@ -24,6 +24,8 @@ type meleeFight struct {
 	setAside  []*Unit        // U.S. artillery eliminated while defending (8.2.1.2)
 	arnold    *Unit
 	assault   bool // Yamasaki: offensive fire comes first (11.3.2)
+	ambush    bool // an ambush, fought in the U.S. hex (13.3)
+	lastStand bool // the Japanese defend the last victory hex (13.4)
 	round     int
 	events    []Event
 	// usLost and jpLost are the steps each side lost in the current round.
@@ -150,6 +152,10 @@ func (mt *meleeFight) begin() {
 		mt.say(Event{Kind: EventMeleeRevealed, Units: unitRefs(flipped)})
 	}
 	mt.arnold = mt.pickArnold()
+	if mt.side == US && s.soloLastStand(mt.target) {
+		mt.lastStand = true
+		mt.say(Event{Kind: EventLastStand, Side: JP, Seen: Public})
+	}
 }
 
 // hasUnknown reports whether an Unknown unit among units stands in h (rule
@@ -244,7 +250,7 @@ func (mt *meleeFight) fire(firers []*Unit, offensive bool, enemySteps int) ([]ro
 	s := mt.s
 	m := s.Map()
 	surround := 0
-	if offensive {
+	if offensive && !mt.ambush {
 		surround = s.Surround(mt.target, firers)
 	}
 	var rolls []roll
@@ -253,9 +259,12 @@ func (mt *meleeFight) fire(firers []*Unit, offensive bool, enemySteps int) ([]ro
 		if u == mt.arnold {
 			n = 6
 		}
+		if mt.lastStand && !offensive && u.Side() == JP && u.Kind() == Infantry {
+			n *= 2 // rule 13.4: Yamasaki's last stand
+		}
 		sit := Situation{Combat: MeleeCombat, Artillery: u.Kind() == Artillery, OutOfSupply: mt.outside[u],
 			Weather: s.Weather, Night: s.Night}
-		if offensive {
+		if offensive && !mt.ambush {
 			sit.HigherLevel = m.Level(mt.target) > m.Level(u.Hex)
 			sit.UpSlope, _ = m.Slope(u.Hex, mt.target)
 			sit.Surround = surround

@@ -182,6 +182,10 @@ func (s *State) cannotMove(u *Unit) string {
 		return fmt.Sprintf("%s is a supply depot and cannot move (rule 7.3)", u.ID)
 	case cl.MP <= 0:
 		return fmt.Sprintf("%s has no movement points and cannot move", u.ID)
+	case s.soloFixedBan(u) != "":
+		return s.soloFixedBan(u)
+	case s.soloHeld(u) != "":
+		return s.soloHeld(u)
 	}
 	return ""
 }

@@ -56,6 +56,12 @@ const nonInterferenceTurns = 500
 //     advance (12.1.3), in the step of the second player's actions or of
 //     the Japanese refit (9.7); they are changed in every other step.
 //
+// Solitaire games (rule 13) are played too: there the pool and the Unknown
+// units off the map are never renamed, since an ambush or an ad hoc
+// placement may draw from them in any step, nor the units the engine fires
+// for 13.2.2; the Unknown units on the map are, the fixed ones of 13.2.1
+// with their mark, while some are off the map for an ambush to draw.
+//
 // Refit turns are played too: the U.S. refit, and the Japanese refit, whose
 // hiding, moves and swaps (rules 9.5, 9.6) name the renamed counters; none
 // of them converts an Unknown unit or draws from the pool. So are the setup
@@ -225,6 +231,22 @@ func hiddenTwin(s *adjudicator.State, o adjudicator.Orders, r *rand.Rand) (*adju
 		}
 	}
 
+	// In a solitaire game any step may draw from the pool and the Unknown
+	// units off the map (an ambush, 13.3; an ad hoc placement, 13.2.2),
+	// and the engine fires the units of the ad hoc placements, turning
+	// them face up (13.2.2): those keep their names.
+	solo, container := s.IsSolitaire(), false
+	if solo {
+		for _, u := range s.Units {
+			container = container || u.Kind() == adjudicator.Unknown && u.Box == adjudicator.BoxOffMap
+		}
+		if s.Solo != nil {
+			for _, id := range s.Solo.AdHoc {
+				keep[id] = true
+			}
+		}
+	}
+
 	// A hex keeps the counter order of its counters (see keepOrder): where
 	// a counter keeps its name, so do those of its class beside it.
 	for _, u := range s.Units {
@@ -245,13 +267,15 @@ func hiddenTwin(s *adjudicator.State, o adjudicator.Orders, r *rand.Rand) (*adju
 		}
 		switch {
 		case u.Kind() == adjudicator.Unknown:
-			if tables {
+			// In solitaire only those on the map, while an ambush draws
+			// from the others (13.3).
+			if tables && (!solo || u.OnMap() && container) {
 				groups["unknown"] = append(groups["unknown"], u)
 			}
 		case u.OnMap() && u.FaceDown:
 			k := fmt.Sprintf("%s/%d", u.Counter().Class.ID, u.Steps)
 			groups[k] = append(groups[k], u)
-		case !u.OnMap() && u.Kind() == adjudicator.Infantry && tables && (u.Box == adjudicator.BoxPool || u.Box == adjudicator.BoxEliminated):
+		case !u.OnMap() && u.Kind() == adjudicator.Infantry && tables && !solo && (u.Box == adjudicator.BoxPool || u.Box == adjudicator.BoxEliminated):
 			k := fmt.Sprintf("%s/%d", u.Counter().Class.ID, u.Steps)
 			groups[k] = append(groups[k], u)
 		}
@@ -278,6 +302,15 @@ func hiddenTwin(s *adjudicator.State, o adjudicator.Orders, r *rand.Rand) (*adju
 		to.Acted, to.MPSpent, to.Melee, to.Fought = from.Acted, from.MPSpent, from.Melee, from.Fought
 	}
 	twin.StandingJP = renameStanding(s.StandingJP, names)
+	if s.Solo != nil {
+		twin.Solo.Fixed = map[string]adjudicator.Hex{}
+		for id, h := range s.Solo.Fixed {
+			if y, ok := names[id]; ok {
+				id = y
+			}
+			twin.Solo.Fixed[id] = h
+		}
+	}
 	if k := &twin.Komandorski; komandorski && k.Effect != 0 {
 		if !k.EffectRevealed {
 			k.Effect = []int{24, 27, 30}[r.Intn(3)]

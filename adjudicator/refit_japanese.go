@@ -302,6 +302,8 @@ func (s *State) unknownMoveBan(u *Unit, h Hex) string {
 		return fmt.Sprintf("%s is off the map: Unknown units off the map come back only by a swap (rule 9.6)", u.ID)
 	case h == u.Hex:
 		return fmt.Sprintf("%s already stands in %s", u.ID, h)
+	case s.soloFixedBan(u) != "":
+		return s.soloFixedBan(u) // rule 13.2.1
 	}
 	if why := s.UnknownBan(h); why != "" {
 		return fmt.Sprintf("%s may not go to %s", u.ID, why)

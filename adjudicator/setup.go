@@ -42,6 +42,10 @@ type Options struct {
 	// VPChits chooses the optional victory point chits of rule 14.0:
 	// VPDrawn, VPPlaced, or "" for none.
 	VPChits string `json:"vp_chits,omitempty"`
+	// Solitaire plays the game by the solitaire rules (rule 13): the
+	// player takes the U.S., the engine sets up the Japanese and manages
+	// them where 13.1 to 13.6 say, and the Japanese orders do the rest.
+	Solitaire bool `json:"solitaire,omitempty"`
 }
 
 func (o *Options) clone() *Options {
@@ -80,6 +84,12 @@ func (o Options) normalize(name string) (Options, error) {
 	case "", VPDrawn, VPPlaced:
 	default:
 		return o, fmt.Errorf("%w: vp chits %q: want %s, %s or none", ErrOptions, o.VPChits, VPDrawn, VPPlaced)
+	}
+	if o.Solitaire && o.JPSetup == SetupFree && campaign {
+		return o, fmt.Errorf("%w: in a solitaire game the Japanese set up by rule 13.2.1, not by the free setup of 12.4", ErrOptions)
+	}
+	if o.Solitaire && o.VPChits == VPPlaced {
+		return o, fmt.Errorf("%w: in a solitaire game the victory point chits are drawn, not placed (rule 14.0)", ErrOptions)
 	}
 	if o.VPChits != "" && !campaign {
 		return o, fmt.Errorf("%w: the victory point chits of rule 14.0 are a campaign rule; %s has its own goal (RULINGS.md R67)", ErrOptions, specOf(name).title)
@@ -137,7 +147,9 @@ func NewGameFrom(scenario string, opt Options, d Dice) (*State, []Event, error) 
 		evs = append(evs, vevs...)
 	}
 	s.usForces()
-	if opt.JPSetup == SetupHistoric {
+	if opt.Solitaire {
+		evs = append(evs, s.solitaireSetup(d)...) // rule 13.2.1
+	} else if opt.JPSetup == SetupHistoric {
 		hevs, err := s.historicJapanese(d)
 		if err != nil {
 			return nil, nil, err

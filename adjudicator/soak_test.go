@@ -1,6 +1,7 @@
 package adjudicator_test
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -18,10 +19,12 @@ import (
 )
 
 // soakGames replaces the soak's numbers of games: this many of each short
-// scenario and three times as many campaigns. Without it a plain run plays
-// 60 campaigns and 20 of each short scenario, so that `go test ./...` stays
-// quick; .ci/run plays the full soak (-soak 100), and the figures of a long
-// run go to BENCHMARKS.md:
+// scenario and three times as many campaigns, and solitaire games besides
+// (rule 13): a third as many campaigns and three tenths as many of each
+// short scenario. Without it a plain run plays 60 campaigns and 20 of each
+// short scenario (20 and 6 solitaire), so that `go test ./...` stays quick;
+// .ci/run plays the full soak (-soak 100: 100 solitaire campaigns and 30 of
+// each short scenario), and the figures of a long run go to BENCHMARKS.md:
 //
 //	go test ./adjudicator -run TestSoak -soak 1000 -v -timeout 60m
 var soakGames = flag.Int("soak", 0, "TestSoak: games of each short scenario (three times as many campaigns; 0: 20, 10 with -short)")
@@ -33,8 +36,9 @@ const soakLimit = 2000
 // TestSoak plays whole games from their creation (NewGameFrom) to their
 // end with the random legal player (autoplay) for both sides and random
 // dice: 60 campaigns (every setup, with and without the victory point
-// chits) and 20 of each short scenario, fewer under -short, as many as
-// -soak asks for in .ci/run. After every
+// chits) and 20 of each short scenario, and solitaire games of each (rule
+// 13: 20 campaigns and 6 of each short scenario), fewer under -short, as
+// many as -soak asks for in .ci/run. After every
 // step it checks what the generated-game test checks (invariants: the
 // units' places and steps, stacking, the infantry accounted for, the
 // casualty track against the infantry steps lost since the last refit or
@@ -50,26 +54,38 @@ func TestSoak(t *testing.T) {
 		campaigns, short = 3**soakGames, *soakGames
 	}
 	type job struct {
-		kind int // index in newGames
+		game soakGame
 		seed int64
 	}
 	var jobs []job
-	var campaignKinds, shortKinds []int
-	for i, c := range newGames {
-		if c.scenario == adjudicator.ScenarioCampaign {
-			campaignKinds = append(campaignKinds, i)
-		} else {
-			shortKinds = append(shortKinds, i)
+	add := func(games []soakGame, campaigns, short int) {
+		var campaignKinds, shortKinds []soakGame
+		for _, c := range games {
+			if c.scenario == adjudicator.ScenarioCampaign {
+				campaignKinds = append(campaignKinds, c)
+			} else {
+				shortKinds = append(shortKinds, c)
+			}
+		}
+		for n := range campaigns {
+			jobs = append(jobs, job{campaignKinds[n%len(campaignKinds)], int64(n)})
+		}
+		for _, k := range shortKinds {
+			for n := range short {
+				jobs = append(jobs, job{k, int64(n)})
+			}
 		}
 	}
-	for n := range campaigns {
-		jobs = append(jobs, job{campaignKinds[n%len(campaignKinds)], int64(n)})
-	}
-	for _, k := range shortKinds {
-		for n := range short {
-			jobs = append(jobs, job{k, int64(n)})
+	var twoPlayer []soakGame
+	for _, c := range newGames {
+		if !c.opt.Solitaire {
+			twoPlayer = append(twoPlayer, soakGame{c.scenario, c.opt})
 		}
 	}
+	add(twoPlayer, campaigns, short)
+	// Solitaire (rule 13): a third of the campaigns, and three tenths of
+	// each short scenario's games: 100 and 30 in .ci/run (-soak 100).
+	add(soloGames, campaigns/3, max(short*3/10, 1))
 
 	start := time.Now()
 	results := make([]soakResult, len(jobs))
@@ -80,7 +96,7 @@ func TestSoak(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = playSoak(newGames[jobs[i].kind].scenario, newGames[jobs[i].kind].opt, jobs[i].seed)
+				results[i] = playSoak(jobs[i].game.scenario, jobs[i].game.opt, jobs[i].seed)
 			}
 		}()
 	}
@@ -98,7 +114,7 @@ func TestSoak(t *testing.T) {
 	byScenario := map[string]*tally{}
 	failures := 0
 	for i, r := range results {
-		c := newGames[jobs[i].kind]
+		c := jobs[i].game
 		if r.failure != "" {
 			failures++
 			if failures <= 3 {
@@ -106,10 +122,14 @@ func TestSoak(t *testing.T) {
 			}
 			continue
 		}
-		tl := byScenario[c.scenario]
+		name := c.scenario
+		if c.opt.Solitaire {
+			name += " (solitaire)"
+		}
+		tl := byScenario[name]
 		if tl == nil {
 			tl = &tally{ends: map[string]int{}}
-			byScenario[c.scenario] = tl
+			byScenario[name] = tl
 		}
 		tl.games++
 		tl.steps += r.steps
@@ -118,6 +138,23 @@ func TestSoak(t *testing.T) {
 	}
 	if failures > 0 {
 		t.Fatalf("%d of %d games failed", failures, len(jobs))
+	}
+	// The solitaire games must meet the rules of 13 they are about.
+	solo := map[adjudicator.EventKind]int{}
+	soloGames := 0
+	for i, r := range results {
+		if jobs[i].game.opt.Solitaire {
+			soloGames++
+			for k, n := range r.solo {
+				solo[k] += n
+			}
+		}
+	}
+	t.Logf("%d solitaire games: %v", soloGames, solo)
+	for _, k := range []adjudicator.EventKind{adjudicator.EventAmbush, adjudicator.EventAdHoc, adjudicator.EventInfiltration} {
+		if soloGames >= 10 && solo[k] == 0 {
+			t.Errorf("no %s event in %d solitaire games: the soak proves little of rule 13", k, soloGames)
+		}
 	}
 	var steps int
 	names := make([]string, 0, len(byScenario))
@@ -140,12 +177,33 @@ func TestSoak(t *testing.T) {
 	}
 }
 
+// soakGame is a kind of game the soak plays: a scenario and its options.
+type soakGame struct {
+	scenario string
+	opt      adjudicator.Options
+}
+
+// soloGames are the solitaire games the soak plays (rule 13): the campaign
+// with each U.S. setup and with the victory point chits of 14.0, and each
+// short scenario. The random legal player plays both sides: the Japanese
+// orders are whatever rule 13 leaves to them.
+var soloGames = []soakGame{
+	{adjudicator.ScenarioCampaign, adjudicator.Options{Solitaire: true}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{Solitaire: true, USSetup: adjudicator.SetupFree}},
+	{adjudicator.ScenarioCampaign, adjudicator.Options{Solitaire: true, VPChits: adjudicator.VPDrawn}},
+	{adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{Solitaire: true}},
+	{adjudicator.ScenarioHoltzBayToJarminPass, adjudicator.Options{Solitaire: true}},
+	{adjudicator.ScenarioTheLinkup, adjudicator.Options{Solitaire: true}},
+}
+
 // soakResult is one soak game: how long it took and how it ended, or what
 // went wrong.
 type soakResult struct {
 	steps, turns int
 	end          string
 	failure      string
+	// solo counts the events of the solitaire rules (rule 13) by kind.
+	solo map[adjudicator.EventKind]int
 }
 
 // playSoak plays one game to its end, checking every step.
@@ -190,6 +248,16 @@ func playSoak(scenario string, opt adjudicator.Options, seed int64) (res soakRes
 		if st.refit() {
 			casualties, infantry = ns.Casualties, usInfantrySteps(ns)
 		}
+		for _, e := range evs {
+			switch e.Kind {
+			case adjudicator.EventAmbush, adjudicator.EventAdHoc, adjudicator.EventInfiltration,
+				adjudicator.EventLastStand, adjudicator.EventAmbushWithdraw:
+				if res.solo == nil {
+					res.solo = map[adjudicator.EventKind]int{}
+				}
+				res.solo[e.Kind]++
+			}
+		}
 		res.steps++
 		s = ns
 	}
@@ -223,6 +291,18 @@ func soakInvariants(s, before, created *adjudicator.State) *failure {
 	}
 	if err := s.Validate(); err != nil {
 		return bad(nil, "%v", err)
+	}
+	if s.IsSolitaire() {
+		// The store keeps every position as JSON: the solitaire state
+		// must come back the same.
+		b, _ := json.Marshal(s)
+		var back adjudicator.State
+		if err := json.Unmarshal(b, &back); err != nil || back.Attach(nil, nil) != nil {
+			return bad(nil, "the position does not decode: %v", err)
+		}
+		if b2, _ := json.Marshal(&back); string(b2) != string(b) {
+			return bad(nil, "the position does not round-trip through JSON")
+		}
 	}
 	m := s.Map()
 	for _, u := range s.Units {

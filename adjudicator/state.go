@@ -155,6 +155,9 @@ type State struct {
 	// VP holds the victory point chits of the optional rule 14.0, nil
 	// when the game does not use them.
 	VP *VPChits `json:"vp_chits,omitempty"`
+	// Solo is the state of the solitaire rules (rule 13), nil in a game
+	// of two players.
+	Solo *Solitaire `json:"solitaire,omitempty"`
 	// SupplyOverride forces a unit in (true) or out of (false) supply; rules
 	// cases use it to pose a situation. Real games leave it empty.
 	SupplyOverride map[string]bool `json:"supply_override,omitempty"`
@@ -245,6 +248,7 @@ func (s *State) Clone() *State {
 	c.Cleared = slices.Clone(s.Cleared)
 	c.SupplyOverride = maps.Clone(s.SupplyOverride)
 	c.Options, c.VP = s.Options.clone(), s.VP.clone()
+	c.Solo = s.Solo.clone()
 	c.reindex()
 	return &c
 }

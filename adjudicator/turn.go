@@ -210,6 +210,9 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 		}
 		events = append(events, out.resolveSetup(kind, o, d)...)
 	}
+	// rule 13.2.2: whatever the step did, a U.S. unit may have come near a
+	// victory hex (an advance, a landing).
+	events = append(events, out.soloAdHoc(d)...)
 	if w := out.Wait(); !w.Over() {
 		events = append(events, Event{Kind: EventWait, Seen: Public, Side: w.Side, Wait: w.Kind, Turn: w.Turn, Night: out.Night})
 	}
@@ -287,6 +290,9 @@ func (s *State) decide(dec Decision, d Dice) []Event {
 	evs = append(evs, RollWeather(s, d))
 	evs = append(evs, RollAirpower(s, d)...)
 	s.await(WaitActions, first)
+	if first == JP {
+		evs = append(evs, s.soloAdHocFire(d)...) // rule 13.2.2
+	}
 	return evs
 }
 
@@ -301,6 +307,9 @@ func (s *State) afterActions(side Side, d Dice) []Event {
 	}
 	if side == FirstPlayer(s.Night) {
 		s.await(WaitActions, side.Enemy())
+		if side == US {
+			evs = append(evs, s.soloAdHocFire(d)...) // rule 13.2.2
+		}
 		return evs
 	}
 	return append(evs, s.endTurn(d)...)
@@ -309,7 +318,12 @@ func (s *State) afterActions(side Side, d Dice) []Event {
 // endTurn runs steps 7 to 9 (rules 3.7 to 3.9): melee, victory, turn
 // advance.
 func (s *State) endTurn(d Dice) []Event {
-	evs := s.meleeStep(d)
+	evs := s.soloAir(d) // rule 13.2
+	if s.Over() {
+		return evs
+	}
+	evs = append(evs, s.meleeStep(d)...)
+	s.soloAfterMelee()
 	evs = append(evs, s.updateCleared()...)
 	evs = append(evs, s.checkSuddenVictory()...)
 	if s.Over() {

@@ -55,11 +55,23 @@ func (s *State) revealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	if len(unknowns) == 0 {
 		return nil, nil
 	}
-	table := s.unknownTable(h, unknowns)
-	// The die names no unit: a dice log shown to the U.S. must not say
-	// which counter was which; the Japanese event names the table.
-	die := d.Roll(Die{Purpose: DieUnknownTable, Side: JP, Hex: h, Seen: AudienceJP})
-	n := min(table.Counter().Table[die-1], maxUnknownYield)
+	var table *Unit
+	var die, n int
+	switch {
+	case s.soloDefends(h):
+		// rule 13.2: on a victory hex no table is rolled; three come.
+		n = maxUnknownYield
+	case s.IsSolitaire():
+		table = s.soloTable(h, unknowns, d) // rule 13.1: drawn, not chosen
+	default:
+		table = s.unknownTable(h, unknowns)
+	}
+	if table != nil {
+		// The die names no unit: a dice log shown to the U.S. must not say
+		// which counter was which; the Japanese event names the table.
+		die = d.Roll(Die{Purpose: DieUnknownTable, Side: JP, Hex: h, Seen: AudienceJP})
+		n = min(table.Counter().Table[die-1], maxUnknownYield)
+	}
 	want := n
 
 	gone := unitRefs(unknowns) // before they leave: where they stood
@@ -70,15 +82,26 @@ func (s *State) revealUnknowns(h Hex, d Dice) ([]*Unit, []Event) {
 	var placed []*Unit
 	for range max(n, 0) {
 		pool := s.pool()
-		if len(pool) == 0 {
+		var u *Unit
+		switch {
+		case len(pool) > 0:
+			u = pool[drawIndex(len(pool), d, h)]
+		case table == nil:
+			u = s.soloReinforce(h, d) // rule 13.2: drawn from the eliminated
+		}
+		if u == nil {
 			break
 		}
-		u := pool[drawIndex(len(pool), d, h)]
 		u.Hex, u.Box, u.FaceDown = h, "", false
 		placed = append(placed, u)
 	}
 
-	priv := &Private{Table: table.ID, Die: die, Yield: want}
+	priv := &Private{Die: die, Yield: want}
+	if table != nil {
+		priv.Table = table.ID
+	} else {
+		priv.Reason = ReasonVictoryHexDefence
+	}
 	if len(placed) < want {
 		priv.Reason = ReasonPoolEmpty
 		if len(placed) == jpStackLimit-others {

@@ -122,6 +122,7 @@ func (s *State) Validate() error {
 	}
 	s.validCleared(bad)
 	s.validKomandorski(bad)
+	s.validSolo(bad)
 	for _, why := range s.StandingUS.Check(US) {
 		bad(nil, "U.S. standing instructions in force: %s", why)
 	}

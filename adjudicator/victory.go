@@ -61,7 +61,7 @@ func (s *State) checkSuddenVictory() []Event {
 		return s.endGame(Event{Side: JP, Reason: ReasonCasualties, Casualties: s.Casualties},
 			fmt.Sprintf("the U.S. casualty track reached %d (rule 3.8.2)", s.Casualties))
 	}
-	if !s.japaneseFightOn() {
+	if !s.japaneseFightOn() && !s.IsSolitaire() { // rule 13.6: the objectives alone
 		return s.endGame(Event{Side: US, Reason: ReasonNoJapanese}, "no Japanese infantry or artillery remain (rule 3.8.2)")
 	}
 	return nil

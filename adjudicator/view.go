@@ -110,7 +110,7 @@ type KomandorskiView struct {
 
 // UnitView is one unit as a side sees it. Fields the viewer may not know are
 // zero: activation only for its own units, a table only for Unknown units
-// seen by the Japanese or the umpire.
+// seen by the Japanese (not in a solitaire game, rule 13.1) or the umpire.
 type UnitView struct {
 	ID        string `json:"id"`
 	Side      Side   `json:"side"`
@@ -192,7 +192,11 @@ func (s *State) View(side Side) *View {
 		own := side == Umpire || u.Side() == side
 		switch {
 		case own:
-			v.Units = append(v.Units, ownView(u))
+			uv := ownView(u)
+			if side == JP && s.IsSolitaire() {
+				uv.Table = nil // rule 13.1: no one looks at the tables
+			}
+			v.Units = append(v.Units, uv)
 			if !u.OnMap() {
 				count(u)
 			}

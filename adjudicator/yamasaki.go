@@ -87,6 +87,8 @@ func (s *State) yamasaki(y *Yamasaki, side Side, d Dice) ([]Event, []Problem) {
 			problems = append(problems, fail(-1, "%s is not one of the units Colonel Yamasaki activates in %s", mv.Unit, y.Hex)...)
 		case moving[mv.Unit]:
 			problems = append(problems, fail(-1, "%s has two moves", mv.Unit)...)
+		case s.soloFixedBan(u) != "":
+			problems = append(problems, fail(-1, "%s", s.soloFixedBan(u))...) // rule 13.2.1
 		}
 		moving[mv.Unit] = true
 	}

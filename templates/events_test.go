@@ -174,6 +174,12 @@ func handSamples() []sample {
 		{Kind: adjudicator.EventAdvanceOutOfArea, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2417, 4)},
 			Hexes: []H{2417, 2517}, Target: 2517,
 			Note: "2517 lies in the south area of The Linkup, and units cross from the north only once Jarmin Pass (2117) is secured, its zone cleared (rule 15.3)"},
+		{Kind: adjudicator.EventSoloCount, Seen: public, Side: jp, Dice: []adjudicator.EventDie{{Face: 10}}, Total: 11},
+		{Kind: adjudicator.EventAdHoc, Seen: public, Side: jp, Target: 2717, Total: 3},
+		{Kind: adjudicator.EventAmbushWithdraw, Seen: public, Side: jp, Others: []U{up("J10", jp, adjudicator.Infantry, 2321, 1)},
+			Hexes: []H{2321}, Target: 2321, Reason: adjudicator.ReasonAmbushMelt},
+		{Kind: adjudicator.EventAmbushWithdraw, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2320, 2)},
+			Hexes: []H{2321, 2320}, Target: 2321, Reason: adjudicator.ReasonAmbushRoundLimit, Instruction: "never"},
 		{Kind: adjudicator.EventVPValues, Seen: adjudicator.OnlyTo(jp), Side: jp, Reason: adjudicator.ReasonDrawn,
 			Private: &adjudicator.Private{VP: []adjudicator.VPHex{{Hex: 1425, Value: 2, Name: "Temnac Bay"}, {Hex: 2011, Value: 3, Name: "Holtz Bay"}}}},
 	}

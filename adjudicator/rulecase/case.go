@@ -66,6 +66,19 @@ type caseYAML struct {
 	// VPChits poses the chits of rule 14.0 by hand.
 	Scenario *scenarioYAML `yaml:"scenario"`
 	VPChits  []vpChitYAML  `yaml:"vp_chits"`
+	// Solitaire poses a solitaire game (rule 13).
+	Solitaire *solitaireYAML `yaml:"solitaire"`
+}
+
+// solitaireYAML poses the state of the solitaire rules (rule 13): the
+// Unknown units that may not move (13.2.1), the victory hexes whose ad hoc
+// placement is made and the units it placed that fire by themselves
+// (13.2.2).
+type solitaireYAML struct {
+	At     orders.Pos
+	Fixed  []string          `yaml:"fixed"`
+	Placed []adjudicator.Hex `yaml:"placed"`
+	AdHoc  []string          `yaml:"ad_hoc"`
 }
 
 type komandorskiExpect struct {
@@ -250,6 +263,7 @@ func Parse(data []byte) (*Case, error) {
 	p.standings(y.Standing)
 	s.Casualties = y.Casualties
 	p.vpChits(y.VPChits)
+	p.solitaire(y.Solitaire)
 	if y.Scenario != nil && y.Scenario.Pose {
 		p.poseScenario(y.Scenario)
 	}
@@ -622,4 +636,25 @@ var boxes = []string{adjudicator.BoxEliminated, adjudicator.BoxPool, adjudicator
 
 func knownBox(b string) bool {
 	return slices.Contains(boxes[:len(boxes)-1], b) || strings.HasPrefix(b, adjudicator.BoxStagingPrefix)
+}
+
+// solitaire poses a solitaire game (rule 13) when the case asks for one.
+func (p *parser) solitaire(sy *solitaireYAML) {
+	if sy == nil {
+		return
+	}
+	s := p.state
+	if err := s.SetSolitaire(sy.Fixed...); err != nil {
+		p.fail(sy.At, "solitaire: %v", err)
+		return
+	}
+	s.Solo.Placed = append(s.Solo.Placed, sy.Placed...)
+	for _, id := range sy.AdHoc {
+		u, ok := s.Unit(id)
+		if !ok || !u.OnMap() || u.Side() != adjudicator.JP || u.Kind() != adjudicator.Infantry {
+			p.fail(sy.At, "solitaire: ad_hoc: %s is not Japanese infantry on the map (rule 13.2.2)", id)
+			continue
+		}
+		s.Solo.AdHoc = append(s.Solo.AdHoc, id)
+	}
 }

@@ -130,6 +130,20 @@
 // true}), pose the chits of rule 14.0 by hand (vp_chits:) and check their
 // score (expect.vp); see setup.go.
 //
+// # Solitaire
+//
+// A case poses a solitaire game (rule 13) with solitaire:, or creates one
+// with scenario: {name: ..., solitaire: true}:
+//
+//	solitaire:
+//	  fixed: [U01]                 # Unknown units on the map that may not move (13.2.1)
+//	  placed: [1425, 2011]         # victory hexes whose ad hoc placement is made (13.2.2)
+//	  ad_hoc: [J10]                # infantry of an ad hoc placement, fired by the engine
+//
+// After every U.S. activation the engine makes the ad hoc placement of any
+// victory hex not listed in placed with a U.S. unit within four hexes; list
+// every victory hex a case is not about.
+//
 // Rule 3.8.2 ends the game at once when no Japanese infantry or artillery
 // is on the map or in the pool, and units not placed stay unused: give a
 // turn case some Japanese infantry, on the map or in the pool box, unless

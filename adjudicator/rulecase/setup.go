@@ -43,7 +43,9 @@ type scenarioYAML struct {
 	Japanese string `yaml:"japanese"`
 	US       string `yaml:"us"`
 	VPChits  string `yaml:"vp_chits"`
-	Dice     []int  `yaml:"dice"`
+	// Solitaire creates the game by the solitaire rules (rule 13).
+	Solitaire bool  `yaml:"solitaire"`
+	Dice      []int `yaml:"dice"`
 	// Pose: the case poses its position by hand and plays it under the
 	// scenario's rules, instead of starting from the game created.
 	Pose bool `yaml:"pose"`
@@ -94,7 +96,7 @@ func (p *parser) createScenario(c *Case, root *yaml.Node, y *caseYAML) *adjudica
 		}
 	}
 	d := &creationDice{values: sc.Dice}
-	s, evs, err := adjudicator.NewGameFrom(sc.Name, adjudicator.Options{JPSetup: sc.Japanese, USSetup: sc.US, VPChits: sc.VPChits}, d)
+	s, evs, err := adjudicator.NewGameFrom(sc.Name, adjudicator.Options{JPSetup: sc.Japanese, USSetup: sc.US, VPChits: sc.VPChits, Solitaire: sc.Solitaire}, d)
 	if err != nil {
 		p.fail(sc.At, "scenario: %v", err)
 		return nil
