@@ -40,7 +40,8 @@ type MapOptions struct {
 }
 
 // RenderMap draws the whole map: every hex, with column numbers along the
-// top and row numbers down the side, followed by a legend.
+// top (even columns above odd ones) and row numbers down the side, one per
+// row on the line of its even columns, followed by a legend.
 // A map wider than MaxWidth allows (more than 32 columns) is drawn in
 // strips of columns, west to east.
 func RenderMap(m *adjudicator.Map, opt MapOptions) string {
@@ -531,7 +532,7 @@ func islandGrid(m *adjudicator.Map, opt MapOptions, cols, rows [2]int) *grid {
 	g := &grid{
 		m: m, slant: 1, top: 2,
 		col0: cols[0], row0: rows[0],
-		left: islandLeft, above: 1,
+		left: islandLeft, above: 2,
 		shown: map[adjudicator.Hex]bool{},
 		cols:  cols,
 		rows:  rows,
@@ -545,25 +546,30 @@ func islandGrid(m *adjudicator.Map, opt MapOptions, cols, rows [2]int) *grid {
 			g.shown[adjudicator.MakeHex(col, row)] = true
 		}
 	}
-	g.header = func(g *grid, c *canvas) {
-		// Below the last row of the odd columns, which reach lowest.
-		bottom := g.origin(adjudicator.MakeHex(g.cols[0]|1, g.rows[1])).y + 3
-		for col := g.cols[0]; col <= g.cols[1]; col++ {
-			p, _ := g.interior(adjudicator.MakeHex(col, g.row0), 1)
-			c.put(p.x, 0, fmt.Sprintf("%02d", col))
-			c.put(p.x, bottom, fmt.Sprintf("%02d", col))
-		}
-	}
+	g.header = islandHeader
 	g.label = func(g *grid, h adjudicator.Hex, c *canvas) {
 		p, _ := g.interior(h, 1)
-		if h.Col() == g.cols[0] || h.Col() == g.cols[0]+1 {
-			// Each line is numbered with the row whose hexes it passes
-			// through; odd columns sit half a row lower.
-			c.put(0, p.y, fmt.Sprintf("%2d", h.Row()))
-		}
 		c.put(p.x, p.y, islandCell(m, h, opt.Markers[h]))
 	}
 	return g
+}
+
+// islandHeader numbers the columns above and below the map on two lines,
+// even columns on the upper, odd ones on the lower, as their hexes sit,
+// and each row once, on the line through its even columns' hexes: the line
+// below it holds the odd columns' hexes of the same row.
+func islandHeader(g *grid, c *canvas) {
+	// Below the last row of the odd columns, which reach lowest.
+	bottom := g.origin(adjudicator.MakeHex(g.cols[0]|1, g.rows[1])).y + 3
+	for col := g.cols[0]; col <= g.cols[1]; col++ {
+		p, _ := g.interior(adjudicator.MakeHex(col, g.row0), 1)
+		c.put(p.x, col%2, fmt.Sprintf("%02d", col))
+		c.put(p.x, bottom+col%2, fmt.Sprintf("%02d", col))
+	}
+	for row := g.rows[0]; row <= g.rows[1]; row++ {
+		p, _ := g.interior(adjudicator.MakeHex(g.cols[0]&^1, row), 1)
+		c.put(0, p.y, fmt.Sprintf("%2d", row))
+	}
 }
 
 // islandExtent returns the columns and rows the island map draws: every
@@ -630,9 +636,14 @@ func islandLegend(m *adjudicator.Map, cols, rows [2]int, opt MapOptions) string 
 			break
 		}
 	}
-	fmt.Fprintf(&b, "Find a hex by its column along the top and its row down the side. Odd columns sit half\n")
-	fmt.Fprintf(&b, "a row lower, so each row number shows twice and its second line holds the odd columns:\n")
-	fmt.Fprintf(&b, "%s is on the second line numbered %d.\n", ex, ex.Row())
+	fmt.Fprintf(&b, "Find a hex by its column along the top and its row down the side. Even columns are\n")
+	fmt.Fprintf(&b, "numbered on the upper line and their hexes lie on the line of the row number; odd\n")
+	fmt.Fprintf(&b, "columns, numbered on the lower line, sit half a row lower, on the line below it:\n")
+	even := adjudicator.MakeHex(ex.Col()-1, ex.Row())
+	if even.Col() < cols[0] {
+		even = adjudicator.MakeHex(ex.Col()+1, ex.Row())
+	}
+	fmt.Fprintf(&b, "%s is on the line below %d, %s on the line of %d.\n", ex, ex.Row(), even, ex.Row())
 	if cols[1]-cols[0]+1 > islandMaxCols {
 		fmt.Fprintf(&b, "The map is drawn in strips of at most %d columns, west to east.\n", islandMaxCols)
 	}

@@ -317,3 +317,37 @@ func TestRenderArea(t *testing.T) {
 		t.Errorf("a wide area should say which columns it shows:\n%s", text)
 	}
 }
+
+// TestIslandRowLabels reads the island map as a player would: each row is
+// numbered once, an even column's hex lies on its row's line under the
+// column's number on the upper header line, an odd column's on the line
+// below under the number on the lower header line.
+func TestIslandRowLabels(t *testing.T) {
+	m := adjudicator.BuiltinMap()
+	markers := map[adjudicator.Hex]string{2117: "AB", 2017: "CD", 1425: "EF", 3622: "GH"}
+	lines := strings.Split(RenderMap(m, MapOptions{Markers: markers, NoLegend: true}), "\n")
+	_, rows := islandExtent(m, MapOptions{})
+	rowLine := map[int]int{}
+	for i, l := range lines {
+		var r int
+		if len(l) >= 3 && l[2] == ' ' {
+			if _, err := fmt.Sscanf(l[:2], "%d", &r); err == nil {
+				if _, dup := rowLine[r]; dup {
+					t.Errorf("row %d numbered twice", r)
+				}
+				rowLine[r] = i
+			}
+		}
+	}
+	if len(rowLine) != rows[1]-rows[0]+1 {
+		t.Fatalf("%d rows numbered, want %d", len(rowLine), rows[1]-rows[0]+1)
+	}
+	for h, mark := range markers {
+		header := lines[h.Col()%2]
+		x := strings.Index(header, fmt.Sprintf(" %02d", h.Col())) + 1
+		y := rowLine[h.Row()] + h.Col()%2
+		if x <= 0 || len(lines[y]) < x+2 || lines[y][x:x+2] != mark {
+			t.Errorf("%s: not under its column on the line of its row:\n%s\n%s", h, header, lines[y])
+		}
+	}
+}

@@ -109,7 +109,8 @@ each event come from one function, eventText ([EventText]), so that the
 wording lives in one renderer.
 
 The picture is a paletted image drawn with the fixed 7x13 font of
-golang.org/x/image and written by image/png; its map layer is drawn once per
-map and reused.
+golang.org/x/image (and digits of its own, three pixels by five, for the id
+at the top of every land hex) and written by image/png; its map layer is
+drawn once per map and reused.
 */
 package templates

@@ -24,9 +24,9 @@ import (
 //
 // It is a paletted image: a map has few colours. Everything that depends
 // on the map alone (terrain, levels, hexsides, rivers, landing zones,
-// victory hexes, the grid labels and the legend) is drawn once per map and
-// kept; a report copies it and adds its title, the hexes fought over and
-// the units.
+// victory hexes, the grid labels, each land hex's id and the legend) is
+// drawn once per map and kept; a report copies it and adds its title, the
+// hexes fought over and the units.
 
 // Palette indexes. Some colours serve twice: the grid's grey for zone
 // boundaries and hidden counters, orange for landing zones and fighting,
@@ -257,17 +257,7 @@ func drawBase(m *adjudicator.Map) *pngBase {
 	img := image.NewPaletted(image.Rect(0, 0, g.w, g.ht), pngPalette)
 	c := pcanvas{img}
 	// Terrain and levels (rules 5.0, 5.4).
-	g.each(func(h adjudicator.Hex) {
-		i := pxSea
-		switch {
-		case !m.Land(h):
-		case m.Terrain(h) == adjudicator.Lake:
-			i = pxLake
-		default:
-			i = pxLevel0 + uint8(min(max(m.Level(h), 0), 4))
-		}
-		c.fillHex(g, h, i)
-	})
+	g.each(func(h adjudicator.Hex) { c.fillHex(g, h, terrainIndex(m, h)) })
 	// The grid between land hexes, then zone boundaries (10.0).
 	g.each(func(h adjudicator.Hex) {
 		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
@@ -313,6 +303,12 @@ func drawBase(m *adjudicator.Map) *pngBase {
 			c.line(x0, y0, x1, y1, 3, pxRiver, 0)
 		}
 	}
+	// Every land hex's id, drawn before what only some hexes carry.
+	for _, h := range m.LandHexes() {
+		if g.inside(h) {
+			hexID(c, g, m, h)
+		}
+	}
 	// Victory hexes (3.8.1) and landing zones (7.1, 9.2) with their
 	// staging boxes.
 	for _, v := range m.VictoryHexes {
@@ -350,6 +346,79 @@ func disc(c pcanvas, x, y, r float64, i uint8) {
 			}
 		}
 	}
+}
+
+// idDigits are the digits of the hex ids, three pixels by five, a row of
+// three bits each from the top: the fixed font's 7x13 glyphs make a
+// four-digit id wider than a hex's top, where the id must sit to leave the
+// middle to the units.
+var idDigits = [10][5]uint8{
+	{7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 3, 1, 7}, {5, 5, 7, 1, 1},
+	{7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 2, 2}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7},
+}
+
+// Where a hex's id sits: below the band of the slopes and victory outline
+// on the hex's top side and clear of the slopes on its upper slanted sides,
+// above a lone unit label.
+const (
+	idTop   = 15 // pixels above the hex's centre
+	idWidth = 4*3 + 4
+)
+
+// stampID writes the four digits of id in the small font with its top-left
+// corner at (x, y), the column's two digits apart from the row's; around
+// each digit's pixels halo, when not negative, clears a pixel's ring so
+// that no river or outline crosses the digits.
+func stampID(c pcanvas, x, y int, id adjudicator.Hex, ink int, halo int) {
+	s := id.String()
+	for pass := range 2 {
+		if pass == 0 && halo < 0 {
+			continue
+		}
+		dx := x
+		for k := range len(s) {
+			glyph := idDigits[s[k]-'0']
+			for row, bits := range glyph {
+				for col := range 3 {
+					if bits&(4>>col) == 0 {
+						continue
+					}
+					if pass == 1 {
+						c.set(dx+col, y+row, uint8(ink))
+						continue
+					}
+					for yy := -1; yy <= 1; yy++ {
+						for xx := -1; xx <= 1; xx++ {
+							c.set(dx+col+xx, y+row+yy, uint8(halo))
+						}
+					}
+				}
+			}
+			dx += 4
+			if k == 1 {
+				dx++
+			}
+		}
+	}
+}
+
+// hexID writes h's id at the top of the hex in ink, on the hex's own
+// colour: ink reads on every level and on lakes, and a river or the
+// outline of a fight keeps a gap around the digits.
+func hexID(c pcanvas, g pngGeom, m *adjudicator.Map, h adjudicator.Hex) {
+	cx, cy := g.center(h)
+	stampID(c, int(math.Round(cx))-idWidth/2, int(math.Round(cy))-idTop, h, int(pxInk), int(terrainIndex(m, h)))
+}
+
+// terrainIndex is the colour that fills h.
+func terrainIndex(m *adjudicator.Map, h adjudicator.Hex) uint8 {
+	switch {
+	case !m.Land(h):
+		return pxSea
+	case m.Terrain(h) == adjudicator.Lake:
+		return pxLake
+	}
+	return pxLevel0 + uint8(min(max(m.Level(h), 0), 4))
 }
 
 // drawLegend explains the picture below the map, in two lines.
@@ -394,6 +463,9 @@ func drawLegend(c pcanvas, g pngGeom) {
 	sample(pxJP, pxInk, "Jnn", "Japanese")
 	sample(pxJPDown, pxInk, "Jnn", "face down")
 	sample(pxHidden, pxWhite, "?", "hidden counter")
+	c.rect(x, y-9, x+idWidth+3, y, pxLevel0)
+	stampID(c, x+2, y-7, 1425, int(pxInk), -1)
+	c.text(x+idWidth+8, y, "hex id: column 14, row 25", pxInk)
 }
 
 // PNG returns the picture of the map as the report's reader sees it.
@@ -484,6 +556,9 @@ func (r *Report) picture() *image.Paletted {
 	for _, h := range foughtHexes(r.Events) {
 		if g.inside(h) {
 			c.hexEdge(g, h, 7, 3, pxFight)
+			if m := r.gameMap(); m.Land(h) {
+				hexID(c, g, m, h)
+			}
 		}
 	}
 	for _, h := range v.Hexes() {
@@ -494,6 +569,11 @@ func (r *Report) picture() *image.Paletted {
 		cx, cy := g.center(h)
 		const lh = 13
 		top := int(cy) - len(chips)*lh/2
+		if len(chips) == 2 {
+			// Below the hex's id; three labels fill the hex and
+			// cover it.
+			top = int(cy) - idTop + 6
+		}
 		for k, ch := range chips {
 			w := textWidth(ch.s)
 			x0 := int(cx) - w/2 - 2

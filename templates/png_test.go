@@ -153,3 +153,50 @@ func BenchmarkPicture(b *testing.B) {
 	}
 	b.ReportMetric(float64(size), "bytes")
 }
+
+// TestPictureHexIDs reads each land hex's id back from a busy picture: its
+// digits are in ink where the small font puts them, unless three unit
+// labels fill the hex, and no two digits look alike.
+func TestPictureHexIDs(t *testing.T) {
+	for i := range idDigits {
+		for j := range i {
+			if idDigits[i] == idDigits[j] {
+				t.Fatalf("digits %d and %d look alike", i, j)
+			}
+		}
+	}
+	st := findStep(t, 40, func(st step) bool {
+		return st.s.Turn >= 4 && len(st.s.OnMap()) >= 60 && len(foughtHexes(st.events)) > 0
+	})
+	rep := reportOf(t, st, adjudicator.US)
+	pic := rep.picture()
+	m := st.s.Map()
+	g := newPNGGeom(m)
+	checked, fought := 0, 0
+	isFought := map[adjudicator.Hex]bool{}
+	for _, h := range foughtHexes(rep.Events) {
+		isFought[h] = true
+	}
+	for _, h := range m.LandHexes() {
+		if !g.inside(h) || len(rep.chipsAt(h)) > 2 {
+			continue
+		}
+		want := image.NewPaletted(pic.Rect, pngPalette)
+		for k := range want.Pix {
+			want.Pix[k] = pxUnused
+		}
+		hexID(pcanvas{want}, g, m, h)
+		for k, p := range want.Pix {
+			if p == pxInk && pic.Pix[k] != pxInk {
+				t.Fatalf("%s: the id's pixel (%d, %d) is not in ink", h, k%want.Stride, k/want.Stride)
+			}
+		}
+		checked++
+		if isFought[h] {
+			fought++
+		}
+	}
+	if checked < len(m.LandHexes())*3/4 || fought == 0 {
+		t.Fatalf("only %d ids checked, %d of hexes fought over", checked, fought)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
@@ -25,8 +27,9 @@ const checkUsage = `Usage: attu check [--case CASE.yaml | -db FILE] ORDERS.yaml
 Checks an orders file the way the server does when it arrives, without
 applying it, and prints each mistake as ORDERS:LINE:COL: message.
 
-Without --case only the form is checked (envelope, fields, hexes): the file
-must carry game, side, turn and token like a mailed file. With --case the
+Without --case only the form is checked (envelope, fields, hexes, each on
+the island's map): the file must carry game, side, turn and token like a
+mailed file. With --case the
 orders are also judged against the position the rules case sets up (its
 units, weather and procedures; the case's own orders are not run), and game,
 token and turn may be left out. With -db the orders are judged against the
@@ -72,6 +75,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	if *caseFile == "" {
 		f, err := orders.Parse(data, orders.Options{})
+		if err == nil {
+			err = offMap(data, adjudicator.BuiltinMap()).Err()
+		}
 		if err != nil {
 			printErrors(stdout, name, err)
 			return 1
@@ -105,6 +111,63 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s: legal in the position of %s: %s orders, %s.\n", name, *caseFile, f.Side, activations(len(f.Actions)))
 	return 0
+}
+
+// hexKeys are the fields of an orders file whose value is a hex, and
+// hexListKeys those holding a list of hexes (orders' Hex fields).
+var (
+	hexKeys     = map[string]bool{"hex": true, "target": true, "to": true}
+	hexListKeys = map[string]bool{"path": true, "melee_order": true}
+	hexMapKeys  = map[string]bool{"retreat_at": true, "advance_at": true, "unknown_table_at": true}
+)
+
+// offMap lists the hexes of a well-formed orders file that lie off map m:
+// orders.Parse knows a hex's form, not the island, and a file naming 9999
+// would otherwise pass the form check only to be refused once mailed.
+func offMap(data []byte, m *adjudicator.Map) orders.Errors {
+	root, errs := orders.ParseDocument(data, orders.MaxSize)
+	if len(errs) > 0 {
+		return errs
+	}
+	var found orders.Errors
+	check := func(n *yaml.Node) {
+		if n.Kind != yaml.ScalarNode {
+			return
+		}
+		if h, err := adjudicator.ParseHex(n.Value); err == nil && !m.OnMap(h) {
+			found = append(found, &orders.Error{Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(
+				"hex %s is not on the map: its columns run %02d to %02d and its rows %02d to %02d",
+				n.Value, m.MinCol, m.MaxCol, m.MinRow, m.MaxRow)})
+		}
+	}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		switch n.Kind {
+		case yaml.DocumentNode, yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i].Value, n.Content[i+1]
+				switch {
+				case hexKeys[k]:
+					check(v)
+				case hexListKeys[k] && v.Kind == yaml.SequenceNode:
+					for _, c := range v.Content {
+						check(c)
+					}
+				case hexMapKeys[k] && v.Kind == yaml.MappingNode:
+					for j := 0; j < len(v.Content); j += 2 {
+						check(v.Content[j])
+					}
+				}
+				walk(v)
+			}
+		}
+	}
+	walk(root)
+	return found
 }
 
 func activations(n int) string {

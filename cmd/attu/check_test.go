@@ -56,3 +56,30 @@ func TestCheckUsage(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
+
+// A hex of the right form but off the island is refused by the form check,
+// at the place it is written, wherever the orders put a hex.
+func TestCheckOffMap(t *testing.T) {
+	p := writeFile(t, "orders.yaml", "game: g\nside: us\nturn: 1\ntoken: t\nactions:\n"+
+		"  - move: {unit: 1/17-A, path: [2618, 2599]}\n  - fire: {units: [1/17-B], target: 9999}\n"+
+		"standing:\n  retreat_at: {2731: never}\n")
+	code, out, _ := runAttu("check", p)
+	want := []string{
+		p + ":6:39: hex 2599 is not on the map: its columns run 10 to 41 and its rows 01 to 30",
+		p + ":7:37: hex 9999 is not on the map",
+		p + ":9:16: hex 2731",
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 1 || len(lines) != len(want) {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want %q", i, lines[i], w)
+		}
+	}
+	ok := writeFile(t, "ok.yaml", "game: g\nside: us\nturn: 1\ntoken: t\nactions:\n  - move: {unit: 1/17-A, path: [1001, 4130]}\n")
+	if code, out, errs := runAttu("check", ok); code != 0 {
+		t.Fatalf("the map's corners: exit %d, %q, %q", code, out, errs)
+	}
+}
