@@ -232,6 +232,67 @@ func TestE2EGameEndsByOrders(t *testing.T) {
 	}
 }
 
+// A solitaire game (rule 13) is played by mail from end to end: the U.S.
+// by the scripted player, the Japanese by attu itself, which writes its
+// orders into the log as order files. The game ends by the rules, the
+// player gets the final report, and the export audits with every file
+// the server wrote.
+func TestE2ESolitaireByMail(t *testing.T) {
+	sys := testMailSystem(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "attu.db")
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	seed := sha256.Sum256([]byte("attu e2e solitaire"))
+	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: 99, Seed: []byte("e2e solo"),
+		Game: referee.NewGame{ID: "solo", Name: "Solitaire by mail", Scenario: "up-the-hogs-back", Rules: []string{"solitaire"}, Seed: seed[:]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := pg.Players[adjudicator.JP]; ok {
+		t.Fatal("a player was mailed the Japanese side of a solitaire game")
+	}
+	us := pg.Players[adjudicator.US].received
+	if len(us) == 0 || !strings.Contains(us[len(us)-1].Subject, "the game is over") {
+		t.Fatalf("the U.S. player's last mail is not the final report (%d mails)", len(us))
+	}
+	log, err := db.Log(pg.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mailed, written := 0, 0
+	for _, e := range log {
+		if e.Kind != store.KindOrders {
+			continue
+		}
+		switch {
+		case e.Side == adjudicator.US && e.MessageID != "":
+			mailed++
+		case e.Side == adjudicator.JP && e.MessageID == "":
+			written++
+		default:
+			t.Errorf("entry %d: %s orders with Message-ID %q", e.Seq, e.Side, e.MessageID)
+		}
+	}
+	if mailed == 0 || written == 0 {
+		t.Fatalf("the log holds %d U.S. order files by mail and %d Japanese ones written by attu", mailed, written)
+	}
+	t.Logf("%d log entries: %d U.S. order files by mail, %d Japanese ones written by attu; %d mails to the U.S. player",
+		len(log), mailed, written, len(us))
+	x, err := db.Export(pg.ID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := store.Audit(x, referee.Engine()); !rep.OK() {
+		t.Fatalf("the solitaire game does not audit: %v", rep)
+	}
+}
+
 // Orders mailed the way people's mail programs and servers shape them
 // are read alike on both backends: a From with an encoded display name
 // and a Subject folded over three lines (RFC 5322 section 2.2.3), an

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -122,10 +123,15 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 
 	sum := sha256.Sum256(append([]byte("attu demo\x00"), p.Seed...))
 	players := map[adjudicator.Side]*demoPlayer{}
+	// A solitaire game's Japanese are attu's own (rule 13): bob sits out.
+	solo := slices.Contains(p.Game.Rules, "solitaire")
 	for i, pl := range []struct {
 		side adjudicator.Side
 		user string
 	}{{adjudicator.US, "alice"}, {adjudicator.JP, "bob"}} {
+		if solo && pl.side == adjudicator.JP {
+			continue
+		}
 		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
 		dp, err := newDemoPlayer(pl.side, addr[pl.user], p.DB, p.Turns, func(n int) int { return rng.IntN(n) },
 			fast(acct[pl.user].IMAP), p.Sys.Inbound(), lg.With("player", pl.user))
@@ -141,6 +147,10 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 
 	ng := p.Game
 	ng.US, ng.JP, ng.Umpire = addr["alice"], addr["bob"], addr["carol"]
+	jp := addr["bob"]
+	if solo {
+		ng.JP, jp = "", "attu itself (solitaire, rule 13)"
+	}
 	c, err := svc.Create(ng, time.Now())
 	if err != nil {
 		return nil, err
@@ -148,7 +158,7 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	id := c.Game.ID
 	d.Kick()
 	fmt.Fprintf(out, "attu demo: game %q created; the U.S. is played by %s, the Japanese by %s, the umpire is %s.\n",
-		id, addr["alice"], addr["bob"], addr["carol"])
+		id, addr["alice"], jp, addr["carol"])
 	fmt.Fprintf(out, "Mail goes through %s; attu reads %s.\n", p.Sys.Describe(), addr["attu"])
 	fmt.Fprintf(out, "Playing %d turns by mail...\n\n", p.Turns)
 
@@ -157,7 +167,13 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	ended := false
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	for !(players[adjudicator.US].isOver() && players[adjudicator.JP].isOver()) {
+	over := func(side adjudicator.Side) bool {
+		if players[side] == nil {
+			return ended // attu's own side reads no report
+		}
+		return players[side].isOver()
+	}
+	for !(over(adjudicator.US) && over(adjudicator.JP)) {
 		select {
 		case <-ctx.Done():
 			g, _ := p.DB.Game(id)
