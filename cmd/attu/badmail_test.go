@@ -363,6 +363,10 @@ func TestE2EBadMail(t *testing.T) {
 		// Message-ID is too long to be quoted in In-Reply-To, or lost.
 		byUser  bool
 		outcome string // the ledger's outcome for the mail, when set
+		// strangerOfAlice marks the mails whose stranger's answer goes to
+		// alice: she gets one an hour, to whichever of them is handled
+		// first (the servers may deliver them in any order).
+		strangerOfAlice bool
 	}
 	cases := []badMail{
 		// From a player's registered address, the answer says which
@@ -377,7 +381,7 @@ func TestE2EBadMail(t *testing.T) {
 		{file: "stranger-orders.eml", from: a["s2"], replyTo: "s2", words: []string{generic}},
 		{file: "stale-turn.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "decision"}},
 		{file: "unknown-game.eml", from: a["s3"], rcpt: "attu+nosuch@attu.test", replyTo: "s3", words: []string{generic}, notWords: []string{"g1"}},
-		{file: "unknown-game-subject.eml", from: a["alice"], rcpt: a["attu"], replyTo: "alice", words: []string{generic}},
+		{file: "unknown-game-subject.eml", from: a["alice"], rcpt: a["attu"], replyTo: "alice", words: []string{generic}, strangerOfAlice: true},
 		{file: "html-only.eml", from: a["s4"], replyTo: "s4", words: []string{"plain text"}},
 		{file: "no-yaml.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
 		{file: "yaml-syntax-error.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "line"}},
@@ -406,11 +410,13 @@ func TestE2EBadMail(t *testing.T) {
 		{file: "command-wrong-token.eml", from: a["alice"], replyTo: "alice", words: []string{"The token in the command pause is not your side's token"}},
 		{file: "other-game.eml", from: a["alice"], replyTo: "alice", words: []string{notApplied, "g2"}},
 		// The U.S. player's address and token, with valid orders, but a
-		// second author: a stranger's mail. Its answer would go to the
-		// first author, alice, whose one stranger's answer this hour went
-		// to unknown-game-subject.eml: silence, recorded in the ledger.
-		{file: "two-from-fields.eml", from: a["alice"], outcome: "refused: sender not authenticated"},
-		{file: "two-authors-sender.eml", from: a["s14"], outcome: "refused: sender not authenticated"},
+		// second author: a stranger's mail, recorded in the ledger. Its
+		// answer would go to the first author, alice, who gets one
+		// stranger's answer an hour among these and unknown-game-subject.eml.
+		{file: "two-from-fields.eml", from: a["alice"], replyTo: "alice", words: []string{generic}, strangerOfAlice: true,
+			outcome: "refused: sender not authenticated"},
+		{file: "two-authors-sender.eml", from: a["s14"], replyTo: "alice", words: []string{generic}, strangerOfAlice: true,
+			outcome: "refused: sender not authenticated"},
 		// Bare CR line ends read as lines: a stranger's command, answered.
 		// (Postfix turns bare CRs into spaces: there the mail arrives as
 		// one From line of several addresses, with no Message-ID, and its
@@ -468,6 +474,7 @@ func TestE2EBadMail(t *testing.T) {
 	}
 	inReplyTo := regexp.MustCompile(`(?mi)^In-Reply-To: *<([^>]*)>`)
 	used := map[int]bool{}
+	var alices []int // the answers to the mails marked strangerOfAlice
 	for _, c := range cases {
 		id := ""
 		if m := regexp.MustCompile(`(?mi)^Message-ID: *<([^>]*)>`).FindSubmatch(mail.NormalizeLineEnds(c.raw)); m != nil {
@@ -493,6 +500,10 @@ func TestE2EBadMail(t *testing.T) {
 			if err != nil || !ok || r.Outcome != c.outcome {
 				t.Errorf("%s: in the ledger %v as %q (%v), want %q", c.file, ok, r.Outcome, err, c.outcome)
 			}
+		}
+		if c.strangerOfAlice {
+			alices = append(alices, got...)
+			continue
 		}
 		switch {
 		case c.replyTo == "" && len(got) > 0:
@@ -521,6 +532,17 @@ func TestE2EBadMail(t *testing.T) {
 					t.Errorf("%s: the answer says %q:\n%s", c.file, w, d.Data)
 				}
 			}
+		}
+	}
+	if len(alices) != 1 {
+		t.Errorf("alice got %d stranger's answers, want 1 an hour", len(alices))
+	}
+	for _, i := range alices {
+		used[i] = true
+		d := answers[i]
+		m, err := mail.Extract(bytes.NewReader(d.Data), nil)
+		if err != nil || d.User != "alice" || !strings.Contains(strings.Join(strings.Fields(m.Text), " "), generic) {
+			t.Errorf("the stranger's answer to alice went to %s, or lacks %q (%v):\n%s", d.To, generic, err, d.Data)
 		}
 	}
 	for i, d := range answers {
