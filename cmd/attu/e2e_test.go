@@ -187,10 +187,11 @@ func TestE2EGameByMail(t *testing.T) {
 	}
 }
 
-// A short scenario (rule 15) played by mail to its end: the rules end
-// the game on orders that came by mail, and the final report is their
-// answer: the sender's is threaded to that mail and says it was accepted.
-func TestE2EGameEndsByOrders(t *testing.T) {
+// playShortByMail plays game (a short scenario) by mail to its end, its
+// dice seeded from diceSeed and the scripted players from playSeed, and
+// returns the database (open until the test ends) and the result.
+func playShortByMail(t *testing.T, diceSeed, playSeed string, game referee.NewGame) (*store.DB, *mailGameResult) {
+	t.Helper()
 	sys := testMailSystem(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "attu.db")
@@ -198,15 +199,24 @@ func TestE2EGameEndsByOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(func() { db.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	seed := sha256.Sum256([]byte("attu e2e short scenario"))
-	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: 99, Seed: []byte("e2e end"),
-		Game: referee.NewGame{ID: "hog", Name: "Hog's Back by mail", Scenario: "up-the-hogs-back", Seed: seed[:]}})
+	seed := sha256.Sum256([]byte(diceSeed))
+	game.Seed = seed[:]
+	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: 99, Seed: []byte(playSeed), Game: game})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return db, pg
+}
+
+// A short scenario (rule 15) played by mail to its end: the rules end
+// the game on orders that came by mail, and the final report is their
+// answer: the sender's is threaded to that mail and says it was accepted.
+func TestE2EGameEndsByOrders(t *testing.T) {
+	db, pg := playShortByMail(t, "attu e2e short scenario", "e2e end",
+		referee.NewGame{ID: "hog", Name: "Hog's Back by mail", Scenario: "up-the-hogs-back"})
 	log, err := db.Log(pg.ID, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -238,22 +248,8 @@ func TestE2EGameEndsByOrders(t *testing.T) {
 // player gets the final report, and the export audits with every file
 // the server wrote.
 func TestE2ESolitaireByMail(t *testing.T) {
-	sys := testMailSystem(t)
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "attu.db")
-	db, err := store.Open(dbPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	seed := sha256.Sum256([]byte("attu e2e solitaire"))
-	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: 99, Seed: []byte("e2e solo"),
-		Game: referee.NewGame{ID: "solo", Name: "Solitaire by mail", Scenario: "up-the-hogs-back", Rules: []string{"solitaire"}, Seed: seed[:]}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, pg := playShortByMail(t, "attu e2e solitaire", "e2e solo",
+		referee.NewGame{ID: "solo", Name: "Solitaire by mail", Scenario: "up-the-hogs-back", Rules: []string{"solitaire"}})
 	if _, ok := pg.Players[adjudicator.JP]; ok {
 		t.Fatal("a player was mailed the Japanese side of a solitaire game")
 	}
