@@ -627,3 +627,29 @@ func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
 	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(v.Side)), pxInk)
 	return encodePNG(img)
 }
+
+// SamePicture reports whether two PNG pictures hold the same pixels. A
+// picture drawn again from the log (resend) promises that much, not the
+// same bytes: the encoder may write the pixels differently from one Go
+// release to the next.
+func SamePicture(a, b []byte) (bool, error) {
+	ia, err := png.Decode(bytes.NewReader(a))
+	if err != nil {
+		return false, fmt.Errorf("templates: a picture of %d bytes: %w", len(a), err)
+	}
+	ib, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return false, fmt.Errorf("templates: a picture of %d bytes: %w", len(b), err)
+	}
+	if ia.Bounds() != ib.Bounds() {
+		return false, nil
+	}
+	for y := ia.Bounds().Min.Y; y < ia.Bounds().Max.Y; y++ {
+		for x := ia.Bounds().Min.X; x < ia.Bounds().Max.X; x++ {
+			if color.RGBA64Model.Convert(ia.At(x, y)) != color.RGBA64Model.Convert(ib.At(x, y)) {
+				return false, nil
+			}
+		}
+	}
+	return true, nil
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // attachmentIn returns the body of the attachment name of a raw mail,
@@ -49,27 +50,11 @@ func attachmentIn(t testing.TB, raw []byte, name string) []byte {
 // picture drawn again must look like the one first sent, byte for byte or not.
 func samePicture(t testing.TB, a, b []byte) bool {
 	t.Helper()
-	ia, err := png.Decode(bytes.NewReader(a))
+	same, err := templates.SamePicture(a, b)
 	if err != nil {
-		t.Fatalf("a picture of %d bytes does not decode: %v", len(a), err)
+		t.Fatal(err)
 	}
-	ib, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("a picture of %d bytes does not decode: %v", len(b), err)
-	}
-	if ia.Bounds() != ib.Bounds() {
-		return false
-	}
-	for y := ia.Bounds().Min.Y; y < ia.Bounds().Max.Y; y++ {
-		for x := ia.Bounds().Min.X; x < ia.Bounds().Max.X; x++ {
-			r0, g0, b0, a0 := ia.At(x, y).RGBA()
-			r1, g1, b1, a1 := ib.At(x, y).RGBA()
-			if r0 != r1 || g0 != g1 || b0 != b1 || a0 != a1 {
-				return false
-			}
-		}
-	}
-	return true
+	return same
 }
 
 // The daemon keeps no map picture once the mail that carries it is sent;

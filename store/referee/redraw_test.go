@@ -1,10 +1,8 @@
 package referee
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"image/png"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -12,6 +10,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/autoplay"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // sendAll sends every mail queued as the daemon's outbox worker does: it
@@ -55,27 +54,11 @@ func sha256Hex(b []byte) string {
 // picture drawn again must look like the one first sent, byte for byte or not.
 func samePicture(t testing.TB, a, b []byte) bool {
 	t.Helper()
-	ia, err := png.Decode(bytes.NewReader(a))
+	same, err := templates.SamePicture(a, b)
 	if err != nil {
-		t.Fatalf("a picture of %d bytes does not decode: %v", len(a), err)
+		t.Fatal(err)
 	}
-	ib, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("a picture of %d bytes does not decode: %v", len(b), err)
-	}
-	if ia.Bounds() != ib.Bounds() {
-		return false
-	}
-	for y := ia.Bounds().Min.Y; y < ia.Bounds().Max.Y; y++ {
-		for x := ia.Bounds().Min.X; x < ia.Bounds().Max.X; x++ {
-			r0, g0, b0, a0 := ia.At(x, y).RGBA()
-			r1, g1, b1, a1 := ib.At(x, y).RGBA()
-			if r0 != r1 || g0 != g1 || b0 != b1 || a0 != a1 {
-				return false
-			}
-		}
-	}
-	return true
+	return same
 }
 
 // sideOf is the side a mail of the harness's game went to.
