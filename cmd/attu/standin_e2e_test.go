@@ -53,9 +53,14 @@ func TestE2EStandinReplace(t *testing.T) {
 		t.Fatalf("after the hand-over the game waits for %v, not the U.S.", w)
 	}
 
-	// Alice plays; the stand-in answers every Japanese wait at once.
+	// Alice plays until the stand-in has filed twice (how many U.S. files
+	// that takes depends on the random orders); the stand-in answers every
+	// Japanese wait at once.
 	pick := func(n int) int { return rand.IntN(n) }
-	for range 4 {
+	for i := 0; standinFiles(t, td) < 2; i++ {
+		if i == 12 {
+			t.Fatalf("after %d U.S. files the stand-in has filed %d times", i, standinFiles(t, td))
+		}
 		mailOrders(t, td, "alice", c.Tokens[adjudicator.US], pick)
 		td.settled(t, time.Minute)
 		if w := gameWait(t, td); w.Side != adjudicator.US && !w.Over() {
@@ -129,6 +134,23 @@ func gameWait(t *testing.T, td *testDaemon) adjudicator.Wait {
 		t.Fatal(err)
 	}
 	return g.Wait
+}
+
+// standinFiles counts the Japanese files game g1's log holds without a
+// Message-ID: those the stand-in wrote.
+func standinFiles(t *testing.T, td *testDaemon) int {
+	t.Helper()
+	log, err := td.db.Log("g1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range log {
+		if e.Kind == store.KindOrders && e.Side == adjudicator.JP && e.MessageID == "" {
+			n++
+		}
+	}
+	return n
 }
 
 func countOrders(t *testing.T, td *testDaemon, side adjudicator.Side) int {
