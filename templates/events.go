@@ -37,14 +37,14 @@ func EventText(ev adjudicator.Event) string {
 var eventFuncs = template.FuncMap{
 	"side":       sideName,
 	"enemy":      func(s adjudicator.Side) adjudicator.Side { return s.Enemy() },
-	"plural":     plural,
+	"plural":     Plural,
 	"are":        func(n int) string { return pick(n, "is", "are") },
 	"verbS":      func(n int) string { return pick(n, "s", "") },
 	"capitalize": capitalize,
 	"date":       adjudicator.TurnDate,
 	"route":      route,
 	"hexesAnd":   func(hs []adjudicator.Hex) string { return joinAnd(hexNames(hs)) },
-	"hexesComma": func(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), ", ") },
+	"hexesComma": hexesComma,
 	"hex":        func(hs []adjudicator.Hex, i int) adjudicator.Hex { return hexAt(hs, i) },
 	"dice":       dice,
 	"diceCount":  func(ds []adjudicator.EventDie) string { return diceCount(len(ds)) },
@@ -137,6 +137,9 @@ func hexNames(hs []adjudicator.Hex) []string {
 	}
 	return out
 }
+
+// hexesComma writes hexes as "2717, 2718".
+func hexesComma(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), ", ") }
 
 // hexAt returns hs[i], or the zero hex.
 func hexAt(hs []adjudicator.Hex, i int) adjudicator.Hex {
@@ -335,7 +338,7 @@ func counterCounts(hs []adjudicator.Hex, counts []int) string {
 		}
 		what := "no Japanese counter"
 		if n > 0 {
-			what = plural(n, "Japanese counter")
+			what = Plural(n, "Japanese counter")
 		}
 		parts[i] = h.String() + " " + what
 	}

@@ -2,6 +2,8 @@ package templates
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -66,7 +68,7 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 			r.Game.ID, sideTitle(r.View.Side), w.Turn, adjudicator.TurnDate(w.Turn), deadline)
 		if w.Kind == adjudicator.WaitUSRefit {
 			intro += fmt.Sprintf(" The loss recovery roll gave you %s to restore; the casualty track is back at 0 (rule 9.1).",
-				plural(r.View.RefitSteps, "step"))
+				Plural(r.View.RefitSteps, "step"))
 		}
 		d.Intro = commentLines(intro, "# ")
 		d.Refit = r.refitLines()
@@ -144,7 +146,7 @@ func (r *Report) refitLines() []string {
 	if r.View.Side == adjudicator.US {
 		part("restore", "Step 1 (rule 9.1): infantry on the map and in supply, below full strength, in priority order; {unit: X, steps: N} asks for N at most.", len(o.Restore))
 		for _, x := range o.Restore {
-			item(fmt.Sprintf("#    - {unit: %s}", x.Unit), fmt.Sprintf("in %s, %d of %s", x.Hex, x.Steps, plural(x.MaxSteps, "step")))
+			item(fmt.Sprintf("#    - {unit: %s}", x.Unit), fmt.Sprintf("in %s, %d of %s", x.Hex, x.Steps, Plural(x.MaxSteps, "step")))
 		}
 		part("land", "Step 2 (rule 9.2): units of the reinforcements box, to the staging box of a landing zone; one die each says whether it lands there, scatters or is delayed.", len(o.Land))
 		for _, x := range o.Land {
@@ -191,7 +193,7 @@ func (r *Report) unitBlocks() [][]string {
 	var out [][]string
 	for _, uo := range r.Outlook.Options {
 		st := status[uo.Unit]
-		head := fmt.Sprintf("%s in %s: %d of %s, %d MP", uo.Unit, uo.Hex, st.Steps, plural(st.MaxSteps, "step"), st.MP)
+		head := fmt.Sprintf("%s in %s: %d of %s, %d MP", uo.Unit, uo.Hex, st.Steps, Plural(st.MaxSteps, "step"), st.MP)
 		switch st.Supply {
 		case "in":
 			head += ", in supply"
@@ -226,7 +228,7 @@ func (r *Report) unitBlocks() [][]string {
 					far = mv
 				}
 			}
-			block = append(block, fmt.Sprintf("  #- move: {unit: %s, path: [%s]}", uo.Unit, hexJoin(far.Path)))
+			block = append(block, fmt.Sprintf("  #- move: {unit: %s, path: [%s]}", uo.Unit, hexesComma(far.Path)))
 		}
 		if len(uo.Melee) > 0 {
 			var items []string
@@ -270,7 +272,7 @@ func commentList(head string, items []string) []string {
 // it (8.1.1, 8.1.2), who may spot for it (8.1.4) and which unit to name
 // (8.0).
 func fireItem(f adjudicator.FireOption, w adjudicator.Weather) string {
-	s := plural(f.Distance, "hex") + ", "
+	s := Plural(f.Distance, "hex") + ", "
 	switch {
 	case f.Sees:
 		s += "in sight"
@@ -302,14 +304,6 @@ func (r *Report) whoIsIn(h adjudicator.Hex) string {
 	return strings.Join(parts, ", ")
 }
 
-func hexJoin(hs []adjudicator.Hex) string {
-	s := make([]string, len(hs))
-	for i, h := range hs {
-		s[i] = h.String()
-	}
-	return strings.Join(s, ", ")
-}
-
 // airBlock offers the side's air attacks (rule 8.1.6) when it has airpower.
 func (r *Report) airBlock() []string {
 	n := r.View.Air.US
@@ -331,7 +325,7 @@ func (r *Report) airBlock() []string {
 	}
 	out := commentLines(fmt.Sprintf(
 		"Air attacks (rule 8.1.6): you have %s this turn. Announce them all in one air order, each at a hex holding enemy units, like the line below; a factor is one die. A modified die of 2 or less hits your own unit nearest the target. Factors not announced are lost.",
-		plural(n, "factor")), "  # ")
+		Plural(n, "factor")), "  # ")
 	return append(out, fmt.Sprintf("  #- air: [{hex: %s, factors: %d}]", enemy[0], n))
 }
 
@@ -356,7 +350,7 @@ func standingLines(side adjudicator.Side, all []adjudicator.SideStanding) []stri
 	}
 	hexes := func(m map[adjudicator.Hex]string) string {
 		var parts []string
-		for _, h := range sortedKeys(m) {
+		for _, h := range slices.Sorted(maps.Keys(m)) {
 			parts = append(parts, fmt.Sprintf("%s: %s", h, m[h]))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"

@@ -34,10 +34,10 @@ func (r *Report) setupTemplate(d orderData, deadline string) string {
 		switch g.Class {
 		case "unknown":
 			what = fmt.Sprintf("The Unknown units (%s) set up face down on land in the play area, not in or next "+
-				"to a landing zone, one to a hex (rule 12.4), in any of these %s:", strings.Join(g.Units, ", "), plural(len(g.Hexes), "hex"))
+				"to a landing zone, one to a hex (rule 12.4), in any of these %s:", strings.Join(g.Units, ", "), Plural(len(g.Hexes), "hex"))
 		default:
 			what = fmt.Sprintf("The %s guns (%s) set up face down, at most three guns a hex (rule 4.2), in any of these %s:",
-				gunName(g.Class), strings.Join(g.Units, ", "), plural(len(g.Hexes), "hex"))
+				gunName(g.Class), strings.Join(g.Units, ", "), Plural(len(g.Hexes), "hex"))
 			if g.Class == "jp-75mm" {
 				what = strings.TrimSuffix(what, ":") + ", at least one in each:"
 			}
@@ -150,13 +150,13 @@ func (r *Report) landingTemplate(d orderData, deadline string) string {
 		if !ok {
 			lead = "  #  - "
 			if len(lo.Zones) == 0 {
-				lines = append(lines, []string{fmt.Sprintf("  #  %s", lo.Unit), fmt.Sprintf("# %s: no zone open to it now", plural(steps[lo.Unit], "step"))})
+				lines = append(lines, []string{fmt.Sprintf("  #  %s", lo.Unit), fmt.Sprintf("# %s: no zone open to it now", Plural(steps[lo.Unit], "step"))})
 				continue
 			}
 			zone = lo.Zones[0]
 		}
 		lines = append(lines, []string{fmt.Sprintf("%s{unit: %s, zone: %s}", lead, lo.Unit, zone),
-			fmt.Sprintf("# %s; zones: %s", plural(steps[lo.Unit], "step"), strings.Join(lo.Zones, ", "))})
+			fmt.Sprintf("# %s; zones: %s", Plural(steps[lo.Unit], "step"), strings.Join(lo.Zones, ", "))})
 	}
 	if len(lines) == 0 {
 		out = append(out, "  land: []")

@@ -232,10 +232,10 @@ type Final struct {
 }
 
 // Text renders the welcome mail.
-func (w Welcome) Text() string { return renderReply("reply-welcome.tmpl", w) }
+func (w Welcome) Text() string { return execute("reply-welcome.tmpl", w) }
 
 // Text renders the acceptance.
-func (a Accepted) Text() string { return renderReply("reply-accepted.tmpl", a) }
+func (a Accepted) Text() string { return execute("reply-accepted.tmpl", a) }
 
 // Text renders the refusal, quoting each line at fault with its token
 // value blanked: the first MaxListed mistakes, and how many more there
@@ -274,7 +274,7 @@ func (r Refused) Text() string {
 	if len(r.Reason) > 4*maxQuoted {
 		r.Reason = strings.ToValidUTF8(r.Reason[:4*maxQuoted], "") + "..."
 	}
-	return renderReply("reply-refused.tmpl", struct {
+	return execute("reply-refused.tmpl", struct {
 		Refused
 		Quoted []quoted
 		Found  int
@@ -300,50 +300,40 @@ func quoteLine(l string) string {
 
 // Text renders the help.
 func (h Help) Text() string {
-	return renderReply("reply-help.tmpl", struct {
+	return execute("reply-help.tmpl", struct {
 		Help
 		SkippedLines []string
 	}{h, skippedLines(h.Skipped)})
 }
 
 // Text renders the status.
-func (s Status) Text() string { return renderReply("reply-status.tmpl", s) }
+func (s Status) Text() string { return execute("reply-status.tmpl", s) }
 
 // Text renders the reminder.
-func (r Reminder) Text() string { return renderReply("reply-reminder.tmpl", r) }
+func (r Reminder) Text() string { return execute("reply-reminder.tmpl", r) }
 
 // Text renders the notice of a missed deadline.
-func (d DeadlinePassed) Text() string { return renderReply("reply-deadline.tmpl", d) }
+func (d DeadlinePassed) Text() string { return execute("reply-deadline.tmpl", d) }
 
 // Text renders the umpire's notice.
-func (u UmpireNotice) Text() string { return renderReply("reply-umpire.tmpl", u) }
+func (u UmpireNotice) Text() string { return execute("reply-umpire.tmpl", u) }
 
 // Text renders the final report.
-func (f Final) Text() string { return renderReply("reply-final.tmpl", f) }
-
-// renderReply runs a reply template; the templates write paragraphs with
-// the helpers below, each wrapped to MaxWidth.
-func renderReply(name string, data any) string {
-	return execute(name, data)
-}
-
-// WaitPhrase says what a game waits for in the words replies use: "the
-// U.S. actions of turn 3 (May 13)".
-func WaitPhrase(w adjudicator.Wait) string { return waitPhrase(w) }
+func (f Final) Text() string { return execute("reply-final.tmpl", f) }
 
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
 	"side": func(s adjudicator.Side) string { return sideTitle(s) },
-	"when": func(t time.Time, zone *time.Location) string { return deadlineText(t, zone) },
+	"when": DeadlineText,
 	"hours": func(d time.Duration) string {
 		h := int(d.Round(time.Hour) / time.Hour)
 		if h%24 == 0 && h >= 48 {
 			return fmt.Sprintf("%d days", h/24)
 		}
-		return plural(h, "hour")
+		return Plural(h, "hour")
 	},
 	"date":   adjudicator.TurnDate,
-	"plural": plural,
+	"plural": Plural,
 	"ago": func(t time.Time) string {
 		if t.IsZero() {
 			return "none yet"

@@ -114,7 +114,7 @@ func (r *Report) wordedSteps() []wordedStep {
 	for _, st := range groupSteps(r.Events) {
 		w := wordedStep{Step: st}
 		for _, ev := range st.Events {
-			w.Words = append(w.Words, eventText(ev))
+			w.Words = append(w.Words, EventText(ev))
 		}
 		out = append(out, w)
 	}
@@ -310,7 +310,7 @@ func (r *Report) header() []string {
 	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
 		add(fmt.Sprintf("Turn %d, %s: a refit turn (rule 9): no fighting. Weather: %s (rule 3.3).", v.Turn, date, v.Weather))
 		if o.Wait.Kind == adjudicator.WaitUSRefit {
-			add(fmt.Sprintf("The loss recovery roll gave the U.S. %s to restore; the casualty track is back at 0 (rule 9.1).", plural(v.RefitSteps, "step")))
+			add(fmt.Sprintf("The loss recovery roll gave the U.S. %s to restore; the casualty track is back at 0 (rule 9.1).", Plural(v.RefitSteps, "step")))
 		}
 	case adjudicator.WaitUSDecision:
 		add(fmt.Sprintf("Turn %d, %s: the U.S. decides first whether it is a refit turn and whether it is fought by night (rules 3.1, 3.2).", v.Turn, date))
@@ -318,7 +318,7 @@ func (r *Report) header() []string {
 	default:
 		add(fmt.Sprintf("Turn %d, %s, %s. Weather: %s (rule 3.3).", v.Turn, date, dayNight(v.Night), v.Weather))
 		add(fmt.Sprintf("Airpower this turn (rule 3.4): U.S. %s, Japanese %s; factors not announced this turn are lost.",
-			plural(v.Air.US, "factor"), plural(v.Air.JP, "factor")))
+			Plural(v.Air.US, "factor"), Plural(v.Air.JP, "factor")))
 	}
 	switch {
 	case o.Wait.Kind == adjudicator.WaitEnded:
@@ -326,9 +326,9 @@ func (r *Report) header() []string {
 	case o.Wait.Kind == adjudicator.WaitNone:
 		add("The game has not begun.")
 	case r.awaited():
-		add("The game waits for " + waitPhrase(o.Wait) + ": your orders.")
+		add("The game waits for " + WaitPhrase(o.Wait) + ": your orders.")
 	default:
-		add("The game waits for " + waitPhrase(o.Wait) + "; nothing is needed from you now.")
+		add("The game waits for " + WaitPhrase(o.Wait) + "; nothing is needed from you now.")
 	}
 	if dl := r.deadline(); dl != "" && o.Wait.Kind != adjudicator.WaitEnded {
 		add("Deadline: " + dl + ".")
@@ -345,8 +345,9 @@ func endText(o *adjudicator.Outlook, turn int) string {
 	return fmt.Sprintf("%s: %s victory, %s.", s, sideTitle(o.Winner), o.Victory)
 }
 
-// waitPhrase names a wait: "the U.S. actions of turn 3 (May 13)".
-func waitPhrase(w adjudicator.Wait) string {
+// WaitPhrase says what a game waits for in the words reports and replies
+// use: "the U.S. actions of turn 3 (May 13)".
+func WaitPhrase(w adjudicator.Wait) string {
 	date := adjudicator.TurnDate(w.Turn)
 	switch w.Kind {
 	case adjudicator.WaitUSDecision:
@@ -368,10 +369,12 @@ func waitPhrase(w adjudicator.Wait) string {
 // deadline writes the deadline in UTC and, when the reader's zone is
 // known, in it.
 func (r *Report) deadline() string {
-	return deadlineText(r.Game.Deadline, r.Game.Zone)
+	return DeadlineText(r.Game.Deadline, r.Game.Zone)
 }
 
-func deadlineText(t time.Time, zone *time.Location) string {
+// DeadlineText writes a time as the replies do: in UTC, and in zone when
+// it is another.
+func DeadlineText(t time.Time, zone *time.Location) string {
 	if t.IsZero() {
 		return ""
 	}
@@ -400,7 +403,7 @@ func (r *Report) nothingNeeded() string {
 	case o.Wait.Kind == adjudicator.WaitNone:
 		return "Nothing is needed from you now."
 	}
-	return "Nothing is needed from you now: the game waits for " + waitPhrase(o.Wait) +
+	return "Nothing is needed from you now: the game waits for " + WaitPhrase(o.Wait) +
 		". You will get a report as soon as that is resolved, with a template when your orders are wanted."
 }
 
@@ -411,7 +414,9 @@ func dayNight(night bool) string {
 	return "day"
 }
 
-func plural(n int, what string) string {
+// Plural writes n and what, with an s unless n is 1 ("1 round", "3
+// rounds").
+func Plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -130,7 +131,7 @@ func (r *Report) closeUps() []area {
 	for h := range zoc {
 		focus[h] = true
 	}
-	cands := sortedHexes(focus)
+	cands := slices.Sorted(maps.Keys(focus))
 	var out []area
 	for len(focus) > 0 {
 		best, bestN := adjudicator.Hex(0), -1
@@ -146,7 +147,7 @@ func (r *Report) closeUps() []area {
 			}
 		}
 		var f, z []adjudicator.Hex
-		for _, h := range sortedHexes(focus) {
+		for _, h := range slices.Sorted(maps.Keys(focus)) {
 			if h.Distance(best) > closeUpRadius {
 				continue
 			}
@@ -160,27 +161,19 @@ func (r *Report) closeUps() []area {
 		}
 		var why []string
 		if len(f) > 0 {
-			why = append(why, "fighting in "+hexList(f))
+			why = append(why, "fighting in "+hexesComma(f))
 		}
 		if len(z) > 0 {
 			who := "your units"
 			if r.View.Side == adjudicator.Umpire {
 				who = "units"
 			}
-			why = append(why, who+" in an enemy zone of control in "+hexList(z))
+			why = append(why, who+" in an enemy zone of control in "+hexesComma(z))
 		}
 		out = append(out, area{center: best, why: capitalize(strings.Join(why, "; ")) + "."})
 	}
 	slices.SortFunc(out, func(a, b area) int { return int(a.center - b.center) })
 	return out
-}
-
-func hexList(hs []adjudicator.Hex) string {
-	s := make([]string, len(hs))
-	for i, h := range hs {
-		s[i] = h.String()
-	}
-	return strings.Join(s, ", ")
 }
 
 func capitalize(s string) string {
@@ -312,10 +305,10 @@ func (r *Report) offMap() []string {
 		}
 		ids := by[k]
 		if box == adjudicator.BoxPool || box == adjudicator.BoxUnused {
-			out = append(out, fmt.Sprintf("%s: %s.", title, plural(len(ids), "unit")))
+			out = append(out, fmt.Sprintf("%s: %s.", title, Plural(len(ids), "unit")))
 			continue
 		}
-		out = append(out, listLines(fmt.Sprintf("%s (%s): ", title, plural(len(ids), "unit")), ids)...)
+		out = append(out, listLines(fmt.Sprintf("%s (%s): ", title, Plural(len(ids), "unit")), ids)...)
 	}
 	return out
 }
@@ -361,7 +354,7 @@ func (r *Report) hiddenCounters() []string {
 		items = append(items, fmt.Sprintf("%s: %d hidden", st.Hex, st.Count))
 		total += st.Count
 	}
-	out := wrapLines(fmt.Sprintf("%d face-down Japanese counters in %s. A face-down counter may be an Unknown unit, an infantry platoon or a gun (rule 2.5); you learn which when it fights or fires in your sight.", total, plural(len(r.View.Hidden), "hex")), "", "")
+	out := wrapLines(fmt.Sprintf("%d face-down Japanese counters in %s. A face-down counter may be an Unknown unit, an infantry platoon or a gun (rule 2.5); you learn which when it fights or fires in your sight.", total, Plural(len(r.View.Hidden), "hex")), "", "")
 	return append(out, listLines("", items)...)
 }
 
@@ -375,7 +368,7 @@ func (r *Report) enemyBoxes() []string {
 		if b.Side != adjudicator.US {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: %s, %s.", boxTitle(b.Box), plural(b.Units, "unit"), plural(b.Steps, "step")))
+		out = append(out, fmt.Sprintf("%s: %s, %s.", boxTitle(b.Box), Plural(b.Units, "unit"), Plural(b.Steps, "step")))
 	}
 	if len(out) == 0 {
 		return []string{"No U.S. units off the map."}
@@ -441,7 +434,7 @@ func (r *Report) komandorski() []string {
 	case k.Effect != 0 && k.Delay != 0:
 		last := adjudicator.Komandorski{Effect: k.Effect, Delay: k.Delay}.LastTurn()
 		s = fmt.Sprintf("Komandorski chits (rule 12.1): effect May %d%s, delay %s%s: the last turn is turn %d (%s).",
-			k.Effect, revealedText(k.EffectRevealed), plural(k.Delay, "turn"), revealedText(k.DelayRevealed), last, adjudicator.TurnDate(last))
+			k.Effect, revealedText(k.EffectRevealed), Plural(k.Delay, "turn"), revealedText(k.DelayRevealed), last, adjudicator.TurnDate(last))
 		if !k.EffectRevealed || !k.DelayRevealed {
 			s += " The U.S. learns each chit only when it is revealed."
 		}
@@ -516,7 +509,7 @@ func standingRows(side adjudicator.Side, st adjudicator.Standing) [][]string {
 			return "-"
 		}
 		var parts []string
-		for _, h := range sortedKeys(m) {
+		for _, h := range slices.Sorted(maps.Keys(m)) {
 			parts = append(parts, fmt.Sprintf("%s: %s", h, m[h]))
 		}
 		return strings.Join(parts, ", ")
@@ -558,15 +551,6 @@ func standingRows(side adjudicator.Side, st adjudicator.Standing) [][]string {
 			[]string{"arnold", st.Arnold, "General Arnold: auto, never or a hex (rule 11.2)"})
 	}
 	return rows
-}
-
-func sortedKeys(m map[adjudicator.Hex]string) []adjudicator.Hex {
-	out := make([]adjudicator.Hex, 0, len(m))
-	for h := range m {
-		out = append(out, h)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // record is the chain head and the dice commitment, with what they are

@@ -48,7 +48,7 @@ func setupCounts(hs []adjudicator.Hex, counts []int) string {
 		total += n
 		parts[i] = fmt.Sprintf("%s %d", h, n)
 	}
-	return fmt.Sprintf("%s in %s (%s)", plural(total, "counter"), plural(len(hs), "hex"), joinAnd(parts))
+	return fmt.Sprintf("%s in %s (%s)", Plural(total, "counter"), Plural(len(hs), "hex"), joinAnd(parts))
 }
 
 // vpValues lists the value chits: "3 on Holtz Bay (2011) and 2 on Jarmin

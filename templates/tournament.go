@@ -98,7 +98,7 @@ func (s Standings) table() []string {
 		}
 		played := fmt.Sprint(r.Played)
 		if r.Byes > 0 {
-			played += "+" + plural(r.Byes, "bye")
+			played += "+" + Plural(r.Byes, "bye")
 		}
 		row := []string{mark, place, cut(r.Player, 20), played, fmt.Sprint(r.Won), fmt.Sprint(r.Drawn), fmt.Sprint(r.Lost), fmt.Sprint(r.Points)}
 		rows = append(rows, append(row, r.Breaks...))
@@ -336,11 +336,3 @@ func (r RoundMail) Subject() string {
 	}
 	return fmt.Sprintf("attu tournament %s: round %d has ended, round %d begins", r.Name, r.Ended, r.Next.Number)
 }
-
-// Plural writes n and what, with an s unless n is 1 ("1 round", "3
-// rounds").
-func Plural(n int, what string) string { return plural(n, what) }
-
-// DeadlineText writes a time as the replies do: in UTC, and in zone when
-// it is another.
-func DeadlineText(t time.Time, zone *time.Location) string { return deadlineText(t, zone) }
