@@ -82,27 +82,6 @@ func short(letter string, n int) string {
 	return fmt.Sprintf("%s%d", letter, n)
 }
 
-// markerLegend explains the unit markers for the reader.
-func markerLegend(side adjudicator.Side) []string {
-	var s string
-	switch side {
-	case adjudicator.US:
-		s = "U3: three of your units. J2: Japanese units, at least one face up; the close-up and the list below tell face-up units from hidden counters. ?3: three hidden Japanese counters (face down: Unknown, infantry or artillery). + means more than 9."
-	case adjudicator.JP:
-		s = "J3: three of your units (face up or down; a close-up shows \"J3 1d\" when one of three is face down). U2: two U.S. units. + means more than 9."
-	default:
-		s = "U3: three U.S. units. J3: three Japanese units (\"J3 2d\" in a close-up: two of them face down). + means more than 9."
-	}
-	return wrapLines(s, "Units      ", "           ")
-}
-
-// closeUpKey explains the close-ups once for all of them.
-func closeUpKey() string {
-	return `In a hex   its id (*id* for a victory hex), level 0-4 (~lvl~: a river runs through), then
-           its landing zone and the units' marker as on the island map; ~ ~ ~ is sea.
-` + sideLegend("<> or ^v")
-}
-
 // area is one close-up: its centre and why it is shown.
 type area struct {
 	center adjudicator.Hex
@@ -186,7 +165,7 @@ func capitalize(s string) string {
 // ownUnits is the table of the reader's units on the map (every unit for
 // the umpire): steps, supply (rule 7), enemy zone of control (6.1),
 // movement this turn (5.1, 5.2) and what the unit has done (3.5).
-func (r *Report) ownUnits() (string, []string) {
+func (r *Report) ownUnits() []string {
 	side := r.View.Side
 	head := []string{"unit", "hex", "steps", "supply", "enemy ZOC", "MP", "this turn"}
 	if side != adjudicator.US {
@@ -213,18 +192,10 @@ func (r *Report) ownUnits() (string, []string) {
 		}
 		rows = append(rows, row)
 	}
-	title := fmt.Sprintf("YOUR UNITS ON THE MAP (%d)", len(r.Outlook.Units))
-	if side == adjudicator.Umpire {
-		title = fmt.Sprintf("UNITS ON THE MAP (%d)", len(r.Outlook.Units))
+	if len(rows) == 1 {
+		return nil
 	}
-	if len(r.Outlook.Units) == 0 {
-		return title, []string{"None."}
-	}
-	lines := columns(rows)
-	if side != adjudicator.JP {
-		lines = append(lines, wrapLines("Supply (rule 7) is traced from a landing zone or a connected depot; out of supply, a unit's combat dice are modified by -2 (rules 7.5, 8.3). Japanese units are always in supply.", "", "")...)
-	}
-	return title, lines
+	return columns(rows)
 }
 
 func dash(s string) string {
@@ -313,31 +284,27 @@ func (r *Report) offMap() []string {
 	return out
 }
 
-// enemyUnits is the table of the enemy units the reader may identify.
-func (r *Report) enemyUnits() (string, []string) {
-	switch r.View.Side {
-	case adjudicator.US:
-		head := "JAPANESE UNITS FACE UP"
-		if len(r.View.Enemy) == 0 {
-			return head, []string{"None: every Japanese counter you see is face down."}
-		}
-		rows := [][]string{{"unit", "type", "hex", "steps"}}
-		for _, u := range r.View.Enemy {
-			rows = append(rows, []string{u.ID, u.Kind.String(), u.Hex.String(), fmt.Sprint(u.Steps)})
-		}
-		return head, columns(rows)
-	case adjudicator.JP:
-		head := "U.S. UNITS ON THE MAP"
-		if len(r.View.Enemy) == 0 {
-			return head, []string{"None."}
-		}
-		rows := [][]string{{"unit", "type", "battalion", "hex", "steps"}}
-		for _, u := range r.View.Enemy {
-			rows = append(rows, []string{u.ID, u.Kind.String(), u.Battalion, u.Hex.String(), fmt.Sprint(u.Steps)})
-		}
-		return head, columns(rows)
+// enemyUnits is the table of the enemy units the reader may identify
+// (the U.S. also learns none of their battalions); nil when there are
+// none.
+func (r *Report) enemyUnits() []string {
+	if len(r.View.Enemy) == 0 {
+		return nil
 	}
-	return "", nil
+	us := r.View.Side == adjudicator.US
+	head := []string{"unit", "type", "battalion", "hex", "steps"}
+	if us {
+		head = slices.Delete(head, 2, 3)
+	}
+	rows := [][]string{head}
+	for _, u := range r.View.Enemy {
+		row := []string{u.ID, u.Kind.String(), u.Battalion, u.Hex.String(), fmt.Sprint(u.Steps)}
+		if us {
+			row = slices.Delete(row, 2, 3)
+		}
+		rows = append(rows, row)
+	}
+	return columns(rows)
 }
 
 // hiddenCounters lists the anonymous counters by hex (U.S. view only).
@@ -376,12 +343,6 @@ func (r *Report) enemyBoxes() []string {
 	return out
 }
 
-func (r *Report) casualtyTrack() []string {
-	return wrapLines(fmt.Sprintf(
-		"U.S. casualty track: %d of %d. Every U.S. step lost adds one; at %d the Japanese win at once (rule 3.8.2). A refit turn resets it to 0 (rule 9.1).",
-		r.View.Casualties, adjudicator.CasualtyLimit, adjudicator.CasualtyLimit), "", "")
-}
-
 func (r *Report) victoryHexes() []string {
 	cleared := map[string]bool{}
 	for _, z := range r.View.ClearedZones {
@@ -402,15 +363,12 @@ func (r *Report) victoryHexes() []string {
 		}
 		rows = append(rows, []string{vh.Hex.String(), vh.Name, zone, held})
 	}
-	out := wrapLines("The U.S. wins by holding all six at the end of a turn; the Japanese by holding landing zones D to G, or covering them with artillery on Engineer Hill (rule 3.8.1).", "", "")
-	return append(out, columns(rows)...)
+	return columns(rows)
 }
 
+// clearedZones lists the victory zones cleared, with their names.
 func (r *Report) clearedZones() []string {
 	m := r.gameMap()
-	if len(r.View.ClearedZones) == 0 {
-		return wrapLines("Cleared victory zones (rule 10.0): none yet.", "", "")
-	}
 	var zs []string
 	for _, z := range r.View.ClearedZones {
 		if name := m.ZoneName(z); name != "" {
@@ -419,8 +377,7 @@ func (r *Report) clearedZones() []string {
 			zs = append(zs, z)
 		}
 	}
-	return append(listLines("Cleared victory zones (rule 10.0): ", zs),
-		wrapLines("Unknown units never enter a cleared zone.", "", "")...)
+	return listLines("Cleared victory zones (rule 10.0): ", zs)
 }
 
 // komandorski tells what the reader knows of the Komandorski chits (rule
@@ -449,43 +406,6 @@ func revealedText(b bool) string {
 		return " (revealed)"
 	}
 	return " (face down)"
-}
-
-// heroes lists the reader's heroes still unspent (rule 11); the umpire's
-// report lists both sides'.
-func (r *Report) heroes() []string {
-	side := r.View.Side
-	h := r.Outlook.Heroes
-	var out []string
-	if side == adjudicator.US || side == adjudicator.Umpire {
-		var left []string
-		if !h.Martinez {
-			left = append(left, "PFC Joe Martinez (rule 11.1)")
-		}
-		if !h.Arnold {
-			left = append(left, "General Arnold (rule 11.2)")
-		}
-		s := "U.S. heroes unspent: none."
-		if len(left) > 0 {
-			s = "U.S. heroes unspent: " + strings.Join(left, ", ") + "."
-		}
-		out = append(out, wrapLines(s, "", "")...)
-	}
-	if side == adjudicator.JP || side == adjudicator.Umpire {
-		s := "Japanese hero: Colonel Yamasaki has led his charge (rule 11.3)."
-		if !h.Yamasaki {
-			s = "Japanese hero unspent: Colonel Yamasaki (rule 11.3)"
-			if y := r.Outlook.Yamasaki; y != nil && y.Available {
-				s += ", who may lead his charge now."
-			} else if y != nil {
-				s += "; not yet: " + y.Why + "."
-			} else {
-				s += "."
-			}
-		}
-		out = append(out, wrapLines(s, "", "")...)
-	}
-	return out
 }
 
 // standing lists the standing instructions in force.
@@ -551,19 +471,4 @@ func standingRows(side adjudicator.Side, st adjudicator.Standing) [][]string {
 			[]string{"arnold", st.Arnold, "General Arnold: auto, never or a hex (rule 11.2)"})
 	}
 	return rows
-}
-
-// record is the chain head and the dice commitment, with what they are
-// for.
-func (r *Report) record() []string {
-	var out []string
-	if r.Game.Head != "" {
-		out = append(out, "Chain head: "+r.Game.Head)
-		out = append(out, wrapLines("The hash of the game's record up to this report: keep this mail, and you can prove later what you were told.", "  ", "  ")...)
-	}
-	if r.Game.Commitment != "" {
-		out = append(out, "Dice commitment: "+r.Game.Commitment)
-		out = append(out, wrapLines("The SHA-256 of the secret seed every die comes from. The seed is revealed when the game ends; then \"attu audit\" checks every die against it.", "  ", "  ")...)
-	}
-	return out
 }
