@@ -2,8 +2,6 @@ package templates
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -348,44 +346,7 @@ func standingLines(side adjudicator.Side, all []adjudicator.SideStanding) []stri
 			st = ss.Standing
 		}
 	}
-	hexes := func(m map[adjudicator.Hex]string) string {
-		var parts []string
-		for _, h := range slices.Sorted(maps.Keys(m)) {
-			parts = append(parts, fmt.Sprintf("%s: %s", h, m[h]))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	var order []string
-	for _, h := range st.MeleeOrder {
-		order = append(order, h.String())
-	}
-	rows := [][]string{
-		{"#  losses: " + st.Losses, "# spread or concentrate"},
-		{"#  loss_order: [" + strings.Join(st.LossOrder, ", ") + "]", "# units that take hits first"},
-	}
-	if side == adjudicator.US {
-		rows = append(rows,
-			[]string{"#  retreat: " + st.Retreat, "# never, always, if-losing or below-N (8.2.1.3)"},
-			[]string{"#  retreat_at: " + hexes(st.RetreatAt), "# per melee hex, like {2717: never}"})
-	}
-	rows = append(rows,
-		[]string{"#  advance: " + st.Advance, "# all, none or strongest (8.2.1.4)"},
-		[]string{"#  advance_at: " + hexes(st.AdvanceAt), "# per hex, like {2717: all}"})
-	if side == adjudicator.JP {
-		rows = append(rows,
-			[]string{"#  unknown_table: " + st.UnknownTable, "# most or fewest (2.5)"},
-			[]string{"#  unknown_table_at: " + hexes(st.UnknownTableAt), "# per hex, the Unknown unit to roll for"})
-	}
-	rows = append(rows,
-		[]string{"#  friendly_fire: " + st.FriendlyFire, "# most-steps or fewest-steps (8.1.6)"},
-		[]string{"#  melee_order: [" + strings.Join(order, ", ") + "]", "# melee hexes you pick first (3.7)"},
-		[]string{"#  melee_pick: " + st.MeleePick, "# strongest or listed"})
-	if side == adjudicator.US {
-		rows = append(rows,
-			[]string{"#  martinez: " + st.Martinez, "# auto, never or a hex (11.1)"},
-			[]string{"#  arnold: " + st.Arnold, "# auto, never or a hex (11.2)"})
-	}
 	out := commentLines("Standing instructions in force. To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ")
 	out = append(out, "#standing:")
-	return append(out, columns(rows)...)
+	return append(out, columns(standingRows(side, st, true))...)
 }

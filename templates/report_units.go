@@ -416,59 +416,82 @@ func (r *Report) standing() []standingText {
 		if r.View.Side == adjudicator.Umpire {
 			title = sideTitle(ss.Side)
 		}
-		out = append(out, standingText{Title: title, Lines: columns(standingRows(ss.Side, ss.Standing))})
+		out = append(out, standingText{Title: title, Lines: columns(standingRows(ss.Side, ss.Standing, false))})
 	}
 	return out
 }
 
-// standingRows gives one row per instruction: its key, its value and what
-// it decides.
-func standingRows(side adjudicator.Side, st adjudicator.Standing) [][]string {
-	hexes := func(m map[adjudicator.Hex]string) string {
-		if len(m) == 0 {
-			return "-"
+// standingItem is one standing instruction: its key, the side that has
+// it (NoSide: both), its value, its brackets in YAML when it is a list
+// ("[]") or a map ("{}"), and what it decides, as a report says it and as
+// an order template does.
+type standingItem struct {
+	key          string
+	side         adjudicator.Side
+	value        func(adjudicator.Standing) []string
+	brackets     string
+	report, note string
+}
+
+var standingItems = []standingItem{
+	{"losses", 0, func(s adjudicator.Standing) []string { return []string{s.Losses} }, "",
+		"spread: each hit on the strongest unit; concentrate: one at a time", "spread or concentrate"},
+	{"loss_order", 0, func(s adjudicator.Standing) []string { return s.LossOrder }, "[]",
+		"units that take hits first, in order", "units that take hits first"},
+	{"retreat", adjudicator.US, func(s adjudicator.Standing) []string { return []string{s.Retreat} }, "",
+		"when to fall back after a melee round (rule 8.2.1.3)", "never, always, if-losing or below-N (8.2.1.3)"},
+	{"retreat_at", adjudicator.US, func(s adjudicator.Standing) []string { return hexPairs(s.RetreatAt) }, "{}",
+		"the same for a melee at one hex", "per melee hex, like {2717: never}"},
+	{"advance", 0, func(s adjudicator.Standing) []string { return []string{s.Advance} }, "",
+		"who moves into a hex the defenders left (rule 8.2.1.4)", "all, none or strongest (8.2.1.4)"},
+	{"advance_at", 0, func(s adjudicator.Standing) []string { return hexPairs(s.AdvanceAt) }, "{}",
+		"the same for one hex", "per hex, like {2717: all}"},
+	{"unknown_table", adjudicator.JP, func(s adjudicator.Standing) []string { return []string{s.UnknownTable} }, "",
+		"which table when Unknown units stack (rule 2.5)", "most or fewest (2.5)"},
+	{"unknown_table_at", adjudicator.JP, func(s adjudicator.Standing) []string { return hexPairs(s.UnknownTableAt) }, "{}",
+		"the Unknown unit whose table to roll, by hex", "per hex, the Unknown unit to roll for"},
+	{"friendly_fire", 0, func(s adjudicator.Standing) []string { return []string{s.FriendlyFire} }, "",
+		"which unit your own air hits among equals (rule 8.1.6)", "most-steps or fewest-steps (8.1.6)"},
+	{"melee_order", 0, func(s adjudicator.Standing) []string { return hexNames(s.MeleeOrder) }, "[]",
+		"melee hexes you pick first (rule 3.7)", "melee hexes you pick first (3.7)"},
+	{"melee_pick", 0, func(s adjudicator.Standing) []string { return []string{s.MeleePick} }, "",
+		"how you pick the others: strongest or listed", "strongest or listed"},
+	{"martinez", adjudicator.US, func(s adjudicator.Standing) []string { return []string{s.Martinez} }, "",
+		"PFC Martinez: auto, never or a hex (rule 11.1)", "auto, never or a hex (11.1)"},
+	{"arnold", adjudicator.US, func(s adjudicator.Standing) []string { return []string{s.Arnold} }, "",
+		"General Arnold: auto, never or a hex (rule 11.2)", "auto, never or a hex (11.2)"},
+}
+
+// hexPairs writes a map by hex as "2717: never" pairs, in hex order.
+func hexPairs(m map[adjudicator.Hex]string) []string {
+	var out []string
+	for _, h := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, fmt.Sprintf("%s: %s", h, m[h]))
+	}
+	return out
+}
+
+// standingRows gives one row per instruction side has: for a report
+// (yaml false) its key, its value (an empty list as "-") and what it
+// decides; for an order template a commented YAML line and its note.
+func standingRows(side adjudicator.Side, st adjudicator.Standing, yaml bool) [][]string {
+	var rows [][]string
+	for _, it := range standingItems {
+		if it.side != adjudicator.NoSide && it.side != side {
+			continue
 		}
-		var parts []string
-		for _, h := range slices.Sorted(maps.Keys(m)) {
-			parts = append(parts, fmt.Sprintf("%s: %s", h, m[h]))
+		vs := it.value(st)
+		v := strings.Join(vs, ", ")
+		switch {
+		case yaml && it.brackets != "":
+			rows = append(rows, []string{"#  " + it.key + ": " + it.brackets[:1] + v + it.brackets[1:], "# " + it.note})
+		case yaml:
+			rows = append(rows, []string{"#  " + it.key + ": " + v, "# " + it.note})
+		case it.brackets != "" && len(vs) == 0:
+			rows = append(rows, []string{it.key, "-", it.report})
+		default:
+			rows = append(rows, []string{it.key, v, it.report})
 		}
-		return strings.Join(parts, ", ")
-	}
-	list := func(xs []string) string {
-		if len(xs) == 0 {
-			return "-"
-		}
-		return strings.Join(xs, ", ")
-	}
-	var order []string
-	for _, h := range st.MeleeOrder {
-		order = append(order, h.String())
-	}
-	rows := [][]string{
-		{"losses", st.Losses, "spread: each hit on the strongest unit; concentrate: one at a time"},
-		{"loss_order", list(st.LossOrder), "units that take hits first, in order"},
-	}
-	if side == adjudicator.US {
-		rows = append(rows,
-			[]string{"retreat", st.Retreat, "when to fall back after a melee round (rule 8.2.1.3)"},
-			[]string{"retreat_at", hexes(st.RetreatAt), "the same for a melee at one hex"})
-	}
-	rows = append(rows,
-		[]string{"advance", st.Advance, "who moves into a hex the defenders left (rule 8.2.1.4)"},
-		[]string{"advance_at", hexes(st.AdvanceAt), "the same for one hex"})
-	if side == adjudicator.JP {
-		rows = append(rows,
-			[]string{"unknown_table", st.UnknownTable, "which table when Unknown units stack (rule 2.5)"},
-			[]string{"unknown_table_at", hexes(st.UnknownTableAt), "the Unknown unit whose table to roll, by hex"})
-	}
-	rows = append(rows,
-		[]string{"friendly_fire", st.FriendlyFire, "which unit your own air hits among equals (rule 8.1.6)"},
-		[]string{"melee_order", list(order), "melee hexes you pick first (rule 3.7)"},
-		[]string{"melee_pick", st.MeleePick, "how you pick the others: strongest or listed"})
-	if side == adjudicator.US {
-		rows = append(rows,
-			[]string{"martinez", st.Martinez, "PFC Martinez: auto, never or a hex (rule 11.1)"},
-			[]string{"arnold", st.Arnold, "General Arnold: auto, never or a hex (rule 11.2)"})
 	}
 	return rows
 }
