@@ -40,41 +40,25 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 	}
 	w := r.Outlook.Wait
 	d := orderData{
-		Game: r.Game.ID, Side: r.View.Side.String(), Turn: w.Turn, Wait: string(w.Kind),
+		View: r.View, Game: r.Game.ID, Side: r.View.Side.String(), Turn: w.Turn, Wait: string(w.Kind),
 		Token:    TokenPlaceholder,
 		Standing: standingLines(r.View.Side, r.Outlook.Standing),
 	}
-	deadline := ""
 	if dl := r.deadline(); dl != "" {
-		deadline = " Deadline: " + dl + "."
+		d.Deadline = " Deadline: " + dl + "."
 	}
 	name = OrderTemplateName(w.Turn, w.Kind)
 	switch w.Kind {
 	case adjudicator.WaitUSDecision:
-		d.Intro = commentLines(fmt.Sprintf(
-			"attu orders for game %s: the U.S. decision of turn %d (%s).%s "+
-				"Answer the two questions below, fill in your token and mail the file back, as an attachment or as the body of the mail. "+
-				"As it stands the file decides a day turn without refit.",
-			r.Game.ID, w.Turn, adjudicator.TurnDate(w.Turn), deadline), "# ")
 		return name, execute("orders-decision.tmpl", d), true
 	case adjudicator.WaitJPSetup:
-		return name, r.setupTemplate(d, deadline), true
+		return name, r.setupTemplate(d), true
 	case adjudicator.WaitUSLanding:
-		return name, r.landingTemplate(d, deadline), true
+		return name, r.landingTemplate(d), true
 	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
-		intro := fmt.Sprintf("attu orders for game %s: the %s refit orders of turn %d (%s), a refit turn (rule 9).%s",
-			r.Game.ID, sideTitle(r.View.Side), w.Turn, adjudicator.TurnDate(w.Turn), deadline)
-		if w.Kind == adjudicator.WaitUSRefit {
-			intro += fmt.Sprintf(" The loss recovery roll gave you %s to restore; the casualty track is back at 0 (rule 9.1).",
-				Plural(r.View.RefitSteps, "step"))
-		}
-		d.Intro = commentLines(intro, "# ")
 		d.Refit = r.refitLines()
 		return name, execute("orders-refit.tmpl", d), true
 	default:
-		d.Intro = commentLines(fmt.Sprintf(
-			"attu orders for game %s: the %s actions of turn %d (%s, %s).%s",
-			r.Game.ID, sideTitle(r.View.Side), w.Turn, adjudicator.TurnDate(w.Turn), dayNight(r.View.Night), deadline), "# ")
 		d.Units = r.unitBlocks()
 		d.Air = r.airBlock()
 		d.Yamasaki = r.yamasakiBlock()
@@ -106,9 +90,12 @@ func isSetupWait(k adjudicator.WaitKind) bool {
 }
 
 // orderData is what the order templates lay out; every line is a comment
-// or YAML of at most MaxWidth columns.
+// or YAML of at most MaxWidth columns. Deadline is " Deadline: ...", or
+// empty.
 type orderData struct {
-	Intro    []string
+	View     *adjudicator.View
+	Deadline string
+	Setup    string
 	Game     string
 	Side     string
 	Turn     int
@@ -118,7 +105,7 @@ type orderData struct {
 	Air      []string
 	Yamasaki []string
 	Refit    []string
-	Setup    []string
+	Lines    []string // the setup or landing orders
 	Standing []string
 }
 

@@ -17,12 +17,8 @@ import (
 // the engine for that side's view (adjudicator.SetupOptions).
 
 // setupTemplate lays out the Japanese setup orders.
-func (r *Report) setupTemplate(d orderData, deadline string) string {
+func (r *Report) setupTemplate(d orderData) string {
 	o := r.Outlook.Setup
-	w := r.Outlook.Wait
-	intro := fmt.Sprintf("attu orders for game %s: the Japanese setup before turn %d (%s), %s.%s",
-		r.Game.ID, w.Turn, adjudicator.TurnDate(w.Turn), setupRule(o.Setup, adjudicator.JP), deadline)
-	d.Intro = commentLines(intro, "# ")
 	var out []string
 	note := func(text string) { out = append(out, commentLines(text, "  # ")...) }
 	if o.Setup == adjudicator.SetupHistoric {
@@ -83,7 +79,7 @@ func (r *Report) setupTemplate(d orderData, deadline string) string {
 			out = append(out, fmt.Sprintf("    - {hex: %s, value: %d}", p.Hex, p.Value))
 		}
 	}
-	d.Setup = out
+	d.Lines, d.Setup = out, o.Setup
 	return execute("orders-setup.tmpl", d)
 }
 
@@ -93,12 +89,8 @@ func gunName(class string) string {
 }
 
 // landingTemplate lays out the U.S. landing orders.
-func (r *Report) landingTemplate(d orderData, deadline string) string {
+func (r *Report) landingTemplate(d orderData) string {
 	o := r.Outlook.Setup
-	w := r.Outlook.Wait
-	intro := fmt.Sprintf("attu orders for game %s: the U.S. landing before turn %d (%s, %s), %s.%s",
-		r.Game.ID, w.Turn, adjudicator.TurnDate(w.Turn), r.View.Weather, setupRule(o.Setup, adjudicator.US), deadline)
-	d.Intro = commentLines(intro, "# ")
 	m := r.gameMap()
 	var out []string
 	note := func(text string) { out = append(out, commentLines(text, "  # ")...) }
@@ -164,7 +156,7 @@ func (r *Report) landingTemplate(d orderData, deadline string) string {
 		out = append(out, "  land:")
 		out = append(out, columns(lines)...)
 	}
-	d.Setup = out
+	d.Lines, d.Setup = out, o.Setup
 	return execute("orders-landing.tmpl", d)
 }
 

@@ -66,6 +66,7 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"sideLegend":    sideLegend,
 	"dayNight":      dayNight,
 	"waitPhrase":    WaitPhrase,
+	"setupRule":     setupRule,
 }).Funcs(replyFuncs).Funcs(tournamentFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
 
 // execute runs the named template on data.
