@@ -44,8 +44,12 @@ or changing a hex or zone. Its token line holds [TokenPlaceholder], never
 the token.
 
 The replies ([Welcome], [Accepted], [Refused], [Help], [Status],
-[Reminder], [DeadlinePassed], [UmpireNotice], [Final]) are plain structs
-with a Text method. Only the welcome carries a secret: the player's token.
+[Reminder], [DeadlinePassed], [UmpireNotice], [Final] and the answers to
+commands) are plain structs with a Text method, each ending by saying
+what to do next. Only the welcome carries a secret, the player's token:
+an order file quoted back in a refusal has its token's value blanked, and
+no reply names the seed of a game that has not ended. The tournament's
+mails ([Standings], [Digest], [RoundMail]) are made the same way.
 
 Texts come from the text/template files embedded from tmpl/; the Go code
 prepares their lines (wrapped to [MaxWidth], tables aligned) and the files
@@ -75,6 +79,7 @@ Hexes are four-digit strings ("2717"), sides "us", "jp", "umpire".
 The picture is a paletted image drawn with the fixed 7x13 font of
 golang.org/x/image (and digits of its own, three pixels by five, for the id
 at the top of every land hex) and written by image/png; its map layer is
-drawn once per map and reused.
+drawn once per map and reused: a report copies it and adds its title, the
+hexes fought over and the units.
 */
 package templates

@@ -7,16 +7,6 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Order templates.
-//
-// The side the game waits for gets, with its report, an orders file it
-// only has to edit: the envelope filled in, a token line to fill, and for
-// each of its units a commented block of what the unit may do now, each
-// choice a line that becomes an order when its "#" is deleted. As it stands
-// the file parses (orders.Parse) and is accepted (adjudicator.CheckOrders):
-// it does nothing. Everything it lists comes from the reader's View and
-// Outlook, which the rules computed for that side alone.
-
 // TokenPlaceholder stands where the player's token goes in an order
 // template: the template is mailed in the clear and must not carry the
 // secret. A file still holding it is refused by authentication, and the

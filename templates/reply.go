@@ -11,16 +11,6 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Replies: every mail the server sends besides the turn reports.
-//
-// Each reply has a plain struct of what it says, filled by the game
-// service, and a Text method that renders it from an embedded template:
-// fixed-width text within MaxWidth columns that ends by saying what to do
-// next. Secrets stay out of them all, except the token line of the welcome,
-// which is how a player learns the token: an order file quoted back in a
-// refusal has its token value blanked, and no reply names the seed of a
-// game that has not ended.
-
 // Welcome is the mail each player gets when a game is created: the
 // player's side and secret token, the dice commitment, and how to play.
 type Welcome struct {

@@ -10,18 +10,6 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Turn reports.
-//
-// A Report is everything one side's report is made of: the game's record
-// (id, deadline, chain head, commitment), the side's View and Outlook, and
-// the events the side may read since its last report, already filtered for
-// it. It never holds a game position: the fog of war is applied
-// before anything reaches this package, so nothing here can leak what the
-// side may not see. From one Report come four artefacts that say the same
-// thing: the text of the mail (Text), the order template for the side
-// awaited (OrderTemplate), a picture of the map (PNG) and a JSON document
-// for programs (JSON).
-
 // Game is what a report says about the game beyond the position.
 type Game struct {
 	// ID is the game's id, as players write it in their orders; Name an

@@ -7,14 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// Tournament mails: the standings every player and the umpire receive
-// after each finished game and in answer to "standings", the umpire's
-// daily digest (also in answer to "digest"), and the umpire's mail when a
-// round ends or begins. Like the replies, each is a plain struct filled by the
-// tournament (package store/tournament) with a Text method rendering an
-// embedded template within MaxWidth columns. The standings say of each
-// game only who played it and how it ended; the digest, for the umpire
-// alone, says what every game waits for.
+// Tournament mails, filled by package store/tournament: the standings
+// everyone receives after each finished game (they say of each game only
+// who played it and how it ended), the umpire's daily digest (what every
+// game waits for) and the umpire's mail when a round ends or begins.
 
 // Standings is the tournament's table.
 type Standings struct {
