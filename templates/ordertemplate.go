@@ -325,5 +325,5 @@ func standingLines(side adjudicator.Side, all []adjudicator.SideStanding) []stri
 	}
 	out := commentLines("Standing instructions in force. To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ")
 	out = append(out, "#standing:")
-	return append(out, columns(standingRows(side, st, true))...)
+	return append(out, columns(standingRows(side, st, true), nil)...)
 }

@@ -154,7 +154,7 @@ func (r *Report) landingTemplate(d orderData) string {
 		out = append(out, "  land: []")
 	} else {
 		out = append(out, "  land:")
-		out = append(out, columns(lines)...)
+		out = append(out, columns(lines, nil)...)
 	}
 	d.Lines, d.Setup = out, o.Setup
 	return execute("orders-landing.tmpl", d)

@@ -195,7 +195,7 @@ func (r *Report) ownUnits() []string {
 	if len(rows) == 1 {
 		return nil
 	}
-	return columns(rows)
+	return columns(rows, nil)
 }
 
 func dash(s string) string {
@@ -304,7 +304,7 @@ func (r *Report) enemyUnits() []string {
 		}
 		rows = append(rows, row)
 	}
-	return columns(rows)
+	return columns(rows, nil)
 }
 
 // hiddenCounters lists the anonymous counters by hex (U.S. view only).
@@ -363,7 +363,7 @@ func (r *Report) victoryHexes() []string {
 		}
 		rows = append(rows, []string{vh.Hex.String(), vh.Name, zone, held})
 	}
-	return columns(rows)
+	return columns(rows, nil)
 }
 
 // clearedZones lists the victory zones cleared, with their names.
@@ -416,7 +416,7 @@ func (r *Report) standing() []standingText {
 		if r.View.Side == adjudicator.Umpire {
 			title = sideTitle(ss.Side)
 		}
-		out = append(out, standingText{Title: title, Lines: columns(standingRows(ss.Side, ss.Standing, false))})
+		out = append(out, standingText{Title: title, Lines: columns(standingRows(ss.Side, ss.Standing, false), nil)})
 	}
 	return out
 }

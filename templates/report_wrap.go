@@ -63,8 +63,9 @@ func listLines(head string, items []string) []string {
 }
 
 // columns lays rows out in columns two spaces apart, each as wide as its
-// widest cell; the last column is not padded.
-func columns(rows [][]string) []string {
+// widest cell, its cells padded on the left in the columns right says
+// (nil: none), on the right in the others.
+func columns(rows [][]string, right func(col int) bool) []string {
 	var width []int
 	for _, r := range rows {
 		for i, c := range r {
@@ -81,9 +82,11 @@ func columns(rows [][]string) []string {
 			if i > 0 {
 				b.WriteString("  ")
 			}
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)))
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if right != nil && right(i) {
+				b.WriteString(pad + c)
+			} else {
+				b.WriteString(c + pad)
 			}
 		}
 		out[k] = strings.TrimRight(b.String(), " ")

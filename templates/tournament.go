@@ -99,7 +99,12 @@ func (s Standings) table() []string {
 		row := []string{mark, place, cut(r.Player, 20), played, fmt.Sprint(r.Won), fmt.Sprint(r.Drawn), fmt.Sprint(r.Lost), fmt.Sprint(r.Points)}
 		rows = append(rows, append(row, r.Breaks...))
 	}
-	return alignCells(rows, map[int]bool{2: true})
+	// Numbers to the right; the header's titles are short enough to fit.
+	lines := columns(rows, func(col int) bool { return col != 2 })
+	for i, l := range lines {
+		lines[i] = cut(l, MaxWidth)
+	}
+	return lines
 }
 
 // tieBreakTitle is a tie-break's column title, short so that five fit.
@@ -115,34 +120,6 @@ func tieBreakTitle(tb string) string {
 		return "LATE"
 	}
 	return strings.ToUpper(tb)
-}
-
-// alignCells aligns rows of cells, numbers to the right except in the
-// columns left; the header row's titles are shortened to fit MaxWidth.
-func alignCells(rows [][]string, left map[int]bool) []string {
-	widths := map[int]int{}
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	var out []string
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if left[i] {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(pad + c)
-			}
-		}
-		out = append(out, cut(strings.TrimRight(b.String(), " "), MaxWidth))
-	}
-	return out
 }
 
 // games lists the games over (over) or being played, a line each.
