@@ -50,11 +50,16 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"indent": indentLines,
 	"inc":    func(i int) int { return i + 1 },
 	// For report.tmpl.
-	"casualtyLimit": func() int { return adjudicator.CasualtyLimit },
-	"sideLegend":    sideLegend,
-	"dayNight":      dayNight,
-	"waitPhrase":    WaitPhrase,
-	"setupRule":     setupRule,
+	"casualtyLimit":   func() int { return adjudicator.CasualtyLimit },
+	"sideLegend":      sideLegend,
+	"dayNight":        dayNight,
+	"waitPhrase":      WaitPhrase,
+	"setupRule":       setupRule,
+	"komandorskiTurn": func() int { return adjudicator.KomandorskiTurn },
+	"revealed":        func(b bool) string { return map[bool]string{true: "revealed", false: "face down"}[b] },
+	"lastTurn": func(k *adjudicator.KomandorskiView) int {
+		return adjudicator.Komandorski{Effect: k.Effect, Delay: k.Delay}.LastTurn()
+	},
 }).Funcs(replyFuncs).Funcs(tournamentFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
 
 // execute runs the named template on data.
@@ -178,7 +183,6 @@ type reportText struct {
 	Boxes    []string
 	Victory  []string
 	Cleared  []string
-	Chits    []string
 	Standing []standingText
 	// TemplateName and Template are the order template attached, when
 	// the reader is awaited; Says what it lists and what it does as it
@@ -242,7 +246,6 @@ func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) r
 	d.Boxes = r.enemyBoxes()
 	d.Victory = r.victoryHexes()
 	d.Cleared = r.clearedZones()
-	d.Chits = r.komandorski()
 	d.Standing = r.standing()
 	if awaited {
 		d.TemplateName, d.Template, d.Says = name, body, templateSays[r.Outlook.Wait.Kind]

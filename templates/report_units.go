@@ -351,11 +351,8 @@ func (r *Report) victoryHexes() []string {
 	rows := [][]string{{"hex", "name", "zone", "held by"}}
 	for _, vh := range r.View.VictoryHexes {
 		held := "nobody"
-		switch vh.Held {
-		case adjudicator.US:
-			held = "U.S."
-		case adjudicator.JP:
-			held = "Japanese"
+		if vh.Held != adjudicator.NoSide {
+			held = sideName(vh.Held)
 		}
 		zone := vh.Zone
 		if cleared[vh.Zone] {
@@ -378,34 +375,6 @@ func (r *Report) clearedZones() []string {
 		}
 	}
 	return listLines("Cleared victory zones (rule 10.0): ", zs)
-}
-
-// komandorski tells what the reader knows of the Komandorski chits (rule
-// 12.1).
-func (r *Report) komandorski() []string {
-	k := r.View.Komandorski
-	var s string
-	switch {
-	case k == nil:
-		s = fmt.Sprintf("Komandorski chits (rule 12.1): both lie face down on the %s turn; the effect chit is revealed then.", adjudicator.TurnDate(adjudicator.KomandorskiTurn))
-	case k.Effect != 0 && k.Delay != 0:
-		last := adjudicator.Komandorski{Effect: k.Effect, Delay: k.Delay}.LastTurn()
-		s = fmt.Sprintf("Komandorski chits (rule 12.1): effect May %d%s, delay %s%s: the last turn is turn %d (%s).",
-			k.Effect, revealedText(k.EffectRevealed), Plural(k.Delay, "turn"), revealedText(k.DelayRevealed), last, adjudicator.TurnDate(last))
-		if !k.EffectRevealed || !k.DelayRevealed {
-			s += " The U.S. learns each chit only when it is revealed."
-		}
-	default:
-		s = fmt.Sprintf("Komandorski chits (rule 12.1): effect May %d (revealed); the delay chit is revealed on May %d.", k.Effect, k.Effect)
-	}
-	return wrapLines(s, "", "")
-}
-
-func revealedText(b bool) string {
-	if b {
-		return " (revealed)"
-	}
-	return " (face down)"
 }
 
 // standing lists the standing instructions in force.
