@@ -55,11 +55,9 @@ var eventFuncs = template.FuncMap{
 	"isUS":       func(s adjudicator.Side) bool { return s == adjudicator.US },
 	"isUnknown":  func(k adjudicator.Kind) bool { return k == adjudicator.Unknown },
 	"unit":       firstUnit,
-	"who":        who,
 	"ids":        ids,
 	"named":      named,
 	"countNamed": countNamed,
-	"cause":      cause,
 	"decision":   func() adjudicator.WaitKind { return adjudicator.WaitUSDecision },
 	"waitNoun":   waitNoun,
 	// A refit turn is never a night turn (rule 3.1): its waits say no time.
@@ -246,47 +244,6 @@ func ids(us []adjudicator.EventUnit) string {
 		}
 	}
 	return joinAnd(names)
-}
-
-// who names units by their ids, or, when any of them is an anonymous
-// counter, as counters: "a Japanese counter", "3 Japanese counters" (rule
-// 2.5: a reader who cannot tell one counter sees a stack of counters).
-func who(us []adjudicator.EventUnit) string {
-	if named(us) {
-		return ids(us)
-	}
-	side := adjudicator.JP
-	if len(us) > 0 {
-		side = us[0].Side
-	}
-	if len(us) == 1 {
-		return "a " + sideName(side) + " counter"
-	}
-	return fmt.Sprintf("%d %s counters", len(us), sideName(side))
-}
-
-// cause words what scored the hits of a loss, as the head of its line:
-// "fire on 2717: ", or nothing.
-func cause(c *adjudicator.Cause) string {
-	if c == nil {
-		return ""
-	}
-	var s string
-	switch c.Kind {
-	case adjudicator.CauseFire:
-		s = "fire on " + c.Hex.String()
-	case adjudicator.CauseAir:
-		s = sideName(c.Side) + " air attack on " + c.Hex.String()
-	case adjudicator.CauseFriendlyFire:
-		s = "friendly fire from the " + sideName(c.Side) + " air attack on " + c.Hex.String()
-	case adjudicator.CauseSoftGround:
-		s = fmt.Sprintf("soft ground (rule 8.1.5: %s of 1 or 2)", diceCount(c.Dice))
-	case adjudicator.CauseMelee:
-		s = "melee at " + c.Hex.String()
-	default:
-		return ""
-	}
-	return s + ": "
 }
 
 // staging lists units by the staging box they wait in, boxes in the order
