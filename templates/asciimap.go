@@ -627,8 +627,9 @@ func islandCell(m *adjudicator.Map, h adjudicator.Hex, marker string) string {
 	return fmt.Sprintf("%s%d", mark, m.Level(h))
 }
 
+// islandLegend explains the island map: how to read a hex's place, with
+// an example, what the map leaves out, and the marks.
 func islandLegend(m *adjudicator.Map, cols, rows [2]int, opt MapOptions) string {
-	var b strings.Builder
 	ex := adjudicator.MakeHex(cols[0]|1, (rows[0]+rows[1])/2)
 	for _, v := range m.VictoryHexes {
 		if v.Hex.Col()%2 == 1 && v.Hex.Row() >= rows[0] && v.Hex.Row() <= rows[1] {
@@ -636,41 +637,24 @@ func islandLegend(m *adjudicator.Map, cols, rows [2]int, opt MapOptions) string 
 			break
 		}
 	}
-	fmt.Fprintf(&b, "Find a hex by its column along the top and its row down the side. Even columns are\n")
-	fmt.Fprintf(&b, "numbered on the upper line and their hexes lie on the line of the row number; odd\n")
-	fmt.Fprintf(&b, "columns, numbered on the lower line, sit half a row lower, on the line below it:\n")
 	even := adjudicator.MakeHex(ex.Col()-1, ex.Row())
 	if even.Col() < cols[0] {
 		even = adjudicator.MakeHex(ex.Col()+1, ex.Row())
 	}
-	fmt.Fprintf(&b, "%s is on the line below %d, %s on the line of %d.\n", ex, ex.Row(), even, ex.Row())
+	d := struct {
+		Odd, Even      adjudicator.Hex
+		Strips         int
+		Rows           [2]int
+		Sea            bool
+		Marker, Places string
+	}{Odd: ex, Even: even, Rows: rows, Sea: rows[0] > m.MinRow || rows[1] < m.MaxRow, Places: featureList(m, nil)}
 	if cols[1]-cols[0]+1 > islandMaxCols {
-		fmt.Fprintf(&b, "The map is drawn in strips of at most %d columns, west to east.\n", islandMaxCols)
+		d.Strips = islandMaxCols
 	}
-	if rows[0] > m.MinRow || rows[1] < m.MaxRow {
-		fmt.Fprintf(&b, "Only open sea lies beyond rows %02d-%02d.\n", rows[0], rows[1])
-	}
-	b.WriteString("\n")
-	b.WriteString(`In a hex   its level 0-4 after a mark: * victory hex, A-I landing zone, o lake, ~ river;
-           ~ alone is sea.
-`)
 	if len(opt.Markers) > 0 {
-		b.WriteString("           Units replace the mark and level with their marker, e.g. " + sampleMarker(opt.Markers) + ".\n")
+		d.Marker = sampleMarker(opt.Markers)
 	}
-	b.WriteString(sideLegend("x or ^v"))
-	b.WriteString("\n")
-	b.WriteString(featureList(m, nil))
-	return b.String()
-}
-
-// sideLegend explains the hexside marks; both is how a side that is a
-// slope both ways looks.
-func sideLegend(both string) string {
-	return `Hexsides   # cliff: impassable
-           < > ^ v slope: the arrow points uphill, away from the hex that holds the slope
-           art (` + both + `: up and down both ways)
-           ~ a river crosses     : and . victory zone boundary
-`
+	return execute("island-legend", d)
 }
 
 // sampleMarker returns the marker of the lowest-numbered hex, so that the
@@ -809,13 +793,5 @@ func closeTerrain(m *adjudicator.Map, h adjudicator.Hex) string {
 }
 
 func closeUpLegend(m *adjudicator.Map, g *grid) string {
-	var b strings.Builder
-	b.WriteString(`In a hex   its id (*id* for a victory hex), level 0-4 (~lvl~: a river runs through),
-           then its landing zone and units; ~ ~ ~ is sea.
-`)
-	b.WriteString(sideLegend("<> or ^v"))
-	if s := featureList(m, g.shown); s != "" {
-		b.WriteString("\n" + s)
-	}
-	return b.String()
+	return execute("close-up-legend", featureList(m, g.shown))
 }

@@ -51,7 +51,6 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"inc":    func(i int) int { return i + 1 },
 	// For report.tmpl.
 	"casualtyLimit":   func() int { return adjudicator.CasualtyLimit },
-	"sideLegend":      sideLegend,
 	"dayNight":        dayNight,
 	"waitPhrase":      WaitPhrase,
 	"setupRule":       setupRule,
