@@ -103,15 +103,12 @@ func RenderArea(m *adjudicator.Map, hexes []adjudicator.Hex, margin int, opt Map
 		hi = max(hi, c.Col())
 		addWithin(set, c, margin)
 	}
-	var title strings.Builder
-	head := "Hexes "
 	if margin > 0 {
 		ids[len(ids)-1] += fmt.Sprintf(" and those within %d of them", margin)
 	}
-	writeWrapped(&title, head, ids)
 	focus := adjudicator.MakeHex((lo+hi)/2, 1)
 	g, clipped := closeUpGrid(m, set, focus, opt)
-	return closeUpOf(g, clipped, strings.TrimSuffix(title.String(), "\n"), "fewer hexes", opt)
+	return closeUpOf(g, clipped, strings.Join(listLines("Hexes ", ids), "\n"), "fewer hexes", opt)
 }
 
 // addWithin adds to set the hexes within radius of center, on any map.
@@ -642,11 +639,12 @@ func islandLegend(m *adjudicator.Map, cols, rows [2]int, opt MapOptions) string 
 		even = adjudicator.MakeHex(ex.Col()+1, ex.Row())
 	}
 	d := struct {
-		Odd, Even      adjudicator.Hex
-		Strips         int
-		Rows           [2]int
-		Sea            bool
-		Marker, Places string
+		Odd, Even adjudicator.Hex
+		Strips    int
+		Rows      [2]int
+		Sea       bool
+		Marker    string
+		Places    []string
 	}{Odd: ex, Even: even, Rows: rows, Sea: rows[0] > m.MinRow || rows[1] < m.MaxRow, Places: featureList(m, nil)}
 	if cols[1]-cols[0]+1 > islandMaxCols {
 		d.Strips = islandMaxCols
@@ -671,48 +669,20 @@ func sampleMarker(mk map[adjudicator.Hex]string) string {
 
 // featureList lists the victory hexes and landing zones, or only those in
 // the set when it is not nil.
-func featureList(m *adjudicator.Map, in map[adjudicator.Hex]bool) string {
-	var b strings.Builder
+func featureList(m *adjudicator.Map, in map[adjudicator.Hex]bool) []string {
 	var vh []string
 	for _, v := range m.VictoryHexes {
 		if in == nil || in[v.Hex] {
 			vh = append(vh, fmt.Sprintf("%s %s (zone %s)", v.Hex, v.Name, v.Zone))
 		}
 	}
-	writeWrapped(&b, "Victory hexes: ", vh)
 	var lzs []string
 	for _, lz := range m.LandingZones {
 		if in == nil || in[lz.Hex] || in[lz.Staging] {
 			lzs = append(lzs, fmt.Sprintf("%s %s (%d steps, staging %s)", lz.ID, lz.Hex, lz.Capacity, lz.Staging))
 		}
 	}
-	writeWrapped(&b, "Landing zones: ", lzs)
-	return b.String()
-}
-
-// writeWrapped writes items after head, separated by commas, wrapping
-// lines within MaxWidth and indenting continuation lines under the first
-// item.
-func writeWrapped(b *strings.Builder, head string, items []string) {
-	if len(items) == 0 {
-		return
-	}
-	line := head
-	indent := strings.Repeat(" ", len(head))
-	for i, it := range items {
-		if i < len(items)-1 {
-			it += ","
-		}
-		if len(line)+len(it)+1 > MaxWidth && strings.TrimSpace(line) != "" {
-			b.WriteString(strings.TrimRight(line, " ") + "\n")
-			line = indent
-		}
-		if line != head && line != indent {
-			line += " "
-		}
-		line += it
-	}
-	b.WriteString(line + "\n")
+	return append(listLines("Victory hexes: ", vh), listLines("Landing zones: ", lzs)...)
 }
 
 // Close-up hex size: three inside lines, the first eight characters wide.

@@ -45,7 +45,7 @@ var eventFuncs = template.FuncMap{
 	"route":      route,
 	"hexesAnd":   func(hs []adjudicator.Hex) string { return joinAnd(hexNames(hs)) },
 	"hexesComma": hexesComma,
-	"hex":        func(hs []adjudicator.Hex, i int) adjudicator.Hex { return hexAt(hs, i) },
+	"hex":        elem[adjudicator.Hex],
 	"dice":       dice,
 	"diceCount":  func(ds []adjudicator.EventDie) string { return diceCount(len(ds)) },
 	"mods":       mods,
@@ -54,7 +54,7 @@ var eventFuncs = template.FuncMap{
 	"face":       func(f int) string { return adjudicator.DiceText([]int{f}, 0) },
 	"isUS":       func(s adjudicator.Side) bool { return s == adjudicator.US },
 	"isUnknown":  func(k adjudicator.Kind) bool { return k == adjudicator.Unknown },
-	"unit":       firstUnit,
+	"unit":       func(us []adjudicator.EventUnit) adjudicator.EventUnit { return elem(us, 0) },
 	"ids":        ids,
 	"named":      named,
 	"countNamed": countNamed,
@@ -109,12 +109,7 @@ func pick(n int, one, many string) string {
 }
 
 // diceCount counts dice: "1 die", "4 dice".
-func diceCount(n int) string {
-	if n == 1 {
-		return "1 die"
-	}
-	return fmt.Sprintf("%d dice", n)
-}
+func diceCount(n int) string { return fmt.Sprintf("%d %s", n, pick(n, "die", "dice")) }
 
 // joinAnd joins names as "a", "a and b", "a, b and c".
 func joinAnd(names []string) string {
@@ -139,12 +134,13 @@ func hexNames(hs []adjudicator.Hex) []string {
 // hexesComma writes hexes as "2717, 2718".
 func hexesComma(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), ", ") }
 
-// hexAt returns hs[i], or the zero hex.
-func hexAt(hs []adjudicator.Hex, i int) adjudicator.Hex {
-	if i < 0 || i >= len(hs) {
-		return 0
+// elem returns xs[i], or the zero value when there is none.
+func elem[T any](xs []T, i int) T {
+	if i < 0 || i >= len(xs) {
+		var zero T
+		return zero
 	}
-	return hs[i]
+	return xs[i]
 }
 
 // route writes hexes as "2821→2720→2719".
@@ -206,23 +202,8 @@ func airMods(ms []adjudicator.Modifier) string {
 	return strings.Join(parts, " ")
 }
 
-// firstUnit returns the one unit an event is about, or a zero unit.
-func firstUnit(us []adjudicator.EventUnit) adjudicator.EventUnit {
-	if len(us) == 0 {
-		return adjudicator.EventUnit{}
-	}
-	return us[0]
-}
-
 // named reports whether every unit is named (none is an anonymous counter).
-func named(us []adjudicator.EventUnit) bool {
-	for _, u := range us {
-		if u.ID == "" {
-			return false
-		}
-	}
-	return true
-}
+func named(us []adjudicator.EventUnit) bool { return countNamed(us) == len(us) }
 
 // countNamed counts the named units.
 func countNamed(us []adjudicator.EventUnit) int {
@@ -270,7 +251,7 @@ func staging(us []adjudicator.EventUnit) string {
 func moves(us []adjudicator.EventUnit, from []adjudicator.Hex) string {
 	parts := make([]string, len(us))
 	for i, u := range us {
-		parts[i] = fmt.Sprintf("%s from %s to %s", u.ID, hexAt(from, i), u.Hex)
+		parts[i] = fmt.Sprintf("%s from %s to %s", u.ID, elem(from, i), u.Hex)
 	}
 	return joinAnd(parts)
 }

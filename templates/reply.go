@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -239,12 +240,7 @@ func (r Refused) Text() string {
 	}
 	lines := strings.Split(strings.ReplaceAll(string(r.File), "\r\n", "\n"), "\n")
 	errs := slices.Clone(r.Errors)
-	slices.SortStableFunc(errs, func(a, b LineError) int {
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		return a.Col - b.Col
-	})
+	slices.SortStableFunc(errs, func(a, b LineError) int { return cmp.Or(a.Line-b.Line, a.Col-b.Col) })
 	more := max(len(errs)-MaxListed, 0)
 	errs = errs[:len(errs)-more]
 	var qs []quoted

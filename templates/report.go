@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"strings"
 	"text/template"
 	"time"
 
@@ -59,7 +60,7 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"lastTurn": func(k *adjudicator.KomandorskiView) int {
 		return adjudicator.Komandorski{Effect: k.Effect, Delay: k.Delay}.LastTurn()
 	},
-}).Funcs(replyFuncs).Funcs(tournamentFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
+}).Funcs(replyFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
 
 // execute runs the named template on data.
 func execute(name string, data any) string {
@@ -279,15 +280,23 @@ func (r *Report) deadline() string {
 	return DeadlineText(r.Game.Deadline, r.Game.Zone)
 }
 
-// DeadlineText writes a time as the replies do: in UTC, and in zone when
-// it is another.
-func DeadlineText(t time.Time, zone *time.Location) string {
+// DeadlineText writes a time as the replies do: in UTC, and in each other
+// zone given (the reader's, the umpire's); empty for the zero time.
+func DeadlineText(t time.Time, zones ...*time.Location) string {
 	if t.IsZero() {
 		return ""
 	}
+	var local []string
+	seen := map[string]bool{"UTC": true}
+	for _, z := range zones {
+		if z != nil && !seen[z.String()] {
+			seen[z.String()] = true
+			local = append(local, fmt.Sprintf("%s in %s", t.In(z).Format("Mon 2 Jan 15:04 MST"), z))
+		}
+	}
 	s := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
-	if zone != nil && zone != time.UTC {
-		s += fmt.Sprintf(" (%s in %s)", t.In(zone).Format("Mon 2 Jan 15:04 MST"), zone)
+	if len(local) > 0 {
+		s += " (" + strings.Join(local, "; ") + ")"
 	}
 	return s
 }

@@ -18,33 +18,6 @@ type markerSet struct {
 	island, close map[adjudicator.Hex]string
 }
 
-// hexCount is what a view shows in one hex: units by side, face-down ones
-// among them, and anonymous counters.
-type hexCount struct {
-	us, jp, down, hidden int
-}
-
-// counts tallies what the view shows in each hex.
-func counts(v *adjudicator.View) map[adjudicator.Hex]*hexCount {
-	out := map[adjudicator.Hex]*hexCount{}
-	for _, h := range v.Hexes() {
-		units, hidden := v.At(h)
-		c := &hexCount{hidden: hidden}
-		for _, u := range units {
-			if u.Side == adjudicator.US {
-				c.us++
-			} else {
-				c.jp++
-				if u.FaceDown {
-					c.down++
-				}
-			}
-		}
-		out[h] = c
-	}
-	return out
-}
-
 // markers returns the unit markers of every hex the view shows: a side's
 // letter and how many units stand there, "?" and a count for a hex of
 // anonymous counters only (rule 2.5). A hex of face-up Japanese units and
@@ -52,23 +25,35 @@ func counts(v *adjudicator.View) map[adjudicator.Hex]*hexCount {
 // close-up tells them apart.
 func (r *Report) markers() markerSet {
 	ms := markerSet{island: map[adjudicator.Hex]string{}, close: map[adjudicator.Hex]string{}}
-	for h, c := range counts(r.View) {
+	for _, h := range r.View.Hexes() {
+		units, hidden := r.View.At(h)
+		us, jp, down := 0, 0, 0
+		for _, u := range units {
+			switch {
+			case u.Side == adjudicator.US:
+				us++
+			case u.FaceDown:
+				jp, down = jp+1, down+1
+			default:
+				jp++
+			}
+		}
 		switch {
-		case c.us > 0:
-			ms.island[h] = short("U", c.us)
-			ms.close[h] = fmt.Sprintf("U%d", c.us)
-		case c.jp > 0:
-			ms.island[h] = short("J", c.jp+c.hidden)
-			ms.close[h] = fmt.Sprintf("J%d", c.jp)
-			if c.hidden > 0 {
-				ms.close[h] += fmt.Sprintf(" ?%d", c.hidden)
+		case us > 0:
+			ms.island[h] = short("U", us)
+			ms.close[h] = fmt.Sprintf("U%d", us)
+		case jp > 0:
+			ms.island[h] = short("J", jp+hidden)
+			ms.close[h] = fmt.Sprintf("J%d", jp)
+			if hidden > 0 {
+				ms.close[h] += fmt.Sprintf(" ?%d", hidden)
 			}
-			if c.down > 0 && c.down < c.jp {
-				ms.close[h] = fmt.Sprintf("J%d %dd", c.jp, c.down)
+			if down > 0 && down < jp {
+				ms.close[h] = fmt.Sprintf("J%d %dd", jp, down)
 			}
-		case c.hidden > 0:
-			ms.island[h] = short("?", c.hidden)
-			ms.close[h] = fmt.Sprintf("?%d", c.hidden)
+		case hidden > 0:
+			ms.island[h] = short("?", hidden)
+			ms.close[h] = fmt.Sprintf("?%d", hidden)
 		}
 	}
 	return ms

@@ -57,9 +57,23 @@ func listLines(head string, items []string) []string {
 	if len(items) == 0 {
 		return nil
 	}
-	var b strings.Builder
-	writeWrapped(&b, head, items)
-	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	var out []string
+	line := head
+	indent := strings.Repeat(" ", len(head))
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		if len(line)+len(it)+1 > MaxWidth && strings.TrimSpace(line) != "" {
+			out = append(out, strings.TrimRight(line, " "))
+			line = indent
+		}
+		if line != head && line != indent {
+			line += " "
+		}
+		line += it
+	}
+	return append(out, line)
 }
 
 // columns lays rows out in columns two spaces apart, each as wide as its

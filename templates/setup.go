@@ -20,9 +20,7 @@ var setupFuncs = template.FuncMap{
 	"vpValues":      vpValues,
 	"vpCancelled":   vpCancelled,
 	"vpScore":       vpScore,
-	"isSetup": func(k adjudicator.WaitKind) bool {
-		return k == adjudicator.WaitJPSetup || k == adjudicator.WaitUSLanding
-	},
+	"isSetup":       isSetupWait,
 }
 
 // setupRule names a side's setup with its rule: "the historic setup (rule

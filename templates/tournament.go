@@ -216,27 +216,6 @@ func (d Digest) Text() string {
 	}{d, d.Standings.table(), d.Round >= d.Rounds})
 }
 
-// tournamentFuncs are the helpers the tournament templates add.
-var tournamentFuncs = map[string]any{
-	// whenIn writes a time in UTC and in each other zone given.
-	"whenIn": func(t time.Time, zones ...*time.Location) string {
-		s := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
-		var local []string
-		seen := map[string]bool{"UTC": true}
-		for _, z := range zones {
-			if z == nil || seen[z.String()] {
-				continue
-			}
-			seen[z.String()] = true
-			local = append(local, fmt.Sprintf("%s in %s", t.In(z).Format("Mon 2 Jan 15:04 MST"), z))
-		}
-		if len(local) > 0 {
-			s += " (" + strings.Join(local, "; ") + ")"
-		}
-		return s
-	},
-}
-
 // Subject is the digest's subject line.
 func (d Digest) Subject() string {
 	zone := d.Zone
