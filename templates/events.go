@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"embed"
 	"fmt"
 	"strings"
@@ -175,12 +176,7 @@ var modLines = map[adjudicator.ModifierLine]string{
 }
 
 // modLine words one modifier line.
-func modLine(l adjudicator.ModifierLine) string {
-	if w, ok := modLines[l]; ok {
-		return w
-	}
-	return string(l)
-}
+func modLine(l adjudicator.ModifierLine) string { return cmp.Or(modLines[l], string(l)) }
 
 // mods lists to-hit modifiers as the 8.3 table writes them: "-1 fog, +1
 // surrounded on 5 sides (rule 6.2)".

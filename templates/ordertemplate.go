@@ -50,8 +50,9 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 		return name, execute("orders-refit.tmpl", d), true
 	default:
 		d.Units = r.unitBlocks()
-		d.Air = r.airBlock()
-		d.Yamasaki = r.yamasakiBlock()
+		d.Air, d.AirAt = r.airTarget()
+		y := r.Outlook.Yamasaki
+		d.Yamasaki = r.View.Side == adjudicator.JP && y != nil && y.Available
 		return name, execute("orders-actions.tmpl", d), true
 	}
 }
@@ -92,8 +93,11 @@ type orderData struct {
 	Wait     string
 	Token    string
 	Units    [][]string
-	Air      []string
-	Yamasaki []string
+	// Air is the side's air factors, AirAt the hex of the air order
+	// shown (0: none); Yamasaki, whether he may lead his charge now.
+	Air      int
+	AirAt    adjudicator.Hex
+	Yamasaki bool
 	Refit    []string
 	Lines    []string // the setup or landing orders
 	Standing []string
@@ -279,39 +283,21 @@ func (r *Report) whoIsIn(h adjudicator.Hex) string {
 	return strings.Join(parts, ", ")
 }
 
-// airBlock offers the side's air attacks (rule 8.1.6) when it has airpower.
-func (r *Report) airBlock() []string {
+// airTarget returns the side's air factors (rule 8.1.6) and a hex
+// holding enemy units for the example air order; no hex when either is
+// lacking.
+func (r *Report) airTarget() (int, adjudicator.Hex) {
 	n := r.View.Air.US
 	if r.View.Side == adjudicator.JP {
 		n = r.View.Air.JP
 	}
-	if n == 0 {
-		return nil
-	}
-	var enemy []adjudicator.Hex
 	for _, h := range r.View.Hexes() {
 		units, hidden := r.View.At(h)
-		if hidden > 0 || (len(units) > 0 && units[0].Side != r.View.Side) {
-			enemy = append(enemy, h)
+		if n > 0 && (hidden > 0 || (len(units) > 0 && units[0].Side != r.View.Side)) {
+			return n, h
 		}
 	}
-	if len(enemy) == 0 {
-		return nil
-	}
-	out := commentLines(fmt.Sprintf(
-		"Air attacks (rule 8.1.6): you have %s this turn. Announce them all in one air order, each at a hex holding enemy units, like the line below; a factor is one die. A modified die of 2 or less hits your own unit nearest the target. Factors not announced are lost.",
-		Plural(n, "factor")), "  # ")
-	return append(out, fmt.Sprintf("  #- air: [{hex: %s, factors: %d}]", enemy[0], n))
-}
-
-// yamasakiBlock tells the Japanese when Colonel Yamasaki may lead his
-// charge (rule 11.3).
-func (r *Report) yamasakiBlock() []string {
-	y := r.Outlook.Yamasaki
-	if r.View.Side != adjudicator.JP || y == nil || !y.Available {
-		return nil
-	}
-	return commentLines("Colonel Yamasaki may lead his charge now (rule 11.3), once a game: an order yamasaki: {hex: HEX, moves: [{unit: ID, path: [...]}]} moves the units of one hex with twice their MP, through U.S. zones of control and into U.S.-held hexes, which they assault.", "  # ")
+	return n, 0
 }
 
 // standingLines is the commented standing: section holding the

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"fmt"
 	"strings"
@@ -73,12 +74,7 @@ func execute(name string, data any) string {
 	return b.String()
 }
 
-func (r *Report) gameMap() *adjudicator.Map {
-	if r.Map == nil {
-		return adjudicator.BuiltinMap()
-	}
-	return r.Map
-}
+func (r *Report) gameMap() *adjudicator.Map { return cmp.Or(r.Map, adjudicator.BuiltinMap()) }
 
 // awaited reports whether the game waits for this report's reader.
 func (r *Report) awaited() bool {

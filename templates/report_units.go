@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -161,7 +162,7 @@ func (r *Report) ownUnits() []string {
 	}
 	rows := [][]string{head}
 	for _, u := range r.Outlook.Units {
-		row := []string{u.ID, u.Hex.String(), fmt.Sprintf("%d of %d", u.Steps, u.MaxSteps), dash(u.Supply), yes(u.EnemyZOC), mpText(u), doneText(u)}
+		row := []string{u.ID, u.Hex.String(), fmt.Sprintf("%d of %d", u.Steps, u.MaxSteps), cmp.Or(u.Supply, "-"), yes(u.EnemyZOC), mpText(u), doneText(u)}
 		if side != adjudicator.US {
 			face := ""
 			if u.Side == adjudicator.JP {
@@ -181,13 +182,6 @@ func (r *Report) ownUnits() []string {
 		return nil
 	}
 	return columns(rows, nil)
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 func yes(b bool) string {
@@ -221,19 +215,13 @@ func boxTitle(box string) string {
 	if z, ok := strings.CutPrefix(box, adjudicator.BoxStagingPrefix); ok {
 		return "Staging box " + z
 	}
-	switch box {
-	case adjudicator.BoxReinforcements:
-		return "Reinforcements box"
-	case adjudicator.BoxPool:
-		return "Pool of infantry"
-	case adjudicator.BoxOffMap:
-		return "Unknown units set aside off the map"
-	case adjudicator.BoxEliminated:
-		return "Eliminated"
-	case adjudicator.BoxUnused:
-		return "Not in play yet (independent units and depots)"
-	}
-	return box
+	return cmp.Or(map[string]string{
+		adjudicator.BoxReinforcements: "Reinforcements box",
+		adjudicator.BoxPool:           "Pool of infantry",
+		adjudicator.BoxOffMap:         "Unknown units set aside off the map",
+		adjudicator.BoxEliminated:     "Eliminated",
+		adjudicator.BoxUnused:         "Not in play yet (independent units and depots)",
+	}[box], box)
 }
 
 // offMap lists the reader's units off the map, by box: ids, except for the

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -109,17 +110,8 @@ func (s Standings) table() []string {
 
 // tieBreakTitle is a tie-break's column title, short so that five fit.
 func tieBreakTitle(tb string) string {
-	switch tb {
-	case "head-to-head":
-		return "H2H"
-	case "sonneborn-berger":
-		return "S-B"
-	case "buchholz":
-		return "BUCHH"
-	case "lateness":
-		return "LATE"
-	}
-	return strings.ToUpper(tb)
+	short := map[string]string{"head-to-head": "H2H", "sonneborn-berger": "S-B", "buchholz": "BUCHH", "lateness": "LATE"}
+	return cmp.Or(short[tb], strings.ToUpper(tb))
 }
 
 // games lists the games over (over) or being played, a line each.
