@@ -62,17 +62,8 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 // setup wait the outlook lists the setup options.
 func (r *Report) hasOrderTemplate() bool {
 	k := r.Outlook.Wait.Kind
-	return r.awaited() && hasTemplate(k) && (!isSetupWait(k) || r.Outlook.Setup != nil)
-}
-
-// hasTemplate reports whether orders of kind k have a template.
-func hasTemplate(k adjudicator.WaitKind) bool {
-	switch k {
-	case adjudicator.WaitUSDecision, adjudicator.WaitActions, adjudicator.WaitUSRefit, adjudicator.WaitJPRefit,
-		adjudicator.WaitJPSetup, adjudicator.WaitUSLanding:
-		return true
-	}
-	return false
+	_, ok := templateSays[k]
+	return r.awaited() && ok && (!isSetupWait(k) || r.Outlook.Setup != nil)
 }
 
 // isSetupWait reports whether k is one of the setup waits of rule 12.
@@ -116,10 +107,10 @@ func (r *Report) refitLines() []string {
 	}
 	part := func(head, explain string, n int) {
 		if n == 0 {
-			out = append(out, commentLines(explain+" Nothing may be ordered now.", "#  # ")...)
+			out = append(out, wrapLines(explain+" Nothing may be ordered now.", "#  # ", "#  # ")...)
 			return
 		}
-		out = append(out, commentLines(explain, "#  # ")...)
+		out = append(out, wrapLines(explain, "#  # ", "#  # ")...)
 		out = append(out, "#  "+head+":")
 	}
 	if r.View.Side == adjudicator.US {
@@ -156,11 +147,6 @@ func (r *Report) refitLines() []string {
 	return out
 }
 
-// commentLines wraps text as YAML comment lines starting with prefix.
-func commentLines(text, prefix string) []string {
-	return wrapLines(text, prefix, prefix)
-}
-
 // unitBlocks is one commented block per unit of the reader on the map:
 // where it stands, then each kind of order it may give, the choices listed
 // and one ready to use.
@@ -185,9 +171,9 @@ func (r *Report) unitBlocks() [][]string {
 		if st.FaceDown {
 			head += ", face down"
 		}
-		block := commentLines(head, "  # ")
+		block := wrapLines(head, "  # ", "  # ")
 		if uo.Idle != "" {
-			block = append(block, commentLines("Nothing to do now: "+uo.Idle+".", "  #   ")...)
+			block = append(block, wrapLines("Nothing to do now: "+uo.Idle+".", "  #   ", "  #   ")...)
 			out = append(out, block)
 			continue
 		}
@@ -309,7 +295,7 @@ func standingLines(side adjudicator.Side, all []adjudicator.SideStanding) []stri
 			st = ss.Standing
 		}
 	}
-	out := commentLines("Standing instructions in force. To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ")
+	out := wrapLines("Standing instructions in force. To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ", "# ")
 	out = append(out, "#standing:")
 	return append(out, columns(standingRows(side, st, true), nil)...)
 }

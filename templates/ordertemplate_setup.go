@@ -20,7 +20,7 @@ import (
 func (r *Report) setupTemplate(d orderData) string {
 	o := r.Outlook.Setup
 	var out []string
-	note := func(text string) { out = append(out, commentLines(text, "  # ")...) }
+	note := func(text string) { out = append(out, wrapLines(text, "  # ", "  # ")...) }
 	if o.Setup == adjudicator.SetupHistoric {
 		note("The historic setup has placed your units (rule 12.3): list only the value chits under vp:.")
 	}
@@ -33,23 +33,23 @@ func (r *Report) setupTemplate(d orderData) string {
 				"to a landing zone, one to a hex (rule 12.4), in any of these %s:", strings.Join(g.Units, ", "), Plural(len(g.Hexes), "hex"))
 		default:
 			what = fmt.Sprintf("The %s guns (%s) set up face down, at most three guns a hex (rule 4.2), in any of these %s:",
-				gunName(g.Class), strings.Join(g.Units, ", "), Plural(len(g.Hexes), "hex"))
+				strings.TrimPrefix(g.Class, "jp-"), strings.Join(g.Units, ", "), Plural(len(g.Hexes), "hex"))
 			if g.Class == "jp-75mm" {
 				what = strings.TrimSuffix(what, ":") + ", at least one in each:"
 			}
 		}
-		place = append(place, commentLines(what, "  # ")...)
+		place = append(place, wrapLines(what, "  # ", "  # ")...)
 		place = append(place, commentList("  #   ", hexRanges(g.Hexes))...)
 	}
 	if len(o.Cover) > 0 {
-		place = append(place, commentLines("Each of these landing zones needs two Unknown units two or three hexes "+
-			"away (rule 12.4); the hexes that count for each:", "  # ")...)
+		place = append(place, wrapLines("Each of these landing zones needs two Unknown units two or three hexes "+
+			"away (rule 12.4); the hexes that count for each:", "  # ", "  # ")...)
 		for _, c := range o.Cover {
 			place = append(place, commentList(fmt.Sprintf("  #   zone %s (%s): ", c.Zone, c.Hex), hexRanges(c.Hexes))...)
 		}
 	}
 	if o.PerFront > 0 {
-		place = append(place, commentLines(fmt.Sprintf("%d Unknown units set up on each front, north and south (RULINGS.md R65).", o.PerFront), "  # ")...)
+		place = append(place, wrapLines(fmt.Sprintf("%d Unknown units set up on each front, north and south (RULINGS.md R65).", o.PerFront), "  # ", "  # ")...)
 	}
 	if len(o.Place) > 0 {
 		out = append(out, place...)
@@ -83,17 +83,12 @@ func (r *Report) setupTemplate(d orderData) string {
 	return execute("orders-setup.tmpl", d)
 }
 
-// gunName names a class of Japanese guns: "20mm".
-func gunName(class string) string {
-	return strings.TrimPrefix(class, "jp-")
-}
-
 // landingTemplate lays out the U.S. landing orders.
 func (r *Report) landingTemplate(d orderData) string {
 	o := r.Outlook.Setup
 	m := r.gameMap()
 	var out []string
-	note := func(text string) { out = append(out, commentLines(text, "  # ")...) }
+	note := func(text string) { out = append(out, wrapLines(text, "  # ", "  # ")...) }
 	if len(o.Fixed) > 0 {
 		byZone := map[string][]string{}
 		var zones []string

@@ -48,9 +48,8 @@ var tmplFS embed.FS
 
 // tmpl holds every embedded template, parsed once.
 var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-	"wrap":   wrapText,
-	"indent": indentLines,
-	"inc":    func(i int) int { return i + 1 },
+	"wrap": wrapText,
+	"inc":  func(i int) int { return i + 1 },
 	// For report.tmpl.
 	"casualtyLimit":   func() int { return adjudicator.CasualtyLimit },
 	"dayNight":        dayNight,
@@ -202,8 +201,8 @@ type standingText struct {
 	Lines []string
 }
 
-// templateSays is, for each wait with an order template, what the
-// template lists and what it does when mailed back unchanged.
+// templateSays names the waits that have an order template, and says
+// what each template lists and what it does when mailed back unchanged.
 var templateSays = map[adjudicator.WaitKind][2]string{
 	adjudicator.WaitActions:    {"it lists what each of your units may do now", "does nothing"},
 	adjudicator.WaitUSDecision: {"it asks whether this is a refit turn and whether it is fought by night", "does nothing"},

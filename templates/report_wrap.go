@@ -40,17 +40,6 @@ func wrapText(first, rest, text string) string {
 	return strings.Join(wrapLines(text, first, rest), "\n")
 }
 
-// indentLines puts prefix before every non-empty line of text.
-func indentLines(prefix, text string) string {
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = prefix + l
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
 // listLines writes items after head, separated by commas, within
 // MaxWidth, continuation lines indented under the first item.
 func listLines(head string, items []string) []string {
