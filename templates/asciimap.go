@@ -1,7 +1,6 @@
 // The ASCII map renderer draws from a Map and an optional list of
 // per-hex markers that the caller has already filtered for the reader's side;
-// it never sees a game state, so it cannot leak what fog of war hides
-//.
+// it never sees a game state, so it cannot leak what fog of war hides.
 //
 // Both maps draw real flat-topped hex outlines in the grid of the printed
 // map: odd columns sit half a hex lower than even ones. The island map uses
@@ -323,22 +322,17 @@ func (g *grid) drawSides() *canvas {
 			if !g.shown[h] {
 				continue
 			}
+			// Each side in the style of what lies on it.
 			for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
-				g.drawSide(c, h, d)
+				ps := g.side(h, d)
+				chars := g.sideChars(h, h.Step(d), d, len(ps))
+				for i, p := range ps {
+					c.putByte(p.x, p.y, chars[i])
+				}
 			}
 		}
 	}
 	return c
-}
-
-// drawSide draws the hexside of h facing d in the style of what lies on it.
-func (g *grid) drawSide(c *canvas, h adjudicator.Hex, d adjudicator.Direction) {
-	ps := g.side(h, d)
-	n := h.Step(d)
-	chars := g.sideChars(h, n, d, len(ps))
-	for i, p := range ps {
-		c.putByte(p.x, p.y, chars[i])
-	}
 }
 
 // sideChars returns the n characters for the side between h and its

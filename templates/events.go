@@ -266,10 +266,7 @@ func placed(us []adjudicator.EventUnit) string {
 func counterCounts(hs []adjudicator.Hex, counts []int) string {
 	parts := make([]string, len(hs))
 	for i, h := range hs {
-		n := 0
-		if i < len(counts) {
-			n = counts[i]
-		}
+		n := elem(counts, i)
 		what := "no Japanese counter"
 		if n > 0 {
 			what = Plural(n, "Japanese counter")

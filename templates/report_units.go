@@ -79,22 +79,14 @@ type area struct {
 // zone of control is covered by one, with as few close-ups as a greedy
 // choice of centres finds.
 func (r *Report) closeUps() []area {
-	fought := map[adjudicator.Hex]bool{}
+	fought, zoc, focus := map[adjudicator.Hex]bool{}, map[adjudicator.Hex]bool{}, map[adjudicator.Hex]bool{}
 	for _, h := range foughtHexes(r.Events) {
-		fought[h] = true
+		fought[h], focus[h] = true, true
 	}
-	zoc := map[adjudicator.Hex]bool{}
 	for _, u := range r.Outlook.Units {
 		if u.EnemyZOC {
-			zoc[u.Hex] = true
+			zoc[u.Hex], focus[u.Hex] = true, true
 		}
-	}
-	focus := map[adjudicator.Hex]bool{}
-	for h := range fought {
-		focus[h] = true
-	}
-	for h := range zoc {
-		focus[h] = true
 	}
 	cands := slices.Sorted(maps.Keys(focus))
 	var out []area

@@ -39,10 +39,7 @@ func setupCounts(hs []adjudicator.Hex, counts []int) string {
 	total := 0
 	parts := make([]string, len(hs))
 	for i, h := range hs {
-		n := 0
-		if i < len(counts) {
-			n = counts[i]
-		}
+		n := elem(counts, i)
 		total += n
 		parts[i] = fmt.Sprintf("%s %d", h, n)
 	}
