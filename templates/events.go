@@ -92,11 +92,8 @@ func waitNoun(k adjudicator.WaitKind) string {
 
 // sideName names a side as the rules do: "U.S.", "Japanese".
 func sideName(s adjudicator.Side) string {
-	switch s {
-	case adjudicator.US:
-		return "U.S."
-	case adjudicator.JP:
-		return "Japanese"
+	if s == adjudicator.US || s == adjudicator.JP {
+		return sideTitle(s)
 	}
 	return s.String()
 }
