@@ -118,9 +118,12 @@ func TestRefusalQuotesTheLine(t *testing.T) {
 	m := h.message(usAddr, "orders")
 	m.Orders = []byte(raw)
 	r := mailTo(t, h.send(m), usAddr)
-	mustContain(t, "the refusal", r.Text, "line 7, column 5:", "7:5:", "     7 |   - jump: {unit: x}\n", "       |     ^\n",
+	mustContain(t, "the refusal", r.Text, "line 7, column 5:", "     7 |   - jump: {unit: x}\n", "       |     ^\n",
 		"WHAT TO DO", "Correct every line above")
 	if strings.Contains(r.Text, h.tokens[adjudicator.US]) {
 		t.Error("the refusal quotes the token")
+	}
+	if strings.Contains(r.Text, "7:5:") {
+		t.Error("the refusal gives the place twice, as line 7, column 5 and as 7:5:")
 	}
 }

@@ -191,9 +191,7 @@ func refused(game, subject string, why templates.Notice, ps []store.Problem, fil
 			reasons = append(reasons, p.Msg)
 			continue
 		}
-		// The message keeps the line:col: prefix players and their tools
-		// search for, besides the template's own words for the place.
-		r.Errors = append(r.Errors, templates.LineError{Line: p.Line, Col: max(p.Col, 1), Msg: p.String()})
+		r.Errors = append(r.Errors, templates.LineError{Line: p.Line, Col: max(p.Col, 1), Msg: p.Msg})
 	}
 	for i, m := range reasons {
 		if m != "" && m[len(m)-1] != '.' {
