@@ -127,3 +127,32 @@ func TestRefusalQuotesTheLine(t *testing.T) {
 		t.Error("the refusal gives the place twice, as line 7, column 5 and as 7:5:")
 	}
 }
+
+// A line refused because of an earlier line of the same file cites that
+// line: here a unit moved twice, the second time after it had acted.
+func TestRefusalCitesTheEarlierLine(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.play(nil)
+	st := h.state()
+	var move *adjudicator.Move
+	for _, u := range st.OnMap() {
+		if u.Side() != adjudicator.US || move != nil {
+			continue
+		}
+		for _, n := range u.Hex.Neighbours() {
+			m := &adjudicator.Move{Unit: u.ID, Path: []adjudicator.Hex{n}}
+			if adjudicator.CheckActions(st, adjudicator.Orders{Side: adjudicator.US, Actions: []adjudicator.Action{{Move: m}}}) == nil {
+				move = m
+				break
+			}
+		}
+	}
+	if move == nil {
+		t.Fatal("no U.S. unit can move a hex")
+	}
+	line := fmt.Sprintf("  - move: {unit: %s, path: [%s]}\n", move.Unit, move.Path[0])
+	m := h.message(usAddr, "orders")
+	m.Orders = fmt.Appendf(nil, "game: g1\nside: us\nturn: 1\nwait: actions\ntoken: %s\nactions:\n%s%s", h.tokens[adjudicator.US], line, line)
+	r := mailTo(t, h.send(m), usAddr)
+	mustContain(t, "the refusal", r.Text, "line 8, column", move.Unit+" moved on line 7, earlier in this file")
+}

@@ -209,7 +209,7 @@ func located(f *orders.File, ps []adjudicator.Problem) []store.Problem {
 	out := make([]store.Problem, len(ps))
 	for i, p := range ps {
 		line, col := f.Locate(p)
-		out[i] = store.Problem{Line: line, Col: col, Msg: p.Msg}
+		out[i] = store.Problem{Line: line, Col: col, Msg: f.Message(p)}
 	}
 	return out
 }
