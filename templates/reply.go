@@ -331,17 +331,27 @@ func renderReply(name string, data any) string {
 // U.S. actions of turn 3 (May 13)".
 func WaitPhrase(w adjudicator.Wait) string { return waitPhrase(w) }
 
+// hours writes a duration in words, to the minute: "2 days", "31 hours",
+// "5 hours 20 minutes", "20 minutes".
+func hours(d time.Duration) string {
+	m := int(d.Round(time.Minute) / time.Minute)
+	h, m := m/60, m%60
+	switch {
+	case m == 0 && h%24 == 0 && h >= 48:
+		return fmt.Sprintf("%d days", h/24)
+	case m == 0:
+		return plural(h, "hour")
+	case h == 0:
+		return plural(m, "minute")
+	}
+	return plural(h, "hour") + " " + plural(m, "minute")
+}
+
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
 	"side": func(s adjudicator.Side) string { return sideTitle(s) },
 	"when": func(t time.Time, zone *time.Location) string { return deadlineText(t, zone) },
-	"hours": func(d time.Duration) string {
-		h := int(d.Round(time.Hour) / time.Hour)
-		if h%24 == 0 && h >= 48 {
-			return fmt.Sprintf("%d days", h/24)
-		}
-		return plural(h, "hour")
-	},
+	"hours": hours,
 	"date":   adjudicator.TurnDate,
 	"plural": plural,
 	"ago": func(t time.Time) string {

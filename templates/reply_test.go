@@ -165,7 +165,7 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 		"answer-reveal": Answer{Game: "g1", Command: "reveal", Says: []Notice{{Kind: "you-reveal", Seed: testSeed, Commitment: commit}}},
 		"answer-absent": Answer{Game: "g1", Command: "absent", Says: []Notice{{Kind: "you-absent", At: deadline}, {Kind: "you-deadline", At: deadline.Add(72 * time.Hour)}},
 			Next: "the U.S. actions of turn 3 (May 13)", Deadline: deadline.Add(72 * time.Hour)},
-		"answer-takeback": Answer{Game: "g1", Command: "takeback", Says: []Notice{{Kind: "you-takeback", Side: adjudicator.US, At: deadline}},
+		"answer-takeback": Answer{Game: "g1", Command: "takeback", Says: []Notice{{Kind: "you-takeback", Side: adjudicator.US, Other: adjudicator.JP, Turn: 4, Wait: adjudicator.WaitActions, Entry: 12, At: deadline}},
 			Next: "the Japanese actions of turn 3 (May 13)", Deadline: deadline},
 		"notdone-only-umpire": NotDone{Game: "g1", Command: "pause", Why: Notice{Kind: "why-only-umpire", Command: "pause"}},
 		"notdone-absent-long": NotDone{Game: "g1", Command: "absent", Why: Notice{Kind: "why-absent-long", Duration: 14 * 24 * time.Hour, At: deadline}},
@@ -270,4 +270,16 @@ func TestNoticeSentences(t *testing.T) {
 	}
 	checkColumns(t, "notices", b.String())
 	golden(t, "reply-notice-sentences.txt", b.String())
+}
+
+// Durations are written in words, never as Go prints them (192h0m0s).
+func TestHoursInWords(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		192 * time.Hour: "8 days", 31 * time.Hour: "31 hours", time.Hour: "1 hour",
+		5*time.Hour + 20*time.Minute: "5 hours 20 minutes", 20 * time.Minute: "20 minutes", 90 * time.Second: "2 minutes",
+	} {
+		if got := hours(d); got != want {
+			t.Errorf("hours(%v) = %q, want %q", d, got, want)
+		}
+	}
 }

@@ -700,7 +700,7 @@ func cmdTakeback(c *call) error {
 	c.refresh()
 	c.tell(c.side.Enemy(), n, expires)
 	c.tell(adjudicator.Umpire, n, expires)
-	c.say("you-takeback", templates.Notice{Side: c.side, At: expires})
+	c.say("you-takeback", n)
 	return c.rec.save(c.t)
 }
 
