@@ -349,9 +349,9 @@ func hours(d time.Duration) string {
 
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
-	"side": func(s adjudicator.Side) string { return sideTitle(s) },
-	"when": func(t time.Time, zone *time.Location) string { return deadlineText(t, zone) },
-	"hours": hours,
+	"side":   func(s adjudicator.Side) string { return sideTitle(s) },
+	"when":   func(t time.Time, zone *time.Location) string { return deadlineText(t, zone) },
+	"hours":  hours,
 	"date":   adjudicator.TurnDate,
 	"plural": plural,
 	"ago": func(t time.Time) string {
