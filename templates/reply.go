@@ -45,6 +45,11 @@ type Welcome struct {
 	Settle time.Duration
 	// Players are the players' addresses, told to the umpire only.
 	Players []PlayerAddress
+	// Waiting is what the game waits for (WaitPhrase), and Awaited true
+	// when it waits for this side: the report below the welcome asks for
+	// it.
+	Waiting string
+	Awaited bool
 }
 
 // PlayerAddress is a side and the address it plays from.

@@ -65,7 +65,7 @@ func TestCommandsOnTheRecord(t *testing.T) {
 		if strings.Contains(text, "asked for the") {
 			t.Errorf("the %s report shows a command that changed nothing:\n%s", sideName(side), text)
 		}
-		mustContain(t, "the "+sideName(side)+" report", text, "The umpire extended the deadline of the U.S. player by 24h0m0s")
+		mustContain(t, "the "+sideName(side)+" report", text, "The umpire extended the deadline of the U.S. player by 24 hours")
 	}
 	mustContain(t, "the U.S. report", mailTo(t, out, usAddr).Text, "Accepted: your U.S. orders for turn 1")
 	if strings.Contains(mailTo(t, out, jpAddr).Text, "Accepted:") {

@@ -293,7 +293,7 @@ func (s *Service) tokenProblem(g *store.Game, m *Message) (templates.TokenRefuse
 
 // genericMail is the answer that tells nothing: the same for every reason.
 func (s *Service) genericMail(m *Message) store.Mail {
-	var g templates.Generic
+	g := templates.Generic{Example: GameAddress(s.cfg.Address, "GAME")}
 	return bounded(reply(store.Mail{MessageID: s.messageID(nil, "refused"), From: bareAddress(s.cfg.Address),
 		To: []string{bareAddress(m.From)}, Subject: g.Subject(), Text: g.Text()}, m))
 }

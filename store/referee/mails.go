@@ -157,7 +157,8 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 // side's first report follows it in the same mail.
 func (s *Service) welcome(g *store.Game, name string, side adjudicator.Side, token string, settle time.Duration) templates.Welcome {
 	w := templates.Welcome{Game: g.ID, Name: name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
-		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: settle}
+		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: settle,
+		Waiting: templates.WaitPhrase(g.Wait), Awaited: g.Wait.Open() && g.Wait.Side == side}
 	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
 		w.Umpire = p.Address
 	}
