@@ -148,6 +148,8 @@ type Status struct {
 	Commitment string
 	// Players are the sides and when each last sent accepted orders.
 	Players []PlayerStatus
+	// Umpire is true when the umpire asked: what to do is the umpire's.
+	Umpire bool
 	// Result says how the game ended, empty while it runs.
 	Result string
 	// Held is when the orders of HeldBy held for the settle window will

@@ -77,7 +77,7 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Waiting: "the U.S. actions of turn 3 (May 13)", Deadline: deadline, Zone: zone, Head: head, Commitment: commit,
 			Players: []PlayerStatus{{Side: adjudicator.US, LastOrders: deadline.Add(-50 * time.Hour)}, {Side: adjudicator.JP, Missed: 1}}},
 		"status-paused": Status{Game: "g1", Turn: 3, Waiting: "the Japanese actions of turn 3 (May 13)", Paused: true,
-			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}},
+			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}, Umpire: true},
 		"reminder": Reminder{Game: "g1", Side: adjudicator.JP, Waiting: "the Japanese actions of turn 3 (May 13)",
 			Deadline: deadline, Zone: zone, Left: 24 * time.Hour, Template: "orders-3-actions.yaml"},
 		"deadline-passed": DeadlinePassed{Game: "g1", Side: adjudicator.US, Waiting: "the U.S. decision of turn 4 (May 14)",
