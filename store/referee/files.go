@@ -411,7 +411,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	if err != nil {
 		return err
 	}
-	page := s.replayAttachments(x, luck)
+	page := s.replayAttachments(x, rec.Name, luck)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
 	reqs := make([]reportReq, len(sides))
