@@ -108,10 +108,10 @@ func ReplayPage(r *Replay) ([]byte, error) {
 	m := r.Entries[0].Position.Map()
 	page := struct {
 		Game, Name, Scenario string
-		CSS            template.CSS
-		JS             template.JS
-		Map            *replayMap
-		Data           *replayData
+		CSS                  template.CSS
+		JS                   template.JS
+		Map                  *replayMap
+		Data                 *replayData
 	}{r.Game, r.Name, adjudicator.ScenarioTitle(orCampaign(r.Scenario)), template.CSS(replayCSS), template.JS(replayJS), mapOf(m), d}
 	var b bytes.Buffer
 	if err := replayTemplate.Execute(&b, page); err != nil {
