@@ -156,3 +156,17 @@ func TestRefusalCitesTheEarlierLine(t *testing.T) {
 	r := mailTo(t, h.send(m), usAddr)
 	mustContain(t, "the refusal", r.Text, "line 8, column", move.Unit+" moved on line 7, earlier in this file")
 }
+
+// A command mailed to the bare address, without the game's tag, from the
+// player of exactly one running game is for that game; from a stranger it
+// gets the generic answer.
+func TestCommandToTheBareAddress(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.newMails()
+	m := h.message(usAddr, "status")
+	m.To = []string{"attu@example.org"}
+	mustContain(t, "status to the bare address", mailTo(t, h.send(m), usAddr).Text, "attu game g1", "Waiting:")
+	m = h.message("stranger@example.net", "status")
+	m.To = []string{"attu@example.org"}
+	mustContain(t, "a stranger's status", mailTo(t, h.send(m), "stranger@example.net").Text, "attu did not accept your message")
+}
