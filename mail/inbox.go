@@ -178,7 +178,9 @@ type Handler func(ctx context.Context, m *Incoming) error
 // Inbox watches one IMAP mailbox and hands each new mail to a Handler, in
 // UID order. It keeps one connection, waits with IDLE (RFC 2177) or polls
 // when the server has no IDLE, and reconnects after any failure with a
-// capped exponential backoff and jitter.
+// capped exponential backoff and jitter; after a failure only the
+// operator can cure (a FixError) it logs the fix once, at ERROR, and
+// tries again only every five minutes.
 //
 // Delivery is at least once: a mail whose handler succeeded can be offered
 // again if the connection breaks before it is marked, or after a change of

@@ -49,11 +49,11 @@ type OutboxConfig struct {
 	// and never more than RetryMax after. 1 second and 5 minutes when
 	// zero.
 	RetryMin, RetryMax time.Duration
-	// PerHour and PerDay cap the recipients of the mail sent in any hour
-	// and in any 24 hours, as a provider's sending quota does; no cap when
-	// zero. Mail over a cap waits, in queue order, until the window has
-	// room. The count starts when the outbox does: after a restart, the
-	// provider's own quota answer stops what the count missed.
+	// PerHour and PerDay cap the mails sent in any hour and any 24 hours,
+	// as a provider's sending quota does (attu's mails have one recipient
+	// each); no cap when zero. Mail over a cap waits, in queue order. The
+	// count starts with the outbox; the provider's quota answer stops what
+	// it missed.
 	PerHour, PerDay int
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
@@ -76,12 +76,10 @@ const (
 // is asked once an hour, with one mail.
 const quotaWait = time.Hour
 
-// quotaReply matches a reply by which a provider says the account has sent
-// too much for now: 421 4.7.0 (Gmail's "try again later"), the enhanced
-// codes X.4.5 (RFC 3463 section 3.5, congestion: Gmail's daily quota),
-// X.7.28 (too many mails) and 5.1.90 (Outlook's daily recipient limit), or
-// a reply that speaks of a sending limit. A full mailbox (X.2.2) is the
-// recipient's quota, not the sender's, and is not one.
+// quotaReply matches a provider's reply that the account has sent too
+// much: 421 4.7.0 (Gmail), X.4.5 (RFC 3463 section 3.5; Gmail's daily
+// quota), X.7.28 (too many mails), 5.1.90 (Outlook's daily limit), or words
+// of a sending limit; not X.2.2, a recipient's full mailbox.
 var quotaReply = regexp.MustCompile(`(?i)\b(421[ -]"?4\.7\.0|[45]\d\d[ -]"?([45]\.4\.5|[45]\.7\.28|5\.1\.90)\b|[45]\d\d[ -].*(sending (quota|limit)|rate limit|too many (messages|mails)))`)
 
 // Outbox is the worker that sends queued mail: one goroutine (Run) that
@@ -92,7 +90,10 @@ var quotaReply = regexp.MustCompile(`(?i)\b(421[ -]"?4\.7\.0|[45]\d\d[ -]"?([45]
 // seconds at first, then less and less often up to RetryMax, with jitter.
 // When the server answers again after it could not be reached, and when
 // Wake is called, the mails waiting after such a failure go at once,
-// rather than at their next attempt.
+// rather than at their next attempt. No mail goes while the sending quota
+// (PerHour, PerDay) is used up, for an hour after the provider answered
+// that it is (quotaReply), or for five minutes after a FixError, which is
+// logged once at ERROR.
 //
 // Delivery is at least once. A mail the server accepted is sent again if
 // Queue.MarkSent then fails (or the process dies in between); it goes out with
@@ -114,8 +115,7 @@ type Outbox struct {
 	// leaves them to their own, slower rule. It is lost on restart, which
 	// costs such a mail at most one early attempt.
 	refused map[uint64]bool
-	// sent holds the time of each recipient sent to within the last day,
-	// oldest first, for PerHour and PerDay.
+	// sent holds when each mail of the last day was sent, oldest first.
 	sent []time.Time
 	// paused is when sending may start again after a quota answer; probe
 	// sends one mail at a time after one, until a mail goes through.
@@ -205,13 +205,6 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	if len(pending) == 0 {
 		return o.cfg.Interval
 	}
-	// The first mail goes whatever its recipients, or one with more than a
-	// cap would wait for ever.
-	for n, i := 0, 0; i < len(pending); i++ {
-		if n += len(pending[i].Mail.To) + len(pending[i].Mail.Cc); n > room && i > 0 {
-			pending, full = pending[:i], true // the next flush holds the rest
-		}
-	}
 	ms := make([]*Outgoing, len(pending))
 	for i := range pending {
 		ms[i] = &pending[i].Mail
@@ -229,9 +222,7 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 		switch {
 		case errs[i] == nil:
 			sent, o.probe, o.logged = true, false, ""
-			for range len(q.Mail.To) + len(q.Mail.Cc) {
-				o.sent = append(o.sent, now)
-			}
+			o.sent = append(o.sent, now)
 		case ctx.Err() != nil && errors.Is(errs[i], ctx.Err()):
 			// Not tried because ctx ended: no failed attempt.
 		default:
@@ -252,8 +243,8 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	return wait
 }
 
-// room returns how many recipients may be sent to at now under PerHour,
-// PerDay and a pause (a quota answer, a FixError) and, when none may, when one may again.
+// room returns how many mails may go at now under PerHour, PerDay and a
+// pause (a quota answer, a FixError) and, when none may, when one may.
 func (o *Outbox) room(now time.Time) (int, time.Time) {
 	if now.Before(o.paused) {
 		return 0, o.paused

@@ -247,11 +247,11 @@ logging: debug
 		t.Fatal("accepted")
 	}
 	for _, want := range []string{
-		`line 5: imap.port: "nine" is not a whole number`,
-		"line 8: imap.ca_file is not a key; the keys under imap are host, port, security, tls_ca, user, password_env, password_file, timeout, mailbox, processed, failed, poll_interval, no_idle",
-		"line 9: smtp.no_idle is not a key; the keys under smtp are host, port, security, tls_ca, user, password_env, password_file, timeout, retry_min, retry_max, per_hour, per_day",
-		`line 11: authentication.dkim: "maybe" is not true or false`,
-		"line 12: logging is not a key; the keys at the top of the file are address, database, imap, smtp, limits, authentication, tick, log_level",
+		`line 5: imap.port: want a whole number, not "nine"`,
+		"line 8: imap.ca_file is not a key; the keys of imap are host, port, security, tls_ca, user, password_env, password_file, timeout, mailbox, processed, failed, poll_interval, no_idle",
+		"line 9: smtp.no_idle is not a key; the keys of smtp are host, port, security, tls_ca, user, password_env, password_file, timeout, retry_min, retry_max, per_hour, per_day",
+		`line 11: authentication.dkim: want true or false, not "maybe"`,
+		"line 12: logging is not a key; the keys of the file are address, database, imap, smtp, limits, authentication, tick, log_level",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q:\n%v", want, err)

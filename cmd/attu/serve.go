@@ -115,26 +115,18 @@ type limitsFile struct {
 }
 
 // checkKeys checks n against the configuration type t and says each
-// mistake in the file's own words, never Go's: its line, its key and, for
-// a key that does not exist, the keys that do. It notes the line of each
-// key in lines.
+// mistake in the file's words, never Go's: its line and key and, for a
+// key that does not exist, the keys that do; it notes each key's line.
 func checkKeys(n *yaml.Node, t reflect.Type, key string, lines map[string]int) []error {
-	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 || n.Kind == yaml.AliasNode {
-		return checkKeys(cmp.Or(n.Alias, n.Content[0]), t, key, lines)
-	}
-	if n.Tag == "!!null" {
-		return nil
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
 	}
 	var errs []error
 	switch t.Kind() {
 	case reflect.Struct:
 		fields, names := yamlKeys(t)
-		where := "at the top of the file"
-		if key != "" {
-			where = "under " + key
-		}
 		if n.Kind != yaml.MappingNode {
-			return []error{fmt.Errorf("line %d: %s: want keys here: %s", n.Line, key, strings.Join(names, ", "))}
+			return []error{fmt.Errorf("line %d: %s: want keys here: %s", n.Line, cmp.Or(key, "the file"), strings.Join(names, ", "))}
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, sub := n.Content[i], strings.TrimPrefix(key+"."+n.Content[i].Value, ".")
@@ -142,20 +134,17 @@ func checkKeys(n *yaml.Node, t reflect.Type, key string, lines map[string]int) [
 				lines[sub] = k.Line
 				errs = append(errs, checkKeys(n.Content[i+1], ft, sub, lines)...)
 			} else {
-				errs = append(errs, fmt.Errorf("line %d: %s is not a key; the keys %s are %s", k.Line, sub, where, strings.Join(names, ", ")))
+				errs = append(errs, fmt.Errorf("line %d: %s is not a key; the keys of %s are %s", k.Line, sub, cmp.Or(key, "the file"), strings.Join(names, ", ")))
 			}
 		}
-	case reflect.Slice:
-		if n.Kind != yaml.SequenceNode {
-			return []error{fmt.Errorf("line %d: %s: want a list, like [a, b]", n.Line, key)}
-		}
-		for _, c := range n.Content {
-			errs = append(errs, checkKeys(c, t.Elem(), key, lines)...)
-		}
 	default:
-		if n.Kind != yaml.ScalarNode || n.Decode(reflect.New(t).Interface()) != nil {
-			want := map[reflect.Kind]string{reflect.Bool: "true or false", reflect.String: "one value"}[t.Kind()]
-			errs = append(errs, fmt.Errorf("line %d: %s: %q is not %s", n.Line, key, n.Value, cmp.Or(want, "a whole number")))
+		if n.Decode(reflect.New(t).Interface()) != nil {
+			want := map[reflect.Kind]string{reflect.Bool: "true or false", reflect.String: "one value", reflect.Slice: "a list, like [a, b]"}[t.Kind()]
+			got := strconv.Quote(n.Value)
+			if n.Kind != yaml.ScalarNode {
+				got = "a list or keys"
+			}
+			errs = append(errs, fmt.Errorf("line %d: %s: want %s, not %s", n.Line, key, cmp.Or(want, "a whole number"), got))
 		}
 	}
 	return errs
@@ -189,17 +178,17 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 	var root yaml.Node
 	lines := map[string]int{}
 	err := yaml.Unmarshal(data, &root)
-	if err == nil && root.Kind == 0 {
+	if err == nil && len(root.Content) == 0 {
 		err = errors.New("the file is empty")
 	}
 	if err == nil {
-		err = errors.Join(checkKeys(&root, reflect.TypeFor[serveFile](), "", lines)...)
+		err = errors.Join(checkKeys(root.Content[0], reflect.TypeFor[serveFile](), "", lines)...)
 	}
 	if err == nil {
 		err = root.Decode(&f)
 	}
-	if err != nil {
-		return cfg, "", 0, level, err
+	if err != nil { // yaml's own errors (syntax, a key given twice) name the line
+		return cfg, "", 0, level, errors.New(strings.NewReplacer("yaml: unmarshal errors:\n  ", "", "yaml: ", "").Replace(err.Error()))
 	}
 	var errs []error
 	bad := func(key, format string, args ...any) {
@@ -397,17 +386,15 @@ func checkServers(cfg daemon.Config, stdout, stderr io.Writer) int {
 		if user == "" {
 			login = "connection (no login)"
 		}
-		var fe *mail.FixError
-		switch {
-		case err == nil:
-			fmt.Fprintf(stdout, "%s %s (%s): %s: OK\n", server, addr, sec, login)
-		case errors.As(err, &fe):
-			code = 1
-			fmt.Fprintf(stderr, "%s %s (%s): %s failed: %v\n  to fix: %s\n", server, addr, sec, login, fe.Err, fe.Fix)
-		default:
-			code = 1
-			fmt.Fprintf(stderr, "%s %s (%s): %s failed: %v\n", server, addr, sec, login, err)
+		if fe := (*mail.FixError)(nil); errors.As(err, &fe) {
+			err = fmt.Errorf("%v\n  to fix: %s", fe.Err, fe.Fix)
 		}
+		if err == nil {
+			fmt.Fprintf(stdout, "%s %s (%s): %s: OK\n", server, addr, sec, login)
+			return
+		}
+		code = 1
+		fmt.Fprintf(stderr, "%s %s (%s): %s failed: %v\n", server, addr, sec, login, err)
 	}
 	report("IMAP", cfg.IMAP.Addr, cfg.IMAP.Security, cfg.IMAP.Username, mail.CheckIMAP(ctx, cfg.IMAP))
 	report("SMTP", cfg.SMTP.Addr, cfg.SMTP.Security, cfg.SMTP.Username, mail.CheckSMTP(ctx, cfg.SMTP))
