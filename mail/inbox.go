@@ -419,8 +419,8 @@ func (s *session) open() error {
 	return nil
 }
 
-// login logs in; a refusal the server does not call temporary (RFC 5530
-// UNAVAILABLE) is a FixError.
+// login logs in; a refusal the server does not call temporary (RFC 5530:
+// UNAVAILABLE, INUSE, LIMIT) is a FixError.
 func (s *session) login() error {
 	cfg := s.in.cfg
 	err := s.do(func() error { return s.c.Login(cfg.Username, cfg.Password).Wait() })
@@ -428,7 +428,8 @@ func (s *session) login() error {
 		return nil
 	}
 	err = fmt.Errorf("mail: imap: login as %s: %w", cfg.Username, err)
-	if ie := (*imap.Error)(nil); errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo && ie.Code != imap.ResponseCodeUnavailable {
+	if ie := (*imap.Error)(nil); errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo &&
+		!slices.Contains([]imap.ResponseCode{imap.ResponseCodeUnavailable, imap.ResponseCodeInUse, imap.ResponseCodeLimit}, ie.Code) {
 		return &FixError{Fix: loginFix("imap", cfg.Username), Err: err}
 	}
 	return err

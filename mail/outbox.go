@@ -370,7 +370,7 @@ func (o *Outbox) retry(q Queued, cause error, now time.Time) time.Duration {
 		delay = max(delay, o.paused.Sub(now)) // the pause holds this mail too
 	}
 	o.log.Log(context.Background(), level, msg, "id", q.ID, "message_id", q.Mail.MessageID,
-		"attempt", q.Attempts+1, "in", delay.Round(time.Millisecond), "temporary", temporary(cause), "err", cause)
+		"attempt", q.Attempts+1, "in", delay.Round(time.Millisecond), "temporary", fe == nil && temporary(cause), "err", cause)
 	if err := o.q.Retry(q.ID, cause, now.Add(delay)); err != nil {
 		o.log.Error("outbox: recording a failed attempt", "id", q.ID, "err", err)
 		return refusedRetryMin
