@@ -79,6 +79,14 @@ type Accepted struct {
 	Over bool
 	// Head is the chain head after the orders were applied.
 	Head string
+	// Alone is true when no report follows in the same mail: what the
+	// orders did rides in the player's next report.
+	Alone bool
+}
+
+// Subject is the subject of an acceptance mailed on its own.
+func (a Accepted) Subject() string {
+	return fmt.Sprintf("accepted: your %s orders for turn %d (%s)", a.Wait, a.Turn, adjudicator.TurnDate(a.Turn))
 }
 
 // Refused is the reply to an order file or a mail that was not applied.

@@ -58,6 +58,8 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Commitment: commit, Deadline: 48 * time.Hour, Reminder: 12 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)"},
 		"accepted-actions": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: adjudicator.WaitActions, Activations: 12,
 			Standing: true, Next: "the Japanese actions of turn 3 (May 13)", Head: head},
+		"accepted-alone": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: adjudicator.WaitActions, Activations: 4,
+			Next: "the Japanese actions of turn 3 (May 13)", Head: head, Alone: true},
 		"accepted-decision": Accepted{Game: "g1", Side: adjudicator.US, Turn: 4, Wait: adjudicator.WaitUSDecision,
 			Next: "the U.S. actions of turn 4 (May 14)", Awaited: true, Head: head},
 		"accepted-final": Accepted{Game: "g1", Side: adjudicator.JP, Turn: 9, Wait: adjudicator.WaitActions, Activations: 1,
