@@ -36,6 +36,11 @@ type Welcome struct {
 	Settle time.Duration
 	// Players are the players' addresses, told to the umpire only.
 	Players []PlayerAddress
+	// Waiting is what the game waits for (WaitPhrase), and Awaited true
+	// when it waits for this side: the report below the welcome asks for
+	// it.
+	Waiting string
+	Awaited bool
 }
 
 // PlayerAddress is a side and the address it plays from.
@@ -65,6 +70,14 @@ type Accepted struct {
 	Over bool
 	// Head is the chain head after the orders were applied.
 	Head string
+	// Alone is true when no report follows in the same mail: what the
+	// orders did rides in the player's next report.
+	Alone bool
+}
+
+// Subject is the subject of an acceptance mailed on its own.
+func (a Accepted) Subject() string {
+	return fmt.Sprintf("accepted: your %s orders for turn %d (%s)", a.Wait, a.Turn, adjudicator.TurnDate(a.Turn))
 }
 
 // Refused is the reply to an order file or a mail that was not applied.
@@ -134,6 +147,8 @@ type Status struct {
 	Commitment string
 	// Players are the sides and when each last sent accepted orders.
 	Players []PlayerStatus
+	// Umpire is true when the umpire asked: what to do is the umpire's.
+	Umpire bool
 	// Result says how the game ended, empty while it runs.
 	Result string
 	// Held is when the orders of HeldBy held for the settle window will
@@ -307,17 +322,27 @@ func (u UmpireNotice) Text() string { return execute("reply-umpire.tmpl", u) }
 // Text renders the final report.
 func (f Final) Text() string { return execute("reply-final.tmpl", f) }
 
+// hours writes a duration in words, to the minute: "2 days", "31 hours",
+// "5 hours 20 minutes", "20 minutes".
+func hours(d time.Duration) string {
+	m := int(d.Round(time.Minute) / time.Minute)
+	h, m := m/60, m%60
+	switch {
+	case m == 0 && h%24 == 0 && h >= 48:
+		return fmt.Sprintf("%d days", h/24)
+	case m == 0:
+		return Plural(h, "hour")
+	case h == 0:
+		return Plural(m, "minute")
+	}
+	return Plural(h, "hour") + " " + Plural(m, "minute")
+}
+
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
-	"side": func(s adjudicator.Side) string { return sideTitle(s) },
-	"when": DeadlineText,
-	"hours": func(d time.Duration) string {
-		h := int(d.Round(time.Hour) / time.Hour)
-		if h%24 == 0 && h >= 48 {
-			return fmt.Sprintf("%d days", h/24)
-		}
-		return Plural(h, "hour")
-	},
+	"side":   func(s adjudicator.Side) string { return sideTitle(s) },
+	"when":   DeadlineText,
+	"hours":  hours,
 	"date":   adjudicator.TurnDate,
 	"plural": Plural,
 	"ago": func(t time.Time) string {
