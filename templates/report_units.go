@@ -219,21 +219,15 @@ func boxTitle(box string) string {
 // offMap lists the reader's units off the map, by box: ids, except for the
 // pool and the unused counters, which are counted.
 func (r *Report) offMap() []string {
-	var boxes []string
 	by := map[string][]string{}
 	for _, u := range r.View.Units {
-		if u.Hex != 0 {
-			continue
+		if u.Hex == 0 {
+			key := sideTitle(u.Side) + "\x00" + u.Box
+			by[key] = append(by[key], u.ID)
 		}
-		key := sideTitle(u.Side) + "\x00" + u.Box
-		if _, ok := by[key]; !ok {
-			boxes = append(boxes, key)
-		}
-		by[key] = append(by[key], u.ID)
 	}
-	slices.Sort(boxes)
 	var out []string
-	for _, k := range boxes {
+	for _, k := range slices.Sorted(maps.Keys(by)) {
 		side, box, _ := strings.Cut(k, "\x00")
 		title := boxTitle(box)
 		if r.View.Side == adjudicator.Umpire {
