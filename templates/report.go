@@ -166,19 +166,20 @@ type reportText struct {
 	*Report
 	US, JP, Umpire bool // who reads it
 	// Awaited: the game waits for the reader; Deadline is when.
-	Awaited  bool
-	Deadline string
-	Steps    []stepText
-	Island   string
-	CloseUps []closeUpText
-	Own      []string
-	OffMap   []string
-	Enemy    []string
-	Hidden   []string
-	Boxes    []string
-	Victory  []string
-	Cleared  []string
-	Standing []standingText
+	Awaited     bool
+	Deadline    string
+	Steps       []stepText
+	Island      string
+	CloseUps    []closeUpText
+	Own         []string
+	OffMap      []string
+	Enemy       []string
+	Hidden      []string // the hexes of hidden counters, HiddenCount of them
+	HiddenCount int
+	Boxes       []string
+	Victory     []string
+	Cleared     []string
+	Standing    []standingText
 	// TemplateName and Template are the order template attached, when
 	// the reader is awaited; Says what it lists and what it does as it
 	// stands.
@@ -237,7 +238,7 @@ func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) r
 	d.Own = r.ownUnits()
 	d.OffMap = r.offMap()
 	d.Enemy = r.enemyUnits()
-	d.Hidden = r.hiddenCounters()
+	d.Hidden, d.HiddenCount = r.hiddenCounters()
 	d.Boxes = r.enemyBoxes()
 	d.Victory = r.victoryHexes()
 	d.Cleared = r.clearedZones()

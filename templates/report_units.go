@@ -266,38 +266,24 @@ func (r *Report) enemyUnits() []string {
 	return columns(rows, nil)
 }
 
-// hiddenCounters lists the anonymous counters by hex (U.S. view only).
-func (r *Report) hiddenCounters() []string {
-	if r.View.Side != adjudicator.US {
-		return nil
-	}
-	if len(r.View.Hidden) == 0 {
-		return []string{"None."}
-	}
+// hiddenCounters lists the anonymous counters by hex, and counts them.
+func (r *Report) hiddenCounters() ([]string, int) {
 	var items []string
 	total := 0
 	for _, st := range r.View.Hidden {
 		items = append(items, fmt.Sprintf("%s: %d hidden", st.Hex, st.Count))
 		total += st.Count
 	}
-	out := wrapLines(fmt.Sprintf("%d face-down Japanese counters in %s. A face-down counter may be an Unknown unit, an infantry platoon or a gun (rule 2.5); you learn which when it fights or fires in your sight.", total, Plural(len(r.View.Hidden), "hex")), "", "")
-	return append(out, listLines("", items)...)
+	return listLines("", items), total
 }
 
 // enemyBoxes is what the Japanese may count of the U.S. units off the map.
 func (r *Report) enemyBoxes() []string {
-	if r.View.Side != adjudicator.JP {
-		return nil
-	}
 	var out []string
 	for _, b := range r.View.Boxes {
-		if b.Side != adjudicator.US {
-			continue
+		if b.Side == adjudicator.US {
+			out = append(out, fmt.Sprintf("%s: %s, %s.", boxTitle(b.Box), Plural(b.Units, "unit"), Plural(b.Steps, "step")))
 		}
-		out = append(out, fmt.Sprintf("%s: %s, %s.", boxTitle(b.Box), Plural(b.Units, "unit"), Plural(b.Steps, "step")))
-	}
-	if len(out) == 0 {
-		return []string{"No U.S. units off the map."}
 	}
 	return out
 }
