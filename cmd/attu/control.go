@@ -71,20 +71,13 @@ func (s *session) expect(name string, perm os.FileMode) {
 }
 
 // operators are the commands the daemon runs for the command line.
-var operators = map[string]func(s *session) int{}
+var operators = map[string]func(s *session) error{}
 
 // registerOperator registers an operator command, for the command line
 // and for the daemon's socket.
-func registerOperator(name, summary string, f func(s *session) int) {
+func registerOperator(name, summary string, f func(s *session) error) {
 	operators[name] = f
-	register(name, command{summary: summary, run: func(args []string, stdout, stderr io.Writer) int {
-		return f(&session{name: name, args: args, stdout: stdout, stderr: stderr})
-	}})
-}
-
-// errorf prints one line for the operator: "attu NAME: ..." on stderr.
-func (s *session) errorf(format string, args ...any) {
-	fmt.Fprintf(s.stderr, "attu %s: %s\n", s.name, fmt.Sprintf(format, args...))
+	registerFunc(name, summary, f)
 }
 
 // access is what a command does with the database.
@@ -103,16 +96,16 @@ const (
 // withDB runs fn on the database at path: the daemon's, when the command
 // runs inside it; the file itself, when no other process holds it; else
 // the whole command runs in the daemon that holds it, over its socket.
-// It returns the command's exit status.
-func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
+// It returns the command's error.
+func (s *session) withDB(path string, a access, fn func(db *store.DB) error) error {
 	if h := s.host; h != nil {
-		var code int
+		var err error
 		run := h.Read
 		if a == writes {
 			run = h.Write
 		}
-		run(func() { code = fn(h.DB) })
-		return code
+		run(func() { err = fn(h.DB) })
+		return err
 	}
 	opts := &store.Options{Timeout: openWait, ReadOnly: a == reads}
 	db, err := store.Open(path, opts)
@@ -122,8 +115,7 @@ func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
 			// Only a daemon of this user (or root's) runs the command:
 			// anybody else could have taken the socket's path.
 			if perr := daemon.CheckPeer(conn.(*net.UnixConn)); perr != nil {
-				s.errorf("%s: %v; not asking it", controlSocket(path), perr)
-				return 1
+				return fmt.Errorf("%s: %v; not asking it", controlSocket(path), perr)
 			}
 			return s.remote(conn, path)
 		}
@@ -134,15 +126,12 @@ func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
 	}
 	switch {
 	case errors.Is(err, store.ErrLocked):
-		s.errorf("%s is in use by another process, and no attu serve answers on %s; stop that process or try again",
+		return fmt.Errorf("%s is in use by another process, and no attu serve answers on %s; stop that process or try again",
 			path, controlSocket(path))
-		return 1
 	case errors.Is(err, fs.ErrNotExist):
-		s.errorf("%s does not exist; give the game database with -db FILE", path)
-		return 1
+		return fmt.Errorf("%s does not exist; give the game database with -db FILE", path)
 	case err != nil:
-		s.errorf("%v", err)
-		return 1
+		return err
 	}
 	defer db.Close()
 	return fn(db)
@@ -174,17 +163,15 @@ func (s *session) writeFile(name string, data []byte, perm os.FileMode) error {
 
 // remote runs the session's command in the daemon that holds the
 // database at path, on conn, and prints and writes what it answers.
-func (s *session) remote(conn net.Conn, path string) int {
+func (s *session) remote(conn net.Conn, path string) error {
 	sock := controlSocket(path)
 	conn.SetDeadline(time.Now().Add(daemon.ControlTimeout))
 	if err := json.NewEncoder(conn).Encode(daemon.Request{Command: s.name, Args: s.args}); err != nil {
-		s.errorf("asking the daemon on %s: %v", sock, err)
-		return 1
+		return fmt.Errorf("asking the daemon on %s: %v", sock, err)
 	}
 	var ans daemon.Answer
 	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&ans); err != nil {
-		s.errorf("the daemon on %s did not answer: %v", sock, err)
-		return 1
+		return fmt.Errorf("the daemon on %s did not answer: %v", sock, err)
 	}
 	for _, f := range ans.Files {
 		// The names and modes are the command line's own, never the
@@ -192,17 +179,15 @@ func (s *session) remote(conn net.Conn, path string) int {
 		// ask.
 		perm, ok := s.outputs[f.Name]
 		if !ok {
-			s.errorf("the daemon on %s answered with a file %q this command did not ask for; nothing written", sock, f.Name)
-			return 1
+			return fmt.Errorf("the daemon on %s answered with a file %q this command did not ask for; nothing written", sock, f.Name)
 		}
 		if err := replaceFile(f.Name, f.Data, perm); err != nil {
-			s.errorf("%v", err)
-			return 1
+			return err
 		}
 	}
 	s.stdout.Write(ans.Stdout)
 	s.stderr.Write(ans.Stderr)
-	return ans.Code
+	return &exitError{code: ans.Code}
 }
 
 // runOperator is the daemon's Config.Operator: it runs an operator
@@ -214,7 +199,7 @@ func runOperator(h *daemon.Host, req daemon.Request) daemon.Answer {
 	}
 	var out, errs bytes.Buffer
 	s := &session{name: req.Command, args: req.Args, stdout: &out, stderr: &errs, host: h}
-	code := f(s)
+	code := s.exit(f(s))
 	return daemon.Answer{Stdout: out.Bytes(), Stderr: errs.Bytes(), Code: code, Files: s.files}
 }
 

@@ -29,6 +29,50 @@ var commands = map[string]command{}
 
 func register(name string, c command) { commands[name] = c }
 
+// registerFunc registers a command that runs with a session and reports
+// how it failed by its error (session.exit).
+func registerFunc(name, summary string, f func(s *session) error) {
+	register(name, command{summary: summary, run: func(args []string, stdout, stderr io.Writer) int {
+		s := &session{name: name, args: args, stdout: stdout, stderr: stderr}
+		return s.exit(f(s))
+	}})
+}
+
+// exitError ends a command with exit status code, printing msg, when
+// there is one, as "attu NAME: msg". Any other error ends it with status
+// 1, printed the same way.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// errFailed ends a command that printed why it failed: exit status 1.
+var errFailed = &exitError{code: 1}
+
+// usageErr is the error of a command run with the wrong arguments, or of
+// a file it cannot read or judge: exit status 2.
+func usageErr(format string, a ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, a...)}
+}
+
+// exit prints err for the operator and returns the command's exit status.
+func (s *session) exit(err error) int {
+	if err == nil {
+		return 0
+	}
+	code := 1
+	var e *exitError
+	if errors.As(err, &e) {
+		code = e.code
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(s.stderr, "attu %s: %s\n", s.name, msg)
+	}
+	return code
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -78,6 +122,16 @@ func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io
 		return nil, 2, false
 	}
 	return argv, 0, true
+}
+
+// parse is parseFlags for a session's arguments: an error that carries
+// the exit status (nothing left to print) when ok is false.
+func (s *session) parse(fs *flag.FlagSet, usage string) ([]string, error) {
+	argv, code, ok := parseFlags(fs, usage, s.args, s.stdout, s.stderr)
+	if !ok {
+		return nil, &exitError{code: code}
+	}
+	return argv, nil
 }
 
 // interleavedArgs parses flags that may come before or after the
