@@ -69,9 +69,7 @@ type Sender struct {
 // the configuration asks for plaintext to a server that is not on the
 // loopback interface.
 func NewSender(cfg SMTPConfig) (*Sender, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = time.Minute
-	}
+	cfg.Timeout = positive(cfg.Timeout, time.Minute)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
