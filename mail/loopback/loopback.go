@@ -23,6 +23,7 @@ package loopback
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -84,7 +85,6 @@ type System struct {
 	smtp       *smtp.Server
 	smtpLn     net.Listener
 	users      map[string]*imapmemserver.User
-	passwords  map[string]string
 	deliveries []Delivery
 	delivered  chan struct{} // closed and replaced at each delivery
 }
@@ -96,23 +96,16 @@ func Start(o *Options) (*System, error) {
 		opts = *o
 	}
 	s := &System{
-		domain:    opts.Domain,
+		domain:    cmp.Or(opts.Domain, "attu.test"),
 		maxBytes:  opts.MaxMessageBytes,
 		tls:       opts.TLSConfig,
-		log:       opts.Logger,
+		log:       cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
 		mem:       imapmemserver.New(),
 		users:     map[string]*imapmemserver.User{},
-		passwords: map[string]string{},
 		delivered: make(chan struct{}),
-	}
-	if s.domain == "" {
-		s.domain = "attu.test"
 	}
 	if s.maxBytes <= 0 {
 		s.maxBytes = 32 << 20
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
 	}
 	caps := opts.IMAPCaps
 	if caps == nil {
@@ -172,27 +165,26 @@ func (p prompt) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 		if err := p.Poll(w, true); err != nil {
 			return err
 		}
-		inner, quit := make(chan struct{}), make(chan struct{})
-		again := make(chan bool, 1)
-		// The timer ends the inner IDLE after wait, while this goroutine
-		// blocks in it.
+		// The inner IDLE ends at stop or after wait, while this
+		// goroutine blocks in it; it ends by itself only on an error.
+		inner, done := make(chan struct{}), make(chan struct{})
 		go func() {
-			t := time.NewTimer(wait)
-			defer t.Stop()
 			select {
 			case <-stop:
-				again <- false
-			case <-quit: // the tracker returned by itself
-				again <- false
-			case <-t.C:
-				again <- true
+			case <-done:
+			case <-time.After(wait):
 			}
 			close(inner)
 		}()
 		err := p.SessionIMAP4rev2.Idle(w, inner)
-		close(quit)
-		if !<-again || err != nil {
+		close(done)
+		if err != nil {
 			return err
+		}
+		select {
+		case <-stop:
+			return nil
+		default:
 		}
 	}
 }
@@ -219,7 +211,6 @@ func (s *System) AddUser(name, password string) (string, error) {
 		return "", err
 	}
 	s.users[name] = u
-	s.passwords[name] = password
 	s.mem.AddUser(u)
 	return name + "@" + s.domain, nil
 }
@@ -240,10 +231,7 @@ func (s *System) Deliver(from, rcpt string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)
-	b.Write(data)
-	stored := b.Bytes()
+	stored := append(fmt.Appendf(nil, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt), data...)
 	s.mu.Lock()
 	u := s.users[name]
 	s.mu.Unlock()
@@ -288,13 +276,11 @@ func (s *System) Deliveries() []Delivery {
 func (s *System) WaitDeliveries(ctx context.Context, n int) ([]Delivery, error) {
 	for {
 		s.mu.Lock()
-		if len(s.deliveries) >= n {
-			d := append([]Delivery(nil), s.deliveries...)
-			s.mu.Unlock()
-			return d, nil
-		}
-		ch := s.delivered
+		ch, have := s.delivered, len(s.deliveries)
 		s.mu.Unlock()
+		if have >= n {
+			return s.Deliveries(), nil
+		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
@@ -390,10 +376,8 @@ func (x *session) Auth(mech string) (sasl.Server, error) {
 		return nil, smtp.ErrAuthUnsupported
 	}
 	return sasl.NewPlainServer(func(identity, username, password string) error {
-		x.sys.mu.Lock()
-		want, ok := x.sys.passwords[username]
-		x.sys.mu.Unlock()
-		if !ok || want != password || (identity != "" && identity != username) {
+		u := x.sys.User(username)
+		if u == nil || u.Login(username, password) != nil || (identity != "" && identity != username) {
 			return smtp.ErrAuthFailed
 		}
 		return nil
