@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -213,10 +214,7 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 		return nil, fmt.Errorf("mail: outgoing mail %s has no recipient", id)
 	}
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent(), gomail.WithCharset(gomail.CharsetUTF8))
-	from := m.From
-	if from == "" {
-		from = s.cfg.From
-	}
+	from := cmp.Or(m.From, s.cfg.From)
 	if err := msg.From(from); err != nil {
 		return nil, fmt.Errorf("mail: outgoing mail %s: from %q: %w", id, from, err)
 	}
@@ -241,12 +239,8 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	if inReplyTo != "" {
 		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+inReplyTo+">")
 	}
-	var refs []string
-	for _, r := range references {
-		refs = append(refs, "<"+r+">")
-	}
-	if len(refs) > 0 {
-		msg.SetGenHeader(gomail.HeaderReferences, strings.Join(refs, " "))
+	if len(references) > 0 {
+		msg.SetGenHeader(gomail.HeaderReferences, "<"+strings.Join(references, "> <")+">")
 	}
 	// RFC 3834 section 5: every mail attu sends is automatic, so that
 	// vacation responders and other robots do not answer it.
@@ -257,11 +251,8 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	msg.SetGenHeader(gomail.Header("Auto-Submitted"), auto)
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	for _, a := range m.Attachments {
-		typ := a.Type
-		if typ == "" {
-			typ = "application/octet-stream"
-		}
-		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(gomail.ContentType(typ))); err != nil {
+		typ := gomail.ContentType(cmp.Or(a.Type, "application/octet-stream"))
+		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(typ)); err != nil {
 			return nil, fmt.Errorf("mail: outgoing mail %s: attaching %s: %w", id, a.Name, err)
 		}
 	}

@@ -1,18 +1,14 @@
 package main
 
 // The operator's commands (status, show, export, umpire, new) work whether
-// or not the mail daemon runs. While attu serve holds the database, it
-// runs them inside its own process, through the same code, on its own
-// database and game service (see package daemon), listening on a Unix
-// socket beside the database (FILE.sock).
-//
-// A command first opens the file itself, for a short while; when the file
-// is held, it hands its arguments to the daemon on the socket and prints
-// what the daemon's run of it printed, once it checked that the socket's
-// other end runs as its own user or root. Files the command writes (attu
-// export's JSON, attu show's picture) come back in the answer and are
-// written by the command, where its user asked, with its user's rights:
-// only the files it named before asking, with the modes it chose.
+// or not the mail daemon runs. A command first opens the database itself,
+// for a short while; while attu serve holds it, the command hands its
+// arguments to the daemon on its socket (package daemon, control.go), once
+// it checked that the other end runs as its own user or root, and prints
+// what the daemon's run of it printed. Files it writes (attu export's
+// JSON, attu show's picture) come back in the answer and are written here,
+// with its user's rights: only those it named before asking, with the
+// modes it chose.
 
 import (
 	"bufio"
@@ -44,10 +40,9 @@ var otherCommandWait = 5 * time.Second
 // controlSocket is the path of the daemon's socket for database dbPath.
 func controlSocket(dbPath string) string { return dbPath + ".sock" }
 
-// session is one run of an operator command: its name and arguments,
-// where it prints, and, when it runs inside the daemon, the daemon's
-// database and service (host); on the command line host is nil and the
-// command opens the file itself.
+// session is one run of a command: its name and arguments, where it
+// prints, and, when an operator command runs inside the daemon, the
+// daemon's database and service (host); on the command line host is nil.
 type session struct {
 	name           string
 	args           []string

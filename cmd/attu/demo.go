@@ -27,6 +27,7 @@ import (
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
+	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
@@ -182,6 +183,16 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 		return errors.New("the audit failed")
 	}
 	return nil
+}
+
+// orderFile writes orders as a player would mail them (orders.Write),
+// saying who wrote them.
+func orderFile(game, token string, o adjudicator.Orders) ([]byte, error) {
+	b, err := orders.Write(game, token, o)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte("# orders written by the demo's random player\n"), b...), nil
 }
 
 func randomPassword() string {

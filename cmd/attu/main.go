@@ -9,12 +9,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"os/signal"
+	"slices"
+	"syscall"
 )
 
 // command is one sub-command: a one-line summary and a run function that
@@ -73,6 +77,12 @@ func (s *session) exit(err error) int {
 	return code
 }
 
+// rootContext is the one context every long-running command stops with:
+// it ends at SIGINT or SIGTERM.
+func rootContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -94,12 +104,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "attu adjudicates War in the Wind games played by email.")
 	fmt.Fprintln(w, "\nUsage: attu COMMAND [flags] [args]   (attu COMMAND -h for help and an example)")
 	fmt.Fprintln(w, "\nCommands:")
-	var names []string
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 }

@@ -65,9 +65,7 @@ type mailPlay struct {
 // mailGameResult is a game played by mail to its end.
 type mailGameResult struct {
 	ID      string
-	Svc     *referee.Service
 	Players map[adjudicator.Side]*demoPlayer
-	Address map[string]string // user → address
 	Account map[string]mailAccount
 }
 
@@ -202,5 +200,5 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	}
 	stopDaemons()
 	wg.Wait()
-	return &mailGameResult{ID: id, Svc: svc, Players: players, Address: addr, Account: acct}, nil
+	return &mailGameResult{ID: id, Players: players, Account: acct}, nil
 }

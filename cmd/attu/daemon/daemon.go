@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -198,8 +199,7 @@ func (d *Daemon) tick(ctx context.Context) {
 // then the outbox worker sends them. Each mail gets an id for the log
 // lines about it. A failure is remembered for giveUp.
 func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
-	var msg *mail.Message
-	err := d.handleMail(ctx, in, &msg)
+	msg, err := d.handleMail(ctx, in)
 	if err == nil {
 		delete(d.failing, in.UID)
 		return nil
@@ -236,18 +236,17 @@ func clip(s string) string {
 	return s
 }
 
-// handleMail does handle's work; it sets *extracted to the mail as read,
-// for the record of a failure. The author's claim is checked here
+// handleMail does handle's work; it returns the mail as read, for the
+// record of a failure. The author's claim is checked here
 // (mail.Authenticate): the game service treats a mail that fails as a
 // stranger's.
-func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **mail.Message) error {
+func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming) (*mail.Message, error) {
 	lg := d.log.With("mail", logID(), "uid", in.UID)
 	raw, err := in.Fetch(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	msg, err := mail.Extract(bytes.NewReader(raw), &mail.ExtractOptions{Limits: d.cfg.Limits})
-	*extracted = msg
 	var limit *mail.LimitError
 	switch {
 	case in.Oversized:
@@ -257,19 +256,19 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 		fallthrough
 	case errors.As(err, &limit):
 		lg.Info("mail over a limit", "err", limit, "size", in.Size)
-		return d.answerDirect(lg, msg, raw, "refused: "+limit.Error(), limit.Error()+".\n"+
+		return msg, d.answerDirect(lg, msg, raw, "refused: "+limit.Error(), limit.Error()+".\n"+
 			"Nothing in it was read. Send the orders file alone, as plain text or a .yaml attachment.\n")
 	case err != nil:
 		// Not even a sender to answer: drop it, marked, so it does not
 		// come back forever.
 		lg.Warn("unreadable mail dropped", "err", err)
-		return nil
+		return msg, nil
 	}
 	lg = lg.With("message_id", clip(msg.MessageID))
 	auto, why := mail.IsAutomatic(msg, d.cfg.Address)
 	if msg.HTMLOnly && msg.Orders == "" && !auto {
 		lg.Info("HTML-only mail")
-		return d.answerDirect(lg, msg, raw, "refused: HTML only",
+		return msg, d.answerDirect(lg, msg, raw, "refused: HTML only",
 			"Your mail had no plain-text part, and attu reads only plain text.\n"+
 				"Send it again as plain text, or attach the orders as a .yaml file.\n")
 	}
@@ -281,7 +280,7 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 	m := &referee.Message{
 		Unauthenticated: msg.Auth.Why,
 		From:            msg.From,
-		To:              append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo...),
+		To:              slices.Concat(msg.To, msg.Cc, msg.DeliveredTo),
 		Subject:         msg.Subject,
 		MessageID:       messageID(msg, raw),
 		InReplyTo:       msg.InReplyTo,
@@ -302,11 +301,11 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 	d.gate.Unlock()
 	if err != nil {
 		lg.Error("not committed; it will be offered again", "err", err)
-		return err
+		return msg, err
 	}
 	lg.Info("handled", "orders", m.Orders != nil, "command", msg.Command)
 	d.Kick()
-	return nil
+	return msg, nil
 }
 
 // answerDirect records a mail the service cannot read (too large, HTML
