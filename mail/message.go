@@ -187,9 +187,6 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 	if limitErr != nil {
 		// Only the header is read, for the reply: the body is what is
 		// too large or cannot be trusted to be where it seems.
-		if hlen > len(data) {
-			hlen = len(data)
-		}
 		data = data[:hlen]
 	}
 
@@ -265,22 +262,15 @@ func NormalizeLineEnds(data []byte) []byte {
 	return bytes.ReplaceAll(bytes.ReplaceAll(bytes.ReplaceAll(data, crlf, lf), cr, lf), lf, crlf)
 }
 
-// headerLength returns the length of the header block of a raw mail, the
-// blank line that ends it included; the whole length when there is none.
+// headerLength returns the length of the header block of a raw mail
+// whose lines end in CRLF, the blank line that ends it included; the
+// whole length when there is none.
 func headerLength(data []byte) int {
 	if bytes.HasPrefix(data, []byte("\r\n")) {
 		return 2
 	}
-	if bytes.HasPrefix(data, []byte("\n")) {
-		return 1
-	}
-	i := bytes.Index(data, []byte("\n\r\n"))
-	j := bytes.Index(data, []byte("\n\n"))
-	switch {
-	case i >= 0 && (j < 0 || i < j):
+	if i := bytes.Index(data, []byte("\n\r\n")); i >= 0 {
 		return i + 3
-	case j >= 0:
-		return j + 2
 	}
 	return len(data)
 }
