@@ -245,17 +245,6 @@ type demoMail struct {
 	MessageID, InReplyTo, Subject, Text string
 }
 
-func newDemoPlayer(side adjudicator.Side, addr string, db *store.DB, turns int, pick func(int) int,
-	in mail.InboxConfig, smtpAddr string, lg *slog.Logger) (*demoPlayer, error) {
-	p := &demoPlayer{side: side, addr: addr, db: db, turns: turns, pick: pick, smtp: smtpAddr, log: lg, answered: map[string]bool{}}
-	in.Logger = lg
-	var err error
-	if p.inbox, err = mail.NewInbox(in, p.handle); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
 // send answers the game's mail msg with the orders attached as a file
 // called name, as a person's mail program would: multipart/mixed, a
 // short text and the attachment, no Auto-Submitted (mail.Sender marks

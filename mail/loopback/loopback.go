@@ -232,10 +232,7 @@ func (s *System) Deliver(from, rcpt string, data []byte) error {
 		return err
 	}
 	stored := append(fmt.Appendf(nil, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt), data...)
-	s.mu.Lock()
-	u := s.users[name]
-	s.mu.Unlock()
-	if _, err := u.Append("INBOX", bytes.NewReader(stored), &imap.AppendOptions{Time: time.Now()}); err != nil {
+	if _, err := s.User(name).Append("INBOX", bytes.NewReader(stored), &imap.AppendOptions{Time: time.Now()}); err != nil {
 		return fmt.Errorf("loopback: delivering to %s: %w", rcpt, err)
 	}
 	s.mu.Lock()
@@ -254,10 +251,7 @@ func (s *System) mailbox(rcpt string) (string, error) {
 			Message: "no relaying: only @" + s.domain + " is delivered here"}
 	}
 	name, _, _ := strings.Cut(rcpt[:i], "+")
-	s.mu.Lock()
-	_, ok := s.users[name]
-	s.mu.Unlock()
-	if !ok {
+	if s.User(name) == nil {
 		return "", &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},
 			Message: "no such mailbox: " + rcpt}
 	}
