@@ -106,13 +106,10 @@ func runCheck(s *session) error {
 	return nil
 }
 
-// hexKeys are the fields of an orders file whose value is a hex, and
-// hexListKeys those holding a list of hexes (orders' Hex fields).
-var (
-	hexKeys     = map[string]bool{"hex": true, "target": true, "to": true}
-	hexListKeys = map[string]bool{"path": true, "melee_order": true}
-	hexMapKeys  = map[string]bool{"retreat_at": true, "advance_at": true, "unknown_table_at": true}
-)
+// hexFields are the fields of an orders file that hold hexes: as their
+// value, as a list, or as the keys of a mapping (orders' Hex fields).
+var hexFields = map[string]bool{"hex": true, "target": true, "to": true, "path": true, "melee_order": true,
+	"retreat_at": true, "advance_at": true, "unknown_table_at": true}
 
 // offMap lists the hexes of a well-formed orders file that lie off map m:
 // orders.Parse knows a hex's form, not the island, and a file naming 9999
@@ -143,16 +140,12 @@ func offMap(data []byte, m *adjudicator.Map) orders.Errors {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i].Value, n.Content[i+1]
-				switch {
-				case hexKeys[k]:
+				if hexFields[k] {
 					check(v)
-				case hexListKeys[k] && v.Kind == yaml.SequenceNode:
-					for _, c := range v.Content {
-						check(c)
-					}
-				case hexMapKeys[k] && v.Kind == yaml.MappingNode:
-					for j := 0; j < len(v.Content); j += 2 {
-						check(v.Content[j])
+					for j, c := range v.Content {
+						if v.Kind == yaml.SequenceNode || j%2 == 0 {
+							check(c)
+						}
 					}
 				}
 				walk(v)
