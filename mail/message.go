@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -532,15 +533,10 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 		return nil
 	}
 	disp, dparams, _ := p.Header.ContentDisposition()
-	name := dparams["filename"]
-	if name == "" {
-		name = params["name"]
-	}
-	name = validText(name)
+	name := validText(cmp.Or(dparams["filename"], params["name"]))
 	b.mt, b.name = validText(mt), name
 	if perr != nil && message.IsUnknownEncoding(perr) {
-		b.skip(path, perr)
-		return nil
+		return b.skip(path, perr)
 	}
 	unknownCharset := perr != nil && message.IsUnknownCharset(perr)
 
@@ -550,15 +546,13 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 		if errors.Is(err, ErrOrdersTooLarge) {
 			return &LimitError{Err: ErrOrdersTooLarge, Limit: b.lim.MaxOrdersBytes}
 		} else if err != nil {
-			b.skip(path, err)
-			return nil
+			return b.skip(path, err)
 		}
 		b.orders = append(b.orders, ordersPart{name: name, text: text})
 	case mt == "text/plain" && name == "" && disp != "attachment" && b.text == nil:
 		text, err := readText(p.Body, b.lim.MaxBytes, unknownCharset)
 		if err != nil {
-			b.skip(path, err)
-			return nil
+			return b.skip(path, err)
 		}
 		if strings.EqualFold(params["format"], "flowed") {
 			text = unflow(text, strings.EqualFold(params["delsp"], "yes"))
@@ -570,13 +564,15 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 		// Not read, but named in a reply when the mail turns out to
 		// hold no orders: a zipped or encrypted file is often meant as
 		// one.
-		b.skip(path, ErrNotRead)
+		return b.skip(path, ErrNotRead)
 	}
 	return nil
 }
 
-func (b *bodyWalk) skip(path []int, err error) {
+// skip lists the part at path as skipped for err; the walk goes on.
+func (b *bodyWalk) skip(path []int, err error) error {
 	b.skipped = append(b.skipped, PartError{Part: partName(path), Type: b.mt, Name: b.name, Err: err})
+	return nil
 }
 
 // partName names a part as IMAP does (RFC 3501 section 6.4.5): "1.2" for

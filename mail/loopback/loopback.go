@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net"
 	"strings"
@@ -121,7 +122,7 @@ func Start(o *Options) (*System, error) {
 			return prompt{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
 		},
 		Caps:         caps,
-		Logger:       logger{s.log},
+		Logger:       s.debugLog(),
 		TLSConfig:    s.tls,
 		InsecureAuth: true,
 	})
@@ -330,7 +331,7 @@ func (s *System) serveSMTP(ln net.Listener) {
 	srv.MaxRecipients = 50
 	srv.ReadTimeout = time.Minute
 	srv.WriteTimeout = time.Minute
-	srv.ErrorLog = logger{s.log}
+	srv.ErrorLog = s.debugLog()
 	srv.TLSConfig = s.tls
 	s.mu.Lock()
 	s.smtp, s.smtpLn = srv, ln
@@ -445,9 +446,6 @@ func (c *conn) Close() error {
 	return c.Conn.Close()
 }
 
-// logger hands the servers' error lines to slog at debug level: a client
-// hanging up is routine here.
-type logger struct{ l *slog.Logger }
-
-func (g logger) Printf(format string, v ...any) { g.l.Debug(fmt.Sprintf(format, v...)) }
-func (g logger) Println(v ...any)               { g.l.Debug(fmt.Sprint(v...)) }
+// debugLog hands the servers' error lines to slog at debug level: a
+// client hanging up is routine here.
+func (s *System) debugLog() *log.Logger { return slog.NewLogLogger(s.log.Handler(), slog.LevelDebug) }
