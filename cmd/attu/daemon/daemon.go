@@ -19,6 +19,7 @@ package daemon
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -88,26 +89,13 @@ type Daemon struct {
 // New wires svc's database to the mail servers of cfg; nothing connects
 // before Run.
 func New(svc *referee.Service, cfg Config) (*Daemon, error) {
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Tick <= 0 {
-		cfg.Tick = time.Minute
-	}
-	if cfg.AnswerLimit <= 0 {
-		cfg.AnswerLimit = 3
-	}
-	if cfg.AnswerWindow <= 0 {
-		cfg.AnswerWindow = time.Hour
-	}
-	if cfg.IMAP.MaxSize <= 0 {
-		// Set before the daemon keeps its copy of cfg: the answer to an
-		// oversized mail quotes it.
-		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
-		if cfg.IMAP.MaxSize <= 0 {
-			cfg.IMAP.MaxSize = mail.DefaultLimits().MaxBytes
-		}
-	}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
+	cfg.Tick = positive(cfg.Tick, time.Minute)
+	cfg.AnswerLimit = positive(cfg.AnswerLimit, 3)
+	cfg.AnswerWindow = positive(cfg.AnswerWindow, time.Hour)
+	// Set before the daemon keeps its copy of cfg: the answer to an
+	// oversized mail quotes it.
+	cfg.IMAP.MaxSize = positive(cfg.IMAP.MaxSize, positive(cfg.Limits.MaxBytes, mail.DefaultLimits().MaxBytes))
 	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
 		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), failing: map[uint32]store.FailedMail{},
 		all: mail.NewLimiter(referee.DefaultStrangers, time.Hour)}
@@ -118,22 +106,27 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	// server answers again: most outages are the network's, not one
 	// server's.
 	cfg.IMAP.OnConnect = func() { d.outbox.Wake() }
-	in, err := mail.NewInbox(cfg.IMAP, d.handle)
-	if err != nil {
+	var err error
+	if d.inbox, err = mail.NewInbox(cfg.IMAP, d.handle); err != nil {
 		return nil, err
 	}
-	cfg.SMTP.Logger = cfg.Logger
-	if cfg.SMTP.From == "" {
-		cfg.SMTP.From = cfg.Address
-	}
+	cfg.SMTP.Logger, cfg.SMTP.From = cfg.Logger, cmp.Or(cfg.SMTP.From, cfg.Address)
 	s, err := mail.NewSender(cfg.SMTP)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Outbox.Logger = cfg.Logger
-	d.inbox = in
 	d.outbox = mail.NewOutbox(queue{d}, s, cfg.Outbox)
 	return d, nil
+}
+
+// positive is v when it is above zero, else def: a setting left at zero
+// takes its default.
+func positive[T int | int64 | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // Run runs the inbox, the outbox worker, the deadline timer and the
