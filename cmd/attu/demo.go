@@ -233,16 +233,11 @@ type demoPlayer struct {
 
 	mu       sync.Mutex
 	token    string
-	received []demoMail
+	received []*mail.Message
 	answered map[string]bool
 	over     bool
 	// What the player's files asked for, for the summary.
 	files, nights, refits, melees int
-}
-
-// demoMail is a mail a player received.
-type demoMail struct {
-	MessageID, InReplyTo, Subject, Text string
 }
 
 // send answers the game's mail msg with the orders attached as a file
@@ -285,6 +280,7 @@ func (p *demoPlayer) send(ctx context.Context, msg *mail.Message, name string, o
 	return c.Quit()
 }
 
+// isOver tells whether the player received the game's final report.
 func (p *demoPlayer) isOver() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -303,7 +299,7 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 		return nil
 	}
 	p.mu.Lock()
-	p.received = append(p.received, demoMail{MessageID: msg.MessageID, InReplyTo: msg.InReplyTo, Subject: msg.Subject, Text: msg.Text})
+	p.received = append(p.received, msg)
 	if tok := tokenIn(msg.Text); tok != "" {
 		p.token = tok
 	}
