@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -97,16 +98,13 @@ func (s *Sender) Send(ctx context.Context, m *Outgoing) error {
 func (s *Sender) sendAll(ctx context.Context, ms []*Outgoing) []error {
 	errs := make([]error, len(ms))
 	msgs := make([]*gomail.Msg, len(ms))
-	n := 0
 	for i, m := range ms {
 		var err error
 		if msgs[i], err = s.build(m); err != nil {
 			errs[i] = unsendable{err}
-		} else {
-			n++
 		}
 	}
-	if n == 0 {
+	if !slices.Contains(errs, nil) {
 		return errs
 	}
 	c, err := s.client()
