@@ -84,9 +84,7 @@ func runTournament(s *session) error {
 			return err
 		}
 		if f, err = tournament.Parse(data); err != nil {
-			for _, line := range strings.Split(err.Error(), "\n") {
-				fmt.Fprintf(s.stderr, "%s:%s\n", argv[0], line)
-			}
+			printErrors(s.stderr, argv[0], err)
 			return errFailed
 		}
 	} else {
