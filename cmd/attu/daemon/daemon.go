@@ -313,7 +313,7 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 	ref := store.NewMailRef(messageID(msg, raw), raw)
 	var out []store.Mail
 	auto, _ := mail.IsAutomatic(msg, d.cfg.Address)
-	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) && d.all.Allow("", time.Now()) {
+	if !auto && d.answers.Allow(msg.From, time.Now()) && d.all.Allow("", time.Now()) {
 		reply := store.Mail{MessageID: NewMessageID(d.cfg.Address), From: d.cfg.Address, To: []string{msg.From},
 			Subject: "Re: " + mail.SubjectText(msg.Subject), Text: text, InReplyTo: msg.MessageID}
 		if msg.MessageID != "" {
