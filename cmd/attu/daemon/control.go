@@ -77,12 +77,10 @@ func (h *Host) Read(fn func()) {
 // Write runs fn as the only change to the games meanwhile, then wakes the
 // outbox worker for the mails fn queued.
 func (h *Host) Write(fn func()) {
-	func() {
-		h.d.gate.Lock()
-		defer h.d.gate.Unlock()
-		fn()
-	}()
-	h.d.Kick()
+	defer h.d.Kick() // after the gate opens again
+	h.d.gate.Lock()
+	defer h.d.gate.Unlock()
+	fn()
 }
 
 // listenControl opens the daemon's socket at path, mode 0600. The caller

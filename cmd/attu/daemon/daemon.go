@@ -145,7 +145,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 		if ln, err := listenControl(d.cfg.Control); err != nil {
 			d.log.Error("operator commands will not run while the daemon runs", "err", err)
 		} else {
-			// The socket waits for commands while the mail flows.
 			wg.Go(func() { d.serveControl(ctx, ln) })
 		}
 	}
