@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	registerFunc("check", "check an orders file: its form, and with --case or -db its legality in a position", runCheck)
+	registerOperator("check", "check an orders file: its form, and with --case or -db its legality in a position", runCheck)
 }
 
 const checkUsage = `Usage: attu check [--case CASE.yaml | -db FILE] ORDERS.yaml
@@ -33,7 +33,8 @@ units, weather and procedures; the case's own orders are not run), and game,
 token and turn may be left out. With -db the orders are judged against the
 game they name in that database, in the position in force, exactly as the
 server judges them when they arrive by mail (the answer the player would
-get), without applying them; the token is not checked.
+get), without applying them; the token is not checked. While attu serve
+holds the database, the daemon judges them.
 
 Exit status: 0 when the orders are good, 1 when they have mistakes, 2 when a
 file cannot be read, the case is malformed, or the orders cannot be judged.
@@ -58,7 +59,7 @@ func runCheck(s *session) error {
 		return usageErr("give one orders file, like: attu check orders.yaml --case case.yaml (attu check -h for help)")
 	}
 	name := files[0]
-	data, err := os.ReadFile(name)
+	data, err := s.readFile(name)
 	if err != nil {
 		return usageErr("cannot read the orders: %v", err)
 	}
@@ -66,7 +67,10 @@ func runCheck(s *session) error {
 	case *dbPath != "" && *caseFile != "":
 		return usageErr("give --case or -db, not both")
 	case *dbPath != "":
-		return checkStored(s.stdout, name, data, *dbPath)
+		if _, err := os.Stat(*dbPath); err != nil && s.host == nil {
+			return usageErr("%v; give the game database with -db FILE", err)
+		}
+		return s.withDB(*dbPath, reads, func(db *store.DB) error { return checkStored(s.stdout, name, data, db, *dbPath) })
 	case *caseFile == "":
 		f, err := orders.Parse(data, orders.Options{})
 		if err == nil {
@@ -156,21 +160,9 @@ func offMap(data []byte, m *adjudicator.Map) orders.Errors {
 	return found
 }
 
-// checkStored judges orders against the stored game they name.
-func checkStored(out io.Writer, name string, data []byte, dbPath string) error {
-	if _, err := os.Stat(dbPath); err != nil {
-		return usageErr("%v; give the game database with -db FILE", err)
-	}
-	// Judging changes nothing: the file is opened read-only, so a check
-	// never creates or migrates a database.
-	db, err := store.Open(dbPath, &store.Options{ReadOnly: true, Timeout: otherCommandWait})
-	if errors.Is(err, store.ErrLocked) {
-		return usageErr("%s is held by another process (attu serve?); check against a copy of it, or with the daemon stopped", dbPath)
-	}
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	defer db.Close()
+// checkStored judges orders against the stored game they name, in db
+// (read only: judging changes nothing), the daemon's when it runs.
+func checkStored(out io.Writer, name string, data []byte, db *store.DB, dbPath string) error {
 	game, problems, err := referee.New(db, referee.Config{}).Check(data)
 	if errors.Is(err, store.ErrNoGame) {
 		ids, _ := db.Games()

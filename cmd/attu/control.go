@@ -55,6 +55,28 @@ type session struct {
 	// on the command line before it asks the daemon (expect): the only
 	// ones the command line writes from the daemon's answer.
 	outputs map[string]os.FileMode
+	// inputs are the files the command read (readFile): on the command
+	// line, sent along when the daemon runs the command; inside it, what
+	// was sent.
+	inputs []daemon.File
+}
+
+// readFile reads a file the command was given: from disk on the command
+// line, from what the command line sent inside the daemon.
+func (s *session) readFile(name string) ([]byte, error) {
+	if s.host != nil {
+		for _, f := range s.inputs {
+			if f.Name == name {
+				return f.Data, nil
+			}
+		}
+		return nil, fmt.Errorf("%s was not sent to the daemon", name)
+	}
+	data, err := os.ReadFile(name)
+	if err == nil {
+		s.inputs = append(s.inputs, daemon.File{Name: name, Data: data})
+	}
+	return data, err
 }
 
 // expect declares a file the command will write, with its mode.
@@ -161,7 +183,7 @@ func (s *session) writeFile(name string, data []byte, perm os.FileMode) error {
 func (s *session) remote(conn net.Conn, path string) error {
 	sock := controlSocket(path)
 	conn.SetDeadline(time.Now().Add(daemon.ControlTimeout))
-	if err := json.NewEncoder(conn).Encode(daemon.Request{Command: s.name, Args: s.args}); err != nil {
+	if err := json.NewEncoder(conn).Encode(daemon.Request{Command: s.name, Args: s.args, Inputs: s.inputs}); err != nil {
 		return fmt.Errorf("asking the daemon on %s: %v", sock, err)
 	}
 	var ans daemon.Answer
@@ -193,7 +215,7 @@ func runOperator(h *daemon.Host, req daemon.Request) daemon.Answer {
 		return daemon.Answer{Code: 2, Stderr: fmt.Appendf(nil, "attu: the daemon does not run %q\n", req.Command)}
 	}
 	var out, errs bytes.Buffer
-	s := &session{name: req.Command, args: req.Args, stdout: &out, stderr: &errs, host: h}
+	s := &session{name: req.Command, args: req.Args, stdout: &out, stderr: &errs, host: h, inputs: req.Inputs}
 	code := s.exit(f(s))
 	return daemon.Answer{Stdout: out.Bytes(), Stderr: errs.Bytes(), Code: code, Files: s.files}
 }

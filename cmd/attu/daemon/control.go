@@ -39,6 +39,9 @@ const (
 type Request struct {
 	Command string   `json:"command"`
 	Args    []string `json:"args"`
+	// Inputs are the files the command read on the command line (attu
+	// check's orders), which the daemon's user may not be able to read.
+	Inputs []File `json:"inputs,omitempty"`
 }
 
 // File is a file a command wrote inside the daemon, for the command line
