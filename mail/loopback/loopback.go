@@ -419,6 +419,7 @@ func (s *System) serveSMTP(ln net.Listener) {
 	srv.WriteTimeout = time.Minute
 	srv.ErrorLog = logger{s.log}
 	srv.TLSConfig = s.tls
+	srv.AllowInsecureAuth = s.oauth[0] != "" // for OAuth tests on plaintext, as IMAP's InsecureAuth
 	s.mu.Lock()
 	s.smtp, s.smtpLn = srv, ln
 	s.mu.Unlock()
