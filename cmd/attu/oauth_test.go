@@ -145,3 +145,38 @@ func TestServeOAuthRefused(t *testing.T) {
 		t.Errorf("%d ERROR lines, want 2; %d attempts again within seconds, want none", n, again)
 	}
 }
+
+// auth and token_command are checked like every key, each mistake named
+// with its line.
+func TestServeOAuthConfig(t *testing.T) {
+	base := "address: attu@example.org\ndatabase: attu.db\nsmtp: {host: smtp.example.org, user: attu, auth: oauthbearer, token_command: [oama, access, attu@example.org]}\nimap:\n  host: imap.example.org\n  user: attu\n"
+	cfg, _, _, _, err := loadServeConfig([]byte(base + "  auth: XOAUTH2\n  token_command: [get-token]\n"))
+	if err != nil || cfg.IMAP.OAuth.Mech != "XOAUTH2" || strings.Join(cfg.IMAP.OAuth.Command, " ") != "get-token" || cfg.IMAP.Password != "" ||
+		cfg.SMTP.OAuth.Mech != "OAUTHBEARER" || strings.Join(cfg.SMTP.OAuth.Command, " ") != "oama access attu@example.org" {
+		t.Fatalf("read %+v %+v: %v", cfg.IMAP.OAuth, cfg.SMTP.OAuth, err)
+	}
+	for _, c := range []struct{ imap, err string }{
+		{"  auth: oauth2\n", `line 7: imap.auth: "oauth2": want password, oauthbearer or xoauth2`},
+		{"  auth: xoauth2\n", "line 4: imap.token_command: name the command that prints an access token, as a list like [oama, access, attu]"},
+		{"  auth: xoauth2\n  token_command: get-token\n", `line 8: imap.token_command: want a list, like [a, b], not "get-token"`},
+		{"  auth: xoauth2\n  token_command: [get-token]\n  password_file: /dev/null\n", "line 7: imap.auth: xoauth2 wants the login as user, and no password"},
+		{"  password_file: /dev/null\n  token_command: [get-token]\n", "line 8: imap.token_command: goes with auth: oauthbearer or xoauth2"},
+	} {
+		if _, _, _, _, err := loadServeConfig([]byte(base + c.imap)); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q: %v, want %q", c.imap, err, c.err)
+		}
+	}
+}
+
+// The README's OAuth configuration reads as it says.
+func TestReadmeOAuth(t *testing.T) {
+	readme := string(readFile(t, "../../README.md"))
+	_, section, _ := strings.Cut(readme, "### OAuth sign-in\n")
+	_, block, _ := strings.Cut(section, "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	cfg, _, _, _, err := loadServeConfig([]byte("address: attu@outlook.com\ndatabase: attu.db\n" + block))
+	if err != nil || cfg.IMAP.OAuth.Mech != "XOAUTH2" || cfg.SMTP.OAuth.Mech != "XOAUTH2" || cfg.SMTP.Addr != "smtp-mail.outlook.com:587" ||
+		cfg.IMAP.Addr != "outlook.office365.com:993" || strings.Join(cfg.SMTP.OAuth.Command, " ") != "oama access attu@outlook.com" {
+		t.Errorf("%+v\n%+v\n%v", cfg.IMAP, cfg.SMTP, err)
+	}
+}

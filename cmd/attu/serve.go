@@ -44,7 +44,8 @@ at any time. While it runs, attu status, show, export, umpire and new
 work as usual: the daemon runs them for the command line, over the
 socket FILE.sock beside the database FILE (its user's only). The configuration file is YAML; every key is checked, and
 the passwords come from environment variables or files, never from the
-file itself. examples/attu-serve.yaml is a commented example.
+file itself (with OAuth, a command prints an access token instead).
+examples/attu-serve.yaml is a commented example.
 
 Examples:
   ATTU_IMAP_PASSWORD=... ATTU_SMTP_PASSWORD=... attu serve -config attu.yaml
