@@ -12,47 +12,42 @@ import (
 )
 
 // OAuth signs in with an OAuth 2.0 access token instead of a password,
-// for providers that allow nothing else.
+// for providers that take no password.
 type OAuth struct {
-	// Mech is the SASL mechanism: "OAUTHBEARER" (RFC 7628) or "XOAUTH2"
-	// (Google's and Microsoft's older one); empty signs in with a password.
-	Mech string
-	// Command prints a fresh access token. It runs before each login,
-	// since tokens expire within about an hour, and its token is kept
-	// nowhere.
-	Command []string
+	Mech    string   // "OAUTHBEARER" (RFC 7628) or "XOAUTH2"; empty: a password
+	Command []string // prints a fresh access token; run before each login, since tokens expire within the hour
 }
 
-// token runs the command and returns what it printed, trimmed. A failure
-// is a FixError whose error shows what the command wrote to stderr.
+// token runs the command and returns what it printed, trimmed; a failure
+// is a FixError with what the command wrote to stderr.
 func (o OAuth) token(server string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, o.Command[0], o.Command[1:]...).Output()
-	token := string(bytes.TrimSpace(out))
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(ee.Stderr))
-	} else if err == nil && token == "" {
+	} else if err == nil && len(bytes.TrimSpace(out)) == 0 {
 		err = errors.New("it printed nothing")
 	}
 	if err != nil {
 		return "", &FixError{Err: fmt.Errorf("token command %s: %w", o.Command[0], err),
-			Fix: fmt.Sprintf("%s.token_command failed: make it print a fresh access token", server)}
+			Fix: server + ".token_command failed: make it print a fresh access token"}
 	}
-	return token, nil
+	return string(bytes.TrimSpace(out)), nil
 }
 
-// oauthClient is a SASL client (go-sasl's interface) of OAUTHBEARER or
-// XOAUTH2. To a server's error challenge it gives the dummy answer both
-// mechanisms expect, so that the server's refusal is what is reported.
+// oauthClient is a SASL client of OAUTHBEARER or XOAUTH2 for go-imap (and,
+// as smtpOAuth, for go-mail). To a server's error challenge it gives the
+// dummy answer each mechanism expects, so that the server's refusal is
+// what is reported.
 type oauthClient struct{ mech, user, token string }
 
 func (c oauthClient) Start() (string, []byte, error) {
-	ir := "user=" + c.user + "\x01auth=Bearer " + c.token + "\x01\x01"
+	authz := "user=" + c.user
 	if c.mech == "OAUTHBEARER" {
-		ir = "n,a=" + c.user + ",\x01auth=Bearer " + c.token + "\x01\x01"
+		authz = "n,a=" + c.user + ","
 	}
-	return c.mech, []byte(ir), nil
+	return c.mech, []byte(authz + "\x01auth=Bearer " + c.token + "\x01\x01"), nil
 }
 
 func (c oauthClient) Next([]byte) ([]byte, error) {
@@ -62,14 +57,13 @@ func (c oauthClient) Next([]byte) ([]byte, error) {
 	return []byte{}, nil
 }
 
-// smtpOAuth is an oauthClient for go-mail.
-type smtpOAuth struct{ c oauthClient }
+type smtpOAuth struct{ oauthClient }
 
-func (a smtpOAuth) Start(*smtp.ServerInfo) (string, []byte, error) { return a.c.Start() }
+func (a smtpOAuth) Start(*smtp.ServerInfo) (string, []byte, error) { return a.oauthClient.Start() }
 
 func (a smtpOAuth) Next(challenge []byte, more bool) ([]byte, error) {
 	if !more {
 		return nil, nil
 	}
-	return a.c.Next(challenge)
+	return a.oauthClient.Next(challenge)
 }

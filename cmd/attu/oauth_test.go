@@ -156,10 +156,10 @@ func TestServeOAuthConfig(t *testing.T) {
 		t.Fatalf("read %+v %+v: %v", cfg.IMAP.OAuth, cfg.SMTP.OAuth, err)
 	}
 	for _, c := range []struct{ imap, err string }{
-		{"  auth: oauth2\n", `line 7: imap.auth: "oauth2": want password, oauthbearer or xoauth2`},
+		{"  auth: oauth2\n", `line 7: imap.auth: "oauth2": want oauthbearer or xoauth2, with user and no password`},
 		{"  auth: xoauth2\n", "line 4: imap.token_command: name the command that prints an access token, as a list like [oama, access, attu]"},
 		{"  auth: xoauth2\n  token_command: get-token\n", `line 8: imap.token_command: want a list, like [a, b], not "get-token"`},
-		{"  auth: xoauth2\n  token_command: [get-token]\n  password_file: /dev/null\n", "line 7: imap.auth: xoauth2 wants the login as user, and no password"},
+		{"  auth: xoauth2\n  token_command: [get-token]\n  password_file: /dev/null\n", `line 7: imap.auth: "xoauth2": want oauthbearer or xoauth2, with user and no password`},
 		{"  password_file: /dev/null\n  token_command: [get-token]\n", "line 8: imap.token_command: goes with auth: oauthbearer or xoauth2"},
 	} {
 		if _, _, _, _, err := loadServeConfig([]byte(base + c.imap)); err == nil || !strings.Contains(err.Error(), c.err) {

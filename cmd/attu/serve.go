@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -242,24 +243,19 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 			}
 		}
 		addr = net.JoinHostPort(s.Host, strconv.Itoa(port))
-		user = s.User
-		timeout = dur(key+".timeout", s.Timeout, time.Minute)
-		switch strings.ToLower(s.Auth) {
-		case "", "password":
-			if len(s.TokenCommand) > 0 {
-				bad(key+".token_command", "goes with auth: oauthbearer or xoauth2")
-			}
-		case "oauthbearer", "xoauth2":
+		user, timeout = s.User, dur(key+".timeout", s.Timeout, time.Minute)
+		if s.Auth != "" {
 			*oauth = mail.OAuth{Mech: strings.ToUpper(s.Auth), Command: s.TokenCommand}
+			if !slices.Contains([]string{"OAUTHBEARER", "XOAUTH2"}, oauth.Mech) || user == "" || s.PasswordEnv+s.PasswordFile != "" {
+				bad(key+".auth", "%q: want oauthbearer or xoauth2, with user and no password", s.Auth)
+			}
 			if len(s.TokenCommand) == 0 || s.TokenCommand[0] == "" {
 				bad(key+".token_command", "name the command that prints an access token, as a list like [oama, access, %s]", cmp.Or(user, "USER"))
 			}
-			if user == "" || s.PasswordEnv != "" || s.PasswordFile != "" {
-				bad(key+".auth", "%s wants the login as user, and no password", s.Auth)
-			}
 			return
-		default:
-			bad(key+".auth", "%q: want password, oauthbearer or xoauth2", s.Auth)
+		}
+		if len(s.TokenCommand) > 0 {
+			bad(key+".token_command", "goes with auth: oauthbearer or xoauth2")
 		}
 		switch {
 		case s.PasswordEnv != "" && s.PasswordFile != "":

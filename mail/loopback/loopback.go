@@ -221,29 +221,18 @@ var imapRefused = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.Respon
 func (o oauthSession) Login(string, string) error       { return imapRefused }
 func (o oauthSession) AuthenticateMechanisms() []string { return []string{o.sys.oauth[0]} }
 func (o oauthSession) Authenticate(mech string) (sasl.Server, error) {
-	return o.sys.oauthServer(mech, imapRefused, func(user string) error {
-		o.sys.mu.Lock()
-		pw := o.sys.passwords[user]
-		o.sys.mu.Unlock()
-		return o.prompt.Login(user, pw)
-	})
+	return &oauthServer{o.sys, mech, imapRefused, o.prompt.Login, false}, nil
 }
 
 // oauthServer is a SASL server of Options.OAuth. A wrong token gets the
 // error challenge both mechanisms send, then refused after the client's
-// answer; a right one calls login with the user.
+// answer; a right one calls login with the user and password.
 type oauthServer struct {
 	sys     *System
+	mech    string
 	refused error
-	login   func(user string) error
+	login   func(user, password string) error
 	failed  bool
-}
-
-func (s *System) oauthServer(mech string, refused error, login func(string) error) (sasl.Server, error) {
-	if mech != s.oauth[0] {
-		return nil, refused
-	}
-	return &oauthServer{sys: s, refused: refused, login: login}, nil
 }
 
 func (a *oauthServer) Next(resp []byte) ([]byte, bool, error) {
@@ -252,12 +241,15 @@ func (a *oauthServer) Next(resp []byte) ([]byte, bool, error) {
 	} else if resp == nil {
 		return nil, false, nil
 	}
-	m := oauthResponse.FindSubmatch(resp)
-	if m == nil || a.sys.User(string(m[1])) == nil || string(m[2]) != a.sys.oauth[1] {
+	m := append(oauthResponse.FindSubmatch(resp), nil, nil, nil) // user and token, or none
+	a.sys.mu.Lock()
+	pw, known := a.sys.passwords[string(m[1])]
+	a.sys.mu.Unlock()
+	if !known || a.mech != a.sys.oauth[0] || string(m[2]) != a.sys.oauth[1] {
 		a.failed = true
 		return []byte(`{"status":"invalid_token"}`), false, nil
 	}
-	return nil, true, a.login(string(m[1]))
+	return nil, true, a.login(string(m[1]), pw)
 }
 
 // oauthResponse is an initial response of OAUTHBEARER (RFC 7628 section
@@ -456,7 +448,7 @@ func (x *session) AuthMechanisms() []string { return []string{cmp.Or(x.sys.oauth
 // Auth accepts a user's IMAP password, or the OAuth token.
 func (x *session) Auth(mech string) (sasl.Server, error) {
 	if x.sys.oauth[0] != "" {
-		return x.sys.oauthServer(mech, smtp.ErrAuthFailed, func(string) error { x.authed = true; return nil })
+		return &oauthServer{x.sys, mech, smtp.ErrAuthFailed, func(string, string) error { x.authed = true; return nil }, false}, nil
 	}
 	if mech != sasl.Plain {
 		return nil, smtp.ErrAuthUnsupported
