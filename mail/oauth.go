@@ -23,7 +23,9 @@ type OAuth struct {
 func (o OAuth) token(server string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, o.Command[0], o.Command[1:]...).Output()
+	cmd := exec.CommandContext(ctx, o.Command[0], o.Command[1:]...)
+	cmd.WaitDelay = time.Second // a child it left behind holding stdout does not hang the login
+	out, err := cmd.Output()
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(ee.Stderr))
 	} else if err == nil && len(bytes.TrimSpace(out)) == 0 {

@@ -123,3 +123,14 @@ func TestOAuthCommandFails(t *testing.T) {
 		}
 	}
 }
+
+// A token command that hangs is cut off after the timeout, its children
+// too, and the login fails instead of waiting for ever.
+func TestOAuthCommandHangs(t *testing.T) {
+	o := OAuth{Mech: "XOAUTH2", Command: []string{"sh", "-c", "sleep 30 & sleep 30"}}
+	start := time.Now()
+	_, err := o.token("imap", 200*time.Millisecond)
+	if !errors.As(err, new(*FixError)) || time.Since(start) > 5*time.Second {
+		t.Errorf("after %v: %v", time.Since(start), err)
+	}
+}
