@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
@@ -183,7 +184,7 @@ func (s *session) writeFile(name string, data []byte, perm os.FileMode) error {
 func (s *session) remote(conn net.Conn, path string) error {
 	sock := controlSocket(path)
 	conn.SetDeadline(time.Now().Add(daemon.ControlTimeout))
-	if err := json.NewEncoder(conn).Encode(daemon.Request{Command: s.name, Args: s.args, Inputs: s.inputs}); err != nil {
+	if err := json.NewEncoder(conn).Encode(daemon.Request{Command: strings.Fields(s.name)[0], Args: s.args, Inputs: s.inputs}); err != nil {
 		return fmt.Errorf("asking the daemon on %s: %v", sock, err)
 	}
 	var ans daemon.Answer

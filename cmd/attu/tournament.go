@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	registerFunc("tournament", "run a tournament: new, status, next", runTournament)
+	registerOperator("tournament", "run a tournament: new, status, next", runTournament)
 }
 
 const tournamentUsage = `Usage:
@@ -41,8 +41,8 @@ takebacks and stuck games, and the games ended since the last digest.
 next begins the next round now, even before the current one is over (a
 Swiss round is then paired on the standings so far).
 
-ID names the tournament; it may be left out when the file holds one. The
-daemon holds the database while it runs: stop it first.
+ID names the tournament; it may be left out when the file holds one. While
+attu serve holds the database, the daemon carries the command out.
 
 Examples:
   attu tournament new -db attu.db -address attu@example.org examples/tournament.yaml
@@ -68,6 +68,7 @@ func runTournament(s *session) error {
 	dbPath := fs.String("db", "attu.db", "the game database")
 	address := fs.String("address", "", "new: the mailbox the games are played through, like attu@example.org")
 	verbose := fs.Bool("v", false, "status: the umpire's digest rather than the standings")
+	all := s.args
 	s.args = s.args[1:]
 	argv, err := s.parse(fs, tournamentUsage)
 	if err != nil {
@@ -79,7 +80,7 @@ func runTournament(s *session) error {
 		if len(argv) != 1 || !strings.Contains(*address, "@") {
 			return usageErr("give the mailbox and the file: -address attu@example.org TOURNAMENT.yaml (attu tournament -h)")
 		}
-		data, err := os.ReadFile(argv[0])
+		data, err := s.readFile(argv[0])
 		if err != nil {
 			return err
 		}
@@ -88,19 +89,19 @@ func runTournament(s *session) error {
 			return errFailed
 		}
 	} else {
-		if _, err := os.Stat(*dbPath); err != nil {
+		if _, err := os.Stat(*dbPath); err != nil && s.host == nil {
 			return fmt.Errorf("%v; give the game database with -db FILE", err)
 		}
 		if len(argv) > 1 {
 			return usageErr("unexpected %q (attu tournament -h)", argv[1])
 		}
 	}
-	db, err := store.Open(*dbPath, nil)
-	if err != nil {
-		return err
+	a := writes
+	if sub == "status" {
+		a = reads
 	}
-	defer db.Close()
-	return tournamentOn(s, db, *dbPath, sub, argv, *address, f, *verbose)
+	s.args = all // as the daemon is asked, when it runs the command
+	return s.withDB(*dbPath, a, func(db *store.DB) error { return tournamentOn(s, db, *dbPath, sub, argv, *address, f, *verbose) })
 }
 
 // tournamentOn runs the sub-command sub of attu tournament on db; f is
@@ -132,7 +133,10 @@ func tournamentOn(s *session, db *store.DB, dbPath, sub string, argv []string, m
 		mailbox = t.Mailbox
 	}
 	dir := &tournament.Director{}
-	svc := referee.New(db, referee.Config{Address: mailbox, DB: dbPath, Hook: dir})
+	svc, err := s.service(db, referee.Config{Address: mailbox, DB: dbPath, Hook: dir})
+	if err != nil {
+		return err
+	}
 	now := time.Now()
 	switch sub {
 	case "new":
