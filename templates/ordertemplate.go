@@ -210,7 +210,7 @@ func (r *Report) unitBlocks() [][]string {
 				block = append(block, wrapLines(fmt.Sprintf("%s: %s", f.Target, fireItem(f, r.View.Weather)), "  #   ", "  #         ")...)
 			}
 			if slices.ContainsFunc(uo.Fire, func(f adjudicator.FireOption) bool { return len(f.Spotters) > 0 }) {
-				block = append(block, "  #   (spotters as they stand now: write such a fire before any move of its spotter)")
+				block = append(block, "  # A spotter counts where it stands now: write such a fire before any move of its spotter.")
 			}
 			f := uo.Fire[0]
 			line := fmt.Sprintf("  #- fire: {units: [%s], target: %s", uo.Unit, f.Target)
