@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base32"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -120,8 +122,11 @@ func (db *DB) Close() error { return db.bolt.Close() }
 // tools; writing through it bypasses the store's invariants.
 func (db *DB) Bolt() *bolt.DB { return db.bolt }
 
-// migrations[v] brings a file from schema version v to v+1. Version 0 is an
-// empty file. Never edit a released migration: append a new one.
+// migrations[v] brings a file from schema version v to v+1; nil when
+// version v+1 only tells an earlier release that it cannot read what this
+// one writes. Version 0 is an empty file. Never edit a released
+// migration: append a new one. A migration that would have to rewrite a
+// hashed entry refuses the game instead, naming it (eachGame).
 var migrations = []func(tx *bolt.Tx) error{
 	0: func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{bGames, bLedger, bLedgerIndex, bOutbox} {
@@ -133,87 +138,68 @@ var migrations = []func(tx *bolt.Tx) error{
 	},
 	// Version 2: a step is a side's orders and everything the rules resolve
 	// after them (no more entries of kind "procedure"), and stored order
-	// files carry no token. A version 1 game breaking either cannot be
-	// carried over without changing hashed entries, so the migration
-	// refuses it, naming it.
-	1: func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEachBucket(func(id []byte) error {
-			gb := tx.Bucket(bGames).Bucket(id)
-			err := gb.Bucket(bLog).ForEach(func(k, v []byte) error {
-				var e struct{ Kind Kind }
-				if err := json.Unmarshal(v, &e); err != nil {
-					return err
-				}
-				if e.Kind == "procedure" {
-					return fmt.Errorf("entry %d is a server procedure", binary.BigEndian.Uint64(k))
-				}
-				return nil
-			})
-			if err == nil {
-				err = gb.Bucket(bOrders).ForEach(func(k, v []byte) error {
-					if err := checkRedacted(v); err != nil {
-						return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
-					}
-					return nil
-				})
+	// files carry no token.
+	1: eachGame("was written by a development release (%v): export it with that release", func(gb *bolt.Bucket) error {
+		err := gb.Bucket(bLog).ForEach(func(k, v []byte) error {
+			var e struct{ Kind Kind }
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
 			}
-			if err != nil {
-				return fmt.Errorf("game %s was written by a development release (%v): export it with that release", id, err)
+			if e.Kind == "procedure" {
+				return fmt.Errorf("entry %d is a server procedure", binary.BigEndian.Uint64(k))
 			}
 			return nil
 		})
-	},
+		if err != nil {
+			return err
+		}
+		return gb.Bucket(bOrders).ForEach(func(k, v []byte) error {
+			if err := checkRedacted(v); err != nil {
+				return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			return nil
+		})
+	}),
 	// Version 3: each die in the dice log has a typed purpose, the side
 	// that rolled it and who may see it ("seen", always written, its zero
 	// the umpire alone), where version 2 wrote the purpose in words and
 	// left "seen" out for dice both sides saw; and an ended game waits for
-	// kind "ended". Words cannot be turned into types without guessing, so
-	// a game whose dice log is in the version 2 form is refused, naming it.
-	// The form is told by the shape of "seen", not by any words.
-	2: func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEachBucket(func(id []byte) error {
-			_, v := tx.Bucket(bGames).Bucket(id).Bucket(bDice).Cursor().First()
-			if v == nil {
-				return nil
+	// kind "ended". The form is told by the shape of "seen".
+	2: eachGame("was written by an earlier release, whose dice log this one cannot read (%v): finish or export it with that release", func(gb *bolt.Bucket) error {
+		_, v := gb.Bucket(bDice).Cursor().First()
+		if v == nil {
+			return nil
+		}
+		var r struct {
+			Seen json.RawMessage `json:"seen"`
+		}
+		if err := json.Unmarshal(v, &r); err != nil || len(r.Seen) == 0 || r.Seen[0] != '"' {
+			return errors.New("its dice are in words")
+		}
+		return nil
+	}),
+	// Version 4: logs may hold notes (KindNote) and a game's record the
+	// game service's own (Game.Service).
+	3: nil,
+	// Version 5: events are data (adjudicator.Event: a kind, how much each
+	// player sees of it, its facts), no longer a sentence and the one side
+	// that may read it.
+	4: eachGame("was written by a development release (%v): export it with that release", func(gb *bolt.Bucket) error {
+		return gb.Bucket(bLog).ForEach(func(k, v []byte) error {
+			var e struct {
+				Events []map[string]json.RawMessage `json:"events"`
 			}
-			var r struct {
-				Seen json.RawMessage `json:"seen"`
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
 			}
-			if err := json.Unmarshal(v, &r); err != nil || len(r.Seen) == 0 || r.Seen[0] != '"' {
-				return fmt.Errorf("game %s was written by an earlier release, whose dice log this one cannot read: finish or export it with that release", id)
+			for _, ev := range e.Events {
+				if _, words := ev["text"]; words {
+					return fmt.Errorf("entry %d holds its events as sentences", binary.BigEndian.Uint64(k))
+				}
 			}
 			return nil
 		})
-	},
-	// Version 4: logs may hold notes (KindNote) and a game's record the
-	// game service's own (Game.Service). A version 3 file holds neither
-	// and reads as it is; the version tells an earlier release that it
-	// cannot read what this one writes.
-	3: func(tx *bolt.Tx) error { return nil },
-	// Version 5: events are data (adjudicator.Event: a kind, how much each
-	// player sees of it, its facts), no longer a sentence and the one side
-	// that may read it. Old events cannot be rewritten inside hashed
-	// entries, and a replay could never match them, so the migration
-	// refuses a game that holds any, naming it.
-	4: func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEachBucket(func(id []byte) error {
-			return tx.Bucket(bGames).Bucket(id).Bucket(bLog).ForEach(func(k, v []byte) error {
-				var e struct {
-					Events []map[string]json.RawMessage `json:"events"`
-				}
-				if err := json.Unmarshal(v, &e); err != nil {
-					return err
-				}
-				for _, ev := range e.Events {
-					if _, words := ev["text"]; words {
-						return fmt.Errorf("game %s was written by a development release (entry %d holds its events as sentences): export it with that release",
-							id, binary.BigEndian.Uint64(k))
-					}
-				}
-				return nil
-			})
-		})
-	},
+	}),
 	// Version 6: the outbox keeps attachment bodies once, by content and
 	// compressed, apart from the mails (migrateOutbox, blob.go).
 	5: migrateOutbox,
@@ -225,13 +211,25 @@ var migrations = []func(tx *bolt.Tx) error{
 	// none against another (migrateBlobs, blob.go).
 	7: migrateBlobs,
 	// Version 9: every new log entry commits a random secret
-	// (Entry.Secret). Hashed entries are never rewritten, so older
-	// entries keep none; the version stops an earlier release from
-	// writing entries without one after entries with one.
-	8: func(tx *bolt.Tx) error { return nil },
+	// (Entry.Secret); older entries keep none.
+	8: nil,
 	// Version 10: the ledger index is keyed by a hash of the Message-ID,
 	// which may be longer than a bbolt key (migrateLedgerKeys, outbox.go).
 	9: migrateLedgerKeys,
+}
+
+// eachGame is a migration that runs check on every game and refuses the
+// first game it finds wrong, saying why in the words of refusal.
+func eachGame(refusal string, check func(gb *bolt.Bucket) error) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		games := tx.Bucket(bGames)
+		return games.ForEachBucket(func(id []byte) error {
+			if err := check(games.Bucket(id)); err != nil {
+				return fmt.Errorf("game %s "+refusal, id, err)
+			}
+			return nil
+		})
+	}
 }
 
 // checkVersion accepts a file of this release's schema, for reading only.
@@ -263,6 +261,9 @@ func migrate(tx *bolt.Tx) error {
 		return fmt.Errorf("%w (file has version %d, this release reads %d)", ErrSchema, v, SchemaVersion)
 	}
 	for ; v < SchemaVersion; v++ {
+		if migrations[v] == nil {
+			continue
+		}
 		if err := migrations[v](tx); err != nil {
 			return fmt.Errorf("migrating schema %d to %d: %w", v, v+1, err)
 		}
@@ -356,18 +357,7 @@ func NewToken() (string, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("store: drawing a token: %w", err)
 	}
-	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
-	out := make([]byte, 0, 24)
-	var acc, bits uint
-	for _, c := range b {
-		acc = acc<<8 | uint(c)
-		bits += 8
-		for bits >= 5 {
-			bits -= 5
-			out = append(out, alphabet[(acc>>bits)&31])
-		}
-	}
-	return string(out), nil
+	return strings.ToLower(base32.StdEncoding.EncodeToString(b[:])), nil
 }
 
 // HashToken returns the stored form of a token. Tokens are long random
@@ -471,20 +461,10 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 		g.Wait = state.Wait()
 		e := &Entry{Kind: KindCreate, Time: now, Events: events,
 			Scenario: ng.Scenario, Commitment: g.Commitment, State: hashHex(snap), Next: g.Wait}
-		if rolls := dice.Rolls(); len(rolls) > 0 {
-			e.DiceFrom, e.DiceTo = 1, dice.Next()
-			for _, r := range rolls {
-				b, err := json.Marshal(r)
-				if err != nil {
-					return err
-				}
-				if err := gb.Bucket(bDice).Put(u64(r.Seq), b); err != nil {
-					return err
-				}
-			}
-			g.DiceNext = dice.Next()
-		}
 		w := gameTx{tx: tx, b: gb, g: g}
+		if err := w.putDice(dice, e); err != nil {
+			return err
+		}
 		if err := w.append(e, snap); err != nil {
 			return err
 		}
@@ -533,57 +513,13 @@ func (db *DB) State(id string) (*adjudicator.State, error) {
 	return s, err
 }
 
-// SetStatus pauses or resumes a game; Ended is set by End only.
-func (db *DB) SetStatus(id string, s Status) error {
-	if s != Active && s != Paused {
-		return fmt.Errorf("store: SetStatus: %q (use End to end a game)", s)
-	}
-	return db.update(id, func(w *gameTx) error {
-		if w.g.Status == Ended {
-			return fmt.Errorf("%w: it has ended", ErrNotActive)
-		}
-		w.g.Status = s
-		return nil
-	})
-}
-
 // SetDeadline changes the current wait's deadline (extensions, reminders).
 func (db *DB) SetDeadline(id string, t time.Time) error {
-	return db.update(id, func(w *gameTx) error {
-		w.g.Deadline = t
+	_, err := db.Transact(id, nil, func(tx *Txn) error {
+		tx.SetDeadline(t)
 		return nil
 	})
-}
-
-// SetAddress changes a side's address and, when token is not empty, its
-// token (the umpire replacing a player).
-func (db *DB) SetAddress(id string, s adjudicator.Side, address, token string) error {
-	return db.update(id, func(w *gameTx) error {
-		for i := range w.g.Players {
-			if w.g.Players[i].Side == s {
-				w.g.Players[i].Address = address
-				if token != "" {
-					w.g.Players[i].TokenHash = HashToken(token)
-				}
-				return nil
-			}
-		}
-		w.g.Players = append(w.g.Players, Player{Side: s, Address: address, TokenHash: HashToken(token)})
-		return nil
-	})
-}
-
-func (db *DB) update(id string, f func(w *gameTx) error) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
-		if err != nil {
-			return err
-		}
-		if err := f(w); err != nil {
-			return err
-		}
-		return w.save()
-	})
+	return err
 }
 
 // gameTx is one game inside a transaction.
@@ -659,6 +595,27 @@ func (w *gameTx) entry(seq uint64) (*Entry, []byte, error) {
 		return nil, nil, fmt.Errorf("store: game %s: log entry %d: %w", w.g.ID, seq, err)
 	}
 	return e, bytes.Clone(b), nil
+}
+
+// putDice stores the dice d rolled for entry e, which it records, and
+// moves the game's dice counter past them.
+func (w *gameTx) putDice(d *Dice, e *Entry) error {
+	rolls := d.Rolls()
+	if len(rolls) == 0 {
+		return nil
+	}
+	e.DiceFrom, e.DiceTo = w.g.DiceNext, d.Next()
+	for _, r := range rolls {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if err := w.b.Bucket(bDice).Put(u64(r.Seq), b); err != nil {
+			return err
+		}
+	}
+	w.g.DiceNext = d.Next()
+	return nil
 }
 
 // state returns the position after entry seq, refused when unsound.

@@ -91,12 +91,7 @@ func NewDice(seed []byte, next, entry uint64, turn int, wait adjudicator.WaitKin
 // Roll derives the next die and logs it.
 func (d *Dice) Roll(die adjudicator.Die) int {
 	face, raw := Derive(d.seed, d.next)
-	r := Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait, Die: die, Face: face}
-	r.Raw = make([]int, len(raw))
-	for i, b := range raw {
-		r.Raw[i] = int(b)
-	}
-	d.rolls = append(d.rolls, r)
+	d.rolls = append(d.rolls, Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait, Die: die, Raw: ints(raw), Face: face})
 	d.next++
 	return face
 }

@@ -252,20 +252,8 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 	if err := w.b.Bucket(bOrders).Put(u64(seq), st.Raw); err != nil {
 		return nil, err
 	}
-	rolls := dice.Rolls()
-	if len(rolls) > 0 {
-		e.DiceFrom, e.DiceTo = g.DiceNext, dice.Next()
-		db := w.b.Bucket(bDice)
-		for _, r := range rolls {
-			b, err := json.Marshal(r)
-			if err != nil {
-				return nil, err
-			}
-			if err := db.Put(u64(r.Seq), b); err != nil {
-				return nil, err
-			}
-		}
-		g.DiceNext = dice.Next()
+	if err := w.putDice(dice, e); err != nil {
+		return nil, err
 	}
 	if err := w.append(e, snap); err != nil {
 		return nil, err
@@ -281,7 +269,7 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	out := &Outcome{Game: t.Game(), Entry: *e, State: next.Clone(), Dice: slices.Clone(rolls)}
+	out := &Outcome{Game: t.Game(), Entry: *e, State: next.Clone(), Dice: slices.Clone(dice.Rolls())}
 	var reply Reply
 	if st.Reply != nil {
 		if reply, err = st.Reply(out); err != nil {
@@ -485,23 +473,6 @@ func (w *gameTx) log(from uint64) ([]LogEntry, error) {
 		out = append(out, le)
 	}
 	return out, nil
-}
-
-// Dice returns a game's dice log from die from (1 for all), in order.
-func (db *DB) Dice(id string, from uint64) ([]Roll, error) {
-	var out []Roll
-	err := db.viewGame(id, func(w *gameTx) error {
-		c := w.b.Bucket(bDice).Cursor()
-		for k, v := c.Seek(u64(from)); k != nil; k, v = c.Next() {
-			var r Roll
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("store: game %s: die %d: %w", id, binary.BigEndian.Uint64(k), err)
-			}
-			out = append(out, r)
-		}
-		return nil
-	})
-	return out, err
 }
 
 // RawOrders returns the order file exactly as received for an orders entry.

@@ -115,7 +115,7 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 }
 
 // Luck returns the dice-luck summary of the export's entries in force, as
-// Txn.Luck and Audit compute it (it checks nothing: see Audit). Of each
+// Audit computes it (it checks nothing: see Audit). Of each
 // entry only the dice it rolled are read.
 func (x *Export) Luck() (*Luck, error) {
 	entries := make(map[uint64]*Entry, len(x.Log))

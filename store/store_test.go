@@ -287,16 +287,16 @@ func TestTokensAndStatus(t *testing.T) {
 	if err != nil || len(tok) != 24 {
 		t.Fatalf("token %q %v", tok, err)
 	}
-	if err := db.SetAddress("g1", adjudicator.US, "new-us@example.org", tok); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.SetStatus("g1", Paused); err != nil {
+	if _, err := db.Transact("g1", nil, func(tx *Txn) error {
+		tx.SetPlayer(adjudicator.US, "new-us@example.org", tok)
+		return tx.SetStatus(Paused)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := newDriver(db, "g1", 6).step(); !errors.Is(err, ErrNotActive) {
 		t.Fatalf("step while paused: %v", err)
 	}
-	db.SetStatus("g1", Active)
+	db.Transact("g1", nil, func(tx *Txn) error { return tx.SetStatus(Active) })
 	db.SetDeadline("g1", time.Date(1943, 5, 12, 0, 0, 0, 0, time.UTC))
 	g, _ = db.Game("g1")
 	if !g.CheckToken(adjudicator.US, tok) || g.Players[0].Address != "new-us@example.org" || g.Deadline.Day() != 12 || g.Status != Active {

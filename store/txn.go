@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -262,36 +261,6 @@ func (t *Txn) Outbox() ([]Mail, error) { return outboxOf(t.tx, t.w.g.ID) }
 
 // Log returns the game's entries, as DB.Log does.
 func (t *Txn) Log() ([]LogEntry, error) { return t.w.log(1) }
-
-// Luck returns the dice-luck summary of the entries in force, as an audit
-// of the game's export would compute it.
-func (t *Txn) Luck() (*Luck, error) {
-	log, err := t.w.log(1)
-	if err != nil {
-		return nil, err
-	}
-	entries := map[uint64]*Entry{}
-	var live []uint64
-	for _, le := range log {
-		entries[le.Seq] = le.Entry
-		if le.RolledBackBy == 0 {
-			live = append(live, le.Seq)
-		}
-	}
-	dice := map[uint64]Roll{}
-	err = t.w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
-		var r Roll
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("store: game %s: die %d: %w", t.w.g.ID, binary.BigEndian.Uint64(k), err)
-		}
-		dice[r.Seq] = r
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return computeLuck(live, dice, entries), nil
-}
 
 // Export returns the game as DB.Export does, as the transaction has it.
 func (t *Txn) Export(reveal bool) (*Export, error) {
