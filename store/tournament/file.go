@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,21 +32,13 @@ const (
 )
 
 // Tie-breaks (File.TieBreaks), applied in the order the file gives them
-// to players level on points.
+// to players level on points; TieBreaks says what each means.
 const (
-	// HeadToHead: points scored in the games between the players level
-	// on points.
-	HeadToHead = "head-to-head"
-	// Wins: games won.
-	Wins = "wins"
-	// Buchholz: the sum of the points of every opponent met (once per
-	// game played).
-	Buchholz = "buchholz"
-	// SonnebornBerger: the points of each opponent beaten, and half of
-	// each opponent drawn with.
+	HeadToHead      = "head-to-head"
+	Wins            = "wins"
+	Buchholz        = "buchholz"
 	SonnebornBerger = "sonneborn-berger"
-	// Lateness: fewer deadlines missed in the games played ranks higher.
-	Lateness = "lateness"
+	Lateness        = "lateness"
 )
 
 // TieBreaks are the tie-breaks a file may name, with what each means.
@@ -157,26 +150,18 @@ type Points struct {
 // 0, a bye as a win; with the chits a major victory 3 to 0, a minor one 3
 // to 1, a marginal one 2 to 1.
 func (s Scoring) Points() Points {
-	p := Points{Win: 3, Draw: 1, Loss: 0, Major: [2]int{3, 0}, Minor: [2]int{3, 1}, Marginal: [2]int{2, 1}}
-	set := func(dst *int, v *int) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	set(&p.Win, s.Win)
-	set(&p.Draw, s.Draw)
-	set(&p.Loss, s.Loss)
-	p.Bye = p.Win
-	set(&p.Bye, s.Bye)
-	for _, x := range []struct {
-		dst *[2]int
-		v   *[2]int
-	}{{&p.Major, s.Major}, {&p.Minor, s.Minor}, {&p.Marginal, s.Marginal}} {
-		if x.v != nil {
-			*x.dst = *x.v
-		}
-	}
+	p := Points{Win: or(s.Win, 3), Draw: or(s.Draw, 1), Loss: or(s.Loss, 0),
+		Major: or(s.Major, [2]int{3, 0}), Minor: or(s.Minor, [2]int{3, 1}), Marginal: or(s.Marginal, [2]int{2, 1})}
+	p.Bye = or(s.Bye, p.Win)
 	return p
+}
+
+// or is *v, or def when v is nil.
+func or[T any](v *T, def T) T {
+	if v == nil {
+		return def
+	}
+	return *v
 }
 
 var (
@@ -251,23 +236,21 @@ func (f *File) check() orders.Errors {
 	if len(f.Players) < 2 {
 		bad(f.at("players"), "players: a tournament needs at least two players")
 	}
-	if f.Pairing == "" {
-		f.Pairing = RoundRobin
-	}
-	if f.Pairing != RoundRobin && f.Pairing != Swiss {
-		bad(f.at("pairing"), "pairing: %q: use round-robin or swiss", f.Pairing)
-	}
-	if f.Sides == "" {
-		f.Sides = SidesDrawn
-	}
-	if f.Sides != SidesBoth && f.Sides != SidesDrawn {
-		bad(f.at("sides"), "sides: %q: use both (each pairing played twice, once from each side) or drawn", f.Sides)
-	}
-	if f.Advance == "" {
-		f.Advance = AdvanceAuto
-	}
-	if f.Advance != AdvanceAuto && f.Advance != AdvanceUmpire {
-		bad(f.at("advance"), "advance: %q: use auto (the next round starts when a round is over) or umpire", f.Advance)
+	// Each choice: its key, its default, the other value, the advice.
+	for _, c := range []struct {
+		v                  *string
+		key, def, alt, use string
+	}{
+		{&f.Pairing, "pairing", RoundRobin, Swiss, "use round-robin or swiss"},
+		{&f.Sides, "sides", SidesDrawn, SidesBoth, "use both (each pairing played twice, once from each side) or drawn"},
+		{&f.Advance, "advance", AdvanceAuto, AdvanceUmpire, "use auto (the next round starts when a round is over) or umpire"},
+	} {
+		if *c.v == "" {
+			*c.v = c.def
+		}
+		if *c.v != c.def && *c.v != c.alt {
+			bad(f.at(c.key), "%s: %q: %s", c.key, *c.v, c.use)
+		}
 	}
 	if len(f.Rounds) == 0 {
 		bad(f.at("rounds"), "rounds: give at least one round, like - {scenario: up-the-hogs-back}")
@@ -332,7 +315,7 @@ func (f *File) check() orders.Errors {
 	seen := map[string]bool{}
 	for _, tb := range f.TieBreaks {
 		if _, ok := TieBreaks[tb]; !ok {
-			bad(f.at("tie-breaks"), "tie-breaks: %q: use %s", tb, strings.Join(tieBreakNames(), ", "))
+			bad(f.at("tie-breaks"), "tie-breaks: %q: use %s", tb, strings.Join(slices.Sorted(maps.Keys(TieBreaks)), ", "))
 		}
 		if seen[tb] {
 			bad(f.at("tie-breaks"), "tie-breaks: %s is named twice", tb)
@@ -340,15 +323,6 @@ func (f *File) check() orders.Errors {
 		seen[tb] = true
 	}
 	return errs
-}
-
-func tieBreakNames() []string {
-	var out []string
-	for k := range TieBreaks {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func waitKindNames() string {
