@@ -8,8 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -199,7 +199,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		}
 		var ok bool
 		if setup, ok = Setups[ng.Setup]; !ok {
-			return nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(sortedKeys(Setups), ", "))
+			return nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(slices.Sorted(maps.Keys(Setups)), ", "))
 		}
 	}
 	opt := adjudicator.Options{JPSetup: ng.JPSetup, USSetup: ng.USSetup}
@@ -207,7 +207,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		played, known := Rules[r]
 		switch {
 		case !known:
-			return nil, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(sortedKeys(Rules), ", "))
+			return nil, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(slices.Sorted(maps.Keys(Rules)), ", "))
 		case !played:
 			return nil, fmt.Errorf("referee: the optional rule %q is not played by this version yet", r)
 		case !byRules:
@@ -309,7 +309,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
 		}
 		g.Deadline = rec.deadline(g, g.Wait, now)
-		b, err := jsonRecord(rec)
+		b, err := json.Marshal(rec)
 		if err != nil {
 			return nil, err
 		}
@@ -356,15 +356,6 @@ func newGameID() string {
 		b[i] = alphabet[int(b[i])%len(alphabet)]
 	}
 	return string(b[:])
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // GameStatus is one game as attu status lists it.
@@ -429,7 +420,7 @@ func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err 
 	if ok {
 		game = env.game
 	}
-	f, perr := parseOrders(raw)
+	f, perr := orders.Parse(raw, orders.Options{})
 	if perr != nil {
 		return game, problemsOf(perr), nil
 	}
@@ -452,7 +443,3 @@ func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err 
 	}
 	return game, located(f, adjudicator.CheckOrders(st, o)), nil
 }
-
-func jsonRecord(r *record) ([]byte, error) { return json.Marshal(r) }
-
-func parseOrders(raw []byte) (*orders.File, error) { return orders.Parse(raw, orders.Options{}) }

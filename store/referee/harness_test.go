@@ -331,3 +331,11 @@ func mustContain(t testing.TB, what, text string, words ...string) {
 		}
 	}
 }
+
+// when is a time as mails write it: in UTC, to the minute.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "none"
+	}
+	return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC")
+}

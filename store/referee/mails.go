@@ -17,17 +17,6 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// timeLayout is how mails write times: in UTC, to the minute (as
-// templates writes a deadline without a zone).
-const timeLayout = "Mon 2 Jan 2006 15:04 UTC"
-
-func when(t time.Time) string {
-	if t.IsZero() {
-		return "none"
-	}
-	return t.UTC().Format(timeLayout)
-}
-
 // notice is one line of the next reports: what happened outside the
 // rules, recorded in the log as a note.
 type notice struct {

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -17,30 +18,16 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// Defaults of a game's timing and of the service's limits.
+// Defaults of a game's timing (NewGame) and of the service's limits
+// (Config, whose fields say what each is).
 const (
-	// DefaultDeadline is the time allowed for each wait.
-	DefaultDeadline = 72 * time.Hour
-	// DefaultReminder is how long before a deadline the awaited player is
-	// reminded.
-	DefaultReminder = 24 * time.Hour
-	// DefaultAbsence is the longest a player may move their deadlines
-	// with "absent" unless the game says otherwise.
-	DefaultAbsence = 14 * 24 * time.Hour
-	// DefaultTakeback is how long a takeback request waits for the
-	// opponent's "agree" before it lapses.
-	DefaultTakeback = 24 * time.Hour
-	// DefaultAnswerEvery is how often a stranger gets the generic answer.
-	DefaultAnswerEvery = time.Hour
-	// DefaultStrangers is how many generic answers all strangers
-	// together get per hour, whatever addresses they write from.
-	DefaultStrangers = 20
-	// DefaultReplies is how many answers one side of a game gets per
-	// hour to its commands and refused mails, before one "slow down"
-	// note and silence.
-	DefaultReplies = 30
-	// DefaultTokenAnswers is how many answers per hour a player's
-	// address gets to mails whose token fails.
+	DefaultDeadline     = 72 * time.Hour
+	DefaultReminder     = 24 * time.Hour
+	DefaultAbsence      = 14 * 24 * time.Hour
+	DefaultTakeback     = 24 * time.Hour
+	DefaultAnswerEvery  = time.Hour
+	DefaultStrangers    = 20
+	DefaultReplies      = 30
 	DefaultTokenAnswers = 3
 )
 
@@ -69,8 +56,8 @@ type Config struct {
 	// TokenAnswers caps the answers per hour to mails from a player's
 	// address whose token fails (zero: DefaultTokenAnswers).
 	TokenAnswers int
-	// Takeback is how long a takeback request stays open (zero:
-	// DefaultTakeback).
+	// Takeback is how long a takeback request waits for the opponent's
+	// "agree" (zero: DefaultTakeback).
 	Takeback time.Duration
 	// DB names the database file in the commands the final report quotes
 	// ("attu export -db FILE"); empty for attu.db.
@@ -91,16 +78,10 @@ type Service struct {
 	log *slog.Logger
 
 	mu sync.Mutex
-	// answers limits the generic answer to strangers (Config.AnswerEvery),
-	// each sender, and strangers all of them together
-	// (Config.Strangers).
-	answers, strangers *mail.Limiter
-	// replies limits the answers to each side of each game
-	// (Config.Replies), slowed the notes that say so to one an hour,
-	// tokens the answers to mails whose token fails (Config.TokenAnswers).
-	// All are kept in memory: a restart forgets them, which costs at most
-	// one more hour's worth.
-	replies, slowed, tokens *mail.Limiter
+	// The limits of Config, and slowed for the notes to slow down, one an
+	// hour. They are kept in memory: a restart costs at most one more
+	// hour's worth.
+	answers, strangers, replies, slowed, tokens *mail.Limiter
 	// now is the time of the mail Handle is handling, for the limits.
 	now time.Time
 	// botting is set while the stand-in plays its steps (botPlays).
@@ -109,19 +90,10 @@ type Service struct {
 
 // New returns the service of the games in db.
 func New(db *store.DB, cfg Config) *Service {
-	if cfg.AnswerEvery == 0 {
-		cfg.AnswerEvery = DefaultAnswerEvery
-	}
-	if cfg.Takeback == 0 {
-		cfg.Takeback = DefaultTakeback
-	}
-	if cfg.DB == "" {
-		cfg.DB = "attu.db"
-	}
-	lg := cfg.Logger
-	if lg == nil {
-		lg = slog.New(slog.DiscardHandler)
-	}
+	cfg.AnswerEvery = cmp.Or(cfg.AnswerEvery, DefaultAnswerEvery)
+	cfg.Takeback = cmp.Or(cfg.Takeback, DefaultTakeback)
+	cfg.DB = cmp.Or(cfg.DB, "attu.db")
+	lg := cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
 	if cfg.Strangers <= 0 {
 		cfg.Strangers = DefaultStrangers
 	}
@@ -143,18 +115,14 @@ func (s *Service) DB() *store.DB { return s.db }
 // record is the service's own record of a game, kept in store.Game.Service
 // and written in the same transactions as the game.
 type record struct {
-	// Name is the game's human-readable name.
+	// Name, Deadlines, Settle, Absence and LateStandIn are NewGame's.
 	Name string `json:"name"`
 	// Mailbox is the address the game is played through (Config.Address
 	// when it was created).
-	Mailbox string `json:"mailbox"`
-	// Deadlines overrides the game's deadline for some kinds of wait.
+	Mailbox   string                                 `json:"mailbox"`
 	Deadlines map[adjudicator.WaitKind]time.Duration `json:"deadlines,omitempty"`
-	// Settle is how long an orders file is held before it is applied
-	// (zero: applied at once).
-	Settle time.Duration `json:"settle,omitempty"`
-	// Absence is the longest a player may move their deadlines.
-	Absence time.Duration `json:"absence,omitempty"`
+	Settle    time.Duration                          `json:"settle,omitempty"`
+	Absence   time.Duration                          `json:"absence,omitempty"`
 	// Reminded: the awaited player was reminded of the current deadline.
 	Reminded bool `json:"reminded,omitempty"`
 	// NoDefault: the deadline passed at a wait that has no default orders,
@@ -178,10 +146,8 @@ type record struct {
 	// Result says how the game ended.
 	Result string `json:"result,omitempty"`
 	// Bots are the sides the server's stand-in plays (standin.go).
-	Bots []adjudicator.Side `json:"bots,omitempty"`
-	// LateStandIn: when a deadline passes, the stand-in writes the
-	// late side's orders instead of the default orders.
-	LateStandIn bool `json:"late_stand_in,omitempty"`
+	Bots        []adjudicator.Side `json:"bots,omitempty"`
+	LateStandIn bool               `json:"late_stand_in,omitempty"`
 }
 
 // held is an orders file held for the settle window: already judged

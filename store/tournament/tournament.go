@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,12 +96,7 @@ func (t *Tournament) ID() string { return t.File.ID }
 
 // finished reports whether every game of round r has a result.
 func (r *Round) finished() bool {
-	for _, g := range r.Games {
-		if g.Result == nil {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(r.Games, func(g Game) bool { return g.Result == nil })
 }
 
 // game finds a game of the tournament.
@@ -391,25 +387,18 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 // (referee.Hook). A game of no tournament, or one already recorded, is
 // left alone.
 func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
-	sh, err := tx.Shelf(ShelfName)
-	if err != nil {
+	sh, t, err := gameTournament(tx, e.Game)
+	if t == nil {
 		return err
 	}
-	var id string
-	if ok, err := sh.Get("g/"+e.Game, &id); err != nil || !ok {
-		return err
-	}
-	var t Tournament
-	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
-		return err
-	}
+	id := t.ID()
 	r, g := t.game(e.Game)
 	if g == nil || g.Result != nil {
 		return nil
 	}
 	g.Result = &Result{Winner: e.Winner, How: e.How, Level: e.Level, Void: e.Void, Words: e.Result, Turn: e.Turn,
 		Ended: e.Time, Late: e.Late}
-	if len(t.Rounds) == len(t.File.Rounds) && t.allFinished() {
+	if len(t.Rounds) == len(t.File.Rounds) && !slices.ContainsFunc(t.Rounds, func(r Round) bool { return !r.finished() }) {
 		t.Over = e.Time
 	}
 	after := fmt.Sprintf("Game %s of round %d ended: %s.", g.ID, r.Number, resultText(g))
@@ -423,7 +412,7 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 	if n := r.Number; r.finished() && n == len(t.Rounds) && n < len(t.File.Rounds) {
 		rm := t.roundMail(n, 0, nil)
 		if t.File.Advance == AdvanceAuto {
-			if err := d.plan(&t, e.Time); err != nil {
+			if err := d.plan(t, e.Time); err != nil {
 				return err
 			}
 			rm = t.roundMail(n, 0, t.current())
@@ -437,29 +426,12 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 	return nil
 }
 
-func (t *Tournament) allFinished() bool {
-	for i := range t.Rounds {
-		if !t.Rounds[i].finished() {
-			return false
-		}
-	}
-	return true
-}
-
 // Standings answers a player's "standings" in the game's transaction
 // (referee.Hook): the table as it stands, the asker's line marked.
 func (d *Director) Standings(tx *store.Txn, side adjudicator.Side) (string, error) {
-	sh, err := tx.Shelf(ShelfName)
-	if err != nil {
-		return "", err
-	}
 	g := tx.Game()
-	var id string
-	if ok, err := sh.Get("g/"+g.ID, &id); err != nil || !ok {
-		return "", err
-	}
-	var t Tournament
-	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+	_, t, err := gameTournament(tx, g.ID)
+	if t == nil {
 		return "", err
 	}
 	reader := ""
@@ -467,6 +439,24 @@ func (d *Director) Standings(tx *store.Txn, side adjudicator.Side) (string, erro
 		reader = t.nameOf(p.Address)
 	}
 	return t.standings("", reader).Text(), nil
+}
+
+// gameTournament returns the shelf and the tournament of game, nil (and
+// no error) when it belongs to none.
+func gameTournament(tx *store.Txn, game string) (*store.Shelf, *Tournament, error) {
+	sh, err := tx.Shelf(ShelfName)
+	if err != nil {
+		return nil, nil, err
+	}
+	var id string
+	if ok, err := sh.Get("g/"+game, &id); err != nil || !ok {
+		return nil, nil, err
+	}
+	var t Tournament
+	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+		return nil, nil, err
+	}
+	return sh, &t, nil
 }
 
 // nameOf is the player with address.
