@@ -343,10 +343,7 @@ func (c *call) refresh() { c.g = c.t.Game() }
 
 // tell queues a notice to a side of what another did.
 func (c *call) tell(side adjudicator.Side, n templates.Notice, deadline time.Time) {
-	p := templates.PlayerNotice{Game: c.g.ID, Reader: side, Notice: n, Deadline: deadline}
-	if m, ok := c.s.toSide(&c.g, side, "notice", p.Subject(), p.Text()); ok {
-		c.t.Queue(m)
-	}
+	c.s.notify(c.t, &c.g, side, templates.PlayerNotice{Game: c.g.ID, Reader: side, Notice: n, Deadline: deadline})
 }
 
 // umpireNotice is the notice to the players of an umpire's decision.
@@ -362,9 +359,7 @@ func (c *call) umpireNotice(action string, n templates.Notice) templates.UmpireN
 func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
-		if m, ok := c.s.toSide(&c.g, side, "notice", u.Subject(), u.Text()); ok {
-			c.t.Queue(m)
-		}
+		c.s.notify(c.t, &c.g, side, u)
 	}
 }
 
@@ -821,10 +816,7 @@ func cmdExtend(c *call) error {
 		return err
 	}
 	c.refresh()
-	u := c.umpireNotice("extend", templates.Notice{Kind: "extended-you", At: nd})
-	if m, ok := c.s.toSide(&c.g, c.g.Wait.Side, "notice", u.Subject(), u.Text()); ok {
-		c.t.Queue(m)
-	}
+	c.s.notify(c.t, &c.g, c.g.Wait.Side, c.umpireNotice("extend", templates.Notice{Kind: "extended-you", At: nd}))
 	c.say("you-extend", templates.Notice{At: nd})
 	return c.rec.save(c.t)
 }
@@ -948,18 +940,20 @@ func cmdReplace(c *call) error {
 		return err
 	}
 	c.t.Queue(m)
-	if old.Address != "" && !sameAddress(old.Address, addr) {
-		f := templates.Farewell{Game: c.g.ID, Side: side}
-		c.t.Queue(c.s.newMail(&c.g, "notice", old.Address, f.Subject(), f.Text()))
-	}
-	// The opponent learns that the other side changed hands, not who
-	// plays it now.
-	u := c.umpireNotice("replace", n)
-	if m, ok := c.s.toSide(&c.g, side.Enemy(), "notice", u.Subject(), u.Text()); ok {
-		c.t.Queue(m)
-	}
+	c.handedOver(side, old.Address, addr, n)
 	c.say("you-replace", templates.Notice{Other: side, Note: addr})
 	return c.rec.save(c.t)
+}
+
+// handedOver tells the former player of side, at old, that they no
+// longer play it, and the opponent that the side changed hands (not to
+// whom: addr is the new address, empty for the stand-in).
+func (c *call) handedOver(side adjudicator.Side, old, addr string, n templates.Notice) {
+	if old != "" && !sameAddress(old, addr) {
+		f := templates.Farewell{Game: c.g.ID, Side: side}
+		c.t.Queue(c.s.newMail(&c.g, "notice", old, f.Subject(), f.Text()))
+	}
+	c.s.notify(c.t, &c.g, side.Enemy(), c.umpireNotice("replace", n))
 }
 
 func cmdEnd(c *call) error {

@@ -120,12 +120,19 @@ func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudi
 // applyDefault applies the default orders of the current wait in t, the
 // reports headed by what heads writes.
 func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads head) error {
-	g := t.Game()
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st *adjudicator.State) ([]byte, *adjudicator.Orders, error) {
+		return defaultFile(g.ID, st, "the default orders")
+	})
+}
+
+// applyFile applies in t the orders file the server writes with file for
+// the position in force, the reports headed by what heads writes.
+func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, *adjudicator.State) ([]byte, *adjudicator.Orders, error)) error {
 	st, err := t.State()
 	if err != nil {
 		return err
 	}
-	raw, o, err := defaultFile(g.ID, st, "the default orders")
+	raw, o, err := file(t.Game(), st)
 	if err != nil {
 		return err
 	}
@@ -209,10 +216,7 @@ func (s *Service) lapse(id string, now time.Time) error {
 		rec.Takeback = nil
 		rec.notice(n)
 		for _, side := range []adjudicator.Side{tb.By, tb.By.Enemy()} {
-			p := templates.PlayerNotice{Game: g.ID, Reader: side, Notice: n}
-			if m, ok := s.toSide(g, side, "notice", p.Subject(), p.Text()); ok {
-				t.Queue(m)
-			}
+			s.notify(t, g, side, templates.PlayerNotice{Game: g.ID, Reader: side, Notice: n})
 		}
 		return rec.save(t)
 	})
@@ -235,10 +239,7 @@ func (s *Service) missed(id string, now time.Time) error {
 			if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 				return err
 			}
-			p := templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n}
-			if m, ok := s.toSide(g, adjudicator.Umpire, "notice", p.Subject(), p.Text()); ok {
-				t.Queue(m)
-			}
+			s.notify(t, g, adjudicator.Umpire, templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n})
 			return rec.save(t)
 		}
 		rec.Late[w.Side]++

@@ -346,6 +346,20 @@ func (s *Service) toSide(g *store.Game, side adjudicator.Side, kind, subject, te
 	return s.newMail(g, kind, p.Address, subject, text), true
 }
 
+// words are a mail's subject and text: templates.PlayerNotice, UmpireNotice...
+type words interface {
+	Subject() string
+	Text() string
+}
+
+// notify queues a notice from game g to side's player, when the side has
+// one.
+func (s *Service) notify(t *store.Txn, g *store.Game, side adjudicator.Side, n words) {
+	if m, ok := s.toSide(g, side, "notice", n.Subject(), n.Text()); ok {
+		t.Queue(m)
+	}
+}
+
 // reply makes m an answer to the incoming message in.
 func reply(m store.Mail, in *Message) store.Mail {
 	if in == nil || in.MessageID == "" {

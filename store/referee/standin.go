@@ -185,14 +185,7 @@ func (c *call) replaceBot(side adjudicator.Side) error {
 		return err
 	}
 	c.refresh()
-	if old.Address != "" {
-		f := templates.Farewell{Game: c.g.ID, Side: side}
-		c.t.Queue(c.s.newMail(&c.g, "notice", old.Address, f.Subject(), f.Text()))
-	}
-	u := c.umpireNotice("replace", n)
-	if m, ok := c.s.toSide(&c.g, side.Enemy(), "notice", u.Subject(), u.Text()); ok {
-		c.t.Queue(m)
-	}
+	c.handedOver(side, old.Address, "", n)
 	c.say("you-replace-bot", templates.Notice{Other: side})
 	if err := c.rec.save(c.t); err != nil {
 		return err
@@ -225,15 +218,7 @@ const standInWhat = "orders written by attu's stand-in"
 // (NewGame.LateStandIn), the reports headed by what heads writes. The
 // side stays its player's: only this wait is answered for them.
 func (s *Service) applyStandIn(t *store.Txn, rec *record, now time.Time, heads head) error {
-	g := t.Game()
-	st, err := t.State()
-	if err != nil {
-		return err
-	}
-	raw, o, err := botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
-	if err != nil {
-		return err
-	}
-	_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, heads)
-	return err
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st *adjudicator.State) ([]byte, *adjudicator.Orders, error) {
+		return botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
+	})
 }
