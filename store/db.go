@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"crypto/rand"
 	"crypto/sha256"
@@ -63,9 +64,8 @@ type Options struct {
 	NoSync bool
 	// Now is the clock for times the store records itself; nil is time.Now.
 	Now func() time.Time
-	// ReadOnly opens an existing file for reading: it is never created
-	// or migrated, so a command that only looks leaves no trace. Readers
-	// share the file with each other but not with a writer.
+	// ReadOnly opens an existing file for reading, never created or
+	// migrated, shared with other readers but not with a writer.
 	ReadOnly bool
 }
 
@@ -80,9 +80,7 @@ func Open(path string, opts *Options) (*DB, error) {
 	if opts != nil {
 		o = *opts
 	}
-	if o.Timeout == 0 {
-		o.Timeout = time.Second
-	}
+	o.Timeout = cmp.Or(o.Timeout, time.Second)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -312,9 +310,8 @@ type Game struct {
 	Seed       []byte      `json:"seed"`       // secret until the game ends
 	Commitment string      `json:"commitment"` // SHA-256(Seed), hex
 	Status     Status      `json:"status"`
-	// Wait is what the game waits for: the engine's Wait of the position
-	// in force (adjudicator.State.Wait), as the last live entry's Next
-	// records it.
+	// Wait is what the game waits for: the Wait of the position in
+	// force, as the last live entry's Next records it.
 	Wait     adjudicator.Wait `json:"wait"`
 	Deadline time.Time        `json:"deadline,omitzero"`
 	Created  time.Time        `json:"created"`
@@ -322,10 +319,8 @@ type Game struct {
 	Head     string           `json:"head"`      // hash of the last log entry
 	Current  uint64           `json:"current"`   // the entry whose snapshot is the position in force
 	DiceNext uint64           `json:"dice_next"` // sequence number of the next die; never decreases
-	// Service is the game service's own record of the game (its name,
-	// deadlines and reminders, absences, held files...): the store keeps
-	// it with the game and writes it in the same transactions
-	// (Txn.SetService), without reading it.
+	// Service is the game service's own record of the game, which the
+	// store keeps and writes with it (Txn.SetService) without reading it.
 	Service json.RawMessage `json:"service,omitempty"`
 }
 
@@ -379,12 +374,9 @@ type NewGame struct {
 	// a real game does.
 	Seed []byte
 	// Start makes the opening position with the game's own dice, so that
-	// whatever the opening draws (the Komandorski chits of rule 12.1) comes
-	// from the committed seed and is logged and audited like every other
-	// die: a real game passes adjudicator.NewGame followed by its setup.
-	// Its dice and events belong to log entry 1. When Start is nil, State
-	// is the opening position, drawn without dice. The game then waits for
-	// what the opening position waits for (adjudicator.State.Wait).
+	// what the opening draws (the Komandorski chits of rule 12.1) comes
+	// from the committed seed, logged and audited with log entry 1. When
+	// Start is nil, State is the opening position, drawn without dice.
 	Start    func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
 	State    *adjudicator.State
 	Deadline time.Time
@@ -566,7 +558,7 @@ func (w *gameTx) save() error {
 func (w *gameTx) append(e *Entry, snap []byte) error {
 	e.Seq = w.g.Entries + 1
 	e.Prev = w.g.Head
-	e.Secret = newSecret()
+	e.Secret = rand.Text() // 26 characters of base32, 130 random bits
 	b, err := encodeEntry(e)
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)
@@ -649,10 +641,8 @@ func (w *gameTx) snapshot(seq uint64) ([]byte, error) {
 }
 
 // Snapshots and the outbox's bodies are stored as one format byte and
-// the bytes: snapRaw followed by the bytes themselves, or snapFlate
-// followed by their DEFLATE compression (RFC 1951), which makes a
-// position's JSON ten times smaller and a report's text or JSON several
-// times.
+// the bytes: snapRaw and the bytes themselves, or snapFlate and their
+// DEFLATE compression (RFC 1951), ten times smaller for a position.
 const (
 	snapRaw   = 'j'
 	snapFlate = 'z'

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -44,9 +43,8 @@ type Entry struct {
 	Scenario   string `json:"scenario,omitempty"`
 	Commitment string `json:"commitment,omitempty"`
 
-	// KindOrders: the decoded orders, the SHA-256 of the file the player
-	// sent with its token redacted (kept beside the log, see
-	// DB.RawOrders), its receipt time and Message-ID.
+	// KindOrders: the decoded orders, the SHA-256 of the redacted file
+	// (kept beside the log), its receipt time and Message-ID.
 	Orders    *adjudicator.Orders `json:"orders,omitempty"`
 	RawSHA256 string              `json:"raw_sha256,omitempty"`
 	Received  time.Time           `json:"received,omitzero"`
@@ -73,14 +71,9 @@ type Entry struct {
 	// an orders entry, the engine's Wait of the position after it.
 	Next adjudicator.Wait `json:"next"`
 
-	// Secret is at least 128 random bits (newSecret), drawn when the
-	// entry is written and hashed with the rest of it. The players are
-	// shown hashes of entries (a report's chain head) long before they may
-	// read the entries; without it, an entry whose hidden content has
-	// little entropy (the two Komandorski chits and the second of creation)
-	// could be found by hashing every candidate. It is in the umpire's
-	// export and the final one, never in what a player is sent before
-	// the game ends. Entries written before it existed have none.
+	// Secret is at least 128 random bits (crypto/rand.Text), hashed with the
+	// rest, so that no entry can be found from its hash by trying every
+	// candidate (see the package documentation, "Log").
 	Secret string `json:"secret,omitempty"`
 }
 
@@ -96,9 +89,7 @@ func (e *Entry) String() string {
 }
 
 // Step is a side's orders to apply to a game, with what the caller adds
-// that is not rules. The rules resolve everything the server does by
-// itself (weather, airpower, melee, victory, turn advance) inside the same
-// step, so orders are the only steps.
+// that is not rules.
 type Step struct {
 	Game string
 	// Orders are a side's orders, Raw the file as the player sent it with
@@ -109,12 +100,10 @@ type Step struct {
 	// Mail is the mail that carried the orders; nil for orders given on
 	// the command line or by the server for a missed deadline.
 	Mail *MailRef
-	// Reply, when set, builds what the step sends and the deadline of the
-	// wait that follows from what the step produced: the game service
-	// queues one report per side there. It runs inside the transaction
-	// once the entry is chained, so the reports can quote the new head; it
-	// must be quick and must not call the store. Its error aborts the
-	// step: nothing is written.
+	// Reply, when set, builds the step's mails and the next deadline from
+	// what the step produced. It runs inside the transaction once the
+	// entry is chained, so reports can quote the new head; it must be
+	// quick and must not call the store. Its error aborts the step.
 	Reply func(o *Outcome) (Reply, error)
 }
 
@@ -140,19 +129,16 @@ type Reply struct {
 	Outbox   []Mail
 }
 
-// Apply resolves a step with the engine eng — the same engine Audit
-// replays it with — and commits it in one transaction: the ledger receipt,
-// the log entry with its events, the dice, the new snapshot, what the game
-// then waits for (the engine's Wait of the new position) and the outgoing
-// mails of st.Reply are all written, or nothing is.
+// Apply resolves a step with the engine eng — the one Audit replays it
+// with — and commits in one transaction the ledger receipt, the log entry
+// with its events, the dice, the snapshot, the next wait and the mails of
+// st.Reply, or nothing.
 //
 // Orders the game does not take come back as a *RefusedError, for the
 // player: the game is paused or over (ErrNotActive), the orders do not
-// answer what it waits for (ErrStale, by adjudicator.State.CheckWait, the
-// check the rules make), or the rules refuse them (ErrIllegal). Apply also
-// returns ErrProcessed (the mail is already in the ledger), ErrToken (Raw
-// still carries a token), ErrNoGame, or an internal error. In every case
-// nothing is written. Txn.Apply does the same inside a larger transaction.
+// answer its wait (ErrStale), or the rules refuse them (ErrIllegal). Apply
+// also returns ErrProcessed, ErrToken, ErrNoGame, or an internal error;
+// in every case nothing is written.
 func (db *DB) Apply(st Step, eng Engine) (*Entry, error) {
 	if st.Orders == nil || eng.Resolve == nil {
 		return nil, fmt.Errorf("store: apply to %s: a step needs orders and an engine", st.Game)
@@ -180,13 +166,11 @@ func (db *DB) Apply(st Step, eng Engine) (*Entry, error) {
 }
 
 // Apply resolves a step as DB.Apply does, inside the transaction, and
-// returns what it produced. st.Game is ignored. st.Mail, when set, is
-// either the transaction's own mail (its receipt then names the entry) or
-// a mail already in the ledger without an entry, whose orders were held
-// (the game service's settle window): its receipt is amended to name the
-// entry. A *RefusedError leaves the transaction as it was, so the caller
-// may answer the refusal in it; after any other error the caller must
-// abort the transaction by returning an error.
+// returns what it produced; st.Game is ignored. st.Mail, when set, is the
+// transaction's own mail, or a held mail already in the ledger without an
+// entry, whose receipt is amended to name the entry. A *RefusedError
+// leaves the transaction as it was, so the caller may answer the refusal
+// in it; after any other error the caller must abort it.
 func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 	if st.Orders == nil || eng.Resolve == nil {
 		return nil, fmt.Errorf("store: a step needs orders and an engine")
@@ -296,10 +280,9 @@ type refusal struct {
 	problems []adjudicator.Problem
 }
 
-// resolve runs one step through eng: the wait check every orders file
-// passes (adjudicator.State.CheckWait), then the rules. Apply and Audit
-// both call it, so that they refuse and resolve alike. s is the step's own
-// copy of the position.
+// resolve runs one step through eng: the wait check, then the rules.
+// Apply and Audit both call it, so that they refuse and resolve alike. s
+// is the step's own copy of the position.
 func resolve(eng Engine, s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, *refusal) {
 	if p := s.CheckWait(o); p != nil {
 		return nil, nil, &refusal{ErrStale, []adjudicator.Problem{*p}}
@@ -324,11 +307,10 @@ func placed(ps []adjudicator.Problem, where []Problem) []Problem {
 	return out
 }
 
-// Rollback returns a game to the position after entry to, which must be a
-// live entry before the head. A rollback entry is appended; every live entry
-// after to stays in the log, marked as rolled back by it. The dice counter
-// does not go back: dice already rolled are never rolled again. The game
-// becomes active and waits for what it waited for after entry to.
+// Rollback returns a game to the position after entry to, a live entry
+// before the head: it appends a rollback entry and marks every live entry
+// after to as rolled back by it. The dice counter does not go back. The
+// game becomes active and waits for what it waited for after entry to.
 func (db *DB) Rollback(id string, to uint64, note string, deadline time.Time, outbox []Mail) (*Entry, error) {
 	var out *Entry
 	_, err := db.Transact(id, nil, func(t *Txn) error {
@@ -508,12 +490,8 @@ func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
 	return s, err
 }
 
-// newSecret returns a new entry's secret: crypto/rand.Text, 26 characters
-// of the RFC 4648 base32 alphabet, 130 random bits.
-func newSecret() string { return rand.Text() }
-
 // validSecret reports whether s can hold the 128 random bits of an entry's
-// secret: 26 characters or more of the base32 alphabet newSecret writes.
+// secret: 26 characters or more of the base32 alphabet of crypto/rand.Text.
 func validSecret(s string) bool {
 	if len(s) < 26 {
 		return false
