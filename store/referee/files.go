@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -322,6 +323,14 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 			reqs[i].before = heads(side, g)
 		}
 	}
+	return s.queueReportMails(t, g, rec, st, evs, reqs, in, nil)
+}
+
+// queueReportMails queues the reports reqs ask for (reportMails), each
+// threaded to in when it goes to in's sender, its attachments led by
+// first.
+func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq,
+	in *Message, first []store.Attachment) error {
 	ms, err := s.reportMails(g, rec, st, evs, reqs)
 	if err != nil {
 		return err
@@ -333,6 +342,9 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 		m := r.mail
 		if in != nil && registered(g, r.side, in.From) {
 			m = reply(m, in)
+		}
+		if first != nil {
+			m.Attachments = append(slices.Clone(first), m.Attachments...)
 		}
 		t.Queue(m)
 	}
@@ -379,20 +391,9 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 		}
 		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: templates.FinalSubject(result), before: before}
 	}
-	ms, err := s.reportMails(&g, rec, st, evs, reqs)
-	if err != nil {
+	first := append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...)
+	if err := s.queueReportMails(t, &g, rec, st, evs, reqs, in, first); err != nil {
 		return err
-	}
-	for _, r := range ms {
-		if !r.ok {
-			continue
-		}
-		m := r.mail
-		if in != nil && registered(&g, r.side, in.From) {
-			m = reply(m, in)
-		}
-		m.Attachments = append(append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...), m.Attachments...)
-		t.Queue(m)
 	}
 	rec.Notices = nil
 	s.log.Info("game over", "game", g.ID, "result", result)

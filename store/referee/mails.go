@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -189,19 +190,8 @@ func refused(game, subject string, why templates.Notice, ps []store.Problem, fil
 			reasons[i] = m + "."
 		}
 	}
-	r.Reason = joinSentences(reasons)
+	r.Reason = strings.Join(reasons, " ")
 	return r
-}
-
-func joinSentences(ss []string) string {
-	var b bytes.Buffer
-	for i, s := range ss {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
 }
 
 // help is the answer to "help" for side.

@@ -111,15 +111,7 @@ func (s *Service) botPlays(t *store.Txn, rec *record, now time.Time) error {
 		if g.Status != store.Active || !g.Wait.Open() || !rec.isBot(g.Wait.Side) {
 			return nil
 		}
-		st, err := t.State()
-		if err != nil {
-			return err
-		}
-		raw, o, err := botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
-		if err != nil {
-			return err
-		}
-		_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, nil)
+		err := s.applyStandIn(t, rec, now, nil)
 		var refused *store.RefusedError
 		if errors.As(err, &refused) {
 			// Trim judged the file on this very position, so this does not
