@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -94,20 +95,12 @@ func (d *Director) digest(s *referee.Service, id string, now time.Time) error {
 // since the digest reads every game of the tournament and a command's
 // transaction holds one.
 func (d *Director) Digest(tx *store.Txn, messageID string) (bool, error) {
-	sh, err := tx.Shelf(ShelfName)
-	if err != nil {
-		return false, err
-	}
-	var id string
-	if ok, err := sh.Get("g/"+tx.Game().ID, &id); err != nil || !ok {
-		return false, err
-	}
-	var t Tournament
-	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+	sh, t, err := gameTournament(tx, tx.Game().ID)
+	if t == nil {
 		return false, err
 	}
 	t.Asked = append(t.Asked, Ask{MessageID: messageID, At: tx.Now()})
-	return true, sh.Put("t/"+id, &t)
+	return true, sh.Put("t/"+t.ID(), t)
 }
 
 // digestOf gathers the umpire's digest of t as of now: every game being
@@ -208,12 +201,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			dg.Games = append(dg.Games, dgm)
 		}
 	}
-	var names []string
-	for name := range late {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(late)) {
 		var games []string
 		total := 0
 		for g, n := range late[name] {
