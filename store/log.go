@@ -307,27 +307,11 @@ func placed(ps []adjudicator.Problem, where []Problem) []Problem {
 	return out
 }
 
-// Rollback returns a game to the position after entry to, a live entry
+// Rollback returns the game to the position after entry to, a live entry
 // before the head: it appends a rollback entry and marks every live entry
 // after to as rolled back by it. The dice counter does not go back. The
-// game becomes active and waits for what it waited for after entry to.
-func (db *DB) Rollback(id string, to uint64, note string, deadline time.Time, outbox []Mail) (*Entry, error) {
-	var out *Entry
-	_, err := db.Transact(id, nil, func(t *Txn) error {
-		e, err := t.Rollback(to, note)
-		if err != nil {
-			return err
-		}
-		t.SetDeadline(deadline)
-		t.Queue(outbox...)
-		out = e
-		return nil
-	})
-	return out, err
-}
-
-// Rollback is DB.Rollback inside the transaction; the deadline is cleared
-// (SetDeadline sets the next one).
+// game becomes active, waits for what it waited for after entry to, and
+// has no deadline until SetDeadline sets one.
 func (t *Txn) Rollback(to uint64, note string) (*Entry, error) {
 	w := t.w
 	g := w.g
@@ -455,20 +439,6 @@ func (w *gameTx) log(from uint64) ([]LogEntry, error) {
 		out = append(out, le)
 	}
 	return out, nil
-}
-
-// RawOrders returns the order file exactly as received for an orders entry.
-func (db *DB) RawOrders(id string, seq uint64) ([]byte, error) {
-	var out []byte
-	err := db.viewGame(id, func(w *gameTx) error {
-		b := w.b.Bucket(bOrders).Get(u64(seq))
-		if b == nil {
-			return fmt.Errorf("store: game %s: entry %d has no order file", id, seq)
-		}
-		out = append([]byte(nil), b...)
-		return nil
-	})
-	return out, err
 }
 
 // Snapshot returns the position after entry seq (any live or rolled-back

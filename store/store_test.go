@@ -79,7 +79,7 @@ func TestRollbackThenContinue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, err := db.Rollback("g1", 4, "umpire: US orders sent by mistake", time.Time{}, []Mail{{MessageID: "<rb@attu.test>", To: []string{"us@example.org"}, Subject: "rolled back"}})
+	rb, err := rollback(db, "g1", 4, "umpire: US orders sent by mistake", time.Time{}, []Mail{{MessageID: "<rb@attu.test>", To: []string{"us@example.org"}, Subject: "rolled back"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,10 +103,10 @@ func TestRollbackThenContinue(t *testing.T) {
 		}
 	}
 	// Rolling back to an undone entry, or to the head, is refused.
-	if _, err := db.Rollback("g1", 6, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
+	if _, err := rollback(db, "g1", 6, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
 		t.Fatalf("rollback to an undone entry: %v", err)
 	}
-	if _, err := db.Rollback("g1", rb.Seq, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
+	if _, err := rollback(db, "g1", rb.Seq, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
 		t.Fatalf("rollback to the head: %v", err)
 	}
 	// Continue: new dice, never the old ones again.
@@ -119,7 +119,7 @@ func TestRollbackThenContinue(t *testing.T) {
 	}
 	d.play(t, 6)
 	// A second rollback, to the first rollback entry itself.
-	if _, err := db.Rollback("g1", rb.Seq, "again", time.Time{}, nil); err != nil {
+	if _, err := rollback(db, "g1", rb.Seq, "again", time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	d.play(t, 5)
