@@ -44,7 +44,7 @@ player; every other error is internal (see the var block of errors). A
 mail already in the ledger — by its Message-ID, whatever its content — is
 refused with ErrProcessed, so a crash between the commit and marking the
 mail as read applies nothing twice. Refuse records mails that change no
-game; the mail sender takes Pending mails and reports MarkSent or Retry.
+game; the mail sender takes Pending mails and reports MarkSentAll or Retry.
 
 Transact runs whatever one incoming mail or one deadline does to a game
 as one Txn: orders (Txn.Apply), notes, a rollback, the end, the game
@@ -164,7 +164,7 @@ wrote it.
 
 The outbox is the record of what each side was told, and what the mail
 sender reads: a mail is queued in the transaction that caused it, with a
-Message-ID fixed then, sent at least once (MarkSent after the SMTP server
+Message-ID fixed then, sent at least once (MarkSentAll after the SMTP server
 accepted it; after a crash in between it goes again under the same
 Message-ID) and kept after it is sent, for "resend" and for Check, which
 ties every mail to the entry or receipt that queued it. A report is some

@@ -40,7 +40,7 @@ var (
 	// ErrLocked is returned by Open when another process (the mail
 	// daemon, usually) holds the file for longer than Options.Timeout.
 	ErrLocked = errors.New("store: the database is in use by another process")
-	// ErrNoMail is returned by MarkSent and Retry for an unknown outbox id.
+	// ErrNoMail is returned by MarkSentAll and Retry for an unknown outbox id.
 	ErrNoMail = errors.New("store: no such mail in the outbox")
 	// ErrToken is returned by Apply when an order file still carries a
 	// side's token (or cannot be read to tell): redact it first

@@ -336,15 +336,11 @@ func (db *DB) Mail(id uint64) (Mail, error) {
 	return m, err
 }
 
-// MarkSent records that mail id was handed to the SMTP server at t, and
-// drops the bodies of its redrawable attachments (Attachment.Redrawable):
-// what the players were sent is kept as its hash, and drawn again from the
-// log when it is wanted.
-// Marking a mail sent twice changes nothing the second time.
-func (db *DB) MarkSent(id uint64, t time.Time) error { return db.MarkSentAll([]uint64{id}, t) }
-
-// MarkSentAll is MarkSent for many mails in one transaction: all are
-// recorded, or none.
+// MarkSentAll records that the mails ids were handed to the SMTP server
+// at t, all or none, and drops the bodies of their redrawable attachments
+// (Attachment.Redrawable), kept as their hashes and drawn again from the
+// log when wanted. Marking a mail sent twice changes nothing the second
+// time.
 func (db *DB) MarkSentAll(ids []uint64, t time.Time) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		for _, id := range ids {

@@ -254,7 +254,7 @@ func TestOutbox(t *testing.T) {
 			t.Fatal("outbox not in queue order")
 		}
 	}
-	if err := db.MarkSent(p[0].ID, now); err != nil {
+	if err := db.MarkSentAll([]uint64{p[0].ID}, now); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Retry(p[1].ID, errors.New("421 try later"), now.Add(time.Minute)); err != nil {
@@ -266,7 +266,7 @@ func TestOutbox(t *testing.T) {
 	if p, _ := db.Pending(now.Add(2*time.Minute), 1); len(p) != 1 || p[0].LastError != "421 try later" {
 		t.Fatalf("pending later: %+v", p)
 	}
-	if err := db.MarkSent(9999, now); !errors.Is(err, ErrNoMail) {
+	if err := db.MarkSentAll([]uint64{9999}, now); !errors.Is(err, ErrNoMail) {
 		t.Fatal(err)
 	}
 }
