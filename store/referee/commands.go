@@ -17,19 +17,17 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// The commands players and the umpire send by mail, and the
-// umpire's from the command line (attu umpire). A command is a word in the
-// subject or on the first line of the body, with its arguments after it;
-// those that change the game need the sender's token on a line of its
-// own ("token: ..."), outside quoted text. A command that needs the token
-// is recorded in the game's log: one that changes the game as a note (or
-// a rollback, or the end) every side reads in its next report, one that
-// changes nothing as a note only its sender and the umpire read. One that
-// needs no token (help, status, resend, template, log) leaves only its
-// receipt in the ledger, since anybody can send it from a player's
-// address. A command refused is recorded in the ledger only, like any
-// mail that changes nothing. Every word of the answers is package
-// templates'.
+// The commands players and the umpire send by mail, and the umpire's from
+// the command line (attu umpire): a word in the subject or on the first
+// line of the body, with its arguments after it. One that changes the
+// game needs the sender's token on a line of its own ("token: ..."),
+// outside quoted text, and is recorded in the log: as a note (or a
+// rollback, or the end) every side reads in its next report, or, when it
+// changes nothing, as a note only its sender and the umpire read. One
+// that needs no token (help, status, resend, template, log) and a refused
+// one leave only their receipt in the ledger: anybody can send them from
+// a player's address, and the chained log keeps nothing a forger can
+// repeat at will.
 
 // who may give a command.
 type who int
@@ -258,12 +256,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 			return err
 		}
 		if !c.noted && cmd.token {
-			// A command that needs the token is on the record even when
-			// it changes nothing, for its sender and the umpire. One
-			// anybody may give from a player's address (help, status,
-			// log, resend) leaves only its receipt in the ledger: the
-			// hash-chained log is no place for what a forger can
-			// repeat at will.
+			// On the record even when it changes nothing (see above).
 			if err := c.aside(templates.Notice{Kind: "asked", Side: side, Command: cmd.name}); err != nil {
 				return err
 			}

@@ -2,13 +2,9 @@ package referee
 
 // Hooks: how a client above the service — a tournament (package
 // store/tournament) — follows its games without the service knowing what
-// a tournament is. The service calls an optional Hook (Config.Hook) at
-// four moments: inside the transaction that ends a game (Ended), for
-// the players' command "standings" and the umpire's "digest" inside that
-// command's transaction (Standings, Digest), and after each Tick, outside the service's lock (Tick), so
-// that the hook may create games through Create and send a daily mail.
-// Nothing here changes how a game is played; the hook sees a game only
-// through the store's transaction and the views below.
+// a tournament is. The hook sees a game only through the store's
+// transaction and the views below, and changes nothing of how it is
+// played.
 
 import (
 	"fmt"

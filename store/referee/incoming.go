@@ -15,16 +15,14 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// Message is an incoming mail as the service reads it, whatever carried
-// it: the mail package fills it from MIME, tests write it by
-// hand.
+// Message is an incoming mail as the service reads it: the mail package
+// fills it from MIME, tests write it by hand.
 type Message struct {
-	// From is the envelope sender's address.
-	From string
-	// To holds every recipient's address; a game's own address
-	// (attu+GAME@host) routes the mail to it.
-	To []string
-	// Subject may carry a game's tag ([attu GAME]) and a command word.
+	// From is the envelope sender's address. To holds every recipient's
+	// address; a game's own (attu+GAME@host) routes the mail to it, as
+	// does a tag in the Subject ([attu GAME]).
+	From      string
+	To        []string
 	Subject   string
 	MessageID string
 	InReplyTo string
@@ -88,23 +86,13 @@ func (m *Message) ref() store.MailRef {
 	return store.NewMailRef(id, content)
 }
 
-// Handle is the one entry point for an incoming message. It routes the
-// message to its game (the game's address among the recipients, the tag
-// in the subject, or the game named in the orders file), authenticates
-// its sender and token, judges it and, in one transaction, records it in
-// the ledger and applies it with everything it sends. A message already
-// in the ledger (by Message-ID, or Message-ID and content) is ignored, so
-// handing the same message over again after a crash does nothing.
-//
-// A message that names no game its sender plays in gets one generic
-// answer, at most once per Config.AnswerEvery for each sender and
-// Config.Strangers times an hour in all; it says nothing about any game,
-// not even whether it exists. A sender who plays in the game but whose
-// token or side does not match is told which check failed, at its
-// registered address only (unauthenticated).
-//
-// The error is for the operator's log only: the message was not recorded
-// and may be handed over again. Nothing needs to be remembered otherwise.
+// Handle is the one entry point for an incoming message: it routes,
+// authenticates, judges and, in one transaction, records the message in
+// the ledger and applies it with everything it sends (see the package
+// documentation). A message already in the ledger is ignored, so handing
+// it over again after a crash does nothing. The error is for the
+// operator's log only: the message was not recorded and may be handed
+// over again.
 func (s *Service) Handle(m *Message, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -207,10 +195,9 @@ func (s *Service) route(m *Message) string {
 	return ""
 }
 
-// stranger answers a message that names no game its sender plays in: the
-// generic answer, at most once per AnswerEvery for each sender and
-// Config.Strangers times an hour for all of them, else silence. Either
-// way the message goes into the ledger.
+// stranger answers a message that names no game its sender plays in with
+// the generic answer, within Config.AnswerEvery and Config.Strangers,
+// else silence; either way the message goes into the ledger.
 func (s *Service) stranger(ref store.MailRef, m *Message, now time.Time, why string) error {
 	key := bareAddress(m.From)
 	answer := key != "" && s.answers.Allow(key, now) && s.strangers.Allow("", now)
@@ -226,12 +213,10 @@ func (s *Service) stranger(ref store.MailRef, m *Message, now time.Time, why str
 }
 
 // unauthenticated answers a mail from a registered address of game g
-// that does not authenticate (no token, another side's, a file for a
-// side the address does not play): it says which check failed and where
-// the token is, Config.TokenAnswers times an hour for each address. The
-// answer goes to the registered address only, so a forger learns
-// nothing from it. A file that names no player's side gets the generic
-// answer.
+// that does not authenticate, saying which check failed and where the
+// token is, Config.TokenAnswers times an hour for each address, at the
+// registered address only, so a forger learns nothing. A file that names
+// no player's side gets the generic answer.
 func (s *Service) unauthenticated(g *store.Game, ref store.MailRef, m *Message, why string) error {
 	to := bareAddress(m.From)
 	var out []store.Mail

@@ -1,10 +1,8 @@
 package referee
 
 // The glue between the service and package templates, which words every
-// mail: each function here fills a templates struct from the game's
-// record. A report is built only from what its side may see: the side's
-// View and Outlook and the events Redact keeps for it, never the position
-// itself.
+// mail. A report is built only from what its side may see: its View and
+// Outlook and the events Redact keeps for it, never the position itself.
 
 import (
 	"bytes"

@@ -8,13 +8,11 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// A report's map picture is not drawn inside the transaction that queues
-// its mail. The mail is queued with the picture's recipe alone (the entry
-// whose position and events it shows, and the side: see
-// store.Attachment.ToDraw), and the outbox draws the picture from the log
-// when it sends the mail (Draw), once the transaction has committed. A
-// picture is a function of its recipe, so it is the same however late,
-// and however often, it is drawn.
+// A report's map picture is queued with its recipe alone (the entry whose
+// position and events it shows, and the side: store.Attachment.ToDraw)
+// and drawn when the outbox sends the mail (Draw), after the transaction
+// committed. A picture is a function of its recipe, so it is the same
+// however late, and however often, it is drawn.
 
 // Draw gives the attachments of m that were queued without their bodies
 // (store.Attachment.ToDraw) their pictures, drawn from the game's log. It

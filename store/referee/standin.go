@@ -18,24 +18,16 @@ import (
 )
 
 // The stand-in (package adjudicator/standin) plays a side the server
-// holds: a side of a practice game created with "bot" for its address
-// (attu new -jp bot), or one the umpire hands over (replace jp bot; and
-// back to a person with replace jp ADDRESS). Such a side has no address,
-// so it is mailed nothing, and the service's record lists it (record.Bots).
-// Whenever a step leaves the game waiting for it, the service writes the
-// stand-in's orders as an ordinary order file and applies it at once, in
-// the same transaction, one step after another until the game waits for a
-// person or ends: reports, export, audit and the replay page treat the
-// file as any other.
-//
-// A solitaire game (rule 13) is one whose Japanese side is the
-// stand-in's, for everything rule 13 leaves to the Japanese: creating it
-// with JP set to Bot is all the wiring it needs.
-//
-// The stand-in decides from its side's View and Outlook only. Its choices
-// are drawn from a seed derived from the game's secret seed and the log
-// entry its file becomes (botSeed), so an audit can replay them once the
-// seed is revealed.
+// holds: one created with "bot" for its address (attu new -jp bot), or
+// handed over by the umpire (replace jp bot; back with replace jp
+// ADDRESS). Such a side has no address and is mailed nothing; the record
+// lists it (record.Bots). Whenever a step leaves the game waiting for it,
+// the service writes the stand-in's orders as an ordinary order file and
+// applies it in the same transaction, until the game waits for a person
+// or ends. A solitaire game (rule 13) is one whose Japanese are the
+// stand-in's. The stand-in decides from its side's View and Outlook only,
+// with choices drawn from the game's seed and the entry its file becomes
+// (botSeed), so an audit can replay them once the seed is revealed.
 
 // Bot is the word that names the stand-in where a player's address is
 // given.
