@@ -129,11 +129,9 @@ func storeBodies(tx *bolt.Tx, m *Mail) {
 }
 
 // storeAttachments replaces the bodies of m's attachments by references to
-// the blobs bucket. An attachment without a body but with the hash of one
-// the outbox still keeps (a report sent again) shares it; one to be drawn
-// when sent (Attachment.ToDraw) stays as it is; one whose body is no
-// longer kept is left out, so the mail goes without it rather than not at
-// all.
+// the blobs bucket. One without a body but with the hash of one still kept
+// (a report sent again) shares it; one to be drawn (ToDraw) stays as it
+// is; one whose body is gone is left out, so the mail goes without it.
 func storeAttachments(tx *bolt.Tx, m *Mail) {
 	kept := m.Attachments[:0:0]
 	for _, a := range m.Attachments {
@@ -227,13 +225,8 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 }
 
 // dropDrawn runs when m has been sent: the bodies of its redrawable
-// attachments are dropped, their hashes and sizes kept. The game service
-// draws such a body again from the log entry it records
-// (Attachment.DrawnAt) when the mail is resent, so none is kept: a kept
-// picture would be some 70 KB per address and game, read again by no one
-// most of the time, and a file of many games would be mostly pictures.
-// An attachment of a mail queued before schema 7 records no entry, and
-// keeps its body.
+// attachments are dropped, their hashes and sizes kept (see the package
+// documentation, "Outbox and attachments").
 func dropDrawn(tx *bolt.Tx, m *Mail) error {
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
@@ -249,10 +242,7 @@ func dropDrawn(tx *bolt.Tx, m *Mail) error {
 }
 
 // checkOutbox verifies the outbox against its indexes and the bodies
-// (Check): every mail readable, every body it keeps present and matching
-// its hash, the counts of the bodies right, no body nobody holds, the
-// pending index exactly the unsent mails; an unsent mail keeps every
-// body, a sent one none that can be drawn again.
+// (Check), and returns its mails.
 func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 	mails := map[uint64]Mail{}
 	refs := map[string]uint64{}
@@ -321,8 +311,7 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 
 // migrateOutbox brings the outbox of a version 5 file to version 6: each
 // mail's attachments, which version 5 kept inside its JSON (base64), go to
-// the blobs bucket with its text, and the unsent mails are indexed. Nothing is dropped: a mail queued before version 6 never
-// marks a picture as redrawable, so all its bodies are kept.
+// the blobs bucket with its text, and the unsent mails are indexed.
 func migrateOutbox(tx *bolt.Tx) error {
 	// outbox-latest is made for version 6, which named in it the last
 	// picture kept for each address; migrateDrawn deletes it.
@@ -366,12 +355,10 @@ func migrateOutbox(tx *bolt.Tx) error {
 	return nil
 }
 
-// migrateDrawn brings a version 6 file to version 7, which keeps no
-// picture once its mail is sent and records what each was drawn from
-// (Attachment.DrawnAt). Version 6 kept, for each address of each game, the
-// last picture sent, and named it in the outbox-latest bucket, which goes.
-// Its mails record no entry to draw from, so the pictures they still keep
-// stay (a resend shares them) and those they dropped stay dropped.
+// migrateDrawn brings a version 6 file to version 7 by deleting the
+// outbox-latest bucket, where version 6 named the last picture sent to
+// each address. Its mails record no entry to draw from, so the pictures
+// they keep stay.
 func migrateDrawn(tx *bolt.Tx) error {
 	if tx.Bucket(bOutboxLatest) == nil {
 		return nil
@@ -384,10 +371,9 @@ func migrateDrawn(tx *bolt.Tx) error {
 // body (itself stored 'j' or 'z'), then the DEFLATE stream.
 const blobDict = 'd'
 
-// migrateBlobs brings a version 7 file to version 8, which compresses
-// every body on its own: each body version 7 compressed against a
-// dictionary is decompressed, checked against its hash and stored again
-// as refBlob stores it now, and the index of dictionaries goes.
+// migrateBlobs brings a version 7 file to version 8: each body compressed
+// against a dictionary is decompressed, checked against its hash and
+// stored on its own, and the index of dictionaries goes.
 func migrateBlobs(tx *bolt.Tx) error {
 	blobs := tx.Bucket(bBlobs)
 	var keys [][]byte

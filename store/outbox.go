@@ -31,8 +31,7 @@ func NewMailRef(messageID string, content []byte) MailRef {
 // key is the mail's key in the ledger index: the SHA-256 of its
 // Message-ID, then its content hash. A Message-ID has no length limit
 // (RFC 5322 section 3.6.4) and a bbolt key has one (32 KiB), so the
-// Message-ID itself is never a key; its hash is a prefix of fixed
-// length, under which every content of that Message-ID is found.
+// Message-ID is never a key itself.
 func (m MailRef) key() []byte { return append(idPrefix(m.MessageID), m.ContentHash...) }
 
 // idPrefix is the ledger index's prefix for a Message-ID.
@@ -94,8 +93,7 @@ func (db *DB) Refuse(m MailRef, game, outcome string, outbox []Mail) (Receipt, e
 
 // lookupReceipt finds a mail in the ledger by its Message-ID and content
 // or, failing that, by its Message-ID alone: a Message-ID names one
-// message (RFC 5322 3.6.4), so a second mail under it is a copy, whatever
-// a relay did to its content.
+// message (RFC 5322 3.6.4), whatever a relay did to its content.
 func lookupReceipt(tx *bolt.Tx, m MailRef) (Receipt, bool) {
 	var r Receipt
 	idx := tx.Bucket(bLedgerIndex)
@@ -116,12 +114,9 @@ func lookupReceipt(tx *bolt.Tx, m MailRef) (Receipt, bool) {
 	return r, true
 }
 
-// migrateLedgerKeys rekeys the ledger index from the Message-ID itself
-// (Message-ID, NUL, content hash), which bbolt refuses beyond 32 KiB, to
-// the Message-ID's hash (MailRef.key), so that every mail processed before
-// is still recognised. Each entry's new key comes from the receipt it
-// points to; when that cannot be read, from the old key, whose last 64
-// bytes are the content hash after a NUL.
+// migrateLedgerKeys rekeys the ledger index from Message-ID, NUL,
+// content hash to MailRef.key, taking each new key from the receipt it
+// points to or, when that cannot be read, from the old key.
 func migrateLedgerKeys(tx *bolt.Tx) error {
 	idx, ledger := tx.Bucket(bLedgerIndex), tx.Bucket(bLedger)
 	type pair struct{ k, v []byte }
@@ -206,30 +201,18 @@ type Attachment struct {
 	Data   []byte `json:"-"`
 	SHA256 string `json:"sha256"` // of the body, lower-case hex
 	Size   int    `json:"size"`   // of the body, in bytes
-	// Redrawable says the body can be drawn again from the game's stored
-	// log (the map picture): from the position after entry DrawnAt and,
-	// with DrawnEvents, that entry's events, as side DrawnFor sees them.
-	// The store keeps such a body only until its mail is sent; then it
-	// keeps its hash and size alone, and the game service draws it again
-	// when it is needed (resend).
-	//
-	// Such an attachment may also be queued without its body (Dropped,
-	// no SHA256, Size 0, DrawnFor set): the game service draws it from
-	// the log when the mail is sent, after that transaction committed
-	// (ToDraw).
-	Redrawable bool `json:"redrawable,omitempty"`
-	// DrawnAt is the log entry whose position a Redrawable body shows,
-	// set by the game service; 0 in a mail queued before schema 7, whose
-	// body is then kept.
-	DrawnAt uint64 `json:"drawn_at,omitempty"`
-	// DrawnEvents says a Redrawable body shows the events of entry
-	// DrawnAt too, not the position alone.
-	DrawnEvents bool `json:"drawn_events,omitempty"`
-	// DrawnFor is the side whose picture a Redrawable body is; NoSide in
-	// a mail queued before the store recorded it.
-	DrawnFor adjudicator.Side `json:"drawn_for,omitempty"`
-	// Dropped says the body is not kept (see Redrawable).
-	Dropped bool `json:"dropped,omitempty"`
+	// Redrawable says the body (the map picture) can be drawn again from
+	// the log: from the position after entry DrawnAt (0 in a mail queued
+	// before schema 7, whose body is then kept) and, with DrawnEvents,
+	// that entry's events, as side DrawnFor sees them (NoSide in a mail
+	// queued before the store recorded it). Such a body is kept only until
+	// its mail is sent, then Dropped. It may also be queued without its
+	// body (ToDraw) and drawn when the mail is sent.
+	Redrawable  bool             `json:"redrawable,omitempty"`
+	DrawnAt     uint64           `json:"drawn_at,omitempty"`
+	DrawnEvents bool             `json:"drawn_events,omitempty"`
+	DrawnFor    adjudicator.Side `json:"drawn_for,omitempty"`
+	Dropped     bool             `json:"dropped,omitempty"`
 }
 
 // ToDraw says a was queued without its body, which the game service draws
