@@ -577,16 +577,16 @@ func (w *gameTx) append(e *Entry, snap []byte) error {
 	return nil
 }
 
-func (w *gameTx) entry(seq uint64) (*Entry, []byte, error) {
+func (w *gameTx) entry(seq uint64) (*Entry, error) {
 	b := w.b.Bucket(bLog).Get(u64(seq))
 	if b == nil {
-		return nil, nil, fmt.Errorf("store: game %s: no log entry %d", w.g.ID, seq)
+		return nil, fmt.Errorf("store: game %s: no log entry %d", w.g.ID, seq)
 	}
 	e := new(Entry)
 	if err := json.Unmarshal(b, e); err != nil {
-		return nil, nil, fmt.Errorf("store: game %s: log entry %d: %w", w.g.ID, seq, err)
+		return nil, fmt.Errorf("store: game %s: log entry %d: %w", w.g.ID, seq, err)
 	}
-	return e, bytes.Clone(b), nil
+	return e, nil
 }
 
 // putDice stores the dice d rolled for entry e, which it records, and

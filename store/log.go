@@ -319,7 +319,7 @@ func (t *Txn) Rollback(to uint64, note string) (*Entry, error) {
 	if to == 0 || to >= g.Entries || marks.Get(u64(to)) != nil {
 		return nil, fmt.Errorf("%w: entry %d of %d (live entries only, before the last)", ErrRollback, to, g.Entries)
 	}
-	target, _, err := w.entry(to)
+	target, err := w.entry(to)
 	if err != nil {
 		return nil, err
 	}
@@ -348,21 +348,19 @@ func (t *Txn) Rollback(to uint64, note string) (*Entry, error) {
 // base returns the entry whose snapshot holds the position after e.
 func (w *gameTx) base(e *Entry) (uint64, error) {
 	for {
+		prev := e.Seq - 1 // an end or a note is at its predecessor's position
 		switch e.Kind {
 		case KindCreate, KindOrders:
 			return e.Seq, nil
 		case KindRollback:
-			var err error
-			if e, _, err = w.entry(e.To); err != nil {
-				return 0, err
-			}
+			prev = e.To
 		case KindEnd, KindNote:
-			var err error
-			if e, _, err = w.entry(e.Seq - 1); err != nil {
-				return 0, err
-			}
 		default:
 			return 0, fmt.Errorf("store: entry %d: unknown kind %q", e.Seq, e.Kind)
+		}
+		var err error
+		if e, err = w.entry(prev); err != nil {
+			return 0, err
 		}
 	}
 }
@@ -390,7 +388,7 @@ func (t *Txn) End(note string) (*Entry, error) {
 	if g.Status == Ended {
 		return nil, fmt.Errorf("%w: it has already ended", ErrNotActive)
 	}
-	last, _, err := w.entry(g.Entries)
+	last, err := w.entry(g.Entries)
 	if err != nil {
 		return nil, err
 	}
@@ -445,19 +443,24 @@ func (w *gameTx) log(from uint64) ([]LogEntry, error) {
 // entry).
 func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
 	var s *adjudicator.State
-	err := db.viewGame(id, func(w *gameTx) error {
-		e, _, err := w.entry(seq)
-		if err != nil {
-			return err
-		}
-		base, err := w.base(e)
-		if err != nil {
-			return err
-		}
-		s, err = w.state(base)
+	err := db.viewGame(id, func(w *gameTx) (err error) {
+		s, err = w.stateAt(seq)
 		return err
 	})
 	return s, err
+}
+
+// stateAt returns the position after entry seq, live or rolled back.
+func (w *gameTx) stateAt(seq uint64) (*adjudicator.State, error) {
+	e, err := w.entry(seq)
+	if err != nil {
+		return nil, err
+	}
+	base, err := w.base(e)
+	if err != nil {
+		return nil, err
+	}
+	return w.state(base)
 }
 
 // validSecret reports whether s can hold the 128 random bits of an entry's

@@ -129,23 +129,10 @@ func (t *Txn) State() (*adjudicator.State, error) { return t.w.state(t.w.g.Curre
 // StateAt returns the position after entry seq (live or rolled back),
 // the transaction's own copy: what a mail queued then showed, to draw it
 // again (Attachment.DrawnAt).
-func (t *Txn) StateAt(seq uint64) (*adjudicator.State, error) {
-	e, _, err := t.w.entry(seq)
-	if err != nil {
-		return nil, err
-	}
-	base, err := t.w.base(e)
-	if err != nil {
-		return nil, err
-	}
-	return t.w.state(base)
-}
+func (t *Txn) StateAt(seq uint64) (*adjudicator.State, error) { return t.w.stateAt(seq) }
 
 // Entry returns log entry seq as stored, with its events.
-func (t *Txn) Entry(seq uint64) (*Entry, error) {
-	e, _, err := t.w.entry(seq)
-	return e, err
-}
+func (t *Txn) Entry(seq uint64) (*Entry, error) { return t.w.entry(seq) }
 
 // Outcome sets what the receipt of the transaction's mail says became of
 // it ("accepted" when not set).
@@ -178,7 +165,7 @@ func (t *Txn) Aside(side adjudicator.Side, text string, fromMail bool) (*Entry, 
 func (t *Txn) note(side adjudicator.Side, text string, fromMail, private bool) (*Entry, error) {
 	w := t.w
 	g := w.g
-	last, _, err := w.entry(g.Entries)
+	last, err := w.entry(g.Entries)
 	if err != nil {
 		return nil, err
 	}
