@@ -219,9 +219,8 @@ func (d *Director) Next(s *referee.Service, id string, now time.Time) (*Round, e
 		if len(t.Rounds) >= len(t.File.Rounds) {
 			return ErrNoRound
 		}
-		prev := t.current()
 		ended, playing := 0, 0
-		if prev != nil {
+		if prev := t.current(); prev != nil {
 			for _, g := range prev.Games {
 				if g.Result == nil {
 					playing++
