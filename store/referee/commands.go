@@ -859,7 +859,7 @@ func cmdForce(c *call) error {
 		return refuse("paused", templates.Notice{})
 	}
 	w := c.g.Wait
-	d, ok := waitDefaults[w.Kind]
+	what, ok := waitDefaults[w.Kind]
 	if !ok || !w.Open() {
 		return refuse("no-default", templates.Notice{Note: templates.WaitPhrase(w)})
 	}
@@ -870,11 +870,11 @@ func cmdForce(c *call) error {
 	if h := c.rec.Held; h != nil {
 		c.rec.notice(templates.Notice{Kind: "held-dropped", Side: h.Side})
 	}
-	u := c.umpireNotice("force", templates.Notice{Kind: "force-detail", Other: w.Side, Turn: w.Turn, Wait: w.Kind, Applied: d.what})
+	u := c.umpireNotice("force", templates.Notice{Kind: "force-detail", Other: w.Side, Turn: w.Turn, Wait: w.Kind, Applied: what})
 	if err := c.s.applyDefault(c.t, c.rec, c.now, playerHeads(u)); err != nil {
 		return err
 	}
-	c.say("you-force", templates.Notice{Applied: d.what})
+	c.say("you-force", templates.Notice{Applied: what})
 	return nil
 }
 

@@ -3,7 +3,6 @@ package referee
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -12,103 +11,35 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// waitDefault is what stands for a side's orders when it lets a wait's
-// deadline pass: the orders, as the file the server writes
-// for them, and a few words for the reports.
-type waitDefault struct {
-	// what are the words of templates for these orders.
-	what string
-	// body writes the file's part after the envelope, from the position.
-	body func(s *adjudicator.State) string
-}
-
-// waitDefaults are the default orders of each kind of wait. A kind
-// without an entry has none: when its deadline passes the umpire is told
-// once and decides (extend, rollback). The orders themselves are the
-// engine's (adjudicator.State.DefaultOrders); this table writes them as a
-// file, which is stored and audited like a player's.
-var waitDefaults = map[adjudicator.WaitKind]waitDefault{
-	// Rules 3.1, 3.2: no refit, a day turn.
-	adjudicator.WaitUSDecision: {what: templates.DefaultOrders(adjudicator.WaitUSDecision), body: func(*adjudicator.State) string {
-		return "decision: {refit: false, night: false}\n"
-	}},
-	// Rule 3.5: a side may leave every unit where it is.
-	adjudicator.WaitActions: {what: templates.DefaultOrders(adjudicator.WaitActions), body: func(*adjudicator.State) string { return "actions: []\n" }},
-	// Rules 9.1 to 9.4: steps restored by the default priority, nothing
-	// landed or created.
-	adjudicator.WaitUSRefit: {what: templates.DefaultOrders(adjudicator.WaitUSRefit), body: func(s *adjudicator.State) string {
-		r := s.DefaultRefit()
-		if r == nil || len(r.Restore) == 0 {
-			return "refit: {}\n"
-		}
-		var b strings.Builder
-		b.WriteString("refit:\n  restore:\n")
-		for _, x := range r.Restore {
-			if x.Steps > 0 {
-				fmt.Fprintf(&b, "    - {unit: %s, steps: %d}\n", x.Unit, x.Steps)
-			} else {
-				fmt.Fprintf(&b, "    - {unit: %s}\n", x.Unit)
-			}
-		}
-		return b.String()
-	}},
-	// Rules 9.5, 9.6: every unit that may hide does; no Unknown unit moves.
-	adjudicator.WaitJPRefit: {what: templates.DefaultOrders(adjudicator.WaitJPRefit), body: func(s *adjudicator.State) string {
-		r := s.DefaultRearrange()
-		if r == nil || len(r.Hide) == 0 {
-			return "refit: {}\n"
-		}
-		return "refit:\n  hide: [" + strings.Join(r.Hide, ", ") + "]\n"
-	}},
-	// Rules 12.4, 14.0: a legal free setup, landing zones covered and the
-	// rest on or near the victory hexes; the value chits highest first.
-	adjudicator.WaitJPSetup: {what: templates.DefaultOrders(adjudicator.WaitJPSetup), body: func(s *adjudicator.State) string {
-		js := s.PlanJPSetup(nil)
-		var b strings.Builder
-		b.WriteString("setup:\n")
-		if len(js.Place) > 0 {
-			b.WriteString("  place:\n")
-			for _, p := range js.Place {
-				fmt.Fprintf(&b, "    - {unit: %s, hex: %s}\n", p.Unit, p.Hex)
-			}
-		}
-		if len(js.VP) > 0 {
-			b.WriteString("  vp:\n")
-			for _, p := range js.VP {
-				fmt.Fprintf(&b, "    - {hex: %s, value: %d}\n", p.Hex, p.Value)
-			}
-		}
-		if len(js.Place) == 0 && len(js.VP) == 0 {
-			return "setup: {}\n"
-		}
-		return b.String()
-	}},
-	// Rules 12.5, 12.6: the units of the historic setup, each to its zone
-	// or the open zone of 12.5's line with most room.
-	adjudicator.WaitUSLanding: {what: templates.DefaultOrders(adjudicator.WaitUSLanding), body: func(s *adjudicator.State) string {
-		l := s.PlanLanding(nil)
-		if len(l.Land) == 0 {
-			return "landing: {}\n"
-		}
-		var b strings.Builder
-		b.WriteString("landing:\n  land:\n")
-		for _, e := range l.Land {
-			fmt.Fprintf(&b, "    - {unit: %s, zone: %s}\n", e.Unit, e.Zone)
-		}
-		return b.String()
-	}},
+// waitDefaults are the words of templates for the default orders of each
+// kind of wait that has them: the orders of adjudicator.State.DefaultOrders
+// (rules 3.1 and 3.2: no refit, a day turn; 3.5: every unit stays; 9.1 to
+// 9.6: the default refit; 12.4 to 12.6 and 14.0: a legal setup or
+// landing), written as a file that is stored and audited like a player's.
+// When a wait without default orders passes its deadline, the umpire is
+// told once and decides (extend, rollback).
+var waitDefaults = map[adjudicator.WaitKind]string{
+	adjudicator.WaitUSDecision: templates.DefaultOrders(adjudicator.WaitUSDecision),
+	adjudicator.WaitActions:    templates.DefaultOrders(adjudicator.WaitActions),
+	adjudicator.WaitUSRefit:    templates.DefaultOrders(adjudicator.WaitUSRefit),
+	adjudicator.WaitJPRefit:    templates.DefaultOrders(adjudicator.WaitJPRefit),
+	adjudicator.WaitJPSetup:    templates.DefaultOrders(adjudicator.WaitJPSetup),
+	adjudicator.WaitUSLanding:  templates.DefaultOrders(adjudicator.WaitUSLanding),
 }
 
 // defaultFile is the orders file the server writes for a side that missed
 // a deadline: stored and audited like a player's file.
 func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudicator.Orders, error) {
 	w := s.Wait()
-	d, ok := waitDefaults[w.Kind]
+	what, ok := waitDefaults[w.Kind]
 	if !ok || !w.Open() {
 		return nil, nil, fmt.Errorf("referee: no default orders for %s", w)
 	}
-	raw := fmt.Appendf(nil, "# Default orders written by attu: %s (%s).\ngame: %s\nside: %s\nturn: %d\nwait: %s\ntoken: %s\n%s",
-		why, d.what, game, w.Side, w.Turn, w.Kind, orders.RedactedToken, d.body(s))
+	body, err := orders.Write(game, orders.RedactedToken, s.DefaultOrders())
+	if err != nil {
+		return nil, nil, fmt.Errorf("referee: writing the default orders for %s: %w", w, err)
+	}
+	raw := append(fmt.Appendf(nil, "# Default orders written by attu: %s (%s).\n", why, what), body...)
 	f, err := orders.Parse(raw, orders.Options{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("referee: the default orders for %s: %w", w, err)
@@ -229,7 +160,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		if !w.Open() || g.Deadline.IsZero() || now.Before(g.Deadline) {
 			return nil
 		}
-		d, ok := waitDefaults[w.Kind]
+		what, ok := waitDefaults[w.Kind]
 		if !ok && !rec.LateStandIn {
 			if rec.NoDefault {
 				return nil
@@ -243,7 +174,7 @@ func (s *Service) missed(id string, now time.Time) error {
 			return rec.save(t)
 		}
 		rec.Late[w.Side]++
-		what, apply := d.what, s.applyDefault
+		apply := s.applyDefault
 		if rec.LateStandIn {
 			what, apply = standInWhat, s.applyStandIn
 		}

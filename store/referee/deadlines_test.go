@@ -298,7 +298,7 @@ func TestRefitDeadlines(t *testing.T) {
 		}
 		h.clk.t = g.Deadline
 		out := h.tick()
-		mustContain(t, "the reports", out[0].Text, "missed the deadline of turn 1 "+string(kind), waitDefaults[kind].what)
+		mustContain(t, "the reports", out[0].Text, "missed the deadline of turn 1 "+string(kind), waitDefaults[kind])
 		raw, err := h.rawOrders(h.game().Current)
 		if err != nil || !strings.Contains(string(raw), "wait: "+string(kind)) {
 			t.Fatalf("the default file: %v\n%s", err, raw)
