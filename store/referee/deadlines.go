@@ -35,17 +35,23 @@ func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudi
 	if !ok || !w.Open() {
 		return nil, nil, fmt.Errorf("referee: no default orders for %s", w)
 	}
-	body, err := orders.Write(game, orders.RedactedToken, s.DefaultOrders())
+	return serverFile(game, fmt.Sprintf("Default orders written by attu: %s (%s).", why, what), s.DefaultOrders())
+}
+
+// serverFile is the orders file the server writes for o, headed by the
+// comment line head, redacted, and the orders as read back from it.
+func serverFile(game, head string, o adjudicator.Orders) ([]byte, *adjudicator.Orders, error) {
+	body, err := orders.Write(game, orders.RedactedToken, o)
 	if err != nil {
-		return nil, nil, fmt.Errorf("referee: writing the default orders for %s: %w", w, err)
+		return nil, nil, fmt.Errorf("referee: writing %s: %w", head, err)
 	}
-	raw := append(fmt.Appendf(nil, "# Default orders written by attu: %s (%s).\n", why, what), body...)
+	raw := append([]byte("# "+head+"\n"), body...)
 	f, err := orders.Parse(raw, orders.Options{})
 	if err != nil {
-		return nil, nil, fmt.Errorf("referee: the default orders for %s: %w", w, err)
+		return nil, nil, fmt.Errorf("referee: %s for %s %s: %w", head, o.Side, o.Wait, err)
 	}
-	o := f.Orders()
-	return raw, &o, nil
+	read := f.Orders()
+	return raw, &read, nil
 }
 
 // applyDefault applies the default orders of the current wait in t, the

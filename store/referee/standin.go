@@ -12,7 +12,6 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/standin"
-	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -76,17 +75,7 @@ func botFile(game string, st *adjudicator.State, seed uint64) ([]byte, *adjudica
 	ord = standin.Trim(ord, st.DefaultOrders(), func(o adjudicator.Orders) []adjudicator.Problem {
 		return adjudicator.CheckOrders(st, o)
 	})
-	body, err := orders.Write(game, orders.RedactedToken, ord)
-	if err != nil {
-		return nil, nil, fmt.Errorf("referee: writing the stand-in's orders: %w", err)
-	}
-	raw := append([]byte("# Orders written by attu's stand-in.\n"), body...)
-	f, err := orders.Parse(raw, orders.Options{})
-	if err != nil {
-		return nil, nil, fmt.Errorf("referee: the stand-in's orders for %s: %w", w, err)
-	}
-	o := f.Orders()
-	return raw, &o, nil
+	return serverFile(game, "Orders written by attu's stand-in.", ord)
 }
 
 // botPlays answers in t every wait of a side the stand-in plays, until
