@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,12 +87,8 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 			ids = append(ids, got...)
 		}
 		if mail != nil {
-			outcome := t.outcome
-			if outcome == "" {
-				outcome = "accepted"
-			}
 			r = Receipt{Seq: seq, MessageID: mail.MessageID, ContentHash: mail.ContentHash, Game: id,
-				Outcome: outcome, Entry: t.linked, Mails: ids, Time: t.now}
+				Outcome: cmp.Or(t.outcome, "accepted"), Entry: t.linked, Mails: ids, Time: t.now}
 			if err := putReceipt(tx, r); err != nil {
 				return err
 			}

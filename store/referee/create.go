@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -194,9 +195,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	byRules := ng.Scenario != "" || ng.JPSetup != "" || ng.USSetup != ""
 	var setup Setup
 	if !byRules {
-		if ng.Setup == "" {
-			ng.Setup = "historic"
-		}
+		ng.Setup = cmp.Or(ng.Setup, "historic")
 		var ok bool
 		if setup, ok = Setups[ng.Setup]; !ok {
 			return nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(slices.Sorted(maps.Keys(Setups)), ", "))
@@ -225,10 +224,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			opt.VPChits = adjudicator.VPPlaced
 		}
 	}
-	scenario := ng.Scenario
-	if scenario == "" {
-		scenario = adjudicator.ScenarioCampaign
-	}
+	scenario := cmp.Or(ng.Scenario, adjudicator.ScenarioCampaign)
 	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
 	bots := botSides(ng)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
@@ -290,17 +286,10 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		// The options as the creation settled them, defaults filled in.
 		opts.USSetup, opts.JPSetup = opening.Options.USSetup, opening.Options.JPSetup
 	}
-	if opts.Deadline == 0 {
-		opts.Deadline = DefaultDeadline
-	}
-	if opts.Reminder == 0 {
-		opts.Reminder = DefaultReminder
-	}
+	opts.Deadline = cmp.Or(opts.Deadline, DefaultDeadline)
+	opts.Reminder = cmp.Or(opts.Reminder, DefaultReminder)
 	for try := 0; ; try++ {
-		id := ng.ID
-		if id == "" {
-			id = newGameID()
-		}
+		id := cmp.Or(ng.ID, newGameID())
 		// The opening is the position after entry 1, which Create writes:
 		// the welcome's picture is drawn again from it.
 		g := &store.Game{ID: id, Scenario: "campaign", Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now,

@@ -76,6 +76,7 @@ package referee
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 
@@ -162,10 +163,7 @@ func opening(s *adjudicator.State, d adjudicator.Dice) error {
 // openingFrom creates the game again from its scenario and options with
 // the dice entry 1 rolled, and requires the same position.
 func openingFrom(s *adjudicator.State, d adjudicator.Dice) error {
-	name := s.Scenario
-	if name == "" {
-		name = adjudicator.ScenarioCampaign
-	}
+	name := cmp.Or(s.Scenario, adjudicator.ScenarioCampaign)
 	again, _, err := adjudicator.NewGameFrom(name, *s.Options, d)
 	if err != nil {
 		return fmt.Errorf("the game cannot be created again: %w", err)

@@ -7,6 +7,7 @@ package referee
 // played.
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -118,10 +119,7 @@ func EndingOf(t *store.Txn) (Ending, error) {
 	if end == nil {
 		return Ending{}, fmt.Errorf("referee: game %s has no end entry", g.ID)
 	}
-	e.Time = end.Time
-	if e.Result == "" {
-		e.Result = end.Note
-	}
+	e.Time, e.Result = end.Time, cmp.Or(e.Result, end.Note)
 	switch {
 	case st.Over():
 		e.How, e.Winner = EndedByRules, st.Winner
@@ -193,10 +191,7 @@ func cmdStandings(c *call) error {
 	if err != nil {
 		return err
 	}
-	if text == "" {
-		text = none
-	}
-	c.text = text
+	c.text = cmp.Or(text, none)
 	return nil
 }
 

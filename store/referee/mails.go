@@ -6,6 +6,7 @@ package referee
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"strings"
@@ -126,10 +127,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		if err != nil {
 			return nil, err
 		}
-		subject, before := q.subject, q.before
-		if subject == "" {
-			subject = templates.ReportSubject(r)
-		}
+		subject, before := cmp.Or(q.subject, templates.ReportSubject(r)), q.before
 		if before != "" {
 			before += "\n"
 		}
@@ -152,10 +150,7 @@ func (s *Service) welcome(g *store.Game, name string, side adjudicator.Side, tok
 	if side == adjudicator.Umpire {
 		for _, p := range g.Players {
 			if p.Side != adjudicator.Umpire {
-				addr := p.Address
-				if addr == "" {
-					addr = "attu's stand-in (" + Bot + ")" // the side has no address (standin.go)
-				}
+				addr := cmp.Or(p.Address, "attu's stand-in ("+Bot+")") // the stand-in's side has no address
 				w.Players = append(w.Players, templates.PlayerAddress{Side: p.Side, Address: addr})
 			}
 		}

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
@@ -303,9 +304,7 @@ func (f *File) check() orders.Errors {
 			bad(f.Rules.Pos, "rules: settle: %v", err)
 		}
 	}
-	if f.Digest == "" {
-		f.Digest = "07:00"
-	}
+	f.Digest = cmp.Or(f.Digest, "07:00")
 	if !clockFormat.MatchString(f.Digest) {
 		bad(f.at("digest"), "digest: %q: give the time of day of the umpire's digest as HH:MM, like 07:00", f.Digest)
 	}
