@@ -75,7 +75,7 @@ func (db *DB) UpdateShelf(name string, fn func(s *Shelf) error) error {
 		for i := range s.mails {
 			s.mails[i].Shelf = name
 		}
-		_, err = (&gameTx{tx: tx}).queueFor("", s.mails, 0, 0, db.now().UTC())
+		_, err = queueMails(tx, "", s.mails, 0, 0, db.now().UTC())
 		return err
 	})
 }

@@ -460,7 +460,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 		if err := w.append(e, snap); err != nil {
 			return err
 		}
-		if _, err := w.queue(ng.Outbox, e.Seq, 0, now); err != nil {
+		if _, err := queueMails(tx, g.ID, ng.Outbox, e.Seq, 0, now); err != nil {
 			return err
 		}
 		return w.save()

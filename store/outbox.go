@@ -79,8 +79,7 @@ func (db *DB) Refuse(m MailRef, game, outcome string, outbox []Mail) (Receipt, e
 			return err
 		}
 		now := db.now().UTC()
-		w := &gameTx{tx: tx}
-		ids, err := w.queueFor(game, outbox, 0, seq, now)
+		ids, err := queueMails(tx, game, outbox, 0, seq, now)
 		if err != nil {
 			return err
 		}
@@ -225,27 +224,23 @@ func (a *Attachment) ToDraw() bool {
 // can be drawn again, and from what is recorded.
 func (a *Attachment) dropOnceSent() bool { return a.Redrawable && a.DrawnAt != 0 }
 
-func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
-	return w.queueFor(w.g.ID, mails, entry, receipt, now)
-}
-
-func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
-	ob := w.tx.Bucket(bOutbox)
+// queueMails puts mails in the outbox, of game (empty for none), queued by
+// entry or receipt at now, and returns their ids.
+func queueMails(tx *bolt.Tx, game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
+	ob := tx.Bucket(bOutbox)
 	var ids []uint64
 	for _, m := range mails {
 		id, err := ob.NextSequence()
 		if err != nil {
 			return nil, err
 		}
-		// Numbered id in the outbox, of game, queued by entry or receipt
-		// at now, never tried.
 		m.ID, m.Game, m.Entry, m.Receipt, m.Queued = id, game, entry, receipt, now
 		m.Attempts, m.NextAttempt, m.LastError, m.Sent = 0, time.Time{}, "", time.Time{}
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		storeBodies(w.tx, &m)
-		if err := putMail(w.tx, &m); err != nil {
+		storeBodies(tx, &m)
+		if err := putMail(tx, &m); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)

@@ -80,7 +80,7 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 		}
 		var ids []uint64
 		for _, q := range t.mails {
-			got, err := w.queue([]Mail{q.mail}, q.entry, seq, t.now)
+			got, err := queueMails(tx, id, []Mail{q.mail}, q.entry, seq, t.now)
 			if err != nil {
 				return err
 			}

@@ -23,19 +23,13 @@ func (s *Service) Draw(m *store.Mail) error {
 		if !a.ToDraw() {
 			continue
 		}
-		png, err := s.redraw(m.Game, *a)
+		png, err := drawAgain(m.Game, *a, a.DrawnFor, dbLog{s.db, m.Game})
 		if err != nil {
 			return fmt.Errorf("referee: mail %d: %s: %w", m.ID, a.Name, err)
 		}
 		a.Data, a.Dropped, a.Size = png, false, len(png)
 	}
 	return nil
-}
-
-// redraw draws the picture of attachment a of a mail of game again from
-// the database (drawAgain), as its side sees it.
-func (s *Service) redraw(game string, a store.Attachment) ([]byte, error) {
-	return drawAgain(game, a, a.DrawnFor, dbLog{s.db, game})
 }
 
 // gameLog reads a game's positions and entries: a store.Txn, or dbLog.
