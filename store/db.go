@@ -474,10 +474,9 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 // Game returns a game's record.
 func (db *DB) Game(id string) (*Game, error) {
 	var g *Game
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
+	err := db.viewGame(id, func(w *gameTx) error {
 		g = w.g
-		return err
+		return nil
 	})
 	return g, err
 }

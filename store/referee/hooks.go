@@ -9,6 +9,7 @@ package referee
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -95,25 +96,16 @@ func EndingOf(t *store.Txn) (Ending, error) {
 	if err != nil {
 		return Ending{}, err
 	}
-	e := Ending{Game: g.ID, Result: rec.Result, Turn: st.Turn, Late: map[adjudicator.Side]int{}}
-	for side, n := range rec.Late {
-		e.Late[side] = n
-	}
-	// The end entry, and the entry in force before it.
-	var live []store.LogEntry
-	for _, le := range log {
-		if le.RolledBackBy == 0 {
-			live = append(live, le)
-		}
-	}
+	e := Ending{Game: g.ID, Result: rec.Result, Turn: st.Turn, Late: maps.Clone(rec.Late)}
+	// The end entry in force, and the entry in force before it.
 	var end, before *store.LogEntry
-	for i := len(live) - 1; i >= 0; i-- {
-		if live[i].Kind == store.KindEnd {
-			end = &live[i]
-			if i > 0 {
-				before = &live[i-1]
-			}
-			break
+	for i := len(log) - 1; i >= 0 && before == nil; i-- {
+		switch le := &log[i]; {
+		case le.RolledBackBy != 0:
+		case end != nil:
+			before = le
+		case le.Kind == store.KindEnd:
+			end = le
 		}
 	}
 	if end == nil {
