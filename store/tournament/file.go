@@ -284,11 +284,13 @@ func (f *File) check() orders.Errors {
 		}
 	}
 	d := &f.Deadlines
-	for _, x := range []struct{ key, v string }{{"each", d.Each}, {"reminder", d.Reminder}, {"absence", d.Absence}} {
-		if x.v != "" {
-			if _, err := ParseDuration(x.v); err != nil {
-				bad(d.Pos, "deadlines: %s: %v", x.key, err)
-			}
+	for _, x := range []struct {
+		what, v string
+		at      orders.Pos
+	}{{"deadlines: each", d.Each, d.Pos}, {"deadlines: reminder", d.Reminder, d.Pos}, {"deadlines: absence", d.Absence, d.Pos},
+		{"rules: settle", f.Rules.Settle, f.Rules.Pos}} {
+		if _, err := ParseDuration(x.v); x.v != "" && err != nil {
+			bad(x.at, "%s: %v", x.what, err)
 		}
 	}
 	for k, v := range d.Waits {
@@ -297,11 +299,6 @@ func (f *File) check() orders.Errors {
 		}
 		if _, err := ParseDuration(v); err != nil {
 			bad(d.Pos, "deadlines: waits: %s: %v", k, err)
-		}
-	}
-	if f.Rules.Settle != "" {
-		if _, err := ParseDuration(f.Rules.Settle); err != nil {
-			bad(f.Rules.Pos, "rules: settle: %v", err)
 		}
 	}
 	f.Digest = cmp.Or(f.Digest, "07:00")
