@@ -148,15 +148,19 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 // game's tag.
 func (s *Service) own(address string) bool {
 	mine := bareAddress(s.cfg.Address)
-	if mine == "" {
-		return false
-	}
+	bare, _, ok := splitPlus(address)
+	return mine != "" && ok && strings.EqualFold(bare, mine)
+}
+
+// splitPlus splits an address into the address without its +tag, and
+// the tag.
+func splitPlus(address string) (bare, tag string, ok bool) {
 	local, domain, ok := strings.Cut(bareAddress(address), "@")
 	if !ok {
-		return false
+		return "", "", false
 	}
-	base, _, _ := strings.Cut(local, "+")
-	return strings.EqualFold(base+"@"+domain, mine)
+	base, tag, _ := strings.Cut(local, "+")
+	return base + "@" + domain, tag, true
 }
 
 // The syntax of game ids is the mail package's (mail.GameIDPattern), so
@@ -170,14 +174,9 @@ var (
 // plus-address, the subject's tag, or the orders file's game.
 func (s *Service) route(m *Message) string {
 	mine := bareAddress(s.cfg.Address)
-	mineLocal, mineDomain, _ := strings.Cut(mine, "@")
 	for _, to := range m.To {
-		local, domain, ok := strings.Cut(bareAddress(to), "@")
-		if !ok {
-			continue
-		}
-		base, id, plus := strings.Cut(local, "+")
-		if !plus || mine != "" && !(strings.EqualFold(base, mineLocal) && strings.EqualFold(domain, mineDomain)) {
+		bare, id, ok := splitPlus(to)
+		if !ok || mine != "" && !strings.EqualFold(bare, mine) {
 			continue
 		}
 		if id = strings.ToLower(id); gameID.MatchString(id) {
