@@ -180,7 +180,7 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 		for _, p := range m.Skipped {
 			h.Skipped = append(h.Skipped, templates.SkippedPart{Part: p.Part, Type: p.Type, Name: p.Name, Undecoded: p.Undecoded})
 		}
-		return s.answer(g, ref, "answered: no command", s.answerMail(g, m, "no orders or command found", h.Text()))
+		return s.answer(g, ref, "answered: no command", s.answerMail(g, m, "answer", "no orders or command found", h.Text()))
 	}
 	if cmd.token && token == "" {
 		return s.unauthenticated(g, ref, m, "command without a token")
@@ -276,7 +276,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 			answer = text
 		}
 		if in != nil && text != "" {
-			m := s.answerMail(&c.g, in, cmd.name, text)
+			m := s.answerMail(&c.g, in, "answer", cmd.name, text)
 			m.Attachments = c.attach
 			t.Queue(in.answers(m)...)
 		}
@@ -292,7 +292,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 				return "", gerr
 			}
 			nd := templates.NotDone{Game: g.ID, Command: cmd.name, Why: r.why}
-			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, in.answers(s.answerMail(g, in, nd.Subject(), nd.Text())))
+			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, in.answers(s.answerMail(g, in, "answer", nd.Subject(), nd.Text())))
 			return "", err
 		}
 		return "", r

@@ -207,7 +207,8 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicato
 		due := now.Add(rec.Settle)
 		rec.Held = &held{Side: side, Raw: raw, MessageID: ref.MessageID, Content: ref.ContentHash, Received: now, Due: due}
 		t.Outcome("held until " + due.Format(time.RFC3339))
-		t.Queue(s.heldMail(&g, m, templates.Held{Game: g.ID, Waiting: templates.WaitPhrase(g.Wait), Due: due, Replaced: replaced != ""}))
+		h := templates.Held{Game: g.ID, Waiting: templates.WaitPhrase(g.Wait), Due: due, Replaced: replaced != ""}
+		t.Queue(s.answerMail(&g, m, "held", h.Subject(), h.Text()))
 		return rec.save(t)
 	})
 	if err == nil {

@@ -221,7 +221,7 @@ func (s *Service) unauthenticated(g *store.Game, ref store.MailRef, m *Message, 
 	var out []store.Mail
 	if s.tokens.Allow(g.ID+" "+strings.ToLower(to), s.now) {
 		if r, ok := s.tokenProblem(g, m); ok {
-			out = append(out, bounded(reply(s.newMail(g, "refused", to, r.Subject(), r.Text()), m)))
+			out = append(out, s.answerMail(g, m, "refused", r.Subject(), r.Text()))
 		} else {
 			out = append(out, s.genericMail(m))
 		}

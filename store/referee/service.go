@@ -376,25 +376,19 @@ func reply(m store.Mail, in *Message) store.Mail {
 // refusedMail answers an authenticated player's file that is not
 // applied, quoting the lines of the file at fault.
 func (s *Service) refusedMail(g *store.Game, in *Message, ps []store.Problem) store.Mail {
-	return bounded(reply(s.newMail(g, "refused", bareAddress(in.From), templates.RefusedSubject,
-		refused(g.ID, in.Subject, templates.Notice{}, ps, in.Orders).Text()), in))
+	return s.answerMail(g, in, "refused", templates.RefusedSubject, refused(g.ID, in.Subject, templates.Notice{}, ps, in.Orders).Text())
 }
 
 // refusedWhy answers an authenticated player's file that is not applied
 // for a reason that lies at no line.
 func (s *Service) refusedWhy(g *store.Game, in *Message, subject string, n templates.Notice) store.Mail {
-	return bounded(reply(s.newMail(g, "refused", bareAddress(in.From), subject,
-		refused(g.ID, in.Subject, n, nil, nil).Text()), in))
+	return s.answerMail(g, in, "refused", subject, refused(g.ID, in.Subject, n, nil, nil).Text())
 }
 
-// heldMail tells a player their file waits for the settle window.
-func (s *Service) heldMail(g *store.Game, in *Message, h templates.Held) store.Mail {
-	return bounded(reply(s.newMail(g, "held", bareAddress(in.From), h.Subject(), h.Text()), in))
-}
-
-// answerMail answers in with a text of the given subject.
-func (s *Service) answerMail(g *store.Game, in *Message, subject, text string) store.Mail {
-	return bounded(reply(s.newMail(g, "answer", bareAddress(in.From), subject, text), in))
+// answerMail answers in with a mail of the given kind, within
+// templates.MaxReply.
+func (s *Service) answerMail(g *store.Game, in *Message, kind, subject, text string) store.Mail {
+	return bounded(reply(s.newMail(g, kind, bareAddress(in.From), subject, text), in))
 }
 
 // bounded keeps a reply that is not a report within templates.MaxReply,
