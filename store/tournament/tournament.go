@@ -119,13 +119,9 @@ func (t *Tournament) current() *Round {
 	return &t.Rounds[len(t.Rounds)-1]
 }
 
-// Director runs the tournaments of a database. It is the game service's
-// Hook (referee.Config.Hook): told of every game that ends, it records
-// the result and mails the standings in that game's own transaction,
-// pairing the next round when the game ended one; it answers "standings"
-// and "digest"; and after each Tick it creates the next round's games and
-// mails the umpire's digest. It
-// keeps nothing in memory: everything is on the store's shelf.
+// Director runs the tournaments of a database as the game service's Hook
+// (referee.Config.Hook; see the package documentation). It keeps nothing
+// in memory: everything is on the store's shelf.
 type Director struct {
 	// Rand draws the sides of SidesDrawn and, when set, each game's dice
 	// seed; nil uses crypto/rand and lets the service draw the seeds.
@@ -171,9 +167,8 @@ func List(db *store.DB) ([]string, error) {
 }
 
 // New records the tournament of file f and creates its first round's
-// games through the service, each with its own seed, commitment, tokens
-// and welcome mails. The round is written down before any game is
-// created, so that a crash midway leaves games that Tick creates later.
+// games through the service; a crash midway leaves games that Tick
+// creates later.
 func (d *Director) New(s *referee.Service, f *File, mailbox string, now time.Time) (*Tournament, error) {
 	now = now.UTC()
 	t := &Tournament{File: *f, Created: now, Mailbox: mailbox}
@@ -405,9 +400,8 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 		tx.Queue(m)
 	}
 	// The game ended the round in play: the next one is paired at once
-	// when the file says auto (its games are created at the next tick,
-	// like those a crash left), and the umpire is told either way. The
-	// last round's end is told by the final standings.
+	// when the file says auto (its games created at the next tick), and
+	// the umpire is told either way; the final standings tell the last.
 	if n := r.Number; r.finished() && n == len(t.Rounds) && n < len(t.File.Rounds) {
 		rm := t.roundMail(n, 0, nil)
 		if t.File.Advance == AdvanceAuto {
@@ -554,14 +548,11 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 }
 
 // Tick does what time brings to every tournament (referee.Hook): games
-// planned but not created (a round paired as the last one ended, or left
-// by a crash) are created, a game that ended without being scored (ended
-// by a service without the hook) is scored in a transaction of its own,
-// the next round begins when a round is over and the file says auto (if
-// its end did not pair it already), and the umpire's digest goes out once
-// a day and when asked for.
-// Everything is decided from the record, so calling it again does
-// nothing more.
+// planned but not created are created, a game that ended without being
+// scored (by a service without the hook) is scored, the next round begins
+// when a round is over and the file says auto, and the umpire's digest
+// goes out when due or asked for. Everything is decided from the record,
+// so calling it again does nothing more.
 func (d *Director) Tick(s *referee.Service, now time.Time) error {
 	ids, err := List(s.DB())
 	if err != nil {
