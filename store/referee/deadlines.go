@@ -77,15 +77,13 @@ func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head
 	return err
 }
 
-// Tick does everything that time brings, as of now: a wait of a side
-// the stand-in plays that no step answered is answered (standin.go), held
-// orders whose settle window closed are applied, takeback requests lapse, the awaited
-// player is reminded once before the deadline, and at the deadline the
-// wait's default orders are applied, the lateness recorded and every side
-// told. Each is one transaction that checks again, from what is stored,
-// that it is due, so Tick may be called as often as wanted — on a timer
-// and after a restart, when a deadline that passed meanwhile is handled
-// once. Paused and ended games are left alone.
+// Tick does everything that time brings, as of now: the stand-in's
+// waits answered, held orders applied, takeback requests lapsed, the
+// awaited player reminded, and at a deadline the default orders applied,
+// the lateness recorded and every side told. Each is one transaction that
+// checks again from what is stored that it is due, so Tick may be called
+// as often as wanted, and after a restart. Paused and ended games are
+// left alone.
 func (s *Service) Tick(now time.Time) (err error) {
 	// The hook runs last, after the unlock below, so that it may call
 	// the service.

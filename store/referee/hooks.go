@@ -22,23 +22,20 @@ import (
 // due from the record), so each must be idempotent.
 type Hook interface {
 	// Ended is called inside the transaction that ends game t.Game(),
-	// after its end entry and final reports: what it writes through t
-	// (a shelf, mails queued with t.Queue) commits with the end or not at
-	// all. It must not call the service or the DB.
+	// after its final reports: what it writes through t commits with the
+	// end or not at all. It must not call the service or the DB.
 	Ended(t *store.Txn, e Ending) error
 	// Standings answers the command "standings" of side's player of the
 	// game t.Game(), inside the command's transaction; empty text when
 	// the game is no part of what the hook follows.
 	Standings(t *store.Txn, side adjudicator.Side) (string, error)
 	// Digest takes the umpire's command "digest" of the game t.Game(),
-	// inside the command's transaction: the hook records the request
-	// through t and answers it after a Tick (which may read every game),
-	// in reply to the mail messageID (empty from the command line).
-	// False when the game is no part of what the hook follows.
+	// inside the command's transaction, to answer it after a Tick in reply
+	// to the mail messageID (empty from the command line); false when the
+	// game is no part of what the hook follows.
 	Digest(t *store.Txn, messageID string) (bool, error)
-	// Tick is called at the end of every Service.Tick, after the games'
-	// own deadlines and outside the service's lock, so it may call the
-	// service (Create, Watch).
+	// Tick is called at the end of every Service.Tick, outside the
+	// service's lock, so it may call the service (Create, Watch).
 	Tick(s *Service, now time.Time) error
 }
 
@@ -53,24 +50,20 @@ const (
 type Ending struct {
 	Game string
 	// Winner is the side that won; NoSide for a draw, or when the umpire
-	// ended the game without a result (Void).
+	// ended the game naming neither a winner nor a draw (Void).
 	Winner adjudicator.Side
+	Void   bool
 	// How is EndedByRules, EndedByConcession or EndedByUmpire.
 	How string
 	// Level is the line of the Victory Level Table (rule 14.0) when the
-	// victory point chits decided the game, like "U.S. minor victory";
-	// empty otherwise.
+	// victory point chits decided the game, like "U.S. minor victory".
 	Level string
-	// Void: the umpire ended the game naming neither a winner nor a
-	// draw.
-	Void bool
-	// Result is the result in the final report's words.
+	// Result is the result in the final report's words; Turn and Time
+	// when the game ended; Late each side's missed deadlines.
 	Result string
-	// Turn is the turn the game ended in; Time when.
-	Turn int
-	Time time.Time
-	// Late counts each side's missed deadlines over the game.
-	Late map[adjudicator.Side]int
+	Turn   int
+	Time   time.Time
+	Late   map[adjudicator.Side]int
 }
 
 // EndingOf reads how the game of t ended: the rules' winner (and the
@@ -218,21 +211,20 @@ func cmdDigest(c *call) error {
 // waits on people besides the deadline.
 type Watch struct {
 	GameStatus
-	// Players are the sides' addresses.
+	// Players are the sides' addresses; Absent until when each side said
+	// it is away.
 	Players map[adjudicator.Side]string
-	// Held is the side whose file waits out the settle window, and until
-	// when; NoSide when none does.
-	Held    adjudicator.Side
-	HeldDue time.Time
-	// TakebackBy asked to take back the last step, open until
-	// TakebackExpires; NoSide when nobody did.
+	Absent  map[adjudicator.Side]time.Time
+	// Held is the side whose file waits out the settle window until
+	// HeldDue; TakebackBy asked to take back the last step, open until
+	// TakebackExpires (NoSide for none).
+	Held            adjudicator.Side
+	HeldDue         time.Time
 	TakebackBy      adjudicator.Side
 	TakebackExpires time.Time
 	// Stuck: the deadline passed at a wait without default orders; the
 	// umpire decides (extend or roll back).
 	Stuck bool
-	// Absent is until when each side said it is away.
-	Absent map[adjudicator.Side]time.Time
 }
 
 // Watch returns what the umpire's digest says of game id.
