@@ -166,7 +166,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			continue
 		}
 		if !strings.Contains(addr[side], "@") {
-			return nil, fmt.Errorf("referee: the %s player needs a mail address", sideName(side))
+			return nil, fmt.Errorf("referee: the %s player needs a mail address", SideName(side))
 		}
 	}
 	if ng.Umpire != "" && !strings.Contains(addr[adjudicator.Umpire], "@") {

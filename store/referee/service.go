@@ -241,8 +241,8 @@ func reminder(g *store.Game) time.Duration {
 // sides are the players' sides, in the order reports are written.
 var sides = []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire}
 
-// sideName is a side as a report names it.
-func sideName(s adjudicator.Side) string {
+// SideName is a side as a report names it: "U.S.", "Japanese", "umpire".
+func SideName(s adjudicator.Side) string {
 	switch s {
 	case adjudicator.US:
 		return "U.S."

@@ -171,7 +171,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			}
 			if w.Wait.Open() {
 				name := who(g, w.Wait.Side)
-				dgm.From = fmt.Sprintf("%s, the %s player (%s)", name, sideName(w.Wait.Side), w.Players[w.Wait.Side])
+				dgm.From = fmt.Sprintf("%s, the %s player (%s)", name, referee.SideName(w.Wait.Side), w.Players[w.Wait.Side])
 				if p, ok := f.player(name); ok {
 					dgm.Zone = zone(p.TimeZone)
 				}
@@ -192,7 +192,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			}
 			if w.TakebackBy != adjudicator.NoSide {
 				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s: %s (%s) asks to take back the last step; %s may agree until %s.",
-					g.ID, who(g, w.TakebackBy), sideName(w.TakebackBy), who(g, w.TakebackBy.Enemy()), templates.DeadlineText(w.TakebackExpires, dg.Zone)))
+					g.ID, who(g, w.TakebackBy), referee.SideName(w.TakebackBy), who(g, w.TakebackBy.Enemy()), templates.DeadlineText(w.TakebackExpires, dg.Zone)))
 			}
 			if w.Stuck {
 				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s: %s let the deadline of %s pass, and that wait has no default orders: extend the deadline or roll back.",

@@ -204,7 +204,7 @@ func resultText(g *Game) string {
 	if r.Winner == adjudicator.JP {
 		winner, loser = g.JP, g.US
 	}
-	s := fmt.Sprintf("%s (%s) beat %s", winner, sideName(r.Winner), loser)
+	s := fmt.Sprintf("%s (%s) beat %s", winner, referee.SideName(r.Winner), loser)
 	switch r.How {
 	case referee.EndedByConcession:
 		s += ", who conceded"
@@ -216,14 +216,4 @@ func resultText(g *Game) string {
 		}
 	}
 	return s
-}
-
-func sideName(s adjudicator.Side) string {
-	switch s {
-	case adjudicator.US:
-		return "U.S."
-	case adjudicator.JP:
-		return "Japanese"
-	}
-	return "umpire"
 }
