@@ -7,17 +7,12 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Shelves: records kept beside the games for the store's clients above
-// the game service — the tournaments of package store/tournament — in the
-// same file and, where it matters, the same transactions as the games.
-//
-// A shelf is a named bucket under "aside" holding JSON values by key. The
-// store neither reads nor checks them; it only keeps them with the games
-// so that a tournament's record and the game that changes it commit
-// together (Txn.Shelf), and so that a shelf's own transaction may queue
-// mails that no incoming mail and no game entry caused (a daily digest):
-// such a mail names its shelf (Mail.Shelf), which Check accepts in place
-// of an entry or a receipt.
+// Shelves: records kept beside the games for the store's clients above the
+// game service (the tournaments), as JSON values by key in a named bucket
+// under "aside", unread by the store. A tournament's record commits with
+// the game that changes it (Txn.Shelf), and a shelf's own transaction may
+// queue mails no incoming mail or entry caused (a daily digest), which
+// name their shelf (Mail.Shelf) in place of an entry or a receipt.
 
 var bAside = []byte("aside")
 

@@ -8,10 +8,9 @@ import (
 )
 
 // bMailboxes holds, for each mailbox the mail daemon reads, how far it has
-// read (MailboxPosition). The bucket is made by the first
-// SetMailboxPosition: a file without it reads as "nothing read yet", and
-// a release that does not know it ignores it, so it needs no schema
-// version of its own.
+// read (MailboxPosition). Made on first use, it needs no schema version: a
+// file without it reads as "nothing read yet", and an earlier release
+// ignores it.
 var bMailboxes = []byte("mailboxes")
 
 // MailboxPosition is how far the mail daemon has read one IMAP mailbox:
