@@ -13,19 +13,16 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Engine is the rules as the store runs them. Apply resolves every step
-// with it and Audit replays every step with it, through the same code: the
-// wait check (adjudicator.State.CheckWait), then Resolve, then the new
-// position's Wait as what the game waits for next. So applying and
-// auditing cannot disagree. Package store/referee builds the real one.
+// Engine is the rules as the store runs them: Apply resolves every step
+// and Audit replays it through the same code, so they cannot disagree.
+// Package store/referee builds the real one.
 type Engine struct {
 	// Resolve applies one side's orders and every server step they lead
 	// to, or refuses them with the problems found (adjudicator.Resolve).
 	// It receives its own copy of the position.
 	Resolve func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem)
-	// Locate places the rules' problems in the order file raw, for the
-	// refusal the player reads: one Problem for each, at its line and
-	// column. When nil, or when it returns another number of problems,
+	// Locate places the rules' problems in the order file raw, one
+	// Problem for each; when nil, or when it returns another number,
 	// refusals carry no places.
 	Locate func(raw []byte, ps []adjudicator.Problem) []Problem
 	// Opening checks that the opening position could have come from the
@@ -33,9 +30,8 @@ type Engine struct {
 	// d. When nil, those dice are checked against the seed only.
 	Opening func(s *adjudicator.State, d adjudicator.Dice) error
 	// Decode turns an order file into orders. When set, the audit decodes
-	// each file again and requires the result to be the orders recorded in
-	// the log; when nil it replays the recorded orders (whose file it still
-	// checks against the hash in the log).
+	// each file again and requires the orders recorded; when nil it
+	// replays the recorded orders.
 	Decode func(raw []byte) (*adjudicator.Orders, error)
 }
 
@@ -77,12 +73,8 @@ type Report struct {
 // OK reports whether the audit found nothing wrong.
 func (r *Report) OK() bool { return r.Bad == nil }
 
-// Audit checks an export: the seed against the commitment, every die
-// against the seed, every order file against its hash, every entry against
-// the chain (its secret included), and — replaying every accepted order
-// through eng from the opening position, following rollbacks — every
-// event, every die's purpose and every resulting position. It stops at
-// the first mismatch and names it in Report.Bad. Without a seed (a game
+// Audit checks an export as the package documentation says, stopping at
+// the first mismatch, which Report.Bad names. Without a seed (a game
 // still running) the dice are taken as recorded; without eng.Resolve
 // nothing is replayed.
 func Audit(x *Export, eng Engine) *Report {

@@ -13,12 +13,9 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Txn is one game inside one write transaction of Transact: what the game
-// service does with an incoming mail or at a deadline — orders applied,
-// a command recorded, a rollback, the end, the service's own record of
-// the game, the mails it sends and the mail's ledger receipt — is written
-// together or not at all. Its methods must be called only
-// from the function given to Transact, and must not call the DB.
+// Txn is one game inside one write transaction of Transact (see the
+// package documentation). Its methods must be called only from the
+// function given to Transact, and must not call the DB.
 type Txn struct {
 	tx   *bolt.Tx
 	w    *gameTx
@@ -44,17 +41,13 @@ type queued struct {
 }
 
 // Transact runs fn on game id in one write transaction. When mail is set
-// it is the incoming mail being answered: a mail already in the ledger
-// (its Message-ID, or its Message-ID and content) is refused with
-// ErrProcessed before fn runs, and otherwise its receipt is written with
-// whatever fn did (Txn.Outcome says how it ended; it names the entry that
-// carries its Message-ID and every mail fn queued). When fn returns an
-// error nothing at all is written and Transact returns it; ErrNoGame when
-// the game does not exist. The receipt is returned (zero without a mail).
-//
-// A transaction that only queues mails and records its receipt leaves the
-// game's buckets as they were, byte for byte: refusals are kept in the
-// ledger and the outbox alone.
+// it is the incoming mail being answered: a mail already in the ledger is
+// refused with ErrProcessed before fn runs, and otherwise its receipt is
+// written with what fn did (Txn.Outcome, the entry that carries its
+// Message-ID, the mails fn queued) and returned. When fn returns an error
+// nothing at all is written and Transact returns it; ErrNoGame when the
+// game does not exist. A transaction that only queues mails and records
+// its receipt leaves the game's buckets as they were, byte for byte.
 func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt, error) {
 	var r Receipt
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
@@ -144,11 +137,9 @@ func (t *Txn) Queue(mails ...Mail) {
 	}
 }
 
-// Note appends an entry of kind note: something that changes no position
-// but belongs in the record (every command is logged). side is
-// who gave the command (NoSide for the server); with fromMail the entry
-// carries the transaction's mail's Message-ID, which its receipt then
-// names.
+// Note appends an entry of kind note, which changes no position: side
+// is who gave the command (NoSide for the server); with fromMail the
+// entry carries the transaction's mail's Message-ID.
 func (t *Txn) Note(side adjudicator.Side, text string, fromMail bool) (*Entry, error) {
 	return t.note(side, text, fromMail, false)
 }
