@@ -304,13 +304,14 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 }
 
 // note records a command that changes the game in the log and in the
-// next reports of every side.
+// next reports of every side, and reads the game's record again.
 func (c *call) note(n templates.Notice) error {
 	if _, err := c.t.Note(c.side, n.Text(), c.in != nil && !c.noted); err != nil {
 		return err
 	}
 	c.rec.notice(n)
 	c.noted = true
+	c.refresh()
 	return nil
 }
 
@@ -685,7 +686,6 @@ func cmdTakeback(c *call) error {
 	if err := c.note(n); err != nil {
 		return err
 	}
-	c.refresh()
 	c.tell(c.side.Enemy(), n, expires)
 	c.tell(adjudicator.Umpire, n, expires)
 	c.say("you-takeback", templates.Notice{Side: c.side, At: expires})
@@ -808,7 +808,6 @@ func cmdExtend(c *call) error {
 	if err := c.note(templates.Notice{Kind: "extend", Other: c.g.Wait.Side, Duration: d, At: nd}); err != nil {
 		return err
 	}
-	c.refresh()
 	c.s.notify(c.t, &c.g, c.g.Wait.Side, c.umpireNotice("extend", templates.Notice{Kind: "extended-you", At: nd}))
 	c.say("you-extend", templates.Notice{At: nd})
 	return c.rec.save(c.t)
@@ -826,7 +825,6 @@ func cmdPause(c *call) error {
 	if err := c.note(templates.Notice{Kind: "pause"}); err != nil {
 		return err
 	}
-	c.refresh()
 	c.tellPlayers("pause", templates.Notice{Kind: "paused-you"})
 	c.say("you-pause", templates.Notice{Duration: c.rec.Remaining.Round(time.Minute)})
 	return c.rec.save(c.t)
@@ -848,7 +846,6 @@ func cmdResume(c *call) error {
 	if err := c.note(templates.Notice{Kind: "resume", At: nd}); err != nil {
 		return err
 	}
-	c.refresh()
 	c.tellPlayers("resume", templates.Notice{Kind: "resumed-you", Other: c.g.Wait.Side, At: nd})
 	c.say("you-resume", templates.Notice{At: nd})
 	return c.rec.save(c.t)
@@ -922,7 +919,6 @@ func cmdReplace(c *call) error {
 	if err := c.note(n); err != nil {
 		return err
 	}
-	c.refresh()
 	st, err := c.t.State()
 	if err != nil {
 		return err

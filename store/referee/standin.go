@@ -157,7 +157,6 @@ func (c *call) replaceBot(side adjudicator.Side) error {
 	if err := c.note(n); err != nil {
 		return err
 	}
-	c.refresh()
 	c.handedOver(side, old.Address, "", n)
 	c.say("you-replace-bot", templates.Notice{Other: side})
 	if err := c.rec.save(c.t); err != nil {
