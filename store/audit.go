@@ -271,7 +271,7 @@ func (a *auditor) create(e *Entry) {
 	if a.seed != nil && Commitment(a.seed) != e.Commitment {
 		a.fail(1, 0, "the revealed seed does not match the commitment made at creation")
 	}
-	s, err := decodeState(a.x.InitialState)
+	s, err := DecodeState(a.x.InitialState)
 	if err != nil {
 		a.fail(1, 0, "the opening position cannot be read: %v", err)
 	}

@@ -163,7 +163,7 @@ func checkGame(w *gameTx, es map[uint64]*Entry) []error {
 			if hashHex(snap) != e.State {
 				bad("entry %d: snapshot does not match the state hash", seq)
 			}
-			if s, err := decodeState(snap); err != nil {
+			if s, err := DecodeState(snap); err != nil {
 				bad("entry %d: snapshot: %v", seq, err)
 			} else if err := s.Validate(); err != nil {
 				bad("entry %d: snapshot: %v: %w", seq, ErrUnsound, err)

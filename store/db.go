@@ -615,7 +615,7 @@ func (w *gameTx) state(seq uint64) (*adjudicator.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeState(b)
+	s, err := DecodeState(b)
 	if err != nil {
 		return nil, fmt.Errorf("store: game %s: snapshot of entry %d: %w", w.g.ID, seq, err)
 	}
@@ -681,7 +681,9 @@ func unpackValue(v []byte) ([]byte, error) {
 	return nil, fmt.Errorf("unknown format %q", v[0])
 }
 
-func decodeState(b []byte) (*adjudicator.State, error) {
+// DecodeState reads a position from its JSON, as snapshots and exports
+// hold it.
+func DecodeState(b []byte) (*adjudicator.State, error) {
 	s := new(adjudicator.State)
 	if err := json.Unmarshal(b, s); err != nil {
 		return nil, fmt.Errorf("decoding state: %w", err)

@@ -48,11 +48,8 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 	if len(x.Log) == 0 {
 		return nil, errors.New("referee: replay: the export has no log")
 	}
-	opening := new(adjudicator.State)
-	if err := json.Unmarshal(x.InitialState, opening); err != nil {
-		return nil, fmt.Errorf("referee: replay: the opening position: %w", err)
-	}
-	if err := opening.Attach(nil, nil); err != nil {
+	opening, err := store.DecodeState(x.InitialState)
+	if err != nil {
 		return nil, fmt.Errorf("referee: replay: the opening position: %w", err)
 	}
 	r := &templates.Replay{Game: x.Game, Scenario: x.Scenario, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head}
