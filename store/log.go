@@ -31,10 +31,8 @@ type Entry struct {
 	Prev string    `json:"prev"`
 	Kind Kind      `json:"kind"`
 	Time time.Time `json:"time"`
-	// Turn, Wait and Side are the wait the entry answered (for a rollback
-	// or an end, the wait it interrupted; a creation answers none). A
-	// note has the wait in force, and Side is who gave the command it
-	// records (NoSide for the server).
+	// Turn, Wait and Side are the wait the entry answered or interrupted;
+	// a note's Side is who gave its command (NoSide for the server).
 	Turn int                  `json:"turn"`
 	Wait adjudicator.WaitKind `json:"wait,omitempty"`
 	Side adjudicator.Side     `json:"side,omitempty"`
