@@ -442,12 +442,8 @@ func cmdResend(c *call) error {
 }
 
 // redrawn returns the attachments of m, a report to the call's side,
-// with the map picture the store does not keep once m is sent (or never
-// kept: store.Attachment.ToDraw) drawn again from the position and
-// events it records (store.Attachment.DrawnAt): the same inputs through
-// the same drawing code, so the same pixels the player was sent. A picture
-// of a mail queued before the store recorded that was kept, or is left
-// out.
+// with the map picture the store no longer keeps drawn again from what it
+// records (drawAgain), so the same pixels the player was sent.
 func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 	out := slices.Clone(m.Attachments)
 	for i := range out {
@@ -492,11 +488,10 @@ func visible(e *store.Entry, side adjudicator.Side) bool {
 	return !e.Private || side == adjudicator.Umpire || e.Side == side
 }
 
-// cmdLog answers the log as the asker may read it, numbered as the asker
-// sees it: a player does not see the other side's private notes, nor
-// gaps where they are. By mail, the newest entries that fit in an answer
-// are shown, and "log N" shows those from the asker's entry N on; on the
-// command line, the whole record (from entry N with "log N").
+// cmdLog answers the log as the asker may read it, numbered without gaps
+// where the other side's private notes are: by mail the newest entries
+// that fit in an answer, or with "log N" those from entry N on; on the
+// command line the whole record (from entry N with "log N").
 func cmdLog(c *call) error {
 	log, err := c.t.Log()
 	if err != nil {

@@ -332,11 +332,9 @@ func (s *Service) gameStatus(id string) (GameStatus, *store.Game, *record, error
 		Deadline: g.Deadline, Late: rec.Late, Result: rec.Result}, g, rec, nil
 }
 
-// Check judges an orders file against the game it names, as the server
-// would when it arrives, without applying it: the file's form, that it
-// answers what the game waits for, and the rules. The token is not
-// checked. It returns the problems found (none: the file would be
-// applied) or an error when the file names no game of the database.
+// Check judges an orders file against the game it names as the server
+// would, token aside, without applying it: it returns the problems found
+// (none: the file would be applied), or an error when it names no game.
 func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err error) {
 	env, ok := envelopeOf(raw)
 	if ok {

@@ -249,14 +249,11 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 // game's record after it; empty for nothing.
 type head func(side adjudicator.Side, g *store.Game) string
 
-// step applies orders in t, then does what follows a step: the deadline
-// of the next wait, the reports to every side (with the notices gathered
-// since the last ones, and above them what heads writes, or for the
-// player whose file it was the acceptance), a takeback request
-// that lapses because the game moved on, and the end when the rules end
-// the game. in is the message that carried the orders, nil for orders
-// the server gives or held ones. A *store.RefusedError leaves t
-// untouched.
+// step applies orders in t, then what follows: the next deadline, the
+// reports to every side headed by what heads writes (for the sender of
+// the file, its acceptance), a takeback lapsed, and the end when the rules
+// end the game. in is the message that carried the orders, nil for the
+// server's or held ones. A *store.RefusedError leaves t untouched.
 func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message, heads head) (*store.Outcome, error) {
 	out, err := t.Apply(st, Engine())
 	if err != nil {
@@ -353,11 +350,9 @@ func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st 
 }
 
 // finish ends the game in t: the end entry, the result, and the final
-// report to every side with the seed, the dice-luck summary, the
-// export to audit and the replay page, each headed by what heads writes
-// (nil: nothing). in is the mail that ended the game (orders or a
-// command), nil for none: the final report is its sender's answer, so
-// it is threaded to it.
+// report to every side with the seed, the dice luck, the export and the
+// replay page, each headed by what heads writes, and threaded to in, the
+// mail that ended the game (nil for none).
 func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, now time.Time, in *Message, heads head) error {
 	if _, err := t.End(result); err != nil {
 		return err

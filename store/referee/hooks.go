@@ -66,12 +66,10 @@ type Ending struct {
 	Late   map[adjudicator.Side]int
 }
 
-// EndingOf reads how the game of t ended: the rules' winner (and the
-// level of 14.0 with the victory point chits); for a game the rules did
-// not decide, the player whose command ended it conceded; else the umpire
-// ended it, and the first word of the result given ("end us ...", "end
-// jp ...", "end draw ...") names the winner or a draw, anything else
-// leaving the game void. It fails when the game has not ended.
+// EndingOf reads how the game of t ended: by the rules; by a player's
+// concession; or by the umpire, the first word of whose result ("end us",
+// "end jp", "end draw") names the winner or a draw, anything else leaving
+// the game void. It fails when the game has not ended.
 func EndingOf(t *store.Txn) (Ending, error) {
 	g := t.Game()
 	if g.Status != store.Ended {

@@ -66,11 +66,8 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, 
 }
 
 // reportAttachments are the files of a report to side: the order
-// template for the side awaited, the map as a picture, and the report for
-// programs. The picture is drawn from the position after entry at and,
-// with events, that entry's events; it is queued without its body, which
-// the sender takes from Draw, and the store keeps none: cmdResend draws
-// it again from the same (call.redrawn).
+// template for the side awaited, the map picture, queued to be drawn from
+// entry at (with its events when events), and the report for programs.
 func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64, events bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
@@ -81,12 +78,9 @@ func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64,
 		store.Attachment{Name: "report.json", Type: "application/json", Data: a.JSON})
 }
 
-// reportMail is side's report as a mail of the given kind, with before
-// as what comes before the report (a welcome, an acceptance, a final
-// result) and the notices side may read between them; false when the
-// side has no player. st is the position in force in g (after entry
-// g.Current) and evs, when there are any, that entry's events: the
-// picture records them as what it was drawn from (reportAttachments).
+// reportMail is side's report as a mail of the given kind, headed by
+// before and the notices side may read; false when the side has no
+// player. st is the position in force in g and evs that entry's events.
 func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event,
 	kind, subject, before string) (store.Mail, bool, error) {
 	out, err := s.reportMails(g, rec, st, evs, []reportReq{{side: side, kind: kind, subject: subject, before: before}})
@@ -159,10 +153,8 @@ func (s *Service) welcome(g *store.Game, name string, side adjudicator.Side, tok
 }
 
 // refused is the refusal of an authenticated player's file: each problem
-// at its line and column with the line of the player's file quoted (its
-// token blanked), and those that lie at no line as the reason. The
-// quoted lines are the player's own words; nothing else in a refusal
-// tells of the position beyond the mistake itself.
+// at its line and column with the player's own line quoted, and those at
+// no line as the reason; nothing else tells of the position.
 func refused(game, subject string, why templates.Notice, ps []store.Problem, file []byte) templates.Refused {
 	r := templates.Refused{Game: game, Subject: subject, File: file, Why: why.Kind}
 	var reasons []string

@@ -59,10 +59,8 @@ func (l dbLog) Entry(seq uint64) (*store.Entry, error) {
 }
 
 // drawAgain draws the picture attachment a records again, as side sees
-// it: from the position after the entry it names and, when it says so,
-// that entry's events, read from log. The same inputs through the same
-// drawing code give the same pixels as when it was first drawn (the PNG
-// encoder may write them differently from one Go release to the next).
+// it, from the position (and events) of the entry it names, read from
+// log: the same pixels as when it was first drawn.
 func drawAgain(game string, a store.Attachment, side adjudicator.Side, log gameLog) ([]byte, error) {
 	st, err := log.StateAt(a.DrawnAt)
 	if err != nil {

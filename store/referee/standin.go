@@ -137,11 +137,9 @@ func (s *Service) botOpening(id string, now time.Time) (*store.Game, error) {
 	return s.db.Game(id)
 }
 
-// replaceBot hands side to the stand-in ("replace jp bot"): the side's
-// address goes, and with a new token the old one stops working; the note
-// is in the log, the former player gets a farewell and the opponent learns
-// that the side changed hands. If the game waits for that side, the
-// stand-in answers at once.
+// replaceBot hands side to the stand-in ("replace jp bot") as cmdReplace
+// hands it to a person; if the game waits for that side, the stand-in
+// answers at once.
 func (c *call) replaceBot(side adjudicator.Side) error {
 	if c.rec.isBot(side.Enemy()) {
 		return refuse("bot-both", templates.Notice{Other: side.Enemy()})
