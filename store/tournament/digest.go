@@ -103,12 +103,9 @@ func (d *Director) Digest(tx *store.Txn, messageID string) (bool, error) {
 	return true, sh.Put("t/"+t.ID(), t)
 }
 
-// digestOf gathers the umpire's digest of t as of now: every game being
-// played with what it waits for, from whom and until when (read from the
-// game service, which the umpire may see all of), the late players with
-// the deadlines they missed in the games that count (those the standings
-// count, see Result.counts), what waits for the umpire, the games ended
-// since the last digest in the order they ended, and the standings.
+// digestOf gathers the umpire's digest of t as of now (see the package
+// documentation), each game read from the game service, which the umpire
+// may see all of.
 func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (templates.Digest, error) {
 	f := &t.File
 	dg := templates.Digest{Tournament: t.ID(), Name: f.Name, Time: now, Zone: zone(f.Umpire.TimeZone),
@@ -117,15 +114,6 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 		dg.Round = r.Number
 	}
 	late := map[string]map[string]int{} // player → game → missed
-	addLate := func(name, game string, n int) {
-		if n == 0 {
-			return
-		}
-		if late[name] == nil {
-			late[name] = map[string]int{}
-		}
-		late[name][game] += n
-	}
 	who := func(g *Game, side adjudicator.Side) string {
 		if side == adjudicator.US {
 			return g.US
@@ -138,7 +126,12 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			if res := g.Result; res != nil {
 				if res.counts() {
 					for side, n := range res.Late {
-						addLate(who(g, side), g.ID, n)
+						if name := who(g, side); n > 0 {
+							if late[name] == nil {
+								late[name] = map[string]int{}
+							}
+							late[name][g.ID] += n
+						}
 					}
 				}
 				if res.Ended.After(t.Digest) {
