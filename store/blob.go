@@ -50,19 +50,13 @@ func compressed(mimeType string) bool {
 func refBlob(tx *bolt.Tx, body []byte, packed bool) string {
 	sum := sha256.Sum256(body)
 	k := sum[:]
-	refs := tx.Bucket(bBlobRefs)
-	n := uint64(0)
-	if v := refs.Get(k); len(v) == 8 {
-		n = binary.BigEndian.Uint64(v)
-	}
-	if n == 0 || tx.Bucket(bBlobs).Get(k) == nil {
+	if countRef(tx, k) == 1 || tx.Bucket(bBlobs).Get(k) == nil {
 		v := append([]byte{snapRaw}, body...)
 		if !packed {
 			v = packValue(body)
 		}
 		tx.Bucket(bBlobs).Put(k, v)
 	}
-	refs.Put(k, u64(n+1))
 	return hex.EncodeToString(k)
 }
 
@@ -73,11 +67,20 @@ func refExisting(tx *bolt.Tx, sum string) bool {
 	if err != nil || tx.Bucket(bBlobs).Get(k) == nil {
 		return false
 	}
-	n := uint64(0)
+	return countRef(tx, k) > 0
+}
+
+// countRef counts one more holder of the body under k and returns the
+// count, 0 when it cannot be written.
+func countRef(tx *bolt.Tx, k []byte) uint64 {
+	n := uint64(1)
 	if v := tx.Bucket(bBlobRefs).Get(k); len(v) == 8 {
-		n = binary.BigEndian.Uint64(v)
+		n += binary.BigEndian.Uint64(v)
 	}
-	return tx.Bucket(bBlobRefs).Put(k, u64(n+1)) == nil
+	if tx.Bucket(bBlobRefs).Put(k, u64(n)) != nil {
+		return 0
+	}
+	return n
 }
 
 // unrefBlob counts one attachment fewer holding the body under sum, and
