@@ -496,8 +496,7 @@ func (db *DB) Games() ([]string, error) {
 // State returns the position in force in a game.
 func (db *DB) State(id string) (*adjudicator.State, error) {
 	var s *adjudicator.State
-	err := db.viewGame(id, func(w *gameTx) error {
-		var err error
+	err := db.viewGame(id, func(w *gameTx) (err error) {
 		s, err = w.state(w.g.Current)
 		return err
 	})

@@ -411,8 +411,7 @@ type LogEntry struct {
 // Log returns a game's log entries from seq from (1 for all), in order.
 func (db *DB) Log(id string, from uint64) ([]LogEntry, error) {
 	var out []LogEntry
-	err := db.viewGame(id, func(w *gameTx) error {
-		var err error
+	err := db.viewGame(id, func(w *gameTx) (err error) {
 		out, err = w.log(from)
 		return err
 	})

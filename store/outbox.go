@@ -276,8 +276,7 @@ func (db *DB) Pending(now time.Time, max int) ([]Mail, error) {
 // the bodies still kept; game empty means every mail.
 func (db *DB) Outbox(game string) ([]Mail, error) {
 	var out []Mail
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		var err error
+	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
 		out, err = outboxOf(tx, game)
 		return err
 	})
