@@ -6,13 +6,11 @@ import (
 	"strings"
 )
 
-// Errors returned by the store, for errors.Is. Every error the store
-// returns is one of two kinds. A *RefusedError is for the player: the
-// orders were not applied, nothing was written, and its Problems say why
-// in words they can act on; it wraps ErrNotActive, ErrStale or ErrIllegal.
-// Anything else is internal (a damaged file, a bug, a caller's mistake such
-// as ErrToken): wrapped with %w and the game it concerns, for the log and
-// the operator, never for the player's reply.
+// Errors returned by the store, for errors.Is. A *RefusedError is for the
+// player: nothing was written, and its Problems say why in words they can
+// act on; it wraps ErrNotActive, ErrStale or ErrIllegal. Anything else is
+// internal (a damaged file, a bug, a caller's mistake such as ErrToken),
+// for the log and the operator, never for the player's reply.
 var (
 	// ErrNoGame is returned when no game has the id asked for.
 	ErrNoGame = errors.New("store: no such game")
@@ -46,11 +44,10 @@ var (
 	// side's token (or cannot be read to tell): redact it first
 	// (orders.Redact). Nothing is written.
 	ErrToken = errors.New("store: the order file still carries a token")
-	// ErrUnsound is returned, internal, when a position is not one the
-	// rules can reach (adjudicator.State.Validate): by Create and Apply for
-	// the position they were to store, which they do not, and by every
-	// read of a stored snapshot that fails the check, which means the file
-	// was altered or a bug stored it.
+	// ErrUnsound is returned when a position is not one the rules can
+	// reach (adjudicator.State.Validate): by Create and Apply, which do not
+	// store it, and by every read of a stored snapshot (an altered file, or
+	// a bug).
 	ErrUnsound = errors.New("store: unsound position")
 )
 

@@ -19,12 +19,9 @@ const (
 )
 
 // Luck is the dice-luck summary: per side, how the dice that side rolled
-// (Roll.Side) fell; the weather, which no side rolls, stands apart. A to-hit
-// die (ranged, air, melee) carries in the log the lowest natural face that
-// hits (Roll.Need: 7 minus the modifiers, rule 8.0), so each die is judged
-// against what it needed: a die needing N hits with probability
-// (11 - N)/10. Other dice (weather, airpower, tables, chits) count in the
-// faces only.
+// fell (the weather, which no side rolls, apart). A to-hit die is judged
+// against the lowest face that hits (Roll.Need, rule 8.0): needing N, it
+// hits with probability (11 - N)/10. Other dice count in the faces only.
 type Luck struct {
 	Sides []SideLuck
 }
