@@ -18,16 +18,13 @@ import (
 // MaxFileSize caps a tournament file.
 const MaxFileSize = 64 << 10
 
-// Pairings and sides (File.Pairing, File.Sides, File.Advance).
+// Pairings, sides and how rounds advance (File.Pairing, File.Sides,
+// File.Advance; examples/tournament.yaml explains each).
 const (
-	RoundRobin = "round-robin"
-	Swiss      = "swiss"
-	// SidesBoth plays each pairing twice in its round, each player once
-	// with each side; SidesDrawn plays it once, the sides drawn at random.
-	SidesBoth  = "both"
-	SidesDrawn = "drawn"
-	// AdvanceAuto starts the next round when the last game of a round
-	// ends; AdvanceUmpire waits for the umpire (attu tournament next).
+	RoundRobin    = "round-robin"
+	Swiss         = "swiss"
+	SidesBoth     = "both"
+	SidesDrawn    = "drawn"
 	AdvanceAuto   = "auto"
 	AdvanceUmpire = "umpire"
 )
@@ -102,11 +99,9 @@ type RoundFile struct {
 	Pos orders.Pos `yaml:"-" json:"-"`
 }
 
-// DeadlineFile is the deadline policy of every game.
+// DeadlineFile is the deadline policy of every game (referee.NewGame's
+// Deadline, Reminder, Deadlines and Absence).
 type DeadlineFile struct {
-	// Each is the time allowed for each wait; Reminder how long before
-	// it the player is reminded; Waits other times for some kinds of
-	// wait; Absence the longest a player may be away ("absent").
 	Each     string            `yaml:"each" json:"each,omitempty"`
 	Reminder string            `yaml:"reminder" json:"reminder,omitempty"`
 	Waits    map[string]string `yaml:"waits" json:"waits,omitempty"`
@@ -115,13 +110,12 @@ type DeadlineFile struct {
 	Pos orders.Pos `yaml:"-" json:"-"`
 }
 
-// RulesFile are the optional rules of every game.
+// RulesFile are the optional rules of every game: VPChits "off" (or
+// empty), "drawn" or "placed" (rule 14.0, campaign rounds only), and how
+// long each orders file is held before it is applied (Settle).
 type RulesFile struct {
-	// VPChits: "off" (or empty), "drawn" or "placed" (rule 14.0, campaign
-	// rounds only).
 	VPChits string `yaml:"vp-chits" json:"vp_chits,omitempty"`
-	// Settle holds each orders file this long before it is applied.
-	Settle string `yaml:"settle" json:"settle,omitempty"`
+	Settle  string `yaml:"settle" json:"settle,omitempty"`
 
 	Pos orders.Pos `yaml:"-" json:"-"`
 }

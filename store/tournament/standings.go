@@ -16,14 +16,12 @@ type Row struct {
 	Played, Won, Drawn, Lost int
 	Byes                     int
 	Points                   int
-	// Late counts the deadlines the player missed in the games that
-	// count (Result.counts): the digest's figure too.
-	Late int
-	// Breaks are the tie-breaks' values, in the file's order; higher
-	// ranks higher (Lateness counts down from zero).
+	// Late counts the deadlines missed in the games that count; Breaks
+	// are the tie-breaks' values in the file's order, higher ranking
+	// higher (Lateness counts down from zero); Place is the rank from 1,
+	// Shared with another player.
+	Late   int
 	Breaks []float64
-	// Place is the player's rank from 1; Shared when another player has
-	// the same points and tie-breaks.
 	Place  int
 	Shared bool
 }
