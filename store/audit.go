@@ -281,7 +281,7 @@ func (a *auditor) create(e *Entry) {
 	if h := stateHash(s); h != e.State {
 		a.fail(1, 0, "the opening position hashes to %.16s…, the entry says %.16s…", h, e.State)
 	}
-	d := a.diceOf(e)
+	d := &auditDice{a: a, e: e, next: e.DiceFrom}
 	if a.eng.Opening != nil && e.DiceTo != 0 {
 		if err := a.eng.Opening(s.Clone(), d); err != nil {
 			a.fail(1, 0, "the opening position is not what its dice drew: %v", err)
@@ -292,16 +292,6 @@ func (a *auditor) create(e *Entry) {
 	}
 	a.states[1] = s
 	a.live = []uint64{1}
-}
-
-// diceOf returns the dice source that hands a replay of e the dice e
-// recorded.
-func (a *auditor) diceOf(e *Entry) *auditDice {
-	d := &auditDice{a: a, e: e, next: e.DiceFrom}
-	if e.DiceTo == 0 {
-		d.next = 0
-	}
-	return d
 }
 
 // done requires that the replay rolled every die the entry recorded.
@@ -328,7 +318,7 @@ func (a *auditor) step(e *Entry) {
 		a.fail(e.Seq, 0, "answers turn %d %s, but the game waited for %s", e.Turn, e.Wait, top.Next)
 	}
 	o := a.checkOrders(e, top.Next)
-	d := a.diceOf(e)
+	d := &auditDice{a: a, e: e, next: e.DiceFrom}
 	if a.eng.Resolve == nil {
 		d.alone()
 		a.live = append(a.live, e.Seq)
