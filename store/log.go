@@ -367,14 +367,10 @@ func (w *gameTx) base(e *Entry) (uint64, error) {
 // final mails. The seed may then be revealed (Export does).
 func (db *DB) End(id, note string, outbox []Mail) (*Entry, error) {
 	var out *Entry
-	_, err := db.Transact(id, nil, func(t *Txn) error {
-		e, err := t.End(note)
-		if err != nil {
-			return err
-		}
-		t.Queue(outbox...)
-		out = e
-		return nil
+	_, err := db.Transact(id, nil, func(t *Txn) (err error) {
+		out, err = t.End(note)
+		t.Queue(outbox...) // written only without an error
+		return err
 	})
 	return out, err
 }
