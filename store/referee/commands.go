@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -612,10 +613,7 @@ func cmdAbsent(c *call) error {
 	if !ok {
 		return refuse("absent-bad", templates.Notice{Note: c.args[0]})
 	}
-	limit := c.rec.Absence
-	if limit == 0 {
-		limit = DefaultAbsence
-	}
+	limit := cmp.Or(c.rec.Absence, DefaultAbsence)
 	switch {
 	case !until.After(c.now):
 		return refuse("absent-past", templates.Notice{At: until})
