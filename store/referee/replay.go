@@ -17,10 +17,11 @@ import (
 // the game step by step and checks every die against the revealed seed in
 // the player's browser. A page that cannot be made is logged and left
 // out: the export is attached anyway, and the game must end all the same.
-func (s *Service) replayAttachments(x *store.Export, luck *store.Luck) []store.Attachment {
+func (s *Service) replayAttachments(x *store.Export, name string, luck *store.Luck) []store.Attachment {
 	r, err := Replay(x, luck)
 	var page []byte
 	if err == nil {
+		r.Name = name
 		page, err = templates.ReplayPage(r)
 	}
 	if err != nil {
