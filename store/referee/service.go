@@ -19,7 +19,7 @@ import (
 )
 
 // Defaults of a game's timing (NewGame) and of the service's limits
-// (Config, whose fields say what each is).
+// (Config), used where they are zero.
 const (
 	DefaultDeadline     = 72 * time.Hour
 	DefaultReminder     = 24 * time.Hour
@@ -37,24 +37,19 @@ type Config struct {
 	// attu@example.org; game G is addressed as attu+G@example.org.
 	// Mails from it are never answered.
 	Address string
-	// Logger receives the service's log; nil discards it. Tokens are
-	// never logged.
+	// Logger receives the service's log (never a token); nil discards it.
 	Logger *slog.Logger
 	// AnswerEvery limits the generic answer to mail that names no game
-	// the sender plays in: at most one per sender in this period (zero:
-	// DefaultAnswerEvery). The count is kept in memory.
+	// the sender plays in to one per sender in this period, Strangers to
+	// so many an hour for all strangers together, so that mail from ever
+	// new addresses cannot make the service a source of backscatter.
 	AnswerEvery time.Duration
-	// Strangers caps the generic answers to all strangers together per
-	// hour (zero: DefaultStrangers), so that mail from ever new addresses
-	// cannot turn the service into a source of backscatter.
-	Strangers int
+	Strangers   int
 	// Replies caps the answers to one side's commands and refused mails
-	// per hour in each game (zero: DefaultReplies); past it the side gets
-	// one note to slow down, and its mails are recorded, not carried
-	// out, until the pace drops. Reports are not counted.
-	Replies int
-	// TokenAnswers caps the answers per hour to mails from a player's
-	// address whose token fails (zero: DefaultTokenAnswers).
+	// per hour in each game; past it the side gets one note to slow down,
+	// and its mails are recorded, not carried out. TokenAnswers caps the
+	// answers per hour to a player's address whose token fails.
+	Replies      int
 	TokenAnswers int
 	// Takeback is how long a takeback request waits for the opponent's
 	// "agree" (zero: DefaultTakeback).
