@@ -165,42 +165,35 @@ func (s *Service) tickHook(now time.Time) error {
 // cmdStandings answers "standings" with the hook's table; a game of no
 // tournament says so.
 func cmdStandings(c *call) error {
-	const none = "This game is not part of a tournament: there are no standings.\n"
+	c.text = "This game is not part of a tournament: there are no standings.\n"
 	if c.s.cfg.Hook == nil {
-		c.text = none
 		return nil
 	}
 	text, err := c.s.cfg.Hook.Standings(c.t, c.side)
-	if err != nil {
-		return err
-	}
-	c.text = cmp.Or(text, none)
-	return nil
+	c.text = cmp.Or(text, c.text)
+	return err
 }
 
 // cmdDigest passes the umpire's "digest" to the hook, which answers it
 // after the next Tick; a game of no tournament says so at once.
 func cmdDigest(c *call) error {
-	const none = "This game is not part of a tournament: there is no digest.\n"
+	c.text = "This game is not part of a tournament: there is no digest.\n"
 	if c.s.cfg.Hook == nil {
-		c.text = none
 		return nil
 	}
 	id := ""
 	if c.in != nil {
 		id = c.in.MessageID
 	}
-	ok, err := c.s.cfg.Hook.Digest(c.t, id)
-	if err != nil {
+	switch ok, err := c.s.cfg.Hook.Digest(c.t, id); {
+	case err != nil || !ok:
 		return err
-	}
-	switch {
-	case !ok:
-		c.text = none
 	case c.in == nil:
 		// From the command line the umpire reads the answer at once; by
 		// mail the digest itself is the answer.
 		c.text = "The digest goes to you by mail at the daemon's next tick; attu tournament status -v prints it now.\n"
+	default:
+		c.text = ""
 	}
 	return nil
 }
