@@ -33,8 +33,8 @@ type Export struct {
 	Head         string          `json:"head"`
 	InitialState json.RawMessage `json:"initial_state"`
 	Orders       []ExportOrders  `json:"orders"`
-	Log    []ExportEntry  `json:"log"`
-	Dice   []Roll         `json:"dice"`
+	Log          []ExportEntry   `json:"log"`
+	Dice         []Roll          `json:"dice"`
 }
 
 // ExportOrders is one accepted order file with its receipt time. The file is
