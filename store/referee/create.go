@@ -22,11 +22,9 @@ import (
 
 // NewGame is what a game is created with (attu new).
 type NewGame struct {
-	// ID is the game's short id, used in its address and subject tag;
-	// empty draws one.
-	ID string
-	// Name is the game's human-readable name.
-	Name string
+	// ID is the game's short id, used in its address and subject tag
+	// (empty draws one); Name its human-readable name.
+	ID, Name string
 	// Scenario, JPSetup and USSetup create the game by the rules of setup
 	// (rule 12): the scenario ("campaign" or a short one of
 	// adjudicator.ScenarioNames) and each side's setup, "historic" or
@@ -41,25 +39,20 @@ type NewGame struct {
 	// optional. Bot ("bot") for US or JP has the server's stand-in play
 	// that side (standin.go).
 	US, JP, Umpire string
-	// Deadline is the time allowed for each wait, Reminder how long before
-	// it the awaited player is reminded; zero for the defaults.
-	Deadline, Reminder time.Duration
-	// Deadlines overrides Deadline for some kinds of wait.
-	Deadlines map[adjudicator.WaitKind]time.Duration
-	// Settle holds each orders file this long before applying it (zero:
-	// at once).
-	Settle time.Duration
-	// Absence is the longest a player may move their deadlines with
-	// "absent" (zero: DefaultAbsence).
-	Absence time.Duration
+	// Deadline is the time allowed for each wait, unless Deadlines says
+	// otherwise for its kind; Reminder how long before it the awaited
+	// player is reminded; Settle how long each orders file is held before
+	// it is applied; Absence the longest a player may move their
+	// deadlines with "absent". Zero is the default (none for Settle).
+	Deadline, Reminder, Settle, Absence time.Duration
+	Deadlines                           map[adjudicator.WaitKind]time.Duration
 	// LateStandIn has the stand-in write the orders of a side whose
 	// deadline passed, instead of the default orders.
 	LateStandIn bool
-	// Rules are the optional rules chosen (see Rules).
+	// Rules are the optional rules chosen (see Rules); Seed the dice seed,
+	// nil to draw one, as a real game does.
 	Rules []string
-	// Seed is the dice seed; nil draws one, which is what a real game
-	// does.
-	Seed []byte
+	Seed  []byte
 }
 
 // Rules are the optional rules a game may be created with, and whether
