@@ -367,12 +367,10 @@ type NewGame struct {
 	ID       string
 	Scenario string
 	Options  GameOptions
-	// Players gives each side's address and token (the umpire is a side too).
-	// Only the tokens' hashes are stored.
+	// Players gives each side's address and token (the umpire is a side
+	// too), of which only the hash is stored; Seed is nil to draw one.
 	Players []NewPlayer
-	// Seed is the secret seed; nil draws one from crypto/rand, which is what
-	// a real game does.
-	Seed []byte
+	Seed    []byte
 	// Start makes the opening position with the game's own dice, so that
 	// what the opening draws (the Komandorski chits of rule 12.1) comes
 	// from the committed seed, logged and audited with log entry 1. When
@@ -380,9 +378,8 @@ type NewGame struct {
 	Start    func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
 	State    *adjudicator.State
 	Deadline time.Time
-	// Outbox holds the welcome mails (tokens, commitment).
-	Outbox []Mail
-	// Service is the game service's own record of the game (Game.Service).
+	// Outbox holds the welcome mails; Service is Game.Service.
+	Outbox  []Mail
 	Service json.RawMessage
 }
 
