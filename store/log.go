@@ -108,20 +108,17 @@ type Step struct {
 // Outcome is what an applied step produced, as Step.Reply sees it. Its
 // values are the step's own: changing them changes nothing stored.
 type Outcome struct {
-	// Game is the game's record after the step: its Wait (what it now
-	// waits for), Head and Entries. Deadline is still the old wait's.
-	Game Game
-	// Entry is the entry the step chained: the orders, the events, Next.
+	// Game is the game's record after the step (its Deadline still the
+	// old wait's), Entry the entry it chained, State the position after
+	// it and Dice the dice it rolled, in order.
+	Game  Game
 	Entry Entry
-	// State is the position after the step.
 	State *adjudicator.State
-	// Dice are the dice the step rolled, in order.
-	Dice []Roll
+	Dice  []Roll
 }
 
-// Reply is what the caller adds to an applied step: the mails to queue with
-// it (reports, replies) and the deadline of the wait that follows (zero for
-// none).
+// Reply is what the caller adds to an applied step: the mails to queue
+// with it and the deadline of the next wait (zero for none).
 type Reply struct {
 	Deadline time.Time
 	Outbox   []Mail
