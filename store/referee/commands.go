@@ -41,14 +41,11 @@ const (
 
 // command is one command.
 type command struct {
-	name string
-	// token: the command changes the game, so the mail must carry the
-	// sender's token.
-	token bool
+	name  string
+	token bool // it changes the game, so the mail must carry the token
 	who   who
-	// over: the command still works once the game has ended.
-	over bool
-	run  func(c *call) error
+	over  bool // it still works once the game has ended
+	run   func(c *call) error
 }
 
 // call is one command being carried out, inside its transaction.
@@ -67,8 +64,7 @@ type call struct {
 	says   []templates.Notice
 	text   string
 	attach []store.Attachment
-	// noted: the command is in the log already.
-	noted bool
+	noted  bool // the command is in the log already
 }
 
 // refusal is a command that cannot be carried out, for the asker.
