@@ -27,11 +27,10 @@ type Message struct {
 	MessageID string
 	InReplyTo string
 	// Orders is the orders file found in the mail (a .yaml attachment or
-	// YAML in the plain-text body), nil when there is none.
+	// YAML in the body), nil when there is none; Text the plain-text body,
+	// where commands and their token are read outside quoted lines.
 	Orders []byte
-	// Text is the plain-text body, where commands and their token are
-	// read; lines quoted with ">" are ignored.
-	Text string
+	Text   string
 	// Automatic marks mail sent by a machine (RFC 3834: Auto-Submitted,
 	// Precedence: bulk, a null return path), which is recorded and never
 	// answered.
@@ -62,12 +61,10 @@ func (in *Message) answers(ms ...store.Mail) []store.Mail {
 // or one that holds no orders file it reads (a zipped or encrypted file,
 // a document).
 type Skipped struct {
-	Part string // its number, "2" or "1.2"
-	Type string // its media type
-	Name string // its file name, when it has one
-	// Undecoded: the part could not be decoded (an unknown transfer
-	// encoding or charset, broken base64); otherwise it was set aside.
-	Undecoded bool
+	Part      string // its number, "2" or "1.2"
+	Type      string // its media type
+	Name      string // its file name, when it has one
+	Undecoded bool   // it could not be decoded; otherwise it was set aside
 }
 
 // ref is the message's key in the ledger: its Message-ID and the hash of

@@ -118,28 +118,18 @@ type record struct {
 	Deadlines map[adjudicator.WaitKind]time.Duration `json:"deadlines,omitempty"`
 	Settle    time.Duration                          `json:"settle,omitempty"`
 	Absence   time.Duration                          `json:"absence,omitempty"`
-	// Reminded: the awaited player was reminded of the current deadline.
-	Reminded bool `json:"reminded,omitempty"`
-	// NoDefault: the deadline passed at a wait that has no default orders,
-	// and the umpire was told.
-	NoDefault bool `json:"no_default,omitempty"`
-	// Late counts each side's missed deadlines.
-	Late map[adjudicator.Side]int `json:"late,omitempty"`
-	// Absent is until when each side is away.
-	Absent map[adjudicator.Side]time.Time `json:"absent,omitempty"`
-	// Held is the orders file waiting out the settle window.
-	Held *held `json:"held,omitempty"`
-	// Takeback is an open takeback request.
-	Takeback *takeback `json:"takeback,omitempty"`
-	// Remaining is, while the game is paused, the time that was left
-	// before the deadline.
-	Remaining time.Duration `json:"remaining,omitempty"`
+	Reminded  bool                                   `json:"reminded,omitempty"`   // of the current deadline
+	NoDefault bool                                   `json:"no_default,omitempty"` // the umpire was told a wait without default orders passed its deadline
+	Late      map[adjudicator.Side]int               `json:"late,omitempty"`       // missed deadlines
+	Absent    map[adjudicator.Side]time.Time         `json:"absent,omitempty"`     // away until
+	Held      *held                                  `json:"held,omitempty"`       // the file waiting out the settle window
+	Takeback  *takeback                              `json:"takeback,omitempty"`   // an open request
+	Remaining time.Duration                          `json:"remaining,omitempty"`  // left before the deadline when the game was paused
 	// Notices are what happened besides the rules since the last reports
 	// (commands, missed deadlines), shown in the next ones to those who
 	// may read them.
 	Notices []notice `json:"notices,omitempty"`
-	// Result says how the game ended.
-	Result string `json:"result,omitempty"`
+	Result  string   `json:"result,omitempty"` // how the game ended
 	// Bots are the sides the server's stand-in plays (standin.go).
 	Bots        []adjudicator.Side `json:"bots,omitempty"`
 	LateStandIn bool               `json:"late_stand_in,omitempty"`
