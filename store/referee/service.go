@@ -119,12 +119,12 @@ type record struct {
 	Settle    time.Duration                          `json:"settle,omitempty"`
 	Absence   time.Duration                          `json:"absence,omitempty"`
 	Reminded  bool                                   `json:"reminded,omitempty"`   // of the current deadline
-	NoDefault bool                                   `json:"no_default,omitempty"` // the umpire was told a wait without default orders passed its deadline
+	NoDefault bool                                   `json:"no_default,omitempty"` // the umpire was told of a deadline without default orders
 	Late      map[adjudicator.Side]int               `json:"late,omitempty"`       // missed deadlines
 	Absent    map[adjudicator.Side]time.Time         `json:"absent,omitempty"`     // away until
 	Held      *held                                  `json:"held,omitempty"`       // the file waiting out the settle window
 	Takeback  *takeback                              `json:"takeback,omitempty"`   // an open request
-	Remaining time.Duration                          `json:"remaining,omitempty"`  // left before the deadline when the game was paused
+	Remaining time.Duration                          `json:"remaining,omitempty"`  // left before the deadline, while paused
 	// Notices are what happened besides the rules since the last reports
 	// (commands, missed deadlines), shown in the next ones to those who
 	// may read them.
