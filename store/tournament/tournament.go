@@ -22,8 +22,7 @@ const ShelfName = "tournaments"
 
 // Errors for errors.Is.
 var (
-	// ErrNoTournament is returned when no tournament has the id asked
-	// for.
+	// ErrNoTournament is returned when no tournament has the id asked for.
 	ErrNoTournament = errors.New("tournament: no such tournament")
 	// ErrExists is returned by New when the id is taken.
 	ErrExists = errors.New("tournament: a tournament with this id exists")
@@ -35,16 +34,11 @@ var (
 type Tournament struct {
 	File    File      `json:"file"`
 	Created time.Time `json:"created"`
-	// Mailbox is the address the tournament's games are played through;
-	// its mails come from it.
-	Mailbox string  `json:"mailbox"`
-	Rounds  []Round `json:"rounds"`
-	// Digest is when the last umpire's digest was due.
-	Digest time.Time `json:"digest,omitzero"`
-	// Over is when the last game of the last round ended.
-	Over time.Time `json:"over,omitzero"`
-	// Asked are the umpire's "digest" mails not answered yet.
-	Asked []Ask `json:"asked,omitempty"`
+	Mailbox string    `json:"mailbox"` // the games' address, and its mails'
+	Rounds  []Round   `json:"rounds"`
+	Digest  time.Time `json:"digest,omitzero"` // when the last umpire's digest was due
+	Over    time.Time `json:"over,omitzero"`   // when the last game of the last round ended
+	Asked   []Ask     `json:"asked,omitempty"` // the umpire's "digest" mails not answered yet
 }
 
 // Ask is the umpire's request for the digest by mail, answered at the
@@ -65,12 +59,10 @@ type Round struct {
 
 // Game is one game of a round, by its players' names.
 type Game struct {
-	ID string `json:"id"`
-	US string `json:"us"`
-	JP string `json:"jp"`
-	// Created: the game service has created it (its welcome mails are
-	// queued).
-	Created bool    `json:"created,omitempty"`
+	ID      string  `json:"id"`
+	US      string  `json:"us"`
+	JP      string  `json:"jp"`
+	Created bool    `json:"created,omitempty"` // by the game service, its welcome mails queued
 	Result  *Result `json:"result,omitempty"`
 }
 
