@@ -24,9 +24,7 @@ type Shelf struct {
 	b     *bolt.Bucket // nil: a read transaction on a shelf never written
 	mails []Mail
 	write bool
-	// own: the shelf's own transaction (UpdateShelf), which queues its
-	// mails.
-	own bool
+	own   bool // the shelf's own transaction (UpdateShelf), which queues its mails
 }
 
 // shelf opens the shelf name in tx, creating it in a write transaction.

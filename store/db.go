@@ -56,14 +56,9 @@ type DB struct {
 
 // Options tunes Open. The zero value is fine.
 type Options struct {
-	// Timeout is how long Open waits for another process to release the
-	// file; zero means one second.
-	Timeout time.Duration
-	// NoSync skips fsync after each commit: only for tests and benchmarks
-	// that measure something else.
-	NoSync bool
-	// Now is the clock for times the store records itself; nil is time.Now.
-	Now func() time.Time
+	Timeout time.Duration    // how long Open waits for another process to release the file; zero: a second
+	NoSync  bool             // no fsync after each commit: for tests and benchmarks only
+	Now     func() time.Time // the clock of the times the store records; nil: time.Now
 	// ReadOnly opens an existing file for reading, never created or
 	// migrated, shared with other readers but not with a writer.
 	ReadOnly bool

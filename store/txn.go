@@ -17,13 +17,11 @@ import (
 // package documentation). Its methods must be called only from the
 // function given to Transact, and must not call the DB.
 type Txn struct {
-	tx   *bolt.Tx
-	w    *gameTx
-	now  time.Time
-	mail *MailRef
-	// linked is the entry that carries the transaction's mail's
-	// Message-ID, which its receipt names.
-	linked  uint64
+	tx      *bolt.Tx
+	w       *gameTx
+	now     time.Time
+	mail    *MailRef
+	linked  uint64 // the entry that carries the mail's Message-ID, which its receipt names
 	outcome string
 	mails   []queued
 	changed bool
