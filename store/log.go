@@ -54,23 +54,15 @@ type Entry struct {
 	DiceTo   uint64              `json:"dice_to,omitempty"`
 	Events   []adjudicator.Event `json:"events,omitempty"`
 
-	// KindRollback: the entry returned to.
-	To uint64 `json:"to,omitempty"`
-	// KindRollback, KindEnd, KindNote: why or what, in words.
-	Note string `json:"note,omitempty"`
-	// Private marks a note that only its Side and the umpire may read: a
-	// player's command that changes nothing (status, log), which the
-	// opponent has no business knowing of.
-	Private bool `json:"private,omitempty"`
+	To      uint64 `json:"to,omitempty"`      // KindRollback: the entry returned to
+	Note    string `json:"note,omitempty"`    // KindRollback, KindEnd, KindNote: why or what, in words
+	Private bool   `json:"private,omitempty"` // a note only its Side and the umpire may read
 
-	// State is the SHA-256 of the JSON of the position after this entry.
-	State string `json:"state"`
-	// Next is what the game waits for after this entry: for a creation or
-	// an orders entry, the engine's Wait of the position after it.
-	Next adjudicator.Wait `json:"next"`
+	State string           `json:"state"` // SHA-256 of the JSON of the position after this entry
+	Next  adjudicator.Wait `json:"next"`  // what the game then waits for
 
-	// Secret is at least 128 random bits (crypto/rand.Text), hashed with the
-	// rest, so that no entry can be found from its hash by trying every
+	// Secret is at least 128 random bits (crypto/rand.Text), hashed with
+	// the rest, so that no entry can be found from its hash by trying every
 	// candidate (see the package documentation, "Log").
 	Secret string `json:"secret,omitempty"`
 }
