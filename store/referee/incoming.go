@@ -31,17 +31,13 @@ type Message struct {
 	// where commands and their token are read outside quoted lines.
 	Orders []byte
 	Text   string
-	// Automatic marks mail sent by a machine (RFC 3834: Auto-Submitted,
-	// Precedence: bulk, a null return path), which is recorded and never
-	// answered.
-	Automatic bool
-	// Unauthenticated says why From is not believed to name the author
-	// (several authors, or a required check failed); empty when it is.
-	// Such a message is a stranger's, whatever its From and token.
+	// Automatic marks mail sent by a machine (RFC 3834), recorded and never
+	// answered. Unauthenticated says why From is not believed to name the
+	// author, which makes the message a stranger's whatever its token.
+	// Skipped are the parts not read, named when nothing was found.
+	Automatic       bool
 	Unauthenticated string
-	// Skipped are the parts of the mail that were not read, named in the
-	// answer to a mail in which nothing was found.
-	Skipped []Skipped
+	Skipped         []Skipped
 
 	// over is set on a command carried out past its side's reply budget:
 	// what goes instead of its answers (the note to slow down, or none).

@@ -51,15 +51,9 @@ type Config struct {
 	// answers per hour to a player's address whose token fails.
 	Replies      int
 	TokenAnswers int
-	// Takeback is how long a takeback request waits for the opponent's
-	// "agree" (zero: DefaultTakeback).
-	Takeback time.Duration
-	// DB names the database file in the commands the final report quotes
-	// ("attu export -db FILE"); empty for attu.db.
-	DB string
-	// Hook, when set, follows the games: told of each end, asked for the
-	// standings, run after each Tick (see Hook).
-	Hook Hook
+	Takeback     time.Duration // how long a takeback request waits for the opponent's "agree"
+	DB           string        // the database file the final report's commands name; empty: attu.db
+	Hook         Hook          // when set, follows the games (see Hook)
 }
 
 // Service is the game service: games and players, the one entry
@@ -128,10 +122,9 @@ type record struct {
 	// Notices are what happened besides the rules since the last reports
 	// (commands, missed deadlines), shown in the next ones to those who
 	// may read them.
-	Notices []notice `json:"notices,omitempty"`
-	Result  string   `json:"result,omitempty"` // how the game ended
-	// Bots are the sides the server's stand-in plays (standin.go).
-	Bots        []adjudicator.Side `json:"bots,omitempty"`
+	Notices     []notice           `json:"notices,omitempty"`
+	Result      string             `json:"result,omitempty"` // how the game ended
+	Bots        []adjudicator.Side `json:"bots,omitempty"`   // the sides the stand-in plays (standin.go)
 	LateStandIn bool               `json:"late_stand_in,omitempty"`
 }
 
@@ -153,11 +146,9 @@ func (h *held) ref() store.MailRef {
 
 // takeback is a player's request to undo the last step.
 type takeback struct {
-	By adjudicator.Side `json:"by"`
-	// Undo is the orders entry to undo; the request lapses when it is no
-	// longer the last step in force.
-	Undo    uint64    `json:"undo"`
-	Expires time.Time `json:"expires"`
+	By      adjudicator.Side `json:"by"`
+	Undo    uint64           `json:"undo"` // the orders entry to undo, while it is the last step in force
+	Expires time.Time        `json:"expires"`
 }
 
 // GameName returns the longer name g was created with ("" when none, or
