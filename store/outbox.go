@@ -193,11 +193,9 @@ type Mail struct {
 // body once for every mail that carries the same bytes (by SHA-256,
 // compressed) and fills in SHA256 and Size when the mail is queued.
 type Attachment struct {
-	Name string `json:"name"`
-	Type string `json:"type"` // MIME type
-	// Data is the body; nil once Dropped. It is kept apart from the
-	// mail's own record, so it has no JSON name.
-	Data   []byte `json:"-"`
+	Name   string `json:"name"`
+	Type   string `json:"type"`   // MIME type
+	Data   []byte `json:"-"`      // the body, kept apart from the mail's record; nil once Dropped
 	SHA256 string `json:"sha256"` // of the body, lower-case hex
 	Size   int    `json:"size"`   // of the body, in bytes
 	// Redrawable says the body (the map picture) can be drawn again from

@@ -20,10 +20,8 @@ import (
 // notice is one line of the next reports: what happened outside the
 // rules, recorded in the log as a note.
 type notice struct {
-	Text string `json:"text"`
-	// For is the one player who may read it besides the umpire (a
-	// player's own command that changes nothing); NoSide for everyone.
-	For adjudicator.Side `json:"for,omitempty"`
+	Text string           `json:"text"`
+	For  adjudicator.Side `json:"for,omitempty"` // the one player who may read it besides the umpire; NoSide: everyone
 }
 
 // UnmarshalJSON reads a notice, or a plain string as records written

@@ -68,9 +68,8 @@ type File struct {
 	Scoring   Scoring      `yaml:"scoring" json:"scoring"`
 	TieBreaks []string     `yaml:"tie-breaks" json:"tie_breaks"`
 
-	Pos orders.Pos `yaml:"-" json:"-"`
-	// keys are where the top-level keys' values are written.
-	keys map[string]orders.Pos
+	Pos  orders.Pos            `yaml:"-" json:"-"`
+	keys map[string]orders.Pos // where the top-level keys' values are written
 }
 
 // at is where the top-level key's value is written, or the file's start.
