@@ -55,18 +55,11 @@ type NewGame struct {
 	Seed  []byte
 }
 
-// Rules are the optional rules a game may be created with, and whether
-// this version plays them.
-var Rules = map[string]bool{
-	// Rule 14.0: victory point chits, drawn at random.
-	"vp-chits": true,
-	// Rule 14.0: victory point chits, the value chits placed by the
-	// Japanese.
-	"vp-chits-placed": true,
-	// Rule 13: the solitaire game, its Japanese played by the rules of 13.1
-	// to 13.6 and, where they leave the choice, by the stand-in.
-	"solitaire": true,
-}
+// Rules are the optional rules a game may be created with: the solitaire
+// game of rule 13, its Japanese played by the rules of 13.1 to 13.6 and,
+// where they leave the choice, by the stand-in; the victory point chits of
+// rule 14.0, drawn at random or the value chits placed by the Japanese.
+var Rules = []string{"solitaire", "vp-chits", "vp-chits-placed"}
 
 // Setup places the units of a new campaign game, drawing what the rules
 // leave to chance from pick (a stream derived from the game's seed, so
@@ -129,12 +122,9 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	}
 	opt := adjudicator.Options{JPSetup: ng.JPSetup, USSetup: ng.USSetup}
 	for _, r := range ng.Rules {
-		played, known := Rules[r]
 		switch {
-		case !known:
-			return nil, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(slices.Sorted(maps.Keys(Rules)), ", "))
-		case !played:
-			return nil, fmt.Errorf("referee: the optional rule %q is not played by this version yet", r)
+		case !slices.Contains(Rules, r):
+			return nil, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(Rules, ", "))
 		case !byRules:
 			return nil, fmt.Errorf("referee: the optional rule %q needs a game set up by the rules: name its scenario", r)
 		case r == "solitaire":
