@@ -37,14 +37,11 @@ func Commitment(seed []byte) string {
 func Derive(seed []byte, seq uint64) (face int, raw []byte) {
 	for block := uint64(0); ; block++ {
 		mac := hmac.New(sha256.New, seed)
-		var msg [16]byte
-		binary.BigEndian.PutUint64(msg[:8], seq)
-		if block == 0 {
-			mac.Write(msg[:8])
-		} else {
-			binary.BigEndian.PutUint64(msg[8:], block)
-			mac.Write(msg[:])
+		msg := binary.BigEndian.AppendUint64(nil, seq)
+		if block > 0 {
+			msg = binary.BigEndian.AppendUint64(msg, block)
 		}
+		mac.Write(msg)
 		for _, b := range mac.Sum(nil) {
 			raw = append(raw, b)
 			if b < 250 { // 250 = 25 × 10: every face keeps exactly 25 byte values

@@ -80,20 +80,27 @@ var Setups = map[string]Setup{
 	"random":   {US: "landed", JP: "random", Place: func(s *adjudicator.State, pick func(int) int) error { autoplay.Deploy(s, pick); return nil }},
 }
 
-// setupPick is the stream the setup draws from: HMAC-SHA256 of the seed
-// over "setup" and a counter, read 8 bytes at a time.
+// setupPick is the stream the setup draws from: seedDraw over "setup"
+// and a counter.
 func setupPick(seed []byte) func(n int) int {
 	var ctr uint64
 	return func(n int) int {
 		if n <= 1 {
 			return 0
 		}
-		mac := hmac.New(sha256.New, seed)
-		mac.Write([]byte("setup"))
-		binary.Write(mac, binary.BigEndian, ctr)
+		v := seedDraw(seed, "setup", ctr)
 		ctr++
-		return int(binary.BigEndian.Uint64(mac.Sum(nil)) % uint64(n))
+		return int(v % uint64(n))
 	}
+}
+
+// seedDraw is the first 8 bytes, read big-endian, of HMAC-SHA256 keyed
+// with the game's seed over label and n (8 bytes, big-endian): numbers the
+// audit can derive again once the seed is revealed.
+func seedDraw(seed []byte, label string, n uint64) uint64 {
+	mac := hmac.New(sha256.New, seed)
+	mac.Write(binary.BigEndian.AppendUint64([]byte(label), n))
+	return binary.BigEndian.Uint64(mac.Sum(nil))
 }
 
 // Created is a game just created, with its tokens in clear: the only time

@@ -1,9 +1,6 @@
 package referee
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -53,17 +50,8 @@ func (r *record) setBot(side adjudicator.Side, on bool) {
 }
 
 // botSeed is the stand-in's seed for the file that becomes log entry
-// entry: HMAC-SHA256 of "standin" and the entry number (8 bytes, big
-// endian) keyed with the game's seed, its first 8 bytes read as a big
-// endian number.
-func botSeed(seed []byte, entry uint64) uint64 {
-	mac := hmac.New(sha256.New, seed)
-	mac.Write([]byte("standin"))
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], entry)
-	mac.Write(n[:])
-	return binary.BigEndian.Uint64(mac.Sum(nil))
-}
+// entry: seedDraw over "standin" and the entry number.
+func botSeed(seed []byte, entry uint64) uint64 { return seedDraw(seed, "standin", entry) }
 
 // botFile is the order file the stand-in writes for what st waits for:
 // its decision from the side's view and outlook, without the entries
