@@ -253,10 +253,13 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 			return err
 		}
 		if !c.noted && cmd.token {
-			// On the record even when it changes nothing (see above).
-			if err := c.aside(templates.Notice{Kind: "asked", Side: side, Command: cmd.name}); err != nil {
+			// On the record even when it changes nothing (see above), for
+			// its sender and the umpire.
+			n := templates.Notice{Kind: "asked", Side: side, Command: cmd.name}.Text()
+			if _, err := t.Aside(side, n, in != nil); err != nil {
 				return err
 			}
+			c.rec.Notices = append(c.rec.Notices, notice{Text: n, For: side})
 			if err := c.rec.save(t); err != nil {
 				return err
 			}
@@ -309,17 +312,6 @@ func (c *call) note(n templates.Notice) error {
 	c.rec.notice(n)
 	c.noted = true
 	c.refresh()
-	return nil
-}
-
-// aside records a command that changes nothing in the log and in the
-// next reports of its sender and the umpire.
-func (c *call) aside(n templates.Notice) error {
-	if _, err := c.t.Aside(c.side, n.Text(), c.in != nil && !c.noted); err != nil {
-		return err
-	}
-	c.rec.Notices = append(c.rec.Notices, notice{Text: n.Text(), For: c.side})
-	c.noted = true
 	return nil
 }
 
