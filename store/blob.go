@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -36,11 +37,7 @@ func blobKey(sum string) ([]byte, error) {
 // compressed says a MIME type's bodies are compressed already (a PNG is a
 // zlib stream), so trying again would only cost time.
 func compressed(mimeType string) bool {
-	switch mimeType {
-	case "image/png", "image/jpeg", "image/gif", "application/zip", "application/gzip":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"image/png", "image/jpeg", "image/gif", "application/zip", "application/gzip"}, mimeType)
 }
 
 // refBlob counts one more attachment (or text) holding body, storing the
