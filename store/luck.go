@@ -52,18 +52,10 @@ func (f FireLuck) Sigma() float64 {
 	return (float64(f.Hits) - f.Expected) / math.Sqrt(f.Variance)
 }
 
-// fireKind is the kind of fire a to-hit die belongs to, by its purpose; ""
-// for a die that is not a to-hit roll.
-func fireKind(p adjudicator.DiePurpose) string {
-	switch p {
-	case adjudicator.DieMeleeAttack, adjudicator.DieMeleeDefence:
-		return FireMelee
-	case adjudicator.DieAirStrike:
-		return FireAir
-	case adjudicator.DieRanged:
-		return FireRanged
-	}
-	return ""
+// fireKinds are the kinds of fire of the to-hit dice, by their purpose.
+var fireKinds = map[adjudicator.DiePurpose]string{
+	adjudicator.DieMeleeAttack: FireMelee, adjudicator.DieMeleeDefence: FireMelee,
+	adjudicator.DieAirStrike: FireAir, adjudicator.DieRanged: FireRanged,
 }
 
 func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry) *Luck {
@@ -85,7 +77,7 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 			if r.Face >= 1 && r.Face <= 10 {
 				sl.Faces[r.Face]++
 			}
-			k := fireKind(r.Purpose)
+			k := fireKinds[r.Purpose]
 			if k == "" || r.Need < 1 || r.Need > 10 {
 				continue
 			}
