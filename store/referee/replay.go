@@ -116,16 +116,12 @@ type replayDice struct {
 }
 
 func (r *replayDice) Roll(adjudicator.Die) int {
-	if r.next >= r.to {
-		r.short = true
-		return 1
-	}
 	roll, ok := r.rolls[r.next]
-	r.next++
-	if !ok {
-		r.short = true
+	if !ok || r.next >= r.to {
+		r.short = true // the step is then refused, whatever it rolls
 		return 1
 	}
+	r.next++
 	return min(max(roll.Face, 1), 10)
 }
 
