@@ -495,15 +495,6 @@ func (db *DB) State(id string) (*adjudicator.State, error) {
 	return s, err
 }
 
-// SetDeadline changes the current wait's deadline (extensions, reminders).
-func (db *DB) SetDeadline(id string, t time.Time) error {
-	_, err := db.Transact(id, nil, func(tx *Txn) error {
-		tx.SetDeadline(t)
-		return nil
-	})
-	return err
-}
-
 // gameTx is one game inside a transaction.
 type gameTx struct {
 	tx *bolt.Tx

@@ -296,8 +296,10 @@ func TestTokensAndStatus(t *testing.T) {
 	if _, err := newDriver(db, "g1", 6).step(); !errors.Is(err, ErrNotActive) {
 		t.Fatalf("step while paused: %v", err)
 	}
-	db.Transact("g1", nil, func(tx *Txn) error { return tx.SetStatus(Active) })
-	db.SetDeadline("g1", time.Date(1943, 5, 12, 0, 0, 0, 0, time.UTC))
+	db.Transact("g1", nil, func(tx *Txn) error {
+		tx.SetDeadline(time.Date(1943, 5, 12, 0, 0, 0, 0, time.UTC))
+		return tx.SetStatus(Active)
+	})
 	g, _ = db.Game("g1")
 	if !g.CheckToken(adjudicator.US, tok) || g.Players[0].Address != "new-us@example.org" || g.Deadline.Day() != 12 || g.Status != Active {
 		t.Fatalf("after changes: %+v", g)
