@@ -49,9 +49,8 @@ func shelf(tx *bolt.Tx, name string) (*Shelf, error) {
 	return s, nil
 }
 
-// UpdateShelf runs fn on the shelf name in one write transaction: the
-// records it puts and the mails it queues are written together, or
-// nothing when fn returns an error.
+// UpdateShelf runs fn on the shelf name in one write transaction: what it
+// puts and queues is written together, or nothing when fn fails.
 func (db *DB) UpdateShelf(name string, fn func(s *Shelf) error) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		s, err := shelf(tx, name)
@@ -86,8 +85,7 @@ func (db *DB) ViewShelf(name string, fn func(s *Shelf) error) error {
 }
 
 // Shelf opens the shelf name inside the game's transaction, so that what
-// is put there commits with the game or not at all. Mails about it are
-// queued with Txn.Queue, by the game's entry.
+// is put there commits with the game; mails go through Txn.Queue.
 func (t *Txn) Shelf(name string) (*Shelf, error) { return shelf(t.tx, name) }
 
 // Get decodes the record under key into v; false when there is none.
@@ -130,9 +128,8 @@ func (s *Shelf) Keys(prefix string) []string {
 	return out
 }
 
-// Queue adds mails to send when UpdateShelf's transaction commits; each
-// names the shelf as what queued it (Mail.Shelf). Inside a game's
-// transaction (Txn.Shelf) use Txn.Queue instead.
+// Queue adds mails to send when UpdateShelf's transaction commits, each
+// naming the shelf (Mail.Shelf); in a game's transaction use Txn.Queue.
 func (s *Shelf) Queue(mails ...Mail) error {
 	if !s.own {
 		return fmt.Errorf("store: shelf %s: mails are queued in a write transaction", s.name)

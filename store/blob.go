@@ -14,9 +14,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// The outbox keeps each mail's own fields as JSON and the bodies of its
-// text and attachments once each, by content (see the package
-// documentation, "Outbox and attachments").
+// The outbox's buckets beside bOutbox (see the package documentation,
+// "Outbox and attachments").
 var (
 	bBlobs         = []byte("blobs")          // SHA-256 → 'j' body or 'z' DEFLATE(body)
 	bBlobRefs      = []byte("blob-refs")      // SHA-256 → u64 attachments that hold the body
@@ -155,9 +154,8 @@ func storeAttachments(tx *bolt.Tx, m *Mail) {
 	m.Attachments = kept
 }
 
-// putMail writes m under its id: its JSON, the text and the attachment
-// bodies left out (they are in the blobs bucket), so that the rewrites of
-// a mail's state (sent, retried) stay small.
+// putMail writes m under its id without its bodies (in the blobs bucket),
+// so that rewriting a mail's state stays cheap.
 func putMail(tx *bolt.Tx, m *Mail) error {
 	c := *m
 	c.Text = ""

@@ -385,9 +385,9 @@ type NewPlayer struct {
 	Token   string
 }
 
-// Create stores a new game: its record, log entry 1 (kind "create") and the
-// opening snapshot, and queues the welcome mails, in one transaction. It
-// returns ErrGameExists when the id is taken.
+// Create stores a new game, its log entry 1 and opening snapshot, and
+// queues the welcome mails, in one transaction; ErrGameExists when the id
+// is taken.
 func (db *DB) Create(ng NewGame) (*Game, error) {
 	if ng.ID == "" || (ng.State == nil) == (ng.Start == nil) {
 		return nil, fmt.Errorf("store: create: a game needs an id and a state or a start, not both")
@@ -533,9 +533,8 @@ func (w *gameTx) save() error {
 	return w.b.Put(kGame, b)
 }
 
-// append chains e to the log with a secret of its own (Entry.Secret),
-// stores the snapshot snap (if any) under e's sequence number, and moves
-// the head.
+// append chains e to the log with a secret of its own, stores the
+// snapshot snap (if any) under e's number, and moves the head.
 func (w *gameTx) append(e *Entry, snap []byte) error {
 	e.Seq = w.g.Entries + 1
 	e.Prev = w.g.Head

@@ -56,8 +56,7 @@ func Derive(seed []byte, seq uint64) (face int, raw []byte) {
 }
 
 // Roll is one die in a game's dice log: where it was rolled, what the rules
-// asked for (its Die, whose fields are written inline: purpose, side,
-// unit, hex, need, seen) and how it fell.
+// asked for (its Die, written inline) and how it fell.
 type Roll struct {
 	Seq   uint64               `json:"seq"`   // the die's sequence number, from 1
 	Entry uint64               `json:"entry"` // the log entry whose step rolled it

@@ -47,9 +47,8 @@ func (db *DB) RecordFailed(f FailedMail) error {
 	})
 }
 
-// FailedMail lists the mails the daemon gave up on since after (a Time;
-// the zero time for all), oldest first, for the umpire's digest and the
-// operator.
+// FailedMail lists the mails the daemon gave up on since after (zero for
+// all), oldest first.
 func (db *DB) FailedMail(after time.Time) ([]FailedMail, error) {
 	var out []FailedMail
 	err := db.bolt.View(func(tx *bolt.Tx) error {

@@ -24,9 +24,8 @@ const (
 	KindNote     Kind = "note"     // something that changes no position: a command, a missed deadline; Note says what, Side who
 )
 
-// Entry is one link of a game's hash-chained log. Its hash is the SHA-256 of
-// its JSON encoding exactly as stored (compact, as encoding/json writes it);
-// Prev is the previous entry's hash, empty for entry 1.
+// Entry is one link of a game's hash-chained log (see the package
+// documentation); Prev is the previous entry's hash, empty for entry 1.
 type Entry struct {
 	Seq  uint64    `json:"seq"`
 	Prev string    `json:"prev"`
@@ -262,9 +261,8 @@ type refusal struct {
 	problems []adjudicator.Problem
 }
 
-// resolve runs one step through eng: the wait check, then the rules.
-// Apply and Audit both call it, so that they refuse and resolve alike. s
-// is the step's own copy of the position.
+// resolve runs one step through eng, the wait check then the rules, for
+// Apply and Audit alike; s is the step's own copy of the position.
 func resolve(eng Engine, s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, *refusal) {
 	if p := s.CheckWait(o); p != nil {
 		return nil, nil, &refusal{ErrStale, []adjudicator.Problem{*p}}

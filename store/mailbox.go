@@ -22,9 +22,8 @@ type MailboxPosition struct {
 	LastUID     uint32
 }
 
-// MailboxPosition returns how far mailbox (a name the caller chooses,
-// such as the account and folder) has been read; the zero position when
-// it never was.
+// MailboxPosition returns how far mailbox (a name the caller chooses) has
+// been read; the zero position when it never was.
 func (db *DB) MailboxPosition(mailbox string) (MailboxPosition, error) {
 	var p MailboxPosition
 	err := db.bolt.View(func(tx *bolt.Tx) error {

@@ -163,9 +163,8 @@ func putReceipt(tx *bolt.Tx, r Receipt) error {
 	return tx.Bucket(bLedgerIndex).Put(MailRef{r.MessageID, r.ContentHash}.key(), u64(r.Seq))
 }
 
-// Mail is an outgoing mail waiting in the outbox, or sent. The mail package
-// turns it into a message; its Message-ID is fixed when it is queued so a
-// resend after a crash is the same message.
+// Mail is an outgoing mail in the outbox; its Message-ID is fixed when it
+// is queued, so a resend after a crash is the same message.
 type Mail struct {
 	ID          uint64       `json:"id"`                // assigned when queued; outbox order
 	Game        string       `json:"game,omitempty"`    //
@@ -189,9 +188,8 @@ type Mail struct {
 	Sent        time.Time `json:"sent,omitzero"`
 }
 
-// Attachment is a file attached to an outgoing mail. The store keeps its
-// body once for every mail that carries the same bytes (by SHA-256,
-// compressed) and fills in SHA256 and Size when the mail is queued.
+// Attachment is a file attached to an outgoing mail; the store fills in
+// SHA256 and Size when the mail is queued.
 type Attachment struct {
 	Name   string `json:"name"`
 	Type   string `json:"type"`   // MIME type
