@@ -14,9 +14,8 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// digestDue returns when the last digest at or before now was due: the
-// file's time of day in the umpire's time zone. It is zero before the
-// first one after the tournament was created.
+// digestDue returns when the last digest at or before now was due, in
+// the umpire's time zone; zero before the first.
 func (t *Tournament) digestDue(now time.Time) time.Time {
 	loc := zone(t.File.Umpire.TimeZone)
 	var h, m int

@@ -119,9 +119,8 @@ type RulesFile struct {
 	Pos orders.Pos `yaml:"-" json:"-"`
 }
 
-// Scoring is the points a game is worth. Major, Minor and Marginal are the
-// winner's and the loser's points for each level of the Victory Level
-// Table of rule 14.0, used when the victory point chits decided a game.
+// Scoring is the points a game is worth; Major, Minor and Marginal the
+// winner's and loser's for each level of victory of rule 14.0.
 type Scoring struct {
 	Win      *int    `yaml:"win" json:"win,omitempty"`
 	Draw     *int    `yaml:"draw" json:"draw,omitempty"`
@@ -141,8 +140,7 @@ type Points struct {
 }
 
 // Points returns the scoring with the defaults: a win 3, a draw 1, a loss
-// 0, a bye as a win; with the chits a major victory 3 to 0, a minor one 3
-// to 1, a marginal one 2 to 1.
+// 0, a bye as a win; victories 3-0, 3-1 and 2-1.
 func (s Scoring) Points() Points {
 	p := Points{Win: or(s.Win, 3), Draw: or(s.Draw, 1), Loss: or(s.Loss, 0),
 		Major: or(s.Major, [2]int{3, 0}), Minor: or(s.Minor, [2]int{3, 1}), Marginal: or(s.Marginal, [2]int{2, 1})}

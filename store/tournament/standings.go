@@ -26,9 +26,8 @@ type Row struct {
 	Shared bool
 }
 
-// gamePoints are the points each side of a finished game scores: the
-// Victory Level Table of 14.0 when the chits decided it, else a win, a
-// draw or a loss; nothing for a game the umpire voided.
+// gamePoints are the points each side of a finished game scores by its
+// level of victory (14.0), or as a win, draw or loss; none when void.
 func gamePoints(p Points, r *Result) (us, jp int) {
 	if r.Void {
 		return 0, 0
@@ -59,9 +58,8 @@ type played struct {
 	score float64
 }
 
-// Table returns the standings: every player ranked by points, then by the
-// file's tie-breaks in order; players level on all of them share a place
-// and are listed by name.
+// Table returns the standings: every player ranked by points, then the
+// file's tie-breaks; players level on all share a place, listed by name.
 func (t *Tournament) Table() []Row {
 	pts := t.File.Scoring.Points()
 	rows := map[string]*Row{}

@@ -15,9 +15,8 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// ShelfName is the store shelf (store.Shelf) the tournaments are kept on:
-// "t/ID" holds each tournament's record, "g/GAME" the tournament a game
-// belongs to.
+// ShelfName is the store shelf the tournaments are kept on (see the
+// package documentation, "Storage").
 const ShelfName = "tournaments"
 
 // Errors for errors.Is.
@@ -115,9 +114,8 @@ func (t *Tournament) current() *Round {
 // (referee.Config.Hook; see the package documentation). It keeps nothing
 // in memory: everything is on the store's shelf.
 type Director struct {
-	// Rand draws the sides of SidesDrawn and, when set, each game's dice
-	// seed; nil uses crypto/rand and lets the service draw the seeds.
-	// Tests set it to replay a tournament.
+	// Rand draws the sides and, when set, each game's seed (tests replay a
+	// tournament so); nil: crypto/rand, and the service draws the seeds.
 	Rand io.Reader
 	// Logger receives the log; nil discards it.
 	Logger *slog.Logger
@@ -192,9 +190,8 @@ func (t *Tournament) save(sh *store.Shelf) error {
 	return sh.Put("t/"+t.ID(), t)
 }
 
-// Next begins the next round at the umpire's word, even when games of the
-// current one are still being played (a Swiss round is then paired on the
-// standings so far).
+// Next begins the next round at the umpire's word, even while games of
+// the current one are played (Swiss pairs on the standings so far).
 func (d *Director) Next(s *referee.Service, id string, now time.Time) (*Round, error) {
 	now = now.UTC()
 	var r *Round
@@ -306,9 +303,8 @@ func (d *Director) plan(t *Tournament, now time.Time) error {
 	return nil
 }
 
-// create creates, through the service, every game of tournament id that
-// is planned and not created yet, marking each as it goes. A game found
-// to exist already was created before a crash.
+// create creates through the service every game of tournament id planned
+// and not created yet (one that exists was created before a crash).
 func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 	t, err := Load(s.DB(), id)
 	if err != nil {
@@ -474,8 +470,7 @@ func (t *Tournament) standingsMails(after, game string) []store.Mail {
 }
 
 // roundMail tells the umpire that round ended ended (0: the next began
-// before, with playing games of it still being played) and, once it is
-// paired, how round next is: its games with their sides and its bye.
+// with playing games of it still in play) and how round next is paired.
 func (t *Tournament) roundMail(ended, playing int, next *Round) store.Mail {
 	rm := templates.RoundMail{Tournament: t.ID(), Name: t.File.Name, Ended: ended, Playing: playing, Rounds: len(t.File.Rounds),
 		Auto: t.File.Advance == AdvanceAuto, Standings: t.standings("", "")}
