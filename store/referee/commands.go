@@ -201,9 +201,8 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 }
 
 // Umpire carries out an umpire's command given on the command line (attu
-// umpire): the same commands as by mail, with the file's access standing
-// for the token. It returns what the umpire is told; a command that
-// cannot be carried out is an error whose text says why.
+// umpire), the file's access standing for the token, and returns what the
+// umpire is told, or an error saying why it cannot be carried out.
 func (s *Service) Umpire(id string, args []string, now time.Time) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -230,8 +229,8 @@ func commandNames(side adjudicator.Side) []string {
 }
 
 // run carries out cmd for side in one transaction with the mail that
-// asked (ref and in, nil from the command line). A refusal writes nothing
-// but the receipt and the answer.
+// asked (nil from the command line); a refusal writes only the receipt
+// and the answer.
 func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicator.Side, cmd *command, args []string, now time.Time) (string, error) {
 	var answer string
 	_, err := s.db.Transact(id, ref, func(t *store.Txn) error {
@@ -387,9 +386,8 @@ func cmdStatus(c *call) error {
 	return nil
 }
 
-// cmdResend sends the side's last report again: the last one queued for
-// it, to its current address, its map picture drawn again (redrawn); a
-// report of the position in force when there was none yet.
+// cmdResend sends the side's last report again, to its current address,
+// or a report of the position in force when there was none yet.
 func cmdResend(c *call) error {
 	mails, err := c.t.Outbox()
 	if err != nil {
@@ -534,9 +532,8 @@ func logLines(log []store.LogEntry, side adjudicator.Side) []templates.LogLine {
 	return out
 }
 
-// fitLog renders the log answer within the reply budget: from the
-// entry at index from on when forward, else the newest entries, as many
-// as fit.
+// fitLog renders as many entries as fit the reply budget: from index
+// from on when forward, else the newest.
 func fitLog(l templates.Log, lines []templates.LogLine, from int, forward bool) string {
 	render := func(lo, hi int) string {
 		l.Entries, l.Earlier, l.Next = lines[lo:hi], lo, 0
@@ -694,9 +691,8 @@ func cmdAgree(c *call) error {
 	return c.rollback(before, templates.Notice{Kind: "takeback-agreed", Side: c.side, Other: tb.By, Entry: last}, nil)
 }
 
-// rollback returns the game to entry to in the call's transaction, with
-// n as the rollback's note, and mails every side the position it returns
-// to, each player's report headed by the umpire's notice u when set.
+// rollback returns the game to entry to with n as its note and mails
+// every side the position, the players' reports headed by u when set.
 func (c *call) rollback(to uint64, n templates.Notice, u *templates.UmpireNotice) error {
 	if _, err := c.t.Rollback(to, n.Text()); err != nil {
 		if errors.Is(err, store.ErrRollback) {

@@ -62,8 +62,7 @@ type NewGame struct {
 var Rules = []string{"solitaire", "vp-chits", "vp-chits-placed"}
 
 // Setup places the units of a new campaign game, drawing what the rules
-// leave to chance from pick (a stream derived from the game's seed, so
-// the placement too can be traced to the commitment).
+// leave to chance from pick, a stream derived from the game's seed.
 type Setup struct {
 	// US and JP describe the setup for the game's record.
 	US, JP string
@@ -110,10 +109,9 @@ type Created struct {
 	Tokens map[adjudicator.Side]string
 }
 
-// Create creates a game: it draws the seed and commits to it, places the
-// units, draws one secret token per side (only their hashes are stored),
-// sets the first deadline and queues the welcome mails (each side's token,
-// the commitment, the opening report), in one transaction.
+// Create creates a game: the seed and its commitment, the units placed,
+// a secret token per side (only its hash is stored), the first deadline
+// and the welcome mails, in one transaction.
 func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -97,10 +97,8 @@ func Engine() store.Engine {
 	}
 }
 
-// Start returns the opening of a game for store.NewGame.Start:
-// adjudicator.NewGameFrom with the scenario ("campaign" or a short one),
-// the options and the game's dice. The game then waits for its setup
-// orders (rule 12). The audit replays the same creation (opening).
+// Start returns the opening of a game by the rules of setup (rule 12) for
+// store.NewGame.Start: adjudicator.NewGameFrom with the game's dice.
 func Start(scenario string, opt adjudicator.Options) func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
 	return func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
 		return adjudicator.NewGameFrom(scenario, opt, d)
@@ -125,10 +123,8 @@ func StartPlaced(setup func(s *adjudicator.State) error) func(d adjudicator.Dice
 	}
 }
 
-// locate places the rules' problems at their lines in the order file, as
-// the orders package does for "attu check". A file that no longer parses
-// (it was parsed before it was applied, so it does not happen) leaves the
-// problems without places.
+// locate places the rules' problems at their lines in the order file; a
+// file that no longer parses (which does not happen) leaves them unplaced.
 func locate(raw []byte, ps []adjudicator.Problem) []store.Problem {
 	f, err := orders.Parse(raw, orders.Options{})
 	if err != nil {

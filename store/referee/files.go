@@ -231,9 +231,8 @@ func (s *Service) sameFile(id string, side adjudicator.Side, raw []byte) *store.
 	return nil
 }
 
-// hold keeps a legal orders file for the game's settle window: it is
-// applied when the window closes (Tick), at once with "go", or replaced
-// by a newer file from the same side.
+// hold keeps a legal orders file for the settle window: it is applied when
+// the window closes, at once with "go", or replaced by a newer file.
 func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicator.Side, raw []byte, now time.Time) error {
 	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
 		g := t.Game()
@@ -355,8 +354,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 }
 
 // queueReports queues one report per side of the position st after the
-// events evs, built only from what that side may see, each headed by
-// what heads writes (nil: nothing).
+// events evs, each headed by what heads writes (nil: nothing).
 func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message, heads head) error {
 	reqs := make([]reportReq, len(sides))
 	for i, side := range sides {
@@ -368,9 +366,8 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 	return s.queueReportMails(t, g, rec, st, evs, reqs, in, nil)
 }
 
-// queueReportMails queues the reports reqs ask for (reportMails), each
-// threaded to in when it goes to in's sender, its attachments led by
-// first.
+// queueReportMails queues the reports reqs ask for, each threaded to in
+// when it goes to in's sender, its attachments led by first.
 func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq,
 	in *Message, first []store.Attachment) error {
 	ms, err := s.reportMails(g, rec, st, evs, reqs)

@@ -118,9 +118,8 @@ func EndingOf(t *store.Txn) (Ending, error) {
 	return e, nil
 }
 
-// umpireResult reads the winner from the words the umpire ended a game
-// with ("ended by the umpire: jp, the U.S. player left"): us, jp or draw
-// as the first word; anything else is no result.
+// umpireResult reads the winner from the umpire's words ("ended by the
+// umpire: jp, the U.S. player left"); true when they name no result.
 func umpireResult(result string) (adjudicator.Side, bool) {
 	_, words, _ := strings.Cut(result, ":")
 	f := strings.Fields(strings.ToLower(words))
