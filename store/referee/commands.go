@@ -475,10 +475,9 @@ func visible(e *store.Entry, side adjudicator.Side) bool {
 	return !e.Private || side == adjudicator.Umpire || e.Side == side
 }
 
-// cmdLog answers the log as the asker may read it, numbered without gaps
-// where the other side's private notes are: by mail the newest entries
-// that fit in an answer, or with "log N" those from entry N on; on the
-// command line the whole record (from entry N with "log N").
+// cmdLog answers the log as the asker may read it (logLines): by mail the
+// newest entries that fit, or with "log N" those from entry N on; on the
+// command line the whole record, or from entry N.
 func cmdLog(c *call) error {
 	log, err := c.t.Log()
 	if err != nil {
@@ -504,10 +503,9 @@ func cmdLog(c *call) error {
 	return nil
 }
 
-// logLines are the entries side may read, numbered from 1 in the order
-// it reads them; a rollback's target and an undoing entry are renumbered
-// alike (a target it cannot read, a private note, stands for the entry
-// before it, whose position is the same).
+// logLines are the entries side may read, numbered from 1 as it reads
+// them, references renumbered alike (a private note it cannot read stands
+// for the entry before it, of the same position).
 func logLines(log []store.LogEntry, side adjudicator.Side) []templates.LogLine {
 	shown := make(map[uint64]uint64, len(log))
 	var n uint64

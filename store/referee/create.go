@@ -93,9 +93,8 @@ func setupPick(seed []byte) func(n int) int {
 	}
 }
 
-// seedDraw is the first 8 bytes, read big-endian, of HMAC-SHA256 keyed
-// with the game's seed over label and n (8 bytes, big-endian): numbers the
-// audit can derive again once the seed is revealed.
+// seedDraw is the first 8 bytes, big-endian, of HMAC-SHA256 keyed with
+// the game's seed over label and n (8 bytes, big-endian).
 func seedDraw(seed []byte, label string, n uint64) uint64 {
 	mac := hmac.New(sha256.New, seed)
 	mac.Write(binary.BigEndian.AppendUint64([]byte(label), n))

@@ -134,9 +134,8 @@ func locate(raw []byte, ps []adjudicator.Problem) []store.Problem {
 }
 
 // opening checks the opening position against the dice entry 1 rolled: a
-// game created by the rules (Start) is created again and must come out
-// the same; a game placed by hand (StartPlaced) must hold the Komandorski
-// chits its dice draw, at the start of turn 1.
+// game created by the rules (Start) must come out the same again, one
+// placed by hand (StartPlaced) hold the Komandorski chits its dice draw.
 func opening(s *adjudicator.State, d adjudicator.Dice) error {
 	if s.Options != nil {
 		return openingFrom(s, d)

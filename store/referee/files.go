@@ -17,9 +17,8 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// envelope is what authentication reads of an orders file before the
-// file is judged: read leniently, so that only an authenticated player
-// learns what is wrong with the rest.
+// envelope is what authentication reads of an orders file, leniently, so
+// that only an authenticated player learns what is wrong with the rest.
 type envelope struct {
 	game, side, token, wait, turn string
 	waitAt, turnAt                orders.Pos
@@ -390,10 +389,9 @@ func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st 
 	return nil
 }
 
-// finish ends the game in t: the end entry, the result, and the final
-// report to every side with the seed, the dice luck, the export and the
-// replay page, each headed by what heads writes, and threaded to in, the
-// mail that ended the game (nil for none).
+// finish ends the game in t and queues the final reports with the seed,
+// the dice luck, the export and the replay page, each headed by what
+// heads writes and threaded to in, the mail that ended the game.
 func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, now time.Time, in *Message, heads head) error {
 	if _, err := t.End(result); err != nil {
 		return err

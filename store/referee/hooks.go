@@ -17,9 +17,8 @@ import (
 	"github.com/attu-pbem/attu/store"
 )
 
-// Hook follows the service's games for a client above them. Every method
-// may be called again for the same event after a crash (Tick does what is
-// due from the record), so each must be idempotent.
+// Hook follows the service's games for a client above them. Each method
+// may be called again for the same event after a crash: idempotent.
 type Hook interface {
 	// Ended is called inside the transaction that ends game t.Game(),
 	// after its final reports: what it writes through t commits with the
