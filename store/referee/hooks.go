@@ -18,7 +18,7 @@ import (
 )
 
 // Hook follows the service's games for a client above them. Each method
-// may be called again for the same event after a crash: idempotent.
+// must be idempotent: after a crash it may be called again for an event.
 type Hook interface {
 	// Ended is called inside the transaction that ends game t.Game(),
 	// after its final reports: what it writes through t commits with the
