@@ -250,10 +250,9 @@ func (a *auditor) run() {
 	a.rep.FinalState = a.entries[uint64(len(x.Log))].State
 }
 
-// checkSecret checks e's secret (Entry.Secret), given whether an entry
-// before it had one, and returns whether e or one before it has one.
-// Entries carry a secret from the first one written by a release that
-// draws them: an entry without one after one with was made by hand.
+// checkSecret checks e's secret, given whether an entry before it had one
+// (after which every entry has one), and returns whether e or one before
+// it has one.
 func (a *auditor) checkSecret(e *Entry, before bool) bool {
 	switch {
 	case e.Secret != "" && !validSecret(e.Secret):

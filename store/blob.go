@@ -39,10 +39,9 @@ func compressed(mimeType string) bool {
 	return slices.Contains([]string{"image/png", "image/jpeg", "image/gif", "application/zip", "application/gzip"}, mimeType)
 }
 
-// refBlob counts one more attachment (or text) holding body, storing the
-// body when it is the first: as it is when packed already, else
-// DEFLATE-compressed on its own (packValue). It returns the body's hash
-// (hex).
+// refBlob counts one more holder of body, storing it when it is the
+// first (as it is when packed already, else packValue), and returns its
+// hash in hex.
 func refBlob(tx *bolt.Tx, body []byte, packed bool) string {
 	sum := sha256.Sum256(body)
 	k := sum[:]
@@ -354,9 +353,7 @@ func migrateOutbox(tx *bolt.Tx) error {
 }
 
 // migrateDrawn brings a version 6 file to version 7 by deleting the
-// outbox-latest bucket, where version 6 named the last picture sent to
-// each address. Its mails record no entry to draw from, so the pictures
-// they keep stay.
+// outbox-latest bucket; the pictures its mails keep stay.
 func migrateDrawn(tx *bolt.Tx) error {
 	if tx.Bucket(bOutboxLatest) == nil {
 		return nil

@@ -65,11 +65,10 @@ type Options struct {
 }
 
 // Open opens or creates the database at path and migrates it to
-// SchemaVersion. It returns ErrSchema for a file from a newer release and
-// ErrLocked when another process still holds the file after
-// Options.Timeout. With Options.ReadOnly a missing file is an error
-// wrapping fs.ErrNotExist, and a file of an older schema is refused
-// (ErrSchema) rather than migrated.
+// SchemaVersion. It returns ErrSchema for a file from a newer release (or
+// an older one, read-only) and ErrLocked when another process still holds
+// the file after Options.Timeout; read-only, a missing file is an error
+// wrapping fs.ErrNotExist.
 func Open(path string, opts *Options) (*DB, error) {
 	var o Options
 	if opts != nil {

@@ -30,10 +30,9 @@ func Commitment(seed []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Derive returns die number seq of the game with the given seed: the face,
-// 1 to 10, and the bytes read to obtain it (every rejected byte, then the
-// byte used). The derivation is spelled out in the package documentation so
-// that anyone can repeat it.
+// Derive returns die number seq of the game with the given seed, as the
+// package documentation spells it out: the face, 1 to 10, and the bytes
+// read (every rejected byte, then the byte used).
 func Derive(seed []byte, seq uint64) (face int, raw []byte) {
 	for block := uint64(0); ; block++ {
 		mac := hmac.New(sha256.New, seed)

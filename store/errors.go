@@ -51,10 +51,9 @@ var (
 	ErrUnsound = errors.New("store: unsound position")
 )
 
-// RefusedError is orders refused, for the player who sent them: nothing was
-// applied or written. Err says which refusal it is (ErrNotActive, ErrStale,
-// ErrIllegal), for errors.Is; Problems say why, each where the order file
-// shows it when the engine can tell (Engine.Locate).
+// RefusedError is orders refused, for the player who sent them: Err says
+// which refusal it is, for errors.Is; Problems say why, each where the
+// order file shows it when the engine can tell (Engine.Locate).
 type RefusedError struct {
 	Game     string
 	Err      error
@@ -73,8 +72,7 @@ func (e *RefusedError) Error() string {
 func (e *RefusedError) Unwrap() error { return e.Err }
 
 // Problem is one reason orders were refused, in words for the player, at a
-// line and column of the order file (both from 1), or 0 and 0 when it is
-// about no place in it.
+// line and column of the order file (from 1), or 0 and 0 for no place.
 type Problem struct {
 	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`

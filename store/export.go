@@ -37,9 +37,9 @@ type Export struct {
 	Dice         []Roll          `json:"dice"`
 }
 
-// ExportOrders is one accepted order file with its receipt time. The file is
-// in YAML when it is valid UTF-8 (always, for files the parser accepted),
-// else in Base64.
+// ExportOrders is one accepted order file with its receipt time, in YAML
+// when it is valid UTF-8 (always, for files the parser accepted), else in
+// Base64.
 type ExportOrders struct {
 	Entry     uint64               `json:"entry"`
 	Side      adjudicator.Side     `json:"side"`
