@@ -39,22 +39,11 @@
 // An orders file must come from the registered address of the side it
 // names and carry that side's token; so must a command that changes the
 // game, on a line of its own outside quoted text. Mail naming no game its
-// sender plays in gets one generic answer, at most once per
-// Config.AnswerEvery for each sender and Config.Strangers times an hour in
-// all, telling nothing about any game. Mail from a player's address that
-// does not authenticate is told which check failed and where the token is,
-// Config.TokenAnswers times an hour, at the registered address only, where
-// a forger cannot read it. A Message-ID already in the ledger is ignored;
-// the same file under a new Message-ID is answered "already applied".
-//
-// # Budgets
-//
-// Nothing one mail sends is large, and nothing a stream of mail sends is
-// many: a refusal lists the first templates.MaxListed mistakes and says
-// how many more; every answer but a report stays within
-// templates.MaxReply; each side gets Config.Replies answers an hour, then
-// one note to slow down, and its mails go unanswered and not carried out
-// until the pace drops.
+// sender plays in gets one generic answer that tells nothing about any
+// game; mail from a player's address that does not authenticate is told,
+// at that address only, which check failed. Nothing one mail sends is
+// large (templates.MaxReply, templates.MaxListed), and nothing a stream of
+// mail sends is many: every answer is rate-limited (Config).
 //
 // # The service's record
 //
