@@ -24,14 +24,11 @@ type Hook interface {
 	// after its final reports: what it writes through t commits with the
 	// end or not at all. It must not call the service or the DB.
 	Ended(t *store.Txn, e Ending) error
-	// Standings answers the command "standings" of side's player of the
-	// game t.Game(), inside the command's transaction; empty text when
-	// the game is no part of what the hook follows.
+	// Standings answers side's command "standings" in game t.Game();
+	// empty when the game is no part of what the hook follows.
 	Standings(t *store.Txn, side adjudicator.Side) (string, error)
-	// Digest takes the umpire's command "digest" of the game t.Game(),
-	// inside the command's transaction, to answer it after a Tick in reply
-	// to the mail messageID (empty from the command line); false when the
-	// game is no part of what the hook follows.
+	// Digest takes the umpire's command "digest" of the game t.Game(), to
+	// answer the mail messageID after a Tick; false as for Standings.
 	Digest(t *store.Txn, messageID string) (bool, error)
 	// Tick is called at the end of every Service.Tick, outside the
 	// service's lock, so it may call the service (Create, Watch).
@@ -52,11 +49,8 @@ type Ending struct {
 	// ended the game naming neither a winner nor a draw (Void).
 	Winner adjudicator.Side
 	Void   bool
-	// How is EndedByRules, EndedByConcession or EndedByUmpire.
-	How string
-	// Level is the line of the Victory Level Table (rule 14.0) when the
-	// victory point chits decided the game, like "U.S. minor victory".
-	Level string
+	How    string // EndedByRules, EndedByConcession or EndedByUmpire
+	Level  string // "U.S. minor victory" and such when the chits decided (14.0)
 	// Result is the result in the final report's words; Turn and Time
 	// when the game ended; Late each side's missed deadlines.
 	Result string
