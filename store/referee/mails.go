@@ -104,9 +104,7 @@ type reportDone struct {
 }
 
 // reportMails is reportMail for several sides at once, in the order of
-// reqs. Each side's report is made from its own View, Outlook and
-// redacted events (sideReport); its picture is left to draw when the
-// mail is sent (Service.Draw).
+// reqs, each made by sideReport.
 func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
 	for i, q := range reqs {

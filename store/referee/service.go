@@ -56,11 +56,9 @@ type Config struct {
 	Hook         Hook          // when set, follows the games (see Hook)
 }
 
-// Service is the game service: games and players, the one entry
-// point for incoming mail (Handle), the waits and their deadlines (Tick),
-// the players' and the umpire's commands. Everything it does to a game is
-// one store transaction with the mails it sends; it keeps nothing a caller
-// must remember. It is safe for concurrent use.
+// Service is the game service (see the package documentation). Everything
+// it does to a game is one store transaction with the mails it sends. It
+// is safe for concurrent use.
 type Service struct {
 	db  *store.DB
 	cfg Config

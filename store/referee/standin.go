@@ -53,10 +53,8 @@ func (r *record) setBot(side adjudicator.Side, on bool) {
 // entry: seedDraw over "standin" and the entry number.
 func botSeed(seed []byte, entry uint64) uint64 { return seedDraw(seed, "standin", entry) }
 
-// botFile is the order file the stand-in writes for what st waits for:
-// its decision from the side's view and outlook, without the entries
-// the rules' check refuses (standin.Trim), as YAML with the token
-// redacted.
+// botFile is the order file the stand-in writes for what st waits for,
+// without the entries the rules' check refuses (standin.Trim).
 func botFile(game string, st *adjudicator.State, seed uint64) ([]byte, *adjudicator.Orders, error) {
 	w := st.Wait()
 	ord := standin.Decide(st.View(w.Side), st.Outlook(w.Side), seed)
@@ -172,9 +170,8 @@ func (s *Service) botDue(id string, now time.Time) error {
 const standInWhat = "orders written by attu's stand-in"
 
 // applyStandIn applies in t the stand-in's orders for the current wait,
-// for a side whose deadline passed in a game that asks for it
-// (NewGame.LateStandIn), the reports headed by what heads writes. The
-// side stays its player's: only this wait is answered for them.
+// the reports headed by what heads writes: for a stand-in's side, or for
+// a late side's one wait (NewGame.LateStandIn).
 func (s *Service) applyStandIn(t *store.Txn, rec *record, now time.Time, heads head) error {
 	return s.applyFile(t, rec, now, heads, func(g store.Game, st *adjudicator.State) ([]byte, *adjudicator.Orders, error) {
 		return botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
