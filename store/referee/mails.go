@@ -47,8 +47,7 @@ func (r *record) noticesFor(side adjudicator.Side) []string {
 }
 
 // sideReport is side's report of the position st after the events evs,
-// made only of what that side may see: its View and Outlook, and its
-// version of each event it reads (adjudicator.Redact).
+// made only of its View and Outlook and its version of each event.
 func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event) *templates.Report {
 	o := st.Outlook(side)
 	if g.Status == store.Ended {

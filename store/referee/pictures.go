@@ -14,9 +14,8 @@ import (
 // committed. A picture is a function of its recipe, so it is the same
 // however late, and however often, it is drawn.
 
-// Draw gives the attachments of m that were queued without their bodies
-// (store.Attachment.ToDraw) their pictures, drawn from the game's log. It
-// changes nothing in the store.
+// Draw gives the attachments of m queued without their bodies (ToDraw)
+// their pictures, drawn from the game's log; the store is left as it is.
 func (s *Service) Draw(m *store.Mail) error {
 	for i := range m.Attachments {
 		a := &m.Attachments[i]

@@ -32,9 +32,8 @@ const Bot = "bot"
 // IsBot reports whether addr names the stand-in rather than a person.
 func IsBot(addr string) bool { return strings.EqualFold(strings.TrimSpace(addr), Bot) }
 
-// maxBotSteps bounds the steps the stand-in takes in one go; a game that
-// waits for a person comes back long before (a refit turn is at most a
-// decision, refit orders and actions in a row).
+// maxBotSteps bounds the steps the stand-in takes in one go; a refit turn
+// is at most a decision, refit orders and actions in a row.
 const maxBotSteps = 16
 
 // isBot reports whether the stand-in plays side.
@@ -64,9 +63,8 @@ func botFile(game string, st *adjudicator.State, seed uint64) ([]byte, *adjudica
 	return serverFile(game, "Orders written by attu's stand-in.", ord)
 }
 
-// botPlays answers in t every wait of a side the stand-in plays, until
-// the game waits for a person, ends or is paused. The steps it applies
-// call it again; the flag keeps that to one loop.
+// botPlays answers in t every wait of the stand-in's side until the game
+// waits for a person, ends or is paused (the flag stops the recursion).
 func (s *Service) botPlays(t *store.Txn, rec *record, now time.Time) error {
 	if s.botting || len(rec.Bots) == 0 {
 		return nil
@@ -107,8 +105,7 @@ func botSides(ng NewGame) []adjudicator.Side {
 }
 
 // botOpening has the stand-in answer the first waits of a game just
-// created when they are its side's (the Japanese setup of rule 12.4),
-// and returns the game's record after them.
+// created (the Japanese setup of 12.4), and returns the game after them.
 func (s *Service) botOpening(id string, now time.Time) (*store.Game, error) {
 	_, err := s.db.Transact(id, nil, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
