@@ -54,8 +54,7 @@ func (in *Message) answers(ms ...store.Mail) []store.Mail {
 }
 
 // Skipped is a part of a mail that was not read: one attu cannot decode,
-// or one that holds no orders file it reads (a zipped or encrypted file,
-// a document).
+// or one that holds no orders file (a zip, an encrypted file, a document).
 type Skipped struct {
 	Part      string // its number, "2" or "1.2"
 	Type      string // its media type
@@ -305,8 +304,7 @@ func (s *Service) genericMail(m *Message) store.Mail {
 }
 
 // answer records a message from an authenticated player that changes no
-// game and queues the answers to it, within the reply budget of the
-// address they go to (budget).
+// game and queues its answers, within the reply budget (budget).
 func (s *Service) answer(g *store.Game, ref store.MailRef, outcome string, mails ...store.Mail) error {
 	if len(mails) > 0 && len(mails[0].To) > 0 {
 		if ok, note := s.budget(g, mails[0].To[0], s.now); !ok {
@@ -318,9 +316,8 @@ func (s *Service) answer(g *store.Game, ref store.MailRef, outcome string, mails
 	return err
 }
 
-// budget counts one answer to address, a player of g: true while the
-// side is within Config.Replies an hour; past it false, with the one
-// note to slow down that the side gets per hour, or none.
+// budget counts one answer to address, a player of g: true within
+// Config.Replies an hour, else false with the hour's note to slow down.
 func (s *Service) budget(g *store.Game, address string, now time.Time) (bool, []store.Mail) {
 	key := g.ID + " " + strings.ToLower(bareAddress(address))
 	if s.replies.Allow(key, now) {

@@ -37,8 +37,7 @@ type gameLog interface {
 	Entry(seq uint64) (*store.Entry, error)
 }
 
-// dbLog is gameLog over the database, each read in a transaction of its
-// own.
+// dbLog is gameLog over the database, a transaction per read.
 type dbLog struct {
 	db   *store.DB
 	game string

@@ -126,9 +126,8 @@ type record struct {
 	LateStandIn bool               `json:"late_stand_in,omitempty"`
 }
 
-// held is an orders file held for the settle window: already judged
-// legal, in the ledger as "held", applied at Due unless a newer file
-// from the same side replaces it.
+// held is an orders file judged legal and held for the settle window,
+// applied at Due unless a newer file from the same side replaces it.
 type held struct {
 	Side      adjudicator.Side `json:"side"`
 	Raw       []byte           `json:"raw"` // token redacted
