@@ -40,8 +40,7 @@ type Tournament struct {
 	Asked   []Ask     `json:"asked,omitempty"` // the umpire's "digest" mails not answered yet
 }
 
-// Ask is the umpire's request for the digest by mail, answered at the
-// next tick.
+// Ask is the umpire's mail asking for the digest, answered at the next tick.
 type Ask struct {
 	MessageID string    `json:"message_id,omitempty"` // the request's, for the answer's In-Reply-To
 	At        time.Time `json:"at"`
@@ -65,8 +64,7 @@ type Game struct {
 	Result  *Result `json:"result,omitempty"`
 }
 
-// Result is how a game ended (referee.Ending), as the tournament scores
-// it.
+// Result is how a game ended (referee.Ending), as the tournament scores it.
 type Result struct {
 	Winner adjudicator.Side         `json:"winner,omitempty"`
 	How    string                   `json:"how"`
@@ -78,8 +76,7 @@ type Result struct {
 	Late   map[adjudicator.Side]int `json:"late,omitempty"`
 }
 
-// counts reports whether a finished game counts in the standings and in
-// every lateness figure: scored, and not void.
+// counts reports whether a game counts in the standings and lateness.
 func (r *Result) counts() bool { return r != nil && !r.Void }
 
 // ID is the tournament's id.
