@@ -46,11 +46,6 @@ and commits its effects; only then is the mail marked on the server.
 	})
 	go in.Run(ctx, savedPosition)
 
-The game service's message (store/referee.Message) takes From, To (here
-To, Cc and DeliveredTo together), Subject, MessageID, InReplyTo, Orders
-(nil when empty), Text, Automatic from IsAutomatic, and Unauthenticated
-from Authenticate's Verdict.Why.
-
 Outgoing mail waits in the store; the outbox worker, one goroutine, sends
 it once the transaction that queued it has committed.
 
@@ -90,6 +85,8 @@ Extract turns bare CRs and bare LFs into CRLF before it parses, and a
 reply copies only Message-IDs and a subject short enough for a header
 line (ReplyIDs, ReplySubject).
 
+A provider that takes no password is signed in to with OAuth (the configs'
+OAuth): a command prints an access token before each login; none is kept.
 Plaintext (Security Plain) is refused for anything but a loopback address.
 No raw IMAP or SMTP traffic is logged: it would carry the password.
 */

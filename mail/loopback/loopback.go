@@ -6,7 +6,8 @@
 // It is not a mail server for real use: plaintext unless a test gives it
 // a certificate (clients must be configured for plaintext, which attu
 // allows only to a loopback address), SMTP authentication offered but not
-// required, no relaying, and everything is lost when it stops.
+// required (unless Options.OAuth), no relaying, and everything is lost
+// when it stops.
 //
 // # Basics
 //
@@ -23,13 +24,16 @@ package loopback
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -57,6 +61,10 @@ type Options struct {
 	MaxMessageBytes int64
 	// Logger receives the servers' errors at debug level; none when nil.
 	Logger *slog.Logger
+	// OAuth ("OAUTHBEARER" or "XOAUTH2"), when set, is the only way both
+	// servers let a user in, with Token as every user's access token;
+	// SMTP then takes no mail before it.
+	OAuth, Token string
 }
 
 // Delivery is one mail as the SMTP server delivered it to one mailbox.
@@ -74,6 +82,7 @@ type System struct {
 	maxBytes int64
 	tls      *tls.Config
 	log      *slog.Logger
+	oauth    [2]string // Options.OAuth and Token
 
 	mem      *imapmemserver.Server
 	imap     *imapserver.Server
@@ -84,7 +93,6 @@ type System struct {
 	smtp       *smtp.Server
 	smtpLn     net.Listener
 	users      map[string]*imapmemserver.User
-	passwords  map[string]string
 	deliveries []Delivery
 	delivered  chan struct{} // closed and replaced at each delivery
 }
@@ -96,23 +104,17 @@ func Start(o *Options) (*System, error) {
 		opts = *o
 	}
 	s := &System{
-		domain:    opts.Domain,
+		domain:    cmp.Or(opts.Domain, "attu.test"),
 		maxBytes:  opts.MaxMessageBytes,
 		tls:       opts.TLSConfig,
-		log:       opts.Logger,
+		log:       cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
+		oauth:     [2]string{opts.OAuth, opts.Token},
 		mem:       imapmemserver.New(),
 		users:     map[string]*imapmemserver.User{},
-		passwords: map[string]string{},
 		delivered: make(chan struct{}),
-	}
-	if s.domain == "" {
-		s.domain = "attu.test"
 	}
 	if s.maxBytes <= 0 {
 		s.maxBytes = 32 << 20
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
 	}
 	caps := opts.IMAPCaps
 	if caps == nil {
@@ -125,10 +127,14 @@ func Start(o *Options) (*System, error) {
 	s.imapLn = &listener{Listener: ln, conns: map[*conn]struct{}{}}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return prompt{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
+			p := prompt{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}
+			if opts.OAuth != "" {
+				return &oauthSession{p, s}, nil, nil
+			}
+			return p, nil, nil
 		},
 		Caps:         caps,
-		Logger:       logger{s.log},
+		Logger:       s.debugLog(),
 		TLSConfig:    s.tls,
 		InsecureAuth: true,
 	})
@@ -172,30 +178,76 @@ func (p prompt) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 		if err := p.Poll(w, true); err != nil {
 			return err
 		}
-		inner, quit := make(chan struct{}), make(chan struct{})
-		again := make(chan bool, 1)
-		// The timer ends the inner IDLE after wait, while this goroutine
-		// blocks in it.
+		// The inner IDLE ends at stop or after wait, while this
+		// goroutine blocks in it; it ends by itself only on an error.
+		inner, done := make(chan struct{}), make(chan struct{})
 		go func() {
-			t := time.NewTimer(wait)
-			defer t.Stop()
 			select {
 			case <-stop:
-				again <- false
-			case <-quit: // the tracker returned by itself
-				again <- false
-			case <-t.C:
-				again <- true
+			case <-done:
+			case <-time.After(wait):
 			}
 			close(inner)
 		}()
 		err := p.SessionIMAP4rev2.Idle(w, inner)
-		close(quit)
-		if !<-again || err != nil {
+		close(done)
+		if err != nil {
 			return err
+		}
+		select {
+		case <-stop:
+			return nil
+		default:
 		}
 	}
 }
+
+// oauthSession is a session that lets a user in only with Options.OAuth.
+type oauthSession struct {
+	prompt
+	sys *System
+}
+
+var imapRefused = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthenticationFailed, Text: "invalid credentials"}
+
+func (o *oauthSession) Login(string, string) error       { return imapRefused }
+func (o *oauthSession) AuthenticateMechanisms() []string { return []string{o.sys.oauth[0]} }
+func (o *oauthSession) Authenticate(mech string) (sasl.Server, error) {
+	return &oauthServer{o.sys, mech, imapRefused, func(u *imapmemserver.User) error {
+		o.SessionIMAP4rev2 = imapmemserver.NewUserSession(u)
+		return nil
+	}, false}, nil
+}
+
+// oauthServer is a SASL server of Options.OAuth. A wrong token gets the
+// error challenge both mechanisms send, then refused after the client's
+// answer; a right one calls login with the user.
+type oauthServer struct {
+	sys     *System
+	mech    string
+	refused error
+	login   func(*imapmemserver.User) error
+	failed  bool
+}
+
+func (a *oauthServer) Next(resp []byte) ([]byte, bool, error) {
+	if a.failed {
+		return nil, true, a.refused
+	} else if resp == nil {
+		return nil, false, nil
+	}
+	m := append(oauthResponse.FindSubmatch(resp), nil, nil, nil) // user and token, or none
+	u := a.sys.User(string(m[1]))
+	if u == nil || a.mech != a.sys.oauth[0] || string(m[2]) != a.sys.oauth[1] {
+		a.failed = true
+		return []byte(`{"status":"invalid_token"}`), false, nil
+	}
+	return nil, true, a.login(u)
+}
+
+// oauthResponse is an initial response of OAUTHBEARER (RFC 7628 section
+// 3.1: "n,a=USER,^Aauth=Bearer TOKEN^A^A") or XOAUTH2 ("user=USER^A…").
+var oauthResponse = regexp.MustCompile(`^(?:n,a=|user=)([^,\x01]+),?\x01auth=Bearer ([^\x01]+)\x01\x01$`)
 
 // Domain returns the domain of the system's mailboxes.
 func (s *System) Domain() string { return s.domain }
@@ -219,7 +271,6 @@ func (s *System) AddUser(name, password string) (string, error) {
 		return "", err
 	}
 	s.users[name] = u
-	s.passwords[name] = password
 	s.mem.AddUser(u)
 	return name + "@" + s.domain, nil
 }
@@ -240,14 +291,8 @@ func (s *System) Deliver(from, rcpt string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)
-	b.Write(data)
-	stored := b.Bytes()
-	s.mu.Lock()
-	u := s.users[name]
-	s.mu.Unlock()
-	if _, err := u.Append("INBOX", bytes.NewReader(stored), &imap.AppendOptions{Time: time.Now()}); err != nil {
+	stored := append(fmt.Appendf(nil, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt), data...)
+	if _, err := s.User(name).Append("INBOX", bytes.NewReader(stored), &imap.AppendOptions{Time: time.Now()}); err != nil {
 		return fmt.Errorf("loopback: delivering to %s: %w", rcpt, err)
 	}
 	s.mu.Lock()
@@ -266,10 +311,7 @@ func (s *System) mailbox(rcpt string) (string, error) {
 			Message: "no relaying: only @" + s.domain + " is delivered here"}
 	}
 	name, _, _ := strings.Cut(rcpt[:i], "+")
-	s.mu.Lock()
-	_, ok := s.users[name]
-	s.mu.Unlock()
-	if !ok {
+	if s.User(name) == nil {
 		return "", &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},
 			Message: "no such mailbox: " + rcpt}
 	}
@@ -288,13 +330,11 @@ func (s *System) Deliveries() []Delivery {
 func (s *System) WaitDeliveries(ctx context.Context, n int) ([]Delivery, error) {
 	for {
 		s.mu.Lock()
-		if len(s.deliveries) >= n {
-			d := append([]Delivery(nil), s.deliveries...)
-			s.mu.Unlock()
-			return d, nil
-		}
-		ch := s.delivered
+		ch, have := s.delivered, len(s.deliveries)
 		s.mu.Unlock()
+		if have >= n {
+			return s.Deliveries(), nil
+		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
@@ -350,8 +390,9 @@ func (s *System) serveSMTP(ln net.Listener) {
 	srv.MaxRecipients = 50
 	srv.ReadTimeout = time.Minute
 	srv.WriteTimeout = time.Minute
-	srv.ErrorLog = logger{s.log}
+	srv.ErrorLog = s.debugLog()
 	srv.TLSConfig = s.tls
+	srv.AllowInsecureAuth = s.oauth[0] != "" // for OAuth tests on plaintext, as IMAP's InsecureAuth
 	s.mu.Lock()
 	s.smtp, s.smtpLn = srv, ln
 	s.mu.Unlock()
@@ -372,28 +413,30 @@ func (s *System) Close() error {
 
 // session is one SMTP transaction at a time on one connection.
 type session struct {
-	sys  *System
-	from string
-	rcpt []string
+	sys    *System
+	from   string
+	rcpt   []string
+	authed bool
 }
 
 func (x *session) Reset()        { x.from, x.rcpt = "", nil }
 func (x *session) Logout() error { return nil }
 
 // AuthMechanisms offers PLAIN (RFC 4616), so that clients can check their
-// credentials; sending does not require it.
-func (x *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+// credentials; sending does not require it (Options.OAuth: see there).
+func (x *session) AuthMechanisms() []string { return []string{cmp.Or(x.sys.oauth[0], sasl.Plain)} }
 
-// Auth accepts a user's IMAP password.
+// Auth accepts a user's IMAP password, or the OAuth token.
 func (x *session) Auth(mech string) (sasl.Server, error) {
+	if x.sys.oauth[0] != "" {
+		return &oauthServer{x.sys, mech, smtp.ErrAuthFailed, func(*imapmemserver.User) error { x.authed = true; return nil }, false}, nil
+	}
 	if mech != sasl.Plain {
 		return nil, smtp.ErrAuthUnsupported
 	}
 	return sasl.NewPlainServer(func(identity, username, password string) error {
-		x.sys.mu.Lock()
-		want, ok := x.sys.passwords[username]
-		x.sys.mu.Unlock()
-		if !ok || want != password || (identity != "" && identity != username) {
+		u := x.sys.User(username)
+		if u == nil || u.Login(username, password) != nil || (identity != "" && identity != username) {
 			return smtp.ErrAuthFailed
 		}
 		return nil
@@ -401,6 +444,9 @@ func (x *session) Auth(mech string) (sasl.Server, error) {
 }
 
 func (x *session) Mail(from string, _ *smtp.MailOptions) error {
+	if x.sys.oauth[0] != "" && !x.authed {
+		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "Authentication required"}
+	}
 	x.from = from
 	return nil
 }
@@ -467,9 +513,6 @@ func (c *conn) Close() error {
 	return c.Conn.Close()
 }
 
-// logger hands the servers' error lines to slog at debug level: a client
-// hanging up is routine here.
-type logger struct{ l *slog.Logger }
-
-func (g logger) Printf(format string, v ...any) { g.l.Debug(fmt.Sprintf(format, v...)) }
-func (g logger) Println(v ...any)               { g.l.Debug(fmt.Sprint(v...)) }
+// debugLog hands the servers' error lines to slog at debug level: a
+// client hanging up is routine here.
+func (s *System) debugLog() *log.Logger { return slog.NewLogLogger(s.log.Handler(), slog.LevelDebug) }
