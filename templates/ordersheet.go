@@ -53,7 +53,7 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 	outlook.Options = nil // in d.Options, shorter
 	d := sheetData{
 		Game: r.Game.ID, Side: r.View.Side, Turn: w.Turn, Wait: w.Kind, Date: adjudicator.TurnDate(w.Turn),
-		Title: fmt.Sprintf("%s %s, turn %d (%s)", sideTitle(r.View.Side), waitNoun(w.Kind), w.Turn, adjudicator.TurnDate(w.Turn)),
+		Title:    fmt.Sprintf("%s %s, turn %d (%s)", sideTitle(r.View.Side), waitNoun(w.Kind), w.Turn, adjudicator.TurnDate(w.Turn)),
 		Deadline: r.deadline(), Address: address, Subject: "[attu " + r.Game.ID + "] " + strings.TrimSuffix(OrderTemplateName(w.Turn, w.Kind), ".yaml"),
 		File: strings.TrimSuffix(OrderSheetName(w.Turn, r.View.Side, w.Kind), ".html") + ".yaml",
 		Geom: replayGeomOf(newPNGGeom(m)), Standing: standingLines(r.View.Side, r.Outlook.Standing),
@@ -103,17 +103,17 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 // sheetData is the sheet's JSON: the envelope of the file it writes, how
 // to mail it, the geometry of the map and the reader's View and Outlook.
 type sheetData struct {
-	Game        string               `json:"game"`
-	Side        adjudicator.Side     `json:"side"`
-	Turn        int                  `json:"turn"`
-	Wait        adjudicator.WaitKind `json:"wait"`
-	Date        string               `json:"date"`
-	Title       string               `json:"title"`
-	Deadline    string               `json:"deadline,omitempty"`
-	Address     string               `json:"address,omitempty"`
-	Subject     string               `json:"subject"`
-	File        string               `json:"file"`
-	Geom        replayGeom           `json:"geom"`
+	Game     string               `json:"game"`
+	Side     adjudicator.Side     `json:"side"`
+	Turn     int                  `json:"turn"`
+	Wait     adjudicator.WaitKind `json:"wait"`
+	Date     string               `json:"date"`
+	Title    string               `json:"title"`
+	Deadline string               `json:"deadline,omitempty"`
+	Address  string               `json:"address,omitempty"`
+	Subject  string               `json:"subject"`
+	File     string               `json:"file"`
+	Geom     replayGeom           `json:"geom"`
 	// Land is every land hex's id, four digits each, for the ids drawn
 	// in them and the hexes that answer a click.
 	Land string `json:"land"`
