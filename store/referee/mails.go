@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -148,6 +149,11 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		notices := templates.Notices{Paused: g.Status == store.Paused, Lines: rec.noticesFor(q.side)}.Text()
 		m, ok := s.toSide(g, q.side, q.kind, subject, before+notices+a.Text)
 		m.Attachments = reportAttachments(a, q.side, g.Current, len(evs) > 0)
+		if name, page, ok := r.OrderSheet(s.gameAddress(g)); ok {
+			// The order sheet, after the order template: its choices on a
+			// map, in a page that writes the file.
+			m.Attachments = slices.Insert(m.Attachments, 1, store.Attachment{Name: name, Type: "text/html", Data: page})
+		}
 		out[i].mail, out[i].ok = m, ok
 	}
 	return out, nil
