@@ -503,7 +503,7 @@
       parts.move.forEach((p) => { p.tr = row([p.c, p.unit, p.x.from, p.input]); });
       table("Move Unknown units (rule 9.6): to any hex not next to U.S. units, not in or next to a landing zone, not in a cleared zone (" +
         "the hex shown is the nearest allowed; attu judges the one you pick)", ["", "unit", "from", "to"], parts.move.map((p) => p.tr));
-      parts.swap = (o.swaps || []).map((x) => ({ c: check("swap " + x.hex), input: hexInput(x.place.to, "hex for " + x.place.unit), unit: x.place.unit, id: "swap " + x.hex, x: x, hexes: null }));
+      parts.swap = (o.swaps || []).map((x) => ({ c: check("swap " + x.hex), input: hexInput(x.place.To, "hex for " + x.place.Unit), unit: x.place.Unit, id: "swap " + x.hex, x: x, hexes: null }));
       parts.swap.forEach((p) => { p.tr = row([p.c, p.x.hex + ": " + p.x.infantry.join(", ") + " to the pool", p.unit, p.input]); });
       table("Swap infantry for an Unknown unit (rule 9.6), placed within 7 MP of the hex", ["", "hex", "Unknown unit", "placed at"], parts.swap.map((p) => p.tr));
       picker(parts.move.concat(parts.swap));
@@ -535,7 +535,7 @@
     box.append(node("h2", "The Japanese setup (" + o.setup + ")"));
     const groupOf = {};
     for (const g of o.place || []) for (const u of g.units) groupOf[u] = g;
-    const place = ((o.jp_setup || {}).place || []).filter((p) => groupOf[p.unit]).map((p) => ({ unit: p.unit, id: p.unit, input: hexInput(p.hex, "hex for " + p.unit), hexes: groupOf[p.unit].hexes }));
+    const place = ((o.jp_setup || {}).Place || []).filter((p) => groupOf[p.Unit]).map((p) => ({ unit: p.Unit, id: p.Unit, input: hexInput(p.Hex, "hex for " + p.Unit), hexes: groupOf[p.Unit].hexes }));
     place.forEach((p) => { p.tr = row([p.unit, groupOf[p.unit].class, p.input]); });
     if (place.length) {
       box.append(node("p", "Each unit sets up face down; pick a unit, then a blue hex on the map. The Unknown units one to a hex, at most three guns a hex, at least one 75mm gun in each of its hexes.", "small"));
@@ -548,8 +548,8 @@
     if ((o.cover || []).length) box.append(node("h3", "Landing zones to cover (rule 12.4): two Unknown units two or three hexes away"), cover);
     if (o.per_front) box.append(node("p", o.per_front + " Unknown units set up on each front, north and south.", "small"));
     const vp = (o.vp_hexes || []).map((h, i) => {
-      const def = ((o.jp_setup || {}).vp || []).find((v) => v.hex === h);
-      const s = select(o.vp_values.map(String), String(def ? def.value : o.vp_values[i]), "value chit for " + h);
+      const def = ((o.jp_setup || {}).VP || []).find((v) => v.Hex === h);
+      const s = select(o.vp_values.map(String), String(def ? def.Value : o.vp_values[i]), "value chit for " + h);
       s.addEventListener("change", () => write());
       return { hex: h, s: s };
     });
@@ -574,17 +574,17 @@
     const o = O.setup;
     const box = $("choices");
     box.append(node("h2", "The U.S. landing (" + o.setup + ")"));
-    if ((o.fixed || []).length) box.append(node("p", "These land by themselves first (rule 12.5): " + o.fixed.map((f) => f.unit + " at " + f.zone).join(", ") + ".", "small"));
+    if ((o.fixed || []).length) box.append(node("p", "These land by themselves first (rule 12.5): " + o.fixed.map((f) => f.Unit + " at " + f.Zone).join(", ") + ".", "small"));
     let delay = null;
     if (o.may_delay) {
-      delay = check("delay", (o.landing || {}).delay);
+      delay = check("delay", (o.landing || {}).Delay);
       const p = node("p");
       const l = document.createElement("label");
       l.append(delay, " delay the landing a turn (rule 12.6), hoping for better weather");
       p.append(l);
       box.append(p);
     }
-    const sent = Object.fromEntries(((o.landing || {}).land || []).map((l) => [l.unit, l.zone]));
+    const sent = Object.fromEntries(((o.landing || {}).Land || []).map((l) => [l.Unit, l.Zone]));
     const zoneHex = Object.fromEntries(D.zones.map((z) => [z.id, z.hex]));
     const rows = (o.land || []).filter((x) => x.zones.length).map((x) => {
       const c = check(x.unit, o.all_land || sent[x.unit]);
