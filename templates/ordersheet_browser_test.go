@@ -386,7 +386,7 @@ func actionsInBrowser(t *testing.T, b *sheetBrowser, side adjudicator.Side) {
 	}
 	if dir := os.Getenv(sheetShotsEnv); dir != "" {
 		b.click(t, fmt.Sprintf(`button[data-unit="%s"]`, mover.Unit))
-		shot, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(90))
+		shot, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			t.Fatal(err)
 		}
