@@ -67,9 +67,14 @@
     return byHex.get(h);
   }
   const steps = {};
+  // Supply and zones of control of the reader's units, as the report
+  // states them.
+  const state = Object.fromEntries((O.units || []).map((u) => [u.id, u]));
   for (const u of V.units.concat(V.enemy || [])) {
     steps[u.id] = u.steps;
-    if (u.hex) at(u.hex).push({ id: u.id, cls: u.side === V.side ? "us" : u.face_down ? "down" : "jp", text: u.id + " (" + SIDE[u.side] + " " + u.kind + ", " + plural(u.steps, "step") + (u.face_down ? ", face down" : "") + ")" });
+    const st = state[u.id] || {};
+    const more = (u.face_down ? ", face down" : "") + (st.supply === "out" ? ", out of supply" : "") + (st.enemy_zoc ? ", in an enemy zone of control" : "");
+    if (u.hex) at(u.hex).push({ id: u.id, cls: (u.side === V.side ? "us" : u.face_down ? "down" : "jp") + (st.supply === "out" ? " oos" : ""), text: u.id + " (" + SIDE[u.side] + " " + u.kind + ", " + plural(u.steps, "step") + more + ")" });
   }
   for (const s of V.hidden || []) at(s.hex).push({ id: s.count > 5 ? "?x" + s.count : "?".repeat(s.count), cls: "hidden", text: plural(s.count, "Japanese counter") + " you cannot identify", n: s.count });
   function whoIsIn(h) {
