@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -36,8 +37,10 @@ var sheetDir = flag.String("sheets", "", "directory TestOrderSheetsOfGeneratedGa
 // awaited in generated games (-templategames, 200 in .ci/run; half from
 // the setup waits of rule 12): there is one exactly when there is an
 // order template, and the data it carries is the data the template is
-// written from: the order template written again from the sheet's view
-// and outlook alone is the same to the byte, so every unit and every
+// written from: its choices (each move's path followed back through the
+// vias as the page does) are the outlook's, and the order template
+// written again from the sheet's view and outlook alone is the same to
+// the byte, so every unit and every
 // choice the template lists (each move with its cost and path, melee,
 // fire target with its spotters, refit item, setup hex, landing zone) is
 // in the sheet. The envelope it writes names the game, side, turn and
@@ -72,6 +75,9 @@ func TestOrderSheetsOfGeneratedGames(t *testing.T) {
 			d := sheetDataOf(t, page)
 			again := &Report{Game: rep.Game, Map: rep.Map, View: d.View, Outlook: d.outlook(t)}
 			tname2, body2, _ := again.OrderTemplate()
+			if got := d.outlook(t); !reflect.DeepEqual(got.Options, rep.Outlook.Options) || !reflect.DeepEqual(got.Refit, rep.Outlook.Refit) || !reflect.DeepEqual(got.Setup, rep.Outlook.Setup) {
+				t.Fatalf("%s: the sheet's choices differ from the outlook's:\n%+v\n%+v", what, got, rep.Outlook)
+			}
 			if tname2 != tname || body2 != body {
 				t.Fatalf("%s: the template written from the sheet's data differs from the report's:\n%s\n---\n%s", what, body2, body)
 			}
