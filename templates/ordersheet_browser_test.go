@@ -126,6 +126,15 @@ func (b *sheetBrowser) click(t *testing.T, sel string) {
 	}
 }
 
+// count fails unless the page holds n elements sel: one for each choice
+// the outlook lists.
+func (b *sheetBrowser) count(t *testing.T, sel string, n int) {
+	t.Helper()
+	if got := int(b.num(t, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel))); got != n {
+		t.Fatalf("the sheet holds %d %s, the outlook lists %d", got, sel, n)
+	}
+}
+
 // clickHex clicks hex h on the map with the mouse, where the page draws
 // it.
 func (b *sheetBrowser) clickHex(t *testing.T, h adjudicator.Hex) {
@@ -257,8 +266,10 @@ func sheetOf(t *testing.T, r *Report) (string, []byte) {
 // and its removal, a decision, refit items, a setup placement, a landing)
 // and the file it writes parses, is accepted and resolves in the position
 // the sheet was made from, holding the orders clicked and the token
-// typed. For every unit of the actions sheets the page offers as many
-// moves, melee and fire targets as the outlook lists. Nothing is
+// typed. The page offers as many choices as the outlook lists: for every
+// unit of the actions sheets its moves, melee and fire targets; each
+// refit item; each unit to set up and value chit; each zone each unit
+// may land at. Nothing is
 // requested beyond the file; the console stays clean; the sheet draws
 // itself within half a second.
 func TestOrderSheetInBrowser(t *testing.T) {
@@ -287,6 +298,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 		name, page := sheetOf(t, r)
 		path, _ := b.open(t, name, page)
 		o := r.Outlook.Refit
+		b.count(t, `input[data-item]`, len(o.Restore)+len(o.Land)+len(o.Independents)+len(o.Depots))
 		b.click(t, fmt.Sprintf(`input[data-item="%s"]`, o.Restore[0].Unit))
 		b.click(t, fmt.Sprintf(`input[data-item="%s"]`, o.Land[0].Unit))
 		f := b.file(t, st, "tok-refit")
@@ -302,6 +314,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 		name, page := sheetOf(t, r)
 		path, _ := b.open(t, name, page)
 		o := r.Outlook.Refit
+		b.count(t, `input[data-item]`, len(o.Hide)+len(o.Moves)+len(o.Swaps))
 		if len(o.Hide) > 0 {
 			b.click(t, fmt.Sprintf(`input[data-item="%s"]`, o.Hide[0]))
 		} else {
@@ -458,6 +471,8 @@ func setupInBrowser(t *testing.T, b *sheetBrowser) {
 			to = h
 		}
 	}
+	b.count(t, `button[data-pick]`, len(r.Outlook.Setup.JPSetup.Place))
+	b.count(t, `select[aria-label^="value chit"]`, len(r.Outlook.Setup.VPHexes))
 	unit := guns.Units[0]
 	b.click(t, fmt.Sprintf(`button[data-pick="%s"]`, unit))
 	b.clickHex(t, to)
@@ -490,6 +505,11 @@ func landingInBrowser(t *testing.T, b *sheetBrowser) {
 			lo = x
 		}
 	}
+	zones := 0
+	for _, x := range r.Outlook.Setup.Land {
+		zones += len(x.Zones)
+	}
+	b.count(t, `select[aria-label^="zone for"] option`, zones)
 	zone := lo.Zones[len(lo.Zones)-1]
 	z, _ := r.gameMap().LandingZone(zone)
 	b.click(t, fmt.Sprintf(`select[aria-label="zone for %s"]`, lo.Unit))
