@@ -146,3 +146,25 @@ func mustHex(t testing.TB, s string) adjudicator.Hex {
 	}
 	return h
 }
+
+// A sheet carries what it is given as text, never as markup or script: a
+// game id that tries to close the data block reaches the page's script
+// intact through its JSON block, and the title is escaped.
+func TestOrderSheetEscapes(t *testing.T) {
+	st := findStep(t, 0, func(st step) bool { return awaitedSide(st.s) == adjudicator.US })
+	rep := reportOf(t, st, adjudicator.US)
+	rep.Game.ID = `g</script><script>alert(1)</script>`
+	_, page, ok := rep.OrderSheet(`x@example.org"><b>`)
+	if !ok {
+		t.Fatal("no sheet for the side awaited")
+	}
+	if n := strings.Count(string(page), "<script"); n != 2 {
+		t.Errorf("the sheet has %d script elements, want the data and the script", n)
+	}
+	if strings.Contains(string(page), "<b>") {
+		t.Error("the address reaches the page as markup")
+	}
+	if d := sheetDataOf(t, page); d.Game != rep.Game.ID || d.Address != `x@example.org"><b>` {
+		t.Errorf("the data reads game %q, address %q", d.Game, d.Address)
+	}
+}
