@@ -65,11 +65,45 @@ func CheckActions(s *State, o Orders) []Problem {
 		return problems
 	}
 	sim := s.Clone()
+	causes := 0
 	for i, a := range o.Actions {
 		_, ps := sim.activate(i, a, o.Side, nil)
+		if len(ps) > 0 && causes < maxCauses {
+			causes++
+			for k, c := 0, s.causeOf(i, o); k < len(ps); k++ {
+				ps[k].Cause = c
+			}
+		}
 		problems = append(problems, ps...)
 	}
 	return problems
+}
+
+// maxCauses bounds how many refused activations of one file are traced to
+// an earlier activation: each trace plays the file again up to that point.
+const maxCauses = 20
+
+// causeOf returns, for activation i of o that is refused after the ones
+// before it, the earlier activation (its index plus one) after which it
+// is first refused, when it would have been taken in s as it was; 0
+// otherwise. It is how a refusal can tell the player that the option the
+// template listed was taken away by a line of their own file.
+func (s *State) causeOf(i int, o Orders) int {
+	taken := func(c *State) bool {
+		_, ps := c.Clone().activate(i, o.Actions[i], o.Side, nil)
+		return len(ps) == 0
+	}
+	c := s.Clone()
+	if !taken(c) {
+		return 0
+	}
+	for j := range i {
+		c.activate(j, o.Actions[j], o.Side, nil)
+		if !taken(c) {
+			return j + 1
+		}
+	}
+	return 0
 }
 
 // activate runs activation i of side on s. With d nil it only judges, as

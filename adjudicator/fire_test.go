@@ -322,3 +322,37 @@ func TestCheckFireNonInterference(t *testing.T) {
 		t.Fatalf("%d orders refused, %d about the target unit: the test checks too little", refused, targeted)
 	}
 }
+
+// An option taken away by an earlier line of the same file is traced to
+// that line: the battery's spotter moves out of sight before the fire it
+// was to call in (rules 3.5, 8.1.4), or a unit fires twice (rule 3.5). An
+// activation refused on its own is traced to nothing.
+func TestCheckActionsNamesTheEarlierActivation(t *testing.T) {
+	s := fireState(t, Cloudy, exampleUnits()...)
+	call := Action{Fire: &Fire{Units: []string{"105-1"}, Target: 2717, Spotter: "2/32-E"}}
+	for _, c := range []struct {
+		name    string
+		actions []Action
+		cause   int
+	}{
+		{"the spotter moved first", []Action{{Move: &Move{Unit: "2/32-E", Path: []Hex{2620}}}, call}, 1},
+		{"a fire, then the spotter moves, then the call", []Action{
+			{Fire: &Fire{Units: []string{"1/17-A"}, Target: 2717}}, {Move: &Move{Unit: "2/32-E", Path: []Hex{2519, 2520}}}, call}, 2},
+		{"the same company fires twice", []Action{
+			{Fire: &Fire{Units: []string{"1/17-B"}, Target: 2717}}, {Fire: &Fire{Units: []string{"1/17-B"}, Target: 2717}}}, 1},
+		{"a spotter of the other side, after a fire", []Action{
+			{Fire: &Fire{Units: []string{"1/17-A"}, Target: 2717}}, {Fire: &Fire{Units: []string{"105-1"}, Target: 2717, Spotter: "J01"}}}, 0},
+	} {
+		ps := CheckActions(s, Orders{Side: US, Actions: c.actions})
+		if len(ps) == 0 {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		last := len(c.actions) - 1
+		for _, p := range ps {
+			if p.Action != last || p.Cause != c.cause {
+				t.Errorf("%s: activation %d refused (%s), traced to %d; want activation %d traced to %d", c.name, p.Action+1, p.Msg, p.Cause, last+1, c.cause)
+			}
+		}
+	}
+}

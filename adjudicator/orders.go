@@ -133,6 +133,11 @@ type Problem struct {
 	Part  string
 	Place int
 	Msg   string
+	// Cause is, for a problem an earlier activation of the same file
+	// brought about (its spotter moved, its hex filled, its unit already
+	// used), that activation's index plus one; 0 when the activation is
+	// at fault in the position as it was before the file.
+	Cause int
 }
 
 func (p Problem) Error() string {

@@ -2,6 +2,7 @@ package orders
 
 import (
 	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -350,13 +351,35 @@ func (f *File) Locate(p adjudicator.Problem) (line, col int) {
 	return a.Pos.Line, a.Pos.Col
 }
 
+// Message words p for the player: its own words and, when an earlier
+// activation of the file brought it about, which one and on what line, so
+// that an option the order template listed is not thought wrongly listed.
+func (f *File) Message(p adjudicator.Problem) string {
+	if p.Cause < 1 || p.Cause > len(f.Actions) {
+		return p.Msg
+	}
+	a := f.Actions[p.Cause-1]
+	did := "the activation on line %d"
+	switch {
+	case a.Move != nil:
+		did = a.Move.Unit + " moved on line %d"
+	case a.Fire != nil:
+		did = strings.Join(a.Fire.Units, ", ") + " fired on line %d"
+	case a.Melee != nil:
+		did = "the melee on line %d"
+	case a.Yamasaki != nil:
+		did = "the Yamasaki attack on line %d"
+	}
+	return fmt.Sprintf("%s; %s, earlier in this file (activations are judged in the order written)", p.Msg, fmt.Sprintf(did, a.Pos.Line))
+}
+
 // Problems turns the adjudicator's problems with the file into mistakes at
 // their lines, ready to send back to the player.
 func (f *File) Problems(ps []adjudicator.Problem) Errors {
 	var errs Errors
 	for _, p := range ps {
 		line, col := f.Locate(p)
-		errs = append(errs, errAt(line, col, "%s", p.Msg))
+		errs = append(errs, errAt(line, col, "%s", f.Message(p)))
 	}
 	errs.Sort()
 	return errs

@@ -232,3 +232,28 @@ func wantErrors(t *testing.T, src string, want []string) {
 		}
 	}
 }
+
+// A problem an earlier activation brought about names that activation and
+// its line, so that the player sees why an option the template listed
+// was refused.
+func TestMessageCitesTheEarlierLine(t *testing.T) {
+	src := "game: g1\nside: us\nturn: 2\ntoken: x\nactions:\n" +
+		"  - move: {unit: 2/32-E, path: [2620]}\n" +
+		"  - fire: {units: [105-1], target: 2717, spotter: 2/32-E}\n"
+	f, err := Parse([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := adjudicator.Problem{Action: 1, Step: -1, Msg: "spotter 2/32-E has no line of sight to 2717", Cause: 1}
+	want := "spotter 2/32-E has no line of sight to 2717; 2/32-E moved on line 6, earlier in this file (activations are judged in the order written)"
+	if got := f.Message(p); got != want {
+		t.Errorf("Message = %q\nwant      %q", got, want)
+	}
+	p.Cause = 0
+	if got := f.Message(p); got != p.Msg {
+		t.Errorf("without a cause, Message = %q, want the problem's own words", got)
+	}
+	if errs := f.Problems([]adjudicator.Problem{{Action: 1, Step: -1, Msg: "m", Cause: 1}}); len(errs) != 1 || errs[0].Line != 7 || !strings.Contains(errs[0].Msg, "on line 6") {
+		t.Errorf("Problems = %v, want the fire's line 7 citing line 6", errs)
+	}
+}

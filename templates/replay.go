@@ -34,6 +34,7 @@ var (
 // seed is revealed and the umpire's view is no secret.
 type Replay struct {
 	Game       string
+	Name       string // the game's longer name, "" when it has none
 	Scenario   string // "" for the campaign
 	Commitment string
 	Seed       string // hex; "" when not revealed, and the page says it cannot check the dice
@@ -106,12 +107,12 @@ func ReplayPage(r *Replay) ([]byte, error) {
 	}
 	m := r.Entries[0].Position.Map()
 	page := struct {
-		Game, Scenario string
-		CSS            template.CSS
-		JS             template.JS
-		Map            *replayMap
-		Data           *replayData
-	}{r.Game, adjudicator.ScenarioTitle(orCampaign(r.Scenario)), template.CSS(replayCSS), template.JS(replayJS), mapOf(m), d}
+		Game, Name, Scenario string
+		CSS                  template.CSS
+		JS                   template.JS
+		Map                  *replayMap
+		Data                 *replayData
+	}{r.Game, r.Name, adjudicator.ScenarioTitle(orCampaign(r.Scenario)), template.CSS(replayCSS), template.JS(replayJS), mapOf(m), d}
 	var b bytes.Buffer
 	if err := replayTemplate.Execute(&b, page); err != nil {
 		return nil, fmt.Errorf("templates: replay page: %w", err)

@@ -21,7 +21,7 @@ func TestReplayPageEscapes(t *testing.T) {
 	s, _ := adjudicator.NewGame(nil, nil, testDice{rng})
 	autoplay.Deploy(s, rng.Intn)
 	note := `</script><script>alert("x")</script> & <!--`
-	r := &Replay{Game: `g<b>1</b>`, Commitment: "c", Head: "h", LuckText: "luck <b>",
+	r := &Replay{Game: `g<b>1</b>`, Name: "Friday <i>club</i>", Commitment: "c", Head: "h", LuckText: "luck <b>",
 		Entries: []ReplayEntry{
 			{JSON: `{"seq":1}`, Hash: "h1", Kind: "create", Position: s},
 			{JSON: `{"seq":2,"note":"</script>"}`, Hash: "h", Kind: "note", Note: note, Position: s},
@@ -33,8 +33,9 @@ func TestReplayPageEscapes(t *testing.T) {
 	if n := strings.Count(string(page), "<script"); n != 2 {
 		t.Errorf("the page has %d script elements, want the data and the script", n)
 	}
-	if strings.Contains(string(page), "<b>") || !strings.Contains(string(page), "<h1>attu game g&lt;b&gt;1&lt;/b&gt;: ") {
-		t.Error("the game's name is not escaped in the page")
+	if strings.Contains(string(page), "<b>") || !strings.Contains(string(page), "<h1>attu game g&lt;b&gt;1&lt;/b&gt; (Friday &lt;i&gt;club&lt;/i&gt;): ") ||
+		!strings.Contains(string(page), "<title>Friday &lt;i&gt;club&lt;/i&gt; — attu game") {
+		t.Error("the game's id and name are not both in the title and heading, escaped")
 	}
 	m := regexp.MustCompile(`(?s)<script type="application/json" id="data">(.*?)</script>`).FindSubmatch(page)
 	if m == nil {

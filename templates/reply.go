@@ -45,6 +45,11 @@ type Welcome struct {
 	Settle time.Duration
 	// Players are the players' addresses, told to the umpire only.
 	Players []PlayerAddress
+	// Waiting is what the game waits for (WaitPhrase), and Awaited true
+	// when it waits for this side: the report below the welcome asks for
+	// it.
+	Waiting string
+	Awaited bool
 }
 
 // PlayerAddress is a side and the address it plays from.
@@ -74,6 +79,14 @@ type Accepted struct {
 	Over bool
 	// Head is the chain head after the orders were applied.
 	Head string
+	// Alone is true when no report follows in the same mail: what the
+	// orders did rides in the player's next report.
+	Alone bool
+}
+
+// Subject is the subject of an acceptance mailed on its own.
+func (a Accepted) Subject() string {
+	return fmt.Sprintf("accepted: your %s orders for turn %d (%s)", a.Wait, a.Turn, adjudicator.TurnDate(a.Turn))
 }
 
 // Refused is the reply to an order file or a mail that was not applied.
@@ -143,6 +156,8 @@ type Status struct {
 	Commitment string
 	// Players are the sides and when each last sent accepted orders.
 	Players []PlayerStatus
+	// Umpire is true when the umpire asked: what to do is the umpire's.
+	Umpire bool
 	// Result says how the game ended, empty while it runs.
 	Result string
 	// Held is when the orders of HeldBy held for the settle window will
@@ -331,17 +346,27 @@ func renderReply(name string, data any) string {
 // U.S. actions of turn 3 (May 13)".
 func WaitPhrase(w adjudicator.Wait) string { return waitPhrase(w) }
 
+// hours writes a duration in words, to the minute: "2 days", "31 hours",
+// "5 hours 20 minutes", "20 minutes".
+func hours(d time.Duration) string {
+	m := int(d.Round(time.Minute) / time.Minute)
+	h, m := m/60, m%60
+	switch {
+	case m == 0 && h%24 == 0 && h >= 48:
+		return fmt.Sprintf("%d days", h/24)
+	case m == 0:
+		return plural(h, "hour")
+	case h == 0:
+		return plural(m, "minute")
+	}
+	return plural(h, "hour") + " " + plural(m, "minute")
+}
+
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
-	"side": func(s adjudicator.Side) string { return sideTitle(s) },
-	"when": func(t time.Time, zone *time.Location) string { return deadlineText(t, zone) },
-	"hours": func(d time.Duration) string {
-		h := int(d.Round(time.Hour) / time.Hour)
-		if h%24 == 0 && h >= 48 {
-			return fmt.Sprintf("%d days", h/24)
-		}
-		return plural(h, "hour")
-	},
+	"side":   func(s adjudicator.Side) string { return sideTitle(s) },
+	"when":   func(t time.Time, zone *time.Location) string { return deadlineText(t, zone) },
+	"hours":  hours,
 	"date":   adjudicator.TurnDate,
 	"plural": plural,
 	"ago": func(t time.Time) string {

@@ -17,7 +17,11 @@ import (
 // Generic is the one answer to mail that names no game its sender plays
 // in or does not authenticate: the same text whatever the reason, so it
 // tells nothing about any game, not even whether it exists.
-type Generic struct{}
+type Generic struct {
+	// Example is the address a game named GAME is played at, like
+	// attu+GAME@example.org.
+	Example string
+}
 
 // Held tells a player that a legal orders file waits out the game's
 // settle window before it is applied.

@@ -53,11 +53,13 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 	return map[string]interface{ Text() string }{
 		"welcome-us": Welcome{Game: "g1", Name: "Friday club", Scenario: "campaign", Side: adjudicator.US,
 			Address: "attu+g1@example.org", Umpire: "umpire@example.org", Token: testToken, Commitment: commit,
-			Deadline: 72 * time.Hour, Reminder: 24 * time.Hour},
+			Deadline: 72 * time.Hour, Reminder: 24 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)", Awaited: true},
 		"welcome-jp": Welcome{Game: "g1", Side: adjudicator.JP, Address: "attu+g1@example.org", Token: testToken,
-			Commitment: commit, Deadline: 48 * time.Hour, Reminder: 12 * time.Hour},
+			Commitment: commit, Deadline: 48 * time.Hour, Reminder: 12 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)"},
 		"accepted-actions": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: adjudicator.WaitActions, Activations: 12,
 			Standing: true, Next: "the Japanese actions of turn 3 (May 13)", Head: head},
+		"accepted-alone": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: adjudicator.WaitActions, Activations: 4,
+			Next: "the Japanese actions of turn 3 (May 13)", Head: head, Alone: true},
 		"accepted-decision": Accepted{Game: "g1", Side: adjudicator.US, Turn: 4, Wait: adjudicator.WaitUSDecision,
 			Next: "the U.S. actions of turn 4 (May 14)", Awaited: true, Head: head},
 		"accepted-final": Accepted{Game: "g1", Side: adjudicator.JP, Turn: 9, Wait: adjudicator.WaitActions, Activations: 1,
@@ -77,7 +79,7 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Waiting: "the U.S. actions of turn 3 (May 13)", Deadline: deadline, Zone: zone, Head: head, Commitment: commit,
 			Players: []PlayerStatus{{Side: adjudicator.US, LastOrders: deadline.Add(-50 * time.Hour)}, {Side: adjudicator.JP, Missed: 1}}},
 		"status-paused": Status{Game: "g1", Turn: 3, Waiting: "the Japanese actions of turn 3 (May 13)", Paused: true,
-			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}},
+			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}, Umpire: true},
 		"reminder": Reminder{Game: "g1", Side: adjudicator.JP, Waiting: "the Japanese actions of turn 3 (May 13)",
 			Deadline: deadline, Zone: zone, Left: 24 * time.Hour, Template: "orders-3-actions.yaml"},
 		"deadline-passed": DeadlinePassed{Game: "g1", Side: adjudicator.US, Waiting: "the U.S. decision of turn 4 (May 14)",
@@ -110,7 +112,7 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Reason: Notice{Kind: "why-already-applied", At: deadline, Entry: 7}.Text()},
 		"refused-dropped": Refused{Game: "g1", Why: "why-dropped", Reason: Notice{Kind: "why-dropped"}.Text() + ".",
 			Errors: errs[:1], File: []byte(badOrders), Waiting: "the Japanese actions of turn 3 (May 13)"},
-		"generic":       Generic{},
+		"generic":       Generic{Example: "attu+GAME@example.org"},
 		"held":          Held{Game: "g1", Waiting: "the U.S. actions of turn 3 (May 13)", Due: deadline, Zone: zone},
 		"held-replaced": Held{Game: "g1", Waiting: "the U.S. actions of turn 3 (May 13)", Due: deadline, Replaced: true},
 		"farewell":      Farewell{Game: "g1", Side: adjudicator.JP},
@@ -165,7 +167,7 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 		"answer-reveal": Answer{Game: "g1", Command: "reveal", Says: []Notice{{Kind: "you-reveal", Seed: testSeed, Commitment: commit}}},
 		"answer-absent": Answer{Game: "g1", Command: "absent", Says: []Notice{{Kind: "you-absent", At: deadline}, {Kind: "you-deadline", At: deadline.Add(72 * time.Hour)}},
 			Next: "the U.S. actions of turn 3 (May 13)", Deadline: deadline.Add(72 * time.Hour)},
-		"answer-takeback": Answer{Game: "g1", Command: "takeback", Says: []Notice{{Kind: "you-takeback", Side: adjudicator.US, At: deadline}},
+		"answer-takeback": Answer{Game: "g1", Command: "takeback", Says: []Notice{{Kind: "you-takeback", Side: adjudicator.US, Other: adjudicator.JP, Turn: 4, Wait: adjudicator.WaitActions, Entry: 12, At: deadline}},
 			Next: "the Japanese actions of turn 3 (May 13)", Deadline: deadline},
 		"notdone-only-umpire": NotDone{Game: "g1", Command: "pause", Why: Notice{Kind: "why-only-umpire", Command: "pause"}},
 		"notdone-absent-long": NotDone{Game: "g1", Command: "absent", Why: Notice{Kind: "why-absent-long", Duration: 14 * 24 * time.Hour, At: deadline}},
@@ -270,4 +272,16 @@ func TestNoticeSentences(t *testing.T) {
 	}
 	checkColumns(t, "notices", b.String())
 	golden(t, "reply-notice-sentences.txt", b.String())
+}
+
+// Durations are written in words, never as Go prints them (192h0m0s).
+func TestHoursInWords(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		192 * time.Hour: "8 days", 31 * time.Hour: "31 hours", time.Hour: "1 hour",
+		5*time.Hour + 20*time.Minute: "5 hours 20 minutes", 20 * time.Minute: "20 minutes", 90 * time.Second: "2 minutes",
+	} {
+		if got := hours(d); got != want {
+			t.Errorf("hours(%v) = %q, want %q", d, got, want)
+		}
+	}
 }

@@ -145,7 +145,7 @@ func TestOperatorCommandsWhileDaemonRuns(t *testing.T) {
 	}
 	png := filepath.Join(dir, "us.png")
 	code, out, errs = runAttu("show", "-db", r.db, "-side", "us", "-png", png, "g1")
-	if code != 0 || !strings.Contains(out, "attu report: game g1, report for the U.S. player") ||
+	if code != 0 || !strings.Contains(out, "attu report: game g1 (Attu 1943), report for the U.S. player") ||
 		!strings.Contains(out, "The game waits for the U.S. decision of turn 1") {
 		t.Errorf("attu show: exit %d, %s\n%s", code, errs, out)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
 )
 
@@ -131,7 +132,7 @@ func storedReport(db *store.DB, game string, side adjudicator.Side, zone *time.L
 	}
 	return &templates.Report{
 		Game: templates.Game{
-			ID: g.ID, Deadline: g.Deadline, Zone: zone,
+			ID: g.ID, Name: referee.GameName(*g), Deadline: g.Deadline, Zone: zone,
 			Head: g.Head, Commitment: g.Commitment,
 		},
 		Map:     s.Map(),

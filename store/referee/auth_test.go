@@ -112,11 +112,13 @@ func TestAuthentication(t *testing.T) {
 		}},
 		{name: "same content under a new Message-ID", msg: file(usAddr, decision.Orders), want: "already applied", to: usAddr},
 		{name: "stale turn", msg: file(usAddr, actions("us", us, 2)), want: "the game waits for the U.S. actions of turn 1", to: usAddr},
+		{name: "a file for another wait, whose form is wrong for it", msg: file(usAddr, []byte(strings.Replace(string(actions("us", us, 1)), "wait: actions", "wait: us-decision", 1))),
+			want: "line 4, column 7:\n  the game waits for the U.S. actions of turn 1", to: usAddr},
 		{name: "the other side's turn", msg: file(jpAddr, actions("jp", jp, 1)), want: "the game waits for the U.S. actions of turn 1", to: jpAddr},
 		{name: "a file for another game", msg: file(usAddr, []byte(strings.Replace(string(actions("us", us, 1)), "game: g1", "game: g2", 1))), want: `the file is for game "g2"`, to: usAddr},
-		{name: "not YAML", msg: file(usAddr, []byte("game: g1\nside: [us\n")), want: "1:1:", to: usAddr},
-		{name: "a mistake in the file", msg: file(usAddr, []byte(strings.Replace(string(actions("us", us, 1)), "actions: []", "actions: [{jump: 2717}]", 1))), want: "6:", to: usAddr},
-		{name: "an illegal move", msg: file(usAddr, illegal), want: "7:", to: usAddr},
+		{name: "not YAML", msg: file(usAddr, []byte("game: g1\nside: [us\n")), want: "line 1, column 1:", to: usAddr},
+		{name: "a mistake in the file", msg: file(usAddr, []byte(strings.Replace(string(actions("us", us, 1)), "actions: []", "actions: [{jump: 2717}]", 1))), want: "line 6, column", to: usAddr},
+		{name: "an illegal move", msg: file(usAddr, illegal), want: "line 7, column", to: usAddr},
 		{name: "a paused game", msg: file(usAddr, actions("us", us, 1)), want: "paused", to: usAddr, setup: func() {
 			if _, err := h.svc.Umpire("g1", []string{"pause"}, h.clk.now()); err != nil {
 				t.Fatal(err)

@@ -380,7 +380,7 @@ func cmdStatus(c *call) error {
 	}
 	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Turn,
 		Waiting: templates.WaitPhrase(c.g.Wait), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
-		Head: c.g.Head, Commitment: c.g.Commitment}
+		Head: c.g.Head, Commitment: c.g.Commitment, Umpire: c.side == adjudicator.Umpire}
 	if c.g.Status == store.Ended {
 		d.Result, d.Deadline = c.rec.Result, time.Time{}
 	}
@@ -700,7 +700,7 @@ func cmdTakeback(c *call) error {
 	c.refresh()
 	c.tell(c.side.Enemy(), n, expires)
 	c.tell(adjudicator.Umpire, n, expires)
-	c.say("you-takeback", templates.Notice{Side: c.side, At: expires})
+	c.say("you-takeback", n)
 	return c.rec.save(c.t)
 }
 

@@ -65,7 +65,7 @@ func TestCommandsOnTheRecord(t *testing.T) {
 		if strings.Contains(text, "asked for the") {
 			t.Errorf("the %s report shows a command that changed nothing:\n%s", sideName(side), text)
 		}
-		mustContain(t, "the "+sideName(side)+" report", text, "The umpire extended the deadline of the U.S. player by 24h0m0s")
+		mustContain(t, "the "+sideName(side)+" report", text, "The umpire extended the deadline of the U.S. player by 24 hours")
 	}
 	mustContain(t, "the U.S. report", mailTo(t, out, usAddr).Text, "Accepted: your U.S. orders for turn 1")
 	if strings.Contains(mailTo(t, out, jpAddr).Text, "Accepted:") {
@@ -118,9 +118,55 @@ func TestRefusalQuotesTheLine(t *testing.T) {
 	m := h.message(usAddr, "orders")
 	m.Orders = []byte(raw)
 	r := mailTo(t, h.send(m), usAddr)
-	mustContain(t, "the refusal", r.Text, "line 7, column 5:", "7:5:", "     7 |   - jump: {unit: x}\n", "       |     ^\n",
+	mustContain(t, "the refusal", r.Text, "line 7, column 5:", "     7 |   - jump: {unit: x}\n", "       |     ^\n",
 		"WHAT TO DO", "Correct every line above")
 	if strings.Contains(r.Text, h.tokens[adjudicator.US]) {
 		t.Error("the refusal quotes the token")
 	}
+	if strings.Contains(r.Text, "7:5:") {
+		t.Error("the refusal gives the place twice, as line 7, column 5 and as 7:5:")
+	}
+}
+
+// A line refused because of an earlier line of the same file cites that
+// line: here a unit moved twice, the second time after it had acted.
+func TestRefusalCitesTheEarlierLine(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.play(nil)
+	st := h.state()
+	var move *adjudicator.Move
+	for _, u := range st.OnMap() {
+		if u.Side() != adjudicator.US || move != nil {
+			continue
+		}
+		for _, n := range u.Hex.Neighbours() {
+			m := &adjudicator.Move{Unit: u.ID, Path: []adjudicator.Hex{n}}
+			if adjudicator.CheckActions(st, adjudicator.Orders{Side: adjudicator.US, Actions: []adjudicator.Action{{Move: m}}}) == nil {
+				move = m
+				break
+			}
+		}
+	}
+	if move == nil {
+		t.Fatal("no U.S. unit can move a hex")
+	}
+	line := fmt.Sprintf("  - move: {unit: %s, path: [%s]}\n", move.Unit, move.Path[0])
+	m := h.message(usAddr, "orders")
+	m.Orders = fmt.Appendf(nil, "game: g1\nside: us\nturn: 1\nwait: actions\ntoken: %s\nactions:\n%s%s", h.tokens[adjudicator.US], line, line)
+	r := mailTo(t, h.send(m), usAddr)
+	mustContain(t, "the refusal", r.Text, "line 8, column", move.Unit+" moved on line 7, earlier in this file")
+}
+
+// A command mailed to the bare address, without the game's tag, from the
+// player of exactly one running game is for that game; from a stranger it
+// gets the generic answer.
+func TestCommandToTheBareAddress(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.newMails()
+	m := h.message(usAddr, "status")
+	m.To = []string{"attu@example.org"}
+	mustContain(t, "status to the bare address", mailTo(t, h.send(m), usAddr).Text, "attu game g1", "Waiting:")
+	m = h.message("stranger@example.net", "status")
+	m.To = []string{"attu@example.org"}
+	mustContain(t, "a stranger's status", mailTo(t, h.send(m), "stranger@example.net").Text, "attu did not accept your message")
 }

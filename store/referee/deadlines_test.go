@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -163,7 +164,7 @@ func TestTakeback(t *testing.T) {
 	out := h.command(adjudicator.US, "takeback", true)
 	mustContain(t, "the request to the opponent", mailTo(t, out, jpAddr).Text, "agree")
 	mailTo(t, out, umpireAddr)
-	mustContain(t, "the answer", mailTo(t, out, usAddr).Text, "Asked")
+	mustContain(t, "the answer", mailTo(t, out, usAddr).Text, "takeback asked", fmt.Sprintf("You asked to take back entry %d", undone))
 	// The requester cannot agree to their own request.
 	if out := h.command(adjudicator.US, "agree", true); !strings.Contains(out[0].Text, "no takeback request") {
 		t.Fatalf("self-agree: %s", out[0].Text)
@@ -240,7 +241,7 @@ func TestSettleNowReplacesHeld(t *testing.T) {
 func TestAbsent(t *testing.T) {
 	h := newHarness(t, NewGame{Absence: 7 * 24 * time.Hour})
 	h.newMails()
-	if out := h.command(adjudicator.US, "absent 8d", true); !strings.Contains(out[0].Text, "at most 168h0m0s") {
+	if out := h.command(adjudicator.US, "absent 8d", true); !strings.Contains(out[0].Text, "at most 7 days") {
 		t.Fatalf("beyond the limit: %s", out[0].Text)
 	}
 	if out := h.command(adjudicator.US, "absent someday", true); !strings.Contains(out[0].Text, "is not a date") {

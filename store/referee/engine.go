@@ -161,12 +161,7 @@ func locate(raw []byte, ps []adjudicator.Problem) []store.Problem {
 	if err != nil {
 		return nil
 	}
-	out := make([]store.Problem, len(ps))
-	for i, p := range ps {
-		line, col := f.Locate(p)
-		out[i] = store.Problem{Line: line, Col: col, Msg: p.Msg}
-	}
-	return out
+	return located(f, ps)
 }
 
 // opening checks the opening position against the dice entry 1 rolled: a

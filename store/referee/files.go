@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -19,7 +21,8 @@ import (
 // file is judged: read leniently, so that only an authenticated player
 // learns what is wrong with the rest.
 type envelope struct {
-	game, side, token string
+	game, side, token, wait, turn string
+	waitAt, turnAt                orders.Pos
 }
 
 // envelopeOf reads the top-level game, side and token of an orders file;
@@ -42,9 +45,44 @@ func envelopeOf(raw []byte) (envelope, bool) {
 			env.side = v.Value
 		case "token":
 			env.token = v.Value
+		case "wait":
+			env.wait, env.waitAt = v.Value, orders.Pos{Line: v.Line, Col: v.Column}
+		case "turn":
+			env.turn, env.turnAt = v.Value, orders.Pos{Line: v.Line, Col: v.Column}
 		}
 	}
 	return env, true
+}
+
+// staleEnvelope returns, for a file whose envelope names a wait or a turn
+// the game is not waiting for, the problem saying what it waits for, at
+// the wait: or turn: line; nil when the envelope answers the game's wait
+// or cannot be read well enough to tell.
+func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env envelope) (*store.Problem, error) {
+	o := adjudicator.Orders{Side: side, Wait: adjudicator.WaitKind(env.wait)}
+	if env.turn != "" {
+		n, err := strconv.Atoi(env.turn)
+		if err != nil || n < 1 {
+			return nil, nil
+		}
+		o.Turn = n
+	}
+	if o.Wait != "" && !slices.Contains(adjudicator.WaitKinds(), o.Wait) || g.Wait.Answers(o) {
+		return nil, nil
+	}
+	st, err := s.db.State(g.ID)
+	if err != nil {
+		return nil, err
+	}
+	p := st.CheckWait(o)
+	if p == nil {
+		return nil, nil
+	}
+	at := env.waitAt
+	if o.Wait == "" || o.Wait == g.Wait.Kind {
+		at = env.turnAt
+	}
+	return &store.Problem{Line: at.Line, Col: at.Col, Msg: p.Msg}, nil
 }
 
 // ordersMail handles a message carrying an orders file from a player of g.
@@ -74,6 +112,13 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	}
 	f, err := orders.Parse(m.Orders, orders.Options{})
 	if err != nil {
+		// A file written for another wait is judged by that wait's form,
+		// whose mistakes would mislead: say what the game waits for.
+		if p, err := s.staleEnvelope(g, side, env); err != nil {
+			return err
+		} else if p != nil {
+			return s.answer(g, ref, "refused: stale", s.refusedMail(g, m, []store.Problem{*p}))
+		}
 		lg.Info("orders do not parse")
 		return s.answer(g, ref, "refused: the file has mistakes", s.refusedMail(g, m, problemsOf(err)))
 	}
@@ -164,7 +209,7 @@ func located(f *orders.File, ps []adjudicator.Problem) []store.Problem {
 	out := make([]store.Problem, len(ps))
 	for i, p := range ps {
 		line, col := f.Locate(p)
-		out[i] = store.Problem{Line: line, Col: col, Msg: p.Msg}
+		out[i] = store.Problem{Line: line, Col: col, Msg: f.Message(p)}
 	}
 	return out
 }
@@ -366,7 +411,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	if err != nil {
 		return err
 	}
-	page := s.replayAttachments(x, luck)
+	page := s.replayAttachments(x, rec.Name, luck)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
 	reqs := make([]reportReq, len(sides))

@@ -137,6 +137,14 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 		return s.stranger(ref, m, now, "sender not authenticated")
 	}
 	id := s.route(m)
+	if id == "" && m.Orders == nil {
+		// A command to the bare address from someone who plays exactly
+		// one game that is not over is for that game.
+		var err error
+		if id, err = s.onlyGameOf(m.From); err != nil {
+			return err
+		}
+	}
 	if id == "" {
 		return s.stranger(ref, m, now, "no game named")
 	}
@@ -154,6 +162,30 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 		return s.ordersMail(g, ref, m, now)
 	}
 	return s.commandMail(g, ref, m, now)
+}
+
+// onlyGameOf returns the game that address plays in, when it plays in
+// exactly one that is not over; "" otherwise.
+func (s *Service) onlyGameOf(address string) (string, error) {
+	ids, err := s.db.Games()
+	if err != nil {
+		return "", err
+	}
+	found := ""
+	for _, id := range ids {
+		g, err := s.db.Game(id)
+		if err != nil {
+			return "", err
+		}
+		if g.Status == store.Ended || len(sidesOf(g, address)) == 0 {
+			continue
+		}
+		if found != "" {
+			return "", nil
+		}
+		found = id
+	}
+	return found, nil
 }
 
 // own reports whether address is the service's own, with or without a
@@ -293,7 +325,7 @@ func (s *Service) tokenProblem(g *store.Game, m *Message) (templates.TokenRefuse
 
 // genericMail is the answer that tells nothing: the same for every reason.
 func (s *Service) genericMail(m *Message) store.Mail {
-	var g templates.Generic
+	g := templates.Generic{Example: GameAddress(s.cfg.Address, "GAME")}
 	return bounded(reply(store.Mail{MessageID: s.messageID(nil, "refused"), From: bareAddress(s.cfg.Address),
 		To: []string{bareAddress(m.From)}, Subject: g.Subject(), Text: g.Text()}, m))
 }

@@ -163,7 +163,8 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 // side's first report follows it in the same mail.
 func (s *Service) welcome(g *store.Game, name string, side adjudicator.Side, token string, settle time.Duration) templates.Welcome {
 	w := templates.Welcome{Game: g.ID, Name: name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
-		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: settle}
+		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: settle,
+		Waiting: templates.WaitPhrase(g.Wait), Awaited: g.Wait.Open() && g.Wait.Side == side}
 	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
 		w.Umpire = p.Address
 	}
@@ -197,9 +198,7 @@ func refused(game, subject string, why templates.Notice, ps []store.Problem, fil
 			reasons = append(reasons, p.Msg)
 			continue
 		}
-		// The message keeps the line:col: prefix players and their tools
-		// search for, besides the template's own words for the place.
-		r.Errors = append(r.Errors, templates.LineError{Line: p.Line, Col: max(p.Col, 1), Msg: p.String()})
+		r.Errors = append(r.Errors, templates.LineError{Line: p.Line, Col: max(p.Col, 1), Msg: p.Msg})
 	}
 	for i, m := range reasons {
 		if m != "" && m[len(m)-1] != '.' {

@@ -19,10 +19,11 @@ import (
 // "attu audit". It is named after the game, beside the export. A page that
 // cannot be made is logged and left out: the export it would be made from
 // is attached anyway, and the game must end all the same.
-func (s *Service) replayAttachments(x *store.Export, luck *store.Luck) []store.Attachment {
+func (s *Service) replayAttachments(x *store.Export, name string, luck *store.Luck) []store.Attachment {
 	r, err := Replay(x, luck)
 	var page []byte
 	if err == nil {
+		r.Name = name
 		page, err = templates.ReplayPage(r)
 	}
 	if err != nil {

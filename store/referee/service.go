@@ -209,6 +209,15 @@ type takeback struct {
 	Expires time.Time `json:"expires"`
 }
 
+// GameName returns the longer name g was created with ("" when none, or
+// when its record cannot be read).
+func GameName(g store.Game) string {
+	if r, err := loadRecord(g); err == nil {
+		return r.Name
+	}
+	return ""
+}
+
 func loadRecord(g store.Game) (*record, error) {
 	r := new(record)
 	if len(g.Service) > 0 {
