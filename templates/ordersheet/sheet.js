@@ -74,7 +74,7 @@
     steps[u.id] = u.steps;
     const st = state[u.id] || {};
     const more = (u.face_down ? ", face down" : "") + (st.supply === "out" ? ", out of supply" : "") + (st.enemy_zoc ? ", in an enemy zone of control" : "");
-    if (u.hex) at(u.hex).push({ id: u.id, cls: (u.side === V.side ? "us" : u.face_down ? "down" : "jp") + (st.supply === "out" ? " oos" : ""), text: u.id + " (" + SIDE[u.side] + " " + u.kind + ", " + plural(u.steps, "step") + more + ")" });
+    if (u.hex) at(u.hex).push({ id: u.id, own: u.side === V.side, cls: (u.side === V.side ? "us" : u.face_down ? "down" : "jp") + (st.supply === "out" ? " oos" : ""), text: u.id + " (" + SIDE[u.side] + " " + u.kind + ", " + plural(u.steps, "step") + more + ")" });
   }
   for (const s of V.hidden || []) at(s.hex).push({ id: s.count > 5 ? "?x" + s.count : "?".repeat(s.count), cls: "hidden", text: plural(s.count, "Japanese counter") + " you cannot identify", n: s.count });
   function whoIsIn(h) {
@@ -304,7 +304,7 @@
     };
     // Air attacks (8.1.6) and Colonel Yamasaki (11.3).
     const air = V.side === "us" ? V.air.us : V.air.jp;
-    const targets = [...byHex.keys()].filter((h) => byHex.get(h).some((u) => u.cls !== "us")).sort();
+    const targets = [...byHex.keys()].filter((h) => byHex.get(h).some((u) => !u.own)).sort();
     if (air > 0 && targets.length) {
       const row = node("div", undefined, "row");
       const hs = select(targets, targets[0], "air attack hex"), n = document.createElement("input");
