@@ -3,10 +3,13 @@ package mail
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
+	"net/textproto"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -142,4 +145,83 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// fixWait is the wait before trying again after a failure that will not
+// pass by itself (a FixError): a provider may lock an account that keeps
+// offering a wrong password, and a certificate or a host name does not
+// change by itself within seconds.
+const fixWait = 5 * time.Minute
+
+// FixError is a failure to reach or log in to a mail server that only the
+// operator can cure: the login was refused, the server's certificate is
+// not trusted, its host name is unknown. Fix says what to change, in the
+// keys of attu serve's configuration.
+type FixError struct {
+	Fix string
+	Err error
+}
+
+func (e *FixError) Error() string { return e.Err.Error() + ": " + e.Fix }
+func (e *FixError) Unwrap() error { return e.Err }
+
+// needsFix returns err as a *FixError when it is a failure that will not
+// pass by itself, and unchanged otherwise. server is "imap" or "smtp", the
+// configuration's section; user is the login.
+func needsFix(server, user string, err error) error {
+	var dns *net.DNSError
+	var unknownCA x509.UnknownAuthorityError
+	var name x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var reply *textproto.Error
+	var fix string
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, new(*FixError)):
+		return err
+	case errors.As(err, &dns) && dns.IsNotFound:
+		fix = fmt.Sprintf("the host name %s is unknown: correct %s.host", dns.Name, server)
+	case errors.As(err, &unknownCA):
+		fix = fmt.Sprintf("the server's certificate is not signed by an authority this machine trusts: "+
+			"give the certificate of the one that signed it (a PEM file) as %s.tls_ca", server)
+	case errors.As(err, &name):
+		fix = fmt.Sprintf("the server's certificate is not for %s: set %s.host to a name the certificate names", name.Host, server)
+	case errors.As(err, &invalid):
+		fix = fmt.Sprintf("the server's certificate is not valid (%v): have it renewed", invalid)
+	case errors.As(err, &reply) && (reply.Code == 535 || reply.Code == 534 || reply.Code == 530):
+		// RFC 4954 section 6: 535 credentials invalid, 534 mechanism too
+		// weak, 530 authentication required.
+		fix = loginFix(server, user)
+	default:
+		return err
+	}
+	return &FixError{Fix: fix, Err: err}
+}
+
+// loginFix is what to do when the server refused the login.
+func loginFix(server, user string) string {
+	if user == "" {
+		return fmt.Sprintf("the server wants a login: set %s.user and its password", server)
+	}
+	return fmt.Sprintf("the server refused the login of %s: check %s.user and the password in %s.password_env or %s.password_file "+
+		"(an app password where the provider asks for one)", user, server, server, server)
+}
+
+// CheckSMTP connects to the server of cfg, logs in when cfg has a user,
+// and quits, as attu serve -check does; a failure only the operator can
+// cure is a *FixError.
+func CheckSMTP(ctx context.Context, cfg SMTPConfig) error {
+	s, err := NewSender(cfg)
+	if err != nil {
+		return err
+	}
+	c, err := s.client()
+	if err == nil {
+		err = c.DialWithContext(ctx)
+	}
+	if err != nil {
+		return needsFix("smtp", cfg.Username, fmt.Errorf("mail: smtp: %w", err))
+	}
+	return c.Close()
 }

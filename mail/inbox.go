@@ -178,7 +178,9 @@ type Handler func(ctx context.Context, m *Incoming) error
 // Inbox watches one IMAP mailbox and hands each new mail to a Handler, in
 // UID order. It keeps one connection, waits with IDLE (RFC 2177) or polls
 // when the server has no IDLE, and reconnects after any failure with a
-// capped exponential backoff and jitter.
+// capped exponential backoff and jitter; after a failure only the
+// operator can cure (a FixError) it logs the fix once, at ERROR, and
+// tries again only every five minutes.
 //
 // Delivery is at least once: a mail whose handler succeeded can be offered
 // again if the connection breaks before it is marked, or after a change of
@@ -249,6 +251,7 @@ func (in *Inbox) Run(ctx context.Context, from Position) error {
 	clear(in.done)
 	in.setPosition(from)
 	failures := 0
+	logged := "" // the fix last logged at ERROR
 	for ctx.Err() == nil {
 		start := time.Now()
 		err := in.session(ctx)
@@ -262,7 +265,18 @@ func (in *Inbox) Run(ctx context.Context, from Position) error {
 		}
 		wait := jitter(backoff(failures, in.cfg.RetryMin, in.cfg.RetryMax))
 		failures++
-		in.log.Warn("imap: connection lost, reconnecting", "err", err, "in", wait.Round(time.Millisecond))
+		var fe *FixError
+		switch {
+		case !errors.As(err, &fe):
+			logged = ""
+			in.log.Warn("imap: connection lost, reconnecting", "err", err, "in", wait.Round(time.Millisecond))
+		case fe.Fix != logged:
+			wait, logged = fixWait, fe.Fix
+			in.log.Error("imap: "+fe.Fix, "err", fe.Err, "retry_in", wait)
+		default:
+			wait = fixWait
+			in.log.Debug("imap: still failing", "err", err, "retry_in", wait)
+		}
 		if !sleep(ctx, wait) {
 			break
 		}
@@ -300,7 +314,7 @@ func (in *Inbox) session(ctx context.Context) error {
 	}
 	c, err := in.dial(ctx, opts)
 	if err != nil {
-		return err
+		return needsFix("imap", in.cfg.Username, err)
 	}
 	s.c = c
 	defer c.Close()
@@ -355,8 +369,8 @@ func (s *session) do(f func() error) error { return guard(s.in.cfg.Timeout, s.c,
 // mailbox.
 func (s *session) open() error {
 	cfg := s.in.cfg
-	if err := s.do(func() error { return s.c.Login(cfg.Username, cfg.Password).Wait() }); err != nil {
-		return fmt.Errorf("mail: imap: login as %s: %w", cfg.Username, err)
+	if err := s.login(); err != nil {
+		return err
 	}
 	// MOVE and UIDPLUS are often announced only after login: ask again
 	// rather than trust the greeting's list.
@@ -403,6 +417,41 @@ func (s *session) open() error {
 	s.in.log.Debug("imap: ready", "uidvalidity", sel.UIDValidity, "messages", sel.NumMessages,
 		"idle", s.idle(), "move", s.caps.Has(imap.CapMove), "uidplus", s.caps.Has(imap.CapUIDPlus))
 	return nil
+}
+
+// login logs in; a refusal the server does not call temporary (RFC 5530:
+// UNAVAILABLE, INUSE, LIMIT) is a FixError.
+func (s *session) login() error {
+	cfg := s.in.cfg
+	err := s.do(func() error { return s.c.Login(cfg.Username, cfg.Password).Wait() })
+	if err == nil {
+		return nil
+	}
+	err = fmt.Errorf("mail: imap: login as %s: %w", cfg.Username, err)
+	if ie := (*imap.Error)(nil); errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo &&
+		!slices.Contains([]imap.ResponseCode{imap.ResponseCodeUnavailable, imap.ResponseCodeInUse, imap.ResponseCodeLimit}, ie.Code) {
+		return &FixError{Fix: loginFix("imap", cfg.Username), Err: err}
+	}
+	return err
+}
+
+// CheckIMAP connects to the server of cfg, logs in and logs out, as attu
+// serve -check does; a failure only the operator can cure is a *FixError.
+func CheckIMAP(ctx context.Context, cfg InboxConfig) error {
+	in, err := NewInbox(cfg, func(context.Context, *Incoming) error { return nil })
+	if err != nil {
+		return err
+	}
+	c, err := in.dial(ctx, &imapclient.Options{})
+	if err != nil {
+		return needsFix("imap", cfg.Username, err)
+	}
+	defer c.Close()
+	s := &session{in: in, c: c}
+	if err := s.login(); err != nil {
+		return err
+	}
+	return s.do(func() error { return c.Logout().Wait() })
 }
 
 func (s *session) idle() bool { return !s.in.cfg.NoIdle && s.caps.Has(imap.CapIdle) }

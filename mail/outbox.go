@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"math/rand/v2"
+	"regexp"
 	"sync/atomic"
 	"time"
 )
@@ -47,6 +49,12 @@ type OutboxConfig struct {
 	// and never more than RetryMax after. 1 second and 5 minutes when
 	// zero.
 	RetryMin, RetryMax time.Duration
+	// PerHour and PerDay cap the mails sent in any hour and any 24 hours,
+	// as a provider's sending quota does (attu's mails have one recipient
+	// each); no cap when zero. Mail over a cap waits, in queue order. The
+	// count starts with the outbox; the provider's quota answer stops what
+	// it missed.
+	PerHour, PerDay int
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Logger receives the outbox's log; slog.Default when nil.
@@ -63,6 +71,17 @@ const (
 	refusedRetryMax = time.Hour
 )
 
+// quotaWait is how long all sending stops after a provider's quota answer
+// (quotaReply): an hourly quota has room again by then, and a daily one
+// is asked once an hour, with one mail.
+const quotaWait = time.Hour
+
+// quotaReply matches a provider's reply that the account has sent too
+// much: 421 4.7.0 (Gmail), X.4.5 (RFC 3463 section 3.5; Gmail's daily
+// quota), X.7.28 (too many mails), 5.1.90 (Outlook's daily limit), or words
+// of a sending limit; not X.2.2, a recipient's full mailbox.
+var quotaReply = regexp.MustCompile(`(?i)\b(421[ -]"?4\.7\.0|[45]\d\d[ -]"?([45]\.4\.5|[45]\.7\.28|5\.1\.90)\b|[45]\d\d[ -].*(sending (quota|limit)|rate limit|too many (messages|mails)))`)
+
 // Outbox is the worker that sends queued mail: one goroutine (Run) that
 // sleeps until kicked or until its timer fires, sends what is due over
 // one connection, and records each mail as sent or when to try again.
@@ -71,7 +90,10 @@ const (
 // seconds at first, then less and less often up to RetryMax, with jitter.
 // When the server answers again after it could not be reached, and when
 // Wake is called, the mails waiting after such a failure go at once,
-// rather than at their next attempt.
+// rather than at their next attempt. No mail goes while the sending quota
+// (PerHour, PerDay) is used up, for an hour after the provider answered
+// that it is (quotaReply), or for five minutes after a FixError, which is
+// logged once at ERROR.
 //
 // Delivery is at least once. A mail the server accepted is sent again if
 // Queue.MarkSent then fails (or the process dies in between); it goes out with
@@ -93,6 +115,16 @@ type Outbox struct {
 	// leaves them to their own, slower rule. It is lost on restart, which
 	// costs such a mail at most one early attempt.
 	refused map[uint64]bool
+	// sent holds when each mail of the last day was sent, oldest first.
+	sent []time.Time
+	// paused is when sending may start again after a quota answer; probe
+	// sends one mail at a time after one, until a mail goes through.
+	paused time.Time
+	probe  bool
+	// held is the end of the wait for the quota last logged, and logged
+	// the fix last logged at ERROR, so that each is logged once.
+	held   time.Time
+	logged string
 }
 
 // NewOutbox returns an Outbox sending the mail of q through s.
@@ -157,7 +189,15 @@ func (o *Outbox) Run(ctx context.Context) error {
 // flush sends one batch of due mail and returns how long to sleep.
 func (o *Outbox) flush(ctx context.Context) time.Duration {
 	now := o.cfg.Now()
-	pending, full, err := o.due(now, o.wake.Swap(false))
+	room, until := o.room(now)
+	if room == 0 {
+		return o.hold(now, until)
+	}
+	batch := o.cfg.Batch
+	if o.probe {
+		batch = 1
+	}
+	pending, full, err := o.due(now, o.wake.Swap(false), min(batch, room))
 	if err != nil {
 		o.log.Error("outbox: reading the queue", "err", err)
 		return refusedRetryMin
@@ -181,7 +221,8 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	for i, q := range pending {
 		switch {
 		case errs[i] == nil:
-			sent = true
+			sent, o.probe, o.logged = true, false, ""
+			o.sent = append(o.sent, now)
 		case ctx.Err() != nil && errors.Is(errs[i], ctx.Err()):
 			// Not tried because ctx ended: no failed attempt.
 		default:
@@ -202,24 +243,70 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	return wait
 }
 
-// due returns the mails to try now: those due at now and, with wake, those
-// waiting after a temporary failure. full reports that the queue may hold
-// more than one batch.
-func (o *Outbox) due(now time.Time, wake bool) (ms []Queued, full bool, err error) {
+// room returns how many mails may go at now under PerHour, PerDay and a
+// pause (a quota answer, a FixError) and, when none may, when one may.
+func (o *Outbox) room(now time.Time) (int, time.Time) {
+	if now.Before(o.paused) {
+		return 0, o.paused
+	}
+	for len(o.sent) > 0 && !o.sent[0].After(now.Add(-24*time.Hour)) {
+		o.sent = o.sent[1:]
+	}
+	n, next := math.MaxInt, time.Time{}
+	for _, c := range []struct {
+		max    int
+		window time.Duration
+	}{{o.cfg.PerHour, time.Hour}, {o.cfg.PerDay, 24 * time.Hour}} {
+		if c.max <= 0 {
+			continue
+		}
+		in := 0
+		for _, t := range o.sent {
+			if t.After(now.Add(-c.window)) {
+				in++
+			}
+		}
+		n = min(n, max(c.max-in, 0))
+		if in >= c.max {
+			if t := o.sent[len(o.sent)-c.max].Add(c.window); t.After(next) {
+				next = t
+			}
+		}
+	}
+	return n, next
+}
+
+// hold returns the wait until sending may start again at until, having
+// logged once, when mail is due, that it waits for the quota.
+func (o *Outbox) hold(now, until time.Time) time.Duration {
+	if !until.Equal(o.held) {
+		if ms, err := o.q.Pending(now, 1); err == nil && len(ms) > 0 {
+			o.held = until
+			o.log.Info("outbox: the sending quota is used up; mail waits, in order", "until", until.Format(time.DateTime),
+				"per_hour", o.cfg.PerHour, "per_day", o.cfg.PerDay)
+		}
+	}
+	return until.Sub(now)
+}
+
+// due returns up to batch mails to try now: those due at now and, with
+// wake, those waiting after a temporary failure. full reports that the
+// queue may hold more.
+func (o *Outbox) due(now time.Time, wake bool, batch int) (ms []Queued, full bool, err error) {
 	if !wake {
-		ms, err = o.q.Pending(now, o.cfg.Batch)
-		return ms, len(ms) == o.cfg.Batch, err
+		ms, err = o.q.Pending(now, batch)
+		return ms, len(ms) == batch, err
 	}
 	// A mail that failed for a reason that may pass is due again within
 	// RetryMax. One refused for good is left out even when due: the next
 	// look at the queue, within Interval, takes it.
-	all, err := o.q.Pending(now.Add(o.cfg.RetryMax), o.cfg.Batch)
+	all, err := o.q.Pending(now.Add(o.cfg.RetryMax), batch)
 	for _, q := range all {
 		if q.Attempts == 0 || !o.refused[q.ID] {
 			ms = append(ms, q)
 		}
 	}
-	return ms, len(all) == o.cfg.Batch, err
+	return ms, len(all) == batch, err
 }
 
 // recordSent records the mails the server accepted as sent, in one write,
@@ -253,20 +340,52 @@ func (o *Outbox) recordSent(pending []Queued, errs []error) bool {
 // again, and returns the wait until then.
 func (o *Outbox) retry(q Queued, cause error, now time.Time) time.Duration {
 	var delay time.Duration
-	if temporary(cause) {
+	level, msg := slog.LevelWarn, "outbox: sending failed, will retry"
+	var fe *FixError
+	switch {
+	case quotaReply.MatchString(cause.Error()):
+		// The whole account is over its quota, not this mail: nothing goes
+		// before the next window.
+		delete(o.refused, q.ID)
+		delay, msg, o.probe = quotaWait, "outbox: the provider says the sending quota is used up; no mail goes before the next window", true
+		if !o.pause(now, delay) {
+			level = slog.LevelDebug
+		}
+	case errors.As(needsFix("smtp", o.s.cfg.Username, cause), &fe):
+		// No mail can go until the operator acts: none tries soon.
+		o.refused[q.ID] = true
+		o.pause(now, fixWait)
+		delay, level, msg = fixWait, slog.LevelDebug, "outbox: still failing"
+		if fe.Fix != o.logged {
+			level, msg, o.logged = slog.LevelError, "smtp: "+fe.Fix, fe.Fix
+		}
+	case temporary(cause):
 		delete(o.refused, q.ID)
 		delay = retryWait(q.Attempts, o.cfg.RetryMin, o.cfg.RetryMax)
-	} else {
+	default:
 		o.refused[q.ID] = true
 		delay = backoff(q.Attempts, refusedRetryMin, refusedRetryMax)
 	}
-	o.log.Warn("outbox: sending failed, will retry", "id", q.ID, "message_id", q.Mail.MessageID,
-		"attempt", q.Attempts+1, "in", delay.Round(time.Millisecond), "temporary", temporary(cause), "err", cause)
+	if o.paused.After(now) {
+		delay = max(delay, o.paused.Sub(now)) // the pause holds this mail too
+	}
+	o.log.Log(context.Background(), level, msg, "id", q.ID, "message_id", q.Mail.MessageID,
+		"attempt", q.Attempts+1, "in", delay.Round(time.Millisecond), "temporary", fe == nil && temporary(cause), "err", cause)
 	if err := o.q.Retry(q.ID, cause, now.Add(delay)); err != nil {
 		o.log.Error("outbox: recording a failed attempt", "id", q.ID, "err", err)
 		return refusedRetryMin
 	}
 	return delay
+}
+
+// pause stops all sending for d from now, unless it is stopped already,
+// and reports whether it was not.
+func (o *Outbox) pause(now time.Time, d time.Duration) bool {
+	if now.Before(o.paused) {
+		return false
+	}
+	o.paused, o.held = now.Add(d), now.Add(d)
+	return true
 }
 
 // retryWait is the wait after n failed attempts (0 for the first retry)

@@ -1,14 +1,19 @@
 package main
 
 import (
-	"bytes"
+	"cmp"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -43,7 +48,7 @@ file itself. examples/attu-serve.yaml is a commented example.
 
 Examples:
   ATTU_IMAP_PASSWORD=... ATTU_SMTP_PASSWORD=... attu serve -config attu.yaml
-  attu serve -config attu.yaml -check      # read the file and stop
+  attu serve -config attu.yaml -check      # check the file, log in to both servers, stop
 
 Flags:
 `
@@ -52,8 +57,8 @@ Flags:
 type serveFile struct {
 	Address  string     `yaml:"address"`
 	Database string     `yaml:"database"`
-	IMAP     serverFile `yaml:"imap"`
-	SMTP     serverFile `yaml:"smtp"`
+	IMAP     imapFile   `yaml:"imap"`
+	SMTP     smtpFile   `yaml:"smtp"`
 	Limits   limitsFile `yaml:"limits"`
 	Auth     authFile   `yaml:"authentication"`
 	Tick     string     `yaml:"tick"`
@@ -65,20 +70,31 @@ type serverFile struct {
 	Host         string `yaml:"host"`
 	Port         int    `yaml:"port"`
 	Security     string `yaml:"security"`
+	TLSCA        string `yaml:"tls_ca"`
 	User         string `yaml:"user"`
 	PasswordEnv  string `yaml:"password_env"`
 	PasswordFile string `yaml:"password_file"`
 	Timeout      string `yaml:"timeout"`
-	// IMAP only.
+}
+
+// imapFile is the IMAP server and the mailbox watched.
+type imapFile struct {
+	serverFile   `yaml:",inline"`
 	Mailbox      string `yaml:"mailbox"`
 	Processed    string `yaml:"processed"`
 	Failed       string `yaml:"failed"`
 	PollInterval string `yaml:"poll_interval"`
 	NoIdle       bool   `yaml:"no_idle"`
-	// SMTP only: the waits before trying again a mail the server could
-	// not take for now (mail.OutboxConfig).
-	RetryMin string `yaml:"retry_min"`
-	RetryMax string `yaml:"retry_max"`
+}
+
+// smtpFile is the SMTP server, the waits before trying again a mail it
+// could not take for now, and the sending quota (mail.OutboxConfig).
+type smtpFile struct {
+	serverFile `yaml:",inline"`
+	RetryMin   string `yaml:"retry_min"`
+	RetryMax   string `yaml:"retry_max"`
+	PerHour    int    `yaml:"per_hour"`
+	PerDay     int    `yaml:"per_day"`
 }
 
 // authFile says how the author of a mail is authenticated.
@@ -98,46 +114,122 @@ type limitsFile struct {
 	AnswerEvery     string `yaml:"answer_every"`
 }
 
-// loadServeConfig reads and checks a configuration file: unknown keys,
-// missing values and unreadable passwords are errors naming the key.
+// checkKeys checks n against the configuration type t and says each
+// mistake in the file's words, never Go's: its line and key and, for a
+// key that does not exist, the keys that do; it notes each key's line.
+func checkKeys(n *yaml.Node, t reflect.Type, key string, lines map[string]int) []error {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	var errs []error
+	switch t.Kind() {
+	case reflect.Struct:
+		fields, names := yamlKeys(t)
+		if n.Kind != yaml.MappingNode {
+			return []error{fmt.Errorf("line %d: %s: want keys here: %s", n.Line, cmp.Or(key, "the file"), strings.Join(names, ", "))}
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, sub := n.Content[i], strings.TrimPrefix(key+"."+n.Content[i].Value, ".")
+			if ft, ok := fields[k.Value]; ok {
+				lines[sub] = k.Line
+				errs = append(errs, checkKeys(n.Content[i+1], ft, sub, lines)...)
+			} else {
+				errs = append(errs, fmt.Errorf("line %d: %s is not a key; the keys of %s are %s", k.Line, sub, cmp.Or(key, "the file"), strings.Join(names, ", ")))
+			}
+		}
+	default:
+		if n.Decode(reflect.New(t).Interface()) != nil {
+			want := map[reflect.Kind]string{reflect.Bool: "true or false", reflect.String: "one value", reflect.Slice: "a list, like [a, b]"}[t.Kind()]
+			got := strconv.Quote(n.Value)
+			if n.Kind != yaml.ScalarNode {
+				got = "a list or keys"
+			}
+			errs = append(errs, fmt.Errorf("line %d: %s: want %s, not %s", n.Line, key, cmp.Or(want, "a whole number"), got))
+		}
+	}
+	return errs
+}
+
+// yamlKeys returns the keys of a configuration struct, by their YAML tags
+// (inline structs' too), and their names in order.
+func yamlKeys(t reflect.Type) (map[string]reflect.Type, []string) {
+	fields, names := map[string]reflect.Type{}, []string(nil)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opt, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if opt != "inline" {
+			fields[name], names = f.Type, append(names, name)
+			continue
+		}
+		inner, innerNames := yamlKeys(f.Type)
+		maps.Copy(fields, inner)
+		names = append(names, innerNames...)
+	}
+	return fields, names
+}
+
+// loadServeConfig reads and checks a configuration file: each unknown key,
+// missing value and unreadable password is an error naming the key and
+// its line.
 func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Level, error) {
 	var f serveFile
 	var cfg daemon.Config
 	var level slog.Level
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
-		if errors.Is(err, io.EOF) {
-			err = errors.New("the file is empty")
-		}
-		return cfg, "", 0, level, err
+	var root yaml.Node
+	lines := map[string]int{}
+	err := yaml.Unmarshal(data, &root)
+	if err == nil && len(root.Content) == 0 {
+		err = errors.New("the file is empty")
+	}
+	if err == nil {
+		err = errors.Join(checkKeys(root.Content[0], reflect.TypeFor[serveFile](), "", lines)...)
+	}
+	if err == nil {
+		err = root.Decode(&f)
+	}
+	if err != nil { // yaml's own errors (syntax, a key given twice) name the line
+		return cfg, "", 0, level, errors.New(strings.NewReplacer("yaml: unmarshal errors:\n  ", "", "yaml: ", "").Replace(err.Error()))
 	}
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	bad := func(key, format string, args ...any) {
+		at := key + ": "
+		if line := cmp.Or(lines[key], lines[strings.Split(key, ".")[0]]); line > 0 {
+			at = fmt.Sprintf("line %d: %s", line, at)
+		}
+		errs = append(errs, errors.New(at+fmt.Sprintf(format, args...)))
+	}
 	dur := func(key, v string, def time.Duration) time.Duration {
 		if v == "" {
 			return def
 		}
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			bad("%s: %q is not a duration like 30s or 5m", key, v)
+			bad(key, "%q is not a duration like 30s or 5m", v)
 		}
 		return d
 	}
 	if !strings.Contains(f.Address, "@") || strings.Contains(f.Address, "+") {
-		bad("address: want the mailbox's plain address, like attu@example.org (games use attu+GAME@example.org)")
+		bad("address", "want the mailbox's plain address, like attu@example.org (games use attu+GAME@example.org)")
 	}
 	cfg.Address = f.Address
 	if f.Database == "" {
-		bad("database: name the game database file")
+		bad("database", "name the game database file")
 	}
-	server := func(key string, s serverFile, defPort int) (addr string, sec mail.Security, user, pass string, timeout time.Duration) {
+	server := func(key string, s serverFile, defPort int) (addr string, sec mail.Security, tc *tls.Config, user, pass string, timeout time.Duration) {
 		if s.Host == "" {
-			bad("%s.host: name the server", key)
+			bad(key+".host", "name the server")
 		}
 		var err error
 		if sec, err = mail.ParseSecurity(s.Security); err != nil {
-			bad("%s.security: %v", key, err)
+			bad(key+".security", "%v", err)
+		}
+		if s.TLSCA != "" {
+			pem, err := os.ReadFile(s.TLSCA)
+			pool := x509.NewCertPool()
+			if err != nil || !pool.AppendCertsFromPEM(pem) {
+				bad(key+".tls_ca", "%s: want a readable file of PEM certificates (%v)", s.TLSCA, cmp.Or(err, errors.New("none in it")))
+			}
+			tc = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 		}
 		port := s.Port
 		if port == 0 {
@@ -150,65 +242,63 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 		user = s.User
 		switch {
 		case s.PasswordEnv != "" && s.PasswordFile != "":
-			bad("%s: give password_env or password_file, not both", key)
+			bad(key+".password_env", "give password_env or password_file, not both")
 		case s.PasswordEnv != "":
 			pass = os.Getenv(s.PasswordEnv)
 			if pass == "" {
-				bad("%s.password_env: the environment variable %s is empty or not set", key, s.PasswordEnv)
+				bad(key+".password_env", "the environment variable %s is empty or not set", s.PasswordEnv)
 			}
 		case s.PasswordFile != "":
 			b, err := os.ReadFile(s.PasswordFile)
 			if err != nil {
-				bad("%s.password_file: %v", key, err)
+				bad(key+".password_file", "%v", err)
 			}
 			pass = strings.TrimRight(string(b), "\r\n")
 		case user != "":
-			bad("%s: user %s needs password_env or password_file", key, user)
+			bad(key+".user", "%s needs password_env or password_file", user)
 		}
 		timeout = dur(key+".timeout", s.Timeout, time.Minute)
 		return
 	}
 	var imapUser, imapPass, smtpUser, smtpPass string
-	cfg.IMAP.Addr, cfg.IMAP.Security, imapUser, imapPass, cfg.IMAP.Timeout = server("imap", f.IMAP, 143)
+	cfg.IMAP.Addr, cfg.IMAP.Security, cfg.IMAP.TLSConfig, imapUser, imapPass, cfg.IMAP.Timeout = server("imap", f.IMAP.serverFile, 143)
 	cfg.IMAP.Username, cfg.IMAP.Password = imapUser, imapPass
 	if imapUser == "" {
-		bad("imap.user: the mailbox's login is needed")
+		bad("imap.user", "the mailbox's login is needed")
 	}
 	cfg.IMAP.Mailbox, cfg.IMAP.Processed, cfg.IMAP.Failed, cfg.IMAP.NoIdle = f.IMAP.Mailbox, f.IMAP.Processed, f.IMAP.Failed, f.IMAP.NoIdle
 	cfg.IMAP.PollInterval = dur("imap.poll_interval", f.IMAP.PollInterval, time.Minute)
-	cfg.SMTP.Addr, cfg.SMTP.Security, smtpUser, smtpPass, cfg.SMTP.Timeout = server("smtp", f.SMTP, 587)
+	cfg.SMTP.Addr, cfg.SMTP.Security, cfg.SMTP.TLSConfig, smtpUser, smtpPass, cfg.SMTP.Timeout = server("smtp", f.SMTP.serverFile, 587)
 	cfg.SMTP.Username, cfg.SMTP.Password, cfg.SMTP.From = smtpUser, smtpPass, f.Address
-	if f.SMTP.Mailbox != "" || f.SMTP.Processed != "" || f.SMTP.Failed != "" || f.SMTP.PollInterval != "" || f.SMTP.NoIdle {
-		bad("smtp: mailbox, processed, failed, poll_interval and no_idle are for imap only")
-	}
 	cfg.Auth = mail.AuthConfig{AuthServIDs: f.Auth.AuthServIDs, DKIM: f.Auth.DKIM}
 	switch f.Auth.Mode {
 	case "", "off":
 	case "required":
 		cfg.Auth.Required = true
 		if len(f.Auth.AuthServIDs) == 0 && !f.Auth.DKIM {
-			bad("authentication: mode required needs trusted_authserv_ids (your provider's) or dkim: true, or both")
+			bad("authentication.mode", "required needs trusted_authserv_ids (your provider's) or dkim: true, or both")
 		}
 	default:
-		bad("authentication.mode: %q: want off or required", f.Auth.Mode)
+		bad("authentication.mode", "%q: want off or required", f.Auth.Mode)
 	}
 	for _, id := range f.Auth.AuthServIDs {
 		if strings.TrimSpace(id) == "" || strings.ContainsAny(id, " \t;") {
-			bad("authentication.trusted_authserv_ids: %q is not a host name like mx.example.org", id)
+			bad("authentication.trusted_authserv_ids", "%q is not a host name like mx.example.org", id)
 		}
-	}
-	if f.IMAP.RetryMin != "" || f.IMAP.RetryMax != "" {
-		bad("imap: retry_min and retry_max are for smtp only")
 	}
 	// Zero leaves mail.OutboxConfig's defaults.
 	cfg.Outbox.RetryMin = dur("smtp.retry_min", f.SMTP.RetryMin, 0)
 	cfg.Outbox.RetryMax = dur("smtp.retry_max", f.SMTP.RetryMax, 0)
 	if lo, hi := cfg.Outbox.RetryMin, cfg.Outbox.RetryMax; lo > 0 && hi > 0 && lo > hi {
-		bad("smtp.retry_min: %v is longer than smtp.retry_max %v", lo, hi)
+		bad("smtp.retry_min", "%v is longer than smtp.retry_max %v", lo, hi)
+	}
+	cfg.Outbox.PerHour, cfg.Outbox.PerDay = f.SMTP.PerHour, f.SMTP.PerDay
+	if f.SMTP.PerHour < 0 || f.SMTP.PerDay < 0 {
+		bad("smtp.per_hour", "per_hour and per_day cannot be negative (0: no cap)")
 	}
 	cfg.Limits = mail.DefaultLimits()
 	if l := f.Limits; l.MaxMessageBytes < 0 || l.MaxParts < 0 || l.MaxDepth < 0 || l.MaxOrdersBytes < 0 || l.AnswersPerHour < 0 {
-		bad("limits: no limit may be negative")
+		bad("limits", "no limit may be negative")
 	}
 	if f.Limits.MaxMessageBytes > 0 {
 		cfg.Limits.MaxBytes = f.Limits.MaxMessageBytes
@@ -227,7 +317,7 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 	cfg.Tick = dur("tick", f.Tick, time.Minute)
 	if f.LogLevel != "" {
 		if err := level.UnmarshalText([]byte(f.LogLevel)); err != nil {
-			bad("log_level: %q: want debug, info, warn or error", f.LogLevel)
+			bad("log_level", "%q: want debug, info, warn or error", f.LogLevel)
 		}
 	}
 	return cfg, f.Database, answerEvery, level, errors.Join(errs...)
@@ -236,7 +326,7 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	config := fs.String("config", "", "the configuration file (YAML)")
-	check := fs.Bool("check", false, "read and check the configuration, then stop")
+	check := fs.Bool("check", false, "check the configuration, log in to both servers, then stop")
 	argv, code, ok := parseFlags(fs, serveUsage, args, stdout, stderr)
 	if !ok {
 		return code
@@ -256,9 +346,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *check {
-		fmt.Fprintf(stdout, "%s: OK: %s through IMAP %s (%s) and SMTP %s (%s), database %s\n",
-			*config, cfg.Address, cfg.IMAP.Addr, cfg.IMAP.Security, cfg.SMTP.Addr, cfg.SMTP.Security, dbPath)
-		return 0
+		fmt.Fprintf(stdout, "%s: the file is good: %s, database %s\n", *config, cfg.Address, dbPath)
+		return checkServers(cfg, stdout, stderr)
 	}
 	lg := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	cfg.Logger = lg
@@ -284,4 +373,30 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkServers logs in to both servers as the daemon would and reports
+// each; it returns the exit status, 1 when either failed.
+func checkServers(cfg daemon.Config, stdout, stderr io.Writer) int {
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.IMAP.Timeout+cfg.SMTP.Timeout)
+	defer cancel()
+	code := 0
+	report := func(server, addr string, sec mail.Security, user string, err error) {
+		login := "login as " + user
+		if user == "" {
+			login = "connection (no login)"
+		}
+		if fe := (*mail.FixError)(nil); errors.As(err, &fe) {
+			err = fmt.Errorf("%v\n  to fix: %s", fe.Err, fe.Fix)
+		}
+		if err == nil {
+			fmt.Fprintf(stdout, "%s %s (%s): %s: OK\n", server, addr, sec, login)
+			return
+		}
+		code = 1
+		fmt.Fprintf(stderr, "%s %s (%s): %s failed: %v\n", server, addr, sec, login, err)
+	}
+	report("IMAP", cfg.IMAP.Addr, cfg.IMAP.Security, cfg.IMAP.Username, mail.CheckIMAP(ctx, cfg.IMAP))
+	report("SMTP", cfg.SMTP.Addr, cfg.SMTP.Security, cfg.SMTP.Username, mail.CheckSMTP(ctx, cfg.SMTP))
+	return code
 }
