@@ -150,9 +150,12 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		m, ok := s.toSide(g, q.side, q.kind, subject, before+notices+a.Text)
 		m.Attachments = reportAttachments(a, q.side, g.Current, len(evs) > 0)
 		if name, page, ok := r.OrderSheet(s.gameAddress(g)); ok {
-			// The order sheet, after the order template: its choices on a
-			// map, in a page that writes the file.
+			// The side awaited gets the order sheet after the order
+			// template, in place of the picture: the same map, hex ids
+			// and all, with the template's choices on it, and a mail no
+			// heavier.
 			m.Attachments = slices.Insert(m.Attachments, 1, store.Attachment{Name: name, Type: "text/html", Data: page})
+			m.Attachments = slices.DeleteFunc(m.Attachments, func(a store.Attachment) bool { return a.Name == "map.png" })
 		}
 		out[i].mail, out[i].ok = m, ok
 	}
