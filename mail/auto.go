@@ -47,15 +47,10 @@ func IsAutomatic(m *Message, own string) (bool, string) {
 	return false, ""
 }
 
+// isOwn tells whether a is the mailbox own or a plus-address of it.
 func isOwn(a, own string) bool {
-	if own == "" {
-		return false
-	}
-	if SameAddress(a, own) {
-		return true
-	}
-	_, ok := GameFromAddress(a, own)
-	return ok
+	_, game := GameFromAddress(a, own)
+	return SameAddress(a, own) || game
 }
 
 // robotAddress tells whether a local part names a program: the mail

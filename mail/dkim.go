@@ -30,9 +30,7 @@ func VerifyDKIM(raw []byte, from string, o *DKIMOptions) error {
 	if o != nil {
 		opts = *o
 	}
-	if opts.MaxSignatures <= 0 {
-		opts.MaxSignatures = 5
-	}
+	opts.MaxSignatures = positive(opts.MaxSignatures, 5)
 	_, domain, ok := splitAddress(from)
 	if !ok {
 		return fmt.Errorf("%w: no author address", ErrDKIMNone)

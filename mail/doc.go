@@ -46,11 +46,6 @@ and commits its effects; only then is the mail marked on the server.
 	})
 	go in.Run(ctx, savedPosition)
 
-The game service's message (store/referee.Message) takes From, To (here
-To, Cc and DeliveredTo together), Subject, MessageID, InReplyTo, Orders
-(nil when empty), Text, Automatic from IsAutomatic, and Unauthenticated
-from Authenticate's Verdict.Why.
-
 Outgoing mail waits in the store; the outbox worker, one goroutine, sends
 it once the transaction that queued it has committed.
 

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -116,22 +117,21 @@ func DefaultLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.MaxBytes <= 0 {
-		l.MaxBytes = d.MaxBytes
-	}
-	if l.MaxParts <= 0 {
-		l.MaxParts = d.MaxParts
-	}
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = d.MaxDepth
-	}
-	if l.MaxHeaderBytes <= 0 {
-		l.MaxHeaderBytes = d.MaxHeaderBytes
-	}
-	if l.MaxOrdersBytes <= 0 {
-		l.MaxOrdersBytes = d.MaxOrdersBytes
-	}
+	l.MaxBytes = positive(l.MaxBytes, d.MaxBytes)
+	l.MaxParts = positive(l.MaxParts, d.MaxParts)
+	l.MaxDepth = positive(l.MaxDepth, d.MaxDepth)
+	l.MaxHeaderBytes = positive(l.MaxHeaderBytes, d.MaxHeaderBytes)
+	l.MaxOrdersBytes = positive(l.MaxOrdersBytes, d.MaxOrdersBytes)
 	return l
+}
+
+// positive is v when it is above zero, else def: a setting left at zero
+// (or set below it) takes its default.
+func positive[T int | int64 | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // DefaultCommands are the command words of the game service, players'
@@ -188,9 +188,6 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 	if limitErr != nil {
 		// Only the header is read, for the reply: the body is what is
 		// too large or cannot be trusted to be where it seems.
-		if hlen > len(data) {
-			hlen = len(data)
-		}
 		data = data[:hlen]
 	}
 
@@ -258,47 +255,23 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 // author is never answered. data itself is returned when it needs no
 // change.
 func NormalizeLineEnds(data []byte) []byte {
-	clean := true
-	for i, c := range data {
-		if c == '\r' && (i+1 == len(data) || data[i+1] != '\n') || c == '\n' && (i == 0 || data[i-1] != '\r') {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	cr, lf, crlf := []byte("\r"), []byte("\n"), []byte("\r\n")
+	n := bytes.Count(data, crlf)
+	if n == bytes.Count(data, cr) && n == bytes.Count(data, lf) {
 		return data
 	}
-	out := make([]byte, 0, len(data)+len(data)/16)
-	for i := 0; i < len(data); i++ {
-		switch c := data[i]; {
-		case c == '\r' && i+1 < len(data) && data[i+1] == '\n':
-			out = append(out, '\r', '\n')
-			i++
-		case c == '\r' || c == '\n':
-			out = append(out, '\r', '\n')
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
+	return bytes.ReplaceAll(bytes.ReplaceAll(bytes.ReplaceAll(data, crlf, lf), cr, lf), lf, crlf)
 }
 
-// headerLength returns the length of the header block of a raw mail, the
-// blank line that ends it included; the whole length when there is none.
+// headerLength returns the length of the header block of a raw mail
+// whose lines end in CRLF, the blank line that ends it included; the
+// whole length when there is none.
 func headerLength(data []byte) int {
 	if bytes.HasPrefix(data, []byte("\r\n")) {
 		return 2
 	}
-	if bytes.HasPrefix(data, []byte("\n")) {
-		return 1
-	}
-	i := bytes.Index(data, []byte("\n\r\n"))
-	j := bytes.Index(data, []byte("\n\n"))
-	switch {
-	case i >= 0 && (j < 0 || i < j):
+	if i := bytes.Index(data, []byte("\n\r\n")); i >= 0 {
 		return i + 3
-	case j >= 0:
-		return j + 2
 	}
 	return len(data)
 }
@@ -361,44 +334,14 @@ func readHeader(m *Message, h mmail.Header) {
 // display name. A header that does not parse as RFC 5322 still gives the
 // part that looks like an address, because a reply is better than none.
 func firstAddress(h mmail.Header, key string) (addr, name string) {
-	if l, err := h.AddressList(key); err == nil {
-		if len(l) > 0 {
-			return validText(l[0].Address), validText(l[0].Name)
-		}
-		return "", ""
+	l, err := h.AddressList(key)
+	if err == nil && len(l) > 0 {
+		return validText(l[0].Address), validText(l[0].Name)
 	}
-	// A field of several bracketed addresses and other words (bare CRs
-	// an MTA turned into spaces make the whole header one From line):
-	// the first is the author's, if anyone's.
-	if b := bracketed(h.Get(key)); len(b) > 0 {
-		return b[0], ""
-	}
-	for _, v := range strings.Split(h.Get(key), ",") {
-		if a := looseAddress(v); a != "" {
-			return a, ""
-		}
+	if a := looseAddresses(h.Get(key), true); err != nil && len(a) > 0 {
+		return a[0], ""
 	}
 	return "", ""
-}
-
-// bracketed returns the addresses written in angle brackets in v, in
-// order.
-func bracketed(v string) []string {
-	var out []string
-	for {
-		i := strings.IndexByte(v, '<')
-		if i < 0 {
-			return out
-		}
-		j := strings.IndexByte(v[i:], '>')
-		if j < 0 {
-			return out
-		}
-		if a := looseAddress(v[i : i+j+1]); a != "" {
-			out = append(out, a)
-		}
-		v = v[i+j+1:]
-	}
 }
 
 // countMailboxes counts the fields named key and the mailboxes they name
@@ -409,31 +352,48 @@ func countMailboxes(h mmail.Header, key string) (fields, mailboxes int) {
 	for _, v := range vs {
 		if l, err := mmail.ParseAddressList(v); err == nil {
 			mailboxes += len(l)
-			continue
-		}
-		if b := bracketed(v); len(b) > 0 {
-			mailboxes += len(b)
-			continue
-		}
-		for _, a := range strings.Split(v, ",") {
-			if looseAddress(a) != "" {
-				mailboxes++
-			}
+		} else {
+			mailboxes += len(looseAddresses(v, true))
 		}
 	}
 	return len(vs), mailboxes
 }
 
 func addresses(h mmail.Header, key string) []string {
+	l, err := h.AddressList(key)
+	if err != nil {
+		return looseAddresses(h.Get(key), false)
+	}
 	var out []string
-	if l, err := h.AddressList(key); err == nil {
-		for _, a := range l {
-			out = append(out, validText(a.Address))
+	for _, a := range l {
+		out = append(out, validText(a.Address))
+	}
+	return out
+}
+
+// looseAddresses finds the addresses in a field that does not parse:
+// with brackets, those written in angle brackets when there are any (bare
+// CRs an MTA turned into spaces make a whole header one From line, whose
+// first bracketed address is the author's, if anyone's); else what looks
+// like an address between commas.
+func looseAddresses(v string, brackets bool) []string {
+	var out []string
+	for rest := v; brackets; {
+		i := strings.IndexByte(rest, '<')
+		j := strings.IndexByte(rest[max(i, 0):], '>')
+		if i < 0 || j < 0 {
+			break
 		}
+		if a := looseAddress(rest[i : i+j+1]); a != "" {
+			out = append(out, a)
+		}
+		rest = rest[i+j+1:]
+	}
+	if len(out) > 0 {
 		return out
 	}
-	for _, v := range strings.Split(h.Get(key), ",") {
-		if a := looseAddress(v); a != "" {
+	for _, a := range strings.Split(v, ",") {
+		if a = looseAddress(a); a != "" {
 			out = append(out, a)
 		}
 	}
@@ -573,15 +533,10 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 		return nil
 	}
 	disp, dparams, _ := p.Header.ContentDisposition()
-	name := dparams["filename"]
-	if name == "" {
-		name = params["name"]
-	}
-	name = validText(name)
+	name := validText(cmp.Or(dparams["filename"], params["name"]))
 	b.mt, b.name = validText(mt), name
 	if perr != nil && message.IsUnknownEncoding(perr) {
-		b.skip(path, perr)
-		return nil
+		return b.skip(path, perr)
 	}
 	unknownCharset := perr != nil && message.IsUnknownCharset(perr)
 
@@ -591,15 +546,13 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 		if errors.Is(err, ErrOrdersTooLarge) {
 			return &LimitError{Err: ErrOrdersTooLarge, Limit: b.lim.MaxOrdersBytes}
 		} else if err != nil {
-			b.skip(path, err)
-			return nil
+			return b.skip(path, err)
 		}
 		b.orders = append(b.orders, ordersPart{name: name, text: text})
 	case mt == "text/plain" && name == "" && disp != "attachment" && b.text == nil:
 		text, err := readText(p.Body, b.lim.MaxBytes, unknownCharset)
 		if err != nil {
-			b.skip(path, err)
-			return nil
+			return b.skip(path, err)
 		}
 		if strings.EqualFold(params["format"], "flowed") {
 			text = unflow(text, strings.EqualFold(params["delsp"], "yes"))
@@ -611,13 +564,15 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 		// Not read, but named in a reply when the mail turns out to
 		// hold no orders: a zipped or encrypted file is often meant as
 		// one.
-		b.skip(path, ErrNotRead)
+		return b.skip(path, ErrNotRead)
 	}
 	return nil
 }
 
-func (b *bodyWalk) skip(path []int, err error) {
+// skip lists the part at path as skipped for err; the walk goes on.
+func (b *bodyWalk) skip(path []int, err error) error {
 	b.skipped = append(b.skipped, PartError{Part: partName(path), Type: b.mt, Name: b.name, Err: err})
+	return nil
 }
 
 // partName names a part as IMAP does (RFC 3501 section 6.4.5): "1.2" for
@@ -673,26 +628,20 @@ func readText(r io.Reader, max int64, unknownCharset bool) (string, error) {
 // space continues on the next, and a leading space was added for
 // transport.
 func unflow(s string, delsp bool) string {
-	var out []string
-	var cur strings.Builder
-	open := false
-	for _, l := range strings.Split(s, "\n") {
+	var b strings.Builder
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
 		l = strings.TrimPrefix(l, " ") // section 4.4, space-stuffing
 		soft := strings.HasSuffix(l, " ") && l != "-- "
 		if soft && delsp {
 			l = l[:len(l)-1]
 		}
-		cur.WriteString(l)
-		open = soft
-		if !soft {
-			out = append(out, cur.String())
-			cur.Reset()
+		b.WriteString(l)
+		if !soft && i < len(lines)-1 {
+			b.WriteByte('\n')
 		}
 	}
-	if open {
-		out = append(out, cur.String())
-	}
-	return strings.Join(out, "\n")
+	return b.String()
 }
 
 // cleanBody drops what a reply adds around the player's own text: quoted

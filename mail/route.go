@@ -2,6 +2,7 @@ package mail
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -73,18 +74,17 @@ func SubjectText(subject string) string {
 	s := subjectTag.ReplaceAllString(subject, " ")
 	for {
 		s = strings.TrimSpace(s)
-		cut := false
-		for _, p := range []string{"re:", "fwd:", "fw:", "aw:", "sv:", "antw:", "tr:", "wg:"} {
-			if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
-				s, cut = s[len(p):], true
-				break
-			}
-		}
-		if !cut {
+		word, rest, ok := strings.Cut(s, ":")
+		if !ok || !slices.ContainsFunc(replyPrefixes, func(p string) bool { return strings.EqualFold(p, word) }) {
 			return s
 		}
+		s = rest
 	}
 }
+
+// replyPrefixes are the words mail programs put before a subject they
+// answer or forward, in several languages.
+var replyPrefixes = []string{"re", "fwd", "fw", "aw", "sv", "antw", "tr", "wg"}
 
 // SameAddress tells whether two addresses are the same mailbox. Local
 // parts compare without regard to case as every common provider does.

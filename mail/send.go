@@ -2,12 +2,14 @@ package mail
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,9 +71,7 @@ type Sender struct {
 // the configuration asks for plaintext to a server that is not on the
 // loopback interface.
 func NewSender(cfg SMTPConfig) (*Sender, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = time.Minute
-	}
+	cfg.Timeout = positive(cfg.Timeout, time.Minute)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -98,16 +98,13 @@ func (s *Sender) Send(ctx context.Context, m *Outgoing) error {
 func (s *Sender) sendAll(ctx context.Context, ms []*Outgoing) []error {
 	errs := make([]error, len(ms))
 	msgs := make([]*gomail.Msg, len(ms))
-	n := 0
 	for i, m := range ms {
 		var err error
 		if msgs[i], err = s.build(m); err != nil {
 			errs[i] = unsendable{err}
-		} else {
-			n++
 		}
 	}
-	if n == 0 {
+	if !slices.Contains(errs, nil) {
 		return errs
 	}
 	c, err := s.client()
@@ -215,10 +212,7 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 		return nil, fmt.Errorf("mail: outgoing mail %s has no recipient", id)
 	}
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent(), gomail.WithCharset(gomail.CharsetUTF8))
-	from := m.From
-	if from == "" {
-		from = s.cfg.From
-	}
+	from := cmp.Or(m.From, s.cfg.From)
 	if err := msg.From(from); err != nil {
 		return nil, fmt.Errorf("mail: outgoing mail %s: from %q: %w", id, from, err)
 	}
@@ -243,12 +237,8 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	if inReplyTo != "" {
 		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+inReplyTo+">")
 	}
-	var refs []string
-	for _, r := range references {
-		refs = append(refs, "<"+r+">")
-	}
-	if len(refs) > 0 {
-		msg.SetGenHeader(gomail.HeaderReferences, strings.Join(refs, " "))
+	if len(references) > 0 {
+		msg.SetGenHeader(gomail.HeaderReferences, "<"+strings.Join(references, "> <")+">")
 	}
 	// RFC 3834 section 5: every mail attu sends is automatic, so that
 	// vacation responders and other robots do not answer it.
@@ -259,11 +249,8 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	msg.SetGenHeader(gomail.Header("Auto-Submitted"), auto)
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	for _, a := range m.Attachments {
-		typ := a.Type
-		if typ == "" {
-			typ = "application/octet-stream"
-		}
-		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(gomail.ContentType(typ))); err != nil {
+		typ := gomail.ContentType(cmp.Or(a.Type, "application/octet-stream"))
+		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(typ)); err != nil {
 			return nil, fmt.Errorf("mail: outgoing mail %s: attaching %s: %w", id, a.Name, err)
 		}
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"io"
 	"os"
 
 	"github.com/attu-pbem/attu/store"
@@ -11,10 +9,7 @@ import (
 )
 
 func init() {
-	register("audit", command{
-		summary: "check an exported game: the seed, every die, every order and event, the chain",
-		run:     runAudit,
-	})
+	registerFunc("audit", "check an exported game: the seed, every die, every order and event, the chain", runAudit)
 }
 
 const auditUsage = `Usage: attu audit [-q] FILE
@@ -37,39 +32,40 @@ Examples:
 Flags:
 `
 
-func runAudit(args []string, stdout, stderr io.Writer) int {
+func runAudit(s *session) error {
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
 	quiet := fs.Bool("q", false, "print only the verdict, not the dice luck")
-	argv, code, ok := parseFlags(fs, auditUsage, args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, auditUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) != 1 {
-		fmt.Fprintln(stderr, "attu audit: name one export file, e.g. attu audit g1.json")
-		return 2
+		return usageErr("name one export file, e.g. attu audit g1.json")
 	}
-	var r io.Reader = os.Stdin
-	if name := argv[0]; name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "attu audit: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		r = f
-	}
-	x, err := store.ReadExport(r)
+	x, err := readExport(argv[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "attu audit: %v\n", err)
-		return 1
+		return err
 	}
 	rep := store.Audit(x, referee.Engine())
 	if *quiet {
 		rep.Luck = nil
 	}
-	rep.WriteText(stdout)
+	rep.WriteText(s.stdout)
 	if !rep.OK() {
-		return 1
+		return errFailed
 	}
-	return 0
+	return nil
+}
+
+// readExport reads the export file name, standard input for "-".
+func readExport(name string) (*store.Export, error) {
+	if name == "-" {
+		return store.ReadExport(os.Stdin)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return store.ReadExport(f)
 }

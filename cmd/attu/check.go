@@ -13,13 +13,11 @@ import (
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/templates"
 )
 
 func init() {
-	register("check", command{
-		summary: "check an orders file: its form, and with --case or -db its legality in a position",
-		run:     runCheck,
-	})
+	registerOperator("check", "check an orders file: its form, and with --case or -db its legality in a position", runCheck)
 }
 
 const checkUsage = `Usage: attu check [--case CASE.yaml | -db FILE] ORDERS.yaml
@@ -35,7 +33,8 @@ units, weather and procedures; the case's own orders are not run), and game,
 token and turn may be left out. With -db the orders are judged against the
 game they name in that database, in the position in force, exactly as the
 server judges them when they arrive by mail (the answer the player would
-get), without applying them; the token is not checked.
+get), without applying them; the token is not checked. While attu serve
+holds the database, the daemon judges them.
 
 Exit status: 0 when the orders are good, 1 when they have mistakes, 2 when a
 file cannot be read, the case is malformed, or the orders cannot be judged.
@@ -48,78 +47,73 @@ Example:
 Flags:
 `
 
-func runCheck(args []string, stdout, stderr io.Writer) int {
+func runCheck(s *session) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	caseFile := fs.String("case", "", "judge the orders in the position of this rules case")
 	dbPath := fs.String("db", "", "judge the orders against the game they name in this database")
-	files, code, ok := parseFlags(fs, checkUsage, args, stdout, stderr)
-	if !ok {
-		return code
+	files, err := s.parse(fs, checkUsage)
+	if err != nil {
+		return err
 	}
 	if len(files) != 1 {
-		fmt.Fprintln(stderr, "attu check: give one orders file, like: attu check orders.yaml --case case.yaml (attu check -h for help)")
-		return 2
+		return usageErr("give one orders file, like: attu check orders.yaml --case case.yaml (attu check -h for help)")
 	}
 	name := files[0]
-	data, err := os.ReadFile(name)
+	data, err := s.readFile(name)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu check: cannot read the orders: %v\n", err)
-		return 2
+		return usageErr("cannot read the orders: %v", err)
 	}
-	if *dbPath != "" {
-		if *caseFile != "" {
-			fmt.Fprintln(stderr, "attu check: give --case or -db, not both")
-			return 2
+	switch {
+	case *dbPath != "" && *caseFile != "":
+		return usageErr("give --case or -db, not both")
+	case *dbPath != "":
+		if _, err := os.Stat(*dbPath); err != nil && s.host == nil {
+			return usageErr("%v; give the game database with -db FILE", err)
 		}
-		return checkStored(name, data, *dbPath, stdout, stderr)
-	}
-	if *caseFile == "" {
+		return s.withDB(*dbPath, reads, func(db *store.DB) error { return checkStored(s.stdout, name, data, db, *dbPath) })
+	case *caseFile == "":
 		f, err := orders.Parse(data, orders.Options{})
 		if err == nil {
 			err = offMap(data, adjudicator.BuiltinMap()).Err()
 		}
 		if err != nil {
-			printErrors(stdout, name, err)
-			return 1
+			printErrors(s.stdout, name, err)
+			return errFailed
 		}
-		fmt.Fprintf(stdout, "%s: well formed: %s orders for turn %d, %s. Legality not checked: give --case CASE.yaml.\n",
-			name, f.Side, f.Turn, activations(len(f.Actions)))
-		return 0
+		fmt.Fprintf(s.stdout, "%s: well formed: %s orders for turn %d, %s. Legality not checked: give --case CASE.yaml.\n",
+			name, f.Side, f.Turn, templates.Plural(len(f.Actions), "activation"))
+		return nil
 	}
-	c, code := readCase(*caseFile, stderr)
-	if c == nil {
-		return code
+	c, err := readCase(*caseFile, s.stderr)
+	if err != nil {
+		return err
 	}
 	f, err := orders.Parse(data, orders.Options{Case: true})
 	if err != nil {
-		printErrors(stdout, name, err)
-		return 1
+		printErrors(s.stdout, name, err)
+		return errFailed
 	}
 	if f.Side != adjudicator.US && f.Side != adjudicator.JP {
 		line, col := f.Field("side")
-		fmt.Fprintf(stdout, "%s:%d:%d: side: actions come from us or jp\n", name, line, col)
-		return 1
+		fmt.Fprintf(s.stdout, "%s:%d:%d: side: actions come from us or jp\n", name, line, col)
+		return errFailed
 	}
 	errs, err := c.Check(f)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu check: cannot judge the orders: %v\n", err)
-		return 2
+		return usageErr("cannot judge the orders: %v", err)
 	}
 	if len(errs) > 0 {
-		printErrors(stdout, name, errs)
-		return 1
+		printErrors(s.stdout, name, errs)
+		return errFailed
 	}
-	fmt.Fprintf(stdout, "%s: legal in the position of %s: %s orders, %s.\n", name, *caseFile, f.Side, activations(len(f.Actions)))
-	return 0
+	fmt.Fprintf(s.stdout, "%s: legal in the position of %s: %s orders, %s.\n", name, *caseFile, f.Side, templates.Plural(len(f.Actions), "activation"))
+	return nil
 }
 
-// hexKeys are the fields of an orders file whose value is a hex, and
-// hexListKeys those holding a list of hexes (orders' Hex fields).
-var (
-	hexKeys     = map[string]bool{"hex": true, "target": true, "to": true}
-	hexListKeys = map[string]bool{"path": true, "melee_order": true}
-	hexMapKeys  = map[string]bool{"retreat_at": true, "advance_at": true, "unknown_table_at": true}
-)
+// hexFields are the fields of an orders file that hold hexes: as their
+// value, as a list, or as the keys of a mapping (orders' Hex fields).
+var hexFields = map[string]bool{"hex": true, "target": true, "to": true, "path": true, "melee_order": true,
+	"retreat_at": true, "advance_at": true, "unknown_table_at": true}
 
 // offMap lists the hexes of a well-formed orders file that lie off map m:
 // orders.Parse knows a hex's form, not the island, and a file naming 9999
@@ -150,16 +144,12 @@ func offMap(data []byte, m *adjudicator.Map) orders.Errors {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i].Value, n.Content[i+1]
-				switch {
-				case hexKeys[k]:
+				if hexFields[k] {
 					check(v)
-				case hexListKeys[k] && v.Kind == yaml.SequenceNode:
-					for _, c := range v.Content {
-						check(c)
-					}
-				case hexMapKeys[k] && v.Kind == yaml.MappingNode:
-					for j := 0; j < len(v.Content); j += 2 {
-						check(v.Content[j])
+					for j, c := range v.Content {
+						if v.Kind == yaml.SequenceNode || j%2 == 0 {
+							check(c)
+						}
 					}
 				}
 				walk(v)
@@ -170,51 +160,27 @@ func offMap(data []byte, m *adjudicator.Map) orders.Errors {
 	return found
 }
 
-func activations(n int) string {
-	if n == 1 {
-		return "1 activation"
-	}
-	return fmt.Sprintf("%d activations", n)
-}
-
-// checkStored judges orders against the stored game they name.
-func checkStored(name string, data []byte, dbPath string, stdout, stderr io.Writer) int {
-	if _, err := os.Stat(dbPath); err != nil {
-		fmt.Fprintf(stderr, "attu check: %v; give the game database with -db FILE\n", err)
-		return 2
-	}
-	// Judging changes nothing: the file is opened read-only, so a check
-	// never creates or migrates a database.
-	db, err := store.Open(dbPath, &store.Options{ReadOnly: true, Timeout: otherCommandWait})
-	if errors.Is(err, store.ErrLocked) {
-		fmt.Fprintf(stderr, "attu check: %s is held by another process (attu serve?); check against a copy of it, or with the daemon stopped\n", dbPath)
-		return 2
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "attu check: %v\n", err)
-		return 2
-	}
-	defer db.Close()
+// checkStored judges orders against the stored game they name, in db
+// (read only: judging changes nothing), the daemon's when it runs.
+func checkStored(out io.Writer, name string, data []byte, db *store.DB, dbPath string) error {
 	game, problems, err := referee.New(db, referee.Config{}).Check(data)
 	if errors.Is(err, store.ErrNoGame) {
 		ids, _ := db.Games()
-		fmt.Fprintf(stderr, "attu check: the orders name game %q, which is not in %s (games: %v)\n", game, dbPath, ids)
-		return 2
+		return usageErr("the orders name game %q, which is not in %s (games: %v)", game, dbPath, ids)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "attu check: cannot judge the orders: %v\n", err)
-		return 2
+		return usageErr("cannot judge the orders: %v", err)
+	}
+	for _, p := range problems {
+		if p.Line == 0 {
+			fmt.Fprintf(out, "%s: %s\n", name, p.Msg)
+		} else {
+			fmt.Fprintf(out, "%s:%d:%d: %s\n", name, p.Line, p.Col, p.Msg)
+		}
 	}
 	if len(problems) > 0 {
-		for _, p := range problems {
-			if p.Line == 0 {
-				fmt.Fprintf(stdout, "%s: %s\n", name, p.Msg)
-			} else {
-				fmt.Fprintf(stdout, "%s:%d:%d: %s\n", name, p.Line, p.Col, p.Msg)
-			}
-		}
-		return 1
+		return errFailed
 	}
-	fmt.Fprintf(stdout, "%s: legal in game %s as it stands: the server would apply these orders.\n", name, game)
-	return 0
+	fmt.Fprintf(out, "%s: legal in game %s as it stands: the server would apply these orders.\n", name, game)
+	return nil
 }

@@ -1,18 +1,14 @@
 package main
 
 // The operator's commands (status, show, export, umpire, new) work whether
-// or not the mail daemon runs. While attu serve holds the database, it
-// runs them inside its own process, through the same code, on its own
-// database and game service (see package daemon), listening on a Unix
-// socket beside the database (FILE.sock).
-//
-// A command first opens the file itself, for a short while; when the file
-// is held, it hands its arguments to the daemon on the socket and prints
-// what the daemon's run of it printed, once it checked that the socket's
-// other end runs as its own user or root. Files the command writes (attu
-// export's JSON, attu show's picture) come back in the answer and are
-// written by the command, where its user asked, with its user's rights:
-// only the files it named before asking, with the modes it chose.
+// or not the mail daemon runs. A command first opens the database itself,
+// for a short while; while attu serve holds it, the command hands its
+// arguments to the daemon on its socket (package daemon, control.go), once
+// it checked that the other end runs as its own user or root, and prints
+// what the daemon's run of it printed. Files it writes (attu export's
+// JSON, attu show's picture) come back in the answer and are written here,
+// with its user's rights: only those it named before asking, with the
+// modes it chose.
 
 import (
 	"bufio"
@@ -24,6 +20,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
@@ -44,10 +41,9 @@ var otherCommandWait = 5 * time.Second
 // controlSocket is the path of the daemon's socket for database dbPath.
 func controlSocket(dbPath string) string { return dbPath + ".sock" }
 
-// session is one run of an operator command: its name and arguments,
-// where it prints, and, when it runs inside the daemon, the daemon's
-// database and service (host); on the command line host is nil and the
-// command opens the file itself.
+// session is one run of a command: its name and arguments, where it
+// prints, and, when an operator command runs inside the daemon, the
+// daemon's database and service (host); on the command line host is nil.
 type session struct {
 	name           string
 	args           []string
@@ -60,6 +56,28 @@ type session struct {
 	// on the command line before it asks the daemon (expect): the only
 	// ones the command line writes from the daemon's answer.
 	outputs map[string]os.FileMode
+	// inputs are the files the command read (readFile): on the command
+	// line, sent along when the daemon runs the command; inside it, what
+	// was sent.
+	inputs []daemon.File
+}
+
+// readFile reads a file the command was given: from disk on the command
+// line, from what the command line sent inside the daemon.
+func (s *session) readFile(name string) ([]byte, error) {
+	if s.host != nil {
+		for _, f := range s.inputs {
+			if f.Name == name {
+				return f.Data, nil
+			}
+		}
+		return nil, fmt.Errorf("%s was not sent to the daemon", name)
+	}
+	data, err := os.ReadFile(name)
+	if err == nil {
+		s.inputs = append(s.inputs, daemon.File{Name: name, Data: data})
+	}
+	return data, err
 }
 
 // expect declares a file the command will write, with its mode.
@@ -71,20 +89,13 @@ func (s *session) expect(name string, perm os.FileMode) {
 }
 
 // operators are the commands the daemon runs for the command line.
-var operators = map[string]func(s *session) int{}
+var operators = map[string]func(s *session) error{}
 
 // registerOperator registers an operator command, for the command line
 // and for the daemon's socket.
-func registerOperator(name, summary string, f func(s *session) int) {
+func registerOperator(name, summary string, f func(s *session) error) {
 	operators[name] = f
-	register(name, command{summary: summary, run: func(args []string, stdout, stderr io.Writer) int {
-		return f(&session{name: name, args: args, stdout: stdout, stderr: stderr})
-	}})
-}
-
-// errorf prints one line for the operator: "attu NAME: ..." on stderr.
-func (s *session) errorf(format string, args ...any) {
-	fmt.Fprintf(s.stderr, "attu %s: %s\n", s.name, fmt.Sprintf(format, args...))
+	registerFunc(name, summary, f)
 }
 
 // access is what a command does with the database.
@@ -103,16 +114,16 @@ const (
 // withDB runs fn on the database at path: the daemon's, when the command
 // runs inside it; the file itself, when no other process holds it; else
 // the whole command runs in the daemon that holds it, over its socket.
-// It returns the command's exit status.
-func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
+// It returns the command's error.
+func (s *session) withDB(path string, a access, fn func(db *store.DB) error) error {
 	if h := s.host; h != nil {
-		var code int
+		var err error
 		run := h.Read
 		if a == writes {
 			run = h.Write
 		}
-		run(func() { code = fn(h.DB) })
-		return code
+		run(func() { err = fn(h.DB) })
+		return err
 	}
 	opts := &store.Options{Timeout: openWait, ReadOnly: a == reads}
 	db, err := store.Open(path, opts)
@@ -122,8 +133,7 @@ func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
 			// Only a daemon of this user (or root's) runs the command:
 			// anybody else could have taken the socket's path.
 			if perr := daemon.CheckPeer(conn.(*net.UnixConn)); perr != nil {
-				s.errorf("%s: %v; not asking it", controlSocket(path), perr)
-				return 1
+				return fmt.Errorf("%s: %v; not asking it", controlSocket(path), perr)
 			}
 			return s.remote(conn, path)
 		}
@@ -134,15 +144,12 @@ func (s *session) withDB(path string, a access, fn func(db *store.DB) int) int {
 	}
 	switch {
 	case errors.Is(err, store.ErrLocked):
-		s.errorf("%s is in use by another process, and no attu serve answers on %s; stop that process or try again",
+		return fmt.Errorf("%s is in use by another process, and no attu serve answers on %s; stop that process or try again",
 			path, controlSocket(path))
-		return 1
 	case errors.Is(err, fs.ErrNotExist):
-		s.errorf("%s does not exist; give the game database with -db FILE", path)
-		return 1
+		return fmt.Errorf("%s does not exist; give the game database with -db FILE", path)
 	case err != nil:
-		s.errorf("%v", err)
-		return 1
+		return err
 	}
 	defer db.Close()
 	return fn(db)
@@ -174,17 +181,15 @@ func (s *session) writeFile(name string, data []byte, perm os.FileMode) error {
 
 // remote runs the session's command in the daemon that holds the
 // database at path, on conn, and prints and writes what it answers.
-func (s *session) remote(conn net.Conn, path string) int {
+func (s *session) remote(conn net.Conn, path string) error {
 	sock := controlSocket(path)
 	conn.SetDeadline(time.Now().Add(daemon.ControlTimeout))
-	if err := json.NewEncoder(conn).Encode(daemon.Request{Command: s.name, Args: s.args}); err != nil {
-		s.errorf("asking the daemon on %s: %v", sock, err)
-		return 1
+	if err := json.NewEncoder(conn).Encode(daemon.Request{Command: strings.Fields(s.name)[0], Args: s.args, Inputs: s.inputs}); err != nil {
+		return fmt.Errorf("asking the daemon on %s: %v", sock, err)
 	}
 	var ans daemon.Answer
 	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&ans); err != nil {
-		s.errorf("the daemon on %s did not answer: %v", sock, err)
-		return 1
+		return fmt.Errorf("the daemon on %s did not answer: %v", sock, err)
 	}
 	for _, f := range ans.Files {
 		// The names and modes are the command line's own, never the
@@ -192,17 +197,15 @@ func (s *session) remote(conn net.Conn, path string) int {
 		// ask.
 		perm, ok := s.outputs[f.Name]
 		if !ok {
-			s.errorf("the daemon on %s answered with a file %q this command did not ask for; nothing written", sock, f.Name)
-			return 1
+			return fmt.Errorf("the daemon on %s answered with a file %q this command did not ask for; nothing written", sock, f.Name)
 		}
 		if err := replaceFile(f.Name, f.Data, perm); err != nil {
-			s.errorf("%v", err)
-			return 1
+			return err
 		}
 	}
 	s.stdout.Write(ans.Stdout)
 	s.stderr.Write(ans.Stderr)
-	return ans.Code
+	return &exitError{code: ans.Code}
 }
 
 // runOperator is the daemon's Config.Operator: it runs an operator
@@ -213,8 +216,8 @@ func runOperator(h *daemon.Host, req daemon.Request) daemon.Answer {
 		return daemon.Answer{Code: 2, Stderr: fmt.Appendf(nil, "attu: the daemon does not run %q\n", req.Command)}
 	}
 	var out, errs bytes.Buffer
-	s := &session{name: req.Command, args: req.Args, stdout: &out, stderr: &errs, host: h}
-	code := f(s)
+	s := &session{name: req.Command, args: req.Args, stdout: &out, stderr: &errs, host: h, inputs: req.Inputs}
+	code := s.exit(f(s))
 	return daemon.Answer{Stdout: out.Bytes(), Stderr: errs.Bytes(), Code: code, Files: s.files}
 }
 

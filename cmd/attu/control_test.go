@@ -152,6 +152,14 @@ func TestOperatorCommandsWhileDaemonRuns(t *testing.T) {
 	if b, err := os.ReadFile(png); err != nil || !strings.HasPrefix(string(b), "\x89PNG") {
 		t.Errorf("the picture attu show wrote: %v", err)
 	}
+	// attu check -db judges a file against the game the daemon holds.
+	stale := filepath.Join(dir, "stale.yaml")
+	if err := os.WriteFile(stale, []byte("game: g1\nside: us\nturn: 5\nwait: actions\ntoken: x\nactions: []\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runAttu("check", "-db", r.db, stale); code != 1 || !strings.Contains(out, stale+":1:1: the game waits for the U.S. decision of turn 1") {
+		t.Errorf("attu check -db while the daemon runs: exit %d\n%s%s", code, out, errs)
+	}
 	if code, _, errs := runAttu("show", "-db", r.db, "g9"); code != 1 || !strings.Contains(errs, "g9") {
 		t.Errorf("attu show of a game that is not there: exit %d, %s", code, errs)
 	}

@@ -27,16 +27,14 @@ import (
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
+	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
 )
 
 func init() {
-	register("demo", command{
-		summary: "play a scripted game by mail through an embedded mail server, then audit it",
-		run:     runDemo,
-	})
+	registerFunc("demo", "play a scripted game by mail through an embedded mail server, then audit it", runDemo)
 }
 
 const demoUsage = `Usage: attu demo [-turns N] [-seed HEX] [-keep DIR] [-servers loopback|real|FILE]
@@ -72,45 +70,41 @@ Flags:
 // a melee and a refit turn.
 const defaultDemoSeed = "06"
 
-func runDemo(args []string, stdout, stderr io.Writer) int {
+func runDemo(s *session) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	turns := fs.Int("turns", 5, "how many turns to play before the umpire ends the game")
 	seedHex := fs.String("seed", defaultDemoSeed, "the seed of the dice and of the players' choices, in hex")
 	keep := fs.String("keep", "", "write the database, the log and the mails here (default: a new temporary directory)")
 	timeout := fs.Duration("timeout", 55*time.Second, "give up after this long")
 	servers := fs.String("servers", "loopback", "the mail servers: loopback (the demo's own), real (Dovecot and Postfix of scripts/mailservers.sh, found through $ATTU_MAILSERVERS), or the path of that script's environment file")
-	argv, code, ok := parseFlags(fs, demoUsage, args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, demoUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) != 0 || *turns < 1 {
-		fmt.Fprintln(stderr, "attu demo: takes only flags, and -turns must be at least 1 (attu demo -h)")
-		return 2
+		return usageErr("takes only flags, and -turns must be at least 1 (attu demo -h)")
 	}
 	seedBytes, err := hex.DecodeString(strings.TrimPrefix(*seedHex, "0x"))
 	if err != nil || len(seedBytes) == 0 {
-		fmt.Fprintf(stderr, "attu demo: -seed %q: want hex digits, like -seed 06\n", *seedHex)
-		return 2
+		return usageErr("-seed %q: want hex digits, like -seed 06", *seedHex)
 	}
 	dir := *keep
 	if dir == "" {
-		if dir, err = os.MkdirTemp("", "attu-demo-"); err != nil {
-			fmt.Fprintf(stderr, "attu demo: %v\n", err)
-			return 1
-		}
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		fmt.Fprintf(stderr, "attu demo: %v\n", err)
-		return 1
+		dir, err = os.MkdirTemp("", "attu-demo-")
+	} else {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
+		return err
 	}
 	ctx, stop := rootContext()
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	if err := demo(ctx, stdout, dir, *turns, seedBytes, *servers); err != nil {
-		fmt.Fprintf(stderr, "attu demo: %v\n(the log is in %s)\n", err, filepath.Join(dir, "attu.log"))
-		return 1
+	if err := demo(ctx, s.stdout, dir, *turns, seedBytes, *servers); err != nil {
+		return fmt.Errorf("%v\n(the log is in %s)", err, filepath.Join(dir, "attu.log"))
 	}
-	return 0
+	return nil
 }
 
 // demo plays the game; everything it writes goes to dir.
@@ -191,6 +185,16 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	return nil
 }
 
+// orderFile writes orders as a player would mail them (orders.Write),
+// saying who wrote them.
+func orderFile(game, token string, o adjudicator.Orders) ([]byte, error) {
+	b, err := orders.Write(game, token, o)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte("# orders written by the demo's random player\n"), b...), nil
+}
+
 func randomPassword() string {
 	var b [9]byte
 	rand.Read(b[:])
@@ -229,27 +233,11 @@ type demoPlayer struct {
 
 	mu       sync.Mutex
 	token    string
-	received []demoMail
+	received []*mail.Message
 	answered map[string]bool
 	over     bool
 	// What the player's files asked for, for the summary.
 	files, nights, refits, melees int
-}
-
-// demoMail is a mail a player received.
-type demoMail struct {
-	MessageID, InReplyTo, Subject, Text string
-}
-
-func newDemoPlayer(side adjudicator.Side, addr string, db *store.DB, turns int, pick func(int) int,
-	in mail.InboxConfig, smtpAddr string, lg *slog.Logger) (*demoPlayer, error) {
-	p := &demoPlayer{side: side, addr: addr, db: db, turns: turns, pick: pick, smtp: smtpAddr, log: lg, answered: map[string]bool{}}
-	in.Logger = lg
-	var err error
-	if p.inbox, err = mail.NewInbox(in, p.handle); err != nil {
-		return nil, err
-	}
-	return p, nil
 }
 
 // send answers the game's mail msg with the orders attached as a file
@@ -292,6 +280,7 @@ func (p *demoPlayer) send(ctx context.Context, msg *mail.Message, name string, o
 	return c.Quit()
 }
 
+// isOver tells whether the player received the game's final report.
 func (p *demoPlayer) isOver() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -310,7 +299,7 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 		return nil
 	}
 	p.mu.Lock()
-	p.received = append(p.received, demoMail{MessageID: msg.MessageID, InReplyTo: msg.InReplyTo, Subject: msg.Subject, Text: msg.Text})
+	p.received = append(p.received, msg)
 	if tok := tokenIn(msg.Text); tok != "" {
 		p.token = tok
 	}

@@ -32,19 +32,17 @@ Examples:
 Flags:
 `
 
-func runExport(s *session) int {
-	stdout, stderr := s.stdout, s.stderr
+func runExport(s *session) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
 	out := fs.String("o", "", "where to write (default GAME.json; - for standard output)")
 	reveal := fs.Bool("reveal", false, "include the seed although the game has not ended (umpire only)")
-	argv, code, ok := parseFlags(fs, exportUsage, s.args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, exportUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) != 1 {
-		fmt.Fprintln(stderr, "attu export: name one game, e.g. attu export -db attu.db g1")
-		return 2
+		return usageErr("name one game, e.g. attu export -db attu.db g1")
 	}
 	game := argv[0]
 	if *out == "" {
@@ -53,45 +51,41 @@ func runExport(s *session) int {
 	if *out != "-" {
 		s.expect(*out, 0o600)
 	}
-	return s.withDB(*dbPath, reads, func(db *store.DB) int { return writeExport(s, db, *dbPath, game, *out, *reveal) })
+	return s.withDB(*dbPath, reads, func(db *store.DB) error { return writeExport(s, db, *dbPath, game, *out, *reveal) })
 }
 
-func writeExport(s *session, db *store.DB, dbPath, game, out string, reveal bool) int {
-	stdout, stderr := s.stdout, s.stderr
+func writeExport(s *session, db *store.DB, dbPath, game, out string, reveal bool) error {
 	x, err := db.Export(game, reveal)
+	if errors.Is(err, store.ErrNoGame) {
+		return noGame(db, dbPath, game)
+	}
 	if err != nil {
-		if errors.Is(err, store.ErrNoGame) {
-			ids, _ := db.Games()
-			fmt.Fprintf(stderr, "attu export: no game %q in %s (games: %v)\n", game, dbPath, ids)
-		} else {
-			fmt.Fprintf(stderr, "attu export: %v\n", err)
-		}
-		return 1
+		return err
 	}
 	if out == "-" {
-		if err := x.WriteJSON(stdout); err != nil {
-			fmt.Fprintf(stderr, "attu export: %v\n", err)
-			return 1
-		}
-		return 0
+		return x.WriteJSON(s.stdout)
 	}
 	var buf bytes.Buffer
 	if err := x.WriteJSON(&buf); err != nil {
-		fmt.Fprintf(stderr, "attu export: %v\n", err)
-		return 1
+		return err
 	}
 	// Even without the seed an export of a running game holds every
 	// hidden fact (both sides' orders and positions): the operator's
 	// eyes only, whoever else may read the directory; and one that
 	// foresees the dice (-reveal) above all.
 	if err := s.writeFile(out, buf.Bytes(), 0o600); err != nil {
-		fmt.Fprintf(stderr, "attu export: writing %s: %v\n", out, err)
-		return 1
+		return fmt.Errorf("writing %s: %v", out, err)
 	}
 	seed := "the seed stays secret until the game ends"
 	if x.Seed != "" {
 		seed = "seed included"
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d log entries, %d order files, %d dice; %s\n", out, len(x.Log), len(x.Orders), len(x.Dice), seed)
-	return 0
+	fmt.Fprintf(s.stdout, "wrote %s: %d log entries, %d order files, %d dice; %s\n", out, len(x.Log), len(x.Orders), len(x.Dice), seed)
+	return nil
+}
+
+// noGame is the error of a command naming a game that is not in db.
+func noGame(db *store.DB, dbPath, game string) error {
+	ids, _ := db.Games()
+	return fmt.Errorf("no game %q in %s (games: %v)", game, dbPath, ids)
 }

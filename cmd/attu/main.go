@@ -2,19 +2,24 @@
 // for Attu Island, May 1943.
 //
 // Each sub-command lives in its own file and registers itself; main only
-// dispatches. Run "attu help" for the list. This package is flags,
+// dispatches. A command reports a failure by its error, which session.exit
+// prints and turns into the exit status. Run "attu help" for the list. This package is flags,
 // configuration and wiring: attu serve's mail loop is package
 // cmd/attu/daemon (serve.go wires it), and the operator's commands reach a
 // running daemon through the client in control.go.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"os/signal"
+	"slices"
+	"syscall"
 )
 
 // command is one sub-command: a one-line summary and a run function that
@@ -28,6 +33,56 @@ type command struct {
 var commands = map[string]command{}
 
 func register(name string, c command) { commands[name] = c }
+
+// registerFunc registers a command that runs with a session and reports
+// how it failed by its error (session.exit).
+func registerFunc(name, summary string, f func(s *session) error) {
+	register(name, command{summary: summary, run: func(args []string, stdout, stderr io.Writer) int {
+		s := &session{name: name, args: args, stdout: stdout, stderr: stderr}
+		return s.exit(f(s))
+	}})
+}
+
+// exitError ends a command with exit status code, printing msg, when
+// there is one, as "attu NAME: msg". Any other error ends it with status
+// 1, printed the same way.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// errFailed ends a command that printed why it failed: exit status 1.
+var errFailed = &exitError{code: 1}
+
+// usageErr is the error of a command run with the wrong arguments, or of
+// a file it cannot read or judge: exit status 2.
+func usageErr(format string, a ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, a...)}
+}
+
+// exit prints err for the operator and returns the command's exit status.
+func (s *session) exit(err error) int {
+	if err == nil {
+		return 0
+	}
+	code := 1
+	var e *exitError
+	if errors.As(err, &e) {
+		code = e.code
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(s.stderr, "attu %s: %s\n", s.name, msg)
+	}
+	return code
+}
+
+// rootContext is the one context every long-running command stops with:
+// it ends at SIGINT or SIGTERM.
+func rootContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -50,12 +105,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "attu adjudicates War in the Wind games played by email.")
 	fmt.Fprintln(w, "\nUsage: attu COMMAND [flags] [args]   (attu COMMAND -h for help and an example)")
 	fmt.Fprintln(w, "\nCommands:")
-	var names []string
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 }
@@ -78,6 +128,16 @@ func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io
 		return nil, 2, false
 	}
 	return argv, 0, true
+}
+
+// parse is parseFlags for a session's arguments: an error that carries
+// the exit status (nothing left to print) when ok is false.
+func (s *session) parse(fs *flag.FlagSet, usage string) ([]string, error) {
+	argv, code, ok := parseFlags(fs, usage, s.args, s.stdout, s.stderr)
+	if !ok {
+		return nil, &exitError{code: code}
+	}
+	return argv, nil
 }
 
 // interleavedArgs parses flags that may come before or after the

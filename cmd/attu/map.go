@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -11,10 +10,7 @@ import (
 )
 
 func init() {
-	register("map", command{
-		summary: "print the island map, or a close-up around one hex",
-		run:     runMap,
-	})
+	registerFunc("map", "print the island map, or a close-up around one hex", runMap)
 }
 
 const mapUsage = `Usage: attu map [--around HEX [--radius N]] [--map FILE] [--no-legend]
@@ -32,54 +28,45 @@ Examples:
 Flags:
 `
 
-func runMap(args []string, stdout, stderr io.Writer) int {
+func runMap(s *session) error {
 	fs := flag.NewFlagSet("map", flag.ContinueOnError)
 	around := fs.String("around", "", "draw a close-up centred on this hex (CCRR, e.g. 2717)")
 	radius := fs.Int("radius", 3, "with -around: how many hexes around the centre (up to 4 fit uncut)")
 	mapFile := fs.String("map", "", "read the map from this YAML file instead of the built-in one")
 	noLegend := fs.Bool("no-legend", false, "leave out the legend")
-	argv, code, ok := parseFlags(fs, mapUsage, args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, mapUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) > 0 {
-		fmt.Fprintf(stderr, "attu map: unexpected argument %q; to centre on a hex use --around %s\n", argv[0], argv[0])
-		return 2
+		return usageErr("unexpected argument %q; to centre on a hex use --around %s", argv[0], argv[0])
 	}
-
 	m := adjudicator.BuiltinMap()
 	if *mapFile != "" {
 		data, err := os.ReadFile(*mapFile)
 		if err != nil {
-			fmt.Fprintf(stderr, "attu map: %v\n", err)
-			return 1
+			return err
 		}
 		if m, err = adjudicator.ParseMap(data); err != nil {
 			// ParseMap lists every problem, one per line.
-			fmt.Fprintf(stderr, "attu map: %s is not a valid map:\n%v\n", *mapFile, err)
-			return 1
+			return fmt.Errorf("%s is not a valid map:\n%v", *mapFile, err)
 		}
 	}
 	opt := templates.MapOptions{NoLegend: *noLegend}
-
 	if *around == "" {
-		fmt.Fprint(stdout, templates.RenderMap(m, opt))
-		return 0
+		fmt.Fprint(s.stdout, templates.RenderMap(m, opt))
+		return nil
 	}
 	h, err := adjudicator.ParseHex(*around)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu map: %v\n", err)
-		return 2
+		return usageErr("%v", err)
 	}
 	if !m.OnMap(h) {
-		fmt.Fprintf(stderr, "attu map: %s is not on the map (columns %02d-%02d, rows %02d-%02d)\n",
-			h, m.MinCol, m.MaxCol, m.MinRow, m.MaxRow)
-		return 2
+		return usageErr("%s is not on the map (columns %02d-%02d, rows %02d-%02d)", h, m.MinCol, m.MaxCol, m.MinRow, m.MaxRow)
 	}
 	if *radius < 0 {
-		fmt.Fprintf(stderr, "attu map: --radius %d: the radius is 0 or more\n", *radius)
-		return 2
+		return usageErr("--radius %d: the radius is 0 or more", *radius)
 	}
-	fmt.Fprint(stdout, templates.RenderAround(m, h, *radius, opt))
-	return 0
+	fmt.Fprint(s.stdout, templates.RenderAround(m, h, *radius, opt))
+	return nil
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,8 +66,7 @@ Example:
 Flags:
 `
 
-func runNew(s *session) int {
-	stdout, stderr := s.stdout, s.stderr
+func runNew(s *session) error {
 	fs := flag.NewFlagSet("new", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database (created when missing)")
 	mailbox := fs.String("address", "", "the mailbox the games are played through, like attu@example.org")
@@ -86,24 +87,21 @@ func runNew(s *session) int {
 	solo := fs.Bool("solo", false, "with -scenario, the solitaire game of rule 13: the player takes the U.S., attu the Japanese (no -jp)")
 	lateBot := fs.Bool("late-bot", false, "when a deadline passes, the stand-in writes the late side's orders instead of the default orders")
 	rules := fs.String("rules", "", "optional rules, comma-separated (vp-chits or vp-chits-placed, with -scenario)")
-	argv, code, ok := parseFlags(fs, newUsage, s.args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, newUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) != 0 {
-		fmt.Fprintf(stderr, "attu new: unexpected %q; everything is given by flags (attu new -h)\n", argv[0])
-		return 2
+		return usageErr("unexpected %q; everything is given by flags (attu new -h)", argv[0])
 	}
 	if *solo && *jp == "" {
 		*jp = referee.Bot
 	}
 	if *mailbox == "" || *us == "" || *jp == "" {
-		fmt.Fprintln(stderr, "attu new: give the mailbox and both players: -address attu@example.org -us ADDRESS -jp ADDRESS (attu new -h)")
-		return 2
+		return usageErr("give the mailbox and both players: -address attu@example.org -us ADDRESS -jp ADDRESS (attu new -h)")
 	}
 	if (*jpSetup != "" || *usSetup != "") && *scenario == "" {
-		fmt.Fprintln(stderr, "attu new: -jp-setup and -us-setup go with -scenario, like -scenario campaign -jp-setup free (attu new -h)")
-		return 2
+		return usageErr("-jp-setup and -us-setup go with -scenario, like -scenario campaign -jp-setup free (attu new -h)")
 	}
 	ng := referee.NewGame{ID: *id, Name: *name, Setup: *setup, Scenario: *scenario, JPSetup: *jpSetup, USSetup: *usSetup, US: *us, JP: *jp, Umpire: *ump,
 		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence, LateStandIn: *lateBot}
@@ -115,53 +113,41 @@ func runNew(s *session) int {
 	}
 	if *deadlineFor != "" {
 		ng.Deadlines = map[adjudicator.WaitKind]time.Duration{}
+		kinds := adjudicator.WaitKinds()
 		for _, kv := range strings.Split(*deadlineFor, ",") {
 			k, v, ok := strings.Cut(kv, "=")
 			d, err := time.ParseDuration(v)
-			if !ok || err != nil || d <= 0 || !validWait(adjudicator.WaitKind(k)) {
-				fmt.Fprintf(stderr, "attu new: -deadline-for %q: want KIND=DURATION, like us-decision=24h (kinds: %s)\n", kv, waitKinds())
-				return 2
+			if !ok || err != nil || d <= 0 || !slices.Contains(kinds, adjudicator.WaitKind(k)) {
+				return usageErr("-deadline-for %q: want KIND=DURATION, like us-decision=24h (kinds: %s)", kv, waitKinds())
 			}
 			ng.Deadlines[adjudicator.WaitKind(k)] = d
 		}
 	}
-	return s.withDB(*dbPath, writes, func(db *store.DB) int { return createGame(s, db, *dbPath, *mailbox, ng) })
+	return s.withDB(*dbPath, writes, func(db *store.DB) error { return createGame(s, db, *dbPath, *mailbox, ng) })
 }
 
-func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.NewGame) int {
-	stdout, stderr := s.stdout, s.stderr
+func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.NewGame) error {
 	svc, err := s.service(db, referee.Config{Address: mailbox, DB: dbPath})
 	if err != nil {
-		fmt.Fprintf(stderr, "attu new: %v\n", err)
-		return 1
+		return err
 	}
 	c, err := svc.Create(ng, time.Now())
 	if err != nil {
-		fmt.Fprintf(stderr, "attu new: %v\n", strings.TrimPrefix(err.Error(), "referee: "))
-		return 1
+		return errors.New(strings.TrimPrefix(err.Error(), "referee: "))
 	}
-	g := c.Game
-	fmt.Fprintf(stdout, "created game %s in %s: %s\n", g.ID, dbPath, g.Wait)
-	fmt.Fprintf(stdout, "  address     %s\n", referee.GameAddress(mailbox, g.ID))
-	fmt.Fprintf(stdout, "  commitment  %s\n", g.Commitment)
-	fmt.Fprintf(stdout, "  deadline    %s\n", g.Deadline.Format(time.RFC3339))
+	g, out := c.Game, s.stdout
+	fmt.Fprintf(out, "created game %s in %s: %s\n", g.ID, dbPath, g.Wait)
+	fmt.Fprintf(out, "  address     %s\n", referee.GameAddress(mailbox, g.ID))
+	fmt.Fprintf(out, "  commitment  %s\n", g.Commitment)
+	fmt.Fprintf(out, "  deadline    %s\n", g.Deadline.Format(time.RFC3339))
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
 		if tok, ok := c.Tokens[side]; ok {
 			p, _ := g.Player(side)
-			fmt.Fprintf(stdout, "  %-6s token %s  (%s)\n", side, tok, p.Address)
+			fmt.Fprintf(out, "  %-6s token %s  (%s)\n", side, tok, p.Address)
 		}
 	}
-	fmt.Fprintln(stdout, "The welcome mails with the tokens are queued; the tokens are not shown again.")
-	return 0
-}
-
-func validWait(k adjudicator.WaitKind) bool {
-	for _, w := range adjudicator.WaitKinds() {
-		if w == k {
-			return true
-		}
-	}
-	return false
+	fmt.Fprintln(out, "The welcome mails with the tokens are queued; the tokens are not shown again.")
+	return nil
 }
 
 func waitKinds() string {

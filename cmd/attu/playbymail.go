@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -65,22 +66,14 @@ type mailPlay struct {
 // mailGameResult is a game played by mail to its end.
 type mailGameResult struct {
 	ID      string
-	Svc     *referee.Service
 	Players map[adjudicator.Side]*demoPlayer
-	Address map[string]string // user → address
 	Account map[string]mailAccount
 }
 
 // playByMail plays p and returns when both players have received the
 // final report, the daemon and the players' inboxes stopped.
 func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
-	out, lg := p.Out, p.Log
-	if out == nil {
-		out = io.Discard
-	}
-	if lg == nil {
-		lg = slog.New(slog.DiscardHandler)
-	}
+	out, lg := cmp.Or[io.Writer](p.Out, io.Discard), cmp.Or(p.Log, slog.New(slog.DiscardHandler))
 	acct := map[string]mailAccount{}
 	addr := map[string]string{}
 	for _, u := range []string{"attu", "alice", "bob", "carol"} {
@@ -133,12 +126,13 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 			continue
 		}
 		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
-		dp, err := newDemoPlayer(pl.side, addr[pl.user], p.DB, p.Turns, func(n int) int { return rng.IntN(n) },
-			fast(acct[pl.user].IMAP), p.Sys.Inbound(), lg.With("player", pl.user))
-		if err != nil {
+		dp := &demoPlayer{side: pl.side, addr: addr[pl.user], db: p.DB, turns: p.Turns, pick: func(n int) int { return rng.IntN(n) },
+			steer: p.Steer, smtp: p.Sys.Inbound(), log: lg.With("player", pl.user), answered: map[string]bool{}}
+		in := fast(acct[pl.user].IMAP)
+		in.Logger = dp.log
+		if dp.inbox, err = mail.NewInbox(in, dp.handle); err != nil {
 			return nil, err
 		}
-		dp.steer = p.Steer
 		players[pl.side] = dp
 		// Each player reads its own mailbox, as a person's mail program
 		// would, beside the daemon.
@@ -202,5 +196,5 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	}
 	stopDaemons()
 	wg.Wait()
-	return &mailGameResult{ID: id, Svc: svc, Players: players, Address: addr, Account: acct}, nil
+	return &mailGameResult{ID: id, Players: players, Account: acct}, nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -13,10 +12,7 @@ import (
 )
 
 func init() {
-	register("replay", command{
-		summary: "write a finished game's replay page: one HTML file that checks every die in the browser",
-		run:     runReplay,
-	})
+	registerFunc("replay", "write a finished game's replay page: one HTML file that checks every die in the browser", runReplay)
 }
 
 const replayUsage = `Usage: attu replay [-o OUT] FILE
@@ -39,35 +35,23 @@ Examples:
 Flags:
 `
 
-func runReplay(args []string, stdout, stderr io.Writer) int {
+func runReplay(s *session) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	out := fs.String("o", "", "where to write (default FILE with .html for .json; - for standard output)")
-	argv, code, ok := parseFlags(fs, replayUsage, args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, replayUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) != 1 {
-		fmt.Fprintln(stderr, "attu replay: name one export file, e.g. attu replay g1.json")
-		return 2
+		return usageErr("name one export file, e.g. attu replay g1.json")
 	}
 	name := argv[0]
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "attu replay: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		r = f
-	}
-	x, err := store.ReadExport(r)
+	x, err := readExport(name)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu replay: %v\n", err)
-		return 1
+		return err
 	}
 	if x.Seed == "" {
-		fmt.Fprintln(stderr, "attu replay: warning: the export holds no seed (the game had not ended), so the page cannot check the dice")
+		fmt.Fprintln(s.stderr, "attu replay: warning: the export holds no seed (the game had not ended), so the page cannot check the dice")
 	}
 	// The page puts the dice luck in words only for a record whose dice
 	// and chain check (the browser checks them again).
@@ -77,32 +61,22 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	game, err := referee.Replay(x, luck)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu replay: %v\n", err)
-		return 1
+		return err
 	}
 	page, err := templates.ReplayPage(game)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu replay: %v\n", err)
-		return 1
+		return err
 	}
-	if *out == "" {
-		if name == "-" {
-			*out = "-"
-		} else {
-			*out = strings.TrimSuffix(name, ".json") + ".html"
-		}
+	if *out == "" && name != "-" {
+		*out = strings.TrimSuffix(name, ".json") + ".html"
 	}
-	if *out == "-" {
-		if _, err := stdout.Write(page); err != nil {
-			fmt.Fprintf(stderr, "attu replay: %v\n", err)
-			return 1
-		}
-		return 0
+	if *out == "" || *out == "-" {
+		_, err := s.stdout.Write(page)
+		return err
 	}
 	if err := os.WriteFile(*out, page, 0o644); err != nil {
-		fmt.Fprintf(stderr, "attu replay: %v\n", err)
-		return 1
+		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%.1f KB): %d log entries, %d dice; open it in a browser\n", *out, float64(len(page))/1024, len(x.Log), len(x.Dice))
-	return 0
+	fmt.Fprintf(s.stdout, "wrote %s (%.1f KB): %d log entries, %d dice; open it in a browser\n", *out, float64(len(page))/1024, len(x.Log), len(x.Dice))
+	return nil
 }

@@ -15,10 +15,7 @@ import (
 )
 
 func init() {
-	register("sandbox", command{
-		summary: "run a rules case and show what happened and which expectations hold",
-		run:     runSandbox,
-	})
+	registerFunc("sandbox", "run a rules case and show what happened and which expectations hold", runSandbox)
 }
 
 const sandboxUsage = `Usage: attu sandbox [--json] CASE.yaml
@@ -42,58 +39,54 @@ Example:
 Flags:
 `
 
-func runSandbox(args []string, stdout, stderr io.Writer) int {
+func runSandbox(s *session) error {
 	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	files, code, ok := parseFlags(fs, sandboxUsage, args, stdout, stderr)
-	if !ok {
-		return code
+	files, err := s.parse(fs, sandboxUsage)
+	if err != nil {
+		return err
 	}
 	if len(files) != 1 {
-		fmt.Fprintln(stderr, "attu sandbox: give one case file, like: attu sandbox case.yaml (attu sandbox -h for help)")
-		return 2
+		return usageErr("give one case file, like: attu sandbox case.yaml (attu sandbox -h for help)")
 	}
-	name := files[0]
-	c, code := readCase(name, stderr)
-	if c == nil {
-		return code
+	c, err := readCase(files[0], s.stderr)
+	if err != nil {
+		return err
 	}
 	r := c.Run(templates.EventText)
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
+		enc := json.NewEncoder(s.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r); err != nil {
-			fmt.Fprintf(stderr, "attu sandbox: %v\n", err)
-			return 2
+			return usageErr("%v", err)
 		}
 	} else {
-		fmt.Fprint(stdout, r.Text())
+		fmt.Fprint(s.stdout, r.Text())
 		if !r.Passed && r.State != nil && len(r.Hexes) > 0 {
-			fmt.Fprintln(stdout, "\nThe hexes involved at the end (U: U.S. units, J: Japanese units):")
+			fmt.Fprintln(s.stdout, "\nThe hexes involved at the end (U: U.S. units, J: Japanese units):")
 			area := templates.RenderArea(r.State.Map(), r.Hexes, 0, templates.MapOptions{Markers: rulecase.Markers(r.State)})
-			fmt.Fprintln(stdout, strings.TrimRight(area, "\n"))
+			fmt.Fprintln(s.stdout, strings.TrimRight(area, "\n"))
 		}
 	}
 	if !r.Passed {
-		return 1
+		return errFailed
 	}
-	return 0
+	return nil
 }
 
-// readCase reads and parses a rules case, printing each mistake as
-// FILE:LINE:COL: message. It returns nil and exit status 2 when it cannot.
-func readCase(name string, stderr io.Writer) (*rulecase.Case, int) {
+// readCase reads and parses a rules case, printing each mistake to
+// stderr as FILE:LINE:COL: message; it fails with exit status 2.
+func readCase(name string, stderr io.Writer) (*rulecase.Case, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu: cannot read the case: %v\n", err)
-		return nil, 2
+		return nil, usageErr("cannot read the case: %v", err)
 	}
 	c, err := rulecase.Parse(data)
 	if err != nil {
 		printErrors(stderr, name, err)
-		return nil, 2
+		return nil, &exitError{code: 2}
 	}
-	return c, 0
+	return c, nil
 }
 
 // printErrors prints a file's mistakes one a line, prefixed with its name.

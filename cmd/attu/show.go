@@ -37,8 +37,7 @@ Examples:
 Flags:
 `
 
-func runShow(s *session) int {
-	stdout, stderr := s.stdout, s.stderr
+func runShow(s *session) error {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
 	sideName := fs.String("side", "umpire", "whose report: us, jp or umpire")
@@ -46,40 +45,33 @@ func runShow(s *session) int {
 	pngFile := fs.String("png", "", "also write the picture of the map to this file")
 	tz := fs.String("tz", "", "also give the deadline in this time zone (e.g. America/Anchorage)")
 	from := fs.Uint64("from", 0, "tell what happened since this log entry (default: the last step)")
-	argv, code, ok := parseFlags(fs, showUsage, s.args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, showUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) != 1 {
-		fmt.Fprintln(stderr, "attu show: name one game, e.g. attu show -db attu.db -side us g1")
-		return 2
+		return usageErr("name one game, e.g. attu show -db attu.db -side us g1")
 	}
-	game := argv[0]
 	side, err := adjudicator.ParseSide(*sideName)
 	if err != nil || (side != adjudicator.US && side != adjudicator.JP && side != adjudicator.Umpire) {
-		fmt.Fprintf(stderr, "attu show: -side %q: give us, jp or umpire\n", *sideName)
-		return 2
+		return usageErr("-side %q: give us, jp or umpire", *sideName)
 	}
 	var zone *time.Location
 	if *tz != "" {
 		if zone, err = time.LoadLocation(*tz); err != nil {
-			fmt.Fprintf(stderr, "attu show: -tz %q: not a time zone; give one like Europe/Paris or America/Anchorage\n", *tz)
-			return 2
+			return usageErr("-tz %q: not a time zone; give one like Europe/Paris or America/Anchorage", *tz)
 		}
 	}
 	if *pngFile != "" {
 		s.expect(*pngFile, 0o644)
 	}
 	var rep *templates.Report
-	code = s.withDB(*dbPath, reads, func(db *store.DB) int {
-		if rep, err = storedReport(db, game, side, zone, *from); err != nil {
-			fmt.Fprintf(stderr, "attu show: %v\n", err)
-			return 1
-		}
-		return 0
+	err = s.withDB(*dbPath, reads, func(db *store.DB) (err error) {
+		rep, err = storedReport(db, argv[0], side, zone, *from)
+		return err
 	})
-	if code != 0 || rep == nil {
-		return code
+	if err != nil || rep == nil {
+		return err
 	}
 	if *pngFile != "" {
 		b, err := rep.PNG()
@@ -87,21 +79,18 @@ func runShow(s *session) int {
 			err = s.writeFile(*pngFile, b, 0o644)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "attu show: %v\n", err)
-			return 1
+			return err
 		}
 	}
-	if *asJSON {
-		b, err := rep.JSON()
-		if err != nil {
-			fmt.Fprintf(stderr, "attu show: %v\n", err)
-			return 1
-		}
-		stdout.Write(b)
-		return 0
+	if !*asJSON {
+		fmt.Fprint(s.stdout, rep.Text())
+		return nil
 	}
-	fmt.Fprint(stdout, rep.Text())
-	return 0
+	b, err := rep.JSON()
+	if err == nil {
+		_, err = s.stdout.Write(b)
+	}
+	return err
 }
 
 // storedReport builds side's report of a stored game: its position in

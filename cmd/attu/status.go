@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"text/tabwriter"
 	"time"
 
@@ -28,62 +29,49 @@ Example:
 Flags:
 `
 
-func runStatus(s *session) int {
-	stdout, stderr := s.stdout, s.stderr
+func runStatus(s *session) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
-	argv, code, ok := parseFlags(fs, statusUsage, s.args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, statusUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) != 0 {
-		fmt.Fprintf(stderr, "attu status: unexpected %q (attu status -h)\n", argv[0])
-		return 2
+		return usageErr("unexpected %q (attu status -h)", argv[0])
 	}
-	return s.withDB(*dbPath, reads, func(db *store.DB) int { return printStatus(s, db, *dbPath) })
+	return s.withDB(*dbPath, reads, func(db *store.DB) error { return printStatus(s.stdout, db, *dbPath) })
 }
 
-func printStatus(s *session, db *store.DB, dbPath string) int {
-	stdout, stderr := s.stdout, s.stderr
+// printStatus lists the games, then the mails the daemon gave up on.
+func printStatus(out io.Writer, db *store.DB, dbPath string) error {
 	games, err := referee.New(db, referee.Config{}).Games()
 	if err != nil {
-		fmt.Fprintf(stderr, "attu status: %v\n", err)
-		return 1
+		return err
 	}
 	if len(games) == 0 {
-		fmt.Fprintf(stdout, "no games in %s\n", dbPath)
-		return printFailed(s, db)
-	}
-	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "GAME\tNAME\tSTATUS\tWAITS FOR\tDEADLINE\tMISSED (US/JP)")
-	for _, g := range games {
-		deadline := "-"
-		if !g.Deadline.IsZero() {
-			deadline = g.Deadline.Format(time.RFC3339)
+		fmt.Fprintf(out, "no games in %s\n", dbPath)
+	} else {
+		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "GAME\tNAME\tSTATUS\tWAITS FOR\tDEADLINE\tMISSED (US/JP)")
+		for _, g := range games {
+			deadline := "-"
+			if !g.Deadline.IsZero() {
+				deadline = g.Deadline.Format(time.RFC3339)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d/%d\n", g.ID, g.Name, g.Status, g.Waiting, deadline,
+				g.Late[adjudicator.US], g.Late[adjudicator.JP])
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d/%d\n", g.ID, g.Name, g.Status, g.Waiting, deadline,
-			g.Late[adjudicator.US], g.Late[adjudicator.JP])
+		w.Flush()
 	}
-	w.Flush()
-	return printFailed(s, db)
-}
-
-// printFailed lists the mails the daemon gave up on, if any.
-func printFailed(s *session, db *store.DB) int {
 	failed, err := db.FailedMail(time.Time{})
-	if err != nil {
-		fmt.Fprintf(s.stderr, "attu status: %v\n", err)
-		return 1
+	if err != nil || len(failed) == 0 {
+		return err
 	}
-	if len(failed) == 0 {
-		return 0
-	}
-	fmt.Fprintf(s.stdout, "\n%d mail(s) failed every time they were handled and were set aside:\n", len(failed))
-	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(out, "\n%d mail(s) failed every time they were handled and were set aside:\n", len(failed))
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "WHEN\tFROM\tSUBJECT\tMAILBOX/UID\tERROR")
 	for _, f := range failed {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s/%d\t%s\n", f.Time.Format(time.RFC3339), f.From, f.Subject, f.Mailbox, f.UID, f.Error)
 	}
-	w.Flush()
-	return 0
+	return w.Flush()
 }

@@ -16,10 +16,7 @@ import (
 )
 
 func init() {
-	register("tournament", command{
-		summary: "run a tournament: new, status, next",
-		run:     runTournament,
-	})
+	registerOperator("tournament", "run a tournament: new, status, next", runTournament)
 }
 
 const tournamentUsage = `Usage:
@@ -44,8 +41,8 @@ takebacks and stuck games, and the games ended since the last digest.
 next begins the next round now, even before the current one is over (a
 Swiss round is then paired on the standings so far).
 
-ID names the tournament; it may be left out when the file holds one. The
-daemon holds the database while it runs: stop it first.
+ID names the tournament; it may be left out when the file holds one. While
+attu serve holds the database, the daemon carries the command out.
 
 Examples:
   attu tournament new -db attu.db -address attu@example.org examples/tournament.yaml
@@ -56,69 +53,65 @@ Examples:
 Flags:
 `
 
-func runTournament(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, strings.SplitN(tournamentUsage, "\nFlags:", 2)[0])
-		return 0
+func runTournament(s *session) error {
+	if len(s.args) == 0 || s.args[0] == "-h" || s.args[0] == "--help" || s.args[0] == "help" {
+		fmt.Fprint(s.stdout, strings.SplitN(tournamentUsage, "\nFlags:", 2)[0])
+		return nil
 	}
-	sub := args[0]
+	sub := s.args[0]
+	switch sub {
+	case "new", "status", "next":
+	default:
+		return usageErr("%q is not new, status or next (attu tournament -h)", sub)
+	}
 	fs := flag.NewFlagSet("tournament", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
 	address := fs.String("address", "", "new: the mailbox the games are played through, like attu@example.org")
 	verbose := fs.Bool("v", false, "status: the umpire's digest rather than the standings")
-	argv, code, ok := parseFlags(fs, tournamentUsage, args[1:], stdout, stderr)
-	if !ok {
-		return code
+	all := s.args
+	s.args = s.args[1:]
+	argv, err := s.parse(fs, tournamentUsage)
+	if err != nil {
+		return err
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "attu tournament %s: %s\n", sub, fmt.Sprintf(format, a...))
-		return 1
-	}
-	switch sub {
-	case "new", "status", "next":
-	default:
-		fmt.Fprintf(stderr, "attu tournament: %q is not new, status or next (attu tournament -h)\n", sub)
-		return 2
-	}
-	if sub != "new" {
-		if _, err := os.Stat(*dbPath); err != nil {
-			return fail("%v; give the game database with -db FILE", err)
-		}
-	}
-	if sub == "new" && (len(argv) != 1 || !strings.Contains(*address, "@")) {
-		fmt.Fprintln(stderr, "attu tournament new: give the mailbox and the file: -address attu@example.org TOURNAMENT.yaml (attu tournament -h)")
-		return 2
-	}
-	if sub != "new" && len(argv) > 1 {
-		fmt.Fprintf(stderr, "attu tournament %s: unexpected %q (attu tournament -h)\n", sub, argv[1])
-		return 2
-	}
+	s.name = "tournament " + sub
 	var f *tournament.File
 	if sub == "new" {
-		data, err := os.ReadFile(argv[0])
+		if len(argv) != 1 || !strings.Contains(*address, "@") {
+			return usageErr("give the mailbox and the file: -address attu@example.org TOURNAMENT.yaml (attu tournament -h)")
+		}
+		data, err := s.readFile(argv[0])
 		if err != nil {
-			return fail("%v", err)
+			return err
 		}
 		if f, err = tournament.Parse(data); err != nil {
-			var b strings.Builder
-			for _, line := range strings.Split(err.Error(), "\n") {
-				fmt.Fprintf(&b, "%s:%s\n", argv[0], line)
-			}
-			fmt.Fprint(stderr, b.String())
-			return 1
+			printErrors(s.stderr, argv[0], err)
+			return errFailed
+		}
+	} else {
+		if _, err := os.Stat(*dbPath); err != nil && s.host == nil {
+			return fmt.Errorf("%v; give the game database with -db FILE", err)
+		}
+		if len(argv) > 1 {
+			return usageErr("unexpected %q (attu tournament -h)", argv[1])
 		}
 	}
-	db, err := store.Open(*dbPath, nil)
-	if err != nil {
-		return fail("%v", err)
+	a := writes
+	if sub == "status" {
+		a = reads
 	}
-	defer db.Close()
-	dir := &tournament.Director{}
+	s.args = all // as the daemon is asked, when it runs the command
+	return s.withDB(*dbPath, a, func(db *store.DB) error { return tournamentOn(s, db, *dbPath, sub, argv, *address, f, *verbose) })
+}
+
+// tournamentOn runs the sub-command sub of attu tournament on db; f is
+// the file of a new tournament.
+func tournamentOn(s *session, db *store.DB, dbPath, sub string, argv []string, mailbox string, f *tournament.File, verbose bool) error {
 	id := ""
 	if sub != "new" {
 		ids, err := tournament.List(db)
 		if err != nil {
-			return fail("%v", err)
+			return err
 		}
 		switch {
 		case len(argv) == 1:
@@ -126,54 +119,54 @@ func runTournament(args []string, stdout, stderr io.Writer) int {
 		case len(ids) == 1:
 			id = ids[0]
 		case len(ids) == 0:
-			return fail("no tournament in %s; create one with attu tournament new", *dbPath)
+			return fmt.Errorf("no tournament in %s; create one with attu tournament new", dbPath)
 		default:
-			return fail("name the tournament: %s", strings.Join(ids, ", "))
+			return fmt.Errorf("name the tournament: %s", strings.Join(ids, ", "))
 		}
-	}
-	mailbox := *address
-	if id != "" {
 		t, err := tournament.Load(db, id)
 		if errors.Is(err, tournament.ErrNoTournament) {
-			ids, _ := tournament.List(db)
-			return fail("no tournament %q in %s (tournaments: %s)", id, *dbPath, strings.Join(ids, ", "))
+			return fmt.Errorf("no tournament %q in %s (tournaments: %s)", id, dbPath, strings.Join(ids, ", "))
 		}
 		if err != nil {
-			return fail("%v", err)
+			return err
 		}
 		mailbox = t.Mailbox
 	}
-	svc := referee.New(db, referee.Config{Address: mailbox, DB: *dbPath, Hook: dir})
+	dir := &tournament.Director{}
+	svc, err := s.service(db, referee.Config{Address: mailbox, DB: dbPath, Hook: dir})
+	if err != nil {
+		return err
+	}
 	now := time.Now()
 	switch sub {
 	case "new":
 		t, err := dir.New(svc, f, mailbox, now)
 		if err != nil {
-			return fail("%v", strings.TrimPrefix(err.Error(), "tournament: "))
+			return errors.New(strings.TrimPrefix(err.Error(), "tournament: "))
 		}
 		r := t.Rounds[0]
-		fmt.Fprintf(stdout, "created tournament %s (%s) in %s: %s, %s\n", t.ID(), t.File.Name, *dbPath,
+		fmt.Fprintf(s.stdout, "created tournament %s (%s) in %s: %s, %s\n", t.ID(), t.File.Name, dbPath,
 			templates.Plural(len(t.File.Players), "player"), templates.Plural(len(t.File.Rounds), "round"))
-		printRound(stdout, &r)
-		fmt.Fprintln(stdout, "The welcome mails with the tokens are queued for the mail daemon (attu serve).")
+		printRound(s.stdout, &r)
+		fmt.Fprintln(s.stdout, "The welcome mails with the tokens are queued for the mail daemon (attu serve).")
 	case "status":
-		text, err := dir.Status(svc, id, *verbose, now)
+		text, err := dir.Status(svc, id, verbose, now)
 		if err != nil {
-			return fail("%v", err)
+			return err
 		}
-		fmt.Fprint(stdout, text)
+		fmt.Fprint(s.stdout, text)
 	case "next":
 		r, err := dir.Next(svc, id, now)
 		if errors.Is(err, tournament.ErrNoRound) {
-			return fail("every round of %s has begun", id)
+			return fmt.Errorf("every round of %s has begun", id)
 		}
 		if err != nil {
-			return fail("%v", err)
+			return err
 		}
-		fmt.Fprintf(stdout, "began round %d of %s\n", r.Number, id)
-		printRound(stdout, r)
+		fmt.Fprintf(s.stdout, "began round %d of %s\n", r.Number, id)
+		printRound(s.stdout, r)
 	}
-	return 0
+	return nil
 }
 
 // printRound lists a round's games.

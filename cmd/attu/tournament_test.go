@@ -75,3 +75,23 @@ func TestTournamentCommands(t *testing.T) {
 		t.Fatalf("attu tournament begin: exit %d", code)
 	}
 }
+
+// While attu serve holds the database, attu tournament runs in the
+// daemon: new, status and next give what they give on their own.
+func TestTournamentCommandsWhileDaemonRuns(t *testing.T) {
+	r := startDaemon(t, t.TempDir())
+	duel := writeFile(t, "duel.yaml", "id: duel\nname: Duel\numpire: {name: U, address: "+r.umpire+"}\nplayers: [{name: A, address: "+r.us+"}, {name: B, address: "+r.jp+"}]\n"+
+		"rounds: [{scenario: up-the-hogs-back}, {scenario: the-linkup}]\npairing: swiss\n")
+	if code, out, errs := runAttu("tournament", "new", "-db", r.db, "-address", r.own, duel); code != 0 || !strings.Contains(out, "created tournament duel (Duel)") {
+		t.Fatalf("attu tournament new while the daemon runs: exit %d, %s %s", code, out, errs)
+	}
+	if code, out, errs := runAttu("tournament", "status", "-db", r.db); code != 0 || !strings.Contains(out, "standings in round 1 of 2") {
+		t.Fatalf("attu tournament status while the daemon runs: exit %d, %s %s", code, out, errs)
+	}
+	if code, out, errs := runAttu("tournament", "next", "-db", r.db); code != 0 || !strings.Contains(out, "began round 2 of duel") {
+		t.Fatalf("attu tournament next while the daemon runs: exit %d, %s %s", code, out, errs)
+	}
+	if code, _, errs := runAttu("tournament", "new", "-db", r.db, "-address", "games@elsewhere.org", duel); code != 1 || !strings.Contains(errs, "the running daemon plays through") {
+		t.Fatalf("a tournament on another mailbox: exit %d, %s", code, errs)
+	}
+}

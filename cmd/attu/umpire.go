@@ -46,49 +46,40 @@ Examples:
 Flags:
 `
 
-func runUmpire(s *session) int {
-	stdout, stderr := s.stdout, s.stderr
+func runUmpire(s *session) error {
 	fs := flag.NewFlagSet("umpire", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
-	args, code, ok := parseFlags(fs, umpireUsage, s.args, stdout, stderr)
-	if !ok {
-		return code
+	args, err := s.parse(fs, umpireUsage)
+	if err != nil {
+		return err
 	}
 	if len(args) < 2 {
-		fmt.Fprintln(stderr, "attu umpire: name the game and the command, e.g. attu umpire -db attu.db g1 pause (attu umpire -h)")
-		return 2
+		return usageErr("name the game and the command, e.g. attu umpire -db attu.db g1 pause (attu umpire -h)")
 	}
 	// Opened for writing, a missing file would be created: refuse first.
 	if s.host == nil {
 		if _, err := os.Stat(*dbPath); err != nil {
-			fmt.Fprintf(stderr, "attu umpire: %v; give the game database with -db FILE\n", err)
-			return 1
+			return fmt.Errorf("%v; give the game database with -db FILE", err)
 		}
 	}
-	return s.withDB(*dbPath, writes, func(db *store.DB) int { return umpireOn(s, db, *dbPath, args) })
+	return s.withDB(*dbPath, writes, func(db *store.DB) error { return umpireOn(s, db, *dbPath, args) })
 }
 
-func umpireOn(s *session, db *store.DB, dbPath string, args []string) int {
-	stdout, stderr := s.stdout, s.stderr
+func umpireOn(s *session, db *store.DB, dbPath string, args []string) error {
 	svc, err := s.service(db, referee.Config{DB: dbPath, Hook: &tournament.Director{}})
 	if err != nil {
-		fmt.Fprintf(stderr, "attu umpire: %v\n", err)
-		return 1
+		return err
 	}
 	out, err := svc.Umpire(args[0], args[1:], time.Now())
+	if errors.Is(err, store.ErrNoGame) {
+		return noGame(db, dbPath, args[0])
+	}
 	if err != nil {
-		if errors.Is(err, store.ErrNoGame) {
-			ids, _ := db.Games()
-			fmt.Fprintf(stderr, "attu umpire: no game %q in %s (games: %v)\n", args[0], dbPath, ids)
-		} else {
-			fmt.Fprintf(stderr, "attu umpire: %v\n", err)
-		}
-		return 1
+		return err
 	}
-	if out != "" {
-		fmt.Fprintln(stdout, out)
-	} else {
-		fmt.Fprintln(stdout, "done")
+	if out == "" {
+		out = "done"
 	}
-	return 0
+	fmt.Fprintln(s.stdout, out)
+	return nil
 }

@@ -23,11 +23,13 @@ package loopback
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net"
 	"strings"
@@ -84,7 +86,6 @@ type System struct {
 	smtp       *smtp.Server
 	smtpLn     net.Listener
 	users      map[string]*imapmemserver.User
-	passwords  map[string]string
 	deliveries []Delivery
 	delivered  chan struct{} // closed and replaced at each delivery
 }
@@ -96,23 +97,16 @@ func Start(o *Options) (*System, error) {
 		opts = *o
 	}
 	s := &System{
-		domain:    opts.Domain,
+		domain:    cmp.Or(opts.Domain, "attu.test"),
 		maxBytes:  opts.MaxMessageBytes,
 		tls:       opts.TLSConfig,
-		log:       opts.Logger,
+		log:       cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
 		mem:       imapmemserver.New(),
 		users:     map[string]*imapmemserver.User{},
-		passwords: map[string]string{},
 		delivered: make(chan struct{}),
-	}
-	if s.domain == "" {
-		s.domain = "attu.test"
 	}
 	if s.maxBytes <= 0 {
 		s.maxBytes = 32 << 20
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
 	}
 	caps := opts.IMAPCaps
 	if caps == nil {
@@ -128,7 +122,7 @@ func Start(o *Options) (*System, error) {
 			return prompt{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
 		},
 		Caps:         caps,
-		Logger:       logger{s.log},
+		Logger:       s.debugLog(),
 		TLSConfig:    s.tls,
 		InsecureAuth: true,
 	})
@@ -172,27 +166,26 @@ func (p prompt) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 		if err := p.Poll(w, true); err != nil {
 			return err
 		}
-		inner, quit := make(chan struct{}), make(chan struct{})
-		again := make(chan bool, 1)
-		// The timer ends the inner IDLE after wait, while this goroutine
-		// blocks in it.
+		// The inner IDLE ends at stop or after wait, while this
+		// goroutine blocks in it; it ends by itself only on an error.
+		inner, done := make(chan struct{}), make(chan struct{})
 		go func() {
-			t := time.NewTimer(wait)
-			defer t.Stop()
 			select {
 			case <-stop:
-				again <- false
-			case <-quit: // the tracker returned by itself
-				again <- false
-			case <-t.C:
-				again <- true
+			case <-done:
+			case <-time.After(wait):
 			}
 			close(inner)
 		}()
 		err := p.SessionIMAP4rev2.Idle(w, inner)
-		close(quit)
-		if !<-again || err != nil {
+		close(done)
+		if err != nil {
 			return err
+		}
+		select {
+		case <-stop:
+			return nil
+		default:
 		}
 	}
 }
@@ -219,7 +212,6 @@ func (s *System) AddUser(name, password string) (string, error) {
 		return "", err
 	}
 	s.users[name] = u
-	s.passwords[name] = password
 	s.mem.AddUser(u)
 	return name + "@" + s.domain, nil
 }
@@ -240,14 +232,8 @@ func (s *System) Deliver(from, rcpt string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)
-	b.Write(data)
-	stored := b.Bytes()
-	s.mu.Lock()
-	u := s.users[name]
-	s.mu.Unlock()
-	if _, err := u.Append("INBOX", bytes.NewReader(stored), &imap.AppendOptions{Time: time.Now()}); err != nil {
+	stored := append(fmt.Appendf(nil, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt), data...)
+	if _, err := s.User(name).Append("INBOX", bytes.NewReader(stored), &imap.AppendOptions{Time: time.Now()}); err != nil {
 		return fmt.Errorf("loopback: delivering to %s: %w", rcpt, err)
 	}
 	s.mu.Lock()
@@ -266,10 +252,7 @@ func (s *System) mailbox(rcpt string) (string, error) {
 			Message: "no relaying: only @" + s.domain + " is delivered here"}
 	}
 	name, _, _ := strings.Cut(rcpt[:i], "+")
-	s.mu.Lock()
-	_, ok := s.users[name]
-	s.mu.Unlock()
-	if !ok {
+	if s.User(name) == nil {
 		return "", &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},
 			Message: "no such mailbox: " + rcpt}
 	}
@@ -288,13 +271,11 @@ func (s *System) Deliveries() []Delivery {
 func (s *System) WaitDeliveries(ctx context.Context, n int) ([]Delivery, error) {
 	for {
 		s.mu.Lock()
-		if len(s.deliveries) >= n {
-			d := append([]Delivery(nil), s.deliveries...)
-			s.mu.Unlock()
-			return d, nil
-		}
-		ch := s.delivered
+		ch, have := s.delivered, len(s.deliveries)
 		s.mu.Unlock()
+		if have >= n {
+			return s.Deliveries(), nil
+		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
@@ -350,7 +331,7 @@ func (s *System) serveSMTP(ln net.Listener) {
 	srv.MaxRecipients = 50
 	srv.ReadTimeout = time.Minute
 	srv.WriteTimeout = time.Minute
-	srv.ErrorLog = logger{s.log}
+	srv.ErrorLog = s.debugLog()
 	srv.TLSConfig = s.tls
 	s.mu.Lock()
 	s.smtp, s.smtpLn = srv, ln
@@ -390,10 +371,8 @@ func (x *session) Auth(mech string) (sasl.Server, error) {
 		return nil, smtp.ErrAuthUnsupported
 	}
 	return sasl.NewPlainServer(func(identity, username, password string) error {
-		x.sys.mu.Lock()
-		want, ok := x.sys.passwords[username]
-		x.sys.mu.Unlock()
-		if !ok || want != password || (identity != "" && identity != username) {
+		u := x.sys.User(username)
+		if u == nil || u.Login(username, password) != nil || (identity != "" && identity != username) {
 			return smtp.ErrAuthFailed
 		}
 		return nil
@@ -467,9 +446,6 @@ func (c *conn) Close() error {
 	return c.Conn.Close()
 }
 
-// logger hands the servers' error lines to slog at debug level: a client
-// hanging up is routine here.
-type logger struct{ l *slog.Logger }
-
-func (g logger) Printf(format string, v ...any) { g.l.Debug(fmt.Sprintf(format, v...)) }
-func (g logger) Println(v ...any)               { g.l.Debug(fmt.Sprint(v...)) }
+// debugLog hands the servers' error lines to slog at debug level: a
+// client hanging up is routine here.
+func (s *System) debugLog() *log.Logger { return slog.NewLogLogger(s.log.Handler(), slog.LevelDebug) }

@@ -39,6 +39,9 @@ const (
 type Request struct {
 	Command string   `json:"command"`
 	Args    []string `json:"args"`
+	// Inputs are the files the command read on the command line (attu
+	// check's orders), which the daemon's user may not be able to read.
+	Inputs []File `json:"inputs,omitempty"`
 }
 
 // File is a file a command wrote inside the daemon, for the command line
@@ -77,12 +80,10 @@ func (h *Host) Read(fn func()) {
 // Write runs fn as the only change to the games meanwhile, then wakes the
 // outbox worker for the mails fn queued.
 func (h *Host) Write(fn func()) {
-	func() {
-		h.d.gate.Lock()
-		defer h.d.gate.Unlock()
-		fn()
-	}()
-	h.d.Kick()
+	defer h.d.Kick() // after the gate opens again
+	h.d.gate.Lock()
+	defer h.d.gate.Unlock()
+	fn()
 }
 
 // listenControl opens the daemon's socket at path, mode 0600. The caller

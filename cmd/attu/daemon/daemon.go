@@ -19,6 +19,7 @@ package daemon
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -26,6 +27,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -87,26 +89,13 @@ type Daemon struct {
 // New wires svc's database to the mail servers of cfg; nothing connects
 // before Run.
 func New(svc *referee.Service, cfg Config) (*Daemon, error) {
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Tick <= 0 {
-		cfg.Tick = time.Minute
-	}
-	if cfg.AnswerLimit <= 0 {
-		cfg.AnswerLimit = 3
-	}
-	if cfg.AnswerWindow <= 0 {
-		cfg.AnswerWindow = time.Hour
-	}
-	if cfg.IMAP.MaxSize <= 0 {
-		// Set before the daemon keeps its copy of cfg: the answer to an
-		// oversized mail quotes it.
-		cfg.IMAP.MaxSize = cfg.Limits.MaxBytes
-		if cfg.IMAP.MaxSize <= 0 {
-			cfg.IMAP.MaxSize = mail.DefaultLimits().MaxBytes
-		}
-	}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
+	cfg.Tick = positive(cfg.Tick, time.Minute)
+	cfg.AnswerLimit = positive(cfg.AnswerLimit, 3)
+	cfg.AnswerWindow = positive(cfg.AnswerWindow, time.Hour)
+	// Set before the daemon keeps its copy of cfg: the answer to an
+	// oversized mail quotes it.
+	cfg.IMAP.MaxSize = positive(cfg.IMAP.MaxSize, positive(cfg.Limits.MaxBytes, mail.DefaultLimits().MaxBytes))
 	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
 		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), failing: map[uint32]store.FailedMail{},
 		all: mail.NewLimiter(referee.DefaultStrangers, time.Hour)}
@@ -117,22 +106,27 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	// server answers again: most outages are the network's, not one
 	// server's.
 	cfg.IMAP.OnConnect = func() { d.outbox.Wake() }
-	in, err := mail.NewInbox(cfg.IMAP, d.handle)
-	if err != nil {
+	var err error
+	if d.inbox, err = mail.NewInbox(cfg.IMAP, d.handle); err != nil {
 		return nil, err
 	}
-	cfg.SMTP.Logger = cfg.Logger
-	if cfg.SMTP.From == "" {
-		cfg.SMTP.From = cfg.Address
-	}
+	cfg.SMTP.Logger, cfg.SMTP.From = cfg.Logger, cmp.Or(cfg.SMTP.From, cfg.Address)
 	s, err := mail.NewSender(cfg.SMTP)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Outbox.Logger = cfg.Logger
-	d.inbox = in
 	d.outbox = mail.NewOutbox(queue{d}, s, cfg.Outbox)
 	return d, nil
+}
+
+// positive is v when it is above zero, else def: a setting left at zero
+// takes its default.
+func positive[T int | int64 | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // Run runs the inbox, the outbox worker, the deadline timer and the
@@ -151,7 +145,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 		if ln, err := listenControl(d.cfg.Control); err != nil {
 			d.log.Error("operator commands will not run while the daemon runs", "err", err)
 		} else {
-			// The socket waits for commands while the mail flows.
 			wg.Go(func() { d.serveControl(ctx, ln) })
 		}
 	}
@@ -198,8 +191,7 @@ func (d *Daemon) tick(ctx context.Context) {
 // then the outbox worker sends them. Each mail gets an id for the log
 // lines about it. A failure is remembered for giveUp.
 func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
-	var msg *mail.Message
-	err := d.handleMail(ctx, in, &msg)
+	msg, err := d.handleMail(ctx, in)
 	if err == nil {
 		delete(d.failing, in.UID)
 		return nil
@@ -236,18 +228,17 @@ func clip(s string) string {
 	return s
 }
 
-// handleMail does handle's work; it sets *extracted to the mail as read,
-// for the record of a failure. The author's claim is checked here
+// handleMail does handle's work; it returns the mail as read, for the
+// record of a failure. The author's claim is checked here
 // (mail.Authenticate): the game service treats a mail that fails as a
 // stranger's.
-func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **mail.Message) error {
+func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming) (*mail.Message, error) {
 	lg := d.log.With("mail", logID(), "uid", in.UID)
 	raw, err := in.Fetch(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	msg, err := mail.Extract(bytes.NewReader(raw), &mail.ExtractOptions{Limits: d.cfg.Limits})
-	*extracted = msg
 	var limit *mail.LimitError
 	switch {
 	case in.Oversized:
@@ -257,19 +248,19 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 		fallthrough
 	case errors.As(err, &limit):
 		lg.Info("mail over a limit", "err", limit, "size", in.Size)
-		return d.answerDirect(lg, msg, raw, "refused: "+limit.Error(), limit.Error()+".\n"+
+		return msg, d.answerDirect(lg, msg, raw, "refused: "+limit.Error(), limit.Error()+".\n"+
 			"Nothing in it was read. Send the orders file alone, as plain text or a .yaml attachment.\n")
 	case err != nil:
 		// Not even a sender to answer: drop it, marked, so it does not
 		// come back forever.
 		lg.Warn("unreadable mail dropped", "err", err)
-		return nil
+		return msg, nil
 	}
 	lg = lg.With("message_id", clip(msg.MessageID))
 	auto, why := mail.IsAutomatic(msg, d.cfg.Address)
 	if msg.HTMLOnly && msg.Orders == "" && !auto {
 		lg.Info("HTML-only mail")
-		return d.answerDirect(lg, msg, raw, "refused: HTML only",
+		return msg, d.answerDirect(lg, msg, raw, "refused: HTML only",
 			"Your mail had no plain-text part, and attu reads only plain text.\n"+
 				"Send it again as plain text, or attach the orders as a .yaml file.\n")
 	}
@@ -281,7 +272,7 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 	m := &referee.Message{
 		Unauthenticated: msg.Auth.Why,
 		From:            msg.From,
-		To:              append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo...),
+		To:              slices.Concat(msg.To, msg.Cc, msg.DeliveredTo),
 		Subject:         msg.Subject,
 		MessageID:       messageID(msg, raw),
 		InReplyTo:       msg.InReplyTo,
@@ -302,11 +293,11 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming, extracted **
 	d.gate.Unlock()
 	if err != nil {
 		lg.Error("not committed; it will be offered again", "err", err)
-		return err
+		return msg, err
 	}
 	lg.Info("handled", "orders", m.Orders != nil, "command", msg.Command)
 	d.Kick()
-	return nil
+	return msg, nil
 }
 
 // answerDirect records a mail the service cannot read (too large, HTML
@@ -321,7 +312,7 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 	ref := store.NewMailRef(messageID(msg, raw), raw)
 	var out []store.Mail
 	auto, _ := mail.IsAutomatic(msg, d.cfg.Address)
-	if !auto && !mail.SameAddress(msg.From, d.cfg.Address) && d.answers.Allow(msg.From, time.Now()) && d.all.Allow("", time.Now()) {
+	if !auto && d.answers.Allow(msg.From, time.Now()) && d.all.Allow("", time.Now()) {
 		reply := store.Mail{MessageID: NewMessageID(d.cfg.Address), From: d.cfg.Address, To: []string{msg.From},
 			Subject: "Re: " + mail.SubjectText(msg.Subject), Text: text, InReplyTo: msg.MessageID}
 		if msg.MessageID != "" {
