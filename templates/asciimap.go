@@ -1,7 +1,6 @@
 // The ASCII map renderer draws from a Map and an optional list of
 // per-hex markers that the caller has already filtered for the reader's side;
-// it never sees a game state, so it cannot leak what fog of war hides
-//.
+// it never sees a game state, so it cannot leak what fog of war hides.
 //
 // Both maps draw real flat-topped hex outlines in the grid of the printed
 // map: odd columns sit half a hex lower than even ones. The island map uses
@@ -103,15 +102,12 @@ func RenderArea(m *adjudicator.Map, hexes []adjudicator.Hex, margin int, opt Map
 		hi = max(hi, c.Col())
 		addWithin(set, c, margin)
 	}
-	var title strings.Builder
-	head := "Hexes "
 	if margin > 0 {
 		ids[len(ids)-1] += fmt.Sprintf(" and those within %d of them", margin)
 	}
-	writeWrapped(&title, head, ids)
 	focus := adjudicator.MakeHex((lo+hi)/2, 1)
 	g, clipped := closeUpGrid(m, set, focus, opt)
-	return closeUpOf(g, clipped, strings.TrimSuffix(title.String(), "\n"), "fewer hexes", opt)
+	return closeUpOf(g, clipped, strings.Join(listLines("Hexes ", ids), "\n"), "fewer hexes", opt)
 }
 
 // addWithin adds to set the hexes within radius of center, on any map.
@@ -326,22 +322,17 @@ func (g *grid) drawSides() *canvas {
 			if !g.shown[h] {
 				continue
 			}
+			// Each side in the style of what lies on it.
 			for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
-				g.drawSide(c, h, d)
+				ps := g.side(h, d)
+				chars := g.sideChars(h, h.Step(d), d, len(ps))
+				for i, p := range ps {
+					c.putByte(p.x, p.y, chars[i])
+				}
 			}
 		}
 	}
 	return c
-}
-
-// drawSide draws the hexside of h facing d in the style of what lies on it.
-func (g *grid) drawSide(c *canvas, h adjudicator.Hex, d adjudicator.Direction) {
-	ps := g.side(h, d)
-	n := h.Step(d)
-	chars := g.sideChars(h, n, d, len(ps))
-	for i, p := range ps {
-		c.putByte(p.x, p.y, chars[i])
-	}
 }
 
 // sideChars returns the n characters for the side between h and its
@@ -627,8 +618,9 @@ func islandCell(m *adjudicator.Map, h adjudicator.Hex, marker string) string {
 	return fmt.Sprintf("%s%d", mark, m.Level(h))
 }
 
+// islandLegend explains the island map: how to read a hex's place, with
+// an example, what the map leaves out, and the marks.
 func islandLegend(m *adjudicator.Map, cols, rows [2]int, opt MapOptions) string {
-	var b strings.Builder
 	ex := adjudicator.MakeHex(cols[0]|1, (rows[0]+rows[1])/2)
 	for _, v := range m.VictoryHexes {
 		if v.Hex.Col()%2 == 1 && v.Hex.Row() >= rows[0] && v.Hex.Row() <= rows[1] {
@@ -636,41 +628,25 @@ func islandLegend(m *adjudicator.Map, cols, rows [2]int, opt MapOptions) string 
 			break
 		}
 	}
-	fmt.Fprintf(&b, "Find a hex by its column along the top and its row down the side. Even columns are\n")
-	fmt.Fprintf(&b, "numbered on the upper line and their hexes lie on the line of the row number; odd\n")
-	fmt.Fprintf(&b, "columns, numbered on the lower line, sit half a row lower, on the line below it:\n")
 	even := adjudicator.MakeHex(ex.Col()-1, ex.Row())
 	if even.Col() < cols[0] {
 		even = adjudicator.MakeHex(ex.Col()+1, ex.Row())
 	}
-	fmt.Fprintf(&b, "%s is on the line below %d, %s on the line of %d.\n", ex, ex.Row(), even, ex.Row())
+	d := struct {
+		Odd, Even adjudicator.Hex
+		Strips    int
+		Rows      [2]int
+		Sea       bool
+		Marker    string
+		Places    []string
+	}{Odd: ex, Even: even, Rows: rows, Sea: rows[0] > m.MinRow || rows[1] < m.MaxRow, Places: featureList(m, nil)}
 	if cols[1]-cols[0]+1 > islandMaxCols {
-		fmt.Fprintf(&b, "The map is drawn in strips of at most %d columns, west to east.\n", islandMaxCols)
+		d.Strips = islandMaxCols
 	}
-	if rows[0] > m.MinRow || rows[1] < m.MaxRow {
-		fmt.Fprintf(&b, "Only open sea lies beyond rows %02d-%02d.\n", rows[0], rows[1])
-	}
-	b.WriteString("\n")
-	b.WriteString(`In a hex   its level 0-4 after a mark: * victory hex, A-I landing zone, o lake, ~ river;
-           ~ alone is sea.
-`)
 	if len(opt.Markers) > 0 {
-		b.WriteString("           Units replace the mark and level with their marker, e.g. " + sampleMarker(opt.Markers) + ".\n")
+		d.Marker = sampleMarker(opt.Markers)
 	}
-	b.WriteString(sideLegend("x or ^v"))
-	b.WriteString("\n")
-	b.WriteString(featureList(m, nil))
-	return b.String()
-}
-
-// sideLegend explains the hexside marks; both is how a side that is a
-// slope both ways looks.
-func sideLegend(both string) string {
-	return `Hexsides   # cliff: impassable
-           < > ^ v slope: the arrow points uphill, away from the hex that holds the slope
-           art (` + both + `: up and down both ways)
-           ~ a river crosses     : and . victory zone boundary
-`
+	return execute("island-legend", d)
 }
 
 // sampleMarker returns the marker of the lowest-numbered hex, so that the
@@ -687,48 +663,20 @@ func sampleMarker(mk map[adjudicator.Hex]string) string {
 
 // featureList lists the victory hexes and landing zones, or only those in
 // the set when it is not nil.
-func featureList(m *adjudicator.Map, in map[adjudicator.Hex]bool) string {
-	var b strings.Builder
+func featureList(m *adjudicator.Map, in map[adjudicator.Hex]bool) []string {
 	var vh []string
 	for _, v := range m.VictoryHexes {
 		if in == nil || in[v.Hex] {
 			vh = append(vh, fmt.Sprintf("%s %s (zone %s)", v.Hex, v.Name, v.Zone))
 		}
 	}
-	writeWrapped(&b, "Victory hexes: ", vh)
 	var lzs []string
 	for _, lz := range m.LandingZones {
 		if in == nil || in[lz.Hex] || in[lz.Staging] {
 			lzs = append(lzs, fmt.Sprintf("%s %s (%d steps, staging %s)", lz.ID, lz.Hex, lz.Capacity, lz.Staging))
 		}
 	}
-	writeWrapped(&b, "Landing zones: ", lzs)
-	return b.String()
-}
-
-// writeWrapped writes items after head, separated by commas, wrapping
-// lines within MaxWidth and indenting continuation lines under the first
-// item.
-func writeWrapped(b *strings.Builder, head string, items []string) {
-	if len(items) == 0 {
-		return
-	}
-	line := head
-	indent := strings.Repeat(" ", len(head))
-	for i, it := range items {
-		if i < len(items)-1 {
-			it += ","
-		}
-		if len(line)+len(it)+1 > MaxWidth && strings.TrimSpace(line) != "" {
-			b.WriteString(strings.TrimRight(line, " ") + "\n")
-			line = indent
-		}
-		if line != head && line != indent {
-			line += " "
-		}
-		line += it
-	}
-	b.WriteString(line + "\n")
+	return append(listLines("Victory hexes: ", vh), listLines("Landing zones: ", lzs)...)
 }
 
 // Close-up hex size: three inside lines, the first eight characters wide.
@@ -809,13 +757,5 @@ func closeTerrain(m *adjudicator.Map, h adjudicator.Hex) string {
 }
 
 func closeUpLegend(m *adjudicator.Map, g *grid) string {
-	var b strings.Builder
-	b.WriteString(`In a hex   its id (*id* for a victory hex), level 0-4 (~lvl~: a river runs through),
-           then its landing zone and units; ~ ~ ~ is sea.
-`)
-	b.WriteString(sideLegend("<> or ^v"))
-	if s := featureList(m, g.shown); s != "" {
-		b.WriteString("\n" + s)
-	}
-	return b.String()
+	return execute("close-up-legend", featureList(m, g.shown))
 }

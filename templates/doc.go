@@ -52,12 +52,18 @@ orders and writes the order file. Like the template it is made from the
 reader's view alone.
 
 The replies ([Welcome], [Accepted], [Refused], [Help], [Status],
-[Reminder], [DeadlinePassed], [UmpireNotice], [Final]) are plain structs
-with a Text method. Only the welcome carries a secret: the player's token.
+[Reminder], [DeadlinePassed], [UmpireNotice], [Final] and the answers to
+commands) are plain structs with a Text method, each ending by saying
+what to do next. Only the welcome carries a secret, the player's token:
+an order file quoted back in a refusal has its token's value blanked, and
+no reply names the seed of a game that has not ended. The tournament's
+mails ([Standings], [Digest], [RoundMail]) are made the same way.
 
-Texts come from the text/template files embedded from tmpl/; the Go code
-prepares their lines (wrapped to [MaxWidth], tables aligned) and the files
-lay them out.
+Texts come from the text/template files embedded from tmpl/ (the report,
+the order templates, the replies, the map legends): the files word the
+sentences, each wrapped to [MaxWidth] by their "wrap" function, and lay
+out what the Go code prepares (steps, maps, aligned tables, lists of
+choices).
 
 # Events
 
@@ -65,60 +71,25 @@ lay them out.
 per adjudicator.EventKind, named as the kind, and a few functions for the
 grammar (counts, "a and b", hex routes, dice and modifiers). It words the
 event it is given: redact it for the reader first (adjudicator.Redact),
-and what the reader may not know is not there
-to be worded. Every report, the rules cases and the game service's log
-word events this way; testdata/events.golden shows every kind as each
-reader reads it.
+and what the reader may not know is not there to be worded. Every report,
+the rules cases and the game service's log word events this way, so the
+wording lives in one renderer; testdata/events.golden shows every kind as
+each reader reads it. Events carry no step of their own: a report groups
+them into steps by their kinds (a weather roll, an activation, a melee,
+the end of a turn).
 
 # The JSON report
 
-[Report.JSON] writes report.json, one object (see [ReportJSON]):
-
-	format          "attu-report/1" (ReportFormat); a new version for any
-	                change that could break a reader
-	game            {id, name, deadline (RFC 3339 UTC), time_zone, chain_head,
-	                commitment}; empty fields are left out
-	side            "us", "jp" or "umpire": the reader
-	turn, date      the turn and its day ("May 13")
-	night, weather  night or day, the weather (while the U.S. decides: as the
-	                previous turn left them)
-	wait            {turn, side, kind}: what the game waits for; kind is
-	                "jp-setup", "us-landing", "us-decision", "us-refit",
-	                "jp-refit", "actions", "ended",
-	                or absent before the game begins
-	wait_text       the same in words
-	awaited         true when the game waits for the reader
-	steps           [{title, events: [{kind, text, side, hexes}]}]: what
-	                happened since the reader's last report, grouped by step;
-	                kind is an adjudicator.EventKind, text its words
-	fought          hexes where the events tell of fighting
-	close_ups       centres of the close-ups (radius 3) the text draws
-	view            the reader's adjudicator.View (its JSON form)
-	outlook         the reader's adjudicator.Outlook: wait, winner, heroes,
-	                standing instructions, the state of each unit on the map
-	                and, for the side awaited, what it may order: in actions
-	                each unit's options (moves {to, mp, path}, melee [hexes],
-	                fire {target, distance, los, sees, spotters,
-	                target_units}); in a refit turn the refit options
-	                (restore, land, independents, depots; hide, moves, swaps);
-	                at a setup wait the setup options (setup; place [{class,
-	                units, hexes}], cover [{zone, hex, hexes}], per_front,
-	                vp_hexes, vp_values, jp_setup; fixed, land [{unit,
-	                zones}], all_land, may_delay, landing)
-	order_template  the name of the order template, when the reader is awaited
-
+[Report.JSON] writes report.json, the same content as the text for
+programs: [ReportJSON] lists its fields, [ReportFormat] names its version.
 Hexes are four-digit strings ("2717"), sides "us", "jp", "umpire".
 
-# Caveats
-
-Events carry no step of their own; the report groups them by their kinds
-(a weather roll, an activation, a melee, the end of a turn). The words of
-each event come from one function, eventText ([EventText]), so that the
-wording lives in one renderer.
+# The picture
 
 The picture is a paletted image drawn with the fixed 7x13 font of
 golang.org/x/image (and digits of its own, three pixels by five, for the id
 at the top of every land hex) and written by image/png; its map layer is
-drawn once per map and reused.
+drawn once per map and reused: a report copies it and adds its title, the
+hexes fought over and the units.
 */
 package templates

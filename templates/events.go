@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"embed"
 	"fmt"
 	"strings"
@@ -37,15 +38,15 @@ func EventText(ev adjudicator.Event) string {
 var eventFuncs = template.FuncMap{
 	"side":       sideName,
 	"enemy":      func(s adjudicator.Side) adjudicator.Side { return s.Enemy() },
-	"plural":     plural,
+	"plural":     Plural,
 	"are":        func(n int) string { return pick(n, "is", "are") },
 	"verbS":      func(n int) string { return pick(n, "s", "") },
 	"capitalize": capitalize,
 	"date":       adjudicator.TurnDate,
 	"route":      route,
 	"hexesAnd":   func(hs []adjudicator.Hex) string { return joinAnd(hexNames(hs)) },
-	"hexesComma": func(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), ", ") },
-	"hex":        func(hs []adjudicator.Hex, i int) adjudicator.Hex { return hexAt(hs, i) },
+	"hexesComma": hexesComma,
+	"hex":        elem[adjudicator.Hex],
 	"dice":       dice,
 	"diceCount":  func(ds []adjudicator.EventDie) string { return diceCount(len(ds)) },
 	"mods":       mods,
@@ -54,12 +55,10 @@ var eventFuncs = template.FuncMap{
 	"face":       func(f int) string { return adjudicator.DiceText([]int{f}, 0) },
 	"isUS":       func(s adjudicator.Side) bool { return s == adjudicator.US },
 	"isUnknown":  func(k adjudicator.Kind) bool { return k == adjudicator.Unknown },
-	"unit":       firstUnit,
-	"who":        who,
+	"unit":       func(us []adjudicator.EventUnit) adjudicator.EventUnit { return elem(us, 0) },
 	"ids":        ids,
 	"named":      named,
 	"countNamed": countNamed,
-	"cause":      cause,
 	"decision":   func() adjudicator.WaitKind { return adjudicator.WaitUSDecision },
 	"waitNoun":   waitNoun,
 	// A refit turn is never a night turn (rule 3.1): its waits say no time.
@@ -93,11 +92,8 @@ func waitNoun(k adjudicator.WaitKind) string {
 
 // sideName names a side as the rules do: "U.S.", "Japanese".
 func sideName(s adjudicator.Side) string {
-	switch s {
-	case adjudicator.US:
-		return "U.S."
-	case adjudicator.JP:
-		return "Japanese"
+	if s == adjudicator.US || s == adjudicator.JP {
+		return sideTitle(s)
 	}
 	return s.String()
 }
@@ -111,12 +107,7 @@ func pick(n int, one, many string) string {
 }
 
 // diceCount counts dice: "1 die", "4 dice".
-func diceCount(n int) string {
-	if n == 1 {
-		return "1 die"
-	}
-	return fmt.Sprintf("%d dice", n)
-}
+func diceCount(n int) string { return fmt.Sprintf("%d %s", n, pick(n, "die", "dice")) }
 
 // joinAnd joins names as "a", "a and b", "a, b and c".
 func joinAnd(names []string) string {
@@ -138,12 +129,16 @@ func hexNames(hs []adjudicator.Hex) []string {
 	return out
 }
 
-// hexAt returns hs[i], or the zero hex.
-func hexAt(hs []adjudicator.Hex, i int) adjudicator.Hex {
-	if i < 0 || i >= len(hs) {
-		return 0
+// hexesComma writes hexes as "2717, 2718".
+func hexesComma(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), ", ") }
+
+// elem returns xs[i], or the zero value when there is none.
+func elem[T any](xs []T, i int) T {
+	if i < 0 || i >= len(xs) {
+		var zero T
+		return zero
 	}
-	return hs[i]
+	return xs[i]
 }
 
 // route writes hexes as "2821→2720→2719".
@@ -178,12 +173,7 @@ var modLines = map[adjudicator.ModifierLine]string{
 }
 
 // modLine words one modifier line.
-func modLine(l adjudicator.ModifierLine) string {
-	if w, ok := modLines[l]; ok {
-		return w
-	}
-	return string(l)
-}
+func modLine(l adjudicator.ModifierLine) string { return cmp.Or(modLines[l], string(l)) }
 
 // mods lists to-hit modifiers as the 8.3 table writes them: "-1 fog, +1
 // surrounded on 5 sides (rule 6.2)".
@@ -205,23 +195,8 @@ func airMods(ms []adjudicator.Modifier) string {
 	return strings.Join(parts, " ")
 }
 
-// firstUnit returns the one unit an event is about, or a zero unit.
-func firstUnit(us []adjudicator.EventUnit) adjudicator.EventUnit {
-	if len(us) == 0 {
-		return adjudicator.EventUnit{}
-	}
-	return us[0]
-}
-
 // named reports whether every unit is named (none is an anonymous counter).
-func named(us []adjudicator.EventUnit) bool {
-	for _, u := range us {
-		if u.ID == "" {
-			return false
-		}
-	}
-	return true
-}
+func named(us []adjudicator.EventUnit) bool { return countNamed(us) == len(us) }
 
 // countNamed counts the named units.
 func countNamed(us []adjudicator.EventUnit) int {
@@ -243,47 +218,6 @@ func ids(us []adjudicator.EventUnit) string {
 		}
 	}
 	return joinAnd(names)
-}
-
-// who names units by their ids, or, when any of them is an anonymous
-// counter, as counters: "a Japanese counter", "3 Japanese counters" (rule
-// 2.5: a reader who cannot tell one counter sees a stack of counters).
-func who(us []adjudicator.EventUnit) string {
-	if named(us) {
-		return ids(us)
-	}
-	side := adjudicator.JP
-	if len(us) > 0 {
-		side = us[0].Side
-	}
-	if len(us) == 1 {
-		return "a " + sideName(side) + " counter"
-	}
-	return fmt.Sprintf("%d %s counters", len(us), sideName(side))
-}
-
-// cause words what scored the hits of a loss, as the head of its line:
-// "fire on 2717: ", or nothing.
-func cause(c *adjudicator.Cause) string {
-	if c == nil {
-		return ""
-	}
-	var s string
-	switch c.Kind {
-	case adjudicator.CauseFire:
-		s = "fire on " + c.Hex.String()
-	case adjudicator.CauseAir:
-		s = sideName(c.Side) + " air attack on " + c.Hex.String()
-	case adjudicator.CauseFriendlyFire:
-		s = "friendly fire from the " + sideName(c.Side) + " air attack on " + c.Hex.String()
-	case adjudicator.CauseSoftGround:
-		s = fmt.Sprintf("soft ground (rule 8.1.5: %s of 1 or 2)", diceCount(c.Dice))
-	case adjudicator.CauseMelee:
-		s = "melee at " + c.Hex.String()
-	default:
-		return ""
-	}
-	return s + ": "
 }
 
 // staging lists units by the staging box they wait in, boxes in the order
@@ -310,7 +244,7 @@ func staging(us []adjudicator.EventUnit) string {
 func moves(us []adjudicator.EventUnit, from []adjudicator.Hex) string {
 	parts := make([]string, len(us))
 	for i, u := range us {
-		parts[i] = fmt.Sprintf("%s from %s to %s", u.ID, hexAt(from, i), u.Hex)
+		parts[i] = fmt.Sprintf("%s from %s to %s", u.ID, elem(from, i), u.Hex)
 	}
 	return joinAnd(parts)
 }
@@ -329,13 +263,10 @@ func placed(us []adjudicator.EventUnit) string {
 func counterCounts(hs []adjudicator.Hex, counts []int) string {
 	parts := make([]string, len(hs))
 	for i, h := range hs {
-		n := 0
-		if i < len(counts) {
-			n = counts[i]
-		}
+		n := elem(counts, i)
 		what := "no Japanese counter"
 		if n > 0 {
-			what = plural(n, "Japanese counter")
+			what = Plural(n, "Japanese counter")
 		}
 		parts[i] = h.String() + " " + what
 	}

@@ -19,16 +19,21 @@ const ReportFormat = "attu-report/1"
 //     time_zone (the reader's, when known), chain_head and commitment.
 //   - side: the reader (us, jp or umpire); turn, date ("May 13"), night,
 //     weather (while the U.S. decides, the previous turn's).
-//   - wait: what the game waits for (adjudicator.Wait: turn, side, kind),
-//     wait_text the same in words; awaited is true when that is the
-//     reader.
+//   - wait: what the game waits for (adjudicator.Wait: turn, side, kind;
+//     kind is jp-setup, us-landing, us-decision, us-refit, jp-refit,
+//     actions or ended, absent before the game begins), wait_text the
+//     same in words; awaited is true when that is the reader.
 //   - steps: what happened since the reader's last report, grouped as in
 //     the text: each a title and its events (kind, text, side, hexes).
 //   - fought: the hexes where the events tell of fighting; close_ups: the
 //     centres of the close-ups (radius 3) the text draws.
 //   - view: the reader's adjudicator.View, as State.View returns it.
 //   - outlook: the reader's adjudicator.Outlook: standing instructions,
-//     heroes, unit states and, for the side awaited, each unit's options.
+//     heroes, winner, unit states and, for the side awaited, what it may
+//     order: each unit's options in actions (moves {to, mp, path}, melee
+//     hexes, fire {target, distance, los, sees, spotters, target_units}),
+//     the refit options in a refit turn, the setup options at a setup
+//     wait.
 //   - order_template: the file name of the order template attached, when
 //     the reader is awaited (its text is in the mail and the attachment).
 type ReportJSON struct {
@@ -126,4 +131,13 @@ func (r *Report) json(steps []wordedStep) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, '\n'), nil
+}
+
+// eventHexes returns the hexes an event is about, for a report: its hexes,
+// or the hex attacked when it names no other.
+func eventHexes(ev adjudicator.Event) []adjudicator.Hex {
+	if len(ev.Hexes) == 0 && ev.Target != 0 {
+		return []adjudicator.Hex{ev.Target}
+	}
+	return ev.Hexes
 }

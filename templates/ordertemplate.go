@@ -2,20 +2,11 @@ package templates
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
-
-// Order templates.
-//
-// The side the game waits for gets, with its report, an orders file it
-// only has to edit: the envelope filled in, a token line to fill, and for
-// each of its units a commented block of what the unit may do now, each
-// choice a line that becomes an order when its "#" is deleted. As it stands
-// the file parses (orders.Parse) and is accepted (adjudicator.CheckOrders):
-// it does nothing. Everything it lists comes from the reader's View and
-// Outlook, which the rules computed for that side alone.
 
 // TokenPlaceholder stands where the player's token goes in an order
 // template: the template is mailed in the clear and must not carry the
@@ -40,44 +31,29 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 	}
 	w := r.Outlook.Wait
 	d := orderData{
-		Game: r.Game.ID, Side: r.View.Side.String(), Turn: w.Turn, Wait: string(w.Kind),
+		View: r.View, Game: r.Game.ID, Side: r.View.Side.String(), Turn: w.Turn, Wait: string(w.Kind),
 		Token:    TokenPlaceholder,
 		Standing: standingLines(r.View.Side, r.Outlook.Standing),
 	}
-	deadline := ""
 	if dl := r.deadline(); dl != "" {
-		deadline = " Deadline: " + dl + "."
+		d.Deadline = " Deadline: " + dl + "."
 	}
 	name = OrderTemplateName(w.Turn, w.Kind)
 	switch w.Kind {
 	case adjudicator.WaitUSDecision:
-		d.Intro = commentLines(fmt.Sprintf(
-			"attu orders for game %s: the U.S. decision of turn %d (%s).%s "+
-				"Answer the two questions below, fill in your token and mail the file back, as an attachment or as the body of the mail. "+
-				"As it stands the file decides a day turn without refit.",
-			r.Game.ID, w.Turn, adjudicator.TurnDate(w.Turn), deadline), "# ")
 		return name, execute("orders-decision.tmpl", d), true
 	case adjudicator.WaitJPSetup:
-		return name, r.setupTemplate(d, deadline), true
+		return name, r.setupTemplate(d), true
 	case adjudicator.WaitUSLanding:
-		return name, r.landingTemplate(d, deadline), true
+		return name, r.landingTemplate(d), true
 	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
-		intro := fmt.Sprintf("attu orders for game %s: the %s refit orders of turn %d (%s), a refit turn (rule 9).%s",
-			r.Game.ID, sideTitle(r.View.Side), w.Turn, adjudicator.TurnDate(w.Turn), deadline)
-		if w.Kind == adjudicator.WaitUSRefit {
-			intro += fmt.Sprintf(" The loss recovery roll gave you %s to restore; the casualty track is back at 0 (rule 9.1).",
-				plural(r.View.RefitSteps, "step"))
-		}
-		d.Intro = commentLines(intro, "# ")
 		d.Refit = r.refitLines()
 		return name, execute("orders-refit.tmpl", d), true
 	default:
-		d.Intro = commentLines(fmt.Sprintf(
-			"attu orders for game %s: the %s actions of turn %d (%s, %s).%s",
-			r.Game.ID, sideTitle(r.View.Side), w.Turn, adjudicator.TurnDate(w.Turn), dayNight(r.View.Night), deadline), "# ")
 		d.Units = r.unitBlocks()
-		d.Air = r.airBlock()
-		d.Yamasaki = r.yamasakiBlock()
+		d.Air, d.AirAt = r.airTarget()
+		y := r.Outlook.Yamasaki
+		d.Yamasaki = r.View.Side == adjudicator.JP && y != nil && y.Available
 		return name, execute("orders-actions.tmpl", d), true
 	}
 }
@@ -87,17 +63,8 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 // setup wait the outlook lists the setup options.
 func (r *Report) hasOrderTemplate() bool {
 	k := r.Outlook.Wait.Kind
-	return r.awaited() && hasTemplate(k) && (!isSetupWait(k) || r.Outlook.Setup != nil)
-}
-
-// hasTemplate reports whether orders of kind k have a template.
-func hasTemplate(k adjudicator.WaitKind) bool {
-	switch k {
-	case adjudicator.WaitUSDecision, adjudicator.WaitActions, adjudicator.WaitUSRefit, adjudicator.WaitJPRefit,
-		adjudicator.WaitJPSetup, adjudicator.WaitUSLanding:
-		return true
-	}
-	return false
+	_, ok := templateSays[k]
+	return r.awaited() && ok && (!isSetupWait(k) || r.Outlook.Setup != nil)
 }
 
 // isSetupWait reports whether k is one of the setup waits of rule 12.
@@ -106,19 +73,25 @@ func isSetupWait(k adjudicator.WaitKind) bool {
 }
 
 // orderData is what the order templates lay out; every line is a comment
-// or YAML of at most MaxWidth columns.
+// or YAML of at most MaxWidth columns. Deadline is " Deadline: ...", or
+// empty.
 type orderData struct {
-	Intro    []string
+	View     *adjudicator.View
+	Deadline string
+	Setup    string
 	Game     string
 	Side     string
 	Turn     int
 	Wait     string
 	Token    string
 	Units    [][]string
-	Air      []string
-	Yamasaki []string
+	// Air is the side's air factors, AirAt the hex of the air order
+	// shown (0: none); Yamasaki, whether he may lead his charge now.
+	Air      int
+	AirAt    adjudicator.Hex
+	Yamasaki bool
 	Refit    []string
-	Setup    []string
+	Lines    []string // the setup or landing orders
 	Standing []string
 }
 
@@ -135,16 +108,16 @@ func (r *Report) refitLines() []string {
 	}
 	part := func(head, explain string, n int) {
 		if n == 0 {
-			out = append(out, commentLines(explain+" Nothing may be ordered now.", "#  # ")...)
+			out = append(out, wrapLines(explain+" Nothing may be ordered now.", "#  # ", "#  # ")...)
 			return
 		}
-		out = append(out, commentLines(explain, "#  # ")...)
+		out = append(out, wrapLines(explain, "#  # ", "#  # ")...)
 		out = append(out, "#  "+head+":")
 	}
 	if r.View.Side == adjudicator.US {
 		part("restore", "Step 1 (rule 9.1): infantry on the map and in supply, below full strength, in priority order; {unit: X, steps: N} asks for N at most.", len(o.Restore))
 		for _, x := range o.Restore {
-			item(fmt.Sprintf("#    - {unit: %s}", x.Unit), fmt.Sprintf("in %s, %d of %s", x.Hex, x.Steps, plural(x.MaxSteps, "step")))
+			item(fmt.Sprintf("#    - {unit: %s}", x.Unit), fmt.Sprintf("in %s, %d of %s", x.Hex, x.Steps, Plural(x.MaxSteps, "step")))
 		}
 		part("land", "Step 2 (rule 9.2): units of the reinforcements box, to the staging box of a landing zone; one die each says whether it lands there, scatters or is delayed.", len(o.Land))
 		for _, x := range o.Land {
@@ -175,11 +148,6 @@ func (r *Report) refitLines() []string {
 	return out
 }
 
-// commentLines wraps text as YAML comment lines starting with prefix.
-func commentLines(text, prefix string) []string {
-	return wrapLines(text, prefix, prefix)
-}
-
 // unitBlocks is one commented block per unit of the reader on the map:
 // where it stands, then each kind of order it may give, the choices listed
 // and one ready to use.
@@ -191,7 +159,7 @@ func (r *Report) unitBlocks() [][]string {
 	var out [][]string
 	for _, uo := range r.Outlook.Options {
 		st := status[uo.Unit]
-		head := fmt.Sprintf("%s in %s: %d of %s, %d MP", uo.Unit, uo.Hex, st.Steps, plural(st.MaxSteps, "step"), st.MP)
+		head := fmt.Sprintf("%s in %s: %d of %s, %d MP", uo.Unit, uo.Hex, st.Steps, Plural(st.MaxSteps, "step"), st.MP)
 		switch st.Supply {
 		case "in":
 			head += ", in supply"
@@ -204,9 +172,9 @@ func (r *Report) unitBlocks() [][]string {
 		if st.FaceDown {
 			head += ", face down"
 		}
-		block := commentLines(head, "  # ")
+		block := wrapLines(head, "  # ", "  # ")
 		if uo.Idle != "" {
-			block = append(block, commentLines("Nothing to do now: "+uo.Idle+".", "  #   ")...)
+			block = append(block, wrapLines("Nothing to do now: "+uo.Idle+".", "  #   ", "  #   ")...)
 			out = append(out, block)
 			continue
 		}
@@ -226,7 +194,7 @@ func (r *Report) unitBlocks() [][]string {
 					far = mv
 				}
 			}
-			block = append(block, fmt.Sprintf("  #- move: {unit: %s, path: [%s]}", uo.Unit, hexJoin(far.Path)))
+			block = append(block, fmt.Sprintf("  #- move: {unit: %s, path: [%s]}", uo.Unit, hexesComma(far.Path)))
 		}
 		if len(uo.Melee) > 0 {
 			var items []string
@@ -240,6 +208,9 @@ func (r *Report) unitBlocks() [][]string {
 			block = append(block, "  # Fire at:")
 			for _, f := range uo.Fire {
 				block = append(block, wrapLines(fmt.Sprintf("%s: %s", f.Target, fireItem(f, r.View.Weather)), "  #   ", "  #         ")...)
+			}
+			if slices.ContainsFunc(uo.Fire, func(f adjudicator.FireOption) bool { return len(f.Spotters) > 0 }) {
+				block = append(block, "  # A spotter counts where it stands now: write such a fire before any move of its spotter.")
 			}
 			f := uo.Fire[0]
 			line := fmt.Sprintf("  #- fire: {units: [%s], target: %s", uo.Unit, f.Target)
@@ -270,7 +241,7 @@ func commentList(head string, items []string) []string {
 // it (8.1.1, 8.1.2), who may spot for it (8.1.4) and which unit to name
 // (8.0).
 func fireItem(f adjudicator.FireOption, w adjudicator.Weather) string {
-	s := plural(f.Distance, "hex") + ", "
+	s := Plural(f.Distance, "hex") + ", "
 	switch {
 	case f.Sees:
 		s += "in sight"
@@ -302,47 +273,21 @@ func (r *Report) whoIsIn(h adjudicator.Hex) string {
 	return strings.Join(parts, ", ")
 }
 
-func hexJoin(hs []adjudicator.Hex) string {
-	s := make([]string, len(hs))
-	for i, h := range hs {
-		s[i] = h.String()
-	}
-	return strings.Join(s, ", ")
-}
-
-// airBlock offers the side's air attacks (rule 8.1.6) when it has airpower.
-func (r *Report) airBlock() []string {
+// airTarget returns the side's air factors (rule 8.1.6) and a hex
+// holding enemy units for the example air order; no hex when either is
+// lacking.
+func (r *Report) airTarget() (int, adjudicator.Hex) {
 	n := r.View.Air.US
 	if r.View.Side == adjudicator.JP {
 		n = r.View.Air.JP
 	}
-	if n == 0 {
-		return nil
-	}
-	var enemy []adjudicator.Hex
 	for _, h := range r.View.Hexes() {
 		units, hidden := r.View.At(h)
-		if hidden > 0 || (len(units) > 0 && units[0].Side != r.View.Side) {
-			enemy = append(enemy, h)
+		if n > 0 && (hidden > 0 || (len(units) > 0 && units[0].Side != r.View.Side)) {
+			return n, h
 		}
 	}
-	if len(enemy) == 0 {
-		return nil
-	}
-	out := commentLines(fmt.Sprintf(
-		"Air attacks (rule 8.1.6): you have %s this turn. Announce them all in one air order, each at a hex holding enemy units, like the line below; a factor is one die. A modified die of 2 or less hits your own unit nearest the target. Factors not announced are lost.",
-		plural(n, "factor")), "  # ")
-	return append(out, fmt.Sprintf("  #- air: [{hex: %s, factors: %d}]", enemy[0], n))
-}
-
-// yamasakiBlock tells the Japanese when Colonel Yamasaki may lead his
-// charge (rule 11.3).
-func (r *Report) yamasakiBlock() []string {
-	y := r.Outlook.Yamasaki
-	if r.View.Side != adjudicator.JP || y == nil || !y.Available {
-		return nil
-	}
-	return commentLines("Colonel Yamasaki may lead his charge now (rule 11.3), once a game: an order yamasaki: {hex: HEX, moves: [{unit: ID, path: [...]}]} moves the units of one hex with twice their MP, through U.S. zones of control and into U.S.-held hexes, which they assault.", "  # ")
+	return n, 0
 }
 
 // standingLines is the commented standing: section holding the
@@ -354,44 +299,7 @@ func standingLines(side adjudicator.Side, all []adjudicator.SideStanding) []stri
 			st = ss.Standing
 		}
 	}
-	hexes := func(m map[adjudicator.Hex]string) string {
-		var parts []string
-		for _, h := range sortedKeys(m) {
-			parts = append(parts, fmt.Sprintf("%s: %s", h, m[h]))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	var order []string
-	for _, h := range st.MeleeOrder {
-		order = append(order, h.String())
-	}
-	rows := [][]string{
-		{"#  losses: " + st.Losses, "# spread or concentrate"},
-		{"#  loss_order: [" + strings.Join(st.LossOrder, ", ") + "]", "# units that take hits first"},
-	}
-	if side == adjudicator.US {
-		rows = append(rows,
-			[]string{"#  retreat: " + st.Retreat, "# never, always, if-losing or below-N (8.2.1.3)"},
-			[]string{"#  retreat_at: " + hexes(st.RetreatAt), "# per melee hex, like {2717: never}"})
-	}
-	rows = append(rows,
-		[]string{"#  advance: " + st.Advance, "# all, none or strongest (8.2.1.4)"},
-		[]string{"#  advance_at: " + hexes(st.AdvanceAt), "# per hex, like {2717: all}"})
-	if side == adjudicator.JP {
-		rows = append(rows,
-			[]string{"#  unknown_table: " + st.UnknownTable, "# most or fewest (2.5)"},
-			[]string{"#  unknown_table_at: " + hexes(st.UnknownTableAt), "# per hex, the Unknown unit to roll for"})
-	}
-	rows = append(rows,
-		[]string{"#  friendly_fire: " + st.FriendlyFire, "# most-steps or fewest-steps (8.1.6)"},
-		[]string{"#  melee_order: [" + strings.Join(order, ", ") + "]", "# melee hexes you pick first (3.7)"},
-		[]string{"#  melee_pick: " + st.MeleePick, "# strongest or listed"})
-	if side == adjudicator.US {
-		rows = append(rows,
-			[]string{"#  martinez: " + st.Martinez, "# auto, never or a hex (11.1)"},
-			[]string{"#  arnold: " + st.Arnold, "# auto, never or a hex (11.2)"})
-	}
-	out := commentLines("Standing instructions in force. To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ")
+	out := wrapLines("Standing instructions in force. To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ", "# ")
 	out = append(out, "#standing:")
-	return append(out, columns(rows)...)
+	return append(out, columns(standingRows(side, st, true), nil)...)
 }

@@ -17,14 +17,10 @@ import (
 // the engine for that side's view (adjudicator.SetupOptions).
 
 // setupTemplate lays out the Japanese setup orders.
-func (r *Report) setupTemplate(d orderData, deadline string) string {
+func (r *Report) setupTemplate(d orderData) string {
 	o := r.Outlook.Setup
-	w := r.Outlook.Wait
-	intro := fmt.Sprintf("attu orders for game %s: the Japanese setup before turn %d (%s), %s.%s",
-		r.Game.ID, w.Turn, adjudicator.TurnDate(w.Turn), setupRule(o.Setup, adjudicator.JP), deadline)
-	d.Intro = commentLines(intro, "# ")
 	var out []string
-	note := func(text string) { out = append(out, commentLines(text, "  # ")...) }
+	note := func(text string) { out = append(out, wrapLines(text, "  # ", "  # ")...) }
 	if o.Setup == adjudicator.SetupHistoric {
 		note("The historic setup has placed your units (rule 12.3): list only the value chits under vp:.")
 	}
@@ -34,26 +30,26 @@ func (r *Report) setupTemplate(d orderData, deadline string) string {
 		switch g.Class {
 		case "unknown":
 			what = fmt.Sprintf("The Unknown units (%s) set up face down on land in the play area, not in or next "+
-				"to a landing zone, one to a hex (rule 12.4), in any of these %s:", strings.Join(g.Units, ", "), plural(len(g.Hexes), "hex"))
+				"to a landing zone, one to a hex (rule 12.4), in any of these %s:", strings.Join(g.Units, ", "), Plural(len(g.Hexes), "hex"))
 		default:
 			what = fmt.Sprintf("The %s guns (%s) set up face down, at most three guns a hex (rule 4.2), in any of these %s:",
-				gunName(g.Class), strings.Join(g.Units, ", "), plural(len(g.Hexes), "hex"))
+				strings.TrimPrefix(g.Class, "jp-"), strings.Join(g.Units, ", "), Plural(len(g.Hexes), "hex"))
 			if g.Class == "jp-75mm" {
 				what = strings.TrimSuffix(what, ":") + ", at least one in each:"
 			}
 		}
-		place = append(place, commentLines(what, "  # ")...)
+		place = append(place, wrapLines(what, "  # ", "  # ")...)
 		place = append(place, commentList("  #   ", hexRanges(g.Hexes))...)
 	}
 	if len(o.Cover) > 0 {
-		place = append(place, commentLines("Each of these landing zones needs two Unknown units two or three hexes "+
-			"away (rule 12.4); the hexes that count for each:", "  # ")...)
+		place = append(place, wrapLines("Each of these landing zones needs two Unknown units two or three hexes "+
+			"away (rule 12.4); the hexes that count for each:", "  # ", "  # ")...)
 		for _, c := range o.Cover {
 			place = append(place, commentList(fmt.Sprintf("  #   zone %s (%s): ", c.Zone, c.Hex), hexRanges(c.Hexes))...)
 		}
 	}
 	if o.PerFront > 0 {
-		place = append(place, commentLines(fmt.Sprintf("%d Unknown units set up on each front, north and south (RULINGS.md R65).", o.PerFront), "  # ")...)
+		place = append(place, wrapLines(fmt.Sprintf("%d Unknown units set up on each front, north and south (RULINGS.md R65).", o.PerFront), "  # ", "  # ")...)
 	}
 	if len(o.Place) > 0 {
 		out = append(out, place...)
@@ -83,25 +79,16 @@ func (r *Report) setupTemplate(d orderData, deadline string) string {
 			out = append(out, fmt.Sprintf("    - {hex: %s, value: %d}", p.Hex, p.Value))
 		}
 	}
-	d.Setup = out
+	d.Lines, d.Setup = out, o.Setup
 	return execute("orders-setup.tmpl", d)
 }
 
-// gunName names a class of Japanese guns: "20mm".
-func gunName(class string) string {
-	return strings.TrimPrefix(class, "jp-")
-}
-
 // landingTemplate lays out the U.S. landing orders.
-func (r *Report) landingTemplate(d orderData, deadline string) string {
+func (r *Report) landingTemplate(d orderData) string {
 	o := r.Outlook.Setup
-	w := r.Outlook.Wait
-	intro := fmt.Sprintf("attu orders for game %s: the U.S. landing before turn %d (%s, %s), %s.%s",
-		r.Game.ID, w.Turn, adjudicator.TurnDate(w.Turn), r.View.Weather, setupRule(o.Setup, adjudicator.US), deadline)
-	d.Intro = commentLines(intro, "# ")
 	m := r.gameMap()
 	var out []string
-	note := func(text string) { out = append(out, commentLines(text, "  # ")...) }
+	note := func(text string) { out = append(out, wrapLines(text, "  # ", "  # ")...) }
 	if len(o.Fixed) > 0 {
 		byZone := map[string][]string{}
 		var zones []string
@@ -150,21 +137,21 @@ func (r *Report) landingTemplate(d orderData, deadline string) string {
 		if !ok {
 			lead = "  #  - "
 			if len(lo.Zones) == 0 {
-				lines = append(lines, []string{fmt.Sprintf("  #  %s", lo.Unit), fmt.Sprintf("# %s: no zone open to it now", plural(steps[lo.Unit], "step"))})
+				lines = append(lines, []string{fmt.Sprintf("  #  %s", lo.Unit), fmt.Sprintf("# %s: no zone open to it now", Plural(steps[lo.Unit], "step"))})
 				continue
 			}
 			zone = lo.Zones[0]
 		}
 		lines = append(lines, []string{fmt.Sprintf("%s{unit: %s, zone: %s}", lead, lo.Unit, zone),
-			fmt.Sprintf("# %s; zones: %s", plural(steps[lo.Unit], "step"), strings.Join(lo.Zones, ", "))})
+			fmt.Sprintf("# %s; zones: %s", Plural(steps[lo.Unit], "step"), strings.Join(lo.Zones, ", "))})
 	}
 	if len(lines) == 0 {
 		out = append(out, "  land: []")
 	} else {
 		out = append(out, "  land:")
-		out = append(out, columns(lines)...)
+		out = append(out, columns(lines, nil)...)
 	}
-	d.Setup = out
+	d.Lines, d.Setup = out, o.Setup
 	return execute("orders-landing.tmpl", d)
 }
 

@@ -18,16 +18,6 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// The picture of the map (report.png): the island as the reader sees it,
-// drawn in Go with the fixed font of golang.org/x/image, no system fonts,
-// and written by image/png.
-//
-// It is a paletted image: a map has few colours. Everything that depends
-// on the map alone (terrain, levels, hexsides, rivers, landing zones,
-// victory hexes, the grid labels, each land hex's id and the legend) is
-// drawn once per map and kept; a report copies it and adds its title, the
-// hexes fought over and the units.
-
 // Palette indexes. Some colours serve twice: the grid's grey for zone
 // boundaries and hidden counters, orange for landing zones and fighting,
 // the level 3 brown for face-down Japanese units.

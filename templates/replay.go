@@ -2,6 +2,7 @@ package templates
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -112,19 +113,12 @@ func ReplayPage(r *Replay) ([]byte, error) {
 		JS                   template.JS
 		Map                  *replayMap
 		Data                 *replayData
-	}{r.Game, r.Name, adjudicator.ScenarioTitle(orCampaign(r.Scenario)), template.CSS(replayCSS), template.JS(replayJS), mapOf(m), d}
+	}{r.Game, r.Name, adjudicator.ScenarioTitle(cmp.Or(r.Scenario, adjudicator.ScenarioCampaign)), template.CSS(replayCSS), template.JS(replayJS), mapOf(m), d}
 	var b bytes.Buffer
 	if err := replayTemplate.Execute(&b, page); err != nil {
 		return nil, fmt.Errorf("templates: replay page: %w", err)
 	}
 	return b.Bytes(), nil
-}
-
-func orCampaign(s string) string {
-	if s == "" {
-		return adjudicator.ScenarioCampaign
-	}
-	return s
 }
 
 // The readers of the page, in the order of the arrays in replayStep.

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -10,16 +11,6 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
-
-// Replies: every mail the server sends besides the turn reports.
-//
-// Each reply has a plain struct of what it says, filled by the game
-// service, and a Text method that renders it from an embedded template:
-// fixed-width text within MaxWidth columns that ends by saying what to do
-// next. Secrets stay out of them all, except the token line of the welcome,
-// which is how a player learns the token: an order file quoted back in a
-// refusal has its token value blanked, and no reply names the seed of a
-// game that has not ended.
 
 // Welcome is the mail each player gets when a game is created: the
 // player's side and secret token, the dice commitment, and how to play.
@@ -247,10 +238,10 @@ type Final struct {
 }
 
 // Text renders the welcome mail.
-func (w Welcome) Text() string { return renderReply("reply-welcome.tmpl", w) }
+func (w Welcome) Text() string { return execute("reply-welcome.tmpl", w) }
 
 // Text renders the acceptance.
-func (a Accepted) Text() string { return renderReply("reply-accepted.tmpl", a) }
+func (a Accepted) Text() string { return execute("reply-accepted.tmpl", a) }
 
 // Text renders the refusal, quoting each line at fault with its token
 // value blanked: the first MaxListed mistakes, and how many more there
@@ -264,12 +255,7 @@ func (r Refused) Text() string {
 	}
 	lines := strings.Split(strings.ReplaceAll(string(r.File), "\r\n", "\n"), "\n")
 	errs := slices.Clone(r.Errors)
-	slices.SortStableFunc(errs, func(a, b LineError) int {
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		return a.Col - b.Col
-	})
+	slices.SortStableFunc(errs, func(a, b LineError) int { return cmp.Or(a.Line-b.Line, a.Col-b.Col) })
 	more := max(len(errs)-MaxListed, 0)
 	errs = errs[:len(errs)-more]
 	var qs []quoted
@@ -289,7 +275,7 @@ func (r Refused) Text() string {
 	if len(r.Reason) > 4*maxQuoted {
 		r.Reason = strings.ToValidUTF8(r.Reason[:4*maxQuoted], "") + "..."
 	}
-	return renderReply("reply-refused.tmpl", struct {
+	return execute("reply-refused.tmpl", struct {
 		Refused
 		Quoted []quoted
 		Found  int
@@ -315,36 +301,26 @@ func quoteLine(l string) string {
 
 // Text renders the help.
 func (h Help) Text() string {
-	return renderReply("reply-help.tmpl", struct {
+	return execute("reply-help.tmpl", struct {
 		Help
 		SkippedLines []string
 	}{h, skippedLines(h.Skipped)})
 }
 
 // Text renders the status.
-func (s Status) Text() string { return renderReply("reply-status.tmpl", s) }
+func (s Status) Text() string { return execute("reply-status.tmpl", s) }
 
 // Text renders the reminder.
-func (r Reminder) Text() string { return renderReply("reply-reminder.tmpl", r) }
+func (r Reminder) Text() string { return execute("reply-reminder.tmpl", r) }
 
 // Text renders the notice of a missed deadline.
-func (d DeadlinePassed) Text() string { return renderReply("reply-deadline.tmpl", d) }
+func (d DeadlinePassed) Text() string { return execute("reply-deadline.tmpl", d) }
 
 // Text renders the umpire's notice.
-func (u UmpireNotice) Text() string { return renderReply("reply-umpire.tmpl", u) }
+func (u UmpireNotice) Text() string { return execute("reply-umpire.tmpl", u) }
 
 // Text renders the final report.
-func (f Final) Text() string { return renderReply("reply-final.tmpl", f) }
-
-// renderReply runs a reply template; the templates write paragraphs with
-// the helpers below, each wrapped to MaxWidth.
-func renderReply(name string, data any) string {
-	return execute(name, data)
-}
-
-// WaitPhrase says what a game waits for in the words replies use: "the
-// U.S. actions of turn 3 (May 13)".
-func WaitPhrase(w adjudicator.Wait) string { return waitPhrase(w) }
+func (f Final) Text() string { return execute("reply-final.tmpl", f) }
 
 // hours writes a duration in words, to the minute: "2 days", "31 hours",
 // "5 hours 20 minutes", "20 minutes".
@@ -355,20 +331,20 @@ func hours(d time.Duration) string {
 	case m == 0 && h%24 == 0 && h >= 48:
 		return fmt.Sprintf("%d days", h/24)
 	case m == 0:
-		return plural(h, "hour")
+		return Plural(h, "hour")
 	case h == 0:
-		return plural(m, "minute")
+		return Plural(m, "minute")
 	}
-	return plural(h, "hour") + " " + plural(m, "minute")
+	return Plural(h, "hour") + " " + Plural(m, "minute")
 }
 
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
 	"side":   func(s adjudicator.Side) string { return sideTitle(s) },
-	"when":   func(t time.Time, zone *time.Location) string { return deadlineText(t, zone) },
+	"when":   DeadlineText,
 	"hours":  hours,
 	"date":   adjudicator.TurnDate,
-	"plural": plural,
+	"plural": Plural,
 	"ago": func(t time.Time) string {
 		if t.IsZero() {
 			return "none yet"

@@ -161,7 +161,7 @@ type TokenRefused struct {
 func (r TokenRefused) Text() string {
 	r.About = quote(r.About)
 	r.Command = quote(r.Command)
-	return renderReply("reply-token.tmpl", r)
+	return execute("reply-token.tmpl", r)
 }
 
 // Subject is the subject of the answer to a mail whose token failed.
@@ -179,7 +179,7 @@ type SlowDown struct {
 }
 
 // Text renders the note.
-func (s SlowDown) Text() string { return renderReply("reply-slowdown.tmpl", s) }
+func (s SlowDown) Text() string { return execute("reply-slowdown.tmpl", s) }
 
 // Subject is the note's subject.
 func (SlowDown) Subject() string { return "too many mails: later ones go unanswered for a while" }

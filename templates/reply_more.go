@@ -168,31 +168,31 @@ func (n Notice) Text() string {
 }
 
 // Text renders the generic answer.
-func (g Generic) Text() string { return renderReply("reply-generic.tmpl", g) }
+func (g Generic) Text() string { return execute("reply-generic.tmpl", g) }
 
 // Subject is the generic answer's subject: it names no game.
 func (Generic) Subject() string { return "attu: your message was not accepted" }
 
 // Text renders the held notice.
-func (h Held) Text() string { return renderReply("reply-held.tmpl", h) }
+func (h Held) Text() string { return execute("reply-held.tmpl", h) }
 
 // Subject is the held notice's subject.
-func (h Held) Subject() string { return "orders received, applied at " + deadlineText(h.Due, nil) }
+func (h Held) Subject() string { return "orders received, applied at " + DeadlineText(h.Due, nil) }
 
 // Text renders the farewell.
-func (f Farewell) Text() string { return renderReply("reply-farewell.tmpl", f) }
+func (f Farewell) Text() string { return execute("reply-farewell.tmpl", f) }
 
 // Subject is the farewell's subject.
 func (Farewell) Subject() string { return "you have been replaced" }
 
 // Text renders the log.
-func (l Log) Text() string { return renderReply("reply-log.tmpl", l) }
+func (l Log) Text() string { return execute("reply-log.tmpl", l) }
 
 // Text renders the template answer.
-func (a TemplateAnswer) Text() string { return renderReply("reply-template.tmpl", a) }
+func (a TemplateAnswer) Text() string { return execute("reply-template.tmpl", a) }
 
 // Text renders the answer to a command.
-func (a Answer) Text() string { return renderReply("reply-answer.tmpl", a) }
+func (a Answer) Text() string { return execute("reply-answer.tmpl", a) }
 
 // Short is the answer's sentences alone, for the command line.
 func (a Answer) Short() string {
@@ -204,11 +204,11 @@ func (a Answer) Short() string {
 }
 
 // Text renders the refusal of a command.
-func (n NotDone) Text() string { return renderReply("reply-notdone.tmpl", n) }
+func (n NotDone) Text() string { return execute("reply-notdone.tmpl", n) }
 
 // ReportSubject names a report by its turn and what the game waits for.
 func ReportSubject(r *Report) string {
-	return fmt.Sprintf("turn %d (%s): %s", r.View.Turn, adjudicator.TurnDate(r.View.Turn), waitPhrase(r.Outlook.Wait))
+	return fmt.Sprintf("turn %d (%s): %s", r.View.Turn, adjudicator.TurnDate(r.View.Turn), WaitPhrase(r.Outlook.Wait))
 }
 
 // Subject is the welcome's subject.
@@ -236,7 +236,7 @@ const (
 func (n NotDone) Subject() string { return n.Command + ": not done" }
 
 // Text renders the notice.
-func (p PlayerNotice) Text() string { return renderReply("reply-notice.tmpl", p) }
+func (p PlayerNotice) Text() string { return execute("reply-notice.tmpl", p) }
 
 // Subject is the notice's subject.
 func (p PlayerNotice) Subject() string {
@@ -248,7 +248,7 @@ func (n Notices) Text() string {
 	if !n.Paused && len(n.Lines) == 0 {
 		return ""
 	}
-	return renderReply("reply-notices.tmpl", n)
+	return execute("reply-notices.tmpl", n)
 }
 
 // Title is the subject of a report mailed again.
@@ -259,7 +259,7 @@ func (u UmpireNotice) Subject() string { return "the umpire: " + u.Action }
 
 // Subject is the reminder's subject.
 func (r Reminder) Subject() string {
-	return "reminder: your orders are due by " + deadlineText(r.Deadline, nil)
+	return "reminder: your orders are due by " + DeadlineText(r.Deadline, nil)
 }
 
 // Subject is the subject of the notice of a missed deadline.

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"fmt"
 	"strings"
@@ -10,18 +11,6 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
-
-// Turn reports.
-//
-// A Report is everything one side's report is made of: the game's record
-// (id, deadline, chain head, commitment), the side's View and Outlook, and
-// the events the side may read since its last report, already filtered for
-// it. It never holds a game position: the fog of war is applied
-// before anything reaches this package, so nothing here can leak what the
-// side may not see. From one Report come four artefacts that say the same
-// thing: the text of the mail (Text), the order template for the side
-// awaited (OrderTemplate), a picture of the map (PNG) and a JSON document
-// for programs (JSON).
 
 // Game is what a report says about the game beyond the position.
 type Game struct {
@@ -59,10 +48,19 @@ var tmplFS embed.FS
 
 // tmpl holds every embedded template, parsed once.
 var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-	"wrap":   wrapText,
-	"indent": indentLines,
-	"inc":    func(i int) int { return i + 1 },
-}).Funcs(replyFuncs).Funcs(tournamentFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
+	"wrap": wrapText,
+	"inc":  func(i int) int { return i + 1 },
+	// For report.tmpl.
+	"casualtyLimit":   func() int { return adjudicator.CasualtyLimit },
+	"dayNight":        dayNight,
+	"waitPhrase":      WaitPhrase,
+	"setupRule":       setupRule,
+	"komandorskiTurn": func() int { return adjudicator.KomandorskiTurn },
+	"revealed":        func(b bool) string { return map[bool]string{true: "revealed", false: "face down"}[b] },
+	"lastTurn": func(k *adjudicator.KomandorskiView) int {
+		return adjudicator.Komandorski{Effect: k.Effect, Delay: k.Delay}.LastTurn()
+	},
+}).Funcs(replyFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
 
 // execute runs the named template on data.
 func execute(name string, data any) string {
@@ -75,12 +73,7 @@ func execute(name string, data any) string {
 	return b.String()
 }
 
-func (r *Report) gameMap() *adjudicator.Map {
-	if r.Map == nil {
-		return adjudicator.BuiltinMap()
-	}
-	return r.Map
-}
+func (r *Report) gameMap() *adjudicator.Map { return cmp.Or(r.Map, adjudicator.BuiltinMap()) }
 
 // awaited reports whether the game waits for this report's reader.
 func (r *Report) awaited() bool {
@@ -114,7 +107,7 @@ func (r *Report) wordedSteps() []wordedStep {
 	for _, st := range groupSteps(r.Events) {
 		w := wordedStep{Step: st}
 		for _, ev := range st.Events {
-			w.Words = append(w.Words, eventText(ev))
+			w.Words = append(w.Words, EventText(ev))
 		}
 		out = append(out, w)
 	}
@@ -166,35 +159,32 @@ func (r *Report) RenderWords() (*Artefacts, error) {
 	return a, nil
 }
 
-// reportText is what report.tmpl lays out; every part is already in
+// reportText is what report.tmpl lays out: the report, whose sentences
+// the template words, and the parts made here (steps, maps, tables), in
 // lines of at most MaxWidth columns.
 type reportText struct {
-	Title     string
-	Header    []string
-	Steps     []stepText
-	Island    string
-	Markers   []string
-	CloseUps  []closeUpText
-	CloseKey  string
-	Own       []string
-	OwnTitle  string
-	OffMap    []string
-	Enemy     []string
-	EnemyHead string
-	Hidden    []string
-	Boxes     []string
-	Track     []string
-	Victory   []string
-	Cleared   []string
-	Chits     []string
-	Heroes    []string
-	Standing  []standingText
-	// StandingIntro says what standing instructions are and how to
-	// change them.
-	StandingIntro []string
-	Record        []string
-	Orders        []string
-	Template      string
+	*Report
+	US, JP, Umpire bool // who reads it
+	// Awaited: the game waits for the reader; Deadline is when.
+	Awaited     bool
+	Deadline    string
+	Steps       []stepText
+	Island      string
+	CloseUps    []closeUpText
+	Own         []string
+	OffMap      []string
+	Enemy       []string
+	Hidden      []string // the hexes of hidden counters, HiddenCount of them
+	HiddenCount int
+	Boxes       []string
+	Victory     []string
+	Cleared     []string
+	Standing    []standingText
+	// TemplateName and Template are the order template attached, when
+	// the reader is awaited; Says what it lists and what it does as it
+	// stands.
+	TemplateName, Template string
+	Says                   [2]string
 }
 
 type stepText struct {
@@ -212,11 +202,23 @@ type standingText struct {
 	Lines []string
 }
 
+// templateSays names the waits that have an order template, and says
+// what each template lists and what it does when mailed back unchanged.
+var templateSays = map[adjudicator.WaitKind][2]string{
+	adjudicator.WaitActions:    {"it lists what each of your units may do now", "does nothing"},
+	adjudicator.WaitUSDecision: {"it asks whether this is a refit turn and whether it is fought by night", "does nothing"},
+	adjudicator.WaitUSRefit:    {"it lists what you may order in this refit turn", "does nothing"},
+	adjudicator.WaitJPRefit:    {"it lists what you may order in this refit turn", "does nothing"},
+	adjudicator.WaitJPSetup: {"it lists where each of your units may set up",
+		"sets up your units as it lists them, as the game would at the deadline"},
+	adjudicator.WaitUSLanding: {"it lists where each of your units may land",
+		"lands your units as it lists them, as the game would at the deadline"},
+}
+
 func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) reportText {
 	v := r.View
-	d := reportText{}
-	d.Title = fmt.Sprintf("attu report: game %s%s, %s", r.Game.ID, nameSuffix(r.Game.Name), readerName(v.Side))
-	d.Header = r.header()
+	d := reportText{Report: r, US: v.Side == adjudicator.US, JP: v.Side == adjudicator.JP, Umpire: v.Side == adjudicator.Umpire,
+		Awaited: r.awaited(), Deadline: r.deadline()}
 	for _, st := range steps {
 		t := stepText{Title: st.Title}
 		for _, w := range st.Words {
@@ -227,126 +229,29 @@ func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) r
 	m := r.gameMap()
 	mk := r.markers()
 	d.Island = RenderMap(m, MapOptions{Markers: mk.island})
-	d.Markers = markerLegend(v.Side)
 	for i, a := range r.closeUps() {
 		d.CloseUps = append(d.CloseUps, closeUpText{
-			Why: strings.Join(wrapLines(fmt.Sprintf("Close-up %d. %s", i+1, a.why), "", "  "), "\n"),
+			Why: wrapText("", "  ", fmt.Sprintf("Close-up %d. %s", i+1, a.why)),
 			Map: RenderAround(m, a.center, closeUpRadius, MapOptions{Markers: mk.close, NoLegend: true}),
 		})
 	}
-	if len(d.CloseUps) > 0 {
-		d.CloseKey = closeUpKey()
-	}
-	d.OwnTitle, d.Own = r.ownUnits()
+	d.Own = r.ownUnits()
 	d.OffMap = r.offMap()
-	d.EnemyHead, d.Enemy = r.enemyUnits()
-	d.Hidden = r.hiddenCounters()
+	d.Enemy = r.enemyUnits()
+	d.Hidden, d.HiddenCount = r.hiddenCounters()
 	d.Boxes = r.enemyBoxes()
-	d.Track = r.casualtyTrack()
 	d.Victory = r.victoryHexes()
 	d.Cleared = r.clearedZones()
-	d.Chits = r.komandorski()
-	d.Heroes = r.heroes()
 	d.Standing = r.standing()
-	intro := "These answer, in advance, the questions the rules put to you in the middle of a fight. To change any, add a standing: section to any orders file, naming only what changes; the template shows how."
-	if v.Side == adjudicator.Umpire {
-		intro = "Each side's answers, given in advance, to the questions the rules put to a player in the middle of a fight; each side changes its own with a standing: section in any orders file."
-	}
-	d.StandingIntro = wrapLines(intro, "", "")
-	d.Record = r.record()
 	if awaited {
-		what := "it lists what each of your units may do now"
-		unchanged := "does nothing"
-		switch r.Outlook.Wait.Kind {
-		case adjudicator.WaitUSDecision:
-			what = "it asks whether this is a refit turn and whether it is fought by night"
-		case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
-			what = "it lists what you may order in this refit turn"
-		case adjudicator.WaitJPSetup:
-			what = "it lists where each of your units may set up"
-			unchanged = "sets up your units as it lists them, as the game would at the deadline"
-		case adjudicator.WaitUSLanding:
-			what = "it lists where each of your units may land"
-			unchanged = "lands your units as it lists them, as the game would at the deadline"
-		}
-		d.Orders = wrapLines(fmt.Sprintf(
-			"The game waits for your orders. The template below is attached as %s: %s. Edit it (or a copy of it), put your token in, and mail it back%s. Unchanged it is accepted and %s.",
-			name, what, r.beforeDeadline(), unchanged), "", "")
-		d.Template = body
-	} else {
-		d.Orders = wrapLines(r.nothingNeeded(), "", "")
+		d.TemplateName, d.Template, d.Says = name, body, templateSays[r.Outlook.Wait.Kind]
 	}
 	return d
 }
 
-func nameSuffix(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " (" + name + ")"
-}
-
-// readerName says whose report it is.
-func readerName(s adjudicator.Side) string {
-	switch s {
-	case adjudicator.US:
-		return "report for the U.S. player"
-	case adjudicator.JP:
-		return "report for the Japanese player"
-	case adjudicator.Umpire:
-		return "the umpire's report (everything)"
-	}
-	return "public report"
-}
-
-// header is the turn, its date, day or night, the weather, the airpower,
-// what the game waits for and the deadline.
-func (r *Report) header() []string {
-	v, o := r.View, r.Outlook
-	var lines []string
-	add := func(s string) { lines = append(lines, wrapLines(s, "", "  ")...) }
-	date := adjudicator.TurnDate(v.Turn)
-	switch o.Wait.Kind {
-	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
-		add(fmt.Sprintf("Turn %d, %s: a refit turn (rule 9): no fighting. Weather: %s (rule 3.3).", v.Turn, date, v.Weather))
-		if o.Wait.Kind == adjudicator.WaitUSRefit {
-			add(fmt.Sprintf("The loss recovery roll gave the U.S. %s to restore; the casualty track is back at 0 (rule 9.1).", plural(v.RefitSteps, "step")))
-		}
-	case adjudicator.WaitUSDecision:
-		add(fmt.Sprintf("Turn %d, %s: the U.S. decides first whether it is a refit turn and whether it is fought by night (rules 3.1, 3.2).", v.Turn, date))
-		add(fmt.Sprintf("Weather: %s, as last rolled; this turn's weather and airpower are rolled once the U.S. has decided (rules 3.3, 3.4).", v.Weather))
-	default:
-		add(fmt.Sprintf("Turn %d, %s, %s. Weather: %s (rule 3.3).", v.Turn, date, dayNight(v.Night), v.Weather))
-		add(fmt.Sprintf("Airpower this turn (rule 3.4): U.S. %s, Japanese %s; factors not announced this turn are lost.",
-			plural(v.Air.US, "factor"), plural(v.Air.JP, "factor")))
-	}
-	switch {
-	case o.Wait.Kind == adjudicator.WaitEnded:
-		add(endText(o, v.Turn))
-	case o.Wait.Kind == adjudicator.WaitNone:
-		add("The game has not begun.")
-	case r.awaited():
-		add("The game waits for " + waitPhrase(o.Wait) + ": your orders.")
-	default:
-		add("The game waits for " + waitPhrase(o.Wait) + "; nothing is needed from you now.")
-	}
-	if dl := r.deadline(); dl != "" && o.Wait.Kind != adjudicator.WaitEnded {
-		add("Deadline: " + dl + ".")
-	}
-	return lines
-}
-
-// endText says how the game ended (rule 3.8).
-func endText(o *adjudicator.Outlook, turn int) string {
-	s := fmt.Sprintf("The game is over after turn %d (%s)", turn, adjudicator.TurnDate(turn))
-	if o.Winner == adjudicator.NoSide {
-		return s + "."
-	}
-	return fmt.Sprintf("%s: %s victory, %s.", s, sideTitle(o.Winner), o.Victory)
-}
-
-// waitPhrase names a wait: "the U.S. actions of turn 3 (May 13)".
-func waitPhrase(w adjudicator.Wait) string {
+// WaitPhrase says what a game waits for in the words reports and replies
+// use: "the U.S. actions of turn 3 (May 13)".
+func WaitPhrase(w adjudicator.Wait) string {
 	date := adjudicator.TurnDate(w.Turn)
 	switch w.Kind {
 	case adjudicator.WaitUSDecision:
@@ -368,40 +273,28 @@ func waitPhrase(w adjudicator.Wait) string {
 // deadline writes the deadline in UTC and, when the reader's zone is
 // known, in it.
 func (r *Report) deadline() string {
-	return deadlineText(r.Game.Deadline, r.Game.Zone)
+	return DeadlineText(r.Game.Deadline, r.Game.Zone)
 }
 
-func deadlineText(t time.Time, zone *time.Location) string {
+// DeadlineText writes a time as the replies do: in UTC, and in each other
+// zone given (the reader's, the umpire's); empty for the zero time.
+func DeadlineText(t time.Time, zones ...*time.Location) string {
 	if t.IsZero() {
 		return ""
 	}
+	var local []string
+	seen := map[string]bool{"UTC": true}
+	for _, z := range zones {
+		if z != nil && !seen[z.String()] {
+			seen[z.String()] = true
+			local = append(local, fmt.Sprintf("%s in %s", t.In(z).Format("Mon 2 Jan 15:04 MST"), z))
+		}
+	}
 	s := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
-	if zone != nil && zone != time.UTC {
-		s += fmt.Sprintf(" (%s in %s)", t.In(zone).Format("Mon 2 Jan 15:04 MST"), zone)
+	if len(local) > 0 {
+		s += " (" + strings.Join(local, "; ") + ")"
 	}
 	return s
-}
-
-func (r *Report) beforeDeadline() string {
-	if dl := r.deadline(); dl != "" {
-		return " before " + dl
-	}
-	return ""
-}
-
-// nothingNeeded says, for a reader not awaited, what comes next.
-func (r *Report) nothingNeeded() string {
-	o := r.Outlook
-	switch {
-	case r.View.Side == adjudicator.Umpire:
-		return "The umpire gives no orders in play. Every side's report is built from its own view; this one shows all."
-	case o.Wait.Kind == adjudicator.WaitEnded:
-		return "The game is over: no more orders. The final report brings the revealed dice seed and the command that checks every die."
-	case o.Wait.Kind == adjudicator.WaitNone:
-		return "Nothing is needed from you now."
-	}
-	return "Nothing is needed from you now: the game waits for " + waitPhrase(o.Wait) +
-		". You will get a report as soon as that is resolved, with a template when your orders are wanted."
 }
 
 func dayNight(night bool) string {
@@ -411,7 +304,9 @@ func dayNight(night bool) string {
 	return "day"
 }
 
-func plural(n int, what string) string {
+// Plural writes n and what, with an s unless n is 1 ("1 round", "3
+// rounds").
+func Plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -194,14 +195,5 @@ func foughtHexes(evs []adjudicator.Event) []adjudicator.Hex {
 			}
 		}
 	}
-	return sortedHexes(seen)
-}
-
-func sortedHexes(set map[adjudicator.Hex]bool) []adjudicator.Hex {
-	out := make([]adjudicator.Hex, 0, len(set))
-	for h := range set {
-		out = append(out, h)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(seen))
 }

@@ -1,7 +1,9 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -17,33 +19,6 @@ type markerSet struct {
 	island, close map[adjudicator.Hex]string
 }
 
-// hexCount is what a view shows in one hex: units by side, face-down ones
-// among them, and anonymous counters.
-type hexCount struct {
-	us, jp, down, hidden int
-}
-
-// counts tallies what the view shows in each hex.
-func counts(v *adjudicator.View) map[adjudicator.Hex]*hexCount {
-	out := map[adjudicator.Hex]*hexCount{}
-	for _, h := range v.Hexes() {
-		units, hidden := v.At(h)
-		c := &hexCount{hidden: hidden}
-		for _, u := range units {
-			if u.Side == adjudicator.US {
-				c.us++
-			} else {
-				c.jp++
-				if u.FaceDown {
-					c.down++
-				}
-			}
-		}
-		out[h] = c
-	}
-	return out
-}
-
 // markers returns the unit markers of every hex the view shows: a side's
 // letter and how many units stand there, "?" and a count for a hex of
 // anonymous counters only (rule 2.5). A hex of face-up Japanese units and
@@ -51,23 +26,35 @@ func counts(v *adjudicator.View) map[adjudicator.Hex]*hexCount {
 // close-up tells them apart.
 func (r *Report) markers() markerSet {
 	ms := markerSet{island: map[adjudicator.Hex]string{}, close: map[adjudicator.Hex]string{}}
-	for h, c := range counts(r.View) {
+	for _, h := range r.View.Hexes() {
+		units, hidden := r.View.At(h)
+		us, jp, down := 0, 0, 0
+		for _, u := range units {
+			switch {
+			case u.Side == adjudicator.US:
+				us++
+			case u.FaceDown:
+				jp, down = jp+1, down+1
+			default:
+				jp++
+			}
+		}
 		switch {
-		case c.us > 0:
-			ms.island[h] = short("U", c.us)
-			ms.close[h] = fmt.Sprintf("U%d", c.us)
-		case c.jp > 0:
-			ms.island[h] = short("J", c.jp+c.hidden)
-			ms.close[h] = fmt.Sprintf("J%d", c.jp)
-			if c.hidden > 0 {
-				ms.close[h] += fmt.Sprintf(" ?%d", c.hidden)
+		case us > 0:
+			ms.island[h] = short("U", us)
+			ms.close[h] = fmt.Sprintf("U%d", us)
+		case jp > 0:
+			ms.island[h] = short("J", jp+hidden)
+			ms.close[h] = fmt.Sprintf("J%d", jp)
+			if hidden > 0 {
+				ms.close[h] += fmt.Sprintf(" ?%d", hidden)
 			}
-			if c.down > 0 && c.down < c.jp {
-				ms.close[h] = fmt.Sprintf("J%d %dd", c.jp, c.down)
+			if down > 0 && down < jp {
+				ms.close[h] = fmt.Sprintf("J%d %dd", jp, down)
 			}
-		case c.hidden > 0:
-			ms.island[h] = short("?", c.hidden)
-			ms.close[h] = fmt.Sprintf("?%d", c.hidden)
+		case hidden > 0:
+			ms.island[h] = short("?", hidden)
+			ms.close[h] = fmt.Sprintf("?%d", hidden)
 		}
 	}
 	return ms
@@ -81,27 +68,6 @@ func short(letter string, n int) string {
 	return fmt.Sprintf("%s%d", letter, n)
 }
 
-// markerLegend explains the unit markers for the reader.
-func markerLegend(side adjudicator.Side) []string {
-	var s string
-	switch side {
-	case adjudicator.US:
-		s = "U3: three of your units. J2: Japanese units, at least one face up; the close-up and the list below tell face-up units from hidden counters. ?3: three hidden Japanese counters (face down: Unknown, infantry or artillery). + means more than 9."
-	case adjudicator.JP:
-		s = "J3: three of your units (face up or down; a close-up shows \"J3 1d\" when one of three is face down). U2: two U.S. units. + means more than 9."
-	default:
-		s = "U3: three U.S. units. J3: three Japanese units (\"J3 2d\" in a close-up: two of them face down). + means more than 9."
-	}
-	return wrapLines(s, "Units      ", "           ")
-}
-
-// closeUpKey explains the close-ups once for all of them.
-func closeUpKey() string {
-	return `In a hex   its id (*id* for a victory hex), level 0-4 (~lvl~: a river runs through), then
-           its landing zone and the units' marker as on the island map; ~ ~ ~ is sea.
-` + sideLegend("<> or ^v")
-}
-
 // area is one close-up: its centre and why it is shown.
 type area struct {
 	center adjudicator.Hex
@@ -113,24 +79,16 @@ type area struct {
 // zone of control is covered by one, with as few close-ups as a greedy
 // choice of centres finds.
 func (r *Report) closeUps() []area {
-	fought := map[adjudicator.Hex]bool{}
+	fought, zoc, focus := map[adjudicator.Hex]bool{}, map[adjudicator.Hex]bool{}, map[adjudicator.Hex]bool{}
 	for _, h := range foughtHexes(r.Events) {
-		fought[h] = true
+		fought[h], focus[h] = true, true
 	}
-	zoc := map[adjudicator.Hex]bool{}
 	for _, u := range r.Outlook.Units {
 		if u.EnemyZOC {
-			zoc[u.Hex] = true
+			zoc[u.Hex], focus[u.Hex] = true, true
 		}
 	}
-	focus := map[adjudicator.Hex]bool{}
-	for h := range fought {
-		focus[h] = true
-	}
-	for h := range zoc {
-		focus[h] = true
-	}
-	cands := sortedHexes(focus)
+	cands := slices.Sorted(maps.Keys(focus))
 	var out []area
 	for len(focus) > 0 {
 		best, bestN := adjudicator.Hex(0), -1
@@ -146,7 +104,7 @@ func (r *Report) closeUps() []area {
 			}
 		}
 		var f, z []adjudicator.Hex
-		for _, h := range sortedHexes(focus) {
+		for _, h := range slices.Sorted(maps.Keys(focus)) {
 			if h.Distance(best) > closeUpRadius {
 				continue
 			}
@@ -160,27 +118,19 @@ func (r *Report) closeUps() []area {
 		}
 		var why []string
 		if len(f) > 0 {
-			why = append(why, "fighting in "+hexList(f))
+			why = append(why, "fighting in "+hexesComma(f))
 		}
 		if len(z) > 0 {
 			who := "your units"
 			if r.View.Side == adjudicator.Umpire {
 				who = "units"
 			}
-			why = append(why, who+" in an enemy zone of control in "+hexList(z))
+			why = append(why, who+" in an enemy zone of control in "+hexesComma(z))
 		}
 		out = append(out, area{center: best, why: capitalize(strings.Join(why, "; ")) + "."})
 	}
 	slices.SortFunc(out, func(a, b area) int { return int(a.center - b.center) })
 	return out
-}
-
-func hexList(hs []adjudicator.Hex) string {
-	s := make([]string, len(hs))
-	for i, h := range hs {
-		s[i] = h.String()
-	}
-	return strings.Join(s, ", ")
 }
 
 func capitalize(s string) string {
@@ -193,7 +143,7 @@ func capitalize(s string) string {
 // ownUnits is the table of the reader's units on the map (every unit for
 // the umpire): steps, supply (rule 7), enemy zone of control (6.1),
 // movement this turn (5.1, 5.2) and what the unit has done (3.5).
-func (r *Report) ownUnits() (string, []string) {
+func (r *Report) ownUnits() []string {
 	side := r.View.Side
 	head := []string{"unit", "hex", "steps", "supply", "enemy ZOC", "MP", "this turn"}
 	if side != adjudicator.US {
@@ -204,7 +154,7 @@ func (r *Report) ownUnits() (string, []string) {
 	}
 	rows := [][]string{head}
 	for _, u := range r.Outlook.Units {
-		row := []string{u.ID, u.Hex.String(), fmt.Sprintf("%d of %d", u.Steps, u.MaxSteps), dash(u.Supply), yes(u.EnemyZOC), mpText(u), doneText(u)}
+		row := []string{u.ID, u.Hex.String(), fmt.Sprintf("%d of %d", u.Steps, u.MaxSteps), cmp.Or(u.Supply, "-"), yes(u.EnemyZOC), mpText(u), doneText(u)}
 		if side != adjudicator.US {
 			face := ""
 			if u.Side == adjudicator.JP {
@@ -220,25 +170,10 @@ func (r *Report) ownUnits() (string, []string) {
 		}
 		rows = append(rows, row)
 	}
-	title := fmt.Sprintf("YOUR UNITS ON THE MAP (%d)", len(r.Outlook.Units))
-	if side == adjudicator.Umpire {
-		title = fmt.Sprintf("UNITS ON THE MAP (%d)", len(r.Outlook.Units))
+	if len(rows) == 1 {
+		return nil
 	}
-	if len(r.Outlook.Units) == 0 {
-		return title, []string{"None."}
-	}
-	lines := columns(rows)
-	if side != adjudicator.JP {
-		lines = append(lines, wrapLines("Supply (rule 7) is traced from a landing zone or a connected depot; out of supply, a unit's combat dice are modified by -2 (rules 7.5, 8.3). Japanese units are always in supply.", "", "")...)
-	}
-	return title, lines
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return columns(rows, nil)
 }
 
 func yes(b bool) string {
@@ -272,39 +207,27 @@ func boxTitle(box string) string {
 	if z, ok := strings.CutPrefix(box, adjudicator.BoxStagingPrefix); ok {
 		return "Staging box " + z
 	}
-	switch box {
-	case adjudicator.BoxReinforcements:
-		return "Reinforcements box"
-	case adjudicator.BoxPool:
-		return "Pool of infantry"
-	case adjudicator.BoxOffMap:
-		return "Unknown units set aside off the map"
-	case adjudicator.BoxEliminated:
-		return "Eliminated"
-	case adjudicator.BoxUnused:
-		return "Not in play yet (independent units and depots)"
-	}
-	return box
+	return cmp.Or(map[string]string{
+		adjudicator.BoxReinforcements: "Reinforcements box",
+		adjudicator.BoxPool:           "Pool of infantry",
+		adjudicator.BoxOffMap:         "Unknown units set aside off the map",
+		adjudicator.BoxEliminated:     "Eliminated",
+		adjudicator.BoxUnused:         "Not in play yet (independent units and depots)",
+	}[box], box)
 }
 
 // offMap lists the reader's units off the map, by box: ids, except for the
 // pool and the unused counters, which are counted.
 func (r *Report) offMap() []string {
-	var boxes []string
 	by := map[string][]string{}
 	for _, u := range r.View.Units {
-		if u.Hex != 0 {
-			continue
+		if u.Hex == 0 {
+			key := sideTitle(u.Side) + "\x00" + u.Box
+			by[key] = append(by[key], u.ID)
 		}
-		key := sideTitle(u.Side) + "\x00" + u.Box
-		if _, ok := by[key]; !ok {
-			boxes = append(boxes, key)
-		}
-		by[key] = append(by[key], u.ID)
 	}
-	slices.Sort(boxes)
 	var out []string
-	for _, k := range boxes {
+	for _, k := range slices.Sorted(maps.Keys(by)) {
 		side, box, _ := strings.Cut(k, "\x00")
 		title := boxTitle(box)
 		if r.View.Side == adjudicator.Umpire {
@@ -312,81 +235,57 @@ func (r *Report) offMap() []string {
 		}
 		ids := by[k]
 		if box == adjudicator.BoxPool || box == adjudicator.BoxUnused {
-			out = append(out, fmt.Sprintf("%s: %s.", title, plural(len(ids), "unit")))
+			out = append(out, fmt.Sprintf("%s: %s.", title, Plural(len(ids), "unit")))
 			continue
 		}
-		out = append(out, listLines(fmt.Sprintf("%s (%s): ", title, plural(len(ids), "unit")), ids)...)
+		out = append(out, listLines(fmt.Sprintf("%s (%s): ", title, Plural(len(ids), "unit")), ids)...)
 	}
 	return out
 }
 
-// enemyUnits is the table of the enemy units the reader may identify.
-func (r *Report) enemyUnits() (string, []string) {
-	switch r.View.Side {
-	case adjudicator.US:
-		head := "JAPANESE UNITS FACE UP"
-		if len(r.View.Enemy) == 0 {
-			return head, []string{"None: every Japanese counter you see is face down."}
-		}
-		rows := [][]string{{"unit", "type", "hex", "steps"}}
-		for _, u := range r.View.Enemy {
-			rows = append(rows, []string{u.ID, u.Kind.String(), u.Hex.String(), fmt.Sprint(u.Steps)})
-		}
-		return head, columns(rows)
-	case adjudicator.JP:
-		head := "U.S. UNITS ON THE MAP"
-		if len(r.View.Enemy) == 0 {
-			return head, []string{"None."}
-		}
-		rows := [][]string{{"unit", "type", "battalion", "hex", "steps"}}
-		for _, u := range r.View.Enemy {
-			rows = append(rows, []string{u.ID, u.Kind.String(), u.Battalion, u.Hex.String(), fmt.Sprint(u.Steps)})
-		}
-		return head, columns(rows)
-	}
-	return "", nil
-}
-
-// hiddenCounters lists the anonymous counters by hex (U.S. view only).
-func (r *Report) hiddenCounters() []string {
-	if r.View.Side != adjudicator.US {
+// enemyUnits is the table of the enemy units the reader may identify
+// (the U.S. also learns none of their battalions); nil when there are
+// none.
+func (r *Report) enemyUnits() []string {
+	if len(r.View.Enemy) == 0 {
 		return nil
 	}
-	if len(r.View.Hidden) == 0 {
-		return []string{"None."}
+	us := r.View.Side == adjudicator.US
+	head := []string{"unit", "type", "battalion", "hex", "steps"}
+	if us {
+		head = slices.Delete(head, 2, 3)
 	}
+	rows := [][]string{head}
+	for _, u := range r.View.Enemy {
+		row := []string{u.ID, u.Kind.String(), u.Battalion, u.Hex.String(), fmt.Sprint(u.Steps)}
+		if us {
+			row = slices.Delete(row, 2, 3)
+		}
+		rows = append(rows, row)
+	}
+	return columns(rows, nil)
+}
+
+// hiddenCounters lists the anonymous counters by hex, and counts them.
+func (r *Report) hiddenCounters() ([]string, int) {
 	var items []string
 	total := 0
 	for _, st := range r.View.Hidden {
 		items = append(items, fmt.Sprintf("%s: %d hidden", st.Hex, st.Count))
 		total += st.Count
 	}
-	out := wrapLines(fmt.Sprintf("%d face-down Japanese counters in %s. A face-down counter may be an Unknown unit, an infantry platoon or a gun (rule 2.5); you learn which when it fights or fires in your sight.", total, plural(len(r.View.Hidden), "hex")), "", "")
-	return append(out, listLines("", items)...)
+	return listLines("", items), total
 }
 
 // enemyBoxes is what the Japanese may count of the U.S. units off the map.
 func (r *Report) enemyBoxes() []string {
-	if r.View.Side != adjudicator.JP {
-		return nil
-	}
 	var out []string
 	for _, b := range r.View.Boxes {
-		if b.Side != adjudicator.US {
-			continue
+		if b.Side == adjudicator.US {
+			out = append(out, fmt.Sprintf("%s: %s, %s.", boxTitle(b.Box), Plural(b.Units, "unit"), Plural(b.Steps, "step")))
 		}
-		out = append(out, fmt.Sprintf("%s: %s, %s.", boxTitle(b.Box), plural(b.Units, "unit"), plural(b.Steps, "step")))
-	}
-	if len(out) == 0 {
-		return []string{"No U.S. units off the map."}
 	}
 	return out
-}
-
-func (r *Report) casualtyTrack() []string {
-	return wrapLines(fmt.Sprintf(
-		"U.S. casualty track: %d of %d. Every U.S. step lost adds one; at %d the Japanese win at once (rule 3.8.2). A refit turn resets it to 0 (rule 9.1).",
-		r.View.Casualties, adjudicator.CasualtyLimit, adjudicator.CasualtyLimit), "", "")
 }
 
 func (r *Report) victoryHexes() []string {
@@ -397,11 +296,8 @@ func (r *Report) victoryHexes() []string {
 	rows := [][]string{{"hex", "name", "zone", "held by"}}
 	for _, vh := range r.View.VictoryHexes {
 		held := "nobody"
-		switch vh.Held {
-		case adjudicator.US:
-			held = "U.S."
-		case adjudicator.JP:
-			held = "Japanese"
+		if vh.Held != adjudicator.NoSide {
+			held = sideName(vh.Held)
 		}
 		zone := vh.Zone
 		if cleared[vh.Zone] {
@@ -409,15 +305,12 @@ func (r *Report) victoryHexes() []string {
 		}
 		rows = append(rows, []string{vh.Hex.String(), vh.Name, zone, held})
 	}
-	out := wrapLines("The U.S. wins by holding all six at the end of a turn; the Japanese by holding landing zones D to G, or covering them with artillery on Engineer Hill (rule 3.8.1).", "", "")
-	return append(out, columns(rows)...)
+	return columns(rows, nil)
 }
 
+// clearedZones lists the victory zones cleared, with their names.
 func (r *Report) clearedZones() []string {
 	m := r.gameMap()
-	if len(r.View.ClearedZones) == 0 {
-		return wrapLines("Cleared victory zones (rule 10.0): none yet.", "", "")
-	}
 	var zs []string
 	for _, z := range r.View.ClearedZones {
 		if name := m.ZoneName(z); name != "" {
@@ -426,73 +319,7 @@ func (r *Report) clearedZones() []string {
 			zs = append(zs, z)
 		}
 	}
-	return append(listLines("Cleared victory zones (rule 10.0): ", zs),
-		wrapLines("Unknown units never enter a cleared zone.", "", "")...)
-}
-
-// komandorski tells what the reader knows of the Komandorski chits (rule
-// 12.1).
-func (r *Report) komandorski() []string {
-	k := r.View.Komandorski
-	var s string
-	switch {
-	case k == nil:
-		s = fmt.Sprintf("Komandorski chits (rule 12.1): both lie face down on the %s turn; the effect chit is revealed then.", adjudicator.TurnDate(adjudicator.KomandorskiTurn))
-	case k.Effect != 0 && k.Delay != 0:
-		last := adjudicator.Komandorski{Effect: k.Effect, Delay: k.Delay}.LastTurn()
-		s = fmt.Sprintf("Komandorski chits (rule 12.1): effect May %d%s, delay %s%s: the last turn is turn %d (%s).",
-			k.Effect, revealedText(k.EffectRevealed), plural(k.Delay, "turn"), revealedText(k.DelayRevealed), last, adjudicator.TurnDate(last))
-		if !k.EffectRevealed || !k.DelayRevealed {
-			s += " The U.S. learns each chit only when it is revealed."
-		}
-	default:
-		s = fmt.Sprintf("Komandorski chits (rule 12.1): effect May %d (revealed); the delay chit is revealed on May %d.", k.Effect, k.Effect)
-	}
-	return wrapLines(s, "", "")
-}
-
-func revealedText(b bool) string {
-	if b {
-		return " (revealed)"
-	}
-	return " (face down)"
-}
-
-// heroes lists the reader's heroes still unspent (rule 11); the umpire's
-// report lists both sides'.
-func (r *Report) heroes() []string {
-	side := r.View.Side
-	h := r.Outlook.Heroes
-	var out []string
-	if side == adjudicator.US || side == adjudicator.Umpire {
-		var left []string
-		if !h.Martinez {
-			left = append(left, "PFC Joe Martinez (rule 11.1)")
-		}
-		if !h.Arnold {
-			left = append(left, "General Arnold (rule 11.2)")
-		}
-		s := "U.S. heroes unspent: none."
-		if len(left) > 0 {
-			s = "U.S. heroes unspent: " + strings.Join(left, ", ") + "."
-		}
-		out = append(out, wrapLines(s, "", "")...)
-	}
-	if side == adjudicator.JP || side == adjudicator.Umpire {
-		s := "Japanese hero: Colonel Yamasaki has led his charge (rule 11.3)."
-		if !h.Yamasaki {
-			s = "Japanese hero unspent: Colonel Yamasaki (rule 11.3)"
-			if y := r.Outlook.Yamasaki; y != nil && y.Available {
-				s += ", who may lead his charge now."
-			} else if y != nil {
-				s += "; not yet: " + y.Why + "."
-			} else {
-				s += "."
-			}
-		}
-		out = append(out, wrapLines(s, "", "")...)
-	}
-	return out
+	return listLines("Cleared victory zones (rule 10.0): ", zs)
 }
 
 // standing lists the standing instructions in force.
@@ -503,83 +330,82 @@ func (r *Report) standing() []standingText {
 		if r.View.Side == adjudicator.Umpire {
 			title = sideTitle(ss.Side)
 		}
-		out = append(out, standingText{Title: title, Lines: columns(standingRows(ss.Side, ss.Standing))})
+		out = append(out, standingText{Title: title, Lines: columns(standingRows(ss.Side, ss.Standing, false), nil)})
 	}
 	return out
 }
 
-// standingRows gives one row per instruction: its key, its value and what
-// it decides.
-func standingRows(side adjudicator.Side, st adjudicator.Standing) [][]string {
-	hexes := func(m map[adjudicator.Hex]string) string {
-		if len(m) == 0 {
-			return "-"
+// standingItem is one standing instruction: its key, the side that has
+// it (NoSide: both), its value, its brackets in YAML when it is a list
+// ("[]") or a map ("{}"), and what it decides, as a report says it and as
+// an order template does.
+type standingItem struct {
+	key          string
+	side         adjudicator.Side
+	value        func(adjudicator.Standing) []string
+	brackets     string
+	report, note string
+}
+
+var standingItems = []standingItem{
+	{"losses", 0, func(s adjudicator.Standing) []string { return []string{s.Losses} }, "",
+		"spread: each hit on the strongest unit; concentrate: one at a time", "spread or concentrate"},
+	{"loss_order", 0, func(s adjudicator.Standing) []string { return s.LossOrder }, "[]",
+		"units that take hits first, in order", "units that take hits first"},
+	{"retreat", adjudicator.US, func(s adjudicator.Standing) []string { return []string{s.Retreat} }, "",
+		"when to fall back after a melee round (rule 8.2.1.3)", "never, always, if-losing or below-N (8.2.1.3)"},
+	{"retreat_at", adjudicator.US, func(s adjudicator.Standing) []string { return hexPairs(s.RetreatAt) }, "{}",
+		"the same for a melee at one hex", "per melee hex, like {2717: never}"},
+	{"advance", 0, func(s adjudicator.Standing) []string { return []string{s.Advance} }, "",
+		"who moves into a hex the defenders left (rule 8.2.1.4)", "all, none or strongest (8.2.1.4)"},
+	{"advance_at", 0, func(s adjudicator.Standing) []string { return hexPairs(s.AdvanceAt) }, "{}",
+		"the same for one hex", "per hex, like {2717: all}"},
+	{"unknown_table", adjudicator.JP, func(s adjudicator.Standing) []string { return []string{s.UnknownTable} }, "",
+		"which table when Unknown units stack (rule 2.5)", "most or fewest (2.5)"},
+	{"unknown_table_at", adjudicator.JP, func(s adjudicator.Standing) []string { return hexPairs(s.UnknownTableAt) }, "{}",
+		"the Unknown unit whose table to roll, by hex", "per hex, the Unknown unit to roll for"},
+	{"friendly_fire", 0, func(s adjudicator.Standing) []string { return []string{s.FriendlyFire} }, "",
+		"which unit your own air hits among equals (rule 8.1.6)", "most-steps or fewest-steps (8.1.6)"},
+	{"melee_order", 0, func(s adjudicator.Standing) []string { return hexNames(s.MeleeOrder) }, "[]",
+		"melee hexes you pick first (rule 3.7)", "melee hexes you pick first (3.7)"},
+	{"melee_pick", 0, func(s adjudicator.Standing) []string { return []string{s.MeleePick} }, "",
+		"how you pick the others: strongest or listed", "strongest or listed"},
+	{"martinez", adjudicator.US, func(s adjudicator.Standing) []string { return []string{s.Martinez} }, "",
+		"PFC Martinez: auto, never or a hex (rule 11.1)", "auto, never or a hex (11.1)"},
+	{"arnold", adjudicator.US, func(s adjudicator.Standing) []string { return []string{s.Arnold} }, "",
+		"General Arnold: auto, never or a hex (rule 11.2)", "auto, never or a hex (11.2)"},
+}
+
+// hexPairs writes a map by hex as "2717: never" pairs, in hex order.
+func hexPairs(m map[adjudicator.Hex]string) []string {
+	var out []string
+	for _, h := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, fmt.Sprintf("%s: %s", h, m[h]))
+	}
+	return out
+}
+
+// standingRows gives one row per instruction side has: for a report
+// (yaml false) its key, its value (an empty list as "-") and what it
+// decides; for an order template a commented YAML line and its note.
+func standingRows(side adjudicator.Side, st adjudicator.Standing, yaml bool) [][]string {
+	var rows [][]string
+	for _, it := range standingItems {
+		if it.side != adjudicator.NoSide && it.side != side {
+			continue
 		}
-		var parts []string
-		for _, h := range sortedKeys(m) {
-			parts = append(parts, fmt.Sprintf("%s: %s", h, m[h]))
+		vs := it.value(st)
+		v := strings.Join(vs, ", ")
+		switch {
+		case yaml && it.brackets != "":
+			rows = append(rows, []string{"#  " + it.key + ": " + it.brackets[:1] + v + it.brackets[1:], "# " + it.note})
+		case yaml:
+			rows = append(rows, []string{"#  " + it.key + ": " + v, "# " + it.note})
+		case it.brackets != "" && len(vs) == 0:
+			rows = append(rows, []string{it.key, "-", it.report})
+		default:
+			rows = append(rows, []string{it.key, v, it.report})
 		}
-		return strings.Join(parts, ", ")
-	}
-	list := func(xs []string) string {
-		if len(xs) == 0 {
-			return "-"
-		}
-		return strings.Join(xs, ", ")
-	}
-	var order []string
-	for _, h := range st.MeleeOrder {
-		order = append(order, h.String())
-	}
-	rows := [][]string{
-		{"losses", st.Losses, "spread: each hit on the strongest unit; concentrate: one at a time"},
-		{"loss_order", list(st.LossOrder), "units that take hits first, in order"},
-	}
-	if side == adjudicator.US {
-		rows = append(rows,
-			[]string{"retreat", st.Retreat, "when to fall back after a melee round (rule 8.2.1.3)"},
-			[]string{"retreat_at", hexes(st.RetreatAt), "the same for a melee at one hex"})
-	}
-	rows = append(rows,
-		[]string{"advance", st.Advance, "who moves into a hex the defenders left (rule 8.2.1.4)"},
-		[]string{"advance_at", hexes(st.AdvanceAt), "the same for one hex"})
-	if side == adjudicator.JP {
-		rows = append(rows,
-			[]string{"unknown_table", st.UnknownTable, "which table when Unknown units stack (rule 2.5)"},
-			[]string{"unknown_table_at", hexes(st.UnknownTableAt), "the Unknown unit whose table to roll, by hex"})
-	}
-	rows = append(rows,
-		[]string{"friendly_fire", st.FriendlyFire, "which unit your own air hits among equals (rule 8.1.6)"},
-		[]string{"melee_order", list(order), "melee hexes you pick first (rule 3.7)"},
-		[]string{"melee_pick", st.MeleePick, "how you pick the others: strongest or listed"})
-	if side == adjudicator.US {
-		rows = append(rows,
-			[]string{"martinez", st.Martinez, "PFC Martinez: auto, never or a hex (rule 11.1)"},
-			[]string{"arnold", st.Arnold, "General Arnold: auto, never or a hex (rule 11.2)"})
 	}
 	return rows
-}
-
-func sortedKeys(m map[adjudicator.Hex]string) []adjudicator.Hex {
-	out := make([]adjudicator.Hex, 0, len(m))
-	for h := range m {
-		out = append(out, h)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// record is the chain head and the dice commitment, with what they are
-// for.
-func (r *Report) record() []string {
-	var out []string
-	if r.Game.Head != "" {
-		out = append(out, "Chain head: "+r.Game.Head)
-		out = append(out, wrapLines("The hash of the game's record up to this report: keep this mail, and you can prove later what you were told.", "  ", "  ")...)
-	}
-	if r.Game.Commitment != "" {
-		out = append(out, "Dice commitment: "+r.Game.Commitment)
-		out = append(out, wrapLines("The SHA-256 of the secret seed every die comes from. The seed is revealed when the game ends; then \"attu audit\" checks every die against it.", "  ", "  ")...)
-	}
-	return out
 }

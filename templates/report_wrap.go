@@ -40,31 +40,35 @@ func wrapText(first, rest, text string) string {
 	return strings.Join(wrapLines(text, first, rest), "\n")
 }
 
-// indentLines puts prefix before every non-empty line of text.
-func indentLines(prefix, text string) string {
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = prefix + l
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
 // listLines writes items after head, separated by commas, within
 // MaxWidth, continuation lines indented under the first item.
 func listLines(head string, items []string) []string {
 	if len(items) == 0 {
 		return nil
 	}
-	var b strings.Builder
-	writeWrapped(&b, head, items)
-	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	var out []string
+	line := head
+	indent := strings.Repeat(" ", len(head))
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		if len(line)+len(it)+1 > MaxWidth && strings.TrimSpace(line) != "" {
+			out = append(out, strings.TrimRight(line, " "))
+			line = indent
+		}
+		if line != head && line != indent {
+			line += " "
+		}
+		line += it
+	}
+	return append(out, line)
 }
 
 // columns lays rows out in columns two spaces apart, each as wide as its
-// widest cell; the last column is not padded.
-func columns(rows [][]string) []string {
+// widest cell, its cells padded on the left in the columns right says
+// (nil: none), on the right in the others.
+func columns(rows [][]string, right func(col int) bool) []string {
 	var width []int
 	for _, r := range rows {
 		for i, c := range r {
@@ -81,9 +85,11 @@ func columns(rows [][]string) []string {
 			if i > 0 {
 				b.WriteString("  ")
 			}
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)))
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if right != nil && right(i) {
+				b.WriteString(pad + c)
+			} else {
+				b.WriteString(c + pad)
 			}
 		}
 		out[k] = strings.TrimRight(b.String(), " ")

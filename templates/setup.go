@@ -20,9 +20,7 @@ var setupFuncs = template.FuncMap{
 	"vpValues":      vpValues,
 	"vpCancelled":   vpCancelled,
 	"vpScore":       vpScore,
-	"isSetup": func(k adjudicator.WaitKind) bool {
-		return k == adjudicator.WaitJPSetup || k == adjudicator.WaitUSLanding
-	},
+	"isSetup":       isSetupWait,
 }
 
 // setupRule names a side's setup with its rule: "the historic setup (rule
@@ -41,14 +39,11 @@ func setupCounts(hs []adjudicator.Hex, counts []int) string {
 	total := 0
 	parts := make([]string, len(hs))
 	for i, h := range hs {
-		n := 0
-		if i < len(counts) {
-			n = counts[i]
-		}
+		n := elem(counts, i)
 		total += n
 		parts[i] = fmt.Sprintf("%s %d", h, n)
 	}
-	return fmt.Sprintf("%s in %s (%s)", plural(total, "counter"), plural(len(hs), "hex"), joinAnd(parts))
+	return fmt.Sprintf("%s in %s (%s)", Plural(total, "counter"), Plural(len(hs), "hex"), joinAnd(parts))
 }
 
 // vpValues lists the value chits: "3 on Holtz Bay (2011) and 2 on Jarmin

@@ -1,20 +1,17 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// Tournament mails: the standings every player and the umpire receive
-// after each finished game and in answer to "standings", the umpire's
-// daily digest (also in answer to "digest"), and the umpire's mail when a
-// round ends or begins. Like the replies, each is a plain struct filled by the
-// tournament (package store/tournament) with a Text method rendering an
-// embedded template within MaxWidth columns. The standings say of each
-// game only who played it and how it ended; the digest, for the umpire
-// alone, says what every game waits for.
+// Tournament mails, filled by package store/tournament: the standings
+// everyone receives after each finished game (they say of each game only
+// who played it and how it ended), the umpire's daily digest (what every
+// game waits for) and the umpire's mail when a round ends or begins.
 
 // Standings is the tournament's table.
 type Standings struct {
@@ -98,55 +95,23 @@ func (s Standings) table() []string {
 		}
 		played := fmt.Sprint(r.Played)
 		if r.Byes > 0 {
-			played += "+" + plural(r.Byes, "bye")
+			played += "+" + Plural(r.Byes, "bye")
 		}
 		row := []string{mark, place, cut(r.Player, 20), played, fmt.Sprint(r.Won), fmt.Sprint(r.Drawn), fmt.Sprint(r.Lost), fmt.Sprint(r.Points)}
 		rows = append(rows, append(row, r.Breaks...))
 	}
-	return alignCells(rows, map[int]bool{2: true})
+	// Numbers to the right; the header's titles are short enough to fit.
+	lines := columns(rows, func(col int) bool { return col != 2 })
+	for i, l := range lines {
+		lines[i] = cut(l, MaxWidth)
+	}
+	return lines
 }
 
 // tieBreakTitle is a tie-break's column title, short so that five fit.
 func tieBreakTitle(tb string) string {
-	switch tb {
-	case "head-to-head":
-		return "H2H"
-	case "sonneborn-berger":
-		return "S-B"
-	case "buchholz":
-		return "BUCHH"
-	case "lateness":
-		return "LATE"
-	}
-	return strings.ToUpper(tb)
-}
-
-// alignCells aligns rows of cells, numbers to the right except in the
-// columns left; the header row's titles are shortened to fit MaxWidth.
-func alignCells(rows [][]string, left map[int]bool) []string {
-	widths := map[int]int{}
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	var out []string
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if left[i] {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(pad + c)
-			}
-		}
-		out = append(out, cut(strings.TrimRight(b.String(), " "), MaxWidth))
-	}
-	return out
+	short := map[string]string{"head-to-head": "H2H", "sonneborn-berger": "S-B", "buchholz": "BUCHH", "lateness": "LATE"}
+	return cmp.Or(short[tb], strings.ToUpper(tb))
 }
 
 // games lists the games over (over) or being played, a line each.
@@ -243,27 +208,6 @@ func (d Digest) Text() string {
 	}{d, d.Standings.table(), d.Round >= d.Rounds})
 }
 
-// tournamentFuncs are the helpers the tournament templates add.
-var tournamentFuncs = map[string]any{
-	// whenIn writes a time in UTC and in each other zone given.
-	"whenIn": func(t time.Time, zones ...*time.Location) string {
-		s := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
-		var local []string
-		seen := map[string]bool{"UTC": true}
-		for _, z := range zones {
-			if z == nil || seen[z.String()] {
-				continue
-			}
-			seen[z.String()] = true
-			local = append(local, fmt.Sprintf("%s in %s", t.In(z).Format("Mon 2 Jan 15:04 MST"), z))
-		}
-		if len(local) > 0 {
-			s += " (" + strings.Join(local, "; ") + ")"
-		}
-		return s
-	},
-}
-
 // Subject is the digest's subject line.
 func (d Digest) Subject() string {
 	zone := d.Zone
@@ -336,11 +280,3 @@ func (r RoundMail) Subject() string {
 	}
 	return fmt.Sprintf("attu tournament %s: round %d has ended, round %d begins", r.Name, r.Ended, r.Next.Number)
 }
-
-// Plural writes n and what, with an s unless n is 1 ("1 round", "3
-// rounds").
-func Plural(n int, what string) string { return plural(n, what) }
-
-// DeadlineText writes a time as the replies do: in UTC, and in zone when
-// it is another.
-func DeadlineText(t time.Time, zone *time.Location) string { return deadlineText(t, zone) }
