@@ -137,10 +137,18 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		text := before + templates.Notices{Paused: g.Status == store.Paused, Lines: lines}.Text() + a.Text
 		key := pictureKey(r.View)
 		picture, json := q.always || key != rec.Pictured[q.side], rec.JSON[q.side]
-		text += templates.Attached{Picture: picture, JSON: json}.Text()
+		name, page, sheet := r.OrderSheet(s.gameAddress(g))
+		// The side awaited gets the order sheet after the order template,
+		// in place of the picture: the same map, hex ids and all, with the
+		// template's choices on it, and a mail no heavier.
+		picture = picture && !sheet
+		text += templates.Attached{Picture: picture || sheet, JSON: json}.Text()
 		m, ok := s.toSide(g, q.side, q.kind, subject, text)
 		m.Attachments = reportAttachments(a, q.side, g.Current, drawn, picture, json)
-		if !picture {
+		if sheet {
+			m.Attachments = slices.Insert(m.Attachments, 1, store.Attachment{Name: name, Type: "text/html", Data: page})
+		}
+		if !picture && !sheet {
 			key = ""
 		}
 		rec.reported(q.side, g.Current, st.Turn, key)
