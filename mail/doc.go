@@ -40,8 +40,8 @@ and commits its effects; only then is the mail marked on the server.
 			// a stranger's mail, whatever its From says (v.Why)
 		}
 		game := msg.Game(own) // attu+GAME@host, or [attu GAME] in the subject
-		// msg.Orders (a .yaml file or YAML in the body), else msg.Command
-		// and msg.Args, else msg.HTMLOnly: explain how to send plain text.
+		// msg.Orders (a .yaml file or YAML in the body), else msg.Command,
+		// else msg.HTMLOnly: explain how to send plain text.
 		return commit(game, msg, raw) // nil once committed; an error retries
 	})
 	go in.Run(ctx, savedPosition)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -33,7 +32,6 @@ type want struct {
 	id         string
 	game       string
 	command    string
-	args       []string
 	orders     string
 	ordersFile string
 	text       string
@@ -57,7 +55,7 @@ var corpus = map[string]want{
 		text: strings.Replace(corpusOrders, "   # Engineer Hill", "", 1) +
 			"# a long comment that the mail client wrapped at seventy-two columns because the line was long"},
 	"quoted-reply.eml": {from: "jp@example.org", subject: "Re: [attu g1] Turn 2 report", id: "quoted-1@example.org", game: "g1",
-		command: "status", args: []string{"please"}, text: "status please"},
+		command: "status", text: "status please"},
 	"no-yaml.eml": {from: "newcomer@example.org", subject: "How do I play?", id: "noyaml-1@example.org",
 		text: "Hello, I would like to join a game. How does this work?"},
 	// The syntax is the orders package's to judge: the text is handed over.
@@ -93,7 +91,7 @@ var corpus = map[string]want{
 		orders: "game: g2\nside: jp\n# Baie de Holtz à l'aube\n", text: "game: g2\nside: jp\n# Baie de Holtz à l'aube"},
 	"two-yaml.eml": {err: ErrManyOrders, from: "us@example.org", subject: "orders", id: "two-1@example.org", game: "g1"},
 	"subject-command.eml": {from: "umpire@example.org", subject: "Re: [attu g7] extend 48h", id: "cmd-1@example.org", game: "g7",
-		command: "extend", args: []string{"48h"}},
+		command: "extend"},
 	"broken-base64.eml": {from: "us@example.org", subject: "orders", id: "b64-1@example.org", game: "g1", text: "attached", skipped: 1},
 	// Cut off in its last part: the orders before the cut stand.
 	"truncated-multipart.eml": {from: "us@example.org", subject: "orders", id: "trunc-1@example.org", game: "g1",
@@ -139,19 +137,16 @@ func checkExtract(t *testing.T, m *Message, err error, w want) {
 	}
 	auto, why := IsAutomatic(m, own)
 	got := want{err: w.err, from: m.From, subject: m.Subject, id: m.MessageID, game: m.Game(own),
-		command: m.Command, args: m.Args, orders: m.Orders, ordersFile: m.OrdersFile, text: m.Text,
+		command: m.Command, orders: m.Orders, ordersFile: m.OrdersFile, text: m.Text,
 		htmlOnly: m.HTMLOnly, auto: auto, skipped: len(m.Skipped)}
-	if len(got.args) == 0 {
-		got.args = nil
-	}
 	if fmt.Sprint(got) != fmt.Sprint(w) {
 		t.Errorf("got\n%s\nwant\n%s\n(automatic: %s; skipped: %v)", show(got), show(w), why, m.Skipped)
 	}
 }
 
 func show(w want) string {
-	return fmt.Sprintf("from %q subject %q id %q game %q command %q %q\norders %q from %q\ntext %q\nhtml only %v automatic %v skipped %d",
-		w.from, w.subject, w.id, w.game, w.command, w.args, w.orders, w.ordersFile, w.text, w.htmlOnly, w.auto, w.skipped)
+	return fmt.Sprintf("from %q subject %q id %q game %q command %q\norders %q from %q\ntext %q\nhtml only %v automatic %v skipped %d",
+		w.from, w.subject, w.id, w.game, w.command, w.orders, w.ordersFile, w.text, w.htmlOnly, w.auto, w.skipped)
 }
 
 // bigMail is a mail with a yaml attachment of n bytes after its text.
@@ -241,21 +236,20 @@ func TestCommands(t *testing.T) {
 	for _, tc := range []struct {
 		subject, body string
 		cmd           string
-		args          []string
 	}{
-		{"status", "", "status", nil},
-		{"Re: RE: Fwd: [attu g1] Status?", "", "status", nil},
-		{"[attu g1] Re: resend", "", "resend", nil},
-		{"AW: [attu g1] replace us new@example.org", "", "replace", []string{"us", "new@example.org"}},
-		{"Turn 3", "template\nthanks", "template", nil},
-		{"Turn 3", "\n\n  concede now\n", "concede", []string{"now"}},
-		{"Turn 3", "I concede", "", nil},
-		{"statusreport", "", "", nil},
-		{"help", "game: g1\nside: us\n", "", nil}, // orders, not a command
+		{"status", "", "status"},
+		{"Re: RE: Fwd: [attu g1] Status?", "", "status"},
+		{"[attu g1] Re: resend", "", "resend"},
+		{"AW: [attu g1] replace us new@example.org", "", "replace"},
+		{"Turn 3", "template\nthanks", "template"},
+		{"Turn 3", "\n\n  concede now\n", "concede"},
+		{"Turn 3", "I concede", ""},
+		{"statusreport", "", ""},
+		{"help", "game: g1\nside: us\n", ""}, // orders, not a command
 		// A command that changes the game carries the sender's token.
-		{"Re: [attu g1] Turn 3 report", "concede\ntoken: 7f3a\n", "concede", nil},
-		{"Re: [attu g1] Turn 3 report", "absent 3d\ngame: g1\ntoken: 7f3a\n", "absent", []string{"3d"}},
-		{"Turn 3", "status: ready\n", "", nil}, // a YAML key
+		{"Re: [attu g1] Turn 3 report", "concede\ntoken: 7f3a\n", "concede"},
+		{"Re: [attu g1] Turn 3 report", "absent 3d\ngame: g1\ntoken: 7f3a\n", "absent"},
+		{"Turn 3", "status: ready\n", ""}, // a YAML key
 	} {
 		raw := fmt.Sprintf("From: us@example.org\r\nSubject: %s\r\n\r\n%s", tc.subject, strings.ReplaceAll(tc.body, "\n", "\r\n"))
 		m, err := Extract(strings.NewReader(raw), nil)
@@ -265,8 +259,8 @@ func TestCommands(t *testing.T) {
 		if tc.cmd != "" && m.Orders != "" {
 			t.Errorf("subject %q body %q: orders %q beside the command", tc.subject, tc.body, m.Orders)
 		}
-		if m.Command != tc.cmd || !slices.Equal(m.Args, tc.args) {
-			t.Errorf("subject %q body %q: command %q %q, want %q %q", tc.subject, tc.body, m.Command, m.Args, tc.cmd, tc.args)
+		if m.Command != tc.cmd {
+			t.Errorf("subject %q body %q: command %q, want %q", tc.subject, tc.body, m.Command, tc.cmd)
 		}
 	}
 	m, _ := Extract(strings.NewReader("From: a@b\r\nSubject: pause\r\n\r\n"), &ExtractOptions{Commands: []string{"help"}})

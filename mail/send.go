@@ -68,7 +68,7 @@ type Sender struct {
 	log *slog.Logger
 }
 
-// NewSender returns a Sender; nothing connects before Send. It fails when
+// NewSender returns a Sender; nothing connects before it sends. It fails when
 // the configuration asks for plaintext to a server that is not on the
 // loopback interface.
 func NewSender(cfg SMTPConfig) (*Sender, error) {
@@ -87,11 +87,6 @@ func NewSender(cfg SMTPConfig) (*Sender, error) {
 		return nil, err
 	}
 	return &Sender{cfg: cfg, log: cfg.Logger.With("smtp", cfg.Addr)}, nil
-}
-
-// Send sends one mail.
-func (s *Sender) Send(ctx context.Context, m *Outgoing) error {
-	return s.sendAll(ctx, []*Outgoing{m})[0]
 }
 
 // sendAll sends mails over one connection and returns one error per mail
