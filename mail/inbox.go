@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -89,39 +90,16 @@ type InboxConfig struct {
 
 func (c InboxConfig) withDefaults() InboxConfig {
 	d := DefaultLimits()
-	if c.Mailbox == "" {
-		c.Mailbox = "INBOX"
-	}
-	if c.MaxSize <= 0 {
-		c.MaxSize = d.MaxBytes
-	}
-	if c.MaxHeaderBytes <= 0 {
-		c.MaxHeaderBytes = d.MaxHeaderBytes
-	}
-	if c.IdleRestart <= 0 {
-		c.IdleRestart = 10 * time.Minute
-	}
-	if c.PollInterval <= 0 {
-		c.PollInterval = time.Minute
-	}
-	if c.Timeout <= 0 {
-		c.Timeout = time.Minute
-	}
-	if c.MaxAttempts <= 0 {
-		c.MaxAttempts = 3
-	}
-	if c.RetryMin <= 0 {
-		c.RetryMin = time.Second
-	}
-	if c.RetryMax <= 0 {
-		c.RetryMax = 5 * time.Minute
-	}
-	if c.RetryMax < c.RetryMin {
-		c.RetryMax = c.RetryMin
-	}
-	if c.Logger == nil {
-		c.Logger = slog.Default()
-	}
+	c.Mailbox = cmp.Or(c.Mailbox, "INBOX")
+	c.MaxSize = positive(c.MaxSize, d.MaxBytes)
+	c.MaxHeaderBytes = positive(c.MaxHeaderBytes, d.MaxHeaderBytes)
+	c.IdleRestart = positive(c.IdleRestart, 10*time.Minute)
+	c.PollInterval = positive(c.PollInterval, time.Minute)
+	c.Timeout = positive(c.Timeout, time.Minute)
+	c.MaxAttempts = positive(c.MaxAttempts, 3)
+	c.RetryMin = positive(c.RetryMin, time.Second)
+	c.RetryMax = max(positive(c.RetryMax, 5*time.Minute), c.RetryMin)
+	c.Logger = cmp.Or(c.Logger, slog.Default())
 	return c
 }
 
@@ -474,63 +452,46 @@ func (s *session) loop(ctx context.Context) error {
 			return err
 		}
 		var retry <-chan time.Time
-		var t *time.Timer
 		if s.failed > 0 {
-			t = time.NewTimer(jitter(backoff(s.failed-1, s.in.cfg.RetryMin, s.in.cfg.RetryMax)))
-			retry = t.C
+			retry = time.After(jitter(backoff(s.failed-1, s.in.cfg.RetryMin, s.in.cfg.RetryMax)))
 		}
-		var err error
-		if s.idle() {
-			err = s.waitIdle(ctx, retry)
-		} else {
-			err = s.waitPoll(ctx, retry)
-		}
-		if t != nil {
-			t.Stop()
-		}
-		if err != nil || ctx.Err() != nil {
+		if err := s.wait(ctx, retry); err != nil || ctx.Err() != nil {
 			return err
 		}
 	}
 }
 
-func (s *session) waitPoll(ctx context.Context, retry <-chan time.Time) error {
-	t := time.NewTimer(s.in.cfg.PollInterval)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	case <-retry:
-	case <-s.in.kick:
-	case <-s.newMail:
-	case <-s.c.Closed():
-		return errClosed
-	}
-	return nil
-}
-
-func (s *session) waitIdle(ctx context.Context, retry <-chan time.Time) error {
-	if s.in.cfg.beforeIdle != nil {
-		s.in.cfg.beforeIdle()
-	}
+// wait returns at the next reason to search, under IDLE when the server
+// has it (ended before returning), else polling.
+func (s *session) wait(ctx context.Context, retry <-chan time.Time) error {
 	var cmd *imapclient.IdleCommand
-	if err := s.do(func() (err error) {
-		cmd, err = s.c.Idle()
-		return err
-	}); err != nil {
-		return fmt.Errorf("mail: imap: idle: %w", err)
+	every := s.in.cfg.PollInterval
+	if s.idle() {
+		if s.in.cfg.beforeIdle != nil {
+			s.in.cfg.beforeIdle()
+		}
+		if err := s.do(func() (err error) {
+			cmd, err = s.c.Idle()
+			return err
+		}); err != nil {
+			return fmt.Errorf("mail: imap: idle: %w", err)
+		}
+		every = s.in.cfg.IdleRestart
 	}
-	t := time.NewTimer(s.in.cfg.IdleRestart)
+	t := time.NewTimer(every)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return nil // the connection is being closed under IDLE
+		return nil // the connection is being closed, under IDLE or not
 	case <-t.C:
 	case <-retry:
 	case <-s.in.kick:
 	case <-s.newMail:
 	case <-s.c.Closed():
 		return errClosed
+	}
+	if cmd == nil {
+		return nil
 	}
 	if err := s.do(func() error {
 		if err := cmd.Close(); err != nil {

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -129,27 +130,14 @@ type Outbox struct {
 
 // NewOutbox returns an Outbox sending the mail of q through s.
 func NewOutbox(q Queue, s *Sender, cfg OutboxConfig) *Outbox {
-	if cfg.Batch <= 0 {
-		cfg.Batch = 50
-	}
-	if cfg.Interval <= 0 {
-		cfg.Interval = 30 * time.Second
-	}
-	if cfg.RetryMin <= 0 {
-		cfg.RetryMin = time.Second
-	}
-	if cfg.RetryMax <= 0 {
-		cfg.RetryMax = 5 * time.Minute
-	}
-	if cfg.RetryMax < cfg.RetryMin {
-		cfg.RetryMax = cfg.RetryMin
-	}
+	cfg.Batch = positive(cfg.Batch, 50)
+	cfg.Interval = positive(cfg.Interval, 30*time.Second)
+	cfg.RetryMin = positive(cfg.RetryMin, time.Second)
+	cfg.RetryMax = max(positive(cfg.RetryMax, 5*time.Minute), cfg.RetryMin)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	return &Outbox{q: q, s: s, cfg: cfg, log: cfg.Logger, kick: make(chan struct{}, 1), refused: map[uint64]bool{}}
 }
 

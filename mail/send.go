@@ -73,9 +73,7 @@ type Sender struct {
 // loopback interface.
 func NewSender(cfg SMTPConfig) (*Sender, error) {
 	cfg.Timeout = positive(cfg.Timeout, time.Minute)
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.HELO == "" {
 		if _, d, ok := splitAddress(cfg.From); ok {
 			cfg.HELO = d
