@@ -72,7 +72,7 @@ func authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
 		why = append(why, err.Error())
 	}
 	if cfg.DKIM {
-		err := VerifyDKIM(NormalizeLineEnds(raw), m.From, &DKIMOptions{LookupTXT: cfg.LookupTXT})
+		err := VerifyDKIM(NormalizeLineEnds(raw), m.From, cfg.LookupTXT)
 		if err == nil {
 			return Verdict{Trusted: true, By: "dkim"}
 		}
