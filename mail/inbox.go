@@ -36,25 +36,18 @@ type InboxConfig struct {
 	// missing). When empty, handled mail is only flagged \Seen and stays.
 	Processed string
 	// Failed is the folder a mail is moved to when its handler failed
-	// MaxAttempts times (created when missing); when empty, such a mail
-	// is only flagged \Seen and stays. Either way it is not offered
-	// again: a mail that breaks the handler every time would otherwise
-	// come back at every scan, forever.
-	Failed string
-	// MaxAttempts is how many times a mail is handed to a failing
-	// handler before the inbox gives up on it; 3 when zero.
+	// MaxAttempts times (3 when zero), and OnGiveUp is then called on the
+	// Inbox's goroutine with the handler's last error. When Failed is
+	// empty, such a mail is only flagged \Seen. Either way it is not
+	// offered again: it would otherwise come back at every scan, forever.
+	Failed      string
 	MaxAttempts int
-	// OnGiveUp is called, on the Inbox's goroutine, for each mail given
-	// up on, with the handler's last error, so the caller can tell the
-	// operator.
-	OnGiveUp func(m *Incoming, err error)
+	OnGiveUp    func(m *Incoming, err error)
 
-	// MaxSize is the largest mail fetched (RFC822.SIZE); a larger one is
-	// handed over with only its header. DefaultLimits().MaxBytes when zero.
-	MaxSize int64
-	// MaxHeaderBytes is how much of an oversized mail's header is
-	// fetched; DefaultLimits().MaxHeaderBytes when zero.
-	MaxHeaderBytes int64
+	// MaxSize is the largest mail fetched (RFC822.SIZE); of a larger one
+	// only the first MaxHeaderBytes of its header. DefaultLimits() when
+	// zero.
+	MaxSize, MaxHeaderBytes int64
 
 	// IdleRestart ends and restarts IDLE this often, searching the mailbox
 	// each time: some servers silently drop an IDLE older than about ten
@@ -68,9 +61,9 @@ type InboxConfig struct {
 	// Timeout bounds each network operation (connect, login, one command);
 	// 1 minute when zero.
 	Timeout time.Duration
-	// RetryMin and RetryMax bound the wait before reconnecting, doubled
-	// after each failed attempt, and the wait before offering again a mail
-	// whose handler failed; 1 second and 5 minutes when zero.
+	// RetryMin and RetryMax bound the wait, doubled after each failure,
+	// before reconnecting or offering again a mail whose handler failed;
+	// 1 second and 5 minutes when zero.
 	RetryMin, RetryMax time.Duration
 
 	// OnPosition is called, on the Inbox's goroutine, each time the
@@ -155,27 +148,21 @@ func (m *Incoming) Fetch(ctx context.Context) ([]byte, error) {
 type Handler func(ctx context.Context, m *Incoming) error
 
 // Inbox watches one IMAP mailbox and hands each new mail to a Handler, in
-// UID order. It keeps one connection, waits with IDLE (RFC 2177) or polls
-// when the server has no IDLE, and reconnects after any failure with a
-// capped exponential backoff and jitter; after a failure only the
-// operator can cure (a FixError) it logs the fix once, at ERROR, and
-// tries again only every five minutes.
-//
-// Delivery is at least once: a mail whose handler succeeded can be offered
-// again if the connection breaks before it is marked, or after a change of
-// UIDVALIDITY. The handler must recognise a mail it has seen (attu's
-// ledger of Message-IDs and content hashes does).
+// UID order, at least once (see the package doc). It keeps one
+// connection, waits with IDLE (RFC 2177) or polls, and reconnects after
+// any failure with a capped exponential backoff and jitter; after a
+// failure only the operator can cure (a FixError) it logs the fix once,
+// at ERROR, and tries again only every five minutes.
 type Inbox struct {
 	cfg    InboxConfig
 	handle Handler
 	log    *slog.Logger
 	kick   chan struct{}
-	// done holds the handled UIDs above the position (a mail below them
-	// failed). Only Run's goroutine uses it; it outlives a connection so
-	// that a reconnect does not offer them again.
-	done map[uint32]bool
-	// attempts counts the failed handlings of each mail, by UIDVALIDITY
-	// and UID; only Run's goroutine uses it.
+	// Only Run's goroutine uses done and attempts. done holds the handled
+	// UIDs above the position (a mail below them failed); it outlives a
+	// connection so that a reconnect does not offer them again. attempts
+	// counts the failed handlings of each mail, by UIDVALIDITY and UID.
+	done     map[uint32]bool
 	attempts map[Position]int
 
 	mu  sync.Mutex
