@@ -51,9 +51,8 @@ type Verdict struct {
 // a valid aligned signature; every other Authentication-Results field is
 // ignored, since anyone can write one below the provider's.
 func Authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
-	v := authenticate(m, raw, cfg)
-	m.Auth = v
-	return v
+	m.Auth = authenticate(m, raw, cfg)
+	return m.Auth
 }
 
 func authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"mime"
 	"net"
 	"slices"
@@ -131,7 +132,7 @@ func (m *Incoming) Fetch(ctx context.Context) ([]byte, error) {
 	if m.raw != nil {
 		return m.raw, nil
 	}
-	raw, err := s.fetch(ctx, m)
+	raw, err := s.fetch(m)
 	if err != nil {
 		return nil, err
 	}
@@ -257,12 +258,11 @@ type session struct {
 	caps    imap.CapSet
 	newMail chan struct{}
 	pos     Position
-	done    map[uint32]bool // the Inbox's
-	failed  int             // scans in a row with a handler failure
+	failed  int // scans in a row with a handler failure
 }
 
 func (in *Inbox) session(ctx context.Context) error {
-	s := &session{in: in, newMail: make(chan struct{}, 1), pos: in.Position(), done: in.done}
+	s := &session{in: in, newMail: make(chan struct{}, 1), pos: in.Position()}
 	opts := &imapclient.Options{
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 			// Runs on the client's reader goroutine: it must not send a
@@ -377,7 +377,7 @@ func (s *session) open() error {
 				"was", s.pos.UIDValidity, "now", sel.UIDValidity)
 		}
 		s.pos = Position{UIDValidity: sel.UIDValidity}
-		clear(s.done)
+		clear(s.in.done)
 		s.in.setPosition(s.pos)
 	}
 	s.in.log.Debug("imap: ready", "uidvalidity", sel.UIDValidity, "messages", sel.NumMessages,
@@ -505,7 +505,7 @@ func (s *session) scan(ctx context.Context) error {
 		if err := s.scanOnce(ctx); err != nil || ctx.Err() != nil {
 			return err
 		}
-		if s.pos.LastUID == last || len(s.done) == 0 {
+		if s.pos.LastUID == last || len(s.in.done) == 0 {
 			return nil
 		}
 	}
@@ -535,12 +535,7 @@ func (s *session) scanOnce(ctx context.Context) error {
 		}
 	}
 	slices.Sort(uids)
-	var todo []uint32
-	for _, u := range uids {
-		if !s.done[u] {
-			todo = append(todo, u)
-		}
-	}
+	todo := slices.DeleteFunc(slices.Clone(uids), func(u uint32) bool { return s.in.done[u] })
 	if len(todo) == 0 {
 		s.advance(uids)
 		return nil
@@ -582,7 +577,7 @@ func (s *session) scanOnce(ctx context.Context) error {
 		if err := s.mark(u, folder); err != nil {
 			return err
 		}
-		s.done[u] = true
+		s.in.done[u] = true
 	}
 	if failed {
 		s.failed++
@@ -598,7 +593,7 @@ func (s *session) scanOnce(ctx context.Context) error {
 func (s *session) advance(uids []uint32) {
 	last := s.pos.LastUID
 	for _, u := range uids {
-		if !s.done[u] {
+		if !s.in.done[u] {
 			break
 		}
 		last = u
@@ -606,11 +601,7 @@ func (s *session) advance(uids []uint32) {
 	if last == s.pos.LastUID {
 		return
 	}
-	for u := range s.done {
-		if u <= last {
-			delete(s.done, u)
-		}
-	}
+	maps.DeleteFunc(s.in.done, func(u uint32, _ bool) bool { return u <= last })
 	s.pos.LastUID = last
 	s.in.setPosition(s.pos)
 }
@@ -637,7 +628,7 @@ func (s *session) sizes(uids []uint32) (map[uint32]int64, error) {
 
 // fetch downloads one mail with BODY.PEEK, so that \Seen is set only by
 // mark, after the handler succeeded.
-func (s *session) fetch(ctx context.Context, m *Incoming) ([]byte, error) {
+func (s *session) fetch(m *Incoming) ([]byte, error) {
 	sec := &imap.FetchItemBodySection{Peek: true}
 	limit := s.in.cfg.MaxSize
 	if m.Oversized {
