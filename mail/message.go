@@ -189,17 +189,11 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 	}
 
 	e, rootErr := message.ReadWithOptions(bytes.NewReader(data), &message.ReadOptions{MaxHeaderBytes: -1})
-	if e == nil || (rootErr != nil && !message.IsUnknownCharset(rootErr) && !message.IsUnknownEncoding(rootErr)) {
+	if e == nil || e.Header.Len() == 0 || (rootErr != nil && !message.IsUnknownCharset(rootErr) && !message.IsUnknownEncoding(rootErr)) {
 		if limitErr != nil {
 			return nil, limitErr
 		}
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, rootErr)
-	}
-	if e.Header.Len() == 0 {
-		if limitErr != nil {
-			return nil, limitErr
-		}
-		return nil, fmt.Errorf("%w: no header", ErrMalformed)
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, cmp.Or(rootErr, errors.New("no header")))
 	}
 	m := &Message{}
 	readHeader(m, mmail.Header{Header: e.Header})
