@@ -110,9 +110,8 @@ type Position struct {
 // Incoming is one new mail, offered to the Handler before its body is
 // downloaded.
 type Incoming struct {
-	UID         uint32
-	UIDValidity uint32
-	Size        int64 // RFC822.SIZE as the server reports it
+	UID  uint32
+	Size int64 // RFC822.SIZE as the server reports it
 	// Oversized is set when Size exceeds InboxConfig.MaxSize: Fetch then
 	// returns only the header, enough to answer the sender.
 	Oversized bool
@@ -430,9 +429,8 @@ func CheckIMAP(ctx context.Context, cfg InboxConfig) error {
 
 func (s *session) idle() bool { return !s.in.cfg.NoIdle && s.caps.Has(imap.CapIdle) }
 
-// loop searches, handles, and waits for the next reason to search: new
-// mail announced, the IDLE restart or poll timer, a kick, or the time to
-// retry a failed handler.
+// loop searches and handles, then waits for the next reason to search,
+// until the connection fails or ctx ends.
 func (s *session) loop(ctx context.Context) error {
 	for {
 		if err := s.scan(ctx); err != nil {
@@ -448,8 +446,9 @@ func (s *session) loop(ctx context.Context) error {
 	}
 }
 
-// wait returns at the next reason to search, under IDLE when the server
-// has it (ended before returning), else polling.
+// wait returns at the next reason to search: new mail announced, the
+// IDLE restart or poll timer, a kick, or retry. It waits under IDLE when
+// the server has it (ended before returning), else polls.
 func (s *session) wait(ctx context.Context, retry <-chan time.Time) error {
 	var cmd *imapclient.IdleCommand
 	every := s.in.cfg.PollInterval
@@ -550,7 +549,7 @@ func (s *session) scanOnce(ctx context.Context) error {
 		if !ok {
 			continue // expunged meanwhile by someone else
 		}
-		m := &Incoming{UID: u, UIDValidity: s.pos.UIDValidity, Size: size, Oversized: size > s.in.cfg.MaxSize}
+		m := &Incoming{UID: u, Size: size, Oversized: size > s.in.cfg.MaxSize}
 		m.s.Store(s)
 		herr := s.in.handle(ctx, m)
 		m.s.Store(nil)
@@ -675,10 +674,9 @@ func (s *session) fetch(m *Incoming) ([]byte, error) {
 
 // mark records on the server that a mail was handled, or given up on:
 // \Seen, then moved to folder (the processed or the failed one) when there
-// is one. Without MOVE it copies, flags
-// \Deleted and expunges that one UID (RFC 4315 UID EXPUNGE); a plain
-// EXPUNGE would also remove mail someone else flagged \Deleted, so
-// without UIDPLUS the mail stays in place, flagged \Seen.
+// is one. Without MOVE it copies, flags \Deleted and expunges that one UID
+// (RFC 4315 UID EXPUNGE); a plain EXPUNGE would also remove mail someone
+// else flagged \Deleted, so without UIDPLUS the mail stays, flagged \Seen.
 func (s *session) mark(uid uint32, folder string) error {
 	set := imap.UIDSetNum(imap.UID(uid))
 	err := s.do(func() error {
