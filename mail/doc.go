@@ -39,10 +39,9 @@ and commits its effects; only then is the mail marked on the server.
 		if v := mail.Authenticate(msg, raw, authConfig); !v.Trusted {
 			// a stranger's mail, whatever its From says (v.Why)
 		}
-		game := msg.Game(own) // attu+GAME@host, or [attu GAME] in the subject
 		// msg.Orders (a .yaml file or YAML in the body), else msg.Command,
 		// else msg.HTMLOnly: explain how to send plain text.
-		return commit(game, msg, raw) // nil once committed; an error retries
+		return commit(msg, raw) // nil once committed; an error retries
 	})
 	go in.Run(ctx, savedPosition)
 

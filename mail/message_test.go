@@ -30,7 +30,6 @@ type want struct {
 	from       string
 	subject    string
 	id         string
-	game       string
 	command    string
 	orders     string
 	ordersFile string
@@ -43,58 +42,58 @@ type want struct {
 // The corpus in testdata/corpus: every kind of mail a stranger or a mail
 // system can send, and what the daemon must learn from each.
 var corpus = map[string]want{
-	"yaml-attachment.eml": {from: "us@example.org", subject: "Turn 3 orders", id: "orders-3@example.org", game: "g1",
+	"yaml-attachment.eml": {from: "us@example.org", subject: "Turn 3 orders", id: "orders-3@example.org",
 		orders: corpusOrders, ordersFile: "us-turn3.yaml", text: "Here are my orders."},
-	"inline-yml-part.eml": {from: "us@example.org", subject: "[attu g1] orders", id: "inline-1@example.org", game: "g1",
+	"inline-yml-part.eml": {from: "us@example.org", subject: "[attu g1] orders", id: "inline-1@example.org",
 		orders: corpusOrders, ordersFile: "orders.YML", text: "see attached"},
-	"body-orders.eml": {from: "us@example.org", subject: "orders", id: "body-1@example.org", game: "g1",
+	"body-orders.eml": {from: "us@example.org", subject: "orders", id: "body-1@example.org",
 		orders: strings.TrimSuffix(corpusOrders, "\n") + "\n", text: strings.TrimSuffix(corpusOrders, "\n")},
-	"body-orders-flowed.eml": {from: "us@example.org", subject: "Re: [attu g1] Turn 2 report", id: "flowed-1@example.org", game: "g1",
+	"body-orders-flowed.eml": {from: "us@example.org", subject: "Re: [attu g1] Turn 2 report", id: "flowed-1@example.org",
 		orders: strings.Replace(corpusOrders, "   # Engineer Hill", "", 1) +
 			"# a long comment that the mail client wrapped at seventy-two columns because the line was long\n",
 		text: strings.Replace(corpusOrders, "   # Engineer Hill", "", 1) +
 			"# a long comment that the mail client wrapped at seventy-two columns because the line was long"},
-	"quoted-reply.eml": {from: "jp@example.org", subject: "Re: [attu g1] Turn 2 report", id: "quoted-1@example.org", game: "g1",
+	"quoted-reply.eml": {from: "jp@example.org", subject: "Re: [attu g1] Turn 2 report", id: "quoted-1@example.org",
 		command: "status", text: "status please"},
 	"no-yaml.eml": {from: "newcomer@example.org", subject: "How do I play?", id: "noyaml-1@example.org",
 		text: "Hello, I would like to join a game. How does this work?"},
 	// The syntax is the orders package's to judge: the text is handed over.
-	"yaml-syntax-error.eml": {from: "us@example.org", subject: "orders", id: "syntax-1@example.org", game: "g1",
+	"yaml-syntax-error.eml": {from: "us@example.org", subject: "orders", id: "syntax-1@example.org",
 		orders: "game: g1\nside: us\nactions:\n  - move: 1/17-A\n   path: [2716, 2717\n", ordersFile: "orders.yaml", text: "attached"},
-	"html-only.eml":        {from: "us@example.org", subject: "orders", id: "html-1@example.org", game: "g1", htmlOnly: true},
-	"html-alternative.eml": {from: "us@example.org", subject: "status", id: "alt-1@example.org", game: "g1", command: "status", text: "Thanks!"},
-	"many-parts.eml":       {err: ErrTooManyParts, from: "us@example.org", subject: "orders", id: "many-1@example.org", game: "g1"},
-	"deep-nesting.eml":     {err: ErrTooDeep, from: "us@example.org", subject: "orders", id: "deep-1@example.org", game: "g1"},
-	"unknown-encoding.eml": {from: "us@example.org", subject: "orders", id: "enc-1@example.org", game: "g1",
+	"html-only.eml":        {from: "us@example.org", subject: "orders", id: "html-1@example.org", htmlOnly: true},
+	"html-alternative.eml": {from: "us@example.org", subject: "status", id: "alt-1@example.org", command: "status", text: "Thanks!"},
+	"many-parts.eml":       {err: ErrTooManyParts, from: "us@example.org", subject: "orders", id: "many-1@example.org"},
+	"deep-nesting.eml":     {err: ErrTooDeep, from: "us@example.org", subject: "orders", id: "deep-1@example.org"},
+	"unknown-encoding.eml": {from: "us@example.org", subject: "orders", id: "enc-1@example.org",
 		orders: corpusOrders, ordersFile: "us.yaml", skipped: 1},
 	// The body's charset is unknown and it is not UTF-8: skipped. The
 	// orders file's charset is unknown too, but it is UTF-8: kept.
-	"unknown-charset.eml": {from: "us@example.org", subject: "orders", id: "cs-1@example.org", game: "g1",
+	"unknown-charset.eml": {from: "us@example.org", subject: "orders", id: "cs-1@example.org",
 		orders: strings.TrimSuffix(corpusOrders, "\n"), ordersFile: "orders.yaml", skipped: 1},
-	"auto-submitted.eml": {from: "us@example.org", subject: "Out of office: [attu g1] Turn 3 report", id: "ooo-1@example.org", game: "g1",
+	"auto-submitted.eml": {from: "us@example.org", subject: "Out of office: [attu g1] Turn 3 report", id: "ooo-1@example.org",
 		text: "I am away until Monday.", auto: true},
-	"vacation-x-autoreply.eml": {from: "jp@example.org", subject: "Away", id: "xauto-1@example.org", game: "g1", text: "Away.", auto: true},
+	"vacation-x-autoreply.eml": {from: "jp@example.org", subject: "Away", id: "xauto-1@example.org", text: "Away.", auto: true},
 	"bounce.eml": {from: "MAILER-DAEMON@mx.example.org", subject: "Undelivered Mail Returned to Sender", id: "bounce-1@mx.example.org",
 		text: "I'm sorry to have to inform you that your message could not be delivered.", auto: true, skipped: 1},
 	"mailing-list.eml": {from: "someone@example.net", subject: "[wargames] anyone for Attu?", id: "list-1@example.net",
 		command: "status", text: "status", auto: true},
-	"own-address.eml": {from: "attu+g1@attu.test", subject: "[attu g1] Turn 3 report", id: "g1.3.us@attu.test", game: "g1",
+	"own-address.eml": {from: "attu+g1@attu.test", subject: "[attu g1] Turn 3 report", id: "g1.3.us@attu.test",
 		text: "report", auto: true},
 	"empty.eml":     {err: ErrMalformed},
 	"no-header.eml": {err: ErrMalformed},
 	"garbage.eml":   {err: ErrMalformed},
-	"subject-latin1-encoded.eml": {from: "andre@example.org", subject: "Re: [attu g1] état du jeu", id: "latin1-1@example.org", game: "g1",
+	"subject-latin1-encoded.eml": {from: "andre@example.org", subject: "Re: [attu g1] état du jeu", id: "latin1-1@example.org",
 		command: "status", text: "status\n\nMerci, à bientôt."},
-	"subject-raw-8bit.eml": {from: "andre@example.org", subject: "Re: [attu g1] état", id: "raw8-1@example.org", game: "g1",
+	"subject-raw-8bit.eml": {from: "andre@example.org", subject: "Re: [attu g1] état", id: "raw8-1@example.org",
 		command: "help", text: "help"},
-	"latin1-body-orders.eml": {from: "andre@example.org", subject: "ordres", id: "l1body-1@example.org", game: "g2",
+	"latin1-body-orders.eml": {from: "andre@example.org", subject: "ordres", id: "l1body-1@example.org",
 		orders: "game: g2\nside: jp\n# Baie de Holtz à l'aube\n", text: "game: g2\nside: jp\n# Baie de Holtz à l'aube"},
-	"two-yaml.eml": {err: ErrManyOrders, from: "us@example.org", subject: "orders", id: "two-1@example.org", game: "g1"},
-	"subject-command.eml": {from: "umpire@example.org", subject: "Re: [attu g7] extend 48h", id: "cmd-1@example.org", game: "g7",
+	"two-yaml.eml": {err: ErrManyOrders, from: "us@example.org", subject: "orders", id: "two-1@example.org"},
+	"subject-command.eml": {from: "umpire@example.org", subject: "Re: [attu g7] extend 48h", id: "cmd-1@example.org",
 		command: "extend"},
-	"broken-base64.eml": {from: "us@example.org", subject: "orders", id: "b64-1@example.org", game: "g1", text: "attached", skipped: 1},
+	"broken-base64.eml": {from: "us@example.org", subject: "orders", id: "b64-1@example.org", text: "attached", skipped: 1},
 	// Cut off in its last part: the orders before the cut stand.
-	"truncated-multipart.eml": {from: "us@example.org", subject: "orders", id: "trunc-1@example.org", game: "g1",
+	"truncated-multipart.eml": {from: "us@example.org", subject: "orders", id: "trunc-1@example.org",
 		orders: corpusOrders, ordersFile: "us.yaml", skipped: 2},
 }
 
@@ -136,7 +135,7 @@ func checkExtract(t *testing.T, m *Message, err error, w want) {
 		return
 	}
 	auto, why := IsAutomatic(m, own)
-	got := want{err: w.err, from: m.From, subject: m.Subject, id: m.MessageID, game: m.Game(own),
+	got := want{err: w.err, from: m.From, subject: m.Subject, id: m.MessageID,
 		command: m.Command, orders: m.Orders, ordersFile: m.OrdersFile, text: m.Text,
 		htmlOnly: m.HTMLOnly, auto: auto, skipped: len(m.Skipped)}
 	if fmt.Sprint(got) != fmt.Sprint(w) {
@@ -145,8 +144,8 @@ func checkExtract(t *testing.T, m *Message, err error, w want) {
 }
 
 func show(w want) string {
-	return fmt.Sprintf("from %q subject %q id %q game %q command %q\norders %q from %q\ntext %q\nhtml only %v automatic %v skipped %d",
-		w.from, w.subject, w.id, w.game, w.command, w.orders, w.ordersFile, w.text, w.htmlOnly, w.auto, w.skipped)
+	return fmt.Sprintf("from %q subject %q id %q command %q\norders %q from %q\ntext %q\nhtml only %v automatic %v skipped %d",
+		w.from, w.subject, w.id, w.command, w.orders, w.ordersFile, w.text, w.htmlOnly, w.auto, w.skipped)
 }
 
 // bigMail is a mail with a yaml attachment of n bytes after its text.
@@ -168,7 +167,7 @@ func bigMail(n int) []byte {
 // Limits too large to keep as files: a 10 MB mail, a huge header, an
 // orders file beyond its cap. The header is still read, to answer.
 func TestExtractLimits(t *testing.T) {
-	header := want{from: "us@example.org", subject: "orders and a photo", id: "big-1@example.org", game: "g1"}
+	header := want{from: "us@example.org", subject: "orders and a photo", id: "big-1@example.org"}
 	tooLarge := header
 	tooLarge.err = ErrTooLarge
 	m, err := Extract(bytes.NewReader(bigMail(10<<20)), nil)

@@ -409,10 +409,7 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 			o.Decision = dec
 		}
 	}
-	p.mu.Lock()
-	token := p.token
-	p.mu.Unlock()
-	raw, err := orderFile(env.Game, token, o)
+	raw, err := orderFile(env.Game, p.token, o) // handle, on this goroutine, set it
 	if err != nil {
 		return err
 	}
