@@ -33,6 +33,13 @@ func TestGameRouting(t *testing.T) {
 			t.Errorf("GameFromAddress(%q) = %q, want %q", tc.addr, g, tc.game)
 		}
 	}
+	for subject, game := range map[string]string{
+		"Re: [attu g1] Turn 3": "g1", "[ATTU  G-2] x": "g-2", "[attu] x": "", "[attu g1": "", "attu g1": "",
+	} {
+		if g, _ := GameFromSubject(subject); g != game {
+			t.Errorf("GameFromSubject(%q) = %q, want %q", subject, g, game)
+		}
+	}
 	if got := SubjectText("Re: Fwd: [attu g1]  Re: status"); got != "status" {
 		t.Errorf("SubjectText: %q", got)
 	}

@@ -25,7 +25,7 @@ and commits its effects; only then is the mail marked on the server.
 		if err != nil {
 			return err
 		}
-		msg, err := mail.Extract(bytes.NewReader(raw), nil)
+		msg, err := mail.Extract(bytes.NewReader(raw), mail.Limits{})
 		var limit *mail.LimitError
 		switch {
 		case errors.As(err, &limit):

@@ -34,7 +34,7 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte("Subject: [attu g1] Re: status\r\n\r\n> q\r\n-- \r\n"))
 	lim := Limits{MaxBytes: 64 << 10, MaxParts: 16, MaxDepth: 4, MaxHeaderBytes: 8 << 10, MaxOrdersBytes: 4 << 10}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		opts := &ExtractOptions{Limits: lim}
+		opts := lim
 		m, err := Extract(bytes.NewReader(raw), opts)
 		var le *LimitError
 		switch {
@@ -106,11 +106,14 @@ func FuzzRouting(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		if m, err := Extract(bytes.NewReader(raw), nil); err == nil {
+		if m, err := Extract(bytes.NewReader(raw), Limits{}); err == nil {
 			f.Add(m.Subject, strings.Join(m.To, ","), m.Text)
 		}
 	}
 	f.Fuzz(func(t *testing.T, subject, addr, body string) {
+		if g, ok := GameFromSubject(subject); ok != (g != "") || (ok && !ValidGameID(g)) {
+			t.Fatalf("GameFromSubject(%q) = %q, %v", subject, g, ok)
+		}
 		if g, ok := GameFromAddress(addr, "attu@attu.test"); ok != (g != "") || (ok && !ValidGameID(g)) {
 			t.Fatalf("GameFromAddress(%q) = %q, %v", addr, g, ok)
 		}

@@ -132,8 +132,8 @@ func positive[T int | int64 | time.Duration](v, def T) T {
 }
 
 // DefaultCommands are the command words of the game service, players'
-// and umpire's, tournaments' included: every mail that carries one is
-// logged with its command.
+// and umpire's, tournaments' included: Extract finds them, and every mail
+// that carries one is logged with its command.
 func DefaultCommands() []string {
 	return []string{"help", "status", "resend", "template", "log", "concede",
 		"absent", "takeback", "agree", "go",
@@ -141,15 +141,8 @@ func DefaultCommands() []string {
 		"standings", "digest"}
 }
 
-// ExtractOptions tune Extract; the zero value (or nil) takes DefaultLimits
-// and DefaultCommands.
-type ExtractOptions struct {
-	Limits   Limits
-	Commands []string // words recognised as commands, lower case
-}
-
-// Extract reads one mail (RFC 5322, MIME per RFC 2045-2049) within the
-// limits and returns what attu needs of it.
+// Extract reads one mail (RFC 5322, MIME per RFC 2045-2049) within lim,
+// whose zero fields take DefaultLimits, and returns what attu needs of it.
 //
 // A mail beyond a limit returns a *LimitError, whose message is for the
 // player; the Message returned with it still holds the header fields, so
@@ -157,16 +150,9 @@ type ExtractOptions struct {
 // A mail whose header cannot be read at all returns ErrMalformed. Parts
 // that cannot be decoded are listed in Message.Skipped and do not stop the
 // others from being read.
-func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
-	var opts ExtractOptions
-	if o != nil {
-		opts = *o
-	}
-	lim := opts.Limits.withDefaults()
-	commands := opts.Commands
-	if commands == nil {
-		commands = DefaultCommands()
-	}
+func Extract(raw io.Reader, lim Limits) (*Message, error) {
+	lim = lim.withDefaults()
+	commands := DefaultCommands()
 
 	data, err := io.ReadAll(io.LimitReader(raw, lim.MaxBytes+1))
 	if err != nil {

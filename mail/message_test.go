@@ -113,7 +113,7 @@ func TestExtractCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := Extract(bytes.NewReader(raw), nil)
+			m, err := Extract(bytes.NewReader(raw), Limits{})
 			checkExtract(t, m, err, w)
 		})
 	}
@@ -170,42 +170,42 @@ func TestExtractLimits(t *testing.T) {
 	header := want{from: "us@example.org", subject: "orders and a photo", id: "big-1@example.org"}
 	tooLarge := header
 	tooLarge.err = ErrTooLarge
-	m, err := Extract(bytes.NewReader(bigMail(10<<20)), nil)
+	m, err := Extract(bytes.NewReader(bigMail(10<<20)), Limits{})
 	checkExtract(t, m, err, tooLarge)
 
 	ordersTooLarge := header
 	ordersTooLarge.err = ErrOrdersTooLarge
-	m, err = Extract(bytes.NewReader(bigMail(300<<10)), nil)
+	m, err = Extract(bytes.NewReader(bigMail(300<<10)), Limits{})
 	checkExtract(t, m, err, ordersTooLarge)
 
 	// Just under the orders limit is fine.
-	m, err = Extract(bytes.NewReader(bigMail(200<<10)), nil)
+	m, err = Extract(bytes.NewReader(bigMail(200<<10)), Limits{})
 	if err != nil || !strings.HasPrefix(m.Orders, "game: g1\n#") || m.OrdersFile != "us.yaml" {
 		t.Errorf("200 KiB of orders: %v, %d bytes", err, len(m.Orders))
 	}
 
 	long := "From: us@example.org\r\nMessage-ID: <hdr-1@example.org>\r\nSubject: orders\r\n" +
 		strings.Repeat("Received: from somewhere by somewhere else with a long line of text\r\n", 2000) + "\r\nbody\r\n"
-	m, err = Extract(strings.NewReader(long), nil)
+	m, err = Extract(strings.NewReader(long), Limits{})
 	checkExtract(t, m, err, want{err: ErrHeaderTooLarge, from: "us@example.org", subject: "orders", id: "hdr-1@example.org"})
 
 	// A nested part's header counts too.
 	nested := "From: us@example.org\r\nMessage-ID: <hdr-2@example.org>\r\nSubject: orders\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n" +
 		"--B\r\n" + strings.Repeat("X-Filler: 0123456789012345678901234567890123456789\r\n", 2000) + "Content-Type: text/plain\r\n\r\nhi\r\n--B--\r\n"
-	m, err = Extract(strings.NewReader(nested), nil)
+	m, err = Extract(strings.NewReader(nested), Limits{})
 	checkExtract(t, m, err, want{err: ErrHeaderTooLarge, from: "us@example.org", subject: "orders", id: "hdr-2@example.org"})
 
 	// Smaller limits are the caller's to set.
 	raw, _ := os.ReadFile("testdata/corpus/yaml-attachment.eml")
-	_, err = Extract(bytes.NewReader(raw), &ExtractOptions{Limits: Limits{MaxOrdersBytes: 64}})
+	_, err = Extract(bytes.NewReader(raw), Limits{MaxOrdersBytes: 64})
 	if le := (*LimitError)(nil); !errors.As(err, &le) || le.Err != ErrOrdersTooLarge || le.Limit != 64 {
 		t.Errorf("64-byte orders limit: %v", err)
 	}
-	_, err = Extract(bytes.NewReader(raw), &ExtractOptions{Limits: Limits{MaxParts: 2}})
+	_, err = Extract(bytes.NewReader(raw), Limits{MaxParts: 2})
 	if !errors.Is(err, ErrTooManyParts) {
 		t.Errorf("2-part limit on a 3-part mail: %v", err)
 	}
-	if _, err = Extract(bytes.NewReader(raw), &ExtractOptions{Limits: Limits{MaxDepth: 1}}); err != nil {
+	if _, err = Extract(bytes.NewReader(raw), Limits{MaxDepth: 1}); err != nil {
 		t.Errorf("depth limit 1 on a mail one level deep: %v", err)
 	}
 }
@@ -251,7 +251,7 @@ func TestCommands(t *testing.T) {
 		{"Turn 3", "status: ready\n", ""}, // a YAML key
 	} {
 		raw := fmt.Sprintf("From: us@example.org\r\nSubject: %s\r\n\r\n%s", tc.subject, strings.ReplaceAll(tc.body, "\n", "\r\n"))
-		m, err := Extract(strings.NewReader(raw), nil)
+		m, err := Extract(strings.NewReader(raw), Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,10 +261,6 @@ func TestCommands(t *testing.T) {
 		if m.Command != tc.cmd {
 			t.Errorf("subject %q body %q: command %q, want %q", tc.subject, tc.body, m.Command, tc.cmd)
 		}
-	}
-	m, _ := Extract(strings.NewReader("From: a@b\r\nSubject: pause\r\n\r\n"), &ExtractOptions{Commands: []string{"help"}})
-	if m.Command != "" {
-		t.Errorf("a word outside the caller's commands taken as %q", m.Command)
 	}
 }
 
@@ -297,7 +293,7 @@ func TestCleanBody(t *testing.T) {
 // reads as one written with CRLF.
 func TestExtractLineEnds(t *testing.T) {
 	crlf := "From: <us@example.org>\r\nTo: <attu+g1@attu.test>\r\nSubject: status\r\nMessage-ID: <cr-1@example.org>\r\n\r\nstatus\r\nplease\r\n"
-	want, err := Extract(strings.NewReader(crlf), nil)
+	want, err := Extract(strings.NewReader(crlf), Limits{})
 	if err != nil || want.From != "us@example.org" || want.Command != "status" {
 		t.Fatalf("%+v %v", want, err)
 	}
@@ -306,7 +302,7 @@ func TestExtractLineEnds(t *testing.T) {
 		"bare LF": strings.ReplaceAll(crlf, "\r\n", "\n"),
 		"mixed":   strings.Replace(strings.Replace(crlf, "\r\n", "\r", 2), "\r\n", "\n", 2),
 	} {
-		m, err := Extract(strings.NewReader(raw), nil)
+		m, err := Extract(strings.NewReader(raw), Limits{})
 		if err != nil || fmt.Sprint(*m) != fmt.Sprint(*want) {
 			t.Errorf("%s: %+v %v", name, m, err)
 		}

@@ -42,6 +42,16 @@ func GameFromAddress(addr, own string) (string, bool) {
 	return id, true
 }
 
+// GameFromSubject returns the game of a subject tag, lower-cased: "Re:
+// [attu G1] orders" is game g1.
+func GameFromSubject(subject string) (string, bool) {
+	m := subjectTag.FindStringSubmatch(subject)
+	if m == nil {
+		return "", false
+	}
+	return strings.ToLower(m[1]), true
+}
+
 // SubjectText returns a subject without its reply and forward prefixes
 // and game tags: "Re: [attu g1] Status" gives "Status".
 func SubjectText(subject string) string {

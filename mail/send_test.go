@@ -66,7 +66,7 @@ func TestSendArrivesIntact(t *testing.T) {
 		t.Errorf("envelope from %s to %s", d.From, d.To)
 	}
 
-	m, err := Extract(bytes.NewReader(d.Data), nil)
+	m, err := Extract(bytes.NewReader(d.Data), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestOutboxRetries(t *testing.T) {
 	}
 	ids := map[string]string{}
 	for _, d := range ds {
-		m, err := Extract(bytes.NewReader(d.Data), nil)
+		m, err := Extract(bytes.NewReader(d.Data), Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,7 +349,7 @@ func TestOutboxStopsMidBatch(t *testing.T) {
 		}
 		delivered := map[string]bool{}
 		for _, d := range sys.Deliveries() {
-			m, err := Extract(bytes.NewReader(d.Data), nil)
+			m, err := Extract(bytes.NewReader(d.Data), Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}

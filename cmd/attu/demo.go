@@ -298,7 +298,7 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 	if err != nil {
 		return err
 	}
-	msg, err := mail.Extract(bytes.NewReader(raw), nil)
+	msg, err := mail.Extract(bytes.NewReader(raw), mail.Limits{})
 	if err != nil {
 		p.log.Warn("unreadable mail", "err", err)
 		return nil

@@ -235,7 +235,7 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming) (*mail.Messa
 	if err != nil {
 		return nil, err
 	}
-	msg, err := mail.Extract(bytes.NewReader(raw), &mail.ExtractOptions{Limits: d.cfg.Limits})
+	msg, err := mail.Extract(bytes.NewReader(raw), d.cfg.Limits)
 	var limit *mail.LimitError
 	switch {
 	case in.Oversized:
