@@ -203,9 +203,13 @@ func (in *Inbox) setPosition(p Position) {
 
 // Kick asks the inbox to search its mailbox now rather than at its next
 // wake-up; it never blocks.
-func (in *Inbox) Kick() {
+func (in *Inbox) Kick() { poke(in.kick) }
+
+// poke wakes the one who waits on ch, unless it is awake already; it
+// never blocks. ch has room for one.
+func poke(ch chan struct{}) {
 	select {
-	case in.kick <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }
@@ -268,10 +272,7 @@ func (in *Inbox) session(ctx context.Context) error {
 			// command, only note that there is something to search for.
 			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
 				if d.NumMessages != nil {
-					select {
-					case s.newMail <- struct{}{}:
-					default:
-					}
+					poke(s.newMail)
 				}
 			},
 		},

@@ -125,12 +125,7 @@ func NewOutbox(q Queue, s *Sender, cfg OutboxConfig) *Outbox {
 
 // Kick wakes the worker to send what is due now, typically right after
 // mail was queued; it never blocks.
-func (o *Outbox) Kick() {
-	select {
-	case o.kick <- struct{}{}:
-	default:
-	}
-}
+func (o *Outbox) Kick() { poke(o.kick) }
 
 // Wake is Kick for when the server may be reachable again (the IMAP
 // session reconnected): the mails waiting after a temporary failure go
