@@ -83,9 +83,6 @@ func authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
 	return Verdict{Why: strings.Join(why, "; ")}
 }
 
-// errNoResults: no Authentication-Results field of a trusted server.
-var errNoResults = errors.New("no Authentication-Results of a trusted server")
-
 // trustedResults reads the topmost Authentication-Results field whose
 // authserv-id is trusted and returns the check that passed.
 func trustedResults(m *Message, ids []string) (string, error) {
@@ -116,7 +113,7 @@ func trustedResults(m *Message, ids []string) (string, error) {
 		}
 		return "", fmt.Errorf("the Authentication-Results of %s show no DMARC pass and no DKIM pass of %s", id, domain)
 	}
-	return "", errNoResults
+	return "", errors.New("no Authentication-Results of a trusted server")
 }
 
 // trustedID reports whether id is one of ids, or below one of them that
