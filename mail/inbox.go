@@ -116,8 +116,7 @@ type Incoming struct {
 	// returns only the header, enough to answer the sender.
 	Oversized bool
 
-	s   atomic.Pointer[session] // nil once the handler has returned
-	raw []byte
+	s atomic.Pointer[session] // nil once the handler has returned
 }
 
 // Fetch downloads the mail (without setting \Seen): all of it, or only
@@ -128,15 +127,7 @@ func (m *Incoming) Fetch(ctx context.Context) ([]byte, error) {
 	if s == nil {
 		return nil, ErrNoBody
 	}
-	if m.raw != nil {
-		return m.raw, nil
-	}
-	raw, err := s.fetch(m)
-	if err != nil {
-		return nil, err
-	}
-	m.raw = raw
-	return raw, nil
+	return s.fetch(m)
 }
 
 // Handler handles one incoming mail. It returns nil once the mail is dealt
