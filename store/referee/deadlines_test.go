@@ -50,7 +50,9 @@ func TestDeadlinesAcrossRestarts(t *testing.T) {
 	h.advance(36 * time.Hour)
 	out = h.tick()
 	g = h.game()
-	if len(out) != 3 || g.Wait.Kind != adjudicator.WaitActions || g.Wait.Side != adjudicator.US {
+	// The U.S. player, awaited again, and the umpire are told; the
+	// Japanese player reads it in its next report.
+	if len(out) != 2 || g.Wait.Kind != adjudicator.WaitActions || g.Wait.Side != adjudicator.US {
 		t.Fatalf("after the deadline: %v, waits for %v", subjects(out), g.Wait)
 	}
 	for _, m := range out {
@@ -82,7 +84,7 @@ func TestDeadlinesAcrossRestarts(t *testing.T) {
 	if w := h.game().Wait; w.Side != adjudicator.JP || h.record().Late[adjudicator.US] != 2 {
 		t.Fatalf("after the second deadline: %v, late %v", w, h.record().Late)
 	}
-	raw, err := h.db.RawOrders(h.id, h.game().Current)
+	raw, err := h.rawOrders(h.game().Current)
 	if err != nil || !strings.Contains(string(raw), "actions: []") || !strings.Contains(string(raw), "token: REDACTED") {
 		t.Fatalf("the default file:\n%s", raw)
 	}
@@ -121,7 +123,7 @@ func TestSettleWindow(t *testing.T) {
 	}
 	h.advance(5 * time.Minute)
 	out = h.tick()
-	if len(out) != 3 || h.game().Wait.Kind != adjudicator.WaitActions || h.state().Night {
+	if len(out) != 2 || h.game().Wait.Kind != adjudicator.WaitActions || h.state().Night {
 		t.Fatalf("the window closed: %v; night %v", subjects(out), h.state().Night)
 	}
 	log, _ := h.db.Log(h.id, 2)
@@ -199,7 +201,7 @@ func TestTakeback(t *testing.T) {
 	// A request lapses too when the game moves on.
 	h.command(adjudicator.JP, "takeback", true)
 	out = h.play(nil)
-	mustContain(t, "the reports", out[0].Text, "lapsed: the game moved on")
+	mustContain(t, "the report of the side awaited next", mailTo(t, out, addressOf(h.game().Wait.Side)).Text, "lapsed: the game moved on")
 	log, _ = h.db.Log(h.id, 1)
 	var notes []string
 	for _, e := range log {
@@ -299,8 +301,8 @@ func TestRefitDeadlines(t *testing.T) {
 		}
 		h.clk.t = g.Deadline
 		out := h.tick()
-		mustContain(t, "the reports", out[0].Text, "missed the deadline of turn 1 "+string(kind), waitDefaults[kind].what)
-		raw, err := h.db.RawOrders(h.id, h.game().Current)
+		mustContain(t, "the reports", out[0].Text, "missed the deadline of turn 1 "+string(kind), waitDefaults[kind])
+		raw, err := h.rawOrders(h.game().Current)
 		if err != nil || !strings.Contains(string(raw), "wait: "+string(kind)) {
 			t.Fatalf("the default file: %v\n%s", err, raw)
 		}

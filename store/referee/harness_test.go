@@ -2,6 +2,7 @@ package referee
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -74,6 +75,9 @@ func newHarness(t testing.TB, ng NewGame) *harness {
 	if ng.Seed == nil {
 		ng.Seed = bytes.Repeat([]byte{7}, store.SeedSize)
 	}
+	// The umpire sees every report, as most tests here check what each
+	// reader was told; TestMailEconomy checks the default, the digest.
+	ng.Copies = cmp.Or(ng.Copies, CopiesEvery)
 	c, err := h.svc.Create(ng, h.clk.now())
 	if err != nil {
 		t.Fatal(err)
@@ -330,4 +334,26 @@ func mustContain(t testing.TB, what, text string, words ...string) {
 			t.Fatalf("%s does not say %q:\n%s", what, w, text)
 		}
 	}
+}
+
+// when is a time as mails write it: in UTC, to the minute.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "none"
+	}
+	return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC")
+}
+
+// rawOrders is the order file stored for entry seq, as the export holds it.
+func (h *harness) rawOrders(seq uint64) ([]byte, error) {
+	x, err := h.db.Export(h.id, true)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range x.Orders {
+		if o.Entry == seq {
+			return o.Raw(), nil
+		}
+	}
+	return nil, fmt.Errorf("entry %d has no order file", seq)
 }
