@@ -51,9 +51,8 @@ type Verdict struct {
 // a valid aligned signature; every other Authentication-Results field is
 // ignored, since anyone can write one below the provider's.
 func Authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
-	v := authenticate(m, raw, cfg)
-	m.Auth = v
-	return v
+	m.Auth = authenticate(m, raw, cfg)
+	return m.Auth
 }
 
 func authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
@@ -72,7 +71,7 @@ func authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
 		why = append(why, err.Error())
 	}
 	if cfg.DKIM {
-		err := VerifyDKIM(NormalizeLineEnds(raw), m.From, &DKIMOptions{LookupTXT: cfg.LookupTXT})
+		err := VerifyDKIM(NormalizeLineEnds(raw), m.From, cfg.LookupTXT)
 		if err == nil {
 			return Verdict{Trusted: true, By: "dkim"}
 		}
@@ -83,9 +82,6 @@ func authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
 	}
 	return Verdict{Why: strings.Join(why, "; ")}
 }
-
-// errNoResults: no Authentication-Results field of a trusted server.
-var errNoResults = errors.New("no Authentication-Results of a trusted server")
 
 // trustedResults reads the topmost Authentication-Results field whose
 // authserv-id is trusted and returns the check that passed.
@@ -117,7 +113,7 @@ func trustedResults(m *Message, ids []string) (string, error) {
 		}
 		return "", fmt.Errorf("the Authentication-Results of %s show no DMARC pass and no DKIM pass of %s", id, domain)
 	}
-	return "", errNoResults
+	return "", errors.New("no Authentication-Results of a trusted server")
 }
 
 // trustedID reports whether id is one of ids, or below one of them that

@@ -94,7 +94,7 @@ func TestAuthenticate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := Extract(bytes.NewReader(c.raw), nil)
+			m, err := Extract(bytes.NewReader(c.raw), Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,15 +7,9 @@ import (
 	"github.com/emersion/go-msgauth/dkim"
 )
 
-// DKIMOptions tune VerifyDKIM.
-type DKIMOptions struct {
-	// LookupTXT returns the DNS TXT records of a name; net.LookupTXT when
-	// nil. Tests answer with their own keys.
-	LookupTXT func(name string) ([]string, error)
-	// MaxSignatures bounds the signatures checked, each costing a DNS
-	// lookup; 5 when zero.
-	MaxSignatures int
-}
+// maxSignatures bounds the signatures VerifyDKIM checks, each costing a
+// DNS lookup.
+const maxSignatures = 5
 
 // VerifyDKIM checks that a raw mail carries a valid DKIM signature (RFC
 // 6376) of its author's domain: the signing domain is the domain of from
@@ -25,21 +19,14 @@ type DKIMOptions struct {
 // was altered, or forged) or ErrDKIMTemp (the key could not be fetched
 // now). Any error of a signature counts as a failure, not only permanent
 // ones: a tampered body is not reported as permanent by the library.
-func VerifyDKIM(raw []byte, from string, o *DKIMOptions) error {
-	var opts DKIMOptions
-	if o != nil {
-		opts = *o
-	}
-	opts.MaxSignatures = positive(opts.MaxSignatures, 5)
+// lookupTXT returns the DNS TXT records of a name; net.LookupTXT when nil.
+func VerifyDKIM(raw []byte, from string, lookupTXT func(name string) ([]string, error)) error {
 	_, domain, ok := splitAddress(from)
 	if !ok {
 		return fmt.Errorf("%w: no author address", ErrDKIMNone)
 	}
 	domain = canonicalDomain(domain)
-	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{
-		LookupTXT:        opts.LookupTXT,
-		MaxVerifications: opts.MaxSignatures,
-	})
+	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{LookupTXT: lookupTXT, MaxVerifications: maxSignatures})
 	if err != nil && len(vs) == 0 {
 		return fmt.Errorf("%w: %v", ErrDKIMFail, err)
 	}

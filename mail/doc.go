@@ -25,7 +25,7 @@ and commits its effects; only then is the mail marked on the server.
 		if err != nil {
 			return err
 		}
-		msg, err := mail.Extract(bytes.NewReader(raw), nil)
+		msg, err := mail.Extract(bytes.NewReader(raw), mail.Limits{})
 		var limit *mail.LimitError
 		switch {
 		case errors.As(err, &limit):
@@ -39,10 +39,9 @@ and commits its effects; only then is the mail marked on the server.
 		if v := mail.Authenticate(msg, raw, authConfig); !v.Trusted {
 			// a stranger's mail, whatever its From says (v.Why)
 		}
-		game := msg.Game(own) // attu+GAME@host, or [attu GAME] in the subject
-		// msg.Orders (a .yaml file or YAML in the body), else msg.Command
-		// and msg.Args, else msg.HTMLOnly: explain how to send plain text.
-		return commit(game, msg, raw) // nil once committed; an error retries
+		// msg.Orders (a .yaml file or YAML in the body), else msg.Command,
+		// else msg.HTMLOnly: explain how to send plain text.
+		return commit(msg, raw) // nil once committed; an error retries
 	})
 	go in.Run(ctx, savedPosition)
 

@@ -14,34 +14,27 @@ var (
 	ErrTooManyParts = errors.New("mail: too many MIME parts")
 	// ErrTooDeep: MIME parts are nested deeper than Limits.MaxDepth.
 	ErrTooDeep = errors.New("mail: MIME parts nested too deep")
-	// ErrHeaderTooLarge: one header block is larger than
-	// Limits.MaxHeaderBytes.
+	// ErrHeaderTooLarge: a header block is larger than Limits.MaxHeaderBytes.
 	ErrHeaderTooLarge = errors.New("mail: header too large")
-	// ErrOrdersTooLarge: the orders text is larger than
-	// Limits.MaxOrdersBytes.
+	// ErrOrdersTooLarge: the orders are larger than Limits.MaxOrdersBytes.
 	ErrOrdersTooLarge = errors.New("mail: orders file too large")
-	// ErrManyOrders: more than one orders file is attached, and which one
-	// the player meant cannot be told.
+	// ErrManyOrders: more than one orders file is attached.
 	ErrManyOrders = errors.New("mail: more than one orders file")
 
-	// ErrMalformed: the top header cannot be read at all, so nothing about
-	// the mail is known, not even whom to answer.
+	// ErrMalformed: the top header cannot be read, not even whom to answer.
 	ErrMalformed = errors.New("mail: malformed message")
 	// ErrNotRead: a part was decoded but is no orders file or body text
 	// attu reads (a zipped or encrypted file, a picture, a .txt
 	// attachment); Message.Skipped lists it so that a reply can name it.
 	ErrNotRead = errors.New("mail: not an orders file, not read")
-	// ErrCharset: a text part is in a charset attu does not know and is not
-	// UTF-8 either.
+	// ErrCharset: a text part is in an unknown charset, and not UTF-8.
 	ErrCharset = errors.New("mail: unknown charset, and the text is not UTF-8")
 
-	// ErrDKIMNone: the mail carries no DKIM signature of its author's
-	// domain.
+	// ErrDKIMNone: the mail has no DKIM signature of its author's domain.
 	ErrDKIMNone = errors.New("mail: no DKIM signature for the author's domain")
 	// ErrDKIMFail: a signature of the author's domain does not verify.
 	ErrDKIMFail = errors.New("mail: DKIM signature does not verify")
-	// ErrDKIMTemp: the signing key could not be looked up now (DNS
-	// trouble); trying again later may succeed.
+	// ErrDKIMTemp: the signing key could not be looked up now (DNS).
 	ErrDKIMTemp = errors.New("mail: DKIM key lookup failed for now")
 
 	// ErrInsecure: a configuration asks for plaintext to a server that is
@@ -52,8 +45,7 @@ var (
 	// ErrNoBody: Incoming.Fetch was called after the handler returned.
 	ErrNoBody = errors.New("mail: message fetched outside its handler")
 
-	// errClosed ends a session whose connection the server closed; Run
-	// logs it and reconnects.
+	// errClosed: the server closed the connection; Run reconnects.
 	errClosed = errors.New("mail: imap: connection closed by the server")
 )
 

@@ -118,7 +118,7 @@ func (g *got) extracting(t *testing.T) Handler {
 		if err != nil {
 			return err
 		}
-		msg, err := Extract(strings.NewReader(string(raw)), nil)
+		msg, err := Extract(strings.NewReader(string(raw)), Limits{})
 		if err != nil {
 			t.Errorf("uid %d: %v", m.UID, err)
 		}

@@ -1,12 +1,14 @@
 package mail
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"mime"
 	"net"
 	"slices"
@@ -35,25 +37,18 @@ type InboxConfig struct {
 	// missing). When empty, handled mail is only flagged \Seen and stays.
 	Processed string
 	// Failed is the folder a mail is moved to when its handler failed
-	// MaxAttempts times (created when missing); when empty, such a mail
-	// is only flagged \Seen and stays. Either way it is not offered
-	// again: a mail that breaks the handler every time would otherwise
-	// come back at every scan, forever.
-	Failed string
-	// MaxAttempts is how many times a mail is handed to a failing
-	// handler before the inbox gives up on it; 3 when zero.
+	// MaxAttempts times (3 when zero), and OnGiveUp is then called on the
+	// Inbox's goroutine with the handler's last error. When Failed is
+	// empty, such a mail is only flagged \Seen. Either way it is not
+	// offered again: it would otherwise come back at every scan, forever.
+	Failed      string
 	MaxAttempts int
-	// OnGiveUp is called, on the Inbox's goroutine, for each mail given
-	// up on, with the handler's last error, so the caller can tell the
-	// operator.
-	OnGiveUp func(m *Incoming, err error)
+	OnGiveUp    func(m *Incoming, err error)
 
-	// MaxSize is the largest mail fetched (RFC822.SIZE); a larger one is
-	// handed over with only its header. DefaultLimits().MaxBytes when zero.
-	MaxSize int64
-	// MaxHeaderBytes is how much of an oversized mail's header is
-	// fetched; DefaultLimits().MaxHeaderBytes when zero.
-	MaxHeaderBytes int64
+	// MaxSize is the largest mail fetched (RFC822.SIZE); of a larger one
+	// only the first MaxHeaderBytes of its header. DefaultLimits() when
+	// zero.
+	MaxSize, MaxHeaderBytes int64
 
 	// IdleRestart ends and restarts IDLE this often, searching the mailbox
 	// each time: some servers silently drop an IDLE older than about ten
@@ -67,9 +62,9 @@ type InboxConfig struct {
 	// Timeout bounds each network operation (connect, login, one command);
 	// 1 minute when zero.
 	Timeout time.Duration
-	// RetryMin and RetryMax bound the wait before reconnecting, doubled
-	// after each failed attempt, and the wait before offering again a mail
-	// whose handler failed; 1 second and 5 minutes when zero.
+	// RetryMin and RetryMax bound the wait, doubled after each failure,
+	// before reconnecting or offering again a mail whose handler failed;
+	// 1 second and 5 minutes when zero.
 	RetryMin, RetryMax time.Duration
 
 	// OnPosition is called, on the Inbox's goroutine, each time the
@@ -89,39 +84,16 @@ type InboxConfig struct {
 
 func (c InboxConfig) withDefaults() InboxConfig {
 	d := DefaultLimits()
-	if c.Mailbox == "" {
-		c.Mailbox = "INBOX"
-	}
-	if c.MaxSize <= 0 {
-		c.MaxSize = d.MaxBytes
-	}
-	if c.MaxHeaderBytes <= 0 {
-		c.MaxHeaderBytes = d.MaxHeaderBytes
-	}
-	if c.IdleRestart <= 0 {
-		c.IdleRestart = 10 * time.Minute
-	}
-	if c.PollInterval <= 0 {
-		c.PollInterval = time.Minute
-	}
-	if c.Timeout <= 0 {
-		c.Timeout = time.Minute
-	}
-	if c.MaxAttempts <= 0 {
-		c.MaxAttempts = 3
-	}
-	if c.RetryMin <= 0 {
-		c.RetryMin = time.Second
-	}
-	if c.RetryMax <= 0 {
-		c.RetryMax = 5 * time.Minute
-	}
-	if c.RetryMax < c.RetryMin {
-		c.RetryMax = c.RetryMin
-	}
-	if c.Logger == nil {
-		c.Logger = slog.Default()
-	}
+	c.Mailbox = cmp.Or(c.Mailbox, "INBOX")
+	c.MaxSize = positive(c.MaxSize, d.MaxBytes)
+	c.MaxHeaderBytes = positive(c.MaxHeaderBytes, d.MaxHeaderBytes)
+	c.IdleRestart = positive(c.IdleRestart, 10*time.Minute)
+	c.PollInterval = positive(c.PollInterval, time.Minute)
+	c.Timeout = positive(c.Timeout, time.Minute)
+	c.MaxAttempts = positive(c.MaxAttempts, 3)
+	c.RetryMin = positive(c.RetryMin, time.Second)
+	c.RetryMax = max(positive(c.RetryMax, 5*time.Minute), c.RetryMin)
+	c.Logger = cmp.Or(c.Logger, slog.Default())
 	return c
 }
 
@@ -138,15 +110,13 @@ type Position struct {
 // Incoming is one new mail, offered to the Handler before its body is
 // downloaded.
 type Incoming struct {
-	UID         uint32
-	UIDValidity uint32
-	Size        int64 // RFC822.SIZE as the server reports it
+	UID  uint32
+	Size int64 // RFC822.SIZE as the server reports it
 	// Oversized is set when Size exceeds InboxConfig.MaxSize: Fetch then
 	// returns only the header, enough to answer the sender.
 	Oversized bool
 
-	s   atomic.Pointer[session] // nil once the handler has returned
-	raw []byte
+	s atomic.Pointer[session] // nil once the handler has returned
 }
 
 // Fetch downloads the mail (without setting \Seen): all of it, or only
@@ -157,15 +127,7 @@ func (m *Incoming) Fetch(ctx context.Context) ([]byte, error) {
 	if s == nil {
 		return nil, ErrNoBody
 	}
-	if m.raw != nil {
-		return m.raw, nil
-	}
-	raw, err := s.fetch(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	m.raw = raw
-	return raw, nil
+	return s.fetch(m)
 }
 
 // Handler handles one incoming mail. It returns nil once the mail is dealt
@@ -177,27 +139,21 @@ func (m *Incoming) Fetch(ctx context.Context) ([]byte, error) {
 type Handler func(ctx context.Context, m *Incoming) error
 
 // Inbox watches one IMAP mailbox and hands each new mail to a Handler, in
-// UID order. It keeps one connection, waits with IDLE (RFC 2177) or polls
-// when the server has no IDLE, and reconnects after any failure with a
-// capped exponential backoff and jitter; after a failure only the
-// operator can cure (a FixError) it logs the fix once, at ERROR, and
-// tries again only every five minutes.
-//
-// Delivery is at least once: a mail whose handler succeeded can be offered
-// again if the connection breaks before it is marked, or after a change of
-// UIDVALIDITY. The handler must recognise a mail it has seen (attu's
-// ledger of Message-IDs and content hashes does).
+// UID order, at least once (see the package doc). It keeps one
+// connection, waits with IDLE (RFC 2177) or polls, and reconnects after
+// any failure with a capped exponential backoff and jitter; after a
+// failure only the operator can cure (a FixError) it logs the fix once,
+// at ERROR, and tries again only every five minutes.
 type Inbox struct {
 	cfg    InboxConfig
 	handle Handler
 	log    *slog.Logger
 	kick   chan struct{}
-	// done holds the handled UIDs above the position (a mail below them
-	// failed). Only Run's goroutine uses it; it outlives a connection so
-	// that a reconnect does not offer them again.
-	done map[uint32]bool
-	// attempts counts the failed handlings of each mail, by UIDVALIDITY
-	// and UID; only Run's goroutine uses it.
+	// Only Run's goroutine uses done and attempts. done holds the handled
+	// UIDs above the position (a mail below them failed); it outlives a
+	// connection so that a reconnect does not offer them again. attempts
+	// counts the failed handlings of each mail, by UIDVALIDITY and UID.
+	done     map[uint32]bool
 	attempts map[Position]int
 
 	mu  sync.Mutex
@@ -238,9 +194,13 @@ func (in *Inbox) setPosition(p Position) {
 
 // Kick asks the inbox to search its mailbox now rather than at its next
 // wake-up; it never blocks.
-func (in *Inbox) Kick() {
+func (in *Inbox) Kick() { poke(in.kick) }
+
+// poke wakes the one who waits on ch, unless it is awake already; it
+// never blocks. ch has room for one.
+func poke(ch chan struct{}) {
 	select {
-	case in.kick <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }
@@ -292,22 +252,18 @@ type session struct {
 	caps    imap.CapSet
 	newMail chan struct{}
 	pos     Position
-	done    map[uint32]bool // the Inbox's
-	failed  int             // scans in a row with a handler failure
+	failed  int // scans in a row with a handler failure
 }
 
 func (in *Inbox) session(ctx context.Context) error {
-	s := &session{in: in, newMail: make(chan struct{}, 1), pos: in.Position(), done: in.done}
+	s := &session{in: in, newMail: make(chan struct{}, 1), pos: in.Position()}
 	opts := &imapclient.Options{
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 			// Runs on the client's reader goroutine: it must not send a
 			// command, only note that there is something to search for.
 			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
 				if d.NumMessages != nil {
-					select {
-					case s.newMail <- struct{}{}:
-					default:
-					}
+					poke(s.newMail)
 				}
 			},
 		},
@@ -412,7 +368,7 @@ func (s *session) open() error {
 				"was", s.pos.UIDValidity, "now", sel.UIDValidity)
 		}
 		s.pos = Position{UIDValidity: sel.UIDValidity}
-		clear(s.done)
+		clear(s.in.done)
 		s.in.setPosition(s.pos)
 	}
 	s.in.log.Debug("imap: ready", "uidvalidity", sel.UIDValidity, "messages", sel.NumMessages,
@@ -465,72 +421,55 @@ func CheckIMAP(ctx context.Context, cfg InboxConfig) error {
 
 func (s *session) idle() bool { return !s.in.cfg.NoIdle && s.caps.Has(imap.CapIdle) }
 
-// loop searches, handles, and waits for the next reason to search: new
-// mail announced, the IDLE restart or poll timer, a kick, or the time to
-// retry a failed handler.
+// loop searches and handles, then waits for the next reason to search,
+// until the connection fails or ctx ends.
 func (s *session) loop(ctx context.Context) error {
 	for {
 		if err := s.scan(ctx); err != nil {
 			return err
 		}
 		var retry <-chan time.Time
-		var t *time.Timer
 		if s.failed > 0 {
-			t = time.NewTimer(jitter(backoff(s.failed-1, s.in.cfg.RetryMin, s.in.cfg.RetryMax)))
-			retry = t.C
+			retry = time.After(jitter(backoff(s.failed-1, s.in.cfg.RetryMin, s.in.cfg.RetryMax)))
 		}
-		var err error
-		if s.idle() {
-			err = s.waitIdle(ctx, retry)
-		} else {
-			err = s.waitPoll(ctx, retry)
-		}
-		if t != nil {
-			t.Stop()
-		}
-		if err != nil || ctx.Err() != nil {
+		if err := s.wait(ctx, retry); err != nil || ctx.Err() != nil {
 			return err
 		}
 	}
 }
 
-func (s *session) waitPoll(ctx context.Context, retry <-chan time.Time) error {
-	t := time.NewTimer(s.in.cfg.PollInterval)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	case <-retry:
-	case <-s.in.kick:
-	case <-s.newMail:
-	case <-s.c.Closed():
-		return errClosed
-	}
-	return nil
-}
-
-func (s *session) waitIdle(ctx context.Context, retry <-chan time.Time) error {
-	if s.in.cfg.beforeIdle != nil {
-		s.in.cfg.beforeIdle()
-	}
+// wait returns at the next reason to search: new mail announced, the
+// IDLE restart or poll timer, a kick, or retry. It waits under IDLE when
+// the server has it (ended before returning), else polls.
+func (s *session) wait(ctx context.Context, retry <-chan time.Time) error {
 	var cmd *imapclient.IdleCommand
-	if err := s.do(func() (err error) {
-		cmd, err = s.c.Idle()
-		return err
-	}); err != nil {
-		return fmt.Errorf("mail: imap: idle: %w", err)
+	every := s.in.cfg.PollInterval
+	if s.idle() {
+		if s.in.cfg.beforeIdle != nil {
+			s.in.cfg.beforeIdle()
+		}
+		if err := s.do(func() (err error) {
+			cmd, err = s.c.Idle()
+			return err
+		}); err != nil {
+			return fmt.Errorf("mail: imap: idle: %w", err)
+		}
+		every = s.in.cfg.IdleRestart
 	}
-	t := time.NewTimer(s.in.cfg.IdleRestart)
+	t := time.NewTimer(every)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return nil // the connection is being closed under IDLE
+		return nil // the connection is being closed, under IDLE or not
 	case <-t.C:
 	case <-retry:
 	case <-s.in.kick:
 	case <-s.newMail:
 	case <-s.c.Closed():
 		return errClosed
+	}
+	if cmd == nil {
+		return nil
 	}
 	if err := s.do(func() error {
 		if err := cmd.Close(); err != nil {
@@ -557,7 +496,7 @@ func (s *session) scan(ctx context.Context) error {
 		if err := s.scanOnce(ctx); err != nil || ctx.Err() != nil {
 			return err
 		}
-		if s.pos.LastUID == last || len(s.done) == 0 {
+		if s.pos.LastUID == last || len(s.in.done) == 0 {
 			return nil
 		}
 	}
@@ -587,12 +526,7 @@ func (s *session) scanOnce(ctx context.Context) error {
 		}
 	}
 	slices.Sort(uids)
-	var todo []uint32
-	for _, u := range uids {
-		if !s.done[u] {
-			todo = append(todo, u)
-		}
-	}
+	todo := slices.DeleteFunc(slices.Clone(uids), func(u uint32) bool { return s.in.done[u] })
 	if len(todo) == 0 {
 		s.advance(uids)
 		return nil
@@ -607,7 +541,7 @@ func (s *session) scanOnce(ctx context.Context) error {
 		if !ok {
 			continue // expunged meanwhile by someone else
 		}
-		m := &Incoming{UID: u, UIDValidity: s.pos.UIDValidity, Size: size, Oversized: size > s.in.cfg.MaxSize}
+		m := &Incoming{UID: u, Size: size, Oversized: size > s.in.cfg.MaxSize}
 		m.s.Store(s)
 		herr := s.in.handle(ctx, m)
 		m.s.Store(nil)
@@ -634,7 +568,7 @@ func (s *session) scanOnce(ctx context.Context) error {
 		if err := s.mark(u, folder); err != nil {
 			return err
 		}
-		s.done[u] = true
+		s.in.done[u] = true
 	}
 	if failed {
 		s.failed++
@@ -650,7 +584,7 @@ func (s *session) scanOnce(ctx context.Context) error {
 func (s *session) advance(uids []uint32) {
 	last := s.pos.LastUID
 	for _, u := range uids {
-		if !s.done[u] {
+		if !s.in.done[u] {
 			break
 		}
 		last = u
@@ -658,11 +592,7 @@ func (s *session) advance(uids []uint32) {
 	if last == s.pos.LastUID {
 		return
 	}
-	for u := range s.done {
-		if u <= last {
-			delete(s.done, u)
-		}
-	}
+	maps.DeleteFunc(s.in.done, func(u uint32, _ bool) bool { return u <= last })
 	s.pos.LastUID = last
 	s.in.setPosition(s.pos)
 }
@@ -689,7 +619,7 @@ func (s *session) sizes(uids []uint32) (map[uint32]int64, error) {
 
 // fetch downloads one mail with BODY.PEEK, so that \Seen is set only by
 // mark, after the handler succeeded.
-func (s *session) fetch(ctx context.Context, m *Incoming) ([]byte, error) {
+func (s *session) fetch(m *Incoming) ([]byte, error) {
 	sec := &imap.FetchItemBodySection{Peek: true}
 	limit := s.in.cfg.MaxSize
 	if m.Oversized {
@@ -736,10 +666,9 @@ func (s *session) fetch(ctx context.Context, m *Incoming) ([]byte, error) {
 
 // mark records on the server that a mail was handled, or given up on:
 // \Seen, then moved to folder (the processed or the failed one) when there
-// is one. Without MOVE it copies, flags
-// \Deleted and expunges that one UID (RFC 4315 UID EXPUNGE); a plain
-// EXPUNGE would also remove mail someone else flagged \Deleted, so
-// without UIDPLUS the mail stays in place, flagged \Seen.
+// is one. Without MOVE it copies, flags \Deleted and expunges that one UID
+// (RFC 4315 UID EXPUNGE); a plain EXPUNGE would also remove mail someone
+// else flagged \Deleted, so without UIDPLUS the mail stays, flagged \Seen.
 func (s *session) mark(uid uint32, folder string) error {
 	set := imap.UIDSetNum(imap.UID(uid))
 	err := s.do(func() error {

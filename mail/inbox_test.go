@@ -270,7 +270,7 @@ func TestInboxHandlerError(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		msg, _ := Extract(strings.NewReader(string(raw)), nil)
+		msg, _ := Extract(strings.NewReader(string(raw)), Limits{})
 		if msg.MessageID == "bad@attu.test" {
 			tries.Add(1)
 			select {
@@ -324,7 +324,7 @@ func TestInboxGivesUp(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		msg, _ := Extract(strings.NewReader(string(raw)), nil)
+		msg, _ := Extract(strings.NewReader(string(raw)), Limits{})
 		if msg.MessageID == "poison@attu.test" {
 			tries.Add(1)
 			return errors.New("key too large")
@@ -548,7 +548,7 @@ func TestInboxOversized(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		msg, _ := Extract(strings.NewReader(string(raw)), nil)
+		msg, _ := Extract(strings.NewReader(string(raw)), Limits{})
 		res <- result{m.Size, m.Oversized, string(raw), msg}
 		return nil
 	})

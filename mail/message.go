@@ -24,9 +24,8 @@ import (
 // how it threads, whether it is automatic, and the orders or command it
 // carries. Message-IDs are kept without angle brackets.
 type Message struct {
-	From     string // the author's address (From); the first one when several
-	FromName string // the author's display name, decoded
-	Sender   string // the Sender address, when the header is present
+	From   string // the author's address (From); the first one when several
+	Sender string // the Sender address, when the header is present
 
 	// FromFields counts the From fields and Authors the mailboxes they
 	// name together. RFC 5322 section 3.6.2 lets a mail have several
@@ -54,7 +53,6 @@ type Message struct {
 	MessageID  string
 	InReplyTo  string   // the first Message-ID of In-Reply-To
 	References []string // oldest first, as written
-	Date       time.Time
 
 	AutoSubmitted string   // Auto-Submitted (RFC 3834 section 5), as written
 	Precedence    string   // Precedence, as written
@@ -72,11 +70,10 @@ type Message struct {
 	// came from the body.
 	OrdersFile string
 
-	// Command is a command word (lower case) with its arguments, from the
-	// subject or, failing that, the first line of the body. It is set only
-	// when the mail carries no orders: orders take precedence.
+	// Command is a command word (lower case), from the subject or, failing
+	// that, the first line of the body. It is set only when the mail
+	// carries no orders: orders take precedence.
 	Command string
-	Args    []string
 
 	// Text is the plain-text body without quoted lines (">"), the
 	// attribution line before them and the signature (after "-- ").
@@ -135,8 +132,8 @@ func positive[T int | int64 | time.Duration](v, def T) T {
 }
 
 // DefaultCommands are the command words of the game service, players'
-// and umpire's, tournaments' included: every mail that carries one is
-// logged with its command.
+// and umpire's, tournaments' included: Extract finds them, and every mail
+// that carries one is logged with its command.
 func DefaultCommands() []string {
 	return []string{"help", "status", "resend", "template", "log", "concede",
 		"absent", "takeback", "agree", "go",
@@ -144,15 +141,8 @@ func DefaultCommands() []string {
 		"standings", "digest", "next", "json", "copies"}
 }
 
-// ExtractOptions tune Extract; the zero value (or nil) takes DefaultLimits
-// and DefaultCommands.
-type ExtractOptions struct {
-	Limits   Limits
-	Commands []string // words recognised as commands, lower case
-}
-
-// Extract reads one mail (RFC 5322, MIME per RFC 2045-2049) within the
-// limits and returns what attu needs of it.
+// Extract reads one mail (RFC 5322, MIME per RFC 2045-2049) within lim,
+// whose zero fields take DefaultLimits, and returns what attu needs of it.
 //
 // A mail beyond a limit returns a *LimitError, whose message is for the
 // player; the Message returned with it still holds the header fields, so
@@ -160,16 +150,9 @@ type ExtractOptions struct {
 // A mail whose header cannot be read at all returns ErrMalformed. Parts
 // that cannot be decoded are listed in Message.Skipped and do not stop the
 // others from being read.
-func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
-	var opts ExtractOptions
-	if o != nil {
-		opts = *o
-	}
-	lim := opts.Limits.withDefaults()
-	commands := opts.Commands
-	if commands == nil {
-		commands = DefaultCommands()
-	}
+func Extract(raw io.Reader, lim Limits) (*Message, error) {
+	lim = lim.withDefaults()
+	commands := DefaultCommands()
 
 	data, err := io.ReadAll(io.LimitReader(raw, lim.MaxBytes+1))
 	if err != nil {
@@ -192,17 +175,11 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 	}
 
 	e, rootErr := message.ReadWithOptions(bytes.NewReader(data), &message.ReadOptions{MaxHeaderBytes: -1})
-	if e == nil || (rootErr != nil && !message.IsUnknownCharset(rootErr) && !message.IsUnknownEncoding(rootErr)) {
+	if e == nil || e.Header.Len() == 0 || (rootErr != nil && !message.IsUnknownCharset(rootErr) && !message.IsUnknownEncoding(rootErr)) {
 		if limitErr != nil {
 			return nil, limitErr
 		}
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, rootErr)
-	}
-	if e.Header.Len() == 0 {
-		if limitErr != nil {
-			return nil, limitErr
-		}
-		return nil, fmt.Errorf("%w: no header", ErrMalformed)
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, cmp.Or(rootErr, errors.New("no header")))
 	}
 	m := &Message{}
 	readHeader(m, mmail.Header{Header: e.Header})
@@ -233,7 +210,7 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 		m.Text = cleanBody(*b.text)
 	}
 	m.HTMLOnly = b.text == nil && b.html
-	bodyCommand, _ := commandIn(firstLine(m.Text), commands)
+	bodyCommand := commandIn(firstLine(m.Text), commands)
 	switch {
 	case len(b.orders) == 1:
 		m.Orders, m.OrdersFile = b.orders[0].text, b.orders[0].name
@@ -244,7 +221,9 @@ func Extract(raw io.Reader, o *ExtractOptions) (*Message, error) {
 		m.Orders = m.Text + "\n"
 	}
 	if m.Orders == "" {
-		m.Command, m.Args = findCommand(m.Subject, m.Text, commands)
+		// The subject's command word (after reply prefixes and the game
+		// tag) comes before the body's.
+		m.Command = cmp.Or(commandIn(SubjectText(m.Subject), commands), bodyCommand)
 	}
 	return m, nil
 }
@@ -277,9 +256,9 @@ func headerLength(data []byte) int {
 }
 
 func readHeader(m *Message, h mmail.Header) {
-	m.From, m.FromName = firstAddress(h, "From")
+	m.From = firstAddress(h, "From")
 	m.FromFields, m.Authors = countMailboxes(h, "From")
-	m.Sender, _ = firstAddress(h, "Sender")
+	m.Sender = firstAddress(h, "Sender")
 	m.authResults = h.Values("Authentication-Results")
 	m.To = addresses(h, "To")
 	m.Cc = addresses(h, "Cc")
@@ -314,9 +293,6 @@ func readHeader(m *Message, h mmail.Header) {
 			m.References = append(m.References, validText(id))
 		}
 	}
-	if d, err := h.Date(); err == nil {
-		m.Date = d
-	}
 
 	m.AutoSubmitted = validText(strings.TrimSpace(h.Get("Auto-Submitted")))
 	m.Precedence = validText(strings.TrimSpace(h.Get("Precedence")))
@@ -330,18 +306,18 @@ func readHeader(m *Message, h mmail.Header) {
 	m.ContentType = validText(ct)
 }
 
-// firstAddress returns the first address of an address header and its
-// display name. A header that does not parse as RFC 5322 still gives the
-// part that looks like an address, because a reply is better than none.
-func firstAddress(h mmail.Header, key string) (addr, name string) {
+// firstAddress returns the first address of an address header. A header
+// that does not parse as RFC 5322 still gives the part that looks like an
+// address, because a reply is better than none.
+func firstAddress(h mmail.Header, key string) string {
 	l, err := h.AddressList(key)
 	if err == nil && len(l) > 0 {
-		return validText(l[0].Address), validText(l[0].Name)
+		return validText(l[0].Address)
 	}
 	if a := looseAddresses(h.Get(key), true); err != nil && len(a) > 0 {
-		return a[0], ""
+		return a[0]
 	}
-	return "", ""
+	return ""
 }
 
 // countMailboxes counts the fields named key and the mailboxes they name
@@ -706,15 +682,6 @@ func hasEnvelope(text string) bool {
 	return false
 }
 
-// findCommand looks for a command word at the start of the subject (after
-// reply prefixes and the game tag), then on the first line of the body.
-func findCommand(subject, body string, commands []string) (string, []string) {
-	if c, args := commandIn(SubjectText(subject), commands); c != "" {
-		return c, args
-	}
-	return commandIn(firstLine(body), commands)
-}
-
 func firstLine(text string) string {
 	for l := range strings.SplitSeq(text, "\n") {
 		if strings.TrimSpace(l) != "" {
@@ -724,16 +691,15 @@ func firstLine(text string) string {
 	return ""
 }
 
-// commandIn returns the command word that starts a line, and the words
-// after it. A word ending in a colon is a YAML key, not a command.
-func commandIn(line string, commands []string) (string, []string) {
+// commandIn returns the command word that starts a line. A word ending in
+// a colon is a YAML key, not a command.
+func commandIn(line string, commands []string) string {
 	f := strings.Fields(line)
 	if len(f) == 0 || strings.HasSuffix(f[0], ":") {
-		return "", nil
+		return ""
 	}
-	w := strings.ToLower(strings.TrimRight(f[0], ".!?,;"))
-	if !slices.Contains(commands, w) {
-		return "", nil
+	if w := strings.ToLower(strings.TrimRight(f[0], ".!?,;")); slices.Contains(commands, w) {
+		return w
 	}
-	return w, f[1:]
+	return ""
 }

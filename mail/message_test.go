@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -31,9 +30,7 @@ type want struct {
 	from       string
 	subject    string
 	id         string
-	game       string
 	command    string
-	args       []string
 	orders     string
 	ordersFile string
 	text       string
@@ -45,58 +42,58 @@ type want struct {
 // The corpus in testdata/corpus: every kind of mail a stranger or a mail
 // system can send, and what the daemon must learn from each.
 var corpus = map[string]want{
-	"yaml-attachment.eml": {from: "us@example.org", subject: "Turn 3 orders", id: "orders-3@example.org", game: "g1",
+	"yaml-attachment.eml": {from: "us@example.org", subject: "Turn 3 orders", id: "orders-3@example.org",
 		orders: corpusOrders, ordersFile: "us-turn3.yaml", text: "Here are my orders."},
-	"inline-yml-part.eml": {from: "us@example.org", subject: "[attu g1] orders", id: "inline-1@example.org", game: "g1",
+	"inline-yml-part.eml": {from: "us@example.org", subject: "[attu g1] orders", id: "inline-1@example.org",
 		orders: corpusOrders, ordersFile: "orders.YML", text: "see attached"},
-	"body-orders.eml": {from: "us@example.org", subject: "orders", id: "body-1@example.org", game: "g1",
+	"body-orders.eml": {from: "us@example.org", subject: "orders", id: "body-1@example.org",
 		orders: strings.TrimSuffix(corpusOrders, "\n") + "\n", text: strings.TrimSuffix(corpusOrders, "\n")},
-	"body-orders-flowed.eml": {from: "us@example.org", subject: "Re: [attu g1] Turn 2 report", id: "flowed-1@example.org", game: "g1",
+	"body-orders-flowed.eml": {from: "us@example.org", subject: "Re: [attu g1] Turn 2 report", id: "flowed-1@example.org",
 		orders: strings.Replace(corpusOrders, "   # Engineer Hill", "", 1) +
 			"# a long comment that the mail client wrapped at seventy-two columns because the line was long\n",
 		text: strings.Replace(corpusOrders, "   # Engineer Hill", "", 1) +
 			"# a long comment that the mail client wrapped at seventy-two columns because the line was long"},
-	"quoted-reply.eml": {from: "jp@example.org", subject: "Re: [attu g1] Turn 2 report", id: "quoted-1@example.org", game: "g1",
-		command: "status", args: []string{"please"}, text: "status please"},
+	"quoted-reply.eml": {from: "jp@example.org", subject: "Re: [attu g1] Turn 2 report", id: "quoted-1@example.org",
+		command: "status", text: "status please"},
 	"no-yaml.eml": {from: "newcomer@example.org", subject: "How do I play?", id: "noyaml-1@example.org",
 		text: "Hello, I would like to join a game. How does this work?"},
 	// The syntax is the orders package's to judge: the text is handed over.
-	"yaml-syntax-error.eml": {from: "us@example.org", subject: "orders", id: "syntax-1@example.org", game: "g1",
+	"yaml-syntax-error.eml": {from: "us@example.org", subject: "orders", id: "syntax-1@example.org",
 		orders: "game: g1\nside: us\nactions:\n  - move: 1/17-A\n   path: [2716, 2717\n", ordersFile: "orders.yaml", text: "attached"},
-	"html-only.eml":        {from: "us@example.org", subject: "orders", id: "html-1@example.org", game: "g1", htmlOnly: true},
-	"html-alternative.eml": {from: "us@example.org", subject: "status", id: "alt-1@example.org", game: "g1", command: "status", text: "Thanks!"},
-	"many-parts.eml":       {err: ErrTooManyParts, from: "us@example.org", subject: "orders", id: "many-1@example.org", game: "g1"},
-	"deep-nesting.eml":     {err: ErrTooDeep, from: "us@example.org", subject: "orders", id: "deep-1@example.org", game: "g1"},
-	"unknown-encoding.eml": {from: "us@example.org", subject: "orders", id: "enc-1@example.org", game: "g1",
+	"html-only.eml":        {from: "us@example.org", subject: "orders", id: "html-1@example.org", htmlOnly: true},
+	"html-alternative.eml": {from: "us@example.org", subject: "status", id: "alt-1@example.org", command: "status", text: "Thanks!"},
+	"many-parts.eml":       {err: ErrTooManyParts, from: "us@example.org", subject: "orders", id: "many-1@example.org"},
+	"deep-nesting.eml":     {err: ErrTooDeep, from: "us@example.org", subject: "orders", id: "deep-1@example.org"},
+	"unknown-encoding.eml": {from: "us@example.org", subject: "orders", id: "enc-1@example.org",
 		orders: corpusOrders, ordersFile: "us.yaml", skipped: 1},
 	// The body's charset is unknown and it is not UTF-8: skipped. The
 	// orders file's charset is unknown too, but it is UTF-8: kept.
-	"unknown-charset.eml": {from: "us@example.org", subject: "orders", id: "cs-1@example.org", game: "g1",
+	"unknown-charset.eml": {from: "us@example.org", subject: "orders", id: "cs-1@example.org",
 		orders: strings.TrimSuffix(corpusOrders, "\n"), ordersFile: "orders.yaml", skipped: 1},
-	"auto-submitted.eml": {from: "us@example.org", subject: "Out of office: [attu g1] Turn 3 report", id: "ooo-1@example.org", game: "g1",
+	"auto-submitted.eml": {from: "us@example.org", subject: "Out of office: [attu g1] Turn 3 report", id: "ooo-1@example.org",
 		text: "I am away until Monday.", auto: true},
-	"vacation-x-autoreply.eml": {from: "jp@example.org", subject: "Away", id: "xauto-1@example.org", game: "g1", text: "Away.", auto: true},
+	"vacation-x-autoreply.eml": {from: "jp@example.org", subject: "Away", id: "xauto-1@example.org", text: "Away.", auto: true},
 	"bounce.eml": {from: "MAILER-DAEMON@mx.example.org", subject: "Undelivered Mail Returned to Sender", id: "bounce-1@mx.example.org",
 		text: "I'm sorry to have to inform you that your message could not be delivered.", auto: true, skipped: 1},
 	"mailing-list.eml": {from: "someone@example.net", subject: "[wargames] anyone for Attu?", id: "list-1@example.net",
 		command: "status", text: "status", auto: true},
-	"own-address.eml": {from: "attu+g1@attu.test", subject: "[attu g1] Turn 3 report", id: "g1.3.us@attu.test", game: "g1",
+	"own-address.eml": {from: "attu+g1@attu.test", subject: "[attu g1] Turn 3 report", id: "g1.3.us@attu.test",
 		text: "report", auto: true},
 	"empty.eml":     {err: ErrMalformed},
 	"no-header.eml": {err: ErrMalformed},
 	"garbage.eml":   {err: ErrMalformed},
-	"subject-latin1-encoded.eml": {from: "andre@example.org", subject: "Re: [attu g1] état du jeu", id: "latin1-1@example.org", game: "g1",
+	"subject-latin1-encoded.eml": {from: "andre@example.org", subject: "Re: [attu g1] état du jeu", id: "latin1-1@example.org",
 		command: "status", text: "status\n\nMerci, à bientôt."},
-	"subject-raw-8bit.eml": {from: "andre@example.org", subject: "Re: [attu g1] état", id: "raw8-1@example.org", game: "g1",
+	"subject-raw-8bit.eml": {from: "andre@example.org", subject: "Re: [attu g1] état", id: "raw8-1@example.org",
 		command: "help", text: "help"},
-	"latin1-body-orders.eml": {from: "andre@example.org", subject: "ordres", id: "l1body-1@example.org", game: "g2",
+	"latin1-body-orders.eml": {from: "andre@example.org", subject: "ordres", id: "l1body-1@example.org",
 		orders: "game: g2\nside: jp\n# Baie de Holtz à l'aube\n", text: "game: g2\nside: jp\n# Baie de Holtz à l'aube"},
-	"two-yaml.eml": {err: ErrManyOrders, from: "us@example.org", subject: "orders", id: "two-1@example.org", game: "g1"},
-	"subject-command.eml": {from: "umpire@example.org", subject: "Re: [attu g7] extend 48h", id: "cmd-1@example.org", game: "g7",
-		command: "extend", args: []string{"48h"}},
-	"broken-base64.eml": {from: "us@example.org", subject: "orders", id: "b64-1@example.org", game: "g1", text: "attached", skipped: 1},
+	"two-yaml.eml": {err: ErrManyOrders, from: "us@example.org", subject: "orders", id: "two-1@example.org"},
+	"subject-command.eml": {from: "umpire@example.org", subject: "Re: [attu g7] extend 48h", id: "cmd-1@example.org",
+		command: "extend"},
+	"broken-base64.eml": {from: "us@example.org", subject: "orders", id: "b64-1@example.org", text: "attached", skipped: 1},
 	// Cut off in its last part: the orders before the cut stand.
-	"truncated-multipart.eml": {from: "us@example.org", subject: "orders", id: "trunc-1@example.org", game: "g1",
+	"truncated-multipart.eml": {from: "us@example.org", subject: "orders", id: "trunc-1@example.org",
 		orders: corpusOrders, ordersFile: "us.yaml", skipped: 2},
 }
 
@@ -116,7 +113,7 @@ func TestExtractCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := Extract(bytes.NewReader(raw), nil)
+			m, err := Extract(bytes.NewReader(raw), Limits{})
 			checkExtract(t, m, err, w)
 		})
 	}
@@ -138,20 +135,17 @@ func checkExtract(t *testing.T, m *Message, err error, w want) {
 		return
 	}
 	auto, why := IsAutomatic(m, own)
-	got := want{err: w.err, from: m.From, subject: m.Subject, id: m.MessageID, game: m.Game(own),
-		command: m.Command, args: m.Args, orders: m.Orders, ordersFile: m.OrdersFile, text: m.Text,
+	got := want{err: w.err, from: m.From, subject: m.Subject, id: m.MessageID,
+		command: m.Command, orders: m.Orders, ordersFile: m.OrdersFile, text: m.Text,
 		htmlOnly: m.HTMLOnly, auto: auto, skipped: len(m.Skipped)}
-	if len(got.args) == 0 {
-		got.args = nil
-	}
 	if fmt.Sprint(got) != fmt.Sprint(w) {
 		t.Errorf("got\n%s\nwant\n%s\n(automatic: %s; skipped: %v)", show(got), show(w), why, m.Skipped)
 	}
 }
 
 func show(w want) string {
-	return fmt.Sprintf("from %q subject %q id %q game %q command %q %q\norders %q from %q\ntext %q\nhtml only %v automatic %v skipped %d",
-		w.from, w.subject, w.id, w.game, w.command, w.args, w.orders, w.ordersFile, w.text, w.htmlOnly, w.auto, w.skipped)
+	return fmt.Sprintf("from %q subject %q id %q command %q\norders %q from %q\ntext %q\nhtml only %v automatic %v skipped %d",
+		w.from, w.subject, w.id, w.command, w.orders, w.ordersFile, w.text, w.htmlOnly, w.auto, w.skipped)
 }
 
 // bigMail is a mail with a yaml attachment of n bytes after its text.
@@ -173,45 +167,45 @@ func bigMail(n int) []byte {
 // Limits too large to keep as files: a 10 MB mail, a huge header, an
 // orders file beyond its cap. The header is still read, to answer.
 func TestExtractLimits(t *testing.T) {
-	header := want{from: "us@example.org", subject: "orders and a photo", id: "big-1@example.org", game: "g1"}
+	header := want{from: "us@example.org", subject: "orders and a photo", id: "big-1@example.org"}
 	tooLarge := header
 	tooLarge.err = ErrTooLarge
-	m, err := Extract(bytes.NewReader(bigMail(10<<20)), nil)
+	m, err := Extract(bytes.NewReader(bigMail(10<<20)), Limits{})
 	checkExtract(t, m, err, tooLarge)
 
 	ordersTooLarge := header
 	ordersTooLarge.err = ErrOrdersTooLarge
-	m, err = Extract(bytes.NewReader(bigMail(300<<10)), nil)
+	m, err = Extract(bytes.NewReader(bigMail(300<<10)), Limits{})
 	checkExtract(t, m, err, ordersTooLarge)
 
 	// Just under the orders limit is fine.
-	m, err = Extract(bytes.NewReader(bigMail(200<<10)), nil)
+	m, err = Extract(bytes.NewReader(bigMail(200<<10)), Limits{})
 	if err != nil || !strings.HasPrefix(m.Orders, "game: g1\n#") || m.OrdersFile != "us.yaml" {
 		t.Errorf("200 KiB of orders: %v, %d bytes", err, len(m.Orders))
 	}
 
 	long := "From: us@example.org\r\nMessage-ID: <hdr-1@example.org>\r\nSubject: orders\r\n" +
 		strings.Repeat("Received: from somewhere by somewhere else with a long line of text\r\n", 2000) + "\r\nbody\r\n"
-	m, err = Extract(strings.NewReader(long), nil)
+	m, err = Extract(strings.NewReader(long), Limits{})
 	checkExtract(t, m, err, want{err: ErrHeaderTooLarge, from: "us@example.org", subject: "orders", id: "hdr-1@example.org"})
 
 	// A nested part's header counts too.
 	nested := "From: us@example.org\r\nMessage-ID: <hdr-2@example.org>\r\nSubject: orders\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n" +
 		"--B\r\n" + strings.Repeat("X-Filler: 0123456789012345678901234567890123456789\r\n", 2000) + "Content-Type: text/plain\r\n\r\nhi\r\n--B--\r\n"
-	m, err = Extract(strings.NewReader(nested), nil)
+	m, err = Extract(strings.NewReader(nested), Limits{})
 	checkExtract(t, m, err, want{err: ErrHeaderTooLarge, from: "us@example.org", subject: "orders", id: "hdr-2@example.org"})
 
 	// Smaller limits are the caller's to set.
 	raw, _ := os.ReadFile("testdata/corpus/yaml-attachment.eml")
-	_, err = Extract(bytes.NewReader(raw), &ExtractOptions{Limits: Limits{MaxOrdersBytes: 64}})
+	_, err = Extract(bytes.NewReader(raw), Limits{MaxOrdersBytes: 64})
 	if le := (*LimitError)(nil); !errors.As(err, &le) || le.Err != ErrOrdersTooLarge || le.Limit != 64 {
 		t.Errorf("64-byte orders limit: %v", err)
 	}
-	_, err = Extract(bytes.NewReader(raw), &ExtractOptions{Limits: Limits{MaxParts: 2}})
+	_, err = Extract(bytes.NewReader(raw), Limits{MaxParts: 2})
 	if !errors.Is(err, ErrTooManyParts) {
 		t.Errorf("2-part limit on a 3-part mail: %v", err)
 	}
-	if _, err = Extract(bytes.NewReader(raw), &ExtractOptions{Limits: Limits{MaxDepth: 1}}); err != nil {
+	if _, err = Extract(bytes.NewReader(raw), Limits{MaxDepth: 1}); err != nil {
 		t.Errorf("depth limit 1 on a mail one level deep: %v", err)
 	}
 }
@@ -241,37 +235,32 @@ func TestCommands(t *testing.T) {
 	for _, tc := range []struct {
 		subject, body string
 		cmd           string
-		args          []string
 	}{
-		{"status", "", "status", nil},
-		{"Re: RE: Fwd: [attu g1] Status?", "", "status", nil},
-		{"[attu g1] Re: resend", "", "resend", nil},
-		{"AW: [attu g1] replace us new@example.org", "", "replace", []string{"us", "new@example.org"}},
-		{"Turn 3", "template\nthanks", "template", nil},
-		{"Turn 3", "\n\n  concede now\n", "concede", []string{"now"}},
-		{"Turn 3", "I concede", "", nil},
-		{"statusreport", "", "", nil},
-		{"help", "game: g1\nside: us\n", "", nil}, // orders, not a command
+		{"status", "", "status"},
+		{"Re: RE: Fwd: [attu g1] Status?", "", "status"},
+		{"[attu g1] Re: resend", "", "resend"},
+		{"AW: [attu g1] replace us new@example.org", "", "replace"},
+		{"Turn 3", "template\nthanks", "template"},
+		{"Turn 3", "\n\n  concede now\n", "concede"},
+		{"Turn 3", "I concede", ""},
+		{"statusreport", "", ""},
+		{"help", "game: g1\nside: us\n", ""}, // orders, not a command
 		// A command that changes the game carries the sender's token.
-		{"Re: [attu g1] Turn 3 report", "concede\ntoken: 7f3a\n", "concede", nil},
-		{"Re: [attu g1] Turn 3 report", "absent 3d\ngame: g1\ntoken: 7f3a\n", "absent", []string{"3d"}},
-		{"Turn 3", "status: ready\n", "", nil}, // a YAML key
+		{"Re: [attu g1] Turn 3 report", "concede\ntoken: 7f3a\n", "concede"},
+		{"Re: [attu g1] Turn 3 report", "absent 3d\ngame: g1\ntoken: 7f3a\n", "absent"},
+		{"Turn 3", "status: ready\n", ""}, // a YAML key
 	} {
 		raw := fmt.Sprintf("From: us@example.org\r\nSubject: %s\r\n\r\n%s", tc.subject, strings.ReplaceAll(tc.body, "\n", "\r\n"))
-		m, err := Extract(strings.NewReader(raw), nil)
+		m, err := Extract(strings.NewReader(raw), Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if tc.cmd != "" && m.Orders != "" {
 			t.Errorf("subject %q body %q: orders %q beside the command", tc.subject, tc.body, m.Orders)
 		}
-		if m.Command != tc.cmd || !slices.Equal(m.Args, tc.args) {
-			t.Errorf("subject %q body %q: command %q %q, want %q %q", tc.subject, tc.body, m.Command, m.Args, tc.cmd, tc.args)
+		if m.Command != tc.cmd {
+			t.Errorf("subject %q body %q: command %q, want %q", tc.subject, tc.body, m.Command, tc.cmd)
 		}
-	}
-	m, _ := Extract(strings.NewReader("From: a@b\r\nSubject: pause\r\n\r\n"), &ExtractOptions{Commands: []string{"help"}})
-	if m.Command != "" {
-		t.Errorf("a word outside the caller's commands taken as %q", m.Command)
 	}
 }
 
@@ -304,7 +293,7 @@ func TestCleanBody(t *testing.T) {
 // reads as one written with CRLF.
 func TestExtractLineEnds(t *testing.T) {
 	crlf := "From: <us@example.org>\r\nTo: <attu+g1@attu.test>\r\nSubject: status\r\nMessage-ID: <cr-1@example.org>\r\n\r\nstatus\r\nplease\r\n"
-	want, err := Extract(strings.NewReader(crlf), nil)
+	want, err := Extract(strings.NewReader(crlf), Limits{})
 	if err != nil || want.From != "us@example.org" || want.Command != "status" {
 		t.Fatalf("%+v %v", want, err)
 	}
@@ -313,7 +302,7 @@ func TestExtractLineEnds(t *testing.T) {
 		"bare LF": strings.ReplaceAll(crlf, "\r\n", "\n"),
 		"mixed":   strings.Replace(strings.Replace(crlf, "\r\n", "\r", 2), "\r\n", "\n", 2),
 	} {
-		m, err := Extract(strings.NewReader(raw), nil)
+		m, err := Extract(strings.NewReader(raw), Limits{})
 		if err != nil || fmt.Sprint(*m) != fmt.Sprint(*want) {
 			t.Errorf("%s: %+v %v", name, m, err)
 		}

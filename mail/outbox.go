@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -12,8 +13,7 @@ import (
 )
 
 // Queue is where an Outbox finds mail to send and records what became of
-// it. store.DB keeps such a queue; the daemon adapts its Mail type to
-// Queued.
+// it; the daemon adapts store.DB to it.
 type Queue interface {
 	// Pending returns up to max mails not sent yet and due at now,
 	// oldest first.
@@ -37,17 +37,12 @@ type Queued struct {
 type OutboxConfig struct {
 	// Batch is the most mails sent over one connection; 50 when zero.
 	Batch int
-	// Interval is the longest sleep between two looks at the queue, which
-	// is when retries fall due; 30 seconds when zero. Kick wakes the
-	// worker sooner.
+	// Interval is the longest sleep between two looks at the queue, when
+	// retries fall due; 30 seconds when zero.
 	Interval time.Duration
 	// RetryMin and RetryMax bound the wait before the next attempt at a
-	// mail that failed for a reason that may pass (the server could not
-	// be reached, or answered 4yz): each wait is half as long again as
-	// the last, so that a mail goes out at most about two thirds of an
-	// outage's length after it ends (RetryMin or so after a short one),
-	// and never more than RetryMax after. 1 second and 5 minutes when
-	// zero.
+	// mail that failed for a reason that may pass (unreachable, 4yz); see
+	// retryWait. 1 second and 5 minutes when zero.
 	RetryMin, RetryMax time.Duration
 	// PerHour and PerDay cap the mails sent in any hour and any 24 hours,
 	// as a provider's sending quota does (attu's mails have one recipient
@@ -84,30 +79,18 @@ var quotaReply = regexp.MustCompile(`(?i)\b(421[ -]"?4\.7\.0|[45]\d\d[ -]"?([45]
 
 // Outbox is the worker that sends queued mail: one goroutine (Run) that
 // sleeps until kicked or until its timer fires, sends what is due over
-// one connection, and records each mail as sent or when to try again.
-//
-// A mail that failed for a reason that may pass is tried again within
-// seconds at first, then less and less often up to RetryMax, with jitter.
-// When the server answers again after it could not be reached, and when
-// Wake is called, the mails waiting after such a failure go at once,
-// rather than at their next attempt. No mail goes while the sending quota
-// (PerHour, PerDay) is used up, for an hour after the provider answered
-// that it is (quotaReply), or for five minutes after a FixError, which is
-// logged once at ERROR.
-//
-// Delivery is at least once. A mail the server accepted is sent again if
-// Queue.MarkSent then fails (or the process dies in between); it goes out with
-// the same Message-ID, so the receiving side deduplicates by Message-ID
-// (attu's own inbox does, through its ledger).
+// one connection, and records each mail as sent or when to try again (the
+// package doc tells the retries and the at-least-once delivery). No mail
+// goes while the sending quota (PerHour, PerDay) is used up, for an hour
+// after the provider answered that it is (quotaReply), or for five minutes
+// after a FixError, which is logged once at ERROR.
 type Outbox struct {
 	q    Queue
 	s    *Sender
 	cfg  OutboxConfig
 	log  *slog.Logger
 	kick chan struct{}
-	// wake asks the next flush to send the mails waiting after a
-	// temporary failure too (Wake).
-	wake atomic.Bool
+	wake atomic.Bool // set by Wake, taken by the next flush
 	// Only Run's goroutine uses the fields below.
 	// down is set while the last attempt could not reach the server.
 	down bool
@@ -129,49 +112,31 @@ type Outbox struct {
 
 // NewOutbox returns an Outbox sending the mail of q through s.
 func NewOutbox(q Queue, s *Sender, cfg OutboxConfig) *Outbox {
-	if cfg.Batch <= 0 {
-		cfg.Batch = 50
-	}
-	if cfg.Interval <= 0 {
-		cfg.Interval = 30 * time.Second
-	}
-	if cfg.RetryMin <= 0 {
-		cfg.RetryMin = time.Second
-	}
-	if cfg.RetryMax <= 0 {
-		cfg.RetryMax = 5 * time.Minute
-	}
-	if cfg.RetryMax < cfg.RetryMin {
-		cfg.RetryMax = cfg.RetryMin
-	}
+	cfg.Batch = positive(cfg.Batch, 50)
+	cfg.Interval = positive(cfg.Interval, 30*time.Second)
+	cfg.RetryMin = positive(cfg.RetryMin, time.Second)
+	cfg.RetryMax = max(positive(cfg.RetryMax, 5*time.Minute), cfg.RetryMin)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	return &Outbox{q: q, s: s, cfg: cfg, log: cfg.Logger, kick: make(chan struct{}, 1), refused: map[uint64]bool{}}
 }
 
 // Kick wakes the worker to send what is due now, typically right after
 // mail was queued; it never blocks.
-func (o *Outbox) Kick() {
-	select {
-	case o.kick <- struct{}{}:
-	default:
-	}
-}
+func (o *Outbox) Kick() { poke(o.kick) }
 
-// Wake is Kick for when the server may be reachable again (the network
-// came back: the IMAP session reconnected): the mails waiting after a
-// temporary failure go now too. It never blocks.
+// Wake is Kick for when the server may be reachable again (the IMAP
+// session reconnected): the mails waiting after a temporary failure go
+// now too. It never blocks.
 func (o *Outbox) Wake() {
 	o.wake.Store(true)
 	o.Kick()
 }
 
 // Run sends queued mail until ctx ends, then returns nil. Failures are
-// logged and retried, never returned. It is the outbox's one goroutine.
+// logged and retried, never returned.
 func (o *Outbox) Run(ctx context.Context) error {
 	t := time.NewTimer(0)
 	defer t.Stop()
@@ -309,8 +274,8 @@ func (o *Outbox) due(now time.Time, wake bool, batch int) (ms []Queued, full boo
 	return ms, len(all) == batch, err
 }
 
-// recordSent records the mails the server accepted as sent, in one write,
-// and reports whether that write succeeded.
+// recordSent records the mails the server accepted, in one write, and
+// reports whether it succeeded.
 func (o *Outbox) recordSent(pending []Queued, errs []error) bool {
 	var sent []uint64
 	for i, q := range pending {
@@ -323,8 +288,6 @@ func (o *Outbox) recordSent(pending []Queued, errs []error) bool {
 		return true
 	}
 	if err := o.q.MarkSent(sent, o.cfg.Now()); err != nil {
-		// Sent but not recorded: they will go out again, with the same
-		// Message-IDs.
 		o.log.Error("outbox: recording sent mails", "ids", sent, "err", err)
 		return false
 	}

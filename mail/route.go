@@ -52,22 +52,6 @@ func GameFromSubject(subject string) (string, bool) {
 	return strings.ToLower(m[1]), true
 }
 
-// Game returns the game a mail is for, addressed to the mailbox own: a
-// plus-address among Delivered-To (what the server delivered to, even
-// for Bcc), To and Cc, else the subject tag; "" when none. An address
-// wins over the subject, which a reply may carry from another game.
-func (m *Message) Game(own string) string {
-	for _, l := range [][]string{m.DeliveredTo, m.To, m.Cc} {
-		for _, a := range l {
-			if id, ok := GameFromAddress(a, own); ok {
-				return id
-			}
-		}
-	}
-	id, _ := GameFromSubject(m.Subject)
-	return id
-}
-
 // SubjectText returns a subject without its reply and forward prefixes
 // and game tags: "Re: [attu g1] Status" gives "Status".
 func SubjectText(subject string) string {

@@ -29,9 +29,8 @@ type SMTPConfig struct {
 	Password string
 	OAuth    OAuth // instead of the password, when its Mech is set
 	// From is the sender of every mail that names none: attu's address.
+	// Its domain is the name given in EHLO.
 	From string
-	// HELO is the name given in EHLO; the domain of From when empty.
-	HELO string
 	// Timeout bounds connecting and each SMTP command; 1 minute when zero.
 	Timeout time.Duration
 	// Logger receives the sender's log; slog.Default when nil.
@@ -64,34 +63,25 @@ type Attachment struct {
 // Sender sends mail through one SMTP submission server, one connection per
 // batch.
 type Sender struct {
-	cfg SMTPConfig
-	log *slog.Logger
+	cfg  SMTPConfig
+	helo string
+	log  *slog.Logger
 }
 
-// NewSender returns a Sender; nothing connects before Send. It fails when
+// NewSender returns a Sender; nothing connects before it sends. It fails when
 // the configuration asks for plaintext to a server that is not on the
 // loopback interface.
 func NewSender(cfg SMTPConfig) (*Sender, error) {
 	cfg.Timeout = positive(cfg.Timeout, time.Minute)
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.HELO == "" {
-		if _, d, ok := splitAddress(cfg.From); ok {
-			cfg.HELO = d
-		} else {
-			cfg.HELO = "localhost"
-		}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
+	helo := "localhost"
+	if _, d, ok := splitAddress(cfg.From); ok {
+		helo = d
 	}
 	if err := checkSecurity(cfg.Security, cfg.Addr); err != nil {
 		return nil, err
 	}
-	return &Sender{cfg: cfg, log: cfg.Logger.With("smtp", cfg.Addr)}, nil
-}
-
-// Send sends one mail.
-func (s *Sender) Send(ctx context.Context, m *Outgoing) error {
-	return s.sendAll(ctx, []*Outgoing{m})[0]
+	return &Sender{cfg: cfg, helo: helo, log: cfg.Logger.With("smtp", cfg.Addr)}, nil
 }
 
 // sendAll sends mails over one connection and returns one error per mail
@@ -183,7 +173,7 @@ func (s *Sender) client() (*gomail.Client, error) {
 	opts := []gomail.Option{
 		gomail.WithPort(port),
 		gomail.WithTimeout(s.cfg.Timeout),
-		gomail.WithHELO(s.cfg.HELO),
+		gomail.WithHELO(s.helo),
 		gomail.WithTLSConfig(tlsConfig(s.cfg.TLSConfig, s.cfg.Addr)),
 	}
 	switch s.cfg.Security {

@@ -42,7 +42,7 @@ Content-Disposition: attachment; filename="us.yaml"
 game: g1
 --b--
 `, "\n", "\r\n")
-	m, err := Extract(bytes.NewReader([]byte(raw)), nil)
+	m, err := Extract(bytes.NewReader([]byte(raw)), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func TestStartTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msgs := g.wait(t, 1, 5*time.Second); msgs[0].MessageID != "tls-1@attu.test" || msgs[0].Game(own) != "g1" {
+	if msgs := g.wait(t, 1, 5*time.Second); msgs[0].MessageID != "tls-1@attu.test" || msgs[0].Subject != "[attu g1] status" {
 		t.Errorf("received %+v", msgs[0])
 	}
 }

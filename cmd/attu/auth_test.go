@@ -100,7 +100,7 @@ func TestE2EAuthRequired(t *testing.T) {
 		t.Errorf("a forged mail changed the game:\nbefore %s\nafter  %s", before, after)
 	}
 	for _, f := range forged {
-		m, err := mail.Extract(bytes.NewReader(f.raw), nil)
+		m, err := mail.Extract(bytes.NewReader(f.raw), mail.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

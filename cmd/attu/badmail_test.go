@@ -492,7 +492,7 @@ func TestE2EBadMail(t *testing.T) {
 			c.outcome = ""
 		}
 		if c.outcome != "" {
-			msg, err := mail.Extract(bytes.NewReader(c.raw), nil)
+			msg, err := mail.Extract(bytes.NewReader(c.raw), mail.Limits{})
 			if err != nil {
 				t.Fatalf("%s: %v", c.file, err)
 			}
@@ -514,7 +514,7 @@ func TestE2EBadMail(t *testing.T) {
 		default:
 			d := answers[got[0]]
 			used[got[0]] = true
-			m, err := mail.Extract(bytes.NewReader(d.Data), nil)
+			m, err := mail.Extract(bytes.NewReader(d.Data), mail.Limits{})
 			if err != nil {
 				t.Fatalf("%s: the answer does not read: %v", c.file, err)
 			}
@@ -540,7 +540,7 @@ func TestE2EBadMail(t *testing.T) {
 	for _, i := range alices {
 		used[i] = true
 		d := answers[i]
-		m, err := mail.Extract(bytes.NewReader(d.Data), nil)
+		m, err := mail.Extract(bytes.NewReader(d.Data), mail.Limits{})
 		if err != nil || d.User != "alice" || !strings.Contains(strings.Join(strings.Fields(m.Text), " "), generic) {
 			t.Errorf("the stranger's answer to alice went to %s, or lacks %q (%v):\n%s", d.To, generic, err, d.Data)
 		}
@@ -605,7 +605,7 @@ func manyKeys(token string) string {
 // weighs more than templates.MaxReply, its header and MIME parts aside.
 func checkReplyBudget(t *testing.T, d delivery) {
 	t.Helper()
-	m, err := mail.Extract(bytes.NewReader(d.Data), nil)
+	m, err := mail.Extract(bytes.NewReader(d.Data), mail.Limits{})
 	if err != nil {
 		t.Errorf("an answer to %s does not read: %v", d.To, err)
 		return

@@ -167,7 +167,11 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	rep.WriteText(out)
 
 	mailDir := filepath.Join(dir, "mail")
-	n, err := sys.SaveMail(mailDir)
+	ds, err := sys.Mails()
+	if err != nil {
+		return err
+	}
+	n, err := writeDeliveries(mailDir, ds)
 	if err != nil {
 		return err
 	}
@@ -201,7 +205,8 @@ func randomPassword() string {
 	return hex.EncodeToString(b[:])
 }
 
-// writeDeliveries writes each delivered mail to dir as NNN-to-USER.eml.
+// writeDeliveries writes each delivered mail to dir as NNN-to-USER.eml,
+// mode 0600 (they carry the players' tokens), and returns how many.
 func writeDeliveries(dir string, ds []loopback.Delivery) (int, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, err
@@ -294,7 +299,7 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 	if err != nil {
 		return err
 	}
-	msg, err := mail.Extract(bytes.NewReader(raw), nil)
+	msg, err := mail.Extract(bytes.NewReader(raw), mail.Limits{})
 	if err != nil {
 		p.log.Warn("unreadable mail", "err", err)
 		return nil
@@ -405,10 +410,7 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 			o.Decision = dec
 		}
 	}
-	p.mu.Lock()
-	token := p.token
-	p.mu.Unlock()
-	raw, err := orderFile(env.Game, token, o)
+	raw, err := orderFile(env.Game, p.token, o) // handle, on this goroutine, set it
 	if err != nil {
 		return err
 	}

@@ -321,7 +321,7 @@ func TestE2EMailShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	ms := td.waitInbox(t, "alice", 2, 30*time.Second)
-	reply, err := mail.Extract(bytes.NewReader(ms[1]), nil)
+	reply, err := mail.Extract(bytes.NewReader(ms[1]), mail.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,7 +436,7 @@ func (td *testDaemon) received(t *testing.T, user, inReplyTo string) (ids map[st
 	}
 	ids = map[string]int{}
 	for _, raw := range ms {
-		m, err := mail.Extract(bytes.NewReader(raw), nil)
+		m, err := mail.Extract(bytes.NewReader(raw), mail.Limits{})
 		if err != nil {
 			t.Fatalf("a mail to %s does not read: %v", user, err)
 		}

@@ -122,7 +122,7 @@ func (p *templatePlayer) handle(ctx context.Context, in *mail.Incoming) error {
 	if err != nil {
 		return err
 	}
-	msg, err := mail.Extract(bytes.NewReader(raw), nil)
+	msg, err := mail.Extract(bytes.NewReader(raw), mail.Limits{})
 	if err != nil {
 		return nil
 	}

@@ -9,9 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -34,10 +33,9 @@ type mailSystem interface {
 	Inbound() string
 	// Describe says in one line which servers these are.
 	Describe() string
-	// SaveMail writes every mail delivered so far to dir, one .eml file
-	// each, mode 0600 (they carry the players' tokens), and returns how
-	// many.
-	SaveMail(dir string) (int, error)
+	// Mails returns every mail delivered so far, in delivery order, with
+	// its User and Data.
+	Mails() ([]loopback.Delivery, error)
 	Close() error
 }
 
@@ -80,9 +78,7 @@ func (l *loopbackMail) Describe() string {
 	return fmt.Sprintf("IMAP %s and SMTP %s (in-process, plaintext on loopback)", l.sys.IMAPAddr(), l.sys.SMTPAddr())
 }
 
-func (l *loopbackMail) SaveMail(dir string) (int, error) {
-	return writeDeliveries(dir, l.sys.Deliveries())
-}
+func (l *loopbackMail) Mails() ([]loopback.Delivery, error) { return l.sys.Deliveries(), nil }
 
 func (l *loopbackMail) Close() error { return l.sys.Close() }
 
@@ -177,17 +173,10 @@ func (r *realMail) Describe() string {
 		r.imap, r.submit, r.inbound)
 }
 
-// SaveMail copies every mail from the servers' maildirs, in the order
+// Mails reads every mail from the servers' maildirs, in the order
 // Dovecot delivered them (its file names begin with the time).
-func (r *realMail) SaveMail(dir string) (int, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return 0, err
-	}
-	type file struct {
-		user, path string
-		t          time.Time
-	}
-	var files []file
+func (r *realMail) Mails() ([]loopback.Delivery, error) {
+	var ds []loopback.Delivery
 	for _, u := range strings.Fields(r.env["ATTU_MS_USERS"]) {
 		root := filepath.Join(r.maildir, u, "Maildir")
 		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
@@ -202,25 +191,18 @@ func (r *realMail) SaveMail(dir string) (int, error) {
 				if err != nil {
 					return err
 				}
-				files = append(files, file{u, p, info.ModTime()})
+				data, err := os.ReadFile(p)
+				ds = append(ds, loopback.Delivery{User: u, Data: data, Time: info.ModTime()})
+				return err
 			}
 			return nil
 		})
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
-	sort.SliceStable(files, func(i, j int) bool { return files[i].t.Before(files[j].t) })
-	for i, f := range files {
-		b, err := os.ReadFile(f.path)
-		if err != nil {
-			return i, err
-		}
-		if err := replaceFile(filepath.Join(dir, fmt.Sprintf("%03d-to-%s.eml", i+1, f.user)), b, 0o600); err != nil {
-			return i, err
-		}
-	}
-	return len(files), nil
+	slices.SortStableFunc(ds, func(a, b loopback.Delivery) int { return a.Time.Compare(b.Time) })
+	return ds, nil
 }
 
 func (r *realMail) Close() error { return nil }

@@ -30,10 +30,7 @@ func openMailSystem(servers string) (mailSystem, error) {
 	case "", "loopback":
 		return startLoopbackMail()
 	case "real":
-		env := os.Getenv(mailServersEnv)
-		if env == "" {
-			env = "/tmp/attu-mailservers/env"
-		}
+		env := cmp.Or(os.Getenv(mailServersEnv), "/tmp/attu-mailservers/env")
 		if _, err := os.Stat(env); err != nil {
 			return nil, fmt.Errorf("-servers real: %w (start them with scripts/mailservers.sh start, and set %s to the file it prints)", err, mailServersEnv)
 		}

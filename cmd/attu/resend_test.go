@@ -109,7 +109,7 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := td.waitInbox(t, "bob", 3, 30*time.Second)[2]
-	m, err := mail.Extract(bytes.NewReader(again), nil)
+	m, err := mail.Extract(bytes.NewReader(again), mail.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -212,7 +212,7 @@ func unread(t *testing.T, td *testDaemon, user string, seen map[string]int) []*m
 	}
 	var out []*mail.Message
 	for _, raw := range raws[seen[user]:] {
-		m, err := mail.Extract(bytes.NewReader(raw), nil)
+		m, err := mail.Extract(bytes.NewReader(raw), mail.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -57,10 +58,8 @@ func runUmpire(s *session) error {
 		return usageErr("name the game and the command, e.g. attu umpire -db attu.db g1 pause (attu umpire -h)")
 	}
 	// Opened for writing, a missing file would be created: refuse first.
-	if s.host == nil {
-		if _, err := os.Stat(*dbPath); err != nil {
-			return fmt.Errorf("%v; give the game database with -db FILE", err)
-		}
+	if _, err := os.Stat(*dbPath); err != nil && s.host == nil {
+		return fmt.Errorf("%v; give the game database with -db FILE", err)
 	}
 	return s.withDB(*dbPath, writes, func(db *store.DB) error { return umpireOn(s, db, *dbPath, args) })
 }
@@ -77,9 +76,6 @@ func umpireOn(s *session, db *store.DB, dbPath string, args []string) error {
 	if err != nil {
 		return err
 	}
-	if out == "" {
-		out = "done"
-	}
-	fmt.Fprintln(s.stdout, out)
+	fmt.Fprintln(s.stdout, cmp.Or(out, "done"))
 	return nil
 }

@@ -120,8 +120,7 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	return d, nil
 }
 
-// positive is v when it is above zero, else def: a setting left at zero
-// takes its default.
+// positive is v when it is above zero, else def.
 func positive[T int | int64 | time.Duration](v, def T) T {
 	if v > 0 {
 		return v
@@ -186,10 +185,8 @@ func (d *Daemon) tick(ctx context.Context) {
 	}
 }
 
-// handle is the inbox's handler: one mail, extracted and handed to the
-// service, which commits it with its answers before handle returns nil;
-// then the outbox worker sends them. Each mail gets an id for the log
-// lines about it. A failure is remembered for giveUp.
+// handle is the inbox's handler (handleMail); a failure is remembered
+// for giveUp.
 func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
 	msg, err := d.handleMail(ctx, in)
 	if err == nil {
@@ -228,17 +225,17 @@ func clip(s string) string {
 	return s
 }
 
-// handleMail does handle's work; it returns the mail as read, for the
-// record of a failure. The author's claim is checked here
-// (mail.Authenticate): the game service treats a mail that fails as a
-// stranger's.
+// handleMail extracts one mail and hands it to the service, which
+// commits it with its answers; then the outbox worker sends them. It
+// returns the mail as read, for the record of a failure. Each mail gets
+// an id for the log lines about it.
 func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming) (*mail.Message, error) {
 	lg := d.log.With("mail", logID(), "uid", in.UID)
 	raw, err := in.Fetch(ctx)
 	if err != nil {
 		return nil, err
 	}
-	msg, err := mail.Extract(bytes.NewReader(raw), &mail.ExtractOptions{Limits: d.cfg.Limits})
+	msg, err := mail.Extract(bytes.NewReader(raw), d.cfg.Limits)
 	var limit *mail.LimitError
 	switch {
 	case in.Oversized:
@@ -363,10 +360,7 @@ func NewMessageID(address string) string {
 // login, the server and the folder, since UIDs mean nothing elsewhere.
 // The port is left out: moving to TLS does not change the mailbox.
 func mailboxKey(imap mail.InboxConfig) string {
-	folder := imap.Mailbox
-	if folder == "" {
-		folder = "INBOX"
-	}
+	folder := cmp.Or(imap.Mailbox, "INBOX")
 	host, _, err := net.SplitHostPort(imap.Addr)
 	if err != nil {
 		host = imap.Addr
