@@ -15,9 +15,7 @@ package templates
 
 import (
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
@@ -79,9 +77,6 @@ func RenderAround(m *adjudicator.Map, center adjudicator.Hex, radius int, opt Ma
 		title += fmt.Sprintf(" and the hexes within %d of it", radius)
 	}
 	g, clipped := closeUpGrid(m, set, center, opt)
-	if m == adjudicator.BuiltinMap() {
-		g.base = &gridKey{m: m, cols: g.cols, rows: g.rows, center: center, closeUpRadius: radius}
-	}
 	return closeUpOf(g, clipped, title, "a smaller radius", opt)
 }
 
@@ -162,58 +157,6 @@ type grid struct {
 	header      func(g *grid, c *canvas)
 	cols        [2]int // first and last column drawn
 	rows        [2]int // first and last row drawn
-	// base, when set, keys the header and sides of the grid, which
-	// depend on nothing else, in gridBases: they are drawn once.
-	base *gridKey
-}
-
-// gridKey names the header and hexsides of a grid: its map and the
-// columns and rows it draws, and for a close-up (RenderAround) its centre
-// and radius.
-type gridKey struct {
-	m             *adjudicator.Map
-	cols, rows    [2]int
-	center        adjudicator.Hex
-	closeUpRadius int
-}
-
-// gridBases keeps the header and hexsides of the grids of the built-in
-// map (never changed once stored): every report draws the same island,
-// only its labels differ, and the close-ups of the places fought over.
-// The island's few grids and a few hundred close-ups are kept, the oldest
-// going first.
-var gridBases = canvasCache{max: 256}
-
-// canvasCache holds canvases by gridKey, at most max of them.
-type canvasCache struct {
-	mu    sync.Mutex
-	max   int
-	m     map[gridKey]*canvas
-	order []gridKey
-}
-
-func (c *canvasCache) get(k gridKey) (*canvas, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.m[k]
-	return v, ok
-}
-
-func (c *canvasCache) put(k gridKey, v *canvas) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.m[k]; ok {
-		return
-	}
-	if c.m == nil {
-		c.m = map[gridKey]*canvas{}
-	}
-	for len(c.order) >= c.max {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.m[k] = v
-	c.order = append(c.order, k)
 }
 
 type point struct{ x, y int }
@@ -289,15 +232,7 @@ func (g *grid) render() string { return g.draw().String() }
 // draw paints the grid on a fresh canvas, whose cells are where origin,
 // side and interior say.
 func (g *grid) draw() *canvas {
-	var c *canvas
-	if g.base == nil {
-		c = g.drawSides()
-	} else if b, ok := gridBases.get(*g.base); ok {
-		c = b.clone()
-	} else {
-		c = g.drawSides()
-		gridBases.put(*g.base, c.clone())
-	}
+	c := g.drawSides()
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
 		for row := g.rows[0]; row <= g.rows[1]; row++ {
 			if h := adjudicator.MakeHex(col, row); g.shown[h] {
@@ -440,14 +375,6 @@ func uphillArrows(d adjudicator.Direction) (fwd, back byte) {
 // canvas is a grid of bytes that grows as it is written.
 type canvas struct{ lines [][]byte }
 
-func (c *canvas) clone() *canvas {
-	d := &canvas{lines: make([][]byte, len(c.lines))}
-	for i, l := range c.lines {
-		d.lines[i] = slices.Clone(l)
-	}
-	return d
-}
-
 func (c *canvas) putByte(x, y int, b byte) {
 	if x < 0 || y < 0 {
 		return
@@ -467,13 +394,6 @@ func (c *canvas) put(x, y int, s string) {
 	for i := 0; i < len(s); i++ {
 		c.putByte(x+i, y, s[i])
 	}
-}
-
-func (c *canvas) at(x, y int) byte {
-	if y < 0 || y >= len(c.lines) || x < 0 || x >= len(c.lines[y]) {
-		return ' '
-	}
-	return c.lines[y][x]
 }
 
 // String returns the canvas without trailing blanks, blank lines at the top
@@ -527,10 +447,6 @@ func islandGrid(m *adjudicator.Map, opt MapOptions, cols, rows [2]int) *grid {
 		shown: map[adjudicator.Hex]bool{},
 		cols:  cols,
 		rows:  rows,
-	}
-	if m == adjudicator.BuiltinMap() {
-		// Other maps (a rules case's) come and go: not worth keeping.
-		g.base = &gridKey{m: m, cols: cols, rows: rows}
 	}
 	for col := cols[0]; col <= cols[1]; col++ {
 		for row := rows[0]; row <= rows[1]; row++ {
