@@ -79,9 +79,6 @@ type EventJSON struct {
 	Hexes []adjudicator.Hex `json:"hexes,omitempty"`
 }
 
-// Document returns the report as the ReportJSON value JSON encodes.
-func (r *Report) Document() *ReportJSON { return r.document(r.wordedSteps()) }
-
 func (r *Report) document(steps []wordedStep) *ReportJSON {
 	v := r.View
 	d := &ReportJSON{

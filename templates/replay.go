@@ -11,7 +11,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
@@ -113,7 +112,7 @@ func ReplayPage(r *Replay) ([]byte, error) {
 		JS                   template.JS
 		Map                  *replayMap
 		Data                 *replayData
-	}{r.Game, r.Name, adjudicator.ScenarioTitle(cmp.Or(r.Scenario, adjudicator.ScenarioCampaign)), template.CSS(replayCSS), template.JS(replayJS), mapOf(m), d}
+	}{r.Game, r.Name, adjudicator.ScenarioTitle(cmp.Or(r.Scenario, adjudicator.ScenarioCampaign)), template.CSS(replayCSS), template.JS(replayJS), replayMapOf(m), d}
 	var b bytes.Buffer
 	if err := replayTemplate.Execute(&b, page); err != nil {
 		return nil, fmt.Errorf("templates: replay page: %w", err)
@@ -361,17 +360,6 @@ func addLuck(luck *[2][3]float64, e *ReplayEntry, rolls map[uint64]ReplayDie) {
 		}
 	}
 }
-
-// mapOf is the island m as the page draws it; the built-in map is drawn
-// once, as every page of a game on it carries the same drawing.
-func mapOf(m *adjudicator.Map) *replayMap {
-	if m == adjudicator.BuiltinMap() {
-		return builtinMap()
-	}
-	return replayMapOf(m)
-}
-
-var builtinMap = sync.OnceValue(func() *replayMap { return replayMapOf(adjudicator.BuiltinMap()) })
 
 // replayWords is what each reader of the page reads of one entry, in the
 // order of replaySides: the words of each event it reads and of the
