@@ -74,13 +74,14 @@ type ReplayEntry struct {
 	Broken   string
 }
 
-// ReplayDie is one die of the dice log, as recorded.
+// ReplayDie is one die of the dice log, as recorded; the page reads it
+// in this JSON.
 type ReplayDie struct {
-	Seq   uint64 // from 1
-	Entry uint64 // the log entry that rolled it
+	Seq   uint64 `json:"n"` // from 1
+	Entry uint64 `json:"e"` // the log entry that rolled it
 	adjudicator.Die
-	Raw  []int // the bytes read from the seed's stream
-	Face int
+	Raw  []int `json:"r"` // the bytes read from the seed's stream
+	Face int   `json:"f"`
 }
 
 // ReplayPage returns the replay page of a game: one self-contained HTML
@@ -134,7 +135,7 @@ type replayData struct {
 	Views      []replayView      `json:"views"`   // every distinct view once
 	Units      [][]any           `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
 	Entries    []replayEntry     `json:"entries"` // the log, as hashed
-	Dice       []replayDie       `json:"dice"`
+	Dice       []ReplayDie       `json:"dice"`
 	Steps      []replayStep      `json:"steps"`
 	Purposes   map[string]string `json:"purposes"`
 	LuckText   string            `json:"luck_text,omitempty"`
@@ -166,20 +167,6 @@ type replayEntry struct {
 	JSON   string `json:"json"`
 	Hash   string `json:"hash"`
 	Undone uint64 `json:"undone,omitempty"`
-}
-
-// replayDie is one die of the dice log, as recorded.
-type replayDie struct {
-	Seq     uint64 `json:"n"`
-	Entry   uint64 `json:"e"`
-	Face    int    `json:"f"`
-	Raw     []int  `json:"r"`
-	Purpose string `json:"p"`
-	Side    string `json:"s,omitempty"`
-	Unit    string `json:"u,omitempty"`
-	Hex     string `json:"x,omitempty"`
-	Need    int    `json:"k,omitempty"`
-	Seen    int    `json:"v"` // adjudicator.Audience: 1 U.S., 2 Japanese, 3 both
 }
 
 // replayView is what one reader saw after a step.
@@ -287,8 +274,8 @@ func replayDataOf(r *Replay) (*replayData, error) {
 	rolls := make(map[uint64]ReplayDie, len(r.Dice))
 	for _, die := range r.Dice {
 		rolls[die.Seq] = die
-		d.Dice = append(d.Dice, replayDieOf(die))
 	}
+	d.Dice = r.Dice
 	var luck [2][3]float64
 	broken := ""
 	for i := range r.Entries {
@@ -321,21 +308,6 @@ func replayDataOf(r *Replay) (*replayData, error) {
 		d.Steps = append(d.Steps, step)
 	}
 	return d, nil
-}
-
-func replayDieOf(r ReplayDie) replayDie {
-	rd := replayDie{Seq: r.Seq, Entry: r.Entry, Face: r.Face, Raw: r.Raw, Purpose: string(r.Purpose),
-		Unit: r.Unit, Need: r.Need, Seen: int(r.Seen)}
-	if rd.Raw == nil {
-		rd.Raw = []int{}
-	}
-	if r.Side != adjudicator.NoSide {
-		rd.Side = r.Side.String()
-	}
-	if r.Hex != 0 {
-		rd.Hex = r.Hex.String()
-	}
-	return rd
 }
 
 // addLuck adds the to-hit dice e rolled to the chart's running totals,
