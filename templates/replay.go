@@ -510,14 +510,12 @@ func replayMapOf(m *adjudicator.Map) *replayMap {
 		return paths[cls]
 	}
 	g.each(func(h adjudicator.Hex) {
-		cls := ""
-		switch {
-		case !m.Land(h):
+		cls := "lake"
+		switch i := terrainIndex(m, h); {
+		case i == pxSea:
 			return
-		case m.Terrain(h) == adjudicator.Lake:
-			cls = "lake"
-		default:
-			cls = fmt.Sprintf("l%d", min(max(m.Level(h), 0), 4))
+		case i != pxLake:
+			cls = fmt.Sprintf("l%d", i-pxLevel0)
 		}
 		outline(to(cls), func(k int) (x, y float64) { return g.corner(h, k, 0) })
 	})
@@ -525,7 +523,7 @@ func replayMapOf(m *adjudicator.Map) *replayMap {
 		p := to(cls)
 		p.WriteString("M" + f(x0) + " " + f(y0) + "L" + f(x1) + " " + f(y1))
 	}
-	g.each(func(h adjudicator.Hex) { mapSides(m, g, h, seg) })
+	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) { mapSide(m, g, h, n, d, seg) })
 	for _, cls := range order {
 		rm.Paths = append(rm.Paths, replayPath{Class: cls, D: paths[cls].String()})
 	}
@@ -564,36 +562,28 @@ func (rm *replayMap) marks(m *adjudicator.Map, g pngGeom, f func(float64) string
 	}
 }
 
-// mapSides draws the sides of the land hex h through seg: each side
-// between two land hexes once, from the lower hex, as a cliff, a zone
-// boundary or the grid, and a slope beside it.
-func mapSides(m *adjudicator.Map, g pngGeom, h adjudicator.Hex, seg func(cls string, x0, y0, x1, y1 float64)) {
-	if !m.Land(h) {
+// mapSide draws through seg the side of h facing dir, n beyond it, when h
+// is land: each side between two land hexes once, from the lower hex, as
+// a cliff, a zone boundary or the grid, and a slope beside it.
+func mapSide(m *adjudicator.Map, g pngGeom, h, n adjudicator.Hex, dir adjudicator.Direction, seg func(cls string, x0, y0, x1, y1 float64)) {
+	if !m.Land(h) || m.Land(n) && n < h {
 		return
 	}
-	for dir := adjudicator.North; dir <= adjudicator.NorthWest; dir++ {
-		n := h.Step(dir)
-		if m.Land(n) && n < h {
-			continue
-		}
-		x0, y0, x1, y1 := g.side(h, dir, 0)
-		switch {
-		case m.Cliff(h, n) || m.Land(n) && m.Cliff(n, h):
-			seg("cliff", x0, y0, x1, y1)
-		case m.Land(n) && m.Zone(h) != m.Zone(n):
-			seg("zone", x0, y0, x1, y1)
-		default:
-			seg("grid", x0, y0, x1, y1)
-		}
-		if up, _ := m.Slope(h, n); up && !m.Cliff(h, n) {
-			x0, y0, x1, y1 := g.side(h, dir, 3)
-			seg("slope", x0, y0, x1, y1)
-		}
-		if m.Land(n) {
-			if up, _ := m.Slope(n, h); up && !m.Cliff(n, h) {
-				x0, y0, x1, y1 := g.side(n, dir.Opposite(), 3)
-				seg("slope", x0, y0, x1, y1)
-			}
-		}
+	x0, y0, x1, y1 := g.side(h, dir, 0)
+	switch {
+	case m.Cliff(h, n) || m.Land(n) && m.Cliff(n, h):
+		seg("cliff", x0, y0, x1, y1)
+	case m.Land(n) && m.Zone(h) != m.Zone(n):
+		seg("zone", x0, y0, x1, y1)
+	default:
+		seg("grid", x0, y0, x1, y1)
+	}
+	if up, _ := m.Slope(h, n); up && !m.Cliff(h, n) {
+		x0, y0, x1, y1 := g.side(h, dir, 3)
+		seg("slope", x0, y0, x1, y1)
+	}
+	if up, _ := m.Slope(n, h); up && m.Land(n) && !m.Cliff(n, h) {
+		x0, y0, x1, y1 := g.side(n, dir.Opposite(), 3)
+		seg("slope", x0, y0, x1, y1)
 	}
 }
