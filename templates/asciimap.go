@@ -176,32 +176,23 @@ func (g *grid) origin(h adjudicator.Hex) point {
 func (g *grid) side(h adjudicator.Hex, d adjudicator.Direction) []point {
 	o := g.origin(h)
 	s, w := g.slant, g.top
-	var ps []point
+	// The first cell, how many cells and the step from one to the next.
+	p, n, dx, dy := point{o.x + s, o.y}, w, 1, 0
 	switch d {
-	case adjudicator.North, adjudicator.South:
-		y := o.y
-		if d == adjudicator.South {
-			y += 2 * s
-		}
-		for i := range w {
-			ps = append(ps, point{o.x + s + i, y})
-		}
+	case adjudicator.South:
+		p.y += 2 * s
 	case adjudicator.NorthWest:
-		for k := 1; k <= s; k++ {
-			ps = append(ps, point{o.x + s - k, o.y + k})
-		}
+		p, n, dx, dy = point{o.x + s - 1, o.y + 1}, s, -1, 1
 	case adjudicator.NorthEast:
-		for k := 1; k <= s; k++ {
-			ps = append(ps, point{o.x + s + w - 1 + k, o.y + k})
-		}
+		p, n, dx, dy = point{o.x + s + w, o.y + 1}, s, 1, 1
 	case adjudicator.SouthWest:
-		for k := 1; k <= s; k++ {
-			ps = append(ps, point{o.x + k - 1, o.y + s + k})
-		}
+		p, n, dx, dy = point{o.x, o.y + s + 1}, s, 1, 1
 	case adjudicator.SouthEast:
-		for k := 1; k <= s; k++ {
-			ps = append(ps, point{o.x + w + 2*s - k, o.y + s + k})
-		}
+		p, n, dx, dy = point{o.x + w + 2*s - 1, o.y + s + 1}, s, -1, 1
+	}
+	ps := make([]point, n)
+	for i := range ps {
+		ps[i] = point{p.x + i*dx, p.y + i*dy}
 	}
 	return ps
 }
