@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -46,7 +47,7 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 	case adjudicator.WaitUSLanding:
 		return name, r.landingTemplate(d), true
 	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
-		d.Refit = r.refitLines()
+		d.Refit = cmp.Or(r.Outlook.Refit, &adjudicator.RefitOptions{})
 		return name, execute("orders-refit.tmpl", d), true
 	default:
 		d.Units = r.unitBlocks()
@@ -89,62 +90,9 @@ type orderData struct {
 	Air      int
 	AirAt    adjudicator.Hex
 	Yamasaki bool
-	Refit    []string
+	Refit    *adjudicator.RefitOptions
 	Lines    []string // the setup or landing orders
 	Standing []string
-}
-
-// refitLines is the commented refit: section: each part of the refit
-// orders (rules 9.1 to 9.6) with a line for each choice the side has.
-func (r *Report) refitLines() []string {
-	o := r.Outlook.Refit
-	if o == nil {
-		o = &adjudicator.RefitOptions{}
-	}
-	var out []string
-	item := func(line, note string) {
-		out = append(out, fmt.Sprintf("%-36s  # %s", line, note))
-	}
-	part := func(head, explain string, n int) {
-		if n == 0 {
-			out = append(out, wrapLines(explain+" Nothing may be ordered now.", "#  # ", "#  # ")...)
-			return
-		}
-		out = append(out, wrapLines(explain, "#  # ", "#  # ")...)
-		out = append(out, "#  "+head+":")
-	}
-	if r.View.Side == adjudicator.US {
-		part("restore", "Step 1 (rule 9.1): infantry on the map and in supply, below full strength, in priority order; {unit: X, steps: N} asks for N at most.", len(o.Restore))
-		for _, x := range o.Restore {
-			item(fmt.Sprintf("#    - {unit: %s}", x.Unit), fmt.Sprintf("in %s, %d of %s", x.Hex, x.Steps, Plural(x.MaxSteps, "step")))
-		}
-		part("land", "Step 2 (rule 9.2): units of the reinforcements box, to the staging box of a landing zone; one die each says whether it lands there, scatters or is delayed.", len(o.Land))
-		for _, x := range o.Land {
-			item(fmt.Sprintf("#    - {unit: %s, zone: %s}", x.Unit, x.Zones[0]), "zones open to it: "+strings.Join(x.Zones, ", "))
-		}
-		part("independents", "Step 3 (rule 9.3): infantry companies that may each give a step to a new independent unit in their hex.", len(o.Independents))
-		for _, id := range o.Independents {
-			item("#    - "+id, "gives one step")
-		}
-		part("depots", "Step 4 (rule 9.4): engineer companies that may create their supply depot in their hex, losing a step.", len(o.Depots))
-		for _, id := range o.Depots {
-			item("#    - "+id, "creates its depot")
-		}
-		return out
-	}
-	part("hide", "Rule 9.5: face-up units that may turn face down (not next to U.S. units, not in or next to a landing zone).", len(o.Hide))
-	for _, id := range o.Hide {
-		item("#    - "+id, "turns face down")
-	}
-	part("move", "Rule 9.6: Unknown units on the map, each to any hex not next to U.S. units, not in or next to a landing zone, not in a cleared zone; the hex shown is the nearest.", len(o.Moves))
-	for _, x := range o.Moves {
-		item(fmt.Sprintf("#    - {unit: %s, to: %s}", x.Unit, x.Nearest), fmt.Sprintf("from %s; %d hexes allowed", x.From, x.Hexes))
-	}
-	part("swap", "Rule 9.6: the infantry of a hex back to the pool, for Unknown units from off the map placed within 7 MP of it, in the same bans as a move.", len(o.Swaps))
-	for _, x := range o.Swaps {
-		item(fmt.Sprintf("#    - {hex: %s, place: [{unit: %s, to: %s}]}", x.Hex, x.Place.Unit, x.Place.To), strings.Join(x.Infantry, ", ")+" to the pool")
-	}
-	return out
 }
 
 // unitBlocks is one commented block per unit of the reader on the map:

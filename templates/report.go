@@ -50,6 +50,7 @@ var tmplFS embed.FS
 var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"wrap": wrapText,
 	"join": strings.Join,
+	"args": func(v ...any) []any { return v },
 	// For the order templates of the setup waits.
 	"trimPrefix": strings.TrimPrefix,
 	"hexList": func(head string, hs []adjudicator.Hex) string {
