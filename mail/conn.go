@@ -167,8 +167,8 @@ func (e *FixError) Unwrap() error { return e.Err }
 
 // needsFix returns err as a *FixError when it is a failure that will not
 // pass by itself, and unchanged otherwise. server is "imap" or "smtp", the
-// configuration's section; user is the login.
-func needsFix(server, user string, err error) error {
+// configuration's section; user is the login, o how it signs in.
+func needsFix(server, user string, o OAuth, err error) error {
 	var dns *net.DNSError
 	var unknownCA x509.UnknownAuthorityError
 	var name x509.HostnameError
@@ -192,7 +192,7 @@ func needsFix(server, user string, err error) error {
 	case errors.As(err, &reply) && (reply.Code == 535 || reply.Code == 534 || reply.Code == 530):
 		// RFC 4954 section 6: 535 credentials invalid, 534 mechanism too
 		// weak, 530 authentication required.
-		fix = loginFix(server, user)
+		fix = loginFix(server, user, o)
 	default:
 		return err
 	}
@@ -200,8 +200,12 @@ func needsFix(server, user string, err error) error {
 }
 
 // loginFix is what to do when the server refused the login.
-func loginFix(server, user string) string {
-	if user == "" {
+func loginFix(server, user string, o OAuth) string {
+	switch {
+	case o.Mech != "":
+		return fmt.Sprintf("the server refused the access token for %s: make %s.token_command print a fresh token of that account "+
+			"with access to %s, and check %s.auth (oauthbearer or xoauth2)", user, server, strings.ToUpper(server), server)
+	case user == "":
 		return fmt.Sprintf("the server wants a login: set %s.user and its password", server)
 	}
 	return fmt.Sprintf("the server refused the login of %s: check %s.user and the password in %s.password_env or %s.password_file "+
@@ -221,7 +225,7 @@ func CheckSMTP(ctx context.Context, cfg SMTPConfig) error {
 		err = c.DialWithContext(ctx)
 	}
 	if err != nil {
-		return needsFix("smtp", cfg.Username, fmt.Errorf("mail: smtp: %w", err))
+		return needsFix("smtp", cfg.Username, cfg.OAuth, fmt.Errorf("mail: smtp: %w", err))
 	}
 	return c.Close()
 }

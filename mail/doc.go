@@ -85,6 +85,8 @@ Extract turns bare CRs and bare LFs into CRLF before it parses, and a
 reply copies only Message-IDs and a subject short enough for a header
 line (ReplyIDs, ReplySubject).
 
+A provider that takes no password is signed in to with OAuth (the configs'
+OAuth): a command prints an access token before each login; none is kept.
 Plaintext (Security Plain) is refused for anything but a loopback address.
 No raw IMAP or SMTP traffic is logged: it would carry the password.
 */

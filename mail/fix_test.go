@@ -114,13 +114,13 @@ func TestOutboxNeedsFix(t *testing.T) {
 // A host name that does not exist is the operator's to correct; a
 // refused connection may pass by itself.
 func TestNeedsFixHost(t *testing.T) {
-	err := needsFix("smtp", "attu", fmt.Errorf("mail: smtp: %w", &net.OpError{Op: "dial", Net: "tcp",
+	err := needsFix("smtp", "attu", OAuth{}, fmt.Errorf("mail: smtp: %w", &net.OpError{Op: "dial", Net: "tcp",
 		Err: &net.DNSError{Err: "no such host", Name: "smtp.example.invalid", IsNotFound: true}}))
 	var fe *FixError
 	if !errors.As(err, &fe) || fe.Fix != "the host name smtp.example.invalid is unknown: correct smtp.host" {
 		t.Errorf("unknown host: %v", err)
 	}
-	err = needsFix("smtp", "attu", fmt.Errorf("mail: smtp: %w", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}))
+	err = needsFix("smtp", "attu", OAuth{}, fmt.Errorf("mail: smtp: %w", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}))
 	if errors.As(err, &fe) {
 		t.Errorf("connection refused: %v", err)
 	}

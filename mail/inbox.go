@@ -27,6 +27,7 @@ type InboxConfig struct {
 	TLSConfig *tls.Config
 	Username  string
 	Password  string
+	OAuth     OAuth // instead of the password, when its Mech is set
 
 	// Mailbox is watched for new mail; "INBOX" when empty.
 	Mailbox string
@@ -314,7 +315,7 @@ func (in *Inbox) session(ctx context.Context) error {
 	}
 	c, err := in.dial(ctx, opts)
 	if err != nil {
-		return needsFix("imap", in.cfg.Username, err)
+		return needsFix("imap", in.cfg.Username, in.cfg.OAuth, err)
 	}
 	s.c = c
 	defer c.Close()
@@ -423,14 +424,22 @@ func (s *session) open() error {
 // UNAVAILABLE, INUSE, LIMIT) is a FixError.
 func (s *session) login() error {
 	cfg := s.in.cfg
-	err := s.do(func() error { return s.c.Login(cfg.Username, cfg.Password).Wait() })
+	login := func() error { return s.c.Login(cfg.Username, cfg.Password).Wait() }
+	if cfg.OAuth.Mech != "" {
+		token, err := cfg.OAuth.token("imap", cfg.Timeout)
+		if err != nil {
+			return err
+		}
+		login = func() error { return s.c.Authenticate(oauthClient{cfg.OAuth.Mech, cfg.Username, token}) }
+	}
+	err := s.do(login)
 	if err == nil {
 		return nil
 	}
 	err = fmt.Errorf("mail: imap: login as %s: %w", cfg.Username, err)
 	if ie := (*imap.Error)(nil); errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo &&
 		!slices.Contains([]imap.ResponseCode{imap.ResponseCodeUnavailable, imap.ResponseCodeInUse, imap.ResponseCodeLimit}, ie.Code) {
-		return &FixError{Fix: loginFix("imap", cfg.Username), Err: err}
+		return &FixError{Fix: loginFix("imap", cfg.Username, cfg.OAuth), Err: err}
 	}
 	return err
 }
@@ -444,7 +453,7 @@ func CheckIMAP(ctx context.Context, cfg InboxConfig) error {
 	}
 	c, err := in.dial(ctx, &imapclient.Options{})
 	if err != nil {
-		return needsFix("imap", cfg.Username, err)
+		return needsFix("imap", cfg.Username, cfg.OAuth, err)
 	}
 	defer c.Close()
 	s := &session{in: in, c: c}

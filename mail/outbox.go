@@ -351,7 +351,7 @@ func (o *Outbox) retry(q Queued, cause error, now time.Time) time.Duration {
 		if !o.pause(now, delay) {
 			level = slog.LevelDebug
 		}
-	case errors.As(needsFix("smtp", o.s.cfg.Username, cause), &fe):
+	case errors.As(needsFix("smtp", o.s.cfg.Username, o.s.cfg.OAuth, cause), &fe):
 		// No mail can go until the operator acts: none tries soon.
 		o.refused[q.ID] = true
 		o.pause(now, fixWait)

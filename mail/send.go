@@ -27,6 +27,7 @@ type SMTPConfig struct {
 	// strongest mechanism both sides offer; never over plaintext.
 	Username string
 	Password string
+	OAuth    OAuth // instead of the password, when its Mech is set
 	// From is the sender of every mail that names none: attu's address.
 	From string
 	// HELO is the name given in EHLO; the domain of From when empty.
@@ -193,7 +194,13 @@ func (s *Sender) client() (*gomail.Client, error) {
 	case Plain:
 		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
 	}
-	if s.cfg.Username != "" {
+	if o := s.cfg.OAuth; o.Mech != "" {
+		token, err := o.token("smtp", s.cfg.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, gomail.WithSMTPAuthCustom(smtpOAuth{oauthClient{o.Mech, s.cfg.Username, token}}))
+	} else if s.cfg.Username != "" {
 		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
 			gomail.WithUsername(s.cfg.Username), gomail.WithPassword(s.cfg.Password))
 	}

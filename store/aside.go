@@ -7,17 +7,12 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Shelves: records kept beside the games for the store's clients above
-// the game service — the tournaments of package store/tournament — in the
-// same file and, where it matters, the same transactions as the games.
-//
-// A shelf is a named bucket under "aside" holding JSON values by key. The
-// store neither reads nor checks them; it only keeps them with the games
-// so that a tournament's record and the game that changes it commit
-// together (Txn.Shelf), and so that a shelf's own transaction may queue
-// mails that no incoming mail and no game entry caused (a daily digest):
-// such a mail names its shelf (Mail.Shelf), which Check accepts in place
-// of an entry or a receipt.
+// Shelves: records kept beside the games for the store's clients above the
+// game service (the tournaments), as JSON values by key in a named bucket
+// under "aside", unread by the store. A tournament's record commits with
+// the game that changes it (Txn.Shelf), and a shelf's own transaction may
+// queue mails no incoming mail or entry caused (a daily digest), which
+// name their shelf (Mail.Shelf) in place of an entry or a receipt.
 
 var bAside = []byte("aside")
 
@@ -29,9 +24,7 @@ type Shelf struct {
 	b     *bolt.Bucket // nil: a read transaction on a shelf never written
 	mails []Mail
 	write bool
-	// own: the shelf's own transaction (UpdateShelf), which queues its
-	// mails.
-	own bool
+	own   bool // the shelf's own transaction (UpdateShelf), which queues its mails
 }
 
 // shelf opens the shelf name in tx, creating it in a write transaction.
@@ -56,9 +49,8 @@ func shelf(tx *bolt.Tx, name string) (*Shelf, error) {
 	return s, nil
 }
 
-// UpdateShelf runs fn on the shelf name in one write transaction: the
-// records it puts and the mails it queues are written together, or
-// nothing when fn returns an error.
+// UpdateShelf runs fn on the shelf name in one write transaction: what it
+// puts and queues is written together, or nothing when fn fails.
 func (db *DB) UpdateShelf(name string, fn func(s *Shelf) error) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		s, err := shelf(tx, name)
@@ -75,7 +67,7 @@ func (db *DB) UpdateShelf(name string, fn func(s *Shelf) error) error {
 		for i := range s.mails {
 			s.mails[i].Shelf = name
 		}
-		_, err = (&gameTx{tx: tx}).queueFor("", s.mails, 0, 0, db.now().UTC())
+		_, err = queueMails(tx, "", s.mails, 0, 0, db.now().UTC())
 		return err
 	})
 }
@@ -93,8 +85,7 @@ func (db *DB) ViewShelf(name string, fn func(s *Shelf) error) error {
 }
 
 // Shelf opens the shelf name inside the game's transaction, so that what
-// is put there commits with the game or not at all. Mails about it are
-// queued with Txn.Queue, by the game's entry.
+// is put there commits with the game; mails go through Txn.Queue.
 func (t *Txn) Shelf(name string) (*Shelf, error) { return shelf(t.tx, name) }
 
 // Get decodes the record under key into v; false when there is none.
@@ -137,9 +128,8 @@ func (s *Shelf) Keys(prefix string) []string {
 	return out
 }
 
-// Queue adds mails to send when UpdateShelf's transaction commits; each
-// names the shelf as what queued it (Mail.Shelf). Inside a game's
-// transaction (Txn.Shelf) use Txn.Queue instead.
+// Queue adds mails to send when UpdateShelf's transaction commits, each
+// naming the shelf (Mail.Shelf); in a game's transaction use Txn.Queue.
 func (s *Shelf) Queue(mails ...Mail) error {
 	if !s.own {
 		return fmt.Errorf("store: shelf %s: mails are queued in a write transaction", s.name)

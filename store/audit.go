@@ -13,19 +13,16 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Engine is the rules as the store runs them. Apply resolves every step
-// with it and Audit replays every step with it, through the same code: the
-// wait check (adjudicator.State.CheckWait), then Resolve, then the new
-// position's Wait as what the game waits for next. So applying and
-// auditing cannot disagree. Package store/referee builds the real one.
+// Engine is the rules as the store runs them: Apply resolves every step
+// and Audit replays it through the same code, so they cannot disagree.
+// Package store/referee builds the real one.
 type Engine struct {
 	// Resolve applies one side's orders and every server step they lead
 	// to, or refuses them with the problems found (adjudicator.Resolve).
 	// It receives its own copy of the position.
 	Resolve func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem)
-	// Locate places the rules' problems in the order file raw, for the
-	// refusal the player reads: one Problem for each, at its line and
-	// column. When nil, or when it returns another number of problems,
+	// Locate places the rules' problems in the order file raw, one
+	// Problem for each; when nil, or when it returns another number,
 	// refusals carry no places.
 	Locate func(raw []byte, ps []adjudicator.Problem) []Problem
 	// Opening checks that the opening position could have come from the
@@ -33,9 +30,8 @@ type Engine struct {
 	// d. When nil, those dice are checked against the seed only.
 	Opening func(s *adjudicator.State, d adjudicator.Dice) error
 	// Decode turns an order file into orders. When set, the audit decodes
-	// each file again and requires the result to be the orders recorded in
-	// the log; when nil it replays the recorded orders (whose file it still
-	// checks against the hash in the log).
+	// each file again and requires the orders recorded; when nil it
+	// replays the recorded orders.
 	Decode func(raw []byte) (*adjudicator.Orders, error)
 }
 
@@ -77,12 +73,8 @@ type Report struct {
 // OK reports whether the audit found nothing wrong.
 func (r *Report) OK() bool { return r.Bad == nil }
 
-// Audit checks an export: the seed against the commitment, every die
-// against the seed, every order file against its hash, every entry against
-// the chain (its secret included), and — replaying every accepted order
-// through eng from the opening position, following rollbacks — every
-// event, every die's purpose and every resulting position. It stops at
-// the first mismatch and names it in Report.Bad. Without a seed (a game
+// Audit checks an export as the package documentation says, stopping at
+// the first mismatch, which Report.Bad names. Without a seed (a game
 // still running) the dice are taken as recorded; without eng.Resolve
 // nothing is replayed.
 func Audit(x *Export, eng Engine) *Report {
@@ -258,10 +250,9 @@ func (a *auditor) run() {
 	a.rep.FinalState = a.entries[uint64(len(x.Log))].State
 }
 
-// checkSecret checks e's secret (Entry.Secret), given whether an entry
-// before it had one, and returns whether e or one before it has one.
-// Entries carry a secret from the first one written by a release that
-// draws them: an entry without one after one with was made by hand.
+// checkSecret checks e's secret, given whether an entry before it had one
+// (after which every entry has one), and returns whether e or one before
+// it has one.
 func (a *auditor) checkSecret(e *Entry, before bool) bool {
 	switch {
 	case e.Secret != "" && !validSecret(e.Secret):
@@ -279,7 +270,7 @@ func (a *auditor) create(e *Entry) {
 	if a.seed != nil && Commitment(a.seed) != e.Commitment {
 		a.fail(1, 0, "the revealed seed does not match the commitment made at creation")
 	}
-	s, err := decodeState(a.x.InitialState)
+	s, err := DecodeState(a.x.InitialState)
 	if err != nil {
 		a.fail(1, 0, "the opening position cannot be read: %v", err)
 	}
@@ -289,7 +280,7 @@ func (a *auditor) create(e *Entry) {
 	if h := stateHash(s); h != e.State {
 		a.fail(1, 0, "the opening position hashes to %.16s…, the entry says %.16s…", h, e.State)
 	}
-	d := a.diceOf(e)
+	d := &auditDice{a: a, e: e, next: e.DiceFrom}
 	if a.eng.Opening != nil && e.DiceTo != 0 {
 		if err := a.eng.Opening(s.Clone(), d); err != nil {
 			a.fail(1, 0, "the opening position is not what its dice drew: %v", err)
@@ -300,16 +291,6 @@ func (a *auditor) create(e *Entry) {
 	}
 	a.states[1] = s
 	a.live = []uint64{1}
-}
-
-// diceOf returns the dice source that hands a replay of e the dice e
-// recorded.
-func (a *auditor) diceOf(e *Entry) *auditDice {
-	d := &auditDice{a: a, e: e, next: e.DiceFrom}
-	if e.DiceTo == 0 {
-		d.next = 0
-	}
-	return d
 }
 
 // done requires that the replay rolled every die the entry recorded.
@@ -336,7 +317,7 @@ func (a *auditor) step(e *Entry) {
 		a.fail(e.Seq, 0, "answers turn %d %s, but the game waited for %s", e.Turn, e.Wait, top.Next)
 	}
 	o := a.checkOrders(e, top.Next)
-	d := a.diceOf(e)
+	d := &auditDice{a: a, e: e, next: e.DiceFrom}
 	if a.eng.Resolve == nil {
 		d.alone()
 		a.live = append(a.live, e.Seq)

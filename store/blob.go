@@ -9,13 +9,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// The outbox keeps each mail's own fields as JSON and the bodies of its
-// text and attachments once each, by content (see the package
-// documentation, "Outbox and attachments").
+// The outbox's buckets beside bOutbox (see the package documentation,
+// "Outbox and attachments").
 var (
 	bBlobs         = []byte("blobs")          // SHA-256 → 'j' body or 'z' DEFLATE(body)
 	bBlobRefs      = []byte("blob-refs")      // SHA-256 → u64 attachments that hold the body
@@ -36,33 +36,22 @@ func blobKey(sum string) ([]byte, error) {
 // compressed says a MIME type's bodies are compressed already (a PNG is a
 // zlib stream), so trying again would only cost time.
 func compressed(mimeType string) bool {
-	switch mimeType {
-	case "image/png", "image/jpeg", "image/gif", "application/zip", "application/gzip":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"image/png", "image/jpeg", "image/gif", "application/zip", "application/gzip"}, mimeType)
 }
 
-// refBlob counts one more attachment (or text) holding body, storing the
-// body when it is the first: as it is when packed already, else
-// DEFLATE-compressed on its own (packValue). It returns the body's hash
-// (hex).
+// refBlob counts one more holder of body, storing it when it is the
+// first (as it is when packed already, else packValue), and returns its
+// hash in hex.
 func refBlob(tx *bolt.Tx, body []byte, packed bool) string {
 	sum := sha256.Sum256(body)
 	k := sum[:]
-	refs := tx.Bucket(bBlobRefs)
-	n := uint64(0)
-	if v := refs.Get(k); len(v) == 8 {
-		n = binary.BigEndian.Uint64(v)
-	}
-	if n == 0 || tx.Bucket(bBlobs).Get(k) == nil {
+	if countRef(tx, k) == 1 || tx.Bucket(bBlobs).Get(k) == nil {
 		v := append([]byte{snapRaw}, body...)
 		if !packed {
 			v = packValue(body)
 		}
 		tx.Bucket(bBlobs).Put(k, v)
 	}
-	refs.Put(k, u64(n+1))
 	return hex.EncodeToString(k)
 }
 
@@ -73,11 +62,20 @@ func refExisting(tx *bolt.Tx, sum string) bool {
 	if err != nil || tx.Bucket(bBlobs).Get(k) == nil {
 		return false
 	}
-	n := uint64(0)
+	return countRef(tx, k) > 0
+}
+
+// countRef counts one more holder of the body under k and returns the
+// count, 0 when it cannot be written.
+func countRef(tx *bolt.Tx, k []byte) uint64 {
+	n := uint64(1)
 	if v := tx.Bucket(bBlobRefs).Get(k); len(v) == 8 {
-		n = binary.BigEndian.Uint64(v)
+		n += binary.BigEndian.Uint64(v)
 	}
-	return tx.Bucket(bBlobRefs).Put(k, u64(n+1)) == nil
+	if tx.Bucket(bBlobRefs).Put(k, u64(n)) != nil {
+		return 0
+	}
+	return n
 }
 
 // unrefBlob counts one attachment fewer holding the body under sum, and
@@ -129,11 +127,9 @@ func storeBodies(tx *bolt.Tx, m *Mail) {
 }
 
 // storeAttachments replaces the bodies of m's attachments by references to
-// the blobs bucket. An attachment without a body but with the hash of one
-// the outbox still keeps (a report sent again) shares it; one to be drawn
-// when sent (Attachment.ToDraw) stays as it is; one whose body is no
-// longer kept is left out, so the mail goes without it rather than not at
-// all.
+// the blobs bucket. One without a body but with the hash of one still kept
+// (a report sent again) shares it; one to be drawn (ToDraw) stays as it
+// is; one whose body is gone is left out, so the mail goes without it.
 func storeAttachments(tx *bolt.Tx, m *Mail) {
 	kept := m.Attachments[:0:0]
 	for _, a := range m.Attachments {
@@ -157,9 +153,8 @@ func storeAttachments(tx *bolt.Tx, m *Mail) {
 	m.Attachments = kept
 }
 
-// putMail writes m under its id: its JSON, the text and the attachment
-// bodies left out (they are in the blobs bucket), so that the rewrites of
-// a mail's state (sent, retried) stay small.
+// putMail writes m under its id without its bodies (in the blobs bucket),
+// so that rewriting a mail's state stays cheap.
 func putMail(tx *bolt.Tx, m *Mail) error {
 	c := *m
 	c.Text = ""
@@ -227,13 +222,8 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 }
 
 // dropDrawn runs when m has been sent: the bodies of its redrawable
-// attachments are dropped, their hashes and sizes kept. The game service
-// draws such a body again from the log entry it records
-// (Attachment.DrawnAt) when the mail is resent, so none is kept: a kept
-// picture would be some 70 KB per address and game, read again by no one
-// most of the time, and a file of many games would be mostly pictures.
-// An attachment of a mail queued before schema 7 records no entry, and
-// keeps its body.
+// attachments are dropped, their hashes and sizes kept (see the package
+// documentation, "Outbox and attachments").
 func dropDrawn(tx *bolt.Tx, m *Mail) error {
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
@@ -249,10 +239,7 @@ func dropDrawn(tx *bolt.Tx, m *Mail) error {
 }
 
 // checkOutbox verifies the outbox against its indexes and the bodies
-// (Check): every mail readable, every body it keeps present and matching
-// its hash, the counts of the bodies right, no body nobody holds, the
-// pending index exactly the unsent mails; an unsent mail keeps every
-// body, a sent one none that can be drawn again.
+// (Check), and returns its mails.
 func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 	mails := map[uint64]Mail{}
 	refs := map[string]uint64{}
@@ -321,8 +308,7 @@ func checkOutbox(tx *bolt.Tx, bad func(string, ...any)) map[uint64]Mail {
 
 // migrateOutbox brings the outbox of a version 5 file to version 6: each
 // mail's attachments, which version 5 kept inside its JSON (base64), go to
-// the blobs bucket with its text, and the unsent mails are indexed. Nothing is dropped: a mail queued before version 6 never
-// marks a picture as redrawable, so all its bodies are kept.
+// the blobs bucket with its text, and the unsent mails are indexed.
 func migrateOutbox(tx *bolt.Tx) error {
 	// outbox-latest is made for version 6, which named in it the last
 	// picture kept for each address; migrateDrawn deletes it.
@@ -366,12 +352,8 @@ func migrateOutbox(tx *bolt.Tx) error {
 	return nil
 }
 
-// migrateDrawn brings a version 6 file to version 7, which keeps no
-// picture once its mail is sent and records what each was drawn from
-// (Attachment.DrawnAt). Version 6 kept, for each address of each game, the
-// last picture sent, and named it in the outbox-latest bucket, which goes.
-// Its mails record no entry to draw from, so the pictures they still keep
-// stay (a resend shares them) and those they dropped stay dropped.
+// migrateDrawn brings a version 6 file to version 7 by deleting the
+// outbox-latest bucket; the pictures its mails keep stay.
 func migrateDrawn(tx *bolt.Tx) error {
 	if tx.Bucket(bOutboxLatest) == nil {
 		return nil
@@ -384,10 +366,9 @@ func migrateDrawn(tx *bolt.Tx) error {
 // body (itself stored 'j' or 'z'), then the DEFLATE stream.
 const blobDict = 'd'
 
-// migrateBlobs brings a version 7 file to version 8, which compresses
-// every body on its own: each body version 7 compressed against a
-// dictionary is decompressed, checked against its hash and stored again
-// as refBlob stores it now, and the index of dictionaries goes.
+// migrateBlobs brings a version 7 file to version 8: each body compressed
+// against a dictionary is decompressed, checked against its hash and
+// stored on its own, and the index of dictionaries goes.
 func migrateBlobs(tx *bolt.Tx) error {
 	blobs := tx.Bucket(bBlobs)
 	var keys [][]byte

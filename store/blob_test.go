@@ -144,7 +144,7 @@ func TestOutboxDropsSentPictures(t *testing.T) {
 	}
 	first := queue("<a@x>", mk("<1@attu>", "picture one"))[0]
 	second := queue("<b@x>", mk("<2@attu>", "picture two"))[0]
-	if err := db.MarkSent(first, now); err != nil {
+	if err := db.MarkSentAll([]uint64{first}, now); err != nil {
 		t.Fatal(err)
 	}
 	m1, _ := db.Mail(first)
@@ -199,7 +199,7 @@ func TestOutboxDropsSentPictures(t *testing.T) {
 		t.Fatalf("a picture with no entry to draw it from: %+v", m.Attachments[0])
 	}
 	// Marking twice changes nothing.
-	if err := db.MarkSent(second, now); err != nil {
+	if err := db.MarkSentAll([]uint64{second}, now); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := db.Mail(second); m.Attempts != 1 {
@@ -350,7 +350,7 @@ func TestMigrateOutboxVersion6(t *testing.T) {
 	}
 	ms, _ := db.Outbox("g1")
 	id := ms[len(ms)-1].ID
-	if err := db.MarkSent(id, time.Now()); err != nil {
+	if err := db.MarkSentAll([]uint64{id}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -6,13 +6,11 @@ import (
 	"errors"
 )
 
-// Canonical returns JSON text in the form whose SHA-256 is an entry's hash:
-// the text decoded into a value (numbers kept as written) and encoded again
-// by encoding/json, without HTML escaping. That is no insignificant white
-// space, object keys sorted byte-wise, numbers as written, strings escaped
-// as encoding/json escapes them (invalid UTF-8 and unpaired surrogates read
-// as U+FFFD), a member named twice keeping its last value. So an export can
-// be re-indented or have its keys reordered by any tool and still audit.
+// Canonical returns JSON text in the form whose SHA-256 is an entry's hash
+// (see the package documentation): decoded (numbers kept as written) and
+// encoded again by encoding/json without HTML escaping, so invalid UTF-8
+// reads as U+FFFD and a member named twice keeps its last value. An
+// export can be re-indented or reordered by any tool and still audit.
 //
 // The decoder stops at the end of the first value; text after it is
 // refused unless it starts with a closing bracket or brace, which

@@ -10,15 +10,10 @@ import (
 )
 
 // Check verifies the whole file: bbolt's own page consistency, then the
-// store's invariants. Every game's log is contiguous from 1 and hash-chained
-// up to its head; every resolved entry has its snapshot (and an orders entry
-// its order file); the dice are contiguous, each inside the range of the
-// entry that rolled it, and the counter points past the last one; every
-// ledger receipt has its log entry and its mails, and every mail its receipt
-// or entry; every snapshot is a sound position (adjudicator.State.Validate).
-// It returns every problem found, joined. Run it while nothing writes to
-// the file: bbolt's page check reads the free list without the lock a
-// writing transaction takes.
+// store's invariants (chained logs, snapshots, order files, dice, receipts,
+// mails and their bodies, every snapshot sound), and returns every problem
+// found, joined. Run it while nothing writes to the file: bbolt's page
+// check reads the free list without the lock a writer takes.
 func (db *DB) Check() error {
 	var errs []error
 	err := db.bolt.View(func(tx *bolt.Tx) error {
@@ -163,7 +158,7 @@ func checkGame(w *gameTx, es map[uint64]*Entry) []error {
 			if hashHex(snap) != e.State {
 				bad("entry %d: snapshot does not match the state hash", seq)
 			}
-			if s, err := decodeState(snap); err != nil {
+			if s, err := DecodeState(snap); err != nil {
 				bad("entry %d: snapshot: %v", seq, err)
 			} else if err := s.Validate(); err != nil {
 				bad("entry %d: snapshot: %v: %w", seq, ErrUnsound, err)

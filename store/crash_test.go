@@ -86,7 +86,7 @@ func rollbackSome(db *DB) (*Entry, error) {
 	}
 	for _, e := range log {
 		if e.RolledBackBy == 0 && e.Seq < g.Entries {
-			return db.Rollback("g1", e.Seq, "crash test", time.Time{}, nil)
+			return rollback(db, "g1", e.Seq, "crash test", time.Time{}, nil)
 		}
 	}
 	return nil, nil

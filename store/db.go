@@ -2,10 +2,12 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base32"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,34 +56,25 @@ type DB struct {
 
 // Options tunes Open. The zero value is fine.
 type Options struct {
-	// Timeout is how long Open waits for another process to release the
-	// file; zero means one second.
-	Timeout time.Duration
-	// NoSync skips fsync after each commit: only for tests and benchmarks
-	// that measure something else.
-	NoSync bool
-	// Now is the clock for times the store records itself; nil is time.Now.
-	Now func() time.Time
-	// ReadOnly opens an existing file for reading: it is never created
-	// or migrated, so a command that only looks leaves no trace. Readers
-	// share the file with each other but not with a writer.
+	Timeout time.Duration    // how long Open waits for another process to release the file; zero: a second
+	NoSync  bool             // no fsync after each commit: for tests and benchmarks only
+	Now     func() time.Time // the clock of the times the store records; nil: time.Now
+	// ReadOnly opens an existing file for reading, never created or
+	// migrated, shared with other readers but not with a writer.
 	ReadOnly bool
 }
 
 // Open opens or creates the database at path and migrates it to
-// SchemaVersion. It returns ErrSchema for a file from a newer release and
-// ErrLocked when another process still holds the file after
-// Options.Timeout. With Options.ReadOnly a missing file is an error
-// wrapping fs.ErrNotExist, and a file of an older schema is refused
-// (ErrSchema) rather than migrated.
+// SchemaVersion. It returns ErrSchema for a file from a newer release (or
+// an older one, read-only) and ErrLocked when another process still holds
+// the file after Options.Timeout; read-only, a missing file is an error
+// wrapping fs.ErrNotExist.
 func Open(path string, opts *Options) (*DB, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	if o.Timeout == 0 {
-		o.Timeout = time.Second
-	}
+	o.Timeout = cmp.Or(o.Timeout, time.Second)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -120,8 +114,11 @@ func (db *DB) Close() error { return db.bolt.Close() }
 // tools; writing through it bypasses the store's invariants.
 func (db *DB) Bolt() *bolt.DB { return db.bolt }
 
-// migrations[v] brings a file from schema version v to v+1. Version 0 is an
-// empty file. Never edit a released migration: append a new one.
+// migrations[v] brings a file from schema version v to v+1; nil when
+// version v+1 only tells an earlier release that it cannot read what this
+// one writes. Version 0 is an empty file. Never edit a released
+// migration: append a new one. A migration that would have to rewrite a
+// hashed entry refuses the game instead, naming it (eachGame).
 var migrations = []func(tx *bolt.Tx) error{
 	0: func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{bGames, bLedger, bLedgerIndex, bOutbox} {
@@ -133,87 +130,68 @@ var migrations = []func(tx *bolt.Tx) error{
 	},
 	// Version 2: a step is a side's orders and everything the rules resolve
 	// after them (no more entries of kind "procedure"), and stored order
-	// files carry no token. A version 1 game breaking either cannot be
-	// carried over without changing hashed entries, so the migration
-	// refuses it, naming it.
-	1: func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEachBucket(func(id []byte) error {
-			gb := tx.Bucket(bGames).Bucket(id)
-			err := gb.Bucket(bLog).ForEach(func(k, v []byte) error {
-				var e struct{ Kind Kind }
-				if err := json.Unmarshal(v, &e); err != nil {
-					return err
-				}
-				if e.Kind == "procedure" {
-					return fmt.Errorf("entry %d is a server procedure", binary.BigEndian.Uint64(k))
-				}
-				return nil
-			})
-			if err == nil {
-				err = gb.Bucket(bOrders).ForEach(func(k, v []byte) error {
-					if err := checkRedacted(v); err != nil {
-						return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
-					}
-					return nil
-				})
+	// files carry no token.
+	1: eachGame("was written by a development release (%v): export it with that release", func(gb *bolt.Bucket) error {
+		err := gb.Bucket(bLog).ForEach(func(k, v []byte) error {
+			var e struct{ Kind Kind }
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
 			}
-			if err != nil {
-				return fmt.Errorf("game %s was written by a development release (%v): export it with that release", id, err)
+			if e.Kind == "procedure" {
+				return fmt.Errorf("entry %d is a server procedure", binary.BigEndian.Uint64(k))
 			}
 			return nil
 		})
-	},
+		if err != nil {
+			return err
+		}
+		return gb.Bucket(bOrders).ForEach(func(k, v []byte) error {
+			if err := checkRedacted(v); err != nil {
+				return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			return nil
+		})
+	}),
 	// Version 3: each die in the dice log has a typed purpose, the side
 	// that rolled it and who may see it ("seen", always written, its zero
 	// the umpire alone), where version 2 wrote the purpose in words and
 	// left "seen" out for dice both sides saw; and an ended game waits for
-	// kind "ended". Words cannot be turned into types without guessing, so
-	// a game whose dice log is in the version 2 form is refused, naming it.
-	// The form is told by the shape of "seen", not by any words.
-	2: func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEachBucket(func(id []byte) error {
-			_, v := tx.Bucket(bGames).Bucket(id).Bucket(bDice).Cursor().First()
-			if v == nil {
-				return nil
+	// kind "ended". The form is told by the shape of "seen".
+	2: eachGame("was written by an earlier release, whose dice log this one cannot read (%v): finish or export it with that release", func(gb *bolt.Bucket) error {
+		_, v := gb.Bucket(bDice).Cursor().First()
+		if v == nil {
+			return nil
+		}
+		var r struct {
+			Seen json.RawMessage `json:"seen"`
+		}
+		if err := json.Unmarshal(v, &r); err != nil || len(r.Seen) == 0 || r.Seen[0] != '"' {
+			return errors.New("its dice are in words")
+		}
+		return nil
+	}),
+	// Version 4: logs may hold notes (KindNote) and a game's record the
+	// game service's own (Game.Service).
+	3: nil,
+	// Version 5: events are data (adjudicator.Event: a kind, how much each
+	// player sees of it, its facts), no longer a sentence and the one side
+	// that may read it.
+	4: eachGame("was written by a development release (%v): export it with that release", func(gb *bolt.Bucket) error {
+		return gb.Bucket(bLog).ForEach(func(k, v []byte) error {
+			var e struct {
+				Events []map[string]json.RawMessage `json:"events"`
 			}
-			var r struct {
-				Seen json.RawMessage `json:"seen"`
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
 			}
-			if err := json.Unmarshal(v, &r); err != nil || len(r.Seen) == 0 || r.Seen[0] != '"' {
-				return fmt.Errorf("game %s was written by an earlier release, whose dice log this one cannot read: finish or export it with that release", id)
+			for _, ev := range e.Events {
+				if _, words := ev["text"]; words {
+					return fmt.Errorf("entry %d holds its events as sentences", binary.BigEndian.Uint64(k))
+				}
 			}
 			return nil
 		})
-	},
-	// Version 4: logs may hold notes (KindNote) and a game's record the
-	// game service's own (Game.Service). A version 3 file holds neither
-	// and reads as it is; the version tells an earlier release that it
-	// cannot read what this one writes.
-	3: func(tx *bolt.Tx) error { return nil },
-	// Version 5: events are data (adjudicator.Event: a kind, how much each
-	// player sees of it, its facts), no longer a sentence and the one side
-	// that may read it. Old events cannot be rewritten inside hashed
-	// entries, and a replay could never match them, so the migration
-	// refuses a game that holds any, naming it.
-	4: func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEachBucket(func(id []byte) error {
-			return tx.Bucket(bGames).Bucket(id).Bucket(bLog).ForEach(func(k, v []byte) error {
-				var e struct {
-					Events []map[string]json.RawMessage `json:"events"`
-				}
-				if err := json.Unmarshal(v, &e); err != nil {
-					return err
-				}
-				for _, ev := range e.Events {
-					if _, words := ev["text"]; words {
-						return fmt.Errorf("game %s was written by a development release (entry %d holds its events as sentences): export it with that release",
-							id, binary.BigEndian.Uint64(k))
-					}
-				}
-				return nil
-			})
-		})
-	},
+	}),
 	// Version 6: the outbox keeps attachment bodies once, by content and
 	// compressed, apart from the mails (migrateOutbox, blob.go).
 	5: migrateOutbox,
@@ -225,13 +203,25 @@ var migrations = []func(tx *bolt.Tx) error{
 	// none against another (migrateBlobs, blob.go).
 	7: migrateBlobs,
 	// Version 9: every new log entry commits a random secret
-	// (Entry.Secret). Hashed entries are never rewritten, so older
-	// entries keep none; the version stops an earlier release from
-	// writing entries without one after entries with one.
-	8: func(tx *bolt.Tx) error { return nil },
+	// (Entry.Secret); older entries keep none.
+	8: nil,
 	// Version 10: the ledger index is keyed by a hash of the Message-ID,
 	// which may be longer than a bbolt key (migrateLedgerKeys, outbox.go).
 	9: migrateLedgerKeys,
+}
+
+// eachGame is a migration that runs check on every game and refuses the
+// first game it finds wrong, saying why in the words of refusal.
+func eachGame(refusal string, check func(gb *bolt.Bucket) error) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		games := tx.Bucket(bGames)
+		return games.ForEachBucket(func(id []byte) error {
+			if err := check(games.Bucket(id)); err != nil {
+				return fmt.Errorf("game %s "+refusal, id, err)
+			}
+			return nil
+		})
+	}
 }
 
 // checkVersion accepts a file of this release's schema, for reading only.
@@ -263,6 +253,9 @@ func migrate(tx *bolt.Tx) error {
 		return fmt.Errorf("%w (file has version %d, this release reads %d)", ErrSchema, v, SchemaVersion)
 	}
 	for ; v < SchemaVersion; v++ {
+		if migrations[v] == nil {
+			continue
+		}
 		if err := migrations[v](tx); err != nil {
 			return fmt.Errorf("migrating schema %d to %d: %w", v, v+1, err)
 		}
@@ -311,9 +304,8 @@ type Game struct {
 	Seed       []byte      `json:"seed"`       // secret until the game ends
 	Commitment string      `json:"commitment"` // SHA-256(Seed), hex
 	Status     Status      `json:"status"`
-	// Wait is what the game waits for: the engine's Wait of the position
-	// in force (adjudicator.State.Wait), as the last live entry's Next
-	// records it.
+	// Wait is what the game waits for: the Wait of the position in
+	// force, as the last live entry's Next records it.
 	Wait     adjudicator.Wait `json:"wait"`
 	Deadline time.Time        `json:"deadline,omitzero"`
 	Created  time.Time        `json:"created"`
@@ -321,10 +313,8 @@ type Game struct {
 	Head     string           `json:"head"`      // hash of the last log entry
 	Current  uint64           `json:"current"`   // the entry whose snapshot is the position in force
 	DiceNext uint64           `json:"dice_next"` // sequence number of the next die; never decreases
-	// Service is the game service's own record of the game (its name,
-	// deadlines and reminders, absences, held files...): the store keeps
-	// it with the game and writes it in the same transactions
-	// (Txn.SetService), without reading it.
+	// Service is the game service's own record of the game, which the
+	// store keeps and writes with it (Txn.SetService) without reading it.
 	Service json.RawMessage `json:"service,omitempty"`
 }
 
@@ -356,18 +346,7 @@ func NewToken() (string, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("store: drawing a token: %w", err)
 	}
-	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
-	out := make([]byte, 0, 24)
-	var acc, bits uint
-	for _, c := range b {
-		acc = acc<<8 | uint(c)
-		bits += 8
-		for bits >= 5 {
-			bits -= 5
-			out = append(out, alphabet[(acc>>bits)&31])
-		}
-	}
-	return string(out), nil
+	return strings.ToLower(base32.StdEncoding.EncodeToString(b[:])), nil
 }
 
 // HashToken returns the stored form of a token. Tokens are long random
@@ -382,25 +361,19 @@ type NewGame struct {
 	ID       string
 	Scenario string
 	Options  GameOptions
-	// Players gives each side's address and token (the umpire is a side too).
-	// Only the tokens' hashes are stored.
+	// Players gives each side's address and token (the umpire is a side
+	// too), of which only the hash is stored; Seed is nil to draw one.
 	Players []NewPlayer
-	// Seed is the secret seed; nil draws one from crypto/rand, which is what
-	// a real game does.
-	Seed []byte
+	Seed    []byte
 	// Start makes the opening position with the game's own dice, so that
-	// whatever the opening draws (the Komandorski chits of rule 12.1) comes
-	// from the committed seed and is logged and audited like every other
-	// die: a real game passes adjudicator.NewGame followed by its setup.
-	// Its dice and events belong to log entry 1. When Start is nil, State
-	// is the opening position, drawn without dice. The game then waits for
-	// what the opening position waits for (adjudicator.State.Wait).
+	// what the opening draws (the Komandorski chits of rule 12.1) comes
+	// from the committed seed, logged and audited with log entry 1. When
+	// Start is nil, State is the opening position, drawn without dice.
 	Start    func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
 	State    *adjudicator.State
 	Deadline time.Time
-	// Outbox holds the welcome mails (tokens, commitment).
-	Outbox []Mail
-	// Service is the game service's own record of the game (Game.Service).
+	// Outbox holds the welcome mails; Service is Game.Service.
+	Outbox  []Mail
 	Service json.RawMessage
 }
 
@@ -411,9 +384,9 @@ type NewPlayer struct {
 	Token   string
 }
 
-// Create stores a new game: its record, log entry 1 (kind "create") and the
-// opening snapshot, and queues the welcome mails, in one transaction. It
-// returns ErrGameExists when the id is taken.
+// Create stores a new game, its log entry 1 and opening snapshot, and
+// queues the welcome mails, in one transaction; ErrGameExists when the id
+// is taken.
 func (db *DB) Create(ng NewGame) (*Game, error) {
 	if ng.ID == "" || (ng.State == nil) == (ng.Start == nil) {
 		return nil, fmt.Errorf("store: create: a game needs an id and a state or a start, not both")
@@ -471,24 +444,14 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 		g.Wait = state.Wait()
 		e := &Entry{Kind: KindCreate, Time: now, Events: events,
 			Scenario: ng.Scenario, Commitment: g.Commitment, State: hashHex(snap), Next: g.Wait}
-		if rolls := dice.Rolls(); len(rolls) > 0 {
-			e.DiceFrom, e.DiceTo = 1, dice.Next()
-			for _, r := range rolls {
-				b, err := json.Marshal(r)
-				if err != nil {
-					return err
-				}
-				if err := gb.Bucket(bDice).Put(u64(r.Seq), b); err != nil {
-					return err
-				}
-			}
-			g.DiceNext = dice.Next()
-		}
 		w := gameTx{tx: tx, b: gb, g: g}
+		if err := w.putDice(dice, e); err != nil {
+			return err
+		}
 		if err := w.append(e, snap); err != nil {
 			return err
 		}
-		if _, err := w.queue(ng.Outbox, e.Seq, 0, now); err != nil {
+		if _, err := queueMails(tx, g.ID, ng.Outbox, e.Seq, 0, now); err != nil {
 			return err
 		}
 		return w.save()
@@ -502,10 +465,9 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 // Game returns a game's record.
 func (db *DB) Game(id string) (*Game, error) {
 	var g *Game
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
+	err := db.viewGame(id, func(w *gameTx) error {
 		g = w.g
-		return err
+		return nil
 	})
 	return g, err
 }
@@ -525,65 +487,11 @@ func (db *DB) Games() ([]string, error) {
 // State returns the position in force in a game.
 func (db *DB) State(id string) (*adjudicator.State, error) {
 	var s *adjudicator.State
-	err := db.viewGame(id, func(w *gameTx) error {
-		var err error
+	err := db.viewGame(id, func(w *gameTx) (err error) {
 		s, err = w.state(w.g.Current)
 		return err
 	})
 	return s, err
-}
-
-// SetStatus pauses or resumes a game; Ended is set by End only.
-func (db *DB) SetStatus(id string, s Status) error {
-	if s != Active && s != Paused {
-		return fmt.Errorf("store: SetStatus: %q (use End to end a game)", s)
-	}
-	return db.update(id, func(w *gameTx) error {
-		if w.g.Status == Ended {
-			return fmt.Errorf("%w: it has ended", ErrNotActive)
-		}
-		w.g.Status = s
-		return nil
-	})
-}
-
-// SetDeadline changes the current wait's deadline (extensions, reminders).
-func (db *DB) SetDeadline(id string, t time.Time) error {
-	return db.update(id, func(w *gameTx) error {
-		w.g.Deadline = t
-		return nil
-	})
-}
-
-// SetAddress changes a side's address and, when token is not empty, its
-// token (the umpire replacing a player).
-func (db *DB) SetAddress(id string, s adjudicator.Side, address, token string) error {
-	return db.update(id, func(w *gameTx) error {
-		for i := range w.g.Players {
-			if w.g.Players[i].Side == s {
-				w.g.Players[i].Address = address
-				if token != "" {
-					w.g.Players[i].TokenHash = HashToken(token)
-				}
-				return nil
-			}
-		}
-		w.g.Players = append(w.g.Players, Player{Side: s, Address: address, TokenHash: HashToken(token)})
-		return nil
-	})
-}
-
-func (db *DB) update(id string, f func(w *gameTx) error) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
-		w, err := openGame(tx, id)
-		if err != nil {
-			return err
-		}
-		if err := f(w); err != nil {
-			return err
-		}
-		return w.save()
-	})
 }
 
 // gameTx is one game inside a transaction.
@@ -624,13 +532,12 @@ func (w *gameTx) save() error {
 	return w.b.Put(kGame, b)
 }
 
-// append chains e to the log with a secret of its own (Entry.Secret),
-// stores the snapshot snap (if any) under e's sequence number, and moves
-// the head.
+// append chains e to the log with a secret of its own, stores the
+// snapshot snap (if any) under e's number, and moves the head.
 func (w *gameTx) append(e *Entry, snap []byte) error {
 	e.Seq = w.g.Entries + 1
 	e.Prev = w.g.Head
-	e.Secret = newSecret()
+	e.Secret = rand.Text() // 26 characters of base32, 130 random bits
 	b, err := encodeEntry(e)
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)
@@ -649,16 +556,37 @@ func (w *gameTx) append(e *Entry, snap []byte) error {
 	return nil
 }
 
-func (w *gameTx) entry(seq uint64) (*Entry, []byte, error) {
+func (w *gameTx) entry(seq uint64) (*Entry, error) {
 	b := w.b.Bucket(bLog).Get(u64(seq))
 	if b == nil {
-		return nil, nil, fmt.Errorf("store: game %s: no log entry %d", w.g.ID, seq)
+		return nil, fmt.Errorf("store: game %s: no log entry %d", w.g.ID, seq)
 	}
 	e := new(Entry)
 	if err := json.Unmarshal(b, e); err != nil {
-		return nil, nil, fmt.Errorf("store: game %s: log entry %d: %w", w.g.ID, seq, err)
+		return nil, fmt.Errorf("store: game %s: log entry %d: %w", w.g.ID, seq, err)
 	}
-	return e, bytes.Clone(b), nil
+	return e, nil
+}
+
+// putDice stores the dice d rolled for entry e, which it records, and
+// moves the game's dice counter past them.
+func (w *gameTx) putDice(d *Dice, e *Entry) error {
+	rolls := d.Rolls()
+	if len(rolls) == 0 {
+		return nil
+	}
+	e.DiceFrom, e.DiceTo = w.g.DiceNext, d.Next()
+	for _, r := range rolls {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if err := w.b.Bucket(bDice).Put(u64(r.Seq), b); err != nil {
+			return err
+		}
+	}
+	w.g.DiceNext = d.Next()
+	return nil
 }
 
 // state returns the position after entry seq, refused when unsound.
@@ -667,7 +595,7 @@ func (w *gameTx) state(seq uint64) (*adjudicator.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeState(b)
+	s, err := DecodeState(b)
 	if err != nil {
 		return nil, fmt.Errorf("store: game %s: snapshot of entry %d: %w", w.g.ID, seq, err)
 	}
@@ -692,10 +620,8 @@ func (w *gameTx) snapshot(seq uint64) ([]byte, error) {
 }
 
 // Snapshots and the outbox's bodies are stored as one format byte and
-// the bytes: snapRaw followed by the bytes themselves, or snapFlate
-// followed by their DEFLATE compression (RFC 1951), which makes a
-// position's JSON ten times smaller and a report's text or JSON several
-// times.
+// the bytes: snapRaw and the bytes themselves, or snapFlate and their
+// DEFLATE compression (RFC 1951), ten times smaller for a position.
 const (
 	snapRaw   = 'j'
 	snapFlate = 'z'
@@ -735,7 +661,9 @@ func unpackValue(v []byte) ([]byte, error) {
 	return nil, fmt.Errorf("unknown format %q", v[0])
 }
 
-func decodeState(b []byte) (*adjudicator.State, error) {
+// DecodeState reads a position from its JSON, as snapshots and exports
+// hold it.
+func DecodeState(b []byte) (*adjudicator.State, error) {
 	s := new(adjudicator.State)
 	if err := json.Unmarshal(b, s); err != nil {
 		return nil, fmt.Errorf("decoding state: %w", err)

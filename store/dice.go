@@ -30,21 +30,17 @@ func Commitment(seed []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Derive returns die number seq of the game with the given seed: the face,
-// 1 to 10, and the bytes read to obtain it (every rejected byte, then the
-// byte used). The derivation is spelled out in the package documentation so
-// that anyone can repeat it.
+// Derive returns die number seq of the game with the given seed, as the
+// package documentation spells it out: the face, 1 to 10, and the bytes
+// read (every rejected byte, then the byte used).
 func Derive(seed []byte, seq uint64) (face int, raw []byte) {
 	for block := uint64(0); ; block++ {
 		mac := hmac.New(sha256.New, seed)
-		var msg [16]byte
-		binary.BigEndian.PutUint64(msg[:8], seq)
-		if block == 0 {
-			mac.Write(msg[:8])
-		} else {
-			binary.BigEndian.PutUint64(msg[8:], block)
-			mac.Write(msg[:])
+		msg := binary.BigEndian.AppendUint64(nil, seq)
+		if block > 0 {
+			msg = binary.BigEndian.AppendUint64(msg, block)
 		}
+		mac.Write(msg)
 		for _, b := range mac.Sum(nil) {
 			raw = append(raw, b)
 			if b < 250 { // 250 = 25 × 10: every face keeps exactly 25 byte values
@@ -59,8 +55,7 @@ func Derive(seed []byte, seq uint64) (face int, raw []byte) {
 }
 
 // Roll is one die in a game's dice log: where it was rolled, what the rules
-// asked for (its Die, whose fields are written inline: purpose, side,
-// unit, hex, need, seen) and how it fell.
+// asked for (its Die, written inline) and how it fell.
 type Roll struct {
 	Seq   uint64               `json:"seq"`   // the die's sequence number, from 1
 	Entry uint64               `json:"entry"` // the log entry whose step rolled it
@@ -91,12 +86,7 @@ func NewDice(seed []byte, next, entry uint64, turn int, wait adjudicator.WaitKin
 // Roll derives the next die and logs it.
 func (d *Dice) Roll(die adjudicator.Die) int {
 	face, raw := Derive(d.seed, d.next)
-	r := Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait, Die: die, Face: face}
-	r.Raw = make([]int, len(raw))
-	for i, b := range raw {
-		r.Raw[i] = int(b)
-	}
-	d.rolls = append(d.rolls, r)
+	d.rolls = append(d.rolls, Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait, Die: die, Raw: ints(raw), Face: face})
 	d.next++
 	return face
 }

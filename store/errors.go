@@ -6,13 +6,11 @@ import (
 	"strings"
 )
 
-// Errors returned by the store, for errors.Is. Every error the store
-// returns is one of two kinds. A *RefusedError is for the player: the
-// orders were not applied, nothing was written, and its Problems say why
-// in words they can act on; it wraps ErrNotActive, ErrStale or ErrIllegal.
-// Anything else is internal (a damaged file, a bug, a caller's mistake such
-// as ErrToken): wrapped with %w and the game it concerns, for the log and
-// the operator, never for the player's reply.
+// Errors returned by the store, for errors.Is. A *RefusedError is for the
+// player: nothing was written, and its Problems say why in words they can
+// act on; it wraps ErrNotActive, ErrStale or ErrIllegal. Anything else is
+// internal (a damaged file, a bug, a caller's mistake such as ErrToken),
+// for the log and the operator, never for the player's reply.
 var (
 	// ErrNoGame is returned when no game has the id asked for.
 	ErrNoGame = errors.New("store: no such game")
@@ -40,24 +38,22 @@ var (
 	// ErrLocked is returned by Open when another process (the mail
 	// daemon, usually) holds the file for longer than Options.Timeout.
 	ErrLocked = errors.New("store: the database is in use by another process")
-	// ErrNoMail is returned by MarkSent and Retry for an unknown outbox id.
+	// ErrNoMail is returned by MarkSentAll and Retry for an unknown outbox id.
 	ErrNoMail = errors.New("store: no such mail in the outbox")
 	// ErrToken is returned by Apply when an order file still carries a
 	// side's token (or cannot be read to tell): redact it first
 	// (orders.Redact). Nothing is written.
 	ErrToken = errors.New("store: the order file still carries a token")
-	// ErrUnsound is returned, internal, when a position is not one the
-	// rules can reach (adjudicator.State.Validate): by Create and Apply for
-	// the position they were to store, which they do not, and by every
-	// read of a stored snapshot that fails the check, which means the file
-	// was altered or a bug stored it.
+	// ErrUnsound is returned when a position is not one the rules can
+	// reach (adjudicator.State.Validate): by Create and Apply, which do not
+	// store it, and by every read of a stored snapshot (an altered file, or
+	// a bug).
 	ErrUnsound = errors.New("store: unsound position")
 )
 
-// RefusedError is orders refused, for the player who sent them: nothing was
-// applied or written. Err says which refusal it is (ErrNotActive, ErrStale,
-// ErrIllegal), for errors.Is; Problems say why, each where the order file
-// shows it when the engine can tell (Engine.Locate).
+// RefusedError is orders refused, for the player who sent them: Err says
+// which refusal it is, for errors.Is; Problems say why, each where the
+// order file shows it when the engine can tell (Engine.Locate).
 type RefusedError struct {
 	Game     string
 	Err      error
@@ -76,8 +72,7 @@ func (e *RefusedError) Error() string {
 func (e *RefusedError) Unwrap() error { return e.Err }
 
 // Problem is one reason orders were refused, in words for the player, at a
-// line and column of the order file (both from 1), or 0 and 0 when it is
-// about no place in it.
+// line and column of the order file (from 1), or 0 and 0 for no place.
 type Problem struct {
 	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`

@@ -25,22 +25,21 @@ type Export struct {
 	Status     Status      `json:"status"`
 	Exported   time.Time   `json:"exported"`
 	Commitment string      `json:"commitment"`
-	// Seed is the secret seed in hex: present once the game has ended, or
-	// when the umpire forces it.
-	Seed string `json:"seed,omitempty"`
-	// Head is the hash of the last log entry, as quoted in every report.
-	Head string `json:"head"`
-	// InitialState is the opening position (entry 1's State is its hash).
+	// Seed is the secret seed in hex, once the game has ended or when the
+	// umpire forces it; Head the hash of the last log entry; InitialState
+	// the opening position (entry 1's State is its hash); Orders the
+	// accepted order files.
+	Seed         string          `json:"seed,omitempty"`
+	Head         string          `json:"head"`
 	InitialState json.RawMessage `json:"initial_state"`
-	// Orders are the accepted order files, as the players sent them.
-	Orders []ExportOrders `json:"orders"`
-	Log    []ExportEntry  `json:"log"`
-	Dice   []Roll         `json:"dice"`
+	Orders       []ExportOrders  `json:"orders"`
+	Log          []ExportEntry   `json:"log"`
+	Dice         []Roll          `json:"dice"`
 }
 
-// ExportOrders is one accepted order file with its receipt time. The file is
-// in YAML when it is valid UTF-8 (always, for files the parser accepted),
-// else in Base64.
+// ExportOrders is one accepted order file with its receipt time, in YAML
+// when it is valid UTF-8 (always, for files the parser accepted), else in
+// Base64.
 type ExportOrders struct {
 	Entry     uint64               `json:"entry"`
 	Side      adjudicator.Side     `json:"side"`
@@ -60,10 +59,8 @@ func (o ExportOrders) Raw() []byte {
 	return []byte(o.YAML)
 }
 
-// ExportEntry is one log entry with its hash and, when a rollback undid it,
-// that rollback's entry. The hash is the SHA-256 of the entry's canonical
-// JSON (see the package documentation), so re-indenting the file or
-// reordering keys does not disturb it.
+// ExportEntry is one log entry with its hash (of its canonical JSON, see
+// Canonical) and, when a rollback undid it, that rollback's entry.
 type ExportEntry struct {
 	Hash         string          `json:"hash"`
 	RolledBackBy uint64          `json:"rolled_back_by,omitempty"`

@@ -7,16 +7,13 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// bFailedMail lists the incoming mails the daemon gave up on (FailedMail).
-// The bucket is made by the first RecordFailed, like bMailboxes: a file
-// without it lists nothing, and a release that does not know it ignores
-// it, so it needs no schema version of its own.
+// bFailedMail lists the incoming mails the daemon gave up on (FailedMail),
+// made on first use like bMailboxes, so it needs no schema version.
 var bFailedMail = []byte("failed-mail")
 
-// FailedMail is an incoming mail whose handling failed every time it was
-// tried, so the daemon stopped offering it (moved it to the failed
-// folder, or left it flagged): the umpire or operator should look at it,
-// since its sender may be waiting for an answer that never comes.
+// FailedMail is an incoming mail whose handling failed every time, so the
+// daemon stopped offering it: its sender may be waiting for an answer
+// that never comes.
 type FailedMail struct {
 	Seq       uint64    `json:"seq"`
 	Time      time.Time `json:"time"`
@@ -50,9 +47,8 @@ func (db *DB) RecordFailed(f FailedMail) error {
 	})
 }
 
-// FailedMail lists the mails the daemon gave up on since after (a Time;
-// the zero time for all), oldest first, for the umpire's digest and the
-// operator.
+// FailedMail lists the mails the daemon gave up on since after (zero for
+// all), oldest first.
 func (db *DB) FailedMail(after time.Time) ([]FailedMail, error) {
 	var out []FailedMail
 	err := db.bolt.View(func(tx *bolt.Tx) error {

@@ -309,3 +309,20 @@ func mustAudit(t testing.TB, x *Export) *Report {
 	}
 	return rep
 }
+
+// rollback returns game id to entry to in a transaction of its own, with
+// the deadline and the mails given.
+func rollback(db *DB, id string, to uint64, note string, deadline time.Time, outbox []Mail) (*Entry, error) {
+	var out *Entry
+	_, err := db.Transact(id, nil, func(t *Txn) error {
+		e, err := t.Rollback(to, note)
+		if err != nil {
+			return err
+		}
+		t.SetDeadline(deadline)
+		t.Queue(outbox...)
+		out = e
+		return nil
+	})
+	return out, err
+}

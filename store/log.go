@@ -1,12 +1,12 @@
 package store
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -24,18 +24,15 @@ const (
 	KindNote     Kind = "note"     // something that changes no position: a command, a missed deadline; Note says what, Side who
 )
 
-// Entry is one link of a game's hash-chained log. Its hash is the SHA-256 of
-// its JSON encoding exactly as stored (compact, as encoding/json writes it);
-// Prev is the previous entry's hash, empty for entry 1.
+// Entry is one link of a game's hash-chained log (see the package
+// documentation); Prev is the previous entry's hash, empty for entry 1.
 type Entry struct {
 	Seq  uint64    `json:"seq"`
 	Prev string    `json:"prev"`
 	Kind Kind      `json:"kind"`
 	Time time.Time `json:"time"`
-	// Turn, Wait and Side are the wait the entry answered (for a rollback
-	// or an end, the wait it interrupted; a creation answers none). A
-	// note has the wait in force, and Side is who gave the command it
-	// records (NoSide for the server).
+	// Turn, Wait and Side are the wait the entry answered or interrupted;
+	// a note's Side is who gave its command (NoSide for the server).
 	Turn int                  `json:"turn"`
 	Wait adjudicator.WaitKind `json:"wait,omitempty"`
 	Side adjudicator.Side     `json:"side,omitempty"`
@@ -44,9 +41,8 @@ type Entry struct {
 	Scenario   string `json:"scenario,omitempty"`
 	Commitment string `json:"commitment,omitempty"`
 
-	// KindOrders: the decoded orders, the SHA-256 of the file the player
-	// sent with its token redacted (kept beside the log, see
-	// DB.RawOrders), its receipt time and Message-ID.
+	// KindOrders: the decoded orders, the SHA-256 of the redacted file
+	// (kept beside the log), its receipt time and Message-ID.
 	Orders    *adjudicator.Orders `json:"orders,omitempty"`
 	RawSHA256 string              `json:"raw_sha256,omitempty"`
 	Received  time.Time           `json:"received,omitzero"`
@@ -58,29 +54,16 @@ type Entry struct {
 	DiceTo   uint64              `json:"dice_to,omitempty"`
 	Events   []adjudicator.Event `json:"events,omitempty"`
 
-	// KindRollback: the entry returned to.
-	To uint64 `json:"to,omitempty"`
-	// KindRollback, KindEnd, KindNote: why or what, in words.
-	Note string `json:"note,omitempty"`
-	// Private marks a note that only its Side and the umpire may read: a
-	// player's command that changes nothing (status, log), which the
-	// opponent has no business knowing of.
-	Private bool `json:"private,omitempty"`
+	To      uint64 `json:"to,omitempty"`      // KindRollback: the entry returned to
+	Note    string `json:"note,omitempty"`    // KindRollback, KindEnd, KindNote: why or what, in words
+	Private bool   `json:"private,omitempty"` // a note only its Side and the umpire may read
 
-	// State is the SHA-256 of the JSON of the position after this entry.
-	State string `json:"state"`
-	// Next is what the game waits for after this entry: for a creation or
-	// an orders entry, the engine's Wait of the position after it.
-	Next adjudicator.Wait `json:"next"`
+	State string           `json:"state"` // SHA-256 of the JSON of the position after this entry
+	Next  adjudicator.Wait `json:"next"`  // what the game then waits for
 
-	// Secret is at least 128 random bits (newSecret), drawn when the
-	// entry is written and hashed with the rest of it. The players are
-	// shown hashes of entries (a report's chain head) long before they may
-	// read the entries; without it, an entry whose hidden content has
-	// little entropy (the two Komandorski chits and the second of creation)
-	// could be found by hashing every candidate. It is in the umpire's
-	// export and the final one, never in what a player is sent before
-	// the game ends. Entries written before it existed have none.
+	// Secret is at least 128 random bits (crypto/rand.Text), hashed with
+	// the rest, so that no entry can be found from its hash by trying every
+	// candidate (see the package documentation, "Log").
 	Secret string `json:"secret,omitempty"`
 }
 
@@ -96,9 +79,7 @@ func (e *Entry) String() string {
 }
 
 // Step is a side's orders to apply to a game, with what the caller adds
-// that is not rules. The rules resolve everything the server does by
-// itself (weather, airpower, melee, victory, turn advance) inside the same
-// step, so orders are the only steps.
+// that is not rules.
 type Step struct {
 	Game string
 	// Orders are a side's orders, Raw the file as the player sent it with
@@ -109,57 +90,43 @@ type Step struct {
 	// Mail is the mail that carried the orders; nil for orders given on
 	// the command line or by the server for a missed deadline.
 	Mail *MailRef
-	// Reply, when set, builds what the step sends and the deadline of the
-	// wait that follows from what the step produced: the game service
-	// queues one report per side there. It runs inside the transaction
-	// once the entry is chained, so the reports can quote the new head; it
-	// must be quick and must not call the store. Its error aborts the
-	// step: nothing is written.
+	// Reply, when set, builds the step's mails and the next deadline from
+	// what the step produced. It runs inside the transaction once the
+	// entry is chained, so reports can quote the new head; it must be
+	// quick and must not call the store. Its error aborts the step.
 	Reply func(o *Outcome) (Reply, error)
 }
 
 // Outcome is what an applied step produced, as Step.Reply sees it. Its
 // values are the step's own: changing them changes nothing stored.
 type Outcome struct {
-	// Game is the game's record after the step: its Wait (what it now
-	// waits for), Head and Entries. Deadline is still the old wait's.
-	Game Game
-	// Entry is the entry the step chained: the orders, the events, Next.
+	// Game is the game's record after the step (its Deadline still the
+	// old wait's), Entry the entry it chained, State the position after
+	// it and Dice the dice it rolled, in order.
+	Game  Game
 	Entry Entry
-	// State is the position after the step.
 	State *adjudicator.State
-	// Dice are the dice the step rolled, in order.
-	Dice []Roll
+	Dice  []Roll
 }
 
-// Reply is what the caller adds to an applied step: the mails to queue with
-// it (reports, replies) and the deadline of the wait that follows (zero for
-// none).
+// Reply is what the caller adds to an applied step: the mails to queue
+// with it and the deadline of the next wait (zero for none).
 type Reply struct {
 	Deadline time.Time
 	Outbox   []Mail
 }
 
-// Apply resolves a step with the engine eng — the same engine Audit
-// replays it with — and commits it in one transaction: the ledger receipt,
-// the log entry with its events, the dice, the new snapshot, what the game
-// then waits for (the engine's Wait of the new position) and the outgoing
-// mails of st.Reply are all written, or nothing is.
+// Apply resolves a step with the engine eng — the one Audit replays it
+// with — and commits in one transaction the ledger receipt, the log entry
+// with its events, the dice, the snapshot, the next wait and the mails of
+// st.Reply, or nothing.
 //
 // Orders the game does not take come back as a *RefusedError, for the
 // player: the game is paused or over (ErrNotActive), the orders do not
-// answer what it waits for (ErrStale, by adjudicator.State.CheckWait, the
-// check the rules make), or the rules refuse them (ErrIllegal). Apply also
-// returns ErrProcessed (the mail is already in the ledger), ErrToken (Raw
-// still carries a token), ErrNoGame, or an internal error. In every case
-// nothing is written. Txn.Apply does the same inside a larger transaction.
+// answer its wait (ErrStale), or the rules refuse them (ErrIllegal). Apply
+// also returns ErrProcessed, ErrToken, ErrNoGame, or an internal error;
+// in every case nothing is written.
 func (db *DB) Apply(st Step, eng Engine) (*Entry, error) {
-	if st.Orders == nil || eng.Resolve == nil {
-		return nil, fmt.Errorf("store: apply to %s: a step needs orders and an engine", st.Game)
-	}
-	if err := checkRedacted(st.Raw); err != nil {
-		return nil, err
-	}
 	var out *Entry
 	_, err := db.Transact(st.Game, st.Mail, func(t *Txn) error {
 		o, err := t.Apply(st, eng)
@@ -180,13 +147,11 @@ func (db *DB) Apply(st Step, eng Engine) (*Entry, error) {
 }
 
 // Apply resolves a step as DB.Apply does, inside the transaction, and
-// returns what it produced. st.Game is ignored. st.Mail, when set, is
-// either the transaction's own mail (its receipt then names the entry) or
-// a mail already in the ledger without an entry, whose orders were held
-// (the game service's settle window): its receipt is amended to name the
-// entry. A *RefusedError leaves the transaction as it was, so the caller
-// may answer the refusal in it; after any other error the caller must
-// abort the transaction by returning an error.
+// returns what it produced; st.Game is ignored. st.Mail, when set, is the
+// transaction's own mail, or a held mail already in the ledger without an
+// entry, whose receipt is amended to name the entry. A *RefusedError
+// leaves the transaction as it was, so the caller may answer the refusal
+// in it; after any other error the caller must abort it.
 func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 	if st.Orders == nil || eng.Resolve == nil {
 		return nil, fmt.Errorf("store: a step needs orders and an engine")
@@ -252,20 +217,8 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 	if err := w.b.Bucket(bOrders).Put(u64(seq), st.Raw); err != nil {
 		return nil, err
 	}
-	rolls := dice.Rolls()
-	if len(rolls) > 0 {
-		e.DiceFrom, e.DiceTo = g.DiceNext, dice.Next()
-		db := w.b.Bucket(bDice)
-		for _, r := range rolls {
-			b, err := json.Marshal(r)
-			if err != nil {
-				return nil, err
-			}
-			if err := db.Put(u64(r.Seq), b); err != nil {
-				return nil, err
-			}
-		}
-		g.DiceNext = dice.Next()
+	if err := w.putDice(dice, e); err != nil {
+		return nil, err
 	}
 	if err := w.append(e, snap); err != nil {
 		return nil, err
@@ -281,7 +234,7 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	out := &Outcome{Game: t.Game(), Entry: *e, State: next.Clone(), Dice: slices.Clone(rolls)}
+	out := &Outcome{Game: t.Game(), Entry: *e, State: next.Clone(), Dice: slices.Clone(dice.Rolls())}
 	var reply Reply
 	if st.Reply != nil {
 		if reply, err = st.Reply(out); err != nil {
@@ -308,10 +261,8 @@ type refusal struct {
 	problems []adjudicator.Problem
 }
 
-// resolve runs one step through eng: the wait check every orders file
-// passes (adjudicator.State.CheckWait), then the rules. Apply and Audit
-// both call it, so that they refuse and resolve alike. s is the step's own
-// copy of the position.
+// resolve runs one step through eng, the wait check then the rules, for
+// Apply and Audit alike; s is the step's own copy of the position.
 func resolve(eng Engine, s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, *refusal) {
 	if p := s.CheckWait(o); p != nil {
 		return nil, nil, &refusal{ErrStale, []adjudicator.Problem{*p}}
@@ -336,28 +287,11 @@ func placed(ps []adjudicator.Problem, where []Problem) []Problem {
 	return out
 }
 
-// Rollback returns a game to the position after entry to, which must be a
-// live entry before the head. A rollback entry is appended; every live entry
-// after to stays in the log, marked as rolled back by it. The dice counter
-// does not go back: dice already rolled are never rolled again. The game
-// becomes active and waits for what it waited for after entry to.
-func (db *DB) Rollback(id string, to uint64, note string, deadline time.Time, outbox []Mail) (*Entry, error) {
-	var out *Entry
-	_, err := db.Transact(id, nil, func(t *Txn) error {
-		e, err := t.Rollback(to, note)
-		if err != nil {
-			return err
-		}
-		t.SetDeadline(deadline)
-		t.Queue(outbox...)
-		out = e
-		return nil
-	})
-	return out, err
-}
-
-// Rollback is DB.Rollback inside the transaction; the deadline is cleared
-// (SetDeadline sets the next one).
+// Rollback returns the game to the position after entry to, a live entry
+// before the head: it appends a rollback entry and marks every live entry
+// after to as rolled back by it. The dice counter does not go back. The
+// game becomes active, waits for what it waited for after entry to, and
+// has no deadline until SetDeadline sets one.
 func (t *Txn) Rollback(to uint64, note string) (*Entry, error) {
 	w := t.w
 	g := w.g
@@ -365,7 +299,7 @@ func (t *Txn) Rollback(to uint64, note string) (*Entry, error) {
 	if to == 0 || to >= g.Entries || marks.Get(u64(to)) != nil {
 		return nil, fmt.Errorf("%w: entry %d of %d (live entries only, before the last)", ErrRollback, to, g.Entries)
 	}
-	target, _, err := w.entry(to)
+	target, err := w.entry(to)
 	if err != nil {
 		return nil, err
 	}
@@ -394,21 +328,19 @@ func (t *Txn) Rollback(to uint64, note string) (*Entry, error) {
 // base returns the entry whose snapshot holds the position after e.
 func (w *gameTx) base(e *Entry) (uint64, error) {
 	for {
+		prev := e.Seq - 1 // an end or a note is at its predecessor's position
 		switch e.Kind {
 		case KindCreate, KindOrders:
 			return e.Seq, nil
 		case KindRollback:
-			var err error
-			if e, _, err = w.entry(e.To); err != nil {
-				return 0, err
-			}
+			prev = e.To
 		case KindEnd, KindNote:
-			var err error
-			if e, _, err = w.entry(e.Seq - 1); err != nil {
-				return 0, err
-			}
 		default:
 			return 0, fmt.Errorf("store: entry %d: unknown kind %q", e.Seq, e.Kind)
+		}
+		var err error
+		if e, err = w.entry(prev); err != nil {
+			return 0, err
 		}
 	}
 }
@@ -417,14 +349,10 @@ func (w *gameTx) base(e *Entry) (uint64, error) {
 // final mails. The seed may then be revealed (Export does).
 func (db *DB) End(id, note string, outbox []Mail) (*Entry, error) {
 	var out *Entry
-	_, err := db.Transact(id, nil, func(t *Txn) error {
-		e, err := t.End(note)
-		if err != nil {
-			return err
-		}
-		t.Queue(outbox...)
-		out = e
-		return nil
+	_, err := db.Transact(id, nil, func(t *Txn) (err error) {
+		out, err = t.End(note)
+		t.Queue(outbox...) // written only without an error
+		return err
 	})
 	return out, err
 }
@@ -436,7 +364,7 @@ func (t *Txn) End(note string) (*Entry, error) {
 	if g.Status == Ended {
 		return nil, fmt.Errorf("%w: it has already ended", ErrNotActive)
 	}
-	last, _, err := w.entry(g.Entries)
+	last, err := w.entry(g.Entries)
 	if err != nil {
 		return nil, err
 	}
@@ -461,8 +389,7 @@ type LogEntry struct {
 // Log returns a game's log entries from seq from (1 for all), in order.
 func (db *DB) Log(id string, from uint64) ([]LogEntry, error) {
 	var out []LogEntry
-	err := db.viewGame(id, func(w *gameTx) error {
-		var err error
+	err := db.viewGame(id, func(w *gameTx) (err error) {
 		out, err = w.log(from)
 		return err
 	})
@@ -487,72 +414,34 @@ func (w *gameTx) log(from uint64) ([]LogEntry, error) {
 	return out, nil
 }
 
-// Dice returns a game's dice log from die from (1 for all), in order.
-func (db *DB) Dice(id string, from uint64) ([]Roll, error) {
-	var out []Roll
-	err := db.viewGame(id, func(w *gameTx) error {
-		c := w.b.Bucket(bDice).Cursor()
-		for k, v := c.Seek(u64(from)); k != nil; k, v = c.Next() {
-			var r Roll
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("store: game %s: die %d: %w", id, binary.BigEndian.Uint64(k), err)
-			}
-			out = append(out, r)
-		}
-		return nil
-	})
-	return out, err
-}
-
-// RawOrders returns the order file exactly as received for an orders entry.
-func (db *DB) RawOrders(id string, seq uint64) ([]byte, error) {
-	var out []byte
-	err := db.viewGame(id, func(w *gameTx) error {
-		b := w.b.Bucket(bOrders).Get(u64(seq))
-		if b == nil {
-			return fmt.Errorf("store: game %s: entry %d has no order file", id, seq)
-		}
-		out = append([]byte(nil), b...)
-		return nil
-	})
-	return out, err
-}
-
 // Snapshot returns the position after entry seq (any live or rolled-back
 // entry).
 func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
 	var s *adjudicator.State
-	err := db.viewGame(id, func(w *gameTx) error {
-		e, _, err := w.entry(seq)
-		if err != nil {
-			return err
-		}
-		base, err := w.base(e)
-		if err != nil {
-			return err
-		}
-		s, err = w.state(base)
+	err := db.viewGame(id, func(w *gameTx) (err error) {
+		s, err = w.stateAt(seq)
 		return err
 	})
 	return s, err
 }
 
-// newSecret returns a new entry's secret: crypto/rand.Text, 26 characters
-// of the RFC 4648 base32 alphabet, 130 random bits.
-func newSecret() string { return rand.Text() }
+// stateAt returns the position after entry seq, live or rolled back.
+func (w *gameTx) stateAt(seq uint64) (*adjudicator.State, error) {
+	e, err := w.entry(seq)
+	if err != nil {
+		return nil, err
+	}
+	base, err := w.base(e)
+	if err != nil {
+		return nil, err
+	}
+	return w.state(base)
+}
 
 // validSecret reports whether s can hold the 128 random bits of an entry's
-// secret: 26 characters or more of the base32 alphabet newSecret writes.
+// secret: 26 characters or more of the base32 alphabet of crypto/rand.Text.
 func validSecret(s string) bool {
-	if len(s) < 26 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if (c < 'A' || c > 'Z') && (c < '2' || c > '7') {
-			return false
-		}
-	}
-	return true
+	return len(s) >= 26 && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") == ""
 }
 
 // encodeEntry returns an entry's canonical JSON.

@@ -19,12 +19,9 @@ const (
 )
 
 // Luck is the dice-luck summary: per side, how the dice that side rolled
-// (Roll.Side) fell; the weather, which no side rolls, stands apart. A to-hit
-// die (ranged, air, melee) carries in the log the lowest natural face that
-// hits (Roll.Need: 7 minus the modifiers, rule 8.0), so each die is judged
-// against what it needed: a die needing N hits with probability
-// (11 - N)/10. Other dice (weather, airpower, tables, chits) count in the
-// faces only.
+// fell (the weather, which no side rolls, apart). A to-hit die is judged
+// against the lowest face that hits (Roll.Need, rule 8.0): needing N, it
+// hits with probability (11 - N)/10. Other dice count in the faces only.
 type Luck struct {
 	Sides []SideLuck
 }
@@ -55,18 +52,10 @@ func (f FireLuck) Sigma() float64 {
 	return (float64(f.Hits) - f.Expected) / math.Sqrt(f.Variance)
 }
 
-// fireKind is the kind of fire a to-hit die belongs to, by its purpose; ""
-// for a die that is not a to-hit roll.
-func fireKind(p adjudicator.DiePurpose) string {
-	switch p {
-	case adjudicator.DieMeleeAttack, adjudicator.DieMeleeDefence:
-		return FireMelee
-	case adjudicator.DieAirStrike:
-		return FireAir
-	case adjudicator.DieRanged:
-		return FireRanged
-	}
-	return ""
+// fireKinds are the kinds of fire of the to-hit dice, by their purpose.
+var fireKinds = map[adjudicator.DiePurpose]string{
+	adjudicator.DieMeleeAttack: FireMelee, adjudicator.DieMeleeDefence: FireMelee,
+	adjudicator.DieAirStrike: FireAir, adjudicator.DieRanged: FireRanged,
 }
 
 func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry) *Luck {
@@ -88,7 +77,7 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 			if r.Face >= 1 && r.Face <= 10 {
 				sl.Faces[r.Face]++
 			}
-			k := fireKind(r.Purpose)
+			k := fireKinds[r.Purpose]
 			if k == "" || r.Need < 1 || r.Need > 10 {
 				continue
 			}
@@ -115,7 +104,7 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 }
 
 // Luck returns the dice-luck summary of the export's entries in force, as
-// Txn.Luck and Audit compute it (it checks nothing: see Audit). Of each
+// Audit computes it (it checks nothing: see Audit). Of each
 // entry only the dice it rolled are read.
 func (x *Export) Luck() (*Luck, error) {
 	entries := make(map[uint64]*Entry, len(x.Log))

@@ -8,10 +8,9 @@ import (
 )
 
 // bMailboxes holds, for each mailbox the mail daemon reads, how far it has
-// read (MailboxPosition). The bucket is made by the first
-// SetMailboxPosition: a file without it reads as "nothing read yet", and
-// a release that does not know it ignores it, so it needs no schema
-// version of its own.
+// read (MailboxPosition). Made on first use, it needs no schema version: a
+// file without it reads as "nothing read yet", and an earlier release
+// ignores it.
 var bMailboxes = []byte("mailboxes")
 
 // MailboxPosition is how far the mail daemon has read one IMAP mailbox:
@@ -23,9 +22,8 @@ type MailboxPosition struct {
 	LastUID     uint32
 }
 
-// MailboxPosition returns how far mailbox (a name the caller chooses,
-// such as the account and folder) has been read; the zero position when
-// it never was.
+// MailboxPosition returns how far mailbox (a name the caller chooses) has
+// been read; the zero position when it never was.
 func (db *DB) MailboxPosition(mailbox string) (MailboxPosition, error) {
 	var p MailboxPosition
 	err := db.bolt.View(func(tx *bolt.Tx) error {

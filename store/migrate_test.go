@@ -114,7 +114,7 @@ func TestMigrateVersion7(t *testing.T) {
 		if err := svc.Draw(&m); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.MarkSent(m.ID, old.Exported); err != nil {
+		if err := db.MarkSentAll([]uint64{m.ID}, old.Exported); err != nil {
 			t.Fatal(err)
 		}
 	}

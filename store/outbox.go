@@ -31,8 +31,7 @@ func NewMailRef(messageID string, content []byte) MailRef {
 // key is the mail's key in the ledger index: the SHA-256 of its
 // Message-ID, then its content hash. A Message-ID has no length limit
 // (RFC 5322 section 3.6.4) and a bbolt key has one (32 KiB), so the
-// Message-ID itself is never a key; its hash is a prefix of fixed
-// length, under which every content of that Message-ID is found.
+// Message-ID is never a key itself.
 func (m MailRef) key() []byte { return append(idPrefix(m.MessageID), m.ContentHash...) }
 
 // idPrefix is the ledger index's prefix for a Message-ID.
@@ -80,8 +79,7 @@ func (db *DB) Refuse(m MailRef, game, outcome string, outbox []Mail) (Receipt, e
 			return err
 		}
 		now := db.now().UTC()
-		w := &gameTx{tx: tx}
-		ids, err := w.queueFor(game, outbox, 0, seq, now)
+		ids, err := queueMails(tx, game, outbox, 0, seq, now)
 		if err != nil {
 			return err
 		}
@@ -94,8 +92,7 @@ func (db *DB) Refuse(m MailRef, game, outcome string, outbox []Mail) (Receipt, e
 
 // lookupReceipt finds a mail in the ledger by its Message-ID and content
 // or, failing that, by its Message-ID alone: a Message-ID names one
-// message (RFC 5322 3.6.4), so a second mail under it is a copy, whatever
-// a relay did to its content.
+// message (RFC 5322 3.6.4), whatever a relay did to its content.
 func lookupReceipt(tx *bolt.Tx, m MailRef) (Receipt, bool) {
 	var r Receipt
 	idx := tx.Bucket(bLedgerIndex)
@@ -116,12 +113,9 @@ func lookupReceipt(tx *bolt.Tx, m MailRef) (Receipt, bool) {
 	return r, true
 }
 
-// migrateLedgerKeys rekeys the ledger index from the Message-ID itself
-// (Message-ID, NUL, content hash), which bbolt refuses beyond 32 KiB, to
-// the Message-ID's hash (MailRef.key), so that every mail processed before
-// is still recognised. Each entry's new key comes from the receipt it
-// points to; when that cannot be read, from the old key, whose last 64
-// bytes are the content hash after a NUL.
+// migrateLedgerKeys rekeys the ledger index from Message-ID, NUL,
+// content hash to MailRef.key, taking each new key from the receipt it
+// points to or, when that cannot be read, from the old key.
 func migrateLedgerKeys(tx *bolt.Tx) error {
 	idx, ledger := tx.Bucket(bLedgerIndex), tx.Bucket(bLedger)
 	type pair struct{ k, v []byte }
@@ -169,9 +163,8 @@ func putReceipt(tx *bolt.Tx, r Receipt) error {
 	return tx.Bucket(bLedgerIndex).Put(MailRef{r.MessageID, r.ContentHash}.key(), u64(r.Seq))
 }
 
-// Mail is an outgoing mail waiting in the outbox, or sent. The mail package
-// turns it into a message; its Message-ID is fixed when it is queued so a
-// resend after a crash is the same message.
+// Mail is an outgoing mail in the outbox; its Message-ID is fixed when it
+// is queued, so a resend after a crash is the same message.
 type Mail struct {
 	ID          uint64       `json:"id"`                // assigned when queued; outbox order
 	Game        string       `json:"game,omitempty"`    //
@@ -195,41 +188,26 @@ type Mail struct {
 	Sent        time.Time `json:"sent,omitzero"`
 }
 
-// Attachment is a file attached to an outgoing mail. The store keeps its
-// body once for every mail that carries the same bytes (by SHA-256,
-// compressed) and fills in SHA256 and Size when the mail is queued.
+// Attachment is a file attached to an outgoing mail; the store fills in
+// SHA256 and Size when the mail is queued.
 type Attachment struct {
-	Name string `json:"name"`
-	Type string `json:"type"` // MIME type
-	// Data is the body; nil once Dropped. It is kept apart from the
-	// mail's own record, so it has no JSON name.
-	Data   []byte `json:"-"`
+	Name   string `json:"name"`
+	Type   string `json:"type"`   // MIME type
+	Data   []byte `json:"-"`      // the body, kept apart from the mail's record; nil once Dropped
 	SHA256 string `json:"sha256"` // of the body, lower-case hex
 	Size   int    `json:"size"`   // of the body, in bytes
-	// Redrawable says the body can be drawn again from the game's stored
-	// log (the map picture): from the position after entry DrawnAt and,
-	// with DrawnEvents, that entry's events, as side DrawnFor sees them.
-	// The store keeps such a body only until its mail is sent; then it
-	// keeps its hash and size alone, and the game service draws it again
-	// when it is needed (resend).
-	//
-	// Such an attachment may also be queued without its body (Dropped,
-	// no SHA256, Size 0, DrawnFor set): the game service draws it from
-	// the log when the mail is sent, after that transaction committed
-	// (ToDraw).
-	Redrawable bool `json:"redrawable,omitempty"`
-	// DrawnAt is the log entry whose position a Redrawable body shows,
-	// set by the game service; 0 in a mail queued before schema 7, whose
-	// body is then kept.
-	DrawnAt uint64 `json:"drawn_at,omitempty"`
-	// DrawnEvents says a Redrawable body shows the events of entry
-	// DrawnAt too, not the position alone.
-	DrawnEvents bool `json:"drawn_events,omitempty"`
-	// DrawnFor is the side whose picture a Redrawable body is; NoSide in
-	// a mail queued before the store recorded it.
-	DrawnFor adjudicator.Side `json:"drawn_for,omitempty"`
-	// Dropped says the body is not kept (see Redrawable).
-	Dropped bool `json:"dropped,omitempty"`
+	// Redrawable says the body (the map picture) can be drawn again from
+	// the log: from the position after entry DrawnAt (0 in a mail queued
+	// before schema 7, whose body is then kept) and, with DrawnEvents,
+	// that entry's events, as side DrawnFor sees them (NoSide in a mail
+	// queued before the store recorded it). Such a body is kept only until
+	// its mail is sent, then Dropped. It may also be queued without its
+	// body (ToDraw) and drawn when the mail is sent.
+	Redrawable  bool             `json:"redrawable,omitempty"`
+	DrawnAt     uint64           `json:"drawn_at,omitempty"`
+	DrawnEvents bool             `json:"drawn_events,omitempty"`
+	DrawnFor    adjudicator.Side `json:"drawn_for,omitempty"`
+	Dropped     bool             `json:"dropped,omitempty"`
 }
 
 // ToDraw says a was queued without its body, which the game service draws
@@ -242,27 +220,23 @@ func (a *Attachment) ToDraw() bool {
 // can be drawn again, and from what is recorded.
 func (a *Attachment) dropOnceSent() bool { return a.Redrawable && a.DrawnAt != 0 }
 
-func (w *gameTx) queue(mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
-	return w.queueFor(w.g.ID, mails, entry, receipt, now)
-}
-
-func (w *gameTx) queueFor(game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
-	ob := w.tx.Bucket(bOutbox)
+// queueMails puts mails in the outbox, of game (empty for none), queued by
+// entry or receipt at now, and returns their ids.
+func queueMails(tx *bolt.Tx, game string, mails []Mail, entry, receipt uint64, now time.Time) ([]uint64, error) {
+	ob := tx.Bucket(bOutbox)
 	var ids []uint64
 	for _, m := range mails {
 		id, err := ob.NextSequence()
 		if err != nil {
 			return nil, err
 		}
-		// Numbered id in the outbox, of game, queued by entry or receipt
-		// at now, never tried.
 		m.ID, m.Game, m.Entry, m.Receipt, m.Queued = id, game, entry, receipt, now
 		m.Attempts, m.NextAttempt, m.LastError, m.Sent = 0, time.Time{}, "", time.Time{}
 		if m.MessageID == "" {
 			return nil, fmt.Errorf("store: queueing mail %q: no Message-ID", m.Subject)
 		}
-		storeBodies(w.tx, &m)
-		if err := putMail(w.tx, &m); err != nil {
+		storeBodies(tx, &m)
+		if err := putMail(tx, &m); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
@@ -298,8 +272,7 @@ func (db *DB) Pending(now time.Time, max int) ([]Mail, error) {
 // the bodies still kept; game empty means every mail.
 func (db *DB) Outbox(game string) ([]Mail, error) {
 	var out []Mail
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		var err error
+	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
 		out, err = outboxOf(tx, game)
 		return err
 	})
@@ -336,15 +309,11 @@ func (db *DB) Mail(id uint64) (Mail, error) {
 	return m, err
 }
 
-// MarkSent records that mail id was handed to the SMTP server at t, and
-// drops the bodies of its redrawable attachments (Attachment.Redrawable):
-// what the players were sent is kept as its hash, and drawn again from the
-// log when it is wanted.
-// Marking a mail sent twice changes nothing the second time.
-func (db *DB) MarkSent(id uint64, t time.Time) error { return db.MarkSentAll([]uint64{id}, t) }
-
-// MarkSentAll is MarkSent for many mails in one transaction: all are
-// recorded, or none.
+// MarkSentAll records that the mails ids were handed to the SMTP server
+// at t, all or none, and drops the bodies of their redrawable attachments
+// (Attachment.Redrawable), kept as their hashes and drawn again from the
+// log when wanted. Marking a mail sent twice changes nothing the second
+// time.
 func (db *DB) MarkSentAll(ids []uint64, t time.Time) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		for _, id := range ids {

@@ -77,7 +77,7 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 					drawn += int64(a.Size)
 				}
 			}
-			if err := db.MarkSent(m.ID, now); err != nil {
+			if err := db.MarkSentAll([]uint64{m.ID}, now); err != nil {
 				tb.Fatal(err)
 			}
 		}

@@ -79,7 +79,7 @@ func TestRollbackThenContinue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, err := db.Rollback("g1", 4, "umpire: US orders sent by mistake", time.Time{}, []Mail{{MessageID: "<rb@attu.test>", To: []string{"us@example.org"}, Subject: "rolled back"}})
+	rb, err := rollback(db, "g1", 4, "umpire: US orders sent by mistake", time.Time{}, []Mail{{MessageID: "<rb@attu.test>", To: []string{"us@example.org"}, Subject: "rolled back"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,10 +103,10 @@ func TestRollbackThenContinue(t *testing.T) {
 		}
 	}
 	// Rolling back to an undone entry, or to the head, is refused.
-	if _, err := db.Rollback("g1", 6, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
+	if _, err := rollback(db, "g1", 6, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
 		t.Fatalf("rollback to an undone entry: %v", err)
 	}
-	if _, err := db.Rollback("g1", rb.Seq, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
+	if _, err := rollback(db, "g1", rb.Seq, "", time.Time{}, nil); !errors.Is(err, ErrRollback) {
 		t.Fatalf("rollback to the head: %v", err)
 	}
 	// Continue: new dice, never the old ones again.
@@ -119,7 +119,7 @@ func TestRollbackThenContinue(t *testing.T) {
 	}
 	d.play(t, 6)
 	// A second rollback, to the first rollback entry itself.
-	if _, err := db.Rollback("g1", rb.Seq, "again", time.Time{}, nil); err != nil {
+	if _, err := rollback(db, "g1", rb.Seq, "again", time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	d.play(t, 5)
@@ -254,7 +254,7 @@ func TestOutbox(t *testing.T) {
 			t.Fatal("outbox not in queue order")
 		}
 	}
-	if err := db.MarkSent(p[0].ID, now); err != nil {
+	if err := db.MarkSentAll([]uint64{p[0].ID}, now); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Retry(p[1].ID, errors.New("421 try later"), now.Add(time.Minute)); err != nil {
@@ -266,7 +266,7 @@ func TestOutbox(t *testing.T) {
 	if p, _ := db.Pending(now.Add(2*time.Minute), 1); len(p) != 1 || p[0].LastError != "421 try later" {
 		t.Fatalf("pending later: %+v", p)
 	}
-	if err := db.MarkSent(9999, now); !errors.Is(err, ErrNoMail) {
+	if err := db.MarkSentAll([]uint64{9999}, now); !errors.Is(err, ErrNoMail) {
 		t.Fatal(err)
 	}
 }
@@ -287,17 +287,19 @@ func TestTokensAndStatus(t *testing.T) {
 	if err != nil || len(tok) != 24 {
 		t.Fatalf("token %q %v", tok, err)
 	}
-	if err := db.SetAddress("g1", adjudicator.US, "new-us@example.org", tok); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.SetStatus("g1", Paused); err != nil {
+	if _, err := db.Transact("g1", nil, func(tx *Txn) error {
+		tx.SetPlayer(adjudicator.US, "new-us@example.org", tok)
+		return tx.SetStatus(Paused)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := newDriver(db, "g1", 6).step(); !errors.Is(err, ErrNotActive) {
 		t.Fatalf("step while paused: %v", err)
 	}
-	db.SetStatus("g1", Active)
-	db.SetDeadline("g1", time.Date(1943, 5, 12, 0, 0, 0, 0, time.UTC))
+	db.Transact("g1", nil, func(tx *Txn) error {
+		tx.SetDeadline(time.Date(1943, 5, 12, 0, 0, 0, 0, time.UTC))
+		return tx.SetStatus(Active)
+	})
 	g, _ = db.Game("g1")
 	if !g.CheckToken(adjudicator.US, tok) || g.Players[0].Address != "new-us@example.org" || g.Deadline.Day() != 12 || g.Status != Active {
 		t.Fatalf("after changes: %+v", g)

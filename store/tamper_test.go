@@ -18,7 +18,7 @@ func rolledBackGame(t testing.TB) *DB {
 	createTestGame(t, db, "g1")
 	d := newDriver(db, "g1", 11)
 	d.play(t, 10)
-	if _, err := db.Rollback("g1", 7, "umpire", time.Time{}, nil); err != nil {
+	if _, err := rollback(db, "g1", 7, "umpire", time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	d.play(t, 10)

@@ -9,9 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// RedactedToken is the marker that stands for a side's token in a stored
-// order file. It is the value orders.Redact writes; the store does not
-// import the order parser, so the two constants are kept equal by a test.
+// RedactedToken stands for a side's token in a stored order file: the
+// value orders.Redact writes, kept equal by a test.
 const RedactedToken = "REDACTED"
 
 // checkRedacted refuses an order file that could carry a token: one that

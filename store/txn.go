@@ -1,7 +1,7 @@
 package store
 
 import (
-	"encoding/binary"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,20 +13,15 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// Txn is one game inside one write transaction of Transact: what the game
-// service does with an incoming mail or at a deadline — orders applied,
-// a command recorded, a rollback, the end, the service's own record of
-// the game, the mails it sends and the mail's ledger receipt — is written
-// together or not at all. Its methods must be called only
-// from the function given to Transact, and must not call the DB.
+// Txn is one game inside one write transaction of Transact (see the
+// package documentation). Its methods must be called only from the
+// function given to Transact, and must not call the DB.
 type Txn struct {
-	tx   *bolt.Tx
-	w    *gameTx
-	now  time.Time
-	mail *MailRef
-	// linked is the entry that carries the transaction's mail's
-	// Message-ID, which its receipt names.
-	linked  uint64
+	tx      *bolt.Tx
+	w       *gameTx
+	now     time.Time
+	mail    *MailRef
+	linked  uint64 // the entry that carries the mail's Message-ID, which its receipt names
 	outcome string
 	mails   []queued
 	changed bool
@@ -44,17 +39,13 @@ type queued struct {
 }
 
 // Transact runs fn on game id in one write transaction. When mail is set
-// it is the incoming mail being answered: a mail already in the ledger
-// (its Message-ID, or its Message-ID and content) is refused with
-// ErrProcessed before fn runs, and otherwise its receipt is written with
-// whatever fn did (Txn.Outcome says how it ended; it names the entry that
-// carries its Message-ID and every mail fn queued). When fn returns an
-// error nothing at all is written and Transact returns it; ErrNoGame when
-// the game does not exist. The receipt is returned (zero without a mail).
-//
-// A transaction that only queues mails and records its receipt leaves the
-// game's buckets as they were, byte for byte: refusals are kept in the
-// ledger and the outbox alone.
+// it is the incoming mail being answered: a mail already in the ledger is
+// refused with ErrProcessed before fn runs, and otherwise its receipt is
+// written with what fn did (Txn.Outcome, the entry that carries its
+// Message-ID, the mails fn queued) and returned. When fn returns an error
+// nothing at all is written and Transact returns it; ErrNoGame when the
+// game does not exist. A transaction that only queues mails and records
+// its receipt leaves the game's buckets as they were, byte for byte.
 func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt, error) {
 	var r Receipt
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
@@ -80,19 +71,15 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 		}
 		var ids []uint64
 		for _, q := range t.mails {
-			got, err := w.queue([]Mail{q.mail}, q.entry, seq, t.now)
+			got, err := queueMails(tx, id, []Mail{q.mail}, q.entry, seq, t.now)
 			if err != nil {
 				return err
 			}
 			ids = append(ids, got...)
 		}
 		if mail != nil {
-			outcome := t.outcome
-			if outcome == "" {
-				outcome = "accepted"
-			}
 			r = Receipt{Seq: seq, MessageID: mail.MessageID, ContentHash: mail.ContentHash, Game: id,
-				Outcome: outcome, Entry: t.linked, Mails: ids, Time: t.now}
+				Outcome: cmp.Or(t.outcome, "accepted"), Entry: t.linked, Mails: ids, Time: t.now}
 			if err := putReceipt(tx, r); err != nil {
 				return err
 			}
@@ -130,23 +117,10 @@ func (t *Txn) State() (*adjudicator.State, error) { return t.w.state(t.w.g.Curre
 // StateAt returns the position after entry seq (live or rolled back),
 // the transaction's own copy: what a mail queued then showed, to draw it
 // again (Attachment.DrawnAt).
-func (t *Txn) StateAt(seq uint64) (*adjudicator.State, error) {
-	e, _, err := t.w.entry(seq)
-	if err != nil {
-		return nil, err
-	}
-	base, err := t.w.base(e)
-	if err != nil {
-		return nil, err
-	}
-	return t.w.state(base)
-}
+func (t *Txn) StateAt(seq uint64) (*adjudicator.State, error) { return t.w.stateAt(seq) }
 
 // Entry returns log entry seq as stored, with its events.
-func (t *Txn) Entry(seq uint64) (*Entry, error) {
-	e, _, err := t.w.entry(seq)
-	return e, err
-}
+func (t *Txn) Entry(seq uint64) (*Entry, error) { return t.w.entry(seq) }
 
 // Outcome sets what the receipt of the transaction's mail says became of
 // it ("accepted" when not set).
@@ -161,11 +135,9 @@ func (t *Txn) Queue(mails ...Mail) {
 	}
 }
 
-// Note appends an entry of kind note: something that changes no position
-// but belongs in the record (every command is logged). side is
-// who gave the command (NoSide for the server); with fromMail the entry
-// carries the transaction's mail's Message-ID, which its receipt then
-// names.
+// Note appends an entry of kind note, which changes no position: side
+// is who gave the command (NoSide for the server); with fromMail the
+// entry carries the transaction's mail's Message-ID.
 func (t *Txn) Note(side adjudicator.Side, text string, fromMail bool) (*Entry, error) {
 	return t.note(side, text, fromMail, false)
 }
@@ -179,7 +151,7 @@ func (t *Txn) Aside(side adjudicator.Side, text string, fromMail bool) (*Entry, 
 func (t *Txn) note(side adjudicator.Side, text string, fromMail, private bool) (*Entry, error) {
 	w := t.w
 	g := w.g
-	last, _, err := w.entry(g.Entries)
+	last, err := w.entry(g.Entries)
 	if err != nil {
 		return nil, err
 	}
@@ -262,36 +234,6 @@ func (t *Txn) Outbox() ([]Mail, error) { return outboxOf(t.tx, t.w.g.ID) }
 
 // Log returns the game's entries, as DB.Log does.
 func (t *Txn) Log() ([]LogEntry, error) { return t.w.log(1) }
-
-// Luck returns the dice-luck summary of the entries in force, as an audit
-// of the game's export would compute it.
-func (t *Txn) Luck() (*Luck, error) {
-	log, err := t.w.log(1)
-	if err != nil {
-		return nil, err
-	}
-	entries := map[uint64]*Entry{}
-	var live []uint64
-	for _, le := range log {
-		entries[le.Seq] = le.Entry
-		if le.RolledBackBy == 0 {
-			live = append(live, le.Seq)
-		}
-	}
-	dice := map[uint64]Roll{}
-	err = t.w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
-		var r Roll
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("store: game %s: die %d: %w", t.w.g.ID, binary.BigEndian.Uint64(k), err)
-		}
-		dice[r.Seq] = r
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return computeLuck(live, dice, entries), nil
-}
 
 // Export returns the game as DB.Export does, as the transaction has it.
 func (t *Txn) Export(reveal bool) (*Export, error) {

@@ -105,7 +105,7 @@ func TestTransact(t *testing.T) {
 	}
 	d := newDriver(db, "g1", 5)
 	d.play(t, 2)
-	if _, err := db.Rollback("g1", note.Seq, "back to the note", g.Deadline, nil); err != nil {
+	if _, err := rollback(db, "g1", note.Seq, "back to the note", g.Deadline, nil); err != nil {
 		t.Fatal(err)
 	}
 	if s, _ := db.State("g1"); stateHash(s) != note.State {

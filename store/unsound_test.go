@@ -28,7 +28,7 @@ func firstOnMap(s *adjudicator.State) *adjudicator.Unit { return s.OnMap()[0] }
 // spoilJSON decodes a position, spoils it and encodes it again.
 func spoilJSON(t *testing.T, js []byte, spoil func(s *adjudicator.State)) []byte {
 	t.Helper()
-	s, err := decodeState(js)
+	s, err := DecodeState(js)
 	if err != nil {
 		t.Fatal(err)
 	}

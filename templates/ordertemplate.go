@@ -3,6 +3,7 @@ package templates
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -155,6 +156,9 @@ func (r *Report) unitBlocks() [][]string {
 			block = append(block, "  # Fire at:")
 			for _, f := range uo.Fire {
 				block = append(block, wrapLines(fmt.Sprintf("%s: %s", f.Target, fireItem(f, r.View.Weather)), "  #   ", "  #         ")...)
+			}
+			if slices.ContainsFunc(uo.Fire, func(f adjudicator.FireOption) bool { return len(f.Spotters) > 0 }) {
+				block = append(block, "  # A spotter counts where it stands now: write such a fire before any move of its spotter.")
 			}
 			f := uo.Fire[0]
 			line := fmt.Sprintf("  #- fire: {units: [%s], target: %s", uo.Unit, f.Target)

@@ -1,6 +1,11 @@
 package autoplay
 
-import "github.com/attu-pbem/attu/adjudicator"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
 
 // The setup waits (rule 12). The Japanese set up at random where the free
 // setup allows (adjudicator.State.PlanJPSetup: every landing zone covered,
@@ -36,4 +41,71 @@ func usLanding(s *adjudicator.State, pick func(int) int) adjudicator.Orders {
 		return s.DefaultOrders()
 	}
 	return o
+}
+
+// DeployHistoric places the Japanese as rule 12.3 does: the sixteen Unknown
+// units on their hexes (which on which is drawn), the artillery on
+// theirs, all face down, the infantry in the pool (2.5). The U.S. stands
+// in for the landing of rule 12.5, which the engine does not play yet:
+// its units are placed near the landing zones as Deploy does,
+// off the Japanese hexes and the victory hexes.
+func DeployHistoric(s *adjudicator.State, pick func(int) int) error {
+	Deploy(s, pick)
+	setup := s.Map().Setup
+	cs := s.Counters()
+	unknown := cs.Of(adjudicator.JP, adjudicator.Unknown)
+	if len(unknown) != len(setup.HistoricUnknown) {
+		return fmt.Errorf("%d Unknown units for %d historic hexes (rule 12.3)", len(unknown), len(setup.HistoricUnknown))
+	}
+	for i := len(unknown) - 1; i > 0; i-- {
+		j := pick(i + 1)
+		unknown[i], unknown[j] = unknown[j], unknown[i]
+	}
+	at := map[string]adjudicator.Hex{}
+	for i, id := range unknown {
+		at[id] = setup.HistoricUnknown[i]
+	}
+	var guns20, guns75 []string
+	for _, id := range cs.Of(adjudicator.JP, adjudicator.Artillery) {
+		if strings.HasPrefix(id, "20") {
+			guns20 = append(guns20, id)
+		} else {
+			guns75 = append(guns75, id)
+		}
+	}
+	if len(guns20) != len(setup.Historic20mm) || len(guns75) != len(setup.Historic75mm) {
+		return fmt.Errorf("the artillery does not match the historic hexes (rule 12.3)")
+	}
+	for i, id := range guns20 {
+		at[id] = setup.Historic20mm[i]
+	}
+	for i, id := range guns75 {
+		at[id] = setup.Historic75mm[i]
+	}
+	// The U.S. has not landed on a victory hex or a Japanese one.
+	barred := map[adjudicator.Hex]bool{}
+	for _, h := range at {
+		barred[h] = true
+	}
+	for _, vh := range s.Map().VictoryHexes {
+		barred[vh.Hex] = true
+	}
+	for _, u := range s.Units {
+		switch {
+		case u.Side() == adjudicator.JP:
+			if h, ok := at[u.ID]; ok {
+				if err := s.Place(u.ID, h, ""); err != nil {
+					return err
+				}
+				u.FaceDown = true
+			} else if err := s.Place(u.ID, 0, adjudicator.BoxPool); err != nil {
+				return err
+			}
+		case u.OnMap() && barred[u.Hex]:
+			if err := s.Place(u.ID, 0, adjudicator.BoxReinforcements); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

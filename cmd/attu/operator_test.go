@@ -248,8 +248,8 @@ logging: debug
 	}
 	for _, want := range []string{
 		`line 5: imap.port: want a whole number, not "nine"`,
-		"line 8: imap.ca_file is not a key; the keys of imap are host, port, security, tls_ca, user, password_env, password_file, timeout, mailbox, processed, failed, poll_interval, no_idle",
-		"line 9: smtp.no_idle is not a key; the keys of smtp are host, port, security, tls_ca, user, password_env, password_file, timeout, retry_min, retry_max, per_hour, per_day",
+		"line 8: imap.ca_file is not a key; the keys of imap are host, port, security, tls_ca, user, password_env, password_file, auth, token_command, timeout, mailbox, processed, failed, poll_interval, no_idle",
+		"line 9: smtp.no_idle is not a key; the keys of smtp are host, port, security, tls_ca, user, password_env, password_file, auth, token_command, timeout, retry_min, retry_max, per_hour, per_day",
 		`line 11: authentication.dkim: want true or false, not "maybe"`,
 		"line 12: logging is not a key; the keys of the file are address, database, imap, smtp, limits, authentication, tick, log_level",
 	} {

@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,7 +45,8 @@ at any time. While it runs, attu status, show, export, umpire and new
 work as usual: the daemon runs them for the command line, over the
 socket FILE.sock beside the database FILE (its user's only). The configuration file is YAML; every key is checked, and
 the passwords come from environment variables or files, never from the
-file itself. examples/attu-serve.yaml is a commented example.
+file itself (with OAuth, a command prints an access token instead).
+examples/attu-serve.yaml is a commented example.
 
 Examples:
   ATTU_IMAP_PASSWORD=... ATTU_SMTP_PASSWORD=... attu serve -config attu.yaml
@@ -67,14 +69,16 @@ type serveFile struct {
 
 // serverFile is one mail server's connection.
 type serverFile struct {
-	Host         string `yaml:"host"`
-	Port         int    `yaml:"port"`
-	Security     string `yaml:"security"`
-	TLSCA        string `yaml:"tls_ca"`
-	User         string `yaml:"user"`
-	PasswordEnv  string `yaml:"password_env"`
-	PasswordFile string `yaml:"password_file"`
-	Timeout      string `yaml:"timeout"`
+	Host         string   `yaml:"host"`
+	Port         int      `yaml:"port"`
+	Security     string   `yaml:"security"`
+	TLSCA        string   `yaml:"tls_ca"`
+	User         string   `yaml:"user"`
+	PasswordEnv  string   `yaml:"password_env"`
+	PasswordFile string   `yaml:"password_file"`
+	Auth         string   `yaml:"auth"`          // password, or OAuth: oauthbearer or xoauth2
+	TokenCommand []string `yaml:"token_command"` // with OAuth: prints an access token
+	Timeout      string   `yaml:"timeout"`
 }
 
 // imapFile is the IMAP server and the mailbox watched.
@@ -215,7 +219,7 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 	if f.Database == "" {
 		bad("database", "name the game database file")
 	}
-	server := func(key string, s serverFile, defPort int) (addr string, sec mail.Security, tc *tls.Config, user, pass string, timeout time.Duration) {
+	server := func(key string, s serverFile, defPort int, oauth *mail.OAuth) (addr string, sec mail.Security, tc *tls.Config, user, pass string, timeout time.Duration) {
 		if s.Host == "" {
 			bad(key+".host", "name the server")
 		}
@@ -239,7 +243,20 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 			}
 		}
 		addr = net.JoinHostPort(s.Host, strconv.Itoa(port))
-		user = s.User
+		user, timeout = s.User, dur(key+".timeout", s.Timeout, time.Minute)
+		if s.Auth != "" {
+			*oauth = mail.OAuth{Mech: strings.ToUpper(s.Auth), Command: s.TokenCommand}
+			if !slices.Contains([]string{"OAUTHBEARER", "XOAUTH2"}, oauth.Mech) || user == "" || s.PasswordEnv+s.PasswordFile != "" {
+				bad(key+".auth", "%q: want oauthbearer or xoauth2, with user and no password", s.Auth)
+			}
+			if len(s.TokenCommand) == 0 || s.TokenCommand[0] == "" {
+				bad(key+".token_command", "name the command that prints an access token, as a list like [oama, access, %s]", cmp.Or(user, "USER"))
+			}
+			return
+		}
+		if len(s.TokenCommand) > 0 {
+			bad(key+".token_command", "goes with auth: oauthbearer or xoauth2")
+		}
 		switch {
 		case s.PasswordEnv != "" && s.PasswordFile != "":
 			bad(key+".password_env", "give password_env or password_file, not both")
@@ -257,18 +274,17 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 		case user != "":
 			bad(key+".user", "%s needs password_env or password_file", user)
 		}
-		timeout = dur(key+".timeout", s.Timeout, time.Minute)
 		return
 	}
 	var imapUser, imapPass, smtpUser, smtpPass string
-	cfg.IMAP.Addr, cfg.IMAP.Security, cfg.IMAP.TLSConfig, imapUser, imapPass, cfg.IMAP.Timeout = server("imap", f.IMAP.serverFile, 143)
+	cfg.IMAP.Addr, cfg.IMAP.Security, cfg.IMAP.TLSConfig, imapUser, imapPass, cfg.IMAP.Timeout = server("imap", f.IMAP.serverFile, 143, &cfg.IMAP.OAuth)
 	cfg.IMAP.Username, cfg.IMAP.Password = imapUser, imapPass
 	if imapUser == "" {
 		bad("imap.user", "the mailbox's login is needed")
 	}
 	cfg.IMAP.Mailbox, cfg.IMAP.Processed, cfg.IMAP.Failed, cfg.IMAP.NoIdle = f.IMAP.Mailbox, f.IMAP.Processed, f.IMAP.Failed, f.IMAP.NoIdle
 	cfg.IMAP.PollInterval = dur("imap.poll_interval", f.IMAP.PollInterval, time.Minute)
-	cfg.SMTP.Addr, cfg.SMTP.Security, cfg.SMTP.TLSConfig, smtpUser, smtpPass, cfg.SMTP.Timeout = server("smtp", f.SMTP.serverFile, 587)
+	cfg.SMTP.Addr, cfg.SMTP.Security, cfg.SMTP.TLSConfig, smtpUser, smtpPass, cfg.SMTP.Timeout = server("smtp", f.SMTP.serverFile, 587, &cfg.SMTP.OAuth)
 	cfg.SMTP.Username, cfg.SMTP.Password, cfg.SMTP.From = smtpUser, smtpPass, f.Address
 	cfg.Auth = mail.AuthConfig{AuthServIDs: f.Auth.AuthServIDs, DKIM: f.Auth.DKIM}
 	switch f.Auth.Mode {

@@ -64,7 +64,10 @@ func playedGame(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if err := db.SetDeadline("g1", time.Date(2026, 5, 4, 18, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := db.Transact("g1", nil, func(tx *store.Txn) error {
+		tx.SetDeadline(time.Date(2026, 5, 4, 18, 0, 0, 0, time.UTC))
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -6,7 +6,8 @@
 // It is not a mail server for real use: plaintext unless a test gives it
 // a certificate (clients must be configured for plaintext, which attu
 // allows only to a loopback address), SMTP authentication offered but not
-// required, no relaying, and everything is lost when it stops.
+// required (unless Options.OAuth), no relaying, and everything is lost
+// when it stops.
 //
 // # Basics
 //
@@ -32,6 +33,7 @@ import (
 	"log"
 	"log/slog"
 	"net"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -59,6 +61,10 @@ type Options struct {
 	MaxMessageBytes int64
 	// Logger receives the servers' errors at debug level; none when nil.
 	Logger *slog.Logger
+	// OAuth ("OAUTHBEARER" or "XOAUTH2"), when set, is the only way both
+	// servers let a user in, with Token as every user's access token;
+	// SMTP then takes no mail before it.
+	OAuth, Token string
 }
 
 // Delivery is one mail as the SMTP server delivered it to one mailbox.
@@ -76,6 +82,7 @@ type System struct {
 	maxBytes int64
 	tls      *tls.Config
 	log      *slog.Logger
+	oauth    [2]string // Options.OAuth and Token
 
 	mem      *imapmemserver.Server
 	imap     *imapserver.Server
@@ -101,6 +108,7 @@ func Start(o *Options) (*System, error) {
 		maxBytes:  opts.MaxMessageBytes,
 		tls:       opts.TLSConfig,
 		log:       cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
+		oauth:     [2]string{opts.OAuth, opts.Token},
 		mem:       imapmemserver.New(),
 		users:     map[string]*imapmemserver.User{},
 		delivered: make(chan struct{}),
@@ -119,7 +127,11 @@ func Start(o *Options) (*System, error) {
 	s.imapLn = &listener{Listener: ln, conns: map[*conn]struct{}{}}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return prompt{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
+			p := prompt{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}
+			if opts.OAuth != "" {
+				return &oauthSession{p, s}, nil, nil
+			}
+			return p, nil, nil
 		},
 		Caps:         caps,
 		Logger:       s.debugLog(),
@@ -189,6 +201,53 @@ func (p prompt) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 		}
 	}
 }
+
+// oauthSession is a session that lets a user in only with Options.OAuth.
+type oauthSession struct {
+	prompt
+	sys *System
+}
+
+var imapRefused = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthenticationFailed, Text: "invalid credentials"}
+
+func (o *oauthSession) Login(string, string) error       { return imapRefused }
+func (o *oauthSession) AuthenticateMechanisms() []string { return []string{o.sys.oauth[0]} }
+func (o *oauthSession) Authenticate(mech string) (sasl.Server, error) {
+	return &oauthServer{o.sys, mech, imapRefused, func(u *imapmemserver.User) error {
+		o.SessionIMAP4rev2 = imapmemserver.NewUserSession(u)
+		return nil
+	}, false}, nil
+}
+
+// oauthServer is a SASL server of Options.OAuth. A wrong token gets the
+// error challenge both mechanisms send, then refused after the client's
+// answer; a right one calls login with the user.
+type oauthServer struct {
+	sys     *System
+	mech    string
+	refused error
+	login   func(*imapmemserver.User) error
+	failed  bool
+}
+
+func (a *oauthServer) Next(resp []byte) ([]byte, bool, error) {
+	if a.failed {
+		return nil, true, a.refused
+	} else if resp == nil {
+		return nil, false, nil
+	}
+	m := append(oauthResponse.FindSubmatch(resp), nil, nil, nil) // user and token, or none
+	u := a.sys.User(string(m[1]))
+	if u == nil || a.mech != a.sys.oauth[0] || string(m[2]) != a.sys.oauth[1] {
+		a.failed = true
+		return []byte(`{"status":"invalid_token"}`), false, nil
+	}
+	return nil, true, a.login(u)
+}
+
+// oauthResponse is an initial response of OAUTHBEARER (RFC 7628 section
+// 3.1: "n,a=USER,^Aauth=Bearer TOKEN^A^A") or XOAUTH2 ("user=USER^A…").
+var oauthResponse = regexp.MustCompile(`^(?:n,a=|user=)([^,\x01]+),?\x01auth=Bearer ([^\x01]+)\x01\x01$`)
 
 // Domain returns the domain of the system's mailboxes.
 func (s *System) Domain() string { return s.domain }
@@ -333,6 +392,7 @@ func (s *System) serveSMTP(ln net.Listener) {
 	srv.WriteTimeout = time.Minute
 	srv.ErrorLog = s.debugLog()
 	srv.TLSConfig = s.tls
+	srv.AllowInsecureAuth = s.oauth[0] != "" // for OAuth tests on plaintext, as IMAP's InsecureAuth
 	s.mu.Lock()
 	s.smtp, s.smtpLn = srv, ln
 	s.mu.Unlock()
@@ -353,20 +413,24 @@ func (s *System) Close() error {
 
 // session is one SMTP transaction at a time on one connection.
 type session struct {
-	sys  *System
-	from string
-	rcpt []string
+	sys    *System
+	from   string
+	rcpt   []string
+	authed bool
 }
 
 func (x *session) Reset()        { x.from, x.rcpt = "", nil }
 func (x *session) Logout() error { return nil }
 
 // AuthMechanisms offers PLAIN (RFC 4616), so that clients can check their
-// credentials; sending does not require it.
-func (x *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+// credentials; sending does not require it (Options.OAuth: see there).
+func (x *session) AuthMechanisms() []string { return []string{cmp.Or(x.sys.oauth[0], sasl.Plain)} }
 
-// Auth accepts a user's IMAP password.
+// Auth accepts a user's IMAP password, or the OAuth token.
 func (x *session) Auth(mech string) (sasl.Server, error) {
+	if x.sys.oauth[0] != "" {
+		return &oauthServer{x.sys, mech, smtp.ErrAuthFailed, func(*imapmemserver.User) error { x.authed = true; return nil }, false}, nil
+	}
 	if mech != sasl.Plain {
 		return nil, smtp.ErrAuthUnsupported
 	}
@@ -380,6 +444,9 @@ func (x *session) Auth(mech string) (sasl.Server, error) {
 }
 
 func (x *session) Mail(from string, _ *smtp.MailOptions) error {
+	if x.sys.oauth[0] != "" && !x.authed {
+		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "Authentication required"}
+	}
 	x.from = from
 	return nil
 }

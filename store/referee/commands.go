@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -17,19 +18,17 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// The commands players and the umpire send by mail, and the
-// umpire's from the command line (attu umpire). A command is a word in the
-// subject or on the first line of the body, with its arguments after it;
-// those that change the game need the sender's token on a line of its
-// own ("token: ..."), outside quoted text. A command that needs the token
-// is recorded in the game's log: one that changes the game as a note (or
-// a rollback, or the end) every side reads in its next report, one that
-// changes nothing as a note only its sender and the umpire read. One that
-// needs no token (help, status, resend, template, log) leaves only its
-// receipt in the ledger, since anybody can send it from a player's
-// address. A command refused is recorded in the ledger only, like any
-// mail that changes nothing. Every word of the answers is package
-// templates'.
+// The commands players and the umpire send by mail, and the umpire's from
+// the command line (attu umpire): a word in the subject or on the first
+// line of the body, with its arguments after it. One that changes the
+// game needs the sender's token on a line of its own ("token: ..."),
+// outside quoted text, and is recorded in the log: as a note (or a
+// rollback, or the end) every side reads in its next report, or, when it
+// changes nothing, as a note only its sender and the umpire read. One
+// that needs no token (help, status, resend, template, log) and a refused
+// one leave only their receipt in the ledger: anybody can send them from
+// a player's address, and the chained log keeps nothing a forger can
+// repeat at will.
 
 // who may give a command.
 type who int
@@ -42,14 +41,11 @@ const (
 
 // command is one command.
 type command struct {
-	name string
-	// token: the command changes the game, so the mail must carry the
-	// sender's token.
-	token bool
+	name  string
+	token bool // it changes the game, so the mail must carry the token
 	who   who
-	// over: the command still works once the game has ended.
-	over bool
-	run  func(c *call) error
+	over  bool // it still works once the game has ended
+	run   func(c *call) error
 }
 
 // call is one command being carried out, inside its transaction.
@@ -68,8 +64,7 @@ type call struct {
 	says   []templates.Notice
 	text   string
 	attach []store.Attachment
-	// noted: the command is in the log already.
-	noted bool
+	noted  bool // the command is in the log already
 }
 
 // refusal is a command that cannot be carried out, for the asker.
@@ -182,7 +177,7 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 		for _, p := range m.Skipped {
 			h.Skipped = append(h.Skipped, templates.SkippedPart{Part: p.Part, Type: p.Type, Name: p.Name, Undecoded: p.Undecoded})
 		}
-		return s.answer(g, ref, "answered: no command", s.answerMail(g, m, "no orders or command found", h.Text()))
+		return s.answer(g, ref, "answered: no command", s.answerMail(g, m, "answer", "no orders or command found", h.Text()))
 	}
 	if cmd.token && token == "" {
 		return s.unauthenticated(g, ref, m, "command without a token")
@@ -206,9 +201,8 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 }
 
 // Umpire carries out an umpire's command given on the command line (attu
-// umpire): the same commands as by mail, with the file's access standing
-// for the token. It returns what the umpire is told; a command that
-// cannot be carried out is an error whose text says why.
+// umpire), the file's access standing for the token, and returns what the
+// umpire is told, or an error saying why it cannot be carried out.
 func (s *Service) Umpire(id string, args []string, now time.Time) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -235,8 +229,8 @@ func commandNames(side adjudicator.Side) []string {
 }
 
 // run carries out cmd for side in one transaction with the mail that
-// asked (ref and in, nil from the command line). A refusal writes nothing
-// but the receipt and the answer.
+// asked (nil from the command line); a refusal writes only the receipt
+// and the answer.
 func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicator.Side, cmd *command, args []string, now time.Time) (string, error) {
 	var answer string
 	_, err := s.db.Transact(id, ref, func(t *store.Txn) error {
@@ -258,15 +252,13 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 			return err
 		}
 		if !c.noted && cmd.token {
-			// A command that needs the token is on the record even when
-			// it changes nothing, for its sender and the umpire. One
-			// anybody may give from a player's address (help, status,
-			// log, resend) leaves only its receipt in the ledger: the
-			// hash-chained log is no place for what a forger can
-			// repeat at will.
-			if err := c.aside(templates.Notice{Kind: "asked", Side: side, Command: cmd.name}); err != nil {
+			// On the record even when it changes nothing (see above), for
+			// its sender and the umpire.
+			n := templates.Notice{Kind: "asked", Side: side, Command: cmd.name}.Text()
+			if _, err := t.Aside(side, n, in != nil); err != nil {
 				return err
 			}
+			c.rec.Notices = append(c.rec.Notices, notice{Text: n, For: side})
 			if err := c.rec.save(t); err != nil {
 				return err
 			}
@@ -283,7 +275,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 			answer = text
 		}
 		if in != nil && text != "" {
-			m := s.answerMail(&c.g, in, cmd.name, text)
+			m := s.answerMail(&c.g, in, "answer", cmd.name, text)
 			m.Attachments = c.attach
 			t.Queue(in.answers(m)...)
 		}
@@ -299,7 +291,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 				return "", gerr
 			}
 			nd := templates.NotDone{Game: g.ID, Command: cmd.name, Why: r.why}
-			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, in.answers(s.answerMail(g, in, nd.Subject(), nd.Text())))
+			_, err := s.db.Refuse(*ref, id, "refused: command "+cmd.name, in.answers(s.answerMail(g, in, "answer", nd.Subject(), nd.Text())))
 			return "", err
 		}
 		return "", r
@@ -311,24 +303,14 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 }
 
 // note records a command that changes the game in the log and in the
-// next reports of every side.
+// next reports of every side, and reads the game's record again.
 func (c *call) note(n templates.Notice) error {
 	if _, err := c.t.Note(c.side, n.Text(), c.in != nil && !c.noted); err != nil {
 		return err
 	}
 	c.rec.notice(n)
 	c.noted = true
-	return nil
-}
-
-// aside records a command that changes nothing in the log and in the
-// next reports of its sender and the umpire.
-func (c *call) aside(n templates.Notice) error {
-	if _, err := c.t.Aside(c.side, n.Text(), c.in != nil && !c.noted); err != nil {
-		return err
-	}
-	c.rec.Notices = append(c.rec.Notices, notice{Text: n.Text(), For: c.side})
-	c.noted = true
+	c.refresh()
 	return nil
 }
 
@@ -343,10 +325,7 @@ func (c *call) refresh() { c.g = c.t.Game() }
 
 // tell queues a notice to a side of what another did.
 func (c *call) tell(side adjudicator.Side, n templates.Notice, deadline time.Time) {
-	p := templates.PlayerNotice{Game: c.g.ID, Reader: side, Notice: n, Deadline: deadline}
-	if m, ok := c.s.toSide(&c.g, side, "notice", p.Subject(), p.Text()); ok {
-		c.t.Queue(m)
-	}
+	c.s.notify(c.t, &c.g, side, templates.PlayerNotice{Game: c.g.ID, Reader: side, Notice: n, Deadline: deadline})
 }
 
 // umpireNotice is the notice to the players of an umpire's decision.
@@ -362,9 +341,7 @@ func (c *call) umpireNotice(action string, n templates.Notice) templates.UmpireN
 func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
-		if m, ok := c.s.toSide(&c.g, side, "notice", u.Subject(), u.Text()); ok {
-			c.t.Queue(m)
-		}
+		c.s.notify(c.t, &c.g, side, u)
 	}
 }
 
@@ -409,9 +386,8 @@ func cmdStatus(c *call) error {
 	return nil
 }
 
-// cmdResend sends the side's last report again: the last one queued for
-// it, to its current address, its map picture drawn again (redrawn); a
-// report of the position in force when there was none yet.
+// cmdResend sends the side's last report again, to its current address,
+// or a report of the position in force when there was none yet.
 func cmdResend(c *call) error {
 	mails, err := c.t.Outbox()
 	if err != nil {
@@ -453,12 +429,8 @@ func cmdResend(c *call) error {
 }
 
 // redrawn returns the attachments of m, a report to the call's side,
-// with the map picture the store does not keep once m is sent (or never
-// kept: store.Attachment.ToDraw) drawn again from the position and
-// events it records (store.Attachment.DrawnAt): the same inputs through
-// the same drawing code, so the same pixels the player was sent. A picture
-// of a mail queued before the store recorded that was kept, or is left
-// out.
+// with the map picture the store no longer keeps drawn again from what it
+// records (drawAgain), so the same pixels the player was sent.
 func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 	out := slices.Clone(m.Attachments)
 	for i := range out {
@@ -503,11 +475,9 @@ func visible(e *store.Entry, side adjudicator.Side) bool {
 	return !e.Private || side == adjudicator.Umpire || e.Side == side
 }
 
-// cmdLog answers the log as the asker may read it, numbered as the asker
-// sees it: a player does not see the other side's private notes, nor
-// gaps where they are. By mail, the newest entries that fit in an answer
-// are shown, and "log N" shows those from the asker's entry N on; on the
-// command line, the whole record (from entry N with "log N").
+// cmdLog answers the log as the asker may read it (logLines): by mail the
+// newest entries that fit, or with "log N" those from entry N on; on the
+// command line the whole record, or from entry N.
 func cmdLog(c *call) error {
 	log, err := c.t.Log()
 	if err != nil {
@@ -533,10 +503,9 @@ func cmdLog(c *call) error {
 	return nil
 }
 
-// logLines are the entries side may read, numbered from 1 in the order
-// it reads them; a rollback's target and an undoing entry are renumbered
-// alike (a target it cannot read, a private note, stands for the entry
-// before it, whose position is the same).
+// logLines are the entries side may read, numbered from 1 as it reads
+// them, references renumbered alike (a private note it cannot read stands
+// for the entry before it, of the same position).
 func logLines(log []store.LogEntry, side adjudicator.Side) []templates.LogLine {
 	shown := make(map[uint64]uint64, len(log))
 	var n uint64
@@ -561,9 +530,8 @@ func logLines(log []store.LogEntry, side adjudicator.Side) []templates.LogLine {
 	return out
 }
 
-// fitLog renders the log answer within the reply budget: from the
-// entry at index from on when forward, else the newest entries, as many
-// as fit.
+// fitLog renders as many entries as fit the reply budget: from index
+// from on when forward, else the newest.
 func fitLog(l templates.Log, lines []templates.LogLine, from int, forward bool) string {
 	render := func(lo, hi int) string {
 		l.Entries, l.Earlier, l.Next = lines[lo:hi], lo, 0
@@ -628,10 +596,7 @@ func cmdAbsent(c *call) error {
 	if !ok {
 		return refuse("absent-bad", templates.Notice{Note: c.args[0]})
 	}
-	limit := c.rec.Absence
-	if limit == 0 {
-		limit = DefaultAbsence
-	}
+	limit := cmp.Or(c.rec.Absence, DefaultAbsence)
 	switch {
 	case !until.After(c.now):
 		return refuse("absent-past", templates.Notice{At: until})
@@ -697,7 +662,6 @@ func cmdTakeback(c *call) error {
 	if err := c.note(n); err != nil {
 		return err
 	}
-	c.refresh()
 	c.tell(c.side.Enemy(), n, expires)
 	c.tell(adjudicator.Umpire, n, expires)
 	c.say("you-takeback", n)
@@ -725,9 +689,8 @@ func cmdAgree(c *call) error {
 	return c.rollback(before, templates.Notice{Kind: "takeback-agreed", Side: c.side, Other: tb.By, Entry: last}, nil)
 }
 
-// rollback returns the game to entry to in the call's transaction, with
-// n as the rollback's note, and mails every side the position it returns
-// to, each player's report headed by the umpire's notice u when set.
+// rollback returns the game to entry to with n as its note and mails
+// every side the position, the players' reports headed by u when set.
 func (c *call) rollback(to uint64, n templates.Notice, u *templates.UmpireNotice) error {
 	if _, err := c.t.Rollback(to, n.Text()); err != nil {
 		if errors.Is(err, store.ErrRollback) {
@@ -820,11 +783,7 @@ func cmdExtend(c *call) error {
 	if err := c.note(templates.Notice{Kind: "extend", Other: c.g.Wait.Side, Duration: d, At: nd}); err != nil {
 		return err
 	}
-	c.refresh()
-	u := c.umpireNotice("extend", templates.Notice{Kind: "extended-you", At: nd})
-	if m, ok := c.s.toSide(&c.g, c.g.Wait.Side, "notice", u.Subject(), u.Text()); ok {
-		c.t.Queue(m)
-	}
+	c.s.notify(c.t, &c.g, c.g.Wait.Side, c.umpireNotice("extend", templates.Notice{Kind: "extended-you", At: nd}))
 	c.say("you-extend", templates.Notice{At: nd})
 	return c.rec.save(c.t)
 }
@@ -841,7 +800,6 @@ func cmdPause(c *call) error {
 	if err := c.note(templates.Notice{Kind: "pause"}); err != nil {
 		return err
 	}
-	c.refresh()
 	c.tellPlayers("pause", templates.Notice{Kind: "paused-you"})
 	c.say("you-pause", templates.Notice{Duration: c.rec.Remaining.Round(time.Minute)})
 	return c.rec.save(c.t)
@@ -863,7 +821,6 @@ func cmdResume(c *call) error {
 	if err := c.note(templates.Notice{Kind: "resume", At: nd}); err != nil {
 		return err
 	}
-	c.refresh()
 	c.tellPlayers("resume", templates.Notice{Kind: "resumed-you", Other: c.g.Wait.Side, At: nd})
 	c.say("you-resume", templates.Notice{At: nd})
 	return c.rec.save(c.t)
@@ -874,7 +831,7 @@ func cmdForce(c *call) error {
 		return refuse("paused", templates.Notice{})
 	}
 	w := c.g.Wait
-	d, ok := waitDefaults[w.Kind]
+	what, ok := waitDefaults[w.Kind]
 	if !ok || !w.Open() {
 		return refuse("no-default", templates.Notice{Note: templates.WaitPhrase(w)})
 	}
@@ -885,11 +842,11 @@ func cmdForce(c *call) error {
 	if h := c.rec.Held; h != nil {
 		c.rec.notice(templates.Notice{Kind: "held-dropped", Side: h.Side})
 	}
-	u := c.umpireNotice("force", templates.Notice{Kind: "force-detail", Other: w.Side, Turn: w.Turn, Wait: w.Kind, Applied: d.what})
+	u := c.umpireNotice("force", templates.Notice{Kind: "force-detail", Other: w.Side, Turn: w.Turn, Wait: w.Kind, Applied: what})
 	if err := c.s.applyDefault(c.t, c.rec, c.now, playerHeads(u)); err != nil {
 		return err
 	}
-	c.say("you-force", templates.Notice{Applied: d.what})
+	c.say("you-force", templates.Notice{Applied: what})
 	return nil
 }
 
@@ -937,7 +894,6 @@ func cmdReplace(c *call) error {
 	if err := c.note(n); err != nil {
 		return err
 	}
-	c.refresh()
 	st, err := c.t.State()
 	if err != nil {
 		return err
@@ -948,18 +904,20 @@ func cmdReplace(c *call) error {
 		return err
 	}
 	c.t.Queue(m)
-	if old.Address != "" && !sameAddress(old.Address, addr) {
-		f := templates.Farewell{Game: c.g.ID, Side: side}
-		c.t.Queue(c.s.newMail(&c.g, "notice", old.Address, f.Subject(), f.Text()))
-	}
-	// The opponent learns that the other side changed hands, not who
-	// plays it now.
-	u := c.umpireNotice("replace", n)
-	if m, ok := c.s.toSide(&c.g, side.Enemy(), "notice", u.Subject(), u.Text()); ok {
-		c.t.Queue(m)
-	}
+	c.handedOver(side, old.Address, addr, n)
 	c.say("you-replace", templates.Notice{Other: side, Note: addr})
 	return c.rec.save(c.t)
+}
+
+// handedOver tells the former player of side, at old, that they no
+// longer play it, and the opponent that the side changed hands (not to
+// whom: addr is the new address, empty for the stand-in).
+func (c *call) handedOver(side adjudicator.Side, old, addr string, n templates.Notice) {
+	if old != "" && !sameAddress(old, addr) {
+		f := templates.Farewell{Game: c.g.ID, Side: side}
+		c.t.Queue(c.s.newMail(&c.g, "notice", old, f.Subject(), f.Text()))
+	}
+	c.s.notify(c.t, &c.g, side.Enemy(), c.umpireNotice("replace", n))
 }
 
 func cmdEnd(c *call) error {

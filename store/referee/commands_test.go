@@ -63,9 +63,9 @@ func TestCommandsOnTheRecord(t *testing.T) {
 	for _, side := range sides {
 		text := mailTo(t, out, addressOf(side)).Text
 		if strings.Contains(text, "asked for the") {
-			t.Errorf("the %s report shows a command that changed nothing:\n%s", sideName(side), text)
+			t.Errorf("the %s report shows a command that changed nothing:\n%s", SideName(side), text)
 		}
-		mustContain(t, "the "+sideName(side)+" report", text, "The umpire extended the deadline of the U.S. player by 24 hours")
+		mustContain(t, "the "+SideName(side)+" report", text, "The umpire extended the deadline of the U.S. player by 24 hours")
 	}
 	mustContain(t, "the U.S. report", mailTo(t, out, usAddr).Text, "Accepted: your U.S. orders for turn 1")
 	if strings.Contains(mailTo(t, out, jpAddr).Text, "Accepted:") {
@@ -85,7 +85,7 @@ func TestLogNumbersWhatTheReaderSees(t *testing.T) {
 	h.play(nil) // entry 2: the U.S. decision
 	for _, side := range []adjudicator.Side{adjudicator.JP, adjudicator.JP, adjudicator.US} {
 		_, err := h.db.Transact(h.id, nil, func(tx *store.Txn) error {
-			_, err := tx.Aside(side, "The "+sideName(side)+" player asked for the status.", false)
+			_, err := tx.Aside(side, "The "+SideName(side)+" player asked for the status.", false)
 			return err
 		})
 		if err != nil {

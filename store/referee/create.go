@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -8,8 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -21,11 +22,9 @@ import (
 
 // NewGame is what a game is created with (attu new).
 type NewGame struct {
-	// ID is the game's short id, used in its address and subject tag;
-	// empty draws one.
-	ID string
-	// Name is the game's human-readable name.
-	Name string
+	// ID is the game's short id, used in its address and subject tag
+	// (empty draws one); Name its human-readable name.
+	ID, Name string
 	// Scenario, JPSetup and USSetup create the game by the rules of setup
 	// (rule 12): the scenario ("campaign" or a short one of
 	// adjudicator.ScenarioNames) and each side's setup, "historic" or
@@ -40,43 +39,30 @@ type NewGame struct {
 	// optional. Bot ("bot") for US or JP has the server's stand-in play
 	// that side (standin.go).
 	US, JP, Umpire string
-	// Deadline is the time allowed for each wait, Reminder how long before
-	// it the awaited player is reminded; zero for the defaults.
-	Deadline, Reminder time.Duration
-	// Deadlines overrides Deadline for some kinds of wait.
-	Deadlines map[adjudicator.WaitKind]time.Duration
-	// Settle holds each orders file this long before applying it (zero:
-	// at once).
-	Settle time.Duration
-	// Absence is the longest a player may move their deadlines with
-	// "absent" (zero: DefaultAbsence).
-	Absence time.Duration
+	// Deadline is the time allowed for each wait, unless Deadlines says
+	// otherwise for its kind; Reminder how long before it the awaited
+	// player is reminded; Settle how long each orders file is held before
+	// it is applied; Absence the longest a player may move their
+	// deadlines with "absent". Zero is the default (none for Settle).
+	Deadline, Reminder, Settle, Absence time.Duration
+	Deadlines                           map[adjudicator.WaitKind]time.Duration
 	// LateStandIn has the stand-in write the orders of a side whose
 	// deadline passed, instead of the default orders.
 	LateStandIn bool
-	// Rules are the optional rules chosen (see Rules).
+	// Rules are the optional rules chosen (see Rules); Seed the dice seed,
+	// nil to draw one, as a real game does.
 	Rules []string
-	// Seed is the dice seed; nil draws one, which is what a real game
-	// does.
-	Seed []byte
+	Seed  []byte
 }
 
-// Rules are the optional rules a game may be created with, and whether
-// this version plays them.
-var Rules = map[string]bool{
-	// Rule 14.0: victory point chits, drawn at random.
-	"vp-chits": true,
-	// Rule 14.0: victory point chits, the value chits placed by the
-	// Japanese.
-	"vp-chits-placed": true,
-	// Rule 13: the solitaire game, its Japanese played by the rules of 13.1
-	// to 13.6 and, where they leave the choice, by the stand-in.
-	"solitaire": true,
-}
+// Rules are the optional rules a game may be created with: the solitaire
+// game of rule 13, its Japanese played by the rules of 13.1 to 13.6 and,
+// where they leave the choice, by the stand-in; the victory point chits of
+// rule 14.0, drawn at random or the value chits placed by the Japanese.
+var Rules = []string{"solitaire", "vp-chits", "vp-chits-placed"}
 
 // Setup places the units of a new campaign game, drawing what the rules
-// leave to chance from pick (a stream derived from the game's seed, so
-// the placement too can be traced to the commitment).
+// leave to chance from pick, a stream derived from the game's seed.
 type Setup struct {
 	// US and JP describe the setup for the game's record.
 	US, JP string
@@ -89,91 +75,30 @@ type Setup struct {
 // beaches, or every unit placed at random. Such a game begins with the
 // U.S. decision of turn 1.
 var Setups = map[string]Setup{
-	"historic": {US: "landed", JP: "historic", Place: historicSetup},
+	"historic": {US: "landed", JP: "historic", Place: autoplay.DeployHistoric},
 	"random":   {US: "landed", JP: "random", Place: func(s *adjudicator.State, pick func(int) int) error { autoplay.Deploy(s, pick); return nil }},
 }
 
-// historicSetup places the Japanese as rule 12.3 does: the sixteen Unknown
-// units on their hexes (which on which is drawn), the artillery on
-// theirs, all face down, the infantry in the pool (2.5). The U.S. stands
-// in for the landing of rule 12.5, which the engine does not play yet:
-// its units are placed near the landing zones as autoplay.Deploy does,
-// off the Japanese hexes and the victory hexes.
-func historicSetup(s *adjudicator.State, pick func(int) int) error {
-	autoplay.Deploy(s, pick)
-	setup := s.Map().Setup
-	cs := s.Counters()
-	unknown := cs.Of(adjudicator.JP, adjudicator.Unknown)
-	if len(unknown) != len(setup.HistoricUnknown) {
-		return fmt.Errorf("%d Unknown units for %d historic hexes (rule 12.3)", len(unknown), len(setup.HistoricUnknown))
-	}
-	for i := len(unknown) - 1; i > 0; i-- {
-		j := pick(i + 1)
-		unknown[i], unknown[j] = unknown[j], unknown[i]
-	}
-	at := map[string]adjudicator.Hex{}
-	for i, id := range unknown {
-		at[id] = setup.HistoricUnknown[i]
-	}
-	var guns20, guns75 []string
-	for _, id := range cs.Of(adjudicator.JP, adjudicator.Artillery) {
-		if strings.HasPrefix(id, "20") {
-			guns20 = append(guns20, id)
-		} else {
-			guns75 = append(guns75, id)
-		}
-	}
-	if len(guns20) != len(setup.Historic20mm) || len(guns75) != len(setup.Historic75mm) {
-		return fmt.Errorf("the artillery does not match the historic hexes (rule 12.3)")
-	}
-	for i, id := range guns20 {
-		at[id] = setup.Historic20mm[i]
-	}
-	for i, id := range guns75 {
-		at[id] = setup.Historic75mm[i]
-	}
-	// The U.S. has not landed on a victory hex or a Japanese one.
-	barred := map[adjudicator.Hex]bool{}
-	for _, h := range at {
-		barred[h] = true
-	}
-	for _, vh := range s.Map().VictoryHexes {
-		barred[vh.Hex] = true
-	}
-	for _, u := range s.Units {
-		switch {
-		case u.Side() == adjudicator.JP:
-			if h, ok := at[u.ID]; ok {
-				if err := s.Place(u.ID, h, ""); err != nil {
-					return err
-				}
-				u.FaceDown = true
-			} else if err := s.Place(u.ID, 0, adjudicator.BoxPool); err != nil {
-				return err
-			}
-		case u.OnMap() && barred[u.Hex]:
-			if err := s.Place(u.ID, 0, adjudicator.BoxReinforcements); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// setupPick is the stream the setup draws from: HMAC-SHA256 of the seed
-// over "setup" and a counter, read 8 bytes at a time.
+// setupPick is the stream the setup draws from: seedDraw over "setup"
+// and a counter.
 func setupPick(seed []byte) func(n int) int {
 	var ctr uint64
 	return func(n int) int {
 		if n <= 1 {
 			return 0
 		}
-		mac := hmac.New(sha256.New, seed)
-		mac.Write([]byte("setup"))
-		binary.Write(mac, binary.BigEndian, ctr)
+		v := seedDraw(seed, "setup", ctr)
 		ctr++
-		return int(binary.BigEndian.Uint64(mac.Sum(nil)) % uint64(n))
+		return int(v % uint64(n))
 	}
+}
+
+// seedDraw is the first 8 bytes, big-endian, of HMAC-SHA256 keyed with
+// the game's seed over label and n (8 bytes, big-endian).
+func seedDraw(seed []byte, label string, n uint64) uint64 {
+	mac := hmac.New(sha256.New, seed)
+	mac.Write(binary.BigEndian.AppendUint64([]byte(label), n))
+	return binary.BigEndian.Uint64(mac.Sum(nil))
 }
 
 // Created is a game just created, with its tokens in clear: the only time
@@ -183,10 +108,9 @@ type Created struct {
 	Tokens map[adjudicator.Side]string
 }
 
-// Create creates a game: it draws the seed and commits to it, places the
-// units, draws one secret token per side (only their hashes are stored),
-// sets the first deadline and queues the welcome mails (each side's token,
-// the commitment, the opening report), in one transaction.
+// Create creates a game: the seed and its commitment, the units placed,
+// a secret token per side (only its hash is stored), the first deadline
+// and the welcome mails, in one transaction.
 func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -194,22 +118,17 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	byRules := ng.Scenario != "" || ng.JPSetup != "" || ng.USSetup != ""
 	var setup Setup
 	if !byRules {
-		if ng.Setup == "" {
-			ng.Setup = "historic"
-		}
+		ng.Setup = cmp.Or(ng.Setup, "historic")
 		var ok bool
 		if setup, ok = Setups[ng.Setup]; !ok {
-			return nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(sortedKeys(Setups), ", "))
+			return nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(slices.Sorted(maps.Keys(Setups)), ", "))
 		}
 	}
 	opt := adjudicator.Options{JPSetup: ng.JPSetup, USSetup: ng.USSetup}
 	for _, r := range ng.Rules {
-		played, known := Rules[r]
 		switch {
-		case !known:
-			return nil, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(sortedKeys(Rules), ", "))
-		case !played:
-			return nil, fmt.Errorf("referee: the optional rule %q is not played by this version yet", r)
+		case !slices.Contains(Rules, r):
+			return nil, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(Rules, ", "))
 		case !byRules:
 			return nil, fmt.Errorf("referee: the optional rule %q needs a game set up by the rules: name its scenario", r)
 		case r == "solitaire":
@@ -225,10 +144,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			opt.VPChits = adjudicator.VPPlaced
 		}
 	}
-	scenario := ng.Scenario
-	if scenario == "" {
-		scenario = adjudicator.ScenarioCampaign
-	}
+	scenario := cmp.Or(ng.Scenario, adjudicator.ScenarioCampaign)
 	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
 	bots := botSides(ng)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
@@ -237,7 +153,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			continue
 		}
 		if !strings.Contains(addr[side], "@") {
-			return nil, fmt.Errorf("referee: the %s player needs a mail address", sideName(side))
+			return nil, fmt.Errorf("referee: the %s player needs a mail address", SideName(side))
 		}
 	}
 	if ng.Umpire != "" && !strings.Contains(addr[adjudicator.Umpire], "@") {
@@ -290,17 +206,10 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		// The options as the creation settled them, defaults filled in.
 		opts.USSetup, opts.JPSetup = opening.Options.USSetup, opening.Options.JPSetup
 	}
-	if opts.Deadline == 0 {
-		opts.Deadline = DefaultDeadline
-	}
-	if opts.Reminder == 0 {
-		opts.Reminder = DefaultReminder
-	}
+	opts.Deadline = cmp.Or(opts.Deadline, DefaultDeadline)
+	opts.Reminder = cmp.Or(opts.Reminder, DefaultReminder)
 	for try := 0; ; try++ {
-		id := ng.ID
-		if id == "" {
-			id = newGameID()
-		}
+		id := cmp.Or(ng.ID, newGameID())
 		// The opening is the position after entry 1, which Create writes:
 		// the welcome's picture is drawn again from it.
 		g := &store.Game{ID: id, Scenario: "campaign", Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now,
@@ -309,7 +218,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
 		}
 		g.Deadline = rec.deadline(g, g.Wait, now)
-		b, err := jsonRecord(rec)
+		b, err := json.Marshal(rec)
 		if err != nil {
 			return nil, err
 		}
@@ -356,15 +265,6 @@ func newGameID() string {
 		b[i] = alphabet[int(b[i])%len(alphabet)]
 	}
 	return string(b[:])
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // GameStatus is one game as attu status lists it.
@@ -419,17 +319,15 @@ func (s *Service) gameStatus(id string) (GameStatus, *store.Game, *record, error
 		Deadline: g.Deadline, Late: rec.Late, Result: rec.Result}, g, rec, nil
 }
 
-// Check judges an orders file against the game it names, as the server
-// would when it arrives, without applying it: the file's form, that it
-// answers what the game waits for, and the rules. The token is not
-// checked. It returns the problems found (none: the file would be
-// applied) or an error when the file names no game of the database.
+// Check judges an orders file against the game it names as the server
+// would, token aside, without applying it: it returns the problems found
+// (none: the file would be applied), or an error when it names no game.
 func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err error) {
 	env, ok := envelopeOf(raw)
 	if ok {
 		game = env.game
 	}
-	f, perr := parseOrders(raw)
+	f, perr := orders.Parse(raw, orders.Options{})
 	if perr != nil {
 		return game, problemsOf(perr), nil
 	}
@@ -452,7 +350,3 @@ func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err 
 	}
 	return game, located(f, adjudicator.CheckOrders(st, o)), nil
 }
-
-func jsonRecord(r *record) ([]byte, error) { return json.Marshal(r) }
-
-func parseOrders(raw []byte) (*orders.File, error) { return orders.Parse(raw, orders.Options{}) }

@@ -3,7 +3,6 @@ package referee
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -12,120 +11,65 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// waitDefault is what stands for a side's orders when it lets a wait's
-// deadline pass: the orders, as the file the server writes
-// for them, and a few words for the reports.
-type waitDefault struct {
-	// what are the words of templates for these orders.
-	what string
-	// body writes the file's part after the envelope, from the position.
-	body func(s *adjudicator.State) string
-}
-
-// waitDefaults are the default orders of each kind of wait. A kind
-// without an entry has none: when its deadline passes the umpire is told
-// once and decides (extend, rollback). The orders themselves are the
-// engine's (adjudicator.State.DefaultOrders); this table writes them as a
-// file, which is stored and audited like a player's.
-var waitDefaults = map[adjudicator.WaitKind]waitDefault{
-	// Rules 3.1, 3.2: no refit, a day turn.
-	adjudicator.WaitUSDecision: {what: templates.DefaultOrders(adjudicator.WaitUSDecision), body: func(*adjudicator.State) string {
-		return "decision: {refit: false, night: false}\n"
-	}},
-	// Rule 3.5: a side may leave every unit where it is.
-	adjudicator.WaitActions: {what: templates.DefaultOrders(adjudicator.WaitActions), body: func(*adjudicator.State) string { return "actions: []\n" }},
-	// Rules 9.1 to 9.4: steps restored by the default priority, nothing
-	// landed or created.
-	adjudicator.WaitUSRefit: {what: templates.DefaultOrders(adjudicator.WaitUSRefit), body: func(s *adjudicator.State) string {
-		r := s.DefaultRefit()
-		if r == nil || len(r.Restore) == 0 {
-			return "refit: {}\n"
-		}
-		var b strings.Builder
-		b.WriteString("refit:\n  restore:\n")
-		for _, x := range r.Restore {
-			if x.Steps > 0 {
-				fmt.Fprintf(&b, "    - {unit: %s, steps: %d}\n", x.Unit, x.Steps)
-			} else {
-				fmt.Fprintf(&b, "    - {unit: %s}\n", x.Unit)
-			}
-		}
-		return b.String()
-	}},
-	// Rules 9.5, 9.6: every unit that may hide does; no Unknown unit moves.
-	adjudicator.WaitJPRefit: {what: templates.DefaultOrders(adjudicator.WaitJPRefit), body: func(s *adjudicator.State) string {
-		r := s.DefaultRearrange()
-		if r == nil || len(r.Hide) == 0 {
-			return "refit: {}\n"
-		}
-		return "refit:\n  hide: [" + strings.Join(r.Hide, ", ") + "]\n"
-	}},
-	// Rules 12.4, 14.0: a legal free setup, landing zones covered and the
-	// rest on or near the victory hexes; the value chits highest first.
-	adjudicator.WaitJPSetup: {what: templates.DefaultOrders(adjudicator.WaitJPSetup), body: func(s *adjudicator.State) string {
-		js := s.PlanJPSetup(nil)
-		var b strings.Builder
-		b.WriteString("setup:\n")
-		if len(js.Place) > 0 {
-			b.WriteString("  place:\n")
-			for _, p := range js.Place {
-				fmt.Fprintf(&b, "    - {unit: %s, hex: %s}\n", p.Unit, p.Hex)
-			}
-		}
-		if len(js.VP) > 0 {
-			b.WriteString("  vp:\n")
-			for _, p := range js.VP {
-				fmt.Fprintf(&b, "    - {hex: %s, value: %d}\n", p.Hex, p.Value)
-			}
-		}
-		if len(js.Place) == 0 && len(js.VP) == 0 {
-			return "setup: {}\n"
-		}
-		return b.String()
-	}},
-	// Rules 12.5, 12.6: the units of the historic setup, each to its zone
-	// or the open zone of 12.5's line with most room.
-	adjudicator.WaitUSLanding: {what: templates.DefaultOrders(adjudicator.WaitUSLanding), body: func(s *adjudicator.State) string {
-		l := s.PlanLanding(nil)
-		if len(l.Land) == 0 {
-			return "landing: {}\n"
-		}
-		var b strings.Builder
-		b.WriteString("landing:\n  land:\n")
-		for _, e := range l.Land {
-			fmt.Fprintf(&b, "    - {unit: %s, zone: %s}\n", e.Unit, e.Zone)
-		}
-		return b.String()
-	}},
+// waitDefaults are the words of templates for the default orders of each
+// kind of wait that has them: the orders of adjudicator.State.DefaultOrders
+// (rules 3.1 and 3.2: no refit, a day turn; 3.5: every unit stays; 9.1 to
+// 9.6: the default refit; 12.4 to 12.6 and 14.0: a legal setup or
+// landing), written as a file that is stored and audited like a player's.
+// When a wait without default orders passes its deadline, the umpire is
+// told once and decides (extend, rollback).
+var waitDefaults = map[adjudicator.WaitKind]string{
+	adjudicator.WaitUSDecision: templates.DefaultOrders(adjudicator.WaitUSDecision),
+	adjudicator.WaitActions:    templates.DefaultOrders(adjudicator.WaitActions),
+	adjudicator.WaitUSRefit:    templates.DefaultOrders(adjudicator.WaitUSRefit),
+	adjudicator.WaitJPRefit:    templates.DefaultOrders(adjudicator.WaitJPRefit),
+	adjudicator.WaitJPSetup:    templates.DefaultOrders(adjudicator.WaitJPSetup),
+	adjudicator.WaitUSLanding:  templates.DefaultOrders(adjudicator.WaitUSLanding),
 }
 
 // defaultFile is the orders file the server writes for a side that missed
 // a deadline: stored and audited like a player's file.
 func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudicator.Orders, error) {
 	w := s.Wait()
-	d, ok := waitDefaults[w.Kind]
+	what, ok := waitDefaults[w.Kind]
 	if !ok || !w.Open() {
 		return nil, nil, fmt.Errorf("referee: no default orders for %s", w)
 	}
-	raw := fmt.Appendf(nil, "# Default orders written by attu: %s (%s).\ngame: %s\nside: %s\nturn: %d\nwait: %s\ntoken: %s\n%s",
-		why, d.what, game, w.Side, w.Turn, w.Kind, orders.RedactedToken, d.body(s))
+	return serverFile(game, fmt.Sprintf("Default orders written by attu: %s (%s).", why, what), s.DefaultOrders())
+}
+
+// serverFile is the orders file the server writes for o, headed by the
+// comment line head, redacted, and the orders as read back from it.
+func serverFile(game, head string, o adjudicator.Orders) ([]byte, *adjudicator.Orders, error) {
+	body, err := orders.Write(game, orders.RedactedToken, o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("referee: writing %s: %w", head, err)
+	}
+	raw := append([]byte("# "+head+"\n"), body...)
 	f, err := orders.Parse(raw, orders.Options{})
 	if err != nil {
-		return nil, nil, fmt.Errorf("referee: the default orders for %s: %w", w, err)
+		return nil, nil, fmt.Errorf("referee: %s for %s %s: %w", head, o.Side, o.Wait, err)
 	}
-	o := f.Orders()
-	return raw, &o, nil
+	read := f.Orders()
+	return raw, &read, nil
 }
 
 // applyDefault applies the default orders of the current wait in t, the
 // reports headed by what heads writes.
 func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads head) error {
-	g := t.Game()
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st *adjudicator.State) ([]byte, *adjudicator.Orders, error) {
+		return defaultFile(g.ID, st, "the default orders")
+	})
+}
+
+// applyFile applies in t the orders file the server writes with file for
+// the position in force, the reports headed by what heads writes.
+func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, *adjudicator.State) ([]byte, *adjudicator.Orders, error)) error {
 	st, err := t.State()
 	if err != nil {
 		return err
 	}
-	raw, o, err := defaultFile(g.ID, st, "the default orders")
+	raw, o, err := file(t.Game(), st)
 	if err != nil {
 		return err
 	}
@@ -133,15 +77,13 @@ func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads h
 	return err
 }
 
-// Tick does everything that time brings, as of now: a wait of a side
-// the stand-in plays that no step answered is answered (standin.go), held
-// orders whose settle window closed are applied, takeback requests lapse, the awaited
-// player is reminded once before the deadline, and at the deadline the
-// wait's default orders are applied, the lateness recorded and every side
-// told. Each is one transaction that checks again, from what is stored,
-// that it is due, so Tick may be called as often as wanted — on a timer
-// and after a restart, when a deadline that passed meanwhile is handled
-// once. Paused and ended games are left alone.
+// Tick does everything that time brings, as of now: the stand-in's
+// waits answered, held orders applied, takeback requests lapsed, the
+// awaited player reminded, and at a deadline the default orders applied,
+// the lateness recorded and every side told. Each is one transaction that
+// checks again from what is stored that it is due, so Tick may be called
+// as often as wanted, and after a restart. Paused and ended games are
+// left alone.
 func (s *Service) Tick(now time.Time) (err error) {
 	// The hook runs last, after the unlock below, so that it may call
 	// the service.
@@ -209,10 +151,7 @@ func (s *Service) lapse(id string, now time.Time) error {
 		rec.Takeback = nil
 		rec.notice(n)
 		for _, side := range []adjudicator.Side{tb.By, tb.By.Enemy()} {
-			p := templates.PlayerNotice{Game: g.ID, Reader: side, Notice: n}
-			if m, ok := s.toSide(g, side, "notice", p.Subject(), p.Text()); ok {
-				t.Queue(m)
-			}
+			s.notify(t, g, side, templates.PlayerNotice{Game: g.ID, Reader: side, Notice: n})
 		}
 		return rec.save(t)
 	})
@@ -225,7 +164,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		if !w.Open() || g.Deadline.IsZero() || now.Before(g.Deadline) {
 			return nil
 		}
-		d, ok := waitDefaults[w.Kind]
+		what, ok := waitDefaults[w.Kind]
 		if !ok && !rec.LateStandIn {
 			if rec.NoDefault {
 				return nil
@@ -235,14 +174,11 @@ func (s *Service) missed(id string, now time.Time) error {
 			if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 				return err
 			}
-			p := templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n}
-			if m, ok := s.toSide(g, adjudicator.Umpire, "notice", p.Subject(), p.Text()); ok {
-				t.Queue(m)
-			}
+			s.notify(t, g, adjudicator.Umpire, templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n})
 			return rec.save(t)
 		}
 		rec.Late[w.Side]++
-		what, apply := d.what, s.applyDefault
+		apply := s.applyDefault
 		if rec.LateStandIn {
 			what, apply = standInWhat, s.applyStandIn
 		}

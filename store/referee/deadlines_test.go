@@ -82,7 +82,7 @@ func TestDeadlinesAcrossRestarts(t *testing.T) {
 	if w := h.game().Wait; w.Side != adjudicator.JP || h.record().Late[adjudicator.US] != 2 {
 		t.Fatalf("after the second deadline: %v, late %v", w, h.record().Late)
 	}
-	raw, err := h.db.RawOrders(h.id, h.game().Current)
+	raw, err := h.rawOrders(h.game().Current)
 	if err != nil || !strings.Contains(string(raw), "actions: []") || !strings.Contains(string(raw), "token: REDACTED") {
 		t.Fatalf("the default file:\n%s", raw)
 	}
@@ -299,8 +299,8 @@ func TestRefitDeadlines(t *testing.T) {
 		}
 		h.clk.t = g.Deadline
 		out := h.tick()
-		mustContain(t, "the reports", out[0].Text, "missed the deadline of turn 1 "+string(kind), waitDefaults[kind].what)
-		raw, err := h.db.RawOrders(h.id, h.game().Current)
+		mustContain(t, "the reports", out[0].Text, "missed the deadline of turn 1 "+string(kind), waitDefaults[kind])
+		raw, err := h.rawOrders(h.game().Current)
 		if err != nil || !strings.Contains(string(raw), "wait: "+string(kind)) {
 			t.Fatalf("the default file: %v\n%s", err, raw)
 		}

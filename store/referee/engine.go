@@ -1,109 +1,71 @@
 // Package referee is the game service: the one place that connects the
 // rules (adjudicator), the order files (orders) and the record (store). It
-// holds the engine that the store applies orders with and that "attu
-// audit" replays them with — one value, so that applying and auditing
-// cannot disagree — the opening of a game, and the Service: games and
-// players, the one entry point for incoming mail, the waits and their
-// deadlines, and the players' and the umpire's commands.
-//
-// It sits under store because it is the store's one client that knows the
-// rules: it owns what each committed step contains, while the store owns
-// how it is kept. So the top level stays the design's (cmd, adjudicator,
-// mail, orders, store, templates, examples), and network code stays in
-// mail and cmd: the service takes mails already fetched and parsed
-// (Message), and leaves sending to the outbox worker.
+// holds the engine the store applies orders with and "attu audit" replays
+// them with — one value, so that applying and auditing cannot disagree —
+// the opening of a game, and the Service: games and players, the one
+// entry point for incoming mail, the waits and their deadlines, and the
+// players' and the umpire's commands. It sits under store as the store's
+// one client that knows the rules: it owns what a committed step contains,
+// the store how it is kept. It does no network I/O: it takes mails already
+// fetched and parsed (Message) and leaves sending to the outbox worker.
 //
 // # Basics
 //
-// Create makes a game: the seed and its commitment, the units placed
-// (Setups), a secret token per side stored only as a hash, the first
-// deadline, and the welcome mails in the outbox. Handle takes one
-// incoming Message and the time: it routes it to its game (attu+GAME@host,
-// [attu GAME] in the subject, or the file's game), authenticates it (the
-// side's registered address and its token), and then, in one store
-// transaction (store.DB.Transact), records it in the ledger and applies it
-// with its dice, events, snapshot and every mail it causes — or refuses
-// it, touching only the ledger and the outbox. Tick(now) does what time
-// brings: held files applied, takebacks lapsed, reminders, and the default
-// orders of a missed deadline (waitDefaults). Both can be called again
-// after a crash: the ledger and the stored deadlines make them idempotent.
+// Create makes a game: the seed and its commitment, the units placed, a
+// secret token per side stored only as a hash, the first deadline and the
+// welcome mails. Handle takes one incoming Message: it routes it to its
+// game (attu+GAME@host, [attu GAME] in the subject, or the file's game),
+// authenticates it (the side's registered address and its token), and in
+// one store transaction records it in the ledger and applies it with
+// every mail it causes — or refuses it, touching only the ledger and the
+// outbox. Tick(now) does what time brings: held files applied, takebacks
+// lapsed, reminders, and the default orders of a missed deadline
+// (waitDefaults). Both may be called again after a crash: the ledger and
+// the stored deadlines make them idempotent.
 //
 //	svc := referee.New(db, referee.Config{Address: "attu@example.org"})
 //	c, err := svc.Create(referee.NewGame{US: "a@x.org", JP: "b@x.org"}, time.Now())
 //	err = svc.Handle(&referee.Message{From: ..., To: ..., MessageID: ..., Orders: yaml}, time.Now())
 //	err = svc.Tick(time.Now())
 //
-// Each accepted orders file is redacted (orders.Redact) and applied with
-// Engine, whose Resolve is adjudicator.Resolve: it carries out the orders
-// and every step the server resolves by itself after them. Each side then
-// gets a report built only from its View and the events it may see
-// (adjudicator.VisibleEvents); the side awaited gets its order template.
-// The words of every mail are in mails.go.
-//
-// A side may be played by the server's stand-in (package
-// adjudicator/standin): after each step, while the game waits for that
-// side, the service writes the stand-in's orders as an order file and
-// applies it in the same transaction (standin.go).
+// Each side's report is built only from its View and the events it may
+// see (adjudicator.VisibleEvents); the side awaited gets its order
+// template. A side may be played by the server's stand-in
+// (adjudicator/standin), whose orders are applied in the same transaction
+// as the step that made the game wait for it (standin.go).
 //
 // # Authentication and answers
 //
 // An orders file must come from the registered address of the side it
-// names and carry that side's token; a command that changes the game must
-// carry the sender's token on a line of its own, outside quoted text.
-// Mail that names no game its sender plays in gets one generic answer, at
-// most once per Config.AnswerEvery for each sender and Config.Strangers
-// times an hour for all of them; it tells nothing about any game, not
-// even whether it exists. Mail from a player's registered address that
-// does not authenticate is told which check failed (no token, an empty
-// one, the template's placeholder, a wrong one, another side's, a file
-// for another side) and where the token is, a few times an hour
-// (Config.TokenAnswers): that answer goes to the registered address
-// only, where a forger cannot read it. A message already in the ledger,
-// by its Message-ID, is ignored; the same file under a new Message-ID is
-// answered "already applied".
-//
-// # Budgets
-//
-// Nothing one mail sends is large, and nothing a stream of mail sends is
-// many: a refusal lists the first templates.MaxListed mistakes (the
-// orders package stops collecting at orders.MaxErrors) and says how many
-// more; every answer but a report stays within templates.MaxReply; each
-// side of a game gets Config.Replies answers an hour to its commands and
-// refused files, then one note to slow down, and its mails go unanswered
-// and not carried out until the pace drops.
+// names and carry that side's token; so must a command that changes the
+// game, on a line of its own outside quoted text. Mail naming no game its
+// sender plays in gets one generic answer that tells nothing about any
+// game; mail from a player's address that does not authenticate is told,
+// at that address only, which check failed. Nothing one mail sends is
+// large (templates.MaxReply, templates.MaxListed), and nothing a stream of
+// mail sends is many: every answer is rate-limited (Config).
 //
 // # The service's record
 //
 // What the service keeps about a game beyond the store's record — its
-// name, per-wait deadlines, whether the reminder went, lateness, absences,
-// a file held for the settle window, an open takeback, the notices for the
-// next reports — is a JSON record in store.Game.Service, written in the
-// same transactions as the game. Every command that needs the token is
-// in the log: one that changes the game as a note, a rollback or the end
-// entry, which every side reads in its next report; one that changes
-// nothing as a private note (store.Entry.Private) only its sender and the
-// umpire read. A command anybody may send from a player's address (help,
-// status, resend, template, log) is in the ledger only, like a command
-// refused: the chained log keeps nothing a forger can repeat at will. The
-// log answer numbers the entries its reader may read, without gaps where
-// the other side's private notes are.
+// name, deadlines, reminders, lateness, absences, a file held for the
+// settle window, an open takeback, the notices for the next reports — is a
+// JSON record in store.Game.Service, written in the game's transactions.
+// How commands are recorded is said in commands.go.
 //
 // # Caveats
 //
-// A game named by its scenario (NewGame.Scenario) is created by the rules
-// of setup (Start, adjudicator.NewGameFrom) and waits for the Japanese
-// setup or the U.S. landing; the audit creates it again from its dice.
-// Without a scenario Create places the units itself with a Setup (the
-// historic Japanese setup of 12.3 with the U.S. already ashore near its
-// beaches, or a random one), drawing from a stream derived from the seed;
-// the audit then checks the opening's dice (the Komandorski chits) but
-// takes the placement as recorded, and such a game cannot use the victory
-// point chits (14.0). The rate limits of the answers are counted in
-// memory: a restart forgets them.
+// A game named by its scenario is created by the rules of setup (Start)
+// and the audit creates it again from its dice. Without one, Create places
+// the units with a Setup from a stream derived from the seed; the audit
+// then checks only the opening's dice (the Komandorski chits), and such a
+// game cannot use the victory point chits (14.0). The answers' rate limits
+// are counted in memory: a restart forgets them.
 package referee
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 
@@ -124,10 +86,8 @@ func Engine() store.Engine {
 	}
 }
 
-// Start returns the opening of a game for store.NewGame.Start:
-// adjudicator.NewGameFrom with the scenario ("campaign" or a short one),
-// the options and the game's dice. The game then waits for its setup
-// orders (rule 12). The audit replays the same creation (opening).
+// Start returns the opening of a game by the rules of setup (rule 12) for
+// store.NewGame.Start: adjudicator.NewGameFrom with the game's dice.
 func Start(scenario string, opt adjudicator.Options) func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
 	return func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
 		return adjudicator.NewGameFrom(scenario, opt, d)
@@ -152,10 +112,8 @@ func StartPlaced(setup func(s *adjudicator.State) error) func(d adjudicator.Dice
 	}
 }
 
-// locate places the rules' problems at their lines in the order file, as
-// the orders package does for "attu check". A file that no longer parses
-// (it was parsed before it was applied, so it does not happen) leaves the
-// problems without places.
+// locate places the rules' problems at their lines in the order file; a
+// file that no longer parses (which does not happen) leaves them unplaced.
 func locate(raw []byte, ps []adjudicator.Problem) []store.Problem {
 	f, err := orders.Parse(raw, orders.Options{})
 	if err != nil {
@@ -165,9 +123,8 @@ func locate(raw []byte, ps []adjudicator.Problem) []store.Problem {
 }
 
 // opening checks the opening position against the dice entry 1 rolled: a
-// game created by the rules (Start) is created again and must come out
-// the same; a game placed by hand (StartPlaced) must hold the Komandorski
-// chits its dice draw, at the start of turn 1.
+// game created by the rules (Start) must come out the same again, one
+// placed by hand (StartPlaced) hold the Komandorski chits its dice draw.
 func opening(s *adjudicator.State, d adjudicator.Dice) error {
 	if s.Options != nil {
 		return openingFrom(s, d)
@@ -185,10 +142,7 @@ func opening(s *adjudicator.State, d adjudicator.Dice) error {
 // openingFrom creates the game again from its scenario and options with
 // the dice entry 1 rolled, and requires the same position.
 func openingFrom(s *adjudicator.State, d adjudicator.Dice) error {
-	name := s.Scenario
-	if name == "" {
-		name = adjudicator.ScenarioCampaign
-	}
+	name := cmp.Or(s.Scenario, adjudicator.ScenarioCampaign)
 	again, _, err := adjudicator.NewGameFrom(name, *s.Options, d)
 	if err != nil {
 		return fmt.Errorf("the game cannot be created again: %w", err)

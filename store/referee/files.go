@@ -17,9 +17,8 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// envelope is what authentication reads of an orders file before the
-// file is judged: read leniently, so that only an authenticated player
-// learns what is wrong with the rest.
+// envelope is what authentication reads of an orders file, leniently, so
+// that only an authenticated player learns what is wrong with the rest.
 type envelope struct {
 	game, side, token, wait, turn string
 	waitAt, turnAt                orders.Pos
@@ -231,9 +230,8 @@ func (s *Service) sameFile(id string, side adjudicator.Side, raw []byte) *store.
 	return nil
 }
 
-// hold keeps a legal orders file for the game's settle window: it is
-// applied when the window closes (Tick), at once with "go", or replaced
-// by a newer file from the same side.
+// hold keeps a legal orders file for the settle window: it is applied when
+// the window closes, at once with "go", or replaced by a newer file.
 func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicator.Side, raw []byte, now time.Time) error {
 	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
 		g := t.Game()
@@ -251,7 +249,8 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicato
 		due := now.Add(rec.Settle)
 		rec.Held = &held{Side: side, Raw: raw, MessageID: ref.MessageID, Content: ref.ContentHash, Received: now, Due: due}
 		t.Outcome("held until " + due.Format(time.RFC3339))
-		t.Queue(s.heldMail(&g, m, templates.Held{Game: g.ID, Waiting: templates.WaitPhrase(g.Wait), Due: due, Replaced: replaced != ""}))
+		h := templates.Held{Game: g.ID, Waiting: templates.WaitPhrase(g.Wait), Due: due, Replaced: replaced != ""}
+		t.Queue(s.answerMail(&g, m, "held", h.Subject(), h.Text()))
 		return rec.save(t)
 	})
 	if err == nil {
@@ -292,14 +291,11 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 // game's record after it; empty for nothing.
 type head func(side adjudicator.Side, g *store.Game) string
 
-// step applies orders in t, then does what follows a step: the deadline
-// of the next wait, the reports to every side (with the notices gathered
-// since the last ones, and above them what heads writes, or for the
-// player whose file it was the acceptance), a takeback request
-// that lapses because the game moved on, and the end when the rules end
-// the game. in is the message that carried the orders, nil for orders
-// the server gives or held ones. A *store.RefusedError leaves t
-// untouched.
+// step applies orders in t, then what follows: the next deadline, the
+// reports to every side headed by what heads writes (for the sender of
+// the file, its acceptance), a takeback lapsed, and the end when the rules
+// end the game. in is the message that carried the orders, nil for the
+// server's or held ones. A *store.RefusedError leaves t untouched.
 func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message, heads head) (*store.Outcome, error) {
 	out, err := t.Apply(st, Engine())
 	if err != nil {
@@ -357,8 +353,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 }
 
 // queueReports queues one report per side of the position st after the
-// events evs, built only from what that side may see, each headed by
-// what heads writes (nil: nothing).
+// events evs, each headed by what heads writes (nil: nothing).
 func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message, heads head) error {
 	reqs := make([]reportReq, len(sides))
 	for i, side := range sides {
@@ -367,6 +362,13 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 			reqs[i].before = heads(side, g)
 		}
 	}
+	return s.queueReportMails(t, g, rec, st, evs, reqs, in, nil)
+}
+
+// queueReportMails queues the reports reqs ask for, each threaded to in
+// when it goes to in's sender, its attachments led by first.
+func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq,
+	in *Message, first []store.Attachment) error {
 	ms, err := s.reportMails(g, rec, st, evs, reqs)
 	if err != nil {
 		return err
@@ -379,17 +381,17 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 		if in != nil && registered(g, r.side, in.From) {
 			m = reply(m, in)
 		}
+		if first != nil {
+			m.Attachments = append(slices.Clone(first), m.Attachments...)
+		}
 		t.Queue(m)
 	}
 	return nil
 }
 
-// finish ends the game in t: the end entry, the result, and the final
-// report to every side with the seed, the dice-luck summary, the
-// export to audit and the replay page, each headed by what heads writes
-// (nil: nothing). in is the mail that ended the game (orders or a
-// command), nil for none: the final report is its sender's answer, so
-// it is threaded to it.
+// finish ends the game in t and queues the final reports with the seed,
+// the dice luck, the export and the replay page, each headed by what
+// heads writes and threaded to in, the mail that ended the game.
 func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, now time.Time, in *Message, heads head) error {
 	if _, err := t.End(result); err != nil {
 		return err
@@ -424,20 +426,9 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 		}
 		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: templates.FinalSubject(result), before: before}
 	}
-	ms, err := s.reportMails(&g, rec, st, evs, reqs)
-	if err != nil {
+	first := append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...)
+	if err := s.queueReportMails(t, &g, rec, st, evs, reqs, in, first); err != nil {
 		return err
-	}
-	for _, r := range ms {
-		if !r.ok {
-			continue
-		}
-		m := r.mail
-		if in != nil && registered(&g, r.side, in.From) {
-			m = reply(m, in)
-		}
-		m.Attachments = append(append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...), m.Attachments...)
-		t.Queue(m)
 	}
 	rec.Notices = nil
 	s.log.Info("game over", "game", g.ID, "result", result)

@@ -331,3 +331,25 @@ func mustContain(t testing.TB, what, text string, words ...string) {
 		}
 	}
 }
+
+// when is a time as mails write it: in UTC, to the minute.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "none"
+	}
+	return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC")
+}
+
+// rawOrders is the order file stored for entry seq, as the export holds it.
+func (h *harness) rawOrders(seq uint64) ([]byte, error) {
+	x, err := h.db.Export(h.id, true)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range x.Orders {
+		if o.Entry == seq {
+			return o.Raw(), nil
+		}
+	}
+	return nil, fmt.Errorf("entry %d has no order file", seq)
+}

@@ -2,16 +2,14 @@ package referee
 
 // Hooks: how a client above the service — a tournament (package
 // store/tournament) — follows its games without the service knowing what
-// a tournament is. The service calls an optional Hook (Config.Hook) at
-// four moments: inside the transaction that ends a game (Ended), for
-// the players' command "standings" and the umpire's "digest" inside that
-// command's transaction (Standings, Digest), and after each Tick, outside the service's lock (Tick), so
-// that the hook may create games through Create and send a daily mail.
-// Nothing here changes how a game is played; the hook sees a game only
-// through the store's transaction and the views below.
+// a tournament is. The hook sees a game only through the store's
+// transaction and the views below, and changes nothing of how it is
+// played.
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -19,28 +17,21 @@ import (
 	"github.com/attu-pbem/attu/store"
 )
 
-// Hook follows the service's games for a client above them. Every method
-// may be called again for the same event after a crash (Tick does what is
-// due from the record), so each must be idempotent.
+// Hook follows the service's games for a client above them. Each method
+// must be idempotent: after a crash it may be called again for an event.
 type Hook interface {
 	// Ended is called inside the transaction that ends game t.Game(),
-	// after its end entry and final reports: what it writes through t
-	// (a shelf, mails queued with t.Queue) commits with the end or not at
-	// all. It must not call the service or the DB.
+	// after its final reports: what it writes through t commits with the
+	// end or not at all. It must not call the service or the DB.
 	Ended(t *store.Txn, e Ending) error
-	// Standings answers the command "standings" of side's player of the
-	// game t.Game(), inside the command's transaction; empty text when
-	// the game is no part of what the hook follows.
+	// Standings answers side's command "standings" in game t.Game();
+	// empty when the game is no part of what the hook follows.
 	Standings(t *store.Txn, side adjudicator.Side) (string, error)
-	// Digest takes the umpire's command "digest" of the game t.Game(),
-	// inside the command's transaction: the hook records the request
-	// through t and answers it after a Tick (which may read every game),
-	// in reply to the mail messageID (empty from the command line).
-	// False when the game is no part of what the hook follows.
+	// Digest takes the umpire's command "digest" of the game t.Game(), to
+	// answer the mail messageID after a Tick; false as for Standings.
 	Digest(t *store.Txn, messageID string) (bool, error)
-	// Tick is called at the end of every Service.Tick, after the games'
-	// own deadlines and outside the service's lock, so it may call the
-	// service (Create, Watch).
+	// Tick is called at the end of every Service.Tick, outside the
+	// service's lock, so it may call the service (Create, Watch).
 	Tick(s *Service, now time.Time) error
 }
 
@@ -55,32 +46,23 @@ const (
 type Ending struct {
 	Game string
 	// Winner is the side that won; NoSide for a draw, or when the umpire
-	// ended the game without a result (Void).
+	// ended the game naming neither a winner nor a draw (Void).
 	Winner adjudicator.Side
-	// How is EndedByRules, EndedByConcession or EndedByUmpire.
-	How string
-	// Level is the line of the Victory Level Table (rule 14.0) when the
-	// victory point chits decided the game, like "U.S. minor victory";
-	// empty otherwise.
-	Level string
-	// Void: the umpire ended the game naming neither a winner nor a
-	// draw.
-	Void bool
-	// Result is the result in the final report's words.
+	Void   bool
+	How    string // EndedByRules, EndedByConcession or EndedByUmpire
+	Level  string // "U.S. minor victory" and such when the chits decided (14.0)
+	// Result is the result in the final report's words; Turn and Time
+	// when the game ended; Late each side's missed deadlines.
 	Result string
-	// Turn is the turn the game ended in; Time when.
-	Turn int
-	Time time.Time
-	// Late counts each side's missed deadlines over the game.
-	Late map[adjudicator.Side]int
+	Turn   int
+	Time   time.Time
+	Late   map[adjudicator.Side]int
 }
 
-// EndingOf reads how the game of t ended: the rules' winner (and the
-// level of 14.0 with the victory point chits); for a game the rules did
-// not decide, the player whose command ended it conceded; else the umpire
-// ended it, and the first word of the result given ("end us ...", "end
-// jp ...", "end draw ...") names the winner or a draw, anything else
-// leaving the game void. It fails when the game has not ended.
+// EndingOf reads how the game of t ended: by the rules; by a player's
+// concession; or by the umpire, the first word of whose result ("end us",
+// "end jp", "end draw") names the winner or a draw, anything else leaving
+// the game void. It fails when the game has not ended.
 func EndingOf(t *store.Txn) (Ending, error) {
 	g := t.Game()
 	if g.Status != store.Ended {
@@ -98,34 +80,22 @@ func EndingOf(t *store.Txn) (Ending, error) {
 	if err != nil {
 		return Ending{}, err
 	}
-	e := Ending{Game: g.ID, Result: rec.Result, Turn: st.Turn, Late: map[adjudicator.Side]int{}}
-	for side, n := range rec.Late {
-		e.Late[side] = n
-	}
-	// The end entry, and the entry in force before it.
-	var live []store.LogEntry
-	for _, le := range log {
-		if le.RolledBackBy == 0 {
-			live = append(live, le)
-		}
-	}
+	e := Ending{Game: g.ID, Result: rec.Result, Turn: st.Turn, Late: maps.Clone(rec.Late)}
+	// The end entry in force, and the entry in force before it.
 	var end, before *store.LogEntry
-	for i := len(live) - 1; i >= 0; i-- {
-		if live[i].Kind == store.KindEnd {
-			end = &live[i]
-			if i > 0 {
-				before = &live[i-1]
-			}
-			break
+	for i := len(log) - 1; i >= 0 && before == nil; i-- {
+		switch le := &log[i]; {
+		case le.RolledBackBy != 0:
+		case end != nil:
+			before = le
+		case le.Kind == store.KindEnd:
+			end = le
 		}
 	}
 	if end == nil {
 		return Ending{}, fmt.Errorf("referee: game %s has no end entry", g.ID)
 	}
-	e.Time = end.Time
-	if e.Result == "" {
-		e.Result = end.Note
-	}
+	e.Time, e.Result = end.Time, cmp.Or(e.Result, end.Note)
 	switch {
 	case st.Over():
 		e.How, e.Winner = EndedByRules, st.Winner
@@ -141,9 +111,8 @@ func EndingOf(t *store.Txn) (Ending, error) {
 	return e, nil
 }
 
-// umpireResult reads the winner from the words the umpire ended a game
-// with ("ended by the umpire: jp, the U.S. player left"): us, jp or draw
-// as the first word; anything else is no result.
+// umpireResult reads the winner from the umpire's words ("ended by the
+// umpire: jp, the U.S. player left"); true when they name no result.
 func umpireResult(result string) (adjudicator.Side, bool) {
 	_, words, _ := strings.Cut(result, ":")
 	f := strings.Fields(strings.ToLower(words))
@@ -188,45 +157,35 @@ func (s *Service) tickHook(now time.Time) error {
 // cmdStandings answers "standings" with the hook's table; a game of no
 // tournament says so.
 func cmdStandings(c *call) error {
-	const none = "This game is not part of a tournament: there are no standings.\n"
+	c.text = "This game is not part of a tournament: there are no standings.\n"
 	if c.s.cfg.Hook == nil {
-		c.text = none
 		return nil
 	}
 	text, err := c.s.cfg.Hook.Standings(c.t, c.side)
-	if err != nil {
-		return err
-	}
-	if text == "" {
-		text = none
-	}
-	c.text = text
-	return nil
+	c.text = cmp.Or(text, c.text)
+	return err
 }
 
 // cmdDigest passes the umpire's "digest" to the hook, which answers it
 // after the next Tick; a game of no tournament says so at once.
 func cmdDigest(c *call) error {
-	const none = "This game is not part of a tournament: there is no digest.\n"
+	c.text = "This game is not part of a tournament: there is no digest.\n"
 	if c.s.cfg.Hook == nil {
-		c.text = none
 		return nil
 	}
 	id := ""
 	if c.in != nil {
 		id = c.in.MessageID
 	}
-	ok, err := c.s.cfg.Hook.Digest(c.t, id)
-	if err != nil {
+	switch ok, err := c.s.cfg.Hook.Digest(c.t, id); {
+	case err != nil || !ok:
 		return err
-	}
-	switch {
-	case !ok:
-		c.text = none
 	case c.in == nil:
 		// From the command line the umpire reads the answer at once; by
 		// mail the digest itself is the answer.
 		c.text = "The digest goes to you by mail at the daemon's next tick; attu tournament status -v prints it now.\n"
+	default:
+		c.text = ""
 	}
 	return nil
 }
@@ -235,21 +194,20 @@ func cmdDigest(c *call) error {
 // waits on people besides the deadline.
 type Watch struct {
 	GameStatus
-	// Players are the sides' addresses.
+	// Players are the sides' addresses; Absent until when each side said
+	// it is away.
 	Players map[adjudicator.Side]string
-	// Held is the side whose file waits out the settle window, and until
-	// when; NoSide when none does.
-	Held    adjudicator.Side
-	HeldDue time.Time
-	// TakebackBy asked to take back the last step, open until
-	// TakebackExpires; NoSide when nobody did.
+	Absent  map[adjudicator.Side]time.Time
+	// Held is the side whose file waits out the settle window until
+	// HeldDue; TakebackBy asked to take back the last step, open until
+	// TakebackExpires (NoSide for none).
+	Held            adjudicator.Side
+	HeldDue         time.Time
 	TakebackBy      adjudicator.Side
 	TakebackExpires time.Time
 	// Stuck: the deadline passed at a wait without default orders; the
 	// umpire decides (extend or roll back).
 	Stuck bool
-	// Absent is until when each side said it is away.
-	Absent map[adjudicator.Side]time.Time
 }
 
 // Watch returns what the umpire's digest says of game id.

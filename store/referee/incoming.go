@@ -15,36 +15,29 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// Message is an incoming mail as the service reads it, whatever carried
-// it: the mail package fills it from MIME, tests write it by
-// hand.
+// Message is an incoming mail as the service reads it: the mail package
+// fills it from MIME, tests write it by hand.
 type Message struct {
-	// From is the envelope sender's address.
-	From string
-	// To holds every recipient's address; a game's own address
-	// (attu+GAME@host) routes the mail to it.
-	To []string
-	// Subject may carry a game's tag ([attu GAME]) and a command word.
+	// From is the envelope sender's address. To holds every recipient's
+	// address; a game's own (attu+GAME@host) routes the mail to it, as
+	// does a tag in the Subject ([attu GAME]).
+	From      string
+	To        []string
 	Subject   string
 	MessageID string
 	InReplyTo string
 	// Orders is the orders file found in the mail (a .yaml attachment or
-	// YAML in the plain-text body), nil when there is none.
+	// YAML in the body), nil when there is none; Text the plain-text body,
+	// where commands and their token are read outside quoted lines.
 	Orders []byte
-	// Text is the plain-text body, where commands and their token are
-	// read; lines quoted with ">" are ignored.
-	Text string
-	// Automatic marks mail sent by a machine (RFC 3834: Auto-Submitted,
-	// Precedence: bulk, a null return path), which is recorded and never
-	// answered.
-	Automatic bool
-	// Unauthenticated says why From is not believed to name the author
-	// (several authors, or a required check failed); empty when it is.
-	// Such a message is a stranger's, whatever its From and token.
+	Text   string
+	// Automatic marks mail sent by a machine (RFC 3834), recorded and never
+	// answered. Unauthenticated says why From is not believed to name the
+	// author, which makes the message a stranger's whatever its token.
+	// Skipped are the parts not read, named when nothing was found.
+	Automatic       bool
 	Unauthenticated string
-	// Skipped are the parts of the mail that were not read, named in the
-	// answer to a mail in which nothing was found.
-	Skipped []Skipped
+	Skipped         []Skipped
 
 	// over is set on a command carried out past its side's reply budget:
 	// what goes instead of its answers (the note to slow down, or none).
@@ -61,15 +54,12 @@ func (in *Message) answers(ms ...store.Mail) []store.Mail {
 }
 
 // Skipped is a part of a mail that was not read: one attu cannot decode,
-// or one that holds no orders file it reads (a zipped or encrypted file,
-// a document).
+// or one that holds no orders file (a zip, an encrypted file, a document).
 type Skipped struct {
-	Part string // its number, "2" or "1.2"
-	Type string // its media type
-	Name string // its file name, when it has one
-	// Undecoded: the part could not be decoded (an unknown transfer
-	// encoding or charset, broken base64); otherwise it was set aside.
-	Undecoded bool
+	Part      string // its number, "2" or "1.2"
+	Type      string // its media type
+	Name      string // its file name, when it has one
+	Undecoded bool   // it could not be decoded; otherwise it was set aside
 }
 
 // ref is the message's key in the ledger: its Message-ID and the hash of
@@ -88,23 +78,13 @@ func (m *Message) ref() store.MailRef {
 	return store.NewMailRef(id, content)
 }
 
-// Handle is the one entry point for an incoming message. It routes the
-// message to its game (the game's address among the recipients, the tag
-// in the subject, or the game named in the orders file), authenticates
-// its sender and token, judges it and, in one transaction, records it in
-// the ledger and applies it with everything it sends. A message already
-// in the ledger (by Message-ID, or Message-ID and content) is ignored, so
-// handing the same message over again after a crash does nothing.
-//
-// A message that names no game its sender plays in gets one generic
-// answer, at most once per Config.AnswerEvery for each sender and
-// Config.Strangers times an hour in all; it says nothing about any game,
-// not even whether it exists. A sender who plays in the game but whose
-// token or side does not match is told which check failed, at its
-// registered address only (unauthenticated).
-//
-// The error is for the operator's log only: the message was not recorded
-// and may be handed over again. Nothing needs to be remembered otherwise.
+// Handle is the one entry point for an incoming message: it routes,
+// authenticates, judges and, in one transaction, records the message in
+// the ledger and applies it with everything it sends (see the package
+// documentation). A message already in the ledger is ignored, so handing
+// it over again after a crash does nothing. The error is for the
+// operator's log only: the message was not recorded and may be handed
+// over again.
 func (s *Service) Handle(m *Message, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -189,15 +169,19 @@ func (s *Service) onlyGameOf(address string) (string, error) {
 // game's tag.
 func (s *Service) own(address string) bool {
 	mine := bareAddress(s.cfg.Address)
-	if mine == "" {
-		return false
-	}
+	bare, _, ok := splitPlus(address)
+	return mine != "" && ok && strings.EqualFold(bare, mine)
+}
+
+// splitPlus splits an address into the address without its +tag, and
+// the tag.
+func splitPlus(address string) (bare, tag string, ok bool) {
 	local, domain, ok := strings.Cut(bareAddress(address), "@")
 	if !ok {
-		return false
+		return "", "", false
 	}
-	base, _, _ := strings.Cut(local, "+")
-	return strings.EqualFold(base+"@"+domain, mine)
+	base, tag, _ := strings.Cut(local, "+")
+	return base + "@" + domain, tag, true
 }
 
 // The syntax of game ids is the mail package's (mail.GameIDPattern), so
@@ -211,14 +195,9 @@ var (
 // plus-address, the subject's tag, or the orders file's game.
 func (s *Service) route(m *Message) string {
 	mine := bareAddress(s.cfg.Address)
-	mineLocal, mineDomain, _ := strings.Cut(mine, "@")
 	for _, to := range m.To {
-		local, domain, ok := strings.Cut(bareAddress(to), "@")
-		if !ok {
-			continue
-		}
-		base, id, plus := strings.Cut(local, "+")
-		if !plus || mine != "" && !(strings.EqualFold(base, mineLocal) && strings.EqualFold(domain, mineDomain)) {
+		bare, id, ok := splitPlus(to)
+		if !ok || mine != "" && !strings.EqualFold(bare, mine) {
 			continue
 		}
 		if id = strings.ToLower(id); gameID.MatchString(id) {
@@ -236,10 +215,9 @@ func (s *Service) route(m *Message) string {
 	return ""
 }
 
-// stranger answers a message that names no game its sender plays in: the
-// generic answer, at most once per AnswerEvery for each sender and
-// Config.Strangers times an hour for all of them, else silence. Either
-// way the message goes into the ledger.
+// stranger answers a message that names no game its sender plays in with
+// the generic answer, within Config.AnswerEvery and Config.Strangers,
+// else silence; either way the message goes into the ledger.
 func (s *Service) stranger(ref store.MailRef, m *Message, now time.Time, why string) error {
 	key := bareAddress(m.From)
 	answer := key != "" && s.answers.Allow(key, now) && s.strangers.Allow("", now)
@@ -255,18 +233,16 @@ func (s *Service) stranger(ref store.MailRef, m *Message, now time.Time, why str
 }
 
 // unauthenticated answers a mail from a registered address of game g
-// that does not authenticate (no token, another side's, a file for a
-// side the address does not play): it says which check failed and where
-// the token is, Config.TokenAnswers times an hour for each address. The
-// answer goes to the registered address only, so a forger learns
-// nothing from it. A file that names no player's side gets the generic
-// answer.
+// that does not authenticate, saying which check failed and where the
+// token is, Config.TokenAnswers times an hour for each address, at the
+// registered address only, so a forger learns nothing. A file that names
+// no player's side gets the generic answer.
 func (s *Service) unauthenticated(g *store.Game, ref store.MailRef, m *Message, why string) error {
 	to := bareAddress(m.From)
 	var out []store.Mail
 	if s.tokens.Allow(g.ID+" "+strings.ToLower(to), s.now) {
 		if r, ok := s.tokenProblem(g, m); ok {
-			out = append(out, bounded(reply(s.newMail(g, "refused", to, r.Subject(), r.Text()), m)))
+			out = append(out, s.answerMail(g, m, "refused", r.Subject(), r.Text()))
 		} else {
 			out = append(out, s.genericMail(m))
 		}
@@ -328,8 +304,7 @@ func (s *Service) genericMail(m *Message) store.Mail {
 }
 
 // answer records a message from an authenticated player that changes no
-// game and queues the answers to it, within the reply budget of the
-// address they go to (budget).
+// game and queues its answers, within the reply budget (budget).
 func (s *Service) answer(g *store.Game, ref store.MailRef, outcome string, mails ...store.Mail) error {
 	if len(mails) > 0 && len(mails[0].To) > 0 {
 		if ok, note := s.budget(g, mails[0].To[0], s.now); !ok {
@@ -341,9 +316,8 @@ func (s *Service) answer(g *store.Game, ref store.MailRef, outcome string, mails
 	return err
 }
 
-// budget counts one answer to address, a player of g: true while the
-// side is within Config.Replies an hour; past it false, with the one
-// note to slow down that the side gets per hour, or none.
+// budget counts one answer to address, a player of g: true within
+// Config.Replies an hour, else false with the hour's note to slow down.
 func (s *Service) budget(g *store.Game, address string, now time.Time) (bool, []store.Mail) {
 	key := g.ID + " " + strings.ToLower(bareAddress(address))
 	if s.replies.Allow(key, now) {

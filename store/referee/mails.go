@@ -1,15 +1,15 @@
 package referee
 
 // The glue between the service and package templates, which words every
-// mail: each function here fills a templates struct from the game's
-// record. A report is built only from what its side may see: the side's
-// View and Outlook and the events Redact keeps for it, never the position
-// itself.
+// mail. A report is built only from what its side may see: its View and
+// Outlook and the events Redact keeps for it, never the position itself.
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -17,24 +17,11 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// timeLayout is how mails write times: in UTC, to the minute (as
-// templates writes a deadline without a zone).
-const timeLayout = "Mon 2 Jan 2006 15:04 UTC"
-
-func when(t time.Time) string {
-	if t.IsZero() {
-		return "none"
-	}
-	return t.UTC().Format(timeLayout)
-}
-
 // notice is one line of the next reports: what happened outside the
 // rules, recorded in the log as a note.
 type notice struct {
-	Text string `json:"text"`
-	// For is the one player who may read it besides the umpire (a
-	// player's own command that changes nothing); NoSide for everyone.
-	For adjudicator.Side `json:"for,omitempty"`
+	Text string           `json:"text"`
+	For  adjudicator.Side `json:"for,omitempty"` // the one player who may read it besides the umpire; NoSide: everyone
 }
 
 // UnmarshalJSON reads a notice, or a plain string as records written
@@ -60,8 +47,7 @@ func (r *record) noticesFor(side adjudicator.Side) []string {
 }
 
 // sideReport is side's report of the position st after the events evs,
-// made only of what that side may see: its View and Outlook, and its
-// version of each event it reads (adjudicator.Redact).
+// made only of its View and Outlook and its version of each event.
 func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event) *templates.Report {
 	o := st.Outlook(side)
 	if g.Status == store.Ended {
@@ -77,11 +63,8 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, 
 }
 
 // reportAttachments are the files of a report to side: the order
-// template for the side awaited, the map as a picture, and the report for
-// programs. The picture is drawn from the position after entry at and,
-// with events, that entry's events; it is queued without its body, which
-// the sender takes from Draw, and the store keeps none: cmdResend draws
-// it again from the same (call.redrawn).
+// template for the side awaited, the map picture, queued to be drawn from
+// entry at (with its events when events), and the report for programs.
 func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64, events bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
@@ -92,12 +75,9 @@ func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64,
 		store.Attachment{Name: "report.json", Type: "application/json", Data: a.JSON})
 }
 
-// reportMail is side's report as a mail of the given kind, with before
-// as what comes before the report (a welcome, an acceptance, a final
-// result) and the notices side may read between them; false when the
-// side has no player. st is the position in force in g (after entry
-// g.Current) and evs, when there are any, that entry's events: the
-// picture records them as what it was drawn from (reportAttachments).
+// reportMail is side's report as a mail of the given kind, headed by
+// before and the notices side may read; false when the side has no
+// player. st is the position in force in g and evs that entry's events.
 func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event,
 	kind, subject, before string) (store.Mail, bool, error) {
 	out, err := s.reportMails(g, rec, st, evs, []reportReq{{side: side, kind: kind, subject: subject, before: before}})
@@ -123,9 +103,7 @@ type reportDone struct {
 }
 
 // reportMails is reportMail for several sides at once, in the order of
-// reqs. Each side's report is made from its own View, Outlook and
-// redacted events (sideReport); its picture is left to draw when the
-// mail is sent (Service.Draw).
+// reqs, each made by sideReport.
 func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
 	for i, q := range reqs {
@@ -138,10 +116,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		if err != nil {
 			return nil, err
 		}
-		subject, before := q.subject, q.before
-		if subject == "" {
-			subject = templates.ReportSubject(r)
-		}
+		subject, before := cmp.Or(q.subject, templates.ReportSubject(r)), q.before
 		if before != "" {
 			before += "\n"
 		}
@@ -165,10 +140,7 @@ func (s *Service) welcome(g *store.Game, name string, side adjudicator.Side, tok
 	if side == adjudicator.Umpire {
 		for _, p := range g.Players {
 			if p.Side != adjudicator.Umpire {
-				addr := p.Address
-				if addr == "" {
-					addr = "attu's stand-in (" + Bot + ")" // the side has no address (standin.go)
-				}
+				addr := cmp.Or(p.Address, "attu's stand-in ("+Bot+")") // the stand-in's side has no address
 				w.Players = append(w.Players, templates.PlayerAddress{Side: p.Side, Address: addr})
 			}
 		}
@@ -177,10 +149,8 @@ func (s *Service) welcome(g *store.Game, name string, side adjudicator.Side, tok
 }
 
 // refused is the refusal of an authenticated player's file: each problem
-// at its line and column with the line of the player's file quoted (its
-// token blanked), and those that lie at no line as the reason. The
-// quoted lines are the player's own words; nothing else in a refusal
-// tells of the position beyond the mistake itself.
+// at its line and column with the player's own line quoted, and those at
+// no line as the reason; nothing else tells of the position.
 func refused(game, subject string, why templates.Notice, ps []store.Problem, file []byte) templates.Refused {
 	r := templates.Refused{Game: game, Subject: subject, File: file, Why: why.Kind}
 	var reasons []string
@@ -199,19 +169,8 @@ func refused(game, subject string, why templates.Notice, ps []store.Problem, fil
 			reasons[i] = m + "."
 		}
 	}
-	r.Reason = joinSentences(reasons)
+	r.Reason = strings.Join(reasons, " ")
 	return r
-}
-
-func joinSentences(ss []string) string {
-	var b bytes.Buffer
-	for i, s := range ss {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
 }
 
 // help is the answer to "help" for side.

@@ -8,24 +8,21 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// A report's map picture is not drawn inside the transaction that queues
-// its mail. The mail is queued with the picture's recipe alone (the entry
-// whose position and events it shows, and the side: see
-// store.Attachment.ToDraw), and the outbox draws the picture from the log
-// when it sends the mail (Draw), once the transaction has committed. A
-// picture is a function of its recipe, so it is the same however late,
-// and however often, it is drawn.
+// A report's map picture is queued with its recipe alone (the entry whose
+// position and events it shows, and the side: store.Attachment.ToDraw)
+// and drawn when the outbox sends the mail (Draw), after the transaction
+// committed. A picture is a function of its recipe, so it is the same
+// however late, and however often, it is drawn.
 
-// Draw gives the attachments of m that were queued without their bodies
-// (store.Attachment.ToDraw) their pictures, drawn from the game's log. It
-// changes nothing in the store.
+// Draw gives the attachments of m queued without their bodies (ToDraw)
+// their pictures, drawn from the game's log; the store is left as it is.
 func (s *Service) Draw(m *store.Mail) error {
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
 		if !a.ToDraw() {
 			continue
 		}
-		png, err := s.redraw(m.Game, *a)
+		png, err := drawAgain(m.Game, *a, a.DrawnFor, dbLog{s.db, m.Game})
 		if err != nil {
 			return fmt.Errorf("referee: mail %d: %s: %w", m.ID, a.Name, err)
 		}
@@ -34,20 +31,13 @@ func (s *Service) Draw(m *store.Mail) error {
 	return nil
 }
 
-// redraw draws the picture of attachment a of a mail of game again from
-// the database (drawAgain), as its side sees it.
-func (s *Service) redraw(game string, a store.Attachment) ([]byte, error) {
-	return drawAgain(game, a, a.DrawnFor, dbLog{s.db, game})
-}
-
 // gameLog reads a game's positions and entries: a store.Txn, or dbLog.
 type gameLog interface {
 	StateAt(seq uint64) (*adjudicator.State, error)
 	Entry(seq uint64) (*store.Entry, error)
 }
 
-// dbLog is gameLog over the database, each read in a transaction of its
-// own.
+// dbLog is gameLog over the database, a transaction per read.
 type dbLog struct {
 	db   *store.DB
 	game string
@@ -67,10 +57,8 @@ func (l dbLog) Entry(seq uint64) (*store.Entry, error) {
 }
 
 // drawAgain draws the picture attachment a records again, as side sees
-// it: from the position after the entry it names and, when it says so,
-// that entry's events, read from log. The same inputs through the same
-// drawing code give the same pixels as when it was first drawn (the PNG
-// encoder may write them differently from one Go release to the next).
+// it, from the position (and events) of the entry it names, read from
+// log: the same pixels as when it was first drawn.
 func drawAgain(game string, a store.Attachment, side adjudicator.Side, log gameLog) ([]byte, error) {
 	st, err := log.StateAt(a.DrawnAt)
 	if err != nil {

@@ -15,10 +15,8 @@ import (
 // replayAttachments is the replay page of a game that has ended
 // (templates.ReplayPage), for the final report: one HTML file that shows
 // the game step by step and checks every die against the revealed seed in
-// the player's browser, for players who will not install attu to run
-// "attu audit". It is named after the game, beside the export. A page that
-// cannot be made is logged and left out: the export it would be made from
-// is attached anyway, and the game must end all the same.
+// the player's browser. A page that cannot be made is logged and left
+// out: the export is attached anyway, and the game must end all the same.
 func (s *Service) replayAttachments(x *store.Export, name string, luck *store.Luck) []store.Attachment {
 	r, err := Replay(x, luck)
 	var page []byte
@@ -33,27 +31,20 @@ func (s *Service) replayAttachments(x *store.Export, name string, luck *store.Lu
 	return []store.Attachment{{Name: "attu-" + x.Game + ".html", Type: "text/html", Data: page}}
 }
 
-// Replay returns what the replay page of the game x records shows
+// Replay returns what the replay page of the game x shows
 // (templates.ReplayPage): each log entry's canonical JSON, what it
-// records, and the position after it, replayed through the rules from the
-// opening position with the dice the entry recorded and following
-// rollbacks; and the dice. luck is the game's dice-luck summary when its
-// record is known sound, nil when it is not (the page then has none):
-// the final report hands over the one it computed, "attu replay" the
-// audit's.
-//
-// It checks nothing: the page checks the dice and the chain in the
-// browser, and a replay that breaks down (an export altered by hand)
-// keeps the last position it reached and says where it stopped.
+// records, and the position after it, replayed from the opening with the
+// dice the entry recorded, following rollbacks; and the dice. luck is the
+// game's dice-luck summary when its record is known sound, else nil. It
+// checks nothing (the page checks the dice and the chain in the browser);
+// a replay that breaks down keeps the last position it reached and says
+// where it stopped.
 func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 	if len(x.Log) == 0 {
 		return nil, errors.New("referee: replay: the export has no log")
 	}
-	opening := new(adjudicator.State)
-	if err := json.Unmarshal(x.InitialState, opening); err != nil {
-		return nil, fmt.Errorf("referee: replay: the opening position: %w", err)
-	}
-	if err := opening.Attach(nil, nil); err != nil {
+	opening, err := store.DecodeState(x.InitialState)
+	if err != nil {
 		return nil, fmt.Errorf("referee: replay: the opening position: %w", err)
 	}
 	r := &templates.Replay{Game: x.Game, Scenario: x.Scenario, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head}
@@ -125,16 +116,12 @@ type replayDice struct {
 }
 
 func (r *replayDice) Roll(adjudicator.Die) int {
-	if r.next >= r.to {
-		r.short = true
-		return 1
-	}
 	roll, ok := r.rolls[r.next]
-	r.next++
-	if !ok {
-		r.short = true
+	if !ok || r.next >= r.to {
+		r.short = true // the step is then refused, whatever it rolls
 		return 1
 	}
+	r.next++
 	return min(max(roll.Face, 1), 10)
 }
 

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -17,30 +18,16 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// Defaults of a game's timing and of the service's limits.
+// Defaults of a game's timing (NewGame) and of the service's limits
+// (Config), used where they are zero.
 const (
-	// DefaultDeadline is the time allowed for each wait.
-	DefaultDeadline = 72 * time.Hour
-	// DefaultReminder is how long before a deadline the awaited player is
-	// reminded.
-	DefaultReminder = 24 * time.Hour
-	// DefaultAbsence is the longest a player may move their deadlines
-	// with "absent" unless the game says otherwise.
-	DefaultAbsence = 14 * 24 * time.Hour
-	// DefaultTakeback is how long a takeback request waits for the
-	// opponent's "agree" before it lapses.
-	DefaultTakeback = 24 * time.Hour
-	// DefaultAnswerEvery is how often a stranger gets the generic answer.
-	DefaultAnswerEvery = time.Hour
-	// DefaultStrangers is how many generic answers all strangers
-	// together get per hour, whatever addresses they write from.
-	DefaultStrangers = 20
-	// DefaultReplies is how many answers one side of a game gets per
-	// hour to its commands and refused mails, before one "slow down"
-	// note and silence.
-	DefaultReplies = 30
-	// DefaultTokenAnswers is how many answers per hour a player's
-	// address gets to mails whose token fails.
+	DefaultDeadline     = 72 * time.Hour
+	DefaultReminder     = 24 * time.Hour
+	DefaultAbsence      = 14 * 24 * time.Hour
+	DefaultTakeback     = 24 * time.Hour
+	DefaultAnswerEvery  = time.Hour
+	DefaultStrangers    = 20
+	DefaultReplies      = 30
 	DefaultTokenAnswers = 3
 )
 
@@ -50,57 +37,38 @@ type Config struct {
 	// attu@example.org; game G is addressed as attu+G@example.org.
 	// Mails from it are never answered.
 	Address string
-	// Logger receives the service's log; nil discards it. Tokens are
-	// never logged.
+	// Logger receives the service's log (never a token); nil discards it.
 	Logger *slog.Logger
 	// AnswerEvery limits the generic answer to mail that names no game
-	// the sender plays in: at most one per sender in this period (zero:
-	// DefaultAnswerEvery). The count is kept in memory.
+	// the sender plays in to one per sender in this period, Strangers to
+	// so many an hour for all strangers together, so that mail from ever
+	// new addresses cannot make the service a source of backscatter.
 	AnswerEvery time.Duration
-	// Strangers caps the generic answers to all strangers together per
-	// hour (zero: DefaultStrangers), so that mail from ever new addresses
-	// cannot turn the service into a source of backscatter.
-	Strangers int
+	Strangers   int
 	// Replies caps the answers to one side's commands and refused mails
-	// per hour in each game (zero: DefaultReplies); past it the side gets
-	// one note to slow down, and its mails are recorded, not carried
-	// out, until the pace drops. Reports are not counted.
-	Replies int
-	// TokenAnswers caps the answers per hour to mails from a player's
-	// address whose token fails (zero: DefaultTokenAnswers).
+	// per hour in each game; past it the side gets one note to slow down,
+	// and its mails are recorded, not carried out. TokenAnswers caps the
+	// answers per hour to a player's address whose token fails.
+	Replies      int
 	TokenAnswers int
-	// Takeback is how long a takeback request stays open (zero:
-	// DefaultTakeback).
-	Takeback time.Duration
-	// DB names the database file in the commands the final report quotes
-	// ("attu export -db FILE"); empty for attu.db.
-	DB string
-	// Hook, when set, follows the games: told of each end, asked for the
-	// standings, run after each Tick (see Hook).
-	Hook Hook
+	Takeback     time.Duration // how long a takeback request waits for the opponent's "agree"
+	DB           string        // the database file the final report's commands name; empty: attu.db
+	Hook         Hook          // when set, follows the games (see Hook)
 }
 
-// Service is the game service: games and players, the one entry
-// point for incoming mail (Handle), the waits and their deadlines (Tick),
-// the players' and the umpire's commands. Everything it does to a game is
-// one store transaction with the mails it sends; it keeps nothing a caller
-// must remember. It is safe for concurrent use.
+// Service is the game service (see the package documentation). Everything
+// it does to a game is one store transaction with the mails it sends. It
+// is safe for concurrent use.
 type Service struct {
 	db  *store.DB
 	cfg Config
 	log *slog.Logger
 
 	mu sync.Mutex
-	// answers limits the generic answer to strangers (Config.AnswerEvery),
-	// each sender, and strangers all of them together
-	// (Config.Strangers).
-	answers, strangers *mail.Limiter
-	// replies limits the answers to each side of each game
-	// (Config.Replies), slowed the notes that say so to one an hour,
-	// tokens the answers to mails whose token fails (Config.TokenAnswers).
-	// All are kept in memory: a restart forgets them, which costs at most
-	// one more hour's worth.
-	replies, slowed, tokens *mail.Limiter
+	// The limits of Config, and slowed for the notes to slow down, one an
+	// hour. They are kept in memory: a restart costs at most one more
+	// hour's worth.
+	answers, strangers, replies, slowed, tokens *mail.Limiter
 	// now is the time of the mail Handle is handling, for the limits.
 	now time.Time
 	// botting is set while the stand-in plays its steps (botPlays).
@@ -109,19 +77,10 @@ type Service struct {
 
 // New returns the service of the games in db.
 func New(db *store.DB, cfg Config) *Service {
-	if cfg.AnswerEvery == 0 {
-		cfg.AnswerEvery = DefaultAnswerEvery
-	}
-	if cfg.Takeback == 0 {
-		cfg.Takeback = DefaultTakeback
-	}
-	if cfg.DB == "" {
-		cfg.DB = "attu.db"
-	}
-	lg := cfg.Logger
-	if lg == nil {
-		lg = slog.New(slog.DiscardHandler)
-	}
+	cfg.AnswerEvery = cmp.Or(cfg.AnswerEvery, DefaultAnswerEvery)
+	cfg.Takeback = cmp.Or(cfg.Takeback, DefaultTakeback)
+	cfg.DB = cmp.Or(cfg.DB, "attu.db")
+	lg := cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
 	if cfg.Strangers <= 0 {
 		cfg.Strangers = DefaultStrangers
 	}
@@ -143,50 +102,32 @@ func (s *Service) DB() *store.DB { return s.db }
 // record is the service's own record of a game, kept in store.Game.Service
 // and written in the same transactions as the game.
 type record struct {
-	// Name is the game's human-readable name.
+	// Name, Deadlines, Settle, Absence and LateStandIn are NewGame's.
 	Name string `json:"name"`
 	// Mailbox is the address the game is played through (Config.Address
 	// when it was created).
-	Mailbox string `json:"mailbox"`
-	// Deadlines overrides the game's deadline for some kinds of wait.
+	Mailbox   string                                 `json:"mailbox"`
 	Deadlines map[adjudicator.WaitKind]time.Duration `json:"deadlines,omitempty"`
-	// Settle is how long an orders file is held before it is applied
-	// (zero: applied at once).
-	Settle time.Duration `json:"settle,omitempty"`
-	// Absence is the longest a player may move their deadlines.
-	Absence time.Duration `json:"absence,omitempty"`
-	// Reminded: the awaited player was reminded of the current deadline.
-	Reminded bool `json:"reminded,omitempty"`
-	// NoDefault: the deadline passed at a wait that has no default orders,
-	// and the umpire was told.
-	NoDefault bool `json:"no_default,omitempty"`
-	// Late counts each side's missed deadlines.
-	Late map[adjudicator.Side]int `json:"late,omitempty"`
-	// Absent is until when each side is away.
-	Absent map[adjudicator.Side]time.Time `json:"absent,omitempty"`
-	// Held is the orders file waiting out the settle window.
-	Held *held `json:"held,omitempty"`
-	// Takeback is an open takeback request.
-	Takeback *takeback `json:"takeback,omitempty"`
-	// Remaining is, while the game is paused, the time that was left
-	// before the deadline.
-	Remaining time.Duration `json:"remaining,omitempty"`
+	Settle    time.Duration                          `json:"settle,omitempty"`
+	Absence   time.Duration                          `json:"absence,omitempty"`
+	Reminded  bool                                   `json:"reminded,omitempty"`   // of the current deadline
+	NoDefault bool                                   `json:"no_default,omitempty"` // the umpire was told of a deadline without default orders
+	Late      map[adjudicator.Side]int               `json:"late,omitempty"`       // missed deadlines
+	Absent    map[adjudicator.Side]time.Time         `json:"absent,omitempty"`     // away until
+	Held      *held                                  `json:"held,omitempty"`       // the file waiting out the settle window
+	Takeback  *takeback                              `json:"takeback,omitempty"`   // an open request
+	Remaining time.Duration                          `json:"remaining,omitempty"`  // left before the deadline, while paused
 	// Notices are what happened besides the rules since the last reports
 	// (commands, missed deadlines), shown in the next ones to those who
 	// may read them.
-	Notices []notice `json:"notices,omitempty"`
-	// Result says how the game ended.
-	Result string `json:"result,omitempty"`
-	// Bots are the sides the server's stand-in plays (standin.go).
-	Bots []adjudicator.Side `json:"bots,omitempty"`
-	// LateStandIn: when a deadline passes, the stand-in writes the
-	// late side's orders instead of the default orders.
-	LateStandIn bool `json:"late_stand_in,omitempty"`
+	Notices     []notice           `json:"notices,omitempty"`
+	Result      string             `json:"result,omitempty"` // how the game ended
+	Bots        []adjudicator.Side `json:"bots,omitempty"`   // the sides the stand-in plays (standin.go)
+	LateStandIn bool               `json:"late_stand_in,omitempty"`
 }
 
-// held is an orders file held for the settle window: already judged
-// legal, in the ledger as "held", applied at Due unless a newer file
-// from the same side replaces it.
+// held is an orders file judged legal and held for the settle window,
+// applied at Due unless a newer file from the same side replaces it.
 type held struct {
 	Side      adjudicator.Side `json:"side"`
 	Raw       []byte           `json:"raw"` // token redacted
@@ -202,11 +143,9 @@ func (h *held) ref() store.MailRef {
 
 // takeback is a player's request to undo the last step.
 type takeback struct {
-	By adjudicator.Side `json:"by"`
-	// Undo is the orders entry to undo; the request lapses when it is no
-	// longer the last step in force.
-	Undo    uint64    `json:"undo"`
-	Expires time.Time `json:"expires"`
+	By      adjudicator.Side `json:"by"`
+	Undo    uint64           `json:"undo"` // the orders entry to undo, while it is the last step in force
+	Expires time.Time        `json:"expires"`
 }
 
 // GameName returns the longer name g was created with ("" when none, or
@@ -284,8 +223,8 @@ func reminder(g *store.Game) time.Duration {
 // sides are the players' sides, in the order reports are written.
 var sides = []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire}
 
-// sideName is a side as a report names it.
-func sideName(s adjudicator.Side) string {
+// SideName is a side as a report names it: "U.S.", "Japanese", "umpire".
+func SideName(s adjudicator.Side) string {
 	switch s {
 	case adjudicator.US:
 		return "U.S."
@@ -389,6 +328,20 @@ func (s *Service) toSide(g *store.Game, side adjudicator.Side, kind, subject, te
 	return s.newMail(g, kind, p.Address, subject, text), true
 }
 
+// words are a mail's subject and text: templates.PlayerNotice, UmpireNotice...
+type words interface {
+	Subject() string
+	Text() string
+}
+
+// notify queues a notice from game g to side's player, when the side has
+// one.
+func (s *Service) notify(t *store.Txn, g *store.Game, side adjudicator.Side, n words) {
+	if m, ok := s.toSide(g, side, "notice", n.Subject(), n.Text()); ok {
+		t.Queue(m)
+	}
+}
+
 // reply makes m an answer to the incoming message in.
 func reply(m store.Mail, in *Message) store.Mail {
 	if in == nil || in.MessageID == "" {
@@ -405,25 +358,19 @@ func reply(m store.Mail, in *Message) store.Mail {
 // refusedMail answers an authenticated player's file that is not
 // applied, quoting the lines of the file at fault.
 func (s *Service) refusedMail(g *store.Game, in *Message, ps []store.Problem) store.Mail {
-	return bounded(reply(s.newMail(g, "refused", bareAddress(in.From), templates.RefusedSubject,
-		refused(g.ID, in.Subject, templates.Notice{}, ps, in.Orders).Text()), in))
+	return s.answerMail(g, in, "refused", templates.RefusedSubject, refused(g.ID, in.Subject, templates.Notice{}, ps, in.Orders).Text())
 }
 
 // refusedWhy answers an authenticated player's file that is not applied
 // for a reason that lies at no line.
 func (s *Service) refusedWhy(g *store.Game, in *Message, subject string, n templates.Notice) store.Mail {
-	return bounded(reply(s.newMail(g, "refused", bareAddress(in.From), subject,
-		refused(g.ID, in.Subject, n, nil, nil).Text()), in))
+	return s.answerMail(g, in, "refused", subject, refused(g.ID, in.Subject, n, nil, nil).Text())
 }
 
-// heldMail tells a player their file waits for the settle window.
-func (s *Service) heldMail(g *store.Game, in *Message, h templates.Held) store.Mail {
-	return bounded(reply(s.newMail(g, "held", bareAddress(in.From), h.Subject(), h.Text()), in))
-}
-
-// answerMail answers in with a text of the given subject.
-func (s *Service) answerMail(g *store.Game, in *Message, subject, text string) store.Mail {
-	return bounded(reply(s.newMail(g, "answer", bareAddress(in.From), subject, text), in))
+// answerMail answers in with a mail of the given kind, within
+// templates.MaxReply.
+func (s *Service) answerMail(g *store.Game, in *Message, kind, subject, text string) store.Mail {
+	return bounded(reply(s.newMail(g, kind, bareAddress(in.From), subject, text), in))
 }
 
 // bounded keeps a reply that is not a report within templates.MaxReply,

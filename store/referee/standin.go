@@ -1,9 +1,6 @@
 package referee
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,30 +9,21 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/standin"
-	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
 
 // The stand-in (package adjudicator/standin) plays a side the server
-// holds: a side of a practice game created with "bot" for its address
-// (attu new -jp bot), or one the umpire hands over (replace jp bot; and
-// back to a person with replace jp ADDRESS). Such a side has no address,
-// so it is mailed nothing, and the service's record lists it (record.Bots).
-// Whenever a step leaves the game waiting for it, the service writes the
-// stand-in's orders as an ordinary order file and applies it at once, in
-// the same transaction, one step after another until the game waits for a
-// person or ends: reports, export, audit and the replay page treat the
-// file as any other.
-//
-// A solitaire game (rule 13) is one whose Japanese side is the
-// stand-in's, for everything rule 13 leaves to the Japanese: creating it
-// with JP set to Bot is all the wiring it needs.
-//
-// The stand-in decides from its side's View and Outlook only. Its choices
-// are drawn from a seed derived from the game's secret seed and the log
-// entry its file becomes (botSeed), so an audit can replay them once the
-// seed is revealed.
+// holds: one created with "bot" for its address (attu new -jp bot), or
+// handed over by the umpire (replace jp bot; back with replace jp
+// ADDRESS). Such a side has no address and is mailed nothing; the record
+// lists it (record.Bots). Whenever a step leaves the game waiting for it,
+// the service writes the stand-in's orders as an ordinary order file and
+// applies it in the same transaction, until the game waits for a person
+// or ends. A solitaire game (rule 13) is one whose Japanese are the
+// stand-in's. The stand-in decides from its side's View and Outlook only,
+// with choices drawn from the game's seed and the entry its file becomes
+// (botSeed), so an audit can replay them once the seed is revealed.
 
 // Bot is the word that names the stand-in where a player's address is
 // given.
@@ -44,9 +32,8 @@ const Bot = "bot"
 // IsBot reports whether addr names the stand-in rather than a person.
 func IsBot(addr string) bool { return strings.EqualFold(strings.TrimSpace(addr), Bot) }
 
-// maxBotSteps bounds the steps the stand-in takes in one go; a game that
-// waits for a person comes back long before (a refit turn is at most a
-// decision, refit orders and actions in a row).
+// maxBotSteps bounds the steps the stand-in takes in one go; a refit turn
+// is at most a decision, refit orders and actions in a row.
 const maxBotSteps = 16
 
 // isBot reports whether the stand-in plays side.
@@ -62,44 +49,22 @@ func (r *record) setBot(side adjudicator.Side, on bool) {
 }
 
 // botSeed is the stand-in's seed for the file that becomes log entry
-// entry: HMAC-SHA256 of "standin" and the entry number (8 bytes, big
-// endian) keyed with the game's seed, its first 8 bytes read as a big
-// endian number.
-func botSeed(seed []byte, entry uint64) uint64 {
-	mac := hmac.New(sha256.New, seed)
-	mac.Write([]byte("standin"))
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], entry)
-	mac.Write(n[:])
-	return binary.BigEndian.Uint64(mac.Sum(nil))
-}
+// entry: seedDraw over "standin" and the entry number.
+func botSeed(seed []byte, entry uint64) uint64 { return seedDraw(seed, "standin", entry) }
 
-// botFile is the order file the stand-in writes for what st waits for:
-// its decision from the side's view and outlook, without the entries
-// the rules' check refuses (standin.Trim), as YAML with the token
-// redacted.
+// botFile is the order file the stand-in writes for what st waits for,
+// without the entries the rules' check refuses (standin.Trim).
 func botFile(game string, st *adjudicator.State, seed uint64) ([]byte, *adjudicator.Orders, error) {
 	w := st.Wait()
 	ord := standin.Decide(st.View(w.Side), st.Outlook(w.Side), seed)
 	ord = standin.Trim(ord, st.DefaultOrders(), func(o adjudicator.Orders) []adjudicator.Problem {
 		return adjudicator.CheckOrders(st, o)
 	})
-	body, err := orders.Write(game, orders.RedactedToken, ord)
-	if err != nil {
-		return nil, nil, fmt.Errorf("referee: writing the stand-in's orders: %w", err)
-	}
-	raw := append([]byte("# Orders written by attu's stand-in.\n"), body...)
-	f, err := orders.Parse(raw, orders.Options{})
-	if err != nil {
-		return nil, nil, fmt.Errorf("referee: the stand-in's orders for %s: %w", w, err)
-	}
-	o := f.Orders()
-	return raw, &o, nil
+	return serverFile(game, "Orders written by attu's stand-in.", ord)
 }
 
-// botPlays answers in t every wait of a side the stand-in plays, until
-// the game waits for a person, ends or is paused. The steps it applies
-// call it again; the flag keeps that to one loop.
+// botPlays answers in t every wait of the stand-in's side until the game
+// waits for a person, ends or is paused (the flag stops the recursion).
 func (s *Service) botPlays(t *store.Txn, rec *record, now time.Time) error {
 	if s.botting || len(rec.Bots) == 0 {
 		return nil
@@ -111,15 +76,7 @@ func (s *Service) botPlays(t *store.Txn, rec *record, now time.Time) error {
 		if g.Status != store.Active || !g.Wait.Open() || !rec.isBot(g.Wait.Side) {
 			return nil
 		}
-		st, err := t.State()
-		if err != nil {
-			return err
-		}
-		raw, o, err := botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
-		if err != nil {
-			return err
-		}
-		_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, nil)
+		err := s.applyStandIn(t, rec, now, nil)
 		var refused *store.RefusedError
 		if errors.As(err, &refused) {
 			// Trim judged the file on this very position, so this does not
@@ -148,8 +105,7 @@ func botSides(ng NewGame) []adjudicator.Side {
 }
 
 // botOpening has the stand-in answer the first waits of a game just
-// created when they are its side's (the Japanese setup of rule 12.4),
-// and returns the game's record after them.
+// created (the Japanese setup of 12.4), and returns the game after them.
 func (s *Service) botOpening(id string, now time.Time) (*store.Game, error) {
 	_, err := s.db.Transact(id, nil, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
@@ -164,11 +120,9 @@ func (s *Service) botOpening(id string, now time.Time) (*store.Game, error) {
 	return s.db.Game(id)
 }
 
-// replaceBot hands side to the stand-in ("replace jp bot"): the side's
-// address goes, and with a new token the old one stops working; the note
-// is in the log, the former player gets a farewell and the opponent learns
-// that the side changed hands. If the game waits for that side, the
-// stand-in answers at once.
+// replaceBot hands side to the stand-in ("replace jp bot") as cmdReplace
+// hands it to a person; if the game waits for that side, the stand-in
+// answers at once.
 func (c *call) replaceBot(side adjudicator.Side) error {
 	if c.rec.isBot(side.Enemy()) {
 		return refuse("bot-both", templates.Notice{Other: side.Enemy()})
@@ -184,15 +138,7 @@ func (c *call) replaceBot(side adjudicator.Side) error {
 	if err := c.note(n); err != nil {
 		return err
 	}
-	c.refresh()
-	if old.Address != "" {
-		f := templates.Farewell{Game: c.g.ID, Side: side}
-		c.t.Queue(c.s.newMail(&c.g, "notice", old.Address, f.Subject(), f.Text()))
-	}
-	u := c.umpireNotice("replace", n)
-	if m, ok := c.s.toSide(&c.g, side.Enemy(), "notice", u.Subject(), u.Text()); ok {
-		c.t.Queue(m)
-	}
+	c.handedOver(side, old.Address, "", n)
 	c.say("you-replace-bot", templates.Notice{Other: side})
 	if err := c.rec.save(c.t); err != nil {
 		return err
@@ -221,19 +167,10 @@ func (s *Service) botDue(id string, now time.Time) error {
 const standInWhat = "orders written by attu's stand-in"
 
 // applyStandIn applies in t the stand-in's orders for the current wait,
-// for a side whose deadline passed in a game that asks for it
-// (NewGame.LateStandIn), the reports headed by what heads writes. The
-// side stays its player's: only this wait is answered for them.
+// the reports headed by what heads writes: for a stand-in's side, or for
+// a late side's one wait (NewGame.LateStandIn).
 func (s *Service) applyStandIn(t *store.Txn, rec *record, now time.Time, heads head) error {
-	g := t.Game()
-	st, err := t.State()
-	if err != nil {
-		return err
-	}
-	raw, o, err := botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
-	if err != nil {
-		return err
-	}
-	_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, heads)
-	return err
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st *adjudicator.State) ([]byte, *adjudicator.Orders, error) {
+		return botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
+	})
 }

@@ -180,7 +180,7 @@ func TestStandinWritesLateOrders(t *testing.T) {
 	if g.Entries == before.Entries {
 		t.Fatal("nothing was applied at the deadline")
 	}
-	raw, err := h.db.RawOrders(h.id, before.Entries+2) // the note, then the orders
+	raw, err := h.rawOrders(before.Entries + 2) // the note, then the orders
 	if err != nil {
 		t.Fatal(err)
 	}

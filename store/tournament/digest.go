@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -13,9 +14,8 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// digestDue returns when the last digest at or before now was due: the
-// file's time of day in the umpire's time zone. It is zero before the
-// first one after the tournament was created.
+// digestDue returns when the last digest at or before now was due, in
+// the umpire's time zone; zero before the first.
 func (t *Tournament) digestDue(now time.Time) time.Time {
 	loc := zone(t.File.Umpire.TimeZone)
 	var h, m int
@@ -94,28 +94,17 @@ func (d *Director) digest(s *referee.Service, id string, now time.Time) error {
 // since the digest reads every game of the tournament and a command's
 // transaction holds one.
 func (d *Director) Digest(tx *store.Txn, messageID string) (bool, error) {
-	sh, err := tx.Shelf(ShelfName)
-	if err != nil {
-		return false, err
-	}
-	var id string
-	if ok, err := sh.Get("g/"+tx.Game().ID, &id); err != nil || !ok {
-		return false, err
-	}
-	var t Tournament
-	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+	sh, t, err := gameTournament(tx, tx.Game().ID)
+	if t == nil {
 		return false, err
 	}
 	t.Asked = append(t.Asked, Ask{MessageID: messageID, At: tx.Now()})
-	return true, sh.Put("t/"+id, &t)
+	return true, sh.Put("t/"+t.ID(), t)
 }
 
-// digestOf gathers the umpire's digest of t as of now: every game being
-// played with what it waits for, from whom and until when (read from the
-// game service, which the umpire may see all of), the late players with
-// the deadlines they missed in the games that count (those the standings
-// count, see Result.counts), what waits for the umpire, the games ended
-// since the last digest in the order they ended, and the standings.
+// digestOf gathers the umpire's digest of t as of now (see the package
+// documentation), each game read from the game service, which the umpire
+// may see all of.
 func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (templates.Digest, error) {
 	f := &t.File
 	dg := templates.Digest{Tournament: t.ID(), Name: f.Name, Time: now, Zone: zone(f.Umpire.TimeZone),
@@ -124,15 +113,6 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 		dg.Round = r.Number
 	}
 	late := map[string]map[string]int{} // player → game → missed
-	addLate := func(name, game string, n int) {
-		if n == 0 {
-			return
-		}
-		if late[name] == nil {
-			late[name] = map[string]int{}
-		}
-		late[name][game] += n
-	}
 	who := func(g *Game, side adjudicator.Side) string {
 		if side == adjudicator.US {
 			return g.US
@@ -145,7 +125,12 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			if res := g.Result; res != nil {
 				if res.counts() {
 					for side, n := range res.Late {
-						addLate(who(g, side), g.ID, n)
+						if name := who(g, side); n > 0 {
+							if late[name] == nil {
+								late[name] = map[string]int{}
+							}
+							late[name][g.ID] += n
+						}
 					}
 				}
 				if res.Ended.After(t.Digest) {
@@ -178,7 +163,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			}
 			if w.Wait.Open() {
 				name := who(g, w.Wait.Side)
-				dgm.From = fmt.Sprintf("%s, the %s player (%s)", name, sideName(w.Wait.Side), w.Players[w.Wait.Side])
+				dgm.From = fmt.Sprintf("%s, the %s player (%s)", name, referee.SideName(w.Wait.Side), w.Players[w.Wait.Side])
 				if p, ok := f.player(name); ok {
 					dgm.Zone = zone(p.TimeZone)
 				}
@@ -199,7 +184,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			}
 			if w.TakebackBy != adjudicator.NoSide {
 				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s: %s (%s) asks to take back the last step; %s may agree until %s.",
-					g.ID, who(g, w.TakebackBy), sideName(w.TakebackBy), who(g, w.TakebackBy.Enemy()), templates.DeadlineText(w.TakebackExpires, dg.Zone)))
+					g.ID, who(g, w.TakebackBy), referee.SideName(w.TakebackBy), who(g, w.TakebackBy.Enemy()), templates.DeadlineText(w.TakebackExpires, dg.Zone)))
 			}
 			if w.Stuck {
 				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s: %s let the deadline of %s pass, and that wait has no default orders: extend the deadline or roll back.",
@@ -208,12 +193,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			dg.Games = append(dg.Games, dgm)
 		}
 	}
-	var names []string
-	for name := range late {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(late)) {
 		var games []string
 		total := 0
 		for g, n := range late[name] {

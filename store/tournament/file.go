@@ -1,7 +1,9 @@
 package tournament
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,36 +18,25 @@ import (
 // MaxFileSize caps a tournament file.
 const MaxFileSize = 64 << 10
 
-// Pairings and sides (File.Pairing, File.Sides, File.Advance).
+// Pairings, sides and how rounds advance (File.Pairing, File.Sides,
+// File.Advance; examples/tournament.yaml explains each).
 const (
-	RoundRobin = "round-robin"
-	Swiss      = "swiss"
-	// SidesBoth plays each pairing twice in its round, each player once
-	// with each side; SidesDrawn plays it once, the sides drawn at random.
-	SidesBoth  = "both"
-	SidesDrawn = "drawn"
-	// AdvanceAuto starts the next round when the last game of a round
-	// ends; AdvanceUmpire waits for the umpire (attu tournament next).
+	RoundRobin    = "round-robin"
+	Swiss         = "swiss"
+	SidesBoth     = "both"
+	SidesDrawn    = "drawn"
 	AdvanceAuto   = "auto"
 	AdvanceUmpire = "umpire"
 )
 
 // Tie-breaks (File.TieBreaks), applied in the order the file gives them
-// to players level on points.
+// to players level on points; TieBreaks says what each means.
 const (
-	// HeadToHead: points scored in the games between the players level
-	// on points.
-	HeadToHead = "head-to-head"
-	// Wins: games won.
-	Wins = "wins"
-	// Buchholz: the sum of the points of every opponent met (once per
-	// game played).
-	Buchholz = "buchholz"
-	// SonnebornBerger: the points of each opponent beaten, and half of
-	// each opponent drawn with.
+	HeadToHead      = "head-to-head"
+	Wins            = "wins"
+	Buchholz        = "buchholz"
 	SonnebornBerger = "sonneborn-berger"
-	// Lateness: fewer deadlines missed in the games played ranks higher.
-	Lateness = "lateness"
+	Lateness        = "lateness"
 )
 
 // TieBreaks are the tie-breaks a file may name, with what each means.
@@ -77,9 +68,8 @@ type File struct {
 	Scoring   Scoring      `yaml:"scoring" json:"scoring"`
 	TieBreaks []string     `yaml:"tie-breaks" json:"tie_breaks"`
 
-	Pos orders.Pos `yaml:"-" json:"-"`
-	// keys are where the top-level keys' values are written.
-	keys map[string]orders.Pos
+	Pos  orders.Pos            `yaml:"-" json:"-"`
+	keys map[string]orders.Pos // where the top-level keys' values are written
 }
 
 // at is where the top-level key's value is written, or the file's start.
@@ -108,11 +98,9 @@ type RoundFile struct {
 	Pos orders.Pos `yaml:"-" json:"-"`
 }
 
-// DeadlineFile is the deadline policy of every game.
+// DeadlineFile is the deadline policy of every game (referee.NewGame's
+// Deadline, Reminder, Deadlines and Absence).
 type DeadlineFile struct {
-	// Each is the time allowed for each wait; Reminder how long before
-	// it the player is reminded; Waits other times for some kinds of
-	// wait; Absence the longest a player may be away ("absent").
 	Each     string            `yaml:"each" json:"each,omitempty"`
 	Reminder string            `yaml:"reminder" json:"reminder,omitempty"`
 	Waits    map[string]string `yaml:"waits" json:"waits,omitempty"`
@@ -121,20 +109,18 @@ type DeadlineFile struct {
 	Pos orders.Pos `yaml:"-" json:"-"`
 }
 
-// RulesFile are the optional rules of every game.
+// RulesFile are the optional rules of every game: VPChits "off" (or
+// empty), "drawn" or "placed" (rule 14.0, campaign rounds only), and how
+// long each orders file is held before it is applied (Settle).
 type RulesFile struct {
-	// VPChits: "off" (or empty), "drawn" or "placed" (rule 14.0, campaign
-	// rounds only).
 	VPChits string `yaml:"vp-chits" json:"vp_chits,omitempty"`
-	// Settle holds each orders file this long before it is applied.
-	Settle string `yaml:"settle" json:"settle,omitempty"`
+	Settle  string `yaml:"settle" json:"settle,omitempty"`
 
 	Pos orders.Pos `yaml:"-" json:"-"`
 }
 
-// Scoring is the points a game is worth. Major, Minor and Marginal are the
-// winner's and the loser's points for each level of the Victory Level
-// Table of rule 14.0, used when the victory point chits decided a game.
+// Scoring is the points a game is worth; Major, Minor and Marginal the
+// winner's and loser's for each level of victory of rule 14.0.
 type Scoring struct {
 	Win      *int    `yaml:"win" json:"win,omitempty"`
 	Draw     *int    `yaml:"draw" json:"draw,omitempty"`
@@ -154,29 +140,20 @@ type Points struct {
 }
 
 // Points returns the scoring with the defaults: a win 3, a draw 1, a loss
-// 0, a bye as a win; with the chits a major victory 3 to 0, a minor one 3
-// to 1, a marginal one 2 to 1.
+// 0, a bye as a win; victories 3-0, 3-1 and 2-1.
 func (s Scoring) Points() Points {
-	p := Points{Win: 3, Draw: 1, Loss: 0, Major: [2]int{3, 0}, Minor: [2]int{3, 1}, Marginal: [2]int{2, 1}}
-	set := func(dst *int, v *int) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	set(&p.Win, s.Win)
-	set(&p.Draw, s.Draw)
-	set(&p.Loss, s.Loss)
-	p.Bye = p.Win
-	set(&p.Bye, s.Bye)
-	for _, x := range []struct {
-		dst *[2]int
-		v   *[2]int
-	}{{&p.Major, s.Major}, {&p.Minor, s.Minor}, {&p.Marginal, s.Marginal}} {
-		if x.v != nil {
-			*x.dst = *x.v
-		}
-	}
+	p := Points{Win: or(s.Win, 3), Draw: or(s.Draw, 1), Loss: or(s.Loss, 0),
+		Major: or(s.Major, [2]int{3, 0}), Minor: or(s.Minor, [2]int{3, 1}), Marginal: or(s.Marginal, [2]int{2, 1})}
+	p.Bye = or(s.Bye, p.Win)
 	return p
+}
+
+// or is *v, or def when v is nil.
+func or[T any](v *T, def T) T {
+	if v == nil {
+		return def
+	}
+	return *v
 }
 
 var (
@@ -251,23 +228,21 @@ func (f *File) check() orders.Errors {
 	if len(f.Players) < 2 {
 		bad(f.at("players"), "players: a tournament needs at least two players")
 	}
-	if f.Pairing == "" {
-		f.Pairing = RoundRobin
-	}
-	if f.Pairing != RoundRobin && f.Pairing != Swiss {
-		bad(f.at("pairing"), "pairing: %q: use round-robin or swiss", f.Pairing)
-	}
-	if f.Sides == "" {
-		f.Sides = SidesDrawn
-	}
-	if f.Sides != SidesBoth && f.Sides != SidesDrawn {
-		bad(f.at("sides"), "sides: %q: use both (each pairing played twice, once from each side) or drawn", f.Sides)
-	}
-	if f.Advance == "" {
-		f.Advance = AdvanceAuto
-	}
-	if f.Advance != AdvanceAuto && f.Advance != AdvanceUmpire {
-		bad(f.at("advance"), "advance: %q: use auto (the next round starts when a round is over) or umpire", f.Advance)
+	// Each choice: its key, its default, the other value, the advice.
+	for _, c := range []struct {
+		v                  *string
+		key, def, alt, use string
+	}{
+		{&f.Pairing, "pairing", RoundRobin, Swiss, "use round-robin or swiss"},
+		{&f.Sides, "sides", SidesDrawn, SidesBoth, "use both (each pairing played twice, once from each side) or drawn"},
+		{&f.Advance, "advance", AdvanceAuto, AdvanceUmpire, "use auto (the next round starts when a round is over) or umpire"},
+	} {
+		if *c.v == "" {
+			*c.v = c.def
+		}
+		if *c.v != c.def && *c.v != c.alt {
+			bad(f.at(c.key), "%s: %q: %s", c.key, *c.v, c.use)
+		}
 	}
 	if len(f.Rounds) == 0 {
 		bad(f.at("rounds"), "rounds: give at least one round, like - {scenario: up-the-hogs-back}")
@@ -300,11 +275,13 @@ func (f *File) check() orders.Errors {
 		}
 	}
 	d := &f.Deadlines
-	for _, x := range []struct{ key, v string }{{"each", d.Each}, {"reminder", d.Reminder}, {"absence", d.Absence}} {
-		if x.v != "" {
-			if _, err := ParseDuration(x.v); err != nil {
-				bad(d.Pos, "deadlines: %s: %v", x.key, err)
-			}
+	for _, x := range []struct {
+		what, v string
+		at      orders.Pos
+	}{{"deadlines: each", d.Each, d.Pos}, {"deadlines: reminder", d.Reminder, d.Pos}, {"deadlines: absence", d.Absence, d.Pos},
+		{"rules: settle", f.Rules.Settle, f.Rules.Pos}} {
+		if _, err := ParseDuration(x.v); x.v != "" && err != nil {
+			bad(x.at, "%s: %v", x.what, err)
 		}
 	}
 	for k, v := range d.Waits {
@@ -315,14 +292,7 @@ func (f *File) check() orders.Errors {
 			bad(d.Pos, "deadlines: waits: %s: %v", k, err)
 		}
 	}
-	if f.Rules.Settle != "" {
-		if _, err := ParseDuration(f.Rules.Settle); err != nil {
-			bad(f.Rules.Pos, "rules: settle: %v", err)
-		}
-	}
-	if f.Digest == "" {
-		f.Digest = "07:00"
-	}
+	f.Digest = cmp.Or(f.Digest, "07:00")
 	if !clockFormat.MatchString(f.Digest) {
 		bad(f.at("digest"), "digest: %q: give the time of day of the umpire's digest as HH:MM, like 07:00", f.Digest)
 	}
@@ -332,7 +302,7 @@ func (f *File) check() orders.Errors {
 	seen := map[string]bool{}
 	for _, tb := range f.TieBreaks {
 		if _, ok := TieBreaks[tb]; !ok {
-			bad(f.at("tie-breaks"), "tie-breaks: %q: use %s", tb, strings.Join(tieBreakNames(), ", "))
+			bad(f.at("tie-breaks"), "tie-breaks: %q: use %s", tb, strings.Join(slices.Sorted(maps.Keys(TieBreaks)), ", "))
 		}
 		if seen[tb] {
 			bad(f.at("tie-breaks"), "tie-breaks: %s is named twice", tb)
@@ -340,15 +310,6 @@ func (f *File) check() orders.Errors {
 		seen[tb] = true
 	}
 	return errs
-}
-
-func tieBreakNames() []string {
-	var out []string
-	for k := range TieBreaks {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func waitKindNames() string {

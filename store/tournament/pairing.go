@@ -11,9 +11,8 @@ type pair struct{ a, b string }
 
 // roundRobin pairs the players for round n (from 1) by the circle method:
 // the first player stays, the others turn one place each round, and the
-// players across the circle meet. With an odd number of players the empty
-// seat gives a bye. Every player meets every other once in len-1 rounds
-// (one more with a bye).
+// players across the circle meet; with an odd number the empty seat gives
+// a bye.
 func roundRobin(players []string, n int) []pair {
 	seats := append([]string(nil), players...)
 	if len(seats)%2 == 1 {
@@ -36,12 +35,10 @@ func roundRobin(players []string, n int) []pair {
 	return out
 }
 
-// swiss pairs the players ranked best first so that each meets a player
-// near them in the standings whom they have not met: the best unpaired
-// player meets the next best they have not met, backing up when the rest
-// cannot be paired that way; only when no pairing avoids a rematch are
-// rematches allowed. With an odd number the lowest-ranked player without
-// a bye yet has one. met says who has met whom; byes who had a bye.
+// swiss pairs the players ranked best first, each with the next best not
+// met yet, backing up when the rest cannot be paired, rematches only when
+// nothing else works; with an odd number the lowest-ranked player without
+// a bye has one. met says who has met whom; byes who had a bye.
 func swiss(ranked []string, met map[[2]string]bool, byes map[string]bool) []pair {
 	players := append([]string(nil), ranked...)
 	var out []pair

@@ -16,21 +16,18 @@ type Row struct {
 	Played, Won, Drawn, Lost int
 	Byes                     int
 	Points                   int
-	// Late counts the deadlines the player missed in the games that
-	// count (Result.counts): the digest's figure too.
-	Late int
-	// Breaks are the tie-breaks' values, in the file's order; higher
-	// ranks higher (Lateness counts down from zero).
+	// Late counts the deadlines missed in the games that count; Breaks
+	// are the tie-breaks' values in the file's order, higher ranking
+	// higher (Lateness counts down from zero); Place is the rank from 1,
+	// Shared with another player.
+	Late   int
 	Breaks []float64
-	// Place is the player's rank from 1; Shared when another player has
-	// the same points and tie-breaks.
 	Place  int
 	Shared bool
 }
 
-// gamePoints are the points each side of a finished game scores: the
-// Victory Level Table of 14.0 when the chits decided it, else a win, a
-// draw or a loss; nothing for a game the umpire voided.
+// gamePoints are the points each side of a finished game scores by its
+// level of victory (14.0), or as a win, draw or loss; none when void.
 func gamePoints(p Points, r *Result) (us, jp int) {
 	if r.Void {
 		return 0, 0
@@ -61,9 +58,8 @@ type played struct {
 	score float64
 }
 
-// Table returns the standings: every player ranked by points, then by the
-// file's tie-breaks in order; players level on all of them share a place
-// and are listed by name.
+// Table returns the standings: every player ranked by points, then the
+// file's tie-breaks; players level on all share a place, listed by name.
 func (t *Tournament) Table() []Row {
 	pts := t.File.Scoring.Points()
 	rows := map[string]*Row{}
@@ -204,7 +200,7 @@ func resultText(g *Game) string {
 	if r.Winner == adjudicator.JP {
 		winner, loser = g.JP, g.US
 	}
-	s := fmt.Sprintf("%s (%s) beat %s", winner, sideName(r.Winner), loser)
+	s := fmt.Sprintf("%s (%s) beat %s", winner, referee.SideName(r.Winner), loser)
 	switch r.How {
 	case referee.EndedByConcession:
 		s += ", who conceded"
@@ -216,14 +212,4 @@ func resultText(g *Game) string {
 		}
 	}
 	return s
-}
-
-func sideName(s adjudicator.Side) string {
-	switch s {
-	case adjudicator.US:
-		return "U.S."
-	case adjudicator.JP:
-		return "Japanese"
-	}
-	return "umpire"
 }

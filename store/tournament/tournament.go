@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,15 +15,13 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// ShelfName is the store shelf (store.Shelf) the tournaments are kept on:
-// "t/ID" holds each tournament's record, "g/GAME" the tournament a game
-// belongs to.
+// ShelfName is the store shelf the tournaments are kept on (see the
+// package documentation, "Storage").
 const ShelfName = "tournaments"
 
 // Errors for errors.Is.
 var (
-	// ErrNoTournament is returned when no tournament has the id asked
-	// for.
+	// ErrNoTournament is returned when no tournament has the id asked for.
 	ErrNoTournament = errors.New("tournament: no such tournament")
 	// ErrExists is returned by New when the id is taken.
 	ErrExists = errors.New("tournament: a tournament with this id exists")
@@ -34,20 +33,14 @@ var (
 type Tournament struct {
 	File    File      `json:"file"`
 	Created time.Time `json:"created"`
-	// Mailbox is the address the tournament's games are played through;
-	// its mails come from it.
-	Mailbox string  `json:"mailbox"`
-	Rounds  []Round `json:"rounds"`
-	// Digest is when the last umpire's digest was due.
-	Digest time.Time `json:"digest,omitzero"`
-	// Over is when the last game of the last round ended.
-	Over time.Time `json:"over,omitzero"`
-	// Asked are the umpire's "digest" mails not answered yet.
-	Asked []Ask `json:"asked,omitempty"`
+	Mailbox string    `json:"mailbox"` // the games' address, and its mails'
+	Rounds  []Round   `json:"rounds"`
+	Digest  time.Time `json:"digest,omitzero"` // when the last umpire's digest was due
+	Over    time.Time `json:"over,omitzero"`   // when the last game of the last round ended
+	Asked   []Ask     `json:"asked,omitempty"` // the umpire's "digest" mails not answered yet
 }
 
-// Ask is the umpire's request for the digest by mail, answered at the
-// next tick.
+// Ask is the umpire's mail asking for the digest, answered at the next tick.
 type Ask struct {
 	MessageID string    `json:"message_id,omitempty"` // the request's, for the answer's In-Reply-To
 	At        time.Time `json:"at"`
@@ -64,17 +57,14 @@ type Round struct {
 
 // Game is one game of a round, by its players' names.
 type Game struct {
-	ID string `json:"id"`
-	US string `json:"us"`
-	JP string `json:"jp"`
-	// Created: the game service has created it (its welcome mails are
-	// queued).
-	Created bool    `json:"created,omitempty"`
+	ID      string  `json:"id"`
+	US      string  `json:"us"`
+	JP      string  `json:"jp"`
+	Created bool    `json:"created,omitempty"` // by the game service, its welcome mails queued
 	Result  *Result `json:"result,omitempty"`
 }
 
-// Result is how a game ended (referee.Ending), as the tournament scores
-// it.
+// Result is how a game ended (referee.Ending), as the tournament scores it.
 type Result struct {
 	Winner adjudicator.Side         `json:"winner,omitempty"`
 	How    string                   `json:"how"`
@@ -86,8 +76,7 @@ type Result struct {
 	Late   map[adjudicator.Side]int `json:"late,omitempty"`
 }
 
-// counts reports whether a finished game counts in the standings and in
-// every lateness figure: scored, and not void.
+// counts reports whether a game counts in the standings and lateness.
 func (r *Result) counts() bool { return r != nil && !r.Void }
 
 // ID is the tournament's id.
@@ -95,12 +84,7 @@ func (t *Tournament) ID() string { return t.File.ID }
 
 // finished reports whether every game of round r has a result.
 func (r *Round) finished() bool {
-	for _, g := range r.Games {
-		if g.Result == nil {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(r.Games, func(g Game) bool { return g.Result == nil })
 }
 
 // game finds a game of the tournament.
@@ -123,17 +107,12 @@ func (t *Tournament) current() *Round {
 	return &t.Rounds[len(t.Rounds)-1]
 }
 
-// Director runs the tournaments of a database. It is the game service's
-// Hook (referee.Config.Hook): told of every game that ends, it records
-// the result and mails the standings in that game's own transaction,
-// pairing the next round when the game ended one; it answers "standings"
-// and "digest"; and after each Tick it creates the next round's games and
-// mails the umpire's digest. It
-// keeps nothing in memory: everything is on the store's shelf.
+// Director runs the tournaments of a database as the game service's Hook
+// (referee.Config.Hook; see the package documentation). It keeps nothing
+// in memory: everything is on the store's shelf.
 type Director struct {
-	// Rand draws the sides of SidesDrawn and, when set, each game's dice
-	// seed; nil uses crypto/rand and lets the service draw the seeds.
-	// Tests set it to replay a tournament.
+	// Rand draws the sides and, when set, each game's seed (tests replay a
+	// tournament so); nil: crypto/rand, and the service draws the seeds.
 	Rand io.Reader
 	// Logger receives the log; nil discards it.
 	Logger *slog.Logger
@@ -175,9 +154,8 @@ func List(db *store.DB) ([]string, error) {
 }
 
 // New records the tournament of file f and creates its first round's
-// games through the service, each with its own seed, commitment, tokens
-// and welcome mails. The round is written down before any game is
-// created, so that a crash midway leaves games that Tick creates later.
+// games through the service; a crash midway leaves games that Tick
+// creates later.
 func (d *Director) New(s *referee.Service, f *File, mailbox string, now time.Time) (*Tournament, error) {
 	now = now.UTC()
 	t := &Tournament{File: *f, Created: now, Mailbox: mailbox}
@@ -209,9 +187,8 @@ func (t *Tournament) save(sh *store.Shelf) error {
 	return sh.Put("t/"+t.ID(), t)
 }
 
-// Next begins the next round at the umpire's word, even when games of the
-// current one are still being played (a Swiss round is then paired on the
-// standings so far).
+// Next begins the next round at the umpire's word, even while games of
+// the current one are played (Swiss pairs on the standings so far).
 func (d *Director) Next(s *referee.Service, id string, now time.Time) (*Round, error) {
 	now = now.UTC()
 	var r *Round
@@ -223,9 +200,8 @@ func (d *Director) Next(s *referee.Service, id string, now time.Time) (*Round, e
 		if len(t.Rounds) >= len(t.File.Rounds) {
 			return ErrNoRound
 		}
-		prev := t.current()
 		ended, playing := 0, 0
-		if prev != nil {
+		if prev := t.current(); prev != nil {
 			for _, g := range prev.Games {
 				if g.Result == nil {
 					playing++
@@ -324,9 +300,8 @@ func (d *Director) plan(t *Tournament, now time.Time) error {
 	return nil
 }
 
-// create creates, through the service, every game of tournament id that
-// is planned and not created yet, marking each as it goes. A game found
-// to exist already was created before a crash.
+// create creates through the service every game of tournament id planned
+// and not created yet (one that exists was created before a crash).
 func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 	t, err := Load(s.DB(), id)
 	if err != nil {
@@ -391,25 +366,18 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 // (referee.Hook). A game of no tournament, or one already recorded, is
 // left alone.
 func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
-	sh, err := tx.Shelf(ShelfName)
-	if err != nil {
+	sh, t, err := gameTournament(tx, e.Game)
+	if t == nil {
 		return err
 	}
-	var id string
-	if ok, err := sh.Get("g/"+e.Game, &id); err != nil || !ok {
-		return err
-	}
-	var t Tournament
-	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
-		return err
-	}
+	id := t.ID()
 	r, g := t.game(e.Game)
 	if g == nil || g.Result != nil {
 		return nil
 	}
 	g.Result = &Result{Winner: e.Winner, How: e.How, Level: e.Level, Void: e.Void, Words: e.Result, Turn: e.Turn,
 		Ended: e.Time, Late: e.Late}
-	if len(t.Rounds) == len(t.File.Rounds) && t.allFinished() {
+	if len(t.Rounds) == len(t.File.Rounds) && !slices.ContainsFunc(t.Rounds, func(r Round) bool { return !r.finished() }) {
 		t.Over = e.Time
 	}
 	after := fmt.Sprintf("Game %s of round %d ended: %s.", g.ID, r.Number, resultText(g))
@@ -417,13 +385,12 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 		tx.Queue(m)
 	}
 	// The game ended the round in play: the next one is paired at once
-	// when the file says auto (its games are created at the next tick,
-	// like those a crash left), and the umpire is told either way. The
-	// last round's end is told by the final standings.
+	// when the file says auto (its games created at the next tick), and
+	// the umpire is told either way; the final standings tell the last.
 	if n := r.Number; r.finished() && n == len(t.Rounds) && n < len(t.File.Rounds) {
 		rm := t.roundMail(n, 0, nil)
 		if t.File.Advance == AdvanceAuto {
-			if err := d.plan(&t, e.Time); err != nil {
+			if err := d.plan(t, e.Time); err != nil {
 				return err
 			}
 			rm = t.roundMail(n, 0, t.current())
@@ -437,29 +404,12 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 	return nil
 }
 
-func (t *Tournament) allFinished() bool {
-	for i := range t.Rounds {
-		if !t.Rounds[i].finished() {
-			return false
-		}
-	}
-	return true
-}
-
 // Standings answers a player's "standings" in the game's transaction
 // (referee.Hook): the table as it stands, the asker's line marked.
 func (d *Director) Standings(tx *store.Txn, side adjudicator.Side) (string, error) {
-	sh, err := tx.Shelf(ShelfName)
-	if err != nil {
-		return "", err
-	}
 	g := tx.Game()
-	var id string
-	if ok, err := sh.Get("g/"+g.ID, &id); err != nil || !ok {
-		return "", err
-	}
-	var t Tournament
-	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+	_, t, err := gameTournament(tx, g.ID)
+	if t == nil {
 		return "", err
 	}
 	reader := ""
@@ -467,6 +417,24 @@ func (d *Director) Standings(tx *store.Txn, side adjudicator.Side) (string, erro
 		reader = t.nameOf(p.Address)
 	}
 	return t.standings("", reader).Text(), nil
+}
+
+// gameTournament returns the shelf and the tournament of game, nil (and
+// no error) when it belongs to none.
+func gameTournament(tx *store.Txn, game string) (*store.Shelf, *Tournament, error) {
+	sh, err := tx.Shelf(ShelfName)
+	if err != nil {
+		return nil, nil, err
+	}
+	var id string
+	if ok, err := sh.Get("g/"+game, &id); err != nil || !ok {
+		return nil, nil, err
+	}
+	var t Tournament
+	if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
+		return nil, nil, err
+	}
+	return sh, &t, nil
 }
 
 // nameOf is the player with address.
@@ -499,8 +467,7 @@ func (t *Tournament) standingsMails(after, game string) []store.Mail {
 }
 
 // roundMail tells the umpire that round ended ended (0: the next began
-// before, with playing games of it still being played) and, once it is
-// paired, how round next is: its games with their sides and its bye.
+// with playing games of it still in play) and how round next is paired.
 func (t *Tournament) roundMail(ended, playing int, next *Round) store.Mail {
 	rm := templates.RoundMail{Tournament: t.ID(), Name: t.File.Name, Ended: ended, Playing: playing, Rounds: len(t.File.Rounds),
 		Auto: t.File.Advance == AdvanceAuto, Standings: t.standings("", "")}
@@ -565,14 +532,11 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 }
 
 // Tick does what time brings to every tournament (referee.Hook): games
-// planned but not created (a round paired as the last one ended, or left
-// by a crash) are created, a game that ended without being scored (ended
-// by a service without the hook) is scored in a transaction of its own,
-// the next round begins when a round is over and the file says auto (if
-// its end did not pair it already), and the umpire's digest goes out once
-// a day and when asked for.
-// Everything is decided from the record, so calling it again does
-// nothing more.
+// planned but not created are created, a game that ended without being
+// scored (by a service without the hook) is scored, the next round begins
+// when a round is over and the file says auto, and the umpire's digest
+// goes out when due or asked for. Everything is decided from the record,
+// so calling it again does nothing more.
 func (d *Director) Tick(s *referee.Service, now time.Time) error {
 	ids, err := List(s.DB())
 	if err != nil {
