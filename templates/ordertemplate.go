@@ -85,7 +85,7 @@ type orderData struct {
 	Turn     int
 	Wait     string
 	Token    string
-	Units    [][]string
+	Units    []unitBlock
 	// Air is the side's air factors, AirAt the hex of the air order
 	// shown (0: none); Yamasaki, whether he may lead his charge now.
 	Air      int
@@ -96,81 +96,50 @@ type orderData struct {
 	Standing []string
 }
 
-// unitBlocks is one commented block per unit of the reader on the map:
-// where it stands, then each kind of order it may give, the choices listed
-// and one ready to use.
-func (r *Report) unitBlocks() [][]string {
+// unitBlock is what the actions template says of one unit of the reader
+// on the map: where it stands, then each kind of order it may give, the
+// choices listed and one ready to use.
+type unitBlock struct {
+	adjudicator.UnitOptions
+	Status adjudicator.UnitStatus
+	// MoveTo and MeleeOn word the choices; Far is the path of the
+	// farthest move, the one shown ready to use.
+	MoveTo, MeleeOn []string
+	Far             string
+	// Spotted: some fire needs a spotter.
+	Spotted bool
+}
+
+// unitBlocks is the blocks of the reader's units on the map.
+func (r *Report) unitBlocks() []unitBlock {
 	status := map[string]adjudicator.UnitStatus{}
 	for _, u := range r.Outlook.Units {
 		status[u.ID] = u
 	}
-	var out [][]string
+	var out []unitBlock
 	for _, uo := range r.Outlook.Options {
-		st := status[uo.Unit]
-		head := fmt.Sprintf("%s in %s: %d of %s, %d MP", uo.Unit, uo.Hex, st.Steps, Plural(st.MaxSteps, "step"), st.MP)
-		switch st.Supply {
-		case "in":
-			head += ", in supply"
-		case "out":
-			head += ", out of supply"
-		}
-		if st.EnemyZOC {
-			head += ", in an enemy zone of control"
-		}
-		if st.FaceDown {
-			head += ", face down"
-		}
-		block := wrapLines(head, "  # ", "  # ")
-		if uo.Idle != "" {
-			block = append(block, wrapLines("Nothing to do now: "+uo.Idle+".", "  #   ", "  #   ")...)
-			out = append(out, block)
-			continue
+		b := unitBlock{UnitOptions: uo, Status: status[uo.Unit]}
+		for _, mv := range uo.Moves {
+			it := fmt.Sprintf("%s (%d", mv.To, mv.MP)
+			if len(mv.Path) > 1 {
+				it += " via " + mv.Path[len(mv.Path)-2].String()
+			}
+			b.MoveTo = append(b.MoveTo, it+")")
 		}
 		if len(uo.Moves) > 0 {
-			var items []string
-			for _, mv := range uo.Moves {
-				it := fmt.Sprintf("%s (%d", mv.To, mv.MP)
-				if len(mv.Path) > 1 {
-					it += " via " + mv.Path[len(mv.Path)-2].String()
-				}
-				items = append(items, it+")")
-			}
-			block = append(block, commentList("  # Move to: ", items)...)
 			far := uo.Moves[0]
 			for _, mv := range uo.Moves {
 				if mv.MP > far.MP || (mv.MP == far.MP && len(mv.Path) > len(far.Path)) {
 					far = mv
 				}
 			}
-			block = append(block, fmt.Sprintf("  #- move: {unit: %s, path: [%s]}", uo.Unit, hexesComma(far.Path)))
+			b.Far = hexesComma(far.Path)
 		}
-		if len(uo.Melee) > 0 {
-			var items []string
-			for _, h := range uo.Melee {
-				items = append(items, fmt.Sprintf("%s (%s)", h, r.whoIsIn(h)))
-			}
-			block = append(block, commentList("  # Declare melee against: ", items)...)
-			block = append(block, fmt.Sprintf("  #- melee: {units: [%s], target: %s}", uo.Unit, uo.Melee[0]))
+		for _, h := range uo.Melee {
+			b.MeleeOn = append(b.MeleeOn, fmt.Sprintf("%s (%s)", h, r.whoIsIn(h)))
 		}
-		if len(uo.Fire) > 0 {
-			block = append(block, "  # Fire at:")
-			for _, f := range uo.Fire {
-				block = append(block, wrapLines(fmt.Sprintf("%s: %s", f.Target, fireItem(f, r.View.Weather)), "  #   ", "  #         ")...)
-			}
-			if slices.ContainsFunc(uo.Fire, func(f adjudicator.FireOption) bool { return len(f.Spotters) > 0 }) {
-				block = append(block, "  # A spotter counts where it stands now: write such a fire before any move of its spotter.")
-			}
-			f := uo.Fire[0]
-			line := fmt.Sprintf("  #- fire: {units: [%s], target: %s", uo.Unit, f.Target)
-			if len(f.Spotters) > 0 {
-				line += ", spotter: " + f.Spotters[0]
-			}
-			if len(f.TargetUnits) > 0 {
-				line += ", target_unit: " + f.TargetUnits[0]
-			}
-			block = append(block, line+"}")
-		}
-		out = append(out, block)
+		b.Spotted = slices.ContainsFunc(uo.Fire, func(f adjudicator.FireOption) bool { return len(f.Spotters) > 0 })
+		out = append(out, b)
 	}
 	return out
 }

@@ -49,14 +49,14 @@ var tmplFS embed.FS
 // tmpl holds every embedded template, parsed once.
 var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"wrap": wrapText,
+	"inc":  func(i int) int { return i + 1 },
 	"join": strings.Join,
 	"args": func(v ...any) []any { return v },
-	// For the order templates of the setup waits.
+	// For the order templates.
+	"comments":   func(head string, items []string) string { return strings.Join(commentList(head, items), "\n") },
+	"hexRanges":  hexRanges,
+	"fireItem":   fireItem,
 	"trimPrefix": strings.TrimPrefix,
-	"hexList": func(head string, hs []adjudicator.Hex) string {
-		return strings.Join(commentList(head, hexRanges(hs)), "\n")
-	},
-	"inc": func(i int) int { return i + 1 },
 	// For report.tmpl.
 	"casualtyLimit":   func() int { return adjudicator.CasualtyLimit },
 	"dayNight":        dayNight,
