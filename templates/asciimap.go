@@ -49,7 +49,7 @@ func RenderMap(m *adjudicator.Map, opt MapOptions) string {
 			b.WriteString("\n")
 		}
 		g := islandGrid(m, opt, [2]int{c0, min(c0+islandMaxCols-1, cols[1])}, rows)
-		b.WriteString(g.render())
+		b.WriteString(g.draw().String())
 	}
 	if !opt.NoLegend {
 		b.WriteString("\n")
@@ -121,14 +121,14 @@ func addWithin(set map[adjudicator.Hex]bool, center adjudicator.Hex, radius int)
 func closeUpOf(g *grid, clipped bool, title, smaller string, opt MapOptions) string {
 	var b strings.Builder
 	b.WriteString(title + "\n\n")
-	b.WriteString(g.render())
+	b.WriteString(g.draw().String())
 	if clipped {
 		fmt.Fprintf(&b, "(only columns %02d-%02d fit in %d characters; ask for %s to see all)\n",
 			g.cols[0], g.cols[1], MaxWidth, smaller)
 	}
 	if !opt.NoLegend {
 		b.WriteString("\n")
-		b.WriteString(closeUpLegend(g.m, g))
+		b.WriteString(execute("close-up-legend", featureList(g.m, g.shown)))
 	}
 	return b.String()
 }
@@ -218,47 +218,36 @@ func (g *grid) center(c *canvas, h adjudicator.Hex, k int, text string) {
 	c.put(p.x+(n-len(text))/2, p.y, text)
 }
 
-func (g *grid) render() string { return g.draw().String() }
-
 // draw paints the grid on a fresh canvas, whose cells are where origin,
-// side and interior say.
+// side and interior say: the header, each hexside in the style of what
+// lies on it, then the labels, so that text never hides behind an edge
+// drawn later.
 func (g *grid) draw() *canvas {
-	c := g.drawSides()
-	for col := g.cols[0]; col <= g.cols[1]; col++ {
-		for row := g.rows[0]; row <= g.rows[1]; row++ {
-			if h := adjudicator.MakeHex(col, row); g.shown[h] {
-				g.label(g, h, c)
-			}
-		}
-	}
-	return c
-}
-
-// drawSides paints the header and the sides of the grid on a fresh canvas.
-func (g *grid) drawSides() *canvas {
 	c := &canvas{}
 	if g.header != nil {
 		g.header(g, c)
 	}
-	// Sides first, then labels, so that text never hides behind an edge
-	// drawn later.
+	g.eachShown(func(h adjudicator.Hex) {
+		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
+			ps := g.side(h, d)
+			for i, ch := range g.sideChars(h, h.Step(d), d, len(ps)) {
+				c.putByte(ps[i].x, ps[i].y, ch)
+			}
+		}
+	})
+	g.eachShown(func(h adjudicator.Hex) { g.label(g, h, c) })
+	return c
+}
+
+// eachShown calls f with each hex the grid shows, column by column.
+func (g *grid) eachShown(f func(h adjudicator.Hex)) {
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
 		for row := g.rows[0]; row <= g.rows[1]; row++ {
-			h := adjudicator.MakeHex(col, row)
-			if !g.shown[h] {
-				continue
-			}
-			// Each side in the style of what lies on it.
-			for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
-				ps := g.side(h, d)
-				chars := g.sideChars(h, h.Step(d), d, len(ps))
-				for i, p := range ps {
-					c.putByte(p.x, p.y, chars[i])
-				}
+			if h := adjudicator.MakeHex(col, row); g.shown[h] {
+				f(h)
 			}
 		}
 	}
-	return c
 }
 
 // sideChars returns the n characters for the side between h and its
@@ -661,8 +650,4 @@ func closeTerrain(m *adjudicator.Map, h adjudicator.Hex) string {
 		t = "~" + t + "~"
 	}
 	return t
-}
-
-func closeUpLegend(m *adjudicator.Map, g *grid) string {
-	return execute("close-up-legend", featureList(m, g.shown))
 }

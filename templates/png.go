@@ -508,11 +508,10 @@ func (r *Report) chipsAt(h adjudicator.Hex) []chip {
 	return chips
 }
 
-// title is the line across the top of the picture.
+// title names the game and the turn, across the top of a picture.
 func (r *Report) title() string {
 	v := r.View
-	return fmt.Sprintf("attu game %s - turn %d, %s, %s, %s - %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn),
-		dayNight(v.Night), v.Weather, pictureOf(v.Side))
+	return fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather)
 }
 
 // picture draws the reader's picture: the map, the title, the hexes fought
@@ -524,7 +523,7 @@ func (r *Report) picture() *image.Paletted {
 	c := pcanvas{img}
 	v := r.View
 
-	c.text(8, 16, r.title(), pxInk)
+	c.text(8, 16, r.title()+" - "+pictureOf(v.Side), pxInk)
 
 	for _, h := range foughtHexes(r.Events) {
 		if g.inside(h) {
@@ -594,10 +593,9 @@ func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
 			dst[x] = src[crop.Min.X+x/scale]
 		}
 	}
-	v := r.View
 	c := pcanvas{img}
-	c.text(6, 15, fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather), pxInk)
-	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(v.Side)), pxInk)
+	c.text(6, 15, r.title(), pxInk)
+	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(r.View.Side)), pxInk)
 	return encodePNG(img)
 }
 

@@ -207,13 +207,9 @@ type replayStep struct {
 func (d *replayData) text(s string) int { return intern(d.texts, &d.Texts, s, s) }
 
 // unit is the index of a unit as the page draws it: id, side, hex, steps,
-// 1 when face down, kind. A page has thousands of them to look up and a
-// few hundred distinct ones.
+// 1 when face down, kind.
 func (d *replayData) unit(id, side, hex string, steps, down int, kind string) int {
 	key := strings.Join([]string{id, side, hex, strconv.Itoa(steps), strconv.Itoa(down), kind}, "\x00")
-	if i, ok := d.units[key]; ok {
-		return i
-	}
 	return intern(d.units, &d.Units, key, []any{id, side, hex, steps, down, kind})
 }
 
