@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,19 +127,19 @@ var replaySides = [3]adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicato
 
 // replayData is the page's JSON.
 type replayData struct {
-	Game       string            `json:"game"`
-	Commitment string            `json:"commitment"`
-	Seed       string            `json:"seed"`
-	Head       string            `json:"head"`
-	Geom       replayGeom        `json:"geom"`
-	Texts      []string          `json:"texts"`   // every sentence once; steps refer to them by index
-	Views      []replayView      `json:"views"`   // every distinct view once
-	Units      [][]any           `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
-	Entries    []replayEntry     `json:"entries"` // the log, as hashed
-	Dice       []ReplayDie       `json:"dice"`
-	Steps      []replayStep      `json:"steps"`
-	Purposes   map[string]string `json:"purposes"`
-	LuckText   string            `json:"luck_text,omitempty"`
+	Game       string                            `json:"game"`
+	Commitment string                            `json:"commitment"`
+	Seed       string                            `json:"seed"`
+	Head       string                            `json:"head"`
+	Geom       replayGeom                        `json:"geom"`
+	Texts      []string                          `json:"texts"`   // every sentence once; steps refer to them by index
+	Views      []replayView                      `json:"views"`   // every distinct view once
+	Units      [][]any                           `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
+	Entries    []replayEntry                     `json:"entries"` // the log, as hashed
+	Dice       []ReplayDie                       `json:"dice"`
+	Steps      []replayStep                      `json:"steps"`
+	Purposes   map[adjudicator.DiePurpose]string `json:"purposes"`
+	LuckText   string                            `json:"luck_text,omitempty"`
 
 	texts map[string]int
 	views map[string]int
@@ -262,10 +263,7 @@ func replayDataOf(r *Replay) (*replayData, error) {
 		return nil, errors.New("templates: replay: no log, or no opening position")
 	}
 	d := &replayData{Game: r.Game, Commitment: r.Commitment, Seed: r.Seed, Head: r.Head, LuckText: r.LuckText,
-		Purposes: map[string]string{}, texts: map[string]int{}, views: map[string]int{}, units: map[string]int{}}
-	for p, s := range replayPurposes {
-		d.Purposes[string(p)] = s
-	}
+		Purposes: replayPurposes, texts: map[string]int{}, views: map[string]int{}, units: map[string]int{}}
 	d.Geom = replayGeomOf(newPNGGeom(r.Entries[0].Position.Map()))
 	rolls := make(map[uint64]ReplayDie, len(r.Dice))
 	for _, die := range r.Dice {
@@ -409,21 +407,15 @@ func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replay
 	v := st.View(side)
 	rv := replayView{Turn: v.Turn, Date: adjudicator.TurnDate(max(v.Turn, 1)), Weather: v.Weather.String(), Night: v.Night,
 		AirUS: v.Air.US, AirJP: v.Air.JP, Casualties: v.Casualties, Units: []int{}, Cleared: v.ClearedZones}
-	add := func(u adjudicator.UnitView) {
+	for _, u := range slices.Concat(v.Units, v.Enemy) {
 		if u.Hex == 0 {
-			return
+			continue
 		}
 		down := 0
 		if u.FaceDown {
 			down = 1
 		}
 		rv.Units = append(rv.Units, d.unit(u.ID, u.Side.String(), u.Hex.String(), u.Steps, down, u.Kind.String()))
-	}
-	for _, u := range v.Units {
-		add(u)
-	}
-	for _, u := range v.Enemy {
-		add(u)
 	}
 	for _, h := range v.Hidden {
 		rv.Hidden = append(rv.Hidden, [2]any{h.Hex.String(), h.Count})
