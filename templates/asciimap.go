@@ -14,6 +14,7 @@
 package templates
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -254,67 +255,47 @@ func (g *grid) eachShown(f func(h adjudicator.Hex)) {
 // neighbour nb in direction d.
 func (g *grid) sideChars(h, nb adjudicator.Hex, d adjudicator.Direction, n int) []byte {
 	m := g.m
-	plain := byte('_')
+	// The plain side, a zone boundary and a slope uphill both ways.
+	plain, zone, both := byte('_'), byte('.'), [2]byte{'^', 'v'}
 	switch d {
 	case adjudicator.NorthEast, adjudicator.SouthWest:
-		plain = '\\'
+		plain, zone, both = '\\', ':', [2]byte{'<', '>'}
 	case adjudicator.NorthWest, adjudicator.SouthEast:
-		plain = '/'
+		plain, zone, both = '/', ':', [2]byte{'<', '>'}
 	}
-	out := make([]byte, n)
-	fill := func(b byte) {
-		for i := range out {
-			out[i] = b
-		}
-	}
+	fill := func(b byte) []byte { return bytes.Repeat([]byte{b}, n) }
 	hLand, nLand := m.Land(h), m.Land(nb)
 	switch {
+	case !hLand && !nLand && g.seaSides:
+		return fill(plain)
 	case !hLand && !nLand:
-		if g.seaSides {
-			fill(plain)
-		} else {
-			fill(' ')
-		}
-		return out
+		return fill(' ')
 	case m.Cliff(h, nb):
-		fill('#')
-		return out
+		return fill('#')
 	}
 	up, down := m.Slope(h, nb)
+	// The arrow points uphill: from the hex holding the art (where
+	// crossing is "up") towards the other.
+	fwd, back := uphillArrows(d)
+	var out []byte
 	switch {
-	case up || down:
-		// The arrow points uphill: from the hex holding the art (where
-		// crossing is "up") towards the other.
-		fwd, back := uphillArrows(d)
-		switch {
-		case up && down:
-			// The same from either hex, whichever draws it last.
-			a, b := byte('<'), byte('>')
-			if plain == '_' {
-				a, b = '^', 'v'
-			}
-			for i := range out {
-				out[i] = a
-				if i%2 == 1 {
-					out[i] = b
-				}
-			}
-			if n == 1 {
-				out[0] = 'x'
-			}
-		case up:
-			fill(fwd)
-		default:
-			fill(back)
+	case up && down:
+		// The same from either hex, whichever draws it last.
+		out = fill(both[0])
+		for i := 1; i < n; i += 2 {
+			out[i] = both[1]
 		}
+		if n == 1 {
+			out[0] = 'x'
+		}
+	case up:
+		out = fill(fwd)
+	case down:
+		out = fill(back)
 	case hLand && nLand && m.Zone(h) != m.Zone(nb):
-		if plain == '_' {
-			fill('.')
-		} else {
-			fill(':')
-		}
+		out = fill(zone)
 	default:
-		fill(plain)
+		out = fill(plain)
 	}
 	if _, ok := m.RiverBetween(h, nb); ok {
 		// The river crosses the middle of the side; on a short slope side
