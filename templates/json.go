@@ -90,7 +90,7 @@ func (r *Report) document(steps []wordedStep) *ReportJSON {
 		Side: v.Side, Turn: v.Turn, Date: adjudicator.TurnDate(v.Turn), Night: v.Night, Weather: v.Weather,
 		Wait: r.Outlook.Wait, WaitText: r.Outlook.WaitText, Awaited: r.awaited(),
 		Steps:    []StepJSON{},
-		Fought:   foughtHexes(r.Events),
+		Fought:   append([]adjudicator.Hex{}, foughtHexes(r.Events)...), // [] rather than null
 		CloseUps: []adjudicator.Hex{},
 		View:     v, Outlook: r.Outlook,
 	}
@@ -99,9 +99,6 @@ func (r *Report) document(steps []wordedStep) *ReportJSON {
 	}
 	if r.Game.Zone != nil {
 		d.Game.TimeZone = r.Game.Zone.String()
-	}
-	if d.Fought == nil {
-		d.Fought = []adjudicator.Hex{}
 	}
 	for _, st := range steps {
 		s := StepJSON{Title: st.Title}
