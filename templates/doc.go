@@ -23,6 +23,7 @@ with the side's own queries and nothing else:
 	pic, err := rep.PNG()                    // the map as the side sees it
 	doc, err := rep.JSON()                   // report.json
 	all, err := rep.Render()                 // all four at once
+	name, page, ok := rep.OrderSheet(addr)   // orders-3-us-actions.html, for the side awaited
 
 The package never sees a game position, so it cannot leak what the fog of
 war hides: a U.S. report built from positions that differ only in what the
@@ -42,6 +43,13 @@ each side's refit orders (what may be restored, landed, created, hidden,
 moved or swapped), each choice ready to become an order by deleting a "#"
 or changing a hex or zone. Its token line holds [TokenPlaceholder], never
 the token.
+
+The order sheet ([Report.OrderSheet]) is the order template's choices on
+a map: one self-contained HTML page (ordersheet/: its page, style sheet
+and script, the island drawn as the replay page draws it) carrying the
+reader's View and Outlook as JSON, whose script lets the player click
+orders and writes the order file. Like the template it is made from the
+reader's view alone.
 
 The replies ([Welcome], [Accepted], [Refused], [Help], [Status],
 [Reminder], [DeadlinePassed], [UmpireNotice], [Final] and the answers to

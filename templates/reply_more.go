@@ -206,6 +206,14 @@ func (a Answer) Short() string {
 // Text renders the refusal of a command.
 func (n NotDone) Text() string { return execute("reply-notdone.tmpl", n) }
 
+// Attached says, at the end of a report, what needs saying of its
+// attachments: that the picture was left out because the reader's map
+// has not changed, and what report.json is, when the reader asked for it.
+type Attached struct{ Picture, JSON bool }
+
+// Text words it; empty when the picture is there and report.json is not.
+func (a Attached) Text() string { return execute("report-attached.tmpl", a) }
+
 // ReportSubject names a report by its turn and what the game waits for.
 func ReportSubject(r *Report) string {
 	return fmt.Sprintf("turn %d (%s): %s", r.View.Turn, adjudicator.TurnDate(r.View.Turn), WaitPhrase(r.Outlook.Wait))

@@ -19,7 +19,7 @@ import (
 
 // artefacts is everything a U.S. report consists of, as bytes.
 type artefacts struct {
-	text, template, json, png []byte
+	text, template, json, png, sheet []byte
 }
 
 func usArtefacts(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) artefacts {
@@ -40,6 +40,7 @@ func usReport(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) (arte
 	if all.TemplateName != "" {
 		a.template = []byte(all.Template)
 	}
+	_, a.sheet, _ = rep.OrderSheet("attu+g1@example.org")
 	return a, rep
 }
 
@@ -239,8 +240,8 @@ func (a *fogTally) add(b fogTally) {
 // TestUSReportsIgnoreHidden proves the fog of war on the bytes:
 // over more than 2,000 turns of generated games in .ci/run (-fogturns; 300
 // in a plain run), after a step of each
-// drawn at random, the U.S. report text, order template, JSON and picture are the same, byte
-// for byte (their SHA-256 compared), when what the U.S. may not know is
+// drawn at random, the U.S. report text, order template, order sheet, JSON
+// and picture are the same, byte for byte (their SHA-256 compared), when what the U.S. may not know is
 // scrambled; no U.S. artefact, nor any label drawn on its picture, names a
 // Japanese unit face down; and apart from the events it was told, none
 // names a Japanese unit the U.S. cannot identify now. Half the games start
@@ -365,7 +366,7 @@ func checkFog(t *testing.T, st step, before *adjudicator.State, r *rand.Rand, n 
 	for _, c := range []struct {
 		name string
 		b    []byte
-	}{{"text", parts[0]}, {"order template", parts[1]}, {"JSON", parts[2]}, {"picture", pictureLabels(rep)}} {
+	}{{"text", parts[0]}, {"order template", parts[1]}, {"JSON", parts[2]}, {"picture", pictureLabels(rep)}, {"order sheet", a.sheet}} {
 		if found := wordsIn(c.b, facedown); len(found) > 0 {
 			t.Fatalf("%s: the U.S. %s names %v, face down:\n%s", what, c.name, found, c.b)
 		}
@@ -398,7 +399,7 @@ func checkFog(t *testing.T, st step, before *adjudicator.State, r *rand.Rand, n 
 	n.compared++
 	n.artefacts += 3
 	if a.template != nil {
-		n.artefacts++
+		n.artefacts += 2 // the template and the order sheet
 		n.awaited++
 	}
 }
@@ -430,11 +431,11 @@ func seenFaceUp(before *adjudicator.State, evs []adjudicator.Event) map[string]b
 	return seen
 }
 
-var artefactNames = []string{"text", "order template", "JSON", "PNG"}
+var artefactNames = []string{"text", "order template", "JSON", "PNG", "order sheet"}
 
 // sums are the SHA-256 of the artefacts, in the order of artefactNames.
-func (a artefacts) sums() [4][sha256.Size]byte {
-	return [4][sha256.Size]byte{sha256.Sum256(a.text), sha256.Sum256(a.template), sha256.Sum256(a.json), sha256.Sum256(a.png)}
+func (a artefacts) sums() [5][sha256.Size]byte {
+	return [5][sha256.Size]byte{sha256.Sum256(a.text), sha256.Sum256(a.template), sha256.Sum256(a.json), sha256.Sum256(a.png), sha256.Sum256(a.sheet)}
 }
 
 func mustMarshal(t testing.TB, v any) []byte {

@@ -103,6 +103,8 @@ func init() {
 		{name: "standings", over: true, run: cmdStandings},
 		{name: "digest", who: umpireOnly, over: true, run: cmdDigest},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
+		{name: "json", token: true, run: cmdJSON},
+		{name: "copies", token: true, who: umpireOnly, run: cmdCopies},
 	}
 }
 
@@ -418,14 +420,18 @@ func cmdResend(c *call) error {
 	if err != nil {
 		return err
 	}
-	m, ok, err := c.s.reportMail(&c.g, c.rec, st, c.side, nil, "report-"+c.side.String(), "", "")
+	log, err := c.t.Log()
+	if err != nil {
+		return err
+	}
+	m, ok, err := c.s.reportMail(&c.g, c.rec, st, c.side, eventsSince(log, c.rec.Reported[c.side]), "report-"+c.side.String(), "", "")
 	if err != nil {
 		return err
 	}
 	if ok {
 		c.t.Queue(c.in.answers(reply(m, c.in))...)
 	}
-	return nil
+	return c.rec.save(c.t)
 }
 
 // redrawn returns the attachments of m, a report to the call's side,
@@ -718,7 +724,7 @@ func (c *call) rollback(to uint64, n templates.Notice, u *templates.UmpireNotice
 	if u != nil {
 		heads = playerHeads(*u)
 	}
-	if err := c.s.queueReports(c.t, &c.g, c.rec, st, nil, c.in, heads); err != nil {
+	if err := c.s.queueReports(c.t, &c.g, c.rec, st, nil, c.in, heads, nil); err != nil {
 		return err
 	}
 	c.rec.Notices = nil

@@ -49,6 +49,10 @@ type NewGame struct {
 	// LateStandIn has the stand-in write the orders of a side whose
 	// deadline passed, instead of the default orders.
 	LateStandIn bool
+	// JSON attaches report.json to every side's reports; Copies is how
+	// the umpire is mailed (CopiesDigest when empty, economy.go).
+	JSON   bool
+	Copies string
 	// Rules are the optional rules chosen (see Rules); Seed the dice seed,
 	// nil to draw one, as a real game does.
 	Rules []string
@@ -186,8 +190,14 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	if len(bots) > 1 {
 		return nil, fmt.Errorf("referee: the stand-in plays one side at most: a person plays the other")
 	}
+	if ng.Copies != "" && !slices.Contains(copyModes, ng.Copies) {
+		return nil, fmt.Errorf("referee: the umpire's copies are %s, not %q", strings.Join(copyModes, ", "), ng.Copies)
+	}
 	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence, Bots: bots,
-		LateStandIn: ng.LateStandIn}
+		LateStandIn: ng.LateStandIn, Copies: ng.Copies, DigestAt: now}
+	if ng.JSON {
+		rec.JSON = map[adjudicator.Side]bool{adjudicator.US: true, adjudicator.JP: true, adjudicator.Umpire: true}
+	}
 	tokens := map[adjudicator.Side]string{}
 	var players []store.NewPlayer
 	for _, side := range sides {
@@ -218,11 +228,6 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 			g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
 		}
 		g.Deadline = rec.deadline(g, g.Wait, now)
-		b, err := json.Marshal(rec)
-		if err != nil {
-			return nil, err
-		}
-		g.Service = b
 		var welcome []store.Mail
 		for _, p := range players {
 			if p.Address == "" {
@@ -234,6 +239,10 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 				return nil, err
 			}
 			welcome = append(welcome, m)
+		}
+		b, err := json.Marshal(rec) // with what the welcome mails reported
+		if err != nil {
+			return nil, err
 		}
 		created, err := s.db.Create(store.NewGame{ID: id, Scenario: scenario, Options: opts, Players: players,
 			Seed: seed, Start: start, Deadline: g.Deadline, Outbox: welcome, Service: b})

@@ -321,13 +321,22 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		t.SetDeadline(rec.deadline(&g, g.Wait, now))
 		g = t.Game()
 	}
+	turn, filer := out.State.Turn, adjudicator.NoSide
 	if st.Mail != nil {
 		// The player whose file it was reads first that it was accepted
-		// and what comes next: the next wait, or the end of the game.
+		// and what comes next: above its report when one follows at once,
+		// else in a few lines of their own.
 		o := st.Orders
+		filer = o.Side
 		a := templates.Accepted{Game: g.ID, Side: o.Side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
 			Activations: len(o.Actions), Standing: o.Standing != nil, Next: templates.WaitPhrase(g.Wait),
 			Awaited: !over && g.Wait.Open() && g.Wait.Side == o.Side, Over: over, Head: g.Head}
+		if !over && rec.afterStep(o.Side, g.Wait, o.Side, turn) == deliverAck {
+			a.Alone = true
+			if m, ok := s.toSide(&g, o.Side, "accepted", a.Subject(), a.Text()); ok {
+				t.Queue(reply(m, in))
+			}
+		}
 		others := heads
 		heads = func(side adjudicator.Side, g *store.Game) string {
 			if side == o.Side {
@@ -342,7 +351,8 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	if over {
 		return out, s.finish(t, rec, out.State, out.Entry.Events, out.State.WaitText(), now, in, heads)
 	}
-	if err := s.queueReports(t, &g, rec, out.State, out.Entry.Events, in, heads); err != nil {
+	deliver := func(side adjudicator.Side) bool { return rec.afterStep(side, g.Wait, filer, turn) == deliverReport }
+	if err := s.queueReports(t, &g, rec, out.State, out.Entry.Events, in, heads, deliver); err != nil {
 		return nil, err
 	}
 	rec.Notices = nil
@@ -352,24 +362,39 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	return out, s.botPlays(t, rec, now)
 }
 
-// queueReports queues one report per side of the position st after the
-// events evs, each headed by what heads writes (nil: nothing).
-func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message, heads head) error {
-	reqs := make([]reportReq, len(sides))
-	for i, side := range sides {
-		reqs[i] = reportReq{side: side, kind: "report-" + side.String()}
-		if heads != nil {
-			reqs[i].before = heads(side, g)
-		}
+// queueReports queues to each side that deliver names (nil: every side)
+// its report of the position st, telling what happened since its last
+// report, headed by what heads writes (nil: nothing); the others keep
+// their notices for their next report. evs are the events of the entry
+// in force, which a picture outlines.
+func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message, heads head,
+	deliver func(adjudicator.Side) bool) error {
+	log, err := t.Log()
+	if err != nil {
+		return err
 	}
-	return s.queueReportMails(t, g, rec, st, evs, reqs, in, nil)
+	var reqs []reportReq
+	for _, side := range sides {
+		if deliver != nil && !deliver(side) {
+			if p, ok := g.Player(side); ok && p.Address != "" {
+				rec.keepUnread(side)
+			}
+			continue
+		}
+		q := reportReq{side: side, kind: "report-" + side.String(), evs: eventsSince(log, rec.Reported[side])}
+		if heads != nil {
+			q.before = heads(side, g)
+		}
+		reqs = append(reqs, q)
+	}
+	return s.queueReportMails(t, g, rec, st, len(evs) > 0, reqs, in, nil)
 }
 
 // queueReportMails queues the reports reqs ask for, each threaded to in
 // when it goes to in's sender, its attachments led by first.
-func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq,
+func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, drawn bool, reqs []reportReq,
 	in *Message, first []store.Attachment) error {
-	ms, err := s.reportMails(g, rec, st, evs, reqs)
+	ms, err := s.reportMails(g, rec, st, drawn, reqs)
 	if err != nil {
 		return err
 	}
@@ -416,6 +441,10 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	page := s.replayAttachments(x, rec.Name, luck)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
+	log, err := t.Log()
+	if err != nil {
+		return err
+	}
 	reqs := make([]reportReq, len(sides))
 	for i, side := range sides {
 		before := finalText(&g, rec.Name, st.Outlook(side), st.Turn, result, export, luck)
@@ -424,10 +453,11 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 				before = h + "\n" + before
 			}
 		}
-		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: templates.FinalSubject(result), before: before}
+		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: templates.FinalSubject(result), before: before,
+			evs: eventsSince(log, rec.Reported[side]), always: true}
 	}
 	first := append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...)
-	if err := s.queueReportMails(t, &g, rec, st, evs, reqs, in, first); err != nil {
+	if err := s.queueReportMails(t, &g, rec, st, len(evs) > 0, reqs, in, first); err != nil {
 		return err
 	}
 	rec.Notices = nil

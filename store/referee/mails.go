@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,24 +64,30 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, 
 }
 
 // reportAttachments are the files of a report to side: the order
-// template for the side awaited, the map picture, queued to be drawn from
-// entry at (with its events when events), and the report for programs.
-func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64, events bool) []store.Attachment {
+// template for the side awaited, the map picture when picture, queued to
+// be drawn from entry at (with its events when events), and the report
+// for programs when json.
+func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64, events, picture, json bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
 		out = append(out, store.Attachment{Name: a.TemplateName, Type: "application/yaml", Data: []byte(a.Template)})
 	}
-	return append(out,
-		store.Attachment{Name: "map.png", Type: "image/png", Redrawable: true, DrawnAt: at, DrawnEvents: events, DrawnFor: side, Dropped: true},
-		store.Attachment{Name: "report.json", Type: "application/json", Data: a.JSON})
+	if picture {
+		out = append(out, store.Attachment{Name: "map.png", Type: "image/png", Redrawable: true, DrawnAt: at, DrawnEvents: events, DrawnFor: side, Dropped: true})
+	}
+	if json {
+		out = append(out, store.Attachment{Name: "report.json", Type: "application/json", Data: a.JSON})
+	}
+	return out
 }
 
-// reportMail is side's report as a mail of the given kind, headed by
-// before and the notices side may read; false when the side has no
-// player. st is the position in force in g and evs that entry's events.
+// reportMail is side's report as a mail of the given kind, with its
+// picture, telling the events evs, headed by before and the notices side
+// may read; false when the side has no player. st is the position in
+// force in g. It counts as the side's last report (economy.go).
 func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event,
 	kind, subject, before string) (store.Mail, bool, error) {
-	out, err := s.reportMails(g, rec, st, evs, []reportReq{{side: side, kind: kind, subject: subject, before: before}})
+	out, err := s.reportMails(g, rec, st, false, []reportReq{{side: side, kind: kind, subject: subject, before: before, evs: evs, always: true}})
 	if err != nil {
 		return store.Mail{}, false, err
 	}
@@ -88,10 +95,14 @@ func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, 
 }
 
 // reportReq asks reportMails for one side's report: the mail's kind, its
-// subject (empty: the report's own) and what comes before the report.
+// subject (empty: the report's own), what comes before the report, the
+// events it tells, and whether it carries the picture even when the side
+// saw the same position in its last one.
 type reportReq struct {
 	side                  adjudicator.Side
 	kind, subject, before string
+	evs                   []adjudicator.Event
+	always                bool
 }
 
 // reportDone is the answer to one reportReq; ok is false when the side
@@ -103,15 +114,17 @@ type reportDone struct {
 }
 
 // reportMails is reportMail for several sides at once, in the order of
-// reqs, each made by sideReport.
-func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, reqs []reportReq) ([]reportDone, error) {
+// reqs, each made by sideReport, each counted as its side's last report;
+// drawn says whether the pictures outline the events of the entry in
+// force.
+func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, drawn bool, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
 	for i, q := range reqs {
 		out[i].side = q.side
 		if p, ok := g.Player(q.side); !ok || p.Address == "" {
 			continue
 		}
-		r := s.sideReport(g, rec, st, q.side, evs)
+		r := s.sideReport(g, rec, st, q.side, q.evs)
 		a, err := r.RenderWords()
 		if err != nil {
 			return nil, err
@@ -120,9 +133,25 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		if before != "" {
 			before += "\n"
 		}
-		notices := templates.Notices{Paused: g.Status == store.Paused, Lines: rec.noticesFor(q.side)}.Text()
-		m, ok := s.toSide(g, q.side, q.kind, subject, before+notices+a.Text)
-		m.Attachments = reportAttachments(a, q.side, g.Current, len(evs) > 0)
+		lines := append(slices.Clone(rec.Unread[q.side]), rec.noticesFor(q.side)...)
+		text := before + templates.Notices{Paused: g.Status == store.Paused, Lines: lines}.Text() + a.Text
+		key := pictureKey(r.View)
+		picture, json := q.always || key != rec.Pictured[q.side], rec.JSON[q.side]
+		name, page, sheet := r.OrderSheet(s.gameAddress(g))
+		// The side awaited gets the order sheet after the order template,
+		// in place of the picture: the same map, hex ids and all, with the
+		// template's choices on it, and a mail no heavier.
+		picture = picture && !sheet
+		text += templates.Attached{Picture: picture || sheet, JSON: json}.Text()
+		m, ok := s.toSide(g, q.side, q.kind, subject, text)
+		m.Attachments = reportAttachments(a, q.side, g.Current, drawn, picture, json)
+		if sheet {
+			m.Attachments = slices.Insert(m.Attachments, 1, store.Attachment{Name: name, Type: "text/html", Data: page})
+		}
+		if !picture && !sheet {
+			key = ""
+		}
+		rec.reported(q.side, g.Current, st.Turn, key)
 		out[i].mail, out[i].ok = m, ok
 	}
 	return out, nil

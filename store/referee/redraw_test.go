@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -93,6 +94,9 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 
 	for _, side := range sides {
 		last := lastReport(t, h, side)
+		if !slices.ContainsFunc(last.Attachments, func(a store.Attachment) bool { return a.Name == "map.png" }) {
+			continue // the side awaited: its order sheet stands in for the picture
+		}
 		pic := last.Attachments[len(last.Attachments)-2]
 		if pic.Name != "map.png" || !pic.Dropped || pic.Data != nil || pic.DrawnAt == 0 || !pic.DrawnEvents {
 			t.Fatalf("the last %s report's picture as kept: %+v", side, pic)
@@ -173,7 +177,7 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 			}
 		}
 	}
-	if pictures < 30 {
+	if pictures < 20 { // the reports to the side awaited carry the order sheet instead
 		t.Fatalf("only %d pictures sent", pictures)
 	}
 	h.audit()

@@ -124,6 +124,17 @@ type record struct {
 	Result      string             `json:"result,omitempty"` // how the game ended
 	Bots        []adjudicator.Side `json:"bots,omitempty"`   // the sides the stand-in plays (standin.go)
 	LateStandIn bool               `json:"late_stand_in,omitempty"`
+	// What each side was mailed (economy.go): the entry its last report
+	// showed, what its last picture showed, the notices it has not read
+	// yet, whether it asked for report.json; the umpire's mail mode, and
+	// the turn of its last report and the time of its last digest.
+	Reported   map[adjudicator.Side]uint64   `json:"reported,omitempty"`
+	Pictured   map[adjudicator.Side]string   `json:"pictured,omitempty"`
+	Unread     map[adjudicator.Side][]string `json:"unread,omitempty"`
+	JSON       map[adjudicator.Side]bool     `json:"json,omitempty"`
+	Copies     string                        `json:"copies,omitempty"`
+	UmpireTurn int                           `json:"umpire_turn,omitempty"`
+	DigestAt   time.Time                     `json:"digest_at,omitempty"`
 }
 
 // held is an orders file judged legal and held for the settle window,

@@ -1,0 +1,159 @@
+package referee
+
+// Mail economy: a mailbox's sending quota, and each reader's attention,
+// are spent only where they buy something. After a step a player gets a
+// report when the game waits for it; the player whose file it was gets a
+// few lines of acknowledgement when no report follows at once; anybody
+// else gets nothing, and what happened rides in their next report. A
+// report carries the picture only when the position its reader sees
+// has changed since the last picture it got, and report.json only for
+// a reader who asked (command "json on"). The umpire chooses how they
+// are mailed: a copy of every report, one report a turn, or a daily
+// digest (the default); what needs the umpire (a missed deadline, a
+// takeback request) comes at once whatever the choice.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
+)
+
+// How the umpire of a game is mailed (record.Copies, command "copies").
+const (
+	CopiesDigest = "digest" // the default: one report a day, when something happened
+	CopiesTurn   = "turn"   // one report a game turn
+	CopiesEvery  = "every"  // a copy of every report the players get
+)
+
+// copyModes are the umpire's choices, for checks and help.
+var copyModes = []string{CopiesDigest, CopiesTurn, CopiesEvery}
+
+// DigestEvery is how often the umpire's digest comes at most.
+const DigestEvery = 24 * time.Hour
+
+// cmdJSON turns report.json on or off in the reports to the caller.
+func cmdJSON(c *call) error {
+	if len(c.args) != 1 || c.args[0] != "on" && c.args[0] != "off" {
+		return refuse("json-how", templates.Notice{})
+	}
+	if c.rec.JSON == nil {
+		c.rec.JSON = map[adjudicator.Side]bool{}
+	}
+	c.rec.JSON[c.side] = c.args[0] == "on"
+	c.say("you-json", templates.Notice{Note: c.args[0]})
+	return c.rec.save(c.t)
+}
+
+// cmdCopies sets how the umpire is mailed.
+func cmdCopies(c *call) error {
+	if len(c.args) != 1 || !slices.Contains(copyModes, c.args[0]) {
+		return refuse("copies-how", templates.Notice{})
+	}
+	c.rec.Copies = c.args[0]
+	c.say("you-copies", templates.Notice{Note: c.args[0]})
+	return c.rec.save(c.t)
+}
+
+// copies returns the umpire's mail mode, the digest when none was chosen.
+func (r *record) copies() string {
+	if r.Copies == "" {
+		return CopiesDigest
+	}
+	return r.Copies
+}
+
+// What a side gets after a step.
+type delivery int
+
+const (
+	deliverNothing delivery = iota
+	deliverAck              // a few lines: the file was accepted
+	deliverReport
+)
+
+// afterStep says what side gets after a step that leaves the game at
+// wait w in turn turn; filer is the side whose mailed file the step
+// applied (NoSide for none).
+func (r *record) afterStep(side adjudicator.Side, w adjudicator.Wait, filer adjudicator.Side, turn int) delivery {
+	switch {
+	case side == adjudicator.Umpire && r.copies() == CopiesEvery,
+		side == adjudicator.Umpire && r.copies() == CopiesTurn && turn != r.UmpireTurn:
+		return deliverReport
+	case side == adjudicator.Umpire:
+		return deliverNothing
+	case w.Open() && w.Side == side:
+		return deliverReport
+	case side == filer:
+		return deliverAck
+	}
+	return deliverNothing
+}
+
+// reported records that side got a report of the position after entry
+// at, in turn turn, whose picture shows key ("" when it carried none).
+func (r *record) reported(side adjudicator.Side, at uint64, turn int, key string) {
+	if r.Reported == nil {
+		r.Reported = map[adjudicator.Side]uint64{}
+	}
+	r.Reported[side] = at
+	if key != "" {
+		if r.Pictured == nil {
+			r.Pictured = map[adjudicator.Side]string{}
+		}
+		r.Pictured[side] = key
+	}
+	if side == adjudicator.Umpire {
+		r.UmpireTurn = turn
+	}
+	delete(r.Unread, side)
+}
+
+// keepUnread saves the notices side may read for its next report.
+func (r *record) keepUnread(side adjudicator.Side) {
+	if ns := r.noticesFor(side); len(ns) > 0 {
+		if r.Unread == nil {
+			r.Unread = map[adjudicator.Side][]string{}
+		}
+		r.Unread[side] = append(r.Unread[side], ns...)
+	}
+}
+
+// eventsSince returns the events of the entries in force after entry
+// since, up to the last, from the log; with since 0 (a side of a game
+// recorded before reports were counted) those of the last entry alone.
+func eventsSince(log []store.LogEntry, since uint64) []adjudicator.Event {
+	var out []adjudicator.Event
+	if since == 0 && len(log) > 0 {
+		since = log[len(log)-1].Seq - 1
+	}
+	for _, e := range log {
+		if e.Seq > since && e.RolledBackBy == 0 {
+			out = append(out, e.Events...)
+		}
+	}
+	return out
+}
+
+// pictureKey sums up what a side's picture shows of the position: the
+// units and counters where they stand, the victory hexes and the cleared
+// zones (not the turn, weather and time of day its caption names, which
+// the report's text gives).
+func pictureKey(v *adjudicator.View) string {
+	b, err := json.Marshal(struct {
+		Units, Enemy []adjudicator.UnitView
+		Hidden       []adjudicator.HiddenStack
+		Victory      []adjudicator.VictoryHexState
+		Cleared      []string
+	}{v.Units, v.Enemy, v.Hidden, v.VictoryHexes, v.ClearedZones})
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}

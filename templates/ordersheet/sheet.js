@@ -1,0 +1,691 @@
+"use strict";
+// The order sheet of an attu report: the island as the reader sees it and
+// the choices of the wait at hand, both from the JSON block of the page
+// (the reader's View and Outlook, the data the order template is written
+// from). It writes the order file in the usual schema. It keeps the token
+// typed into it in memory only, and loads and stores nothing.
+(function () {
+  const D = JSON.parse(document.getElementById("data").textContent);
+  const V = D.view, O = D.outlook;
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const $ = (id) => document.getElementById(id);
+  const SIDE = { us: "U.S.", jp: "Japanese" };
+  const plural = (n, w) => n + " " + w + (n === 1 ? "" : w.endsWith("x") ? "es" : "s");
+
+  // ---- The map ----
+
+  function hexXY(h) {
+    const v = parseInt(h, 10), c = Math.floor(v / 100), r = v % 100;
+    const g = D.geom, hh = Math.sqrt(3) * g.r;
+    const x = g.left + g.r + (c - g.c0) * 1.5 * g.r;
+    let y = g.top + hh / 2 + (r - g.r0) * hh;
+    if (c % 2 !== 0) y += hh / 2;
+    return [x, y];
+  }
+  const LAND = new Set();
+  for (let i = 0; i < D.land.length; i += 4) LAND.add(D.land.substr(i, 4));
+  // hexAt is the land hex under the map point x y, or "".
+  function hexAt(x, y) {
+    const g = D.geom;
+    const c0 = Math.round((x - g.left - g.r) / (1.5 * g.r)) + g.c0;
+    let best = "", bd = Infinity;
+    for (let c = c0 - 1; c <= c0 + 1; c++) {
+      const hh = Math.sqrt(3) * g.r;
+      const r0 = Math.round((y - g.top - hh / 2 - (c % 2 ? hh / 2 : 0)) / hh) + g.r0;
+      for (let r = r0 - 1; r <= r0 + 1; r++) {
+        if (c < 0 || r < 0) continue;
+        const h = String(c * 100 + r).padStart(4, "0");
+        const [hx, hy] = hexXY(h), d = (hx - x) ** 2 + (hy - y) ** 2;
+        if (d < bd) { bd = d; best = h; }
+      }
+    }
+    return bd <= g.r * g.r && LAND.has(best) ? best : "";
+  }
+  function el(name, attrs, text) {
+    const e = document.createElementNS(SVGNS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function outline(h, cls, scale) {
+    const [x, y] = hexXY(h);
+    return el("use", { href: "#hx", x: x, y: y, class: cls, "transform-origin": x + " " + y, transform: "scale(" + scale + ")" });
+  }
+  function hexName(h) {
+    const v = (V.victory_hexes || []).find((v) => v.hex === h);
+    const z = D.zones.find((z) => z.hex === h);
+    let s = h;
+    if (v) s += " " + v.name + " (victory hex, zone " + v.zone + (v.held ? ", held by the " + SIDE[v.held] : "") + ")";
+    if (z) s += " landing zone " + z.id;
+    return s;
+  }
+
+  // units: what stands in each hex as the reader sees it.
+  const byHex = new Map();
+  function at(h) {
+    if (!byHex.has(h)) byHex.set(h, []);
+    return byHex.get(h);
+  }
+  const steps = {};
+  // Supply and zones of control of the reader's units, as the report
+  // states them.
+  const state = Object.fromEntries((O.units || []).map((u) => [u.id, u]));
+  for (const u of V.units.concat(V.enemy || [])) {
+    steps[u.id] = u.steps;
+    const st = state[u.id] || {};
+    const more = (u.face_down ? ", face down" : "") + (st.supply === "out" ? ", out of supply" : "") + (st.enemy_zoc ? ", in an enemy zone of control" : "");
+    if (u.hex) at(u.hex).push({ id: u.id, own: u.side === V.side, cls: (u.side === V.side ? "us" : u.face_down ? "down" : "jp") + (st.supply === "out" ? " oos" : ""), text: u.id + " (" + SIDE[u.side] + " " + u.kind + ", " + plural(u.steps, "step") + more + ")" });
+  }
+  for (const s of V.hidden || []) at(s.hex).push({ id: s.count > 5 ? "?x" + s.count : "?".repeat(s.count), cls: "hidden", text: plural(s.count, "Japanese counter") + " you cannot identify", n: s.count });
+  function whoIsIn(h) {
+    return (byHex.get(h) || []).map((u) => u.n ? u.n + " hidden" : u.id).join(", ");
+  }
+  function drawUnits() {
+    const out = [];
+    for (const [h, list] of byHex) {
+      let chips = list;
+      if (chips.length > 3) chips = [chips[0], chips[1], { id: "+" + (chips.length - 2), cls: chips[2].cls }];
+      const [cx, cy] = hexXY(h);
+      const top = cy - (chips.length * 12) / 2 + 2;
+      const g = el("g", {});
+      g.appendChild(el("title", {}, h + ": " + list.map((u) => u.text).join("; ")));
+      chips.forEach((c, k) => {
+        const w = c.id.length * 6 + 4;
+        g.appendChild(el("rect", { class: "chip " + c.cls, x: cx - w / 2, y: top + k * 12, width: w, height: 11 }));
+        g.appendChild(el("text", { class: c.cls, x: cx, y: top + k * 12 + 9 }, c.id));
+      });
+      out.push(g);
+    }
+    $("units").replaceChildren(...out);
+  }
+  function drawBase() {
+    const ids = [], hexes = [];
+    let i = 0;
+    for (const h of LAND) {
+      const [x, y] = hexXY(h), l = D.levels[i++];
+      hexes.push(el("use", { href: "#hx", x: x, y: y, class: l === "L" ? "lake" : "l" + l }));
+      ids.push(el("text", { x: x, y: y - D.geom.r * 0.62 }, h));
+    }
+    $("hexes").replaceChildren(...hexes);
+    $("ids").replaceChildren(...ids);
+    $("held").replaceChildren(...(V.victory_hexes || []).filter((v) => v.held).map((v) => outline(v.hex, "held-" + v.held, 0.62)));
+    drawUnits();
+    const parts = ["Turn " + V.turn + ", " + D.date, V.night ? "night" : "day", "weather " + V.weather + " (spotting distance " + D.spotting + ")",
+      "airpower U.S. " + V.air.us + ", Japanese " + V.air.jp, "U.S. casualties " + V.casualties];
+    if ((V.cleared_zones || []).length) parts.push("zones cleared: " + V.cleared_zones.join(", "));
+    if (D.deadline) parts.push("deadline " + D.deadline);
+    $("status").textContent = parts.join(" · ");
+    const boxes = (V.boxes || []).filter((b) => b.box !== "unused").map((b) => SIDE[b.side] + " " + b.box + ": " + plural(b.units, "unit") + " (" + plural(b.steps, "step") + ")");
+    $("boxes").textContent = boxes.length ? "Off the map — " + boxes.join("; ") : "";
+  }
+  // marks: the hexes to show for the choice at hand, each [hex, class,
+  // label]; path: a list of hexes to draw as a route.
+  function mark(list, path) {
+    const out = [];
+    for (const [h, cls, label] of list) {
+      out.push(outline(h, cls, cls === "o-sel" || cls === "o-spot" ? 0.8 : 0.92));
+      if (label !== undefined && label !== "") {
+        const [x, y] = hexXY(h);
+        out.push(el("text", { x: x + D.geom.r * 0.5, y: y + D.geom.r * 0.75 }, label));
+      }
+    }
+    $("marks").replaceChildren(...out);
+    drawPath(path);
+  }
+  function drawPath(path) {
+    if (!path || path.length < 2) return $("path").replaceChildren();
+    $("path").replaceChildren(el("polyline", { points: path.map((h) => hexXY(h).join(",")).join(" ") }));
+  }
+  function svgPoint(e) {
+    const svg = $("map"), p = svg.createSVGPoint();
+    p.x = e.clientX; p.y = e.clientY;
+    return p.matrixTransform(svg.getScreenCTM().inverse());
+  }
+  function where(h) {
+    const [x, y] = h ? hexXY(h) : [-100, -100];
+    $("cursor").setAttribute("x", x);
+    $("cursor").setAttribute("y", y);
+    if (h) $("where").textContent = hexName(h) + (whoIsIn(h) ? ": " + whoIsIn(h) : "");
+  }
+  let zoom = 1;
+  function setZoom(z) {
+    zoom = Math.max(1, Math.min(4, z));
+    $("map").style.width = zoom * 100 + "%";
+  }
+
+  // ---- The wait at hand ----
+
+  const ui = { caveat: "", onHex: () => {}, onHover: () => {}, body: () => "" };
+  function button(text, attrs, on) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    for (const k in attrs || {}) b.setAttribute(k, attrs[k]);
+    b.addEventListener("click", on);
+    return b;
+  }
+  function node(tag, text, cls) {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+  function select(values, value, label) {
+    const s = document.createElement("select");
+    if (label) s.setAttribute("aria-label", label);
+    for (const v of values) {
+      const o = document.createElement("option");
+      o.value = v; o.textContent = v === "" ? "none" : v;
+      s.appendChild(o);
+    }
+    s.value = value;
+    return s;
+  }
+  const flow = (o) => "{" + Object.entries(o).map(([k, v]) => k + ": " + (Array.isArray(v) ? "[" + v.join(", ") + "]" : v)).join(", ") + "}";
+
+  // Actions (rule 3.5): pick a unit, see and click its choices; the
+  // activations run in the order listed.
+  function actions() {
+    // Each move is "to mp via": the whole path follows the vias back to
+    // the unit's hex.
+    const opts = (D.options || []).map((o) => {
+      const by = {};
+      const moves = (o.moves || []).map((s) => { const [to, mp, via] = s.split(" "); return (by[to] = { to: to, mp: +mp, via: via }); });
+      for (const m of moves) {
+        m.path = [];
+        for (let h = m.to; h !== o.hex && m.path.length < 99; h = by[h] ? by[h].via : o.hex) m.path.unshift(h);
+      }
+      return Object.assign({}, o, { moves: moves });
+    });
+    const optOf = Object.fromEntries(opts.map((o) => [o.unit, o]));
+    const status = Object.fromEntries((O.units || []).map((u) => [u.id, u]));
+    const acts = [];
+    let sel = null;
+    const box = $("choices");
+    box.append(node("h2", "Pick a unit"), node("p", "Click one of your units on the map or below; its choices show on the map and under the list. Click a green hex to move there along the path drawn, a red one to declare melee, an orange one to fire.", "small"));
+    const list = node("div", undefined, "units");
+    const detail = node("div", undefined, "opts");
+    box.append(list, detail);
+    const buttons = {};
+    for (const o of opts) {
+      const st = status[o.unit] || {};
+      buttons[o.unit] = list.appendChild(button(o.unit, { "data-unit": o.unit, "aria-pressed": "false", title: o.idle ? "nothing to do: " + o.idle : o.unit + " in " + o.hex + ", " + st.mp + " MP", class: o.idle ? "idle" : "" }, () => pick(o.unit)));
+    }
+    function pick(id) {
+      sel = sel === id ? null : id;
+      for (const k in buttons) buttons[k].setAttribute("aria-pressed", String(k === sel));
+      show();
+    }
+    function add(a) {
+      if (a.kind === "melee") {
+        const same = acts.find((b) => b.kind === "melee" && b.target === a.target && optOf[b.units[0]].hex === optOf[a.units[0]].hex);
+        if (same) {
+          if (!same.units.includes(a.units[0])) same.units.push(a.units[0]);
+          return render();
+        }
+      }
+      if (a.kind === "air") {
+        const air = acts.find((b) => b.kind === "air");
+        if (air) { air.air.push(a.air[0]); return render(); }
+      }
+      acts.push(a);
+      render();
+    }
+    const addMove = (o, m) => add({ kind: "move", unit: o.unit, path: m.path, mp: m.mp, from: o.hex });
+    const addMelee = (o, h) => add({ kind: "melee", units: [o.unit], target: h });
+    const addFire = (o, f, spotter, tu) => add({ kind: "fire", units: [o.unit], target: f.target, spotter: spotter, target_unit: tu });
+    function show() {
+      detail.replaceChildren();
+      const o = optOf[sel];
+      if (!o) return mark(acts.flatMap(doneMarks));
+      const st = status[o.unit] || {};
+      detail.append(node("h3", o.unit + " in " + o.hex + ": " + plural(st.steps, "step") + " of " + st.max_steps + ", " + st.mp + " MP" +
+        (st.supply === "out" ? ", out of supply" : "") + (st.enemy_zoc ? ", in an enemy zone of control" : "") + (st.face_down ? ", face down" : "")));
+      if (o.idle) detail.append(node("p", "Nothing to do now: " + o.idle + "."));
+      const marks = [[o.hex, "o-sel"]];
+      if ((o.moves || []).length) {
+        const row = node("div", "Move to: ", "row");
+        for (const m of o.moves) {
+          row.append(button(m.to + " (" + m.mp + ")", { "data-move": m.to, title: "path " + m.path.join(" ") + ", " + m.mp + " MP" }, () => addMove(o, m)));
+          marks.push([m.to, "o-move", m.mp]);
+        }
+        detail.append(row);
+      }
+      if ((o.melee || []).length) {
+        const row = node("div", "Declare melee against: ", "row");
+        for (const h of o.melee) {
+          row.append(button(h + " (" + whoIsIn(h) + ")", { "data-melee": h }, () => addMelee(o, h)));
+          marks.push([h, "o-melee"]);
+        }
+        detail.append(row);
+      }
+      for (const f of o.fire || []) {
+        const row = node("div", "Fire at " + f.target + " (" + plural(f.distance, "hex") + ", " + (f.sees ? "in sight" : f.los ? "beyond spotting distance" : "no line of sight") + ")", "row");
+        let sp = null, tu = null;
+        if ((f.spotters || []).length) {
+          sp = select((f.sees ? [""] : []).concat(f.spotters), f.sees ? "" : f.spotters[0], "spotter for " + f.target);
+          sp.dataset.spotters = f.target;
+          row.append(" spotter ", sp);
+        }
+        if ((f.target_units || []).length) {
+          tu = select(f.target_units, f.target_units[0], "target unit in " + f.target);
+          row.append(" target unit ", tu);
+        }
+        row.append(" ", button("fire", { "data-fire": f.target }, () => addFire(o, f, sp ? sp.value : "", tu ? tu.value : "")));
+        detail.append(row);
+        if (!marks.some((m) => m[0] === f.target && m[1] === "o-melee")) marks.push([f.target, "o-fire"]);
+        for (const s of f.spotters || []) {
+          const sh = (optOf[s] || status[s] || {}).hex;
+          if (sh) marks.push([sh, "o-spot"]);
+        }
+      }
+      mark(marks);
+    }
+    function doneMarks(a) {
+      return a.kind === "move" ? [[a.path[a.path.length - 1], "o-done"]] : a.target ? [[a.target, "o-done"]] : [];
+    }
+    ui.onHover = (h) => {
+      const o = optOf[sel];
+      const m = o && (o.moves || []).find((m) => m.to === h);
+      drawPath(m ? [o.hex].concat(m.path) : null);
+    };
+    ui.onHex = (h) => {
+      const o = optOf[sel];
+      if (o) {
+        const m = (o.moves || []).find((m) => m.to === h);
+        if (m) return addMove(o, m);
+        if ((o.melee || []).includes(h)) return addMelee(o, h);
+        const f = (o.fire || []).find((f) => f.target === h);
+        if (f) return addFire(o, f, f.sees ? "" : f.spotters[0], (f.target_units || [])[0] || "");
+      }
+      const mine = opts.filter((u) => u.hex === h);
+      // A hex of several units: each click picks the next.
+      if (mine.length) pick(mine[(mine.findIndex((u) => u.unit === sel) + 1) % mine.length].unit);
+    };
+    // Air attacks (8.1.6) and Colonel Yamasaki (11.3).
+    const air = V.side === "us" ? V.air.us : V.air.jp;
+    const targets = [...byHex.keys()].filter((h) => byHex.get(h).some((u) => !u.own)).sort();
+    if (air > 0 && targets.length) {
+      const row = node("div", undefined, "row");
+      const hs = select(targets, targets[0], "air attack hex"), n = document.createElement("input");
+      n.type = "number"; n.min = 1; n.max = air; n.value = air; n.setAttribute("aria-label", "air factors");
+      row.append(node("h3", "Air attacks (rule 8.1.6): " + plural(air, "factor") + " this turn"), "at ", hs, " factors ", n, " ",
+        button("add air attack", { "data-air": "1" }, () => add({ kind: "air", air: [{ hex: hs.value, factors: +n.value }] })));
+      box.append(row);
+    }
+    if (O.yamasaki && O.yamasaki.available) {
+      box.append(node("p", "Colonel Yamasaki may lead his charge now (rule 11.3): this sheet does not write that order; add it to the file by hand, as the order template explains.", "small"));
+    }
+    ui.caveat = "Each choice shown is legal on its own in the position as it stands. An earlier order may change what a later one may do (a spotter that moved, a hex filled or emptied, stacking): the notes say where, and attu judges the whole file when it arrives.";
+    const list2 = $("acts");
+    function render() {
+      list2.replaceChildren();
+      acts.forEach((a, i) => {
+        const li = node("li", describe(a));
+        li.append(button("↑", { "aria-label": "move up", "data-up": i }, () => { if (i > 0) { acts.splice(i - 1, 0, acts.splice(i, 1)[0]); render(); } }),
+          button("↓", { "aria-label": "move down", "data-down": i }, () => { if (i < acts.length - 1) { acts.splice(i + 1, 0, acts.splice(i, 1)[0]); render(); } }),
+          button("✕", { "aria-label": "remove", "data-remove": i }, () => { acts.splice(i, 1); render(); }));
+        for (const n of notes(a, acts.slice(0, i))) li.append(node("div", n, "note"));
+        list2.append(li);
+      });
+      for (const k in buttons) buttons[k].classList.toggle("ordered", acts.some((a) => unitsOf(a).includes(k)));
+      show();
+      write();
+    }
+    const unitsOf = (a) => a.kind === "move" ? [a.unit] : a.units || [];
+    function describe(a) {
+      switch (a.kind) {
+        case "move": return "move " + a.unit + ": " + a.from + " → " + a.path.join(" → ") + " (" + a.mp + " MP)";
+        case "melee": return "melee " + a.units.join(", ") + " against " + a.target + " (" + whoIsIn(a.target) + ")";
+        case "fire": return "fire " + a.units.join(", ") + " at " + a.target + (a.spotter ? ", spotter " + a.spotter : "") + (a.target_unit ? ", at " + a.target_unit : "");
+        default: return "air attacks: " + a.air.map((x) => x.hex + " ×" + x.factors).join(", ");
+      }
+    }
+    // notes says what earlier activations may change for a, as far as the
+    // sheet can tell; the server judges.
+    function notes(a, before) {
+      const out = [];
+      const moved = new Map();
+      for (const b of before) if (b.kind === "move") moved.set(b.unit, b);
+      for (const u of unitsOf(a)) {
+        if (before.some((b) => unitsOf(b).includes(u))) out.push(u + " already has an order above: each unit acts once a turn (rule 3.5), so attu refuses this one.");
+        if (a.kind !== "move" && moved.has(u)) out.push(u + " moves above, so this order is judged from " + moved.get(u).path.slice(-1)[0] + ".");
+      }
+      if (a.kind === "move") {
+        for (const b of before) {
+          if (b.kind !== "move") continue;
+          const end = b.path[b.path.length - 1];
+          if (a.path.includes(end)) out.push(b.unit + " moves into " + end + " above: stacking there (rule 4.0) is judged after that move.");
+          if (a.path.includes(b.from)) out.push(b.unit + " leaves " + b.from + " above: the hex it left changes stacking and zones of control on this path.");
+        }
+      }
+      if (a.spotter && moved.has(a.spotter)) out.push("The spotter " + a.spotter + " moves above: whether it still sees " + a.target + " is judged after its move (rule 8.1.4).");
+      if (a.target && before.some((b) => (b.kind === "fire" || b.kind === "air") && (b.target === a.target || (b.air || []).some((x) => x.hex === a.target)))) out.push("Fire above may empty " + a.target + ": then this order is skipped.");
+      if (a.kind === "air") {
+        const total = a.air.reduce((s, x) => s + x.factors, 0);
+        if (total > air) out.push("That is " + total + " factors; you have " + air + ".");
+      }
+      return out;
+    }
+    ui.body = () => {
+      if (!acts.length) return "actions: []\n";
+      let s = "actions:\n";
+      for (const a of acts) {
+        switch (a.kind) {
+          case "move": s += "  - move: " + flow({ unit: a.unit, path: a.path }) + "  # " + a.mp + " MP from " + a.from + "\n"; break;
+          case "melee": s += "  - melee: " + flow({ units: a.units, target: a.target }) + "\n"; break;
+          case "fire": {
+            const f = { units: a.units, target: a.target };
+            if (a.spotter) f.spotter = a.spotter;
+            if (a.target_unit) f.target_unit = a.target_unit;
+            s += "  - fire: " + flow(f) + "\n";
+            break;
+          }
+          default: s += "  - air: [" + a.air.map((x) => flow(x)).join(", ") + "]\n";
+        }
+        for (const n of notes(a, acts.slice(0, acts.indexOf(a)))) s += "    # " + n + "\n";
+      }
+      return s;
+    };
+    show();
+  }
+
+  // The U.S. decision (rules 3.1, 3.2).
+  function decision() {
+    const box = $("choices");
+    const q = (name, text) => {
+      const p = node("p", text + " ");
+      const choice = {};
+      for (const v of ["no", "yes"]) {
+        const l = document.createElement("label"), r = document.createElement("input");
+        r.type = "radio"; r.name = name; r.value = v; r.checked = v === "no"; r.addEventListener("change", change);
+        l.append(r, " " + v + " ");
+        p.append(l);
+        choice[v] = r;
+      }
+      box.append(p);
+      return choice;
+    };
+    box.append(node("h2", "The decision of turn " + D.turn));
+    const refit = q("refit", "A refit turn (rules 3.1, 9)?");
+    const night = q("night", "A night turn (rule 3.2)?");
+    box.append(node("p", "A refit turn is never a night turn. With a refit turn attu rolls the weather and the loss recovery dice, then asks for your refit orders in its next report.", "small"));
+    function change() {
+      if (refit.yes.checked) night.no.checked = true;
+      night.yes.disabled = refit.yes.checked;
+      write();
+    }
+    ui.body = () => "decision:\n  refit: " + refit.yes.checked + "\n  night: " + night.yes.checked + "\n";
+  }
+
+  // A table of rows, each a checkbox and what follows it.
+  function table(title, head, rows) {
+    const box = $("choices");
+    box.append(node("h3", title));
+    if (!rows.length) return box.append(node("p", "Nothing may be ordered now.", "small"));
+    const t = node("table", undefined, "form");
+    const tr = node("tr");
+    for (const h of head) tr.append(node("th", h));
+    t.append(tr);
+    for (const r of rows) t.append(r);
+    box.append(t);
+  }
+  function row(cells) {
+    const tr = node("tr");
+    for (const c of cells) {
+      const td = node("td");
+      td.append(c);
+      tr.append(td);
+    }
+    return tr;
+  }
+  function check(id, checked) {
+    const c = document.createElement("input");
+    c.type = "checkbox"; c.checked = !!checked; c.dataset.item = id;
+    c.setAttribute("aria-label", id);
+    c.addEventListener("change", () => write());
+    return c;
+  }
+  function hexInput(value, label) {
+    const i = document.createElement("input");
+    i.type = "text"; i.value = value; i.setAttribute("aria-label", label); i.inputMode = "numeric"; i.maxLength = 4;
+    i.addEventListener("input", () => write());
+    return i;
+  }
+  // picker: rows that pick a hex on the map. Each entry is {tr, input,
+  // hexes (allowed, or null), label}; clicking a row's pick button, then
+  // a hex, sets its input.
+  function picker(entries) {
+    let cur = null;
+    for (const e of entries) {
+      e.pick = button("pick", { "data-pick": e.id, title: "then click a hex on the map" }, () => { cur = cur === e ? null : e; showPick(); });
+      e.tr.lastChild.append(" ", e.pick);
+    }
+    function showPick() {
+      for (const e of entries) e.tr.classList.toggle("picked", e === cur);
+      if (!cur) return mark([]);
+      mark((cur.hexes || []).map((h) => [h, "o-place"]).concat([[cur.input.value, "o-sel"]]));
+    }
+    ui.onHex = (h) => {
+      if (!cur) return;
+      cur.input.value = h;
+      cur.input.dispatchEvent(new Event("input"));
+      showPick();
+    };
+  }
+
+  // Refit orders: the U.S. (rules 9.1 to 9.4) and the Japanese (9.5,
+  // 9.6).
+  function refit() {
+    const o = O.refit || {};
+    const box = $("choices");
+    const parts = {};
+    if (V.side === "us") {
+      box.append(node("h2", "Refit orders: " + plural(V.refit_steps || 0, "step") + " to restore"));
+      parts.restore = (o.restore || []).map((x) => {
+        const n = document.createElement("input");
+        n.type = "number"; n.min = 1; n.max = x.max_steps - x.steps; n.placeholder = "all"; n.setAttribute("aria-label", "steps for " + x.unit);
+        n.addEventListener("input", () => write());
+        return { c: check(x.unit), n: n, unit: x.unit, tr: null, x: x };
+      });
+      parts.restore.forEach((p) => { p.tr = row([p.c, p.unit, p.x.hex + ", " + p.x.steps + " of " + plural(p.x.max_steps, "step"), p.n]); });
+      table("Restore steps (rule 9.1), in the order ticked", ["", "unit", "where", "steps at most"], parts.restore.map((p) => p.tr));
+      const order = [];
+      parts.restore.forEach((p) => p.c.addEventListener("change", () => { const i = order.indexOf(p); if (i >= 0) order.splice(i, 1); if (p.c.checked) order.push(p); write(); }));
+      parts.order = order;
+      parts.land = (o.land || []).map((x) => ({ c: check(x.unit), z: select(x.zones, x.zones[0], "zone for " + x.unit), unit: x.unit }));
+      parts.land.forEach((p) => p.z.addEventListener("change", () => write()));
+      table("Land reinforcements (rule 9.2)", ["", "unit", "zone"], parts.land.map((p) => row([p.c, p.unit, p.z])));
+      parts.ind = (o.independents || []).map((u) => ({ c: check(u), unit: u }));
+      table("Independent units (rule 9.3): the company gives a step", ["", "unit"], parts.ind.map((p) => row([p.c, p.unit])));
+      parts.dep = (o.depots || []).map((u) => ({ c: check(u), unit: u }));
+      table("Supply depots (rule 9.4): the engineers lose a step", ["", "unit"], parts.dep.map((p) => row([p.c, p.unit])));
+    } else {
+      box.append(node("h2", "Refit orders: hide, move and swap (rules 9.5, 9.6)"));
+      parts.hide = (o.hide || []).map((u) => ({ c: check(u), unit: u }));
+      table("Turn face down (rule 9.5)", ["", "unit"], parts.hide.map((p) => row([p.c, p.unit])));
+      parts.move = (o.moves || []).map((x) => ({ c: check(x.unit), input: hexInput(x.nearest, "hex for " + x.unit), unit: x.unit, id: x.unit, x: x, hexes: null }));
+      parts.move.forEach((p) => { p.tr = row([p.c, p.unit, p.x.from, p.input]); });
+      table("Move Unknown units (rule 9.6): to any hex not next to U.S. units, not in or next to a landing zone, not in a cleared zone (" +
+        "the hex shown is the nearest allowed; attu judges the one you pick)", ["", "unit", "from", "to"], parts.move.map((p) => p.tr));
+      parts.swap = (o.swaps || []).map((x) => ({ c: check("swap " + x.hex), input: hexInput(x.place.To, "hex for " + x.place.Unit), unit: x.place.Unit, id: "swap " + x.hex, x: x, hexes: null }));
+      parts.swap.forEach((p) => { p.tr = row([p.c, p.x.hex + ": " + p.x.infantry.join(", ") + " to the pool", p.unit, p.input]); });
+      table("Swap infantry for an Unknown unit (rule 9.6), placed within 7 MP of the hex", ["", "hex", "Unknown unit", "placed at"], parts.swap.map((p) => p.tr));
+      picker(parts.move.concat(parts.swap));
+    }
+    ui.caveat = "Each line is allowed on its own; together they may not be (the steps run out, a zone fills, a hex over-stacks): attu judges the whole file when it arrives.";
+    ui.body = () => {
+      const ticked = (l) => (l || []).filter((p) => p.c.checked);
+      let s = "";
+      if (V.side === "us") {
+        if (parts.order.length) s += "  restore:\n" + parts.order.map((p) => "    - " + flow(p.n.value ? { unit: p.unit, steps: +p.n.value } : { unit: p.unit }) + "\n").join("");
+        if (ticked(parts.land).length) s += "  land:\n" + ticked(parts.land).map((p) => "    - " + flow({ unit: p.unit, zone: p.z.value }) + "\n").join("");
+        if (ticked(parts.ind).length) s += "  independents: [" + ticked(parts.ind).map((p) => p.unit).join(", ") + "]\n";
+        if (ticked(parts.dep).length) s += "  depots: [" + ticked(parts.dep).map((p) => p.unit).join(", ") + "]\n";
+      } else {
+        if (ticked(parts.hide).length) s += "  hide: [" + ticked(parts.hide).map((p) => p.unit).join(", ") + "]\n";
+        if (ticked(parts.move).length) s += "  move:\n" + ticked(parts.move).map((p) => "    - " + flow({ unit: p.unit, to: hexOf(p.input) }) + "\n").join("");
+        if (ticked(parts.swap).length) s += "  swap:\n" + ticked(parts.swap).map((p) => "    - {hex: " + p.x.hex + ", place: [" + flow({ unit: p.unit, to: hexOf(p.input) }) + "]}\n").join("");
+      }
+      return s ? "refit:\n" + s : "refit: {}\n";
+    };
+  }
+  // hexOf is what was typed in a hex field, quoted unless it is a hex id.
+  const hexOf = (i) => /^\d{4}$/.test(i.value.trim()) ? i.value.trim() : JSON.stringify(i.value);
+
+  // The Japanese setup (rules 12.3, 12.4, 14.0).
+  function setup() {
+    const o = O.setup;
+    const box = $("choices");
+    box.append(node("h2", "The Japanese setup (" + o.setup + ")"));
+    const groupOf = {};
+    for (const g of o.place || []) for (const u of g.units) groupOf[u] = g;
+    const place = ((o.jp_setup || {}).Place || []).filter((p) => groupOf[p.Unit]).map((p) => ({ unit: p.Unit, id: p.Unit, input: hexInput(p.Hex, "hex for " + p.Unit), hexes: groupOf[p.Unit].hexes }));
+    place.forEach((p) => { p.tr = row([p.unit, groupOf[p.unit].class, p.input]); });
+    if (place.length) {
+      box.append(node("p", "Each unit sets up face down; pick a unit, then a blue hex on the map. The Unknown units one to a hex, at most three guns a hex, at least one 75mm gun in each of its hexes.", "small"));
+      table("Where each unit sets up", ["unit", "class", "hex"], place.map((p) => p.tr));
+      picker(place);
+    } else {
+      box.append(node("p", "The historic setup has placed your units (rule 12.3).", "small"));
+    }
+    const cover = node("p", undefined, "small");
+    if ((o.cover || []).length) box.append(node("h3", "Landing zones to cover (rule 12.4): two Unknown units two or three hexes away"), cover);
+    if (o.per_front) box.append(node("p", o.per_front + " Unknown units set up on each front, north and south.", "small"));
+    const vp = (o.vp_hexes || []).map((h, i) => {
+      const def = ((o.jp_setup || {}).VP || []).find((v) => v.Hex === h);
+      const s = select(o.vp_values.map(String), String(def ? def.Value : o.vp_values[i]), "value chit for " + h);
+      s.addEventListener("change", () => write());
+      return { hex: h, s: s };
+    });
+    if (vp.length) table("Victory point chits (rule 14.0), each value used once", ["hex", "value"], vp.map((p) => row([hexName(p.hex), p.s])));
+    ui.caveat = "The sheet checks each hex against its group; one Unknown unit a hex, the covered zones and each chit used once are judged by attu on arrival.";
+    ui.body = () => {
+      const lines = [];
+      for (const c of o.cover || []) {
+        const n = place.filter((p) => groupOf[p.unit].class === "unknown" && c.hexes.includes(p.input.value.trim())).length;
+        lines.push("zone " + c.zone + ": " + n + (n >= 2 ? " ✓" : " of 2"));
+      }
+      cover.textContent = lines.join(" · ");
+      let s = "";
+      if (place.length) s += "  place:\n" + place.map((p) => "    - " + flow({ unit: p.unit, hex: hexOf(p.input) }) + (p.hexes.includes(p.input.value.trim()) ? "" : "  # not a hex of its group") + "\n").join("");
+      if (vp.length) s += "  vp:\n" + vp.map((p) => "    - " + flow({ hex: p.hex, value: p.s.value }) + "\n").join("");
+      return s ? "setup:\n" + s : "setup: {}\n";
+    };
+  }
+
+  // The U.S. landing (rules 12.5, 12.6, 9.2).
+  function landing() {
+    const o = O.setup;
+    const box = $("choices");
+    box.append(node("h2", "The U.S. landing (" + o.setup + ")"));
+    if ((o.fixed || []).length) box.append(node("p", "These land by themselves first (rule 12.5): " + o.fixed.map((f) => f.Unit + " at " + f.Zone).join(", ") + ".", "small"));
+    let delay = null;
+    if (o.may_delay) {
+      delay = check("delay", (o.landing || {}).Delay);
+      const p = node("p");
+      const l = document.createElement("label");
+      l.append(delay, " delay the landing a turn (rule 12.6), hoping for better weather");
+      p.append(l);
+      box.append(p);
+    }
+    const sent = Object.fromEntries(((o.landing || {}).Land || []).map((l) => [l.Unit, l.Zone]));
+    const zoneHex = Object.fromEntries(D.zones.map((z) => [z.id, z.hex]));
+    const rows = (o.land || []).filter((x) => x.zones.length).map((x) => {
+      const c = check(x.unit, o.all_land || sent[x.unit]);
+      if (o.all_land) c.disabled = true;
+      const z = select(x.zones, sent[x.unit] || x.zones[0], "zone for " + x.unit);
+      z.addEventListener("change", () => write());
+      z.addEventListener("focus", () => mark(x.zones.map((id) => [zoneHex[id], "o-place", id])));
+      return { c: c, z: z, unit: x.unit, zones: x.zones };
+    });
+    const load = node("p", undefined, "small");
+    table("Units to land" + (o.all_land ? " (every one, rule 12.5)" : "; those left out wait in the reinforcements box"), ["", "unit", "steps", "zone"],
+      rows.map((p) => row([p.c, p.unit, String(steps[p.unit] || ""), p.z])));
+    box.append(load);
+    let cur = null;
+    rows.forEach((p) => p.z.addEventListener("focus", () => { cur = p; }));
+    ui.onHex = (h) => {
+      const z = D.zones.find((z) => z.hex === h);
+      if (cur && z && cur.zones.includes(z.id)) { cur.z.value = z.id; cur.c.checked = true; write(); }
+    };
+    ui.caveat = "A zone holds so many steps (rule 9.2.1); each unit lands with a scatter die. attu judges the whole landing on arrival.";
+    ui.body = () => {
+      const per = {};
+      const go = rows.filter((p) => p.c.checked);
+      for (const p of go) per[p.z.value] = (per[p.z.value] || 0) + (steps[p.unit] || 0);
+      load.textContent = "Steps sent to each zone: " + D.zones.map((z) => z.id + " " + (per[z.id] || 0) + "/" + z.capacity).join(", ");
+      let s = "landing:\n";
+      if (delay) s += "  delay: " + delay.checked + "\n";
+      if (delay && delay.checked) return s;
+      return s + (go.length ? "  land:\n" + go.map((p) => "    - " + flow({ unit: p.unit, zone: p.z.value }) + "\n").join("") : "  land: []\n");
+    };
+  }
+
+  // ---- The file ----
+
+  let token = "";
+  function fileText() {
+    const tok = token === "" ? "PASTE-YOUR-TOKEN-HERE" : /^[A-Za-z0-9._-]+$/.test(token) ? token : JSON.stringify(token);
+    return "# attu orders for game " + D.game + ": " + D.title + ", written by the order sheet.\n" +
+      "game: " + JSON.stringify(D.game) + "\nside: " + D.side + "\nturn: " + D.turn + "\nwait: " + D.wait + "\ntoken: " + tok + "\n\n" +
+      ui.body() + "\n" + D.standing.join("\n") + "\n";
+  }
+  function write() {
+    const text = fileText();
+    $("yaml").value = text;
+    const dl = $("download");
+    dl.href = "data:application/yaml;charset=utf-8," + encodeURIComponent(text);
+    dl.download = D.file;
+    dl.textContent = "Download " + D.file;
+    const m = $("mailto");
+    // The mail's body is the file without its comment lines.
+    const body = text.split("\n").filter((l) => !/^\s*#/.test(l)).join("\n");
+    const href = D.address ? "mailto:" + D.address + "?subject=" + encodeURIComponent(D.subject) + "&body=" + encodeURIComponent(body) : "";
+    // Mail programs cut long mailto: links; past 1,800 characters the
+    // file goes by download or copy.
+    m.hidden = !href || href.length > 1800;
+    m.href = m.hidden ? "#" : href;
+    $("outnote").textContent = token === "" ? "Type your token above: the file carries a placeholder until you do." : !D.address ? "" : m.hidden ? "Too long for a mail link: copy or download it, and mail it to " + D.address + " with " + D.subject + " in the subject." : "";
+  }
+
+  // ---- Wiring ----
+
+  function start() {
+    $("game").textContent = D.game;
+    drawBase();
+    ({ actions: actions, "us-decision": decision, "us-refit": refit, "jp-refit": refit, "jp-setup": setup, "us-landing": landing }[D.wait] || (() => {}))();
+    $("caveat").textContent = ui.caveat;
+    $("acts").hidden = D.wait !== "actions";
+    const map = $("map");
+    map.addEventListener("mousemove", (e) => { const p = svgPoint(e), h = hexAt(p.x, p.y); where(h); ui.onHover(h); });
+    map.addEventListener("click", (e) => { const p = svgPoint(e), h = hexAt(p.x, p.y); where(h); if (h) ui.onHex(h); });
+    $("zoomin").addEventListener("click", () => setZoom(zoom * 1.5));
+    $("zoomout").addEventListener("click", () => setZoom(zoom / 1.5));
+    document.addEventListener("keydown", (e) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key === "+" || e.key === "=") setZoom(zoom * 1.5);
+      else if (e.key === "-") setZoom(zoom / 1.5);
+    });
+    $("token").addEventListener("input", (e) => { token = e.target.value.trim(); write(); });
+    $("copy").addEventListener("click", () => {
+      const t = $("yaml");
+      t.select();
+      const done = () => { $("outnote").textContent = "Copied."; };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(t.value).then(done, () => document.execCommand("copy") && done());
+      else if (document.execCommand("copy")) done();
+    });
+    write();
+  }
+  start();
+  window.attuSheet = {
+    shownAt: performance.now(),
+    // point is where hex h is drawn on the screen, for tests that click it.
+    point(h) {
+      const [x, y] = hexXY(h), svg = $("map"), p = svg.createSVGPoint();
+      p.x = x; p.y = y;
+      const q = p.matrixTransform(svg.getScreenCTM());
+      return [q.x, q.y];
+    },
+  };
+})();

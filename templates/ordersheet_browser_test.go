@@ -1,0 +1,526 @@
+package templates
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
+)
+
+// sheetShotsEnv, when set, names the directory where the browser test
+// writes the screenshots of a busy U.S. and Japanese actions sheet
+// (testdata/ordersheet-actions-*.png are the committed ones).
+const sheetShotsEnv = "ATTU_SHEET_SCREENSHOTS"
+
+// sheetBrowser is a headless Chromium (ATTU_CHROMIUM, as the replay
+// page's test in cmd/attu) recording every request a page makes and every
+// error it reports.
+type sheetBrowser struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	requests []string
+	errors   []string
+	pages    []string // the file URLs opened
+}
+
+func newSheetBrowser(t *testing.T) *sheetBrowser {
+	t.Helper()
+	path := os.Getenv("ATTU_CHROMIUM")
+	if path == "" {
+		t.Skip("this test needs a browser: run it with ATTU_CHROMIUM=$(scripts/chromium.sh); .ci/run does")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.Headless,
+		chromedp.DisableGPU, chromedp.WindowSize(1400, 1000))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 8*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
+	b := &sheetBrowser{ctx: ctx}
+	err := chromedp.Listen(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			b.requests = append(b.requests, ev.Request.URL)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
+				b.errors = append(b.errors, fmt.Sprintf("console.%s %v", ev.Type, ev.Args))
+			}
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			if d.Exception != nil {
+				b.errors = append(b.errors, "exception: "+d.Text+" "+d.Exception.Description)
+			} else {
+				b.errors = append(b.errors, "exception: "+d.Text)
+			}
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.EntryLevelError || ev.Entry.Level == log.EntryLevelWarning {
+				b.errors = append(b.errors, fmt.Sprintf("log %s: %s %s", ev.Entry.Level, ev.Entry.Text, ev.Entry.URL))
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// open writes page to a file, loads it from its file URL and returns
+// the file's path and how long the page took to draw itself.
+func (b *sheetBrowser) open(t *testing.T, name string, page []byte) (string, time.Duration) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := (&url.URL{Scheme: "file", Path: path}).String()
+	b.mu.Lock()
+	b.pages = append(b.pages, u)
+	b.mu.Unlock()
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(u)); err != nil {
+		t.Fatal(err)
+	}
+	ms := b.num(t, `window.attuSheet.shownAt`)
+	return path, time.Duration(ms * float64(time.Millisecond))
+}
+
+func (b *sheetBrowser) eval(t *testing.T, js string) string {
+	t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return s
+}
+
+func (b *sheetBrowser) num(t *testing.T, js string) float64 {
+	t.Helper()
+	f, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return f
+}
+
+// click clicks the element sel with the mouse.
+func (b *sheetBrowser) click(t *testing.T, sel string) {
+	t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
+		t.Fatalf("click %s: %v", sel, err)
+	}
+}
+
+// count fails unless the page holds n elements sel: one for each choice
+// the outlook lists.
+func (b *sheetBrowser) count(t *testing.T, sel string, n int) {
+	t.Helper()
+	if got := int(b.num(t, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel))); got != n {
+		t.Fatalf("the sheet holds %d %s, the outlook lists %d", got, sel, n)
+	}
+}
+
+// clickHex clicks hex h on the map with the mouse, where the page draws
+// it.
+func (b *sheetBrowser) clickHex(t *testing.T, h adjudicator.Hex) {
+	t.Helper()
+	b.eval(t, `document.getElementById("map").scrollIntoView(), ""`)
+	x := b.num(t, fmt.Sprintf(`window.attuSheet.point("%s")[0]`, h))
+	y := b.num(t, fmt.Sprintf(`window.attuSheet.point("%s")[1]`, h))
+	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(x, y)); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.eval(t, `document.getElementById("where").textContent`); !strings.HasPrefix(got, h.String()) {
+		t.Fatalf("clicked %s; the page says %q", h, got)
+	}
+}
+
+// key presses key on the element sel, focused.
+func (b *sheetBrowser) key(t *testing.T, sel, key string) {
+	t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.Focus(chromedp.CSS(sel))); err != nil {
+		t.Fatalf("focus %s: %v", sel, err)
+	}
+	if err := chromedp.Do(b.ctx, chromedp.KeyEvent(key)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// file types token into the page (none: keeps the one typed) and returns
+// the order file it writes, parsed; it fails unless the file is accepted
+// in st's position and carries the token.
+func (b *sheetBrowser) file(t *testing.T, st step, token string) *orders.File {
+	t.Helper()
+	if token != "" {
+		b.eval(t, `document.getElementById("token").value = "", ""`)
+		if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.ID("token"), token)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if token = b.eval(t, `document.getElementById("token").value`); token == "" {
+		token = TokenPlaceholder
+	}
+	body := b.eval(t, `document.getElementById("yaml").value`)
+	f, err := orders.Parse([]byte(body), orders.Options{})
+	if err != nil {
+		t.Fatalf("the sheet's file does not parse: %v\n%s", err, body)
+	}
+	if ps := adjudicator.CheckOrders(st.s, f.Orders()); len(ps) > 0 {
+		t.Fatalf("the sheet's file is refused: %v\n%s", f.Problems(ps), body)
+	}
+	if _, _, ps := adjudicator.Resolve(st.s, f.Orders(), testDice{rand.New(rand.NewSource(1))}); len(ps) > 0 {
+		t.Fatalf("the sheet's file does not resolve: %v\n%s", ps, body)
+	}
+	if f.Token != token {
+		t.Fatalf("the file's token is %q, typed %q", f.Token, token)
+	}
+	dl := b.eval(t, `decodeURIComponent(document.getElementById("download").href.split(",").slice(1).join(","))`)
+	if dl != body || b.eval(t, `document.getElementById("download").download`) != sheetDataOfFile(t, b).File {
+		t.Fatalf("the download is not the file shown:\n%s", dl)
+	}
+	return f
+}
+
+func sheetDataOfFile(t *testing.T, b *sheetBrowser) *sheetData {
+	return &sheetData{File: b.eval(t, `JSON.parse(document.getElementById("data").textContent).file`)}
+}
+
+// check fails the test for any request but the files of the sheets
+// opened and for any error the browser reported.
+func (b *sheetBrowser) check(t *testing.T, path string) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	self := (&url.URL{Scheme: "file", Path: path}).String()
+	for _, r := range b.requests {
+		if !slices.Contains(b.pages, r) {
+			t.Errorf("the sheet asked for %.80s", r)
+		}
+	}
+	if !slices.Contains(b.requests, self) {
+		t.Errorf("the network log does not show the sheet itself: %v", b.requests)
+	}
+	for _, e := range b.errors {
+		t.Errorf("the browser reported %s", e)
+	}
+	b.requests, b.errors, b.pages = nil, nil, nil
+}
+
+// findSheet returns the first step of generated games (setup games with
+// setup) where side is awaited for orders of kind and pred accepts its
+// report.
+func findSheet(t *testing.T, setup bool, kind adjudicator.WaitKind, pred func(*Report) bool) (step, *Report) {
+	t.Helper()
+	var found *step
+	var rep *Report
+	for seed := int64(1); seed <= 120 && found == nil; seed++ {
+		play := playGames
+		if setup {
+			play = playSetupGames
+		}
+		play(t, []int64{seed}, 40, func(st step) bool {
+			if waitKind(st.s) != kind {
+				return true
+			}
+			r := reportOf(t, st, awaitedSide(st.s))
+			if pred(r) {
+				found, rep = &st, r
+				return false
+			}
+			return true
+		})
+	}
+	if found == nil {
+		t.Fatalf("no generated game reaches a %s sheet as wanted", kind)
+	}
+	return *found, rep
+}
+
+func sheetOf(t *testing.T, r *Report) (string, []byte) {
+	t.Helper()
+	name, page, ok := r.OrderSheet("attu+g1@example.org")
+	if !ok {
+		t.Fatal("no order sheet")
+	}
+	return name, page
+}
+
+// An order sheet of each wait kind in a real browser, from a file URL:
+// the test clicks through its choices as a player would (a move along a
+// listed path, a melee, a fire with a spotter, the keyboard for a move
+// and its removal, a decision, refit items, a setup placement, a landing)
+// and the file it writes parses, is accepted and resolves in the position
+// the sheet was made from, holding the orders clicked and the token
+// typed. The page offers as many choices as the outlook lists: for every
+// unit of the actions sheets its moves, melee and fire targets; each
+// refit item; each unit to set up and value chit; each zone each unit
+// may land at. Nothing is
+// requested beyond the file; the console stays clean; the sheet draws
+// itself within half a second.
+func TestOrderSheetInBrowser(t *testing.T) {
+	b := newSheetBrowser(t)
+	t.Run("us-actions", func(t *testing.T) { actionsInBrowser(t, b, adjudicator.US) })
+	t.Run("jp-actions", func(t *testing.T) { actionsInBrowser(t, b, adjudicator.JP) })
+	t.Run("us-decision", func(t *testing.T) {
+		st, r := findSheet(t, false, adjudicator.WaitUSDecision, func(*Report) bool { return true })
+		name, page := sheetOf(t, r)
+		path, _ := b.open(t, name, page)
+		b.click(t, `input[name=night][value=yes]`)
+		f := b.file(t, st, "tok-decision")
+		if f.Decision == nil || !f.Decision.Night || f.Decision.Refit {
+			t.Errorf("the decision reads %+v", f.Decision)
+		}
+		b.click(t, `input[name=refit][value=yes]`)
+		if f := b.file(t, st, ""); !f.Decision.Refit || f.Decision.Night {
+			t.Errorf("a refit turn reads %+v", f.Decision)
+		}
+		b.check(t, path)
+	})
+	t.Run("us-refit", func(t *testing.T) {
+		st, r := findSheet(t, false, adjudicator.WaitUSRefit, func(r *Report) bool {
+			return len(r.Outlook.Refit.Restore) > 0 && len(r.Outlook.Refit.Land) > 0
+		})
+		name, page := sheetOf(t, r)
+		path, _ := b.open(t, name, page)
+		o := r.Outlook.Refit
+		b.count(t, `input[data-item]`, len(o.Restore)+len(o.Land)+len(o.Independents)+len(o.Depots))
+		b.click(t, fmt.Sprintf(`input[data-item="%s"]`, o.Restore[0].Unit))
+		b.click(t, fmt.Sprintf(`input[data-item="%s"]`, o.Land[0].Unit))
+		f := b.file(t, st, "tok-refit")
+		if f.Refit == nil || len(f.Refit.Restore) != 1 || f.Refit.Restore[0].Unit != o.Restore[0].Unit || len(f.Refit.Land) != 1 {
+			t.Errorf("the refit reads %+v", f.Refit)
+		}
+		b.check(t, path)
+	})
+	t.Run("jp-refit", func(t *testing.T) {
+		st, r := findSheet(t, false, adjudicator.WaitJPRefit, func(r *Report) bool {
+			return len(r.Outlook.Refit.Hide) > 0 || len(r.Outlook.Refit.Moves) > 0
+		})
+		name, page := sheetOf(t, r)
+		path, _ := b.open(t, name, page)
+		o := r.Outlook.Refit
+		b.count(t, `input[data-item]`, len(o.Hide)+len(o.Moves)+len(o.Swaps))
+		if len(o.Hide) > 0 {
+			b.click(t, fmt.Sprintf(`input[data-item="%s"]`, o.Hide[0]))
+		} else {
+			b.click(t, fmt.Sprintf(`input[data-item="%s"]`, o.Moves[0].Unit))
+		}
+		f := b.file(t, st, "tok-jp-refit")
+		if a := f.Rearrange; a == nil || len(o.Hide) > 0 && !slices.Equal(a.Hide, o.Hide[:1]) ||
+			len(o.Hide) == 0 && (len(a.Moves) != 1 || a.Moves[0] != adjudicator.UnknownMove{Unit: o.Moves[0].Unit, To: o.Moves[0].Nearest}) {
+			t.Errorf("the Japanese refit reads %+v", f.Rearrange)
+		}
+		b.check(t, path)
+	})
+	t.Run("jp-setup", func(t *testing.T) { setupInBrowser(t, b) })
+	t.Run("us-landing", func(t *testing.T) { landingInBrowser(t, b) })
+}
+
+// actionsInBrowser plays a busy actions sheet of side: one with a melee
+// and a fire that needs a spotter on offer.
+func actionsInBrowser(t *testing.T, b *sheetBrowser, side adjudicator.Side) {
+	var melee, fire *adjudicator.UnitOptions
+	var fo adjudicator.FireOption
+	st, r := findSheet(t, false, adjudicator.WaitActions, func(r *Report) bool {
+		melee, fire = nil, nil
+		if r.View.Side != side || len(r.Outlook.Options) < 12 {
+			return false
+		}
+		for i, uo := range r.Outlook.Options {
+			if len(uo.Melee) > 0 && melee == nil {
+				melee = &r.Outlook.Options[i]
+			}
+			for _, f := range uo.Fire {
+				if len(f.Spotters) > 0 && !f.Sees && fire == nil && (melee == nil || melee.Unit != uo.Unit) {
+					fire, fo = &r.Outlook.Options[i], f
+				}
+			}
+		}
+		return melee != nil && (fire != nil || side == adjudicator.JP)
+	})
+	name, page := sheetOf(t, r)
+	var draws []time.Duration
+	var path string
+	for range 5 {
+		p, d := b.open(t, name, page)
+		path, draws = p, append(draws, d)
+	}
+	slices.Sort(draws)
+	t.Logf("%s: %d bytes, %d units; first drawn in %v (fastest of %d loads, median %v)", name, len(page), len(r.Outlook.Options), draws[0], len(draws), draws[len(draws)/2])
+	if draws[0] > 500*time.Millisecond {
+		t.Errorf("the sheet draws itself in %v, more than half a second", draws[0])
+	}
+	// Every unit's choices, as the outlook lists them.
+	for _, uo := range r.Outlook.Options {
+		b.click(t, fmt.Sprintf(`button[data-unit="%s"]`, uo.Unit))
+		got := b.eval(t, `[...document.querySelectorAll("[data-move]")].length + " " + document.querySelectorAll("[data-melee]").length + " " + document.querySelectorAll("[data-fire]").length`)
+		if want := fmt.Sprintf("%d %d %d", len(uo.Moves), len(uo.Melee), len(uo.Fire)); got != want {
+			t.Fatalf("%s: the sheet offers %s moves, melee and fire targets, the outlook %s", uo.Unit, got, want)
+		}
+		b.click(t, fmt.Sprintf(`button[data-unit="%s"]`, uo.Unit)) // unpick
+	}
+	// A move along a listed path, clicked on the map: the farthest move
+	// of a unit that neither melees nor fires below.
+	var mover *adjudicator.UnitOptions
+	for i, uo := range r.Outlook.Options {
+		if len(uo.Moves) > 0 && uo.Unit != melee.Unit && (fire == nil || uo.Unit != fire.Unit) && (mover == nil || len(uo.Moves) > len(mover.Moves)) {
+			mover = &r.Outlook.Options[i]
+		}
+	}
+	mv := mover.Moves[0]
+	for _, m := range mover.Moves {
+		if len(m.Path) > len(mv.Path) {
+			mv = m
+		}
+	}
+	b.click(t, fmt.Sprintf(`button[data-unit="%s"]`, mover.Unit))
+	b.clickHex(t, mv.To)
+	// The keyboard: pick the melee unit, then its target, with Enter.
+	b.key(t, fmt.Sprintf(`button[data-unit="%s"]`, melee.Unit), kb.Enter)
+	b.key(t, fmt.Sprintf(`button[data-melee="%s"]`, melee.Melee[0]), kb.Enter)
+	if fire != nil {
+		b.click(t, fmt.Sprintf(`button[data-unit="%s"]`, fire.Unit))
+		b.click(t, fmt.Sprintf(`button[data-fire="%s"]`, fo.Target))
+	}
+	if dir := os.Getenv(sheetShotsEnv); dir != "" {
+		b.click(t, fmt.Sprintf(`button[data-unit="%s"]`, mover.Unit))
+		shot, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "ordersheet-actions-"+side.String()+".png"), shot, 0o644)
+	}
+	f := b.file(t, st, "tok-"+side.String())
+	want := []string{fmt.Sprintf("move %s %v", mover.Unit, mv.Path), fmt.Sprintf("melee [%s] %s", melee.Unit, melee.Melee[0])}
+	if fire != nil {
+		want = append(want, fmt.Sprintf("fire [%s] %s %s", fire.Unit, fo.Target, fo.Spotters[0]))
+	}
+	if got := actionWords(f); !slices.Equal(got, want) {
+		t.Fatalf("the file holds %q, want %q", got, want)
+	}
+	// The keyboard again: the move to the bottom, then removed; the
+	// "+" key zooms the map in.
+	for i := range len(want) - 1 {
+		b.key(t, fmt.Sprintf(`button[data-down="%d"]`, i), kb.Enter)
+	}
+	if got := actionWords(b.file(t, st, "")); got[len(got)-1] != want[0] {
+		t.Fatalf("after moving the first activation down: %q", got)
+	}
+	b.key(t, fmt.Sprintf(`button[data-remove="%d"]`, len(want)-1), " ")
+	if got := actionWords(b.file(t, st, "")); !slices.Equal(got, want[1:]) {
+		t.Fatalf("after removing the move: %q, want %q", got, want[1:])
+	}
+	w0 := b.num(t, `document.getElementById("map").getBoundingClientRect().width`)
+	b.key(t, `#zoomin`, "+")
+	if w1 := b.num(t, `document.getElementById("map").getBoundingClientRect().width`); w1 <= w0 {
+		t.Errorf("the + key leaves the map %v wide (was %v)", w1, w0)
+	}
+	b.check(t, path)
+}
+
+// actionWords words a file's activations for comparison.
+func actionWords(f *orders.File) []string {
+	var out []string
+	for _, a := range f.Orders().Actions {
+		switch {
+		case a.Move != nil:
+			out = append(out, fmt.Sprintf("move %s %v", a.Move.Unit, a.Move.Path))
+		case a.Melee != nil:
+			out = append(out, fmt.Sprintf("melee %v %s", a.Melee.Units, a.Melee.Target))
+		case a.Fire != nil:
+			out = append(out, fmt.Sprintf("fire %v %s %s", a.Fire.Units, a.Fire.Target, a.Fire.Spotter))
+		}
+	}
+	return out
+}
+
+// setupInBrowser moves a 20mm gun of the free Japanese setup to another
+// hex of its group, picked on the map.
+func setupInBrowser(t *testing.T, b *sheetBrowser) {
+	st, r := findSheet(t, true, adjudicator.WaitJPSetup, func(r *Report) bool { return len(r.Outlook.Setup.Place) > 0 })
+	name, page := sheetOf(t, r)
+	path, _ := b.open(t, name, page)
+	var guns adjudicator.PlaceOption
+	for _, g := range r.Outlook.Setup.Place {
+		if g.Class == "jp-20mm" {
+			guns = g
+		}
+	}
+	used := map[adjudicator.Hex]bool{}
+	for _, p := range r.Outlook.Setup.JPSetup.Place {
+		used[p.Hex] = true
+	}
+	to := guns.Hexes[len(guns.Hexes)-1]
+	for _, h := range guns.Hexes {
+		if !used[h] {
+			to = h
+		}
+	}
+	b.count(t, `button[data-pick]`, len(r.Outlook.Setup.JPSetup.Place))
+	b.count(t, `select[aria-label^="value chit"]`, len(r.Outlook.Setup.VPHexes))
+	unit := guns.Units[0]
+	b.click(t, fmt.Sprintf(`button[data-pick="%s"]`, unit))
+	b.clickHex(t, to)
+	f := b.file(t, st, "tok-setup")
+	placed := false
+	for _, p := range f.Orders().JPSetup.Place {
+		placed = placed || p.Unit == unit && p.Hex == to
+	}
+	if !placed {
+		t.Errorf("%s is not placed in %s: %+v", unit, to, f.Orders().JPSetup)
+	}
+	b.check(t, path)
+}
+
+// landingInBrowser sends a unit the free landing leaves in the box to a
+// zone clicked on the map.
+func landingInBrowser(t *testing.T, b *sheetBrowser) {
+	st, r := findSheet(t, true, adjudicator.WaitUSLanding, func(r *Report) bool {
+		return !r.Outlook.Setup.AllLand && len(r.Outlook.Setup.Land) > len(r.Outlook.Setup.Landing.Land)
+	})
+	name, page := sheetOf(t, r)
+	path, _ := b.open(t, name, page)
+	sent := map[string]bool{}
+	for _, l := range r.Outlook.Setup.Landing.Land {
+		sent[l.Unit] = true
+	}
+	var lo adjudicator.LandOption
+	for _, x := range r.Outlook.Setup.Land {
+		if !sent[x.Unit] && len(x.Zones) > 1 {
+			lo = x
+		}
+	}
+	zones := 0
+	for _, x := range r.Outlook.Setup.Land {
+		zones += len(x.Zones)
+	}
+	b.count(t, `select[aria-label^="zone for"] option`, zones)
+	zone := lo.Zones[len(lo.Zones)-1]
+	z, _ := r.gameMap().LandingZone(zone)
+	b.click(t, fmt.Sprintf(`select[aria-label="zone for %s"]`, lo.Unit))
+	b.clickHex(t, z.Hex)
+	f := b.file(t, st, "tok-landing")
+	landed := false
+	for _, l := range f.Orders().Landing.Land {
+		landed = landed || l.Unit == lo.Unit && l.Zone == zone
+	}
+	if !landed {
+		t.Errorf("%s is not sent to %s: %+v", lo.Unit, zone, f.Orders().Landing)
+	}
+	b.check(t, path)
+}
