@@ -405,16 +405,16 @@ func islandGrid(m *adjudicator.Map, opt MapOptions, cols, rows [2]int) *grid {
 		m: m, slant: 1, top: 2,
 		col0: cols[0], row0: rows[0],
 		left: islandLeft, above: 2,
-		shown: map[adjudicator.Hex]bool{},
-		cols:  cols,
-		rows:  rows,
+		shown:  map[adjudicator.Hex]bool{},
+		cols:   cols,
+		rows:   rows,
+		header: islandHeader,
 	}
 	for col := cols[0]; col <= cols[1]; col++ {
 		for row := rows[0]; row <= rows[1]; row++ {
 			g.shown[adjudicator.MakeHex(col, row)] = true
 		}
 	}
-	g.header = islandHeader
 	g.label = func(g *grid, h adjudicator.Hex, c *canvas) {
 		p, _ := g.interior(h, 1)
 		c.put(p.x, p.y, islandCell(m, h, opt.Markers[h]))

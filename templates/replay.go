@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
@@ -107,14 +108,13 @@ func ReplayPage(r *Replay) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := r.Entries[0].Position.Map()
 	page := struct {
 		Game, Name, Scenario string
 		CSS                  template.CSS
 		JS                   template.JS
 		Map                  *replayMap
 		Data                 *replayData
-	}{r.Game, r.Name, adjudicator.ScenarioTitle(cmp.Or(r.Scenario, adjudicator.ScenarioCampaign)), template.CSS(replayCSS), template.JS(replayJS), replayMapOf(m), d}
+	}{r.Game, r.Name, adjudicator.ScenarioTitle(cmp.Or(r.Scenario, adjudicator.ScenarioCampaign)), template.CSS(replayCSS), template.JS(replayJS), mapOf(r.Entries[0].Position.Map()), d}
 	var b bytes.Buffer
 	if err := replayTemplate.Execute(&b, page); err != nil {
 		return nil, fmt.Errorf("templates: replay page: %w", err)
@@ -326,6 +326,18 @@ func addLuck(luck *[2][3]float64, e *ReplayEntry, rolls map[uint64]ReplayDie) {
 		}
 	}
 }
+
+// mapOf is the island m as the replay page and the order sheet draw it;
+// the built-in map is drawn once, as every page of a game on it carries
+// the same drawing.
+func mapOf(m *adjudicator.Map) *replayMap {
+	if m == adjudicator.BuiltinMap() {
+		return builtinMap()
+	}
+	return replayMapOf(m)
+}
+
+var builtinMap = sync.OnceValue(func() *replayMap { return replayMapOf(adjudicator.BuiltinMap()) })
 
 // replayWords is what each reader of the page reads of one entry, in the
 // order of replaySides: the words of each event it reads and of the
