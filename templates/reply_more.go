@@ -214,6 +214,12 @@ type Attached struct{ Picture, JSON bool }
 // Text words it; empty when the picture is there and report.json is not.
 func (a Attached) Text() string { return execute("report-attached.tmpl", a) }
 
+// DigestSubject is the subject of the umpire's daily digest of a game in
+// turn turn, waiting for w.
+func DigestSubject(turn int, w adjudicator.Wait) string {
+	return fmt.Sprintf("digest: turn %d (%s), waiting for %s", turn, adjudicator.TurnDate(turn), WaitPhrase(w))
+}
+
 // ReportSubject names a report by its turn and what the game waits for.
 func ReportSubject(r *Report) string {
 	return fmt.Sprintf("turn %d (%s): %s", r.View.Turn, adjudicator.TurnDate(r.View.Turn), WaitPhrase(r.Outlook.Wait))

@@ -59,16 +59,23 @@ func TestCommandsOnTheRecord(t *testing.T) {
 	h.command(adjudicator.Umpire, "status", false)
 	h.command(adjudicator.Umpire, "extend 24h", true)
 
-	out := h.play(nil) // the U.S. decision
+	// The U.S. decision, then the U.S. actions: the Japanese player's
+	// first report after them, when the game waits for it, still tells of
+	// the umpire's extension.
+	decision, actions := h.play(nil), h.play(nil)
 	for _, side := range sides {
+		out := decision
+		if side == adjudicator.JP {
+			out = actions
+		}
 		text := mailTo(t, out, addressOf(side)).Text
 		if strings.Contains(text, "asked for the") {
 			t.Errorf("the %s report shows a command that changed nothing:\n%s", SideName(side), text)
 		}
 		mustContain(t, "the "+SideName(side)+" report", text, "The umpire extended the deadline of the U.S. player by 24 hours")
 	}
-	mustContain(t, "the U.S. report", mailTo(t, out, usAddr).Text, "Accepted: your U.S. orders for turn 1")
-	if strings.Contains(mailTo(t, out, jpAddr).Text, "Accepted:") {
+	mustContain(t, "the U.S. report", mailTo(t, decision, usAddr).Text, "Accepted: your U.S. orders for turn 1")
+	if strings.Contains(mailTo(t, actions, jpAddr).Text, "Accepted:") {
 		t.Error("the Japanese report says the U.S. orders were accepted as if they were its own")
 	}
 	umpLog := mailTo(t, h.command(adjudicator.Umpire, "log", false), umpireAddr).Text

@@ -97,7 +97,7 @@ func (s *Service) Tick(now time.Time) (err error) {
 	}
 	var errs []error
 	for _, id := range ids {
-		for _, due := range []func(string, time.Time) error{s.botDue, s.settle, s.lapse, s.missed, s.remind} {
+		for _, due := range []func(string, time.Time) error{s.botDue, s.settle, s.lapse, s.missed, s.remind, s.digest} {
 			if err := due(id, now); err != nil {
 				s.log.Error("tick", "game", id, "err", err)
 				errs = append(errs, fmt.Errorf("game %s: %w", id, err))

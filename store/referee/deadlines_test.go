@@ -50,7 +50,9 @@ func TestDeadlinesAcrossRestarts(t *testing.T) {
 	h.advance(36 * time.Hour)
 	out = h.tick()
 	g = h.game()
-	if len(out) != 3 || g.Wait.Kind != adjudicator.WaitActions || g.Wait.Side != adjudicator.US {
+	// The U.S. player, awaited again, and the umpire are told; the
+	// Japanese player reads it in its next report.
+	if len(out) != 2 || g.Wait.Kind != adjudicator.WaitActions || g.Wait.Side != adjudicator.US {
 		t.Fatalf("after the deadline: %v, waits for %v", subjects(out), g.Wait)
 	}
 	for _, m := range out {
@@ -121,7 +123,7 @@ func TestSettleWindow(t *testing.T) {
 	}
 	h.advance(5 * time.Minute)
 	out = h.tick()
-	if len(out) != 3 || h.game().Wait.Kind != adjudicator.WaitActions || h.state().Night {
+	if len(out) != 2 || h.game().Wait.Kind != adjudicator.WaitActions || h.state().Night {
 		t.Fatalf("the window closed: %v; night %v", subjects(out), h.state().Night)
 	}
 	log, _ := h.db.Log(h.id, 2)
@@ -199,7 +201,7 @@ func TestTakeback(t *testing.T) {
 	// A request lapses too when the game moves on.
 	h.command(adjudicator.JP, "takeback", true)
 	out = h.play(nil)
-	mustContain(t, "the reports", out[0].Text, "lapsed: the game moved on")
+	mustContain(t, "the report of the side awaited next", mailTo(t, out, addressOf(h.game().Wait.Side)).Text, "lapsed: the game moved on")
 	log, _ = h.db.Log(h.id, 1)
 	var notes []string
 	for _, e := range log {

@@ -157,3 +157,30 @@ func pictureKey(v *adjudicator.View) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
+
+// digest mails the umpire of game id, when it chose the digest, its
+// report of what happened since its last one: at most once a
+// DigestEvery, and only when something happened.
+func (s *Service) digest(id string, now time.Time) error {
+	return s.due(id, func(t *store.Txn, g *store.Game, rec *record) error {
+		if rec.copies() != CopiesDigest || now.Sub(rec.DigestAt) < DigestEvery || rec.Reported[adjudicator.Umpire] >= g.Current {
+			return nil
+		}
+		st, err := t.State()
+		if err != nil {
+			return err
+		}
+		log, err := t.Log()
+		if err != nil {
+			return err
+		}
+		subject := templates.DigestSubject(st.Turn, g.Wait)
+		m, ok, err := s.reportMail(g, rec, st, adjudicator.Umpire, eventsSince(log, rec.Reported[adjudicator.Umpire]), "digest-umpire", subject, "")
+		if err != nil || !ok {
+			return err
+		}
+		rec.DigestAt = now
+		t.Queue(m)
+		return rec.save(t)
+	})
+}

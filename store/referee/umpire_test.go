@@ -66,10 +66,12 @@ func TestUmpirePowers(t *testing.T) {
 
 	// force: the default orders now, no lateness recorded.
 	out = umpire("force")
-	if len(out) != 4 || h.game().Wait.Kind != adjudicator.WaitActions || h.record().Late[adjudicator.US] != 0 {
+	// The U.S. player, awaited again, gets its report, the umpire a copy
+	// and the answer; the Japanese player reads it in its next report.
+	if len(out) != 3 || h.game().Wait.Kind != adjudicator.WaitActions || h.record().Late[adjudicator.US] != 0 {
 		t.Fatalf("force: %v", subjects(out))
 	}
-	mustContain(t, "the reports", mailTo(t, out, jpAddr).Text, "The umpire forced the default orders")
+	mustContain(t, "the reports", mailTo(t, out, usAddr).Text, "The umpire forced the default orders")
 	h.play(nil) // U.S. actions
 	h.play(nil) // Japanese actions: turn 2
 	g := h.game()

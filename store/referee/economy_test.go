@@ -1,0 +1,129 @@
+package referee
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+)
+
+// flat is text with its lines joined, as a wrapped sentence reads.
+func flat(text string) string { return strings.Join(strings.Fields(text), " ") }
+
+// names lists the attachments of m.
+func names(m store.Mail) []string {
+	var out []string
+	for _, a := range m.Attachments {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// Who gets what after each step, by default: the side awaited its
+// report, the sender of a file a few lines when no report follows, the
+// other player nothing until the game waits for it (its report then tells
+// all that happened since its last one), and the umpire a digest a day.
+func TestMailEconomy(t *testing.T) {
+	h := newHarness(t, NewGame{Copies: CopiesDigest})
+	h.newMails()
+
+	// The U.S. decision: the U.S. is awaited again (its actions); nobody
+	// else hears of it yet.
+	out := h.play(nil)
+	if len(out) != 1 || out[0].To[0] != usAddr || h.game().Wait.Side != adjudicator.US {
+		t.Fatalf("after the decision: %v", subjects(out))
+	}
+	mustContain(t, "the U.S. report", flat(out[0].Text), "Accepted: your U.S. orders", "the report that follows says what happened")
+	if !slices.Contains(names(out[0]), "orders-1-us-actions.html") || slices.Contains(names(out[0]), "map.png") || slices.Contains(names(out[0]), "report.json") {
+		t.Errorf("the report to the side awaited carries %v: the order sheet for the map, no JSON", names(out[0]))
+	}
+
+	// The U.S. actions: the Japanese are awaited and get the report; the
+	// U.S. player a few lines, threaded to its file.
+	out = h.play(nil)
+	ack, jp := mailTo(t, out, usAddr), mailTo(t, out, jpAddr)
+	if len(out) != 2 || len(ack.Attachments) != 0 || ack.InReplyTo == "" || strings.Count(ack.Text, "\n") > 12 {
+		t.Fatalf("after the U.S. actions: %v; the acceptance has %d attachments and %d lines", subjects(out), len(ack.Attachments), strings.Count(ack.Text, "\n"))
+	}
+	mustContain(t, "the acceptance", flat(ack.Text), "Accepted: your U.S. orders", "comes in your next report")
+	mustContain(t, "the subject of the acceptance", ack.Subject, "accepted: your actions orders for turn 1")
+	// The Japanese report tells of both U.S. steps it did not see mailed.
+	mustContain(t, "the Japanese report", jp.Text, "The game waits for your orders", "Decision (rules 3.1, 3.2)", "Weather (rule 3.3)")
+	if n := len(h.record().Unread); n != 0 {
+		t.Errorf("notices left unread after every side's report: %d", n)
+	}
+
+	// The umpire: nothing at once, a digest a day after the game began,
+	// then nothing more while nothing happens.
+	if out := h.tick(); len(out) != 0 {
+		t.Fatalf("a tick before a day: %v", subjects(out))
+	}
+	h.advance(DigestEvery)
+	out = h.tick()
+	if len(out) != 1 || out[0].To[0] != umpireAddr || !strings.Contains(out[0].Subject, "digest") {
+		t.Fatalf("the umpire's digest: %v", subjects(out))
+	}
+	mustContain(t, "the digest", out[0].Text, "WHAT HAPPENED SINCE YOUR LAST REPORT")
+	h.advance(DigestEvery)
+	if out := h.tick(); slices.ContainsFunc(out, func(m store.Mail) bool { return m.To[0] == umpireAddr }) {
+		t.Fatalf("a second digest with nothing new: %v", subjects(out))
+	}
+
+	// json on: report.json comes with the Japanese reports, and the report
+	// says what it is.
+	h.command(adjudicator.JP, "json on", true)
+	h.command(adjudicator.Umpire, "copies turn", true)
+	for i := 0; ; i++ {
+		out = h.play(nil)
+		if i == 8 {
+			t.Fatal("eight steps without a Japanese report")
+		}
+		if h.game().Wait.Side == adjudicator.JP {
+			break
+		}
+		if r := mailTo(t, out, usAddr); slices.Contains(names(r), "report.json") {
+			t.Error("the U.S. player, who did not ask, gets report.json")
+		}
+	}
+	if r := mailTo(t, out, jpAddr); !slices.Contains(names(r), "report.json") || !strings.Contains(flat(r.Text), "report.json, attached because you asked") {
+		t.Errorf("after json on, the Japanese report carries %v", names(r))
+	}
+
+	// copies turn: the umpire's report comes once a turn.
+	turns := map[int]int{}
+	for range 6 {
+		if out := h.play(nil); slices.ContainsFunc(out, func(m store.Mail) bool { return m.To[0] == umpireAddr }) {
+			turns[h.state().Turn]++
+		}
+	}
+	for turn, n := range turns {
+		if n != 1 {
+			t.Errorf("copies turn: %d umpire reports in turn %d", n, turn)
+		}
+	}
+	if len(turns) == 0 {
+		t.Error("copies turn: no umpire report in six steps")
+	}
+	h.audit()
+}
+
+// A report whose reader's map has not changed since its last picture
+// carries none, and says so; the welcome always has one.
+func TestPictureOnlyWhenTheMapChanged(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	welcome := h.newMails()
+	if !slices.Contains(names(mailTo(t, welcome, jpAddr)), "map.png") {
+		t.Fatal("the Japanese welcome has no picture")
+	}
+	// The umpire's copies (every report) after the U.S. decision, which
+	// moves nothing: no new picture.
+	out := h.play(nil)
+	r := mailTo(t, out, umpireAddr)
+	if slices.Contains(names(r), "map.png") || !strings.Contains(flat(r.Text), "The map has not changed since the picture of your last report") {
+		t.Errorf("the umpire's report after a decision carries %v:\n%s", names(r), r.Text[max(0, len(r.Text)-300):])
+	}
+	h.advance(time.Hour)
+}
