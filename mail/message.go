@@ -141,7 +141,7 @@ func DefaultCommands() []string {
 	return []string{"help", "status", "resend", "template", "log", "concede",
 		"absent", "takeback", "agree", "go",
 		"extend", "pause", "resume", "force", "rollback", "replace", "end", "reveal",
-		"standings", "digest", "json", "copies"}
+		"standings", "digest", "next", "json", "copies"}
 }
 
 // ExtractOptions tune Extract; the zero value (or nil) takes DefaultLimits

@@ -35,6 +35,9 @@ type Standings struct {
 	// tie-break counts.
 	Scoring       string
 	TieBreakNotes []string
+	// Commitment is the SHA-256 of the seed the sides are drawn from,
+	// empty when nothing is drawn; Seed that seed, in the final standings.
+	Commitment, Seed string
 }
 
 // StandingsRow is one player's line.

@@ -29,6 +29,7 @@ func standingsSample() Standings {
 		TieBreakNotes: []string{"head-to-head: points scored in the games between the players level on points",
 			"wins: games won", "buchholz: the sum of the points of every opponent met",
 			"lateness: fewer deadlines missed in finished games ranks higher"},
+		Commitment: "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
 	}
 }
 
@@ -47,6 +48,7 @@ func TestTournamentGolden(t *testing.T) {
 	now := time.Date(2026, 6, 3, 6, 0, 0, 0, time.UTC)
 	final := standingsSample()
 	final.Final, final.After, final.Reader, final.Round = true, "", "", 3
+	final.Seed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 	umpire := standingsSample()
 	umpire.Reader, umpire.After = "", ""
 	texts := map[string]interface{ Text() string }{
@@ -82,6 +84,10 @@ func TestTournamentGolden(t *testing.T) {
 			Next: &RoundPairing{Number: 3, Scenario: "The campaign (rule 12.0)", Bye: "Chiyo Nakamura-Whitfield of the Aleutians",
 				Games: []RoundGame{{Game: "spring43-r3-1", US: "Erin", JP: "Dmitri"}, {Game: "spring43-r3-2", US: "Alice", JP: "Farid"}}},
 			Standings: umpire},
+		"round-first": RoundMail{Tournament: "spring43", Name: "Spring 1943 Attu Open", Rounds: 3,
+			Next: &RoundPairing{Number: 1, Scenario: "Up the Hog's Back (rule 15.1)",
+				Games: []RoundGame{{Game: "spring43-r1-1", US: "Farid", JP: "Alice"}}},
+			Standings: umpire},
 		"round-ended": RoundMail{Tournament: "spring43", Name: "Spring 1943 Attu Open", Ended: 1, Rounds: 3, Standings: umpire},
 		"round-early": RoundMail{Tournament: "spring43", Name: "Spring 1943 Attu Open", Playing: 1, Rounds: 3,
 			Next: &RoundPairing{Number: 2, Scenario: "Up the Hog's Back (rule 15.1)",
@@ -97,6 +103,9 @@ func TestTournamentGolden(t *testing.T) {
 			}
 			golden(t, name+".txt", text)
 		})
+	}
+	if strings.Contains(standingsSample().Text(), final.Seed) || !strings.Contains(final.Text(), final.Seed) {
+		t.Error("the seed is told before the final standings, or not in them")
 	}
 	if s := standingsSample().Text(); !strings.Contains(s, "\n>     3=  Alice ") {
 		t.Errorf("the reader's line is not marked:\n%s", s)

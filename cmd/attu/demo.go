@@ -234,6 +234,7 @@ type demoPlayer struct {
 	mu       sync.Mutex
 	token    string
 	received []*mail.Message
+	sizes    []int // of each mail received, as delivered
 	answered map[string]bool
 	over     bool
 	// What the player's files asked for, for the summary.
@@ -299,7 +300,7 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 		return nil
 	}
 	p.mu.Lock()
-	p.received = append(p.received, msg)
+	p.received, p.sizes = append(p.received, msg), append(p.sizes, len(raw))
 	if tok := tokenIn(msg.Text); tok != "" {
 		p.token = tok
 	}

@@ -4,47 +4,70 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// The demo plays a short game by mail from start to end: it exits 0, each
+// The demo plays five turns by mail from start to end: it exits 0, each
 // player's mailbox got its reports and the final report, and the export
 // of the game passes the audit. It is given minutes rather than the
 // demo's default of 55 s: under the race detector on a busy machine a
 // turn can take that long, and speed is not what this test checks.
+//
+// The mails it keeps are counted as a player would: welcome and final
+// report aside, the two players get at most 2.5 mails a turn on average
+// between them, each at most 350 KB a turn, and the umpire, whose daily
+// digest is not due in the minutes the demo takes, nothing in between.
 func TestDemo(t *testing.T) {
+	const turns = 5
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	if code := run([]string{"demo", "-turns", "2", "-timeout", "5m", "-keep", dir}, &out, &errb); code != 0 {
+	if code := run([]string{"demo", "-turns", strconv.Itoa(turns), "-timeout", "5m", "-keep", dir}, &out, &errb); code != 0 {
 		log, _ := os.ReadFile(filepath.Join(dir, "attu.log"))
 		t.Fatalf("attu demo exited %d: %s\n%s\nlog:\n%s", code, errb.String(), out.String(), log)
 	}
 	if !strings.Contains(out.String(), "Audit of game demo: OK") {
 		t.Errorf("no passing audit in the output:\n%s", out.String())
 	}
-	for user, report := range map[string]string{"alice": "report for the U.S. player", "bob": "report for the Japanese player"} {
+	mails := 0
+	for user, report := range map[string]string{"alice": "report for the U.S. player", "bob": "report for the Japanese player", "carol": ""} {
 		files, err := filepath.Glob(filepath.Join(dir, "mail", "*-to-"+user+".eml"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		reports, final := 0, false
+		reports, final, n, size := 0, false, 0, 0
 		for _, f := range files {
 			b, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := string(b)
-			if strings.Contains(s, report) && strings.Contains(s, "Subject: [attu demo] turn ") {
+			if report != "" && strings.Contains(s, report) && strings.Contains(s, "Subject: [attu demo] turn ") {
 				reports++
 			}
 			if strings.Contains(s, "Subject: [attu demo] the game is over") {
 				final = true
+				continue
+			}
+			if !strings.Contains(s, "Subject: [attu demo] welcome") {
+				n, size = n+1, size+len(b)
 			}
 		}
-		if reports < 4 || !final {
-			t.Errorf("%s received %d turn reports by mail (want at least 4) and final report %v", user, reports, final)
+		if !final || report != "" && reports < turns {
+			t.Errorf("%s received %d turn reports by mail (want at least %d) and final report %v", user, reports, turns, final)
 		}
+		t.Logf("%s: %d mails, %d KB, between the welcome and the final report", user, n, size/1000)
+		if size > turns*350_000 {
+			t.Errorf("%s received %d KB in %d turns, more than 350 KB a turn", user, size/1000, turns)
+		}
+		if user == "carol" && n > 0 {
+			t.Errorf("the umpire received %d mails between the welcome and the final report, before a digest was due", n)
+		}
+		mails += n
+	}
+	if float64(mails)/2/turns > 2.5 {
+		t.Errorf("the players received %d mails in %d turns: more than 2.5 a turn each on average", mails, turns)
 	}
 	db := filepath.Join(dir, "attu.db")
 	if _, err := os.Stat(db); err != nil || !strings.Contains(out.String(), db) {

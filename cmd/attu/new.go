@@ -87,6 +87,8 @@ func runNew(s *session) error {
 	solo := fs.Bool("solo", false, "with -scenario, the solitaire game of rule 13: the player takes the U.S., attu the Japanese (no -jp)")
 	lateBot := fs.Bool("late-bot", false, "when a deadline passes, the stand-in writes the late side's orders instead of the default orders")
 	rules := fs.String("rules", "", "optional rules, comma-separated (vp-chits or vp-chits-placed, with -scenario)")
+	json := fs.Bool("json", false, "attach report.json, the report for programs, to every side's reports (each may mail json off)")
+	copies := fs.String("copies", "", "how the umpire is mailed: digest (daily, the default), turn (one report a turn) or every (every report)")
 	argv, err := s.parse(fs, newUsage)
 	if err != nil {
 		return err
@@ -104,7 +106,8 @@ func runNew(s *session) error {
 		return usageErr("-jp-setup and -us-setup go with -scenario, like -scenario campaign -jp-setup free (attu new -h)")
 	}
 	ng := referee.NewGame{ID: *id, Name: *name, Setup: *setup, Scenario: *scenario, JPSetup: *jpSetup, USSetup: *usSetup, US: *us, JP: *jp, Umpire: *ump,
-		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence, LateStandIn: *lateBot}
+		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence, LateStandIn: *lateBot,
+		JSON: *json, Copies: *copies}
 	if *rules != "" {
 		ng.Rules = strings.Split(*rules, ",")
 	}

@@ -58,9 +58,9 @@ func samePicture(t testing.TB, a, b []byte) bool {
 }
 
 // The daemon keeps no map picture once the mail that carries it is sent;
-// after a restart, "resend" mails the player its last report again with
-// the very picture it first received (the same pixels), drawn again from
-// the game's log.
+// after a restart, "resend" mails the player its last report (here the
+// final one, after the umpire ended the game) again with the very picture
+// it first received (the same pixels), drawn again from the game's log.
 func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 	td := startTestDaemon(t, testMailSystem(t))
 	c := td.newGame(t, "Resend")
@@ -70,6 +70,11 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, ordersMail(td, "alice", "resend-1@attu.test", c.Tokens[adjudicator.US])); err != nil {
 		t.Fatal(err)
 	}
+	td.settled(t, 30*time.Second)
+	if _, err := td.svc.Umpire("g1", []string{"end", "draw"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	td.d.Kick()
 	td.waitInbox(t, "bob", 2, 30*time.Second)
 	td.settled(t, 30*time.Second)
 
@@ -83,13 +88,13 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 			if a.Redrawable && (!a.Dropped || a.Data != nil) {
 				t.Errorf("mail %d (%s) keeps its picture after it was sent", m.ID, m.Subject)
 			}
-			if a.Name == "map.png" && strings.Contains(m.MessageID, ".report-jp.") {
+			if a.Name == "map.png" && strings.Contains(m.MessageID, ".final-jp.") {
 				recorded = a
 			}
 		}
 	}
 	if recorded.DrawnAt == 0 || recorded.DrawnFor != adjudicator.JP {
-		t.Fatalf("bob's report records its picture as %+v", recorded)
+		t.Fatalf("bob's final report records its picture as %+v", recorded)
 	}
 	report := td.waitInbox(t, "bob", 2, time.Second)[1]
 	first := attachmentIn(t, report, "map.png")

@@ -30,9 +30,12 @@ the game service: each game has its own seed, commitment, tokens and
 welcome mails, queued for the mail daemon. The daemon (attu serve) then
 runs the tournament: it mails the standings after every finished game,
 answers "standings" by mail, creates the next round's games when a round
-is over (or when the umpire runs next), mails the umpire the pairings of
-each round that begins, and a digest once a day and whenever the umpire
-mails "digest" to a game of the tournament.
+is over (or when the umpire runs next, or mails "next" with the umpire's
+token to a game of the tournament), mails the umpire the pairings of each
+round that begins, and a digest once a day and whenever the umpire mails
+"digest" to a game of the tournament. With sides drawn, the sides come
+from a secret seed drawn by new: the first mail and the standings give its
+SHA-256, the final standings the seed, so anyone can check the draw.
 
 status prints the standings; with -v the umpire's digest as of now: every
 game with what it waits for, from whom and until when, the late players,

@@ -102,6 +102,7 @@ func init() {
 		{name: "end", token: true, who: umpireOnly, run: cmdEnd},
 		{name: "standings", over: true, run: cmdStandings},
 		{name: "digest", who: umpireOnly, over: true, run: cmdDigest},
+		{name: "next", token: true, who: umpireOnly, over: true, run: cmdNext},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
 		{name: "json", token: true, run: cmdJSON},
 		{name: "copies", token: true, who: umpireOnly, run: cmdCopies},

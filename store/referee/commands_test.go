@@ -12,13 +12,15 @@ import (
 )
 
 // A game of no tournament answers the tournament's commands at once:
-// there are no standings and no digest.
+// there are no standings, no digest and no next round.
 func TestTournamentCommandsOutsideATournament(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
 	mustContain(t, "standings", mailTo(t, h.command(adjudicator.US, "standings", false), usAddr).Text, "not part of a tournament")
 	mustContain(t, "digest", mailTo(t, h.command(adjudicator.Umpire, "digest", false), umpireAddr).Text, "not part of a tournament")
 	mustContain(t, "a player's digest", mailTo(t, h.command(adjudicator.US, "digest", false), usAddr).Text, "umpire")
+	mustContain(t, "next", mailTo(t, h.command(adjudicator.Umpire, "next", true), umpireAddr).Text,
+		"next was not carried out: this game is not part of a tournament.", "Nothing in the game changed.")
 }
 
 // The mail reader knows every command word of the service, so that the

@@ -83,7 +83,7 @@ var Setups = map[string]Setup{
 	"random":   {US: "landed", JP: "random", Place: func(s *adjudicator.State, pick func(int) int) error { autoplay.Deploy(s, pick); return nil }},
 }
 
-// setupPick is the stream the setup draws from: seedDraw over "setup"
+// setupPick is the stream the setup draws from: SeedDraw over "setup"
 // and a counter.
 func setupPick(seed []byte) func(n int) int {
 	var ctr uint64
@@ -91,15 +91,16 @@ func setupPick(seed []byte) func(n int) int {
 		if n <= 1 {
 			return 0
 		}
-		v := seedDraw(seed, "setup", ctr)
+		v := SeedDraw(seed, "setup", ctr)
 		ctr++
 		return int(v % uint64(n))
 	}
 }
 
-// seedDraw is the first 8 bytes, big-endian, of HMAC-SHA256 keyed with
-// the game's seed over label and n (8 bytes, big-endian).
-func seedDraw(seed []byte, label string, n uint64) uint64 {
+// SeedDraw is the first 8 bytes, big-endian, of HMAC-SHA256 keyed with
+// a secret seed (a game's, a tournament's) over label and n (8 bytes,
+// big-endian).
+func SeedDraw(seed []byte, label string, n uint64) uint64 {
 	mac := hmac.New(sha256.New, seed)
 	mac.Write(binary.BigEndian.AppendUint64([]byte(label), n))
 	return binary.BigEndian.Uint64(mac.Sum(nil))

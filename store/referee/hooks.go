@@ -15,6 +15,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // Hook follows the service's games for a client above them. Each method
@@ -30,6 +31,10 @@ type Hook interface {
 	// Digest takes the umpire's command "digest" of the game t.Game(), to
 	// answer the mail messageID after a Tick; false as for Standings.
 	Digest(t *store.Txn, messageID string) (bool, error)
+	// NextRound begins the next round at the umpire's command "next" to
+	// game t.Game(), in t, and returns the answer; why says why not, and
+	// both are empty when the game is no part of what the hook follows.
+	NextRound(t *store.Txn) (answer, why string, err error)
 	// Tick is called at the end of every Service.Tick, outside the
 	// service's lock, so it may call the service (Create, Watch).
 	Tick(s *Service, now time.Time) error
@@ -187,6 +192,26 @@ func cmdDigest(c *call) error {
 	default:
 		c.text = ""
 	}
+	return nil
+}
+
+// cmdNext passes the umpire's "next" to the hook, answered with the new
+// round's pairings; a game of no tournament, or a tournament with no
+// round left, refuses it.
+func cmdNext(c *call) error {
+	var text, why string
+	var err error
+	if c.s.cfg.Hook != nil {
+		text, why, err = c.s.cfg.Hook.NextRound(c.t)
+	}
+	switch {
+	case err != nil:
+		return err
+	case text == "":
+		return refuse("tournament", templates.Notice{Note: cmp.Or(why, "this game is not part of a tournament")})
+	}
+	// The round is the tournament's record, not this game's.
+	c.text, c.noted = text, true
 	return nil
 }
 

@@ -49,8 +49,8 @@ func (r *record) setBot(side adjudicator.Side, on bool) {
 }
 
 // botSeed is the stand-in's seed for the file that becomes log entry
-// entry: seedDraw over "standin" and the entry number.
-func botSeed(seed []byte, entry uint64) uint64 { return seedDraw(seed, "standin", entry) }
+// entry: SeedDraw over "standin" and the entry number.
+func botSeed(seed []byte, entry uint64) uint64 { return SeedDraw(seed, "standin", entry) }
 
 // botFile is the order file the stand-in writes for what st waits for,
 // without the entries the rules' check refuses (standin.Trim).

@@ -24,7 +24,8 @@
 //	f, err := tournament.Parse(data)
 //	t, err := dir.New(svc, f, "attu@example.org", time.Now())
 //
-// New records the tournament and creates round 1's games (ids ID-rN-K).
+// New records the tournament, mails the umpire round 1's pairings and
+// creates its games (ids ID-rN-K).
 // When a game ends, Director.Ended records the result and queues the
 // standings for every player and the umpire in the transaction that ended
 // it; when that game was the round's last, it pairs the next round
@@ -33,7 +34,21 @@
 // tournament, is answered with the table. After each Service.Tick,
 // Director.Tick creates the games of a round paired but not created yet
 // and mails the umpire's digest. The umpire may begin the next round at
-// any time with Next (attu tournament next).
+// any time with Next (attu tournament next), or by mailing "next" with
+// the umpire's token to any game of the tournament (NextRound): the round
+// is paired in that mail's transaction, the answer is its pairings, and
+// the next tick creates its games.
+//
+// # Drawing the sides
+//
+// With sides: drawn, New draws a secret 32-byte seed (the record keeps
+// it); the round mails and the standings give its commitment, the
+// SHA-256 in hex, and the final standings the seed. The sides of game G
+// are decided by referee.SeedDraw(seed, "sides G", 0), the first 8 bytes,
+// big-endian, of HMAC-SHA256(seed, "sides G" and 8 zero bytes): even, the
+// player whose name sorts first (byte by byte) plays the U.S.; odd, the
+// Japanese. Nothing else in a tournament is left to chance: Swiss pairs
+// and breaks ties by the standings and the names.
 //
 // # Scoring
 //

@@ -1,10 +1,6 @@
 package tournament
 
-import (
-	"crypto/rand"
-	"fmt"
-	"io"
-)
+import "github.com/attu-pbem/attu/store/referee"
 
 // pair is two players to meet in a round; b is empty for a bye.
 type pair struct{ a, b string }
@@ -80,14 +76,13 @@ func swissPairs(players []string, met map[[2]string]bool, rematches bool) ([]pai
 	return nil, false
 }
 
-// coin draws a side: true one time in two, from r (crypto/rand when nil).
-func coin(r io.Reader) (bool, error) {
-	if r == nil {
-		r = rand.Reader
+// drawSides orders pair p for game id: the player whose name sorts first
+// (byte by byte) plays the U.S. when referee.SeedDraw(seed, "sides "+id,
+// 0) is even, the Japanese when it is odd.
+func drawSides(seed []byte, id string, p pair) (us, jp string) {
+	a, b := min(p.a, p.b), max(p.a, p.b)
+	if referee.SeedDraw(seed, "sides "+id, 0)%2 == 1 {
+		return b, a
 	}
-	var b [1]byte
-	if _, err := io.ReadFull(r, b[:]); err != nil {
-		return false, fmt.Errorf("tournament: drawing sides: %w", err)
-	}
-	return b[0]&1 == 1, nil
+	return a, b
 }

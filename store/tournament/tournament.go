@@ -1,6 +1,9 @@
 package tournament
 
 import (
+	"cmp"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +41,7 @@ type Tournament struct {
 	Digest  time.Time `json:"digest,omitzero"` // when the last umpire's digest was due
 	Over    time.Time `json:"over,omitzero"`   // when the last game of the last round ended
 	Asked   []Ask     `json:"asked,omitempty"` // the umpire's "digest" mails not answered yet
+	Seed    []byte    `json:"seed"`            // the secret the sides are drawn from, told at the end
 }
 
 // Ask is the umpire's mail asking for the digest, answered at the next tick.
@@ -111,8 +115,9 @@ func (t *Tournament) current() *Round {
 // (referee.Config.Hook; see the package documentation). It keeps nothing
 // in memory: everything is on the store's shelf.
 type Director struct {
-	// Rand draws the sides and, when set, each game's seed (tests replay a
-	// tournament so); nil: crypto/rand, and the service draws the seeds.
+	// Rand draws the tournament's seed and, when set, each game's (tests
+	// replay a tournament so); nil: crypto/rand, and the service draws the
+	// games' seeds.
 	Rand io.Reader
 	// Logger receives the log; nil discards it.
 	Logger *slog.Logger
@@ -158,13 +163,19 @@ func List(db *store.DB) ([]string, error) {
 // creates later.
 func (d *Director) New(s *referee.Service, f *File, mailbox string, now time.Time) (*Tournament, error) {
 	now = now.UTC()
-	t := &Tournament{File: *f, Created: now, Mailbox: mailbox}
+	t := &Tournament{File: *f, Created: now, Mailbox: mailbox, Seed: make([]byte, store.SeedSize)}
+	if _, err := io.ReadFull(cmp.Or(d.Rand, rand.Reader), t.Seed); err != nil {
+		return nil, fmt.Errorf("tournament: drawing the seed: %w", err)
+	}
 	if err := d.plan(t, now); err != nil {
 		return nil, err
 	}
 	err := s.DB().UpdateShelf(ShelfName, func(sh *store.Shelf) error {
 		if ok, err := sh.Get("t/"+f.ID, &Tournament{}); err != nil || ok {
 			return errors.Join(err, fmt.Errorf("%w: %q", ErrExists, f.ID))
+		}
+		if err := sh.Queue(t.roundMail(0, 0, t.current())); err != nil {
+			return err
 		}
 		return t.save(sh)
 	})
@@ -197,33 +208,52 @@ func (d *Director) Next(s *referee.Service, id string, now time.Time) (*Round, e
 		if ok, err := sh.Get("t/"+id, &t); err != nil || !ok {
 			return errors.Join(err, fmt.Errorf("%w: %q", ErrNoTournament, id))
 		}
-		if len(t.Rounds) >= len(t.File.Rounds) {
-			return ErrNoRound
-		}
-		ended, playing := 0, 0
-		if prev := t.current(); prev != nil {
-			for _, g := range prev.Games {
-				if g.Result == nil {
-					playing++
-				}
-			}
-			if playing == 0 {
-				ended = prev.Number
-			}
-		}
-		if err := d.plan(&t, now); err != nil {
+		m, err := d.next(sh, &t, now)
+		if err != nil {
 			return err
 		}
 		r = t.current()
-		if err := sh.Queue(t.roundMail(ended, playing, r)); err != nil {
-			return err
-		}
-		return t.save(sh)
+		return sh.Queue(m)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return r, d.create(s, id, now)
+}
+
+// next pairs and saves t's next round, its games created later, and
+// returns the umpire's mail with its pairings.
+func (d *Director) next(sh *store.Shelf, t *Tournament, now time.Time) (store.Mail, error) {
+	ended, playing := 0, 0
+	if prev := t.current(); prev != nil {
+		for _, g := range prev.Games {
+			if g.Result == nil {
+				playing++
+			}
+		}
+		if playing == 0 {
+			ended = prev.Number
+		}
+	}
+	if err := d.plan(t, now); err != nil {
+		return store.Mail{}, err
+	}
+	return t.roundMail(ended, playing, t.current()), t.save(sh)
+}
+
+// NextRound begins the next round at the umpire's mail "next" to game
+// tx.Game() (referee.Hook), in its transaction: the next Tick creates the
+// games, and the round's mail is the answer.
+func (d *Director) NextRound(tx *store.Txn) (string, string, error) {
+	sh, t, err := gameTournament(tx, tx.Game().ID)
+	if t == nil {
+		return "", "", err
+	}
+	m, err := d.next(sh, t, tx.Now())
+	if errors.Is(err, ErrNoRound) {
+		return "", fmt.Sprintf("every round of tournament %s has begun", t.File.Name), nil
+	}
+	return m.Text, "", err
 }
 
 // plan pairs the next round and adds it, its games not yet created.
@@ -286,15 +316,7 @@ func (d *Director) plan(t *Tournament, now time.Time) error {
 			add(p.b, p.a)
 			continue
 		}
-		swap, err := coin(d.Rand)
-		if err != nil {
-			return err
-		}
-		if swap {
-			add(p.b, p.a)
-		} else {
-			add(p.a, p.b)
-		}
+		add(drawSides(t.Seed, fmt.Sprintf("%s-r%d-%d", f.ID, n, k+1), p))
 	}
 	t.Rounds = append(t.Rounds, r)
 	return nil
@@ -498,6 +520,12 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 	f := &t.File
 	st := templates.Standings{Tournament: t.ID(), Name: f.Name, Rounds: len(f.Rounds), After: after, Reader: reader,
 		Final: !t.Over.IsZero(), TieBreaks: f.TieBreaks}
+	if f.Sides != SidesBoth && len(t.Seed) > 0 {
+		st.Commitment = store.Commitment(t.Seed)
+		if st.Final {
+			st.Seed = hex.EncodeToString(t.Seed)
+		}
+	}
 	if r := t.current(); r != nil {
 		st.Round = r.Number
 	}

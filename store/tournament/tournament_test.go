@@ -369,35 +369,35 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 	// sides drawn), and how each ended. The table below is computed by
 	// hand from these results.
 	wantResults := []string{
-		"t43-r1-1 Farid(US) Alice(JP): Alice (Japanese) beat Farid",
-		"t43-r1-2 Bruno(US) Erin(JP): Erin (Japanese) beat Bruno",
+		"t43-r1-1 Alice(US) Farid(JP): Farid (Japanese) beat Alice",
+		"t43-r1-2 Bruno(US) Erin(JP): Bruno (U.S.) beat Erin",
 		"t43-r1-3 Chiyo(US) Dmitri(JP): Dmitri (Japanese) beat Chiyo",
 		"t43-r2-1 Alice(US) Erin(JP): Erin (Japanese) beat Alice",
-		"t43-r2-2 Farid(US) Dmitri(JP): draw (the umpire's ruling)",
+		"t43-r2-2 Dmitri(US) Farid(JP): draw (the umpire's ruling)",
 		"t43-r2-3 Bruno(US) Chiyo(JP): Chiyo (Japanese) beat Bruno",
-		"t43-r3-1 Dmitri(US) Alice(JP): Dmitri (U.S.) beat Alice, who conceded",
+		"t43-r3-1 Alice(US) Dmitri(JP): Alice (U.S.) beat Dmitri, who conceded",
 		"t43-r3-2 Chiyo(US) Erin(JP): Erin (Japanese) beat Chiyo",
-		"t43-r3-3 Bruno(US) Farid(JP): Farid (Japanese) beat Bruno",
+		"t43-r3-3 Farid(US) Bruno(JP): Bruno (Japanese) beat Farid",
 	}
 	if strings.Join(results, "\n") != strings.Join(wantResults, "\n") {
 		t.Errorf("the results:\n%s\nwant\n%s", strings.Join(results, "\n"), strings.Join(wantResults, "\n"))
 	}
 	// By hand, from the results above (win 3, draw 1, loss 0):
-	//   Erin    W W W          9
-	//   Dmitri  W D W(conc.)   7, late once in t43-r1-3
-	//   Farid   L D W          4
-	//   Alice   W L L          3 \ level: never met (head-to-head 0 each),
-	//   Chiyo   L W L          3 / one win each; Buchholz 4+9+7=20 v 7+0+9=16
-	//   Bruno   L L L          0
-	// Buchholz: Erin 0+3+3=6, Dmitri 3+4+3=10, Farid 3+7+0=10,
-	// Bruno 9+3+4=16.
+	//   Bruno   W L W          6 \ level: Bruno beat Erin (head-to-head
+	//   Erin    L W W          6 / 3 and 0)
+	//   Farid   W D L          4 \ level: drew (head-to-head 1 each), one
+	//   Dmitri  W D L(conc.)   4 / win each; Buchholz 3+4+6=13 v 3+4+3=10;
+	//                            Dmitri late once in t43-r1-3
+	//   Chiyo   L W L          3 \ level: never met, one win each;
+	//   Alice   L L W          3 / Buchholz 4+6+6=16 v 4+6+4=14
+	// Buchholz: Bruno 6+3+4=13, Erin 6+3+3=12.
 	want := []string{
-		"1 Erin p3 w3 d0 l0 pts9 h2h0 wins3 buchholz6 late0",
-		"2 Dmitri p3 w2 d1 l0 pts7 h2h0 wins2 buchholz10 late1",
-		"3 Farid p3 w1 d1 l1 pts4 h2h0 wins1 buchholz10 late0",
-		"4 Alice p3 w1 d0 l2 pts3 h2h0 wins1 buchholz20 late0",
+		"1 Bruno p3 w2 d0 l1 pts6 h2h3 wins2 buchholz13 late0",
+		"2 Erin p3 w2 d0 l1 pts6 h2h0 wins2 buchholz12 late0",
+		"3 Farid p3 w1 d1 l1 pts4 h2h1 wins1 buchholz13 late0",
+		"4 Dmitri p3 w1 d1 l1 pts4 h2h1 wins1 buchholz10 late1",
 		"5 Chiyo p3 w1 d0 l2 pts3 h2h0 wins1 buchholz16 late0",
-		"6 Bruno p3 w0 d0 l3 pts0 h2h0 wins0 buchholz16 late0",
+		"6 Alice p3 w1 d0 l2 pts3 h2h0 wins1 buchholz14 late0",
 	}
 	var table []string
 	for _, row := range tm.Table() {
@@ -419,14 +419,15 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 	}
 	mustContain(t, "the final standings", final.Text,
 		"   PLACE  PLAYER  GAMES  WON  DRAWN  LOST  POINTS  H2H  WINS  BUCHH  LATE\n"+
-			">      1  Erin        3    3      0     0       9    0     3      6     0\n"+
-			"       2  Dmitri      3    2      1     0       7    0     2     10     1\n"+
-			"       3  Farid       3    1      1     1       4    0     1     10     0\n"+
-			"       4  Alice       3    1      0     2       3    0     1     20     0\n"+
+			"       1  Bruno       3    2      0     1       6    3     2     13     0\n"+
+			">      2  Erin        3    2      0     1       6    0     2     12     0\n"+
+			"       3  Farid       3    1      1     1       4    1     1     13     0\n"+
+			"       4  Dmitri      3    1      1     1       4    1     1     10     1\n"+
 			"       5  Chiyo       3    1      0     2       3    0     1     16     0\n"+
-			"       6  Bruno       3    0      0     3       0    0     0     16     0\n",
+			"       6  Alice       3    1      0     2       3    0     1     14     0\n",
 		"Nothing: the tournament is over.")
 
+	checkDraw(t, w, tm)
 	// The umpire learnt of each round's end with the next round's games
 	// and sides, once.
 	for n := 1; n < 3; n++ {

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/store/referee"
+)
+
+// A campaign of 20 turns played by mail keeps to the mail budget, counted
+// as the players' mail programs received it (welcome and final report
+// aside): the two players get at most 2.5 mails a turn on average between
+// them, each at most 350 KB a turn, and the umpire, who by default gets a
+// daily digest, nothing in the minutes the game takes. With
+// ATTU_MAILSERVERS set, through Dovecot and Postfix.
+func TestE2EMailBudget(t *testing.T) {
+	const turns = 20
+	sys := testMailSystem(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "attu.db")
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	seed := sha256.Sum256([]byte("attu e2e budget"))
+	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: turns, Seed: []byte("budget"),
+		Game: referee.NewGame{ID: "budget", Name: "Budget", Seed: seed[:]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := db.Game(pg.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := g.Wait.Turn
+	if played < turns {
+		t.Fatalf("the game ended in turn %d, before %d turns were played", played, turns)
+	}
+	mails := 0
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		p := pg.Players[side]
+		n, size := 0, 0
+		for i, m := range p.received {
+			if strings.Contains(m.Subject, "welcome:") || strings.Contains(m.Subject, "the game is over") {
+				continue
+			}
+			n, size = n+1, size+p.sizes[i]
+		}
+		t.Logf("%s: %d mails, %d KB in %d turns", side, n, size/1000, turns)
+		if size > turns*350_000 {
+			t.Errorf("the %s player received %d KB in %d turns, more than 350 KB a turn", side, size/1000, turns)
+		}
+		mails += n
+	}
+	if float64(mails)/2/turns > 2.5 {
+		t.Errorf("the players received %d mails in %d turns: more than 2.5 a turn each on average", mails, turns)
+	}
+	umpire, err := fetchInbox(pg.Account["carol"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	between := 0
+	for _, raw := range umpire {
+		if s := string(raw); !strings.Contains(s, "welcome: you umpire") && !strings.Contains(s, "the game is over") {
+			between++
+		}
+	}
+	if between > 0 {
+		t.Errorf("the umpire received %d mails between the welcome and the final report, before a digest was due", between)
+	}
+}
