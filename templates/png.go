@@ -321,8 +321,8 @@ func drawBase(m *adjudicator.Map) *pngBase {
 
 // disc fills a circle.
 func disc(c pcanvas, x, y, r float64, i uint8) {
-	for yy := int(y - r - 1); yy <= int(y+r+1); yy++ {
-		for xx := int(x - r - 1); xx <= int(x+r+1); xx++ {
+	for yy := int(math.Floor(y - r)); yy <= int(math.Ceil(y+r)); yy++ {
+		for xx := int(math.Floor(x - r)); xx <= int(math.Ceil(x+r)); xx++ {
 			if math.Hypot(float64(xx)+0.5-x, float64(yy)+0.5-y) <= r {
 				c.set(xx, yy, i)
 			}
