@@ -14,10 +14,9 @@
 package templates
 
 import (
+	"bytes"
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
@@ -51,7 +50,7 @@ func RenderMap(m *adjudicator.Map, opt MapOptions) string {
 			b.WriteString("\n")
 		}
 		g := islandGrid(m, opt, [2]int{c0, min(c0+islandMaxCols-1, cols[1])}, rows)
-		b.WriteString(g.render())
+		b.WriteString(g.draw().String())
 	}
 	if !opt.NoLegend {
 		b.WriteString("\n")
@@ -79,9 +78,6 @@ func RenderAround(m *adjudicator.Map, center adjudicator.Hex, radius int, opt Ma
 		title += fmt.Sprintf(" and the hexes within %d of it", radius)
 	}
 	g, clipped := closeUpGrid(m, set, center, opt)
-	if m == adjudicator.BuiltinMap() {
-		g.base = &gridKey{m: m, cols: g.cols, rows: g.rows, center: center, closeUpRadius: radius}
-	}
 	return closeUpOf(g, clipped, title, "a smaller radius", opt)
 }
 
@@ -126,14 +122,14 @@ func addWithin(set map[adjudicator.Hex]bool, center adjudicator.Hex, radius int)
 func closeUpOf(g *grid, clipped bool, title, smaller string, opt MapOptions) string {
 	var b strings.Builder
 	b.WriteString(title + "\n\n")
-	b.WriteString(g.render())
+	b.WriteString(g.draw().String())
 	if clipped {
 		fmt.Fprintf(&b, "(only columns %02d-%02d fit in %d characters; ask for %s to see all)\n",
 			g.cols[0], g.cols[1], MaxWidth, smaller)
 	}
 	if !opt.NoLegend {
 		b.WriteString("\n")
-		b.WriteString(closeUpLegend(g.m, g))
+		b.WriteString(execute("close-up-legend", featureList(g.m, g.shown)))
 	}
 	return b.String()
 }
@@ -162,58 +158,6 @@ type grid struct {
 	header      func(g *grid, c *canvas)
 	cols        [2]int // first and last column drawn
 	rows        [2]int // first and last row drawn
-	// base, when set, keys the header and sides of the grid, which
-	// depend on nothing else, in gridBases: they are drawn once.
-	base *gridKey
-}
-
-// gridKey names the header and hexsides of a grid: its map and the
-// columns and rows it draws, and for a close-up (RenderAround) its centre
-// and radius.
-type gridKey struct {
-	m             *adjudicator.Map
-	cols, rows    [2]int
-	center        adjudicator.Hex
-	closeUpRadius int
-}
-
-// gridBases keeps the header and hexsides of the grids of the built-in
-// map (never changed once stored): every report draws the same island,
-// only its labels differ, and the close-ups of the places fought over.
-// The island's few grids and a few hundred close-ups are kept, the oldest
-// going first.
-var gridBases = canvasCache{max: 256}
-
-// canvasCache holds canvases by gridKey, at most max of them.
-type canvasCache struct {
-	mu    sync.Mutex
-	max   int
-	m     map[gridKey]*canvas
-	order []gridKey
-}
-
-func (c *canvasCache) get(k gridKey) (*canvas, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.m[k]
-	return v, ok
-}
-
-func (c *canvasCache) put(k gridKey, v *canvas) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.m[k]; ok {
-		return
-	}
-	if c.m == nil {
-		c.m = map[gridKey]*canvas{}
-	}
-	for len(c.order) >= c.max {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.m[k] = v
-	c.order = append(c.order, k)
 }
 
 type point struct{ x, y int }
@@ -233,32 +177,23 @@ func (g *grid) origin(h adjudicator.Hex) point {
 func (g *grid) side(h adjudicator.Hex, d adjudicator.Direction) []point {
 	o := g.origin(h)
 	s, w := g.slant, g.top
-	var ps []point
+	// The first cell, how many cells and the step from one to the next.
+	p, n, dx, dy := point{o.x + s, o.y}, w, 1, 0
 	switch d {
-	case adjudicator.North, adjudicator.South:
-		y := o.y
-		if d == adjudicator.South {
-			y += 2 * s
-		}
-		for i := range w {
-			ps = append(ps, point{o.x + s + i, y})
-		}
+	case adjudicator.South:
+		p.y += 2 * s
 	case adjudicator.NorthWest:
-		for k := 1; k <= s; k++ {
-			ps = append(ps, point{o.x + s - k, o.y + k})
-		}
+		p, n, dx, dy = point{o.x + s - 1, o.y + 1}, s, -1, 1
 	case adjudicator.NorthEast:
-		for k := 1; k <= s; k++ {
-			ps = append(ps, point{o.x + s + w - 1 + k, o.y + k})
-		}
+		p, n, dx, dy = point{o.x + s + w, o.y + 1}, s, 1, 1
 	case adjudicator.SouthWest:
-		for k := 1; k <= s; k++ {
-			ps = append(ps, point{o.x + k - 1, o.y + s + k})
-		}
+		p, n, dx, dy = point{o.x, o.y + s + 1}, s, 1, 1
 	case adjudicator.SouthEast:
-		for k := 1; k <= s; k++ {
-			ps = append(ps, point{o.x + w + 2*s - k, o.y + s + k})
-		}
+		p, n, dx, dy = point{o.x + w + 2*s - 1, o.y + s + 1}, s, -1, 1
+	}
+	ps := make([]point, n)
+	for i := range ps {
+		ps[i] = point{p.x + i*dx, p.y + i*dy}
 	}
 	return ps
 }
@@ -284,122 +219,83 @@ func (g *grid) center(c *canvas, h adjudicator.Hex, k int, text string) {
 	c.put(p.x+(n-len(text))/2, p.y, text)
 }
 
-func (g *grid) render() string { return g.draw().String() }
-
 // draw paints the grid on a fresh canvas, whose cells are where origin,
-// side and interior say.
+// side and interior say: the header, each hexside in the style of what
+// lies on it, then the labels, so that text never hides behind an edge
+// drawn later.
 func (g *grid) draw() *canvas {
-	var c *canvas
-	if g.base == nil {
-		c = g.drawSides()
-	} else if b, ok := gridBases.get(*g.base); ok {
-		c = b.clone()
-	} else {
-		c = g.drawSides()
-		gridBases.put(*g.base, c.clone())
-	}
-	for col := g.cols[0]; col <= g.cols[1]; col++ {
-		for row := g.rows[0]; row <= g.rows[1]; row++ {
-			if h := adjudicator.MakeHex(col, row); g.shown[h] {
-				g.label(g, h, c)
-			}
-		}
-	}
-	return c
-}
-
-// drawSides paints the header and the sides of the grid on a fresh canvas.
-func (g *grid) drawSides() *canvas {
 	c := &canvas{}
 	if g.header != nil {
 		g.header(g, c)
 	}
-	// Sides first, then labels, so that text never hides behind an edge
-	// drawn later.
+	g.eachShown(func(h adjudicator.Hex) {
+		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
+			ps := g.side(h, d)
+			for i, ch := range g.sideChars(h, h.Step(d), d, len(ps)) {
+				c.putByte(ps[i].x, ps[i].y, ch)
+			}
+		}
+	})
+	g.eachShown(func(h adjudicator.Hex) { g.label(g, h, c) })
+	return c
+}
+
+// eachShown calls f with each hex the grid shows, column by column.
+func (g *grid) eachShown(f func(h adjudicator.Hex)) {
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
 		for row := g.rows[0]; row <= g.rows[1]; row++ {
-			h := adjudicator.MakeHex(col, row)
-			if !g.shown[h] {
-				continue
-			}
-			// Each side in the style of what lies on it.
-			for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
-				ps := g.side(h, d)
-				chars := g.sideChars(h, h.Step(d), d, len(ps))
-				for i, p := range ps {
-					c.putByte(p.x, p.y, chars[i])
-				}
+			if h := adjudicator.MakeHex(col, row); g.shown[h] {
+				f(h)
 			}
 		}
 	}
-	return c
 }
 
 // sideChars returns the n characters for the side between h and its
 // neighbour nb in direction d.
 func (g *grid) sideChars(h, nb adjudicator.Hex, d adjudicator.Direction, n int) []byte {
 	m := g.m
-	plain := byte('_')
+	// The plain side, a zone boundary and a slope uphill both ways.
+	plain, zone, both := byte('_'), byte('.'), [2]byte{'^', 'v'}
 	switch d {
 	case adjudicator.NorthEast, adjudicator.SouthWest:
-		plain = '\\'
+		plain, zone, both = '\\', ':', [2]byte{'<', '>'}
 	case adjudicator.NorthWest, adjudicator.SouthEast:
-		plain = '/'
+		plain, zone, both = '/', ':', [2]byte{'<', '>'}
 	}
-	out := make([]byte, n)
-	fill := func(b byte) {
-		for i := range out {
-			out[i] = b
-		}
-	}
+	fill := func(b byte) []byte { return bytes.Repeat([]byte{b}, n) }
 	hLand, nLand := m.Land(h), m.Land(nb)
 	switch {
+	case !hLand && !nLand && g.seaSides:
+		return fill(plain)
 	case !hLand && !nLand:
-		if g.seaSides {
-			fill(plain)
-		} else {
-			fill(' ')
-		}
-		return out
+		return fill(' ')
 	case m.Cliff(h, nb):
-		fill('#')
-		return out
+		return fill('#')
 	}
 	up, down := m.Slope(h, nb)
+	// The arrow points uphill: from the hex holding the art (where
+	// crossing is "up") towards the other.
+	fwd, back := uphillArrows(d)
+	var out []byte
 	switch {
-	case up || down:
-		// The arrow points uphill: from the hex holding the art (where
-		// crossing is "up") towards the other.
-		fwd, back := uphillArrows(d)
-		switch {
-		case up && down:
-			// The same from either hex, whichever draws it last.
-			a, b := byte('<'), byte('>')
-			if plain == '_' {
-				a, b = '^', 'v'
-			}
-			for i := range out {
-				out[i] = a
-				if i%2 == 1 {
-					out[i] = b
-				}
-			}
-			if n == 1 {
-				out[0] = 'x'
-			}
-		case up:
-			fill(fwd)
-		default:
-			fill(back)
+	case up && down:
+		// The same from either hex, whichever draws it last.
+		out = fill(both[0])
+		for i := 1; i < n; i += 2 {
+			out[i] = both[1]
 		}
+		if n == 1 {
+			out[0] = 'x'
+		}
+	case up:
+		out = fill(fwd)
+	case down:
+		out = fill(back)
 	case hLand && nLand && m.Zone(h) != m.Zone(nb):
-		if plain == '_' {
-			fill('.')
-		} else {
-			fill(':')
-		}
+		out = fill(zone)
 	default:
-		fill(plain)
+		out = fill(plain)
 	}
 	if _, ok := m.RiverBetween(h, nb); ok {
 		// The river crosses the middle of the side; on a short slope side
@@ -440,14 +336,6 @@ func uphillArrows(d adjudicator.Direction) (fwd, back byte) {
 // canvas is a grid of bytes that grows as it is written.
 type canvas struct{ lines [][]byte }
 
-func (c *canvas) clone() *canvas {
-	d := &canvas{lines: make([][]byte, len(c.lines))}
-	for i, l := range c.lines {
-		d.lines[i] = slices.Clone(l)
-	}
-	return d
-}
-
 func (c *canvas) putByte(x, y int, b byte) {
 	if x < 0 || y < 0 {
 		return
@@ -467,13 +355,6 @@ func (c *canvas) put(x, y int, s string) {
 	for i := 0; i < len(s); i++ {
 		c.putByte(x+i, y, s[i])
 	}
-}
-
-func (c *canvas) at(x, y int) byte {
-	if y < 0 || y >= len(c.lines) || x < 0 || x >= len(c.lines[y]) {
-		return ' '
-	}
-	return c.lines[y][x]
 }
 
 // String returns the canvas without trailing blanks, blank lines at the top
@@ -524,20 +405,16 @@ func islandGrid(m *adjudicator.Map, opt MapOptions, cols, rows [2]int) *grid {
 		m: m, slant: 1, top: 2,
 		col0: cols[0], row0: rows[0],
 		left: islandLeft, above: 2,
-		shown: map[adjudicator.Hex]bool{},
-		cols:  cols,
-		rows:  rows,
-	}
-	if m == adjudicator.BuiltinMap() {
-		// Other maps (a rules case's) come and go: not worth keeping.
-		g.base = &gridKey{m: m, cols: cols, rows: rows}
+		shown:  map[adjudicator.Hex]bool{},
+		cols:   cols,
+		rows:   rows,
+		header: islandHeader,
 	}
 	for col := cols[0]; col <= cols[1]; col++ {
 		for row := rows[0]; row <= rows[1]; row++ {
 			g.shown[adjudicator.MakeHex(col, row)] = true
 		}
 	}
-	g.header = islandHeader
 	g.label = func(g *grid, h adjudicator.Hex, c *canvas) {
 		p, _ := g.interior(h, 1)
 		c.put(p.x, p.y, islandCell(m, h, opt.Markers[h]))
@@ -754,8 +631,4 @@ func closeTerrain(m *adjudicator.Map, h adjudicator.Hex) string {
 		t = "~" + t + "~"
 	}
 	return t
-}
-
-func closeUpLegend(m *adjudicator.Map, g *grid) string {
-	return execute("close-up-legend", featureList(m, g.shown))
 }

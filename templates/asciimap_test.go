@@ -80,11 +80,15 @@ func TestWidth(t *testing.T) {
 	}
 }
 
-// cells returns the characters of the canvas at ps.
+// cells returns the characters of the canvas at ps, blanks off its edges.
 func cells(c *canvas, ps []point) string {
 	var b strings.Builder
 	for _, p := range ps {
-		b.WriteByte(c.at(p.x, p.y))
+		if p.y >= 0 && p.y < len(c.lines) && p.x >= 0 && p.x < len(c.lines[p.y]) {
+			b.WriteByte(c.lines[p.y][p.x])
+		} else {
+			b.WriteByte(' ')
+		}
 	}
 	return b.String()
 }

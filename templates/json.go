@@ -79,9 +79,6 @@ type EventJSON struct {
 	Hexes []adjudicator.Hex `json:"hexes,omitempty"`
 }
 
-// Document returns the report as the ReportJSON value JSON encodes.
-func (r *Report) Document() *ReportJSON { return r.document(r.wordedSteps()) }
-
 func (r *Report) document(steps []wordedStep) *ReportJSON {
 	v := r.View
 	d := &ReportJSON{
@@ -93,7 +90,7 @@ func (r *Report) document(steps []wordedStep) *ReportJSON {
 		Side: v.Side, Turn: v.Turn, Date: adjudicator.TurnDate(v.Turn), Night: v.Night, Weather: v.Weather,
 		Wait: r.Outlook.Wait, WaitText: r.Outlook.WaitText, Awaited: r.awaited(),
 		Steps:    []StepJSON{},
-		Fought:   foughtHexes(r.Events),
+		Fought:   append([]adjudicator.Hex{}, foughtHexes(r.Events)...), // [] rather than null
 		CloseUps: []adjudicator.Hex{},
 		View:     v, Outlook: r.Outlook,
 	}
@@ -102,9 +99,6 @@ func (r *Report) document(steps []wordedStep) *ReportJSON {
 	}
 	if r.Game.Zone != nil {
 		d.Game.TimeZone = r.Game.Zone.String()
-	}
-	if d.Fought == nil {
-		d.Fought = []adjudicator.Hex{}
 	}
 	for _, st := range steps {
 		s := StepJSON{Title: st.Title}

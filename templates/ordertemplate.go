@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,7 +48,7 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 	case adjudicator.WaitUSLanding:
 		return name, r.landingTemplate(d), true
 	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
-		d.Refit = r.refitLines()
+		d.Refit = cmp.Or(r.Outlook.Refit, &adjudicator.RefitOptions{})
 		return name, execute("orders-refit.tmpl", d), true
 	default:
 		d.Units = r.unitBlocks()
@@ -84,145 +85,61 @@ type orderData struct {
 	Turn     int
 	Wait     string
 	Token    string
-	Units    [][]string
+	Units    []unitBlock
 	// Air is the side's air factors, AirAt the hex of the air order
 	// shown (0: none); Yamasaki, whether he may lead his charge now.
 	Air      int
 	AirAt    adjudicator.Hex
 	Yamasaki bool
-	Refit    []string
+	Refit    *adjudicator.RefitOptions
 	Lines    []string // the setup or landing orders
 	Standing []string
 }
 
-// refitLines is the commented refit: section: each part of the refit
-// orders (rules 9.1 to 9.6) with a line for each choice the side has.
-func (r *Report) refitLines() []string {
-	o := r.Outlook.Refit
-	if o == nil {
-		o = &adjudicator.RefitOptions{}
-	}
-	var out []string
-	item := func(line, note string) {
-		out = append(out, fmt.Sprintf("%-36s  # %s", line, note))
-	}
-	part := func(head, explain string, n int) {
-		if n == 0 {
-			out = append(out, wrapLines(explain+" Nothing may be ordered now.", "#  # ", "#  # ")...)
-			return
-		}
-		out = append(out, wrapLines(explain, "#  # ", "#  # ")...)
-		out = append(out, "#  "+head+":")
-	}
-	if r.View.Side == adjudicator.US {
-		part("restore", "Step 1 (rule 9.1): infantry on the map and in supply, below full strength, in priority order; {unit: X, steps: N} asks for N at most.", len(o.Restore))
-		for _, x := range o.Restore {
-			item(fmt.Sprintf("#    - {unit: %s}", x.Unit), fmt.Sprintf("in %s, %d of %s", x.Hex, x.Steps, Plural(x.MaxSteps, "step")))
-		}
-		part("land", "Step 2 (rule 9.2): units of the reinforcements box, to the staging box of a landing zone; one die each says whether it lands there, scatters or is delayed.", len(o.Land))
-		for _, x := range o.Land {
-			item(fmt.Sprintf("#    - {unit: %s, zone: %s}", x.Unit, x.Zones[0]), "zones open to it: "+strings.Join(x.Zones, ", "))
-		}
-		part("independents", "Step 3 (rule 9.3): infantry companies that may each give a step to a new independent unit in their hex.", len(o.Independents))
-		for _, id := range o.Independents {
-			item("#    - "+id, "gives one step")
-		}
-		part("depots", "Step 4 (rule 9.4): engineer companies that may create their supply depot in their hex, losing a step.", len(o.Depots))
-		for _, id := range o.Depots {
-			item("#    - "+id, "creates its depot")
-		}
-		return out
-	}
-	part("hide", "Rule 9.5: face-up units that may turn face down (not next to U.S. units, not in or next to a landing zone).", len(o.Hide))
-	for _, id := range o.Hide {
-		item("#    - "+id, "turns face down")
-	}
-	part("move", "Rule 9.6: Unknown units on the map, each to any hex not next to U.S. units, not in or next to a landing zone, not in a cleared zone; the hex shown is the nearest.", len(o.Moves))
-	for _, x := range o.Moves {
-		item(fmt.Sprintf("#    - {unit: %s, to: %s}", x.Unit, x.Nearest), fmt.Sprintf("from %s; %d hexes allowed", x.From, x.Hexes))
-	}
-	part("swap", "Rule 9.6: the infantry of a hex back to the pool, for Unknown units from off the map placed within 7 MP of it, in the same bans as a move.", len(o.Swaps))
-	for _, x := range o.Swaps {
-		item(fmt.Sprintf("#    - {hex: %s, place: [{unit: %s, to: %s}]}", x.Hex, x.Place.Unit, x.Place.To), strings.Join(x.Infantry, ", ")+" to the pool")
-	}
-	return out
+// unitBlock is what the actions template says of one unit of the reader
+// on the map: where it stands, then each kind of order it may give, the
+// choices listed and one ready to use.
+type unitBlock struct {
+	adjudicator.UnitOptions
+	Status adjudicator.UnitStatus
+	// MoveTo and MeleeOn word the choices; Far is the path of the
+	// farthest move, the one shown ready to use.
+	MoveTo, MeleeOn []string
+	Far             string
+	// Spotted: some fire needs a spotter.
+	Spotted bool
 }
 
-// unitBlocks is one commented block per unit of the reader on the map:
-// where it stands, then each kind of order it may give, the choices listed
-// and one ready to use.
-func (r *Report) unitBlocks() [][]string {
+// unitBlocks is the blocks of the reader's units on the map.
+func (r *Report) unitBlocks() []unitBlock {
 	status := map[string]adjudicator.UnitStatus{}
 	for _, u := range r.Outlook.Units {
 		status[u.ID] = u
 	}
-	var out [][]string
+	var out []unitBlock
 	for _, uo := range r.Outlook.Options {
-		st := status[uo.Unit]
-		head := fmt.Sprintf("%s in %s: %d of %s, %d MP", uo.Unit, uo.Hex, st.Steps, Plural(st.MaxSteps, "step"), st.MP)
-		switch st.Supply {
-		case "in":
-			head += ", in supply"
-		case "out":
-			head += ", out of supply"
-		}
-		if st.EnemyZOC {
-			head += ", in an enemy zone of control"
-		}
-		if st.FaceDown {
-			head += ", face down"
-		}
-		block := wrapLines(head, "  # ", "  # ")
-		if uo.Idle != "" {
-			block = append(block, wrapLines("Nothing to do now: "+uo.Idle+".", "  #   ", "  #   ")...)
-			out = append(out, block)
-			continue
+		b := unitBlock{UnitOptions: uo, Status: status[uo.Unit]}
+		for _, mv := range uo.Moves {
+			it := fmt.Sprintf("%s (%d", mv.To, mv.MP)
+			if len(mv.Path) > 1 {
+				it += " via " + mv.Path[len(mv.Path)-2].String()
+			}
+			b.MoveTo = append(b.MoveTo, it+")")
 		}
 		if len(uo.Moves) > 0 {
-			var items []string
-			for _, mv := range uo.Moves {
-				it := fmt.Sprintf("%s (%d", mv.To, mv.MP)
-				if len(mv.Path) > 1 {
-					it += " via " + mv.Path[len(mv.Path)-2].String()
-				}
-				items = append(items, it+")")
-			}
-			block = append(block, commentList("  # Move to: ", items)...)
 			far := uo.Moves[0]
 			for _, mv := range uo.Moves {
 				if mv.MP > far.MP || (mv.MP == far.MP && len(mv.Path) > len(far.Path)) {
 					far = mv
 				}
 			}
-			block = append(block, fmt.Sprintf("  #- move: {unit: %s, path: [%s]}", uo.Unit, hexesComma(far.Path)))
+			b.Far = hexesComma(far.Path)
 		}
-		if len(uo.Melee) > 0 {
-			var items []string
-			for _, h := range uo.Melee {
-				items = append(items, fmt.Sprintf("%s (%s)", h, r.whoIsIn(h)))
-			}
-			block = append(block, commentList("  # Declare melee against: ", items)...)
-			block = append(block, fmt.Sprintf("  #- melee: {units: [%s], target: %s}", uo.Unit, uo.Melee[0]))
+		for _, h := range uo.Melee {
+			b.MeleeOn = append(b.MeleeOn, fmt.Sprintf("%s (%s)", h, r.whoIsIn(h)))
 		}
-		if len(uo.Fire) > 0 {
-			block = append(block, "  # Fire at:")
-			for _, f := range uo.Fire {
-				block = append(block, wrapLines(fmt.Sprintf("%s: %s", f.Target, fireItem(f, r.View.Weather)), "  #   ", "  #         ")...)
-			}
-			if slices.ContainsFunc(uo.Fire, func(f adjudicator.FireOption) bool { return len(f.Spotters) > 0 }) {
-				block = append(block, "  # A spotter counts where it stands now: write such a fire before any move of its spotter.")
-			}
-			f := uo.Fire[0]
-			line := fmt.Sprintf("  #- fire: {units: [%s], target: %s", uo.Unit, f.Target)
-			if len(f.Spotters) > 0 {
-				line += ", spotter: " + f.Spotters[0]
-			}
-			if len(f.TargetUnits) > 0 {
-				line += ", target_unit: " + f.TargetUnits[0]
-			}
-			block = append(block, line+"}")
-		}
-		out = append(out, block)
+		b.Spotted = slices.ContainsFunc(uo.Fire, func(f adjudicator.FireOption) bool { return len(f.Spotters) > 0 })
+		out = append(out, b)
 	}
 	return out
 }

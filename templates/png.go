@@ -134,6 +134,16 @@ func (g pngGeom) each(f func(h adjudicator.Hex)) {
 	}
 }
 
+// eachSide calls f with each side of each hex drawn: the hex, its
+// neighbour across the side and the side's direction.
+func (g pngGeom) eachSide(f func(h, n adjudicator.Hex, d adjudicator.Direction)) {
+	g.each(func(h adjudicator.Hex) {
+		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
+			f(h, h.Step(d), d)
+		}
+	})
+}
+
 // pcanvas draws on a paletted image.
 type pcanvas struct{ img *image.Paletted }
 
@@ -182,14 +192,7 @@ func (c pcanvas) line(x0, y0, x1, y1, w float64, i uint8, dash float64) {
 		if dash > 0 && int(t*n/dash)%2 == 1 {
 			continue
 		}
-		x, y := x0+(x1-x0)*t, y0+(y1-y0)*t
-		for yy := int(math.Floor(y - r)); yy <= int(math.Ceil(y+r)); yy++ {
-			for xx := int(math.Floor(x - r)); xx <= int(math.Ceil(x+r)); xx++ {
-				if math.Hypot(float64(xx)+0.5-x, float64(yy)+0.5-y) <= r+0.01 {
-					c.set(xx, yy, i)
-				}
-			}
-		}
+		disc(c, x0+(x1-x0)*t, y0+(y1-y0)*t, r+0.01, i)
 	}
 }
 
@@ -249,40 +252,29 @@ func drawBase(m *adjudicator.Map) *pngBase {
 	// Terrain and levels (rules 5.0, 5.4).
 	g.each(func(h adjudicator.Hex) { c.fillHex(g, h, terrainIndex(m, h)) })
 	// The grid between land hexes, then zone boundaries (10.0).
-	g.each(func(h adjudicator.Hex) {
-		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
-			n := h.Step(d)
-			if !m.Land(h) && !m.Land(n) {
-				continue
-			}
-			x0, y0, x1, y1 := g.side(h, d, 0)
-			if m.Land(h) && m.Land(n) && m.Zone(h) != m.Zone(n) {
-				c.line(x0, y0, x1, y1, 2, pxZone, 3)
-			} else {
-				c.line(x0, y0, x1, y1, 1, pxGrid, 0)
-			}
+	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) {
+		if !m.Land(h) && !m.Land(n) {
+			return
+		}
+		x0, y0, x1, y1 := g.side(h, d, 0)
+		if m.Land(h) && m.Land(n) && m.Zone(h) != m.Zone(n) {
+			c.line(x0, y0, x1, y1, 2, pxZone, 3)
+		} else {
+			c.line(x0, y0, x1, y1, 1, pxGrid, 0)
 		}
 	})
 	// Slopes (5.3): a band inside the hex that holds the art, the low
 	// side, where crossing is up. Cliffs (5.7) on the side itself.
-	g.each(func(h adjudicator.Hex) {
-		if !m.Land(h) {
-			return
-		}
-		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
-			n := h.Step(d)
-			if up, _ := m.Slope(h, n); up && !m.Cliff(h, n) {
-				x0, y0, x1, y1 := g.side(h, d, 3)
-				c.line(x0, y0, x1, y1, 3, pxSlope, 0)
-			}
+	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) {
+		if up, _ := m.Slope(h, n); up && m.Land(h) && !m.Cliff(h, n) {
+			x0, y0, x1, y1 := g.side(h, d, 3)
+			c.line(x0, y0, x1, y1, 3, pxSlope, 0)
 		}
 	})
-	g.each(func(h adjudicator.Hex) {
-		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
-			if n := h.Step(d); m.Land(h) && m.Cliff(h, n) {
-				x0, y0, x1, y1 := g.side(h, d, 0)
-				c.line(x0, y0, x1, y1, 4, pxInk, 0)
-			}
+	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) {
+		if m.Land(h) && m.Cliff(h, n) {
+			x0, y0, x1, y1 := g.side(h, d, 0)
+			c.line(x0, y0, x1, y1, 4, pxInk, 0)
 		}
 	})
 	// Rivers (5.5) run from centre to centre.
@@ -329,8 +321,8 @@ func drawBase(m *adjudicator.Map) *pngBase {
 
 // disc fills a circle.
 func disc(c pcanvas, x, y, r float64, i uint8) {
-	for yy := int(y - r - 1); yy <= int(y+r+1); yy++ {
-		for xx := int(x - r - 1); xx <= int(x+r+1); xx++ {
+	for yy := int(math.Floor(y - r)); yy <= int(math.Ceil(y+r)); yy++ {
+		for xx := int(math.Floor(x - r)); xx <= int(math.Ceil(x+r)); xx++ {
 			if math.Hypot(float64(xx)+0.5-x, float64(yy)+0.5-y) <= r {
 				c.set(xx, yy, i)
 			}
@@ -361,26 +353,13 @@ const (
 // that no river or outline crosses the digits.
 func stampID(c pcanvas, x, y int, id adjudicator.Hex, ink int, halo int) {
 	s := id.String()
-	for pass := range 2 {
-		if pass == 0 && halo < 0 {
-			continue
-		}
+	dots := func(f func(x, y int)) {
 		dx := x
 		for k := range len(s) {
-			glyph := idDigits[s[k]-'0']
-			for row, bits := range glyph {
+			for row, bits := range idDigits[s[k]-'0'] {
 				for col := range 3 {
-					if bits&(4>>col) == 0 {
-						continue
-					}
-					if pass == 1 {
-						c.set(dx+col, y+row, uint8(ink))
-						continue
-					}
-					for yy := -1; yy <= 1; yy++ {
-						for xx := -1; xx <= 1; xx++ {
-							c.set(dx+col+xx, y+row+yy, uint8(halo))
-						}
+					if bits&(4>>col) != 0 {
+						f(dx+col, y+row)
 					}
 				}
 			}
@@ -390,6 +369,10 @@ func stampID(c pcanvas, x, y int, id adjudicator.Hex, ink int, halo int) {
 			}
 		}
 	}
+	if halo >= 0 {
+		dots(func(x, y int) { c.rect(x-1, y-1, x+2, y+2, uint8(halo)) })
+	}
+	dots(func(x, y int) { c.set(x, y, uint8(ink)) })
 }
 
 // hexID writes h's id at the top of the hex in ink, on the hex's own
@@ -525,11 +508,10 @@ func (r *Report) chipsAt(h adjudicator.Hex) []chip {
 	return chips
 }
 
-// title is the line across the top of the picture.
+// title names the game and the turn, across the top of a picture.
 func (r *Report) title() string {
 	v := r.View
-	return fmt.Sprintf("attu game %s - turn %d, %s, %s, %s - %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn),
-		dayNight(v.Night), v.Weather, pictureOf(v.Side))
+	return fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather)
 }
 
 // picture draws the reader's picture: the map, the title, the hexes fought
@@ -541,7 +523,7 @@ func (r *Report) picture() *image.Paletted {
 	c := pcanvas{img}
 	v := r.View
 
-	c.text(8, 16, r.title(), pxInk)
+	c.text(8, 16, r.title()+" - "+pictureOf(v.Side), pxInk)
 
 	for _, h := range foughtHexes(r.Events) {
 		if g.inside(h) {
@@ -611,10 +593,9 @@ func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
 			dst[x] = src[crop.Min.X+x/scale]
 		}
 	}
-	v := r.View
 	c := pcanvas{img}
-	c.text(6, 15, fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather), pxInk)
-	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(v.Side)), pxInk)
+	c.text(6, 15, r.title(), pxInk)
+	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(r.View.Side)), pxInk)
 	return encodePNG(img)
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,13 +76,14 @@ type ReplayEntry struct {
 	Broken   string
 }
 
-// ReplayDie is one die of the dice log, as recorded.
+// ReplayDie is one die of the dice log, as recorded; the page reads it
+// in this JSON.
 type ReplayDie struct {
-	Seq   uint64 // from 1
-	Entry uint64 // the log entry that rolled it
+	Seq   uint64 `json:"n"` // from 1
+	Entry uint64 `json:"e"` // the log entry that rolled it
 	adjudicator.Die
-	Raw  []int // the bytes read from the seed's stream
-	Face int
+	Raw  []int `json:"r"` // the bytes read from the seed's stream
+	Face int   `json:"f"`
 }
 
 // ReplayPage returns the replay page of a game: one self-contained HTML
@@ -106,14 +108,13 @@ func ReplayPage(r *Replay) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := r.Entries[0].Position.Map()
 	page := struct {
 		Game, Name, Scenario string
 		CSS                  template.CSS
 		JS                   template.JS
 		Map                  *replayMap
 		Data                 *replayData
-	}{r.Game, r.Name, adjudicator.ScenarioTitle(cmp.Or(r.Scenario, adjudicator.ScenarioCampaign)), template.CSS(replayCSS), template.JS(replayJS), mapOf(m), d}
+	}{r.Game, r.Name, adjudicator.ScenarioTitle(cmp.Or(r.Scenario, adjudicator.ScenarioCampaign)), template.CSS(replayCSS), template.JS(replayJS), mapOf(r.Entries[0].Position.Map()), d}
 	var b bytes.Buffer
 	if err := replayTemplate.Execute(&b, page); err != nil {
 		return nil, fmt.Errorf("templates: replay page: %w", err)
@@ -126,19 +127,19 @@ var replaySides = [3]adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicato
 
 // replayData is the page's JSON.
 type replayData struct {
-	Game       string            `json:"game"`
-	Commitment string            `json:"commitment"`
-	Seed       string            `json:"seed"`
-	Head       string            `json:"head"`
-	Geom       replayGeom        `json:"geom"`
-	Texts      []string          `json:"texts"`   // every sentence once; steps refer to them by index
-	Views      []replayView      `json:"views"`   // every distinct view once
-	Units      [][]any           `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
-	Entries    []replayEntry     `json:"entries"` // the log, as hashed
-	Dice       []replayDie       `json:"dice"`
-	Steps      []replayStep      `json:"steps"`
-	Purposes   map[string]string `json:"purposes"`
-	LuckText   string            `json:"luck_text,omitempty"`
+	Game       string                            `json:"game"`
+	Commitment string                            `json:"commitment"`
+	Seed       string                            `json:"seed"`
+	Head       string                            `json:"head"`
+	Geom       replayGeom                        `json:"geom"`
+	Texts      []string                          `json:"texts"`   // every sentence once; steps refer to them by index
+	Views      []replayView                      `json:"views"`   // every distinct view once
+	Units      [][]any                           `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
+	Entries    []replayEntry                     `json:"entries"` // the log, as hashed
+	Dice       []ReplayDie                       `json:"dice"`
+	Steps      []replayStep                      `json:"steps"`
+	Purposes   map[adjudicator.DiePurpose]string `json:"purposes"`
+	LuckText   string                            `json:"luck_text,omitempty"`
 
 	texts map[string]int
 	views map[string]int
@@ -167,20 +168,6 @@ type replayEntry struct {
 	JSON   string `json:"json"`
 	Hash   string `json:"hash"`
 	Undone uint64 `json:"undone,omitempty"`
-}
-
-// replayDie is one die of the dice log, as recorded.
-type replayDie struct {
-	Seq     uint64 `json:"n"`
-	Entry   uint64 `json:"e"`
-	Face    int    `json:"f"`
-	Raw     []int  `json:"r"`
-	Purpose string `json:"p"`
-	Side    string `json:"s,omitempty"`
-	Unit    string `json:"u,omitempty"`
-	Hex     string `json:"x,omitempty"`
-	Need    int    `json:"k,omitempty"`
-	Seen    int    `json:"v"` // adjudicator.Audience: 1 U.S., 2 Japanese, 3 both
 }
 
 // replayView is what one reader saw after a step.
@@ -221,13 +208,9 @@ type replayStep struct {
 func (d *replayData) text(s string) int { return intern(d.texts, &d.Texts, s, s) }
 
 // unit is the index of a unit as the page draws it: id, side, hex, steps,
-// 1 when face down, kind. A page has thousands of them to look up and a
-// few hundred distinct ones.
+// 1 when face down, kind.
 func (d *replayData) unit(id, side, hex string, steps, down int, kind string) int {
 	key := strings.Join([]string{id, side, hex, strconv.Itoa(steps), strconv.Itoa(down), kind}, "\x00")
-	if i, ok := d.units[key]; ok {
-		return i
-	}
 	return intern(d.units, &d.Units, key, []any{id, side, hex, steps, down, kind})
 }
 
@@ -280,16 +263,13 @@ func replayDataOf(r *Replay) (*replayData, error) {
 		return nil, errors.New("templates: replay: no log, or no opening position")
 	}
 	d := &replayData{Game: r.Game, Commitment: r.Commitment, Seed: r.Seed, Head: r.Head, LuckText: r.LuckText,
-		Purposes: map[string]string{}, texts: map[string]int{}, views: map[string]int{}, units: map[string]int{}}
-	for p, s := range replayPurposes {
-		d.Purposes[string(p)] = s
-	}
+		Purposes: replayPurposes, texts: map[string]int{}, views: map[string]int{}, units: map[string]int{}}
 	d.Geom = replayGeomOf(newPNGGeom(r.Entries[0].Position.Map()))
 	rolls := make(map[uint64]ReplayDie, len(r.Dice))
 	for _, die := range r.Dice {
 		rolls[die.Seq] = die
-		d.Dice = append(d.Dice, replayDieOf(die))
 	}
+	d.Dice = r.Dice
 	var luck [2][3]float64
 	broken := ""
 	for i := range r.Entries {
@@ -324,21 +304,6 @@ func replayDataOf(r *Replay) (*replayData, error) {
 	return d, nil
 }
 
-func replayDieOf(r ReplayDie) replayDie {
-	rd := replayDie{Seq: r.Seq, Entry: r.Entry, Face: r.Face, Raw: r.Raw, Purpose: string(r.Purpose),
-		Unit: r.Unit, Need: r.Need, Seen: int(r.Seen)}
-	if rd.Raw == nil {
-		rd.Raw = []int{}
-	}
-	if r.Side != adjudicator.NoSide {
-		rd.Side = r.Side.String()
-	}
-	if r.Hex != 0 {
-		rd.Hex = r.Hex.String()
-	}
-	return rd
-}
-
 // addLuck adds the to-hit dice e rolled to the chart's running totals,
 // per player: dice, hits expected, hits.
 func addLuck(luck *[2][3]float64, e *ReplayEntry, rolls map[uint64]ReplayDie) {
@@ -362,8 +327,9 @@ func addLuck(luck *[2][3]float64, e *ReplayEntry, rolls map[uint64]ReplayDie) {
 	}
 }
 
-// mapOf is the island m as the page draws it; the built-in map is drawn
-// once, as every page of a game on it carries the same drawing.
+// mapOf is the island m as the replay page and the order sheet draw it;
+// the built-in map is drawn once, as every page of a game on it carries
+// the same drawing.
 func mapOf(m *adjudicator.Map) *replayMap {
 	if m == adjudicator.BuiltinMap() {
 		return builtinMap()
@@ -453,21 +419,15 @@ func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replay
 	v := st.View(side)
 	rv := replayView{Turn: v.Turn, Date: adjudicator.TurnDate(max(v.Turn, 1)), Weather: v.Weather.String(), Night: v.Night,
 		AirUS: v.Air.US, AirJP: v.Air.JP, Casualties: v.Casualties, Units: []int{}, Cleared: v.ClearedZones}
-	add := func(u adjudicator.UnitView) {
+	for _, u := range slices.Concat(v.Units, v.Enemy) {
 		if u.Hex == 0 {
-			return
+			continue
 		}
 		down := 0
 		if u.FaceDown {
 			down = 1
 		}
 		rv.Units = append(rv.Units, d.unit(u.ID, u.Side.String(), u.Hex.String(), u.Steps, down, u.Kind.String()))
-	}
-	for _, u := range v.Units {
-		add(u)
-	}
-	for _, u := range v.Enemy {
-		add(u)
 	}
 	for _, h := range v.Hidden {
 		rv.Hidden = append(rv.Hidden, [2]any{h.Hex.String(), h.Count})
@@ -550,14 +510,12 @@ func replayMapOf(m *adjudicator.Map) *replayMap {
 		return paths[cls]
 	}
 	g.each(func(h adjudicator.Hex) {
-		cls := ""
-		switch {
-		case !m.Land(h):
+		cls := "lake"
+		switch i := terrainIndex(m, h); {
+		case i == pxSea:
 			return
-		case m.Terrain(h) == adjudicator.Lake:
-			cls = "lake"
-		default:
-			cls = fmt.Sprintf("l%d", min(max(m.Level(h), 0), 4))
+		case i != pxLake:
+			cls = fmt.Sprintf("l%d", i-pxLevel0)
 		}
 		outline(to(cls), func(k int) (x, y float64) { return g.corner(h, k, 0) })
 	})
@@ -565,7 +523,7 @@ func replayMapOf(m *adjudicator.Map) *replayMap {
 		p := to(cls)
 		p.WriteString("M" + f(x0) + " " + f(y0) + "L" + f(x1) + " " + f(y1))
 	}
-	g.each(func(h adjudicator.Hex) { mapSides(m, g, h, seg) })
+	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) { mapSide(m, g, h, n, d, seg) })
 	for _, cls := range order {
 		rm.Paths = append(rm.Paths, replayPath{Class: cls, D: paths[cls].String()})
 	}
@@ -604,36 +562,28 @@ func (rm *replayMap) marks(m *adjudicator.Map, g pngGeom, f func(float64) string
 	}
 }
 
-// mapSides draws the sides of the land hex h through seg: each side
-// between two land hexes once, from the lower hex, as a cliff, a zone
-// boundary or the grid, and a slope beside it.
-func mapSides(m *adjudicator.Map, g pngGeom, h adjudicator.Hex, seg func(cls string, x0, y0, x1, y1 float64)) {
-	if !m.Land(h) {
+// mapSide draws through seg the side of h facing dir, n beyond it, when h
+// is land: each side between two land hexes once, from the lower hex, as
+// a cliff, a zone boundary or the grid, and a slope beside it.
+func mapSide(m *adjudicator.Map, g pngGeom, h, n adjudicator.Hex, dir adjudicator.Direction, seg func(cls string, x0, y0, x1, y1 float64)) {
+	if !m.Land(h) || m.Land(n) && n < h {
 		return
 	}
-	for dir := adjudicator.North; dir <= adjudicator.NorthWest; dir++ {
-		n := h.Step(dir)
-		if m.Land(n) && n < h {
-			continue
-		}
-		x0, y0, x1, y1 := g.side(h, dir, 0)
-		switch {
-		case m.Cliff(h, n) || m.Land(n) && m.Cliff(n, h):
-			seg("cliff", x0, y0, x1, y1)
-		case m.Land(n) && m.Zone(h) != m.Zone(n):
-			seg("zone", x0, y0, x1, y1)
-		default:
-			seg("grid", x0, y0, x1, y1)
-		}
-		if up, _ := m.Slope(h, n); up && !m.Cliff(h, n) {
-			x0, y0, x1, y1 := g.side(h, dir, 3)
-			seg("slope", x0, y0, x1, y1)
-		}
-		if m.Land(n) {
-			if up, _ := m.Slope(n, h); up && !m.Cliff(n, h) {
-				x0, y0, x1, y1 := g.side(n, dir.Opposite(), 3)
-				seg("slope", x0, y0, x1, y1)
-			}
-		}
+	x0, y0, x1, y1 := g.side(h, dir, 0)
+	switch {
+	case m.Cliff(h, n) || m.Land(n) && m.Cliff(n, h):
+		seg("cliff", x0, y0, x1, y1)
+	case m.Land(n) && m.Zone(h) != m.Zone(n):
+		seg("zone", x0, y0, x1, y1)
+	default:
+		seg("grid", x0, y0, x1, y1)
+	}
+	if up, _ := m.Slope(h, n); up && !m.Cliff(h, n) {
+		x0, y0, x1, y1 := g.side(h, dir, 3)
+		seg("slope", x0, y0, x1, y1)
+	}
+	if up, _ := m.Slope(n, h); up && m.Land(n) && !m.Cliff(n, h) {
+		x0, y0, x1, y1 := g.side(n, dir.Opposite(), 3)
+		seg("slope", x0, y0, x1, y1)
 	}
 }

@@ -340,7 +340,7 @@ func hours(d time.Duration) string {
 
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
-	"side":   func(s adjudicator.Side) string { return sideTitle(s) },
+	"side":   sideTitle,
 	"when":   DeadlineText,
 	"hours":  hours,
 	"date":   adjudicator.TurnDate,

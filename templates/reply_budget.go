@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -87,9 +88,8 @@ func (p SkippedPart) kind() string {
 		return "undecoded-yaml"
 	case p.Undecoded:
 		return "undecoded"
-	case strings.Contains(t, "zip") || strings.Contains(t, "compressed") || strings.Contains(t, "x-tar") ||
-		strings.Contains(t, "x-7z") || strings.Contains(t, "x-rar") ||
-		ext == ".zip" || ext == ".gz" || ext == ".tgz" || ext == ".7z" || ext == ".rar" || ext == ".bz2" || ext == ".xz":
+	case slices.ContainsFunc([]string{"zip", "compressed", "x-tar", "x-7z", "x-rar"}, func(s string) bool { return strings.Contains(t, s) }) ||
+		slices.Contains([]string{".zip", ".gz", ".tgz", ".7z", ".rar", ".bz2", ".xz"}, ext):
 		return "compressed"
 	}
 	return "other"

@@ -50,6 +50,13 @@ var tmplFS embed.FS
 var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"wrap": wrapText,
 	"inc":  func(i int) int { return i + 1 },
+	"join": strings.Join,
+	"args": func(v ...any) []any { return v },
+	// For the order templates.
+	"comments":   func(head string, items []string) string { return strings.Join(commentList(head, items), "\n") },
+	"hexRanges":  hexRanges,
+	"fireItem":   fireItem,
+	"trimPrefix": strings.TrimPrefix,
 	// For report.tmpl.
 	"casualtyLimit":   func() int { return adjudicator.CasualtyLimit },
 	"dayNight":        dayNight,

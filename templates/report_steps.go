@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -95,23 +96,13 @@ var turnTrackKinds = map[adjudicator.EventKind]bool{
 	adjudicator.EventKomandorskiEffect: true, adjudicator.EventKomandorskiDelay: true,
 }
 
-// at is the hex an event is about, for a title: the hex attacked, else the
-// last of its hexes.
-func at(ev adjudicator.Event) adjudicator.Hex {
-	if ev.Target != 0 {
-		return ev.Target
-	}
-	if len(ev.Hexes) > 0 {
-		return ev.Hexes[len(ev.Hexes)-1]
-	}
-	return 0
-}
-
 // stepTitle returns the title of the step ev begins, or false when ev
 // follows from the step before it.
 func stepTitle(ev adjudicator.Event, prev *adjudicator.Event, activations map[adjudicator.Side]int) (string, bool) {
+	// The hex the step is about: the hex attacked, else the last of the
+	// event's hexes.
 	where := ""
-	if h := at(ev); h != 0 {
+	if h := cmp.Or(ev.Target, elem(ev.Hexes, len(ev.Hexes)-1)); h != 0 {
 		where = " at " + h.String()
 	}
 	switch k := ev.Kind; {

@@ -57,9 +57,9 @@
     return (h || "").slice(0, 16) + "…";
   }
   function dieName(d) {
-    let s = "die " + d.n + " (entry " + d.e + ", " + (D.purposes[d.p] || d.p);
-    if (d.u) s += ", " + d.u;
-    if (d.x) s += " at " + d.x;
+    let s = "die " + d.n + " (entry " + d.e + ", " + (D.purposes[d.purpose] || d.purpose);
+    if (d.unit) s += ", " + d.unit;
+    if (d.hex) s += " at " + d.hex;
     return s + ")";
   }
 
@@ -114,14 +114,14 @@
     let bad = null;
     D.dice.forEach((d, i) => {
       const n = i + 1;
-      const got = derived[i];
-      const ok = d.n === n && d.e === owner[n] && got.face === d.f && got.raw.length === d.r.length && got.raw.every((b, j) => b === d.r[j]);
+      const got = derived[i], raw = d.r || [];
+      const ok = d.n === n && d.e === owner[n] && got.face === d.f && got.raw.length === raw.length && got.raw.every((b, j) => b === raw[j]);
       dieState[n] = ok;
       if (ok || bad) return;
       if (d.n !== n) bad = "the dice log is out of order at position " + n + " (die " + d.n + ")";
       else if (d.e !== owner[n]) bad = dieName(d) + ": the dice log gives it to entry " + d.e + ", the log to entry " + owner[n];
       else if (got.face !== d.f) bad = dieName(d) + ": the log records " + d.f + ", the seed gives " + got.face;
-      else bad = dieName(d) + ": the log records the bytes " + d.r.join(" ") + ", the seed gives " + got.raw.join(" ");
+      else bad = dieName(d) + ": the log records the bytes " + raw.join(" ") + ", the seed gives " + got.raw.join(" ");
     });
     if (bad) throw new Mismatch(bad);
     return "✓ all " + D.dice.length.toLocaleString("en-US") + " dice verified: the seed matches the commitment " + short(D.commitment) +
@@ -202,17 +202,16 @@
   function drawDice(s) {
     const body = $("dice").tBodies[0];
     const rows = [];
-    const bit = side === 0 ? 1 : side === 1 ? 2 : 0;
     for (let n = s.dice[0]; n < s.dice[1]; n++) {
       const d = D.dice[n - 1];
       if (!d) continue;
       const tr = document.createElement("tr");
-      const hit = d.k ? (d.f >= d.k ? "hit" : "miss") : "";
-      const unseen = bit !== 0 && (d.v & bit) === 0;
+      const hit = d.need ? (d.f >= d.need ? "hit" : "miss") : "";
+      const unseen = side !== 2 && d.seen !== "both" && d.seen !== ["us", "jp"][side];
       tr.className = [hit, unseen ? "unseen" : "", dieState[n] === false ? "bad" : ""].join(" ").trim();
       const check = dieState[n] === undefined ? "…" : dieState[n] ? "✓" : "✗ not the seed's";
-      const cells = [d.n, (D.purposes[d.p] || d.p) + (unseen ? " (out of the " + SIDE_NAMES[side] + " player's sight)" : ""),
-        SIDE_OF[d.s] || "—", d.u || "", d.x || "", d.k ? d.k + "+" : "—", d.f, (hit ? hit + " " : "") + check];
+      const cells = [d.n, (D.purposes[d.purpose] || d.purpose) + (unseen ? " (out of the " + SIDE_NAMES[side] + " player's sight)" : ""),
+        SIDE_OF[d.side] || "—", d.unit || "", d.hex || "", d.need ? d.need + "+" : "—", d.f, (hit ? hit + " " : "") + check];
       cells.forEach((c, i) => {
         const td = document.createElement("td");
         td.textContent = c;
