@@ -61,9 +61,6 @@ func (db *DB) UpdateShelf(name string, fn func(s *Shelf) error) error {
 		if err := fn(s); err != nil {
 			return err
 		}
-		if len(s.mails) == 0 {
-			return nil
-		}
 		for i := range s.mails {
 			s.mails[i].Shelf = name
 		}

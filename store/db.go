@@ -464,34 +464,23 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 
 // Game returns a game's record.
 func (db *DB) Game(id string) (*Game, error) {
-	var g *Game
-	err := db.viewGame(id, func(w *gameTx) error {
-		g = w.g
-		return nil
-	})
-	return g, err
+	return inGame(db, id, func(w *gameTx) (*Game, error) { return w.g, nil })
 }
 
 // Games returns the ids of every game, sorted.
 func (db *DB) Games() ([]string, error) {
-	var ids []string
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEachBucket(func(k []byte) error {
+	return view(db, func(tx *bolt.Tx) (ids []string, err error) {
+		err = tx.Bucket(bGames).ForEachBucket(func(k []byte) error {
 			ids = append(ids, string(k))
 			return nil
 		})
+		return ids, err
 	})
-	return ids, err
 }
 
 // State returns the position in force in a game.
 func (db *DB) State(id string) (*adjudicator.State, error) {
-	var s *adjudicator.State
-	err := db.viewGame(id, func(w *gameTx) (err error) {
-		s, err = w.state(w.g.Current)
-		return err
-	})
-	return s, err
+	return inGame(db, id, func(w *gameTx) (*adjudicator.State, error) { return w.state(w.g.Current) })
 }
 
 // gameTx is one game inside a transaction.
@@ -501,12 +490,23 @@ type gameTx struct {
 	g  *Game
 }
 
-// viewGame runs fn in a read transaction on game id.
-func (db *DB) viewGame(id string, fn func(w *gameTx) error) error {
-	return db.bolt.View(func(tx *bolt.Tx) error {
+// view returns what fn reads in a read transaction.
+func view[T any](db *DB, fn func(tx *bolt.Tx) (T, error)) (T, error) {
+	var out T
+	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
+		out, err = fn(tx)
+		return err
+	})
+	return out, err
+}
+
+// inGame returns what fn reads from game id in a read transaction.
+func inGame[T any](db *DB, id string, fn func(w *gameTx) (T, error)) (T, error) {
+	return view(db, func(tx *bolt.Tx) (T, error) {
 		w, err := openGame(tx, id)
 		if err != nil {
-			return err
+			var zero T
+			return zero, err
 		}
 		return fn(w)
 	})

@@ -70,24 +70,24 @@ type ExportEntry struct {
 // Export returns a game as an Export. The seed is included when the game has
 // ended or reveal is true (the umpire forcing it).
 func (db *DB) Export(id string, reveal bool) (*Export, error) {
-	x := &Export{Format: ExportFormat, Exported: db.now().UTC(), Orders: []ExportOrders{}, Dice: []Roll{}}
-	err := db.viewGame(id, func(w *gameTx) error { return w.export(x, reveal) })
+	now := db.now().UTC()
+	x, err := inGame(db, id, func(w *gameTx) (*Export, error) { return w.export(now, reveal) })
 	if err != nil {
 		return nil, fmt.Errorf("store: export %s: %w", id, err)
 	}
 	return x, nil
 }
 
-func (w *gameTx) export(x *Export, reveal bool) error {
-	var err error
+// export returns the game as Export does, exported at now.
+func (w *gameTx) export(now time.Time, reveal bool) (x *Export, err error) {
 	g := w.g
-	x.Game, x.Scenario, x.Options, x.Status = g.ID, g.Scenario, g.Options, g.Status
-	x.Commitment, x.Head = g.Commitment, g.Head
+	x = &Export{Format: ExportFormat, Game: g.ID, Scenario: g.Scenario, Options: g.Options, Status: g.Status,
+		Exported: now, Commitment: g.Commitment, Head: g.Head, Orders: []ExportOrders{}, Dice: []Roll{}}
 	if g.Status == Ended || reveal {
 		x.Seed = hex.EncodeToString(g.Seed)
 	}
 	if x.InitialState, err = w.snapshot(1); err != nil {
-		return err
+		return nil, err
 	}
 	marks := w.b.Bucket(bMarks)
 	orders := w.b.Bucket(bOrders)
@@ -124,9 +124,9 @@ func (w *gameTx) export(x *Export, reveal bool) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
+	return x, w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
 		var r Roll
 		if err := json.Unmarshal(v, &r); err != nil {
 			return fmt.Errorf("die %d: %w", binary.BigEndian.Uint64(k), err)

@@ -50,22 +50,19 @@ func (db *DB) RecordFailed(f FailedMail) error {
 // FailedMail lists the mails the daemon gave up on since after (zero for
 // all), oldest first.
 func (db *DB) FailedMail(after time.Time) ([]FailedMail, error) {
-	var out []FailedMail
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bFailedMail)
-		if b == nil {
-			return nil
+	return view(db, func(tx *bolt.Tx) (out []FailedMail, err error) {
+		if b := tx.Bucket(bFailedMail); b != nil {
+			err = b.ForEach(func(_, v []byte) error {
+				var f FailedMail
+				if err := json.Unmarshal(v, &f); err != nil {
+					return err
+				}
+				if f.Time.After(after) {
+					out = append(out, f)
+				}
+				return nil
+			})
 		}
-		return b.ForEach(func(_, v []byte) error {
-			var f FailedMail
-			if err := json.Unmarshal(v, &f); err != nil {
-				return err
-			}
-			if f.Time.After(after) {
-				out = append(out, f)
-			}
-			return nil
-		})
+		return out, err
 	})
-	return out, err
 }

@@ -388,12 +388,7 @@ type LogEntry struct {
 
 // Log returns a game's log entries from seq from (1 for all), in order.
 func (db *DB) Log(id string, from uint64) ([]LogEntry, error) {
-	var out []LogEntry
-	err := db.viewGame(id, func(w *gameTx) (err error) {
-		out, err = w.log(from)
-		return err
-	})
-	return out, err
+	return inGame(db, id, func(w *gameTx) ([]LogEntry, error) { return w.log(from) })
 }
 
 func (w *gameTx) log(from uint64) ([]LogEntry, error) {
@@ -417,12 +412,7 @@ func (w *gameTx) log(from uint64) ([]LogEntry, error) {
 // Snapshot returns the position after entry seq (any live or rolled-back
 // entry).
 func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
-	var s *adjudicator.State
-	err := db.viewGame(id, func(w *gameTx) (err error) {
-		s, err = w.stateAt(seq)
-		return err
-	})
-	return s, err
+	return inGame(db, id, func(w *gameTx) (*adjudicator.State, error) { return w.stateAt(seq) })
 }
 
 // stateAt returns the position after entry seq, live or rolled back.

@@ -25,24 +25,19 @@ type MailboxPosition struct {
 // MailboxPosition returns how far mailbox (a name the caller chooses) has
 // been read; the zero position when it never was.
 func (db *DB) MailboxPosition(mailbox string) (MailboxPosition, error) {
-	var p MailboxPosition
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bMailboxes)
-		if b == nil {
-			return nil
+	return view(db, func(tx *bolt.Tx) (MailboxPosition, error) {
+		var v []byte
+		if b := tx.Bucket(bMailboxes); b != nil {
+			v = b.Get([]byte(mailbox))
 		}
-		v := b.Get([]byte(mailbox))
-		if v == nil {
-			return nil
+		switch {
+		case v == nil:
+			return MailboxPosition{}, nil
+		case len(v) != 8:
+			return MailboxPosition{}, fmt.Errorf("store: the position of mailbox %q is %d bytes, want 8", mailbox, len(v))
 		}
-		if len(v) != 8 {
-			return fmt.Errorf("store: the position of mailbox %q is %d bytes, want 8", mailbox, len(v))
-		}
-		p.UIDValidity = binary.BigEndian.Uint32(v[:4])
-		p.LastUID = binary.BigEndian.Uint32(v[4:])
-		return nil
+		return MailboxPosition{binary.BigEndian.Uint32(v[:4]), binary.BigEndian.Uint32(v[4:])}, nil
 	})
-	return p, err
 }
 
 // SetMailboxPosition records how far mailbox has been read.

@@ -247,36 +247,25 @@ func queueMails(tx *bolt.Tx, game string, mails []Mail, entry, receipt uint64, n
 // Pending returns up to max unsent mails due at now, oldest first (max <= 0:
 // all), with their attachments' bodies.
 func (db *DB) Pending(now time.Time, max int) ([]Mail, error) {
-	var out []Mail
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	return view(db, func(tx *bolt.Tx) (out []Mail, err error) {
 		c := tx.Bucket(bOutboxPending).Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		for k, _ := c.First(); k != nil && (max <= 0 || len(out) < max); k, _ = c.Next() {
 			m, err := getMail(tx, binary.BigEndian.Uint64(k), true)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if !m.Sent.IsZero() || m.NextAttempt.After(now) {
-				continue
-			}
-			out = append(out, m)
-			if max > 0 && len(out) == max {
-				break
+			if m.Sent.IsZero() && !m.NextAttempt.After(now) {
+				out = append(out, m)
 			}
 		}
-		return nil
+		return out, nil
 	})
-	return out, err
 }
 
 // Outbox returns every mail of a game (sent or not), in queue order, with
 // the bodies still kept; game empty means every mail.
 func (db *DB) Outbox(game string) ([]Mail, error) {
-	var out []Mail
-	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
-		out, err = outboxOf(tx, game)
-		return err
-	})
-	return out, err
+	return view(db, func(tx *bolt.Tx) ([]Mail, error) { return outboxOf(tx, game) })
 }
 
 func outboxOf(tx *bolt.Tx, game string) ([]Mail, error) {
@@ -301,12 +290,7 @@ func outboxOf(tx *bolt.Tx, game string) ([]Mail, error) {
 // Mail returns one mail of the outbox, with its text and the bodies still
 // kept; ErrNoMail when there is none under id.
 func (db *DB) Mail(id uint64) (Mail, error) {
-	var m Mail
-	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
-		m, err = getMail(tx, id, true)
-		return err
-	})
-	return m, err
+	return view(db, func(tx *bolt.Tx) (Mail, error) { return getMail(tx, id, true) })
 }
 
 // MarkSentAll records that the mails ids were handed to the SMTP server

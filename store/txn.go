@@ -237,8 +237,8 @@ func (t *Txn) Log() ([]LogEntry, error) { return t.w.log(1) }
 
 // Export returns the game as DB.Export does, as the transaction has it.
 func (t *Txn) Export(reveal bool) (*Export, error) {
-	x := &Export{Format: ExportFormat, Exported: t.now, Orders: []ExportOrders{}, Dice: []Roll{}}
-	if err := t.w.export(x, reveal); err != nil {
+	x, err := t.w.export(t.now, reveal)
+	if err != nil {
 		return nil, fmt.Errorf("store: export %s: %w", t.w.g.ID, err)
 	}
 	return x, nil
