@@ -15,20 +15,15 @@ other readers.
 	db, err := store.Open("attu.db", nil)
 	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start("campaign", adjudicator.Options{}), Players: ps, Outbox: welcome})
 
-Create runs Start (adjudicator.NewGameFrom: the markers, the Komandorski
-chits, the historic Japanese setup) with the game's own dice, so the
-opening comes from the committed seed like every later die; its dice and
-events belong to log entry 1.
+Create runs Start with the game's own dice, so the opening comes from the
+committed seed like every later die; its dice and events belong to log
+entry 1.
 
 Everything that changes a game is one transaction. Apply takes a step —
-one side's orders and what the caller adds that is not rules — and the
-Engine, the same value Audit replays the game with: it checks that the
-orders answer what the game waits for (adjudicator.State.CheckWait),
-resolves them and everything the server does by itself after them
-(weather, airpower, melee, victory, turn advance) with the game's dice,
-and writes the ledger receipt, the log entry, the dice, the snapshot, the
-next wait and the mails of the step's Reply together — or nothing. The
-stored order file must be redacted first (orders.Redact):
+one side's orders (redacted by orders.Redact) and what the caller adds
+that is not rules — and the Engine, the same value Audit replays the game
+with; it resolves the orders and everything the server does by itself
+after them with the game's dice, and writes all that follows, or nothing:
 
 	e, err := db.Apply(store.Step{Game: "g1", Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref,
 		Reply: func(out *store.Outcome) (store.Reply, error) {
@@ -39,23 +34,17 @@ stored order file must be redacted first (orders.Redact):
 		// For the player: refused.Problems, each at line:col of the file.
 	}
 
-Orders the game does not take come back as a *RefusedError, for the
-player; every other error is internal (see the var block of errors). A
-mail already in the ledger — by its Message-ID, whatever its content — is
-refused with ErrProcessed, so a crash between the commit and marking the
-mail as read applies nothing twice. Refuse records mails that change no
-game; the mail sender takes Pending mails and reports MarkSentAll or Retry.
-
-Transact runs whatever one incoming mail or one deadline does to a game
-as one Txn: orders (Txn.Apply), notes, a rollback, the end, the game
-service's own record (Game.Service, kept unread), the mails to send and
-the mail's receipt. A transaction that only answers leaves the game's
-buckets exactly as they were.
+A mail already in the ledger — by its Message-ID, whatever its content —
+is refused with ErrProcessed, so a crash between the commit and marking
+the mail as read applies nothing twice. Refuse records mails that change
+no game; the mail sender takes Pending mails and reports MarkSentAll or
+Retry. Transact runs whatever one incoming mail or one deadline does to a
+game as one Txn: orders (Txn.Apply), notes, a rollback, the end, the
+mails to send and the mail's receipt.
 
 Every position is checked with adjudicator.State.Validate when it is
-stored and whenever a snapshot is read: an unsound one (an altered file,
-or a bug) is refused with ErrUnsound naming the game and the entry.
-Check verifies a whole file, every snapshot's position included.
+stored and whenever a snapshot is read (ErrUnsound). Check verifies a
+whole file.
 
 # Dice
 
@@ -75,11 +64,8 @@ on a rollback) is derived as follows:
 Rejecting 250..255 leaves 250 byte values, 25 for each face, so every face
 has probability exactly 1/10. For example, with the seed 00 01 02 ... 1f
 (commitment 630dcd29...d710dd) dice 1 to 10 are 6 9 10 8 9 3 1 5 10 4; die 8
-reads the bytes 250 (rejected) and 55. The dice log records for each die its number,
-the log entry that rolled it, the turn and wait, what the rules asked for
-(adjudicator.Die: its typed purpose, the side that rolled it, the unit and
-hex, the face a to-hit die needed, and who may see it before the game
-ends), every byte read (the "raw" values) and the face.
+reads the bytes 250 (rejected) and 55. The dice log records each die as
+a Roll.
 
 # Log
 
@@ -97,10 +83,7 @@ undoes are marked beside the log. An orders entry holds the decoded orders
 and the SHA-256 of the order file as received with its token redacted (its
 top-level token's value replaced by RedactedToken, every line and column
 of the rest kept); the file is kept too, so an audit decodes it again and
-line:col still point where the player wrote. Every entry carries "state",
-the SHA-256 of the JSON of the position after it, and "next", what the game
-then waits for (adjudicator.Wait; kind "ended" once it is over; the
-creation's turn is 0).
+line:col still point where the player wrote.
 
 Every entry also carries "secret": 26 characters of RFC 4648 base32 (130
 random bits, crypto/rand.Text) hashed with the rest of it. Players see
@@ -108,9 +91,8 @@ hashes (every report quotes the chain head) long before they may read the
 entries, and without the secret an entry with little hidden entropy — a
 campaign's creation hides little more than the two Komandorski chits and
 the second it was made — could be found by trying every candidate. The
-secret is in the database and the exports, never in what a player is sent
-before the end. Entries older than secrets have none; Audit requires that
-once begun in a log, secrets go on in every later entry.
+secret is never in what a player is sent before the end. Entries older
+than secrets have none; once begun in a log, secrets go on (Audit checks).
 
 # Schema
 
@@ -168,33 +150,20 @@ Message-ID fixed then, sent at least once (MarkSentAll after the SMTP server
 accepted it; after a crash in between it goes again under the same
 Message-ID) and kept after it is sent, for "resend" and for Check, which
 ties every mail to the entry or receipt that queued it. A report is some
-120 KB as mailed, so the file would soon be mostly mails. Instead:
-
-  - Bodies are stored once each under their SHA-256 (the blobs bucket),
-    counted by the mails holding them, as raw bytes DEFLATE-compressed
-    on their own (a PNG, compressed already, as it is).
-  - A map picture is drawn from a stored position and can be drawn
-    again: the game service marks it Attachment.Redrawable with the
-    entry, events and side it shows (DrawnAt, DrawnEvents, DrawnFor). A
-    report's picture is queued without its body (Attachment.ToDraw) and
-    drawn when the outbox sends the mail; a picture queued with its body
-    (a resend) loses it once sent (Attachment.Dropped), its hash and
-    size kept. "resend" draws it again from Txn.StateAt and Txn.Entry
-    with the same code, so the player gets the same picture.
-
-A mail's own record is then a few hundred bytes, and the unsent mails
-are indexed, so Pending reads only them. A 20-turn game through the
-game service leaves a file of 4 MB where the mails alone would take
-22 MB (TestTwentyTurnGameSize). Exports never hold mails.
+120 KB as mailed, so the file would soon be mostly mails. Instead, bodies
+are stored once each under their SHA-256, counted by the mails holding
+them and DEFLATE-compressed on their own (a PNG as it is); and a map
+picture, which can be drawn again from the log (Attachment.Redrawable), is
+queued without its body and drawn when sent, or dropped once sent, its
+hash and size kept. "resend" draws it again from Txn.StateAt and Txn.Entry
+with the same code, so the player gets the same picture. A 20-turn game
+leaves a file of 4 MB where the mails alone would take 22 MB
+(TestTwentyTurnGameSize). Exports never hold mails.
 
 # Export and audit
 
-Export gathers a game into one JSON document: scenario, options, the
-commitment, the seed (once the game has ended, or when the umpire forces
-it), the opening position, every accepted order file (token redacted) with
-its receipt time, the log entries as stored with their hashes and rollback
-marks, the dice log and the head. Audit checks such a document without the
-database: the seed against the commitment, every die against the seed,
+Export gathers a game into one JSON document (see Export). Audit checks
+such a document without the database: the seed against the commitment, every die against the seed,
 every order file against its entry, the chain up to the head; it checks the
 opening against its dice (Engine.Opening) and replays every order from it,
 following rollbacks, through the code Apply ran, comparing every die as the
@@ -207,9 +176,7 @@ summary (see Luck).
 
 Apply runs the engine and the step's Reply inside a bbolt write
 transaction: they must be quick and must not call the store (bbolt would
-deadlock). The engine receives its own copy of the position.
-
-Values read from bbolt are copied before they leave a transaction; nothing
+deadlock). Values read from bbolt are copied before they leave a transaction; nothing
 returned by the store aliases the file's memory.
 
 The commitment proves the host did not change the dice after the fact; a host
