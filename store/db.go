@@ -434,23 +434,12 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 				return fmt.Errorf("the start made no state")
 			}
 		}
-		if err := state.Validate(); err != nil {
-			return fmt.Errorf("%w: game %s, the opening position: %w", ErrUnsound, ng.ID, err)
-		}
-		snap, err := json.Marshal(state)
-		if err != nil {
-			return fmt.Errorf("encoding state: %w", err)
-		}
-		g.Wait = state.Wait()
-		e := &Entry{Kind: KindCreate, Time: now, Events: events,
-			Scenario: ng.Scenario, Commitment: g.Commitment, State: hashHex(snap), Next: g.Wait}
+		e := &Entry{Kind: KindCreate, Time: now, Events: events, Scenario: ng.Scenario, Commitment: g.Commitment}
 		w := gameTx{tx: tx, b: gb, g: g}
-		if err := w.putDice(dice, e); err != nil {
+		if err := w.append(e, dice, state); err != nil {
 			return err
 		}
-		if err := w.append(e, snap); err != nil {
-			return err
-		}
+		g.Wait = e.Next
 		if _, err := queueMails(tx, g.ID, ng.Outbox, e.Seq, 0, now); err != nil {
 			return err
 		}
@@ -532,12 +521,32 @@ func (w *gameTx) save() error {
 	return w.b.Put(kGame, b)
 }
 
-// append chains e to the log with a secret of its own, stores the
-// snapshot snap (if any) under e's number, and moves the head.
-func (w *gameTx) append(e *Entry, snap []byte) error {
+// append chains e to the log with a secret of its own and moves the
+// head. With a position s (the one e's step made), it records the dice d
+// rolled, refuses s when unsound and stores it as e's snapshot and State,
+// with its wait as e.Next.
+func (w *gameTx) append(e *Entry, d *Dice, s *adjudicator.State) error {
 	e.Seq = w.g.Entries + 1
 	e.Prev = w.g.Head
 	e.Secret = rand.Text() // 26 characters of base32, 130 random bits
+	var snap []byte
+	if s != nil {
+		if err := w.putDice(d, e); err != nil {
+			return err
+		}
+		if err := s.Validate(); err != nil {
+			where := fmt.Sprintf("the position after entry %d", e.Seq)
+			if e.Kind == KindCreate {
+				where = "the opening position"
+			}
+			return fmt.Errorf("%w: game %s, %s: %w", ErrUnsound, w.g.ID, where, err)
+		}
+		var err error
+		if snap, err = json.Marshal(s); err != nil {
+			return fmt.Errorf("encoding state: %w", err)
+		}
+		e.State, e.Next = hashHex(snap), s.Wait()
+	}
 	b, err := encodeEntry(e)
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)

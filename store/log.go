@@ -200,27 +200,15 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 	if next == nil {
 		return nil, fmt.Errorf("the engine returned no position")
 	}
-	if err := next.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: game %s, the position after entry %d: %w", ErrUnsound, g.ID, seq, err)
-	}
-	snap, err := json.Marshal(next)
-	if err != nil {
-		return nil, fmt.Errorf("encoding state: %w", err)
-	}
-	now := t.now
-	e := &Entry{Kind: KindOrders, Time: now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: o.Side,
-		Orders: o, RawSHA256: hashHex(st.Raw), Received: st.Received.UTC(),
-		Events: events, State: hashHex(snap), Next: next.Wait()}
+	e := &Entry{Kind: KindOrders, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: o.Side,
+		Orders: o, RawSHA256: hashHex(st.Raw), Received: st.Received.UTC(), Events: events}
 	if st.Mail != nil {
 		e.MessageID = st.Mail.MessageID
 	}
 	if err := w.b.Bucket(bOrders).Put(u64(seq), st.Raw); err != nil {
 		return nil, err
 	}
-	if err := w.putDice(dice, e); err != nil {
-		return nil, err
-	}
-	if err := w.append(e, snap); err != nil {
+	if err := w.append(e, dice, next); err != nil {
 		return nil, err
 	}
 	t.changed = true
@@ -309,7 +297,7 @@ func (t *Txn) Rollback(to uint64, note string) (*Entry, error) {
 	}
 	e := &Entry{Kind: KindRollback, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
 		To: to, Note: note, State: target.State, Next: target.Next}
-	if err := w.append(e, nil); err != nil {
+	if err := w.append(e, nil, nil); err != nil {
 		return nil, err
 	}
 	for seq := e.Seq - 1; seq > to; seq-- {
@@ -370,7 +358,7 @@ func (t *Txn) End(note string) (*Entry, error) {
 	}
 	e := &Entry{Kind: KindEnd, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
 		Note: note, State: last.State, Next: adjudicator.Wait{Turn: g.Wait.Turn, Kind: adjudicator.WaitEnded}}
-	if err := w.append(e, nil); err != nil {
+	if err := w.append(e, nil, nil); err != nil {
 		return nil, err
 	}
 	t.changed = true

@@ -163,7 +163,7 @@ func (t *Txn) note(side adjudicator.Side, text string, fromMail, private bool) (
 		}
 		e.MessageID = t.mail.MessageID
 	}
-	if err := w.append(e, nil); err != nil {
+	if err := w.append(e, nil, nil); err != nil {
 		return nil, err
 	}
 	if fromMail {
