@@ -204,7 +204,6 @@ func (a *auditor) run() {
 				a.fail(seq, 0, "its position or wait is not that of entry %d", e.To)
 			}
 			a.states[seq] = a.states[e.To]
-			a.live = append(a.live, seq)
 		case KindEnd, KindNote:
 			top := a.entries[a.live[len(a.live)-1]]
 			if e.State != top.State {
@@ -217,10 +216,10 @@ func (a *auditor) run() {
 				a.fail(seq, 0, "a %s entry rolls no dice", e.Kind)
 			}
 			a.states[seq] = a.states[top.Seq]
-			a.live = append(a.live, seq)
 		default:
 			a.fail(seq, 0, "unknown kind %q", e.Kind)
 		}
+		a.live = append(a.live, seq)
 	}
 	if len(x.Log) == 0 {
 		a.fail(0, 0, "the log is empty")
@@ -290,7 +289,6 @@ func (a *auditor) create(e *Entry) {
 		d.alone()
 	}
 	a.states[1] = s
-	a.live = []uint64{1}
 }
 
 // done requires that the replay rolled every die the entry recorded.
@@ -320,7 +318,6 @@ func (a *auditor) step(e *Entry) {
 	d := &auditDice{a: a, e: e, next: e.DiceFrom}
 	if a.eng.Resolve == nil {
 		d.alone()
-		a.live = append(a.live, e.Seq)
 		return
 	}
 	in := a.states[top.Seq].Clone()
@@ -354,7 +351,6 @@ func (a *auditor) step(e *Entry) {
 		a.fail(e.Seq, 0, "the game then waits for %s, but the entry says %s", w, e.Next)
 	}
 	a.states[e.Seq] = out
-	a.live = append(a.live, e.Seq)
 }
 
 func (a *auditor) checkOrders(e *Entry, w adjudicator.Wait) *adjudicator.Orders {

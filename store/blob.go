@@ -330,17 +330,14 @@ func migrateOutbox(tx *bolt.Tx) error {
 		if len(v) > 0 && v[0] != '{' {
 			continue // stored the version 6 way already (a format byte)
 		}
-		var m Mail
 		var old struct {
-			Attachments []v5Attachment `json:"attachments"`
-		}
-		if err := json.Unmarshal(v, &m); err != nil {
-			return fmt.Errorf("outbox mail %d: %w", id, err)
+			Mail
+			Attachments []v5Attachment `json:"attachments"` // in place of the Mail's
 		}
 		if err := json.Unmarshal(v, &old); err != nil {
 			return fmt.Errorf("outbox mail %d: %w", id, err)
 		}
-		m.Attachments = nil
+		m := old.Mail
 		for _, a := range old.Attachments {
 			m.Attachments = append(m.Attachments, Attachment{Name: a.Name, Type: a.Type, Data: a.Data})
 		}

@@ -52,10 +52,11 @@ func (f FireLuck) Sigma() float64 {
 	return (float64(f.Hits) - f.Expected) / math.Sqrt(f.Variance)
 }
 
-// fireKinds are the kinds of fire of the to-hit dice, by their purpose.
-var fireKinds = map[adjudicator.DiePurpose]string{
-	adjudicator.DieMeleeAttack: FireMelee, adjudicator.DieMeleeDefence: FireMelee,
-	adjudicator.DieAirStrike: FireAir, adjudicator.DieRanged: FireRanged,
+// fireKinds are the kinds of fire of the to-hit dice, by their purpose,
+// as indexes into SideLuck.Fire: ranged, air, melee.
+var fireKinds = map[adjudicator.DiePurpose]int{
+	adjudicator.DieRanged: 0, adjudicator.DieAirStrike: 1,
+	adjudicator.DieMeleeAttack: 2, adjudicator.DieMeleeDefence: 2,
 }
 
 func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry) *Luck {
@@ -67,30 +68,23 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 			s := r.Side
 			sl := sides[s]
 			if sl == nil {
-				sl = &SideLuck{Side: s}
-				for _, k := range []string{FireRanged, FireAir, FireMelee} {
-					sl.Fire = append(sl.Fire, FireLuck{Kind: k})
-				}
+				sl = &SideLuck{Side: s, Fire: []FireLuck{{Kind: FireRanged}, {Kind: FireAir}, {Kind: FireMelee}}}
 				sides[s] = sl
 			}
 			sl.Dice++
 			if r.Face >= 1 && r.Face <= 10 {
 				sl.Faces[r.Face]++
 			}
-			k := fireKinds[r.Purpose]
-			if k == "" || r.Need < 1 || r.Need > 10 {
+			k, ok := fireKinds[r.Purpose]
+			if !ok || r.Need < 1 || r.Need > 10 {
 				continue
 			}
-			for i := range sl.Fire {
-				if f := &sl.Fire[i]; f.Kind == k {
-					p := float64(11-r.Need) / 10
-					f.Dice++
-					f.Expected += p
-					f.Variance += p * (1 - p)
-					if r.Face >= r.Need {
-						f.Hits++
-					}
-				}
+			f, p := &sl.Fire[k], float64(11-r.Need)/10
+			f.Dice++
+			f.Expected += p
+			f.Variance += p * (1 - p)
+			if r.Face >= r.Need {
+				f.Hits++
 			}
 		}
 	}
