@@ -201,18 +201,13 @@ func decodeMail(tx *bolt.Tx, id uint64, v []byte, bodies bool) (Mail, error) {
 		var text []byte
 		text, err = readBlob(tx, m.TextSHA256)
 		m.Text = string(text)
-	}
-	for i := range m.Attachments {
-		a := &m.Attachments[i]
-		if err != nil || !bodies {
-			break
-		}
-		if a.Dropped {
-			continue
-		}
-		a.Data, err = readBlob(tx, a.SHA256)
-		if err == nil && a.Data == nil {
-			a.Data = []byte{}
+		for i := 0; err == nil && i < len(m.Attachments); i++ {
+			if a := &m.Attachments[i]; !a.Dropped {
+				a.Data, err = readBlob(tx, a.SHA256)
+				if a.Data == nil {
+					a.Data = []byte{} // an empty body is still a body
+				}
+			}
 		}
 	}
 	if err != nil {

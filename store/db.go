@@ -531,8 +531,17 @@ func (w *gameTx) append(e *Entry, d *Dice, s *adjudicator.State) error {
 	e.Secret = rand.Text() // 26 characters of base32, 130 random bits
 	var snap []byte
 	if s != nil {
-		if err := w.putDice(d, e); err != nil {
-			return err
+		for _, r := range d.Rolls() {
+			b, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			if err := w.b.Bucket(bDice).Put(u64(r.Seq), b); err != nil {
+				return err
+			}
+		}
+		if len(d.Rolls()) > 0 {
+			e.DiceFrom, e.DiceTo, w.g.DiceNext = w.g.DiceNext, d.Next(), d.Next()
 		}
 		if err := s.Validate(); err != nil {
 			where := fmt.Sprintf("the position after entry %d", e.Seq)
@@ -575,27 +584,6 @@ func (w *gameTx) entry(seq uint64) (*Entry, error) {
 		return nil, fmt.Errorf("store: game %s: log entry %d: %w", w.g.ID, seq, err)
 	}
 	return e, nil
-}
-
-// putDice stores the dice d rolled for entry e, which it records, and
-// moves the game's dice counter past them.
-func (w *gameTx) putDice(d *Dice, e *Entry) error {
-	rolls := d.Rolls()
-	if len(rolls) == 0 {
-		return nil
-	}
-	e.DiceFrom, e.DiceTo = w.g.DiceNext, d.Next()
-	for _, r := range rolls {
-		b, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		if err := w.b.Bucket(bDice).Put(u64(r.Seq), b); err != nil {
-			return err
-		}
-	}
-	w.g.DiceNext = d.Next()
-	return nil
 }
 
 // state returns the position after entry seq, refused when unsound.
