@@ -33,18 +33,16 @@ func shelf(tx *bolt.Tx, name string) (*Shelf, error) {
 		return nil, fmt.Errorf("store: a shelf needs a name")
 	}
 	s := &Shelf{tx: tx, name: name, write: tx.Writable()}
-	if s.write {
-		top, err := tx.CreateBucketIfNotExists(bAside)
-		if err != nil {
-			return nil, err
-		}
-		if s.b, err = top.CreateBucketIfNotExists([]byte(name)); err != nil {
-			return nil, err
-		}
+	if !s.write {
+		s.b = shelfBucket(tx, name)
 		return s, nil
 	}
-	if top := tx.Bucket(bAside); top != nil {
-		s.b = top.Bucket([]byte(name))
+	top, err := tx.CreateBucketIfNotExists(bAside)
+	if err == nil {
+		s.b, err = top.CreateBucketIfNotExists([]byte(name))
+	}
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -135,8 +133,10 @@ func (s *Shelf) Queue(mails ...Mail) error {
 	return nil
 }
 
-// shelfExists reports whether the shelf name was ever written.
-func shelfExists(tx *bolt.Tx, name string) bool {
-	top := tx.Bucket(bAside)
-	return top != nil && top.Bucket([]byte(name)) != nil
+// shelfBucket is the bucket of shelf name; nil when it was never written.
+func shelfBucket(tx *bolt.Tx, name string) *bolt.Bucket {
+	if top := tx.Bucket(bAside); top != nil {
+		return top.Bucket([]byte(name))
+	}
+	return nil
 }

@@ -78,7 +78,8 @@ func (r *Report) OK() bool { return r.Bad == nil }
 // still running) the dice are taken as recorded; without eng.Resolve
 // nothing is replayed.
 func Audit(x *Export, eng Engine) *Report {
-	a := &auditor{x: x, eng: eng, rep: &Report{Game: x.Game, Head: x.Head}}
+	a := &auditor{x: x, eng: eng, rep: &Report{Game: x.Game, Head: x.Head}, dice: map[uint64]Roll{},
+		orders: map[uint64]ExportOrders{}, entries: map[uint64]*Entry{}, states: map[uint64]*adjudicator.State{}}
 	a.run()
 	if a.rep.Bad == nil {
 		a.rep.Luck = computeLuck(a.live, a.dice, a.entries)
@@ -126,22 +127,18 @@ func (a *auditor) run() {
 		a.seed = seed
 		a.rep.SeedShown = true
 	}
-	a.dice = map[uint64]Roll{}
 	for i, r := range x.Dice {
 		if r.Seq != uint64(i+1) {
 			a.fail(r.Entry, r.Seq, "the dice log is out of order at position %d", i+1)
 		}
 		a.dice[r.Seq] = r
 	}
-	a.orders = map[uint64]ExportOrders{}
 	for _, o := range x.Orders {
 		if _, dup := a.orders[o.Entry]; dup {
 			a.fail(o.Entry, 0, "two order files for one entry")
 		}
 		a.orders[o.Entry] = o
 	}
-	a.entries = map[uint64]*Entry{}
-	a.states = map[uint64]*adjudicator.State{}
 	marks := map[uint64]uint64{}
 	prev := ""
 	secrets := false

@@ -346,11 +346,14 @@ func migrateOutbox(tx *bolt.Tx) error {
 
 // migrateDrawn brings a version 6 file to version 7 by deleting the
 // outbox-latest bucket; the pictures its mails keep stay.
-func migrateDrawn(tx *bolt.Tx) error {
-	if tx.Bucket(bOutboxLatest) == nil {
+func migrateDrawn(tx *bolt.Tx) error { return dropBucket(tx, bOutboxLatest) }
+
+// dropBucket deletes the bucket name, if the file has it.
+func dropBucket(tx *bolt.Tx, name []byte) error {
+	if tx.Bucket(name) == nil {
 		return nil
 	}
-	return tx.DeleteBucket(bOutboxLatest)
+	return tx.DeleteBucket(name)
 }
 
 // blobDict marked, in schemas 6 and 7, a body compressed against another
@@ -388,8 +391,5 @@ func migrateBlobs(tx *bolt.Tx) error {
 			return err
 		}
 	}
-	if tx.Bucket(bBlobDicts) == nil {
-		return nil
-	}
-	return tx.DeleteBucket(bBlobDicts)
+	return dropBucket(tx, bBlobDicts)
 }

@@ -15,21 +15,16 @@ import (
 // found, joined. Run it while nothing writes to the file: bbolt's page
 // check reads the free list without the lock a writer takes.
 func (db *DB) Check() error {
-	var errs []error
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	return db.bolt.View(func(tx *bolt.Tx) error {
+		var errs []error
 		for err := range tx.Check() {
 			errs = append(errs, fmt.Errorf("bbolt: %w", err))
 		}
-		if len(errs) > 0 {
-			return nil // invariants on a broken file would only add noise
+		if len(errs) == 0 { // invariants on a broken file would only add noise
+			errs = checkTx(tx)
 		}
-		errs = append(errs, checkTx(tx)...)
-		return nil
+		return errors.Join(errs...)
 	})
-	if err != nil {
-		return err
-	}
-	return errors.Join(errs...)
 }
 
 func checkTx(tx *bolt.Tx) []error {
@@ -68,7 +63,7 @@ func checkTx(tx *bolt.Tx) []error {
 		if m.Entry == 0 && m.Receipt == 0 && m.Shelf == "" {
 			bad("mail %d: queued by neither an entry nor a receipt", m.ID)
 		}
-		if m.Shelf != "" && !shelfExists(tx, m.Shelf) {
+		if m.Shelf != "" && shelfBucket(tx, m.Shelf) == nil {
 			bad("mail %d: queued by shelf %q, which is not in the file", m.ID, m.Shelf)
 		}
 	}

@@ -16,9 +16,8 @@ var (
 	ErrNoGame = errors.New("store: no such game")
 	// ErrGameExists is returned by Create when the id is taken.
 	ErrGameExists = errors.New("store: a game with this id exists")
-	// ErrNotActive is returned by SetStatus and End when the game has
-	// ended, and wrapped in the *RefusedError of Apply when the game is
-	// paused or ended.
+	// ErrNotActive is returned by SetStatus and End for an ended game, and
+	// wrapped by Apply's refusal of a paused or ended one.
 	ErrNotActive = errors.New("store: the game is not active")
 	// ErrStale is wrapped in the *RefusedError of Apply when the orders do
 	// not answer what the game waits for (adjudicator.State.CheckWait).
@@ -26,8 +25,7 @@ var (
 	// ErrIllegal is wrapped in the *RefusedError of Apply when the rules
 	// refuse the orders (an illegal move, invalid standing instructions).
 	ErrIllegal = errors.New("store: the rules refuse the orders")
-	// ErrProcessed is returned by Apply and Refuse when the mail is already in
-	// the ledger; nothing is written.
+	// ErrProcessed is returned for a mail already in the ledger.
 	ErrProcessed = errors.New("store: mail already processed")
 	// ErrRollback is returned by Rollback when the target entry cannot be
 	// returned to (unknown, rolled back itself, or not before the head).
@@ -40,14 +38,12 @@ var (
 	ErrLocked = errors.New("store: the database is in use by another process")
 	// ErrNoMail is returned by MarkSentAll and Retry for an unknown outbox id.
 	ErrNoMail = errors.New("store: no such mail in the outbox")
-	// ErrToken is returned by Apply when an order file still carries a
-	// side's token (or cannot be read to tell): redact it first
-	// (orders.Redact). Nothing is written.
+	// ErrToken is returned by Apply for an order file that still carries a
+	// side's token, or cannot be read to tell (see orders.Redact).
 	ErrToken = errors.New("store: the order file still carries a token")
-	// ErrUnsound is returned when a position is not one the rules can
-	// reach (adjudicator.State.Validate): by Create and Apply, which do not
-	// store it, and by every read of a stored snapshot (an altered file, or
-	// a bug).
+	// ErrUnsound is returned for a position the rules cannot reach
+	// (adjudicator.State.Validate), by Create and Apply, which do not store
+	// it, and by every read of a stored snapshot.
 	ErrUnsound = errors.New("store: unsound position")
 )
 

@@ -140,10 +140,9 @@ func (w *gameTx) export(now time.Time, reveal bool) (x *Export, err error) {
 // SetIndent("", "  ") writes.
 func (x *Export) WriteJSON(w io.Writer) error {
 	b, err := x.JSON()
-	if err != nil {
-		return err
+	if err == nil {
+		_, err = w.Write(b)
 	}
-	_, err = w.Write(b)
 	return err
 }
 

@@ -67,17 +67,6 @@ type Entry struct {
 	Secret string `json:"secret,omitempty"`
 }
 
-func (e *Entry) String() string {
-	switch e.Kind {
-	case KindOrders:
-		return fmt.Sprintf("entry %d (turn %d %s orders from %s)", e.Seq, e.Turn, e.Wait, e.Side)
-	case KindRollback:
-		return fmt.Sprintf("entry %d (rollback to entry %d)", e.Seq, e.To)
-	default:
-		return fmt.Sprintf("entry %d (%s)", e.Seq, e.Kind)
-	}
-}
-
 // Step is a side's orders to apply to a game, with what the caller adds
 // that is not rules.
 type Step struct {
@@ -335,14 +324,13 @@ func (w *gameTx) base(e *Entry) (uint64, error) {
 
 // End ends a game: it appends an end entry saying how (note) and queues the
 // final mails. The seed may then be revealed (Export does).
-func (db *DB) End(id, note string, outbox []Mail) (*Entry, error) {
-	var out *Entry
-	_, err := db.Transact(id, nil, func(t *Txn) (err error) {
-		out, err = t.End(note)
+func (db *DB) End(id, note string, outbox []Mail) (e *Entry, err error) {
+	_, err = db.Transact(id, nil, func(t *Txn) (err error) {
+		e, err = t.End(note)
 		t.Queue(outbox...) // written only without an error
 		return err
 	})
-	return out, err
+	return e, err
 }
 
 // End is DB.End inside the transaction.

@@ -53,10 +53,8 @@ type Receipt struct {
 }
 
 // Processed looks a mail up in the ledger.
-func (db *DB) Processed(m MailRef) (Receipt, bool, error) {
-	var r Receipt
-	var ok bool
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+func (db *DB) Processed(m MailRef) (r Receipt, ok bool, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) error {
 		r, ok = lookupReceipt(tx, m)
 		return nil
 	})
@@ -74,7 +72,7 @@ func (db *DB) Refuse(m MailRef, game, outcome string, outbox []Mail) (Receipt, e
 			r = old
 			return fmt.Errorf("%w: %s: %s", ErrProcessed, old.MessageID, old.Outcome)
 		}
-		seq, err := reserveReceipt(tx)
+		seq, err := tx.Bucket(bLedger).NextSequence()
 		if err != nil {
 			return err
 		}
@@ -149,8 +147,6 @@ func migrateLedgerKeys(tx *bolt.Tx) error {
 	}
 	return nil
 }
-
-func reserveReceipt(tx *bolt.Tx) (uint64, error) { return tx.Bucket(bLedger).NextSequence() }
 
 func putReceipt(tx *bolt.Tx, r Receipt) error {
 	b, err := json.Marshal(r)

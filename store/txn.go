@@ -65,7 +65,7 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 		}
 		var seq uint64
 		if mail != nil {
-			if seq, err = reserveReceipt(tx); err != nil {
+			if seq, err = tx.Bucket(bLedger).NextSequence(); err != nil {
 				return err
 			}
 		}
@@ -85,10 +85,9 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 			}
 		}
 		if t.changed {
-			if err := w.save(); err != nil {
-				return err
-			}
-		} else if mail == nil && len(t.mails) == 0 && !t.amended {
+			return w.save()
+		}
+		if mail == nil && len(t.mails) == 0 && !t.amended {
 			return errUnchanged
 		}
 		return nil
