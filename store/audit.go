@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
@@ -44,15 +43,14 @@ type Finding struct {
 }
 
 func (f *Finding) Error() string {
-	var b strings.Builder
-	if f.Entry != 0 {
-		fmt.Fprintf(&b, "entry %d: ", f.Entry)
-	}
+	s := f.What
 	if f.Die != 0 {
-		fmt.Fprintf(&b, "die %d: ", f.Die)
+		s = fmt.Sprintf("die %d: %s", f.Die, s)
 	}
-	b.WriteString(f.What)
-	return b.String()
+	if f.Entry != 0 {
+		s = fmt.Sprintf("entry %d: %s", f.Entry, s)
+	}
+	return s
 }
 
 // Report is the outcome of an audit.
@@ -82,7 +80,11 @@ func Audit(x *Export, eng Engine) *Report {
 		orders: map[uint64]ExportOrders{}, entries: map[uint64]*Entry{}, states: map[uint64]*adjudicator.State{}}
 	a.run()
 	if a.rep.Bad == nil {
-		a.rep.Luck = computeLuck(a.live, a.dice, a.entries)
+		live := map[uint64]bool{}
+		for _, seq := range a.live {
+			live[seq] = true
+		}
+		a.rep.Luck = computeLuck(x.Dice, live)
 	}
 	return a.rep
 }

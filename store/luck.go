@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -59,33 +58,32 @@ var fireKinds = map[adjudicator.DiePurpose]int{
 	adjudicator.DieMeleeAttack: 2, adjudicator.DieMeleeDefence: 2,
 }
 
-func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry) *Luck {
+// computeLuck sums the dice that the entries marked live rolled.
+func computeLuck(dice []Roll, live map[uint64]bool) *Luck {
 	sides := map[adjudicator.Side]*SideLuck{}
-	for _, seq := range live {
-		e := entries[seq]
-		for n := e.DiceFrom; n < e.DiceTo; n++ {
-			r := dice[n]
-			s := r.Side
-			sl := sides[s]
-			if sl == nil {
-				sl = &SideLuck{Side: s, Fire: []FireLuck{{Kind: FireRanged}, {Kind: FireAir}, {Kind: FireMelee}}}
-				sides[s] = sl
-			}
-			sl.Dice++
-			if r.Face >= 1 && r.Face <= 10 {
-				sl.Faces[r.Face]++
-			}
-			k, ok := fireKinds[r.Purpose]
-			if !ok || r.Need < 1 || r.Need > 10 {
-				continue
-			}
-			f, p := &sl.Fire[k], float64(11-r.Need)/10
-			f.Dice++
-			f.Expected += p
-			f.Variance += p * (1 - p)
-			if r.Face >= r.Need {
-				f.Hits++
-			}
+	for _, r := range dice {
+		if !live[r.Entry] {
+			continue
+		}
+		sl := sides[r.Side]
+		if sl == nil {
+			sl = &SideLuck{Side: r.Side, Fire: []FireLuck{{Kind: FireRanged}, {Kind: FireAir}, {Kind: FireMelee}}}
+			sides[r.Side] = sl
+		}
+		sl.Dice++
+		if r.Face >= 1 && r.Face <= 10 {
+			sl.Faces[r.Face]++
+		}
+		k, ok := fireKinds[r.Purpose]
+		if !ok || r.Need < 1 || r.Need > 10 {
+			continue
+		}
+		f, p := &sl.Fire[k], float64(11-r.Need)/10
+		f.Dice++
+		f.Expected += p
+		f.Variance += p * (1 - p)
+		if r.Face >= r.Need {
+			f.Hits++
 		}
 	}
 	l := &Luck{}
@@ -98,30 +96,14 @@ func computeLuck(live []uint64, dice map[uint64]Roll, entries map[uint64]*Entry)
 }
 
 // Luck returns the dice-luck summary of the export's entries in force, as
-// Audit computes it (it checks nothing: see Audit). Of each
-// entry only the dice it rolled are read.
-func (x *Export) Luck() (*Luck, error) {
-	entries := make(map[uint64]*Entry, len(x.Log))
-	var live []uint64
+// Audit computes it (it checks nothing: see Audit): each die counts when
+// the entry that rolled it (Roll.Entry) was not rolled back.
+func (x *Export) Luck() *Luck {
+	live := map[uint64]bool{}
 	for i, xe := range x.Log {
-		var e struct {
-			DiceFrom uint64 `json:"dice_from"`
-			DiceTo   uint64 `json:"dice_to"`
-		}
-		if err := json.Unmarshal(xe.Entry, &e); err != nil {
-			return nil, fmt.Errorf("store: game %s: entry %d: %w", x.Game, i+1, err)
-		}
-		seq := uint64(i + 1)
-		entries[seq] = &Entry{Seq: seq, DiceFrom: e.DiceFrom, DiceTo: e.DiceTo}
-		if xe.RolledBackBy == 0 {
-			live = append(live, seq)
-		}
+		live[uint64(i+1)] = xe.RolledBackBy == 0
 	}
-	dice := make(map[uint64]Roll, len(x.Dice))
-	for _, r := range x.Dice {
-		dice[r.Seq] = r
-	}
-	return computeLuck(live, dice, entries), nil
+	return computeLuck(x.Dice, live)
 }
 
 // WriteText writes the summary in a few lines per side.

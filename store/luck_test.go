@@ -34,13 +34,10 @@ func TestLuckAgainstNeed(t *testing.T) {
 		roll(adjudicator.DieRanged, JP, jp, 5, 4),         // miss
 		roll(adjudicator.DieRanged, JP, jp, 1, 1),         // hit
 	}
-	dice := map[uint64]Roll{}
-	for i, r := range rolls {
-		r.Seq = uint64(i + 1)
-		dice[r.Seq] = r
+	for i := range rolls {
+		rolls[i].Seq, rolls[i].Entry = uint64(i+1), 2
 	}
-	e := &Entry{Seq: 2, Kind: KindOrders, Side: adjudicator.US, DiceFrom: 1, DiceTo: uint64(len(rolls) + 1)}
-	l := computeLuck([]uint64{2}, dice, map[uint64]*Entry{2: e})
+	l := computeLuck(rolls, map[uint64]bool{2: true})
 
 	type want struct {
 		dice, hits int
@@ -86,10 +83,7 @@ func TestLuckAgainstNeed(t *testing.T) {
 func TestExportLuck(t *testing.T) {
 	db := rolledBackGame(t)
 	x := mustExport(t, db, "g1", true)
-	got, err := x.Luck()
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := x.Luck()
 	if audit := mustAudit(t, x).Luck; !reflect.DeepEqual(got, audit) {
 		t.Fatalf("the export's luck\n%+v\nthe audit's\n%+v", got, audit)
 	}

@@ -304,9 +304,8 @@ func (db *DB) MarkSentAll(ids []uint64, t time.Time) error {
 			if !m.Sent.IsZero() {
 				continue
 			}
-			m.Sent = t.UTC()
+			m.Sent, m.LastError = t.UTC(), ""
 			m.Attempts++
-			m.LastError = ""
 			if err := dropDrawn(tx, &m); err != nil {
 				return err
 			}

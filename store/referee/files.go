@@ -430,10 +430,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	// its luck (for the reports and the page), its JSON as attu export
 	// writes it, and the replay page, one replay of the game. The record
 	// is the store's own, so it is not audited again.
-	luck, err := x.Luck()
-	if err != nil {
-		return err
-	}
+	luck := x.Luck()
 	bundle, err := x.JSON()
 	if err != nil {
 		return err
