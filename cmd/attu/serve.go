@@ -29,10 +29,7 @@ import (
 )
 
 func init() {
-	register("serve", command{
-		summary: "run the mail daemon: read the mailbox, play the games, send the reports",
-		run:     runServe,
-	})
+	registerFunc("serve", "run the mail daemon: read the mailbox, play the games, send the reports", runServe)
 }
 
 const serveUsage = `Usage: attu serve -config FILE [-check]
@@ -328,7 +325,7 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 	if f.Limits.MaxOrdersBytes > 0 {
 		cfg.Limits.MaxOrdersBytes = f.Limits.MaxOrdersBytes
 	}
-	cfg.AnswerLimit, cfg.AnswerWindow = f.Limits.AnswersPerHour, time.Hour
+	cfg.AnswerLimit = f.Limits.AnswersPerHour
 	answerEvery := dur("limits.answer_every", f.Limits.AnswerEvery, referee.DefaultAnswerEvery)
 	cfg.Tick = dur("tick", f.Tick, time.Minute)
 	if f.LogLevel != "" {
@@ -339,39 +336,35 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 	return cfg, f.Database, answerEvery, level, errors.Join(errs...)
 }
 
-func runServe(args []string, stdout, stderr io.Writer) int {
+func runServe(s *session) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	config := fs.String("config", "", "the configuration file (YAML)")
 	check := fs.Bool("check", false, "check the configuration, log in to both servers, then stop")
-	argv, code, ok := parseFlags(fs, serveUsage, args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, serveUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) != 0 || *config == "" {
-		fmt.Fprintln(stderr, "attu serve: give the configuration file: attu serve -config attu.yaml (attu serve -h)")
-		return 2
+		return usageErr("give the configuration file: attu serve -config attu.yaml (attu serve -h)")
 	}
 	data, err := os.ReadFile(*config)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu serve: %v\n", err)
-		return 1
+		return err
 	}
 	cfg, dbPath, answerEvery, level, err := loadServeConfig(data)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu serve: %s:\n  %s\n", *config, strings.ReplaceAll(err.Error(), "\n", "\n  "))
-		return 1
+		return fmt.Errorf("%s:\n  %s", *config, strings.ReplaceAll(err.Error(), "\n", "\n  "))
 	}
 	if *check {
-		fmt.Fprintf(stdout, "%s: the file is good: %s, database %s\n", *config, cfg.Address, dbPath)
-		return checkServers(cfg, stdout, stderr)
+		fmt.Fprintf(s.stdout, "%s: the file is good: %s, database %s\n", *config, cfg.Address, dbPath)
+		return checkServers(cfg, s.stdout, s.stderr)
 	}
-	lg := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	lg := slog.New(slog.NewTextHandler(s.stderr, &slog.HandlerOptions{Level: level}))
 	cfg.Logger = lg
 	cfg.Control = controlSocket(dbPath)
 	db, err := store.Open(dbPath, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu serve: %v\n", err)
-		return 1
+		return err
 	}
 	defer db.Close()
 	// The tournaments of the file follow its games (store/tournament).
@@ -379,24 +372,19 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		Hook: &tournament.Director{Logger: lg}})
 	d, err := newDaemon(svc, cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu serve: %v\n", err)
-		return 1
+		return err
 	}
 	ctx, stop := rootContext()
 	defer stop()
-	if err := d.Run(ctx); err != nil {
-		fmt.Fprintf(stderr, "attu serve: %v\n", err)
-		return 1
-	}
-	return 0
+	return d.Run(ctx)
 }
 
 // checkServers logs in to both servers as the daemon would and reports
-// each; it returns the exit status, 1 when either failed.
-func checkServers(cfg daemon.Config, stdout, stderr io.Writer) int {
+// each; it fails (errFailed) when either failed.
+func checkServers(cfg daemon.Config, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.IMAP.Timeout+cfg.SMTP.Timeout)
 	defer cancel()
-	code := 0
+	var failed error
 	report := func(server, addr string, sec mail.Security, user string, err error) {
 		login := "login as " + user
 		if user == "" {
@@ -409,10 +397,10 @@ func checkServers(cfg daemon.Config, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s %s (%s): %s: OK\n", server, addr, sec, login)
 			return
 		}
-		code = 1
+		failed = errFailed
 		fmt.Fprintf(stderr, "%s %s (%s): %s failed: %v\n", server, addr, sec, login, err)
 	}
 	report("IMAP", cfg.IMAP.Addr, cfg.IMAP.Security, cfg.IMAP.Username, mail.CheckIMAP(ctx, cfg.IMAP))
 	report("SMTP", cfg.SMTP.Addr, cfg.SMTP.Security, cfg.SMTP.Username, mail.CheckSMTP(ctx, cfg.SMTP))
-	return code
+	return failed
 }

@@ -51,13 +51,11 @@ type Config struct {
 	Auth mail.AuthConfig
 	// Tick is how often the deadlines are looked at; a minute when zero.
 	Tick time.Duration
-	// AnswerLimit and AnswerWindow cap the answers to mail the service
-	// never sees (too large, HTML only): AnswerLimit per sender per
-	// AnswerWindow; 3 an hour when zero. All senders together get at most
-	// referee.DefaultStrangers such answers an hour, so that mail from
-	// ever new addresses makes no backscatter.
-	AnswerLimit  int
-	AnswerWindow time.Duration
+	// AnswerLimit caps the answers to mail the service never sees (too
+	// large, HTML only) per sender an hour; 3 when zero. All senders
+	// together get at most referee.DefaultStrangers such answers an hour,
+	// so that mail from ever new addresses makes no backscatter.
+	AnswerLimit int
 	// Control is the path of the Unix socket on which the daemon runs
 	// the operator's commands (Operator); empty for none.
 	Control string
@@ -90,14 +88,13 @@ type Daemon struct {
 // before Run.
 func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	cfg.Logger = cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
-	cfg.Tick = positive(cfg.Tick, time.Minute)
-	cfg.AnswerLimit = positive(cfg.AnswerLimit, 3)
-	cfg.AnswerWindow = positive(cfg.AnswerWindow, time.Hour)
+	cfg.Tick = cmp.Or(cfg.Tick, time.Minute)
+	cfg.AnswerLimit = cmp.Or(cfg.AnswerLimit, 3)
 	// Set before the daemon keeps its copy of cfg: the answer to an
 	// oversized mail quotes it.
-	cfg.IMAP.MaxSize = positive(cfg.IMAP.MaxSize, positive(cfg.Limits.MaxBytes, mail.DefaultLimits().MaxBytes))
+	cfg.IMAP.MaxSize = cmp.Or(cfg.IMAP.MaxSize, cfg.Limits.MaxBytes, mail.DefaultLimits().MaxBytes)
 	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
-		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), failing: map[uint32]store.FailedMail{},
+		answers: mail.NewLimiter(cfg.AnswerLimit, time.Hour), failing: map[uint32]store.FailedMail{},
 		all: mail.NewLimiter(referee.DefaultStrangers, time.Hour)}
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
@@ -118,14 +115,6 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	cfg.Outbox.Logger = cfg.Logger
 	d.outbox = mail.NewOutbox(queue{d}, s, cfg.Outbox)
 	return d, nil
-}
-
-// positive is v when it is above zero, else def.
-func positive[T int | int64 | time.Duration](v, def T) T {
-	if v > 0 {
-		return v
-	}
-	return def
 }
 
 // Run runs the inbox, the outbox worker, the deadline timer and the
