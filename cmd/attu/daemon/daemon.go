@@ -219,7 +219,7 @@ func clip(s string) string {
 // returns the mail as read, for the record of a failure. Each mail gets
 // an id for the log lines about it.
 func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming) (*mail.Message, error) {
-	lg := d.log.With("mail", logID(), "uid", in.UID)
+	lg := d.log.With("mail", randomHex(4), "uid", in.UID)
 	raw, err := in.Fetch(ctx)
 	if err != nil {
 		return nil, err
@@ -327,22 +327,20 @@ func messageID(msg *mail.Message, raw []byte) string {
 	return "<" + store.NewMailRef("", raw).ContentHash[:32] + "@no-message-id.attu>"
 }
 
-// logID is the id of one processed mail in the log.
-func logID() string {
-	var b [4]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+// randomHex is n random bytes in hexadecimal.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // NewMessageID is a fresh Message-ID on the domain of address.
 func NewMessageID(address string) string {
-	var b [12]byte
-	rand.Read(b[:])
 	_, host, ok := strings.Cut(address, "@")
 	if !ok || host == "" {
 		host = "attu.invalid"
 	}
-	return fmt.Sprintf("<attu.answer.%s@%s>", hex.EncodeToString(b[:]), host)
+	return fmt.Sprintf("<attu.answer.%s@%s>", randomHex(12), host)
 }
 
 // mailboxKey names the mailbox imap watches in the store's positions: the
