@@ -527,14 +527,19 @@ func logLines(log []store.LogEntry, side adjudicator.Side) []templates.LogLine {
 		if !visible(e.Entry, side) {
 			continue
 		}
-		line := templates.LogLine{Seq: shown[e.Seq], Kind: string(e.Kind), Turn: e.Turn, Wait: e.Wait, Side: e.Side,
-			To: shown[e.To], Note: e.Note, UndoneBy: shown[e.RolledBackBy]}
+		line := templates.LogLine{Seq: shown[e.Seq], Entry: entryOf(e.Entry, shown[e.To], shown[e.RolledBackBy])}
 		for _, ev := range adjudicator.VisibleEvents(e.Events, side) {
 			line.Events = append(line.Events, templates.EventText(ev))
 		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// entryOf is what e says, for the log answer and the replay page, with
+// the entries it names numbered as its reader counts them.
+func entryOf(e *store.Entry, to, undoneBy uint64) templates.Entry {
+	return templates.Entry{Kind: string(e.Kind), Turn: e.Turn, Wait: e.Wait, Side: e.Side, To: to, Note: e.Note, UndoneBy: undoneBy}
 }
 
 // fitLog renders as many entries as fit the reply budget: from index
