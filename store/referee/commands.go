@@ -910,8 +910,7 @@ func cmdReplace(c *call) error {
 	if err != nil {
 		return err
 	}
-	w := c.s.welcome(&c.g, c.rec.Name, side, token, c.rec.Settle)
-	m, _, err := c.s.reportMail(&c.g, c.rec, st, side, nil, "welcome-"+side.String(), w.Subject(), w.Text())
+	m, err := c.s.welcomeMail(&c.g, c.rec, st, side, token)
 	if err != nil {
 		return err
 	}

@@ -157,18 +157,19 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		// settled them, defaults filled in.
 		opts.USSetup, opts.JPSetup = o.USSetup, o.JPSetup
 	}
+	nw := store.NewGame{Scenario: cmp.Or(ng.Scenario, adjudicator.ScenarioCampaign), Options: opts, Players: players, Seed: ng.Seed, Start: start}
 	for try := 0; ; try++ {
-		id := cmp.Or(ng.ID, newGameID())
-		created, err := s.create(id, ng, rec, opts, players, opening, start, now)
+		nw.ID = cmp.Or(ng.ID, newGameID())
+		created, err := s.create(nw, rec, opening, now)
 		if errors.Is(err, store.ErrGameExists) && ng.ID == "" && try < 10 {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		s.log.Info("game created", "game", id, "scenario", created.Scenario, "setup", ng.Setup)
+		s.log.Info("game created", "game", nw.ID, "scenario", nw.Scenario, "setup", ng.Setup)
 		if len(bots) > 0 {
-			if created, err = s.botOpening(id, now); err != nil {
+			if created, err = s.botOpening(nw.ID, now); err != nil {
 				return nil, err
 			}
 		}
@@ -179,35 +180,31 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	}
 }
 
-// create writes game id with its welcome mails.
-func (s *Service) create(id string, ng NewGame, rec *record, opts store.GameOptions, players []store.NewPlayer,
-	opening *adjudicator.State, start func(adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error), now time.Time) (*store.Game, error) {
-	// The opening is the position after entry 1, which Create writes:
-	// the welcome's picture is drawn again from it.
-	g := &store.Game{ID: id, Scenario: "campaign", Options: opts, Commitment: store.Commitment(ng.Seed), Wait: opening.Wait(), Created: now,
-		Current: 1}
-	for _, p := range players {
+// create writes the game nw with its first deadline and welcome mails,
+// which show opening, the position after entry 1.
+func (s *Service) create(nw store.NewGame, rec *record, opening *adjudicator.State, now time.Time) (*store.Game, error) {
+	g := &store.Game{ID: nw.ID, Scenario: "campaign", Options: nw.Options, Commitment: store.Commitment(nw.Seed), Wait: opening.Wait(),
+		Created: now, Current: 1}
+	for _, p := range nw.Players {
 		g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
 	}
 	g.Deadline = rec.deadline(g, g.Wait, now)
-	var welcome []store.Mail
-	for _, p := range players {
+	for _, p := range nw.Players {
 		if p.Address == "" {
 			continue // the stand-in's side: no one to welcome
 		}
-		w := s.welcome(g, ng.Name, p.Side, p.Token, ng.Settle)
-		m, _, err := s.reportMail(g, rec, opening, p.Side, nil, "welcome-"+p.Side.String(), w.Subject(), w.Text())
+		m, err := s.welcomeMail(g, rec, opening, p.Side, p.Token)
 		if err != nil {
 			return nil, err
 		}
-		welcome = append(welcome, m)
+		nw.Outbox = append(nw.Outbox, m)
 	}
 	b, err := json.Marshal(rec) // with what the welcome mails reported
 	if err != nil {
 		return nil, err
 	}
-	return s.db.Create(store.NewGame{ID: id, Scenario: cmp.Or(ng.Scenario, adjudicator.ScenarioCampaign), Options: opts,
-		Players: players, Seed: ng.Seed, Start: start, Deadline: g.Deadline, Outbox: welcome, Service: b})
+	nw.Deadline, nw.Service = g.Deadline, b
+	return s.db.Create(nw)
 }
 
 // prepare checks ng against the rules of creation, fills its defaults in
