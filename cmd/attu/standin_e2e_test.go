@@ -139,21 +139,15 @@ func gameWait(t *testing.T, td *testDaemon) adjudicator.Wait {
 // standinFiles counts the Japanese files game g1's log holds without a
 // Message-ID: those the stand-in wrote.
 func standinFiles(t *testing.T, td *testDaemon) int {
-	t.Helper()
-	log, err := td.db.Log("g1", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range log {
-		if e.Kind == store.KindOrders && e.Side == adjudicator.JP && e.MessageID == "" {
-			n++
-		}
-	}
-	return n
+	return countOrdersIf(t, td, func(e store.LogEntry) bool { return e.Side == adjudicator.JP && e.MessageID == "" })
 }
 
+// countOrders counts side's orders entries in game g1's log.
 func countOrders(t *testing.T, td *testDaemon, side adjudicator.Side) int {
+	return countOrdersIf(t, td, func(e store.LogEntry) bool { return e.Side == side })
+}
+
+func countOrdersIf(t *testing.T, td *testDaemon, keep func(store.LogEntry) bool) int {
 	t.Helper()
 	log, err := td.db.Log("g1", 1)
 	if err != nil {
@@ -161,7 +155,7 @@ func countOrders(t *testing.T, td *testDaemon, side adjudicator.Side) int {
 	}
 	n := 0
 	for _, e := range log {
-		if e.Kind == store.KindOrders && e.Side == side {
+		if e.Kind == store.KindOrders && keep(e) {
 			n++
 		}
 	}
