@@ -396,26 +396,22 @@ func cmdResend(c *call) error {
 	if err != nil {
 		return err
 	}
-	prefixes := []string{
-		fmt.Sprintf("<attu.%s.report-%s.", c.g.ID, c.side),
-		fmt.Sprintf("<attu.%s.final-%s.", c.g.ID, c.side),
-	}
-	for i := len(mails) - 1; i >= 0; i-- {
-		m := mails[i]
-		for _, p := range prefixes {
-			if strings.HasPrefix(m.MessageID, p) {
-				out, ok := c.s.toSide(&c.g, c.side, "resent-"+c.side.String(), "", m.Text)
-				if !ok {
-					return refuse("no-player", templates.Notice{Side: c.side})
-				}
-				out.Subject = templates.Resend{Subject: m.Subject}.Title()
-				if out.Attachments, err = c.redrawn(m); err != nil {
-					return err
-				}
-				c.t.Queue(c.in.answers(reply(out, c.in))...)
-				return nil
-			}
+	for _, m := range slices.Backward(mails) {
+		// The kind of mail its Message-ID names (messageID).
+		kind, _, _ := strings.Cut(strings.TrimPrefix(m.MessageID, "<attu."+c.g.ID+"."), ".")
+		if kind != "report-"+c.side.String() && kind != "final-"+c.side.String() {
+			continue
 		}
+		out, ok := c.s.toSide(&c.g, c.side, "resent-"+c.side.String(), "", m.Text)
+		if !ok {
+			return refuse("no-player", templates.Notice{Side: c.side})
+		}
+		out.Subject = templates.Resend{Subject: m.Subject}.Title()
+		if out.Attachments, err = c.redrawn(m); err != nil {
+			return err
+		}
+		c.t.Queue(c.in.answers(reply(out, c.in))...)
+		return nil
 	}
 	st, err := c.t.State()
 	if err != nil {
