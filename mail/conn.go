@@ -33,16 +33,13 @@ const (
 )
 
 func (s Security) String() string {
-	switch s {
-	case StartTLS:
-		return "starttls"
-	case TLS:
-		return "tls"
-	case Plain:
-		return "plain"
+	if s >= 0 && int(s) < len(securityNames) {
+		return securityNames[s]
 	}
 	return fmt.Sprintf("Security(%d)", int(s))
 }
+
+var securityNames = [...]string{StartTLS: "starttls", TLS: "tls", Plain: "plain"}
 
 // ParseSecurity reads a Security as a config file writes it: "starttls",
 // "tls" or "plain".
@@ -113,16 +110,13 @@ func guard(timeout time.Duration, conn io.Closer, f func() error) error {
 }
 
 // backoff returns the wait before attempt n (0 for the first retry):
-// min doubled n times, capped at max.
-func backoff(n int, min, max time.Duration) time.Duration {
-	d := min
-	for i := 0; i < n && d < max; i++ {
+// lo doubled n times, capped at hi.
+func backoff(n int, lo, hi time.Duration) time.Duration {
+	d := lo
+	for i := 0; i < n && d < hi; i++ {
 		d *= 2
 	}
-	if d > max {
-		d = max
-	}
-	return d
+	return min(d, hi)
 }
 
 // jitter spreads a wait over [d/2, d], so that many clients cut off at

@@ -181,8 +181,9 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	fmt.Fprintf(out, "  export     %s\n", exportPath)
 	fmt.Fprintf(out, "  mails      %s   (%d mails, one .eml file each)\n", mailDir, n)
 	fmt.Fprintf(out, "  log        %s\n", filepath.Join(dir, "attu.log"))
-	fmt.Fprintf(out, "\nPlayed %d order files by mail (%d U.S., %d Japanese): %d night turns, %d refit turns, %d melees declared; %s.\n",
-		us.files+jp.files, us.files, jp.files, us.nights, us.refits, us.melees+jp.melees, time.Since(start).Round(100*time.Millisecond))
+	fmt.Fprintf(out, "\nPlayed %s by mail (%d U.S., %d Japanese): %s, %s, %s declared; %s.\n",
+		templates.Plural(us.files+jp.files, "order file"), us.files, jp.files, templates.Plural(us.nights, "night turn"),
+		templates.Plural(us.refits, "refit turn"), templates.Plural(us.melees+jp.melees, "melee"), time.Since(start).Round(100*time.Millisecond))
 	if !rep.OK() {
 		return errors.New("the audit failed")
 	}

@@ -22,25 +22,18 @@ import (
 	"syscall"
 )
 
-// command is one sub-command: a one-line summary and a run function that
-// receives the arguments after the sub-command's name and returns the exit
-// status.
+// command is one sub-command: a one-line summary and a function that
+// runs with a session and reports how it failed by its error (session.exit).
 type command struct {
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
+	run     func(s *session) error
 }
 
 var commands = map[string]command{}
 
-func register(name string, c command) { commands[name] = c }
-
-// registerFunc registers a command that runs with a session and reports
-// how it failed by its error (session.exit).
+// registerFunc registers a command under name.
 func registerFunc(name, summary string, f func(s *session) error) {
-	register(name, command{summary: summary, run: func(args []string, stdout, stderr io.Writer) int {
-		s := &session{name: name, args: args, stdout: stdout, stderr: stderr}
-		return s.exit(f(s))
-	}})
+	commands[name] = command{summary, f}
 }
 
 // exitError ends a command with exit status code, printing msg, when
@@ -98,7 +91,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "attu: unknown command %q; run \"attu help\" for the list\n", args[0])
 		return 2
 	}
-	return c.run(args[1:], stdout, stderr)
+	s := &session{name: args[0], args: args[1:], stdout: stdout, stderr: stderr}
+	return s.exit(c.run(s))
 }
 
 func usage(w io.Writer) {
@@ -110,32 +104,22 @@ func usage(w io.Writer) {
 	}
 }
 
-// parseFlags parses a sub-command's flags, which may stand before or after
-// its arguments, and returns the arguments. For -h it prints the usage and
-// the flags to stdout; for a bad flag one line to stderr; in both cases ok is
-// false and code is the exit status.
-func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io.Writer) (argv []string, code int, ok bool) {
+// parse parses a session's flags, which may stand before or after its
+// arguments, and returns the arguments. For -h it prints the usage and the
+// flags to stdout, for a bad flag one line to stderr; both end the command
+// by an error that carries the exit status, with nothing left to print.
+func (s *session) parse(fs *flag.FlagSet, usage string) ([]string, error) {
 	fs.SetOutput(io.Discard)
-	argv, err := interleavedArgs(fs, args)
+	argv, err := interleavedArgs(fs, s.args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
-		fs.SetOutput(stdout)
+		fmt.Fprint(s.stdout, usage)
+		fs.SetOutput(s.stdout)
 		fs.PrintDefaults()
-		return nil, 0, false
+		return nil, &exitError{code: 0}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "attu %s: %v; run \"attu %s -h\" for help\n", fs.Name(), err, fs.Name())
-		return nil, 2, false
-	}
-	return argv, 0, true
-}
-
-// parse is parseFlags for a session's arguments: an error that carries
-// the exit status (nothing left to print) when ok is false.
-func (s *session) parse(fs *flag.FlagSet, usage string) ([]string, error) {
-	argv, code, ok := parseFlags(fs, usage, s.args, s.stdout, s.stderr)
-	if !ok {
-		return nil, &exitError{code: code}
+		fmt.Fprintf(s.stderr, "attu %s: %v; run \"attu %s -h\" for help\n", fs.Name(), err, fs.Name())
+		return nil, &exitError{code: 2}
 	}
 	return argv, nil
 }

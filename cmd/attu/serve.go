@@ -29,10 +29,7 @@ import (
 )
 
 func init() {
-	register("serve", command{
-		summary: "run the mail daemon: read the mailbox, play the games, send the reports",
-		run:     runServe,
-	})
+	registerFunc("serve", "run the mail daemon: read the mailbox, play the games, send the reports", runServe)
 }
 
 const serveUsage = `Usage: attu serve -config FILE [-check]
@@ -180,13 +177,13 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 	var cfg daemon.Config
 	var level slog.Level
 	var root yaml.Node
-	lines := map[string]int{}
+	c := &configCheck{lines: map[string]int{}}
 	err := yaml.Unmarshal(data, &root)
 	if err == nil && len(root.Content) == 0 {
 		err = errors.New("the file is empty")
 	}
 	if err == nil {
-		err = errors.Join(checkKeys(root.Content[0], reflect.TypeFor[serveFile](), "", lines)...)
+		err = errors.Join(checkKeys(root.Content[0], reflect.TypeFor[serveFile](), "", c.lines)...)
 	}
 	if err == nil {
 		err = root.Decode(&f)
@@ -194,184 +191,201 @@ func loadServeConfig(data []byte) (daemon.Config, string, time.Duration, slog.Le
 	if err != nil { // yaml's own errors (syntax, a key given twice) name the line
 		return cfg, "", 0, level, errors.New(strings.NewReplacer("yaml: unmarshal errors:\n  ", "", "yaml: ", "").Replace(err.Error()))
 	}
-	var errs []error
-	bad := func(key, format string, args ...any) {
-		at := key + ": "
-		if line := cmp.Or(lines[key], lines[strings.Split(key, ".")[0]]); line > 0 {
-			at = fmt.Sprintf("line %d: %s", line, at)
-		}
-		errs = append(errs, errors.New(at+fmt.Sprintf(format, args...)))
-	}
-	dur := func(key, v string, def time.Duration) time.Duration {
-		if v == "" {
-			return def
-		}
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			bad(key, "%q is not a duration like 30s or 5m", v)
-		}
-		return d
-	}
 	if !strings.Contains(f.Address, "@") || strings.Contains(f.Address, "+") {
-		bad("address", "want the mailbox's plain address, like attu@example.org (games use attu+GAME@example.org)")
+		c.bad("address", "want the mailbox's plain address, like attu@example.org (games use attu+GAME@example.org)")
 	}
 	cfg.Address = f.Address
 	if f.Database == "" {
-		bad("database", "name the game database file")
+		c.bad("database", "name the game database file")
 	}
-	server := func(key string, s serverFile, defPort int, oauth *mail.OAuth) (addr string, sec mail.Security, tc *tls.Config, user, pass string, timeout time.Duration) {
-		if s.Host == "" {
-			bad(key+".host", "name the server")
-		}
-		var err error
-		if sec, err = mail.ParseSecurity(s.Security); err != nil {
-			bad(key+".security", "%v", err)
-		}
-		if s.TLSCA != "" {
-			pem, err := os.ReadFile(s.TLSCA)
-			pool := x509.NewCertPool()
-			if err != nil || !pool.AppendCertsFromPEM(pem) {
-				bad(key+".tls_ca", "%s: want a readable file of PEM certificates (%v)", s.TLSCA, cmp.Or(err, errors.New("none in it")))
-			}
-			tc = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
-		}
-		port := s.Port
-		if port == 0 {
-			port = defPort
-			if sec == mail.TLS {
-				port = map[string]int{"imap": 993, "smtp": 465}[key]
-			}
-		}
-		addr = net.JoinHostPort(s.Host, strconv.Itoa(port))
-		user, timeout = s.User, dur(key+".timeout", s.Timeout, time.Minute)
-		if s.Auth != "" {
-			*oauth = mail.OAuth{Mech: strings.ToUpper(s.Auth), Command: s.TokenCommand}
-			if !slices.Contains([]string{"OAUTHBEARER", "XOAUTH2"}, oauth.Mech) || user == "" || s.PasswordEnv+s.PasswordFile != "" {
-				bad(key+".auth", "%q: want oauthbearer or xoauth2, with user and no password", s.Auth)
-			}
-			if len(s.TokenCommand) == 0 || s.TokenCommand[0] == "" {
-				bad(key+".token_command", "name the command that prints an access token, as a list like [oama, access, %s]", cmp.Or(user, "USER"))
-			}
-			return
-		}
-		if len(s.TokenCommand) > 0 {
-			bad(key+".token_command", "goes with auth: oauthbearer or xoauth2")
-		}
-		switch {
-		case s.PasswordEnv != "" && s.PasswordFile != "":
-			bad(key+".password_env", "give password_env or password_file, not both")
-		case s.PasswordEnv != "":
-			pass = os.Getenv(s.PasswordEnv)
-			if pass == "" {
-				bad(key+".password_env", "the environment variable %s is empty or not set", s.PasswordEnv)
-			}
-		case s.PasswordFile != "":
-			b, err := os.ReadFile(s.PasswordFile)
-			if err != nil {
-				bad(key+".password_file", "%v", err)
-			}
-			pass = strings.TrimRight(string(b), "\r\n")
-		case user != "":
-			bad(key+".user", "%s needs password_env or password_file", user)
-		}
-		return
+	in, i := c.server("imap", f.IMAP.serverFile, 143), f.IMAP
+	if in.Username == "" {
+		c.bad("imap.user", "the mailbox's login is needed")
 	}
-	var imapUser, imapPass, smtpUser, smtpPass string
-	cfg.IMAP.Addr, cfg.IMAP.Security, cfg.IMAP.TLSConfig, imapUser, imapPass, cfg.IMAP.Timeout = server("imap", f.IMAP.serverFile, 143, &cfg.IMAP.OAuth)
-	cfg.IMAP.Username, cfg.IMAP.Password = imapUser, imapPass
-	if imapUser == "" {
-		bad("imap.user", "the mailbox's login is needed")
-	}
-	cfg.IMAP.Mailbox, cfg.IMAP.Processed, cfg.IMAP.Failed, cfg.IMAP.NoIdle = f.IMAP.Mailbox, f.IMAP.Processed, f.IMAP.Failed, f.IMAP.NoIdle
-	cfg.IMAP.PollInterval = dur("imap.poll_interval", f.IMAP.PollInterval, time.Minute)
-	cfg.SMTP.Addr, cfg.SMTP.Security, cfg.SMTP.TLSConfig, smtpUser, smtpPass, cfg.SMTP.Timeout = server("smtp", f.SMTP.serverFile, 587, &cfg.SMTP.OAuth)
-	cfg.SMTP.Username, cfg.SMTP.Password, cfg.SMTP.From = smtpUser, smtpPass, f.Address
-	cfg.Auth = mail.AuthConfig{AuthServIDs: f.Auth.AuthServIDs, DKIM: f.Auth.DKIM}
-	switch f.Auth.Mode {
-	case "", "off":
-	case "required":
-		cfg.Auth.Required = true
-		if len(f.Auth.AuthServIDs) == 0 && !f.Auth.DKIM {
-			bad("authentication.mode", "required needs trusted_authserv_ids (your provider's) or dkim: true, or both")
-		}
-	default:
-		bad("authentication.mode", "%q: want off or required", f.Auth.Mode)
-	}
-	for _, id := range f.Auth.AuthServIDs {
-		if strings.TrimSpace(id) == "" || strings.ContainsAny(id, " \t;") {
-			bad("authentication.trusted_authserv_ids", "%q is not a host name like mx.example.org", id)
-		}
-	}
-	// Zero leaves mail.OutboxConfig's defaults.
-	cfg.Outbox.RetryMin = dur("smtp.retry_min", f.SMTP.RetryMin, 0)
-	cfg.Outbox.RetryMax = dur("smtp.retry_max", f.SMTP.RetryMax, 0)
-	if lo, hi := cfg.Outbox.RetryMin, cfg.Outbox.RetryMax; lo > 0 && hi > 0 && lo > hi {
-		bad("smtp.retry_min", "%v is longer than smtp.retry_max %v", lo, hi)
-	}
-	cfg.Outbox.PerHour, cfg.Outbox.PerDay = f.SMTP.PerHour, f.SMTP.PerDay
-	if f.SMTP.PerHour < 0 || f.SMTP.PerDay < 0 {
-		bad("smtp.per_hour", "per_hour and per_day cannot be negative (0: no cap)")
-	}
-	cfg.Limits = mail.DefaultLimits()
-	if l := f.Limits; l.MaxMessageBytes < 0 || l.MaxParts < 0 || l.MaxDepth < 0 || l.MaxOrdersBytes < 0 || l.AnswersPerHour < 0 {
-		bad("limits", "no limit may be negative")
-	}
-	if f.Limits.MaxMessageBytes > 0 {
-		cfg.Limits.MaxBytes = f.Limits.MaxMessageBytes
-	}
-	if f.Limits.MaxParts > 0 {
-		cfg.Limits.MaxParts = f.Limits.MaxParts
-	}
-	if f.Limits.MaxDepth > 0 {
-		cfg.Limits.MaxDepth = f.Limits.MaxDepth
-	}
-	if f.Limits.MaxOrdersBytes > 0 {
-		cfg.Limits.MaxOrdersBytes = f.Limits.MaxOrdersBytes
-	}
-	cfg.AnswerLimit, cfg.AnswerWindow = f.Limits.AnswersPerHour, time.Hour
-	answerEvery := dur("limits.answer_every", f.Limits.AnswerEvery, referee.DefaultAnswerEvery)
-	cfg.Tick = dur("tick", f.Tick, time.Minute)
+	cfg.IMAP = mail.InboxConfig{Addr: in.Addr, Security: in.Security, TLSConfig: in.TLSConfig, Username: in.Username,
+		Password: in.Password, OAuth: in.OAuth, Timeout: in.Timeout, Mailbox: i.Mailbox, Processed: i.Processed,
+		Failed: i.Failed, NoIdle: i.NoIdle, PollInterval: c.dur("imap.poll_interval", i.PollInterval, time.Minute)}
+	cfg.SMTP = c.server("smtp", f.SMTP.serverFile, 587)
+	cfg.SMTP.From = f.Address
+	cfg.Auth = c.auth(f.Auth)
+	cfg.Outbox = c.outbox(f.SMTP)
+	cfg.Limits = c.limits(f.Limits)
+	cfg.AnswerLimit = f.Limits.AnswersPerHour
+	answerEvery := c.dur("limits.answer_every", f.Limits.AnswerEvery, referee.DefaultAnswerEvery)
+	cfg.Tick = c.dur("tick", f.Tick, time.Minute)
 	if f.LogLevel != "" {
 		if err := level.UnmarshalText([]byte(f.LogLevel)); err != nil {
-			bad("log_level", "%q: want debug, info, warn or error", f.LogLevel)
+			c.bad("log_level", "%q: want debug, info, warn or error", f.LogLevel)
 		}
 	}
-	return cfg, f.Database, answerEvery, level, errors.Join(errs...)
+	return cfg, f.Database, answerEvery, level, errors.Join(c.errs...)
 }
 
-func runServe(args []string, stdout, stderr io.Writer) int {
+// configCheck gathers the mistakes found in a configuration file's values,
+// each at the line of its key (lines, from checkKeys).
+type configCheck struct {
+	lines map[string]int
+	errs  []error
+}
+
+// bad notes a mistake in the value of key, at its line or its section's.
+func (c *configCheck) bad(key, format string, args ...any) {
+	at := key + ": "
+	if line := cmp.Or(c.lines[key], c.lines[strings.Split(key, ".")[0]]); line > 0 {
+		at = fmt.Sprintf("line %d: %s", line, at)
+	}
+	c.errs = append(c.errs, errors.New(at+fmt.Sprintf(format, args...)))
+}
+
+// dur reads the duration v of key; def when v is empty.
+func (c *configCheck) dur(key, v string, def time.Duration) time.Duration {
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		c.bad(key, "%q is not a duration like 30s or 5m", v)
+	}
+	return d
+}
+
+// server reads the connection to a mail server, section key ("imap" or
+// "smtp"), and its password or OAuth command.
+func (c *configCheck) server(key string, s serverFile, defPort int) (m mail.SMTPConfig) {
+	if s.Host == "" {
+		c.bad(key+".host", "name the server")
+	}
+	var err error
+	if m.Security, err = mail.ParseSecurity(s.Security); err != nil {
+		c.bad(key+".security", "%v", err)
+	}
+	if s.TLSCA != "" {
+		pem, err := os.ReadFile(s.TLSCA)
+		pool := x509.NewCertPool()
+		if err != nil || !pool.AppendCertsFromPEM(pem) {
+			c.bad(key+".tls_ca", "%s: want a readable file of PEM certificates (%v)", s.TLSCA, cmp.Or(err, errors.New("none in it")))
+		}
+		m.TLSConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	}
+	port := s.Port
+	if port == 0 {
+		port = defPort
+		if m.Security == mail.TLS {
+			port = map[string]int{"imap": 993, "smtp": 465}[key]
+		}
+	}
+	m.Addr = net.JoinHostPort(s.Host, strconv.Itoa(port))
+	m.Username, m.Timeout = s.User, c.dur(key+".timeout", s.Timeout, time.Minute)
+	if s.Auth != "" {
+		m.OAuth = mail.OAuth{Mech: strings.ToUpper(s.Auth), Command: s.TokenCommand}
+		if !slices.Contains([]string{"OAUTHBEARER", "XOAUTH2"}, m.OAuth.Mech) || s.User == "" || s.PasswordEnv+s.PasswordFile != "" {
+			c.bad(key+".auth", "%q: want oauthbearer or xoauth2, with user and no password", s.Auth)
+		}
+		if len(s.TokenCommand) == 0 || s.TokenCommand[0] == "" {
+			c.bad(key+".token_command", "name the command that prints an access token, as a list like [oama, access, %s]", cmp.Or(s.User, "USER"))
+		}
+		return m
+	}
+	if len(s.TokenCommand) > 0 {
+		c.bad(key+".token_command", "goes with auth: oauthbearer or xoauth2")
+	}
+	switch {
+	case s.PasswordEnv != "" && s.PasswordFile != "":
+		c.bad(key+".password_env", "give password_env or password_file, not both")
+	case s.PasswordEnv != "":
+		m.Password = os.Getenv(s.PasswordEnv)
+		if m.Password == "" {
+			c.bad(key+".password_env", "the environment variable %s is empty or not set", s.PasswordEnv)
+		}
+	case s.PasswordFile != "":
+		b, err := os.ReadFile(s.PasswordFile)
+		if err != nil {
+			c.bad(key+".password_file", "%v", err)
+		}
+		m.Password = strings.TrimRight(string(b), "\r\n")
+	case s.User != "":
+		c.bad(key+".user", "%s needs password_env or password_file", s.User)
+	}
+	return m
+}
+
+// auth reads the authentication section.
+func (c *configCheck) auth(f authFile) mail.AuthConfig {
+	a := mail.AuthConfig{AuthServIDs: f.AuthServIDs, DKIM: f.DKIM}
+	switch f.Mode {
+	case "", "off":
+	case "required":
+		a.Required = true
+		if len(f.AuthServIDs) == 0 && !f.DKIM {
+			c.bad("authentication.mode", "required needs trusted_authserv_ids (your provider's) or dkim: true, or both")
+		}
+	default:
+		c.bad("authentication.mode", "%q: want off or required", f.Mode)
+	}
+	for _, id := range f.AuthServIDs {
+		if strings.TrimSpace(id) == "" || strings.ContainsAny(id, " \t;") {
+			c.bad("authentication.trusted_authserv_ids", "%q is not a host name like mx.example.org", id)
+		}
+	}
+	return a
+}
+
+// outbox reads the smtp section's waits and quota; zero leaves
+// mail.OutboxConfig's defaults.
+func (c *configCheck) outbox(f smtpFile) mail.OutboxConfig {
+	o := mail.OutboxConfig{RetryMin: c.dur("smtp.retry_min", f.RetryMin, 0), RetryMax: c.dur("smtp.retry_max", f.RetryMax, 0),
+		PerHour: f.PerHour, PerDay: f.PerDay}
+	if o.RetryMin > 0 && o.RetryMax > 0 && o.RetryMin > o.RetryMax {
+		c.bad("smtp.retry_min", "%v is longer than smtp.retry_max %v", o.RetryMin, o.RetryMax)
+	}
+	if f.PerHour < 0 || f.PerDay < 0 {
+		c.bad("smtp.per_hour", "per_hour and per_day cannot be negative (0: no cap)")
+	}
+	return o
+}
+
+// limits reads the limits section; a limit left at zero keeps its default.
+func (c *configCheck) limits(l limitsFile) mail.Limits {
+	if min(l.MaxMessageBytes, l.MaxOrdersBytes) < 0 || min(l.MaxParts, l.MaxDepth, l.AnswersPerHour) < 0 {
+		c.bad("limits", "no limit may be negative")
+	}
+	d := mail.DefaultLimits()
+	d.MaxBytes = cmp.Or(l.MaxMessageBytes, d.MaxBytes)
+	d.MaxParts = cmp.Or(l.MaxParts, d.MaxParts)
+	d.MaxDepth = cmp.Or(l.MaxDepth, d.MaxDepth)
+	d.MaxOrdersBytes = cmp.Or(l.MaxOrdersBytes, d.MaxOrdersBytes)
+	return d
+}
+
+func runServe(s *session) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	config := fs.String("config", "", "the configuration file (YAML)")
 	check := fs.Bool("check", false, "check the configuration, log in to both servers, then stop")
-	argv, code, ok := parseFlags(fs, serveUsage, args, stdout, stderr)
-	if !ok {
-		return code
+	argv, err := s.parse(fs, serveUsage)
+	if err != nil {
+		return err
 	}
 	if len(argv) != 0 || *config == "" {
-		fmt.Fprintln(stderr, "attu serve: give the configuration file: attu serve -config attu.yaml (attu serve -h)")
-		return 2
+		return usageErr("give the configuration file: attu serve -config attu.yaml (attu serve -h)")
 	}
 	data, err := os.ReadFile(*config)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu serve: %v\n", err)
-		return 1
+		return err
 	}
 	cfg, dbPath, answerEvery, level, err := loadServeConfig(data)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu serve: %s:\n  %s\n", *config, strings.ReplaceAll(err.Error(), "\n", "\n  "))
-		return 1
+		return fmt.Errorf("%s:\n  %s", *config, strings.ReplaceAll(err.Error(), "\n", "\n  "))
 	}
 	if *check {
-		fmt.Fprintf(stdout, "%s: the file is good: %s, database %s\n", *config, cfg.Address, dbPath)
-		return checkServers(cfg, stdout, stderr)
+		fmt.Fprintf(s.stdout, "%s: the file is good: %s, database %s\n", *config, cfg.Address, dbPath)
+		return checkServers(cfg, s.stdout, s.stderr)
 	}
-	lg := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	lg := slog.New(slog.NewTextHandler(s.stderr, &slog.HandlerOptions{Level: level}))
 	cfg.Logger = lg
 	cfg.Control = controlSocket(dbPath)
 	db, err := store.Open(dbPath, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu serve: %v\n", err)
-		return 1
+		return err
 	}
 	defer db.Close()
 	// The tournaments of the file follow its games (store/tournament).
@@ -379,24 +393,19 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		Hook: &tournament.Director{Logger: lg}})
 	d, err := newDaemon(svc, cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "attu serve: %v\n", err)
-		return 1
+		return err
 	}
 	ctx, stop := rootContext()
 	defer stop()
-	if err := d.Run(ctx); err != nil {
-		fmt.Fprintf(stderr, "attu serve: %v\n", err)
-		return 1
-	}
-	return 0
+	return d.Run(ctx)
 }
 
 // checkServers logs in to both servers as the daemon would and reports
-// each; it returns the exit status, 1 when either failed.
-func checkServers(cfg daemon.Config, stdout, stderr io.Writer) int {
+// each; it fails (errFailed) when either failed.
+func checkServers(cfg daemon.Config, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.IMAP.Timeout+cfg.SMTP.Timeout)
 	defer cancel()
-	code := 0
+	var failed error
 	report := func(server, addr string, sec mail.Security, user string, err error) {
 		login := "login as " + user
 		if user == "" {
@@ -409,10 +418,10 @@ func checkServers(cfg daemon.Config, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s %s (%s): %s: OK\n", server, addr, sec, login)
 			return
 		}
-		code = 1
+		failed = errFailed
 		fmt.Fprintf(stderr, "%s %s (%s): %s failed: %v\n", server, addr, sec, login, err)
 	}
 	report("IMAP", cfg.IMAP.Addr, cfg.IMAP.Security, cfg.IMAP.Username, mail.CheckIMAP(ctx, cfg.IMAP))
 	report("SMTP", cfg.SMTP.Addr, cfg.SMTP.Security, cfg.SMTP.Username, mail.CheckSMTP(ctx, cfg.SMTP))
-	return code
+	return failed
 }

@@ -51,13 +51,11 @@ type Config struct {
 	Auth mail.AuthConfig
 	// Tick is how often the deadlines are looked at; a minute when zero.
 	Tick time.Duration
-	// AnswerLimit and AnswerWindow cap the answers to mail the service
-	// never sees (too large, HTML only): AnswerLimit per sender per
-	// AnswerWindow; 3 an hour when zero. All senders together get at most
-	// referee.DefaultStrangers such answers an hour, so that mail from
-	// ever new addresses makes no backscatter.
-	AnswerLimit  int
-	AnswerWindow time.Duration
+	// AnswerLimit caps the answers to mail the service never sees (too
+	// large, HTML only) per sender an hour; 3 when zero. All senders
+	// together get at most referee.DefaultStrangers such answers an hour,
+	// so that mail from ever new addresses makes no backscatter.
+	AnswerLimit int
 	// Control is the path of the Unix socket on which the daemon runs
 	// the operator's commands (Operator); empty for none.
 	Control string
@@ -90,14 +88,13 @@ type Daemon struct {
 // before Run.
 func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	cfg.Logger = cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
-	cfg.Tick = positive(cfg.Tick, time.Minute)
-	cfg.AnswerLimit = positive(cfg.AnswerLimit, 3)
-	cfg.AnswerWindow = positive(cfg.AnswerWindow, time.Hour)
+	cfg.Tick = cmp.Or(cfg.Tick, time.Minute)
+	cfg.AnswerLimit = cmp.Or(cfg.AnswerLimit, 3)
 	// Set before the daemon keeps its copy of cfg: the answer to an
 	// oversized mail quotes it.
-	cfg.IMAP.MaxSize = positive(cfg.IMAP.MaxSize, positive(cfg.Limits.MaxBytes, mail.DefaultLimits().MaxBytes))
+	cfg.IMAP.MaxSize = cmp.Or(cfg.IMAP.MaxSize, cfg.Limits.MaxBytes, mail.DefaultLimits().MaxBytes)
 	d := &Daemon{cfg: cfg, db: svc.DB(), svc: svc, log: cfg.Logger.With("pkg", "daemon"),
-		answers: mail.NewLimiter(cfg.AnswerLimit, cfg.AnswerWindow), failing: map[uint32]store.FailedMail{},
+		answers: mail.NewLimiter(cfg.AnswerLimit, time.Hour), failing: map[uint32]store.FailedMail{},
 		all: mail.NewLimiter(referee.DefaultStrangers, time.Hour)}
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
@@ -118,14 +115,6 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	cfg.Outbox.Logger = cfg.Logger
 	d.outbox = mail.NewOutbox(queue{d}, s, cfg.Outbox)
 	return d, nil
-}
-
-// positive is v when it is above zero, else def.
-func positive[T int | int64 | time.Duration](v, def T) T {
-	if v > 0 {
-		return v
-	}
-	return def
 }
 
 // Run runs the inbox, the outbox worker, the deadline timer and the
@@ -230,7 +219,7 @@ func clip(s string) string {
 // returns the mail as read, for the record of a failure. Each mail gets
 // an id for the log lines about it.
 func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming) (*mail.Message, error) {
-	lg := d.log.With("mail", logID(), "uid", in.UID)
+	lg := d.log.With("mail", randomHex(4), "uid", in.UID)
 	raw, err := in.Fetch(ctx)
 	if err != nil {
 		return nil, err
@@ -338,22 +327,20 @@ func messageID(msg *mail.Message, raw []byte) string {
 	return "<" + store.NewMailRef("", raw).ContentHash[:32] + "@no-message-id.attu>"
 }
 
-// logID is the id of one processed mail in the log.
-func logID() string {
-	var b [4]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+// randomHex is n random bytes in hexadecimal.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // NewMessageID is a fresh Message-ID on the domain of address.
 func NewMessageID(address string) string {
-	var b [12]byte
-	rand.Read(b[:])
 	_, host, ok := strings.Cut(address, "@")
 	if !ok || host == "" {
 		host = "attu.invalid"
 	}
-	return fmt.Sprintf("<attu.answer.%s@%s>", hex.EncodeToString(b[:]), host)
+	return fmt.Sprintf("<attu.answer.%s@%s>", randomHex(12), host)
 }
 
 // mailboxKey names the mailbox imap watches in the store's positions: the
