@@ -52,19 +52,9 @@ type Replay struct {
 type ReplayEntry struct {
 	// JSON is the entry's canonical JSON, which Hash is the SHA-256 of:
 	// the page checks the chain with it.
-	JSON     string
-	Hash     string
-	UndoneBy uint64 // the rollback that undid it, 0 while in force
-	Kind     string // create, orders, rollback, end or note (store.Kind)
-	// Turn, Wait and Side: the wait an orders entry answered; Side is who
-	// wrote a note.
-	Turn int
-	Wait adjudicator.WaitKind
-	Side adjudicator.Side
-	// To is the entry a rollback returned to; Note the words of a note,
-	// a rollback or the end.
-	To       uint64
-	Note     string
+	JSON string
+	Hash string
+	Entry
 	DiceFrom uint64 // the dice it rolled: DiceFrom up to DiceTo, excluded
 	DiceTo   uint64
 	Events   []adjudicator.Event

@@ -34,9 +34,9 @@ func budgetReplies(t *testing.T) map[string]interface{ Text() string } {
 		}},
 		"slowdown": SlowDown{Game: "g1", Limit: 30, Window: "an hour"},
 		"log-cut": Log{Game: "g1", Side: adjudicator.Umpire, Earlier: 40, Next: 44, Entries: []LogLine{
-			{Seq: 41, Kind: "orders", Turn: 9, Wait: adjudicator.WaitActions, Side: adjudicator.JP, Events: []string{"Weather: clear (die 7)."}},
-			{Seq: 42, Kind: "note", Side: adjudicator.US, Note: "The U.S. player asked for a takeback."},
-			{Seq: 43, Kind: "rollback", To: 40, Note: "mistyped hex"}}},
+			{Seq: 41, Entry: Entry{Kind: "orders", Turn: 9, Wait: adjudicator.WaitActions, Side: adjudicator.JP}, Events: []string{"Weather: clear (die 7)."}},
+			{Seq: 42, Entry: Entry{Kind: "note", Side: adjudicator.US, Note: "The U.S. player asked for a takeback."}},
+			{Seq: 43, Entry: Entry{Kind: "rollback", To: 40, Note: "mistyped hex"}}}},
 	}
 	for _, p := range []string{TokenMissing, TokenEmpty, TokenUnfilled, TokenWrong, TokenOtherSide, TokenOtherFile} {
 		r := TokenRefused{Game: "g1", About: "[attu g1] orders", Sides: sides, Problem: p, Other: adjudicator.JP, FileSide: adjudicator.JP}

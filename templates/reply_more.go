@@ -55,22 +55,29 @@ type Log struct {
 	Next    uint64
 }
 
-// LogLine is one entry of the log as the log answer shows it.
-type LogLine struct {
-	// Seq is the entry's number as its reader counts: the umpire reads
-	// every entry, a player not the other side's private notes.
-	Seq  uint64
+// Entry is what one entry of a game's log says, as the log answer and the
+// replay page show it.
+type Entry struct {
 	Kind string // create, orders, rollback, end or note (store.Kind)
-	// Turn, Wait and Side: the wait an orders entry answered.
+	// Turn, Wait and Side: the wait an orders entry answered; Side is who
+	// wrote a note.
 	Turn int
 	Wait adjudicator.WaitKind
 	Side adjudicator.Side
 	// To is the entry a rollback returned to; Note the words of a note,
-	// a rollback or the end.
-	To   uint64
-	Note string
-	// UndoneBy is the entry that rolled this one back, 0 while in force.
-	UndoneBy uint64
+	// a rollback or the end; UndoneBy the rollback that undid the entry,
+	// 0 while in force.
+	To, UndoneBy uint64
+	Note         string
+}
+
+// LogLine is one entry of the log as the log answer shows it.
+type LogLine struct {
+	// Seq is the entry's number as its reader counts: the umpire reads
+	// every entry, a player not the other side's private notes; Entry's
+	// references are numbered alike.
+	Seq uint64
+	Entry
 	// Events are the entry's events this side sees, each in words
 	// (EventText).
 	Events []string

@@ -396,26 +396,22 @@ func cmdResend(c *call) error {
 	if err != nil {
 		return err
 	}
-	prefixes := []string{
-		fmt.Sprintf("<attu.%s.report-%s.", c.g.ID, c.side),
-		fmt.Sprintf("<attu.%s.final-%s.", c.g.ID, c.side),
-	}
-	for i := len(mails) - 1; i >= 0; i-- {
-		m := mails[i]
-		for _, p := range prefixes {
-			if strings.HasPrefix(m.MessageID, p) {
-				out, ok := c.s.toSide(&c.g, c.side, "resent-"+c.side.String(), "", m.Text)
-				if !ok {
-					return refuse("no-player", templates.Notice{Side: c.side})
-				}
-				out.Subject = templates.Resend{Subject: m.Subject}.Title()
-				if out.Attachments, err = c.redrawn(m); err != nil {
-					return err
-				}
-				c.t.Queue(c.in.answers(reply(out, c.in))...)
-				return nil
-			}
+	for _, m := range slices.Backward(mails) {
+		// The kind of mail its Message-ID names (messageID).
+		kind, _, _ := strings.Cut(strings.TrimPrefix(m.MessageID, "<attu."+c.g.ID+"."), ".")
+		if kind != "report-"+c.side.String() && kind != "final-"+c.side.String() {
+			continue
 		}
+		out, ok := c.s.toSide(&c.g, c.side, "resent-"+c.side.String(), "", m.Text)
+		if !ok {
+			return refuse("no-player", templates.Notice{Side: c.side})
+		}
+		out.Subject = templates.Resend{Subject: m.Subject}.Title()
+		if out.Attachments, err = c.redrawn(m); err != nil {
+			return err
+		}
+		c.t.Queue(c.in.answers(reply(out, c.in))...)
+		return nil
 	}
 	st, err := c.t.State()
 	if err != nil {
@@ -527,14 +523,19 @@ func logLines(log []store.LogEntry, side adjudicator.Side) []templates.LogLine {
 		if !visible(e.Entry, side) {
 			continue
 		}
-		line := templates.LogLine{Seq: shown[e.Seq], Kind: string(e.Kind), Turn: e.Turn, Wait: e.Wait, Side: e.Side,
-			To: shown[e.To], Note: e.Note, UndoneBy: shown[e.RolledBackBy]}
+		line := templates.LogLine{Seq: shown[e.Seq], Entry: entryOf(e.Entry, shown[e.To], shown[e.RolledBackBy])}
 		for _, ev := range adjudicator.VisibleEvents(e.Events, side) {
 			line.Events = append(line.Events, templates.EventText(ev))
 		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// entryOf is what e says, for the log answer and the replay page, with
+// the entries it names numbered as its reader counts them.
+func entryOf(e *store.Entry, to, undoneBy uint64) templates.Entry {
+	return templates.Entry{Kind: string(e.Kind), Turn: e.Turn, Wait: e.Wait, Side: e.Side, To: to, Note: e.Note, UndoneBy: undoneBy}
 }
 
 // fitLog renders as many entries as fit the reply budget: from index
@@ -905,8 +906,7 @@ func cmdReplace(c *call) error {
 	if err != nil {
 		return err
 	}
-	w := c.s.welcome(&c.g, c.rec.Name, side, token, c.rec.Settle)
-	m, _, err := c.s.reportMail(&c.g, c.rec, st, side, nil, "welcome-"+side.String(), w.Subject(), w.Text())
+	m, err := c.s.welcomeMail(&c.g, c.rec, st, side, token)
 	if err != nil {
 		return err
 	}

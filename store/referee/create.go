@@ -120,80 +120,18 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.UTC()
-	byRules := ng.Scenario != "" || ng.JPSetup != "" || ng.USSetup != ""
-	var setup Setup
-	if !byRules {
-		ng.Setup = cmp.Or(ng.Setup, "historic")
-		var ok bool
-		if setup, ok = Setups[ng.Setup]; !ok {
-			return nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(slices.Sorted(maps.Keys(Setups)), ", "))
-		}
-	}
-	opt := adjudicator.Options{JPSetup: ng.JPSetup, USSetup: ng.USSetup}
-	for _, r := range ng.Rules {
-		switch {
-		case !slices.Contains(Rules, r):
-			return nil, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(Rules, ", "))
-		case !byRules:
-			return nil, fmt.Errorf("referee: the optional rule %q needs a game set up by the rules: name its scenario", r)
-		case r == "solitaire":
-			if ng.JP != "" && !IsBot(ng.JP) {
-				return nil, fmt.Errorf("referee: in a solitaire game attu plays the Japanese: give no Japanese player")
-			}
-			opt.Solitaire, ng.JP = true, Bot
-		case opt.VPChits != "":
-			return nil, fmt.Errorf("referee: choose one of vp-chits and vp-chits-placed")
-		case r == "vp-chits":
-			opt.VPChits = adjudicator.VPDrawn
-		case r == "vp-chits-placed":
-			opt.VPChits = adjudicator.VPPlaced
-		}
-	}
-	scenario := cmp.Or(ng.Scenario, adjudicator.ScenarioCampaign)
-	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
-	bots := botSides(ng)
-	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
-		if slices.Contains(bots, side) {
-			addr[side] = ""
-			continue
-		}
-		if !strings.Contains(addr[side], "@") {
-			return nil, fmt.Errorf("referee: the %s player needs a mail address", SideName(side))
-		}
-	}
-	if ng.Umpire != "" && !strings.Contains(addr[adjudicator.Umpire], "@") {
-		return nil, fmt.Errorf("referee: %q is not a mail address", ng.Umpire)
-	}
-	if ng.ID != "" && !gameID.MatchString(ng.ID) {
-		return nil, fmt.Errorf("referee: game id %q: use up to 32 lower-case letters, digits and dashes", ng.ID)
-	}
-	seed := ng.Seed
-	if seed == nil {
-		var err error
-		if seed, err = store.NewSeed(); err != nil {
-			return nil, err
-		}
-	}
-	start := StartPlaced(func(st *adjudicator.State) error { return setup.Place(st, setupPick(seed)) })
-	if byRules {
-		start = Start(scenario, opt)
-	}
-	// The opening is drawn here as Create will draw it, with the game's
-	// first dice, so that the welcome mails can show it.
-	opening, _, err := start(store.NewDice(seed, 1, 1, 0, adjudicator.WaitNone))
+	mailbox := bareAddress(s.cfg.Address)
+	start, addr, err := ng.prepare(mailbox)
 	if err != nil {
 		return nil, err
 	}
-	mailbox := bareAddress(s.cfg.Address)
-	if !strings.Contains(mailbox, "@") {
-		return nil, fmt.Errorf("referee: the service needs the address of its mailbox (Config.Address) to create a game")
+	// The opening is drawn here as Create will draw it, with the game's
+	// first dice, so that the welcome mails can show it.
+	opening, _, err := start(store.NewDice(ng.Seed, 1, 1, 0, adjudicator.WaitNone))
+	if err != nil {
+		return nil, err
 	}
-	if len(bots) > 1 {
-		return nil, fmt.Errorf("referee: the stand-in plays one side at most: a person plays the other")
-	}
-	if ng.Copies != "" && !slices.Contains(copyModes, ng.Copies) {
-		return nil, fmt.Errorf("referee: the umpire's copies are %s, not %q", strings.Join(copyModes, ", "), ng.Copies)
-	}
+	bots := botSides(ng)
 	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence, Bots: bots,
 		LateStandIn: ng.LateStandIn, Copies: ng.Copies, DigestAt: now}
 	if ng.JSON {
@@ -212,50 +150,26 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		tokens[side] = tok
 		players = append(players, store.NewPlayer{Side: side, Address: addr[side], Token: tok})
 	}
-	opts := store.GameOptions{USSetup: setup.US, JPSetup: setup.JP, Rules: ng.Rules, Deadline: ng.Deadline, Reminder: ng.Reminder}
-	if byRules {
-		// The options as the creation settled them, defaults filled in.
-		opts.USSetup, opts.JPSetup = opening.Options.USSetup, opening.Options.JPSetup
+	opts := store.GameOptions{USSetup: Setups[ng.Setup].US, JPSetup: Setups[ng.Setup].JP, Rules: ng.Rules,
+		Deadline: cmp.Or(ng.Deadline, DefaultDeadline), Reminder: cmp.Or(ng.Reminder, DefaultReminder)}
+	if o := opening.Options; o != nil {
+		// A game by the rules of setup: its options as the creation
+		// settled them, defaults filled in.
+		opts.USSetup, opts.JPSetup = o.USSetup, o.JPSetup
 	}
-	opts.Deadline = cmp.Or(opts.Deadline, DefaultDeadline)
-	opts.Reminder = cmp.Or(opts.Reminder, DefaultReminder)
+	nw := store.NewGame{Scenario: cmp.Or(ng.Scenario, adjudicator.ScenarioCampaign), Options: opts, Players: players, Seed: ng.Seed, Start: start}
 	for try := 0; ; try++ {
-		id := cmp.Or(ng.ID, newGameID())
-		// The opening is the position after entry 1, which Create writes:
-		// the welcome's picture is drawn again from it.
-		g := &store.Game{ID: id, Scenario: "campaign", Options: opts, Commitment: store.Commitment(seed), Wait: opening.Wait(), Created: now,
-			Current: 1}
-		for _, p := range players {
-			g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
-		}
-		g.Deadline = rec.deadline(g, g.Wait, now)
-		var welcome []store.Mail
-		for _, p := range players {
-			if p.Address == "" {
-				continue // the stand-in's side: no one to welcome
-			}
-			w := s.welcome(g, ng.Name, p.Side, p.Token, ng.Settle)
-			m, _, err := s.reportMail(g, rec, opening, p.Side, nil, "welcome-"+p.Side.String(), w.Subject(), w.Text())
-			if err != nil {
-				return nil, err
-			}
-			welcome = append(welcome, m)
-		}
-		b, err := json.Marshal(rec) // with what the welcome mails reported
-		if err != nil {
-			return nil, err
-		}
-		created, err := s.db.Create(store.NewGame{ID: id, Scenario: scenario, Options: opts, Players: players,
-			Seed: seed, Start: start, Deadline: g.Deadline, Outbox: welcome, Service: b})
+		nw.ID = cmp.Or(ng.ID, newGameID())
+		created, err := s.create(nw, rec, opening, now)
 		if errors.Is(err, store.ErrGameExists) && ng.ID == "" && try < 10 {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		s.log.Info("game created", "game", id, "scenario", scenario, "setup", ng.Setup)
+		s.log.Info("game created", "game", nw.ID, "scenario", nw.Scenario, "setup", ng.Setup)
 		if len(bots) > 0 {
-			if created, err = s.botOpening(id, now); err != nil {
+			if created, err = s.botOpening(nw.ID, now); err != nil {
 				return nil, err
 			}
 		}
@@ -264,6 +178,108 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		}
 		return &Created{Game: created, Tokens: tokens}, nil
 	}
+}
+
+// create writes the game nw with its first deadline and welcome mails,
+// which show opening, the position after entry 1.
+func (s *Service) create(nw store.NewGame, rec *record, opening *adjudicator.State, now time.Time) (*store.Game, error) {
+	g := &store.Game{ID: nw.ID, Scenario: "campaign", Options: nw.Options, Commitment: store.Commitment(nw.Seed), Wait: opening.Wait(),
+		Created: now, Current: 1}
+	for _, p := range nw.Players {
+		g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
+	}
+	g.Deadline = rec.deadline(g, g.Wait, now)
+	for _, p := range nw.Players {
+		if p.Address == "" {
+			continue // the stand-in's side: no one to welcome
+		}
+		m, err := s.welcomeMail(g, rec, opening, p.Side, p.Token)
+		if err != nil {
+			return nil, err
+		}
+		nw.Outbox = append(nw.Outbox, m)
+	}
+	b, err := json.Marshal(rec) // with what the welcome mails reported
+	if err != nil {
+		return nil, err
+	}
+	nw.Deadline, nw.Service = g.Deadline, b
+	return s.db.Create(nw)
+}
+
+// prepare checks ng against the rules of creation, fills its defaults in
+// (the seed drawn when nil) and returns how the game starts and each
+// side's bare address ("" for none and for the stand-in's side).
+func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error), map[adjudicator.Side]string, error) {
+	byRules := ng.Scenario != "" || ng.JPSetup != "" || ng.USSetup != ""
+	var setup Setup
+	if !byRules {
+		ng.Setup = cmp.Or(ng.Setup, "historic")
+		var ok bool
+		if setup, ok = Setups[ng.Setup]; !ok {
+			return nil, nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(slices.Sorted(maps.Keys(Setups)), ", "))
+		}
+	}
+	opt, err := ng.options(byRules)
+	if err != nil {
+		return nil, nil, err
+	}
+	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
+	bots := botSides(*ng)
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		if slices.Contains(bots, side) {
+			addr[side] = ""
+		} else if !strings.Contains(addr[side], "@") {
+			return nil, nil, fmt.Errorf("referee: the %s player needs a mail address", SideName(side))
+		}
+	}
+	switch {
+	case ng.Umpire != "" && !strings.Contains(addr[adjudicator.Umpire], "@"):
+		return nil, nil, fmt.Errorf("referee: %q is not a mail address", ng.Umpire)
+	case ng.ID != "" && !gameID.MatchString(ng.ID):
+		return nil, nil, fmt.Errorf("referee: game id %q: use up to 32 lower-case letters, digits and dashes", ng.ID)
+	case !strings.Contains(mailbox, "@"):
+		return nil, nil, fmt.Errorf("referee: the service needs the address of its mailbox (Config.Address) to create a game")
+	case len(bots) > 1:
+		return nil, nil, fmt.Errorf("referee: the stand-in plays one side at most: a person plays the other")
+	case ng.Copies != "" && !slices.Contains(copyModes, ng.Copies):
+		return nil, nil, fmt.Errorf("referee: the umpire's copies are %s, not %q", strings.Join(copyModes, ", "), ng.Copies)
+	}
+	if ng.Seed == nil {
+		if ng.Seed, err = store.NewSeed(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if byRules {
+		return Start(cmp.Or(ng.Scenario, adjudicator.ScenarioCampaign), opt), addr, nil
+	}
+	seed := ng.Seed
+	return StartPlaced(func(st *adjudicator.State) error { return setup.Place(st, setupPick(seed)) }), addr, nil
+}
+
+// options are the optional rules ng names, checked.
+func (ng *NewGame) options(byRules bool) (adjudicator.Options, error) {
+	opt := adjudicator.Options{JPSetup: ng.JPSetup, USSetup: ng.USSetup}
+	for _, r := range ng.Rules {
+		switch {
+		case !slices.Contains(Rules, r):
+			return opt, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(Rules, ", "))
+		case !byRules:
+			return opt, fmt.Errorf("referee: the optional rule %q needs a game set up by the rules: name its scenario", r)
+		case r == "solitaire":
+			if ng.JP != "" && !IsBot(ng.JP) {
+				return opt, fmt.Errorf("referee: in a solitaire game attu plays the Japanese: give no Japanese player")
+			}
+			opt.Solitaire, ng.JP = true, Bot
+		case opt.VPChits != "":
+			return opt, fmt.Errorf("referee: choose one of vp-chits and vp-chits-placed")
+		case r == "vp-chits":
+			opt.VPChits = adjudicator.VPDrawn
+		case r == "vp-chits-placed":
+			opt.VPChits = adjudicator.VPPlaced
+		}
+	}
+	return opt, nil
 }
 
 // newGameID draws a short game id: five letters and digits.

@@ -158,7 +158,15 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 		}
 		return s.hold(g.ID, ref, m, side, raw, now)
 	}
-	_, err = s.db.Transact(g.ID, &ref, func(t *store.Txn) error {
+	return s.applyMail(g.ID, ref, m, o, raw, now)
+}
+
+// applyMail applies the orders o of the file raw in one transaction with
+// the mail m that carried them; orders the step refuses are answered,
+// within the sender's budget.
+func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o adjudicator.Orders, raw []byte, now time.Time) error {
+	lg := s.log.With("message_id", ref.MessageID, "game", id, "side", o.Side.String())
+	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
 		if err != nil {
 			return err

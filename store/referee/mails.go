@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
@@ -157,11 +156,11 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 	return out, nil
 }
 
-// welcome is the mail that carries a side's secret token, once; the
-// side's first report follows it in the same mail.
-func (s *Service) welcome(g *store.Game, name string, side adjudicator.Side, token string, settle time.Duration) templates.Welcome {
-	w := templates.Welcome{Game: g.ID, Name: name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
-		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: settle,
+// welcomeMail is the mail that carries a side's secret token, once; the
+// side's first report, of st, follows it in the same mail.
+func (s *Service) welcomeMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, token string) (store.Mail, error) {
+	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
+		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
 		Waiting: templates.WaitPhrase(g.Wait), Awaited: g.Wait.Open() && g.Wait.Side == side}
 	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
 		w.Umpire = p.Address
@@ -174,7 +173,8 @@ func (s *Service) welcome(g *store.Game, name string, side adjudicator.Side, tok
 			}
 		}
 	}
-	return w
+	m, _, err := s.reportMail(g, rec, st, side, nil, "welcome-"+side.String(), w.Subject(), w.Text())
+	return m, err
 }
 
 // refused is the refusal of an authenticated player's file: each problem

@@ -73,8 +73,7 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 		if err := json.Unmarshal(c, e); err != nil {
 			return nil, fmt.Errorf("referee: replay: entry %d: %w", seq, err)
 		}
-		re := templates.ReplayEntry{JSON: string(c), Hash: xe.Hash, UndoneBy: xe.RolledBackBy,
-			Kind: string(e.Kind), Turn: e.Turn, Wait: e.Wait, Side: e.Side, To: e.To, Note: e.Note,
+		re := templates.ReplayEntry{JSON: string(c), Hash: xe.Hash, Entry: entryOf(e, e.To, xe.RolledBackBy),
 			DiceFrom: e.DiceFrom, DiceTo: e.DiceTo, Events: e.Events}
 		var st *adjudicator.State
 		switch e.Kind {

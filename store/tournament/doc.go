@@ -60,16 +60,8 @@
 // it is void. By default a win scores 3, a draw 1, a loss 0 and a bye 3.
 //
 // Players level on points are ranked by the file's tie-breaks, in order
-// (default: head-to-head, wins, buchholz, lateness):
-//
-//   - head-to-head: points scored against the players level with them;
-//   - wins: games won;
-//   - buchholz: the points of every opponent met, once per game;
-//   - sonneborn-berger: the points of every opponent beaten, and half
-//     those of every opponent drawn with;
-//   - lateness: fewer deadlines missed ranks higher.
-//
-// Lateness counts, in the standings as in the digest, the deadlines missed
+// (default: head-to-head, wins, buchholz, lateness); TieBreaks says what
+// each means, and the standings mail repeats it. Lateness counts, in the standings as in the digest, the deadlines missed
 // in the games scored and not void; the digest also notes those missed so
 // far in each game being played. Players level on everything share a
 // place, shown with "=", and are listed by name.

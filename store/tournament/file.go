@@ -199,35 +199,7 @@ func (f *File) check() orders.Errors {
 	if strings.TrimSpace(f.Name) == "" {
 		bad(f.at("name"), "name: give the tournament a name")
 	}
-	person := func(p *Person, what string) {
-		if strings.TrimSpace(p.Name) == "" {
-			bad(p.Pos, "%s: name is missing", what)
-		}
-		if !strings.Contains(p.Address, "@") || strings.ContainsAny(p.Address, " <>") {
-			bad(p.Pos, "%s: address %q is not a plain mail address like alice@example.org", what, p.Address)
-		}
-		if p.TimeZone != "" {
-			if _, err := time.LoadLocation(p.TimeZone); err != nil {
-				bad(p.Pos, "%s: time-zone %q is not a zone of the tz database, like Europe/Paris or UTC", what, p.TimeZone)
-			}
-		}
-	}
-	person(&f.Umpire, "umpire")
-	names, addrs := map[string]bool{}, map[string]bool{strings.ToLower(f.Umpire.Address): true}
-	for i := range f.Players {
-		p := &f.Players[i]
-		person(p, fmt.Sprintf("players[%d] (%s)", i+1, p.Name))
-		if names[strings.ToLower(p.Name)] {
-			bad(p.Pos, "players: %s is named twice", p.Name)
-		}
-		if addrs[strings.ToLower(p.Address)] {
-			bad(p.Pos, "players: the address %s is given twice (or is the umpire's)", p.Address)
-		}
-		names[strings.ToLower(p.Name)], addrs[strings.ToLower(p.Address)] = true, true
-	}
-	if len(f.Players) < 2 {
-		bad(f.at("players"), "players: a tournament needs at least two players")
-	}
+	f.checkPlayers(bad)
 	// Each choice: its key, its default, the other value, the advice.
 	for _, c := range []struct {
 		v                  *string
@@ -244,36 +216,7 @@ func (f *File) check() orders.Errors {
 			bad(f.at(c.key), "%s: %q: %s", c.key, *c.v, c.use)
 		}
 	}
-	if len(f.Rounds) == 0 {
-		bad(f.at("rounds"), "rounds: give at least one round, like - {scenario: up-the-hogs-back}")
-	}
-	slots := len(f.Players)
-	if slots%2 == 1 {
-		slots++
-	}
-	if f.Pairing == RoundRobin && len(f.Rounds) > slots-1 {
-		bad(f.at("rounds"), "rounds: a round robin of %d players has at most %d rounds, not %d", len(f.Players), slots-1, len(f.Rounds))
-	}
-	vp := f.Rules.VPChits
-	switch vp {
-	case "", "off", adjudicator.VPDrawn, adjudicator.VPPlaced:
-	default:
-		bad(f.Rules.Pos, "rules: vp-chits %q: use off, drawn or placed (rule 14.0)", vp)
-	}
-	for i := range f.Rounds {
-		r := &f.Rounds[i]
-		if !slices.Contains(adjudicator.ScenarioNames(), r.Scenario) {
-			bad(r.Pos, "rounds[%d]: scenario %q: use one of %s (rule 15)", i+1, r.Scenario, strings.Join(adjudicator.ScenarioNames(), ", "))
-		}
-		for _, s := range []string{r.JPSetup, r.USSetup} {
-			if s != "" && s != adjudicator.SetupHistoric && s != adjudicator.SetupFree {
-				bad(r.Pos, "rounds[%d]: setup %q: use historic or free (rule 12)", i+1, s)
-			}
-		}
-		if (vp == adjudicator.VPDrawn || vp == adjudicator.VPPlaced) && r.Scenario != adjudicator.ScenarioCampaign {
-			bad(r.Pos, "rounds[%d]: the victory point chits (rule 14.0) are a campaign rule; %s is a short scenario", i+1, r.Scenario)
-		}
-	}
+	f.checkRounds(bad)
 	d := &f.Deadlines
 	for _, x := range []struct {
 		what, v string
@@ -310,6 +253,70 @@ func (f *File) check() orders.Errors {
 		seen[tb] = true
 	}
 	return errs
+}
+
+// checkPlayers judges the umpire and the players.
+func (f *File) checkPlayers(bad func(p orders.Pos, format string, args ...any)) {
+	person := func(p *Person, what string) {
+		if strings.TrimSpace(p.Name) == "" {
+			bad(p.Pos, "%s: name is missing", what)
+		}
+		if !strings.Contains(p.Address, "@") || strings.ContainsAny(p.Address, " <>") {
+			bad(p.Pos, "%s: address %q is not a plain mail address like alice@example.org", what, p.Address)
+		}
+		if p.TimeZone != "" {
+			if _, err := time.LoadLocation(p.TimeZone); err != nil {
+				bad(p.Pos, "%s: time-zone %q is not a zone of the tz database, like Europe/Paris or UTC", what, p.TimeZone)
+			}
+		}
+	}
+	person(&f.Umpire, "umpire")
+	names, addrs := map[string]bool{}, map[string]bool{strings.ToLower(f.Umpire.Address): true}
+	for i := range f.Players {
+		p := &f.Players[i]
+		person(p, fmt.Sprintf("players[%d] (%s)", i+1, p.Name))
+		if names[strings.ToLower(p.Name)] {
+			bad(p.Pos, "players: %s is named twice", p.Name)
+		}
+		if addrs[strings.ToLower(p.Address)] {
+			bad(p.Pos, "players: the address %s is given twice (or is the umpire's)", p.Address)
+		}
+		names[strings.ToLower(p.Name)], addrs[strings.ToLower(p.Address)] = true, true
+	}
+	if len(f.Players) < 2 {
+		bad(f.at("players"), "players: a tournament needs at least two players")
+	}
+}
+
+// checkRounds judges the rounds and the optional rules they are played by.
+func (f *File) checkRounds(bad func(p orders.Pos, format string, args ...any)) {
+	if len(f.Rounds) == 0 {
+		bad(f.at("rounds"), "rounds: give at least one round, like - {scenario: up-the-hogs-back}")
+	}
+	slots := len(f.Players) + len(f.Players)%2 // a bye makes the number even
+	if f.Pairing == RoundRobin && len(f.Rounds) > slots-1 {
+		bad(f.at("rounds"), "rounds: a round robin of %d players has at most %d rounds, not %d", len(f.Players), slots-1, len(f.Rounds))
+	}
+	vp := f.Rules.VPChits
+	switch vp {
+	case "", "off", adjudicator.VPDrawn, adjudicator.VPPlaced:
+	default:
+		bad(f.Rules.Pos, "rules: vp-chits %q: use off, drawn or placed (rule 14.0)", vp)
+	}
+	for i := range f.Rounds {
+		r := &f.Rounds[i]
+		if !slices.Contains(adjudicator.ScenarioNames(), r.Scenario) {
+			bad(r.Pos, "rounds[%d]: scenario %q: use one of %s (rule 15)", i+1, r.Scenario, strings.Join(adjudicator.ScenarioNames(), ", "))
+		}
+		for _, s := range []string{r.JPSetup, r.USSetup} {
+			if s != "" && s != adjudicator.SetupHistoric && s != adjudicator.SetupFree {
+				bad(r.Pos, "rounds[%d]: setup %q: use historic or free (rule 12)", i+1, s)
+			}
+		}
+		if (vp == adjudicator.VPDrawn || vp == adjudicator.VPPlaced) && r.Scenario != adjudicator.ScenarioCampaign {
+			bad(r.Pos, "rounds[%d]: the victory point chits (rule 14.0) are a campaign rule; %s is a short scenario", i+1, r.Scenario)
+		}
+	}
 }
 
 func waitKindNames() string {

@@ -111,28 +111,22 @@ func (t *Tournament) Table() []Row {
 		for _, tb := range t.File.TieBreaks {
 			var v float64
 			switch tb {
-			case HeadToHead:
-				for _, g := range games[row.Player] {
-					if o := rows[g.opponent]; o != nil && o.Points == row.Points {
-						v += float64(g.points)
-					}
-				}
 			case Wins:
 				v = float64(row.Won)
-			case Buchholz:
-				for _, g := range games[row.Player] {
-					if o := rows[g.opponent]; o != nil {
-						v += float64(o.Points)
-					}
-				}
-			case SonnebornBerger:
-				for _, g := range games[row.Player] {
-					if o := rows[g.opponent]; o != nil {
-						v += float64(o.Points) * g.score
-					}
-				}
 			case Lateness:
 				v = -float64(row.Late)
+			}
+			// The others sum over the games played, by the opponent met.
+			for _, g := range games[row.Player] {
+				switch o := rows[g.opponent]; {
+				case o == nil:
+				case tb == HeadToHead && o.Points == row.Points:
+					v += float64(g.points)
+				case tb == Buchholz:
+					v += float64(o.Points)
+				case tb == SonnebornBerger:
+					v += float64(o.Points) * g.score
+				}
 			}
 			row.Breaks = append(row.Breaks, v)
 		}
