@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -305,6 +306,9 @@ type head func(side adjudicator.Side, g *store.Game) string
 // end the game. in is the message that carried the orders, nil for the
 // server's or held ones. A *store.RefusedError leaves t untouched.
 func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message, heads head) (*store.Outcome, error) {
+	if !s.botting {
+		s.accepted = nil // none is held across transactions
+	}
 	out, err := t.Apply(st, Engine())
 	if err != nil {
 		return nil, err
@@ -339,11 +343,15 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		a := templates.Accepted{Game: g.ID, Side: o.Side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
 			Activations: len(o.Actions), Standing: o.Standing != nil, Next: templates.WaitPhrase(g.Wait),
 			Awaited: !over && g.Wait.Open() && g.Wait.Side == o.Side, Over: over, Head: g.Head}
-		if !over && rec.afterStep(o.Side, g.Wait, o.Side, turn) == deliverAck {
-			a.Alone = true
-			if m, ok := s.toSide(&g, o.Side, "accepted", a.Subject(), a.Text()); ok {
-				t.Queue(reply(m, in))
-			}
+		switch {
+		case over || rec.afterStep(o.Side, g.Wait, o.Side, turn) != deliverAck:
+		case rec.isBot(g.Wait.Side):
+			// The stand-in answers at once, in this transaction: the
+			// acceptance heads the player's next report, or comes on its
+			// own after the stand-in's turn (flushAccepted).
+			s.accepted = &pendingAccept{a: a, in: in}
+		default:
+			s.queueAccepted(t, &g, a, in)
 		}
 		others := heads
 		heads = func(side adjudicator.Side, g *store.Game) string {
@@ -367,7 +375,33 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	if err := rec.save(t); err != nil {
 		return nil, err
 	}
-	return out, s.botPlays(t, rec, now)
+	if err := s.botPlays(t, rec, now); err != nil {
+		return nil, err
+	}
+	if p := s.accepted; p != nil && !s.botting {
+		// The stand-in's turn is over and the player got no report.
+		s.accepted = nil
+		if g := t.Game(); g.Status != store.Ended {
+			s.queueAccepted(t, &g, p.a, p.in)
+		}
+	}
+	return out, nil
+}
+
+// pendingAccept is the acceptance of a player's file held while the
+// stand-in answers the next waits in the same transaction.
+type pendingAccept struct {
+	a  templates.Accepted
+	in *Message
+}
+
+// queueAccepted mails a's player its acceptance on its own, a few lines
+// in reply to in.
+func (s *Service) queueAccepted(t *store.Txn, g *store.Game, a templates.Accepted, in *Message) {
+	a.Alone = true
+	if m, ok := s.toSide(g, a.Side, "accepted", a.Subject(), a.Text()); ok {
+		t.Queue(reply(m, in))
+	}
 }
 
 // queueReports queues to each side that deliver names (nil: every side)
@@ -393,6 +427,11 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 		if heads != nil {
 			q.before = heads(side, g)
 		}
+		if p := s.accepted; p != nil && p.a.Side == side {
+			// The acceptance held while the stand-in played heads the
+			// report that follows it, in reply to the player's file.
+			q.before, q.reply, s.accepted = strings.TrimSpace(p.a.Text()+"\n"+q.before), p.in, nil
+		}
 		reqs = append(reqs, q)
 	}
 	return s.queueReportMails(t, g, rec, st, len(evs) > 0, reqs, in, nil)
@@ -406,13 +445,16 @@ func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st 
 	if err != nil {
 		return err
 	}
-	for _, r := range ms {
+	for i, r := range ms {
 		if !r.ok {
 			continue
 		}
-		m := r.mail
-		if in != nil && registered(g, r.side, in.From) {
-			m = reply(m, in)
+		m, from := r.mail, in
+		if reqs[i].reply != nil {
+			from = reqs[i].reply
+		}
+		if from != nil && registered(g, r.side, from.From) {
+			m = reply(m, from)
 		}
 		if first != nil {
 			m.Attachments = append(slices.Clone(first), m.Attachments...)

@@ -102,6 +102,7 @@ type reportReq struct {
 	kind, subject, before string
 	evs                   []adjudicator.Event
 	always                bool
+	reply                 *Message // the mail it answers, when not the step's
 }
 
 // reportDone is the answer to one reportReq; ok is false when the side

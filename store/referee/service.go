@@ -71,8 +71,10 @@ type Service struct {
 	answers, strangers, replies, slowed, tokens *mail.Limiter
 	// now is the time of the mail Handle is handling, for the limits.
 	now time.Time
-	// botting is set while the stand-in plays its steps (botPlays).
-	botting bool
+	// botting is set while the stand-in plays its steps (botPlays);
+	// accepted is the acceptance held meanwhile (step).
+	botting  bool
+	accepted *pendingAccept
 }
 
 // New returns the service of the games in db.

@@ -44,6 +44,7 @@ func playAgainstStandin(t *testing.T, ng NewGame) {
 	}
 	pick := pickFrom(rand.New(rand.NewPCG(3, 3)))
 	random := func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pick) }
+	h.newMails()
 	for n := 0; h.game().Status == store.Active; n++ {
 		if n > 200 {
 			t.Fatal("no end after 200 U.S. files")
@@ -51,10 +52,16 @@ func playAgainstStandin(t *testing.T, ng NewGame) {
 		if w := h.game().Wait; w.Side != adjudicator.US {
 			t.Fatalf("the game waits for %v between U.S. files", w)
 		}
-		for _, m := range h.play(random) {
+		out := h.play(random)
+		for _, m := range out {
 			if slices.Contains(m.To, "") {
 				t.Fatalf("a mail to no one: %s", m.Subject)
 			}
+		}
+		// The stand-in answered at once: the player gets one mail, its
+		// next report headed by the acceptance, in reply to its file.
+		if r := mailTo(t, out, usAddr); h.game().Status == store.Active && (!strings.Contains(r.Text, "Accepted: your U.S. orders") || r.InReplyTo == "" || len(r.Attachments) == 0) {
+			t.Fatalf("after a U.S. file: %v, in reply to %q", subjects(out), r.InReplyTo)
 		}
 	}
 	x, err := h.db.Export(h.id, false)
