@@ -70,9 +70,14 @@ func startDaemon(t *testing.T, dir string) *runningDaemon {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		// A socket a killed daemon left refuses connections.
+		// The daemon sets the socket's mode just after it listens: the
+		// mode is checked once it answers and has had a moment to.
 		if c, err := net.Dial("unix", controlSocket(r.db)); err == nil {
 			c.Close()
 			fi, _ := os.Stat(controlSocket(r.db))
+			for end := time.Now().Add(time.Second); fi.Mode().Perm() != 0o600 && time.Now().Before(end); fi, _ = os.Stat(controlSocket(r.db)) {
+				time.Sleep(5 * time.Millisecond)
+			}
 			if fi.Mode().Perm() != 0o600 {
 				t.Errorf("the control socket's mode is %v, want 0600", fi.Mode().Perm())
 			}
