@@ -1,15 +1,10 @@
 package main
 
 import (
-	"context"
-	"crypto/sha256"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
 
@@ -21,22 +16,7 @@ import (
 // ATTU_MAILSERVERS set, through Dovecot and Postfix.
 func TestE2EMailBudget(t *testing.T) {
 	const turns = 20
-	sys := testMailSystem(t)
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "attu.db")
-	db, err := store.Open(dbPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	seed := sha256.Sum256([]byte("attu e2e budget"))
-	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: turns, Seed: []byte("budget"),
-		Game: referee.NewGame{ID: "budget", Name: "Budget", Seed: seed[:]}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, pg := playByMailFor(t, "attu e2e budget", "budget", turns, referee.NewGame{ID: "budget", Name: "Budget"})
 	g, err := db.Game(pg.ID)
 	if err != nil {
 		t.Fatal(err)

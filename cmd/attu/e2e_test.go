@@ -189,10 +189,11 @@ func TestE2EGameByMail(t *testing.T) {
 	}
 }
 
-// playShortByMail plays game (a short scenario) by mail to its end, its
-// dice seeded from diceSeed and the scripted players from playSeed, and
-// returns the database (open until the test ends) and the result.
-func playShortByMail(t *testing.T, diceSeed, playSeed string, game referee.NewGame) (*store.DB, *mailGameResult) {
+// playByMailFor plays game by mail for turns turns, or to its end when
+// the rules end it sooner, its dice seeded from diceSeed and the scripted
+// players from playSeed, and returns the database (open until the test
+// ends) and the result.
+func playByMailFor(t *testing.T, diceSeed, playSeed string, turns int, game referee.NewGame) (*store.DB, *mailGameResult) {
 	t.Helper()
 	sys := testMailSystem(t)
 	dir := t.TempDir()
@@ -202,15 +203,21 @@ func playShortByMail(t *testing.T, diceSeed, playSeed string, game referee.NewGa
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	seed := sha256.Sum256([]byte(diceSeed))
 	game.Seed = seed[:]
-	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: 99, Seed: []byte(playSeed), Game: game})
+	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: turns, Seed: []byte(playSeed), Game: game})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return db, pg
+}
+
+// playShortByMail plays game (a short scenario) by mail to its end.
+func playShortByMail(t *testing.T, diceSeed, playSeed string, game referee.NewGame) (*store.DB, *mailGameResult) {
+	t.Helper()
+	return playByMailFor(t, diceSeed, playSeed, 99, game)
 }
 
 // A short scenario (rule 15) played by mail to its end: the rules end
@@ -448,6 +455,24 @@ func (td *testDaemon) received(t *testing.T, user, inReplyTo string) (ids map[st
 	return ids, answers
 }
 
+// receivedOnce requires that user got each of the mails ms addressed to
+// it once, and no mail twice; ids are what received read.
+func (td *testDaemon) receivedOnce(t *testing.T, user string, ids map[string]int, ms []store.Mail) {
+	t.Helper()
+	for _, m := range ms {
+		for _, to := range m.To {
+			if id := strings.Trim(m.MessageID, "<>"); mail.SameAddress(to, td.acct[user].Address) && ids[id] != 1 {
+				t.Errorf("%s got %s %d times, want once", user, id, ids[id])
+			}
+		}
+	}
+	for id, n := range ids {
+		if n != 1 {
+			t.Errorf("%s got %s %d times", user, id, n)
+		}
+	}
+}
+
 // ordersApplied is the Message-IDs of the orders in game g1's log.
 func (td *testDaemon) ordersApplied(t *testing.T) []string {
 	t.Helper()
@@ -541,17 +566,6 @@ func TestE2EDaemonRestart(t *testing.T) {
 		if answers != 1 {
 			t.Errorf("%s got %d answers to %s, want 1", user, answers, inReplyTo)
 		}
-		for _, m := range queued {
-			for _, to := range m.To {
-				if id := strings.Trim(m.MessageID, "<>"); mail.SameAddress(to, td.acct[user].Address) && ids[id] != 1 {
-					t.Errorf("%s got %s %d times, want once", user, id, ids[id])
-				}
-			}
-		}
-		for id, n := range ids {
-			if n != 1 {
-				t.Errorf("%s got %s %d times", user, id, n)
-			}
-		}
+		td.receivedOnce(t, user, ids, queued)
 	}
 }

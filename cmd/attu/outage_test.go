@@ -93,18 +93,7 @@ func TestE2ESMTPOutage(t *testing.T) {
 	td.settled(t, 30*time.Second)
 	for _, user := range players {
 		ids, _ := td.received(t, user, "")
-		for _, m := range due {
-			for _, to := range m.To {
-				if id := strings.Trim(m.MessageID, "<>"); mail.SameAddress(to, td.acct[user].Address) && ids[id] != 1 {
-					t.Errorf("%s got %s %d times, want once", user, id, ids[id])
-				}
-			}
-		}
-		for id, n := range ids {
-			if n != 1 {
-				t.Errorf("%s got %s %d times", user, id, n)
-			}
-		}
+		td.receivedOnce(t, user, ids, due)
 	}
 }
 
