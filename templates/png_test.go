@@ -2,6 +2,7 @@ package templates
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"slices"
 	"testing"
@@ -199,4 +200,29 @@ func TestPictureHexIDs(t *testing.T) {
 	if checked < len(m.LandHexes())*3/4 || fought == 0 {
 		t.Fatalf("only %d ids checked, %d of hexes fought over", checked, fought)
 	}
+}
+
+// PNGAround returns a close-up of the report's picture: the hexes within
+// radius of center, drawn twice as large, with the title of the full
+// picture above them.
+func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
+	full := r.picture()
+	g := basePicture(r.gameMap()).g
+	cx, cy := g.center(center)
+	dx := float64(max(radius, 0))*1.5*pngR + pngR + 4
+	dy := float64(max(radius, 0))*g.h + g.h/2 + 4
+	crop := image.Rect(int(cx-dx), int(cy-dy), int(cx+dx), int(cy+dy)).Intersect(full.Rect)
+	const scale, band = 2, 38
+	img := image.NewPaletted(image.Rect(0, 0, crop.Dx()*scale, crop.Dy()*scale+band), pngPalette)
+	for y := range crop.Dy() * scale {
+		src := full.Pix[(crop.Min.Y+y/scale)*full.Stride:]
+		dst := img.Pix[(y+band)*img.Stride:]
+		for x := range crop.Dx() * scale {
+			dst[x] = src[crop.Min.X+x/scale]
+		}
+	}
+	c := pcanvas{img}
+	c.text(6, 15, r.title(), pxInk)
+	c.text(6, 31, fmt.Sprintf("%s and the hexes within %d of it - %s", center, radius, pictureOf(r.View.Side)), pxInk)
+	return encodePNG(img)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"image/color"
 	"image/png"
 	"io"
 	"strings"
@@ -15,7 +16,6 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/templates"
 )
 
 // attachmentIn returns the body of the attachment name of a raw mail,
@@ -50,11 +50,25 @@ func attachmentIn(t testing.TB, raw []byte, name string) []byte {
 // picture drawn again must look like the one first sent, byte for byte or not.
 func samePicture(t testing.TB, a, b []byte) bool {
 	t.Helper()
-	same, err := templates.SamePicture(a, b)
+	ia, err := png.Decode(bytes.NewReader(a))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return same
+	ib, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ia.Bounds() != ib.Bounds() {
+		return false
+	}
+	for y := ia.Bounds().Min.Y; y < ia.Bounds().Max.Y; y++ {
+		for x := ia.Bounds().Min.X; x < ia.Bounds().Max.X; x++ {
+			if color.RGBA64Model.Convert(ia.At(x, y)) != color.RGBA64Model.Convert(ib.At(x, y)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // The daemon keeps no map picture once the mail that carries it is sent;

@@ -1,8 +1,11 @@
 package referee
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"image/color"
+	"image/png"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,7 +14,6 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/autoplay"
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/templates"
 )
 
 // sendAll sends every mail queued as the daemon's outbox worker does: it
@@ -55,11 +57,25 @@ func sha256Hex(b []byte) string {
 // picture drawn again must look like the one first sent, byte for byte or not.
 func samePicture(t testing.TB, a, b []byte) bool {
 	t.Helper()
-	same, err := templates.SamePicture(a, b)
+	ia, err := png.Decode(bytes.NewReader(a))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return same
+	ib, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ia.Bounds() != ib.Bounds() {
+		return false
+	}
+	for y := ia.Bounds().Min.Y; y < ia.Bounds().Max.Y; y++ {
+		for x := ia.Bounds().Min.X; x < ia.Bounds().Max.X; x++ {
+			if color.RGBA64Model.Convert(ia.At(x, y)) != color.RGBA64Model.Convert(ib.At(x, y)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sideOf is the side a mail of the harness's game went to.
