@@ -19,16 +19,21 @@ Create runs Start with the game's own dice, so the opening comes from the
 committed seed like every later die; its dice and events belong to log
 entry 1.
 
-Everything that changes a game is one transaction. Apply takes a step —
-one side's orders (redacted by orders.Redact) and what the caller adds
-that is not rules — and the Engine, the same value Audit replays the game
-with; it resolves the orders and everything the server does by itself
-after them with the game's dice, and writes all that follows, or nothing:
+Everything that changes a game is one transaction: Transact runs whatever
+one incoming mail or one deadline does to a game as one Txn — orders, notes,
+a rollback, the end, the mails to send and the mail's receipt — and writes
+all of it, or nothing. Txn.Apply takes a step — one side's orders (redacted
+by orders.Redact) and what the caller adds that is not rules — and the
+Engine, the same value Audit replays the game with; it resolves the orders
+and everything the server does by itself after them with the game's dice:
 
-	e, err := db.Apply(store.Step{Game: "g1", Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref,
-		Reply: func(out *store.Outcome) (store.Reply, error) {
-			return store.Reply{Deadline: t.Add(72 * time.Hour), Outbox: reports}, nil
-		}}, referee.Engine())
+	_, err := db.Transact("g1", &ref, func(tx *store.Txn) error {
+		_, err := tx.Apply(store.Step{Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref,
+			Reply: func(out *store.Outcome) (store.Reply, error) {
+				return store.Reply{Deadline: t.Add(72 * time.Hour), Outbox: reports}, nil
+			}}, referee.Engine())
+		return err
+	})
 	var refused *store.RefusedError
 	if errors.As(err, &refused) {
 		// For the player: refused.Problems, each at line:col of the file.
@@ -38,9 +43,7 @@ A mail already in the ledger — by its Message-ID, whatever its content —
 is refused with ErrProcessed, so a crash between the commit and marking
 the mail as read applies nothing twice. Refuse records mails that change
 no game; the mail sender takes Pending mails and reports MarkSentAll or
-Retry. Transact runs whatever one incoming mail or one deadline does to a
-game as one Txn: orders (Txn.Apply), notes, a rollback, the end, the
-mails to send and the mail's receipt.
+Retry.
 
 Every position is checked with adjudicator.State.Validate when it is
 stored and whenever a snapshot is read (ErrUnsound). Check verifies a

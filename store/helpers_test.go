@@ -288,7 +288,7 @@ func (d *driver) step() (*Entry, error) {
 		}
 		return Reply{Deadline: time.Date(1943, 5, 14, 8, 0, 0, 0, time.UTC), Outbox: mails}, nil
 	}
-	return d.db.Apply(Step{Game: d.id, Orders: o, Raw: raw, Received: time.Date(1943, 5, 11, 8, 0, d.mails, 0, time.UTC), Mail: &ref, Reply: reply}, d.eng)
+	return d.db.apply(d.id, Step{Orders: o, Raw: raw, Received: time.Date(1943, 5, 11, 8, 0, d.mails, 0, time.UTC), Mail: &ref, Reply: reply}, d.eng)
 }
 
 // play applies n steps.
@@ -325,4 +325,29 @@ func rollback(db *DB, id string, to uint64, note string, deadline time.Time, out
 		return nil
 	})
 	return out, err
+}
+
+// apply applies a step to game id in a transaction of its own and returns
+// its entry; refusals and other errors come back as the transaction's.
+func (db *DB) apply(id string, st Step, eng Engine) (*Entry, error) {
+	var out *Entry
+	_, err := db.Transact(id, st.Mail, func(t *Txn) error {
+		o, err := t.Apply(st, eng)
+		if err != nil {
+			return err
+		}
+		out = &o.Entry
+		return nil
+	})
+	return out, err
+}
+
+// end ends game id with note in a transaction of its own.
+func (db *DB) end(id, note string) (*Entry, error) {
+	var e *Entry
+	_, err := db.Transact(id, nil, func(t *Txn) (err error) {
+		e, err = t.End(note)
+		return err
+	})
+	return e, err
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -70,7 +69,6 @@ type Entry struct {
 // Step is a side's orders to apply to a game, with what the caller adds
 // that is not rules.
 type Step struct {
-	Game string
 	// Orders are a side's orders, Raw the file as the player sent it with
 	// its token redacted (orders.Redact), Received when it arrived.
 	Orders   *adjudicator.Orders
@@ -106,39 +104,14 @@ type Reply struct {
 }
 
 // Apply resolves a step with the engine eng — the one Audit replays it
-// with — and commits in one transaction the ledger receipt, the log entry
-// with its events, the dice, the snapshot, the next wait and the mails of
-// st.Reply, or nothing.
+// with — and writes the log entry with its events, the dice, the
+// snapshot, the next wait and the mails of st.Reply. st.Mail, when set,
+// is the transaction's own mail, or a held mail already in the ledger
+// without an entry, whose receipt is amended to name the entry.
 //
 // Orders the game does not take come back as a *RefusedError, for the
 // player: the game is paused or over (ErrNotActive), the orders do not
-// answer its wait (ErrStale), or the rules refuse them (ErrIllegal). Apply
-// also returns ErrProcessed, ErrToken, ErrNoGame, or an internal error;
-// in every case nothing is written.
-func (db *DB) Apply(st Step, eng Engine) (*Entry, error) {
-	var out *Entry
-	_, err := db.Transact(st.Game, st.Mail, func(t *Txn) error {
-		o, err := t.Apply(st, eng)
-		if err != nil {
-			return err
-		}
-		out = &o.Entry
-		return nil
-	})
-	var refused *RefusedError
-	switch {
-	case err == nil:
-		return out, nil
-	case errors.As(err, &refused), errors.Is(err, ErrProcessed), errors.Is(err, ErrNoGame), errors.Is(err, ErrToken):
-		return nil, err
-	}
-	return nil, fmt.Errorf("store: apply to %s: %w", st.Game, err)
-}
-
-// Apply resolves a step as DB.Apply does, inside the transaction, and
-// returns what it produced; st.Game is ignored. st.Mail, when set, is the
-// transaction's own mail, or a held mail already in the ledger without an
-// entry, whose receipt is amended to name the entry. A *RefusedError
+// answer its wait (ErrStale), or the rules refuse them (ErrIllegal). It
 // leaves the transaction as it was, so the caller may answer the refusal
 // in it; after any other error the caller must abort it.
 func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
@@ -322,18 +295,8 @@ func (w *gameTx) base(e *Entry) (uint64, error) {
 	}
 }
 
-// End ends a game: it appends an end entry saying how (note) and queues the
-// final mails. The seed may then be revealed (Export does).
-func (db *DB) End(id, note string, outbox []Mail) (e *Entry, err error) {
-	_, err = db.Transact(id, nil, func(t *Txn) (err error) {
-		e, err = t.End(note)
-		t.Queue(outbox...) // written only without an error
-		return err
-	})
-	return e, err
-}
-
-// End is DB.End inside the transaction.
+// End ends the game: it appends an end entry saying how (note). The seed
+// may then be revealed (Export does).
 func (t *Txn) End(note string) (*Entry, error) {
 	w := t.w
 	g := w.g

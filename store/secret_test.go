@@ -22,7 +22,7 @@ func secretGame(t *testing.T) *Export {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.End("g1", "turns ran out", nil); err != nil {
+	if _, err := db.end("g1", "turns ran out"); err != nil {
 		t.Fatal(err)
 	}
 	x := mustExport(t, db, "g1", false)

@@ -123,11 +123,11 @@ func TestRollbackThenContinue(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.play(t, 5)
-	if _, err := db.End("g1", "U.S. victory (3.8)", nil); err != nil {
+	if _, err := db.end("g1", "U.S. victory (3.8)"); err != nil {
 		t.Fatal(err)
 	}
 	none := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
-	if _, err := db.Apply(Step{Game: "g1", Orders: none, Raw: orderFile("g1", RedactedToken, none)}, toyEngine()); !errors.Is(err, ErrNotActive) {
+	if _, err := db.apply("g1", Step{Orders: none, Raw: orderFile("g1", RedactedToken, none)}, toyEngine()); !errors.Is(err, ErrNotActive) {
 		t.Fatalf("step after the end: %v", err)
 	}
 	x := mustExport(t, db, "g1", false)
@@ -152,7 +152,7 @@ func TestApplyIsAllOrNothing(t *testing.T) {
 	o := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
 	// The step rolls its dice and chains its entry, then its reply fails.
 	rolled := 0
-	_, err := db.Apply(Step{Game: "g1", Orders: o, Raw: orderFile("g1", RedactedToken, o), Reply: func(out *Outcome) (Reply, error) {
+	_, err := db.apply("g1", Step{Orders: o, Raw: orderFile("g1", RedactedToken, o), Reply: func(out *Outcome) (Reply, error) {
 		rolled = len(out.Dice)
 		return Reply{Outbox: []Mail{{MessageID: "<lost@attu.test>", To: []string{"us@example.org"}}}}, boom
 	}}, toyEngine())
@@ -180,7 +180,7 @@ func TestLedgerExactlyOnce(t *testing.T) {
 	reply := func(*Outcome) (Reply, error) {
 		return Reply{Outbox: []Mail{{MessageID: "<reply.once@attu.test>", To: []string{"us@example.org"}}}}, nil
 	}
-	e, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Received: time.Now(), Mail: &ref, Reply: reply}, toyEngine())
+	e, err := db.apply("g1", Step{Orders: o, Raw: raw, Received: time.Now(), Mail: &ref, Reply: reply}, toyEngine())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,12 +189,12 @@ func TestLedgerExactlyOnce(t *testing.T) {
 		t.Fatalf("receipt %+v %v %v", r, ok, err)
 	}
 	// The same mail again (say after a crash before it was marked \Seen).
-	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Received: time.Now(), Mail: &ref, Reply: reply}, toyEngine()); !errors.Is(err, ErrProcessed) {
+	if _, err := db.apply("g1", Step{Orders: o, Raw: raw, Received: time.Now(), Mail: &ref, Reply: reply}, toyEngine()); !errors.Is(err, ErrProcessed) {
 		t.Fatalf("second apply: %v", err)
 	}
 	// Stale orders: the game now waits for the Japanese.
 	ref2 := NewMailRef("<stale@players.test>", raw)
-	_, err = db.Apply(Step{Game: "g1", Orders: o, Raw: raw, Mail: &ref2, Reply: reply}, toyEngine())
+	_, err = db.apply("g1", Step{Orders: o, Raw: raw, Mail: &ref2, Reply: reply}, toyEngine())
 	var refused *RefusedError
 	if !errors.Is(err, ErrStale) || !errors.As(err, &refused) || len(refused.Problems) != 1 ||
 		refused.Problems[0].String() != "1:1: the game waits for the Japanese actions of turn 2 (May 12, day), not U.S. actions" {
@@ -227,7 +227,7 @@ func TestApplyRefusesTokens(t *testing.T) {
 		"side: us\n---\ntoken: us-token\n",
 		"token: [\n",
 	} {
-		_, err := db.Apply(Step{Game: "g1", Orders: o, Raw: []byte(raw)}, toyEngine())
+		_, err := db.apply("g1", Step{Orders: o, Raw: []byte(raw)}, toyEngine())
 		if !errors.Is(err, ErrToken) {
 			t.Errorf("%q: %v", raw, err)
 		}
@@ -235,7 +235,7 @@ func TestApplyRefusesTokens(t *testing.T) {
 	if after, _ := db.Game("g1"); after.Head != g.Head {
 		t.Fatal("a refused file left traces")
 	}
-	if _, err := db.Apply(Step{Game: "g1", Orders: o, Raw: orderFile("g1", RedactedToken, o)}, toyEngine()); err != nil {
+	if _, err := db.apply("g1", Step{Orders: o, Raw: orderFile("g1", RedactedToken, o)}, toyEngine()); err != nil {
 		t.Fatal(err)
 	}
 }

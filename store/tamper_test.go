@@ -29,7 +29,7 @@ func rolledBackGame(t testing.TB) *DB {
 func endedGame(t testing.TB) *Export {
 	t.Helper()
 	db := rolledBackGame(t)
-	if _, err := db.End("g1", "turns ran out", nil); err != nil {
+	if _, err := db.end("g1", "turns ran out"); err != nil {
 		t.Fatal(err)
 	}
 	x := mustExport(t, db, "g1", false)

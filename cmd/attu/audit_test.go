@@ -34,11 +34,11 @@ func exportedGame(t *testing.T) string {
 		t.Fatal(err)
 	}
 	o := f.Orders()
-	_, err = db.Apply(store.Step{Game: "g1", Orders: &o, Raw: raw}, referee.Engine())
+	_, err = applyStep(db, "g1", store.Step{Orders: &o, Raw: raw})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.End("g1", "test over", nil); err != nil {
+	if err := endGame(db, "g1", "test over"); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Check(); err != nil {
@@ -113,4 +113,23 @@ func TestExportAuditErrors(t *testing.T) {
 			t.Errorf("%s: stderr %q, want one line with %q", name, stderr.String(), tc.err)
 		}
 	}
+}
+
+// applyStep applies a step to game id in a transaction of its own.
+func applyStep(db *store.DB, id string, st store.Step) (*store.Outcome, error) {
+	var o *store.Outcome
+	_, err := db.Transact(id, st.Mail, func(t *store.Txn) (err error) {
+		o, err = t.Apply(st, referee.Engine())
+		return err
+	})
+	return o, err
+}
+
+// endGame ends game id with note in a transaction of its own.
+func endGame(db *store.DB, id, note string) error {
+	_, err := db.Transact(id, nil, func(t *store.Txn) error {
+		_, err := t.End(note)
+		return err
+	})
+	return err
 }

@@ -64,14 +64,14 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 		}
 		o = f.Orders()
 		ref := store.NewMailRef(fmt.Sprintf("<%d.%s@players.test>", files, id), raw)
-		_, err = db.Apply(store.Step{Game: id, Orders: &o, Raw: orders.Redact(raw), Mail: &ref,
-			Received: time.Date(2026, 5, 11, 8, 0, 0, 0, time.UTC).Add(time.Duration(files) * time.Hour)}, referee.Engine())
+		_, err = applyStep(db, id, store.Step{Orders: &o, Raw: orders.Redact(raw), Mail: &ref,
+			Received: time.Date(2026, 5, 11, 8, 0, 0, 0, time.UTC).Add(time.Duration(files) * time.Hour)})
 		if err != nil {
 			t.Fatalf("file %d (turn %d %s from %s): %v", files, o.Turn, o.Wait, o.Side, err)
 		}
 	}
 	if g, err := db.Game(id); err == nil && g.Status != store.Ended {
-		if _, err := db.End(id, "the umpire ends the game", nil); err != nil {
+		if err := endGame(db, id, "the umpire ends the game"); err != nil {
 			t.Fatal(err)
 		}
 	}

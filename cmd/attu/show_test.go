@@ -60,7 +60,7 @@ func playedGame(t *testing.T) string {
 			t.Fatalf("the template does not parse: %v", err)
 		}
 		o := f.Orders()
-		if _, err := db.Apply(store.Step{Game: "g1", Orders: &o, Raw: raw}, referee.Engine()); err != nil {
+		if _, err := applyStep(db, "g1", store.Step{Orders: &o, Raw: raw}); err != nil {
 			t.Fatal(err)
 		}
 	}

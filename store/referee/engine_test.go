@@ -124,7 +124,7 @@ func (g *game) play(t testing.TB, p player) bool {
 		}
 		return r, nil
 	}
-	_, err = g.db.Apply(store.Step{Game: g.id, Orders: &o, Raw: orders.Redact(raw), Received: time.Date(1943, 5, 11, 8, 0, g.files, 0, time.UTC), Mail: &ref, Reply: reply}, Engine())
+	_, err = applyStep(g.db, g.id, store.Step{Orders: &o, Raw: orders.Redact(raw), Received: time.Date(1943, 5, 11, 8, 0, g.files, 0, time.UTC), Mail: &ref, Reply: reply})
 	if err != nil {
 		t.Fatalf("file %d (turn %d %s from %s): %v\n%s", g.files, o.Turn, o.Wait, o.Side, err, raw)
 	}
@@ -146,7 +146,7 @@ func TestQuietGameAudits(t *testing.T) {
 	if s.Turn != 4 {
 		t.Fatalf("turn %d after three turns", s.Turn)
 	}
-	if _, err := g.db.End("g1", "test over", nil); err != nil {
+	if err := endGame(g.db, "g1", "test over"); err != nil {
 		t.Fatal(err)
 	}
 	x, err := g.db.Export("g1", false)
@@ -212,7 +212,7 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 		}
 		o := f.Orders()
 		before, _ := g.db.Game(g.id)
-		_, err = g.db.Apply(store.Step{Game: g.id, Orders: &o, Raw: orders.Redact([]byte(raw))}, Engine())
+		_, err = applyStep(g.db, g.id, store.Step{Orders: &o, Raw: orders.Redact([]byte(raw))})
 		if after, _ := g.db.Game(g.id); err != nil && (after.Head != before.Head || after.DiceNext != before.DiceNext) {
 			t.Fatalf("a refused file left traces: %v", err)
 		}
@@ -257,4 +257,23 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 	if p := r.Problems[0]; p.Line != 10 || p.Col != strings.Index(lines[9], far.String())+1 {
 		t.Fatalf("illegal move: %s, want at 10:%d\n%s", p, strings.Index(lines[9], far.String())+1, raw)
 	}
+}
+
+// applyStep applies a step to game id in a transaction of its own.
+func applyStep(db *store.DB, id string, st store.Step) (*store.Outcome, error) {
+	var o *store.Outcome
+	_, err := db.Transact(id, st.Mail, func(t *store.Txn) (err error) {
+		o, err = t.Apply(st, Engine())
+		return err
+	})
+	return o, err
+}
+
+// endGame ends game id with note in a transaction of its own.
+func endGame(db *store.DB, id, note string) error {
+	_, err := db.Transact(id, nil, func(t *store.Txn) error {
+		_, err := t.End(note)
+		return err
+	})
+	return err
 }

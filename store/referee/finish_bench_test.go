@@ -111,7 +111,7 @@ func BenchmarkFinish(b *testing.B) {
 // templates.ReplayPage): the largest part of finish.
 func BenchmarkReplayPage(b *testing.B) {
 	g := tenTurnGame(b)
-	if _, err := g.db.End(g.id, "the umpire ends the game", nil); err != nil {
+	if err := endGame(g.db, g.id, "the umpire ends the game"); err != nil {
 		b.Fatal(err)
 	}
 	x, err := g.db.Export(g.id, false)

@@ -72,7 +72,7 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 			}
 		}
 		full += countFull(done)
-		if _, err := db.End(id, "test over", nil); err != nil {
+		if err := endGame(db, id, "test over"); err != nil {
 			t.Fatal(err)
 		}
 		x, err := db.Export(id, false)

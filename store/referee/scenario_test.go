@@ -61,7 +61,7 @@ func TestScenarioGamesAudit(t *testing.T) {
 		if !s.Over() {
 			t.Fatalf("%s: %s", id, s.WaitText())
 		}
-		if _, err := db.End(id, "the rules ended the game", nil); err != nil {
+		if err := endGame(db, id, "the rules ended the game"); err != nil {
 			t.Fatal(err)
 		}
 		x, err := db.Export(id, false)
