@@ -204,8 +204,8 @@ func (s *Service) route(m *Message) string {
 			return id
 		}
 	}
-	if sm := subjectTag.FindStringSubmatch(m.Subject); sm != nil {
-		return strings.ToLower(sm[1])
+	if id, ok := mail.GameFromSubject(m.Subject); ok {
+		return id
 	}
 	if m.Orders != nil {
 		if env, ok := envelopeOf(m.Orders); ok && gameID.MatchString(env.game) {
