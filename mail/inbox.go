@@ -192,10 +192,6 @@ func (in *Inbox) setPosition(p Position) {
 	}
 }
 
-// Kick asks the inbox to search its mailbox now rather than at its next
-// wake-up; it never blocks.
-func (in *Inbox) Kick() { poke(in.kick) }
-
 // poke wakes the one who waits on ch, unless it is awake already; it
 // never blocks. ch has room for one.
 func poke(ch chan struct{}) {

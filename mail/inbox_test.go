@@ -617,3 +617,7 @@ func TestPlainOnlyLoopback(t *testing.T) {
 		t.Errorf("TLS: %v", err)
 	}
 }
+
+// Kick asks the inbox to search its mailbox now rather than at its next
+// wake-up; it never blocks.
+func (in *Inbox) Kick() { poke(in.kick) }
