@@ -15,30 +15,20 @@ import (
 // Welcome is the mail each player gets when a game is created: the
 // player's side and secret token, the dice commitment, and how to play.
 type Welcome struct {
-	Game     string
-	Name     string
-	Scenario string
-	Side     adjudicator.Side
-	// Address is where orders go (e.g. attu+g1@example.org); Umpire the
-	// umpire's address, when there is one.
-	Address string
-	Umpire  string
-	// Token is the side's secret: the one secret a reply
-	// carries.
-	Token      string
+	Game       string
+	Name       string
+	Scenario   string
+	Side       adjudicator.Side
+	Address    string // where orders go, e.g. attu+g1@example.org
+	Umpire     string // the umpire's address, when there is one
+	Token      string // the side's secret: the one secret a reply carries
 	Commitment string
-	// Deadline is the time allowed for each wait, Reminder how long before
-	// it a reminder comes.
-	Deadline time.Duration
-	Reminder time.Duration
-	// Settle is how long the game holds each orders file before applying
-	// it (zero: applied at once).
-	Settle time.Duration
-	// Players are the players' addresses, told to the umpire only.
-	Players []PlayerAddress
+	Deadline   time.Duration   // the time allowed for each wait
+	Reminder   time.Duration   // how long before the deadline a reminder comes
+	Settle     time.Duration   // how long each orders file is held before it is applied
+	Players    []PlayerAddress // the players' addresses, told to the umpire only
 	// Waiting is what the game waits for (WaitPhrase), and Awaited true
-	// when it waits for this side: the report below the welcome asks for
-	// it.
+	// when it waits for this side, whose report below the welcome asks.
 	Waiting string
 	Awaited bool
 }
@@ -53,23 +43,18 @@ type PlayerAddress struct {
 type Accepted struct {
 	Game string
 	Side adjudicator.Side
-	// Turn and Wait are what the file answered; Activations how many
-	// activations it held.
+	// Turn and Wait are what the file answered.
 	Turn        int
 	Wait        adjudicator.WaitKind
-	Activations int
-	// Standing is true when the file changed standing instructions.
-	Standing bool
-	// Next says what the game waits for now, as WaitPhrase writes it;
-	// Awaited is true when that is this player again (the report with
-	// the next template follows).
+	Activations int  // how many the file held
+	Standing    bool // the file changed standing instructions
+	// Next says what the game waits for now (WaitPhrase); Awaited is true
+	// when that is this player again (the report with the next template
+	// follows).
 	Next    string
 	Awaited bool
-	// Over is true when the file ended the game: the final report
-	// follows instead of a next wait.
-	Over bool
-	// Head is the chain head after the orders were applied.
-	Head string
+	Over    bool   // the file ended the game: the final report follows
+	Head    string // the chain head after the orders were applied
 	// Alone is true when no report follows in the same mail: what the
 	// orders did rides in the player's next report.
 	Alone bool
@@ -82,22 +67,17 @@ func (a Accepted) Subject() string {
 
 // Refused is the reply to an order file or a mail that was not applied.
 type Refused struct {
-	Game string
-	// Subject is the subject of the mail refused, to help the player find
-	// it.
-	Subject string
+	Game    string
+	Subject string // of the mail refused, to help the player find it
 	// Reason is one sentence for a refusal of the whole mail (wrong
 	// token, not a player of the game, no orders found); empty when
 	// Errors says what is wrong.
 	Reason string
-	// Errors are the mistakes in the file, each at its line and column.
-	Errors []LineError
+	Errors []LineError // the mistakes in the file, each at its line and column
 	// File is the order file as received, to quote the lines at fault;
 	// the value of its token is never quoted.
-	File []byte
-	// Waiting says what the game waits for now, when the file did not
-	// answer it.
-	Waiting string
+	File    []byte
+	Waiting string // what the game waits for now, when the file did not answer it
 	// Ref is the reference of an internal error, matching the server's
 	// log line; empty for a player's mistake.
 	Ref string
@@ -120,10 +100,8 @@ type LineError struct {
 type Help struct {
 	Game    string
 	Address string
-	// Umpire lists the umpire's commands instead of the players'.
-	Umpire bool
-	// Puzzled: the mail held neither orders nor a command.
-	Puzzled bool
+	Umpire  bool // list the umpire's commands instead of the players'
+	Puzzled bool // the mail held neither orders nor a command
 	// Skipped are the parts of a puzzling mail that attu did not read,
 	// each named with what to send instead.
 	Skipped []SkippedPart
@@ -131,26 +109,19 @@ type Help struct {
 
 // Status is the reply to "status": where the game stands.
 type Status struct {
-	Game     string
-	Name     string
-	Scenario string
-	Turn     int
-	// Waiting says what the game waits for (WaitPhrase); Paused when the
-	// umpire has stopped the clock.
-	Waiting  string
-	Paused   bool
-	Deadline time.Time
-	Zone     *time.Location
-	Head     string
-	// Commitment is the dice commitment (the seed stays secret until the
-	// end).
-	Commitment string
-	// Players are the sides and when each last sent accepted orders.
-	Players []PlayerStatus
-	// Umpire is true when the umpire asked: what to do is the umpire's.
-	Umpire bool
-	// Result says how the game ended, empty while it runs.
-	Result string
+	Game       string
+	Name       string
+	Scenario   string
+	Turn       int
+	Waiting    string // what the game waits for (WaitPhrase)
+	Paused     bool   // the umpire has stopped the clock
+	Deadline   time.Time
+	Zone       *time.Location
+	Head       string
+	Commitment string         // the dice commitment (the seed stays secret until the end)
+	Players    []PlayerStatus // the sides and when each last sent accepted orders
+	Umpire     bool           // the umpire asked: what to do is the umpire's
+	Result     string         // how the game ended, empty while it runs
 	// Held is when the orders of HeldBy held for the settle window will
 	// be applied (zero: none held).
 	Held   time.Time
@@ -166,8 +137,7 @@ type PlayerStatus struct {
 	Side       adjudicator.Side
 	LastOrders time.Time // zero when none yet
 	Missed     int       // deadlines missed
-	// Away is until when the player declared an absence (zero: none).
-	Away time.Time
+	Away       time.Time // until when the player declared an absence (zero: none)
 }
 
 // Reminder warns a player that a deadline is near.
@@ -177,10 +147,8 @@ type Reminder struct {
 	Waiting  string // what the game waits for (WaitPhrase)
 	Deadline time.Time
 	Zone     *time.Location
-	// Left is how long remains; Template the name of the order template
-	// attached to the last report.
-	Left     time.Duration
-	Template string
+	Left     time.Duration // how long remains
+	Template string        // the order template attached to the last report
 }
 
 // DeadlinePassed tells the players and the umpire that a side missed a
@@ -191,13 +159,9 @@ type DeadlinePassed struct {
 	Waiting  string           // the wait that ran out (WaitPhrase)
 	Deadline time.Time
 	Zone     *time.Location
-	// Applied says what the default orders did, e.g. "a day turn
-	// without refit" or "no activations".
-	Applied string
-	// Next says what the game waits for now.
-	Next string
-	// Missed is how many deadlines that side has now missed.
-	Missed int
+	Applied  string // what the default orders did, e.g. "no activations"
+	Next     string // what the game waits for now
+	Missed   int    // how many deadlines that side has now missed
 }
 
 // UmpireNotice tells the players of an umpire's decision: extend, pause,
@@ -219,22 +183,16 @@ type UmpireNotice struct {
 // Final is the last report: who won, the revealed seed and how to audit
 // the game.
 type Final struct {
-	Game    string
-	Name    string
-	Winner  adjudicator.Side // NoSide when the game ended without one
-	Victory string           // why
-	Turn    int
-	// Seed is the dice seed, hex, revealed now; Commitment what was
-	// published at the start (SHA-256 of the seed).
-	Seed       string
-	Commitment string
+	Game       string
+	Name       string
+	Winner     adjudicator.Side // NoSide when the game ended without one
+	Victory    string           // why
+	Turn       int
+	Seed       string // the dice seed, hex, revealed now
+	Commitment string // published at the start: SHA-256 of the seed
 	Head       string
-	// Export is the file name of the exported game attached, which
-	// "attu audit" checks.
-	Export string
-	// Luck is the dice-luck summary of the whole game, as attu audit
-	// writes it (store.Luck.WriteText).
-	Luck string
+	Export     string // the file name of the exported game attached, for "attu audit"
+	Luck       string // the game's dice luck, as attu audit writes it (store.Luck.WriteText)
 }
 
 // Text renders the welcome mail.
