@@ -37,9 +37,8 @@ type Verdict struct {
 	// By names the check that passed: "dmarc" or "dkim" with the
 	// server's authserv-id ("dmarc@mx.example.net"), "dkim" for a
 	// signature verified here, or "from" when no check is required.
-	By string
-	// Why says what failed, for the log; empty when Trusted.
-	Why string
+	By  string
+	Why string // says what failed, for the log; empty when Trusted
 }
 
 // Authenticate decides whether m's From names who wrote it, sets m.Auth

@@ -31,8 +31,7 @@ type InboxConfig struct {
 	Password  string
 	OAuth     OAuth // instead of the password, when its Mech is set
 
-	// Mailbox is watched for new mail; "INBOX" when empty.
-	Mailbox string
+	Mailbox string // watched for new mail; "INBOX" when empty
 	// Processed is the folder handled mail is moved to (created when
 	// missing). When empty, handled mail is only flagged \Seen and stays.
 	Processed string
@@ -58,10 +57,8 @@ type InboxConfig struct {
 	// IDLE (or NoIdle is set); 1 minute when zero.
 	PollInterval time.Duration
 	// NoIdle polls even when the server offers IDLE.
-	NoIdle bool
-	// Timeout bounds each network operation (connect, login, one command);
-	// 1 minute when zero.
-	Timeout time.Duration
+	NoIdle  bool
+	Timeout time.Duration // bounds each network operation (connect, login, one command); 1 minute when zero
 	// RetryMin and RetryMax bound the wait, doubled after each failure,
 	// before reconnecting or offering again a mail whose handler failed;
 	// 1 second and 5 minutes when zero.

@@ -32,12 +32,8 @@ type Message struct {
 	// authors (and a Sender); a mail from a player has one field with
 	// one mailbox, and From alone cannot say which of several wrote it.
 	FromFields, Authors int
-	// Auth is the verdict on the author, set by Authenticate; its zero
-	// value believes nobody.
-	Auth Verdict
-	// authResults holds the Authentication-Results fields (RFC 8601),
-	// topmost first, for Authenticate.
-	authResults []string
+	Auth                Verdict  // the verdict on the author, set by Authenticate; its zero value believes nobody
+	authResults         []string // the Authentication-Results fields (RFC 8601), topmost first, for Authenticate
 
 	// ReturnPath is the Return-Path address the delivering server added,
 	// without brackets; NullReturnPath is set when it was "<>" (a bounce,
@@ -65,10 +61,8 @@ type Message struct {
 	// plain-text body when it holds the envelope of an orders file (a line
 	// starting with "game:", "side:", "turn:" or "wait:") and does not
 	// start with a command word.
-	Orders string
-	// OrdersFile is the name of the file Orders came from; empty when they
-	// came from the body.
-	OrdersFile string
+	Orders     string
+	OrdersFile string // the name of the file Orders came from; empty when they came from the body
 
 	// Command is a command word (lower case), from the subject or, failing
 	// that, the first line of the body. It is set only when the mail
@@ -77,10 +71,8 @@ type Message struct {
 
 	// Text is the plain-text body without quoted lines (">"), the
 	// attribution line before them and the signature (after "-- ").
-	Text string
-	// HTMLOnly is set when the mail has an HTML body and no plain-text one,
-	// so nothing in its body was read.
-	HTMLOnly bool
+	Text     string
+	HTMLOnly bool // set when the mail has an HTML body and no plain-text one, so nothing in its body was read
 
 	// Skipped lists parts that could not be decoded (unknown transfer
 	// encoding, unknown charset that is not UTF-8 either, broken base64,

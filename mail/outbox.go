@@ -35,8 +35,7 @@ type Queued struct {
 // OutboxConfig tunes an Outbox. Zero values take the defaults given with
 // each field.
 type OutboxConfig struct {
-	// Batch is the most mails sent over one connection; 50 when zero.
-	Batch int
+	Batch int // the most mails sent over one connection; 50 when zero
 	// Interval is the longest sleep between two looks at the queue, when
 	// retries fall due; 30 seconds when zero.
 	Interval time.Duration
@@ -50,8 +49,7 @@ type OutboxConfig struct {
 	// count starts with the outbox; the provider's quota answer stops what
 	// it missed.
 	PerHour, PerDay int
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
+	Now             func() time.Time // the clock; time.Now when nil
 	// Logger receives the outbox's log; slog.Default when nil.
 	Logger *slog.Logger
 }
@@ -92,14 +90,12 @@ type Outbox struct {
 	kick chan struct{}
 	wake atomic.Bool // set by Wake, taken by the next flush
 	// Only Run's goroutine uses the fields below.
-	// down is set while the last attempt could not reach the server.
-	down bool
+	down bool // set while the last attempt could not reach the server
 	// refused holds the mails whose last attempt failed for good: a wake
 	// leaves them to their own, slower rule. It is lost on restart, which
 	// costs such a mail at most one early attempt.
 	refused map[uint64]bool
-	// sent holds when each mail of the last day was sent, oldest first.
-	sent []time.Time
+	sent    []time.Time // when each mail of the last day was sent, oldest first
 	// paused is when sending may start again after a quota answer; probe
 	// sends one mail at a time after one, until a mail goes through.
 	paused time.Time

@@ -30,9 +30,8 @@ type SMTPConfig struct {
 	OAuth    OAuth // instead of the password, when its Mech is set
 	// From is the sender of every mail that names none: attu's address.
 	// Its domain is the name given in EHLO.
-	From string
-	// Timeout bounds connecting and each SMTP command; 1 minute when zero.
-	Timeout time.Duration
+	From    string
+	Timeout time.Duration // bounds connecting and each SMTP command; 1 minute when zero
 	// Logger receives the sender's log; slog.Default when nil.
 	Logger *slog.Logger
 }

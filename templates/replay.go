@@ -50,9 +50,7 @@ type Replay struct {
 
 // ReplayEntry is one log entry of a Replay.
 type ReplayEntry struct {
-	// JSON is the entry's canonical JSON, which Hash is the SHA-256 of:
-	// the page checks the chain with it.
-	JSON string
+	JSON string // the entry's canonical JSON, which Hash is the SHA-256 of: the page checks the chain with it
 	Hash string
 	Entry
 	DiceFrom uint64 // the dice it rolled: DiceFrom up to DiceTo, excluded

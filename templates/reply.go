@@ -122,10 +122,8 @@ type Status struct {
 	Players    []PlayerStatus // the sides and when each last sent accepted orders
 	Umpire     bool           // the umpire asked: what to do is the umpire's
 	Result     string         // how the game ended, empty while it runs
-	// Held is when the orders of HeldBy held for the settle window will
-	// be applied (zero: none held).
-	Held   time.Time
-	HeldBy adjudicator.Side
+	Held       time.Time      // when the orders of HeldBy held for the settle window will be applied (zero: none held)
+	HeldBy     adjudicator.Side
 	// TakebackBy asked to take back the last step, open until
 	// TakebackUntil (NoSide: no request).
 	TakebackBy    adjudicator.Side

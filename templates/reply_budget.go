@@ -142,10 +142,8 @@ const (
 // the token is found. It goes only to the registered address, so it
 // tells a forger nothing.
 type TokenRefused struct {
-	Game string
-	// About is the subject of the mail refused, to help the player find
-	// it.
-	About string
+	Game  string
+	About string // the subject of the mail refused, to help the player find it
 	// Sides are the sides the address plays; FileSide the side an orders
 	// file named, Other the side whose token it carried.
 	Sides    []adjudicator.Side

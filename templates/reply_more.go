@@ -18,21 +18,17 @@ import (
 // in or does not authenticate: the same text whatever the reason, so it
 // tells nothing about any game, not even whether it exists.
 type Generic struct {
-	// Example is the address a game named GAME is played at, like
-	// attu+GAME@example.org.
-	Example string
+	Example string // the address a game named GAME is played at, like attu+GAME@example.org
 }
 
 // Held tells a player that a legal orders file waits out the game's
 // settle window before it is applied.
 type Held struct {
-	Game string
-	// Waiting is what the file answers (WaitPhrase).
-	Waiting string
-	Due     time.Time
-	Zone    *time.Location
-	// Replaced is true when the file replaces one held before.
-	Replaced bool
+	Game     string
+	Waiting  string // what the file answers (WaitPhrase)
+	Due      time.Time
+	Zone     *time.Location
+	Replaced bool // true when the file replaces one held before
 }
 
 // Farewell tells a player that the umpire gave their side to someone
@@ -78,9 +74,7 @@ type LogLine struct {
 	// references are numbered alike.
 	Seq uint64
 	Entry
-	// Events are the entry's events this side sees, each in words
-	// (EventText).
-	Events []string
+	Events []string // the entry's events this side sees, each in words (EventText)
 }
 
 // TemplateAnswer is the answer to "template": a fresh order template for
@@ -95,12 +89,10 @@ type TemplateAnswer struct {
 // Answer is the answer to a command that was carried out: what was done,
 // in the sentences of Notice, and what the game waits for now.
 type Answer struct {
-	Game    string
-	Command string
-	Says    []Notice
-	// Next is what the game waits for now (WaitPhrase), empty for
-	// nothing.
-	Next     string
+	Game     string
+	Command  string
+	Says     []Notice
+	Next     string // what the game waits for now (WaitPhrase), empty for nothing
 	Deadline time.Time
 	Zone     *time.Location
 }
@@ -117,12 +109,10 @@ type NotDone struct {
 // did that concerns them: a takeback asked or lapsed, an absence, a
 // concession.
 type PlayerNotice struct {
-	Game string
-	// Reader is the side the notice goes to.
-	Reader adjudicator.Side
-	Notice Notice
-	// Deadline is when an answer is due (a takeback's "agree").
-	Deadline time.Time
+	Game     string
+	Reader   adjudicator.Side // the side the notice goes to
+	Notice   Notice
+	Deadline time.Time // when an answer is due (a takeback's "agree")
 	Zone     *time.Location
 }
 

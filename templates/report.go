@@ -16,13 +16,10 @@ import (
 type Game struct {
 	// ID is the game's id, as players write it in their orders; Name an
 	// optional longer name.
-	ID   string
-	Name string
-	// Deadline is when the current wait ends; zero when there is none.
-	Deadline time.Time
-	// Zone is the reader's time zone, when the game knows it, for a
-	// second reading of the deadline.
-	Zone *time.Location
+	ID       string
+	Name     string
+	Deadline time.Time      // when the current wait ends; zero when there is none
+	Zone     *time.Location // the reader's time zone, when the game knows it, for a second reading of the deadline
 	// Head is the hash of the game's log after the last entry, and
 	// Commitment the SHA-256 of the dice seed.
 	Head       string
@@ -32,8 +29,7 @@ type Game struct {
 // Report is one side's report: its inputs, filtered for the side.
 type Report struct {
 	Game Game
-	// Map is the map of the game; nil means the built-in map.
-	Map *adjudicator.Map
+	Map  *adjudicator.Map // the map of the game; nil means the built-in map
 	// View and Outlook are what the side sees of the position
 	// (State.View, State.Outlook for the same side).
 	View    *adjudicator.View
@@ -125,10 +121,8 @@ func (r *Report) wordedSteps() []wordedStep {
 // template attached to it (for the side awaited), the picture of the map
 // and the JSON document.
 type Artefacts struct {
-	Text string
-	// TemplateName is the order template's file name, empty when the
-	// reader is not awaited.
-	TemplateName string
+	Text         string
+	TemplateName string // the order template's file name, empty when the reader is not awaited
 	Template     string
 	PNG          []byte
 	JSON         []byte

@@ -23,10 +23,8 @@ type Standings struct {
 	Final         bool
 	// After says what just happened, like "Game spring-r1-2 of round 1
 	// ended: ..."; empty in answer to "standings".
-	After string
-	// Reader is the player the mail is for, whose line is marked; empty
-	// for the umpire.
-	Reader string
+	After  string
+	Reader string // the player the mail is for, whose line is marked; empty for the umpire
 	// TieBreaks name the tie-break columns, in order.
 	TieBreaks []string
 	Rows      []StandingsRow
@@ -47,8 +45,7 @@ type StandingsRow struct {
 	Player                         string
 	Played, Won, Drawn, Lost, Byes int
 	Points                         int
-	// Breaks are the tie-breaks' values, as written.
-	Breaks []string
+	Breaks                         []string // the tie-breaks' values, as written
 }
 
 // StandingsResult is one game of the tournament (or a bye: Game empty,
@@ -159,11 +156,9 @@ type Digest struct {
 	Games []DigestGame
 	// Late are the players who missed deadlines in the games that count
 	// (scored, not void): the standings' LATE column.
-	Late   []DigestLate
-	Umpire []string // what needs the umpire: takebacks, disputes, pauses
-	// Ended are the games ended since the last digest, in the order they
-	// ended.
-	Ended     []DigestEnded
+	Late      []DigestLate
+	Umpire    []string      // what needs the umpire: takebacks, disputes, pauses
+	Ended     []DigestEnded // the games ended since the last digest, in the order they ended
 	Standings Standings
 }
 
@@ -189,8 +184,7 @@ type DigestGame struct {
 type DigestLate struct {
 	Player string
 	Missed int
-	// Where says in which games, like "spring-r1-2 (2), spring-r2-1 (1)".
-	Where string
+	Where  string // says in which games, like "spring-r1-2 (2), spring-r2-1 (1)"
 }
 
 // DigestEnded is a game that ended, with its result in full.
@@ -231,10 +225,8 @@ type RoundMail struct {
 	Ended   int
 	Playing int
 	Rounds  int
-	// Next is the round that begins, nil while it waits for the umpire
-	// (Auto false).
-	Next *RoundPairing
-	Auto bool
+	Next    *RoundPairing // the round that begins, nil while it waits for the umpire (Auto false)
+	Auto    bool
 	// Standings gives the table the next round is paired on.
 	Standings Standings
 }

@@ -52,9 +52,8 @@ type mailPlay struct {
 	Log    *slog.Logger
 	Out    io.Writer // what happens, for the demo's reader; io.Discard when nil
 	Turns  int
-	Seed   []byte // the players' choices
-	// Game is created with the players' addresses filled in.
-	Game referee.NewGame
+	Seed   []byte          // the players' choices
+	Game   referee.NewGame // created with the players' addresses filled in
 	// Steer, when set, makes the U.S. decision of each turn it returns a
 	// decision for, in place of the scripted player's own choice.
 	Steer func(turn int) *adjudicator.Decision

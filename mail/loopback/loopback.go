@@ -56,9 +56,8 @@ type Options struct {
 	IMAPCaps imap.CapSet
 	// TLSConfig, when set, makes both servers offer STARTTLS with it (for
 	// tests of attu's TLS settings); plaintext stays allowed.
-	TLSConfig *tls.Config
-	// MaxMessageBytes caps a mail accepted by SMTP; 32 MiB when zero.
-	MaxMessageBytes int64
+	TLSConfig       *tls.Config
+	MaxMessageBytes int64 // caps a mail accepted by SMTP; 32 MiB when zero
 	// Logger receives the servers' errors at debug level; none when nil.
 	Logger *slog.Logger
 	// OAuth ("OAUTHBEARER" or "XOAUTH2"), when set, is the only way both

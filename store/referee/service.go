@@ -69,8 +69,7 @@ type Service struct {
 	// hour. They are kept in memory: a restart costs at most one more
 	// hour's worth.
 	answers, strangers, replies, slowed, tokens *mail.Limiter
-	// now is the time of the mail Handle is handling, for the limits.
-	now time.Time
+	now                                         time.Time // the time of the mail Handle is handling, for the limits
 	// botting is set while the stand-in plays its steps (botPlays);
 	// accepted is the acceptance held meanwhile (step).
 	botting  bool

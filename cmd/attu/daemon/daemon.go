@@ -49,8 +49,7 @@ type Config struct {
 	// Auth says how the author of a mail is authenticated; a mail that
 	// fails gets a stranger's treatment from the game service.
 	Auth mail.AuthConfig
-	// Tick is how often the deadlines are looked at; a minute when zero.
-	Tick time.Duration
+	Tick time.Duration // how often the deadlines are looked at; a minute when zero
 	// AnswerLimit caps the answers to mail the service never sees (too
 	// large, HTML only) per sender an hour; 3 when zero. All senders
 	// together get at most referee.DefaultStrangers such answers an hour,
@@ -77,8 +76,7 @@ type Daemon struct {
 	// handling failed, by UID, for giveUp; only the inbox's goroutine
 	// uses it.
 	failing map[uint32]store.FailedMail
-	// all caps answers to all senders together (Config.AnswerLimit).
-	all *mail.Limiter
+	all     *mail.Limiter // caps answers to all senders together (Config.AnswerLimit)
 	// gate keeps the operator's commands that read from seeing a game
 	// change half-way: held for writing while the service changes games.
 	gate sync.RWMutex
