@@ -22,7 +22,7 @@ with the side's own queries and nothing else:
 	name, yaml, ok := rep.OrderTemplate()    // orders-3-actions.yaml, for the side awaited
 	pic, err := rep.PNG()                    // the map as the side sees it
 	doc, err := rep.JSON()                   // report.json
-	all, err := rep.Render()                 // all four at once
+	all, err := rep.RenderWords()            // text, template and JSON at once
 	name, page, ok := rep.OrderSheet(addr)   // orders-3-us-actions.html, for the side awaited
 
 The package never sees a game position, so it cannot leak what the fog of

@@ -14,16 +14,12 @@ import (
 
 // Game is what a report says about the game beyond the position.
 type Game struct {
-	// ID is the game's id, as players write it in their orders; Name an
-	// optional longer name.
-	ID       string
-	Name     string
-	Deadline time.Time      // when the current wait ends; zero when there is none
-	Zone     *time.Location // the reader's time zone, when the game knows it, for a second reading of the deadline
-	// Head is the hash of the game's log after the last entry, and
-	// Commitment the SHA-256 of the dice seed.
-	Head       string
-	Commitment string
+	ID         string         // as players write it in their orders
+	Name       string         // an optional longer name
+	Deadline   time.Time      // when the current wait ends; zero when there is none
+	Zone       *time.Location // the reader's time zone, when the game knows it, for a second reading of the deadline
+	Head       string         // the hash of the game's log after the last entry
+	Commitment string         // the SHA-256 of the dice seed
 }
 
 // Report is one side's report: its inputs, filtered for the side.
@@ -34,9 +30,7 @@ type Report struct {
 	// (State.View, State.Outlook for the same side).
 	View    *adjudicator.View
 	Outlook *adjudicator.Outlook
-	// Events is what happened since the side's last report, in order,
-	// already filtered for the side.
-	Events []adjudicator.Event
+	Events  []adjudicator.Event // what happened since the side's last report, in order, filtered for the side
 }
 
 //go:embed tmpl/*.tmpl
@@ -128,22 +122,10 @@ type Artefacts struct {
 	JSON         []byte
 }
 
-// Render makes every artefact of the report at once, the order template
-// only once for the text and the attachment.
-func (r *Report) Render() (*Artefacts, error) {
-	a, err := r.RenderWords()
-	if err != nil {
-		return nil, err
-	}
-	if a.PNG, err = r.PNG(); err != nil {
-		return nil, err
-	}
-	return a, nil
-}
-
-// RenderWords is Render without the picture (Artefacts.PNG is nil), for
-// a caller that draws the pictures apart: drawing the pictures of several
-// reports one after the other reuses one picture's buffers, where
+// RenderWords makes the report's text, order template and JSON at once,
+// the order template and the words of its events only once; the picture
+// (Artefacts.PNG, nil here) is drawn apart: drawing the pictures of
+// several reports one after the other reuses one picture's buffers, where
 // drawing them side by side takes fresh megabytes for each.
 func (r *Report) RenderWords() (*Artefacts, error) {
 	a := &Artefacts{}

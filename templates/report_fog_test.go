@@ -446,3 +446,16 @@ func mustMarshal(t testing.TB, v any) []byte {
 	}
 	return b
 }
+
+// Render makes every artefact of the report at once, the order template
+// only once for the text and the attachment.
+func (r *Report) Render() (*Artefacts, error) {
+	a, err := r.RenderWords()
+	if err != nil {
+		return nil, err
+	}
+	if a.PNG, err = r.PNG(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
