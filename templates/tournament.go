@@ -15,24 +15,19 @@ import (
 
 // Standings is the tournament's table.
 type Standings struct {
-	Tournament string // the tournament's id
-	Name       string
-	// Round is the round in play, of Rounds; Final once every game of
-	// the last round has ended.
-	Round, Rounds int
-	Final         bool
+	Tournament    string // the tournament's id
+	Name          string
+	Round, Rounds int  // the round in play, of Rounds
+	Final         bool // every game of the last round has ended
 	// After says what just happened, like "Game spring-r1-2 of round 1
 	// ended: ..."; empty in answer to "standings".
-	After  string
-	Reader string // the player the mail is for, whose line is marked; empty for the umpire
-	// TieBreaks name the tie-break columns, in order.
-	TieBreaks []string
-	Rows      []StandingsRow
-	Results   []StandingsResult
-	// Scoring says what each result scores; TieBreakNotes what each
-	// tie-break counts.
-	Scoring       string
-	TieBreakNotes []string
+	After         string
+	Reader        string   // the player the mail is for, whose line is marked; empty for the umpire
+	TieBreaks     []string // the tie-break columns, in order
+	Rows          []StandingsRow
+	Results       []StandingsResult
+	Scoring       string   // what each result scores
+	TieBreakNotes []string // what each tie-break counts
 	// Commitment is the SHA-256 of the seed the sides are drawn from,
 	// empty when nothing is drawn; Seed that seed, in the final standings.
 	Commitment, Seed string
@@ -222,13 +217,12 @@ type RoundMail struct {
 	// Ended is the round whose last game ended; 0 when the umpire began
 	// the next round before that (Playing games of it are still being
 	// played).
-	Ended   int
-	Playing int
-	Rounds  int
-	Next    *RoundPairing // the round that begins, nil while it waits for the umpire (Auto false)
-	Auto    bool
-	// Standings gives the table the next round is paired on.
-	Standings Standings
+	Ended     int
+	Playing   int
+	Rounds    int
+	Next      *RoundPairing // the round that begins, nil while it waits for the umpire (Auto false)
+	Auto      bool
+	Standings Standings // the table the next round is paired on
 }
 
 // RoundPairing is a round's games, as they are created.
