@@ -32,9 +32,7 @@ type NewGame struct {
 	// Japanese setup or the U.S. landing. When all three are empty the
 	// units are placed by Setup instead.
 	Scenario, JPSetup, USSetup string
-	// Setup names how the units are placed by hand (Setups) when the game
-	// is not created by the rules of setup; empty is "historic".
-	Setup string
+	Setup                      string // how the units are placed by hand otherwise (Setups); empty is "historic"
 	// US, JP and Umpire are the players' addresses; the umpire is
 	// optional. Bot ("bot") for US or JP has the server's stand-in play
 	// that side (standin.go).
@@ -46,17 +44,11 @@ type NewGame struct {
 	// deadlines with "absent". Zero is the default (none for Settle).
 	Deadline, Reminder, Settle, Absence time.Duration
 	Deadlines                           map[adjudicator.WaitKind]time.Duration
-	// LateStandIn has the stand-in write the orders of a side whose
-	// deadline passed, instead of the default orders.
-	LateStandIn bool
-	// JSON attaches report.json to every side's reports; Copies is how
-	// the umpire is mailed (CopiesDigest when empty, economy.go).
-	JSON   bool
-	Copies string
-	// Rules are the optional rules chosen (see Rules); Seed the dice seed,
-	// nil to draw one, as a real game does.
-	Rules []string
-	Seed  []byte
+	LateStandIn                         bool     // the stand-in writes the orders of a side whose deadline passed, not the default ones
+	JSON                                bool     // report.json goes with every side's reports
+	Copies                              string   // how the umpire is mailed (CopiesDigest when empty, economy.go)
+	Rules                               []string // the optional rules chosen (see Rules)
+	Seed                                []byte   // the dice seed, nil to draw one, as a real game does
 }
 
 // Rules are the optional rules a game may be created with: the solitaire
@@ -68,8 +60,7 @@ var Rules = []string{"solitaire", "vp-chits", "vp-chits-placed"}
 // Setup places the units of a new campaign game, drawing what the rules
 // leave to chance from pick, a stream derived from the game's seed.
 type Setup struct {
-	// US and JP describe the setup for the game's record.
-	US, JP string
+	US, JP string // the setup, for the game's record
 	Place  func(s *adjudicator.State, pick func(n int) int) error
 }
 
