@@ -30,8 +30,7 @@ import (
 )
 
 // openWait is how long a command waits for the file before it asks the
-// daemon: long enough for another command to finish, short enough not to
-// be noticed.
+// daemon: long enough for another command to finish, too short to notice.
 const openWait = 300 * time.Millisecond
 
 // otherCommandWait is how long a command waits for the file when no
@@ -49,16 +48,13 @@ type session struct {
 	args           []string
 	stdout, stderr io.Writer
 	host           *daemon.Host
-	// files are what the command wrote, when it runs inside the daemon:
-	// sent back to the command line, which writes them.
-	files []daemon.File
+	files          []daemon.File // what the command wrote inside the daemon, for the command line to write
 	// outputs are the files the command may write and their modes, named
 	// on the command line before it asks the daemon (expect): the only
 	// ones the command line writes from the daemon's answer.
 	outputs map[string]os.FileMode
 	// inputs are the files the command read (readFile): on the command
-	// line, sent along when the daemon runs the command; inside it, what
-	// was sent.
+	// line, sent along to the daemon; inside it, what was sent.
 	inputs []daemon.File
 }
 
@@ -111,10 +107,10 @@ const (
 	writes
 )
 
-// withDB runs fn on the database at path: the daemon's, when the command
-// runs inside it; the file itself, when no other process holds it; else
-// the whole command runs in the daemon that holds it, over its socket.
-// It returns the command's error.
+// withDB runs fn on the database at path and returns the command's error:
+// the daemon's, when the command runs inside it; the file itself, when no
+// other process holds it; else the whole command runs in the daemon that
+// holds it, over its socket.
 func (s *session) withDB(path string, a access, fn func(db *store.DB) error) error {
 	if h := s.host; h != nil {
 		var err error

@@ -3,10 +3,10 @@
 //
 // Each sub-command lives in its own file and registers itself; main only
 // dispatches. A command reports a failure by its error, which session.exit
-// prints and turns into the exit status. Run "attu help" for the list. This package is flags,
-// configuration and wiring: attu serve's mail loop is package
-// cmd/attu/daemon (serve.go wires it), and the operator's commands reach a
-// running daemon through the client in control.go.
+// prints and turns into the exit status. Run "attu help" for the list.
+// This package is flags, configuration and wiring: attu serve's mail loop
+// is package cmd/attu/daemon (serve.go wires it), and the operator's
+// commands reach a running daemon through the client in control.go.
 package main
 
 import (
