@@ -76,14 +76,6 @@ run, or a new UIDVALIDITY) skips mail already \Seen when handled mail stays
 in the mailbox; above the saved position \Seen is not trusted, since a
 person may read the mailbox too.
 
-A mail whose handler fails MaxAttempts times (counted while the Inbox
-runs) is moved to the Failed folder, or flagged \Seen, and reported to
-OnGiveUp: it is not offered again.
-
-Extract turns bare CRs and bare LFs into CRLF before it parses, and a
-reply copies only Message-IDs and a subject short enough for a header
-line (ReplyIDs, ReplySubject).
-
 A provider that takes no password is signed in to with OAuth (the configs'
 OAuth): a command prints an access token before each login; none is kept.
 Plaintext (Security Plain) is refused for anything but a loopback address.

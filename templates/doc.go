@@ -34,15 +34,11 @@ The order template is a commented YAML file that orders.Parse accepts as it
 stands and that adjudicator.CheckOrders accepts unchanged: it does nothing,
 or, at the setup waits where the rules want every unit placed, it is the
 default orders the game would apply at the deadline. There is one for each
-kind of orders the rules play: the Japanese setup (the hexes each group of
-units may set up in, the hexes covering each landing zone, the value chits
-to place), the U.S. landing (the zones open to each unit, the delay), the
-U.S. decision, the actions (for each unit the hexes it can reach with their
-cost, the hexes it may declare melee against and those it may fire at) and
-each side's refit orders (what may be restored, landed, created, hidden,
-moved or swapped), each choice ready to become an order by deleting a "#"
-or changing a hex or zone. Its token line holds [TokenPlaceholder], never
-the token.
+kind of orders the rules play ([Report.OrderTemplate]), listing every
+choice the reader has (the hexes a unit can reach, melee, fire at, set up
+or land in; what a refit may do), each ready to become an order by deleting
+a "#" or changing a hex or zone. Its token line holds [TokenPlaceholder],
+never the token.
 
 The order sheet ([Report.OrderSheet]) is the order template's choices on
 a map: one self-contained HTML page (ordersheet/: its page, style sheet
