@@ -8,21 +8,14 @@ import (
 // Errors of the package. A *LimitError wraps one of the first six; the
 // DKIM errors come from VerifyDKIM.
 var (
-	// ErrTooLarge: the whole mail is larger than Limits.MaxBytes.
-	ErrTooLarge = errors.New("mail: message too large")
-	// ErrTooManyParts: the mail has more MIME parts than Limits.MaxParts.
-	ErrTooManyParts = errors.New("mail: too many MIME parts")
-	// ErrTooDeep: MIME parts are nested deeper than Limits.MaxDepth.
-	ErrTooDeep = errors.New("mail: MIME parts nested too deep")
-	// ErrHeaderTooLarge: a header block is larger than Limits.MaxHeaderBytes.
-	ErrHeaderTooLarge = errors.New("mail: header too large")
-	// ErrOrdersTooLarge: the orders are larger than Limits.MaxOrdersBytes.
-	ErrOrdersTooLarge = errors.New("mail: orders file too large")
-	// ErrManyOrders: more than one orders file is attached.
-	ErrManyOrders = errors.New("mail: more than one orders file")
+	ErrTooLarge       = errors.New("mail: message too large")          // the whole mail is larger than Limits.MaxBytes
+	ErrTooManyParts   = errors.New("mail: too many MIME parts")        // the mail has more MIME parts than Limits.MaxParts
+	ErrTooDeep        = errors.New("mail: MIME parts nested too deep") // MIME parts are nested deeper than Limits.MaxDepth
+	ErrHeaderTooLarge = errors.New("mail: header too large")           // a header block is larger than Limits.MaxHeaderBytes
+	ErrOrdersTooLarge = errors.New("mail: orders file too large")      // the orders are larger than Limits.MaxOrdersBytes
+	ErrManyOrders     = errors.New("mail: more than one orders file")  // more than one orders file is attached
 
-	// ErrMalformed: the top header cannot be read, not even whom to answer.
-	ErrMalformed = errors.New("mail: malformed message")
+	ErrMalformed = errors.New("mail: malformed message") // the top header cannot be read, not even whom to answer
 	// ErrNotRead: a part was decoded but is no orders file or body text
 	// attu reads (a zipped or encrypted file, a picture, a .txt
 	// attachment); Message.Skipped lists it so that a reply can name it.
@@ -32,21 +25,17 @@ var (
 
 	// ErrDKIMNone: the mail has no DKIM signature of its author's domain.
 	ErrDKIMNone = errors.New("mail: no DKIM signature for the author's domain")
-	// ErrDKIMFail: a signature of the author's domain does not verify.
-	ErrDKIMFail = errors.New("mail: DKIM signature does not verify")
-	// ErrDKIMTemp: the signing key could not be looked up now (DNS).
-	ErrDKIMTemp = errors.New("mail: DKIM key lookup failed for now")
+	ErrDKIMFail = errors.New("mail: DKIM signature does not verify") // a signature of the author's domain does not verify
+	ErrDKIMTemp = errors.New("mail: DKIM key lookup failed for now") // the signing key could not be looked up now (DNS)
 
 	// ErrInsecure: a configuration asks for plaintext to a server that is
 	// not on the loopback interface.
 	ErrInsecure = errors.New("mail: plaintext is allowed only to a loopback server")
-	// ErrTimeout: a network operation took longer than its timeout.
-	ErrTimeout = errors.New("mail: network operation timed out")
+	ErrTimeout  = errors.New("mail: network operation timed out") // a network operation took longer than its timeout
 	// ErrNoBody: Incoming.Fetch was called after the handler returned.
 	ErrNoBody = errors.New("mail: message fetched outside its handler")
 
-	// errClosed: the server closed the connection; Run reconnects.
-	errClosed = errors.New("mail: imap: connection closed by the server")
+	errClosed = errors.New("mail: imap: connection closed by the server") // the server closed the connection; Run reconnects
 )
 
 // LimitError is the user-facing error of a mail that exceeds one of the

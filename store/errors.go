@@ -12,10 +12,8 @@ import (
 // internal (a damaged file, a bug, a caller's mistake such as ErrToken),
 // for the log and the operator, never for the player's reply.
 var (
-	// ErrNoGame is returned when no game has the id asked for.
-	ErrNoGame = errors.New("store: no such game")
-	// ErrGameExists is returned by Create when the id is taken.
-	ErrGameExists = errors.New("store: a game with this id exists")
+	ErrNoGame     = errors.New("store: no such game")               // returned when no game has the id asked for
+	ErrGameExists = errors.New("store: a game with this id exists") // returned by Create when the id is taken
 	// ErrNotActive is returned by SetStatus and End for an ended game, and
 	// wrapped by Apply's refusal of a paused or ended one.
 	ErrNotActive = errors.New("store: the game is not active")
@@ -24,9 +22,8 @@ var (
 	ErrStale = errors.New("store: orders are not for the current wait")
 	// ErrIllegal is wrapped in the *RefusedError of Apply when the rules
 	// refuse the orders (an illegal move, invalid standing instructions).
-	ErrIllegal = errors.New("store: the rules refuse the orders")
-	// ErrProcessed is returned for a mail already in the ledger.
-	ErrProcessed = errors.New("store: mail already processed")
+	ErrIllegal   = errors.New("store: the rules refuse the orders")
+	ErrProcessed = errors.New("store: mail already processed") // returned for a mail already in the ledger
 	// ErrRollback is returned by Rollback when the target entry cannot be
 	// returned to (unknown, rolled back itself, or not before the head).
 	ErrRollback = errors.New("store: cannot roll back to that entry")
@@ -36,8 +33,7 @@ var (
 	// ErrLocked is returned by Open when another process (the mail
 	// daemon, usually) holds the file for longer than Options.Timeout.
 	ErrLocked = errors.New("store: the database is in use by another process")
-	// ErrNoMail is returned by MarkSentAll and Retry for an unknown outbox id.
-	ErrNoMail = errors.New("store: no such mail in the outbox")
+	ErrNoMail = errors.New("store: no such mail in the outbox") // returned by MarkSentAll and Retry for an unknown outbox id
 	// ErrToken is returned by Apply for an order file that still carries a
 	// side's token, or cannot be read to tell (see orders.Redact).
 	ErrToken = errors.New("store: the order file still carries a token")

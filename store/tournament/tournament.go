@@ -24,12 +24,9 @@ const ShelfName = "tournaments"
 
 // Errors for errors.Is.
 var (
-	// ErrNoTournament is returned when no tournament has the id asked for.
-	ErrNoTournament = errors.New("tournament: no such tournament")
-	// ErrExists is returned by New when the id is taken.
-	ErrExists = errors.New("tournament: a tournament with this id exists")
-	// ErrNoRound is returned by Next when every round has begun.
-	ErrNoRound = errors.New("tournament: every round has begun")
+	ErrNoTournament = errors.New("tournament: no such tournament")               // returned when no tournament has the id asked for
+	ErrExists       = errors.New("tournament: a tournament with this id exists") // returned by New when the id is taken
+	ErrNoRound      = errors.New("tournament: every round has begun")            // returned by Next when every round has begun
 )
 
 // Tournament is a tournament's record.
