@@ -56,9 +56,8 @@ type InboxConfig struct {
 	// PollInterval is the time between searches when the server has no
 	// IDLE (or NoIdle is set); 1 minute when zero.
 	PollInterval time.Duration
-	// NoIdle polls even when the server offers IDLE.
-	NoIdle  bool
-	Timeout time.Duration // bounds each network operation (connect, login, one command); 1 minute when zero
+	NoIdle       bool          // poll even when the server offers IDLE
+	Timeout      time.Duration // bounds each network operation (connect, login, one command); 1 minute when zero
 	// RetryMin and RetryMax bound the wait, doubled after each failure,
 	// before reconnecting or offering again a mail whose handler failed;
 	// 1 second and 5 minutes when zero.
@@ -71,8 +70,7 @@ type InboxConfig struct {
 	// is open and its mailbox selected: a server reachable again often
 	// means the network is back, for other servers too.
 	OnConnect func()
-	// Logger receives the inbox's log; slog.Default when nil.
-	Logger *slog.Logger
+	Logger    *slog.Logger // receives the inbox's log; slog.Default when nil
 
 	// beforeIdle, when set by a test, runs between the search and the
 	// IDLE command that follows it.

@@ -50,8 +50,7 @@ type OutboxConfig struct {
 	// it missed.
 	PerHour, PerDay int
 	Now             func() time.Time // the clock; time.Now when nil
-	// Logger receives the outbox's log; slog.Default when nil.
-	Logger *slog.Logger
+	Logger          *slog.Logger     // receives the outbox's log; slog.Default when nil
 }
 
 // A mail the server refused for good (5yz), or that cannot be sent as it

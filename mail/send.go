@@ -32,8 +32,7 @@ type SMTPConfig struct {
 	// Its domain is the name given in EHLO.
 	From    string
 	Timeout time.Duration // bounds connecting and each SMTP command; 1 minute when zero
-	// Logger receives the sender's log; slog.Default when nil.
-	Logger *slog.Logger
+	Logger  *slog.Logger  // receives the sender's log; slog.Default when nil
 }
 
 // Outgoing is one mail to send. The Message-ID is the caller's and stays

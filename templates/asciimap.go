@@ -32,9 +32,8 @@ type MapOptions struct {
 	// side. The island map has room for two characters per hex and shows
 	// a marker instead of the hex's terrain; the close-up prints it on the
 	// hex's unit line, ten characters shared with a landing zone's "LZ D".
-	Markers map[adjudicator.Hex]string
-	// NoLegend leaves out the legend printed below the map.
-	NoLegend bool
+	Markers  map[adjudicator.Hex]string
+	NoLegend bool // leaves out the legend printed below the map
 }
 
 // RenderMap draws the whole map: every hex, with column numbers along the

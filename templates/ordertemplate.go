@@ -106,8 +106,7 @@ type unitBlock struct {
 	// farthest move, the one shown ready to use.
 	MoveTo, MeleeOn []string
 	Far             string
-	// Spotted: some fire needs a spotter.
-	Spotted bool
+	Spotted         bool // some fire needs a spotter
 }
 
 // unitBlocks is the blocks of the reader's units on the map.

@@ -145,9 +145,8 @@ type Digest struct {
 	Over          bool
 	// Auto: the next round begins by itself when this one's last game
 	// ends; otherwise when the umpire runs attu tournament next.
-	Auto bool
-	// Asked: the umpire asked for this digest by mail.
-	Asked bool
+	Auto  bool
+	Asked bool // the umpire asked for this digest by mail
 	Games []DigestGame
 	// Late are the players who missed deadlines in the games that count
 	// (scored, not void): the standings' LATE column.

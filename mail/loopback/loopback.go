@@ -57,9 +57,8 @@ type Options struct {
 	// TLSConfig, when set, makes both servers offer STARTTLS with it (for
 	// tests of attu's TLS settings); plaintext stays allowed.
 	TLSConfig       *tls.Config
-	MaxMessageBytes int64 // caps a mail accepted by SMTP; 32 MiB when zero
-	// Logger receives the servers' errors at debug level; none when nil.
-	Logger *slog.Logger
+	MaxMessageBytes int64        // caps a mail accepted by SMTP; 32 MiB when zero
+	Logger          *slog.Logger // receives the servers' errors at debug level; none when nil
 	// OAuth ("OAUTHBEARER" or "XOAUTH2"), when set, is the only way both
 	// servers let a user in, with Token as every user's access token;
 	// SMTP then takes no mail before it.

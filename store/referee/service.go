@@ -37,8 +37,7 @@ type Config struct {
 	// attu@example.org; game G is addressed as attu+G@example.org.
 	// Mails from it are never answered.
 	Address string
-	// Logger receives the service's log (never a token); nil discards it.
-	Logger *slog.Logger
+	Logger  *slog.Logger // receives the service's log (never a token); nil discards it
 	// AnswerEvery limits the generic answer to mail that names no game
 	// the sender plays in to one per sender in this period, Strangers to
 	// so many an hour for all strangers together, so that mail from ever

@@ -54,8 +54,7 @@ func gamePoints(p Points, r *Result) (us, jp int) {
 type played struct {
 	opponent string
 	points   int
-	// score: 1 won, 0.5 drawn, 0 lost.
-	score float64
+	score    float64 // 1 won, 0.5 drawn, 0 lost
 }
 
 // Table returns the standings: every player ranked by points, then the

@@ -115,9 +115,8 @@ type Director struct {
 	// Rand draws the tournament's seed and, when set, each game's (tests
 	// replay a tournament so); nil: crypto/rand, and the service draws the
 	// games' seeds.
-	Rand io.Reader
-	// Logger receives the log; nil discards it.
-	Logger *slog.Logger
+	Rand   io.Reader
+	Logger *slog.Logger // receives the log; nil discards it
 }
 
 func (d *Director) log() *slog.Logger {
