@@ -111,22 +111,20 @@ func (r *Report) wordedSteps() []wordedStep {
 	return out
 }
 
-// Artefacts is everything a report consists of: the mail's text, the order
-// template attached to it (for the side awaited), the picture of the map
-// and the JSON document.
+// Artefacts is a report's words: the mail's text, the order template
+// attached to it (for the side awaited) and the JSON document.
 type Artefacts struct {
 	Text         string
 	TemplateName string // the order template's file name, empty when the reader is not awaited
 	Template     string
-	PNG          []byte
 	JSON         []byte
 }
 
 // RenderWords makes the report's text, order template and JSON at once,
-// the order template and the words of its events only once; the picture
-// (Artefacts.PNG, nil here) is drawn apart: drawing the pictures of
-// several reports one after the other reuses one picture's buffers, where
-// drawing them side by side takes fresh megabytes for each.
+// the order template and the words of its events only once. The picture
+// (PNG) is drawn apart: drawing the pictures of several reports one after
+// the other reuses one picture's buffers, where drawing them side by side
+// takes fresh megabytes for each.
 func (r *Report) RenderWords() (*Artefacts, error) {
 	a := &Artefacts{}
 	name, body, ok := r.OrderTemplate()

@@ -51,7 +51,10 @@ func BenchmarkReport(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
 				rep := &Report{Game: testGame(b), Map: c.st.s.Map(), View: c.st.s.View(c.side), Outlook: c.st.s.Outlook(c.side), Events: evs}
-				if _, err := rep.Render(); err != nil {
+				if _, err := rep.RenderWords(); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := rep.PNG(); err != nil {
 					b.Fatal(err)
 				}
 			}

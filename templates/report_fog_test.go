@@ -32,11 +32,14 @@ func usArtefacts(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) ar
 func usReport(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) (artefacts, *Report) {
 	t.Helper()
 	rep := reportOf(t, step{s: s, events: evs}, adjudicator.US)
-	all, err := rep.Render()
+	all, err := rep.RenderWords()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := artefacts{text: []byte(all.Text), json: all.JSON, png: all.PNG}
+	a := artefacts{text: []byte(all.Text), json: all.JSON}
+	if a.png, err = rep.PNG(); err != nil {
+		t.Fatal(err)
+	}
 	if all.TemplateName != "" {
 		a.template = []byte(all.Template)
 	}
@@ -445,17 +448,4 @@ func mustMarshal(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// Render makes every artefact of the report at once, the order template
-// only once for the text and the attachment.
-func (r *Report) Render() (*Artefacts, error) {
-	a, err := r.RenderWords()
-	if err != nil {
-		return nil, err
-	}
-	if a.PNG, err = r.PNG(); err != nil {
-		return nil, err
-	}
-	return a, nil
 }
