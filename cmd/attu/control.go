@@ -37,7 +37,6 @@ const openWait = 300 * time.Millisecond
 // daemon answers on its socket: another command may be using it.
 var otherCommandWait = 5 * time.Second
 
-// controlSocket is the path of the daemon's socket for database dbPath.
 func controlSocket(dbPath string) string { return dbPath + ".sock" }
 
 // session is one run of a command: its name and arguments, where it

@@ -323,7 +323,6 @@ func (c *call) say(kind string, n templates.Notice) {
 	c.says = append(c.says, n)
 }
 
-// refresh reads the game's record again after the transaction changed it.
 func (c *call) refresh() { c.g = c.t.Game() }
 
 // tell queues a notice to a side of what another did.

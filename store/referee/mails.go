@@ -222,7 +222,6 @@ func finalText(g *store.Game, name string, o *adjudicator.Outlook, turn int, res
 	return f.Text()
 }
 
-// why is the sentence of a refusal of kind k.
 func why(k string) templates.Notice { return templates.Notice{Kind: "why-" + k} }
 
 // dropped tells a player that held orders could not be applied once the

@@ -320,7 +320,6 @@ func (s *Service) messageID(g *store.Game, kind string) string {
 	return fmt.Sprintf("<attu.%s.%s.%s@%s>", id, kind, hex.EncodeToString(b[:]), host)
 }
 
-// tag is the subject tag of a game.
 func tag(id string) string { return "[attu " + id + "]" }
 
 // newMail is a mail from game g to address.

@@ -36,7 +36,6 @@ func IsBot(addr string) bool { return strings.EqualFold(strings.TrimSpace(addr),
 // is at most a decision, refit orders and actions in a row.
 const maxBotSteps = 16
 
-// isBot reports whether the stand-in plays side.
 func (r *record) isBot(side adjudicator.Side) bool { return slices.Contains(r.Bots, side) }
 
 // setBot records whether the stand-in plays side.
