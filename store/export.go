@@ -18,21 +18,17 @@ const ExportFormat = "attu-export/3"
 // Export is a whole game as one JSON document: what anyone needs to check
 // every die and every result. See Audit.
 type Export struct {
-	Format     string      `json:"format"`
-	Game       string      `json:"game"`
-	Scenario   string      `json:"scenario"`
-	Options    GameOptions `json:"options"`
-	Status     Status      `json:"status"`
-	Exported   time.Time   `json:"exported"`
-	Commitment string      `json:"commitment"`
-	// Seed is the secret seed in hex, once the game has ended or when the
-	// umpire forces it; Head the hash of the last log entry; InitialState
-	// the opening position (entry 1's State is its hash); Orders the
-	// accepted order files.
-	Seed         string          `json:"seed,omitempty"`
-	Head         string          `json:"head"`
-	InitialState json.RawMessage `json:"initial_state"`
-	Orders       []ExportOrders  `json:"orders"`
+	Format       string          `json:"format"`
+	Game         string          `json:"game"`
+	Scenario     string          `json:"scenario"`
+	Options      GameOptions     `json:"options"`
+	Status       Status          `json:"status"`
+	Exported     time.Time       `json:"exported"`
+	Commitment   string          `json:"commitment"`
+	Seed         string          `json:"seed,omitempty"` // the secret seed in hex, once the game has ended or the umpire forces it
+	Head         string          `json:"head"`           // the hash of the last log entry
+	InitialState json.RawMessage `json:"initial_state"`  // the opening position (entry 1's State is its hash)
+	Orders       []ExportOrders  `json:"orders"`         // the accepted order files
 	Log          []ExportEntry   `json:"log"`
 	Dice         []Roll          `json:"dice"`
 }

@@ -69,11 +69,9 @@ type Entry struct {
 // Step is a side's orders to apply to a game, with what the caller adds
 // that is not rules.
 type Step struct {
-	// Orders are a side's orders, Raw the file as the player sent it with
-	// its token redacted (orders.Redact), Received when it arrived.
 	Orders   *adjudicator.Orders
-	Raw      []byte
-	Received time.Time
+	Raw      []byte    // the file as the player sent it, its token redacted (orders.Redact)
+	Received time.Time // when it arrived
 	// Mail is the mail that carried the orders; nil for orders given on
 	// the command line or by the server for a missed deadline.
 	Mail *MailRef
@@ -87,13 +85,10 @@ type Step struct {
 // Outcome is what an applied step produced, as Step.Reply sees it. Its
 // values are the step's own: changing them changes nothing stored.
 type Outcome struct {
-	// Game is the game's record after the step (its Deadline still the
-	// old wait's), Entry the entry it chained, State the position after
-	// it and Dice the dice it rolled, in order.
-	Game  Game
-	Entry Entry
-	State *adjudicator.State
-	Dice  []Roll
+	Game  Game               // the game's record after the step (its Deadline still the old wait's)
+	Entry Entry              // the entry it chained
+	State *adjudicator.State // the position after it
+	Dice  []Roll             // the dice it rolled, in order
 }
 
 // Reply is what the caller adds to an applied step: the mails to queue

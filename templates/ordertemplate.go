@@ -86,11 +86,9 @@ type orderData struct {
 	Wait     string
 	Token    string
 	Units    []unitBlock
-	// Air is the side's air factors, AirAt the hex of the air order
-	// shown (0: none); Yamasaki, whether he may lead his charge now.
-	Air      int
-	AirAt    adjudicator.Hex
-	Yamasaki bool
+	Air      int             // the side's air factors
+	AirAt    adjudicator.Hex // the hex of the air order shown (0: none)
+	Yamasaki bool            // he may lead his charge now
 	Refit    *adjudicator.RefitOptions
 	Lines    []string // the setup or landing orders
 	Standing []string

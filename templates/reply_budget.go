@@ -142,17 +142,13 @@ const (
 // the token is found. It goes only to the registered address, so it
 // tells a forger nothing.
 type TokenRefused struct {
-	Game  string
-	About string // the subject of the mail refused, to help the player find it
-	// Sides are the sides the address plays; FileSide the side an orders
-	// file named, Other the side whose token it carried.
-	Sides    []adjudicator.Side
-	FileSide adjudicator.Side
-	Other    adjudicator.Side
-	// Problem is one of the Token constants; Command the command the
-	// mail gave, empty for an orders file.
-	Problem string
-	Command string
+	Game     string
+	About    string             // the subject of the mail refused, to help the player find it
+	Sides    []adjudicator.Side // the sides the address plays
+	FileSide adjudicator.Side   // the side an orders file named
+	Other    adjudicator.Side   // the side whose token it carried
+	Problem  string             // one of the Token constants
+	Command  string             // the command the mail gave, empty for an orders file
 }
 
 // Text renders the answer to a mail whose token failed.

@@ -54,14 +54,12 @@ type Ending struct {
 	// ended the game naming neither a winner nor a draw (Void).
 	Winner adjudicator.Side
 	Void   bool
-	How    string // EndedByRules, EndedByConcession or EndedByUmpire
-	Level  string // "U.S. minor victory" and such when the chits decided (14.0)
-	// Result is the result in the final report's words; Turn and Time
-	// when the game ended; Late each side's missed deadlines.
-	Result string
-	Turn   int
-	Time   time.Time
-	Late   map[adjudicator.Side]int
+	How    string                   // EndedByRules, EndedByConcession or EndedByUmpire
+	Level  string                   // "U.S. minor victory" and such when the chits decided (14.0)
+	Result string                   // in the final report's words
+	Turn   int                      // the turn the game ended in
+	Time   time.Time                // when it ended
+	Late   map[adjudicator.Side]int // each side's missed deadlines
 }
 
 // EndingOf reads how the game of t ended: by the rules; by a player's
@@ -219,10 +217,8 @@ func cmdNext(c *call) error {
 // waits on people besides the deadline.
 type Watch struct {
 	GameStatus
-	// Players are the sides' addresses; Absent until when each side said
-	// it is away.
-	Players map[adjudicator.Side]string
-	Absent  map[adjudicator.Side]time.Time
+	Players map[adjudicator.Side]string    // the sides' addresses
+	Absent  map[adjudicator.Side]time.Time // until when each side said it is away
 	// Held is the side whose file waits out the settle window until
 	// HeldDue; TakebackBy asked to take back the last step, open until
 	// TakebackExpires (NoSide for none).
@@ -230,9 +226,7 @@ type Watch struct {
 	HeldDue         time.Time
 	TakebackBy      adjudicator.Side
 	TakebackExpires time.Time
-	// Stuck: the deadline passed at a wait without default orders; the
-	// umpire decides (extend or roll back).
-	Stuck bool
+	Stuck           bool // the deadline passed at a wait without default orders: the umpire decides
 }
 
 // Watch returns what the umpire's digest says of game id.
