@@ -109,25 +109,23 @@ type Help struct {
 
 // Status is the reply to "status": where the game stands.
 type Status struct {
-	Game       string
-	Name       string
-	Scenario   string
-	Turn       int
-	Waiting    string // what the game waits for (WaitPhrase)
-	Paused     bool   // the umpire has stopped the clock
-	Deadline   time.Time
-	Zone       *time.Location
-	Head       string
-	Commitment string         // the dice commitment (the seed stays secret until the end)
-	Players    []PlayerStatus // the sides and when each last sent accepted orders
-	Umpire     bool           // the umpire asked: what to do is the umpire's
-	Result     string         // how the game ended, empty while it runs
-	Held       time.Time      // when the orders of HeldBy held for the settle window will be applied (zero: none held)
-	HeldBy     adjudicator.Side
-	// TakebackBy asked to take back the last step, open until
-	// TakebackUntil (NoSide: no request).
-	TakebackBy    adjudicator.Side
-	TakebackUntil time.Time
+	Game          string
+	Name          string
+	Scenario      string
+	Turn          int
+	Waiting       string // what the game waits for (WaitPhrase)
+	Paused        bool   // the umpire has stopped the clock
+	Deadline      time.Time
+	Zone          *time.Location
+	Head          string
+	Commitment    string         // the dice commitment (the seed stays secret until the end)
+	Players       []PlayerStatus // the sides and when each last sent accepted orders
+	Umpire        bool           // the umpire asked: what to do is the umpire's
+	Result        string         // how the game ended, empty while it runs
+	Held          time.Time      // when the orders of HeldBy held for the settle window will be applied (zero: none held)
+	HeldBy        adjudicator.Side
+	TakebackBy    adjudicator.Side // asked to take back the last step (NoSide: no request)
+	TakebackUntil time.Time        // when that request lapses
 }
 
 // PlayerStatus is one player in a status reply.
@@ -165,13 +163,10 @@ type DeadlinePassed struct {
 // UmpireNotice tells the players of an umpire's decision: extend, pause,
 // resume, force, rollback, replace or end.
 type UmpireNotice struct {
-	Game   string
-	Action string
-	// Detail says what changed ("the deadline moves to ...", "the game
-	// returns to the position after entry 12"); Reason is the umpire's
-	// note.
-	Detail   string
-	Reason   string
+	Game     string
+	Action   string
+	Detail   string // what changed: "the deadline moves to ...", "the game returns to ..."
+	Reason   string // the umpire's note
 	Deadline time.Time
 	Zone     *time.Location
 	Next     string

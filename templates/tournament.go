@@ -134,15 +134,12 @@ func (s Standings) games(over bool) []string {
 // that ended since the last digest, and the standings. Every time in it
 // is written in UTC and in Zone.
 type Digest struct {
-	Tournament string
-	Name       string
-	// Time is when the digest was made; Zone the umpire's time zone.
-	Time time.Time
-	Zone *time.Location
-	// Round is the round in play, of Rounds; Over when every game of the
-	// last round has ended.
-	Round, Rounds int
-	Over          bool
+	Tournament    string
+	Name          string
+	Time          time.Time      // when the digest was made
+	Zone          *time.Location // the umpire's time zone
+	Round, Rounds int            // the round in play, of Rounds
+	Over          bool           // every game of the last round has ended
 	// Auto: the next round begins by itself when this one's last game
 	// ends; otherwise when the umpire runs attu tournament next.
 	Auto  bool
@@ -158,17 +155,13 @@ type Digest struct {
 
 // DigestGame is a game being played.
 type DigestGame struct {
-	Game  string
-	Round int
-	// US and JP are the players' names.
-	US, JP string
-	// Waiting is what the game waits for (WaitPhrase); From whom, by
-	// name and side; Deadline until when, shown also in Zone, the
-	// awaited player's time zone.
-	Waiting  string
-	From     string
-	Deadline time.Time
-	Zone     *time.Location
+	Game     string
+	Round    int
+	US, JP   string         // the players' names
+	Waiting  string         // what the game waits for (WaitPhrase)
+	From     string         // whom, by name and side
+	Deadline time.Time      // until when, shown also in Zone
+	Zone     *time.Location // the awaited player's time zone
 	// Notes are the game's open matters: held orders, absences, the
 	// deadlines missed so far (counted once the game is scored).
 	Notes []string

@@ -18,19 +18,15 @@ import (
 // Message is an incoming mail as the service reads it: the mail package
 // fills it from MIME, tests write it by hand.
 type Message struct {
-	// From is the envelope sender's address. To holds every recipient's
-	// address; a game's own (attu+GAME@host) routes the mail to it, as
-	// does a tag in the Subject ([attu GAME]).
-	From      string
+	From string // the envelope sender's address
+	// To holds every recipient's address; a game's own (attu+GAME@host)
+	// routes the mail to it, as does a tag in the Subject ([attu GAME]).
 	To        []string
 	Subject   string
 	MessageID string
 	InReplyTo string
-	// Orders is the orders file found in the mail (a .yaml attachment or
-	// YAML in the body), nil when there is none; Text the plain-text body,
-	// where commands and their token are read outside quoted lines.
-	Orders []byte
-	Text   string
+	Orders    []byte // the orders file found in the mail (a .yaml attachment or YAML in the body), if any
+	Text      string // the plain-text body, where commands and their token are read outside quoted lines
 	// Automatic marks mail sent by a machine (RFC 3834), recorded and never
 	// answered. Unauthenticated says why From is not believed to name the
 	// author, which makes the message a stranger's whatever its token.
