@@ -362,19 +362,16 @@ type NewGame struct {
 	Scenario string
 	Options  GameOptions
 	// Players gives each side's address and token (the umpire is a side
-	// too), of which only the hash is stored; Seed is nil to draw one.
+	// too), of which only the hash is stored.
 	Players []NewPlayer
-	Seed    []byte
+	Seed    []byte // nil to draw one
 	// Start makes the opening position with the game's own dice, so that
 	// what the opening draws (the Komandorski chits of rule 12.1) comes
-	// from the committed seed, logged and audited with log entry 1. When
-	// Start is nil, State is the opening position, drawn without dice.
+	// from the committed seed, logged and audited with log entry 1.
 	Start    func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
-	State    *adjudicator.State
 	Deadline time.Time
-	// Outbox holds the welcome mails; Service is Game.Service.
-	Outbox  []Mail
-	Service json.RawMessage
+	Outbox   []Mail          // the welcome mails
+	Service  json.RawMessage // Game.Service
 }
 
 // NewPlayer is a side's address and token in clear.
@@ -388,8 +385,8 @@ type NewPlayer struct {
 // queues the welcome mails, in one transaction; ErrGameExists when the id
 // is taken.
 func (db *DB) Create(ng NewGame) (*Game, error) {
-	if ng.ID == "" || (ng.State == nil) == (ng.Start == nil) {
-		return nil, fmt.Errorf("store: create: a game needs an id and a state or a start, not both")
+	if ng.ID == "" || ng.Start == nil {
+		return nil, fmt.Errorf("store: create: a game needs an id and a start")
 	}
 	seed := ng.Seed
 	if seed == nil {
@@ -423,16 +420,13 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 			}
 		}
 		// The opening answers no wait: its entry and dice are of turn 0.
-		state, events := ng.State, []adjudicator.Event(nil)
 		dice := NewDice(seed, 1, 1, 0, adjudicator.WaitNone)
-		if ng.Start != nil {
-			var err error
-			if state, events, err = ng.Start(dice); err != nil {
-				return fmt.Errorf("the opening: %w", err)
-			}
-			if state == nil {
-				return fmt.Errorf("the start made no state")
-			}
+		state, events, err := ng.Start(dice)
+		if err != nil {
+			return fmt.Errorf("the opening: %w", err)
+		}
+		if state == nil {
+			return fmt.Errorf("the start made no state")
 		}
 		e := &Entry{Kind: KindCreate, Time: now, Events: events, Scenario: ng.Scenario, Commitment: g.Commitment}
 		w := gameTx{tx: tx, b: gb, g: g}

@@ -82,7 +82,7 @@ func createTestGame(t testing.TB, db *DB, id string) *Game {
 
 func createGameErr(db *DB, id string) (*Game, error) {
 	return db.Create(NewGame{
-		ID: id, Scenario: "campaign", Seed: testSeed(), State: openingState(),
+		ID: id, Scenario: "campaign", Seed: testSeed(), Start: startAt(openingState()),
 		Options: GameOptions{USSetup: "historic", JPSetup: "historic", Deadline: 72 * time.Hour},
 		Players: []NewPlayer{
 			{Side: adjudicator.US, Address: "us@example.org", Token: "us-token"},
@@ -350,4 +350,9 @@ func (db *DB) end(id, note string) (*Entry, error) {
 		return err
 	})
 	return e, err
+}
+
+// startAt is a NewGame.Start that opens the game at s, rolling no dice.
+func startAt(s *adjudicator.State) func(adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
+	return func(adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) { return s, nil, nil }
 }

@@ -20,7 +20,7 @@ func TestCreateStepReopenContinue(t *testing.T) {
 	if g.Commitment != Commitment(testSeed()) || g.DiceNext != 1 || g.Entries != 1 {
 		t.Fatalf("new game: %+v", g)
 	}
-	if _, err := db.Create(NewGame{ID: "g1", State: openingState()}); !errors.Is(err, ErrGameExists) {
+	if _, err := db.Create(NewGame{ID: "g1", Start: startAt(openingState())}); !errors.Is(err, ErrGameExists) {
 		t.Fatalf("second create: %v", err)
 	}
 	newDriver(db, "g1", 1).play(t, 12)

@@ -146,7 +146,7 @@ func TestUnsoundNotStored(t *testing.T) {
 	for _, c := range unsound {
 		s := openingState()
 		c.spoil(s)
-		_, err := db.Create(NewGame{ID: "g-" + c.name, Seed: testSeed(), State: s})
+		_, err := db.Create(NewGame{ID: "g-" + c.name, Seed: testSeed(), Start: startAt(s)})
 		if !errors.Is(err, ErrUnsound) || !strings.Contains(err.Error(), c.says) {
 			t.Fatalf("%s: Create: %v, want ErrUnsound saying %q", c.name, err, c.says)
 		}
