@@ -28,11 +28,13 @@ Engine, the same value Audit replays the game with; it resolves the orders
 and everything the server does by itself after them with the game's dice:
 
 	_, err := db.Transact("g1", &ref, func(tx *store.Txn) error {
-		_, err := tx.Apply(store.Step{Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref,
-			Reply: func(out *store.Outcome) (store.Reply, error) {
-				return store.Reply{Deadline: t.Add(72 * time.Hour), Outbox: reports}, nil
-			}}, referee.Engine())
-		return err
+		out, err := tx.Apply(store.Step{Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref}, referee.Engine())
+		if err != nil {
+			return err
+		}
+		tx.SetDeadline(t.Add(72 * time.Hour))
+		tx.Queue(reportsOf(out)...) // quoting out.Game.Head, the new chain head
+		return nil
 	})
 	var refused *store.RefusedError
 	if errors.As(err, &refused) {
@@ -177,10 +179,10 @@ summary (see Luck).
 
 # Caveats
 
-Apply runs the engine and the step's Reply inside a bbolt write
-transaction: they must be quick and must not call the store (bbolt would
-deadlock). Values read from bbolt are copied before they leave a transaction; nothing
-returned by the store aliases the file's memory.
+Transact runs its function, and Txn.Apply the engine, inside a bbolt write
+transaction: they must be quick and must not call the DB (bbolt would
+deadlock). Values read from bbolt are copied before they leave a
+transaction; nothing returned by the store aliases the file's memory.
 
 The commitment proves the host did not change the dice after the fact; a host
 who is also a player could read the seed and foresee rolls, so tournament

@@ -280,15 +280,15 @@ func (d *driver) step() (*Entry, error) {
 	d.mails++
 	msgid := fmt.Sprintf("<%s.%d.%s@players.test>", d.prefix, d.mails, d.id)
 	ref := NewMailRef(msgid, raw)
-	reply := func(out *Outcome) (Reply, error) {
+	rf := func(out *Outcome) (reply, error) {
 		var mails []Mail
 		for _, to := range []string{"us", "jp", "umpire"} {
 			mails = append(mails, Mail{MessageID: fmt.Sprintf("<r.%s.%s@attu.test>", to, msgid[1:len(msgid)-1]), InReplyTo: msgid,
 				To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", d.id, w.Turn), Text: reportText(to, w.Turn)})
 		}
-		return Reply{Deadline: time.Date(1943, 5, 14, 8, 0, 0, 0, time.UTC), Outbox: mails}, nil
+		return reply{Deadline: time.Date(1943, 5, 14, 8, 0, 0, 0, time.UTC), Outbox: mails}, nil
 	}
-	return d.db.apply(d.id, Step{Orders: o, Raw: raw, Received: time.Date(1943, 5, 11, 8, 0, d.mails, 0, time.UTC), Mail: &ref, Reply: reply}, d.eng)
+	return d.db.apply(d.id, Step{Orders: o, Raw: raw, Received: time.Date(1943, 5, 11, 8, 0, d.mails, 0, time.UTC), Mail: &ref}, d.eng, rf)
 }
 
 // play applies n steps.
@@ -327,14 +327,30 @@ func rollback(db *DB, id string, to uint64, note string, deadline time.Time, out
 	return out, err
 }
 
-// apply applies a step to game id in a transaction of its own and returns
-// its entry; refusals and other errors come back as the transaction's.
-func (db *DB) apply(id string, st Step, eng Engine) (*Entry, error) {
+// reply is what a test answers a step with in its transaction, as the
+// game service does: the mails to queue and the next deadline.
+type reply struct {
+	Deadline time.Time
+	Outbox   []Mail
+}
+
+// apply applies a step to game id in a transaction of its own, answered
+// by rf when given, and returns its entry; refusals and other errors come
+// back as the transaction's.
+func (db *DB) apply(id string, st Step, eng Engine, rf ...func(*Outcome) (reply, error)) (*Entry, error) {
 	var out *Entry
 	_, err := db.Transact(id, st.Mail, func(t *Txn) error {
 		o, err := t.Apply(st, eng)
 		if err != nil {
 			return err
+		}
+		for _, f := range rf {
+			r, err := f(o)
+			if err != nil {
+				return err
+			}
+			t.SetDeadline(r.Deadline)
+			t.Queue(r.Outbox...)
 		}
 		out = &o.Entry
 		return nil

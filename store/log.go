@@ -75,34 +75,23 @@ type Step struct {
 	// Mail is the mail that carried the orders; nil for orders given on
 	// the command line or by the server for a missed deadline.
 	Mail *MailRef
-	// Reply, when set, builds the step's mails and the next deadline from
-	// what the step produced. It runs inside the transaction once the
-	// entry is chained, so reports can quote the new head; it must be
-	// quick and must not call the store. Its error aborts the step.
-	Reply func(o *Outcome) (Reply, error)
 }
 
-// Outcome is what an applied step produced, as Step.Reply sees it. Its
-// values are the step's own: changing them changes nothing stored.
+// Outcome is what an applied step produced, for the caller to answer it
+// in the same transaction (Txn.Queue, Txn.SetDeadline). Its values are
+// the step's own: changing them changes nothing stored.
 type Outcome struct {
-	Game  Game               // the game's record after the step (its Deadline still the old wait's)
+	Game  Game               // the game's record after the step, without a deadline until the caller sets one
 	Entry Entry              // the entry it chained
 	State *adjudicator.State // the position after it
 	Dice  []Roll             // the dice it rolled, in order
 }
 
-// Reply is what the caller adds to an applied step: the mails to queue
-// with it and the deadline of the next wait (zero for none).
-type Reply struct {
-	Deadline time.Time
-	Outbox   []Mail
-}
-
 // Apply resolves a step with the engine eng — the one Audit replays it
 // with — and writes the log entry with its events, the dice, the
-// snapshot, the next wait and the mails of st.Reply. st.Mail, when set,
-// is the transaction's own mail, or a held mail already in the ledger
-// without an entry, whose receipt is amended to name the entry.
+// snapshot and the next wait, whose deadline the caller sets. st.Mail,
+// when set, is the transaction's own mail, or a held mail already in the
+// ledger without an entry, whose receipt is amended to name the entry.
 //
 // Orders the game does not take come back as a *RefusedError, for the
 // player: the game is paused or over (ErrNotActive), the orders do not
@@ -169,7 +158,7 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 		return nil, err
 	}
 	t.changed = true
-	g.Wait = e.Next
+	g.Wait, g.Deadline = e.Next, time.Time{}
 	switch {
 	case own:
 		t.linked = e.Seq
@@ -179,17 +168,7 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	out := &Outcome{Game: t.Game(), Entry: *e, State: next.Clone(), Dice: slices.Clone(dice.Rolls())}
-	var reply Reply
-	if st.Reply != nil {
-		if reply, err = st.Reply(out); err != nil {
-			return nil, fmt.Errorf("the reply: %w", err)
-		}
-	}
-	g.Deadline = reply.Deadline
-	t.Queue(reply.Outbox...)
-	out.Game = t.Game()
-	return out, nil
+	return &Outcome{Game: t.Game(), Entry: *e, State: next.Clone(), Dice: slices.Clone(dice.Rolls())}, nil
 }
 
 // notActive says why a paused or ended game takes no orders.

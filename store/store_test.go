@@ -152,10 +152,10 @@ func TestApplyIsAllOrNothing(t *testing.T) {
 	o := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
 	// The step rolls its dice and chains its entry, then its reply fails.
 	rolled := 0
-	_, err := db.apply("g1", Step{Orders: o, Raw: orderFile("g1", RedactedToken, o), Reply: func(out *Outcome) (Reply, error) {
+	_, err := db.apply("g1", Step{Orders: o, Raw: orderFile("g1", RedactedToken, o)}, toyEngine(), func(out *Outcome) (reply, error) {
 		rolled = len(out.Dice)
-		return Reply{Outbox: []Mail{{MessageID: "<lost@attu.test>", To: []string{"us@example.org"}}}}, boom
-	}}, toyEngine())
+		return reply{Outbox: []Mail{{MessageID: "<lost@attu.test>", To: []string{"us@example.org"}}}}, boom
+	})
 	if !errors.Is(err, boom) || rolled == 0 {
 		t.Fatalf("%v after %d dice", err, rolled)
 	}
@@ -177,10 +177,10 @@ func TestLedgerExactlyOnce(t *testing.T) {
 	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
 	raw := orderFile("g1", RedactedToken, o)
 	ref := NewMailRef("<once@players.test>", raw)
-	reply := func(*Outcome) (Reply, error) {
-		return Reply{Outbox: []Mail{{MessageID: "<reply.once@attu.test>", To: []string{"us@example.org"}}}}, nil
+	rf := func(*Outcome) (reply, error) {
+		return reply{Outbox: []Mail{{MessageID: "<reply.once@attu.test>", To: []string{"us@example.org"}}}}, nil
 	}
-	e, err := db.apply("g1", Step{Orders: o, Raw: raw, Received: time.Now(), Mail: &ref, Reply: reply}, toyEngine())
+	e, err := db.apply("g1", Step{Orders: o, Raw: raw, Received: time.Now(), Mail: &ref}, toyEngine(), rf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,12 +189,12 @@ func TestLedgerExactlyOnce(t *testing.T) {
 		t.Fatalf("receipt %+v %v %v", r, ok, err)
 	}
 	// The same mail again (say after a crash before it was marked \Seen).
-	if _, err := db.apply("g1", Step{Orders: o, Raw: raw, Received: time.Now(), Mail: &ref, Reply: reply}, toyEngine()); !errors.Is(err, ErrProcessed) {
+	if _, err := db.apply("g1", Step{Orders: o, Raw: raw, Received: time.Now(), Mail: &ref}, toyEngine(), rf); !errors.Is(err, ErrProcessed) {
 		t.Fatalf("second apply: %v", err)
 	}
 	// Stale orders: the game now waits for the Japanese.
 	ref2 := NewMailRef("<stale@players.test>", raw)
-	_, err = db.apply("g1", Step{Orders: o, Raw: raw, Mail: &ref2, Reply: reply}, toyEngine())
+	_, err = db.apply("g1", Step{Orders: o, Raw: raw, Mail: &ref2}, toyEngine(), rf)
 	var refused *RefusedError
 	if !errors.Is(err, ErrStale) || !errors.As(err, &refused) || len(refused.Problems) != 1 ||
 		refused.Problems[0].String() != "1:1: the game waits for the Japanese actions of turn 2 (May 12, day), not U.S. actions" {

@@ -114,17 +114,15 @@ func (g *game) play(t testing.TB, p player) bool {
 	}
 	o = parsed.Orders()
 	ref := store.NewMailRef(fmt.Sprintf("<%d.%s@players.test>", g.files, g.id), raw)
-	reply := func(out *store.Outcome) (store.Reply, error) {
-		var r store.Reply
+	reports := func(t *store.Txn, out *store.Outcome) {
 		if g.report != "" {
 			for _, to := range []string{"us", "jp", "umpire"} {
-				r.Outbox = append(r.Outbox, store.Mail{MessageID: fmt.Sprintf("<r.%s.%d.%s@attu.test>", to, g.files, g.id),
+				t.Queue(store.Mail{MessageID: fmt.Sprintf("<r.%s.%d.%s@attu.test>", to, g.files, g.id),
 					To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", g.id, out.State.Turn), Text: g.report})
 			}
 		}
-		return r, nil
 	}
-	_, err = applyStep(g.db, g.id, store.Step{Orders: &o, Raw: orders.Redact(raw), Received: time.Date(1943, 5, 11, 8, 0, g.files, 0, time.UTC), Mail: &ref, Reply: reply})
+	_, err = applyStep(g.db, g.id, store.Step{Orders: &o, Raw: orders.Redact(raw), Received: time.Date(1943, 5, 11, 8, 0, g.files, 0, time.UTC), Mail: &ref}, reports)
 	if err != nil {
 		t.Fatalf("file %d (turn %d %s from %s): %v\n%s", g.files, o.Turn, o.Wait, o.Side, err, raw)
 	}
@@ -259,11 +257,16 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 	}
 }
 
-// applyStep applies a step to game id in a transaction of its own.
-func applyStep(db *store.DB, id string, st store.Step) (*store.Outcome, error) {
+// applyStep applies a step to game id in a transaction of its own, in
+// which answer, when given, queues its mails.
+func applyStep(db *store.DB, id string, st store.Step, answer ...func(*store.Txn, *store.Outcome)) (*store.Outcome, error) {
 	var o *store.Outcome
 	_, err := db.Transact(id, st.Mail, func(t *store.Txn) (err error) {
-		o, err = t.Apply(st, Engine())
+		if o, err = t.Apply(st, Engine()); err == nil {
+			for _, f := range answer {
+				f(t, o)
+			}
+		}
 		return err
 	})
 	return o, err
