@@ -41,7 +41,6 @@ type SMTPConfig struct {
 type Outgoing struct {
 	From        string // SMTPConfig.From when empty
 	To          []string
-	Cc          []string
 	Subject     string
 	MessageID   string // required; angle brackets optional
 	InReplyTo   string // the Message-ID answered, for threading
@@ -203,7 +202,7 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	if id == "" {
 		return nil, errors.New("mail: outgoing mail without a Message-ID")
 	}
-	if len(m.To)+len(m.Cc) == 0 {
+	if len(m.To) == 0 {
 		return nil, fmt.Errorf("mail: outgoing mail %s has no recipient", id)
 	}
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent(), gomail.WithCharset(gomail.CharsetUTF8))
@@ -213,11 +212,6 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	}
 	if err := msg.To(m.To...); err != nil {
 		return nil, fmt.Errorf("mail: outgoing mail %s: to: %w", id, err)
-	}
-	if len(m.Cc) > 0 {
-		if err := msg.Cc(m.Cc...); err != nil {
-			return nil, fmt.Errorf("mail: outgoing mail %s: cc: %w", id, err)
-		}
 	}
 	msg.Subject(ReplySubject(m.Subject))
 	msg.SetMessageIDWithValue(id)
