@@ -16,13 +16,9 @@ const (
 	// MaxReply is the most a reply other than a report may weigh, its
 	// text and attachments together: the answers to commands, refusals,
 	// notices.
-	MaxReply = 64 << 10
-	// MaxListed is how many mistakes a refusal lists; it says how many
-	// more there are.
-	MaxListed = 20
-	// maxQuoted is how much of a player's own words (a subject, a file
-	// name, one mistake's message) a reply repeats, in characters.
-	maxQuoted = 200
+	MaxReply  = 64 << 10
+	MaxListed = 20  // how many mistakes a refusal lists; it says how many more there are
+	maxQuoted = 200 // characters of a player's own words (a subject, a file name, a mistake) a reply repeats
 )
 
 // Bounded returns text cut to at most max bytes, at a line's end, with a
@@ -67,12 +63,10 @@ func quote(s string) string {
 // SkippedPart is a part of a mail that attu did not read, which a reply
 // names with what to send instead.
 type SkippedPart struct {
-	Part string // its number: "2", "1.2"
-	Type string // its media type
-	Name string // its file name, when it has one
-	// Undecoded: the part could not be decoded; otherwise it was read
-	// and set aside.
-	Undecoded bool
+	Part      string // its number: "2", "1.2"
+	Type      string // its media type
+	Name      string // its file name, when it has one
+	Undecoded bool   // it could not be decoded; otherwise it was read and set aside
 }
 
 // kind sorts a skipped part by what the player should do about it.

@@ -235,12 +235,9 @@ func FinalSubject(result string) string { return "the game is over: " + result }
 
 // Subjects of the refusals of an orders file.
 const (
-	// RefusedSubject is the subject of a refused file.
-	RefusedSubject = "your orders were not applied"
-	// HeldRefusedSubject is the subject of held orders dropped.
-	HeldRefusedSubject = "your held orders were not applied"
-	// OverSubject is the subject of orders sent to a game that ended.
-	OverSubject = "this game is over"
+	RefusedSubject     = "your orders were not applied"      // the subject of a refused file
+	HeldRefusedSubject = "your held orders were not applied" // the subject of held orders dropped
+	OverSubject        = "this game is over"                 // the subject of orders sent to a game that ended
 )
 
 // Subject is the subject of the refusal of a command.
