@@ -477,11 +477,10 @@ func (s *session) wait(ctx context.Context, retry <-chan time.Time) error {
 // handler. An error is the connection's; a handler's error only leaves
 // its mail for the next scan.
 func (s *session) scan(ctx context.Context) error {
-	// A mail that succeeds after an earlier failure lets the position
-	// move over the later mails handled meanwhile, which the search
-	// from a zero position (unseen mail only) no longer returns: search
-	// again from the new position. Each pass moves the position on, or
-	// ends the loop.
+	// A mail that succeeds after an earlier failure lets the position move
+	// over the later mails handled meanwhile, which the search from a zero
+	// position (unseen mail only) no longer returns: search again from the
+	// new position. Each pass moves the position on, or ends the loop.
 	for {
 		last := s.pos.LastUID
 		if err := s.scanOnce(ctx); err != nil || ctx.Err() != nil {

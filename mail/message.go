@@ -529,9 +529,8 @@ func (b *bodyWalk) part(path []int, p *message.Entity, perr error) error {
 	case mt == "text/html" && disp != "attachment":
 		b.html = true
 	case name != "" || disp == "attachment" || !strings.HasPrefix(mt, "text/"):
-		// Not read, but named in a reply when the mail turns out to
-		// hold no orders: a zipped or encrypted file is often meant as
-		// one.
+		// Not read, but named in a reply when the mail turns out to hold no
+		// orders: a zipped or encrypted file is often meant as one.
 		return b.skip(path, ErrNotRead)
 	}
 	return nil
@@ -544,8 +543,7 @@ func (b *bodyWalk) skip(path []int, err error) error {
 }
 
 // partName names a part as IMAP does (RFC 3501 section 6.4.5): "1.2" for
-// the second part of the first part; the body of a single-part mail is
-// "1".
+// the second part of the first part; the body of a single-part mail is "1".
 func partName(path []int) string {
 	if len(path) == 0 {
 		return "1"
@@ -593,8 +591,7 @@ func readText(r io.Reader, max int64, unknownCharset bool) (string, error) {
 }
 
 // unflow undoes format=flowed (RFC 3676 section 4): a line ending in a
-// space continues on the next, and a leading space was added for
-// transport.
+// space continues on the next, and a leading space was added for transport.
 func unflow(s string, delsp bool) string {
 	var b strings.Builder
 	lines := strings.Split(s, "\n")

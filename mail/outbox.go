@@ -346,12 +346,11 @@ func (o *Outbox) pause(now time.Time, d time.Duration) bool {
 	return true
 }
 
-// retryWait is the wait after n failed attempts (0 for the first retry)
-// at a mail that may go through later: lo grown by half n times, capped
-// at hi, then shortened by up to a fifth at random, so that the mails of
-// one outage spread out. Growing by half rather than doubling keeps each
-// wait under two thirds of the time already waited, once past the first
-// few.
+// retryWait is the wait after n failed attempts (0 for the first retry) at
+// a mail that may go through later: lo grown by half n times, capped at hi,
+// then shortened by up to a fifth at random, so that the mails of one
+// outage spread out. Growing by half rather than doubling keeps each wait
+// under two thirds of the time already waited, once past the first few.
 func retryWait(n int, lo, hi time.Duration) time.Duration {
 	d := lo
 	for i := 0; i < n && d < hi; i++ {

@@ -194,9 +194,8 @@ func (s *Sender) client() (*gomail.Client, error) {
 	return gomail.NewClient(host, opts...)
 }
 
-// build turns an Outgoing into go-mail's message: UTF-8 text, the
-// caller's Message-ID and threading headers, and no User-Agent or
-// X-Mailer.
+// build turns an Outgoing into go-mail's message: UTF-8 text, the caller's
+// Message-ID and threading headers, and no User-Agent or X-Mailer.
 func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	id := bareID(m.MessageID)
 	if id == "" {

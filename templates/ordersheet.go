@@ -118,8 +118,7 @@ type sheetData struct {
 	// in them and the hexes that answer a click.
 	Land string `json:"land"`
 	// Levels is each land hex's level, 0 to 4, or L for a lake: the page
-	// draws the hexes, a few kilobytes where their outlines take a
-	// hundred.
+	// draws the hexes, a few kilobytes where their outlines take a hundred.
 	Levels   string               `json:"levels"`
 	Options  []sheetOptions       `json:"options"`
 	Zones    []sheetZone          `json:"zones"`

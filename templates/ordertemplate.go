@@ -73,9 +73,8 @@ func isSetupWait(k adjudicator.WaitKind) bool {
 	return k == adjudicator.WaitJPSetup || k == adjudicator.WaitUSLanding
 }
 
-// orderData is what the order templates lay out; every line is a comment
-// or YAML of at most MaxWidth columns. Deadline is " Deadline: ...", or
-// empty.
+// orderData is what the order templates lay out; every line is a comment or
+// YAML of at most MaxWidth columns. Deadline is " Deadline: ...", or empty.
 type orderData struct {
 	View     *adjudicator.View
 	Deadline string
@@ -173,8 +172,7 @@ func fireItem(f adjudicator.FireOption, w adjudicator.Weather) string {
 	return s
 }
 
-// whoIsIn says what the reader sees in hex h: unit ids and hidden
-// counters.
+// whoIsIn says what the reader sees in hex h: unit ids and hidden counters.
 func (r *Report) whoIsIn(h adjudicator.Hex) string {
 	units, hidden := r.View.At(h)
 	var parts []string
@@ -187,9 +185,8 @@ func (r *Report) whoIsIn(h adjudicator.Hex) string {
 	return strings.Join(parts, ", ")
 }
 
-// airTarget returns the side's air factors (rule 8.1.6) and a hex
-// holding enemy units for the example air order; no hex when either is
-// lacking.
+// airTarget returns the side's air factors (rule 8.1.6) and a hex holding
+// enemy units for the example air order; no hex when either is lacking.
 func (r *Report) airTarget() (int, adjudicator.Hex) {
 	n := r.View.Air.US
 	if r.View.Side == adjudicator.JP {

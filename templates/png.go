@@ -542,8 +542,7 @@ func (r *Report) picture() *image.Paletted {
 		const lh = 13
 		top := int(cy) - len(chips)*lh/2
 		if len(chips) == 2 {
-			// Below the hex's id; three labels fill the hex and
-			// cover it.
+			// Below the hex's id; three labels fill the hex and cover it.
 			top = int(cy) - idTop + 6
 		}
 		for k, ch := range chips {

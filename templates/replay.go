@@ -436,9 +436,8 @@ func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replay
 	return rv
 }
 
-// replayMap is the island as the page's SVG draws it, every number
-// written as the drawing needs it (one decimal). The page draws the units
-// over it.
+// replayMap is the island as the page's SVG draws it, every number written
+// as the drawing needs it (one decimal). The page draws the units over it.
 type replayMap struct {
 	ViewBox string
 	Hex     string       // the outline of a hex around 0 0, for the marks

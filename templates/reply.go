@@ -194,9 +194,8 @@ func (w Welcome) Text() string { return execute("reply-welcome.tmpl", w) }
 // Text renders the acceptance.
 func (a Accepted) Text() string { return execute("reply-accepted.tmpl", a) }
 
-// Text renders the refusal, quoting each line at fault with its token
-// value blanked: the first MaxListed mistakes, and how many more there
-// are.
+// Text renders the refusal, quoting each line at fault with its token value
+// blanked: the first MaxListed mistakes, and how many more there are.
 func (r Refused) Text() string {
 	type quoted struct {
 		Where string

@@ -13,9 +13,8 @@ import (
 // Budgets of what one incoming mail can make attu write: whatever a
 // stranger or a careless mailer sends, the answer stays short.
 const (
-	// MaxReply is the most a reply other than a report may weigh, its
-	// text and attachments together: the answers to commands, refusals,
-	// notices.
+	// MaxReply is the most a reply other than a report may weigh, its text
+	// and attachments together: the answers to commands, refusals, notices.
 	MaxReply  = 64 << 10
 	MaxListed = 20  // how many mistakes a refusal lists; it says how many more there are
 	maxQuoted = 200 // characters of a player's own words (a subject, a file name, a mistake) a reply repeats

@@ -105,9 +105,8 @@ type NotDone struct {
 	Why     Notice
 }
 
-// PlayerNotice tells a player or the umpire of something another player
-// did that concerns them: a takeback asked or lapsed, an absence, a
-// concession.
+// PlayerNotice tells a player or the umpire of something another player did
+// that concerns them: a takeback asked or lapsed, an absence, a concession.
 type PlayerNotice struct {
 	Game     string
 	Reader   adjudicator.Side // the side the notice goes to
@@ -154,8 +153,7 @@ type Notice struct {
 	Missed  int
 	Note    string
 	Command string
-	// Seed and Commitment, for the umpire's "reveal" once the game is
-	// over.
+	// Seed and Commitment, for the umpire's "reveal" once the game is over.
 	Seed, Commitment string
 }
 

@@ -161,9 +161,8 @@ type reportText struct {
 	Victory     []string
 	Cleared     []string
 	Standing    []standingText
-	// TemplateName and Template are the order template attached, when
-	// the reader is awaited; Says what it lists and what it does as it
-	// stands.
+	// TemplateName and Template are the order template attached, when the
+	// reader is awaited; Says what it lists and what it does as it stands.
 	TemplateName, Template string
 	Says                   [2]string
 }

@@ -206,9 +206,8 @@ func (d Digest) Subject() string {
 type RoundMail struct {
 	Tournament string
 	Name       string
-	// Ended is the round whose last game ended; 0 when the umpire began
-	// the next round before that (Playing games of it are still being
-	// played).
+	// Ended is the round whose last game ended; 0 when the umpire began the
+	// next round before that (Playing games of it are still being played).
 	Ended     int
 	Playing   int
 	Rounds    int

@@ -20,15 +20,14 @@ import (
 
 // The commands players and the umpire send by mail, and the umpire's from
 // the command line (attu umpire): a word in the subject or on the first
-// line of the body, with its arguments after it. One that changes the
-// game needs the sender's token on a line of its own ("token: ..."),
-// outside quoted text, and is recorded in the log: as a note (or a
-// rollback, or the end) every side reads in its next report, or, when it
-// changes nothing, as a note only its sender and the umpire read. One
-// that needs no token (help, status, resend, template, log) and a refused
-// one leave only their receipt in the ledger: anybody can send them from
-// a player's address, and the chained log keeps nothing a forger can
-// repeat at will.
+// line of the body, with its arguments after it. One that changes the game
+// needs the sender's token on a line of its own ("token: ..."), outside
+// quoted text, and is recorded in the log: as a note (or a rollback, or the
+// end) every side reads in its next report, or, when it changes nothing, as
+// a note only its sender and the umpire read. One that needs no token
+// (help, status, resend, template, log) and a refused one leave only their
+// receipt in the ledger: anybody can send them from a player's address, and
+// the chained log keeps nothing a forger can repeat at will.
 
 // who may give a command.
 type who int

@@ -1,10 +1,9 @@
 package referee
 
 // Hooks: how a client above the service — a tournament (package
-// store/tournament) — follows its games without the service knowing what
-// a tournament is. The hook sees a game only through the store's
-// transaction and the views below, and changes nothing of how it is
-// played.
+// store/tournament) — follows its games without the service knowing what a
+// tournament is. The hook sees a game only through the store's transaction
+// and the views below, and changes nothing of how it is played.
 
 import (
 	"cmp"

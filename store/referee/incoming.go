@@ -75,12 +75,11 @@ func (m *Message) ref() store.MailRef {
 }
 
 // Handle is the one entry point for an incoming message: it routes,
-// authenticates, judges and, in one transaction, records the message in
-// the ledger and applies it with everything it sends (see the package
-// documentation). A message already in the ledger is ignored, so handing
-// it over again after a crash does nothing. The error is for the
-// operator's log only: the message was not recorded and may be handed
-// over again.
+// authenticates, judges and, in one transaction, records the message in the
+// ledger and applies it with everything it sends (see the package
+// documentation). A message already in the ledger is ignored, so handing it
+// over again after a crash does nothing. The error is for the operator's
+// log only: the message was not recorded and may be handed over again.
 func (s *Service) Handle(m *Message, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -115,8 +115,7 @@ type reportDone struct {
 
 // reportMails is reportMail for several sides at once, in the order of
 // reqs, each made by sideReport, each counted as its side's last report;
-// drawn says whether the pictures outline the events of the entry in
-// force.
+// drawn says whether the pictures outline the events of the entry in force.
 func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, drawn bool, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
 	for i, q := range reqs {

@@ -383,9 +383,8 @@ func (s *Service) answerMail(g *store.Game, in *Message, kind, subject, text str
 	return bounded(reply(s.newMail(g, kind, bareAddress(in.From), subject, text), in))
 }
 
-// bounded keeps a reply that is not a report within templates.MaxReply,
-// its attachments and text together, whatever words of the sender's it
-// repeats.
+// bounded keeps a reply that is not a report within templates.MaxReply, its
+// attachments and text together, whatever words of the sender's it repeats.
 func bounded(m store.Mail) store.Mail {
 	room := templates.MaxReply - len(m.Subject)
 	for _, a := range m.Attachments {

@@ -154,9 +154,8 @@ func List(db *store.DB) ([]string, error) {
 	return ids, err
 }
 
-// New records the tournament of file f and creates its first round's
-// games through the service; a crash midway leaves games that Tick
-// creates later.
+// New records the tournament of file f and creates its first round's games
+// through the service; a crash midway leaves games that Tick creates later.
 func (d *Director) New(s *referee.Service, f *File, mailbox string, now time.Time) (*Tournament, error) {
 	now = now.UTC()
 	t := &Tournament{File: *f, Created: now, Mailbox: mailbox, Seed: make([]byte, store.SeedSize)}

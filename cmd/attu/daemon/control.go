@@ -52,9 +52,8 @@ type File struct {
 	Perm uint32 `json:"perm"`
 }
 
-// Answer is the daemon's answer: what the command printed (as bytes,
-// which JSON carries whatever they are), its exit status and the files it
-// wrote.
+// Answer is the daemon's answer: what the command printed (as bytes, which
+// JSON carries whatever they are), its exit status and the files it wrote.
 type Answer struct {
 	Stdout []byte `json:"stdout"`
 	Stderr []byte `json:"stderr"`

@@ -8,13 +8,12 @@
 // Entry points: New wires a Service to the mail servers of a Config, and
 // Run runs the loop until its context ends. Everything the daemon must
 // remember lives in the store, so it can be stopped at any moment and
-// started again. Start reading at Run; the control socket is in
-// control.go.
+// started again. Start reading at Run; the control socket is in control.go.
 //
 // A mail whose author is not authenticated (Config.Auth), or whose From
-// names more than one mailbox, reaches the game service as a stranger's.
-// A mail whose handling fails three times is given up on by the inbox,
-// moved to its failed folder, and listed in the store (giveUp).
+// names more than one mailbox, reaches the game service as a stranger's. A
+// mail whose handling fails three times is given up on by the inbox, moved
+// to its failed folder, and listed in the store (giveUp).
 package daemon
 
 import (
@@ -72,9 +71,8 @@ type Daemon struct {
 	inbox   *mail.Inbox
 	outbox  *mail.Outbox
 	answers *mail.Limiter
-	// failing remembers what handle last knew of each mail whose
-	// handling failed, by UID, for giveUp; only the inbox's goroutine
-	// uses it.
+	// failing remembers what handle last knew of each mail whose handling
+	// failed, by UID, for giveUp; only the inbox's goroutine uses it.
 	failing map[uint32]store.FailedMail
 	all     *mail.Limiter // caps answers to all senders together (Config.AnswerLimit)
 	// gate keeps the operator's commands that read from seeing a game
@@ -97,9 +95,8 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	cfg.IMAP.Logger = cfg.Logger
 	cfg.IMAP.OnPosition = d.savePosition
 	cfg.IMAP.OnGiveUp = d.giveUp
-	// Mail that waits for the SMTP server goes as soon as the IMAP
-	// server answers again: most outages are the network's, not one
-	// server's.
+	// Mail that waits for the SMTP server goes as soon as the IMAP server
+	// answers again: most outages are the network's, not one server's.
 	cfg.IMAP.OnConnect = func() { d.outbox.Wake() }
 	var err error
 	if d.inbox, err = mail.NewInbox(cfg.IMAP, d.handle); err != nil {
@@ -313,11 +310,10 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 	return nil
 }
 
-// messageID is the mail's Message-ID or, when it has none, one made of
-// the hash of the mail as stored: the ledger then recognises that mail
-// when it is offered again, and tells apart two mails without one that
-// say the same thing (two "status" on two days, or the empty mails of
-// two senders).
+// messageID is the mail's Message-ID or, when it has none, one made of the
+// hash of the mail as stored: the ledger then recognises that mail when it
+// is offered again, and tells apart two mails without one that say the same
+// thing (two "status" on two days, or the empty mails of two senders).
 func messageID(msg *mail.Message, raw []byte) string {
 	if msg.MessageID != "" {
 		return msg.MessageID
