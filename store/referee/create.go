@@ -16,6 +16,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 )
@@ -227,7 +228,7 @@ func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (*adjudicator
 	switch {
 	case ng.Umpire != "" && !strings.Contains(addr[adjudicator.Umpire], "@"):
 		return nil, nil, fmt.Errorf("referee: %q is not a mail address", ng.Umpire)
-	case ng.ID != "" && !gameID.MatchString(ng.ID):
+	case ng.ID != "" && !mail.ValidGameID(ng.ID):
 		return nil, nil, fmt.Errorf("referee: game id %q: use up to 32 lower-case letters, digits and dashes", ng.ID)
 	case !strings.Contains(mailbox, "@"):
 		return nil, nil, fmt.Errorf("referee: the service needs the address of its mailbox (Config.Address) to create a game")

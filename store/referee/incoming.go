@@ -179,12 +179,9 @@ func splitPlus(address string) (bare, tag string, ok bool) {
 	return base + "@" + domain, tag, true
 }
 
-// The syntax of game ids is the mail package's (mail.GameIDPattern), so
-// that the service and the mail package route mail alike.
-var (
-	gameID     = regexp.MustCompile(`^` + mail.GameIDPattern + `$`)
-	subjectTag = regexp.MustCompile(`(?i)\[attu\s+(` + mail.GameIDPattern + `)\]`)
-)
+// subjectTag is the mail package's game tag (mail.GameIDPattern), which
+// commands set aside from a subject.
+var subjectTag = regexp.MustCompile(`(?i)\[attu\s+(` + mail.GameIDPattern + `)\]`)
 
 // route returns the game a message is for: the tag of a recipient's
 // plus-address, the subject's tag, or the orders file's game.
@@ -195,7 +192,7 @@ func (s *Service) route(m *Message) string {
 		if !ok || mine != "" && !strings.EqualFold(bare, mine) {
 			continue
 		}
-		if id = strings.ToLower(id); gameID.MatchString(id) {
+		if id = strings.ToLower(id); mail.ValidGameID(id) {
 			return id
 		}
 	}
@@ -203,7 +200,7 @@ func (s *Service) route(m *Message) string {
 		return id
 	}
 	if m.Orders != nil {
-		if env, ok := envelopeOf(m.Orders); ok && gameID.MatchString(env.game) {
+		if env, ok := envelopeOf(m.Orders); ok && mail.ValidGameID(env.game) {
 			return env.game
 		}
 	}
