@@ -27,11 +27,8 @@ import (
 
 // Limits of one command on the socket.
 const (
-	// ControlTimeout bounds one command run by the daemon, from the
-	// request to the end of the answer.
-	ControlTimeout = 2 * time.Minute
-	// maxRequest caps a request's size: arguments only.
-	maxRequest = 1 << 20
+	ControlTimeout = 2 * time.Minute // bounds one command, from the request to the end of the answer
+	maxRequest     = 1 << 20         // caps a request's size: arguments only
 )
 
 // Request is what the command line sends the daemon: one JSON object,
