@@ -90,9 +90,7 @@ func (d *Director) digest(s *referee.Service, id string, now time.Time) error {
 }
 
 // Digest records the umpire's command "digest", sent to game tx.Game()
-// (referee.Hook): the next Tick mails the digest in reply to messageID,
-// since the digest reads every game of the tournament and a command's
-// transaction holds one.
+// (referee.Hook): the next Tick mails the digest in reply to messageID.
 func (d *Director) Digest(tx *store.Txn, messageID string) (bool, error) {
 	sh, t, err := gameTournament(tx, tx.Game().ID)
 	if t == nil {
