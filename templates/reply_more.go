@@ -44,11 +44,9 @@ type Log struct {
 	Game    string
 	Side    adjudicator.Side
 	Entries []LogLine
-	// Earlier is how many of the reader's entries come before the first
-	// shown; Next the number of the first entry after the last shown (0:
-	// none), both left out to keep the answer short.
-	Earlier int
-	Next    uint64
+	// Earlier and Next are left out to keep the answer short.
+	Earlier int    // how many of the reader's entries come before the first shown
+	Next    uint64 // the first entry after the last shown (0: none)
 }
 
 // Entry is what one entry of a game's log says, as the log answer and the
@@ -57,14 +55,12 @@ type Entry struct {
 	Kind string // create, orders, rollback, end or note (store.Kind)
 	// Turn, Wait and Side: the wait an orders entry answered; Side is who
 	// wrote a note.
-	Turn int
-	Wait adjudicator.WaitKind
-	Side adjudicator.Side
-	// To is the entry a rollback returned to; Note the words of a note,
-	// a rollback or the end; UndoneBy the rollback that undid the entry,
-	// 0 while in force.
-	To, UndoneBy uint64
-	Note         string
+	Turn     int
+	Wait     adjudicator.WaitKind
+	Side     adjudicator.Side
+	To       uint64 // the entry a rollback returned to
+	UndoneBy uint64 // the rollback that undid the entry, 0 while in force
+	Note     string // the words of a note, a rollback or the end
 }
 
 // LogLine is one entry of the log as the log answer shows it.
@@ -138,21 +134,16 @@ type Notice struct {
 	// to agree, the side given to a new player, the awaited side).
 	Side, Other adjudicator.Side
 	// Turn and Wait name a wait, Entry and To entries of the log.
-	Turn  int
-	Wait  adjudicator.WaitKind
-	Entry uint64
-	To    uint64
-	// At is the time the sentence names (until, expiry, deadline);
-	// Duration a length of time.
-	At       time.Time
-	Duration time.Duration
-	// Applied says what default orders did; Missed counts deadlines
-	// missed; Note is free words (the umpire's, a result, a reason);
-	// Command a command's name.
-	Applied string
-	Missed  int
-	Note    string
-	Command string
+	Turn     int
+	Wait     adjudicator.WaitKind
+	Entry    uint64
+	To       uint64
+	At       time.Time     // the time the sentence names (until, expiry, deadline)
+	Duration time.Duration // a length of time
+	Applied  string        // what default orders did
+	Missed   int           // deadlines missed
+	Note     string        // free words: the umpire's, a result, a reason
+	Command  string        // a command's name
 	// Seed and Commitment, for the umpire's "reveal" once the game is over.
 	Seed, Commitment string
 }
