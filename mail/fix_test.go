@@ -86,7 +86,7 @@ func TestOutboxNeedsFix(t *testing.T) {
 			p := newProxy(t, sys.SMTPAddr(), nil, nil)
 			logs, lg := newLogBuffer(t)
 			s, err := NewSender(SMTPConfig{Addr: p.addr(), TLSConfig: c.tls, From: own, Username: "attu", Password: c.password,
-				Timeout: 5 * time.Second, Logger: testLogger(t)})
+				Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

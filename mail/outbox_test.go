@@ -60,7 +60,7 @@ func TestRetryWait(t *testing.T) {
 // mail that cannot be sent as it is will fail the same way again.
 func TestSendFailureKinds(t *testing.T) {
 	addr := refusingServer(t)
-	s, err := NewSender(SMTPConfig{Addr: addr, Security: Plain, From: "attu@attu.test", Timeout: 5 * time.Second, Logger: testLogger(t)})
+	s, err := NewSender(SMTPConfig{Addr: addr, Security: Plain, From: "attu@attu.test", Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestSendFailureKinds(t *testing.T) {
 	}
 	closed := ln.Addr().String()
 	ln.Close()
-	s, err = NewSender(SMTPConfig{Addr: closed, Security: Plain, From: "attu@attu.test", Timeout: 5 * time.Second, Logger: testLogger(t)})
+	s, err = NewSender(SMTPConfig{Addr: closed, Security: Plain, From: "attu@attu.test", Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestOutboxRetryCadence(t *testing.T) {
 	q := &memQueue{}
 	q.add(Outgoing{To: []string{us}, Subject: "[attu g1] report", MessageID: "g1.1.us@attu.test", Text: "report"})
 	lo, hi := 100*time.Millisecond, 800*time.Millisecond
-	runOutbox(t, NewOutbox(q, sender(t, sys, own), OutboxConfig{Interval: time.Minute, RetryMin: lo, RetryMax: hi, Logger: testLogger(t)}))
+	runOutbox(t, NewOutbox(q, sender(t, sys, own), OutboxConfig{Interval: time.Minute, RetryMin: lo, RetryMax: hi}))
 	eventually(t, 20*time.Second, "nine failed attempts", func() bool { return q.snapshot()[0].Attempts >= 9 })
 	m := q.snapshot()[0]
 	d := lo
@@ -210,7 +210,7 @@ func TestOutboxWake(t *testing.T) {
 	sys, own := system(t, nil)
 	us, _ := sys.AddUser("us", "secret")
 	q := &memQueue{}
-	o := NewOutbox(q, sender(t, sys, own), OutboxConfig{Interval: time.Minute, RetryMin: 20 * time.Second, RetryMax: time.Minute, Logger: testLogger(t)})
+	o := NewOutbox(q, sender(t, sys, own), OutboxConfig{Interval: time.Minute, RetryMin: 20 * time.Second, RetryMax: time.Minute})
 	runOutbox(t, o)
 	attempts := func(i, n int, what string) {
 		t.Helper()

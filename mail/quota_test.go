@@ -207,7 +207,7 @@ func TestOutboxQuotaAnswer(t *testing.T) {
 			k := &quotaSink{reply: c.reply, atRcpt: c.atRcpt, got: map[string]int{}}
 			k.full.Store(true)
 			addr := k.start(t)
-			s, err := NewSender(SMTPConfig{Addr: addr, Security: Plain, From: "attu@attu.test", Timeout: 5 * time.Second, Logger: testLogger(t)})
+			s, err := NewSender(SMTPConfig{Addr: addr, Security: Plain, From: "attu@attu.test", Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

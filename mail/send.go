@@ -7,7 +7,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"slices"
 	"strconv"
@@ -32,7 +31,6 @@ type SMTPConfig struct {
 	// Its domain is the name given in EHLO.
 	From    string
 	Timeout time.Duration // bounds connecting and each SMTP command; 1 minute when zero
-	Logger  *slog.Logger  // receives the sender's log; slog.Default when nil
 }
 
 // Outgoing is one mail to send. The Message-ID is the caller's and stays
@@ -62,7 +60,6 @@ type Attachment struct {
 type Sender struct {
 	cfg  SMTPConfig
 	helo string
-	log  *slog.Logger
 }
 
 // NewSender returns a Sender; nothing connects before it sends. It fails when
@@ -70,7 +67,6 @@ type Sender struct {
 // loopback interface.
 func NewSender(cfg SMTPConfig) (*Sender, error) {
 	cfg.Timeout = positive(cfg.Timeout, time.Minute)
-	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	helo := "localhost"
 	if _, d, ok := splitAddress(cfg.From); ok {
 		helo = d
@@ -78,7 +74,7 @@ func NewSender(cfg SMTPConfig) (*Sender, error) {
 	if err := checkSecurity(cfg.Security, cfg.Addr); err != nil {
 		return nil, err
 	}
-	return &Sender{cfg: cfg, helo: helo, log: cfg.Logger.With("smtp", cfg.Addr)}, nil
+	return &Sender{cfg: cfg, helo: helo}, nil
 }
 
 // sendAll sends mails over one connection and returns one error per mail

@@ -26,7 +26,7 @@ func (s *Sender) Send(ctx context.Context, m *Outgoing) error {
 func sender(t *testing.T, sys *loopback.System, own string) *Sender {
 	t.Helper()
 	s, err := NewSender(SMTPConfig{Addr: sys.SMTPAddr(), Security: Plain, From: "attu <" + own + ">",
-		Timeout: 5 * time.Second, Logger: testLogger(t)})
+		Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func ctxTimeout(t *testing.T, d time.Duration) context.Context {
 // Mandatory STARTTLS: a server that does not offer it gets nothing.
 func TestSendStartTLSRequired(t *testing.T) {
 	sys, own := system(t, nil)
-	s, err := NewSender(SMTPConfig{Addr: sys.SMTPAddr(), From: own, Timeout: 5 * time.Second, Logger: testLogger(t)})
+	s, err := NewSender(SMTPConfig{Addr: sys.SMTPAddr(), From: own, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestOutboxRetries(t *testing.T) {
 	q.add(Outgoing{To: []string{us}, Subject: "[attu g1] report", MessageID: "g1.1.us@attu.test", Text: "U.S. report"})
 	q.add(Outgoing{To: []string{jp}, Subject: "[attu g1] report", MessageID: "g1.1.jp@attu.test", Text: "Japanese report"})
 	o := NewOutbox(q, sender(t, sys, own), OutboxConfig{Interval: 20 * time.Millisecond,
-		RetryMin: 20 * time.Millisecond, RetryMax: 80 * time.Millisecond, Logger: testLogger(t)})
+		RetryMin: 20 * time.Millisecond, RetryMax: 80 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- o.Run(ctx) }()
@@ -337,7 +337,7 @@ func TestOutboxStopsMidBatch(t *testing.T) {
 			q.add(Outgoing{To: []string{us}, Subject: "[attu g1] report", MessageID: fmt.Sprintf("g1.%d.%d@attu.test", round, i),
 				Text: strings.Repeat("report\n", 2000)})
 		}
-		o := NewOutbox(q, sender(t, sys, own), OutboxConfig{Batch: 20, Logger: testLogger(t)})
+		o := NewOutbox(q, sender(t, sys, own), OutboxConfig{Batch: 20})
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
 			// Stop once the first mails are in.

@@ -60,7 +60,7 @@ func TestStartTLS(t *testing.T) {
 
 	// A wrong password is refused; the right one works.
 	bad, err := NewSender(SMTPConfig{Addr: sys.SMTPAddr(), TLSConfig: cli, From: own, Username: "attu", Password: "wrong",
-		Timeout: 5 * time.Second, Logger: testLogger(t)})
+		Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestStartTLS(t *testing.T) {
 		t.Error("sent with a wrong password")
 	}
 	s, err := NewSender(SMTPConfig{Addr: sys.SMTPAddr(), TLSConfig: cli, From: own, Username: "attu", Password: "secret",
-		Timeout: 5 * time.Second, Logger: testLogger(t)})
+		Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestImplicitTLS(t *testing.T) {
 	runInbox(t, cfg, Position{}, g.extracting(t))
 
 	s, err := NewSender(SMTPConfig{Addr: tlsFront(t, sys.SMTPAddr(), srv), Security: TLS, TLSConfig: cli, From: own,
-		Timeout: 5 * time.Second, Logger: testLogger(t)})
+		Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

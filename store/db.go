@@ -429,7 +429,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 			return fmt.Errorf("the start made no state")
 		}
 		e := &Entry{Kind: KindCreate, Time: now, Events: events, Scenario: ng.Scenario, Commitment: g.Commitment}
-		w := gameTx{tx: tx, b: gb, g: g}
+		w := gameTx{b: gb, g: g}
 		if err := w.append(e, dice, state); err != nil {
 			return err
 		}
@@ -468,9 +468,8 @@ func (db *DB) State(id string) (*adjudicator.State, error) {
 
 // gameTx is one game inside a transaction.
 type gameTx struct {
-	tx *bolt.Tx
-	b  *bolt.Bucket
-	g  *Game
+	b *bolt.Bucket
+	g *Game
 }
 
 // view returns what fn reads in a read transaction.
@@ -504,7 +503,7 @@ func openGame(tx *bolt.Tx, id string) (*gameTx, error) {
 	if err := json.Unmarshal(gb.Get(kGame), g); err != nil {
 		return &gameTx{}, fmt.Errorf("store: game %s: %w", id, err)
 	}
-	return &gameTx{tx: tx, b: gb, g: g}, nil
+	return &gameTx{b: gb, g: g}, nil
 }
 
 func (w *gameTx) save() error {

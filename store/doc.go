@@ -33,7 +33,7 @@ and everything the server does by itself after them with the game's dice:
 			return err
 		}
 		tx.SetDeadline(t.Add(72 * time.Hour))
-		tx.Queue(reportsOf(out)...) // quoting out.Game.Head, the new chain head
+		tx.Queue(reportsOf(out.State, tx.Game().Head)...) // the new chain head
 		return nil
 	})
 	var refused *store.RefusedError

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -81,10 +80,8 @@ type Step struct {
 // in the same transaction (Txn.Queue, Txn.SetDeadline). Its values are
 // the step's own: changing them changes nothing stored.
 type Outcome struct {
-	Game  Game               // the game's record after the step, without a deadline until the caller sets one
 	Entry Entry              // the entry it chained
 	State *adjudicator.State // the position after it
-	Dice  []Roll             // the dice it rolled, in order
 }
 
 // Apply resolves a step with the engine eng — the one Audit replays it
@@ -168,7 +165,7 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	return &Outcome{Game: t.Game(), Entry: *e, State: next.Clone(), Dice: slices.Clone(dice.Rolls())}, nil
+	return &Outcome{Entry: *e, State: next.Clone()}, nil
 }
 
 // notActive says why a paused or ended game takes no orders.
@@ -291,11 +288,10 @@ func (t *Txn) End(note string) (*Entry, error) {
 	return e, nil
 }
 
-// LogEntry is an entry as read back: the entry, its hash, and the rollback
-// entry that undid it (0 while it is live).
+// LogEntry is an entry as read back, with the rollback entry that undid
+// it (0 while it is live).
 type LogEntry struct {
 	*Entry
-	Hash         string
 	RolledBackBy uint64
 }
 
@@ -313,7 +309,7 @@ func (w *gameTx) log(from uint64) ([]LogEntry, error) {
 		if err := json.Unmarshal(v, e); err != nil {
 			return nil, fmt.Errorf("store: game %s: entry %d: %w", w.g.ID, binary.BigEndian.Uint64(k), err)
 		}
-		le := LogEntry{Entry: e, Hash: hashHex(v)}
+		le := LogEntry{Entry: e}
 		if m := marks.Get(k); m != nil {
 			le.RolledBackBy = binary.BigEndian.Uint64(m)
 		}

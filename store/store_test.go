@@ -153,7 +153,7 @@ func TestApplyIsAllOrNothing(t *testing.T) {
 	// The step rolls its dice and chains its entry, then its reply fails.
 	rolled := 0
 	_, err := db.apply("g1", Step{Orders: o, Raw: orderFile("g1", RedactedToken, o)}, toyEngine(), func(out *Outcome) (reply, error) {
-		rolled = len(out.Dice)
+		rolled = int(out.Entry.DiceTo - out.Entry.DiceFrom)
 		return reply{Outbox: []Mail{{MessageID: "<lost@attu.test>", To: []string{"us@example.org"}}}}, boom
 	})
 	if !errors.Is(err, boom) || rolled == 0 {

@@ -330,7 +330,7 @@ func BenchmarkOrderToReports(b *testing.B) {
 
 	// The raw loop, over the same servers.
 	q := &memQueue{}
-	snd, err := mail.NewSender(mail.SMTPConfig{Addr: m.sys.SMTPAddr(), Security: mail.Plain, Timeout: 10 * time.Second, From: m.addr["attu"], Logger: slog.New(slog.DiscardHandler)})
+	snd, err := mail.NewSender(mail.SMTPConfig{Addr: m.sys.SMTPAddr(), Security: mail.Plain, Timeout: 10 * time.Second, From: m.addr["attu"]})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func New(svc *referee.Service, cfg Config) (*Daemon, error) {
 	if d.inbox, err = mail.NewInbox(cfg.IMAP, d.handle); err != nil {
 		return nil, err
 	}
-	cfg.SMTP.Logger, cfg.SMTP.From = cfg.Logger, cmp.Or(cfg.SMTP.From, cfg.Address)
+	cfg.SMTP.From = cmp.Or(cfg.SMTP.From, cfg.Address)
 	s, err := mail.NewSender(cfg.SMTP)
 	if err != nil {
 		return nil, err
