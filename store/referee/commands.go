@@ -565,7 +565,7 @@ func cmdConcede(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.s.finish(c.t, c.rec, st, nil, result, c.now, c.in, nil)
+	return c.s.finish(c.t, c.rec, st, nil, result, c.in, nil)
 }
 
 // parseUntil reads a date (2006-01-02), a time (2006-01-02T15:04, or with
@@ -934,7 +934,7 @@ func cmdEnd(c *call) error {
 	if err := c.note(templates.Notice{Kind: "end"}); err != nil {
 		return err
 	}
-	if err := c.s.finish(c.t, c.rec, st, nil, result, c.now, nil, nil); err != nil {
+	if err := c.s.finish(c.t, c.rec, st, nil, result, nil, nil); err != nil {
 		return err
 	}
 	c.say("you-end", templates.Notice{Note: result})

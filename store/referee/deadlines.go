@@ -73,7 +73,7 @@ func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head
 	if err != nil {
 		return err
 	}
-	_, err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, heads)
+	err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, heads)
 	return err
 }
 

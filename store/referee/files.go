@@ -172,7 +172,7 @@ func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o adjudica
 		if err != nil {
 			return err
 		}
-		_, err = s.step(t, rec, store.Step{Orders: &o, Raw: raw, Received: now, Mail: &ref}, now, m, nil)
+		err = s.step(t, rec, store.Step{Orders: &o, Raw: raw, Received: now, Mail: &ref}, now, m, nil)
 		var refused *store.RefusedError
 		if errors.As(err, &refused) {
 			lg.Info("orders refused", "err", refused)
@@ -277,7 +277,7 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 	}
 	o := f.Orders()
 	ref := h.ref()
-	_, err = s.step(t, rec, store.Step{Orders: &o, Raw: h.Raw, Received: h.Received, Mail: &ref}, now, nil, nil)
+	err = s.step(t, rec, store.Step{Orders: &o, Raw: h.Raw, Received: h.Received, Mail: &ref}, now, nil, nil)
 	var refused *store.RefusedError
 	if errors.As(err, &refused) {
 		// The game moved on since the file was judged (the umpire forced
@@ -305,24 +305,24 @@ type head func(side adjudicator.Side, g *store.Game) string
 // the file, its acceptance), a takeback lapsed, and the end when the rules
 // end the game. in is the message that carried the orders, nil for the
 // server's or held ones. A *store.RefusedError leaves t untouched.
-func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message, heads head) (*store.Outcome, error) {
+func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message, heads head) error {
 	if !s.botting {
 		s.accepted = nil // none is held across transactions
 	}
 	out, err := t.Apply(st, Engine())
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if h := rec.Held; h != nil && (st.Mail == nil || *st.Mail != h.ref()) {
 		if err := t.Amend(h.ref(), "dropped: other orders were applied"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	rec.Held, rec.Reminded, rec.NoDefault = nil, false, false
 	if tb := rec.Takeback; tb != nil {
 		n := templates.Notice{Kind: "takeback-moved-on", Side: tb.By}
 		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
-			return nil, err
+			return err
 		}
 		rec.notice(n)
 		rec.Takeback = nil
@@ -365,18 +365,18 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		}
 	}
 	if over {
-		return out, s.finish(t, rec, out.State, out.Entry.Events, out.State.WaitText(), now, in, heads)
+		return s.finish(t, rec, out.State, out.Entry.Events, out.State.WaitText(), in, heads)
 	}
 	deliver := func(side adjudicator.Side) bool { return rec.afterStep(side, g.Wait, filer, turn) == deliverReport }
 	if err := s.queueReports(t, &g, rec, out.State, out.Entry.Events, in, heads, deliver); err != nil {
-		return nil, err
+		return err
 	}
 	rec.Notices = nil
 	if err := rec.save(t); err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.botPlays(t, rec, now); err != nil {
-		return nil, err
+		return err
 	}
 	if p := s.accepted; p != nil && !s.botting {
 		// The stand-in's turn is over and the player got no report.
@@ -385,7 +385,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 			s.queueAccepted(t, &g, p.a, p.in)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // pendingAccept is the acceptance of a player's file held while the
@@ -467,7 +467,7 @@ func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st 
 // finish ends the game in t and queues the final reports with the seed,
 // the dice luck, the export and the replay page, each headed by what
 // heads writes and threaded to in, the mail that ended the game.
-func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, now time.Time, in *Message, heads head) error {
+func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, in *Message, heads head) error {
 	if _, err := t.End(result); err != nil {
 		return err
 	}

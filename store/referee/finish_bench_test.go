@@ -63,7 +63,7 @@ func BenchmarkFinish(b *testing.B) {
 			if err != nil {
 				return err
 			}
-			if err := svc.finish(t, rec, st, nil, "the umpire ends the game", t.Now(), nil, nil); err != nil {
+			if err := svc.finish(t, rec, st, nil, "the umpire ends the game", nil, nil); err != nil {
 				return err
 			}
 			if keep {
