@@ -19,7 +19,6 @@ var bAside = []byte("aside")
 // Shelf is one named bucket of records inside a transaction. Its methods
 // must be called only from the function it was given to.
 type Shelf struct {
-	tx    *bolt.Tx
 	name  string
 	b     *bolt.Bucket // nil: a read transaction on a shelf never written
 	mails []Mail
@@ -32,7 +31,7 @@ func shelf(tx *bolt.Tx, name string) (*Shelf, error) {
 	if name == "" {
 		return nil, fmt.Errorf("store: a shelf needs a name")
 	}
-	s := &Shelf{tx: tx, name: name, write: tx.Writable()}
+	s := &Shelf{name: name, write: tx.Writable()}
 	if !s.write {
 		s.b = shelfBucket(tx, name)
 		return s, nil

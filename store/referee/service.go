@@ -283,11 +283,10 @@ func (s *Service) mailbox(g *store.Game) string {
 	if a := bareAddress(s.cfg.Address); a != "" || g == nil {
 		return a
 	}
-	var r struct {
-		Mailbox string `json:"mailbox"`
+	if r, err := loadRecord(*g); err == nil {
+		return r.Mailbox
 	}
-	json.Unmarshal(g.Service, &r)
-	return r.Mailbox
+	return ""
 }
 
 // gameAddress is game g's own address (GameAddress).
