@@ -42,13 +42,11 @@
 // # Drawing the sides
 //
 // With sides: drawn, New draws a secret 32-byte seed (the record keeps
-// it); the round mails and the standings give its commitment, the
-// SHA-256 in hex, and the final standings the seed. The sides of game G
-// are decided by referee.SeedDraw(seed, "sides G", 0), the first 8 bytes,
-// big-endian, of HMAC-SHA256(seed, "sides G" and 8 zero bytes): even, the
-// player whose name sorts first (byte by byte) plays the U.S.; odd, the
-// Japanese. Nothing else in a tournament is left to chance: Swiss pairs
-// and breaks ties by the standings and the names.
+// it), committed to in the mails and revealed in the final standings.
+// referee.SeedDraw(seed, "sides G", 0) even gives the U.S. of game G to
+// the player whose name sorts first (the README tells a player how to
+// check it). Nothing else is left to chance: Swiss pairs and breaks ties
+// by the standings and the names.
 //
 // # Scoring
 //
@@ -79,14 +77,10 @@
 // # The umpire's digest
 //
 // Once a day at the file's time in the umpire's zone the umpire gets one
-// mail: every game being played with what it waits for, from whom and
-// until when, held files and absences; the players who missed deadlines;
-// what waits for the umpire (takeback requests, passed deadlines without
-// default orders, paused games); the games ended since the last digest;
-// the standings; and what comes next. Times are in UTC and the umpire's
-// zone, a deadline also in its player's. attu tournament status -v prints
-// the same; the umpire's mail "digest" brings it at the next tick, since a
-// command's transaction holds one game and the digest reads them all.
+// mail (templates.Digest says what it holds); attu tournament status -v
+// prints the same. The umpire's mail "digest" brings it at the next tick,
+// since a command's transaction holds one game and the digest reads them
+// all.
 //
 // # Storage
 //
