@@ -68,11 +68,9 @@ type Service struct {
 	// hour. They are kept in memory: a restart costs at most one more
 	// hour's worth.
 	answers, strangers, replies, slowed, tokens *mail.Limiter
-	now                                         time.Time // the time of the mail Handle is handling, for the limits
-	// botting is set while the stand-in plays its steps (botPlays);
-	// accepted is the acceptance held meanwhile (step).
-	botting  bool
-	accepted *pendingAccept
+	now                                         time.Time      // the time of the mail Handle is handling, for the limits
+	botting                                     bool           // the stand-in is playing its steps (botPlays)
+	accepted                                    *pendingAccept // the acceptance held meanwhile (step)
 }
 
 // New returns the service of the games in db.

@@ -54,12 +54,9 @@ type Config struct {
 	// together get at most referee.DefaultStrangers such answers an hour,
 	// so that mail from ever new addresses makes no backscatter.
 	AnswerLimit int
-	// Control is the path of the Unix socket on which the daemon runs
-	// the operator's commands (Operator); empty for none.
-	Control string
-	// Operator runs one operator command inside the daemon.
-	Operator func(h *Host, req Request) Answer
-	Logger   *slog.Logger
+	Control     string                            // the Unix socket the daemon runs Operator on; empty for none
+	Operator    func(h *Host, req Request) Answer // runs one operator command inside the daemon
+	Logger      *slog.Logger
 }
 
 // Daemon is one mailbox tied to the game service; see the package doc.
