@@ -54,20 +54,18 @@ it once the transaction that queued it has committed.
 	out.Kick() // after queueing mail
 	// InboxConfig.OnConnect: out.Wake, so that a network back sends at once
 
-A mail the server could not take for now (unreachable, 4yz) is tried
-again within seconds, then less and less often up to a few minutes; once
-the server takes a mail again, or Wake is called, every mail waiting so
-goes at once. One refused for good (5yz) waits a minute, doubled up to an
-hour.
+A mail the server could not take for now (unreachable, 4yz) is tried again
+within seconds, then less and less often up to a few minutes; once the
+server takes a mail again, or Wake is called, every mail waiting so goes at
+once. One refused for good (5yz) waits a minute, doubled up to an hour.
 
 # Caveats
 
 Both directions are at least once. A mail can be offered to the handler
 again (the connection broke before it was marked, UIDVALIDITY changed), so
-the handler must recognise it — attu's ledger keys on Message-ID and
-content hash. A sent mail can be sent again (the store did not record it
-as sent), always with the same Message-ID, so the receiving side can
-recognise it.
+the handler must recognise it — attu's ledger keys on Message-ID and content
+hash. A sent mail can be sent again (the store did not record it as sent),
+always with the same Message-ID, so the receiving side can recognise it.
 
 Without MOVE and UIDPLUS the inbox cannot remove one mail without risking
 others (a plain EXPUNGE removes everything flagged \Deleted), so handled

@@ -41,15 +41,13 @@ and everything the server does by itself after them with the game's dice:
 		// For the player: refused.Problems, each at line:col of the file.
 	}
 
-A mail already in the ledger — by its Message-ID, whatever its content —
-is refused with ErrProcessed, so a crash between the commit and marking
-the mail as read applies nothing twice. Refuse records mails that change
-no game; the mail sender takes Pending mails and reports MarkSentAll or
-Retry.
+A mail already in the ledger — by its Message-ID, whatever its content — is
+refused with ErrProcessed, so a crash between the commit and marking the
+mail as read applies nothing twice. Refuse records mails that change no
+game; the mail sender takes Pending mails and reports MarkSentAll or Retry.
 
-Every position is checked with adjudicator.State.Validate when it is
-stored and whenever a snapshot is read (ErrUnsound). Check verifies a
-whole file.
+Every position is checked with adjudicator.State.Validate when it is stored
+and whenever a snapshot is read (ErrUnsound). Check verifies a whole file.
 
 # Dice
 

@@ -55,11 +55,10 @@ an order file quoted back in a refusal has its token's value blanked, and
 no reply names the seed of a game that has not ended. The tournament's
 mails ([Standings], [Digest], [RoundMail]) are made the same way.
 
-Texts come from the text/template files embedded from tmpl/ (the report,
-the order templates, the replies, the map legends): the files word the
-sentences, each wrapped to [MaxWidth] by their "wrap" function, and lay
-out what the Go code prepares (steps, maps, aligned tables, lists of
-choices).
+Texts come from the text/template files embedded from tmpl/ (the report, the
+order templates, the replies, the map legends): the files word the
+sentences, each wrapped to [MaxWidth] by their "wrap" function, and lay out
+what the Go code prepares (steps, maps, aligned tables, lists of choices).
 
 # Events
 
