@@ -38,9 +38,8 @@ type MapOptions struct {
 
 // RenderMap draws the whole map: every hex, with column numbers along the
 // top (even columns above odd ones) and row numbers down the side, one per
-// row on the line of its even columns, followed by a legend.
-// A map wider than MaxWidth allows (more than 32 columns) is drawn in
-// strips of columns, west to east.
+// row on the line of its even columns, then a legend. A map wider than
+// MaxWidth allows (more than 32 columns) is drawn in strips, west to east.
 func RenderMap(m *adjudicator.Map, opt MapOptions) string {
 	cols, rows := islandExtent(m, opt)
 	var b strings.Builder

@@ -98,8 +98,7 @@ func Start(scenario string, opt adjudicator.Options) func(d adjudicator.Dice) (*
 // places by hand (nil for none) for store.NewGame.Start:
 // adjudicator.NewGame with the game's dice, then setup. The game begins
 // with the U.S. decision of turn 1; the audit checks the Komandorski chits
-// and takes the placement as recorded. Tests and the stand-in setups of
-// Setups use it.
+// and takes the placement as recorded (Setups).
 func StartPlaced(setup func(s *adjudicator.State) error) func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
 	return func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
 		s, events := adjudicator.NewGame(nil, nil, d)
