@@ -9,12 +9,9 @@ import (
 )
 
 // The order templates of the setup waits (rule 12): the Japanese setup
-// (12.3, 12.4, 14.0) and the U.S. landing (12.5, 12.6). Unlike the other
-// templates these do not do nothing as they stand, since the rules want
-// every unit placed: each stands as the default orders the game would
-// apply at the deadline (adjudicator.State.DefaultOrders), which attu
-// accepts, and lists in comments every choice the side has, computed by
-// the engine for that side's view (adjudicator.SetupOptions).
+// (12.3, 12.4, 14.0) and the U.S. landing (12.5, 12.6). Each stands as the
+// default orders (adjudicator.State.DefaultOrders; see the package doc)
+// and lists in comments every choice of adjudicator.SetupOptions.
 
 // setupTemplate lays out the Japanese setup orders.
 func (r *Report) setupTemplate(d orderData) string {
