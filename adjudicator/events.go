@@ -37,6 +37,7 @@ const (
 	EventWeather           EventKind = "weather"            // Dice (one), Prev, Weather (rule 3.3)
 	EventAirpower          EventKind = "airpower"           // Side, Dice (one), Mods, DRM, Factors (rule 3.4)
 	EventStandingChanged   EventKind = "standing-changed"   // Side: its standing instructions changed
+	EventStandingDecision  EventKind = "standing-decision"  // Turn, Instruction: the U.S. standing decision made the turn's decision (rules 3.1, 3.2)
 	EventWait              EventKind = "wait"               // Side awaited, Wait, Turn, Night
 	EventTurnBegins        EventKind = "turn-begins"        // Turn (rule 3.9)
 	EventLastTurn          EventKind = "last-turn"          // Turn: the game's last (rule 12.1.3)
@@ -145,7 +146,7 @@ const (
 func EventKinds() []EventKind {
 	return []EventKind{
 		EventGameBegins, EventKomandorskiDrawn, EventDecision, EventWeather, EventAirpower,
-		EventStandingChanged, EventWait, EventTurnBegins, EventLastTurn, EventHidden,
+		EventStandingChanged, EventStandingDecision, EventWait, EventTurnBegins, EventLastTurn, EventHidden,
 		EventKomandorskiEffect, EventKomandorskiDelay, EventVictory,
 		EventActionsCutShort, EventActivationSkipped, EventMoved, EventFired, EventFireTotal,
 		EventFiredFaceUp, EventFiredFaceDown, EventAirWasted, EventAirStrike, EventFriendlyFireMissed,

@@ -55,6 +55,12 @@ type Standing struct {
 	// or a hex "2717" spends him in the first melee at that hex.
 	Martinez string `json:"martinez,omitempty"`
 	Arnold   string `json:"arnold,omitempty"`
+	// Decision (U.S. only, rules 3.1, 3.2) answers the decision at the
+	// start of every turn in advance, so that a player who always wants
+	// the same turn is not asked each time: "day", "night" or "refit" is
+	// made by the server as soon as a turn begins, as if the U.S. had
+	// filed it; "ask" (the default) waits for the player's decision.
+	Decision string `json:"decision,omitempty"`
 }
 
 // Policy values.
@@ -76,13 +82,18 @@ const (
 	PickListed         = "listed"
 	HeroAuto           = "auto"
 	HeroNever          = "never"
+	DecisionAsk        = "ask"
+	DecisionDay        = "day"
+	DecisionNight      = "night"
+	DecisionRefit      = "refit"
 )
 
 // DefaultStanding returns the documented defaults: hits spread over the
 // strongest units, the U.S. never retreats on its own, every attacker
 // advances, the Japanese roll the richest Unknown table, friendly air hits
 // the unit with most steps, melee hexes are picked strongest first, and the
-// heroes are used at the first chance that changes a result.
+// heroes are used at the first chance that changes a result, and the U.S.
+// is asked its decision at the start of each turn.
 func DefaultStanding(side Side) Standing {
 	st := Standing{
 		Losses:       LossesSpread,
@@ -95,6 +106,7 @@ func DefaultStanding(side Side) Standing {
 		st.Retreat = RetreatNever
 		st.Martinez = HeroAuto
 		st.Arnold = HeroAuto
+		st.Decision = DecisionAsk
 	case JP:
 		st.UnknownTable = TableMost
 	}
@@ -149,6 +161,7 @@ func (st Standing) Merge(o Standing) Standing {
 	str(&st.MeleePick, o.MeleePick)
 	str(&st.Martinez, o.Martinez)
 	str(&st.Arnold, o.Arnold)
+	str(&st.Decision, o.Decision)
 	return st
 }
 
@@ -199,7 +212,11 @@ func (st Standing) Check(side Side) []string {
 		}
 		hero("martinez", st.Martinez)
 		hero("arnold", st.Arnold)
+		oneOf("decision", st.Decision, DecisionAsk, DecisionDay, DecisionNight, DecisionRefit)
 	} else {
+		if st.Decision != "" {
+			bad = append(bad, "decision: only the U.S. decides the kind of turn (rules 3.1, 3.2)")
+		}
 		if st.Retreat != "" || len(st.RetreatAt) > 0 {
 			bad = append(bad, "retreat: only the U.S. may retreat from melee (rule 8.2.1.3)")
 		}

@@ -213,6 +213,7 @@ func Resolve(s *State, o Orders, d Dice) (*State, []Event, []Problem) {
 	// rule 13.2.2: whatever the step did, a U.S. unit may have come near a
 	// victory hex (an advance, a landing).
 	events = append(events, out.soloAdHoc(d)...)
+	events = append(events, out.standingDecision(d)...)
 	if w := out.Wait(); !w.Over() {
 		events = append(events, Event{Kind: EventWait, Seen: Public, Side: w.Side, Wait: w.Kind, Turn: w.Turn, Night: out.Night})
 	}
@@ -278,6 +279,28 @@ func (s *State) mergeStanding(side Side, st Standing) {
 	} else {
 		s.StandingJP = s.StandingJP.Merge(st)
 	}
+}
+
+// standingDecision makes the U.S. decision of a turn that has just begun
+// when the U.S. standing instructions give it in advance (Standing.
+// Decision), as that decision filed would, and tells the U.S. alone why.
+func (s *State) standingDecision(d Dice) []Event {
+	dec := s.Standing(US).Decision
+	if s.Wait().Kind != WaitUSDecision || dec == "" || dec == DecisionAsk {
+		return nil
+	}
+	// The wait for the decision is told as when the player answers it, so
+	// that the Japanese read the same events either way.
+	evs := []Event{
+		{Kind: EventWait, Seen: Public, Side: US, Wait: WaitUSDecision, Turn: s.Turn, Night: s.Night},
+		{Kind: EventStandingDecision, Seen: OnlyTo(US), Side: US, Turn: s.Turn, Instruction: dec},
+	}
+	if dec == DecisionRefit {
+		evs = append(evs, s.beginRefit(nil, d)...)
+	} else {
+		evs = append(evs, s.decide(Decision{Night: dec == DecisionNight}, d)...)
+	}
+	return append(evs, s.soloAdHoc(d)...) // rule 13.2.2, as after a filed decision
 }
 
 // decide carries out the U.S. decision (rules 3.1, 3.2) and the server

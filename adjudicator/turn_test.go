@@ -455,3 +455,69 @@ func TestDrawKomandorskiEnds(t *testing.T) {
 		t.Errorf("%+v after %d dice", k, len(d.Log))
 	}
 }
+
+// Rules 3.1, 3.2 answered in advance: a U.S. standing decision makes each
+// new turn's decision with the dice and the public events of the decision
+// filed, until the U.S. writes decision: ask; the Japanese cannot tell the
+// two apart, and may not give one.
+func TestStandingDecision(t *testing.T) {
+	start := game(t, map[string]Hex{"1/17-A": 2821, "J01": 2717})
+	start, _ = resolve(t, start, decision(false), 5, 1, 1)
+
+	// Filed: the U.S. answers the decision of turn 2 itself.
+	filed, _ := resolve(t, start, actions(US))
+	filed, evsFiled := resolve(t, filed, actions(JP))
+	wantWait(t, filed, US, WaitUSDecision, 2)
+	filed, more := resolve(t, filed, decision(true), 5, 1, 1)
+	evsFiled = append(evsFiled, more...)
+
+	// Standing: the same night turn, made as turn 2 begins.
+	us := actions(US)
+	us.Standing = &Standing{Decision: DecisionNight}
+	byStanding, _ := resolve(t, start, us)
+	byStanding, evs := resolve(t, byStanding, actions(JP), 5, 1, 1)
+	wantWait(t, byStanding, JP, WaitActions, 2)
+	if !byStanding.Night || byStanding.Weather != filed.Weather || byStanding.AirUS != filed.AirUS || byStanding.AirJP != filed.AirJP {
+		t.Errorf("standing night turn: night %v, weather %s, air %d/%d; filed: %s, air %d/%d",
+			byStanding.Night, byStanding.Weather, byStanding.AirUS, byStanding.AirJP, filed.Weather, filed.AirUS, filed.AirJP)
+	}
+	wantText(t, eventTexts(evs), "night turn: the Japanese act first")
+	seen := func(evs []Event, side Side) string {
+		var b strings.Builder
+		for _, e := range evs {
+			if r, ok := Redact(e, side); ok {
+				b.Write(mustJSON(t, r))
+			}
+		}
+		return b.String()
+	}
+	if a, b := seen(evs, JP), seen(evsFiled, JP); a != b {
+		t.Errorf("the Japanese read a standing decision differently from a filed one:\n%s\n%s", a, b)
+	}
+	if !strings.Contains(seen(evs, US), string(EventStandingDecision)) {
+		t.Errorf("the U.S. is not told its standing decision made the turn")
+	}
+
+	// It stands: turn 3 is a night turn too, then refit, then ask again.
+	now := func(side Side) Orders { return Orders{Side: side, Wait: WaitActions} }
+	s, _ := resolve(t, byStanding, now(JP))
+	s, _ = resolve(t, s, now(US), 5, 1, 1)
+	wantWait(t, s, JP, WaitActions, 3)
+	s, _ = resolve(t, s, now(JP))
+	refit := now(US)
+	refit.Standing = &Standing{Decision: DecisionRefit}
+	s, _ = resolve(t, s, refit, 5, 1, 1) // weather, then the loss recovery dice (9.1)
+	wantWait(t, s, US, WaitUSRefit, 4)
+	o := s.DefaultOrders()
+	o.Standing = &Standing{Decision: DecisionAsk}
+	s, _ = resolve(t, s, o)
+	s, _ = resolve(t, s, s.DefaultOrders())
+	wantWait(t, s, US, WaitUSDecision, 5)
+
+	bad := now(JP)
+	bad.Standing = &Standing{Decision: DecisionDay}
+	wantText(t, refuse(t, byStanding, bad), "only the U.S. decides the kind of turn")
+	bad = decision(false)
+	bad.Standing = &Standing{Decision: "dawn"}
+	wantText(t, refuse(t, s, bad), `decision "dawn": want one of ask, day, night, refit`)
+}

@@ -24,6 +24,7 @@ type standingYAML struct {
 	MeleePick      string                     `yaml:"melee_pick"`
 	Martinez       string                     `yaml:"martinez"`
 	Arnold         string                     `yaml:"arnold"`
+	Decision       string                     `yaml:"decision"`
 }
 
 func (y standingYAML) standing() *adjudicator.Standing {
@@ -35,6 +36,7 @@ func (y standingYAML) standing() *adjudicator.Standing {
 		FriendlyFire: y.FriendlyFire,
 		MeleeOrder:   y.MeleeOrder, MeleePick: y.MeleePick,
 		Martinez: y.Martinez, Arnold: y.Arnold,
+		Decision: y.Decision,
 	}
 }
 
@@ -100,6 +102,8 @@ func (f *File) decodeStanding(n *yaml.Node) Errors {
 			judge(adjudicator.Standing{Martinez: y.Martinez}, v)
 		case "arnold":
 			judge(adjudicator.Standing{Arnold: y.Arnold}, v)
+		case "decision":
+			judge(adjudicator.Standing{Decision: y.Decision}, v)
 		case "loss_order":
 			_, es := unitsAt(n, "loss_order", "standing", y.LossOrder)
 			errs = append(errs, es...)

@@ -180,6 +180,7 @@ func handSamples() []sample {
 			Hexes: []H{2321}, Target: 2321, Reason: adjudicator.ReasonAmbushMelt},
 		{Kind: adjudicator.EventAmbushWithdraw, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2320, 2)},
 			Hexes: []H{2321, 2320}, Target: 2321, Reason: adjudicator.ReasonAmbushRoundLimit, Instruction: "never"},
+		{Kind: adjudicator.EventStandingDecision, Seen: adjudicator.OnlyTo(us), Side: us, Turn: 6, Instruction: adjudicator.DecisionNight},
 		{Kind: adjudicator.EventVPValues, Seen: adjudicator.OnlyTo(jp), Side: jp, Reason: adjudicator.ReasonDrawn,
 			Private: &adjudicator.Private{VP: []adjudicator.VPHex{{Hex: 1425, Value: 2, Name: "Temnac Bay"}, {Hex: 2011, Value: 3, Name: "Holtz Bay"}}}},
 	}

@@ -107,6 +107,11 @@ func stepTitle(ev adjudicator.Event, prev *adjudicator.Event, activations map[ad
 	}
 	switch k := ev.Kind; {
 	case k == adjudicator.EventDecision || k == adjudicator.EventRefitDecision:
+		if prev != nil && prev.Kind == adjudicator.EventStandingDecision {
+			return "", false
+		}
+		return "Decision (rules 3.1, 3.2)", true
+	case k == adjudicator.EventStandingDecision:
 		return "Decision (rules 3.1, 3.2)", true
 	case k == adjudicator.EventWeather:
 		return "Weather (rule 3.3)", true

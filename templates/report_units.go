@@ -348,6 +348,8 @@ type standingItem struct {
 }
 
 var standingItems = []standingItem{
+	{"decision", adjudicator.US, func(s adjudicator.Standing) []string { return []string{s.Decision} }, "",
+		"ask you each turn, or make it day, night or refit (rules 3.1, 3.2)", "ask, or day, night or refit made for you each turn (3.1, 3.2)"},
 	{"losses", 0, func(s adjudicator.Standing) []string { return []string{s.Losses} }, "",
 		"spread: each hit on the strongest unit; concentrate: one at a time", "spread or concentrate"},
 	{"loss_order", 0, func(s adjudicator.Standing) []string { return s.LossOrder }, "[]",

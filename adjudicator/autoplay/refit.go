@@ -24,19 +24,36 @@ import (
 // refit orders, or a day or night turn (3.2).
 func decision(s *adjudicator.State, pick func(int) int) adjudicator.Orders {
 	o := s.DefaultOrders()
+	switch StandingDecision(s, pick) {
+	case adjudicator.DecisionRefit:
+		o.Decision = &adjudicator.Decision{Refit: true}
+		if pick(2) == 0 {
+			o = usRefit(s, o, pick)
+		}
+	case adjudicator.DecisionNight:
+		o.Decision = &adjudicator.Decision{Night: true}
+	default:
+		o.Decision = &adjudicator.Decision{}
+	}
+	return o
+}
+
+// StandingDecision picks the kind of a turn as the U.S. decision does, for
+// a player who gives it in advance (adjudicator.Standing.Decision): refit
+// now and then, more often the longer the casualty track, else night one
+// time in three.
+func StandingDecision(s *adjudicator.State, pick func(int) int) string {
 	odds := 8
 	if s.Casualties >= 10 {
 		odds = 3
 	}
-	if pick(odds) != 0 {
-		o.Decision = &adjudicator.Decision{Night: pick(3) == 0}
-		return o
+	switch {
+	case pick(odds) == 0:
+		return adjudicator.DecisionRefit
+	case pick(3) == 0:
+		return adjudicator.DecisionNight
 	}
-	o.Decision = &adjudicator.Decision{Refit: true}
-	if pick(2) == 0 {
-		o = usRefit(s, o, pick)
-	}
-	return o
+	return adjudicator.DecisionDay
 }
 
 // refitter builds refit orders entry by entry.

@@ -135,7 +135,8 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	gameSeed := sha256.Sum256(append([]byte("attu demo dice\x00"), seed...))
 	pg, err := playByMail(ctx, mailPlay{
 		Sys: sys, DB: db, DBPath: dbPath, Log: lg, Out: out, Turns: turns, Seed: seed,
-		Game: referee.NewGame{ID: "demo", Name: "Attu demo", Setup: "historic", Seed: gameSeed[:]},
+		Game:  referee.NewGame{ID: "demo", Name: "Attu demo", Setup: "historic", Seed: gameSeed[:]},
+		Ahead: true,
 	})
 	if err != nil {
 		return err
@@ -233,6 +234,10 @@ type demoPlayer struct {
 	// steer, when set, overrides the U.S. decision of the turns it
 	// answers for (the end-to-end tests use it to reach every wait).
 	steer func(turn int) *adjudicator.Decision
+	// ahead, for the U.S., gives each next turn's decision in advance
+	// with its last file of a turn (standing: decision:), as a player
+	// who does not want to be asked each turn would.
+	ahead bool
 	inbox *mail.Inbox
 	smtp  string // host:port of the SMTP server
 	log   *slog.Logger
@@ -411,6 +416,14 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 			o.Decision = dec
 		}
 	}
+	next := ""
+	if p.ahead && p.side == adjudicator.US && (o.Wait == adjudicator.WaitActions || o.Wait == adjudicator.WaitUSRefit) {
+		next = autoplay.StandingDecision(st, p.pick)
+		if o.Standing == nil {
+			o.Standing = &adjudicator.Standing{}
+		}
+		o.Standing.Decision = next
+	}
 	raw, err := orderFile(env.Game, p.token, o) // handle, on this goroutine, set it
 	if err != nil {
 		return err
@@ -429,6 +442,13 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 		if d.Refit {
 			p.refits++
 		}
+	}
+	switch {
+	case env.Turn >= p.turns: // a decision ahead for a turn the demo does not play
+	case next == adjudicator.DecisionNight:
+		p.nights++
+	case next == adjudicator.DecisionRefit:
+		p.refits++
 	}
 	for _, a := range o.Actions {
 		if a.Melee != nil {

@@ -191,9 +191,10 @@ func TestE2EGameByMail(t *testing.T) {
 
 // playByMailFor plays game by mail for turns turns, or to its end when
 // the rules end it sooner, its dice seeded from diceSeed and the scripted
-// players from playSeed, and returns the database (open until the test
-// ends) and the result.
-func playByMailFor(t *testing.T, diceSeed, playSeed string, turns int, game referee.NewGame) (*store.DB, *mailGameResult) {
+// players from playSeed (the U.S. giving each turn's decision in advance
+// when ahead), and returns the database (open until the test ends) and the
+// result.
+func playByMailFor(t *testing.T, diceSeed, playSeed string, turns int, ahead bool, game referee.NewGame) (*store.DB, *mailGameResult) {
 	t.Helper()
 	sys := testMailSystem(t)
 	dir := t.TempDir()
@@ -207,7 +208,7 @@ func playByMailFor(t *testing.T, diceSeed, playSeed string, turns int, game refe
 	defer cancel()
 	seed := sha256.Sum256([]byte(diceSeed))
 	game.Seed = seed[:]
-	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: turns, Seed: []byte(playSeed), Game: game})
+	pg, err := playByMail(ctx, mailPlay{Sys: sys, DB: db, DBPath: dbPath, Log: e2eLog(t, dir), Turns: turns, Seed: []byte(playSeed), Game: game, Ahead: ahead})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func playByMailFor(t *testing.T, diceSeed, playSeed string, turns int, game refe
 // playShortByMail plays game (a short scenario) by mail to its end.
 func playShortByMail(t *testing.T, diceSeed, playSeed string, game referee.NewGame) (*store.DB, *mailGameResult) {
 	t.Helper()
-	return playByMailFor(t, diceSeed, playSeed, 99, game)
+	return playByMailFor(t, diceSeed, playSeed, 99, false, game)
 }
 
 // A short scenario (rule 15) played by mail to its end: the rules end

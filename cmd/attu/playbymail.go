@@ -57,6 +57,9 @@ type mailPlay struct {
 	// Steer, when set, makes the U.S. decision of each turn it returns a
 	// decision for, in place of the scripted player's own choice.
 	Steer func(turn int) *adjudicator.Decision
+	// Ahead makes the U.S. player give each turn's decision in advance, a
+	// standing decision in its last file of the turn before.
+	Ahead bool
 }
 
 // mailGameResult is a game played by mail to its end.
@@ -123,7 +126,7 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 		}
 		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
 		dp := &demoPlayer{side: pl.side, addr: addr[pl.user], db: p.DB, turns: p.Turns, pick: func(n int) int { return rng.IntN(n) },
-			steer: p.Steer, smtp: p.Sys.Inbound(), log: lg.With("player", pl.user), answered: map[string]bool{}}
+			steer: p.Steer, ahead: p.Ahead, smtp: p.Sys.Inbound(), log: lg.With("player", pl.user), answered: map[string]bool{}}
 		in := fast(acct[pl.user].IMAP)
 		in.Logger = dp.log
 		if dp.inbox, err = mail.NewInbox(in, dp.handle); err != nil {

@@ -174,13 +174,50 @@ func (s *Service) digest(id string, now time.Time) error {
 		if err != nil {
 			return err
 		}
+		held, err := heldBack(t, rec.DigestAt, now)
+		if err != nil {
+			return err
+		}
 		subject := templates.DigestSubject(st.Turn, g.Wait)
-		m, ok, err := s.reportMail(g, rec, st, adjudicator.Umpire, eventsSince(log, rec.Reported[adjudicator.Umpire]), "digest-umpire", subject, "")
-		if err != nil || !ok {
+		out, err := s.reportMails(g, rec, st, false, []reportReq{{side: adjudicator.Umpire, kind: "digest-umpire", subject: subject,
+			evs: eventsSince(log, rec.Reported[adjudicator.Umpire]), always: true, notes: held}})
+		if err != nil || !out[0].ok {
 			return err
 		}
 		rec.DigestAt = now
-		t.Queue(m)
+		t.Queue(out[0].mail)
 		return rec.save(t)
 	})
+}
+
+// lateAfter is how long a mail may wait to be sent before the umpire's
+// digest tells of it.
+const lateAfter = 15 * time.Minute
+
+// heldBack is the digest's line about the game's mails queued since the
+// last digest that waited more than lateAfter to be sent (the operator's
+// sending quota, a mail server out of reach), or still wait; none when
+// every mail went in time.
+func heldBack(t *store.Txn, since, now time.Time) ([]string, error) {
+	ms, err := t.Outbox()
+	if err != nil {
+		return nil, err
+	}
+	n, longest := 0, time.Duration(0)
+	for _, m := range ms {
+		if m.Queued.Before(since) {
+			continue
+		}
+		wait := now.Sub(m.Queued)
+		if !m.Sent.IsZero() {
+			wait = m.Sent.Sub(m.Queued)
+		}
+		if wait > lateAfter {
+			n, longest = n+1, max(longest, wait)
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return []string{templates.Notice{Kind: "mail-late", Missed: n, Duration: longest}.Text()}, nil
 }

@@ -127,3 +127,43 @@ func TestPictureOnlyWhenTheMapChanged(t *testing.T) {
 	}
 	h.advance(time.Hour)
 }
+
+// The umpire's digest tells of the game's mails that waited more than a
+// quarter of an hour to be sent since the last digest (a sending quota, a
+// mail server out of reach), and says nothing of mails sent in time.
+func TestDigestTellsOfMailHeldBack(t *testing.T) {
+	h := newHarness(t, NewGame{Copies: CopiesDigest})
+	sendAfter := func(d time.Duration) {
+		t.Helper()
+		ms, err := h.db.Outbox("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			if m.Sent.IsZero() {
+				if err := h.db.MarkSentAll([]uint64{m.ID}, m.Queued.Add(d)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	h.play(nil)
+	sendAfter(time.Minute)
+	h.advance(DigestEvery)
+	out := h.tick()
+	if len(out) != 1 || strings.Contains(out[0].Text, "waited more than") {
+		t.Fatalf("a digest after mails sent in a minute: %v\n%s", subjects(out), out[0].Text)
+	}
+	sendAfter(time.Minute)
+
+	h.play(nil)
+	h.play(nil)
+	sendAfter(3*time.Hour + 20*time.Minute)
+	h.advance(DigestEvery)
+	out = h.tick()
+	if len(out) != 1 || out[0].To[0] != umpireAddr {
+		t.Fatalf("the second digest: %v", subjects(out))
+	}
+	mustContain(t, "the digest", flat(out[0].Text), "mails of this game waited more than 15 minutes to be sent since the last digest, the longest 3 hours 20 minutes",
+		"sending quota (smtp per_hour, per_day)")
+}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -321,4 +322,45 @@ func (s *Service) budget(g *store.Game, address string, now time.Time) (bool, []
 	}
 	n := templates.SlowDown{Game: g.ID, Limit: s.cfg.Replies, Window: "an hour"}
 	return false, []store.Mail{s.newMail(g, "slowdown", bareAddress(address), n.Subject(), n.Text())}
+}
+
+// SetAside tells the umpire of the game a mail given up on was for (its
+// subject's tag, else the one running game its sender plays) that the
+// mail was set aside after tries attempts, when the sender plays a side
+// there: that player may be waiting for an answer. A mail that names no
+// game, or comes from an address that plays none, is the operator's
+// alone (attu status lists it), so that a stranger's mail sends nothing.
+func (s *Service) SetAside(f store.FailedMail, tries int, now time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = now
+	id := ""
+	if sm := subjectTag.FindStringSubmatch(f.Subject); sm != nil {
+		id = strings.ToLower(sm[1])
+	} else if g, err := s.onlyGameOf(f.From); err != nil {
+		return err
+	} else {
+		id = g
+	}
+	if id == "" {
+		return nil
+	}
+	_, err := s.db.Transact(id, nil, func(t *store.Txn) error {
+		g := t.Game()
+		sides := sidesOf(&g, f.From)
+		if len(sides) == 0 || sides[0] == adjudicator.Umpire {
+			return nil
+		}
+		note := fmt.Sprintf("subject %q", f.Subject)
+		if f.MessageID != "" {
+			note += ", Message-ID " + f.MessageID
+		}
+		n := templates.Notice{Kind: "mail-set-aside", Side: sides[0], Missed: tries, Note: note}
+		s.notify(t, &g, adjudicator.Umpire, templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n})
+		return nil
+	})
+	if errors.Is(err, store.ErrNoGame) {
+		return nil
+	}
+	return err
 }

@@ -103,6 +103,7 @@ type reportReq struct {
 	evs                   []adjudicator.Event
 	always                bool
 	reply                 *Message // the mail it answers, when not the step's
+	notes                 []string // lines for its notices besides the game's
 }
 
 // reportDone is the answer to one reportReq; ok is false when the side
@@ -132,7 +133,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 		if before != "" {
 			before += "\n"
 		}
-		lines := append(slices.Clone(rec.Unread[q.side]), rec.noticesFor(q.side)...)
+		lines := slices.Concat(rec.Unread[q.side], rec.noticesFor(q.side), q.notes)
 		text := before + templates.Notices{Paused: g.Status == store.Paused, Lines: lines}.Text() + a.Text
 		key := pictureKey(r.View)
 		picture, json := q.always || key != rec.Pictured[q.side], rec.JSON[q.side]

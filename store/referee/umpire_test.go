@@ -152,3 +152,34 @@ func TestUmpirePowers(t *testing.T) {
 }
 
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// A mail the daemon gave up on is told to the umpire at once when a player
+// of the game sent it: by its subject's tag, or, with none, as the one
+// game its sender plays. A stranger's, or one naming no game, sends
+// nothing.
+func TestSetAsideTellsTheUmpire(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.newMails()
+	aside := func(from, subject string) []store.Mail {
+		t.Helper()
+		f := store.FailedMail{From: from, Subject: subject, MessageID: "<x1@players.test>"}
+		if err := h.svc.SetAside(f, 3, h.clk.now()); err != nil {
+			t.Fatal(err)
+		}
+		return h.newMails()
+	}
+	for _, subject := range []string{"Re: [attu g1] turn 1 (May 11): the U.S. decision", "my orders"} {
+		ms := aside(usAddr, subject)
+		if len(ms) != 1 || ms[0].To[0] != umpireAddr {
+			t.Fatalf("subject %q: mailed %v, want the umpire once", subject, subjects(ms))
+		}
+		mustContain(t, "the umpire's notice", ms[0].Subject+"\n"+ms[0].Text, "a player's mail could not be handled",
+			"A mail from the U.S. player could not be handled after 3 tries", subject, "<x1@players.test>", "attu status")
+	}
+	if ms := aside("stranger@example.net", "[attu g1] status"); len(ms) > 0 {
+		t.Errorf("a stranger's mail set aside mailed %v", subjects(ms))
+	}
+	if ms := aside(usAddr, "[attu nosuch] status"); len(ms) > 0 {
+		t.Errorf("a mail for no game mailed %v", subjects(ms))
+	}
+}

@@ -184,8 +184,9 @@ func (d *Daemon) handle(ctx context.Context, in *mail.Incoming) error {
 
 // giveUp is the inbox's OnGiveUp: a mail failed every time it was
 // handled, and the inbox stops offering it. It is listed in the store
-// (store.FailedMail) for the umpire and the operator, since its sender
-// may be waiting for an answer.
+// (store.FailedMail) for the operator and, when a player of a game sent
+// it, told at once to that game's umpire, since its sender may be
+// waiting for an answer.
 func (d *Daemon) giveUp(in *mail.Incoming, err error) {
 	f := d.failing[in.UID]
 	delete(d.failing, in.UID)
@@ -195,6 +196,10 @@ func (d *Daemon) giveUp(in *mail.Incoming, err error) {
 	if err := d.db.RecordFailed(f); err != nil {
 		d.log.Error("listing a mail given up on", "uid", in.UID, "err", err)
 	}
+	if err := d.svc.SetAside(f, cmp.Or(d.cfg.IMAP.MaxAttempts, 3), time.Now()); err != nil {
+		d.log.Error("telling the umpire of a mail given up on", "uid", in.UID, "err", err)
+	}
+	d.Kick()
 }
 
 // clip bounds what the list of failed mail keeps of a header or an
