@@ -334,13 +334,12 @@ func (s *Service) SetAside(f store.FailedMail, tries int, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.now = now
-	id := ""
-	if sm := subjectTag.FindStringSubmatch(f.Subject); sm != nil {
-		id = strings.ToLower(sm[1])
-	} else if g, err := s.onlyGameOf(f.From); err != nil {
-		return err
-	} else {
-		id = g
+	id, ok := mail.GameFromSubject(f.Subject)
+	if !ok {
+		var err error
+		if id, err = s.onlyGameOf(f.From); err != nil {
+			return err
+		}
 	}
 	if id == "" {
 		return nil
