@@ -16,14 +16,12 @@ type Row struct {
 	Played, Won, Drawn, Lost int
 	Byes                     int
 	Points                   int
-	// Late counts the deadlines missed in the games that count; Breaks
-	// are the tie-breaks' values in the file's order, higher ranking
-	// higher (Lateness counts down from zero); Place is the rank from 1,
-	// Shared with another player.
-	Late   int
+	Late                     int // the deadlines missed in the games that count
+	// Breaks are the tie-breaks' values in the file's order, higher
+	// ranking higher (Lateness counts down from zero).
 	Breaks []float64
-	Place  int
-	Shared bool
+	Place  int  // the rank, from 1
+	Shared bool // with another player
 }
 
 // gamePoints are the points each side of a finished game scores by its
