@@ -347,19 +347,13 @@ func ParseDuration(s string) (time.Duration, error) {
 
 // duration reads a duration the file was checked to hold; zero when empty.
 func duration(s string) time.Duration {
-	if s == "" {
-		return 0
-	}
 	d, _ := ParseDuration(s)
 	return d
 }
 
 // zone returns a time zone the file was checked to name; UTC when none.
 func zone(name string) *time.Location {
-	if name == "" {
-		return time.UTC
-	}
-	loc, err := time.LoadLocation(name)
+	loc, err := time.LoadLocation(name) // "" is UTC
 	if err != nil {
 		return time.UTC
 	}
