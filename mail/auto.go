@@ -34,9 +34,6 @@ func IsAutomatic(m *Message, own string) (bool, string) {
 		return true, m.AutoReply[0]
 	}
 	for _, a := range []string{m.From, m.Sender, m.ReturnPath} {
-		if a == "" {
-			continue
-		}
 		if isOwn(a, own) {
 			return true, "from attu's own address " + a
 		}
