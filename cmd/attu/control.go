@@ -1,14 +1,11 @@
 package main
 
-// The operator's commands (status, show, export, umpire, new) work whether
-// or not the mail daemon runs. A command first opens the database itself,
-// for a short while; while attu serve holds it, the command hands its
-// arguments to the daemon on its socket (package daemon, control.go), once
-// it checked that the other end runs as its own user or root, and prints
-// what the daemon's run of it printed. Files it writes (attu export's
-// JSON, attu show's picture) come back in the answer and are written here,
-// with its user's rights: only those it named before asking, with the
-// modes it chose.
+// The operator's commands work whether or not the mail daemon runs: while
+// attu serve holds the database, a command runs inside the daemon (package
+// daemon, control.go) and prints what it printed. Files it writes (attu
+// export's JSON, attu show's picture) come back in the answer and are
+// written here, with its user's rights: only those it named before asking,
+// with the modes it chose.
 
 import (
 	"bufio"
