@@ -60,7 +60,7 @@ type Roll struct {
 	Seq   uint64               `json:"seq"`   // the die's sequence number, from 1
 	Entry uint64               `json:"entry"` // the log entry whose step rolled it
 	Turn  int                  `json:"turn"`  // the turn and wait the game was in
-	Wait  adjudicator.WaitKind `json:"wait"`  //
+	Wait  adjudicator.WaitKind `json:"wait"`
 	adjudicator.Die
 	Raw  []int `json:"raw"`  // the bytes read (see Derive)
 	Face int   `json:"face"` // 1 to 10

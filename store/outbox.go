@@ -162,8 +162,8 @@ func putReceipt(tx *bolt.Tx, r Receipt) error {
 // Mail is an outgoing mail in the outbox; its Message-ID is fixed when it
 // is queued, so a resend after a crash is the same message.
 type Mail struct {
-	ID          uint64       `json:"id"`                // assigned when queued; outbox order
-	Game        string       `json:"game,omitempty"`    //
+	ID          uint64       `json:"id"` // assigned when queued; outbox order
+	Game        string       `json:"game,omitempty"`
 	Entry       uint64       `json:"entry,omitempty"`   // the log entry that queued it
 	Receipt     uint64       `json:"receipt,omitempty"` // the ledger receipt that queued it
 	Shelf       string       `json:"shelf,omitempty"`   // the shelf whose own transaction queued it (UpdateShelf)
