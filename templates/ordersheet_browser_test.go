@@ -286,8 +286,14 @@ func TestOrderSheetInBrowser(t *testing.T) {
 			t.Errorf("the decision reads %+v", f.Decision)
 		}
 		b.click(t, `input[name=refit][value=yes]`)
-		if f := b.file(t, st, ""); !f.Decision.Refit || f.Decision.Night {
-			t.Errorf("a refit turn reads %+v", f.Decision)
+		if f := b.file(t, st, ""); !f.Decision.Refit || f.Decision.Night || f.Standing != nil {
+			t.Errorf("a refit turn reads %+v, standing %+v", f.Decision, f.Standing)
+		}
+		// Each later turn's decision given in advance: the file carries
+		// it as the one standing instruction changed.
+		b.eval(t, `(() => { const s = document.getElementById("decision"); s.value = "day"; s.dispatchEvent(new Event("change")); return ""; })()`)
+		if f := b.file(t, st, ""); f.Standing == nil || f.Standing.Decision != adjudicator.DecisionDay || f.Standing.Retreat != "" {
+			t.Errorf("the decision in advance reads standing %+v", f.Standing)
 		}
 		b.check(t, path)
 	})

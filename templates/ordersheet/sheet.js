@@ -625,11 +625,19 @@
   // ---- The file ----
 
   let token = "";
+  // The U.S. standing decision (standing: decision:), as the template's
+  // standing lines give it; the file changes it only when the player does.
+  const ahead = D.standing.map((l) => /^#( +decision: )(\w+)/.exec(l)).find(Boolean);
+  function standing() {
+    const want = $("decision").value;
+    if (!ahead || $("ahead").hidden || want === ahead[2]) return D.standing;
+    return D.standing.map((l) => l === "#standing:" ? "standing:" : l.replace(/^#( +decision: )\w+/, "$1" + want));
+  }
   function fileText() {
     const tok = token === "" ? "PASTE-YOUR-TOKEN-HERE" : /^[A-Za-z0-9._-]+$/.test(token) ? token : JSON.stringify(token);
     return "# attu orders for game " + D.game + ": " + D.title + ", written by the order sheet.\n" +
       "game: " + JSON.stringify(D.game) + "\nside: " + D.side + "\nturn: " + D.turn + "\nwait: " + D.wait + "\ntoken: " + tok + "\n\n" +
-      ui.body() + "\n" + D.standing.join("\n") + "\n";
+      ui.body() + "\n" + standing().join("\n") + "\n";
   }
   function write() {
     const text = fileText();
@@ -667,6 +675,11 @@
       if (e.key === "+" || e.key === "=") setZoom(zoom * 1.5);
       else if (e.key === "-") setZoom(zoom / 1.5);
     });
+    if (ahead) {
+      $("ahead").hidden = false;
+      $("decision").value = ahead[2];
+      $("decision").addEventListener("change", write);
+    }
     $("token").addEventListener("input", (e) => { token = e.target.value.trim(); write(); });
     $("copy").addEventListener("click", () => {
       const t = $("yaml");
