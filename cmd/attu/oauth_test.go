@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/mail/loopback"
-	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/store/referee"
 )
 
 // oauthServers are loopback servers that let attu in only with XOAUTH2
@@ -52,43 +49,6 @@ func (s oauthServers) config(t *testing.T, token string) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// runDaemon runs attu serve's daemon on a configuration, with a new game
-// whose welcome mails are to be sent, until the test ends; it returns
-// the daemon's log.
-func runDaemon(t *testing.T, path string) *syncBuffer {
-	cfg, dbPath, _, _, err := loadServeConfig(readFile(t, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(dbPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	logs := &syncBuffer{}
-	cfg.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc := referee.New(db, referee.Config{Address: cfg.Address, Logger: cfg.Logger})
-	domain := strings.TrimPrefix(cfg.Address, "attu@")
-	if _, err := svc.Create(referee.NewGame{ID: "g1", US: "alice@" + domain, JP: "bob@" + domain}, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	d, err := newDaemon(svc, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); d.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		if true || t.Failed() {
-			t.Logf("the daemon's log:\n%s", logs.b.String())
-		}
-	})
-	return logs
 }
 
 // With auth: xoauth2 and a token command, attu serve -check signs in to

@@ -171,30 +171,7 @@ func (b *syncBuffer) count(re string) int {
 // the other welcome of the same attempt is logged at DEBUG, as attempt 1).
 func TestE2EWrongPassword(t *testing.T) {
 	s := startTLSServers(t)
-	cfg, dbPath, _, _, err := loadServeConfig(readFile(t, s.config(t, "wrong-imap", "wrong-smtp", true)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(dbPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var logs syncBuffer
-	cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cfg.Tick = time.Second
-	svc := referee.New(db, referee.Config{Address: cfg.Address, Logger: cfg.Logger})
-	if _, err := svc.Create(referee.NewGame{ID: "g1", US: "alice@" + s.domain, JP: "bob@" + s.domain}, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	d, err := newDaemon(svc, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); d.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	logs := runDaemon(t, s.config(t, "wrong-imap", "wrong-smtp", true))
 	deadline := time.Now().Add(20 * time.Second)
 	for logs.count(`level=ERROR`) < 2 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
@@ -212,9 +189,44 @@ func TestE2EWrongPassword(t *testing.T) {
 	if n, again := logs.count(`level=ERROR`), logs.count(`attempt=[2-9]|imap: still failing|connection lost|sending failed`); n != 2 || again != 0 {
 		t.Errorf("%d ERROR lines, want 2; %d attempts again within seconds, want none", n, again)
 	}
-	if t.Failed() {
-		t.Logf("the daemon's log:\n%s", logs.b.String())
+}
+
+// runDaemon runs attu serve's daemon on a configuration, with a new game
+// whose welcome mails are to be sent, until the test ends; it returns
+// the daemon's log, and shows it when the test failed.
+func runDaemon(t *testing.T, path string) *syncBuffer {
+	cfg, dbPath, _, _, err := loadServeConfig(readFile(t, path))
+	if err != nil {
+		t.Fatal(err)
 	}
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	logs := &syncBuffer{}
+	cfg.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cfg.Tick = time.Second
+	svc := referee.New(db, referee.Config{Address: cfg.Address, Logger: cfg.Logger})
+	domain := strings.TrimPrefix(cfg.Address, "attu@")
+	if _, err := svc.Create(referee.NewGame{ID: "g1", US: "alice@" + domain, JP: "bob@" + domain}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	d, err := newDaemon(svc, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); d.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		if t.Failed() {
+			t.Logf("the daemon's log:\n%s", logs.b.String())
+		}
+	})
+	return logs
 }
 
 func readFile(t *testing.T, path string) []byte {
