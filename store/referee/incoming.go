@@ -112,14 +112,9 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 	if m.Unauthenticated != "" {
 		return s.stranger(ref, m, now, "sender not authenticated")
 	}
-	id := s.route(m)
-	if id == "" && m.Orders == nil {
-		// A command to the bare address from someone who plays exactly
-		// one game that is not over is for that game.
-		var err error
-		if id, err = s.onlyGameOf(m.From); err != nil {
-			return err
-		}
+	id, err := s.gameOf(m)
+	if err != nil {
+		return err
 	}
 	if id == "" {
 		return s.stranger(ref, m, now, "no game named")
@@ -138,6 +133,16 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 		return s.ordersMail(g, ref, m, now)
 	}
 	return s.commandMail(g, ref, m, now)
+}
+
+// gameOf returns the game m is for (route) or, for a command to the
+// bare address from someone who plays exactly one game that is not over,
+// that game; "" when none.
+func (s *Service) gameOf(m *Message) (string, error) {
+	if id := s.route(m); id != "" || m.Orders != nil {
+		return id, nil
+	}
+	return s.onlyGameOf(m.From)
 }
 
 // onlyGameOf returns the game that address plays in, when it plays in
@@ -324,8 +329,8 @@ func (s *Service) budget(g *store.Game, address string, now time.Time) (bool, []
 	return false, []store.Mail{s.newMail(g, "slowdown", bareAddress(address), n.Subject(), n.Text())}
 }
 
-// SetAside tells the umpire of the game a mail given up on was for (its
-// subject's tag, else the one running game its sender plays) that the
+// SetAside tells the umpire of the game a mail given up on was for (as
+// Handle would have found it from its sender and subject) that the
 // mail was set aside after tries attempts, when the sender plays a side
 // there: that player may be waiting for an answer. A mail that names no
 // game, or comes from an address that plays none, is the operator's
@@ -334,17 +339,11 @@ func (s *Service) SetAside(f store.FailedMail, tries int, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.now = now
-	id, ok := mail.GameFromSubject(f.Subject)
-	if !ok {
-		var err error
-		if id, err = s.onlyGameOf(f.From); err != nil {
-			return err
-		}
+	id, err := s.gameOf(&Message{From: f.From, Subject: f.Subject})
+	if err != nil || id == "" {
+		return err
 	}
-	if id == "" {
-		return nil
-	}
-	_, err := s.db.Transact(id, nil, func(t *store.Txn) error {
+	_, err = s.db.Transact(id, nil, func(t *store.Txn) error {
 		g := t.Game()
 		sides := sidesOf(&g, f.From)
 		if len(sides) == 0 || sides[0] == adjudicator.Umpire {
