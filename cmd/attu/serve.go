@@ -419,7 +419,22 @@ func checkServe(path string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: the file is good: %s, database %s\n", path, cfg.Address, dbPath)
 	fmt.Fprintln(stdout, authEffect(cfg.Auth))
-	return checkServers(cfg, stdout, stderr)
+	err = checkServers(cfg, stdout, stderr)
+	for _, id := range cfg.Auth.AuthServIDs {
+		if d := canonicalHost(id); cfg.Auth.Required && (d == "example.org" || d == "example.com" || d == "example.net" ||
+			strings.HasSuffix(d, ".example.org") || strings.HasSuffix(d, ".example.com") || strings.HasSuffix(d, ".example.net")) {
+			fmt.Fprintf(stderr, "authentication.trusted_authserv_ids: %s is an example name, which no provider writes: every player's mail would be refused; "+
+				"set your provider's (the first word of the topmost Authentication-Results of a mail the mailbox received), or authentication.mode: off\n", id)
+			err = errFailed
+		}
+	}
+	return err
+}
+
+// canonicalHost is a host name as it compares: lower case, without a
+// leading or trailing dot.
+func canonicalHost(h string) string {
+	return strings.Trim(strings.ToLower(strings.TrimSpace(h)), ".")
 }
 
 // authEffect says in one line what the authentication setting a does to
