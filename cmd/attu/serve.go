@@ -47,7 +47,7 @@ examples/attu-serve.yaml is a commented example.
 
 Examples:
   ATTU_IMAP_PASSWORD=... ATTU_SMTP_PASSWORD=... attu serve -config attu.yaml
-  attu serve -config attu.yaml -check      # check the file, log in to both servers, stop
+  attu serve -config attu.yaml -check      # check the file, say what authentication does, log in, stop
 
 Flags:
 `
