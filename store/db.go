@@ -369,8 +369,8 @@ type NewGame struct {
 	// what the opening draws (the Komandorski chits of rule 12.1) comes
 	// from the committed seed, logged and audited with log entry 1.
 	Start func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
-	// Faces is the die Start rolls, as the engine's (Engine.Faces): 0 for
-	// a d10.
+	// Faces is the number of faces of the die Start rolls, the rules' die
+	// as in Engine.Faces: 0 for a d10.
 	Faces    int
 	Deadline time.Time
 	Outbox   []Mail          // the welcome mails
