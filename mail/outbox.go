@@ -273,8 +273,7 @@ func (o *Outbox) unreachable(now time.Time) {
 // answered for d: an eighth of d, within lo and hi. However long an
 // outage, the mail waiting for it goes about an eighth of its length
 // after its end (lo at the least, hi at the most), whatever each mail's
-// own wait (retryWait) has grown to; a mail's attempts, which count
-// toward that wait, are made only when it is due.
+// own wait (retryWait) has grown to by then.
 func probeWait(d, lo, hi time.Duration) time.Duration {
 	return min(max(d/8, lo), hi)
 }
