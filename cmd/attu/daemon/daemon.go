@@ -418,3 +418,5 @@ func (q queue) MarkSent(ids []uint64, t time.Time) error { return q.d.db.MarkSen
 func (q queue) Retry(id uint64, cause error, next time.Time) error {
 	return q.d.db.Retry(id, cause, next)
 }
+
+func (q queue) Next() (time.Time, bool, error) { return q.d.db.NextAttempt() }
