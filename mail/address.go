@@ -48,6 +48,20 @@ func parseAddressList(v string) ([]string, error) {
 	}
 }
 
+// ParseMailbox returns the address of a field value that names exactly
+// one mailbox ("Name <us@example.org>", "us@example.org (Us)"), read as
+// parseAddressList reads address fields; an error otherwise.
+func ParseMailbox(v string) (string, error) {
+	l, err := parseAddressList(v)
+	if err == nil && len(l) != 1 {
+		err = fmt.Errorf("%w: %d mailboxes, not one", errAddress, len(l))
+	}
+	if err != nil {
+		return "", err
+	}
+	return l[0], nil
+}
+
 // address reads a mailbox, or a group's mailboxes when groups are
 // allowed (section 3.4: group = display-name ":" [group-list] ";").
 func (p *scanner) address(groups bool) ([]string, error) {
