@@ -7,6 +7,8 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -219,6 +221,49 @@ func TestParseAuthResults(t *testing.T) {
 	} {
 		if f, err := parseAuthResults(bad); !errors.Is(err, errAuthResults) {
 			t.Errorf("%q: %+v, %v; want an error", bad, f, err)
+		}
+	}
+}
+
+// The crafted mails of the daemon's bad-mail corpus get the verdicts its
+// tests expect of them: with authentication required and mx.attu.test
+// trusted, the ar- mails; with it off, the from- mails and the mail of
+// CR CR LF line ends.
+func TestBadMailVerdicts(t *testing.T) {
+	required := AuthConfig{Required: true, AuthServIDs: []string{"mx.attu.test"}}
+	for file, want := range map[string]struct {
+		cfg  AuthConfig
+		by   string
+		from string
+	}{
+		"ar-quoted-mailfrom.eml":         {required, "", "alice@attu.test"},
+		"ar-helo-comment.eml":            {required, "", "alice@attu.test"},
+		"ar-dmarc-no-header-from.eml":    {required, "", "alice@attu.test"},
+		"ar-version-2.eml":               {required, "", "alice@attu.test"},
+		"ar-unparsable-forged-below.eml": {required, "", "alice@attu.test"},
+		"ar-field-above.eml":             {required, "", "alice@attu.test"},
+		"ar-dkim-longer-domain.eml":      {required, "", "alice@attu.test"},
+		"ar-dkim-subdomain.eml":          {required, "dkim@mx.attu.test", "alice@attu.test"},
+		"ar-comment-authserv.eml":        {required, "dmarc@mx.attu.test", "alice@attu.test"},
+		"from-trailing-address.eml":      {AuthConfig{}, "", "alice@attu.test"},
+		"from-long-s.eml":                {AuthConfig{}, "from", "alice@attu.te\u017ft"},
+		"from-comment-in-brackets.eml":   {AuthConfig{}, "from", "alice@attu.test"},
+		"cr-cr-lf.eml":                   {AuthConfig{}, "from", "alice@attu.test"},
+	} {
+		raw, err := os.ReadFile(filepath.Join("testdata/badmail", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Extract(bytes.NewReader(raw), Limits{})
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		v := Authenticate(m, raw, want.cfg)
+		if v.By != want.by || m.From != want.from || m.Subject == "" || m.Orders == "" && m.Command == "" {
+			t.Errorf("%s: From %q, subject %q, verdict %+v; want %q by %q", file, m.From, m.Subject, v, want.from, want.by)
+		}
+		if SameAddress(m.From, "alice@attu.test") != (want.from == "alice@attu.test") {
+			t.Errorf("%s: SameAddress(%q, alice@attu.test) wrong", file, m.From)
 		}
 	}
 }
