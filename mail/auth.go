@@ -113,12 +113,14 @@ func trustedResults(m *Message, ids []string) (string, error) {
 // judgeResults returns the check of a trusted field that vouches for the
 // author's domain: a DMARC pass that names it in header.from (RFC 7489
 // section 11.2), or a DKIM pass of a signing domain aligned with it. A
-// DMARC result other than pass or none vetoes both: the server judged
-// the From domain itself and found it wanting (the domain may require
-// strict alignment, which a subdomain's signature does not meet).
+// DMARC fail vetoes both: the server judged the From domain by its own
+// policy and found it wanting (the domain may require strict alignment,
+// which a subdomain's signature does not meet). Other DMARC values (none,
+// temperror, permerror, Microsoft's bestguesspass) leave the DKIM result
+// to speak.
 func judgeResults(f authResults, domain string) (string, error) {
 	for _, r := range f.results {
-		if r.method == "dmarc" && r.value != "pass" && r.value != "none" {
+		if r.method == "dmarc" && r.value == "fail" {
 			return "", fmt.Errorf("the Authentication-Results of %s say dmarc=%s", clipID(f.id), r.value)
 		}
 	}

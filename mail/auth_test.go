@@ -168,6 +168,7 @@ func TestAuthenticationResults(t *testing.T) {
 		{"a field above the trusted one", []string{ar(`mx.evil.test; dmarc=pass header.from=example.org`), ar(`mx.attu.test; dmarc=fail header.from=example.org`)}, "", ""},
 		{"an unparsable field above the trusted one", []string{ar(`"mx.evil.test; dmarc=pass`), ar(`mx.attu.test; dmarc=pass header.from=example.org`)}, "", "dmarc@mx.attu.test"},
 		{"a quoted authserv-id", []string{ar(`"mx.attu.test"; dmarc=pass header.from=example.org`)}, "", "dmarc@mx.attu.test"},
+		{"a DMARC temperror leaves an aligned DKIM pass", []string{ar(`mx.attu.test; dkim=pass header.d=example.org; dmarc=temperror header.from=example.org`)}, "", "dkim@mx.attu.test"},
 		{"DMARC fail vetoes an aligned DKIM pass", []string{ar(`mx.attu.test; dkim=pass header.d=mail.example.org; dmarc=fail header.from=example.org`)}, "", ""},
 		{"a subdomain's signature", []string{ar(`mx.attu.test; dkim=pass header.d=mail.example.org; dmarc=none`)}, "", "dkim@mx.attu.test"},
 		{"a parent's signature", []string{ar(`mx.attu.test; dkim=pass header.d=example.org`)}, "From: <us@mail.example.org>", "dkim@mx.attu.test"},
