@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/emersion/go-msgauth/authres"
+	"golang.org/x/net/publicsuffix"
 )
 
 // AuthConfig says how Authenticate decides who wrote a mail.
@@ -43,10 +43,11 @@ type Verdict struct {
 
 // Authenticate decides whether m's From names who wrote it, sets m.Auth
 // and returns it. raw is the mail as received. A mail whose From fields
-// name other than exactly one mailbox is never trusted. When cfg requires
+// do not parse (RFC 5322 section 3.4), or name other than exactly one
+// mailbox, is never trusted. When cfg requires
 // authentication, the topmost Authentication-Results field of a trusted
 // server must report DMARC pass or a DKIM pass aligned with the author's
-// domain (RFC 7489 section 3.1.1), or, with cfg.DKIM, the mail must carry
+// domain (RFC 7489 section 3.1.1, relaxed), or, with cfg.DKIM, the mail must carry
 // a valid aligned signature; every other Authentication-Results field is
 // ignored, since anyone can write one below the provider's.
 func Authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
@@ -55,6 +56,9 @@ func Authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
 }
 
 func authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
+	if m.fromProblem != "" {
+		return Verdict{Why: "From does not parse: " + m.fromProblem}
+	}
 	if m.FromFields != 1 || m.Authors != 1 || m.From == "" {
 		return Verdict{Why: fmt.Sprintf("From names %d mailboxes in %d fields, not one", m.Authors, m.FromFields)}
 	}
@@ -83,40 +87,83 @@ func authenticate(m *Message, raw []byte, cfg AuthConfig) Verdict {
 }
 
 // trustedResults reads the topmost Authentication-Results field whose
-// authserv-id is trusted and returns the check that passed.
+// authserv-id is trusted and returns the check that passed. That field
+// alone counts: the provider writes it on top of what the mail carried
+// (RFC 8601 section 5), so a field below it may be the sender's, and one
+// above it is of no server the operator named. A trusted field that does
+// not parse, or of a version other than 1, fails: reading on to the next
+// one would trust a field the sender may have written.
 func trustedResults(m *Message, ids []string) (string, error) {
 	_, domain, _ := splitAddress(m.From)
 	domain = canonicalDomain(domain)
 	for _, field := range m.authResults {
-		// A parse error ends the results where it happened; what came
-		// before it still counts.
-		id, results, _ := authres.Parse(field)
-		if id == "" || !trustedID(id, ids) {
+		id, err := parseAuthServID(field)
+		if err != nil || !trustedID(id, ids) {
 			continue
 		}
-		for _, r := range results {
-			switch r := r.(type) {
-			case *authres.DMARCResult:
-				if r.Value == authres.ResultPass && (r.From == "" || canonicalDomain(r.From) == domain) {
-					return "dmarc@" + id, nil
-				}
-			case *authres.DKIMResult:
-				d := r.Domain
-				if d == "" {
-					_, d, _ = strings.Cut(r.Identifier, "@")
-				}
-				if r.Value == authres.ResultPass && aligned(canonicalDomain(d), domain) {
-					return "dkim@" + id, nil
-				}
-			}
+		f, err := parseAuthResults(field)
+		if err != nil {
+			return "", fmt.Errorf("the Authentication-Results of %s do not parse: %v", clipID(id), err)
 		}
-		return "", fmt.Errorf("the Authentication-Results of %s show no DMARC pass and no DKIM pass of %s", id, domain)
+		return judgeResults(f, domain)
 	}
 	return "", errors.New("no Authentication-Results of a trusted server")
 }
 
+// judgeResults returns the check of a trusted field that vouches for the
+// author's domain: a DMARC pass that names it in header.from (RFC 7489
+// section 11.2), or a DKIM pass of a signing domain aligned with it. A
+// DMARC fail vetoes both: the server judged the From domain by its own
+// policy and found it wanting (the domain may require strict alignment,
+// which a subdomain's signature does not meet). Other DMARC values (none,
+// temperror, permerror, Microsoft's bestguesspass) leave the DKIM result
+// to speak.
+func judgeResults(f authResults, domain string) (string, error) {
+	for _, r := range f.results {
+		if r.method == "dmarc" && r.value == "fail" {
+			return "", fmt.Errorf("the Authentication-Results of %s say dmarc=%s", clipID(f.id), r.value)
+		}
+	}
+	for _, r := range f.results {
+		if r.method == "dmarc" && r.value == "pass" && sameDomain(r.props["header.from"], domain) {
+			return "dmarc@" + f.id, nil
+		}
+	}
+	for _, r := range f.results {
+		if r.method != "dkim" || r.value != "pass" {
+			continue
+		}
+		d := r.props["header.d"]
+		if i := strings.LastIndexByte(r.props["header.i"], '@'); d == "" && i >= 0 {
+			d = r.props["header.i"][i+1:] // RFC 6376 section 3.5, i= is [local-part] "@" domain
+		}
+		if aligned(d, domain) {
+			return "dkim@" + f.id, nil
+		}
+	}
+	return "", fmt.Errorf("the Authentication-Results of %s show no DMARC pass and no DKIM pass of %s", clipID(f.id), domain)
+}
+
+// sameDomain tells whether a header.from value names domain. Some servers
+// write the whole address there; its domain is taken.
+func sameDomain(from, domain string) bool {
+	if i := strings.LastIndexByte(from, '@'); i >= 0 {
+		from = from[i+1:]
+	}
+	return domain != "" && canonicalDomain(from) == domain
+}
+
+// clipID bounds an authserv-id quoted in a log line.
+func clipID(id string) string {
+	if len(id) > 100 {
+		return id[:100] + "…"
+	}
+	return id
+}
+
 // trustedID reports whether id is one of ids, or below one of them that
-// starts with a dot. Host names compare without case.
+// starts with a dot. Host names compare without the case of ASCII
+// letters.
 func trustedID(id string, ids []string) bool {
 	id = canonicalDomain(id)
 	for _, t := range ids {
@@ -128,12 +175,44 @@ func trustedID(id string, ids []string) bool {
 	return false
 }
 
-// aligned reports whether a signing domain d is the author's domain or
-// a parent of it (relaxed alignment, RFC 7489 section 3.1.1).
+// aligned reports whether a signing domain d is aligned with the
+// author's domain under RFC 7489's relaxed rule (section 3.1.1): the two
+// have the same organizational domain (section 3.2), the name one label
+// below its public suffix by the Public Suffix List. So d=mail.example.org
+// signs for From: ...@example.org and the other way round, while
+// d=example.org.evil.test signs for nothing of example.org. A domain
+// that is a public suffix itself aligns with itself only.
 func aligned(d, author string) bool {
-	return strings.Contains(d, ".") && author != "" && (d == author || strings.HasSuffix(author, "."+d))
+	d, author = canonicalDomain(d), canonicalDomain(author)
+	if !hostName(d) || !hostName(author) {
+		return false
+	}
+	if d == author {
+		return true
+	}
+	od, err1 := publicsuffix.EffectiveTLDPlusOne(d)
+	oa, err2 := publicsuffix.EffectiveTLDPlusOne(author)
+	return err1 == nil && err2 == nil && od == oa
 }
 
-func canonicalDomain(d string) string {
-	return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(d), "."))
+// hostName tells whether d (lower case) is a host name of two labels or
+// more: letters, digits, hyphens and underscores, or UTF-8, and a last
+// label that is not a number. An address literal ("[192.0.2.1]") or an
+// IP address has no organizational domain.
+func hostName(d string) bool {
+	labels := strings.Split(d, ".")
+	if len(labels) < 2 || strings.Trim(labels[len(labels)-1], "0123456789") == "" {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" {
+			return false
+		}
+		for i := 0; i < len(l); i++ {
+			if c := l[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c >= 0x80) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -44,8 +44,13 @@ func IsAutomatic(m *Message, own string) (bool, string) {
 	return false, ""
 }
 
-// isOwn tells whether a is the mailbox own or a plus-address of it.
+// isOwn tells whether a is the mailbox own or a plus-address of it. The
+// local parts compare without the case of ASCII letters here, unlike in
+// SameAddress: taking more mail for attu's own only keeps attu silent,
+// and a mail system that changes the case of attu's address must not
+// start a loop of attu answering itself.
 func isOwn(a, own string) bool {
+	a, own = asciiLower(a), asciiLower(own)
 	_, game := GameFromAddress(a, own)
 	return SameAddress(a, own) || game
 }

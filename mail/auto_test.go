@@ -20,7 +20,10 @@ func TestGameRouting(t *testing.T) {
 		addr, own, game string
 	}{
 		{"attu+g1@attu.test", "attu@attu.test", "g1"},
-		{"ATTU+Game-2@ATTU.test", "attu@attu.test", "game-2"},
+		{"attu+Game-2@ATTU.test", "attu@attu.test", "game-2"},
+		// The local part compares byte for byte (SameAddress).
+		{"ATTU+g1@attu.test", "attu@attu.test", ""},
+		{"attu+g1@attu.te\u017ft", "attu@attu.test", ""},
 		{"attu+g.b_c@attu.test", "attu@attu.test", ""},
 		{"attu@attu.test", "attu@attu.test", ""},
 		{"attu+@attu.test", "attu@attu.test", ""},

@@ -12,8 +12,9 @@ import (
 const maxSignatures = 5
 
 // VerifyDKIM checks that a raw mail carries a valid DKIM signature (RFC
-// 6376) of its author's domain: the signing domain is the domain of from
-// or a parent of it (relaxed alignment, RFC 7489 section 3.1.1). It
+// 6376) of its author's domain: the signing domain has the organizational
+// domain of from's (relaxed alignment, RFC 7489 section 3.1.1; see
+// aligned). It
 // returns nil on success, else an error wrapping ErrDKIMNone (no signature
 // of that domain), ErrDKIMFail (a signature of that domain fails: the mail
 // was altered, or forged) or ErrDKIMTemp (the key could not be fetched
@@ -32,7 +33,7 @@ func VerifyDKIM(raw []byte, from string, lookupTXT func(name string) ([]string, 
 	}
 	var failed, temp error
 	for _, v := range vs {
-		if !aligned(canonicalDomain(v.Domain), domain) {
+		if !aligned(v.Domain, domain) {
 			continue
 		}
 		switch {

@@ -4,8 +4,10 @@ IMAP inbox watched with IDLE (RFC 2177) or polled, the extraction of
 orders and commands from incoming mail (RFC 5322, MIME per RFC 2045-2049),
 loop and abuse protection (RFC 3834 automatic mail, a per-sender answer
 limit, size caps), sender authentication (Authentication-Results of a
-trusted receiving server per RFC 8601, DKIM per RFC 6376), and SMTP
-sending from the store's outbox with retries.
+trusted receiving server per RFC 8601, DKIM per RFC 6376, aligned by
+RFC 7489's organizational domain), and SMTP sending from the store's
+outbox with retries. Address fields are read by one RFC 5322 parser
+(address.go), and addresses compared by SameAddress alone.
 
 It imports nothing else of attu: cmd/attu/daemon wires it to the store and
 the game service. Sub-package loopback is a small in-memory IMAP and SMTP

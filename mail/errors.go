@@ -35,6 +35,9 @@ var (
 	// ErrNoBody: Incoming.Fetch was called after the handler returned.
 	ErrNoBody = errors.New("mail: message fetched outside its handler")
 
+	errAddress     = errors.New("mail: not an RFC 5322 address list")                 // an address field does not parse
+	errAuthResults = errors.New("mail: not an RFC 8601 Authentication-Results field") // an Authentication-Results field does not parse
+
 	errClosed = errors.New("mail: imap: connection closed by the server") // the server closed the connection; Run reconnects
 )
 

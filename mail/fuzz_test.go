@@ -141,3 +141,86 @@ func FuzzRouting(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAddressAuth feeds the From and Authentication-Results readers
+// what strangers may write, starting from the crafted fields of the
+// tests: neither may panic; an address list that parses yields
+// addresses of a non-empty local part and domain, and parses the same
+// when written back out; a field that parses has an authserv-id and a
+// lower-case method and value in every result; and a mail made of the
+// two is trusted only by a check of the configured server, when its From
+// names exactly one mailbox.
+//
+//	go test -fuzz FuzzAddressAuth ./mail
+func FuzzAddressAuth(f *testing.F) {
+	for _, s := range [][2]string{
+		{`"us" <us@example.test> (x) mallory@evil.test`, `mx.attu.test; spf=fail smtp.mailfrom="x;dmarc=pass header.from=example.test;"@evil.test; dmarc=fail header.from=example.test`},
+		{`"us" <us(in brackets)@example.test>`, `mx.attu.test (amavisd-new); dmarc=pass header.from=example.test`},
+		{`uſ@example.test`, `mx.attu.test 2; dmarc=pass header.from=example.test`},
+		{`players: us@example.test;`, `mx.attu.test; spf=none (helo=a\); dmarc=pass \(b) smtp.helo=a; dmarc=fail`},
+		{`=?utf-8?q?J=C3=BCrgen?= <j@example.test>, <@relay.test:x@[192.0.2.1]>`, `mx.attu.test; dkim=pass header.d=mail.example.test; dmarc=none`},
+		{`(c) us (d) @ (e) example . test (f)`, `mx.attu.test; dkim=pass header.d=example.test.evil.test`},
+		{`us@example.test (open`, `mx.attu.test; none`},
+		{`"Doe, John" <j@example.test>`, `mx.attu.test; dmarc=pass action=none header.from=example.test; compauth=pass reason=100;`},
+	} {
+		f.Add(s[0], s[1])
+	}
+	cfg := AuthConfig{Required: true, AuthServIDs: []string{"mx.attu.test"}}
+	f.Fuzz(func(t *testing.T, from, results string) {
+		if l, err := parseAddressList(from); err == nil {
+			var out []string
+			for _, a := range l {
+				local, domain, ok := splitAddress(a)
+				if !ok || local == "" || domain == "" {
+					t.Fatalf("%q gives the address %q", from, a)
+				}
+				out = append(out, "<"+quoteLocal(local)+"@"+domain+">")
+			}
+			if back, err := parseAddressList(strings.Join(out, ", ")); err != nil || !reflect.DeepEqual(back, l) && len(l) > 0 {
+				t.Fatalf("%q gives %q, written back %q gives %q, %v", from, l, out, back, err)
+			}
+		}
+		if ar, err := parseAuthResults(results); err == nil {
+			if ar.id == "" {
+				t.Fatalf("%q: no authserv-id", results)
+			}
+			for _, r := range ar.results {
+				if r.method == "" || r.value == "" || r.method != asciiLower(r.method) || r.value != asciiLower(r.value) {
+					t.Fatalf("%q: result %+v", results, r)
+				}
+			}
+		}
+		raw := []byte("From: " + from + "\r\nAuthentication-Results: " + results + "\r\nSubject: status\r\n\r\nstatus\r\n")
+		m, err := Extract(bytes.NewReader(raw), Limits{})
+		if err != nil {
+			return
+		}
+		v := Authenticate(m, raw, cfg)
+		if v.Trusted && (m.Authors != 1 || m.FromFields != 1 || m.fromProblem != "" || !strings.HasSuffix(v.By, "@mx.attu.test")) {
+			t.Fatalf("verdict %+v on %d mailboxes (%q) in %d From fields", v, m.Authors, m.fromProblem, m.FromFields)
+		}
+	})
+}
+
+// quoteLocal writes a local part as a quoted string when it is not a
+// dot-atom (RFC 5322 section 3.4.1).
+func quoteLocal(local string) string {
+	atoms := strings.Split(local, ".")
+	dotAtom := true
+	for _, a := range atoms {
+		dotAtom = dotAtom && a != "" && strings.IndexFunc(a, func(r rune) bool { return r < 0x80 && !isAtext(byte(r)) }) < 0
+	}
+	if dotAtom {
+		return local
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(local); i++ {
+		if c := local[i]; c == '"' || c == '\\' || c == '\r' || c == '\n' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(local[i])
+	}
+	b.WriteByte('"')
+	return b.String()
+}

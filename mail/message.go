@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	netmail "net/mail"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +32,7 @@ type Message struct {
 	// one mailbox, and From alone cannot say which of several wrote it.
 	FromFields, Authors int
 	Auth                Verdict  // the verdict on the author, set by Authenticate; its zero value believes nobody
+	fromProblem         string   // why a From field does not parse, for Authenticate; empty when all do
 	authResults         []string // the Authentication-Results fields (RFC 8601), topmost first, for Authenticate
 
 	// ReturnPath is the Return-Path address the delivering server added,
@@ -221,17 +221,39 @@ func Extract(raw io.Reader, lim Limits) (*Message, error) {
 }
 
 // NormalizeLineEnds returns data with every line ending in CRLF (RFC 5322
-// section 2.1): a bare CR (old Mac mailers) or a bare LF is turned into
-// CRLF. Without it a mail of bare CRs reads as one long header and its
-// author is never answered. data itself is returned when it needs no
-// change.
+// section 2.1), whatever the sender's mail program wrote: CRLF, a bare LF
+// (Unix), a bare CR (old Mac mailers), or CRs before an LF (CR CR LF, a
+// CRLF converted once too often), each one line end, so that no form
+// ends the header early or runs it into one long line, and the author
+// is answered. data itself is returned when it needs no change.
 func NormalizeLineEnds(data []byte) []byte {
 	cr, lf, crlf := []byte("\r"), []byte("\n"), []byte("\r\n")
 	n := bytes.Count(data, crlf)
 	if n == bytes.Count(data, cr) && n == bytes.Count(data, lf) {
 		return data
 	}
-	return bytes.ReplaceAll(bytes.ReplaceAll(bytes.ReplaceAll(data, crlf, lf), cr, lf), lf, crlf)
+	out := make([]byte, 0, len(data)+bytes.Count(data, lf)+bytes.Count(data, cr))
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '\r':
+			j := i
+			for j < len(data) && data[j] == '\r' {
+				j++
+			}
+			if j < len(data) && data[j] == '\n' {
+				out = append(out, crlf...) // CRs before an LF: one line end
+			} else {
+				out = append(out, bytes.Repeat(crlf, j-i)...) // each bare CR one
+				j--
+			}
+			i = j
+		case '\n':
+			out = append(out, crlf...)
+		default:
+			out = append(out, data[i])
+		}
+	}
+	return out
 }
 
 // headerLength returns the length of the header block of a raw mail
@@ -248,8 +270,7 @@ func headerLength(data []byte) int {
 }
 
 func readHeader(m *Message, h mmail.Header) {
-	m.From = firstAddress(h, "From")
-	m.FromFields, m.Authors = countMailboxes(h, "From")
+	readFrom(m, h.Values("From"))
 	m.Sender = firstAddress(h, "Sender")
 	m.authResults = h.Values("Authentication-Results")
 	m.To = addresses(h, "To")
@@ -298,43 +319,51 @@ func readHeader(m *Message, h mmail.Header) {
 	m.ContentType = validText(ct)
 }
 
+// readFrom sets the author fields of m from the values of its From
+// fields. A field that does not parse (RFC 5322 section 3.6.2) names no
+// mailbox: m.Authors counts none for it and m.fromProblem says why, so
+// the mail is from no player; m.From still gets the first address found
+// in it loosely, the one to answer.
+func readFrom(m *Message, fields []string) {
+	m.FromFields = len(fields)
+	for _, v := range fields {
+		l, err := parseAddressList(v)
+		if err != nil {
+			if m.fromProblem == "" {
+				m.fromProblem = err.Error()
+			}
+			l = looseAddresses(v, true)
+		} else {
+			m.Authors += len(l)
+		}
+		if m.From == "" && len(l) > 0 {
+			m.From = validText(l[0])
+		}
+	}
+}
+
 // firstAddress returns the first address of an address header. A header
 // that does not parse as RFC 5322 still gives the part that looks like an
 // address, because a reply is better than none.
 func firstAddress(h mmail.Header, key string) string {
-	l, err := h.AddressList(key)
-	if err == nil && len(l) > 0 {
-		return validText(l[0].Address)
-	}
-	if a := looseAddresses(h.Get(key), true); err != nil && len(a) > 0 {
+	if a := addresses(h, key); len(a) > 0 {
 		return a[0]
 	}
 	return ""
 }
 
-// countMailboxes counts the fields named key and the mailboxes they name
-// together; a field that does not parse counts the addresses found in it
-// loosely.
-func countMailboxes(h mmail.Header, key string) (fields, mailboxes int) {
-	vs := h.Values(key)
-	for _, v := range vs {
-		if l, err := mmail.ParseAddressList(v); err == nil {
-			mailboxes += len(l)
-		} else {
-			mailboxes += len(looseAddresses(v, true))
-		}
-	}
-	return len(vs), mailboxes
-}
-
+// addresses returns the addresses of the fields named key, found loosely
+// in a field that does not parse.
 func addresses(h mmail.Header, key string) []string {
-	l, err := h.AddressList(key)
-	if err != nil {
-		return looseAddresses(h.Get(key), false)
-	}
 	var out []string
-	for _, a := range l {
-		out = append(out, validText(a.Address))
+	for _, v := range h.Values(key) {
+		l, err := parseAddressList(v)
+		if err != nil {
+			l = looseAddresses(v, false)
+		}
+		for _, a := range l {
+			out = append(out, validText(a))
+		}
 	}
 	return out
 }
@@ -372,8 +401,8 @@ func looseAddresses(v string, brackets bool) []string {
 // returns "" when there is none.
 func looseAddress(v string) string {
 	v = strings.TrimSpace(v)
-	if a, err := netmail.ParseAddress(v); err == nil {
-		return validText(a.Address)
+	if l, err := parseAddressList(v); err == nil && len(l) == 1 {
+		return validText(l[0])
 	}
 	if i := strings.LastIndexByte(v, '<'); i >= 0 {
 		v = v[i+1:]

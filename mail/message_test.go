@@ -301,13 +301,23 @@ func TestExtractLineEnds(t *testing.T) {
 		"bare CR": strings.ReplaceAll(crlf, "\r\n", "\r"),
 		"bare LF": strings.ReplaceAll(crlf, "\r\n", "\n"),
 		"mixed":   strings.Replace(strings.Replace(crlf, "\r\n", "\r", 2), "\r\n", "\n", 2),
+		// A CRLF converted to CRLF once more: one line end, not two.
+		"CR CR LF":       strings.ReplaceAll(crlf, "\r\n", "\r\r\n"),
+		"CR CR LF mixed": strings.Replace(strings.Replace(crlf, "\r\n", "\r\r\n", 3), "\r\n", "\n", 2),
 	} {
 		m, err := Extract(strings.NewReader(raw), Limits{})
 		if err != nil || fmt.Sprint(*m) != fmt.Sprint(*want) {
 			t.Errorf("%s: %+v %v", name, m, err)
 		}
 	}
-	if got := string(NormalizeLineEnds([]byte("a\rb\nc\r\n\r\rd\n"))); got != "a\r\nb\r\nc\r\n\r\n\r\nd\r\n" {
-		t.Errorf("%q", got)
+	for in, want := range map[string]string{
+		"a\rb\nc\r\n\r\rd\n": "a\r\nb\r\nc\r\n\r\n\r\nd\r\n",
+		"a\r\r\nb\r\r\r\n\r": "a\r\nb\r\n\r\n",
+		"a\r\r\r":            "a\r\n\r\n\r\n",
+		"a\r\nb":             "a\r\nb",
+	} {
+		if got := string(NormalizeLineEnds([]byte(in))); got != want {
+			t.Errorf("NormalizeLineEnds(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -26,17 +26,16 @@ var (
 func ValidGameID(id string) bool { return gameIDSyntax.MatchString(id) }
 
 // GameFromAddress returns the game of a plus-address of the mailbox own:
-// "attu+g1@example.org" is game g1 of "attu@example.org". Local parts and
-// domains compare without regard to case; the id is lower-cased.
+// "attu+g1@example.org" is game g1 of "attu@example.org". The address
+// without its tag must be own (SameAddress); the id is lower-cased.
 func GameFromAddress(addr, own string) (string, bool) {
 	local, domain, ok := splitAddress(addr)
-	ownLocal, ownDomain, ok2 := splitAddress(own)
-	if !ok || !ok2 || !strings.EqualFold(domain, ownDomain) {
+	if !ok {
 		return "", false
 	}
 	base, id, plus := strings.Cut(local, "+")
 	id = strings.ToLower(id)
-	if !plus || !strings.EqualFold(base, ownLocal) || !ValidGameID(id) {
+	if !plus || !SameAddress(base+"@"+domain, own) || !ValidGameID(id) {
 		return "", false
 	}
 	return id, true
@@ -59,7 +58,7 @@ func SubjectText(subject string) string {
 	for {
 		s = strings.TrimSpace(s)
 		word, rest, ok := strings.Cut(s, ":")
-		if !ok || !slices.ContainsFunc(replyPrefixes, func(p string) bool { return strings.EqualFold(p, word) }) {
+		if !ok || !slices.ContainsFunc(replyPrefixes, func(p string) bool { return p == asciiLower(word) }) {
 			return s
 		}
 		s = rest
@@ -69,17 +68,3 @@ func SubjectText(subject string) string {
 // replyPrefixes are the words mail programs put before a subject they
 // answer or forward, in several languages.
 var replyPrefixes = []string{"re", "fwd", "fw", "aw", "sv", "antw", "tr", "wg"}
-
-// SameAddress tells whether two addresses are the same mailbox. Local
-// parts compare without regard to case as every common provider does.
-func SameAddress(a, b string) bool {
-	return a != "" && strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
-}
-
-func splitAddress(a string) (local, domain string, ok bool) {
-	i := strings.LastIndexByte(a, '@')
-	if i <= 0 || i == len(a)-1 {
-		return "", "", false
-	}
-	return a[:i], a[i+1:], true
-}

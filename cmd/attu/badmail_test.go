@@ -422,6 +422,15 @@ func TestE2EBadMail(t *testing.T) {
 		// one From line of several addresses, with no Message-ID, and its
 		// first author gets a stranger's answer all the same.)
 		{file: "bare-cr.eml", from: a["s15"], replyTo: "s15", words: []string{generic}, byUser: true, outcome: "refused: sender plays no side"},
+		// A From field that names no one mailbox: an address after a
+		// comment is a second one (from-long-s.eml is
+		// TestE2EBadMailLongS'). The comment inside the angle brackets and
+		// CR CR LF line ends (a CRLF converted once too often) are read,
+		// and the help is answered.
+		{file: "from-trailing-address.eml", from: a["alice"], replyTo: "alice", words: []string{generic}, strangerOfAlice: true,
+			outcome: "refused: sender not authenticated"},
+		{file: "from-comment-in-brackets.eml", from: a["alice"], replyTo: "alice", words: []string{"attu game g1: help"}},
+		{file: "cr-cr-lf.eml", from: a["alice"], replyTo: "alice", words: []string{"attu game g1: help"}},
 		// A 40 KiB Message-ID: recorded (a bbolt key holds 32 KiB) and
 		// answered, without quoting it.
 		{file: "long-message-id.eml", from: a["s16"], replyTo: "s16", words: []string{generic}, byUser: true,
@@ -561,6 +570,148 @@ func TestE2EBadMail(t *testing.T) {
 		checkReplyBudget(t, d)
 	}
 	t.Logf("%d bad mails, %d answers, the game unchanged", len(cases), len(answers))
+}
+
+// The U.S. player's orders and token from alice@attu.teſt (U+017F, long
+// s), which Unicode case folding takes for alice@attu.test: a stranger's
+// mail, and the game is the same, byte for byte. Its answer cannot be
+// delivered (the in-process server takes no other domain; Postfix
+// bounces it), so the test waits for the ledger rather than the outbox.
+func TestE2EBadMailLongS(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	g := startBadMailGame(t, ctx, nil)
+	raw, err := os.ReadFile("../../mail/testdata/badmail/from-long-s.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = []byte(strings.NewReplacer("${us-token}", g.tokens[adjudicator.US], "${date}", time.Now().Format(time.RFC1123Z)).Replace(string(raw)))
+	before := gameFingerprint(t, g.db, "g1")
+	_, start := g.deliveries(t, nil)
+	g.send(t, g.addr["alice"], raw)
+	for int(g.d.Position().LastUID)-int(g.base) < g.sent {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the mail was not handled")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if after := gameFingerprint(t, g.db, "g1"); !bytes.Equal(before, after) {
+		t.Errorf("the game changed:\nbefore %s\nafter  %s", before, after)
+	}
+	r, ok, err := g.db.Processed(store.MailRef{MessageID: "from-long-s@x.test"})
+	if err != nil || !ok || r.Outcome != "refused: sender plays no side" {
+		t.Errorf("in the ledger %v as %q (%v), want a stranger's", ok, r.Outcome, err)
+	}
+	time.Sleep(300 * time.Millisecond) // any answer to alice would show
+	if answers, _ := g.deliveries(t, start); len(answers) > 0 {
+		t.Errorf("%d answers, the first to %s:\n%.600s", len(answers), answers[0].To, answers[0].Data)
+	}
+}
+
+// With authentication required (mx.attu.test trusted, DKIM checked
+// here), through the real daemon: the U.S. player's address and token on
+// valid orders, under Authentication-Results crafted as a sender could
+// have the trusted server write them (a quoted MAIL FROM, a HELO name in
+// a comment, a DMARC pass that names no domain, a field of version 2 or
+// one that does not parse above a forged one, a pass of another server
+// above the real fail, a signature of a longer domain), are a
+// stranger's: the game is the same, byte for byte. Then a DKIM pass of a
+// subdomain (relaxed alignment, RFC 7489 section 3.1.1) plays the
+// orders, and a field with a comment after its authserv-id and a mail
+// signed by the subdomain are the player's: each status command gets the
+// game's status, not a stranger's answer.
+func TestE2EBadMailAuth(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sys := testMailSystem(t)
+	alice, err := sys.Account("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, domain, _ := strings.Cut(alice.Address, "@")
+	key, sub := newDKIMKey(t, domain), newDKIMKey(t, "mail."+domain)
+	lookup := func(name string) ([]string, error) {
+		if strings.HasSuffix(strings.ToLower(name), "._domainkey.mail."+domain) {
+			return sub.lookup(name)
+		}
+		return key.lookup(name)
+	}
+	auth := mail.AuthConfig{Required: true, AuthServIDs: []string{"mx.attu.test"}, DKIM: true, LookupTXT: lookup}
+	g := startBadMailGameWith(t, ctx, nil, auth, func(raw []byte) []byte { return key.sign(t, raw) })
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("../../mail/testdata/badmail", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []byte(strings.NewReplacer("${us-token}", g.tokens[adjudicator.US], "${date}", time.Now().Format(time.RFC1123Z),
+			"<alice@attu.test>", "<"+g.addr["alice"]+">").Replace(string(b)))
+	}
+	processed := func(name string) store.Receipt {
+		t.Helper()
+		m, err := mail.Extract(bytes.NewReader(read(name)), mail.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok, err := g.db.Processed(store.MailRef{MessageID: m.MessageID})
+		if err != nil || !ok {
+			t.Fatalf("%s: not in the ledger (%v)", name, err)
+		}
+		return r
+	}
+	refused := []string{"ar-quoted-mailfrom.eml", "ar-helo-comment.eml", "ar-dmarc-no-header-from.eml", "ar-version-2.eml",
+		"ar-unparsable-forged-below.eml", "ar-field-above.eml", "ar-dkim-longer-domain.eml"}
+	before := gameFingerprint(t, g.db, "g1")
+	_, start := g.deliveries(t, nil)
+	for _, f := range refused {
+		g.send(t, g.addr["alice"], read(f))
+	}
+	g.settle(t, ctx)
+	if after := gameFingerprint(t, g.db, "g1"); !bytes.Equal(before, after) {
+		t.Errorf("a crafted Authentication-Results field changed the game:\nbefore %s\nafter  %s", before, after)
+	}
+	for _, f := range refused {
+		if r := processed(f); r.Outcome != "refused: sender not authenticated" {
+			t.Errorf("%s: in the ledger as %q, want a stranger's", f, r.Outcome)
+		}
+	}
+
+	g.send(t, g.addr["alice"], read("ar-dkim-subdomain.eml"))
+	g.send(t, g.addr["alice"], read("ar-comment-authserv.eml"))
+	signed := sub.sign(t, mailText(g.hdr("alice", "signed-by-subdomain@x.test", "[attu g1] status"), "status\n"))
+	g.send(t, g.addr["alice"], signed)
+	g.settle(t, ctx)
+	if r := processed("ar-dkim-subdomain.eml"); r.Outcome != "accepted" || r.Entry == 0 {
+		t.Errorf("the orders vouched for by a subdomain's signature: in the ledger as %+v", r)
+	}
+	time.Sleep(300 * time.Millisecond) // any late answer would show
+	g.settle(t, ctx)
+	answers, _ := g.deliveries(t, start)
+	inReplyTo := regexp.MustCompile(`(?mi)^In-Reply-To: *<([^>]*)>`)
+	byID := map[string][]delivery{}
+	for _, d := range answers {
+		if m := inReplyTo.FindSubmatch(d.Data); m != nil {
+			byID[string(m[1])] = append(byID[string(m[1])], d)
+		}
+	}
+	for _, id := range []string{"ar-comment-authserv@x.test", "signed-by-subdomain@x.test"} {
+		ds := byID[id]
+		if len(ds) != 1 || ds[0].User != "alice" || !bytes.Contains(ds[0].Data, []byte("Waiting:")) {
+			t.Errorf("%s: %d answers, want alice's status:\n%s", id, len(ds), ds)
+		}
+	}
+	strangers := 0
+	for _, f := range refused {
+		for _, d := range byID[strings.TrimSuffix(f, ".eml")+"@x.test"] {
+			strangers++
+			if d.User != "alice" || !bytes.Contains(d.Data, []byte("attu did not accept your message")) {
+				t.Errorf("%s: answered to %s, not with a stranger's answer:\n%.800s", f, d.To, d.Data)
+			}
+		}
+	}
+	if strangers > 1 {
+		t.Errorf("%d stranger's answers to alice, want at most one an hour", strangers)
+	}
 }
 
 // testLog logs the daemon to the test when ATTU_MAIL_LOG is set (with

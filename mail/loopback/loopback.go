@@ -289,6 +289,12 @@ func (s *System) Deliver(from, rcpt string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	// go-imap's memory server serves nothing of a mail whose header it
+	// cannot parse, where Dovecot serves the bytes it stored: CRs before a
+	// CRLF (a CRLF converted once too often, which the SMTP client's dot
+	// encoding turns into three CRs) are stored as one CRLF, so that such
+	// a mail reaches its reader here too.
+	data = crsBeforeLF.ReplaceAll(data, []byte("\r\n"))
 	stored := append(fmt.Appendf(nil, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt), data...)
 	if _, err := s.User(name).Append("INBOX", bytes.NewReader(stored), &imap.AppendOptions{Time: time.Now()}); err != nil {
 		return fmt.Errorf("loopback: delivering to %s: %w", rcpt, err)
@@ -301,10 +307,12 @@ func (s *System) Deliver(from, rcpt string, data []byte) error {
 	return nil
 }
 
+var crsBeforeLF = regexp.MustCompile(`\r\r+\n`)
+
 // mailbox returns the user a recipient address is delivered to.
 func (s *System) mailbox(rcpt string) (string, error) {
 	i := strings.LastIndexByte(rcpt, '@')
-	if i <= 0 || !strings.EqualFold(rcpt[i+1:], s.domain) {
+	if i <= 0 || !asciiEqualFold(rcpt[i+1:], s.domain) {
 		return "", &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 2},
 			Message: "no relaying: only @" + s.domain + " is delivered here"}
 	}
@@ -314,6 +322,28 @@ func (s *System) mailbox(rcpt string) (string, error) {
 			Message: "no such mailbox: " + rcpt}
 	}
 	return name, nil
+}
+
+// asciiEqualFold tells whether a and b are equal up to the case of ASCII
+// letters, as domains compare; strings.EqualFold would take "attu.teſt"
+// (U+017F) for "attu.test".
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // Deliveries returns every delivery so far, oldest first.

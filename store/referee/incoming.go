@@ -171,7 +171,7 @@ func (s *Service) onlyGameOf(address string) (string, error) {
 func (s *Service) own(address string) bool {
 	mine := bareAddress(s.cfg.Address)
 	bare, _, ok := splitPlus(address)
-	return mine != "" && ok && strings.EqualFold(bare, mine)
+	return ok && mail.SameAddress(bare, mine)
 }
 
 // splitPlus splits an address into the address without its +tag, and
@@ -195,7 +195,7 @@ func (s *Service) route(m *Message) string {
 	mine := bareAddress(s.cfg.Address)
 	for _, to := range m.To {
 		bare, id, ok := splitPlus(to)
-		if !ok || mine != "" && !strings.EqualFold(bare, mine) {
+		if !ok || mine != "" && !mail.SameAddress(bare, mine) {
 			continue
 		}
 		if id = strings.ToLower(id); mail.ValidGameID(id) {

@@ -25,10 +25,15 @@ func TestRouting(t *testing.T) {
 		t.Fatalf("routed by the file's game: %v", subjects(out))
 	}
 
-	m = h.message("Bob <JP@Example.org>", "")
-	m.To = []string{"ATTU+G1@example.org"}
+	m = h.message("Bob <jp@Example.ORG>", "")
+	m.To = []string{"attu+G1@EXAMPLE.org"}
 	m.Text = "> status\n\nhelp\n-- \nBob\nstatus\n"
-	mustContain(t, "help from a display-named address", mailTo(t, h.send(m), "JP@Example.org").Text, "attu game g1: help")
+	mustContain(t, "help from a display-named address", mailTo(t, h.send(m), "jp@Example.ORG").Text, "attu game g1: help")
+
+	// The local part compares byte for byte (mail.SameAddress): another
+	// case is another mailbox, a stranger's.
+	m = h.message("JP@example.org", "[attu g1] status")
+	mustContain(t, "status from another case", mailTo(t, h.send(m), "JP@example.org").Text, "attu did not accept your message")
 }
 
 func TestParseCommand(t *testing.T) {

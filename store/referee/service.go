@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	netmail "net/mail"
 	"strings"
 	"sync"
 	"time"
@@ -245,19 +244,18 @@ func SideName(s adjudicator.Side) string {
 	return "server"
 }
 
-// sameAddress compares two mail addresses, display names aside, ignoring
-// case.
+// sameAddress compares two mail addresses, display names aside, as
+// mail.SameAddress does.
 func sameAddress(a, b string) bool {
-	a, b = bareAddress(a), bareAddress(b)
-	return a != "" && strings.EqualFold(a, b)
+	return mail.SameAddress(bareAddress(a), bareAddress(b))
 }
 
 // bareAddress returns the address of "Name <addr>", or s trimmed.
 func bareAddress(s string) string {
 	s = strings.TrimSpace(s)
-	if strings.ContainsAny(s, "<\"") {
-		if a, err := netmail.ParseAddress(s); err == nil {
-			return a.Address
+	if strings.ContainsAny(s, "<\"(") {
+		if a, err := mail.ParseMailbox(s); err == nil {
+			return a
 		}
 	}
 	return s

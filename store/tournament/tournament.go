@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
@@ -457,7 +458,7 @@ func gameTournament(tx *store.Txn, game string) (*store.Shelf, *Tournament, erro
 // nameOf is the player with address.
 func (t *Tournament) nameOf(address string) string {
 	for _, p := range t.File.Players {
-		if strings.EqualFold(p.Address, address) {
+		if mail.SameAddress(p.Address, address) {
 			return p.Name
 		}
 	}
