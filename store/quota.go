@@ -32,36 +32,51 @@ var errSpent = errors.New("store: quota spent")
 // each of them has room left, and reports whether they all had; when one
 // has none, nothing is counted, and nothing is written.
 func (db *DB) Spend(qs ...Quota) (bool, error) {
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bQuotas)
-		if err != nil {
-			return err
+	var ok bool
+	err := db.bolt.Update(func(tx *bolt.Tx) (err error) {
+		if ok, err = spend(tx, db.now().UTC(), qs); err == nil && !ok {
+			err = errSpent
 		}
-		now := db.now().UTC()
-		spent := make([][]time.Time, len(qs))
-		for i, q := range qs {
-			if spent[i], err = quotaTimes(b, q, now); err != nil {
-				return err
-			}
-			if len(spent[i]) >= q.Limit {
-				return errSpent
-			}
-		}
-		for i, q := range qs {
-			v, err := json.Marshal(append(spent[i], now))
-			if err != nil {
-				return err
-			}
-			if err := b.Put([]byte(q.Key), v); err != nil {
-				return err
-			}
-		}
-		return nil
+		return err
 	})
 	if errors.Is(err, errSpent) {
 		return false, nil
 	}
-	return err == nil, err
+	return ok, err
+}
+
+// Spend is DB.Spend inside the transaction, at its time: a use counted
+// only if the transaction commits.
+func (t *Txn) Spend(qs ...Quota) (bool, error) {
+	ok, err := spend(t.tx, t.now, qs)
+	t.spent = t.spent || ok
+	return ok, err
+}
+
+func spend(tx *bolt.Tx, now time.Time, qs []Quota) (bool, error) {
+	b, err := tx.CreateBucketIfNotExists(bQuotas)
+	if err != nil {
+		return false, err
+	}
+	spent := make([][]time.Time, len(qs))
+	for i, q := range qs {
+		if spent[i], err = quotaTimes(b, q, now); err != nil {
+			return false, err
+		}
+		if len(spent[i]) >= q.Limit {
+			return false, nil
+		}
+	}
+	for i, q := range qs {
+		v, err := json.Marshal(append(spent[i], now))
+		if err != nil {
+			return false, err
+		}
+		if err := b.Put([]byte(q.Key), v); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // Spent returns how many times q was spent in the window ending at the

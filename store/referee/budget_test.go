@@ -11,28 +11,33 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// One side's commands get DefaultReplies answers an hour, then one note to
-// slow down, then silence until the pace drops; none of them leaves an
-// entry in the log, and none carried out past the budget.
+// Commands with the side's token get DefaultReplies answers an hour,
+// then one note to slow down, then silence until the pace drops, and are
+// still carried out; without the token, a player's address gets
+// DefaultAnswers answers a day and then none, not even a note. None of
+// them leaves an entry in the log but the one that changes the game.
 func TestReplyBudget(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
 	g := h.game()
-	answers, notes := 0, 0
-	for range 100 {
-		for _, m := range h.command(adjudicator.JP, "log", false) {
-			if len(m.Text) > templates.MaxReply {
-				t.Fatalf("an answer of %d bytes", len(m.Text))
-			}
-			if strings.Contains(m.Subject, "too many mails") {
-				notes++
-			} else {
-				answers++
+	count := func(side adjudicator.Side, cmd string, token bool, n int) (answers, notes int) {
+		t.Helper()
+		for range n {
+			for _, m := range h.command(side, cmd, token) {
+				if len(m.Text) > templates.MaxReply {
+					t.Fatalf("an answer of %d bytes", len(m.Text))
+				}
+				if strings.Contains(m.Subject, "too many mails") {
+					notes++
+				} else {
+					answers++
+				}
 			}
 		}
+		return answers, notes
 	}
-	if answers != DefaultReplies || notes != 1 {
-		t.Errorf("100 log commands: %d answers and %d notes to slow down, want %d and 1", answers, notes, DefaultReplies)
+	if answers, notes := count(adjudicator.JP, "log", true, 100); answers != DefaultReplies || notes != 1 {
+		t.Errorf("100 log commands with the token: %d answers and %d notes to slow down, want %d and 1", answers, notes, DefaultReplies)
 	}
 	if now := h.game(); now.Entries != g.Entries || now.Head != g.Head {
 		t.Errorf("the log grew from %d to %d entries", g.Entries, now.Entries)
@@ -49,13 +54,21 @@ func TestReplyBudget(t *testing.T) {
 			t.Errorf("past the budget, the Japanese player was answered: %s", m.Subject)
 		}
 	}
-	// The other side's budget is its own.
-	if out := h.command(adjudicator.US, "status", false); len(out) != 1 {
-		t.Errorf("the U.S. status: %v", subjects(out))
+	// The other side's budget is its own, and so is the budget of mail
+	// without the token.
+	if answers, notes := count(adjudicator.US, "status", false, 20); answers != DefaultAnswers || notes != 0 {
+		t.Errorf("20 status commands without the token: %d answers and %d notes, want %d and none", answers, notes, DefaultAnswers)
 	}
-	h.clk.t = h.clk.t.Add(time.Hour)
-	if out := h.command(adjudicator.JP, "status", false); len(out) != 1 || !strings.Contains(out[0].Subject, "status") {
+	h.advance(time.Hour)
+	if out := h.command(adjudicator.JP, "status", true); len(out) != 1 || !strings.Contains(out[0].Subject, "status") {
 		t.Errorf("an hour later: %v", subjects(out))
+	}
+	if out := h.command(adjudicator.US, "status", false); len(out) != 0 {
+		t.Errorf("an hour later, without the token: %v", subjects(out))
+	}
+	h.advance(23 * time.Hour)
+	if out := h.command(adjudicator.US, "status", false); len(out) != 1 {
+		t.Errorf("a day later, without the token: %v", subjects(out))
 	}
 }
 
@@ -76,8 +89,8 @@ func TestStrangersCapped(t *testing.T) {
 	}
 }
 
-// Mails from a player's address whose token fails get DefaultTokenAnswers
-// answers an hour, not one each.
+// Mails from a player's address whose token fails get DefaultAnswers
+// answers a day, not one each.
 func TestTokenAnswersLimited(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
@@ -85,29 +98,41 @@ func TestTokenAnswersLimited(t *testing.T) {
 	for range 10 {
 		n += len(h.command(adjudicator.US, "concede\ntoken: not-it", false))
 	}
-	if n != DefaultTokenAnswers {
-		t.Errorf("10 wrong tokens got %d answers, want %d", n, DefaultTokenAnswers)
+	if n != DefaultAnswers {
+		t.Errorf("10 wrong tokens got %d answers, want %d", n, DefaultAnswers)
 	}
 }
 
 // A mail in which nothing was found names the parts that were not read
-// and what to send instead.
+// and what to send instead: by their number alone when the mail carries
+// no token, with their names and types when it carries the side's.
 func TestPuzzledNamesSkippedParts(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
+	skipped := []Skipped{{Part: "2", Type: "application/zip", Name: "orders.zip"},
+		{Part: "3", Type: "application/yaml", Name: "us.yaml", Undecoded: true}}
 	m := h.message(usAddr, "[attu g1] my orders")
 	m.Text = "My orders are attached.\n"
-	m.Skipped = []Skipped{{Part: "2", Type: "application/zip", Name: "orders.zip"},
-		{Part: "3", Type: "application/yaml", Name: "us.yaml", Undecoded: true}}
+	m.Skipped = skipped
 	r := mailTo(t, h.send(m), usAddr)
+	text := strings.Join(strings.Fields(r.Text), " ")
+	mustContain(t, "the answer", text, "found no orders and no command",
+		"Part 2 is a compressed file", "Attach the .yaml file itself", "Part 3 could not be decoded")
+	if strings.Contains(text, "orders.zip") || strings.Contains(text, "application/") {
+		t.Errorf("the answer to a mail without the token names its parts:\n%s", r.Text)
+	}
+	m = h.message(usAddr, "[attu g1] my orders")
+	m.Text = "My orders are attached.\ntoken: " + h.tokens[adjudicator.US] + "\n"
+	m.Skipped = skipped
+	r = mailTo(t, h.send(m), usAddr)
 	mustContain(t, "the answer", strings.Join(strings.Fields(r.Text), " "), "found no orders and no command",
 		`Part 2 ("orders.zip", application/zip) is a compressed file`, "Attach the .yaml file itself",
 		`Part 3 ("us.yaml", application/yaml) could not be decoded`)
 }
 
 // A file of thousands of mistakes from a player's address, without a
-// token, is refused in a few kilobytes: the first mistakes and how many
-// more.
+// token, is refused in a few hundred bytes: where the first mistake is,
+// quoting none of it.
 func TestTabBombRefusal(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
@@ -120,10 +145,10 @@ func TestTabBombRefusal(t *testing.T) {
 	start := time.Now()
 	r := mailTo(t, h.send(m), usAddr)
 	took := time.Since(start)
-	if len(r.Text) > 8<<10 || strings.Count(r.Text, ", column ") != templates.MaxListed {
-		t.Errorf("a refusal of %d bytes listing %d mistakes", len(r.Text), strings.Count(r.Text, ", column "))
+	if len(r.Text) > 1<<10 || strings.Contains(r.Text, "side: us") {
+		t.Errorf("a refusal of %d bytes:\n%s", len(r.Text), r.Text)
 	}
-	mustContain(t, "the refusal", r.Text, "and 80 more")
+	mustContain(t, "the refusal", r.Text, "the first mistake is at line 1, column 1")
 	t.Logf("the refusal: %d bytes, in %v", len(r.Text), took)
 }
 
