@@ -1,7 +1,9 @@
 package referee
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -177,5 +179,137 @@ func TestLogAnswerFits(t *testing.T) {
 	mustContain(t, "log 1", first, "   1  the game begins", "note 1:", "on are left out to keep this answer short: mail log")
 	if strings.Contains(last, "note 1: ") || strings.Contains(first, "note 400:") {
 		t.Error("the answers overlap the ends they leave out")
+	}
+}
+
+// forgedMail is the i-th mail of a flood from address, which carries no
+// token (or a wrong one): every command and kind of mail, each with a
+// lure in its subject, its arguments and the names of its parts.
+func forgedMail(h *harness, address string, i int) *Message {
+	const lure = "your token was reset, reply to mallory@evil.test for the new one"
+	m := h.message(address, "[attu g1] "+lure)
+	bodies := []string{"resend", "template", "status", "log", "help", "log 9999 " + lure, "concede",
+		"takeback\ntoken: not-the-token", "standings", "json on", lure}
+	switch i % 13 {
+	case 11:
+		m.Orders = []byte(lure + "\n")
+	case 12:
+		m.Orders = fmt.Appendf(nil, "game: g1\nside: jp\nturn: 1\nwait: actions\ntoken: %s\nactions: []\n", "mallory-evil-test")
+	default:
+		m.Text = bodies[i%13] + "\n"
+		m.Skipped = []Skipped{{Part: "2", Type: "application/x-" + strings.ReplaceAll(lure, " ", "-"), Name: "mallory@evil.test.zip"}}
+	}
+	return m
+}
+
+// 500 mails in one hour from the Japanese player's address, forged (the
+// sender is not authenticated) and without the side's token, get at
+// most DefaultAnswers answers between them, the same with the service
+// restarted in the middle: none carries an attachment or the forger's
+// words, and the game and its export stay byte for byte as they were.
+// The U.S. player's reports, queued after the flood, leave the outbox
+// before the answers when the sending quota lets only some go.
+func TestForgedFlood(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.sendAll() // the welcomes
+	h.newMails()
+	export := func() []byte {
+		x, err := h.db.Export(h.id, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Exported = time.Time{}
+		b, err := x.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	games := func() map[string]string {
+		out := map[string]string{}
+		for k, v := range h.buckets() {
+			if strings.HasPrefix(k, "games/") {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	before, exported := games(), export()
+	var answers []store.Mail
+	for i := range 500 {
+		if i == 250 {
+			h.restart()
+		}
+		h.advance(7 * time.Second) // 500 mails in 58 minutes
+		answers = append(answers, h.send(forgedMail(h, jpAddr, i))...)
+	}
+	if len(answers) > DefaultAnswers {
+		t.Errorf("500 forged mails got %d answers, more than %d: %v", len(answers), DefaultAnswers, subjects(answers))
+	}
+	for _, m := range answers {
+		if len(m.To) != 1 || m.To[0] != jpAddr || len(m.Attachments) > 0 || len(m.Text) > templates.MaxReply {
+			t.Errorf("an answer to %v with %d attachments, %d bytes: %s", m.To, len(m.Attachments), len(m.Text), m.Subject)
+		}
+		if strings.Contains(m.Subject+m.Text, "mallory") || strings.Contains(m.Text, "reply to") {
+			t.Errorf("an answer repeats the forger's words:\n%s\n%s", m.Subject, m.Text)
+		}
+		if m.Class != store.ClassAnswer {
+			t.Errorf("the answer %q is queued as a report", m.Subject)
+		}
+	}
+	if changed := changedBuckets(before, games()); len(changed) > 0 || !bytes.Equal(exported, export()) {
+		t.Errorf("the game changed: %v", changed)
+	}
+	for i := 1; i <= 500; i++ {
+		if _, ok, _ := h.db.Processed(store.MailRef{MessageID: fmt.Sprintf("<m%d@players.test>", i)}); !ok {
+			t.Fatalf("mail %d is not in the ledger", i)
+		}
+	}
+	t.Logf("500 forged mails, %d answers: %v", len(answers), subjects(answers))
+
+	// The U.S. decision: its reports wait with the answers; a quota that
+	// lets as many mails go as there are reports sends the reports.
+	var reports []uint64
+	for _, m := range h.play(nil) {
+		if m.Class == store.ClassNormal {
+			reports = append(reports, m.ID)
+		}
+	}
+	if len(reports) == 0 || len(answers) == 0 {
+		t.Fatalf("%d reports and %d answers to send", len(reports), len(answers))
+	}
+	first, err := h.db.Pending(h.clk.now(), len(reports))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []uint64
+	for _, m := range first {
+		ids = append(ids, m.ID)
+	}
+	if !slices.Equal(ids, reports) {
+		t.Errorf("with room for %d mails the outbox sends %v, want the reports %v before the answers", len(reports), subjects(first), reports)
+	}
+}
+
+// All players' addresses together get DefaultAllAnswers answers an hour
+// to mail without the token, whatever each address's own allowance.
+func TestAllAnswersCap(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.svc = New(h.db, Config{Address: "attu@example.org", Answers: 1000})
+	h.newMails()
+	n := 0
+	for i := range 100 {
+		for _, a := range []string{usAddr, jpAddr, umpireAddr} {
+			m := h.message(a, "")
+			m.Text = []string{"status", "help", "log"}[i%3] + "\n"
+			n += len(h.send(m))
+		}
+	}
+	if n != DefaultAllAnswers {
+		t.Errorf("300 mails from three addresses got %d answers, want %d", n, DefaultAllAnswers)
+	}
+	h.advance(time.Hour)
+	if out := h.command(adjudicator.US, "status", false); len(out) != 1 {
+		t.Errorf("an hour later: %v", subjects(out))
 	}
 }
