@@ -24,6 +24,9 @@ func TestQuota(t *testing.T) {
 	db := open()
 	day := Quota{Key: "g1 us@example.org", Limit: 3, Window: 24 * time.Hour}
 	hour := Quota{Key: "all", Limit: 4, Window: time.Hour}
+	if n, err := db.Spent(day); n != 0 || err != nil {
+		t.Fatalf("a new file: the quota was spent %d times, %v", n, err)
+	}
 	spend := func(want bool, qs ...Quota) {
 		t.Helper()
 		ok, err := db.Spend(qs...)
