@@ -44,22 +44,25 @@ const floodLure = "your token was reset, reply to mallory@evil.test for the new 
 
 // floodMail is the i-th of a forger's mails from the address of user:
 // every command, orders files with no token or a wrong one, mail with a
-// part attu does not read, each with the lure in its subject, its
-// arguments and its part's name.
+// part attu does not read, mail in HTML only (which the daemon answers
+// itself), each with the lure in its subject, its arguments and its
+// part's name.
 func floodMail(td *testDaemon, user string, i int) []byte {
 	hdr := []string{"From: <" + td.acct[user].Address + ">", "To: <" + td.gameAddress() + ">",
 		"Subject: [attu g1] " + floodLure, fmt.Sprintf("Message-ID: <flood-%d@evil.test>", i),
 		"Date: " + time.Now().Format(time.RFC1123Z)}
 	bodies := []string{"resend", "template", "status", "log", "help", "log 9999 " + floodLure, "concede",
 		"takeback\ntoken: not-the-token", "standings", "json on", floodLure}
-	switch i % 13 {
+	switch i % 14 {
 	case 11:
 		return withOrders(hdr, floodLure)
 	case 12:
 		return withOrders(hdr, "game: g1\nside: jp\nturn: 1\nwait: actions\ntoken: mallory-evil-test\nactions: []")
+	case 13:
+		return mailText(append(hdr, "MIME-Version: 1.0", "Content-Type: text/html; charset=utf-8"), "<p>"+floodLure+"</p>\n")
 	}
 	hdr = append(hdr, "MIME-Version: 1.0", `Content-Type: multipart/mixed; boundary="bnd"`)
-	return mailText(hdr, "--bnd\nContent-Type: text/plain; charset=utf-8\n\n"+bodies[i%13]+"\n"+
+	return mailText(hdr, "--bnd\nContent-Type: text/plain; charset=utf-8\n\n"+bodies[i%14]+"\n"+
 		"--bnd\nContent-Type: application/zip\nContent-Disposition: attachment; filename=\"mallory@evil.test.zip\"\n\nUEsDBA==\n--bnd--\n")
 }
 
@@ -104,11 +107,11 @@ func (td *testDaemon) handled(t *testing.T, within time.Duration) {
 	time.Sleep(time.Second)
 }
 
-// classes returns the game's mails to address, unsent and sent, the
-// answers apart from the rest.
+// classes returns the mails to address, unsent and sent, the answers
+// apart from the rest.
 func classes(t *testing.T, db *store.DB, address string) (answers, reports []store.Mail) {
 	t.Helper()
-	all, err := db.Outbox("g1")
+	all, err := db.Outbox("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +179,7 @@ func TestE2EForgedFlood(t *testing.T) {
 	}
 	td.handled(t, 30*time.Second)
 	unsent := func() (answers, reports []store.Mail) {
-		all, err := td.db.Outbox("g1")
+		all, err := td.db.Outbox("")
 		if err != nil {
 			t.Fatal(err)
 		}

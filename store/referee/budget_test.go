@@ -313,3 +313,28 @@ func TestAllAnswersCap(t *testing.T) {
 		t.Errorf("an hour later: %v", subjects(out))
 	}
 }
+
+// The answers the mail daemon gives itself to a player's address (to
+// mail too large to read, or in HTML only) share the quota of every
+// answer there without the token; a stranger's are the daemon's to count.
+func TestPlayerAnswer(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.newMails()
+	for range DefaultAnswers - 1 {
+		if out := h.command(adjudicator.JP, "status", false); len(out) != 1 {
+			t.Fatalf("status: %v", subjects(out))
+		}
+	}
+	if player, ok, err := h.svc.PlayerAnswer("JP@example.org"); !player || !ok || err != nil {
+		t.Fatalf("the last answer of the day: player %v, may answer %v, %v", player, ok, err)
+	}
+	if player, ok, err := h.svc.PlayerAnswer(jpAddr); !player || ok || err != nil {
+		t.Errorf("past the quota: player %v, may answer %v, %v", player, ok, err)
+	}
+	if out := h.command(adjudicator.JP, "status", false); len(out) != 0 {
+		t.Errorf("a status past the quota: %v", subjects(out))
+	}
+	if player, _, err := h.svc.PlayerAnswer("mallory@evil.test"); player || err != nil {
+		t.Errorf("a stranger counts as a player: %v", err)
+	}
+}

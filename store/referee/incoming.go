@@ -362,8 +362,7 @@ const (
 func (s *Service) budget(spend func(...store.Quota) (bool, error), g *store.Game, address string, proven bool) (bool, []store.Mail, error) {
 	to := strings.ToLower(bareAddress(address))
 	key := g.ID + " " + to
-	qs := []store.Quota{{Key: "unproven " + key, Limit: s.cfg.Answers, Window: answersWindow},
-		{Key: "unproven", Limit: s.cfg.AllAnswers, Window: allAnswersWindow}}
+	qs := append(s.unprovenQuota(g.ID, to), s.allUnproven())
 	if proven {
 		qs = []store.Quota{{Key: "replies " + key, Limit: s.cfg.Replies, Window: repliesWindow}}
 	}
@@ -381,6 +380,47 @@ func (s *Service) budget(spend func(...store.Quota) (bool, error), g *store.Game
 	m := s.newMail(g, "slowdown", to, n.Subject(), n.Text())
 	m.Class = store.ClassAnswer
 	return false, []store.Mail{m}, nil
+}
+
+// unprovenQuota is the quota on the answers to address, a player of game
+// id, to mail without the side's token (Config.Answers).
+func (s *Service) unprovenQuota(id, address string) []store.Quota {
+	return []store.Quota{{Key: "unproven " + id + " " + strings.ToLower(bareAddress(address)), Limit: s.cfg.Answers, Window: answersWindow}}
+}
+
+// allUnproven is the quota on those answers to all players together
+// (Config.AllAnswers).
+func (s *Service) allUnproven() store.Quota {
+	return store.Quota{Key: "unproven", Limit: s.cfg.AllAnswers, Window: allAnswersWindow}
+}
+
+// PlayerAnswer counts one answer the mail daemon gives itself, to a mail
+// the service never reads (too large, HTML only), when address plays a
+// side of a game that is not over: such a mail proves no token either, so
+// the answer is held to the quotas of every answer to a player's address
+// without it (budget), in each game the address plays. It reports whether
+// the address plays one, and if so whether the answer may go; a stranger's
+// is the daemon's to limit.
+func (s *Service) PlayerAnswer(address string) (player, ok bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids, err := s.db.Games()
+	if err != nil {
+		return false, false, err
+	}
+	var qs []store.Quota
+	for _, id := range ids {
+		g, err := s.db.Game(id)
+		if err != nil || g.Status == store.Ended || len(sidesOf(g, address)) == 0 {
+			continue // a game that cannot be read is the operator's to mend
+		}
+		qs = append(qs, s.unprovenQuota(id, address)...)
+	}
+	if len(qs) == 0 {
+		return false, false, nil
+	}
+	ok, err = s.db.Spend(append(qs, s.allUnproven())...)
+	return true, ok, err
 }
 
 // SetAside tells the umpire of the game a mail given up on was for (as
