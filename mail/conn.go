@@ -214,7 +214,7 @@ func CheckSMTP(ctx context.Context, cfg SMTPConfig) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.client()
+	c, err := s.client(true)
 	if err == nil {
 		err = c.DialWithContext(ctx)
 	}

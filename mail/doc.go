@@ -55,9 +55,13 @@ it once the transaction that queued it has committed.
 	// InboxConfig.OnConnect: out.Wake, so that a network back sends at once
 
 A mail the server could not take for now (unreachable, 4yz) is tried again
-within seconds, then less and less often up to a few minutes; once the
-server takes a mail again, or Wake is called, every mail waiting so goes at
-once. One refused for good (5yz) waits a minute, doubled up to an hour.
+within seconds, then less and less often up to a few minutes, its next
+attempt kept in the queue: a kick, a Wake or a restart never brings an
+attempt forward or counts as one. While the server cannot be reached, the
+worker connects to it, offering no mail, every eighth of the time it has
+been down (at least RetryMin apart, at most RetryMax), and at each Wake;
+once the server answers or takes a mail again, every mail waiting so goes
+at once. One refused for good (5yz) waits a minute, doubled up to an hour.
 
 # Caveats
 

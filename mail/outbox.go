@@ -24,6 +24,9 @@ type Queue interface {
 	MarkSent(ids []uint64, t time.Time) error
 	// Retry records a failed attempt and when to try again.
 	Retry(id uint64, cause error, next time.Time) error
+	// Next returns when the earliest unsent mail falls due (at or before
+	// now when one is due already); ok is false when no mail waits.
+	Next() (next time.Time, ok bool, err error)
 }
 
 // Queued is a mail waiting in a Queue.
@@ -37,8 +40,8 @@ type Queued struct {
 // each field.
 type OutboxConfig struct {
 	Batch int // the most mails sent over one connection; 50 when zero
-	// Interval is the longest sleep between two looks at the queue, when
-	// retries fall due; 30 seconds when zero.
+	// Interval is the longest sleep between two looks at the queue; the
+	// worker wakes earlier when a mail falls due. 30 seconds when zero.
 	Interval time.Duration
 	// RetryMin and RetryMax bound the wait before the next attempt at a
 	// mail that failed for a reason that may pass (unreachable, 4yz); see
@@ -76,12 +79,17 @@ const quotaWait = time.Hour
 var quotaReply = regexp.MustCompile(`(?i)\b(421[ -]"?4\.7\.0|[45]\d\d[ -]"?([45]\.4\.5|[45]\.7\.28|5\.1\.90)\b|[45]\d\d[ -].*(sending (quota|limit)|rate limit|too many (messages|mails)))`)
 
 // Outbox is the worker that sends queued mail: one goroutine (Run) that
-// sleeps until kicked or until its timer fires, sends what is due over
-// one connection, and records each mail as sent or when to try again (the
-// package doc tells the retries and the at-least-once delivery). No mail
-// goes while the sending quota (PerHour, PerDay) is used up, for an hour
-// after the provider answered that it is (quotaReply), or for five minutes
-// after a FixError, which is logged once at ERROR.
+// sleeps until kicked or until the earliest of the next mail's due time,
+// the next look for a server that was down (probeWait) and Interval;
+// sends what is due over one connection; and records each mail as sent
+// or when to try again, in the queue (the package doc tells the retries
+// and the at-least-once delivery). A mail is tried, and the attempt
+// counted, only when it is due or when the server has just answered
+// again: a kick, a Wake or a restart during an outage moves no mail's
+// next attempt. No mail goes while the sending quota (PerHour, PerDay) is
+// used up, for an hour after the provider answered that it is
+// (quotaReply), or for five minutes after a FixError, which is logged
+// once at ERROR.
 type Outbox struct {
 	q    Queue
 	s    *Sender
@@ -90,7 +98,13 @@ type Outbox struct {
 	kick chan struct{}
 	wake atomic.Bool // set by Wake, taken by the next flush
 	// Only Run's goroutine uses the fields below.
-	down bool // set while the last attempt could not reach the server
+	//
+	// down is when the server was first found unreachable in the
+	// present outage (zero: it answered last time), and probeAt when to
+	// look for it again. back says it has just answered again: the mails
+	// waiting for it go at the next flush, due or not.
+	down, probeAt time.Time
+	back          bool
 	// refused holds the mails whose last attempt failed for good: a wake
 	// leaves them to their own, slower rule. It is lost on restart, which
 	// costs such a mail at most one early attempt.
@@ -116,7 +130,11 @@ func NewOutbox(q Queue, s *Sender, cfg OutboxConfig) *Outbox {
 		cfg.Now = time.Now
 	}
 	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
-	return &Outbox{q: q, s: s, cfg: cfg, log: cfg.Logger, kick: make(chan struct{}, 1), refused: map[uint64]bool{}}
+	o := &Outbox{q: q, s: s, cfg: cfg, log: cfg.Logger, kick: make(chan struct{}, 1), refused: map[uint64]bool{}}
+	// A new worker knows nothing of the server: the mail that waited
+	// after a failed attempt before a restart goes at once if it answers.
+	o.wake.Store(true)
+	return o
 }
 
 // Kick wakes the worker to send what is due now, typically right after
@@ -124,8 +142,10 @@ func NewOutbox(q Queue, s *Sender, cfg OutboxConfig) *Outbox {
 func (o *Outbox) Kick() { poke(o.kick) }
 
 // Wake is Kick for when the server may be reachable again (the IMAP
-// session reconnected): the mails waiting after a temporary failure go
-// now too. It never blocks.
+// session reconnected): when mail waits after a failed attempt, the
+// worker connects to the SMTP server at once, offering no mail, and if
+// the server answers, the mails waiting after a temporary failure go now
+// too. It never blocks.
 func (o *Outbox) Wake() {
 	o.wake.Store(true)
 	o.Kick()
@@ -147,7 +167,9 @@ func (o *Outbox) Run(ctx context.Context) error {
 	}
 }
 
-// flush sends one batch of due mail and returns how long to sleep.
+// flush sends one batch of mail, those due and, when the server has just
+// answered again, those waiting after a temporary failure; it returns how
+// long to sleep.
 func (o *Outbox) flush(ctx context.Context) time.Duration {
 	now := o.cfg.Now()
 	room, until := o.room(now)
@@ -158,23 +180,21 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 	if o.probe {
 		batch = 1
 	}
-	pending, full, err := o.due(now, o.wake.Swap(false), min(batch, room))
+	early := o.answers(ctx, now)
+	pending, full, err := o.due(now, early, min(batch, room))
 	if err != nil {
 		o.log.Error("outbox: reading the queue", "err", err)
 		return refusedRetryMin
 	}
+	o.back = early && full // the rest of what waited goes next
 	if len(pending) == 0 {
-		return o.cfg.Interval
+		return o.sleep(now)
 	}
 	ms := make([]*Outgoing, len(pending))
 	for i := range pending {
 		ms[i] = &pending[i].Mail
 	}
 	errs := o.s.sendAll(ctx, ms)
-	wait := o.cfg.Interval
-	if full {
-		wait = 0 // more may be waiting
-	}
 	// What the server accepted is recorded even when ctx has ended: left
 	// unrecorded, it would go out a second time after a restart.
 	recorded := o.recordSent(pending, errs)
@@ -187,19 +207,95 @@ func (o *Outbox) flush(ctx context.Context) time.Duration {
 		case ctx.Err() != nil && errors.Is(errs[i], ctx.Err()):
 			// Not tried because ctx ended: no failed attempt.
 		default:
-			o.down = o.down || serverDown(errs[i])
-			wait = min(wait, o.retry(q, errs[i], now))
+			if serverDown(errs[i]) {
+				o.unreachable(now)
+			}
+			recorded = o.retry(q, errs[i], now) && recorded
 		}
 	}
 	switch {
 	case !recorded:
-		// What was sent goes again at the next attempt: not soon.
+		// What was sent goes again at the next attempt, and what failed
+		// is due again: not soon.
 		return refusedRetryMin
-	case sent && o.down:
+	case sent && !o.down.IsZero():
 		// The server is back: what waits for it goes now.
-		o.down = false
-		o.wake.Store(true)
+		o.down, o.back = time.Time{}, true
 		return 0
+	case full:
+		return 0 // more may be waiting
+	}
+	return o.sleep(now)
+}
+
+// answers reports whether the server has just answered again, so that the
+// mails waiting after a temporary failure go now, due or not. When the
+// server was down and it is time to look again (probeAt), or when Wake
+// asked, while mail waits that is not due yet, it connects to the server,
+// offering no mail; a failure there counts as no mail's attempt.
+func (o *Outbox) answers(ctx context.Context, now time.Time) bool {
+	if o.back {
+		return true
+	}
+	asked := o.wake.Swap(false)
+	if !asked && (o.down.IsZero() || now.Before(o.probeAt)) {
+		return false
+	}
+	next, ok, err := o.q.Next()
+	if err != nil || !ok || !next.After(now) {
+		// Nothing waits for the server, or what is due is tried anyway
+		// and tells whether it answers.
+		return false
+	}
+	if err := o.s.probe(ctx); err != nil {
+		if ctx.Err() == nil {
+			o.unreachable(now)
+			o.log.Debug("outbox: the smtp server still does not answer", "next_look", o.probeAt.Sub(now).Round(time.Millisecond), "err", err)
+		}
+		return false
+	}
+	if !o.down.IsZero() {
+		o.log.Info("outbox: the smtp server answers again; the mail waiting for it goes now", "down_for", now.Sub(o.down).Round(time.Second))
+	}
+	o.down = time.Time{}
+	return true
+}
+
+// unreachable records that the server could not be reached at now, and
+// when to look for it again.
+func (o *Outbox) unreachable(now time.Time) {
+	if o.down.IsZero() {
+		o.down = now
+	}
+	o.probeAt = now.Add(probeWait(now.Sub(o.down), o.cfg.RetryMin, o.cfg.RetryMax))
+}
+
+// probeWait is the wait before looking again for a server that has not
+// answered for d: an eighth of d, within lo and hi. However long an
+// outage, the mail waiting for it goes about an eighth of its length
+// after its end (lo at the least, hi at the most), whatever each mail's
+// own wait (retryWait) has grown to by then.
+func probeWait(d, lo, hi time.Duration) time.Duration {
+	return min(max(d/8, lo), hi)
+}
+
+// sleep returns how long the worker may sleep after a flush at now: until
+// the earliest mail falls due, the next look for a server that is down,
+// or Interval, whichever comes first. A kick in between never postpones
+// either, as the next flush asks the queue again.
+func (o *Outbox) sleep(now time.Time) time.Duration {
+	next, ok, err := o.q.Next()
+	if err != nil {
+		o.log.Error("outbox: reading the queue", "err", err)
+		return refusedRetryMin
+	}
+	if !ok {
+		o.down = time.Time{} // nothing waits for the server
+		return o.cfg.Interval
+	}
+	wait := min(o.cfg.Interval, max(next.Sub(now), 0))
+	if !o.down.IsZero() {
+		wait = min(wait, max(o.probeAt.Sub(now), 0))
 	}
 	return wait
 }
@@ -296,8 +392,8 @@ func (o *Outbox) recordSent(pending []Queued, errs []error) bool {
 }
 
 // retry records a failed attempt at q, made at now, with when to try
-// again, and returns the wait until then.
-func (o *Outbox) retry(q Queued, cause error, now time.Time) time.Duration {
+// again, and reports whether the queue recorded it.
+func (o *Outbox) retry(q Queued, cause error, now time.Time) bool {
 	var delay time.Duration
 	level, msg := slog.LevelWarn, "outbox: sending failed, will retry"
 	var fe *FixError
@@ -332,9 +428,9 @@ func (o *Outbox) retry(q Queued, cause error, now time.Time) time.Duration {
 		"attempt", q.Attempts+1, "in", delay.Round(time.Millisecond), "temporary", fe == nil && temporary(cause), "err", cause)
 	if err := o.q.Retry(q.ID, cause, now.Add(delay)); err != nil {
 		o.log.Error("outbox: recording a failed attempt", "id", q.ID, "err", err)
-		return refusedRetryMin
+		return false
 	}
-	return delay
+	return true
 }
 
 // pause stops all sending for d from now, unless it is stopped already,

@@ -295,3 +295,119 @@ func TestInboxOnConnect(t *testing.T) {
 	sys.DropConnections()
 	eventually(t, 5*time.Second, "a session after the cut", func() bool { return n.Load() == 2 })
 }
+
+// A kick that finds nothing due leaves the next retry where it was: a
+// mail that failed while the server was down goes when its retry falls
+// due, not an Interval after the kick.
+func TestOutboxKickKeepsRetry(t *testing.T) {
+	sys, own := system(t, nil)
+	us, _ := sys.AddUser("us", "secret")
+	if err := sys.StopSMTP(); err != nil {
+		t.Fatal(err)
+	}
+	q := &memQueue{}
+	q.add(Outgoing{To: []string{us}, Subject: "[attu g1] report", MessageID: "g1.1.us@attu.test", Text: "report"})
+	// RetryMax keeps the look for the server (probeWait) from coming
+	// before the retry.
+	lo := 800 * time.Millisecond
+	o := NewOutbox(q, sender(t, sys, own), OutboxConfig{Interval: time.Minute, RetryMin: lo, RetryMax: lo})
+	runOutbox(t, o)
+	eventually(t, 5*time.Second, "the first attempt", func() bool { return q.snapshot()[0].Attempts >= 1 })
+	if err := sys.StartSMTP(); err != nil {
+		t.Fatal(err)
+	}
+	// Kicks from a deadline tick and from handled mail needing no answer.
+	for range 3 {
+		o.Kick()
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := sys.WaitDeliveries(ctxTimeout(t, 5*time.Second), 1); err != nil {
+		t.Fatalf("the retry after the kicks: %v", err)
+	}
+	m := q.snapshot()[0]
+	eventually(t, 3*time.Second, "the mail recorded as sent", func() bool { m = q.snapshot()[0]; return !m.sent.IsZero() })
+	if late := m.sent.Sub(m.nexts[0]); late < 0 || late > 300*time.Millisecond {
+		t.Errorf("sent %v after its retry fell due, want at it", late)
+	}
+	if m.Attempts != 2 {
+		t.Errorf("%d attempts, want the failed one and the one that went", m.Attempts)
+	}
+}
+
+// During an outage, kicks, wakes (the IMAP session reconnecting) and
+// restarts of the worker make no attempt at a mail before its time, so
+// its waits grow with the time it has waited, not with the wakes; and
+// once the server is back, the mail goes within the look for it
+// (probeWait), long before its own next attempt.
+func TestOutboxOutage(t *testing.T) {
+	sys, own := system(t, nil)
+	us, _ := sys.AddUser("us", "secret")
+	if err := sys.StopSMTP(); err != nil {
+		t.Fatal(err)
+	}
+	q := &memQueue{}
+	q.add(Outgoing{To: []string{us}, Subject: "[attu g1] report", MessageID: "g1.1.us@attu.test", Text: "report"})
+	lo, hi := 200*time.Millisecond, time.Minute
+	cfg := OutboxConfig{Interval: time.Minute, RetryMin: lo, RetryMax: hi}
+	s := sender(t, sys, own)
+	start := func() (*Outbox, func()) {
+		o := NewOutbox(q, s, cfg)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); o.Run(ctx) }()
+		return o, func() { cancel(); <-done }
+	}
+	o, stop := start()
+	defer func() { stop() }()
+	// Seven attempts take 2.6 s to 3.3 s; the seventh's wait is 1.8 s to
+	// 2.3 s. Meanwhile the worker is woken every 20 ms, and restarted
+	// every 500 ms.
+	restarted := time.Now()
+	for q.snapshot()[0].Attempts < 7 {
+		if time.Since(restarted) > 10*time.Second {
+			t.Fatal("no seven attempts in 10 s")
+		}
+		if time.Since(restarted) > 500*time.Millisecond {
+			stop()
+			o, stop = start()
+			restarted = time.Now()
+		}
+		o.Wake()
+		o.Kick()
+		time.Sleep(20 * time.Millisecond)
+	}
+	m := q.snapshot()[0]
+	d := lo
+	for n := range m.Attempts {
+		if w := m.nexts[n].Sub(m.failed[n]); w > d || w < d-d/5-50*time.Millisecond {
+			t.Errorf("after attempt %d the next is %v later, want %v less at most a fifth", n+1, w, d)
+		}
+		if n > 0 && m.failed[n].Before(m.nexts[n-1]) {
+			t.Errorf("attempt %d at %v, before its time %v", n+1, m.failed[n], m.nexts[n-1])
+		}
+		d = min(d+d/2, hi)
+	}
+	if err := sys.StartSMTP(); err != nil {
+		t.Fatal(err)
+	}
+	back := time.Now()
+	if _, err := sys.WaitDeliveries(ctxTimeout(t, 5*time.Second), 1); err != nil {
+		t.Fatal(err)
+	}
+	// The outage lasted at most 3.5 s: the look for the server comes
+	// at most half a second apart.
+	late := time.Since(back)
+	if late > 800*time.Millisecond {
+		t.Errorf("delivered %v after the server came back, want within 0.8 s", late)
+	}
+	if due := m.nexts[len(m.nexts)-1]; !back.Add(late).Before(due) {
+		t.Errorf("delivered at the mail's own retry (%v), not at the look for the server", due.Sub(back))
+	}
+	eventually(t, 3*time.Second, "the mail recorded as sent", func() bool { return !q.snapshot()[0].sent.IsZero() })
+	if a := q.snapshot()[0].Attempts; a != 8 {
+		t.Errorf("%d attempts, want the seven failed and the one that went", a)
+	}
+	if n := len(sys.Deliveries()); n != 1 {
+		t.Errorf("%d deliveries, want 1", n)
+	}
+}

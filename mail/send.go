@@ -91,7 +91,7 @@ func (s *Sender) sendAll(ctx context.Context, ms []*Outgoing) []error {
 	if !slices.Contains(errs, nil) {
 		return errs
 	}
-	c, err := s.client()
+	c, err := s.client(true)
 	if err == nil {
 		err = c.DialWithContext(ctx)
 	}
@@ -154,7 +154,23 @@ func temporary(err error) bool {
 // offering a mail: no session with the server could be opened.
 func serverDown(err error) bool { return errors.As(err, new(unreachable)) }
 
-func (s *Sender) client() (*gomail.Client, error) {
+// probe opens a session with the server and closes it, offering no mail
+// and without logging in (a token command is not run for it): whether
+// the server answers at all.
+func (s *Sender) probe(ctx context.Context) error {
+	c, err := s.client(false)
+	if err == nil {
+		err = c.DialWithContext(ctx)
+	}
+	if err != nil {
+		return unreachable{fmt.Errorf("mail: smtp: %w", err)}
+	}
+	return c.Close()
+}
+
+// client returns a go-mail client for the server, which logs in when
+// login is set.
+func (s *Sender) client(login bool) (*gomail.Client, error) {
 	host, p, err := net.SplitHostPort(s.cfg.Addr)
 	if err != nil {
 		return nil, err
@@ -177,13 +193,13 @@ func (s *Sender) client() (*gomail.Client, error) {
 	case Plain:
 		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
 	}
-	if o := s.cfg.OAuth; o.Mech != "" {
+	if o := s.cfg.OAuth; login && o.Mech != "" {
 		token, err := o.token("smtp", s.cfg.Timeout)
 		if err != nil {
 			return nil, err
 		}
 		opts = append(opts, gomail.WithSMTPAuthCustom(smtpOAuth{oauthClient{o.Mech, s.cfg.Username, token}}))
-	} else if s.cfg.Username != "" {
+	} else if login && s.cfg.Username != "" {
 		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
 			gomail.WithUsername(s.cfg.Username), gomail.WithPassword(s.cfg.Password))
 	}

@@ -215,6 +215,17 @@ func (q *memQueue) Pending(now time.Time, max int) ([]Queued, error) {
 	return out, nil
 }
 
+func (q *memQueue) Next() (next time.Time, ok bool, err error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, m := range q.mails {
+		if m.sent.IsZero() && (!ok || m.next.Before(next)) {
+			next, ok = m.next, true
+		}
+	}
+	return next, ok, nil
+}
+
 func (q *memQueue) find(id uint64) (*queued, error) {
 	for _, m := range q.mails {
 		if m.ID == id {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,9 @@ type Engine struct {
 	// each file again and requires the orders recorded; when nil it
 	// replays the recorded orders.
 	Decode func(raw []byte) (*adjudicator.Orders, error)
+	// Faces is the number of faces of the die the rules roll, 2 to
+	// MaxFaces; 0 for a d10. Every die of a game must be rolled as one.
+	Faces int
 }
 
 // Finding is the first thing wrong in an export: the entry (and die, when
@@ -121,6 +125,9 @@ func (a *auditor) run() {
 	}()
 	x := a.x
 	a.rep.Replayed = a.eng.Resolve != nil
+	if err := checkFaces(a.eng.Faces); err != nil {
+		a.fail(0, 0, "the rules' die: %v", err)
+	}
 	if x.Seed != "" {
 		seed, err := hex.DecodeString(x.Seed)
 		if err != nil || len(seed) != SeedSize {
@@ -409,13 +416,19 @@ func (d *auditDice) Roll(die adjudicator.Die) int {
 	if r.Die != die {
 		d.a.fail(e.Seq, seq, "logged as %s, but the replay rolls %s", describeDie(r.Die), describeDie(die))
 	}
+	// The rules choose the die, not the record: were the faces free, a
+	// host could pick for each roll the die that gives the face it wants.
+	faces := cmp.Or(d.a.eng.Faces, D10)
+	if r.Sides() != faces {
+		d.a.fail(e.Seq, seq, "logged as a die of %d faces, the rules roll a d%d", r.Sides(), faces)
+	}
 	if d.a.seed != nil {
-		face, raw := Derive(d.a.seed, seq)
+		face, raw := Derive(d.a.seed, seq, faces)
 		if face != r.Face || !slices.Equal(r.Raw, ints(raw)) {
 			d.a.fail(e.Seq, seq, "logged as %d (raw %v), the seed gives %d (raw %v)", r.Face, r.Raw, face, ints(raw))
 		}
-	} else if r.Face < 1 || r.Face > 10 {
-		d.a.fail(e.Seq, seq, "face %d is not 1 to 10", r.Face)
+	} else if r.Face < 1 || r.Face > faces {
+		d.a.fail(e.Seq, seq, "face %d is not 1 to %d", r.Face, faces)
 	}
 	d.next++
 	return r.Face

@@ -368,7 +368,10 @@ type NewGame struct {
 	// Start makes the opening position with the game's own dice, so that
 	// what the opening draws (the Komandorski chits of rule 12.1) comes
 	// from the committed seed, logged and audited with log entry 1.
-	Start    func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
+	Start func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
+	// Faces is the number of faces of the die Start rolls, the rules' die
+	// as in Engine.Faces: 0 for a d10.
+	Faces    int
 	Deadline time.Time
 	Outbox   []Mail          // the welcome mails
 	Service  json.RawMessage // Game.Service
@@ -387,6 +390,9 @@ type NewPlayer struct {
 func (db *DB) Create(ng NewGame) (*Game, error) {
 	if ng.ID == "" || ng.Start == nil {
 		return nil, fmt.Errorf("store: create: a game needs an id and a start")
+	}
+	if err := checkFaces(ng.Faces); err != nil {
+		return nil, fmt.Errorf("store: create: %w", err)
 	}
 	seed := ng.Seed
 	if seed == nil {
@@ -420,7 +426,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 			}
 		}
 		// The opening answers no wait: its entry and dice are of turn 0.
-		dice := NewDice(seed, 1, 1, 0, adjudicator.WaitNone)
+		dice := NewDice(seed, 1, 1, 0, adjudicator.WaitNone).WithFaces(ng.Faces)
 		state, events, err := ng.Start(dice)
 		if err != nil {
 			return fmt.Errorf("the opening: %w", err)

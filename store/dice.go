@@ -30,10 +30,38 @@ func Commitment(seed []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Derive returns die number seq of the game with the given seed, as the
-// package documentation spells it out: the face, 1 to 10, and the bytes
-// read (every rejected byte, then the byte used).
-func Derive(seed []byte, seq uint64) (face int, raw []byte) {
+// D10 is the die a roll that names no number of faces was rolled as: the
+// ten-sided die of War in the Wind (rule 1.2), the only one before rolls
+// recorded their faces.
+const D10 = 10
+
+// MaxFaces is the largest die Derive can roll: one byte of the stream
+// gives one face.
+const MaxFaces = 256
+
+// checkFaces returns an error unless n names a die Derive rolls: 2 to
+// MaxFaces faces, or 0 for a d10.
+func checkFaces(n int) error {
+	if n != 0 && (n < 2 || n > MaxFaces) {
+		return fmt.Errorf("store: a die of %d faces (want 2 to %d)", n, MaxFaces)
+	}
+	return nil
+}
+
+// Derive returns die number seq of the game with the given seed, rolled
+// as a die of faces faces (2 to MaxFaces), as the package documentation
+// spells it out: the face, 1 to faces, and the bytes read (every rejected
+// byte, then the byte used). A d10 rejects the bytes 250 to 255, as every
+// die did before dice of other sizes. Derive panics on any other number of
+// faces: the rules choose their die, and Audit checks a recorded one
+// before it derives.
+func Derive(seed []byte, seq uint64, faces int) (face int, raw []byte) {
+	if faces < 2 || faces > MaxFaces {
+		panic(fmt.Sprintf("store: a die of %d faces", faces))
+	}
+	// Below limit each face keeps exactly limit/faces byte values (25
+	// for a d10, 42 for a d6); the rest of the byte values are rejected.
+	limit := 256 - 256%faces
 	for block := uint64(0); ; block++ {
 		mac := hmac.New(sha256.New, seed)
 		msg := binary.BigEndian.AppendUint64(nil, seq)
@@ -43,10 +71,10 @@ func Derive(seed []byte, seq uint64) (face int, raw []byte) {
 		mac.Write(msg)
 		for _, b := range mac.Sum(nil) {
 			raw = append(raw, b)
-			if b < 250 { // 250 = 25 × 10: every face keeps exactly 25 byte values
-				face = int(b % 10)
+			if int(b) < limit {
+				face = int(b) % faces
 				if face == 0 {
-					face = 10 // rule 1.2: a 0 reads as 10
+					face = faces // rule 1.2: a 0 reads as 10, and on any die as its highest face
 				}
 				return face, raw
 			}
@@ -62,14 +90,27 @@ type Roll struct {
 	Turn  int                  `json:"turn"`  // the turn and wait the game was in
 	Wait  adjudicator.WaitKind `json:"wait"`
 	adjudicator.Die
-	Raw  []int `json:"raw"`  // the bytes read (see Derive)
-	Face int   `json:"face"` // 1 to 10
+	// Faces is the number of faces of the die, 0 (absent) for a d10: the
+	// dice of every game before other dice keep their bytes.
+	Faces int   `json:"faces,omitempty"`
+	Raw   []int `json:"raw"`  // the bytes read (see Derive)
+	Face  int   `json:"face"` // 1 to the die's faces
+}
+
+// Sides is the number of faces the die was rolled with: Faces, or D10 when
+// the roll names none.
+func (r Roll) Sides() int {
+	if r.Faces == 0 {
+		return D10
+	}
+	return r.Faces
 }
 
 // Dice is a game's dice source: every die comes from the secret seed and its
 // sequence number and is written down. It implements adjudicator.Dice.
 type Dice struct {
 	seed  []byte
+	faces int // 0 for a d10
 	next  uint64
 	entry uint64
 	turn  int
@@ -77,16 +118,28 @@ type Dice struct {
 	rolls []Roll
 }
 
-// NewDice returns a source whose first die is number next, logged as rolled
-// by log entry entry during the given turn and wait.
+// NewDice returns a source of d10s whose first die is number next, logged
+// as rolled by log entry entry during the given turn and wait.
 func NewDice(seed []byte, next, entry uint64, turn int, wait adjudicator.WaitKind) *Dice {
 	return &Dice{seed: seed, next: next, entry: entry, turn: turn, wait: wait}
 }
 
+// WithFaces makes d roll dice of n faces (2 to MaxFaces) in place of
+// d10s; 0 keeps the d10. It returns d.
+func (d *Dice) WithFaces(n int) *Dice {
+	if n == D10 {
+		n = 0 // a d10 is written as it always was: faces absent
+	}
+	d.faces = n
+	return d
+}
+
 // Roll derives the next die and logs it.
 func (d *Dice) Roll(die adjudicator.Die) int {
-	face, raw := Derive(d.seed, d.next)
-	d.rolls = append(d.rolls, Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait, Die: die, Raw: ints(raw), Face: face})
+	r := Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait, Die: die, Faces: d.faces}
+	face, raw := Derive(d.seed, d.next, r.Sides())
+	r.Raw, r.Face = ints(raw), face
+	d.rolls = append(d.rolls, r)
 	d.next++
 	return face
 }

@@ -54,21 +54,26 @@ and whenever a snapshot is read (ErrUnsound). Check verifies a whole file.
 At creation the game gets a 32-byte seed from crypto/rand; the players are
 told its commitment, the lower-case hex SHA-256 of the seed. Die number n
 (n = 1, 2, 3... over the whole game; the counter never goes back, not even
-on a rollback) is derived as follows:
+on a rollback) is rolled as a die of f faces, the die the game's rules roll
+(Engine.Faces: a d10 in War in the Wind), and derived as follows:
 
  1. Compute B0 = HMAC-SHA256(key = seed, message = n as 8 bytes, big-endian).
- 2. Read the 32 bytes of B0 in order. A byte b of 250 or more is rejected;
-    the first byte b below 250 gives the face b mod 10, where 0 reads as 10
-    (rule 1.2).
- 3. If all 32 bytes are rejected (odds about 1 in 10^52), continue with
-    Bk = HMAC-SHA256(seed, n as 8 bytes big-endian ‖ k as 8 bytes
-    big-endian) for k = 1, 2, ... the same way.
+ 2. Read the 32 bytes of B0 in order. A byte b of 256 − (256 mod f) or more
+    is rejected; the first byte b below gives the face b mod f, where 0
+    reads as f (rule 1.2: on a d10, 0 reads as 10). A d10 rejects 250 to
+    255, a d6 252 to 255.
+ 3. If all 32 bytes are rejected (odds about 1 in 10^52 for a d10),
+    continue with Bk = HMAC-SHA256(seed, n as 8 bytes big-endian ‖ k as 8
+    bytes big-endian) for k = 1, 2, ... the same way.
 
-Rejecting 250..255 leaves 250 byte values, 25 for each face, so every face
-has probability exactly 1/10. For example, with the seed 00 01 02 ... 1f
-(commitment 630dcd29...d710dd) dice 1 to 10 are 6 9 10 8 9 3 1 5 10 4; die 8
-reads the bytes 250 (rejected) and 55. The dice log records each die as
-a Roll.
+What is left after the rejection is a multiple of f byte values, as many
+for each face (25 for a d10, 42 for a d6), so every face has probability
+exactly 1/f. For example, with the seed 00 01 02 ... 1f (commitment
+630dcd29...d710dd) dice 1 to 10 are, as d10s, 6 9 10 8 9 3 1 5 10 4 (die 8
+reads the bytes 250, rejected, and 55), and as d6s 4 3 6 2 5 1 5 4 4 6 (die
+8's byte 250 is a face; die 49 reads 254, rejected, and 101: a 5). The dice
+log records each die as a Roll, with its number of faces unless it is a
+d10, which names none.
 
 # Log
 

@@ -99,6 +99,9 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 	if st.Orders == nil || eng.Resolve == nil {
 		return nil, fmt.Errorf("store: a step needs orders and an engine")
 	}
+	if err := checkFaces(eng.Faces); err != nil {
+		return nil, err
+	}
 	if err := checkRedacted(st.Raw); err != nil {
 		return nil, err
 	}
@@ -131,7 +134,7 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 		return nil, fmt.Errorf("the position in force waits for %s, the game's record for %s", sw, g.Wait)
 	}
 	seq := g.Entries + 1
-	dice := NewDice(g.Seed, g.DiceNext, seq, g.Wait.Turn, g.Wait.Kind)
+	dice := NewDice(g.Seed, g.DiceNext, seq, g.Wait.Turn, g.Wait.Kind).WithFaces(eng.Faces)
 	next, events, refusal := resolve(eng, s, *o, dice)
 	if refusal != nil {
 		var where []Problem

@@ -367,3 +367,26 @@ func (db *DB) Retry(id uint64, cause error, next time.Time) error {
 		return putMail(tx, &m)
 	})
 }
+
+// NextAttempt returns when the earliest unsent mail falls due: its next
+// attempt, or when it was queued for a mail not tried yet. ok is false
+// when every mail is sent.
+func (db *DB) NextAttempt() (next time.Time, ok bool, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bOutboxPending).ForEach(func(k, _ []byte) error {
+			m, err := getMail(tx, binary.BigEndian.Uint64(k), false)
+			if err != nil || !m.Sent.IsZero() {
+				return err
+			}
+			due := m.NextAttempt
+			if due.IsZero() {
+				due = m.Queued
+			}
+			if !ok || due.Before(next) {
+				next, ok = due, true
+			}
+			return nil
+		})
+	})
+	return next, ok, err
+}

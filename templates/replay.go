@@ -70,8 +70,9 @@ type ReplayDie struct {
 	Seq   uint64 `json:"n"` // from 1
 	Entry uint64 `json:"e"` // the log entry that rolled it
 	adjudicator.Die
-	Raw  []int `json:"r"` // the bytes read from the seed's stream
-	Face int   `json:"f"`
+	Faces int   `json:"faces,omitempty"` // the die's faces, none for a d10 (store.Roll)
+	Raw   []int `json:"r"`               // the bytes read from the seed's stream
+	Face  int   `json:"f"`
 }
 
 // ReplayPage returns the replay page of a game: one self-contained HTML

@@ -27,6 +27,9 @@ type Welcome struct {
 	Reminder   time.Duration   // how long before the deadline a reminder comes
 	Settle     time.Duration   // how long each orders file is held before it is applied
 	Players    []PlayerAddress // the players' addresses, told to the umpire only
+	// Copies is how the umpire is mailed: "every" report, one a "turn",
+	// or a daily "digest" (also when empty); told to the umpire only.
+	Copies string
 	// Waiting is what the game waits for (WaitPhrase), and Awaited true
 	// when it waits for this side, whose report below the welcome asks.
 	Waiting string
@@ -291,6 +294,18 @@ func hours(d time.Duration) string {
 	return Plural(h, "hour") + " " + Plural(m, "minute")
 }
 
+// umpireCopies says, in a sentence to the umpire, what its copies mode
+// (Welcome.Copies) mails it.
+func umpireCopies(mode string) string {
+	switch mode {
+	case "every":
+		return "you get a copy of every report of both sides, with everything that happened outside the rules (commands, missed deadlines) above it."
+	case "turn":
+		return "you get one report a turn, with everything that happened since your last one, outside the rules too (commands, missed deadlines)."
+	}
+	return "you get a digest once a day when something happened: a report of everything since your last one, outside the rules too (commands, missed deadlines)."
+}
+
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
 	"side":   sideTitle,
@@ -298,6 +313,7 @@ var replyFuncs = map[string]any{
 	"hours":  hours,
 	"date":   adjudicator.TurnDate,
 	"plural": Plural,
+	"copies": umpireCopies,
 	"ago": func(t time.Time) string {
 		if t.IsZero() {
 			return "none yet"

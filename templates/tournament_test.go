@@ -28,7 +28,7 @@ func standingsSample() Standings {
 		Scoring: "A win scores 3, a draw 1, a loss 0, a bye 3.",
 		TieBreakNotes: []string{"head-to-head: points scored in the games between the players level on points",
 			"wins: games won", "buchholz: the sum of the points of every opponent met",
-			"lateness: fewer deadlines missed in finished games ranks higher"},
+			"lateness: fewer deadlines missed in the games scored (ended, and not void) ranks higher"},
 		Commitment: "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
 	}
 }

@@ -235,6 +235,13 @@ func (q *memQueue) MarkSent(ids []uint64, _ time.Time) error {
 
 func (q *memQueue) Retry(uint64, error, time.Time) error { return nil }
 
+// Next says every mail not sent is due: Pending returns them all.
+func (q *memQueue) Next() (time.Time, bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return time.Time{}, len(q.q) > 0, nil
+}
+
 // sentMails returns the mails ids as the daemon sent them, for the raw
 // loop to send again: the store's record, with the map picture, which the
 // store does not keep, taken from the delivered copy.

@@ -33,7 +33,8 @@ type tlsServers struct {
 	imap, smtp string // host:port, the SMTP one for submission
 	ca         string // the PEM file of the certificate's signer
 	domain     string
-	password   string // attu's
+	password   string     // attu's
+	sys        mailSystem // for the players' mailboxes (alice, bob, carol)
 }
 
 // startTLSServers returns Dovecot and Postfix with the certificate of
@@ -46,7 +47,7 @@ func startTLSServers(t *testing.T) tlsServers {
 		if err != nil {
 			t.Fatalf("the real mail servers of %s=%s: %v", mailServersEnv, env, err)
 		}
-		return tlsServers{imap: r.imap, smtp: r.submit, ca: r.env["ATTU_MS_CA"], domain: r.domain, password: r.env["ATTU_MS_PASSWORD_attu"]}
+		return tlsServers{imap: r.imap, smtp: r.submit, ca: r.env["ATTU_MS_CA"], domain: r.domain, password: r.env["ATTU_MS_PASSWORD_attu"], sys: r}
 	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -74,7 +75,7 @@ func startTLSServers(t *testing.T) tlsServers {
 	if _, err := sys.AddUser("attu", pw); err != nil {
 		t.Fatal(err)
 	}
-	return tlsServers{imap: sys.IMAPAddr(), smtp: sys.SMTPAddr(), ca: ca, domain: sys.Domain(), password: pw}
+	return tlsServers{imap: sys.IMAPAddr(), smtp: sys.SMTPAddr(), ca: ca, domain: sys.Domain(), password: pw, sys: &loopbackMail{sys}}
 }
 
 // config writes a configuration of attu serve for these servers, with

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"os"
@@ -217,13 +218,27 @@ func TestReplayPageInBrowser(t *testing.T) {
 	}
 
 	// The derivation in the browser against the store documentation's
-	// test vector: seed 00 01 ... 1f, dice 1 to 10.
-	var faces []string
-	for n := 1; n <= 10; n++ {
-		faces = append(faces, b.eval(t, fmt.Sprintf(`window.attuReplay.derive("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", %d).then(String)`, n)))
-	}
-	if got := strings.Join(faces, " "); got != "6 9 10 8 9 3 1 5 10 4" {
-		t.Errorf("the page derives %s from the test seed, the store documentation says 6 9 10 8 9 3 1 5 10 4", got)
+	// test vectors (seed 00 01 ... 1f, dice 1 to 10 as d10s and as d6s)
+	// and against store.Derive, face and bytes, up to die 49, the first d6
+	// to reject a byte.
+	for _, v := range []struct {
+		faces int
+		doc   string
+	}{{10, "6 9 10 8 9 3 1 5 10 4"}, {6, "4 3 6 2 5 1 5 4 4 6"}} {
+		var faces []string
+		for n := 1; n <= 49; n++ {
+			got := b.eval(t, fmt.Sprintf(`window.attuReplay.derive("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", %d, %d).then((d) => d.face + " " + d.raw.join(","))`, n, v.faces))
+			face, raw := store.Derive(testVectorSeed, uint64(n), v.faces)
+			if want := fmt.Sprintf("%d %s", face, strings.Trim(strings.ReplaceAll(fmt.Sprint(raw), " ", ","), "[]")); got != want {
+				t.Errorf("d%d %d: the page derives %q, store.Derive %q", v.faces, n, got, want)
+			}
+			if n <= 10 {
+				faces = append(faces, strings.Fields(got)[0])
+			}
+		}
+		if got := strings.Join(faces, " "); got != v.doc {
+			t.Errorf("the page derives %s as d%ds from the test seed, the store documentation says %s", got, v.faces, v.doc)
+		}
 	}
 
 	// The toggle: at the opening the U.S. sees the Japanese as anonymous
@@ -258,7 +273,39 @@ func TestReplayPageInBrowser(t *testing.T) {
 		t.Errorf("with die %d changed the verification line reads %q", r.Seq, verdict)
 	}
 	b.check(t, badPath)
+
+	// One die recorded as a d6, its face and bytes the d10's: the page
+	// derives it as the record says, a d6, and finds the face wrong.
+	seed, err := hex.DecodeString(x.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad = *x
+	bad.Dice = slices.Clone(x.Dice)
+	k = 0
+	d6, _ := store.Derive(seed, bad.Dice[k].Seq, 6)
+	for ; d6 == bad.Dice[k].Face; d6, _ = store.Derive(seed, bad.Dice[k].Seq, 6) {
+		k++
+	}
+	bad.Dice[k].Faces = 6
+	badPath, _ = replayPage(t, &bad)
+	verdict, _, _ = b.open(t, badPath)
+	r = bad.Dice[k]
+	if want := fmt.Sprintf("the log records %d, the seed gives %d", r.Face, d6); !strings.HasPrefix(verdict, fmt.Sprintf("✗ die %d (", r.Seq)) || !strings.Contains(verdict, want) {
+		t.Errorf("with die %d recorded as a d6 the verification line reads %q, want %q", r.Seq, verdict, want)
+	}
+	b.check(t, badPath)
 }
+
+// testVectorSeed is the seed of the store documentation's test vectors:
+// the bytes 0 to 31.
+var testVectorSeed = func() []byte {
+	s := make([]byte, store.SeedSize)
+	for i := range s {
+		s[i] = byte(i)
+	}
+	return s
+}()
 
 // screenshots writes the opening step and the first step with a melee, as
 // the U.S. saw them, to dir.

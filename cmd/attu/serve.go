@@ -47,7 +47,7 @@ examples/attu-serve.yaml is a commented example.
 
 Examples:
   ATTU_IMAP_PASSWORD=... ATTU_SMTP_PASSWORD=... attu serve -config attu.yaml
-  attu serve -config attu.yaml -check      # check the file, log in to both servers, stop
+  attu serve -config attu.yaml -check      # check the file, say what authentication does, log in, stop
 
 Flags:
 `
@@ -368,17 +368,12 @@ func runServe(s *session) error {
 	if len(argv) != 0 || *config == "" {
 		return usageErr("give the configuration file: attu serve -config attu.yaml (attu serve -h)")
 	}
-	data, err := os.ReadFile(*config)
+	if *check {
+		return checkServe(*config, s.stdout, s.stderr)
+	}
+	cfg, dbPath, answerEvery, level, err := readServeConfig(*config)
 	if err != nil {
 		return err
-	}
-	cfg, dbPath, answerEvery, level, err := loadServeConfig(data)
-	if err != nil {
-		return fmt.Errorf("%s:\n  %s", *config, strings.ReplaceAll(err.Error(), "\n", "\n  "))
-	}
-	if *check {
-		fmt.Fprintf(s.stdout, "%s: the file is good: %s, database %s\n", *config, cfg.Address, dbPath)
-		return checkServers(cfg, s.stdout, s.stderr)
 	}
 	lg := slog.New(slog.NewTextHandler(s.stderr, &slog.HandlerOptions{Level: level}))
 	cfg.Logger = lg
@@ -398,6 +393,67 @@ func runServe(s *session) error {
 	ctx, stop := rootContext()
 	defer stop()
 	return d.Run(ctx)
+}
+
+// readServeConfig reads and checks the configuration file at path; its
+// mistakes come in one error, each on a line of its own.
+func readServeConfig(path string) (daemon.Config, string, time.Duration, slog.Level, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return daemon.Config{}, "", 0, 0, err
+	}
+	cfg, dbPath, answerEvery, level, err := loadServeConfig(data)
+	if err != nil {
+		err = fmt.Errorf("%s:\n  %s", path, strings.ReplaceAll(err.Error(), "\n", "\n  "))
+	}
+	return cfg, dbPath, answerEvery, level, err
+}
+
+// checkServe is attu serve -check: it reads the configuration at path,
+// says what its authentication setting does to a player's mail, and logs
+// in to both servers (checkServers).
+func checkServe(path string, stdout, stderr io.Writer) error {
+	cfg, dbPath, _, _, err := readServeConfig(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: the file is good: %s, database %s\n", path, cfg.Address, dbPath)
+	fmt.Fprintln(stdout, authEffect(cfg.Auth))
+	err = checkServers(cfg, stdout, stderr)
+	for _, id := range cfg.Auth.AuthServIDs {
+		if d := canonicalHost(id); cfg.Auth.Required && (d == "example.org" || d == "example.com" || d == "example.net" ||
+			strings.HasSuffix(d, ".example.org") || strings.HasSuffix(d, ".example.com") || strings.HasSuffix(d, ".example.net")) {
+			fmt.Fprintf(stderr, "authentication.trusted_authserv_ids: %s is an example name, which no provider writes: every player's mail would be refused; "+
+				"set your provider's (the first word of the topmost Authentication-Results of a mail the mailbox received), or authentication.mode: off\n", id)
+			err = errFailed
+		}
+	}
+	return err
+}
+
+// canonicalHost is a host name as it compares: lower case, without a
+// leading or trailing dot.
+func canonicalHost(h string) string {
+	return strings.Trim(strings.ToLower(strings.TrimSpace(h)), ".")
+}
+
+// authEffect says in one line what the authentication setting a does to
+// a player's mail, and what to change when it refuses them all.
+func authEffect(a mail.AuthConfig) string {
+	if !a.Required {
+		return "authentication: off: a mail is taken to be from the one address in its From field, and its token decides what it may do " +
+			"(authentication.mode: required also wants the provider's proof)"
+	}
+	var proofs []string
+	if len(a.AuthServIDs) > 0 {
+		proofs = append(proofs, "the topmost Authentication-Results of "+strings.Join(a.AuthServIDs, " or ")+" shows a DMARC or DKIM pass of its From domain")
+	}
+	if a.DKIM {
+		proofs = append(proofs, "attu verifies a DKIM signature of its From domain")
+	}
+	return "authentication: required: a player's mail is applied only when " + strings.Join(proofs, ", or when ") +
+		"; any other gets a stranger's answer and changes nothing (if every player's mail is refused, check authentication.trusted_authserv_ids " +
+		"against the first word of that field in a mail the mailbox received, or set authentication.mode: off)"
 }
 
 // checkServers logs in to both servers as the daemon would and reports

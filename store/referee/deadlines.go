@@ -191,10 +191,22 @@ func (s *Service) missed(id string, now time.Time) error {
 		s.log.Info("deadline missed", "game", id, "side", w.Side.String(), "wait", string(w.Kind))
 		dp := templates.DeadlinePassed{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
 			Applied: what, Missed: rec.Late[w.Side]}
-		return apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
+		told := rec.Reported[adjudicator.Umpire]
+		err := apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
 			dp.Next = templates.WaitPhrase(after.Wait)
 			return dp.Text()
 		})
+		if err != nil || rec.Reported[adjudicator.Umpire] != told {
+			// The umpire's report of the step, headed as the players'
+			// are, told of it.
+			return err
+		}
+		// The umpire's copies (a digest, one report a turn) brought no
+		// report of this step: a missed deadline is told at once anyway,
+		// as the umpire's welcome promises.
+		after := t.Game()
+		s.notify(t, &after, adjudicator.Umpire, templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n})
+		return nil
 	})
 }
 

@@ -167,6 +167,7 @@ func (s *Service) welcomeMail(g *store.Game, rec *record, st *adjudicator.State,
 		w.Umpire = p.Address
 	}
 	if side == adjudicator.Umpire {
+		w.Copies = rec.copies()
 		for _, p := range g.Players {
 			if p.Side != adjudicator.Umpire {
 				addr := cmp.Or(p.Address, "attu's stand-in ("+Bot+")") // the stand-in's side has no address

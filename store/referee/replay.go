@@ -56,7 +56,7 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 	rolls := make(map[uint64]store.Roll, len(x.Dice))
 	for _, d := range x.Dice {
 		rolls[d.Seq] = d
-		r.Dice = append(r.Dice, templates.ReplayDie{Seq: d.Seq, Entry: d.Entry, Die: d.Die, Raw: d.Raw, Face: d.Face})
+		r.Dice = append(r.Dice, templates.ReplayDie{Seq: d.Seq, Entry: d.Entry, Die: d.Die, Faces: d.Faces, Raw: d.Raw, Face: d.Face})
 	}
 	// The positions after each entry, by its number; live are the
 	// entries in force, as the audit follows them.

@@ -45,7 +45,7 @@ var TieBreaks = map[string]string{
 	Wins:            "games won",
 	Buchholz:        "the sum of the points of every opponent met",
 	SonnebornBerger: "the points of every opponent beaten, and half those of every opponent drawn with",
-	Lateness:        "fewer deadlines missed in finished games ranks higher",
+	Lateness:        "fewer deadlines missed in the games scored (ended, and not void) ranks higher",
 }
 
 // DefaultTieBreaks are used when the file names none.

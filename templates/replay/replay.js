@@ -32,10 +32,12 @@
   function hmacKey(seed) {
     return crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   }
-  // derive returns die number n: B0 = HMAC-SHA256(seed, n as 8 bytes
-  // big-endian), then Bk = HMAC(seed, n ‖ k) for k = 1, 2...; the first
-  // byte below 250 gives the face, byte mod 10, 0 reading as 10.
-  async function derive(key, n) {
+  // derive returns die number n rolled as a die of faces faces: B0 =
+  // HMAC-SHA256(seed, n as 8 bytes big-endian), then Bk = HMAC(seed, n ‖ k)
+  // for k = 1, 2...; the first byte below 256 - (256 mod faces) gives the
+  // face, byte mod faces, 0 reading as faces (a d10: below 250, 0 reads 10).
+  async function derive(key, n, faces) {
+    const limit = 256 - (256 % faces);
     const raw = [];
     for (let k = 0; ; k++) {
       const msg = new Uint8Array(k === 0 ? 8 : 16);
@@ -45,9 +47,9 @@
       const block = new Uint8Array(await crypto.subtle.sign("HMAC", key, msg));
       for (const b of block) {
         raw.push(b);
-        if (b < 250) {
-          const f = b % 10;
-          return { face: f === 0 ? 10 : f, raw: raw };
+        if (b < limit) {
+          const f = b % faces;
+          return { face: f === 0 ? faces : f, raw: raw };
         }
       }
     }
@@ -110,7 +112,8 @@
       throw new Mismatch("the log's entries rolled " + (next - 1) + " dice, the dice log holds " + D.dice.length);
     }
     const key = await hmacKey(seed);
-    const derived = await Promise.all(D.dice.map((d, i) => derive(key, i + 1)));
+    // Each die as the dice log records it: its faces, none for a d10.
+    const derived = await Promise.all(D.dice.map((d, i) => derive(key, i + 1, d.faces || 10)));
     let bad = null;
     D.dice.forEach((d, i) => {
       const n = i + 1;
@@ -328,7 +331,7 @@
   const shown = performance.now();
 
   window.attuReplay = {
-    derive: async (seedHex, n) => (await derive(await hmacKey(unhex(seedHex)), n)).face,
+    derive: async (seedHex, n, faces) => derive(await hmacKey(unhex(seedHex)), n, faces || 10),
     steps: D.steps.length,
     step: () => step,
     // When the script began and when the first step was drawn, in ms

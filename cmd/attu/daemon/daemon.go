@@ -75,6 +75,9 @@ type Daemon struct {
 	// failed, by UID, for giveUp; only the inbox's goroutine uses it.
 	failing map[uint32]store.FailedMail
 	all     *mail.Limiter // caps answers to all senders together (Config.AnswerLimit)
+	// authWarned says the first mail refused by authentication was
+	// logged at WARN; only the inbox's goroutine uses it.
+	authWarned bool
 	// gate keeps the operator's commands that read from seeing a game
 	// change half-way: held for writing while the service changes games.
 	gate sync.RWMutex
@@ -252,6 +255,13 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming) (*mail.Messa
 	}
 	if v := mail.Authenticate(msg, raw, d.cfg.Auth); v.Trusted {
 		lg = lg.With("auth", v.By)
+	} else if msg.From != "" && d.cfg.Auth.Required && !d.authWarned {
+		// A wrong trusted id refuses every player, who only gets a
+		// stranger's answer: the operator is told once, loudly.
+		d.authWarned = true
+		lg.Warn("the first mail refused by sender authentication: if it is a player's, set authentication.trusted_authserv_ids "+
+			"to the first word of its topmost Authentication-Results, or authentication.mode: off; later ones are logged at INFO",
+			"from", msg.From, "why", v.Why)
 	} else if msg.From != "" {
 		lg.Info("sender not authenticated: a stranger's mail", "from", msg.From, "why", v.Why)
 	}
@@ -421,3 +431,5 @@ func (q queue) MarkSent(ids []uint64, t time.Time) error { return q.d.db.MarkSen
 func (q queue) Retry(id uint64, cause error, next time.Time) error {
 	return q.d.db.Retry(id, cause, next)
 }
+
+func (q queue) Next() (time.Time, bool, error) { return q.d.db.NextAttempt() }
