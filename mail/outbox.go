@@ -15,8 +15,9 @@ import (
 // Queue is where an Outbox finds mail to send and records what became of
 // it; the daemon adapts store.DB to it.
 type Queue interface {
-	// Pending returns up to max mails not sent yet and due at now,
-	// oldest first.
+	// Pending returns up to max mails not sent yet and due at now, in
+	// the order they should go (the store's: oldest first, reports
+	// before answers).
 	Pending(now time.Time, max int) ([]Queued, error)
 	// MarkSent records that the mails ids were accepted by the SMTP
 	// server at t, all or none, in one write.
@@ -48,7 +49,7 @@ type OutboxConfig struct {
 	RetryMin, RetryMax time.Duration
 	// PerHour and PerDay cap the mails sent in any hour and any 24 hours,
 	// as a provider's sending quota does (attu's mails have one recipient
-	// each); no cap when zero. Mail over a cap waits, in queue order. The
+	// each); no cap when zero. Mail over a cap waits, in Pending's order. The
 	// count starts with the outbox; the provider's quota answer stops what
 	// it missed.
 	PerHour, PerDay int

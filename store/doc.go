@@ -139,6 +139,8 @@ said otherwise.
 	failed-mail      u64 seq → FailedMail: an incoming mail the daemon gave
 	                           up on after its handling failed every
 	                           time (made on first use)
+	quotas           key     → the times a Quota was spent within its
+	                           window (made on first use)
 	aside/                    shelves kept beside the games by the store's
 	    <shelf>/   key → JSON clients (a tournament's record; see Shelf),
 	                          created when first written

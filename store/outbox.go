@@ -176,6 +176,7 @@ type Mail struct {
 	Text        string       `json:"text,omitempty"`        // kept with the attachment bodies, under TextSHA256
 	TextSHA256  string       `json:"text_sha256,omitempty"` // set by the store when queued
 	Attachments []Attachment `json:"attachments,omitempty"`
+	Class       Class        `json:"class,omitempty"` // set by the game service when it queues the mail
 
 	Queued      time.Time `json:"queued"`
 	Attempts    int       `json:"attempts,omitempty"`
@@ -183,6 +184,21 @@ type Mail struct {
 	LastError   string    `json:"last_error,omitempty"`
 	Sent        time.Time `json:"sent,omitzero"`
 }
+
+// Class says which mails go first when the sending quota lets only some of
+// those due go (Pending): a player waiting for a report or for the word that
+// their orders were taken must not wait behind a stream of answers that
+// anybody can draw from attu by writing from the player's address.
+type Class uint8
+
+const (
+	// ClassNormal is a report, an acknowledgement, a notice: the zero
+	// value, which a mail queued before classes existed reads as.
+	ClassNormal Class = iota
+	// ClassAnswer is an answer to a command or a refusal: it goes after
+	// every ClassNormal mail due with it.
+	ClassAnswer
+)
 
 // Attachment is a file attached to an outgoing mail; the store fills in
 // SHA256 and Size when the mail is queued.
@@ -240,19 +256,38 @@ func queueMails(tx *bolt.Tx, game string, mails []Mail, entry, receipt uint64, n
 	return ids, nil
 }
 
-// Pending returns up to max unsent mails due at now, oldest first (max <= 0:
-// all), with their attachments' bodies.
+// Pending returns up to max unsent mails due at now (max <= 0: all), with
+// their attachments' bodies: the ClassNormal ones first, then the
+// ClassAnswer ones, each class oldest first, so that when the sending
+// quota lets only max go, reports leave before answers.
 func (db *DB) Pending(now time.Time, max int) ([]Mail, error) {
-	return view(db, func(tx *bolt.Tx) (out []Mail, err error) {
+	return view(db, func(tx *bolt.Tx) ([]Mail, error) {
+		var due [2][]uint64 // by class: ClassNormal, ClassAnswer
 		c := tx.Bucket(bOutboxPending).Cursor()
-		for k, _ := c.First(); k != nil && (max <= 0 || len(out) < max); k, _ = c.Next() {
-			m, err := getMail(tx, binary.BigEndian.Uint64(k), true)
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			m, err := getMail(tx, binary.BigEndian.Uint64(k), false)
 			if err != nil {
 				return nil, err
 			}
 			if m.Sent.IsZero() && !m.NextAttempt.After(now) {
-				out = append(out, m)
+				i := min(int(m.Class), len(due)-1)
+				due[i] = append(due[i], m.ID)
 			}
+			if max > 0 && len(due[ClassNormal]) >= max {
+				break // the answers would not be reached
+			}
+		}
+		ids := append(due[ClassNormal], due[ClassAnswer]...)
+		if max > 0 && len(ids) > max {
+			ids = ids[:max]
+		}
+		out := make([]Mail, 0, len(ids))
+		for _, id := range ids {
+			m, err := getMail(tx, id, true)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, m)
 		}
 		return out, nil
 	})

@@ -26,6 +26,7 @@ type Txn struct {
 	mails   []queued
 	changed bool
 	amended bool // a receipt of the ledger was rewritten
+	spent   bool // a quota was counted (Spend)
 }
 
 // errUnchanged rolls back a write transaction that wrote nothing, rather
@@ -87,7 +88,7 @@ func (db *DB) Transact(id string, mail *MailRef, fn func(t *Txn) error) (Receipt
 		if t.changed {
 			return w.save()
 		}
-		if mail == nil && len(t.mails) == 0 && !t.amended {
+		if mail == nil && len(t.mails) == 0 && !t.amended && !t.spent {
 			return errUnchanged
 		}
 		return nil

@@ -105,6 +105,9 @@ type Help struct {
 	Address string
 	Umpire  bool // list the umpire's commands instead of the players'
 	Puzzled bool // the mail held neither orders nor a command
+	// Tokenless is how many mails without the token attu answers from
+	// one address in a day (the rest go unanswered); zero leaves it unsaid.
+	Tokenless int
 	// Skipped are the parts of a puzzling mail that attu did not read,
 	// each named with what to send instead.
 	Skipped []SkippedPart

@@ -18,7 +18,36 @@ const (
 	MaxReply  = 64 << 10
 	MaxListed = 20  // how many mistakes a refusal lists; it says how many more there are
 	maxQuoted = 200 // characters of a player's own words (a subject, a file name, a mistake) a reply repeats
+	// A reply to mail that does not prove its sender (no token, a wrong
+	// one) repeats at most glimpseWords words and glimpseChars characters
+	// of its subject, and nothing else of it: anybody may have written
+	// it, and a lure ("your token was reset, reply to ...") must not
+	// arrive inside attu's own mail.
+	glimpseWords = 6
+	glimpseChars = 40
 )
+
+// Glimpse returns the few words of a subject a reply to mail that does
+// not prove its sender repeats: the first glimpseWords words, at most
+// glimpseChars characters, with "..." where it was cut.
+func Glimpse(subject string) string {
+	words := strings.Fields(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, subject))
+	cut := len(words) > glimpseWords
+	words = words[:min(len(words), glimpseWords)]
+	rs := []rune(strings.Join(words, " "))
+	if len(rs) > glimpseChars {
+		rs, cut = rs[:glimpseChars-3], true
+	}
+	if !cut {
+		return string(rs)
+	}
+	return strings.TrimRight(string(rs), " ") + "..."
+}
 
 // Bounded returns text cut to at most max bytes, at a line's end, with a
 // last line saying that the rest was left out; text itself when it fits.
@@ -66,6 +95,9 @@ type SkippedPart struct {
 	Type      string // its media type
 	Name      string // its file name, when it has one
 	Undecoded bool   // it could not be decoded; otherwise it was read and set aside
+	// Unproven says the mail carried no token: its name and type, the
+	// sender's words, are not repeated, only the advice they lead to.
+	Unproven bool
 }
 
 // kind sorts a skipped part by what the player should do about it.
@@ -92,10 +124,10 @@ func (p SkippedPart) kind() string {
 // part nobody means as orders (a signature).
 func (p SkippedPart) Sentence() string {
 	var about []string
-	if p.Name != "" {
+	if p.Name != "" && !p.Unproven {
 		about = append(about, fmt.Sprintf("%q", quote(p.Name)))
 	}
-	if p.Type != "" {
+	if p.Type != "" && !p.Unproven {
 		about = append(about, quote(p.Type))
 	}
 	what := "Part " + quote(p.Part)
@@ -133,20 +165,23 @@ const (
 // TokenRefused answers a mail from a player's registered address whose
 // token does not authenticate it: which check failed, where, and where
 // the token is found. It goes only to the registered address, so it
-// tells a forger nothing.
+// tells a forger nothing; and as anybody may have sent the mail, it
+// repeats only a glimpse of its subject (Glimpse), never its arguments,
+// its attachments' names or a command attu does not know.
 type TokenRefused struct {
 	Game     string
-	About    string             // the subject of the mail refused, to help the player find it
+	About    string             // the subject of the mail refused, to help the player find it: a Glimpse of it is repeated
 	Sides    []adjudicator.Side // the sides the address plays
 	FileSide adjudicator.Side   // the side an orders file named
 	Other    adjudicator.Side   // the side whose token it carried
 	Problem  string             // one of the Token constants
-	Command  string             // the command the mail gave, empty for an orders file
+	Command  string             // the command the mail gave, one of attu's; empty for an orders file or words attu does not know
+	Mail     bool               // the mail held no orders file
 }
 
 // Text renders the answer to a mail whose token failed.
 func (r TokenRefused) Text() string {
-	r.About = quote(r.About)
+	r.About = quote(Glimpse(r.About))
 	r.Command = quote(r.Command)
 	return execute("reply-token.tmpl", r)
 }

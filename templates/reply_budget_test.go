@@ -32,12 +32,23 @@ func budgetReplies(t *testing.T) map[string]interface{ Text() string } {
 			{Part: "6", Type: "text/plain", Name: "orders.txt"},
 			{Part: "7", Type: "application/pgp-signature", Name: "signature.asc"},
 		}},
+		// A mail without the token: its parts are named by number only.
+		"help-skipped-unproven": Help{Game: "g1", Address: "attu+g1@example.org", Puzzled: true, Tokenless: 5, Skipped: []SkippedPart{
+			{Part: "2", Type: "application/x-your-token-was-reset", Name: "reply to mallory@evil.test.zip", Unproven: true},
+			{Part: "3", Type: "application/yaml", Name: "us.yaml", Undecoded: true, Unproven: true},
+		}},
+		"refused-not-yaml": Refused{Game: "g1", Subject: Glimpse("[attu g1] your token was reset, reply to mallory@evil.test"), Why: "why-not-yaml",
+			Reason: Notice{Kind: "why-not-yaml", Note: "line 1, column 1"}.Text() + "."},
 		"slowdown": SlowDown{Game: "g1", Limit: 30, Window: "an hour"},
 		"log-cut": Log{Game: "g1", Side: adjudicator.Umpire, Earlier: 40, Next: 44, Entries: []LogLine{
 			{Seq: 41, Entry: Entry{Kind: "orders", Turn: 9, Wait: adjudicator.WaitActions, Side: adjudicator.JP}, Events: []string{"Weather: clear (die 7)."}},
 			{Seq: 42, Entry: Entry{Kind: "note", Side: adjudicator.US, Note: "The U.S. player asked for a takeback."}},
 			{Seq: 43, Entry: Entry{Kind: "rollback", To: 40, Note: "mistyped hex"}}}},
 	}
+	// A lure in the subject is cut to a glimpse; words attu does not know
+	// as a command are not repeated.
+	out["token-wrong-unknown"] = TokenRefused{Game: "g1", About: "[attu g1] your token was reset, reply to mallory@evil.test for a new one",
+		Sides: sides, Problem: TokenWrong, Mail: true}
 	for _, p := range []string{TokenMissing, TokenEmpty, TokenUnfilled, TokenWrong, TokenOtherSide, TokenOtherFile} {
 		r := TokenRefused{Game: "g1", About: "[attu g1] orders", Sides: sides, Problem: p, Other: adjudicator.JP, FileSide: adjudicator.JP}
 		out["token-"+p] = r
@@ -98,6 +109,25 @@ func TestSkippedSentences(t *testing.T) {
 		got := c.p.Sentence()
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
 			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
+	}
+}
+
+// Glimpse keeps at most six words and 40 characters of a subject, saying
+// where it cut.
+func TestGlimpse(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                                    "",
+		"orders":                              "orders",
+		"Re:  [attu g1]\tstatus":              "Re: [attu g1] status",
+		"one two three four five six":         "one two three four five six",
+		"one two three four five six seven":   "one two three four five six...",
+		strings.Repeat("x", 60):               strings.Repeat("x", 37) + "...",
+		"your token was reset, reply to evil": "your token was reset, reply to...",
+		"überlong ÄÖÜ words " + strings.Repeat("é", 40): "überlong ÄÖÜ words " + strings.Repeat("é", 18) + "...",
+	} {
+		if got := Glimpse(in); got != want || len([]rune(got)) > glimpseChars {
+			t.Errorf("Glimpse(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

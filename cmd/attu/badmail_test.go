@@ -320,10 +320,10 @@ func TestE2EBadMail(t *testing.T) {
 	for i := 1; i <= 16; i++ {
 		users = append(users, fmt.Sprintf("s%d", i))
 	}
-	// The corpus sends several mails whose token fails from alice's
-	// address: each is answered here (the limit on those answers is
-	// TestE2EBadMailBudgets').
-	g := startBadMailGame(t, ctx, users, func(c *referee.Config) { c.TokenAnswers = 100 })
+	// The corpus sends several mails without the token, or with a wrong
+	// one, from alice's address: each is answered here (the limit on those
+	// answers is TestE2EBadMailBudgets').
+	g := startBadMailGame(t, ctx, users, func(c *referee.Config) { c.Answers, c.AllAnswers = 100, 1000 })
 	a := g.addr
 	us, jp := g.tokens[adjudicator.US], g.tokens[adjudicator.JP]
 	fill := []string{"${us-token}", us, "${jp-token}", jp, "${date}", time.Now().Format(time.RFC1123Z)}
@@ -392,9 +392,10 @@ func TestE2EBadMail(t *testing.T) {
 		{file: "deep-nesting.eml", from: a["s7"], replyTo: "s7", words: []string{"Nothing in it was read", "levels deep"}},
 		{file: "a 10 MB attachment", raw: tenMB, from: a["s8"], replyTo: "s8", words: []string{"Nothing in it was read", "larger than 4 MiB"}},
 		// The orders' part cannot be decoded: skipped, so the mail
-		// carries no orders.
+		// carries no orders. It carries no token either, so the answer
+		// names the part by its number alone, as below.
 		{file: "unknown-transfer-encoding.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command",
-			`Part 2 ("orders.yaml", application/yaml) could not be decoded`, "Attach the .yaml file itself"}},
+			`Part 2 could not be decoded`, "Attach the .yaml file itself"}},
 		{file: "unknown-charset.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command"}},
 		{file: "auto-submitted.eml", from: a["alice"]},
 		{file: "bounce.eml", from: ""},
@@ -441,19 +442,20 @@ func TestE2EBadMail(t *testing.T) {
 		// (the limits' path is taken by the parts and the nesting).
 		cases = slices.DeleteFunc(cases, func(c badMail) bool { return c.raw != nil })
 	}
-	// Parts attu does not read, each named in the answer with what to
-	// send instead; and files of thousands of mistakes, made here rather
-	// than kept (they would weigh on the fuzz tests' seeds), each refused
-	// in a few kilobytes.
+	// Parts attu does not read, each named in the answer (by number: the
+	// mails carry no token) with what to send instead; and files of
+	// thousands of mistakes, made here rather than kept (they would weigh
+	// on the fuzz tests' seeds), each refused in a few kilobytes: the one
+	// that is not even YAML, and so shows no token, quoting none of it.
 	cases = append(cases,
 		badMail{file: "zipped-orders.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command",
-			`Part 2 ("orders.zip", application/zip) is a compressed file`, "Attach the .yaml file itself"}},
+			`Part 2 is a compressed file`, "Attach the .yaml file itself"}},
 		badMail{file: "encrypted-orders.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command",
-			`("encrypted.asc", application/octet-stream) is encrypted`, "Send the orders unencrypted"}},
+			`is encrypted`, "Send the orders unencrypted"}},
 		badMail{file: "text-attachment.eml", from: a["alice"], replyTo: "alice", words: []string{"found no orders and no command",
-			`Part 2 ("orders.txt", text/plain) is not a .yaml file`, "Attach the .yaml file itself"}},
+			`Part 2 is not a .yaml file`, "Attach the .yaml file itself"}},
 		badMail{file: "a tab-bomb", raw: withOrders(g.hdr("alice", "tab-bomb@x.test", "[attu g1] orders"), tabBomb()),
-			from: a["alice"], replyTo: "alice", words: []string{notApplied, "found 100 mistakes", "and 80 more"}},
+			from: a["alice"], replyTo: "alice", words: []string{notApplied, "the first mistake is at line 1, column 1"}},
 		badMail{file: "20,000 unknown keys", raw: withOrders(g.hdr("alice", "many-keys@x.test", "[attu g1] orders"), manyKeys(us)),
 			from: a["alice"], replyTo: "alice", words: []string{notApplied, "unknown field", "and 80 more"}},
 	)
@@ -769,10 +771,10 @@ func checkReplyBudget(t *testing.T, d delivery) {
 // What a stream of mail can make attu send is bounded: 100 strangers
 // writing from ever new addresses get DefaultStrangers answers between
 // them; 100 log commands without a token from a player's address get
-// DefaultReplies answers and one note to slow down, and leave no entry
-// in the game's log; 10 mails with a wrong token from a player's address
-// get DefaultTokenAnswers answers. The game is the same, byte for byte,
-// and every answer within its budget.
+// DefaultAnswers answers and no note, and leave no entry in the game's
+// log; 10 mails with a wrong token from the other player's address get
+// DefaultAnswers answers. The game is the same, byte for byte, and every
+// answer within its budget.
 func TestE2EBadMailBudgets(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -814,8 +816,6 @@ func TestE2EBadMailBudgets(t *testing.T) {
 		switch {
 		case strings.Contains(d.To, "+r"):
 			count["strangers"]++
-		case d.User == "alice" && strings.Contains(text, "too many mails"):
-			count["slow down"]++
 		case d.User == "alice" && strings.Contains(text, "The record of attu game g1"):
 			count["log"]++
 		case d.User == "bob" && strings.Contains(text, "wrong token"):
@@ -824,8 +824,7 @@ func TestE2EBadMailBudgets(t *testing.T) {
 			t.Errorf("an answer nobody asked for, to %s:\n%.600s", d.To, d.Data)
 		}
 	}
-	want := map[string]int{"strangers": referee.DefaultStrangers, "log": referee.DefaultReplies, "slow down": 1,
-		"wrong token": referee.DefaultTokenAnswers}
+	want := map[string]int{"strangers": referee.DefaultStrangers, "log": referee.DefaultAnswers, "wrong token": referee.DefaultAnswers}
 	for k, n := range want {
 		if count[k] != n {
 			t.Errorf("%s: %d answers, want %d", k, count[k], n)

@@ -118,7 +118,7 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 
 	td.stop()
 	td.start(t)
-	resend := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: [attu g1] resend\r\nMessage-ID: <resend-2@attu.test>\r\n\r\nresend\r\n"
+	resend := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: [attu g1] resend\r\nMessage-ID: <resend-2@attu.test>\r\n\r\nresend\r\ntoken: " + c.Tokens[adjudicator.JP] + "\r\n"
 	if err := sendRaw(ctx, td.sys, td.acct["bob"].Address, []string{game}, []byte(resend)); err != nil {
 		t.Fatal(err)
 	}

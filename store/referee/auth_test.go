@@ -21,6 +21,9 @@ import (
 // check its mail failed, an answer only it receives.
 func TestAuthentication(t *testing.T) {
 	h := newHarness(t, NewGame{})
+	// Each case is answered: the cap on answers to mail without the
+	// token is TestForgedFlood's.
+	h.svc = New(h.db, Config{Address: "attu@example.org", Answers: 100})
 	h.newMails()
 	decision := h.message(usAddr, "orders")
 	decision.Orders = h.file(nil, h.tokens[adjudicator.US])
@@ -116,7 +119,7 @@ func TestAuthentication(t *testing.T) {
 			want: "line 4, column 7:\n  the game waits for the U.S. actions of turn 1", to: usAddr},
 		{name: "the other side's turn", msg: file(jpAddr, actions("jp", jp, 1)), want: "the game waits for the U.S. actions of turn 1", to: jpAddr},
 		{name: "a file for another game", msg: file(usAddr, []byte(strings.Replace(string(actions("us", us, 1)), "game: g1", "game: g2", 1))), want: `the file is for game "g2"`, to: usAddr},
-		{name: "not YAML", msg: file(usAddr, []byte("game: g1\nside: [us\n")), want: "line 1, column 1:", to: usAddr},
+		{name: "not YAML", msg: file(usAddr, []byte("game: g1\nside: [us\n")), want: "the first mistake is at line 1, column 1", to: usAddr},
 		{name: "a mistake in the file", msg: file(usAddr, []byte(strings.Replace(string(actions("us", us, 1)), "actions: []", "actions: [{jump: 2717}]", 1))), want: "line 6, column", to: usAddr},
 		{name: "an illegal move", msg: file(usAddr, illegal), want: "line 7, column", to: usAddr},
 		{name: "a paused game", msg: file(usAddr, actions("us", us, 1)), want: "paused", to: usAddr, setup: func() {
@@ -140,8 +143,8 @@ func TestAuthentication(t *testing.T) {
 	}
 	var genericText string
 	for _, c := range cases {
-		// An hour apart: a player's address gets a few answers an hour
-		// to mails whose token fails (TestTokenAnswersLimited).
+		// An hour apart: a stranger gets one answer an hour (the
+		// rate-limited case).
 		if !strings.HasSuffix(c.name, "rate-limited") {
 			h.clk.t = h.clk.t.Add(time.Hour)
 		}
@@ -153,8 +156,9 @@ func TestAuthentication(t *testing.T) {
 		entries := h.game().Entries
 		out := h.send(c.msg())
 		if changed := changedBuckets(before, h.buckets()); slices.ContainsFunc(changed, func(b string) bool {
-			// The ledger and the outbox, with its bodies and indexes.
-			return b != "ledger" && b != "ledger-index" && !strings.HasPrefix(b, "outbox") && !strings.HasPrefix(b, "blob")
+			// The ledger and the outbox, with its bodies and indexes,
+			// and the count of answers (store.Quota).
+			return b != "ledger" && b != "ledger-index" && !strings.HasPrefix(b, "outbox") && !strings.HasPrefix(b, "blob") && b != "quotas"
 		}) {
 			t.Errorf("%s: buckets %v changed", c.name, changed)
 		}

@@ -24,10 +24,14 @@ import (
 // needs the sender's token on a line of its own ("token: ..."), outside
 // quoted text, and is recorded in the log: as a note (or a rollback, or the
 // end) every side reads in its next report, or, when it changes nothing, as
-// a note only its sender and the umpire read. One that needs no token
-// (help, status, resend, template, log) and a refused one leave only their
-// receipt in the ledger: anybody can send them from a player's address, and
-// the chained log keeps nothing a forger can repeat at will.
+// a note only its sender and the umpire read. One that mails a report or
+// a file (resend, template, digest) needs the token too, though it
+// changes nothing. One that needs no token (help, status, log, standings)
+// and a refused one leave only their receipt in the ledger: anybody can
+// send them from a player's address, and the chained log keeps nothing a
+// forger can repeat at will. Their answers are short, carry no
+// attachment, repeat none of the mail's words, and are few
+// (Config.Answers).
 
 // who may give a command.
 type who int
@@ -42,6 +46,7 @@ const (
 type command struct {
 	name  string
 	token bool // it changes the game, so the mail must carry the token
+	sends bool // its answer carries a report or a file, so the mail must carry the token
 	who   who
 	over  bool // it still works once the game has ended
 	run   func(c *call) error
@@ -84,8 +89,8 @@ func init() {
 	commands = []*command{
 		{name: "help", over: true, run: cmdHelp},
 		{name: "status", over: true, run: cmdStatus},
-		{name: "resend", over: true, run: cmdResend},
-		{name: "template", run: cmdTemplate},
+		{name: "resend", sends: true, over: true, run: cmdResend},
+		{name: "template", sends: true, run: cmdTemplate},
 		{name: "log", over: true, run: cmdLog},
 		{name: "concede", token: true, who: players, run: cmdConcede},
 		{name: "absent", token: true, who: players, run: cmdAbsent},
@@ -100,7 +105,7 @@ func init() {
 		{name: "replace", token: true, who: umpireOnly, run: cmdReplace},
 		{name: "end", token: true, who: umpireOnly, run: cmdEnd},
 		{name: "standings", over: true, run: cmdStandings},
-		{name: "digest", who: umpireOnly, over: true, run: cmdDigest},
+		{name: "digest", sends: true, who: umpireOnly, over: true, run: cmdDigest},
 		{name: "next", token: true, who: umpireOnly, over: true, run: cmdNext},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
 		{name: "json", token: true, run: cmdJSON},
@@ -155,7 +160,9 @@ func parseCommand(subject, text string) (name string, args []string, token strin
 	return "", nil, token
 }
 
-// commandMail handles a message without orders from a player of g.
+// commandMail handles a message without orders from a player of g. One
+// without the side's token gets at most a short answer, within the
+// quotas on such answers (budget).
 func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now time.Time) error {
 	name, args, token := parseCommand(m.Subject, m.Text)
 	cands := sidesOf(g, m.From)
@@ -172,23 +179,32 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 			return s.unauthenticated(g, ref, m, "wrong token in a command")
 		}
 	}
+	proven := token != ""
 	cmd := lookupCommand(name)
 	if cmd == nil {
 		h := s.help(g, side)
 		h.Puzzled = true
 		for _, p := range m.Skipped {
-			h.Skipped = append(h.Skipped, templates.SkippedPart{Part: p.Part, Type: p.Type, Name: p.Name, Undecoded: p.Undecoded})
+			h.Skipped = append(h.Skipped, templates.SkippedPart{Part: p.Part, Type: p.Type, Name: p.Name, Undecoded: p.Undecoded, Unproven: !proven})
 		}
-		return s.answer(g, ref, "answered: no command", s.answerMail(g, m, "answer", "no orders or command found", h.Text()))
+		a := s.answerMail(g, m, "answer", "no orders or command found", h.Text())
+		if !proven {
+			return s.unproven(g, ref, m, "answered: no command", a)
+		}
+		return s.answer(g, ref, "answered: no command", a)
 	}
-	if cmd.token && token == "" {
+	if (cmd.token || cmd.sends) && !proven {
 		return s.unauthenticated(g, ref, m, "command without a token")
 	}
-	if ok, note := s.budget(g, m.From, now); !ok {
-		if token == "" {
-			// Past the side's budget a command anybody may send from the
-			// address is not carried out.
-			_, err := s.db.Refuse(ref, g.ID, "refused: command "+cmd.name+" (too many mails)", note)
+	ok, note, err := s.budget(s.db.Spend, g, m.From, proven)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if !proven {
+			// Past the quotas a command anybody may send from the
+			// address is neither carried out nor answered.
+			_, err := s.db.Refuse(ref, g.ID, "refused: command "+cmd.name+" (not answered: too many mails)", nil)
 			return err
 		}
 		// One with the side's token is, so that a forger flooding the
@@ -198,7 +214,9 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 		quiet.over = &note
 		m = &quiet
 	}
-	_, err := s.run(g.ID, &ref, m, side, cmd, args, now)
+	in := *m
+	in.proven = proven
+	_, err = s.run(g.ID, &ref, &in, side, cmd, args, now)
 	return err
 }
 
@@ -404,7 +422,7 @@ func cmdResend(c *call) error {
 		if !ok {
 			return refuse("no-player", templates.Notice{Side: c.side})
 		}
-		out.Subject = templates.Resend{Subject: m.Subject}.Title()
+		out.Subject, out.Class = templates.Resend{Subject: m.Subject}.Title(), store.ClassAnswer
 		if out.Attachments, err = c.redrawn(m); err != nil {
 			return err
 		}
@@ -424,6 +442,7 @@ func cmdResend(c *call) error {
 		return err
 	}
 	if ok {
+		m.Class = store.ClassAnswer
 		c.t.Queue(c.in.answers(reply(m, c.in))...)
 	}
 	return c.rec.save(c.t)
@@ -489,7 +508,11 @@ func cmdLog(c *call) error {
 	if len(c.args) > 0 {
 		n, err := strconv.Atoi(c.args[0])
 		if err != nil || n < 1 {
-			return refuse("not-entry", templates.Notice{Note: c.args[0]})
+			n := templates.Notice{}
+			if c.in == nil || c.in.proven {
+				n.Note = c.args[0] // the sender's words, repeated to a sender who proved to be the player
+			}
+			return refuse("not-entry", n)
 		}
 		from = min(n-1, len(lines))
 	}

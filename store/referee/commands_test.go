@@ -17,8 +17,8 @@ func TestTournamentCommandsOutsideATournament(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
 	mustContain(t, "standings", mailTo(t, h.command(adjudicator.US, "standings", false), usAddr).Text, "not part of a tournament")
-	mustContain(t, "digest", mailTo(t, h.command(adjudicator.Umpire, "digest", false), umpireAddr).Text, "not part of a tournament")
-	mustContain(t, "a player's digest", mailTo(t, h.command(adjudicator.US, "digest", false), usAddr).Text, "umpire")
+	mustContain(t, "digest", mailTo(t, h.command(adjudicator.Umpire, "digest", true), umpireAddr).Text, "not part of a tournament")
+	mustContain(t, "a player's digest", mailTo(t, h.command(adjudicator.US, "digest", true), usAddr).Text, "umpire")
 	mustContain(t, "next", mailTo(t, h.command(adjudicator.Umpire, "next", true), umpireAddr).Text,
 		"next was not carried out: this game is not part of a tournament.", "Nothing in the game changed.")
 }
@@ -33,9 +33,10 @@ func TestMailKnowsEveryCommand(t *testing.T) {
 	}
 }
 
-// A command that needs no token (help, status, log, resend) leaves only
-// its receipt in the ledger, never an entry in the hash-chained log:
-// anybody can send it from a player's address, as often as they like.
+// A command that needs no token (help, status, log), and resend, which
+// needs it as it mails a report, leave only their receipt in the ledger,
+// never an entry in the hash-chained log: anybody can send the first from
+// a player's address.
 // One that changes the game is on the record and in the next reports of
 // every side, and the export of the game still audits.
 func TestCommandsOnTheRecord(t *testing.T) {
@@ -46,6 +47,9 @@ func TestCommandsOnTheRecord(t *testing.T) {
 		before := h.game().Entries
 		m := h.message(jpAddr, "")
 		m.Text = cmd + "\n"
+		if cmd == "resend" {
+			m.Text += "token: " + h.tokens[adjudicator.JP] + "\n"
+		}
 		out := h.send(m)
 		if len(out) != 1 {
 			t.Fatalf("%s: %v", cmd, subjects(out))

@@ -38,12 +38,17 @@
 //
 // An orders file must come from the registered address of the side it
 // names and carry that side's token; so must a command that changes the
-// game, on a line of its own outside quoted text. Mail naming no game its
-// sender plays in gets one generic answer that tells nothing about any
-// game; mail from a player's address that does not authenticate is told,
-// at that address only, which check failed. Nothing one mail sends is
-// large (templates.MaxReply, templates.MaxListed), and nothing a stream of
-// mail sends is many: every answer is rate-limited (Config).
+// game or mails a report or a file, on a line of its own outside quoted
+// text. Mail naming no game its sender plays in gets one generic answer
+// that tells nothing about any game; mail from a player's address that
+// does not authenticate is told, at that address only, which check
+// failed, in words that repeat only a glimpse of its subject. Nothing one
+// mail sends is large (templates.MaxReply, templates.MaxListed), and
+// nothing a stream of mail sends is many: every answer is rate-limited
+// (Config), the answers to players' addresses by quotas kept in the
+// database (store.Quota), so that a restart forgets none; those answers go
+// after the reports when the sending quota holds mail back
+// (store.ClassAnswer).
 //
 // # The service's record
 //
@@ -59,8 +64,8 @@
 // and the audit creates it again from its dice. Without one, Create places
 // the units with a Setup from a stream derived from the seed; the audit
 // then checks only the opening's dice (the Komandorski chits), and such a
-// game cannot use the victory point chits (14.0). The answers' rate limits
-// are counted in memory: a restart forgets them.
+// game cannot use the victory point chits (14.0). The limits on the
+// answers to strangers are counted in memory: a restart forgets them.
 package referee
 
 import (

@@ -92,7 +92,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 		// Not even YAML: the player learns what is wrong with their own
 		// file, which tells nothing about the game.
 		_, err := orders.Parse(m.Orders, orders.Options{})
-		return s.answer(g, ref, "refused: not an orders file", s.refusedMail(g, m, problemsOf(err)))
+		return s.unproven(g, ref, m, "refused: not an orders file", s.unreadableMail(g, m, problemsOf(err)))
 	}
 	side, err := adjudicator.ParseSide(env.side)
 	switch {
@@ -178,9 +178,9 @@ func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o adjudica
 			lg.Info("orders refused", "err", refused)
 			t.Outcome("refused: " + refused.Err.Error())
 			gm := t.Game()
-			if ok, note := s.budget(&gm, m.From, now); !ok {
+			if ok, note, err := s.budget(t.Spend, &gm, m.From, true); err != nil || !ok {
 				t.Queue(note...)
-				return nil
+				return err
 			}
 			t.Queue(s.refusedMail(&gm, m, refused.Problems))
 			return nil

@@ -39,6 +39,9 @@ type Message struct {
 	// over is set on a command carried out past its side's reply budget:
 	// what goes instead of its answers (the note to slow down, or none).
 	over *[]store.Mail
+	// proven is set on a command that carries its side's token: its
+	// answer may repeat the sender's words.
+	proven bool
 }
 
 // answers are the mails that answer in: ms, or what goes instead past the
@@ -232,22 +235,17 @@ func (s *Service) stranger(ref store.MailRef, m *Message, now time.Time, why str
 
 // unauthenticated answers a mail from a registered address of game g
 // that does not authenticate, saying which check failed and where the
-// token is, Config.TokenAnswers times an hour for each address, at the
+// token is, within the quotas on unproven answers (budget), at the
 // registered address only, so a forger learns nothing. A file that names
 // no player's side gets the generic answer.
 func (s *Service) unauthenticated(g *store.Game, ref store.MailRef, m *Message, why string) error {
-	to := bareAddress(m.From)
 	var out []store.Mail
-	if s.tokens.Allow(g.ID+" "+strings.ToLower(to), s.now) {
-		if r, ok := s.tokenProblem(g, m); ok {
-			out = append(out, s.answerMail(g, m, "refused", r.Subject(), r.Text()))
-		} else {
-			out = append(out, s.genericMail(m))
-		}
+	if r, ok := s.tokenProblem(g, m); ok {
+		out = append(out, s.answerMail(g, m, "refused", r.Subject(), r.Text()))
+	} else {
+		out = append(out, s.genericMail(m))
 	}
-	_, err := s.db.Refuse(ref, g.ID, "refused: "+why, out)
-	s.log.Info("refused a message", "message_id", ref.MessageID, "game", g.ID, "why", why, "answered", len(out) > 0)
-	return err
+	return s.unproven(g, ref, m, "refused: "+why, out...)
 }
 
 // emptyToken is a token line with nothing on it.
@@ -256,7 +254,7 @@ var emptyToken = regexp.MustCompile(`(?im)^[ \t-]*\{?[ \t]*token[ \t]*:[ \t]*(#.
 // tokenProblem says why m, from a registered address of g, does not
 // authenticate; false when its orders file names no player's side.
 func (s *Service) tokenProblem(g *store.Game, m *Message) (templates.TokenRefused, bool) {
-	r := templates.TokenRefused{Game: g.ID, About: m.Subject, Sides: sidesOf(g, m.From)}
+	r := templates.TokenRefused{Game: g.ID, About: m.Subject, Sides: sidesOf(g, m.From), Mail: m.Orders == nil}
 	mine := r.Sides
 	var token string
 	text := m.Text
@@ -274,7 +272,9 @@ func (s *Service) tokenProblem(g *store.Game, m *Message) (templates.TokenRefuse
 	} else {
 		var name string
 		name, _, token = parseCommand(m.Subject, m.Text)
-		r.Command = name
+		if lookupCommand(name) != nil {
+			r.Command = name // a word of attu's, not the sender's
+		}
 	}
 	switch {
 	case token == "" && emptyToken.MatchString(text):
@@ -294,18 +294,48 @@ func (s *Service) tokenProblem(g *store.Game, m *Message) (templates.TokenRefuse
 	return r, true
 }
 
+// unreadableMail answers a file from a registered address of g that is
+// not even YAML, so that its token cannot be read: it says where the
+// first mistake is, quoting neither the file's lines nor the parser's
+// words about them (which repeat the file), and only a few words of the
+// subject, since anybody may have sent it.
+func (s *Service) unreadableMail(g *store.Game, m *Message, ps []store.Problem) store.Mail {
+	n := templates.Notice{Kind: "why-not-yaml"}
+	if len(ps) > 0 && ps[0].Line > 0 {
+		n.Note = fmt.Sprintf("line %d, column %d", ps[0].Line, max(ps[0].Col, 1))
+	}
+	return s.answerMail(g, m, "refused", templates.RefusedSubject, refused(g.ID, templates.Glimpse(m.Subject), n, nil, nil).Text())
+}
+
 // genericMail is the answer that tells nothing: the same for every reason.
 func (s *Service) genericMail(m *Message) store.Mail {
 	g := templates.Generic{Example: GameAddress(s.cfg.Address, "GAME")}
 	return bounded(reply(store.Mail{MessageID: s.messageID(nil, "refused"), From: bareAddress(s.cfg.Address),
-		To: []string{bareAddress(m.From)}, Subject: g.Subject(), Text: g.Text()}, m))
+		To: []string{bareAddress(m.From)}, Subject: g.Subject(), Text: g.Text(), Class: store.ClassAnswer}, m))
 }
 
 // answer records a message from an authenticated player that changes no
 // game and queues its answers, within the reply budget (budget).
 func (s *Service) answer(g *store.Game, ref store.MailRef, outcome string, mails ...store.Mail) error {
+	return s.answerWithin(g, ref, true, outcome, mails)
+}
+
+// unproven records a message from a player's address of g that does not
+// carry the side's token, and that changes nothing, and queues its
+// answers within the quotas on such answers (budget); past them, none.
+func (s *Service) unproven(g *store.Game, ref store.MailRef, m *Message, outcome string, mails ...store.Mail) error {
+	err := s.answerWithin(g, ref, false, outcome, mails)
+	s.log.Info("refused a message", "message_id", ref.MessageID, "game", g.ID, "why", outcome)
+	return err
+}
+
+func (s *Service) answerWithin(g *store.Game, ref store.MailRef, proven bool, outcome string, mails []store.Mail) error {
 	if len(mails) > 0 && len(mails[0].To) > 0 {
-		if ok, note := s.budget(g, mails[0].To[0], s.now); !ok {
+		ok, note, err := s.budget(s.db.Spend, g, mails[0].To[0], proven)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			outcome += " (not answered: too many mails)"
 			mails = note
 		}
@@ -314,19 +344,83 @@ func (s *Service) answer(g *store.Game, ref store.MailRef, outcome string, mails
 	return err
 }
 
-// budget counts one answer to address, a player of g: true within
-// Config.Replies an hour, else false with the hour's note to slow down.
-func (s *Service) budget(g *store.Game, address string, now time.Time) (bool, []store.Mail) {
-	key := g.ID + " " + strings.ToLower(bareAddress(address))
-	if s.replies.Allow(key, now) {
-		return true, nil
+// Windows of the quotas on the answers to players' addresses (Config).
+const (
+	answersWindow    = 24 * time.Hour
+	allAnswersWindow = time.Hour
+	repliesWindow    = time.Hour
+)
+
+// budget counts one answer to address, a player of g, to a mail that
+// carries the side's token when proven, with spend (store.DB.Spend, or
+// store.Txn.Spend inside a transaction). A proven mail is answered within
+// Config.Replies an hour, and past it gets the note to slow down once an
+// hour. Any other is answered within Config.Answers a day for the game
+// and address, and Config.AllAnswers an hour for all together, and past
+// either gets nothing. It reports whether the answer may go, and if not
+// what goes instead.
+func (s *Service) budget(spend func(...store.Quota) (bool, error), g *store.Game, address string, proven bool) (bool, []store.Mail, error) {
+	to := strings.ToLower(bareAddress(address))
+	key := g.ID + " " + to
+	qs := append(s.unprovenQuota(g.ID, to), s.allUnproven())
+	if proven {
+		qs = []store.Quota{{Key: "replies " + key, Limit: s.cfg.Replies, Window: repliesWindow}}
 	}
-	s.log.Info("reply budget spent", "game", g.ID)
-	if !s.slowed.Allow(key, now) {
-		return false, nil
+	if ok, err := spend(qs...); ok || err != nil {
+		return ok, nil, err
+	}
+	s.log.Info("reply budget spent", "game", g.ID, "token", proven)
+	if !proven {
+		return false, nil, nil
+	}
+	if ok, err := spend(store.Quota{Key: "slowed " + key, Limit: 1, Window: repliesWindow}); !ok || err != nil {
+		return false, nil, err
 	}
 	n := templates.SlowDown{Game: g.ID, Limit: s.cfg.Replies, Window: "an hour"}
-	return false, []store.Mail{s.newMail(g, "slowdown", bareAddress(address), n.Subject(), n.Text())}
+	m := s.newMail(g, "slowdown", to, n.Subject(), n.Text())
+	m.Class = store.ClassAnswer
+	return false, []store.Mail{m}, nil
+}
+
+// unprovenQuota is the quota on the answers to address, a player of game
+// id, to mail without the side's token (Config.Answers).
+func (s *Service) unprovenQuota(id, address string) []store.Quota {
+	return []store.Quota{{Key: "unproven " + id + " " + strings.ToLower(bareAddress(address)), Limit: s.cfg.Answers, Window: answersWindow}}
+}
+
+// allUnproven is the quota on those answers to all players together
+// (Config.AllAnswers).
+func (s *Service) allUnproven() store.Quota {
+	return store.Quota{Key: "unproven", Limit: s.cfg.AllAnswers, Window: allAnswersWindow}
+}
+
+// PlayerAnswer counts one answer the mail daemon gives itself, to a mail
+// the service never reads (too large, HTML only), when address plays a
+// side of a game that is not over: such a mail proves no token either, so
+// the answer is held to the quotas of every answer to a player's address
+// without it (budget), in each game the address plays. It reports whether
+// the address plays one, and if so whether the answer may go; a stranger's
+// is the daemon's to limit.
+func (s *Service) PlayerAnswer(address string) (player, ok bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids, err := s.db.Games()
+	if err != nil {
+		return false, false, err
+	}
+	var qs []store.Quota
+	for _, id := range ids {
+		g, err := s.db.Game(id)
+		if err != nil || g.Status == store.Ended || len(sidesOf(g, address)) == 0 {
+			continue // a game that cannot be read is the operator's to mend
+		}
+		qs = append(qs, s.unprovenQuota(id, address)...)
+	}
+	if len(qs) == 0 {
+		return false, false, nil
+	}
+	ok, err = s.db.Spend(append(qs, s.allUnproven())...)
+	return true, ok, err
 }
 
 // SetAside tells the umpire of the game a mail given up on was for (as

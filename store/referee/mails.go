@@ -206,7 +206,7 @@ func refused(game, subject string, why templates.Notice, ps []store.Problem, fil
 
 // help is the answer to "help" for side.
 func (s *Service) help(g *store.Game, side adjudicator.Side) templates.Help {
-	return templates.Help{Game: g.ID, Address: s.gameAddress(g), Umpire: side == adjudicator.Umpire}
+	return templates.Help{Game: g.ID, Address: s.gameAddress(g), Umpire: side == adjudicator.Umpire, Tokenless: s.cfg.Answers}
 }
 
 // finalText is the last report's head: the result, the seed revealed, how

@@ -118,7 +118,7 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 		if pic.Name != "map.png" || !pic.Dropped || pic.Data != nil || pic.DrawnAt == 0 || !pic.DrawnEvents {
 			t.Fatalf("the last %s report's picture as kept: %+v", side, pic)
 		}
-		out := h.command(side, "resend", false)
+		out := h.command(side, "resend", true)
 		r := mailTo(t, out, addressOf(side))
 		if r.Text != last.Text || len(r.Attachments) != len(last.Attachments) {
 			t.Fatalf("resend to %s: %q with %d attachments", side, r.Subject, len(r.Attachments))

@@ -20,14 +20,15 @@ import (
 // Defaults of a game's timing (NewGame) and of the service's limits
 // (Config), used where they are zero.
 const (
-	DefaultDeadline     = 72 * time.Hour
-	DefaultReminder     = 24 * time.Hour
-	DefaultAbsence      = 14 * 24 * time.Hour
-	DefaultTakeback     = 24 * time.Hour
-	DefaultAnswerEvery  = time.Hour
-	DefaultStrangers    = 20
-	DefaultReplies      = 30
-	DefaultTokenAnswers = 3
+	DefaultDeadline    = 72 * time.Hour
+	DefaultReminder    = 24 * time.Hour
+	DefaultAbsence     = 14 * 24 * time.Hour
+	DefaultTakeback    = 24 * time.Hour
+	DefaultAnswerEvery = time.Hour
+	DefaultStrangers   = 20
+	DefaultAnswers     = 5
+	DefaultAllAnswers  = 30
+	DefaultReplies     = 30
 )
 
 // Config is what the service needs besides the database.
@@ -43,15 +44,23 @@ type Config struct {
 	// new addresses cannot make the service a source of backscatter.
 	AnswerEvery time.Duration
 	Strangers   int
-	// Replies caps the answers to one side's commands and refused mails
-	// per hour in each game; past it the side gets one note to slow down,
-	// and its mails are recorded, not carried out. TokenAnswers caps the
-	// answers per hour to a player's address whose token fails.
-	Replies      int
-	TokenAnswers int
-	Takeback     time.Duration // how long a takeback request waits for the opponent's "agree"
-	DB           string        // the database file the final report's commands name; empty: attu.db
-	Hook         Hook          // when set, follows the games (see Hook)
+	// Answers caps the answers to mail from a player's address that
+	// does not carry the side's token (a command anybody may give, the
+	// refusal of a missing or wrong token) at so many in any 24 hours for
+	// each game and address, AllAnswers at so many in any hour for every
+	// game and address together: whoever forges a player's From draws
+	// little from attu. Past either such mail gets no answer. Replies
+	// caps the answers to mail that carries the token at so many in any
+	// hour for each game and address; past it the player gets one note to
+	// slow down, and the commands are still carried out, unanswered. All
+	// three are counted in the database (store.Quota): a restart resets
+	// none.
+	Answers    int
+	AllAnswers int
+	Replies    int
+	Takeback   time.Duration // how long a takeback request waits for the opponent's "agree"
+	DB         string        // the database file the final report's commands name; empty: attu.db
+	Hook       Hook          // when set, follows the games (see Hook)
 }
 
 // Service is the game service (see the package documentation). Everything
@@ -63,13 +72,14 @@ type Service struct {
 	log *slog.Logger
 
 	mu sync.Mutex
-	// The limits of Config, and slowed for the notes to slow down, one an
-	// hour. They are kept in memory: a restart costs at most one more
-	// hour's worth.
-	answers, strangers, replies, slowed, tokens *mail.Limiter
-	now                                         time.Time      // the time of the mail Handle is handling, for the limits
-	botting                                     bool           // the stand-in is playing its steps (botPlays)
-	accepted                                    *pendingAccept // the acceptance held meanwhile (step)
+	// The limits of Config on the answers to strangers, kept in memory
+	// (a stranger's address is anybody's, and a restart costs at most
+	// one more hour's worth); those on the answers to players' addresses
+	// are quotas of the database (budget).
+	answers, strangers *mail.Limiter
+	now                time.Time      // the time of the mail Handle is handling
+	botting            bool           // the stand-in is playing its steps (botPlays)
+	accepted           *pendingAccept // the acceptance held meanwhile (step)
 }
 
 // New returns the service of the games in db.
@@ -81,16 +91,17 @@ func New(db *store.DB, cfg Config) *Service {
 	if cfg.Strangers <= 0 {
 		cfg.Strangers = DefaultStrangers
 	}
+	if cfg.Answers <= 0 {
+		cfg.Answers = DefaultAnswers
+	}
+	if cfg.AllAnswers <= 0 {
+		cfg.AllAnswers = DefaultAllAnswers
+	}
 	if cfg.Replies <= 0 {
 		cfg.Replies = DefaultReplies
 	}
-	if cfg.TokenAnswers <= 0 {
-		cfg.TokenAnswers = DefaultTokenAnswers
-	}
 	return &Service{db: db, cfg: cfg, log: lg.With("pkg", "referee"),
-		answers: mail.NewLimiter(1, cfg.AnswerEvery), strangers: mail.NewLimiter(cfg.Strangers, time.Hour),
-		replies: mail.NewLimiter(cfg.Replies, time.Hour), slowed: mail.NewLimiter(1, time.Hour),
-		tokens: mail.NewLimiter(cfg.TokenAnswers, time.Hour)}
+		answers: mail.NewLimiter(1, cfg.AnswerEvery), strangers: mail.NewLimiter(cfg.Strangers, time.Hour)}
 }
 
 // DB returns the service's database.
@@ -373,9 +384,16 @@ func (s *Service) refusedWhy(g *store.Game, in *Message, subject string, n templ
 }
 
 // answerMail answers in with a mail of the given kind, within
-// templates.MaxReply.
+// templates.MaxReply. Such an answer goes after the reports when the
+// sending quota holds mail back (store.ClassAnswer), but for the word
+// that held orders were received, which acknowledges them as an
+// acceptance does.
 func (s *Service) answerMail(g *store.Game, in *Message, kind, subject, text string) store.Mail {
-	return bounded(reply(s.newMail(g, kind, bareAddress(in.From), subject, text), in))
+	m := s.newMail(g, kind, bareAddress(in.From), subject, text)
+	if kind != "held" {
+		m.Class = store.ClassAnswer
+	}
+	return bounded(reply(m, in))
 }
 
 // bounded keeps a reply that is not a report within templates.MaxReply, its

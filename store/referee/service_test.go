@@ -102,14 +102,14 @@ func TestPlayByMail(t *testing.T) {
 
 	// resend: the side's last report again, to its address.
 	last := lastReport(t, h, adjudicator.JP)
-	out := h.command(adjudicator.JP, "resend", false)
+	out := h.command(adjudicator.JP, "resend", true)
 	if r := mailTo(t, out, jpAddr); r.Text != last.Text || !strings.Contains(r.Subject, "sent again") {
 		t.Fatalf("resend: %q", r.Subject)
 	}
 	// template: for the side awaited, and a polite no for the other.
 	w := h.game().Wait
-	mustContain(t, "template", mailTo(t, h.command(w.Side, "template", false), addressOf(w.Side)).Text, "wait: "+string(w.Kind))
-	mustContain(t, "template", mailTo(t, h.command(w.Side.Enemy(), "template", false), addressOf(w.Side.Enemy())).Text, "not for your orders")
+	mustContain(t, "template", mailTo(t, h.command(w.Side, "template", true), addressOf(w.Side)).Text, "wait: "+string(w.Kind))
+	mustContain(t, "template", mailTo(t, h.command(w.Side.Enemy(), "template", true), addressOf(w.Side.Enemy())).Text, "not for your orders")
 
 	// The Japanese concede: the game ends, everyone gets the final report
 	// with the seed, the luck and the export.

@@ -34,6 +34,7 @@ import (
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // Config is everything the daemon needs, already read and checked: attu
@@ -52,7 +53,9 @@ type Config struct {
 	// AnswerLimit caps the answers to mail the service never sees (too
 	// large, HTML only) per sender an hour; 3 when zero. All senders
 	// together get at most referee.DefaultStrangers such answers an hour,
-	// so that mail from ever new addresses makes no backscatter.
+	// so that mail from ever new addresses makes no backscatter. A
+	// player's address is held instead to the game service's quotas
+	// (referee.Config.Answers), kept in the database.
 	AnswerLimit int
 	Control     string                            // the Unix socket the daemon runs Operator on; empty for none
 	Operator    func(h *Host, req Request) Answer // runs one operator command inside the daemon
@@ -296,7 +299,10 @@ func (d *Daemon) handleMail(ctx context.Context, in *mail.Incoming) (*mail.Messa
 // answerDirect records a mail the service cannot read (too large, HTML
 // only) in the ledger with one short answer to its sender, in one
 // transaction; automatic mail and senders over the rate limit get
-// silence, so that two robots never answer each other forever.
+// silence, so that two robots never answer each other forever; a
+// player's address is held to the game service's quotas
+// (referee.Service.PlayerAnswer). As the sender may be anybody, the
+// answer repeats only a glimpse of its subject (templates.Glimpse).
 func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, outcome, text string) error {
 	if msg == nil || msg.From == "" {
 		lg.Warn("no sender to answer", "outcome", outcome)
@@ -304,10 +310,17 @@ func (d *Daemon) answerDirect(lg *slog.Logger, msg *mail.Message, raw []byte, ou
 	}
 	ref := store.NewMailRef(messageID(msg, raw), raw)
 	var out []store.Mail
-	auto, _ := mail.IsAutomatic(msg, d.cfg.Address)
-	if !auto && d.answers.Allow(msg.From, time.Now()) && d.all.Allow("", time.Now()) {
+	ok := false
+	if auto, _ := mail.IsAutomatic(msg, d.cfg.Address); !auto {
+		player, allowed, err := d.svc.PlayerAnswer(msg.From)
+		if err != nil {
+			return err
+		}
+		ok = allowed || !player && d.answers.Allow(msg.From, time.Now()) && d.all.Allow("", time.Now())
+	}
+	if ok {
 		reply := store.Mail{MessageID: NewMessageID(d.cfg.Address), From: d.cfg.Address, To: []string{msg.From},
-			Subject: "Re: " + mail.SubjectText(msg.Subject), Text: text, InReplyTo: msg.MessageID}
+			Subject: "Re: " + templates.Glimpse(mail.SubjectText(msg.Subject)), Text: text, InReplyTo: msg.MessageID, Class: store.ClassAnswer}
 		if msg.MessageID != "" {
 			reply.References = append(append([]string(nil), msg.References...), msg.MessageID)
 		}
