@@ -399,6 +399,18 @@ func SameAddress(a, b string) bool {
 	return ok1 && ok2 && la == lb && canonicalDomain(da) == canonicalDomain(db)
 }
 
+// AddressKey is the form of an address under which SameAddress finds it
+// equal to itself: the local part as it is, the domain canonical. Keys
+// such as the answer quotas use it, so that writing the domain in other
+// cases does not make a new address.
+func AddressKey(a string) string {
+	l, d, ok := splitAddress(strings.TrimSpace(a))
+	if !ok {
+		return strings.TrimSpace(a)
+	}
+	return l + "@" + canonicalDomain(d)
+}
+
 // splitAddress splits an address at its last "@": a quoted local part
 // may hold one, a domain never does.
 func splitAddress(a string) (local, domain string, ok bool) {

@@ -92,6 +92,14 @@ func TestSameAddress(t *testing.T) {
 		if got := SameAddress(c.a, c.b); got != c.same {
 			t.Errorf("SameAddress(%q, %q) = %v, want %v", c.a, c.b, got, c.same)
 		}
+		// A key (the answer quotas) is the same exactly for the same
+		// mailbox, so a domain written in other cases counts as one.
+		if c.same && AddressKey(c.a) != AddressKey(c.b) {
+			t.Errorf("AddressKey(%q) = %q, AddressKey(%q) = %q, want them equal", c.a, AddressKey(c.a), c.b, AddressKey(c.b))
+		}
+		if !c.same && c.a != c.b && AddressKey(c.a) == AddressKey(c.b) {
+			t.Errorf("AddressKey(%q) = AddressKey(%q) = %q, want them to differ", c.a, c.b, AddressKey(c.a))
+		}
 	}
 }
 

@@ -360,8 +360,8 @@ const (
 // either gets nothing. It reports whether the answer may go, and if not
 // what goes instead.
 func (s *Service) budget(spend func(...store.Quota) (bool, error), g *store.Game, address string, proven bool) (bool, []store.Mail, error) {
-	to := strings.ToLower(bareAddress(address))
-	key := g.ID + " " + to
+	to := bareAddress(address)
+	key := g.ID + " " + mail.AddressKey(to)
 	qs := append(s.unprovenQuota(g.ID, to), s.allUnproven())
 	if proven {
 		qs = []store.Quota{{Key: "replies " + key, Limit: s.cfg.Replies, Window: repliesWindow}}
@@ -385,7 +385,7 @@ func (s *Service) budget(spend func(...store.Quota) (bool, error), g *store.Game
 // unprovenQuota is the quota on the answers to address, a player of game
 // id, to mail without the side's token (Config.Answers).
 func (s *Service) unprovenQuota(id, address string) []store.Quota {
-	return []store.Quota{{Key: "unproven " + id + " " + strings.ToLower(bareAddress(address)), Limit: s.cfg.Answers, Window: answersWindow}}
+	return []store.Quota{{Key: "unproven " + id + " " + mail.AddressKey(bareAddress(address)), Limit: s.cfg.Answers, Window: answersWindow}}
 }
 
 // allUnproven is the quota on those answers to all players together
