@@ -269,7 +269,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if text == "" && len(c.says) > 0 {
 			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says}
 			if g := t.Game(); g.Status == store.Active && g.Wait.Open() {
-				a.Next, a.Deadline = templates.WaitPhrase(g.Wait), g.Deadline
+				a.Next, a.Deadline = templates.WaitPhraseTo(g.Wait, side), g.Deadline
 			}
 			text = a.Text()
 			answer = a.Short()
@@ -342,6 +342,9 @@ func (c *call) umpireNotice(action string, n templates.Notice) templates.UmpireN
 func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		if u.Next != "" {
+			u.Next = templates.WaitPhraseTo(c.g.Wait, side)
+		}
 		c.s.notify(c.t, &c.g, side, u)
 	}
 }
@@ -357,7 +360,7 @@ func cmdStatus(c *call) error {
 		return err
 	}
 	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Turn,
-		Waiting: templates.WaitPhrase(c.g.Wait), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
+		Waiting: templates.WaitPhraseTo(c.g.Wait, c.side), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
 		Head: c.g.Head, Commitment: c.g.Commitment, Umpire: c.side == adjudicator.Umpire}
 	if c.g.Status == store.Ended {
 		d.Result, d.Deadline = c.rec.Result, time.Time{}
@@ -455,7 +458,7 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 
 func cmdTemplate(c *call) error {
 	if w := c.g.Wait; !w.Open() || w.Side != c.side {
-		return refuse("not-awaited", templates.Notice{Note: templates.WaitPhrase(w), Other: w.Side})
+		return refuse("not-awaited", templates.Notice{Note: templates.WaitPhraseTo(w, c.side), Other: w.Side})
 	}
 	st, err := c.t.State()
 	if err != nil {
@@ -484,7 +487,7 @@ func cmdLog(c *call) error {
 	if err != nil {
 		return err
 	}
-	lines := logLines(log, c.side)
+	lines := logLines(log, c.side, c.g.Wait)
 	from := 0
 	if len(c.args) > 0 {
 		n, err := strconv.Atoi(c.args[0])
@@ -506,23 +509,36 @@ func cmdLog(c *call) error {
 
 // logLines are the entries side may read, numbered from 1 as it reads
 // them, references renumbered alike (a private note it cannot read stands
-// for the entry before it, of the same position).
-func logLines(log []store.LogEntry, side adjudicator.Side) []templates.LogLine {
-	shown := make(map[uint64]uint64, len(log))
-	var n uint64
+// for the entry before it, of the same position). The Japanese read the
+// log as readLog shapes it while the game waits for w.
+func logLines(log []store.LogEntry, side adjudicator.Side, w adjudicator.Wait) []templates.LogLine {
+	var parts []logPart
 	for _, e := range log {
 		if visible(e.Entry, side) {
-			n++
+			parts = append(parts, logPart{seq: e.Seq, entry: &e, events: adjudicator.VisibleEvents(e.Events, side)})
 		}
+	}
+	if side == adjudicator.JP {
+		parts = readLog(parts, w)
+	}
+	// An entry's number is that of its last part read; an entry not read
+	// stands for the one before it.
+	shown := make(map[uint64]uint64, len(log))
+	for i, p := range parts {
+		shown[p.seq] = uint64(i + 1)
+	}
+	var n uint64
+	for _, e := range log {
+		n = max(n, shown[e.Seq])
 		shown[e.Seq] = n
 	}
-	var out []templates.LogLine
-	for _, e := range log {
-		if !visible(e.Entry, side) {
-			continue
+	out := make([]templates.LogLine, 0, len(parts))
+	for i, p := range parts {
+		line := templates.LogLine{Seq: uint64(i + 1), Entry: p.title}
+		if p.entry != nil {
+			line.Entry = entryOf(p.entry.Entry, shown[p.entry.To], shown[p.entry.RolledBackBy])
 		}
-		line := templates.LogLine{Seq: shown[e.Seq], Entry: entryOf(e.Entry, shown[e.To], shown[e.RolledBackBy])}
-		for _, ev := range adjudicator.VisibleEvents(e.Events, side) {
+		for _, ev := range p.events {
 			line.Events = append(line.Events, templates.EventText(ev))
 		}
 		out = append(out, line)
@@ -740,7 +756,7 @@ func playerHeads(u templates.UmpireNotice) head {
 		}
 		u.Head, u.Next, u.Deadline = g.Head, "", time.Time{}
 		if g.Status == store.Active && g.Wait.Open() {
-			u.Next, u.Deadline = templates.WaitPhrase(g.Wait), g.Deadline
+			u.Next, u.Deadline = templates.WaitPhraseTo(g.Wait, side), g.Deadline
 		}
 		return u.Text()
 	}
