@@ -24,7 +24,8 @@ import (
 // needs the sender's token on a line of its own ("token: ..."), outside
 // quoted text, and is recorded in the log: as a note (or a rollback, or the
 // end) every side reads in its next report, or, when it changes nothing, as
-// a note only its sender and the umpire read. One that needs no token
+// a note only its sender and the umpire read; a private setting (json,
+// copies) is kept beside the log, out of the chain. One that needs no token
 // (help, status, resend, template, log) and a refused one leave only their
 // receipt in the ledger: anybody can send them from a player's address, and
 // the chained log keeps nothing a forger can repeat at will.
@@ -44,7 +45,11 @@ type command struct {
 	token bool // it changes the game, so the mail must carry the token
 	who   who
 	over  bool // it still works once the game has ended
-	run   func(c *call) error
+	// setting: it changes only what its sender is sent (json, copies), so it is
+	// kept in the game's service record beside the log and never enters
+	// the chain, whose head the other side reads.
+	setting bool
+	run     func(c *call) error
 }
 
 // call is one command being carried out, inside its transaction.
@@ -103,8 +108,8 @@ func init() {
 		{name: "digest", who: umpireOnly, over: true, run: cmdDigest},
 		{name: "next", token: true, who: umpireOnly, over: true, run: cmdNext},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
-		{name: "json", token: true, run: cmdJSON},
-		{name: "copies", token: true, who: umpireOnly, run: cmdCopies},
+		{name: "json", token: true, setting: true, run: cmdJSON},
+		{name: "copies", token: true, who: umpireOnly, setting: true, run: cmdCopies},
 	}
 }
 
@@ -253,7 +258,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if err := cmd.run(c); err != nil {
 			return err
 		}
-		if !c.noted && cmd.token {
+		if !c.noted && cmd.token && !cmd.setting {
 			// On the record even when it changes nothing (see above), for
 			// its sender and the umpire.
 			n := templates.Notice{Kind: "asked", Side: side, Command: cmd.name}.Text()
