@@ -196,7 +196,11 @@ func Extract(raw io.Reader, lim Limits) (*Message, error) {
 	m.Skipped = append(m.Skipped, b.skipped...)
 
 	if len(b.orders) > 1 {
-		return m, &LimitError{Err: ErrManyOrders, Limit: 1}
+		le := &LimitError{Err: ErrManyOrders, Limit: 1}
+		for _, o := range b.orders {
+			le.Names = append(le.Names, o.name)
+		}
+		return m, le
 	}
 	if b.text != nil {
 		m.Text = cleanBody(*b.text)
