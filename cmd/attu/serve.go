@@ -380,7 +380,7 @@ func runServe(s *session) error {
 		fmt.Fprintf(s.stdout, "%s: the file is good: %s, database %s\n", *config, cfg.Address, dbPath)
 		return checkServers(cfg, s.stdout, s.stderr)
 	}
-	lg := slog.New(slog.NewTextHandler(s.stderr, &slog.HandlerOptions{Level: level}))
+	lg := newLogger(s.stderr, level)
 	cfg.Logger = lg
 	cfg.Control = controlSocket(dbPath)
 	db, err := store.Open(dbPath, nil)
