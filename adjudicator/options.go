@@ -143,7 +143,7 @@ func (s *State) Outlook(side Side) *Outlook {
 	o := &Outlook{
 		Side:     side,
 		Wait:     w,
-		WaitText: s.WaitText(),
+		WaitText: s.WaitTextFor(side),
 		Winner:   s.Winner,
 		Victory:  s.Victory,
 		Heroes:   s.Heroes,

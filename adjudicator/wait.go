@@ -120,6 +120,23 @@ func (w Wait) String() string {
 	return fmt.Sprintf("turn %d %s from %s", w.Turn, w.Kind, w.Side)
 }
 
+// Veiled reports whether side reads w only as "the U.S." of its turn: the
+// Japanese, while the game waits for the U.S. decision, refit orders or
+// actions. A U.S. standing decision (Standing.Decision) makes the decision
+// as the turn begins, so a wait read as "the U.S. actions" would tell the
+// Japanese that the decision is made, and by the day or night after it
+// which: they are told no more than they would be while the U.S. decides.
+func (w Wait) Veiled(side Side) bool {
+	if side != JP || w.Side != US {
+		return false
+	}
+	switch w.Kind {
+	case WaitUSDecision, WaitUSRefit, WaitActions:
+		return true
+	}
+	return false
+}
+
 // Wait returns what the game waits for. A decided game (Winner set) waits
 // for nothing more, whatever Awaiting says.
 func (s *State) Wait() Wait {
@@ -159,6 +176,15 @@ func (s *State) WaitText() string {
 		return fmt.Sprintf("%s %s, turn %d (%s), before play begins", sideName(w.Side), w.Kind.noun(), s.Turn, TurnDate(s.Turn))
 	}
 	return fmt.Sprintf("%s %s, turn %d (%s), %s", sideName(w.Side), w.Kind, s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
+}
+
+// WaitTextFor is WaitText as side may read it: "U.S., turn 3 (May 13)"
+// for a wait veiled to it (Wait.Veiled).
+func (s *State) WaitTextFor(side Side) string {
+	if w := s.Wait(); w.Veiled(side) {
+		return fmt.Sprintf("%s, turn %d (%s)", sideName(w.Side), s.Turn, TurnDate(s.Turn))
+	}
+	return s.WaitText()
 }
 
 // awaited names the wait for a refusal: "the U.S. decision of turn 3".

@@ -3,6 +3,7 @@ package mail
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Errors of the package. A *LimitError wraps one of the first six; the
@@ -47,6 +48,9 @@ var (
 type LimitError struct {
 	Err   error // ErrTooLarge, ErrTooManyParts, ErrTooDeep, ErrHeaderTooLarge, ErrOrdersTooLarge or ErrManyOrders
 	Limit int64 // the limit in force
+	// Names, for ErrManyOrders, are the orders files' names as the mail
+	// gives them ("" for one without a name), in the mail's order.
+	Names []string
 }
 
 func (e *LimitError) Error() string {
@@ -62,12 +66,46 @@ func (e *LimitError) Error() string {
 	case ErrOrdersTooLarge:
 		return fmt.Sprintf("the orders file is larger than %s: remove long comments or split the orders", size(e.Limit))
 	case ErrManyOrders:
-		return "the mail carries more than one orders file (.yaml): attach one orders file per mail"
+		return fmt.Sprintf("the mail carries %d orders files (.yaml), %s: attach one orders file per mail", len(e.Names), fileList(e.Names))
 	}
 	return e.Err.Error()
 }
 
 func (e *LimitError) Unwrap() error { return e.Err }
+
+// fileList names files for a reply: each name quoted, cut to
+// maxQuotedName runes since the sender chose it, at most maxQuotedNames of
+// them and a count of the rest.
+func fileList(names []string) string {
+	var q []string
+	for i, n := range names {
+		if i == maxQuotedNames {
+			q = append(q, fmt.Sprintf("%d more", len(names)-i))
+			break
+		}
+		if n == "" {
+			q = append(q, "one without a name")
+			continue
+		}
+		if r := []rune(n); len(r) > maxQuotedName {
+			n = string(r[:maxQuotedName-1]) + "…"
+		}
+		q = append(q, fmt.Sprintf("%q", n))
+	}
+	switch len(q) {
+	case 0:
+		return "more than one"
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// How much of the names of the files a mail carries a reply quotes.
+const (
+	maxQuotedNames = 3
+	maxQuotedName  = 40 // runes
+)
 
 // size renders a byte count for people.
 func size(n int64) string {

@@ -196,7 +196,11 @@ func Extract(raw io.Reader, lim Limits) (*Message, error) {
 	m.Skipped = append(m.Skipped, b.skipped...)
 
 	if len(b.orders) > 1 {
-		return m, &LimitError{Err: ErrManyOrders, Limit: 1}
+		le := &LimitError{Err: ErrManyOrders, Limit: 1}
+		for _, o := range b.orders {
+			le.Names = append(le.Names, o.name)
+		}
+		return m, le
 	}
 	if b.text != nil {
 		m.Text = cleanBody(*b.text)
@@ -431,10 +435,20 @@ const (
 
 // ReplyIDs returns the In-Reply-To and References a reply may carry:
 // Message-IDs without brackets, none longer than maxReplyID, the last
-// maxReplyRefs References.
+// maxReplyRefs References. An id is copied only when it is printable
+// ASCII, as RFC 5322 section 3.6.4 writes a msg-id: one with other bytes
+// would go out as an encoded word, which no mail program threads by.
 func ReplyIDs(inReplyTo string, refs []string) (string, []string) {
 	ok := func(id string) bool {
-		return id != "" && len(id) <= maxReplyID && !strings.ContainsAny(id, " \t\r\n<>")
+		if id == "" || len(id) > maxReplyID {
+			return false
+		}
+		for i := 0; i < len(id); i++ {
+			if c := id[i]; c <= ' ' || c > '~' || c == '<' || c == '>' {
+				return false
+			}
+		}
+		return true
 	}
 	if inReplyTo = bareID(inReplyTo); !ok(inReplyTo) {
 		inReplyTo = ""

@@ -214,7 +214,7 @@ func TestExtractLimits(t *testing.T) {
 func TestLimitErrorMessages(t *testing.T) {
 	for _, e := range []*LimitError{
 		{Err: ErrTooLarge, Limit: 4 << 20}, {Err: ErrTooManyParts, Limit: 64}, {Err: ErrTooDeep, Limit: 8},
-		{Err: ErrHeaderTooLarge, Limit: 64 << 10}, {Err: ErrOrdersTooLarge, Limit: 256 << 10}, {Err: ErrManyOrders, Limit: 1},
+		{Err: ErrHeaderTooLarge, Limit: 64 << 10}, {Err: ErrOrdersTooLarge, Limit: 256 << 10}, {Err: ErrManyOrders, Limit: 1, Names: []string{"a.yaml", "b.yaml"}},
 	} {
 		msg := e.Error()
 		if strings.HasPrefix(msg, "mail:") || !strings.Contains(msg, ": ") {
@@ -226,6 +226,28 @@ func TestLimitErrorMessages(t *testing.T) {
 	}
 	if got := (&LimitError{Err: ErrTooLarge, Limit: 4 << 20}).Error(); !strings.Contains(got, "4 MiB") {
 		t.Errorf("%q", got)
+	}
+}
+
+// A mail with two orders files is refused naming both, as the mail names
+// them; names the sender chose are cut short, and past three counted.
+func TestManyOrdersNamesThem(t *testing.T) {
+	raw, err := os.ReadFile("testdata/corpus/two-yaml.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Extract(bytes.NewReader(raw), Limits{})
+	var le *LimitError
+	if !errors.As(err, &le) || le.Err != ErrManyOrders {
+		t.Fatalf("two orders files: %v", err)
+	}
+	if got, want := le.Error(), `the mail carries 2 orders files (.yaml), "a.yaml" and "b.yml": attach one orders file per mail`; got != want {
+		t.Errorf("%q\nwant %q", got, want)
+	}
+	long := strings.Repeat("é", 5000) + ".yaml"
+	msg := (&LimitError{Err: ErrManyOrders, Limit: 1, Names: []string{long, "", "c.yaml", "d.yaml", "e.yaml"}}).Error()
+	if len(msg) > 300 || !strings.Contains(msg, "5 orders files") || !strings.Contains(msg, "one without a name") || !strings.Contains(msg, "and 2 more") {
+		t.Errorf("%d bytes: %q", len(msg), msg)
 	}
 }
 

@@ -401,3 +401,41 @@ func TestBackoff(t *testing.T) {
 		t.Error("a LimitError does not match its sentinel")
 	}
 }
+
+// A reply copies into In-Reply-To and References only the Message-IDs a
+// msg-id may be (printable ASCII): one with other bytes would go out as an
+// RFC 2047 encoded word that threads nothing, so it is left out.
+func TestReplyCopiesOnlyASCIIIDs(t *testing.T) {
+	sys, own := system(t, nil)
+	us, err := sys.AddUser("us", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &Outgoing{
+		To: []string{us}, Subject: "Re: orders", MessageID: "<r1@attu.test>",
+		InReplyTo:  "commandé-1@players.example",
+		References: []string{"welcome@attu.test", "<ünïcode@players.example>", "orders-2@players.example"},
+		Date:       time.Date(1943, 5, 11, 6, 0, 0, 0, time.UTC), Text: "accepted\n",
+	}
+	if err := sender(t, sys, own).Send(context.Background(), out); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := sys.WaitDeliveries(ctxTimeout(t, 5*time.Second), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := bytes.Cut(ds[0].Data, []byte("\r\n\r\n"))
+	e, err := message.Read(bytes.NewReader(ds[0].Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if irt := e.Header.Get("In-Reply-To"); irt != "" {
+		t.Errorf("In-Reply-To %q", irt)
+	}
+	if refs := e.Header.Get("References"); refs != "<welcome@attu.test> <orders-2@players.example>" {
+		t.Errorf("References %q", refs)
+	}
+	if bytes.Contains(header, []byte("=?")) {
+		t.Errorf("the header carries an encoded word:\n%s", header)
+	}
+}

@@ -175,6 +175,9 @@ func (a *auditor) run() {
 			a.fail(seq, 0, "does not chain to entry %d (prev %.16s…, entry %d hashes to %.16s…)", seq-1, e.Prev, seq-1, prev)
 		}
 		secrets = a.checkSecret(e, secrets)
+		if seq == uint64(len(x.Log)) && e.Secret == "" && x.Format == ExportFormat {
+			a.fail(seq, 0, "it has no secret, though an export in the layout %s has one in its last entry: the secrets were taken out of the log", ExportFormat)
+		}
 		a.entries[seq] = e
 		prev = h
 		if seq == 1 && e.Kind != KindCreate || seq != 1 && e.Kind == KindCreate {

@@ -12,8 +12,17 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// ExportFormat names the layout of Export; Audit refuses any other.
-const ExportFormat = "attu-export/3"
+// ExportFormat names the layout of Export. Since attu-export/4 the log's
+// last entry carries its secret (Entry.Secret, schema 9), as does every
+// entry after the first that has one, so that the audit can tell an export
+// whose secrets were taken out, its chain computed again, from one of a
+// game without them. A game carried over from a release without secrets
+// and not played since has none, and is exported as ExportFormatBefore.
+// Audit reads both and refuses any other.
+const (
+	ExportFormat       = "attu-export/4"
+	ExportFormatBefore = "attu-export/3"
+)
 
 // Export is a whole game as one JSON document: what anyone needs to check
 // every die and every result. See Audit.
@@ -122,6 +131,9 @@ func (w *gameTx) export(now time.Time, reveal bool) (x *Export, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := len(x.Log); n > 0 && !hasSecret(x.Log[n-1].Entry) {
+		x.Format = ExportFormatBefore
+	}
 	return x, w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
 		var r Roll
 		if err := json.Unmarshal(v, &r); err != nil {
@@ -159,8 +171,16 @@ func ReadExport(r io.Reader) (*Export, error) {
 	if err := dec.Decode(x); err != nil {
 		return nil, fmt.Errorf("store: reading export: %w", err)
 	}
-	if x.Format != ExportFormat {
-		return nil, fmt.Errorf("store: export format %q, this release reads %q", x.Format, ExportFormat)
+	if x.Format != ExportFormat && x.Format != ExportFormatBefore {
+		return nil, fmt.Errorf("store: export format %q, this release reads %q and %q", x.Format, ExportFormat, ExportFormatBefore)
 	}
 	return x, nil
+}
+
+// hasSecret reports whether the stored entry raw carries a secret.
+func hasSecret(raw []byte) bool {
+	var e struct {
+		Secret string `json:"secret"`
+	}
+	return json.Unmarshal(raw, &e) == nil && e.Secret != ""
 }

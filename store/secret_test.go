@@ -4,6 +4,7 @@ import (
 	"encoding/base32"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,16 +113,28 @@ func TestTamperSecret(t *testing.T) {
 }
 
 // TestAuditWithoutSecrets: entries written before secrets existed (none
-// has one) still audit; an export from such a release is in testdata
+// has one) still audit in the layout of the release that wrote them
+// (ExportFormatBefore); an export from such a release is in testdata
 // (TestMigrateVersion7). A game carried over keeps old entries without
-// secrets and new ones with.
+// secrets and new ones with. But an export of this layout with every
+// secret taken out and the chain computed again fails, at its last
+// entry, saying so.
 func TestAuditWithoutSecrets(t *testing.T) {
 	x := secretGame(t)
+	if x.Format != ExportFormat {
+		t.Fatalf("a game with secrets is exported as %s", x.Format)
+	}
 	y := clone(t, x)
 	for i := range y.Log {
 		editEntry(t, y, i, func(e *Entry) { e.Secret = "" })
 	}
 	rechain(t, y)
+	last := uint64(len(y.Log))
+	expectBad(t, y, last, "every secret stripped, chain forged")
+	if why := Audit(y, toyEngine()).Bad.What; !strings.Contains(why, "the secrets were taken out") {
+		t.Errorf("the audit says %q", why)
+	}
+	y.Format = ExportFormatBefore
 	mustAudit(t, y)
 
 	y = clone(t, x)

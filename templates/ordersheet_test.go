@@ -149,7 +149,8 @@ func mustHex(t testing.TB, s string) adjudicator.Hex {
 
 // A sheet carries what it is given as text, never as markup or script: a
 // game id that tries to close the data block reaches the page's script
-// intact through its JSON block, and the title is escaped.
+// intact through its JSON block, and the title is escaped. The page's
+// policy runs its own script alone (checkPolicy).
 func TestOrderSheetEscapes(t *testing.T) {
 	st := findStep(t, 0, func(st step) bool { return awaitedSide(st.s) == adjudicator.US })
 	rep := reportOf(t, st, adjudicator.US)
@@ -161,6 +162,7 @@ func TestOrderSheetEscapes(t *testing.T) {
 	if n := strings.Count(string(page), "<script"); n != 2 {
 		t.Errorf("the sheet has %d script elements, want the data and the script", n)
 	}
+	checkPolicy(t, "the sheet", page)
 	if strings.Contains(string(page), "<b>") {
 		t.Error("the address reaches the page as markup")
 	}

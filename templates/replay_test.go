@@ -15,7 +15,8 @@ import (
 // script: a note that tries to close the data block and a game name with
 // markup reach the page's script intact through its JSON block and the
 // heading escaped, and the data holds one step per entry, the opening's
-// units in every view, and the note in every reader's words.
+// units in every view, and the note in every reader's words. The page's
+// policy runs its own script alone (checkPolicy).
 func TestReplayPageEscapes(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	s, _ := adjudicator.NewGame(nil, nil, testDice{rng})
@@ -33,6 +34,7 @@ func TestReplayPageEscapes(t *testing.T) {
 	if n := strings.Count(string(page), "<script"); n != 2 {
 		t.Errorf("the page has %d script elements, want the data and the script", n)
 	}
+	checkPolicy(t, "the replay page", page)
 	if strings.Contains(string(page), "<b>") || !strings.Contains(string(page), "<h1>attu game g&lt;b&gt;1&lt;/b&gt; (Friday &lt;i&gt;club&lt;/i&gt;): ") ||
 		!strings.Contains(string(page), "<title>Friday &lt;i&gt;club&lt;/i&gt; — attu game") {
 		t.Error("the game's id and name are not both in the title and heading, escaped")

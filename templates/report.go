@@ -51,6 +51,7 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"casualtyLimit":   func() int { return adjudicator.CasualtyLimit },
 	"dayNight":        dayNight,
 	"waitPhrase":      WaitPhrase,
+	"waitPhraseTo":    WaitPhraseTo,
 	"setupRule":       setupRule,
 	"komandorskiTurn": func() int { return adjudicator.KomandorskiTurn },
 	"revealed":        func(b bool) string { return map[bool]string{true: "revealed", false: "face down"}[b] },
@@ -248,6 +249,16 @@ func WaitPhrase(w adjudicator.Wait) string {
 		return "nothing more: the game is over"
 	}
 	return "nothing yet: the game has not begun"
+}
+
+// WaitPhraseTo is WaitPhrase as reader may read it: "the U.S. (turn 3,
+// May 13)" for a wait veiled to it (adjudicator.Wait.Veiled), whatever
+// the U.S. is deciding or doing.
+func WaitPhraseTo(w adjudicator.Wait, reader adjudicator.Side) string {
+	if w.Veiled(reader) {
+		return fmt.Sprintf("the %s (turn %d, %s)", sideTitle(w.Side), w.Turn, adjudicator.TurnDate(w.Turn))
+	}
+	return WaitPhrase(w)
 }
 
 // deadline writes the deadline in UTC and, when the reader's zone is

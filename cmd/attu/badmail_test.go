@@ -157,7 +157,9 @@ func startBadMailGameWith(t *testing.T, ctx context.Context, users []string, aut
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.db.Close() })
-	cfg := referee.Config{Address: g.addr["attu"]}
+	// One logger for the service and the daemon, as attu serve has.
+	lg := testLog(t)
+	cfg := referee.Config{Address: g.addr["attu"], Logger: lg}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -170,7 +172,7 @@ func startBadMailGameWith(t *testing.T, ctx context.Context, users []string, aut
 	g.d, err = newDaemon(svc, daemon.Config{Address: g.addr["attu"], IMAP: in, SMTP: out,
 		Outbox: mail.OutboxConfig{Interval: 100 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond},
 		Tick:   time.Second, Auth: auth,
-		Logger: testLog(t)})
+		Logger: lg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -716,19 +718,36 @@ func TestE2EBadMailAuth(t *testing.T) {
 	}
 }
 
-// testLog logs the daemon to the test when ATTU_MAIL_LOG is set (with
-// -v), and nowhere otherwise.
+// testLog is the daemon's logger (newLogger) for a test: every line
+// must stay under maxTestLogLine bytes, whatever the mails handled; the
+// lines go to the test when ATTU_MAIL_LOG is set (with -v, at the debug
+// level), and nowhere otherwise.
 func testLog(t *testing.T) *slog.Logger {
-	if os.Getenv("ATTU_MAIL_LOG") == "" {
-		return slog.New(slog.DiscardHandler)
+	w := boundedWriter{t: t, show: os.Getenv("ATTU_MAIL_LOG") != ""}
+	level := slog.LevelInfo
+	if w.show {
+		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return newLogger(w, level)
 }
 
-type testWriter struct{ t *testing.T }
+// maxTestLogLine bounds a log line: a dozen values of maxLogValue bytes.
+const maxTestLogLine = 12 * maxLogValue
 
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
+// boundedWriter fails the test on a log line longer than maxTestLogLine.
+type boundedWriter struct {
+	t    *testing.T
+	show bool
+}
+
+func (w boundedWriter) Write(p []byte) (int, error) {
+	line := strings.TrimRight(string(p), "\n")
+	if len(line) > maxTestLogLine {
+		w.t.Errorf("a log line of %d bytes: %.300s", len(line), line)
+	}
+	if w.show {
+		w.t.Log(line)
+	}
 	return len(p), nil
 }
 

@@ -117,7 +117,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 		return err
 	}
 	defer logf.Close()
-	lg := slog.New(slog.NewTextHandler(logf, nil))
+	lg := newLogger(logf, slog.LevelInfo)
 
 	sys, err := openMailSystem(servers)
 	if err != nil {

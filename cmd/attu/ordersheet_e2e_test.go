@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -94,7 +95,7 @@ func TestE2EOrderSheet(t *testing.T) {
 
 // playSheet waits for the U.S. player's report carrying the order sheet
 // name, opens the sheet from a file, lets click choose, types token and
-// returns the file the sheet writes and the sheet's path.
+// returns the file the sheet downloads and the sheet's path.
 func playSheet(t *testing.T, b *browser, td *testDaemon, name, token string, click func()) (string, string) {
 	t.Helper()
 	var page []byte
@@ -126,7 +127,24 @@ func playSheet(t *testing.T, b *browser, td *testDaemon, name, token string, cli
 	if strings.Contains(string(page), token) {
 		t.Errorf("%s holds the token", name)
 	}
-	return b.eval(t, `document.getElementById("yaml").value`), path
+	// The file as the player downloads it: the token is added then.
+	dir := t.TempDir()
+	if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("download"), chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, strings.TrimSuffix(name, ".html")+".yaml")
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if data, err := os.ReadFile(file); err == nil && len(data) > 0 {
+			return string(data), path
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s: no %s downloaded", name, filepath.Base(file))
+		}
+	}
 }
 
 // sheetMail is a mail from alice to game g1 carrying file: in the body,

@@ -16,8 +16,9 @@ import (
 
 // What holds tokens or hidden facts is created, and replaced, mode 0600:
 // an export, an export with -reveal over an existing file that others
-// could read, and everything attu demo -keep leaves (mails, log, export,
-// database).
+// could read, the replay pages of both exports of a running game (one
+// over a file others could read), the map pictures of attu show -png, and
+// everything attu demo -keep leaves (mails, log, export, database).
 func TestFilesArePrivate(t *testing.T) {
 	dir := t.TempDir()
 	if code, out, errs := runAttu("demo", "-turns", "1", "-keep", dir); code != 0 {
@@ -37,6 +38,28 @@ func TestFilesArePrivate(t *testing.T) {
 	if b, _ := os.ReadFile(revealed); !strings.Contains(string(b), `"seed"`) {
 		t.Fatalf("the export -reveal did not replace the older file")
 	}
+	// A game still running: its replay pages, from the plain export and
+	// from one with -reveal, and its pictures.
+	running := filepath.Join(dir, "running.db")
+	if code, _, errs := runAttu("new", "-db", running, "-address", "attu@example.org", "-id", "g1",
+		"-us", "alice@example.org", "-jp", "bob@example.org"); code != 0 {
+		t.Fatalf("attu new: %s", errs)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "g1.html"), []byte("an older page anyone may read\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"export", "-db", running, "-o", filepath.Join(dir, "g1.json"), "g1"},
+		{"export", "-db", running, "-reveal", "-o", filepath.Join(dir, "g1-revealed.json"), "g1"},
+		{"replay", filepath.Join(dir, "g1.json")},
+		{"replay", filepath.Join(dir, "g1-revealed.json")},
+		{"show", "-db", running, "-side", "jp", "-png", filepath.Join(dir, "jp.png"), "g1"},
+		{"show", "-db", running, "-side", "umpire", "-png", filepath.Join(dir, "umpire.png"), "g1"},
+	} {
+		if code, _, errs := runAttu(args...); code != 0 {
+			t.Fatalf("attu %s: exit %d: %s", strings.Join(args, " "), code, errs)
+		}
+	}
 	n := 0
 	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil || !e.Type().IsRegular() {
@@ -55,7 +78,7 @@ func TestFilesArePrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"attu.log", "demo.json", "plain.json", "revealed.json"} {
+	for _, f := range []string{"attu.log", "demo.json", "plain.json", "revealed.json", "g1.html", "g1-revealed.html", "jp.png", "umpire.png"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("no %s: %v", f, err)
 		}

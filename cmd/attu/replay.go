@@ -28,6 +28,10 @@ to the head, and says at the top "all N dice verified" or names the first
 die, entry or link that does not match. The final report of every game
 carries this page. FILE - reads standard input.
 
+The page holds everything the export holds: it is written mode 0600, as the
+export is, unless the game has ended and its seed is public, when anyone may
+read it (0644), as the final report's page.
+
 Examples:
   attu replay g1.json                 # writes g1.html
   attu export -db attu.db -o - g1 | attu replay -o g1.html -
@@ -74,9 +78,20 @@ func runReplay(s *session) error {
 		_, err := s.stdout.Write(page)
 		return err
 	}
-	if err := os.WriteFile(*out, page, 0o644); err != nil {
+	if err := replaceFile(*out, page, replayMode(x)); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.stdout, "wrote %s (%.1f KB): %d log entries, %d dice; open it in a browser\n", *out, float64(len(page))/1024, len(x.Log), len(x.Dice))
 	return nil
+}
+
+// replayMode is the mode of a replay page of x: 0644 for a game that has
+// ended, whose seed and record the final report gives both players anyway;
+// else 0600, since the page of a running game (or of one exported with
+// -reveal) shows every hidden counter and the seed of dice still to come.
+func replayMode(x *store.Export) os.FileMode {
+	if x.Status == store.Ended && x.Seed != "" {
+		return 0o644
+	}
+	return 0o600
 }

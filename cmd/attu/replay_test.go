@@ -97,7 +97,11 @@ func TestReplayPageIsSelfContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, page := replayPage(t, x)
+	path, page := replayPage(t, x)
+	// The game ended and its seed is public: anyone may read its page.
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("the page of an ended game: %v, want mode 0644", err)
+	}
 	t.Logf("the page of a %d-entry game with %d dice: %.2f MB", len(x.Log), len(x.Dice), float64(len(page))/(1<<20))
 	if len(page) >= 2<<20 {
 		t.Errorf("the page is %d bytes, not under 2 MB", len(page))

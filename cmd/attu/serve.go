@@ -375,7 +375,7 @@ func runServe(s *session) error {
 	if err != nil {
 		return err
 	}
-	lg := slog.New(slog.NewTextHandler(s.stderr, &slog.HandlerOptions{Level: level}))
+	lg := newLogger(s.stderr, level)
 	cfg.Logger = lg
 	cfg.Control = controlSocket(dbPath)
 	db, err := store.Open(dbPath, nil)

@@ -27,7 +27,8 @@ sees face-down Japanese units as anonymous counters. The umpire sees all.
 
 With -json the report is printed as its JSON document instead (report.json;
 its schema is in the templates package documentation). With -png the picture
-of the map is written to FILE as well.
+of the map is written to FILE as well, mode 0600 like every file attu writes
+that holds a side's view of a game.
 
 Examples:
   attu show -db attu.db -side us g1
@@ -63,7 +64,7 @@ func runShow(s *session) error {
 		}
 	}
 	if *pngFile != "" {
-		s.expect(*pngFile, 0o644)
+		s.expect(*pngFile, 0o600)
 	}
 	var rep *templates.Report
 	err = s.withDB(*dbPath, reads, func(db *store.DB) (err error) {
@@ -76,7 +77,7 @@ func runShow(s *session) error {
 	if *pngFile != "" {
 		b, err := rep.PNG()
 		if err == nil {
-			err = s.writeFile(*pngFile, b, 0o644)
+			err = s.writeFile(*pngFile, b, 0o600)
 		}
 		if err != nil {
 			return err

@@ -24,13 +24,14 @@ import (
 // needs the sender's token on a line of its own ("token: ..."), outside
 // quoted text, and is recorded in the log: as a note (or a rollback, or the
 // end) every side reads in its next report, or, when it changes nothing, as
-// a note only its sender and the umpire read. One that mails a report or
-// a file (resend, template, digest) needs the token too, though it
-// changes nothing. One that needs no token (help, status, log, standings)
-// and a refused one leave only their receipt in the ledger: anybody can
-// send them from a player's address, and the chained log keeps nothing a
-// forger can repeat at will. Their answers are short, carry no
-// attachment, repeat none of the mail's words, and are few
+// a note only its sender and the umpire read; a private setting (json,
+// copies) is kept beside the log, out of the chain. One that mails a
+// report or a file (resend, template, digest) needs the token too, though
+// it changes nothing. One that needs no token (help, status, log,
+// standings) and a refused one leave only their receipt in the ledger:
+// anybody can send them from a player's address, and the chained log
+// keeps nothing a forger can repeat at will. Their answers are short,
+// carry no attachment, repeat none of the mail's words, and are few
 // (Config.Answers).
 
 // who may give a command.
@@ -49,7 +50,11 @@ type command struct {
 	sends bool // its answer carries a report or a file, so the mail must carry the token
 	who   who
 	over  bool // it still works once the game has ended
-	run   func(c *call) error
+	// setting: it changes only what its sender is sent (json, copies), so it is
+	// kept in the game's service record beside the log and never enters
+	// the chain, whose head the other side reads.
+	setting bool
+	run     func(c *call) error
 }
 
 // call is one command being carried out, inside its transaction.
@@ -108,8 +113,8 @@ func init() {
 		{name: "digest", sends: true, who: umpireOnly, over: true, run: cmdDigest},
 		{name: "next", token: true, who: umpireOnly, over: true, run: cmdNext},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
-		{name: "json", token: true, run: cmdJSON},
-		{name: "copies", token: true, who: umpireOnly, run: cmdCopies},
+		{name: "json", token: true, setting: true, run: cmdJSON},
+		{name: "copies", token: true, who: umpireOnly, setting: true, run: cmdCopies},
 	}
 }
 
@@ -271,7 +276,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if err := cmd.run(c); err != nil {
 			return err
 		}
-		if !c.noted && cmd.token {
+		if !c.noted && cmd.token && !cmd.setting {
 			// On the record even when it changes nothing (see above), for
 			// its sender and the umpire.
 			n := templates.Notice{Kind: "asked", Side: side, Command: cmd.name}.Text()
@@ -287,7 +292,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if text == "" && len(c.says) > 0 {
 			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says}
 			if g := t.Game(); g.Status == store.Active && g.Wait.Open() {
-				a.Next, a.Deadline = templates.WaitPhrase(g.Wait), g.Deadline
+				a.Next, a.Deadline = templates.WaitPhraseTo(g.Wait, side), g.Deadline
 			}
 			text = a.Text()
 			answer = a.Short()
@@ -360,6 +365,9 @@ func (c *call) umpireNotice(action string, n templates.Notice) templates.UmpireN
 func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		if u.Next != "" {
+			u.Next = templates.WaitPhraseTo(c.g.Wait, side)
+		}
 		c.s.notify(c.t, &c.g, side, u)
 	}
 }
@@ -375,7 +383,7 @@ func cmdStatus(c *call) error {
 		return err
 	}
 	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Turn,
-		Waiting: templates.WaitPhrase(c.g.Wait), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
+		Waiting: templates.WaitPhraseTo(c.g.Wait, c.side), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
 		Head: c.g.Head, Commitment: c.g.Commitment, Umpire: c.side == adjudicator.Umpire}
 	if c.g.Status == store.Ended {
 		d.Result, d.Deadline = c.rec.Result, time.Time{}
@@ -474,7 +482,7 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 
 func cmdTemplate(c *call) error {
 	if w := c.g.Wait; !w.Open() || w.Side != c.side {
-		return refuse("not-awaited", templates.Notice{Note: templates.WaitPhrase(w), Other: w.Side})
+		return refuse("not-awaited", templates.Notice{Note: templates.WaitPhraseTo(w, c.side), Other: w.Side})
 	}
 	st, err := c.t.State()
 	if err != nil {
@@ -503,7 +511,7 @@ func cmdLog(c *call) error {
 	if err != nil {
 		return err
 	}
-	lines := logLines(log, c.side)
+	lines := logLines(log, c.side, c.g.Wait)
 	from := 0
 	if len(c.args) > 0 {
 		n, err := strconv.Atoi(c.args[0])
@@ -529,23 +537,36 @@ func cmdLog(c *call) error {
 
 // logLines are the entries side may read, numbered from 1 as it reads
 // them, references renumbered alike (a private note it cannot read stands
-// for the entry before it, of the same position).
-func logLines(log []store.LogEntry, side adjudicator.Side) []templates.LogLine {
-	shown := make(map[uint64]uint64, len(log))
-	var n uint64
+// for the entry before it, of the same position). The Japanese read the
+// log as readLog shapes it while the game waits for w.
+func logLines(log []store.LogEntry, side adjudicator.Side, w adjudicator.Wait) []templates.LogLine {
+	var parts []logPart
 	for _, e := range log {
 		if visible(e.Entry, side) {
-			n++
+			parts = append(parts, logPart{seq: e.Seq, entry: &e, events: adjudicator.VisibleEvents(e.Events, side)})
 		}
+	}
+	if side == adjudicator.JP {
+		parts = readLog(parts, w)
+	}
+	// An entry's number is that of its last part read; an entry not read
+	// stands for the one before it.
+	shown := make(map[uint64]uint64, len(log))
+	for i, p := range parts {
+		shown[p.seq] = uint64(i + 1)
+	}
+	var n uint64
+	for _, e := range log {
+		n = max(n, shown[e.Seq])
 		shown[e.Seq] = n
 	}
-	var out []templates.LogLine
-	for _, e := range log {
-		if !visible(e.Entry, side) {
-			continue
+	out := make([]templates.LogLine, 0, len(parts))
+	for i, p := range parts {
+		line := templates.LogLine{Seq: uint64(i + 1), Entry: p.title}
+		if p.entry != nil {
+			line.Entry = entryOf(p.entry.Entry, shown[p.entry.To], shown[p.entry.RolledBackBy])
 		}
-		line := templates.LogLine{Seq: shown[e.Seq], Entry: entryOf(e.Entry, shown[e.To], shown[e.RolledBackBy])}
-		for _, ev := range adjudicator.VisibleEvents(e.Events, side) {
+		for _, ev := range p.events {
 			line.Events = append(line.Events, templates.EventText(ev))
 		}
 		out = append(out, line)
@@ -763,7 +784,7 @@ func playerHeads(u templates.UmpireNotice) head {
 		}
 		u.Head, u.Next, u.Deadline = g.Head, "", time.Time{}
 		if g.Status == store.Active && g.Wait.Open() {
-			u.Next, u.Deadline = templates.WaitPhrase(g.Wait), g.Deadline
+			u.Next, u.Deadline = templates.WaitPhraseTo(g.Wait, side), g.Deadline
 		}
 		return u.Text()
 	}

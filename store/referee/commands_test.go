@@ -96,6 +96,7 @@ func TestCommandsOnTheRecord(t *testing.T) {
 func TestLogNumbersWhatTheReaderSees(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.play(nil) // entry 2: the U.S. decision
+	h.play(nil) // entry 3: the U.S. actions
 	for _, side := range []adjudicator.Side{adjudicator.JP, adjudicator.JP, adjudicator.US} {
 		_, err := h.db.Transact(h.id, nil, func(tx *store.Txn) error {
 			_, err := tx.Aside(side, "The "+SideName(side)+" player asked for the status.", false)
@@ -105,15 +106,15 @@ func TestLogNumbersWhatTheReaderSees(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h.command(adjudicator.Umpire, "extend 24h", true) // entry 6, a note every side reads
+	h.command(adjudicator.Umpire, "extend 24h", true) // entry 7, a note every side reads
 	us := mailTo(t, h.command(adjudicator.US, "log", false), usAddr).Text
 	jp := mailTo(t, h.command(adjudicator.JP, "log", false), jpAddr).Text
 	ump := mailTo(t, h.command(adjudicator.Umpire, "log", false), umpireAddr).Text
-	mustContain(t, "the U.S. log", us, "   3  The U.S. player asked", "   4  The umpire extended")
-	mustContain(t, "the Japanese log", jp, "   3  The Japanese player asked", "   4  The Japanese player asked", "   5  The umpire extended")
-	mustContain(t, "the umpire's log", ump, "   5  The U.S. player asked", "   6  The umpire extended")
+	mustContain(t, "the U.S. log", us, "   4  The U.S. player asked", "   5  The umpire extended")
+	mustContain(t, "the Japanese log", jp, "   4  The Japanese player asked", "   5  The Japanese player asked", "   6  The umpire extended")
+	mustContain(t, "the umpire's log", ump, "   6  The U.S. player asked", "   7  The umpire extended")
 	for what, text := range map[string]string{"U.S.": us, "Japanese": jp} {
-		if strings.Contains(text, "   6  ") {
+		if strings.Contains(text, "   7  ") {
 			t.Errorf("the %s log numbers past what it shows:\n%s", what, text)
 		}
 	}

@@ -167,3 +167,43 @@ func TestDigestTellsOfMailHeldBack(t *testing.T) {
 	mustContain(t, "the digest", flat(out[0].Text), "mails of this game waited more than 15 minutes to be sent since the last digest, the longest 3 hours 20 minutes",
 		"sending quota (smtp per_hour, per_day)")
 }
+
+// json on and json off change only what their sender is sent, as the
+// umpire's copies does: they are
+// kept beside the log, so the chain head and the entries the other side
+// reads stay as they were, and they hold after a restart. A game whose
+// log holds such a setting as a private note, as earlier releases wrote
+// it, still reads and audits.
+func TestJSONSettingStaysOutOfTheChain(t *testing.T) {
+	h := newHarness(t, NewGame{})
+	h.play(nil)
+	before := h.game()
+	usLog := mailTo(t, h.command(adjudicator.US, "log", false), usAddr).Text
+	for _, how := range []string{"on", "off", "on"} {
+		mustContain(t, "the answer to json "+how, mailTo(t, h.command(adjudicator.JP, "json "+how, true), jpAddr).Text, "json done", "report.json")
+	}
+	h.command(adjudicator.Umpire, "copies turn", true)
+	if g := h.game(); g.Head != before.Head || g.Entries != before.Entries {
+		t.Fatalf("json moved the chain: %d entries, head %s; before %d, %s", g.Entries, g.Head, before.Entries, before.Head)
+	}
+	if got := mailTo(t, h.command(adjudicator.US, "log", false), usAddr).Text; got != usLog {
+		t.Errorf("the U.S. log changed with the Japanese json setting:\n%s", got)
+	}
+	h.restart()
+	if r := h.record(); !r.JSON[adjudicator.JP] || r.copies() != CopiesTurn {
+		t.Fatalf("after a restart: json %v, copies %s", r.JSON, r.copies())
+	}
+
+	// As an earlier release recorded it: a private note of the Japanese.
+	_, err := h.db.Transact(h.id, nil, func(tx *store.Txn) error {
+		_, err := tx.Aside(adjudicator.JP, "The Japanese player asked for a change of report.json.", false)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.play(nil)
+	h.play(nil)
+	mustContain(t, "the Japanese log", mailTo(t, h.command(adjudicator.JP, "log", false), jpAddr).Text, "asked for a change of report.json")
+	h.audit()
+}

@@ -341,7 +341,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		o := st.Orders
 		filer = o.Side
 		a := templates.Accepted{Game: g.ID, Side: o.Side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
-			Activations: len(o.Actions), Standing: o.Standing != nil, Next: templates.WaitPhrase(g.Wait),
+			Activations: len(o.Actions), Standing: o.Standing != nil, Next: templates.WaitPhraseTo(g.Wait, o.Side),
 			Awaited: !over && g.Wait.Open() && g.Wait.Side == o.Side, Over: over, Head: g.Head}
 		switch {
 		case over || rec.afterStep(o.Side, g.Wait, o.Side, turn) != deliverAck:

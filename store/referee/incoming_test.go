@@ -16,7 +16,7 @@ func TestRouting(t *testing.T) {
 	m := h.message(jpAddr, "Re: RE: Fwd: [attu g1] status please")
 	m.To = []string{"attu@example.org"}
 	out := h.send(m)
-	mustContain(t, "status by the subject", mailTo(t, out, jpAddr).Text, "Waiting:  the U.S. decision of turn 1")
+	mustContain(t, "status by the subject", mailTo(t, out, jpAddr).Text, "Waiting:  the U.S. (turn 1, May 11)")
 
 	m = h.message(usAddr, "my orders")
 	m.To = []string{"Attu Games <attu@example.org>"}

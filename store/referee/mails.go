@@ -162,7 +162,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 func (s *Service) welcomeMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, token string) (store.Mail, error) {
 	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
 		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
-		Waiting: templates.WaitPhrase(g.Wait), Awaited: g.Wait.Open() && g.Wait.Side == side}
+		Waiting: templates.WaitPhraseTo(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side}
 	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
 		w.Umpire = p.Address
 	}

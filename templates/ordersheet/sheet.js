@@ -3,7 +3,10 @@
 // the choices of the wait at hand, both from the JSON block of the page
 // (the reader's View and Outlook, the data the order template is written
 // from). It writes the order file in the usual schema. It keeps the token
-// typed into it in memory only, and loads and stores nothing.
+// typed into it in a variable only, never in the page's elements (a saved
+// page does not hold it): the file shown names it, and the copy, the
+// download and the mail made when the player asks for them carry it. It
+// loads and stores nothing.
 (function () {
   const D = JSON.parse(document.getElementById("data").textContent);
   const V = D.view, O = D.outlook;
@@ -633,28 +636,63 @@
     if (!ahead || $("ahead").hidden || want === ahead[2]) return D.standing;
     return D.standing.map((l) => l === "#standing:" ? "standing:" : l.replace(/^#( +decision: )\w+/, "$1" + want));
   }
-  function fileText() {
-    const tok = token === "" ? "PASTE-YOUR-TOKEN-HERE" : /^[A-Za-z0-9._-]+$/.test(token) ? token : JSON.stringify(token);
+  // fileText is the order file; only with withToken does it carry the
+  // token typed, for the copy, download or mail the player asks for.
+  function fileText(withToken) {
+    const tok = token === "" ? "PASTE-YOUR-TOKEN-HERE" : !withToken ? "YOUR-TOKEN # added when you copy, download or mail the file" :
+      /^[A-Za-z0-9._-]+$/.test(token) ? token : JSON.stringify(token);
     return "# attu orders for game " + D.game + ": " + D.title + ", written by the order sheet.\n" +
       "game: " + JSON.stringify(D.game) + "\nside: " + D.side + "\nturn: " + D.turn + "\nwait: " + D.wait + "\ntoken: " + tok + "\n\n" +
       ui.body() + "\n" + standing().join("\n") + "\n";
   }
+  // mailHref is the mail link of the file: its body is the file without
+  // its comment lines.
+  function mailHref(withToken) {
+    if (!D.address) return "";
+    const body = fileText(withToken).split("\n").filter((l) => !/^\s*#/.test(l)).join("\n");
+    return "mailto:" + D.address + "?subject=" + encodeURIComponent(D.subject) + "&body=" + encodeURIComponent(body);
+  }
   function write() {
-    const text = fileText();
-    $("yaml").value = text;
+    $("yaml").value = fileText(false);
     const dl = $("download");
-    dl.href = "data:application/yaml;charset=utf-8," + encodeURIComponent(text);
+    dl.href = "#";
     dl.download = D.file;
     dl.textContent = "Download " + D.file;
-    const m = $("mailto");
-    // The mail's body is the file without its comment lines.
-    const body = text.split("\n").filter((l) => !/^\s*#/.test(l)).join("\n");
-    const href = D.address ? "mailto:" + D.address + "?subject=" + encodeURIComponent(D.subject) + "&body=" + encodeURIComponent(body) : "";
+    const m = $("mailto"), href = mailHref(true);
     // Mail programs cut long mailto: links; past 1,800 characters the
     // file goes by download or copy.
     m.hidden = !href || href.length > 1800;
-    m.href = m.hidden ? "#" : href;
+    m.href = m.hidden ? "#" : mailHref(false);
     $("outnote").textContent = token === "" ? "Type your token above: the file carries a placeholder until you do." : !D.address ? "" : m.hidden ? "Too long for a mail link: copy or download it, and mail it to " + D.address + " with " + D.subject + " in the subject." : "";
+  }
+  // The file with the token leaves the page only by these three, made at
+  // the click and kept in no element.
+  function download(e) {
+    e.preventDefault();
+    const a = document.createElement("a");
+    a.href = "data:application/yaml;charset=utf-8," + encodeURIComponent(fileText(true));
+    a.download = D.file;
+    a.click();
+  }
+  function mail(e) {
+    if ($("mailto").hidden) return;
+    e.preventDefault();
+    window.location.href = mailHref(true);
+  }
+  function copy() {
+    const text = fileText(true);
+    const done = () => { $("outnote").textContent = "Copied."; };
+    const fallback = () => {
+      const t = document.createElement("textarea");
+      t.value = text;
+      document.body.appendChild(t);
+      t.select();
+      const ok = document.execCommand("copy");
+      t.remove();
+      if (ok) done();
+    };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, fallback);
+    else fallback();
   }
 
   // ---- Wiring ----
@@ -680,14 +718,15 @@
       $("decision").value = ahead[2];
       $("decision").addEventListener("change", write);
     }
+    // Once typed, the token leaves the field for the page's memory.
     $("token").addEventListener("input", (e) => { token = e.target.value.trim(); write(); });
-    $("copy").addEventListener("click", () => {
-      const t = $("yaml");
-      t.select();
-      const done = () => { $("outnote").textContent = "Copied."; };
-      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(t.value).then(done, () => document.execCommand("copy") && done());
-      else if (document.execCommand("copy")) done();
+    $("token").addEventListener("change", (e) => {
+      e.target.value = "";
+      e.target.placeholder = token === "" ? "" : "typed: kept in this page's memory, type again to change it";
     });
+    $("copy").addEventListener("click", copy);
+    $("download").addEventListener("click", download);
+    $("mailto").addEventListener("click", mail);
     write();
   }
   start();
