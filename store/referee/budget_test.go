@@ -325,7 +325,7 @@ func TestPlayerAnswer(t *testing.T) {
 			t.Fatalf("status: %v", subjects(out))
 		}
 	}
-	if player, ok, err := h.svc.PlayerAnswer("JP@example.org"); !player || !ok || err != nil {
+	if player, ok, err := h.svc.PlayerAnswer("jp@EXAMPLE.org"); !player || !ok || err != nil {
 		t.Fatalf("the last answer of the day: player %v, may answer %v, %v", player, ok, err)
 	}
 	if player, ok, err := h.svc.PlayerAnswer(jpAddr); !player || ok || err != nil {

@@ -189,11 +189,13 @@ func (s *Service) missed(id string, now time.Time) error {
 		}
 		rec.notice(n)
 		s.log.Info("deadline missed", "game", id, "side", w.Side.String(), "wait", string(w.Kind))
-		dp := templates.DeadlinePassed{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
+		dp := templates.DeadlinePassed{Game: g.ID, Side: w.Side, Deadline: g.Deadline,
 			Applied: what, Missed: rec.Late[w.Side]}
 		told := rec.Reported[adjudicator.Umpire]
 		err := apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
-			dp.Next = templates.WaitPhrase(after.Wait)
+			// Each reader learns of both waits only what it may: the
+			// Japanese are not told whether the U.S. decides or acts.
+			dp.Waiting, dp.Next = templates.WaitPhraseTo(w, side), templates.WaitPhraseTo(after.Wait, side)
 			return dp.Text()
 		})
 		if err != nil || rec.Reported[adjudicator.Umpire] != told {
