@@ -183,7 +183,13 @@ func TestCompatFfc348c(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now.Exported = old.Exported
+	// The layout's name is the one difference allowed: since
+	// attu-export/4 an export's last entry must carry its secret, which
+	// every entry of this game does (store.ExportFormat).
+	if old.Format != store.ExportFormatBefore || now.Format != store.ExportFormat {
+		t.Errorf("the layouts are %q then and %q now, want %q and %q", old.Format, now.Format, store.ExportFormatBefore, store.ExportFormat)
+	}
+	now.Exported, now.Format = old.Exported, old.Format
 	if a, b := mustJSON(t, old), mustJSON(t, now); !bytes.Equal(a, b) {
 		t.Error("the ended game's export differs from the one attu ffc348c wrote")
 	}
