@@ -178,18 +178,7 @@ func TestOutboxRetryCadence(t *testing.T) {
 	runOutbox(t, NewOutbox(q, sender(t, sys, own), OutboxConfig{Interval: time.Minute, RetryMin: lo, RetryMax: hi}))
 	eventually(t, 20*time.Second, "nine failed attempts", func() bool { return q.snapshot()[0].Attempts >= 9 })
 	m := q.snapshot()[0]
-	d := lo
-	for n := range m.Attempts {
-		// The wait is counted from before the attempt, so the recorded
-		// one is at most the attempt's length shorter.
-		if w := m.nexts[n].Sub(m.failed[n]); w > d || w < d-d/5-50*time.Millisecond {
-			t.Errorf("after attempt %d the next is %v later, want %v less at most a fifth", n+1, w, d)
-		}
-		if n > 0 && m.failed[n].Before(m.nexts[n-1]) {
-			t.Errorf("attempt %d at %v, before its time %v", n+1, m.failed[n], m.nexts[n-1])
-		}
-		d = min(d+d/2, hi)
-	}
+	checkBackoff(t, m, lo, hi)
 	if err := sys.StartSMTP(); err != nil {
 		t.Fatal(err)
 	}
@@ -377,16 +366,7 @@ func TestOutboxOutage(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	m := q.snapshot()[0]
-	d := lo
-	for n := range m.Attempts {
-		if w := m.nexts[n].Sub(m.failed[n]); w > d || w < d-d/5-50*time.Millisecond {
-			t.Errorf("after attempt %d the next is %v later, want %v less at most a fifth", n+1, w, d)
-		}
-		if n > 0 && m.failed[n].Before(m.nexts[n-1]) {
-			t.Errorf("attempt %d at %v, before its time %v", n+1, m.failed[n], m.nexts[n-1])
-		}
-		d = min(d+d/2, hi)
-	}
+	checkBackoff(t, m, lo, hi)
 	if err := sys.StartSMTP(); err != nil {
 		t.Fatal(err)
 	}
@@ -409,5 +389,24 @@ func TestOutboxOutage(t *testing.T) {
 	}
 	if n := len(sys.Deliveries()); n != 1 {
 		t.Errorf("%d deliveries, want 1", n)
+	}
+}
+
+// checkBackoff requires m's attempts to have waited as retryWait says,
+// from lo growing by half each time up to hi, each attempt no earlier
+// than the time set after the one before. The wait is counted from
+// before the attempt, so the recorded one is at most the attempt's
+// length shorter.
+func checkBackoff(t *testing.T, m queued, lo, hi time.Duration) {
+	t.Helper()
+	d := lo
+	for n := range m.Attempts {
+		if w := m.nexts[n].Sub(m.failed[n]); w > d || w < d-d/5-50*time.Millisecond {
+			t.Errorf("after attempt %d the next is %v later, want %v less at most a fifth", n+1, w, d)
+		}
+		if n > 0 && m.failed[n].Before(m.nexts[n-1]) {
+			t.Errorf("attempt %d at %v, before its time %v", n+1, m.failed[n], m.nexts[n-1])
+		}
+		d = min(d+d/2, hi)
 	}
 }

@@ -14,18 +14,19 @@ import (
 	"github.com/attu-pbem/attu/store/referee"
 )
 
-// attu's own SMTP server stops for 15 s while reports are due: the reports
-// of orders, the answer to a command and the welcomes of a game created
-// meanwhile, all tried and refused while it is down. The players' mail
-// still reaches the mailbox, as through their own providers. With the
-// retry waits attu serve uses, every one of those mails reaches the server
-// within 15 s after it is back, and each player gets each mail once. With
-// ATTU_MAILSERVERS set, the server stopped is Postfix's submission
-// listener.
-func TestE2ESMTPOutage(t *testing.T) {
-	const outage = 15 * time.Second
+// attu's SMTP server stops for 20 s while replies are due: the answers to
+// orders and to a command, the welcomes of a game created meanwhile and
+// the reports of that game's first deadline, which passes during the
+// outage. Meanwhile the IMAP connections are cut three times, the daemon
+// is restarted three times and a player's out-of-office reply arrives,
+// each of which wakes the outbox. With the waits attu serve uses, every
+// reply queued before the server's return leaves within 5 s of it, and
+// each reaches its player once. With ATTU_MAILSERVERS set, the server
+// stopped is Postfix's submission listener.
+func TestE2ERepliesAfterOutage(t *testing.T) {
+	const outage = 20 * time.Second
 	sys := testMailSystem(t)
-	td := startTestDaemonOutbox(t, sys, mail.OutboxConfig{}) // attu serve's retry waits
+	td := startTestDaemonOutbox(t, sys, mail.OutboxConfig{}) // attu serve's waits
 	c := td.newGame(t, "Outage")
 	td.waitInbox(t, "alice", 1, 30*time.Second)
 	td.waitInbox(t, "bob", 1, 30*time.Second)
@@ -36,31 +37,65 @@ func TestE2ESMTPOutage(t *testing.T) {
 	stopSMTP(t, sys)
 	down := time.Now()
 	game := td.gameAddress()
-	deliverInbound(t, sys, td.acct["alice"].Address, game, ordersMail(td, "alice", "outage-1@attu.test", c.Tokens[adjudicator.US]))
+	deliverInbound(t, sys, td.acct["alice"].Address, game, ordersMail(td, "alice", "reply-1@attu.test", c.Tokens[adjudicator.US]))
 	status := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: [attu g1] status\r\n" +
-		"Message-ID: <outage-2@attu.test>\r\n\r\nstatus\r\n"
+		"Message-ID: <reply-2@attu.test>\r\n\r\nstatus\r\n"
 	deliverInbound(t, sys, td.acct["bob"].Address, game, []byte(status))
-	if _, err := td.svc.Create(referee.NewGame{ID: "g2", Name: "Meanwhile", US: td.acct["carol"].Address, JP: td.acct["alice"].Address}, time.Now()); err != nil {
+	// Game g2's U.S. decision is due 6 s into the outage: the deadline
+	// tick applies the default orders and queues their reports.
+	if _, err := td.svc.Create(referee.NewGame{ID: "g2", Name: "Meanwhile", US: td.acct["carol"].Address, JP: td.acct["alice"].Address,
+		Deadlines: map[adjudicator.WaitKind]time.Duration{adjudicator.WaitUSDecision: 6 * time.Second}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	td.d.Kick()
 
-	// Every mail due has been tried, and refused, while the server is
-	// down; otherwise the test would prove nothing.
-	var due []store.Mail
-	for {
-		due = unsent(t, td.db)
-		tried := len(td.ordersApplied(t)) == 1 && len(due) >= 4
-		for _, m := range due {
-			tried = tried && m.Attempts > 0 && m.LastError != ""
+	away := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: Out of office: [attu g1] status\r\n" +
+		"Message-ID: <reply-3@attu.test>\r\nAuto-Submitted: auto-replied\r\n\r\nI am away until Monday.\r\n"
+	events := []struct {
+		at   time.Duration
+		what string
+		do   func()
+	}{
+		{2 * time.Second, "IMAP cut", func() { cutIMAP(t, sys) }},
+		{4 * time.Second, "out-of-office mail", func() { deliverInbound(t, sys, td.acct["bob"].Address, game, []byte(away)) }},
+		{5 * time.Second, "daemon restart", func() { td.stop(); td.start(t) }},
+		{9 * time.Second, "IMAP cut", func() { cutIMAP(t, sys) }},
+		{11 * time.Second, "daemon restart", func() { td.stop(); td.start(t) }},
+		{14 * time.Second, "IMAP cut", func() { cutIMAP(t, sys) }},
+		{16 * time.Second, "daemon restart", func() { td.stop(); td.start(t) }},
+	}
+	for _, e := range events {
+		time.Sleep(time.Until(down.Add(e.at)))
+		t.Logf("%v into the outage: %s", time.Since(down).Round(time.Millisecond), e.what)
+		e.do()
+	}
+	time.Sleep(time.Until(down.Add(outage - time.Second)))
+
+	// Every reply has been tried, and refused, while the server was
+	// down, and g2's deadline has passed; otherwise the test would
+	// prove nothing.
+	due := unsent(t, td.db)
+	if got := td.ordersApplied(t); len(got) != 1 {
+		t.Fatalf("g1's orders applied %d times during the outage, want once", len(got))
+	}
+	g2, err := td.db.Log("g2", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(g2, func(e store.LogEntry) bool { return e.Kind == store.KindOrders }) {
+		t.Fatal("g2's deadline did not pass during the outage")
+	}
+	games := map[string]int{}
+	for _, m := range due {
+		games[m.Game]++
+		if m.Attempts == 0 || m.LastError == "" {
+			t.Errorf("%s to %v was not tried during the outage", m.MessageID, m.To)
 		}
-		if tried {
-			break
-		}
-		if time.Since(down) > outage-time.Second {
-			t.Fatalf("%v into the outage, the orders are not applied or not every mail was tried: %d mails wait", time.Since(down), len(due))
-		}
-		time.Sleep(100 * time.Millisecond)
+	}
+	// g1: the report of the orders and the answer to the status; g2: the
+	// welcomes, the reminder and the report of the default orders.
+	if games["g1"] < 2 || games["g2"] < 4 {
+		t.Fatalf("mails waiting by game: %v, want at least 2 of g1 and 4 of g2", games)
 	}
 	time.Sleep(time.Until(down.Add(outage)))
 	if after := inboxSizes(t, td, players); !slices.Equal(before, after) {
@@ -69,11 +104,23 @@ func TestE2ESMTPOutage(t *testing.T) {
 	startSMTP(t, sys)
 	back := time.Now()
 
-	for left := due; len(left) > 0; left = unsent(t, td.db) {
-		if time.Since(back) > outage+5*time.Second {
-			t.Fatalf("%v after the server came back, %d of %d mails are not sent", time.Since(back), len(left), len(due))
+	const within = 5 * time.Second
+	for {
+		left := 0
+		for _, w := range due {
+			if m, err := td.db.Mail(w.ID); err != nil {
+				t.Fatal(err)
+			} else if m.Sent.IsZero() {
+				left++
+			}
 		}
-		time.Sleep(100 * time.Millisecond)
+		if left == 0 {
+			break
+		}
+		if time.Since(back) > within+5*time.Second {
+			t.Fatalf("%v after the server came back, %d of %d replies are not sent", time.Since(back).Round(time.Millisecond), left, len(due))
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	var last time.Duration
 	for _, w := range due {
@@ -83,17 +130,29 @@ func TestE2ESMTPOutage(t *testing.T) {
 		}
 		late := m.Sent.Sub(back)
 		last = max(last, late)
-		if late > outage {
-			t.Errorf("%s to %v sent %v after the server came back, want within %v", m.MessageID, m.To, late.Round(time.Millisecond), outage)
+		if late > within {
+			t.Errorf("%s to %v sent %v after the server came back, want within %v", m.MessageID, m.To, late.Round(time.Millisecond), within)
 		}
 		t.Logf("%s to %v: %d attempts, sent %v after the server came back", m.MessageID, m.To, m.Attempts, late.Round(time.Millisecond))
 	}
-	t.Logf("%d mails waited through an outage of %v; the last went %v after it", len(due), outage, last.Round(time.Millisecond))
+	t.Logf("%d replies waited through an outage of %v; the last went %v after it", len(due), outage, last.Round(time.Millisecond))
 
 	td.settled(t, 30*time.Second)
+	all, err := td.db.Outbox("")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, user := range players {
 		ids, _ := td.received(t, user, "")
-		td.receivedOnce(t, user, ids, due)
+		td.receivedOnce(t, user, ids, all)
+	}
+	if _, answers := td.received(t, "bob", "reply-3@attu.test"); answers != 0 {
+		t.Errorf("the out-of-office mail got %d answers, want none", answers)
+	}
+	for _, m := range all {
+		if strings.Contains(m.InReplyTo, "reply-3@attu.test") {
+			t.Errorf("an answer to the out-of-office mail was queued: %s", m.Subject)
+		}
 	}
 }
 
