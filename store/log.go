@@ -321,6 +321,11 @@ func (w *gameTx) log(from uint64) ([]LogEntry, error) {
 	return out, nil
 }
 
+// Entry returns log entry seq of a game as stored, with its events.
+func (db *DB) Entry(id string, seq uint64) (*Entry, error) {
+	return inGame(db, id, func(w *gameTx) (*Entry, error) { return w.entry(seq) })
+}
+
 // Snapshot returns the position after entry seq (any live or rolled-back
 // entry).
 func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {

@@ -235,6 +235,10 @@ func (t *Txn) Outbox() ([]Mail, error) { return outboxOf(t.tx, t.w.g.ID) }
 // Log returns the game's entries, as DB.Log does.
 func (t *Txn) Log() ([]LogEntry, error) { return t.w.log(1) }
 
+// LogFrom returns the game's entries from seq from on, as DB.Log does:
+// what a step needs of the log, without reading all of it.
+func (t *Txn) LogFrom(from uint64) ([]LogEntry, error) { return t.w.log(max(from, 1)) }
+
 // Export returns the game as DB.Export does, as the transaction has it.
 func (t *Txn) Export(reveal bool) (*Export, error) {
 	x, err := t.w.export(t.now, reveal)

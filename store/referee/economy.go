@@ -140,6 +140,21 @@ func eventsSince(log []store.LogEntry, since uint64) []adjudicator.Event {
 	return out
 }
 
+// logSince reads of the log in t what eventsSince needs to tell each of
+// sides what happened since its last report: the entries after the
+// oldest of those reports, or the last entry alone for a side that has
+// had none.
+func logSince(t *store.Txn, rec *record, sides ...adjudicator.Side) ([]store.LogEntry, error) {
+	last := t.Game().Entries
+	from := last
+	for _, side := range sides {
+		if r := rec.Reported[side]; r > 0 {
+			from = min(from, r+1)
+		}
+	}
+	return t.LogFrom(from)
+}
+
 // pictureKey sums up what a side's picture shows of the position: the
 // units and counters where they stand, the victory hexes and the cleared
 // zones (not the turn, weather and time of day its caption names, which
@@ -170,7 +185,7 @@ func (s *Service) digest(id string, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		log, err := t.Log()
+		log, err := logSince(t, rec, adjudicator.Umpire)
 		if err != nil {
 			return err
 		}

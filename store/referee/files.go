@@ -411,11 +411,7 @@ func (s *Service) queueAccepted(t *store.Txn, g *store.Game, a templates.Accepte
 // in force, which a picture outlines.
 func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message, heads head,
 	deliver func(adjudicator.Side) bool) error {
-	log, err := t.Log()
-	if err != nil {
-		return err
-	}
-	var reqs []reportReq
+	var to []adjudicator.Side
 	for _, side := range sides {
 		if deliver != nil && !deliver(side) {
 			if p, ok := g.Player(side); ok && p.Address != "" {
@@ -423,6 +419,14 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 			}
 			continue
 		}
+		to = append(to, side)
+	}
+	log, err := logSince(t, rec, to...)
+	if err != nil {
+		return err
+	}
+	var reqs []reportReq
+	for _, side := range to {
 		q := reportReq{side: side, kind: "report-" + side.String(), evs: eventsSince(log, rec.Reported[side])}
 		if heads != nil {
 			q.before = heads(side, g)
@@ -488,7 +492,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs [
 	page := s.replayAttachments(x, rec.Name, luck)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
-	log, err := t.Log()
+	log, err := logSince(t, rec, sides...)
 	if err != nil {
 		return err
 	}

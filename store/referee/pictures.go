@@ -45,16 +45,7 @@ type dbLog struct {
 
 func (l dbLog) StateAt(seq uint64) (*adjudicator.State, error) { return l.db.Snapshot(l.game, seq) }
 
-func (l dbLog) Entry(seq uint64) (*store.Entry, error) {
-	es, err := l.db.Log(l.game, seq)
-	if err != nil {
-		return nil, err
-	}
-	if len(es) == 0 || es[0].Seq != seq {
-		return nil, fmt.Errorf("no log entry %d", seq)
-	}
-	return es[0].Entry, nil
-}
+func (l dbLog) Entry(seq uint64) (*store.Entry, error) { return l.db.Entry(l.game, seq) }
 
 // drawAgain draws the picture attachment a records again, as side sees
 // it, from the position (and events) of the entry it names, read from
