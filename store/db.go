@@ -467,6 +467,20 @@ func (db *DB) Games() ([]string, error) {
 	})
 }
 
+// EachGame calls fn with the record of every game, in the order of
+// Games, in one read transaction; fn must not call the DB.
+func (db *DB) EachGame(fn func(g *Game) error) error {
+	return db.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bGames).ForEachBucket(func(k []byte) error {
+			w, err := openGame(tx, string(k))
+			if err != nil {
+				return err
+			}
+			return fn(w.g)
+		})
+	})
+}
+
 // State returns the position in force in a game.
 func (db *DB) State(id string) (*adjudicator.State, error) {
 	return inGame(db, id, func(w *gameTx) (*adjudicator.State, error) { return w.state(w.g.Current) })

@@ -91,11 +91,26 @@ func (s *Service) Tick(now time.Time) (err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.UTC()
-	ids, err := s.db.Games()
+	// One read of every game's record finds those that may have
+	// something due; only they get the transactions below, each of which
+	// checks again.
+	var ids []string
+	var errs []error
+	err = s.db.EachGame(func(g *store.Game) error {
+		rec, err := loadRecord(*g)
+		if err != nil {
+			s.log.Error("tick", "game", g.ID, "err", err)
+			errs = append(errs, fmt.Errorf("game %s: %w", g.ID, err))
+			return nil
+		}
+		if mayBeDue(g, rec, now) {
+			ids = append(ids, g.ID)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	var errs []error
 	for _, id := range ids {
 		for _, due := range []func(string, time.Time) error{s.botDue, s.settle, s.lapse, s.missed, s.remind, s.digest} {
 			if err := due(id, now); err != nil {
@@ -106,6 +121,23 @@ func (s *Service) Tick(now time.Time) (err error) {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// mayBeDue reports whether anything of Tick may be due in game g, whose
+// service record is rec: a wait of the stand-in's, held orders, a
+// takeback request, a deadline within its reminder's reach, or the
+// umpire's digest. It holds whenever one of botDue, settle, lapse,
+// missed, remind and digest has something to do (each checks more).
+func mayBeDue(g *store.Game, rec *record, now time.Time) bool {
+	switch {
+	case g.Status != store.Active:
+		return false
+	case g.Wait.Open() && rec.isBot(g.Wait.Side), rec.Held != nil, rec.Takeback != nil:
+		return true
+	case g.Wait.Open() && !g.Deadline.IsZero() && !now.Before(g.Deadline.Add(-max(reminder(g), 0))):
+		return true
+	}
+	return rec.copies() == CopiesDigest && now.Sub(rec.DigestAt) >= DigestEvery && rec.Reported[adjudicator.Umpire] < g.Current
 }
 
 // due runs fn in a transaction on a running game when when says it is
