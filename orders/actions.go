@@ -5,7 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // orderKinds are the orders an activation may hold.
@@ -66,7 +66,7 @@ func (d *actionsDecoder) action(item *yaml.Node, i int) (Action, Errors) {
 		d.air = i + 1
 		errs = decodeAir(val, &a)
 	case "yamasaki":
-		if s := d.f.Side; s != adjudicator.NoSide && s != adjudicator.JP {
+		if s := d.f.Side; s != wind.NoSide && s != wind.JP {
 			return a, Errors{errAt(key.Line, key.Column, "activation %d: only the Japanese player has Colonel Yamasaki (rule 11.3)", i+1)}
 		}
 		if d.yamasaki > 0 {
@@ -116,7 +116,7 @@ func unitsAt(val *yaml.Node, key, order string, ids []string) ([]Pos, Errors) {
 
 // pathAt checks the hexes of a path under key "path" in val: none empty.
 // It returns where each is written.
-func pathAt(val *yaml.Node, order string, path []adjudicator.Hex) ([]Pos, Errors) {
+func pathAt(val *yaml.Node, order string, path []wind.Hex) ([]Pos, Errors) {
 	var errs Errors
 	list := lookup(val, "path")
 	at := make([]Pos, 0, len(path))

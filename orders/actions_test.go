@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 const envelopeJP = "game: attu-1\nside: jp\nturn: 4\nwait: actions\ntoken: t\n"
@@ -22,18 +22,18 @@ func TestParseMelee(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := f.Orders()
-	want := []adjudicator.Action{
-		{Melee: &adjudicator.Melee{Units: []string{"1/17-A", "1/17-B"}, Target: 2717}},
-		{Melee: &adjudicator.Melee{Units: []string{"2/32-E"}, Target: 2618}},
+	want := []wind.Action{
+		{Melee: &wind.Melee{Units: []string{"1/17-A", "1/17-B"}, Target: 2717}},
+		{Melee: &wind.Melee{Units: []string{"2/32-E"}, Target: 2618}},
 	}
 	if !reflect.DeepEqual(o.Actions, want) {
 		t.Fatalf("actions = %+v", o.Actions)
 	}
 	locate(t, f, []located{
-		{adjudicator.Problem{Action: 0, Step: -1}, 7, 5},
-		{adjudicator.Problem{Action: 0, Step: 1}, 7, 29},
-		{adjudicator.Problem{Action: 1, Step: 0}, 10, 11},
-		{adjudicator.Problem{Action: 1, Step: 1}, 8, 5},
+		{wind.Problem{Action: 0, Step: -1}, 7, 5},
+		{wind.Problem{Action: 0, Step: 1}, 7, 29},
+		{wind.Problem{Action: 1, Step: 0}, 10, 11},
+		{wind.Problem{Action: 1, Step: 1}, 8, 5},
 	})
 }
 
@@ -50,14 +50,14 @@ func TestParseAir(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := f.Orders().Actions[1].Air
-	want := &adjudicator.AirStrikes{Attacks: []adjudicator.AirAttack{{Hex: 2717, Factors: 2}, {Hex: 2618, Factors: 1}}}
+	want := &wind.AirStrikes{Attacks: []wind.AirAttack{{Hex: 2717, Factors: 2}, {Hex: 2618, Factors: 1}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("air = %+v", got)
 	}
 	locate(t, f, []located{
-		{adjudicator.Problem{Action: 1, Step: -1}, 8, 5},
-		{adjudicator.Problem{Action: 1, Step: 0}, 9, 9},
-		{adjudicator.Problem{Action: 1, Step: 1}, 10, 9},
+		{wind.Problem{Action: 1, Step: -1}, 8, 5},
+		{wind.Problem{Action: 1, Step: 0}, 9, 9},
+		{wind.Problem{Action: 1, Step: 1}, 10, 9},
 	})
 }
 
@@ -76,24 +76,24 @@ func TestParseYamasaki(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := f.Orders().Actions[0].Yamasaki
-	want := &adjudicator.Yamasaki{Hex: 2717, Moves: []adjudicator.Move{
-		{Unit: "J12", Path: []adjudicator.Hex{2718, 2719}},
-		{Unit: "J07", Path: []adjudicator.Hex{2617}},
+	want := &wind.Yamasaki{Hex: 2717, Moves: []wind.Move{
+		{Unit: "J12", Path: []wind.Hex{2718, 2719}},
+		{Unit: "J07", Path: []wind.Hex{2617}},
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("yamasaki = %+v", got)
 	}
 	locate(t, f, []located{
-		{adjudicator.Problem{Action: 0, Step: -1}, 7, 5},
-		{adjudicator.Problem{Action: 0, Step: 0}, 7, 5}, // a step without a move
-		{adjudicator.Problem{Action: 0, Step: -1, Move: 1}, 10, 11},
-		{adjudicator.Problem{Action: 0, Step: 1, Move: 1}, 10, 36},
-		{adjudicator.Problem{Action: 0, Step: -1, Move: 2}, 11, 11},
-		{adjudicator.Problem{Action: 0, Step: 0, Move: 2}, 13, 15},
-		{adjudicator.Problem{Action: 0, Step: 5, Move: 2}, 11, 11},
-		{adjudicator.Problem{Action: 0, Step: 0, Move: 3}, 7, 5},
+		{wind.Problem{Action: 0, Step: -1}, 7, 5},
+		{wind.Problem{Action: 0, Step: 0}, 7, 5}, // a step without a move
+		{wind.Problem{Action: 0, Step: -1, Move: 1}, 10, 11},
+		{wind.Problem{Action: 0, Step: 1, Move: 1}, 10, 36},
+		{wind.Problem{Action: 0, Step: -1, Move: 2}, 11, 11},
+		{wind.Problem{Action: 0, Step: 0, Move: 2}, 13, 15},
+		{wind.Problem{Action: 0, Step: 5, Move: 2}, 11, 11},
+		{wind.Problem{Action: 0, Step: 0, Move: 3}, 7, 5},
 	})
-	errs := f.Problems([]adjudicator.Problem{{Action: 0, Step: 1, Move: 1, Msg: "2719 is out of reach"}})
+	errs := f.Problems([]wind.Problem{{Action: 0, Step: 1, Move: 1, Msg: "2719 is out of reach"}})
 	if got := errs.Error(); got != "10:36: 2719 is out of reach" {
 		t.Errorf("Problems = %q", got)
 	}
@@ -171,7 +171,7 @@ func TestParseActionErrors(t *testing.T) {
 }
 
 type located struct {
-	p         adjudicator.Problem
+	p         wind.Problem
 	line, col int
 }
 

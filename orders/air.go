@@ -3,14 +3,14 @@ package orders
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // airAttackYAML is one air attack as written: a hex and the airpower
 // factors, one die each, spent on it (rule 8.1.6).
 type airAttackYAML struct {
-	Hex     adjudicator.Hex `yaml:"hex"`
-	Factors *int            `yaml:"factors"`
+	Hex     wind.Hex `yaml:"hex"`
+	Factors *int     `yaml:"factors"`
 }
 
 const airExample = "like air: [{hex: 2717, factors: 2}, {hex: 2618, factors: 1}]"
@@ -27,8 +27,8 @@ func decodeAir(val *yaml.Node, a *Action) Errors {
 		return errs
 	}
 	var errs Errors
-	strikes := &adjudicator.AirStrikes{}
-	seen := map[adjudicator.Hex]int{}
+	strikes := &wind.AirStrikes{}
+	seen := map[wind.Hex]int{}
 	for j, at := range attacks {
 		n := val.Content[j]
 		a.Steps = append(a.Steps, Pos{n.Line, n.Column})
@@ -48,7 +48,7 @@ func decodeAir(val *yaml.Node, a *Action) Errors {
 			p := lookup(n, "factors")
 			errs = append(errs, errAt(p.Line, p.Column, "air[%d]: factors: want at least 1; leave out a hex you do not attack", j))
 		default:
-			strikes.Attacks = append(strikes.Attacks, adjudicator.AirAttack{Hex: at.Hex, Factors: *at.Factors})
+			strikes.Attacks = append(strikes.Attacks, wind.AirAttack{Hex: at.Hex, Factors: *at.Factors})
 		}
 	}
 	if len(errs) > 0 {

@@ -3,7 +3,7 @@ package orders
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // decisionYAML is the U.S. decision at the start of a turn as written. Both
@@ -40,7 +40,7 @@ func (f *File) decodeDecision(n *yaml.Node) Errors {
 	if len(errs) > 0 {
 		return errs
 	}
-	f.Decision = &adjudicator.Decision{Refit: refit, Night: d.Night != nil && *d.Night}
+	f.Decision = &wind.Decision{Refit: refit, Night: d.Night != nil && *d.Night}
 	return nil
 }
 

@@ -3,7 +3,7 @@ package orders
 import (
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 const decisionUS = "game: attu-1\nside: us\nturn: 5\nwait: us-decision\ntoken: t\n"
@@ -11,12 +11,12 @@ const decisionUS = "game: attu-1\nside: us\nturn: 5\nwait: us-decision\ntoken: t
 func TestParseDecision(t *testing.T) {
 	cases := []struct {
 		src  string
-		want adjudicator.Decision
+		want wind.Decision
 	}{
-		{"decision: {refit: false, night: true}\n", adjudicator.Decision{Night: true}},
-		{"decision: {refit: false, night: false}\n", adjudicator.Decision{}},
-		{"decision:\n  refit: true\n", adjudicator.Decision{Refit: true}},
-		{"decision: {refit: true, night: false}\n", adjudicator.Decision{Refit: true}},
+		{"decision: {refit: false, night: true}\n", wind.Decision{Night: true}},
+		{"decision: {refit: false, night: false}\n", wind.Decision{}},
+		{"decision:\n  refit: true\n", wind.Decision{Refit: true}},
+		{"decision: {refit: true, night: false}\n", wind.Decision{Refit: true}},
 	}
 	for _, c := range cases {
 		f, err := Parse([]byte(decisionUS+c.src), Options{})
@@ -24,7 +24,7 @@ func TestParseDecision(t *testing.T) {
 			t.Fatalf("%q: %v", c.src, err)
 		}
 		o := f.Orders()
-		if o.Decision == nil || *o.Decision != c.want || o.Wait != adjudicator.WaitUSDecision || len(o.Actions) != 0 {
+		if o.Decision == nil || *o.Decision != c.want || o.Wait != wind.WaitUSDecision || len(o.Actions) != 0 {
 			t.Errorf("%q: orders = %+v", c.src, o)
 		}
 	}

@@ -3,15 +3,15 @@ package orders
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // fireYAML is ranged combat as written (rule 8.1).
 type fireYAML struct {
-	Units      []string        `yaml:"units"`
-	Target     adjudicator.Hex `yaml:"target"`
-	Spotter    string          `yaml:"spotter"`
-	TargetUnit string          `yaml:"target_unit"`
+	Units      []string `yaml:"units"`
+	Target     wind.Hex `yaml:"target"`
+	Spotter    string   `yaml:"spotter"`
+	TargetUnit string   `yaml:"target_unit"`
 }
 
 func decodeFire(val *yaml.Node, a *Action) Errors {
@@ -31,7 +31,7 @@ func decodeFire(val *yaml.Node, a *Action) Errors {
 	if len(errs) > 0 {
 		return errs
 	}
-	a.Fire = &adjudicator.Fire{Units: fy.Units, Target: fy.Target, Spotter: fy.Spotter, TargetUnit: fy.TargetUnit}
+	a.Fire = &wind.Fire{Units: fy.Units, Target: fy.Target, Spotter: fy.Spotter, TargetUnit: fy.TargetUnit}
 	a.Steps = steps
 	return nil
 }

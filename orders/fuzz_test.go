@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // FuzzParse feeds arbitrary bytes to Parse: it must never panic, and every
@@ -46,10 +46,10 @@ func FuzzParse(f *testing.F) {
 				if len(o.Actions) != len(file.Actions) {
 					t.Fatal("Orders lost activations")
 				}
-				if (o.Wait == adjudicator.WaitUSDecision) != (o.Decision != nil) {
+				if (o.Wait == wind.WaitUSDecision) != (o.Decision != nil) {
 					t.Fatalf("wait %s with decision %+v", o.Wait, o.Decision)
 				}
-				if o.Standing != nil && file.Side != adjudicator.NoSide {
+				if o.Standing != nil && file.Side != wind.NoSide {
 					if bad := o.Standing.Check(file.Side); len(bad) > 0 {
 						t.Fatalf("standing accepted with problems: %v", bad)
 					}

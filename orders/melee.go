@@ -3,15 +3,15 @@ package orders
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // meleeYAML declares melee as written (rule 8.2): units of one hex against
 // an adjacent hex. The melee itself is fought in the melee step (3.7) by the
 // standing instructions.
 type meleeYAML struct {
-	Units  []string        `yaml:"units"`
-	Target adjudicator.Hex `yaml:"target"`
+	Units  []string `yaml:"units"`
+	Target wind.Hex `yaml:"target"`
 }
 
 func decodeMelee(val *yaml.Node, a *Action) Errors {
@@ -31,7 +31,7 @@ func decodeMelee(val *yaml.Node, a *Action) Errors {
 	if len(errs) > 0 {
 		return errs
 	}
-	a.Melee = &adjudicator.Melee{Units: m.Units, Target: m.Target}
+	a.Melee = &wind.Melee{Units: m.Units, Target: m.Target}
 	a.Steps = steps
 	return nil
 }

@@ -3,13 +3,13 @@ package orders
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // moveYAML is a move as written: the unit and every hex it enters (rule 5.0).
 type moveYAML struct {
-	Unit string            `yaml:"unit"`
-	Path []adjudicator.Hex `yaml:"path"`
+	Unit string     `yaml:"unit"`
+	Path []wind.Hex `yaml:"path"`
 }
 
 func decodeMove(val *yaml.Node, a *Action) Errors {
@@ -27,7 +27,7 @@ func decodeMove(val *yaml.Node, a *Action) Errors {
 
 // check refuses a move without a unit or a path, or with an empty hex in
 // its path, naming the order it belongs to.
-func (m moveYAML) check(val *yaml.Node, order string) (*adjudicator.Move, []Pos, Errors) {
+func (m moveYAML) check(val *yaml.Node, order string) (*wind.Move, []Pos, Errors) {
 	var errs Errors
 	if m.Unit == "" {
 		errs = append(errs, errAt(val.Line, val.Column, "%s needs unit: the id of the unit moving, like unit: 1/17-A", order))
@@ -40,5 +40,5 @@ func (m moveYAML) check(val *yaml.Node, order string) (*adjudicator.Move, []Pos,
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	return &adjudicator.Move{Unit: m.Unit, Path: m.Path}, steps, nil
+	return &wind.Move{Unit: m.Unit, Path: m.Path}, steps, nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Options says where a file comes from.
@@ -28,9 +28,9 @@ type Pos struct {
 // remembering where it was written.
 type File struct {
 	Game  string
-	Side  adjudicator.Side
+	Side  wind.Side
 	Turn  int // 0 when a rules case's orders leave it out
-	Wait  adjudicator.WaitKind
+	Wait  wind.WaitKind
 	Token string
 	// Now asks the server to apply the file at once rather than hold it
 	// for the game's settle window (now: true in the envelope).
@@ -38,19 +38,19 @@ type File struct {
 
 	Actions []Action
 	// Decision is set in us-decision orders, and only there.
-	Decision *adjudicator.Decision
+	Decision *wind.Decision
 	// Refit is set in us-refit orders, and in a decision calling a refit
 	// turn that carries its refit orders (rules 9.1 to 9.4).
-	Refit *adjudicator.Refit
+	Refit *wind.Refit
 	// Rearrange is set in jp-refit orders (rules 9.5, 9.6).
-	Rearrange *adjudicator.Rearrange
+	Rearrange *wind.Rearrange
 	// JPSetup is set in jp-setup orders (rules 12.4, 14.0).
-	JPSetup *adjudicator.JPSetup
+	JPSetup *wind.JPSetup
 	// Landing is set in us-landing orders (rules 12.5, 12.6).
-	Landing *adjudicator.USLanding
+	Landing *wind.USLanding
 	// Standing is set when the file changes standing instructions; any
 	// orders file may.
-	Standing *adjudicator.Standing
+	Standing *wind.Standing
 
 	pos     Pos
 	fields  map[string]Pos
@@ -60,15 +60,15 @@ type File struct {
 // Action is one activation of an actions file (rule 3.5) and where it was
 // written. Exactly one of Move, Fire, Melee, Air and Yamasaki is set.
 type Action struct {
-	adjudicator.Action
+	wind.Action
 
 	Pos Pos // the activation's "- " item
-	// Steps is where each part that adjudicator.Problem.Step indexes is
+	// Steps is where each part that wind.Problem.Step indexes is
 	// written: the hexes of a move's path, the units of a fire or a melee,
 	// the attacks of an air activation.
 	Steps []Pos
 	// Moves is, for a Yamasaki activation, where each of its moves is
-	// written (adjudicator.Problem.Move counts them from 1).
+	// written (wind.Problem.Move counts them from 1).
 	Moves []MoveAt
 }
 
@@ -82,18 +82,18 @@ type MoveAt struct {
 // The envelope as written; actions, decision and standing are decoded by
 // hand, since their checks depend on the wait and the side.
 type envelope struct {
-	Game     string               `yaml:"game"`
-	Side     adjudicator.Side     `yaml:"side"`
-	Turn     int                  `yaml:"turn"`
-	Wait     adjudicator.WaitKind `yaml:"wait"`
-	Token    string               `yaml:"token"`
-	Now      bool                 `yaml:"now"`
-	Actions  yaml.Node            `yaml:"actions"`
-	Decision yaml.Node            `yaml:"decision"`
-	Refit    yaml.Node            `yaml:"refit"`
-	Setup    yaml.Node            `yaml:"setup"`
-	Landing  yaml.Node            `yaml:"landing"`
-	Standing yaml.Node            `yaml:"standing"`
+	Game     string        `yaml:"game"`
+	Side     wind.Side     `yaml:"side"`
+	Turn     int           `yaml:"turn"`
+	Wait     wind.WaitKind `yaml:"wait"`
+	Token    string        `yaml:"token"`
+	Now      bool          `yaml:"now"`
+	Actions  yaml.Node     `yaml:"actions"`
+	Decision yaml.Node     `yaml:"decision"`
+	Refit    yaml.Node     `yaml:"refit"`
+	Setup    yaml.Node     `yaml:"setup"`
+	Landing  yaml.Node     `yaml:"landing"`
+	Standing yaml.Node     `yaml:"standing"`
 }
 
 // Parse decodes an order file. Its error, when not nil, is an Errors
@@ -150,7 +150,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 	}
 	f.Game, f.Side, f.Turn, f.Wait, f.Token, f.Now = env.Game, env.Side, env.Turn, env.Wait, env.Token, env.Now
 	if f.Wait == "" {
-		f.Wait = adjudicator.WaitActions
+		f.Wait = wind.WaitActions
 	}
 	// misplaced refuses a part of the file that the wait does not take.
 	misplaced := func(key, why string) {
@@ -160,7 +160,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		}
 	}
 	switch f.Wait {
-	case adjudicator.WaitActions:
+	case wind.WaitActions:
 		if !have("actions") {
 			missing("actions", "list the activations under actions:, or write actions: [] to do nothing this turn")
 		} else {
@@ -168,12 +168,12 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		}
 		misplaced("decision", "the refit and night decision belongs only in the U.S. decision at the start of a turn, sent with wait: us-decision")
 		misplaced("refit", "refit orders are sent in a refit turn, with wait: us-refit or wait: jp-refit (rule 9.0)")
-	case adjudicator.WaitJPSetup, adjudicator.WaitUSLanding:
-		want, key := adjudicator.JP, "setup"
-		if f.Wait == adjudicator.WaitUSLanding {
-			want, key = adjudicator.US, "landing"
+	case wind.WaitJPSetup, wind.WaitUSLanding:
+		want, key := wind.JP, "setup"
+		if f.Wait == wind.WaitUSLanding {
+			want, key = wind.US, "landing"
 		}
-		if f.Side != adjudicator.NoSide && f.Side != want {
+		if f.Side != wind.NoSide && f.Side != want {
 			p := f.fields["wait"]
 			errs = append(errs, errAt(p.Line, p.Col, "wait: %s orders come from the %s player; the %s player answers wait: %s",
 				f.Wait, sideWord(want), sideWord(f.Side), setupWait(f.Side)))
@@ -195,12 +195,12 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		} else {
 			misplaced("setup", "the Japanese setup is sent by the Japanese player with wait: jp-setup (rule 12.4)")
 		}
-	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
-		want := adjudicator.US
-		if f.Wait == adjudicator.WaitJPRefit {
-			want = adjudicator.JP
+	case wind.WaitUSRefit, wind.WaitJPRefit:
+		want := wind.US
+		if f.Wait == wind.WaitJPRefit {
+			want = wind.JP
 		}
-		if f.Side != adjudicator.NoSide && f.Side != want {
+		if f.Side != wind.NoSide && f.Side != want {
 			p := f.fields["wait"]
 			errs = append(errs, errAt(p.Line, p.Col, "wait: %s orders come from the %s player; the %s refit orders are sent with wait: %s",
 				f.Wait, sideWord(want), sideWord(f.Side), refitWait(f.Side)))
@@ -212,8 +212,8 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		}
 		misplaced("actions", "refit orders hold no activations: a refit turn has none (rule 9.0)")
 		misplaced("decision", "the refit decision was made at the start of the turn; send only refit: now")
-	case adjudicator.WaitUSDecision:
-		if f.Side != adjudicator.NoSide && f.Side != adjudicator.US {
+	case wind.WaitUSDecision:
+		if f.Side != wind.NoSide && f.Side != wind.US {
 			p := f.fields["wait"]
 			errs = append(errs, errAt(p.Line, p.Col, "wait: only the U.S. player decides on refit and night turns (rules 3.1, 3.2)"))
 		}
@@ -228,7 +228,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 			case f.Decision != nil && !f.Decision.Refit:
 				p := f.fields["refit"]
 				errs = append(errs, errAt(p.Line, p.Col, "refit: refit orders come with a refit turn: write decision: {refit: true} to give them now, or leave refit: out"))
-			case f.Side == adjudicator.US:
+			case f.Side == wind.US:
 				errs = append(errs, f.decodeRefit(&env.Refit)...)
 			}
 		}
@@ -236,7 +236,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		p := f.fields["wait"]
 		errs = append(errs, errAt(p.Line, p.Col, "wait: %s", unknownWait(f.Wait)))
 	}
-	if f.Wait != adjudicator.WaitJPSetup && f.Wait != adjudicator.WaitUSLanding {
+	if f.Wait != wind.WaitJPSetup && f.Wait != wind.WaitUSLanding {
 		misplaced("setup", "the Japanese setup is sent before the first turn, with wait: jp-setup (rule 12.4)")
 		misplaced("landing", "the U.S. landing is sent before the first turn, with wait: us-landing (rules 12.5, 12.6)")
 	}
@@ -250,8 +250,8 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 }
 
 // unknownWait explains a wait: that is not one this version plays. The
-// kinds themselves are the adjudicator's (adjudicator.WaitKinds).
-func unknownWait(w adjudicator.WaitKind) string {
+// kinds themselves are the adjudicator's (wind.WaitKinds).
+func unknownWait(w wind.WaitKind) string {
 	known := "attu takes actions orders (wait: actions), the U.S. decision at the start of a turn (wait: us-decision), the refit orders of a refit turn (wait: us-refit, wait: jp-refit) and, before the first turn, the Japanese setup (wait: jp-setup) and the U.S. landing (wait: us-landing)"
 	switch w {
 	case "refit":
@@ -260,7 +260,7 @@ func unknownWait(w adjudicator.WaitKind) string {
 		return "the orders before the first turn are wait: jp-setup (the Japanese setup) and wait: us-landing (the U.S. landing)"
 	}
 	var played []string
-	for _, k := range adjudicator.WaitKinds() {
+	for _, k := range wind.WaitKinds() {
 		if k.Played() {
 			played = append(played, string(k))
 		} else if w == k {
@@ -303,8 +303,8 @@ func lookup(n *yaml.Node, key string) *yaml.Node {
 }
 
 // Orders returns the file as the adjudicator takes it.
-func (f *File) Orders() adjudicator.Orders {
-	o := adjudicator.Orders{Side: f.Side, Turn: f.Turn, Wait: f.Wait, Decision: f.Decision, Standing: f.Standing,
+func (f *File) Orders() wind.Orders {
+	o := wind.Orders{Side: f.Side, Turn: f.Turn, Wait: f.Wait, Decision: f.Decision, Standing: f.Standing,
 		Refit: f.Refit, Rearrange: f.Rearrange, JPSetup: f.JPSetup, Landing: f.Landing}
 	for _, a := range f.Actions {
 		o.Actions = append(o.Actions, a.Action)
@@ -330,7 +330,7 @@ func (f *File) Field(key string) (line, col int) {
 // part of the activation it names (a path step, a unit, an air attack; for
 // a Yamasaki activation the move and its path step), else its activation,
 // else the start of the orders.
-func (f *File) Locate(p adjudicator.Problem) (line, col int) {
+func (f *File) Locate(p wind.Problem) (line, col int) {
 	if line, col, ok := f.locateRefit(p); ok {
 		return line, col
 	}
@@ -354,7 +354,7 @@ func (f *File) Locate(p adjudicator.Problem) (line, col int) {
 // Message words p for the player: its own words and, when an earlier
 // activation of the file brought it about, which one and on what line, so
 // that an option the order template listed is not thought wrongly listed.
-func (f *File) Message(p adjudicator.Problem) string {
+func (f *File) Message(p wind.Problem) string {
 	if p.Cause < 1 || p.Cause > len(f.Actions) {
 		return p.Msg
 	}
@@ -375,7 +375,7 @@ func (f *File) Message(p adjudicator.Problem) string {
 
 // Problems turns the adjudicator's problems with the file into mistakes at
 // their lines, ready to send back to the player.
-func (f *File) Problems(ps []adjudicator.Problem) Errors {
+func (f *File) Problems(ps []wind.Problem) Errors {
 	var errs Errors
 	for _, p := range ps {
 		line, col := f.Locate(p)
@@ -385,32 +385,32 @@ func (f *File) Problems(ps []adjudicator.Problem) Errors {
 	return errs
 }
 
-func sideWord(s adjudicator.Side) string {
-	if s == adjudicator.JP {
+func sideWord(s wind.Side) string {
+	if s == wind.JP {
 		return "Japanese"
 	}
 	return "U.S."
 }
 
 // refitWait is the wait a side's refit orders answer.
-func refitWait(s adjudicator.Side) adjudicator.WaitKind {
-	if s == adjudicator.JP {
-		return adjudicator.WaitJPRefit
+func refitWait(s wind.Side) wind.WaitKind {
+	if s == wind.JP {
+		return wind.WaitJPRefit
 	}
-	return adjudicator.WaitUSRefit
+	return wind.WaitUSRefit
 }
 
 // setupWait is the setup wait a side's orders answer.
-func setupWait(s adjudicator.Side) adjudicator.WaitKind {
-	if s == adjudicator.JP {
-		return adjudicator.WaitJPSetup
+func setupWait(s wind.Side) wind.WaitKind {
+	if s == wind.JP {
+		return wind.WaitJPSetup
 	}
-	return adjudicator.WaitUSLanding
+	return wind.WaitUSLanding
 }
 
 // refitHelp says what a side's refit orders hold.
-func refitHelp(s adjudicator.Side) string {
-	if s == adjudicator.JP {
+func refitHelp(s wind.Side) string {
+	if s == wind.JP {
 		return "list under refit: the units to hide (rule 9.5) and the Unknown units to move and swap (rule 9.6), or write refit: {} to do nothing"
 	}
 	return "list under refit: the steps to restore, the units to land, the independent units and depots to create (rules 9.1 to 9.4), or write refit: {} to do nothing"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 const envelope1 = "game: attu-1\nside: us\nturn: 1\nwait: actions\ntoken: t\n"
@@ -25,23 +25,23 @@ func TestParseExamples(t *testing.T) {
 		"melee.yaml": func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Melee != nil }) },
 		"air.yaml":   func(f *File) bool { return anyAction(f, func(a Action) bool { return a.Air != nil }) },
 		"yamasaki.yaml": func(f *File) bool {
-			return f.Side == adjudicator.JP && anyAction(f, func(a Action) bool { return a.Yamasaki != nil })
+			return f.Side == wind.JP && anyAction(f, func(a Action) bool { return a.Yamasaki != nil })
 		},
 		"decision.yaml": func(f *File) bool { return f.Decision != nil && f.Decision.Night && f.Standing != nil },
 		"standing.yaml": func(f *File) bool { return len(f.Actions) == 0 && f.Standing != nil },
 		"us-refit.yaml": func(f *File) bool {
 			r := f.Refit
-			return f.Wait == adjudicator.WaitUSRefit && r != nil && len(r.Restore) > 0 && len(r.Land) > 0 && len(r.Independents) > 0 && len(r.Depots) > 0
+			return f.Wait == wind.WaitUSRefit && r != nil && len(r.Restore) > 0 && len(r.Land) > 0 && len(r.Independents) > 0 && len(r.Depots) > 0
 		},
 		"jp-refit.yaml": func(f *File) bool {
 			r := f.Rearrange
-			return f.Wait == adjudicator.WaitJPRefit && f.Side == adjudicator.JP && r != nil && len(r.Hide) > 0 && len(r.Moves) > 0 && len(r.Swaps) > 0
+			return f.Wait == wind.WaitJPRefit && f.Side == wind.JP && r != nil && len(r.Hide) > 0 && len(r.Moves) > 0 && len(r.Swaps) > 0
 		},
 		"jp-setup.yaml": func(f *File) bool {
-			return f.Wait == adjudicator.WaitJPSetup && f.JPSetup != nil && len(f.JPSetup.Place) > 0 && len(f.JPSetup.VP) > 0
+			return f.Wait == wind.WaitJPSetup && f.JPSetup != nil && len(f.JPSetup.Place) > 0 && len(f.JPSetup.VP) > 0
 		},
 		"us-landing.yaml": func(f *File) bool {
-			return f.Wait == adjudicator.WaitUSLanding && f.Landing != nil && len(f.Landing.Land) > 0 && !f.Landing.Delay
+			return f.Wait == wind.WaitUSLanding && f.Landing != nil && len(f.Landing.Land) > 0 && !f.Landing.Delay
 		},
 		"decision-refit.yaml": func(f *File) bool {
 			return f.Decision != nil && f.Decision.Refit && f.Refit != nil && len(f.Refit.Restore) > 0 && len(f.Refit.Land) > 0
@@ -91,7 +91,7 @@ func TestParseMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := f.Orders()
-	if o.Side != adjudicator.US || o.Turn != 1 || o.Wait != "actions" || len(o.Actions) != 2 {
+	if o.Side != wind.US || o.Turn != 1 || o.Wait != "actions" || len(o.Actions) != 2 {
 		t.Fatalf("orders = %+v", o)
 	}
 	m := o.Actions[0].Move
@@ -99,21 +99,21 @@ func TestParseMove(t *testing.T) {
 		t.Fatalf("move = %+v", m)
 	}
 	cases := []struct {
-		p         adjudicator.Problem
+		p         wind.Problem
 		line, col int
 	}{
-		{adjudicator.Problem{Action: 0, Step: 1}, 7, 39},
-		{adjudicator.Problem{Action: 0, Step: -1}, 7, 5},
-		{adjudicator.Problem{Action: 1, Step: 0}, 11, 11},
-		{adjudicator.Problem{Action: -1, Step: -1}, 1, 1},
-		{adjudicator.Problem{Action: 7, Step: 0}, 1, 1},
+		{wind.Problem{Action: 0, Step: 1}, 7, 39},
+		{wind.Problem{Action: 0, Step: -1}, 7, 5},
+		{wind.Problem{Action: 1, Step: 0}, 11, 11},
+		{wind.Problem{Action: -1, Step: -1}, 1, 1},
+		{wind.Problem{Action: 7, Step: 0}, 1, 1},
 	}
 	for _, c := range cases {
 		if l, col := f.Locate(c.p); l != c.line || col != c.col {
 			t.Errorf("Locate(%+v) = %d:%d, want %d:%d", c.p, l, col, c.line, c.col)
 		}
 	}
-	errs := f.Problems([]adjudicator.Problem{{Action: 0, Step: 1, Msg: "costs 4 MP, 3 left"}})
+	errs := f.Problems([]wind.Problem{{Action: 0, Step: 1, Msg: "costs 4 MP, 3 left"}})
 	if got := errs.Error(); got != "7:39: costs 4 MP, 3 left" {
 		t.Errorf("Problems = %q", got)
 	}
@@ -139,7 +139,7 @@ func TestParseCaseOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Wait != "actions" || f.Turn != 0 || f.Side != adjudicator.JP {
+	if f.Wait != "actions" || f.Turn != 0 || f.Side != wind.JP {
 		t.Fatalf("file = %+v", f)
 	}
 	if _, err := Parse([]byte("side: jp\nactions: []\n"), Options{}); err == nil {
@@ -244,7 +244,7 @@ func TestMessageCitesTheEarlierLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := adjudicator.Problem{Action: 1, Step: -1, Msg: "spotter 2/32-E has no line of sight to 2717", Cause: 1}
+	p := wind.Problem{Action: 1, Step: -1, Msg: "spotter 2/32-E has no line of sight to 2717", Cause: 1}
 	want := "spotter 2/32-E has no line of sight to 2717; 2/32-E moved on line 6, earlier in this file (activations are judged in the order written)"
 	if got := f.Message(p); got != want {
 		t.Errorf("Message = %q\nwant      %q", got, want)
@@ -253,7 +253,7 @@ func TestMessageCitesTheEarlierLine(t *testing.T) {
 	if got := f.Message(p); got != p.Msg {
 		t.Errorf("without a cause, Message = %q, want the problem's own words", got)
 	}
-	if errs := f.Problems([]adjudicator.Problem{{Action: 1, Step: -1, Msg: "m", Cause: 1}}); len(errs) != 1 || errs[0].Line != 7 || !strings.Contains(errs[0].Msg, "on line 6") {
+	if errs := f.Problems([]wind.Problem{{Action: 1, Step: -1, Msg: "m", Cause: 1}}); len(errs) != 1 || errs[0].Line != 7 || !strings.Contains(errs[0].Msg, "on line 6") {
 		t.Errorf("Problems = %v, want the fire's line 7 citing line 6", errs)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // The refit orders of a refit turn (rule 9): refit: in a U.S. file answers
@@ -49,15 +49,15 @@ type jpRefitYAML struct {
 // placement of a swap (step 2).
 type placeYAML struct {
 	At   Pos
-	Unit string          `yaml:"unit"`
-	To   adjudicator.Hex `yaml:"to"`
+	Unit string   `yaml:"unit"`
+	To   wind.Hex `yaml:"to"`
 }
 
 // swapYAML swaps the infantry of a hex for Unknown units (9.6 step 2).
 type swapYAML struct {
 	At    Pos
-	Hex   adjudicator.Hex `yaml:"hex"`
-	Place []placeYAML     `yaml:"place"`
+	Hex   wind.Hex    `yaml:"hex"`
+	Place []placeYAML `yaml:"place"`
 }
 
 // refitAt is where each entry of the refit lists (or of the setup lists)
@@ -80,7 +80,7 @@ func (f *File) decodeRefit(n *yaml.Node) Errors {
 	}
 	f.fieldsOf("refit", n)
 	f.refitAt = &refitAt{parts: map[string][]Pos{}}
-	if f.Side == adjudicator.JP {
+	if f.Side == wind.JP {
 		return f.decodeJPRefit(n)
 	}
 	return f.decodeUSRefit(n)
@@ -92,10 +92,10 @@ func (f *File) decodeUSRefit(n *yaml.Node) Errors {
 		return withSideHint(errs, "the U.S. refit takes restore, land, independents and depots; hide, move and swap are the Japanese refit's")
 	}
 	var errs Errors
-	r := &adjudicator.Refit{}
+	r := &wind.Refit{}
 	at := f.refitAt.parts
 	for i, e := range y.Restore {
-		at[adjudicator.PartRestore] = append(at[adjudicator.PartRestore], e.At)
+		at[wind.PartRestore] = append(at[wind.PartRestore], e.At)
 		if e.Unit == "" {
 			errs = append(errs, errAt(e.At.Line, e.At.Col, "refit.restore[%d] needs unit: the infantry unit to restore, like {unit: 1/17-A, steps: 2}", i))
 		}
@@ -107,19 +107,19 @@ func (f *File) decodeUSRefit(n *yaml.Node) Errors {
 				errs = append(errs, errAt(p.Line, p.Column, "refit.restore[%d].steps: write 1 or more, or leave steps out for as many as the unit may take", i))
 			}
 		}
-		r.Restore = append(r.Restore, adjudicator.Restore{Unit: e.Unit, Steps: steps})
+		r.Restore = append(r.Restore, wind.Restore{Unit: e.Unit, Steps: steps})
 	}
 	for i, e := range y.Land {
-		at[adjudicator.PartLand] = append(at[adjudicator.PartLand], e.At)
+		at[wind.PartLand] = append(at[wind.PartLand], e.At)
 		if e.Unit == "" || e.Zone == "" {
 			errs = append(errs, errAt(e.At.Line, e.At.Col, "refit.land[%d] needs unit: and zone:, like {unit: 1/32-A, zone: E}", i))
 		}
-		r.Land = append(r.Land, adjudicator.Landing{Unit: e.Unit, Zone: e.Zone})
+		r.Land = append(r.Land, wind.Landing{Unit: e.Unit, Zone: e.Zone})
 	}
 	var es Errors
-	at[adjudicator.PartIndependents], es = idsAt(n, "independents", y.Independents)
+	at[wind.PartIndependents], es = idsAt(n, "independents", y.Independents)
 	errs = append(errs, es...)
-	at[adjudicator.PartDepots], es = idsAt(n, "depots", y.Depots)
+	at[wind.PartDepots], es = idsAt(n, "depots", y.Depots)
 	errs = append(errs, es...)
 	r.Independents, r.Depots = y.Independents, y.Depots
 	if len(errs) > 0 {
@@ -135,33 +135,33 @@ func (f *File) decodeJPRefit(n *yaml.Node) Errors {
 		return withSideHint(errs, "the Japanese refit takes hide, move and swap; restore, land, independents and depots are the U.S. refit's")
 	}
 	var errs Errors
-	r := &adjudicator.Rearrange{}
+	r := &wind.Rearrange{}
 	at := f.refitAt.parts
 	var es Errors
-	at[adjudicator.PartHide], es = idsAt(n, "hide", y.Hide)
+	at[wind.PartHide], es = idsAt(n, "hide", y.Hide)
 	errs = append(errs, es...)
 	r.Hide = y.Hide
-	place := func(p placeYAML, what string) (adjudicator.UnknownMove, Errors) {
+	place := func(p placeYAML, what string) (wind.UnknownMove, Errors) {
 		if p.Unit == "" || p.To == 0 {
-			return adjudicator.UnknownMove{}, Errors{errAt(p.At.Line, p.At.Col, "%s needs unit: and to:, the Unknown unit and its hex, like {unit: U03, to: 2512}", what)}
+			return wind.UnknownMove{}, Errors{errAt(p.At.Line, p.At.Col, "%s needs unit: and to:, the Unknown unit and its hex, like {unit: U03, to: 2512}", what)}
 		}
-		return adjudicator.UnknownMove{Unit: p.Unit, To: p.To}, nil
+		return wind.UnknownMove{Unit: p.Unit, To: p.To}, nil
 	}
 	for i, p := range y.Move {
-		at[adjudicator.PartMove] = append(at[adjudicator.PartMove], p.At)
+		at[wind.PartMove] = append(at[wind.PartMove], p.At)
 		m, es := place(p, fmt.Sprintf("refit.move[%d]", i))
 		errs = append(errs, es...)
 		r.Moves = append(r.Moves, m)
 	}
 	for i, sw := range y.Swap {
-		at[adjudicator.PartSwap] = append(at[adjudicator.PartSwap], sw.At)
+		at[wind.PartSwap] = append(at[wind.PartSwap], sw.At)
 		if sw.Hex == 0 {
 			errs = append(errs, errAt(sw.At.Line, sw.At.Col, "refit.swap[%d] needs hex: the hex whose infantry leaves, like hex: 2717", i))
 		}
 		if len(sw.Place) == 0 {
 			errs = append(errs, errAt(sw.At.Line, sw.At.Col, "refit.swap[%d] needs place: the Unknown units to place, like place: [{unit: U05, to: 2716}]", i))
 		}
-		s := adjudicator.Swap{Hex: sw.Hex}
+		s := wind.Swap{Hex: sw.Hex}
 		var pos []Pos
 		for k, p := range sw.Place {
 			pos = append(pos, p.At)
@@ -222,7 +222,7 @@ func lookupItem(n *yaml.Node, key string, i int) *yaml.Node {
 // locateRefit returns where a problem with refit orders lies: the entry of
 // the list it names, the placement of a swap; ok is false when p is about
 // no refit entry.
-func (f *File) locateRefit(p adjudicator.Problem) (line, col int, ok bool) {
+func (f *File) locateRefit(p wind.Problem) (line, col int, ok bool) {
 	if p.Part == "" || f.refitAt == nil {
 		return 0, 0, false
 	}
@@ -235,7 +235,7 @@ func (f *File) locateRefit(p adjudicator.Problem) (line, col int, ok bool) {
 		l, c := f.Field(section)
 		return l, c, true
 	}
-	if p.Part == adjudicator.PartSwap && p.Place >= 1 && p.Step < len(f.refitAt.place) && p.Place <= len(f.refitAt.place[p.Step]) {
+	if p.Part == wind.PartSwap && p.Place >= 1 && p.Step < len(f.refitAt.place) && p.Place <= len(f.refitAt.place[p.Step]) {
 		pl := f.refitAt.place[p.Step][p.Place-1]
 		return pl.Line, pl.Col, true
 	}

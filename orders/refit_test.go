@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 const (
@@ -28,27 +28,27 @@ func TestParseUSRefit(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := f.Orders()
-	want := &adjudicator.Refit{
-		Restore:      []adjudicator.Restore{{Unit: "1/17-A", Steps: 2}, {Unit: "3/17-K"}},
-		Land:         []adjudicator.Landing{{Unit: "1/32-A", Zone: "E"}},
+	want := &wind.Refit{
+		Restore:      []wind.Restore{{Unit: "1/17-A", Steps: 2}, {Unit: "3/17-K"}},
+		Land:         []wind.Landing{{Unit: "1/32-A", Zone: "E"}},
 		Independents: []string{"2/17-E"},
 		Depots:       []string{"50E-B"},
 	}
-	if o.Wait != adjudicator.WaitUSRefit || o.Side != adjudicator.US || !reflect.DeepEqual(o.Refit, want) || o.Rearrange != nil || o.Decision != nil {
+	if o.Wait != wind.WaitUSRefit || o.Side != wind.US || !reflect.DeepEqual(o.Refit, want) || o.Rearrange != nil || o.Decision != nil {
 		t.Fatalf("orders = %+v, refit %+v", o, o.Refit)
 	}
 	// The adjudicator's problems point at the entry they are about.
 	for _, c := range []struct {
-		p         adjudicator.Problem
+		p         wind.Problem
 		line, col int
 	}{
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartRestore, Step: 0}, 8, 7},
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartRestore, Step: 1}, 9, 7},
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartLand, Step: 0}, 11, 7},
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartIndependents, Step: 0}, 12, 18},
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartDepots, Step: 0}, 14, 7},
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartDepots, Step: 5}, 6, 1},
-		{adjudicator.Problem{Action: -1, Step: -1}, 1, 1},
+		{wind.Problem{Action: -1, Part: wind.PartRestore, Step: 0}, 8, 7},
+		{wind.Problem{Action: -1, Part: wind.PartRestore, Step: 1}, 9, 7},
+		{wind.Problem{Action: -1, Part: wind.PartLand, Step: 0}, 11, 7},
+		{wind.Problem{Action: -1, Part: wind.PartIndependents, Step: 0}, 12, 18},
+		{wind.Problem{Action: -1, Part: wind.PartDepots, Step: 0}, 14, 7},
+		{wind.Problem{Action: -1, Part: wind.PartDepots, Step: 5}, 6, 1},
+		{wind.Problem{Action: -1, Step: -1}, 1, 1},
 	} {
 		if l, col := f.Locate(c.p); l != c.line || col != c.col {
 			t.Errorf("Locate(%+v) = %d:%d, want %d:%d", c.p, l, col, c.line, c.col)
@@ -63,7 +63,7 @@ func TestParseUSRefit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := f.Orders(); o.Refit == nil || !reflect.DeepEqual(*o.Refit, adjudicator.Refit{}) {
+	if o := f.Orders(); o.Refit == nil || !reflect.DeepEqual(*o.Refit, wind.Refit{}) {
 		t.Errorf("refit: {} = %+v", o.Refit)
 	}
 }
@@ -84,22 +84,22 @@ func TestParseJPRefit(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := f.Orders()
-	want := &adjudicator.Rearrange{
+	want := &wind.Rearrange{
 		Hide:  []string{"J12", "75MM1"},
-		Moves: []adjudicator.UnknownMove{{Unit: "U03", To: 2512}},
-		Swaps: []adjudicator.Swap{{Hex: 2115, Place: []adjudicator.UnknownMove{{Unit: "U09", To: 2115}, {Unit: "U11", To: 2014}}}},
+		Moves: []wind.UnknownMove{{Unit: "U03", To: 2512}},
+		Swaps: []wind.Swap{{Hex: 2115, Place: []wind.UnknownMove{{Unit: "U09", To: 2115}, {Unit: "U11", To: 2014}}}},
 	}
-	if o.Wait != adjudicator.WaitJPRefit || !reflect.DeepEqual(o.Rearrange, want) || o.Refit != nil {
+	if o.Wait != wind.WaitJPRefit || !reflect.DeepEqual(o.Rearrange, want) || o.Refit != nil {
 		t.Fatalf("orders = %+v, rearrange %+v", o, o.Rearrange)
 	}
 	for _, c := range []struct {
-		p         adjudicator.Problem
+		p         wind.Problem
 		line, col int
 	}{
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartHide, Step: 1}, 7, 15},
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartMove, Step: 0}, 9, 7},
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartSwap, Step: 0}, 11, 7},
-		{adjudicator.Problem{Action: -1, Part: adjudicator.PartSwap, Step: 0, Place: 2}, 14, 11},
+		{wind.Problem{Action: -1, Part: wind.PartHide, Step: 1}, 7, 15},
+		{wind.Problem{Action: -1, Part: wind.PartMove, Step: 0}, 9, 7},
+		{wind.Problem{Action: -1, Part: wind.PartSwap, Step: 0}, 11, 7},
+		{wind.Problem{Action: -1, Part: wind.PartSwap, Step: 0, Place: 2}, 14, 11},
 	} {
 		if l, col := f.Locate(c.p); l != c.line || col != c.col {
 			t.Errorf("Locate(%+v) = %d:%d, want %d:%d", c.p, l, col, c.line, c.col)
@@ -116,7 +116,7 @@ func TestParseRefitInDecision(t *testing.T) {
 	if o.Decision == nil || !o.Decision.Refit || o.Refit == nil || len(o.Refit.Restore) != 1 || o.Refit.Restore[0].Unit != "1/17-A" {
 		t.Fatalf("orders = %+v", o)
 	}
-	if l, c := f.Locate(adjudicator.Problem{Action: -1, Part: adjudicator.PartRestore, Step: 0}); l != 8 || c != 13 {
+	if l, c := f.Locate(wind.Problem{Action: -1, Part: wind.PartRestore, Step: 0}); l != 8 || c != 13 {
 		t.Errorf("Locate = %d:%d, want 8:13", l, c)
 	}
 }

@@ -3,7 +3,7 @@ package orders
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // The setup orders (rule 12): setup: in a Japanese file answers wait:
@@ -20,15 +20,15 @@ type jpSetupYAML struct {
 // unitHexYAML puts a unit in a hex.
 type unitHexYAML struct {
 	At   Pos
-	Unit string          `yaml:"unit"`
-	Hex  adjudicator.Hex `yaml:"hex"`
+	Unit string   `yaml:"unit"`
+	Hex  wind.Hex `yaml:"hex"`
 }
 
 // vpYAML puts a value chit on a victory hex (14.0).
 type vpYAML struct {
 	At    Pos
-	Hex   adjudicator.Hex `yaml:"hex"`
-	Value int             `yaml:"value"`
+	Hex   wind.Hex `yaml:"hex"`
+	Value int      `yaml:"value"`
 }
 
 // usLandingYAML is the U.S. landing as written.
@@ -52,21 +52,21 @@ func (f *File) decodeSetup(n *yaml.Node) Errors {
 		return errs
 	}
 	var errs Errors
-	js := &adjudicator.JPSetup{}
+	js := &wind.JPSetup{}
 	at := f.refitAt.parts
 	for i, p := range y.Place {
-		at[adjudicator.PartPlace] = append(at[adjudicator.PartPlace], p.At)
+		at[wind.PartPlace] = append(at[wind.PartPlace], p.At)
 		if p.Unit == "" || p.Hex == 0 {
 			errs = append(errs, errAt(p.At.Line, p.At.Col, "setup.place[%d] needs unit: and hex:, like {unit: U01, hex: 1216}", i))
 		}
-		js.Place = append(js.Place, adjudicator.Placement{Unit: p.Unit, Hex: p.Hex})
+		js.Place = append(js.Place, wind.Placement{Unit: p.Unit, Hex: p.Hex})
 	}
 	for i, v := range y.VP {
-		at[adjudicator.PartVP] = append(at[adjudicator.PartVP], v.At)
+		at[wind.PartVP] = append(at[wind.PartVP], v.At)
 		if v.Hex == 0 || v.Value == 0 {
 			errs = append(errs, errAt(v.At.Line, v.At.Col, "setup.vp[%d] needs hex: and value:, the victory hex and its value chit, like {hex: 2717, value: 3}", i))
 		}
-		js.VP = append(js.VP, adjudicator.VPPlacement{Hex: v.Hex, Value: v.Value})
+		js.VP = append(js.VP, wind.VPPlacement{Hex: v.Hex, Value: v.Value})
 	}
 	if len(errs) > 0 {
 		return errs
@@ -90,14 +90,14 @@ func (f *File) decodeLanding(n *yaml.Node) Errors {
 		return errs
 	}
 	var errs Errors
-	l := &adjudicator.USLanding{Delay: y.Delay}
+	l := &wind.USLanding{Delay: y.Delay}
 	at := f.refitAt.parts
 	for i, e := range y.Land {
-		at[adjudicator.PartLand] = append(at[adjudicator.PartLand], e.At)
+		at[wind.PartLand] = append(at[wind.PartLand], e.At)
 		if e.Unit == "" || e.Zone == "" {
 			errs = append(errs, errAt(e.At.Line, e.At.Col, "landing.land[%d] needs unit: and zone:, like {unit: 2/17-E, zone: D}", i))
 		}
-		l.Land = append(l.Land, adjudicator.Landing{Unit: e.Unit, Zone: e.Zone})
+		l.Land = append(l.Land, wind.Landing{Unit: e.Unit, Zone: e.Zone})
 	}
 	if len(errs) > 0 {
 		return errs
@@ -107,8 +107,8 @@ func (f *File) decodeLanding(n *yaml.Node) Errors {
 }
 
 // setupHelp says what a side's setup orders hold.
-func setupHelp(s adjudicator.Side) string {
-	if s == adjudicator.JP {
+func setupHelp(s wind.Side) string {
+	if s == wind.JP {
 		return "list under setup: place: the unit and hex of each Unknown unit and gun (rule 12.4), and vp: the value chit of each victory hex when you place them (rule 14.0)"
 	}
 	return "list under landing: land: the unit and staging zone of each unit to land (rules 12.5, 12.6), or write landing: {delay: true} to land a turn later (rule 12.6)"

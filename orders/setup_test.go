@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 const (
@@ -25,8 +25,8 @@ func TestParseSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	js := f.Orders().JPSetup
-	if js == nil || len(js.Place) != 2 || js.Place[1] != (adjudicator.Placement{Unit: "75MM1", Hex: 3311}) ||
-		len(js.VP) != 1 || js.VP[0] != (adjudicator.VPPlacement{Hex: 2717, Value: 3}) {
+	if js == nil || len(js.Place) != 2 || js.Place[1] != (wind.Placement{Unit: "75MM1", Hex: 3311}) ||
+		len(js.VP) != 1 || js.VP[0] != (wind.VPPlacement{Hex: 2717, Value: 3}) {
 		t.Fatalf("decoded %+v", js)
 	}
 
@@ -34,7 +34,7 @@ func TestParseSetup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := f.Orders().Landing; l == nil || l.Delay || len(l.Land) != 1 || l.Land[0] != (adjudicator.Landing{Unit: "2/17-E", Zone: "D"}) {
+	if l := f.Orders().Landing; l == nil || l.Delay || len(l.Land) != 1 || l.Land[0] != (wind.Landing{Unit: "2/17-E", Zone: "D"}) {
 		t.Fatalf("decoded %+v", l)
 	}
 	f, err = Parse([]byte(usLandingEnvelope+"landing: {delay: true}\n"), Options{})
@@ -68,7 +68,7 @@ func TestParseSetupErrors(t *testing.T) {
 // the free setups and the victory point chits placed by the Japanese.
 // The rules' refusals point at the entry at fault.
 func TestSetupExamplesAreLegal(t *testing.T) {
-	s, _, err := adjudicator.NewGameFrom("campaign", adjudicator.Options{JPSetup: adjudicator.SetupFree, USSetup: adjudicator.SetupFree, VPChits: adjudicator.VPPlaced}, &adjudicator.ForcedDice{})
+	s, _, err := wind.NewGameFrom("campaign", wind.Options{JPSetup: wind.SetupFree, USSetup: wind.SetupFree, VPChits: wind.VPPlaced}, &wind.ForcedDice{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,21 +81,21 @@ func TestSetupExamplesAreLegal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ps := adjudicator.CheckOrders(s, f.Orders()); len(ps) > 0 {
+		if ps := wind.CheckOrders(s, f.Orders()); len(ps) > 0 {
 			t.Fatalf("%s: %v", name, f.Problems(ps))
 		}
-		ns, _, ps := adjudicator.Resolve(s, f.Orders(), &adjudicator.ForcedDice{Values: repeat(10, 40)})
+		ns, _, ps := wind.Resolve(s, f.Orders(), &wind.ForcedDice{Values: repeat(10, 40)})
 		if len(ps) > 0 {
 			t.Fatal(ps)
 		}
 		s = ns
 	}
-	if w := s.Wait(); w.Kind != adjudicator.WaitUSDecision || w.Turn != 1 {
+	if w := s.Wait(); w.Kind != wind.WaitUSDecision || w.Turn != 1 {
 		t.Fatalf("after the examples the game waits for %s", w)
 	}
 
 	// A gun out of place and a landing zone left bare, at their lines.
-	s, _, _ = adjudicator.NewGameFrom("campaign", adjudicator.Options{JPSetup: adjudicator.SetupFree}, &adjudicator.ForcedDice{})
+	s, _, _ = wind.NewGameFrom("campaign", wind.Options{JPSetup: wind.SetupFree}, &wind.ForcedDice{})
 	data, _ := os.ReadFile("../examples/orders/jp-setup.yaml")
 	src := strings.Replace(string(data), "{unit: 20MM4, hex: 3312}", "{unit: 20MM4, hex: 2011}", 1)
 	src = strings.Replace(src, "{unit: U03, hex: 1523}", "{unit: U03, hex: 2012}", 1)
@@ -104,7 +104,7 @@ func TestSetupExamplesAreLegal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs := f.Problems(adjudicator.CheckOrders(s, f.Orders()))
+	errs := f.Problems(wind.CheckOrders(s, f.Orders()))
 	got := errs.Error()
 	for _, w := range []string{
 		"13:1: landing zone H (1324) needs two Unknown units two or three hexes away; only U04 in 1524 does (rule 12.4)",

@@ -5,30 +5,30 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
-// standingYAML is adjudicator.Standing as written under standing: the same
+// standingYAML is wind.Standing as written under standing: the same
 // fields in snake_case. Only the fields written change.
 type standingYAML struct {
-	Losses         string                     `yaml:"losses"`
-	LossOrder      []string                   `yaml:"loss_order"`
-	Retreat        string                     `yaml:"retreat"`
-	RetreatAt      map[adjudicator.Hex]string `yaml:"retreat_at"`
-	Advance        string                     `yaml:"advance"`
-	AdvanceAt      map[adjudicator.Hex]string `yaml:"advance_at"`
-	UnknownTable   string                     `yaml:"unknown_table"`
-	UnknownTableAt map[adjudicator.Hex]string `yaml:"unknown_table_at"`
-	FriendlyFire   string                     `yaml:"friendly_fire"`
-	MeleeOrder     []adjudicator.Hex          `yaml:"melee_order"`
-	MeleePick      string                     `yaml:"melee_pick"`
-	Martinez       string                     `yaml:"martinez"`
-	Arnold         string                     `yaml:"arnold"`
-	Decision       string                     `yaml:"decision"`
+	Losses         string              `yaml:"losses"`
+	LossOrder      []string            `yaml:"loss_order"`
+	Retreat        string              `yaml:"retreat"`
+	RetreatAt      map[wind.Hex]string `yaml:"retreat_at"`
+	Advance        string              `yaml:"advance"`
+	AdvanceAt      map[wind.Hex]string `yaml:"advance_at"`
+	UnknownTable   string              `yaml:"unknown_table"`
+	UnknownTableAt map[wind.Hex]string `yaml:"unknown_table_at"`
+	FriendlyFire   string              `yaml:"friendly_fire"`
+	MeleeOrder     []wind.Hex          `yaml:"melee_order"`
+	MeleePick      string              `yaml:"melee_pick"`
+	Martinez       string              `yaml:"martinez"`
+	Arnold         string              `yaml:"arnold"`
+	Decision       string              `yaml:"decision"`
 }
 
-func (y standingYAML) standing() *adjudicator.Standing {
-	return &adjudicator.Standing{
+func (y standingYAML) standing() *wind.Standing {
+	return &wind.Standing{
 		Losses: y.Losses, LossOrder: y.LossOrder,
 		Retreat: y.Retreat, RetreatAt: y.RetreatAt,
 		Advance: y.Advance, AdvanceAt: y.AdvanceAt,
@@ -43,22 +43,22 @@ func (y standingYAML) standing() *adjudicator.Standing {
 // ParseStanding decodes standing instructions written for side outside an
 // orders file (a rules case poses them so), with the same checks and
 // line:col as the standing: section of an orders file.
-func ParseStanding(n *yaml.Node, side adjudicator.Side) (*adjudicator.Standing, Errors) {
+func ParseStanding(n *yaml.Node, side wind.Side) (*wind.Standing, Errors) {
 	if n == nil || n.Kind == 0 {
-		return &adjudicator.Standing{}, nil // not written at all
+		return &wind.Standing{}, nil // not written at all
 	}
 	f := &File{Side: side, fields: map[string]Pos{}}
 	if errs := f.decodeStanding(n); len(errs) > 0 {
 		return nil, errs
 	}
 	if f.Standing == nil {
-		return &adjudicator.Standing{}, nil
+		return &wind.Standing{}, nil
 	}
 	return f.Standing, nil
 }
 
 // decodeStanding decodes the standing instructions and judges each value
-// with adjudicator.Standing.Check, one key (and one hex of a per-hex map)
+// with wind.Standing.Check, one key (and one hex of a per-hex map)
 // at a time, so that every complaint points at the value it is about.
 func (f *File) decodeStanding(n *yaml.Node) Errors {
 	if isNull(n) {
@@ -75,8 +75,8 @@ func (f *File) decodeStanding(n *yaml.Node) Errors {
 	var errs Errors
 	// judge reports what Check says of st, which holds only the value
 	// written at v.
-	judge := func(st adjudicator.Standing, v *yaml.Node) {
-		if f.Side == adjudicator.NoSide {
+	judge := func(st wind.Standing, v *yaml.Node) {
+		if f.Side == wind.NoSide {
 			return // "side is missing" says it already
 		}
 		for _, msg := range st.Check(f.Side) {
@@ -87,39 +87,39 @@ func (f *File) decodeStanding(n *yaml.Node) Errors {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
 		case "losses":
-			judge(adjudicator.Standing{Losses: y.Losses}, v)
+			judge(wind.Standing{Losses: y.Losses}, v)
 		case "retreat":
-			judge(adjudicator.Standing{Retreat: y.Retreat}, v)
+			judge(wind.Standing{Retreat: y.Retreat}, v)
 		case "advance":
-			judge(adjudicator.Standing{Advance: y.Advance}, v)
+			judge(wind.Standing{Advance: y.Advance}, v)
 		case "unknown_table":
-			judge(adjudicator.Standing{UnknownTable: y.UnknownTable}, v)
+			judge(wind.Standing{UnknownTable: y.UnknownTable}, v)
 		case "friendly_fire":
-			judge(adjudicator.Standing{FriendlyFire: y.FriendlyFire}, v)
+			judge(wind.Standing{FriendlyFire: y.FriendlyFire}, v)
 		case "melee_pick":
-			judge(adjudicator.Standing{MeleePick: y.MeleePick}, v)
+			judge(wind.Standing{MeleePick: y.MeleePick}, v)
 		case "martinez":
-			judge(adjudicator.Standing{Martinez: y.Martinez}, v)
+			judge(wind.Standing{Martinez: y.Martinez}, v)
 		case "arnold":
-			judge(adjudicator.Standing{Arnold: y.Arnold}, v)
+			judge(wind.Standing{Arnold: y.Arnold}, v)
 		case "decision":
-			judge(adjudicator.Standing{Decision: y.Decision}, v)
+			judge(wind.Standing{Decision: y.Decision}, v)
 		case "loss_order":
 			_, es := unitsAt(n, "loss_order", "standing", y.LossOrder)
 			errs = append(errs, es...)
 		case "melee_order":
 			errs = append(errs, hexList(v, "standing: melee_order", y.MeleeOrder)...)
 		case "retreat_at":
-			errs = append(errs, f.perHex(k, v, y.RetreatAt, func(m map[adjudicator.Hex]string) adjudicator.Standing {
-				return adjudicator.Standing{RetreatAt: m}
+			errs = append(errs, f.perHex(k, v, y.RetreatAt, func(m map[wind.Hex]string) wind.Standing {
+				return wind.Standing{RetreatAt: m}
 			})...)
 		case "advance_at":
-			errs = append(errs, f.perHex(k, v, y.AdvanceAt, func(m map[adjudicator.Hex]string) adjudicator.Standing {
-				return adjudicator.Standing{AdvanceAt: m}
+			errs = append(errs, f.perHex(k, v, y.AdvanceAt, func(m map[wind.Hex]string) wind.Standing {
+				return wind.Standing{AdvanceAt: m}
 			})...)
 		case "unknown_table_at":
-			errs = append(errs, f.perHex(k, v, y.UnknownTableAt, func(m map[adjudicator.Hex]string) adjudicator.Standing {
-				return adjudicator.Standing{UnknownTableAt: m}
+			errs = append(errs, f.perHex(k, v, y.UnknownTableAt, func(m map[wind.Hex]string) wind.Standing {
+				return wind.Standing{UnknownTableAt: m}
 			})...)
 		}
 	}
@@ -134,15 +134,15 @@ func (f *File) decodeStanding(n *yaml.Node) Errors {
 // is about its value and points there; one that does not is about the key
 // itself (say, a side that may not give it) and is reported once, at the
 // key.
-func (f *File) perHex(k, v *yaml.Node, m map[adjudicator.Hex]string, only func(map[adjudicator.Hex]string) adjudicator.Standing) Errors {
-	if f.Side == adjudicator.NoSide {
+func (f *File) perHex(k, v *yaml.Node, m map[wind.Hex]string, only func(map[wind.Hex]string) wind.Standing) Errors {
+	if f.Side == wind.NoSide {
 		return nil
 	}
 	var errs Errors
 	keyDone := map[string]bool{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		hk, hv := v.Content[i], v.Content[i+1]
-		h, err := adjudicator.ParseHex(hk.Value)
+		h, err := wind.ParseHex(hk.Value)
 		if err != nil {
 			continue // the decoder has refused it
 		}
@@ -151,7 +151,7 @@ func (f *File) perHex(k, v *yaml.Node, m map[adjudicator.Hex]string, only func(m
 			errs = append(errs, errAt(hv.Line, hv.Column, "standing: %s: %s has no value; write one or leave the hex out", k.Value, h))
 			continue
 		}
-		for _, msg := range only(map[adjudicator.Hex]string{h: val}).Check(f.Side) {
+		for _, msg := range only(map[wind.Hex]string{h: val}).Check(f.Side) {
 			if strings.Contains(msg, h.String()) {
 				errs = append(errs, errAt(hv.Line, hv.Column, "standing: %s", msg))
 			} else if !keyDone[msg] {
@@ -164,9 +164,9 @@ func (f *File) perHex(k, v *yaml.Node, m map[adjudicator.Hex]string, only func(m
 }
 
 // hexList refuses empty entries and hexes given twice in a list of hexes.
-func hexList(list *yaml.Node, ctx string, hexes []adjudicator.Hex) Errors {
+func hexList(list *yaml.Node, ctx string, hexes []wind.Hex) Errors {
 	var errs Errors
-	seen := map[adjudicator.Hex]int{}
+	seen := map[wind.Hex]int{}
 	for j, h := range hexes {
 		n := list
 		if j < len(list.Content) {

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 func TestParseStanding(t *testing.T) {
@@ -27,18 +27,18 @@ standing:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &adjudicator.Standing{
-		Losses:       adjudicator.LossesConcentrate,
+	want := &wind.Standing{
+		Losses:       wind.LossesConcentrate,
 		LossOrder:    []string{"1/17-A", "1/17-B"},
 		Retreat:      "below-4",
-		RetreatAt:    map[adjudicator.Hex]string{2717: "always", 2618: "never"},
-		Advance:      adjudicator.AdvanceStrongest,
-		AdvanceAt:    map[adjudicator.Hex]string{2717: "all"},
-		FriendlyFire: adjudicator.FireFewestSteps,
-		MeleeOrder:   []adjudicator.Hex{2717, 2618},
-		MeleePick:    adjudicator.PickListed,
+		RetreatAt:    map[wind.Hex]string{2717: "always", 2618: "never"},
+		Advance:      wind.AdvanceStrongest,
+		AdvanceAt:    map[wind.Hex]string{2717: "all"},
+		FriendlyFire: wind.FireFewestSteps,
+		MeleeOrder:   []wind.Hex{2717, 2618},
+		MeleePick:    wind.PickListed,
 		Martinez:     "2717",
-		Arnold:       adjudicator.HeroNever,
+		Arnold:       wind.HeroNever,
 	}
 	o := f.Orders()
 	if !reflect.DeepEqual(o.Standing, want) {
@@ -51,8 +51,8 @@ standing:
 		t.Errorf("Field(standing.retreat_at) = %d:%d", l, c)
 	}
 	// What the file does not name stays as it was.
-	merged := adjudicator.DefaultStanding(adjudicator.US).Merge(*o.Standing)
-	if merged.Losses != adjudicator.LossesConcentrate || merged.Martinez != "2717" {
+	merged := wind.DefaultStanding(wind.US).Merge(*o.Standing)
+	if merged.Losses != wind.LossesConcentrate || merged.Martinez != "2717" {
 		t.Errorf("merged = %+v", merged)
 	}
 }
@@ -64,7 +64,7 @@ func TestParseStandingJapanese(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := f.Orders().Standing
-	if st.UnknownTable != adjudicator.TableFewest || st.UnknownTableAt[2717] != "U03" || st.Advance != adjudicator.AdvanceNone {
+	if st.UnknownTable != wind.TableFewest || st.UnknownTableAt[2717] != "U03" || st.Advance != wind.AdvanceNone {
 		t.Fatalf("standing = %+v", st)
 	}
 }
@@ -76,7 +76,7 @@ func TestParseStandingInDecision(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := f.Orders()
-	if o.Decision == nil || !o.Decision.Night || o.Standing == nil || o.Standing.Retreat != adjudicator.RetreatIfLosing {
+	if o.Decision == nil || !o.Decision.Night || o.Standing == nil || o.Standing.Retreat != wind.RetreatIfLosing {
 		t.Fatalf("orders = %+v", o)
 	}
 }
@@ -87,7 +87,7 @@ func TestParseStandingEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
-		if st := f.Orders().Standing; st != nil && !reflect.DeepEqual(*st, adjudicator.Standing{}) {
+		if st := f.Orders().Standing; st != nil && !reflect.DeepEqual(*st, wind.Standing{}) {
 			t.Errorf("%q: standing = %+v", src, st)
 		}
 	}
@@ -100,7 +100,7 @@ func TestParseStandingClear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := adjudicator.Standing{LossOrder: []string{"1/17-A"}, MeleeOrder: []adjudicator.Hex{2717}}
+	before := wind.Standing{LossOrder: []string{"1/17-A"}, MeleeOrder: []wind.Hex{2717}}
 	after := before.Merge(*f.Orders().Standing)
 	if len(after.LossOrder) != 0 || len(after.MeleeOrder) != 1 {
 		t.Errorf("after = %+v", after)

@@ -6,14 +6,14 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 type strictInner struct {
 	At    Pos
-	Hex   adjudicator.Hex `yaml:"hex"`
-	Count *int            `yaml:"count"`
-	Ok    bool            `yaml:"ok"`
+	Hex   wind.Hex `yaml:"hex"`
+	Count *int     `yaml:"count"`
+	Ok    bool     `yaml:"ok"`
 }
 
 type strictOuter struct {

@@ -6,17 +6,17 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Write writes orders as a player would mail them: YAML in the order
 // template's shape (the envelope, then the decision, refit or actions),
 // with the side's token, for every wait (the setup waits of rule 12
 // included). Parse reads it back to the same orders.
-func Write(game, token string, o adjudicator.Orders) ([]byte, error) {
+func Write(game, token string, o wind.Orders) ([]byte, error) {
 	type move struct {
-		Unit string            `yaml:"unit"`
-		Path []adjudicator.Hex `yaml:"path,flow"`
+		Unit string     `yaml:"unit"`
+		Path []wind.Hex `yaml:"path,flow"`
 	}
 	f := map[string]any{"game": game, "side": o.Side.String(), "turn": o.Turn, "wait": o.Wait, "token": token}
 	if d := o.Decision; d != nil {
@@ -51,7 +51,7 @@ func Write(game, token string, o adjudicator.Orders) ([]byte, error) {
 	}
 	if r := o.Rearrange; r != nil {
 		refit := map[string]any{}
-		place := func(ms []adjudicator.UnknownMove) []map[string]any {
+		place := func(ms []wind.UnknownMove) []map[string]any {
 			var out []map[string]any
 			for _, m := range ms {
 				out = append(out, map[string]any{"unit": m.Unit, "to": m.To})
@@ -114,7 +114,7 @@ func Write(game, token string, o adjudicator.Orders) ([]byte, error) {
 		}
 		f["landing"] = landing
 	}
-	if o.Wait == adjudicator.WaitActions {
+	if o.Wait == wind.WaitActions {
 		acts := []map[string]any{}
 		for _, a := range o.Actions {
 			switch {

@@ -5,14 +5,14 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // yamasakiYAML is Colonel Yamasaki's activation as written (rule 11.3): the
 // hex whose units he leads and the move of each of them.
 type yamasakiYAML struct {
-	Hex   adjudicator.Hex `yaml:"hex"`
-	Moves []moveYAML      `yaml:"moves"`
+	Hex   wind.Hex   `yaml:"hex"`
+	Moves []moveYAML `yaml:"moves"`
 }
 
 func decodeYamasaki(val *yaml.Node, a *Action) Errors {
@@ -28,7 +28,7 @@ func decodeYamasaki(val *yaml.Node, a *Action) Errors {
 		errs = append(errs, errAt(val.Line, val.Column, "yamasaki needs moves: the move of each unit he leads, like moves: [{unit: J12, path: [2718, 2717]}]"))
 	}
 	list := lookup(val, "moves")
-	out := &adjudicator.Yamasaki{Hex: y.Hex}
+	out := &wind.Yamasaki{Hex: y.Hex}
 	seen := map[string]int{}
 	for j, m := range y.Moves {
 		n := list.Content[j]

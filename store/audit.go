@@ -10,7 +10,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Engine is the rules as the store runs them: Apply resolves every step
@@ -18,21 +18,21 @@ import (
 // Package store/referee builds the real one.
 type Engine struct {
 	// Resolve applies one side's orders and every server step they lead
-	// to, or refuses them with the problems found (adjudicator.Resolve).
+	// to, or refuses them with the problems found (wind.Resolve).
 	// It receives its own copy of the position.
-	Resolve func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem)
+	Resolve func(s *wind.State, o wind.Orders, d wind.Dice) (*wind.State, []wind.Event, []wind.Problem)
 	// Locate places the rules' problems in the order file raw, one
 	// Problem for each; when nil, or when it returns another number,
 	// refusals carry no places.
-	Locate func(raw []byte, ps []adjudicator.Problem) []Problem
+	Locate func(raw []byte, ps []wind.Problem) []Problem
 	// Opening checks that the opening position could have come from the
 	// dice entry 1 rolled (see NewGame.Start), rolling them again through
 	// d. When nil, those dice are checked against the seed only.
-	Opening func(s *adjudicator.State, d adjudicator.Dice) error
+	Opening func(s *wind.State, d wind.Dice) error
 	// Decode turns an order file into orders. When set, the audit decodes
 	// each file again and requires the orders recorded; when nil it
 	// replays the recorded orders.
-	Decode func(raw []byte) (*adjudicator.Orders, error)
+	Decode func(raw []byte) (*wind.Orders, error)
 	// Faces is the number of faces of the die the rules roll, 2 to
 	// MaxFaces; 0 for a d10. Every die of a game must be rolled as one.
 	Faces int
@@ -81,7 +81,7 @@ func (r *Report) OK() bool { return r.Bad == nil }
 // nothing is replayed.
 func Audit(x *Export, eng Engine) *Report {
 	a := &auditor{x: x, eng: eng, rep: &Report{Game: x.Game, Head: x.Head}, dice: map[uint64]Roll{},
-		orders: map[uint64]ExportOrders{}, entries: map[uint64]*Entry{}, states: map[uint64]*adjudicator.State{}}
+		orders: map[uint64]ExportOrders{}, entries: map[uint64]*Entry{}, states: map[uint64]*wind.State{}}
 	a.run()
 	if a.rep.Bad == nil {
 		live := map[uint64]bool{}
@@ -101,7 +101,7 @@ type auditor struct {
 	entries map[uint64]*Entry
 	dice    map[uint64]Roll
 	orders  map[uint64]ExportOrders
-	states  map[uint64]*adjudicator.State
+	states  map[uint64]*wind.State
 	live    []uint64 // the entries in force, oldest first
 	cur     uint64   // the entry being checked
 }
@@ -362,7 +362,7 @@ func (a *auditor) step(e *Entry) {
 	a.states[e.Seq] = out
 }
 
-func (a *auditor) checkOrders(e *Entry, w adjudicator.Wait) *adjudicator.Orders {
+func (a *auditor) checkOrders(e *Entry, w wind.Wait) *wind.Orders {
 	xo, ok := a.orders[e.Seq]
 	if !ok {
 		a.fail(e.Seq, 0, "the order file is missing")
@@ -377,7 +377,7 @@ func (a *auditor) checkOrders(e *Entry, w adjudicator.Wait) *adjudicator.Orders 
 	if e.Orders == nil {
 		a.fail(e.Seq, 0, "an orders entry without orders")
 	}
-	if w.Side != adjudicator.NoSide && e.Side != w.Side || e.Orders.Side != e.Side || e.Orders.Turn != e.Turn || e.Orders.Wait != e.Wait {
+	if w.Side != wind.NoSide && e.Side != w.Side || e.Orders.Side != e.Side || e.Orders.Turn != e.Turn || e.Orders.Wait != e.Wait {
 		a.fail(e.Seq, 0, "orders from %s for turn %d %s, but the game waited for %s", e.Orders.Side, e.Orders.Turn, e.Orders.Wait, w)
 	}
 	if a.eng.Decode == nil {
@@ -403,7 +403,7 @@ type auditDice struct {
 	next uint64
 }
 
-func (d *auditDice) Roll(die adjudicator.Die) int {
+func (d *auditDice) Roll(die wind.Die) int {
 	e := d.e
 	if e.DiceTo == 0 || d.next >= e.DiceTo {
 		d.a.fail(e.Seq, 0, "the replay rolls more dice than the entry recorded (%s)", describeDie(die))
@@ -438,9 +438,9 @@ func (d *auditDice) Roll(die adjudicator.Die) int {
 }
 
 // describeDie names a die by its typed fields, for a finding.
-func describeDie(d adjudicator.Die) string {
+func describeDie(d wind.Die) string {
 	s := fmt.Sprintf("a %s die", d.Purpose)
-	if d.Side != adjudicator.NoSide {
+	if d.Side != wind.NoSide {
 		s += " of " + d.Side.String()
 	}
 	if d.Unit != "" {
@@ -452,7 +452,7 @@ func describeDie(d adjudicator.Die) string {
 	return s
 }
 
-func problemErrs(ps []adjudicator.Problem) []error {
+func problemErrs(ps []wind.Problem) []error {
 	errs := make([]error, len(ps))
 	for i, p := range ps {
 		errs[i] = p
@@ -475,7 +475,7 @@ func orNone(b []byte) string {
 	return string(b)
 }
 
-func stateHash(s *adjudicator.State) string {
+func stateHash(s *wind.State) string {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return "unencodable: " + err.Error()

@@ -22,7 +22,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
@@ -173,7 +173,7 @@ var migrations = []func(tx *bolt.Tx) error{
 	// Version 4: logs may hold notes (KindNote) and a game's record the
 	// game service's own (Game.Service).
 	3: nil,
-	// Version 5: events are data (adjudicator.Event: a kind, how much each
+	// Version 5: events are data (wind.Event: a kind, how much each
 	// player sees of it, its facts), no longer a sentence and the one side
 	// that may read it.
 	4: eachGame("was written by a development release (%v): export it with that release", func(gb *bolt.Bucket) error {
@@ -290,9 +290,9 @@ type GameOptions struct {
 
 // Player is a side's registered address and the hash of its secret token.
 type Player struct {
-	Side      adjudicator.Side `json:"side"`
-	Address   string           `json:"address"`
-	TokenHash []byte           `json:"token_hash"`
+	Side      wind.Side `json:"side"`
+	Address   string    `json:"address"`
+	TokenHash []byte    `json:"token_hash"`
 }
 
 // Game is a game's record: everything but its log, dice and snapshots.
@@ -306,20 +306,20 @@ type Game struct {
 	Status     Status      `json:"status"`
 	// Wait is what the game waits for: the Wait of the position in
 	// force, as the last live entry's Next records it.
-	Wait     adjudicator.Wait `json:"wait"`
-	Deadline time.Time        `json:"deadline,omitzero"`
-	Created  time.Time        `json:"created"`
-	Entries  uint64           `json:"entries"`   // sequence number of the last log entry
-	Head     string           `json:"head"`      // hash of the last log entry
-	Current  uint64           `json:"current"`   // the entry whose snapshot is the position in force
-	DiceNext uint64           `json:"dice_next"` // sequence number of the next die; never decreases
+	Wait     wind.Wait `json:"wait"`
+	Deadline time.Time `json:"deadline,omitzero"`
+	Created  time.Time `json:"created"`
+	Entries  uint64    `json:"entries"`   // sequence number of the last log entry
+	Head     string    `json:"head"`      // hash of the last log entry
+	Current  uint64    `json:"current"`   // the entry whose snapshot is the position in force
+	DiceNext uint64    `json:"dice_next"` // sequence number of the next die; never decreases
 	// Service is the game service's own record of the game, which the
 	// store keeps and writes with it (Txn.SetService) without reading it.
 	Service json.RawMessage `json:"service,omitempty"`
 }
 
 // Player returns the player of side s.
-func (g *Game) Player(s adjudicator.Side) (Player, bool) {
+func (g *Game) Player(s wind.Side) (Player, bool) {
 	for _, p := range g.Players {
 		if p.Side == s {
 			return p, true
@@ -329,7 +329,7 @@ func (g *Game) Player(s adjudicator.Side) (Player, bool) {
 }
 
 // CheckToken reports, in constant time, whether token is side s's token.
-func (g *Game) CheckToken(s adjudicator.Side, token string) bool {
+func (g *Game) CheckToken(s wind.Side, token string) bool {
 	p, ok := g.Player(s)
 	h := HashToken(token)
 	if !ok {
@@ -368,7 +368,7 @@ type NewGame struct {
 	// Start makes the opening position with the game's own dice, so that
 	// what the opening draws (the Komandorski chits of rule 12.1) comes
 	// from the committed seed, logged and audited with log entry 1.
-	Start func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error)
+	Start func(d wind.Dice) (*wind.State, []wind.Event, error)
 	// Faces is the number of faces of the die Start rolls, the rules' die
 	// as in Engine.Faces: 0 for a d10.
 	Faces    int
@@ -379,7 +379,7 @@ type NewGame struct {
 
 // NewPlayer is a side's address and token in clear.
 type NewPlayer struct {
-	Side    adjudicator.Side
+	Side    wind.Side
 	Address string
 	Token   string
 }
@@ -426,7 +426,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 			}
 		}
 		// The opening answers no wait: its entry and dice are of turn 0.
-		dice := NewDice(seed, 1, 1, 0, adjudicator.WaitNone).WithFaces(ng.Faces)
+		dice := NewDice(seed, 1, 1, 0, wind.WaitNone).WithFaces(ng.Faces)
 		state, events, err := ng.Start(dice)
 		if err != nil {
 			return fmt.Errorf("the opening: %w", err)
@@ -482,8 +482,8 @@ func (db *DB) EachGame(fn func(g *Game) error) error {
 }
 
 // State returns the position in force in a game.
-func (db *DB) State(id string) (*adjudicator.State, error) {
-	return inGame(db, id, func(w *gameTx) (*adjudicator.State, error) { return w.state(w.g.Current) })
+func (db *DB) State(id string) (*wind.State, error) {
+	return inGame(db, id, func(w *gameTx) (*wind.State, error) { return w.state(w.g.Current) })
 }
 
 // gameTx is one game inside a transaction.
@@ -538,7 +538,7 @@ func (w *gameTx) save() error {
 // head. With a position s (the one e's step made), it records the dice d
 // rolled, refuses s when unsound and stores it as e's snapshot and State,
 // with its wait as e.Next.
-func (w *gameTx) append(e *Entry, d *Dice, s *adjudicator.State) error {
+func (w *gameTx) append(e *Entry, d *Dice, s *wind.State) error {
 	e.Seq = w.g.Entries + 1
 	e.Prev = w.g.Head
 	e.Secret = rand.Text() // 26 characters of base32, 130 random bits
@@ -600,7 +600,7 @@ func (w *gameTx) entry(seq uint64) (*Entry, error) {
 }
 
 // state returns the position after entry seq, refused when unsound.
-func (w *gameTx) state(seq uint64) (*adjudicator.State, error) {
+func (w *gameTx) state(seq uint64) (*wind.State, error) {
 	b, err := w.snapshot(seq)
 	if err != nil {
 		return nil, err
@@ -673,8 +673,8 @@ func unpackValue(v []byte) ([]byte, error) {
 
 // DecodeState reads a position from its JSON, as snapshots and exports
 // hold it.
-func DecodeState(b []byte) (*adjudicator.State, error) {
-	s := new(adjudicator.State)
+func DecodeState(b []byte) (*wind.State, error) {
+	s := new(wind.State)
 	if err := json.Unmarshal(b, s); err != nil {
 		return nil, fmt.Errorf("decoding state: %w", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // The first ten dice of the seed 00 01 02 ... 1f, computed independently
@@ -134,8 +134,8 @@ func TestD6ChiSquare(t *testing.T) { chiSquare(t, 6, 15.086) }
 
 func TestDiceSourceLogs(t *testing.T) {
 	d := NewDice(testSeed(), 8, 3, 2, "actions")
-	var _ adjudicator.Dice = d
-	if f := d.Roll(adjudicator.Die{Purpose: "ranged fire", Unit: "1/17-A", Hex: 2717}); f != 5 {
+	var _ wind.Dice = d
+	if f := d.Roll(wind.Die{Purpose: "ranged fire", Unit: "1/17-A", Hex: 2717}); f != 5 {
 		t.Fatalf("die 8 = %d", f)
 	}
 	r := d.Rolls()[0]
@@ -144,11 +144,11 @@ func TestDiceSourceLogs(t *testing.T) {
 	}
 	// A d10 source made so on purpose writes its rolls as every d10 was
 	// written, faces absent; a d6 source records its faces.
-	if r := NewDice(testSeed(), 8, 3, 2, "actions").WithFaces(D10); r.Roll(adjudicator.Die{}) != 5 || r.Rolls()[0].Faces != 0 {
+	if r := NewDice(testSeed(), 8, 3, 2, "actions").WithFaces(D10); r.Roll(wind.Die{}) != 5 || r.Rolls()[0].Faces != 0 {
 		t.Errorf("a d10 records %+v", r.Rolls()[0])
 	}
 	d6 := NewDice(testSeed(), 48, 3, 2, "actions").WithFaces(6)
-	if a, b := d6.Roll(adjudicator.Die{}), d6.Roll(adjudicator.Die{}); a != 2 || b != 5 {
+	if a, b := d6.Roll(wind.Die{}), d6.Roll(wind.Die{}); a != 2 || b != 5 {
 		t.Fatalf("d6 48 and 49 = %d %d, want 2 5 (bytes 62, then 254 rejected and 101)", a, b)
 	}
 	r = d6.Rolls()[1]
@@ -177,11 +177,11 @@ func TestD6Game(t *testing.T) {
 	d6.Faces = 6
 	_, err := db.Create(NewGame{
 		ID: "d6", Scenario: "campaign", Seed: testSeed(), Faces: 6,
-		Start: func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-			d.Roll(adjudicator.Die{Purpose: adjudicator.DieWeather, Seen: adjudicator.AudienceBoth})
+		Start: func(d wind.Dice) (*wind.State, []wind.Event, error) {
+			d.Roll(wind.Die{Purpose: wind.DieWeather, Seen: wind.AudienceBoth})
 			return openingState(), nil, nil
 		},
-		Players: []NewPlayer{{Side: adjudicator.US, Address: "us@example.org", Token: "us-token"}, {Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-token"}},
+		Players: []NewPlayer{{Side: wind.US, Address: "us@example.org", Token: "us-token"}, {Side: wind.JP, Address: "jp@example.org", Token: "jp-token"}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // ExportFormat names the layout of Export. Since attu-export/4 the log's
@@ -46,14 +46,14 @@ type Export struct {
 // when it is valid UTF-8 (always, for files the parser accepted), else in
 // Base64.
 type ExportOrders struct {
-	Entry     uint64               `json:"entry"`
-	Side      adjudicator.Side     `json:"side"`
-	Turn      int                  `json:"turn"`
-	Wait      adjudicator.WaitKind `json:"wait"`
-	Received  time.Time            `json:"received"`
-	MessageID string               `json:"message_id,omitempty"`
-	YAML      string               `json:"yaml,omitempty"`
-	Base64    []byte               `json:"base64,omitempty"`
+	Entry     uint64        `json:"entry"`
+	Side      wind.Side     `json:"side"`
+	Turn      int           `json:"turn"`
+	Wait      wind.WaitKind `json:"wait"`
+	Received  time.Time     `json:"received"`
+	MessageID string        `json:"message_id,omitempty"`
+	YAML      string        `json:"yaml,omitempty"`
+	Base64    []byte        `json:"base64,omitempty"`
 }
 
 // Raw returns the order file's bytes.
@@ -109,12 +109,12 @@ func (w *gameTx) export(now time.Time, reveal bool) (x *Export, err error) {
 		// Only the head of the entry is read: the rest (the orders and
 		// events) is most of it.
 		var e struct {
-			Seq       uint64               `json:"seq"`
-			Turn      int                  `json:"turn"`
-			Wait      adjudicator.WaitKind `json:"wait"`
-			Side      adjudicator.Side     `json:"side"`
-			Received  time.Time            `json:"received"`
-			MessageID string               `json:"message_id"`
+			Seq       uint64        `json:"seq"`
+			Turn      int           `json:"turn"`
+			Wait      wind.WaitKind `json:"wait"`
+			Side      wind.Side     `json:"side"`
+			Received  time.Time     `json:"received"`
+			MessageID string        `json:"message_id"`
 		}
 		if err := json.Unmarshal(v, &e); err != nil {
 			return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // openTestDB opens a fresh database in a temporary directory and, when the
@@ -53,17 +53,17 @@ func testSeed() []byte {
 
 // openingState places ten units of each side on land and waits for the
 // U.S. actions of turn 1.
-func openingState() *adjudicator.State {
-	s := adjudicator.NewState(nil, nil)
-	s.Awaiting, s.Waiting = adjudicator.WaitActions, adjudicator.US
+func openingState() *wind.State {
+	s := wind.NewState(nil, nil)
+	s.Awaiting, s.Waiting = wind.WaitActions, wind.US
 	land := s.Map().LandHexes()
 	var us, jp int
 	for _, u := range s.Units {
 		switch {
-		case u.Side() == adjudicator.US && us < 10:
+		case u.Side() == wind.US && us < 10:
 			s.Place(u.ID, land[(us*37)%len(land)], "")
 			us++
-		case u.Side() == adjudicator.JP && jp < 10:
+		case u.Side() == wind.JP && jp < 10:
 			s.Place(u.ID, land[(jp*37+11)%len(land)], "")
 			jp++
 		}
@@ -85,9 +85,9 @@ func createGameErr(db *DB, id string) (*Game, error) {
 		ID: id, Scenario: "campaign", Seed: testSeed(), Start: startAt(openingState()),
 		Options: GameOptions{USSetup: "historic", JPSetup: "historic", Deadline: 72 * time.Hour},
 		Players: []NewPlayer{
-			{Side: adjudicator.US, Address: "us@example.org", Token: "us-token"},
-			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-token"},
-			{Side: adjudicator.Umpire, Address: "umpire@example.org", Token: "umpire-token"},
+			{Side: wind.US, Address: "us@example.org", Token: "us-token"},
+			{Side: wind.JP, Address: "jp@example.org", Token: "jp-token"},
+			{Side: wind.Umpire, Address: "umpire@example.org", Token: "umpire-token"},
 		},
 		Outbox: []Mail{{MessageID: "<welcome." + id + "@attu.test>", To: []string{"us@example.org"}, Subject: "welcome", Text: "hello"}},
 	})
@@ -98,7 +98,7 @@ func createGameErr(db *DB, id string) (*Game, error) {
 // firing unit, and after the Japanese actions fights a round of melee. The
 // game waits for the U.S. actions, then the Japanese, then the next turn's.
 // It is deterministic given the dice, which is all the store needs, and
-// keeps the positions sound (adjudicator.State.Validate), which the store
+// keeps the positions sound (wind.State.Validate), which the store
 // requires: a move into an enemy's hex or an over-full stack is not made,
 // an eliminated counter keeps its last step, and the casualty track stops
 // short of the 30 that would end the game (rule 3.8.2).
@@ -108,7 +108,7 @@ func toyEngine() Engine {
 
 // toyLocate places every problem at the top of the file, where a toy file
 // begins.
-func toyLocate(raw []byte, ps []adjudicator.Problem) []Problem {
+func toyLocate(raw []byte, ps []wind.Problem) []Problem {
 	out := make([]Problem, len(ps))
 	for i, p := range ps {
 		out[i] = Problem{Line: 1, Col: 1, Msg: p.Msg}
@@ -116,68 +116,68 @@ func toyLocate(raw []byte, ps []adjudicator.Problem) []Problem {
 	return out
 }
 
-func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem) {
-	var ev []adjudicator.Event
-	open := adjudicator.AudienceBoth
-	if o.Side == adjudicator.US {
-		s.Weather = adjudicator.Weather(d.Roll(adjudicator.Die{Purpose: adjudicator.DieWeather, Seen: open}) % 4)
-		s.AirUS = d.Roll(adjudicator.Die{Purpose: adjudicator.DieAirpower, Side: adjudicator.US, Seen: open}) / 2
-		s.AirJP = d.Roll(adjudicator.Die{Purpose: adjudicator.DieAirpower, Side: adjudicator.JP, Seen: open}) / 3
-		ev = append(ev, adjudicator.Event{Kind: adjudicator.EventWeather, Seen: adjudicator.Public, Weather: s.Weather},
-			adjudicator.Event{Kind: adjudicator.EventAirpower, Seen: adjudicator.Public, Side: adjudicator.US, Factors: s.AirUS},
-			adjudicator.Event{Kind: adjudicator.EventAirpower, Seen: adjudicator.Public, Side: adjudicator.JP, Factors: s.AirJP})
+func toyResolve(s *wind.State, o wind.Orders, d wind.Dice) (*wind.State, []wind.Event, []wind.Problem) {
+	var ev []wind.Event
+	open := wind.AudienceBoth
+	if o.Side == wind.US {
+		s.Weather = wind.Weather(d.Roll(wind.Die{Purpose: wind.DieWeather, Seen: open}) % 4)
+		s.AirUS = d.Roll(wind.Die{Purpose: wind.DieAirpower, Side: wind.US, Seen: open}) / 2
+		s.AirJP = d.Roll(wind.Die{Purpose: wind.DieAirpower, Side: wind.JP, Seen: open}) / 3
+		ev = append(ev, wind.Event{Kind: wind.EventWeather, Seen: wind.Public, Weather: s.Weather},
+			wind.Event{Kind: wind.EventAirpower, Seen: wind.Public, Side: wind.US, Factors: s.AirUS},
+			wind.Event{Kind: wind.EventAirpower, Seen: wind.Public, Side: wind.JP, Factors: s.AirJP})
 	}
 	for i, a := range o.Actions {
 		switch {
 		case a.Move != nil:
 			u, ok := s.Unit(a.Move.Unit)
 			if !ok || u.Side() != o.Side || len(a.Move.Path) == 0 {
-				return nil, nil, []adjudicator.Problem{{Action: i, Step: -1, Msg: "bad move"}}
+				return nil, nil, []wind.Problem{{Action: i, Step: -1, Msg: "bad move"}}
 			}
 			to := a.Move.Path[len(a.Move.Path)-1]
-			if held := s.Occupied(to); held != adjudicator.NoSide && held != u.Side() || s.StackingProblemWith(to, u, u.Steps) != "" {
+			if held := s.Occupied(to); held != wind.NoSide && held != u.Side() || s.StackingProblemWith(to, u, u.Steps) != "" {
 				continue
 			}
 			u.Hex = to
-			ev = append(ev, adjudicator.Event{Kind: adjudicator.EventMoved, Seen: adjudicator.Public, Side: o.Side,
-				Units: []adjudicator.EventUnit{{ID: u.ID, Side: u.Side(), Hex: u.Hex, Known: true}}, Hexes: a.Move.Path})
+			ev = append(ev, wind.Event{Kind: wind.EventMoved, Seen: wind.Public, Side: o.Side,
+				Units: []wind.EventUnit{{ID: u.ID, Side: u.Side(), Hex: u.Hex, Known: true}}, Hexes: a.Move.Path})
 		case a.Fire != nil:
 			hits := 0
 			for _, id := range a.Fire.Units {
 				for range 2 {
-					if d.Roll(adjudicator.Die{Purpose: adjudicator.DieRanged, Side: o.Side, Unit: id, Hex: a.Fire.Target, Need: 7, Seen: open}) >= 7 {
+					if d.Roll(wind.Die{Purpose: wind.DieRanged, Side: o.Side, Unit: id, Hex: a.Fire.Target, Need: 7, Seen: open}) >= 7 {
 						hits++
 					}
 				}
 			}
-			ev = append(ev, adjudicator.Event{Kind: adjudicator.EventFireTotal, Seen: adjudicator.Public, Side: o.Side,
-				Hexes: []adjudicator.Hex{a.Fire.Target}, Target: a.Fire.Target, Hits: hits})
+			ev = append(ev, wind.Event{Kind: wind.EventFireTotal, Seen: wind.Public, Side: o.Side,
+				Hexes: []wind.Hex{a.Fire.Target}, Target: a.Fire.Target, Hits: hits})
 			for _, u := range s.UnitsAt(a.Fire.Target) {
 				if hits > 0 && u.Side() != o.Side {
 					hits--
 					if u.Steps--; u.Steps <= 0 {
 						u.Steps = 1 // an eliminated counter keeps its last step
-						s.Place(u.ID, 0, adjudicator.BoxEliminated)
+						s.Place(u.ID, 0, wind.BoxEliminated)
 					}
 				}
 			}
 		}
 	}
-	if o.Side == adjudicator.JP {
+	if o.Side == wind.JP {
 		for _, u := range s.OnMap() {
-			if u.Side() == adjudicator.US {
+			if u.Side() == wind.US {
 				hits := 0
 				for range 3 {
-					if d.Roll(adjudicator.Die{Purpose: adjudicator.DieMeleeAttack, Side: adjudicator.US, Unit: u.ID, Hex: u.Hex, Need: 6, Seen: open}) >= 6 {
+					if d.Roll(wind.Die{Purpose: wind.DieMeleeAttack, Side: wind.US, Unit: u.ID, Hex: u.Hex, Need: 6, Seen: open}) >= 6 {
 						hits++
 					}
 				}
-				if d.Roll(adjudicator.Die{Purpose: adjudicator.DieAirStrike, Side: adjudicator.JP, Hex: u.Hex, Need: 8, Seen: open}) >= 8 {
+				if d.Roll(wind.Die{Purpose: wind.DieAirStrike, Side: wind.JP, Hex: u.Hex, Need: 8, Seen: open}) >= 8 {
 					hits++
 				}
-				ev = append(ev, adjudicator.Event{Kind: adjudicator.EventOffensiveFire, Seen: adjudicator.Public,
-					Units: []adjudicator.EventUnit{{ID: u.ID, Side: u.Side(), Hex: u.Hex, Known: true}}, Target: u.Hex, Round: 1, Hits: hits})
-				s.Casualties = min(s.Casualties+hits, adjudicator.CasualtyLimit-1)
+				ev = append(ev, wind.Event{Kind: wind.EventOffensiveFire, Seen: wind.Public,
+					Units: []wind.EventUnit{{ID: u.ID, Side: u.Side(), Hex: u.Hex, Known: true}}, Target: u.Hex, Round: 1, Hits: hits})
+				s.Casualties = min(s.Casualties+hits, wind.CasualtyLimit-1)
 				break
 			}
 		}
@@ -188,19 +188,19 @@ func toyResolve(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) 
 
 // toyAdvance moves the toy game to its next wait: from the U.S. actions to
 // the Japanese, from the Japanese to the next turn's U.S. actions.
-func toyAdvance(s *adjudicator.State) {
-	if s.Waiting == adjudicator.US {
-		s.Waiting = adjudicator.JP
+func toyAdvance(s *wind.State) {
+	if s.Waiting == wind.US {
+		s.Waiting = wind.JP
 		return
 	}
 	s.Turn++
-	s.Waiting = adjudicator.US
+	s.Waiting = wind.US
 }
 
 // randomOrders gives the side's first units something to do.
-func randomOrders(rng *rand.Rand, s *adjudicator.State, w adjudicator.Wait) *adjudicator.Orders {
-	o := &adjudicator.Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
-	var mine, theirs []*adjudicator.Unit
+func randomOrders(rng *rand.Rand, s *wind.State, w wind.Wait) *wind.Orders {
+	o := &wind.Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
+	var mine, theirs []*wind.Unit
 	for _, u := range s.OnMap() {
 		if u.Side() == w.Side {
 			mine = append(mine, u)
@@ -215,16 +215,16 @@ func randomOrders(rng *rand.Rand, s *adjudicator.State, w adjudicator.Wait) *adj
 			if len(nb) == 0 {
 				continue
 			}
-			o.Actions = append(o.Actions, adjudicator.Action{Move: &adjudicator.Move{Unit: u.ID, Path: []adjudicator.Hex{nb[rng.IntN(len(nb))]}}})
+			o.Actions = append(o.Actions, wind.Action{Move: &wind.Move{Unit: u.ID, Path: []wind.Hex{nb[rng.IntN(len(nb))]}}})
 		} else {
-			o.Actions = append(o.Actions, adjudicator.Action{Fire: &adjudicator.Fire{Units: []string{u.ID}, Target: theirs[rng.IntN(len(theirs))].Hex}})
+			o.Actions = append(o.Actions, wind.Action{Fire: &wind.Fire{Units: []string{u.ID}, Target: theirs[rng.IntN(len(theirs))].Hex}})
 		}
 	}
 	return o
 }
 
 // orderFile writes orders the way a player would, in YAML.
-func orderFile(game, token string, o *adjudicator.Orders) []byte {
+func orderFile(game, token string, o *wind.Orders) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "game: %s\nside: %s\nturn: %d\nwait: %s\ntoken: %s\nactions:\n", game, o.Side, o.Turn, o.Wait, token)
 	for _, a := range o.Actions {
@@ -369,6 +369,6 @@ func (db *DB) end(id, note string) (*Entry, error) {
 }
 
 // startAt is a NewGame.Start that opens the game at s, rolling no dice.
-func startAt(s *adjudicator.State) func(adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-	return func(adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) { return s, nil, nil }
+func startAt(s *wind.State) func(wind.Dice) (*wind.State, []wind.Event, error) {
+	return func(wind.Dice) (*wind.State, []wind.Event, error) { return s, nil, nil }
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Kind is what a log entry records.
@@ -31,9 +31,9 @@ type Entry struct {
 	Time time.Time `json:"time"`
 	// Turn, Wait and Side are the wait the entry answered or interrupted;
 	// a note's Side is who gave its command (NoSide for the server).
-	Turn int                  `json:"turn"`
-	Wait adjudicator.WaitKind `json:"wait,omitempty"`
-	Side adjudicator.Side     `json:"side,omitempty"`
+	Turn int           `json:"turn"`
+	Wait wind.WaitKind `json:"wait,omitempty"`
+	Side wind.Side     `json:"side,omitempty"`
 
 	// KindCreate.
 	Scenario   string `json:"scenario,omitempty"`
@@ -41,23 +41,23 @@ type Entry struct {
 
 	// KindOrders: the decoded orders, the SHA-256 of the redacted file
 	// (kept beside the log), its receipt time and Message-ID.
-	Orders    *adjudicator.Orders `json:"orders,omitempty"`
-	RawSHA256 string              `json:"raw_sha256,omitempty"`
-	Received  time.Time           `json:"received,omitzero"`
-	MessageID string              `json:"message_id,omitempty"`
+	Orders    *wind.Orders `json:"orders,omitempty"`
+	RawSHA256 string       `json:"raw_sha256,omitempty"`
+	Received  time.Time    `json:"received,omitzero"`
+	MessageID string       `json:"message_id,omitempty"`
 
 	// Dice DiceFrom up to but excluding DiceTo were rolled by this entry
 	// (KindCreate: by the opening, see NewGame.Start).
-	DiceFrom uint64              `json:"dice_from,omitempty"`
-	DiceTo   uint64              `json:"dice_to,omitempty"`
-	Events   []adjudicator.Event `json:"events,omitempty"`
+	DiceFrom uint64       `json:"dice_from,omitempty"`
+	DiceTo   uint64       `json:"dice_to,omitempty"`
+	Events   []wind.Event `json:"events,omitempty"`
 
 	To      uint64 `json:"to,omitempty"`      // KindRollback: the entry returned to
 	Note    string `json:"note,omitempty"`    // KindRollback, KindEnd, KindNote: why or what, in words
 	Private bool   `json:"private,omitempty"` // a note only its Side and the umpire may read
 
-	State string           `json:"state"` // SHA-256 of the JSON of the position after this entry
-	Next  adjudicator.Wait `json:"next"`  // what the game then waits for
+	State string    `json:"state"` // SHA-256 of the JSON of the position after this entry
+	Next  wind.Wait `json:"next"`  // what the game then waits for
 
 	// Secret is at least 128 random bits (crypto/rand.Text), hashed with
 	// the rest, so that no entry can be found from its hash by trying every
@@ -68,7 +68,7 @@ type Entry struct {
 // Step is a side's orders to apply to a game, with what the caller adds
 // that is not rules.
 type Step struct {
-	Orders   *adjudicator.Orders
+	Orders   *wind.Orders
 	Raw      []byte    // the file as the player sent it, its token redacted (orders.Redact)
 	Received time.Time // when it arrived
 	// Mail is the mail that carried the orders; nil for orders given on
@@ -80,8 +80,8 @@ type Step struct {
 // in the same transaction (Txn.Queue, Txn.SetDeadline). Its values are
 // the step's own: changing them changes nothing stored.
 type Outcome struct {
-	Entry Entry              // the entry it chained
-	State *adjudicator.State // the position after it
+	Entry Entry       // the entry it chained
+	State *wind.State // the position after it
 }
 
 // Apply resolves a step with the engine eng — the one Audit replays it
@@ -182,14 +182,14 @@ func notActive(g *Game) string {
 // refusal is the rules refusing orders: err is ErrStale or ErrIllegal.
 type refusal struct {
 	err      error
-	problems []adjudicator.Problem
+	problems []wind.Problem
 }
 
 // resolve runs one step through eng, the wait check then the rules, for
 // Apply and Audit alike; s is the step's own copy of the position.
-func resolve(eng Engine, s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, *refusal) {
+func resolve(eng Engine, s *wind.State, o wind.Orders, d wind.Dice) (*wind.State, []wind.Event, *refusal) {
 	if p := s.CheckWait(o); p != nil {
-		return nil, nil, &refusal{ErrStale, []adjudicator.Problem{*p}}
+		return nil, nil, &refusal{ErrStale, []wind.Problem{*p}}
 	}
 	next, events, problems := eng.Resolve(s, o, d)
 	if len(problems) > 0 {
@@ -200,7 +200,7 @@ func resolve(eng Engine, s *adjudicator.State, o adjudicator.Orders, d adjudicat
 
 // placed returns the rules' problems with the places where found, which
 // gives for each when it has as many.
-func placed(ps []adjudicator.Problem, where []Problem) []Problem {
+func placed(ps []wind.Problem, where []Problem) []Problem {
 	if len(where) == len(ps) {
 		return where
 	}
@@ -282,7 +282,7 @@ func (t *Txn) End(note string) (*Entry, error) {
 		return nil, err
 	}
 	e := &Entry{Kind: KindEnd, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
-		Note: note, State: last.State, Next: adjudicator.Wait{Turn: g.Wait.Turn, Kind: adjudicator.WaitEnded}}
+		Note: note, State: last.State, Next: wind.Wait{Turn: g.Wait.Turn, Kind: wind.WaitEnded}}
 	if err := w.append(e, nil, nil); err != nil {
 		return nil, err
 	}
@@ -328,12 +328,12 @@ func (db *DB) Entry(id string, seq uint64) (*Entry, error) {
 
 // Snapshot returns the position after entry seq (any live or rolled-back
 // entry).
-func (db *DB) Snapshot(id string, seq uint64) (*adjudicator.State, error) {
-	return inGame(db, id, func(w *gameTx) (*adjudicator.State, error) { return w.stateAt(seq) })
+func (db *DB) Snapshot(id string, seq uint64) (*wind.State, error) {
+	return inGame(db, id, func(w *gameTx) (*wind.State, error) { return w.stateAt(seq) })
 }
 
 // stateAt returns the position after entry seq, live or rolled back.
-func (w *gameTx) stateAt(seq uint64) (*adjudicator.State, error) {
+func (w *gameTx) stateAt(seq uint64) (*wind.State, error) {
 	e, err := w.entry(seq)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Kinds of fire in the luck summary, by the typed purposes of the to-hit
@@ -27,7 +27,7 @@ type Luck struct {
 
 // SideLuck is one side's dice.
 type SideLuck struct {
-	Side  adjudicator.Side
+	Side  wind.Side
 	Dice  int
 	Faces [11]int // Faces[f]: how many dice showed f (1 to 10)
 	Fire  []FireLuck
@@ -53,14 +53,14 @@ func (f FireLuck) Sigma() float64 {
 
 // fireKinds are the kinds of fire of the to-hit dice, by their purpose,
 // as indexes into SideLuck.Fire: ranged, air, melee.
-var fireKinds = map[adjudicator.DiePurpose]int{
-	adjudicator.DieRanged: 0, adjudicator.DieAirStrike: 1,
-	adjudicator.DieMeleeAttack: 2, adjudicator.DieMeleeDefence: 2,
+var fireKinds = map[wind.DiePurpose]int{
+	wind.DieRanged: 0, wind.DieAirStrike: 1,
+	wind.DieMeleeAttack: 2, wind.DieMeleeDefence: 2,
 }
 
 // computeLuck sums the dice that the entries marked live rolled.
 func computeLuck(dice []Roll, live map[uint64]bool) *Luck {
-	sides := map[adjudicator.Side]*SideLuck{}
+	sides := map[wind.Side]*SideLuck{}
 	for _, r := range dice {
 		if !live[r.Entry] {
 			continue
@@ -87,7 +87,7 @@ func computeLuck(dice []Roll, live map[uint64]bool) *Luck {
 		}
 	}
 	l := &Luck{}
-	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.NoSide} {
+	for _, s := range []wind.Side{wind.US, wind.JP, wind.NoSide} {
 		if sl := sides[s]; sl != nil {
 			l.Sides = append(l.Sides, *sl)
 		}
@@ -111,7 +111,7 @@ func (l *Luck) WriteText(w io.Writer) {
 	fmt.Fprintln(w, "Dice luck: each to-hit die against the face it needed (needing N, it hits 11-N times in 10)")
 	for _, s := range l.Sides {
 		name := strings.ToUpper(s.Side.String())
-		if s.Side == adjudicator.NoSide {
+		if s.Side == wind.NoSide {
 			name = "neither side (weather)"
 		}
 		fmt.Fprintf(w, "\n%s: %d dice\n  faces ", name, s.Dice)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // A dice log with known faces and needs gives exact expectations: a die
@@ -14,25 +14,25 @@ import (
 func TestLuckAgainstNeed(t *testing.T) {
 	us, jp := "1/17-A", "J01"
 	for _, id := range []string{us, jp} {
-		if _, ok := adjudicator.BuiltinCounters().Get(id); !ok {
+		if _, ok := wind.BuiltinCounters().Get(id); !ok {
 			t.Fatalf("no counter %s", id)
 		}
 	}
-	roll := func(p adjudicator.DiePurpose, side adjudicator.Side, unit string, need, face int) Roll {
-		return Roll{Die: adjudicator.Die{Purpose: p, Side: side, Unit: unit, Need: need, Seen: adjudicator.AudienceBoth}, Face: face}
+	roll := func(p wind.DiePurpose, side wind.Side, unit string, need, face int) Roll {
+		return Roll{Die: wind.Die{Purpose: p, Side: side, Unit: unit, Need: need, Seen: wind.AudienceBoth}, Face: face}
 	}
-	US, JP := adjudicator.US, adjudicator.JP
+	US, JP := wind.US, wind.JP
 	rolls := []Roll{
-		roll(adjudicator.DieWeather, adjudicator.NoSide, "", 0, 3), // no need: faces only, neither side
-		roll(adjudicator.DieAirpower, US, "", 0, 8),
-		roll(adjudicator.DieMeleeAttack, US, us, 7, 7),    // hit
-		roll(adjudicator.DieMeleeAttack, US, us, 7, 6),    // miss
-		roll(adjudicator.DieMeleeDefence, US, us, 10, 10), // hit
-		roll(adjudicator.DieAirStrike, US, "", 9, 9),      // hit
-		roll(adjudicator.DieAirStrike, US, "", 9, 2),      // miss
-		roll(adjudicator.DieRanged, JP, jp, 5, 5),         // hit
-		roll(adjudicator.DieRanged, JP, jp, 5, 4),         // miss
-		roll(adjudicator.DieRanged, JP, jp, 1, 1),         // hit
+		roll(wind.DieWeather, wind.NoSide, "", 0, 3), // no need: faces only, neither side
+		roll(wind.DieAirpower, US, "", 0, 8),
+		roll(wind.DieMeleeAttack, US, us, 7, 7),    // hit
+		roll(wind.DieMeleeAttack, US, us, 7, 6),    // miss
+		roll(wind.DieMeleeDefence, US, us, 10, 10), // hit
+		roll(wind.DieAirStrike, US, "", 9, 9),      // hit
+		roll(wind.DieAirStrike, US, "", 9, 2),      // miss
+		roll(wind.DieRanged, JP, jp, 5, 5),         // hit
+		roll(wind.DieRanged, JP, jp, 5, 4),         // miss
+		roll(wind.DieRanged, JP, jp, 1, 1),         // hit
 	}
 	for i := range rolls {
 		rolls[i].Seq, rolls[i].Entry = uint64(i+1), 2
@@ -43,11 +43,11 @@ func TestLuckAgainstNeed(t *testing.T) {
 		dice, hits int
 		expected   float64
 	}
-	wants := map[adjudicator.Side]map[string]want{
-		adjudicator.US: {FireMelee: {3, 2, 0.4 + 0.4 + 0.1}, FireAir: {2, 1, 0.2 + 0.2}, FireRanged: {}},
-		adjudicator.JP: {FireRanged: {3, 2, 0.6 + 0.6 + 1.0}, FireMelee: {}, FireAir: {}},
+	wants := map[wind.Side]map[string]want{
+		wind.US: {FireMelee: {3, 2, 0.4 + 0.4 + 0.1}, FireAir: {2, 1, 0.2 + 0.2}, FireRanged: {}},
+		wind.JP: {FireRanged: {3, 2, 0.6 + 0.6 + 1.0}, FireMelee: {}, FireAir: {}},
 	}
-	total := map[adjudicator.Side]int{adjudicator.US: 6, adjudicator.JP: 3, adjudicator.NoSide: 1}
+	total := map[wind.Side]int{wind.US: 6, wind.JP: 3, wind.NoSide: 1}
 	if len(l.Sides) != 3 {
 		t.Fatalf("sides: %+v", l.Sides)
 	}

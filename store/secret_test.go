@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // secretGame plays a game holding every kind of entry (a creation, orders,
@@ -17,7 +17,7 @@ func secretGame(t *testing.T) *Export {
 	t.Helper()
 	db := rolledBackGame(t)
 	_, err := db.Transact("g1", nil, func(tx *Txn) error {
-		_, err := tx.Note(adjudicator.US, "status", false)
+		_, err := tx.Note(wind.US, "status", false)
 		return err
 	})
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -52,10 +52,10 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 	}
 	defer db.Close()
 	svc := referee.New(db, referee.Config{Address: "attu@example.org"})
-	addr := map[adjudicator.Side]string{adjudicator.US: "us@example.org", adjudicator.JP: "jp@example.org"}
+	addr := map[wind.Side]string{wind.US: "us@example.org", wind.JP: "jp@example.org"}
 	gameSeed := bytes.Repeat([]byte{byte(seed)}, store.SeedSize)
 	c, err := svc.Create(referee.NewGame{ID: "g1", Name: "Landcrab", Setup: "historic",
-		US: addr[adjudicator.US], JP: addr[adjudicator.JP], Umpire: "umpire@example.org", Seed: gameSeed}, now)
+		US: addr[wind.US], JP: addr[wind.JP], Umpire: "umpire@example.org", Seed: gameSeed}, now)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 func TestCreateStepReopenContinue(t *testing.T) {
@@ -126,7 +126,7 @@ func TestRollbackThenContinue(t *testing.T) {
 	if _, err := db.end("g1", "U.S. victory (3.8)"); err != nil {
 		t.Fatal(err)
 	}
-	none := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
+	none := &wind.Orders{Side: wind.US, Turn: 1, Wait: wind.WaitActions}
 	if _, err := db.apply("g1", Step{Orders: none, Raw: orderFile("g1", RedactedToken, none)}, toyEngine()); !errors.Is(err, ErrNotActive) {
 		t.Fatalf("step after the end: %v", err)
 	}
@@ -149,7 +149,7 @@ func TestApplyIsAllOrNothing(t *testing.T) {
 	before, _ := db.Game("g1")
 	mails, _ := db.Outbox("")
 	boom := errors.New("boom")
-	o := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
+	o := &wind.Orders{Side: wind.US, Turn: 1, Wait: wind.WaitActions}
 	// The step rolls its dice and chains its entry, then its reply fails.
 	rolled := 0
 	_, err := db.apply("g1", Step{Orders: o, Raw: orderFile("g1", RedactedToken, o)}, toyEngine(), func(out *Outcome) (reply, error) {
@@ -174,7 +174,7 @@ func TestLedgerExactlyOnce(t *testing.T) {
 	d := newDriver(db, "g1", 4)
 	d.play(t, 2) // now U.S. actions of turn 2
 	g, _ := db.Game("g1")
-	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
+	o := &wind.Orders{Side: wind.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
 	raw := orderFile("g1", RedactedToken, o)
 	ref := NewMailRef("<once@players.test>", raw)
 	rf := func(*Outcome) (reply, error) {
@@ -219,7 +219,7 @@ func TestApplyRefusesTokens(t *testing.T) {
 	createTestGame(t, db, "g1")
 	newDriver(db, "g1", 6).play(t, 2) // now U.S. actions of turn 2
 	g, _ := db.Game("g1")
-	o := &adjudicator.Orders{Side: adjudicator.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
+	o := &wind.Orders{Side: wind.US, Turn: g.Wait.Turn, Wait: g.Wait.Kind}
 	for _, raw := range []string{
 		string(orderFile("g1", "us-token", o)),
 		"side: us\ntoken: \"REDACTED \"\n",
@@ -275,7 +275,7 @@ func TestTokensAndStatus(t *testing.T) {
 	db, _ := openTestDB(t)
 	createTestGame(t, db, "g1")
 	g, _ := db.Game("g1")
-	if !g.CheckToken(adjudicator.US, "us-token") || g.CheckToken(adjudicator.US, "jp-token") || g.CheckToken(adjudicator.NoSide, "") {
+	if !g.CheckToken(wind.US, "us-token") || g.CheckToken(wind.US, "jp-token") || g.CheckToken(wind.NoSide, "") {
 		t.Fatal("token check")
 	}
 	for _, p := range g.Players {
@@ -288,7 +288,7 @@ func TestTokensAndStatus(t *testing.T) {
 		t.Fatalf("token %q %v", tok, err)
 	}
 	if _, err := db.Transact("g1", nil, func(tx *Txn) error {
-		tx.SetPlayer(adjudicator.US, "new-us@example.org", tok)
+		tx.SetPlayer(wind.US, "new-us@example.org", tok)
 		return tx.SetStatus(Paused)
 	}); err != nil {
 		t.Fatal(err)
@@ -301,7 +301,7 @@ func TestTokensAndStatus(t *testing.T) {
 		return tx.SetStatus(Active)
 	})
 	g, _ = db.Game("g1")
-	if !g.CheckToken(adjudicator.US, tok) || g.Players[0].Address != "new-us@example.org" || g.Deadline.Day() != 12 || g.Status != Active {
+	if !g.CheckToken(wind.US, tok) || g.Players[0].Address != "new-us@example.org" || g.Deadline.Day() != 12 || g.Status != Active {
 		t.Fatalf("after changes: %+v", g)
 	}
 	if _, err := db.Game("nope"); !errors.Is(err, ErrNoGame) {
@@ -441,7 +441,7 @@ func TestMigrateVersion2(t *testing.T) {
 	db2.Close()
 	db2 = mustOpen(t, path2)
 	defer closeChecked(t, db2)
-	if g, err := db2.Game("quiet"); err != nil || g.Wait != (adjudicator.Wait{Turn: 1, Side: adjudicator.US, Kind: adjudicator.WaitActions}) {
+	if g, err := db2.Game("quiet"); err != nil || g.Wait != (wind.Wait{Turn: 1, Side: wind.US, Kind: wind.WaitActions}) {
 		t.Fatalf("a version 2 game without dice: %+v, %v", g, err)
 	}
 }

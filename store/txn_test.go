@@ -8,7 +8,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // gameBuckets returns every key and value under a game's bucket.
@@ -74,7 +74,7 @@ func TestTransact(t *testing.T) {
 	failing := NewMailRef("<fail@players.test>", nil)
 	boom := errors.New("boom")
 	_, err = db.Transact("g1", &failing, func(tx *Txn) error {
-		if _, err := tx.Note(adjudicator.Umpire, "paused", true); err != nil {
+		if _, err := tx.Note(wind.Umpire, "paused", true); err != nil {
 			return err
 		}
 		tx.SetStatus(Paused)
@@ -92,7 +92,7 @@ func TestTransact(t *testing.T) {
 	var note *Entry
 	r, err = db.Transact("g1", &cmd, func(tx *Txn) error {
 		var err error
-		note, err = tx.Note(adjudicator.Umpire, "The umpire paused the game.", true)
+		note, err = tx.Note(wind.Umpire, "The umpire paused the game.", true)
 		tx.SetService([]byte(`{"name":"x"}`))
 		return err
 	})
@@ -121,7 +121,7 @@ func TestTransact(t *testing.T) {
 func TestTransactHeldOrders(t *testing.T) {
 	db, _ := openTestDB(t)
 	createTestGame(t, db, "g1")
-	o := &adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitActions}
+	o := &wind.Orders{Side: wind.US, Turn: 1, Wait: wind.WaitActions}
 	raw := orderFile("g1", RedactedToken, o)
 	ref := NewMailRef("<held@players.test>", raw)
 	if _, err := db.Refuse(ref, "g1", "held", nil); err != nil {
@@ -143,7 +143,7 @@ func TestTransactHeldOrders(t *testing.T) {
 		t.Fatalf("the held receipt: %+v", r)
 	}
 	_, err = db.Transact("g1", nil, func(tx *Txn) error {
-		o2 := &adjudicator.Orders{Side: adjudicator.JP, Turn: 1, Wait: adjudicator.WaitActions}
+		o2 := &wind.Orders{Side: wind.JP, Turn: 1, Wait: wind.WaitActions}
 		_, err := tx.Apply(Step{Orders: o2, Raw: bytes.Clone(raw), Mail: &ref}, toyEngine())
 		return err
 	})

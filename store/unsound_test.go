@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -15,18 +15,18 @@ import (
 // what Validate says about them.
 var unsound = []struct {
 	name  string
-	spoil func(s *adjudicator.State) // s is attached
+	spoil func(s *wind.State) // s is attached
 	says  string
 }{
-	{"a unit in the sea", func(s *adjudicator.State) { firstOnMap(s).Hex = 101 }, "which is not a land hex"},
-	{"a unit with 9 steps", func(s *adjudicator.State) { firstOnMap(s).Steps = 9 }, "has 9 steps"},
-	{"two units with one id", func(s *adjudicator.State) { s.Units[1].ID = s.Units[0].ID }, "is in the position twice"},
+	{"a unit in the sea", func(s *wind.State) { firstOnMap(s).Hex = 101 }, "which is not a land hex"},
+	{"a unit with 9 steps", func(s *wind.State) { firstOnMap(s).Steps = 9 }, "has 9 steps"},
+	{"two units with one id", func(s *wind.State) { s.Units[1].ID = s.Units[0].ID }, "is in the position twice"},
 }
 
-func firstOnMap(s *adjudicator.State) *adjudicator.Unit { return s.OnMap()[0] }
+func firstOnMap(s *wind.State) *wind.Unit { return s.OnMap()[0] }
 
 // spoilJSON decodes a position, spoils it and encodes it again.
-func spoilJSON(t *testing.T, js []byte, spoil func(s *adjudicator.State)) []byte {
+func spoilJSON(t *testing.T, js []byte, spoil func(s *wind.State)) []byte {
 	t.Helper()
 	s, err := DecodeState(js)
 	if err != nil {
@@ -124,7 +124,7 @@ func TestAuditUnsoundReplay(t *testing.T) {
 	for _, c := range unsound {
 		eng := toyEngine()
 		calls := 0
-		eng.Resolve = func(s *adjudicator.State, o adjudicator.Orders, d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem) {
+		eng.Resolve = func(s *wind.State, o wind.Orders, d wind.Dice) (*wind.State, []wind.Event, []wind.Problem) {
 			s, ev, err := toyResolve(s, o, d)
 			if calls++; calls == 3 {
 				c.spoil(s)
@@ -155,7 +155,7 @@ func TestUnsoundNotStored(t *testing.T) {
 	d := newDriver(db, "g1", 5)
 	d.play(t, 2)
 	for _, c := range unsound {
-		d.eng.Resolve = func(s *adjudicator.State, o adjudicator.Orders, dice adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, []adjudicator.Problem) {
+		d.eng.Resolve = func(s *wind.State, o wind.Orders, dice wind.Dice) (*wind.State, []wind.Event, []wind.Problem) {
 			s, ev, err := toyResolve(s, o, dice)
 			c.spoil(s)
 			return s, ev, err

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -34,12 +34,12 @@ func golden(t *testing.T, name, got string) {
 
 // landingUnits is a handful of markers as a U.S. report might show them
 // after a landing at Massacre Bay.
-var landingUnits = map[adjudicator.Hex]string{
+var landingUnits = map[wind.Hex]string{
 	2821: "U4", 2720: "U2", 2719: "J3", 2822: "U6", 3122: "U1", 2717: "J2", 2618: "?1",
 }
 
 func TestGolden(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	cases := []struct {
 		name string
 		text string
@@ -69,10 +69,10 @@ func checkWidth(t *testing.T, what, text string) {
 }
 
 func TestWidth(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	checkWidth(t, "island", RenderMap(m, MapOptions{}))
 	checkWidth(t, "island with units", RenderMap(m, MapOptions{Markers: landingUnits}))
-	centers := []adjudicator.Hex{2717, 1001, 4130, 1013, 4114, 2501, 2530}
+	centers := []wind.Hex{2717, 1001, 4130, 1013, 4114, 2501, 2530}
 	for _, c := range centers {
 		for r := 0; r <= 10; r++ {
 			checkWidth(t, "around "+c.String(), RenderAround(m, c, r, MapOptions{Markers: landingUnits}))
@@ -94,7 +94,7 @@ func cells(c *canvas, ps []point) string {
 }
 
 // insideLine returns the k-th inside line of h, trimmed.
-func insideLine(g *grid, c *canvas, h adjudicator.Hex, k int) string {
+func insideLine(g *grid, c *canvas, h wind.Hex, k int) string {
 	p, n := g.interior(h, k)
 	var ps []point
 	for i := range n {
@@ -105,13 +105,13 @@ func insideLine(g *grid, c *canvas, h adjudicator.Hex, k int) string {
 
 // wholeIsland is the island grid RenderMap draws for a map that fits in one
 // strip.
-func wholeIsland(m *adjudicator.Map, opt MapOptions) *grid {
+func wholeIsland(m *wind.Map, opt MapOptions) *grid {
 	cols, rows := islandExtent(m, opt)
 	return islandGrid(m, opt, cols, rows)
 }
 
 func TestIslandShowsEveryFeature(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	g := wholeIsland(m, MapOptions{})
 	c := g.draw()
 	for _, v := range m.VictoryHexes {
@@ -136,13 +136,13 @@ func TestIslandShowsEveryFeature(t *testing.T) {
 		}
 	}
 	// The cliff of rule 5.7 between 2717 and 2817 shows on the island too.
-	if got := cells(c, g.side(2717, adjudicator.NorthEast)); got != "#" {
+	if got := cells(c, g.side(2717, wind.NorthEast)); got != "#" {
 		t.Errorf("2717/2817 side is %q on the island map, want #", got)
 	}
 }
 
 func TestIslandMarkers(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	g := wholeIsland(m, MapOptions{Markers: landingUnits})
 	c := g.draw()
 	for h, mk := range landingUnits {
@@ -152,20 +152,20 @@ func TestIslandMarkers(t *testing.T) {
 	}
 }
 
-func within(center adjudicator.Hex, radius int) map[adjudicator.Hex]bool {
-	set := map[adjudicator.Hex]bool{}
+func within(center wind.Hex, radius int) map[wind.Hex]bool {
+	set := map[wind.Hex]bool{}
 	addWithin(set, center, radius)
 	return set
 }
 
 func TestCloseUpAround2717(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	g, clipped := closeUpGrid(m, within(2717, 3), 2717, MapOptions{Markers: landingUnits})
 	if clipped {
 		t.Errorf("radius 3 should fit without clipping")
 	}
 	c := g.draw()
-	if got := cells(c, g.side(2717, adjudicator.NorthEast)); strings.Trim(got, "#") != "" {
+	if got := cells(c, g.side(2717, wind.NorthEast)); strings.Trim(got, "#") != "" {
 		t.Errorf("cliff between 2717 and 2817 drawn as %q, want all #", got)
 	}
 	if got := insideLine(g, c, 2717, 1); got != "*2717*" {
@@ -186,7 +186,7 @@ func TestCloseUpAround2717(t *testing.T) {
 		t.Errorf("%d hexes drawn, want the 37 within 3 of 2717", len(g.shown))
 	}
 	// Hogback Creek runs 2720-2719-2619-2618: its crossings carry '~'.
-	for _, s := range [][2]adjudicator.Hex{{2720, 2719}, {2719, 2619}, {2619, 2618}} {
+	for _, s := range [][2]wind.Hex{{2720, 2719}, {2719, 2619}, {2619, 2618}} {
 		d, _ := s[0].DirectionTo(s[1])
 		if got := cells(c, g.side(s[0], d)); !strings.Contains(got, "~") {
 			t.Errorf("river crossing %s/%s drawn as %q", s[0], s[1], got)
@@ -195,9 +195,9 @@ func TestCloseUpAround2717(t *testing.T) {
 }
 
 func TestSlopeArrowsPointUphill(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	for _, tc := range []struct {
-		from, to adjudicator.Hex
+		from, to wind.Hex
 		want     string
 	}{
 		{1717, 1817, ">>"},       // art in 1717: 1717 to 1817 is up
@@ -220,23 +220,23 @@ func TestSlopeArrowsPointUphill(t *testing.T) {
 // A river crossing a slope shows both: the creek climbs from 2720 into
 // 2719 across a slope (the movement example of rule 5.4).
 func TestRiverOverSlope(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	g, _ := closeUpGrid(m, within(2719, 1), 2719, MapOptions{})
 	c := g.draw()
-	if got := cells(c, g.side(2719, adjudicator.South)); got != "^^^~~^^^" {
+	if got := cells(c, g.side(2719, wind.South)); got != "^^^~~^^^" {
 		t.Errorf("2719/2720 drawn as %q, want the creek across an uphill slope", got)
 	}
 	// Temnac Creek runs 1424-1423 across a slope on a slanted side.
 	g, _ = closeUpGrid(m, within(1424, 1), 1424, MapOptions{})
 	c = g.draw()
-	d, _ := adjudicator.Hex(1424).DirectionTo(1423)
+	d, _ := wind.Hex(1424).DirectionTo(1423)
 	if got := cells(c, g.side(1424, d)); !strings.Contains(got, "~") || strings.Trim(got, "<>^v") == got {
 		t.Errorf("1424/1423 drawn as %q, want a slope arrow and ~", got)
 	}
 }
 
 func TestCloseUpLandingZone(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	lz, _ := m.LandingZone("D")
 	text := RenderAround(m, lz.Hex, 2, MapOptions{Markers: landingUnits})
 	for _, want := range []string{"LZ D U4", "staging D", "U6", "landing zone D", "D 2821 (12 steps, staging 2822)"} {
@@ -247,7 +247,7 @@ func TestCloseUpLandingZone(t *testing.T) {
 }
 
 func TestCloseUpClipsWideRadius(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	text := RenderAround(m, 2717, 8, MapOptions{})
 	if !strings.Contains(text, "only columns 23-31") {
 		t.Errorf("a radius-8 close-up should say it was clipped:\n%s", text)
@@ -256,7 +256,7 @@ func TestCloseUpClipsWideRadius(t *testing.T) {
 }
 
 func TestCloseUpAtTheEdge(t *testing.T) {
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	g, _ := closeUpGrid(m, within(1001, 2), 1001, MapOptions{})
 	for h := range g.shown {
 		if !m.OnMap(h) {
@@ -288,7 +288,7 @@ func TestWideMapInStrips(t *testing.T) {
 	}
 	yaml := fmt.Sprintf("name: wide\ncolumns: [1, %d]\nrows: [1, 4]\nlevels: |\n  %s\nzones: |\n  %s\nzone_names: {A: All}\n",
 		ncols, strings.TrimSpace(levels.String()), strings.TrimSpace(zones.String()))
-	m, err := adjudicator.ParseMap([]byte(yaml))
+	m, err := wind.ParseMap([]byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,8 +305,8 @@ func TestWideMapInStrips(t *testing.T) {
 }
 
 func TestRenderArea(t *testing.T) {
-	m := adjudicator.BuiltinMap()
-	text := RenderArea(m, []adjudicator.Hex{2717, 2719}, 1, MapOptions{Markers: landingUnits})
+	m := wind.BuiltinMap()
+	text := RenderArea(m, []wind.Hex{2717, 2719}, 1, MapOptions{Markers: landingUnits})
 	golden(t, "area-2717-2719.txt", text)
 	checkWidth(t, "area", text)
 	for _, want := range []string{"Hexes 2717, 2719 and those within 1 of them", "*2717*", "2620", "J3"} {
@@ -315,7 +315,7 @@ func TestRenderArea(t *testing.T) {
 		}
 	}
 	// Two hexes far apart: clipped around the middle, within the width.
-	text = RenderArea(m, []adjudicator.Hex{1425, 3622}, 0, MapOptions{NoLegend: true})
+	text = RenderArea(m, []wind.Hex{1425, 3622}, 0, MapOptions{NoLegend: true})
 	checkWidth(t, "wide area", text)
 	if !strings.Contains(text, "only columns 21-29") {
 		t.Errorf("a wide area should say which columns it shows:\n%s", text)
@@ -327,8 +327,8 @@ func TestRenderArea(t *testing.T) {
 // column's number on the upper header line, an odd column's on the line
 // below under the number on the lower header line.
 func TestIslandRowLabels(t *testing.T) {
-	m := adjudicator.BuiltinMap()
-	markers := map[adjudicator.Hex]string{2117: "AB", 2017: "CD", 1425: "EF", 3622: "GH"}
+	m := wind.BuiltinMap()
+	markers := map[wind.Hex]string{2117: "AB", 2017: "CD", 1425: "EF", 3622: "GH"}
 	lines := strings.Split(RenderMap(m, MapOptions{Markers: markers, NoLegend: true}), "\n")
 	_, rows := islandExtent(m, MapOptions{})
 	rowLine := map[int]int{}

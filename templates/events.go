@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // The wording of events lives in events.tmpl, one {{define}} per event
@@ -20,10 +20,10 @@ var eventFiles embed.FS
 var eventTemplates = template.Must(template.New("events").Funcs(eventFuncs).Funcs(setupFuncs).ParseFS(eventFiles, "events.tmpl"))
 
 // EventText words an event in one line. The event is rendered as given:
-// redact it for the reader first (adjudicator.Redact), and what a side
+// redact it for the reader first (wind.Redact), and what a side
 // may not read is not there to be written. A kind with no wording yet
 // renders as its name in brackets.
-func EventText(ev adjudicator.Event) string {
+func EventText(ev wind.Event) string {
 	t := eventTemplates.Lookup(string(ev.Kind))
 	if t == nil {
 		return "[" + string(ev.Kind) + "]"
@@ -37,36 +37,36 @@ func EventText(ev adjudicator.Event) string {
 
 var eventFuncs = template.FuncMap{
 	"side":       sideName,
-	"enemy":      func(s adjudicator.Side) adjudicator.Side { return s.Enemy() },
+	"enemy":      func(s wind.Side) wind.Side { return s.Enemy() },
 	"plural":     Plural,
 	"are":        func(n int) string { return pick(n, "is", "are") },
 	"verbS":      func(n int) string { return pick(n, "s", "") },
 	"capitalize": capitalize,
-	"date":       adjudicator.TurnDate,
+	"date":       wind.TurnDate,
 	"route":      route,
-	"hexesAnd":   func(hs []adjudicator.Hex) string { return joinAnd(hexNames(hs)) },
+	"hexesAnd":   func(hs []wind.Hex) string { return joinAnd(hexNames(hs)) },
 	"hexesComma": hexesComma,
-	"hex":        elem[adjudicator.Hex],
+	"hex":        elem[wind.Hex],
 	"dice":       dice,
-	"diceCount":  func(ds []adjudicator.EventDie) string { return diceCount(len(ds)) },
+	"diceCount":  func(ds []wind.EventDie) string { return diceCount(len(ds)) },
 	"mods":       mods,
 	"airMods":    airMods,
 	"add":        func(a, b int) int { return a + b },
-	"face":       func(f int) string { return adjudicator.DiceText([]int{f}, 0) },
-	"isUS":       func(s adjudicator.Side) bool { return s == adjudicator.US },
-	"isUnknown":  func(k adjudicator.Kind) bool { return k == adjudicator.Unknown },
-	"unit":       func(us []adjudicator.EventUnit) adjudicator.EventUnit { return elem(us, 0) },
+	"face":       func(f int) string { return wind.DiceText([]int{f}, 0) },
+	"isUS":       func(s wind.Side) bool { return s == wind.US },
+	"isUnknown":  func(k wind.Kind) bool { return k == wind.Unknown },
+	"unit":       func(us []wind.EventUnit) wind.EventUnit { return elem(us, 0) },
 	"ids":        ids,
 	"named":      named,
 	"countNamed": countNamed,
-	"decision":   func() adjudicator.WaitKind { return adjudicator.WaitUSDecision },
+	"decision":   func() wind.WaitKind { return wind.WaitUSDecision },
 	"waitNoun":   waitNoun,
 	// A refit turn is never a night turn (rule 3.1): its waits say no time.
-	"isRefit":    func(k adjudicator.WaitKind) bool { return k == adjudicator.WaitUSRefit || k == adjudicator.WaitJPRefit },
-	"stackLimit": func() int { return adjudicator.StackJapanese },
+	"isRefit":    func(k wind.WaitKind) bool { return k == wind.WaitUSRefit || k == wind.WaitJPRefit },
+	"stackLimit": func() int { return wind.StackJapanese },
 	"quote":      func(s string) string { return fmt.Sprintf("%q", s) },
 	// Refit turns (rule 9).
-	"lossRecoveryLow": func() int { return adjudicator.LossRecoveryLow },
+	"lossRecoveryLow": func() int { return wind.LossRecoveryLow },
 	"casualties":      func(n int) string { return fmt.Sprintf("%d %s", n, pick(n, "casualty", "casualties")) },
 	"staging":         staging,
 	"moves":           moves,
@@ -76,23 +76,23 @@ var eventFuncs = template.FuncMap{
 
 // waitNoun names the orders a game waits for, as a refusal does: "the U.S.
 // decision of turn 3", "the Japanese actions of turn 3".
-func waitNoun(k adjudicator.WaitKind) string {
+func waitNoun(k wind.WaitKind) string {
 	switch k {
-	case adjudicator.WaitUSDecision:
+	case wind.WaitUSDecision:
 		return "decision"
-	case adjudicator.WaitJPSetup:
+	case wind.WaitJPSetup:
 		return "setup"
-	case adjudicator.WaitUSLanding:
+	case wind.WaitUSLanding:
 		return "landing"
-	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+	case wind.WaitUSRefit, wind.WaitJPRefit:
 		return "refit orders"
 	}
 	return string(k)
 }
 
 // sideName names a side as the rules do: "U.S.", "Japanese".
-func sideName(s adjudicator.Side) string {
-	if s == adjudicator.US || s == adjudicator.JP {
+func sideName(s wind.Side) string {
+	if s == wind.US || s == wind.JP {
 		return sideTitle(s)
 	}
 	return s.String()
@@ -121,7 +121,7 @@ func joinAnd(names []string) string {
 }
 
 // hexNames writes each hex as its CCRR id.
-func hexNames(hs []adjudicator.Hex) []string {
+func hexNames(hs []wind.Hex) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
 		out[i] = h.String()
@@ -130,7 +130,7 @@ func hexNames(hs []adjudicator.Hex) []string {
 }
 
 // hexesComma writes hexes as "2717, 2718".
-func hexesComma(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), ", ") }
+func hexesComma(hs []wind.Hex) string { return strings.Join(hexNames(hs), ", ") }
 
 // elem returns xs[i], or the zero value when there is none.
 func elem[T any](xs []T, i int) T {
@@ -142,42 +142,42 @@ func elem[T any](xs []T, i int) T {
 }
 
 // route writes hexes as "2821→2720→2719".
-func route(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), "→") }
+func route(hs []wind.Hex) string { return strings.Join(hexNames(hs), "→") }
 
 // dice writes an event's dice as the table reads them: "9, 8, 8 (-3: 6, 5,
 // 5)", natural faces (a 10 as the 0 of the die) and, with a modifier, the
 // modified rolls.
-func dice(ev adjudicator.Event) string {
+func dice(ev wind.Event) string {
 	faces := make([]int, len(ev.Dice))
 	for i, d := range ev.Dice {
 		faces[i] = d.Face
 	}
-	return adjudicator.DiceText(faces, ev.DRM)
+	return wind.DiceText(faces, ev.DRM)
 }
 
 // modLines words the lines of the modifier table (rule 8.3) and the
 // airpower modifiers (3.4).
-var modLines = map[adjudicator.ModifierLine]string{
-	adjudicator.ModAttackingHigher: "attacking a higher level",
-	adjudicator.ModUpSlope:         "attacking across an up slope",
-	adjudicator.ModOutOfSupply:     "out of supply",
-	adjudicator.ModWilliwaw:        "williwaw",
-	adjudicator.ModFog:             "fog",
-	adjudicator.ModRain:            "rain",
-	adjudicator.ModNight:           "night",
-	adjudicator.ModSurrounded5:     "surrounded on 5 sides (rule 6.2)",
-	adjudicator.ModSurrounded6:     "surrounded on 6 sides (rule 6.2)",
-	adjudicator.ModFiringHigher:    "firing at a higher level",
-	adjudicator.ModFaceDown:        "face-down target",
-	adjudicator.ModScenario:        "scenario",
+var modLines = map[wind.ModifierLine]string{
+	wind.ModAttackingHigher: "attacking a higher level",
+	wind.ModUpSlope:         "attacking across an up slope",
+	wind.ModOutOfSupply:     "out of supply",
+	wind.ModWilliwaw:        "williwaw",
+	wind.ModFog:             "fog",
+	wind.ModRain:            "rain",
+	wind.ModNight:           "night",
+	wind.ModSurrounded5:     "surrounded on 5 sides (rule 6.2)",
+	wind.ModSurrounded6:     "surrounded on 6 sides (rule 6.2)",
+	wind.ModFiringHigher:    "firing at a higher level",
+	wind.ModFaceDown:        "face-down target",
+	wind.ModScenario:        "scenario",
 }
 
 // modLine words one modifier line.
-func modLine(l adjudicator.ModifierLine) string { return cmp.Or(modLines[l], string(l)) }
+func modLine(l wind.ModifierLine) string { return cmp.Or(modLines[l], string(l)) }
 
 // mods lists to-hit modifiers as the 8.3 table writes them: "-1 fog, +1
 // surrounded on 5 sides (rule 6.2)".
-func mods(ms []adjudicator.Modifier) string {
+func mods(ms []wind.Modifier) string {
 	parts := make([]string, len(ms))
 	for i, m := range ms {
 		parts[i] = fmt.Sprintf("%+d %s", m.Value, modLine(m.Line))
@@ -187,7 +187,7 @@ func mods(ms []adjudicator.Modifier) string {
 
 // airMods writes the modifiers of an airpower die as a sum: "-3 fog -2
 // scenario".
-func airMods(ms []adjudicator.Modifier) string {
+func airMods(ms []wind.Modifier) string {
 	parts := make([]string, len(ms))
 	for i, m := range ms {
 		parts[i] = fmt.Sprintf("%d %s", m.Value, modLine(m.Line))
@@ -196,10 +196,10 @@ func airMods(ms []adjudicator.Modifier) string {
 }
 
 // named reports whether every unit is named (none is an anonymous counter).
-func named(us []adjudicator.EventUnit) bool { return countNamed(us) == len(us) }
+func named(us []wind.EventUnit) bool { return countNamed(us) == len(us) }
 
 // countNamed counts the named units.
-func countNamed(us []adjudicator.EventUnit) int {
+func countNamed(us []wind.EventUnit) int {
 	n := 0
 	for _, u := range us {
 		if u.ID != "" {
@@ -210,7 +210,7 @@ func countNamed(us []adjudicator.EventUnit) int {
 }
 
 // ids joins the ids of the named units: "J01, J02 and U01".
-func ids(us []adjudicator.EventUnit) string {
+func ids(us []wind.EventUnit) string {
 	var names []string
 	for _, u := range us {
 		if u.ID != "" {
@@ -222,11 +222,11 @@ func ids(us []adjudicator.EventUnit) string {
 
 // staging lists units by the staging box they wait in, boxes in the order
 // met: "1/17-A and 1/17-B for zone D and 2/17-E for zone F" (rule 9.2.2).
-func staging(us []adjudicator.EventUnit) string {
+func staging(us []wind.EventUnit) string {
 	by := map[string][]string{}
 	var zones []string
 	for _, u := range us {
-		z := strings.TrimPrefix(u.Box, adjudicator.BoxStagingPrefix)
+		z := strings.TrimPrefix(u.Box, wind.BoxStagingPrefix)
 		if by[z] == nil {
 			zones = append(zones, z)
 		}
@@ -241,7 +241,7 @@ func staging(us []adjudicator.EventUnit) string {
 
 // moves lists units moved from the hexes of from to their own: "U01 from
 // 2414 to 2415 and U02 from 2310 to 2311" (rule 9.6).
-func moves(us []adjudicator.EventUnit, from []adjudicator.Hex) string {
+func moves(us []wind.EventUnit, from []wind.Hex) string {
 	parts := make([]string, len(us))
 	for i, u := range us {
 		parts[i] = fmt.Sprintf("%s from %s to %s", u.ID, elem(from, i), u.Hex)
@@ -250,7 +250,7 @@ func moves(us []adjudicator.EventUnit, from []adjudicator.Hex) string {
 }
 
 // placed lists units with their hexes: "U05 in 2415 and U06 in 2416".
-func placed(us []adjudicator.EventUnit) string {
+func placed(us []wind.EventUnit) string {
 	parts := make([]string, len(us))
 	for i, u := range us {
 		parts[i] = fmt.Sprintf("%s in %s", u.ID, u.Hex)
@@ -260,7 +260,7 @@ func placed(us []adjudicator.EventUnit) string {
 
 // counterCounts writes how many Japanese counters stand in each hex: "2414
 // no Japanese counter and 2415 1 Japanese counter".
-func counterCounts(hs []adjudicator.Hex, counts []int) string {
+func counterCounts(hs []wind.Hex, counts []int) string {
 	parts := make([]string, len(hs))
 	for i, h := range hs {
 		n := elem(counts, i)

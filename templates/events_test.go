@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/rulecase"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/rulecase"
 	"github.com/attu-pbem/attu/templates"
 )
 
@@ -26,13 +26,13 @@ func updating() bool {
 // sample is an event to word, and where it comes from.
 type sample struct {
 	from string
-	ev   adjudicator.Event
+	ev   wind.Event
 }
 
 // variant names what of an event changes its wording: its kind, the rule
 // branch, the cause of a loss, how much the U.S. sees, and whose unit it
 // is about.
-func variant(e adjudicator.Event) string {
+func variant(e wind.Event) string {
 	v := []string{string(e.Kind)}
 	if e.Reason != "" {
 		v = append(v, string(e.Reason))
@@ -46,7 +46,7 @@ func variant(e adjudicator.Event) string {
 	if len(e.Units) > 0 {
 		u := e.Units[0]
 		who := u.Side.String()
-		if u.Kind == adjudicator.Unknown {
+		if u.Kind == wind.Unknown {
 			who += " unknown"
 		}
 		v = append(v, "unit "+who)
@@ -68,7 +68,7 @@ func variant(e adjudicator.Event) string {
 // variant, in the order met.
 func caseSamples(t *testing.T) []sample {
 	t.Helper()
-	files, err := filepath.Glob("../adjudicator/rulecase/testdata/*.yaml")
+	files, err := filepath.Glob("../adjudicator/wind/rulecase/testdata/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no rules cases: %v", err)
 	}
@@ -97,10 +97,10 @@ func caseSamples(t *testing.T) []sample {
 // standing instructions, from the rules themselves.
 func gameSamples(t *testing.T) []sample {
 	t.Helper()
-	s, evs := adjudicator.NewGame(nil, nil, &adjudicator.ForcedDice{Values: []int{5, 3}})
-	o := adjudicator.Orders{Side: adjudicator.US, Turn: 1, Wait: adjudicator.WaitUSDecision,
-		Decision: &adjudicator.Decision{Night: true}, Standing: &adjudicator.Standing{Retreat: adjudicator.RetreatAlways}}
-	_, more, ps := adjudicator.Resolve(s, o, &adjudicator.ForcedDice{Values: []int{4, 9, 8}})
+	s, evs := wind.NewGame(nil, nil, &wind.ForcedDice{Values: []int{5, 3}})
+	o := wind.Orders{Side: wind.US, Turn: 1, Wait: wind.WaitUSDecision,
+		Decision: &wind.Decision{Night: true}, Standing: &wind.Standing{Retreat: wind.RetreatAlways}}
+	_, more, ps := wind.Resolve(s, o, &wind.ForcedDice{Values: []int{4, 9, 8}})
 	if len(ps) > 0 {
 		t.Fatal(ps)
 	}
@@ -115,74 +115,74 @@ func gameSamples(t *testing.T) []sample {
 // case shows yet.
 func handSamples() []sample {
 	type (
-		E = adjudicator.Event
-		U = adjudicator.EventUnit
-		H = adjudicator.Hex
+		E = wind.Event
+		U = wind.EventUnit
+		H = wind.Hex
 	)
-	public := adjudicator.Public
-	anon := adjudicator.Visibility{US: adjudicator.SightAnonymous, JP: adjudicator.SightFull}
-	us := adjudicator.US
-	jp := adjudicator.JP
-	up := func(id string, side adjudicator.Side, kind adjudicator.Kind, h H, steps int) U {
+	public := wind.Public
+	anon := wind.Visibility{US: wind.SightAnonymous, JP: wind.SightFull}
+	us := wind.US
+	jp := wind.JP
+	up := func(id string, side wind.Side, kind wind.Kind, h H, steps int) U {
 		return U{ID: id, Side: side, Kind: kind, Hex: h, Steps: steps, Known: true}
 	}
-	down := func(id string, kind adjudicator.Kind, h H) U {
+	down := func(id string, kind wind.Kind, h H) U {
 		return U{ID: id, Side: jp, Kind: kind, Hex: h, Steps: 1}
 	}
 	evs := []E{
-		{Kind: adjudicator.EventActionsCutShort, Seen: public, Side: us, Activation: 3, LastActivation: 5},
-		{Kind: adjudicator.EventActivationSkipped, Seen: adjudicator.OnlyTo(jp), Side: jp, Activation: 2,
+		{Kind: wind.EventActionsCutShort, Seen: public, Side: us, Activation: 3, LastActivation: 5},
+		{Kind: wind.EventActivationSkipped, Seen: wind.OnlyTo(jp), Side: jp, Activation: 2,
 			Note: "J01 is not on the map (it is in eliminated)"},
-		{Kind: adjudicator.EventAirWasted, Seen: public, Side: us, Hexes: []H{2717}, Target: 2717, Factors: 2},
-		{Kind: adjudicator.EventFriendlyFireMissed, Seen: public, Side: jp, Hexes: []H{2618}, Target: 2618},
-		{Kind: adjudicator.EventChargeEnds, Seen: public, Side: jp, Hexes: []H{2619}, Target: 2619},
-		{Kind: adjudicator.EventCharge, Seen: anon, Side: jp, Units: []U{down("J07", adjudicator.Infantry, 2619)},
+		{Kind: wind.EventAirWasted, Seen: public, Side: us, Hexes: []H{2717}, Target: 2717, Factors: 2},
+		{Kind: wind.EventFriendlyFireMissed, Seen: public, Side: jp, Hexes: []H{2618}, Target: 2618},
+		{Kind: wind.EventChargeEnds, Seen: public, Side: jp, Hexes: []H{2619}, Target: 2619},
+		{Kind: wind.EventCharge, Seen: anon, Side: jp, Units: []U{down("J07", wind.Infantry, 2619)},
 			Hexes: []H{2717, 2618, 2619}, MP: 4, Allowance: 10},
-		{Kind: adjudicator.EventCannotRetreat, Seen: public, Side: us, Units: []U{up("105-1", us, adjudicator.Artillery, 2618, 2)},
-			Hexes: []H{2618}, Target: 2619, Reason: adjudicator.ReasonStanding, Instruction: "always"},
-		{Kind: adjudicator.EventCannotRetreat, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2618, 1)},
-			Hexes: []H{2618}, Target: 2619, Reason: adjudicator.ReasonLeftAlone},
-		{Kind: adjudicator.EventAdvanceBarred, Seen: adjudicator.OnlyTo(jp), Side: jp, Units: []U{down("U03", adjudicator.Unknown, 2618)},
+		{Kind: wind.EventCannotRetreat, Seen: public, Side: us, Units: []U{up("105-1", us, wind.Artillery, 2618, 2)},
+			Hexes: []H{2618}, Target: 2619, Reason: wind.ReasonStanding, Instruction: "always"},
+		{Kind: wind.EventCannotRetreat, Seen: public, Side: us, Units: []U{up("1/17-A", us, wind.Infantry, 2618, 1)},
+			Hexes: []H{2618}, Target: 2619, Reason: wind.ReasonLeftAlone},
+		{Kind: wind.EventAdvanceBarred, Seen: wind.OnlyTo(jp), Side: jp, Units: []U{down("U03", wind.Unknown, 2618)},
 			Hexes: []H{2618, 2717}, Target: 2717},
-		{Kind: adjudicator.EventAdvanceStacked, Seen: public, Side: us, Units: []U{up("1/17-B", us, adjudicator.Infantry, 2618, 4)},
+		{Kind: wind.EventAdvanceStacked, Seen: public, Side: us, Units: []U{up("1/17-B", us, wind.Infantry, 2618, 4)},
 			Hexes: []H{2618, 2717}, Target: 2717, Note: "13 steps of 1/17 (limit 12 for one battalion, rule 4.1)"},
-		{Kind: adjudicator.EventAdvanceStacked, Seen: public, Side: jp, Units: []U{up("J02", jp, adjudicator.Infantry, 2818, 1)},
+		{Kind: wind.EventAdvanceStacked, Seen: public, Side: jp, Units: []U{up("J02", jp, wind.Infantry, 2818, 1)},
 			Hexes: []H{2818, 2717}, Target: 2717},
-		{Kind: adjudicator.EventMeleeBrokenOff, Seen: public, Side: us, Hexes: []H{2717}, Target: 2717, Round: adjudicator.MaxMeleeRounds},
-		{Kind: adjudicator.EventMeleeLapsed, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2618, 4)},
-			Hexes: []H{2618, 2717}, Target: 2717, Reason: adjudicator.ReasonNoEnemy},
-		{Kind: adjudicator.EventMeleeLapsed, Seen: anon, Side: jp, Units: []U{down("J01", adjudicator.Infantry, 2818), down("U02", adjudicator.Unknown, 2818)},
-			Hexes: []H{2818, 2717}, Target: 2717, Reason: adjudicator.ReasonNotAdjacent},
-		{Kind: adjudicator.EventConverted, Seen: anon, Side: jp, Units: []U{down("U04", adjudicator.Unknown, 2619)},
-			Others: []U{up("J33", jp, adjudicator.Infantry, 2619, 1)}, Hexes: []H{2619},
-			Private: &adjudicator.Private{Table: "U04", Die: 10, Yield: 2, Reason: adjudicator.ReasonPoolEmpty}},
-		{Kind: adjudicator.EventConverted, Seen: anon, Side: jp, Units: []U{down("U05", adjudicator.Unknown, 2619), down("U06", adjudicator.Unknown, 2619)},
-			Hexes: []H{2619}, Private: &adjudicator.Private{Table: "U06", Die: 1, Yield: 1, Reason: adjudicator.ReasonHexFull}},
-		{Kind: adjudicator.EventSetAsideEliminated, Seen: public, Side: jp, Units: []U{up("105-2", us, adjudicator.Artillery, 0, 1)},
-			Hexes: []H{2619}, Target: 2619, Reason: adjudicator.ReasonNotCaptured},
-		{Kind: adjudicator.EventMeleeEnds, Seen: public, Side: jp, Hexes: []H{2619}, Target: 2619, Round: 100, Reason: adjudicator.ReasonBothStand},
-		{Kind: adjudicator.EventEliminated, Seen: anon, Units: []U{down("U01", adjudicator.Unknown, 2717)}, Hexes: []H{2717},
-			Cause: &adjudicator.Cause{Kind: adjudicator.CauseAir, Side: us, Hex: 2717}},
-		{Kind: adjudicator.EventHitsLost, Seen: public, Hexes: []H{2717, 2818}, Hits: 1},
-		{Kind: adjudicator.EventLeftAlone, Seen: anon, Side: jp, Units: []U{down("J03", adjudicator.Infantry, 2619), down("20MM2", adjudicator.Artillery, 2619)},
+		{Kind: wind.EventMeleeBrokenOff, Seen: public, Side: us, Hexes: []H{2717}, Target: 2717, Round: wind.MaxMeleeRounds},
+		{Kind: wind.EventMeleeLapsed, Seen: public, Side: us, Units: []U{up("1/17-A", us, wind.Infantry, 2618, 4)},
+			Hexes: []H{2618, 2717}, Target: 2717, Reason: wind.ReasonNoEnemy},
+		{Kind: wind.EventMeleeLapsed, Seen: anon, Side: jp, Units: []U{down("J01", wind.Infantry, 2818), down("U02", wind.Unknown, 2818)},
+			Hexes: []H{2818, 2717}, Target: 2717, Reason: wind.ReasonNotAdjacent},
+		{Kind: wind.EventConverted, Seen: anon, Side: jp, Units: []U{down("U04", wind.Unknown, 2619)},
+			Others: []U{up("J33", jp, wind.Infantry, 2619, 1)}, Hexes: []H{2619},
+			Private: &wind.Private{Table: "U04", Die: 10, Yield: 2, Reason: wind.ReasonPoolEmpty}},
+		{Kind: wind.EventConverted, Seen: anon, Side: jp, Units: []U{down("U05", wind.Unknown, 2619), down("U06", wind.Unknown, 2619)},
+			Hexes: []H{2619}, Private: &wind.Private{Table: "U06", Die: 1, Yield: 1, Reason: wind.ReasonHexFull}},
+		{Kind: wind.EventSetAsideEliminated, Seen: public, Side: jp, Units: []U{up("105-2", us, wind.Artillery, 0, 1)},
+			Hexes: []H{2619}, Target: 2619, Reason: wind.ReasonNotCaptured},
+		{Kind: wind.EventMeleeEnds, Seen: public, Side: jp, Hexes: []H{2619}, Target: 2619, Round: 100, Reason: wind.ReasonBothStand},
+		{Kind: wind.EventEliminated, Seen: anon, Units: []U{down("U01", wind.Unknown, 2717)}, Hexes: []H{2717},
+			Cause: &wind.Cause{Kind: wind.CauseAir, Side: us, Hex: 2717}},
+		{Kind: wind.EventHitsLost, Seen: public, Hexes: []H{2717, 2818}, Hits: 1},
+		{Kind: wind.EventLeftAlone, Seen: anon, Side: jp, Units: []U{down("J03", wind.Infantry, 2619), down("20MM2", wind.Artillery, 2619)},
 			Hexes: []H{2619}, Target: 2717},
-		{Kind: adjudicator.EventZoneCleared, Seen: anon, Side: us, Units: []U{down("U09", adjudicator.Unknown, 3521)},
+		{Kind: wind.EventZoneCleared, Seen: anon, Side: us, Units: []U{down("U09", wind.Unknown, 3521)},
 			Hexes: []H{3622, 3521}, Zone: "A", ZoneName: "Alexei Point", Place: "Alexei Point"},
-		{Kind: adjudicator.EventHidden, Seen: anon, Side: jp, Units: []U{up("J02", jp, adjudicator.Infantry, 2717, 1), down("U01", adjudicator.Unknown, 2818)}},
-		{Kind: adjudicator.EventRefitSkipped, Seen: public, Side: us, Part: "restore", Activation: 1, Note: "1/17-A in 2720 is out of supply"},
-		{Kind: adjudicator.EventRefitHexFull, Seen: public, Side: us, Units: []U{up("1/17-B", us, adjudicator.Infantry, 2720, 2)}, Hexes: []H{2720}},
-		{Kind: adjudicator.EventAdvanceOutOfArea, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2417, 4)},
+		{Kind: wind.EventHidden, Seen: anon, Side: jp, Units: []U{up("J02", jp, wind.Infantry, 2717, 1), down("U01", wind.Unknown, 2818)}},
+		{Kind: wind.EventRefitSkipped, Seen: public, Side: us, Part: "restore", Activation: 1, Note: "1/17-A in 2720 is out of supply"},
+		{Kind: wind.EventRefitHexFull, Seen: public, Side: us, Units: []U{up("1/17-B", us, wind.Infantry, 2720, 2)}, Hexes: []H{2720}},
+		{Kind: wind.EventAdvanceOutOfArea, Seen: public, Side: us, Units: []U{up("1/17-A", us, wind.Infantry, 2417, 4)},
 			Hexes: []H{2417, 2517}, Target: 2517,
 			Note: "2517 lies in the south area of The Linkup, and units cross from the north only once Jarmin Pass (2117) is secured, its zone cleared (rule 15.3)"},
-		{Kind: adjudicator.EventSoloCount, Seen: public, Side: jp, Dice: []adjudicator.EventDie{{Face: 10}}, Total: 11},
-		{Kind: adjudicator.EventAdHoc, Seen: public, Side: jp, Target: 2717, Total: 3},
-		{Kind: adjudicator.EventAmbushWithdraw, Seen: public, Side: jp, Others: []U{up("J10", jp, adjudicator.Infantry, 2321, 1)},
-			Hexes: []H{2321}, Target: 2321, Reason: adjudicator.ReasonAmbushMelt},
-		{Kind: adjudicator.EventAmbushWithdraw, Seen: public, Side: us, Units: []U{up("1/17-A", us, adjudicator.Infantry, 2320, 2)},
-			Hexes: []H{2321, 2320}, Target: 2321, Reason: adjudicator.ReasonAmbushRoundLimit, Instruction: "never"},
-		{Kind: adjudicator.EventStandingDecision, Seen: adjudicator.OnlyTo(us), Side: us, Turn: 6, Instruction: adjudicator.DecisionNight},
-		{Kind: adjudicator.EventVPValues, Seen: adjudicator.OnlyTo(jp), Side: jp, Reason: adjudicator.ReasonDrawn,
-			Private: &adjudicator.Private{VP: []adjudicator.VPHex{{Hex: 1425, Value: 2, Name: "Temnac Bay"}, {Hex: 2011, Value: 3, Name: "Holtz Bay"}}}},
+		{Kind: wind.EventSoloCount, Seen: public, Side: jp, Dice: []wind.EventDie{{Face: 10}}, Total: 11},
+		{Kind: wind.EventAdHoc, Seen: public, Side: jp, Target: 2717, Total: 3},
+		{Kind: wind.EventAmbushWithdraw, Seen: public, Side: jp, Others: []U{up("J10", jp, wind.Infantry, 2321, 1)},
+			Hexes: []H{2321}, Target: 2321, Reason: wind.ReasonAmbushMelt},
+		{Kind: wind.EventAmbushWithdraw, Seen: public, Side: us, Units: []U{up("1/17-A", us, wind.Infantry, 2320, 2)},
+			Hexes: []H{2321, 2320}, Target: 2321, Reason: wind.ReasonAmbushRoundLimit, Instruction: "never"},
+		{Kind: wind.EventStandingDecision, Seen: wind.OnlyTo(us), Side: us, Turn: 6, Instruction: wind.DecisionNight},
+		{Kind: wind.EventVPValues, Seen: wind.OnlyTo(jp), Side: jp, Reason: wind.ReasonDrawn,
+			Private: &wind.Private{VP: []wind.VPHex{{Hex: 1425, Value: 2, Name: "Temnac Bay"}, {Hex: 2011, Value: 3, Name: "Holtz Bay"}}}},
 	}
 	var out []sample
 	for _, e := range evs {
@@ -211,13 +211,13 @@ func TestEventWords(t *testing.T) {
 	samples := allSamples(t)
 	var b strings.Builder
 	b.WriteString("# Every kind of event as each reader reads it (go test ./templates -update).\n")
-	kinds := map[adjudicator.EventKind]bool{}
+	kinds := map[wind.EventKind]bool{}
 	for _, s := range samples {
 		kinds[s.ev.Kind] = true
 		b.WriteString("\n" + wrap(fmt.Sprintf("%s (%s)", variant(s.ev), s.from), "  "))
-		for _, side := range []adjudicator.Side{adjudicator.Umpire, adjudicator.JP, adjudicator.US} {
+		for _, side := range []wind.Side{wind.Umpire, wind.JP, wind.US} {
 			text := "(reads nothing)"
-			if r, ok := adjudicator.Redact(s.ev, side); ok {
+			if r, ok := wind.Redact(s.ev, side); ok {
 				text = templates.EventText(r)
 				if strings.HasPrefix(text, "[") || strings.Contains(text, "<no value>") || strings.Contains(text, "%!") {
 					t.Errorf("%s, %s: %q", variant(s.ev), side, text)
@@ -226,7 +226,7 @@ func TestEventWords(t *testing.T) {
 			b.WriteString(wrap(fmt.Sprintf("  %-7s %s", side.String()+":", text), "          "))
 		}
 	}
-	for _, k := range adjudicator.EventKinds() {
+	for _, k := range wind.EventKinds() {
 		if !kinds[k] {
 			t.Errorf("no sample of %s: add one", k)
 		}
@@ -268,12 +268,12 @@ func wrap(line, indent string) string {
 // Every kind has its wording, and a kind without one says so rather than
 // vanishing.
 func TestEveryKindWorded(t *testing.T) {
-	for _, k := range adjudicator.EventKinds() {
-		if got := templates.EventText(adjudicator.Event{Kind: k}); strings.HasPrefix(got, "[") && !strings.Contains(got, ":") {
+	for _, k := range wind.EventKinds() {
+		if got := templates.EventText(wind.Event{Kind: k}); strings.HasPrefix(got, "[") && !strings.Contains(got, ":") {
 			t.Errorf("%s has no wording: %q", k, got)
 		}
 	}
-	if got := templates.EventText(adjudicator.Event{Kind: "no-such-kind"}); got != "[no-such-kind]" {
+	if got := templates.EventText(wind.Event{Kind: "no-such-kind"}); got != "[no-such-kind]" {
 		t.Errorf("an unknown kind reads %q", got)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"html/template"
 	"strings"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // The order sheet's page and what it carries as it is: its style sheet
@@ -26,7 +26,7 @@ var (
 // OrderSheetName is the file name of the order sheet for a wait, as it
 // is attached to the report: orders-3-us-actions.html. The sheet
 // downloads the file it writes under the same name ending in .yaml.
-func OrderSheetName(turn int, side adjudicator.Side, wait adjudicator.WaitKind) string {
+func OrderSheetName(turn int, side wind.Side, wait wind.WaitKind) string {
 	return fmt.Sprintf("orders-%d-%s-%s.html", turn, side, wait)
 }
 
@@ -52,12 +52,12 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 	outlook := *r.Outlook
 	outlook.Options = nil // in d.Options, shorter
 	d := sheetData{
-		Game: r.Game.ID, Side: r.View.Side, Turn: w.Turn, Wait: w.Kind, Date: adjudicator.TurnDate(w.Turn),
-		Title:    fmt.Sprintf("%s %s, turn %d (%s)", sideTitle(r.View.Side), waitNoun(w.Kind), w.Turn, adjudicator.TurnDate(w.Turn)),
+		Game: r.Game.ID, Side: r.View.Side, Turn: w.Turn, Wait: w.Kind, Date: wind.TurnDate(w.Turn),
+		Title:    fmt.Sprintf("%s %s, turn %d (%s)", sideTitle(r.View.Side), waitNoun(w.Kind), w.Turn, wind.TurnDate(w.Turn)),
 		Deadline: r.deadline(), Address: address, Subject: "[attu " + r.Game.ID + "] " + strings.TrimSuffix(OrderTemplateName(w.Turn, w.Kind), ".yaml"),
 		File: strings.TrimSuffix(OrderSheetName(w.Turn, r.View.Side, w.Kind), ".html") + ".yaml",
 		Geom: replayGeomOf(newPNGGeom(m)), Standing: standingLines(r.View.Side, r.Outlook.Standing),
-		Spotting: adjudicator.SpottingDistance(r.View.Weather),
+		Spotting: wind.SpottingDistance(r.View.Weather),
 		View:     r.View, Outlook: &outlook,
 	}
 	for _, uo := range r.Outlook.Options {
@@ -74,7 +74,7 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 	var land, levels strings.Builder
 	for _, h := range m.LandHexes() {
 		land.WriteString(h.String())
-		if m.Terrain(h) == adjudicator.Lake {
+		if m.Terrain(h) == wind.Lake {
 			levels.WriteByte('L')
 		} else {
 			levels.WriteByte(byte('0' + min(max(m.Level(h), 0), 4)))
@@ -105,36 +105,36 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 // sheetData is the sheet's JSON: the envelope of the file it writes, how
 // to mail it, the geometry of the map and the reader's View and Outlook.
 type sheetData struct {
-	Game     string               `json:"game"`
-	Side     adjudicator.Side     `json:"side"`
-	Turn     int                  `json:"turn"`
-	Wait     adjudicator.WaitKind `json:"wait"`
-	Date     string               `json:"date"`
-	Title    string               `json:"title"`
-	Deadline string               `json:"deadline,omitempty"`
-	Address  string               `json:"address,omitempty"`
-	Subject  string               `json:"subject"`
-	File     string               `json:"file"`
-	Geom     replayGeom           `json:"geom"`
+	Game     string        `json:"game"`
+	Side     wind.Side     `json:"side"`
+	Turn     int           `json:"turn"`
+	Wait     wind.WaitKind `json:"wait"`
+	Date     string        `json:"date"`
+	Title    string        `json:"title"`
+	Deadline string        `json:"deadline,omitempty"`
+	Address  string        `json:"address,omitempty"`
+	Subject  string        `json:"subject"`
+	File     string        `json:"file"`
+	Geom     replayGeom    `json:"geom"`
 	// Land is every land hex's id, four digits each, for the ids drawn
 	// in them and the hexes that answer a click.
 	Land string `json:"land"`
 	// Levels is each land hex's level, 0 to 4, or L for a lake: the page
 	// draws the hexes, a few kilobytes where their outlines take a hundred.
-	Levels   string               `json:"levels"`
-	Options  []sheetOptions       `json:"options"`
-	Zones    []sheetZone          `json:"zones"`
-	Spotting int                  `json:"spotting"` // the weather's spotting distance (8.1.2)
-	Standing []string             `json:"standing"` // the order template's standing: lines
-	View     *adjudicator.View    `json:"view"`
-	Outlook  *adjudicator.Outlook `json:"outlook"`
+	Levels   string         `json:"levels"`
+	Options  []sheetOptions `json:"options"`
+	Zones    []sheetZone    `json:"zones"`
+	Spotting int            `json:"spotting"` // the weather's spotting distance (8.1.2)
+	Standing []string       `json:"standing"` // the order template's standing: lines
+	View     *wind.View     `json:"view"`
+	Outlook  *wind.Outlook  `json:"outlook"`
 }
 
 // sheetZone is a landing zone (rule 9.2).
 type sheetZone struct {
-	ID       string          `json:"id"`
-	Hex      adjudicator.Hex `json:"hex"`
-	Capacity int             `json:"capacity"`
+	ID       string   `json:"id"`
+	Hex      wind.Hex `json:"hex"`
+	Capacity int      `json:"capacity"`
 }
 
 // sheetOptions is a unit's options in actions, each move written "to mp
@@ -142,13 +142,13 @@ type sheetZone struct {
 // a tree, so the page follows the vias back for the whole path (a third
 // of the bytes of the paths written out).
 type sheetOptions struct {
-	adjudicator.UnitOptions
+	wind.UnitOptions
 	Moves []string `json:"moves,omitempty"`
 }
 
 // sheetMap is the island as the replay page draws it, less the hexes and
 // the grid, which the page draws from the levels.
-func sheetMap(m *adjudicator.Map) *replayMap {
+func sheetMap(m *wind.Map) *replayMap {
 	rm := *mapOf(m)
 	rm.Paths = nil
 	for _, p := range mapOf(m).Paths {

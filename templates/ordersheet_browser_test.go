@@ -21,7 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 )
 
@@ -141,7 +141,7 @@ func (b *sheetBrowser) count(t *testing.T, sel string, n int) {
 
 // clickHex clicks hex h on the map with the mouse, where the page draws
 // it.
-func (b *sheetBrowser) clickHex(t *testing.T, h adjudicator.Hex) {
+func (b *sheetBrowser) clickHex(t *testing.T, h wind.Hex) {
 	t.Helper()
 	b.eval(t, `document.getElementById("map").scrollIntoView(), ""`)
 	x := b.num(t, fmt.Sprintf(`window.attuSheet.point("%s")[0]`, h))
@@ -183,10 +183,10 @@ func (b *sheetBrowser) file(t *testing.T, st step, token string) *orders.File {
 	if err != nil {
 		t.Fatalf("the sheet's file does not parse: %v\n%s", err, body)
 	}
-	if ps := adjudicator.CheckOrders(st.s, f.Orders()); len(ps) > 0 {
+	if ps := wind.CheckOrders(st.s, f.Orders()); len(ps) > 0 {
 		t.Fatalf("the sheet's file is refused: %v\n%s", f.Problems(ps), body)
 	}
-	if _, _, ps := adjudicator.Resolve(st.s, f.Orders(), testDice{rand.New(rand.NewSource(1))}); len(ps) > 0 {
+	if _, _, ps := wind.Resolve(st.s, f.Orders(), testDice{rand.New(rand.NewSource(1))}); len(ps) > 0 {
 		t.Fatalf("the sheet's file does not resolve: %v\n%s", ps, body)
 	}
 	if want := cmp.Or(b.token, TokenPlaceholder); f.Token != want {
@@ -251,7 +251,7 @@ func (b *sheetBrowser) check(t *testing.T, path string) {
 // findSheet returns the first step of generated games (setup games with
 // setup) where side is awaited for orders of kind and pred accepts its
 // report.
-func findSheet(t *testing.T, setup bool, kind adjudicator.WaitKind, pred func(*Report) bool) (step, *Report) {
+func findSheet(t *testing.T, setup bool, kind wind.WaitKind, pred func(*Report) bool) (step, *Report) {
 	t.Helper()
 	var found *step
 	var rep *Report
@@ -301,10 +301,10 @@ func sheetOf(t *testing.T, r *Report) (string, []byte) {
 // itself within half a second.
 func TestOrderSheetInBrowser(t *testing.T) {
 	b := newSheetBrowser(t)
-	t.Run("us-actions", func(t *testing.T) { actionsInBrowser(t, b, adjudicator.US) })
-	t.Run("jp-actions", func(t *testing.T) { actionsInBrowser(t, b, adjudicator.JP) })
+	t.Run("us-actions", func(t *testing.T) { actionsInBrowser(t, b, wind.US) })
+	t.Run("jp-actions", func(t *testing.T) { actionsInBrowser(t, b, wind.JP) })
 	t.Run("us-decision", func(t *testing.T) {
-		st, r := findSheet(t, false, adjudicator.WaitUSDecision, func(*Report) bool { return true })
+		st, r := findSheet(t, false, wind.WaitUSDecision, func(*Report) bool { return true })
 		name, page := sheetOf(t, r)
 		path, _ := b.open(t, name, page)
 		b.click(t, `input[name=night][value=yes]`)
@@ -319,13 +319,13 @@ func TestOrderSheetInBrowser(t *testing.T) {
 		// Each later turn's decision given in advance: the file carries
 		// it as the one standing instruction changed.
 		b.eval(t, `(() => { const s = document.getElementById("decision"); s.value = "day"; s.dispatchEvent(new Event("change")); return ""; })()`)
-		if f := b.file(t, st, ""); f.Standing == nil || f.Standing.Decision != adjudicator.DecisionDay || f.Standing.Retreat != "" {
+		if f := b.file(t, st, ""); f.Standing == nil || f.Standing.Decision != wind.DecisionDay || f.Standing.Retreat != "" {
 			t.Errorf("the decision in advance reads standing %+v", f.Standing)
 		}
 		b.check(t, path)
 	})
 	t.Run("us-refit", func(t *testing.T) {
-		st, r := findSheet(t, false, adjudicator.WaitUSRefit, func(r *Report) bool {
+		st, r := findSheet(t, false, wind.WaitUSRefit, func(r *Report) bool {
 			return len(r.Outlook.Refit.Restore) > 0 && len(r.Outlook.Refit.Land) > 0
 		})
 		name, page := sheetOf(t, r)
@@ -341,7 +341,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 		b.check(t, path)
 	})
 	t.Run("jp-refit", func(t *testing.T) {
-		st, r := findSheet(t, false, adjudicator.WaitJPRefit, func(r *Report) bool {
+		st, r := findSheet(t, false, wind.WaitJPRefit, func(r *Report) bool {
 			return len(r.Outlook.Refit.Hide) > 0 || len(r.Outlook.Refit.Moves) > 0
 		})
 		name, page := sheetOf(t, r)
@@ -355,7 +355,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 		}
 		f := b.file(t, st, "tok-jp-refit")
 		if a := f.Rearrange; a == nil || len(o.Hide) > 0 && !slices.Equal(a.Hide, o.Hide[:1]) ||
-			len(o.Hide) == 0 && (len(a.Moves) != 1 || a.Moves[0] != adjudicator.UnknownMove{Unit: o.Moves[0].Unit, To: o.Moves[0].Nearest}) {
+			len(o.Hide) == 0 && (len(a.Moves) != 1 || a.Moves[0] != wind.UnknownMove{Unit: o.Moves[0].Unit, To: o.Moves[0].Nearest}) {
 			t.Errorf("the Japanese refit reads %+v", f.Rearrange)
 		}
 		b.check(t, path)
@@ -366,10 +366,10 @@ func TestOrderSheetInBrowser(t *testing.T) {
 
 // actionsInBrowser plays a busy actions sheet of side: one with a melee
 // and a fire that needs a spotter on offer.
-func actionsInBrowser(t *testing.T, b *sheetBrowser, side adjudicator.Side) {
-	var melee, fire *adjudicator.UnitOptions
-	var fo adjudicator.FireOption
-	st, r := findSheet(t, false, adjudicator.WaitActions, func(r *Report) bool {
+func actionsInBrowser(t *testing.T, b *sheetBrowser, side wind.Side) {
+	var melee, fire *wind.UnitOptions
+	var fo wind.FireOption
+	st, r := findSheet(t, false, wind.WaitActions, func(r *Report) bool {
 		melee, fire = nil, nil
 		if r.View.Side != side || len(r.Outlook.Options) < 12 {
 			return false
@@ -384,7 +384,7 @@ func actionsInBrowser(t *testing.T, b *sheetBrowser, side adjudicator.Side) {
 				}
 			}
 		}
-		return melee != nil && (fire != nil || side == adjudicator.JP)
+		return melee != nil && (fire != nil || side == wind.JP)
 	})
 	name, page := sheetOf(t, r)
 	var draws []time.Duration
@@ -409,7 +409,7 @@ func actionsInBrowser(t *testing.T, b *sheetBrowser, side adjudicator.Side) {
 	}
 	// A move along a listed path, clicked on the map: the farthest move
 	// of a unit that neither melees nor fires below.
-	var mover *adjudicator.UnitOptions
+	var mover *wind.UnitOptions
 	for i, uo := range r.Outlook.Options {
 		if len(uo.Moves) > 0 && uo.Unit != melee.Unit && (fire == nil || uo.Unit != fire.Unit) && (mover == nil || len(uo.Moves) > len(mover.Moves)) {
 			mover = &r.Outlook.Options[i]
@@ -485,16 +485,16 @@ func actionWords(f *orders.File) []string {
 // setupInBrowser moves a 20mm gun of the free Japanese setup to another
 // hex of its group, picked on the map.
 func setupInBrowser(t *testing.T, b *sheetBrowser) {
-	st, r := findSheet(t, true, adjudicator.WaitJPSetup, func(r *Report) bool { return len(r.Outlook.Setup.Place) > 0 })
+	st, r := findSheet(t, true, wind.WaitJPSetup, func(r *Report) bool { return len(r.Outlook.Setup.Place) > 0 })
 	name, page := sheetOf(t, r)
 	path, _ := b.open(t, name, page)
-	var guns adjudicator.PlaceOption
+	var guns wind.PlaceOption
 	for _, g := range r.Outlook.Setup.Place {
 		if g.Class == "jp-20mm" {
 			guns = g
 		}
 	}
-	used := map[adjudicator.Hex]bool{}
+	used := map[wind.Hex]bool{}
 	for _, p := range r.Outlook.Setup.JPSetup.Place {
 		used[p.Hex] = true
 	}
@@ -523,7 +523,7 @@ func setupInBrowser(t *testing.T, b *sheetBrowser) {
 // landingInBrowser sends a unit the free landing leaves in the box to a
 // zone clicked on the map.
 func landingInBrowser(t *testing.T, b *sheetBrowser) {
-	st, r := findSheet(t, true, adjudicator.WaitUSLanding, func(r *Report) bool {
+	st, r := findSheet(t, true, wind.WaitUSLanding, func(r *Report) bool {
 		return !r.Outlook.Setup.AllLand && len(r.Outlook.Setup.Land) > len(r.Outlook.Setup.Landing.Land)
 	})
 	name, page := sheetOf(t, r)
@@ -532,7 +532,7 @@ func landingInBrowser(t *testing.T, b *sheetBrowser) {
 	for _, l := range r.Outlook.Setup.Landing.Land {
 		sent[l.Unit] = true
 	}
-	var lo adjudicator.LandOption
+	var lo wind.LandOption
 	for _, x := range r.Outlook.Setup.Land {
 		if !sent[x.Unit] && len(x.Zones) > 1 {
 			lo = x

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // sheetData reads the data block of an order sheet.
@@ -57,7 +57,7 @@ func TestOrderSheetsOfGeneratedGames(t *testing.T) {
 	tally := map[string]int{}
 	biggest := 0
 	check := func(st step) bool {
-		for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		for _, side := range []wind.Side{wind.US, wind.JP} {
 			rep := reportOf(t, st, side)
 			tname, body, hasTemplate := rep.OrderTemplate()
 			name, page, ok := rep.OrderSheet("attu+g1@example.org")
@@ -100,7 +100,7 @@ func TestOrderSheetsOfGeneratedGames(t *testing.T) {
 	playGames(t, seeds[:len(seeds)/2], 6, check)
 	playSetupGames(t, seeds[len(seeds)/2:], 8, check)
 	t.Logf("sheets checked: %v; the largest %d bytes", tally, biggest)
-	for _, k := range []adjudicator.WaitKind{adjudicator.WaitActions, adjudicator.WaitUSDecision, adjudicator.WaitJPSetup, adjudicator.WaitUSLanding} {
+	for _, k := range []wind.WaitKind{wind.WaitActions, wind.WaitUSDecision, wind.WaitJPSetup, wind.WaitUSLanding} {
 		if tally[string(k)] == 0 {
 			t.Errorf("no sheet of kind %s among the games played", k)
 		}
@@ -109,16 +109,16 @@ func TestOrderSheetsOfGeneratedGames(t *testing.T) {
 
 // outlook is the Outlook the sheet carries, each move's path followed
 // back through the vias as the page does.
-func (d *sheetData) outlook(t testing.TB) *adjudicator.Outlook {
+func (d *sheetData) outlook(t testing.TB) *wind.Outlook {
 	t.Helper()
 	o := *d.Outlook
 	for _, so := range d.Options {
 		uo := so.UnitOptions
 		uo.Moves = nil
-		via := map[adjudicator.Hex]adjudicator.Hex{}
+		via := map[wind.Hex]wind.Hex{}
 		for _, s := range so.Moves {
-			var mv adjudicator.MoveOption
-			var v adjudicator.Hex
+			var mv wind.MoveOption
+			var v wind.Hex
 			var to, from string
 			if _, err := fmt.Sscanf(s, "%s %d %s", &to, &mv.MP, &from); err != nil {
 				t.Fatalf("move %q: %v", s, err)
@@ -130,7 +130,7 @@ func (d *sheetData) outlook(t testing.TB) *adjudicator.Outlook {
 		for i := range uo.Moves {
 			mv := &uo.Moves[i]
 			for h := mv.To; h != uo.Hex && len(mv.Path) < 99; h = via[h] {
-				mv.Path = append([]adjudicator.Hex{h}, mv.Path...)
+				mv.Path = append([]wind.Hex{h}, mv.Path...)
 			}
 		}
 		o.Options = append(o.Options, uo)
@@ -138,9 +138,9 @@ func (d *sheetData) outlook(t testing.TB) *adjudicator.Outlook {
 	return &o
 }
 
-func mustHex(t testing.TB, s string) adjudicator.Hex {
+func mustHex(t testing.TB, s string) wind.Hex {
 	t.Helper()
-	h, err := adjudicator.ParseHex(s)
+	h, err := wind.ParseHex(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,8 +152,8 @@ func mustHex(t testing.TB, s string) adjudicator.Hex {
 // intact through its JSON block, and the title is escaped. The page's
 // policy runs its own script alone (checkPolicy).
 func TestOrderSheetEscapes(t *testing.T) {
-	st := findStep(t, 0, func(st step) bool { return awaitedSide(st.s) == adjudicator.US })
-	rep := reportOf(t, st, adjudicator.US)
+	st := findStep(t, 0, func(st step) bool { return awaitedSide(st.s) == wind.US })
+	rep := reportOf(t, st, wind.US)
 	rep.Game.ID = `g</script><script>alert(1)</script>`
 	_, page, ok := rep.OrderSheet(`x@example.org"><b>`)
 	if !ok {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // TokenPlaceholder stands where the player's token goes in an order
@@ -17,7 +17,7 @@ const TokenPlaceholder = "PASTE-YOUR-TOKEN-HERE"
 
 // OrderTemplateName is the file name of the order template for a wait,
 // as it is attached to the report: orders-3-actions.yaml.
-func OrderTemplateName(turn int, wait adjudicator.WaitKind) string {
+func OrderTemplateName(turn int, wait wind.WaitKind) string {
 	return fmt.Sprintf("orders-%d-%s.yaml", turn, wait)
 }
 
@@ -41,20 +41,20 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 	}
 	name = OrderTemplateName(w.Turn, w.Kind)
 	switch w.Kind {
-	case adjudicator.WaitUSDecision:
+	case wind.WaitUSDecision:
 		return name, execute("orders-decision.tmpl", d), true
-	case adjudicator.WaitJPSetup:
+	case wind.WaitJPSetup:
 		return name, r.setupTemplate(d), true
-	case adjudicator.WaitUSLanding:
+	case wind.WaitUSLanding:
 		return name, r.landingTemplate(d), true
-	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
-		d.Refit = cmp.Or(r.Outlook.Refit, &adjudicator.RefitOptions{})
+	case wind.WaitUSRefit, wind.WaitJPRefit:
+		d.Refit = cmp.Or(r.Outlook.Refit, &wind.RefitOptions{})
 		return name, execute("orders-refit.tmpl", d), true
 	default:
 		d.Units = r.unitBlocks()
 		d.Air, d.AirAt = r.airTarget()
 		y := r.Outlook.Yamasaki
-		d.Yamasaki = r.View.Side == adjudicator.JP && y != nil && y.Available
+		d.Yamasaki = r.View.Side == wind.JP && y != nil && y.Available
 		return name, execute("orders-actions.tmpl", d), true
 	}
 }
@@ -69,14 +69,14 @@ func (r *Report) hasOrderTemplate() bool {
 }
 
 // isSetupWait reports whether k is one of the setup waits of rule 12.
-func isSetupWait(k adjudicator.WaitKind) bool {
-	return k == adjudicator.WaitJPSetup || k == adjudicator.WaitUSLanding
+func isSetupWait(k wind.WaitKind) bool {
+	return k == wind.WaitJPSetup || k == wind.WaitUSLanding
 }
 
 // orderData is what the order templates lay out; every line is a comment or
 // YAML of at most MaxWidth columns. Deadline is " Deadline: ...", or empty.
 type orderData struct {
-	View     *adjudicator.View
+	View     *wind.View
 	Deadline string
 	Setup    string
 	Game     string
@@ -85,10 +85,10 @@ type orderData struct {
 	Wait     string
 	Token    string
 	Units    []unitBlock
-	Air      int             // the side's air factors
-	AirAt    adjudicator.Hex // the hex of the air order shown (0: none)
-	Yamasaki bool            // he may lead his charge now
-	Refit    *adjudicator.RefitOptions
+	Air      int      // the side's air factors
+	AirAt    wind.Hex // the hex of the air order shown (0: none)
+	Yamasaki bool     // he may lead his charge now
+	Refit    *wind.RefitOptions
 	Lines    []string // the setup or landing orders
 	Standing []string
 }
@@ -97,8 +97,8 @@ type orderData struct {
 // on the map: where it stands, then each kind of order it may give, the
 // choices listed and one ready to use.
 type unitBlock struct {
-	adjudicator.UnitOptions
-	Status adjudicator.UnitStatus
+	wind.UnitOptions
+	Status wind.UnitStatus
 	// MoveTo and MeleeOn word the choices; Far is the path of the
 	// farthest move, the one shown ready to use.
 	MoveTo, MeleeOn []string
@@ -108,7 +108,7 @@ type unitBlock struct {
 
 // unitBlocks is the blocks of the reader's units on the map.
 func (r *Report) unitBlocks() []unitBlock {
-	status := map[string]adjudicator.UnitStatus{}
+	status := map[string]wind.UnitStatus{}
 	for _, u := range r.Outlook.Units {
 		status[u.ID] = u
 	}
@@ -134,7 +134,7 @@ func (r *Report) unitBlocks() []unitBlock {
 		for _, h := range uo.Melee {
 			b.MeleeOn = append(b.MeleeOn, fmt.Sprintf("%s (%s)", h, r.whoIsIn(h)))
 		}
-		b.Spotted = slices.ContainsFunc(uo.Fire, func(f adjudicator.FireOption) bool { return len(f.Spotters) > 0 })
+		b.Spotted = slices.ContainsFunc(uo.Fire, func(f wind.FireOption) bool { return len(f.Spotters) > 0 })
 		out = append(out, b)
 	}
 	return out
@@ -153,13 +153,13 @@ func commentList(head string, items []string) []string {
 // fireItem describes one hex a unit may fire at: how far, whether it sees
 // it (8.1.1, 8.1.2), who may spot for it (8.1.4) and which unit to name
 // (8.0).
-func fireItem(f adjudicator.FireOption, w adjudicator.Weather) string {
+func fireItem(f wind.FireOption, w wind.Weather) string {
 	s := Plural(f.Distance, "hex") + ", "
 	switch {
 	case f.Sees:
 		s += "in sight"
 	case f.LOS:
-		s += fmt.Sprintf("beyond spotting distance %d in %s", adjudicator.SpottingDistance(w), w)
+		s += fmt.Sprintf("beyond spotting distance %d in %s", wind.SpottingDistance(w), w)
 	default:
 		s += "no line of sight"
 	}
@@ -173,7 +173,7 @@ func fireItem(f adjudicator.FireOption, w adjudicator.Weather) string {
 }
 
 // whoIsIn says what the reader sees in hex h: unit ids and hidden counters.
-func (r *Report) whoIsIn(h adjudicator.Hex) string {
+func (r *Report) whoIsIn(h wind.Hex) string {
 	units, hidden := r.View.At(h)
 	var parts []string
 	for _, u := range units {
@@ -187,9 +187,9 @@ func (r *Report) whoIsIn(h adjudicator.Hex) string {
 
 // airTarget returns the side's air factors (rule 8.1.6) and a hex holding
 // enemy units for the example air order; no hex when either is lacking.
-func (r *Report) airTarget() (int, adjudicator.Hex) {
+func (r *Report) airTarget() (int, wind.Hex) {
 	n := r.View.Air.US
-	if r.View.Side == adjudicator.JP {
+	if r.View.Side == wind.JP {
 		n = r.View.Air.JP
 	}
 	for _, h := range r.View.Hexes() {
@@ -203,8 +203,8 @@ func (r *Report) airTarget() (int, adjudicator.Hex) {
 
 // standingLines is the commented standing: section holding the
 // instructions in force, ready to change.
-func standingLines(side adjudicator.Side, all []adjudicator.SideStanding) []string {
-	var st adjudicator.Standing
+func standingLines(side wind.Side, all []wind.SideStanding) []string {
+	var st wind.Standing
 	for _, ss := range all {
 		if ss.Side == side {
 			st = ss.Standing

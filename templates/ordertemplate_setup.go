@@ -5,13 +5,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // The order templates of the setup waits (rule 12): the Japanese setup
 // (12.3, 12.4, 14.0) and the U.S. landing (12.5, 12.6). Each stands as the
-// default orders (adjudicator.State.DefaultOrders; see the package doc)
-// and lists in comments every choice of adjudicator.SetupOptions.
+// default orders (wind.State.DefaultOrders; see the package doc)
+// and lists in comments every choice of wind.SetupOptions.
 
 // setupTemplate lays out the Japanese setup orders.
 func (r *Report) setupTemplate(d orderData) string {
@@ -30,10 +30,10 @@ func (r *Report) setupTemplate(d orderData) string {
 	d.Setup = o.Setup
 	return execute("orders-setup.tmpl", struct {
 		orderData
-		O                 *adjudicator.SetupOptions
+		O                 *wind.SetupOptions
 		VPHexes, VPValues string
 		AttuVP            int
-	}{d, o, joinAnd(hexes), joinAnd(values), adjudicator.AttuVP})
+	}{d, o, joinAnd(hexes), joinAnd(values), wind.AttuVP})
 }
 
 // landingTemplate lays out the U.S. landing orders.
@@ -79,13 +79,13 @@ func (r *Report) landingTemplate(d orderData) string {
 	d.Lines, d.Setup = columns(lines, nil), o.Setup
 	return execute("orders-landing.tmpl", struct {
 		orderData
-		O           *adjudicator.SetupOptions
+		O           *wind.SetupOptions
 		Fixed, Room string
 	}{d, o, strings.Join(fixed, "; "), strings.Join(room, ", ")})
 }
 
 // hexRanges writes hexes in order as runs down a column: 1205-1209, 1212.
-func hexRanges(hs []adjudicator.Hex) []string {
+func hexRanges(hs []wind.Hex) []string {
 	hs = slices.Clone(hs)
 	slices.Sort(hs)
 	var out []string

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 )
 
@@ -31,17 +31,17 @@ var (
 )
 
 // readRanges reads "1205-1209, 1212" as the hexes it names.
-func readRanges(t testing.TB, text string) []adjudicator.Hex {
+func readRanges(t testing.TB, text string) []wind.Hex {
 	t.Helper()
-	var out []adjudicator.Hex
+	var out []wind.Hex
 	for _, m := range hexRange.FindAllStringSubmatch(text, -1) {
-		from, err := adjudicator.ParseHex(m[1])
+		from, err := wind.ParseHex(m[1])
 		if err != nil {
 			t.Fatal(err)
 		}
 		to := from
 		if m[2] != "" {
-			if to, err = adjudicator.ParseHex(m[2]); err != nil {
+			if to, err = wind.ParseHex(m[2]); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -57,11 +57,11 @@ func readRanges(t testing.TB, text string) []adjudicator.Hex {
 // in its line (trading hexes with a unit of its group already there), is
 // accepted for it; and two value chits traded between victory hexes are
 // accepted.
-func checkSetupTemplate(t *testing.T, s *adjudicator.State, what, body string, r *rand.Rand, tally map[string]int) {
+func checkSetupTemplate(t *testing.T, s *wind.State, what, body string, r *rand.Rand, tally map[string]int) {
 	t.Helper()
 	lines := strings.Split(body, "\n")
-	group := map[string][]string{}           // unit → the units of its group
-	listed := map[string][]adjudicator.Hex{} // unit → the hexes listed for it
+	group := map[string][]string{}    // unit → the units of its group
+	listed := map[string][]wind.Hex{} // unit → the hexes listed for it
 	var entries, vps []int
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -112,8 +112,8 @@ func checkSetupTemplate(t *testing.T, s *adjudicator.State, what, body string, r
 			}
 		}
 		f := parseOnly(t, what, strings.Join(out, "\n"))
-		for _, p := range adjudicator.CheckOrders(s, f.Orders()) {
-			if p.Part == adjudicator.PartPlace && p.Step == k {
+		for _, p := range wind.CheckOrders(s, f.Orders()) {
+			if p.Part == wind.PartPlace && p.Step == k {
 				t.Fatalf("%s: %s in %s is listed but refused: %s", what, unit, h, p.Msg)
 			}
 		}
@@ -134,7 +134,7 @@ func checkSetupTemplate(t *testing.T, s *adjudicator.State, what, body string, r
 // uses it: for each unit listed, sent or held back, one of the zones
 // listed for it, written in its line and the line uncommented, is
 // accepted; and delay: true, when listed, with the land: list deleted.
-func checkLandingTemplate(t *testing.T, s *adjudicator.State, what, body string, r *rand.Rand, tally map[string]int) {
+func checkLandingTemplate(t *testing.T, s *wind.State, what, body string, r *rand.Rand, tally map[string]int) {
 	t.Helper()
 	lines := strings.Split(body, "\n")
 	for i, l := range lines {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 )
 
@@ -17,15 +17,15 @@ import (
 // its comments the way a player reads them.
 type listedUnit struct {
 	unit     string
-	from     adjudicator.Hex
-	moves    map[adjudicator.Hex]adjudicator.Hex // hex → the hex it is entered from (0: the start)
-	melee    []adjudicator.Hex
+	from     wind.Hex
+	moves    map[wind.Hex]wind.Hex // hex → the hex it is entered from (0: the start)
+	melee    []wind.Hex
 	fire     []listedFire
 	examples []string // the "#- " lines
 }
 
 type listedFire struct {
-	target adjudicator.Hex
+	target wind.Hex
 	text   string // the entry, its lines joined
 }
 
@@ -51,8 +51,8 @@ func readTemplate(t testing.TB, body string) []*listedUnit {
 	var out []*listedUnit
 	var cur *listedUnit
 	section := ""
-	hex := func(s string) adjudicator.Hex {
-		h, err := adjudicator.ParseHex(s)
+	hex := func(s string) wind.Hex {
+		h, err := wind.ParseHex(s)
 		if err != nil {
 			t.Fatalf("template lists %q as a hex", s)
 		}
@@ -60,7 +60,7 @@ func readTemplate(t testing.TB, body string) []*listedUnit {
 	}
 	for _, l := range strings.Split(body, "\n") {
 		if m := unitHead.FindStringSubmatch(l); m != nil {
-			cur = &listedUnit{unit: m[1], from: hex(m[2]), moves: map[adjudicator.Hex]adjudicator.Hex{}}
+			cur = &listedUnit{unit: m[1], from: hex(m[2]), moves: map[wind.Hex]wind.Hex{}}
 			out = append(out, cur)
 			section = ""
 			continue
@@ -86,7 +86,7 @@ func readTemplate(t testing.TB, body string) []*listedUnit {
 		switch section {
 		case "move":
 			for _, m := range moveItem.FindAllStringSubmatch(l, -1) {
-				var via adjudicator.Hex
+				var via wind.Hex
 				if m[3] != "" {
 					via = hex(m[3])
 				}
@@ -108,41 +108,41 @@ func readTemplate(t testing.TB, body string) []*listedUnit {
 }
 
 // path follows the "via" chain of a listed move back to the unit.
-func (lu *listedUnit) path(t testing.TB, to adjudicator.Hex) []adjudicator.Hex {
+func (lu *listedUnit) path(t testing.TB, to wind.Hex) []wind.Hex {
 	t.Helper()
-	p := []adjudicator.Hex{to}
+	p := []wind.Hex{to}
 	for h := to; lu.moves[h] != 0; h = lu.moves[h] {
 		if _, ok := lu.moves[lu.moves[h]]; !ok || len(p) > 40 {
 			t.Fatalf("%s: %s is entered via %s, which is not listed", lu.unit, h, lu.moves[h])
 		}
-		p = append([]adjudicator.Hex{lu.moves[h]}, p...)
+		p = append([]wind.Hex{lu.moves[h]}, p...)
 	}
 	return p
 }
 
 // randomOption returns one of the unit's listed choices as an activation,
 // or false when it lists none.
-func (lu *listedUnit) randomOption(t testing.TB, r *rand.Rand) (adjudicator.Action, string, bool) {
+func (lu *listedUnit) randomOption(t testing.TB, r *rand.Rand) (wind.Action, string, bool) {
 	n := len(lu.moves) + len(lu.melee) + len(lu.fire)
 	if n == 0 {
-		return adjudicator.Action{}, "", false
+		return wind.Action{}, "", false
 	}
 	k := r.Intn(n)
 	if k < len(lu.moves) {
-		var dests []adjudicator.Hex
+		var dests []wind.Hex
 		for h := range lu.moves {
 			dests = append(dests, h)
 		}
 		sortHexes(dests)
 		p := lu.path(t, dests[k])
-		return adjudicator.Action{Move: &adjudicator.Move{Unit: lu.unit, Path: p}}, "move", true
+		return wind.Action{Move: &wind.Move{Unit: lu.unit, Path: p}}, "move", true
 	}
 	k -= len(lu.moves)
 	if k < len(lu.melee) {
-		return adjudicator.Action{Melee: &adjudicator.Melee{Units: []string{lu.unit}, Target: lu.melee[k]}}, "melee", true
+		return wind.Action{Melee: &wind.Melee{Units: []string{lu.unit}, Target: lu.melee[k]}}, "melee", true
 	}
 	f := lu.fire[k-len(lu.melee)]
-	fire := &adjudicator.Fire{Units: []string{lu.unit}, Target: f.target}
+	fire := &wind.Fire{Units: []string{lu.unit}, Target: f.target}
 	if sp := f.list(spotters); len(sp) > 0 {
 		fire.Spotter = sp[r.Intn(len(sp))]
 	}
@@ -153,10 +153,10 @@ func (lu *listedUnit) randomOption(t testing.TB, r *rand.Rand) (adjudicator.Acti
 	if fire.Spotter != "" {
 		kind = "spotted fire"
 	}
-	return adjudicator.Action{Fire: fire}, kind, true
+	return wind.Action{Fire: fire}, kind, true
 }
 
-func sortHexes(hs []adjudicator.Hex) {
+func sortHexes(hs []wind.Hex) {
 	for i := 1; i < len(hs); i++ {
 		for j := i; j > 0 && hs[j] < hs[j-1]; j-- {
 			hs[j], hs[j-1] = hs[j-1], hs[j]
@@ -165,21 +165,21 @@ func sortHexes(hs []adjudicator.Hex) {
 }
 
 // checkOne judges a file holding one activation of side.
-func checkOne(s *adjudicator.State, side adjudicator.Side, a adjudicator.Action) []adjudicator.Problem {
+func checkOne(s *wind.State, side wind.Side, a wind.Action) []wind.Problem {
 	o := s.DefaultOrders()
 	o.Side = side
-	o.Actions = []adjudicator.Action{a}
-	return adjudicator.CheckOrders(s, o)
+	o.Actions = []wind.Action{a}
+	return wind.CheckOrders(s, o)
 }
 
 // parseAccepted parses an orders file and judges it in s.
-func parseAccepted(t testing.TB, s *adjudicator.State, what, body string) *orders.File {
+func parseAccepted(t testing.TB, s *wind.State, what, body string) *orders.File {
 	t.Helper()
 	f, err := orders.Parse([]byte(body), orders.Options{})
 	if err != nil {
 		t.Fatalf("%s does not parse:\n%v\n%s", what, err, body)
 	}
-	if ps := adjudicator.CheckOrders(s, f.Orders()); len(ps) > 0 {
+	if ps := wind.CheckOrders(s, f.Orders()); len(ps) > 0 {
 		t.Fatalf("%s is refused: %v\n%s", what, f.Problems(ps), body)
 	}
 	return f
@@ -216,7 +216,7 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 	}
 	play(seedsFrom(1000, games), 6, func(st step) bool {
 		side := awaitedSide(st.s)
-		if side == adjudicator.NoSide {
+		if side == wind.NoSide {
 			return true
 		}
 		rep := reportOf(t, st, side)
@@ -233,7 +233,7 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 			if !reflect.DeepEqual(o.JPSetup, def.JPSetup) || !reflect.DeepEqual(o.Landing, def.Landing) || o.Standing != nil {
 				t.Fatalf("%s is not the default orders as it stands: %+v, want %+v", what, o, def)
 			}
-		} else if len(o.Actions) != 0 || o.Standing != nil || (o.Decision != nil && *o.Decision != adjudicator.Decision{}) {
+		} else if len(o.Actions) != 0 || o.Standing != nil || (o.Decision != nil && *o.Decision != wind.Decision{}) {
 			t.Fatalf("%s does something as it stands: %+v", what, o)
 		}
 		tally["templates"]++
@@ -251,18 +251,18 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 		}
 
 		switch waitKind(st.s) {
-		case adjudicator.WaitJPSetup:
+		case wind.WaitJPSetup:
 			checkSetupTemplate(t, st.s, what, body, r, tally)
 			return true
-		case adjudicator.WaitUSLanding:
+		case wind.WaitUSLanding:
 			checkLandingTemplate(t, st.s, what, body, r, tally)
 			return true
 		}
-		if k := waitKind(st.s); k == adjudicator.WaitUSRefit || k == adjudicator.WaitJPRefit {
+		if k := waitKind(st.s); k == wind.WaitUSRefit || k == wind.WaitJPRefit {
 			checkRefitTemplate(t, st.s, what, body, r, tally)
 			return true
 		}
-		if waitKind(st.s) == adjudicator.WaitUSDecision {
+		if waitKind(st.s) == wind.WaitUSDecision {
 			night := strings.Replace(body, "  night: false", "  night: true", 1)
 			if f := parseAccepted(t, st.s, what+" at night", night); !f.Decision.Night {
 				t.Fatalf("%s: night: true is not read", what)
@@ -310,7 +310,7 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 // checkRefitTemplate takes one random choice of a refit template the way
 // its comments say: refit: {} deleted, refit:, the part and the line
 // uncommented; the file must be accepted.
-func checkRefitTemplate(t *testing.T, s *adjudicator.State, what, body string, r *rand.Rand, tally map[string]int) {
+func checkRefitTemplate(t *testing.T, s *wind.State, what, body string, r *rand.Rand, tally map[string]int) {
 	t.Helper()
 	tally["refit templates"]++
 	lines := strings.Split(body, "\n")

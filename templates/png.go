@@ -15,7 +15,7 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Palette indexes. Some colours serve twice: the grid's grey for zone
@@ -93,7 +93,7 @@ type pngGeom struct {
 	w, ht      int     // picture size
 }
 
-func newPNGGeom(m *adjudicator.Map) pngGeom {
+func newPNGGeom(m *wind.Map) pngGeom {
 	cols, rows := islandExtent(m, MapOptions{})
 	g := pngGeom{cols: cols, rows: rows, h: math.Sqrt(3) * pngR}
 	g.w = int(math.Ceil(pngLeft + float64(cols[1]-cols[0])*1.5*pngR + 2*pngR + pngRight))
@@ -101,7 +101,7 @@ func newPNGGeom(m *adjudicator.Map) pngGeom {
 	return g
 }
 
-func (g pngGeom) center(h adjudicator.Hex) (x, y float64) {
+func (g pngGeom) center(h wind.Hex) (x, y float64) {
 	x = pngLeft + pngR + float64(h.Col()-g.cols[0])*1.5*pngR
 	y = pngTop + g.h/2 + float64(h.Row()-g.rows[0])*g.h
 	if h.Col()%2 != 0 {
@@ -112,7 +112,7 @@ func (g pngGeom) center(h adjudicator.Hex) (x, y float64) {
 
 // corner returns corner k of h (0 east, then clockwise on the picture),
 // pulled towards the centre by inset pixels.
-func (g pngGeom) corner(h adjudicator.Hex, k int, inset float64) (x, y float64) {
+func (g pngGeom) corner(h wind.Hex, k int, inset float64) (x, y float64) {
 	cx, cy := g.center(h)
 	a := float64(k) * math.Pi / 3
 	r := pngR - inset
@@ -120,25 +120,25 @@ func (g pngGeom) corner(h adjudicator.Hex, k int, inset float64) (x, y float64) 
 }
 
 // side returns the two corners of the hexside of h facing d.
-func (g pngGeom) side(h adjudicator.Hex, d adjudicator.Direction, inset float64) (x0, y0, x1, y1 float64) {
+func (g pngGeom) side(h wind.Hex, d wind.Direction, inset float64) (x0, y0, x1, y1 float64) {
 	x0, y0 = g.corner(h, (int(d)+4)%6, inset)
 	x1, y1 = g.corner(h, (int(d)+5)%6, inset)
 	return
 }
 
-func (g pngGeom) each(f func(h adjudicator.Hex)) {
+func (g pngGeom) each(f func(h wind.Hex)) {
 	for c := g.cols[0]; c <= g.cols[1]; c++ {
 		for r := g.rows[0]; r <= g.rows[1]; r++ {
-			f(adjudicator.MakeHex(c, r))
+			f(wind.MakeHex(c, r))
 		}
 	}
 }
 
 // eachSide calls f with each side of each hex drawn: the hex, its
 // neighbour across the side and the side's direction.
-func (g pngGeom) eachSide(f func(h, n adjudicator.Hex, d adjudicator.Direction)) {
-	g.each(func(h adjudicator.Hex) {
-		for d := adjudicator.North; d <= adjudicator.NorthWest; d++ {
+func (g pngGeom) eachSide(f func(h, n wind.Hex, d wind.Direction)) {
+	g.each(func(h wind.Hex) {
+		for d := wind.North; d <= wind.NorthWest; d++ {
 			f(h, h.Step(d), d)
 		}
 	})
@@ -164,7 +164,7 @@ func (c pcanvas) rect(x0, y0, x1, y1 int, i uint8) {
 }
 
 // fillHex paints the pixels whose centres lie inside hex h.
-func (c pcanvas) fillHex(g pngGeom, h adjudicator.Hex, i uint8) {
+func (c pcanvas) fillHex(g pngGeom, h wind.Hex, i uint8) {
 	cx, cy := g.center(h)
 	s3 := math.Sqrt(3)
 	for y := int(cy - g.h/2 - 1); y <= int(cy+g.h/2+1); y++ {
@@ -197,7 +197,7 @@ func (c pcanvas) line(x0, y0, x1, y1, w float64, i uint8, dash float64) {
 }
 
 // hexEdge outlines hex h, inset pixels inside its border.
-func (c pcanvas) hexEdge(g pngGeom, h adjudicator.Hex, inset, w float64, i uint8) {
+func (c pcanvas) hexEdge(g pngGeom, h wind.Hex, inset, w float64, i uint8) {
 	for k := range 6 {
 		x0, y0 := g.corner(h, k, inset)
 		x1, y1 := g.corner(h, (k+1)%6, inset)
@@ -235,9 +235,9 @@ type pngBase struct {
 // pngBases keeps each map's picture once drawn: drawing it takes tens of
 // milliseconds, several times what drawing the units and encoding take,
 // and every report of every game on that map starts from it.
-var pngBases sync.Map // *adjudicator.Map → *pngBase
+var pngBases sync.Map // *wind.Map → *pngBase
 
-func basePicture(m *adjudicator.Map) *pngBase {
+func basePicture(m *wind.Map) *pngBase {
 	if b, ok := pngBases.Load(m); ok {
 		return b.(*pngBase)
 	}
@@ -245,14 +245,14 @@ func basePicture(m *adjudicator.Map) *pngBase {
 	return actual.(*pngBase)
 }
 
-func drawBase(m *adjudicator.Map) *pngBase {
+func drawBase(m *wind.Map) *pngBase {
 	g := newPNGGeom(m)
 	img := image.NewPaletted(image.Rect(0, 0, g.w, g.ht), pngPalette)
 	c := pcanvas{img}
 	// Terrain and levels (rules 5.0, 5.4).
-	g.each(func(h adjudicator.Hex) { c.fillHex(g, h, terrainIndex(m, h)) })
+	g.each(func(h wind.Hex) { c.fillHex(g, h, terrainIndex(m, h)) })
 	// The grid between land hexes, then zone boundaries (10.0).
-	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) {
+	g.eachSide(func(h, n wind.Hex, d wind.Direction) {
 		if !m.Land(h) && !m.Land(n) {
 			return
 		}
@@ -265,13 +265,13 @@ func drawBase(m *adjudicator.Map) *pngBase {
 	})
 	// Slopes (5.3): a band inside the hex that holds the art, the low
 	// side, where crossing is up. Cliffs (5.7) on the side itself.
-	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) {
+	g.eachSide(func(h, n wind.Hex, d wind.Direction) {
 		if up, _ := m.Slope(h, n); up && m.Land(h) && !m.Cliff(h, n) {
 			x0, y0, x1, y1 := g.side(h, d, 3)
 			c.line(x0, y0, x1, y1, 3, pxSlope, 0)
 		}
 	})
-	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) {
+	g.eachSide(func(h, n wind.Hex, d wind.Direction) {
 		if m.Land(h) && m.Cliff(h, n) {
 			x0, y0, x1, y1 := g.side(h, d, 0)
 			c.line(x0, y0, x1, y1, 4, pxInk, 0)
@@ -308,11 +308,11 @@ func drawBase(m *adjudicator.Map) *pngBase {
 	}
 	// Column numbers along the top, row numbers down the side.
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
-		x, _ := g.center(adjudicator.MakeHex(col, g.rows[0]))
+		x, _ := g.center(wind.MakeHex(col, g.rows[0]))
 		c.text(int(x)-7, int(pngTop)-4, fmt.Sprintf("%02d", col), pxInk)
 	}
 	for row := g.rows[0]; row <= g.rows[1]; row++ {
-		_, y := g.center(adjudicator.MakeHex(g.cols[0]&^1, row))
+		_, y := g.center(wind.MakeHex(g.cols[0]&^1, row))
 		c.text(4, int(y)+4, fmt.Sprintf("%02d", row), pxInk)
 	}
 	drawLegend(c, g)
@@ -351,7 +351,7 @@ const (
 // corner at (x, y), the column's two digits apart from the row's; around
 // each digit's pixels halo, when not negative, clears a pixel's ring so
 // that no river or outline crosses the digits.
-func stampID(c pcanvas, x, y int, id adjudicator.Hex, ink int, halo int) {
+func stampID(c pcanvas, x, y int, id wind.Hex, ink int, halo int) {
 	s := id.String()
 	dots := func(f func(x, y int)) {
 		dx := x
@@ -378,17 +378,17 @@ func stampID(c pcanvas, x, y int, id adjudicator.Hex, ink int, halo int) {
 // hexID writes h's id at the top of the hex in ink, on the hex's own
 // colour: ink reads on every level and on lakes, and a river or the
 // outline of a fight keeps a gap around the digits.
-func hexID(c pcanvas, g pngGeom, m *adjudicator.Map, h adjudicator.Hex) {
+func hexID(c pcanvas, g pngGeom, m *wind.Map, h wind.Hex) {
 	cx, cy := g.center(h)
 	stampID(c, int(math.Round(cx))-idWidth/2, int(math.Round(cy))-idTop, h, int(pxInk), int(terrainIndex(m, h)))
 }
 
 // terrainIndex is the colour that fills h.
-func terrainIndex(m *adjudicator.Map, h adjudicator.Hex) uint8 {
+func terrainIndex(m *wind.Map, h wind.Hex) uint8 {
 	switch {
 	case !m.Land(h):
 		return pxSea
-	case m.Terrain(h) == adjudicator.Lake:
+	case m.Terrain(h) == wind.Lake:
 		return pxLake
 	}
 	return pxLevel0 + uint8(min(max(m.Level(h), 0), 4))
@@ -481,12 +481,12 @@ type chip struct {
 // chipsAt returns the labels drawn in hex h of the picture, top to bottom:
 // every unit the reader sees by its id, the counters hidden from it as
 // question marks (rule 2.5), at most three labels.
-func (r *Report) chipsAt(h adjudicator.Hex) []chip {
+func (r *Report) chipsAt(h wind.Hex) []chip {
 	units, hidden := r.View.At(h)
 	var chips []chip
 	for _, u := range units {
 		switch {
-		case u.Side == adjudicator.US:
+		case u.Side == wind.US:
 			chips = append(chips, chip{u.ID, pxUS, pxWhite})
 		case u.FaceDown:
 			chips = append(chips, chip{u.ID, pxJPDown, pxInk})
@@ -511,7 +511,7 @@ func (r *Report) chipsAt(h adjudicator.Hex) []chip {
 // title names the game and the turn, across the top of a picture.
 func (r *Report) title() string {
 	v := r.View
-	return fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, adjudicator.TurnDate(v.Turn), dayNight(v.Night), v.Weather)
+	return fmt.Sprintf("attu game %s - turn %d, %s, %s, %s", r.Game.ID, v.Turn, wind.TurnDate(v.Turn), dayNight(v.Night), v.Weather)
 }
 
 // picture draws the reader's picture: the map, the title, the hexes fought
@@ -556,18 +556,18 @@ func (r *Report) picture() *image.Paletted {
 	return img
 }
 
-func (g pngGeom) inside(h adjudicator.Hex) bool {
+func (g pngGeom) inside(h wind.Hex) bool {
 	return h.Col() >= g.cols[0] && h.Col() <= g.cols[1] && h.Row() >= g.rows[0] && h.Row() <= g.rows[1]
 }
 
 // pictureOf names whose picture it is.
-func pictureOf(s adjudicator.Side) string {
+func pictureOf(s wind.Side) string {
 	switch s {
-	case adjudicator.US:
+	case wind.US:
 		return "as the U.S. sees it"
-	case adjudicator.JP:
+	case wind.JP:
 		return "as the Japanese see it"
-	case adjudicator.Umpire:
+	case wind.Umpire:
 		return "the umpire's view"
 	}
 	return "public view"

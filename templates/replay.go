@@ -16,7 +16,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // The page's template and what it carries as it is: its style sheet and
@@ -57,12 +57,12 @@ type ReplayEntry struct {
 	Entry
 	DiceFrom uint64 // the dice it rolled: DiceFrom up to DiceTo, excluded
 	DiceTo   uint64
-	Events   []adjudicator.Event
+	Events   []wind.Event
 	// Position is the position after the entry, replayed from the
 	// opening position; never nil. Broken says why the replay of this entry failed
 	// (an export altered by hand); Position is then the last position
 	// reached, as are those of the entries after it.
-	Position *adjudicator.State
+	Position *wind.State
 	Broken   string
 }
 
@@ -71,7 +71,7 @@ type ReplayEntry struct {
 type ReplayDie struct {
 	Seq   uint64 `json:"n"` // from 1
 	Entry uint64 `json:"e"` // the log entry that rolled it
-	adjudicator.Die
+	wind.Die
 	Faces int   `json:"faces,omitempty"` // the die's faces, none for a d10 (store.Roll)
 	Raw   []int `json:"r"`               // the bytes read from the seed's stream
 	Face  int   `json:"f"`
@@ -92,7 +92,7 @@ type ReplayDie struct {
 // names the first die, entry or link that does not match.
 //
 // The positions are r's; the words come from each entry's events,
-// redacted for each reader (adjudicator.Redact) and worded by EventText.
+// redacted for each reader (wind.Redact) and worded by EventText.
 // The page's script reads its data from a JSON block of the page.
 func ReplayPage(r *Replay) ([]byte, error) {
 	d, err := replayDataOf(r)
@@ -106,7 +106,7 @@ func ReplayPage(r *Replay) ([]byte, error) {
 		JS                   template.JS
 		Map                  *replayMap
 		Data                 *replayData
-	}{r.Game, r.Name, adjudicator.ScenarioTitle(cmp.Or(r.Scenario, adjudicator.ScenarioCampaign)), pagePolicy(replayJS, replayCSS),
+	}{r.Game, r.Name, wind.ScenarioTitle(cmp.Or(r.Scenario, wind.ScenarioCampaign)), pagePolicy(replayJS, replayCSS),
 		template.CSS(replayCSS), template.JS(replayJS), mapOf(r.Entries[0].Position.Map()), d}
 	var b bytes.Buffer
 	if err := replayTemplate.Execute(&b, page); err != nil {
@@ -131,23 +131,23 @@ func pagePolicy(script, style string) string {
 }
 
 // The readers of the page, in the order of the arrays in replayStep.
-var replaySides = [3]adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire}
+var replaySides = [3]wind.Side{wind.US, wind.JP, wind.Umpire}
 
 // replayData is the page's JSON.
 type replayData struct {
-	Game       string                            `json:"game"`
-	Commitment string                            `json:"commitment"`
-	Seed       string                            `json:"seed"`
-	Head       string                            `json:"head"`
-	Geom       replayGeom                        `json:"geom"`
-	Texts      []string                          `json:"texts"`   // every sentence once; steps refer to them by index
-	Views      []replayView                      `json:"views"`   // every distinct view once
-	Units      [][]any                           `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
-	Entries    []replayEntry                     `json:"entries"` // the log, as hashed
-	Dice       []ReplayDie                       `json:"dice"`
-	Steps      []replayStep                      `json:"steps"`
-	Purposes   map[adjudicator.DiePurpose]string `json:"purposes"`
-	LuckText   string                            `json:"luck_text,omitempty"`
+	Game       string                     `json:"game"`
+	Commitment string                     `json:"commitment"`
+	Seed       string                     `json:"seed"`
+	Head       string                     `json:"head"`
+	Geom       replayGeom                 `json:"geom"`
+	Texts      []string                   `json:"texts"`   // every sentence once; steps refer to them by index
+	Views      []replayView               `json:"views"`   // every distinct view once
+	Units      [][]any                    `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
+	Entries    []replayEntry              `json:"entries"` // the log, as hashed
+	Dice       []ReplayDie                `json:"dice"`
+	Steps      []replayStep               `json:"steps"`
+	Purposes   map[wind.DiePurpose]string `json:"purposes"`
+	LuckText   string                     `json:"luck_text,omitempty"`
 
 	texts map[string]int
 	views map[string]int
@@ -239,28 +239,28 @@ func intern[T any](index map[string]int, list *[]T, key string, v T) int {
 }
 
 // replayPurposes names each purpose of a die for the page.
-var replayPurposes = map[adjudicator.DiePurpose]string{
-	adjudicator.DieWeather:           "weather (3.3)",
-	adjudicator.DieAirpower:          "airpower (3.4)",
-	adjudicator.DieRanged:            "ranged fire (8.1)",
-	adjudicator.DieAirStrike:         "air strike (8.1.6)",
-	adjudicator.DieMeleeAttack:       "melee, attacker (8.2)",
-	adjudicator.DieMeleeDefence:      "melee, defender (8.2)",
-	adjudicator.DieUnknownTable:      "Unknown unit's table (2.5)",
-	adjudicator.DiePoolDraw:          "draw from the pool (2.5)",
-	adjudicator.DieKomandorskiEffect: "Komandorski effect chit (12.1)",
-	adjudicator.DieKomandorskiDelay:  "Komandorski delay chit (12.1)",
-	adjudicator.DieLossRecovery:      "loss recovery (9.1)",
-	adjudicator.DieScatter:           "landing scatter (9.2.2)",
-	adjudicator.DieSetupDraw:         "Japanese setup draw (12.3)",
-	adjudicator.DieVPDraw:            "victory point chit draw (14.0)",
+var replayPurposes = map[wind.DiePurpose]string{
+	wind.DieWeather:           "weather (3.3)",
+	wind.DieAirpower:          "airpower (3.4)",
+	wind.DieRanged:            "ranged fire (8.1)",
+	wind.DieAirStrike:         "air strike (8.1.6)",
+	wind.DieMeleeAttack:       "melee, attacker (8.2)",
+	wind.DieMeleeDefence:      "melee, defender (8.2)",
+	wind.DieUnknownTable:      "Unknown unit's table (2.5)",
+	wind.DiePoolDraw:          "draw from the pool (2.5)",
+	wind.DieKomandorskiEffect: "Komandorski effect chit (12.1)",
+	wind.DieKomandorskiDelay:  "Komandorski delay chit (12.1)",
+	wind.DieLossRecovery:      "loss recovery (9.1)",
+	wind.DieScatter:           "landing scatter (9.2.2)",
+	wind.DieSetupDraw:         "Japanese setup draw (12.3)",
+	wind.DieVPDraw:            "victory point chit draw (14.0)",
 }
 
 // toHit reports whether a die is a to-hit roll judged in the luck chart,
 // as store.Luck judges them: ranged, air and melee fire with a face needed.
 func toHit(r ReplayDie) bool {
 	switch r.Purpose {
-	case adjudicator.DieRanged, adjudicator.DieAirStrike, adjudicator.DieMeleeAttack, adjudicator.DieMeleeDefence:
+	case wind.DieRanged, wind.DieAirStrike, wind.DieMeleeAttack, wind.DieMeleeDefence:
 		return r.Need >= 1 && r.Need <= 10
 	}
 	return false
@@ -321,9 +321,9 @@ func addLuck(luck *[2][3]float64, e *ReplayEntry, rolls map[uint64]ReplayDie) {
 			continue
 		}
 		k := 0
-		if r.Side == adjudicator.JP {
+		if r.Side == wind.JP {
 			k = 1
-		} else if r.Side != adjudicator.US {
+		} else if r.Side != wind.US {
 			continue
 		}
 		p := float64(11-r.Need) / 10
@@ -338,14 +338,14 @@ func addLuck(luck *[2][3]float64, e *ReplayEntry, rolls map[uint64]ReplayDie) {
 // mapOf is the island m as the replay page and the order sheet draw it;
 // the built-in map is drawn once, as every page of a game on it carries
 // the same drawing.
-func mapOf(m *adjudicator.Map) *replayMap {
-	if m == adjudicator.BuiltinMap() {
+func mapOf(m *wind.Map) *replayMap {
+	if m == wind.BuiltinMap() {
 		return builtinMap()
 	}
 	return replayMapOf(m)
 }
 
-var builtinMap = sync.OnceValue(func() *replayMap { return replayMapOf(adjudicator.BuiltinMap()) })
+var builtinMap = sync.OnceValue(func() *replayMap { return replayMapOf(wind.BuiltinMap()) })
 
 // replayWords is what each reader of the page reads of one entry, in the
 // order of replaySides: the words of each event it reads and of the
@@ -356,23 +356,23 @@ type replayWords struct {
 }
 
 // wordsOf words an entry's events as each reader reads them
-// (adjudicator.Redact, then EventText). The umpire, and a player with
+// (wind.Redact, then EventText). The umpire, and a player with
 // full sight of an event, read it as it is (as Redact says), and so the
 // same words: those are made once.
 func wordsOf(e *ReplayEntry) replayWords {
 	var w replayWords
-	var evs [3][]adjudicator.Event
+	var evs [3][]wind.Event
 	for _, ev := range e.Events {
 		full := ""
 		for k, side := range replaySides {
-			r, ok := adjudicator.Redact(ev, side)
+			r, ok := wind.Redact(ev, side)
 			if !ok {
 				continue
 			}
 			if fightKinds[r.Kind] {
 				evs[k] = append(evs[k], r) // all foughtHexes reads
 			}
-			if side != adjudicator.Umpire && ev.Seen.Of(side) != adjudicator.SightFull {
+			if side != wind.Umpire && ev.Seen.Of(side) != wind.SightFull {
 				w.events[k] = append(w.events[k], EventText(r))
 				continue
 			}
@@ -410,22 +410,22 @@ func replayTitle(e *ReplayEntry) string {
 	case "create":
 		return "The opening position"
 	case "orders":
-		return fmt.Sprintf("Turn %d (%s): %s %s", e.Turn, adjudicator.TurnDate(e.Turn), sideName(e.Side), waitNoun(e.Wait))
+		return fmt.Sprintf("Turn %d (%s): %s %s", e.Turn, wind.TurnDate(e.Turn), sideName(e.Side), waitNoun(e.Wait))
 	case "rollback":
 		return fmt.Sprintf("Rollback to entry %d", e.To)
 	case "end":
 		return "The end of the game"
 	}
-	if e.Side != adjudicator.NoSide {
+	if e.Side != wind.NoSide {
 		return "A note from the " + sideName(e.Side) + " player"
 	}
 	return "A note from the server"
 }
 
 // viewOf is side's view of st, as the page draws it.
-func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replayView {
+func (d *replayData) viewOf(st *wind.State, side wind.Side) replayView {
 	v := st.View(side)
-	rv := replayView{Turn: v.Turn, Date: adjudicator.TurnDate(max(v.Turn, 1)), Weather: v.Weather.String(), Night: v.Night,
+	rv := replayView{Turn: v.Turn, Date: wind.TurnDate(max(v.Turn, 1)), Weather: v.Weather.String(), Night: v.Night,
 		AirUS: v.Air.US, AirJP: v.Air.JP, Casualties: v.Casualties, Units: []int{}, Cleared: v.ClearedZones}
 	for _, u := range slices.Concat(v.Units, v.Enemy) {
 		if u.Hex == 0 {
@@ -441,14 +441,14 @@ func (d *replayData) viewOf(st *adjudicator.State, side adjudicator.Side) replay
 		rv.Hidden = append(rv.Hidden, [2]any{h.Hex.String(), h.Count})
 	}
 	for _, b := range v.Boxes {
-		if b.Box == adjudicator.BoxUnused {
+		if b.Box == wind.BoxUnused {
 			continue
 		}
 		rv.Boxes = append(rv.Boxes, [4]any{sideName(b.Side), b.Box, b.Units, b.Steps})
 	}
 	for _, h := range v.VictoryHexes {
 		held := ""
-		if h.Held != adjudicator.NoSide {
+		if h.Held != wind.NoSide {
 			held = h.Held.String()
 		}
 		rv.Held = append(rv.Held, [3]string{h.Hex.String(), h.Name, held})
@@ -483,7 +483,7 @@ type replayLanding struct{ ID, X, Y, TextY, BoxX, BoxY string }
 // and landing zones, and the column and row numbers. One path per kind of
 // hex and per kind of line, so that the browser builds a few elements
 // rather than thousands.
-func replayMapOf(m *adjudicator.Map) *replayMap {
+func replayMapOf(m *wind.Map) *replayMap {
 	g := newPNGGeom(m)
 	rg := replayGeomOf(g)
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
@@ -516,7 +516,7 @@ func replayMapOf(m *adjudicator.Map) *replayMap {
 		}
 		return paths[cls]
 	}
-	g.each(func(h adjudicator.Hex) {
+	g.each(func(h wind.Hex) {
 		cls := "lake"
 		switch i := terrainIndex(m, h); {
 		case i == pxSea:
@@ -530,7 +530,7 @@ func replayMapOf(m *adjudicator.Map) *replayMap {
 		p := to(cls)
 		p.WriteString("M" + f(x0) + " " + f(y0) + "L" + f(x1) + " " + f(y1))
 	}
-	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) { mapSide(m, g, h, n, d, seg) })
+	g.eachSide(func(h, n wind.Hex, d wind.Direction) { mapSide(m, g, h, n, d, seg) })
 	for _, cls := range order {
 		rm.Paths = append(rm.Paths, replayPath{Class: cls, D: paths[cls].String()})
 	}
@@ -548,7 +548,7 @@ func replayMapOf(m *adjudicator.Map) *replayMap {
 
 // marks adds the map's victory hexes, landing zones and column and row
 // numbers, their numbers written by f.
-func (rm *replayMap) marks(m *adjudicator.Map, g pngGeom, f func(float64) string) {
+func (rm *replayMap) marks(m *wind.Map, g pngGeom, f func(float64) string) {
 	for _, v := range m.VictoryHexes {
 		x, y := g.center(v.Hex)
 		rm.Victory = append(rm.Victory, replayMark{X: f(x), Y: f(y), Title: fmt.Sprintf("%s %s (victory hex, zone %s)", v.Hex, v.Name, v.Zone)})
@@ -560,11 +560,11 @@ func (rm *replayMap) marks(m *adjudicator.Map, g pngGeom, f func(float64) string
 		rm.Landing = append(rm.Landing, replayLanding{ID: lz.ID, X: f(cx), Y: f(cy), TextY: f(cy + 3.5), BoxX: f(sx), BoxY: f(sy + 4)})
 	}
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
-		x, _ := g.center(adjudicator.MakeHex(col, g.rows[0]))
+		x, _ := g.center(wind.MakeHex(col, g.rows[0]))
 		rm.Labels = append(rm.Labels, replayMark{X: f(x), Y: f(pngTop - 4), Text: fmt.Sprintf("%02d", col)})
 	}
 	for row := g.rows[0]; row <= g.rows[1]; row++ {
-		_, y := g.center(adjudicator.MakeHex(g.cols[0]&^1, row))
+		_, y := g.center(wind.MakeHex(g.cols[0]&^1, row))
 		rm.Labels = append(rm.Labels, replayMark{X: "14", Y: f(y + 4), Text: fmt.Sprintf("%02d", row)})
 	}
 }
@@ -572,7 +572,7 @@ func (rm *replayMap) marks(m *adjudicator.Map, g pngGeom, f func(float64) string
 // mapSide draws through seg the side of h facing dir, n beyond it, when h
 // is land: each side between two land hexes once, from the lower hex, as
 // a cliff, a zone boundary or the grid, and a slope beside it.
-func mapSide(m *adjudicator.Map, g pngGeom, h, n adjudicator.Hex, dir adjudicator.Direction, seg func(cls string, x0, y0, x1, y1 float64)) {
+func mapSide(m *wind.Map, g pngGeom, h, n wind.Hex, dir wind.Direction, seg func(cls string, x0, y0, x1, y1 float64)) {
 	if !m.Land(h) || m.Land(n) && n < h {
 		return
 	}

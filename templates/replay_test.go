@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 )
 
 // A replay page carries what it is given as text, never as markup or
@@ -19,7 +19,7 @@ import (
 // policy runs its own script alone (checkPolicy).
 func TestReplayPageEscapes(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	s, _ := adjudicator.NewGame(nil, nil, testDice{rng})
+	s, _ := wind.NewGame(nil, nil, testDice{rng})
 	autoplay.Deploy(s, rng.Intn)
 	note := `</script><script>alert("x")</script> & <!--`
 	r := &Replay{Game: `g<b>1</b>`, Name: "Friday <i>club</i>", Commitment: "c", Head: "h", LuckText: "luck <b>",

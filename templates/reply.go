@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Welcome is the mail each player gets when a game is created: the
@@ -18,7 +18,7 @@ type Welcome struct {
 	Game       string
 	Name       string
 	Scenario   string
-	Side       adjudicator.Side
+	Side       wind.Side
 	Address    string // where orders go, e.g. attu+g1@example.org
 	Umpire     string // the umpire's address, when there is one
 	Token      string // the side's secret: the one secret a reply carries
@@ -38,17 +38,17 @@ type Welcome struct {
 
 // PlayerAddress is a side and the address it plays from.
 type PlayerAddress struct {
-	Side    adjudicator.Side
+	Side    wind.Side
 	Address string
 }
 
 // Accepted is the reply to an order file that was applied.
 type Accepted struct {
 	Game string
-	Side adjudicator.Side
+	Side wind.Side
 	// Turn and Wait are what the file answered.
 	Turn        int
-	Wait        adjudicator.WaitKind
+	Wait        wind.WaitKind
 	Activations int  // how many the file held
 	Standing    bool // the file changed standing instructions
 	// Next says what the game waits for now (WaitPhrase); Awaited is true
@@ -65,7 +65,7 @@ type Accepted struct {
 
 // Subject is the subject of an acceptance mailed on its own.
 func (a Accepted) Subject() string {
-	return fmt.Sprintf("accepted: your %s orders for turn %d (%s)", a.Wait, a.Turn, adjudicator.TurnDate(a.Turn))
+	return fmt.Sprintf("accepted: your %s orders for turn %d (%s)", a.Wait, a.Turn, wind.TurnDate(a.Turn))
 }
 
 // Refused is the reply to an order file or a mail that was not applied.
@@ -129,14 +129,14 @@ type Status struct {
 	Umpire        bool           // the umpire asked: what to do is the umpire's
 	Result        string         // how the game ended, empty while it runs
 	Held          time.Time      // when the orders of HeldBy held for the settle window will be applied (zero: none held)
-	HeldBy        adjudicator.Side
-	TakebackBy    adjudicator.Side // asked to take back the last step (NoSide: no request)
-	TakebackUntil time.Time        // when that request lapses
+	HeldBy        wind.Side
+	TakebackBy    wind.Side // asked to take back the last step (NoSide: no request)
+	TakebackUntil time.Time // when that request lapses
 }
 
 // PlayerStatus is one player in a status reply.
 type PlayerStatus struct {
-	Side       adjudicator.Side
+	Side       wind.Side
 	LastOrders time.Time // zero when none yet
 	Missed     int       // deadlines missed
 	Away       time.Time // until when the player declared an absence (zero: none)
@@ -145,7 +145,7 @@ type PlayerStatus struct {
 // Reminder warns a player that a deadline is near.
 type Reminder struct {
 	Game     string
-	Side     adjudicator.Side
+	Side     wind.Side
 	Waiting  string // what the game waits for (WaitPhrase)
 	Deadline time.Time
 	Zone     *time.Location
@@ -157,8 +157,8 @@ type Reminder struct {
 // deadline and its default orders were applied.
 type DeadlinePassed struct {
 	Game     string
-	Side     adjudicator.Side // who missed it
-	Waiting  string           // the wait that ran out (WaitPhrase)
+	Side     wind.Side // who missed it
+	Waiting  string    // the wait that ran out (WaitPhrase)
 	Deadline time.Time
 	Zone     *time.Location
 	Applied  string // what the default orders did, e.g. "no activations"
@@ -184,8 +184,8 @@ type UmpireNotice struct {
 type Final struct {
 	Game       string
 	Name       string
-	Winner     adjudicator.Side // NoSide when the game ended without one
-	Victory    string           // why
+	Winner     wind.Side // NoSide when the game ended without one
+	Victory    string    // why
 	Turn       int
 	Seed       string // the dice seed, hex, revealed now
 	Commitment string // published at the start: SHA-256 of the seed
@@ -311,7 +311,7 @@ var replyFuncs = map[string]any{
 	"side":   sideTitle,
 	"when":   DeadlineText,
 	"hours":  hours,
-	"date":   adjudicator.TurnDate,
+	"date":   wind.TurnDate,
 	"plural": Plural,
 	"copies": umpireCopies,
 	"ago": func(t time.Time) string {
@@ -321,14 +321,14 @@ var replyFuncs = map[string]any{
 		return t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
 	},
 	"lower": strings.ToLower,
-	"enemy": adjudicator.Side.Enemy,
+	"enemy": wind.Side.Enemy,
 	"trim":  strings.TrimSpace,
 	// sidesOf names the sides an address plays: "the U.S. side", "the
 	// U.S. side and the umpire's".
-	"sidesOf": func(ss []adjudicator.Side) string {
+	"sidesOf": func(ss []wind.Side) string {
 		var names []string
 		for _, s := range ss {
-			if s == adjudicator.Umpire {
+			if s == wind.Umpire {
 				names = append(names, "the umpire's")
 			} else {
 				names = append(names, "the "+sideTitle(s)+" side")

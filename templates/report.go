@@ -9,7 +9,7 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Game is what a report says about the game beyond the position.
@@ -25,12 +25,12 @@ type Game struct {
 // Report is one side's report: its inputs, filtered for the side.
 type Report struct {
 	Game Game
-	Map  *adjudicator.Map // the map of the game; nil means the built-in map
+	Map  *wind.Map // the map of the game; nil means the built-in map
 	// View and Outlook are what the side sees of the position
 	// (State.View, State.Outlook for the same side).
-	View    *adjudicator.View
-	Outlook *adjudicator.Outlook
-	Events  []adjudicator.Event // what happened since the side's last report, in order, filtered for the side
+	View    *wind.View
+	Outlook *wind.Outlook
+	Events  []wind.Event // what happened since the side's last report, in order, filtered for the side
 }
 
 //go:embed tmpl/*.tmpl
@@ -48,15 +48,15 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"fireItem":   fireItem,
 	"trimPrefix": strings.TrimPrefix,
 	// For report.tmpl.
-	"casualtyLimit":   func() int { return adjudicator.CasualtyLimit },
+	"casualtyLimit":   func() int { return wind.CasualtyLimit },
 	"dayNight":        dayNight,
 	"waitPhrase":      WaitPhrase,
 	"waitPhraseTo":    WaitPhraseTo,
 	"setupRule":       setupRule,
-	"komandorskiTurn": func() int { return adjudicator.KomandorskiTurn },
+	"komandorskiTurn": func() int { return wind.KomandorskiTurn },
 	"revealed":        func(b bool) string { return map[bool]string{true: "revealed", false: "face down"}[b] },
-	"lastTurn": func(k *adjudicator.KomandorskiView) int {
-		return adjudicator.Komandorski{Effect: k.Effect, Delay: k.Delay}.LastTurn()
+	"lastTurn": func(k *wind.KomandorskiView) int {
+		return wind.Komandorski{Effect: k.Effect, Delay: k.Delay}.LastTurn()
 	},
 }).Funcs(replyFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
 
@@ -71,7 +71,7 @@ func execute(name string, data any) string {
 	return b.String()
 }
 
-func (r *Report) gameMap() *adjudicator.Map { return cmp.Or(r.Map, adjudicator.BuiltinMap()) }
+func (r *Report) gameMap() *wind.Map { return cmp.Or(r.Map, wind.BuiltinMap()) }
 
 // awaited reports whether the game waits for this report's reader.
 func (r *Report) awaited() bool {
@@ -185,20 +185,20 @@ type standingText struct {
 
 // templateSays names the waits that have an order template, and says
 // what each template lists and what it does when mailed back unchanged.
-var templateSays = map[adjudicator.WaitKind][2]string{
-	adjudicator.WaitActions:    {"it lists what each of your units may do now", "does nothing"},
-	adjudicator.WaitUSDecision: {"it asks whether this is a refit turn and whether it is fought by night", "does nothing"},
-	adjudicator.WaitUSRefit:    {"it lists what you may order in this refit turn", "does nothing"},
-	adjudicator.WaitJPRefit:    {"it lists what you may order in this refit turn", "does nothing"},
-	adjudicator.WaitJPSetup: {"it lists where each of your units may set up",
+var templateSays = map[wind.WaitKind][2]string{
+	wind.WaitActions:    {"it lists what each of your units may do now", "does nothing"},
+	wind.WaitUSDecision: {"it asks whether this is a refit turn and whether it is fought by night", "does nothing"},
+	wind.WaitUSRefit:    {"it lists what you may order in this refit turn", "does nothing"},
+	wind.WaitJPRefit:    {"it lists what you may order in this refit turn", "does nothing"},
+	wind.WaitJPSetup: {"it lists where each of your units may set up",
 		"sets up your units as it lists them, as the game would at the deadline"},
-	adjudicator.WaitUSLanding: {"it lists where each of your units may land",
+	wind.WaitUSLanding: {"it lists where each of your units may land",
 		"lands your units as it lists them, as the game would at the deadline"},
 }
 
 func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) reportText {
 	v := r.View
-	d := reportText{Report: r, US: v.Side == adjudicator.US, JP: v.Side == adjudicator.JP, Umpire: v.Side == adjudicator.Umpire,
+	d := reportText{Report: r, US: v.Side == wind.US, JP: v.Side == wind.JP, Umpire: v.Side == wind.Umpire,
 		Awaited: r.awaited(), Deadline: r.deadline()}
 	for _, st := range steps {
 		t := stepText{Title: st.Title}
@@ -232,31 +232,31 @@ func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) r
 
 // WaitPhrase says what a game waits for in the words reports and replies
 // use: "the U.S. actions of turn 3 (May 13)".
-func WaitPhrase(w adjudicator.Wait) string {
-	date := adjudicator.TurnDate(w.Turn)
+func WaitPhrase(w wind.Wait) string {
+	date := wind.TurnDate(w.Turn)
 	switch w.Kind {
-	case adjudicator.WaitUSDecision:
+	case wind.WaitUSDecision:
 		return fmt.Sprintf("the U.S. decision of turn %d (%s)", w.Turn, date)
-	case adjudicator.WaitActions:
+	case wind.WaitActions:
 		return fmt.Sprintf("the %s actions of turn %d (%s)", sideTitle(w.Side), w.Turn, date)
-	case adjudicator.WaitUSRefit, adjudicator.WaitJPRefit:
+	case wind.WaitUSRefit, wind.WaitJPRefit:
 		return fmt.Sprintf("the %s refit orders of turn %d (%s)", sideTitle(w.Side), w.Turn, date)
-	case adjudicator.WaitJPSetup:
+	case wind.WaitJPSetup:
 		return "the Japanese setup"
-	case adjudicator.WaitUSLanding:
+	case wind.WaitUSLanding:
 		return "the U.S. landing"
-	case adjudicator.WaitEnded:
+	case wind.WaitEnded:
 		return "nothing more: the game is over"
 	}
 	return "nothing yet: the game has not begun"
 }
 
 // WaitPhraseTo is WaitPhrase as reader may read it: "the U.S. (turn 3,
-// May 13)" for a wait veiled to it (adjudicator.Wait.Veiled), whatever
+// May 13)" for a wait veiled to it (wind.Wait.Veiled), whatever
 // the U.S. is deciding or doing.
-func WaitPhraseTo(w adjudicator.Wait, reader adjudicator.Side) string {
+func WaitPhraseTo(w wind.Wait, reader wind.Side) string {
 	if w.Veiled(reader) {
-		return fmt.Sprintf("the %s (turn %d, %s)", sideTitle(w.Side), w.Turn, adjudicator.TurnDate(w.Turn))
+		return fmt.Sprintf("the %s (turn %d, %s)", sideTitle(w.Side), w.Turn, wind.TurnDate(w.Turn))
 	}
 	return WaitPhrase(w)
 }

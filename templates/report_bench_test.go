@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // cpuTime is the CPU time the process has used, in user and system mode:
@@ -30,23 +30,23 @@ func cpuTime() time.Duration {
 // reports the process's CPU time per report (cpu-ms/op).
 func BenchmarkReport(b *testing.B) {
 	actions := findStep(b, 20, func(st step) bool {
-		return st.s.Turn >= 4 && awaitedSide(st.s) == adjudicator.US && waitKind(st.s) == adjudicator.WaitActions &&
+		return st.s.Turn >= 4 && awaitedSide(st.s) == wind.US && waitKind(st.s) == wind.WaitActions &&
 			len(st.s.OnMap()) >= 60
 	})
 	melee := findStep(b, 20, func(st step) bool {
-		return st.s.Turn >= 3 && hasKind(st.events, adjudicator.US, adjudicator.EventMeleeEnds) && len(st.s.OnMap()) >= 60
+		return st.s.Turn >= 3 && hasKind(st.events, wind.US, wind.EventMeleeEnds) && len(st.s.OnMap()) >= 60
 	})
 	for _, c := range []struct {
 		name string
 		st   step
-		side adjudicator.Side
+		side wind.Side
 	}{
-		{"actions-us", actions, adjudicator.US},
-		{"actions-jp", actions, adjudicator.JP},
-		{"melee-us", melee, adjudicator.US},
+		{"actions-us", actions, wind.US},
+		{"actions-jp", actions, wind.JP},
+		{"melee-us", melee, wind.US},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			evs := adjudicator.VisibleEvents(c.st.events, c.side)
+			evs := wind.VisibleEvents(c.st.events, c.side)
 			b.ReportAllocs()
 			cpu0 := cpuTime()
 			for b.Loop() {

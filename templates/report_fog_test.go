@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // artefacts is everything a U.S. report consists of, as bytes.
@@ -22,16 +22,16 @@ type artefacts struct {
 	text, template, json, png, sheet []byte
 }
 
-func usArtefacts(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) artefacts {
+func usArtefacts(t testing.TB, s *wind.State, evs []wind.Event) artefacts {
 	t.Helper()
 	a, _ := usReport(t, s, evs)
 	return a
 }
 
 // usReport is usArtefacts with the report they were made from.
-func usReport(t testing.TB, s *adjudicator.State, evs []adjudicator.Event) (artefacts, *Report) {
+func usReport(t testing.TB, s *wind.State, evs []wind.Event) (artefacts, *Report) {
 	t.Helper()
-	rep := reportOf(t, step{s: s, events: evs}, adjudicator.US)
+	rep := reportOf(t, step{s: s, events: evs}, wind.US)
 	all, err := rep.RenderWords()
 	if err != nil {
 		t.Fatal(err)
@@ -51,13 +51,13 @@ var tableLine = regexp.MustCompile(`(?m)^  (U\d\d): \[[0-9, ]*\]$`)
 
 // tableMixes are counter mixes whose Unknown tables are drawn at random:
 // the tables are the counters' and only the Japanese may read them.
-var tableMixes = sync.OnceValues(func() ([]*adjudicator.Counters, error) {
-	data, err := os.ReadFile("../adjudicator/data/counters.yaml")
+var tableMixes = sync.OnceValues(func() ([]*wind.Counters, error) {
+	data, err := os.ReadFile("../adjudicator/wind/data/counters.yaml")
 	if err != nil {
 		return nil, err
 	}
 	r := rand.New(rand.NewSource(7))
-	var out []*adjudicator.Counters
+	var out []*wind.Counters
 	for range 4 {
 		mixed := tableLine.ReplaceAllFunc(data, func(line []byte) []byte {
 			id := tableLine.FindSubmatch(line)[1]
@@ -67,7 +67,7 @@ var tableMixes = sync.OnceValues(func() ([]*adjudicator.Counters, error) {
 			}
 			return fmt.Appendf(nil, "  %s: [%s]", id, strings.Join(vals, ", "))
 		})
-		cs, err := adjudicator.ParseCounters(mixed)
+		cs, err := wind.ParseCounters(mixed)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ var tableMixes = sync.OnceValues(func() ([]*adjudicator.Counters, error) {
 // the map), the pool, eliminated and set-aside boxes, the Unknown tables,
 // the Japanese units' activation, and the Komandorski chits not yet
 // revealed. Face-up Japanese units and everything U.S. stay.
-func scrambleHidden(t testing.TB, s *adjudicator.State, r *rand.Rand) {
+func scrambleHidden(t testing.TB, s *wind.State, r *rand.Rand) {
 	t.Helper()
 	mixes, err := tableMixes()
 	if err != nil {
@@ -97,9 +97,9 @@ func scrambleHidden(t testing.TB, s *adjudicator.State, r *rand.Rand) {
 	if !s.Komandorski.DelayRevealed {
 		s.Komandorski.Delay = 1 + r.Intn(4)
 	}
-	var jp []*adjudicator.Unit
+	var jp []*wind.Unit
 	for _, u := range s.Units {
-		if u.Side() == adjudicator.JP && !u.Captured {
+		if u.Side() == wind.JP && !u.Captured {
 			jp = append(jp, u)
 			if r.Intn(3) == 0 {
 				u.Acted = !u.Acted
@@ -107,17 +107,17 @@ func scrambleHidden(t testing.TB, s *adjudicator.State, r *rand.Rand) {
 			}
 		}
 	}
-	hidden := func(u *adjudicator.Unit) bool {
-		return u.OnMap() && (u.FaceDown || u.Kind() == adjudicator.Unknown)
+	hidden := func(u *wind.Unit) bool {
+		return u.OnMap() && (u.FaceDown || u.Kind() == wind.Unknown)
 	}
-	offBox := func(u *adjudicator.Unit) string {
+	offBox := func(u *wind.Unit) string {
 		switch u.Kind() {
-		case adjudicator.Unknown:
-			return adjudicator.BoxOffMap
-		case adjudicator.Infantry:
-			return []string{adjudicator.BoxPool, adjudicator.BoxEliminated}[r.Intn(2)]
+		case wind.Unknown:
+			return wind.BoxOffMap
+		case wind.Infantry:
+			return []string{wind.BoxPool, wind.BoxEliminated}[r.Intn(2)]
 		}
-		return adjudicator.BoxEliminated
+		return wind.BoxEliminated
 	}
 	for range 1 + r.Intn(40) {
 		a, b := jp[r.Intn(len(jp))], jp[r.Intn(len(jp))]
@@ -128,15 +128,15 @@ func scrambleHidden(t testing.TB, s *adjudicator.State, r *rand.Rand) {
 			// Unknown unit is anonymous either way.
 			a.Hex, b.Hex = b.Hex, a.Hex
 			a.Melee, b.Melee = b.Melee, a.Melee
-		case hidden(a) && !b.OnMap() && b.Box != adjudicator.BoxUnused,
-			hidden(b) && !a.OnMap() && a.Box != adjudicator.BoxUnused:
+		case hidden(a) && !b.OnMap() && b.Box != wind.BoxUnused,
+			hidden(b) && !a.OnMap() && a.Box != wind.BoxUnused:
 			on, off := a, b
 			if !hidden(a) {
 				on, off = b, a
 			}
 			off.Hex, off.Box, off.FaceDown, off.Melee = on.Hex, "", true, on.Melee
 			on.Hex, on.Box, on.FaceDown, on.Melee = 0, offBox(on), false, 0
-		case !a.OnMap() && !b.OnMap() && a.Box != adjudicator.BoxUnused && b.Box != adjudicator.BoxUnused:
+		case !a.OnMap() && !b.OnMap() && a.Box != wind.BoxUnused && b.Box != wind.BoxUnused:
 			a.Box, b.Box = offBox(a), offBox(b)
 		}
 	}
@@ -144,10 +144,10 @@ func scrambleHidden(t testing.TB, s *adjudicator.State, r *rand.Rand) {
 
 // usSecretIDs are the ids of the Japanese units the U.S. may not identify
 // now: face-down or Unknown on the map, and every one off it.
-func usSecretIDs(s *adjudicator.State) []string {
+func usSecretIDs(s *wind.State) []string {
 	var out []string
 	for _, u := range s.Units {
-		if u.Side() == adjudicator.JP && !u.Captured && (!u.OnMap() || u.FaceDown || u.Kind() == adjudicator.Unknown) {
+		if u.Side() == wind.JP && !u.Captured && (!u.OnMap() || u.FaceDown || u.Kind() == wind.Unknown) {
 			out = append(out, u.ID)
 		}
 	}
@@ -198,10 +198,10 @@ func withoutEvents(t testing.TB, a artefacts) [][]byte {
 }
 
 // faceDownIDs are the ids of the Japanese units face down on the map.
-func faceDownIDs(s *adjudicator.State) []string {
+func faceDownIDs(s *wind.State) []string {
 	var out []string
 	for _, u := range s.Units {
-		if u.Side() == adjudicator.JP && u.OnMap() && u.FaceDown {
+		if u.Side() == wind.JP && u.OnMap() && u.FaceDown {
 			out = append(out, u.ID)
 		}
 	}
@@ -312,11 +312,11 @@ func fogGame(t *testing.T, seed int64) fogTally {
 	var n fogTally
 	// The step drawn in the current turn, kept with the position before it.
 	var drawn, before *step
-	var prev *adjudicator.State
+	var prev *wind.State
 	inTurn := 0
 	flush := func() {
 		if drawn != nil {
-			var b *adjudicator.State
+			var b *wind.State
 			if before != nil {
 				b = before.s
 			}
@@ -356,9 +356,9 @@ func fogGame(t *testing.T, seed int64) fogTally {
 
 // checkFog checks the U.S. artefacts of one step: before is the position
 // before it (nil for a game's opening).
-func checkFog(t *testing.T, st step, before *adjudicator.State, r *rand.Rand, n *fogTally) {
+func checkFog(t *testing.T, st step, before *wind.State, r *rand.Rand, n *fogTally) {
 	t.Helper()
-	evs := adjudicator.VisibleEvents(st.events, adjudicator.US)
+	evs := wind.VisibleEvents(st.events, wind.US)
 	a, rep := usReport(t, st.s, evs)
 	what := fmt.Sprintf("seed %d step %d (%s)", st.seed, st.n, st.s.WaitText())
 	// The position: no artefact, nor the picture's labels, names a
@@ -391,7 +391,7 @@ func checkFog(t *testing.T, st step, before *adjudicator.State, r *rand.Rand, n 
 	sums := a.sums()
 	other := st.s.Clone()
 	scrambleHidden(t, other, r)
-	if !bytes.Equal(mustMarshal(t, st.s.View(adjudicator.JP)), mustMarshal(t, other.View(adjudicator.JP))) {
+	if !bytes.Equal(mustMarshal(t, st.s.View(wind.JP)), mustMarshal(t, other.View(wind.JP))) {
 		n.differ++ // the scramble changed what the Japanese see
 	}
 	for i, sum := range usArtefacts(t, other, evs).sums() {
@@ -410,22 +410,22 @@ func checkFog(t *testing.T, st step, before *adjudicator.State, r *rand.Rand, n 
 // seenFaceUp returns the Japanese units the U.S. saw face up in a step:
 // face up on the map before it, turned face up by firing in U.S. sight or
 // for a melee, or placed face up for an Unknown unit (rule 2.5).
-func seenFaceUp(before *adjudicator.State, evs []adjudicator.Event) map[string]bool {
+func seenFaceUp(before *wind.State, evs []wind.Event) map[string]bool {
 	seen := map[string]bool{}
 	if before != nil {
 		for _, u := range before.Units {
-			if u.Side() == adjudicator.JP && u.OnMap() && !u.FaceDown && u.Kind() != adjudicator.Unknown {
+			if u.Side() == wind.JP && u.OnMap() && !u.FaceDown && u.Kind() != wind.Unknown {
 				seen[u.ID] = true
 			}
 		}
 	}
 	for _, e := range evs {
 		switch e.Kind {
-		case adjudicator.EventFiredFaceUp, adjudicator.EventMeleeRevealed:
+		case wind.EventFiredFaceUp, wind.EventMeleeRevealed:
 			for _, u := range e.Units {
 				seen[u.ID] = true
 			}
-		case adjudicator.EventConverted:
+		case wind.EventConverted:
 			for _, u := range e.Others {
 				seen[u.ID] = true
 			}

@@ -7,22 +7,22 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 )
 
 // testDice rolls ten-sided dice from a seeded source.
 type testDice struct{ r *rand.Rand }
 
-func (d testDice) Roll(adjudicator.Die) int { return 1 + d.r.Intn(10) }
+func (d testDice) Roll(wind.Die) int { return 1 + d.r.Intn(10) }
 
 // step is one resolved step of a generated game: the position after it
 // and everything it told.
 type step struct {
 	seed   int64
 	n      int // 0 for the opening
-	s      *adjudicator.State
-	events []adjudicator.Event
+	s      *wind.State
+	events []wind.Event
 }
 
 // playGames plays generated games (random deployment, random legal
@@ -30,8 +30,8 @@ type step struct {
 // returns false or the game ends or has run steps steps.
 func playGames(t testing.TB, seeds []int64, steps int, f func(st step) bool) {
 	t.Helper()
-	playGamesFrom(t, seeds, steps, func(_ int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Event) {
-		s, evs := adjudicator.NewGame(nil, nil, testDice{r})
+	playGamesFrom(t, seeds, steps, func(_ int64, r *rand.Rand) (*wind.State, []wind.Event) {
+		s, evs := wind.NewGame(nil, nil, testDice{r})
 		autoplay.Deploy(s, r.Intn)
 		return s, evs
 	}, f)
@@ -42,16 +42,16 @@ func playGames(t testing.TB, seeds []int64, steps int, f func(st step) bool) {
 // the victory point chits drawn or placed, and each short scenario.
 var setupGames = []struct {
 	scenario string
-	opt      adjudicator.Options
+	opt      wind.Options
 }{
-	{adjudicator.ScenarioCampaign, adjudicator.Options{}},
-	{adjudicator.ScenarioCampaign, adjudicator.Options{JPSetup: adjudicator.SetupFree, USSetup: adjudicator.SetupFree}},
-	{adjudicator.ScenarioCampaign, adjudicator.Options{JPSetup: adjudicator.SetupFree, VPChits: adjudicator.VPPlaced}},
-	{adjudicator.ScenarioCampaign, adjudicator.Options{USSetup: adjudicator.SetupFree, VPChits: adjudicator.VPPlaced}},
-	{adjudicator.ScenarioCampaign, adjudicator.Options{VPChits: adjudicator.VPDrawn}},
-	{adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{}},
-	{adjudicator.ScenarioHoltzBayToJarminPass, adjudicator.Options{}},
-	{adjudicator.ScenarioTheLinkup, adjudicator.Options{}},
+	{wind.ScenarioCampaign, wind.Options{}},
+	{wind.ScenarioCampaign, wind.Options{JPSetup: wind.SetupFree, USSetup: wind.SetupFree}},
+	{wind.ScenarioCampaign, wind.Options{JPSetup: wind.SetupFree, VPChits: wind.VPPlaced}},
+	{wind.ScenarioCampaign, wind.Options{USSetup: wind.SetupFree, VPChits: wind.VPPlaced}},
+	{wind.ScenarioCampaign, wind.Options{VPChits: wind.VPDrawn}},
+	{wind.ScenarioUpTheHogsBack, wind.Options{}},
+	{wind.ScenarioHoltzBayToJarminPass, wind.Options{}},
+	{wind.ScenarioTheLinkup, wind.Options{}},
 }
 
 // playSetupGames is playGames for games created by NewGameFrom, seed
@@ -59,9 +59,9 @@ var setupGames = []struct {
 // waits for the setup orders of rule 12.
 func playSetupGames(t testing.TB, seeds []int64, steps int, f func(st step) bool) {
 	t.Helper()
-	playGamesFrom(t, seeds, steps, func(seed int64, r *rand.Rand) (*adjudicator.State, []adjudicator.Event) {
+	playGamesFrom(t, seeds, steps, func(seed int64, r *rand.Rand) (*wind.State, []wind.Event) {
 		c := setupGames[int(seed)%len(setupGames)]
-		s, evs, err := adjudicator.NewGameFrom(c.scenario, c.opt, testDice{r})
+		s, evs, err := wind.NewGameFrom(c.scenario, c.opt, testDice{r})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func playSetupGames(t testing.TB, seeds []int64, steps int, f func(st step) bool
 }
 
 // playGamesFrom is playGames for games that start makes.
-func playGamesFrom(t testing.TB, seeds []int64, steps int, start func(int64, *rand.Rand) (*adjudicator.State, []adjudicator.Event), f func(st step) bool) {
+func playGamesFrom(t testing.TB, seeds []int64, steps int, start func(int64, *rand.Rand) (*wind.State, []wind.Event), f func(st step) bool) {
 	t.Helper()
 	for _, seed := range seeds {
 		r := rand.New(rand.NewSource(seed))
@@ -82,7 +82,7 @@ func playGamesFrom(t testing.TB, seeds []int64, steps int, start func(int64, *ra
 			if s.Wait().Over() {
 				break
 			}
-			ns, evs, ps := adjudicator.Resolve(s, autoplay.Orders(s, r.Intn), testDice{r})
+			ns, evs, ps := wind.Resolve(s, autoplay.Orders(s, r.Intn), testDice{r})
 			if len(ps) > 0 {
 				t.Fatalf("seed %d step %d: %v", seed, n, ps)
 			}
@@ -139,13 +139,13 @@ func testGame(t testing.TB) Game {
 
 // reportOf is side's report of a step: its view, outlook and the events
 // it may read.
-func reportOf(t testing.TB, st step, side adjudicator.Side) *Report {
+func reportOf(t testing.TB, st step, side wind.Side) *Report {
 	return &Report{
 		Game:    testGame(t),
 		Map:     st.s.Map(),
 		View:    st.s.View(side),
 		Outlook: st.s.Outlook(side),
-		Events:  adjudicator.VisibleEvents(st.events, side),
+		Events:  wind.VisibleEvents(st.events, side),
 	}
 }
 
@@ -163,12 +163,12 @@ func checkColumns(t testing.TB, what, text string) {
 	}
 }
 
-func awaitedSide(s *adjudicator.State) adjudicator.Side { return s.Wait().Side }
+func awaitedSide(s *wind.State) wind.Side { return s.Wait().Side }
 
-func waitKind(s *adjudicator.State) adjudicator.WaitKind { return s.Wait().Kind }
+func waitKind(s *wind.State) wind.WaitKind { return s.Wait().Kind }
 
-func hasKind(evs []adjudicator.Event, side adjudicator.Side, kind adjudicator.EventKind) bool {
-	for _, e := range adjudicator.VisibleEvents(evs, side) {
+func hasKind(evs []wind.Event, side wind.Side, kind wind.EventKind) bool {
+	for _, e := range wind.VisibleEvents(evs, side) {
 		if e.Kind == kind {
 			return true
 		}

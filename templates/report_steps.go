@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Step is one step of what happened, as a report groups it: the weather,
@@ -14,7 +14,7 @@ import (
 // turn. Events hold the step's events in order.
 type Step struct {
 	Title  string
-	Events []adjudicator.Event
+	Events []wind.Event
 }
 
 // groupSteps groups a side's events into the steps of the turn sequence
@@ -26,39 +26,39 @@ type Step struct {
 // of a melee is a step of its own. Several units firing together at one
 // hex are one activation. The wait event is left out: the report's header
 // says what the game waits for.
-func groupSteps(evs []adjudicator.Event) []Step {
+func groupSteps(evs []wind.Event) []Step {
 	var out []Step
-	activations := map[adjudicator.Side]int{}
-	var prev *adjudicator.Event
+	activations := map[wind.Side]int{}
+	var prev *wind.Event
 	// The melee being told, if any: its hex, the fire totals seen (one for
 	// each side's fire in a round, rule 8.2.1) and the round.
-	var melee adjudicator.Hex
+	var melee wind.Hex
 	totals, round := 0, 0
 	open := func(title string) { out = append(out, Step{Title: title}) }
 	for i := range evs {
 		ev := evs[i]
-		if ev.Kind == adjudicator.EventWait {
+		if ev.Kind == wind.EventWait {
 			continue
 		}
 		cont := len(out) > 0 && prev != nil && sameThing(*prev, ev)
-		if ev.Kind == adjudicator.EventMeleeBegins && melee != 0 && ev.Target == melee {
+		if ev.Kind == wind.EventMeleeBegins && melee != 0 && ev.Target == melee {
 			cont = true // the melee picked (3.7) is fought now (8.2)
 		}
 		switch {
-		case melee != 0 && ev.Kind == adjudicator.EventMeleeRoll && (round == 0 || totals >= 2*round):
+		case melee != 0 && ev.Kind == wind.EventMeleeRoll && (round == 0 || totals >= 2*round):
 			// A round is both sides' fire (8.2.1.1, 8.2.1.2), each ending
 			// with its total; the next die rolled opens the next round.
 			round++
 			open(fmt.Sprintf("Melee at %s, round %d", melee, round))
 			cont = true
-		case melee != 0 && (ev.Kind == adjudicator.EventDefensiveFire || ev.Kind == adjudicator.EventOffensiveFire):
+		case melee != 0 && (ev.Kind == wind.EventDefensiveFire || ev.Kind == wind.EventOffensiveFire):
 			totals++
 		}
 		if !cont {
 			if title, starts := stepTitle(ev, prev, activations); starts {
 				open(title)
 				melee, totals, round = 0, 0, 0
-				if ev.Kind == adjudicator.EventMeleePicked || ev.Kind == adjudicator.EventMeleeBegins {
+				if ev.Kind == wind.EventMeleePicked || ev.Kind == wind.EventMeleeBegins {
 					melee = ev.Target
 				}
 			} else if len(out) == 0 {
@@ -74,31 +74,31 @@ func groupSteps(evs []adjudicator.Event) []Step {
 // sameThing reports whether ev continues what prev began: another unit
 // firing in the same activation, which reports each firing unit and then
 // the total on the target.
-func sameThing(prev, ev adjudicator.Event) bool {
-	return prev.Kind == adjudicator.EventFired && (ev.Kind == adjudicator.EventFired || ev.Kind == adjudicator.EventFireTotal) &&
+func sameThing(prev, ev wind.Event) bool {
+	return prev.Kind == wind.EventFired && (ev.Kind == wind.EventFired || ev.Kind == wind.EventFireTotal) &&
 		ev.Target == prev.Target
 }
 
 // activationKinds begin a step of their own: one of a side's activations
 // (rule 3.5), or an entry of its refit orders skipped.
-var activationKinds = map[adjudicator.EventKind]bool{
-	adjudicator.EventMoved: true, adjudicator.EventCharge: true, adjudicator.EventFired: true,
-	adjudicator.EventFireTotal: true, adjudicator.EventMeleeDeclared: true, adjudicator.EventAirStrike: true,
-	adjudicator.EventAirWasted: true, adjudicator.EventFriendlyFireMissed: true,
-	adjudicator.EventActivationSkipped: true, adjudicator.EventActionsCutShort: true, adjudicator.EventRefitSkipped: true,
+var activationKinds = map[wind.EventKind]bool{
+	wind.EventMoved: true, wind.EventCharge: true, wind.EventFired: true,
+	wind.EventFireTotal: true, wind.EventMeleeDeclared: true, wind.EventAirStrike: true,
+	wind.EventAirWasted: true, wind.EventFriendlyFireMissed: true,
+	wind.EventActivationSkipped: true, wind.EventActionsCutShort: true, wind.EventRefitSkipped: true,
 }
 
 // turnTrackKinds tell of the turn track (rules 3.9, 12.1): a new turn, the
 // counters hidden, the Komandorski chits.
-var turnTrackKinds = map[adjudicator.EventKind]bool{
-	adjudicator.EventGameBegins: true, adjudicator.EventTurnBegins: true, adjudicator.EventLastTurn: true,
-	adjudicator.EventHidden: true, adjudicator.EventRefitHidden: true, adjudicator.EventKomandorskiDrawn: true,
-	adjudicator.EventKomandorskiEffect: true, adjudicator.EventKomandorskiDelay: true,
+var turnTrackKinds = map[wind.EventKind]bool{
+	wind.EventGameBegins: true, wind.EventTurnBegins: true, wind.EventLastTurn: true,
+	wind.EventHidden: true, wind.EventRefitHidden: true, wind.EventKomandorskiDrawn: true,
+	wind.EventKomandorskiEffect: true, wind.EventKomandorskiDelay: true,
 }
 
 // stepTitle returns the title of the step ev begins, or false when ev
 // follows from the step before it.
-func stepTitle(ev adjudicator.Event, prev *adjudicator.Event, activations map[adjudicator.Side]int) (string, bool) {
+func stepTitle(ev wind.Event, prev *wind.Event, activations map[wind.Side]int) (string, bool) {
 	// The hex the step is about: the hex attacked, else the last of the
 	// event's hexes.
 	where := ""
@@ -106,32 +106,32 @@ func stepTitle(ev adjudicator.Event, prev *adjudicator.Event, activations map[ad
 		where = " at " + h.String()
 	}
 	switch k := ev.Kind; {
-	case k == adjudicator.EventDecision || k == adjudicator.EventRefitDecision:
-		if prev != nil && prev.Kind == adjudicator.EventStandingDecision {
+	case k == wind.EventDecision || k == wind.EventRefitDecision:
+		if prev != nil && prev.Kind == wind.EventStandingDecision {
 			return "", false
 		}
 		return "Decision (rules 3.1, 3.2)", true
-	case k == adjudicator.EventStandingDecision:
+	case k == wind.EventStandingDecision:
 		return "Decision (rules 3.1, 3.2)", true
-	case k == adjudicator.EventWeather:
+	case k == wind.EventWeather:
 		return "Weather (rule 3.3)", true
-	case k == adjudicator.EventAirpower:
-		if prev != nil && prev.Kind == adjudicator.EventAirpower {
+	case k == wind.EventAirpower:
+		if prev != nil && prev.Kind == wind.EventAirpower {
 			return "", false
 		}
 		return "Airpower (rule 3.4)", true
-	case k == adjudicator.EventStandingChanged:
+	case k == wind.EventStandingChanged:
 		return "Standing instructions", true
 	case activationKinds[k]:
 		activations[ev.Side]++
 		return fmt.Sprintf("%s activation %d", sideTitle(ev.Side), activations[ev.Side]), true
-	case k == adjudicator.EventMeleeLapsed:
+	case k == wind.EventMeleeLapsed:
 		return "Melee" + where + " (not fought)", true
-	case k == adjudicator.EventMeleePicked:
+	case k == wind.EventMeleePicked:
 		return "Melee" + where + " (rule 3.7)", true
-	case k == adjudicator.EventMeleeBegins:
+	case k == wind.EventMeleeBegins:
 		return "Melee" + where + " (rule 8.2)", true
-	case k == adjudicator.EventVictory:
+	case k == wind.EventVictory:
 		return "Victory (rule 3.8)", true
 	case turnTrackKinds[k]:
 		if prev != nil && turnTrackKinds[prev.Kind] {
@@ -143,37 +143,37 @@ func stepTitle(ev adjudicator.Event, prev *adjudicator.Event, activations map[ad
 }
 
 // sideTitle names a side at the start of a title.
-func sideTitle(s adjudicator.Side) string {
+func sideTitle(s wind.Side) string {
 	switch s {
-	case adjudicator.US:
+	case wind.US:
 		return "U.S."
-	case adjudicator.JP:
+	case wind.JP:
 		return "Japanese"
-	case adjudicator.Umpire:
+	case wind.Umpire:
 		return "Umpire"
 	}
 	return "Server"
 }
 
 // fightKinds are the kinds of events that tell of fighting in their hexes.
-var fightKinds = map[adjudicator.EventKind]bool{
-	adjudicator.EventFired: true, adjudicator.EventFireTotal: true,
-	adjudicator.EventAirStrike: true, adjudicator.EventAirWasted: true, adjudicator.EventFriendlyFireMissed: true,
-	adjudicator.EventStepLost: true, adjudicator.EventEliminated: true, adjudicator.EventSetAside: true, adjudicator.EventHitsLost: true,
-	adjudicator.EventMeleeBegins: true, adjudicator.EventMeleePicked: true, adjudicator.EventMeleeRoll: true,
-	adjudicator.EventDefensiveFire: true, adjudicator.EventOffensiveFire: true, adjudicator.EventMeleeEnds: true,
-	adjudicator.EventMeleeRevealed: true, adjudicator.EventAdvance: true, adjudicator.EventNoAdvance: true,
-	adjudicator.EventAdvanceBarred: true, adjudicator.EventAdvanceStacked: true, adjudicator.EventChargeTakes: true,
-	adjudicator.EventRetreat: true, adjudicator.EventCannotRetreat: true, adjudicator.EventCaptured: true,
-	adjudicator.EventLeftAlone: true, adjudicator.EventSetAsideEliminated: true,
-	adjudicator.EventArnold: true, adjudicator.EventMartinez: true, adjudicator.EventYamasaki: true,
+var fightKinds = map[wind.EventKind]bool{
+	wind.EventFired: true, wind.EventFireTotal: true,
+	wind.EventAirStrike: true, wind.EventAirWasted: true, wind.EventFriendlyFireMissed: true,
+	wind.EventStepLost: true, wind.EventEliminated: true, wind.EventSetAside: true, wind.EventHitsLost: true,
+	wind.EventMeleeBegins: true, wind.EventMeleePicked: true, wind.EventMeleeRoll: true,
+	wind.EventDefensiveFire: true, wind.EventOffensiveFire: true, wind.EventMeleeEnds: true,
+	wind.EventMeleeRevealed: true, wind.EventAdvance: true, wind.EventNoAdvance: true,
+	wind.EventAdvanceBarred: true, wind.EventAdvanceStacked: true, wind.EventChargeTakes: true,
+	wind.EventRetreat: true, wind.EventCannotRetreat: true, wind.EventCaptured: true,
+	wind.EventLeftAlone: true, wind.EventSetAsideEliminated: true,
+	wind.EventArnold: true, wind.EventMartinez: true, wind.EventYamasaki: true,
 }
 
 // foughtHexes returns, in ascending order, the hexes where the events tell
 // of fighting: fire and air attacks on their targets, melee, losses,
 // retreats and advances.
-func foughtHexes(evs []adjudicator.Event) []adjudicator.Hex {
-	seen := map[adjudicator.Hex]bool{}
+func foughtHexes(evs []wind.Event) []wind.Hex {
+	seen := map[wind.Hex]bool{}
 	for _, ev := range evs {
 		if !fightKinds[ev.Kind] {
 			continue
@@ -182,8 +182,8 @@ func foughtHexes(evs []adjudicator.Event) []adjudicator.Hex {
 		// A melee's own events are about its hex; fire about its target,
 		// not the firer's hex; the start of a melee about its hex, not
 		// the attackers'.
-		if len(hs) == 0 || ev.Kind == adjudicator.EventFired || ev.Kind == adjudicator.EventMeleeBegins {
-			hs = []adjudicator.Hex{ev.Target}
+		if len(hs) == 0 || ev.Kind == wind.EventFired || ev.Kind == wind.EventMeleeBegins {
+			hs = []wind.Hex{ev.Target}
 		}
 		for _, h := range hs {
 			if h != 0 {

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 )
 
@@ -20,7 +20,7 @@ import (
 type reportCase struct {
 	name  string
 	st    step
-	sides []adjudicator.Side
+	sides []wind.Side
 }
 
 var (
@@ -40,20 +40,20 @@ func reportCases(t *testing.T) []reportCase {
 }
 
 func findReportCases(t *testing.T) []reportCase {
-	us, jp, ump := adjudicator.US, adjudicator.JP, adjudicator.Umpire
+	us, jp, ump := wind.US, wind.JP, wind.Umpire
 	opening := findStep(t, 0, func(st step) bool { return true })
 	actions := findStep(t, 12, func(st step) bool {
-		return st.s.Turn >= 2 && awaitedSide(st.s) == us && waitKind(st.s) == adjudicator.WaitActions
+		return st.s.Turn >= 2 && awaitedSide(st.s) == us && waitKind(st.s) == wind.WaitActions
 	})
 	night := findStep(t, 30, func(st step) bool {
-		return st.s.Night && awaitedSide(st.s) == jp && waitKind(st.s) == adjudicator.WaitActions && st.s.Turn >= 2
+		return st.s.Night && awaitedSide(st.s) == jp && waitKind(st.s) == wind.WaitActions && st.s.Turn >= 2
 	})
 	melee := findStep(t, 12, func(st step) bool {
-		return hasKind(st.events, us, adjudicator.EventMeleeEnds) && hasKind(st.events, us, adjudicator.EventFired) && len(st.s.View(us).Enemy) > 0
+		return hasKind(st.events, us, wind.EventMeleeEnds) && hasKind(st.events, us, wind.EventFired) && len(st.s.View(us).Enemy) > 0
 	})
-	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == adjudicator.WaitEnded })
-	usRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == adjudicator.WaitUSRefit })
-	jpRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == adjudicator.WaitJPRefit })
+	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == wind.WaitEnded })
+	usRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == wind.WaitUSRefit })
+	jpRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == wind.WaitJPRefit })
 	setup := func(seed int64, n int) step {
 		var found *step
 		playSetupGames(t, []int64{seed}, n, func(st step) bool {
@@ -71,16 +71,16 @@ func findReportCases(t *testing.T) []reportCase {
 	return []reportCase{
 		// A campaign with the free setups and the victory point chits placed
 		// by the Japanese; the historic setups; a free U.S. landing.
-		{"jp-setup", setup(2, 0), []adjudicator.Side{jp, us}},
-		{"us-landing", setup(0, 0), []adjudicator.Side{us, jp}},
-		{"us-landing-free", setup(1, 1), []adjudicator.Side{us}},
-		{"opening", opening, []adjudicator.Side{us, jp, ump}},
-		{"actions", actions, []adjudicator.Side{us, jp}},
-		{"night", night, []adjudicator.Side{jp, us}},
-		{"melee", melee, []adjudicator.Side{us, jp, ump}},
-		{"ended", ended, []adjudicator.Side{us, jp}},
-		{"us-refit", usRefit, []adjudicator.Side{us}},
-		{"jp-refit", jpRefit, []adjudicator.Side{jp}},
+		{"jp-setup", setup(2, 0), []wind.Side{jp, us}},
+		{"us-landing", setup(0, 0), []wind.Side{us, jp}},
+		{"us-landing-free", setup(1, 1), []wind.Side{us}},
+		{"opening", opening, []wind.Side{us, jp, ump}},
+		{"actions", actions, []wind.Side{us, jp}},
+		{"night", night, []wind.Side{jp, us}},
+		{"melee", melee, []wind.Side{us, jp, ump}},
+		{"ended", ended, []wind.Side{us, jp}},
+		{"us-refit", usRefit, []wind.Side{us}},
+		{"jp-refit", jpRefit, []wind.Side{jp}},
 	}
 }
 
@@ -112,7 +112,7 @@ func TestReportGolden(t *testing.T) {
 					t.Errorf("%s: the report does not repeat its order template", name)
 				}
 			}
-			if c.name == "actions" && side == adjudicator.US {
+			if c.name == "actions" && side == wind.US {
 				b, err := rep.JSON()
 				if err != nil {
 					t.Fatal(err)
@@ -133,7 +133,7 @@ func TestReportSays(t *testing.T) {
 			name := fmt.Sprintf("%s/%s", c.name, side)
 			for _, want := range []string{
 				"game g1 (Friday club)",
-				fmt.Sprintf("Turn %d, %s", c.st.s.Turn, adjudicator.TurnDate(c.st.s.Turn)),
+				fmt.Sprintf("Turn %d, %s", c.st.s.Turn, wind.TurnDate(c.st.s.Turn)),
 				"THE ISLAND", "STANDING INSTRUCTIONS IN FORCE", "U.S. casualty track:",
 				"Chain head: " + testGame(t).Head, "Dice commitment: " + testGame(t).Commitment,
 			} {
@@ -141,7 +141,7 @@ func TestReportSays(t *testing.T) {
 					t.Errorf("%s: the report does not say %q", name, want)
 				}
 			}
-			if waitKind(c.st.s) != adjudicator.WaitEnded && !strings.Contains(text, "Deadline: Mon 4 May 2026 18:00 UTC (Mon 4 May 10:00 AKDT in America/Anchorage)") {
+			if waitKind(c.st.s) != wind.WaitEnded && !strings.Contains(text, "Deadline: Mon 4 May 2026 18:00 UTC (Mon 4 May 10:00 AKDT in America/Anchorage)") {
 				t.Errorf("%s: no deadline in UTC and in the reader's zone", name)
 			}
 			for _, u := range rep.Outlook.Units {
@@ -158,7 +158,7 @@ func TestReportSays(t *testing.T) {
 			if awaited != (awaitedSide(c.st.s) == side) {
 				t.Errorf("%s: template %v, but the game waits for %s", name, awaited, awaitedSide(c.st.s))
 			}
-			if side == adjudicator.US {
+			if side == wind.US {
 				for _, hs := range rep.View.Hidden {
 					if !strings.Contains(text, fmt.Sprintf("%s: %d hidden", hs.Hex, hs.Count)) {
 						t.Errorf("%s: the hidden counters of %s are not listed", name, hs.Hex)
@@ -174,18 +174,18 @@ func TestReportSays(t *testing.T) {
 func TestReportGroupsEvents(t *testing.T) {
 	checked := 0
 	playGames(t, seedsFrom(1, 10), 12, func(st step) bool {
-		for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
-			evs := adjudicator.VisibleEvents(st.events, side)
-			var got []adjudicator.Event
+		for _, side := range []wind.Side{wind.US, wind.JP, wind.Umpire} {
+			evs := wind.VisibleEvents(st.events, side)
+			var got []wind.Event
 			for _, s := range groupSteps(evs) {
 				if s.Title == "" || len(s.Events) == 0 {
 					t.Fatalf("seed %d step %d: empty step %+v", st.seed, st.n, s)
 				}
 				got = append(got, s.Events...)
 			}
-			var want []adjudicator.Event
+			var want []wind.Event
 			for _, e := range evs {
-				if e.Kind != adjudicator.EventWait {
+				if e.Kind != wind.EventWait {
 					want = append(want, e)
 				}
 			}
@@ -206,18 +206,18 @@ func TestReportGroupsEvents(t *testing.T) {
 // change with the compressor, the picture may not.
 func TestPictureGolden(t *testing.T) {
 	opening, melee := reportCaseNamed(t, "opening").st, reportCaseNamed(t, "melee").st
-	pic, err := reportOf(t, opening, adjudicator.US).PNG()
+	pic, err := reportOf(t, opening, wind.US).PNG()
 	if err != nil {
 		t.Fatal(err)
 	}
 	goldenPNG(t, "picture-opening-us.png", pic)
-	var at adjudicator.Hex
-	for _, e := range adjudicator.VisibleEvents(melee.events, adjudicator.US) {
-		if e.Kind == adjudicator.EventMeleeEnds && at == 0 {
+	var at wind.Hex
+	for _, e := range wind.VisibleEvents(melee.events, wind.US) {
+		if e.Kind == wind.EventMeleeEnds && at == 0 {
 			at = e.Target
 		}
 	}
-	pic, err = reportOf(t, melee, adjudicator.US).PNGAround(at, closeUpRadius)
+	pic, err = reportOf(t, melee, wind.US).PNGAround(at, closeUpRadius)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func decodePNG(t testing.TB, b []byte) image.Image {
 // what the text says.
 func TestReportJSON(t *testing.T) {
 	st := reportCaseNamed(t, "melee").st
-	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
+	for _, side := range []wind.Side{wind.US, wind.JP, wind.Umpire} {
 		rep := reportOf(t, st, side)
 		b, err := rep.JSON()
 		if err != nil {
@@ -281,8 +281,8 @@ func TestReportJSON(t *testing.T) {
 					Text string `json:"text"`
 				} `json:"events"`
 			} `json:"steps"`
-			View    adjudicator.View    `json:"view"`
-			Outlook adjudicator.Outlook `json:"outlook"`
+			View    wind.View    `json:"view"`
+			Outlook wind.Outlook `json:"outlook"`
 		}
 		if err := json.Unmarshal(b, &d); err != nil {
 			t.Fatal(err)
@@ -307,7 +307,7 @@ func TestReportJSON(t *testing.T) {
 func TestOrderTemplateParses(t *testing.T) {
 	for _, c := range reportCases(t) {
 		side := awaitedSide(c.st.s)
-		if side == adjudicator.NoSide {
+		if side == wind.NoSide {
 			continue
 		}
 		_, body, ok := reportOf(t, c.st, side).OrderTemplate()
@@ -321,7 +321,7 @@ func TestOrderTemplateParses(t *testing.T) {
 		if f.Token != TokenPlaceholder || f.Game != "g1" || f.Side != side || f.Turn != c.st.s.Turn {
 			t.Fatalf("%s: envelope %+v", c.name, f)
 		}
-		if ps := adjudicator.CheckOrders(c.st.s, f.Orders()); len(ps) > 0 {
+		if ps := wind.CheckOrders(c.st.s, f.Orders()); len(ps) > 0 {
 			t.Fatalf("%s: the template is refused: %v", c.name, ps)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -41,7 +41,7 @@ file cannot be read, the case is malformed, or the orders cannot be judged.
 
 Example:
   attu check examples/orders/move.yaml
-  attu check my-orders.yaml --case adjudicator/rulecase/testdata/example-zoc-cliff.yaml
+  attu check my-orders.yaml --case adjudicator/wind/rulecase/testdata/example-zoc-cliff.yaml
   attu check my-orders.yaml -db attu.db
 
 Flags:
@@ -74,7 +74,7 @@ func runCheck(s *session) error {
 	case *caseFile == "":
 		f, err := orders.Parse(data, orders.Options{})
 		if err == nil {
-			err = offMap(data, adjudicator.BuiltinMap()).Err()
+			err = offMap(data, wind.BuiltinMap()).Err()
 		}
 		if err != nil {
 			printErrors(s.stdout, name, err)
@@ -93,7 +93,7 @@ func runCheck(s *session) error {
 		printErrors(s.stdout, name, err)
 		return errFailed
 	}
-	if f.Side != adjudicator.US && f.Side != adjudicator.JP {
+	if f.Side != wind.US && f.Side != wind.JP {
 		line, col := f.Field("side")
 		fmt.Fprintf(s.stdout, "%s:%d:%d: side: actions come from us or jp\n", name, line, col)
 		return errFailed
@@ -118,7 +118,7 @@ var hexFields = map[string]bool{"hex": true, "target": true, "to": true, "path":
 // offMap lists the hexes of a well-formed orders file that lie off map m:
 // orders.Parse knows a hex's form, not the island, and a file naming 9999
 // would otherwise pass the form check only to be refused once mailed.
-func offMap(data []byte, m *adjudicator.Map) orders.Errors {
+func offMap(data []byte, m *wind.Map) orders.Errors {
 	root, errs := orders.ParseDocument(data, orders.MaxSize)
 	if len(errs) > 0 {
 		return errs
@@ -128,7 +128,7 @@ func offMap(data []byte, m *adjudicator.Map) orders.Errors {
 		if n.Kind != yaml.ScalarNode {
 			return
 		}
-		if h, err := adjudicator.ParseHex(n.Value); err == nil && !m.OnMap(h) {
+		if h, err := wind.ParseHex(n.Value); err == nil && !m.OnMap(h) {
 			found = append(found, &orders.Error{Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(
 				"hex %s is not on the map: its columns run %02d to %02d and its rows %02d to %02d",
 				n.Value, m.MinCol, m.MaxCol, m.MinRow, m.MaxRow)})

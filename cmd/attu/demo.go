@@ -22,8 +22,8 @@ import (
 	"github.com/emersion/go-smtp"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
@@ -143,7 +143,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	}
 	id, players := pg.ID, pg.Players
 
-	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+	for _, side := range []wind.Side{wind.US, wind.JP} {
 		players[side].print(out)
 	}
 
@@ -176,7 +176,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	if err != nil {
 		return err
 	}
-	us, jp := players[adjudicator.US], players[adjudicator.JP]
+	us, jp := players[wind.US], players[wind.JP]
 	fmt.Fprintf(out, "\n==== Where everything is ====\n\n")
 	fmt.Fprintf(out, "  database   %s   (attu status -db %s; attu show -db %s %s)\n", dbPath, dbPath, dbPath, id)
 	fmt.Fprintf(out, "  export     %s\n", exportPath)
@@ -193,7 +193,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 
 // orderFile writes orders as a player would mail them (orders.Write),
 // saying who wrote them.
-func orderFile(game, token string, o adjudicator.Orders) ([]byte, error) {
+func orderFile(game, token string, o wind.Orders) ([]byte, error) {
 	b, err := orders.Write(game, token, o)
 	if err != nil {
 		return nil, err
@@ -226,14 +226,14 @@ func writeDeliveries(dir string, ds []loopback.Delivery) (int, error) {
 // each report that carries its order template with random legal orders
 // (autoplay) and its token, by SMTP.
 type demoPlayer struct {
-	side  adjudicator.Side
+	side  wind.Side
 	addr  string
 	db    *store.DB
 	turns int
 	pick  func(int) int
 	// steer, when set, overrides the U.S. decision of the turns it
 	// answers for (the end-to-end tests use it to reach every wait).
-	steer func(turn int) *adjudicator.Decision
+	steer func(turn int) *wind.Decision
 	// ahead, for the U.S., gives each next turn's decision in advance
 	// with its last file of a turn (standing: decision:), as a player
 	// who does not want to be asked each turn would.
@@ -347,7 +347,7 @@ func (p *demoPlayer) setupEnvelope() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if w := g.Wait; w.Side == p.side && (w.Kind == adjudicator.WaitJPSetup || w.Kind == adjudicator.WaitUSLanding) {
+		if w := g.Wait; w.Side == p.side && (w.Kind == wind.WaitJPSetup || w.Kind == wind.WaitUSLanding) {
 			return fmt.Appendf(nil, "game: %s\nside: %s\nturn: %d\nwait: %s\n", id, p.side, w.Turn, w.Kind), nil
 		}
 	}
@@ -410,17 +410,17 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 		return err
 	}
 	o := autoplay.Orders(st, p.pick)
-	if p.steer != nil && env.Wait == string(adjudicator.WaitUSDecision) {
+	if p.steer != nil && env.Wait == string(wind.WaitUSDecision) {
 		if dec := p.steer(env.Turn); dec != nil {
 			o = st.DefaultOrders()
 			o.Decision = dec
 		}
 	}
 	next := ""
-	if p.ahead && p.side == adjudicator.US && (o.Wait == adjudicator.WaitActions || o.Wait == adjudicator.WaitUSRefit) {
+	if p.ahead && p.side == wind.US && (o.Wait == wind.WaitActions || o.Wait == wind.WaitUSRefit) {
 		next = autoplay.StandingDecision(st, p.pick)
 		if o.Standing == nil {
-			o.Standing = &adjudicator.Standing{}
+			o.Standing = &wind.Standing{}
 		}
 		o.Standing.Decision = next
 	}
@@ -428,7 +428,7 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 	if err != nil {
 		return err
 	}
-	name := templates.OrderTemplateName(env.Turn, adjudicator.WaitKind(env.Wait))
+	name := templates.OrderTemplateName(env.Turn, wind.WaitKind(env.Wait))
 	if err := p.send(ctx, msg, name, raw); err != nil {
 		return err
 	}
@@ -445,9 +445,9 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 	}
 	switch {
 	case env.Turn >= p.turns: // a decision ahead for a turn the demo does not play
-	case next == adjudicator.DecisionNight:
+	case next == wind.DecisionNight:
 		p.nights++
-	case next == adjudicator.DecisionRefit:
+	case next == wind.DecisionRefit:
 		p.refits++
 	}
 	for _, a := range o.Actions {
@@ -495,8 +495,8 @@ func eventCount(text string) string {
 	return fmt.Sprintf("  [%d events]", n)
 }
 
-func sideTitle(s adjudicator.Side) string {
-	if s == adjudicator.US {
+func sideTitle(s wind.Side) string {
+	if s == wind.US {
 		return "U.S."
 	}
 	return "Japanese"

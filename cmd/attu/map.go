@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/templates"
 )
 
@@ -41,13 +41,13 @@ func runMap(s *session) error {
 	if len(argv) > 0 {
 		return usageErr("unexpected argument %q; to centre on a hex use --around %s", argv[0], argv[0])
 	}
-	m := adjudicator.BuiltinMap()
+	m := wind.BuiltinMap()
 	if *mapFile != "" {
 		data, err := os.ReadFile(*mapFile)
 		if err != nil {
 			return err
 		}
-		if m, err = adjudicator.ParseMap(data); err != nil {
+		if m, err = wind.ParseMap(data); err != nil {
 			// ParseMap lists every problem, one per line.
 			return fmt.Errorf("%s is not a valid map:\n%v", *mapFile, err)
 		}
@@ -57,7 +57,7 @@ func runMap(s *session) error {
 		fmt.Fprint(s.stdout, templates.RenderMap(m, opt))
 		return nil
 	}
-	h, err := adjudicator.ParseHex(*around)
+	h, err := wind.ParseHex(*around)
 	if err != nil {
 		return usageErr("%v", err)
 	}

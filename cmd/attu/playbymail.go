@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
@@ -56,7 +56,7 @@ type mailPlay struct {
 	Game   referee.NewGame // created with the players' addresses filled in
 	// Steer, when set, makes the U.S. decision of each turn it returns a
 	// decision for, in place of the scripted player's own choice.
-	Steer func(turn int) *adjudicator.Decision
+	Steer func(turn int) *wind.Decision
 	// Ahead makes the U.S. player give each turn's decision in advance, a
 	// standing decision in its last file of the turn before.
 	Ahead bool
@@ -65,7 +65,7 @@ type mailPlay struct {
 // mailGameResult is a game played by mail to its end.
 type mailGameResult struct {
 	ID      string
-	Players map[adjudicator.Side]*demoPlayer
+	Players map[wind.Side]*demoPlayer
 	Account map[string]mailAccount
 }
 
@@ -114,14 +114,14 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	wg.Go(func() { d.Run(runCtx) })
 
 	sum := sha256.Sum256(append([]byte("attu demo\x00"), p.Seed...))
-	players := map[adjudicator.Side]*demoPlayer{}
+	players := map[wind.Side]*demoPlayer{}
 	// A solitaire game's Japanese are attu's own (rule 13): bob sits out.
 	solo := slices.Contains(p.Game.Rules, "solitaire")
 	for i, pl := range []struct {
-		side adjudicator.Side
+		side wind.Side
 		user string
-	}{{adjudicator.US, "alice"}, {adjudicator.JP, "bob"}} {
-		if solo && pl.side == adjudicator.JP {
+	}{{wind.US, "alice"}, {wind.JP, "bob"}} {
+		if solo && pl.side == wind.JP {
 			continue
 		}
 		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
@@ -160,13 +160,13 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	ended := false
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	over := func(side adjudicator.Side) bool {
+	over := func(side wind.Side) bool {
 		if players[side] == nil {
 			return ended // attu's own side reads no report
 		}
 		return players[side].isOver()
 	}
-	for !(over(adjudicator.US) && over(adjudicator.JP)) {
+	for !(over(wind.US) && over(wind.JP)) {
 		select {
 		case <-ctx.Done():
 			g, _ := p.DB.Game(id)

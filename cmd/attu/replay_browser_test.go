@@ -19,7 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -261,7 +261,7 @@ func TestReplayPageInBrowser(t *testing.T) {
 	bad := *x
 	bad.Dice = slices.Clone(x.Dice)
 	k := len(bad.Dice) / 2
-	for bad.Dice[k].Purpose != adjudicator.DieMeleeAttack && bad.Dice[k].Purpose != adjudicator.DieMeleeDefence {
+	for bad.Dice[k].Purpose != wind.DieMeleeAttack && bad.Dice[k].Purpose != wind.DieMeleeDefence {
 		k++
 	}
 	bad.Dice[k].Face = bad.Dice[k].Face%10 + 1

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -33,12 +33,12 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 	defer db.Close()
 	rng := rand.New(rand.NewPCG(pickSeed, pickSeed))
 	pick := func(n int) int { return rng.IntN(n) }
-	deploy := func(s *adjudicator.State) error { autoplay.Deploy(s, pick); return nil }
+	deploy := func(s *wind.State) error { autoplay.Deploy(s, pick); return nil }
 	_, err = db.Create(store.NewGame{
-		ID: id, Scenario: adjudicator.ScenarioCampaign, Seed: seed, Start: referee.StartPlaced(deploy),
+		ID: id, Scenario: wind.ScenarioCampaign, Seed: seed, Start: referee.StartPlaced(deploy),
 		Players: []store.NewPlayer{
-			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
-			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
+			{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
+			{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
 		},
 	})
 	if err != nil {
@@ -50,7 +50,7 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 			t.Fatal(err)
 		}
 		w := s.Wait()
-		if w.Side == adjudicator.NoSide || w.Turn > turns {
+		if w.Side == wind.NoSide || w.Turn > turns {
 			break
 		}
 		o := autoplay.Orders(s, pick)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -138,7 +138,7 @@ func TestReplayPageIsSelfContained(t *testing.T) {
 	for i, s := range d.Steps {
 		for _, j := range d.Views[s.View[0]].Units {
 			u := d.Units[j]
-			if u[1] == "jp" && (u[4] != 0.0 || u[5] == adjudicator.Unknown.String()) {
+			if u[1] == "jp" && (u[4] != 0.0 || u[5] == wind.Unknown.String()) {
 				t.Fatalf("step %d: the U.S. view shows the face-down Japanese unit %v", i+1, u)
 			}
 		}
@@ -149,8 +149,8 @@ func TestReplayPageIsSelfContained(t *testing.T) {
 	}
 	last := d.Steps[len(d.Steps)-1].Luck
 	for _, sl := range rep.Luck.Sides {
-		k := map[adjudicator.Side]int{adjudicator.US: 0, adjudicator.JP: 1}[sl.Side]
-		if sl.Side != adjudicator.US && sl.Side != adjudicator.JP {
+		k := map[wind.Side]int{wind.US: 0, wind.JP: 1}[sl.Side]
+		if sl.Side != wind.US && sl.Side != wind.JP {
 			continue
 		}
 		n, hits, exp := 0, 0, 0.0

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/attu-pbem/attu/adjudicator/rulecase"
+	"github.com/attu-pbem/attu/adjudicator/wind/rulecase"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -24,8 +24,8 @@ Runs a rules case: places its units (or creates a game of a scenario with
 its setup, when the case says scenario:), runs the procedures it asks for
 and its orders with its forced dice, then checks each expectation. The format is
 shown, commented, in examples/rules-case.yaml and described by
-"go doc ./adjudicator/rulecase"; the project's cases are in
-adjudicator/rulecase/testdata.
+"go doc ./adjudicator/wind/rulecase"; the project's cases are in
+adjudicator/wind/rulecase/testdata.
 
 Exit status: 0 when every expectation holds, 1 when one does not, 2 when the
 file cannot be read or is malformed (each mistake on its own line, as
@@ -33,8 +33,8 @@ FILE:LINE:COL: message).
 
 Example:
   attu sandbox examples/rules-case.yaml
-  attu sandbox --json adjudicator/rulecase/testdata/example-zoc-cliff.yaml
-  attu sandbox adjudicator/rulecase/testdata/scenario-hogs-back-setup.yaml
+  attu sandbox --json adjudicator/wind/rulecase/testdata/example-zoc-cliff.yaml
+  attu sandbox adjudicator/wind/rulecase/testdata/scenario-hogs-back-setup.yaml
 
 Flags:
 `

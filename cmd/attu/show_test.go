@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -31,7 +31,7 @@ func playedGame(t *testing.T) string {
 	}
 	defer db.Close()
 	r := rand.New(rand.NewSource(3))
-	setup := func(s *adjudicator.State) error { autoplay.Deploy(s, r.Intn); return nil }
+	setup := func(s *wind.State) error { autoplay.Deploy(s, r.Intn); return nil }
 	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.StartPlaced(setup)}); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestShow(t *testing.T) {
 		}
 		if sd == "us" {
 			for _, u := range s.Units {
-				if u.Side() == adjudicator.JP && u.OnMap() && u.FaceDown && regexp.MustCompile(`\b`+u.ID+`\b`).MatchString(out[strings.Index(out, "THE ISLAND"):]) {
+				if u.Side() == wind.JP && u.OnMap() && u.FaceDown && regexp.MustCompile(`\b`+u.ID+`\b`).MatchString(out[strings.Index(out, "THE ISLAND"):]) {
 					t.Errorf("the U.S. report names %s, which is face down", u.ID)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -26,12 +26,12 @@ func TestAuthentication(t *testing.T) {
 	h.svc = New(h.db, Config{Address: "attu@example.org", Answers: 100})
 	h.newMails()
 	decision := h.message(usAddr, "orders")
-	decision.Orders = h.file(nil, h.tokens[adjudicator.US])
+	decision.Orders = h.file(nil, h.tokens[wind.US])
 	h.send(decision)
-	if w := h.game().Wait; w.Kind != adjudicator.WaitActions || w.Side != adjudicator.US {
+	if w := h.game().Wait; w.Kind != wind.WaitActions || w.Side != wind.US {
 		t.Fatalf("waits for %v", w)
 	}
-	us, jp, ump := h.tokens[adjudicator.US], h.tokens[adjudicator.JP], h.tokens[adjudicator.Umpire]
+	us, jp, ump := h.tokens[wind.US], h.tokens[wind.JP], h.tokens[wind.Umpire]
 	actions := func(side, token string, turn int) []byte {
 		return fmt.Appendf(nil, "game: g1\nside: %s\nturn: %d\nwait: actions\ntoken: %s\nactions: []\n", side, turn, token)
 	}
@@ -50,9 +50,9 @@ func TestAuthentication(t *testing.T) {
 		}
 	}
 	st := h.state()
-	var mine *adjudicator.Unit
+	var mine *wind.Unit
 	for _, u := range st.OnMap() {
-		if u.Side() == adjudicator.US {
+		if u.Side() == wind.US {
 			mine = u
 			break
 		}
@@ -244,7 +244,7 @@ func ownLinesOut(t *testing.T, name, text string, file []byte, token string) str
 func TestExactlyOnce(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	m := h.message(usAddr, "orders")
-	m.Orders = h.file(nil, h.tokens[adjudicator.US])
+	m.Orders = h.file(nil, h.tokens[wind.US])
 	h.send(m)
 	g := h.game()
 	before := h.buckets()

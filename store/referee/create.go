@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
@@ -28,7 +28,7 @@ type NewGame struct {
 	ID, Name string
 	// Scenario, JPSetup and USSetup create the game by the rules of setup
 	// (rule 12): the scenario ("campaign" or a short one of
-	// adjudicator.ScenarioNames) and each side's setup, "historic" or
+	// wind.ScenarioNames) and each side's setup, "historic" or
 	// "free" (empty: the scenario's default); the game then waits for the
 	// Japanese setup or the U.S. landing. When all three are empty the
 	// units are placed by Setup instead.
@@ -44,7 +44,7 @@ type NewGame struct {
 	// it is applied; Absence the longest a player may move their
 	// deadlines with "absent". Zero is the default (none for Settle).
 	Deadline, Reminder, Settle, Absence time.Duration
-	Deadlines                           map[adjudicator.WaitKind]time.Duration
+	Deadlines                           map[wind.WaitKind]time.Duration
 	LateStandIn                         bool     // the stand-in writes the orders of a side whose deadline passed, not the default ones
 	JSON                                bool     // report.json goes with every side's reports
 	Copies                              string   // how the umpire is mailed (CopiesDigest when empty, economy.go)
@@ -62,7 +62,7 @@ var Rules = []string{"solitaire", "vp-chits", "vp-chits-placed"}
 // leave to chance from pick, a stream derived from the game's seed.
 type Setup struct {
 	US, JP string // the setup, for the game's record
-	Place  func(s *adjudicator.State, pick func(n int) int) error
+	Place  func(s *wind.State, pick func(n int) int) error
 }
 
 // Setups are the setups placed by hand that attu can create games with
@@ -72,7 +72,7 @@ type Setup struct {
 // U.S. decision of turn 1.
 var Setups = map[string]Setup{
 	"historic": {US: "landed", JP: "historic", Place: autoplay.DeployHistoric},
-	"random":   {US: "landed", JP: "random", Place: func(s *adjudicator.State, pick func(int) int) error { autoplay.Deploy(s, pick); return nil }},
+	"random":   {US: "landed", JP: "random", Place: func(s *wind.State, pick func(int) int) error { autoplay.Deploy(s, pick); return nil }},
 }
 
 // setupPick is the stream the setup draws from: SeedDraw over "setup"
@@ -102,7 +102,7 @@ func SeedDraw(seed []byte, label string, n uint64) uint64 {
 // they exist outside the welcome mails.
 type Created struct {
 	Game   *store.Game
-	Tokens map[adjudicator.Side]string
+	Tokens map[wind.Side]string
 }
 
 // Create creates a game: the seed and its commitment, the units placed,
@@ -119,7 +119,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	}
 	// The opening is drawn here as Create will draw it, with the game's
 	// first dice, so that the welcome mails can show it.
-	opening, _, err := start(store.NewDice(ng.Seed, 1, 1, 0, adjudicator.WaitNone))
+	opening, _, err := start(store.NewDice(ng.Seed, 1, 1, 0, wind.WaitNone))
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +127,9 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence, Bots: bots,
 		LateStandIn: ng.LateStandIn, Copies: ng.Copies, DigestAt: now}
 	if ng.JSON {
-		rec.JSON = map[adjudicator.Side]bool{adjudicator.US: true, adjudicator.JP: true, adjudicator.Umpire: true}
+		rec.JSON = map[wind.Side]bool{wind.US: true, wind.JP: true, wind.Umpire: true}
 	}
-	tokens := map[adjudicator.Side]string{}
+	tokens := map[wind.Side]string{}
 	var players []store.NewPlayer
 	for _, side := range sides {
 		if addr[side] == "" && !slices.Contains(bots, side) {
@@ -149,7 +149,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		// settled them, defaults filled in.
 		opts.USSetup, opts.JPSetup = o.USSetup, o.JPSetup
 	}
-	nw := store.NewGame{Scenario: cmp.Or(ng.Scenario, adjudicator.ScenarioCampaign), Options: opts, Players: players, Seed: ng.Seed, Start: start}
+	nw := store.NewGame{Scenario: cmp.Or(ng.Scenario, wind.ScenarioCampaign), Options: opts, Players: players, Seed: ng.Seed, Start: start}
 	for try := 0; ; try++ {
 		nw.ID = cmp.Or(ng.ID, newGameID())
 		created, err := s.create(nw, rec, opening, now)
@@ -174,7 +174,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 
 // create writes the game nw with its first deadline and welcome mails,
 // which show opening, the position after entry 1.
-func (s *Service) create(nw store.NewGame, rec *record, opening *adjudicator.State, now time.Time) (*store.Game, error) {
+func (s *Service) create(nw store.NewGame, rec *record, opening *wind.State, now time.Time) (*store.Game, error) {
 	g := &store.Game{ID: nw.ID, Scenario: "campaign", Options: nw.Options, Commitment: store.Commitment(nw.Seed), Wait: opening.Wait(),
 		Created: now, Current: 1}
 	for _, p := range nw.Players {
@@ -202,7 +202,7 @@ func (s *Service) create(nw store.NewGame, rec *record, opening *adjudicator.Sta
 // prepare checks ng against the rules of creation, fills its defaults in
 // (the seed drawn when nil) and returns how the game starts and each
 // side's bare address ("" for none and for the stand-in's side).
-func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error), map[adjudicator.Side]string, error) {
+func (ng *NewGame) prepare(mailbox string) (func(wind.Dice) (*wind.State, []wind.Event, error), map[wind.Side]string, error) {
 	byRules := ng.Scenario != "" || ng.JPSetup != "" || ng.USSetup != ""
 	var setup Setup
 	if !byRules {
@@ -216,9 +216,9 @@ func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (*adjudicator
 	if err != nil {
 		return nil, nil, err
 	}
-	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
+	addr := map[wind.Side]string{wind.US: bareAddress(ng.US), wind.JP: bareAddress(ng.JP), wind.Umpire: bareAddress(ng.Umpire)}
 	bots := botSides(*ng)
-	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+	for _, side := range []wind.Side{wind.US, wind.JP} {
 		if slices.Contains(bots, side) {
 			addr[side] = ""
 		} else if !strings.Contains(addr[side], "@") {
@@ -226,7 +226,7 @@ func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (*adjudicator
 		}
 	}
 	switch {
-	case ng.Umpire != "" && !strings.Contains(addr[adjudicator.Umpire], "@"):
+	case ng.Umpire != "" && !strings.Contains(addr[wind.Umpire], "@"):
 		return nil, nil, fmt.Errorf("referee: %q is not a mail address", ng.Umpire)
 	case ng.ID != "" && !mail.ValidGameID(ng.ID):
 		return nil, nil, fmt.Errorf("referee: game id %q: use up to 32 lower-case letters, digits and dashes", ng.ID)
@@ -243,15 +243,15 @@ func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (*adjudicator
 		}
 	}
 	if byRules {
-		return Start(cmp.Or(ng.Scenario, adjudicator.ScenarioCampaign), opt), addr, nil
+		return Start(cmp.Or(ng.Scenario, wind.ScenarioCampaign), opt), addr, nil
 	}
 	seed := ng.Seed
-	return StartPlaced(func(st *adjudicator.State) error { return setup.Place(st, setupPick(seed)) }), addr, nil
+	return StartPlaced(func(st *wind.State) error { return setup.Place(st, setupPick(seed)) }), addr, nil
 }
 
 // options are the optional rules ng names, checked.
-func (ng *NewGame) options(byRules bool) (adjudicator.Options, error) {
-	opt := adjudicator.Options{JPSetup: ng.JPSetup, USSetup: ng.USSetup}
+func (ng *NewGame) options(byRules bool) (wind.Options, error) {
+	opt := wind.Options{JPSetup: ng.JPSetup, USSetup: ng.USSetup}
 	for _, r := range ng.Rules {
 		switch {
 		case !slices.Contains(Rules, r):
@@ -266,9 +266,9 @@ func (ng *NewGame) options(byRules bool) (adjudicator.Options, error) {
 		case opt.VPChits != "":
 			return opt, fmt.Errorf("referee: choose one of vp-chits and vp-chits-placed")
 		case r == "vp-chits":
-			opt.VPChits = adjudicator.VPDrawn
+			opt.VPChits = wind.VPDrawn
 		case r == "vp-chits-placed":
-			opt.VPChits = adjudicator.VPPlaced
+			opt.VPChits = wind.VPPlaced
 		}
 	}
 	return opt, nil
@@ -290,10 +290,10 @@ type GameStatus struct {
 	ID, Name string
 	Status   store.Status
 	// Wait is what the game waits for; Waiting says it in words.
-	Wait     adjudicator.Wait
+	Wait     wind.Wait
 	Waiting  string
 	Deadline time.Time
-	Late     map[adjudicator.Side]int
+	Late     map[wind.Side]int
 	Result   string
 }
 
@@ -366,5 +366,5 @@ func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err 
 		line, col := f.Start()
 		return game, []store.Problem{{Line: line, Col: col, Msg: p.Msg}}, nil
 	}
-	return game, located(f, adjudicator.CheckOrders(st, o)), nil
+	return game, located(f, wind.CheckOrders(st, o)), nil
 }

@@ -5,31 +5,31 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
 
 // waitDefaults are the words of templates for the default orders of each
-// kind of wait that has them: the orders of adjudicator.State.DefaultOrders
+// kind of wait that has them: the orders of wind.State.DefaultOrders
 // (rules 3.1 and 3.2: no refit, a day turn; 3.5: every unit stays; 9.1 to
 // 9.6: the default refit; 12.4 to 12.6 and 14.0: a legal setup or
 // landing), written as a file that is stored and audited like a player's.
 // When a wait without default orders passes its deadline, the umpire is
 // told once and decides (extend, rollback).
-var waitDefaults = map[adjudicator.WaitKind]string{
-	adjudicator.WaitUSDecision: templates.DefaultOrders(adjudicator.WaitUSDecision),
-	adjudicator.WaitActions:    templates.DefaultOrders(adjudicator.WaitActions),
-	adjudicator.WaitUSRefit:    templates.DefaultOrders(adjudicator.WaitUSRefit),
-	adjudicator.WaitJPRefit:    templates.DefaultOrders(adjudicator.WaitJPRefit),
-	adjudicator.WaitJPSetup:    templates.DefaultOrders(adjudicator.WaitJPSetup),
-	adjudicator.WaitUSLanding:  templates.DefaultOrders(adjudicator.WaitUSLanding),
+var waitDefaults = map[wind.WaitKind]string{
+	wind.WaitUSDecision: templates.DefaultOrders(wind.WaitUSDecision),
+	wind.WaitActions:    templates.DefaultOrders(wind.WaitActions),
+	wind.WaitUSRefit:    templates.DefaultOrders(wind.WaitUSRefit),
+	wind.WaitJPRefit:    templates.DefaultOrders(wind.WaitJPRefit),
+	wind.WaitJPSetup:    templates.DefaultOrders(wind.WaitJPSetup),
+	wind.WaitUSLanding:  templates.DefaultOrders(wind.WaitUSLanding),
 }
 
 // defaultFile is the orders file the server writes for a side that missed
 // a deadline: stored and audited like a player's file.
-func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudicator.Orders, error) {
+func defaultFile(game string, s *wind.State, why string) ([]byte, *wind.Orders, error) {
 	w := s.Wait()
 	what, ok := waitDefaults[w.Kind]
 	if !ok || !w.Open() {
@@ -40,7 +40,7 @@ func defaultFile(game string, s *adjudicator.State, why string) ([]byte, *adjudi
 
 // serverFile is the orders file the server writes for o, headed by the
 // comment line head, redacted, and the orders as read back from it.
-func serverFile(game, head string, o adjudicator.Orders) ([]byte, *adjudicator.Orders, error) {
+func serverFile(game, head string, o wind.Orders) ([]byte, *wind.Orders, error) {
 	body, err := orders.Write(game, orders.RedactedToken, o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("referee: writing %s: %w", head, err)
@@ -57,14 +57,14 @@ func serverFile(game, head string, o adjudicator.Orders) ([]byte, *adjudicator.O
 // applyDefault applies the default orders of the current wait in t, the
 // reports headed by what heads writes.
 func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads head) error {
-	return s.applyFile(t, rec, now, heads, func(g store.Game, st *adjudicator.State) ([]byte, *adjudicator.Orders, error) {
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st *wind.State) ([]byte, *wind.Orders, error) {
 		return defaultFile(g.ID, st, "the default orders")
 	})
 }
 
 // applyFile applies in t the orders file the server writes with file for
 // the position in force, the reports headed by what heads writes.
-func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, *adjudicator.State) ([]byte, *adjudicator.Orders, error)) error {
+func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, *wind.State) ([]byte, *wind.Orders, error)) error {
 	st, err := t.State()
 	if err != nil {
 		return err
@@ -137,7 +137,7 @@ func mayBeDue(g *store.Game, rec *record, now time.Time) bool {
 	case g.Wait.Open() && !g.Deadline.IsZero() && !now.Before(g.Deadline.Add(-max(reminder(g), 0))):
 		return true
 	}
-	return rec.copies() == CopiesDigest && now.Sub(rec.DigestAt) >= DigestEvery && rec.Reported[adjudicator.Umpire] < g.Current
+	return rec.copies() == CopiesDigest && now.Sub(rec.DigestAt) >= DigestEvery && rec.Reported[wind.Umpire] < g.Current
 }
 
 // due runs fn in a transaction on a running game when when says it is
@@ -177,12 +177,12 @@ func (s *Service) lapse(id string, now time.Time) error {
 			return nil
 		}
 		n := templates.Notice{Kind: "takeback-lapsed", Side: tb.By, At: tb.Expires}
-		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
+		if _, err := t.Note(wind.NoSide, n.Text(), false); err != nil {
 			return err
 		}
 		rec.Takeback = nil
 		rec.notice(n)
-		for _, side := range []adjudicator.Side{tb.By, tb.By.Enemy()} {
+		for _, side := range []wind.Side{tb.By, tb.By.Enemy()} {
 			s.notify(t, g, side, templates.PlayerNotice{Game: g.ID, Reader: side, Notice: n})
 		}
 		return rec.save(t)
@@ -203,10 +203,10 @@ func (s *Service) missed(id string, now time.Time) error {
 			}
 			rec.NoDefault = true
 			n := templates.Notice{Kind: "deadline-no-default", Side: w.Side, Turn: w.Turn, Wait: w.Kind, At: g.Deadline}
-			if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
+			if _, err := t.Note(wind.NoSide, n.Text(), false); err != nil {
 				return err
 			}
-			s.notify(t, g, adjudicator.Umpire, templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n})
+			s.notify(t, g, wind.Umpire, templates.PlayerNotice{Game: g.ID, Reader: wind.Umpire, Notice: n})
 			return rec.save(t)
 		}
 		rec.Late[w.Side]++
@@ -216,21 +216,21 @@ func (s *Service) missed(id string, now time.Time) error {
 		}
 		n := templates.Notice{Kind: "deadline-missed", Side: w.Side, Turn: w.Turn, Wait: w.Kind, At: g.Deadline,
 			Applied: what, Missed: rec.Late[w.Side]}
-		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
+		if _, err := t.Note(wind.NoSide, n.Text(), false); err != nil {
 			return err
 		}
 		rec.notice(n)
 		s.log.Info("deadline missed", "game", id, "side", w.Side.String(), "wait", string(w.Kind))
 		dp := templates.DeadlinePassed{Game: g.ID, Side: w.Side, Deadline: g.Deadline,
 			Applied: what, Missed: rec.Late[w.Side]}
-		told := rec.Reported[adjudicator.Umpire]
-		err := apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
+		told := rec.Reported[wind.Umpire]
+		err := apply(t, rec, now, func(side wind.Side, after *store.Game) string {
 			// Each reader learns of both waits only what it may: the
 			// Japanese are not told whether the U.S. decides or acts.
 			dp.Waiting, dp.Next = templates.WaitPhraseTo(w, side), templates.WaitPhraseTo(after.Wait, side)
 			return dp.Text()
 		})
-		if err != nil || rec.Reported[adjudicator.Umpire] != told {
+		if err != nil || rec.Reported[wind.Umpire] != told {
 			// The umpire's report of the step, headed as the players'
 			// are, told of it.
 			return err
@@ -239,7 +239,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		// report of this step: a missed deadline is told at once anyway,
 		// as the umpire's welcome promises.
 		after := t.Game()
-		s.notify(t, &after, adjudicator.Umpire, templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n})
+		s.notify(t, &after, wind.Umpire, templates.PlayerNotice{Game: g.ID, Reader: wind.Umpire, Notice: n})
 		return nil
 	})
 }

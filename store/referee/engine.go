@@ -29,9 +29,9 @@
 //	err = svc.Tick(time.Now())
 //
 // Each side's report is built only from its View and the events it may
-// see (adjudicator.VisibleEvents); the side awaited gets its order
+// see (wind.VisibleEvents); the side awaited gets its order
 // template. A side may be played by the server's stand-in
-// (adjudicator/standin), whose orders are applied in the same transaction
+// (adjudicator/wind/standin), whose orders are applied in the same transaction
 // as the step that made the game wait for it (standin.go).
 //
 // # Authentication and answers
@@ -74,7 +74,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 )
@@ -82,7 +82,7 @@ import (
 // Engine returns the rules as the store applies and audits them.
 func Engine() store.Engine {
 	return store.Engine{
-		Resolve: adjudicator.Resolve,
+		Resolve: wind.Resolve,
 		Locate:  locate,
 		Opening: opening,
 		// Each order file is decoded again, so the orders replayed are the
@@ -92,21 +92,21 @@ func Engine() store.Engine {
 }
 
 // Start returns the opening of a game by the rules of setup (rule 12) for
-// store.NewGame.Start: adjudicator.NewGameFrom with the game's dice.
-func Start(scenario string, opt adjudicator.Options) func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-	return func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-		return adjudicator.NewGameFrom(scenario, opt, d)
+// store.NewGame.Start: wind.NewGameFrom with the game's dice.
+func Start(scenario string, opt wind.Options) func(d wind.Dice) (*wind.State, []wind.Event, error) {
+	return func(d wind.Dice) (*wind.State, []wind.Event, error) {
+		return wind.NewGameFrom(scenario, opt, d)
 	}
 }
 
 // StartPlaced returns the opening of a campaign game whose units setup
 // places by hand (nil for none) for store.NewGame.Start:
-// adjudicator.NewGame with the game's dice, then setup. The game begins
+// wind.NewGame with the game's dice, then setup. The game begins
 // with the U.S. decision of turn 1; the audit checks the Komandorski chits
 // and takes the placement as recorded (Setups).
-func StartPlaced(setup func(s *adjudicator.State) error) func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-	return func(d adjudicator.Dice) (*adjudicator.State, []adjudicator.Event, error) {
-		s, events := adjudicator.NewGame(nil, nil, d)
+func StartPlaced(setup func(s *wind.State) error) func(d wind.Dice) (*wind.State, []wind.Event, error) {
+	return func(d wind.Dice) (*wind.State, []wind.Event, error) {
+		s, events := wind.NewGame(nil, nil, d)
 		if setup != nil {
 			if err := setup(s); err != nil {
 				return nil, nil, fmt.Errorf("setup: %w", err)
@@ -118,7 +118,7 @@ func StartPlaced(setup func(s *adjudicator.State) error) func(d adjudicator.Dice
 
 // locate places the rules' problems at their lines in the order file; a
 // file that no longer parses (which does not happen) leaves them unplaced.
-func locate(raw []byte, ps []adjudicator.Problem) []store.Problem {
+func locate(raw []byte, ps []wind.Problem) []store.Problem {
 	f, err := orders.Parse(raw, orders.Options{})
 	if err != nil {
 		return nil
@@ -129,15 +129,15 @@ func locate(raw []byte, ps []adjudicator.Problem) []store.Problem {
 // opening checks the opening position against the dice entry 1 rolled: a
 // game created by the rules (Start) must come out the same again, one
 // placed by hand (StartPlaced) hold the Komandorski chits its dice draw.
-func opening(s *adjudicator.State, d adjudicator.Dice) error {
+func opening(s *wind.State, d wind.Dice) error {
 	if s.Options != nil {
 		return openingFrom(s, d)
 	}
-	k := adjudicator.DrawKomandorski(d)
+	k := wind.DrawKomandorski(d)
 	if s.Komandorski != k {
 		return fmt.Errorf("the dice draw Komandorski chits %+v, the position holds %+v", k, s.Komandorski)
 	}
-	if s.Wait() != (adjudicator.Wait{Turn: 1, Side: adjudicator.US, Kind: adjudicator.WaitUSDecision}) {
+	if s.Wait() != (wind.Wait{Turn: 1, Side: wind.US, Kind: wind.WaitUSDecision}) {
 		return fmt.Errorf("the game does not begin with the U.S. decision of turn 1 (rule 12.2)")
 	}
 	return nil
@@ -145,9 +145,9 @@ func opening(s *adjudicator.State, d adjudicator.Dice) error {
 
 // openingFrom creates the game again from its scenario and options with
 // the dice entry 1 rolled, and requires the same position.
-func openingFrom(s *adjudicator.State, d adjudicator.Dice) error {
-	name := cmp.Or(s.Scenario, adjudicator.ScenarioCampaign)
-	again, _, err := adjudicator.NewGameFrom(name, *s.Options, d)
+func openingFrom(s *wind.State, d wind.Dice) error {
+	name := cmp.Or(s.Scenario, wind.ScenarioCampaign)
+	again, _, err := wind.NewGameFrom(name, *s.Options, d)
 	if err != nil {
 		return fmt.Errorf("the game cannot be created again: %w", err)
 	}
@@ -157,12 +157,12 @@ func openingFrom(s *adjudicator.State, d adjudicator.Dice) error {
 		return fmt.Errorf("the opening position cannot be compared: %v %v", err1, err2)
 	}
 	if !bytes.Equal(a, b) {
-		return fmt.Errorf("the dice create %s otherwise than the opening position holds it (rule 12)", adjudicator.ScenarioTitle(name))
+		return fmt.Errorf("the dice create %s otherwise than the opening position holds it (rule 12)", wind.ScenarioTitle(name))
 	}
 	return nil
 }
 
-func decode(raw []byte) (*adjudicator.Orders, error) {
+func decode(raw []byte) (*wind.Orders, error) {
 	f, err := orders.Parse(raw, orders.Options{})
 	if err != nil {
 		return nil, err

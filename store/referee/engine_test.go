@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 )
@@ -24,7 +24,7 @@ func TestRedactedTokenAgrees(t *testing.T) {
 
 // orderFile writes orders the way a player would (orders.Write), under a
 // comment line as a player's file often starts.
-func orderFile(game, token string, o adjudicator.Orders) []byte {
+func orderFile(game, token string, o wind.Orders) []byte {
 	b, err := orders.Write(game, token, o)
 	if err != nil {
 		panic(err)
@@ -33,16 +33,16 @@ func orderFile(game, token string, o adjudicator.Orders) []byte {
 }
 
 // placeSome puts ten units of each side on land, as a setup would.
-func placeSome(s *adjudicator.State) error {
+func placeSome(s *wind.State) error {
 	land := s.Map().LandHexes()
 	var us, jp int
 	for _, u := range s.Units {
 		var err error
 		switch {
-		case u.Side() == adjudicator.US && us < 10:
+		case u.Side() == wind.US && us < 10:
 			err = s.Place(u.ID, land[(us*37)%len(land)], "")
 			us++
-		case u.Side() == adjudicator.JP && jp < 10:
+		case u.Side() == wind.JP && jp < 10:
 			err = s.Place(u.ID, land[(jp*37+11)%len(land)], "")
 			jp++
 		}
@@ -54,10 +54,10 @@ func placeSome(s *adjudicator.State) error {
 }
 
 // player gives the orders for what s waits for.
-type player func(s *adjudicator.State) adjudicator.Orders
+type player func(s *wind.State) wind.Orders
 
 // quiet decides a day turn and does nothing.
-func quiet(s *adjudicator.State) adjudicator.Orders { return s.DefaultOrders() }
+func quiet(s *wind.State) wind.Orders { return s.DefaultOrders() }
 
 // game is a game being played through the store with the real rules.
 type game struct {
@@ -69,7 +69,7 @@ type game struct {
 	report string
 }
 
-func newGame(t testing.TB, path, id string, seed []byte, setup func(*adjudicator.State) error) *game {
+func newGame(t testing.TB, path, id string, seed []byte, setup func(*wind.State) error) *game {
 	t.Helper()
 	db, err := store.Open(path, &store.Options{NoSync: true})
 	if err != nil {
@@ -79,13 +79,13 @@ func newGame(t testing.TB, path, id string, seed []byte, setup func(*adjudicator
 	return createGame(t, db, id, seed, setup)
 }
 
-func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*adjudicator.State) error) *game {
+func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*wind.State) error) *game {
 	t.Helper()
 	_, err := db.Create(store.NewGame{
 		ID: id, Scenario: "campaign", Seed: seed, Start: StartPlaced(setup),
 		Players: []store.NewPlayer{
-			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
-			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
+			{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
+			{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
 		},
 	})
 	if err != nil {
@@ -102,7 +102,7 @@ func (g *game) play(t testing.TB, p player) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if side := s.Wait().Side; side == adjudicator.NoSide {
+	if side := s.Wait().Side; side == wind.NoSide {
 		return false
 	}
 	o := p(s)
@@ -157,7 +157,7 @@ func TestQuietGameAudits(t *testing.T) {
 		}
 	}
 	first := x.Dice[0]
-	if first.Entry != 1 || first.Purpose != adjudicator.DieKomandorskiEffect {
+	if first.Entry != 1 || first.Purpose != wind.DieKomandorskiEffect {
 		t.Fatalf("the first die is %+v, not the opening's chit", first)
 	}
 	rep := store.Audit(x, Engine())
@@ -180,15 +180,15 @@ func TestQuietGameAudits(t *testing.T) {
 // The audit's check of the opening: the chits must be those its dice draw.
 func TestOpening(t *testing.T) {
 	dice := []int{4, 7}
-	s, _, err := StartPlaced(placeSome)(&adjudicator.ForcedDice{Values: dice})
+	s, _, err := StartPlaced(placeSome)(&wind.ForcedDice{Values: dice})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := opening(s.Clone(), &adjudicator.ForcedDice{Values: dice}); err != nil {
+	if err := opening(s.Clone(), &wind.ForcedDice{Values: dice}); err != nil {
 		t.Fatal(err)
 	}
 	s.Komandorski.Delay = s.Komandorski.Delay%4 + 1
-	if err := opening(s, &adjudicator.ForcedDice{Values: dice}); err == nil {
+	if err := opening(s, &wind.ForcedDice{Values: dice}); err == nil {
 		t.Fatal("a changed delay chit passes")
 	}
 }
@@ -235,9 +235,9 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 		t.Fatal("the game ended")
 	}
 	s, _ := g.db.State(g.id)
-	var u *adjudicator.Unit
+	var u *wind.Unit
 	for _, x := range s.OnMap() {
-		if x.Side() == adjudicator.US {
+		if x.Side() == wind.US {
 			u = x
 			break
 		}

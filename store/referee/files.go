@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -58,8 +58,8 @@ func envelopeOf(raw []byte) (envelope, bool) {
 // the game is not waiting for, the problem saying what it waits for, at
 // the wait: or turn: line; nil when the envelope answers the game's wait
 // or cannot be read well enough to tell.
-func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env envelope) (*store.Problem, error) {
-	o := adjudicator.Orders{Side: side, Wait: adjudicator.WaitKind(env.wait)}
+func (s *Service) staleEnvelope(g *store.Game, side wind.Side, env envelope) (*store.Problem, error) {
+	o := wind.Orders{Side: side, Wait: wind.WaitKind(env.wait)}
 	if env.turn != "" {
 		n, err := strconv.Atoi(env.turn)
 		if err != nil || n < 1 {
@@ -67,7 +67,7 @@ func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env envelo
 		}
 		o.Turn = n
 	}
-	if o.Wait != "" && !slices.Contains(adjudicator.WaitKinds(), o.Wait) || g.Wait.Answers(o) {
+	if o.Wait != "" && !slices.Contains(wind.WaitKinds(), o.Wait) || g.Wait.Answers(o) {
 		return nil, nil
 	}
 	st, err := s.db.State(g.ID)
@@ -94,9 +94,9 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 		_, err := orders.Parse(m.Orders, orders.Options{})
 		return s.unproven(g, ref, m, "refused: not an orders file", s.unreadableMail(g, m, problemsOf(err)))
 	}
-	side, err := adjudicator.ParseSide(env.side)
+	side, err := wind.ParseSide(env.side)
 	switch {
-	case err != nil || (side != adjudicator.US && side != adjudicator.JP):
+	case err != nil || (side != wind.US && side != wind.JP):
 		return s.unauthenticated(g, ref, m, "no player's side")
 	case !registered(g, side, m.From):
 		return s.unauthenticated(g, ref, m, "not the side's address")
@@ -130,7 +130,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	// The game's record keeps the position's wait (store.Game.Wait), so
 	// orders that answer it need not have the position read here: the
 	// step checks them against it again (store.Txn.Apply).
-	var st *adjudicator.State
+	var st *wind.State
 	if !g.Wait.Answers(o) {
 		if st, err = s.db.State(g.ID); err != nil {
 			return err
@@ -154,7 +154,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 				return err
 			}
 		}
-		if ps := adjudicator.CheckOrders(st, o); len(ps) > 0 {
+		if ps := wind.CheckOrders(st, o); len(ps) > 0 {
 			return s.answer(g, ref, "refused: illegal", s.refusedMail(g, m, located(f, ps)))
 		}
 		return s.hold(g.ID, ref, m, side, raw, now)
@@ -165,7 +165,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 // applyMail applies the orders o of the file raw in one transaction with
 // the mail m that carried them; orders the step refuses are answered,
 // within the sender's budget.
-func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o adjudicator.Orders, raw []byte, now time.Time) error {
+func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o wind.Orders, raw []byte, now time.Time) error {
 	lg := s.log.With("message_id", ref.MessageID, "game", id, "side", o.Side.String())
 	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
@@ -194,7 +194,7 @@ func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o adjudica
 }
 
 // registered reports whether address is side's in g.
-func registered(g *store.Game, side adjudicator.Side, address string) bool {
+func registered(g *store.Game, side wind.Side, address string) bool {
 	p, ok := g.Player(side)
 	return ok && sameAddress(p.Address, address)
 }
@@ -213,7 +213,7 @@ func problemsOf(err error) []store.Problem {
 }
 
 // located places the rules' problems at their lines in f.
-func located(f *orders.File, ps []adjudicator.Problem) []store.Problem {
+func located(f *orders.File, ps []wind.Problem) []store.Problem {
 	out := make([]store.Problem, len(ps))
 	for i, p := range ps {
 		line, col := f.Locate(p)
@@ -224,7 +224,7 @@ func located(f *orders.File, ps []adjudicator.Problem) []store.Problem {
 
 // sameFile returns the entry in force that applied side's file raw
 // (redacted), if any: the same orders sent again under a new Message-ID.
-func (s *Service) sameFile(id string, side adjudicator.Side, raw []byte) *store.LogEntry {
+func (s *Service) sameFile(id string, side wind.Side, raw []byte) *store.LogEntry {
 	log, err := s.db.Log(id, 1)
 	if err != nil {
 		return nil
@@ -241,7 +241,7 @@ func (s *Service) sameFile(id string, side adjudicator.Side, raw []byte) *store.
 
 // hold keeps a legal orders file for the settle window: it is applied when
 // the window closes, at once with "go", or replaced by a newer file.
-func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicator.Side, raw []byte, now time.Time) error {
+func (s *Service) hold(id string, ref store.MailRef, m *Message, side wind.Side, raw []byte, now time.Time) error {
 	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
 		g := t.Game()
 		rec, err := loadRecord(g)
@@ -298,7 +298,7 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 
 // head writes what comes above side's report after a step, from the
 // game's record after it; empty for nothing.
-type head func(side adjudicator.Side, g *store.Game) string
+type head func(side wind.Side, g *store.Game) string
 
 // step applies orders in t, then what follows: the next deadline, the
 // reports to every side headed by what heads writes (for the sender of
@@ -321,7 +321,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	rec.Held, rec.Reminded, rec.NoDefault = nil, false, false
 	if tb := rec.Takeback; tb != nil {
 		n := templates.Notice{Kind: "takeback-moved-on", Side: tb.By}
-		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
+		if _, err := t.Note(wind.NoSide, n.Text(), false); err != nil {
 			return err
 		}
 		rec.notice(n)
@@ -333,7 +333,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		t.SetDeadline(rec.deadline(&g, g.Wait, now))
 		g = t.Game()
 	}
-	turn, filer := out.State.Turn, adjudicator.NoSide
+	turn, filer := out.State.Turn, wind.NoSide
 	if st.Mail != nil {
 		// The player whose file it was reads first that it was accepted
 		// and what comes next: above its report when one follows at once,
@@ -354,7 +354,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 			s.queueAccepted(t, &g, a, in)
 		}
 		others := heads
-		heads = func(side adjudicator.Side, g *store.Game) string {
+		heads = func(side wind.Side, g *store.Game) string {
 			if side == o.Side {
 				return a.Text()
 			}
@@ -367,7 +367,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	if over {
 		return s.finish(t, rec, out.State, out.Entry.Events, out.State.WaitText(), in, heads)
 	}
-	deliver := func(side adjudicator.Side) bool { return rec.afterStep(side, g.Wait, filer, turn) == deliverReport }
+	deliver := func(side wind.Side) bool { return rec.afterStep(side, g.Wait, filer, turn) == deliverReport }
 	if err := s.queueReports(t, &g, rec, out.State, out.Entry.Events, in, heads, deliver); err != nil {
 		return err
 	}
@@ -409,9 +409,9 @@ func (s *Service) queueAccepted(t *store.Txn, g *store.Game, a templates.Accepte
 // report, headed by what heads writes (nil: nothing); the others keep
 // their notices for their next report. evs are the events of the entry
 // in force, which a picture outlines.
-func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, evs []adjudicator.Event, in *Message, heads head,
-	deliver func(adjudicator.Side) bool) error {
-	var to []adjudicator.Side
+func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *wind.State, evs []wind.Event, in *Message, heads head,
+	deliver func(wind.Side) bool) error {
+	var to []wind.Side
 	for _, side := range sides {
 		if deliver != nil && !deliver(side) {
 			if p, ok := g.Player(side); ok && p.Address != "" {
@@ -443,7 +443,7 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *adj
 
 // queueReportMails queues the reports reqs ask for, each threaded to in
 // when it goes to in's sender, its attachments led by first.
-func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st *adjudicator.State, drawn bool, reqs []reportReq,
+func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st *wind.State, drawn bool, reqs []reportReq,
 	in *Message, first []store.Attachment) error {
 	ms, err := s.reportMails(g, rec, st, drawn, reqs)
 	if err != nil {
@@ -471,7 +471,7 @@ func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st 
 // finish ends the game in t and queues the final reports with the seed,
 // the dice luck, the export and the replay page, each headed by what
 // heads writes and threaded to in, the mail that ended the game.
-func (s *Service) finish(t *store.Txn, rec *record, st *adjudicator.State, evs []adjudicator.Event, result string, in *Message, heads head) error {
+func (s *Service) finish(t *store.Txn, rec *record, st *wind.State, evs []wind.Event, result string, in *Message, heads head) error {
 	if _, err := t.End(result); err != nil {
 		return err
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -27,7 +27,7 @@ func tenTurnGame(b testing.TB) *game {
 	pick := pickFrom(rng)
 	seed := make([]byte, store.SeedSize)
 	seed[0] = 3
-	g := newGame(b, filepath.Join(b.TempDir(), "attu.db"), "g10", seed, func(s *adjudicator.State) error {
+	g := newGame(b, filepath.Join(b.TempDir(), "attu.db"), "g10", seed, func(s *wind.State) error {
 		autoplay.Deploy(s, pick)
 		return nil
 	})
@@ -39,7 +39,7 @@ func tenTurnGame(b testing.TB) *game {
 		if s.Turn > 10 {
 			return g
 		}
-		if !g.play(b, func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pick) }) {
+		if !g.play(b, func(s *wind.State) wind.Orders { return autoplay.Orders(s, pick) }) {
 			b.Fatalf("the game ended in turn %d; the benchmark needs one that reaches turn 11", s.Turn)
 		}
 	}

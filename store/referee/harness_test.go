@@ -12,7 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -34,7 +34,7 @@ type harness struct {
 	svc    *Service
 	clk    *clock
 	id     string
-	tokens map[adjudicator.Side]string
+	tokens map[wind.Side]string
 	mails  int
 	seen   int // outbox mails already looked at
 	// pictures are the map pictures sent (sendAll), by Message-ID.
@@ -48,11 +48,11 @@ const (
 	gameName   = "Operation Landcrab"
 )
 
-func addressOf(side adjudicator.Side) string {
+func addressOf(side wind.Side) string {
 	switch side {
-	case adjudicator.US:
+	case wind.US:
 		return usAddr
-	case adjudicator.JP:
+	case wind.JP:
 		return jpAddr
 	}
 	return umpireAddr
@@ -135,7 +135,7 @@ func (h *harness) send(m *Message) []store.Mail {
 }
 
 // command sends a command from side, with its token when token is set.
-func (h *harness) command(side adjudicator.Side, text string, token bool) []store.Mail {
+func (h *harness) command(side wind.Side, text string, token bool) []store.Mail {
 	h.t.Helper()
 	m := h.message(addressOf(side), "")
 	m.Text = text + "\n"
@@ -175,7 +175,7 @@ func (h *harness) game() *store.Game {
 	return g
 }
 
-func (h *harness) state() *adjudicator.State {
+func (h *harness) state() *wind.State {
 	h.t.Helper()
 	s, err := h.db.State(h.id)
 	if err != nil {

@@ -3,7 +3,7 @@ package referee
 import (
 	"slices"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -15,11 +15,11 @@ type logPart struct {
 	seq    uint64
 	entry  *store.LogEntry
 	title  templates.Entry
-	events []adjudicator.Event
+	events []wind.Event
 }
 
 // readLog shapes the Japanese player's log so that a U.S. standing
-// decision (adjudicator.Standing.Decision) reads as a decision the U.S.
+// decision (wind.Standing.Decision) reads as a decision the U.S.
 // filed, and neither shows before the U.S. acts:
 //
 //   - The events after the wait for a U.S. decision, in the entry that
@@ -27,25 +27,25 @@ type logPart struct {
 //     shown as the entry of that decision, as the U.S. filing it would have
 //     made one.
 //   - While the game waits for the U.S. in a way veiled to the Japanese
-//     (adjudicator.Wait.Veiled), the U.S. orders of the turn at the end of
+//     (wind.Wait.Veiled), the U.S. orders of the turn at the end of
 //     the log, filed or standing, are left out: the report after the U.S.
 //     actions brings them.
-func readLog(parts []logPart, w adjudicator.Wait) []logPart {
+func readLog(parts []logPart, w wind.Wait) []logPart {
 	var out []logPart
 	for _, p := range parts {
-		i := slices.IndexFunc(p.events, func(ev adjudicator.Event) bool {
-			return ev.Kind == adjudicator.EventWait && ev.Wait == adjudicator.WaitUSDecision
+		i := slices.IndexFunc(p.events, func(ev wind.Event) bool {
+			return ev.Kind == wind.EventWait && ev.Wait == wind.WaitUSDecision
 		})
 		if i < 0 || i == len(p.events)-1 {
 			out = append(out, p)
 			continue
 		}
 		made := logPart{seq: p.seq, events: p.events[i+1:], title: templates.Entry{
-			Kind: string(store.KindOrders), Turn: p.events[i].Turn, Wait: adjudicator.WaitUSDecision, Side: adjudicator.US}}
+			Kind: string(store.KindOrders), Turn: p.events[i].Turn, Wait: wind.WaitUSDecision, Side: wind.US}}
 		p.events = p.events[:i+1]
 		out = append(out, p, made)
 	}
-	if !w.Veiled(adjudicator.JP) {
+	if !w.Veiled(wind.JP) {
 		return out
 	}
 	// Notes at the end (an umpire's extension) stay, in their order.
@@ -68,5 +68,5 @@ func usOrders(p logPart, turn int) bool {
 	if p.entry != nil {
 		t = templates.Entry{Kind: string(p.entry.Kind), Turn: p.entry.Turn, Side: p.entry.Side}
 	}
-	return t.Kind == string(store.KindOrders) && t.Side == adjudicator.US && t.Turn == turn
+	return t.Kind == string(store.KindOrders) && t.Side == wind.US && t.Turn == turn
 }

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
 
 	bolt "go.etcd.io/bbolt"
@@ -42,14 +42,14 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 	}
 	defer db.Close()
 	pick := pickFrom(rand.New(rand.NewPCG(43, 43)))
-	random := func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pick) }
+	random := func(s *wind.State) wind.Orders { return autoplay.Orders(s, pick) }
 	full, games, files, acts, dice, entries, events, export := 0, 0, 0, 0, 0, 0, 0, 0
 	for full < turns {
 		games++
 		seed := make([]byte, store.SeedSize)
 		seed[0] = byte(games)
 		id := fmt.Sprintf("g%d", games)
-		g := createGame(t, db, id, seed, func(s *adjudicator.State) error {
+		g := createGame(t, db, id, seed, func(s *wind.State) error {
 			autoplay.Deploy(s, pick)
 			return nil
 		})
@@ -63,11 +63,11 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 			w := s.Wait()
 			side, wait := w.Side, w.Kind
 			turn := s.Turn
-			if side == adjudicator.NoSide || full+countFull(done) >= turns && wait == adjudicator.WaitUSDecision {
+			if side == wind.NoSide || full+countFull(done) >= turns && wait == wind.WaitUSDecision {
 				break
 			}
 			g.play(t, random)
-			if wait == adjudicator.WaitActions {
+			if wait == wind.WaitActions {
 				done[turn]++
 			}
 		}
@@ -137,19 +137,19 @@ func countFull(done map[int]int) int {
 // open, and by a side unless it is the weather's.
 func checkDie(t *testing.T, r store.Roll) {
 	t.Helper()
-	want := adjudicator.AudienceBoth
+	want := wind.AudienceBoth
 	switch r.Purpose {
-	case adjudicator.DieKomandorskiEffect, adjudicator.DieKomandorskiDelay, adjudicator.DieUnknownTable, adjudicator.DiePoolDraw,
-		adjudicator.DieSetupDraw, adjudicator.DieVPDraw:
-		want = adjudicator.AudienceJP
-		if r.Side != adjudicator.JP {
+	case wind.DieKomandorskiEffect, wind.DieKomandorskiDelay, wind.DieUnknownTable, wind.DiePoolDraw,
+		wind.DieSetupDraw, wind.DieVPDraw:
+		want = wind.AudienceJP
+		if r.Side != wind.JP {
 			t.Fatalf("die %d (%s) rolled by %s", r.Seq, r.Purpose, r.Side)
 		}
 	}
 	if r.Seen != want {
 		t.Fatalf("die %d (%s) seen by %s, want %s", r.Seq, r.Purpose, r.Seen, want)
 	}
-	if (r.Side == adjudicator.NoSide) != (r.Purpose == adjudicator.DieWeather) {
+	if (r.Side == wind.NoSide) != (r.Purpose == wind.DieWeather) {
 		t.Fatalf("die %d (%s) rolled by %s", r.Seq, r.Purpose, r.Side)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -20,8 +20,8 @@ import (
 // notice is one line of the next reports: what happened outside the
 // rules, recorded in the log as a note.
 type notice struct {
-	Text string           `json:"text"`
-	For  adjudicator.Side `json:"for,omitempty"` // the one player who may read it besides the umpire; NoSide: everyone
+	Text string    `json:"text"`
+	For  wind.Side `json:"for,omitempty"` // the one player who may read it besides the umpire; NoSide: everyone
 }
 
 // UnmarshalJSON reads a notice, or a plain string as records written
@@ -36,10 +36,10 @@ func (n *notice) UnmarshalJSON(b []byte) error {
 }
 
 // noticesFor are the notices side may read.
-func (r *record) noticesFor(side adjudicator.Side) []string {
+func (r *record) noticesFor(side wind.Side) []string {
 	var out []string
 	for _, n := range r.Notices {
-		if n.For == adjudicator.NoSide || side == adjudicator.Umpire || n.For == side {
+		if n.For == wind.NoSide || side == wind.Umpire || n.For == side {
 			out = append(out, n.Text)
 		}
 	}
@@ -48,17 +48,17 @@ func (r *record) noticesFor(side adjudicator.Side) []string {
 
 // sideReport is side's report of the position st after the events evs,
 // made only of its View and Outlook and its version of each event.
-func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event) *templates.Report {
+func (s *Service) sideReport(g *store.Game, rec *record, st *wind.State, side wind.Side, evs []wind.Event) *templates.Report {
 	o := st.Outlook(side)
 	if g.Status == store.Ended {
 		// A game ended by a concession or by the umpire awaits nothing,
 		// whatever the position's last wait.
-		o.Wait = adjudicator.Wait{Turn: o.Wait.Turn, Kind: adjudicator.WaitEnded}
+		o.Wait = wind.Wait{Turn: o.Wait.Turn, Kind: wind.WaitEnded}
 	}
 	return &templates.Report{
 		Game: templates.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment},
 		Map:  st.Map(), View: st.View(side), Outlook: o,
-		Events: adjudicator.VisibleEvents(evs, side),
+		Events: wind.VisibleEvents(evs, side),
 	}
 }
 
@@ -66,7 +66,7 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *adjudicator.State, 
 // template for the side awaited, the map picture when picture, queued to
 // be drawn from entry at (with its events when events), and the report
 // for programs when json.
-func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64, events, picture, json bool) []store.Attachment {
+func reportAttachments(a *templates.Artefacts, side wind.Side, at uint64, events, picture, json bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
 		out = append(out, store.Attachment{Name: a.TemplateName, Type: "application/yaml", Data: []byte(a.Template)})
@@ -84,7 +84,7 @@ func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64,
 // picture, telling the events evs, headed by before and the notices side
 // may read; false when the side has no player. st is the position in
 // force in g. It counts as the side's last report (economy.go).
-func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event,
+func (s *Service) reportMail(g *store.Game, rec *record, st *wind.State, side wind.Side, evs []wind.Event,
 	kind, subject, before string) (store.Mail, bool, error) {
 	out, err := s.reportMails(g, rec, st, false, []reportReq{{side: side, kind: kind, subject: subject, before: before, evs: evs, always: true}})
 	if err != nil {
@@ -98,9 +98,9 @@ func (s *Service) reportMail(g *store.Game, rec *record, st *adjudicator.State, 
 // events it tells, and whether it carries the picture even when the side
 // saw the same position in its last one.
 type reportReq struct {
-	side                  adjudicator.Side
+	side                  wind.Side
 	kind, subject, before string
-	evs                   []adjudicator.Event
+	evs                   []wind.Event
 	always                bool
 	reply                 *Message // the mail it answers, when not the step's
 	notes                 []string // lines for its notices besides the game's
@@ -109,7 +109,7 @@ type reportReq struct {
 // reportDone is the answer to one reportReq; ok is false when the side
 // has no player.
 type reportDone struct {
-	side adjudicator.Side
+	side wind.Side
 	mail store.Mail
 	ok   bool
 }
@@ -117,7 +117,7 @@ type reportDone struct {
 // reportMails is reportMail for several sides at once, in the order of
 // reqs, each made by sideReport, each counted as its side's last report;
 // drawn says whether the pictures outline the events of the entry in force.
-func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State, drawn bool, reqs []reportReq) ([]reportDone, error) {
+func (s *Service) reportMails(g *store.Game, rec *record, st *wind.State, drawn bool, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
 	for i, q := range reqs {
 		out[i].side = q.side
@@ -159,17 +159,17 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *adjudicator.State,
 
 // welcomeMail is the mail that carries a side's secret token, once; the
 // side's first report, of st, follows it in the same mail.
-func (s *Service) welcomeMail(g *store.Game, rec *record, st *adjudicator.State, side adjudicator.Side, token string) (store.Mail, error) {
+func (s *Service) welcomeMail(g *store.Game, rec *record, st *wind.State, side wind.Side, token string) (store.Mail, error) {
 	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
 		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
 		Waiting: templates.WaitPhraseTo(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side}
-	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
+	if p, ok := g.Player(wind.Umpire); ok && side != wind.Umpire {
 		w.Umpire = p.Address
 	}
-	if side == adjudicator.Umpire {
+	if side == wind.Umpire {
 		w.Copies = rec.copies()
 		for _, p := range g.Players {
-			if p.Side != adjudicator.Umpire {
+			if p.Side != wind.Umpire {
 				addr := cmp.Or(p.Address, "attu's stand-in ("+Bot+")") // the stand-in's side has no address
 				w.Players = append(w.Players, templates.PlayerAddress{Side: p.Side, Address: addr})
 			}
@@ -205,19 +205,19 @@ func refused(game, subject string, why templates.Notice, ps []store.Problem, fil
 }
 
 // help is the answer to "help" for side.
-func (s *Service) help(g *store.Game, side adjudicator.Side) templates.Help {
-	return templates.Help{Game: g.ID, Address: s.gameAddress(g), Umpire: side == adjudicator.Umpire, Tokenless: s.cfg.Answers}
+func (s *Service) help(g *store.Game, side wind.Side) templates.Help {
+	return templates.Help{Game: g.ID, Address: s.gameAddress(g), Umpire: side == wind.Umpire, Tokenless: s.cfg.Answers}
 }
 
 // finalText is the last report's head: the result, the seed revealed, how
 // to check every die, and the luck of the dice; the side's report
 // follows it.
-func finalText(g *store.Game, name string, o *adjudicator.Outlook, turn int, result, export string, luck *store.Luck) string {
+func finalText(g *store.Game, name string, o *wind.Outlook, turn int, result, export string, luck *store.Luck) string {
 	var buf bytes.Buffer
 	luck.WriteText(&buf)
 	f := templates.Final{Game: g.ID, Name: name, Winner: o.Winner, Victory: o.Victory, Turn: turn,
 		Seed: hex.EncodeToString(g.Seed), Commitment: g.Commitment, Head: g.Head, Export: export, Luck: buf.String()}
-	if f.Victory == "" || f.Winner == adjudicator.NoSide {
+	if f.Victory == "" || f.Winner == wind.NoSide {
 		f.Victory = result
 	}
 	return f.Text()

@@ -3,7 +3,7 @@ package referee
 import (
 	"fmt"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -33,7 +33,7 @@ func (s *Service) Draw(m *store.Mail) error {
 
 // gameLog reads a game's positions and entries: a store.Txn, or dbLog.
 type gameLog interface {
-	StateAt(seq uint64) (*adjudicator.State, error)
+	StateAt(seq uint64) (*wind.State, error)
 	Entry(seq uint64) (*store.Entry, error)
 }
 
@@ -43,19 +43,19 @@ type dbLog struct {
 	game string
 }
 
-func (l dbLog) StateAt(seq uint64) (*adjudicator.State, error) { return l.db.Snapshot(l.game, seq) }
+func (l dbLog) StateAt(seq uint64) (*wind.State, error) { return l.db.Snapshot(l.game, seq) }
 
 func (l dbLog) Entry(seq uint64) (*store.Entry, error) { return l.db.Entry(l.game, seq) }
 
 // drawAgain draws the picture attachment a records again, as side sees
 // it, from the position (and events) of the entry it names, read from
 // log: the same pixels as when it was first drawn.
-func drawAgain(game string, a store.Attachment, side adjudicator.Side, log gameLog) ([]byte, error) {
+func drawAgain(game string, a store.Attachment, side wind.Side, log gameLog) ([]byte, error) {
 	st, err := log.StateAt(a.DrawnAt)
 	if err != nil {
 		return nil, err
 	}
-	var evs []adjudicator.Event
+	var evs []wind.Event
 	if a.DrawnEvents {
 		e, err := log.Entry(a.DrawnAt)
 		if err != nil {
@@ -69,7 +69,7 @@ func drawAgain(game string, a store.Attachment, side adjudicator.Side, log gameL
 // pictureOf is what a report's picture is drawn from: the game's id, the
 // map, side's view of st and its version of the events evs. sideReport
 // fills the same fields the same way.
-func pictureOf(game string, st *adjudicator.State, side adjudicator.Side, evs []adjudicator.Event) *templates.Report {
+func pictureOf(game string, st *wind.State, side wind.Side, evs []wind.Event) *templates.Report {
 	return &templates.Report{Game: templates.Game{ID: game}, Map: st.Map(), View: st.View(side),
-		Events: adjudicator.VisibleEvents(evs, side)}
+		Events: wind.VisibleEvents(evs, side)}
 }

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -79,7 +79,7 @@ func samePicture(t testing.TB, a, b []byte) bool {
 }
 
 // sideOf is the side a mail of the harness's game went to.
-func sideOf(t testing.TB, m store.Mail) adjudicator.Side {
+func sideOf(t testing.TB, m store.Mail) wind.Side {
 	t.Helper()
 	for _, side := range sides {
 		if len(m.To) == 1 && m.To[0] == addressOf(side) {
@@ -87,7 +87,7 @@ func sideOf(t testing.TB, m store.Mail) adjudicator.Side {
 		}
 	}
 	t.Fatalf("mail %d goes to %v", m.ID, m.To)
-	return adjudicator.NoSide
+	return wind.NoSide
 }
 
 // No map picture is kept; the one sent is drawn beside the transaction
@@ -100,7 +100,7 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.sendAll()
 	rng := rand.New(rand.NewPCG(9, 9))
-	random := func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pickFrom(rng)) }
+	random := func(s *wind.State) wind.Orders { return autoplay.Orders(s, pickFrom(rng)) }
 	for range 6 {
 		h.advance(time.Hour)
 		h.play(random)
@@ -154,7 +154,7 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 		h.play(random)
 		h.sendAll()
 	}
-	h.command(adjudicator.JP, "concede", true)
+	h.command(wind.JP, "concede", true)
 	h.sendAll()
 
 	all, err := h.db.Outbox(h.id)
@@ -207,7 +207,7 @@ func TestDrawAfterRestart(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.sendAll()
 	rng := rand.New(rand.NewPCG(3, 4))
-	random := func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pickFrom(rng)) }
+	random := func(s *wind.State) wind.Orders { return autoplay.Orders(s, pickFrom(rng)) }
 	for range 3 {
 		h.advance(time.Hour)
 		h.play(random)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -60,7 +60,7 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 	}
 	// The positions after each entry, by its number; live are the
 	// entries in force, as the audit follows them.
-	states := map[uint64]*adjudicator.State{}
+	states := map[uint64]*wind.State{}
 	var live []uint64
 	broken := false
 	for i, xe := range x.Log {
@@ -75,7 +75,7 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 		}
 		re := templates.ReplayEntry{JSON: string(c), Hash: xe.Hash, Entry: entryOf(e, e.To, xe.RolledBackBy),
 			DiceFrom: e.DiceFrom, DiceTo: e.DiceTo, Events: e.Events}
-		var st *adjudicator.State
+		var st *wind.State
 		switch e.Kind {
 		case store.KindCreate:
 			st = opening
@@ -114,7 +114,7 @@ type replayDice struct {
 	short bool
 }
 
-func (r *replayDice) Roll(adjudicator.Die) int {
+func (r *replayDice) Roll(wind.Die) int {
 	roll, ok := r.rolls[r.next]
 	if !ok || r.next >= r.to {
 		r.short = true // the step is then refused, whatever it rolls
@@ -126,7 +126,7 @@ func (r *replayDice) Roll(adjudicator.Die) int {
 
 // replayStep resolves an orders entry from the position before it with
 // the dice the entry recorded.
-func replayStep(top *adjudicator.State, e *store.Entry, rolls map[uint64]store.Roll) (out *adjudicator.State, err error) {
+func replayStep(top *wind.State, e *store.Entry, rolls map[uint64]store.Roll) (out *wind.State, err error) {
 	defer func() {
 		// An export altered by hand can lead the rules where no real
 		// game goes.
@@ -135,7 +135,7 @@ func replayStep(top *adjudicator.State, e *store.Entry, rolls map[uint64]store.R
 		}
 	}()
 	dice := &replayDice{rolls: rolls, next: e.DiceFrom, to: e.DiceTo}
-	out, _, problems := adjudicator.Resolve(top.Clone(), *e.Orders, dice)
+	out, _, problems := wind.Resolve(top.Clone(), *e.Orders, dice)
 	switch {
 	case len(problems) > 0:
 		return nil, fmt.Errorf("the rules refuse its orders: %s", problems[0].Msg)

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -24,16 +24,16 @@ func TestScenarioGamesAudit(t *testing.T) {
 	}
 	defer db.Close()
 	pick := pickFrom(rand.New(rand.NewPCG(7, 7)))
-	random := func(s *adjudicator.State) adjudicator.Orders { return autoplay.Orders(s, pick) }
+	random := func(s *wind.State) wind.Orders { return autoplay.Orders(s, pick) }
 	games := []struct {
 		scenario string
-		opt      adjudicator.Options
+		opt      wind.Options
 	}{
-		{"campaign", adjudicator.Options{JPSetup: adjudicator.SetupFree, USSetup: adjudicator.SetupFree, VPChits: adjudicator.VPPlaced}},
-		{"campaign", adjudicator.Options{VPChits: adjudicator.VPDrawn}},
-		{adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{}},
-		{adjudicator.ScenarioHoltzBayToJarminPass, adjudicator.Options{}},
-		{adjudicator.ScenarioTheLinkup, adjudicator.Options{}},
+		{"campaign", wind.Options{JPSetup: wind.SetupFree, USSetup: wind.SetupFree, VPChits: wind.VPPlaced}},
+		{"campaign", wind.Options{VPChits: wind.VPDrawn}},
+		{wind.ScenarioUpTheHogsBack, wind.Options{}},
+		{wind.ScenarioHoltzBayToJarminPass, wind.Options{}},
+		{wind.ScenarioTheLinkup, wind.Options{}},
 	}
 	for i, gm := range games {
 		id := fmt.Sprintf("g%d", i)
@@ -41,15 +41,15 @@ func TestScenarioGamesAudit(t *testing.T) {
 		seed[0] = byte(i + 1)
 		_, err := db.Create(store.NewGame{ID: id, Scenario: gm.scenario, Seed: seed, Start: Start(gm.scenario, gm.opt),
 			Players: []store.NewPlayer{
-				{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
-				{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
+				{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
+				{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
 			}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		g := &game{db: db, id: id}
 		first, _ := db.State(id)
-		if k := first.Wait().Kind; k != adjudicator.WaitJPSetup && k != adjudicator.WaitUSLanding {
+		if k := first.Wait().Kind; k != wind.WaitJPSetup && k != wind.WaitUSLanding {
 			t.Fatalf("%s: the game begins waiting for %s", id, first.WaitText())
 		}
 		for n := 0; g.play(t, random); n++ {
@@ -82,8 +82,8 @@ func TestScenarioGamesAudit(t *testing.T) {
 // opening position that differs from what they create is refused.
 func TestOpeningFromTheRules(t *testing.T) {
 	dice := []int{4, 7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9}
-	roll := func() *adjudicator.ForcedDice { return &adjudicator.ForcedDice{Values: dice} }
-	s, _, err := Start("campaign", adjudicator.Options{VPChits: adjudicator.VPDrawn})(roll())
+	roll := func() *wind.ForcedDice { return &wind.ForcedDice{Values: dice} }
+	s, _, err := Start("campaign", wind.Options{VPChits: wind.VPDrawn})(roll())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,12 +95,12 @@ func TestOpeningFromTheRules(t *testing.T) {
 		t.Fatal("a changed victory point chit passes")
 	}
 	u, _ := s.Unit("U01")
-	s, _, _ = Start(adjudicator.ScenarioUpTheHogsBack, adjudicator.Options{})(roll())
+	s, _, _ = Start(wind.ScenarioUpTheHogsBack, wind.Options{})(roll())
 	u, _ = s.Unit(u.ID)
-	if u.Box == adjudicator.BoxSetup {
-		u.Box = adjudicator.BoxUnused
+	if u.Box == wind.BoxSetup {
+		u.Box = wind.BoxUnused
 	} else {
-		u.Box = adjudicator.BoxSetup
+		u.Box = wind.BoxSetup
 	}
 	if err := opening(s, roll()); err == nil {
 		t.Fatal("another Unknown unit given to the scenario passes")
@@ -111,28 +111,28 @@ func TestOpeningFromTheRules(t *testing.T) {
 // deadlines: the default free setup and the default landing are applied
 // as files of the record, and play begins.
 func TestSetupDeadlinesPass(t *testing.T) {
-	h := newHarness(t, NewGame{Scenario: adjudicator.ScenarioUpTheHogsBack, Deadline: 24 * time.Hour, Reminder: 6 * time.Hour})
+	h := newHarness(t, NewGame{Scenario: wind.ScenarioUpTheHogsBack, Deadline: 24 * time.Hour, Reminder: 6 * time.Hour})
 	h.newMails()
-	if w := h.game().Wait; w.Kind != adjudicator.WaitJPSetup {
+	if w := h.game().Wait; w.Kind != wind.WaitJPSetup {
 		t.Fatalf("the game begins waiting for %s", w)
 	}
 	h.advance(19 * time.Hour)
 	h.tick() // the reminder
 	h.advance(6 * time.Hour)
 	out := h.tick()
-	if w := h.game().Wait; w.Kind != adjudicator.WaitUSLanding || len(out) == 0 {
+	if w := h.game().Wait; w.Kind != wind.WaitUSLanding || len(out) == 0 {
 		t.Fatalf("after the Japanese deadline: %v, waits for %s", subjects(out), w)
 	}
 	mustContain(t, "the reports", mailTo(t, out, usAddr).Text, "missed the deadline", "the default free setup")
 	h.advance(25 * time.Hour)
 	h.tick()
-	if w := h.game().Wait; w.Kind != adjudicator.WaitUSDecision || w.Turn != 1 {
+	if w := h.game().Wait; w.Kind != wind.WaitUSDecision || w.Turn != 1 {
 		t.Fatalf("after the U.S. deadline the game waits for %s", w)
 	}
 	s, _ := h.db.State(h.id)
 	landed := 0
 	for _, u := range s.Units {
-		if u.OnMap() && u.Side() == adjudicator.US {
+		if u.OnMap() && u.Side() == wind.US {
 			landed++
 		}
 	}

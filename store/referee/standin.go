@@ -7,13 +7,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/standin"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/standin"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
 
-// The stand-in (package adjudicator/standin) plays a side the server
+// The stand-in (package adjudicator/wind/standin) plays a side the server
 // holds: one created with "bot" for its address (attu new -jp bot), or
 // handed over by the umpire (replace jp bot; back with replace jp
 // ADDRESS). Such a side has no address and is mailed nothing; the record
@@ -36,11 +36,11 @@ func IsBot(addr string) bool { return strings.EqualFold(strings.TrimSpace(addr),
 // is at most a decision, refit orders and actions in a row.
 const maxBotSteps = 16
 
-func (r *record) isBot(side adjudicator.Side) bool { return slices.Contains(r.Bots, side) }
+func (r *record) isBot(side wind.Side) bool { return slices.Contains(r.Bots, side) }
 
 // setBot records whether the stand-in plays side.
-func (r *record) setBot(side adjudicator.Side, on bool) {
-	r.Bots = slices.DeleteFunc(r.Bots, func(s adjudicator.Side) bool { return s == side })
+func (r *record) setBot(side wind.Side, on bool) {
+	r.Bots = slices.DeleteFunc(r.Bots, func(s wind.Side) bool { return s == side })
 	if on {
 		r.Bots = append(r.Bots, side)
 		slices.Sort(r.Bots)
@@ -53,11 +53,11 @@ func botSeed(seed []byte, entry uint64) uint64 { return SeedDraw(seed, "standin"
 
 // botFile is the order file the stand-in writes for what st waits for,
 // without the entries the rules' check refuses (standin.Trim).
-func botFile(game string, st *adjudicator.State, seed uint64) ([]byte, *adjudicator.Orders, error) {
+func botFile(game string, st *wind.State, seed uint64) ([]byte, *wind.Orders, error) {
 	w := st.Wait()
 	ord := standin.Decide(st.View(w.Side), st.Outlook(w.Side), seed)
-	ord = standin.Trim(ord, st.DefaultOrders(), func(o adjudicator.Orders) []adjudicator.Problem {
-		return adjudicator.CheckOrders(st, o)
+	ord = standin.Trim(ord, st.DefaultOrders(), func(o wind.Orders) []wind.Problem {
+		return wind.CheckOrders(st, o)
 	})
 	return serverFile(game, "Orders written by attu's stand-in.", ord)
 }
@@ -92,13 +92,13 @@ func (s *Service) botPlays(t *store.Txn, rec *record, now time.Time) error {
 }
 
 // botSides are the sides ng gives the stand-in.
-func botSides(ng NewGame) []adjudicator.Side {
-	var out []adjudicator.Side
+func botSides(ng NewGame) []wind.Side {
+	var out []wind.Side
 	if IsBot(ng.US) {
-		out = append(out, adjudicator.US)
+		out = append(out, wind.US)
 	}
 	if IsBot(ng.JP) {
-		out = append(out, adjudicator.JP)
+		out = append(out, wind.JP)
 	}
 	return out
 }
@@ -122,7 +122,7 @@ func (s *Service) botOpening(id string, now time.Time) (*store.Game, error) {
 // replaceBot hands side to the stand-in ("replace jp bot") as cmdReplace
 // hands it to a person; if the game waits for that side, the stand-in
 // answers at once.
-func (c *call) replaceBot(side adjudicator.Side) error {
+func (c *call) replaceBot(side wind.Side) error {
 	if c.rec.isBot(side.Enemy()) {
 		return refuse("bot-both", templates.Notice{Other: side.Enemy()})
 	}
@@ -169,7 +169,7 @@ const standInWhat = "orders written by attu's stand-in"
 // the reports headed by what heads writes: for a stand-in's side, or for
 // a late side's one wait (NewGame.LateStandIn).
 func (s *Service) applyStandIn(t *store.Txn, rec *record, now time.Time, heads head) error {
-	return s.applyFile(t, rec, now, heads, func(g store.Game, st *adjudicator.State) ([]byte, *adjudicator.Orders, error) {
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st *wind.State) ([]byte, *wind.Orders, error) {
 		return botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
 	})
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 )
@@ -33,15 +33,15 @@ func BenchmarkStep(b *testing.B) {
 			}
 			defer db.Close()
 			svc := New(db, Config{Address: "attu@example.org"})
-			addr := map[adjudicator.Side]string{adjudicator.US: "us@example.org", adjudicator.JP: "jp@example.org"}
-			c, err := svc.Create(NewGame{ID: "g1", Name: "Landcrab", Setup: "historic", US: addr[adjudicator.US], JP: addr[adjudicator.JP],
+			addr := map[wind.Side]string{wind.US: "us@example.org", wind.JP: "jp@example.org"}
+			c, err := svc.Create(NewGame{ID: "g1", Name: "Landcrab", Setup: "historic", US: addr[wind.US], JP: addr[wind.JP],
 				Umpire: "umpire@example.org", Seed: bytes.Repeat([]byte{3}, store.SeedSize)}, now)
 			if err != nil {
 				b.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(3, 3))
 			pick := func(n int) int { return rng.IntN(n) }
-			var st *adjudicator.State
+			var st *wind.State
 			for n := 1; ; n++ {
 				g, err := db.Game("g1")
 				if err != nil {
@@ -53,7 +53,7 @@ func BenchmarkStep(b *testing.B) {
 				if st, err = db.State("g1"); err != nil {
 					b.Fatal(err)
 				}
-				if st.Turn >= turn && g.Wait.Kind == adjudicator.WaitActions && g.Wait.Side == adjudicator.JP {
+				if st.Turn >= turn && g.Wait.Kind == wind.WaitActions && g.Wait.Side == wind.JP {
 					break
 				}
 				side := g.Wait.Side

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -48,7 +48,7 @@ func TestMissedDeadlineTellsUmpire(t *testing.T) {
 			h := newHarness(t, NewGame{Copies: mode, Deadline: 12 * time.Hour})
 			h.advance(time.Hour)
 			h.play(quiet)
-			if w := h.game().Wait; w.Kind != adjudicator.WaitActions || w.Side != adjudicator.US {
+			if w := h.game().Wait; w.Kind != wind.WaitActions || w.Side != wind.US {
 				t.Fatalf("the game waits for %v, want the U.S. actions", w)
 			}
 			h.tick()

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 )
 
 // chainHead is a chain head as mails write it: it hashes each entry's
@@ -16,7 +16,7 @@ var chainHead = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
 
 // The non-interference property of a U.S. standing decision: the Japanese
 // cannot tell a decision the U.S. files from one its standing instruction
-// makes (adjudicator.Standing.Decision). Two games with the same dice are
+// makes (wind.Standing.Decision). Two games with the same dice are
 // played with the same orders, the U.S. deciding each turn by day, in one
 // by filing the decision and in the other by a standing decision given
 // with its first actions. After every step the Japanese read what came to
@@ -38,7 +38,7 @@ func TestStandingDecisionVeiledToJapanese(t *testing.T) {
 		look := func(mails []string) {
 			var b strings.Builder
 			for _, c := range []string{"status", "log"} {
-				b.WriteString(mailTo(t, h.command(adjudicator.JP, c, false), jpAddr).Text)
+				b.WriteString(mailTo(t, h.command(wind.JP, c, false), jpAddr).Text)
 			}
 			now := chainHead.ReplaceAllString(b.String(), "HEAD")
 			if len(mails) == 0 && len(seen) > 0 && seen[len(seen)-1] == now {
@@ -52,19 +52,19 @@ func TestStandingDecisionVeiledToJapanese(t *testing.T) {
 		look(nil)
 		for h.state().Turn <= turns {
 			w := h.game().Wait
-			if standing && given && w.Kind == adjudicator.WaitUSDecision {
+			if standing && given && w.Kind == wind.WaitUSDecision {
 				t.Fatalf("the standing decision did not make the decision of turn %d", w.Turn)
 			}
-			player := func(s *adjudicator.State) adjudicator.Orders {
+			player := func(s *wind.State) wind.Orders {
 				switch {
-				case w.Kind == adjudicator.WaitUSDecision:
+				case w.Kind == wind.WaitUSDecision:
 					return s.DefaultOrders() // a day turn, no refit
-				case w.Side == adjudicator.JP:
+				case w.Side == wind.JP:
 					return autoplay.Orders(s, pickFrom(rngJP))
 				}
 				o := autoplay.Orders(s, pickFrom(rngUS))
 				if standing && !given {
-					o.Standing = &adjudicator.Standing{Decision: adjudicator.DecisionDay}
+					o.Standing = &wind.Standing{Decision: wind.DecisionDay}
 					given = true
 				}
 				return o

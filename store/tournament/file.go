@@ -11,7 +11,7 @@ import (
 	"time"
 	_ "time/tzdata" // players' time zones wherever attu runs
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 )
 
@@ -228,7 +228,7 @@ func (f *File) check() orders.Errors {
 		}
 	}
 	for k, v := range d.Waits {
-		if !slices.Contains(adjudicator.WaitKinds(), adjudicator.WaitKind(k)) || !(adjudicator.Wait{Kind: adjudicator.WaitKind(k)}).Open() {
+		if !slices.Contains(wind.WaitKinds(), wind.WaitKind(k)) || !(wind.Wait{Kind: wind.WaitKind(k)}).Open() {
 			bad(d.Pos, "deadlines: waits: %q is not a kind of wait (%s)", k, waitKindNames())
 		}
 		if _, err := ParseDuration(v); err != nil {
@@ -299,21 +299,21 @@ func (f *File) checkRounds(bad func(p orders.Pos, format string, args ...any)) {
 	}
 	vp := f.Rules.VPChits
 	switch vp {
-	case "", "off", adjudicator.VPDrawn, adjudicator.VPPlaced:
+	case "", "off", wind.VPDrawn, wind.VPPlaced:
 	default:
 		bad(f.Rules.Pos, "rules: vp-chits %q: use off, drawn or placed (rule 14.0)", vp)
 	}
 	for i := range f.Rounds {
 		r := &f.Rounds[i]
-		if !slices.Contains(adjudicator.ScenarioNames(), r.Scenario) {
-			bad(r.Pos, "rounds[%d]: scenario %q: use one of %s (rule 15)", i+1, r.Scenario, strings.Join(adjudicator.ScenarioNames(), ", "))
+		if !slices.Contains(wind.ScenarioNames(), r.Scenario) {
+			bad(r.Pos, "rounds[%d]: scenario %q: use one of %s (rule 15)", i+1, r.Scenario, strings.Join(wind.ScenarioNames(), ", "))
 		}
 		for _, s := range []string{r.JPSetup, r.USSetup} {
-			if s != "" && s != adjudicator.SetupHistoric && s != adjudicator.SetupFree {
+			if s != "" && s != wind.SetupHistoric && s != wind.SetupFree {
 				bad(r.Pos, "rounds[%d]: setup %q: use historic or free (rule 12)", i+1, s)
 			}
 		}
-		if (vp == adjudicator.VPDrawn || vp == adjudicator.VPPlaced) && r.Scenario != adjudicator.ScenarioCampaign {
+		if (vp == wind.VPDrawn || vp == wind.VPPlaced) && r.Scenario != wind.ScenarioCampaign {
 			bad(r.Pos, "rounds[%d]: the victory point chits (rule 14.0) are a campaign rule; %s is a short scenario", i+1, r.Scenario)
 		}
 	}
@@ -321,8 +321,8 @@ func (f *File) checkRounds(bad func(p orders.Pos, format string, args ...any)) {
 
 func waitKindNames() string {
 	var out []string
-	for _, k := range adjudicator.WaitKinds() {
-		if (adjudicator.Wait{Kind: k}).Open() {
+	for _, k := range wind.WaitKinds() {
+		if (wind.Wait{Kind: k}).Open() {
 			out = append(out, string(k))
 		}
 	}

@@ -3,13 +3,13 @@ package tournament
 // The order files the tests' players send, written as a player would.
 
 import (
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 )
 
 // orderFile writes orders the way a player would (orders.Write), under a
 // comment line as a player's file often starts.
-func orderFile(game, token string, o adjudicator.Orders) []byte {
+func orderFile(game, token string, o wind.Orders) []byte {
 	b, err := orders.Write(game, token, o)
 	if err != nil {
 		panic(err)

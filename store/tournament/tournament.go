@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -68,14 +68,14 @@ type Game struct {
 
 // Result is how a game ended (referee.Ending), as the tournament scores it.
 type Result struct {
-	Winner adjudicator.Side         `json:"winner,omitempty"`
-	How    string                   `json:"how"`
-	Level  string                   `json:"level,omitempty"`
-	Void   bool                     `json:"void,omitempty"`
-	Words  string                   `json:"words"`
-	Turn   int                      `json:"turn"`
-	Ended  time.Time                `json:"ended"`
-	Late   map[adjudicator.Side]int `json:"late,omitempty"`
+	Winner wind.Side         `json:"winner,omitempty"`
+	How    string            `json:"how"`
+	Level  string            `json:"level,omitempty"`
+	Void   bool              `json:"void,omitempty"`
+	Words  string            `json:"words"`
+	Turn   int               `json:"turn"`
+	Ended  time.Time         `json:"ended"`
+	Late   map[wind.Side]int `json:"late,omitempty"`
 }
 
 // counts reports whether a game counts in the standings and lateness.
@@ -341,14 +341,14 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 				Absence: duration(f.Deadlines.Absence), Settle: duration(f.Rules.Settle)}
 			for k, v := range f.Deadlines.Waits {
 				if ng.Deadlines == nil {
-					ng.Deadlines = map[adjudicator.WaitKind]time.Duration{}
+					ng.Deadlines = map[wind.WaitKind]time.Duration{}
 				}
-				ng.Deadlines[adjudicator.WaitKind(k)] = duration(v)
+				ng.Deadlines[wind.WaitKind(k)] = duration(v)
 			}
 			switch f.Rules.VPChits {
-			case adjudicator.VPDrawn:
+			case wind.VPDrawn:
 				ng.Rules = []string{"vp-chits"}
-			case adjudicator.VPPlaced:
+			case wind.VPPlaced:
 				ng.Rules = []string{"vp-chits-placed"}
 			}
 			if d.Rand != nil {
@@ -424,7 +424,7 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 
 // Standings answers a player's "standings" in the game's transaction
 // (referee.Hook): the table as it stands, the asker's line marked.
-func (d *Director) Standings(tx *store.Txn, side adjudicator.Side) (string, error) {
+func (d *Director) Standings(tx *store.Txn, side wind.Side) (string, error) {
 	g := tx.Game()
 	_, t, err := gameTournament(tx, g.ID)
 	if t == nil {
@@ -492,7 +492,7 @@ func (t *Tournament) roundMail(ended, playing int, next *Round) store.Mail {
 	what := fmt.Sprintf("round.%d.ended", ended)
 	if next != nil {
 		p := &templates.RoundPairing{Number: next.Number, Bye: next.Bye,
-			Scenario: fmt.Sprintf("%s (rule %s)", adjudicator.ScenarioTitle(next.Scenario), adjudicator.ScenarioRule(next.Scenario))}
+			Scenario: fmt.Sprintf("%s (rule %s)", wind.ScenarioTitle(next.Scenario), wind.ScenarioRule(next.Scenario))}
 		for _, g := range next.Games {
 			p.Games = append(p.Games, templates.RoundGame{Game: g.ID, US: g.US, JP: g.JP})
 		}
@@ -545,7 +545,7 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 	}
 	p := f.Scoring.Points()
 	st.Scoring = fmt.Sprintf("A win scores %d, a draw %d, a loss %d, a bye %d.", p.Win, p.Draw, p.Loss, p.Bye)
-	if f.Rules.VPChits == adjudicator.VPDrawn || f.Rules.VPChits == adjudicator.VPPlaced {
+	if f.Rules.VPChits == wind.VPDrawn || f.Rules.VPChits == wind.VPPlaced {
 		st.Scoring += fmt.Sprintf(" When the victory point chits decide a game (rule 14.0), the winner and the loser score %d and %d for a major victory, %d and %d for a minor one, %d and %d for a marginal one.",
 			p.Major[0], p.Major[1], p.Minor[0], p.Minor[1], p.Marginal[0], p.Marginal[1])
 	}
