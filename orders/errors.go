@@ -56,8 +56,14 @@ func (es Errors) Sort() {
 	})
 }
 
-// errAt returns a mistake at (line, col), clamping both to at least 1 so
+// ErrAt returns a mistake at (line, col), clamping both to at least 1 so
 // every reported mistake points somewhere in the file.
-func errAt(line, col int, format string, args ...any) *Error {
+func ErrAt(line, col int, format string, args ...any) *Error {
 	return &Error{Line: max(line, 1), Col: max(col, 1), Msg: fmt.Sprintf(format, args...)}
+}
+
+// Pos is a place in a file: line and column, both from 1.
+type Pos struct {
+	Line int `json:"line"`
+	Col  int `json:"col"`
 }

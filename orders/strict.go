@@ -33,7 +33,7 @@ func DecodeStrict(n *yaml.Node, v any) Errors {
 		if n != nil {
 			line, col = n.Line, n.Column
 		}
-		return Errors{errAt(line, col, "internal error: DecodeStrict needs a non-nil pointer, got %T", v)}
+		return Errors{ErrAt(line, col, "internal error: DecodeStrict needs a non-nil pointer, got %T", v)}
 	}
 	if n == nil {
 		return nil
@@ -44,7 +44,14 @@ func DecodeStrict(n *yaml.Node, v any) Errors {
 	return d.errs
 }
 
-func refValue(v any) reflect.Value { return reflect.ValueOf(v).Elem() }
+// DecodeStrictIn is DecodeStrict for a part of a file named ctx, which
+// its messages name ("unknown field "x" in move"); the errors are left in
+// the order found, for the caller to sort with the rest of its file's.
+func DecodeStrictIn(n *yaml.Node, v any, ctx string) Errors {
+	var d strictDecoder
+	d.decode(n, reflect.ValueOf(v).Elem(), ctx)
+	return d.errs
+}
 
 type strictDecoder struct {
 	errs Errors
@@ -58,7 +65,7 @@ func (d *strictDecoder) fail(n *yaml.Node, format string, args ...any) {
 	if d.full() {
 		return
 	}
-	d.errs = append(d.errs, errAt(n.Line, n.Column, format, args...))
+	d.errs = append(d.errs, ErrAt(n.Line, n.Column, format, args...))
 }
 
 var (
@@ -75,15 +82,15 @@ func prefix(ctx string) string {
 	return ctx + ": "
 }
 
-// describe names what a node holds, for "want X, got Y" messages.
-func describe(n *yaml.Node) string {
+// Describe names what a node holds, for "want X, got Y" messages.
+func Describe(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping (key: value lines)"
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		if isNull(n) {
+		if IsNull(n) {
 			return "nothing"
 		}
 		return fmt.Sprintf("%q", n.Value)
@@ -91,7 +98,7 @@ func describe(n *yaml.Node) string {
 	return "something else"
 }
 
-func isNull(n *yaml.Node) bool {
+func IsNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
 
@@ -112,7 +119,7 @@ func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, ctx string) {
 		return
 	}
 	if t.Kind() == reflect.Pointer {
-		if isNull(n) {
+		if IsNull(n) {
 			return
 		}
 		if v.IsNil() {
@@ -123,10 +130,10 @@ func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, ctx string) {
 	}
 	if reflect.PointerTo(t).Implements(textUnmarshalerType) {
 		if n.Kind != yaml.ScalarNode {
-			d.fail(n, "%swant a single value, got %s", prefix(ctx), describe(n))
+			d.fail(n, "%swant a single value, got %s", prefix(ctx), Describe(n))
 			return
 		}
-		if isNull(n) {
+		if IsNull(n) {
 			return
 		}
 		if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(n.Value)); err != nil {
@@ -143,10 +150,10 @@ func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, ctx string) {
 	switch t.Kind() {
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
-			d.fail(n, "%swant a single value, got %s", prefix(ctx), describe(n))
+			d.fail(n, "%swant a single value, got %s", prefix(ctx), Describe(n))
 			return
 		}
-		if !isNull(n) {
+		if !IsNull(n) {
 			v.SetString(n.Value)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -155,21 +162,21 @@ func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, ctx string) {
 		d.number(n, v, ctx)
 	case reflect.Bool:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-			d.fail(n, "%swant true or false, got %s", prefix(ctx), describe(n))
+			d.fail(n, "%swant true or false, got %s", prefix(ctx), Describe(n))
 			return
 		}
 		var b bool
 		if err := n.Decode(&b); err != nil {
-			d.fail(n, "%swant true or false, got %s", prefix(ctx), describe(n))
+			d.fail(n, "%swant true or false, got %s", prefix(ctx), Describe(n))
 			return
 		}
 		v.SetBool(b)
 	case reflect.Slice:
-		if isNull(n) {
+		if IsNull(n) {
 			return
 		}
 		if n.Kind != yaml.SequenceNode {
-			d.fail(n, "%swant a list, got %s", prefix(ctx), describe(n))
+			d.fail(n, "%swant a list, got %s", prefix(ctx), Describe(n))
 			return
 		}
 		s := reflect.MakeSlice(t, len(n.Content), len(n.Content))
@@ -179,7 +186,7 @@ func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, ctx string) {
 		v.Set(s)
 	case reflect.Array:
 		if n.Kind != yaml.SequenceNode || len(n.Content) != t.Len() {
-			d.fail(n, "%swant a list of %d values, got %s", prefix(ctx), t.Len(), describe(n))
+			d.fail(n, "%swant a list of %d values, got %s", prefix(ctx), t.Len(), Describe(n))
 			return
 		}
 		for i, c := range n.Content {
@@ -206,7 +213,7 @@ func (d *strictDecoder) number(n *yaml.Node, v reflect.Value, ctx string) {
 		tagOK = tagOK || n.ShortTag() == "!!float"
 	}
 	if n.Kind != yaml.ScalarNode || !tagOK {
-		d.fail(n, "%swant %s, got %s", prefix(ctx), want, describe(n))
+		d.fail(n, "%swant %s, got %s", prefix(ctx), want, Describe(n))
 		return
 	}
 	p := reflect.New(v.Type())
@@ -228,7 +235,7 @@ func (d *strictDecoder) keysOf(n *yaml.Node, ctx string) (keys, values []*yaml.N
 			continue
 		}
 		if k.Kind != yaml.ScalarNode {
-			d.fail(k, "%sa key must be a single word, got %s", prefix(ctx), describe(k))
+			d.fail(k, "%sa key must be a single word, got %s", prefix(ctx), Describe(k))
 			continue
 		}
 		if first, ok := seen[k.Value]; ok {
@@ -245,11 +252,11 @@ func (d *strictDecoder) keysOf(n *yaml.Node, ctx string) (keys, values []*yaml.N
 // isMapping reports whether n holds a mapping to decode: false for a null
 // (nothing written) and, with a complaint, for any other kind of node.
 func (d *strictDecoder) isMapping(n *yaml.Node, ctx string) bool {
-	if isNull(n) {
+	if IsNull(n) {
 		return false
 	}
 	if n.Kind != yaml.MappingNode {
-		d.fail(n, "%swant a mapping (key: value lines), got %s", prefix(ctx), describe(n))
+		d.fail(n, "%swant a mapping (key: value lines), got %s", prefix(ctx), Describe(n))
 		return false
 	}
 	return true
@@ -352,7 +359,7 @@ func unknownField(ctx, key string, fs []field) string {
 		where = "in " + ctx
 	}
 	msg := fmt.Sprintf("unknown field %q %s", key, where)
-	if s := closest(key, names); s != "" {
+	if s := Closest(key, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	sorted := append([]string(nil), names...)
@@ -360,8 +367,8 @@ func unknownField(ctx, key string, fs []field) string {
 	return msg + "; known fields: " + strings.Join(sorted, ", ")
 }
 
-// closest returns the name within two edits of s, if there is one.
-func closest(s string, names []string) string {
+// Closest returns the name within two edits of s, if there is one.
+func Closest(s string, names []string) string {
 	best, bestD := "", 3
 	for _, n := range names {
 		if d := editDistance(strings.ToLower(s), n); d < bestD {

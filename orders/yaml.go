@@ -31,11 +31,11 @@ const (
 // MaxDepth.
 func ParseDocument(data []byte, maxSize int) (*yaml.Node, Errors) {
 	if len(data) > maxSize {
-		return nil, Errors{errAt(1, 1, "the file is %d bytes; the limit is %d: send only the orders", len(data), maxSize)}
+		return nil, Errors{ErrAt(1, 1, "the file is %d bytes; the limit is %d: send only the orders", len(data), maxSize)}
 	}
 	if !utf8.Valid(data) {
 		line, col := position(data, invalidUTF8(data))
-		return nil, Errors{errAt(line, col, "the file is not UTF-8 text; save it as plain UTF-8")}
+		return nil, Errors{ErrAt(line, col, "the file is not UTF-8 text; save it as plain UTF-8")}
 	}
 	if errs := tabs(data); len(errs) > 0 {
 		return nil, errs
@@ -44,17 +44,17 @@ func ParseDocument(data []byte, maxSize int) (*yaml.Node, Errors) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, Errors{errAt(1, 1, "the file is empty: it needs key: value lines such as side: us")}
+			return nil, Errors{ErrAt(1, 1, "the file is empty: it needs key: value lines such as side: us")}
 		}
 		return nil, Errors{syntaxError(err, data)}
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
 		line := documentMarker(data)
-		return nil, Errors{errAt(line, 1, "the file holds more than one YAML document; a line \"---\" starts another one: remove it and everything meant for another file")}
+		return nil, Errors{ErrAt(line, 1, "the file holds more than one YAML document; a line \"---\" starts another one: remove it and everything meant for another file")}
 	}
-	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
-		return nil, Errors{errAt(1, 1, "the file is empty: it needs key: value lines such as side: us")}
+	if len(doc.Content) == 0 || IsNull(doc.Content[0]) {
+		return nil, Errors{ErrAt(1, 1, "the file is empty: it needs key: value lines such as side: us")}
 	}
 	root := doc.Content[0]
 	var errs Errors
@@ -64,7 +64,7 @@ func ParseDocument(data []byte, maxSize int) (*yaml.Node, Errors) {
 		return nil, errs
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, Errors{errAt(root.Line, root.Column, "the file must be key: value lines (like side: us), not %s", describe(root))}
+		return nil, Errors{ErrAt(root.Line, root.Column, "the file must be key: value lines (like side: us), not %s", Describe(root))}
 	}
 	return root, nil
 }
@@ -72,11 +72,11 @@ func ParseDocument(data []byte, maxSize int) (*yaml.Node, Errors) {
 // checkNode refuses aliases and excessive depth anywhere under n.
 func checkNode(n *yaml.Node, depth int, errs *Errors) {
 	if depth > MaxDepth {
-		*errs = append(*errs, errAt(n.Line, n.Column, "the file nests lists and mappings more than %d deep; order files need far fewer", MaxDepth))
+		*errs = append(*errs, ErrAt(n.Line, n.Column, "the file nests lists and mappings more than %d deep; order files need far fewer", MaxDepth))
 		return
 	}
 	if n.Kind == yaml.AliasNode {
-		*errs = append(*errs, errAt(n.Line, n.Column, "aliases (*%s) are not allowed; write the value out in full", n.Value))
+		*errs = append(*errs, ErrAt(n.Line, n.Column, "aliases (*%s) are not allowed; write the value out in full", n.Value))
 		return
 	}
 	for _, c := range n.Content {
@@ -99,7 +99,7 @@ func tabs(data []byte) Errors {
 		}
 		for j, r := range line {
 			if r == '\t' {
-				errs = append(errs, errAt(i+1, j+1, "a tab is used for indentation; YAML needs spaces"))
+				errs = append(errs, ErrAt(i+1, j+1, "a tab is used for indentation; YAML needs spaces"))
 				break
 			}
 			if r != ' ' && r != '-' {
@@ -149,7 +149,7 @@ func syntaxError(err error, data []byte) *Error {
 	default:
 		msg = "this is not valid YAML: " + msg
 	}
-	return errAt(line, 1, "%s", msg)
+	return ErrAt(line, 1, "%s", msg)
 }
 
 // position converts a byte offset into a line and column (in characters).

@@ -13,7 +13,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -99,7 +99,7 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 			tb.Fatal(err)
 		}
 		side := g.Wait.Side
-		file, err := orders.Write("g1", c.Tokens[side], autoplay.Orders(st, pick))
+		file, err := windorders.Write("g1", c.Tokens[side], autoplay.Orders(st, pick))
 		if err != nil {
 			tb.Fatal(err)
 		}

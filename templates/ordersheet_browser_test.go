@@ -22,7 +22,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 // sheetShotsEnv, when set, names the directory where the browser test
@@ -170,7 +170,7 @@ func (b *sheetBrowser) key(t *testing.T, sel, key string) {
 // accepted in st's position and carries the token, and unless the token
 // is nowhere in the page itself: not in the field it was typed into, nor
 // the file shown, nor a link.
-func (b *sheetBrowser) file(t *testing.T, st step, token string) *orders.File {
+func (b *sheetBrowser) file(t *testing.T, st step, token string) *windorders.File {
 	t.Helper()
 	if token != "" {
 		if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.ID("token"), token)); err != nil {
@@ -179,7 +179,7 @@ func (b *sheetBrowser) file(t *testing.T, st step, token string) *orders.File {
 		b.token = token
 	}
 	body := string(b.download(t, sheetDataOfFile(t, b).File))
-	f, err := orders.Parse([]byte(body), orders.Options{})
+	f, err := windorders.Parse([]byte(body), windorders.Options{})
 	if err != nil {
 		t.Fatalf("the sheet's file does not parse: %v\n%s", err, body)
 	}
@@ -467,7 +467,7 @@ func actionsInBrowser(t *testing.T, b *sheetBrowser, side wind.Side) {
 }
 
 // actionWords words a file's activations for comparison.
-func actionWords(f *orders.File) []string {
+func actionWords(f *windorders.File) []string {
 	var out []string
 	for _, a := range f.Orders().Actions {
 		switch {

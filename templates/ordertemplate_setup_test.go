@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 // parseOnly parses an orders file that must parse.
-func parseOnly(t testing.TB, what, body string) *orders.File {
+func parseOnly(t testing.TB, what, body string) *windorders.File {
 	t.Helper()
-	f, err := orders.Parse([]byte(body), orders.Options{})
+	f, err := windorders.Parse([]byte(body), windorders.Options{})
 	if err != nil {
 		t.Fatalf("%s does not parse:\n%v\n%s", what, err, body)
 	}

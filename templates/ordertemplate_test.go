@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 // listedUnit is what an order template lists for one unit, read back from
@@ -173,9 +173,9 @@ func checkOne(s *wind.State, side wind.Side, a wind.Action) []wind.Problem {
 }
 
 // parseAccepted parses an orders file and judges it in s.
-func parseAccepted(t testing.TB, s *wind.State, what, body string) *orders.File {
+func parseAccepted(t testing.TB, s *wind.State, what, body string) *windorders.File {
 	t.Helper()
-	f, err := orders.Parse([]byte(body), orders.Options{})
+	f, err := windorders.Parse([]byte(body), windorders.Options{})
 	if err != nil {
 		t.Fatalf("%s does not parse:\n%v\n%s", what, err, body)
 	}

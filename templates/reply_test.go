@@ -9,6 +9,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 const (
@@ -38,9 +39,9 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 	head := testGame(t).Head
 	commit := testGame(t).Commitment
 
-	// The refusal quotes what orders.Parse says of the file.
+	// The refusal quotes what windorders.Parse says of the file.
 	var errs []LineError
-	if _, err := orders.Parse([]byte(badOrders), orders.Options{}); err != nil {
+	if _, err := windorders.Parse([]byte(badOrders), windorders.Options{}); err != nil {
 		for _, e := range err.(orders.Errors) {
 			errs = append(errs, LineError{Line: e.Line, Col: e.Col, Msg: e.Msg})
 		}

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 // reportCase is a position whose reports are kept as golden files.
@@ -314,7 +314,7 @@ func TestOrderTemplateParses(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no template for the side awaited", c.name)
 		}
-		f, err := orders.Parse([]byte(body), orders.Options{})
+		f, err := windorders.Parse([]byte(body), windorders.Options{})
 		if err != nil {
 			t.Fatalf("%s: the template does not parse:\n%v\n%s", c.name, err, body)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -29,7 +30,7 @@ func exportedGame(t *testing.T) string {
 	}
 	// A day turn's decision: weather and airpower are rolled inside it.
 	raw := orders.Redact([]byte("game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: us-secret\ndecision: {refit: false, night: false}\n"))
-	f, err := orders.Parse(raw, orders.Options{})
+	f, err := windorders.Parse(raw, windorders.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

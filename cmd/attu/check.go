@@ -11,6 +11,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
@@ -72,7 +73,7 @@ func runCheck(s *session) error {
 		}
 		return s.withDB(*dbPath, reads, func(db *store.DB) error { return checkStored(s.stdout, name, data, db, *dbPath) })
 	case *caseFile == "":
-		f, err := orders.Parse(data, orders.Options{})
+		f, err := windorders.Parse(data, windorders.Options{})
 		if err == nil {
 			err = offMap(data, wind.BuiltinMap()).Err()
 		}
@@ -88,7 +89,7 @@ func runCheck(s *session) error {
 	if err != nil {
 		return err
 	}
-	f, err := orders.Parse(data, orders.Options{Case: true})
+	f, err := windorders.Parse(data, windorders.Options{Case: true})
 	if err != nil {
 		printErrors(s.stdout, name, err)
 		return errFailed
@@ -116,7 +117,7 @@ var hexFields = map[string]bool{"hex": true, "target": true, "to": true, "path":
 	"retreat_at": true, "advance_at": true, "unknown_table_at": true}
 
 // offMap lists the hexes of a well-formed orders file that lie off map m:
-// orders.Parse knows a hex's form, not the island, and a file naming 9999
+// windorders.Parse knows a hex's form, not the island, and a file naming 9999
 // would otherwise pass the form check only to be refused once mailed.
 func offMap(data []byte, m *wind.Map) orders.Errors {
 	root, errs := orders.ParseDocument(data, orders.MaxSize)

@@ -27,7 +27,7 @@ import (
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
@@ -191,10 +191,10 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	return nil
 }
 
-// orderFile writes orders as a player would mail them (orders.Write),
+// orderFile writes orders as a player would mail them (windorders.Write),
 // saying who wrote them.
 func orderFile(game, token string, o wind.Orders) ([]byte, error) {
-	b, err := orders.Write(game, token, o)
+	b, err := windorders.Write(game, token, o)
 	if err != nil {
 		return nil, err
 	}

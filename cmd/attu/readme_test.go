@@ -18,7 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/mail/loopback"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 // readmeCommand is one attu command line of the README's shell blocks.
@@ -295,7 +295,7 @@ func TestReadmeOrders(t *testing.T) {
 		t.Fatal("the README shows no order file")
 	}
 	for _, b := range blocks {
-		if _, err := orders.Parse(b[1], orders.Options{}); err != nil {
+		if _, err := windorders.Parse(b[1], windorders.Options{}); err != nil {
 			t.Errorf("the README's order file:\n%s\n%v", b[1], err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -58,7 +59,7 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := orders.Parse(raw, orders.Options{})
+		f, err := windorders.Parse(raw, windorders.Options{})
 		if err != nil {
 			t.Fatalf("file %d does not parse: %v\n%s", files, err, raw)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -55,7 +56,7 @@ func playedGame(t *testing.T) string {
 			body = strings.Replace(body, l, strings.Replace(l, "  #- ", "  - ", 1), 1)
 		}
 		raw := orders.Redact([]byte(body))
-		f, err := orders.Parse(raw, orders.Options{})
+		f, err := windorders.Parse(raw, windorders.Options{})
 		if err != nil {
 			t.Fatalf("the template does not parse: %v", err)
 		}

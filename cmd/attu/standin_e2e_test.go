@@ -11,7 +11,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/mail"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -181,7 +181,7 @@ func mailOrders(t *testing.T, td *testDaemon, user, token string, pick func(int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := orders.Write("g1", token, autoplay.Orders(st, pick))
+	body, err := windorders.Write("g1", token, autoplay.Orders(st, pick))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/mail"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -345,7 +345,7 @@ func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err 
 	if ok {
 		game = env.game
 	}
-	f, perr := orders.Parse(raw, orders.Options{})
+	f, perr := windorders.Parse(raw, windorders.Options{})
 	if perr != nil {
 		return game, problemsOf(perr), nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -41,12 +42,12 @@ func defaultFile(game string, s *wind.State, why string) ([]byte, *wind.Orders, 
 // serverFile is the orders file the server writes for o, headed by the
 // comment line head, redacted, and the orders as read back from it.
 func serverFile(game, head string, o wind.Orders) ([]byte, *wind.Orders, error) {
-	body, err := orders.Write(game, orders.RedactedToken, o)
+	body, err := windorders.Write(game, orders.RedactedToken, o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("referee: writing %s: %w", head, err)
 	}
 	raw := append([]byte("# "+head+"\n"), body...)
-	f, err := orders.Parse(raw, orders.Options{})
+	f, err := windorders.Parse(raw, windorders.Options{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("referee: %s for %s %s: %w", head, o.Side, o.Wait, err)
 	}

@@ -75,7 +75,7 @@ import (
 	"fmt"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -119,7 +119,7 @@ func StartPlaced(setup func(s *wind.State) error) func(d wind.Dice) (*wind.State
 // locate places the rules' problems at their lines in the order file; a
 // file that no longer parses (which does not happen) leaves them unplaced.
 func locate(raw []byte, ps []wind.Problem) []store.Problem {
-	f, err := orders.Parse(raw, orders.Options{})
+	f, err := windorders.Parse(raw, windorders.Options{})
 	if err != nil {
 		return nil
 	}
@@ -163,7 +163,7 @@ func openingFrom(s *wind.State, d wind.Dice) error {
 }
 
 func decode(raw []byte) (*wind.Orders, error) {
-	f, err := orders.Parse(raw, orders.Options{})
+	f, err := windorders.Parse(raw, windorders.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -22,10 +23,10 @@ func TestRedactedTokenAgrees(t *testing.T) {
 	}
 }
 
-// orderFile writes orders the way a player would (orders.Write), under a
+// orderFile writes orders the way a player would (windorders.Write), under a
 // comment line as a player's file often starts.
 func orderFile(game, token string, o wind.Orders) []byte {
-	b, err := orders.Write(game, token, o)
+	b, err := windorders.Write(game, token, o)
 	if err != nil {
 		panic(err)
 	}
@@ -108,7 +109,7 @@ func (g *game) play(t testing.TB, p player) bool {
 	o := p(s)
 	g.files++
 	raw := orderFile(g.id, o.Side.String()+"-secret-token", o)
-	parsed, err := orders.Parse(raw, orders.Options{})
+	parsed, err := windorders.Parse(raw, windorders.Options{})
 	if err != nil {
 		t.Fatalf("file %d does not parse: %v\n%s", g.files, err, raw)
 	}
@@ -204,7 +205,7 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 	g := newGame(t, filepath.Join(t.TempDir(), "attu.db"), "g1", make([]byte, 32), placeSome)
 	apply := func(raw string) error {
 		t.Helper()
-		f, err := orders.Parse([]byte(raw), orders.Options{})
+		f, err := windorders.Parse([]byte(raw), windorders.Options{})
 		if err != nil {
 			t.Fatalf("does not parse: %v\n%s", err, raw)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -91,7 +92,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	if !ok {
 		// Not even YAML: the player learns what is wrong with their own
 		// file, which tells nothing about the game.
-		_, err := orders.Parse(m.Orders, orders.Options{})
+		_, err := windorders.Parse(m.Orders, windorders.Options{})
 		return s.unproven(g, ref, m, "refused: not an orders file", s.unreadableMail(g, m, problemsOf(err)))
 	}
 	side, err := wind.ParseSide(env.side)
@@ -110,7 +111,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	if g.Status == store.Ended {
 		return s.answer(g, ref, "refused: the game is over", s.refusedWhy(g, m, templates.OverSubject, why("over")))
 	}
-	f, err := orders.Parse(m.Orders, orders.Options{})
+	f, err := windorders.Parse(m.Orders, windorders.Options{})
 	if err != nil {
 		// A file written for another wait is judged by that wait's form,
 		// whose mistakes would mislead: say what the game waits for.
@@ -213,7 +214,7 @@ func problemsOf(err error) []store.Problem {
 }
 
 // located places the rules' problems at their lines in f.
-func located(f *orders.File, ps []wind.Problem) []store.Problem {
+func located(f *windorders.File, ps []wind.Problem) []store.Problem {
 	out := make([]store.Problem, len(ps))
 	for i, p := range ps {
 		line, col := f.Locate(p)
@@ -271,7 +272,7 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side wind.Side,
 // applyHeld applies the held file in t.
 func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 	h := rec.Held
-	f, err := orders.Parse(h.Raw, orders.Options{})
+	f, err := windorders.Parse(h.Raw, windorders.Options{})
 	if err != nil {
 		return fmt.Errorf("referee: the held file of %s: %w", h.MessageID, err)
 	}

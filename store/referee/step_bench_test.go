@@ -12,6 +12,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -57,7 +58,7 @@ func BenchmarkStep(b *testing.B) {
 					break
 				}
 				side := g.Wait.Side
-				file, err := orders.Write("g1", c.Tokens[side], autoplay.Orders(st, pick))
+				file, err := windorders.Write("g1", c.Tokens[side], autoplay.Orders(st, pick))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -67,11 +68,11 @@ func BenchmarkStep(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			raw, err := orders.Write("g1", orders.RedactedToken, autoplay.Orders(st, pick))
+			raw, err := windorders.Write("g1", orders.RedactedToken, autoplay.Orders(st, pick))
 			if err != nil {
 				b.Fatal(err)
 			}
-			f, err := orders.Parse(raw, orders.Options{})
+			f, err := windorders.Parse(raw, windorders.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

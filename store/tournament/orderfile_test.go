@@ -4,13 +4,13 @@ package tournament
 
 import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
-// orderFile writes orders the way a player would (orders.Write), under a
+// orderFile writes orders the way a player would (windorders.Write), under a
 // comment line as a player's file often starts.
 func orderFile(game, token string, o wind.Orders) []byte {
-	b, err := orders.Write(game, token, o)
+	b, err := windorders.Write(game, token, o)
 	if err != nil {
 		panic(err)
 	}

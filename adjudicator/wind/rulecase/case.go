@@ -9,6 +9,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 // MaxSize is the largest case file accepted, in bytes: cases may carry a
@@ -25,7 +26,7 @@ type Case struct {
 	placed []string    // units the case puts on the map, in file order
 	dice   []int
 	roll   []string
-	orders []*orders.File
+	orders []*windorders.File
 	expect expectYAML
 	hexes  []wind.Hex
 	// turnCase: the case names a phase, so its orders go through
@@ -272,7 +273,7 @@ func Parse(data []byte) (*Case, error) {
 	c.dice = p.dice(y.Dice)
 	c.roll = p.rolls(y.Roll)
 	for i, n := range y.Orders {
-		f, err := orders.ParseNode(&n, orders.Options{Case: true})
+		f, err := windorders.ParseNode(&n, windorders.Options{Case: true})
 		if err != nil {
 			p.errs = append(p.errs, err.(orders.Errors)...)
 			continue

@@ -5,7 +5,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 // The case keys for melee and the heroes (rules 3.7, 8.2, 11.0): standing
@@ -18,7 +18,7 @@ import (
 const RollMelee = "melee"
 
 // standingsYAML is each side's standing instructions as a case writes
-// them: the standing: section of an orders file (orders.ParseStanding).
+// them: the standing: section of an orders file (windorders.ParseStanding).
 type standingsYAML struct {
 	US yaml.Node `yaml:"us"`
 	JP yaml.Node `yaml:"jp"`
@@ -33,7 +33,7 @@ type heroesExpect struct {
 // standing decodes one side's standing instructions, noting the hexes they
 // name for the close-up map.
 func (p *parser) standing(side wind.Side, n *yaml.Node) wind.Standing {
-	st, errs := orders.ParseStanding(n, side)
+	st, errs := windorders.ParseStanding(n, side)
 	if len(errs) > 0 {
 		p.errs = append(p.errs, errs...)
 		return wind.Standing{}

@@ -6,7 +6,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 // Keys for refit turns (rule 9): refit_steps poses the U.S. refit wait
@@ -34,7 +34,7 @@ func (p *parser) refitSteps(root *yaml.Node, y *caseYAML) {
 // refitHexes notes the hexes refit orders name, for the close-up map:
 // where the units they list stand, the landing zones, the hexes Unknown
 // units go to and the hexes swapped.
-func (p *parser) refitHexes(f *orders.File) {
+func (p *parser) refitHexes(f *windorders.File) {
 	s := p.state
 	unit := func(id string) {
 		if u, ok := s.Unit(id); ok && u.OnMap() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 )
 
 // Words words one event as a report does; attu's reports word them with
@@ -108,7 +109,7 @@ func (c *Case) Setup() (s *wind.State, d *wind.ForcedDice, events []wind.Event, 
 // Check judges an orders file against the case's position (after its
 // procedures), without keeping what it would do: the mistakes at their
 // lines, or an error when the adjudicator cannot judge such orders.
-func (c *Case) Check(f *orders.File) (orders.Errors, error) {
+func (c *Case) Check(f *windorders.File) (orders.Errors, error) {
 	s, _, _, errs := c.Setup()
 	if len(errs) > 0 {
 		return nil, errs[0]

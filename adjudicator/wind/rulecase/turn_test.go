@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/orders"
+	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/templates"
 )
 
@@ -82,7 +82,7 @@ func TestCaseWithoutPhase(t *testing.T) {
 // first.
 func TestCheckTurnCase(t *testing.T) {
 	c := mustParse(t, "name: night\nturn: 3\nnight: true\nphase: actions\nunits: [{id: IND1, hex: 2319}, {id: J01, hex: 2717}]\n")
-	f, err := orders.Parse([]byte("side: us\nactions:\n  - move: {unit: IND1, path: [2320]}\n"), orders.Options{Case: true})
+	f, err := windorders.Parse([]byte("side: us\nactions:\n  - move: {unit: IND1, path: [2320]}\n"), windorders.Options{Case: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestCheckTurnCase(t *testing.T) {
 	if err != nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), "the game waits for the Japanese actions of turn 3") {
 		t.Fatalf("check: %v %v", errs, err)
 	}
-	f, err = orders.Parse([]byte("side: jp\nactions: []\n"), orders.Options{Case: true})
+	f, err = windorders.Parse([]byte("side: jp\nactions: []\n"), windorders.Options{Case: true})
 	if err != nil {
 		t.Fatal(err)
 	}

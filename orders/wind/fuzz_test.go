@@ -1,7 +1,8 @@
-package orders
+package wind
 
 import (
 	"errors"
+	"github.com/attu-pbem/attu/orders"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // FuzzParse feeds arbitrary bytes to Parse: it must never panic, and every
 // refusal must point at a line and column in the file.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("../examples/orders/*.yaml")
+	files, _ := filepath.Glob("../../examples/orders/*.yaml")
 	for _, name := range files {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
@@ -56,7 +57,7 @@ func FuzzParse(f *testing.F) {
 				}
 				continue
 			}
-			var errs Errors
+			var errs orders.Errors
 			if !errors.As(err, &errs) || len(errs) == 0 {
 				t.Fatalf("error is not a non-empty Errors: %v", err)
 			}

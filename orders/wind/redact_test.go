@@ -1,8 +1,9 @@
-package orders
+package wind
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/attu-pbem/attu/orders"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,7 @@ func TestRedact(t *testing.T) {
 		{"not YAML", "token: [\n", "token: [\n"},
 	}
 	for _, c := range cases {
-		got := string(Redact([]byte(c.in)))
+		got := string(orders.Redact([]byte(c.in)))
 		if got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
@@ -43,7 +44,7 @@ func TestRedact(t *testing.T) {
 // Every example file, redacted, decodes to the same orders with every field
 // and activation where it was; only the token differs.
 func TestRedactKeepsPositions(t *testing.T) {
-	files, _ := filepath.Glob("../examples/orders/*.yaml")
+	files, _ := filepath.Glob("../../examples/orders/*.yaml")
 	if len(files) == 0 {
 		t.Fatal("no examples")
 	}
@@ -56,12 +57,12 @@ func TestRedactKeepsPositions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		red := Redact(src)
+		red := orders.Redact(src)
 		b, err := Parse(red, Options{})
 		if err != nil {
 			t.Fatalf("%s redacted: %v", name, err)
 		}
-		if b.Token != RedactedToken || strings.Contains(string(red), a.Token) {
+		if b.Token != orders.RedactedToken || strings.Contains(string(red), a.Token) {
 			t.Errorf("%s: token %q after redaction", name, b.Token)
 		}
 		ja, _ := json.Marshal(a.Orders())
@@ -93,7 +94,7 @@ func FuzzRedact(f *testing.F) {
 	f.Add([]byte("game: g\nside: us\nturn: 1\ntoken: 'a\n  b'\nactions: []\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := Parse(data, Options{})
-		red := Redact(data)
+		red := orders.Redact(data)
 		if bytes.Count(red, []byte("\n")) != bytes.Count(data, []byte("\n")) {
 			t.Fatalf("lines changed:\n%q\n%q", data, red)
 		}
@@ -108,7 +109,7 @@ func FuzzRedact(f *testing.F) {
 			}
 			t.Fatalf("redacted file refused: %v\n%q\n%q", err, data, red)
 		}
-		if b.Token != RedactedToken && !bytes.Equal(red, data) {
+		if b.Token != orders.RedactedToken && !bytes.Equal(red, data) {
 			t.Fatalf("token %q", b.Token)
 		}
 		ja, _ := json.Marshal(a.Orders())

@@ -1,7 +1,8 @@
-package orders
+package wind
 
 import (
 	"fmt"
+	"github.com/attu-pbem/attu/orders"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -25,7 +26,7 @@ type usRefitYAML struct {
 // restoreYAML asks for steps for one unit (9.1); without steps, as many as
 // it may take.
 type restoreYAML struct {
-	At    Pos
+	At    orders.Pos
 	Unit  string `yaml:"unit"`
 	Steps *int   `yaml:"steps"`
 }
@@ -33,7 +34,7 @@ type restoreYAML struct {
 // landYAML sends a unit of the reinforcements box to a zone's staging box
 // (9.2.2).
 type landYAML struct {
-	At   Pos
+	At   orders.Pos
 	Unit string `yaml:"unit"`
 	Zone string `yaml:"zone"`
 }
@@ -48,14 +49,14 @@ type jpRefitYAML struct {
 // placeYAML puts an Unknown unit in a hex: a move (9.6 step 1) or a
 // placement of a swap (step 2).
 type placeYAML struct {
-	At   Pos
+	At   orders.Pos
 	Unit string   `yaml:"unit"`
 	To   wind.Hex `yaml:"to"`
 }
 
 // swapYAML swaps the infantry of a hex for Unknown units (9.6 step 2).
 type swapYAML struct {
-	At    Pos
+	At    orders.Pos
 	Hex   wind.Hex    `yaml:"hex"`
 	Place []placeYAML `yaml:"place"`
 }
@@ -63,48 +64,48 @@ type swapYAML struct {
 // refitAt is where each entry of the refit lists (or of the setup lists)
 // is written, for Locate.
 type refitAt struct {
-	parts map[string][]Pos
-	place [][]Pos // per swap, its placements
+	parts map[string][]orders.Pos
+	place [][]orders.Pos // per swap, its placements
 	// section is the top-level key the lists are under: refit (the
 	// default), setup or landing.
 	section string
 }
 
 // decodeRefit decodes refit: for the file's side.
-func (f *File) decodeRefit(n *yaml.Node) Errors {
-	if isNull(n) {
+func (f *File) decodeRefit(n *yaml.Node) orders.Errors {
+	if orders.IsNull(n) {
 		n = &yaml.Node{Kind: yaml.MappingNode, Line: n.Line, Column: n.Column}
 	}
 	if n.Kind != yaml.MappingNode {
-		return Errors{errAt(n.Line, n.Column, "refit: want key: value lines naming the refit orders, like refit: {restore: [{unit: 1/17-A}]}, or refit: {} for none; got %s", describe(n))}
+		return orders.Errors{orders.ErrAt(n.Line, n.Column, "refit: want key: value lines naming the refit orders, like refit: {restore: [{unit: 1/17-A}]}, or refit: {} for none; got %s", orders.Describe(n))}
 	}
 	f.fieldsOf("refit", n)
-	f.refitAt = &refitAt{parts: map[string][]Pos{}}
+	f.refitAt = &refitAt{parts: map[string][]orders.Pos{}}
 	if f.Side == wind.JP {
 		return f.decodeJPRefit(n)
 	}
 	return f.decodeUSRefit(n)
 }
 
-func (f *File) decodeUSRefit(n *yaml.Node) Errors {
+func (f *File) decodeUSRefit(n *yaml.Node) orders.Errors {
 	var y usRefitYAML
 	if errs := decode(n, &y, "refit"); len(errs) > 0 {
 		return withSideHint(errs, "the U.S. refit takes restore, land, independents and depots; hide, move and swap are the Japanese refit's")
 	}
-	var errs Errors
+	var errs orders.Errors
 	r := &wind.Refit{}
 	at := f.refitAt.parts
 	for i, e := range y.Restore {
 		at[wind.PartRestore] = append(at[wind.PartRestore], e.At)
 		if e.Unit == "" {
-			errs = append(errs, errAt(e.At.Line, e.At.Col, "refit.restore[%d] needs unit: the infantry unit to restore, like {unit: 1/17-A, steps: 2}", i))
+			errs = append(errs, orders.ErrAt(e.At.Line, e.At.Col, "refit.restore[%d] needs unit: the infantry unit to restore, like {unit: 1/17-A, steps: 2}", i))
 		}
 		steps := 0
 		if e.Steps != nil {
 			steps = *e.Steps
 			if steps < 1 {
 				p := lookup(lookupItem(n, "restore", i), "steps")
-				errs = append(errs, errAt(p.Line, p.Column, "refit.restore[%d].steps: write 1 or more, or leave steps out for as many as the unit may take", i))
+				errs = append(errs, orders.ErrAt(p.Line, p.Column, "refit.restore[%d].steps: write 1 or more, or leave steps out for as many as the unit may take", i))
 			}
 		}
 		r.Restore = append(r.Restore, wind.Restore{Unit: e.Unit, Steps: steps})
@@ -112,11 +113,11 @@ func (f *File) decodeUSRefit(n *yaml.Node) Errors {
 	for i, e := range y.Land {
 		at[wind.PartLand] = append(at[wind.PartLand], e.At)
 		if e.Unit == "" || e.Zone == "" {
-			errs = append(errs, errAt(e.At.Line, e.At.Col, "refit.land[%d] needs unit: and zone:, like {unit: 1/32-A, zone: E}", i))
+			errs = append(errs, orders.ErrAt(e.At.Line, e.At.Col, "refit.land[%d] needs unit: and zone:, like {unit: 1/32-A, zone: E}", i))
 		}
 		r.Land = append(r.Land, wind.Landing{Unit: e.Unit, Zone: e.Zone})
 	}
-	var es Errors
+	var es orders.Errors
 	at[wind.PartIndependents], es = idsAt(n, "independents", y.Independents)
 	errs = append(errs, es...)
 	at[wind.PartDepots], es = idsAt(n, "depots", y.Depots)
@@ -129,21 +130,21 @@ func (f *File) decodeUSRefit(n *yaml.Node) Errors {
 	return nil
 }
 
-func (f *File) decodeJPRefit(n *yaml.Node) Errors {
+func (f *File) decodeJPRefit(n *yaml.Node) orders.Errors {
 	var y jpRefitYAML
 	if errs := decode(n, &y, "refit"); len(errs) > 0 {
 		return withSideHint(errs, "the Japanese refit takes hide, move and swap; restore, land, independents and depots are the U.S. refit's")
 	}
-	var errs Errors
+	var errs orders.Errors
 	r := &wind.Rearrange{}
 	at := f.refitAt.parts
-	var es Errors
+	var es orders.Errors
 	at[wind.PartHide], es = idsAt(n, "hide", y.Hide)
 	errs = append(errs, es...)
 	r.Hide = y.Hide
-	place := func(p placeYAML, what string) (wind.UnknownMove, Errors) {
+	place := func(p placeYAML, what string) (wind.UnknownMove, orders.Errors) {
 		if p.Unit == "" || p.To == 0 {
-			return wind.UnknownMove{}, Errors{errAt(p.At.Line, p.At.Col, "%s needs unit: and to:, the Unknown unit and its hex, like {unit: U03, to: 2512}", what)}
+			return wind.UnknownMove{}, orders.Errors{orders.ErrAt(p.At.Line, p.At.Col, "%s needs unit: and to:, the Unknown unit and its hex, like {unit: U03, to: 2512}", what)}
 		}
 		return wind.UnknownMove{Unit: p.Unit, To: p.To}, nil
 	}
@@ -156,13 +157,13 @@ func (f *File) decodeJPRefit(n *yaml.Node) Errors {
 	for i, sw := range y.Swap {
 		at[wind.PartSwap] = append(at[wind.PartSwap], sw.At)
 		if sw.Hex == 0 {
-			errs = append(errs, errAt(sw.At.Line, sw.At.Col, "refit.swap[%d] needs hex: the hex whose infantry leaves, like hex: 2717", i))
+			errs = append(errs, orders.ErrAt(sw.At.Line, sw.At.Col, "refit.swap[%d] needs hex: the hex whose infantry leaves, like hex: 2717", i))
 		}
 		if len(sw.Place) == 0 {
-			errs = append(errs, errAt(sw.At.Line, sw.At.Col, "refit.swap[%d] needs place: the Unknown units to place, like place: [{unit: U05, to: 2716}]", i))
+			errs = append(errs, orders.ErrAt(sw.At.Line, sw.At.Col, "refit.swap[%d] needs place: the Unknown units to place, like place: [{unit: U05, to: 2716}]", i))
 		}
 		s := wind.Swap{Hex: sw.Hex}
-		var pos []Pos
+		var pos []orders.Pos
 		for k, p := range sw.Place {
 			pos = append(pos, p.At)
 			m, es := place(p, fmt.Sprintf("refit.swap[%d].place[%d]", i, k))
@@ -181,7 +182,7 @@ func (f *File) decodeJPRefit(n *yaml.Node) Errors {
 
 // withSideHint adds to an unknown field of refit: which side's lists it
 // holds, since the two sides' refit orders differ.
-func withSideHint(errs Errors, hint string) Errors {
+func withSideHint(errs orders.Errors, hint string) orders.Errors {
 	for _, e := range errs {
 		if strings.HasPrefix(e.Msg, "unknown field ") && (strings.Contains(e.Msg, " in refit (") || strings.Contains(e.Msg, " in refit;")) {
 			e.Msg += "; " + hint
@@ -192,18 +193,18 @@ func withSideHint(errs Errors, hint string) Errors {
 
 // idsAt checks a list of unit ids under key in the mapping n: none empty.
 // It returns where each is written.
-func idsAt(n *yaml.Node, key string, ids []string) ([]Pos, Errors) {
+func idsAt(n *yaml.Node, key string, ids []string) ([]orders.Pos, orders.Errors) {
 	list := lookup(n, key)
-	var errs Errors
-	at := make([]Pos, 0, len(ids))
+	var errs orders.Errors
+	at := make([]orders.Pos, 0, len(ids))
 	for j, id := range ids {
 		item := list
 		if j < len(list.Content) {
 			item = list.Content[j]
 		}
-		at = append(at, Pos{item.Line, item.Column})
+		at = append(at, orders.Pos{Line: item.Line, Col: item.Column})
 		if id == "" {
-			errs = append(errs, errAt(item.Line, item.Column, "refit.%s[%d] is empty; write a unit id", key, j))
+			errs = append(errs, orders.ErrAt(item.Line, item.Column, "refit.%s[%d] is empty; write a unit id", key, j))
 		}
 	}
 	return at, errs

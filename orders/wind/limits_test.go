@@ -1,8 +1,9 @@
-package orders
+package wind
 
 import (
 	"errors"
 	"fmt"
+	"github.com/attu-pbem/attu/orders"
 	"strings"
 	"testing"
 	"time"
@@ -24,12 +25,12 @@ func TestParseStopsCollecting(t *testing.T) {
 		start := time.Now()
 		_, err := Parse([]byte(file), Options{})
 		took := time.Since(start)
-		var errs Errors
+		var errs orders.Errors
 		if !errors.As(err, &errs) {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if len(errs) != MaxErrors {
-			t.Errorf("%s: %d mistakes, want the first %d", name, len(errs), MaxErrors)
+		if len(errs) != orders.MaxErrors {
+			t.Errorf("%s: %d mistakes, want the first %d", name, len(errs), orders.MaxErrors)
 		}
 		for i := 1; i < len(errs); i++ {
 			if errs[i].Line < errs[i-1].Line {

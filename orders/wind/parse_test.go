@@ -1,7 +1,8 @@
-package orders
+package wind
 
 import (
 	"errors"
+	"github.com/attu-pbem/attu/orders"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +16,7 @@ const envelope1 = "game: attu-1\nside: us\nturn: 1\nwait: actions\ntoken: t\n"
 // TestParseExamples parses every example a player may copy and checks that
 // each shows what its name promises.
 func TestParseExamples(t *testing.T) {
-	files, _ := filepath.Glob("../examples/orders/*.yaml")
+	files, _ := filepath.Glob("../../examples/orders/*.yaml")
 	if len(files) == 0 {
 		t.Fatal("no example order files")
 	}
@@ -168,7 +169,7 @@ func TestParseErrors(t *testing.T) {
 		{"alias", envelope1 + "actions:\n  - move: &m {unit: 1/17-A, path: [2720]}\n  - move: *m\n", []string{"8:11: aliases (*m) are not allowed"}},
 		{"alias bomb", "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n", []string{"2:8: aliases"}},
 		{"two documents", envelope1 + "actions: []\n---\nside: jp\n", []string{"7:1: the file holds more than one YAML document"}},
-		{"too large", "side: us\n#" + strings.Repeat("x", MaxSize) + "\n", []string{"1:1: the file is"}},
+		{"too large", "side: us\n#" + strings.Repeat("x", orders.MaxSize) + "\n", []string{"1:1: the file is"}},
 		{"too deep", "a: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\n", []string{"1:35: the file nests lists and mappings more than 32 deep"}},
 		{"far too deep", "a: " + strings.Repeat("[", 20000) + "\n", []string{"1:1: the file nests lists and mappings far too deep"}},
 		{"not utf8", "side: us\ngame: \xff\n", []string{"2:7: the file is not UTF-8"}},
@@ -212,7 +213,7 @@ func wantErrors(t *testing.T, src string, want []string) {
 	if err == nil {
 		t.Fatal("accepted")
 	}
-	var errs Errors
+	var errs orders.Errors
 	if !errors.As(err, &errs) {
 		t.Fatalf("error is %T, not Errors", err)
 	}

@@ -1,4 +1,4 @@
-package orders
+package wind
 
 import (
 	"os"
@@ -73,7 +73,7 @@ func TestSetupExamplesAreLegal(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"jp-setup.yaml", "us-landing.yaml"} {
-		data, err := os.ReadFile("../examples/orders/" + name)
+		data, err := os.ReadFile("../../examples/orders/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestSetupExamplesAreLegal(t *testing.T) {
 
 	// A gun out of place and a landing zone left bare, at their lines.
 	s, _, _ = wind.NewGameFrom("campaign", wind.Options{JPSetup: wind.SetupFree}, &wind.ForcedDice{})
-	data, _ := os.ReadFile("../examples/orders/jp-setup.yaml")
+	data, _ := os.ReadFile("../../examples/orders/jp-setup.yaml")
 	src := strings.Replace(string(data), "{unit: 20MM4, hex: 3312}", "{unit: 20MM4, hex: 2011}", 1)
 	src = strings.Replace(src, "{unit: U03, hex: 1523}", "{unit: U03, hex: 2012}", 1)
 	src = src[:strings.Index(src, "  # Rule 14.0")]

@@ -1,4 +1,4 @@
-package orders
+package wind
 
 import (
 	"reflect"

@@ -1,6 +1,7 @@
-package orders
+package wind
 
 import (
+	"github.com/attu-pbem/attu/orders"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -43,11 +44,11 @@ func (y standingYAML) standing() *wind.Standing {
 // ParseStanding decodes standing instructions written for side outside an
 // orders file (a rules case poses them so), with the same checks and
 // line:col as the standing: section of an orders file.
-func ParseStanding(n *yaml.Node, side wind.Side) (*wind.Standing, Errors) {
+func ParseStanding(n *yaml.Node, side wind.Side) (*wind.Standing, orders.Errors) {
 	if n == nil || n.Kind == 0 {
 		return &wind.Standing{}, nil // not written at all
 	}
-	f := &File{Side: side, fields: map[string]Pos{}}
+	f := &File{Side: side, fields: map[string]orders.Pos{}}
 	if errs := f.decodeStanding(n); len(errs) > 0 {
 		return nil, errs
 	}
@@ -60,19 +61,19 @@ func ParseStanding(n *yaml.Node, side wind.Side) (*wind.Standing, Errors) {
 // decodeStanding decodes the standing instructions and judges each value
 // with wind.Standing.Check, one key (and one hex of a per-hex map)
 // at a time, so that every complaint points at the value it is about.
-func (f *File) decodeStanding(n *yaml.Node) Errors {
-	if isNull(n) {
+func (f *File) decodeStanding(n *yaml.Node) orders.Errors {
+	if orders.IsNull(n) {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return Errors{errAt(n.Line, n.Column, "standing: want key: value lines naming the instructions to change, like standing: {retreat: if-losing}; got %s", describe(n))}
+		return orders.Errors{orders.ErrAt(n.Line, n.Column, "standing: want key: value lines naming the instructions to change, like standing: {retreat: if-losing}; got %s", orders.Describe(n))}
 	}
 	var y standingYAML
 	if errs := decode(n, &y, "standing"); len(errs) > 0 {
 		return errs
 	}
 	f.fieldsOf("standing", n)
-	var errs Errors
+	var errs orders.Errors
 	// judge reports what Check says of st, which holds only the value
 	// written at v.
 	judge := func(st wind.Standing, v *yaml.Node) {
@@ -80,7 +81,7 @@ func (f *File) decodeStanding(n *yaml.Node) Errors {
 			return // "side is missing" says it already
 		}
 		for _, msg := range st.Check(f.Side) {
-			errs = append(errs, errAt(v.Line, v.Column, "standing: %s", msg))
+			errs = append(errs, orders.ErrAt(v.Line, v.Column, "standing: %s", msg))
 		}
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -134,11 +135,11 @@ func (f *File) decodeStanding(n *yaml.Node) Errors {
 // is about its value and points there; one that does not is about the key
 // itself (say, a side that may not give it) and is reported once, at the
 // key.
-func (f *File) perHex(k, v *yaml.Node, m map[wind.Hex]string, only func(map[wind.Hex]string) wind.Standing) Errors {
+func (f *File) perHex(k, v *yaml.Node, m map[wind.Hex]string, only func(map[wind.Hex]string) wind.Standing) orders.Errors {
 	if f.Side == wind.NoSide {
 		return nil
 	}
-	var errs Errors
+	var errs orders.Errors
 	keyDone := map[string]bool{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		hk, hv := v.Content[i], v.Content[i+1]
@@ -148,15 +149,15 @@ func (f *File) perHex(k, v *yaml.Node, m map[wind.Hex]string, only func(map[wind
 		}
 		val := m[h]
 		if val == "" {
-			errs = append(errs, errAt(hv.Line, hv.Column, "standing: %s: %s has no value; write one or leave the hex out", k.Value, h))
+			errs = append(errs, orders.ErrAt(hv.Line, hv.Column, "standing: %s: %s has no value; write one or leave the hex out", k.Value, h))
 			continue
 		}
 		for _, msg := range only(map[wind.Hex]string{h: val}).Check(f.Side) {
 			if strings.Contains(msg, h.String()) {
-				errs = append(errs, errAt(hv.Line, hv.Column, "standing: %s", msg))
+				errs = append(errs, orders.ErrAt(hv.Line, hv.Column, "standing: %s", msg))
 			} else if !keyDone[msg] {
 				keyDone[msg] = true
-				errs = append(errs, errAt(k.Line, k.Column, "standing: %s", msg))
+				errs = append(errs, orders.ErrAt(k.Line, k.Column, "standing: %s", msg))
 			}
 		}
 	}
@@ -164,8 +165,8 @@ func (f *File) perHex(k, v *yaml.Node, m map[wind.Hex]string, only func(map[wind
 }
 
 // hexList refuses empty entries and hexes given twice in a list of hexes.
-func hexList(list *yaml.Node, ctx string, hexes []wind.Hex) Errors {
-	var errs Errors
+func hexList(list *yaml.Node, ctx string, hexes []wind.Hex) orders.Errors {
+	var errs orders.Errors
 	seen := map[wind.Hex]int{}
 	for j, h := range hexes {
 		n := list
@@ -173,11 +174,11 @@ func hexList(list *yaml.Node, ctx string, hexes []wind.Hex) Errors {
 			n = list.Content[j]
 		}
 		if h == 0 {
-			errs = append(errs, errAt(n.Line, n.Column, "%s[%d] is empty; write a hex like 2717", ctx, j))
+			errs = append(errs, orders.ErrAt(n.Line, n.Column, "%s[%d] is empty; write a hex like 2717", ctx, j))
 			continue
 		}
 		if first, dup := seen[h]; dup {
-			errs = append(errs, errAt(n.Line, n.Column, "%s: %s is listed twice (first at line %d); list each hex once", ctx, h, first))
+			errs = append(errs, orders.ErrAt(n.Line, n.Column, "%s: %s is listed twice (first at line %d); list each hex once", ctx, h, first))
 			continue
 		}
 		seen[h] = n.Line

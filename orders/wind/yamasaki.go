@@ -1,7 +1,8 @@
-package orders
+package wind
 
 import (
 	"fmt"
+	"github.com/attu-pbem/attu/orders"
 
 	"go.yaml.in/yaml/v3"
 
@@ -15,17 +16,17 @@ type yamasakiYAML struct {
 	Moves []moveYAML `yaml:"moves"`
 }
 
-func decodeYamasaki(val *yaml.Node, a *Action) Errors {
+func decodeYamasaki(val *yaml.Node, a *Action) orders.Errors {
 	var y yamasakiYAML
 	if errs := decode(val, &y, "yamasaki"); len(errs) > 0 {
 		return errs
 	}
-	var errs Errors
+	var errs orders.Errors
 	if y.Hex == 0 {
-		errs = append(errs, errAt(val.Line, val.Column, "yamasaki needs hex: the hex whose units Colonel Yamasaki leads, like hex: 2717"))
+		errs = append(errs, orders.ErrAt(val.Line, val.Column, "yamasaki needs hex: the hex whose units Colonel Yamasaki leads, like hex: 2717"))
 	}
 	if len(y.Moves) == 0 {
-		errs = append(errs, errAt(val.Line, val.Column, "yamasaki needs moves: the move of each unit he leads, like moves: [{unit: J12, path: [2718, 2717]}]"))
+		errs = append(errs, orders.ErrAt(val.Line, val.Column, "yamasaki needs moves: the move of each unit he leads, like moves: [{unit: J12, path: [2718, 2717]}]"))
 	}
 	list := lookup(val, "moves")
 	out := &wind.Yamasaki{Hex: y.Hex}
@@ -34,7 +35,7 @@ func decodeYamasaki(val *yaml.Node, a *Action) Errors {
 		n := list.Content[j]
 		if first, dup := seen[m.Unit]; dup && m.Unit != "" {
 			p := lookup(n, "unit")
-			errs = append(errs, errAt(p.Line, p.Column, "yamasaki: %s moves twice (first at line %d); give each unit one move", m.Unit, first))
+			errs = append(errs, orders.ErrAt(p.Line, p.Column, "yamasaki: %s moves twice (first at line %d); give each unit one move", m.Unit, first))
 		} else {
 			seen[m.Unit] = n.Line
 		}
@@ -42,7 +43,7 @@ func decodeYamasaki(val *yaml.Node, a *Action) Errors {
 		errs = append(errs, es...)
 		if len(es) == 0 {
 			out.Moves = append(out.Moves, *move)
-			a.Moves = append(a.Moves, MoveAt{Pos: Pos{n.Line, n.Column}, Steps: steps})
+			a.Moves = append(a.Moves, MoveAt{Pos: orders.Pos{Line: n.Line, Col: n.Column}, Steps: steps})
 		}
 	}
 	if len(errs) > 0 {

@@ -1,6 +1,7 @@
-package orders
+package wind
 
 import (
+	"github.com/attu-pbem/attu/orders"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
@@ -14,19 +15,19 @@ type meleeYAML struct {
 	Target wind.Hex `yaml:"target"`
 }
 
-func decodeMelee(val *yaml.Node, a *Action) Errors {
+func decodeMelee(val *yaml.Node, a *Action) orders.Errors {
 	var m meleeYAML
 	if errs := decode(val, &m, "melee"); len(errs) > 0 {
 		return errs
 	}
-	var errs Errors
+	var errs orders.Errors
 	if len(m.Units) == 0 {
-		errs = append(errs, errAt(val.Line, val.Column, "melee needs units: the ids of the units declaring melee, all from one hex, like units: [1/17-A, 1/17-B]"))
+		errs = append(errs, orders.ErrAt(val.Line, val.Column, "melee needs units: the ids of the units declaring melee, all from one hex, like units: [1/17-A, 1/17-B]"))
 	}
 	steps, es := unitsAt(val, "units", "melee", m.Units)
 	errs = append(errs, es...)
 	if m.Target == 0 {
-		errs = append(errs, errAt(val.Line, val.Column, "melee needs target: the adjacent hex the units will attack, like target: 2717"))
+		errs = append(errs, orders.ErrAt(val.Line, val.Column, "melee needs target: the adjacent hex the units will attack, like target: 2717"))
 	}
 	if len(errs) > 0 {
 		return errs

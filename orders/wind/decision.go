@@ -1,6 +1,7 @@
-package orders
+package wind
 
 import (
+	"github.com/attu-pbem/attu/orders"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
@@ -14,28 +15,28 @@ type decisionYAML struct {
 	Night *bool `yaml:"night"`
 }
 
-func (f *File) decodeDecision(n *yaml.Node) Errors {
+func (f *File) decodeDecision(n *yaml.Node) orders.Errors {
 	if n.Kind != yaml.MappingNode {
-		return Errors{errAt(n.Line, n.Column, "decision: want refit: and night:, like decision: {refit: false, night: true}; got %s", describe(n))}
+		return orders.Errors{orders.ErrAt(n.Line, n.Column, "decision: want refit: and night:, like decision: {refit: false, night: true}; got %s", orders.Describe(n))}
 	}
 	var d decisionYAML
 	if errs := decode(n, &d, "decision"); len(errs) > 0 {
 		return errs
 	}
 	f.fieldsOf("decision", n)
-	var errs Errors
+	var errs orders.Errors
 	if d.Refit == nil {
-		errs = append(errs, errAt(n.Line, n.Column, "decision needs refit: true to call a refit turn (rule 3.1), or refit: false"))
+		errs = append(errs, orders.ErrAt(n.Line, n.Column, "decision needs refit: true to call a refit turn (rule 3.1), or refit: false"))
 	}
 	refit := d.Refit != nil && *d.Refit
 	switch {
 	case d.Night == nil && !refit:
-		errs = append(errs, errAt(n.Line, n.Column, "decision needs night: true for a night turn, when the Japanese act first (rule 3.2), or night: false for a day turn"))
+		errs = append(errs, orders.ErrAt(n.Line, n.Column, "decision needs night: true for a night turn, when the Japanese act first (rule 3.2), or night: false for a day turn"))
 	case d.Night != nil && *d.Night && refit:
 		// rule 3.1: a refit turn skips the rest of the turn sequence,
 		// the night decision with it.
 		p := lookup(n, "night")
-		errs = append(errs, errAt(p.Line, p.Column, "decision: a refit turn replaces the rest of the turn, so it is never a night turn (rule 3.1): write night: false, or refit: false for a night turn"))
+		errs = append(errs, orders.ErrAt(p.Line, p.Column, "decision: a refit turn replaces the rest of the turn, so it is never a night turn (rule 3.1): write night: false, or refit: false for a night turn"))
 	}
 	if len(errs) > 0 {
 		return errs
@@ -51,7 +52,7 @@ func (f *File) fieldsOf(parent string, n *yaml.Node) {
 		k := n.Content[i]
 		name := parent + "." + k.Value
 		if _, dup := f.fields[name]; !dup {
-			f.fields[name] = Pos{k.Line, k.Column}
+			f.fields[name] = orders.Pos{Line: k.Line, Col: k.Column}
 		}
 	}
 }

@@ -1,6 +1,7 @@
-package orders
+package wind
 
 import (
+	"github.com/attu-pbem/attu/orders"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
@@ -12,7 +13,7 @@ type moveYAML struct {
 	Path []wind.Hex `yaml:"path"`
 }
 
-func decodeMove(val *yaml.Node, a *Action) Errors {
+func decodeMove(val *yaml.Node, a *Action) orders.Errors {
 	var m moveYAML
 	if errs := decode(val, &m, "move"); len(errs) > 0 {
 		return errs
@@ -27,13 +28,13 @@ func decodeMove(val *yaml.Node, a *Action) Errors {
 
 // check refuses a move without a unit or a path, or with an empty hex in
 // its path, naming the order it belongs to.
-func (m moveYAML) check(val *yaml.Node, order string) (*wind.Move, []Pos, Errors) {
-	var errs Errors
+func (m moveYAML) check(val *yaml.Node, order string) (*wind.Move, []orders.Pos, orders.Errors) {
+	var errs orders.Errors
 	if m.Unit == "" {
-		errs = append(errs, errAt(val.Line, val.Column, "%s needs unit: the id of the unit moving, like unit: 1/17-A", order))
+		errs = append(errs, orders.ErrAt(val.Line, val.Column, "%s needs unit: the id of the unit moving, like unit: 1/17-A", order))
 	}
 	if len(m.Path) == 0 {
-		errs = append(errs, errAt(val.Line, val.Column, "%s needs path: the hexes it enters in order, like path: [2720, 2719]", order))
+		errs = append(errs, orders.ErrAt(val.Line, val.Column, "%s needs path: the hexes it enters in order, like path: [2720, 2719]", order))
 	}
 	steps, es := pathAt(val, order, m.Path)
 	errs = append(errs, es...)

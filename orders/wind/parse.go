@@ -1,7 +1,8 @@
-package orders
+package wind
 
 import (
 	"fmt"
+	"github.com/attu-pbem/attu/orders"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -14,12 +15,6 @@ type Options struct {
 	// Case marks orders written inside a rules case: the envelope's game,
 	// token and turn may then be omitted (the case supplies the position).
 	Case bool
-}
-
-// Pos is a place in a file: line and column, both from 1.
-type Pos struct {
-	Line int `json:"line"`
-	Col  int `json:"col"`
 }
 
 // File is a decoded order file: its envelope (game, side, turn, wait,
@@ -52,8 +47,8 @@ type File struct {
 	// orders file may.
 	Standing *wind.Standing
 
-	pos     Pos
-	fields  map[string]Pos
+	pos     orders.Pos
+	fields  map[string]orders.Pos
 	refitAt *refitAt
 }
 
@@ -62,11 +57,11 @@ type File struct {
 type Action struct {
 	wind.Action
 
-	Pos Pos // the activation's "- " item
+	Pos orders.Pos // the activation's "- " item
 	// Steps is where each part that wind.Problem.Step indexes is
 	// written: the hexes of a move's path, the units of a fire or a melee,
 	// the attacks of an air activation.
-	Steps []Pos
+	Steps []orders.Pos
 	// Moves is, for a Yamasaki activation, where each of its moves is
 	// written (wind.Problem.Move counts them from 1).
 	Moves []MoveAt
@@ -75,8 +70,8 @@ type Action struct {
 // MoveAt is where one move inside an activation is written: its item and
 // each hex of its path.
 type MoveAt struct {
-	Pos   Pos
-	Steps []Pos
+	Pos   orders.Pos
+	Steps []orders.Pos
 }
 
 // The envelope as written; actions, decision and standing are decoded by
@@ -99,7 +94,7 @@ type envelope struct {
 // Parse decodes an order file. Its error, when not nil, is an Errors
 // listing every mistake found, each at its line and column.
 func Parse(data []byte, opt Options) (*File, error) {
-	root, errs := ParseDocument(data, MaxSize)
+	root, errs := orders.ParseDocument(data, orders.MaxSize)
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
@@ -115,20 +110,20 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		n = n.Content[0]
 	}
 	if n.Kind != yaml.MappingNode {
-		return nil, Errors{errAt(n.Line, n.Column, "orders must be key: value lines (side:, turn:, actions: ...), not %s", describe(n))}
+		return nil, orders.Errors{orders.ErrAt(n.Line, n.Column, "orders must be key: value lines (side:, turn:, actions: ...), not %s", orders.Describe(n))}
 	}
-	f := &File{pos: Pos{n.Line, n.Column}, fields: map[string]Pos{}}
+	f := &File{pos: orders.Pos{Line: n.Line, Col: n.Column}, fields: map[string]orders.Pos{}}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if _, dup := f.fields[k.Value]; !dup {
-			f.fields[k.Value] = Pos{k.Line, k.Column}
+			f.fields[k.Value] = orders.Pos{Line: k.Line, Col: k.Column}
 		}
 	}
 	var env envelope
 	errs := decode(n, &env, "")
 	have := func(key string) bool { _, ok := f.fields[key]; return ok }
 	missing := func(key, what string) {
-		errs = append(errs, errAt(n.Line, n.Column, "%s is missing: %s", key, what))
+		errs = append(errs, orders.ErrAt(n.Line, n.Column, "%s is missing: %s", key, what))
 	}
 	if !opt.Case {
 		if !have("game") || env.Game == "" {
@@ -146,7 +141,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 	}
 	if have("turn") && env.Turn < 1 && !hasErrorAt(errs, f.fields["turn"]) {
 		p := f.fields["turn"]
-		errs = append(errs, errAt(p.Line, p.Col, "turn: turns start at 1"))
+		errs = append(errs, orders.ErrAt(p.Line, p.Col, "turn: turns start at 1"))
 	}
 	f.Game, f.Side, f.Turn, f.Wait, f.Token, f.Now = env.Game, env.Side, env.Turn, env.Wait, env.Token, env.Now
 	if f.Wait == "" {
@@ -156,7 +151,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 	misplaced := func(key, why string) {
 		if have(key) {
 			p := f.fields[key]
-			errs = append(errs, errAt(p.Line, p.Col, "%s: %s", key, why))
+			errs = append(errs, orders.ErrAt(p.Line, p.Col, "%s: %s", key, why))
 		}
 	}
 	switch f.Wait {
@@ -175,7 +170,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		}
 		if f.Side != wind.NoSide && f.Side != want {
 			p := f.fields["wait"]
-			errs = append(errs, errAt(p.Line, p.Col, "wait: %s orders come from the %s player; the %s player answers wait: %s",
+			errs = append(errs, orders.ErrAt(p.Line, p.Col, "wait: %s orders come from the %s player; the %s player answers wait: %s",
 				f.Wait, sideWord(want), sideWord(f.Side), setupWait(f.Side)))
 		}
 		if !have(key) {
@@ -202,7 +197,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 		}
 		if f.Side != wind.NoSide && f.Side != want {
 			p := f.fields["wait"]
-			errs = append(errs, errAt(p.Line, p.Col, "wait: %s orders come from the %s player; the %s refit orders are sent with wait: %s",
+			errs = append(errs, orders.ErrAt(p.Line, p.Col, "wait: %s orders come from the %s player; the %s refit orders are sent with wait: %s",
 				f.Wait, sideWord(want), sideWord(f.Side), refitWait(f.Side)))
 		}
 		if !have("refit") {
@@ -215,7 +210,7 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 	case wind.WaitUSDecision:
 		if f.Side != wind.NoSide && f.Side != wind.US {
 			p := f.fields["wait"]
-			errs = append(errs, errAt(p.Line, p.Col, "wait: only the U.S. player decides on refit and night turns (rules 3.1, 3.2)"))
+			errs = append(errs, orders.ErrAt(p.Line, p.Col, "wait: only the U.S. player decides on refit and night turns (rules 3.1, 3.2)"))
 		}
 		if !have("decision") {
 			missing("decision", "write decision: {refit: false, night: false}, with true for a refit turn (rule 3.1) or a night turn (rule 3.2)")
@@ -227,14 +222,14 @@ func ParseNode(n *yaml.Node, opt Options) (*File, error) {
 			switch {
 			case f.Decision != nil && !f.Decision.Refit:
 				p := f.fields["refit"]
-				errs = append(errs, errAt(p.Line, p.Col, "refit: refit orders come with a refit turn: write decision: {refit: true} to give them now, or leave refit: out"))
+				errs = append(errs, orders.ErrAt(p.Line, p.Col, "refit: refit orders come with a refit turn: write decision: {refit: true} to give them now, or leave refit: out"))
 			case f.Side == wind.US:
 				errs = append(errs, f.decodeRefit(&env.Refit)...)
 			}
 		}
 	default:
 		p := f.fields["wait"]
-		errs = append(errs, errAt(p.Line, p.Col, "wait: %s", unknownWait(f.Wait)))
+		errs = append(errs, orders.ErrAt(p.Line, p.Col, "wait: %s", unknownWait(f.Wait)))
 	}
 	if f.Wait != wind.WaitJPSetup && f.Wait != wind.WaitUSLanding {
 		misplaced("setup", "the Japanese setup is sent before the first turn, with wait: jp-setup (rule 12.4)")
@@ -267,13 +262,13 @@ func unknownWait(w wind.WaitKind) string {
 			return fmt.Sprintf("%s orders are not accepted yet; %s", w, known)
 		}
 	}
-	if s := closest(string(w), played); s != "" {
+	if s := orders.Closest(string(w), played); s != "" {
 		return fmt.Sprintf("%q is not a kind of orders (did you mean %q?); %s", w, s, known)
 	}
 	return fmt.Sprintf("%q is not a kind of orders; %s", w, known)
 }
 
-func hasErrorAt(errs Errors, p Pos) bool {
+func hasErrorAt(errs orders.Errors, p orders.Pos) bool {
 	for _, e := range errs {
 		if e.Line == p.Line {
 			return true
@@ -284,10 +279,8 @@ func hasErrorAt(errs Errors, p Pos) bool {
 
 // decode is DecodeStrict with a context naming the part of the file, for
 // messages such as "unknown field "x" in move".
-func decode(n *yaml.Node, v any, ctx string) Errors {
-	var d strictDecoder
-	d.decode(n, refValue(v), ctx)
-	return d.errs
+func decode(n *yaml.Node, v any, ctx string) orders.Errors {
+	return orders.DecodeStrictIn(n, v, ctx)
 }
 
 // lookup returns the value under key in mapping n, or an empty node.
@@ -375,11 +368,11 @@ func (f *File) Message(p wind.Problem) string {
 
 // Problems turns the adjudicator's problems with the file into mistakes at
 // their lines, ready to send back to the player.
-func (f *File) Problems(ps []wind.Problem) Errors {
-	var errs Errors
+func (f *File) Problems(ps []wind.Problem) orders.Errors {
+	var errs orders.Errors
 	for _, p := range ps {
 		line, col := f.Locate(p)
-		errs = append(errs, errAt(line, col, "%s", f.Message(p)))
+		errs = append(errs, orders.ErrAt(line, col, "%s", f.Message(p)))
 	}
 	errs.Sort()
 	return errs
