@@ -6,7 +6,7 @@
 // # Basics
 //
 // [ParseDocument] reads one YAML document of at most a given size and
-// refuses what YAML itself allows but a player never means (anchors, tabs,
+// refuses what YAML itself allows but a player never means (aliases, tabs,
 // several documents, invalid UTF-8). [DecodeStrict] and [DecodeStrictIn]
 // fill a Go value from it, refusing unknown keys with the valid ones and the
 // closest match ([Closest]), so that every mistake names its place and what
