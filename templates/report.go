@@ -255,7 +255,7 @@ func WaitPhrase(w wind.Wait) string {
 // May 13)" for a wait veiled to it (wind.Wait.Veiled), whatever
 // the U.S. is deciding or doing.
 func WaitPhraseTo(w wind.Wait, reader wind.Side) string {
-	if w.Veiled(reader) {
+	if wind.Veiled(w, reader) {
 		return fmt.Sprintf("the %s (turn %d, %s)", sideTitle(w.Side), w.Turn, wind.TurnDate(w.Turn))
 	}
 	return WaitPhrase(w)

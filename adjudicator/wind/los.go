@@ -43,7 +43,7 @@ import "fmt"
 type cube struct{ x, y, z int }
 
 func cubeOf(h Hex) cube {
-	x, y, z := h.cube()
+	x, y, z := h.Cube()
 	return cube{x, y, z}
 }
 
@@ -327,4 +327,11 @@ func walkLine(a, b cube, s int, cross func(h cube, k int) bool) bool {
 		h = h.add(cubeDir[best])
 	}
 	return false
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }

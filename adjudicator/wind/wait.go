@@ -1,21 +1,17 @@
 package wind
 
 import (
+	"github.com/attu-pbem/attu/adjudicator"
 	"fmt"
 	"slices"
 )
-
-// WaitKind is the kind of orders a game waits for (see turn.go). An order
-// file names the kind it answers in its envelope (wait:), which package
-// orders decodes into Orders.Wait.
-type WaitKind string
 
 // The kinds of wait. Adding one takes a constant here, its line in
 // waitKinds, and the code in Resolve and checkFile that plays it.
 const (
 	// WaitNone: the game waits for nothing yet, a position set up but not
 	// begun (NewGame begins it).
-	WaitNone WaitKind = ""
+	WaitNone = adjudicator.WaitNone
 	// WaitJPSetup: the free Japanese setup (rule 12.4).
 	WaitJPSetup WaitKind = "jp-setup"
 	// WaitUSLanding: the U.S. assignment to staging zones (rules 12.5,
@@ -31,7 +27,7 @@ const (
 	WaitActions WaitKind = "actions"
 	// WaitEnded: the game is over, decided (rule 3.8) or out of turns
 	// (12.1.3); it waits for nothing more.
-	WaitEnded WaitKind = "ended"
+	WaitEnded = adjudicator.WaitEnded
 )
 
 // waitKinds describes each kind of orders a game can wait for, in the order
@@ -65,41 +61,24 @@ func WaitKinds() []WaitKind {
 }
 
 // Played reports whether this version resolves orders of kind k.
-func (k WaitKind) Played() bool {
+func Played(k WaitKind) bool {
 	i := slices.IndexFunc(waitKinds, func(w waitKind) bool { return w.kind == k })
 	return i >= 0 && waitKinds[i].played
 }
 
 // noun names orders of kind k in a sentence: "decision", "actions".
-func (k WaitKind) noun() string {
+func noun(k WaitKind) string {
 	if i := slices.IndexFunc(waitKinds, func(w waitKind) bool { return w.kind == k }); i >= 0 {
 		return waitKinds[i].noun
 	}
 	return string(k)
 }
 
-// Wait is what a game waits for: whose orders, of which kind, in which
-// turn. State.Wait computes it from the position, and it is the only
-// description of it: the store records it after every step and refuses
-// orders that do not answer it with the check the rules apply
-// (State.CheckWait). A game over waits for WaitEnded and no side.
-type Wait struct {
-	Turn int      `json:"turn"`
-	Side Side     `json:"side,omitempty"`
-	Kind WaitKind `json:"kind,omitempty"`
-}
-
-// Over reports whether the game is over and waits for nothing more.
-func (w Wait) Over() bool { return w.Kind == WaitEnded }
-
-// Open reports whether the game waits for a side's orders.
-func (w Wait) Open() bool { return w.Kind != WaitNone && w.Kind != WaitEnded }
-
 // Answers reports whether orders o answer w: the side, the kind and the
 // turn it waits for. o's turn 0 and empty wait stand for the current turn
 // and actions, as ResolveActions takes them. No orders answer a game that
 // waits for nothing.
-func (w Wait) Answers(o Orders) bool {
+func Answers(w Wait, o Orders) bool {
 	kind, turn := o.Wait, o.Turn
 	if kind == WaitNone {
 		kind = WaitActions
@@ -110,23 +89,13 @@ func (w Wait) Answers(o Orders) bool {
 	return w.Open() && o.Side == w.Side && kind == w.Kind && turn == w.Turn
 }
 
-func (w Wait) String() string {
-	switch w.Kind {
-	case WaitNone:
-		return "nothing: the game has not begun"
-	case WaitEnded:
-		return fmt.Sprintf("nothing: the game ended in turn %d", w.Turn)
-	}
-	return fmt.Sprintf("turn %d %s from %s", w.Turn, w.Kind, w.Side)
-}
-
 // Veiled reports whether side reads w only as "the U.S." of its turn: the
 // Japanese, while the game waits for the U.S. decision, refit orders or
 // actions. A U.S. standing decision (Standing.Decision) makes the decision
 // as the turn begins, so a wait read as "the U.S. actions" would tell the
 // Japanese that the decision is made, and by the day or night after it
 // which: they are told no more than they would be while the U.S. decides.
-func (w Wait) Veiled(side Side) bool {
+func Veiled(w Wait, side Side) bool {
 	if side != JP || w.Side != US {
 		return false
 	}
@@ -173,7 +142,7 @@ func (s *State) WaitText() string {
 	case WaitJPRefit:
 		return fmt.Sprintf("%s refit orders, turn %d (%s), refit turn", sideName(w.Side), s.Turn, TurnDate(s.Turn))
 	case WaitJPSetup, WaitUSLanding:
-		return fmt.Sprintf("%s %s, turn %d (%s), before play begins", sideName(w.Side), w.Kind.noun(), s.Turn, TurnDate(s.Turn))
+		return fmt.Sprintf("%s %s, turn %d (%s), before play begins", sideName(w.Side), noun(w.Kind), s.Turn, TurnDate(s.Turn))
 	}
 	return fmt.Sprintf("%s %s, turn %d (%s), %s", sideName(w.Side), w.Kind, s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }
@@ -181,7 +150,7 @@ func (s *State) WaitText() string {
 // WaitTextFor is WaitText as side may read it: "U.S., turn 3 (May 13)"
 // for a wait veiled to it (Wait.Veiled).
 func (s *State) WaitTextFor(side Side) string {
-	if w := s.Wait(); w.Veiled(side) {
+	if w := s.Wait(); Veiled(w, side) {
 		return fmt.Sprintf("%s, turn %d (%s)", sideName(w.Side), s.Turn, TurnDate(s.Turn))
 	}
 	return s.WaitText()
@@ -202,9 +171,9 @@ func (s *State) awaited() string {
 		// A refit turn is never a night turn (3.1).
 		return fmt.Sprintf("the %s refit orders of turn %d (%s)", sideName(w.Side), s.Turn, TurnDate(s.Turn))
 	case WaitJPSetup, WaitUSLanding:
-		return fmt.Sprintf("the %s %s of turn %d (%s)", sideName(w.Side), w.Kind.noun(), s.Turn, TurnDate(s.Turn))
+		return fmt.Sprintf("the %s %s of turn %d (%s)", sideName(w.Side), noun(w.Kind), s.Turn, TurnDate(s.Turn))
 	}
-	return fmt.Sprintf("the %s %s of turn %d (%s, %s)", sideName(w.Side), w.Kind.noun(), s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
+	return fmt.Sprintf("the %s %s of turn %d (%s, %s)", sideName(w.Side), noun(w.Kind), s.Turn, TurnDate(s.Turn), dayOrNight(s.Night))
 }
 
 // CheckWait refuses orders that do not answer what the game waits for, as
@@ -215,7 +184,7 @@ func (s *State) awaited() string {
 // makes it before it applies anything.
 func (s *State) CheckWait(o Orders) *Problem {
 	w := s.Wait()
-	if w.Answers(o) {
+	if Answers(w, o) {
 		return nil
 	}
 	kind, turn := o.Wait, o.Turn
@@ -225,7 +194,7 @@ func (s *State) CheckWait(o Orders) *Problem {
 	if turn == 0 {
 		turn = s.Turn
 	}
-	got := fmt.Sprintf("%s %s", sideName(o.Side), kind.noun())
+	got := fmt.Sprintf("%s %s", sideName(o.Side), noun(kind))
 	if turn != s.Turn {
 		got += fmt.Sprintf(" for turn %d", turn)
 	}

@@ -30,8 +30,8 @@ func TestWaitAnswers(t *testing.T) {
 	} {
 		w := c.s.Wait()
 		p := c.s.CheckWait(c.o)
-		if w.Answers(c.o) != c.ok || (p == nil) != c.ok {
-			t.Errorf("%s: %s answered by %+v: %v, refusal %v; want %v", c.name, w, c.o, w.Answers(c.o), p, c.ok)
+		if Answers(w, c.o) != c.ok || (p == nil) != c.ok {
+			t.Errorf("%s: %s answered by %+v: %v, refusal %v; want %v", c.name, w, c.o, Answers(w, c.o), p, c.ok)
 		}
 	}
 	if w := over.Wait(); !w.Over() || w.Open() || w.Side != NoSide {
@@ -51,8 +51,8 @@ func TestWaitKinds(t *testing.T) {
 			t.Errorf("kind %q listed wrongly", k)
 		}
 		seen[k] = true
-		if !k.Played() {
-			t.Errorf("%s played: %v", k, k.Played())
+		if !Played(k) {
+			t.Errorf("%s played: %v", k, Played(k))
 		}
 	}
 	for _, k := range []WaitKind{WaitJPSetup, WaitUSLanding, WaitUSRefit, WaitJPRefit} {

@@ -256,7 +256,7 @@ func unknownWait(w wind.WaitKind) string {
 	}
 	var played []string
 	for _, k := range wind.WaitKinds() {
-		if k.Played() {
+		if wind.Played(k) {
 			played = append(played, string(k))
 		} else if w == k {
 			return fmt.Sprintf("%s orders are not accepted yet; %s", w, known)

@@ -68,7 +68,7 @@ func (s *Service) staleEnvelope(g *store.Game, side wind.Side, env envelope) (*s
 		}
 		o.Turn = n
 	}
-	if o.Wait != "" && !slices.Contains(wind.WaitKinds(), o.Wait) || g.Wait.Answers(o) {
+	if o.Wait != "" && !slices.Contains(wind.WaitKinds(), o.Wait) || wind.Answers(g.Wait, o) {
 		return nil, nil
 	}
 	st, err := s.db.State(g.ID)
@@ -132,7 +132,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	// orders that answer it need not have the position read here: the
 	// step checks them against it again (store.Txn.Apply).
 	var st *wind.State
-	if !g.Wait.Answers(o) {
+	if !wind.Answers(g.Wait, o) {
 		if st, err = s.db.State(g.ID); err != nil {
 			return err
 		}

@@ -45,7 +45,7 @@ func readLog(parts []logPart, w wind.Wait) []logPart {
 		p.events = p.events[:i+1]
 		out = append(out, p, made)
 	}
-	if !w.Veiled(wind.JP) {
+	if !wind.Veiled(w, wind.JP) {
 		return out
 	}
 	// Notes at the end (an umpire's extension) stay, in their order.

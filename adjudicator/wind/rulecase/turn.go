@@ -19,7 +19,7 @@ import (
 var phases = func() []string {
 	var out []string
 	for _, k := range wind.WaitKinds() {
-		if k.Played() {
+		if wind.Played(k) {
 			out = append(out, string(k))
 		}
 	}

@@ -1,4 +1,4 @@
-package wind
+package adjudicator
 
 import (
 	"fmt"
@@ -152,8 +152,9 @@ func (h Hex) Adjacent(o Hex) bool {
 	return ok
 }
 
-// cube returns h in cube coordinates (x+y+z = 0).
-func (h Hex) cube() (x, y, z int) {
+// Cube returns h in cube coordinates (x+y+z = 0), in which straight lines
+// and distances are sums.
+func (h Hex) Cube() (x, y, z int) {
 	c, r := h.Col(), h.Row()
 	x = c
 	z = r - (c-(c&1))/2
@@ -164,8 +165,8 @@ func (h Hex) cube() (x, y, z int) {
 // Distance returns the number of hexes between h and o (adjacent hexes are 1
 // apart).
 func (h Hex) Distance(o Hex) int {
-	x1, y1, z1 := h.cube()
-	x2, y2, z2 := o.cube()
+	x1, y1, z1 := h.Cube()
+	x2, y2, z2 := o.Cube()
 	return max(abs(x1-x2), abs(y1-y2), abs(z1-z2))
 }
 

@@ -1,4 +1,4 @@
-package wind
+package adjudicator
 
 import (
 	"encoding/json"
