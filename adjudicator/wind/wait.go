@@ -1,8 +1,8 @@
 package wind
 
 import (
-	"github.com/attu-pbem/attu/adjudicator"
 	"fmt"
+	"github.com/attu-pbem/attu/adjudicator"
 	"slices"
 )
 
