@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -10,33 +9,8 @@ import (
 	"io"
 	"slices"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
-
-// Engine is the rules as the store runs them: Apply resolves every step
-// and Audit replays it through the same code, so they cannot disagree.
-// Package store/referee builds the real one.
-type Engine struct {
-	// Resolve applies one side's orders and every server step they lead
-	// to, or refuses them with the problems found (wind.Resolve).
-	// It receives its own copy of the position.
-	Resolve func(s *wind.State, o wind.Orders, d wind.Dice) (*wind.State, []wind.Event, []wind.Problem)
-	// Locate places the rules' problems in the order file raw, one
-	// Problem for each; when nil, or when it returns another number,
-	// refusals carry no places.
-	Locate func(raw []byte, ps []wind.Problem) []Problem
-	// Opening checks that the opening position could have come from the
-	// dice entry 1 rolled (see NewGame.Start), rolling them again through
-	// d. When nil, those dice are checked against the seed only.
-	Opening func(s *wind.State, d wind.Dice) error
-	// Decode turns an order file into orders. When set, the audit decodes
-	// each file again and requires the orders recorded; when nil it
-	// replays the recorded orders.
-	Decode func(raw []byte) (*wind.Orders, error)
-	// Faces is the number of faces of the die the rules roll, 2 to
-	// MaxFaces; 0 for a d10. Every die of a game must be rolled as one.
-	Faces int
-}
 
 // Finding is the first thing wrong in an export: the entry (and die, when
 // it is about a die) where the record stops matching.
@@ -77,33 +51,33 @@ func (r *Report) OK() bool { return r.Bad == nil }
 
 // Audit checks an export as the package documentation says, stopping at
 // the first mismatch, which Report.Bad names. Without a seed (a game
-// still running) the dice are taken as recorded; without eng.Resolve
-// nothing is replayed.
-func Audit(x *Export, eng Engine) *Report {
-	a := &auditor{x: x, eng: eng, rep: &Report{Game: x.Game, Head: x.Head}, dice: map[uint64]Roll{},
-		orders: map[uint64]ExportOrders{}, entries: map[uint64]*Entry{}, states: map[uint64]*wind.State{}}
+// still running) the dice are taken as recorded. The rules r replay every
+// step; they must be the game's own system (Export.System).
+func Audit(x *Export, r Rules) *Report {
+	a := &auditor{x: x, rules: r, rep: &Report{Game: x.Game, Head: x.Head}, dice: map[uint64]Roll{},
+		orders: map[uint64]ExportOrders{}, entries: map[uint64]*Entry{}, states: map[uint64][]byte{}}
 	a.run()
 	if a.rep.Bad == nil {
 		live := map[uint64]bool{}
 		for _, seq := range a.live {
 			live[seq] = true
 		}
-		a.rep.Luck = computeLuck(x.Dice, live)
+		a.rep.Luck = computeLuck(x.Dice, live, r.Faces(), luckRules(r))
 	}
 	return a.rep
 }
 
 type auditor struct {
 	x       *Export
-	eng     Engine
+	rules   Rules
 	rep     *Report
 	seed    []byte
 	entries map[uint64]*Entry
 	dice    map[uint64]Roll
 	orders  map[uint64]ExportOrders
-	states  map[uint64]*wind.State
-	live    []uint64 // the entries in force, oldest first
-	cur     uint64   // the entry being checked
+	states  map[uint64][]byte // the JSON of the position after each entry
+	live    []uint64          // the entries in force, oldest first
+	cur     uint64            // the entry being checked
 }
 
 type failure struct{ f *Finding }
@@ -124,8 +98,11 @@ func (a *auditor) run() {
 		}
 	}()
 	x := a.x
-	a.rep.Replayed = a.eng.Resolve != nil
-	if err := checkFaces(a.eng.Faces); err != nil {
+	a.rep.Replayed = true
+	if x.SystemName() != a.rules.System() {
+		a.fail(0, 0, "the game is played by the rules of %s; these are the rules of %s", x.SystemName(), a.rules.System())
+	}
+	if err := checkFaces(a.rules.Faces()); err != nil {
 		a.fail(0, 0, "the rules' die: %v", err)
 	}
 	if x.Seed != "" {
@@ -175,8 +152,8 @@ func (a *auditor) run() {
 			a.fail(seq, 0, "does not chain to entry %d (prev %.16s…, entry %d hashes to %.16s…)", seq-1, e.Prev, seq-1, prev)
 		}
 		secrets = a.checkSecret(e, secrets)
-		if seq == uint64(len(x.Log)) && e.Secret == "" && x.Format == ExportFormat {
-			a.fail(seq, 0, "it has no secret, though an export in the layout %s has one in its last entry: the secrets were taken out of the log", ExportFormat)
+		if seq == uint64(len(x.Log)) && e.Secret == "" && (x.Format == ExportFormat || x.Format == ExportFormatSecrets) {
+			a.fail(seq, 0, "it has no secret, though an export in the layout %s has one in its last entry: the secrets were taken out of the log", x.Format)
 		}
 		a.entries[seq] = e
 		prev = h
@@ -278,26 +255,29 @@ func (a *auditor) create(e *Entry) {
 	if a.seed != nil && Commitment(a.seed) != e.Commitment {
 		a.fail(1, 0, "the revealed seed does not match the commitment made at creation")
 	}
-	s, err := DecodeState(a.x.InitialState)
+	s, err := a.rules.Position(a.x.InitialState)
 	if err != nil {
 		a.fail(1, 0, "the opening position cannot be read: %v", err)
 	}
 	if err := s.Validate(); err != nil {
 		a.fail(1, 0, "the opening position is not one the rules can reach: %v", err)
 	}
-	if h := stateHash(s); h != e.State {
+	b := a.encode(1, s)
+	if h := hashHex(b); h != e.State {
 		a.fail(1, 0, "the opening position hashes to %.16s…, the entry says %.16s…", h, e.State)
 	}
 	d := &auditDice{a: a, e: e, next: e.DiceFrom}
-	if a.eng.Opening != nil && e.DiceTo != 0 {
-		if err := a.eng.Opening(s.Clone(), d); err != nil {
+	if e.DiceTo != 0 {
+		if err := a.rules.Opening(s, d); err != nil {
 			a.fail(1, 0, "the opening position is not what its dice drew: %v", err)
 		}
-		d.done()
-	} else {
-		d.alone()
 	}
-	a.states[1] = s
+	if d.next == e.DiceFrom {
+		d.alone() // the rules drew nothing again: the dice against the seed
+	} else {
+		d.done()
+	}
+	a.states[1] = b
 }
 
 // done requires that the replay rolled every die the entry recorded.
@@ -325,14 +305,10 @@ func (a *auditor) step(e *Entry) {
 	}
 	o := a.checkOrders(e, top.Next)
 	d := &auditDice{a: a, e: e, next: e.DiceFrom}
-	if a.eng.Resolve == nil {
-		d.alone()
-		return
-	}
-	in := a.states[top.Seq].Clone()
-	out, events, refused := resolve(a.eng, in, *o, d)
+	in := a.position(e.Seq, a.states[top.Seq])
+	out, events, refused := a.rules.Resolve(in, o, d)
 	if refused != nil {
-		a.fail(e.Seq, 0, "the replay refuses it: %v", errors.Join(problemErrs(refused.problems)...))
+		a.fail(e.Seq, 0, "the replay refuses it: %v", errors.Join(problemErrs(refused.Problems)...))
 	}
 	if out == nil {
 		a.fail(e.Seq, 0, "the replay gives no position")
@@ -341,28 +317,74 @@ func (a *auditor) step(e *Entry) {
 	if err := out.Validate(); err != nil {
 		a.fail(e.Seq, 0, "the replay reaches a position the rules cannot: %v", err)
 	}
-	for i := 0; i < max(len(events), len(e.Events)); i++ {
-		var got, want []byte
-		if i < len(events) {
-			got, _ = json.Marshal(events[i])
+	got, want := splitEvents(events), splitEvents(e.Events)
+	if got == nil || want == nil {
+		a.fail(e.Seq, 0, "its events are not a list")
+	}
+	for i := 0; i < max(len(got), len(want)); i++ {
+		var g, w []byte
+		if i < len(got) {
+			g = got[i]
 		}
-		if i < len(e.Events) {
-			want, _ = json.Marshal(e.Events[i])
+		if i < len(want) {
+			w = want[i]
 		}
-		if !bytes.Equal(got, want) {
-			a.fail(e.Seq, 0, "event %d: recorded %s, the replay gives %s", i+1, orNone(want), orNone(got))
+		if !bytes.Equal(g, w) {
+			a.fail(e.Seq, 0, "event %d: recorded %s, the replay gives %s", i+1, orNone(w), orNone(g))
 		}
 	}
-	if h := stateHash(out); h != e.State {
+	b := a.encode(e.Seq, out)
+	if h := hashHex(b); h != e.State {
 		a.fail(e.Seq, 0, "the replayed position hashes to %.16s…, the entry says %.16s…", h, e.State)
 	}
 	if w := out.Wait(); w != e.Next {
 		a.fail(e.Seq, 0, "the game then waits for %s, but the entry says %s", w, e.Next)
 	}
-	a.states[e.Seq] = out
+	a.states[e.Seq] = b
 }
 
-func (a *auditor) checkOrders(e *Entry, w wind.Wait) *wind.Orders {
+// splitEvents returns the events of a list in JSON, each in canonical
+// form (Canonical), as the log stores it; an empty list for none, nil when
+// b is not a list.
+func splitEvents(b json.RawMessage) []json.RawMessage {
+	if len(b) == 0 {
+		return []json.RawMessage{}
+	}
+	var evs []json.RawMessage
+	if err := json.Unmarshal(b, &evs); err != nil {
+		return nil
+	}
+	for i, ev := range evs {
+		if c, err := Canonical(ev); err == nil {
+			evs[i] = c
+		}
+	}
+	if evs == nil {
+		evs = []json.RawMessage{}
+	}
+	return evs
+}
+
+// position decodes the JSON b of a position for entry seq's replay, a
+// fresh value of its own.
+func (a *auditor) position(seq uint64, b []byte) Position {
+	p, err := a.rules.Position(b)
+	if err != nil {
+		a.fail(seq, 0, "the position before it cannot be read: %v", err)
+	}
+	return p
+}
+
+// encode returns the JSON of position p, as a snapshot holds it.
+func (a *auditor) encode(seq uint64, p Position) []byte {
+	b, err := json.Marshal(p)
+	if err != nil {
+		a.fail(seq, 0, "the position cannot be written: %v", err)
+	}
+	return b
+}
+
+func (a *auditor) checkOrders(e *Entry, w adjudicator.Wait) Orders {
 	xo, ok := a.orders[e.Seq]
 	if !ok {
 		a.fail(e.Seq, 0, "the order file is missing")
@@ -374,22 +396,27 @@ func (a *auditor) checkOrders(e *Entry, w wind.Wait) *wind.Orders {
 	if xo.Side != e.Side || xo.Turn != e.Turn || xo.Wait != e.Wait || !xo.Received.Equal(e.Received) || xo.MessageID != e.MessageID {
 		a.fail(e.Seq, 0, "the order file's side, turn, wait, receipt time or Message-ID differ from the entry's")
 	}
-	if e.Orders == nil {
+	if len(e.Orders) == 0 {
 		a.fail(e.Seq, 0, "an orders entry without orders")
 	}
-	if w.Side != wind.NoSide && e.Side != w.Side || e.Orders.Side != e.Side || e.Orders.Turn != e.Turn || e.Orders.Wait != e.Wait {
-		a.fail(e.Seq, 0, "orders from %s for turn %d %s, but the game waited for %s", e.Orders.Side, e.Orders.Turn, e.Orders.Wait, w)
+	recorded, err := a.rules.Orders(e.Orders)
+	if err != nil {
+		a.fail(e.Seq, 0, "its orders cannot be read: %v", err)
 	}
-	if a.eng.Decode == nil {
-		return e.Orders
+	if ow := recorded.Answering(); w.Side != adjudicator.NoSide && e.Side != w.Side || ow.Side != e.Side || ow.Turn != e.Turn || ow.Kind != e.Wait {
+		a.fail(e.Seq, 0, "orders from %s for turn %d %s, but the game waited for %s", ow.Side, ow.Turn, ow.Kind, w)
 	}
-	o, err := a.eng.Decode(raw)
+	o, err := a.rules.Reread(raw)
 	if err != nil {
 		a.fail(e.Seq, 0, "the order file does not decode: %v", err)
 	}
+	if o == nil {
+		return recorded
+	}
 	got, _ := json.Marshal(o)
-	want, _ := json.Marshal(e.Orders)
-	if !bytes.Equal(got, want) {
+	got, _ = Canonical(got)
+	want, _ := Canonical(e.Orders)
+	if got == nil || !bytes.Equal(got, want) {
 		a.fail(e.Seq, 0, "the order file decodes to other orders than those recorded")
 	}
 	return o
@@ -403,7 +430,7 @@ type auditDice struct {
 	next uint64
 }
 
-func (d *auditDice) Roll(die wind.Die) int {
+func (d *auditDice) Roll(die adjudicator.Die) int {
 	e := d.e
 	if e.DiceTo == 0 || d.next >= e.DiceTo {
 		d.a.fail(e.Seq, 0, "the replay rolls more dice than the entry recorded (%s)", describeDie(die))
@@ -421,7 +448,7 @@ func (d *auditDice) Roll(die wind.Die) int {
 	}
 	// The rules choose the die, not the record: were the faces free, a
 	// host could pick for each roll the die that gives the face it wants.
-	faces := cmp.Or(d.a.eng.Faces, D10)
+	faces := d.a.rules.Faces()
 	if r.Sides() != faces {
 		d.a.fail(e.Seq, seq, "logged as a die of %d faces, the rules roll a d%d", r.Sides(), faces)
 	}
@@ -438,9 +465,9 @@ func (d *auditDice) Roll(die wind.Die) int {
 }
 
 // describeDie names a die by its typed fields, for a finding.
-func describeDie(d wind.Die) string {
+func describeDie(d adjudicator.Die) string {
 	s := fmt.Sprintf("a %s die", d.Purpose)
-	if d.Side != wind.NoSide {
+	if d.Side != adjudicator.NoSide {
 		s += " of " + d.Side.String()
 	}
 	if d.Unit != "" {
@@ -452,10 +479,10 @@ func describeDie(d wind.Die) string {
 	return s
 }
 
-func problemErrs(ps []wind.Problem) []error {
+func problemErrs(ps []Problem) []error {
 	errs := make([]error, len(ps))
 	for i, p := range ps {
-		errs[i] = p
+		errs[i] = errors.New(p.Msg)
 	}
 	return errs
 }
@@ -475,14 +502,6 @@ func orNone(b []byte) string {
 	return string(b)
 }
 
-func stateHash(s *wind.State) string {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return "unencodable: " + err.Error()
-	}
-	return hashHex(b)
-}
-
 // WriteText writes the verdict and the dice-luck summary for people.
 func (r *Report) WriteText(w io.Writer) {
 	if r.Bad != nil {
@@ -499,8 +518,6 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	if r.Replayed {
 		fmt.Fprintln(w, "  every order replayed through the rules: events, dice and positions match")
-	} else {
-		fmt.Fprintln(w, "  not replayed: no engine")
 	}
 	if r.Luck != nil {
 		fmt.Fprintln(w)

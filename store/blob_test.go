@@ -114,7 +114,7 @@ func TestBodiesStoredCompressed(t *testing.T) {
 		t.Fatal(err)
 	}
 	readBack()
-	if err := db.Check(); err != nil {
+	if err := db.Check(toyEngine()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -237,7 +237,7 @@ func TestCheckFindsKeptPictures(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := db.Check(); err != nil {
+	if err := db.Check(toyEngine()); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -251,7 +251,7 @@ func TestCheckFindsKeptPictures(t *testing.T) {
 	} {
 		before, _ := db.Mail(id)
 		rewrite(c.bad)
-		if err := db.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := db.Check(toyEngine()); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Check says %v", c.what, err)
 		}
 		rewrite(func(m *Mail) { *m = before })
@@ -263,14 +263,14 @@ func TestCheckFindsAlteredBody(t *testing.T) {
 	db, path := openTestDB(t)
 	queueTest(t, db, "<a@x>", Mail{MessageID: "<1@attu>", To: []string{"us@example.org"}, Text: "text",
 		Attachments: []Attachment{{Name: "a.yaml", Type: "application/yaml", Data: []byte("game: g1\n")}}})
-	if err := db.Check(); err != nil {
+	if err := db.Check(toyEngine()); err != nil {
 		t.Fatal(err)
 	}
 	db.bolt.Update(func(tx *bolt.Tx) error {
 		k, _ := blobKey(hashHex([]byte("game: g1\n")))
 		return tx.Bucket(bBlobs).Put(k, []byte("jgame: g2\n"))
 	})
-	if err := db.Check(); err == nil {
+	if err := db.Check(toyEngine()); err == nil {
 		t.Fatalf("%s: an altered body passes Check", path)
 	}
 	db.bolt.Update(func(tx *bolt.Tx) error {

@@ -11,23 +11,24 @@ import (
 
 // Check verifies the whole file: bbolt's own page consistency, then the
 // store's invariants (chained logs, snapshots, order files, dice, receipts,
-// mails and their bodies, every snapshot sound), and returns every problem
-// found, joined. Run it while nothing writes to the file: bbolt's page
-// check reads the free list without the lock a writer takes.
-func (db *DB) Check() error {
+// mails and their bodies, every snapshot sound by its game's rules, which
+// must be among systems), and returns every problem found, joined. Run it
+// while nothing writes to the file: bbolt's page check reads the free list
+// without the lock a writer takes.
+func (db *DB) Check(systems ...Rules) error {
 	return db.bolt.View(func(tx *bolt.Tx) error {
 		var errs []error
 		for err := range tx.Check() {
 			errs = append(errs, fmt.Errorf("bbolt: %w", err))
 		}
 		if len(errs) == 0 { // invariants on a broken file would only add noise
-			errs = checkTx(tx)
+			errs = checkTx(tx, systems)
 		}
 		return errors.Join(errs...)
 	})
 }
 
-func checkTx(tx *bolt.Tx) []error {
+func checkTx(tx *bolt.Tx, systems []Rules) []error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	meta := tx.Bucket(bMeta)
@@ -44,7 +45,7 @@ func checkTx(tx *bolt.Tx) []error {
 		}
 		es := map[uint64]*Entry{}
 		entries[w.g.ID] = es
-		errs = append(errs, checkGame(w, es)...)
+		errs = append(errs, checkGame(w, es, systems)...)
 		return nil
 	})
 	if err != nil {
@@ -114,9 +115,15 @@ func checkTx(tx *bolt.Tx) []error {
 	return errs
 }
 
-func checkGame(w *gameTx, es map[uint64]*Entry) []error {
+func checkGame(w *gameTx, es map[uint64]*Entry, systems []Rules) []error {
 	var errs []error
 	g := w.g
+	var rules Rules
+	for _, r := range systems {
+		if r.System() == g.SystemName() {
+			rules = r
+		}
+	}
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("game %s: "+format, append([]any{g.ID}, args...)...))
 	}
@@ -153,7 +160,9 @@ func checkGame(w *gameTx, es map[uint64]*Entry) []error {
 			if hashHex(snap) != e.State {
 				bad("entry %d: snapshot does not match the state hash", seq)
 			}
-			if s, err := DecodeState(snap); err != nil {
+			if rules == nil {
+				bad("entry %d: no rules of %s to read its snapshot with", seq, g.SystemName())
+			} else if s, err := rules.Position(snap); err != nil {
 				bad("entry %d: snapshot: %v", seq, err)
 			} else if err := s.Validate(); err != nil {
 				bad("entry %d: snapshot: %v: %w", seq, ErrUnsound, err)

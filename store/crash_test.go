@@ -189,7 +189,7 @@ func TestCrash(t *testing.T) {
 		if err != nil {
 			t.Fatalf("kill %d: open: %v", i, err)
 		}
-		if err := db.Check(); err != nil {
+		if err := db.Check(toyEngine()); err != nil {
 			db.Close()
 			t.Fatalf("kill %d: %v", i, err)
 		}

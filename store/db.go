@@ -22,12 +22,12 @@ import (
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -208,6 +208,29 @@ var migrations = []func(tx *bolt.Tx) error{
 	// Version 10: the ledger index is keyed by a hash of the Message-ID,
 	// which may be longer than a bbolt key (migrateLedgerKeys, outbox.go).
 	9: migrateLedgerKeys,
+	// Version 11: a game's record names its system (Game.System); every
+	// game before is War in the Wind's (migrateSystem).
+	10: migrateSystem,
+}
+
+// migrateSystem writes into every game's record the system it is played
+// by, SystemBefore, leaving the rest of the record as it was.
+func migrateSystem(tx *bolt.Tx) error {
+	return eachGame("cannot be given its system: %w", func(gb *bolt.Bucket) error {
+		var rec map[string]json.RawMessage
+		if err := json.Unmarshal(gb.Get(kGame), &rec); err != nil {
+			return err
+		}
+		if _, ok := rec["system"]; ok {
+			return nil
+		}
+		rec["system"], _ = json.Marshal(SystemBefore)
+		b, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		return gb.Put(kGame, b)
+	})(tx)
 }
 
 // eachGame is a migration that runs check on every game and refuses the
@@ -290,14 +313,18 @@ type GameOptions struct {
 
 // Player is a side's registered address and the hash of its secret token.
 type Player struct {
-	Side      wind.Side `json:"side"`
-	Address   string    `json:"address"`
-	TokenHash []byte    `json:"token_hash"`
+	Side      adjudicator.Side `json:"side"`
+	Address   string           `json:"address"`
+	TokenHash []byte           `json:"token_hash"`
 }
 
 // Game is a game's record: everything but its log, dice and snapshots.
 type Game struct {
-	ID         string      `json:"id"`
+	ID string `json:"id"`
+	// System names the game system whose rules the game is played by
+	// (Rules.System); empty in a game stored before there were several,
+	// which is War in the Wind's (SystemBefore).
+	System     string      `json:"system,omitempty"`
 	Scenario   string      `json:"scenario"`
 	Options    GameOptions `json:"options"`
 	Players    []Player    `json:"players"`
@@ -306,20 +333,24 @@ type Game struct {
 	Status     Status      `json:"status"`
 	// Wait is what the game waits for: the Wait of the position in
 	// force, as the last live entry's Next records it.
-	Wait     wind.Wait `json:"wait"`
-	Deadline time.Time `json:"deadline,omitzero"`
-	Created  time.Time `json:"created"`
-	Entries  uint64    `json:"entries"`   // sequence number of the last log entry
-	Head     string    `json:"head"`      // hash of the last log entry
-	Current  uint64    `json:"current"`   // the entry whose snapshot is the position in force
-	DiceNext uint64    `json:"dice_next"` // sequence number of the next die; never decreases
+	Wait     adjudicator.Wait `json:"wait"`
+	Deadline time.Time        `json:"deadline,omitzero"`
+	Created  time.Time        `json:"created"`
+	Entries  uint64           `json:"entries"`   // sequence number of the last log entry
+	Head     string           `json:"head"`      // hash of the last log entry
+	Current  uint64           `json:"current"`   // the entry whose snapshot is the position in force
+	DiceNext uint64           `json:"dice_next"` // sequence number of the next die; never decreases
 	// Service is the game service's own record of the game, which the
 	// store keeps and writes with it (Txn.SetService) without reading it.
 	Service json.RawMessage `json:"service,omitempty"`
 }
 
+// SystemName is the game's system: System, or SystemBefore for a game
+// stored before there were several.
+func (g *Game) SystemName() string { return cmp.Or(g.System, SystemBefore) }
+
 // Player returns the player of side s.
-func (g *Game) Player(s wind.Side) (Player, bool) {
+func (g *Game) Player(s adjudicator.Side) (Player, bool) {
 	for _, p := range g.Players {
 		if p.Side == s {
 			return p, true
@@ -329,7 +360,7 @@ func (g *Game) Player(s wind.Side) (Player, bool) {
 }
 
 // CheckToken reports, in constant time, whether token is side s's token.
-func (g *Game) CheckToken(s wind.Side, token string) bool {
+func (g *Game) CheckToken(s adjudicator.Side, token string) bool {
 	p, ok := g.Player(s)
 	h := HashToken(token)
 	if !ok {
@@ -366,12 +397,13 @@ type NewGame struct {
 	Players []NewPlayer
 	Seed    []byte // nil to draw one
 	// Start makes the opening position with the game's own dice, so that
-	// what the opening draws (the Komandorski chits of rule 12.1) comes
-	// from the committed seed, logged and audited with log entry 1.
-	Start func(d wind.Dice) (*wind.State, []wind.Event, error)
-	// Faces is the number of faces of the die Start rolls, the rules' die
-	// as in Engine.Faces: 0 for a d10.
-	Faces    int
+	// what the opening draws (in War in the Wind the Komandorski chits of
+	// rule 12.1) comes from the committed seed, logged and audited with
+	// log entry 1. It returns the position and the JSON of its events.
+	Start func(d adjudicator.Dice) (Position, json.RawMessage, error)
+	// Rules are the game's system: Game.System records its name, and
+	// Start rolls its die.
+	Rules    Rules
 	Deadline time.Time
 	Outbox   []Mail          // the welcome mails
 	Service  json.RawMessage // Game.Service
@@ -379,7 +411,7 @@ type NewGame struct {
 
 // NewPlayer is a side's address and token in clear.
 type NewPlayer struct {
-	Side    wind.Side
+	Side    adjudicator.Side
 	Address string
 	Token   string
 }
@@ -388,10 +420,10 @@ type NewPlayer struct {
 // queues the welcome mails, in one transaction; ErrGameExists when the id
 // is taken.
 func (db *DB) Create(ng NewGame) (*Game, error) {
-	if ng.ID == "" || ng.Start == nil {
-		return nil, fmt.Errorf("store: create: a game needs an id and a start")
+	if ng.ID == "" || ng.Start == nil || ng.Rules == nil {
+		return nil, fmt.Errorf("store: create: a game needs an id, a start and rules")
 	}
-	if err := checkFaces(ng.Faces); err != nil {
+	if err := checkFaces(ng.Rules.Faces()); err != nil {
 		return nil, fmt.Errorf("store: create: %w", err)
 	}
 	seed := ng.Seed
@@ -403,7 +435,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 	}
 	now := db.now().UTC()
 	g := &Game{
-		ID: ng.ID, Scenario: ng.Scenario, Options: ng.Options,
+		ID: ng.ID, System: ng.Rules.System(), Scenario: ng.Scenario, Options: ng.Options,
 		Seed: seed, Commitment: Commitment(seed),
 		Status: Active, Deadline: ng.Deadline, Created: now,
 		DiceNext: 1, Service: ng.Service,
@@ -426,7 +458,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 			}
 		}
 		// The opening answers no wait: its entry and dice are of turn 0.
-		dice := NewDice(seed, 1, 1, 0, wind.WaitNone).WithFaces(ng.Faces)
+		dice := NewDice(seed, 1, 1, 0, adjudicator.WaitNone).WithFaces(ng.Rules.Faces())
 		state, events, err := ng.Start(dice)
 		if err != nil {
 			return fmt.Errorf("the opening: %w", err)
@@ -481,9 +513,10 @@ func (db *DB) EachGame(fn func(g *Game) error) error {
 	})
 }
 
-// State returns the position in force in a game.
-func (db *DB) State(id string) (*wind.State, error) {
-	return inGame(db, id, func(w *gameTx) (*wind.State, error) { return w.state(w.g.Current) })
+// Position returns the JSON of the position in force in a game, for the
+// game's system to decode.
+func (db *DB) Position(id string) ([]byte, error) {
+	return inGame(db, id, func(w *gameTx) ([]byte, error) { return w.snapshot(w.g.Current) })
 }
 
 // gameTx is one game inside a transaction.
@@ -538,7 +571,7 @@ func (w *gameTx) save() error {
 // head. With a position s (the one e's step made), it records the dice d
 // rolled, refuses s when unsound and stores it as e's snapshot and State,
 // with its wait as e.Next.
-func (w *gameTx) append(e *Entry, d *Dice, s *wind.State) error {
+func (w *gameTx) append(e *Entry, d *Dice, s Position) error {
 	e.Seq = w.g.Entries + 1
 	e.Prev = w.g.Head
 	e.Secret = rand.Text() // 26 characters of base32, 130 random bits
@@ -599,19 +632,26 @@ func (w *gameTx) entry(seq uint64) (*Entry, error) {
 	return e, nil
 }
 
-// state returns the position after entry seq, refused when unsound.
-func (w *gameTx) state(seq uint64) (*wind.State, error) {
+// position returns the position after entry seq as the rules r read it,
+// refused when unsound.
+func (w *gameTx) position(r Rules, seq uint64) (Position, error) {
 	b, err := w.snapshot(seq)
 	if err != nil {
 		return nil, err
 	}
-	s, err := DecodeState(b)
+	return decodePosition(r, b, fmt.Sprintf("game %s, snapshot of entry %d", w.g.ID, seq))
+}
+
+// decodePosition reads the position b with the rules r; what is where it
+// was stored, for the error. A position the rules cannot reach is never
+// played on: ErrUnsound.
+func decodePosition(r Rules, b []byte, what string) (Position, error) {
+	s, err := r.Position(b)
 	if err != nil {
-		return nil, fmt.Errorf("store: game %s: snapshot of entry %d: %w", w.g.ID, seq, err)
+		return nil, fmt.Errorf("store: %s: %w", what, err)
 	}
-	// A position the rules cannot reach is never played on.
 	if err := s.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: game %s, snapshot of entry %d: %w", ErrUnsound, w.g.ID, seq, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrUnsound, what, err)
 	}
 	return s, nil
 }
@@ -669,19 +709,6 @@ func unpackValue(v []byte) ([]byte, error) {
 		return io.ReadAll(flate.NewReader(bytes.NewReader(v[1:])))
 	}
 	return nil, fmt.Errorf("unknown format %q", v[0])
-}
-
-// DecodeState reads a position from its JSON, as snapshots and exports
-// hold it.
-func DecodeState(b []byte) (*wind.State, error) {
-	s := new(wind.State)
-	if err := json.Unmarshal(b, s); err != nil {
-		return nil, fmt.Errorf("decoding state: %w", err)
-	}
-	if err := s.Attach(nil, nil); err != nil {
-		return nil, err
-	}
-	return s, nil
 }
 
 func hashHex(b []byte) string {

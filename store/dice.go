@@ -8,7 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // SeedSize is the length in bytes of a game's secret seed.
@@ -85,11 +85,11 @@ func Derive(seed []byte, seq uint64, faces int) (face int, raw []byte) {
 // Roll is one die in a game's dice log: where it was rolled, what the rules
 // asked for (its Die, written inline) and how it fell.
 type Roll struct {
-	Seq   uint64        `json:"seq"`   // the die's sequence number, from 1
-	Entry uint64        `json:"entry"` // the log entry whose step rolled it
-	Turn  int           `json:"turn"`  // the turn and wait the game was in
-	Wait  wind.WaitKind `json:"wait"`
-	wind.Die
+	Seq   uint64               `json:"seq"`   // the die's sequence number, from 1
+	Entry uint64               `json:"entry"` // the log entry whose step rolled it
+	Turn  int                  `json:"turn"`  // the turn and wait the game was in
+	Wait  adjudicator.WaitKind `json:"wait"`
+	adjudicator.Die
 	// Faces is the number of faces of the die, 0 (absent) for a d10: the
 	// dice of every game before other dice keep their bytes.
 	Faces int   `json:"faces,omitempty"`
@@ -107,20 +107,20 @@ func (r Roll) Sides() int {
 }
 
 // Dice is a game's dice source: every die comes from the secret seed and its
-// sequence number and is written down. It implements wind.Dice.
+// sequence number and is written down. It implements adjudicator.Dice.
 type Dice struct {
 	seed  []byte
 	faces int // 0 for a d10
 	next  uint64
 	entry uint64
 	turn  int
-	wait  wind.WaitKind
+	wait  adjudicator.WaitKind
 	rolls []Roll
 }
 
 // NewDice returns a source of d10s whose first die is number next, logged
 // as rolled by log entry entry during the given turn and wait.
-func NewDice(seed []byte, next, entry uint64, turn int, wait wind.WaitKind) *Dice {
+func NewDice(seed []byte, next, entry uint64, turn int, wait adjudicator.WaitKind) *Dice {
 	return &Dice{seed: seed, next: next, entry: entry, turn: turn, wait: wait}
 }
 
@@ -135,7 +135,7 @@ func (d *Dice) WithFaces(n int) *Dice {
 }
 
 // Roll derives the next die and logs it.
-func (d *Dice) Roll(die wind.Die) int {
+func (d *Dice) Roll(die adjudicator.Die) int {
 	r := Roll{Seq: d.next, Entry: d.entry, Turn: d.turn, Wait: d.wait, Die: die, Faces: d.faces}
 	face, raw := Derive(d.seed, d.next, r.Sides())
 	r.Raw, r.Face = ints(raw), face

@@ -2,6 +2,8 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
+	"github.com/attu-pbem/attu/adjudicator"
 	"slices"
 	"strings"
 	"testing"
@@ -174,10 +176,10 @@ func TestD6Game(t *testing.T) {
 	db, _ := openTestDB(t)
 	defer closeChecked(t, db)
 	d6 := toyEngine()
-	d6.Faces = 6
-	_, err := db.Create(NewGame{
-		ID: "d6", Scenario: "campaign", Seed: testSeed(), Faces: 6,
-		Start: func(d wind.Dice) (*wind.State, []wind.Event, error) {
+	d6.faces = 6
+	_, err := db.Create(NewGame{Rules: d6,
+		ID: "d6", Scenario: "campaign", Seed: testSeed(),
+		Start: func(d adjudicator.Dice) (Position, json.RawMessage, error) {
 			d.Roll(wind.Die{Purpose: wind.DieWeather, Seen: wind.AudienceBoth})
 			return openingState(), nil, nil
 		},

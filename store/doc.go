@@ -5,6 +5,12 @@ resolved step, its dice, and — shared by all games — the ledger of processed
 mails and the outbox of mails to send. It also exports a finished game as one
 JSON document and audits such a document.
 
+The store knows no game system. Each game names its system (Game.System),
+and a system's rules come in as a value the caller passes (Rules): the
+store keeps the system's positions, orders and events as the canonical JSON
+of the system's own values, never looks inside them, and asks the rules to
+read them back, to resolve a step, and to replay one in the audit.
+
 # Basics
 
 Open the file once per process; a second process waits on the file lock for
@@ -13,7 +19,7 @@ existing file for looking only: never created, never migrated, shared with
 other readers.
 
 	db, err := store.Open("attu.db", nil)
-	g, err := db.Create(store.NewGame{ID: "g1", Start: referee.Start("campaign", adjudicator.Options{}), Players: ps, Outbox: welcome})
+	g, err := db.Create(store.NewGame{ID: "g1", Rules: rules, Start: start, Players: ps, Outbox: welcome})
 
 Create runs Start with the game's own dice, so the opening comes from the
 committed seed like every later die; its dice and events belong to log
@@ -23,12 +29,13 @@ Everything that changes a game is one transaction: Transact runs whatever
 one incoming mail or one deadline does to a game as one Txn — orders, notes,
 a rollback, the end, the mails to send and the mail's receipt — and writes
 all of it, or nothing. Txn.Apply takes a step — one side's orders (redacted
-by orders.Redact) and what the caller adds that is not rules — and the
-Engine, the same value Audit replays the game with; it resolves the orders
+by orders.Redact, its orders decoded once by the system) and what the
+caller adds that is not rules — and the Rules, the same value Audit
+replays the game with; it resolves the orders
 and everything the server does by itself after them with the game's dice:
 
 	_, err := db.Transact("g1", &ref, func(tx *store.Txn) error {
-		out, err := tx.Apply(store.Step{Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref}, referee.Engine())
+		out, err := tx.Apply(store.Step{Orders: o, Raw: orders.Redact(file), Received: t, Mail: &ref}, rules)
 		if err != nil {
 			return err
 		}
@@ -46,8 +53,11 @@ refused with ErrProcessed, so a crash between the commit and marking the
 mail as read applies nothing twice. Refuse records mails that change no
 game; the mail sender takes Pending mails and reports MarkSentAll or Retry.
 
-Every position is checked with adjudicator.State.Validate when it is stored
-and whenever a snapshot is read (ErrUnsound). Check verifies a whole file.
+Every position is checked with the rules' Validate when it is stored and
+whenever Apply reads a snapshot (ErrUnsound); a reader of Position or
+PositionAt decodes the JSON with its system, which judges it the same way.
+Check verifies a whole file, each game's snapshots with its own system's
+rules.
 
 # Dice
 
@@ -55,7 +65,7 @@ At creation the game gets a 32-byte seed from crypto/rand; the players are
 told its commitment, the lower-case hex SHA-256 of the seed. Die number n
 (n = 1, 2, 3... over the whole game; the counter never goes back, not even
 on a rollback) is rolled as a die of f faces, the die the game's rules roll
-(Engine.Faces: a d10 in War in the Wind), and derived as follows:
+(Rules.Faces: a d10 in War in the Wind), and derived as follows:
 
  1. Compute B0 = HMAC-SHA256(key = seed, message = n as 8 bytes, big-endian).
  2. Read the 32 bytes of B0 in order. A byte b of 256 − (256 mod f) or more
@@ -112,14 +122,14 @@ said otherwise.
 	    version                  u64 schema version (SchemaVersion)
 	games
 	    <game id>/               one bucket per game
-	        game                 Game: scenario, options, players' addresses and
+	        game                 Game: system, scenario, options, players' addresses and
 	                             hashed tokens, seed, commitment, status, wait,
 	                             deadline, head, counters, the game
 	                             service's record (opaque to the store)
 	        log/       u64 seq → Entry (hash-chained)
 	        marks/     u64 seq → u64 seq of the rollback that undid it
 	        orders/    u64 seq → the order file as received, token redacted
-	        snapshots/ u64 seq → adjudicator.State after that entry: 'z' and
+	        snapshots/ u64 seq → the position after that entry: 'z' and
 	                             its JSON DEFLATE-compressed, or 'j' and
 	                             the JSON as is
 	        dice/      u64 n   → Roll
@@ -175,16 +185,17 @@ leaves a file of 4 MB where the mails alone would take 22 MB
 Export gathers a game into one JSON document (see Export). Audit checks
 such a document without the database: the seed against the commitment, every die against the seed,
 every order file against its entry, the chain up to the head; it checks the
-opening against its dice (Engine.Opening) and replays every order from it,
+opening against its dice (Rules.Opening) and replays every order from it,
 following rollbacks, through the code Apply ran, comparing every die as the
-rules asked for it, every event, every position (each must pass
-adjudicator.State.Validate) and every next wait. The first mismatch is
+rules asked for it, every event, every position (each must pass the
+rules' Validate) and every next wait; it refuses rules of another system
+than the export's (Export.System). The first mismatch is
 reported with its entry (and die). The report ends with a dice-luck
 summary (see Luck).
 
 # Caveats
 
-Transact runs its function, and Txn.Apply the engine, inside a bbolt write
+Transact runs its function, and Txn.Apply the rules, inside a bbolt write
 transaction: they must be quick and must not call the DB (bbolt would
 deadlock). Values read from bbolt are copied before they leave a
 transaction; nothing returned by the store aliases the file's memory.

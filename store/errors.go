@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"github.com/attu-pbem/attu/adjudicator"
 	"strings"
 )
 
@@ -45,7 +46,7 @@ var (
 
 // RefusedError is orders refused, for the player who sent them: Err says
 // which refusal it is, for errors.Is; Problems say why, each where the
-// order file shows it when the engine can tell (Engine.Locate).
+// order file shows it when the orders know where they were written.
 type RefusedError struct {
 	Game     string
 	Err      error
@@ -63,18 +64,5 @@ func (e *RefusedError) Error() string {
 // Unwrap returns the sentinel saying which refusal it is.
 func (e *RefusedError) Unwrap() error { return e.Err }
 
-// Problem is one reason orders were refused, in words for the player, at a
-// line and column of the order file (from 1), or 0 and 0 for no place.
-type Problem struct {
-	Line int    `json:"line,omitempty"`
-	Col  int    `json:"col,omitempty"`
-	Msg  string `json:"msg"`
-}
-
-// String writes "line:col: message", or the message alone.
-func (p Problem) String() string {
-	if p.Line == 0 {
-		return p.Msg
-	}
-	return fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Msg)
-}
+// Problem is one reason orders were refused (adjudicator.Problem).
+type Problem = adjudicator.Problem

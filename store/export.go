@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -9,25 +10,31 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
-// ExportFormat names the layout of Export. Since attu-export/4 the log's
-// last entry carries its secret (Entry.Secret, schema 9), as does every
-// entry after the first that has one, so that the audit can tell an export
-// whose secrets were taken out, its chain computed again, from one of a
-// game without them. A game carried over from a release without secrets
-// and not played since has none, and is exported as ExportFormatBefore.
-// Audit reads both and refuses any other.
+// ExportFormat names the layout of Export. Since attu-export/5 it names
+// the game's system (Export.System). Since attu-export/4 the log's last
+// entry carries its secret (Entry.Secret, schema 9), as does every entry
+// after the first that has one, so that the audit can tell an export whose
+// secrets were taken out, its chain computed again, from one of a game
+// without them. A game carried over from a release without secrets and not
+// played since has none, and is exported as ExportFormatBefore. Audit
+// reads these three and refuses any other; the two older ones are War in
+// the Wind's.
 const (
-	ExportFormat       = "attu-export/4"
-	ExportFormatBefore = "attu-export/3"
+	ExportFormat        = "attu-export/5"
+	ExportFormatSecrets = "attu-export/4"
+	ExportFormatBefore  = "attu-export/3"
 )
 
 // Export is a whole game as one JSON document: what anyone needs to check
 // every die and every result. See Audit.
 type Export struct {
-	Format       string          `json:"format"`
+	Format string `json:"format"`
+	// System is the game's system (Game.System), absent in the layouts
+	// before attu-export/5, whose games are War in the Wind's.
+	System       string          `json:"system,omitempty"`
 	Game         string          `json:"game"`
 	Scenario     string          `json:"scenario"`
 	Options      GameOptions     `json:"options"`
@@ -46,14 +53,14 @@ type Export struct {
 // when it is valid UTF-8 (always, for files the parser accepted), else in
 // Base64.
 type ExportOrders struct {
-	Entry     uint64        `json:"entry"`
-	Side      wind.Side     `json:"side"`
-	Turn      int           `json:"turn"`
-	Wait      wind.WaitKind `json:"wait"`
-	Received  time.Time     `json:"received"`
-	MessageID string        `json:"message_id,omitempty"`
-	YAML      string        `json:"yaml,omitempty"`
-	Base64    []byte        `json:"base64,omitempty"`
+	Entry     uint64               `json:"entry"`
+	Side      adjudicator.Side     `json:"side"`
+	Turn      int                  `json:"turn"`
+	Wait      adjudicator.WaitKind `json:"wait"`
+	Received  time.Time            `json:"received"`
+	MessageID string               `json:"message_id,omitempty"`
+	YAML      string               `json:"yaml,omitempty"`
+	Base64    []byte               `json:"base64,omitempty"`
 }
 
 // Raw returns the order file's bytes.
@@ -86,7 +93,7 @@ func (db *DB) Export(id string, reveal bool) (*Export, error) {
 // export returns the game as Export does, exported at now.
 func (w *gameTx) export(now time.Time, reveal bool) (x *Export, err error) {
 	g := w.g
-	x = &Export{Format: ExportFormat, Game: g.ID, Scenario: g.Scenario, Options: g.Options, Status: g.Status,
+	x = &Export{Format: ExportFormat, System: g.SystemName(), Game: g.ID, Scenario: g.Scenario, Options: g.Options, Status: g.Status,
 		Exported: now, Commitment: g.Commitment, Head: g.Head, Orders: []ExportOrders{}, Dice: []Roll{}}
 	if g.Status == Ended || reveal {
 		x.Seed = hex.EncodeToString(g.Seed)
@@ -109,12 +116,12 @@ func (w *gameTx) export(now time.Time, reveal bool) (x *Export, err error) {
 		// Only the head of the entry is read: the rest (the orders and
 		// events) is most of it.
 		var e struct {
-			Seq       uint64        `json:"seq"`
-			Turn      int           `json:"turn"`
-			Wait      wind.WaitKind `json:"wait"`
-			Side      wind.Side     `json:"side"`
-			Received  time.Time     `json:"received"`
-			MessageID string        `json:"message_id"`
+			Seq       uint64               `json:"seq"`
+			Turn      int                  `json:"turn"`
+			Wait      adjudicator.WaitKind `json:"wait"`
+			Side      adjudicator.Side     `json:"side"`
+			Received  time.Time            `json:"received"`
+			MessageID string               `json:"message_id"`
 		}
 		if err := json.Unmarshal(v, &e); err != nil {
 			return fmt.Errorf("entry %d: %w", binary.BigEndian.Uint64(k), err)
@@ -132,7 +139,7 @@ func (w *gameTx) export(now time.Time, reveal bool) (x *Export, err error) {
 		return nil, err
 	}
 	if n := len(x.Log); n > 0 && !hasSecret(x.Log[n-1].Entry) {
-		x.Format = ExportFormatBefore
+		x.Format, x.System = ExportFormatBefore, ""
 	}
 	return x, w.b.Bucket(bDice).ForEach(func(k, v []byte) error {
 		var r Roll
@@ -171,8 +178,13 @@ func ReadExport(r io.Reader) (*Export, error) {
 	if err := dec.Decode(x); err != nil {
 		return nil, fmt.Errorf("store: reading export: %w", err)
 	}
-	if x.Format != ExportFormat && x.Format != ExportFormatBefore {
-		return nil, fmt.Errorf("store: export format %q, this release reads %q and %q", x.Format, ExportFormat, ExportFormatBefore)
+	switch {
+	case x.Format != ExportFormat && x.Format != ExportFormatSecrets && x.Format != ExportFormatBefore:
+		return nil, fmt.Errorf("store: export format %q, this release reads %q, %q and %q", x.Format, ExportFormat, ExportFormatSecrets, ExportFormatBefore)
+	case x.Format == ExportFormat && x.System == "":
+		return nil, fmt.Errorf("store: an export in the layout %s names its game's system", ExportFormat)
+	case x.Format != ExportFormat && x.System != "":
+		return nil, fmt.Errorf("store: an export in the layout %s names no system; system %q is of a later layout", x.Format, x.System)
 	}
 	return x, nil
 }
@@ -184,3 +196,7 @@ func hasSecret(raw []byte) bool {
 	}
 	return json.Unmarshal(raw, &e) == nil && e.Secret != ""
 }
+
+// SystemName is the game's system: System, or SystemBefore for an export
+// made before there were several.
+func (x *Export) SystemName() string { return cmp.Or(x.System, SystemBefore) }

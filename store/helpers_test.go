@@ -1,6 +1,8 @@
 package store
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -8,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // openTestDB opens a fresh database in a temporary directory and, when the
@@ -36,7 +40,7 @@ func closeChecked(t testing.TB, db *DB) {
 	if db.bolt.Path() == "" {
 		return
 	}
-	if err := db.Check(); err != nil {
+	if err := db.Check(toyEngine()); err != nil {
 		t.Errorf("consistency check: %v", err)
 	}
 	db.Close()
@@ -81,7 +85,7 @@ func createTestGame(t testing.TB, db *DB, id string) *Game {
 }
 
 func createGameErr(db *DB, id string) (*Game, error) {
-	return db.Create(NewGame{
+	return db.Create(NewGame{Rules: toyEngine(),
 		ID: id, Scenario: "campaign", Seed: testSeed(), Start: startAt(openingState()),
 		Options: GameOptions{USSetup: "historic", JPSetup: "historic", Deadline: 72 * time.Hour},
 		Players: []NewPlayer{
@@ -102,18 +106,92 @@ func createGameErr(db *DB, id string) (*Game, error) {
 // requires: a move into an enemy's hex or an over-full stack is not made,
 // an eliminated counter keeps its last step, and the casualty track stops
 // short of the 30 that would end the game (rule 3.8.2).
-func toyEngine() Engine {
-	return Engine{Resolve: toyResolve, Locate: toyLocate}
+//
+// Its positions and orders are War in the Wind's, read and written as that
+// system's (windsys.Rules); it checks the wait as the rules do, places
+// every problem at the top of the file, where a toy file begins, replays
+// the recorded orders without reading the files again and checks the
+// opening's dice against the seed only.
+func toyEngine() *toyRules {
+	return &toyRules{resolve: toyResolve}
 }
 
-// toyLocate places every problem at the top of the file, where a toy file
-// begins.
-func toyLocate(raw []byte, ps []wind.Problem) []Problem {
+type toyRules struct {
+	windsys.Rules
+	faces   int // 0: the d10
+	resolve func(s *wind.State, o wind.Orders, d wind.Dice) (*wind.State, []wind.Event, []wind.Problem)
+}
+
+func (r *toyRules) Faces() int { return cmp.Or(r.faces, 10) }
+
+func (r *toyRules) Resolve(p Position, o Orders, d adjudicator.Dice) (Position, json.RawMessage, *adjudicator.Refusal) {
+	s := p.(*wind.State)
+	ord, _, _ := windsys.OrdersOf(o)
+	if pr := s.CheckWait(ord); pr != nil {
+		return nil, nil, &adjudicator.Refusal{Stale: true, Problems: toyLocate([]wind.Problem{*pr})}
+	}
+	next, evs, ps := r.resolve(s, ord, d)
+	if len(ps) > 0 {
+		return nil, nil, &adjudicator.Refusal{Problems: toyLocate(ps)}
+	}
+	var b json.RawMessage
+	if len(evs) > 0 {
+		b, _ = json.Marshal(evs)
+	}
+	return next, b, nil
+}
+
+func (*toyRules) Reread([]byte) (Orders, error) { return nil, nil }
+
+func (*toyRules) Opening(Position, adjudicator.Dice) error { return nil }
+
+// toyLocate places every problem at the top of the file.
+func toyLocate(ps []wind.Problem) []Problem {
 	out := make([]Problem, len(ps))
 	for i, p := range ps {
 		out[i] = Problem{Line: 1, Col: 1, Msg: p.Msg}
 	}
 	return out
+}
+
+// testState reads the position in force in game id.
+func testState(db *DB, id string) (*wind.State, error) {
+	b, err := db.Position(id)
+	if err != nil {
+		return nil, err
+	}
+	return decodeTestState(b)
+}
+
+// decodeTestState reads a position as War in the Wind's rules do, and
+// judges it.
+func decodeTestState(b []byte) (*wind.State, error) {
+	p, err := decodePosition(windsys.Rules{}, b, "the test's position")
+	if err != nil {
+		return nil, err
+	}
+	return p.(*wind.State), nil
+}
+
+// stateHash is the hash an entry records of position s.
+func stateHash(s *wind.State) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return "unencodable: " + err.Error()
+	}
+	return hashHex(b)
+}
+
+// entryOrders reads the orders an entry records.
+func entryOrders(e *Entry) *wind.Orders {
+	if len(e.Orders) == 0 {
+		return nil
+	}
+	o := new(wind.Orders)
+	if json.Unmarshal(e.Orders, o) != nil {
+		return nil
+	}
+	return o
 }
 
 func toyResolve(s *wind.State, o wind.Orders, d wind.Dice) (*wind.State, []wind.Event, []wind.Problem) {
@@ -257,7 +335,7 @@ type driver struct {
 	rng    *rand.Rand
 	mails  int
 	prefix string
-	eng    Engine
+	eng    *toyRules
 }
 
 func newDriver(db *DB, id string, seed uint64) *driver {
@@ -271,7 +349,7 @@ func (d *driver) step() (*Entry, error) {
 		return nil, err
 	}
 	w := g.Wait
-	s, err := d.db.State(d.id)
+	s, err := testState(d.db, d.id)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +415,7 @@ type reply struct {
 // apply applies a step to game id in a transaction of its own, answered
 // by rf when given, and returns its entry; refusals and other errors come
 // back as the transaction's.
-func (db *DB) apply(id string, st Step, eng Engine, rf ...func(*Outcome) (reply, error)) (*Entry, error) {
+func (db *DB) apply(id string, st Step, eng Rules, rf ...func(*Outcome) (reply, error)) (*Entry, error) {
 	var out *Entry
 	_, err := db.Transact(id, st.Mail, func(t *Txn) error {
 		o, err := t.Apply(st, eng)
@@ -369,6 +447,6 @@ func (db *DB) end(id, note string) (*Entry, error) {
 }
 
 // startAt is a NewGame.Start that opens the game at s, rolling no dice.
-func startAt(s *wind.State) func(wind.Dice) (*wind.State, []wind.Event, error) {
-	return func(wind.Dice) (*wind.State, []wind.Event, error) { return s, nil, nil }
+func startAt(s *wind.State) func(adjudicator.Dice) (Position, json.RawMessage, error) {
+	return func(adjudicator.Dice) (Position, json.RawMessage, error) { return s, nil, nil }
 }

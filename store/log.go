@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // Kind is what a log entry records.
@@ -31,33 +31,35 @@ type Entry struct {
 	Time time.Time `json:"time"`
 	// Turn, Wait and Side are the wait the entry answered or interrupted;
 	// a note's Side is who gave its command (NoSide for the server).
-	Turn int           `json:"turn"`
-	Wait wind.WaitKind `json:"wait,omitempty"`
-	Side wind.Side     `json:"side,omitempty"`
+	Turn int                  `json:"turn"`
+	Wait adjudicator.WaitKind `json:"wait,omitempty"`
+	Side adjudicator.Side     `json:"side,omitempty"`
 
 	// KindCreate.
 	Scenario   string `json:"scenario,omitempty"`
 	Commitment string `json:"commitment,omitempty"`
 
-	// KindOrders: the decoded orders, the SHA-256 of the redacted file
-	// (kept beside the log), its receipt time and Message-ID.
-	Orders    *wind.Orders `json:"orders,omitempty"`
-	RawSHA256 string       `json:"raw_sha256,omitempty"`
-	Received  time.Time    `json:"received,omitzero"`
-	MessageID string       `json:"message_id,omitempty"`
+	// KindOrders: the decoded orders (the JSON of the system's orders),
+	// the SHA-256 of the redacted file (kept beside the log), its receipt
+	// time and Message-ID.
+	Orders    json.RawMessage `json:"orders,omitempty"`
+	RawSHA256 string          `json:"raw_sha256,omitempty"`
+	Received  time.Time       `json:"received,omitzero"`
+	MessageID string          `json:"message_id,omitempty"`
 
 	// Dice DiceFrom up to but excluding DiceTo were rolled by this entry
 	// (KindCreate: by the opening, see NewGame.Start).
-	DiceFrom uint64       `json:"dice_from,omitempty"`
-	DiceTo   uint64       `json:"dice_to,omitempty"`
-	Events   []wind.Event `json:"events,omitempty"`
+	DiceFrom uint64 `json:"dice_from,omitempty"`
+	DiceTo   uint64 `json:"dice_to,omitempty"`
+	// Events is what happened, the JSON of the system's events.
+	Events json.RawMessage `json:"events,omitempty"`
 
 	To      uint64 `json:"to,omitempty"`      // KindRollback: the entry returned to
 	Note    string `json:"note,omitempty"`    // KindRollback, KindEnd, KindNote: why or what, in words
 	Private bool   `json:"private,omitempty"` // a note only its Side and the umpire may read
 
-	State string    `json:"state"` // SHA-256 of the JSON of the position after this entry
-	Next  wind.Wait `json:"next"`  // what the game then waits for
+	State string           `json:"state"` // SHA-256 of the JSON of the position after this entry
+	Next  adjudicator.Wait `json:"next"`  // what the game then waits for
 
 	// Secret is at least 128 random bits (crypto/rand.Text), hashed with
 	// the rest, so that no entry can be found from its hash by trying every
@@ -68,7 +70,7 @@ type Entry struct {
 // Step is a side's orders to apply to a game, with what the caller adds
 // that is not rules.
 type Step struct {
-	Orders   *wind.Orders
+	Orders   Orders    // decoded once, by the system, from Raw
 	Raw      []byte    // the file as the player sent it, its token redacted (orders.Redact)
 	Received time.Time // when it arrived
 	// Mail is the mail that carried the orders; nil for orders given on
@@ -80,11 +82,11 @@ type Step struct {
 // in the same transaction (Txn.Queue, Txn.SetDeadline). Its values are
 // the step's own: changing them changes nothing stored.
 type Outcome struct {
-	Entry Entry       // the entry it chained
-	State *wind.State // the position after it
+	Entry Entry    // the entry it chained
+	State Position // the position after it, the step's own
 }
 
-// Apply resolves a step with the engine eng — the one Audit replays it
+// Apply resolves a step with the rules r — the ones Audit replays it
 // with — and writes the log entry with its events, the dice, the
 // snapshot and the next wait, whose deadline the caller sets. st.Mail,
 // when set, is the transaction's own mail, or a held mail already in the
@@ -95,11 +97,11 @@ type Outcome struct {
 // answer its wait (ErrStale), or the rules refuse them (ErrIllegal). It
 // leaves the transaction as it was, so the caller may answer the refusal
 // in it; after any other error the caller must abort it.
-func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
-	if st.Orders == nil || eng.Resolve == nil {
-		return nil, fmt.Errorf("store: a step needs orders and an engine")
+func (t *Txn) Apply(st Step, r Rules) (*Outcome, error) {
+	if st.Orders == nil || r == nil {
+		return nil, fmt.Errorf("store: a step needs orders and rules")
 	}
-	if err := checkFaces(eng.Faces); err != nil {
+	if err := checkFaces(r.Faces()); err != nil {
 		return nil, err
 	}
 	if err := checkRedacted(st.Raw); err != nil {
@@ -126,7 +128,7 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 	if g.Status != Active {
 		return nil, &RefusedError{Game: g.ID, Err: ErrNotActive, Problems: []Problem{{Msg: notActive(g)}}}
 	}
-	s, err := w.state(g.Current)
+	s, err := w.position(r, g.Current)
 	if err != nil {
 		return nil, err
 	}
@@ -134,20 +136,24 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 		return nil, fmt.Errorf("the position in force waits for %s, the game's record for %s", sw, g.Wait)
 	}
 	seq := g.Entries + 1
-	dice := NewDice(g.Seed, g.DiceNext, seq, g.Wait.Turn, g.Wait.Kind).WithFaces(eng.Faces)
-	next, events, refusal := resolve(eng, s, *o, dice)
+	dice := NewDice(g.Seed, g.DiceNext, seq, g.Wait.Turn, g.Wait.Kind).WithFaces(r.Faces())
+	next, events, refusal := r.Resolve(s, o, dice)
 	if refusal != nil {
-		var where []Problem
-		if eng.Locate != nil {
-			where = eng.Locate(st.Raw, refusal.problems)
+		err := ErrIllegal
+		if refusal.Stale {
+			err = ErrStale
 		}
-		return nil, &RefusedError{Game: g.ID, Err: refusal.err, Problems: placed(refusal.problems, where)}
+		return nil, &RefusedError{Game: g.ID, Err: err, Problems: refusal.Problems}
 	}
 	if next == nil {
-		return nil, fmt.Errorf("the engine returned no position")
+		return nil, fmt.Errorf("the rules returned no position")
 	}
-	e := &Entry{Kind: KindOrders, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: o.Side,
-		Orders: o, RawSHA256: hashHex(st.Raw), Received: st.Received.UTC(), Events: events}
+	ob, err := json.Marshal(o)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the orders: %w", err)
+	}
+	e := &Entry{Kind: KindOrders, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: o.Answering().Side,
+		Orders: ob, RawSHA256: hashHex(st.Raw), Received: st.Received.UTC(), Events: events}
 	if st.Mail != nil {
 		e.MessageID = st.Mail.MessageID
 	}
@@ -168,7 +174,7 @@ func (t *Txn) Apply(st Step, eng Engine) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	return &Outcome{Entry: *e, State: next.Clone()}, nil
+	return &Outcome{Entry: *e, State: next}, nil
 }
 
 // notActive says why a paused or ended game takes no orders.
@@ -177,38 +183,6 @@ func notActive(g *Game) string {
 		return fmt.Sprintf("game %s is paused: the umpire resumes it", g.ID)
 	}
 	return fmt.Sprintf("game %s is %s and takes no more orders", g.ID, g.Status)
-}
-
-// refusal is the rules refusing orders: err is ErrStale or ErrIllegal.
-type refusal struct {
-	err      error
-	problems []wind.Problem
-}
-
-// resolve runs one step through eng, the wait check then the rules, for
-// Apply and Audit alike; s is the step's own copy of the position.
-func resolve(eng Engine, s *wind.State, o wind.Orders, d wind.Dice) (*wind.State, []wind.Event, *refusal) {
-	if p := s.CheckWait(o); p != nil {
-		return nil, nil, &refusal{ErrStale, []wind.Problem{*p}}
-	}
-	next, events, problems := eng.Resolve(s, o, d)
-	if len(problems) > 0 {
-		return nil, nil, &refusal{ErrIllegal, problems}
-	}
-	return next, events, nil
-}
-
-// placed returns the rules' problems with the places where found, which
-// gives for each when it has as many.
-func placed(ps []wind.Problem, where []Problem) []Problem {
-	if len(where) == len(ps) {
-		return where
-	}
-	out := make([]Problem, len(ps))
-	for i, p := range ps {
-		out[i] = Problem{Msg: p.Error()}
-	}
-	return out
 }
 
 // Rollback returns the game to the position after entry to, a live entry
@@ -282,7 +256,7 @@ func (t *Txn) End(note string) (*Entry, error) {
 		return nil, err
 	}
 	e := &Entry{Kind: KindEnd, Time: t.now, Turn: g.Wait.Turn, Wait: g.Wait.Kind, Side: g.Wait.Side,
-		Note: note, State: last.State, Next: wind.Wait{Turn: g.Wait.Turn, Kind: wind.WaitEnded}}
+		Note: note, State: last.State, Next: adjudicator.Wait{Turn: g.Wait.Turn, Kind: adjudicator.WaitEnded}}
 	if err := w.append(e, nil, nil); err != nil {
 		return nil, err
 	}
@@ -326,14 +300,15 @@ func (db *DB) Entry(id string, seq uint64) (*Entry, error) {
 	return inGame(db, id, func(w *gameTx) (*Entry, error) { return w.entry(seq) })
 }
 
-// Snapshot returns the position after entry seq (any live or rolled-back
-// entry).
-func (db *DB) Snapshot(id string, seq uint64) (*wind.State, error) {
-	return inGame(db, id, func(w *gameTx) (*wind.State, error) { return w.stateAt(seq) })
+// PositionAt returns the JSON of the position after entry seq (any live or
+// rolled-back entry), for the game's system to decode.
+func (db *DB) PositionAt(id string, seq uint64) ([]byte, error) {
+	return inGame(db, id, func(w *gameTx) ([]byte, error) { return w.snapshotAt(seq) })
 }
 
-// stateAt returns the position after entry seq, live or rolled back.
-func (w *gameTx) stateAt(seq uint64) (*wind.State, error) {
+// snapshotAt returns the JSON of the position after entry seq, live or
+// rolled back.
+func (w *gameTx) snapshotAt(seq uint64) ([]byte, error) {
 	e, err := w.entry(seq)
 	if err != nil {
 		return nil, err
@@ -342,7 +317,7 @@ func (w *gameTx) stateAt(seq uint64) (*wind.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.state(base)
+	return w.snapshot(base)
 }
 
 // validSecret reports whether s can hold the 128 random bits of an entry's

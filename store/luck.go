@@ -6,30 +6,26 @@ import (
 	"math"
 	"strings"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
-)
-
-// Kinds of fire in the luck summary, by the typed purposes of the to-hit
-// dice (fireKind).
-const (
-	FireRanged = "ranged" // rule 8.1
-	FireAir    = "air"    // rule 8.1.6
-	FireMelee  = "melee"  // rule 8.2
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // Luck is the dice-luck summary: per side, how the dice that side rolled
-// fell (the weather, which no side rolls, apart). A to-hit die is judged
-// against the lowest face that hits (Roll.Need, rule 8.0): needing N, it
-// hits with probability (11 - N)/10. Other dice count in the faces only.
+// fell (the dice no side rolls, such as War in the Wind's weather,
+// apart). A to-hit die of the kinds of fire the rules name (FireKind) is
+// judged against the lowest face that hits (Roll.Need): needing N on a die
+// of F faces, it hits with probability (F+1-N)/F. Other dice count in the
+// faces only.
 type Luck struct {
-	Sides []SideLuck
+	Faces   int    // of the game's die
+	Unowned string // what the dice no side rolls are for (LuckRules.Unowned)
+	Sides   []SideLuck
 }
 
 // SideLuck is one side's dice.
 type SideLuck struct {
-	Side  wind.Side
+	Side  adjudicator.Side
 	Dice  int
-	Faces [11]int // Faces[f]: how many dice showed f (1 to 10)
+	Faces []int // Faces[f]: how many dice showed f (1 to the die's faces)
 	Fire  []FireLuck
 }
 
@@ -51,34 +47,38 @@ func (f FireLuck) Sigma() float64 {
 	return (float64(f.Hits) - f.Expected) / math.Sqrt(f.Variance)
 }
 
-// fireKinds are the kinds of fire of the to-hit dice, by their purpose,
-// as indexes into SideLuck.Fire: ranged, air, melee.
-var fireKinds = map[wind.DiePurpose]int{
-	wind.DieRanged: 0, wind.DieAirStrike: 1,
-	wind.DieMeleeAttack: 2, wind.DieMeleeDefence: 2,
-}
-
-// computeLuck sums the dice that the entries marked live rolled.
-func computeLuck(dice []Roll, live map[uint64]bool) *Luck {
-	sides := map[wind.Side]*SideLuck{}
+// computeLuck sums the dice of faces faces that the entries marked live
+// rolled, the to-hit dice by the kinds of fire kinds.
+func computeLuck(dice []Roll, live map[uint64]bool, faces int, lr LuckRules) *Luck {
+	kinds := lr.Kinds
+	kindOf := map[adjudicator.DiePurpose]int{}
+	for i, k := range kinds {
+		for _, p := range k.Purposes {
+			kindOf[p] = i
+		}
+	}
+	sides := map[adjudicator.Side]*SideLuck{}
 	for _, r := range dice {
 		if !live[r.Entry] {
 			continue
 		}
 		sl := sides[r.Side]
 		if sl == nil {
-			sl = &SideLuck{Side: r.Side, Fire: []FireLuck{{Kind: FireRanged}, {Kind: FireAir}, {Kind: FireMelee}}}
+			sl = &SideLuck{Side: r.Side, Faces: make([]int, faces+1)}
+			for _, k := range kinds {
+				sl.Fire = append(sl.Fire, FireLuck{Kind: k.Name})
+			}
 			sides[r.Side] = sl
 		}
 		sl.Dice++
-		if r.Face >= 1 && r.Face <= 10 {
+		if r.Face >= 1 && r.Face <= faces {
 			sl.Faces[r.Face]++
 		}
-		k, ok := fireKinds[r.Purpose]
-		if !ok || r.Need < 1 || r.Need > 10 {
+		k, ok := kindOf[r.Purpose]
+		if !ok || r.Need < 1 || r.Need > faces {
 			continue
 		}
-		f, p := &sl.Fire[k], float64(11-r.Need)/10
+		f, p := &sl.Fire[k], float64(faces+1-r.Need)/float64(faces)
 		f.Dice++
 		f.Expected += p
 		f.Variance += p * (1 - p)
@@ -86,8 +86,8 @@ func computeLuck(dice []Roll, live map[uint64]bool) *Luck {
 			f.Hits++
 		}
 	}
-	l := &Luck{}
-	for _, s := range []wind.Side{wind.US, wind.JP, wind.NoSide} {
+	l := &Luck{Faces: faces, Unowned: lr.Unowned}
+	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.NoSide} {
 		if sl := sides[s]; sl != nil {
 			l.Sides = append(l.Sides, *sl)
 		}
@@ -95,30 +95,34 @@ func computeLuck(dice []Roll, live map[uint64]bool) *Luck {
 	return l
 }
 
-// Luck returns the dice-luck summary of the export's entries in force, as
-// Audit computes it (it checks nothing: see Audit): each die counts when
-// the entry that rolled it (Roll.Entry) was not rolled back.
-func (x *Export) Luck() *Luck {
+// Luck returns the dice-luck summary of the export's entries in force by
+// the game's rules r, as Audit computes it (it checks nothing: see Audit):
+// each die counts when the entry that rolled it (Roll.Entry) was not
+// rolled back.
+func (x *Export) Luck(r Rules) *Luck {
 	live := map[uint64]bool{}
 	for i, xe := range x.Log {
 		live[uint64(i+1)] = xe.RolledBackBy == 0
 	}
-	return computeLuck(x.Dice, live)
+	return computeLuck(x.Dice, live, r.Faces(), luckRules(r))
 }
 
 // WriteText writes the summary in a few lines per side.
 func (l *Luck) WriteText(w io.Writer) {
-	fmt.Fprintln(w, "Dice luck: each to-hit die against the face it needed (needing N, it hits 11-N times in 10)")
+	fmt.Fprintf(w, "Dice luck: each to-hit die against the face it needed (needing N, it hits %d-N times in %d)\n", l.Faces+1, l.Faces)
 	for _, s := range l.Sides {
 		name := strings.ToUpper(s.Side.String())
-		if s.Side == wind.NoSide {
-			name = "neither side (weather)"
+		if s.Side == adjudicator.NoSide {
+			name = "neither side"
+			if l.Unowned != "" {
+				name += " (" + l.Unowned + ")"
+			}
 		}
 		fmt.Fprintf(w, "\n%s: %d dice\n  faces ", name, s.Dice)
-		for f := 1; f <= 10; f++ {
+		for f := 1; f <= l.Faces; f++ {
 			fmt.Fprintf(w, " %d:%d", f, s.Faces[f])
 		}
-		fmt.Fprintf(w, "   (%.1f expected of each)\n", float64(s.Dice)/10)
+		fmt.Fprintf(w, "   (%.1f expected of each)\n", float64(s.Dice)/float64(l.Faces))
 		for _, f := range s.Fire {
 			if f.Dice == 0 {
 				continue

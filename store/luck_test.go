@@ -1,6 +1,7 @@
 package store
 
 import (
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math"
 	"reflect"
 	"strings"
@@ -37,15 +38,15 @@ func TestLuckAgainstNeed(t *testing.T) {
 	for i := range rolls {
 		rolls[i].Seq, rolls[i].Entry = uint64(i+1), 2
 	}
-	l := computeLuck(rolls, map[uint64]bool{2: true})
+	l := computeLuck(rolls, map[uint64]bool{2: true}, 10, windsys.Rules{}.LuckRules())
 
 	type want struct {
 		dice, hits int
 		expected   float64
 	}
 	wants := map[wind.Side]map[string]want{
-		wind.US: {FireMelee: {3, 2, 0.4 + 0.4 + 0.1}, FireAir: {2, 1, 0.2 + 0.2}, FireRanged: {}},
-		wind.JP: {FireRanged: {3, 2, 0.6 + 0.6 + 1.0}, FireMelee: {}, FireAir: {}},
+		wind.US: {"melee": {3, 2, 0.4 + 0.4 + 0.1}, "air": {2, 1, 0.2 + 0.2}, "ranged": {}},
+		wind.JP: {"ranged": {3, 2, 0.6 + 0.6 + 1.0}, "melee": {}, "air": {}},
 	}
 	total := map[wind.Side]int{wind.US: 6, wind.JP: 3, wind.NoSide: 1}
 	if len(l.Sides) != 3 {
@@ -83,7 +84,7 @@ func TestLuckAgainstNeed(t *testing.T) {
 func TestExportLuck(t *testing.T) {
 	db := rolledBackGame(t)
 	x := mustExport(t, db, "g1", true)
-	got := x.Luck()
+	got := x.Luck(windsys.Rules{})
 	if audit := mustAudit(t, x).Luck; !reflect.DeepEqual(got, audit) {
 		t.Fatalf("the export's luck\n%+v\nthe audit's\n%+v", got, audit)
 	}

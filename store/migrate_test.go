@@ -75,7 +75,7 @@ func TestMigrateVersion7(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Check(); err != nil {
+	if err := db.Check(referee.Engine()); err != nil {
 		t.Fatal(err)
 	}
 	mails, err := db.Outbox("")
@@ -118,7 +118,7 @@ func TestMigrateVersion7(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := db.Check(); err != nil {
+	if err := db.Check(referee.Engine()); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -162,7 +162,7 @@ func TestMigrateLedgerKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Check(); err != nil {
+	if err := db.Check(referee.Engine()); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range refs {
@@ -185,7 +185,7 @@ func TestMigrateLedgerKeys(t *testing.T) {
 	if _, ok, _ := db.Processed(store.NewMailRef("<other@attu.test>", []byte("orders"))); ok {
 		t.Error("a mail never processed is recognised")
 	}
-	if err := db.Check(); err != nil {
+	if err := db.Check(referee.Engine()); err != nil {
 		t.Fatal(err)
 	}
 }

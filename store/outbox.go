@@ -11,7 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // MailRef identifies a processed mail in the ledger: its Message-ID and the
@@ -215,17 +215,17 @@ type Attachment struct {
 	// queued before the store recorded it). Such a body is kept only until
 	// its mail is sent, then Dropped. It may also be queued without its
 	// body (ToDraw) and drawn when the mail is sent.
-	Redrawable  bool      `json:"redrawable,omitempty"`
-	DrawnAt     uint64    `json:"drawn_at,omitempty"`
-	DrawnEvents bool      `json:"drawn_events,omitempty"`
-	DrawnFor    wind.Side `json:"drawn_for,omitempty"`
-	Dropped     bool      `json:"dropped,omitempty"`
+	Redrawable  bool             `json:"redrawable,omitempty"`
+	DrawnAt     uint64           `json:"drawn_at,omitempty"`
+	DrawnEvents bool             `json:"drawn_events,omitempty"`
+	DrawnFor    adjudicator.Side `json:"drawn_for,omitempty"`
+	Dropped     bool             `json:"dropped,omitempty"`
 }
 
 // ToDraw says a was queued without its body, which the game service draws
 // when the mail is sent (see Redrawable).
 func (a *Attachment) ToDraw() bool {
-	return a.Dropped && a.SHA256 == "" && a.dropOnceSent() && a.DrawnFor != wind.NoSide
+	return a.Dropped && a.SHA256 == "" && a.dropOnceSent() && a.DrawnFor != adjudicator.NoSide
 }
 
 // dropOnceSent says the store drops a's body once its mail is sent: it

@@ -94,7 +94,7 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 		if g.Status == store.Ended || g.Wait.Turn > turns {
 			break
 		}
-		st, err := db.State("g1")
+		st, err := referee.StateOf(db.Position("g1"))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 			}
 		}
 	}
-	if err := db.Check(); err != nil {
+	if err := db.Check(referee.Engine()); err != nil {
 		tb.Fatal(err)
 	}
 	db.Bolt().View(func(tx *bolt.Tx) error {

@@ -20,7 +20,7 @@ func TestCreateStepReopenContinue(t *testing.T) {
 	if g.Commitment != Commitment(testSeed()) || g.DiceNext != 1 || g.Entries != 1 {
 		t.Fatalf("new game: %+v", g)
 	}
-	if _, err := db.Create(NewGame{ID: "g1", Start: startAt(openingState())}); !errors.Is(err, ErrGameExists) {
+	if _, err := db.Create(NewGame{Rules: toyEngine(), ID: "g1", Start: startAt(openingState())}); !errors.Is(err, ErrGameExists) {
 		t.Fatalf("second create: %v", err)
 	}
 	newDriver(db, "g1", 1).play(t, 12)
@@ -75,7 +75,11 @@ func TestRollbackThenContinue(t *testing.T) {
 	d.play(t, 9) // us, jp, us, jp, us, jp, us, jp, us → entries 2..10
 	g, _ := db.Game("g1")
 	diceBefore := g.DiceNext
-	snap4, err := db.Snapshot("g1", 4)
+	b4, err := db.PositionAt("g1", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap4, err := decodeTestState(b4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +92,7 @@ func TestRollbackThenContinue(t *testing.T) {
 	if g.Current != 4 || g.Wait != e4[0].Next || g.DiceNext != diceBefore || rb.To != 4 {
 		t.Fatalf("after rollback: %+v", g)
 	}
-	s, _ := db.State("g1")
+	s, _ := testState(db, "g1")
 	if stateHash(s) != stateHash(snap4) {
 		t.Fatal("position in force is not entry 4's")
 	}
@@ -360,7 +364,7 @@ func TestCheckFindsDamage(t *testing.T) {
 			if err := damage.f(tx.Bucket(bGames).Bucket([]byte("g1")), tx); err != nil {
 				return err
 			}
-			if checkErrs := checkTx(tx); len(checkErrs) == 0 {
+			if checkErrs := checkTx(tx, []Rules{toyEngine()}); len(checkErrs) == 0 {
 				t.Errorf("%s: Check found nothing", damage.name)
 			}
 			return errors.New("undo")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"testing"
 	"time"
@@ -137,7 +138,11 @@ func TestTamperOrders(t *testing.T) {
 		// differs.
 		y := clone(t, x)
 		editEntry(t, y, int(o.Entry-1), func(e *Entry) {
-			for _, a := range e.Orders.Actions {
+			ord := entryOrders(e)
+			if ord == nil {
+				return
+			}
+			for _, a := range ord.Actions {
 				if a.Move != nil {
 					a.Move.Path[0]++
 				}
@@ -145,6 +150,7 @@ func TestTamperOrders(t *testing.T) {
 					a.Fire.Units = append(a.Fire.Units, a.Fire.Units[0])
 				}
 			}
+			e.Orders, _ = json.Marshal(ord)
 		})
 		rechain(t, y)
 		if len(x.Orders[i].YAML) > 0 && hasActions(y, o.Entry) {
@@ -157,7 +163,7 @@ func TestTamperOrders(t *testing.T) {
 func hasActions(x *Export, seq uint64) bool {
 	var e Entry
 	json.Unmarshal(x.Log[seq-1].Entry, &e)
-	return e.Orders != nil && len(e.Orders.Actions) > 0
+	return entryOrders(&e) != nil && len(entryOrders(&e).Actions) > 0
 }
 
 func TestTamperEvents(t *testing.T) {
@@ -166,10 +172,18 @@ func TestTamperEvents(t *testing.T) {
 	for i := range x.Log {
 		var e Entry
 		json.Unmarshal(x.Log[i].Entry, &e)
-		for k := range e.Events {
+		evs, err := windsys.Events(e.Events)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range evs {
 			for _, forge := range []bool{false, true} {
 				y := clone(t, x)
-				editEntry(t, y, i, func(e *Entry) { e.Events[k].Kind += "!" })
+				editEntry(t, y, i, func(e *Entry) {
+					evs, _ := windsys.Events(e.Events)
+					evs[k].Kind += "!"
+					e.Events, _ = json.Marshal(evs)
+				})
 				if forge {
 					rechain(t, y)
 				}

@@ -10,7 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // Txn is one game inside one write transaction of Transact (see the
@@ -111,13 +111,14 @@ func (t *Txn) Game() Game {
 // entries and receipt record.
 func (t *Txn) Now() time.Time { return t.now }
 
-// State returns the position in force, the transaction's own copy.
-func (t *Txn) State() (*wind.State, error) { return t.w.state(t.w.g.Current) }
+// Position returns the JSON of the position in force, for the game's
+// system to decode.
+func (t *Txn) Position() ([]byte, error) { return t.w.snapshot(t.w.g.Current) }
 
-// StateAt returns the position after entry seq (live or rolled back),
-// the transaction's own copy: what a mail queued then showed, to draw it
-// again (Attachment.DrawnAt).
-func (t *Txn) StateAt(seq uint64) (*wind.State, error) { return t.w.stateAt(seq) }
+// PositionAt returns the JSON of the position after entry seq (live or
+// rolled back): what a mail queued then showed, to draw it again
+// (Attachment.DrawnAt).
+func (t *Txn) PositionAt(seq uint64) ([]byte, error) { return t.w.snapshotAt(seq) }
 
 // Entry returns log entry seq as stored, with its events.
 func (t *Txn) Entry(seq uint64) (*Entry, error) { return t.w.entry(seq) }
@@ -138,17 +139,17 @@ func (t *Txn) Queue(mails ...Mail) {
 // Note appends an entry of kind note, which changes no position: side
 // is who gave the command (NoSide for the server); with fromMail the
 // entry carries the transaction's mail's Message-ID.
-func (t *Txn) Note(side wind.Side, text string, fromMail bool) (*Entry, error) {
+func (t *Txn) Note(side adjudicator.Side, text string, fromMail bool) (*Entry, error) {
 	return t.note(side, text, fromMail, false)
 }
 
 // Aside is Note for a note only side and the umpire may read
 // (Entry.Private).
-func (t *Txn) Aside(side wind.Side, text string, fromMail bool) (*Entry, error) {
+func (t *Txn) Aside(side adjudicator.Side, text string, fromMail bool) (*Entry, error) {
 	return t.note(side, text, fromMail, true)
 }
 
-func (t *Txn) note(side wind.Side, text string, fromMail, private bool) (*Entry, error) {
+func (t *Txn) note(side adjudicator.Side, text string, fromMail, private bool) (*Entry, error) {
 	w := t.w
 	g := w.g
 	last, err := w.entry(g.Entries)
@@ -194,7 +195,7 @@ func (t *Txn) SetDeadline(d time.Time) {
 
 // SetPlayer sets a side's address and, when token is not empty, its token
 // (only its hash is kept).
-func (t *Txn) SetPlayer(s wind.Side, address, token string) {
+func (t *Txn) SetPlayer(s adjudicator.Side, address, token string) {
 	g := t.w.g
 	t.changed = true
 	for i := range g.Players {

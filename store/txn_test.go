@@ -108,7 +108,7 @@ func TestTransact(t *testing.T) {
 	if _, err := rollback(db, "g1", note.Seq, "back to the note", g.Deadline, nil); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := db.State("g1"); stateHash(s) != note.State {
+	if s, _ := testState(db, "g1"); stateHash(s) != note.State {
 		t.Fatal("rolled back to the note, the position is another")
 	}
 	d.play(t, 2)

@@ -146,3 +146,8 @@ func (p Problem) Error() string {
 	}
 	return fmt.Sprintf("activation %d: %s", p.Action+1, p.Msg)
 }
+
+// Answering is the wait the orders' envelope names, as written: their
+// side, turn (0 when left out) and kind (empty when left out: the
+// actions).
+func (o Orders) Answering() Wait { return Wait{Turn: o.Turn, Side: o.Side, Kind: o.Wait} }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func exportedGame(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.StartPlaced(nil)}); err != nil {
+	if _, err := db.Create(store.NewGame{Rules: referee.Engine(), ID: "g1", Scenario: "campaign", Start: windsys.StartPlaced(nil)}); err != nil {
 		t.Fatal(err)
 	}
 	// A day turn's decision: weather and airpower are rolled inside it.
@@ -42,7 +43,7 @@ func exportedGame(t *testing.T) string {
 	if err := endGame(db, "g1", "test over"); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Check(); err != nil {
+	if err := db.Check(referee.Engine()); err != nil {
 		t.Fatal(err)
 	}
 	return path

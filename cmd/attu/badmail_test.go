@@ -81,7 +81,7 @@ func gameFingerprint(t *testing.T, db *store.DB, id string) []byte {
 		t.Fatal(err)
 	}
 	x.Exported = time.Time{}
-	snap, err := db.Snapshot(id, g.Current)
+	snap, err := referee.StateOf(db.PositionAt(id, g.Current))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func (g *benchGames) next(n int) (from string, raw []byte) {
 	if gm.Status == store.Ended || gm.Wait.Turn > 20 {
 		return "", nil
 	}
-	st, err := g.db.State(g.id)
+	st, err := referee.StateOf(g.db.Position(g.id))
 	if err != nil {
 		g.tb.Fatal(err)
 	}

@@ -169,8 +169,22 @@ func TestCompatFfc348c(t *testing.T) {
 		t.Errorf("the export of ffc348c holds the seed %s, want %s", old.Seed, compatDemoSeed)
 	}
 
-	// The database as it was written: the ended game exports as the
-	// file kept from then (but for the time of export), both audit.
+	// This release migrates the file when it first opens it for writing,
+	// as the daemon does when it starts (store.Open); a read-only open of
+	// an older file is refused until then. Then the ended game exports as
+	// the file kept from then (but for the time of export and what the
+	// layout adds), and both audit.
+	if code, _, _ := runAttu("export", "-db", dbPath, "-o", filepath.Join(dir, "refused.json"), "demo"); code == 0 {
+		t.Error("a read-only export of the file of an older schema is not refused")
+	}
+	db, err := store.Open(dbPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := db.Game("demo"); err != nil || g.System != store.SystemBefore {
+		t.Errorf("migrated, the ended game is of the system %q (%v), want %q", g.System, err, store.SystemBefore)
+	}
+	db.Close()
 	seed, audit := exportAudit(t, dbPath, "demo", false)
 	if seed != compatDemoSeed || audit != compatDemoAudit {
 		t.Errorf("the ended game exports with the seed %s and audits as\n%s\nwant %s and\n%s", seed, audit, compatDemoSeed, compatDemoAudit)
@@ -183,13 +197,15 @@ func TestCompatFfc348c(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The layout's name is the one difference allowed: since
-	// attu-export/4 an export's last entry must carry its secret, which
-	// every entry of this game does (store.ExportFormat).
-	if old.Format != store.ExportFormatBefore || now.Format != store.ExportFormat {
-		t.Errorf("the layouts are %q then and %q now, want %q and %q", old.Format, now.Format, store.ExportFormatBefore, store.ExportFormat)
+	// The layout's name and the system it names are the differences
+	// allowed: since attu-export/4 an export's last entry must carry its
+	// secret, which every entry of this game does, and since
+	// attu-export/5 an export names its system (store.ExportFormat).
+	if old.Format != store.ExportFormatBefore || now.Format != store.ExportFormat || old.System != "" || now.System != store.SystemBefore {
+		t.Errorf("the layouts are %q (system %q) then and %q (system %q) now, want %q and %q (%q)", old.Format, old.System, now.Format, now.System,
+			store.ExportFormatBefore, store.ExportFormat, store.SystemBefore)
 	}
-	now.Exported, now.Format = old.Exported, old.Format
+	now.Exported, now.Format, now.System = old.Exported, old.Format, old.System
 	if a, b := mustJSON(t, old), mustJSON(t, now); !bytes.Equal(a, b) {
 		t.Error("the ended game's export differs from the one attu ffc348c wrote")
 	}

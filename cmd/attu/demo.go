@@ -405,7 +405,7 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 	}
 	// The player decides from the game's position; autoplay looks only at
 	// what this side may see of it (its doc's Caveats).
-	st, err := p.db.State(env.Game)
+	st, err := referee.StateOf(p.db.Position(env.Game))
 	if err != nil {
 		return err
 	}

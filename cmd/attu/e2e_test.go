@@ -91,12 +91,12 @@ func TestE2EGameByMail(t *testing.T) {
 		if e.Kind != store.KindOrders {
 			continue
 		}
-		if e.MessageID == "" || e.Orders == nil {
+		if e.MessageID == "" || len(e.Orders) == 0 {
 			t.Errorf("log entry %d (%s %s of turn %d) did not come by mail", e.Seq, e.Side, e.Wait, e.Turn)
 			continue
 		}
 		answered[fmt.Sprintf("%s %s", e.Side, e.Wait)] = true
-		if d := e.Orders.Decision; d != nil && e.Wait == wind.WaitUSDecision {
+		if d := mustOrders(t, e.Entry).Decision; d != nil && e.Wait == wind.WaitUSDecision {
 			night = night || (d.Night && e.Turn == 2)
 			refit = refit || (d.Refit && e.Turn == 3)
 		}
@@ -343,7 +343,7 @@ func TestE2EMailShapes(t *testing.T) {
 	applied := false
 	for _, e := range log {
 		if e.Kind == store.KindOrders && strings.Contains(e.MessageID, "shapes-1@attu.test") {
-			applied = e.Orders != nil && e.Orders.Decision != nil && e.Orders.Decision.Night
+			applied = len(e.Orders) > 0 && mustOrders(t, e.Entry).Decision != nil && mustOrders(t, e.Entry).Decision.Night
 		}
 	}
 	if !applied {
@@ -569,4 +569,14 @@ func TestE2EDaemonRestart(t *testing.T) {
 		}
 		td.receivedOnce(t, user, ids, queued)
 	}
+}
+
+// mustOrders returns the orders entry e records, nil for none.
+func mustOrders(t testing.TB, e *store.Entry) *wind.Orders {
+	t.Helper()
+	o, err := referee.EntryOrders(e.Orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

@@ -610,7 +610,7 @@ log_level: debug
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Check(); err != nil {
+	if err := db.Check(referee.Engine()); err != nil {
 		t.Errorf("the database's consistency check: %v", err)
 	}
 	var delivered []delivery

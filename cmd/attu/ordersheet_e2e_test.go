@@ -77,7 +77,7 @@ func TestE2EOrderSheet(t *testing.T) {
 		if e.Kind != store.KindOrders || !strings.HasPrefix(e.MessageID, "<sheet-") && !strings.HasPrefix(e.MessageID, "sheet-") {
 			continue
 		}
-		switch o := e.Orders; {
+		switch o := mustOrders(t, e.Entry); {
 		case o.Decision != nil:
 			applied = append(applied, fmt.Sprintf("decision refit %v night %v", o.Decision.Refit, o.Decision.Night))
 		case len(o.Actions) == 1 && o.Actions[0].Move != nil:

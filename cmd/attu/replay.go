@@ -60,7 +60,7 @@ func runReplay(s *session) error {
 	// The page puts the dice luck in words only for a record whose dice
 	// and chain check (the browser checks them again).
 	var luck *store.Luck
-	if rep := store.Audit(x, store.Engine{}); rep.OK() {
+	if rep := store.Audit(x, referee.Engine()); rep.OK() {
 		luck = rep.Luck
 	}
 	game, err := referee.Replay(x, luck)

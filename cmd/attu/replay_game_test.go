@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -35,8 +36,8 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 	rng := rand.New(rand.NewPCG(pickSeed, pickSeed))
 	pick := func(n int) int { return rng.IntN(n) }
 	deploy := func(s *wind.State) error { autoplay.Deploy(s, pick); return nil }
-	_, err = db.Create(store.NewGame{
-		ID: id, Scenario: wind.ScenarioCampaign, Seed: seed, Start: referee.StartPlaced(deploy),
+	_, err = db.Create(store.NewGame{Rules: referee.Engine(),
+		ID: id, Scenario: wind.ScenarioCampaign, Seed: seed, Start: windsys.StartPlaced(deploy),
 		Players: []store.NewPlayer{
 			{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
 			{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
@@ -46,7 +47,7 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 		t.Fatal(err)
 	}
 	for files := 1; ; files++ {
-		s, err := db.State(id)
+		s, err := referee.StateOf(db.Position(id))
 		if err != nil {
 			t.Fatal(err)
 		}

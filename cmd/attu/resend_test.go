@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/attu-pbem/attu/store/referee"
 	"image/color"
 	"image/png"
 	"io"
@@ -142,7 +143,7 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Check(); err != nil {
+	if err := db.Check(referee.Engine()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -103,7 +103,7 @@ func storedReport(db *store.DB, game string, side wind.Side, zone *time.Location
 	if err != nil {
 		return nil, err
 	}
-	s, err := db.State(game)
+	s, err := referee.StateOf(db.Position(game))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func storedReport(db *store.DB, game string, side wind.Side, zone *time.Location
 	var events []wind.Event
 	for _, e := range entries {
 		if e.RolledBackBy == 0 {
-			events = append(events, e.Events...)
+			events = append(events, referee.EventsOf(e.Events)...)
 		}
 	}
 	return &templates.Report{

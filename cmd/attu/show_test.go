@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"image/png"
 	"math/rand"
 	"os"
@@ -33,12 +34,12 @@ func playedGame(t *testing.T) string {
 	defer db.Close()
 	r := rand.New(rand.NewSource(3))
 	setup := func(s *wind.State) error { autoplay.Deploy(s, r.Intn); return nil }
-	if _, err := db.Create(store.NewGame{ID: "g1", Scenario: "campaign", Start: referee.StartPlaced(setup)}); err != nil {
+	if _, err := db.Create(store.NewGame{Rules: referee.Engine(), ID: "g1", Scenario: "campaign", Start: windsys.StartPlaced(setup)}); err != nil {
 		t.Fatal(err)
 	}
 	example := regexp.MustCompile(`(?m)^  #- (move|fire|melee): .*$`)
 	for range 5 {
-		s, err := db.State("g1")
+		s, err := referee.StateOf(db.Position("g1"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +82,7 @@ func TestShow(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ := db.Game("g1")
-	s, _ := db.State("g1")
+	s, _ := referee.StateOf(db.Position("g1"))
 	db.Close()
 	side := s.Wait().Side
 

@@ -177,7 +177,7 @@ func mailBody(t *testing.T, td *testDaemon, user, text string) {
 // user, with token.
 func mailOrders(t *testing.T, td *testDaemon, user, token string, pick func(int) int) {
 	t.Helper()
-	st, err := td.db.State("g1")
+	st, err := referee.StateOf(td.db.Position("g1"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -198,7 +198,7 @@ func TestAuthentication(t *testing.T) {
 			t.Errorf("%s: the answer is not threaded", c.name)
 		}
 	}
-	if err := h.db.Check(); err != nil {
+	if err := h.db.Check(Engine()); err != nil {
 		t.Fatal(err)
 	}
 	h.audit()

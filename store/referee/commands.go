@@ -378,7 +378,7 @@ func cmdHelp(c *call) error {
 }
 
 func cmdStatus(c *call) error {
-	st, err := c.t.State()
+	st, err := StateOf(c.t.Position())
 	if err != nil {
 		return err
 	}
@@ -437,7 +437,7 @@ func cmdResend(c *call) error {
 		c.t.Queue(c.in.answers(reply(out, c.in))...)
 		return nil
 	}
-	st, err := c.t.State()
+	st, err := StateOf(c.t.Position())
 	if err != nil {
 		return err
 	}
@@ -466,7 +466,7 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 		if !a.Dropped || !a.Redrawable || a.DrawnAt == 0 || a.Name != "map.png" {
 			continue
 		}
-		pic, err := drawAgain(c.g.ID, *a, c.side, c.t)
+		pic, err := drawAgain(c.g.ID, *a, c.side, txLog{c.t})
 		if err != nil {
 			return nil, err
 		}
@@ -484,7 +484,7 @@ func cmdTemplate(c *call) error {
 	if w := c.g.Wait; !w.Open() || w.Side != c.side {
 		return refuse("not-awaited", templates.Notice{Note: templates.WaitPhraseTo(w, c.side), Other: w.Side})
 	}
-	st, err := c.t.State()
+	st, err := StateOf(c.t.Position())
 	if err != nil {
 		return err
 	}
@@ -543,7 +543,7 @@ func logLines(log []store.LogEntry, side wind.Side, w wind.Wait) []templates.Log
 	var parts []logPart
 	for _, e := range log {
 		if visible(e.Entry, side) {
-			parts = append(parts, logPart{seq: e.Seq, entry: &e, events: wind.VisibleEvents(e.Events, side)})
+			parts = append(parts, logPart{seq: e.Seq, entry: &e, events: wind.VisibleEvents(EventsOf(e.Events), side)})
 		}
 	}
 	if side == wind.JP {
@@ -605,7 +605,7 @@ func cmdConcede(c *call) error {
 	if err := c.note(templates.Notice{Kind: "concede", Side: c.side}); err != nil {
 		return err
 	}
-	st, err := c.t.State()
+	st, err := StateOf(c.t.Position())
 	if err != nil {
 		return err
 	}
@@ -760,7 +760,7 @@ func (c *call) rollback(to uint64, n templates.Notice, u *templates.UmpireNotice
 	c.refresh()
 	c.t.SetDeadline(c.rec.deadline(&c.g, c.g.Wait, c.now))
 	c.refresh()
-	st, err := c.t.State()
+	st, err := StateOf(c.t.Position())
 	if err != nil {
 		return err
 	}
@@ -944,7 +944,7 @@ func cmdReplace(c *call) error {
 	if err := c.note(n); err != nil {
 		return err
 	}
-	st, err := c.t.State()
+	st, err := StateOf(c.t.Position())
 	if err != nil {
 		return err
 	}
@@ -971,7 +971,7 @@ func (c *call) handedOver(side wind.Side, old, addr string, n templates.Notice) 
 
 func cmdEnd(c *call) error {
 	result := templates.Notice{Kind: "result-end", Note: strings.Join(c.args, " ")}.Text()
-	st, err := c.t.State()
+	st, err := StateOf(c.t.Position())
 	if err != nil {
 		return err
 	}

@@ -102,7 +102,7 @@ func crashChild(path string) {
 			fmt.Println("committed tick")
 			continue
 		default:
-			st, err := db.State(id)
+			st, err := StateOf(db.Position(id))
 			if err != nil {
 				fmt.Println("state:", err)
 				os.Exit(3)
@@ -286,7 +286,7 @@ func TestServiceCrash(t *testing.T) {
 // message in the ledger, no message applied twice, every applied message's
 // reports queued once, no Message-ID queued twice.
 func checkOnce(db *store.DB, reported map[string]bool) error {
-	if err := db.Check(); err != nil {
+	if err := db.Check(Engine()); err != nil {
 		return err
 	}
 	for id := range reported {

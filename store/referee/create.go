@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/attu-pbem/attu/adjudicator"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"maps"
 	"slices"
 	"strings"
@@ -119,10 +121,11 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	}
 	// The opening is drawn here as Create will draw it, with the game's
 	// first dice, so that the welcome mails can show it.
-	opening, _, err := start(store.NewDice(ng.Seed, 1, 1, 0, wind.WaitNone))
+	first, _, err := start(store.NewDice(ng.Seed, 1, 1, 0, wind.WaitNone))
 	if err != nil {
 		return nil, err
 	}
+	opening := first.(*wind.State)
 	bots := botSides(ng)
 	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence, Bots: bots,
 		LateStandIn: ng.LateStandIn, Copies: ng.Copies, DigestAt: now}
@@ -149,7 +152,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		// settled them, defaults filled in.
 		opts.USSetup, opts.JPSetup = o.USSetup, o.JPSetup
 	}
-	nw := store.NewGame{Scenario: cmp.Or(ng.Scenario, wind.ScenarioCampaign), Options: opts, Players: players, Seed: ng.Seed, Start: start}
+	nw := store.NewGame{Scenario: cmp.Or(ng.Scenario, wind.ScenarioCampaign), Options: opts, Players: players, Seed: ng.Seed, Start: start, Rules: Engine()}
 	for try := 0; ; try++ {
 		nw.ID = cmp.Or(ng.ID, newGameID())
 		created, err := s.create(nw, rec, opening, now)
@@ -202,7 +205,7 @@ func (s *Service) create(nw store.NewGame, rec *record, opening *wind.State, now
 // prepare checks ng against the rules of creation, fills its defaults in
 // (the seed drawn when nil) and returns how the game starts and each
 // side's bare address ("" for none and for the stand-in's side).
-func (ng *NewGame) prepare(mailbox string) (func(wind.Dice) (*wind.State, []wind.Event, error), map[wind.Side]string, error) {
+func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (store.Position, json.RawMessage, error), map[wind.Side]string, error) {
 	byRules := ng.Scenario != "" || ng.JPSetup != "" || ng.USSetup != ""
 	var setup Setup
 	if !byRules {
@@ -243,10 +246,10 @@ func (ng *NewGame) prepare(mailbox string) (func(wind.Dice) (*wind.State, []wind
 		}
 	}
 	if byRules {
-		return Start(cmp.Or(ng.Scenario, wind.ScenarioCampaign), opt), addr, nil
+		return windsys.Start(cmp.Or(ng.Scenario, wind.ScenarioCampaign), opt), addr, nil
 	}
 	seed := ng.Seed
-	return StartPlaced(func(st *wind.State) error { return setup.Place(st, setupPick(seed)) }), addr, nil
+	return windsys.StartPlaced(func(st *wind.State) error { return setup.Place(st, setupPick(seed)) }), addr, nil
 }
 
 // options are the optional rules ng names, checked.
@@ -325,7 +328,7 @@ func (s *Service) gameStatus(id string) (GameStatus, *store.Game, *record, error
 	if err != nil {
 		return GameStatus{}, nil, nil, err
 	}
-	st, err := s.db.State(id)
+	st, err := StateOf(s.db.Position(id))
 	if err != nil {
 		return GameStatus{}, nil, nil, err
 	}
@@ -357,7 +360,7 @@ func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err 
 	if g.Status != store.Active {
 		return game, []store.Problem{{Msg: fmt.Sprintf("the game is %s and takes no orders", g.Status)}}, nil
 	}
-	st, err := s.db.State(game)
+	st, err := StateOf(s.db.Position(game))
 	if err != nil {
 		return game, nil, err
 	}

@@ -3,6 +3,7 @@ package referee
 import (
 	"errors"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
@@ -30,7 +31,7 @@ var waitDefaults = map[wind.WaitKind]string{
 
 // defaultFile is the orders file the server writes for a side that missed
 // a deadline: stored and audited like a player's file.
-func defaultFile(game string, s *wind.State, why string) ([]byte, *wind.Orders, error) {
+func defaultFile(game string, s *wind.State, why string) ([]byte, *windsys.Filed, error) {
 	w := s.Wait()
 	what, ok := waitDefaults[w.Kind]
 	if !ok || !w.Open() {
@@ -41,32 +42,31 @@ func defaultFile(game string, s *wind.State, why string) ([]byte, *wind.Orders, 
 
 // serverFile is the orders file the server writes for o, headed by the
 // comment line head, redacted, and the orders as read back from it.
-func serverFile(game, head string, o wind.Orders) ([]byte, *wind.Orders, error) {
+func serverFile(game, head string, o wind.Orders) ([]byte, *windsys.Filed, error) {
 	body, err := windorders.Write(game, orders.RedactedToken, o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("referee: writing %s: %w", head, err)
 	}
 	raw := append([]byte("# "+head+"\n"), body...)
-	f, err := windorders.Parse(raw, windorders.Options{})
+	read, err := windsys.Read(raw, windorders.Options{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("referee: %s for %s %s: %w", head, o.Side, o.Wait, err)
 	}
-	read := f.Orders()
 	return raw, &read, nil
 }
 
 // applyDefault applies the default orders of the current wait in t, the
 // reports headed by what heads writes.
 func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads head) error {
-	return s.applyFile(t, rec, now, heads, func(g store.Game, st *wind.State) ([]byte, *wind.Orders, error) {
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st *wind.State) ([]byte, *windsys.Filed, error) {
 		return defaultFile(g.ID, st, "the default orders")
 	})
 }
 
 // applyFile applies in t the orders file the server writes with file for
 // the position in force, the reports headed by what heads writes.
-func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, *wind.State) ([]byte, *wind.Orders, error)) error {
-	st, err := t.State()
+func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, *wind.State) ([]byte, *windsys.Filed, error)) error {
+	st, err := StateOf(t.Position())
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head
 	if err != nil {
 		return err
 	}
-	err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, heads)
+	err = s.step(t, rec, store.Step{Orders: *o, Raw: raw, Received: now}, now, nil, heads)
 	return err
 }
 
@@ -252,7 +252,7 @@ func (s *Service) remind(id string, now time.Time) error {
 		if !w.Open() || rec.Reminded || g.Deadline.IsZero() || now.Before(g.Deadline.Add(-reminder(g))) || !now.Before(g.Deadline) {
 			return nil
 		}
-		st, err := t.State()
+		st, err := StateOf(t.Position())
 		if err != nil {
 			return err
 		}

@@ -73,7 +73,7 @@ func TestDeadlinesAcrossRestarts(t *testing.T) {
 	var note, defaults bool
 	for _, e := range log {
 		note = note || e.Kind == store.KindNote && strings.Contains(e.Note, "missed the deadline")
-		defaults = defaults || e.Kind == store.KindOrders && e.Orders.Decision != nil && !e.Orders.Decision.Night && e.MessageID == ""
+		defaults = defaults || e.Kind == store.KindOrders && mustOrders(t, e.Entry).Decision != nil && !mustOrders(t, e.Entry).Decision.Night && e.MessageID == ""
 	}
 	if !note || !defaults {
 		t.Fatalf("the log: note %v, default orders %v", note, defaults)

@@ -134,7 +134,7 @@ func eventsSince(log []store.LogEntry, since uint64) []wind.Event {
 	}
 	for _, e := range log {
 		if e.Seq > since && e.RolledBackBy == 0 {
-			out = append(out, e.Events...)
+			out = append(out, EventsOf(e.Events)...)
 		}
 	}
 	return out
@@ -181,7 +181,7 @@ func (s *Service) digest(id string, now time.Time) error {
 		if rec.copies() != CopiesDigest || now.Sub(rec.DigestAt) < DigestEvery || rec.Reported[wind.Umpire] >= g.Current {
 			return nil
 		}
-		st, err := t.State()
+		st, err := StateOf(t.Position())
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package referee
 import (
 	"errors"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -82,8 +83,8 @@ func newGame(t testing.TB, path, id string, seed []byte, setup func(*wind.State)
 
 func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*wind.State) error) *game {
 	t.Helper()
-	_, err := db.Create(store.NewGame{
-		ID: id, Scenario: "campaign", Seed: seed, Start: StartPlaced(setup),
+	_, err := db.Create(store.NewGame{Rules: Engine(),
+		ID: id, Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(setup),
 		Players: []store.NewPlayer{
 			{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
 			{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
@@ -99,7 +100,7 @@ func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*
 // and reports whether the game goes on.
 func (g *game) play(t testing.TB, p player) bool {
 	t.Helper()
-	s, err := g.db.State(g.id)
+	s, err := StateOf(g.db.Position(g.id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func (g *game) play(t testing.TB, p player) bool {
 		if g.report != "" {
 			for _, to := range []string{"us", "jp", "umpire"} {
 				t.Queue(store.Mail{MessageID: fmt.Sprintf("<r.%s.%d.%s@attu.test>", to, g.files, g.id),
-					To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", g.id, out.State.Turn), Text: g.report})
+					To: []string{to + "@example.org"}, Subject: fmt.Sprintf("[attu %s] turn %d", g.id, out.State.(*wind.State).Turn), Text: g.report})
 			}
 		}
 	}
@@ -141,7 +142,7 @@ func TestQuietGameAudits(t *testing.T) {
 			t.Fatal("the game ended")
 		}
 	}
-	s, _ := g.db.State("g1")
+	s, _ := StateOf(g.db.Position("g1"))
 	if s.Turn != 4 {
 		t.Fatalf("turn %d after three turns", s.Turn)
 	}
@@ -181,15 +182,16 @@ func TestQuietGameAudits(t *testing.T) {
 // The audit's check of the opening: the chits must be those its dice draw.
 func TestOpening(t *testing.T) {
 	dice := []int{4, 7}
-	s, _, err := StartPlaced(placeSome)(&wind.ForcedDice{Values: dice})
+	p, _, err := windsys.StartPlaced(placeSome)(&wind.ForcedDice{Values: dice})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := opening(s.Clone(), &wind.ForcedDice{Values: dice}); err != nil {
+	s := p.(*wind.State)
+	if err := Engine().Opening(s.Clone(), &wind.ForcedDice{Values: dice}); err != nil {
 		t.Fatal(err)
 	}
 	s.Komandorski.Delay = s.Komandorski.Delay%4 + 1
-	if err := opening(s, &wind.ForcedDice{Values: dice}); err == nil {
+	if err := Engine().Opening(s, &wind.ForcedDice{Values: dice}); err == nil {
 		t.Fatal("a changed delay chit passes")
 	}
 }
@@ -209,9 +211,8 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("does not parse: %v\n%s", err, raw)
 		}
-		o := f.Orders()
 		before, _ := g.db.Game(g.id)
-		_, err = applyStep(g.db, g.id, store.Step{Orders: &o, Raw: orders.Redact([]byte(raw))})
+		_, err = applyStep(g.db, g.id, store.Step{Orders: windsys.Filed{Orders: f.Orders(), File: f}, Raw: orders.Redact([]byte(raw))})
 		if after, _ := g.db.Game(g.id); err != nil && (after.Head != before.Head || after.DiceNext != before.DiceNext) {
 			t.Fatalf("a refused file left traces: %v", err)
 		}
@@ -235,7 +236,7 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 	if !g.play(t, quiet) {
 		t.Fatal("the game ended")
 	}
-	s, _ := g.db.State(g.id)
+	s, _ := StateOf(g.db.Position(g.id))
 	var u *wind.Unit
 	for _, x := range s.OnMap() {
 		if x.Side() == wind.US {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func (s *Service) staleEnvelope(g *store.Game, side wind.Side, env envelope) (*s
 	if o.Wait != "" && !slices.Contains(wind.WaitKinds(), o.Wait) || wind.Answers(g.Wait, o) {
 		return nil, nil
 	}
-	st, err := s.db.State(g.ID)
+	st, err := StateOf(s.db.Position(g.ID))
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	// step checks them against it again (store.Txn.Apply).
 	var st *wind.State
 	if !wind.Answers(g.Wait, o) {
-		if st, err = s.db.State(g.ID); err != nil {
+		if st, err = StateOf(s.db.Position(g.ID)); err != nil {
 			return err
 		}
 		if p := st.CheckWait(o); p != nil {
@@ -151,7 +152,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	}
 	if rec.Settle > 0 && !f.Now {
 		if st == nil {
-			if st, err = s.db.State(g.ID); err != nil {
+			if st, err = StateOf(s.db.Position(g.ID)); err != nil {
 				return err
 			}
 		}
@@ -160,20 +161,20 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 		}
 		return s.hold(g.ID, ref, m, side, raw, now)
 	}
-	return s.applyMail(g.ID, ref, m, o, raw, now)
+	return s.applyMail(g.ID, ref, m, windsys.Filed{Orders: o, File: f}, raw, now)
 }
 
 // applyMail applies the orders o of the file raw in one transaction with
 // the mail m that carried them; orders the step refuses are answered,
 // within the sender's budget.
-func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o wind.Orders, raw []byte, now time.Time) error {
+func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o windsys.Filed, raw []byte, now time.Time) error {
 	lg := s.log.With("message_id", ref.MessageID, "game", id, "side", o.Side.String())
 	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
 		if err != nil {
 			return err
 		}
-		err = s.step(t, rec, store.Step{Orders: &o, Raw: raw, Received: now, Mail: &ref}, now, m, nil)
+		err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now, Mail: &ref}, now, m, nil)
 		var refused *store.RefusedError
 		if errors.As(err, &refused) {
 			lg.Info("orders refused", "err", refused)
@@ -272,13 +273,12 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side wind.Side,
 // applyHeld applies the held file in t.
 func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 	h := rec.Held
-	f, err := windorders.Parse(h.Raw, windorders.Options{})
+	o, err := windsys.Read(h.Raw, windorders.Options{})
 	if err != nil {
 		return fmt.Errorf("referee: the held file of %s: %w", h.MessageID, err)
 	}
-	o := f.Orders()
 	ref := h.ref()
-	err = s.step(t, rec, store.Step{Orders: &o, Raw: h.Raw, Received: h.Received, Mail: &ref}, now, nil, nil)
+	err = s.step(t, rec, store.Step{Orders: o, Raw: h.Raw, Received: h.Received, Mail: &ref}, now, nil, nil)
 	var refused *store.RefusedError
 	if errors.As(err, &refused) {
 		// The game moved on since the file was judged (the umpire forced
@@ -334,12 +334,13 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		t.SetDeadline(rec.deadline(&g, g.Wait, now))
 		g = t.Game()
 	}
-	turn, filer := out.State.Turn, wind.NoSide
+	state, events := out.State.(*wind.State), EventsOf(out.Entry.Events)
+	turn, filer := state.Turn, wind.NoSide
 	if st.Mail != nil {
 		// The player whose file it was reads first that it was accepted
 		// and what comes next: above its report when one follows at once,
 		// else in a few lines of their own.
-		o := st.Orders
+		o, _, _ := windsys.OrdersOf(st.Orders)
 		filer = o.Side
 		a := templates.Accepted{Game: g.ID, Side: o.Side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
 			Activations: len(o.Actions), Standing: o.Standing != nil, Next: templates.WaitPhraseTo(g.Wait, o.Side),
@@ -366,10 +367,10 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		}
 	}
 	if over {
-		return s.finish(t, rec, out.State, out.Entry.Events, out.State.WaitText(), in, heads)
+		return s.finish(t, rec, state, events, state.WaitText(), in, heads)
 	}
 	deliver := func(side wind.Side) bool { return rec.afterStep(side, g.Wait, filer, turn) == deliverReport }
-	if err := s.queueReports(t, &g, rec, out.State, out.Entry.Events, in, heads, deliver); err != nil {
+	if err := s.queueReports(t, &g, rec, state, events, in, heads, deliver); err != nil {
 		return err
 	}
 	rec.Notices = nil
@@ -485,7 +486,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *wind.State, evs []wind.E
 	// its luck (for the reports and the page), its JSON as attu export
 	// writes it, and the replay page, one replay of the game. The record
 	// is the store's own, so it is not audited again.
-	luck := x.Luck()
+	luck := x.Luck(Engine())
 	bundle, err := x.JSON()
 	if err != nil {
 		return err

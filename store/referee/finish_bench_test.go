@@ -32,7 +32,7 @@ func tenTurnGame(b testing.TB) *game {
 		return nil
 	})
 	for {
-		s, err := g.db.State(g.id)
+		s, err := StateOf(g.db.Position(g.id))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func BenchmarkFinish(b *testing.B) {
 			if err != nil {
 				return err
 			}
-			st, err := t.State()
+			st, err := StateOf(t.Position())
 			if err != nil {
 				return err
 			}
@@ -118,7 +118,7 @@ func BenchmarkReplayPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	luck := x.Luck()
+	luck := x.Luck(Engine())
 	b.ReportMetric(float64(len(x.Log)), "entries")
 	b.ResetTimer()
 	cpu := cpuTime()

@@ -101,7 +101,7 @@ func (h *harness) close() {
 	if h.db == nil {
 		return
 	}
-	if err := h.db.Check(); err != nil {
+	if err := h.db.Check(Engine()); err != nil {
 		h.t.Errorf("consistency check: %v", err)
 	}
 	h.db.Close()
@@ -177,7 +177,7 @@ func (h *harness) game() *store.Game {
 
 func (h *harness) state() *wind.State {
 	h.t.Helper()
-	s, err := h.db.State(h.id)
+	s, err := StateOf(h.db.Position(h.id))
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -356,4 +356,14 @@ func (h *harness) rawOrders(seq uint64) ([]byte, error) {
 		}
 	}
 	return nil, fmt.Errorf("entry %d has no order file", seq)
+}
+
+// mustOrders returns the orders entry e records, nil for none.
+func mustOrders(t testing.TB, e *store.Entry) *wind.Orders {
+	t.Helper()
+	o, err := EntryOrders(e.Orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

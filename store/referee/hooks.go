@@ -74,7 +74,7 @@ func EndingOf(t *store.Txn) (Ending, error) {
 	if err != nil {
 		return Ending{}, err
 	}
-	st, err := t.State()
+	st, err := StateOf(t.Position())
 	if err != nil {
 		return Ending{}, err
 	}

@@ -56,7 +56,7 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 		g.report = reportText()
 		done := map[int]int{} // turn → actions files accepted
 		for {
-			s, err := db.State(id)
+			s, err := StateOf(db.Position(id))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,10 +87,10 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 			if err := json.Unmarshal(xe.Entry, &e); err != nil {
 				t.Fatal(err)
 			}
-			if e.Orders != nil {
-				acts += len(e.Orders.Actions)
+			if o := mustOrders(t, &e); o != nil {
+				acts += len(o.Actions)
 			}
-			events += len(e.Events)
+			events += len(EventsOf(e.Events))
 		}
 		for _, r := range x.Dice {
 			checkDie(t, r)
@@ -102,7 +102,7 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 		x.WriteJSON(&buf)
 		export += buf.Len()
 	}
-	if err := db.Check(); err != nil {
+	if err := db.Check(Engine()); err != nil {
 		t.Fatal(err)
 	}
 	mails, _ := db.Outbox("")

@@ -43,9 +43,16 @@ type dbLog struct {
 	game string
 }
 
-func (l dbLog) StateAt(seq uint64) (*wind.State, error) { return l.db.Snapshot(l.game, seq) }
+func (l dbLog) StateAt(seq uint64) (*wind.State, error) { return StateOf(l.db.PositionAt(l.game, seq)) }
 
 func (l dbLog) Entry(seq uint64) (*store.Entry, error) { return l.db.Entry(l.game, seq) }
+
+// txLog is gameLog in a transaction.
+type txLog struct{ t *store.Txn }
+
+func (l txLog) StateAt(seq uint64) (*wind.State, error) { return StateOf(l.t.PositionAt(seq)) }
+
+func (l txLog) Entry(seq uint64) (*store.Entry, error) { return l.t.Entry(seq) }
 
 // drawAgain draws the picture attachment a records again, as side sees
 // it, from the position (and events) of the entry it names, read from
@@ -61,7 +68,7 @@ func drawAgain(game string, a store.Attachment, side wind.Side, log gameLog) ([]
 		if err != nil {
 			return nil, err
 		}
-		evs = e.Events
+		evs = EventsOf(e.Events)
 	}
 	return pictureOf(game, st, side, evs).PNG()
 }

@@ -43,10 +43,11 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 	if len(x.Log) == 0 {
 		return nil, errors.New("referee: replay: the export has no log")
 	}
-	opening, err := store.DecodeState(x.InitialState)
+	first, err := Engine().Position(x.InitialState) // read, not judged: a forged opening is shown as it is
 	if err != nil {
 		return nil, fmt.Errorf("referee: replay: the opening position: %w", err)
 	}
+	opening := first.(*wind.State)
 	r := &templates.Replay{Game: x.Game, Scenario: x.Scenario, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head}
 	if luck != nil {
 		var b bytes.Buffer
@@ -74,7 +75,7 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 			return nil, fmt.Errorf("referee: replay: entry %d: %w", seq, err)
 		}
 		re := templates.ReplayEntry{JSON: string(c), Hash: xe.Hash, Entry: entryOf(e, e.To, xe.RolledBackBy),
-			DiceFrom: e.DiceFrom, DiceTo: e.DiceTo, Events: e.Events}
+			DiceFrom: e.DiceFrom, DiceTo: e.DiceTo, Events: EventsOf(e.Events)}
 		var st *wind.State
 		switch e.Kind {
 		case store.KindCreate:
@@ -90,7 +91,7 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 			live = append(live, seq)
 		default:
 			st = states[live[len(live)-1]]
-			if e.Kind == store.KindOrders && !broken && e.Orders != nil {
+			if e.Kind == store.KindOrders && !broken && len(e.Orders) > 0 {
 				if out, err := replayStep(st, e, rolls); err != nil {
 					re.Broken, broken = err.Error(), true
 				} else {
@@ -134,8 +135,12 @@ func replayStep(top *wind.State, e *store.Entry, rolls map[uint64]store.Roll) (o
 			out, err = nil, fmt.Errorf("the rules broke down: %v", r)
 		}
 	}()
+	o, err := EntryOrders(e.Orders)
+	if err != nil {
+		return nil, err
+	}
 	dice := &replayDice{rolls: rolls, next: e.DiceFrom, to: e.DiceTo}
-	out, _, problems := wind.Resolve(top.Clone(), *e.Orders, dice)
+	out, _, problems := wind.Resolve(top.Clone(), *o, dice)
 	switch {
 	case len(problems) > 0:
 		return nil, fmt.Errorf("the rules refuse its orders: %s", problems[0].Msg)

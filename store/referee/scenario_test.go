@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -39,7 +40,7 @@ func TestScenarioGamesAudit(t *testing.T) {
 		id := fmt.Sprintf("g%d", i)
 		seed := make([]byte, store.SeedSize)
 		seed[0] = byte(i + 1)
-		_, err := db.Create(store.NewGame{ID: id, Scenario: gm.scenario, Seed: seed, Start: Start(gm.scenario, gm.opt),
+		_, err := db.Create(store.NewGame{Rules: Engine(), ID: id, Scenario: gm.scenario, Seed: seed, Start: windsys.Start(gm.scenario, gm.opt),
 			Players: []store.NewPlayer{
 				{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
 				{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
@@ -48,7 +49,7 @@ func TestScenarioGamesAudit(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := &game{db: db, id: id}
-		first, _ := db.State(id)
+		first, _ := StateOf(db.Position(id))
 		if k := first.Wait().Kind; k != wind.WaitJPSetup && k != wind.WaitUSLanding {
 			t.Fatalf("%s: the game begins waiting for %s", id, first.WaitText())
 		}
@@ -57,7 +58,7 @@ func TestScenarioGamesAudit(t *testing.T) {
 				t.Fatalf("%s: no end after %d files", id, n)
 			}
 		}
-		s, _ := db.State(id)
+		s, _ := StateOf(db.Position(id))
 		if !s.Over() {
 			t.Fatalf("%s: %s", id, s.WaitText())
 		}
@@ -83,26 +84,28 @@ func TestScenarioGamesAudit(t *testing.T) {
 func TestOpeningFromTheRules(t *testing.T) {
 	dice := []int{4, 7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 	roll := func() *wind.ForcedDice { return &wind.ForcedDice{Values: dice} }
-	s, _, err := Start("campaign", wind.Options{VPChits: wind.VPDrawn})(roll())
+	p, _, err := windsys.Start("campaign", wind.Options{VPChits: wind.VPDrawn})(roll())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := opening(s.Clone(), roll()); err != nil {
+	s := p.(*wind.State)
+	if err := Engine().Opening(s.Clone(), roll()); err != nil {
 		t.Fatal(err)
 	}
 	s.VP.Hexes[0].Cancelled = !s.VP.Hexes[0].Cancelled
-	if err := opening(s, roll()); err == nil {
+	if err := Engine().Opening(s, roll()); err == nil {
 		t.Fatal("a changed victory point chit passes")
 	}
 	u, _ := s.Unit("U01")
-	s, _, _ = Start(wind.ScenarioUpTheHogsBack, wind.Options{})(roll())
+	p, _, _ = windsys.Start(wind.ScenarioUpTheHogsBack, wind.Options{})(roll())
+	s = p.(*wind.State)
 	u, _ = s.Unit(u.ID)
 	if u.Box == wind.BoxSetup {
 		u.Box = wind.BoxUnused
 	} else {
 		u.Box = wind.BoxSetup
 	}
-	if err := opening(s, roll()); err == nil {
+	if err := Engine().Opening(s, roll()); err == nil {
 		t.Fatal("another Unknown unit given to the scenario passes")
 	}
 }
@@ -129,7 +132,7 @@ func TestSetupDeadlinesPass(t *testing.T) {
 	if w := h.game().Wait; w.Kind != wind.WaitUSDecision || w.Turn != 1 {
 		t.Fatalf("after the U.S. deadline the game waits for %s", w)
 	}
-	s, _ := h.db.State(h.id)
+	s, _ := StateOf(h.db.Position(h.id))
 	landed := 0
 	for _, u := range s.Units {
 		if u.OnMap() && u.Side() == wind.US {

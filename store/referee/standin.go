@@ -3,6 +3,7 @@ package referee
 import (
 	"errors"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"strings"
 	"time"
@@ -53,7 +54,7 @@ func botSeed(seed []byte, entry uint64) uint64 { return SeedDraw(seed, "standin"
 
 // botFile is the order file the stand-in writes for what st waits for,
 // without the entries the rules' check refuses (standin.Trim).
-func botFile(game string, st *wind.State, seed uint64) ([]byte, *wind.Orders, error) {
+func botFile(game string, st *wind.State, seed uint64) ([]byte, *windsys.Filed, error) {
 	w := st.Wait()
 	ord := standin.Decide(st.View(w.Side), st.Outlook(w.Side), seed)
 	ord = standin.Trim(ord, st.DefaultOrders(), func(o wind.Orders) []wind.Problem {
@@ -169,7 +170,7 @@ const standInWhat = "orders written by attu's stand-in"
 // the reports headed by what heads writes: for a stand-in's side, or for
 // a late side's one wait (NewGame.LateStandIn).
 func (s *Service) applyStandIn(t *store.Txn, rec *record, now time.Time, heads head) error {
-	return s.applyFile(t, rec, now, heads, func(g store.Game, st *wind.State) ([]byte, *wind.Orders, error) {
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st *wind.State) ([]byte, *windsys.Filed, error) {
 		return botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	windorders "github.com/attu-pbem/attu/orders/wind"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -115,11 +117,11 @@ func replayBot(t *testing.T, x *store.Export, side wind.Side) int {
 		} else if strings.HasPrefix(f.YAML, "# Orders written by attu's stand-in") {
 			t.Fatalf("entry %d: a stand-in file for %s", f.Entry, f.Side)
 		}
-		o, err := decode(f.Raw())
+		o, err := windsys.Read(f.Raw(), windorders.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ns, _, ps := wind.Resolve(st, *o, store.NewDice(seed, e.DiceFrom, f.Entry, e.Turn, e.Wait))
+		ns, _, ps := wind.Resolve(st, o.Orders, store.NewDice(seed, e.DiceFrom, f.Entry, e.Turn, e.Wait))
 		if len(ps) > 0 {
 			t.Fatalf("entry %d: %v", f.Entry, ps)
 		}

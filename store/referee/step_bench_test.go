@@ -51,7 +51,7 @@ func BenchmarkStep(b *testing.B) {
 				if g.Status != store.Active {
 					b.Fatalf("the game ended in turn %d; the benchmark needs one that reaches turn %d", g.Wait.Turn, turn)
 				}
-				if st, err = db.State("g1"); err != nil {
+				if st, err = StateOf(db.Position("g1")); err != nil {
 					b.Fatal(err)
 				}
 				if st.Turn >= turn && g.Wait.Kind == wind.WaitActions && g.Wait.Side == wind.JP {

@@ -3,6 +3,7 @@ package referee
 import (
 	"encoding/json"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"path/filepath"
 	"testing"
 	"time"
@@ -34,8 +35,8 @@ func BenchmarkTick(b *testing.B) {
 			for i := range n {
 				seed := make([]byte, store.SeedSize)
 				seed[0], seed[1] = byte(i), byte(i>>8)
-				_, err := db.Create(store.NewGame{
-					ID: fmt.Sprintf("g%d", i), Scenario: "campaign", Seed: seed, Start: StartPlaced(placeSome),
+				_, err := db.Create(store.NewGame{Rules: Engine(),
+					ID: fmt.Sprintf("g%d", i), Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(placeSome),
 					Deadline: now.Add(7 * 24 * time.Hour), Service: rec,
 					Players: []store.NewPlayer{
 						{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},

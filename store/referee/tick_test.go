@@ -3,6 +3,7 @@ package referee
 import (
 	"encoding/json"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,8 +35,8 @@ func TestTickFindsDueGamesAfterReopen(t *testing.T) {
 		deadline := map[string]time.Time{"missed": now.Add(-time.Minute), "near": now.Add(time.Hour), "far": now.Add(14 * 24 * time.Hour)}[kind(i)]
 		seed := make([]byte, store.SeedSize)
 		seed[0] = byte(i)
-		_, err := db.Create(store.NewGame{
-			ID: fmt.Sprintf("g%02d", i), Scenario: "campaign", Seed: seed, Start: StartPlaced(placeSome),
+		_, err := db.Create(store.NewGame{Rules: Engine(),
+			ID: fmt.Sprintf("g%02d", i), Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(placeSome),
 			Deadline: deadline, Service: rec,
 			Players: []store.NewPlayer{
 				{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},

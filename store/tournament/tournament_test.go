@@ -65,7 +65,7 @@ func (w *world) close() {
 	if w.db == nil {
 		return
 	}
-	if err := w.db.Check(); err != nil {
+	if err := w.db.Check(referee.Engine()); err != nil {
 		w.t.Errorf("consistency check: %v", err)
 	}
 	w.db.Close()
@@ -150,7 +150,7 @@ func (w *world) tournament(id string) *Tournament {
 
 func (w *world) state(game string) *wind.State {
 	w.t.Helper()
-	s, err := w.db.State(game)
+	s, err := referee.StateOf(w.db.Position(game))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func (w *world) seenByUS(game string, from uint64, known map[string]bool) {
 		w.t.Fatal(err)
 	}
 	for _, e := range log {
-		for _, ev := range wind.VisibleEvents(e.Events, wind.US) {
+		for _, ev := range wind.VisibleEvents(referee.EventsOf(e.Events), wind.US) {
 			for _, u := range append(ev.Units, ev.Others...) {
 				if u.ID != "" {
 					known[u.ID] = true

@@ -1,0 +1,65 @@
+package adjudicator
+
+import "fmt"
+
+// Position is a game's position as a system's rules hold it. The host
+// stores it as its JSON (encoding/json) and asks the system to read it
+// back; it looks at nothing else.
+type Position interface {
+	// Wait is what the game waits for in this position.
+	Wait() Wait
+	// Validate reports why the rules cannot reach this position, nil
+	// when they can; the host never stores or plays on one they cannot.
+	Validate() error
+}
+
+// Orders is one side's orders as a system decoded them; the host stores
+// them as their JSON.
+type Orders interface {
+	// Answering is the wait the orders' envelope names: its side, turn
+	// and kind, as written (a turn of 0 or an empty kind when the file
+	// leaves them out).
+	Answering() Wait
+}
+
+// Refusal is the rules refusing a side's orders: Stale when they do not
+// answer what the game waits for, else illegal; Problems say why.
+type Refusal struct {
+	Stale    bool
+	Problems []Problem
+}
+
+// Problem is one reason orders were refused, in words for the player, at a
+// line and column of the order file (from 1), or 0 and 0 for no place.
+type Problem struct {
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+	Msg  string `json:"msg"`
+}
+
+// String writes "line:col: message", or the message alone.
+func (p Problem) String() string {
+	if p.Line == 0 {
+		return p.Msg
+	}
+	return fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Msg)
+}
+
+// LuckRules is what a system may say of its dice for the host's dice-luck
+// summary, with a method LuckRules() LuckRules on its rules; without it the
+// summary counts faces only.
+type LuckRules struct {
+	// Kinds are the kinds of fire whose to-hit dice are judged against
+	// the face they needed.
+	Kinds []FireKind
+	// Unowned names the dice no side rolls ("weather"), for the summary's
+	// line about them.
+	Unowned string
+}
+
+// FireKind is a kind of fire the luck summary sums to-hit dice into: its
+// name and the purposes of its dice.
+type FireKind struct {
+	Name     string
+	Purposes []DiePurpose
+}
