@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -32,7 +33,7 @@ type MapOptions struct {
 	// side. The island map has room for two characters per hex and shows
 	// a marker instead of the hex's terrain; the close-up prints it on the
 	// hex's unit line, ten characters shared with a landing zone's "LZ D".
-	Markers  map[wind.Hex]string
+	Markers  map[adjudicator.Hex]string
 	NoLegend bool // leaves out the legend printed below the map
 }
 
@@ -62,9 +63,9 @@ func RenderMap(m *wind.Map, opt MapOptions) string {
 // its unit marker. Hexes off the map are left out. When the close-up would be
 // wider than MaxWidth, the columns furthest from center are dropped and a
 // note says so.
-func RenderAround(m *wind.Map, center wind.Hex, radius int, opt MapOptions) string {
+func RenderAround(m *wind.Map, center adjudicator.Hex, radius int, opt MapOptions) string {
 	radius = max(radius, 0)
-	set := map[wind.Hex]bool{}
+	set := map[adjudicator.Hex]bool{}
 	addWithin(set, center, radius)
 	title := center.String()
 	if v, ok := m.VictoryHexAt(center); ok {
@@ -83,9 +84,9 @@ func RenderAround(m *wind.Map, center wind.Hex, radius int, opt MapOptions) stri
 // any of them: the area of a fight in a report, or the hexes a failing rules
 // test involves. When the area would be wider than MaxWidth, the columns
 // furthest from its middle are dropped and a note says so.
-func RenderArea(m *wind.Map, hexes []wind.Hex, margin int, opt MapOptions) string {
+func RenderArea(m *wind.Map, hexes []adjudicator.Hex, margin int, opt MapOptions) string {
 	margin = max(margin, 0)
-	set := map[wind.Hex]bool{}
+	set := map[adjudicator.Hex]bool{}
 	var ids []string
 	lo, hi := 0, 0
 	for _, c := range hexes {
@@ -99,16 +100,16 @@ func RenderArea(m *wind.Map, hexes []wind.Hex, margin int, opt MapOptions) strin
 	if margin > 0 {
 		ids[len(ids)-1] += fmt.Sprintf(" and those within %d of them", margin)
 	}
-	focus := wind.MakeHex((lo+hi)/2, 1)
+	focus := adjudicator.MakeHex((lo+hi)/2, 1)
 	g, clipped := closeUpGrid(m, set, focus, opt)
 	return closeUpOf(g, clipped, strings.Join(listLines("Hexes ", ids), "\n"), "fewer hexes", opt)
 }
 
 // addWithin adds to set the hexes within radius of center, on any map.
-func addWithin(set map[wind.Hex]bool, center wind.Hex, radius int) {
+func addWithin(set map[adjudicator.Hex]bool, center adjudicator.Hex, radius int) {
 	for col := center.Col() - radius; col <= center.Col()+radius; col++ {
 		for row := center.Row() - radius; row <= center.Row()+radius; row++ {
-			if h := wind.MakeHex(col, row); col >= 1 && row >= 1 && col <= 99 && row <= 99 && h.Distance(center) <= radius {
+			if h := adjudicator.MakeHex(col, row); col >= 1 && row >= 1 && col <= 99 && row <= 99 && h.Distance(center) <= radius {
 				set[h] = true
 			}
 		}
@@ -150,9 +151,9 @@ type grid struct {
 	slant, top  int
 	col0, row0  int // column and row placed at the canvas origin
 	left, above int // room kept for labels
-	shown       map[wind.Hex]bool
+	shown       map[adjudicator.Hex]bool
 	seaSides    bool // outline sides between two sea hexes
-	label       func(g *grid, h wind.Hex, c *canvas)
+	label       func(g *grid, h adjudicator.Hex, c *canvas)
 	header      func(g *grid, c *canvas)
 	cols        [2]int // first and last column drawn
 	rows        [2]int // first and last row drawn
@@ -161,7 +162,7 @@ type grid struct {
 type point struct{ x, y int }
 
 // origin returns the top-left corner of h's bounding box.
-func (g *grid) origin(h wind.Hex) point {
+func (g *grid) origin(h adjudicator.Hex) point {
 	x := g.left + (h.Col()-g.col0)*(g.top+g.slant)
 	y := g.above + (h.Row()-g.row0)*2*g.slant
 	if h.Col()%2 != 0 {
@@ -172,7 +173,7 @@ func (g *grid) origin(h wind.Hex) point {
 
 // side returns the canvas cells of the hexside of h facing d, from west to
 // east or north to south.
-func (g *grid) side(h wind.Hex, d wind.Direction) []point {
+func (g *grid) side(h adjudicator.Hex, d adjudicator.Direction) []point {
 	o := g.origin(h)
 	s, w := g.slant, g.top
 	// The first cell, how many cells and the step from one to the next.
@@ -198,7 +199,7 @@ func (g *grid) side(h wind.Hex, d wind.Direction) []point {
 
 // interior returns the first cell and width of h's k-th inside line
 // (1 ≤ k < 2*slant), between its slanted sides.
-func (g *grid) interior(h wind.Hex, k int) (point, int) {
+func (g *grid) interior(h adjudicator.Hex, k int) (point, int) {
 	o := g.origin(h)
 	s, w := g.slant, g.top
 	if k <= s {
@@ -209,7 +210,7 @@ func (g *grid) interior(h wind.Hex, k int) (point, int) {
 }
 
 // center writes text centred on h's k-th inside line, cut to fit.
-func (g *grid) center(c *canvas, h wind.Hex, k int, text string) {
+func (g *grid) center(c *canvas, h adjudicator.Hex, k int, text string) {
 	p, n := g.interior(h, k)
 	if len(text) > n {
 		text = text[:n]
@@ -226,7 +227,7 @@ func (g *grid) draw() *canvas {
 	if g.header != nil {
 		g.header(g, c)
 	}
-	g.eachShown(func(h wind.Hex) {
+	g.eachShown(func(h adjudicator.Hex) {
 		for d := wind.North; d <= wind.NorthWest; d++ {
 			ps := g.side(h, d)
 			for i, ch := range g.sideChars(h, h.Step(d), d, len(ps)) {
@@ -234,15 +235,15 @@ func (g *grid) draw() *canvas {
 			}
 		}
 	})
-	g.eachShown(func(h wind.Hex) { g.label(g, h, c) })
+	g.eachShown(func(h adjudicator.Hex) { g.label(g, h, c) })
 	return c
 }
 
 // eachShown calls f with each hex the grid shows, column by column.
-func (g *grid) eachShown(f func(h wind.Hex)) {
+func (g *grid) eachShown(f func(h adjudicator.Hex)) {
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
 		for row := g.rows[0]; row <= g.rows[1]; row++ {
-			if h := wind.MakeHex(col, row); g.shown[h] {
+			if h := adjudicator.MakeHex(col, row); g.shown[h] {
 				f(h)
 			}
 		}
@@ -251,7 +252,7 @@ func (g *grid) eachShown(f func(h wind.Hex)) {
 
 // sideChars returns the n characters for the side between h and its
 // neighbour nb in direction d.
-func (g *grid) sideChars(h, nb wind.Hex, d wind.Direction, n int) []byte {
+func (g *grid) sideChars(h, nb adjudicator.Hex, d adjudicator.Direction, n int) []byte {
 	m := g.m
 	// The plain side, a zone boundary and a slope uphill both ways.
 	plain, zone, both := byte('_'), byte('.'), [2]byte{'^', 'v'}
@@ -318,7 +319,7 @@ func (g *grid) sideChars(h, nb wind.Hex, d wind.Direction, n int) []byte {
 
 // uphillArrows returns the arrow pointing from a hex towards its neighbour
 // in direction d, and the one pointing back.
-func uphillArrows(d wind.Direction) (fwd, back byte) {
+func uphillArrows(d adjudicator.Direction) (fwd, back byte) {
 	switch d {
 	case wind.North:
 		return '^', 'v'
@@ -403,17 +404,17 @@ func islandGrid(m *wind.Map, opt MapOptions, cols, rows [2]int) *grid {
 		m: m, slant: 1, top: 2,
 		col0: cols[0], row0: rows[0],
 		left: islandLeft, above: 2,
-		shown:  map[wind.Hex]bool{},
+		shown:  map[adjudicator.Hex]bool{},
 		cols:   cols,
 		rows:   rows,
 		header: islandHeader,
 	}
 	for col := cols[0]; col <= cols[1]; col++ {
 		for row := rows[0]; row <= rows[1]; row++ {
-			g.shown[wind.MakeHex(col, row)] = true
+			g.shown[adjudicator.MakeHex(col, row)] = true
 		}
 	}
-	g.label = func(g *grid, h wind.Hex, c *canvas) {
+	g.label = func(g *grid, h adjudicator.Hex, c *canvas) {
 		p, _ := g.interior(h, 1)
 		c.put(p.x, p.y, islandCell(m, h, opt.Markers[h]))
 	}
@@ -426,14 +427,14 @@ func islandGrid(m *wind.Map, opt MapOptions, cols, rows [2]int) *grid {
 // below it holds the odd columns' hexes of the same row.
 func islandHeader(g *grid, c *canvas) {
 	// Below the last row of the odd columns, which reach lowest.
-	bottom := g.origin(wind.MakeHex(g.cols[0]|1, g.rows[1])).y + 3
+	bottom := g.origin(adjudicator.MakeHex(g.cols[0]|1, g.rows[1])).y + 3
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
-		p, _ := g.interior(wind.MakeHex(col, g.row0), 1)
+		p, _ := g.interior(adjudicator.MakeHex(col, g.row0), 1)
 		c.put(p.x, col%2, fmt.Sprintf("%02d", col))
 		c.put(p.x, bottom+col%2, fmt.Sprintf("%02d", col))
 	}
 	for row := g.rows[0]; row <= g.rows[1]; row++ {
-		p, _ := g.interior(wind.MakeHex(g.cols[0]&^1, row), 1)
+		p, _ := g.interior(adjudicator.MakeHex(g.cols[0]&^1, row), 1)
 		c.put(0, p.y, fmt.Sprintf("%2d", row))
 	}
 }
@@ -445,7 +446,7 @@ func islandExtent(m *wind.Map, opt MapOptions) (cols, rows [2]int) {
 	cols = [2]int{m.MaxCol, m.MinCol}
 	rows = [2]int{m.MaxRow, m.MinRow}
 	margin := 1
-	add := func(h wind.Hex) {
+	add := func(h adjudicator.Hex) {
 		if !m.OnMap(h) {
 			return
 		}
@@ -473,7 +474,7 @@ func islandExtent(m *wind.Map, opt MapOptions) (cols, rows [2]int) {
 
 // islandCell is the two characters inside a hex of the island map: a mark
 // and the level, or the unit marker.
-func islandCell(m *wind.Map, h wind.Hex, marker string) string {
+func islandCell(m *wind.Map, h adjudicator.Hex, marker string) string {
 	if marker != "" {
 		return fmt.Sprintf("%-2.2s", marker)
 	}
@@ -496,19 +497,19 @@ func islandCell(m *wind.Map, h wind.Hex, marker string) string {
 // islandLegend explains the island map: how to read a hex's place, with
 // an example, what the map leaves out, and the marks.
 func islandLegend(m *wind.Map, cols, rows [2]int, opt MapOptions) string {
-	ex := wind.MakeHex(cols[0]|1, (rows[0]+rows[1])/2)
+	ex := adjudicator.MakeHex(cols[0]|1, (rows[0]+rows[1])/2)
 	for _, v := range m.VictoryHexes {
 		if v.Hex.Col()%2 == 1 && v.Hex.Row() >= rows[0] && v.Hex.Row() <= rows[1] {
 			ex = v.Hex
 			break
 		}
 	}
-	even := wind.MakeHex(ex.Col()-1, ex.Row())
+	even := adjudicator.MakeHex(ex.Col()-1, ex.Row())
 	if even.Col() < cols[0] {
-		even = wind.MakeHex(ex.Col()+1, ex.Row())
+		even = adjudicator.MakeHex(ex.Col()+1, ex.Row())
 	}
 	d := struct {
-		Odd, Even wind.Hex
+		Odd, Even adjudicator.Hex
 		Strips    int
 		Rows      [2]int
 		Sea       bool
@@ -526,8 +527,8 @@ func islandLegend(m *wind.Map, cols, rows [2]int, opt MapOptions) string {
 
 // sampleMarker returns the marker of the lowest-numbered hex, so that the
 // legend reads the same on every run.
-func sampleMarker(mk map[wind.Hex]string) string {
-	var best wind.Hex
+func sampleMarker(mk map[adjudicator.Hex]string) string {
+	var best adjudicator.Hex
 	for h, s := range mk {
 		if s != "" && (best == 0 || h < best) {
 			best = h
@@ -538,7 +539,7 @@ func sampleMarker(mk map[wind.Hex]string) string {
 
 // featureList lists the victory hexes and landing zones, or only those in
 // the set when it is not nil.
-func featureList(m *wind.Map, in map[wind.Hex]bool) []string {
+func featureList(m *wind.Map, in map[adjudicator.Hex]bool) []string {
 	var vh []string
 	for _, v := range m.VictoryHexes {
 		if in == nil || in[v.Hex] {
@@ -563,10 +564,10 @@ const (
 // closeUpGrid lays out the hexes of set that lie on the map. When they span
 // more columns than fit in MaxWidth, it keeps those nearest focus and
 // reports that it clipped.
-func closeUpGrid(m *wind.Map, set map[wind.Hex]bool, focus wind.Hex, opt MapOptions) (g *grid, clipped bool) {
+func closeUpGrid(m *wind.Map, set map[adjudicator.Hex]bool, focus adjudicator.Hex, opt MapOptions) (g *grid, clipped bool) {
 	g = &grid{
 		m: m, slant: closeSlant, top: closeTop,
-		shown:    map[wind.Hex]bool{},
+		shown:    map[adjudicator.Hex]bool{},
 		seaSides: true,
 		cols:     [2]int{m.MaxCol + 1, m.MinCol - 1},
 		rows:     [2]int{m.MaxRow + 1, m.MinRow - 1},
@@ -589,7 +590,7 @@ func closeUpGrid(m *wind.Map, set map[wind.Hex]bool, focus wind.Hex, opt MapOpti
 			g.shown[h] = true
 		}
 	}
-	g.label = func(g *grid, h wind.Hex, c *canvas) {
+	g.label = func(g *grid, h adjudicator.Hex, c *canvas) {
 		id := h.String()
 		if _, ok := m.VictoryHexAt(h); ok {
 			id = "*" + id + "*"
@@ -612,7 +613,7 @@ func closeUpGrid(m *wind.Map, set map[wind.Hex]bool, focus wind.Hex, opt MapOpti
 }
 
 // closeTerrain is the second inside line of a close-up hex.
-func closeTerrain(m *wind.Map, h wind.Hex) string {
+func closeTerrain(m *wind.Map, h adjudicator.Hex) string {
 	if !m.Land(h) {
 		for _, lz := range m.LandingZones {
 			if lz.Staging == h {

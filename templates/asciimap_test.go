@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -34,7 +35,7 @@ func golden(t *testing.T, name, got string) {
 
 // landingUnits is a handful of markers as a U.S. report might show them
 // after a landing at Massacre Bay.
-var landingUnits = map[wind.Hex]string{
+var landingUnits = map[adjudicator.Hex]string{
 	2821: "U4", 2720: "U2", 2719: "J3", 2822: "U6", 3122: "U1", 2717: "J2", 2618: "?1",
 }
 
@@ -72,7 +73,7 @@ func TestWidth(t *testing.T) {
 	m := wind.BuiltinMap()
 	checkWidth(t, "island", RenderMap(m, MapOptions{}))
 	checkWidth(t, "island with units", RenderMap(m, MapOptions{Markers: landingUnits}))
-	centers := []wind.Hex{2717, 1001, 4130, 1013, 4114, 2501, 2530}
+	centers := []adjudicator.Hex{2717, 1001, 4130, 1013, 4114, 2501, 2530}
 	for _, c := range centers {
 		for r := 0; r <= 10; r++ {
 			checkWidth(t, "around "+c.String(), RenderAround(m, c, r, MapOptions{Markers: landingUnits}))
@@ -94,7 +95,7 @@ func cells(c *canvas, ps []point) string {
 }
 
 // insideLine returns the k-th inside line of h, trimmed.
-func insideLine(g *grid, c *canvas, h wind.Hex, k int) string {
+func insideLine(g *grid, c *canvas, h adjudicator.Hex, k int) string {
 	p, n := g.interior(h, k)
 	var ps []point
 	for i := range n {
@@ -152,8 +153,8 @@ func TestIslandMarkers(t *testing.T) {
 	}
 }
 
-func within(center wind.Hex, radius int) map[wind.Hex]bool {
-	set := map[wind.Hex]bool{}
+func within(center adjudicator.Hex, radius int) map[adjudicator.Hex]bool {
+	set := map[adjudicator.Hex]bool{}
 	addWithin(set, center, radius)
 	return set
 }
@@ -186,7 +187,7 @@ func TestCloseUpAround2717(t *testing.T) {
 		t.Errorf("%d hexes drawn, want the 37 within 3 of 2717", len(g.shown))
 	}
 	// Hogback Creek runs 2720-2719-2619-2618: its crossings carry '~'.
-	for _, s := range [][2]wind.Hex{{2720, 2719}, {2719, 2619}, {2619, 2618}} {
+	for _, s := range [][2]adjudicator.Hex{{2720, 2719}, {2719, 2619}, {2619, 2618}} {
 		d, _ := s[0].DirectionTo(s[1])
 		if got := cells(c, g.side(s[0], d)); !strings.Contains(got, "~") {
 			t.Errorf("river crossing %s/%s drawn as %q", s[0], s[1], got)
@@ -197,7 +198,7 @@ func TestCloseUpAround2717(t *testing.T) {
 func TestSlopeArrowsPointUphill(t *testing.T) {
 	m := wind.BuiltinMap()
 	for _, tc := range []struct {
-		from, to wind.Hex
+		from, to adjudicator.Hex
 		want     string
 	}{
 		{1717, 1817, ">>"},       // art in 1717: 1717 to 1817 is up
@@ -229,7 +230,7 @@ func TestRiverOverSlope(t *testing.T) {
 	// Temnac Creek runs 1424-1423 across a slope on a slanted side.
 	g, _ = closeUpGrid(m, within(1424, 1), 1424, MapOptions{})
 	c = g.draw()
-	d, _ := wind.Hex(1424).DirectionTo(1423)
+	d, _ := adjudicator.Hex(1424).DirectionTo(1423)
 	if got := cells(c, g.side(1424, d)); !strings.Contains(got, "~") || strings.Trim(got, "<>^v") == got {
 		t.Errorf("1424/1423 drawn as %q, want a slope arrow and ~", got)
 	}
@@ -306,7 +307,7 @@ func TestWideMapInStrips(t *testing.T) {
 
 func TestRenderArea(t *testing.T) {
 	m := wind.BuiltinMap()
-	text := RenderArea(m, []wind.Hex{2717, 2719}, 1, MapOptions{Markers: landingUnits})
+	text := RenderArea(m, []adjudicator.Hex{2717, 2719}, 1, MapOptions{Markers: landingUnits})
 	golden(t, "area-2717-2719.txt", text)
 	checkWidth(t, "area", text)
 	for _, want := range []string{"Hexes 2717, 2719 and those within 1 of them", "*2717*", "2620", "J3"} {
@@ -315,7 +316,7 @@ func TestRenderArea(t *testing.T) {
 		}
 	}
 	// Two hexes far apart: clipped around the middle, within the width.
-	text = RenderArea(m, []wind.Hex{1425, 3622}, 0, MapOptions{NoLegend: true})
+	text = RenderArea(m, []adjudicator.Hex{1425, 3622}, 0, MapOptions{NoLegend: true})
 	checkWidth(t, "wide area", text)
 	if !strings.Contains(text, "only columns 21-29") {
 		t.Errorf("a wide area should say which columns it shows:\n%s", text)
@@ -328,7 +329,7 @@ func TestRenderArea(t *testing.T) {
 // below under the number on the lower header line.
 func TestIslandRowLabels(t *testing.T) {
 	m := wind.BuiltinMap()
-	markers := map[wind.Hex]string{2117: "AB", 2017: "CD", 1425: "EF", 3622: "GH"}
+	markers := map[adjudicator.Hex]string{2117: "AB", 2017: "CD", 1425: "EF", 3622: "GH"}
 	lines := strings.Split(RenderMap(m, MapOptions{Markers: markers, NoLegend: true}), "\n")
 	_, rows := islandExtent(m, MapOptions{})
 	rowLine := map[int]int{}

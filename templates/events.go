@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -37,32 +38,32 @@ func EventText(ev wind.Event) string {
 
 var eventFuncs = template.FuncMap{
 	"side":       sideName,
-	"enemy":      func(s wind.Side) wind.Side { return s.Enemy() },
+	"enemy":      func(s adjudicator.Side) adjudicator.Side { return s.Enemy() },
 	"plural":     Plural,
 	"are":        func(n int) string { return pick(n, "is", "are") },
 	"verbS":      func(n int) string { return pick(n, "s", "") },
 	"capitalize": capitalize,
 	"date":       wind.TurnDate,
 	"route":      route,
-	"hexesAnd":   func(hs []wind.Hex) string { return joinAnd(hexNames(hs)) },
+	"hexesAnd":   func(hs []adjudicator.Hex) string { return joinAnd(hexNames(hs)) },
 	"hexesComma": hexesComma,
-	"hex":        elem[wind.Hex],
+	"hex":        elem[adjudicator.Hex],
 	"dice":       dice,
 	"diceCount":  func(ds []wind.EventDie) string { return diceCount(len(ds)) },
 	"mods":       mods,
 	"airMods":    airMods,
 	"add":        func(a, b int) int { return a + b },
 	"face":       func(f int) string { return wind.DiceText([]int{f}, 0) },
-	"isUS":       func(s wind.Side) bool { return s == wind.US },
+	"isUS":       func(s adjudicator.Side) bool { return s == adjudicator.US },
 	"isUnknown":  func(k wind.Kind) bool { return k == wind.Unknown },
 	"unit":       func(us []wind.EventUnit) wind.EventUnit { return elem(us, 0) },
 	"ids":        ids,
 	"named":      named,
 	"countNamed": countNamed,
-	"decision":   func() wind.WaitKind { return wind.WaitUSDecision },
+	"decision":   func() adjudicator.WaitKind { return wind.WaitUSDecision },
 	"waitNoun":   waitNoun,
 	// A refit turn is never a night turn (rule 3.1): its waits say no time.
-	"isRefit":    func(k wind.WaitKind) bool { return k == wind.WaitUSRefit || k == wind.WaitJPRefit },
+	"isRefit":    func(k adjudicator.WaitKind) bool { return k == wind.WaitUSRefit || k == wind.WaitJPRefit },
 	"stackLimit": func() int { return wind.StackJapanese },
 	"quote":      func(s string) string { return fmt.Sprintf("%q", s) },
 	// Refit turns (rule 9).
@@ -76,7 +77,7 @@ var eventFuncs = template.FuncMap{
 
 // waitNoun names the orders a game waits for, as a refusal does: "the U.S.
 // decision of turn 3", "the Japanese actions of turn 3".
-func waitNoun(k wind.WaitKind) string {
+func waitNoun(k adjudicator.WaitKind) string {
 	switch k {
 	case wind.WaitUSDecision:
 		return "decision"
@@ -91,8 +92,8 @@ func waitNoun(k wind.WaitKind) string {
 }
 
 // sideName names a side as the rules do: "U.S.", "Japanese".
-func sideName(s wind.Side) string {
-	if s == wind.US || s == wind.JP {
+func sideName(s adjudicator.Side) string {
+	if s == adjudicator.US || s == adjudicator.JP {
 		return sideTitle(s)
 	}
 	return s.String()
@@ -121,7 +122,7 @@ func joinAnd(names []string) string {
 }
 
 // hexNames writes each hex as its CCRR id.
-func hexNames(hs []wind.Hex) []string {
+func hexNames(hs []adjudicator.Hex) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
 		out[i] = h.String()
@@ -130,7 +131,7 @@ func hexNames(hs []wind.Hex) []string {
 }
 
 // hexesComma writes hexes as "2717, 2718".
-func hexesComma(hs []wind.Hex) string { return strings.Join(hexNames(hs), ", ") }
+func hexesComma(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), ", ") }
 
 // elem returns xs[i], or the zero value when there is none.
 func elem[T any](xs []T, i int) T {
@@ -142,7 +143,7 @@ func elem[T any](xs []T, i int) T {
 }
 
 // route writes hexes as "2821→2720→2719".
-func route(hs []wind.Hex) string { return strings.Join(hexNames(hs), "→") }
+func route(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), "→") }
 
 // dice writes an event's dice as the table reads them: "9, 8, 8 (-3: 6, 5,
 // 5)", natural faces (a 10 as the 0 of the die) and, with a modifier, the
@@ -241,7 +242,7 @@ func staging(us []wind.EventUnit) string {
 
 // moves lists units moved from the hexes of from to their own: "U01 from
 // 2414 to 2415 and U02 from 2310 to 2311" (rule 9.6).
-func moves(us []wind.EventUnit, from []wind.Hex) string {
+func moves(us []wind.EventUnit, from []adjudicator.Hex) string {
 	parts := make([]string, len(us))
 	for i, u := range us {
 		parts[i] = fmt.Sprintf("%s from %s to %s", u.ID, elem(from, i), u.Hex)
@@ -260,7 +261,7 @@ func placed(us []wind.EventUnit) string {
 
 // counterCounts writes how many Japanese counters stand in each hex: "2414
 // no Japanese counter and 2415 1 Japanese counter".
-func counterCounts(hs []wind.Hex, counts []int) string {
+func counterCounts(hs []adjudicator.Hex, counts []int) string {
 	parts := make([]string, len(hs))
 	for i, h := range hs {
 		n := elem(counts, i)

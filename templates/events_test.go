@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/rulecase"
 	"github.com/attu-pbem/attu/templates"
@@ -98,7 +99,7 @@ func caseSamples(t *testing.T) []sample {
 func gameSamples(t *testing.T) []sample {
 	t.Helper()
 	s, evs := wind.NewGame(nil, nil, &wind.ForcedDice{Values: []int{5, 3}})
-	o := wind.Orders{Side: wind.US, Turn: 1, Wait: wind.WaitUSDecision,
+	o := wind.Orders{Side: adjudicator.US, Turn: 1, Wait: wind.WaitUSDecision,
 		Decision: &wind.Decision{Night: true}, Standing: &wind.Standing{Retreat: wind.RetreatAlways}}
 	_, more, ps := wind.Resolve(s, o, &wind.ForcedDice{Values: []int{4, 9, 8}})
 	if len(ps) > 0 {
@@ -117,13 +118,13 @@ func handSamples() []sample {
 	type (
 		E = wind.Event
 		U = wind.EventUnit
-		H = wind.Hex
+		H = adjudicator.Hex
 	)
 	public := wind.Public
 	anon := wind.Visibility{US: wind.SightAnonymous, JP: wind.SightFull}
-	us := wind.US
-	jp := wind.JP
-	up := func(id string, side wind.Side, kind wind.Kind, h H, steps int) U {
+	us := adjudicator.US
+	jp := adjudicator.JP
+	up := func(id string, side adjudicator.Side, kind wind.Kind, h H, steps int) U {
 		return U{ID: id, Side: side, Kind: kind, Hex: h, Steps: steps, Known: true}
 	}
 	down := func(id string, kind wind.Kind, h H) U {
@@ -215,7 +216,7 @@ func TestEventWords(t *testing.T) {
 	for _, s := range samples {
 		kinds[s.ev.Kind] = true
 		b.WriteString("\n" + wrap(fmt.Sprintf("%s (%s)", variant(s.ev), s.from), "  "))
-		for _, side := range []wind.Side{wind.Umpire, wind.JP, wind.US} {
+		for _, side := range []adjudicator.Side{adjudicator.Umpire, adjudicator.JP, adjudicator.US} {
 			text := "(reads nothing)"
 			if r, ok := wind.Redact(s.ev, side); ok {
 				text = templates.EventText(r)

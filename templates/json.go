@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -19,7 +20,7 @@ const ReportFormat = "attu-report/1"
 //     time_zone (the reader's, when known), chain_head and commitment.
 //   - side: the reader (us, jp or umpire); turn, date ("May 13"), night,
 //     weather (while the U.S. decides, the previous turn's).
-//   - wait: what the game waits for (wind.Wait: turn, side, kind;
+//   - wait: what the game waits for (adjudicator.Wait: turn, side, kind;
 //     kind is jp-setup, us-landing, us-decision, us-refit, jp-refit,
 //     actions or ended, absent before the game begins), wait_text the
 //     same in words; awaited is true when that is the reader.
@@ -37,22 +38,22 @@ const ReportFormat = "attu-report/1"
 //   - order_template: the file name of the order template attached, when
 //     the reader is awaited (its text is in the mail and the attachment).
 type ReportJSON struct {
-	Format        string        `json:"format"`
-	Game          GameJSON      `json:"game"`
-	Side          wind.Side     `json:"side"`
-	Turn          int           `json:"turn"`
-	Date          string        `json:"date"`
-	Night         bool          `json:"night"`
-	Weather       wind.Weather  `json:"weather"`
-	Wait          wind.Wait     `json:"wait"`
-	WaitText      string        `json:"wait_text"`
-	Awaited       bool          `json:"awaited"`
-	Steps         []StepJSON    `json:"steps"`
-	Fought        []wind.Hex    `json:"fought"`
-	CloseUps      []wind.Hex    `json:"close_ups"`
-	View          *wind.View    `json:"view"`
-	Outlook       *wind.Outlook `json:"outlook"`
-	OrderTemplate string        `json:"order_template,omitempty"`
+	Format        string            `json:"format"`
+	Game          GameJSON          `json:"game"`
+	Side          adjudicator.Side  `json:"side"`
+	Turn          int               `json:"turn"`
+	Date          string            `json:"date"`
+	Night         bool              `json:"night"`
+	Weather       wind.Weather      `json:"weather"`
+	Wait          adjudicator.Wait  `json:"wait"`
+	WaitText      string            `json:"wait_text"`
+	Awaited       bool              `json:"awaited"`
+	Steps         []StepJSON        `json:"steps"`
+	Fought        []adjudicator.Hex `json:"fought"`
+	CloseUps      []adjudicator.Hex `json:"close_ups"`
+	View          *wind.View        `json:"view"`
+	Outlook       *wind.Outlook     `json:"outlook"`
+	OrderTemplate string            `json:"order_template,omitempty"`
 }
 
 // GameJSON is the game's record in a JSON report.
@@ -73,10 +74,10 @@ type StepJSON struct {
 
 // EventJSON is one event as the reader may read it.
 type EventJSON struct {
-	Kind  string     `json:"kind"`
-	Text  string     `json:"text"`
-	Side  wind.Side  `json:"side,omitempty"`
-	Hexes []wind.Hex `json:"hexes,omitempty"`
+	Kind  string            `json:"kind"`
+	Text  string            `json:"text"`
+	Side  adjudicator.Side  `json:"side,omitempty"`
+	Hexes []adjudicator.Hex `json:"hexes,omitempty"`
 }
 
 func (r *Report) document(steps []wordedStep) *ReportJSON {
@@ -90,8 +91,8 @@ func (r *Report) document(steps []wordedStep) *ReportJSON {
 		Side: v.Side, Turn: v.Turn, Date: wind.TurnDate(v.Turn), Night: v.Night, Weather: v.Weather,
 		Wait: r.Outlook.Wait, WaitText: r.Outlook.WaitText, Awaited: r.awaited(),
 		Steps:    []StepJSON{},
-		Fought:   append([]wind.Hex{}, foughtHexes(r.Events)...), // [] rather than null
-		CloseUps: []wind.Hex{},
+		Fought:   append([]adjudicator.Hex{}, foughtHexes(r.Events)...), // [] rather than null
+		CloseUps: []adjudicator.Hex{},
 		View:     v, Outlook: r.Outlook,
 	}
 	if !r.Game.Deadline.IsZero() {
@@ -129,9 +130,9 @@ func (r *Report) json(steps []wordedStep) ([]byte, error) {
 
 // eventHexes returns the hexes an event is about, for a report: its hexes,
 // or the hex attacked when it names no other.
-func eventHexes(ev wind.Event) []wind.Hex {
+func eventHexes(ev wind.Event) []adjudicator.Hex {
 	if len(ev.Hexes) == 0 && ev.Target != 0 {
-		return []wind.Hex{ev.Target}
+		return []adjudicator.Hex{ev.Target}
 	}
 	return ev.Hexes
 }

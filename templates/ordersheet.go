@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"strings"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -26,7 +27,7 @@ var (
 // OrderSheetName is the file name of the order sheet for a wait, as it
 // is attached to the report: orders-3-us-actions.html. The sheet
 // downloads the file it writes under the same name ending in .yaml.
-func OrderSheetName(turn int, side wind.Side, wait wind.WaitKind) string {
+func OrderSheetName(turn int, side adjudicator.Side, wait adjudicator.WaitKind) string {
 	return fmt.Sprintf("orders-%d-%s-%s.html", turn, side, wait)
 }
 
@@ -105,17 +106,17 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 // sheetData is the sheet's JSON: the envelope of the file it writes, how
 // to mail it, the geometry of the map and the reader's View and Outlook.
 type sheetData struct {
-	Game     string        `json:"game"`
-	Side     wind.Side     `json:"side"`
-	Turn     int           `json:"turn"`
-	Wait     wind.WaitKind `json:"wait"`
-	Date     string        `json:"date"`
-	Title    string        `json:"title"`
-	Deadline string        `json:"deadline,omitempty"`
-	Address  string        `json:"address,omitempty"`
-	Subject  string        `json:"subject"`
-	File     string        `json:"file"`
-	Geom     replayGeom    `json:"geom"`
+	Game     string               `json:"game"`
+	Side     adjudicator.Side     `json:"side"`
+	Turn     int                  `json:"turn"`
+	Wait     adjudicator.WaitKind `json:"wait"`
+	Date     string               `json:"date"`
+	Title    string               `json:"title"`
+	Deadline string               `json:"deadline,omitempty"`
+	Address  string               `json:"address,omitempty"`
+	Subject  string               `json:"subject"`
+	File     string               `json:"file"`
+	Geom     replayGeom           `json:"geom"`
 	// Land is every land hex's id, four digits each, for the ids drawn
 	// in them and the hexes that answer a click.
 	Land string `json:"land"`
@@ -132,9 +133,9 @@ type sheetData struct {
 
 // sheetZone is a landing zone (rule 9.2).
 type sheetZone struct {
-	ID       string   `json:"id"`
-	Hex      wind.Hex `json:"hex"`
-	Capacity int      `json:"capacity"`
+	ID       string          `json:"id"`
+	Hex      adjudicator.Hex `json:"hex"`
+	Capacity int             `json:"capacity"`
 }
 
 // sheetOptions is a unit's options in actions, each move written "to mp

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	windorders "github.com/attu-pbem/attu/orders/wind"
 )
@@ -141,7 +142,7 @@ func (b *sheetBrowser) count(t *testing.T, sel string, n int) {
 
 // clickHex clicks hex h on the map with the mouse, where the page draws
 // it.
-func (b *sheetBrowser) clickHex(t *testing.T, h wind.Hex) {
+func (b *sheetBrowser) clickHex(t *testing.T, h adjudicator.Hex) {
 	t.Helper()
 	b.eval(t, `document.getElementById("map").scrollIntoView(), ""`)
 	x := b.num(t, fmt.Sprintf(`window.attuSheet.point("%s")[0]`, h))
@@ -251,7 +252,7 @@ func (b *sheetBrowser) check(t *testing.T, path string) {
 // findSheet returns the first step of generated games (setup games with
 // setup) where side is awaited for orders of kind and pred accepts its
 // report.
-func findSheet(t *testing.T, setup bool, kind wind.WaitKind, pred func(*Report) bool) (step, *Report) {
+func findSheet(t *testing.T, setup bool, kind adjudicator.WaitKind, pred func(*Report) bool) (step, *Report) {
 	t.Helper()
 	var found *step
 	var rep *Report
@@ -301,8 +302,8 @@ func sheetOf(t *testing.T, r *Report) (string, []byte) {
 // itself within half a second.
 func TestOrderSheetInBrowser(t *testing.T) {
 	b := newSheetBrowser(t)
-	t.Run("us-actions", func(t *testing.T) { actionsInBrowser(t, b, wind.US) })
-	t.Run("jp-actions", func(t *testing.T) { actionsInBrowser(t, b, wind.JP) })
+	t.Run("us-actions", func(t *testing.T) { actionsInBrowser(t, b, adjudicator.US) })
+	t.Run("jp-actions", func(t *testing.T) { actionsInBrowser(t, b, adjudicator.JP) })
 	t.Run("us-decision", func(t *testing.T) {
 		st, r := findSheet(t, false, wind.WaitUSDecision, func(*Report) bool { return true })
 		name, page := sheetOf(t, r)
@@ -366,7 +367,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 
 // actionsInBrowser plays a busy actions sheet of side: one with a melee
 // and a fire that needs a spotter on offer.
-func actionsInBrowser(t *testing.T, b *sheetBrowser, side wind.Side) {
+func actionsInBrowser(t *testing.T, b *sheetBrowser, side adjudicator.Side) {
 	var melee, fire *wind.UnitOptions
 	var fo wind.FireOption
 	st, r := findSheet(t, false, wind.WaitActions, func(r *Report) bool {
@@ -384,7 +385,7 @@ func actionsInBrowser(t *testing.T, b *sheetBrowser, side wind.Side) {
 				}
 			}
 		}
-		return melee != nil && (fire != nil || side == wind.JP)
+		return melee != nil && (fire != nil || side == adjudicator.JP)
 	})
 	name, page := sheetOf(t, r)
 	var draws []time.Duration
@@ -494,7 +495,7 @@ func setupInBrowser(t *testing.T, b *sheetBrowser) {
 			guns = g
 		}
 	}
-	used := map[wind.Hex]bool{}
+	used := map[adjudicator.Hex]bool{}
 	for _, p := range r.Outlook.Setup.JPSetup.Place {
 		used[p.Hex] = true
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -57,7 +58,7 @@ func TestOrderSheetsOfGeneratedGames(t *testing.T) {
 	tally := map[string]int{}
 	biggest := 0
 	check := func(st step) bool {
-		for _, side := range []wind.Side{wind.US, wind.JP} {
+		for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 			rep := reportOf(t, st, side)
 			tname, body, hasTemplate := rep.OrderTemplate()
 			name, page, ok := rep.OrderSheet("attu+g1@example.org")
@@ -100,7 +101,7 @@ func TestOrderSheetsOfGeneratedGames(t *testing.T) {
 	playGames(t, seeds[:len(seeds)/2], 6, check)
 	playSetupGames(t, seeds[len(seeds)/2:], 8, check)
 	t.Logf("sheets checked: %v; the largest %d bytes", tally, biggest)
-	for _, k := range []wind.WaitKind{wind.WaitActions, wind.WaitUSDecision, wind.WaitJPSetup, wind.WaitUSLanding} {
+	for _, k := range []adjudicator.WaitKind{wind.WaitActions, wind.WaitUSDecision, wind.WaitJPSetup, wind.WaitUSLanding} {
 		if tally[string(k)] == 0 {
 			t.Errorf("no sheet of kind %s among the games played", k)
 		}
@@ -115,10 +116,10 @@ func (d *sheetData) outlook(t testing.TB) *wind.Outlook {
 	for _, so := range d.Options {
 		uo := so.UnitOptions
 		uo.Moves = nil
-		via := map[wind.Hex]wind.Hex{}
+		via := map[adjudicator.Hex]adjudicator.Hex{}
 		for _, s := range so.Moves {
 			var mv wind.MoveOption
-			var v wind.Hex
+			var v adjudicator.Hex
 			var to, from string
 			if _, err := fmt.Sscanf(s, "%s %d %s", &to, &mv.MP, &from); err != nil {
 				t.Fatalf("move %q: %v", s, err)
@@ -130,7 +131,7 @@ func (d *sheetData) outlook(t testing.TB) *wind.Outlook {
 		for i := range uo.Moves {
 			mv := &uo.Moves[i]
 			for h := mv.To; h != uo.Hex && len(mv.Path) < 99; h = via[h] {
-				mv.Path = append([]wind.Hex{h}, mv.Path...)
+				mv.Path = append([]adjudicator.Hex{h}, mv.Path...)
 			}
 		}
 		o.Options = append(o.Options, uo)
@@ -138,9 +139,9 @@ func (d *sheetData) outlook(t testing.TB) *wind.Outlook {
 	return &o
 }
 
-func mustHex(t testing.TB, s string) wind.Hex {
+func mustHex(t testing.TB, s string) adjudicator.Hex {
 	t.Helper()
-	h, err := wind.ParseHex(s)
+	h, err := adjudicator.ParseHex(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,8 +153,8 @@ func mustHex(t testing.TB, s string) wind.Hex {
 // intact through its JSON block, and the title is escaped. The page's
 // policy runs its own script alone (checkPolicy).
 func TestOrderSheetEscapes(t *testing.T) {
-	st := findStep(t, 0, func(st step) bool { return awaitedSide(st.s) == wind.US })
-	rep := reportOf(t, st, wind.US)
+	st := findStep(t, 0, func(st step) bool { return awaitedSide(st.s) == adjudicator.US })
+	rep := reportOf(t, st, adjudicator.US)
 	rep.Game.ID = `g</script><script>alert(1)</script>`
 	_, page, ok := rep.OrderSheet(`x@example.org"><b>`)
 	if !ok {

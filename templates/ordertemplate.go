@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -17,7 +18,7 @@ const TokenPlaceholder = "PASTE-YOUR-TOKEN-HERE"
 
 // OrderTemplateName is the file name of the order template for a wait,
 // as it is attached to the report: orders-3-actions.yaml.
-func OrderTemplateName(turn int, wait wind.WaitKind) string {
+func OrderTemplateName(turn int, wait adjudicator.WaitKind) string {
 	return fmt.Sprintf("orders-%d-%s.yaml", turn, wait)
 }
 
@@ -54,7 +55,7 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 		d.Units = r.unitBlocks()
 		d.Air, d.AirAt = r.airTarget()
 		y := r.Outlook.Yamasaki
-		d.Yamasaki = r.View.Side == wind.JP && y != nil && y.Available
+		d.Yamasaki = r.View.Side == adjudicator.JP && y != nil && y.Available
 		return name, execute("orders-actions.tmpl", d), true
 	}
 }
@@ -69,7 +70,7 @@ func (r *Report) hasOrderTemplate() bool {
 }
 
 // isSetupWait reports whether k is one of the setup waits of rule 12.
-func isSetupWait(k wind.WaitKind) bool {
+func isSetupWait(k adjudicator.WaitKind) bool {
 	return k == wind.WaitJPSetup || k == wind.WaitUSLanding
 }
 
@@ -85,9 +86,9 @@ type orderData struct {
 	Wait     string
 	Token    string
 	Units    []unitBlock
-	Air      int      // the side's air factors
-	AirAt    wind.Hex // the hex of the air order shown (0: none)
-	Yamasaki bool     // he may lead his charge now
+	Air      int             // the side's air factors
+	AirAt    adjudicator.Hex // the hex of the air order shown (0: none)
+	Yamasaki bool            // he may lead his charge now
 	Refit    *wind.RefitOptions
 	Lines    []string // the setup or landing orders
 	Standing []string
@@ -173,7 +174,7 @@ func fireItem(f wind.FireOption, w wind.Weather) string {
 }
 
 // whoIsIn says what the reader sees in hex h: unit ids and hidden counters.
-func (r *Report) whoIsIn(h wind.Hex) string {
+func (r *Report) whoIsIn(h adjudicator.Hex) string {
 	units, hidden := r.View.At(h)
 	var parts []string
 	for _, u := range units {
@@ -187,9 +188,9 @@ func (r *Report) whoIsIn(h wind.Hex) string {
 
 // airTarget returns the side's air factors (rule 8.1.6) and a hex holding
 // enemy units for the example air order; no hex when either is lacking.
-func (r *Report) airTarget() (int, wind.Hex) {
+func (r *Report) airTarget() (int, adjudicator.Hex) {
 	n := r.View.Air.US
-	if r.View.Side == wind.JP {
+	if r.View.Side == adjudicator.JP {
 		n = r.View.Air.JP
 	}
 	for _, h := range r.View.Hexes() {
@@ -203,7 +204,7 @@ func (r *Report) airTarget() (int, wind.Hex) {
 
 // standingLines is the commented standing: section holding the
 // instructions in force, ready to change.
-func standingLines(side wind.Side, all []wind.SideStanding) []string {
+func standingLines(side adjudicator.Side, all []wind.SideStanding) []string {
 	var st wind.Standing
 	for _, ss := range all {
 		if ss.Side == side {

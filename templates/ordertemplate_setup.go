@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -85,7 +86,7 @@ func (r *Report) landingTemplate(d orderData) string {
 }
 
 // hexRanges writes hexes in order as runs down a column: 1205-1209, 1212.
-func hexRanges(hs []wind.Hex) []string {
+func hexRanges(hs []adjudicator.Hex) []string {
 	hs = slices.Clone(hs)
 	slices.Sort(hs)
 	var out []string

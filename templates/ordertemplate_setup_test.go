@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	windorders "github.com/attu-pbem/attu/orders/wind"
 )
@@ -31,17 +32,17 @@ var (
 )
 
 // readRanges reads "1205-1209, 1212" as the hexes it names.
-func readRanges(t testing.TB, text string) []wind.Hex {
+func readRanges(t testing.TB, text string) []adjudicator.Hex {
 	t.Helper()
-	var out []wind.Hex
+	var out []adjudicator.Hex
 	for _, m := range hexRange.FindAllStringSubmatch(text, -1) {
-		from, err := wind.ParseHex(m[1])
+		from, err := adjudicator.ParseHex(m[1])
 		if err != nil {
 			t.Fatal(err)
 		}
 		to := from
 		if m[2] != "" {
-			if to, err = wind.ParseHex(m[2]); err != nil {
+			if to, err = adjudicator.ParseHex(m[2]); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -60,8 +61,8 @@ func readRanges(t testing.TB, text string) []wind.Hex {
 func checkSetupTemplate(t *testing.T, s *wind.State, what, body string, r *rand.Rand, tally map[string]int) {
 	t.Helper()
 	lines := strings.Split(body, "\n")
-	group := map[string][]string{}    // unit → the units of its group
-	listed := map[string][]wind.Hex{} // unit → the hexes listed for it
+	group := map[string][]string{}           // unit → the units of its group
+	listed := map[string][]adjudicator.Hex{} // unit → the hexes listed for it
 	var entries, vps []int
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]

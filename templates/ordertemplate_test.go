@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	windorders "github.com/attu-pbem/attu/orders/wind"
 )
@@ -17,15 +18,15 @@ import (
 // its comments the way a player reads them.
 type listedUnit struct {
 	unit     string
-	from     wind.Hex
-	moves    map[wind.Hex]wind.Hex // hex → the hex it is entered from (0: the start)
-	melee    []wind.Hex
+	from     adjudicator.Hex
+	moves    map[adjudicator.Hex]adjudicator.Hex // hex → the hex it is entered from (0: the start)
+	melee    []adjudicator.Hex
 	fire     []listedFire
 	examples []string // the "#- " lines
 }
 
 type listedFire struct {
-	target wind.Hex
+	target adjudicator.Hex
 	text   string // the entry, its lines joined
 }
 
@@ -51,8 +52,8 @@ func readTemplate(t testing.TB, body string) []*listedUnit {
 	var out []*listedUnit
 	var cur *listedUnit
 	section := ""
-	hex := func(s string) wind.Hex {
-		h, err := wind.ParseHex(s)
+	hex := func(s string) adjudicator.Hex {
+		h, err := adjudicator.ParseHex(s)
 		if err != nil {
 			t.Fatalf("template lists %q as a hex", s)
 		}
@@ -60,7 +61,7 @@ func readTemplate(t testing.TB, body string) []*listedUnit {
 	}
 	for _, l := range strings.Split(body, "\n") {
 		if m := unitHead.FindStringSubmatch(l); m != nil {
-			cur = &listedUnit{unit: m[1], from: hex(m[2]), moves: map[wind.Hex]wind.Hex{}}
+			cur = &listedUnit{unit: m[1], from: hex(m[2]), moves: map[adjudicator.Hex]adjudicator.Hex{}}
 			out = append(out, cur)
 			section = ""
 			continue
@@ -86,7 +87,7 @@ func readTemplate(t testing.TB, body string) []*listedUnit {
 		switch section {
 		case "move":
 			for _, m := range moveItem.FindAllStringSubmatch(l, -1) {
-				var via wind.Hex
+				var via adjudicator.Hex
 				if m[3] != "" {
 					via = hex(m[3])
 				}
@@ -108,14 +109,14 @@ func readTemplate(t testing.TB, body string) []*listedUnit {
 }
 
 // path follows the "via" chain of a listed move back to the unit.
-func (lu *listedUnit) path(t testing.TB, to wind.Hex) []wind.Hex {
+func (lu *listedUnit) path(t testing.TB, to adjudicator.Hex) []adjudicator.Hex {
 	t.Helper()
-	p := []wind.Hex{to}
+	p := []adjudicator.Hex{to}
 	for h := to; lu.moves[h] != 0; h = lu.moves[h] {
 		if _, ok := lu.moves[lu.moves[h]]; !ok || len(p) > 40 {
 			t.Fatalf("%s: %s is entered via %s, which is not listed", lu.unit, h, lu.moves[h])
 		}
-		p = append([]wind.Hex{lu.moves[h]}, p...)
+		p = append([]adjudicator.Hex{lu.moves[h]}, p...)
 	}
 	return p
 }
@@ -129,7 +130,7 @@ func (lu *listedUnit) randomOption(t testing.TB, r *rand.Rand) (wind.Action, str
 	}
 	k := r.Intn(n)
 	if k < len(lu.moves) {
-		var dests []wind.Hex
+		var dests []adjudicator.Hex
 		for h := range lu.moves {
 			dests = append(dests, h)
 		}
@@ -156,7 +157,7 @@ func (lu *listedUnit) randomOption(t testing.TB, r *rand.Rand) (wind.Action, str
 	return wind.Action{Fire: fire}, kind, true
 }
 
-func sortHexes(hs []wind.Hex) {
+func sortHexes(hs []adjudicator.Hex) {
 	for i := 1; i < len(hs); i++ {
 		for j := i; j > 0 && hs[j] < hs[j-1]; j-- {
 			hs[j], hs[j-1] = hs[j-1], hs[j]
@@ -165,7 +166,7 @@ func sortHexes(hs []wind.Hex) {
 }
 
 // checkOne judges a file holding one activation of side.
-func checkOne(s *wind.State, side wind.Side, a wind.Action) []wind.Problem {
+func checkOne(s *wind.State, side adjudicator.Side, a wind.Action) []wind.Problem {
 	o := s.DefaultOrders()
 	o.Side = side
 	o.Actions = []wind.Action{a}
@@ -216,7 +217,7 @@ func TestOrderTemplatesOfGeneratedGames(t *testing.T) {
 	}
 	play(seedsFrom(1000, games), 6, func(st step) bool {
 		side := awaitedSide(st.s)
-		if side == wind.NoSide {
+		if side == adjudicator.NoSide {
 			return true
 		}
 		rep := reportOf(t, st, side)

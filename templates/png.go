@@ -15,6 +15,7 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -101,7 +102,7 @@ func newPNGGeom(m *wind.Map) pngGeom {
 	return g
 }
 
-func (g pngGeom) center(h wind.Hex) (x, y float64) {
+func (g pngGeom) center(h adjudicator.Hex) (x, y float64) {
 	x = pngLeft + pngR + float64(h.Col()-g.cols[0])*1.5*pngR
 	y = pngTop + g.h/2 + float64(h.Row()-g.rows[0])*g.h
 	if h.Col()%2 != 0 {
@@ -112,7 +113,7 @@ func (g pngGeom) center(h wind.Hex) (x, y float64) {
 
 // corner returns corner k of h (0 east, then clockwise on the picture),
 // pulled towards the centre by inset pixels.
-func (g pngGeom) corner(h wind.Hex, k int, inset float64) (x, y float64) {
+func (g pngGeom) corner(h adjudicator.Hex, k int, inset float64) (x, y float64) {
 	cx, cy := g.center(h)
 	a := float64(k) * math.Pi / 3
 	r := pngR - inset
@@ -120,24 +121,24 @@ func (g pngGeom) corner(h wind.Hex, k int, inset float64) (x, y float64) {
 }
 
 // side returns the two corners of the hexside of h facing d.
-func (g pngGeom) side(h wind.Hex, d wind.Direction, inset float64) (x0, y0, x1, y1 float64) {
+func (g pngGeom) side(h adjudicator.Hex, d adjudicator.Direction, inset float64) (x0, y0, x1, y1 float64) {
 	x0, y0 = g.corner(h, (int(d)+4)%6, inset)
 	x1, y1 = g.corner(h, (int(d)+5)%6, inset)
 	return
 }
 
-func (g pngGeom) each(f func(h wind.Hex)) {
+func (g pngGeom) each(f func(h adjudicator.Hex)) {
 	for c := g.cols[0]; c <= g.cols[1]; c++ {
 		for r := g.rows[0]; r <= g.rows[1]; r++ {
-			f(wind.MakeHex(c, r))
+			f(adjudicator.MakeHex(c, r))
 		}
 	}
 }
 
 // eachSide calls f with each side of each hex drawn: the hex, its
 // neighbour across the side and the side's direction.
-func (g pngGeom) eachSide(f func(h, n wind.Hex, d wind.Direction)) {
-	g.each(func(h wind.Hex) {
+func (g pngGeom) eachSide(f func(h, n adjudicator.Hex, d adjudicator.Direction)) {
+	g.each(func(h adjudicator.Hex) {
 		for d := wind.North; d <= wind.NorthWest; d++ {
 			f(h, h.Step(d), d)
 		}
@@ -164,7 +165,7 @@ func (c pcanvas) rect(x0, y0, x1, y1 int, i uint8) {
 }
 
 // fillHex paints the pixels whose centres lie inside hex h.
-func (c pcanvas) fillHex(g pngGeom, h wind.Hex, i uint8) {
+func (c pcanvas) fillHex(g pngGeom, h adjudicator.Hex, i uint8) {
 	cx, cy := g.center(h)
 	s3 := math.Sqrt(3)
 	for y := int(cy - g.h/2 - 1); y <= int(cy+g.h/2+1); y++ {
@@ -197,7 +198,7 @@ func (c pcanvas) line(x0, y0, x1, y1, w float64, i uint8, dash float64) {
 }
 
 // hexEdge outlines hex h, inset pixels inside its border.
-func (c pcanvas) hexEdge(g pngGeom, h wind.Hex, inset, w float64, i uint8) {
+func (c pcanvas) hexEdge(g pngGeom, h adjudicator.Hex, inset, w float64, i uint8) {
 	for k := range 6 {
 		x0, y0 := g.corner(h, k, inset)
 		x1, y1 := g.corner(h, (k+1)%6, inset)
@@ -250,9 +251,9 @@ func drawBase(m *wind.Map) *pngBase {
 	img := image.NewPaletted(image.Rect(0, 0, g.w, g.ht), pngPalette)
 	c := pcanvas{img}
 	// Terrain and levels (rules 5.0, 5.4).
-	g.each(func(h wind.Hex) { c.fillHex(g, h, terrainIndex(m, h)) })
+	g.each(func(h adjudicator.Hex) { c.fillHex(g, h, terrainIndex(m, h)) })
 	// The grid between land hexes, then zone boundaries (10.0).
-	g.eachSide(func(h, n wind.Hex, d wind.Direction) {
+	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) {
 		if !m.Land(h) && !m.Land(n) {
 			return
 		}
@@ -265,13 +266,13 @@ func drawBase(m *wind.Map) *pngBase {
 	})
 	// Slopes (5.3): a band inside the hex that holds the art, the low
 	// side, where crossing is up. Cliffs (5.7) on the side itself.
-	g.eachSide(func(h, n wind.Hex, d wind.Direction) {
+	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) {
 		if up, _ := m.Slope(h, n); up && m.Land(h) && !m.Cliff(h, n) {
 			x0, y0, x1, y1 := g.side(h, d, 3)
 			c.line(x0, y0, x1, y1, 3, pxSlope, 0)
 		}
 	})
-	g.eachSide(func(h, n wind.Hex, d wind.Direction) {
+	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) {
 		if m.Land(h) && m.Cliff(h, n) {
 			x0, y0, x1, y1 := g.side(h, d, 0)
 			c.line(x0, y0, x1, y1, 4, pxInk, 0)
@@ -308,11 +309,11 @@ func drawBase(m *wind.Map) *pngBase {
 	}
 	// Column numbers along the top, row numbers down the side.
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
-		x, _ := g.center(wind.MakeHex(col, g.rows[0]))
+		x, _ := g.center(adjudicator.MakeHex(col, g.rows[0]))
 		c.text(int(x)-7, int(pngTop)-4, fmt.Sprintf("%02d", col), pxInk)
 	}
 	for row := g.rows[0]; row <= g.rows[1]; row++ {
-		_, y := g.center(wind.MakeHex(g.cols[0]&^1, row))
+		_, y := g.center(adjudicator.MakeHex(g.cols[0]&^1, row))
 		c.text(4, int(y)+4, fmt.Sprintf("%02d", row), pxInk)
 	}
 	drawLegend(c, g)
@@ -351,7 +352,7 @@ const (
 // corner at (x, y), the column's two digits apart from the row's; around
 // each digit's pixels halo, when not negative, clears a pixel's ring so
 // that no river or outline crosses the digits.
-func stampID(c pcanvas, x, y int, id wind.Hex, ink int, halo int) {
+func stampID(c pcanvas, x, y int, id adjudicator.Hex, ink int, halo int) {
 	s := id.String()
 	dots := func(f func(x, y int)) {
 		dx := x
@@ -378,13 +379,13 @@ func stampID(c pcanvas, x, y int, id wind.Hex, ink int, halo int) {
 // hexID writes h's id at the top of the hex in ink, on the hex's own
 // colour: ink reads on every level and on lakes, and a river or the
 // outline of a fight keeps a gap around the digits.
-func hexID(c pcanvas, g pngGeom, m *wind.Map, h wind.Hex) {
+func hexID(c pcanvas, g pngGeom, m *wind.Map, h adjudicator.Hex) {
 	cx, cy := g.center(h)
 	stampID(c, int(math.Round(cx))-idWidth/2, int(math.Round(cy))-idTop, h, int(pxInk), int(terrainIndex(m, h)))
 }
 
 // terrainIndex is the colour that fills h.
-func terrainIndex(m *wind.Map, h wind.Hex) uint8 {
+func terrainIndex(m *wind.Map, h adjudicator.Hex) uint8 {
 	switch {
 	case !m.Land(h):
 		return pxSea
@@ -481,12 +482,12 @@ type chip struct {
 // chipsAt returns the labels drawn in hex h of the picture, top to bottom:
 // every unit the reader sees by its id, the counters hidden from it as
 // question marks (rule 2.5), at most three labels.
-func (r *Report) chipsAt(h wind.Hex) []chip {
+func (r *Report) chipsAt(h adjudicator.Hex) []chip {
 	units, hidden := r.View.At(h)
 	var chips []chip
 	for _, u := range units {
 		switch {
-		case u.Side == wind.US:
+		case u.Side == adjudicator.US:
 			chips = append(chips, chip{u.ID, pxUS, pxWhite})
 		case u.FaceDown:
 			chips = append(chips, chip{u.ID, pxJPDown, pxInk})
@@ -556,18 +557,18 @@ func (r *Report) picture() *image.Paletted {
 	return img
 }
 
-func (g pngGeom) inside(h wind.Hex) bool {
+func (g pngGeom) inside(h adjudicator.Hex) bool {
 	return h.Col() >= g.cols[0] && h.Col() <= g.cols[1] && h.Row() >= g.rows[0] && h.Row() <= g.rows[1]
 }
 
 // pictureOf names whose picture it is.
-func pictureOf(s wind.Side) string {
+func pictureOf(s adjudicator.Side) string {
 	switch s {
-	case wind.US:
+	case adjudicator.US:
 		return "as the U.S. sees it"
-	case wind.JP:
+	case adjudicator.JP:
 		return "as the Japanese see it"
-	case wind.Umpire:
+	case adjudicator.Umpire:
 		return "the umpire's view"
 	}
 	return "public view"

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -15,7 +16,7 @@ import (
 // left and the hex it entered, and nowhere else.
 func TestPictureSizeAndUnits(t *testing.T) {
 	st := findStep(t, 0, func(step) bool { return true })
-	rep := reportOf(t, st, wind.US)
+	rep := reportOf(t, st, adjudicator.US)
 	b, err := rep.PNG()
 	if err != nil {
 		t.Fatal(err)
@@ -39,12 +40,12 @@ func TestPictureSizeAndUnits(t *testing.T) {
 	m := moved.Map()
 	var u *wind.Unit
 	for _, x := range moved.OnMap() {
-		if x.Side() == wind.US && len(moved.UnitsAt(x.Hex)) == 1 {
+		if x.Side() == adjudicator.US && len(moved.UnitsAt(x.Hex)) == 1 {
 			u = x
 			break
 		}
 	}
-	var to wind.Hex
+	var to adjudicator.Hex
 	for _, h := range m.LandHexes() {
 		if h.Distance(u.Hex) < 3 {
 			continue
@@ -62,13 +63,13 @@ func TestPictureSizeAndUnits(t *testing.T) {
 	}
 	from := u.Hex
 	u.Hex = to
-	rep2 := reportOf(t, step{s: moved, events: st.events}, wind.US)
+	rep2 := reportOf(t, step{s: moved, events: st.events}, adjudicator.US)
 	b2, err := rep2.PNG()
 	if err != nil {
 		t.Fatal(err)
 	}
 	img2 := decodePNG(t, b2)
-	near := func(x, y int, h wind.Hex) bool {
+	near := func(x, y int, h adjudicator.Hex) bool {
 		cx, cy := g.center(h)
 		return float64(x) > cx-2*pngR && float64(x) < cx+2*pngR && float64(y) > cy-g.h && float64(y) < cy+g.h
 	}
@@ -97,7 +98,7 @@ func TestPictureSizeAndUnits(t *testing.T) {
 // hexes it shows, and different for another centre.
 func TestPictureAround(t *testing.T) {
 	st := findStep(t, 0, func(step) bool { return true })
-	rep := reportOf(t, st, wind.JP)
+	rep := reportOf(t, st, adjudicator.JP)
 	a, err := rep.PNGAround(2717, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +120,7 @@ func TestPictureAround(t *testing.T) {
 // drawn, in eight bits a pixel.
 func TestPictureDecodes(t *testing.T) {
 	st := findStep(t, 20, func(st step) bool { return st.s.Turn >= 4 && len(st.s.OnMap()) >= 60 })
-	for _, side := range []wind.Side{wind.US, wind.JP, wind.Umpire} {
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
 		rep := reportOf(t, st, side)
 		b, err := rep.PNG()
 		if err != nil {
@@ -143,7 +144,7 @@ func TestPictureDecodes(t *testing.T) {
 // (turn 4 or later, 60 units on the map) and reports its size.
 func BenchmarkPicture(b *testing.B) {
 	st := findStep(b, 20, func(st step) bool { return st.s.Turn >= 4 && len(st.s.OnMap()) >= 60 })
-	rep := reportOf(b, st, wind.US)
+	rep := reportOf(b, st, adjudicator.US)
 	var size int
 	for b.Loop() {
 		pic, err := rep.PNG()
@@ -169,12 +170,12 @@ func TestPictureHexIDs(t *testing.T) {
 	st := findStep(t, 40, func(st step) bool {
 		return st.s.Turn >= 4 && len(st.s.OnMap()) >= 60 && len(foughtHexes(st.events)) > 0
 	})
-	rep := reportOf(t, st, wind.US)
+	rep := reportOf(t, st, adjudicator.US)
 	pic := rep.picture()
 	m := st.s.Map()
 	g := newPNGGeom(m)
 	checked, fought := 0, 0
-	isFought := map[wind.Hex]bool{}
+	isFought := map[adjudicator.Hex]bool{}
 	for _, h := range foughtHexes(rep.Events) {
 		isFought[h] = true
 	}
@@ -205,7 +206,7 @@ func TestPictureHexIDs(t *testing.T) {
 // PNGAround returns a close-up of the report's picture: the hexes within
 // radius of center, drawn twice as large, with the title of the full
 // picture above them.
-func (r *Report) PNGAround(center wind.Hex, radius int) ([]byte, error) {
+func (r *Report) PNGAround(center adjudicator.Hex, radius int) ([]byte, error) {
 	full := r.picture()
 	g := basePicture(r.gameMap()).g
 	cx, cy := g.center(center)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -71,7 +72,7 @@ type ReplayEntry struct {
 type ReplayDie struct {
 	Seq   uint64 `json:"n"` // from 1
 	Entry uint64 `json:"e"` // the log entry that rolled it
-	wind.Die
+	adjudicator.Die
 	Faces int   `json:"faces,omitempty"` // the die's faces, none for a d10 (store.Roll)
 	Raw   []int `json:"r"`               // the bytes read from the seed's stream
 	Face  int   `json:"f"`
@@ -131,23 +132,23 @@ func pagePolicy(script, style string) string {
 }
 
 // The readers of the page, in the order of the arrays in replayStep.
-var replaySides = [3]wind.Side{wind.US, wind.JP, wind.Umpire}
+var replaySides = [3]adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire}
 
 // replayData is the page's JSON.
 type replayData struct {
-	Game       string                     `json:"game"`
-	Commitment string                     `json:"commitment"`
-	Seed       string                     `json:"seed"`
-	Head       string                     `json:"head"`
-	Geom       replayGeom                 `json:"geom"`
-	Texts      []string                   `json:"texts"`   // every sentence once; steps refer to them by index
-	Views      []replayView               `json:"views"`   // every distinct view once
-	Units      [][]any                    `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
-	Entries    []replayEntry              `json:"entries"` // the log, as hashed
-	Dice       []ReplayDie                `json:"dice"`
-	Steps      []replayStep               `json:"steps"`
-	Purposes   map[wind.DiePurpose]string `json:"purposes"`
-	LuckText   string                     `json:"luck_text,omitempty"`
+	Game       string                            `json:"game"`
+	Commitment string                            `json:"commitment"`
+	Seed       string                            `json:"seed"`
+	Head       string                            `json:"head"`
+	Geom       replayGeom                        `json:"geom"`
+	Texts      []string                          `json:"texts"`   // every sentence once; steps refer to them by index
+	Views      []replayView                      `json:"views"`   // every distinct view once
+	Units      [][]any                           `json:"units"`   // every distinct unit on the map once: id, side, hex, steps, 1 when face down, kind
+	Entries    []replayEntry                     `json:"entries"` // the log, as hashed
+	Dice       []ReplayDie                       `json:"dice"`
+	Steps      []replayStep                      `json:"steps"`
+	Purposes   map[adjudicator.DiePurpose]string `json:"purposes"`
+	LuckText   string                            `json:"luck_text,omitempty"`
 
 	texts map[string]int
 	views map[string]int
@@ -239,7 +240,7 @@ func intern[T any](index map[string]int, list *[]T, key string, v T) int {
 }
 
 // replayPurposes names each purpose of a die for the page.
-var replayPurposes = map[wind.DiePurpose]string{
+var replayPurposes = map[adjudicator.DiePurpose]string{
 	wind.DieWeather:           "weather (3.3)",
 	wind.DieAirpower:          "airpower (3.4)",
 	wind.DieRanged:            "ranged fire (8.1)",
@@ -321,9 +322,9 @@ func addLuck(luck *[2][3]float64, e *ReplayEntry, rolls map[uint64]ReplayDie) {
 			continue
 		}
 		k := 0
-		if r.Side == wind.JP {
+		if r.Side == adjudicator.JP {
 			k = 1
-		} else if r.Side != wind.US {
+		} else if r.Side != adjudicator.US {
 			continue
 		}
 		p := float64(11-r.Need) / 10
@@ -372,7 +373,7 @@ func wordsOf(e *ReplayEntry) replayWords {
 			if fightKinds[r.Kind] {
 				evs[k] = append(evs[k], r) // all foughtHexes reads
 			}
-			if side != wind.Umpire && ev.Seen.Of(side) != wind.SightFull {
+			if side != adjudicator.Umpire && ev.Seen.Of(side) != wind.SightFull {
 				w.events[k] = append(w.events[k], EventText(r))
 				continue
 			}
@@ -416,14 +417,14 @@ func replayTitle(e *ReplayEntry) string {
 	case "end":
 		return "The end of the game"
 	}
-	if e.Side != wind.NoSide {
+	if e.Side != adjudicator.NoSide {
 		return "A note from the " + sideName(e.Side) + " player"
 	}
 	return "A note from the server"
 }
 
 // viewOf is side's view of st, as the page draws it.
-func (d *replayData) viewOf(st *wind.State, side wind.Side) replayView {
+func (d *replayData) viewOf(st *wind.State, side adjudicator.Side) replayView {
 	v := st.View(side)
 	rv := replayView{Turn: v.Turn, Date: wind.TurnDate(max(v.Turn, 1)), Weather: v.Weather.String(), Night: v.Night,
 		AirUS: v.Air.US, AirJP: v.Air.JP, Casualties: v.Casualties, Units: []int{}, Cleared: v.ClearedZones}
@@ -448,7 +449,7 @@ func (d *replayData) viewOf(st *wind.State, side wind.Side) replayView {
 	}
 	for _, h := range v.VictoryHexes {
 		held := ""
-		if h.Held != wind.NoSide {
+		if h.Held != adjudicator.NoSide {
 			held = h.Held.String()
 		}
 		rv.Held = append(rv.Held, [3]string{h.Hex.String(), h.Name, held})
@@ -516,7 +517,7 @@ func replayMapOf(m *wind.Map) *replayMap {
 		}
 		return paths[cls]
 	}
-	g.each(func(h wind.Hex) {
+	g.each(func(h adjudicator.Hex) {
 		cls := "lake"
 		switch i := terrainIndex(m, h); {
 		case i == pxSea:
@@ -530,7 +531,7 @@ func replayMapOf(m *wind.Map) *replayMap {
 		p := to(cls)
 		p.WriteString("M" + f(x0) + " " + f(y0) + "L" + f(x1) + " " + f(y1))
 	}
-	g.eachSide(func(h, n wind.Hex, d wind.Direction) { mapSide(m, g, h, n, d, seg) })
+	g.eachSide(func(h, n adjudicator.Hex, d adjudicator.Direction) { mapSide(m, g, h, n, d, seg) })
 	for _, cls := range order {
 		rm.Paths = append(rm.Paths, replayPath{Class: cls, D: paths[cls].String()})
 	}
@@ -560,11 +561,11 @@ func (rm *replayMap) marks(m *wind.Map, g pngGeom, f func(float64) string) {
 		rm.Landing = append(rm.Landing, replayLanding{ID: lz.ID, X: f(cx), Y: f(cy), TextY: f(cy + 3.5), BoxX: f(sx), BoxY: f(sy + 4)})
 	}
 	for col := g.cols[0]; col <= g.cols[1]; col++ {
-		x, _ := g.center(wind.MakeHex(col, g.rows[0]))
+		x, _ := g.center(adjudicator.MakeHex(col, g.rows[0]))
 		rm.Labels = append(rm.Labels, replayMark{X: f(x), Y: f(pngTop - 4), Text: fmt.Sprintf("%02d", col)})
 	}
 	for row := g.rows[0]; row <= g.rows[1]; row++ {
-		_, y := g.center(wind.MakeHex(g.cols[0]&^1, row))
+		_, y := g.center(adjudicator.MakeHex(g.cols[0]&^1, row))
 		rm.Labels = append(rm.Labels, replayMark{X: "14", Y: f(y + 4), Text: fmt.Sprintf("%02d", row)})
 	}
 }
@@ -572,7 +573,7 @@ func (rm *replayMap) marks(m *wind.Map, g pngGeom, f func(float64) string) {
 // mapSide draws through seg the side of h facing dir, n beyond it, when h
 // is land: each side between two land hexes once, from the lower hex, as
 // a cliff, a zone boundary or the grid, and a slope beside it.
-func mapSide(m *wind.Map, g pngGeom, h, n wind.Hex, dir wind.Direction, seg func(cls string, x0, y0, x1, y1 float64)) {
+func mapSide(m *wind.Map, g pngGeom, h, n adjudicator.Hex, dir adjudicator.Direction, seg func(cls string, x0, y0, x1, y1 float64)) {
 	if !m.Land(h) || m.Land(n) && n < h {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -18,7 +19,7 @@ type Welcome struct {
 	Game       string
 	Name       string
 	Scenario   string
-	Side       wind.Side
+	Side       adjudicator.Side
 	Address    string // where orders go, e.g. attu+g1@example.org
 	Umpire     string // the umpire's address, when there is one
 	Token      string // the side's secret: the one secret a reply carries
@@ -38,17 +39,17 @@ type Welcome struct {
 
 // PlayerAddress is a side and the address it plays from.
 type PlayerAddress struct {
-	Side    wind.Side
+	Side    adjudicator.Side
 	Address string
 }
 
 // Accepted is the reply to an order file that was applied.
 type Accepted struct {
 	Game string
-	Side wind.Side
+	Side adjudicator.Side
 	// Turn and Wait are what the file answered.
 	Turn        int
-	Wait        wind.WaitKind
+	Wait        adjudicator.WaitKind
 	Activations int  // how many the file held
 	Standing    bool // the file changed standing instructions
 	// Next says what the game waits for now (WaitPhrase); Awaited is true
@@ -129,14 +130,14 @@ type Status struct {
 	Umpire        bool           // the umpire asked: what to do is the umpire's
 	Result        string         // how the game ended, empty while it runs
 	Held          time.Time      // when the orders of HeldBy held for the settle window will be applied (zero: none held)
-	HeldBy        wind.Side
-	TakebackBy    wind.Side // asked to take back the last step (NoSide: no request)
-	TakebackUntil time.Time // when that request lapses
+	HeldBy        adjudicator.Side
+	TakebackBy    adjudicator.Side // asked to take back the last step (NoSide: no request)
+	TakebackUntil time.Time        // when that request lapses
 }
 
 // PlayerStatus is one player in a status reply.
 type PlayerStatus struct {
-	Side       wind.Side
+	Side       adjudicator.Side
 	LastOrders time.Time // zero when none yet
 	Missed     int       // deadlines missed
 	Away       time.Time // until when the player declared an absence (zero: none)
@@ -145,7 +146,7 @@ type PlayerStatus struct {
 // Reminder warns a player that a deadline is near.
 type Reminder struct {
 	Game     string
-	Side     wind.Side
+	Side     adjudicator.Side
 	Waiting  string // what the game waits for (WaitPhrase)
 	Deadline time.Time
 	Zone     *time.Location
@@ -157,8 +158,8 @@ type Reminder struct {
 // deadline and its default orders were applied.
 type DeadlinePassed struct {
 	Game     string
-	Side     wind.Side // who missed it
-	Waiting  string    // the wait that ran out (WaitPhrase)
+	Side     adjudicator.Side // who missed it
+	Waiting  string           // the wait that ran out (WaitPhrase)
 	Deadline time.Time
 	Zone     *time.Location
 	Applied  string // what the default orders did, e.g. "no activations"
@@ -184,8 +185,8 @@ type UmpireNotice struct {
 type Final struct {
 	Game       string
 	Name       string
-	Winner     wind.Side // NoSide when the game ended without one
-	Victory    string    // why
+	Winner     adjudicator.Side // NoSide when the game ended without one
+	Victory    string           // why
 	Turn       int
 	Seed       string // the dice seed, hex, revealed now
 	Commitment string // published at the start: SHA-256 of the seed
@@ -321,14 +322,14 @@ var replyFuncs = map[string]any{
 		return t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
 	},
 	"lower": strings.ToLower,
-	"enemy": wind.Side.Enemy,
+	"enemy": adjudicator.Side.Enemy,
 	"trim":  strings.TrimSpace,
 	// sidesOf names the sides an address plays: "the U.S. side", "the
 	// U.S. side and the umpire's".
-	"sidesOf": func(ss []wind.Side) string {
+	"sidesOf": func(ss []adjudicator.Side) string {
 		var names []string
 		for _, s := range ss {
-			if s == wind.Umpire {
+			if s == adjudicator.Umpire {
 				names = append(names, "the umpire's")
 			} else {
 				names = append(names, "the "+sideTitle(s)+" side")

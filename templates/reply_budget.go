@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // Budgets of what one incoming mail can make attu write: whatever a
@@ -170,13 +170,13 @@ const (
 // its attachments' names or a command attu does not know.
 type TokenRefused struct {
 	Game     string
-	About    string      // the subject of the mail refused, to help the player find it: a Glimpse of it is repeated
-	Sides    []wind.Side // the sides the address plays
-	FileSide wind.Side   // the side an orders file named
-	Other    wind.Side   // the side whose token it carried
-	Problem  string      // one of the Token constants
-	Command  string      // the command the mail gave, one of attu's; empty for an orders file or words attu does not know
-	Mail     bool        // the mail held no orders file
+	About    string             // the subject of the mail refused, to help the player find it: a Glimpse of it is repeated
+	Sides    []adjudicator.Side // the sides the address plays
+	FileSide adjudicator.Side   // the side an orders file named
+	Other    adjudicator.Side   // the side whose token it carried
+	Problem  string             // one of the Token constants
+	Command  string             // the command the mail gave, one of attu's; empty for an orders file or words attu does not know
+	Mail     bool               // the mail held no orders file
 }
 
 // Text renders the answer to a mail whose token failed.

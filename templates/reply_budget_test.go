@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -19,7 +20,7 @@ func budgetReplies(t *testing.T) map[string]interface{ Text() string } {
 		errs = append(errs, LineError{Line: i, Col: 1, Msg: "a tab is used for indentation; YAML needs spaces"})
 	}
 	long := strings.Repeat("k", 5000)
-	sides := []wind.Side{wind.US}
+	sides := []adjudicator.Side{adjudicator.US}
 	out := map[string]interface{ Text() string }{
 		"refused-many": Refused{Game: "g1", Subject: "orders " + strings.Repeat("x", 500), Errors: errs, File: []byte(file.String()), Stopped: true},
 		"refused-long-key": Refused{Game: "g1", Subject: "orders",
@@ -40,9 +41,9 @@ func budgetReplies(t *testing.T) map[string]interface{ Text() string } {
 		"refused-not-yaml": Refused{Game: "g1", Subject: Glimpse("[attu g1] your token was reset, reply to mallory@evil.test"), Why: "why-not-yaml",
 			Reason: Notice{Kind: "why-not-yaml", Note: "line 1, column 1"}.Text() + "."},
 		"slowdown": SlowDown{Game: "g1", Limit: 30, Window: "an hour"},
-		"log-cut": Log{Game: "g1", Side: wind.Umpire, Earlier: 40, Next: 44, Entries: []LogLine{
-			{Seq: 41, Entry: Entry{Kind: "orders", Turn: 9, Wait: wind.WaitActions, Side: wind.JP}, Events: []string{"Weather: clear (die 7)."}},
-			{Seq: 42, Entry: Entry{Kind: "note", Side: wind.US, Note: "The U.S. player asked for a takeback."}},
+		"log-cut": Log{Game: "g1", Side: adjudicator.Umpire, Earlier: 40, Next: 44, Entries: []LogLine{
+			{Seq: 41, Entry: Entry{Kind: "orders", Turn: 9, Wait: wind.WaitActions, Side: adjudicator.JP}, Events: []string{"Weather: clear (die 7)."}},
+			{Seq: 42, Entry: Entry{Kind: "note", Side: adjudicator.US, Note: "The U.S. player asked for a takeback."}},
 			{Seq: 43, Entry: Entry{Kind: "rollback", To: 40, Note: "mistyped hex"}}}},
 	}
 	// A lure in the subject is cut to a glimpse; words attu does not know
@@ -50,11 +51,11 @@ func budgetReplies(t *testing.T) map[string]interface{ Text() string } {
 	out["token-wrong-unknown"] = TokenRefused{Game: "g1", About: "[attu g1] your token was reset, reply to mallory@evil.test for a new one",
 		Sides: sides, Problem: TokenWrong, Mail: true}
 	for _, p := range []string{TokenMissing, TokenEmpty, TokenUnfilled, TokenWrong, TokenOtherSide, TokenOtherFile} {
-		r := TokenRefused{Game: "g1", About: "[attu g1] orders", Sides: sides, Problem: p, Other: wind.JP, FileSide: wind.JP}
+		r := TokenRefused{Game: "g1", About: "[attu g1] orders", Sides: sides, Problem: p, Other: adjudicator.JP, FileSide: adjudicator.JP}
 		out["token-"+p] = r
 		if p != TokenOtherFile {
 			r.Command, r.About = "pause", "[attu g1] pause"
-			r.Sides = []wind.Side{wind.US, wind.Umpire}
+			r.Sides = []adjudicator.Side{adjudicator.US, adjudicator.Umpire}
 			out["token-"+p+"-command"] = r
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -35,14 +36,14 @@ type Held struct {
 // else: their token no longer works.
 type Farewell struct {
 	Game string
-	Side wind.Side
+	Side adjudicator.Side
 }
 
 // Log is the answer to "log": the game's record as the asker may read
 // it, one entry a line, each with the events of that entry below it.
 type Log struct {
 	Game    string
-	Side    wind.Side
+	Side    adjudicator.Side
 	Entries []LogLine
 	// Earlier and Next are left out to keep the answer short.
 	Earlier int    // how many of the reader's entries come before the first shown
@@ -56,8 +57,8 @@ type Entry struct {
 	// Turn, Wait and Side: the wait an orders entry answered; Side is who
 	// wrote a note.
 	Turn     int
-	Wait     wind.WaitKind
-	Side     wind.Side
+	Wait     adjudicator.WaitKind
+	Side     adjudicator.Side
 	To       uint64 // the entry a rollback returned to
 	UndoneBy uint64 // the rollback that undid the entry, 0 while in force
 	Note     string // the words of a note, a rollback or the end
@@ -105,7 +106,7 @@ type NotDone struct {
 // that concerns them: a takeback asked or lapsed, an absence, a concession.
 type PlayerNotice struct {
 	Game     string
-	Reader   wind.Side // the side the notice goes to
+	Reader   adjudicator.Side // the side the notice goes to
 	Notice   Notice
 	Deadline time.Time // when an answer is due (a takeback's "agree")
 	Zone     *time.Location
@@ -132,10 +133,10 @@ type Notice struct {
 	Kind string
 	// Side is who did it; Other the side it concerns (the opponent asked
 	// to agree, the side given to a new player, the awaited side).
-	Side, Other wind.Side
+	Side, Other adjudicator.Side
 	// Turn and Wait name a wait, Entry and To entries of the log.
 	Turn     int
-	Wait     wind.WaitKind
+	Wait     adjudicator.WaitKind
 	Entry    uint64
 	To       uint64
 	At       time.Time     // the time the sentence names (until, expiry, deadline)
@@ -202,7 +203,7 @@ func (a Attached) Text() string { return execute("report-attached.tmpl", a) }
 
 // DigestSubject is the subject of the umpire's daily digest of a game in
 // turn turn, waiting for w.
-func DigestSubject(turn int, w wind.Wait) string {
+func DigestSubject(turn int, w adjudicator.Wait) string {
 	return fmt.Sprintf("digest: turn %d (%s), waiting for %s", turn, wind.TurnDate(turn), WaitPhrase(w))
 }
 
@@ -213,7 +214,7 @@ func ReportSubject(r *Report) string {
 
 // Subject is the welcome's subject.
 func (w Welcome) Subject() string {
-	if w.Side == wind.Umpire {
+	if w.Side == adjudicator.Umpire {
 		return "welcome: you umpire this game"
 	}
 	return "welcome: you play the " + sideTitle(w.Side) + " side"
@@ -264,7 +265,7 @@ func (d DeadlinePassed) Subject() string { return "deadline passed: default orde
 
 // DefaultOrders says in a few words what the default orders of a wait of
 // kind k do; empty for a wait that has none.
-func DefaultOrders(k wind.WaitKind) string {
+func DefaultOrders(k adjudicator.WaitKind) string {
 	if tmpl.Lookup("default-"+string(k)) == nil {
 		return ""
 	}

@@ -9,6 +9,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -185,7 +186,7 @@ type standingText struct {
 
 // templateSays names the waits that have an order template, and says
 // what each template lists and what it does when mailed back unchanged.
-var templateSays = map[wind.WaitKind][2]string{
+var templateSays = map[adjudicator.WaitKind][2]string{
 	wind.WaitActions:    {"it lists what each of your units may do now", "does nothing"},
 	wind.WaitUSDecision: {"it asks whether this is a refit turn and whether it is fought by night", "does nothing"},
 	wind.WaitUSRefit:    {"it lists what you may order in this refit turn", "does nothing"},
@@ -198,7 +199,7 @@ var templateSays = map[wind.WaitKind][2]string{
 
 func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) reportText {
 	v := r.View
-	d := reportText{Report: r, US: v.Side == wind.US, JP: v.Side == wind.JP, Umpire: v.Side == wind.Umpire,
+	d := reportText{Report: r, US: v.Side == adjudicator.US, JP: v.Side == adjudicator.JP, Umpire: v.Side == adjudicator.Umpire,
 		Awaited: r.awaited(), Deadline: r.deadline()}
 	for _, st := range steps {
 		t := stepText{Title: st.Title}
@@ -232,7 +233,7 @@ func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) r
 
 // WaitPhrase says what a game waits for in the words reports and replies
 // use: "the U.S. actions of turn 3 (May 13)".
-func WaitPhrase(w wind.Wait) string {
+func WaitPhrase(w adjudicator.Wait) string {
 	date := wind.TurnDate(w.Turn)
 	switch w.Kind {
 	case wind.WaitUSDecision:
@@ -245,16 +246,16 @@ func WaitPhrase(w wind.Wait) string {
 		return "the Japanese setup"
 	case wind.WaitUSLanding:
 		return "the U.S. landing"
-	case wind.WaitEnded:
+	case adjudicator.WaitEnded:
 		return "nothing more: the game is over"
 	}
 	return "nothing yet: the game has not begun"
 }
 
 // WaitPhraseTo is WaitPhrase as reader may read it: "the U.S. (turn 3,
-// May 13)" for a wait veiled to it (wind.Wait.Veiled), whatever
+// May 13)" for a wait veiled to it (adjudicator.Wait.Veiled), whatever
 // the U.S. is deciding or doing.
-func WaitPhraseTo(w wind.Wait, reader wind.Side) string {
+func WaitPhraseTo(w adjudicator.Wait, reader adjudicator.Side) string {
 	if wind.Veiled(w, reader) {
 		return fmt.Sprintf("the %s (turn %d, %s)", sideTitle(w.Side), w.Turn, wind.TurnDate(w.Turn))
 	}

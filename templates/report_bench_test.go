@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -30,20 +31,20 @@ func cpuTime() time.Duration {
 // reports the process's CPU time per report (cpu-ms/op).
 func BenchmarkReport(b *testing.B) {
 	actions := findStep(b, 20, func(st step) bool {
-		return st.s.Turn >= 4 && awaitedSide(st.s) == wind.US && waitKind(st.s) == wind.WaitActions &&
+		return st.s.Turn >= 4 && awaitedSide(st.s) == adjudicator.US && waitKind(st.s) == wind.WaitActions &&
 			len(st.s.OnMap()) >= 60
 	})
 	melee := findStep(b, 20, func(st step) bool {
-		return st.s.Turn >= 3 && hasKind(st.events, wind.US, wind.EventMeleeEnds) && len(st.s.OnMap()) >= 60
+		return st.s.Turn >= 3 && hasKind(st.events, adjudicator.US, wind.EventMeleeEnds) && len(st.s.OnMap()) >= 60
 	})
 	for _, c := range []struct {
 		name string
 		st   step
-		side wind.Side
+		side adjudicator.Side
 	}{
-		{"actions-us", actions, wind.US},
-		{"actions-jp", actions, wind.JP},
-		{"melee-us", melee, wind.US},
+		{"actions-us", actions, adjudicator.US},
+		{"actions-jp", actions, adjudicator.JP},
+		{"melee-us", melee, adjudicator.US},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			evs := wind.VisibleEvents(c.st.events, c.side)

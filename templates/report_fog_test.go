@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -31,7 +32,7 @@ func usArtefacts(t testing.TB, s *wind.State, evs []wind.Event) artefacts {
 // usReport is usArtefacts with the report they were made from.
 func usReport(t testing.TB, s *wind.State, evs []wind.Event) (artefacts, *Report) {
 	t.Helper()
-	rep := reportOf(t, step{s: s, events: evs}, wind.US)
+	rep := reportOf(t, step{s: s, events: evs}, adjudicator.US)
 	all, err := rep.RenderWords()
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func scrambleHidden(t testing.TB, s *wind.State, r *rand.Rand) {
 	}
 	var jp []*wind.Unit
 	for _, u := range s.Units {
-		if u.Side() == wind.JP && !u.Captured {
+		if u.Side() == adjudicator.JP && !u.Captured {
 			jp = append(jp, u)
 			if r.Intn(3) == 0 {
 				u.Acted = !u.Acted
@@ -147,7 +148,7 @@ func scrambleHidden(t testing.TB, s *wind.State, r *rand.Rand) {
 func usSecretIDs(s *wind.State) []string {
 	var out []string
 	for _, u := range s.Units {
-		if u.Side() == wind.JP && !u.Captured && (!u.OnMap() || u.FaceDown || u.Kind() == wind.Unknown) {
+		if u.Side() == adjudicator.JP && !u.Captured && (!u.OnMap() || u.FaceDown || u.Kind() == wind.Unknown) {
 			out = append(out, u.ID)
 		}
 	}
@@ -201,7 +202,7 @@ func withoutEvents(t testing.TB, a artefacts) [][]byte {
 func faceDownIDs(s *wind.State) []string {
 	var out []string
 	for _, u := range s.Units {
-		if u.Side() == wind.JP && u.OnMap() && u.FaceDown {
+		if u.Side() == adjudicator.JP && u.OnMap() && u.FaceDown {
 			out = append(out, u.ID)
 		}
 	}
@@ -358,7 +359,7 @@ func fogGame(t *testing.T, seed int64) fogTally {
 // before it (nil for a game's opening).
 func checkFog(t *testing.T, st step, before *wind.State, r *rand.Rand, n *fogTally) {
 	t.Helper()
-	evs := wind.VisibleEvents(st.events, wind.US)
+	evs := wind.VisibleEvents(st.events, adjudicator.US)
 	a, rep := usReport(t, st.s, evs)
 	what := fmt.Sprintf("seed %d step %d (%s)", st.seed, st.n, st.s.WaitText())
 	// The position: no artefact, nor the picture's labels, names a
@@ -391,7 +392,7 @@ func checkFog(t *testing.T, st step, before *wind.State, r *rand.Rand, n *fogTal
 	sums := a.sums()
 	other := st.s.Clone()
 	scrambleHidden(t, other, r)
-	if !bytes.Equal(mustMarshal(t, st.s.View(wind.JP)), mustMarshal(t, other.View(wind.JP))) {
+	if !bytes.Equal(mustMarshal(t, st.s.View(adjudicator.JP)), mustMarshal(t, other.View(adjudicator.JP))) {
 		n.differ++ // the scramble changed what the Japanese see
 	}
 	for i, sum := range usArtefacts(t, other, evs).sums() {
@@ -414,7 +415,7 @@ func seenFaceUp(before *wind.State, evs []wind.Event) map[string]bool {
 	seen := map[string]bool{}
 	if before != nil {
 		for _, u := range before.Units {
-			if u.Side() == wind.JP && u.OnMap() && !u.FaceDown && u.Kind() != wind.Unknown {
+			if u.Side() == adjudicator.JP && u.OnMap() && !u.FaceDown && u.Kind() != wind.Unknown {
 				seen[u.ID] = true
 			}
 		}

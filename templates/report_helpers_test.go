@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 )
@@ -14,7 +15,7 @@ import (
 // testDice rolls ten-sided dice from a seeded source.
 type testDice struct{ r *rand.Rand }
 
-func (d testDice) Roll(wind.Die) int { return 1 + d.r.Intn(10) }
+func (d testDice) Roll(adjudicator.Die) int { return 1 + d.r.Intn(10) }
 
 // step is one resolved step of a generated game: the position after it
 // and everything it told.
@@ -139,7 +140,7 @@ func testGame(t testing.TB) Game {
 
 // reportOf is side's report of a step: its view, outlook and the events
 // it may read.
-func reportOf(t testing.TB, st step, side wind.Side) *Report {
+func reportOf(t testing.TB, st step, side adjudicator.Side) *Report {
 	return &Report{
 		Game:    testGame(t),
 		Map:     st.s.Map(),
@@ -163,11 +164,11 @@ func checkColumns(t testing.TB, what, text string) {
 	}
 }
 
-func awaitedSide(s *wind.State) wind.Side { return s.Wait().Side }
+func awaitedSide(s *wind.State) adjudicator.Side { return s.Wait().Side }
 
-func waitKind(s *wind.State) wind.WaitKind { return s.Wait().Kind }
+func waitKind(s *wind.State) adjudicator.WaitKind { return s.Wait().Kind }
 
-func hasKind(evs []wind.Event, side wind.Side, kind wind.EventKind) bool {
+func hasKind(evs []wind.Event, side adjudicator.Side, kind wind.EventKind) bool {
 	for _, e := range wind.VisibleEvents(evs, side) {
 		if e.Kind == kind {
 			return true

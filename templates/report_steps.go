@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -28,11 +29,11 @@ type Step struct {
 // says what the game waits for.
 func groupSteps(evs []wind.Event) []Step {
 	var out []Step
-	activations := map[wind.Side]int{}
+	activations := map[adjudicator.Side]int{}
 	var prev *wind.Event
 	// The melee being told, if any: its hex, the fire totals seen (one for
 	// each side's fire in a round, rule 8.2.1) and the round.
-	var melee wind.Hex
+	var melee adjudicator.Hex
 	totals, round := 0, 0
 	open := func(title string) { out = append(out, Step{Title: title}) }
 	for i := range evs {
@@ -98,7 +99,7 @@ var turnTrackKinds = map[wind.EventKind]bool{
 
 // stepTitle returns the title of the step ev begins, or false when ev
 // follows from the step before it.
-func stepTitle(ev wind.Event, prev *wind.Event, activations map[wind.Side]int) (string, bool) {
+func stepTitle(ev wind.Event, prev *wind.Event, activations map[adjudicator.Side]int) (string, bool) {
 	// The hex the step is about: the hex attacked, else the last of the
 	// event's hexes.
 	where := ""
@@ -143,13 +144,13 @@ func stepTitle(ev wind.Event, prev *wind.Event, activations map[wind.Side]int) (
 }
 
 // sideTitle names a side at the start of a title.
-func sideTitle(s wind.Side) string {
+func sideTitle(s adjudicator.Side) string {
 	switch s {
-	case wind.US:
+	case adjudicator.US:
 		return "U.S."
-	case wind.JP:
+	case adjudicator.JP:
 		return "Japanese"
-	case wind.Umpire:
+	case adjudicator.Umpire:
 		return "Umpire"
 	}
 	return "Server"
@@ -172,8 +173,8 @@ var fightKinds = map[wind.EventKind]bool{
 // foughtHexes returns, in ascending order, the hexes where the events tell
 // of fighting: fire and air attacks on their targets, melee, losses,
 // retreats and advances.
-func foughtHexes(evs []wind.Event) []wind.Hex {
-	seen := map[wind.Hex]bool{}
+func foughtHexes(evs []wind.Event) []adjudicator.Hex {
+	seen := map[adjudicator.Hex]bool{}
 	for _, ev := range evs {
 		if !fightKinds[ev.Kind] {
 			continue
@@ -183,7 +184,7 @@ func foughtHexes(evs []wind.Event) []wind.Hex {
 		// not the firer's hex; the start of a melee about its hex, not
 		// the attackers'.
 		if len(hs) == 0 || ev.Kind == wind.EventFired || ev.Kind == wind.EventMeleeBegins {
-			hs = []wind.Hex{ev.Target}
+			hs = []adjudicator.Hex{ev.Target}
 		}
 		for _, h := range hs {
 			if h != 0 {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	windorders "github.com/attu-pbem/attu/orders/wind"
 )
@@ -20,7 +21,7 @@ import (
 type reportCase struct {
 	name  string
 	st    step
-	sides []wind.Side
+	sides []adjudicator.Side
 }
 
 var (
@@ -40,7 +41,7 @@ func reportCases(t *testing.T) []reportCase {
 }
 
 func findReportCases(t *testing.T) []reportCase {
-	us, jp, ump := wind.US, wind.JP, wind.Umpire
+	us, jp, ump := adjudicator.US, adjudicator.JP, adjudicator.Umpire
 	opening := findStep(t, 0, func(st step) bool { return true })
 	actions := findStep(t, 12, func(st step) bool {
 		return st.s.Turn >= 2 && awaitedSide(st.s) == us && waitKind(st.s) == wind.WaitActions
@@ -51,7 +52,7 @@ func findReportCases(t *testing.T) []reportCase {
 	melee := findStep(t, 12, func(st step) bool {
 		return hasKind(st.events, us, wind.EventMeleeEnds) && hasKind(st.events, us, wind.EventFired) && len(st.s.View(us).Enemy) > 0
 	})
-	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == wind.WaitEnded })
+	ended := findStep(t, 80, func(st step) bool { return waitKind(st.s) == adjudicator.WaitEnded })
 	usRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == wind.WaitUSRefit })
 	jpRefit := findStep(t, 30, func(st step) bool { return waitKind(st.s) == wind.WaitJPRefit })
 	setup := func(seed int64, n int) step {
@@ -71,16 +72,16 @@ func findReportCases(t *testing.T) []reportCase {
 	return []reportCase{
 		// A campaign with the free setups and the victory point chits placed
 		// by the Japanese; the historic setups; a free U.S. landing.
-		{"jp-setup", setup(2, 0), []wind.Side{jp, us}},
-		{"us-landing", setup(0, 0), []wind.Side{us, jp}},
-		{"us-landing-free", setup(1, 1), []wind.Side{us}},
-		{"opening", opening, []wind.Side{us, jp, ump}},
-		{"actions", actions, []wind.Side{us, jp}},
-		{"night", night, []wind.Side{jp, us}},
-		{"melee", melee, []wind.Side{us, jp, ump}},
-		{"ended", ended, []wind.Side{us, jp}},
-		{"us-refit", usRefit, []wind.Side{us}},
-		{"jp-refit", jpRefit, []wind.Side{jp}},
+		{"jp-setup", setup(2, 0), []adjudicator.Side{jp, us}},
+		{"us-landing", setup(0, 0), []adjudicator.Side{us, jp}},
+		{"us-landing-free", setup(1, 1), []adjudicator.Side{us}},
+		{"opening", opening, []adjudicator.Side{us, jp, ump}},
+		{"actions", actions, []adjudicator.Side{us, jp}},
+		{"night", night, []adjudicator.Side{jp, us}},
+		{"melee", melee, []adjudicator.Side{us, jp, ump}},
+		{"ended", ended, []adjudicator.Side{us, jp}},
+		{"us-refit", usRefit, []adjudicator.Side{us}},
+		{"jp-refit", jpRefit, []adjudicator.Side{jp}},
 	}
 }
 
@@ -112,7 +113,7 @@ func TestReportGolden(t *testing.T) {
 					t.Errorf("%s: the report does not repeat its order template", name)
 				}
 			}
-			if c.name == "actions" && side == wind.US {
+			if c.name == "actions" && side == adjudicator.US {
 				b, err := rep.JSON()
 				if err != nil {
 					t.Fatal(err)
@@ -141,7 +142,7 @@ func TestReportSays(t *testing.T) {
 					t.Errorf("%s: the report does not say %q", name, want)
 				}
 			}
-			if waitKind(c.st.s) != wind.WaitEnded && !strings.Contains(text, "Deadline: Mon 4 May 2026 18:00 UTC (Mon 4 May 10:00 AKDT in America/Anchorage)") {
+			if waitKind(c.st.s) != adjudicator.WaitEnded && !strings.Contains(text, "Deadline: Mon 4 May 2026 18:00 UTC (Mon 4 May 10:00 AKDT in America/Anchorage)") {
 				t.Errorf("%s: no deadline in UTC and in the reader's zone", name)
 			}
 			for _, u := range rep.Outlook.Units {
@@ -158,7 +159,7 @@ func TestReportSays(t *testing.T) {
 			if awaited != (awaitedSide(c.st.s) == side) {
 				t.Errorf("%s: template %v, but the game waits for %s", name, awaited, awaitedSide(c.st.s))
 			}
-			if side == wind.US {
+			if side == adjudicator.US {
 				for _, hs := range rep.View.Hidden {
 					if !strings.Contains(text, fmt.Sprintf("%s: %d hidden", hs.Hex, hs.Count)) {
 						t.Errorf("%s: the hidden counters of %s are not listed", name, hs.Hex)
@@ -174,7 +175,7 @@ func TestReportSays(t *testing.T) {
 func TestReportGroupsEvents(t *testing.T) {
 	checked := 0
 	playGames(t, seedsFrom(1, 10), 12, func(st step) bool {
-		for _, side := range []wind.Side{wind.US, wind.JP, wind.Umpire} {
+		for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
 			evs := wind.VisibleEvents(st.events, side)
 			var got []wind.Event
 			for _, s := range groupSteps(evs) {
@@ -206,18 +207,18 @@ func TestReportGroupsEvents(t *testing.T) {
 // change with the compressor, the picture may not.
 func TestPictureGolden(t *testing.T) {
 	opening, melee := reportCaseNamed(t, "opening").st, reportCaseNamed(t, "melee").st
-	pic, err := reportOf(t, opening, wind.US).PNG()
+	pic, err := reportOf(t, opening, adjudicator.US).PNG()
 	if err != nil {
 		t.Fatal(err)
 	}
 	goldenPNG(t, "picture-opening-us.png", pic)
-	var at wind.Hex
-	for _, e := range wind.VisibleEvents(melee.events, wind.US) {
+	var at adjudicator.Hex
+	for _, e := range wind.VisibleEvents(melee.events, adjudicator.US) {
 		if e.Kind == wind.EventMeleeEnds && at == 0 {
 			at = e.Target
 		}
 	}
-	pic, err = reportOf(t, melee, wind.US).PNGAround(at, closeUpRadius)
+	pic, err = reportOf(t, melee, adjudicator.US).PNGAround(at, closeUpRadius)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func decodePNG(t testing.TB, b []byte) image.Image {
 // what the text says.
 func TestReportJSON(t *testing.T) {
 	st := reportCaseNamed(t, "melee").st
-	for _, side := range []wind.Side{wind.US, wind.JP, wind.Umpire} {
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
 		rep := reportOf(t, st, side)
 		b, err := rep.JSON()
 		if err != nil {
@@ -307,7 +308,7 @@ func TestReportJSON(t *testing.T) {
 func TestOrderTemplateParses(t *testing.T) {
 	for _, c := range reportCases(t) {
 		side := awaitedSide(c.st.s)
-		if side == wind.NoSide {
+		if side == adjudicator.NoSide {
 			continue
 		}
 		_, body, ok := reportOf(t, c.st, side).OrderTemplate()

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -16,7 +17,7 @@ const closeUpRadius = 3
 // markerSet is the unit markers of a report: two characters for the
 // island map, up to nine for a close-up.
 type markerSet struct {
-	island, close map[wind.Hex]string
+	island, close map[adjudicator.Hex]string
 }
 
 // markers returns the unit markers of every hex the view shows: a side's
@@ -25,13 +26,13 @@ type markerSet struct {
 // anonymous counters shows J and all its counters on the island map; the
 // close-up tells them apart.
 func (r *Report) markers() markerSet {
-	ms := markerSet{island: map[wind.Hex]string{}, close: map[wind.Hex]string{}}
+	ms := markerSet{island: map[adjudicator.Hex]string{}, close: map[adjudicator.Hex]string{}}
 	for _, h := range r.View.Hexes() {
 		units, hidden := r.View.At(h)
 		us, jp, down := 0, 0, 0
 		for _, u := range units {
 			switch {
-			case u.Side == wind.US:
+			case u.Side == adjudicator.US:
 				us++
 			case u.FaceDown:
 				jp, down = jp+1, down+1
@@ -70,7 +71,7 @@ func short(letter string, n int) string {
 
 // area is one close-up: its centre and why it is shown.
 type area struct {
-	center wind.Hex
+	center adjudicator.Hex
 	why    string
 }
 
@@ -79,7 +80,7 @@ type area struct {
 // zone of control is covered by one, with as few close-ups as a greedy
 // choice of centres finds.
 func (r *Report) closeUps() []area {
-	fought, zoc, focus := map[wind.Hex]bool{}, map[wind.Hex]bool{}, map[wind.Hex]bool{}
+	fought, zoc, focus := map[adjudicator.Hex]bool{}, map[adjudicator.Hex]bool{}, map[adjudicator.Hex]bool{}
 	for _, h := range foughtHexes(r.Events) {
 		fought[h], focus[h] = true, true
 	}
@@ -91,7 +92,7 @@ func (r *Report) closeUps() []area {
 	cands := slices.Sorted(maps.Keys(focus))
 	var out []area
 	for len(focus) > 0 {
-		best, bestN := wind.Hex(0), -1
+		best, bestN := adjudicator.Hex(0), -1
 		for _, c := range cands {
 			n := 0
 			for h := range focus {
@@ -103,7 +104,7 @@ func (r *Report) closeUps() []area {
 				best, bestN = c, n
 			}
 		}
-		var f, z []wind.Hex
+		var f, z []adjudicator.Hex
 		for _, h := range slices.Sorted(maps.Keys(focus)) {
 			if h.Distance(best) > closeUpRadius {
 				continue
@@ -122,7 +123,7 @@ func (r *Report) closeUps() []area {
 		}
 		if len(z) > 0 {
 			who := "your units"
-			if r.View.Side == wind.Umpire {
+			if r.View.Side == adjudicator.Umpire {
 				who = "units"
 			}
 			why = append(why, who+" in an enemy zone of control in "+hexesComma(z))
@@ -146,18 +147,18 @@ func capitalize(s string) string {
 func (r *Report) ownUnits() []string {
 	side := r.View.Side
 	head := []string{"unit", "hex", "steps", "supply", "enemy ZOC", "MP", "this turn"}
-	if side != wind.US {
+	if side != adjudicator.US {
 		head = append(head, "face")
 	}
-	if side == wind.Umpire {
+	if side == adjudicator.Umpire {
 		head = append([]string{"side"}, head...)
 	}
 	rows := [][]string{head}
 	for _, u := range r.Outlook.Units {
 		row := []string{u.ID, u.Hex.String(), fmt.Sprintf("%d of %d", u.Steps, u.MaxSteps), cmp.Or(u.Supply, "-"), yes(u.EnemyZOC), mpText(u), doneText(u)}
-		if side != wind.US {
+		if side != adjudicator.US {
 			face := ""
-			if u.Side == wind.JP {
+			if u.Side == adjudicator.JP {
 				face = "up"
 				if u.FaceDown {
 					face = "down"
@@ -165,7 +166,7 @@ func (r *Report) ownUnits() []string {
 			}
 			row = append(row, face)
 		}
-		if side == wind.Umpire {
+		if side == adjudicator.Umpire {
 			row = append([]string{sideTitle(u.Side)}, row...)
 		}
 		rows = append(rows, row)
@@ -230,7 +231,7 @@ func (r *Report) offMap() []string {
 	for _, k := range slices.Sorted(maps.Keys(by)) {
 		side, box, _ := strings.Cut(k, "\x00")
 		title := boxTitle(box)
-		if r.View.Side == wind.Umpire {
+		if r.View.Side == adjudicator.Umpire {
 			title = side + " " + strings.ToLower(title[:1]) + title[1:]
 		}
 		ids := by[k]
@@ -250,7 +251,7 @@ func (r *Report) enemyUnits() []string {
 	if len(r.View.Enemy) == 0 {
 		return nil
 	}
-	us := r.View.Side == wind.US
+	us := r.View.Side == adjudicator.US
 	head := []string{"unit", "type", "battalion", "hex", "steps"}
 	if us {
 		head = slices.Delete(head, 2, 3)
@@ -281,7 +282,7 @@ func (r *Report) hiddenCounters() ([]string, int) {
 func (r *Report) enemyBoxes() []string {
 	var out []string
 	for _, b := range r.View.Boxes {
-		if b.Side == wind.US {
+		if b.Side == adjudicator.US {
 			out = append(out, fmt.Sprintf("%s: %s, %s.", boxTitle(b.Box), Plural(b.Units, "unit"), Plural(b.Steps, "step")))
 		}
 	}
@@ -296,7 +297,7 @@ func (r *Report) victoryHexes() []string {
 	rows := [][]string{{"hex", "name", "zone", "held by"}}
 	for _, vh := range r.View.VictoryHexes {
 		held := "nobody"
-		if vh.Held != wind.NoSide {
+		if vh.Held != adjudicator.NoSide {
 			held = sideName(vh.Held)
 		}
 		zone := vh.Zone
@@ -327,7 +328,7 @@ func (r *Report) standing() []standingText {
 	var out []standingText
 	for _, ss := range r.Outlook.Standing {
 		title := "Yours"
-		if r.View.Side == wind.Umpire {
+		if r.View.Side == adjudicator.Umpire {
 			title = sideTitle(ss.Side)
 		}
 		out = append(out, standingText{Title: title, Lines: columns(standingRows(ss.Side, ss.Standing, false), nil)})
@@ -341,30 +342,30 @@ func (r *Report) standing() []standingText {
 // an order template does.
 type standingItem struct {
 	key          string
-	side         wind.Side
+	side         adjudicator.Side
 	value        func(wind.Standing) []string
 	brackets     string
 	report, note string
 }
 
 var standingItems = []standingItem{
-	{"decision", wind.US, func(s wind.Standing) []string { return []string{s.Decision} }, "",
+	{"decision", adjudicator.US, func(s wind.Standing) []string { return []string{s.Decision} }, "",
 		"ask you each turn, or make it day, night or refit (rules 3.1, 3.2)", "ask, or day, night or refit made for you each turn (3.1, 3.2)"},
 	{"losses", 0, func(s wind.Standing) []string { return []string{s.Losses} }, "",
 		"spread: each hit on the strongest unit; concentrate: one at a time", "spread or concentrate"},
 	{"loss_order", 0, func(s wind.Standing) []string { return s.LossOrder }, "[]",
 		"units that take hits first, in order", "units that take hits first"},
-	{"retreat", wind.US, func(s wind.Standing) []string { return []string{s.Retreat} }, "",
+	{"retreat", adjudicator.US, func(s wind.Standing) []string { return []string{s.Retreat} }, "",
 		"when to fall back after a melee round (rule 8.2.1.3)", "never, always, if-losing or below-N (8.2.1.3)"},
-	{"retreat_at", wind.US, func(s wind.Standing) []string { return hexPairs(s.RetreatAt) }, "{}",
+	{"retreat_at", adjudicator.US, func(s wind.Standing) []string { return hexPairs(s.RetreatAt) }, "{}",
 		"the same for a melee at one hex", "per melee hex, like {2717: never}"},
 	{"advance", 0, func(s wind.Standing) []string { return []string{s.Advance} }, "",
 		"who moves into a hex the defenders left (rule 8.2.1.4)", "all, none or strongest (8.2.1.4)"},
 	{"advance_at", 0, func(s wind.Standing) []string { return hexPairs(s.AdvanceAt) }, "{}",
 		"the same for one hex", "per hex, like {2717: all}"},
-	{"unknown_table", wind.JP, func(s wind.Standing) []string { return []string{s.UnknownTable} }, "",
+	{"unknown_table", adjudicator.JP, func(s wind.Standing) []string { return []string{s.UnknownTable} }, "",
 		"which table when Unknown units stack (rule 2.5)", "most or fewest (2.5)"},
-	{"unknown_table_at", wind.JP, func(s wind.Standing) []string { return hexPairs(s.UnknownTableAt) }, "{}",
+	{"unknown_table_at", adjudicator.JP, func(s wind.Standing) []string { return hexPairs(s.UnknownTableAt) }, "{}",
 		"the Unknown unit whose table to roll, by hex", "per hex, the Unknown unit to roll for"},
 	{"friendly_fire", 0, func(s wind.Standing) []string { return []string{s.FriendlyFire} }, "",
 		"which unit your own air hits among equals (rule 8.1.6)", "most-steps or fewest-steps (8.1.6)"},
@@ -372,14 +373,14 @@ var standingItems = []standingItem{
 		"melee hexes you pick first (rule 3.7)", "melee hexes you pick first (3.7)"},
 	{"melee_pick", 0, func(s wind.Standing) []string { return []string{s.MeleePick} }, "",
 		"how you pick the others: strongest or listed", "strongest or listed"},
-	{"martinez", wind.US, func(s wind.Standing) []string { return []string{s.Martinez} }, "",
+	{"martinez", adjudicator.US, func(s wind.Standing) []string { return []string{s.Martinez} }, "",
 		"PFC Martinez: auto, never or a hex (rule 11.1)", "auto, never or a hex (11.1)"},
-	{"arnold", wind.US, func(s wind.Standing) []string { return []string{s.Arnold} }, "",
+	{"arnold", adjudicator.US, func(s wind.Standing) []string { return []string{s.Arnold} }, "",
 		"General Arnold: auto, never or a hex (rule 11.2)", "auto, never or a hex (11.2)"},
 }
 
 // hexPairs writes a map by hex as "2717: never" pairs, in hex order.
-func hexPairs(m map[wind.Hex]string) []string {
+func hexPairs(m map[adjudicator.Hex]string) []string {
 	var out []string
 	for _, h := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, fmt.Sprintf("%s: %s", h, m[h]))
@@ -390,10 +391,10 @@ func hexPairs(m map[wind.Hex]string) []string {
 // standingRows gives one row per instruction side has: for a report
 // (yaml false) its key, its value (an empty list as "-") and what it
 // decides; for an order template a commented YAML line and its note.
-func standingRows(side wind.Side, st wind.Standing, yaml bool) [][]string {
+func standingRows(side adjudicator.Side, st wind.Standing, yaml bool) [][]string {
 	var rows [][]string
 	for _, it := range standingItems {
-		if it.side != wind.NoSide && it.side != side {
+		if it.side != adjudicator.NoSide && it.side != side {
 			continue
 		}
 		vs := it.value(st)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -25,17 +26,17 @@ var setupFuncs = template.FuncMap{
 
 // setupRule names a side's setup with its rule: "the historic setup (rule
 // 12.3)".
-func setupRule(kind string, side wind.Side) string {
-	rule := map[string]map[wind.Side]string{
-		wind.SetupHistoric: {wind.JP: "12.3", wind.US: "12.5"},
-		wind.SetupFree:     {wind.JP: "12.4", wind.US: "12.6"},
+func setupRule(kind string, side adjudicator.Side) string {
+	rule := map[string]map[adjudicator.Side]string{
+		wind.SetupHistoric: {adjudicator.JP: "12.3", adjudicator.US: "12.5"},
+		wind.SetupFree:     {adjudicator.JP: "12.4", adjudicator.US: "12.6"},
 	}[kind][side]
 	return fmt.Sprintf("the %s setup (rule %s)", kind, rule)
 }
 
 // setupCounts says how many counters stand in each hex: "23 counters in
 // 21 hexes (1216 1, 1509 1 and 3210 2)".
-func setupCounts(hs []wind.Hex, counts []int) string {
+func setupCounts(hs []adjudicator.Hex, counts []int) string {
 	total := 0
 	parts := make([]string, len(hs))
 	for i, h := range hs {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/emersion/go-msgauth/dkim"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 )
@@ -74,7 +74,7 @@ func TestE2EAuthRequired(t *testing.T) {
 	auth := mail.AuthConfig{Required: true, AuthServIDs: []string{"mx.attu.test"}, DKIM: true, LookupTXT: key.lookup}
 	g := startBadMailGameWith(t, ctx, nil, auth, func(raw []byte) []byte { return key.sign(t, raw) })
 
-	actions := fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: actions\ntoken: %s\nactions: []", g.tokens[wind.US])
+	actions := fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: actions\ntoken: %s\nactions: []", g.tokens[adjudicator.US])
 	ordersMail := func(id string, extra ...string) []byte {
 		return withOrders(append(extra, g.hdr("alice", id, "[attu g1] orders")...), actions)
 	}

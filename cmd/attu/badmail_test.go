@@ -20,7 +20,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-smtp"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
@@ -107,7 +107,7 @@ type badMailGame struct {
 	addr    map[string]string
 	acct    map[string]mailAccount
 	box     map[string]string // the mailbox each user's mail lands in
-	tokens  map[wind.Side]string
+	tokens  map[adjudicator.Side]string
 	game    string // g1's own address
 	decided []byte // the U.S. decision applied by mail
 	base    uint32 // the last UID of attu's INBOX before the game
@@ -191,7 +191,7 @@ func startBadMailGameWith(t *testing.T, ctx context.Context, users []string, aut
 
 	// Turn 1's U.S. decision, by mail: the game is in progress.
 	g.decided = []byte(fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: %s\ndecision: {refit: false, night: false}",
-		g.tokens[wind.US]))
+		g.tokens[adjudicator.US]))
 	decision := withOrders(g.hdr("alice", "decided@attu.test", "[attu g1] orders"), string(g.decided))
 	if sign != nil {
 		decision = sign(decision)
@@ -327,7 +327,7 @@ func TestE2EBadMail(t *testing.T) {
 	// answers is TestE2EBadMailBudgets').
 	g := startBadMailGame(t, ctx, users, func(c *referee.Config) { c.Answers, c.AllAnswers = 100, 1000 })
 	a := g.addr
-	us, jp := g.tokens[wind.US], g.tokens[wind.JP]
+	us, jp := g.tokens[adjudicator.US], g.tokens[adjudicator.JP]
 	fill := []string{"${us-token}", us, "${jp-token}", jp, "${date}", time.Now().Format(time.RFC1123Z)}
 	for _, u := range users { // the strangers' own addresses, where they differ
 		fill = append(fill, "<"+u+"@attu.test>", "<"+a[u]+">")
@@ -589,7 +589,7 @@ func TestE2EBadMailLongS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw = []byte(strings.NewReplacer("${us-token}", g.tokens[wind.US], "${date}", time.Now().Format(time.RFC1123Z)).Replace(string(raw)))
+	raw = []byte(strings.NewReplacer("${us-token}", g.tokens[adjudicator.US], "${date}", time.Now().Format(time.RFC1123Z)).Replace(string(raw)))
 	before := gameFingerprint(t, g.db, "g1")
 	_, start := g.deliveries(t, nil)
 	g.send(t, g.addr["alice"], raw)
@@ -648,7 +648,7 @@ func TestE2EBadMailAuth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return []byte(strings.NewReplacer("${us-token}", g.tokens[wind.US], "${date}", time.Now().Format(time.RFC1123Z),
+		return []byte(strings.NewReplacer("${us-token}", g.tokens[adjudicator.US], "${date}", time.Now().Format(time.RFC1123Z),
 			"<alice@attu.test>", "<"+g.addr["alice"]+">").Replace(string(b)))
 	}
 	processed := func(name string) store.Receipt {

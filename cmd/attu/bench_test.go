@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
@@ -93,7 +93,7 @@ type benchGames struct {
 	pick   func(int) int
 	n      int
 	id     string
-	tokens map[wind.Side]string
+	tokens map[adjudicator.Side]string
 }
 
 func (g *benchGames) create() {
@@ -128,7 +128,7 @@ func (g *benchGames) next(n int) (from string, raw []byte) {
 		g.tb.Fatal(err)
 	}
 	user := "us"
-	if o.Side == wind.JP {
+	if o.Side == adjudicator.JP {
 		user = "jp"
 	}
 	from = g.m.addr[user]

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store/referee"
 )
 
@@ -27,7 +27,7 @@ func TestE2EMailBudget(t *testing.T) {
 	if played < turns {
 		t.Fatalf("the game ended in turn %d, before %d turns were played", played, turns)
 	}
-	for _, side := range []wind.Side{wind.US, wind.JP} {
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		p := pg.Players[side]
 		n, size := 0, 0
 		for i, m := range p.received {

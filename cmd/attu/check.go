@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 	windorders "github.com/attu-pbem/attu/orders/wind"
@@ -94,7 +95,7 @@ func runCheck(s *session) error {
 		printErrors(s.stdout, name, err)
 		return errFailed
 	}
-	if f.Side != wind.US && f.Side != wind.JP {
+	if f.Side != adjudicator.US && f.Side != adjudicator.JP {
 		line, col := f.Field("side")
 		fmt.Fprintf(s.stdout, "%s:%d:%d: side: actions come from us or jp\n", name, line, col)
 		return errFailed
@@ -129,7 +130,7 @@ func offMap(data []byte, m *wind.Map) orders.Errors {
 		if n.Kind != yaml.ScalarNode {
 			return
 		}
-		if h, err := wind.ParseHex(n.Value); err == nil && !m.OnMap(h) {
+		if h, err := adjudicator.ParseHex(n.Value); err == nil && !m.OnMap(h) {
 			found = append(found, &orders.Error{Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(
 				"hex %s is not on the map: its columns run %02d to %02d and its rows %02d to %02d",
 				n.Value, m.MinCol, m.MaxCol, m.MinRow, m.MaxRow)})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
@@ -254,7 +255,7 @@ func TestCompatFfc348c(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Wait.Turn != 4 || g.Wait.Side != wind.US || g.Wait.Kind != wind.WaitActions {
+	if g.Wait.Turn != 4 || g.Wait.Side != adjudicator.US || g.Wait.Kind != wind.WaitActions {
 		t.Errorf("after the U.S. decision of turn 4 the game waits for %s %s of turn %d, want the U.S. actions", g.Wait.Side, g.Wait.Kind, g.Wait.Turn)
 	}
 	ms, err := fetchInbox(td.acct["alice"])

@@ -22,6 +22,7 @@ import (
 	"github.com/emersion/go-smtp"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
@@ -143,7 +144,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	}
 	id, players := pg.ID, pg.Players
 
-	for _, side := range []wind.Side{wind.US, wind.JP} {
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		players[side].print(out)
 	}
 
@@ -176,7 +177,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	if err != nil {
 		return err
 	}
-	us, jp := players[wind.US], players[wind.JP]
+	us, jp := players[adjudicator.US], players[adjudicator.JP]
 	fmt.Fprintf(out, "\n==== Where everything is ====\n\n")
 	fmt.Fprintf(out, "  database   %s   (attu status -db %s; attu show -db %s %s)\n", dbPath, dbPath, dbPath, id)
 	fmt.Fprintf(out, "  export     %s\n", exportPath)
@@ -226,7 +227,7 @@ func writeDeliveries(dir string, ds []loopback.Delivery) (int, error) {
 // each report that carries its order template with random legal orders
 // (autoplay) and its token, by SMTP.
 type demoPlayer struct {
-	side  wind.Side
+	side  adjudicator.Side
 	addr  string
 	db    *store.DB
 	turns int
@@ -417,7 +418,7 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 		}
 	}
 	next := ""
-	if p.ahead && p.side == wind.US && (o.Wait == wind.WaitActions || o.Wait == wind.WaitUSRefit) {
+	if p.ahead && p.side == adjudicator.US && (o.Wait == wind.WaitActions || o.Wait == wind.WaitUSRefit) {
 		next = autoplay.StandingDecision(st, p.pick)
 		if o.Standing == nil {
 			o.Standing = &wind.Standing{}
@@ -428,7 +429,7 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 	if err != nil {
 		return err
 	}
-	name := templates.OrderTemplateName(env.Turn, wind.WaitKind(env.Wait))
+	name := templates.OrderTemplateName(env.Turn, adjudicator.WaitKind(env.Wait))
 	if err := p.send(ctx, msg, name, raw); err != nil {
 		return err
 	}
@@ -495,8 +496,8 @@ func eventCount(text string) string {
 	return fmt.Sprintf("  [%d events]", n)
 }
 
-func sideTitle(s wind.Side) string {
-	if s == wind.US {
+func sideTitle(s adjudicator.Side) string {
+	if s == adjudicator.US {
 		return "U.S."
 	}
 	return "Japanese"

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
@@ -116,7 +117,7 @@ func TestE2EGameByMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	players := map[wind.Side]*demoPlayer{wind.US: pg.Players[wind.US], wind.JP: pg.Players[wind.JP]}
+	players := map[adjudicator.Side]*demoPlayer{adjudicator.US: pg.Players[adjudicator.US], adjudicator.JP: pg.Players[adjudicator.JP]}
 	for side, p := range players {
 		other := players[side.Enemy()]
 		want := map[string]bool{}
@@ -260,10 +261,10 @@ func TestE2EGameEndsByOrders(t *testing.T) {
 func TestE2ESolitaireByMail(t *testing.T) {
 	db, pg := playShortByMail(t, "attu e2e solitaire", "e2e solo",
 		referee.NewGame{ID: "solo", Name: "Solitaire by mail", Scenario: "up-the-hogs-back", Rules: []string{"solitaire"}})
-	if _, ok := pg.Players[wind.JP]; ok {
+	if _, ok := pg.Players[adjudicator.JP]; ok {
 		t.Fatal("a player was mailed the Japanese side of a solitaire game")
 	}
-	us := pg.Players[wind.US].received
+	us := pg.Players[adjudicator.US].received
 	if len(us) == 0 || !strings.Contains(us[len(us)-1].Subject, "the game is over") {
 		t.Fatalf("the U.S. player's last mail is not the final report (%d mails)", len(us))
 	}
@@ -277,9 +278,9 @@ func TestE2ESolitaireByMail(t *testing.T) {
 			continue
 		}
 		switch {
-		case e.Side == wind.US && e.MessageID != "":
+		case e.Side == adjudicator.US && e.MessageID != "":
 			mailed++
-		case e.Side == wind.JP && e.MessageID == "":
+		case e.Side == adjudicator.JP && e.MessageID == "":
 			written++
 		default:
 			t.Errorf("entry %d: %s orders with Message-ID %q", e.Seq, e.Side, e.MessageID)
@@ -323,7 +324,7 @@ func TestE2EMailShapes(t *testing.T) {
 		"Date: " + time.Now().Format(time.RFC1123Z) + "\n" +
 		"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n" +
 		"# Befehle für Zug 1 — eine Nacht ✓\n" +
-		"game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: " + c.Tokens[wind.US] + "\n" +
+		"game: g1\nside: us\nturn: 1\nwait: us-decision\ntoken: " + c.Tokens[adjudicator.US] + "\n" +
 		"decision: {refit: false, night: true}\n"
 	if err := sendRaw(context.Background(), td.sys, td.acct["alice"].Address, []string{game}, []byte(raw)); err != nil {
 		t.Fatal(err)
@@ -374,7 +375,7 @@ func TestE2EIMAPCut(t *testing.T) {
 	game := td.gameAddress()
 	raw := "From: <" + td.acct["alice"].Address + ">\r\nTo: <" + game + ">\r\nSubject: orders\r\nMessage-ID: <cut-1@attu.test>\r\n" +
 		"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
-		"game: g1\r\nside: us\r\nturn: 1\r\nwait: us-decision\r\ntoken: " + c.Tokens[wind.US] + "\r\ndecision: {refit: false, night: false}\r\n"
+		"game: g1\r\nside: us\r\nturn: 1\r\nwait: us-decision\r\ntoken: " + c.Tokens[adjudicator.US] + "\r\ndecision: {refit: false, night: false}\r\n"
 	if err := sendRaw(context.Background(), td.sys, td.acct["alice"].Address, []string{game}, []byte(raw)); err != nil {
 		t.Fatal(err)
 	}
@@ -498,7 +499,7 @@ func TestE2EDuplicateDelivery(t *testing.T) {
 	td := startTestDaemon(t, testMailSystem(t))
 	c := td.newGame(t, "Twice")
 	td.waitInbox(t, "alice", 1, 30*time.Second)
-	raw := ordersMail(td, "alice", "twice-1@attu.test", c.Tokens[wind.US])
+	raw := ordersMail(td, "alice", "twice-1@attu.test", c.Tokens[adjudicator.US])
 	game := td.gameAddress()
 	ctx := context.Background()
 	for range 2 {
@@ -541,7 +542,7 @@ func TestE2EDaemonRestart(t *testing.T) {
 	// from the Japanese player.
 	game := td.gameAddress()
 	ctx := context.Background()
-	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, ordersMail(td, "alice", "restart-1@attu.test", c.Tokens[wind.US])); err != nil {
+	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, ordersMail(td, "alice", "restart-1@attu.test", c.Tokens[adjudicator.US])); err != nil {
 		t.Fatal(err)
 	}
 	status := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: [attu g1] status\r\nMessage-ID: <restart-2@attu.test>\r\n\r\nstatus\r\n"

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
@@ -69,8 +69,8 @@ func startFaultGame(t *testing.T, smtpDown bool) *faultGame {
 	}
 	g := &faultGame{sys: sys, db: db, d: d}
 	g.players = []*templatePlayer{
-		newTemplatePlayer(t, sys, "alice", "us", c.Tokens[wind.US], 1),
-		newTemplatePlayer(t, sys, "bob", "jp", c.Tokens[wind.JP], 0),
+		newTemplatePlayer(t, sys, "alice", "us", c.Tokens[adjudicator.US], 1),
+		newTemplatePlayer(t, sys, "bob", "jp", c.Tokens[adjudicator.JP], 0),
 	}
 	if smtpDown {
 		if err := sys.StopSMTP(); err != nil {

@@ -13,7 +13,7 @@ import (
 
 	gomail "github.com/emersion/go-message/mail"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -174,7 +174,7 @@ func TestE2EForgedFlood(t *testing.T) {
 
 	// The U.S. orders: the reports they cause wait behind the answers
 	// that the quota holds back.
-	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{td.gameAddress()}, ordersMail(td, "alice", "real-1@attu.test", c.Tokens[wind.US])); err != nil {
+	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{td.gameAddress()}, ordersMail(td, "alice", "real-1@attu.test", c.Tokens[adjudicator.US])); err != nil {
 		t.Fatal(err)
 	}
 	td.handled(t, 30*time.Second)

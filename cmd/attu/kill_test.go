@@ -23,7 +23,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/mail/loopback"
@@ -498,8 +498,8 @@ log_level: debug
 	defer wg.Wait()
 	defer cancel()
 	players := []*templatePlayer{
-		newAccountPlayer(t, acct["alice"], sys.Inbound(), "us", c.Tokens[wind.US], 1000),
-		newAccountPlayer(t, acct["bob"], sys.Inbound(), "jp", c.Tokens[wind.JP], 1000),
+		newAccountPlayer(t, acct["alice"], sys.Inbound(), "us", c.Tokens[adjudicator.US], 1000),
+		newAccountPlayer(t, acct["bob"], sys.Inbound(), "jp", c.Tokens[adjudicator.JP], 1000),
 	}
 	for _, p := range players {
 		wg.Add(1)

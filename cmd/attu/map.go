@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -57,7 +58,7 @@ func runMap(s *session) error {
 		fmt.Fprint(s.stdout, templates.RenderMap(m, opt))
 		return nil
 	}
-	h, err := wind.ParseHex(*around)
+	h, err := adjudicator.ParseHex(*around)
 	if err != nil {
 		return usageErr("%v", err)
 	}

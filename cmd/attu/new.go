@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -115,15 +116,15 @@ func runNew(s *session) error {
 		ng.Rules = append(ng.Rules, "solitaire")
 	}
 	if *deadlineFor != "" {
-		ng.Deadlines = map[wind.WaitKind]time.Duration{}
+		ng.Deadlines = map[adjudicator.WaitKind]time.Duration{}
 		kinds := wind.WaitKinds()
 		for _, kv := range strings.Split(*deadlineFor, ",") {
 			k, v, ok := strings.Cut(kv, "=")
 			d, err := time.ParseDuration(v)
-			if !ok || err != nil || d <= 0 || !slices.Contains(kinds, wind.WaitKind(k)) {
+			if !ok || err != nil || d <= 0 || !slices.Contains(kinds, adjudicator.WaitKind(k)) {
 				return usageErr("-deadline-for %q: want KIND=DURATION, like us-decision=24h (kinds: %s)", kv, waitKinds())
 			}
-			ng.Deadlines[wind.WaitKind(k)] = d
+			ng.Deadlines[adjudicator.WaitKind(k)] = d
 		}
 	}
 	return s.withDB(*dbPath, writes, func(db *store.DB) error { return createGame(s, db, *dbPath, *mailbox, ng) })
@@ -143,7 +144,7 @@ func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.New
 	fmt.Fprintf(out, "  address     %s\n", referee.GameAddress(mailbox, g.ID))
 	fmt.Fprintf(out, "  commitment  %s\n", g.Commitment)
 	fmt.Fprintf(out, "  deadline    %s\n", g.Deadline.Format(time.RFC3339))
-	for _, side := range []wind.Side{wind.US, wind.JP, wind.Umpire} {
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
 		if tok, ok := c.Tokens[side]; ok {
 			p, _ := g.Player(side)
 			fmt.Fprintf(out, "  %-6s token %s  (%s)\n", side, tok, p.Address)

@@ -13,7 +13,7 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -29,7 +29,7 @@ func TestE2EOrderSheet(t *testing.T) {
 	b := newBrowser(t)
 	td := startTestDaemon(t, testMailSystem(t))
 	c := td.newGame(t, "Sheets")
-	token := c.Tokens[wind.US]
+	token := c.Tokens[adjudicator.US]
 
 	yaml, path := playSheet(t, b, td, "orders-1-us-us-decision.html", token, func() {
 		for _, sel := range []string{`input[name=refit][value=no]`, `input[name=night][value=no]`} {
@@ -44,7 +44,7 @@ func TestE2EOrderSheet(t *testing.T) {
 	}
 
 	var unit string
-	var to wind.Hex
+	var to adjudicator.Hex
 	// A new page: the token lives in no file, so the player types it again.
 	yaml, path = playSheet(t, b, td, "orders-1-us-actions.html", token, func() {
 		// The unit with the most moves, and its farthest move, on the map.
@@ -160,9 +160,9 @@ func sheetMail(td *testDaemon, id, attach, file string) []byte {
 		"--b1\r\nContent-Type: application/yaml\r\nContent-Disposition: attachment; filename=\"" + attach + "\"\r\n\r\n" + body + "\r\n--b1--\r\n")
 }
 
-func mustParseHex(t *testing.T, s string) wind.Hex {
+func mustParseHex(t *testing.T, s string) adjudicator.Hex {
 	t.Helper()
-	h, err := wind.ParseHex(s)
+	h, err := adjudicator.ParseHex(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
@@ -37,14 +38,14 @@ func TestE2ERepliesAfterOutage(t *testing.T) {
 	stopSMTP(t, sys)
 	down := time.Now()
 	game := td.gameAddress()
-	deliverInbound(t, sys, td.acct["alice"].Address, game, ordersMail(td, "alice", "reply-1@attu.test", c.Tokens[wind.US]))
+	deliverInbound(t, sys, td.acct["alice"].Address, game, ordersMail(td, "alice", "reply-1@attu.test", c.Tokens[adjudicator.US]))
 	status := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: [attu g1] status\r\n" +
 		"Message-ID: <reply-2@attu.test>\r\n\r\nstatus\r\n"
 	deliverInbound(t, sys, td.acct["bob"].Address, game, []byte(status))
 	// Game g2's U.S. decision is due 6 s into the outage: the deadline
 	// tick applies the default orders and queues their reports.
 	if _, err := td.svc.Create(referee.NewGame{ID: "g2", Name: "Meanwhile", US: td.acct["carol"].Address, JP: td.acct["alice"].Address,
-		Deadlines: map[wind.WaitKind]time.Duration{wind.WaitUSDecision: 6 * time.Second}}, time.Now()); err != nil {
+		Deadlines: map[adjudicator.WaitKind]time.Duration{wind.WaitUSDecision: 6 * time.Second}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	td.d.Kick()

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/cmd/attu/daemon"
 	"github.com/attu-pbem/attu/mail"
@@ -65,7 +66,7 @@ type mailPlay struct {
 // mailGameResult is a game played by mail to its end.
 type mailGameResult struct {
 	ID      string
-	Players map[wind.Side]*demoPlayer
+	Players map[adjudicator.Side]*demoPlayer
 	Account map[string]mailAccount
 }
 
@@ -114,14 +115,14 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	wg.Go(func() { d.Run(runCtx) })
 
 	sum := sha256.Sum256(append([]byte("attu demo\x00"), p.Seed...))
-	players := map[wind.Side]*demoPlayer{}
+	players := map[adjudicator.Side]*demoPlayer{}
 	// A solitaire game's Japanese are attu's own (rule 13): bob sits out.
 	solo := slices.Contains(p.Game.Rules, "solitaire")
 	for i, pl := range []struct {
-		side wind.Side
+		side adjudicator.Side
 		user string
-	}{{wind.US, "alice"}, {wind.JP, "bob"}} {
-		if solo && pl.side == wind.JP {
+	}{{adjudicator.US, "alice"}, {adjudicator.JP, "bob"}} {
+		if solo && pl.side == adjudicator.JP {
 			continue
 		}
 		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
@@ -160,13 +161,13 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 	ended := false
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	over := func(side wind.Side) bool {
+	over := func(side adjudicator.Side) bool {
 		if players[side] == nil {
 			return ended // attu's own side reads no report
 		}
 		return players[side].isOver()
 	}
-	for !(over(wind.US) && over(wind.JP)) {
+	for !(over(adjudicator.US) && over(adjudicator.JP)) {
 		select {
 		case <-ctx.Done():
 			g, _ := p.DB.Game(id)

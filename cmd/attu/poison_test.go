@@ -14,7 +14,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -97,7 +97,7 @@ func TestE2EMailSetAsideToldToUmpire(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	g.send(t, g.addr["alice"], mailText(g.hdr("alice", "lost@attu.test", "[attu g1] status"), "status\ntoken: "+g.tokens[wind.US]+"\n"))
+	g.send(t, g.addr["alice"], mailText(g.hdr("alice", "lost@attu.test", "[attu g1] status"), "status\ntoken: "+g.tokens[adjudicator.US]+"\n"))
 	g.settle(t, ctx)
 	if failed, err := g.db.FailedMail(time.Time{}); err != nil || len(failed) != 1 || failed[0].MessageID != "lost@attu.test" {
 		t.Fatalf("listed as failed: %+v %v", failed, err)

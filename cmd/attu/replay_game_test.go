@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
@@ -39,8 +40,8 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 	_, err = db.Create(store.NewGame{Rules: referee.Engine(),
 		ID: id, Scenario: wind.ScenarioCampaign, Seed: seed, Start: windsys.StartPlaced(deploy),
 		Players: []store.NewPlayer{
-			{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
-			{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
+			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
+			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
 		},
 	})
 	if err != nil {
@@ -52,7 +53,7 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 			t.Fatal(err)
 		}
 		w := s.Wait()
-		if w.Side == wind.NoSide || w.Turn > turns {
+		if w.Side == adjudicator.NoSide || w.Turn > turns {
 			break
 		}
 		o := autoplay.Orders(s, pick)

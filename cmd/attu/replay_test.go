@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -149,8 +150,8 @@ func TestReplayPageIsSelfContained(t *testing.T) {
 	}
 	last := d.Steps[len(d.Steps)-1].Luck
 	for _, sl := range rep.Luck.Sides {
-		k := map[wind.Side]int{wind.US: 0, wind.JP: 1}[sl.Side]
-		if sl.Side != wind.US && sl.Side != wind.JP {
+		k := map[adjudicator.Side]int{adjudicator.US: 0, adjudicator.JP: 1}[sl.Side]
+		if sl.Side != adjudicator.US && sl.Side != adjudicator.JP {
 			continue
 		}
 		n, hits, exp := 0, 0, 0.0

@@ -14,7 +14,7 @@ import (
 
 	gomail "github.com/emersion/go-message/mail"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 )
@@ -82,7 +82,7 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 	td.waitInbox(t, "bob", 1, 30*time.Second)
 	game := td.gameAddress()
 	ctx := context.Background()
-	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, ordersMail(td, "alice", "resend-1@attu.test", c.Tokens[wind.US])); err != nil {
+	if err := sendRaw(ctx, td.sys, td.acct["alice"].Address, []string{game}, ordersMail(td, "alice", "resend-1@attu.test", c.Tokens[adjudicator.US])); err != nil {
 		t.Fatal(err)
 	}
 	td.settled(t, 30*time.Second)
@@ -108,7 +108,7 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 			}
 		}
 	}
-	if recorded.DrawnAt == 0 || recorded.DrawnFor != wind.JP {
+	if recorded.DrawnAt == 0 || recorded.DrawnFor != adjudicator.JP {
 		t.Fatalf("bob's final report records its picture as %+v", recorded)
 	}
 	report := td.waitInbox(t, "bob", 2, time.Second)[1]
@@ -119,7 +119,7 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 
 	td.stop()
 	td.start(t)
-	resend := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: [attu g1] resend\r\nMessage-ID: <resend-2@attu.test>\r\n\r\nresend\r\ntoken: " + c.Tokens[wind.JP] + "\r\n"
+	resend := "From: <" + td.acct["bob"].Address + ">\r\nTo: <" + game + ">\r\nSubject: [attu g1] resend\r\nMessage-ID: <resend-2@attu.test>\r\n\r\nresend\r\ntoken: " + c.Tokens[adjudicator.JP] + "\r\n"
 	if err := sendRaw(ctx, td.sys, td.acct["bob"].Address, []string{game}, []byte(resend)); err != nil {
 		t.Fatal(err)
 	}

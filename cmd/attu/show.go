@@ -6,6 +6,7 @@ import (
 	"time"
 	_ "time/tzdata" // -tz works on machines without a zone database
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -53,8 +54,8 @@ func runShow(s *session) error {
 	if len(argv) != 1 {
 		return usageErr("name one game, e.g. attu show -db attu.db -side us g1")
 	}
-	side, err := wind.ParseSide(*sideName)
-	if err != nil || (side != wind.US && side != wind.JP && side != wind.Umpire) {
+	side, err := adjudicator.ParseSide(*sideName)
+	if err != nil || (side != adjudicator.US && side != adjudicator.JP && side != adjudicator.Umpire) {
 		return usageErr("-side %q: give us, jp or umpire", *sideName)
 	}
 	var zone *time.Location
@@ -98,7 +99,7 @@ func runShow(s *session) error {
 // force, the events of its live log entries from entry from (the last
 // entry when from is 0) that side may read, the chain head and the dice
 // commitment.
-func storedReport(db *store.DB, game string, side wind.Side, zone *time.Location, from uint64) (*templates.Report, error) {
+func storedReport(db *store.DB, game string, side adjudicator.Side, zone *time.Location, from uint64) (*templates.Report, error) {
 	g, err := db.Game(game)
 	if err != nil {
 		return nil, err

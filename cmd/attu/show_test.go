@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
@@ -103,7 +104,7 @@ func TestShow(t *testing.T) {
 		}
 		if sd == "us" {
 			for _, u := range s.Units {
-				if u.Side() == wind.JP && u.OnMap() && u.FaceDown && regexp.MustCompile(`\b`+u.ID+`\b`).MatchString(out[strings.Index(out, "THE ISLAND"):]) {
+				if u.Side() == adjudicator.JP && u.OnMap() && u.FaceDown && regexp.MustCompile(`\b`+u.ID+`\b`).MatchString(out[strings.Index(out, "THE ISLAND"):]) {
 					t.Errorf("the U.S. report names %s, which is face down", u.ID)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/mail"
@@ -40,16 +41,16 @@ func TestE2EStandinReplace(t *testing.T) {
 	for _, u := range []string{"alice", "bob", "carol"} {
 		newMail(u)
 	}
-	if w := gameWait(t, td); w.Side != wind.JP {
+	if w := gameWait(t, td); w.Side != adjudicator.JP {
 		t.Fatalf("the game begins waiting for %v", w)
 	}
 
-	mailBody(t, td, "carol", "replace jp bot\ntoken: "+c.Tokens[wind.Umpire]+"\n")
+	mailBody(t, td, "carol", "replace jp bot\ntoken: "+c.Tokens[adjudicator.Umpire]+"\n")
 	td.settled(t, time.Minute)
 	mustRead(t, newMail("carol"), "now played by attu's stand-in")
 	mustRead(t, newMail("alice"), "gave the Japanese side to attu's stand-in")
 	mustRead(t, newMail("bob"), "no longer")
-	if w := gameWait(t, td); w.Side != wind.US {
+	if w := gameWait(t, td); w.Side != adjudicator.US {
 		t.Fatalf("after the hand-over the game waits for %v, not the U.S.", w)
 	}
 
@@ -61,9 +62,9 @@ func TestE2EStandinReplace(t *testing.T) {
 		if i == 12 {
 			t.Fatalf("after %d U.S. files the stand-in has filed %d times", i, standinFiles(t, td))
 		}
-		mailOrders(t, td, "alice", c.Tokens[wind.US], pick)
+		mailOrders(t, td, "alice", c.Tokens[adjudicator.US], pick)
 		td.settled(t, time.Minute)
-		if w := gameWait(t, td); w.Side != wind.US && !w.Over() {
+		if w := gameWait(t, td); w.Side != adjudicator.US && !w.Over() {
 			t.Fatalf("after the U.S. file the game waits for %v", w)
 		}
 		newMail("alice")
@@ -72,22 +73,22 @@ func TestE2EStandinReplace(t *testing.T) {
 		t.Fatal("the former Japanese player was mailed while the stand-in played")
 	}
 
-	mailBody(t, td, "carol", "replace jp "+td.acct["bob"].Address+"\ntoken: "+c.Tokens[wind.Umpire]+"\n")
+	mailBody(t, td, "carol", "replace jp "+td.acct["bob"].Address+"\ntoken: "+c.Tokens[adjudicator.Umpire]+"\n")
 	td.settled(t, time.Minute)
 	mustRead(t, newMail("alice"), "gave the Japanese side to a new player")
 	welcome := mustRead(t, newMail("bob"), "welcome")
 	token := tokenOf(t, welcome.Text)
-	for w := gameWait(t, td); w.Side != wind.JP; w = gameWait(t, td) {
+	for w := gameWait(t, td); w.Side != adjudicator.JP; w = gameWait(t, td) {
 		if w.Over() {
 			t.Fatal("the game ended before the Japanese player's turn came")
 		}
-		mailOrders(t, td, "alice", c.Tokens[wind.US], pick)
+		mailOrders(t, td, "alice", c.Tokens[adjudicator.US], pick)
 		td.settled(t, time.Minute)
 	}
-	before := countOrders(t, td, wind.JP)
+	before := countOrders(t, td, adjudicator.JP)
 	mailOrders(t, td, "bob", token, pick)
 	td.settled(t, time.Minute)
-	if countOrders(t, td, wind.JP) != before+1 {
+	if countOrders(t, td, adjudicator.JP) != before+1 {
 		t.Fatal("the Japanese file mailed after the hand-back was not applied")
 	}
 	checkStandinLog(t, td)
@@ -107,9 +108,9 @@ func checkStandinLog(t *testing.T, td *testDaemon) {
 		switch {
 		case e.Kind == store.KindNote:
 			notes++
-		case e.Kind == store.KindOrders && e.Side == wind.JP && e.MessageID == "":
+		case e.Kind == store.KindOrders && e.Side == adjudicator.JP && e.MessageID == "":
 			bot++
-		case e.Kind == store.KindOrders && e.Side == wind.JP && notes >= 2:
+		case e.Kind == store.KindOrders && e.Side == adjudicator.JP && notes >= 2:
 			byMail++
 		}
 	}
@@ -127,7 +128,7 @@ func checkStandinLog(t *testing.T, td *testDaemon) {
 	}
 }
 
-func gameWait(t *testing.T, td *testDaemon) wind.Wait {
+func gameWait(t *testing.T, td *testDaemon) adjudicator.Wait {
 	t.Helper()
 	g, err := td.db.Game("g1")
 	if err != nil {
@@ -139,11 +140,11 @@ func gameWait(t *testing.T, td *testDaemon) wind.Wait {
 // standinFiles counts the Japanese files game g1's log holds without a
 // Message-ID: those the stand-in wrote.
 func standinFiles(t *testing.T, td *testDaemon) int {
-	return countOrdersIf(t, td, func(e store.LogEntry) bool { return e.Side == wind.JP && e.MessageID == "" })
+	return countOrdersIf(t, td, func(e store.LogEntry) bool { return e.Side == adjudicator.JP && e.MessageID == "" })
 }
 
 // countOrders counts side's orders entries in game g1's log.
-func countOrders(t *testing.T, td *testDaemon, side wind.Side) int {
+func countOrders(t *testing.T, td *testDaemon, side adjudicator.Side) int {
 	return countOrdersIf(t, td, func(e store.LogEntry) bool { return e.Side == side })
 }
 

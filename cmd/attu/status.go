@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -59,7 +59,7 @@ func printStatus(out io.Writer, db *store.DB, dbPath string) error {
 				deadline = g.Deadline.Format(time.RFC3339)
 			}
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d/%d\n", g.ID, g.Name, g.Status, g.Waiting, deadline,
-				g.Late[wind.US], g.Late[wind.JP])
+				g.Late[adjudicator.US], g.Late[adjudicator.JP])
 		}
 		w.Flush()
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 )
@@ -26,12 +27,12 @@ func TestAuthentication(t *testing.T) {
 	h.svc = New(h.db, Config{Address: "attu@example.org", Answers: 100})
 	h.newMails()
 	decision := h.message(usAddr, "orders")
-	decision.Orders = h.file(nil, h.tokens[wind.US])
+	decision.Orders = h.file(nil, h.tokens[adjudicator.US])
 	h.send(decision)
-	if w := h.game().Wait; w.Kind != wind.WaitActions || w.Side != wind.US {
+	if w := h.game().Wait; w.Kind != wind.WaitActions || w.Side != adjudicator.US {
 		t.Fatalf("waits for %v", w)
 	}
-	us, jp, ump := h.tokens[wind.US], h.tokens[wind.JP], h.tokens[wind.Umpire]
+	us, jp, ump := h.tokens[adjudicator.US], h.tokens[adjudicator.JP], h.tokens[adjudicator.Umpire]
 	actions := func(side, token string, turn int) []byte {
 		return fmt.Appendf(nil, "game: g1\nside: %s\nturn: %d\nwait: actions\ntoken: %s\nactions: []\n", side, turn, token)
 	}
@@ -52,7 +53,7 @@ func TestAuthentication(t *testing.T) {
 	st := h.state()
 	var mine *wind.Unit
 	for _, u := range st.OnMap() {
-		if u.Side() == wind.US {
+		if u.Side() == adjudicator.US {
 			mine = u
 			break
 		}
@@ -244,7 +245,7 @@ func ownLinesOut(t *testing.T, name, text string, file []byte, token string) str
 func TestExactlyOnce(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	m := h.message(usAddr, "orders")
-	m.Orders = h.file(nil, h.tokens[wind.US])
+	m.Orders = h.file(nil, h.tokens[adjudicator.US])
 	h.send(m)
 	g := h.game()
 	before := h.buckets()

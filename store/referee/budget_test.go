@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -22,7 +22,7 @@ func TestReplyBudget(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
 	g := h.game()
-	count := func(side wind.Side, cmd string, token bool, n int) (answers, notes int) {
+	count := func(side adjudicator.Side, cmd string, token bool, n int) (answers, notes int) {
 		t.Helper()
 		for range n {
 			for _, m := range h.command(side, cmd, token) {
@@ -38,7 +38,7 @@ func TestReplyBudget(t *testing.T) {
 		}
 		return answers, notes
 	}
-	if answers, notes := count(wind.JP, "log", true, 100); answers != DefaultReplies || notes != 1 {
+	if answers, notes := count(adjudicator.JP, "log", true, 100); answers != DefaultReplies || notes != 1 {
 		t.Errorf("100 log commands with the token: %d answers and %d notes to slow down, want %d and 1", answers, notes, DefaultReplies)
 	}
 	if now := h.game(); now.Entries != g.Entries || now.Head != g.Head {
@@ -47,7 +47,7 @@ func TestReplyBudget(t *testing.T) {
 	// A command with the side's token is still carried out, since a
 	// forger flooding the address must not stop the player; only its
 	// answer is left out.
-	out := h.command(wind.JP, "absent 2d", true)
+	out := h.command(adjudicator.JP, "absent 2d", true)
 	if h.game().Entries != g.Entries+1 {
 		t.Errorf("absent with the token, past the budget, was not carried out")
 	}
@@ -58,18 +58,18 @@ func TestReplyBudget(t *testing.T) {
 	}
 	// The other side's budget is its own, and so is the budget of mail
 	// without the token.
-	if answers, notes := count(wind.US, "status", false, 20); answers != DefaultAnswers || notes != 0 {
+	if answers, notes := count(adjudicator.US, "status", false, 20); answers != DefaultAnswers || notes != 0 {
 		t.Errorf("20 status commands without the token: %d answers and %d notes, want %d and none", answers, notes, DefaultAnswers)
 	}
 	h.advance(time.Hour)
-	if out := h.command(wind.JP, "status", true); len(out) != 1 || !strings.Contains(out[0].Subject, "status") {
+	if out := h.command(adjudicator.JP, "status", true); len(out) != 1 || !strings.Contains(out[0].Subject, "status") {
 		t.Errorf("an hour later: %v", subjects(out))
 	}
-	if out := h.command(wind.US, "status", false); len(out) != 0 {
+	if out := h.command(adjudicator.US, "status", false); len(out) != 0 {
 		t.Errorf("an hour later, without the token: %v", subjects(out))
 	}
 	h.advance(23 * time.Hour)
-	if out := h.command(wind.US, "status", false); len(out) != 1 {
+	if out := h.command(adjudicator.US, "status", false); len(out) != 1 {
 		t.Errorf("a day later, without the token: %v", subjects(out))
 	}
 }
@@ -98,7 +98,7 @@ func TestTokenAnswersLimited(t *testing.T) {
 	h.newMails()
 	n := 0
 	for range 10 {
-		n += len(h.command(wind.US, "concede\ntoken: not-it", false))
+		n += len(h.command(adjudicator.US, "concede\ntoken: not-it", false))
 	}
 	if n != DefaultAnswers {
 		t.Errorf("10 wrong tokens got %d answers, want %d", n, DefaultAnswers)
@@ -124,7 +124,7 @@ func TestPuzzledNamesSkippedParts(t *testing.T) {
 		t.Errorf("the answer to a mail without the token names its parts:\n%s", r.Text)
 	}
 	m = h.message(usAddr, "[attu g1] my orders")
-	m.Text = "My orders are attached.\ntoken: " + h.tokens[wind.US] + "\n"
+	m.Text = "My orders are attached.\ntoken: " + h.tokens[adjudicator.US] + "\n"
 	m.Skipped = skipped
 	r = mailTo(t, h.send(m), usAddr)
 	mustContain(t, "the answer", strings.Join(strings.Fields(r.Text), " "), "found no orders and no command",
@@ -160,7 +160,7 @@ func TestLogAnswerFits(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	for i := range 400 {
 		_, err := h.db.Transact(h.id, nil, func(tx *store.Txn) error {
-			_, err := tx.Aside(wind.US, fmt.Sprintf("note %d: %s", i+1, strings.Repeat("words ", 50)), false)
+			_, err := tx.Aside(adjudicator.US, fmt.Sprintf("note %d: %s", i+1, strings.Repeat("words ", 50)), false)
 			return err
 		})
 		if err != nil {
@@ -168,8 +168,8 @@ func TestLogAnswerFits(t *testing.T) {
 		}
 	}
 	h.newMails()
-	last := mailTo(t, h.command(wind.US, "log", false), usAddr).Text
-	first := mailTo(t, h.command(wind.US, "log 1", false), usAddr).Text
+	last := mailTo(t, h.command(adjudicator.US, "log", false), usAddr).Text
+	first := mailTo(t, h.command(adjudicator.US, "log 1", false), usAddr).Text
 	for what, text := range map[string]string{"log": last, "log 1": first} {
 		if len(text) > templates.MaxReply {
 			t.Errorf("%s: an answer of %d bytes", what, len(text))
@@ -309,7 +309,7 @@ func TestAllAnswersCap(t *testing.T) {
 		t.Errorf("300 mails from three addresses got %d answers, want %d", n, DefaultAllAnswers)
 	}
 	h.advance(time.Hour)
-	if out := h.command(wind.US, "status", false); len(out) != 1 {
+	if out := h.command(adjudicator.US, "status", false); len(out) != 1 {
 		t.Errorf("an hour later: %v", subjects(out))
 	}
 }
@@ -321,7 +321,7 @@ func TestPlayerAnswer(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
 	for range DefaultAnswers - 1 {
-		if out := h.command(wind.JP, "status", false); len(out) != 1 {
+		if out := h.command(adjudicator.JP, "status", false); len(out) != 1 {
 			t.Fatalf("status: %v", subjects(out))
 		}
 	}
@@ -331,7 +331,7 @@ func TestPlayerAnswer(t *testing.T) {
 	if player, ok, err := h.svc.PlayerAnswer(jpAddr); !player || ok || err != nil {
 		t.Errorf("past the quota: player %v, may answer %v, %v", player, ok, err)
 	}
-	if out := h.command(wind.JP, "status", false); len(out) != 0 {
+	if out := h.command(adjudicator.JP, "status", false); len(out) != 0 {
 		t.Errorf("a status past the quota: %v", subjects(out))
 	}
 	if player, _, err := h.svc.PlayerAnswer("mallory@evil.test"); player || err != nil {

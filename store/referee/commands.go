@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -63,7 +64,7 @@ type call struct {
 	t    *store.Txn
 	g    store.Game
 	rec  *record
-	side wind.Side
+	side adjudicator.Side
 	args []string
 	in   *Message // nil from the command line
 	now  time.Time
@@ -173,14 +174,14 @@ func (s *Service) commandMail(g *store.Game, ref store.MailRef, m *Message, now 
 	cands := sidesOf(g, m.From)
 	side := cands[0]
 	if token != "" {
-		side = wind.NoSide
+		side = adjudicator.NoSide
 		for _, c := range cands {
 			if g.CheckToken(c, token) {
 				side = c
 				break
 			}
 		}
-		if side == wind.NoSide {
+		if side == adjudicator.NoSide {
 			return s.unauthenticated(g, ref, m, "wrong token in a command")
 		}
 	}
@@ -232,20 +233,20 @@ func (s *Service) Umpire(id string, args []string, now time.Time) (string, error
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(args) == 0 {
-		return "", fmt.Errorf("name a command: %s", strings.Join(commandNames(wind.Umpire), ", "))
+		return "", fmt.Errorf("name a command: %s", strings.Join(commandNames(adjudicator.Umpire), ", "))
 	}
 	cmd := lookupCommand(strings.ToLower(args[0]))
 	if cmd == nil || cmd.who == players {
-		return "", fmt.Errorf("%q is not an umpire's command; the commands are %s", args[0], strings.Join(commandNames(wind.Umpire), ", "))
+		return "", fmt.Errorf("%q is not an umpire's command; the commands are %s", args[0], strings.Join(commandNames(adjudicator.Umpire), ", "))
 	}
-	return s.run(id, nil, nil, wind.Umpire, cmd, args[1:], now.UTC())
+	return s.run(id, nil, nil, adjudicator.Umpire, cmd, args[1:], now.UTC())
 }
 
 // commandNames are the commands side may give.
-func commandNames(side wind.Side) []string {
+func commandNames(side adjudicator.Side) []string {
 	var out []string
 	for _, c := range commands {
-		if c.who == umpireOnly && side != wind.Umpire || c.who == players && side == wind.Umpire {
+		if c.who == umpireOnly && side != adjudicator.Umpire || c.who == players && side == adjudicator.Umpire {
 			continue
 		}
 		out = append(out, c.name)
@@ -256,7 +257,7 @@ func commandNames(side wind.Side) []string {
 // run carries out cmd for side in one transaction with the mail that
 // asked (nil from the command line); a refusal writes only the receipt
 // and the answer.
-func (s *Service) run(id string, ref *store.MailRef, in *Message, side wind.Side, cmd *command, args []string, now time.Time) (string, error) {
+func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicator.Side, cmd *command, args []string, now time.Time) (string, error) {
 	var answer string
 	_, err := s.db.Transact(id, ref, func(t *store.Txn) error {
 		g := t.Game()
@@ -265,9 +266,9 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side wind.Side
 			return err
 		}
 		switch {
-		case cmd.who == umpireOnly && side != wind.Umpire:
+		case cmd.who == umpireOnly && side != adjudicator.Umpire:
 			return refuse("only-umpire", templates.Notice{Command: cmd.name})
-		case cmd.who == players && side == wind.Umpire:
+		case cmd.who == players && side == adjudicator.Umpire:
 			return refuse("players-only", templates.Notice{Command: cmd.name})
 		case g.Status == store.Ended && !cmd.over:
 			return refuse("over", templates.Notice{})
@@ -348,7 +349,7 @@ func (c *call) say(kind string, n templates.Notice) {
 func (c *call) refresh() { c.g = c.t.Game() }
 
 // tell queues a notice to a side of what another did.
-func (c *call) tell(side wind.Side, n templates.Notice, deadline time.Time) {
+func (c *call) tell(side adjudicator.Side, n templates.Notice, deadline time.Time) {
 	c.s.notify(c.t, &c.g, side, templates.PlayerNotice{Game: c.g.ID, Reader: side, Notice: n, Deadline: deadline})
 }
 
@@ -364,7 +365,7 @@ func (c *call) umpireNotice(action string, n templates.Notice) templates.UmpireN
 // tellPlayers mails both players the umpire's decision.
 func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
-	for _, side := range []wind.Side{wind.US, wind.JP} {
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		if u.Next != "" {
 			u.Next = templates.WaitPhraseTo(c.g.Wait, side)
 		}
@@ -384,7 +385,7 @@ func cmdStatus(c *call) error {
 	}
 	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Turn,
 		Waiting: templates.WaitPhraseTo(c.g.Wait, c.side), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
-		Head: c.g.Head, Commitment: c.g.Commitment, Umpire: c.side == wind.Umpire}
+		Head: c.g.Head, Commitment: c.g.Commitment, Umpire: c.side == adjudicator.Umpire}
 	if c.g.Status == store.Ended {
 		d.Result, d.Deadline = c.rec.Result, time.Time{}
 	}
@@ -394,16 +395,16 @@ func cmdStatus(c *call) error {
 	if err != nil {
 		return err
 	}
-	last := map[wind.Side]time.Time{}
+	last := map[adjudicator.Side]time.Time{}
 	for _, e := range log {
 		if e.Kind == store.KindOrders && e.MessageID != "" {
 			last[e.Side] = e.Time
 		}
 	}
-	for _, s := range []wind.Side{wind.US, wind.JP} {
+	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		d.Players = append(d.Players, templates.PlayerStatus{Side: s, LastOrders: last[s], Missed: c.rec.Late[s], Away: c.rec.Absent[s]})
 	}
-	if h := c.rec.Held; h != nil && (h.Side == c.side || c.side == wind.Umpire) {
+	if h := c.rec.Held; h != nil && (h.Side == c.side || c.side == adjudicator.Umpire) {
 		d.Held, d.HeldBy = h.Due, h.Side
 	}
 	if tb := c.rec.Takeback; tb != nil {
@@ -499,8 +500,8 @@ func cmdTemplate(c *call) error {
 
 // visible reports whether side may read the log entry e: a private note
 // is its sender's and the umpire's.
-func visible(e *store.Entry, side wind.Side) bool {
-	return !e.Private || side == wind.Umpire || e.Side == side
+func visible(e *store.Entry, side adjudicator.Side) bool {
+	return !e.Private || side == adjudicator.Umpire || e.Side == side
 }
 
 // cmdLog answers the log as the asker may read it (logLines): by mail the
@@ -539,14 +540,14 @@ func cmdLog(c *call) error {
 // them, references renumbered alike (a private note it cannot read stands
 // for the entry before it, of the same position). The Japanese read the
 // log as readLog shapes it while the game waits for w.
-func logLines(log []store.LogEntry, side wind.Side, w wind.Wait) []templates.LogLine {
+func logLines(log []store.LogEntry, side adjudicator.Side, w adjudicator.Wait) []templates.LogLine {
 	var parts []logPart
 	for _, e := range log {
 		if visible(e.Entry, side) {
 			parts = append(parts, logPart{seq: e.Seq, entry: &e, events: wind.VisibleEvents(EventsOf(e.Events), side)})
 		}
 	}
-	if side == wind.JP {
+	if side == adjudicator.JP {
 		parts = readLog(parts, w)
 	}
 	// An entry's number is that of its last part read; an entry not read
@@ -669,7 +670,7 @@ func cmdAbsent(c *call) error {
 	if c.g.Wait.Side == c.side {
 		c.say("you-deadline", templates.Notice{At: c.g.Deadline})
 	}
-	c.tell(wind.Umpire, n, time.Time{})
+	c.tell(adjudicator.Umpire, n, time.Time{})
 	return c.rec.save(c.t)
 }
 
@@ -713,7 +714,7 @@ func cmdTakeback(c *call) error {
 		return err
 	}
 	c.tell(c.side.Enemy(), n, expires)
-	c.tell(wind.Umpire, n, expires)
+	c.tell(adjudicator.Umpire, n, expires)
 	c.say("you-takeback", n)
 	return c.rec.save(c.t)
 }
@@ -778,8 +779,8 @@ func (c *call) rollback(to uint64, n templates.Notice, u *templates.UmpireNotice
 // playerHeads sets the umpire's notice u above both players' reports,
 // saying what the game waits for after the decision.
 func playerHeads(u templates.UmpireNotice) head {
-	return func(side wind.Side, g *store.Game) string {
-		if side != wind.US && side != wind.JP {
+	return func(side adjudicator.Side, g *store.Game) string {
+		if side != adjudicator.US && side != adjudicator.JP {
 			return ""
 		}
 		u.Head, u.Next, u.Deadline = g.Head, "", time.Time{}
@@ -922,8 +923,8 @@ func cmdReplace(c *call) error {
 	if len(c.args) != 2 {
 		return refuse("replace-how", templates.Notice{})
 	}
-	side, err := wind.ParseSide(strings.ToLower(c.args[0]))
-	if err != nil || (side != wind.US && side != wind.JP) {
+	side, err := adjudicator.ParseSide(strings.ToLower(c.args[0]))
+	if err != nil || (side != adjudicator.US && side != adjudicator.JP) {
 		return refuse("not-side", templates.Notice{Note: c.args[0]})
 	}
 	if IsBot(c.args[1]) {
@@ -961,7 +962,7 @@ func cmdReplace(c *call) error {
 // handedOver tells the former player of side, at old, that they no
 // longer play it, and the opponent that the side changed hands (not to
 // whom: addr is the new address, empty for the stand-in).
-func (c *call) handedOver(side wind.Side, old, addr string, n templates.Notice) {
+func (c *call) handedOver(side adjudicator.Side, old, addr string, n templates.Notice) {
 	if old != "" && !sameAddress(old, addr) {
 		f := templates.Farewell{Game: c.g.ID, Side: side}
 		c.t.Queue(c.s.newMail(&c.g, "notice", old, f.Subject(), f.Text()))

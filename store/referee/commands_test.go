@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
@@ -16,10 +17,10 @@ import (
 func TestTournamentCommandsOutsideATournament(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
-	mustContain(t, "standings", mailTo(t, h.command(wind.US, "standings", false), usAddr).Text, "not part of a tournament")
-	mustContain(t, "digest", mailTo(t, h.command(wind.Umpire, "digest", true), umpireAddr).Text, "not part of a tournament")
-	mustContain(t, "a player's digest", mailTo(t, h.command(wind.US, "digest", true), usAddr).Text, "umpire")
-	mustContain(t, "next", mailTo(t, h.command(wind.Umpire, "next", true), umpireAddr).Text,
+	mustContain(t, "standings", mailTo(t, h.command(adjudicator.US, "standings", false), usAddr).Text, "not part of a tournament")
+	mustContain(t, "digest", mailTo(t, h.command(adjudicator.Umpire, "digest", true), umpireAddr).Text, "not part of a tournament")
+	mustContain(t, "a player's digest", mailTo(t, h.command(adjudicator.US, "digest", true), usAddr).Text, "umpire")
+	mustContain(t, "next", mailTo(t, h.command(adjudicator.Umpire, "next", true), umpireAddr).Text,
 		"next was not carried out: this game is not part of a tournament.", "Nothing in the game changed.")
 }
 
@@ -48,7 +49,7 @@ func TestCommandsOnTheRecord(t *testing.T) {
 		m := h.message(jpAddr, "")
 		m.Text = cmd + "\n"
 		if cmd == "resend" {
-			m.Text += "token: " + h.tokens[wind.JP] + "\n"
+			m.Text += "token: " + h.tokens[adjudicator.JP] + "\n"
 		}
 		out := h.send(m)
 		if len(out) != 1 {
@@ -62,8 +63,8 @@ func TestCommandsOnTheRecord(t *testing.T) {
 			t.Fatalf("%s: the ledger says %+v %v %v", cmd, r, ok, err)
 		}
 	}
-	h.command(wind.Umpire, "status", false)
-	h.command(wind.Umpire, "extend 24h", true)
+	h.command(adjudicator.Umpire, "status", false)
+	h.command(adjudicator.Umpire, "extend 24h", true)
 
 	// The U.S. decision, then the U.S. actions: the Japanese player's
 	// first report after them, when the game waits for it, still tells of
@@ -71,7 +72,7 @@ func TestCommandsOnTheRecord(t *testing.T) {
 	decision, actions := h.play(nil), h.play(nil)
 	for _, side := range sides {
 		out := decision
-		if side == wind.JP {
+		if side == adjudicator.JP {
 			out = actions
 		}
 		text := mailTo(t, out, addressOf(side)).Text
@@ -84,7 +85,7 @@ func TestCommandsOnTheRecord(t *testing.T) {
 	if strings.Contains(mailTo(t, actions, jpAddr).Text, "Accepted:") {
 		t.Error("the Japanese report says the U.S. orders were accepted as if they were its own")
 	}
-	umpLog := mailTo(t, h.command(wind.Umpire, "log", false), umpireAddr).Text
+	umpLog := mailTo(t, h.command(adjudicator.Umpire, "log", false), umpireAddr).Text
 	mustContain(t, "the umpire's log", umpLog, "The umpire extended the deadline")
 	h.audit()
 }
@@ -97,7 +98,7 @@ func TestLogNumbersWhatTheReaderSees(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.play(nil) // entry 2: the U.S. decision
 	h.play(nil) // entry 3: the U.S. actions
-	for _, side := range []wind.Side{wind.JP, wind.JP, wind.US} {
+	for _, side := range []adjudicator.Side{adjudicator.JP, adjudicator.JP, adjudicator.US} {
 		_, err := h.db.Transact(h.id, nil, func(tx *store.Txn) error {
 			_, err := tx.Aside(side, "The "+SideName(side)+" player asked for the status.", false)
 			return err
@@ -106,10 +107,10 @@ func TestLogNumbersWhatTheReaderSees(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h.command(wind.Umpire, "extend 24h", true) // entry 7, a note every side reads
-	us := mailTo(t, h.command(wind.US, "log", false), usAddr).Text
-	jp := mailTo(t, h.command(wind.JP, "log", false), jpAddr).Text
-	ump := mailTo(t, h.command(wind.Umpire, "log", false), umpireAddr).Text
+	h.command(adjudicator.Umpire, "extend 24h", true) // entry 7, a note every side reads
+	us := mailTo(t, h.command(adjudicator.US, "log", false), usAddr).Text
+	jp := mailTo(t, h.command(adjudicator.JP, "log", false), jpAddr).Text
+	ump := mailTo(t, h.command(adjudicator.Umpire, "log", false), umpireAddr).Text
 	mustContain(t, "the U.S. log", us, "   4  The U.S. player asked", "   5  The umpire extended")
 	mustContain(t, "the Japanese log", jp, "   4  The Japanese player asked", "   5  The Japanese player asked", "   6  The umpire extended")
 	mustContain(t, "the umpire's log", ump, "   6  The U.S. player asked", "   7  The umpire extended")
@@ -128,13 +129,13 @@ func TestLogNumbersWhatTheReaderSees(t *testing.T) {
 func TestRefusalQuotesTheLine(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.play(nil)
-	raw := fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: actions\ntoken: %s\nactions:\n  - jump: {unit: x}\n", h.tokens[wind.US])
+	raw := fmt.Sprintf("game: g1\nside: us\nturn: 1\nwait: actions\ntoken: %s\nactions:\n  - jump: {unit: x}\n", h.tokens[adjudicator.US])
 	m := h.message(usAddr, "orders")
 	m.Orders = []byte(raw)
 	r := mailTo(t, h.send(m), usAddr)
 	mustContain(t, "the refusal", r.Text, "line 7, column 5:", "     7 |   - jump: {unit: x}\n", "       |     ^\n",
 		"WHAT TO DO", "Correct every line above")
-	if strings.Contains(r.Text, h.tokens[wind.US]) {
+	if strings.Contains(r.Text, h.tokens[adjudicator.US]) {
 		t.Error("the refusal quotes the token")
 	}
 	if strings.Contains(r.Text, "7:5:") {
@@ -150,12 +151,12 @@ func TestRefusalCitesTheEarlierLine(t *testing.T) {
 	st := h.state()
 	var move *wind.Move
 	for _, u := range st.OnMap() {
-		if u.Side() != wind.US || move != nil {
+		if u.Side() != adjudicator.US || move != nil {
 			continue
 		}
 		for _, n := range u.Hex.Neighbours() {
-			m := &wind.Move{Unit: u.ID, Path: []wind.Hex{n}}
-			if wind.CheckActions(st, wind.Orders{Side: wind.US, Actions: []wind.Action{{Move: m}}}) == nil {
+			m := &wind.Move{Unit: u.ID, Path: []adjudicator.Hex{n}}
+			if wind.CheckActions(st, wind.Orders{Side: adjudicator.US, Actions: []wind.Action{{Move: m}}}) == nil {
 				move = m
 				break
 			}
@@ -166,7 +167,7 @@ func TestRefusalCitesTheEarlierLine(t *testing.T) {
 	}
 	line := fmt.Sprintf("  - move: {unit: %s, path: [%s]}\n", move.Unit, move.Path[0])
 	m := h.message(usAddr, "orders")
-	m.Orders = fmt.Appendf(nil, "game: g1\nside: us\nturn: 1\nwait: actions\ntoken: %s\nactions:\n%s%s", h.tokens[wind.US], line, line)
+	m.Orders = fmt.Appendf(nil, "game: g1\nside: us\nturn: 1\nwait: actions\ntoken: %s\nactions:\n%s%s", h.tokens[adjudicator.US], line, line)
 	r := mailTo(t, h.send(m), usAddr)
 	mustContain(t, "the refusal", r.Text, "line 8, column", move.Unit+" moved on line 7, earlier in this file")
 }

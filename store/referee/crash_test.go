@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
 )
@@ -92,7 +92,7 @@ func crashChild(path string) {
 		case n < 2 && last != nil:
 			m = last // handed over again
 		case n < 4:
-			m = &Message{From: addressOf(wind.JP), To: []string{"attu+" + id + "@example.org"},
+			m = &Message{From: addressOf(adjudicator.JP), To: []string{"attu+" + id + "@example.org"},
 				MessageID: fmt.Sprintf("<status.%s.%d@players.test>", id, g.Entries), Text: "status\n"}
 		case n < 5:
 			if err := svc.Tick(g.Deadline.Add(time.Minute)); err != nil {
@@ -148,12 +148,12 @@ func (mb *crashMailbox) current() (string, error) {
 }
 
 // crashTokens reads a game's tokens from its welcome mails in the outbox.
-func crashTokens(db *store.DB, id string) (map[wind.Side]string, error) {
+func crashTokens(db *store.DB, id string) (map[adjudicator.Side]string, error) {
 	mails, err := db.Outbox(id)
 	if err != nil {
 		return nil, err
 	}
-	out := map[wind.Side]string{}
+	out := map[adjudicator.Side]string{}
 	for _, m := range mails {
 		for _, side := range sides {
 			if strings.Contains(m.MessageID, ".welcome-"+side.String()+".") {

@@ -46,7 +46,7 @@ type NewGame struct {
 	// it is applied; Absence the longest a player may move their
 	// deadlines with "absent". Zero is the default (none for Settle).
 	Deadline, Reminder, Settle, Absence time.Duration
-	Deadlines                           map[wind.WaitKind]time.Duration
+	Deadlines                           map[adjudicator.WaitKind]time.Duration
 	LateStandIn                         bool     // the stand-in writes the orders of a side whose deadline passed, not the default ones
 	JSON                                bool     // report.json goes with every side's reports
 	Copies                              string   // how the umpire is mailed (CopiesDigest when empty, economy.go)
@@ -104,7 +104,7 @@ func SeedDraw(seed []byte, label string, n uint64) uint64 {
 // they exist outside the welcome mails.
 type Created struct {
 	Game   *store.Game
-	Tokens map[wind.Side]string
+	Tokens map[adjudicator.Side]string
 }
 
 // Create creates a game: the seed and its commitment, the units placed,
@@ -121,7 +121,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	}
 	// The opening is drawn here as Create will draw it, with the game's
 	// first dice, so that the welcome mails can show it.
-	first, _, err := start(store.NewDice(ng.Seed, 1, 1, 0, wind.WaitNone))
+	first, _, err := start(store.NewDice(ng.Seed, 1, 1, 0, adjudicator.WaitNone))
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +130,9 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence, Bots: bots,
 		LateStandIn: ng.LateStandIn, Copies: ng.Copies, DigestAt: now}
 	if ng.JSON {
-		rec.JSON = map[wind.Side]bool{wind.US: true, wind.JP: true, wind.Umpire: true}
+		rec.JSON = map[adjudicator.Side]bool{adjudicator.US: true, adjudicator.JP: true, adjudicator.Umpire: true}
 	}
-	tokens := map[wind.Side]string{}
+	tokens := map[adjudicator.Side]string{}
 	var players []store.NewPlayer
 	for _, side := range sides {
 		if addr[side] == "" && !slices.Contains(bots, side) {
@@ -205,7 +205,7 @@ func (s *Service) create(nw store.NewGame, rec *record, opening *wind.State, now
 // prepare checks ng against the rules of creation, fills its defaults in
 // (the seed drawn when nil) and returns how the game starts and each
 // side's bare address ("" for none and for the stand-in's side).
-func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (store.Position, json.RawMessage, error), map[wind.Side]string, error) {
+func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (store.Position, json.RawMessage, error), map[adjudicator.Side]string, error) {
 	byRules := ng.Scenario != "" || ng.JPSetup != "" || ng.USSetup != ""
 	var setup Setup
 	if !byRules {
@@ -219,9 +219,9 @@ func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (store.Positi
 	if err != nil {
 		return nil, nil, err
 	}
-	addr := map[wind.Side]string{wind.US: bareAddress(ng.US), wind.JP: bareAddress(ng.JP), wind.Umpire: bareAddress(ng.Umpire)}
+	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
 	bots := botSides(*ng)
-	for _, side := range []wind.Side{wind.US, wind.JP} {
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		if slices.Contains(bots, side) {
 			addr[side] = ""
 		} else if !strings.Contains(addr[side], "@") {
@@ -229,7 +229,7 @@ func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (store.Positi
 		}
 	}
 	switch {
-	case ng.Umpire != "" && !strings.Contains(addr[wind.Umpire], "@"):
+	case ng.Umpire != "" && !strings.Contains(addr[adjudicator.Umpire], "@"):
 		return nil, nil, fmt.Errorf("referee: %q is not a mail address", ng.Umpire)
 	case ng.ID != "" && !mail.ValidGameID(ng.ID):
 		return nil, nil, fmt.Errorf("referee: game id %q: use up to 32 lower-case letters, digits and dashes", ng.ID)
@@ -293,10 +293,10 @@ type GameStatus struct {
 	ID, Name string
 	Status   store.Status
 	// Wait is what the game waits for; Waiting says it in words.
-	Wait     wind.Wait
+	Wait     adjudicator.Wait
 	Waiting  string
 	Deadline time.Time
-	Late     map[wind.Side]int
+	Late     map[adjudicator.Side]int
 	Result   string
 }
 

@@ -6,6 +6,7 @@ import (
 	windsys "github.com/attu-pbem/attu/templates/wind"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 	windorders "github.com/attu-pbem/attu/orders/wind"
@@ -20,7 +21,7 @@ import (
 // landing), written as a file that is stored and audited like a player's.
 // When a wait without default orders passes its deadline, the umpire is
 // told once and decides (extend, rollback).
-var waitDefaults = map[wind.WaitKind]string{
+var waitDefaults = map[adjudicator.WaitKind]string{
 	wind.WaitUSDecision: templates.DefaultOrders(wind.WaitUSDecision),
 	wind.WaitActions:    templates.DefaultOrders(wind.WaitActions),
 	wind.WaitUSRefit:    templates.DefaultOrders(wind.WaitUSRefit),
@@ -138,7 +139,7 @@ func mayBeDue(g *store.Game, rec *record, now time.Time) bool {
 	case g.Wait.Open() && !g.Deadline.IsZero() && !now.Before(g.Deadline.Add(-max(reminder(g), 0))):
 		return true
 	}
-	return rec.copies() == CopiesDigest && now.Sub(rec.DigestAt) >= DigestEvery && rec.Reported[wind.Umpire] < g.Current
+	return rec.copies() == CopiesDigest && now.Sub(rec.DigestAt) >= DigestEvery && rec.Reported[adjudicator.Umpire] < g.Current
 }
 
 // due runs fn in a transaction on a running game when when says it is
@@ -178,12 +179,12 @@ func (s *Service) lapse(id string, now time.Time) error {
 			return nil
 		}
 		n := templates.Notice{Kind: "takeback-lapsed", Side: tb.By, At: tb.Expires}
-		if _, err := t.Note(wind.NoSide, n.Text(), false); err != nil {
+		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 			return err
 		}
 		rec.Takeback = nil
 		rec.notice(n)
-		for _, side := range []wind.Side{tb.By, tb.By.Enemy()} {
+		for _, side := range []adjudicator.Side{tb.By, tb.By.Enemy()} {
 			s.notify(t, g, side, templates.PlayerNotice{Game: g.ID, Reader: side, Notice: n})
 		}
 		return rec.save(t)
@@ -204,10 +205,10 @@ func (s *Service) missed(id string, now time.Time) error {
 			}
 			rec.NoDefault = true
 			n := templates.Notice{Kind: "deadline-no-default", Side: w.Side, Turn: w.Turn, Wait: w.Kind, At: g.Deadline}
-			if _, err := t.Note(wind.NoSide, n.Text(), false); err != nil {
+			if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 				return err
 			}
-			s.notify(t, g, wind.Umpire, templates.PlayerNotice{Game: g.ID, Reader: wind.Umpire, Notice: n})
+			s.notify(t, g, adjudicator.Umpire, templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n})
 			return rec.save(t)
 		}
 		rec.Late[w.Side]++
@@ -217,21 +218,21 @@ func (s *Service) missed(id string, now time.Time) error {
 		}
 		n := templates.Notice{Kind: "deadline-missed", Side: w.Side, Turn: w.Turn, Wait: w.Kind, At: g.Deadline,
 			Applied: what, Missed: rec.Late[w.Side]}
-		if _, err := t.Note(wind.NoSide, n.Text(), false); err != nil {
+		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 			return err
 		}
 		rec.notice(n)
 		s.log.Info("deadline missed", "game", id, "side", w.Side.String(), "wait", string(w.Kind))
 		dp := templates.DeadlinePassed{Game: g.ID, Side: w.Side, Deadline: g.Deadline,
 			Applied: what, Missed: rec.Late[w.Side]}
-		told := rec.Reported[wind.Umpire]
-		err := apply(t, rec, now, func(side wind.Side, after *store.Game) string {
+		told := rec.Reported[adjudicator.Umpire]
+		err := apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
 			// Each reader learns of both waits only what it may: the
 			// Japanese are not told whether the U.S. decides or acts.
 			dp.Waiting, dp.Next = templates.WaitPhraseTo(w, side), templates.WaitPhraseTo(after.Wait, side)
 			return dp.Text()
 		})
-		if err != nil || rec.Reported[wind.Umpire] != told {
+		if err != nil || rec.Reported[adjudicator.Umpire] != told {
 			// The umpire's report of the step, headed as the players'
 			// are, told of it.
 			return err
@@ -240,7 +241,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		// report of this step: a missed deadline is told at once anyway,
 		// as the umpire's welcome promises.
 		after := t.Game()
-		s.notify(t, &after, wind.Umpire, templates.PlayerNotice{Game: g.ID, Reader: wind.Umpire, Notice: n})
+		s.notify(t, &after, adjudicator.Umpire, templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n})
 		return nil
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 )
@@ -52,13 +53,13 @@ func TestDeadlinesAcrossRestarts(t *testing.T) {
 	g = h.game()
 	// The U.S. player, awaited again, and the umpire are told; the
 	// Japanese player reads it in its next report.
-	if len(out) != 2 || g.Wait.Kind != wind.WaitActions || g.Wait.Side != wind.US {
+	if len(out) != 2 || g.Wait.Kind != wind.WaitActions || g.Wait.Side != adjudicator.US {
 		t.Fatalf("after the deadline: %v, waits for %v", subjects(out), g.Wait)
 	}
 	for _, m := range out {
 		mustContain(t, "the reports after the deadline", m.Text, "The U.S. player missed the deadline of turn 1 us-decision", "no refit, a day turn")
 	}
-	if h.record().Late[wind.US] != 1 {
+	if h.record().Late[adjudicator.US] != 1 {
 		t.Fatalf("lateness: %v", h.record().Late)
 	}
 	if g.Deadline != h.clk.now().Add(48*time.Hour) {
@@ -81,7 +82,7 @@ func TestDeadlinesAcrossRestarts(t *testing.T) {
 	// The actions' deadline passes too: no activations.
 	h.advance(49 * time.Hour)
 	h.tick()
-	if w := h.game().Wait; w.Side != wind.JP || h.record().Late[wind.US] != 2 {
+	if w := h.game().Wait; w.Side != adjudicator.JP || h.record().Late[adjudicator.US] != 2 {
 		t.Fatalf("after the second deadline: %v, late %v", w, h.record().Late)
 	}
 	raw, err := h.rawOrders(h.game().Current)
@@ -98,7 +99,7 @@ func TestSettleWindow(t *testing.T) {
 	h := newHarness(t, NewGame{Settle: 30 * time.Minute})
 	mustContain(t, "the welcome", h.newMails()[0].Text, "holds each orders file for 30m0s")
 	first := h.message(usAddr, "orders")
-	first.Orders = orderFile(h.id, h.tokens[wind.US], wind.Orders{Side: wind.US, Turn: 1, Wait: wind.WaitUSDecision, Decision: &wind.Decision{Night: true}})
+	first.Orders = orderFile(h.id, h.tokens[adjudicator.US], wind.Orders{Side: adjudicator.US, Turn: 1, Wait: wind.WaitUSDecision, Decision: &wind.Decision{Night: true}})
 	out := h.send(first)
 	mustContain(t, "the held answer", mailTo(t, out, usAddr).Text, "will be applied at "+when(start.Add(30*time.Minute)))
 	if h.game().Entries != 1 {
@@ -106,7 +107,7 @@ func TestSettleWindow(t *testing.T) {
 	}
 	h.advance(10 * time.Minute)
 	second := h.message(usAddr, "orders")
-	second.Orders = h.file(nil, h.tokens[wind.US]) // a day turn
+	second.Orders = h.file(nil, h.tokens[adjudicator.US]) // a day turn
 	out = h.send(second)
 	mustContain(t, "the second held answer", mailTo(t, out, usAddr).Text, "replace the ones you sent before", "will be applied at "+when(h.clk.now().Add(30*time.Minute)))
 	if r, _, _ := h.db.Processed(store.MailRef{MessageID: first.MessageID}); !strings.HasPrefix(r.Outcome, "replaced by") {
@@ -136,18 +137,18 @@ func TestSettleWindow(t *testing.T) {
 
 	// "go" applies the held file at once.
 	us := h.message(usAddr, "orders")
-	us.Orders = h.file(nil, h.tokens[wind.US])
+	us.Orders = h.file(nil, h.tokens[adjudicator.US])
 	h.send(us)
 	entries := h.game().Entries
-	if out := h.command(wind.JP, "go", true); h.game().Entries != entries || !strings.Contains(out[0].Text, "no orders of yours are held") {
+	if out := h.command(adjudicator.JP, "go", true); h.game().Entries != entries || !strings.Contains(out[0].Text, "no orders of yours are held") {
 		t.Fatalf("go from the other side: %v", subjects(out))
 	}
-	if out := h.command(wind.US, "go", true); len(out) != 3 || h.game().Wait.Side != wind.JP {
+	if out := h.command(adjudicator.US, "go", true); len(out) != 3 || h.game().Wait.Side != adjudicator.JP {
 		t.Fatalf("go: %v", subjects(out))
 	}
 	// now: true skips the window.
 	jp := h.message(jpAddr, "orders")
-	jp.Orders = append(h.file(nil, h.tokens[wind.JP]), "now: true\n"...)
+	jp.Orders = append(h.file(nil, h.tokens[adjudicator.JP]), "now: true\n"...)
 	if out := h.send(jp); len(out) != 3 || h.game().Wait.Kind != wind.WaitUSDecision {
 		t.Fatalf("now: true: %v", subjects(out))
 	}
@@ -163,17 +164,17 @@ func TestTakeback(t *testing.T) {
 	h.play(nil) // U.S. actions
 	before := h.game()
 	undone := before.Entries
-	out := h.command(wind.US, "takeback", true)
+	out := h.command(adjudicator.US, "takeback", true)
 	mustContain(t, "the request to the opponent", mailTo(t, out, jpAddr).Text, "agree")
 	mailTo(t, out, umpireAddr)
 	mustContain(t, "the answer", mailTo(t, out, usAddr).Text, "takeback asked", fmt.Sprintf("You asked to take back entry %d", undone))
 	// The requester cannot agree to their own request.
-	if out := h.command(wind.US, "agree", true); !strings.Contains(out[0].Text, "no takeback request") {
+	if out := h.command(adjudicator.US, "agree", true); !strings.Contains(out[0].Text, "no takeback request") {
 		t.Fatalf("self-agree: %s", out[0].Text)
 	}
-	out = h.command(wind.JP, "agree", true)
+	out = h.command(adjudicator.JP, "agree", true)
 	g := h.game()
-	if len(out) != 3 || g.Wait.Side != wind.US || g.Wait.Kind != wind.WaitActions {
+	if len(out) != 3 || g.Wait.Side != adjudicator.US || g.Wait.Kind != wind.WaitActions {
 		t.Fatalf("after agreeing: %v, waits for %v", subjects(out), g.Wait)
 	}
 	for _, m := range out {
@@ -185,7 +186,7 @@ func TestTakeback(t *testing.T) {
 	}
 	h.play(nil) // the U.S. actions again
 	// A request nobody answers lapses at its time.
-	h.command(wind.US, "takeback", true)
+	h.command(adjudicator.US, "takeback", true)
 	h.advance(DefaultTakeback - time.Minute)
 	if out := h.tick(); len(out) != 0 {
 		t.Fatalf("before the lapse: %v", subjects(out))
@@ -195,11 +196,11 @@ func TestTakeback(t *testing.T) {
 	if len(out) != 2 || !strings.Contains(out[0].Text, "lapsed") {
 		t.Fatalf("the lapse: %v", subjects(out))
 	}
-	if out := h.command(wind.JP, "agree", true); !strings.Contains(out[0].Text, "no takeback request") {
+	if out := h.command(adjudicator.JP, "agree", true); !strings.Contains(out[0].Text, "no takeback request") {
 		t.Fatalf("agreeing too late: %s", out[0].Text)
 	}
 	// A request lapses too when the game moves on.
-	h.command(wind.JP, "takeback", true)
+	h.command(adjudicator.JP, "takeback", true)
 	out = h.play(nil)
 	mustContain(t, "the report of the side awaited next", mailTo(t, out, addressOf(h.game().Wait.Side)).Text, "lapsed: the game moved on")
 	log, _ = h.db.Log(h.id, 1)
@@ -220,10 +221,10 @@ func TestTakeback(t *testing.T) {
 func TestSettleNowReplacesHeld(t *testing.T) {
 	h := newHarness(t, NewGame{Settle: time.Hour})
 	held := h.message(usAddr, "orders")
-	held.Orders = h.file(nil, h.tokens[wind.US])
+	held.Orders = h.file(nil, h.tokens[adjudicator.US])
 	h.send(held)
 	now := h.message(usAddr, "orders")
-	now.Orders = append(orderFile(h.id, h.tokens[wind.US], wind.Orders{Side: wind.US, Turn: 1, Wait: wind.WaitUSDecision, Decision: &wind.Decision{Night: true}}), "now: true\n"...)
+	now.Orders = append(orderFile(h.id, h.tokens[adjudicator.US], wind.Orders{Side: adjudicator.US, Turn: 1, Wait: wind.WaitUSDecision, Decision: &wind.Decision{Night: true}}), "now: true\n"...)
 	if out := h.send(now); len(out) != 3 || !h.state().Night {
 		t.Fatalf("now: true: %v", subjects(out))
 	}
@@ -243,14 +244,14 @@ func TestSettleNowReplacesHeld(t *testing.T) {
 func TestAbsent(t *testing.T) {
 	h := newHarness(t, NewGame{Absence: 7 * 24 * time.Hour})
 	h.newMails()
-	if out := h.command(wind.US, "absent 8d", true); !strings.Contains(out[0].Text, "at most 7 days") {
+	if out := h.command(adjudicator.US, "absent 8d", true); !strings.Contains(out[0].Text, "at most 7 days") {
 		t.Fatalf("beyond the limit: %s", out[0].Text)
 	}
-	if out := h.command(wind.US, "absent someday", true); !strings.Contains(out[0].Text, "is not a date") {
+	if out := h.command(adjudicator.US, "absent someday", true); !strings.Contains(out[0].Text, "is not a date") {
 		t.Fatalf("a bad date: %s", out[0].Text)
 	}
 	until := start.Add(5 * 24 * time.Hour)
-	out := h.command(wind.US, "absent "+until.Format("2006-01-02T15:04"), true)
+	out := h.command(adjudicator.US, "absent "+until.Format("2006-01-02T15:04"), true)
 	want := until.Add(DefaultDeadline)
 	mustContain(t, "the answer", mailTo(t, out, usAddr).Text, "away until "+when(until), "Your current deadline: "+when(want))
 	mustContain(t, "the umpire's notice", mailTo(t, out, umpireAddr).Text, "away until")
@@ -273,7 +274,7 @@ func TestAbsent(t *testing.T) {
 	log, _ := h.db.Log(h.id, 1)
 	found := false
 	for _, e := range log {
-		found = found || e.Kind == store.KindNote && e.Side == wind.US && strings.Contains(e.Note, "away until")
+		found = found || e.Kind == store.KindNote && e.Side == adjudicator.US && strings.Contains(e.Note, "away until")
 	}
 	if !found {
 		t.Fatal("the absence is not in the log")
@@ -288,13 +289,13 @@ func TestRefitDeadlines(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
 	m := h.message(usAddr, "orders")
-	m.Orders = orderFile(h.id, h.tokens[wind.US], wind.Orders{Side: wind.US, Turn: 1, Wait: wind.WaitUSDecision, Decision: &wind.Decision{Refit: true}})
+	m.Orders = orderFile(h.id, h.tokens[adjudicator.US], wind.Orders{Side: adjudicator.US, Turn: 1, Wait: wind.WaitUSDecision, Decision: &wind.Decision{Refit: true}})
 	out := h.send(m)
 	if w := h.game().Wait; w.Kind != wind.WaitUSRefit {
 		t.Fatalf("after a refit decision the game waits for %v", w)
 	}
 	mustContain(t, "the U.S. report", mailTo(t, out, usAddr).Text, "wait: us-refit", "refit:")
-	for _, kind := range []wind.WaitKind{wind.WaitUSRefit, wind.WaitJPRefit} {
+	for _, kind := range []adjudicator.WaitKind{wind.WaitUSRefit, wind.WaitJPRefit} {
 		g := h.game()
 		if g.Wait.Kind != kind {
 			t.Fatalf("waits for %v, want %s", g.Wait, kind)
@@ -310,7 +311,7 @@ func TestRefitDeadlines(t *testing.T) {
 	if w := h.game().Wait; w.Turn != 2 || w.Kind != wind.WaitUSDecision {
 		t.Fatalf("after the refit turn the game waits for %v", w)
 	}
-	if late := h.record().Late; late[wind.US] != 1 || late[wind.JP] != 1 {
+	if late := h.record().Late; late[adjudicator.US] != 1 || late[adjudicator.JP] != 1 {
 		t.Fatalf("lateness %v", late)
 	}
 	h.audit()

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -43,7 +44,7 @@ func cmdJSON(c *call) error {
 		return refuse("json-how", templates.Notice{})
 	}
 	if c.rec.JSON == nil {
-		c.rec.JSON = map[wind.Side]bool{}
+		c.rec.JSON = map[adjudicator.Side]bool{}
 	}
 	c.rec.JSON[c.side] = c.args[0] == "on"
 	c.say("you-json", templates.Notice{Note: c.args[0]})
@@ -80,12 +81,12 @@ const (
 // afterStep says what side gets after a step that leaves the game at
 // wait w in turn turn; filer is the side whose mailed file the step
 // applied (NoSide for none).
-func (r *record) afterStep(side wind.Side, w wind.Wait, filer wind.Side, turn int) delivery {
+func (r *record) afterStep(side adjudicator.Side, w adjudicator.Wait, filer adjudicator.Side, turn int) delivery {
 	switch {
-	case side == wind.Umpire && r.copies() == CopiesEvery,
-		side == wind.Umpire && r.copies() == CopiesTurn && turn != r.UmpireTurn:
+	case side == adjudicator.Umpire && r.copies() == CopiesEvery,
+		side == adjudicator.Umpire && r.copies() == CopiesTurn && turn != r.UmpireTurn:
 		return deliverReport
-	case side == wind.Umpire:
+	case side == adjudicator.Umpire:
 		return deliverNothing
 	case w.Open() && w.Side == side:
 		return deliverReport
@@ -97,28 +98,28 @@ func (r *record) afterStep(side wind.Side, w wind.Wait, filer wind.Side, turn in
 
 // reported records that side got a report of the position after entry
 // at, in turn turn, whose picture shows key ("" when it carried none).
-func (r *record) reported(side wind.Side, at uint64, turn int, key string) {
+func (r *record) reported(side adjudicator.Side, at uint64, turn int, key string) {
 	if r.Reported == nil {
-		r.Reported = map[wind.Side]uint64{}
+		r.Reported = map[adjudicator.Side]uint64{}
 	}
 	r.Reported[side] = at
 	if key != "" {
 		if r.Pictured == nil {
-			r.Pictured = map[wind.Side]string{}
+			r.Pictured = map[adjudicator.Side]string{}
 		}
 		r.Pictured[side] = key
 	}
-	if side == wind.Umpire {
+	if side == adjudicator.Umpire {
 		r.UmpireTurn = turn
 	}
 	delete(r.Unread, side)
 }
 
 // keepUnread saves the notices side may read for its next report.
-func (r *record) keepUnread(side wind.Side) {
+func (r *record) keepUnread(side adjudicator.Side) {
 	if ns := r.noticesFor(side); len(ns) > 0 {
 		if r.Unread == nil {
-			r.Unread = map[wind.Side][]string{}
+			r.Unread = map[adjudicator.Side][]string{}
 		}
 		r.Unread[side] = append(r.Unread[side], ns...)
 	}
@@ -144,7 +145,7 @@ func eventsSince(log []store.LogEntry, since uint64) []wind.Event {
 // sides what happened since its last report: the entries after the
 // oldest of those reports, or the last entry alone for a side that has
 // had none.
-func logSince(t *store.Txn, rec *record, sides ...wind.Side) ([]store.LogEntry, error) {
+func logSince(t *store.Txn, rec *record, sides ...adjudicator.Side) ([]store.LogEntry, error) {
 	last := t.Game().Entries
 	from := last
 	for _, side := range sides {
@@ -178,14 +179,14 @@ func pictureKey(v *wind.View) string {
 // DigestEvery, and only when something happened.
 func (s *Service) digest(id string, now time.Time) error {
 	return s.due(id, func(t *store.Txn, g *store.Game, rec *record) error {
-		if rec.copies() != CopiesDigest || now.Sub(rec.DigestAt) < DigestEvery || rec.Reported[wind.Umpire] >= g.Current {
+		if rec.copies() != CopiesDigest || now.Sub(rec.DigestAt) < DigestEvery || rec.Reported[adjudicator.Umpire] >= g.Current {
 			return nil
 		}
 		st, err := StateOf(t.Position())
 		if err != nil {
 			return err
 		}
-		log, err := logSince(t, rec, wind.Umpire)
+		log, err := logSince(t, rec, adjudicator.Umpire)
 		if err != nil {
 			return err
 		}
@@ -194,8 +195,8 @@ func (s *Service) digest(id string, now time.Time) error {
 			return err
 		}
 		subject := templates.DigestSubject(st.Turn, g.Wait)
-		out, err := s.reportMails(g, rec, st, false, []reportReq{{side: wind.Umpire, kind: "digest-umpire", subject: subject,
-			evs: eventsSince(log, rec.Reported[wind.Umpire]), always: true, notes: held}})
+		out, err := s.reportMails(g, rec, st, false, []reportReq{{side: adjudicator.Umpire, kind: "digest-umpire", subject: subject,
+			evs: eventsSince(log, rec.Reported[adjudicator.Umpire]), always: true, notes: held}})
 		if err != nil || !out[0].ok {
 			return err
 		}

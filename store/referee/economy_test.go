@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -33,7 +33,7 @@ func TestMailEconomy(t *testing.T) {
 	// The U.S. decision: the U.S. is awaited again (its actions); nobody
 	// else hears of it yet.
 	out := h.play(nil)
-	if len(out) != 1 || out[0].To[0] != usAddr || h.game().Wait.Side != wind.US {
+	if len(out) != 1 || out[0].To[0] != usAddr || h.game().Wait.Side != adjudicator.US {
 		t.Fatalf("after the decision: %v", subjects(out))
 	}
 	mustContain(t, "the U.S. report", flat(out[0].Text), "Accepted: your U.S. orders", "the report that follows says what happened")
@@ -74,14 +74,14 @@ func TestMailEconomy(t *testing.T) {
 
 	// json on: report.json comes with the Japanese reports, and the report
 	// says what it is.
-	h.command(wind.JP, "json on", true)
-	h.command(wind.Umpire, "copies turn", true)
+	h.command(adjudicator.JP, "json on", true)
+	h.command(adjudicator.Umpire, "copies turn", true)
 	for i := 0; ; i++ {
 		out = h.play(nil)
 		if i == 8 {
 			t.Fatal("eight steps without a Japanese report")
 		}
-		if h.game().Wait.Side == wind.JP {
+		if h.game().Wait.Side == adjudicator.JP {
 			break
 		}
 		if r := mailTo(t, out, usAddr); slices.Contains(names(r), "report.json") {
@@ -178,25 +178,25 @@ func TestJSONSettingStaysOutOfTheChain(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.play(nil)
 	before := h.game()
-	usLog := mailTo(t, h.command(wind.US, "log", false), usAddr).Text
+	usLog := mailTo(t, h.command(adjudicator.US, "log", false), usAddr).Text
 	for _, how := range []string{"on", "off", "on"} {
-		mustContain(t, "the answer to json "+how, mailTo(t, h.command(wind.JP, "json "+how, true), jpAddr).Text, "json done", "report.json")
+		mustContain(t, "the answer to json "+how, mailTo(t, h.command(adjudicator.JP, "json "+how, true), jpAddr).Text, "json done", "report.json")
 	}
-	h.command(wind.Umpire, "copies turn", true)
+	h.command(adjudicator.Umpire, "copies turn", true)
 	if g := h.game(); g.Head != before.Head || g.Entries != before.Entries {
 		t.Fatalf("json moved the chain: %d entries, head %s; before %d, %s", g.Entries, g.Head, before.Entries, before.Head)
 	}
-	if got := mailTo(t, h.command(wind.US, "log", false), usAddr).Text; got != usLog {
+	if got := mailTo(t, h.command(adjudicator.US, "log", false), usAddr).Text; got != usLog {
 		t.Errorf("the U.S. log changed with the Japanese json setting:\n%s", got)
 	}
 	h.restart()
-	if r := h.record(); !r.JSON[wind.JP] || r.copies() != CopiesTurn {
+	if r := h.record(); !r.JSON[adjudicator.JP] || r.copies() != CopiesTurn {
 		t.Fatalf("after a restart: json %v, copies %s", r.JSON, r.copies())
 	}
 
 	// As an earlier release recorded it: a private note of the Japanese.
 	_, err := h.db.Transact(h.id, nil, func(tx *store.Txn) error {
-		_, err := tx.Aside(wind.JP, "The Japanese player asked for a change of report.json.", false)
+		_, err := tx.Aside(adjudicator.JP, "The Japanese player asked for a change of report.json.", false)
 		return err
 	})
 	if err != nil {
@@ -204,6 +204,6 @@ func TestJSONSettingStaysOutOfTheChain(t *testing.T) {
 	}
 	h.play(nil)
 	h.play(nil)
-	mustContain(t, "the Japanese log", mailTo(t, h.command(wind.JP, "log", false), jpAddr).Text, "asked for a change of report.json")
+	mustContain(t, "the Japanese log", mailTo(t, h.command(adjudicator.JP, "log", false), jpAddr).Text, "asked for a change of report.json")
 	h.audit()
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 	windorders "github.com/attu-pbem/attu/orders/wind"
@@ -41,10 +42,10 @@ func placeSome(s *wind.State) error {
 	for _, u := range s.Units {
 		var err error
 		switch {
-		case u.Side() == wind.US && us < 10:
+		case u.Side() == adjudicator.US && us < 10:
 			err = s.Place(u.ID, land[(us*37)%len(land)], "")
 			us++
-		case u.Side() == wind.JP && jp < 10:
+		case u.Side() == adjudicator.JP && jp < 10:
 			err = s.Place(u.ID, land[(jp*37+11)%len(land)], "")
 			jp++
 		}
@@ -86,8 +87,8 @@ func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*
 	_, err := db.Create(store.NewGame{Rules: Engine(),
 		ID: id, Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(setup),
 		Players: []store.NewPlayer{
-			{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
-			{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
+			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
+			{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
 		},
 	})
 	if err != nil {
@@ -104,7 +105,7 @@ func (g *game) play(t testing.TB, p player) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if side := s.Wait().Side; side == wind.NoSide {
+	if side := s.Wait().Side; side == adjudicator.NoSide {
 		return false
 	}
 	o := p(s)
@@ -239,7 +240,7 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 	s, _ := StateOf(g.db.Position(g.id))
 	var u *wind.Unit
 	for _, x := range s.OnMap() {
-		if x.Side() == wind.US {
+		if x.Side() == adjudicator.US {
 			u = x
 			break
 		}

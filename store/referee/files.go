@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 	windorders "github.com/attu-pbem/attu/orders/wind"
@@ -60,8 +61,8 @@ func envelopeOf(raw []byte) (envelope, bool) {
 // the game is not waiting for, the problem saying what it waits for, at
 // the wait: or turn: line; nil when the envelope answers the game's wait
 // or cannot be read well enough to tell.
-func (s *Service) staleEnvelope(g *store.Game, side wind.Side, env envelope) (*store.Problem, error) {
-	o := wind.Orders{Side: side, Wait: wind.WaitKind(env.wait)}
+func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env envelope) (*store.Problem, error) {
+	o := wind.Orders{Side: side, Wait: adjudicator.WaitKind(env.wait)}
 	if env.turn != "" {
 		n, err := strconv.Atoi(env.turn)
 		if err != nil || n < 1 {
@@ -96,9 +97,9 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 		_, err := windorders.Parse(m.Orders, windorders.Options{})
 		return s.unproven(g, ref, m, "refused: not an orders file", s.unreadableMail(g, m, problemsOf(err)))
 	}
-	side, err := wind.ParseSide(env.side)
+	side, err := adjudicator.ParseSide(env.side)
 	switch {
-	case err != nil || (side != wind.US && side != wind.JP):
+	case err != nil || (side != adjudicator.US && side != adjudicator.JP):
 		return s.unauthenticated(g, ref, m, "no player's side")
 	case !registered(g, side, m.From):
 		return s.unauthenticated(g, ref, m, "not the side's address")
@@ -196,7 +197,7 @@ func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o windsys.
 }
 
 // registered reports whether address is side's in g.
-func registered(g *store.Game, side wind.Side, address string) bool {
+func registered(g *store.Game, side adjudicator.Side, address string) bool {
 	p, ok := g.Player(side)
 	return ok && sameAddress(p.Address, address)
 }
@@ -226,7 +227,7 @@ func located(f *windorders.File, ps []wind.Problem) []store.Problem {
 
 // sameFile returns the entry in force that applied side's file raw
 // (redacted), if any: the same orders sent again under a new Message-ID.
-func (s *Service) sameFile(id string, side wind.Side, raw []byte) *store.LogEntry {
+func (s *Service) sameFile(id string, side adjudicator.Side, raw []byte) *store.LogEntry {
 	log, err := s.db.Log(id, 1)
 	if err != nil {
 		return nil
@@ -243,7 +244,7 @@ func (s *Service) sameFile(id string, side wind.Side, raw []byte) *store.LogEntr
 
 // hold keeps a legal orders file for the settle window: it is applied when
 // the window closes, at once with "go", or replaced by a newer file.
-func (s *Service) hold(id string, ref store.MailRef, m *Message, side wind.Side, raw []byte, now time.Time) error {
+func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicator.Side, raw []byte, now time.Time) error {
 	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
 		g := t.Game()
 		rec, err := loadRecord(g)
@@ -299,7 +300,7 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 
 // head writes what comes above side's report after a step, from the
 // game's record after it; empty for nothing.
-type head func(side wind.Side, g *store.Game) string
+type head func(side adjudicator.Side, g *store.Game) string
 
 // step applies orders in t, then what follows: the next deadline, the
 // reports to every side headed by what heads writes (for the sender of
@@ -322,7 +323,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	rec.Held, rec.Reminded, rec.NoDefault = nil, false, false
 	if tb := rec.Takeback; tb != nil {
 		n := templates.Notice{Kind: "takeback-moved-on", Side: tb.By}
-		if _, err := t.Note(wind.NoSide, n.Text(), false); err != nil {
+		if _, err := t.Note(adjudicator.NoSide, n.Text(), false); err != nil {
 			return err
 		}
 		rec.notice(n)
@@ -335,7 +336,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		g = t.Game()
 	}
 	state, events := out.State.(*wind.State), EventsOf(out.Entry.Events)
-	turn, filer := state.Turn, wind.NoSide
+	turn, filer := state.Turn, adjudicator.NoSide
 	if st.Mail != nil {
 		// The player whose file it was reads first that it was accepted
 		// and what comes next: above its report when one follows at once,
@@ -356,7 +357,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 			s.queueAccepted(t, &g, a, in)
 		}
 		others := heads
-		heads = func(side wind.Side, g *store.Game) string {
+		heads = func(side adjudicator.Side, g *store.Game) string {
 			if side == o.Side {
 				return a.Text()
 			}
@@ -369,7 +370,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	if over {
 		return s.finish(t, rec, state, events, state.WaitText(), in, heads)
 	}
-	deliver := func(side wind.Side) bool { return rec.afterStep(side, g.Wait, filer, turn) == deliverReport }
+	deliver := func(side adjudicator.Side) bool { return rec.afterStep(side, g.Wait, filer, turn) == deliverReport }
 	if err := s.queueReports(t, &g, rec, state, events, in, heads, deliver); err != nil {
 		return err
 	}
@@ -412,8 +413,8 @@ func (s *Service) queueAccepted(t *store.Txn, g *store.Game, a templates.Accepte
 // their notices for their next report. evs are the events of the entry
 // in force, which a picture outlines.
 func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *wind.State, evs []wind.Event, in *Message, heads head,
-	deliver func(wind.Side) bool) error {
-	var to []wind.Side
+	deliver func(adjudicator.Side) bool) error {
+	var to []adjudicator.Side
 	for _, side := range sides {
 		if deliver != nil && !deliver(side) {
 			if p, ok := g.Player(side); ok && p.Address != "" {

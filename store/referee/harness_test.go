@@ -12,6 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 )
@@ -34,7 +35,7 @@ type harness struct {
 	svc    *Service
 	clk    *clock
 	id     string
-	tokens map[wind.Side]string
+	tokens map[adjudicator.Side]string
 	mails  int
 	seen   int // outbox mails already looked at
 	// pictures are the map pictures sent (sendAll), by Message-ID.
@@ -48,11 +49,11 @@ const (
 	gameName   = "Operation Landcrab"
 )
 
-func addressOf(side wind.Side) string {
+func addressOf(side adjudicator.Side) string {
 	switch side {
-	case wind.US:
+	case adjudicator.US:
 		return usAddr
-	case wind.JP:
+	case adjudicator.JP:
 		return jpAddr
 	}
 	return umpireAddr
@@ -135,7 +136,7 @@ func (h *harness) send(m *Message) []store.Mail {
 }
 
 // command sends a command from side, with its token when token is set.
-func (h *harness) command(side wind.Side, text string, token bool) []store.Mail {
+func (h *harness) command(side adjudicator.Side, text string, token bool) []store.Mail {
 	h.t.Helper()
 	m := h.message(addressOf(side), "")
 	m.Text = text + "\n"

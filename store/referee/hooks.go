@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -26,7 +26,7 @@ type Hook interface {
 	Ended(t *store.Txn, e Ending) error
 	// Standings answers side's command "standings" in game t.Game();
 	// empty when the game is no part of what the hook follows.
-	Standings(t *store.Txn, side wind.Side) (string, error)
+	Standings(t *store.Txn, side adjudicator.Side) (string, error)
 	// Digest takes the umpire's command "digest" of the game t.Game(), to
 	// answer the mail messageID after a Tick; false as for Standings.
 	Digest(t *store.Txn, messageID string) (bool, error)
@@ -51,14 +51,14 @@ type Ending struct {
 	Game string
 	// Winner is the side that won; NoSide for a draw, or when the umpire
 	// ended the game naming neither a winner nor a draw (Void).
-	Winner wind.Side
+	Winner adjudicator.Side
 	Void   bool
-	How    string            // EndedByRules, EndedByConcession or EndedByUmpire
-	Level  string            // "U.S. minor victory" and such when the chits decided (14.0)
-	Result string            // in the final report's words
-	Turn   int               // the turn the game ended in
-	Time   time.Time         // when it ended
-	Late   map[wind.Side]int // each side's missed deadlines
+	How    string                   // EndedByRules, EndedByConcession or EndedByUmpire
+	Level  string                   // "U.S. minor victory" and such when the chits decided (14.0)
+	Result string                   // in the final report's words
+	Turn   int                      // the turn the game ended in
+	Time   time.Time                // when it ended
+	Late   map[adjudicator.Side]int // each side's missed deadlines
 }
 
 // EndingOf reads how the game of t ended: by the rules; by a player's
@@ -104,7 +104,7 @@ func EndingOf(t *store.Txn) (Ending, error) {
 		if st.VP != nil && st.VP.Level != "" {
 			e.Level = st.VP.Level
 		}
-	case before != nil && before.Kind == store.KindNote && (before.Side == wind.US || before.Side == wind.JP):
+	case before != nil && before.Kind == store.KindNote && (before.Side == adjudicator.US || before.Side == adjudicator.JP):
 		e.How, e.Winner = EndedByConcession, before.Side.Enemy()
 	default:
 		e.How = EndedByUmpire
@@ -115,21 +115,21 @@ func EndingOf(t *store.Txn) (Ending, error) {
 
 // umpireResult reads the winner from the umpire's words ("ended by the
 // umpire: jp, the U.S. player left"); true when they name no result.
-func umpireResult(result string) (wind.Side, bool) {
+func umpireResult(result string) (adjudicator.Side, bool) {
 	_, words, _ := strings.Cut(result, ":")
 	f := strings.Fields(strings.ToLower(words))
 	if len(f) == 0 {
-		return wind.NoSide, true
+		return adjudicator.NoSide, true
 	}
 	switch strings.Trim(f[0], ".,;:!") {
 	case "us", "u.s", "usa":
-		return wind.US, false
+		return adjudicator.US, false
 	case "jp", "japan", "japanese":
-		return wind.JP, false
+		return adjudicator.JP, false
 	case "draw":
-		return wind.NoSide, false
+		return adjudicator.NoSide, false
 	}
-	return wind.NoSide, true
+	return adjudicator.NoSide, true
 }
 
 // ended tells the hook that the game of t ended, inside t.
@@ -216,14 +216,14 @@ func cmdNext(c *call) error {
 // waits on people besides the deadline.
 type Watch struct {
 	GameStatus
-	Players map[wind.Side]string    // the sides' addresses
-	Absent  map[wind.Side]time.Time // until when each side said it is away
+	Players map[adjudicator.Side]string    // the sides' addresses
+	Absent  map[adjudicator.Side]time.Time // until when each side said it is away
 	// Held is the side whose file waits out the settle window until
 	// HeldDue; TakebackBy asked to take back the last step, open until
 	// TakebackExpires (NoSide for none).
-	Held            wind.Side
+	Held            adjudicator.Side
 	HeldDue         time.Time
-	TakebackBy      wind.Side
+	TakebackBy      adjudicator.Side
 	TakebackExpires time.Time
 	Stuck           bool // the deadline passed at a wait without default orders: the umpire decides
 }
@@ -234,7 +234,7 @@ func (s *Service) Watch(id string) (*Watch, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Watch{GameStatus: gs, Players: map[wind.Side]string{}, Absent: rec.Absent, Stuck: rec.NoDefault}
+	w := &Watch{GameStatus: gs, Players: map[adjudicator.Side]string{}, Absent: rec.Absent, Stuck: rec.NoDefault}
 	for _, p := range g.Players {
 		w.Players[p.Side] = p.Address
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -260,15 +260,15 @@ func (s *Service) tokenProblem(g *store.Game, m *Message) (templates.TokenRefuse
 	text := m.Text
 	if m.Orders != nil {
 		env, _ := envelopeOf(m.Orders)
-		side, err := wind.ParseSide(env.side)
-		if err != nil || (side != wind.US && side != wind.JP) {
+		side, err := adjudicator.ParseSide(env.side)
+		if err != nil || (side != adjudicator.US && side != adjudicator.JP) {
 			return r, false
 		}
 		if !registered(g, side, m.From) {
 			r.Problem, r.FileSide = templates.TokenOtherFile, side
 			return r, true
 		}
-		token, text, mine = env.token, string(m.Orders), []wind.Side{side}
+		token, text, mine = env.token, string(m.Orders), []adjudicator.Side{side}
 	} else {
 		var name string
 		name, _, token = parseCommand(m.Subject, m.Text)
@@ -440,7 +440,7 @@ func (s *Service) SetAside(f store.FailedMail, tries int, now time.Time) error {
 	_, err = s.db.Transact(id, nil, func(t *store.Txn) error {
 		g := t.Game()
 		sides := sidesOf(&g, f.From)
-		if len(sides) == 0 || sides[0] == wind.Umpire {
+		if len(sides) == 0 || sides[0] == adjudicator.Umpire {
 			return nil
 		}
 		note := fmt.Sprintf("subject %q", f.Subject)
@@ -448,7 +448,7 @@ func (s *Service) SetAside(f store.FailedMail, tries int, now time.Time) error {
 			note += ", Message-ID " + f.MessageID
 		}
 		n := templates.Notice{Kind: "mail-set-aside", Side: sides[0], Missed: tries, Note: note}
-		s.notify(t, &g, wind.Umpire, templates.PlayerNotice{Game: g.ID, Reader: wind.Umpire, Notice: n})
+		s.notify(t, &g, adjudicator.Umpire, templates.PlayerNotice{Game: g.ID, Reader: adjudicator.Umpire, Notice: n})
 		return nil
 	})
 	if errors.Is(err, store.ErrNoGame) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // A message reaches its game by the game's address, by the tag in its
@@ -20,7 +20,7 @@ func TestRouting(t *testing.T) {
 
 	m = h.message(usAddr, "my orders")
 	m.To = []string{"Attu Games <attu@example.org>"}
-	m.Orders = h.file(nil, h.tokens[wind.US])
+	m.Orders = h.file(nil, h.tokens[adjudicator.US])
 	if out := h.send(m); len(out) != 2 || h.game().Entries != 2 {
 		t.Fatalf("routed by the file's game: %v", subjects(out))
 	}

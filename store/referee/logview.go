@@ -3,6 +3,7 @@ package referee
 import (
 	"slices"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -27,10 +28,10 @@ type logPart struct {
 //     shown as the entry of that decision, as the U.S. filing it would have
 //     made one.
 //   - While the game waits for the U.S. in a way veiled to the Japanese
-//     (wind.Wait.Veiled), the U.S. orders of the turn at the end of
+//     (adjudicator.Wait.Veiled), the U.S. orders of the turn at the end of
 //     the log, filed or standing, are left out: the report after the U.S.
 //     actions brings them.
-func readLog(parts []logPart, w wind.Wait) []logPart {
+func readLog(parts []logPart, w adjudicator.Wait) []logPart {
 	var out []logPart
 	for _, p := range parts {
 		i := slices.IndexFunc(p.events, func(ev wind.Event) bool {
@@ -41,11 +42,11 @@ func readLog(parts []logPart, w wind.Wait) []logPart {
 			continue
 		}
 		made := logPart{seq: p.seq, events: p.events[i+1:], title: templates.Entry{
-			Kind: string(store.KindOrders), Turn: p.events[i].Turn, Wait: wind.WaitUSDecision, Side: wind.US}}
+			Kind: string(store.KindOrders), Turn: p.events[i].Turn, Wait: wind.WaitUSDecision, Side: adjudicator.US}}
 		p.events = p.events[:i+1]
 		out = append(out, p, made)
 	}
-	if !wind.Veiled(w, wind.JP) {
+	if !wind.Veiled(w, adjudicator.JP) {
 		return out
 	}
 	// Notes at the end (an umpire's extension) stay, in their order.
@@ -68,5 +69,5 @@ func usOrders(p logPart, turn int) bool {
 	if p.entry != nil {
 		t = templates.Entry{Kind: string(p.entry.Kind), Turn: p.entry.Turn, Side: p.entry.Side}
 	}
-	return t.Kind == string(store.KindOrders) && t.Side == wind.US && t.Turn == turn
+	return t.Kind == string(store.KindOrders) && t.Side == adjudicator.US && t.Turn == turn
 }

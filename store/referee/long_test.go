@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
@@ -63,7 +64,7 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 			w := s.Wait()
 			side, wait := w.Side, w.Kind
 			turn := s.Turn
-			if side == wind.NoSide || full+countFull(done) >= turns && wait == wind.WaitUSDecision {
+			if side == adjudicator.NoSide || full+countFull(done) >= turns && wait == wind.WaitUSDecision {
 				break
 			}
 			g.play(t, random)
@@ -137,19 +138,19 @@ func countFull(done map[int]int) int {
 // open, and by a side unless it is the weather's.
 func checkDie(t *testing.T, r store.Roll) {
 	t.Helper()
-	want := wind.AudienceBoth
+	want := adjudicator.AudienceBoth
 	switch r.Purpose {
 	case wind.DieKomandorskiEffect, wind.DieKomandorskiDelay, wind.DieUnknownTable, wind.DiePoolDraw,
 		wind.DieSetupDraw, wind.DieVPDraw:
-		want = wind.AudienceJP
-		if r.Side != wind.JP {
+		want = adjudicator.AudienceJP
+		if r.Side != adjudicator.JP {
 			t.Fatalf("die %d (%s) rolled by %s", r.Seq, r.Purpose, r.Side)
 		}
 	}
 	if r.Seen != want {
 		t.Fatalf("die %d (%s) seen by %s, want %s", r.Seq, r.Purpose, r.Seen, want)
 	}
-	if (r.Side == wind.NoSide) != (r.Purpose == wind.DieWeather) {
+	if (r.Side == adjudicator.NoSide) != (r.Purpose == wind.DieWeather) {
 		t.Fatalf("die %d (%s) rolled by %s", r.Seq, r.Purpose, r.Side)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -20,8 +21,8 @@ import (
 // notice is one line of the next reports: what happened outside the
 // rules, recorded in the log as a note.
 type notice struct {
-	Text string    `json:"text"`
-	For  wind.Side `json:"for,omitempty"` // the one player who may read it besides the umpire; NoSide: everyone
+	Text string           `json:"text"`
+	For  adjudicator.Side `json:"for,omitempty"` // the one player who may read it besides the umpire; NoSide: everyone
 }
 
 // UnmarshalJSON reads a notice, or a plain string as records written
@@ -36,10 +37,10 @@ func (n *notice) UnmarshalJSON(b []byte) error {
 }
 
 // noticesFor are the notices side may read.
-func (r *record) noticesFor(side wind.Side) []string {
+func (r *record) noticesFor(side adjudicator.Side) []string {
 	var out []string
 	for _, n := range r.Notices {
-		if n.For == wind.NoSide || side == wind.Umpire || n.For == side {
+		if n.For == adjudicator.NoSide || side == adjudicator.Umpire || n.For == side {
 			out = append(out, n.Text)
 		}
 	}
@@ -48,12 +49,12 @@ func (r *record) noticesFor(side wind.Side) []string {
 
 // sideReport is side's report of the position st after the events evs,
 // made only of its View and Outlook and its version of each event.
-func (s *Service) sideReport(g *store.Game, rec *record, st *wind.State, side wind.Side, evs []wind.Event) *templates.Report {
+func (s *Service) sideReport(g *store.Game, rec *record, st *wind.State, side adjudicator.Side, evs []wind.Event) *templates.Report {
 	o := st.Outlook(side)
 	if g.Status == store.Ended {
 		// A game ended by a concession or by the umpire awaits nothing,
 		// whatever the position's last wait.
-		o.Wait = wind.Wait{Turn: o.Wait.Turn, Kind: wind.WaitEnded}
+		o.Wait = adjudicator.Wait{Turn: o.Wait.Turn, Kind: adjudicator.WaitEnded}
 	}
 	return &templates.Report{
 		Game: templates.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment},
@@ -66,7 +67,7 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *wind.State, side wi
 // template for the side awaited, the map picture when picture, queued to
 // be drawn from entry at (with its events when events), and the report
 // for programs when json.
-func reportAttachments(a *templates.Artefacts, side wind.Side, at uint64, events, picture, json bool) []store.Attachment {
+func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64, events, picture, json bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
 		out = append(out, store.Attachment{Name: a.TemplateName, Type: "application/yaml", Data: []byte(a.Template)})
@@ -84,7 +85,7 @@ func reportAttachments(a *templates.Artefacts, side wind.Side, at uint64, events
 // picture, telling the events evs, headed by before and the notices side
 // may read; false when the side has no player. st is the position in
 // force in g. It counts as the side's last report (economy.go).
-func (s *Service) reportMail(g *store.Game, rec *record, st *wind.State, side wind.Side, evs []wind.Event,
+func (s *Service) reportMail(g *store.Game, rec *record, st *wind.State, side adjudicator.Side, evs []wind.Event,
 	kind, subject, before string) (store.Mail, bool, error) {
 	out, err := s.reportMails(g, rec, st, false, []reportReq{{side: side, kind: kind, subject: subject, before: before, evs: evs, always: true}})
 	if err != nil {
@@ -98,7 +99,7 @@ func (s *Service) reportMail(g *store.Game, rec *record, st *wind.State, side wi
 // events it tells, and whether it carries the picture even when the side
 // saw the same position in its last one.
 type reportReq struct {
-	side                  wind.Side
+	side                  adjudicator.Side
 	kind, subject, before string
 	evs                   []wind.Event
 	always                bool
@@ -109,7 +110,7 @@ type reportReq struct {
 // reportDone is the answer to one reportReq; ok is false when the side
 // has no player.
 type reportDone struct {
-	side wind.Side
+	side adjudicator.Side
 	mail store.Mail
 	ok   bool
 }
@@ -159,17 +160,17 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *wind.State, drawn 
 
 // welcomeMail is the mail that carries a side's secret token, once; the
 // side's first report, of st, follows it in the same mail.
-func (s *Service) welcomeMail(g *store.Game, rec *record, st *wind.State, side wind.Side, token string) (store.Mail, error) {
+func (s *Service) welcomeMail(g *store.Game, rec *record, st *wind.State, side adjudicator.Side, token string) (store.Mail, error) {
 	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
 		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
 		Waiting: templates.WaitPhraseTo(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side}
-	if p, ok := g.Player(wind.Umpire); ok && side != wind.Umpire {
+	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
 		w.Umpire = p.Address
 	}
-	if side == wind.Umpire {
+	if side == adjudicator.Umpire {
 		w.Copies = rec.copies()
 		for _, p := range g.Players {
-			if p.Side != wind.Umpire {
+			if p.Side != adjudicator.Umpire {
 				addr := cmp.Or(p.Address, "attu's stand-in ("+Bot+")") // the stand-in's side has no address
 				w.Players = append(w.Players, templates.PlayerAddress{Side: p.Side, Address: addr})
 			}
@@ -205,8 +206,8 @@ func refused(game, subject string, why templates.Notice, ps []store.Problem, fil
 }
 
 // help is the answer to "help" for side.
-func (s *Service) help(g *store.Game, side wind.Side) templates.Help {
-	return templates.Help{Game: g.ID, Address: s.gameAddress(g), Umpire: side == wind.Umpire, Tokenless: s.cfg.Answers}
+func (s *Service) help(g *store.Game, side adjudicator.Side) templates.Help {
+	return templates.Help{Game: g.ID, Address: s.gameAddress(g), Umpire: side == adjudicator.Umpire, Tokenless: s.cfg.Answers}
 }
 
 // finalText is the last report's head: the result, the seed revealed, how
@@ -217,7 +218,7 @@ func finalText(g *store.Game, name string, o *wind.Outlook, turn int, result, ex
 	luck.WriteText(&buf)
 	f := templates.Final{Game: g.ID, Name: name, Winner: o.Winner, Victory: o.Victory, Turn: turn,
 		Seed: hex.EncodeToString(g.Seed), Commitment: g.Commitment, Head: g.Head, Export: export, Luck: buf.String()}
-	if f.Victory == "" || f.Winner == wind.NoSide {
+	if f.Victory == "" || f.Winner == adjudicator.NoSide {
 		f.Victory = result
 	}
 	return f.Text()

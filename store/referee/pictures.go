@@ -3,6 +3,7 @@ package referee
 import (
 	"fmt"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -57,7 +58,7 @@ func (l txLog) Entry(seq uint64) (*store.Entry, error) { return l.t.Entry(seq) }
 // drawAgain draws the picture attachment a records again, as side sees
 // it, from the position (and events) of the entry it names, read from
 // log: the same pixels as when it was first drawn.
-func drawAgain(game string, a store.Attachment, side wind.Side, log gameLog) ([]byte, error) {
+func drawAgain(game string, a store.Attachment, side adjudicator.Side, log gameLog) ([]byte, error) {
 	st, err := log.StateAt(a.DrawnAt)
 	if err != nil {
 		return nil, err
@@ -76,7 +77,7 @@ func drawAgain(game string, a store.Attachment, side wind.Side, log gameLog) ([]
 // pictureOf is what a report's picture is drawn from: the game's id, the
 // map, side's view of st and its version of the events evs. sideReport
 // fills the same fields the same way.
-func pictureOf(game string, st *wind.State, side wind.Side, evs []wind.Event) *templates.Report {
+func pictureOf(game string, st *wind.State, side adjudicator.Side, evs []wind.Event) *templates.Report {
 	return &templates.Report{Game: templates.Game{ID: game}, Map: st.Map(), View: st.View(side),
 		Events: wind.VisibleEvents(evs, side)}
 }

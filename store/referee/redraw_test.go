@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
@@ -79,7 +80,7 @@ func samePicture(t testing.TB, a, b []byte) bool {
 }
 
 // sideOf is the side a mail of the harness's game went to.
-func sideOf(t testing.TB, m store.Mail) wind.Side {
+func sideOf(t testing.TB, m store.Mail) adjudicator.Side {
 	t.Helper()
 	for _, side := range sides {
 		if len(m.To) == 1 && m.To[0] == addressOf(side) {
@@ -87,7 +88,7 @@ func sideOf(t testing.TB, m store.Mail) wind.Side {
 		}
 	}
 	t.Fatalf("mail %d goes to %v", m.ID, m.To)
-	return wind.NoSide
+	return adjudicator.NoSide
 }
 
 // No map picture is kept; the one sent is drawn beside the transaction
@@ -154,7 +155,7 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 		h.play(random)
 		h.sendAll()
 	}
-	h.command(wind.JP, "concede", true)
+	h.command(adjudicator.JP, "concede", true)
 	h.sendAll()
 
 	all, err := h.db.Outbox(h.id)

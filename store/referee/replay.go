@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -115,7 +116,7 @@ type replayDice struct {
 	short bool
 }
 
-func (r *replayDice) Roll(wind.Die) int {
+func (r *replayDice) Roll(adjudicator.Die) int {
 	roll, ok := r.rolls[r.next]
 	if !ok || r.next >= r.to {
 		r.short = true // the step is then refused, whatever it rolls

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
@@ -42,8 +43,8 @@ func TestScenarioGamesAudit(t *testing.T) {
 		seed[0] = byte(i + 1)
 		_, err := db.Create(store.NewGame{Rules: Engine(), ID: id, Scenario: gm.scenario, Seed: seed, Start: windsys.Start(gm.scenario, gm.opt),
 			Players: []store.NewPlayer{
-				{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
-				{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
+				{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
+				{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
 			}})
 		if err != nil {
 			t.Fatal(err)
@@ -135,7 +136,7 @@ func TestSetupDeadlinesPass(t *testing.T) {
 	s, _ := StateOf(h.db.Position(h.id))
 	landed := 0
 	for _, u := range s.Units {
-		if u.OnMap() && u.Side() == wind.US {
+		if u.OnMap() && u.Side() == adjudicator.US {
 			landed++
 		}
 	}

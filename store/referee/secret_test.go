@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -19,7 +19,7 @@ func TestEntrySecretsStayHidden(t *testing.T) {
 	for range 4 {
 		mails = append(mails, h.play(nil)...)
 	}
-	for _, side := range []wind.Side{wind.US, wind.JP, wind.Umpire} {
+	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire} {
 		for _, cmd := range []string{"status", "log", "resend", "help"} {
 			mails = append(mails, h.command(side, cmd, false)...)
 		}
@@ -49,7 +49,7 @@ func TestEntrySecretsStayHidden(t *testing.T) {
 		}
 	}
 
-	final := h.command(wind.JP, "concede", true)
+	final := h.command(adjudicator.JP, "concede", true)
 	if h.game().Status != store.Ended {
 		t.Fatalf("the game did not end: %v", subjects(final))
 	}

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
@@ -114,46 +114,46 @@ type record struct {
 	Name string `json:"name"`
 	// Mailbox is the address the game is played through (Config.Address
 	// when it was created).
-	Mailbox   string                          `json:"mailbox"`
-	Deadlines map[wind.WaitKind]time.Duration `json:"deadlines,omitempty"`
-	Settle    time.Duration                   `json:"settle,omitempty"`
-	Absence   time.Duration                   `json:"absence,omitempty"`
-	Reminded  bool                            `json:"reminded,omitempty"`   // of the current deadline
-	NoDefault bool                            `json:"no_default,omitempty"` // the umpire was told of a deadline without default orders
-	Late      map[wind.Side]int               `json:"late,omitempty"`       // missed deadlines
-	Absent    map[wind.Side]time.Time         `json:"absent,omitempty"`     // away until
-	Held      *held                           `json:"held,omitempty"`       // the file waiting out the settle window
-	Takeback  *takeback                       `json:"takeback,omitempty"`   // an open request
-	Remaining time.Duration                   `json:"remaining,omitempty"`  // left before the deadline, while paused
+	Mailbox   string                                 `json:"mailbox"`
+	Deadlines map[adjudicator.WaitKind]time.Duration `json:"deadlines,omitempty"`
+	Settle    time.Duration                          `json:"settle,omitempty"`
+	Absence   time.Duration                          `json:"absence,omitempty"`
+	Reminded  bool                                   `json:"reminded,omitempty"`   // of the current deadline
+	NoDefault bool                                   `json:"no_default,omitempty"` // the umpire was told of a deadline without default orders
+	Late      map[adjudicator.Side]int               `json:"late,omitempty"`       // missed deadlines
+	Absent    map[adjudicator.Side]time.Time         `json:"absent,omitempty"`     // away until
+	Held      *held                                  `json:"held,omitempty"`       // the file waiting out the settle window
+	Takeback  *takeback                              `json:"takeback,omitempty"`   // an open request
+	Remaining time.Duration                          `json:"remaining,omitempty"`  // left before the deadline, while paused
 	// Notices are what happened besides the rules since the last reports
 	// (commands, missed deadlines), shown in the next ones to those who
 	// may read them.
-	Notices     []notice    `json:"notices,omitempty"`
-	Result      string      `json:"result,omitempty"` // how the game ended
-	Bots        []wind.Side `json:"bots,omitempty"`   // the sides the stand-in plays (standin.go)
-	LateStandIn bool        `json:"late_stand_in,omitempty"`
+	Notices     []notice           `json:"notices,omitempty"`
+	Result      string             `json:"result,omitempty"` // how the game ended
+	Bots        []adjudicator.Side `json:"bots,omitempty"`   // the sides the stand-in plays (standin.go)
+	LateStandIn bool               `json:"late_stand_in,omitempty"`
 	// What each side was mailed (economy.go): the entry its last report
 	// showed, what its last picture showed, the notices it has not read
 	// yet, whether it asked for report.json; the umpire's mail mode, and
 	// the turn of its last report and the time of its last digest.
-	Reported   map[wind.Side]uint64   `json:"reported,omitempty"`
-	Pictured   map[wind.Side]string   `json:"pictured,omitempty"`
-	Unread     map[wind.Side][]string `json:"unread,omitempty"`
-	JSON       map[wind.Side]bool     `json:"json,omitempty"`
-	Copies     string                 `json:"copies,omitempty"`
-	UmpireTurn int                    `json:"umpire_turn,omitempty"`
-	DigestAt   time.Time              `json:"digest_at,omitempty"`
+	Reported   map[adjudicator.Side]uint64   `json:"reported,omitempty"`
+	Pictured   map[adjudicator.Side]string   `json:"pictured,omitempty"`
+	Unread     map[adjudicator.Side][]string `json:"unread,omitempty"`
+	JSON       map[adjudicator.Side]bool     `json:"json,omitempty"`
+	Copies     string                        `json:"copies,omitempty"`
+	UmpireTurn int                           `json:"umpire_turn,omitempty"`
+	DigestAt   time.Time                     `json:"digest_at,omitempty"`
 }
 
 // held is an orders file judged legal and held for the settle window,
 // applied at Due unless a newer file from the same side replaces it.
 type held struct {
-	Side      wind.Side `json:"side"`
-	Raw       []byte    `json:"raw"` // token redacted
-	MessageID string    `json:"message_id"`
-	Content   string    `json:"content"` // the ledger's content hash
-	Received  time.Time `json:"received"`
-	Due       time.Time `json:"due"`
+	Side      adjudicator.Side `json:"side"`
+	Raw       []byte           `json:"raw"` // token redacted
+	MessageID string           `json:"message_id"`
+	Content   string           `json:"content"` // the ledger's content hash
+	Received  time.Time        `json:"received"`
+	Due       time.Time        `json:"due"`
 }
 
 func (h *held) ref() store.MailRef {
@@ -162,9 +162,9 @@ func (h *held) ref() store.MailRef {
 
 // takeback is a player's request to undo the last step.
 type takeback struct {
-	By      wind.Side `json:"by"`
-	Undo    uint64    `json:"undo"` // the orders entry to undo, while it is the last step in force
-	Expires time.Time `json:"expires"`
+	By      adjudicator.Side `json:"by"`
+	Undo    uint64           `json:"undo"` // the orders entry to undo, while it is the last step in force
+	Expires time.Time        `json:"expires"`
 }
 
 // GameName returns the longer name g was created with ("" when none, or
@@ -184,10 +184,10 @@ func loadRecord(g store.Game) (*record, error) {
 		}
 	}
 	if r.Late == nil {
-		r.Late = map[wind.Side]int{}
+		r.Late = map[adjudicator.Side]int{}
 	}
 	if r.Absent == nil {
-		r.Absent = map[wind.Side]time.Time{}
+		r.Absent = map[adjudicator.Side]time.Time{}
 	}
 	return r, nil
 }
@@ -207,7 +207,7 @@ func (r *record) notice(n templates.Notice) {
 }
 
 // allowance is the time a side has to answer a wait of kind k.
-func (r *record) allowance(g *store.Game, k wind.WaitKind) time.Duration {
+func (r *record) allowance(g *store.Game, k adjudicator.WaitKind) time.Duration {
 	if d, ok := r.Deadlines[k]; ok && d > 0 {
 		return d
 	}
@@ -220,7 +220,7 @@ func (r *record) allowance(g *store.Game, k wind.WaitKind) time.Duration {
 // deadline is when the wait w, beginning at now, must be answered: the
 // wait's allowance counted from now, or from the end of the awaited
 // side's absence.
-func (r *record) deadline(g *store.Game, w wind.Wait, now time.Time) time.Time {
+func (r *record) deadline(g *store.Game, w adjudicator.Wait, now time.Time) time.Time {
 	if !w.Open() {
 		return time.Time{}
 	}
@@ -240,16 +240,16 @@ func reminder(g *store.Game) time.Duration {
 }
 
 // sides are the players' sides, in the order reports are written.
-var sides = []wind.Side{wind.US, wind.JP, wind.Umpire}
+var sides = []adjudicator.Side{adjudicator.US, adjudicator.JP, adjudicator.Umpire}
 
 // SideName is a side as a report names it: "U.S.", "Japanese", "umpire".
-func SideName(s wind.Side) string {
+func SideName(s adjudicator.Side) string {
 	switch s {
-	case wind.US:
+	case adjudicator.US:
 		return "U.S."
-	case wind.JP:
+	case adjudicator.JP:
 		return "Japanese"
-	case wind.Umpire:
+	case adjudicator.Umpire:
 		return "umpire"
 	}
 	return "server"
@@ -273,8 +273,8 @@ func bareAddress(s string) string {
 }
 
 // sidesOf returns the sides registered with address in g.
-func sidesOf(g *store.Game, address string) []wind.Side {
-	var out []wind.Side
+func sidesOf(g *store.Game, address string) []adjudicator.Side {
+	var out []adjudicator.Side
 	for _, side := range sides {
 		if p, ok := g.Player(side); ok && sameAddress(p.Address, address) {
 			out = append(out, side)
@@ -336,7 +336,7 @@ func (s *Service) newMail(g *store.Game, kind, to, subject, text string) store.M
 
 // toSide is a mail from game g to a side's registered address; false when
 // the side has no player.
-func (s *Service) toSide(g *store.Game, side wind.Side, kind, subject, text string) (store.Mail, bool) {
+func (s *Service) toSide(g *store.Game, side adjudicator.Side, kind, subject, text string) (store.Mail, bool) {
 	p, ok := g.Player(side)
 	if !ok || p.Address == "" {
 		return store.Mail{}, false
@@ -352,7 +352,7 @@ type words interface {
 
 // notify queues a notice from game g to side's player, when the side has
 // one.
-func (s *Service) notify(t *store.Txn, g *store.Game, side wind.Side, n words) {
+func (s *Service) notify(t *store.Txn, g *store.Game, side adjudicator.Side, n words) {
 	if m, ok := s.toSide(g, side, "notice", n.Subject(), n.Text()); ok {
 		t.Queue(m)
 	}

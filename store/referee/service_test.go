@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
@@ -81,28 +82,28 @@ func TestPlayByMail(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		side   wind.Side
+		side   adjudicator.Side
 		cmd    string
 		answer string
 	}{
-		{wind.US, "help", "takeback"},
-		{wind.JP, "status", "Waiting:  "},
-		{wind.Umpire, "help", "rollback N"},
-		{wind.US, "log", "turn 1, us-decision orders of the U.S. player"},
+		{adjudicator.US, "help", "takeback"},
+		{adjudicator.JP, "status", "Waiting:  "},
+		{adjudicator.Umpire, "help", "rollback N"},
+		{adjudicator.US, "log", "turn 1, us-decision orders of the U.S. player"},
 	} {
 		out := h.command(c.side, c.cmd, false)
 		mustContain(t, c.cmd, mailTo(t, out, addressOf(c.side)).Text, c.answer)
 	}
 	// The Japanese log does not hold the U.S. secrets, nor the U.S. one the
 	// Japanese: the Komandorski draw is the Japanese player's alone.
-	if out := h.command(wind.US, "log", false); strings.Contains(out[0].Text, "Komandorski chits") {
+	if out := h.command(adjudicator.US, "log", false); strings.Contains(out[0].Text, "Komandorski chits") {
 		t.Fatalf("the U.S. log shows the Komandorski draw:\n%s", out[0].Text)
 	}
-	mustContain(t, "the Japanese log", h.command(wind.JP, "log", false)[0].Text, "Komandorski chits")
+	mustContain(t, "the Japanese log", h.command(adjudicator.JP, "log", false)[0].Text, "Komandorski chits")
 
 	// resend: the side's last report again, to its address.
-	last := lastReport(t, h, wind.JP)
-	out := h.command(wind.JP, "resend", true)
+	last := lastReport(t, h, adjudicator.JP)
+	out := h.command(adjudicator.JP, "resend", true)
 	if r := mailTo(t, out, jpAddr); r.Text != last.Text || !strings.Contains(r.Subject, "sent again") {
 		t.Fatalf("resend: %q", r.Subject)
 	}
@@ -113,7 +114,7 @@ func TestPlayByMail(t *testing.T) {
 
 	// The Japanese concede: the game ends, everyone gets the final report
 	// with the seed, the luck and the export.
-	out = h.command(wind.JP, "concede", true)
+	out = h.command(adjudicator.JP, "concede", true)
 	g = h.game()
 	if g.Status != store.Ended || len(out) != 3 {
 		t.Fatalf("after conceding: %s, %v", g.Status, subjects(out))
@@ -143,7 +144,7 @@ func TestPlayByMail(t *testing.T) {
 		}
 	}
 	m := h.message(usAddr, "orders")
-	m.Orders = orderFile(h.id, h.tokens[wind.US], wind.Orders{Side: wind.US, Turn: w.Turn, Wait: wind.WaitActions})
+	m.Orders = orderFile(h.id, h.tokens[adjudicator.US], wind.Orders{Side: adjudicator.US, Turn: w.Turn, Wait: wind.WaitActions})
 	out = h.send(m)
 	mustContain(t, "orders after the end", mailTo(t, out, usAddr).Text, "This game is over")
 	rep := h.audit()
@@ -153,7 +154,7 @@ func TestPlayByMail(t *testing.T) {
 }
 
 // lastReport is the last report mailed to side.
-func lastReport(t testing.TB, h *harness, side wind.Side) store.Mail {
+func lastReport(t testing.TB, h *harness, side adjudicator.Side) store.Mail {
 	t.Helper()
 	all, err := h.db.Outbox(h.id)
 	if err != nil {
@@ -176,7 +177,7 @@ func TestRulesEndTheGame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	random := func(s *wind.State) wind.Orders { return autoplay.Orders(s, pickFrom(rng)) }
 	var out []store.Mail
-	var last wind.Side
+	var last adjudicator.Side
 	for i := 0; h.game().Status == store.Active; i++ {
 		if i > 200 {
 			t.Fatal("the game does not end")
@@ -191,7 +192,7 @@ func TestRulesEndTheGame(t *testing.T) {
 		t.Fatalf("ended with %v after %v", subjects(out), st.Wait())
 	}
 	for _, m := range out {
-		mustContain(t, "the final report", m.Text, "is over, after turn", st.Outlook(wind.US).Victory, hex.EncodeToString(g.Seed))
+		mustContain(t, "the final report", m.Text, "is over, after turn", st.Outlook(adjudicator.US).Victory, hex.EncodeToString(g.Seed))
 	}
 	// The final report is the only answer to the orders that ended the
 	// game: the sender's is threaded to them and says they were accepted;

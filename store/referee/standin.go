@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/standin"
 	"github.com/attu-pbem/attu/store"
@@ -37,11 +38,11 @@ func IsBot(addr string) bool { return strings.EqualFold(strings.TrimSpace(addr),
 // is at most a decision, refit orders and actions in a row.
 const maxBotSteps = 16
 
-func (r *record) isBot(side wind.Side) bool { return slices.Contains(r.Bots, side) }
+func (r *record) isBot(side adjudicator.Side) bool { return slices.Contains(r.Bots, side) }
 
 // setBot records whether the stand-in plays side.
-func (r *record) setBot(side wind.Side, on bool) {
-	r.Bots = slices.DeleteFunc(r.Bots, func(s wind.Side) bool { return s == side })
+func (r *record) setBot(side adjudicator.Side, on bool) {
+	r.Bots = slices.DeleteFunc(r.Bots, func(s adjudicator.Side) bool { return s == side })
 	if on {
 		r.Bots = append(r.Bots, side)
 		slices.Sort(r.Bots)
@@ -93,13 +94,13 @@ func (s *Service) botPlays(t *store.Txn, rec *record, now time.Time) error {
 }
 
 // botSides are the sides ng gives the stand-in.
-func botSides(ng NewGame) []wind.Side {
-	var out []wind.Side
+func botSides(ng NewGame) []adjudicator.Side {
+	var out []adjudicator.Side
 	if IsBot(ng.US) {
-		out = append(out, wind.US)
+		out = append(out, adjudicator.US)
 	}
 	if IsBot(ng.JP) {
-		out = append(out, wind.JP)
+		out = append(out, adjudicator.JP)
 	}
 	return out
 }
@@ -123,7 +124,7 @@ func (s *Service) botOpening(id string, now time.Time) (*store.Game, error) {
 // replaceBot hands side to the stand-in ("replace jp bot") as cmdReplace
 // hands it to a person; if the game waits for that side, the stand-in
 // answers at once.
-func (c *call) replaceBot(side wind.Side) error {
+func (c *call) replaceBot(side adjudicator.Side) error {
 	if c.rec.isBot(side.Enemy()) {
 		return refuse("bot-both", templates.Notice{Other: side.Enemy()})
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
@@ -38,10 +39,10 @@ func playAgainstStandin(t *testing.T, ng NewGame) {
 	if solo := slices.Contains(ng.Rules, "solitaire"); solo != (h.state().Options != nil && h.state().Options.Solitaire) {
 		t.Fatalf("a game created with the rules %v is solitaire: %v", ng.Rules, !solo)
 	}
-	if _, ok := h.tokens[wind.JP]; ok {
+	if _, ok := h.tokens[adjudicator.JP]; ok {
 		t.Fatal("a token was given out for the stand-in's side")
 	}
-	if w := h.game().Wait; w.Side != wind.US {
+	if w := h.game().Wait; w.Side != adjudicator.US {
 		t.Fatalf("after creation the game waits for %v: the stand-in did not set up", w)
 	}
 	pick := pickFrom(rand.New(rand.NewPCG(3, 3)))
@@ -51,7 +52,7 @@ func playAgainstStandin(t *testing.T, ng NewGame) {
 		if n > 200 {
 			t.Fatal("no end after 200 U.S. files")
 		}
-		if w := h.game().Wait; w.Side != wind.US {
+		if w := h.game().Wait; w.Side != adjudicator.US {
 			t.Fatalf("the game waits for %v between U.S. files", w)
 		}
 		out := h.play(random)
@@ -71,7 +72,7 @@ func playAgainstStandin(t *testing.T, ng NewGame) {
 		t.Fatal(err)
 	}
 	h.audit()
-	n := replayBot(t, x, wind.JP)
+	n := replayBot(t, x, adjudicator.JP)
 	if n < 5 {
 		t.Fatalf("only %d files of the stand-in", n)
 	}
@@ -81,7 +82,7 @@ func playAgainstStandin(t *testing.T, ng NewGame) {
 // replayBot walks the exported game from its opening, and requires each
 // file of side to be exactly what the stand-in writes from the position
 // before it with the seed of its entry. It returns how many it checked.
-func replayBot(t *testing.T, x *store.Export, side wind.Side) int {
+func replayBot(t *testing.T, x *store.Export, side adjudicator.Side) int {
 	t.Helper()
 	seed, err := hex.DecodeString(x.Seed)
 	if err != nil || len(seed) == 0 {
@@ -136,21 +137,21 @@ func replayBot(t *testing.T, x *store.Export, side wind.Side) int {
 func TestStandinHandOver(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	h.newMails()
-	out := h.command(wind.Umpire, "replace jp bot", true)
+	out := h.command(adjudicator.Umpire, "replace jp bot", true)
 	mustContain(t, "the umpire's answer", mailTo(t, out, umpireAddr).Text, "now played by attu's stand-in")
 	mustContain(t, "the U.S. notice", mailTo(t, out, usAddr).Text, "gave the Japanese side to attu's stand-in")
 	mailTo(t, out, jpAddr)
-	if got := h.record().Bots; !slices.Equal(got, []wind.Side{wind.JP}) {
+	if got := h.record().Bots; !slices.Equal(got, []adjudicator.Side{adjudicator.JP}) {
 		t.Fatalf("the stand-in plays %v", got)
 	}
-	if out := h.command(wind.Umpire, "replace us bot", true); !strings.Contains(out[0].Text, "already plays the Japanese side") {
+	if out := h.command(adjudicator.Umpire, "replace us bot", true); !strings.Contains(out[0].Text, "already plays the Japanese side") {
 		t.Fatalf("both sides to the stand-in: %q", out[0].Text)
 	}
 	var jpWait uint64
 	for range 3 {
 		before := h.game().Entries
 		h.play(nil)
-		if w := h.game().Wait; w.Side != wind.US {
+		if w := h.game().Wait; w.Side != adjudicator.US {
 			t.Fatalf("the game waits for %v", w)
 		}
 		if h.game().Entries > before+1 {
@@ -160,15 +161,15 @@ func TestStandinHandOver(t *testing.T) {
 	if jpWait == 0 {
 		t.Fatal("the stand-in never played")
 	}
-	h.command(wind.Umpire, "rollback "+itoa(jpWait), true)
-	if w := h.game().Wait; w.Side != wind.JP {
+	h.command(adjudicator.Umpire, "rollback "+itoa(jpWait), true)
+	if w := h.game().Wait; w.Side != adjudicator.JP {
 		t.Fatalf("after the rollback the game waits for %v", w)
 	}
 	h.tick()
-	if w := h.game().Wait; w.Side != wind.US {
+	if w := h.game().Wait; w.Side != adjudicator.US {
 		t.Fatalf("after the tick the game waits for %v: the stand-in did not play", w)
 	}
-	out = h.command(wind.Umpire, "replace jp "+jpAddr, true)
+	out = h.command(adjudicator.Umpire, "replace jp "+jpAddr, true)
 	mustContain(t, "the welcome", mailTo(t, out, jpAddr).Subject, "welcome")
 	if got := h.record().Bots; len(got) != 0 {
 		t.Fatalf("the stand-in still plays %v", got)
@@ -200,7 +201,7 @@ func TestStandinWritesLateOrders(t *testing.T) {
 	if len(h.record().Bots) != 0 {
 		t.Fatal("the late side was handed to the stand-in")
 	}
-	if p, _ := g.Player(wind.US); p.Address != usAddr {
+	if p, _ := g.Player(adjudicator.US); p.Address != usAddr {
 		t.Fatalf("the U.S. player is now %q", p.Address)
 	}
 	h.play(nil)

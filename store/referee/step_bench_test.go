@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/orders"
@@ -34,8 +35,8 @@ func BenchmarkStep(b *testing.B) {
 			}
 			defer db.Close()
 			svc := New(db, Config{Address: "attu@example.org"})
-			addr := map[wind.Side]string{wind.US: "us@example.org", wind.JP: "jp@example.org"}
-			c, err := svc.Create(NewGame{ID: "g1", Name: "Landcrab", Setup: "historic", US: addr[wind.US], JP: addr[wind.JP],
+			addr := map[adjudicator.Side]string{adjudicator.US: "us@example.org", adjudicator.JP: "jp@example.org"}
+			c, err := svc.Create(NewGame{ID: "g1", Name: "Landcrab", Setup: "historic", US: addr[adjudicator.US], JP: addr[adjudicator.JP],
 				Umpire: "umpire@example.org", Seed: bytes.Repeat([]byte{3}, store.SeedSize)}, now)
 			if err != nil {
 				b.Fatal(err)
@@ -54,7 +55,7 @@ func BenchmarkStep(b *testing.B) {
 				if st, err = StateOf(db.Position("g1")); err != nil {
 					b.Fatal(err)
 				}
-				if st.Turn >= turn && g.Wait.Kind == wind.WaitActions && g.Wait.Side == wind.JP {
+				if st.Turn >= turn && g.Wait.Kind == wind.WaitActions && g.Wait.Side == adjudicator.JP {
 					break
 				}
 				side := g.Wait.Side

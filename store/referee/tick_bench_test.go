@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -39,9 +39,9 @@ func BenchmarkTick(b *testing.B) {
 					ID: fmt.Sprintf("g%d", i), Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(placeSome),
 					Deadline: now.Add(7 * 24 * time.Hour), Service: rec,
 					Players: []store.NewPlayer{
-						{Side: wind.US, Address: "us@example.org", Token: "us-secret-token"},
-						{Side: wind.JP, Address: "jp@example.org", Token: "jp-secret-token"},
-						{Side: wind.Umpire, Address: "umpire@example.org", Token: "umpire-secret-token"},
+						{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
+						{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
+						{Side: adjudicator.Umpire, Address: "umpire@example.org", Token: "umpire-secret-token"},
 					},
 				})
 				if err != nil {

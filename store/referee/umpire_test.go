@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 )
@@ -19,7 +20,7 @@ func TestUmpirePowers(t *testing.T) {
 	h.newMails()
 	umpire := func(cmd string) []store.Mail {
 		t.Helper()
-		return h.command(wind.Umpire, cmd, true)
+		return h.command(adjudicator.Umpire, cmd, true)
 	}
 	cli := func(args ...string) string {
 		t.Helper()
@@ -31,7 +32,7 @@ func TestUmpirePowers(t *testing.T) {
 	}
 
 	// A player may not use the umpire's powers.
-	if out := h.command(wind.US, "pause", true); !strings.Contains(out[0].Text, "only the umpire may pause") || h.game().Status != store.Active {
+	if out := h.command(adjudicator.US, "pause", true); !strings.Contains(out[0].Text, "only the umpire may pause") || h.game().Status != store.Active {
 		t.Fatalf("a player pausing: %v", out[0].Text)
 	}
 
@@ -52,7 +53,7 @@ func TestUmpirePowers(t *testing.T) {
 		t.Fatalf("pause: %v", subjects(out))
 	}
 	m := h.message(usAddr, "orders")
-	m.Orders = h.file(nil, h.tokens[wind.US])
+	m.Orders = h.file(nil, h.tokens[adjudicator.US])
 	mustContain(t, "orders while paused", h.send(m)[0].Text, "paused")
 	h.advance(200 * time.Hour)
 	if out := h.tick(); len(out) != 0 {
@@ -68,7 +69,7 @@ func TestUmpirePowers(t *testing.T) {
 	out = umpire("force")
 	// The U.S. player, awaited again, gets its report, the umpire a copy
 	// and the answer; the Japanese player reads it in its next report.
-	if len(out) != 3 || h.game().Wait.Kind != wind.WaitActions || h.record().Late[wind.US] != 0 {
+	if len(out) != 3 || h.game().Wait.Kind != wind.WaitActions || h.record().Late[adjudicator.US] != 0 {
 		t.Fatalf("force: %v", subjects(out))
 	}
 	mustContain(t, "the reports", mailTo(t, out, usAddr).Text, "The umpire forced the default orders")
@@ -89,7 +90,7 @@ func TestUmpirePowers(t *testing.T) {
 		}
 	}
 	out = umpire("rollback " + itoa(to) + " the U.S. player mistyped")
-	if g := h.game(); len(out) != 4 || g.Wait.Turn != 1 || g.Wait.Kind != wind.WaitActions || g.Wait.Side != wind.US {
+	if g := h.game(); len(out) != 4 || g.Wait.Turn != 1 || g.Wait.Kind != wind.WaitActions || g.Wait.Side != adjudicator.US {
 		t.Fatalf("rollback: %v, waits for %v", subjects(out), h.game().Wait)
 	}
 	mustContain(t, "the reports after the rollback", mailTo(t, out, jpAddr).Text, "rolled the game back to entry "+itoa(to), "mistyped")
@@ -99,7 +100,7 @@ func TestUmpirePowers(t *testing.T) {
 
 	// replace: the new player gets a new token; the old token no longer
 	// works, the new one does.
-	oldToken := h.tokens[wind.US]
+	oldToken := h.tokens[adjudicator.US]
 	out = umpire("replace us newcomer@example.org")
 	welcome := mailTo(t, out, "newcomer@example.org")
 	mailTo(t, out, usAddr) // the replaced player is told

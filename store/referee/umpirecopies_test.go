@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
@@ -48,7 +49,7 @@ func TestMissedDeadlineTellsUmpire(t *testing.T) {
 			h := newHarness(t, NewGame{Copies: mode, Deadline: 12 * time.Hour})
 			h.advance(time.Hour)
 			h.play(quiet)
-			if w := h.game().Wait; w.Kind != wind.WaitActions || w.Side != wind.US {
+			if w := h.game().Wait; w.Kind != wind.WaitActions || w.Side != adjudicator.US {
 				t.Fatalf("the game waits for %v, want the U.S. actions", w)
 			}
 			h.tick()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 )
@@ -38,7 +39,7 @@ func TestStandingDecisionVeiledToJapanese(t *testing.T) {
 		look := func(mails []string) {
 			var b strings.Builder
 			for _, c := range []string{"status", "log"} {
-				b.WriteString(mailTo(t, h.command(wind.JP, c, false), jpAddr).Text)
+				b.WriteString(mailTo(t, h.command(adjudicator.JP, c, false), jpAddr).Text)
 			}
 			now := chainHead.ReplaceAllString(b.String(), "HEAD")
 			if len(mails) == 0 && len(seen) > 0 && seen[len(seen)-1] == now {
@@ -59,7 +60,7 @@ func TestStandingDecisionVeiledToJapanese(t *testing.T) {
 				switch {
 				case w.Kind == wind.WaitUSDecision:
 					return s.DefaultOrders() // a day turn, no refit
-				case w.Side == wind.JP:
+				case w.Side == adjudicator.JP:
 					return autoplay.Orders(s, pickFrom(rngJP))
 				}
 				o := autoplay.Orders(s, pickFrom(rngUS))

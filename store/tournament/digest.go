@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
@@ -111,8 +111,8 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 		dg.Round = r.Number
 	}
 	late := map[string]map[string]int{} // player → game → missed
-	who := func(g *Game, side wind.Side) string {
-		if side == wind.US {
+	who := func(g *Game, side adjudicator.Side) string {
+		if side == adjudicator.US {
 			return g.US
 		}
 		return g.JP
@@ -154,7 +154,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 				continue
 			}
 			dgm.Waiting = templates.WaitPhrase(w.Wait)
-			for _, side := range []wind.Side{wind.US, wind.JP} {
+			for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 				if n := w.Late[side]; n > 0 {
 					dgm.Notes = append(dgm.Notes, fmt.Sprintf("%s has missed %s in this game so far", who(g, side), templates.Plural(n, "deadline")))
 				}
@@ -171,16 +171,16 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 				dgm.Notes = append(dgm.Notes, "paused by the umpire: no deadline runs")
 				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s is paused: resume it when the matter is settled.", g.ID))
 			}
-			if w.Held != wind.NoSide {
+			if w.Held != adjudicator.NoSide {
 				dgm.Notes = append(dgm.Notes, fmt.Sprintf("%s's orders are held for the settle window until %s",
 					who(g, w.Held), templates.DeadlineText(w.HeldDue, dg.Zone)))
 			}
-			for _, side := range []wind.Side{wind.US, wind.JP} {
+			for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 				if until, ok := w.Absent[side]; ok && until.After(now) {
 					dgm.Notes = append(dgm.Notes, fmt.Sprintf("%s is away until %s", who(g, side), templates.DeadlineText(until, dg.Zone)))
 				}
 			}
-			if w.TakebackBy != wind.NoSide {
+			if w.TakebackBy != adjudicator.NoSide {
 				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s: %s (%s) asks to take back the last step; %s may agree until %s.",
 					g.ID, who(g, w.TakebackBy), referee.SideName(w.TakebackBy), who(g, w.TakebackBy.Enemy()), templates.DeadlineText(w.TakebackExpires, dg.Zone)))
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
 )
@@ -65,7 +65,7 @@ func TestDigestOncePerDay(t *testing.T) {
 	pick := func(n int) int { return rand.New(rand.NewPCG(1, 2)).IntN(n) }
 	st := w.state(g)
 	w.send(g, "bruno@example.org", "", orderFile(g, w.tokens[g+"/jp"], autoplay.Orders(st, pick)))
-	w.command(g, wind.JP, "bruno@example.org", "takeback")
+	w.command(g, adjudicator.JP, "bruno@example.org", "takeback")
 	w.clk.t = w.clk.t.Add(time.Minute)
 	d := digests(w.tick())
 	if len(d) != 1 || d[0].To[0] != "umpire@example.org" {
@@ -89,8 +89,8 @@ func TestDigestOncePerDay(t *testing.T) {
 	}
 	// The umpire ends the first game for the U.S., the second without a
 	// result.
-	w.command(g, wind.Umpire, "umpire@example.org", "end us: the Japanese player left")
-	out := w.command("duel-r1-2", wind.Umpire, "umpire@example.org", "end the server lost the mail")
+	w.command(g, adjudicator.Umpire, "umpire@example.org", "end us: the Japanese player left")
+	out := w.command("duel-r1-2", adjudicator.Umpire, "umpire@example.org", "end the server lost the mail")
 	var final []store.Mail
 	for _, m := range out {
 		if strings.Contains(m.Subject, "final standings") {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -106,7 +106,7 @@ func TestNextByMail(t *testing.T) {
 			t.Fatalf("a refused next left %d rounds, want %d", n, rounds)
 		}
 	}
-	refused(w.command(game.ID, wind.US, p.Address, "next"), "only the umpire may next", 1)
+	refused(w.command(game.ID, adjudicator.US, p.Address, "next"), "only the umpire may next", 1)
 	if out := w.send(game.ID, "umpire@example.org", "next\n", nil); len(out) != 1 || strings.Contains(out[0].Text, "ROUND 2") {
 		t.Fatalf("a next without the token: %v", subjects(out))
 	}
@@ -115,7 +115,7 @@ func TestNextByMail(t *testing.T) {
 	}
 
 	ask := fmt.Sprintf("<m%d@players.test>", w.n+1) // the next mail sent
-	out := w.command(game.ID, wind.Umpire, "umpire@example.org", "next")
+	out := w.command(game.ID, adjudicator.Umpire, "umpire@example.org", "next")
 	tm := w.tournament("trio")
 	if len(out) != 1 || len(tm.Rounds) != 2 || out[0].To[0] != "umpire@example.org" || out[0].InReplyTo != ask {
 		t.Fatalf("the umpire's next: %d rounds, answers %v", len(tm.Rounds), subjects(out))
@@ -137,14 +137,14 @@ func TestNextByMail(t *testing.T) {
 	if tm = w.tournament("trio"); !tm.Rounds[1].Games[0].Created || welcomes == 0 {
 		t.Fatalf("round 2's games were not created at the next tick (%d welcome mails)", welcomes)
 	}
-	refused(w.command(game.ID, wind.Umpire, "umpire@example.org", "next"), "every round of tournament The Trio has begun", 2)
+	refused(w.command(game.ID, adjudicator.Umpire, "umpire@example.org", "next"), "every round of tournament The Trio has begun", 2)
 
 	if _, err := w.svc.Create(referee.NewGame{ID: "solo", Scenario: "up-the-hogs-back", US: "us@example.org",
 		JP: "jp@example.org", Umpire: "umpire@example.org"}, w.clk.now()); err != nil {
 		t.Fatal(err)
 	}
 	w.newMails()
-	out = w.command("solo", wind.Umpire, "umpire@example.org", "next")
+	out = w.command("solo", adjudicator.Umpire, "umpire@example.org", "next")
 	if len(out) != 1 || !strings.Contains(out[0].Text, "next was not carried out: this game is not part of a tournament.") {
 		t.Fatalf("next to a game of no tournament: %v", subjects(out))
 	}

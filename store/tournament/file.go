@@ -11,6 +11,7 @@ import (
 	"time"
 	_ "time/tzdata" // players' time zones wherever attu runs
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 )
@@ -228,7 +229,7 @@ func (f *File) check() orders.Errors {
 		}
 	}
 	for k, v := range d.Waits {
-		if !slices.Contains(wind.WaitKinds(), wind.WaitKind(k)) || !(wind.Wait{Kind: wind.WaitKind(k)}).Open() {
+		if !slices.Contains(wind.WaitKinds(), adjudicator.WaitKind(k)) || !(adjudicator.Wait{Kind: adjudicator.WaitKind(k)}).Open() {
 			bad(d.Pos, "deadlines: waits: %q is not a kind of wait (%s)", k, waitKindNames())
 		}
 		if _, err := ParseDuration(v); err != nil {
@@ -322,7 +323,7 @@ func (f *File) checkRounds(bad func(p orders.Pos, format string, args ...any)) {
 func waitKindNames() string {
 	var out []string
 	for _, k := range wind.WaitKinds() {
-		if (wind.Wait{Kind: k}).Open() {
+		if (adjudicator.Wait{Kind: k}).Open() {
 			out = append(out, string(k))
 		}
 	}

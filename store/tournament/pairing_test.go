@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 )
 
 // A round robin meets everyone once: with six players in five rounds,
@@ -103,20 +103,20 @@ tie-breaks: [head-to-head, sonneborn-berger, buchholz, wins, lateness]
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := func(w wind.Side, level string, late int) *Result {
-		return &Result{Winner: w, Level: level, Late: map[wind.Side]int{wind.JP: late}}
+	res := func(w adjudicator.Side, level string, late int) *Result {
+		return &Result{Winner: w, Level: level, Late: map[adjudicator.Side]int{adjudicator.JP: late}}
 	}
 	tm := &Tournament{File: *f, Rounds: []Round{
 		{Number: 1, Games: []Game{
-			{ID: "g1", US: "A", JP: "B", Result: res(wind.US, "U.S. major victory", 0)},     // A 3, B 0
-			{ID: "g2", US: "C", JP: "D", Result: res(wind.JP, "Japanese minor victory", 2)}, // D 3, C 1; D late 2
+			{ID: "g1", US: "A", JP: "B", Result: res(adjudicator.US, "U.S. major victory", 0)},     // A 3, B 0
+			{ID: "g2", US: "C", JP: "D", Result: res(adjudicator.JP, "Japanese minor victory", 2)}, // D 3, C 1; D late 2
 		}},
 		{Number: 2, Games: []Game{
-			{ID: "g3", US: "B", JP: "D", Result: res(wind.US, "U.S. marginal victory", 0)}, // B 2, D 1
-			{ID: "g4", US: "C", JP: "A", Result: &Result{Void: true}},                      // nothing
+			{ID: "g3", US: "B", JP: "D", Result: res(adjudicator.US, "U.S. marginal victory", 0)}, // B 2, D 1
+			{ID: "g4", US: "C", JP: "A", Result: &Result{Void: true}},                             // nothing
 		}},
 		{Number: 3, Games: []Game{
-			{ID: "g5", US: "A", JP: "D", Result: res(wind.NoSide, "", 1)}, // draw: 1 each; D late 1
+			{ID: "g5", US: "A", JP: "D", Result: res(adjudicator.NoSide, "", 1)}, // draw: 1 each; D late 1
 		}, Bye: "C"}, // C 3
 	}}
 	// Points: A 3+1=4, B 0+2=2, C 1+3(bye)=4, D 3+1+1=5.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store/referee"
 )
 
@@ -30,7 +30,7 @@ func gamePoints(p Points, r *Result) (us, jp int) {
 	if r.Void {
 		return 0, 0
 	}
-	if r.Winner == wind.NoSide {
+	if r.Winner == adjudicator.NoSide {
 		return p.Draw, p.Draw
 	}
 	pair := [2]int{p.Win, p.Loss}
@@ -42,7 +42,7 @@ func gamePoints(p Points, r *Result) (us, jp int) {
 	case strings.Contains(l, "marginal"):
 		pair = p.Marginal
 	}
-	if r.Winner == wind.US {
+	if r.Winner == adjudicator.US {
 		return pair[0], pair[1]
 	}
 	return pair[1], pair[0]
@@ -79,9 +79,9 @@ func (t *Tournament) Table() []Row {
 			us, jp := gamePoints(pts, res)
 			for _, x := range []struct {
 				me, opp string
-				side    wind.Side
+				side    adjudicator.Side
 				points  int
-			}{{g.US, g.JP, wind.US, us}, {g.JP, g.US, wind.JP, jp}} {
+			}{{g.US, g.JP, adjudicator.US, us}, {g.JP, g.US, adjudicator.JP, jp}} {
 				row := rows[x.me]
 				if row == nil {
 					continue
@@ -94,7 +94,7 @@ func (t *Tournament) Table() []Row {
 				case x.side:
 					row.Won++
 					score = 1
-				case wind.NoSide:
+				case adjudicator.NoSide:
 					row.Drawn++
 				default:
 					row.Lost++
@@ -181,14 +181,14 @@ func resultText(g *Game) string {
 		return "playing"
 	case r.Void:
 		return "void (ended by the umpire without a result)"
-	case r.Winner == wind.NoSide:
+	case r.Winner == adjudicator.NoSide:
 		if r.How == referee.EndedByUmpire {
 			return "draw (the umpire's ruling)"
 		}
 		return "draw"
 	}
 	winner, loser := g.US, g.JP
-	if r.Winner == wind.JP {
+	if r.Winner == adjudicator.JP {
 		winner, loser = g.JP, g.US
 	}
 	s := fmt.Sprintf("%s (%s) beat %s", winner, referee.SideName(r.Winner), loser)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
@@ -68,14 +69,14 @@ type Game struct {
 
 // Result is how a game ended (referee.Ending), as the tournament scores it.
 type Result struct {
-	Winner wind.Side         `json:"winner,omitempty"`
-	How    string            `json:"how"`
-	Level  string            `json:"level,omitempty"`
-	Void   bool              `json:"void,omitempty"`
-	Words  string            `json:"words"`
-	Turn   int               `json:"turn"`
-	Ended  time.Time         `json:"ended"`
-	Late   map[wind.Side]int `json:"late,omitempty"`
+	Winner adjudicator.Side         `json:"winner,omitempty"`
+	How    string                   `json:"how"`
+	Level  string                   `json:"level,omitempty"`
+	Void   bool                     `json:"void,omitempty"`
+	Words  string                   `json:"words"`
+	Turn   int                      `json:"turn"`
+	Ended  time.Time                `json:"ended"`
+	Late   map[adjudicator.Side]int `json:"late,omitempty"`
 }
 
 // counts reports whether a game counts in the standings and lateness.
@@ -341,9 +342,9 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 				Absence: duration(f.Deadlines.Absence), Settle: duration(f.Rules.Settle)}
 			for k, v := range f.Deadlines.Waits {
 				if ng.Deadlines == nil {
-					ng.Deadlines = map[wind.WaitKind]time.Duration{}
+					ng.Deadlines = map[adjudicator.WaitKind]time.Duration{}
 				}
-				ng.Deadlines[wind.WaitKind(k)] = duration(v)
+				ng.Deadlines[adjudicator.WaitKind(k)] = duration(v)
 			}
 			switch f.Rules.VPChits {
 			case wind.VPDrawn:
@@ -424,7 +425,7 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 
 // Standings answers a player's "standings" in the game's transaction
 // (referee.Hook): the table as it stands, the asker's line marked.
-func (d *Director) Standings(tx *store.Txn, side wind.Side) (string, error) {
+func (d *Director) Standings(tx *store.Txn, side adjudicator.Side) (string, error) {
 	g := tx.Game()
 	_, t, err := gameTournament(tx, g.ID)
 	if t == nil {

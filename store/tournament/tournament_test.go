@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
@@ -135,7 +136,7 @@ func (w *world) send(game, from, text string, orders []byte) []store.Mail {
 }
 
 // command sends a command with the side's token.
-func (w *world) command(game string, side wind.Side, address, command string) []store.Mail {
+func (w *world) command(game string, side adjudicator.Side, address, command string) []store.Mail {
 	return w.send(game, address, command+"\ntoken: "+w.tokens[game+"/"+side.String()]+"\n", nil)
 }
 
@@ -161,7 +162,7 @@ func (w *world) state(game string) *wind.State {
 func faceDown(s *wind.State) map[string]bool {
 	out := map[string]bool{}
 	for _, u := range s.Units {
-		if u.Side() == wind.JP && u.FaceDown {
+		if u.Side() == adjudicator.JP && u.FaceDown {
 			out[u.ID] = true
 		}
 	}
@@ -170,7 +171,7 @@ func faceDown(s *wind.State) map[string]bool {
 
 // usKnows adds the Japanese units the U.S. view of s names.
 func usKnows(s *wind.State, known map[string]bool) {
-	v := s.View(wind.US)
+	v := s.View(adjudicator.US)
 	for _, u := range v.Enemy {
 		known[u.ID] = true
 	}
@@ -186,7 +187,7 @@ func (w *world) seenByUS(game string, from uint64, known map[string]bool) {
 		w.t.Fatal(err)
 	}
 	for _, e := range log {
-		for _, ev := range wind.VisibleEvents(referee.EventsOf(e.Events), wind.US) {
+		for _, ev := range wind.VisibleEvents(referee.EventsOf(e.Events), adjudicator.US) {
 			for _, u := range append(ev.Units, ev.Others...) {
 				if u.ID != "" {
 					known[u.ID] = true
@@ -299,19 +300,19 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 				hidden := faceDown(before)
 				wt := gm.Wait
 				player := g.US
-				if wt.Side == wind.JP {
+				if wt.Side == adjudicator.JP {
 					player = g.JP
 				}
 				var out []store.Mail
 				switch {
-				case round == 1 && gi == len(r.Games)-1 && wt.Kind == wind.WaitActions && wt.Side == wind.JP && !lateDone:
+				case round == 1 && gi == len(r.Games)-1 && wt.Kind == wind.WaitActions && wt.Side == adjudicator.JP && !lateDone:
 					lateDone = true
 					w.clk.t = gm.Deadline.Add(time.Minute)
 					out = w.tick()
 				case round == 2 && gi == 1 && wt.Turn == 2:
-					out = w.command(g.ID, wind.Umpire, "umpire@example.org", "end draw, agreed by both players")
-				case round == 3 && gi == 0 && wt.Kind == wind.WaitActions && wt.Side == wind.JP:
-					out = w.command(g.ID, wind.JP, address[g.JP], "concede")
+					out = w.command(g.ID, adjudicator.Umpire, "umpire@example.org", "end draw, agreed by both players")
+				case round == 3 && gi == 0 && wt.Kind == wind.WaitActions && wt.Side == adjudicator.JP:
+					out = w.command(g.ID, adjudicator.JP, address[g.JP], "concede")
 				default:
 					orders := orderFile(g.ID, w.tokens[g.ID+"/"+wt.Side.String()], autoplay.Orders(before, pick))
 					out = w.send(g.ID, address[player], "", orders)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
@@ -38,7 +39,7 @@ func (w *world) toActions(tm *Tournament, game string) string {
 			w.t.Fatal(err)
 		}
 		name := g.US
-		if gm.Wait.Side == wind.JP {
+		if gm.Wait.Side == adjudicator.JP {
 			name = g.JP
 		}
 		if gm.Wait.Kind == wind.WaitActions {
@@ -100,7 +101,7 @@ func TestUmpireView(t *testing.T) {
 		t.Fatalf("round 1: %+v", r1)
 	}
 	umpire := func(game, words string) []store.Mail {
-		return w.command(game, wind.Umpire, "umpire@example.org", words)
+		return w.command(game, adjudicator.Umpire, "umpire@example.org", words)
 	}
 
 	// Round 1: a player lets a deadline pass in the first game, which
