@@ -1,90 +1,29 @@
 /*
-Package templates turns what a side may see into what players read by mail:
-turn reports, order templates, the picture of the map, the JSON report, the
-replies to orders and commands, and the ASCII maps.
+Package templates is the frame of what attu mails, the same for every game
+system: the replies to orders and commands ([Welcome], [Accepted],
+[Refused], [Help], [Status], [Reminder], [DeadlinePassed], [UmpireNotice],
+[Final] and the answers to commands), a tournament's mails ([Standings],
+[Digest], [RoundMail]), and the tools a system's words are written with:
+text wrapped to [MaxWidth] columns ([Wrap], [WrapLines]), aligned tables
+([Columns]), plurals, deadlines in the reader's zone, and the functions
+every template may call ([Funcs], [Execute]).
 
 # Basics
 
-A [Report] holds everything one side's report is made of, already filtered
-for that side: the side's [adjudicator.View] and [adjudicator.Outlook], the
-events it may read since its last report, and the game's record ([Game]: id,
-deadline, chain head, dice commitment). The caller builds it from a position
-with the side's own queries and nothing else:
+The replies are plain structs with a Text method, each ending by saying
+what to do next. What only a system can word comes in as strings it made:
+what the game waits for ("the U.S. decision of turn 3 (May 13)"), a turn's
+date, what an accepted file held. Only the welcome carries a secret, the
+player's token: an order file quoted back in a refusal has its token's
+value blanked, and no reply names the seed of a game that has not ended.
 
-	rep := &templates.Report{
-		Game:    templates.Game{ID: "g1", Deadline: dl, Head: head, Commitment: c},
-		Map:     s.Map(),
-		View:    s.View(side),
-		Outlook: s.Outlook(side),
-		Events:  adjudicator.VisibleEvents(events, side),
-	}
-	body := rep.Text()                       // the mail, within 100 columns
-	name, yaml, ok := rep.OrderTemplate()    // orders-3-actions.yaml, for the side awaited
-	pic, err := rep.PNG()                    // the map as the side sees it
-	doc, err := rep.JSON()                   // report.json
-	all, err := rep.RenderWords()            // text, template and JSON at once
-	name, page, ok := rep.OrderSheet(addr)   // orders-3-us-actions.html, for the side awaited
+Texts come from the text/template files embedded from tmpl/.
 
-The package never sees a game position, so it cannot leak what the fog of
-war hides: a U.S. report built from positions that differ only in what the
-U.S. may not see is the same to the byte, text, template, picture and JSON
-(the tests prove it over thousands of generated turns).
+# Where to start for a new system
 
-The order template is a commented YAML file that orders.Parse accepts as it
-stands and that adjudicator.CheckOrders accepts unchanged: it does nothing,
-or, at the setup waits where the rules want every unit placed, it is the
-default orders the game would apply at the deadline. There is one for each
-kind of orders the rules play ([Report.OrderTemplate]), listing every
-choice the reader has (the hexes a unit can reach, melee, fire at, set up
-or land in; what a refit may do), each ready to become an order by deleting
-a "#" or changing a hex or zone. Its token line holds [TokenPlaceholder],
-never the token.
-
-The order sheet ([Report.OrderSheet]) is the order template's choices on
-a map: one self-contained HTML page (ordersheet/: its page, style sheet
-and script, the island drawn as the replay page draws it) carrying the
-reader's View and Outlook as JSON, whose script lets the player click
-orders and writes the order file. Like the template it is made from the
-reader's view alone.
-
-The replies ([Welcome], [Accepted], [Refused], [Help], [Status],
-[Reminder], [DeadlinePassed], [UmpireNotice], [Final] and the answers to
-commands) are plain structs with a Text method, each ending by saying
-what to do next. Only the welcome carries a secret, the player's token:
-an order file quoted back in a refusal has its token's value blanked, and
-no reply names the seed of a game that has not ended. The tournament's
-mails ([Standings], [Digest], [RoundMail]) are made the same way.
-
-Texts come from the text/template files embedded from tmpl/ (the report, the
-order templates, the replies, the map legends): the files word the
-sentences, each wrapped to [MaxWidth] by their "wrap" function, and lay out
-what the Go code prepares (steps, maps, aligned tables, lists of choices).
-
-# Events
-
-[EventText] words one event in one line, from events.tmpl: one template
-per adjudicator.EventKind, named as the kind, and a few functions for the
-grammar (counts, "a and b", hex routes, dice and modifiers). It words the
-event it is given: redact it for the reader first (adjudicator.Redact),
-and what the reader may not know is not there to be worded. Every report,
-the rules cases and the game service's log word events this way, so the
-wording lives in one renderer; testdata/events.golden shows every kind as
-each reader reads it. Events carry no step of their own: a report groups
-them into steps by their kinds (a weather roll, an activation, a melee,
-the end of a turn).
-
-# The JSON report
-
-[Report.JSON] writes report.json, the same content as the text for
-programs: [ReportJSON] lists its fields, [ReportFormat] names its version.
-Hexes are four-digit strings ("2717"), sides "us", "jp", "umpire".
-
-# The picture
-
-The picture is a paletted image drawn with the fixed 7x13 font of
-golang.org/x/image (and digits of its own, three pixels by five, for the id
-at the top of every land hex) and written by image/png; its map layer is
-drawn once per map and reused: a report copies it and adds its title, the
-hexes fought over and the units.
+A system's words live in templates/NAME (War in the Wind's in
+templates/wind): its reports, order templates and maps, written with
+[Funcs] and [Execute] so that they read like the frame's, and the strings
+the frame's replies take.
 */
 package templates

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // Welcome is the mail each player gets when a game is created: the
@@ -31,7 +30,7 @@ type Welcome struct {
 	// Copies is how the umpire is mailed: "every" report, one a "turn",
 	// or a daily "digest" (also when empty); told to the umpire only.
 	Copies string
-	// Waiting is what the game waits for (WaitPhrase), and Awaited true
+	// Waiting is what the game waits for (in the system's words), and Awaited true
 	// when it waits for this side, whose report below the welcome asks.
 	Waiting string
 	Awaited bool
@@ -47,12 +46,16 @@ type PlayerAddress struct {
 type Accepted struct {
 	Game string
 	Side adjudicator.Side
-	// Turn and Wait are what the file answered.
-	Turn        int
-	Wait        adjudicator.WaitKind
-	Activations int  // how many the file held
-	Standing    bool // the file changed standing instructions
-	// Next says what the game waits for now (WaitPhrase); Awaited is true
+	// Turn and Wait are what the file answered; Date names the turn as
+	// the system does ("May 11").
+	Turn int
+	Wait adjudicator.WaitKind
+	Date string
+	// Held says in the system's words what the file held, to follow the
+	// sentence (", 3 activations"), empty for nothing to say.
+	Held     string
+	Standing bool // the file changed standing instructions
+	// Next says what the game waits for now (in the system's words); Awaited is true
 	// when that is this player again (the report with the next template
 	// follows).
 	Next    string
@@ -66,7 +69,7 @@ type Accepted struct {
 
 // Subject is the subject of an acceptance mailed on its own.
 func (a Accepted) Subject() string {
-	return fmt.Sprintf("accepted: your %s orders for turn %d (%s)", a.Wait, a.Turn, wind.TurnDate(a.Turn))
+	return fmt.Sprintf("accepted: your %s orders for turn %d (%s)", a.Wait, a.Turn, a.Date)
 }
 
 // Refused is the reply to an order file or a mail that was not applied.
@@ -120,7 +123,8 @@ type Status struct {
 	Name          string
 	Scenario      string
 	Turn          int
-	Waiting       string // what the game waits for (WaitPhrase)
+	Date          string // the turn's, as the system names it
+	Waiting       string // what the game waits for (in the system's words)
 	Paused        bool   // the umpire has stopped the clock
 	Deadline      time.Time
 	Zone          *time.Location
@@ -147,7 +151,7 @@ type PlayerStatus struct {
 type Reminder struct {
 	Game     string
 	Side     adjudicator.Side
-	Waiting  string // what the game waits for (WaitPhrase)
+	Waiting  string // what the game waits for (in the system's words)
 	Deadline time.Time
 	Zone     *time.Location
 	Left     time.Duration // how long remains
@@ -159,7 +163,7 @@ type Reminder struct {
 type DeadlinePassed struct {
 	Game     string
 	Side     adjudicator.Side // who missed it
-	Waiting  string           // the wait that ran out (WaitPhrase)
+	Waiting  string           // the wait that ran out (in the system's words)
 	Deadline time.Time
 	Zone     *time.Location
 	Applied  string // what the default orders did, e.g. "no activations"
@@ -188,6 +192,7 @@ type Final struct {
 	Winner     adjudicator.Side // NoSide when the game ended without one
 	Victory    string           // why
 	Turn       int
+	Date       string // the turn's, as the system names it
 	Seed       string // the dice seed, hex, revealed now
 	Commitment string // published at the start: SHA-256 of the seed
 	Head       string
@@ -218,7 +223,7 @@ func (r Refused) Text() string {
 	var qs []quoted
 	for _, e := range errs {
 		q := quoted{Where: fmt.Sprintf("line %d, column %d", e.Line, e.Col)}
-		q.Msg = wrapLines(quote(e.Msg), "  ", "  ")
+		q.Msg = WrapLines(quote(e.Msg), "  ", "  ")
 		if e.Line >= 1 && e.Line <= len(lines) && r.File != nil {
 			l := quoteLine(lines[e.Line-1])
 			q.Line = fmt.Sprintf("  %4d | %s", e.Line, l)
@@ -309,10 +314,9 @@ func umpireCopies(mode string) string {
 
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
-	"side":   sideTitle,
+	"side":   SideTitle,
 	"when":   DeadlineText,
 	"hours":  hours,
-	"date":   wind.TurnDate,
 	"plural": Plural,
 	"copies": umpireCopies,
 	"ago": func(t time.Time) string {
@@ -332,7 +336,7 @@ var replyFuncs = map[string]any{
 			if s == adjudicator.Umpire {
 				names = append(names, "the umpire's")
 			} else {
-				names = append(names, "the "+sideTitle(s)+" side")
+				names = append(names, "the "+SideTitle(s)+" side")
 			}
 		}
 		return strings.Join(names, " and ")

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
 // The replies of the game service besides reports, welcome, refusal and
@@ -26,7 +25,7 @@ type Generic struct {
 // settle window before it is applied.
 type Held struct {
 	Game     string
-	Waiting  string // what the file answers (WaitPhrase)
+	Waiting  string // what the file answers (in the system's words)
 	Due      time.Time
 	Zone     *time.Location
 	Replaced bool // true when the file replaces one held before
@@ -89,7 +88,7 @@ type Answer struct {
 	Game     string
 	Command  string
 	Says     []Notice
-	Next     string // what the game waits for now (WaitPhrase), empty for nothing
+	Next     string // what the game waits for now (in the system's words), empty for nothing
 	Deadline time.Time
 	Zone     *time.Location
 }
@@ -202,14 +201,9 @@ type Attached struct{ Picture, JSON bool }
 func (a Attached) Text() string { return execute("report-attached.tmpl", a) }
 
 // DigestSubject is the subject of the umpire's daily digest of a game in
-// turn turn, waiting for w.
-func DigestSubject(turn int, w adjudicator.Wait) string {
-	return fmt.Sprintf("digest: turn %d (%s), waiting for %s", turn, wind.TurnDate(turn), WaitPhrase(w))
-}
-
-// ReportSubject names a report by its turn and what the game waits for.
-func ReportSubject(r *Report) string {
-	return fmt.Sprintf("turn %d (%s): %s", r.View.Turn, wind.TurnDate(r.View.Turn), WaitPhrase(r.Outlook.Wait))
+// turn turn (date names it), waiting for waiting (a system's words).
+func DigestSubject(turn int, date, waiting string) string {
+	return fmt.Sprintf("digest: turn %d (%s), waiting for %s", turn, date, waiting)
 }
 
 // Subject is the welcome's subject.
@@ -217,7 +211,7 @@ func (w Welcome) Subject() string {
 	if w.Side == adjudicator.Umpire {
 		return "welcome: you umpire this game"
 	}
-	return "welcome: you play the " + sideTitle(w.Side) + " side"
+	return "welcome: you play the " + SideTitle(w.Side) + " side"
 }
 
 // FinalSubject is the final report's subject: how the game ended.

@@ -37,8 +37,8 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 		t.Fatal(err)
 	}
 	deadline := time.Date(2026, 5, 4, 18, 0, 0, 0, time.UTC)
-	head := testGame(t).Head
-	commit := testGame(t).Commitment
+	head := "9f2c4e0b7a51d3e86c0f9b2a4d7e1c3058b6a9f0e2d4c7b1a3f5e8d0c2b4a6f8"
+	commit := "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
 
 	// The refusal quotes what windorders.Parse says of the file.
 	var errs []LineError
@@ -58,13 +58,13 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Deadline: 72 * time.Hour, Reminder: 24 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)", Awaited: true},
 		"welcome-jp": Welcome{Game: "g1", Side: adjudicator.JP, Address: "attu+g1@example.org", Token: testToken,
 			Commitment: commit, Deadline: 48 * time.Hour, Reminder: 12 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)"},
-		"accepted-actions": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: wind.WaitActions, Activations: 12,
+		"accepted-actions": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: wind.WaitActions, Date: "May 13", Held: ", 12 activations",
 			Standing: true, Next: "the Japanese actions of turn 3 (May 13)", Head: head},
-		"accepted-alone": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: wind.WaitActions, Activations: 4,
+		"accepted-alone": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: wind.WaitActions, Date: "May 13", Held: ", 4 activations",
 			Next: "the Japanese actions of turn 3 (May 13)", Head: head, Alone: true},
-		"accepted-decision": Accepted{Game: "g1", Side: adjudicator.US, Turn: 4, Wait: wind.WaitUSDecision,
+		"accepted-decision": Accepted{Game: "g1", Side: adjudicator.US, Turn: 4, Wait: wind.WaitUSDecision, Date: "May 14",
 			Next: "the U.S. actions of turn 4 (May 14)", Awaited: true, Head: head},
-		"accepted-final": Accepted{Game: "g1", Side: adjudicator.JP, Turn: 9, Wait: wind.WaitActions, Activations: 1,
+		"accepted-final": Accepted{Game: "g1", Side: adjudicator.JP, Turn: 9, Wait: wind.WaitActions, Date: "May 19", Held: ", 1 activation",
 			Over: true, Head: head},
 		"refused-errors": Refused{Game: "g1", Subject: "orders turn 3", Errors: errs, File: []byte(badOrders)},
 		"refused-stale": Refused{Game: "g1", Subject: "Re: [attu g1] turn 2",
@@ -77,10 +77,10 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Reason: "The server could not apply these orders."},
 		"help":        Help{Game: "g1", Address: "attu+g1@example.org", Tokenless: 5},
 		"help-umpire": Help{Game: "g1", Address: "attu+g1@example.org", Umpire: true, Tokenless: 5},
-		"status": Status{Game: "g1", Name: "Friday club", Scenario: "campaign", Turn: 3,
+		"status": Status{Game: "g1", Name: "Friday club", Scenario: "campaign", Turn: 3, Date: wind.TurnDate(3),
 			Waiting: "the U.S. actions of turn 3 (May 13)", Deadline: deadline, Zone: zone, Head: head, Commitment: commit,
 			Players: []PlayerStatus{{Side: adjudicator.US, LastOrders: deadline.Add(-50 * time.Hour)}, {Side: adjudicator.JP, Missed: 1}}},
-		"status-paused": Status{Game: "g1", Turn: 3, Waiting: "the Japanese actions of turn 3 (May 13)", Paused: true,
+		"status-paused": Status{Game: "g1", Turn: 3, Date: wind.TurnDate(3), Waiting: "the Japanese actions of turn 3 (May 13)", Paused: true,
 			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}, Umpire: true},
 		"reminder": Reminder{Game: "g1", Side: adjudicator.JP, Waiting: "the Japanese actions of turn 3 (May 13)",
 			Deadline: deadline, Zone: zone, Left: 24 * time.Hour, Template: "orders-3-actions.yaml"},
@@ -94,9 +94,9 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Detail: "The game returns to the position after log entry 12, before the U.S. actions of turn 5 were applied; the reports of the entries undone no longer count.",
 			Reason: "A bug in the handling of rule 8.2.1.3 was fixed.", Next: "the U.S. actions of turn 5 (May 15)", Head: head},
 		"final": Final{Game: "g1", Name: "Friday club", Winner: adjudicator.JP,
-			Victory: "the U.S. casualty track reached 30 (rule 3.8.2)", Turn: 9, Seed: testSeed, Commitment: commit,
+			Victory: "the U.S. casualty track reached 30 (rule 3.8.2)", Turn: 9, Date: wind.TurnDate(9), Seed: testSeed, Commitment: commit,
 			Head: head, Export: "g1.json"},
-		"final-ended": Final{Game: "g1", Turn: 4, Victory: "ended by the umpire: a player left", Seed: testSeed,
+		"final-ended": Final{Game: "g1", Turn: 4, Date: wind.TurnDate(4), Victory: "ended by the umpire: a player left", Seed: testSeed,
 			Commitment: commit, Export: "g1.json", Luck: testLuck},
 
 		"welcome-umpire": Welcome{Game: "g1", Name: "Friday club", Side: adjudicator.Umpire, Address: "attu+g1@example.org",
@@ -107,10 +107,10 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 		"welcome-umpire-turn": Welcome{Game: "g1", Side: adjudicator.Umpire, Address: "attu+g1@example.org", Copies: "turn",
 			Token: testToken, Commitment: commit, Players: []PlayerAddress{{adjudicator.US, "us@example.org"}, {adjudicator.JP, "jp@example.org"}}},
 		"help-puzzled": Help{Game: "g1", Address: "attu+g1@example.org", Puzzled: true, Tokenless: 5},
-		"status-busy": Status{Game: "g1", Name: "Friday club", Turn: 3, Waiting: "the U.S. actions of turn 3 (May 13)",
+		"status-busy": Status{Game: "g1", Name: "Friday club", Turn: 3, Date: wind.TurnDate(3), Waiting: "the U.S. actions of turn 3 (May 13)",
 			Deadline: deadline, Held: deadline.Add(-70 * time.Hour), HeldBy: adjudicator.US, TakebackBy: adjudicator.JP, TakebackUntil: deadline.Add(-48 * time.Hour),
 			Players: []PlayerStatus{{Side: adjudicator.US, Away: deadline.Add(-60 * time.Hour)}, {Side: adjudicator.JP, Missed: 2}}},
-		"status-over": Status{Game: "g1", Turn: 6, Waiting: "nothing", Result: "the Japanese player conceded: U.S. victory",
+		"status-over": Status{Game: "g1", Turn: 6, Date: wind.TurnDate(6), Waiting: "nothing", Result: "the Japanese player conceded: U.S. victory",
 			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}},
 		"refused-over":   Refused{Game: "g1", Subject: "orders", Why: "why-over", Reason: Notice{Kind: "why-over"}.Text()},
 		"refused-paused": Refused{Game: "g1", Subject: "orders", Why: "why-file-paused", Reason: Notice{Kind: "why-file-paused"}.Text() + "."},
@@ -277,7 +277,7 @@ func TestNoticeSentences(t *testing.T) {
 		if text == "" || strings.Contains(text, "<no value>") || strings.Contains(text, "%!") {
 			t.Errorf("%s: %q", k, text)
 		}
-		b.WriteString(wrapText(k+": ", "    ", text) + "\n")
+		b.WriteString(Wrap(k+": ", "    ", text) + "\n")
 	}
 	checkColumns(t, "notices", b.String())
 	golden(t, "reply-notice-sentences.txt", b.String())

@@ -5,12 +5,12 @@ import (
 	"unicode/utf8"
 )
 
-// wrapLines breaks text into lines of at most MaxWidth columns (counted in
+// WrapLines breaks text into lines of at most MaxWidth columns (counted in
 // characters, not bytes: event texts draw paths with arrows), the first
 // starting with first and the others with rest. Words longer than a line
 // are left whole. Newlines in text start new paragraphs, each wrapped the
 // same way.
-func wrapLines(text, first, rest string) []string {
+func WrapLines(text, first, rest string) []string {
 	var out []string
 	for i, para := range strings.Split(text, "\n") {
 		lead := first
@@ -35,14 +35,15 @@ func wrapLines(text, first, rest string) []string {
 	return out
 }
 
-// wrapText is wrapLines for templates: one string, the lines joined.
-func wrapText(first, rest, text string) string {
-	return strings.Join(wrapLines(text, first, rest), "\n")
+// Wrap is WrapLines for templates: one string, the lines joined; first and
+// rest indent the first line and the others.
+func Wrap(first, rest, text string) string {
+	return strings.Join(WrapLines(text, first, rest), "\n")
 }
 
-// listLines writes items after head, separated by commas, within
+// ListLines writes items after head, separated by commas, within
 // MaxWidth, continuation lines indented under the first item.
-func listLines(head string, items []string) []string {
+func ListLines(head string, items []string) []string {
 	if len(items) == 0 {
 		return nil
 	}
@@ -65,10 +66,10 @@ func listLines(head string, items []string) []string {
 	return append(out, line)
 }
 
-// columns lays rows out in columns two spaces apart, each as wide as its
+// Columns lays rows out in columns two spaces apart, each as wide as its
 // widest cell, its cells padded on the left in the columns right says
 // (nil: none), on the right in the others.
-func columns(rows [][]string, right func(col int) bool) []string {
+func Columns(rows [][]string, right func(col int) bool) []string {
 	var width []int
 	for _, r := range rows {
 		for i, c := range r {

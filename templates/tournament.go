@@ -96,7 +96,7 @@ func (s Standings) table() []string {
 		rows = append(rows, append(row, r.Breaks...))
 	}
 	// Numbers to the right; the header's titles are short enough to fit.
-	lines := columns(rows, func(col int) bool { return col != 2 })
+	lines := Columns(rows, func(col int) bool { return col != 2 })
 	for i, l := range lines {
 		lines[i] = cut(l, MaxWidth)
 	}
@@ -124,7 +124,7 @@ func (s Standings) games(over bool) []string {
 		} else {
 			line = fmt.Sprintf("round %d, %s: %s (U.S.) v %s (Japanese)", r.Round, r.Game, r.US, r.JP)
 		}
-		out = append(out, wrapText("  ", "      ", line))
+		out = append(out, Wrap("  ", "      ", line))
 	}
 	return out
 }
@@ -158,7 +158,7 @@ type DigestGame struct {
 	Game     string
 	Round    int
 	US, JP   string         // the players' names
-	Waiting  string         // what the game waits for (WaitPhrase)
+	Waiting  string         // what the game waits for (in the system's words)
 	From     string         // whom, by name and side
 	Deadline time.Time      // until when, shown also in Zone
 	Zone     *time.Location // the awaited player's time zone

@@ -14,7 +14,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/adjudicator/wind/rulecase"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // The generated-game property test plays at least -gameturns turns in
@@ -272,7 +272,7 @@ func countStep(tally map[string]int, o wind.Orders, evs []wind.Event) {
 				tally["unit landed"]++
 			}
 		case wind.EventVictory:
-			tally["victory "+ruleOf(templates.EventText(e))]++
+			tally["victory "+ruleOf(windsys.EventText(e))]++
 		}
 	}
 }
@@ -356,7 +356,7 @@ func (st *gameStep) report(f failure) string {
 	b.WriteString("after:\n" + closeUp(after, hexes, nil))
 	b.WriteString("events:\n")
 	for _, e := range st.events {
-		fmt.Fprintf(&b, "  [%s, seen by U.S. %s, Japanese %s] %s\n", e.Kind, e.Seen.US, e.Seen.JP, templates.EventText(e))
+		fmt.Fprintf(&b, "  [%s, seen by U.S. %s, Japanese %s] %s\n", e.Kind, e.Seen.US, e.Seen.JP, windsys.EventText(e))
 	}
 	return b.String()
 }
@@ -394,7 +394,7 @@ func closeUp(s *wind.State, hexes []wind.Hex, _ any) string {
 		}
 	}
 	slices.Sort(area)
-	return templates.RenderArea(m, hexes, 1, templates.MapOptions{Markers: rulecase.Markers(s), NoLegend: true}) +
+	return windsys.RenderArea(m, hexes, 1, windsys.MapOptions{Markers: rulecase.Markers(s), NoLegend: true}) +
 		rulecase.Closeup(s, area)
 }
 
@@ -510,7 +510,7 @@ func (st *gameStep) fog() *failure {
 
 // leak returns the secrets of the old position that an event the U.S.
 // reads names, leaving out those in public, with that event (as the U.S.
-// receives it, wind.Redact) and its words (templates.EventText).
+// receives it, wind.Redact) and its words (windsys.EventText).
 // It reads both: the words are what the player reads, the event what a
 // report or a richer attachment could be built from. The Komandorski
 // chits count as secrets until the new position shows them revealed
@@ -524,7 +524,7 @@ func (st *gameStep) leak(public map[string]bool) ([]string, wind.Event, string) 
 	}
 	k := st.after.Komandorski
 	for _, e := range wind.VisibleEvents(st.events, wind.US) {
-		words := templates.EventText(e)
+		words := windsys.EventText(e)
 		if found := wind.Leaks([]byte(words), keep); len(found) > 0 {
 			return found, e, words
 		}

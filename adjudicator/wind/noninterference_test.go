@@ -10,7 +10,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // nonInterferenceTurns is how many game turns TestHiddenDoesNotReachUS plays.
@@ -35,7 +35,7 @@ const nonInterferenceTurns = 500
 // give the same orders to the same counters on the table. Played with the
 // same dice, the twin must consume exactly the same dice, show the U.S. the
 // same view of the new position, and give it, word for word, the same
-// events (templates.EventText of wind.Redact).
+// events (windsys.EventText of wind.Redact).
 //
 // A renaming may change what the U.S. is entitled to see, and is then left
 // out, for these reasons:
@@ -466,7 +466,7 @@ func usTexts(evs []wind.Event) []string {
 	var out []string
 	for _, e := range evs {
 		if r, ok := wind.Redact(e, wind.US); ok {
-			out = append(out, templates.EventText(r))
+			out = append(out, windsys.EventText(r))
 		}
 	}
 	return out

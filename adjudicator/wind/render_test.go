@@ -2,8 +2,8 @@ package wind_test
 
 import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // The package's own tests read events in the words of the reports.
-func init() { wind.SetEventText(templates.EventText) }
+func init() { wind.SetEventText(windsys.EventText) }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // soakGames replaces the soak's numbers of games: this many of each short
@@ -340,7 +340,7 @@ func soakInvariants(s, before, created *wind.State) *failure {
 	}
 	if !s.Over() && s.Awaiting != wind.WaitJPSetup {
 		if _, evs := wind.UpdateCleared(s); len(evs) > 0 {
-			return bad(nil, "the zones are not settled: %s", templates.EventText(evs[0]))
+			return bad(nil, "the zones are not settled: %s", windsys.EventText(evs[0]))
 		}
 	}
 	if s.Scenario != "" && s.Heroes != (wind.Heroes{Martinez: true, Arnold: true, Yamasaki: true}) {

@@ -32,6 +32,7 @@ import (
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 func init() {
@@ -429,7 +430,7 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 	if err != nil {
 		return err
 	}
-	name := templates.OrderTemplateName(env.Turn, adjudicator.WaitKind(env.Wait))
+	name := windsys.OrderTemplateName(env.Turn, adjudicator.WaitKind(env.Wait))
 	if err := p.send(ctx, msg, name, raw); err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ import (
 	"github.com/attu-pbem/attu/mail/loopback"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // killServeEnv names the configuration file the child process of
@@ -164,7 +164,7 @@ func (p *templatePlayer) answer(msg *mail.Message) error {
 		p.held = msg
 		return nil
 	}
-	file := strings.Replace(string(tmpl), templates.TokenPlaceholder, p.token, 1)
+	file := strings.Replace(string(tmpl), windsys.TokenPlaceholder, p.token, 1)
 	id := daemon.NewMessageID(p.addr)
 	out := withOrders([]string{"From: <" + p.addr + ">", "To: <" + msg.From + ">",
 		"Subject: " + mime.QEncoding.Encode("utf-8", "Re: "+msg.Subject), "Message-ID: " + id,

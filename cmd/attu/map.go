@@ -7,7 +7,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 func init() {
@@ -53,9 +53,9 @@ func runMap(s *session) error {
 			return fmt.Errorf("%s is not a valid map:\n%v", *mapFile, err)
 		}
 	}
-	opt := templates.MapOptions{NoLegend: *noLegend}
+	opt := windsys.MapOptions{NoLegend: *noLegend}
 	if *around == "" {
-		fmt.Fprint(s.stdout, templates.RenderMap(m, opt))
+		fmt.Fprint(s.stdout, windsys.RenderMap(m, opt))
 		return nil
 	}
 	h, err := adjudicator.ParseHex(*around)
@@ -68,6 +68,6 @@ func runMap(s *session) error {
 	if *radius < 0 {
 		return usageErr("--radius %d: the radius is 0 or more", *radius)
 	}
-	fmt.Fprint(s.stdout, templates.RenderAround(m, h, *radius, opt))
+	fmt.Fprint(s.stdout, windsys.RenderAround(m, h, *radius, opt))
 	return nil
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 func init() {
@@ -67,7 +67,7 @@ func runReplay(s *session) error {
 	if err != nil {
 		return err
 	}
-	page, err := templates.ReplayPage(game)
+	page, err := windsys.ReplayPage(game)
 	if err != nil {
 		return err
 	}

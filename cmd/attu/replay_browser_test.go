@@ -29,7 +29,7 @@ const browserEnv = "ATTU_CHROMIUM"
 
 // screenshotEnv, when set, names the directory where the browser test
 // writes the screenshots of the opening step and of a melee step
-// (templates/testdata holds the committed ones).
+// (templates/wind/testdata holds the committed ones).
 const screenshotEnv = "ATTU_REPLAY_SCREENSHOTS"
 
 // browser starts a headless Chromium for one test and records every

@@ -11,7 +11,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind/rulecase"
 	"github.com/attu-pbem/attu/orders"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 func init() {
@@ -53,7 +53,7 @@ func runSandbox(s *session) error {
 	if err != nil {
 		return err
 	}
-	r := c.Run(templates.EventText)
+	r := c.Run(windsys.EventText)
 	if *asJSON {
 		enc := json.NewEncoder(s.stdout)
 		enc.SetIndent("", "  ")
@@ -64,7 +64,7 @@ func runSandbox(s *session) error {
 		fmt.Fprint(s.stdout, r.Text())
 		if !r.Passed && r.State != nil && len(r.Hexes) > 0 {
 			fmt.Fprintln(s.stdout, "\nThe hexes involved at the end (U: U.S. units, J: Japanese units):")
-			area := templates.RenderArea(r.State.Map(), r.Hexes, 0, templates.MapOptions{Markers: rulecase.Markers(r.State)})
+			area := windsys.RenderArea(r.State.Map(), r.Hexes, 0, windsys.MapOptions{Markers: rulecase.Markers(r.State)})
 			fmt.Fprintln(s.stdout, strings.TrimRight(area, "\n"))
 		}
 	}

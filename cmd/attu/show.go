@@ -10,7 +10,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 func init() {
@@ -67,7 +67,7 @@ func runShow(s *session) error {
 	if *pngFile != "" {
 		s.expect(*pngFile, 0o600)
 	}
-	var rep *templates.Report
+	var rep *windsys.Report
 	err = s.withDB(*dbPath, reads, func(db *store.DB) (err error) {
 		rep, err = storedReport(db, argv[0], side, zone, *from)
 		return err
@@ -99,7 +99,7 @@ func runShow(s *session) error {
 // force, the events of its live log entries from entry from (the last
 // entry when from is 0) that side may read, the chain head and the dice
 // commitment.
-func storedReport(db *store.DB, game string, side adjudicator.Side, zone *time.Location, from uint64) (*templates.Report, error) {
+func storedReport(db *store.DB, game string, side adjudicator.Side, zone *time.Location, from uint64) (*windsys.Report, error) {
 	g, err := db.Game(game)
 	if err != nil {
 		return nil, err
@@ -121,8 +121,8 @@ func storedReport(db *store.DB, game string, side adjudicator.Side, zone *time.L
 			events = append(events, referee.EventsOf(e.Events)...)
 		}
 	}
-	return &templates.Report{
-		Game: templates.Game{
+	return &windsys.Report{
+		Game: windsys.Game{
 			ID: g.ID, Name: referee.GameName(*g), Deadline: g.Deadline, Zone: zone,
 			Head: g.Head, Commitment: g.Commitment,
 		},

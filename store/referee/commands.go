@@ -17,6 +17,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // The commands players and the umpire send by mail, and the umpire's from
@@ -293,7 +294,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if text == "" && len(c.says) > 0 {
 			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says}
 			if g := t.Game(); g.Status == store.Active && g.Wait.Open() {
-				a.Next, a.Deadline = templates.WaitPhraseTo(g.Wait, side), g.Deadline
+				a.Next, a.Deadline = windsys.WaitPhraseTo(g.Wait, side), g.Deadline
 			}
 			text = a.Text()
 			answer = a.Short()
@@ -357,7 +358,7 @@ func (c *call) tell(side adjudicator.Side, n templates.Notice, deadline time.Tim
 func (c *call) umpireNotice(action string, n templates.Notice) templates.UmpireNotice {
 	u := templates.UmpireNotice{Game: c.g.ID, Action: action, Detail: n.Text(), Head: c.g.Head}
 	if c.g.Status == store.Active && c.g.Wait.Open() {
-		u.Next, u.Deadline = templates.WaitPhrase(c.g.Wait), c.g.Deadline
+		u.Next, u.Deadline = windsys.WaitPhrase(c.g.Wait), c.g.Deadline
 	}
 	return u
 }
@@ -367,7 +368,7 @@ func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		if u.Next != "" {
-			u.Next = templates.WaitPhraseTo(c.g.Wait, side)
+			u.Next = windsys.WaitPhraseTo(c.g.Wait, side)
 		}
 		c.s.notify(c.t, &c.g, side, u)
 	}
@@ -383,8 +384,8 @@ func cmdStatus(c *call) error {
 	if err != nil {
 		return err
 	}
-	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Turn,
-		Waiting: templates.WaitPhraseTo(c.g.Wait, c.side), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
+	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Turn, Date: wind.TurnDate(st.Turn),
+		Waiting: windsys.WaitPhraseTo(c.g.Wait, c.side), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
 		Head: c.g.Head, Commitment: c.g.Commitment, Umpire: c.side == adjudicator.Umpire}
 	if c.g.Status == store.Ended {
 		d.Result, d.Deadline = c.rec.Result, time.Time{}
@@ -483,7 +484,7 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 
 func cmdTemplate(c *call) error {
 	if w := c.g.Wait; !w.Open() || w.Side != c.side {
-		return refuse("not-awaited", templates.Notice{Note: templates.WaitPhraseTo(w, c.side), Other: w.Side})
+		return refuse("not-awaited", templates.Notice{Note: windsys.WaitPhraseTo(w, c.side), Other: w.Side})
 	}
 	st, err := StateOf(c.t.Position())
 	if err != nil {
@@ -491,9 +492,9 @@ func cmdTemplate(c *call) error {
 	}
 	name, body, ok := c.s.sideReport(&c.g, c.rec, st, c.side, nil).OrderTemplate()
 	if !ok {
-		return refuse("no-file", templates.Notice{Note: templates.WaitPhrase(c.g.Wait)})
+		return refuse("no-file", templates.Notice{Note: windsys.WaitPhrase(c.g.Wait)})
 	}
-	c.text = templates.TemplateAnswer{Game: c.g.ID, Waiting: templates.WaitPhrase(c.g.Wait), Name: name, Body: body}.Text()
+	c.text = templates.TemplateAnswer{Game: c.g.ID, Waiting: windsys.WaitPhrase(c.g.Wait), Name: name, Body: body}.Text()
 	c.attach = []store.Attachment{{Name: name, Type: "application/yaml", Data: []byte(body)}}
 	return nil
 }
@@ -568,7 +569,7 @@ func logLines(log []store.LogEntry, side adjudicator.Side, w adjudicator.Wait) [
 			line.Entry = entryOf(p.entry.Entry, shown[p.entry.To], shown[p.entry.RolledBackBy])
 		}
 		for _, ev := range p.events {
-			line.Events = append(line.Events, templates.EventText(ev))
+			line.Events = append(line.Events, windsys.EventText(ev))
 		}
 		out = append(out, line)
 	}
@@ -785,7 +786,7 @@ func playerHeads(u templates.UmpireNotice) head {
 		}
 		u.Head, u.Next, u.Deadline = g.Head, "", time.Time{}
 		if g.Status == store.Active && g.Wait.Open() {
-			u.Next, u.Deadline = templates.WaitPhraseTo(g.Wait, side), g.Deadline
+			u.Next, u.Deadline = windsys.WaitPhraseTo(g.Wait, side), g.Deadline
 		}
 		return u.Text()
 	}
@@ -884,7 +885,7 @@ func cmdForce(c *call) error {
 	w := c.g.Wait
 	what, ok := waitDefaults[w.Kind]
 	if !ok || !w.Open() {
-		return refuse("no-default", templates.Notice{Note: templates.WaitPhrase(w)})
+		return refuse("no-default", templates.Notice{Note: windsys.WaitPhrase(w)})
 	}
 	n := templates.Notice{Kind: "force", Other: w.Side, Turn: w.Turn, Wait: w.Kind}
 	if err := c.note(n); err != nil {
@@ -915,7 +916,7 @@ func cmdRollback(c *call) error {
 	if err := c.rollback(to, n, &u); err != nil {
 		return err
 	}
-	c.say("you-rollback", templates.Notice{To: to, Note: templates.WaitPhrase(c.g.Wait), At: c.g.Deadline})
+	c.say("you-rollback", templates.Notice{To: to, Note: windsys.WaitPhrase(c.g.Wait), At: c.g.Deadline})
 	return nil
 }
 

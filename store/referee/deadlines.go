@@ -229,7 +229,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		err := apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
 			// Each reader learns of both waits only what it may: the
 			// Japanese are not told whether the U.S. decides or acts.
-			dp.Waiting, dp.Next = templates.WaitPhraseTo(w, side), templates.WaitPhraseTo(after.Wait, side)
+			dp.Waiting, dp.Next = windsys.WaitPhraseTo(w, side), windsys.WaitPhraseTo(after.Wait, side)
 			return dp.Text()
 		})
 		if err != nil || rec.Reported[adjudicator.Umpire] != told {
@@ -260,7 +260,7 @@ func (s *Service) remind(id string, now time.Time) error {
 		// The reminder carries the order template again, made from the
 		// awaited side's own report.
 		name, body, hasTemplate := s.sideReport(g, rec, st, w.Side, nil).OrderTemplate()
-		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: templates.WaitPhrase(w), Deadline: g.Deadline,
+		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: windsys.WaitPhrase(w), Deadline: g.Deadline,
 			Left: g.Deadline.Sub(now), Template: name}
 		if m, ok := s.toSide(g, w.Side, "reminder", r.Subject(), r.Text()); ok {
 			if hasTemplate {

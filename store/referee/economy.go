@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"time"
 
@@ -194,7 +195,7 @@ func (s *Service) digest(id string, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		subject := templates.DigestSubject(st.Turn, g.Wait)
+		subject := templates.DigestSubject(st.Turn, wind.TurnDate(st.Turn), windsys.WaitPhrase(g.Wait))
 		out, err := s.reportMails(g, rec, st, false, []reportReq{{side: adjudicator.Umpire, kind: "digest-umpire", subject: subject,
 			evs: eventsSince(log, rec.Reported[adjudicator.Umpire]), always: true, notes: held}})
 		if err != nil || !out[0].ok {

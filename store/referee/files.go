@@ -261,7 +261,7 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicato
 		due := now.Add(rec.Settle)
 		rec.Held = &held{Side: side, Raw: raw, MessageID: ref.MessageID, Content: ref.ContentHash, Received: now, Due: due}
 		t.Outcome("held until " + due.Format(time.RFC3339))
-		h := templates.Held{Game: g.ID, Waiting: templates.WaitPhrase(g.Wait), Due: due, Replaced: replaced != ""}
+		h := templates.Held{Game: g.ID, Waiting: windsys.WaitPhrase(g.Wait), Due: due, Replaced: replaced != ""}
 		t.Queue(s.answerMail(&g, m, "held", h.Subject(), h.Text()))
 		return rec.save(t)
 	})
@@ -344,7 +344,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		o, _, _ := windsys.OrdersOf(st.Orders)
 		filer = o.Side
 		a := templates.Accepted{Game: g.ID, Side: o.Side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
-			Activations: len(o.Actions), Standing: o.Standing != nil, Next: templates.WaitPhraseTo(g.Wait, o.Side),
+			Date: wind.TurnDate(out.Entry.Turn), Held: windsys.Held(o, out.Entry.Wait), Standing: o.Standing != nil, Next: windsys.WaitPhraseTo(g.Wait, o.Side),
 			Awaited: !over && g.Wait.Open() && g.Wait.Side == o.Side, Over: over, Head: g.Head}
 		switch {
 		case over || rec.afterStep(o.Side, g.Wait, o.Side, turn) != deliverAck:

@@ -11,7 +11,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // errUndo rolls back the transaction a benchmark ends the game in, so
@@ -108,7 +108,7 @@ func BenchmarkFinish(b *testing.B) {
 
 // BenchmarkReplayPage measures the replay page of a ten-turn game from its
 // export and its luck, as finish makes it (Replay, then
-// templates.ReplayPage): the largest part of finish.
+// windsys.ReplayPage): the largest part of finish.
 func BenchmarkReplayPage(b *testing.B) {
 	g := tenTurnGame(b)
 	if err := endGame(g.db, g.id, "the umpire ends the game"); err != nil {
@@ -127,7 +127,7 @@ func BenchmarkReplayPage(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := templates.ReplayPage(r); err != nil {
+		if _, err := windsys.ReplayPage(r); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // notice is one line of the next reports: what happened outside the
@@ -49,15 +50,15 @@ func (r *record) noticesFor(side adjudicator.Side) []string {
 
 // sideReport is side's report of the position st after the events evs,
 // made only of its View and Outlook and its version of each event.
-func (s *Service) sideReport(g *store.Game, rec *record, st *wind.State, side adjudicator.Side, evs []wind.Event) *templates.Report {
+func (s *Service) sideReport(g *store.Game, rec *record, st *wind.State, side adjudicator.Side, evs []wind.Event) *windsys.Report {
 	o := st.Outlook(side)
 	if g.Status == store.Ended {
 		// A game ended by a concession or by the umpire awaits nothing,
 		// whatever the position's last wait.
 		o.Wait = adjudicator.Wait{Turn: o.Wait.Turn, Kind: adjudicator.WaitEnded}
 	}
-	return &templates.Report{
-		Game: templates.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment},
+	return &windsys.Report{
+		Game: windsys.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment},
 		Map:  st.Map(), View: st.View(side), Outlook: o,
 		Events: wind.VisibleEvents(evs, side),
 	}
@@ -67,7 +68,7 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *wind.State, side ad
 // template for the side awaited, the map picture when picture, queued to
 // be drawn from entry at (with its events when events), and the report
 // for programs when json.
-func reportAttachments(a *templates.Artefacts, side adjudicator.Side, at uint64, events, picture, json bool) []store.Attachment {
+func reportAttachments(a *windsys.Artefacts, side adjudicator.Side, at uint64, events, picture, json bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
 		out = append(out, store.Attachment{Name: a.TemplateName, Type: "application/yaml", Data: []byte(a.Template)})
@@ -130,7 +131,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *wind.State, drawn 
 		if err != nil {
 			return nil, err
 		}
-		subject, before := cmp.Or(q.subject, templates.ReportSubject(r)), q.before
+		subject, before := cmp.Or(q.subject, windsys.ReportSubject(r)), q.before
 		if before != "" {
 			before += "\n"
 		}
@@ -163,7 +164,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *wind.State, drawn 
 func (s *Service) welcomeMail(g *store.Game, rec *record, st *wind.State, side adjudicator.Side, token string) (store.Mail, error) {
 	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
 		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
-		Waiting: templates.WaitPhraseTo(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side}
+		Waiting: windsys.WaitPhraseTo(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side}
 	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
 		w.Umpire = p.Address
 	}
@@ -216,7 +217,7 @@ func (s *Service) help(g *store.Game, side adjudicator.Side) templates.Help {
 func finalText(g *store.Game, name string, o *wind.Outlook, turn int, result, export string, luck *store.Luck) string {
 	var buf bytes.Buffer
 	luck.WriteText(&buf)
-	f := templates.Final{Game: g.ID, Name: name, Winner: o.Winner, Victory: o.Victory, Turn: turn,
+	f := templates.Final{Game: g.ID, Name: name, Winner: o.Winner, Victory: o.Victory, Turn: turn, Date: wind.TurnDate(turn),
 		Seed: hex.EncodeToString(g.Seed), Commitment: g.Commitment, Head: g.Head, Export: export, Luck: buf.String()}
 	if f.Victory == "" || f.Winner == adjudicator.NoSide {
 		f.Victory = result
@@ -230,6 +231,6 @@ func why(k string) templates.Notice { return templates.Notice{Kind: "why-" + k} 
 // settle window closed.
 func dropped(g *store.Game, ps []store.Problem, file []byte) string {
 	r := refused(g.ID, "", why("dropped"), ps, file)
-	r.Waiting = templates.WaitPhrase(g.Wait)
+	r.Waiting = windsys.WaitPhrase(g.Wait)
 	return r.Text()
 }

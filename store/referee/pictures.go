@@ -6,7 +6,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // A report's map picture is queued with its recipe alone (the entry whose
@@ -77,7 +77,7 @@ func drawAgain(game string, a store.Attachment, side adjudicator.Side, log gameL
 // pictureOf is what a report's picture is drawn from: the game's id, the
 // map, side's view of st and its version of the events evs. sideReport
 // fills the same fields the same way.
-func pictureOf(game string, st *wind.State, side adjudicator.Side, evs []wind.Event) *templates.Report {
-	return &templates.Report{Game: templates.Game{ID: game}, Map: st.Map(), View: st.View(side),
+func pictureOf(game string, st *wind.State, side adjudicator.Side, evs []wind.Event) *windsys.Report {
+	return &windsys.Report{Game: windsys.Game{ID: game}, Map: st.Map(), View: st.View(side),
 		Events: wind.VisibleEvents(evs, side)}
 }

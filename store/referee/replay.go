@@ -10,11 +10,11 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // replayAttachments is the replay page of a game that has ended
-// (templates.ReplayPage), for the final report: one HTML file that shows
+// (windsys.ReplayPage), for the final report: one HTML file that shows
 // the game step by step and checks every die against the revealed seed in
 // the player's browser. A page that cannot be made is logged and left
 // out: the export is attached anyway, and the game must end all the same.
@@ -23,7 +23,7 @@ func (s *Service) replayAttachments(x *store.Export, name string, luck *store.Lu
 	var page []byte
 	if err == nil {
 		r.Name = name
-		page, err = templates.ReplayPage(r)
+		page, err = windsys.ReplayPage(r)
 	}
 	if err != nil {
 		s.log.Error("no replay page", "game", x.Game, "err", err)
@@ -33,14 +33,14 @@ func (s *Service) replayAttachments(x *store.Export, name string, luck *store.Lu
 }
 
 // Replay returns what the replay page of the game x shows
-// (templates.ReplayPage): each log entry's canonical JSON, what it
+// (windsys.ReplayPage): each log entry's canonical JSON, what it
 // records, and the position after it, replayed from the opening with the
 // dice the entry recorded, following rollbacks; and the dice. luck is the
 // game's dice-luck summary when its record is known sound, else nil. It
 // checks nothing (the page checks the dice and the chain in the browser);
 // a replay that breaks down keeps the last position it reached and says
 // where it stopped.
-func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
+func Replay(x *store.Export, luck *store.Luck) (*windsys.Replay, error) {
 	if len(x.Log) == 0 {
 		return nil, errors.New("referee: replay: the export has no log")
 	}
@@ -49,7 +49,7 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 		return nil, fmt.Errorf("referee: replay: the opening position: %w", err)
 	}
 	opening := first.(*wind.State)
-	r := &templates.Replay{Game: x.Game, Scenario: x.Scenario, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head}
+	r := &windsys.Replay{Game: x.Game, Scenario: x.Scenario, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head}
 	if luck != nil {
 		var b bytes.Buffer
 		luck.WriteText(&b)
@@ -58,7 +58,7 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 	rolls := make(map[uint64]store.Roll, len(x.Dice))
 	for _, d := range x.Dice {
 		rolls[d.Seq] = d
-		r.Dice = append(r.Dice, templates.ReplayDie{Seq: d.Seq, Entry: d.Entry, Die: d.Die, Faces: d.Faces, Raw: d.Raw, Face: d.Face})
+		r.Dice = append(r.Dice, windsys.ReplayDie{Seq: d.Seq, Entry: d.Entry, Die: d.Die, Faces: d.Faces, Raw: d.Raw, Face: d.Face})
 	}
 	// The positions after each entry, by its number; live are the
 	// entries in force, as the audit follows them.
@@ -75,7 +75,7 @@ func Replay(x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 		if err := json.Unmarshal(c, e); err != nil {
 			return nil, fmt.Errorf("referee: replay: entry %d: %w", seq, err)
 		}
-		re := templates.ReplayEntry{JSON: string(c), Hash: xe.Hash, Entry: entryOf(e, e.To, xe.RolledBackBy),
+		re := windsys.ReplayEntry{JSON: string(c), Hash: xe.Hash, Entry: entryOf(e, e.To, xe.RolledBackBy),
 			DiceFrom: e.DiceFrom, DiceTo: e.DiceTo, Events: EventsOf(e.Events)}
 		var st *wind.State
 		switch e.Kind {

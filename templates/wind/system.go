@@ -1,6 +1,3 @@
-// Package wind is War in the Wind as a system the host plays: the value
-// the store applies and audits its games with ([Rules]), over the rules
-// (adjudicator/wind) and the order schema (orders/wind).
 package wind
 
 import (
@@ -94,11 +91,11 @@ func (Rules) Resolve(p adjudicator.Position, o adjudicator.Orders, d adjudicator
 		return nil, nil, &adjudicator.Refusal{Problems: []adjudicator.Problem{{Msg: fmt.Sprintf("not War in the Wind: %T, %T", p, o)}}}
 	}
 	if pr := s.CheckWait(ord); pr != nil {
-		return nil, nil, &adjudicator.Refusal{Stale: true, Problems: placed(file, []rules.Problem{*pr})}
+		return nil, nil, &adjudicator.Refusal{Stale: true, Problems: placedIn(file, []rules.Problem{*pr})}
 	}
 	next, events, problems := rules.Resolve(s, ord, d)
 	if len(problems) > 0 {
-		return nil, nil, &adjudicator.Refusal{Problems: placed(file, problems)}
+		return nil, nil, &adjudicator.Refusal{Problems: placedIn(file, problems)}
 	}
 	if next == nil {
 		return nil, nil, nil
@@ -113,9 +110,9 @@ func (Rules) Resolve(p adjudicator.Position, o adjudicator.Orders, d adjudicator
 	return next, b, nil
 }
 
-// placed words the rules' problems, at their lines in file when there is
+// placedIn words the rules' problems, at their lines in file when there is
 // one.
-func placed(file *windorders.File, ps []rules.Problem) []adjudicator.Problem {
+func placedIn(file *windorders.File, ps []rules.Problem) []adjudicator.Problem {
 	out := make([]adjudicator.Problem, len(ps))
 	for i, p := range ps {
 		if file == nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/attu-pbem/attu/orders"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // FuzzParse: no case file, however broken, makes Parse or Run panic, and
@@ -36,7 +36,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		r := c.Run(templates.EventText)
+		r := c.Run(windsys.EventText)
 		if r.Passed != (len(r.Failures) == 0) {
 			t.Fatalf("passed %v with failures %q", r.Passed, r.Failures)
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/attu-pbem/attu/orders"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // TestCases runs every rules case in testdata; a failing case prints what
@@ -32,10 +32,10 @@ func TestCases(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s:\n%v", name, err)
 			}
-			r := c.Run(templates.EventText)
+			r := c.Run(windsys.EventText)
 			if !r.Passed {
 				t.Errorf("%s failed:\n%s\n%s", name, r.Text(),
-					templates.RenderArea(r.State.Map(), r.Hexes, 0, templates.MapOptions{Markers: Markers(r.State)}))
+					windsys.RenderArea(r.State.Map(), r.Hexes, 0, windsys.MapOptions{Markers: Markers(r.State)}))
 			}
 		})
 	}
@@ -73,7 +73,7 @@ func TestWrongExpectationsFail(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := mustParse(t, position+"expect:\n"+c.expect).Run(templates.EventText)
+			r := mustParse(t, position+"expect:\n"+c.expect).Run(windsys.EventText)
 			wantFailures(t, r, c.want)
 			if !strings.Contains(r.Text(), "✗") || !strings.Contains(r.Text(), "FAIL") {
 				t.Errorf("text output hides the failure:\n%s", r.Text())
@@ -85,7 +85,7 @@ func TestWrongExpectationsFail(t *testing.T) {
 // TestUnusedDiceFail: forced dice that are never rolled mean the case did
 // not exercise what its author thought.
 func TestUnusedDiceFail(t *testing.T) {
-	r := mustParse(t, "name: spare dice\ndice: [3, 4]\n").Run(templates.EventText)
+	r := mustParse(t, "name: spare dice\ndice: [3, 4]\n").Run(windsys.EventText)
 	if r.Passed || !strings.Contains(strings.Join(r.Failures, "\n"), "2 of 2 were never rolled (3, 4)") {
 		t.Fatalf("unused dice passed: %q", r.Failures)
 	}
@@ -102,7 +102,7 @@ expect:
   los: [{from: 2618, to: 2717, clear: true}, {from: 2618, to: 2717, clear: false}]
   fire: [{units: [1/17-A], target: 2717, legal: true}, {units: [1/17-A], target: 2717, legal: false}]
 `
-	r := mustParse(t, src).Run(templates.EventText)
+	r := mustParse(t, src).Run(windsys.EventText)
 	if r.Passed {
 		t.Fatalf("contradictory expectations passed:\n%s", r.Text())
 	}
@@ -114,7 +114,7 @@ expect:
 			t.Errorf("both %q and %q hold", r.Checks[pair[0]].Expect, r.Checks[pair[1]].Expect)
 		}
 	}
-	again := mustParse(t, strings.Replace(src, "{1/17-A: in}", "{1/17-A: out}", 1)).Run(templates.EventText)
+	again := mustParse(t, strings.Replace(src, "{1/17-A: in}", "{1/17-A: out}", 1)).Run(windsys.EventText)
 	if r.Checks[0].OK && again.Checks[0].OK {
 		t.Error("1/17-A is both in and out of supply")
 	}
@@ -140,7 +140,7 @@ func TestOrdersExpectationsFail(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := mustParse(t, c.src).Run(templates.EventText)
+			r := mustParse(t, c.src).Run(windsys.EventText)
 			if r.Passed {
 				t.Fatalf("passed:\n%s", r.Text())
 			}
@@ -153,7 +153,7 @@ func TestOrdersExpectationsFail(t *testing.T) {
 }
 
 func TestPassingCaseText(t *testing.T) {
-	r := mustParse(t, "name: quiet\nrule: \"6.0\"\nunits: [{id: J01, hex: 2717}]\nexpect:\n  units: [{id: J01, hex: 2717}]\n").Run(templates.EventText)
+	r := mustParse(t, "name: quiet\nrule: \"6.0\"\nunits: [{id: J01, hex: 2717}]\nexpect:\n  units: [{id: J01, hex: 2717}]\n").Run(windsys.EventText)
 	if !r.Passed {
 		t.Fatalf("failed:\n%s", r.Text())
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	windorders "github.com/attu-pbem/attu/orders/wind"
-	"github.com/attu-pbem/attu/templates"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // TestTurnExpectationsFail: each expectation about the wait, the turn, the
@@ -32,7 +32,7 @@ func TestTurnExpectationsFail(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			wantFailures(t, mustParse(t, position+"expect:\n"+c.expect).Run(templates.EventText), c.want)
+			wantFailures(t, mustParse(t, position+"expect:\n"+c.expect).Run(windsys.EventText), c.want)
 		})
 	}
 }
@@ -72,7 +72,7 @@ expect:
 // A case without phase keeps calling ResolveActions: no wait is checked and
 // the turn does not advance.
 func TestCaseWithoutPhase(t *testing.T) {
-	r := mustParse(t, "name: old style\nunits: [{id: IND1, hex: 2319}]\norders:\n  - side: us\n    actions: []\n  - side: us\n    actions: []\nexpect:\n  turn: 1\n").Run(templates.EventText)
+	r := mustParse(t, "name: old style\nunits: [{id: IND1, hex: 2319}]\norders:\n  - side: us\n    actions: []\n  - side: us\n    actions: []\nexpect:\n  turn: 1\n").Run(windsys.EventText)
 	if !r.Passed {
 		t.Fatalf("failed:\n%s", r.Text())
 	}

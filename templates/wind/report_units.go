@@ -1,8 +1,9 @@
-package templates
+package wind
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"maps"
 	"slices"
 	"strings"
@@ -167,14 +168,14 @@ func (r *Report) ownUnits() []string {
 			row = append(row, face)
 		}
 		if side == adjudicator.Umpire {
-			row = append([]string{sideTitle(u.Side)}, row...)
+			row = append([]string{templates.SideTitle(u.Side)}, row...)
 		}
 		rows = append(rows, row)
 	}
 	if len(rows) == 1 {
 		return nil
 	}
-	return columns(rows, nil)
+	return templates.Columns(rows, nil)
 }
 
 func yes(b bool) string {
@@ -223,7 +224,7 @@ func (r *Report) offMap() []string {
 	by := map[string][]string{}
 	for _, u := range r.View.Units {
 		if u.Hex == 0 {
-			key := sideTitle(u.Side) + "\x00" + u.Box
+			key := templates.SideTitle(u.Side) + "\x00" + u.Box
 			by[key] = append(by[key], u.ID)
 		}
 	}
@@ -236,10 +237,10 @@ func (r *Report) offMap() []string {
 		}
 		ids := by[k]
 		if box == wind.BoxPool || box == wind.BoxUnused {
-			out = append(out, fmt.Sprintf("%s: %s.", title, Plural(len(ids), "unit")))
+			out = append(out, fmt.Sprintf("%s: %s.", title, templates.Plural(len(ids), "unit")))
 			continue
 		}
-		out = append(out, listLines(fmt.Sprintf("%s (%s): ", title, Plural(len(ids), "unit")), ids)...)
+		out = append(out, templates.ListLines(fmt.Sprintf("%s (%s): ", title, templates.Plural(len(ids), "unit")), ids)...)
 	}
 	return out
 }
@@ -264,7 +265,7 @@ func (r *Report) enemyUnits() []string {
 		}
 		rows = append(rows, row)
 	}
-	return columns(rows, nil)
+	return templates.Columns(rows, nil)
 }
 
 // hiddenCounters lists the anonymous counters by hex, and counts them.
@@ -275,7 +276,7 @@ func (r *Report) hiddenCounters() ([]string, int) {
 		items = append(items, fmt.Sprintf("%s: %d hidden", st.Hex, st.Count))
 		total += st.Count
 	}
-	return listLines("", items), total
+	return templates.ListLines("", items), total
 }
 
 // enemyBoxes is what the Japanese may count of the U.S. units off the map.
@@ -283,7 +284,7 @@ func (r *Report) enemyBoxes() []string {
 	var out []string
 	for _, b := range r.View.Boxes {
 		if b.Side == adjudicator.US {
-			out = append(out, fmt.Sprintf("%s: %s, %s.", boxTitle(b.Box), Plural(b.Units, "unit"), Plural(b.Steps, "step")))
+			out = append(out, fmt.Sprintf("%s: %s, %s.", boxTitle(b.Box), templates.Plural(b.Units, "unit"), templates.Plural(b.Steps, "step")))
 		}
 	}
 	return out
@@ -306,7 +307,7 @@ func (r *Report) victoryHexes() []string {
 		}
 		rows = append(rows, []string{vh.Hex.String(), vh.Name, zone, held})
 	}
-	return columns(rows, nil)
+	return templates.Columns(rows, nil)
 }
 
 // clearedZones lists the victory zones cleared, with their names.
@@ -320,7 +321,7 @@ func (r *Report) clearedZones() []string {
 			zs = append(zs, z)
 		}
 	}
-	return listLines("Cleared victory zones (rule 10.0): ", zs)
+	return templates.ListLines("Cleared victory zones (rule 10.0): ", zs)
 }
 
 // standing lists the standing instructions in force.
@@ -329,9 +330,9 @@ func (r *Report) standing() []standingText {
 	for _, ss := range r.Outlook.Standing {
 		title := "Yours"
 		if r.View.Side == adjudicator.Umpire {
-			title = sideTitle(ss.Side)
+			title = templates.SideTitle(ss.Side)
 		}
-		out = append(out, standingText{Title: title, Lines: columns(standingRows(ss.Side, ss.Standing, false), nil)})
+		out = append(out, standingText{Title: title, Lines: templates.Columns(standingRows(ss.Side, ss.Standing, false), nil)})
 	}
 	return out
 }

@@ -1,8 +1,9 @@
-package templates
+package wind
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"maps"
 	"slices"
 
@@ -125,7 +126,7 @@ func stepTitle(ev wind.Event, prev *wind.Event, activations map[adjudicator.Side
 		return "Standing instructions", true
 	case activationKinds[k]:
 		activations[ev.Side]++
-		return fmt.Sprintf("%s activation %d", sideTitle(ev.Side), activations[ev.Side]), true
+		return fmt.Sprintf("%s activation %d", templates.SideTitle(ev.Side), activations[ev.Side]), true
 	case k == wind.EventMeleeLapsed:
 		return "Melee" + where + " (not fought)", true
 	case k == wind.EventMeleePicked:
@@ -141,19 +142,6 @@ func stepTitle(ev wind.Event, prev *wind.Event, activations map[adjudicator.Side
 		return "Turn track (rules 3.9, 12.1)", true
 	}
 	return "", false
-}
-
-// sideTitle names a side at the start of a title.
-func sideTitle(s adjudicator.Side) string {
-	switch s {
-	case adjudicator.US:
-		return "U.S."
-	case adjudicator.JP:
-		return "Japanese"
-	case adjudicator.Umpire:
-		return "Umpire"
-	}
-	return "Server"
 }
 
 // fightKinds are the kinds of events that tell of fighting in their hexes.

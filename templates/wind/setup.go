@@ -1,7 +1,8 @@
-package templates
+package wind
 
 import (
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"strings"
 	"text/template"
 
@@ -44,7 +45,7 @@ func setupCounts(hs []adjudicator.Hex, counts []int) string {
 		total += n
 		parts[i] = fmt.Sprintf("%s %d", h, n)
 	}
-	return fmt.Sprintf("%s in %s (%s)", Plural(total, "counter"), Plural(len(hs), "hex"), joinAnd(parts))
+	return fmt.Sprintf("%s in %s (%s)", templates.Plural(total, "counter"), templates.Plural(len(hs), "hex"), joinAnd(parts))
 }
 
 // vpValues lists the value chits: "3 on Holtz Bay (2011) and 2 on Jarmin

@@ -1,9 +1,10 @@
-package templates
+package wind
 
 import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"html/template"
 	"strings"
 
@@ -54,7 +55,7 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 	outlook.Options = nil // in d.Options, shorter
 	d := sheetData{
 		Game: r.Game.ID, Side: r.View.Side, Turn: w.Turn, Wait: w.Kind, Date: wind.TurnDate(w.Turn),
-		Title:    fmt.Sprintf("%s %s, turn %d (%s)", sideTitle(r.View.Side), waitNoun(w.Kind), w.Turn, wind.TurnDate(w.Turn)),
+		Title:    fmt.Sprintf("%s %s, turn %d (%s)", templates.SideTitle(r.View.Side), waitNoun(w.Kind), w.Turn, wind.TurnDate(w.Turn)),
 		Deadline: r.deadline(), Address: address, Subject: "[attu " + r.Game.ID + "] " + strings.TrimSuffix(OrderTemplateName(w.Turn, w.Kind), ".yaml"),
 		File: strings.TrimSuffix(OrderSheetName(w.Turn, r.View.Side, w.Kind), ".html") + ".yaml",
 		Geom: replayGeomOf(newPNGGeom(m)), Standing: standingLines(r.View.Side, r.Outlook.Standing),

@@ -1,7 +1,8 @@
-package templates
+package wind
 
 import (
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"slices"
 	"strings"
 
@@ -69,15 +70,15 @@ func (r *Report) landingTemplate(d orderData) string {
 		if !ok {
 			lead = "  #  - "
 			if len(lo.Zones) == 0 {
-				lines = append(lines, []string{fmt.Sprintf("  #  %s", lo.Unit), fmt.Sprintf("# %s: no zone open to it now", Plural(steps[lo.Unit], "step"))})
+				lines = append(lines, []string{fmt.Sprintf("  #  %s", lo.Unit), fmt.Sprintf("# %s: no zone open to it now", templates.Plural(steps[lo.Unit], "step"))})
 				continue
 			}
 			zone = lo.Zones[0]
 		}
 		lines = append(lines, []string{fmt.Sprintf("%s{unit: %s, zone: %s}", lead, lo.Unit, zone),
-			fmt.Sprintf("# %s; zones: %s", Plural(steps[lo.Unit], "step"), strings.Join(lo.Zones, ", "))})
+			fmt.Sprintf("# %s; zones: %s", templates.Plural(steps[lo.Unit], "step"), strings.Join(lo.Zones, ", "))})
 	}
-	d.Lines, d.Setup = columns(lines, nil), o.Setup
+	d.Lines, d.Setup = templates.Columns(lines, nil), o.Setup
 	return execute("orders-landing.tmpl", struct {
 		orderData
 		O           *wind.SetupOptions

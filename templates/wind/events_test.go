@@ -1,4 +1,4 @@
-package templates_test
+package wind_test
 
 // These tests import package rulecase, which imports templates: they are
 // in package templates_test to keep the import graph acyclic.
@@ -6,6 +6,7 @@ package templates_test
 import (
 	"flag"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,7 +70,7 @@ func variant(e wind.Event) string {
 // variant, in the order met.
 func caseSamples(t *testing.T) []sample {
 	t.Helper()
-	files, err := filepath.Glob("../adjudicator/wind/rulecase/testdata/*.yaml")
+	files, err := filepath.Glob("../../adjudicator/wind/rulecase/testdata/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no rules cases: %v", err)
 	}
@@ -84,7 +85,7 @@ func caseSamples(t *testing.T) []sample {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		for _, e := range c.Run(templates.EventText).Events {
+		for _, e := range c.Run(windsys.EventText).Events {
 			if v := variant(e); !seen[v] {
 				seen[v] = true
 				out = append(out, sample{"rules case " + filepath.Base(f), e})
@@ -219,7 +220,7 @@ func TestEventWords(t *testing.T) {
 		for _, side := range []adjudicator.Side{adjudicator.Umpire, adjudicator.JP, adjudicator.US} {
 			text := "(reads nothing)"
 			if r, ok := wind.Redact(s.ev, side); ok {
-				text = templates.EventText(r)
+				text = windsys.EventText(r)
 				if strings.HasPrefix(text, "[") || strings.Contains(text, "<no value>") || strings.Contains(text, "%!") {
 					t.Errorf("%s, %s: %q", variant(s.ev), side, text)
 				}
@@ -270,11 +271,11 @@ func wrap(line, indent string) string {
 // vanishing.
 func TestEveryKindWorded(t *testing.T) {
 	for _, k := range wind.EventKinds() {
-		if got := templates.EventText(wind.Event{Kind: k}); strings.HasPrefix(got, "[") && !strings.Contains(got, ":") {
+		if got := windsys.EventText(wind.Event{Kind: k}); strings.HasPrefix(got, "[") && !strings.Contains(got, ":") {
 			t.Errorf("%s has no wording: %q", k, got)
 		}
 	}
-	if got := templates.EventText(wind.Event{Kind: "no-such-kind"}); got != "[no-such-kind]" {
+	if got := windsys.EventText(wind.Event{Kind: "no-such-kind"}); got != "[no-such-kind]" {
 		t.Errorf("an unknown kind reads %q", got)
 	}
 }

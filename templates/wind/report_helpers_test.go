@@ -1,11 +1,11 @@
-package templates
+package wind
 
 import (
+	"github.com/attu-pbem/attu/templates"
+	gf "github.com/attu-pbem/attu/templates/internal/golden"
 	"math/rand"
-	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
@@ -154,14 +154,7 @@ func reportOf(t testing.TB, st step, side adjudicator.Side) *Report {
 // characters or ends in blanks.
 func checkColumns(t testing.TB, what, text string) {
 	t.Helper()
-	for i, l := range strings.Split(text, "\n") {
-		if n := utf8.RuneCountInString(l); n > MaxWidth {
-			t.Fatalf("%s: line %d is %d characters wide, more than %d:\n%s", what, i+1, n, MaxWidth, l)
-		}
-		if strings.TrimRight(l, " \t") != l {
-			t.Fatalf("%s: line %d ends in blanks: %q", what, i+1, l)
-		}
-	}
+	gf.Columns(t, what, text, templates.MaxWidth)
 }
 
 func awaitedSide(s *wind.State) adjudicator.Side { return s.Wait().Side }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package templates
+package wind
 
 import (
 	"syscall"

@@ -1,4 +1,4 @@
-package templates
+package wind
 
 import (
 	"bytes"
@@ -53,7 +53,7 @@ var tableLine = regexp.MustCompile(`(?m)^  (U\d\d): \[[0-9, ]*\]$`)
 // tableMixes are counter mixes whose Unknown tables are drawn at random:
 // the tables are the counters' and only the Japanese may read them.
 var tableMixes = sync.OnceValues(func() ([]*wind.Counters, error) {
-	data, err := os.ReadFile("../adjudicator/wind/data/counters.yaml")
+	data, err := os.ReadFile("../../adjudicator/wind/data/counters.yaml")
 	if err != nil {
 		return nil, err
 	}

@@ -1,10 +1,9 @@
-package templates
+package wind
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/attu-pbem/attu/templates"
+	gf "github.com/attu-pbem/attu/templates/internal/golden"
 	"strings"
 	"testing"
 
@@ -12,25 +11,10 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 // golden compares got with testdata/name, or rewrites the file with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./templates -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file; run go test ./templates -update and review the diff.\ngot:\n%s", name, got)
-	}
+	gf.Check(t, name, got)
 }
 
 // landingUnits is a handful of markers as a U.S. report might show them
@@ -60,8 +44,8 @@ func TestGolden(t *testing.T) {
 func checkWidth(t *testing.T, what, text string) {
 	t.Helper()
 	for i, l := range strings.Split(text, "\n") {
-		if len(l) > MaxWidth {
-			t.Errorf("%s: line %d is %d characters wide, more than %d:\n%s", what, i+1, len(l), MaxWidth, l)
+		if len(l) > templates.MaxWidth {
+			t.Errorf("%s: line %d is %d characters wide, more than %d:\n%s", what, i+1, len(l), templates.MaxWidth, l)
 		}
 		if strings.TrimRight(l, " ") != l {
 			t.Errorf("%s: line %d ends in blanks", what, i+1)

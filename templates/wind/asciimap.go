@@ -11,20 +11,17 @@
 // (rule 5.3), river crossings as '~' (rule 5.5) and victory zone boundaries
 // as dots (rule 10.0).
 
-package templates
+package wind
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
-
-// MaxWidth is the widest line any map may print, so that reports read well
-// in a fixed-width font.
-const MaxWidth = 100
 
 // MapOptions tunes a rendered map.
 type MapOptions struct {
@@ -102,7 +99,7 @@ func RenderArea(m *wind.Map, hexes []adjudicator.Hex, margin int, opt MapOptions
 	}
 	focus := adjudicator.MakeHex((lo+hi)/2, 1)
 	g, clipped := closeUpGrid(m, set, focus, opt)
-	return closeUpOf(g, clipped, strings.Join(listLines("Hexes ", ids), "\n"), "fewer hexes", opt)
+	return closeUpOf(g, clipped, strings.Join(templates.ListLines("Hexes ", ids), "\n"), "fewer hexes", opt)
 }
 
 // addWithin adds to set the hexes within radius of center, on any map.
@@ -124,7 +121,7 @@ func closeUpOf(g *grid, clipped bool, title, smaller string, opt MapOptions) str
 	b.WriteString(g.draw().String())
 	if clipped {
 		fmt.Fprintf(&b, "(only columns %02d-%02d fit in %d characters; ask for %s to see all)\n",
-			g.cols[0], g.cols[1], MaxWidth, smaller)
+			g.cols[0], g.cols[1], templates.MaxWidth, smaller)
 	}
 	if !opt.NoLegend {
 		b.WriteString("\n")
@@ -394,7 +391,7 @@ func (c *canvas) String() string {
 // apart, after a row label of three.
 const (
 	islandLeft    = 3
-	islandMaxCols = (MaxWidth - islandLeft - 1) / 3
+	islandMaxCols = (templates.MaxWidth - islandLeft - 1) / 3
 )
 
 // islandGrid lays out the given columns and rows with the smallest outline:
@@ -552,7 +549,7 @@ func featureList(m *wind.Map, in map[adjudicator.Hex]bool) []string {
 			lzs = append(lzs, fmt.Sprintf("%s %s (%d steps, staging %s)", lz.ID, lz.Hex, lz.Capacity, lz.Staging))
 		}
 	}
-	return append(listLines("Victory hexes: ", vh), listLines("Landing zones: ", lzs)...)
+	return append(templates.ListLines("Victory hexes: ", vh), templates.ListLines("Landing zones: ", lzs)...)
 }
 
 // Close-up hex size: three inside lines, the first eight characters wide.
@@ -578,7 +575,7 @@ func closeUpGrid(m *wind.Map, set map[adjudicator.Hex]bool, focus adjudicator.He
 			g.rows = [2]int{min(g.rows[0], h.Row()), max(g.rows[1], h.Row())}
 		}
 	}
-	maxCols := (MaxWidth - closeSlant) / (closeTop + closeSlant)
+	maxCols := (templates.MaxWidth - closeSlant) / (closeTop + closeSlant)
 	if g.cols[1]-g.cols[0]+1 > maxCols {
 		c0 := min(max(focus.Col()-maxCols/2, g.cols[0]), g.cols[1]-maxCols+1)
 		g.cols = [2]int{c0, c0 + maxCols - 1}

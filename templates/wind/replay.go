@@ -1,4 +1,4 @@
-package templates
+package wind
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"html/template"
 	"math"
 	"slices"
@@ -55,7 +56,7 @@ type Replay struct {
 type ReplayEntry struct {
 	JSON string // the entry's canonical JSON, which Hash is the SHA-256 of: the page checks the chain with it
 	Hash string
-	Entry
+	templates.Entry
 	DiceFrom uint64 // the dice it rolled: DiceFrom up to DiceTo, excluded
 	DiceTo   uint64
 	Events   []wind.Event

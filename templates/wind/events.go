@@ -1,9 +1,10 @@
-package templates
+package wind
 
 import (
 	"cmp"
 	"embed"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"strings"
 	"text/template"
 
@@ -39,7 +40,7 @@ func EventText(ev wind.Event) string {
 var eventFuncs = template.FuncMap{
 	"side":       sideName,
 	"enemy":      func(s adjudicator.Side) adjudicator.Side { return s.Enemy() },
-	"plural":     Plural,
+	"plural":     templates.Plural,
 	"are":        func(n int) string { return pick(n, "is", "are") },
 	"verbS":      func(n int) string { return pick(n, "s", "") },
 	"capitalize": capitalize,
@@ -94,7 +95,7 @@ func waitNoun(k adjudicator.WaitKind) string {
 // sideName names a side as the rules do: "U.S.", "Japanese".
 func sideName(s adjudicator.Side) string {
 	if s == adjudicator.US || s == adjudicator.JP {
-		return sideTitle(s)
+		return templates.SideTitle(s)
 	}
 	return s.String()
 }
@@ -267,7 +268,7 @@ func counterCounts(hs []adjudicator.Hex, counts []int) string {
 		n := elem(counts, i)
 		what := "no Japanese counter"
 		if n > 0 {
-			what = Plural(n, "Japanese counter")
+			what = templates.Plural(n, "Japanese counter")
 		}
 		parts[i] = h.String() + " " + what
 	}

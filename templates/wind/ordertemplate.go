@@ -1,8 +1,9 @@
-package templates
+package wind
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"slices"
 	"strings"
 
@@ -144,7 +145,7 @@ func (r *Report) unitBlocks() []unitBlock {
 // commentList is listLines for a YAML comment: head starts with "  # ",
 // and continuation lines keep the "#".
 func commentList(head string, items []string) []string {
-	lines := listLines(head, items)
+	lines := templates.ListLines(head, items)
 	for i := 1; i < len(lines); i++ {
 		lines[i] = "  #" + strings.TrimPrefix(lines[i], "   ")
 	}
@@ -155,7 +156,7 @@ func commentList(head string, items []string) []string {
 // it (8.1.1, 8.1.2), who may spot for it (8.1.4) and which unit to name
 // (8.0).
 func fireItem(f wind.FireOption, w wind.Weather) string {
-	s := Plural(f.Distance, "hex") + ", "
+	s := templates.Plural(f.Distance, "hex") + ", "
 	switch {
 	case f.Sees:
 		s += "in sight"
@@ -211,7 +212,7 @@ func standingLines(side adjudicator.Side, all []wind.SideStanding) []string {
 			st = ss.Standing
 		}
 	}
-	out := wrapLines("Standing instructions in force. To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ", "# ")
+	out := templates.WrapLines("Standing instructions in force. To change some, delete the \"#\" before \"standing:\" and before each line you change; lines left as comments stay as they are.", "# ", "# ")
 	out = append(out, "#standing:")
-	return append(out, columns(standingRows(side, st, true), nil)...)
+	return append(out, templates.Columns(standingRows(side, st, true), nil)...)
 }

@@ -1,10 +1,10 @@
-package templates
+package wind
 
 import (
-	"bytes"
 	"cmp"
 	"embed"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"strings"
 	"text/template"
 	"time"
@@ -37,17 +37,15 @@ type Report struct {
 //go:embed tmpl/*.tmpl
 var tmplFS embed.FS
 
-// tmpl holds every embedded template, parsed once.
-var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-	"wrap": wrapText,
-	"inc":  func(i int) int { return i + 1 },
-	"join": strings.Join,
-	"args": func(v ...any) []any { return v },
+// tmpl holds War in the Wind's templates (reports, order templates, the
+// maps' legends) with the frame's functions, parsed once.
+var tmpl = template.Must(template.New("").Funcs(templates.Funcs()).Funcs(template.FuncMap{
 	// For the order templates.
 	"comments":   func(head string, items []string) string { return strings.Join(commentList(head, items), "\n") },
 	"hexRanges":  hexRanges,
 	"fireItem":   fireItem,
 	"trimPrefix": strings.TrimPrefix,
+	"date":       wind.TurnDate,
 	// For report.tmpl.
 	"casualtyLimit":   func() int { return wind.CasualtyLimit },
 	"dayNight":        dayNight,
@@ -59,18 +57,10 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"lastTurn": func(k *wind.KomandorskiView) int {
 		return wind.Komandorski{Effect: k.Effect, Delay: k.Delay}.LastTurn()
 	},
-}).Funcs(replyFuncs).ParseFS(tmplFS, "tmpl/*.tmpl"))
+}).ParseFS(tmplFS, "tmpl/*.tmpl"))
 
 // execute runs the named template on data.
-func execute(name string, data any) string {
-	var b bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&b, name, data); err != nil {
-		// The templates are part of the program and their data is built
-		// here: a failure is a bug, caught by the golden tests.
-		panic(fmt.Sprintf("templates: %s: %v", name, err))
-	}
-	return b.String()
-}
+func execute(name string, data any) string { return templates.Execute(tmpl, name, data) }
 
 func (r *Report) gameMap() *wind.Map { return cmp.Or(r.Map, wind.BuiltinMap()) }
 
@@ -204,7 +194,7 @@ func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) r
 	for _, st := range steps {
 		t := stepText{Title: st.Title}
 		for _, w := range st.Words {
-			t.Lines = append(t.Lines, wrapLines(w, "  ", "    ")...)
+			t.Lines = append(t.Lines, templates.WrapLines(w, "  ", "    ")...)
 		}
 		d.Steps = append(d.Steps, t)
 	}
@@ -213,7 +203,7 @@ func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) r
 	d.Island = RenderMap(m, MapOptions{Markers: mk.island})
 	for i, a := range r.closeUps() {
 		d.CloseUps = append(d.CloseUps, closeUpText{
-			Why: wrapText("", "  ", fmt.Sprintf("Close-up %d. %s", i+1, a.why)),
+			Why: templates.Wrap("", "  ", fmt.Sprintf("Close-up %d. %s", i+1, a.why)),
 			Map: RenderAround(m, a.center, closeUpRadius, MapOptions{Markers: mk.close, NoLegend: true}),
 		})
 	}
@@ -239,9 +229,9 @@ func WaitPhrase(w adjudicator.Wait) string {
 	case wind.WaitUSDecision:
 		return fmt.Sprintf("the U.S. decision of turn %d (%s)", w.Turn, date)
 	case wind.WaitActions:
-		return fmt.Sprintf("the %s actions of turn %d (%s)", sideTitle(w.Side), w.Turn, date)
+		return fmt.Sprintf("the %s actions of turn %d (%s)", templates.SideTitle(w.Side), w.Turn, date)
 	case wind.WaitUSRefit, wind.WaitJPRefit:
-		return fmt.Sprintf("the %s refit orders of turn %d (%s)", sideTitle(w.Side), w.Turn, date)
+		return fmt.Sprintf("the %s refit orders of turn %d (%s)", templates.SideTitle(w.Side), w.Turn, date)
 	case wind.WaitJPSetup:
 		return "the Japanese setup"
 	case wind.WaitUSLanding:
@@ -257,7 +247,7 @@ func WaitPhrase(w adjudicator.Wait) string {
 // the U.S. is deciding or doing.
 func WaitPhraseTo(w adjudicator.Wait, reader adjudicator.Side) string {
 	if wind.Veiled(w, reader) {
-		return fmt.Sprintf("the %s (turn %d, %s)", sideTitle(w.Side), w.Turn, wind.TurnDate(w.Turn))
+		return fmt.Sprintf("the %s (turn %d, %s)", templates.SideTitle(w.Side), w.Turn, wind.TurnDate(w.Turn))
 	}
 	return WaitPhrase(w)
 }
@@ -265,28 +255,7 @@ func WaitPhraseTo(w adjudicator.Wait, reader adjudicator.Side) string {
 // deadline writes the deadline in UTC and, when the reader's zone is
 // known, in it.
 func (r *Report) deadline() string {
-	return DeadlineText(r.Game.Deadline, r.Game.Zone)
-}
-
-// DeadlineText writes a time as the replies do: in UTC, and in each other
-// zone given (the reader's, the umpire's); empty for the zero time.
-func DeadlineText(t time.Time, zones ...*time.Location) string {
-	if t.IsZero() {
-		return ""
-	}
-	var local []string
-	seen := map[string]bool{"UTC": true}
-	for _, z := range zones {
-		if z != nil && !seen[z.String()] {
-			seen[z.String()] = true
-			local = append(local, fmt.Sprintf("%s in %s", t.In(z).Format("Mon 2 Jan 15:04 MST"), z))
-		}
-	}
-	s := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
-	if len(local) > 0 {
-		s += " (" + strings.Join(local, "; ") + ")"
-	}
-	return s
+	return templates.DeadlineText(r.Game.Deadline, r.Game.Zone)
 }
 
 func dayNight(night bool) string {
@@ -296,14 +265,20 @@ func dayNight(night bool) string {
 	return "day"
 }
 
-// Plural writes n and what, with an s unless n is 1 ("1 round", "3
-// rounds").
-func Plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
+// ReportSubject names a report by its turn and what the game waits for.
+func ReportSubject(r *Report) string {
+	return fmt.Sprintf("turn %d (%s): %s", r.View.Turn, wind.TurnDate(r.View.Turn), WaitPhrase(r.Outlook.Wait))
+}
+
+// Held says what an orders file answering wait w held, to follow the
+// acceptance's sentence (templates.Accepted.Held): its activations, or
+// that an actions file had none; nothing for the other waits.
+func Held(o wind.Orders, w adjudicator.WaitKind) string {
+	switch {
+	case len(o.Actions) > 0:
+		return ", " + templates.Plural(len(o.Actions), "activation")
+	case w == wind.WaitActions:
+		return ", no activations"
 	}
-	if what == "hex" {
-		return fmt.Sprintf("%d hexes", n)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return ""
 }

@@ -1,7 +1,8 @@
-package templates
+package wind
 
 import (
 	"encoding/json"
+	"github.com/attu-pbem/attu/templates"
 	"math/rand"
 	"regexp"
 	"strings"
@@ -24,8 +25,8 @@ func TestReplayPageEscapes(t *testing.T) {
 	note := `</script><script>alert("x")</script> & <!--`
 	r := &Replay{Game: `g<b>1</b>`, Name: "Friday <i>club</i>", Commitment: "c", Head: "h", LuckText: "luck <b>",
 		Entries: []ReplayEntry{
-			{JSON: `{"seq":1}`, Hash: "h1", Entry: Entry{Kind: "create"}, Position: s},
-			{JSON: `{"seq":2,"note":"</script>"}`, Hash: "h", Entry: Entry{Kind: "note", Note: note}, Position: s},
+			{JSON: `{"seq":1}`, Hash: "h1", Entry: templates.Entry{Kind: "create"}, Position: s},
+			{JSON: `{"seq":2,"note":"</script>"}`, Hash: "h", Entry: templates.Entry{Kind: "note", Note: note}, Position: s},
 		}}
 	page, err := ReplayPage(r)
 	if err != nil {

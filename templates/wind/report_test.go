@@ -1,9 +1,10 @@
-package templates
+package wind
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	gf "github.com/attu-pbem/attu/templates/internal/golden"
 	"image"
 	"image/png"
 	"os"
@@ -228,7 +229,7 @@ func TestPictureGolden(t *testing.T) {
 func goldenPNG(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
+	if gf.Updating() {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
