@@ -379,7 +379,7 @@ func (r *resolver) fpf(rep *CombatReport, defs []int, before int) {
 			pc := p.Pieces[i]
 			switch {
 			case pc.Where != OnMap, pc.FPF == n: // IW19
-			case pc.Adverse >= n-1: // rule 8.41 (a), (b), (d); IW6
+			case pc.Adverse > 0 && pc.Adverse >= n-1: // rule 8.41 (a), (b), (d); IW6
 			case len(b.enemiesNext(pc.Hex, them)) > 0: // rule 8.41 (c)
 			case e.S.Grid.Distance(pc.Hex, p.Pieces[j].Hex) > e.unit(i).Range: // rule 8.42
 			default:
