@@ -215,6 +215,7 @@ type resolver struct {
 	d     Defence
 	dice  Dice
 	start []Hex // each piece's hex when the phase began
+	tries int   // displacements tried for the retreat under way
 }
 
 // unmoved reports whether piece i is where it was when the phase began and

@@ -1,6 +1,7 @@
 package island
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -238,5 +239,43 @@ func TestDisplacedTargetIsNotBarraged(t *testing.T) {
 	}
 	if pc, _ := g.e.Piece(g.p, "g1"); pc.Attacked != 0 {
 		t.Fatalf("g1 marked as having fired: %+v", pc)
+	}
+}
+
+// A retreat into a solid pack of friends ends, whatever it finds: the
+// displacements tried are bounded (rule 7.82).
+func TestRetreatIntoAPackEnds(t *testing.T) {
+	units := []Unit{inf("j1", Japan, 30, 3, 4), inf("u0", US, 1, 1, 4)}
+	at := map[string]string{"j1": "0101", "u0": "0102"}
+	for c := 1; c <= 10; c++ {
+		for r := 1; r <= 10; r++ {
+			h := Hex{c, r}
+			if c+r <= 4 {
+				continue
+			}
+			id := "p" + h.String()
+			units = append(units, inf(id, US, 1, 1, 4))
+			at[id] = h.String()
+		}
+	}
+	g := setup(t, units, at, nil, nil, Japan).combat()
+	o := Orders{Attacks: []Attack{attack(ids("u0"), ids("j1"))}}
+	evs := g.fight(o, Defence{}, rolls(3)) // +29: column 12, die 3: D3
+	r := report(t, evs, 0)
+	if r.Result != D3 || len(r.Retreats) != 1 {
+		t.Fatalf("report %+v", r)
+	}
+	t.Logf("retreat %+v", r.Retreats[0])
+	if err := func() error {
+		seen := map[Hex]bool{}
+		for _, pc := range g.p.Pieces {
+			if pc.Where == OnMap && seen[pc.Hex] {
+				return fmt.Errorf("two units in %s", pc.Hex)
+			}
+			seen[pc.Hex] = true
+		}
+		return nil
+	}(); err != nil {
+		t.Fatal(err)
 	}
 }

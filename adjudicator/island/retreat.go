@@ -2,9 +2,14 @@ package island
 
 import "sort"
 
-// maxChain bounds a chain of displacements (rule 7.82); a longer chain is
-// treated as impossible. No map of the four games packs units that deep.
-const maxChain = 8
+// maxChain bounds a chain of displacements (rule 7.82), and maxTries the
+// displacements tried for one retreat; beyond them a displacement counts as
+// impossible. Only units packed far from the enemy could need more, and the
+// bound keeps a retreat through them from trying every arrangement.
+const (
+	maxChain = 8
+	maxTries = 5000
+)
 
 // clone gives a copy of the board to try a retreat on.
 func (b *board) clone() *board {
@@ -45,6 +50,7 @@ func (r *resolver) retreat(i, hexes int, in Instructions) (Retreat, []Hex) {
 	id := e.S.Units[i].ID
 	h0 := b.p.Pieces[i].Hex
 	b.p.Pieces[i].Adverse = n // rule 8.41, IW6
+	r.tries = 0
 	all := r.retreatPaths(i, h0, hexes)
 	var full, part [][]Hex
 	for _, path := range all {
@@ -224,7 +230,8 @@ func pathLess(a, b []Hex) bool {
 // nobody is pushed twice where once would do (rule 7.82). It reports
 // whether f could go; s is changed only if so.
 func (r *resolver) displace(s *board, f int, from Hex, ahead []Hex, chain []int, in Instructions, disp *[]Displacement) bool {
-	if len(chain) >= maxChain {
+	r.tries++
+	if len(chain) >= maxChain || r.tries > maxTries {
 		return false
 	}
 	e := r.e
