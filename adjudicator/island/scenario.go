@@ -80,8 +80,12 @@ type Hex struct {
 	Col, Row int
 }
 
-// String gives the hex's id, "CCRR".
-func (h Hex) String() string { return fmt.Sprintf("%02d%02d", h.Col, h.Row) }
+// String gives the hex's id, "CCRR": column and row padded to the same
+// width, two digits or more, so that ParseHex reads it back.
+func (h Hex) String() string {
+	w := max(2, len(strconv.Itoa(h.Col)), len(strconv.Itoa(h.Row)))
+	return fmt.Sprintf("%0*d%0*d", w, h.Col, w, h.Row)
+}
 
 // MarshalText writes the id, so that hexes key JSON objects.
 func (h Hex) MarshalText() ([]byte, error) { return []byte(h.String()), nil }

@@ -87,3 +87,27 @@ func TestHexAndPairText(t *testing.T) {
 		t.Fatalf("pair map JSON %s, %v", b, err)
 	}
 }
+
+// Hex and hexside ids come in scenario files from strangers: any text is
+// either refused or read back to the same id.
+func FuzzHexText(f *testing.F) {
+	for _, s := range []string{"0304", "1210", "0304-0305", "0305-0304", "", "-", "12", "ab12", "000000", "0304-", "99999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if h, err := ParseHex(s); err == nil {
+			again, err := ParseHex(h.String())
+			if err != nil || again != h {
+				t.Fatalf("%q read as %v, written %q, read again as %v, %v", s, h, h.String(), again, err)
+			}
+		}
+		var p Pair
+		if err := p.UnmarshalText([]byte(s)); err == nil {
+			var q Pair
+			b, _ := p.MarshalText()
+			if err := q.UnmarshalText(b); err != nil || q != p || less(p.B, p.A) {
+				t.Fatalf("%q read as %v, written %s, read again as %v, %v", s, p, b, q, err)
+			}
+		}
+	})
+}
