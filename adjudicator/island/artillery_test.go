@@ -213,3 +213,29 @@ func TestBanzai(t *testing.T) { // rules 10.0-10.13; IW12, IW13
 		t.Fatalf("Ae: %+v", r)
 	}
 }
+
+// A gun pushed aside by a friend's retreat before it fired does not fire
+// in that Combat Phase (rule 7.82); it is marked displaced for IW6.
+func TestDisplacedGunDoesNotFire(t *testing.T) {
+	units := []Unit{inf("u1", US, 1, 3, 4), gun("g1", US, 4, 3, 4, 1, 2), inf("j1", Japan, 2, 9, 4), inf("j2", Japan, 2, 2, 4)}
+	at := map[string]string{"u1": "0205", "g1": "0206", "j1": "0204", "j2": "0209"}
+	g := setup(t, units, at, map[string]string{"0306": "sea", "0106": "sea"}, nil, US).combat()
+	o := Orders{Attacks: []Attack{attack(ids("j1"), ids("u1")), {Defenders: ids("j2"), Barrage: ids("g1")}}}
+	evs := g.fight(o, Defence{}, rolls(1, 1)) // -8: A1
+	if r := report(t, evs, 0); r.Result != A1 || g.at("u1") != "0206" || len(r.Retreats[0].Displaced) != 1 {
+		t.Fatalf("first attack %+v, u1 %s", r, g.at("u1"))
+	}
+	var second *Event
+	for k := range evs {
+		if evs[k].Combat != nil && evs[k].Combat.Index == 1 {
+			second = &evs[k]
+		}
+	}
+	if second == nil || second.Kind != EvSkip || len(second.Combat.Dropped) != 1 || g.at("j2") != "0209" {
+		t.Fatalf("the displaced gun fired: %+v", second)
+	}
+	pc, _ := g.e.Piece(g.p, "g1")
+	if pc.Displaced != 1 || pc.Attacked != 0 {
+		t.Fatalf("g1: %+v", pc)
+	}
+}
