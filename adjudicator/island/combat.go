@@ -530,6 +530,9 @@ func (r *resolver) advance(rep *CombatReport, advs []Advance, winners []int, pat
 					continue
 				}
 				free := b.at(h) < 0
+				if d := e.dir(p.Pieces[i].Hex, path.hexes[0]); d >= 0 && e.cells[e.index(p.Pieces[i].Hex)].side[d].prohibited {
+					free = false // IW7: not across a prohibited hexside
+				}
 				for _, g := range path.hexes[:k] { // rule 7.95: along the path only
 					if at := b.at(g); at >= 0 && b.side(at) != b.side(i) {
 						free = false

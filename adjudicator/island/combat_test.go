@@ -279,3 +279,20 @@ func TestRetreatIntoAPackEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Units facing each other across a prohibited hexside must fight (IW7),
+// but the winner never advances across it.
+func TestNoAdvanceAcrossAProhibitedHexside(t *testing.T) {
+	units := []Unit{inf("u1", US, 20, 3, 4), inf("j1", Japan, 2, 2, 4)}
+	at := map[string]string{"u1": "0205", "j1": "0204"}
+	g := setup(t, units, at, nil, map[string]string{"0205-0204": "cliff"}, US).combat()
+	if _, _, ps := g.e.Combat(g.p, Orders{}, Defence{}, rolls()); !hasRule(ps, "7.11") {
+		t.Fatalf("no attack across the cliff: %v", ps)
+	}
+	a := attack(ids("j1"), ids("u1"))
+	a.Advance = []Advance{{Unit: "u1", To: hx(t, "0204")}}
+	evs := g.fight(Orders{Attacks: []Attack{a}}, Defence{}, rolls(1)) // De
+	if r := report(t, evs, 0); r.Result != De || g.at("u1") != "0205" || len(r.Unmade) != 1 {
+		t.Fatalf("advance across the cliff: %+v, u1 %s", r, g.at("u1"))
+	}
+}

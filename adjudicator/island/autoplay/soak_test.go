@@ -212,7 +212,8 @@ func TestSoak(t *testing.T) {
 
 // TestMovesEndUnstacked checks the end of every random Movement Phase
 // (rule 5.31): Move itself refuses stacking, so the random moves must never
-// be refused and the position after them holds one unit a hex.
+// be refused and the position after them holds one unit a hex. Combat
+// must leave the position it was given as it was.
 func TestMovesEndUnstacked(t *testing.T) {
 	e := island.New(soakScenario())
 	for seed := uint64(1); seed <= 30; seed++ {
@@ -229,9 +230,13 @@ func TestMovesEndUnstacked(t *testing.T) {
 			if err := check(e, q, map[string]bool{}); err != nil {
 				t.Fatalf("seed %d after movement: %v", seed, err)
 			}
+			before, _ := q.Marshal()
 			q2, _, ps := e.Combat(q, island.Orders{Attacks: Attacks(e, q, r)}, Defence(e, q, r), Dice(seed))
 			if len(ps) > 0 {
 				t.Fatalf("seed %d: %v", seed, ps)
+			}
+			if after, _ := q.Marshal(); !bytes.Equal(before, after) {
+				t.Fatalf("seed %d: Combat changed its input", seed)
 			}
 			p = q2
 		}
