@@ -31,7 +31,13 @@ import (
 //     Barrage and a Range, every unit is placed by Setup or arrives once by
 //     Reinforcements, never both;
 //   - areas named by placements and reinforcements exist;
-//   - GameTurns >= 1 and every turn number lies in 1..GameTurns.
+//   - GameTurns >= 1 and every turn number lies in 1..GameTurns;
+//   - FirstPlayer and every Side are US or Japan; Grid.Shifted is "even"
+//     or "odd"; printed values are not negative;
+//   - Score.Count is CountHexes or CountEliminated, Score.Held empty,
+//     HeldOccupied or HeldControl, Condition.Op one of those it lists;
+//   - no hex is both a fixed placement of two units, nor impassable where
+//     a unit is placed or enters.
 type Scenario struct {
 	Name     string `json:"name"`
 	Game     string `json:"game,omitempty"`     // e.g. "Saipan"
