@@ -66,8 +66,12 @@ func New(s *Scenario) *Engine {
 					default:
 						hs.mp += f.MP
 					}
-					if f.Line != "" {
-						hs.lined = append(hs.lined, lined{f.Name, f.Line})
+					line := f.Line
+					if line == "" && f.Class == ClassRiver {
+						line = LineRiver // rule 7.42
+					}
+					if line != "" {
+						hs.lined = append(hs.lined, lined{f.Name, line})
 					}
 				}
 				ce.side[d] = hs

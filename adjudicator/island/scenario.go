@@ -330,7 +330,8 @@ type Feature struct {
 	// unused for roads and trails, whose costs are rules 5.22 and 5.23.
 	MP int `json:"mp,omitempty"`
 	// Line is the CRT line it gives a defender when every attacker attacks
-	// across it (rule 7.42); LineRiver for rivers, empty for none.
+	// across it (rule 7.42); empty for none, except that a feature of class
+	// river without a Line gives LineRiver.
 	Line Line `json:"line,omitempty"`
 }
 
