@@ -164,8 +164,14 @@ func (g *game) fight(o Orders, d Defence, dice Dice) []Event {
 	g.t.Helper()
 	q, evs, ps := g.e.Combat(g.p, o, d, dice)
 	if len(ps) > 0 {
-		g.t.Fatalf("combat refused: %v", ps)
+		g.t.Fatalf("combat refused: %v\n%s", ps, g.e.Text(g.p))
 	}
+	before := g.p
+	g.t.Cleanup(func() {
+		if g.t.Failed() {
+			g.t.Logf("before the combat:\n%s\nafter it:\n%s", g.e.Text(before), g.e.Text(q))
+		}
+	})
 	g.p = q
 	return evs
 }

@@ -1,6 +1,9 @@
 package island
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A real attack at each line's two edges, dice 1 and 6 (rules 7.43, 7.61;
 // IW1): the defender's terrain picks the line, the differential the column.
@@ -121,5 +124,13 @@ func TestVictory(t *testing.T) { // rule 3.0
 	q.Pieces[g.e.byID["j2"]].Where = Eliminated
 	if v := g.e.Verdict(q); v.Level != "decisive" || v.Points[US] != 10 {
 		t.Fatalf("j2 eliminated: %v", v)
+	}
+}
+
+func TestTextDrawsUnitsAndTerrain(t *testing.T) {
+	g := setup(t, []Unit{inf("u1", US, 3, 3, 4)}, map[string]string{"u1": "0202"}, map[string]string{"0301": "jungle", "0101": "sea"}, nil, US)
+	lines := strings.Split(g.e.Text(g.p), "\n")
+	if !strings.HasPrefix(lines[0], "    01  02v 03") || !strings.HasPrefix(lines[1], "01  ~   .   j") || !strings.HasPrefix(lines[2], "02  .   u1  .") {
+		t.Fatalf("map:\n%s", g.e.Text(g.p))
 	}
 }
