@@ -93,30 +93,11 @@ func (e *Engine) checkPath(b *board, i int, path []Hex, where string, ps *proble
 		ps.add("IW16", where, u.ID, nil, "is not due before Game-Turn %d", pc.Due)
 		return
 	case pc.Where == Waiting:
-		// IW16: the entry hex is the first hex entered, at its terrain cost.
-		h := path[0]
-		if !e.entryHex(u, h) {
-			ps.add("IW16", where, u.ID, hexp(h), "is not an entry hex of this unit")
+		cost, ok := e.checkEntry(b, i, path[0], where, ps)
+		if !ok {
 			return
 		}
-		c := &e.cells[e.index(h)]
-		switch {
-		case c.terrain.Impassable:
-			ps.add("5.21", where, u.ID, hexp(h), "is impassable (%s)", c.terrain.Name)
-			return
-		case b.at(h) >= 0 && b.side(b.at(h)) == enemy:
-			ps.add("5.12", where, u.ID, hexp(h), "holds an enemy unit")
-			return
-		case e.class[i] == Armor && !c.terrain.Armor && !c.road && !c.trail:
-			ps.add("5.25", where, u.ID, hexp(h), "armor enters %s only by road or trail", c.terrain.Name)
-			return
-		}
-		spent = 2 * c.terrain.MP
-		if spent > budget {
-			ps.add("5.24", where, u.ID, hexp(h), "costs %s MP to enter; the unit has %d", half(spent), u.Movement)
-			return
-		}
-		from, start = h, 1
+		spent, from, start = cost, path[0], 1
 	case b.controlled(from, enemy):
 		// Leaving an enemy-controlled hex in a Movement Phase.
 		if !(u.Side == Japan && e.isFoot(i)) {
@@ -154,6 +135,34 @@ func (e *Engine) checkPath(b *board, i int, path []Hex, where string, ps *proble
 		}
 		from = to
 	}
+}
+
+// checkEntry judges a reinforcement's entry hex (IW16) and gives its cost
+// in half Movement Points.
+func (e *Engine) checkEntry(b *board, i int, h Hex, where string, ps *problems) (int, bool) {
+	u := e.unit(i)
+	if !e.entryHex(u, h) {
+		ps.add("IW16", where, u.ID, hexp(h), "is not an entry hex of this unit")
+		return 0, false
+	}
+	c := &e.cells[e.index(h)]
+	switch {
+	case c.terrain.Impassable:
+		ps.add("5.21", where, u.ID, hexp(h), "is impassable (%s)", c.terrain.Name)
+		return 0, false
+	case b.at(h) >= 0 && b.side(b.at(h)) != u.Side:
+		ps.add("5.12", where, u.ID, hexp(h), "holds an enemy unit")
+		return 0, false
+	case e.class[i] == Armor && !c.terrain.Armor && !c.road && !c.trail:
+		ps.add("5.25", where, u.ID, hexp(h), "armor enters %s only by road or trail", c.terrain.Name)
+		return 0, false
+	}
+	cost := 2 * c.terrain.MP
+	if cost > 2*u.Movement {
+		ps.add("5.24", where, u.ID, hexp(h), "costs %s MP to enter; the unit has %d", half(cost), u.Movement)
+		return 0, false
+	}
+	return cost, true
 }
 
 // stepCost gives what entering to from its neighbour from costs unit i in
