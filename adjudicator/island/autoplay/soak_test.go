@@ -172,6 +172,21 @@ func game(t *testing.T, e *island.Engine, seed uint64, seen map[string]int) ([]b
 				if c.Void {
 					seen["void"]++
 				}
+				if len(c.Defenders) > 1 {
+					seen["several defenders"]++
+				}
+				if len(c.Attackers) == 0 {
+					seen["artillery alone"]++
+				}
+				if c.Banzai {
+					seen["banzai"]++
+				}
+				seen["unmade advance"] += len(c.Unmade)
+				for _, ret := range c.Retreats {
+					if ret.Eliminated {
+						seen["eliminated in retreat"]++
+					}
+				}
 			}
 		}
 		if err := check(e, q, gone); err != nil {
@@ -202,7 +217,8 @@ func TestSoak(t *testing.T) {
 	if combats < 300 {
 		t.Fatalf("only %d combats in 100 games: the soak tests too little", combats)
 	}
-	for _, k := range []string{"D1", "D2", "De", "A1", "A2", "Ae", "displacement", "banzai removal", "fpf", "advance", "void", island.EvEnter} {
+	for _, k := range []string{"D1", "D2", "De", "A1", "A2", "Ae", "displacement", "banzai removal", "fpf", "advance", "void", island.EvEnter,
+		"several defenders", "artillery alone", "banzai", "unmade advance", "eliminated in retreat"} {
 		if seen[k] == 0 {
 			t.Errorf("no %s in 100 games: the soak misses it", k)
 		}
