@@ -103,7 +103,7 @@ func readDocument(data []byte, ps *problems) *yaml.Node {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			ps.at(start, "start from examples/island-war/ridge-42.yaml", "the file is empty")
+			ps.at(start, "start from examples/island-war/ridge-42-invented.yaml", "the file is empty")
 		} else {
 			syntaxError(err, ps)
 		}
@@ -115,7 +115,7 @@ func readDocument(data []byte, ps *problems) *yaml.Node {
 		return nil
 	}
 	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
-		ps.at(start, "start from examples/island-war/ridge-42.yaml", "the file is empty")
+		ps.at(start, "start from examples/island-war/ridge-42-invented.yaml", "the file is empty")
 		return nil
 	}
 	root := doc.Content[0]
@@ -178,7 +178,7 @@ func syntaxError(err error, ps *problems) {
 		msg = m[2]
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	what, fix := "this is not valid YAML: "+msg, "compare it with examples/island-war/ridge-42.yaml"
+	what, fix := "this is not valid YAML: "+msg, "compare it with examples/island-war/ridge-42-invented.yaml"
 	switch {
 	case strings.Contains(msg, "mapping values are not allowed"):
 		what, fix = "a \"key: value\" is not allowed here", "check the indentation, and quote a value that itself contains \": \""

@@ -52,7 +52,7 @@ func (b *builder) key() {
 		}
 	}
 	if len(k.Terrain) > 0 {
-		if _, ok := b.terrain[clear]; !ok && !b.hasTerrain(clear) {
+		if !b.hasTerrain(clear) {
 			b.ps.at(k.Terrain[0].Key.Pos, "add clear: {letter: c, mp: 1, line: clear}", "the key has no terrain named clear, which the rules cost at 1 MP and let armor enter (rules 5.21, 5.25)")
 		}
 	}

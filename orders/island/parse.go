@@ -53,6 +53,7 @@ type builder struct {
 	units    map[string]*iw.Unit       // units by id
 	unitPos  map[string]Pos            // where each unit is listed
 	areas    map[string][]iw.Hex       // areas by name
+	badArea  map[string]bool           // areas with a mistake in their hexes
 	entered  map[string]Pos            // where each unit is placed or arrives
 	turns    int                       // game_turns, 0 when unusable
 }
@@ -67,6 +68,7 @@ func newBuilder(f *file, ps *problems) *builder {
 		units:    map[string]*iw.Unit{},
 		unitPos:  map[string]Pos{},
 		areas:    map[string][]iw.Hex{},
+		badArea:  map[string]bool{},
 		entered:  map[string]Pos{},
 	}
 }
@@ -140,7 +142,7 @@ var sides = []string{string(iw.US), string(iw.Japan)}
 // side reads a side; key names the key for the messages.
 func (b *builder) side(s Str, parent Pos, key string) (iw.Side, bool) {
 	if !s.Set() {
-		b.missing(parent, key, "write us or japan")
+		b.missing(parent, key, "add "+key+": us, or "+key+": japan")
 		return "", false
 	}
 	switch iw.Side(s.Value) {

@@ -157,6 +157,7 @@ func (b *builder) areaList() {
 			seen[h] = true
 			hexes = append(hexes, h)
 		}
+		before := len(b.ps.list)
 		for _, s := range e.Value {
 			from, to, block := strings.Cut(s.Value, "..")
 			if !block {
@@ -186,6 +187,7 @@ func (b *builder) areaList() {
 		if len(e.Value) == 0 {
 			b.ps.at(e.Key.Pos, "list its hexes", "area %s is empty", name)
 		}
+		b.badArea[name] = len(b.ps.list) > before || !b.gridOK
 		b.areas[name] = hexes
 		if b.sc.Areas == nil {
 			b.sc.Areas = map[string][]iw.Hex{}
@@ -303,7 +305,7 @@ func (b *builder) areaRoom(placed []placement, count map[string]int, onHex map[i
 	reported := map[string]bool{}
 	for _, p := range placed {
 		name := p.Area.Value
-		if reported[name] {
+		if reported[name] || b.badArea[name] {
 			continue
 		}
 		free := 0
@@ -330,7 +332,7 @@ func (b *builder) track() {
 		}
 		ok := b.turn(t.Turn, "track")
 		if ok && t.Turn.Value <= last {
-			b.ps.at(t.Turn.Pos, fmt.Sprintf("list the Game-Turns once each, in order; this one comes after turn %d", last), "track: turn %d is out of order or given twice", t.Turn.Value)
+			b.ps.at(t.Turn.Pos, "list each Game-Turn once, in order", "track: turn %d comes after turn %d", t.Turn.Value, last)
 			ok = false
 		}
 		if ok {
@@ -379,7 +381,7 @@ func (b *builder) arrival(a arrival, turn int, turnOK bool) {
 	r := iw.Reinforcement{Turn: turn}
 	switch {
 	case len(a.Units) == 0:
-		b.missing(a.Pos, "units", "list the units that arrive")
+		b.ps.at(a.Pos, "list the units that arrive, or remove the entry", "%s: a reinforcement of no units", what)
 	case len(a.Entry) > 0 && a.Area.Set():
 		b.ps.at(a.Area.Pos, "keep entry hexes or an area, not both", "%s: reinforcements have both entry and area", what)
 	case len(a.Entry) == 0 && !a.Area.Set():
