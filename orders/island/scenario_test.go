@@ -250,3 +250,46 @@ func BenchmarkParseScenario(b *testing.B) {
 		}
 	}
 }
+
+// The example is a game the engine can begin: fixed units on their hexes,
+// the Japanese placing first (setup.first), then the U.S. player, then
+// Game-Turn 1 with the track's ground support.
+func TestScenarioExampleStartsAGame(t *testing.T) {
+	sc, ps := ParseScenario(readExample(t))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	e := iw.New(sc)
+	p, _ := e.Start()
+	for _, side := range []iw.Side{iw.Japan, iw.US} {
+		if p.Phase != iw.PhaseSetup || p.Phasing != side {
+			t.Fatalf("phase %s, %s placing; want set-up by %s", p.Phase, p.Phasing, side)
+		}
+		taken := map[iw.Hex]bool{}
+		for _, pc := range p.Pieces {
+			if pc.Where == iw.OnMap {
+				taken[pc.Hex] = true
+			}
+		}
+		hexes := map[string]iw.Hex{}
+		for _, pl := range sc.Setup.Placements {
+			if u, _ := sc.Unit(pl.Unit); pl.Area == "" || u.Side != side {
+				continue
+			}
+			for _, h := range sc.Areas[pl.Area] {
+				if !taken[h] {
+					hexes[pl.Unit], taken[h] = h, true
+					break
+				}
+			}
+		}
+		var problems []iw.Problem
+		p, _, problems = e.Deploy(p, hexes)
+		if len(problems) > 0 {
+			t.Fatalf("%s's set-up: %v", side, problems)
+		}
+	}
+	if p.Turn != 1 || p.Phase != iw.PhaseMovement || p.Phasing != iw.US || p.GSP[iw.US] != 4 || p.GSP[iw.Japan] != 1 {
+		t.Errorf("turn %d, %s phase of %s, support %v; want turn 1, the U.S. Movement Phase, 4/1", p.Turn, p.Phase, p.Phasing, p.GSP)
+	}
+}

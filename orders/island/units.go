@@ -11,7 +11,7 @@ import (
 var classes = []string{string(iw.Infantry), string(iw.Engineer), string(iw.Armor), string(iw.Artillery), string(iw.Other)}
 
 // kinds reads the counter types and the class the rules treat each as
-// (digest Q14).
+// (ruling IW14).
 func (b *builder) kinds() {
 	if len(b.f.Kinds) == 0 {
 		b.missing(b.f.Pos, "kinds", "list the counter types with their class, like field-artillery: artillery")
