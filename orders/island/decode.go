@@ -96,6 +96,10 @@ func readDocument(data []byte, ps *problems) *yaml.Node {
 		ps.at(position(data, invalidUTF8(data)), "save it as plain UTF-8", "the file is not UTF-8 text")
 		return nil
 	}
+	if off := oddBreak(data); off >= 0 {
+		ps.at(position(data, off), "save the file with plain line ends (LF or CR LF)", "the file has a line break that is not a line end: a lone carriage return, or U+0085, U+2028 or U+2029")
+		return nil
+	}
 	if tabs(data, ps) {
 		return nil
 	}
@@ -105,7 +109,7 @@ func readDocument(data []byte, ps *problems) *yaml.Node {
 		if errors.Is(err, io.EOF) {
 			ps.at(start, "start from examples/island-war/ridge-42-invented.yaml", "the file is empty")
 		} else {
-			syntaxError(err, ps)
+			syntaxError(err, data, ps)
 		}
 		return nil
 	}
@@ -127,6 +131,21 @@ func readDocument(data []byte, ps *problems) *yaml.Node {
 		return nil
 	}
 	return root
+}
+
+// oddBreak returns the offset of the first character YAML reads as a line
+// break but editors and this package's line numbers do not: a carriage
+// return without a line feed, NEL, LS or PS; -1 when there is none.
+func oddBreak(data []byte) int {
+	for i, r := range string(data) {
+		switch {
+		case r == '\r' && (i+1 >= len(data) || data[i+1] != '\n'):
+			return i
+		case r == '\u0085' || r == '\u2028' || r == '\u2029':
+			return i
+		}
+	}
+	return -1
 }
 
 // checkNode refuses aliases and excessive depth anywhere under n; the first
@@ -170,7 +189,7 @@ func tabs(data []byte, ps *problems) bool {
 var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // syntaxError turns a YAML library error into a problem a user can act on.
-func syntaxError(err error, ps *problems) {
+func syntaxError(err error, data []byte, ps *problems) {
 	msg := err.Error()
 	line := 1
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
@@ -197,6 +216,8 @@ func syntaxError(err error, ps *problems) {
 	case strings.Contains(msg, "unknown anchor"):
 		what, fix = "aliases (*name) are not allowed", "write the value out in full"
 	}
+	// The library may count one line past the end of the file.
+	line = min(line, bytes.Count(data, []byte("\n"))+1)
 	ps.at(Pos{line, 1}, fix, "%s", what)
 }
 

@@ -64,14 +64,7 @@ func (b *builder) key() {
 	}
 }
 
-func (b *builder) hasTerrain(name string) bool {
-	for _, e := range b.f.Key.Terrain {
-		if e.Key.Value == name {
-			return true
-		}
-	}
-	return false
-}
+func (b *builder) hasTerrain(name string) bool { return b.keyTerrains[name] }
 
 // terrainType checks one terrain of the key.
 func (b *builder) terrainType(name string, e terrainEntry) (iw.TerrainType, bool) {
@@ -371,6 +364,10 @@ func (b *builder) terrainRow(row Str, r int, byLetter map[string]string) bool {
 func (b *builder) letterList() string {
 	var l []string
 	for _, e := range b.f.keyTerrain() {
+		if len(l) == maxListed {
+			l = append(l, "...")
+			break
+		}
 		l = append(l, fmt.Sprintf("%s %s", e.Value.Letter.Value, e.Key.Value))
 	}
 	return strings.Join(l, ", ")
@@ -380,14 +377,10 @@ func (b *builder) knownTerrain(s Str, what string) bool {
 	if _, ok := b.terrain[s.Value]; ok {
 		return true
 	}
-	if b.f.Key != nil && b.hasTerrain(s.Value) {
+	if b.hasTerrain(s.Value) {
 		return false // its entry is wrong and says so
 	}
-	var names []string
-	for _, e := range b.f.keyTerrain() {
-		names = append(names, e.Key.Value)
-	}
-	b.ps.at(s.Pos, "use a terrain of terrain_key.terrain: "+strings.Join(names, ", "), "%s: terrain %q is not in the key", what, s.Value)
+	b.ps.at(s.Pos, "use a terrain of terrain_key.terrain: "+keys(b.f.keyTerrain()), "%s: terrain %q is not in the key", what, s.Value)
 	return false
 }
 
@@ -421,16 +414,10 @@ func (b *builder) hexsides(m *mapSection) {
 	for _, e := range m.Hexsides {
 		name := e.Key.Value
 		if !b.features[name] {
-			if b.f.Key == nil || !b.hasFeature(name) {
-				var known []string
-				if b.f.Key != nil {
-					for _, k := range b.f.Key.Hexsides {
-						known = append(known, k.Key.Value)
-					}
-				}
+			if !b.hasFeature(name) {
 				fix := "add it to terrain_key.hexsides"
-				if len(known) > 0 {
-					fix = "use one of terrain_key.hexsides (" + strings.Join(known, ", ") + ") or add it there"
+				if b.f.Key != nil && len(b.f.Key.Hexsides) > 0 {
+					fix = "use one of terrain_key.hexsides (" + keys(b.f.Key.Hexsides) + ") or add it there"
 				}
 				b.ps.at(e.Key.Pos, fix, "map.hexsides: feature %q is not in the key", name)
 			}
@@ -456,14 +443,7 @@ func (b *builder) hexsides(m *mapSection) {
 	}
 }
 
-func (b *builder) hasFeature(name string) bool {
-	for _, k := range b.f.Key.Hexsides {
-		if k.Key.Value == name {
-			return true
-		}
-	}
-	return false
-}
+func (b *builder) hasFeature(name string) bool { return b.keyFeatures[name] }
 
 // chain reads "AAAA-BBBB-CCCC" into the hexsides between each hex and the
 // next, each pair adjacent.

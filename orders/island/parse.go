@@ -56,10 +56,48 @@ type builder struct {
 	badArea  map[string]bool           // areas with a mistake in their hexes
 	entered  map[string]Pos            // where each unit is placed or arrives
 	turns    int                       // game_turns, 0 when unusable
+
+	// The names the file defines, right or wrong, so that a reference to
+	// one whose entry is wrong is not reported a second time.
+	keyTerrains, keyFeatures, kindNames map[string]bool
+}
+
+// maxListed is how many names a "use one of" lists before "...".
+const maxListed = 20
+
+// keys lists a mapping's names, the first maxListed of them.
+func keys[T any](m Map[T]) string {
+	var names []string
+	for _, e := range m {
+		if len(names) == maxListed {
+			names = append(names, "...")
+			break
+		}
+		names = append(names, e.Key.Value)
+	}
+	return strings.Join(names, ", ")
+}
+
+func nameSet[T any](m Map[T]) map[string]bool {
+	set := make(map[string]bool, len(m))
+	for _, e := range m {
+		set[e.Key.Value] = true
+	}
+	return set
 }
 
 func newBuilder(f *file, ps *problems) *builder {
+	var terrains, features Map[struct{}]
+	if f.Key != nil {
+		for _, e := range f.Key.Terrain {
+			terrains = append(terrains, Entry[struct{}]{Key: e.Key})
+		}
+		for _, e := range f.Key.Hexsides {
+			features = append(features, Entry[struct{}]{Key: e.Key})
+		}
+	}
 	return &builder{
+		keyTerrains: nameSet(terrains), keyFeatures: nameSet(features), kindNames: nameSet(f.Kinds),
 		f: f, ps: ps, sc: &iw.Scenario{},
 		terrain:  map[string]iw.TerrainType{},
 		features: map[string]bool{},

@@ -171,7 +171,7 @@ func TestScenarioProblemsCapped(t *testing.T) {
 
 // FuzzParseScenario feeds arbitrary bytes to ParseScenario: it must never
 // panic, every problem must point into the file, and a file it accepts
-// must hold what the engine trusts.
+// must hold what the engine trusts and begin a game in it.
 func FuzzParseScenario(f *testing.F) {
 	f.Add(readExample(f))
 	files, _ := filepath.Glob("testdata/broken/*.yaml")
@@ -195,6 +195,7 @@ func FuzzParseScenario(f *testing.F) {
 		}
 		if sc != nil {
 			trusted(t, sc)
+			iw.New(sc).Start() // the engine trusts what the checker passed: no panic
 		}
 	})
 }

@@ -67,28 +67,19 @@ func (b *builder) unit(side iw.Side, e unitEntry) {
 		u.Kind = e.Kind.Value
 		b.values(&u, class, e)
 	} else if !b.kindListed(e.Kind.Value) {
-		b.ps.at(e.Kind.Pos, "use one of kinds ("+b.kindList()+") or add it there", "unit %s: kind %q is not in kinds", id, e.Kind.Value)
+		fix := "add it to kinds with its class"
+		if len(b.f.Kinds) > 0 {
+			fix = "use one of kinds (" + b.kindList() + ") or add it there"
+		}
+		b.ps.at(e.Kind.Pos, fix, "unit %s: kind %q is not in kinds", id, e.Kind.Value)
 	}
 	b.units[id] = &u
 	b.sc.Units = append(b.sc.Units, u)
 }
 
-func (b *builder) kindListed(name string) bool {
-	for _, e := range b.f.Kinds {
-		if e.Key.Value == name {
-			return true
-		}
-	}
-	return false
-}
+func (b *builder) kindListed(name string) bool { return b.kindNames[name] }
 
-func (b *builder) kindList() string {
-	names := make([]string, len(b.f.Kinds))
-	for i, e := range b.f.Kinds {
-		names[i] = e.Key.Value
-	}
-	return strings.Join(names, ", ")
-}
+func (b *builder) kindList() string { return keys(b.f.Kinds) }
 
 // values reads a counter's printed values in rule 3.0's order.
 func (b *builder) values(u *iw.Unit, class iw.Class, e unitEntry) {
@@ -143,8 +134,14 @@ func (b *builder) values(u *iw.Unit, class iw.Class, e unitEntry) {
 	u.Attack, u.Defense, u.Movement = nums[0], nums[1], nums[2]
 }
 
+// MaxAreaHexes is how many hexes all areas together may hold: a map of
+// 99x99 hexes in a few dozen areas, and no file that blocks of the whole
+// map, copied thousands of times, make expensive to read.
+const MaxAreaHexes = 50000
+
 // areaList reads the named areas: hex ids and blocks "AAAA..BBBB".
 func (b *builder) areaList() {
+	total := 0
 	for _, e := range b.f.Areas {
 		name := e.Key.Value
 		var hexes []iw.Hex
@@ -188,6 +185,10 @@ func (b *builder) areaList() {
 			b.ps.at(e.Key.Pos, "list its hexes", "area %s is empty", name)
 		}
 		b.badArea[name] = len(b.ps.list) > before || !b.gridOK
+		if total += len(hexes); total > MaxAreaHexes {
+			b.ps.at(e.Key.Pos, "name fewer hexes: areas are for set-up, entry and victory", "the areas hold more than %d hexes in all", MaxAreaHexes)
+			return
+		}
 		b.areas[name] = hexes
 		if b.sc.Areas == nil {
 			b.sc.Areas = map[string][]iw.Hex{}
@@ -200,13 +201,9 @@ func (b *builder) areaList() {
 func (b *builder) area(s Str, what string) ([]iw.Hex, bool) {
 	hexes, ok := b.areas[s.Value]
 	if !ok {
-		names := make([]string, len(b.f.Areas))
-		for i, e := range b.f.Areas {
-			names[i] = e.Key.Value
-		}
 		fix := "define it under areas"
-		if len(names) > 0 {
-			fix = "use one of areas (" + strings.Join(names, ", ") + ") or define it there"
+		if len(b.f.Areas) > 0 {
+			fix = "use one of areas (" + keys(b.f.Areas) + ") or define it there"
 		}
 		b.ps.at(s.Pos, fix, "%s: area %q is not defined", what, s.Value)
 	}
@@ -302,12 +299,13 @@ func (b *builder) setup() {
 // areaRoom checks that each area has a free hex for every unit placed in
 // it, the hexes named for other units left out (no stacking, rule 5.31).
 func (b *builder) areaRoom(placed []placement, count map[string]int, onHex map[iw.Hex]string) {
-	reported := map[string]bool{}
+	checked := map[string]bool{}
 	for _, p := range placed {
 		name := p.Area.Value
-		if reported[name] || b.badArea[name] {
+		if checked[name] || b.badArea[name] {
 			continue
 		}
+		checked[name] = true
 		free := 0
 		for _, h := range b.areas[name] {
 			if _, taken := onHex[h]; !taken {
@@ -315,7 +313,6 @@ func (b *builder) areaRoom(placed []placement, count map[string]int, onHex map[i
 			}
 		}
 		if count[name] > free {
-			reported[name] = true
 			b.ps.at(p.Area.Pos, "make the area larger or place fewer units in it", "setup: %d units are placed in area %s, which has %d free hexes (units never stack, rule 5.31)", count[name], name, free)
 		}
 	}
