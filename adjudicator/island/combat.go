@@ -282,7 +282,7 @@ func (r *resolver) resolve(k int) Event {
 	}
 	// 4.1 d.
 	rep.Differential = rep.AttackTotal - rep.DefenseTotal
-	rep.Column = Column(rep.Line, rep.Differential)
+	rep.Column = Column(rep.Line, rep.Differential) // rule 7.52: never shifted left
 	rep.Die = r.dice.Roll(Die{Purpose: "combat", Turn: p.Turn, Side: p.Phasing, Combat: n, Attack: k})
 	if rep.Die < 1 || rep.Die > 6 {
 		panic(fmt.Sprintf("island: the dice rolled %d, not 1 to 6", rep.Die))
@@ -379,7 +379,7 @@ func (r *resolver) fpf(rep *CombatReport, defs []int, before int) {
 			pc := p.Pieces[i]
 			switch {
 			case pc.Where != OnMap, pc.FPF == n: // IW19
-			case pc.Adverse >= n-1: // rule 8.41 (a), (b), (d); IW6
+			case pc.Adverse > 0 && pc.Adverse >= n-1: // rule 8.41 (a), (b), (d); IW6
 			case len(b.enemiesNext(pc.Hex, them)) > 0: // rule 8.41 (c)
 			case e.S.Grid.Distance(pc.Hex, p.Pieces[j].Hex) > e.unit(i).Range: // rule 8.42
 			default:
@@ -519,7 +519,8 @@ func (r *resolver) advance(rep *CombatReport, advs []Advance, winners []int, pat
 	for _, adv := range advs {
 		i, ok := e.byID[adv.Unit]
 		if !ok || !containsInt(winners, i) || p.Pieces[i].Where != OnMap || p.Pieces[i].Advanced == n {
-			continue // rule 7.94; removed or eliminated units stay
+			rep.Unmade = append(rep.Unmade, adv) // rule 7.94; removed or eliminated units stay
+			continue
 		}
 		ok = false
 		for _, path := range paths {
@@ -540,6 +541,9 @@ func (r *resolver) advance(rep *CombatReport, advs []Advance, winners []int, pat
 					rep.Advances = append(rep.Advances, adv)
 				}
 			}
+		}
+		if !ok {
+			rep.Unmade = append(rep.Unmade, adv)
 		}
 	}
 }

@@ -216,3 +216,27 @@ func TestEliminationResults(t *testing.T) { // rule 7.62
 		t.Fatalf("Ae: %+v", r)
 	}
 }
+
+// A retreat pushes the target of a later barrage out of its hex: that
+// barrage is not made (rule 7.83, IW20).
+func TestDisplacedTargetIsNotBarraged(t *testing.T) {
+	units := []Unit{inf("u1", US, 6, 3, 4), gun("g1", US, 4, 3, 5, 1, 2), inf("j1", Japan, 2, 2, 4), inf("j2", Japan, 2, 2, 4)}
+	at := map[string]string{"u1": "0205", "g1": "0208", "j1": "0204", "j2": "0203"}
+	g := setup(t, units, at, map[string]string{"0304": "sea", "0104": "sea"}, nil, US).combat()
+	o := Orders{Attacks: []Attack{attack(ids("j1"), ids("u1")), {Defenders: ids("j2"), Barrage: ids("g1")}}}
+	evs := g.fight(o, Defence{}, rolls(3, 1)) // +4, die 3: D1
+	r := report(t, evs, 0)
+	if r.Result != D1 || g.at("j1") != "0203" || len(r.Retreats) != 1 || len(r.Retreats[0].Displaced) != 1 {
+		t.Fatalf("first attack %+v, j1 %s", r, g.at("j1"))
+	}
+	skipped := false
+	for _, ev := range evs {
+		skipped = skipped || (ev.Kind == EvSkip && ev.Combat.Index == 1)
+	}
+	if !skipped || g.at("j2") == "0203" {
+		t.Fatalf("the barrage on the displaced j2 was made: %v", evs)
+	}
+	if pc, _ := g.e.Piece(g.p, "g1"); pc.Attacked != 0 {
+		t.Fatalf("g1 marked as having fired: %+v", pc)
+	}
+}

@@ -50,6 +50,7 @@ type CombatReport struct {
 	Eliminated []string  `json:"eliminated,omitempty"`
 	Removals   []string  `json:"removals,omitempty"` // Banzai (rule 10.0)
 	Advances   []Advance `json:"advances,omitempty"`
+	Unmade     []Advance `json:"unmade,omitempty"`  // ordered advances the result did not allow
 	Dropped    []string  `json:"dropped,omitempty"` // displaced barrage artillery (rule 7.82)
 }
 

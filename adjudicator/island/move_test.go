@@ -190,3 +190,32 @@ func TestReinforcementsEnterAtTheirHexes(t *testing.T) { // IW16
 		t.Fatalf("u9 in %s", g.at("u9"))
 	}
 }
+
+// Every hex Reach lists is a move Move accepts, and a hex one MP beyond
+// is not listed (rules 5.13, 6.0).
+func TestReachAgreesWithMove(t *testing.T) {
+	units := []Unit{inf("u1", US, 3, 3, 3), arm("t1", US, 3, 3, 4), inf("j1", Japan, 3, 3, 3)}
+	terrain := map[string]string{"0304": "jungle", "0204": "broken", "0506": "sea"}
+	sides := map[string]string{"0205-0204": "river", "0305-0306": "road", "0306-0406": "road", "0406-0407": "road", "0305-0205": "cliff"}
+	g := setup(t, units, map[string]string{"u1": "0205", "t1": "0305", "j1": "0208"}, terrain, sides, US)
+	for _, id := range []string{"u1", "t1"} {
+		reach := g.e.Reach(g.p, id)
+		if len(reach) < 5 {
+			t.Fatalf("%s reaches only %v", id, reach)
+		}
+		for h, p := range reach {
+			if _, _, ps := g.e.Move(g.p, Orders{Moves: []Move{{Unit: id, Path: p}}}); len(ps) > 0 && !hasRule(ps, "5.31") {
+				t.Errorf("%s to %s by %v: %v", id, h, p, ps)
+			}
+		}
+		if _, ok := reach[hx(t, "0208")]; ok {
+			t.Errorf("%s reaches the enemy's hex", id)
+		}
+	}
+	if _, ok := g.e.Reach(g.p, "u1")[hx(t, "0202")]; ok {
+		t.Error("u1 reaches 0202: across the river 0204 costs 3 of its 3 MP")
+	}
+	if _, ok := g.e.Reach(g.p, "t1")[hx(t, "0304")]; ok {
+		t.Error("armor reaches jungle without a road")
+	}
+}

@@ -67,7 +67,7 @@ func (r *resolver) retreat(i, hexes int, in Instructions) (Retreat, []Hex) {
 				if k > 0 {
 					at = path[k-1]
 				}
-				if !r.displace(s, f, at, nil, in, &disp) {
+				if !r.displace(s, f, at, path[k+1:], nil, in, &disp) {
 					ok = false
 					break
 				}
@@ -220,8 +220,10 @@ func pathLess(a, b []Hex) bool {
 // displace pushes friend f one hex out of its hex on board s, as if it
 // retreated (rule 7.81), never into the hex of the unit pushing it (from):
 // to a vacant hex if it can, otherwise pushing another friend in turn
-// (rule 7.82). It reports whether f could go; s is changed only if so.
-func (r *resolver) displace(s *board, f int, from Hex, chain []int, in Instructions, disp *[]Displacement) bool {
+// (rule 7.82). Hexes still ahead on the retreat (ahead) come last, so that
+// nobody is pushed twice where once would do (rule 7.82). It reports
+// whether f could go; s is changed only if so.
+func (r *resolver) displace(s *board, f int, from Hex, ahead []Hex, chain []int, in Instructions, disp *[]Displacement) bool {
 	if len(chain) >= maxChain {
 		return false
 	}
@@ -250,6 +252,9 @@ func (r *resolver) displace(s *board, f int, from Hex, chain []int, in Instructi
 		}
 		sort.SliceStable(hs, func(x, y int) bool {
 			a, c := hs[x], hs[y]
+			if wa, wc := inArea(ahead, a), inArea(ahead, c); wa != wc {
+				return wc
+			}
 			if pa, pc := pref(a), pref(c); pa != pc {
 				return pa < pc
 			}
@@ -280,7 +285,7 @@ func (r *resolver) displace(s *board, f int, from Hex, chain []int, in Instructi
 	for _, c := range held {
 		t := s.clone()
 		var more []Displacement
-		if r.displace(t, t.at(c), fh, append(chain, f), in, &more) {
+		if r.displace(t, t.at(c), fh, ahead, append(chain, f), in, &more) {
 			*disp = append(*disp, more...)
 			s.adopt(t)
 			mark(s, c)

@@ -39,7 +39,8 @@ func (e *Engine) Start() (Position, []Event) {
 			return p, evs
 		}
 	}
-	return e.beginTurn(p, 1), append(evs, e.phaseEvent(e.beginTurn(p, 1)))
+	p = e.beginTurn(p, 1)
+	return p, append(evs, e.phaseEvent(p))
 }
 
 // toPlace gives the units side s still places in an area, in scenario order.
