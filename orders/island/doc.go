@@ -1,0 +1,24 @@
+// Package island reads scenario files for SPI's Island War standard rules
+// (Bloody Ridge, Saipan, Leyte, Okinawa): the map, Terrain Key, counters,
+// Initial Deployment Charts, Turn Record/Reinforcement Track and victory
+// conditions that the standard rules leave to each game (rule 3.0), typed
+// into YAML by a group that owns the game.
+//
+// The entry point is ParseScenario, which returns an
+// adjudicator/island.Scenario the rules engine can trust, or every problem
+// in the file at its line and column with what to change. The format is
+// documented key by key in examples/island-war/README.md; the invented
+// examples/island-war/ridge-42-invented.yaml uses all of it.
+//
+// Reading is two steps. decode.go reads the YAML strictly into the file's
+// shape (file.go): unknown keys, repeated keys and values of the wrong kind
+// are refused there, and a file that fails it is not checked further. The
+// builder (parse.go, grid.go, units.go, victory.go) then checks what the
+// values mean — every hex on the grid, every letter and name in the key,
+// every unit's values complete for its class, every unit entering play once,
+// every turn within the game — and fills the Scenario as it goes.
+//
+// This package does not import package orders, whose strict YAML helpers
+// belong to War in the Wind's order files and would bring that game's rules
+// with them; decode.go is the small equivalent for this format.
+package island
