@@ -3,6 +3,7 @@ package templates
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/template"
@@ -10,6 +11,45 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 )
+
+// Game is what a side's report says about the game beyond the position.
+type Game struct {
+	ID         string         // as players write it in their orders
+	Name       string         // an optional longer name
+	Deadline   time.Time      // when the current wait ends; zero when there is none
+	Zone       *time.Location // the reader's time zone, when the game knows it, for a second reading of the deadline
+	Head       string         // the hash of the game's log after the last entry
+	Commitment string         // the SHA-256 of the dice seed
+}
+
+// ReportFor is what the game service asks a system's report of one side to
+// be made of: the game, the position in force, the side, the events since
+// its last report (each the JSON of one of the system's events, all of
+// them: the system keeps what the side may read), whether the game has
+// ended (a game ended by a concession or by the umpire awaits nothing,
+// whatever its position's last wait), and the game's address, which an
+// order sheet mails its file to.
+type ReportFor struct {
+	Game     Game
+	Position adjudicator.Position
+	Side     adjudicator.Side
+	Events   []json.RawMessage
+	Ended    bool
+	Address  string
+}
+
+// SideReport is one side's report as a system words it: the subject and
+// body of the mail, the order template for the side awaited (empty name
+// for none), report.json, the order sheet (empty name for none), and a key
+// that changes when the picture of the map would.
+type SideReport struct {
+	Subject, Text          string
+	TemplateName, Template string
+	JSON                   []byte
+	SheetName              string
+	Sheet                  []byte
+	PictureKey             string
+}
 
 //go:embed tmpl/*.tmpl
 var tmplFS embed.FS

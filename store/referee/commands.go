@@ -294,7 +294,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if text == "" && len(c.says) > 0 {
 			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says}
 			if g := t.Game(); g.Status == store.Active && g.Wait.Open() {
-				a.Next, a.Deadline = windsys.WaitPhraseTo(g.Wait, side), g.Deadline
+				a.Next, a.Deadline = c.s.sys.Waiting(g.Wait, side), g.Deadline
 			}
 			text = a.Text()
 			answer = a.Short()
@@ -358,7 +358,7 @@ func (c *call) tell(side adjudicator.Side, n templates.Notice, deadline time.Tim
 func (c *call) umpireNotice(action string, n templates.Notice) templates.UmpireNotice {
 	u := templates.UmpireNotice{Game: c.g.ID, Action: action, Detail: n.Text(), Head: c.g.Head}
 	if c.g.Status == store.Active && c.g.Wait.Open() {
-		u.Next, u.Deadline = windsys.WaitPhrase(c.g.Wait), c.g.Deadline
+		u.Next, u.Deadline = c.s.sys.Waiting(c.g.Wait, adjudicator.NoSide), c.g.Deadline
 	}
 	return u
 }
@@ -368,7 +368,7 @@ func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		if u.Next != "" {
-			u.Next = windsys.WaitPhraseTo(c.g.Wait, side)
+			u.Next = c.s.sys.Waiting(c.g.Wait, side)
 		}
 		c.s.notify(c.t, &c.g, side, u)
 	}
@@ -380,12 +380,12 @@ func cmdHelp(c *call) error {
 }
 
 func cmdStatus(c *call) error {
-	st, err := StateOf(c.t.Position())
+	st, err := c.s.position(c.t.Position())
 	if err != nil {
 		return err
 	}
-	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Turn, Date: wind.TurnDate(st.Turn),
-		Waiting: windsys.WaitPhraseTo(c.g.Wait, c.side), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
+	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Wait().Turn, Date: c.s.sys.Date(st.Wait().Turn),
+		Waiting: c.s.sys.Waiting(c.g.Wait, c.side), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
 		Head: c.g.Head, Commitment: c.g.Commitment, Umpire: c.side == adjudicator.Umpire}
 	if c.g.Status == store.Ended {
 		d.Result, d.Deadline = c.rec.Result, time.Time{}
@@ -439,7 +439,7 @@ func cmdResend(c *call) error {
 		c.t.Queue(c.in.answers(reply(out, c.in))...)
 		return nil
 	}
-	st, err := StateOf(c.t.Position())
+	st, err := c.s.position(c.t.Position())
 	if err != nil {
 		return err
 	}
@@ -468,7 +468,7 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 		if !a.Dropped || !a.Redrawable || a.DrawnAt == 0 || a.Name != "map.png" {
 			continue
 		}
-		pic, err := drawAgain(c.g.ID, *a, c.side, txLog{c.t})
+		pic, err := drawAgain(c.s.sys, c.g.ID, *a, c.side, txLog{c.t})
 		if err != nil {
 			return nil, err
 		}
@@ -484,17 +484,17 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 
 func cmdTemplate(c *call) error {
 	if w := c.g.Wait; !w.Open() || w.Side != c.side {
-		return refuse("not-awaited", templates.Notice{Note: windsys.WaitPhraseTo(w, c.side), Other: w.Side})
+		return refuse("not-awaited", templates.Notice{Note: c.s.sys.Waiting(w, c.side), Other: w.Side})
 	}
-	st, err := StateOf(c.t.Position())
+	st, err := c.s.position(c.t.Position())
 	if err != nil {
 		return err
 	}
-	name, body, ok := c.s.sideReport(&c.g, c.rec, st, c.side, nil).OrderTemplate()
+	name, body, ok := c.s.sys.Template(c.s.reportFor(&c.g, c.rec, st, c.side, nil))
 	if !ok {
-		return refuse("no-file", templates.Notice{Note: windsys.WaitPhrase(c.g.Wait)})
+		return refuse("no-file", templates.Notice{Note: c.s.sys.Waiting(c.g.Wait, adjudicator.NoSide)})
 	}
-	c.text = templates.TemplateAnswer{Game: c.g.ID, Waiting: windsys.WaitPhrase(c.g.Wait), Name: name, Body: body}.Text()
+	c.text = templates.TemplateAnswer{Game: c.g.ID, Waiting: c.s.sys.Waiting(c.g.Wait, adjudicator.NoSide), Name: name, Body: body}.Text()
 	c.attach = []store.Attachment{{Name: name, Type: "application/yaml", Data: []byte(body)}}
 	return nil
 }
@@ -607,7 +607,7 @@ func cmdConcede(c *call) error {
 	if err := c.note(templates.Notice{Kind: "concede", Side: c.side}); err != nil {
 		return err
 	}
-	st, err := StateOf(c.t.Position())
+	st, err := c.s.position(c.t.Position())
 	if err != nil {
 		return err
 	}
@@ -762,13 +762,13 @@ func (c *call) rollback(to uint64, n templates.Notice, u *templates.UmpireNotice
 	c.refresh()
 	c.t.SetDeadline(c.rec.deadline(&c.g, c.g.Wait, c.now))
 	c.refresh()
-	st, err := StateOf(c.t.Position())
+	st, err := c.s.position(c.t.Position())
 	if err != nil {
 		return err
 	}
 	var heads head
 	if u != nil {
-		heads = playerHeads(*u)
+		heads = playerHeads(c.s.sys, *u)
 	}
 	if err := c.s.queueReports(c.t, &c.g, c.rec, st, nil, c.in, heads, nil); err != nil {
 		return err
@@ -779,14 +779,14 @@ func (c *call) rollback(to uint64, n templates.Notice, u *templates.UmpireNotice
 
 // playerHeads sets the umpire's notice u above both players' reports,
 // saying what the game waits for after the decision.
-func playerHeads(u templates.UmpireNotice) head {
+func playerHeads(sys System, u templates.UmpireNotice) head {
 	return func(side adjudicator.Side, g *store.Game) string {
 		if side != adjudicator.US && side != adjudicator.JP {
 			return ""
 		}
 		u.Head, u.Next, u.Deadline = g.Head, "", time.Time{}
 		if g.Status == store.Active && g.Wait.Open() {
-			u.Next, u.Deadline = windsys.WaitPhraseTo(g.Wait, side), g.Deadline
+			u.Next, u.Deadline = sys.Waiting(g.Wait, side), g.Deadline
 		}
 		return u.Text()
 	}
@@ -883,9 +883,9 @@ func cmdForce(c *call) error {
 		return refuse("paused", templates.Notice{})
 	}
 	w := c.g.Wait
-	what, ok := waitDefaults[w.Kind]
+	what, ok := c.s.sys.Defaults(w.Kind)
 	if !ok || !w.Open() {
-		return refuse("no-default", templates.Notice{Note: windsys.WaitPhrase(w)})
+		return refuse("no-default", templates.Notice{Note: c.s.sys.Waiting(w, adjudicator.NoSide)})
 	}
 	n := templates.Notice{Kind: "force", Other: w.Side, Turn: w.Turn, Wait: w.Kind}
 	if err := c.note(n); err != nil {
@@ -895,7 +895,7 @@ func cmdForce(c *call) error {
 		c.rec.notice(templates.Notice{Kind: "held-dropped", Side: h.Side})
 	}
 	u := c.umpireNotice("force", templates.Notice{Kind: "force-detail", Other: w.Side, Turn: w.Turn, Wait: w.Kind, Applied: what})
-	if err := c.s.applyDefault(c.t, c.rec, c.now, playerHeads(u)); err != nil {
+	if err := c.s.applyDefault(c.t, c.rec, c.now, playerHeads(c.s.sys, u)); err != nil {
 		return err
 	}
 	c.say("you-force", templates.Notice{Applied: what})
@@ -916,7 +916,7 @@ func cmdRollback(c *call) error {
 	if err := c.rollback(to, n, &u); err != nil {
 		return err
 	}
-	c.say("you-rollback", templates.Notice{To: to, Note: windsys.WaitPhrase(c.g.Wait), At: c.g.Deadline})
+	c.say("you-rollback", templates.Notice{To: to, Note: c.s.sys.Waiting(c.g.Wait, adjudicator.NoSide), At: c.g.Deadline})
 	return nil
 }
 
@@ -946,7 +946,7 @@ func cmdReplace(c *call) error {
 	if err := c.note(n); err != nil {
 		return err
 	}
-	st, err := StateOf(c.t.Position())
+	st, err := c.s.position(c.t.Position())
 	if err != nil {
 		return err
 	}
@@ -973,7 +973,7 @@ func (c *call) handedOver(side adjudicator.Side, old, addr string, n templates.N
 
 func cmdEnd(c *call) error {
 	result := templates.Notice{Kind: "result-end", Note: strings.Join(c.args, " ")}.Text()
-	st, err := StateOf(c.t.Position())
+	st, err := c.s.position(c.t.Position())
 	if err != nil {
 		return err
 	}

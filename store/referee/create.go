@@ -19,7 +19,6 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/mail"
-	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 )
 
@@ -328,11 +327,11 @@ func (s *Service) gameStatus(id string) (GameStatus, *store.Game, *record, error
 	if err != nil {
 		return GameStatus{}, nil, nil, err
 	}
-	st, err := StateOf(s.db.Position(id))
+	st, err := s.position(s.db.Position(id))
 	if err != nil {
 		return GameStatus{}, nil, nil, err
 	}
-	waiting := st.WaitText()
+	waiting := s.sys.Summary(st)
 	if g.Status == store.Ended {
 		waiting = "nothing: " + rec.Result
 	}
@@ -348,11 +347,10 @@ func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err 
 	if ok {
 		game = env.game
 	}
-	f, perr := windorders.Parse(raw, windorders.Options{})
+	o, perr := s.sys.Read(raw)
 	if perr != nil {
 		return game, problemsOf(perr), nil
 	}
-	game = f.Game
 	g, err := s.db.Game(game)
 	if err != nil {
 		return game, nil, err
@@ -360,14 +358,12 @@ func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err 
 	if g.Status != store.Active {
 		return game, []store.Problem{{Msg: fmt.Sprintf("the game is %s and takes no orders", g.Status)}}, nil
 	}
-	st, err := StateOf(s.db.Position(game))
+	st, err := s.position(s.db.Position(game))
 	if err != nil {
 		return game, nil, err
 	}
-	o := f.Orders()
-	if p := st.CheckWait(o); p != nil {
-		line, col := f.Start()
-		return game, []store.Problem{{Line: line, Col: col, Msg: p.Msg}}, nil
+	if p := s.sys.Stale(st, o); p != nil {
+		return game, []store.Problem{*p}, nil
 	}
-	return game, located(f, wind.CheckOrders(st, o)), nil
+	return game, s.sys.Check(st, o), nil
 }

@@ -3,71 +3,25 @@ package referee
 import (
 	"errors"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/orders"
-	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
 
-// waitDefaults are the words of templates for the default orders of each
-// kind of wait that has them: the orders of wind.State.DefaultOrders
-// (rules 3.1 and 3.2: no refit, a day turn; 3.5: every unit stays; 9.1 to
-// 9.6: the default refit; 12.4 to 12.6 and 14.0: a legal setup or
-// landing), written as a file that is stored and audited like a player's.
-// When a wait without default orders passes its deadline, the umpire is
-// told once and decides (extend, rollback).
-var waitDefaults = map[adjudicator.WaitKind]string{
-	wind.WaitUSDecision: templates.DefaultOrders(wind.WaitUSDecision),
-	wind.WaitActions:    templates.DefaultOrders(wind.WaitActions),
-	wind.WaitUSRefit:    templates.DefaultOrders(wind.WaitUSRefit),
-	wind.WaitJPRefit:    templates.DefaultOrders(wind.WaitJPRefit),
-	wind.WaitJPSetup:    templates.DefaultOrders(wind.WaitJPSetup),
-	wind.WaitUSLanding:  templates.DefaultOrders(wind.WaitUSLanding),
-}
-
-// defaultFile is the orders file the server writes for a side that missed
-// a deadline: stored and audited like a player's file.
-func defaultFile(game string, s *wind.State, why string) ([]byte, *windsys.Filed, error) {
-	w := s.Wait()
-	what, ok := waitDefaults[w.Kind]
-	if !ok || !w.Open() {
-		return nil, nil, fmt.Errorf("referee: no default orders for %s", w)
-	}
-	return serverFile(game, fmt.Sprintf("Default orders written by attu: %s (%s).", why, what), s.DefaultOrders())
-}
-
-// serverFile is the orders file the server writes for o, headed by the
-// comment line head, redacted, and the orders as read back from it.
-func serverFile(game, head string, o wind.Orders) ([]byte, *windsys.Filed, error) {
-	body, err := windorders.Write(game, orders.RedactedToken, o)
-	if err != nil {
-		return nil, nil, fmt.Errorf("referee: writing %s: %w", head, err)
-	}
-	raw := append([]byte("# "+head+"\n"), body...)
-	read, err := windsys.Read(raw, windorders.Options{})
-	if err != nil {
-		return nil, nil, fmt.Errorf("referee: %s for %s %s: %w", head, o.Side, o.Wait, err)
-	}
-	return raw, &read, nil
-}
-
 // applyDefault applies the default orders of the current wait in t, the
 // reports headed by what heads writes.
 func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads head) error {
-	return s.applyFile(t, rec, now, heads, func(g store.Game, st *wind.State) ([]byte, *windsys.Filed, error) {
-		return defaultFile(g.ID, st, "the default orders")
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st adjudicator.Position) ([]byte, adjudicator.Orders, error) {
+		return s.sys.DefaultFile(g.ID, st, "the default orders")
 	})
 }
 
 // applyFile applies in t the orders file the server writes with file for
 // the position in force, the reports headed by what heads writes.
-func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, *wind.State) ([]byte, *windsys.Filed, error)) error {
-	st, err := StateOf(t.Position())
+func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, adjudicator.Position) ([]byte, adjudicator.Orders, error)) error {
+	st, err := s.position(t.Position())
 	if err != nil {
 		return err
 	}
@@ -75,7 +29,7 @@ func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head
 	if err != nil {
 		return err
 	}
-	err = s.step(t, rec, store.Step{Orders: *o, Raw: raw, Received: now}, now, nil, heads)
+	err = s.step(t, rec, store.Step{Orders: o, Raw: raw, Received: now}, now, nil, heads)
 	return err
 }
 
@@ -198,7 +152,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		if !w.Open() || g.Deadline.IsZero() || now.Before(g.Deadline) {
 			return nil
 		}
-		what, ok := waitDefaults[w.Kind]
+		what, ok := s.sys.Defaults(w.Kind)
 		if !ok && !rec.LateStandIn {
 			if rec.NoDefault {
 				return nil
@@ -229,7 +183,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		err := apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
 			// Each reader learns of both waits only what it may: the
 			// Japanese are not told whether the U.S. decides or acts.
-			dp.Waiting, dp.Next = windsys.WaitPhraseTo(w, side), windsys.WaitPhraseTo(after.Wait, side)
+			dp.Waiting, dp.Next = s.sys.Waiting(w, side), s.sys.Waiting(after.Wait, side)
 			return dp.Text()
 		})
 		if err != nil || rec.Reported[adjudicator.Umpire] != told {
@@ -253,14 +207,14 @@ func (s *Service) remind(id string, now time.Time) error {
 		if !w.Open() || rec.Reminded || g.Deadline.IsZero() || now.Before(g.Deadline.Add(-reminder(g))) || !now.Before(g.Deadline) {
 			return nil
 		}
-		st, err := StateOf(t.Position())
+		st, err := s.position(t.Position())
 		if err != nil {
 			return err
 		}
 		// The reminder carries the order template again, made from the
 		// awaited side's own report.
-		name, body, hasTemplate := s.sideReport(g, rec, st, w.Side, nil).OrderTemplate()
-		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: windsys.WaitPhrase(w), Deadline: g.Deadline,
+		name, body, hasTemplate := s.sys.Template(s.reportFor(g, rec, st, w.Side, nil))
+		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: s.sys.Waiting(w, adjudicator.NoSide), Deadline: g.Deadline,
 			Left: g.Deadline.Sub(now), Template: name}
 		if m, ok := s.toSide(g, w.Side, "reminder", r.Subject(), r.Text()); ok {
 			if hasTemplate {

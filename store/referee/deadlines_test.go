@@ -302,7 +302,7 @@ func TestRefitDeadlines(t *testing.T) {
 		}
 		h.clk.t = g.Deadline
 		out := h.tick()
-		mustContain(t, "the reports", out[0].Text, "missed the deadline of turn 1 "+string(kind), waitDefaults[kind])
+		mustContain(t, "the reports", out[0].Text, "missed the deadline of turn 1 "+string(kind), defaultsOf(kind))
 		raw, err := h.rawOrders(h.game().Current)
 		if err != nil || !strings.Contains(string(raw), "wait: "+string(kind)) {
 			t.Fatalf("the default file: %v\n%s", err, raw)
@@ -315,4 +315,10 @@ func TestRefitDeadlines(t *testing.T) {
 		t.Fatalf("lateness %v", late)
 	}
 	h.audit()
+}
+
+// defaultsOf is what War in the Wind says the default orders of kind k are.
+func defaultsOf(k adjudicator.WaitKind) string {
+	what, _ := Engine().Defaults(k)
+	return what
 }

@@ -13,15 +13,11 @@ package referee
 // takeback request) comes at once whatever the choice.
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -129,15 +125,30 @@ func (r *record) keepUnread(side adjudicator.Side) {
 // eventsSince returns the events of the entries in force after entry
 // since, up to the last, from the log; with since 0 (a side of a game
 // recorded before reports were counted) those of the last entry alone.
-func eventsSince(log []store.LogEntry, since uint64) []wind.Event {
-	var out []wind.Event
+func eventsSince(log []store.LogEntry, since uint64) []json.RawMessage {
+	var out []json.RawMessage
 	if since == 0 && len(log) > 0 {
 		since = log[len(log)-1].Seq - 1
 	}
 	for _, e := range log {
 		if e.Seq > since && e.RolledBackBy == 0 {
-			out = append(out, EventsOf(e.Events)...)
+			out = append(out, splitEvents(e.Events)...)
 		}
+	}
+	return out
+}
+
+// splitEvents returns the events of an entry, each the JSON of one. They
+// were written by the system's own encoding, so a list that does not read
+// back is a broken file, which store.DB.Check reports; it reads as no
+// events here.
+func splitEvents(b json.RawMessage) []json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	var out []json.RawMessage
+	if json.Unmarshal(b, &out) != nil {
+		return nil
 	}
 	return out
 }
@@ -157,24 +168,6 @@ func logSince(t *store.Txn, rec *record, sides ...adjudicator.Side) ([]store.Log
 	return t.LogFrom(from)
 }
 
-// pictureKey sums up what a side's picture shows of the position: the
-// units and counters where they stand, the victory hexes and the cleared
-// zones (not the turn, weather and time of day its caption names, which
-// the report's text gives).
-func pictureKey(v *wind.View) string {
-	b, err := json.Marshal(struct {
-		Units, Enemy []wind.UnitView
-		Hidden       []wind.HiddenStack
-		Victory      []wind.VictoryHexState
-		Cleared      []string
-	}{v.Units, v.Enemy, v.Hidden, v.VictoryHexes, v.ClearedZones})
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
-}
-
 // digest mails the umpire of game id, when it chose the digest, its
 // report of what happened since its last one: at most once a
 // DigestEvery, and only when something happened.
@@ -183,7 +176,7 @@ func (s *Service) digest(id string, now time.Time) error {
 		if rec.copies() != CopiesDigest || now.Sub(rec.DigestAt) < DigestEvery || rec.Reported[adjudicator.Umpire] >= g.Current {
 			return nil
 		}
-		st, err := StateOf(t.Position())
+		st, err := s.position(t.Position())
 		if err != nil {
 			return err
 		}
@@ -195,7 +188,7 @@ func (s *Service) digest(id string, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		subject := templates.DigestSubject(st.Turn, wind.TurnDate(st.Turn), windsys.WaitPhrase(g.Wait))
+		subject := templates.DigestSubject(st.Wait().Turn, s.sys.Date(st.Wait().Turn), s.sys.Waiting(g.Wait, adjudicator.NoSide))
 		out, err := s.reportMails(g, rec, st, false, []reportReq{{side: adjudicator.Umpire, kind: "digest-umpire", subject: subject,
 			evs: eventsSince(log, rec.Reported[adjudicator.Umpire]), always: true, notes: held}})
 		if err != nil || !out[0].ok {

@@ -1,11 +1,11 @@
 package referee
 
 import (
+	"encoding/json"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,9 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
-	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -62,27 +60,28 @@ func envelopeOf(raw []byte) (envelope, bool) {
 // the wait: or turn: line; nil when the envelope answers the game's wait
 // or cannot be read well enough to tell.
 func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env envelope) (*store.Problem, error) {
-	o := wind.Orders{Side: side, Wait: adjudicator.WaitKind(env.wait)}
+	w := adjudicator.Wait{Side: side, Kind: adjudicator.WaitKind(env.wait)}
 	if env.turn != "" {
 		n, err := strconv.Atoi(env.turn)
 		if err != nil || n < 1 {
 			return nil, nil
 		}
-		o.Turn = n
+		w.Turn = n
 	}
-	if o.Wait != "" && !slices.Contains(wind.WaitKinds(), o.Wait) || wind.Answers(g.Wait, o) {
+	o := s.sys.Empty(w)
+	if w.Kind != "" && !slices.Contains(s.sys.Kinds(), w.Kind) || s.sys.Answers(g.Wait, o) {
 		return nil, nil
 	}
-	st, err := StateOf(s.db.Position(g.ID))
+	st, err := s.position(s.db.Position(g.ID))
 	if err != nil {
 		return nil, err
 	}
-	p := st.CheckWait(o)
+	p := s.sys.Stale(st, o)
 	if p == nil {
 		return nil, nil
 	}
 	at := env.waitAt
-	if o.Wait == "" || o.Wait == g.Wait.Kind {
+	if w.Kind == "" || w.Kind == g.Wait.Kind {
 		at = env.turnAt
 	}
 	return &store.Problem{Line: at.Line, Col: at.Col, Msg: p.Msg}, nil
@@ -94,7 +93,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	if !ok {
 		// Not even YAML: the player learns what is wrong with their own
 		// file, which tells nothing about the game.
-		_, err := windorders.Parse(m.Orders, windorders.Options{})
+		_, err := s.sys.Read(m.Orders)
 		return s.unproven(g, ref, m, "refused: not an orders file", s.unreadableMail(g, m, problemsOf(err)))
 	}
 	side, err := adjudicator.ParseSide(env.side)
@@ -113,7 +112,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	if g.Status == store.Ended {
 		return s.answer(g, ref, "refused: the game is over", s.refusedWhy(g, m, templates.OverSubject, why("over")))
 	}
-	f, err := windorders.Parse(m.Orders, windorders.Options{})
+	o, err := s.sys.Read(m.Orders)
 	if err != nil {
 		// A file written for another wait is judged by that wait's form,
 		// whose mistakes would mislead: say what the game waits for.
@@ -126,50 +125,48 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 		return s.answer(g, ref, "refused: the file has mistakes", s.refusedMail(g, m, problemsOf(err)))
 	}
 	raw := orders.Redact(m.Orders)
-	o := f.Orders()
 	if g.Status == store.Paused {
 		return s.answer(g, ref, "refused: paused", s.refusedWhy(g, m, templates.RefusedSubject, why("file-paused")))
 	}
 	// The game's record keeps the position's wait (store.Game.Wait), so
 	// orders that answer it need not have the position read here: the
 	// step checks them against it again (store.Txn.Apply).
-	var st *wind.State
-	if !wind.Answers(g.Wait, o) {
-		if st, err = StateOf(s.db.Position(g.ID)); err != nil {
+	var st adjudicator.Position
+	if !s.sys.Answers(g.Wait, o) {
+		if st, err = s.position(s.db.Position(g.ID)); err != nil {
 			return err
 		}
-		if p := st.CheckWait(o); p != nil {
+		if p := s.sys.Stale(st, o); p != nil {
 			if e := s.sameFile(g.ID, side, raw); e != nil {
 				return s.answer(g, ref, "refused: already applied", s.refusedWhy(g, m, "already applied",
 					templates.Notice{Kind: "why-already-applied", At: e.Time, Entry: e.Seq}))
 			}
-			line, col := f.Start()
-			return s.answer(g, ref, "refused: stale", s.refusedMail(g, m, []store.Problem{{Line: line, Col: col, Msg: p.Msg}}))
+			return s.answer(g, ref, "refused: stale", s.refusedMail(g, m, []store.Problem{*p}))
 		}
 	}
 	rec, err := loadRecord(*g)
 	if err != nil {
 		return err
 	}
-	if rec.Settle > 0 && !f.Now {
+	if rec.Settle > 0 && !s.sys.Immediate(o) {
 		if st == nil {
-			if st, err = StateOf(s.db.Position(g.ID)); err != nil {
+			if st, err = s.position(s.db.Position(g.ID)); err != nil {
 				return err
 			}
 		}
-		if ps := wind.CheckOrders(st, o); len(ps) > 0 {
-			return s.answer(g, ref, "refused: illegal", s.refusedMail(g, m, located(f, ps)))
+		if ps := s.sys.Check(st, o); len(ps) > 0 {
+			return s.answer(g, ref, "refused: illegal", s.refusedMail(g, m, ps))
 		}
 		return s.hold(g.ID, ref, m, side, raw, now)
 	}
-	return s.applyMail(g.ID, ref, m, windsys.Filed{Orders: o, File: f}, raw, now)
+	return s.applyMail(g.ID, ref, m, o, raw, now)
 }
 
 // applyMail applies the orders o of the file raw in one transaction with
 // the mail m that carried them; orders the step refuses are answered,
 // within the sender's budget.
-func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o windsys.Filed, raw []byte, now time.Time) error {
-	lg := s.log.With("message_id", ref.MessageID, "game", id, "side", o.Side.String())
+func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o adjudicator.Orders, raw []byte, now time.Time) error {
+	lg := s.log.With("message_id", ref.MessageID, "game", id, "side", o.Answering().Side.String())
 	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
 		if err != nil {
@@ -215,16 +212,6 @@ func problemsOf(err error) []store.Problem {
 	return out
 }
 
-// located places the rules' problems at their lines in f.
-func located(f *windorders.File, ps []wind.Problem) []store.Problem {
-	out := make([]store.Problem, len(ps))
-	for i, p := range ps {
-		line, col := f.Locate(p)
-		out[i] = store.Problem{Line: line, Col: col, Msg: f.Message(p)}
-	}
-	return out
-}
-
 // sameFile returns the entry in force that applied side's file raw
 // (redacted), if any: the same orders sent again under a new Message-ID.
 func (s *Service) sameFile(id string, side adjudicator.Side, raw []byte) *store.LogEntry {
@@ -261,7 +248,7 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicato
 		due := now.Add(rec.Settle)
 		rec.Held = &held{Side: side, Raw: raw, MessageID: ref.MessageID, Content: ref.ContentHash, Received: now, Due: due}
 		t.Outcome("held until " + due.Format(time.RFC3339))
-		h := templates.Held{Game: g.ID, Waiting: windsys.WaitPhrase(g.Wait), Due: due, Replaced: replaced != ""}
+		h := templates.Held{Game: g.ID, Waiting: s.sys.Waiting(g.Wait, adjudicator.NoSide), Due: due, Replaced: replaced != ""}
 		t.Queue(s.answerMail(&g, m, "held", h.Subject(), h.Text()))
 		return rec.save(t)
 	})
@@ -274,7 +261,7 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicato
 // applyHeld applies the held file in t.
 func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 	h := rec.Held
-	o, err := windsys.Read(h.Raw, windorders.Options{})
+	o, err := s.sys.Read(h.Raw)
 	if err != nil {
 		return fmt.Errorf("referee: the held file of %s: %w", h.MessageID, err)
 	}
@@ -288,7 +275,7 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 			return err
 		}
 		g := t.Game()
-		if m, ok := s.toSide(&g, h.Side, "refused", templates.HeldRefusedSubject, dropped(&g, refused.Problems, h.Raw)); ok {
+		if m, ok := s.toSide(&g, h.Side, "refused", templates.HeldRefusedSubject, dropped(s.sys, &g, refused.Problems, h.Raw)); ok {
 			m.InReplyTo = h.MessageID
 			t.Queue(m)
 		}
@@ -335,19 +322,20 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		t.SetDeadline(rec.deadline(&g, g.Wait, now))
 		g = t.Game()
 	}
-	state, events := out.State.(*wind.State), EventsOf(out.Entry.Events)
-	turn, filer := state.Turn, adjudicator.NoSide
+	state, events := out.State, splitEvents(out.Entry.Events)
+	turn, filer := state.Wait().Turn, adjudicator.NoSide
 	if st.Mail != nil {
 		// The player whose file it was reads first that it was accepted
 		// and what comes next: above its report when one follows at once,
 		// else in a few lines of their own.
-		o, _, _ := windsys.OrdersOf(st.Orders)
-		filer = o.Side
-		a := templates.Accepted{Game: g.ID, Side: o.Side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
-			Date: wind.TurnDate(out.Entry.Turn), Held: windsys.Held(o, out.Entry.Wait), Standing: o.Standing != nil, Next: windsys.WaitPhraseTo(g.Wait, o.Side),
-			Awaited: !over && g.Wait.Open() && g.Wait.Side == o.Side, Over: over, Head: g.Head}
+		side := st.Orders.Answering().Side
+		filer = side
+		held, standing := s.sys.Accepted(st.Orders, out.Entry.Wait)
+		a := templates.Accepted{Game: g.ID, Side: side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
+			Date: s.sys.Date(out.Entry.Turn), Held: held, Standing: standing, Next: s.sys.Waiting(g.Wait, side),
+			Awaited: !over && g.Wait.Open() && g.Wait.Side == side, Over: over, Head: g.Head}
 		switch {
-		case over || rec.afterStep(o.Side, g.Wait, o.Side, turn) != deliverAck:
+		case over || rec.afterStep(side, g.Wait, side, turn) != deliverAck:
 		case rec.isBot(g.Wait.Side):
 			// The stand-in answers at once, in this transaction: the
 			// acceptance heads the player's next report, or comes on its
@@ -357,18 +345,18 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 			s.queueAccepted(t, &g, a, in)
 		}
 		others := heads
-		heads = func(side adjudicator.Side, g *store.Game) string {
-			if side == o.Side {
+		heads = func(to adjudicator.Side, g *store.Game) string {
+			if to == side {
 				return a.Text()
 			}
 			if others != nil {
-				return others(side, g)
+				return others(to, g)
 			}
 			return ""
 		}
 	}
 	if over {
-		return s.finish(t, rec, state, events, state.WaitText(), in, heads)
+		return s.finish(t, rec, state, events, s.sys.Summary(state), in, heads)
 	}
 	deliver := func(side adjudicator.Side) bool { return rec.afterStep(side, g.Wait, filer, turn) == deliverReport }
 	if err := s.queueReports(t, &g, rec, state, events, in, heads, deliver); err != nil {
@@ -412,7 +400,7 @@ func (s *Service) queueAccepted(t *store.Txn, g *store.Game, a templates.Accepte
 // report, headed by what heads writes (nil: nothing); the others keep
 // their notices for their next report. evs are the events of the entry
 // in force, which a picture outlines.
-func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *wind.State, evs []wind.Event, in *Message, heads head,
+func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st adjudicator.Position, evs []json.RawMessage, in *Message, heads head,
 	deliver func(adjudicator.Side) bool) error {
 	var to []adjudicator.Side
 	for _, side := range sides {
@@ -446,7 +434,7 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st *win
 
 // queueReportMails queues the reports reqs ask for, each threaded to in
 // when it goes to in's sender, its attachments led by first.
-func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st *wind.State, drawn bool, reqs []reportReq,
+func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st adjudicator.Position, drawn bool, reqs []reportReq,
 	in *Message, first []store.Attachment) error {
 	ms, err := s.reportMails(g, rec, st, drawn, reqs)
 	if err != nil {
@@ -474,7 +462,7 @@ func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st 
 // finish ends the game in t and queues the final reports with the seed,
 // the dice luck, the export and the replay page, each headed by what
 // heads writes and threaded to in, the mail that ended the game.
-func (s *Service) finish(t *store.Txn, rec *record, st *wind.State, evs []wind.Event, result string, in *Message, heads head) error {
+func (s *Service) finish(t *store.Txn, rec *record, st adjudicator.Position, evs []json.RawMessage, result string, in *Message, heads head) error {
 	if _, err := t.End(result); err != nil {
 		return err
 	}
@@ -501,7 +489,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st *wind.State, evs []wind.E
 	}
 	reqs := make([]reportReq, len(sides))
 	for i, side := range sides {
-		before := finalText(&g, rec.Name, st.Outlook(side), st.Turn, result, export, luck)
+		before := finalText(s.sys, &g, rec.Name, st, result, export, luck)
 		if heads != nil {
 			if h := heads(side, &g); h != "" {
 				before = h + "\n" + before

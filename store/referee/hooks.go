@@ -82,7 +82,7 @@ func EndingOf(t *store.Txn) (Ending, error) {
 	if err != nil {
 		return Ending{}, err
 	}
-	e := Ending{Game: g.ID, Result: rec.Result, Turn: st.Turn, Late: maps.Clone(rec.Late)}
+	e := Ending{Game: g.ID, Result: rec.Result, Turn: st.Wait().Turn, Late: maps.Clone(rec.Late)}
 	// The end entry in force, and the entry in force before it.
 	var end, before *store.LogEntry
 	for i := len(log) - 1; i >= 0 && before == nil; i-- {

@@ -13,10 +13,8 @@ import (
 	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // notice is one line of the next reports: what happened outside the
@@ -48,19 +46,12 @@ func (r *record) noticesFor(side adjudicator.Side) []string {
 	return out
 }
 
-// sideReport is side's report of the position st after the events evs,
-// made only of its View and Outlook and its version of each event.
-func (s *Service) sideReport(g *store.Game, rec *record, st *wind.State, side adjudicator.Side, evs []wind.Event) *windsys.Report {
-	o := st.Outlook(side)
-	if g.Status == store.Ended {
-		// A game ended by a concession or by the umpire awaits nothing,
-		// whatever the position's last wait.
-		o.Wait = adjudicator.Wait{Turn: o.Wait.Turn, Kind: adjudicator.WaitEnded}
-	}
-	return &windsys.Report{
-		Game: windsys.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment},
-		Map:  st.Map(), View: st.View(side), Outlook: o,
-		Events: wind.VisibleEvents(evs, side),
+// reportFor is what side's report of the position st after the events
+// evs is made of; the system keeps of them only what the side may see.
+func (s *Service) reportFor(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, evs []json.RawMessage) templates.ReportFor {
+	return templates.ReportFor{
+		Game:     templates.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment},
+		Position: st, Side: side, Events: evs, Ended: g.Status == store.Ended, Address: s.gameAddress(g),
 	}
 }
 
@@ -68,7 +59,7 @@ func (s *Service) sideReport(g *store.Game, rec *record, st *wind.State, side ad
 // template for the side awaited, the map picture when picture, queued to
 // be drawn from entry at (with its events when events), and the report
 // for programs when json.
-func reportAttachments(a *windsys.Artefacts, side adjudicator.Side, at uint64, events, picture, json bool) []store.Attachment {
+func reportAttachments(a *templates.SideReport, side adjudicator.Side, at uint64, events, picture, json bool) []store.Attachment {
 	var out []store.Attachment
 	if a.TemplateName != "" {
 		out = append(out, store.Attachment{Name: a.TemplateName, Type: "application/yaml", Data: []byte(a.Template)})
@@ -86,7 +77,7 @@ func reportAttachments(a *windsys.Artefacts, side adjudicator.Side, at uint64, e
 // picture, telling the events evs, headed by before and the notices side
 // may read; false when the side has no player. st is the position in
 // force in g. It counts as the side's last report (economy.go).
-func (s *Service) reportMail(g *store.Game, rec *record, st *wind.State, side adjudicator.Side, evs []wind.Event,
+func (s *Service) reportMail(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, evs []json.RawMessage,
 	kind, subject, before string) (store.Mail, bool, error) {
 	out, err := s.reportMails(g, rec, st, false, []reportReq{{side: side, kind: kind, subject: subject, before: before, evs: evs, always: true}})
 	if err != nil {
@@ -102,7 +93,7 @@ func (s *Service) reportMail(g *store.Game, rec *record, st *wind.State, side ad
 type reportReq struct {
 	side                  adjudicator.Side
 	kind, subject, before string
-	evs                   []wind.Event
+	evs                   []json.RawMessage
 	always                bool
 	reply                 *Message // the mail it answers, when not the step's
 	notes                 []string // lines for its notices besides the game's
@@ -119,27 +110,26 @@ type reportDone struct {
 // reportMails is reportMail for several sides at once, in the order of
 // reqs, each made by sideReport, each counted as its side's last report;
 // drawn says whether the pictures outline the events of the entry in force.
-func (s *Service) reportMails(g *store.Game, rec *record, st *wind.State, drawn bool, reqs []reportReq) ([]reportDone, error) {
+func (s *Service) reportMails(g *store.Game, rec *record, st adjudicator.Position, drawn bool, reqs []reportReq) ([]reportDone, error) {
 	out := make([]reportDone, len(reqs))
 	for i, q := range reqs {
 		out[i].side = q.side
 		if p, ok := g.Player(q.side); !ok || p.Address == "" {
 			continue
 		}
-		r := s.sideReport(g, rec, st, q.side, q.evs)
-		a, err := r.RenderWords()
+		a, err := s.sys.Report(s.reportFor(g, rec, st, q.side, q.evs))
 		if err != nil {
 			return nil, err
 		}
-		subject, before := cmp.Or(q.subject, windsys.ReportSubject(r)), q.before
+		subject, before := cmp.Or(q.subject, a.Subject), q.before
 		if before != "" {
 			before += "\n"
 		}
 		lines := slices.Concat(rec.Unread[q.side], rec.noticesFor(q.side), q.notes)
 		text := before + templates.Notices{Paused: g.Status == store.Paused, Lines: lines}.Text() + a.Text
-		key := pictureKey(r.View)
+		key := a.PictureKey
 		picture, json := q.always || key != rec.Pictured[q.side], rec.JSON[q.side]
-		name, page, sheet := r.OrderSheet(s.gameAddress(g))
+		name, page, sheet := a.SheetName, a.Sheet, a.SheetName != ""
 		// The side awaited gets the order sheet after the order template,
 		// in place of the picture: the same map, hex ids and all, with the
 		// template's choices on it, and a mail no heavier.
@@ -153,7 +143,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *wind.State, drawn 
 		if !picture && !sheet {
 			key = ""
 		}
-		rec.reported(q.side, g.Current, st.Turn, key)
+		rec.reported(q.side, g.Current, st.Wait().Turn, key)
 		out[i].mail, out[i].ok = m, ok
 	}
 	return out, nil
@@ -161,10 +151,10 @@ func (s *Service) reportMails(g *store.Game, rec *record, st *wind.State, drawn 
 
 // welcomeMail is the mail that carries a side's secret token, once; the
 // side's first report, of st, follows it in the same mail.
-func (s *Service) welcomeMail(g *store.Game, rec *record, st *wind.State, side adjudicator.Side, token string) (store.Mail, error) {
+func (s *Service) welcomeMail(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, token string) (store.Mail, error) {
 	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
 		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
-		Waiting: windsys.WaitPhraseTo(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side}
+		Waiting: s.sys.Waiting(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side}
 	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
 		w.Umpire = p.Address
 	}
@@ -214,10 +204,12 @@ func (s *Service) help(g *store.Game, side adjudicator.Side) templates.Help {
 // finalText is the last report's head: the result, the seed revealed, how
 // to check every die, and the luck of the dice; the side's report
 // follows it.
-func finalText(g *store.Game, name string, o *wind.Outlook, turn int, result, export string, luck *store.Luck) string {
+func finalText(sys System, g *store.Game, name string, st adjudicator.Position, result, export string, luck *store.Luck) string {
 	var buf bytes.Buffer
 	luck.WriteText(&buf)
-	f := templates.Final{Game: g.ID, Name: name, Winner: o.Winner, Victory: o.Victory, Turn: turn, Date: wind.TurnDate(turn),
+	winner, victory := sys.Result(st)
+	turn := st.Wait().Turn
+	f := templates.Final{Game: g.ID, Name: name, Winner: winner, Victory: victory, Turn: turn, Date: sys.Date(turn),
 		Seed: hex.EncodeToString(g.Seed), Commitment: g.Commitment, Head: g.Head, Export: export, Luck: buf.String()}
 	if f.Victory == "" || f.Winner == adjudicator.NoSide {
 		f.Victory = result
@@ -229,8 +221,8 @@ func why(k string) templates.Notice { return templates.Notice{Kind: "why-" + k} 
 
 // dropped tells a player that held orders could not be applied once the
 // settle window closed.
-func dropped(g *store.Game, ps []store.Problem, file []byte) string {
+func dropped(sys System, g *store.Game, ps []store.Problem, file []byte) string {
 	r := refused(g.ID, "", why("dropped"), ps, file)
-	r.Waiting = windsys.WaitPhrase(g.Wait)
+	r.Waiting = sys.Waiting(g.Wait, adjudicator.NoSide)
 	return r.Text()
 }

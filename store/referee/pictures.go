@@ -1,12 +1,12 @@
 package referee
 
 import (
+	"github.com/attu-pbem/attu/templates"
+	"encoding/json"
 	"fmt"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // A report's map picture is queued with its recipe alone (the entry whose
@@ -23,7 +23,7 @@ func (s *Service) Draw(m *store.Mail) error {
 		if !a.ToDraw() {
 			continue
 		}
-		png, err := drawAgain(m.Game, *a, a.DrawnFor, dbLog{s.db, m.Game})
+		png, err := drawAgain(s.sys, m.Game, *a, a.DrawnFor, dbLog{s.db, m.Game})
 		if err != nil {
 			return fmt.Errorf("referee: mail %d: %s: %w", m.ID, a.Name, err)
 		}
@@ -34,7 +34,7 @@ func (s *Service) Draw(m *store.Mail) error {
 
 // gameLog reads a game's positions and entries: a store.Txn, or dbLog.
 type gameLog interface {
-	StateAt(seq uint64) (*wind.State, error)
+	PositionAt(seq uint64) ([]byte, error)
 	Entry(seq uint64) (*store.Entry, error)
 }
 
@@ -44,40 +44,36 @@ type dbLog struct {
 	game string
 }
 
-func (l dbLog) StateAt(seq uint64) (*wind.State, error) { return StateOf(l.db.PositionAt(l.game, seq)) }
+func (l dbLog) PositionAt(seq uint64) ([]byte, error) { return l.db.PositionAt(l.game, seq) }
 
 func (l dbLog) Entry(seq uint64) (*store.Entry, error) { return l.db.Entry(l.game, seq) }
 
 // txLog is gameLog in a transaction.
 type txLog struct{ t *store.Txn }
 
-func (l txLog) StateAt(seq uint64) (*wind.State, error) { return StateOf(l.t.PositionAt(seq)) }
+func (l txLog) PositionAt(seq uint64) ([]byte, error) { return l.t.PositionAt(seq) }
 
 func (l txLog) Entry(seq uint64) (*store.Entry, error) { return l.t.Entry(seq) }
 
 // drawAgain draws the picture attachment a records again, as side sees
 // it, from the position (and events) of the entry it names, read from
 // log: the same pixels as when it was first drawn.
-func drawAgain(game string, a store.Attachment, side adjudicator.Side, log gameLog) ([]byte, error) {
-	st, err := log.StateAt(a.DrawnAt)
+func drawAgain(sys System, game string, a store.Attachment, side adjudicator.Side, log gameLog) ([]byte, error) {
+	b, err := log.PositionAt(a.DrawnAt)
 	if err != nil {
 		return nil, err
 	}
-	var evs []wind.Event
+	st, err := sys.Position(b)
+	if err != nil {
+		return nil, err
+	}
+	var evs []json.RawMessage
 	if a.DrawnEvents {
 		e, err := log.Entry(a.DrawnAt)
 		if err != nil {
 			return nil, err
 		}
-		evs = EventsOf(e.Events)
+		evs = splitEvents(e.Events)
 	}
-	return pictureOf(game, st, side, evs).PNG()
-}
-
-// pictureOf is what a report's picture is drawn from: the game's id, the
-// map, side's view of st and its version of the events evs. sideReport
-// fills the same fields the same way.
-func pictureOf(game string, st *wind.State, side adjudicator.Side, evs []wind.Event) *windsys.Report {
-	return &windsys.Report{Game: windsys.Game{ID: game}, Map: st.Map(), View: st.View(side),
-		Events: wind.VisibleEvents(evs, side)}
+	return sys.Picture(templates.ReportFor{Game: templates.Game{ID: game}, Position: st, Side: side, Events: evs})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"log/slog"
 	"strings"
 	"sync"
@@ -38,6 +39,9 @@ type Config struct {
 	// Mails from it are never answered.
 	Address string
 	Logger  *slog.Logger // receives the service's log (never a token); nil discards it
+	// System is the game system the service plays; nil for War in the
+	// Wind's.
+	System System
 	// AnswerEvery limits the generic answer to mail that names no game
 	// the sender plays in to one per sender in this period, Strangers to
 	// so many an hour for all strangers together, so that mail from ever
@@ -69,6 +73,7 @@ type Config struct {
 type Service struct {
 	db  *store.DB
 	cfg Config
+	sys System
 	log *slog.Logger
 
 	mu sync.Mutex
@@ -100,7 +105,11 @@ func New(db *store.DB, cfg Config) *Service {
 	if cfg.Replies <= 0 {
 		cfg.Replies = DefaultReplies
 	}
-	return &Service{db: db, cfg: cfg, log: lg.With("pkg", "referee"),
+	sys := cfg.System
+	if sys == nil {
+		sys = windsys.Rules{}
+	}
+	return &Service{db: db, cfg: cfg, sys: sys, log: lg.With("pkg", "referee"),
 		answers: mail.NewLimiter(1, cfg.AnswerEvery), strangers: mail.NewLimiter(cfg.Strangers, time.Hour)}
 }
 

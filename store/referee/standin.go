@@ -3,14 +3,11 @@ package referee
 import (
 	"errors"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/adjudicator/wind/standin"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
@@ -52,17 +49,6 @@ func (r *record) setBot(side adjudicator.Side, on bool) {
 // botSeed is the stand-in's seed for the file that becomes log entry
 // entry: SeedDraw over "standin" and the entry number.
 func botSeed(seed []byte, entry uint64) uint64 { return SeedDraw(seed, "standin", entry) }
-
-// botFile is the order file the stand-in writes for what st waits for,
-// without the entries the rules' check refuses (standin.Trim).
-func botFile(game string, st *wind.State, seed uint64) ([]byte, *windsys.Filed, error) {
-	w := st.Wait()
-	ord := standin.Decide(st.View(w.Side), st.Outlook(w.Side), seed)
-	ord = standin.Trim(ord, st.DefaultOrders(), func(o wind.Orders) []wind.Problem {
-		return wind.CheckOrders(st, o)
-	})
-	return serverFile(game, "Orders written by attu's stand-in.", ord)
-}
 
 // botPlays answers in t every wait of the stand-in's side until the game
 // waits for a person, ends or is paused (the flag stops the recursion).
@@ -171,7 +157,7 @@ const standInWhat = "orders written by attu's stand-in"
 // the reports headed by what heads writes: for a stand-in's side, or for
 // a late side's one wait (NewGame.LateStandIn).
 func (s *Service) applyStandIn(t *store.Txn, rec *record, now time.Time, heads head) error {
-	return s.applyFile(t, rec, now, heads, func(g store.Game, st *wind.State) ([]byte, *windsys.Filed, error) {
-		return botFile(g.ID, st, botSeed(g.Seed, g.Entries+1))
+	return s.applyFile(t, rec, now, heads, func(g store.Game, st adjudicator.Position) ([]byte, adjudicator.Orders, error) {
+		return s.sys.StandIn(g.ID, st, botSeed(g.Seed, g.Entries+1))
 	})
 }

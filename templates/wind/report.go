@@ -7,21 +7,14 @@ import (
 	"github.com/attu-pbem/attu/templates"
 	"strings"
 	"text/template"
-	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
-// Game is what a report says about the game beyond the position.
-type Game struct {
-	ID         string         // as players write it in their orders
-	Name       string         // an optional longer name
-	Deadline   time.Time      // when the current wait ends; zero when there is none
-	Zone       *time.Location // the reader's time zone, when the game knows it, for a second reading of the deadline
-	Head       string         // the hash of the game's log after the last entry
-	Commitment string         // the SHA-256 of the dice seed
-}
+// Game is what a report says about the game beyond the position
+// (templates.Game).
+type Game = templates.Game
 
 // Report is one side's report: its inputs, filtered for the side.
 type Report struct {
