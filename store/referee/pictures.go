@@ -1,9 +1,9 @@
 package referee
 
 import (
-	"github.com/attu-pbem/attu/templates"
 	"encoding/json"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/store"
