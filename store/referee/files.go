@@ -295,8 +295,8 @@ type head func(side adjudicator.Side, g *store.Game) string
 // end the game. in is the message that carried the orders, nil for the
 // server's or held ones. A *store.RefusedError leaves t untouched.
 func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message, heads head) error {
-	if !s.botting {
-		s.accepted = nil // none is held across transactions
+	if !rec.botting {
+		rec.accepted = nil // none is held across transactions
 	}
 	out, err := t.Apply(st, Engine())
 	if err != nil {
@@ -340,7 +340,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 			// The stand-in answers at once, in this transaction: the
 			// acceptance heads the player's next report, or comes on its
 			// own after the stand-in's turn (flushAccepted).
-			s.accepted = &pendingAccept{a: a, in: in}
+			rec.accepted = &pendingAccept{a: a, in: in}
 		default:
 			s.queueAccepted(t, &g, a, in)
 		}
@@ -369,9 +369,9 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	if err := s.botPlays(t, rec, now); err != nil {
 		return err
 	}
-	if p := s.accepted; p != nil && !s.botting {
+	if p := rec.accepted; p != nil && !rec.botting {
 		// The stand-in's turn is over and the player got no report.
-		s.accepted = nil
+		rec.accepted = nil
 		if g := t.Game(); g.Status != store.Ended {
 			s.queueAccepted(t, &g, p.a, p.in)
 		}
@@ -422,10 +422,10 @@ func (s *Service) queueReports(t *store.Txn, g *store.Game, rec *record, st adju
 		if heads != nil {
 			q.before = heads(side, g)
 		}
-		if p := s.accepted; p != nil && p.a.Side == side {
+		if p := rec.accepted; p != nil && p.a.Side == side {
 			// The acceptance held while the stand-in played heads the
 			// report that follows it, in reply to the player's file.
-			q.before, q.reply, s.accepted = strings.TrimSpace(p.a.Text()+"\n"+q.before), p.in, nil
+			q.before, q.reply, rec.accepted = strings.TrimSpace(p.a.Text()+"\n"+q.before), p.in, nil
 		}
 		reqs = append(reqs, q)
 	}

@@ -82,9 +82,7 @@ type Service struct {
 	// one more hour's worth); those on the answers to players' addresses
 	// are quotas of the database (budget).
 	answers, strangers *mail.Limiter
-	now                time.Time      // the time of the mail Handle is handling
-	botting            bool           // the stand-in is playing its steps (botPlays)
-	accepted           *pendingAccept // the acceptance held meanwhile (step)
+	now                time.Time // the time of the mail Handle is handling
 }
 
 // New returns the service of the games in db.
@@ -119,6 +117,13 @@ func (s *Service) DB() *store.DB { return s.db }
 // record is the service's own record of a game, kept in store.Game.Service
 // and written in the same transactions as the game.
 type record struct {
+	// botting and accepted are the state of one transaction, never
+	// stored, passed down with the record: the stand-in is playing its
+	// steps (botPlays), and the acceptance of the player's file is held
+	// meanwhile (step).
+	botting  bool
+	accepted *pendingAccept
+
 	// Name, Deadlines, Settle, Absence and LateStandIn are NewGame's.
 	Name string `json:"name"`
 	// Mailbox is the address the game is played through (Config.Address

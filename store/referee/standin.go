@@ -53,11 +53,11 @@ func botSeed(seed []byte, entry uint64) uint64 { return SeedDraw(seed, "standin"
 // botPlays answers in t every wait of the stand-in's side until the game
 // waits for a person, ends or is paused (the flag stops the recursion).
 func (s *Service) botPlays(t *store.Txn, rec *record, now time.Time) error {
-	if s.botting || len(rec.Bots) == 0 {
+	if rec.botting || len(rec.Bots) == 0 {
 		return nil
 	}
-	s.botting = true
-	defer func() { s.botting = false }()
+	rec.botting = true
+	defer func() { rec.botting = false }()
 	for range maxBotSteps {
 		g := t.Game()
 		if g.Status != store.Active || !g.Wait.Open() || !rec.isBot(g.Wait.Side) {
