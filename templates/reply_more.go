@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -61,6 +62,23 @@ type Entry struct {
 	To       uint64 // the entry a rollback returned to
 	UndoneBy uint64 // the rollback that undid the entry, 0 while in force
 	Note     string // the words of a note, a rollback or the end
+}
+
+// LogItem is one log entry a side may read, as the game service hands it
+// to a system to shape (its events each the JSON of one).
+type LogItem struct {
+	Seq    uint64
+	Entry  Entry
+	Events []json.RawMessage
+}
+
+// LogPart is one entry of the log as a system shapes it for its reader:
+// the entry Seq itself (Made nil), or the part of it that a filed order
+// would have made an entry of its own, titled Made; its events in words.
+type LogPart struct {
+	Seq    uint64
+	Made   *Entry
+	Events []string
 }
 
 // LogLine is one entry of the log as the log answer shows it.

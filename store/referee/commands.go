@@ -14,10 +14,8 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // The commands players and the umpire send by mail, and the umpire's from
@@ -513,7 +511,10 @@ func cmdLog(c *call) error {
 	if err != nil {
 		return err
 	}
-	lines := logLines(log, c.side, c.g.Wait)
+	lines, err := c.s.logLines(log, c.side, c.g.Wait)
+	if err != nil {
+		return err
+	}
 	from := 0
 	if len(c.args) > 0 {
 		n, err := strconv.Atoi(c.args[0])
@@ -539,23 +540,27 @@ func cmdLog(c *call) error {
 
 // logLines are the entries side may read, numbered from 1 as it reads
 // them, references renumbered alike (a private note it cannot read stands
-// for the entry before it, of the same position). The Japanese read the
-// log as readLog shapes it while the game waits for w.
-func logLines(log []store.LogEntry, side adjudicator.Side, w adjudicator.Wait) []templates.LogLine {
-	var parts []logPart
-	for _, e := range log {
+// for the entry before it, of the same position), shaped by the system
+// for side while the game waits for w (System.LogParts).
+func (s *Service) logLines(log []store.LogEntry, side adjudicator.Side, w adjudicator.Wait) ([]templates.LogLine, error) {
+	var items []templates.LogItem
+	bySeq := make(map[uint64]*store.LogEntry, len(log))
+	for i := range log {
+		e := &log[i]
 		if visible(e.Entry, side) {
-			parts = append(parts, logPart{seq: e.Seq, entry: &e, events: wind.VisibleEvents(EventsOf(e.Events), side)})
+			items = append(items, templates.LogItem{Seq: e.Seq, Entry: entryOf(e.Entry, 0, 0), Events: splitEvents(e.Events)})
+			bySeq[e.Seq] = e
 		}
 	}
-	if side == adjudicator.JP {
-		parts = readLog(parts, w)
+	parts, err := s.sys.LogParts(items, side, w)
+	if err != nil {
+		return nil, err
 	}
 	// An entry's number is that of its last part read; an entry not read
 	// stands for the one before it.
 	shown := make(map[uint64]uint64, len(log))
 	for i, p := range parts {
-		shown[p.seq] = uint64(i + 1)
+		shown[p.Seq] = uint64(i + 1)
 	}
 	var n uint64
 	for _, e := range log {
@@ -564,16 +569,15 @@ func logLines(log []store.LogEntry, side adjudicator.Side, w adjudicator.Wait) [
 	}
 	out := make([]templates.LogLine, 0, len(parts))
 	for i, p := range parts {
-		line := templates.LogLine{Seq: uint64(i + 1), Entry: p.title}
-		if p.entry != nil {
-			line.Entry = entryOf(p.entry.Entry, shown[p.entry.To], shown[p.entry.RolledBackBy])
-		}
-		for _, ev := range p.events {
-			line.Events = append(line.Events, windsys.EventText(ev))
+		line := templates.LogLine{Seq: uint64(i + 1), Events: p.Events}
+		if p.Made != nil {
+			line.Entry = *p.Made
+		} else if e := bySeq[p.Seq]; e != nil {
+			line.Entry = entryOf(e.Entry, shown[e.To], shown[e.RolledBackBy])
 		}
 		out = append(out, line)
 	}
-	return out
+	return out, nil
 }
 
 // entryOf is what e says, for the log answer and the replay page, with

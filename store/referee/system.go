@@ -63,6 +63,10 @@ type System interface {
 	// Result is who won the game over in p and why; NoSide and nothing
 	// while it runs or when it ended without a winner.
 	Result(p adjudicator.Position) (adjudicator.Side, string)
+	// LogParts shapes the log entries side may read, while the game waits
+	// for w: each entry's events as side may see them, in words, and any
+	// part of an entry the side reads as an entry of its own.
+	LogParts(items []templates.LogItem, side adjudicator.Side, w adjudicator.Wait) ([]templates.LogPart, error)
 	// Summary says in one line what a game in position p waits for, or
 	// how it ended.
 	Summary(p adjudicator.Position) string
