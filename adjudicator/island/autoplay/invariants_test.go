@@ -113,11 +113,13 @@ type replay struct {
 	side  map[string]island.Side
 	class map[string]island.Class
 	unit  map[string]island.Unit
+	// advanced holds the units that advanced in the phase (rule 7.96).
+	advanced map[string]bool
 }
 
 func newReplay(e *island.Engine, p island.Position) *replay {
 	r := &replay{e: e, s: e.S, p: p, at: map[string]island.Hex{}, by: map[island.Hex]string{}, gone: map[string]bool{},
-		side: map[string]island.Side{}, class: map[string]island.Class{}, unit: map[string]island.Unit{}}
+		side: map[string]island.Side{}, class: map[string]island.Class{}, unit: map[string]island.Unit{}, advanced: map[string]bool{}}
 	for i, u := range e.S.Units {
 		r.side[u.ID], r.class[u.ID], r.unit[u.ID] = u.Side, e.S.ClassOf(u), u
 		if pc := p.Pieces[i]; pc.Where == island.OnMap {
@@ -280,6 +282,11 @@ func (r *replay) line(c *island.CombatReport, artilleryOnly bool) island.Line {
 // it, then applies it.
 func (r *replay) combat(c *island.CombatReport) error {
 	g := r.s.Grid
+	for _, id := range append(append([]string(nil), c.Attackers...), c.Defenders...) {
+		if r.advanced[id] {
+			return fmt.Errorf("%s fights after it advanced in this phase (rule 7.96)", id)
+		}
+	}
 	for _, a := range c.Attackers {
 		for _, d := range c.Defenders {
 			if !g.Adjacent(r.at[a], r.at[d]) {
@@ -327,6 +334,28 @@ func (r *replay) combat(c *island.CombatReport) error {
 	case island.A1, island.A2, island.A3, island.Ae:
 		losers = c.Attackers
 	}
+	// The paths of retreat (rule 7.91): every hex a loser leaves.
+	vacated := map[island.Hex]bool{}
+	for _, id := range losers {
+		vacated[r.at[id]] = true
+	}
+	for _, ret := range c.Retreats {
+		for k, h := range ret.Path {
+			if ret.Eliminated || k < len(ret.Path)-1 {
+				vacated[h] = true
+			}
+		}
+	}
+	winners := c.Defenders
+	if contains(losers, firstOf(c.Defenders)) {
+		winners = c.Attackers
+	}
+	next := map[string]bool{} // winners next to a loser when the result came
+	for _, w := range winners {
+		for _, l := range losers {
+			next[w] = next[w] || g.Adjacent(r.at[w], r.at[l])
+		}
+	}
 	elim := map[string]bool{}
 	for _, id := range c.Eliminated {
 		elim[id] = true
@@ -372,9 +401,13 @@ func (r *replay) combat(c *island.CombatReport) error {
 		r.remove(id)
 	}
 	for _, adv := range c.Advances {
-		if !contains(c.Attackers, adv.Unit) && !contains(c.Defenders, adv.Unit) || r.gone[adv.Unit] {
-			return fmt.Errorf("%s advances, but did not fight from an adjacent hex or is gone (rule 7.94)", adv.Unit)
+		if !contains(winners, adv.Unit) || !next[adv.Unit] || r.gone[adv.Unit] {
+			return fmt.Errorf("%s advances, but is not a winner that fought next to a loser, or is gone (rules 7.91, 7.94)", adv.Unit)
 		}
+		if !vacated[adv.To] {
+			return fmt.Errorf("%s advances to %s, off every path of retreat (rule 7.95)", adv.Unit, adv.To)
+		}
+		r.advanced[adv.Unit] = true
 		if err := r.move(adv.Unit, adv.To); err != nil {
 			return fmt.Errorf("advance: %w", err)
 		}
@@ -448,6 +481,13 @@ func (r *replay) retreat(ret island.Retreat, n int) error {
 		return nil
 	}
 	return r.move(id, ret.Path[len(ret.Path)-1])
+}
+
+func firstOf(xs []string) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	return xs[0]
 }
 
 // displacedFrom reports whether a unit of the chain was pushed into h.
