@@ -12,15 +12,25 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/attu-pbem/attu/orders"
 	"go.yaml.in/yaml/v3"
 )
 
-// The strict reading of a YAML file. Package orders has the same for War in
-// the Wind's order files, but it imports that game's rules; a scenario of
-// another system must not, so this is a small one of its own: a file is read
-// into a yaml.Node, then walked against the Go shape of the format, every
-// unknown key, repeated key and value of the wrong kind reported at its line
-// and column.
+// The strict reading of a YAML file: a file is read into a yaml.Node, then
+// walked against the Go shape of the format, every unknown key, repeated key
+// and value of the wrong kind reported at its line and column.
+//
+// Package orders has a strict reader shared by every system (ParseDocument,
+// DecodeStrict); this one keeps its own because a scenario file's answers
+// differ from an order file's in what a user sees, and the golden files
+// under testdata/broken hold them: each problem has its own "what to
+// change" (orders.Error has one message), list items are counted from 1,
+// mappings whose keys the file chooses keep the file's order and every
+// value keeps its line and column (Str, Num, Map), anchors are refused as
+// well as aliases, lone carriage returns and Unicode line breaks are
+// refused, the limits suit a scenario (MaxSize, MaxDepth), and an empty
+// file or a syntax error points to the shipped example. What is the same
+// is shared: the words for a node and the nearest key.
 
 // Limits on what a scenario file may be, so a stranger's file cannot exhaust
 // the server.
@@ -257,23 +267,12 @@ func documentMarker(data []byte) int {
 
 func pos(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
 
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
-
-// describe names what a node holds, for "want X, got Y" messages.
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping (key: value lines)"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if isNull(n) {
-			return "nothing"
-		}
-		return fmt.Sprintf("%q", n.Value)
-	}
-	return "something else"
-}
+// The words for what a node holds and the nearest known key are package
+// orders' own, the same for every system's files.
+var (
+	isNull   = orders.IsNull
+	describe = orders.Describe
+)
 
 // decoder walks a node against a Go value: structs by their yaml tags (a
 // field of type Pos receives where the struct's mapping is written), Map,
@@ -435,42 +434,8 @@ func knownKeys(key string, names map[string]int) string {
 	}
 	sort.Strings(list)
 	msg := "the keys allowed here are " + strings.Join(list, ", ")
-	if s := closest(key, list); s != "" {
+	if s := orders.Closest(key, list); s != "" {
 		msg = fmt.Sprintf("did you mean %q? ", s) + msg
 	}
 	return msg
-}
-
-// closest returns the name within two edits of s, if there is one.
-func closest(s string, names []string) string {
-	best, bestD := "", 3
-	for _, n := range names {
-		if d := editDistance(strings.ToLower(s), n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

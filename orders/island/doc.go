@@ -18,7 +18,9 @@
 // every unit's values complete for its class, every unit entering play once,
 // every turn within the game — and fills the Scenario as it goes.
 //
-// This package does not import package orders, whose strict YAML helpers
-// belong to War in the Wind's order files and would bring that game's rules
-// with them; decode.go is the small equivalent for this format.
+// The strict reading is this package's own (decode.go says why it is not
+// package orders' ParseDocument and DecodeStrict: a scenario's answers keep a
+// separate "what to change", count list items from 1 and keep the file's
+// order of names); it takes from package orders what reads the same for
+// every system.
 package island

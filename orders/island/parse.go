@@ -175,8 +175,6 @@ func (b *builder) turn(n Num, what string) bool {
 	return true
 }
 
-var sides = []string{string(iw.US), string(iw.Japan)}
-
 // side reads a side; key names the key for the messages.
 func (b *builder) side(s Str, parent Pos, key string) (iw.Side, bool) {
 	if !s.Set() {

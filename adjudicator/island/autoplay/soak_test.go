@@ -2,11 +2,35 @@ package autoplay
 
 import (
 	"bytes"
-	"fmt"
+	"encoding/json"
+	"flag"
+	"os"
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator/island"
+	oisland "github.com/attu-pbem/attu/orders/island"
 )
+
+// iwsoak is how many games TestSoak plays of each scenario; .ci/run plays
+// 500.
+var iwsoak = flag.Int("iwsoak", 100, "random games TestSoak plays of each scenario")
+
+// exampleFile is the shipped scenario, the representative one.
+const exampleFile = "../../../examples/island-war/ridge-42-invented.yaml"
+
+// exampleScenario reads the shipped scenario as a user's file is read.
+func exampleScenario(tb testing.TB) *island.Scenario {
+	tb.Helper()
+	data, err := os.ReadFile(exampleFile)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sc, ps := oisland.ParseScenario(data)
+	if len(ps) > 0 {
+		tb.Fatalf("%s: %v", exampleFile, ps)
+	}
+	return sc
+}
 
 // soakScenario is a small invented island: 8 by 8 hexes with jungle,
 // broken ground, a town, sea, a river, a road, a trail and a cliff; six
@@ -101,129 +125,286 @@ func soakScenario() *island.Scenario {
 	return s
 }
 
-// check holds the invariants of a position: no two units in a hex, none
-// off the map or at sea, ground support never negative, eliminated units
-// stay eliminated.
-func check(e *island.Engine, p island.Position, gone map[string]bool) error {
-	seen := map[island.Hex]string{}
-	for i, pc := range p.Pieces {
-		switch pc.Where {
-		case island.OnMap:
-			if gone[pc.ID] {
-				return fmt.Errorf("%s came back from elimination", pc.ID)
-			}
-			if !e.S.Grid.On(pc.Hex) || e.S.TerrainOf(pc.Hex).Impassable {
-				return fmt.Errorf("%s in %s", pc.ID, pc.Hex)
-			}
-			if other, ok := seen[pc.Hex]; ok {
-				return fmt.Errorf("%s and %s both in %s", pc.ID, other, pc.Hex)
-			}
-			seen[pc.Hex] = pc.ID
-		case island.Eliminated:
-			gone[e.S.Units[i].ID] = true
-		}
-	}
-	for s, n := range p.GSP {
-		if n < 0 {
-			return fmt.Errorf("%s has %d ground support points", s, n)
-		}
-	}
-	return nil
+// step is one call of the engine in a game: what it was given and what
+// it gave, as JSON.
+type step struct {
+	kind     string // "setup", "move" or "combat"
+	in       []byte // the set-up hexes, the Orders, or the Orders and Defence
+	position []byte
+	events   []byte
 }
 
-// game plays one game from seed, checking after every step, and gives
-// the final position's JSON and the number of combats.
-func game(t *testing.T, e *island.Engine, seed uint64, seen map[string]int) ([]byte, int) {
+// combatIn is what a Combat Phase is given.
+type combatIn struct {
+	Orders  island.Orders  `json:"orders"`
+	Defence island.Defence `json:"defence"`
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// game plays one game from seed with random legal orders, holding every
+// step to the invariants (invariants_test.go), and gives its steps. Each
+// Combat Phase is also first given its attacks with one duty undone, which
+// the engine must refuse (rules 7.11, 7.12, 8.31) without changing
+// anything.
+func game(t *testing.T, e *island.Engine, seed uint64, seen map[string]int) []step {
 	r := NewRand(seed)
+	undo := NewRand(^seed)
 	dice := Dice(seed)
 	p, _ := e.Start()
 	gone := map[string]bool{}
+	var steps []step
+	add := func(kind string, in any, q island.Position, evs []island.Event) {
+		steps = append(steps, step{kind, mustJSON(t, in), mustJSON(t, q), mustJSON(t, evs)})
+	}
 	for p.Phase == island.PhaseSetup {
-		q, _, ps := e.Deploy(p, Deploy(e, p, r))
+		hexes := Deploy(e, p, r)
+		q, evs, ps := e.Deploy(p, hexes)
 		if len(ps) > 0 {
 			t.Fatalf("seed %d: set-up refused: %v", seed, ps)
 		}
+		if err := checkBoard(e, q, gone); err != nil {
+			t.Fatalf("seed %d, after the set-up: %v", seed, err)
+		}
+		add("setup", hexes, q, evs)
 		p = q
 	}
-	combats := 0
-	for steps := 0; p.Phase != island.PhaseOver; steps++ {
-		if steps > 2*e.S.GameTurns {
+	for turns := 0; p.Phase != island.PhaseOver; turns++ {
+		if turns > 2*e.S.GameTurns {
 			t.Fatalf("seed %d: the game does not end", seed)
 		}
-		before, _ := p.Marshal()
-		q, evs, err := Play(e, p, r, dice)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
+		o := island.Orders{Moves: Moves(e, p, r)}
+		q, evs, ps := e.Move(p, o)
+		if len(ps) > 0 {
+			t.Fatalf("seed %d, %s: moves refused: %v", seed, p, ps)
 		}
-		if after, _ := p.Marshal(); !bytes.Equal(before, after) {
-			t.Fatalf("seed %d: a Player-Turn changed its input", seed)
+		if err := checkBoard(e, q, gone); err != nil {
+			t.Fatalf("seed %d, %s, at the end of the Movement Phase: %v", seed, p, err)
 		}
-		for _, ev := range evs {
-			seen[ev.Kind]++
-			if c := ev.Combat; ev.Kind == island.EvCombat {
-				combats++
-				seen[string(c.Result)]++
-				for _, ret := range c.Retreats {
-					seen["displacement"] += len(ret.Displaced)
-				}
-				seen["banzai removal"] += len(c.Removals)
-				seen["fpf"] += len(c.FPF)
-				seen["advance"] += len(c.Advances)
-				if c.Void {
-					seen["void"]++
-				}
-				if len(c.Defenders) > 1 {
-					seen["several defenders"]++
-				}
-				if len(c.Attackers) == 0 {
-					seen["artillery alone"]++
-				}
-				if c.Banzai {
-					seen["banzai"]++
-				}
-				seen["unmade advance"] += len(c.Unmade)
-				for _, ret := range c.Retreats {
-					if ret.Eliminated {
-						seen["eliminated in retreat"]++
-					}
-				}
-			}
+		add("move", o, q, evs)
+		tally(seen, evs)
+		in := combatIn{Orders: island.Orders{Attacks: Attacks(e, q, r), Own: Instructions(e, q, q.Phasing, r)}, Defence: Defence(e, q, r)}
+		before := mustJSON(t, q)
+		undone(t, e, q, in, undo, dice, seed)
+		q2, evs2, ps := e.Combat(q, in.Orders, in.Defence, dice)
+		if len(ps) > 0 {
+			t.Fatalf("seed %d, %s: attacks refused: %v", seed, q, ps)
 		}
-		if err := check(e, q, gone); err != nil {
-			t.Fatalf("seed %d, %s: %v", seed, p, err)
+		if !bytes.Equal(before, mustJSON(t, q)) {
+			t.Fatalf("seed %d, %s: Combat changed its input", seed, q)
 		}
-		p = q
+		if err := checkBoard(e, q2, gone); err != nil {
+			t.Fatalf("seed %d, %s, after the Combat Phase: %v", seed, q, err)
+		}
+		if err := checkCombatPhase(e, q, q2, evs2); err != nil {
+			t.Fatalf("seed %d, %s: %v\n%s", seed, q, err, evs2JSON(t, evs2))
+		}
+		tally(seen, evs2)
+		add("combat", in, q2, evs2)
+		p = q2
 	}
-	b, _ := p.Marshal()
-	return b, combats
+	return steps
 }
 
-// TestSoak plays 100 random games of legal orders: the engine never
-// refuses them, never stacks two units or puts one at sea, never spends
-// ground support it has not got, and plays the same game for the same
-// seed.
-func TestSoak(t *testing.T) {
-	e := island.New(soakScenario())
-	combats := 0
+func evs2JSON(t testing.TB, evs []island.Event) []byte {
+	b, _ := json.MarshalIndent(evs, "", "  ")
+	return b
+}
+
+// undone gives Combat the attacks with one attacker from an adjacent hex
+// left out (or its attack, when it was the attack's only one): a duty the
+// rules impose is then undone, and the orders must be refused whole.
+func undone(t *testing.T, e *island.Engine, q island.Position, in combatIn, r *Rand, dice island.Dice, seed uint64) {
+	var ks []int
+	for k, a := range in.Orders.Attacks {
+		if len(a.Attackers) > 0 {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return
+	}
+	k := ks[r.Intn(len(ks))]
+	a := in.Orders.Attacks[k]
+	out := a.Attackers[r.Intn(len(a.Attackers))]
+	var attacks []island.Attack
+	for j, b := range in.Orders.Attacks {
+		if j == k {
+			var keep []string
+			for _, id := range b.Attackers {
+				if id != out {
+					keep = append(keep, id)
+				}
+			}
+			if len(keep) == 0 {
+				continue
+			}
+			b.Attackers = keep
+		}
+		attacks = append(attacks, b)
+	}
+	before := mustJSON(t, q)
+	p2, evs, ps := e.Combat(q, island.Orders{Attacks: attacks, Own: in.Orders.Own}, in.Defence, dice)
+	duty := false
+	for _, p := range ps {
+		duty = duty || (p.Unit == out && (p.Rule == "7.12" || p.Rule == "8.31"))
+	}
+	if !duty || len(evs) > 0 || !bytes.Equal(before, mustJSON(t, p2)) {
+		t.Fatalf("seed %d, %s: attacks without %s (next to an enemy) gave %v and %d events", seed, q, out, ps, len(evs))
+	}
+}
+
+// tally counts what the soak covers.
+func tally(seen map[string]int, evs []island.Event) {
+	for _, ev := range evs {
+		seen[ev.Kind]++
+		c := ev.Combat
+		if ev.Kind != island.EvCombat {
+			continue
+		}
+		seen["combat"]++
+		seen[string(c.Result)]++
+		seen["line "+string(c.Line)]++
+		for _, ret := range c.Retreats {
+			seen["displacement"] += len(ret.Displaced)
+			if len(ret.Displaced) > 1 {
+				seen["displacement chain"]++
+			}
+			if ret.Eliminated {
+				seen["eliminated in retreat"]++
+			}
+		}
+		seen["banzai removal"] += len(c.Removals)
+		seen["fpf"] += len(c.FPF)
+		seen["fpf gsp"] += c.FPFGSP
+		seen["gsp"] += c.GSP
+		seen["advance"] += len(c.Advances)
+		seen["unmade advance"] += len(c.Unmade)
+		if c.Void {
+			seen["void"]++
+		}
+		if len(c.Defenders) > 1 {
+			seen["several defenders"]++
+		}
+		if len(c.Attackers) == 0 {
+			seen["artillery alone"]++
+		}
+		if c.Banzai {
+			seen["banzai"]++
+		}
+		if len(c.Barrage) > 0 {
+			seen["barrage"]++
+		}
+	}
+}
+
+// replayGame plays a game again from its steps as JSON: each step's
+// orders read back from JSON and given to the position read back from the
+// previous step's JSON, with the same dice, must give byte for byte the
+// same position and events.
+func replayGame(t *testing.T, e *island.Engine, seed uint64, steps []step) {
+	p, _ := e.Start()
+	dice := Dice(seed)
+	for n, st := range steps {
+		if n > 0 {
+			var err error
+			if p, err = e.Unmarshal(steps[n-1].position); err != nil {
+				t.Fatalf("seed %d, step %d: %v", seed, n, err)
+			}
+		}
+		var q island.Position
+		var evs []island.Event
+		var ps []island.Problem
+		switch st.kind {
+		case "setup":
+			var hexes map[string]island.Hex
+			must(t, json.Unmarshal(st.in, &hexes))
+			q, evs, ps = e.Deploy(p, hexes)
+		case "move":
+			var o island.Orders
+			must(t, json.Unmarshal(st.in, &o))
+			q, evs, ps = e.Move(p, o)
+		case "combat":
+			var in combatIn
+			must(t, json.Unmarshal(st.in, &in))
+			q, evs, ps = e.Combat(p, in.Orders, in.Defence, dice)
+		}
+		if len(ps) > 0 {
+			t.Fatalf("seed %d, step %d (%s): the same orders are refused on replay: %v", seed, n, st.kind, ps)
+		}
+		if b := mustJSON(t, q); !bytes.Equal(b, st.position) {
+			t.Fatalf("seed %d, step %d (%s): replayed position differs:\n%s\n%s", seed, n, st.kind, b, st.position)
+		}
+		if b := mustJSON(t, evs); !bytes.Equal(b, st.events) {
+			t.Fatalf("seed %d, step %d (%s): replayed events differ:\n%s\n%s", seed, n, st.kind, b, st.events)
+		}
+	}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// soak plays games of a scenario: each twice from its seed, which must
+// give the same steps byte for byte, and once more from its recorded
+// orders. It gives what the games covered.
+func soak(t *testing.T, e *island.Engine, games int) map[string]int {
 	seen := map[string]int{}
-	for seed := uint64(1); seed <= 100; seed++ {
-		a, n := game(t, e, seed, seen)
-		b, _ := game(t, e, seed, map[string]int{})
-		if !bytes.Equal(a, b) {
-			t.Fatalf("seed %d played two different games", seed)
+	for seed := uint64(1); seed <= uint64(games); seed++ {
+		a := game(t, e, seed, seen)
+		b := game(t, e, seed, map[string]int{})
+		if len(a) != len(b) {
+			t.Fatalf("seed %d played %d steps, then %d", seed, len(a), len(b))
 		}
-		combats += n
+		for n := range a {
+			if a[n].kind != b[n].kind || !bytes.Equal(a[n].in, b[n].in) || !bytes.Equal(a[n].position, b[n].position) || !bytes.Equal(a[n].events, b[n].events) {
+				t.Fatalf("seed %d played two different games from step %d (%s)", seed, n, a[n].kind)
+			}
+		}
+		replayGame(t, e, seed, a)
 	}
-	if combats < 300 {
-		t.Fatalf("only %d combats in 100 games: the soak tests too little", combats)
+	return seen
+}
+
+// TestSoak plays random games of legal orders (-iwsoak of each scenario,
+// 100 by default) of the shipped example and of a small inline island,
+// holding every step to the invariants, and requires the kinds of combat
+// the games are meant to cover.
+func TestSoak(t *testing.T) {
+	n := *iwsoak
+	t.Run("ridge-42", func(t *testing.T) {
+		seen := soak(t, island.New(exampleScenario(t)), n)
+		need(t, seen, n, 5*n, "D1", "D2", "D3", "De", "A1", "A2", "A3", "Ae", "NE", "void", "displacement", "displacement chain", "banzai removal", "unmade advance", "fpf", "fpf gsp", "gsp", "advance", island.EvEnter,
+			"several defenders", "artillery alone", "banzai", "barrage", "eliminated in retreat", "line clear", "line broken", "line rough", "line river")
+	})
+	t.Run("inline", func(t *testing.T) {
+		seen := soak(t, island.New(soakScenario()), n)
+		need(t, seen, n, 3*n, "D1", "D2", "De", "A1", "A2", "Ae", "displacement", "banzai removal", "fpf", "advance", "void", island.EvEnter,
+			"several defenders", "artillery alone", "banzai", "unmade advance", "eliminated in retreat")
+	})
+}
+
+// need fails unless the games had at least least combats and every kind
+// named.
+func need(t *testing.T, seen map[string]int, games, least int, kinds ...string) {
+	if seen["combat"] < least {
+		t.Errorf("only %d combats in %d games: the soak tests too little", seen["combat"], games)
 	}
-	for _, k := range []string{"D1", "D2", "De", "A1", "A2", "Ae", "displacement", "banzai removal", "fpf", "advance", "void", island.EvEnter,
-		"several defenders", "artillery alone", "banzai", "unmade advance", "eliminated in retreat"} {
+	for _, k := range kinds {
 		if seen[k] == 0 {
-			t.Errorf("no %s in 100 games: the soak misses it", k)
+			t.Errorf("no %s in %d games: the soak misses it", k, games)
 		}
 	}
-	t.Logf("%d combats in 100 games: %v", combats, seen)
+	t.Logf("%d games: %v", games, seen)
 }
 
 // TestMovesEndUnstacked checks the end of every random Movement Phase
@@ -243,7 +424,7 @@ func TestMovesEndUnstacked(t *testing.T) {
 			if len(ps) > 0 {
 				t.Fatalf("seed %d: %v", seed, ps)
 			}
-			if err := check(e, q, map[string]bool{}); err != nil {
+			if err := checkBoard(e, q, map[string]bool{}); err != nil {
 				t.Fatalf("seed %d after movement: %v", seed, err)
 			}
 			before, _ := q.Marshal()
