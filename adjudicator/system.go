@@ -1,6 +1,9 @@
 package adjudicator
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Position is a game's position as a system's rules hold it. The host
 // stores it as its JSON (encoding/json) and asks the system to read it
@@ -62,4 +65,30 @@ type LuckRules struct {
 type FireKind struct {
 	Name     string
 	Purposes []DiePurpose
+}
+
+// Choices are what a new game is created with, as its system reads them:
+// its scenario ("" for the system's default), how its units are set up
+// (each side's setup by the rules, or a placement by hand), and the
+// optional rules chosen. The words are the system's own.
+type Choices struct {
+	Scenario string
+	Setups   map[Side]string // each side's setup by the rules ("historic", "free"); empty for the scenario's default
+	Place    string          // a placement by hand instead, when the system offers them
+	Rules    []string
+}
+
+// Creation is how a new game begins, as its system says from the
+// Choices it was created with.
+type Creation struct {
+	// Scenario is the scenario the game records; Start makes its opening
+	// with the game's dice (store.NewGame.Start).
+	Scenario string
+	Start    func(d Dice) (Position, json.RawMessage, error)
+	// Server is the side the rules have the server play (in War in the
+	// Wind the Japanese of its solitaire game), NoSide for none.
+	Server Side
+	// Placed names each side's setup of a game placed by hand, empty for
+	// one set up by the rules (Setups says).
+	Placed map[Side]string
 }

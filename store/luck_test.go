@@ -38,7 +38,7 @@ func TestLuckAgainstNeed(t *testing.T) {
 	for i := range rolls {
 		rolls[i].Seq, rolls[i].Entry = uint64(i+1), 2
 	}
-	l := computeLuck(rolls, map[uint64]bool{2: true}, 10, windsys.Rules{}.LuckRules())
+	l := computeLuck(rolls, map[uint64]bool{2: true}, 10, (windsys.Rules{}).LuckRules())
 
 	type want struct {
 		dice, hits int

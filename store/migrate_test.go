@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"compress/gzip"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func TestMigrateVersion7(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Check(referee.Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		t.Fatal(err)
 	}
 	mails, err := db.Outbox("")
@@ -102,10 +103,10 @@ func TestMigrateVersion7(t *testing.T) {
 	if b, _ := x.JSON(); !bytes.Equal(b, stored) {
 		t.Error("the game's export changed")
 	}
-	if rep := store.Audit(x, referee.Engine()); !rep.OK() || !rep.Replayed {
+	if rep := store.Audit(x, windsys.Rules{}); !rep.OK() || !rep.Replayed {
 		t.Errorf("audit: %v", rep.Bad)
 	}
-	svc := referee.New(db, referee.Config{Address: "attu@example.org"})
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: "attu@example.org"})
 	pending, err := db.Pending(old.Exported.Add(time.Hour), 0)
 	if err != nil || len(pending) != 3 {
 		t.Fatalf("%d mails to send: %v", len(pending), err)
@@ -118,7 +119,7 @@ func TestMigrateVersion7(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := db.Check(referee.Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -162,7 +163,7 @@ func TestMigrateLedgerKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Check(referee.Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range refs {
@@ -185,7 +186,7 @@ func TestMigrateLedgerKeys(t *testing.T) {
 	if _, ok, _ := db.Processed(store.NewMailRef("<other@attu.test>", []byte("orders"))); ok {
 		t.Error("a mail never processed is recognised")
 	}
-	if err := db.Check(referee.Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		t.Fatal(err)
 	}
 }

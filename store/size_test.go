@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -51,7 +52,7 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 		tb.Fatal(err)
 	}
 	defer db.Close()
-	svc := referee.New(db, referee.Config{Address: "attu@example.org"})
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: "attu@example.org"})
 	addr := map[wind.Side]string{wind.US: "us@example.org", wind.JP: "jp@example.org"}
 	gameSeed := bytes.Repeat([]byte{byte(seed)}, store.SeedSize)
 	c, err := svc.Create(referee.NewGame{ID: "g1", Name: "Landcrab", Setup: "historic",
@@ -94,7 +95,7 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 		if g.Status == store.Ended || g.Wait.Turn > turns {
 			break
 		}
-		st, err := referee.StateOf(db.Position("g1"))
+		st, err := windsys.State(db.Position("g1"))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -123,7 +124,7 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if rep := store.Audit(x, referee.Engine()); !rep.OK() || !rep.Replayed {
+	if rep := store.Audit(x, windsys.Rules{}); !rep.OK() || !rep.Replayed {
 		tb.Fatalf("audit: %v", rep.Bad)
 	}
 	mails, err := db.Outbox("")
@@ -144,7 +145,7 @@ func playCampaign(tb testing.TB, path string, turns int, seed uint64) gameSize {
 			}
 		}
 	}
-	if err := db.Check(referee.Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		tb.Fatal(err)
 	}
 	db.Bolt().View(func(tx *bolt.Tx) error {

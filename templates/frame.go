@@ -137,3 +137,48 @@ func SideTitle(s adjudicator.Side) string {
 	}
 	return "Server"
 }
+
+// Replay is a game as its replay page shows it, for a system to draw: its
+// record, each log entry with the position after it, and its dice. The
+// game service makes it from the game's export (store/referee.Replay),
+// when the seed is revealed and the umpire's view is no secret.
+type Replay struct {
+	Game       string
+	Name       string // the game's longer name, "" when it has none
+	Scenario   string // "" for the campaign
+	Commitment string
+	Seed       string // hex; "" when not revealed, and the page says it cannot check the dice
+	Head       string
+	Entries    []ReplayEntry
+	Dice       []ReplayDie
+	// LuckText is the dice-luck summary in words (store.Luck.WriteText)
+	// when the record is known sound, "" when it is not.
+	LuckText string
+}
+
+// ReplayEntry is one log entry of a Replay.
+type ReplayEntry struct {
+	JSON string // the entry's canonical JSON, which Hash is the SHA-256 of: the page checks the chain with it
+	Hash string
+	Entry
+	DiceFrom uint64 // the dice it rolled: DiceFrom up to DiceTo, excluded
+	DiceTo   uint64
+	Events   []json.RawMessage // each the JSON of one of the system's events
+	// Position is the position after the entry, replayed from the
+	// opening position; never nil. Broken says why the replay of this
+	// entry failed (an export altered by hand); Position is then the last
+	// position reached, as are those of the entries after it.
+	Position adjudicator.Position
+	Broken   string
+}
+
+// ReplayDie is one die of the dice log, as recorded; the page reads it
+// in this JSON.
+type ReplayDie struct {
+	Seq   uint64 `json:"n"` // from 1
+	Entry uint64 `json:"e"` // the log entry that rolled it
+	adjudicator.Die
+	Faces int   `json:"faces,omitempty"` // the die's faces, none for a d10 (store.Roll)
+	Raw   []int `json:"r"`               // the bytes read from the seed's stream
+	Face  int   `json:"f"`
+}

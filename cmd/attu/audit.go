@@ -2,10 +2,10 @@ package main
 
 import (
 	"flag"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"os"
 
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/store/referee"
 )
 
 func init() {
@@ -46,7 +46,7 @@ func runAudit(s *session) error {
 	if err != nil {
 		return err
 	}
-	rep := store.Audit(x, referee.Engine())
+	rep := store.Audit(x, windsys.Rules{})
 	if *quiet {
 		rep.Luck = nil
 	}

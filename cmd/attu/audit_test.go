@@ -13,7 +13,6 @@ import (
 	"github.com/attu-pbem/attu/orders"
 	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/store/referee"
 )
 
 // exportedGame writes a small ended game to a database in a temporary
@@ -26,7 +25,7 @@ func exportedGame(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Create(store.NewGame{Rules: referee.Engine(), ID: "g1", Scenario: "campaign", Start: windsys.StartPlaced(nil)}); err != nil {
+	if _, err := db.Create(store.NewGame{Rules: windsys.Rules{}, ID: "g1", Scenario: "campaign", Start: windsys.StartPlaced(nil)}); err != nil {
 		t.Fatal(err)
 	}
 	// A day turn's decision: weather and airpower are rolled inside it.
@@ -43,7 +42,7 @@ func exportedGame(t *testing.T) string {
 	if err := endGame(db, "g1", "test over"); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Check(referee.Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -121,7 +120,7 @@ func TestExportAuditErrors(t *testing.T) {
 func applyStep(db *store.DB, id string, st store.Step) (*store.Outcome, error) {
 	var o *store.Outcome
 	_, err := db.Transact(id, st.Mail, func(t *store.Txn) (err error) {
-		o, err = t.Apply(st, referee.Engine())
+		o, err = t.Apply(st, windsys.Rules{})
 		return err
 	})
 	return o, err

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"log/slog"
 	"net"
 	"os"
@@ -81,7 +82,7 @@ func gameFingerprint(t *testing.T, db *store.DB, id string) []byte {
 		t.Fatal(err)
 	}
 	x.Exported = time.Time{}
-	snap, err := referee.StateOf(db.PositionAt(id, g.Current))
+	snap, err := windsys.State(db.PositionAt(id, g.Current))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func startBadMailGameWith(t *testing.T, ctx context.Context, users []string, aut
 	t.Cleanup(func() { g.db.Close() })
 	// One logger for the service and the daemon, as attu serve has.
 	lg := testLog(t)
-	cfg := referee.Config{Address: g.addr["attu"], Logger: lg}
+	cfg := referee.Config{System: windsys.Rules{}, Address: g.addr["attu"], Logger: lg}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -118,7 +119,7 @@ func (g *benchGames) next(n int) (from string, raw []byte) {
 	if gm.Status == store.Ended || gm.Wait.Turn > 20 {
 		return "", nil
 	}
-	st, err := referee.StateOf(g.db.Position(g.id))
+	st, err := windsys.State(g.db.Position(g.id))
 	if err != nil {
 		g.tb.Fatal(err)
 	}
@@ -320,7 +321,7 @@ func BenchmarkOrderToReports(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	svc := referee.New(db, referee.Config{Address: m.addr["attu"]})
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: m.addr["attu"]})
 	var lastHandled atomic.Value // when the daemon last committed a mail
 	lastHandled.Store(time.Time{})
 	lg := slog.New(handledHook{func(t time.Time) { lastHandled.Store(t) }})
@@ -454,7 +455,7 @@ func rssChild() int {
 	}
 	defer db.Close()
 	addr := os.Getenv("ATTU_RSS_ADDR")
-	svc := referee.New(db, referee.Config{Address: addr})
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: addr})
 	d, err := newDaemon(svc, daemon.Config{Address: addr,
 		IMAP: mail.InboxConfig{Addr: os.Getenv("ATTU_RSS_IMAP"), Security: mail.Plain, Username: "attu", Password: os.Getenv("ATTU_RSS_PASS"),
 			Processed: "attu-done", Timeout: 10 * time.Second},
@@ -511,7 +512,7 @@ func BenchmarkDaemonMemory(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := referee.New(db, referee.Config{Address: m.addr["attu"]})
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: m.addr["attu"]})
 	rng := rand.New(rand.NewPCG(3, 4))
 	games := &benchGames{tb: b, db: db, svc: svc, m: m, pick: func(n int) int { return rng.IntN(n) }}
 	type order struct {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io/fs"
 	"net"
 	"os"
@@ -45,7 +46,7 @@ func startDaemon(t *testing.T, dir string) *runningDaemon {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := referee.New(db, referee.Config{Address: r.own, DB: r.db})
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: r.own, DB: r.db})
 	d, err := newDaemon(svc, daemon.Config{Address: r.own, Control: controlSocket(r.db),
 		IMAP:   mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw", IdleRestart: time.Second},
 		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain},
@@ -250,7 +251,7 @@ func TestControlSocketLeftBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	d, err := newDaemon(referee.New(db, referee.Config{Address: own}), daemon.Config{Address: own, Control: sock,
+	d, err := newDaemon(referee.New(db, referee.Config{System: windsys.Rules{}, Address: own}), daemon.Config{Address: own, Control: sock,
 		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw"},
 		SMTP: mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain}})
 	if err != nil {

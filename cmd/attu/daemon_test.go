@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,7 +43,7 @@ func startLoopbackDaemon(t *testing.T, limit time.Duration, outbox mail.OutboxCo
 	if ld.db, err = store.Open(filepath.Join(t.TempDir(), "attu.db"), nil); err != nil {
 		t.Fatal(err)
 	}
-	ld.svc = referee.New(ld.db, referee.Config{Address: ld.own})
+	ld.svc = referee.New(ld.db, referee.Config{System: windsys.Rules{}, Address: ld.own})
 	ld.d, err = newDaemon(ld.svc, daemon.Config{Address: ld.own,
 		IMAP:   mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw", IdleRestart: time.Second},
 		SMTP:   mail.SMTPConfig{Addr: sys.SMTPAddr(), Security: mail.Plain},

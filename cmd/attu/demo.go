@@ -166,7 +166,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 		return err
 	}
 	fmt.Fprintf(out, "==== The audit of the export (attu audit %s) ====\n\n", exportPath)
-	rep := store.Audit(x, referee.Engine())
+	rep := store.Audit(x, windsys.Rules{})
 	rep.WriteText(out)
 
 	mailDir := filepath.Join(dir, "mail")
@@ -407,7 +407,7 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 	}
 	// The player decides from the game's position; autoplay looks only at
 	// what this side may see of it (its doc's Caveats).
-	st, err := referee.StateOf(p.db.Position(env.Game))
+	st, err := windsys.State(p.db.Position(env.Game))
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -183,7 +184,7 @@ func TestE2EGameByMail(t *testing.T) {
 	if x, err = store.ReadExport(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if rep := store.Audit(x, referee.Engine()); !rep.OK() {
+	if rep := store.Audit(x, windsys.Rules{}); !rep.OK() {
 		var b bytes.Buffer
 		rep.WriteText(&b)
 		t.Errorf("the audit of the export failed:\n%s", b.String())
@@ -295,7 +296,7 @@ func TestE2ESolitaireByMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := store.Audit(x, referee.Engine()); !rep.OK() {
+	if rep := store.Audit(x, windsys.Rules{}); !rep.OK() {
 		t.Fatalf("the solitaire game does not audit: %v", rep)
 	}
 }
@@ -575,7 +576,7 @@ func TestE2EDaemonRestart(t *testing.T) {
 // mustOrders returns the orders entry e records, nil for none.
 func mustOrders(t testing.TB, e *store.Entry) *wind.Orders {
 	t.Helper()
-	o, err := referee.EntryOrders(e.Orders)
+	o, err := windsys.EntryOrders(e.Orders)
 	if err != nil {
 		t.Fatal(err)
 	}

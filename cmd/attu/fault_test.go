@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -51,7 +52,7 @@ func startFaultGame(t *testing.T, smtpDown bool) *faultGame {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	svc := referee.New(db, referee.Config{Address: addr["attu"]})
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: addr["attu"]})
 	d, err := newDaemon(svc, daemon.Config{Address: addr["attu"],
 		IMAP: mail.InboxConfig{Addr: sys.IMAPAddr(), Security: mail.Plain, Username: "attu", Password: "pw-attu",
 			Processed: "attu-done", Timeout: 5 * time.Second, RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond},

@@ -219,7 +219,7 @@ func checkMailOnce(t *testing.T, db *store.DB, game string, delivered []delivery
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := store.Audit(x, referee.Engine()); !rep.OK() {
+	if rep := store.Audit(x, windsys.Rules{}); !rep.OK() {
 		t.Errorf("the export does not audit: %v", rep.Bad)
 	}
 	applied := map[string]int{}
@@ -440,7 +440,7 @@ func TestE2EDaemonKill(t *testing.T) {
 	}
 	// The umpire gets a copy of every report: a mail more a step, so that
 	// the campaign lasts for 50 kills, each after a few mails.
-	c, err := referee.New(db, referee.Config{Address: addr["attu"]}).Create(referee.NewGame{ID: "g1", Name: "Kill", Setup: "historic",
+	c, err := referee.New(db, referee.Config{System: windsys.Rules{}, Address: addr["attu"]}).Create(referee.NewGame{ID: "g1", Name: "Kill", Setup: "historic",
 		US: addr["alice"], JP: addr["bob"], Umpire: addr["carol"], Copies: referee.CopiesEvery, Seed: bytes.Repeat([]byte{9}, 32)}, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -610,7 +610,7 @@ log_level: debug
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Check(referee.Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		t.Errorf("the database's consistency check: %v", err)
 	}
 	var delivered []delivery

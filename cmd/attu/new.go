@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"strings"
 	"time"
@@ -131,7 +132,7 @@ func runNew(s *session) error {
 }
 
 func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.NewGame) error {
-	svc, err := s.service(db, referee.Config{Address: mailbox, DB: dbPath})
+	svc, err := s.service(db, referee.Config{System: windsys.Rules{}, Address: mailbox, DB: dbPath})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"log/slog"
 	"math/big"
 	"net"
@@ -208,7 +209,7 @@ func runDaemon(t *testing.T, path string) *syncBuffer {
 	logs := &syncBuffer{}
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg.Tick = time.Second
-	svc := referee.New(db, referee.Config{Address: cfg.Address, Logger: cfg.Logger})
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: cfg.Address, Logger: cfg.Logger})
 	domain := strings.TrimPrefix(cfg.Address, "attu@")
 	if _, err := svc.Create(referee.NewGame{ID: "g1", US: "alice@" + domain, JP: "bob@" + domain}, time.Now()); err != nil {
 		t.Fatal(err)

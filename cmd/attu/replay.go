@@ -3,12 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"os"
 	"strings"
 
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 func init() {
@@ -59,15 +59,16 @@ func runReplay(s *session) error {
 	}
 	// The page puts the dice luck in words only for a record whose dice
 	// and chain check (the browser checks them again).
+	sys := windsys.Rules{}
 	var luck *store.Luck
-	if rep := store.Audit(x, referee.Engine()); rep.OK() {
+	if rep := store.Audit(x, sys); rep.OK() {
 		luck = rep.Luck
 	}
-	game, err := referee.Replay(x, luck)
+	game, err := referee.Replay(sys, x, luck)
 	if err != nil {
 		return err
 	}
-	page, err := windsys.ReplayPage(game)
+	page, err := sys.ReplayPage(game)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/attu-pbem/attu/orders"
 	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/store/referee"
 )
 
 // replayGame plays a campaign game through the store, as the game service
@@ -37,7 +36,7 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 	rng := rand.New(rand.NewPCG(pickSeed, pickSeed))
 	pick := func(n int) int { return rng.IntN(n) }
 	deploy := func(s *wind.State) error { autoplay.Deploy(s, pick); return nil }
-	_, err = db.Create(store.NewGame{Rules: referee.Engine(),
+	_, err = db.Create(store.NewGame{Rules: windsys.Rules{},
 		ID: id, Scenario: wind.ScenarioCampaign, Seed: seed, Start: windsys.StartPlaced(deploy),
 		Players: []store.NewPlayer{
 			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
@@ -48,7 +47,7 @@ func replayGame(t testing.TB, id string, seed []byte, turns int, pickSeed uint64
 		t.Fatal(err)
 	}
 	for files := 1; ; files++ {
-		s, err := referee.StateOf(db.Position(id))
+		s, err := windsys.State(db.Position(id))
 		if err != nil {
 			t.Fatal(err)
 		}

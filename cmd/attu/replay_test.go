@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,7 +16,6 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/store/referee"
 )
 
 // writeExportFile writes x as "attu export" does and returns its path.
@@ -144,7 +144,7 @@ func TestReplayPageIsSelfContained(t *testing.T) {
 			}
 		}
 	}
-	rep := store.Audit(x, referee.Engine())
+	rep := store.Audit(x, windsys.Rules{})
 	if !rep.OK() {
 		t.Fatalf("the game does not audit: %v", rep.Bad)
 	}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/attu-pbem/attu/store/referee"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"image/color"
 	"image/png"
 	"io"
@@ -143,7 +143,7 @@ func TestE2EResendDrawsThePictureAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Check(referee.Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"log/slog"
 	"maps"
@@ -384,7 +385,7 @@ func runServe(s *session) error {
 	}
 	defer db.Close()
 	// The tournaments of the file follow its games (store/tournament).
-	svc := referee.New(db, referee.Config{Address: cfg.Address, DB: dbPath, Logger: lg, AnswerEvery: answerEvery,
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: cfg.Address, DB: dbPath, Logger: lg, AnswerEvery: answerEvery,
 		Hook: &tournament.Director{Logger: lg}})
 	d, err := newDaemon(svc, cfg)
 	if err != nil {

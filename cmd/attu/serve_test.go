@@ -1,6 +1,7 @@
 package main
 
 import (
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"os"
 	"strings"
 	"testing"
@@ -80,7 +81,7 @@ smtp: {host: smtp.example.org, user: attu, pasword_file: /x}
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := newDaemon(referee.New(db, referee.Config{Address: cfg.Address}), cfg); err == nil {
+	if _, err := newDaemon(referee.New(db, referee.Config{System: windsys.Rules{}, Address: cfg.Address}), cfg); err == nil {
 		t.Error("plaintext IMAP to a remote server accepted")
 	}
 }

@@ -104,7 +104,7 @@ func storedReport(db *store.DB, game string, side adjudicator.Side, zone *time.L
 	if err != nil {
 		return nil, err
 	}
-	s, err := referee.StateOf(db.Position(game))
+	s, err := windsys.State(db.Position(game))
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func storedReport(db *store.DB, game string, side adjudicator.Side, zone *time.L
 	var events []wind.Event
 	for _, e := range entries {
 		if e.RolledBackBy == 0 {
-			events = append(events, referee.EventsOf(e.Events)...)
+			events = append(events, windsys.EventsOf(e.Events)...)
 		}
 	}
 	return &windsys.Report{

@@ -19,7 +19,6 @@ import (
 	"github.com/attu-pbem/attu/orders"
 	windorders "github.com/attu-pbem/attu/orders/wind"
 	"github.com/attu-pbem/attu/store"
-	"github.com/attu-pbem/attu/store/referee"
 )
 
 // playedGame stores a game deployed at random and played for a few steps,
@@ -35,12 +34,12 @@ func playedGame(t *testing.T) string {
 	defer db.Close()
 	r := rand.New(rand.NewSource(3))
 	setup := func(s *wind.State) error { autoplay.Deploy(s, r.Intn); return nil }
-	if _, err := db.Create(store.NewGame{Rules: referee.Engine(), ID: "g1", Scenario: "campaign", Start: windsys.StartPlaced(setup)}); err != nil {
+	if _, err := db.Create(store.NewGame{Rules: windsys.Rules{}, ID: "g1", Scenario: "campaign", Start: windsys.StartPlaced(setup)}); err != nil {
 		t.Fatal(err)
 	}
 	example := regexp.MustCompile(`(?m)^  #- (move|fire|melee): .*$`)
 	for range 5 {
-		s, err := referee.StateOf(db.Position("g1"))
+		s, err := windsys.State(db.Position("g1"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +82,7 @@ func TestShow(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ := db.Game("g1")
-	s, _ := referee.StateOf(db.Position("g1"))
+	s, _ := windsys.State(db.Position("g1"))
 	db.Close()
 	side := s.Wait().Side
 

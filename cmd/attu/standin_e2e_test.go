@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -121,7 +122,7 @@ func checkStandinLog(t *testing.T, td *testDaemon) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := store.Audit(x, referee.Engine()); !rep.OK() {
+	if rep := store.Audit(x, windsys.Rules{}); !rep.OK() {
 		var b bytes.Buffer
 		rep.WriteText(&b)
 		t.Fatalf("the audit failed:\n%s", b.String())
@@ -178,7 +179,7 @@ func mailBody(t *testing.T, td *testDaemon, user, text string) {
 // user, with token.
 func mailOrders(t *testing.T, td *testDaemon, user, token string, pick func(int) int) {
 	t.Helper()
-	st, err := referee.StateOf(td.db.Position("g1"))
+	st, err := windsys.State(td.db.Position("g1"))
 	if err != nil {
 		t.Fatal(err)
 	}

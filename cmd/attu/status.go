@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"text/tabwriter"
 	"time"
@@ -44,7 +45,7 @@ func runStatus(s *session) error {
 
 // printStatus lists the games, then the mails the daemon gave up on.
 func printStatus(out io.Writer, db *store.DB, dbPath string) error {
-	games, err := referee.New(db, referee.Config{}).Games()
+	games, err := referee.New(db, referee.Config{System: windsys.Rules{}}).Games()
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"os"
 	"strings"
@@ -136,7 +137,7 @@ func tournamentOn(s *session, db *store.DB, dbPath, sub string, argv []string, m
 		mailbox = t.Mailbox
 	}
 	dir := &tournament.Director{}
-	svc, err := s.service(db, referee.Config{Address: mailbox, DB: dbPath, Hook: dir})
+	svc, err := s.service(db, referee.Config{System: windsys.Rules{}, Address: mailbox, DB: dbPath, Hook: dir})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"os"
 	"time"
 
@@ -65,7 +66,7 @@ func runUmpire(s *session) error {
 }
 
 func umpireOn(s *session, db *store.DB, dbPath string, args []string) error {
-	svc, err := s.service(db, referee.Config{DB: dbPath, Hook: &tournament.Director{}})
+	svc, err := s.service(db, referee.Config{System: windsys.Rules{}, DB: dbPath, Hook: &tournament.Director{}})
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,7 +25,7 @@ func TestAuthentication(t *testing.T) {
 	h := newHarness(t, NewGame{})
 	// Each case is answered: the cap on answers to mail without the
 	// token is TestForgedFlood's.
-	h.svc = New(h.db, Config{Address: "attu@example.org", Answers: 100})
+	h.svc = New(h.db, Config{System: windsys.Rules{}, Address: "attu@example.org", Answers: 100})
 	h.newMails()
 	decision := h.message(usAddr, "orders")
 	decision.Orders = h.file(nil, h.tokens[adjudicator.US])
@@ -199,7 +200,7 @@ func TestAuthentication(t *testing.T) {
 			t.Errorf("%s: the answer is not threaded", c.name)
 		}
 	}
-	if err := h.db.Check(Engine()); err != nil {
+	if err := h.db.Check(windsys.Rules{}); err != nil {
 		t.Fatal(err)
 	}
 	h.audit()

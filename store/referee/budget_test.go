@@ -3,6 +3,7 @@ package referee
 import (
 	"bytes"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"strings"
 	"testing"
@@ -295,7 +296,7 @@ func TestForgedFlood(t *testing.T) {
 // to mail without the token, whatever each address's own allowance.
 func TestAllAnswersCap(t *testing.T) {
 	h := newHarness(t, NewGame{})
-	h.svc = New(h.db, Config{Address: "attu@example.org", Answers: 1000})
+	h.svc = New(h.db, Config{System: windsys.Rules{}, Address: "attu@example.org", Answers: 1000})
 	h.newMails()
 	n := 0
 	for i := range 100 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -59,7 +60,7 @@ func crashChild(path string) {
 		fmt.Println("open:", err)
 		os.Exit(2)
 	}
-	svc := New(db, Config{Address: "attu@example.org"})
+	svc := New(db, Config{System: windsys.Rules{}, Address: "attu@example.org"})
 	mb := &crashMailbox{svc: svc, db: db, rng: rand.New(rand.NewPCG(uint64(os.Getpid()), 9))}
 	// The child lives until it is killed; should the test itself die
 	// first, the child sees its stdin close and ends. No fixed time limit:
@@ -102,7 +103,7 @@ func crashChild(path string) {
 			fmt.Println("committed tick")
 			continue
 		default:
-			st, err := StateOf(db.Position(id))
+			st, err := windsys.State(db.Position(id))
 			if err != nil {
 				fmt.Println("state:", err)
 				os.Exit(3)
@@ -274,7 +275,7 @@ func TestServiceCrash(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep := store.Audit(x, Engine()); !rep.OK() {
+		if rep := store.Audit(x, windsys.Rules{}); !rep.OK() {
 			t.Fatalf("game %s: audit: %v", id, rep.Bad)
 		}
 		entries += len(x.Log)
@@ -286,7 +287,7 @@ func TestServiceCrash(t *testing.T) {
 // message in the ledger, no message applied twice, every applied message's
 // reports queued once, no Message-ID queued twice.
 func checkOnce(db *store.DB, reported map[string]bool) error {
-	if err := db.Check(Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		return err
 	}
 	for id := range reported {

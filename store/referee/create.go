@@ -10,14 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"github.com/attu-pbem/attu/adjudicator"
-	windsys "github.com/attu-pbem/attu/templates/wind"
-	"maps"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
-	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 )
@@ -51,29 +47,6 @@ type NewGame struct {
 	Copies                              string   // how the umpire is mailed (CopiesDigest when empty, economy.go)
 	Rules                               []string // the optional rules chosen (see Rules)
 	Seed                                []byte   // the dice seed, nil to draw one, as a real game does
-}
-
-// Rules are the optional rules a game may be created with: the solitaire
-// game of rule 13, its Japanese played by the rules of 13.1 to 13.6 and,
-// where they leave the choice, by the stand-in; the victory point chits of
-// rule 14.0, drawn at random or the value chits placed by the Japanese.
-var Rules = []string{"solitaire", "vp-chits", "vp-chits-placed"}
-
-// Setup places the units of a new campaign game, drawing what the rules
-// leave to chance from pick, a stream derived from the game's seed.
-type Setup struct {
-	US, JP string // the setup, for the game's record
-	Place  func(s *wind.State, pick func(n int) int) error
-}
-
-// Setups are the setups placed by hand that attu can create games with
-// besides the setup waits of rule 12 (NewGame.Scenario): the historic
-// Japanese setup of rule 12.3 with the U.S. already ashore near its
-// beaches, or every unit placed at random. Such a game begins with the
-// U.S. decision of turn 1.
-var Setups = map[string]Setup{
-	"historic": {US: "landed", JP: "historic", Place: autoplay.DeployHistoric},
-	"random":   {US: "landed", JP: "random", Place: func(s *wind.State, pick func(int) int) error { autoplay.Deploy(s, pick); return nil }},
 }
 
 // setupPick is the stream the setup draws from: SeedDraw over "setup"
@@ -114,17 +87,16 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	defer s.mu.Unlock()
 	now = now.UTC()
 	mailbox := bareAddress(s.cfg.Address)
-	start, addr, err := ng.prepare(mailbox)
+	open, addr, err := s.prepare(&ng, mailbox)
 	if err != nil {
 		return nil, err
 	}
 	// The opening is drawn here as Create will draw it, with the game's
 	// first dice, so that the welcome mails can show it.
-	first, _, err := start(store.NewDice(ng.Seed, 1, 1, 0, adjudicator.WaitNone))
+	opening, _, err := open.Start(store.NewDice(ng.Seed, 1, 1, 0, adjudicator.WaitNone))
 	if err != nil {
 		return nil, err
 	}
-	opening := first.(*wind.State)
 	bots := botSides(ng)
 	rec := &record{Name: ng.Name, Mailbox: mailbox, Deadlines: ng.Deadlines, Settle: ng.Settle, Absence: ng.Absence, Bots: bots,
 		LateStandIn: ng.LateStandIn, Copies: ng.Copies, DigestAt: now}
@@ -144,14 +116,10 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		tokens[side] = tok
 		players = append(players, store.NewPlayer{Side: side, Address: addr[side], Token: tok})
 	}
-	opts := store.GameOptions{USSetup: Setups[ng.Setup].US, JPSetup: Setups[ng.Setup].JP, Rules: ng.Rules,
+	setups := s.sys.Setups(opening, open)
+	opts := store.GameOptions{USSetup: setups[adjudicator.US], JPSetup: setups[adjudicator.JP], Rules: ng.Rules,
 		Deadline: cmp.Or(ng.Deadline, DefaultDeadline), Reminder: cmp.Or(ng.Reminder, DefaultReminder)}
-	if o := opening.Options; o != nil {
-		// A game by the rules of setup: its options as the creation
-		// settled them, defaults filled in.
-		opts.USSetup, opts.JPSetup = o.USSetup, o.JPSetup
-	}
-	nw := store.NewGame{Scenario: cmp.Or(ng.Scenario, wind.ScenarioCampaign), Options: opts, Players: players, Seed: ng.Seed, Start: start, Rules: Engine()}
+	nw := store.NewGame{Scenario: open.Scenario, Options: opts, Players: players, Seed: ng.Seed, Start: open.Start, Rules: s.sys}
 	for try := 0; ; try++ {
 		nw.ID = cmp.Or(ng.ID, newGameID())
 		created, err := s.create(nw, rec, opening, now)
@@ -176,7 +144,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 
 // create writes the game nw with its first deadline and welcome mails,
 // which show opening, the position after entry 1.
-func (s *Service) create(nw store.NewGame, rec *record, opening *wind.State, now time.Time) (*store.Game, error) {
+func (s *Service) create(nw store.NewGame, rec *record, opening adjudicator.Position, now time.Time) (*store.Game, error) {
 	g := &store.Game{ID: nw.ID, Scenario: "campaign", Options: nw.Options, Commitment: store.Commitment(nw.Seed), Wait: opening.Wait(),
 		Created: now, Current: 1}
 	for _, p := range nw.Players {
@@ -201,22 +169,30 @@ func (s *Service) create(nw store.NewGame, rec *record, opening *wind.State, now
 	return s.db.Create(nw)
 }
 
-// prepare checks ng against the rules of creation, fills its defaults in
-// (the seed drawn when nil) and returns how the game starts and each
-// side's bare address ("" for none and for the stand-in's side).
-func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (store.Position, json.RawMessage, error), map[adjudicator.Side]string, error) {
-	byRules := ng.Scenario != "" || ng.JPSetup != "" || ng.USSetup != ""
-	var setup Setup
-	if !byRules {
-		ng.Setup = cmp.Or(ng.Setup, "historic")
-		var ok bool
-		if setup, ok = Setups[ng.Setup]; !ok {
-			return nil, nil, fmt.Errorf("referee: unknown setup %q (%s)", ng.Setup, strings.Join(slices.Sorted(maps.Keys(Setups)), ", "))
+// prepare checks ng against the rules of creation, its system's and the
+// service's, fills its defaults in (the seed drawn when nil) and returns
+// how the game begins and each side's bare address ("" for none and for
+// the stand-in's side).
+func (s *Service) prepare(ng *NewGame, mailbox string) (*adjudicator.Creation, map[adjudicator.Side]string, error) {
+	if ng.Seed == nil {
+		var err error
+		if ng.Seed, err = store.NewSeed(); err != nil {
+			return nil, nil, err
 		}
 	}
-	opt, err := ng.options(byRules)
+	ch := adjudicator.Choices{Scenario: ng.Scenario, Place: ng.Setup, Rules: ng.Rules,
+		Setups: map[adjudicator.Side]string{adjudicator.US: ng.USSetup, adjudicator.JP: ng.JPSetup}}
+	seed := ng.Seed
+	open, err := s.sys.Open(ch, func() func(int) int { return setupPick(seed) })
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("referee: %w", err)
+	}
+	if open.Server != adjudicator.NoSide {
+		// The rules have the server play that side (a solitaire game).
+		if p := ng.player(open.Server); p != "" && !IsBot(p) {
+			return nil, nil, fmt.Errorf("referee: in a solitaire game attu plays the %s: give no %s player", SideName(open.Server), SideName(open.Server))
+		}
+		ng.setPlayer(open.Server, Bot)
 	}
 	addr := map[adjudicator.Side]string{adjudicator.US: bareAddress(ng.US), adjudicator.JP: bareAddress(ng.JP), adjudicator.Umpire: bareAddress(ng.Umpire)}
 	bots := botSides(*ng)
@@ -239,41 +215,24 @@ func (ng *NewGame) prepare(mailbox string) (func(adjudicator.Dice) (store.Positi
 	case ng.Copies != "" && !slices.Contains(copyModes, ng.Copies):
 		return nil, nil, fmt.Errorf("referee: the umpire's copies are %s, not %q", strings.Join(copyModes, ", "), ng.Copies)
 	}
-	if ng.Seed == nil {
-		if ng.Seed, err = store.NewSeed(); err != nil {
-			return nil, nil, err
-		}
-	}
-	if byRules {
-		return windsys.Start(cmp.Or(ng.Scenario, wind.ScenarioCampaign), opt), addr, nil
-	}
-	seed := ng.Seed
-	return windsys.StartPlaced(func(st *wind.State) error { return setup.Place(st, setupPick(seed)) }), addr, nil
+	return open, addr, nil
 }
 
-// options are the optional rules ng names, checked.
-func (ng *NewGame) options(byRules bool) (wind.Options, error) {
-	opt := wind.Options{JPSetup: ng.JPSetup, USSetup: ng.USSetup}
-	for _, r := range ng.Rules {
-		switch {
-		case !slices.Contains(Rules, r):
-			return opt, fmt.Errorf("referee: unknown optional rule %q (%s)", r, strings.Join(Rules, ", "))
-		case !byRules:
-			return opt, fmt.Errorf("referee: the optional rule %q needs a game set up by the rules: name its scenario", r)
-		case r == "solitaire":
-			if ng.JP != "" && !IsBot(ng.JP) {
-				return opt, fmt.Errorf("referee: in a solitaire game attu plays the Japanese: give no Japanese player")
-			}
-			opt.Solitaire, ng.JP = true, Bot
-		case opt.VPChits != "":
-			return opt, fmt.Errorf("referee: choose one of vp-chits and vp-chits-placed")
-		case r == "vp-chits":
-			opt.VPChits = wind.VPDrawn
-		case r == "vp-chits-placed":
-			opt.VPChits = wind.VPPlaced
-		}
+// player is the address ng gives side.
+func (ng *NewGame) player(side adjudicator.Side) string {
+	if side == adjudicator.US {
+		return ng.US
 	}
-	return opt, nil
+	return ng.JP
+}
+
+// setPlayer gives side the address addr.
+func (ng *NewGame) setPlayer(side adjudicator.Side, addr string) {
+	if side == adjudicator.US {
+		ng.US = addr
+	} else {
+		ng.JP = addr
+	}
 }
 
 // newGameID draws a short game id: five letters and digits.

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"strings"
 	"testing"
 	"time"
@@ -319,6 +320,6 @@ func TestRefitDeadlines(t *testing.T) {
 
 // defaultsOf is what War in the Wind says the default orders of kind k are.
 func defaultsOf(k adjudicator.WaitKind) string {
-	what, _ := Engine().Defaults(k)
+	what, _ := (windsys.Rules{}).Defaults(k)
 	return what
 }

@@ -84,7 +84,7 @@ func newGame(t testing.TB, path, id string, seed []byte, setup func(*wind.State)
 
 func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*wind.State) error) *game {
 	t.Helper()
-	_, err := db.Create(store.NewGame{Rules: Engine(),
+	_, err := db.Create(store.NewGame{Rules: windsys.Rules{},
 		ID: id, Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(setup),
 		Players: []store.NewPlayer{
 			{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
@@ -101,7 +101,7 @@ func createGame(t testing.TB, db *store.DB, id string, seed []byte, setup func(*
 // and reports whether the game goes on.
 func (g *game) play(t testing.TB, p player) bool {
 	t.Helper()
-	s, err := StateOf(g.db.Position(g.id))
+	s, err := windsys.State(g.db.Position(g.id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestQuietGameAudits(t *testing.T) {
 			t.Fatal("the game ended")
 		}
 	}
-	s, _ := StateOf(g.db.Position("g1"))
+	s, _ := windsys.State(g.db.Position("g1"))
 	if s.Turn != 4 {
 		t.Fatalf("turn %d after three turns", s.Turn)
 	}
@@ -163,7 +163,7 @@ func TestQuietGameAudits(t *testing.T) {
 	if first.Entry != 1 || first.Purpose != wind.DieKomandorskiEffect {
 		t.Fatalf("the first die is %+v, not the opening's chit", first)
 	}
-	rep := store.Audit(x, Engine())
+	rep := store.Audit(x, windsys.Rules{})
 	if !rep.OK() || !rep.Replayed || !rep.SeedShown {
 		t.Fatalf("audit: %v", rep.Bad)
 	}
@@ -174,7 +174,7 @@ func TestQuietGameAudits(t *testing.T) {
 		y := *x
 		y.Orders = append([]store.ExportOrders(nil), x.Orders...)
 		y.Orders[3].YAML = strings.Replace(y.Orders[3].YAML, at, at[:len(at)-1]+"X", 1)
-		if rep := store.Audit(&y, Engine()); rep.OK() || rep.Bad.Entry != y.Orders[3].Entry {
+		if rep := store.Audit(&y, windsys.Rules{}); rep.OK() || rep.Bad.Entry != y.Orders[3].Entry {
 			t.Fatalf("%q changed: %v", at, rep.Bad)
 		}
 	}
@@ -188,11 +188,11 @@ func TestOpening(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := p.(*wind.State)
-	if err := Engine().Opening(s.Clone(), &wind.ForcedDice{Values: dice}); err != nil {
+	if err := (windsys.Rules{}).Opening(s.Clone(), &wind.ForcedDice{Values: dice}); err != nil {
 		t.Fatal(err)
 	}
 	s.Komandorski.Delay = s.Komandorski.Delay%4 + 1
-	if err := Engine().Opening(s, &wind.ForcedDice{Values: dice}); err == nil {
+	if err := (windsys.Rules{}).Opening(s, &wind.ForcedDice{Values: dice}); err == nil {
 		t.Fatal("a changed delay chit passes")
 	}
 }
@@ -237,7 +237,7 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 	if !g.play(t, quiet) {
 		t.Fatal("the game ended")
 	}
-	s, _ := StateOf(g.db.Position(g.id))
+	s, _ := windsys.State(g.db.Position(g.id))
 	var u *wind.Unit
 	for _, x := range s.OnMap() {
 		if x.Side() == adjudicator.US {
@@ -265,7 +265,7 @@ func TestRefusalsAreForThePlayer(t *testing.T) {
 func applyStep(db *store.DB, id string, st store.Step, answer ...func(*store.Txn, *store.Outcome)) (*store.Outcome, error) {
 	var o *store.Outcome
 	_, err := db.Transact(id, st.Mail, func(t *store.Txn) (err error) {
-		if o, err = t.Apply(st, Engine()); err == nil {
+		if o, err = t.Apply(st, windsys.Rules{}); err == nil {
 			for _, f := range answer {
 				f(t, o)
 			}

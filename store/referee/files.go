@@ -298,7 +298,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 	if !rec.botting {
 		rec.accepted = nil // none is held across transactions
 	}
-	out, err := t.Apply(st, Engine())
+	out, err := t.Apply(st, s.sys)
 	if err != nil {
 		return err
 	}
@@ -475,7 +475,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st adjudicator.Position, evs
 	// its luck (for the reports and the page), its JSON as attu export
 	// writes it, and the replay page, one replay of the game. The record
 	// is the store's own, so it is not audited again.
-	luck := x.Luck(Engine())
+	luck := x.Luck(s.sys)
 	bundle, err := x.JSON()
 	if err != nil {
 		return err

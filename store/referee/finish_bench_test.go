@@ -2,6 +2,7 @@ package referee
 
 import (
 	"errors"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"path/filepath"
 	"syscall"
@@ -11,7 +12,6 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // errUndo rolls back the transaction a benchmark ends the game in, so
@@ -32,7 +32,7 @@ func tenTurnGame(b testing.TB) *game {
 		return nil
 	})
 	for {
-		s, err := StateOf(g.db.Position(g.id))
+		s, err := windsys.State(g.db.Position(g.id))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -52,14 +52,14 @@ func tenTurnGame(b testing.TB) *game {
 // the benchmark leaves out the commit and the compression of the mails.
 func BenchmarkFinish(b *testing.B) {
 	g := tenTurnGame(b)
-	svc := New(g.db, Config{Address: "attu@example.org"})
+	svc := New(g.db, Config{System: windsys.Rules{}, Address: "attu@example.org"})
 	end := func(keep bool) error {
 		_, err := g.db.Transact(g.id, nil, func(t *store.Txn) error {
 			rec, err := loadRecord(t.Game())
 			if err != nil {
 				return err
 			}
-			st, err := StateOf(t.Position())
+			st, err := windsys.State(t.Position())
 			if err != nil {
 				return err
 			}
@@ -118,16 +118,16 @@ func BenchmarkReplayPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	luck := x.Luck(Engine())
+	luck := x.Luck(windsys.Rules{})
 	b.ReportMetric(float64(len(x.Log)), "entries")
 	b.ResetTimer()
 	cpu := cpuTime()
 	for b.Loop() {
-		r, err := Replay(x, luck)
+		r, err := Replay(windsys.Rules{}, x, luck)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := windsys.ReplayPage(r); err != nil {
+		if _, err := (windsys.Rules{}).ReplayPage(r); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -94,7 +95,7 @@ func (h *harness) open() {
 		h.t.Fatal(err)
 	}
 	h.db = db
-	h.svc = New(db, Config{Address: "attu@example.org"})
+	h.svc = New(db, Config{System: windsys.Rules{}, Address: "attu@example.org"})
 }
 
 // close checks the file and closes it; closing twice is harmless.
@@ -102,7 +103,7 @@ func (h *harness) close() {
 	if h.db == nil {
 		return
 	}
-	if err := h.db.Check(Engine()); err != nil {
+	if err := h.db.Check(windsys.Rules{}); err != nil {
 		h.t.Errorf("consistency check: %v", err)
 	}
 	h.db.Close()
@@ -178,7 +179,7 @@ func (h *harness) game() *store.Game {
 
 func (h *harness) state() *wind.State {
 	h.t.Helper()
-	s, err := StateOf(h.db.Position(h.id))
+	s, err := windsys.State(h.db.Position(h.id))
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func (h *harness) audit() *store.Report {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	rep := store.Audit(y, Engine())
+	rep := store.Audit(y, windsys.Rules{})
 	if !rep.OK() || !rep.Replayed {
 		h.t.Fatalf("audit: %v", rep.Bad)
 	}
@@ -362,7 +363,7 @@ func (h *harness) rawOrders(seq uint64) ([]byte, error) {
 // mustOrders returns the orders entry e records, nil for none.
 func mustOrders(t testing.TB, e *store.Entry) *wind.Orders {
 	t.Helper()
-	o, err := EntryOrders(e.Orders)
+	o, err := windsys.EntryOrders(e.Orders)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ type Ending struct {
 // concession; or by the umpire, the first word of whose result ("end us",
 // "end jp", "end draw") names the winner or a draw, anything else leaving
 // the game void. It fails when the game has not ended.
-func EndingOf(t *store.Txn) (Ending, error) {
+func EndingOf(sys System, t *store.Txn) (Ending, error) {
 	g := t.Game()
 	if g.Status != store.Ended {
 		return Ending{}, fmt.Errorf("referee: game %s has not ended", g.ID)
@@ -74,7 +74,11 @@ func EndingOf(t *store.Txn) (Ending, error) {
 	if err != nil {
 		return Ending{}, err
 	}
-	st, err := StateOf(t.Position())
+	b, err := t.Position()
+	if err != nil {
+		return Ending{}, err
+	}
+	st, err := sys.Position(b)
 	if err != nil {
 		return Ending{}, err
 	}
@@ -99,11 +103,9 @@ func EndingOf(t *store.Txn) (Ending, error) {
 	}
 	e.Time, e.Result = end.Time, cmp.Or(e.Result, end.Note)
 	switch {
-	case st.Over():
-		e.How, e.Winner = EndedByRules, st.Winner
-		if st.VP != nil && st.VP.Level != "" {
-			e.Level = st.VP.Level
-		}
+	case sys.Decided(st):
+		e.How, e.Level = EndedByRules, sys.Level(st)
+		e.Winner, _ = sys.Result(st)
 	case before != nil && before.Kind == store.KindNote && (before.Side == adjudicator.US || before.Side == adjudicator.JP):
 		e.How, e.Winner = EndedByConcession, before.Side.Enemy()
 	default:
@@ -137,7 +139,7 @@ func (s *Service) ended(t *store.Txn) error {
 	if s.cfg.Hook == nil {
 		return nil
 	}
-	e, err := EndingOf(t)
+	e, err := EndingOf(s.sys, t)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 		g.report = reportText()
 		done := map[int]int{} // turn → actions files accepted
 		for {
-			s, err := StateOf(db.Position(id))
+			s, err := windsys.State(db.Position(id))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +81,7 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep := store.Audit(x, Engine()); !rep.OK() || !rep.Replayed || !rep.SeedShown {
+		if rep := store.Audit(x, windsys.Rules{}); !rep.OK() || !rep.Replayed || !rep.SeedShown {
 			t.Fatalf("game %s: audit: %v", id, rep.Bad)
 		}
 		for _, xe := range x.Log {
@@ -91,7 +92,7 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 			if o := mustOrders(t, &e); o != nil {
 				acts += len(o.Actions)
 			}
-			events += len(EventsOf(e.Events))
+			events += len(windsys.EventsOf(e.Events))
 		}
 		for _, r := range x.Dice {
 			checkDie(t, r)
@@ -103,7 +104,7 @@ func TestTwentyTurnsWithTheRules(t *testing.T) {
 		x.WriteJSON(&buf)
 		export += buf.Len()
 	}
-	if err := db.Check(Engine()); err != nil {
+	if err := db.Check(windsys.Rules{}); err != nil {
 		t.Fatal(err)
 	}
 	mails, _ := db.Outbox("")

@@ -8,22 +8,21 @@ import (
 	"slices"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
-	windsys "github.com/attu-pbem/attu/templates/wind"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // replayAttachments is the replay page of a game that has ended
-// (windsys.ReplayPage), for the final report: one HTML file that shows
+// (System.ReplayPage), for the final report: one HTML file that shows
 // the game step by step and checks every die against the revealed seed in
 // the player's browser. A page that cannot be made is logged and left
 // out: the export is attached anyway, and the game must end all the same.
 func (s *Service) replayAttachments(x *store.Export, name string, luck *store.Luck) []store.Attachment {
-	r, err := Replay(x, luck)
+	r, err := Replay(s.sys, x, luck)
 	var page []byte
 	if err == nil {
 		r.Name = name
-		page, err = windsys.ReplayPage(r)
+		page, err = s.sys.ReplayPage(r)
 	}
 	if err != nil {
 		s.log.Error("no replay page", "game", x.Game, "err", err)
@@ -33,23 +32,22 @@ func (s *Service) replayAttachments(x *store.Export, name string, luck *store.Lu
 }
 
 // Replay returns what the replay page of the game x shows
-// (windsys.ReplayPage): each log entry's canonical JSON, what it
-// records, and the position after it, replayed from the opening with the
-// dice the entry recorded, following rollbacks; and the dice. luck is the
-// game's dice-luck summary when its record is known sound, else nil. It
-// checks nothing (the page checks the dice and the chain in the browser);
-// a replay that breaks down keeps the last position it reached and says
-// where it stopped.
-func Replay(x *store.Export, luck *store.Luck) (*windsys.Replay, error) {
+// (System.ReplayPage): each log entry's canonical JSON, what it
+// records, and the position after it, replayed by the rules of sys from
+// the opening with the dice the entry recorded, following rollbacks; and
+// the dice. luck is the game's dice-luck summary when its record is known
+// sound, else nil. It checks nothing (the page checks the dice and the
+// chain in the browser); a replay that breaks down keeps the last
+// position it reached and says where it stopped.
+func Replay(sys store.Rules, x *store.Export, luck *store.Luck) (*templates.Replay, error) {
 	if len(x.Log) == 0 {
 		return nil, errors.New("referee: replay: the export has no log")
 	}
-	first, err := Engine().Position(x.InitialState) // read, not judged: a forged opening is shown as it is
+	opening, err := sys.Position(x.InitialState) // read, not judged: a forged opening is shown as it is
 	if err != nil {
 		return nil, fmt.Errorf("referee: replay: the opening position: %w", err)
 	}
-	opening := first.(*wind.State)
-	r := &windsys.Replay{Game: x.Game, Scenario: x.Scenario, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head}
+	r := &templates.Replay{Game: x.Game, Scenario: x.Scenario, Commitment: x.Commitment, Seed: x.Seed, Head: x.Head}
 	if luck != nil {
 		var b bytes.Buffer
 		luck.WriteText(&b)
@@ -58,11 +56,11 @@ func Replay(x *store.Export, luck *store.Luck) (*windsys.Replay, error) {
 	rolls := make(map[uint64]store.Roll, len(x.Dice))
 	for _, d := range x.Dice {
 		rolls[d.Seq] = d
-		r.Dice = append(r.Dice, windsys.ReplayDie{Seq: d.Seq, Entry: d.Entry, Die: d.Die, Faces: d.Faces, Raw: d.Raw, Face: d.Face})
+		r.Dice = append(r.Dice, templates.ReplayDie{Seq: d.Seq, Entry: d.Entry, Die: d.Die, Faces: d.Faces, Raw: d.Raw, Face: d.Face})
 	}
 	// The positions after each entry, by its number; live are the
 	// entries in force, as the audit follows them.
-	states := map[uint64]*wind.State{}
+	states := map[uint64]adjudicator.Position{}
 	var live []uint64
 	broken := false
 	for i, xe := range x.Log {
@@ -75,9 +73,9 @@ func Replay(x *store.Export, luck *store.Luck) (*windsys.Replay, error) {
 		if err := json.Unmarshal(c, e); err != nil {
 			return nil, fmt.Errorf("referee: replay: entry %d: %w", seq, err)
 		}
-		re := windsys.ReplayEntry{JSON: string(c), Hash: xe.Hash, Entry: entryOf(e, e.To, xe.RolledBackBy),
-			DiceFrom: e.DiceFrom, DiceTo: e.DiceTo, Events: EventsOf(e.Events)}
-		var st *wind.State
+		re := templates.ReplayEntry{JSON: string(c), Hash: xe.Hash, Entry: entryOf(e, e.To, xe.RolledBackBy),
+			DiceFrom: e.DiceFrom, DiceTo: e.DiceTo, Events: splitEvents(e.Events)}
+		var st adjudicator.Position
 		switch e.Kind {
 		case store.KindCreate:
 			st = opening
@@ -93,7 +91,7 @@ func Replay(x *store.Export, luck *store.Luck) (*windsys.Replay, error) {
 		default:
 			st = states[live[len(live)-1]]
 			if e.Kind == store.KindOrders && !broken && len(e.Orders) > 0 {
-				if out, err := replayStep(st, e, rolls); err != nil {
+				if out, err := replayStep(sys, st, e, rolls); err != nil {
 					re.Broken, broken = err.Error(), true
 				} else {
 					st = out
@@ -123,12 +121,12 @@ func (r *replayDice) Roll(adjudicator.Die) int {
 		return 1
 	}
 	r.next++
-	return min(max(roll.Face, 1), 10)
+	return min(max(roll.Face, 1), roll.Sides())
 }
 
-// replayStep resolves an orders entry from the position before it with
-// the dice the entry recorded.
-func replayStep(top *wind.State, e *store.Entry, rolls map[uint64]store.Roll) (out *wind.State, err error) {
+// replayStep resolves an orders entry from the position before it, top,
+// with the dice the entry recorded, by the rules of sys.
+func replayStep(sys store.Rules, top adjudicator.Position, e *store.Entry, rolls map[uint64]store.Roll) (out adjudicator.Position, err error) {
 	defer func() {
 		// An export altered by hand can lead the rules where no real
 		// game goes.
@@ -136,15 +134,27 @@ func replayStep(top *wind.State, e *store.Entry, rolls map[uint64]store.Roll) (o
 			out, err = nil, fmt.Errorf("the rules broke down: %v", r)
 		}
 	}()
-	o, err := EntryOrders(e.Orders)
+	o, err := sys.Orders(e.Orders)
+	if err != nil {
+		return nil, err
+	}
+	// The rules take a copy of their own: top is still the position of
+	// the entry before, which a rollback may return to.
+	b, err := json.Marshal(top)
+	if err != nil {
+		return nil, err
+	}
+	in, err := sys.Position(b)
 	if err != nil {
 		return nil, err
 	}
 	dice := &replayDice{rolls: rolls, next: e.DiceFrom, to: e.DiceTo}
-	out, _, problems := wind.Resolve(top.Clone(), *o, dice)
+	out, _, refused := sys.Resolve(in, o, dice)
 	switch {
-	case len(problems) > 0:
-		return nil, fmt.Errorf("the rules refuse its orders: %s", problems[0].Msg)
+	case refused != nil && len(refused.Problems) > 0:
+		return nil, fmt.Errorf("the rules refuse its orders: %s", refused.Problems[0].Msg)
+	case refused != nil:
+		return nil, errors.New("the rules refuse its orders")
 	case out == nil:
 		return nil, errors.New("no position")
 	case dice.short:

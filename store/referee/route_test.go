@@ -1,6 +1,7 @@
 package referee
 
 import (
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // game, and the same ones name none (one syntax, mail.GameIDPattern).
 func TestRoutingAgreesWithMail(t *testing.T) {
 	const own = "attu@example.org"
-	s := New(nil, Config{Address: own})
+	s := New(nil, Config{System: windsys.Rules{}, Address: own})
 	addrs := []string{
 		"attu+g1@example.org", "ATTU+G1@EXAMPLE.ORG", "attu+game-2@example.org", "attu+Game-2.b_c@example.org",
 		"attu+g_1@example.org", "attu+" + strings.Repeat("a", 32) + "@example.org", "attu+" + strings.Repeat("a", 33) + "@example.org",

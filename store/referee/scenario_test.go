@@ -41,7 +41,7 @@ func TestScenarioGamesAudit(t *testing.T) {
 		id := fmt.Sprintf("g%d", i)
 		seed := make([]byte, store.SeedSize)
 		seed[0] = byte(i + 1)
-		_, err := db.Create(store.NewGame{Rules: Engine(), ID: id, Scenario: gm.scenario, Seed: seed, Start: windsys.Start(gm.scenario, gm.opt),
+		_, err := db.Create(store.NewGame{Rules: windsys.Rules{}, ID: id, Scenario: gm.scenario, Seed: seed, Start: windsys.Start(gm.scenario, gm.opt),
 			Players: []store.NewPlayer{
 				{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
 				{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
@@ -50,7 +50,7 @@ func TestScenarioGamesAudit(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := &game{db: db, id: id}
-		first, _ := StateOf(db.Position(id))
+		first, _ := windsys.State(db.Position(id))
 		if k := first.Wait().Kind; k != wind.WaitJPSetup && k != wind.WaitUSLanding {
 			t.Fatalf("%s: the game begins waiting for %s", id, first.WaitText())
 		}
@@ -59,7 +59,7 @@ func TestScenarioGamesAudit(t *testing.T) {
 				t.Fatalf("%s: no end after %d files", id, n)
 			}
 		}
-		s, _ := StateOf(db.Position(id))
+		s, _ := windsys.State(db.Position(id))
 		if !s.Over() {
 			t.Fatalf("%s: %s", id, s.WaitText())
 		}
@@ -70,7 +70,7 @@ func TestScenarioGamesAudit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep := store.Audit(x, Engine()); !rep.OK() || !rep.Replayed || !rep.SeedShown {
+		if rep := store.Audit(x, windsys.Rules{}); !rep.OK() || !rep.Replayed || !rep.SeedShown {
 			t.Fatalf("%s (%s): audit: %v", id, gm.scenario, rep.Bad)
 		}
 		for _, r := range x.Dice {
@@ -90,11 +90,11 @@ func TestOpeningFromTheRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := p.(*wind.State)
-	if err := Engine().Opening(s.Clone(), roll()); err != nil {
+	if err := (windsys.Rules{}).Opening(s.Clone(), roll()); err != nil {
 		t.Fatal(err)
 	}
 	s.VP.Hexes[0].Cancelled = !s.VP.Hexes[0].Cancelled
-	if err := Engine().Opening(s, roll()); err == nil {
+	if err := (windsys.Rules{}).Opening(s, roll()); err == nil {
 		t.Fatal("a changed victory point chit passes")
 	}
 	u, _ := s.Unit("U01")
@@ -106,7 +106,7 @@ func TestOpeningFromTheRules(t *testing.T) {
 	} else {
 		u.Box = wind.BoxSetup
 	}
-	if err := Engine().Opening(s, roll()); err == nil {
+	if err := (windsys.Rules{}).Opening(s, roll()); err == nil {
 		t.Fatal("another Unknown unit given to the scenario passes")
 	}
 }
@@ -133,7 +133,7 @@ func TestSetupDeadlinesPass(t *testing.T) {
 	if w := h.game().Wait; w.Kind != wind.WaitUSDecision || w.Turn != 1 {
 		t.Fatalf("after the U.S. deadline the game waits for %s", w)
 	}
-	s, _ := StateOf(h.db.Position(h.id))
+	s, _ := windsys.State(h.db.Position(h.id))
 	landed := 0
 	for _, u := range s.Units {
 		if u.OnMap() && u.Side() == adjudicator.US {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"log/slog"
 	"strings"
 	"sync"
@@ -39,8 +38,8 @@ type Config struct {
 	// Mails from it are never answered.
 	Address string
 	Logger  *slog.Logger // receives the service's log (never a token); nil discards it
-	// System is the game system the service plays; nil for War in the
-	// Wind's.
+	// System is the game system the service plays (cmd/attu passes War
+	// in the Wind's, templates/wind.Rules); New panics without one.
 	System System
 	// AnswerEvery limits the generic answer to mail that names no game
 	// the sender plays in to one per sender in this period, Strangers to
@@ -103,11 +102,10 @@ func New(db *store.DB, cfg Config) *Service {
 	if cfg.Replies <= 0 {
 		cfg.Replies = DefaultReplies
 	}
-	sys := cfg.System
-	if sys == nil {
-		sys = windsys.Rules{}
+	if cfg.System == nil {
+		panic("referee: a service needs its game system (Config.System)")
 	}
-	return &Service{db: db, cfg: cfg, sys: sys, log: lg.With("pkg", "referee"),
+	return &Service{db: db, cfg: cfg, sys: cfg.System, log: lg.With("pkg", "referee"),
 		answers: mail.NewLimiter(1, cfg.AnswerEvery), strangers: mail.NewLimiter(cfg.Strangers, time.Hour)}
 }
 

@@ -3,6 +3,7 @@ package referee
 import (
 	"encoding/hex"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -139,7 +140,7 @@ func TestPlayByMail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep := store.Audit(x, Engine()); !rep.OK() || !rep.SeedShown {
+		if rep := store.Audit(x, windsys.Rules{}); !rep.OK() || !rep.SeedShown {
 			t.Fatalf("the attached export does not audit: %v", rep.Bad)
 		}
 	}

@@ -107,7 +107,7 @@ func replayBot(t *testing.T, x *store.Export, side adjudicator.Side) int {
 	for _, f := range x.Orders {
 		e := entries[f.Entry]
 		if f.Side == side {
-			raw, _, err := Engine().StandIn(x.Game, st, botSeed(seed, f.Entry))
+			raw, _, err := (windsys.Rules{}).StandIn(x.Game, st, botSeed(seed, f.Entry))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -34,7 +35,7 @@ func BenchmarkStep(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer db.Close()
-			svc := New(db, Config{Address: "attu@example.org"})
+			svc := New(db, Config{System: windsys.Rules{}, Address: "attu@example.org"})
 			addr := map[adjudicator.Side]string{adjudicator.US: "us@example.org", adjudicator.JP: "jp@example.org"}
 			c, err := svc.Create(NewGame{ID: "g1", Name: "Landcrab", Setup: "historic", US: addr[adjudicator.US], JP: addr[adjudicator.JP],
 				Umpire: "umpire@example.org", Seed: bytes.Repeat([]byte{3}, store.SeedSize)}, now)
@@ -52,7 +53,7 @@ func BenchmarkStep(b *testing.B) {
 				if g.Status != store.Active {
 					b.Fatalf("the game ended in turn %d; the benchmark needs one that reaches turn %d", g.Wait.Turn, turn)
 				}
-				if st, err = StateOf(db.Position("g1")); err != nil {
+				if st, err = windsys.State(db.Position("g1")); err != nil {
 					b.Fatal(err)
 				}
 				if st.Turn >= turn && g.Wait.Kind == wind.WaitActions && g.Wait.Side == adjudicator.JP {

@@ -1,14 +1,11 @@
 package referee
 
 import (
-	"encoding/json"
 	"fmt"
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/templates"
 
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // System is a game system as the game service plays it: its rules as the
@@ -67,54 +64,28 @@ type System interface {
 	// for w: each entry's events as side may see them, in words, and any
 	// part of an entry the side reads as an entry of its own.
 	LogParts(items []templates.LogItem, side adjudicator.Side, w adjudicator.Wait) ([]templates.LogPart, error)
+	// ReplayPage draws the replay page of a game from what Replay made of
+	// its export.
+	ReplayPage(r *templates.Replay) ([]byte, error)
+	// Open checks the choices a game is created with and says how it
+	// begins, drawing what the rules leave to chance from a stream pick
+	// returns, the same each time.
+	Open(c adjudicator.Choices, pick func() func(n int) int) (*adjudicator.Creation, error)
+	// Setups names each side's setup of the opening p of a game begun as
+	// c says, for the game's record.
+	Setups(p adjudicator.Position, c *adjudicator.Creation) map[adjudicator.Side]string
+	// Decided reports whether the rules ended the game in p (a victory
+	// or the last turn played), and Level names the victory's level when
+	// the system has levels ("U.S. minor victory"), empty when not.
+	Decided(p adjudicator.Position) bool
+	Level(p adjudicator.Position) string
 	// Summary says in one line what a game in position p waits for, or
 	// how it ended.
 	Summary(p adjudicator.Position) string
 }
 
-// Engine returns War in the Wind's rules as the store applies and audits
-// them.
-func Engine() System { return windsys.Rules{} }
-
-// StateOf reads the position b a store read returned (with its error), as
-// the rules hold it; a position the rules cannot reach is never played on
-// (store.ErrUnsound).
-func StateOf(b []byte, err error) (*wind.State, error) {
-	if err != nil {
-		return nil, err
-	}
-	p, err := windsys.Rules{}.Position(b)
-	if err != nil {
-		return nil, fmt.Errorf("referee: %w", err)
-	}
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", store.ErrUnsound, err)
-	}
-	return p.(*wind.State), nil
-}
-
-// EventsOf returns the events a log entry records. They were written by
-// the rules' own encoding, so a list that does not read back is a broken
-// file, which store.DB.Check reports; it reads as no events here.
-func EventsOf(b json.RawMessage) []wind.Event {
-	evs, err := windsys.Events(b)
-	if err != nil {
-		return nil
-	}
-	return evs
-}
-
-// EntryOrders returns the orders a log entry records, nil for none.
-func EntryOrders(b json.RawMessage) (*wind.Orders, error) {
-	if len(b) == 0 {
-		return nil, nil
-	}
-	o := new(wind.Orders)
-	if err := json.Unmarshal(b, o); err != nil {
-		return nil, fmt.Errorf("referee: decoding orders: %w", err)
-	}
-	return o, nil
-}
+// System returns the game system the service plays.
+func (s *Service) System() System { return s.sys }
 
 // position reads the position b a store read returned (with its error) by
 // the service's system; a position the rules cannot reach is never played

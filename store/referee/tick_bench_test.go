@@ -35,7 +35,7 @@ func BenchmarkTick(b *testing.B) {
 			for i := range n {
 				seed := make([]byte, store.SeedSize)
 				seed[0], seed[1] = byte(i), byte(i>>8)
-				_, err := db.Create(store.NewGame{Rules: Engine(),
+				_, err := db.Create(store.NewGame{Rules: windsys.Rules{},
 					ID: fmt.Sprintf("g%d", i), Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(placeSome),
 					Deadline: now.Add(7 * 24 * time.Hour), Service: rec,
 					Players: []store.NewPlayer{
@@ -48,7 +48,7 @@ func BenchmarkTick(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			svc := New(db, Config{Address: "attu@example.org"})
+			svc := New(db, Config{System: windsys.Rules{}, Address: "attu@example.org"})
 			b.ResetTimer()
 			cpu := cpuTime()
 			for b.Loop() {

@@ -35,7 +35,7 @@ func TestTickFindsDueGamesAfterReopen(t *testing.T) {
 		deadline := map[string]time.Time{"missed": now.Add(-time.Minute), "near": now.Add(time.Hour), "far": now.Add(14 * 24 * time.Hour)}[kind(i)]
 		seed := make([]byte, store.SeedSize)
 		seed[0] = byte(i)
-		_, err := db.Create(store.NewGame{Rules: Engine(),
+		_, err := db.Create(store.NewGame{Rules: windsys.Rules{},
 			ID: fmt.Sprintf("g%02d", i), Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(placeSome),
 			Deadline: deadline, Service: rec,
 			Players: []store.NewPlayer{
@@ -56,7 +56,7 @@ func TestTickFindsDueGamesAfterReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	svc := New(db, Config{Address: "attu@example.org"})
+	svc := New(db, Config{System: windsys.Rules{}, Address: "attu@example.org"})
 	for look := 1; look <= 2; look++ {
 		if err := svc.Tick(now); err != nil {
 			t.Fatal(err)

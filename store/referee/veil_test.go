@@ -1,6 +1,7 @@
 package referee
 
 import (
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -31,7 +32,7 @@ func TestStandingDecisionVeiledToJapanese(t *testing.T) {
 		h := newHarness(t, NewGame{})
 		// The Japanese look at status and log after every step: more
 		// answers than a day allows mail without the token.
-		h.svc = New(h.db, Config{Address: "attu@example.org", Answers: 1000, AllAnswers: 1000})
+		h.svc = New(h.db, Config{System: windsys.Rules{}, Address: "attu@example.org", Answers: 1000, AllAnswers: 1000})
 		h.newMails()
 		rngUS, rngJP := rand.New(rand.NewPCG(3, 4)), rand.New(rand.NewPCG(5, 6))
 		given := false

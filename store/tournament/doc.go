@@ -20,7 +20,7 @@
 // the digest goes out, the scoring and the tie-breaks.
 //
 //	dir := &tournament.Director{}
-//	svc := referee.New(db, referee.Config{Address: "attu@example.org", Hook: dir})
+//	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: "attu@example.org", Hook: dir})
 //	f, err := tournament.Parse(data)
 //	t, err := dir.New(svc, f, "attu@example.org", time.Now())
 //

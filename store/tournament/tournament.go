@@ -597,7 +597,7 @@ func (d *Director) tick(s *referee.Service, id string, now time.Time) error {
 				continue
 			}
 			if _, err := s.DB().Transact(g.ID, nil, func(tx *store.Txn) error {
-				e, err := referee.EndingOf(tx)
+				e, err := referee.EndingOf(s.System(), tx)
 				if err != nil {
 					return err
 				}

@@ -3,6 +3,7 @@ package tournament
 import (
 	"errors"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"path/filepath"
 	"regexp"
@@ -58,7 +59,7 @@ func (w *world) open() {
 		w.t.Fatal(err)
 	}
 	w.db = db
-	w.svc = referee.New(db, referee.Config{Address: mailbox, Hook: w.dir})
+	w.svc = referee.New(db, referee.Config{System: windsys.Rules{}, Address: mailbox, Hook: w.dir})
 }
 
 // close checks the file and closes it.
@@ -66,7 +67,7 @@ func (w *world) close() {
 	if w.db == nil {
 		return
 	}
-	if err := w.db.Check(referee.Engine()); err != nil {
+	if err := w.db.Check(windsys.Rules{}); err != nil {
 		w.t.Errorf("consistency check: %v", err)
 	}
 	w.db.Close()
@@ -151,7 +152,7 @@ func (w *world) tournament(id string) *Tournament {
 
 func (w *world) state(game string) *wind.State {
 	w.t.Helper()
-	s, err := referee.StateOf(w.db.Position(game))
+	s, err := windsys.State(w.db.Position(game))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func (w *world) seenByUS(game string, from uint64, known map[string]bool) {
 		w.t.Fatal(err)
 	}
 	for _, e := range log {
-		for _, ev := range wind.VisibleEvents(referee.EventsOf(e.Events), adjudicator.US) {
+		for _, ev := range wind.VisibleEvents(windsys.EventsOf(e.Events), adjudicator.US) {
 			for _, u := range append(ev.Units, ev.Others...) {
 				if u.ID != "" {
 					known[u.ID] = true
@@ -452,7 +453,7 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep := store.Audit(x, referee.Engine()); !rep.OK() || !rep.Replayed || !rep.SeedShown {
+			if rep := store.Audit(x, windsys.Rules{}); !rep.OK() || !rep.Replayed || !rep.SeedShown {
 				t.Fatalf("%s: audit: %v", g.ID, rep.Bad)
 			}
 		}

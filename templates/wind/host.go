@@ -1,11 +1,15 @@
 package wind
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/attu-pbem/attu/adjudicator"
 	rules "github.com/attu-pbem/attu/adjudicator/wind"
@@ -272,4 +276,152 @@ func pictureKey(v *rules.View) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
+}
+
+// ReplayPage draws the replay page of a game (the page of Replay) from
+// what the game service replayed of its export.
+func (Rules) ReplayPage(in *templates.Replay) ([]byte, error) {
+	r := &Replay{Game: in.Game, Name: in.Name, Scenario: in.Scenario, Commitment: in.Commitment, Seed: in.Seed, Head: in.Head,
+		Dice: in.Dice, LuckText: in.LuckText}
+	for i, e := range in.Entries {
+		s, ok := e.Position.(*rules.State)
+		if !ok {
+			return nil, fmt.Errorf("entry %d: not War in the Wind: %T", i+1, e.Position)
+		}
+		evs, err := decodeEvents(e.Events)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: %w", i+1, err)
+		}
+		r.Entries = append(r.Entries, ReplayEntry{JSON: e.JSON, Hash: e.Hash, Entry: e.Entry, DiceFrom: e.DiceFrom, DiceTo: e.DiceTo,
+			Events: evs, Position: s, Broken: e.Broken})
+	}
+	return ReplayPage(r)
+}
+
+// Open checks the choices a game is created with against the rules of
+// creation and says how it begins: by the rules of setup (rule 12) when
+// they name a scenario or a side's setup, else placed by hand (Placements)
+// with what the rules leave to chance drawn from a stream pick returns,
+// the same each time, which the caller derives from the game's seed.
+func (Rules) Open(c adjudicator.Choices, pick func() func(n int) int) (*adjudicator.Creation, error) {
+	byRules := c.Scenario != "" || c.Setups[adjudicator.JP] != "" || c.Setups[adjudicator.US] != ""
+	opt := rules.Options{JPSetup: c.Setups[adjudicator.JP], USSetup: c.Setups[adjudicator.US]}
+	out := &adjudicator.Creation{Scenario: cmp.Or(c.Scenario, rules.ScenarioCampaign)}
+	for _, r := range c.Rules {
+		switch {
+		case !slices.Contains(OptionalRules, r):
+			return nil, fmt.Errorf("unknown optional rule %q (%s)", r, strings.Join(OptionalRules, ", "))
+		case !byRules:
+			return nil, fmt.Errorf("the optional rule %q needs a game set up by the rules: name its scenario", r)
+		case r == "solitaire":
+			opt.Solitaire, out.Server = true, adjudicator.JP
+		case opt.VPChits != "":
+			return nil, fmt.Errorf("choose one of vp-chits and vp-chits-placed")
+		case r == "vp-chits":
+			opt.VPChits = rules.VPDrawn
+		case r == "vp-chits-placed":
+			opt.VPChits = rules.VPPlaced
+		}
+	}
+	if byRules {
+		out.Start = Start(out.Scenario, opt)
+		return out, nil
+	}
+	name := cmp.Or(c.Place, "historic")
+	p, ok := Placements[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown setup %q (%s)", name, strings.Join(slices.Sorted(maps.Keys(Placements)), ", "))
+	}
+	out.Placed = map[adjudicator.Side]string{adjudicator.US: p.US, adjudicator.JP: p.JP}
+	out.Start = StartPlaced(func(st *rules.State) error { return p.Place(st, pick()) })
+	return out, nil
+}
+
+// Setups names each side's setup of the opening p, for the game's record:
+// those the creation settled, defaults filled in, for a game set up by
+// the rules; else those of its placement (Creation.Placed).
+func (Rules) Setups(p adjudicator.Position, c *adjudicator.Creation) map[adjudicator.Side]string {
+	if s, ok := p.(*rules.State); ok && s.Options != nil {
+		return map[adjudicator.Side]string{adjudicator.US: s.Options.USSetup, adjudicator.JP: s.Options.JPSetup}
+	}
+	return c.Placed
+}
+
+// OptionalRules are the optional rules a game may be created with: the
+// solitaire game of rule 13, its Japanese played by the rules of 13.1 to
+// 13.6 and, where they leave the choice, by the stand-in; the victory
+// point chits of rule 14.0, drawn at random or the value chits placed by
+// the Japanese.
+var OptionalRules = []string{"solitaire", "vp-chits", "vp-chits-placed"}
+
+// Placement places the units of a new campaign game, drawing what the
+// rules leave to chance from pick, a stream derived from the game's seed.
+type Placement struct {
+	US, JP string // the setup, for the game's record
+	Place  func(s *rules.State, pick func(n int) int) error
+}
+
+// Placements are the setups placed by hand that attu can create games
+// with besides the setup waits of rule 12: the historic Japanese setup of
+// rule 12.3 with the U.S. already ashore near its beaches, or every unit
+// placed at random. Such a game begins with the U.S. decision of turn 1.
+var Placements = map[string]Placement{
+	"historic": {US: "landed", JP: "historic", Place: autoplay.DeployHistoric},
+	"random":   {US: "landed", JP: "random", Place: func(s *rules.State, pick func(int) int) error { autoplay.Deploy(s, pick); return nil }},
+}
+
+// Decided reports whether the rules ended the game in p: a victory (rule
+// 3.8) or the last turn played (12.1.3).
+func (Rules) Decided(p adjudicator.Position) bool {
+	s, ok := p.(*rules.State)
+	return ok && s.Over()
+}
+
+// Level names the level of the victory the victory point chits decided
+// (rule 14.0), empty when they decided none.
+func (Rules) Level(p adjudicator.Position) string {
+	if s, ok := p.(*rules.State); ok && s.VP != nil {
+		return s.VP.Level
+	}
+	return ""
+}
+
+// State reads a War in the Wind position from the JSON a store read
+// returned (with its error), and judges it: a position the rules cannot
+// reach is an error.
+func State(b []byte, err error) (*rules.State, error) {
+	if err != nil {
+		return nil, err
+	}
+	p, err := Rules{}.Position(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("unsound position: %w", err)
+	}
+	return p.(*rules.State), nil
+}
+
+// EntryOrders reads the orders a log entry records, nil for none.
+func EntryOrders(b json.RawMessage) (*rules.Orders, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	o := new(rules.Orders)
+	if err := json.Unmarshal(b, o); err != nil {
+		return nil, fmt.Errorf("decoding orders: %w", err)
+	}
+	return o, nil
+}
+
+// EventsOf reads the events a log entry written by attu records; a list
+// that does not read back (a broken file, which store.DB.Check reports)
+// reads as none.
+func EventsOf(b json.RawMessage) []rules.Event {
+	evs, err := Events(b)
+	if err != nil {
+		return nil
+	}
+	return evs
 }

@@ -68,16 +68,8 @@ type ReplayEntry struct {
 	Broken   string
 }
 
-// ReplayDie is one die of the dice log, as recorded; the page reads it
-// in this JSON.
-type ReplayDie struct {
-	Seq   uint64 `json:"n"` // from 1
-	Entry uint64 `json:"e"` // the log entry that rolled it
-	adjudicator.Die
-	Faces int   `json:"faces,omitempty"` // the die's faces, none for a d10 (store.Roll)
-	Raw   []int `json:"r"`               // the bytes read from the seed's stream
-	Face  int   `json:"f"`
-}
+// ReplayDie is one die of the dice log, as recorded (templates.ReplayDie).
+type ReplayDie = templates.ReplayDie
 
 // ReplayPage returns the replay page of a game: one self-contained HTML
 // file (no script, style sheet, font or picture from anywhere else) that
