@@ -14,8 +14,14 @@ import (
 // System is the value of a case's system: key that names Island War.
 const System = "island-war"
 
-// MaxSize is the largest case file accepted, in bytes.
-const MaxSize = 1 << 20
+// Limits on a case, so that a stranger's case file runs in moments: the
+// largest file accepted, in bytes, the most columns and rows of an inline
+// map, and the largest printed value of a unit.
+const (
+	MaxSize    = 1 << 20
+	MaxMapSide = 40
+	MaxValue   = 99
+)
 
 // Loader reads the scenario file a case names, for a case that plays on a
 // scenario's map and counters; the caller decides where names are looked
@@ -408,8 +414,8 @@ func (p *parser) scenario(c *Case, root *yaml.Node, y *caseYAML, load Loader) *i
 	m := y.Map
 	s := &iw.Scenario{Name: y.Name, Invented: true, Key: inlineKey, DefaultTerrain: "clear",
 		Grid: iw.Grid{Columns: m.Columns, Rows: m.Rows, Shifted: iw.ShiftEven}, GameTurns: 10}
-	if m.Columns < 1 || m.Rows < 1 || m.Columns > 99 || m.Rows > 99 {
-		p.fail(m.At, "map: columns and rows must each be 1 to 99")
+	if m.Columns < 1 || m.Rows < 1 || m.Columns > MaxMapSide || m.Rows > MaxMapSide {
+		p.fail(m.At, "map: columns and rows must each be 1 to %d: a case's map is a small one", MaxMapSide)
 		return nil
 	}
 	switch m.Shifted {
@@ -488,7 +494,7 @@ func (p *parser) scenario(c *Case, root *yaml.Node, y *caseYAML, load Loader) *i
 			p.fail(u.At, "units: %s: class: want infantry, engineer, armor, artillery or other", u.ID)
 		}
 		nu := iw.Unit{ID: u.ID, Side: side, Kind: u.Class}
-		setValues(&nu, u)
+		p.setValues(&nu, u)
 		if iw.Class(u.Class) == iw.Artillery && (nu.Barrage == 0 && nu.Range == 0) {
 			p.fail(u.At, "units: %s: artillery needs barrage and range", u.ID)
 		}
@@ -549,14 +555,22 @@ func sideOf(s string) (iw.Side, bool) {
 	return "", false
 }
 
-func setValues(nu *iw.Unit, u unitYAML) {
+// setValues puts the values the case gives over a unit's.
+func (p *parser) setValues(nu *iw.Unit, u unitYAML) {
 	for _, v := range []struct {
+		name string
 		to   *int
 		from *int
-	}{{&nu.Attack, u.Attack}, {&nu.Defense, u.Defense}, {&nu.Movement, u.Movement}, {&nu.Barrage, u.Barrage}, {&nu.FPF, u.FPF}, {&nu.Range, u.Range}} {
-		if v.from != nil {
-			*v.to = max(*v.from, 0)
+	}{{"attack", &nu.Attack, u.Attack}, {"defense", &nu.Defense, u.Defense}, {"movement", &nu.Movement, u.Movement},
+		{"barrage", &nu.Barrage, u.Barrage}, {"fpf", &nu.FPF, u.FPF}, {"range", &nu.Range, u.Range}} {
+		if v.from == nil {
+			continue
 		}
+		if *v.from < 0 || *v.from > MaxValue {
+			p.fail(u.At, "units: %s: %s: %d: want 0 to %d", u.ID, v.name, *v.from, MaxValue)
+			continue
+		}
+		*v.to = *v.from
 	}
 }
 
@@ -571,7 +585,7 @@ func (p *parser) overrides(s *iw.Scenario, units []unitYAML) {
 		if u.Side != "" || u.Class != "" || u.Due != nil || len(u.Entry) > 0 {
 			p.fail(u.At, "units: %s: side, class, due and entry are the scenario's; give only its hex, values and facts", u.ID)
 		}
-		setValues(&s.Units[k], u)
+		p.setValues(&s.Units[k], u)
 	}
 }
 

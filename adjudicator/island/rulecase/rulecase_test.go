@@ -197,6 +197,8 @@ func TestMistakesAtLineCol(t *testing.T) {
 		{"class", strings.Replace(duel, "class: infantry, attack: 8", "class: marine, attack: 8", 1), "8:5: units: U1: class"},
 		{"terrain", strings.Replace(duel, "map: {columns: 6, rows: 6}", "map: {columns: 6, rows: 6, terrain: {swamp: [\"0101\"]}}", 1), "map: terrain: no terrain \"swamp\""},
 		{"result", duel + "expect: {attacks: [{result: D4}]}\n", "expect: attacks: result \"D4\""},
+		{"value", strings.Replace(duel, "attack: 8,", "attack: 500,", 1), "8:5: units: U1: attack: 500: want 0 to 99"},
+		{"big map", strings.Replace(duel, "columns: 6", "columns: 41", 1), "map: columns and rows must each be 1 to 40"},
 		{"no map", strings.Replace(duel, "map: {columns: 6, rows: 6}\n", "", 1), "the case needs a map"},
 		{"scenario unit", "system: island-war\nname: x\nrule: \"3.0\"\nscenario: examples/island-war/ridge-42-invented.yaml\nunits: [{id: NOPE, hex: \"0303\"}]\n", "5:9: units: the scenario has no unit \"NOPE\""},
 	}
