@@ -248,3 +248,56 @@ func FuzzParse(f *testing.F) {
 		_ = r.Text()
 	})
 }
+
+// TestRulingsNameTheirCases: the Island War section of RULINGS.md names,
+// under each ruling, every case whose rule: cites it (the table cases by
+// their pattern), and only files that exist.
+func TestRulingsNameTheirCases(t *testing.T) {
+	data, err := os.ReadFile("../../../RULINGS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	i := strings.Index(text, "\n# Island War")
+	if i < 0 {
+		t.Fatal("RULINGS.md has no Island War section")
+	}
+	named := map[string]string{} // ruling -> its Cases paragraph
+	for _, sec := range regexp.MustCompile(`(?m)^### `).Split(text[i:], -1)[1:] {
+		id := strings.TrimSuffix(strings.Fields(sec)[0], ".")
+		k := strings.Index(sec, "**Cases:**")
+		if k < 0 {
+			t.Errorf("%s names no cases", id)
+			continue
+		}
+		named[id] = sec[k:]
+	}
+	for _, name := range caseFiles(t) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := filepath.Base(name)
+		m := regexp.MustCompile(`(?m)^rule: "(.*)"`).FindStringSubmatch(string(data))
+		if m == nil {
+			t.Fatalf("%s: no rule: line", base)
+		}
+		for _, id := range regexp.MustCompile(`\bIW\d+\b`).FindAllString(m[1], -1) {
+			cases := named[id]
+			ok := strings.Contains(cases, "`"+base+"`")
+			if strings.HasPrefix(base, "7.61-crt-") {
+				ok = strings.Contains(cases, "`7.61-crt-*.yaml`") || (strings.Contains(base, "-river-") && strings.Contains(cases, "`7.61-crt-river-*.yaml`"))
+			}
+			if !ok {
+				t.Errorf("%s cites %s, but RULINGS.md does not name it under %s", base, id, id)
+			}
+		}
+	}
+	for id, cases := range named {
+		for _, m := range regexp.MustCompile("`([^`*]+\\.yaml)`").FindAllStringSubmatch(cases, -1) {
+			if _, err := os.Stat(filepath.Join("testdata", m[1])); err != nil {
+				t.Errorf("RULINGS.md names %s under %s, which is no case", m[1], id)
+			}
+		}
+	}
+}
