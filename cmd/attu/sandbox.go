@@ -28,7 +28,8 @@ and its orders with its forced dice, then checks each expectation. The format is
 shown, commented, in examples/rules-case.yaml and described by
 "go doc ./adjudicator/wind/rulecase"; the project's cases are in
 adjudicator/wind/rulecase/testdata. A case with "system: island-war" is
-an Island War case ("go doc ./adjudicator/island/rulecase", cases in
+an Island War case (shown in examples/island-war/rules-case.yaml,
+described by "go doc ./adjudicator/island/rulecase", cases in
 adjudicator/island/rulecase/testdata); one without system: is War in the
 Wind's.
 
@@ -40,6 +41,7 @@ Example:
   attu sandbox examples/rules-case.yaml
   attu sandbox --json adjudicator/wind/rulecase/testdata/example-zoc-cliff.yaml
   attu sandbox adjudicator/wind/rulecase/testdata/scenario-hogs-back-setup.yaml
+  attu sandbox examples/island-war/rules-case.yaml
 
 Flags:
 `

@@ -108,3 +108,11 @@ func TestSandboxIslandScenario(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// TestSandboxIslandExample: the commented example case passes.
+func TestSandboxIslandExample(t *testing.T) {
+	code, out, errs := runAttu("sandbox", "../../examples/island-war/rules-case.yaml")
+	if code != 0 || errs != "" || !strings.Contains(out, "PASS: 12 of 12") {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+}

@@ -224,6 +224,9 @@ func FuzzParse(f *testing.F) {
 			f.Add(data)
 		}
 	}
+	if data, err := os.ReadFile("../../../examples/island-war/rules-case.yaml"); err == nil {
+		f.Add(data)
+	}
 	f.Add([]byte(duel))
 	f.Add([]byte("system: island-war\nname: x\nrule: x\nmap: {columns: 0, rows: 2}\n"))
 	f.Add([]byte("system: island-war\nname: x\nrule: x\nmap: {columns: 2, rows: 2, hexsides: {river: [0101-0202]}}\nunits: [{id: A, side: us, class: artillery, hex: \"0101\"}]\n"))
