@@ -66,4 +66,16 @@
 //
 // The package does no I/O: a case that names a scenario has it read by the
 // Loader its caller gives.
+//
+// # The project's cases
+//
+// testdata holds one file or more for every case number of rules 5.0 to
+// 10.13 and every ruling IW1 to IW21, each named by the first rule its
+// rule: key cites. TestCoverage checks that every case number listed in
+// testdata/rules-digest-cases.txt (taken from the rules digest) and every
+// ruling is cited; TestRulingsNameTheirCases that RULINGS.md names, under
+// each ruling, the cases citing it. The Combat Results Table cases,
+// 7.61-crt-*.yaml, are written by testdata/gen/crt-cases.py from its own
+// transcription of the digest's table, never from the engine, so that
+// they fail if the engine's table is wrong.
 package rulecase
