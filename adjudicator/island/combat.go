@@ -71,11 +71,17 @@ func (e *Engine) checkAttacks(b *board, attacks []Attack) []Problem {
 			if prev, ok := usedD[i]; ok {
 				ps.add("7.14", where, e.S.Units[i].ID, nil, "is already attacked by %s", prev)
 			}
+			if p.Pieces[i].Defended == p.Combats {
+				ps.add("7.14", where, e.S.Units[i].ID, nil, "has already been attacked in this Combat Phase")
+			}
 			usedD[i] = where
 		}
 		for _, i := range append(append([]int(nil), atts...), bars...) {
 			if prev, ok := usedA[i]; ok {
 				ps.add("7.14", where, e.S.Units[i].ID, nil, "already attacks in %s", prev)
+			}
+			if p.Pieces[i].Attacked == p.Combats {
+				ps.add("7.14", where, e.S.Units[i].ID, nil, "has already attacked in this Combat Phase")
 			}
 			usedA[i] = where
 		}
@@ -190,12 +196,12 @@ func (e *Engine) checkDuties(b *board, usedA, usedD map[int]string, ps *problems
 		}
 		id := e.S.Units[i].ID
 		if b.side(i) != us {
-			if _, ok := usedD[i]; !ok {
+			if _, ok := usedD[i]; !ok && pc.Defended != b.p.Combats { // rule 7.14: attacked already this phase
 				ps.add("7.11", "attacks", id, hexp(pc.Hex), "is next to a %s unit and must be attacked", us)
 			}
 			continue
 		}
-		if _, ok := usedA[i]; !ok {
+		if _, ok := usedA[i]; !ok && pc.Attacked != b.p.Combats { // rule 7.14: it has attacked this phase
 			rule := "7.12"
 			if e.isArtillery(i) {
 				rule = "8.31"
