@@ -1,13 +1,24 @@
-// Package referee is the game service: the one place that connects the
-// rules (adjudicator), the order files (orders) and the record (store). It
-// holds the engine the store applies orders with and "attu audit" replays
-// them with — one value, so that applying and auditing cannot disagree —
-// the opening of a game, and the Service: games and players, the one
-// entry point for incoming mail, the waits and their deadlines, and the
-// players' and the umpire's commands. It sits under store as the store's
-// one client that knows the rules: it owns what a committed step contains,
-// the store how it is kept. It does no network I/O: it takes mails already
+// Package referee is the game service: the one place that connects a game
+// system (System: its rules, order files and words), the record (store) and
+// the mail. It holds the Service: games and players, the one entry point
+// for incoming mail, the waits and their deadlines, and the players' and
+// the umpire's commands. It sits under store as the store's one client: it
+// owns what a committed step contains, the store how it is kept. It names
+// no system: the system comes in through Config.System, as cmd/attu
+// passes it (War in the Wind's is templates/wind.Rules), and the service
+// asks it for everything only a system knows — how a game opens, what an
+// order file says and whether the rules take it, the default and the
+// stand-in's orders, each side's report, the log as a side reads it, the
+// replay page. The same value is the store's Rules, with which the store
+// applies orders and "attu audit" replays them, so that applying and
+// auditing cannot disagree. It does no network I/O: it takes mails already
 // fetched and parsed (Message) and leaves sending to the outbox worker.
+//
+// # Where to start for a new system
+//
+// Implement System over the system's packages (adjudicator/NAME,
+// orders/NAME, templates/NAME), the way templates/wind does for War in the
+// Wind, and pass it in Config.System.
 //
 // # Basics
 //
@@ -28,11 +39,11 @@
 //	err = svc.Handle(&referee.Message{From: ..., To: ..., MessageID: ..., Orders: yaml}, time.Now())
 //	err = svc.Tick(time.Now())
 //
-// Each side's report is built only from its View and the events it may
-// see (wind.VisibleEvents); the side awaited gets its order
-// template. A side may be played by the server's stand-in
-// (adjudicator/wind/standin), whose orders are applied in the same transaction
-// as the step that made the game wait for it (standin.go).
+// Each side's report is built by the system only from what the side may
+// see; the side awaited gets its order template. A side may be played by
+// the server's stand-in (System.StandIn), whose orders are applied in the
+// same transaction as the step that made the game wait for it
+// (standin.go).
 //
 // # Authentication and answers
 //
@@ -60,10 +71,12 @@
 //
 // # Caveats
 //
-// A game named by its scenario is created by the rules of setup (Start)
-// and the audit creates it again from its dice. Without one, Create places
-// the units with a Setup from a stream derived from the seed; the audit
-// then checks only the opening's dice (the Komandorski chits), and such a
-// game cannot use the victory point chits (14.0). The limits on the
-// answers to strangers are counted in memory: a restart forgets them.
+// A War in the Wind game named by its scenario is created by the rules of
+// setup and the audit creates it again from its dice. Without one, Create
+// has the system place the units from a stream derived from the seed
+// (setupPick); the audit then checks only the opening's dice (the
+// Komandorski chits), and such a game cannot use the victory point chits
+// (14.0). The service plays one system at a time (Config.System). The
+// limits on the answers to strangers are counted in memory: a restart
+// forgets them.
 package referee
