@@ -21,7 +21,7 @@ func TestHostKnowsNoSystem(t *testing.T) {
 	if err != nil {
 		t.Skip("no go tool to list the dependencies with")
 	}
-	for _, pkg := range []string{"store", "store/referee", "cmd/attu/daemon", "mail", "adjudicator", "orders", "templates"} {
+	for _, pkg := range []string{"store", "store/referee", "store/tournament", "cmd/attu/daemon", "mail", "adjudicator", "orders", "templates"} {
 		cmd := exec.Command(gotool, "list", "-deps", "./"+pkg)
 		cmd.Dir = ".."
 		out, err := cmd.Output()

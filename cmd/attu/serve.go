@@ -386,7 +386,7 @@ func runServe(s *session) error {
 	defer db.Close()
 	// The tournaments of the file follow its games (store/tournament).
 	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: cfg.Address, DB: dbPath, Logger: lg, AnswerEvery: answerEvery,
-		Hook: &tournament.Director{Logger: lg}})
+		Hook: &tournament.Director{Games: windsys.Rules{}, Logger: lg}})
 	d, err := newDaemon(svc, cfg)
 	if err != nil {
 		return err

@@ -88,7 +88,7 @@ func runTournament(s *session) error {
 		if err != nil {
 			return err
 		}
-		if f, err = tournament.Parse(data); err != nil {
+		if f, err = tournament.Parse(data, windsys.Rules{}); err != nil {
 			printErrors(s.stderr, argv[0], err)
 			return errFailed
 		}
@@ -136,7 +136,7 @@ func tournamentOn(s *session, db *store.DB, dbPath, sub string, argv []string, m
 		}
 		mailbox = t.Mailbox
 	}
-	dir := &tournament.Director{}
+	dir := &tournament.Director{Games: windsys.Rules{}}
 	svc, err := s.service(db, referee.Config{System: windsys.Rules{}, Address: mailbox, DB: dbPath, Hook: dir})
 	if err != nil {
 		return err

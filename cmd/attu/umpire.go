@@ -66,7 +66,7 @@ func runUmpire(s *session) error {
 }
 
 func umpireOn(s *session, db *store.DB, dbPath string, args []string) error {
-	svc, err := s.service(db, referee.Config{System: windsys.Rules{}, DB: dbPath, Hook: &tournament.Director{}})
+	svc, err := s.service(db, referee.Config{System: windsys.Rules{}, DB: dbPath, Hook: &tournament.Director{Games: windsys.Rules{}}})
 	if err != nil {
 		return err
 	}

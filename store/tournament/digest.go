@@ -12,7 +12,6 @@ import (
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // digestDue returns when the last digest at or before now was due, in
@@ -154,7 +153,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 					Result: upper(w.Result) + " (to be scored at the next tick).", Ended: now})
 				continue
 			}
-			dgm.Waiting = windsys.WaitPhrase(w.Wait)
+			dgm.Waiting = s.System().Waiting(w.Wait, adjudicator.NoSide)
 			for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 				if n := w.Late[side]; n > 0 {
 					dgm.Notes = append(dgm.Notes, fmt.Sprintf("%s has missed %s in this game so far", who(g, side), templates.Plural(n, "deadline")))
@@ -187,7 +186,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			}
 			if w.Stuck {
 				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s: %s let the deadline of %s pass, and that wait has no default orders: extend the deadline or roll back.",
-					g.ID, who(g, w.Wait.Side), windsys.WaitPhrase(w.Wait)))
+					g.ID, who(g, w.Wait.Side), s.System().Waiting(w.Wait, adjudicator.NoSide)))
 			}
 			dg.Games = append(dg.Games, dgm)
 		}

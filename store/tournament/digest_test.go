@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -42,7 +43,7 @@ func digests(ms []store.Mail) []store.Mail {
 // and a void game.
 func TestDigestOncePerDay(t *testing.T) {
 	w := newWorld(t, 1)
-	f, err := Parse([]byte(twoPlayers))
+	f, err := Parse([]byte(twoPlayers), windsys.Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"regexp"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ func checkDraw(t *testing.T, w *world, tm *Tournament) {
 // and change nothing.
 func TestNextByMail(t *testing.T) {
 	w := newWorld(t, 5)
-	f, err := Parse([]byte(strings.Replace(threePlayers, "sides: both", "sides: drawn\nadvance: umpire", 1)))
+	f, err := Parse([]byte(strings.Replace(threePlayers, "sides: both", "sides: drawn\nadvance: umpire", 1)), windsys.Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	_ "time/tzdata" // players' time zones wherever attu runs
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/orders"
 )
 
@@ -166,7 +165,7 @@ var (
 // and values of the wrong kind are errors, and so is anything the
 // tournament cannot be run with; every mistake is reported with its line
 // and column (orders.Errors).
-func Parse(data []byte) (*File, error) {
+func Parse(data []byte, games Games) (*File, error) {
 	n, errs := orders.ParseDocument(data, MaxFileSize)
 	if errs != nil {
 		return nil, errs
@@ -181,7 +180,7 @@ func Parse(data []byte) (*File, error) {
 		v := n.Content[i+1]
 		f.keys[n.Content[i].Value] = orders.Pos{Line: v.Line, Col: v.Column}
 	}
-	if errs := f.check(); errs != nil {
+	if errs := f.check(games); errs != nil {
 		errs.Sort()
 		return nil, errs
 	}
@@ -189,7 +188,7 @@ func Parse(data []byte) (*File, error) {
 }
 
 // check fills the defaults in and judges the file.
-func (f *File) check() orders.Errors {
+func (f *File) check(games Games) orders.Errors {
 	var errs orders.Errors
 	bad := func(p orders.Pos, format string, args ...any) {
 		errs = append(errs, &orders.Error{Line: max(p.Line, 1), Col: max(p.Col, 1), Msg: fmt.Sprintf(format, args...)})
@@ -217,7 +216,7 @@ func (f *File) check() orders.Errors {
 			bad(f.at(c.key), "%s: %q: %s", c.key, *c.v, c.use)
 		}
 	}
-	f.checkRounds(bad)
+	f.checkRounds(games, bad)
 	d := &f.Deadlines
 	for _, x := range []struct {
 		what, v string
@@ -229,8 +228,8 @@ func (f *File) check() orders.Errors {
 		}
 	}
 	for k, v := range d.Waits {
-		if !slices.Contains(wind.WaitKinds(), adjudicator.WaitKind(k)) || !(adjudicator.Wait{Kind: adjudicator.WaitKind(k)}).Open() {
-			bad(d.Pos, "deadlines: waits: %q is not a kind of wait (%s)", k, waitKindNames())
+		if !slices.Contains(games.Kinds(), adjudicator.WaitKind(k)) || !(adjudicator.Wait{Kind: adjudicator.WaitKind(k)}).Open() {
+			bad(d.Pos, "deadlines: waits: %q is not a kind of wait (%s)", k, waitKindNames(games))
 		}
 		if _, err := ParseDuration(v); err != nil {
 			bad(d.Pos, "deadlines: waits: %s: %v", k, err)
@@ -290,7 +289,7 @@ func (f *File) checkPlayers(bad func(p orders.Pos, format string, args ...any)) 
 }
 
 // checkRounds judges the rounds and the optional rules they are played by.
-func (f *File) checkRounds(bad func(p orders.Pos, format string, args ...any)) {
+func (f *File) checkRounds(games Games, bad func(p orders.Pos, format string, args ...any)) {
 	if len(f.Rounds) == 0 {
 		bad(f.at("rounds"), "rounds: give at least one round, like - {scenario: up-the-hogs-back}")
 	}
@@ -300,29 +299,36 @@ func (f *File) checkRounds(bad func(p orders.Pos, format string, args ...any)) {
 	}
 	vp := f.Rules.VPChits
 	switch vp {
-	case "", "off", wind.VPDrawn, wind.VPPlaced:
+	case "", "off", vpDrawn, vpPlaced:
 	default:
 		bad(f.Rules.Pos, "rules: vp-chits %q: use off, drawn or placed (rule 14.0)", vp)
 	}
 	for i := range f.Rounds {
 		r := &f.Rounds[i]
-		if !slices.Contains(wind.ScenarioNames(), r.Scenario) {
-			bad(r.Pos, "rounds[%d]: scenario %q: use one of %s (rule 15)", i+1, r.Scenario, strings.Join(wind.ScenarioNames(), ", "))
+		if !slices.Contains(games.Scenarios(), r.Scenario) {
+			bad(r.Pos, "rounds[%d]: scenario %q: use one of %s (rule 15)", i+1, r.Scenario, strings.Join(games.Scenarios(), ", "))
 		}
 		for _, s := range []string{r.JPSetup, r.USSetup} {
-			if s != "" && s != wind.SetupHistoric && s != wind.SetupFree {
-				bad(r.Pos, "rounds[%d]: setup %q: use historic or free (rule 12)", i+1, s)
+			if s != "" && !slices.Contains(games.RuleSetups(), s) {
+				bad(r.Pos, "rounds[%d]: setup %q: use %s (rule 12)", i+1, s, strings.Join(games.RuleSetups(), " or "))
 			}
 		}
-		if (vp == wind.VPDrawn || vp == wind.VPPlaced) && r.Scenario != wind.ScenarioCampaign {
+		if (vp == vpDrawn || vp == vpPlaced) && !games.Allows(r.Scenario, "vp-chits") {
 			bad(r.Pos, "rounds[%d]: the victory point chits (rule 14.0) are a campaign rule; %s is a short scenario", i+1, r.Scenario)
 		}
 	}
 }
 
-func waitKindNames() string {
+// The file's values of rules: vp-chits besides off: the victory point chits
+// drawn at random or placed by the Japanese (rule 14.0).
+const (
+	vpDrawn  = "drawn"
+	vpPlaced = "placed"
+)
+
+func waitKindNames(games Games) string {
 	var out []string
-	for _, k := range wind.WaitKinds() {
+	for _, k := range games.Kinds() {
 		if (adjudicator.Wait{Kind: k}).Open() {
 			out = append(out, string(k))
 		}

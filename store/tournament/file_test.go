@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"os"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ func TestExampleFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Parse(data)
+	f, err := Parse(data, windsys.Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ rules: {vp-chits: drawn}
 digest: "7am"
 tie-breaks: [wins, coin]
 `
-	_, err := Parse([]byte(bad))
+	_, err := Parse([]byte(bad), windsys.Rules{})
 	if err == nil {
 		t.Fatal("the file passes")
 	}
@@ -71,7 +72,7 @@ tie-breaks: [wins, coin]
 		}
 	}
 	// A misspelt key is found while the file is read, with a guess.
-	_, err = Parse([]byte(strings.Replace(bad, "{name: Bruno, address:", "{name: Bruno, adress:", 1)))
+	_, err = Parse([]byte(strings.Replace(bad, "{name: Bruno, address:", "{name: Bruno, adress:", 1)), windsys.Rules{})
 	if err == nil || !strings.Contains(err.Error(), "7:19: unknown field \"adress\" in players[2] (did you mean \"address\"?)") {
 		t.Fatalf("a misspelt key: %v", err)
 	}

@@ -3,6 +3,7 @@ package tournament
 import (
 	"errors"
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -99,7 +100,7 @@ pairing: swiss
 rounds: [{scenario: campaign}, {scenario: campaign}, {scenario: campaign}]
 rules: {vp-chits: drawn}
 tie-breaks: [head-to-head, sonneborn-berger, buchholz, wins, lateness]
-`))
+`), windsys.Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ tie-breaks: [head-to-head, sonneborn-berger, buchholz, wins, lateness]
 		}
 	}
 	// Every round has begun: there is no fourth.
-	if err := (&Director{}).plan(tm, start); !errors.Is(err, ErrNoRound) {
+	if err := (&Director{Games: windsys.Rules{}}).plan(tm, start); !errors.Is(err, ErrNoRound) {
 		t.Fatalf("a fourth round of three: %v", err)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
@@ -114,11 +113,26 @@ func (t *Tournament) current() *Round {
 // (referee.Config.Hook; see the package documentation). It keeps nothing
 // in memory: everything is on the store's shelf.
 type Director struct {
+	// Games is the game system the tournament's games are played by, as
+	// cmd/attu passes it (War in the Wind's is templates/wind.Rules).
+	Games Games
 	// Rand draws the tournament's seed and, when set, each game's (tests
 	// replay a tournament so); nil: crypto/rand, and the service draws the
 	// games' seeds.
 	Rand   io.Reader
 	Logger *slog.Logger // receives the log; nil discards it
+}
+
+// Games is what a tournament asks of the game system its games are
+// played by: the kinds of wait its deadline policy may name, its
+// scenarios and how a round mail names one, the setups by the rules a
+// round may choose, and which optional rules a scenario allows.
+type Games interface {
+	Kinds() []adjudicator.WaitKind
+	Scenarios() []string
+	ScenarioName(name string) string
+	RuleSetups() []string
+	Allows(scenario, rule string) bool
 }
 
 func (d *Director) log() *slog.Logger {
@@ -171,7 +185,7 @@ func (d *Director) New(s *referee.Service, f *File, mailbox string, now time.Tim
 		if ok, err := sh.Get("t/"+f.ID, &Tournament{}); err != nil || ok {
 			return errors.Join(err, fmt.Errorf("%w: %q", ErrExists, f.ID))
 		}
-		if err := sh.Queue(t.roundMail(0, 0, t.current())); err != nil {
+		if err := sh.Queue(t.roundMail(d.Games, 0, 0, t.current())); err != nil {
 			return err
 		}
 		return t.save(sh)
@@ -235,7 +249,7 @@ func (d *Director) next(sh *store.Shelf, t *Tournament, now time.Time) (store.Ma
 	if err := d.plan(t, now); err != nil {
 		return store.Mail{}, err
 	}
-	return t.roundMail(ended, playing, t.current()), t.save(sh)
+	return t.roundMail(d.Games, ended, playing, t.current()), t.save(sh)
 }
 
 // NextRound begins the next round at the umpire's mail "next" to game
@@ -347,9 +361,9 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 				ng.Deadlines[adjudicator.WaitKind(k)] = duration(v)
 			}
 			switch f.Rules.VPChits {
-			case wind.VPDrawn:
+			case vpDrawn:
 				ng.Rules = []string{"vp-chits"}
-			case wind.VPPlaced:
+			case vpPlaced:
 				ng.Rules = []string{"vp-chits-placed"}
 			}
 			if d.Rand != nil {
@@ -407,12 +421,12 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 	// when the file says auto (its games created at the next tick), and
 	// the umpire is told either way; the final standings tell the last.
 	if n := r.Number; r.finished() && n == len(t.Rounds) && n < len(t.File.Rounds) {
-		rm := t.roundMail(n, 0, nil)
+		rm := t.roundMail(d.Games, n, 0, nil)
 		if t.File.Advance == AdvanceAuto {
 			if err := d.plan(t, e.Time); err != nil {
 				return err
 			}
-			rm = t.roundMail(n, 0, t.current())
+			rm = t.roundMail(d.Games, n, 0, t.current())
 		}
 		tx.Queue(rm)
 	}
@@ -487,13 +501,13 @@ func (t *Tournament) standingsMails(after, game string) []store.Mail {
 
 // roundMail tells the umpire that round ended ended (0: the next began
 // with playing games of it still in play) and how round next is paired.
-func (t *Tournament) roundMail(ended, playing int, next *Round) store.Mail {
+func (t *Tournament) roundMail(games Games, ended, playing int, next *Round) store.Mail {
 	rm := templates.RoundMail{Tournament: t.ID(), Name: t.File.Name, Ended: ended, Playing: playing, Rounds: len(t.File.Rounds),
 		Auto: t.File.Advance == AdvanceAuto, Standings: t.standings("", "")}
 	what := fmt.Sprintf("round.%d.ended", ended)
 	if next != nil {
 		p := &templates.RoundPairing{Number: next.Number, Bye: next.Bye,
-			Scenario: fmt.Sprintf("%s (rule %s)", wind.ScenarioTitle(next.Scenario), wind.ScenarioRule(next.Scenario))}
+			Scenario: games.ScenarioName(next.Scenario)}
 		for _, g := range next.Games {
 			p.Games = append(p.Games, templates.RoundGame{Game: g.ID, US: g.US, JP: g.JP})
 		}
@@ -546,7 +560,7 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 	}
 	p := f.Scoring.Points()
 	st.Scoring = fmt.Sprintf("A win scores %d, a draw %d, a loss %d, a bye %d.", p.Win, p.Draw, p.Loss, p.Bye)
-	if f.Rules.VPChits == wind.VPDrawn || f.Rules.VPChits == wind.VPPlaced {
+	if f.Rules.VPChits == vpDrawn || f.Rules.VPChits == vpPlaced {
 		st.Scoring += fmt.Sprintf(" When the victory point chits decide a game (rule 14.0), the winner and the loser score %d and %d for a major victory, %d and %d for a minor one, %d and %d for a marginal one.",
 			p.Major[0], p.Major[1], p.Minor[0], p.Minor[1], p.Marginal[0], p.Marginal[1])
 	}

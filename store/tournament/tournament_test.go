@@ -47,7 +47,7 @@ type world struct {
 
 func newWorld(t *testing.T, seed uint64) *world {
 	w := &world{t: t, path: filepath.Join(t.TempDir(), "attu.db"), clk: &clock{start}, tokens: map[string]string{}}
-	w.dir = &Director{Rand: rand.NewChaCha8([32]byte{byte(seed)})}
+	w.dir = &Director{Games: windsys.Rules{}, Rand: rand.NewChaCha8([32]byte{byte(seed)})}
 	w.open()
 	t.Cleanup(w.close)
 	return w
@@ -251,7 +251,7 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 		t.Skip("the whole tournament runs in the plain test run, not in the short race run")
 	}
 	w := newWorld(t, 43)
-	f, err := Parse([]byte(sixPlayers))
+	f, err := Parse([]byte(sixPlayers), windsys.Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}

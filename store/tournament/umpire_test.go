@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -87,7 +88,7 @@ func only(t *testing.T, ms []store.Mail, what string) store.Mail {
 // after the end, with the games ended in the order they ended.
 func TestUmpireView(t *testing.T) {
 	w := newWorld(t, 3)
-	f, err := Parse([]byte(threePlayers))
+	f, err := Parse([]byte(threePlayers), windsys.Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}

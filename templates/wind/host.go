@@ -425,3 +425,26 @@ func EventsOf(b json.RawMessage) []rules.Event {
 	}
 	return evs
 }
+
+// Scenarios names the scenarios a game can be created with: the campaign
+// and the short scenarios of rule 15.
+func (Rules) Scenarios() []string { return rules.ScenarioNames() }
+
+// ScenarioName names a scenario for players: its title and its rule.
+func (Rules) ScenarioName(name string) string {
+	return fmt.Sprintf("%s (rule %s)", rules.ScenarioTitle(name), rules.ScenarioRule(name))
+}
+
+// RuleSetups are each side's setups by the rules (rule 12): historic or
+// free.
+func (Rules) RuleSetups() []string { return []string{rules.SetupHistoric, rules.SetupFree} }
+
+// Allows reports whether a game of scenario may be played with the
+// optional rule: the victory point chits (rule 14.0) are the campaign's.
+func (Rules) Allows(scenario, rule string) bool {
+	switch rule {
+	case "vp-chits", "vp-chits-placed":
+		return scenario == rules.ScenarioCampaign
+	}
+	return slices.Contains(OptionalRules, rule)
+}
