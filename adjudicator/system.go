@@ -92,3 +92,44 @@ type Creation struct {
 	// one set up by the rules (Setups says).
 	Placed map[Side]string
 }
+
+// Grade is how decisive a victory is, for a system whose rules rank
+// victories; a tournament scores a game by it. The zero value is no grade:
+// a victory the rules do not rank, or no victory.
+type Grade uint8
+
+// Grades, from the least decisive.
+const (
+	GradeNone Grade = iota
+	GradeMarginal
+	GradeMinor
+	GradeMajor
+)
+
+var gradeNames = [...]string{"", "marginal", "minor", "major"}
+
+func (g Grade) String() string {
+	if int(g) < len(gradeNames) {
+		return gradeNames[g]
+	}
+	return "grade?"
+}
+
+// MarshalText writes marginal, minor, major, or nothing for none.
+func (g Grade) MarshalText() ([]byte, error) {
+	if int(g) >= len(gradeNames) {
+		return nil, fmt.Errorf("grade %d: want marginal, minor or major", uint8(g))
+	}
+	return []byte(g.String()), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (g *Grade) UnmarshalText(b []byte) error {
+	for i, n := range gradeNames {
+		if n == string(b) {
+			*g = Grade(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("grade %q: want marginal, minor or major", b)
+}

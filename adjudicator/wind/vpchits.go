@@ -2,6 +2,7 @@ package wind
 
 import (
 	"fmt"
+	"github.com/attu-pbem/attu/adjudicator"
 	"slices"
 	"strings"
 )
@@ -87,13 +88,25 @@ var vpLevels = []struct {
 	min    int
 	winner Side
 	level  string
+	grade  adjudicator.Grade
 }{
-	{11, US, "U.S. major victory"},
-	{9, US, "U.S. minor victory"},
-	{7, US, "U.S. marginal victory"},
-	{5, JP, "Japanese marginal victory"},
-	{3, JP, "Japanese minor victory"},
-	{-1 << 30, JP, "Japanese major victory"},
+	{11, US, "U.S. major victory", adjudicator.GradeMajor},
+	{9, US, "U.S. minor victory", adjudicator.GradeMinor},
+	{7, US, "U.S. marginal victory", adjudicator.GradeMarginal},
+	{5, JP, "Japanese marginal victory", adjudicator.GradeMarginal},
+	{3, JP, "Japanese minor victory", adjudicator.GradeMinor},
+	{-1 << 30, JP, "Japanese major victory", adjudicator.GradeMajor},
+}
+
+// VictoryGrade is how decisive the victory of points victory points is
+// by the Victory Level Table (rule 14.0).
+func VictoryGrade(points int) adjudicator.Grade {
+	for _, l := range vpLevels {
+		if points >= l.min {
+			return l.grade
+		}
+	}
+	return adjudicator.GradeMajor
 }
 
 // VictoryLevel reads the Victory Level Table (rule 14.0): who wins with

@@ -55,6 +55,7 @@ type Ending struct {
 	Void   bool
 	How    string                   // EndedByRules, EndedByConcession or EndedByUmpire
 	Level  string                   // "U.S. minor victory" and such when the chits decided (14.0)
+	Grade  adjudicator.Grade        // how decisive that victory is, by the system's table
 	Result string                   // in the final report's words
 	Turn   int                      // the turn the game ended in
 	Time   time.Time                // when it ended
@@ -104,7 +105,8 @@ func EndingOf(sys System, t *store.Txn) (Ending, error) {
 	e.Time, e.Result = end.Time, cmp.Or(e.Result, end.Note)
 	switch {
 	case sys.Decided(st):
-		e.How, e.Level = EndedByRules, sys.Level(st)
+		e.How = EndedByRules
+		e.Level, e.Grade = sys.Level(st)
 		e.Winner, _ = sys.Result(st)
 	case before != nil && before.Kind == store.KindNote && (before.Side == adjudicator.US || before.Side == adjudicator.JP):
 		e.How, e.Winner = EndedByConcession, before.Side.Enemy()

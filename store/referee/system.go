@@ -75,10 +75,11 @@ type System interface {
 	// c says, for the game's record.
 	Setups(p adjudicator.Position, c *adjudicator.Creation) map[adjudicator.Side]string
 	// Decided reports whether the rules ended the game in p (a victory
-	// or the last turn played), and Level names the victory's level when
-	// the system has levels ("U.S. minor victory"), empty when not.
+	// or the last turn played), and Level names the victory's level and
+	// its grade when the system ranks victories ("U.S. minor victory",
+	// GradeMinor), empty and none when not.
 	Decided(p adjudicator.Position) bool
-	Level(p adjudicator.Position) string
+	Level(p adjudicator.Position) (string, adjudicator.Grade)
 	// Summary says in one line what a game in position p waits for, or
 	// how it ended.
 	Summary(p adjudicator.Position) string

@@ -34,12 +34,12 @@ func gamePoints(p Points, r *Result) (us, jp int) {
 		return p.Draw, p.Draw
 	}
 	pair := [2]int{p.Win, p.Loss}
-	switch l := strings.ToLower(r.Level); {
-	case strings.Contains(l, "major"):
+	switch r.grade() {
+	case adjudicator.GradeMajor:
 		pair = p.Major
-	case strings.Contains(l, "minor"):
+	case adjudicator.GradeMinor:
 		pair = p.Minor
-	case strings.Contains(l, "marginal"):
+	case adjudicator.GradeMarginal:
 		pair = p.Marginal
 	}
 	if r.Winner == adjudicator.US {
@@ -203,4 +203,23 @@ func resultText(g *Game) string {
 		}
 	}
 	return s
+}
+
+// grade is how decisive r's victory is: its Grade, or for a result recorded
+// before results had grades, what its Level's words say (a record of War
+// in the Wind's victory point chits, whose levels read "U.S. minor
+// victory" and such).
+func (r *Result) grade() adjudicator.Grade {
+	if r.Grade != adjudicator.GradeNone || r.Level == "" {
+		return r.Grade
+	}
+	switch l := strings.ToLower(r.Level); {
+	case strings.Contains(l, "major"):
+		return adjudicator.GradeMajor
+	case strings.Contains(l, "minor"):
+		return adjudicator.GradeMinor
+	case strings.Contains(l, "marginal"):
+		return adjudicator.GradeMarginal
+	}
+	return adjudicator.GradeNone
 }

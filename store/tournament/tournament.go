@@ -68,14 +68,18 @@ type Game struct {
 
 // Result is how a game ended (referee.Ending), as the tournament scores it.
 type Result struct {
-	Winner adjudicator.Side         `json:"winner,omitempty"`
-	How    string                   `json:"how"`
-	Level  string                   `json:"level,omitempty"`
-	Void   bool                     `json:"void,omitempty"`
-	Words  string                   `json:"words"`
-	Turn   int                      `json:"turn"`
-	Ended  time.Time                `json:"ended"`
-	Late   map[adjudicator.Side]int `json:"late,omitempty"`
+	Winner adjudicator.Side `json:"winner,omitempty"`
+	How    string           `json:"how"`
+	Level  string           `json:"level,omitempty"`
+	// Grade is how decisive the victory is (referee.Ending.Grade); a
+	// result recorded before grades were has none, and its Level's words
+	// say it (grade).
+	Grade adjudicator.Grade        `json:"grade,omitempty"`
+	Void  bool                     `json:"void,omitempty"`
+	Words string                   `json:"words"`
+	Turn  int                      `json:"turn"`
+	Ended time.Time                `json:"ended"`
+	Late  map[adjudicator.Side]int `json:"late,omitempty"`
 }
 
 // counts reports whether a game counts in the standings and lateness.
@@ -408,7 +412,7 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 	if g == nil || g.Result != nil {
 		return nil
 	}
-	g.Result = &Result{Winner: e.Winner, How: e.How, Level: e.Level, Void: e.Void, Words: e.Result, Turn: e.Turn,
+	g.Result = &Result{Winner: e.Winner, How: e.How, Level: e.Level, Grade: e.Grade, Void: e.Void, Words: e.Result, Turn: e.Turn,
 		Ended: e.Time, Late: e.Late}
 	if len(t.Rounds) == len(t.File.Rounds) && !slices.ContainsFunc(t.Rounds, func(r Round) bool { return !r.finished() }) {
 		t.Over = e.Time

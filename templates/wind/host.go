@@ -378,12 +378,13 @@ func (Rules) Decided(p adjudicator.Position) bool {
 }
 
 // Level names the level of the victory the victory point chits decided
-// (rule 14.0), empty when they decided none.
-func (Rules) Level(p adjudicator.Position) string {
-	if s, ok := p.(*rules.State); ok && s.VP != nil {
-		return s.VP.Level
+// (rule 14.0) and its grade by the Victory Level Table, empty and none
+// when they decided none.
+func (Rules) Level(p adjudicator.Position) (string, adjudicator.Grade) {
+	if s, ok := p.(*rules.State); ok && s.VP != nil && s.VP.Level != "" {
+		return s.VP.Level, rules.VictoryGrade(s.VP.Score)
 	}
-	return ""
+	return "", adjudicator.GradeNone
 }
 
 // State reads a War in the Wind position from the JSON a store read

@@ -1,0 +1,35 @@
+package wind
+
+import (
+	"testing"
+
+	"github.com/attu-pbem/attu/adjudicator"
+)
+
+// The Victory Level Table (rule 14.0) gives each score its winner, the
+// level's words and its grade, line by line at each line's edge.
+func TestVictoryLevelTable(t *testing.T) {
+	for _, c := range []struct {
+		points int
+		winner Side
+		level  string
+		grade  adjudicator.Grade
+	}{
+		{11, US, "U.S. major victory", adjudicator.GradeMajor},
+		{10, US, "U.S. minor victory", adjudicator.GradeMinor},
+		{9, US, "U.S. minor victory", adjudicator.GradeMinor},
+		{8, US, "U.S. marginal victory", adjudicator.GradeMarginal},
+		{7, US, "U.S. marginal victory", adjudicator.GradeMarginal},
+		{6, JP, "Japanese marginal victory", adjudicator.GradeMarginal},
+		{5, JP, "Japanese marginal victory", adjudicator.GradeMarginal},
+		{4, JP, "Japanese minor victory", adjudicator.GradeMinor},
+		{3, JP, "Japanese minor victory", adjudicator.GradeMinor},
+		{2, JP, "Japanese major victory", adjudicator.GradeMajor},
+		{-5, JP, "Japanese major victory", adjudicator.GradeMajor},
+	} {
+		w, l := VictoryLevel(c.points)
+		if g := VictoryGrade(c.points); w != c.winner || l != c.level || g != c.grade {
+			t.Errorf("%d points: %s, %q, %s; want %s, %q, %s", c.points, w, l, g, c.winner, c.level, c.grade)
+		}
+	}
+}
