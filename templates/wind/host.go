@@ -278,25 +278,9 @@ func pictureKey(v *rules.View) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// ReplayPage draws the replay page of a game (the page of Replay) from
-// what the game service replayed of its export.
-func (Rules) ReplayPage(in *templates.Replay) ([]byte, error) {
-	r := &Replay{Game: in.Game, Name: in.Name, Scenario: in.Scenario, Commitment: in.Commitment, Seed: in.Seed, Head: in.Head,
-		Dice: in.Dice, LuckText: in.LuckText}
-	for i, e := range in.Entries {
-		s, ok := e.Position.(*rules.State)
-		if !ok {
-			return nil, fmt.Errorf("entry %d: not War in the Wind: %T", i+1, e.Position)
-		}
-		evs, err := decodeEvents(e.Events)
-		if err != nil {
-			return nil, fmt.Errorf("entry %d: %w", i+1, err)
-		}
-		r.Entries = append(r.Entries, ReplayEntry{JSON: e.JSON, Hash: e.Hash, Entry: e.Entry, DiceFrom: e.DiceFrom, DiceTo: e.DiceTo,
-			Events: evs, Position: s, Broken: e.Broken})
-	}
-	return ReplayPage(r)
-}
+// ReplayPage draws the replay page of a game from what the game service
+// replayed of its export (the package's ReplayPage).
+func (Rules) ReplayPage(in *templates.Replay) ([]byte, error) { return ReplayPage(in) }
 
 // Open checks the choices a game is created with against the rules of
 // creation and says how it begins: by the rules of setup (rule 12) when

@@ -34,39 +34,12 @@ var (
 	replayTemplate = template.Must(template.New("replay").Parse(replayHTML))
 )
 
-// Replay is a game as its replay page shows it: its record, each log
-// entry with the position after it, and its dice. The game's owner makes
-// it from the game's export (package store/referee, Replay), when the
-// seed is revealed and the umpire's view is no secret.
-type Replay struct {
-	Game       string
-	Name       string // the game's longer name, "" when it has none
-	Scenario   string // "" for the campaign
-	Commitment string
-	Seed       string // hex; "" when not revealed, and the page says it cannot check the dice
-	Head       string
-	Entries    []ReplayEntry
-	Dice       []ReplayDie
-	// LuckText is the dice-luck summary in words (store.Luck.WriteText)
-	// when the record is known sound, "" when it is not.
-	LuckText string
-}
-
-// ReplayEntry is one log entry of a Replay.
-type ReplayEntry struct {
-	JSON string // the entry's canonical JSON, which Hash is the SHA-256 of: the page checks the chain with it
-	Hash string
-	templates.Entry
-	DiceFrom uint64 // the dice it rolled: DiceFrom up to DiceTo, excluded
-	DiceTo   uint64
-	Events   []wind.Event
-	// Position is the position after the entry, replayed from the
-	// opening position; never nil. Broken says why the replay of this entry failed
-	// (an export altered by hand); Position is then the last position
-	// reached, as are those of the entries after it.
-	Position *wind.State
-	Broken   string
-}
+// Replay is a game as its replay page shows it (templates.Replay): the
+// positions of its entries are War in the Wind's, and so are their events.
+type (
+	Replay      = templates.Replay
+	ReplayEntry = templates.ReplayEntry
+)
 
 // ReplayDie is one die of the dice log, as recorded (templates.ReplayDie).
 type ReplayDie = templates.ReplayDie
@@ -89,7 +62,11 @@ type ReplayDie = templates.ReplayDie
 // redacted for each reader (wind.Redact) and worded by EventText.
 // The page's script reads its data from a JSON block of the page.
 func ReplayPage(r *Replay) ([]byte, error) {
-	d, err := replayDataOf(r)
+	in, err := replayInOf(r)
+	if err != nil {
+		return nil, err
+	}
+	d, err := replayDataOf(r, in)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +78,7 @@ func ReplayPage(r *Replay) ([]byte, error) {
 		Map                  *replayMap
 		Data                 *replayData
 	}{r.Game, r.Name, wind.ScenarioTitle(cmp.Or(r.Scenario, wind.ScenarioCampaign)), pagePolicy(replayJS, replayCSS),
-		template.CSS(replayCSS), template.JS(replayJS), mapOf(r.Entries[0].Position.Map()), d}
+		template.CSS(replayCSS), template.JS(replayJS), mapOf(in.states[0].Map()), d}
 	var b bytes.Buffer
 	if err := replayTemplate.Execute(&b, page); err != nil {
 		return nil, fmt.Errorf("templates: replay page: %w", err)
@@ -260,13 +237,37 @@ func toHit(r ReplayDie) bool {
 	return false
 }
 
-func replayDataOf(r *Replay) (*replayData, error) {
+// replayIn is a Replay's positions and events as War in the Wind's, by
+// entry.
+type replayIn struct {
+	states []*wind.State
+	events [][]wind.Event
+}
+
+// replayInOf reads r's positions and events, refusing another system's.
+func replayInOf(r *Replay) (*replayIn, error) {
 	if len(r.Entries) == 0 || r.Entries[0].Position == nil {
 		return nil, errors.New("templates: replay: no log, or no opening position")
 	}
+	in := &replayIn{}
+	for i, e := range r.Entries {
+		s, ok := e.Position.(*wind.State)
+		if !ok {
+			return nil, fmt.Errorf("templates: replay: entry %d: not War in the Wind: %T", i+1, e.Position)
+		}
+		evs, err := decodeEvents(e.Events)
+		if err != nil {
+			return nil, fmt.Errorf("templates: replay: entry %d: %w", i+1, err)
+		}
+		in.states, in.events = append(in.states, s), append(in.events, evs)
+	}
+	return in, nil
+}
+
+func replayDataOf(r *Replay, in *replayIn) (*replayData, error) {
 	d := &replayData{Game: r.Game, Commitment: r.Commitment, Seed: r.Seed, Head: r.Head, LuckText: r.LuckText,
 		Purposes: replayPurposes, texts: map[string]int{}, views: map[string]int{}, units: map[string]int{}}
-	d.Geom = replayGeomOf(newPNGGeom(r.Entries[0].Position.Map()))
+	d.Geom = replayGeomOf(newPNGGeom(in.states[0].Map()))
 	rolls := make(map[uint64]ReplayDie, len(r.Dice))
 	for _, die := range r.Dice {
 		rolls[die.Seq] = die
@@ -292,9 +293,9 @@ func replayDataOf(r *Replay) (*replayData, error) {
 		for k := range luck {
 			step.Luck[k][1] = math.Round(luck[k][1]*100) / 100
 		}
-		w := wordsOf(e)
+		w := wordsOf(e, in.events[i])
 		for k, side := range replaySides {
-			step.View[k] = d.view(d.viewOf(e.Position, side))
+			step.View[k] = d.view(d.viewOf(in.states[i], side))
 			step.Events[k] = []int{}
 			for _, t := range w.events[k] {
 				step.Events[k] = append(step.Events[k], d.text(t))
@@ -353,10 +354,10 @@ type replayWords struct {
 // (wind.Redact, then EventText). The umpire, and a player with
 // full sight of an event, read it as it is (as Redact says), and so the
 // same words: those are made once.
-func wordsOf(e *ReplayEntry) replayWords {
+func wordsOf(e *ReplayEntry, events []wind.Event) replayWords {
 	var w replayWords
 	var evs [3][]wind.Event
-	for _, ev := range e.Events {
+	for _, ev := range events {
 		full := ""
 		for k, side := range replaySides {
 			r, ok := wind.Redact(ev, side)

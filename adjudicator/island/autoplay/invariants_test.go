@@ -11,8 +11,8 @@ import (
 // The invariants the soak holds the engine to, each checked from what a
 // player can see (the positions before and after, and the events) with
 // code of its own, not the engine's: the Combat Results Table below is
-// typed from the rules digest (/work/shared/island-war/RULES-DIGEST.md,
-// section 5.4) as it prints it, headings and all, and read here.
+// typed cell by cell from the standard rules' Combat Results Table (case
+// 7.61), headings and all, and read here.
 
 // digestHeadings is each terrain line's differential headings, column 1
 // first, as the digest prints them ("+2,3" is +2 and +3, "−6,5" is −6 and
