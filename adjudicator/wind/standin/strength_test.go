@@ -33,11 +33,14 @@ var (
 	}}
 )
 
-// outcome is one game's winner and the stand-in's CPU time per decision.
+// outcome is one game's winner, the stand-in's CPU time per decision
+// and the U.S. steps lost to the landings themselves: to a zone's
+// capacity (rule 9.2.1) or to a scatter into the Japanese (9.2.2).
 type outcome struct {
-	winner wind.Side
-	times  []time.Duration
-	err    error
+	winner     wind.Side
+	times      []time.Duration
+	landLosses int
+	err        error
 }
 
 // playGame plays scenario from its creation to its end with random dice.
@@ -63,14 +66,26 @@ func playGame(scenario string, us, jp player, solo bool, seed int64) outcome {
 		if p.timed {
 			out.times = append(out.times, threadCPU()-start)
 		}
-		ns, _, ps := wind.Resolve(s, o, d)
+		ns, evs, ps := wind.Resolve(s, o, d)
 		if len(ps) > 0 {
 			return outcome{err: fmt.Errorf("%s's orders at %s refused: %v", p.name, s.WaitText(), ps)}
 		}
+		out.landLosses += landingLosses(evs)
 		s = ns
 	}
 	out.winner = s.Winner
 	return out
+}
+
+// landingLosses is the U.S. steps evs take from landing units.
+func landingLosses(evs []wind.Event) int {
+	n := 0
+	for _, e := range evs {
+		if e.Kind == wind.EventOverCapacity || e.Kind == wind.EventLandingLost {
+			n += e.Steps
+		}
+	}
+	return n
 }
 
 // TestStrength plays the stand-in against the legal-random player from
@@ -91,6 +106,7 @@ func TestStrength(t *testing.T) {
 	}{{stand, random, false}, {random, stand, false}, {stand, stand, false}, {random, random, false}, {stand, stand, true}}
 	var all []time.Duration
 	var lines []string
+	standLost, standGames := 0, 0
 	for _, scn := range wind.ScenarioNames() {
 		for _, pr := range pairings {
 			res := make([]outcome, n)
@@ -107,7 +123,7 @@ func TestStrength(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			usWins := 0
+			usWins, lost := 0, 0
 			for i, o := range res {
 				if o.err != nil {
 					t.Fatalf("%s, %s vs %s (solitaire %v), game %d: %v", scn, pr.us.name, pr.jp.name, pr.solo, i, o.err)
@@ -116,17 +132,31 @@ func TestStrength(t *testing.T) {
 					usWins++
 				}
 				all = append(all, o.times...)
+				lost += o.landLosses
+				if pr.us.name == stand.name {
+					standLost += o.landLosses
+					standGames++
+				}
 			}
 			jp := pr.jp.name
 			if pr.solo {
 				jp = "solitaire (rule 13)"
 			}
-			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %d | %.0f %% | %.0f %% |", scn, pr.us.name, jp, n,
-				100*float64(usWins)/float64(n), 100*float64(n-usWins)/float64(n)))
+			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %d | %.0f %% | %.0f %% | %.1f |", scn, pr.us.name, jp, n,
+				100*float64(usWins)/float64(n), 100*float64(n-usWins)/float64(n), float64(lost)/float64(n)))
 		}
 	}
 	slices.Sort(all)
-	t.Logf("\n| scenario | U.S. | Japanese | games | U.S. wins | Japanese wins |\n|---|---|---|---|---|---|\n%s", strings.Join(lines, "\n"))
+	t.Logf("\n| scenario | U.S. | Japanese | games | U.S. wins | Japanese wins | U.S. steps lost landing a game |\n|---|---|---|---|---|---|---|\n%s", strings.Join(lines, "\n"))
+	// The stand-in's own landings (rules 9.2.1, 9.2.2) should cost it few
+	// steps: it counts what each zone holds and where a unit may scatter.
+	if standGames > 0 {
+		mean := float64(standLost) / float64(standGames)
+		t.Logf("the U.S. stand-in lost %.2f steps a game to its own landings over %d games", mean, standGames)
+		if mean >= 6 {
+			t.Errorf("the U.S. stand-in lost %.2f steps a game to its own landings (%d games), 6 or more", mean, standGames)
+		}
+	}
 	if len(all) > 0 {
 		t.Logf("%d stand-in decisions: median %v, slowest %v of CPU", len(all), all[len(all)/2], all[len(all)-1])
 		if all[len(all)-1] > time.Second {
