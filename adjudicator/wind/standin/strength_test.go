@@ -16,8 +16,9 @@ import (
 )
 
 var (
-	strengthGames = flag.Int("games", 4, "games per pairing and scenario in TestStrength (200 for BENCHMARKS.md)")
-	strengthPairs = flag.String("pairs", "", "play only the pairings of TestStrength whose name holds this, such as \"baseline\"")
+	strengthGames    = flag.Int("games", 4, "games per pairing and scenario in TestStrength (200 for BENCHMARKS.md)")
+	strengthScenario = flag.String("scenario", "", "play only the scenarios of TestStrength whose name holds this")
+	strengthPairs    = flag.String("pairs", "", "play only the pairings of TestStrength whose name holds this, such as \"baseline\"")
 )
 
 // player gives one side's orders at a wait, and says how long the
@@ -149,6 +150,9 @@ func TestStrength(t *testing.T) {
 	lost := map[string][2]int{} // by U.S. player: steps lost landing, games
 	shortSolo := [2]int{}       // U.S. stand-in's solitaire wins and games in the short scenarios
 	for _, scn := range wind.ScenarioNames() {
+		if !strings.Contains(scn, *strengthScenario) {
+			continue
+		}
 		for _, pr := range pairings {
 			if !strings.Contains(pr.String(), *strengthPairs) {
 				continue

@@ -42,6 +42,34 @@ func (b *board) decision(ord *wind.Orders) {
 		refit = true
 	}
 	ord.Decision = &wind.Decision{Refit: refit}
+	ord.Standing = b.retreat()
+}
+
+// retreat returns the U.S. standing instructions for melee retreats when
+// they differ from those in force, or nil: after a round that cost the
+// U.S. more steps than the Japanese, its units withdraw (rule 8.2.1.3,
+// and from an ambush of the solitaire game, 13.3), but never from a goal
+// hex, where holding on is the game.
+func (b *board) retreat() *wind.Standing {
+	want := &wind.Standing{Retreat: wind.RetreatIfLosing, RetreatAt: map[wind.Hex]string{}}
+	for _, g := range b.goals {
+		want.RetreatAt[g] = wind.RetreatNever
+	}
+	for _, st := range b.o.Standing {
+		if st.Side != b.side || st.Standing.Retreat != want.Retreat {
+			continue
+		}
+		same := true
+		for h, p := range want.RetreatAt {
+			if st.Standing.RetreatAt[h] != p {
+				same = false
+			}
+		}
+		if same {
+			return nil
+		}
+	}
+	return want
 }
 
 // lastTurn is the game's last turn as the side may know it: the short
