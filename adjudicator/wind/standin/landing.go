@@ -16,7 +16,7 @@ const lossWeight = 30
 // skipLoss is the expected loss, in steps, above which a unit the rules
 // do not make land stays in the reinforcements box for a later refit
 // turn rather than land where it would lose them.
-const skipLoss = 0.3
+const skipLoss = 0.5
 
 // zoneLoad is what the stand-in expects a landing zone to hold once this
 // turn's landings are ashore: the chance of each total of U.S. steps
