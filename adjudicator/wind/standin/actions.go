@@ -135,10 +135,13 @@ func (p *planner) threshold(t wind.Hex) float64 {
 
 // attackers returns the free units that may melee t, leaving out units
 // of hexes already committed to another target and units that hold a
-// goal, and their melee strength.
+// goal, and their melee strength. U.S.
+// companies down to their last step (a die apiece) join an attack but do
+// not count towards its odds, and none is made by them alone: no
+// piecemeal assaults by what is left of a company.
 func (p *planner) attackers(t wind.Hex, committed map[wind.Hex]wind.Hex) ([]string, int) {
 	var ids []string
-	att := 0
+	att, healthy := 0, 0
 	for _, opt := range p.opts {
 		u, ok := p.units[opt.Unit]
 		if !ok || !p.free(opt) || !slices.Contains(opt.Melee, t) {
@@ -151,9 +154,22 @@ func (p *planner) attackers(t wind.Hex, committed map[wind.Hex]wind.Hex) ([]stri
 			continue
 		}
 		ids = append(ids, opt.Unit)
+		if p.side == wind.US && p.depleted(u) {
+			continue
+		}
+		healthy++
 		att += p.melee(opt.Unit, u.Steps)
 	}
+	if healthy == 0 {
+		return nil, 0
+	}
 	return ids, att
+}
+
+// depleted reports whether u is a company down to its last step.
+func (p *planner) depleted(u wind.UnitView) bool {
+	c, ok := p.cs.Get(u.ID)
+	return ok && u.Steps <= 1 && c.MaxSteps() >= 3
 }
 
 // value is how much the side gains by hitting enemy hex t.

@@ -29,13 +29,23 @@
 // it does not hold in the campaign) along the cheapest paths, fires its
 // artillery and air at the stacks it is about to assault or that hold the
 // objectives, calls in artillery through spotters, and declares melee only
-// with odds in its favour; it calls a refit turn before the casualty track
-// nears its limit and lands its reinforcements nearest its objectives. The
-// Japanese hold the victory hexes with as many units as stacking allows,
-// fire at U.S. units in reach from face-up units, keep Unknown units
-// quiet unless the objectives are at stake, counter-attack a victory hex
-// the U.S. has taken, and hide what may hide in a refit turn.
+// with odds in its favour (a company down to its last step joins an
+// assault but never makes one); after a melee round, or an ambush round
+// of the solitaire game, that cost it more than the Japanese it withdraws,
+// except from a goal hex. It calls a refit turn before the casualty track
+// nears its limit, but none that the calendar leaves no time to pay back,
+// and lands its reinforcements near its objectives where each zone has
+// room for them: it counts the steps a zone holds and may receive this
+// turn, scatters included, by the chances of the scatter chart under the
+// turn's weather (landing.go), and in a refit turn leaves a unit at sea
+// rather than land it where it would lose steps. The Japanese hold the
+// victory hexes with as many units as stacking allows, fire at U.S. units
+// in reach from face-up units, keep Unknown units quiet unless the
+// objectives are at stake, counter-attack a victory hex the U.S. has
+// taken, and hide what may hide in a refit turn.
 //
 // Where to start: standin.go (Decide, Trim), actions.go (an actions file),
-// waits.go (the other waits), field.go (the distances it steers by).
+// waits.go (the other waits), landing.go (where reinforcements land),
+// field.go (the distances it steers by). internal/baseline keeps an
+// earlier stand-in unchanged, for the strength test to measure against.
 package standin

@@ -5,6 +5,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/standin"
+	"github.com/attu-pbem/attu/adjudicator/wind/standin/internal/baseline"
 )
 
 // randDice rolls random dice.
@@ -17,6 +18,15 @@ func (d randDice) Roll(wind.Die) int { return 1 + d.r.Intn(10) }
 func standinOrders(s *wind.State, side wind.Side, seed uint64) wind.Orders {
 	ord := standin.Decide(s.View(side), s.Outlook(side), seed)
 	return standin.Trim(ord, s.DefaultOrders(), func(o wind.Orders) []wind.Problem {
+		return wind.CheckOrders(s, o)
+	})
+}
+
+// baselineOrders is what the baseline stand-in (package
+// internal/baseline) orders for s, as standinOrders.
+func baselineOrders(s *wind.State, side wind.Side, seed uint64) wind.Orders {
+	ord := baseline.Decide(s.View(side), s.Outlook(side), seed)
+	return baseline.Trim(ord, s.DefaultOrders(), func(o wind.Orders) []wind.Problem {
 		return wind.CheckOrders(s, o)
 	})
 }

@@ -1,0 +1,333 @@
+package baseline
+
+import (
+	"slices"
+
+	"github.com/attu-pbem/attu/adjudicator/wind"
+)
+
+// planner writes one actions file: the melee declarations first (so
+// that fire and air can soften their targets), then the air strikes, the
+// ranged fire, and last the moves of every unit left.
+type planner struct {
+	*board
+	ord  *wind.Orders
+	opts []wind.UnitOptions
+	// used marks the units given an activation.
+	used map[string]bool
+	// assault is the melee strength declared against each hex.
+	assault map[wind.Hex]int
+	// stack is what stands in each of the side's hexes once the file's
+	// moves are made: steps for the U.S., units that count against
+	// stacking for the Japanese (rule 4).
+	stack map[wind.Hex]int
+	// held marks the goal hexes the side holds now.
+	held map[wind.Hex]bool
+}
+
+func (b *board) actions(ord *wind.Orders) {
+	p := &planner{board: b, ord: ord, opts: b.o.Options, used: map[string]bool{},
+		assault: map[wind.Hex]int{}, stack: map[wind.Hex]int{}, held: map[wind.Hex]bool{}}
+	for _, u := range b.units {
+		p.stack[u.Hex] += p.weight(u)
+	}
+	for _, vh := range b.v.VictoryHexes {
+		if vh.Held == b.side && slices.Contains(b.goals, vh.Hex) {
+			p.held[vh.Hex] = true
+		}
+	}
+	p.melees()
+	p.air()
+	p.fires()
+	p.moves()
+}
+
+// weight is what u counts for stacking (rule 4): its steps for the U.S.;
+// for the Japanese one, and nothing for an Unknown unit (4.2).
+func (p *planner) weight(u wind.UnitView) int {
+	if p.side == wind.US {
+		return u.Steps
+	}
+	if u.Kind == wind.Unknown {
+		return 0
+	}
+	return 1
+}
+
+// room is how much a hex may hold by the stand-in's reckoning: the
+// Japanese limit of rule 4.2; for the U.S. the mixed-battalion limit of
+// 4.1, the lowest, so that any mix of companies fits.
+func (p *planner) room() int {
+	if p.side == wind.US {
+		return wind.StackMixed
+	}
+	return wind.StackJapanese
+}
+
+// add appends an activation and marks its units as used.
+func (p *planner) add(a wind.Action, units ...string) {
+	p.ord.Actions = append(p.ord.Actions, a)
+	for _, id := range units {
+		p.used[id] = true
+	}
+}
+
+// free reports whether the unit of opt may still be given an activation.
+func (p *planner) free(opt wind.UnitOptions) bool {
+	return !p.used[opt.Unit] && opt.Idle == ""
+}
+
+// guard reports whether u should stay where it is to hold a goal hex.
+func (p *planner) guard(u wind.UnitView) bool {
+	return p.held[u.Hex]
+}
+
+// melees declares melee (rule 8.2) where the odds are good: each target
+// hex with the melee strength of every free unit that may attack it, the
+// best odds first; the units of one hex all name the same target.
+func (p *planner) melees() {
+	committed := map[wind.Hex]wind.Hex{}
+	for {
+		best, bestOdds := wind.Hex(0), 0.0
+		var bestUnits []string
+		for t, def := range p.enemy {
+			ids, att := p.attackers(t, committed)
+			if len(ids) == 0 {
+				continue
+			}
+			odds := float64(att) / float64(max(def, 1))
+			if odds >= p.threshold(t) && (odds > bestOdds || odds == bestOdds && t < best) {
+				best, bestOdds, bestUnits = t, odds, ids
+			}
+		}
+		if best == 0 {
+			return
+		}
+		byHex := map[wind.Hex][]string{}
+		var hexes []wind.Hex
+		for _, id := range bestUnits {
+			h := p.units[id].Hex
+			if byHex[h] == nil {
+				hexes = append(hexes, h)
+			}
+			byHex[h] = append(byHex[h], id)
+			p.assault[best] += p.melee(id, p.units[id].Steps)
+		}
+		for _, h := range hexes {
+			committed[h] = best
+			p.add(wind.Action{Melee: &wind.Melee{Units: byHex[h], Target: best}}, byHex[h]...)
+		}
+	}
+}
+
+// threshold is the odds the side wants before it assaults t: good odds
+// anywhere, even odds for a goal hex the enemy holds, since holding it is
+// the game.
+func (p *planner) threshold(t wind.Hex) float64 {
+	if slices.Contains(p.goals, t) {
+		if p.side == wind.JP {
+			return 0.8 // a victory hex lost is the game lost
+		}
+		return 1.0
+	}
+	return 1.6
+}
+
+// attackers returns the free units that may melee t, leaving out units
+// of hexes already committed to another target and units that hold a
+// goal, and their melee strength.
+func (p *planner) attackers(t wind.Hex, committed map[wind.Hex]wind.Hex) ([]string, int) {
+	var ids []string
+	att := 0
+	for _, opt := range p.opts {
+		u, ok := p.units[opt.Unit]
+		if !ok || !p.free(opt) || !slices.Contains(opt.Melee, t) {
+			continue
+		}
+		if c, ok := committed[u.Hex]; ok && c != t {
+			continue
+		}
+		if p.guard(u) && !slices.Contains(p.goals, t) {
+			continue
+		}
+		ids = append(ids, opt.Unit)
+		att += p.melee(opt.Unit, u.Steps)
+	}
+	return ids, att
+}
+
+// value is how much the side gains by hitting enemy hex t.
+func (p *planner) value(t wind.Hex) int {
+	v := p.enemy[t]
+	if p.assault[t] > 0 {
+		v += 20 // soften a hex about to be assaulted
+	}
+	if slices.Contains(p.goals, t) {
+		v += 10
+	}
+	for _, n := range t.Neighbours() {
+		if p.held[n] {
+			v += 8 // it threatens a goal the side holds
+		}
+		if p.own[n] > 0 {
+			v += 2
+		}
+	}
+	return v
+}
+
+// air spends all the side's airpower (rule 8.1.6) on the enemy hex worth
+// most.
+func (p *planner) air() {
+	n := p.v.Air.US
+	if p.side == wind.JP {
+		n = p.v.Air.JP
+	}
+	if n <= 0 {
+		return
+	}
+	best, bestV := wind.Hex(0), -1
+	for t := range p.enemy {
+		if v := p.value(t); v > bestV || v == bestV && t < best {
+			best, bestV = t, v
+		}
+	}
+	if best != 0 {
+		p.add(wind.Action{Air: &wind.AirStrikes{Attacks: []wind.AirAttack{{Hex: best, Factors: n}}}})
+	}
+}
+
+// fires has each free unit that should fire shoot at the target in
+// reach worth most, calling in artillery through a spotter when the
+// battery does not see the target itself (rule 8.1.4).
+func (p *planner) fires() {
+	for _, opt := range p.opts {
+		u, ok := p.units[opt.Unit]
+		if !ok || !p.free(opt) || len(opt.Fire) == 0 || !p.shouldFire(u, opt) {
+			continue
+		}
+		var best *wind.FireOption
+		bestV := -1
+		for i := range opt.Fire {
+			f := &opt.Fire[i]
+			if !f.Sees && len(f.Spotters) == 0 {
+				continue
+			}
+			if v := p.value(f.Target); v > bestV {
+				best, bestV = f, v
+			}
+		}
+		if best == nil {
+			continue
+		}
+		fire := &wind.Fire{Units: []string{opt.Unit}, Target: best.Target}
+		if !best.Sees {
+			fire.Spotter = best.Spotters[p.rnd.IntN(len(best.Spotters))]
+		}
+		if len(best.TargetUnits) > 0 {
+			fire.TargetUnit = p.strongest(best.TargetUnits)
+		}
+		p.add(wind.Action{Fire: fire}, opt.Unit)
+	}
+}
+
+// strongest returns the enemy unit of ids with the most steps, the first
+// on a tie.
+func (p *planner) strongest(ids []string) string {
+	best, steps := ids[0], -1
+	for _, id := range ids {
+		for _, e := range p.v.Enemy {
+			if e.ID == id && e.Steps > steps {
+				best, steps = id, e.Steps
+			}
+		}
+	}
+	return best
+}
+
+// shouldFire says whether u fires rather than moves: artillery always;
+// other units when they cannot usefully move (an enemy next to them, or
+// a goal they hold). An Unknown unit that fires turns into infantry (2.5),
+// and a face-down one turns face up, so the Japanese keep them quiet
+// unless a goal is at stake.
+func (p *planner) shouldFire(u wind.UnitView, opt wind.UnitOptions) bool {
+	if u.Kind == wind.Artillery {
+		return true
+	}
+	adjacent := false
+	for _, n := range u.Hex.Neighbours() {
+		if p.enemy[n] > 0 {
+			adjacent = true
+		}
+	}
+	if p.side == wind.JP && (u.Kind == wind.Unknown || u.FaceDown) {
+		return adjacent && (p.held[u.Hex] || p.nearGoal(u.Hex))
+	}
+	return adjacent || p.guard(u) || len(opt.Moves) == 0
+}
+
+// nearGoal reports whether h is a goal hex or next to one.
+func (p *planner) nearGoal(h wind.Hex) bool {
+	for _, g := range p.goals {
+		if h.Distance(g) <= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// moves sends each free unit to the hex it may reach that scores best
+// (score), staying put when nothing beats where it stands.
+func (p *planner) moves() {
+	for _, opt := range p.opts {
+		u, ok := p.units[opt.Unit]
+		if !ok || !p.free(opt) || len(opt.Moves) == 0 || p.guard(u) {
+			continue
+		}
+		w := p.weight(u)
+		best, bestS := -1, p.score(u, u.Hex)
+		for i, mv := range opt.Moves {
+			if p.stack[mv.To]+w > p.room() {
+				continue
+			}
+			if s := p.score(u, mv.To); s > bestS {
+				best, bestS = i, s
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		mv := opt.Moves[best]
+		p.stack[u.Hex] -= w
+		p.stack[mv.To] += w
+		p.own[u.Hex] -= p.melee(u.ID, u.Steps)
+		p.own[mv.To] += p.melee(u.ID, u.Steps)
+		p.add(wind.Action{Move: &wind.Move{Unit: u.ID, Path: slices.Clone(mv.Path)}}, u.ID)
+	}
+}
+
+// score is how good it is for u to end its move in h: nearer the goals is better, a goal hex best; for the
+// U.S., standing next to enemy counters much stronger than the stack is
+// worse (it invites a melee it would lose), and some noise from the seed
+// breaks ties.
+func (p *planner) score(u wind.UnitView, h wind.Hex) int {
+	s := -10 * p.distance(h)
+	if slices.Contains(p.goals, h) {
+		s += 30
+	}
+	threat := 0
+	for _, n := range h.Neighbours() {
+		threat += p.enemy[n]
+	}
+	mine := p.own[h]
+	if h != u.Hex {
+		mine += p.melee(u.ID, u.Steps)
+	}
+	if p.side == wind.US && threat > 2*mine {
+		s -= 3 * (threat - 2*mine)
+	}
+	if p.side == wind.US && threat > 0 && mine >= threat {
+		s += 5 // ready to assault next turn
+	}
+	return s*4 + p.rnd.IntN(4)
+}
