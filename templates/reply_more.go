@@ -275,11 +275,3 @@ func (r Reminder) Subject() string {
 // Subject is the subject of the notice of a missed deadline.
 func (d DeadlinePassed) Subject() string { return "deadline passed: default orders applied" }
 
-// DefaultOrders says in a few words what the default orders of a wait of
-// kind k do; empty for a wait that has none.
-func DefaultOrders(k adjudicator.WaitKind) string {
-	if tmpl.Lookup("default-"+string(k)) == nil {
-		return ""
-	}
-	return strings.TrimSpace(execute("default-"+string(k), nil))
-}

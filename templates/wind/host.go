@@ -107,7 +107,10 @@ func (Rules) Defaults(k adjudicator.WaitKind) (string, bool) {
 	if !slices.Contains(rules.WaitKinds(), k) {
 		return "", false
 	}
-	what := templates.DefaultOrders(k)
+	if tmpl.Lookup("default-"+string(k)) == nil {
+		return "", false
+	}
+	what := strings.TrimSpace(execute("default-"+string(k), nil))
 	return what, what != ""
 }
 
