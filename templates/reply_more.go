@@ -274,4 +274,3 @@ func (r Reminder) Subject() string {
 
 // Subject is the subject of the notice of a missed deadline.
 func (d DeadlinePassed) Subject() string { return "deadline passed: default orders applied" }
-
