@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/attu-pbem/attu/adjudicator"
+	"github.com/attu-pbem/attu/orders"
 	"slices"
 	"strings"
 	"time"
@@ -302,9 +303,9 @@ func (s *Service) gameStatus(id string) (GameStatus, *store.Game, *record, error
 // would, token aside, without applying it: it returns the problems found
 // (none: the file would be applied), or an error when it names no game.
 func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err error) {
-	env, ok := envelopeOf(raw)
+	env, ok := orders.ReadEnvelope(raw)
 	if ok {
-		game = env.game
+		game = env.Game
 	}
 	o, perr := s.sys.Read(raw)
 	if perr != nil {

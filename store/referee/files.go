@@ -11,58 +11,20 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/templates"
 )
 
-// envelope is what authentication reads of an orders file, leniently, so
-// that only an authenticated player learns what is wrong with the rest.
-type envelope struct {
-	game, side, token, wait, turn string
-	waitAt, turnAt                orders.Pos
-}
-
-// envelopeOf reads the top-level game, side and token of an orders file;
-// false when the file is not a YAML mapping at all.
-func envelopeOf(raw []byte) (envelope, bool) {
-	root, errs := orders.ParseDocument(raw, orders.MaxSize)
-	if len(errs) > 0 {
-		return envelope{}, false
-	}
-	var env envelope
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		if v.Kind != yaml.ScalarNode {
-			continue
-		}
-		switch k.Value {
-		case "game":
-			env.game = v.Value
-		case "side":
-			env.side = v.Value
-		case "token":
-			env.token = v.Value
-		case "wait":
-			env.wait, env.waitAt = v.Value, orders.Pos{Line: v.Line, Col: v.Column}
-		case "turn":
-			env.turn, env.turnAt = v.Value, orders.Pos{Line: v.Line, Col: v.Column}
-		}
-	}
-	return env, true
-}
-
 // staleEnvelope returns, for a file whose envelope names a wait or a turn
 // the game is not waiting for, the problem saying what it waits for, at
 // the wait: or turn: line; nil when the envelope answers the game's wait
 // or cannot be read well enough to tell.
-func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env envelope) (*store.Problem, error) {
-	w := adjudicator.Wait{Side: side, Kind: adjudicator.WaitKind(env.wait)}
-	if env.turn != "" {
-		n, err := strconv.Atoi(env.turn)
+func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env orders.Envelope) (*store.Problem, error) {
+	w := adjudicator.Wait{Side: side, Kind: adjudicator.WaitKind(env.Wait)}
+	if env.Turn != "" {
+		n, err := strconv.Atoi(env.Turn)
 		if err != nil || n < 1 {
 			return nil, nil
 		}
@@ -80,39 +42,39 @@ func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env envelo
 	if p == nil {
 		return nil, nil
 	}
-	at := env.waitAt
+	at := env.WaitAt
 	if w.Kind == "" || w.Kind == g.Wait.Kind {
-		at = env.turnAt
+		at = env.TurnAt
 	}
 	return &store.Problem{Line: at.Line, Col: at.Col, Msg: p.Msg}, nil
 }
 
 // ordersMail handles a message carrying an orders file from a player of g.
 func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now time.Time) error {
-	env, ok := envelopeOf(m.Orders)
+	env, ok := orders.ReadEnvelope(m.Orders)
 	if !ok {
 		// Not even YAML: the player learns what is wrong with their own
 		// file, which tells nothing about the game.
 		_, err := s.sys.Read(m.Orders)
 		return s.unproven(g, ref, m, "refused: not an orders file", s.unreadableMail(g, m, problemsOf(err)))
 	}
-	side, err := adjudicator.ParseSide(env.side)
+	side, err := adjudicator.ParseSide(env.Side)
 	switch {
 	case err != nil || (side != adjudicator.US && side != adjudicator.JP):
 		return s.unauthenticated(g, ref, m, "no player's side")
 	case !registered(g, side, m.From):
 		return s.unauthenticated(g, ref, m, "not the side's address")
-	case !g.CheckToken(side, env.token):
+	case !g.CheckToken(side, env.Token):
 		return s.unauthenticated(g, ref, m, "wrong or missing token")
 	}
 	lg := s.log.With("message_id", ref.MessageID, "game", g.ID, "side", side.String())
-	if env.game != g.ID {
-		return s.answer(g, ref, "refused: another game", s.refusedWhy(g, m, templates.RefusedSubject, templates.Notice{Kind: "why-other-game", Note: env.game}))
+	if env.Game != g.ID {
+		return s.answer(g, ref, "refused: another game", s.refusedWhy(g, m, templates.RefusedSubject, templates.Notice{Kind: "why-other-game", Note: env.Game}))
 	}
 	if g.Status == store.Ended {
 		return s.answer(g, ref, "refused: the game is over", s.refusedWhy(g, m, templates.OverSubject, why("over")))
 	}
-	o, err := s.sys.Read(m.Orders)
+	o, err := s.sys.ReadDoc(env.Doc) // the file as the envelope's reader parsed it, not read again
 	if err != nil {
 		// A file written for another wait is judged by that wait's form,
 		// whose mistakes would mislead: say what the game waits for.

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/attu-pbem/attu/orders"
 	"regexp"
 	"slices"
 	"strings"
@@ -209,8 +210,8 @@ func (s *Service) route(m *Message) string {
 		return id
 	}
 	if m.Orders != nil {
-		if env, ok := envelopeOf(m.Orders); ok && mail.ValidGameID(env.game) {
-			return env.game
+		if env, ok := orders.ReadEnvelope(m.Orders); ok && mail.ValidGameID(env.Game) {
+			return env.Game
 		}
 	}
 	return ""
@@ -259,8 +260,8 @@ func (s *Service) tokenProblem(g *store.Game, m *Message) (templates.TokenRefuse
 	var token string
 	text := m.Text
 	if m.Orders != nil {
-		env, _ := envelopeOf(m.Orders)
-		side, err := adjudicator.ParseSide(env.side)
+		env, _ := orders.ReadEnvelope(m.Orders)
+		side, err := adjudicator.ParseSide(env.Side)
 		if err != nil || (side != adjudicator.US && side != adjudicator.JP) {
 			return r, false
 		}
@@ -268,7 +269,7 @@ func (s *Service) tokenProblem(g *store.Game, m *Message) (templates.TokenRefuse
 			r.Problem, r.FileSide = templates.TokenOtherFile, side
 			return r, true
 		}
-		token, text, mine = env.token, string(m.Orders), []adjudicator.Side{side}
+		token, text, mine = env.Token, string(m.Orders), []adjudicator.Side{side}
 	} else {
 		var name string
 		name, _, token = parseCommand(m.Subject, m.Text)

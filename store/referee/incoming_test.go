@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"github.com/attu-pbem/attu/orders"
 	"strings"
 	"testing"
 
@@ -68,7 +69,7 @@ func FuzzParseCommand(f *testing.F) {
 		if strings.ContainsAny(token, " \t\n") || strings.ContainsAny(name, " \t\n") {
 			t.Fatalf("%q %q", name, token)
 		}
-		envelopeOf([]byte(text))
+		orders.ReadEnvelope([]byte(text))
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/templates"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/attu-pbem/attu/store"
 )
@@ -25,8 +26,10 @@ type System interface {
 	Empty(w adjudicator.Wait) adjudicator.Orders
 	// Answers reports whether orders o answer w.
 	Answers(w adjudicator.Wait, o adjudicator.Orders) bool
-	// Read decodes an order file once, its mistakes as orders.Errors.
+	// Read decodes an order file, its mistakes as orders.Errors; ReadDoc
+	// decodes one already parsed (orders.Envelope.Doc).
 	Read(raw []byte) (adjudicator.Orders, error)
+	ReadDoc(doc *yaml.Node) (adjudicator.Orders, error)
 	// Stale says why o does not answer what p waits for, nil when it
 	// does.
 	Stale(p adjudicator.Position, o adjudicator.Orders) *adjudicator.Problem

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
+	"go.yaml.in/yaml/v3"
 	"maps"
 	"slices"
 	"strings"
@@ -54,6 +55,16 @@ func (Rules) Answers(w adjudicator.Wait, o adjudicator.Orders) bool {
 // from (Filed), or its mistakes as orders.Errors.
 func (Rules) Read(raw []byte) (adjudicator.Orders, error) {
 	return Read(raw, windorders.Options{})
+}
+
+// ReadDoc decodes an order file already parsed (orders.Envelope.Doc): the
+// orders with the file they were read from, or its mistakes.
+func (Rules) ReadDoc(doc *yaml.Node) (adjudicator.Orders, error) {
+	f, err := windorders.ParseNode(doc, windorders.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return Filed{Orders: f.Orders(), File: f}, nil
 }
 
 // Stale says why o does not answer what p waits for, at the start of its
