@@ -34,7 +34,7 @@ func ParseDocument(data []byte, maxSize int) (*yaml.Node, Errors) {
 		return nil, Errors{ErrAt(1, 1, "the file is %d bytes; the limit is %d: send only the orders", len(data), maxSize)}
 	}
 	if !utf8.Valid(data) {
-		line, col := position(data, invalidUTF8(data))
+		line, col := position(data, InvalidUTF8(data))
 		return nil, Errors{ErrAt(line, col, "the file is not UTF-8 text; save it as plain UTF-8")}
 	}
 	if errs := tabs(data); len(errs) > 0 {
@@ -50,7 +50,7 @@ func ParseDocument(data []byte, maxSize int) (*yaml.Node, Errors) {
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		line := documentMarker(data)
+		line := DocumentMarker(data)
 		return nil, Errors{ErrAt(line, 1, "the file holds more than one YAML document; a line \"---\" starts another one: remove it and everything meant for another file")}
 	}
 	if len(doc.Content) == 0 || IsNull(doc.Content[0]) {
@@ -161,7 +161,9 @@ func position(data []byte, off int) (line, col int) {
 	return line, utf8.RuneCount(before[start:]) + 1
 }
 
-func invalidUTF8(data []byte) int {
+// InvalidUTF8 returns the byte offset of the first byte that is not UTF-8
+// in data, which utf8.Valid refuses.
+func InvalidUTF8(data []byte) int {
 	for i := 0; i < len(data); {
 		r, n := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && n <= 1 {
@@ -172,9 +174,9 @@ func invalidUTF8(data []byte) int {
 	return 0
 }
 
-// documentMarker returns the line of the first "---" or "..." marker that
+// DocumentMarker returns the line of the first "---" or "..." marker that
 // follows content, where a second document begins.
-func documentMarker(data []byte) int {
+func DocumentMarker(data []byte) int {
 	content := false
 	for i, line := range strings.Split(string(data), "\n") {
 		t := strings.TrimRight(line, " \r")

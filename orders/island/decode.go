@@ -103,7 +103,7 @@ func readDocument(data []byte, ps *problems) *yaml.Node {
 		return nil
 	}
 	if !utf8.Valid(data) {
-		ps.at(position(data, invalidUTF8(data)), "save it as plain UTF-8", "the file is not UTF-8 text")
+		ps.at(position(data, orders.InvalidUTF8(data)), "save it as plain UTF-8", "the file is not UTF-8 text")
 		return nil
 	}
 	if off := oddBreak(data); off >= 0 {
@@ -125,7 +125,7 @@ func readDocument(data []byte, ps *problems) *yaml.Node {
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		ps.at(Pos{documentMarker(data), 1}, "keep one scenario per file and remove the line \"---\" and what follows it", "the file holds more than one YAML document")
+		ps.at(Pos{orders.DocumentMarker(data), 1}, "keep one scenario per file and remove the line \"---\" and what follows it", "the file holds more than one YAML document")
 		return nil
 	}
 	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
@@ -236,33 +236,6 @@ func position(data []byte, off int) Pos {
 	before := data[:off]
 	start := bytes.LastIndexByte(before, '\n') + 1
 	return Pos{bytes.Count(before, []byte("\n")) + 1, utf8.RuneCount(before[start:]) + 1}
-}
-
-func invalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return 0
-}
-
-// documentMarker returns the line of the "---" or "..." that starts a second
-// document.
-func documentMarker(data []byte) int {
-	content := false
-	for i, line := range strings.Split(string(data), "\n") {
-		t := strings.TrimRight(line, " \r")
-		if content && (t == "---" || strings.HasPrefix(t, "--- ") || t == "...") {
-			return i + 1
-		}
-		if s := strings.TrimSpace(t); s != "" && !strings.HasPrefix(s, "#") && s != "---" {
-			content = true
-		}
-	}
-	return 1
 }
 
 func pos(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }

@@ -85,10 +85,9 @@ func OrdersOf(o adjudicator.Orders) (rules.Orders, *windorders.File, bool) {
 // Resolve checks that the orders answer what the game waits for, then
 // applies them (rules.Resolve).
 func (Rules) Resolve(p adjudicator.Position, o adjudicator.Orders, d adjudicator.Dice) (adjudicator.Position, json.RawMessage, *adjudicator.Refusal) {
-	s, ok := p.(*rules.State)
-	ord, file, ok2 := OrdersOf(o)
-	if !ok || !ok2 {
-		return nil, nil, &adjudicator.Refusal{Problems: []adjudicator.Problem{{Msg: fmt.Sprintf("not War in the Wind: %T, %T", p, o)}}}
+	s, ord, file, err := both(p, o)
+	if err != nil {
+		return nil, nil, &adjudicator.Refusal{Problems: []adjudicator.Problem{{Msg: err.Error()}}}
 	}
 	if pr := s.CheckWait(ord); pr != nil {
 		return nil, nil, &adjudicator.Refusal{Stale: true, Problems: placedIn(file, []rules.Problem{*pr})}
