@@ -60,7 +60,15 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 		File: strings.TrimSuffix(OrderSheetName(w.Turn, r.View.Side, w.Kind), ".html") + ".yaml",
 		Geom: replayGeomOf(newPNGGeom(m)), Standing: standingLines(r.View.Side, r.Outlook.Standing),
 		Spotting: wind.SpottingDistance(r.View.Weather),
+		Stacking: sheetStacking{OneBattalion: wind.StackOneBattalion, Mixed: wind.StackMixed, Japanese: wind.StackJapanese},
 		View:     r.View, Outlook: &outlook,
+	}
+	// Games are played with the built-in counter mix, as their maps are
+	// drawn from the built-in map unless Report.Map says otherwise.
+	for _, u := range r.View.Units {
+		if c, ok := wind.BuiltinCounters().Get(u.ID); ok && c.Class.Independent && u.Side == r.View.Side {
+			d.Stacking.Independent = append(d.Stacking.Independent, u.ID)
+		}
 	}
 	for _, uo := range r.Outlook.Options {
 		so := sheetOptions{UnitOptions: uo}
@@ -127,9 +135,22 @@ type sheetData struct {
 	Options  []sheetOptions `json:"options"`
 	Zones    []sheetZone    `json:"zones"`
 	Spotting int            `json:"spotting"` // the weather's spotting distance (8.1.2)
+	Stacking sheetStacking  `json:"stacking"`
 	Standing []string       `json:"standing"` // the order template's standing: lines
 	View     *wind.View     `json:"view"`
 	Outlook  *wind.Outlook  `json:"outlook"`
+}
+
+// sheetStacking is what the page counts stacks by (rule 4.0): the
+// engine's limits, and which of the reader's own units are independent
+// (4.1: they belong to every battalion). A landing zone's hex holds its
+// capacity instead (9.2.1, RULINGS.md R8). The browser test holds the
+// page's verdicts to the engine's.
+type sheetStacking struct {
+	OneBattalion int      `json:"one_battalion"`
+	Mixed        int      `json:"mixed"`
+	Japanese     int      `json:"japanese"`
+	Independent  []string `json:"independent,omitempty"`
 }
 
 // sheetZone is a landing zone (rule 9.2).

@@ -144,7 +144,7 @@ func (b *sheetBrowser) count(t *testing.T, sel string, n int) {
 // it.
 func (b *sheetBrowser) clickHex(t *testing.T, h adjudicator.Hex) {
 	t.Helper()
-	b.eval(t, `document.getElementById("map").scrollIntoView(), ""`)
+	b.eval(t, fmt.Sprintf(`document.getElementById("map").scrollIntoView(), window.attuSheet.reveal("%s"), ""`, h))
 	x := b.num(t, fmt.Sprintf(`window.attuSheet.point("%s")[0]`, h))
 	y := b.num(t, fmt.Sprintf(`window.attuSheet.point("%s")[1]`, h))
 	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(x, y)); err != nil {

@@ -46,7 +46,7 @@
   }
   function el(name, attrs, text) {
     const e = document.createElementNS(SVGNS, name);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    for (const k in attrs) if (attrs[k] !== undefined) e.setAttribute(k, attrs[k]);
     if (text !== undefined) e.textContent = text;
     return e;
   }
@@ -63,12 +63,10 @@
     return s;
   }
 
-  // units: what stands in each hex as the reader sees it.
-  const byHex = new Map();
-  function at(h) {
-    if (!byHex.has(h)) byHex.set(h, []);
-    return byHex.get(h);
-  }
+  // UNITS: every unit and anonymous stack the reader sees, where the
+  // report puts it; ui.moved gives the hexes the orders written so far
+  // take the reader's units to, and the map draws them there.
+  const UNITS = [];
   const steps = {};
   // Supply and zones of control of the reader's units, as the report
   // states them.
@@ -77,25 +75,66 @@
     steps[u.id] = u.steps;
     const st = state[u.id] || {};
     const more = (u.face_down ? ", face down" : "") + (st.supply === "out" ? ", out of supply" : "") + (st.enemy_zoc ? ", in an enemy zone of control" : "");
-    if (u.hex) at(u.hex).push({ id: u.id, own: u.side === V.side, cls: (u.side === V.side ? "us" : u.face_down ? "down" : "jp") + (st.supply === "out" ? " oos" : ""), text: u.id + " (" + SIDE[u.side] + " " + u.kind + ", " + plural(u.steps, "step") + more + ")" });
+    if (u.hex) UNITS.push({ id: u.id, hex: u.hex, v: u, own: u.side === V.side, cls: (u.side === V.side ? "us" : u.face_down ? "down" : "jp") + (st.supply === "out" ? " oos" : ""), text: u.id + " (" + SIDE[u.side] + " " + u.kind + ", " + plural(u.steps, "step") + more + ")" });
   }
-  for (const s of V.hidden || []) at(s.hex).push({ id: s.count > 5 ? "?x" + s.count : "?".repeat(s.count), cls: "hidden", text: plural(s.count, "Japanese counter") + " you cannot identify", n: s.count });
+  for (const s of V.hidden || []) UNITS.push({ hex: s.hex, id: s.count > 5 ? "?x" + s.count : "?".repeat(s.count), cls: "hidden", text: plural(s.count, "Japanese counter") + " you cannot identify", n: s.count });
+  // posOf is where u stands once the orders of pos (id to hex) are done.
+  const posOf = (u, pos) => (u.own && pos && pos[u.id]) || u.hex;
+  function unitsIn(h, pos) {
+    return UNITS.filter((u) => posOf(u, pos || ui.moved()) === h);
+  }
   function whoIsIn(h) {
-    return (byHex.get(h) || []).map((u) => u.n ? u.n + " hidden" : u.id).join(", ");
+    return unitsIn(h).map((u) => u.n ? u.n + " hidden" : u.id).join(", ");
+  }
+  // stackIn counts the reader's units in h with pos (rule 4.0) against
+  // the engine's limits, which come with the data: steps against 12 for
+  // one battalion or 8 for several, an independent unit belonging to
+  // every battalion (4.1); a landing zone's capacity in its hex (9.2.1);
+  // for the Japanese, infantry and artillery units against 3, Unknown
+  // units free (4.2).
+  const IND = new Set(D.stacking.independent || []);
+  function stackIn(h, pos) {
+    const own = UNITS.filter((u) => u.own && posOf(u, pos) === h), L = D.stacking;
+    if (V.side === "jp") {
+      const n = own.filter((u) => u.v.kind !== "unknown").length;
+      return { n: n, limit: L.japanese, text: n + " of " + L.japanese + " infantry and artillery units (rule 4.2)" };
+    }
+    const n = own.reduce((t, u) => t + u.v.steps, 0), z = D.zones.find((z) => z.hex === h);
+    if (z) return { n: n, limit: z.capacity, text: n + " of " + z.capacity + " steps (landing zone " + z.id + ", rule 9.2.1)" };
+    const bats = [...new Set(own.filter((u) => !IND.has(u.id)).map((u) => u.v.battalion))].sort();
+    const limit = bats.length > 1 ? L.mixed : L.one_battalion;
+    return { n: n, limit: limit, text: n + " of " + limit + " steps" + (bats.length ? " of " + bats.join(" and ") : "") + " (" + (bats.length > 1 ? "mixed battalions" : "one battalion") + ", rule 4.1)" };
+  }
+  // overStack says where unit id, going along path with pos as it stands,
+  // over-stacks a hex (stacking holds in every hex entered, rule 4.0), or
+  // "".
+  function overStack(id, path, pos) {
+    for (const h of path) {
+      const st = stackIn(h, Object.assign({}, pos, { [id]: h }));
+      if (st.n > st.limit) return h + " would hold " + st.text;
+    }
+    return "";
   }
   function drawUnits() {
-    const out = [];
+    const out = [], byHex = new Map(), pos = ui.moved();
+    for (const u of UNITS) {
+      const h = posOf(u, pos);
+      if (!byHex.has(h)) byHex.set(h, []);
+      byHex.get(h).push(u);
+    }
     for (const [h, list] of byHex) {
       let chips = list;
-      if (chips.length > 3) chips = [chips[0], chips[1], { id: "+" + (chips.length - 2), cls: chips[2].cls }];
+      // Two rows under the hex id at most: the rest show as "+n" (the
+      // title and the line under the map name them all).
+      if (chips.length > 2) chips = [chips[0], { id: "+" + (chips.length - 1), cls: chips[1].cls }];
       const [cx, cy] = hexXY(h);
-      const top = cy - (chips.length * 12) / 2 + 2;
-      const g = el("g", {});
+      const top = cy - 6;
+      const g = el("g", { "data-hex": h, "data-chips": list.filter((u) => u.v).map((u) => u.id).join(" ") });
       g.appendChild(el("title", {}, h + ": " + list.map((u) => u.text).join("; ")));
       chips.forEach((c, k) => {
         const w = c.id.length * 6 + 4;
-        g.appendChild(el("rect", { class: "chip " + c.cls, x: cx - w / 2, y: top + k * 12, width: w, height: 11 }));
-        g.appendChild(el("text", { class: c.cls, x: cx, y: top + k * 12 + 9 }, c.id));
+        g.appendChild(el("rect", { class: "chip " + c.cls + (c.hex && c.hex !== h ? " moved" : ""), x: cx - w / 2, y: top + k * 11, width: w, height: 11 }));
+        g.appendChild(el("text", { class: c.cls, x: cx, y: top + k * 11 + 9 }, c.id));
       });
       out.push(g);
     }
@@ -107,7 +146,7 @@
     for (const h of LAND) {
       const [x, y] = hexXY(h), l = D.levels[i++];
       hexes.push(el("use", { href: "#hx", x: x, y: y, class: l === "L" ? "lake" : "l" + l }));
-      ids.push(el("text", { x: x, y: y - D.geom.r * 0.62 }, h));
+      ids.push(el("text", { x: x, y: y - D.geom.r * 0.4 }, h));
     }
     $("hexes").replaceChildren(...hexes);
     $("ids").replaceChildren(...ids);
@@ -148,17 +187,42 @@
     const [x, y] = h ? hexXY(h) : [-100, -100];
     $("cursor").setAttribute("x", x);
     $("cursor").setAttribute("y", y);
-    if (h) $("where").textContent = hexName(h) + (whoIsIn(h) ? ": " + whoIsIn(h) : "");
+    if (!h) return;
+    const own = unitsIn(h).some((u) => u.own);
+    $("where").textContent = hexName(h) + (whoIsIn(h) ? ": " + whoIsIn(h) : "") + (own ? " · your stack: " + stackIn(h, ui.moved()).text : "");
   }
   let zoom = 1;
   function setZoom(z) {
     zoom = Math.max(1, Math.min(4, z));
     $("map").style.width = zoom * 100 + "%";
   }
+  // idPx is the size on the screen of the hex ids' letters, in CSS pixels.
+  const ID_FONT = 11, ID_PX = 9;
+  const idPx = () => ID_FONT * $("map").getBoundingClientRect().width / $("map").viewBox.baseVal.width;
+  // firstZoom zooms in until the hex ids are ID_PX pixels high (the
+  // whole island fits a laptop's width, not a phone's) and centres the
+  // reader's own units.
+  function firstZoom() {
+    setZoom(zoom * ID_PX / idPx());
+    const own = UNITS.filter((u) => u.own);
+    if (!own.length || zoom === 1) return;
+    const xy = own.map((u) => hexXY(u.hex));
+    centre(xy.reduce((t, p) => t + p[0], 0) / xy.length, xy.reduce((t, p) => t + p[1], 0) / xy.length);
+  }
+  // centre scrolls the map so that its point x y is in the middle.
+  function centre(x, y) {
+    const box = $("mapbox"), vb = $("map").viewBox.baseVal, k = $("map").getBoundingClientRect().width / vb.width;
+    box.scrollLeft = (x - vb.x) * k - box.clientWidth / 2;
+    box.scrollTop = (y - vb.y) * k - box.clientHeight / 2;
+  }
 
   // ---- The wait at hand ----
 
-  const ui = { caveat: "", onHex: () => {}, onHover: () => {}, body: () => "" };
+  // ui is the wait at hand: what it says, what a click on the map does,
+  // the file's body, the hexes its orders take units to (moved), what
+  // the player left out of the file (leftOut) and how a loaded file
+  // fills it in (load).
+  const ui = { caveat: "", onHex: () => {}, onHover: () => {}, body: () => "", moved: () => ({}), leftOut: () => [], load: null };
   function button(text, attrs, on) {
     const b = document.createElement("button");
     b.type = "button";
@@ -207,8 +271,11 @@
     const box = $("choices");
     box.append(node("h2", "Pick a unit"), node("p", "Click one of your units on the map or below; its choices show on the map and under the list. Click a green hex to move there along the path drawn, a red one to declare melee, an orange one to fire.", "small"));
     const list = node("div", undefined, "units");
+    const stop = node("p", undefined, "stop");
+    stop.setAttribute("role", "alert");
+    stop.hidden = true;
     const detail = node("div", undefined, "opts");
-    box.append(list, detail);
+    box.append(list, stop, detail);
     const buttons = {};
     for (const o of opts) {
       const st = status[o.unit] || {};
@@ -219,9 +286,26 @@
       for (const k in buttons) buttons[k].setAttribute("aria-pressed", String(k === sel));
       show();
     }
+    // posAfter is where the moves of list take their units: the map,
+    // stacking and later orders see them there.
+    function posAfter(list) {
+      const pos = {};
+      for (const a of list) if (a.kind === "move") pos[a.unit] = a.path[a.path.length - 1];
+      return pos;
+    }
+    ui.moved = () => posAfter(acts);
     function add(a) {
+      stop.hidden = true;
+      const why = a.kind === "move" ? overStack(a.unit, a.path, posAfter(acts)) : "";
+      if (why) {
+        // rule 4.0: the engine refuses a file that over-stacks a hex.
+        stop.textContent = "Not added: " + a.unit + " would over-stack: " + why + ". attu refuses a file that over-stacks a hex.";
+        stop.hidden = false;
+        return show();
+      }
       if (a.kind === "melee") {
-        const same = acts.find((b) => b.kind === "melee" && b.target === a.target && optOf[b.units[0]].hex === optOf[a.units[0]].hex);
+        const hexOfUnit = (id) => (optOf[id] || {}).hex;
+        const same = acts.find((b) => b.kind === "melee" && b.target === a.target && hexOfUnit(b.units[0]) === hexOfUnit(a.units[0]));
         if (same) {
           if (!same.units.includes(a.units[0])) same.units.push(a.units[0]);
           return render();
@@ -248,9 +332,11 @@
       const marks = [[o.hex, "o-sel"]];
       if ((o.moves || []).length) {
         const row = node("div", "Move to: ", "row");
+        const pos = posAfter(acts);
         for (const m of o.moves) {
-          row.append(button(m.to + " (" + m.mp + ")", { "data-move": m.to, title: "path " + m.path.join(" ") + ", " + m.mp + " MP" }, () => addMove(o, m)));
-          marks.push([m.to, "o-move", m.mp]);
+          const full = overStack(o.unit, m.path, pos), st = stackIn(m.to, Object.assign({}, pos, { [o.unit]: m.to }));
+          row.append(button(m.to + " (" + m.mp + ")", { "data-move": m.to, class: full ? "full" : "", title: "path " + m.path.join(" ") + ", " + m.mp + " MP; " + (full ? "full: " + full : m.to + " would hold " + st.text) }, () => addMove(o, m)));
+          marks.push([m.to, full ? "o-full" : "o-move", full ? "full" : m.mp]);
         }
         detail.append(row);
       }
@@ -287,19 +373,45 @@
     function doneMarks(a) {
       return a.kind === "move" ? [[a.path[a.path.length - 1], "o-done"]] : a.target ? [[a.target, "o-done"]] : [];
     }
+    // ask shows a question by the point clicked, with a button for each
+    // answer [name, label, do] and one to leave it.
+    function ask(e, text, answers) {
+      const q = node("div", undefined, "ask");
+      q.id = "ask";
+      q.setAttribute("role", "dialog");
+      q.setAttribute("aria-label", text);
+      const close = () => q.remove();
+      q.append(node("p", text));
+      for (const [name, label, go] of answers) q.append(button(label, { "data-ask": name }, () => { close(); go(); }));
+      q.append(button("neither", { "data-ask": "" }, close));
+      const old = $("ask");
+      if (old) old.remove();
+      document.body.append(q);
+      const x = e ? e.clientX : innerWidth / 2, y = e ? e.clientY : innerHeight / 2;
+      q.style.left = Math.max(4, Math.min(x + 8, innerWidth - q.offsetWidth - 4)) + "px";
+      q.style.top = Math.max(4, Math.min(y + 8, innerHeight - q.offsetHeight - 4)) + "px";
+      q.querySelector("button").focus();
+    }
     ui.onHover = (h) => {
       const o = optOf[sel];
       const m = o && (o.moves || []).find((m) => m.to === h);
       drawPath(m ? [o.hex].concat(m.path) : null);
+      if (m) {
+        const pos = posAfter(acts), full = overStack(o.unit, m.path, pos);
+        $("where").textContent += " · " + (full ? "full: " + full : o.unit + " here: " + h + " would hold " + stackIn(h, Object.assign({}, pos, { [o.unit]: h })).text);
+      }
     };
-    ui.onHex = (h) => {
+    ui.onHex = (h, e) => {
       const o = optOf[sel];
       if (o) {
         const m = (o.moves || []).find((m) => m.to === h);
         if (m) return addMove(o, m);
-        if ((o.melee || []).includes(h)) return addMelee(o, h);
         const f = (o.fire || []).find((f) => f.target === h);
-        if (f) return addFire(o, f, f.sees ? "" : f.spotters[0], (f.target_units || [])[0] || "");
+        const fire = () => addFire(o, f, f.sees ? "" : f.spotters[0], (f.target_units || [])[0] || "");
+        // A hex the unit may both melee and fire at: the player says which.
+        if ((o.melee || []).includes(h) && f) return ask(e, o.unit + " against " + h + " (" + whoIsIn(h) + "):", [["melee", "declare melee (rule 8.2)", () => addMelee(o, h)], ["fire", "fire (rule 8.1)", fire]]);
+        if ((o.melee || []).includes(h)) return addMelee(o, h);
+        if (f) return fire();
       }
       const mine = opts.filter((u) => u.hex === h);
       // A hex of several units: each click picks the next.
@@ -307,7 +419,7 @@
     };
     // Air attacks (8.1.6) and Colonel Yamasaki (11.3).
     const air = V.side === "us" ? V.air.us : V.air.jp;
-    const targets = [...byHex.keys()].filter((h) => byHex.get(h).some((u) => !u.own)).sort();
+    const targets = [...new Set(UNITS.filter((u) => !u.own).map((u) => u.hex))].sort();
     if (air > 0 && targets.length) {
       const row = node("div", undefined, "row");
       const hs = select(targets, targets[0], "air attack hex"), n = document.createElement("input");
@@ -323,12 +435,13 @@
     const list2 = $("acts");
     function render() {
       list2.replaceChildren();
+      drawUnits();
       acts.forEach((a, i) => {
         const li = node("li", describe(a));
         li.append(button("↑", { "aria-label": "move up", "data-up": i }, () => { if (i > 0) { acts.splice(i - 1, 0, acts.splice(i, 1)[0]); render(); } }),
           button("↓", { "aria-label": "move down", "data-down": i }, () => { if (i < acts.length - 1) { acts.splice(i + 1, 0, acts.splice(i, 1)[0]); render(); } }),
           button("✕", { "aria-label": "remove", "data-remove": i }, () => { acts.splice(i, 1); render(); }));
-        for (const n of notes(a, acts.slice(0, i))) li.append(node("div", n, "note"));
+        for (const n of notes(a, acts.slice(0, i))) li.append(node("div", n, /^Over-stacks|already has an order/.test(n) ? "note bad" : "note"));
         list2.append(li);
       });
       for (const k in buttons) buttons[k].classList.toggle("ordered", acts.some((a) => unitsOf(a).includes(k)));
@@ -355,10 +468,12 @@
         if (a.kind !== "move" && moved.has(u)) out.push(u + " moves above, so this order is judged from " + moved.get(u).path.slice(-1)[0] + ".");
       }
       if (a.kind === "move") {
+        const full = overStack(a.unit, a.path, posAfter(before));
+        if (full) out.push("Over-stacks: " + full + ". attu refuses this file.");
+        else out.push(a.path[a.path.length - 1] + " then holds " + stackIn(a.path[a.path.length - 1], posAfter(before.concat([a]))).text + ".");
         for (const b of before) {
           if (b.kind !== "move") continue;
           const end = b.path[b.path.length - 1];
-          if (a.path.includes(end)) out.push(b.unit + " moves into " + end + " above: stacking there (rule 4.0) is judged after that move.");
           if (a.path.includes(b.from)) out.push(b.unit + " leaves " + b.from + " above: the hex it left changes stacking and zones of control on this path.");
         }
       }
@@ -458,23 +573,60 @@
   // picker: rows that pick a hex on the map. Each entry is {tr, input,
   // hexes (allowed, or null), label}; clicking a row's pick button, then
   // a hex, sets its input.
+  // A pick ticks its row and ends with the hex clicked: a further click
+  // on the map changes nothing until a pick button is pressed again.
+  // Typing a hex ticks the row too.
   function picker(entries) {
     let cur = null;
     for (const e of entries) {
-      e.pick = button("pick", { "data-pick": e.id, title: "then click a hex on the map" }, () => { cur = cur === e ? null : e; showPick(); });
+      e.pick = button("pick", { "data-pick": e.id, "aria-pressed": "false", title: "then click a hex on the map" }, () => { cur = e; showPick(); });
       e.tr.lastChild.append(" ", e.pick);
+      e.input.addEventListener("input", () => { touch(e); write(); });
     }
     function showPick() {
-      for (const e of entries) e.tr.classList.toggle("picked", e === cur);
-      if (!cur) return mark([]);
+      for (const e of entries) {
+        e.tr.classList.toggle("picked", e === cur);
+        e.pick.setAttribute("aria-pressed", String(e === cur));
+      }
+      if (!cur) return mark(entries.filter((e) => !e.c || e.c.checked).map((e) => [e.input.value.trim(), "o-done"]));
       mark((cur.hexes || []).map((h) => [h, "o-place"]).concat([[cur.input.value, "o-sel"]]));
     }
     ui.onHex = (h) => {
       if (!cur) return;
       cur.input.value = h;
       cur.input.dispatchEvent(new Event("input"));
+      cur = null;
       showPick();
     };
+    ui.showPick = showPick;
+  }
+  // touch ticks the row of e, whose value the player has just set.
+  function touch(e) {
+    e.touched = true;
+    if (e.c) e.c.checked = true;
+  }
+  // leftOut lists the rows of parts the player set but did not tick (or
+  // ticked off): the file names them in a comment, the panel beside it.
+  function leftOut(parts) {
+    const out = [];
+    for (const k in parts) for (const p of parts[k] || []) if (p.c && p.touched && !p.c.checked) out.push(k + " " + (p.unit || p.id));
+    return out;
+  }
+  // zoneLoad says for each landing zone its capacity, the steps ashore
+  // there, those sent by rows (ticked ones, each {unit, z}) and what is
+  // left (rule 9.2.1), and labels each zone select with it.
+  function zoneLoad(rows) {
+    const sent = {};
+    for (const p of rows) if (p.c.checked) sent[p.z.value] = (sent[p.z.value] || 0) + (steps[p.unit] || 0);
+    const left = {};
+    const lines = D.zones.map((z) => {
+      const ashore = UNITS.filter((u) => u.own && u.hex === z.hex).reduce((t, u) => t + u.v.steps, 0);
+      left[z.id] = z.capacity - ashore - (sent[z.id] || 0);
+      return z.id + ": holds " + z.capacity + ", " + ashore + " ashore, " + (sent[z.id] || 0) + " sent, " +
+        (left[z.id] >= 0 ? left[z.id] + " left" : -left[z.id] + " over: steps past the capacity are lost as they land");
+    });
+    for (const p of rows) for (const o of p.z.options) o.textContent = o.value + " (" + left[o.value] + " left)";
+    return { text: "Landing zones (rule 9.2.1) — " + lines.join(" · "), over: Object.values(left).some((n) => n < 0) };
   }
 
   // Refit orders: the U.S. (rules 9.1 to 9.4) and the Japanese (9.5,
@@ -488,8 +640,9 @@
       parts.restore = (o.restore || []).map((x) => {
         const n = document.createElement("input");
         n.type = "number"; n.min = 1; n.max = x.max_steps - x.steps; n.placeholder = "all"; n.setAttribute("aria-label", "steps for " + x.unit);
-        n.addEventListener("input", () => write());
-        return { c: check(x.unit), n: n, unit: x.unit, tr: null, x: x };
+        const p = { c: check(x.unit), n: n, unit: x.unit, tr: null, x: x };
+        n.addEventListener("input", () => { if (!p.c.checked) { touch(p); p.c.dispatchEvent(new Event("change")); } write(); });
+        return p;
       });
       parts.restore.forEach((p) => { p.tr = row([p.c, p.unit, p.x.hex + ", " + p.x.steps + " of " + plural(p.x.max_steps, "step"), p.n]); });
       table("Restore steps (rule 9.1), in the order ticked", ["", "unit", "where", "steps at most"], parts.restore.map((p) => p.tr));
@@ -497,8 +650,10 @@
       parts.restore.forEach((p) => p.c.addEventListener("change", () => { const i = order.indexOf(p); if (i >= 0) order.splice(i, 1); if (p.c.checked) order.push(p); write(); }));
       parts.order = order;
       parts.land = (o.land || []).map((x) => ({ c: check(x.unit), z: select(x.zones, x.zones[0], "zone for " + x.unit), unit: x.unit }));
-      parts.land.forEach((p) => p.z.addEventListener("change", () => write()));
-      table("Land reinforcements (rule 9.2)", ["", "unit", "zone"], parts.land.map((p) => row([p.c, p.unit, p.z])));
+      parts.land.forEach((p) => p.z.addEventListener("change", () => { touch(p); write(); }));
+      table("Land reinforcements (rule 9.2)", ["", "unit", "steps", "zone"], parts.land.map((p) => row([p.c, p.unit, String(steps[p.unit] || ""), p.z])));
+      parts.zones = node("p", undefined, "small zones");
+      box.append(parts.zones);
       parts.ind = (o.independents || []).map((u) => ({ c: check(u), unit: u }));
       table("Independent units (rule 9.3): the company gives a step", ["", "unit"], parts.ind.map((p) => row([p.c, p.unit])));
       parts.dep = (o.depots || []).map((u) => ({ c: check(u), unit: u }));
@@ -516,9 +671,23 @@
       table("Swap infantry for an Unknown unit (rule 9.6), placed within 7 MP of the hex", ["", "hex", "Unknown unit", "placed at"], parts.swap.map((p) => p.tr));
       picker(parts.move.concat(parts.swap));
     }
-    ui.caveat = "Each line is allowed on its own; together they may not be (the steps run out, a zone fills, a hex over-stacks): attu judges the whole file when it arrives.";
+    const check1 = (l) => (l || []).forEach((p) => p.c.addEventListener("change", () => { p.touched = true; }));
+    for (const k of ["restore", "land", "ind", "dep", "hide", "move", "swap"]) check1(parts[k]);
+    const names = { restore: "restore", land: "land", ind: "independents", dep: "depots", hide: "hide", move: "move", swap: "swap" };
+    ui.leftOut = () => leftOut(Object.fromEntries(Object.keys(names).map((k) => [names[k], parts[k]])));
+    ui.moved = () => {
+      const pos = {};
+      for (const p of (parts.move || []).concat(parts.swap || [])) if (p.c.checked && LAND.has(p.input.value.trim())) pos[p.unit] = p.input.value.trim();
+      return pos;
+    };
+    ui.caveat = "Each line is allowed on its own; together they may not be (the steps run out, a hex over-stacks): attu judges the whole file when it arrives.";
     ui.body = () => {
       const ticked = (l) => (l || []).filter((p) => p.c.checked);
+      if (parts.zones) {
+        const z = zoneLoad(parts.land);
+        parts.zones.textContent = z.text;
+        parts.zones.classList.toggle("bad", z.over);
+      }
       let s = "";
       if (V.side === "us") {
         if (parts.order.length) s += "  restore:\n" + parts.order.map((p) => "    - " + flow(p.n.value ? { unit: p.unit, steps: +p.n.value } : { unit: p.unit }) + "\n").join("");
@@ -562,6 +731,7 @@
       return { hex: h, s: s };
     });
     if (vp.length) table("Victory point chits (rule 14.0), each value used once", ["hex", "value"], vp.map((p) => row([hexName(p.hex), p.s])));
+    ui.moved = () => Object.fromEntries(place.filter((p) => LAND.has(p.input.value.trim())).map((p) => [p.unit, p.input.value.trim()]));
     ui.caveat = "The sheet checks each hex against its group; one Unknown unit a hex, the covered zones and each chit used once are judged by attu on arrival.";
     ui.body = () => {
       const lines = [];
@@ -598,9 +768,11 @@
       const c = check(x.unit, o.all_land || sent[x.unit]);
       if (o.all_land) c.disabled = true;
       const z = select(x.zones, sent[x.unit] || x.zones[0], "zone for " + x.unit);
-      z.addEventListener("change", () => write());
+      const p = { c: c, z: z, unit: x.unit, zones: x.zones, id: x.unit };
+      z.addEventListener("change", () => { touch(p); write(); });
       z.addEventListener("focus", () => mark(x.zones.map((id) => [zoneHex[id], "o-place", id])));
-      return { c: c, z: z, unit: x.unit, zones: x.zones };
+      c.addEventListener("change", () => { p.touched = true; });
+      return p;
     });
     const load = node("p", undefined, "small");
     table("Units to land" + (o.all_land ? " (every one, rule 12.5)" : "; those left out wait in the reinforcements box"), ["", "unit", "steps", "zone"],
@@ -610,14 +782,15 @@
     rows.forEach((p) => p.z.addEventListener("focus", () => { cur = p; }));
     ui.onHex = (h) => {
       const z = D.zones.find((z) => z.hex === h);
-      if (cur && z && cur.zones.includes(z.id)) { cur.z.value = z.id; cur.c.checked = true; write(); }
+      if (cur && z && cur.zones.includes(z.id)) { cur.z.value = z.id; touch(cur); write(); }
     };
+    ui.leftOut = () => o.all_land ? [] : leftOut({ land: rows });
     ui.caveat = "A zone holds so many steps (rule 9.2.1); each unit lands with a scatter die. attu judges the whole landing on arrival.";
     ui.body = () => {
-      const per = {};
       const go = rows.filter((p) => p.c.checked);
-      for (const p of go) per[p.z.value] = (per[p.z.value] || 0) + (steps[p.unit] || 0);
-      load.textContent = "Steps sent to each zone: " + D.zones.map((z) => z.id + " " + (per[z.id] || 0) + "/" + z.capacity).join(", ");
+      const zl = zoneLoad(rows);
+      load.textContent = zl.text;
+      load.classList.toggle("bad", zl.over);
       let s = "landing:\n";
       if (delay) s += "  delay: " + delay.checked + "\n";
       if (delay && delay.checked) return s;
@@ -643,7 +816,7 @@
       /^[A-Za-z0-9._-]+$/.test(token) ? token : JSON.stringify(token);
     return "# attu orders for game " + D.game + ": " + D.title + ", written by the order sheet.\n" +
       "game: " + JSON.stringify(D.game) + "\nside: " + D.side + "\nturn: " + D.turn + "\nwait: " + D.wait + "\ntoken: " + tok + "\n\n" +
-      ui.body() + "\n" + standing().join("\n") + "\n";
+      ui.body() + (ui.leftOut().length ? "# not ticked, so not in the file: " + ui.leftOut().join(", ") + "\n" : "") + "\n" + standing().join("\n") + "\n";
   }
   // mailHref is the mail link of the file: its body is the file without
   // its comment lines.
@@ -654,6 +827,9 @@
   }
   function write() {
     $("yaml").value = fileText(false);
+    const left = ui.leftOut();
+    $("leftout").textContent = left.length ? "Not in the file, as not ticked: " + left.join(", ") + "." : "";
+    if (D.wait !== "actions") drawUnits();
     const dl = $("download");
     dl.href = "#";
     dl.download = D.file;
@@ -700,17 +876,22 @@
   function start() {
     $("game").textContent = D.game;
     drawBase();
+    firstZoom();
     ({ actions: actions, "us-decision": decision, "us-refit": refit, "jp-refit": refit, "jp-setup": setup, "us-landing": landing }[D.wait] || (() => {}))();
     $("caveat").textContent = ui.caveat;
+    const lo = node("p", undefined, "small bad");
+    lo.id = "leftout";
+    $("caveat").after(lo);
     $("acts").hidden = D.wait !== "actions";
     const map = $("map");
     map.addEventListener("mousemove", (e) => { const p = svgPoint(e), h = hexAt(p.x, p.y); where(h); ui.onHover(h); });
-    map.addEventListener("click", (e) => { const p = svgPoint(e), h = hexAt(p.x, p.y); where(h); if (h) ui.onHex(h); });
+    map.addEventListener("click", (e) => { const p = svgPoint(e), h = hexAt(p.x, p.y); where(h); if (h) ui.onHex(h, e); });
     $("zoomin").addEventListener("click", () => setZoom(zoom * 1.5));
     $("zoomout").addEventListener("click", () => setZoom(zoom / 1.5));
     document.addEventListener("keydown", (e) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (e.key === "+" || e.key === "=") setZoom(zoom * 1.5);
+      if (e.key === "Escape" && $("ask")) $("ask").remove();
+      else if (e.key === "+" || e.key === "=") setZoom(zoom * 1.5);
       else if (e.key === "-") setZoom(zoom / 1.5);
     });
     if (ahead) {
@@ -732,7 +913,10 @@
   start();
   window.attuSheet = {
     shownAt: performance.now(),
+    idPx: idPx,
     // point is where hex h is drawn on the screen, for tests that click it.
+    // reveal scrolls hex h into the middle of the map's box.
+    reveal(h) { centre(...hexXY(h)); },
     point(h) {
       const [x, y] = hexXY(h), svg = $("map"), p = svg.createSVGPoint();
       p.x = x; p.y = y;
