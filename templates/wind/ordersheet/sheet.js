@@ -451,7 +451,7 @@
     const unitsOf = (a) => a.kind === "move" ? [a.unit] : a.units || [];
     function describe(a) {
       switch (a.kind) {
-        case "move": return "move " + a.unit + ": " + a.from + " → " + a.path.join(" → ") + " (" + a.mp + " MP)";
+        case "move": return "move " + a.unit + ": " + a.from + " → " + a.path.join(" → ") + " (" + (a.mp === null ? "?" : a.mp) + " MP)";
         case "melee": return "melee " + a.units.join(", ") + " against " + a.target + " (" + whoIsIn(a.target) + ")";
         case "fire": return "fire " + a.units.join(", ") + " at " + a.target + (a.spotter ? ", spotter " + a.spotter : "") + (a.target_unit ? ", at " + a.target_unit : "");
         default: return "air attacks: " + a.air.map((x) => x.hex + " ×" + x.factors).join(", ");
@@ -485,12 +485,67 @@
       }
       return out;
     }
+    // Loading: each activation of the file that is among the choices the
+    // sheet lists goes in, in the file's order; the rest are named.
+    ui.load = (list, line, say) => {
+      acts.length = 0;
+      const items = listOf(list);
+      if (items === null) say(line, "actions: is not a list of activations; not read.");
+      for (const it of items || []) {
+        const n = LINE.get(it) || LINE.get(items), k = isMap(it) ? Object.keys(it) : [];
+        if (k.length !== 1) { say(n, "an activation is one of move:, melee:, fire: or air:; not read."); continue; }
+        const why = loadAct(k[0], it[k[0]]);
+        if (why) say(n, k[0] + ": " + why);
+      }
+      sel = null;
+      for (const b in buttons) buttons[b].setAttribute("aria-pressed", "false");
+      render();
+      return acts.length;
+    };
+    const isHex = (h) => /^\d{4}$/.test(h);
+    function loadAct(k, x) {
+      if (k === "yamasaki") return "the sheet does not write Colonel Yamasaki's charge (rule 11.3): add it to the file again by hand.";
+      if (k === "air") {
+        const list = (listOf(x) || []).filter((a) => isMap(a) && isHex(a.hex) && +a.factors > 0);
+        if (!list.length || list.length !== (listOf(x) || []).length) return "write each air attack {hex: HEX, factors: N}; not read.";
+        for (const a of list) add({ kind: "air", air: [{ hex: a.hex, factors: +a.factors }] });
+        return "";
+      }
+      if (!isMap(x)) return "not a mapping {...}; not read.";
+      if (k === "move") {
+        const o = optOf[x.unit], path = (listOf(x.path) || []).map(String);
+        if (!o) return "no unit " + x.unit + " of yours has choices in this wait; not read.";
+        if (!path.length || !path.every(isHex)) return x.unit + ": the path is not a list of hexes; not read.";
+        const m = (o.moves || []).find((m) => m.to === path[path.length - 1]);
+        if (!m) return x.unit + " may not move to " + path[path.length - 1] + " (the sheet lists its moves under the unit); not read.";
+        const same = m.path.join(" ") === path.join(" ");
+        acts.push({ kind: "move", unit: o.unit, path: same ? m.path : path, mp: same ? m.mp : null, from: o.hex });
+        return same ? "" : x.unit + ": read, but not along the path the sheet lists to " + m.to + " (" + m.path.join(" ") + "): kept as the file has it, its cost not known to the sheet.";
+      }
+      const units = (listOf(x.units) || []).map(String);
+      if (k === "melee") {
+        const ok = units.filter((u) => optOf[u] && (optOf[u].melee || []).includes(x.target));
+        if (ok.length) acts.push({ kind: "melee", units: ok, target: x.target });
+        return ok.length === units.length && units.length ? "" : (units.filter((u) => !ok.includes(u)).join(", ") || "no unit") + " may not declare melee against " + x.target + "; " + (ok.length ? "read for " + ok.join(", ") + " only." : "not read.");
+      }
+      if (k === "fire") {
+        const fo = (u) => optOf[u] && (optOf[u].fire || []).find((f) => f.target === x.target);
+        const ok = units.filter((u) => fo(u));
+        if (ok.length !== units.length || !units.length) return (units.filter((u) => !fo(u)).join(", ") || "no unit") + " may not fire at " + x.target + "; not read.";
+        const f = fo(ok[0]), sp = x.spotter || "", tu = x.target_unit || "";
+        if (sp ? !(f.spotters || []).includes(sp) : !f.sees) return ok[0] + " at " + x.target + ": " + (sp ? sp + " is not a spotter the sheet lists for it" : "it needs a spotter") + "; not read.";
+        if (tu && !(f.target_units || []).includes(tu)) return ok[0] + " at " + x.target + ": no target unit " + tu + " there; not read.";
+        acts.push({ kind: "fire", units: ok, target: x.target, spotter: sp, target_unit: tu });
+        return "";
+      }
+      return "not an order of this wait; not read.";
+    }
     ui.body = () => {
       if (!acts.length) return "actions: []\n";
       let s = "actions:\n";
       for (const a of acts) {
         switch (a.kind) {
-          case "move": s += "  - move: " + flow({ unit: a.unit, path: a.path }) + "  # " + a.mp + " MP from " + a.from + "\n"; break;
+          case "move": s += "  - move: " + flow({ unit: a.unit, path: a.path }) + "  # " + (a.mp === null ? "a path of the file loaded" : a.mp + " MP") + " from " + a.from + "\n"; break;
           case "melee": s += "  - melee: " + flow({ units: a.units, target: a.target }) + "\n"; break;
           case "fire": {
             const f = { units: a.units, target: a.target };
@@ -533,6 +588,17 @@
       night.yes.disabled = refit.yes.checked;
       write();
     }
+    ui.load = (d, line, say) => {
+      if (!isMap(d)) { say(line, "decision: is not a mapping of refit: and night:; not read."); return 0; }
+      let n = 0;
+      for (const [k, q] of [["refit", refit], ["night", night]]) {
+        if (d[k] === "true" || d[k] === "false") { q[d[k] === "true" ? "yes" : "no"].checked = true; q[d[k] === "true" ? "no" : "yes"].checked = false; n++; }
+        else if (d[k] !== undefined) say(LINE.get(d), "decision: " + k + ": " + d[k] + " is neither true nor false; not read.");
+      }
+      for (const k of Object.keys(d)) if (k !== "refit" && k !== "night") say(LINE.get(d), "decision: " + k + ": is not part of the decision; not read.");
+      change();
+      return n;
+    };
     ui.body = () => "decision:\n  refit: " + refit.yes.checked + "\n  night: " + night.yes.checked + "\n";
   }
 
@@ -680,6 +746,47 @@
       for (const p of (parts.move || []).concat(parts.swap || [])) if (p.c.checked && LAND.has(p.input.value.trim())) pos[p.unit] = p.input.value.trim();
       return pos;
     };
+    // Loading: the file's items tick their rows, the rest untick.
+    ui.load = (r, line, say) => {
+      if (r !== "" && !isMap(r)) { say(line, "refit: is not a mapping; not read."); return 0; }
+      r = isMap(r) ? r : {};
+      for (const k of ["restore", "land", "ind", "dep", "hide", "move", "swap"]) for (const p of parts[k] || []) { p.c.checked = false; p.touched = false; }
+      if (parts.order) parts.order.length = 0;
+      let n = 0;
+      const each = (key, part, read) => {
+        const items = listOf(r[key]);
+        if (r[key] === undefined) return;
+        if (!part) return say(LINE.get(r), "refit: " + key + ": is not a refit order of this side; not read.");
+        if (items === null) return say(LINE.get(r), "refit: " + key + ": is not a list; not read.");
+        for (const it of items) {
+          const id = isMap(it) ? it.unit || (key === "swap" ? "swap " + it.hex : "") : String(it);
+          const p = part.find((p) => (key === "swap" ? "swap " + p.x.hex : p.unit) === id);
+          const why = !p ? id + " is not among the rows of " + key + " the sheet lists; not read." : read(p, it);
+          if (why) say(LINE.get(it) || LINE.get(items), "refit: " + key + ": " + why);
+          else { p.c.checked = true; n++; }
+        }
+      };
+      each("restore", parts.restore, (p, it) => {
+        if (it.steps !== undefined && !(+it.steps > 0)) return p.unit + ": steps " + it.steps + " is not a number of steps; not read.";
+        p.n.value = it.steps || "";
+        parts.order.push(p);
+        return "";
+      });
+      each("land", parts.land, (p, it) => [...p.z.options].some((o) => o.value === it.zone) ? ((p.z.value = it.zone), "") : p.unit + " may not be sent to zone " + it.zone + "; not read.");
+      each("independents", parts.ind, () => "");
+      each("depots", parts.dep, () => "");
+      each("hide", parts.hide, () => "");
+      each("move", parts.move, (p, it) => /^\d{4}$/.test(it.to) ? ((p.input.value = it.to), "") : p.unit + ": to " + it.to + " is not a hex; not read.");
+      each("swap", parts.swap, (p, it) => {
+        const pl = (listOf(it.place) || [])[0];
+        if (!isMap(pl) || pl.unit !== p.unit || !/^\d{4}$/.test(pl.to)) return "swap " + p.x.hex + ": place [{unit: " + p.unit + ", to: HEX}] is what the sheet reads; not read.";
+        p.input.value = pl.to;
+        return "";
+      });
+      for (const k of Object.keys(r)) if (!["restore", "land", "independents", "depots", "hide", "move", "swap"].includes(k)) say(LINE.get(r), "refit: " + k + ": is not a refit order; not read.");
+      if (ui.showPick) ui.showPick();
+      return n;
+    };
     ui.caveat = "Each line is allowed on its own; together they may not be (the steps run out, a hex over-stacks): attu judges the whole file when it arrives.";
     ui.body = () => {
       const ticked = (l) => (l || []).filter((p) => p.c.checked);
@@ -732,6 +839,25 @@
     });
     if (vp.length) table("Victory point chits (rule 14.0), each value used once", ["hex", "value"], vp.map((p) => row([hexName(p.hex), p.s])));
     ui.moved = () => Object.fromEntries(place.filter((p) => LAND.has(p.input.value.trim())).map((p) => [p.unit, p.input.value.trim()]));
+    ui.load = (d, line, say) => {
+      if (!isMap(d)) { say(line, "setup: is not a mapping of place: and vp:; not read."); return 0; }
+      let n = 0;
+      for (const it of listOf(d.place) || []) {
+        const p = isMap(it) && place.find((p) => p.unit === it.unit);
+        if (!p || !/^\d{4}$/.test(it.hex)) { say(LINE.get(it), "setup: place: " + (isMap(it) ? it.unit + " in " + it.hex : it) + " is not a unit of this setup and a hex; not read."); continue; }
+        p.input.value = it.hex;
+        n++;
+      }
+      for (const it of listOf(d.vp) || []) {
+        const p = isMap(it) && vp.find((p) => p.hex === it.hex);
+        if (!p || ![...p.s.options].some((o) => o.value === it.value)) { say(LINE.get(it), "setup: vp: " + (isMap(it) ? it.hex + " " + it.value : it) + " is not a victory hex and a value of this setup; not read."); continue; }
+        p.s.value = it.value;
+        n++;
+      }
+      for (const k of Object.keys(d)) if (k !== "place" && k !== "vp") say(LINE.get(d), "setup: " + k + ": is not part of the setup; not read.");
+      if (ui.showPick) ui.showPick();
+      return n;
+    };
     ui.caveat = "The sheet checks each hex against its group; one Unknown unit a hex, the covered zones and each chit used once are judged by attu on arrival.";
     ui.body = () => {
       const lines = [];
@@ -785,6 +911,24 @@
       if (cur && z && cur.zones.includes(z.id)) { cur.z.value = z.id; touch(cur); write(); }
     };
     ui.leftOut = () => o.all_land ? [] : leftOut({ land: rows });
+    ui.load = (d, line, say) => {
+      if (!isMap(d)) { say(line, "landing: is not a mapping of delay: and land:; not read."); return 0; }
+      let n = 0;
+      if (d.delay !== undefined) {
+        if (!delay) say(LINE.get(d), "landing: delay: this landing may not be delayed; not read.");
+        else { delay.checked = d.delay === "true"; n++; }
+      }
+      if (!o.all_land) for (const p of rows) { p.c.checked = false; p.touched = false; }
+      for (const it of listOf(d.land) || []) {
+        const p = isMap(it) && rows.find((p) => p.unit === it.unit);
+        if (!p || !p.zones.includes(it.zone)) { say(LINE.get(it), "landing: land: " + (isMap(it) ? it.unit + " to zone " + it.zone : it) + " is not a unit and zone the sheet lists; not read."); continue; }
+        p.z.value = it.zone;
+        p.c.checked = true;
+        n++;
+      }
+      for (const k of Object.keys(d)) if (k !== "delay" && k !== "land") say(LINE.get(d), "landing: " + k + ": is not part of the landing; not read.");
+      return n;
+    };
     ui.caveat = "A zone holds so many steps (rule 9.2.1); each unit lands with a scatter die. attu judges the whole landing on arrival.";
     ui.body = () => {
       const go = rows.filter((p) => p.c.checked);
@@ -871,6 +1015,196 @@
     else fallback();
   }
 
+  // ---- Loading a file ----
+
+  // readYAML reads the YAML the sheet writes and hand edits of its
+  // shape: mappings and lists by indentation ("key: value", "- item"),
+  // flow lists and mappings ([a, b], {k: v}), plain and quoted scalars,
+  // and comments. Every scalar stays a string. LINE holds each mapping's
+  // and list's line. What it cannot read throws {line, msg}.
+  const LINE = new WeakMap();
+  const fail = (line, msg) => { throw { line: line, msg: msg }; };
+  function uncomment(s) {
+    let q = "";
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i];
+      if (q) { if (c === "\\" && q === '"') i++; else if (c === q) q = ""; }
+      else if (c === '"' || c === "'") q = c;
+      else if (c === "#" && (i === 0 || /\s/.test(s[i - 1]))) return s.slice(0, i).trimEnd();
+    }
+    return s.trimEnd();
+  }
+  const KEY = /^([A-Za-z_][\w.-]*|"[^"]*")\s*:(?:\s+(.*))?$/;
+  function readYAML(text) {
+    const lines = [];
+    text.split(/\r\n|\r|\n/).forEach((raw, i) => {
+      const t = uncomment(raw);
+      if (!t.trim() || /^(---|\.\.\.)$/.test(t.trim())) return;
+      if (/^ *\t/.test(t)) fail(i + 1, "a tab indents this line; indent with spaces");
+      lines.push({ n: i + 1, ind: t.length - t.trimStart().length, t: t.trim() });
+    });
+    let k = 0;
+    const item = (t) => t === "-" || t.startsWith("- ");
+    const block = () => item(lines[k].t) ? list(lines[k].ind) : map(lines[k].ind);
+    function list(ind) {
+      const out = [];
+      LINE.set(out, lines[k].n);
+      while (k < lines.length && lines[k].ind === ind && item(lines[k].t)) {
+        const L = lines[k], rest = L.t.slice(1).trimStart();
+        if (!rest) {
+          k++;
+          out.push(k < lines.length && lines[k].ind > ind ? block() : "");
+        } else if (KEY.test(rest)) {
+          lines[k] = { n: L.n, ind: ind + L.t.length - rest.length, t: rest };
+          out.push(map(lines[k].ind));
+        } else {
+          k++;
+          out.push(scalar(rest, L.n));
+        }
+      }
+      return out;
+    }
+    function map(ind) {
+      const out = {};
+      LINE.set(out, lines[k].n);
+      while (k < lines.length && lines[k].ind === ind && !item(lines[k].t)) {
+        const L = lines[k], m = KEY.exec(L.t);
+        if (!m) fail(L.n, "not a \"key: value\" line: " + L.t);
+        const key = m[1][0] === '"' ? m[1].slice(1, -1) : m[1];
+        if (Object.prototype.hasOwnProperty.call(out, key)) fail(L.n, key + ": is given twice");
+        k++;
+        if (m[2]) out[key] = scalar(m[2], L.n);
+        else if (k < lines.length && (lines[k].ind > ind || lines[k].ind === ind && item(lines[k].t))) out[key] = block();
+        else out[key] = "";
+      }
+      return out;
+    }
+    const doc = lines.length ? block() : {};
+    if (k < lines.length) fail(lines[k].n, "indented unlike the lines above it");
+    return doc;
+  }
+  // scalar reads the value v of line n: a flow list or mapping, a quoted
+  // string or a plain one.
+  function scalar(v, n) {
+    let i = 0;
+    const ws = () => { while (v[i] === " ") i++; };
+    const quoted = () => {
+      const m = (v[i] === '"' ? /^"(?:[^"\\]|\\.)*"/ : /^'(?:[^']|'')*'/).exec(v.slice(i));
+      if (!m) fail(n, "a quote is not closed: " + v);
+      i += m[0].length;
+      if (m[0][0] === "'") return m[0].slice(1, -1).replace(/''/g, "'");
+      try { return JSON.parse(m[0]); } catch (e) { return fail(n, "an escape in " + m[0] + " is not one YAML knows"); }
+    };
+    function val(flow) {
+      ws();
+      const c = v[i];
+      if (c === "[" || c === "{") {
+        i++;
+        const out = c === "[" ? [] : {};
+        LINE.set(out, n);
+        ws();
+        if (v[i] === (c === "[" ? "]" : "}")) { i++; return out; }
+        for (;;) {
+          if (c === "[") out.push(val(true));
+          else {
+            ws();
+            let key;
+            if (v[i] === '"' || v[i] === "'") key = quoted();
+            else { key = /^[^:,{}[\]]*/.exec(v.slice(i))[0]; i += key.length; }
+            ws();
+            if (v[i] !== ":") fail(n, "{...} holds key: value pairs: " + v);
+            i++;
+            out[key.trim()] = val(true);
+          }
+          ws();
+          if (v[i] === ",") { i++; continue; }
+          if (v[i] === (c === "[" ? "]" : "}")) { i++; return out; }
+          fail(n, (c === "[" ? "a list [" : "a mapping {") + " is not closed: " + v);
+        }
+      }
+      if (c === '"' || c === "'") return quoted();
+      const m = (flow ? /^[^,\]}]*/ : /^.*/).exec(v.slice(i));
+      i += m[0].length;
+      return m[0].trim();
+    }
+    const out = val(false);
+    ws();
+    if (i < v.length) fail(n, "more after the value: " + v.slice(i));
+    return out;
+  }
+  const isMap = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+  const listOf = (x) => Array.isArray(x) ? x : x === "" || x === undefined ? [] : null;
+
+  // load fills the sheet in from an order file: the wait's own part
+  // (ui.load), the decision given in advance and the token, which joins
+  // the page's memory. It lists each line it could not read, and why.
+  function load(text) {
+    const said = [];
+    const say = (line, msg) => said.push((line ? "line " + line + ": " : "") + msg);
+    let doc;
+    try {
+      doc = readYAML(text);
+    } catch (e) {
+      if (e.line === undefined) throw e;
+      return loaded(0, ["line " + e.line + ": " + e.msg + ". The sheet reads nothing from a file it cannot parse: nothing was loaded."]);
+    }
+    if (!isMap(doc)) return loaded(0, ["This is not an order file (game:, side:, turn:, wait: and the orders): nothing was loaded."]);
+    for (const [k, want] of [["game", D.game], ["side", D.side], ["turn", String(D.turn)], ["wait", D.wait]]) {
+      if (doc[k] === undefined) say(0, "The file has no " + k + ": line; this sheet writes " + k + ": " + want + ".");
+      else if (String(doc[k]) !== want) say(LINE.get(doc), k + ": " + doc[k] + ", but this sheet is for " + k + " " + want + ": it reads the file's orders as far as they fit this wait, and writes " + want + ".");
+    }
+    if (typeof doc.token === "string" && doc.token && !/PASTE-YOUR-TOKEN-HERE|^YOUR-TOKEN/.test(doc.token)) token = doc.token;
+    const part = { actions: "actions", "us-decision": "decision", "us-refit": "refit", "jp-refit": "refit", "jp-setup": "setup", "us-landing": "landing" }[D.wait];
+    for (const k of Object.keys(doc)) {
+      if (!["game", "side", "turn", "wait", "token", "standing", part].includes(k)) say(0, k + ": is not part of this sheet's file (" + part + ": is); not read.");
+    }
+    let n = 0;
+    if (ui.load) n = ui.load(doc[part], LINE.get(doc), say);
+    if (doc.standing !== undefined) {
+      const st = doc.standing;
+      for (const k of Object.keys(isMap(st) ? st : {})) {
+        if (k === "decision" && ahead && ["ask", "day", "night", "refit"].includes(st[k])) $("decision").value = st[k];
+        else say(0, "standing: " + k + ": the sheet writes the standing lines of the template and the decision in advance only; add this one to the file again by hand.");
+      }
+      if (!isMap(st)) say(0, "standing: is not a mapping; not read.");
+    }
+    write();
+    loaded(n, said);
+  }
+  function loaded(n, said) {
+    const box = $("loadnote");
+    box.replaceChildren(node("p", said.length ? "Read " + plural(n, "order") + "; what the sheet could not read, or read with a doubt:" : "Read " + plural(n, "order") + "; every line of the file was read.", said.length ? "bad" : ""));
+    if (said.length) {
+      const ul = node("ul");
+      for (const s of said) ul.append(node("li", s));
+      box.append(ul);
+    }
+  }
+  // loader is the form that loads a file, pasted or opened.
+  function loader() {
+    const d = document.createElement("details");
+    d.id = "load";
+    const ta = document.createElement("textarea");
+    ta.id = "loadtext"; ta.rows = 6; ta.spellcheck = false; ta.placeholder = "paste the order file here";
+    ta.setAttribute("aria-label", "an order file to load");
+    const f = document.createElement("input");
+    f.type = "file"; f.id = "loadfile"; f.accept = ".yaml,.yml,.txt,text/plain";
+    f.setAttribute("aria-label", "open an order file");
+    // The text leaves the field once read: it may hold the token.
+    const go = button("Load the file pasted", { id: "loadgo" }, () => { const t = ta.value; ta.value = ""; load(t); });
+    f.addEventListener("change", () => {
+      const file = f.files[0];
+      if (file) file.text().then((t) => { f.value = ""; load(t); });
+    });
+    const note = node("div");
+    note.id = "loadnote";
+    note.setAttribute("role", "status");
+    d.append(node("summary", "Load an order file: go on from one attu refused, or one half done"),
+      node("p", "Paste the file or open it: the sheet fills its orders in, shows them on the map, and lists what it could not read. The orders it fills in replace those on the sheet; a token in the file joins this page's memory.", "small"),
+      ta, node("br"), "or open one: ", f, " ", go, note);
+    $("panel").prepend(d);
+  }
+
   // ---- Wiring ----
 
   function start() {
@@ -879,6 +1213,7 @@
     firstZoom();
     ({ actions: actions, "us-decision": decision, "us-refit": refit, "jp-refit": refit, "jp-setup": setup, "us-landing": landing }[D.wait] || (() => {}))();
     $("caveat").textContent = ui.caveat;
+    loader();
     const lo = node("p", undefined, "small bad");
     lo.id = "leftout";
     $("caveat").after(lo);
@@ -914,6 +1249,10 @@
   window.attuSheet = {
     shownAt: performance.now(),
     idPx: idPx,
+    // stack is how the page counts the reader's units in hex h, with the
+    // units of pos (id to hex) moved there: for the test that holds its
+    // verdicts to the engine's.
+    stack(h, pos) { return stackIn(h, pos); },
     // point is where hex h is drawn on the screen, for tests that click it.
     // reveal scrolls hex h into the middle of the map's box.
     reveal(h) { centre(...hexXY(h)); },
