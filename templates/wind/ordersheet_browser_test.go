@@ -3,11 +3,13 @@ package wind
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -363,6 +365,17 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	})
 	t.Run("jp-setup", func(t *testing.T) { setupInBrowser(t, b) })
 	t.Run("us-landing", func(t *testing.T) { landingInBrowser(t, b) })
+	t.Run("stacking", func(t *testing.T) {
+		st, body := stackingInBrowser(t, b)
+		t.Run("load", func(t *testing.T) { loadInBrowser(t, b, st, body) })
+	})
+	t.Run("stacking-verdicts", func(t *testing.T) {
+		stackVerdictsInBrowser(t, b, adjudicator.US)
+		stackVerdictsInBrowser(t, b, adjudicator.JP)
+	})
+	t.Run("melee-or-fire", func(t *testing.T) { askInBrowser(t, b) })
+	t.Run("refit-pick", func(t *testing.T) { refitPickInBrowser(t, b) })
+	t.Run("legible", func(t *testing.T) { legibleInBrowser(t, b) })
 }
 
 // actionsInBrowser plays a busy actions sheet of side: one with a melee
@@ -557,4 +570,321 @@ func landingInBrowser(t *testing.T, b *sheetBrowser) {
 		t.Errorf("%s is not sent to %s: %+v", lo.Unit, zone, f.Orders().Landing)
 	}
 	b.check(t, path)
+}
+
+// moversTo returns, for the first hex (in hex order) that five or more of
+// r's units may move to, that hex and those units, when all of them there
+// would break the stacking limits in the engine's judgement.
+func moversTo(st step, r *Report) (adjudicator.Hex, []wind.UnitOptions) {
+	by := map[adjudicator.Hex][]wind.UnitOptions{}
+	for _, uo := range r.Outlook.Options {
+		for _, mv := range uo.Moves {
+			by[mv.To] = append(by[mv.To], uo)
+		}
+	}
+	hexes := make([]adjudicator.Hex, 0, len(by))
+	for h := range by {
+		hexes = append(hexes, h)
+	}
+	slices.Sort(hexes)
+	for _, h := range hexes {
+		if len(by[h]) < 5 {
+			continue
+		}
+		s := st.s.Clone()
+		for _, uo := range by[h] {
+			u, _ := s.Unit(uo.Unit)
+			u.Hex = h
+		}
+		if s.StackingProblem(h, r.View.Side) != "" {
+			return h, by[h]
+		}
+	}
+	return 0, nil
+}
+
+// stackingInBrowser orders every unit that may move to one hex there, five
+// or more, more than the hex may hold: the page stops each move that would
+// over-stack a hex it enters, with the count, exactly when the engine
+// would refuse it given the moves before it; the counters ordered stand in
+// the hex on the map, and the file is accepted. It returns the step and
+// the file, for loadInBrowser.
+func stackingInBrowser(t *testing.T, b *sheetBrowser) (step, string) {
+	var hex adjudicator.Hex
+	var movers []wind.UnitOptions
+	var st step
+	for seed := int64(1); seed <= 60 && hex == 0; seed++ {
+		playGames(t, []int64{seed}, 40, func(s step) bool {
+			if waitKind(s.s) != wind.WaitActions || awaitedSide(s.s) != adjudicator.US {
+				return true
+			}
+			st = s
+			hex, movers = moversTo(s, reportOf(t, s, adjudicator.US))
+			return hex == 0
+		})
+	}
+	if hex == 0 {
+		t.Fatal("no generated game has five U.S. units that may over-stack a hex")
+	}
+	r := reportOf(t, st, adjudicator.US)
+	name, page := sheetOf(t, r)
+	path, _ := b.open(t, name, page)
+	engine := st.s.Clone()
+	var moved, stopped []string
+	for _, uo := range movers {
+		b.click(t, fmt.Sprintf(`button[data-unit="%s"]`, uo.Unit))
+		before := b.num(t, `document.querySelectorAll("#acts li").length`)
+		b.click(t, fmt.Sprintf(`button[data-move="%s"]`, hex))
+		added := b.num(t, `document.querySelectorAll("#acts li").length`) > before
+		stop := b.eval(t, `(() => { const s = document.querySelector("p.stop"); return s.hidden ? "" : s.textContent; })()`)
+		u, _ := engine.Unit(uo.Unit)
+		var why string
+		for _, mv := range uo.Moves {
+			if mv.To == hex {
+				for _, h := range mv.Path {
+					if why == "" {
+						why = engine.StackingProblemWith(h, u, u.Steps)
+					}
+				}
+			}
+		}
+		switch {
+		case added && why != "":
+			t.Fatalf("the page takes %s to %s; the engine: %s", uo.Unit, hex, why)
+		case !added && why == "":
+			t.Fatalf("the page stops %s (%q); the engine takes it", uo.Unit, stop)
+		case !added && (!strings.Contains(stop, "Not added") || !strings.Contains(stop, " of ")):
+			t.Fatalf("the page stops %s saying %q", uo.Unit, stop)
+		case added:
+			u.Hex = hex
+			moved = append(moved, uo.Unit)
+		default:
+			stopped = append(stopped, uo.Unit)
+		}
+	}
+	t.Logf("%d units may move to %s: the page took %v and stopped %v", len(movers), hex, moved, stopped)
+	if len(stopped) == 0 || len(moved) == 0 {
+		t.Fatalf("took %v, stopped %v", moved, stopped)
+	}
+	chips := b.eval(t, fmt.Sprintf(`document.querySelector('#units g[data-hex="%s"]').dataset.chips`, hex))
+	for _, id := range moved {
+		if !slices.Contains(strings.Fields(chips), id) {
+			t.Errorf("%s is ordered to %s; the map shows there %q", id, hex, chips)
+		}
+	}
+	if note := b.eval(t, `document.querySelector("#acts li .note").textContent`); !strings.Contains(note, "then holds") {
+		t.Errorf("the first move's note reads %q", note)
+	}
+	b.file(t, st, "tok-stack")
+	body := string(b.download(t, sheetDataOfFile(t, b).File))
+	b.check(t, path)
+	return st, body
+}
+
+// loadInBrowser loads into a fresh sheet the file stackingInBrowser
+// wrote, with a move the sheet does not offer and a key it does not know
+// put in: the sheet lists its orders again, shows the counters where they
+// go, names the two lines it could not read, and writes the same orders.
+func loadInBrowser(t *testing.T, b *sheetBrowser, st step, body string) {
+	r := reportOf(t, st, adjudicator.US)
+	name, page := sheetOf(t, r)
+	path, _ := b.open(t, name, page)
+	want, err := windorders.Parse([]byte(body), windorders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(body, "\n")
+	at := slices.Index(lines, "actions:") + 1
+	lines = slices.Insert(lines, at, "  - move: {unit: NOSUCH, path: [0101]}  # a unit the sheet does not know")
+	lines = append(lines, "colour: red")
+	b.eval(t, fmt.Sprintf(`document.getElementById("load").open = true, document.getElementById("loadtext").value = %q, ""`, strings.Join(lines, "\n")))
+	b.click(t, "#loadgo")
+	b.token = "tok-stack" // the file's, now in the page's memory
+	if n := int(b.num(t, `document.querySelectorAll("#acts li").length`)); n != len(want.Orders().Actions) {
+		t.Fatalf("the sheet lists %d orders loaded, the file holds %d", n, len(want.Orders().Actions))
+	}
+	note := b.eval(t, `document.getElementById("loadnote").textContent`)
+	if !strings.Contains(note, fmt.Sprintf("line %d: move: no unit NOSUCH", at+1)) || !strings.Contains(note, "colour: is not part") {
+		t.Errorf("the sheet says of the file: %q", note)
+	}
+	for _, a := range want.Orders().Actions {
+		if a.Move == nil {
+			continue
+		}
+		to := a.Move.Path[len(a.Move.Path)-1]
+		if chips := b.eval(t, fmt.Sprintf(`document.querySelector('#units g[data-hex="%s"]').dataset.chips`, to)); !slices.Contains(strings.Fields(chips), a.Move.Unit) {
+			t.Errorf("%s moves to %s; the map shows there %q", a.Move.Unit, to, chips)
+		}
+	}
+	if got := b.file(t, st, ""); !slices.Equal(actionWords(got), actionWords(want)) {
+		t.Errorf("the sheet writes %q, loaded %q", actionWords(got), actionWords(want))
+	}
+	b.check(t, path)
+}
+
+// askInBrowser clicks, for a unit that may both declare melee against a
+// hex and fire at it, that hex on the map: the sheet asks which, and
+// the answer "fire" writes a fire.
+func askInBrowser(t *testing.T, b *sheetBrowser) {
+	var uo wind.UnitOptions
+	var fo wind.FireOption
+	st, r := findSheet(t, false, wind.WaitActions, func(r *Report) bool {
+		for _, o := range r.Outlook.Options {
+			for _, f := range o.Fire {
+				if slices.Contains(o.Melee, f.Target) && (f.Sees || len(f.Spotters) > 0) {
+					uo, fo = o, f
+					return true
+				}
+			}
+		}
+		return false
+	})
+	name, page := sheetOf(t, r)
+	path, _ := b.open(t, name, page)
+	b.click(t, fmt.Sprintf(`button[data-unit="%s"]`, uo.Unit))
+	b.clickHex(t, fo.Target)
+	if n := b.num(t, `document.querySelectorAll("#ask [data-ask=melee], #ask [data-ask=fire]").length`); n != 2 {
+		t.Fatalf("%s may melee and fire at %s: the sheet asks with %v answers", uo.Unit, fo.Target, n)
+	}
+	if n := b.num(t, `document.querySelectorAll("#acts li").length`); n != 0 {
+		t.Fatalf("the sheet orders before the answer: %v orders", n)
+	}
+	b.click(t, `#ask [data-ask=fire]`)
+	f := b.file(t, st, "tok-ask")
+	sp := ""
+	if !fo.Sees {
+		sp = fo.Spotters[0]
+	}
+	if got, want := actionWords(f), []string{fmt.Sprintf("fire [%s] %s %s", uo.Unit, fo.Target, sp)}; !slices.Equal(got, want) {
+		t.Errorf("the file holds %q, want %q", got, want)
+	}
+	b.check(t, path)
+}
+
+// refitPickInBrowser picks the hex of a Japanese refit move on the map:
+// the pick ticks its row, and a second click on the map changes nothing.
+// Loaded back into a fresh sheet, the file ticks the same row.
+func refitPickInBrowser(t *testing.T, b *sheetBrowser) {
+	st, r := findSheet(t, false, wind.WaitJPRefit, func(r *Report) bool { return len(r.Outlook.Refit.Moves) > 0 })
+	name, page := sheetOf(t, r)
+	path, _ := b.open(t, name, page)
+	mv := r.Outlook.Refit.Moves[0]
+	b.click(t, fmt.Sprintf(`button[data-pick="%s"]`, mv.Unit))
+	b.clickHex(t, mv.Nearest)
+	box := fmt.Sprintf(`document.querySelector('input[data-item="%s"]').checked`, mv.Unit)
+	if b.eval(t, `String(`+box+`)`) != "true" {
+		t.Fatalf("picking %s for %s leaves its row unticked", mv.Nearest, mv.Unit)
+	}
+	b.clickHex(t, mv.From)
+	hex := fmt.Sprintf(`document.querySelector('input[aria-label="hex for %s"]').value`, mv.Unit)
+	if got := b.eval(t, hex); got != mv.Nearest.String() || b.eval(t, `String(`+box+`)`) != "true" {
+		t.Fatalf("a second click on the map leaves %s at %q", mv.Unit, got)
+	}
+	f := b.file(t, st, "tok-pick")
+	if a := f.Rearrange; a == nil || len(a.Moves) != 1 || a.Moves[0] != (wind.UnknownMove{Unit: mv.Unit, To: mv.Nearest}) {
+		t.Fatalf("the refit reads %+v", f.Rearrange)
+	}
+	body := string(b.download(t, sheetDataOfFile(t, b).File))
+	b.check(t, path)
+	path, _ = b.open(t, name, page)
+	b.eval(t, fmt.Sprintf(`document.getElementById("loadtext").value = %q, ""`, body))
+	b.eval(t, `document.getElementById("load").open = true, ""`)
+	b.click(t, "#loadgo")
+	b.token = "tok-pick"
+	if b.eval(t, `String(`+box+`)`) != "true" || b.eval(t, hex) != mv.Nearest.String() {
+		t.Fatalf("the file loaded leaves %s unticked or elsewhere: %s", mv.Unit, b.eval(t, `document.getElementById("loadnote").textContent`))
+	}
+	if f2 := b.file(t, st, ""); !reflect.DeepEqual(f2.Rearrange, f.Rearrange) {
+		t.Errorf("loaded, the refit reads %+v, was %+v", f2.Rearrange, f.Rearrange)
+	}
+	b.check(t, path)
+}
+
+// stackVerdictsInBrowser holds the page's stacking verdicts to the
+// engine's: in an actions position of side, random sets of its units put
+// together in random hexes (those they stand in or may move to), judged
+// by the page's count and by the engine's StackingProblem.
+func stackVerdictsInBrowser(t *testing.T, b *sheetBrowser, side adjudicator.Side) {
+	st, r := findSheet(t, false, wind.WaitActions, func(r *Report) bool { return r.View.Side == side && len(r.Outlook.Options) >= 12 })
+	name, page := sheetOf(t, r)
+	path, _ := b.open(t, name, page)
+	var own []string
+	var hexes []adjudicator.Hex
+	for _, u := range r.View.Units {
+		if u.Hex != 0 {
+			own, hexes = append(own, u.ID), append(hexes, u.Hex)
+		}
+	}
+	for _, uo := range r.Outlook.Options {
+		for _, mv := range uo.Moves {
+			hexes = append(hexes, mv.To)
+		}
+	}
+	rnd := rand.New(rand.NewSource(int64(len(own))))
+	type query struct {
+		Hex string            `json:"hex"`
+		Pos map[string]string `json:"pos"`
+	}
+	var qs []query
+	var want []bool
+	for range 400 {
+		h := hexes[rnd.Intn(len(hexes))]
+		q := query{Hex: h.String(), Pos: map[string]string{}}
+		s := st.s.Clone()
+		for range rnd.Intn(6) {
+			id := own[rnd.Intn(len(own))]
+			u, _ := s.Unit(id)
+			u.Hex, q.Pos[id] = h, h.String()
+		}
+		qs = append(qs, q)
+		want = append(want, s.StackingProblem(h, side) != "")
+	}
+	js, _ := json.Marshal(qs)
+	got := b.eval(t, fmt.Sprintf(`%s.map((q) => { const s = window.attuSheet.stack(q.hex, q.pos); return s.n > s.limit ? "1" : "0"; }).join("")`, js))
+	over := 0
+	for i, w := range want {
+		if (got[i] == '1') != w {
+			t.Fatalf("%s: %v in %s: the page says over-stacked %v, the engine %v", side, qs[i].Pos, qs[i].Hex, got[i] == '1', w)
+		}
+		if w {
+			over++
+		}
+	}
+	t.Logf("%s: %d stacks judged alike, %d of them over the limit", side, len(want), over)
+	if over == 0 || over == len(want) {
+		t.Errorf("the stacks drawn are all alike: %d of %d over", over, len(want))
+	}
+	b.check(t, path)
+}
+
+// legibleInBrowser opens a busy sheet on a laptop's window and a phone's
+// screen: at the first zoom level the hex ids stand at least 9 pixels
+// high, and the page still draws itself within half a second.
+func legibleInBrowser(t *testing.T, b *sheetBrowser) {
+	_, r := findSheet(t, false, wind.WaitActions, func(r *Report) bool { return len(r.Outlook.Options) >= 12 })
+	name, page := sheetOf(t, r)
+	for _, vp := range []struct {
+		what string
+		emu  chromedp.Action[chromedp.Void]
+	}{
+		{"laptop", chromedp.EmulateViewport(1366, 768)},
+		{"phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile)},
+	} {
+		if err := chromedp.Do(b.ctx, vp.emu); err != nil {
+			t.Fatal(err)
+		}
+		path, d := b.open(t, name, page)
+		px := b.num(t, `document.querySelector("#ids text").getBoundingClientRect().height`)
+		t.Logf("%s: hex ids %.1f px high (letters %.1f px), first drawn in %v", vp.what, px, b.num(t, `window.attuSheet.idPx()`), d)
+		if px < 9 || b.num(t, `window.attuSheet.idPx()`) < 8.99 {
+			t.Errorf("%s: the hex ids are %.1f px high", vp.what, px)
+		}
+		if d > 500*time.Millisecond {
+			t.Errorf("%s: first drawn in %v", vp.what, d)
+		}
+		b.check(t, path)
+	}
+	if err := chromedp.Do(b.ctx, chromedp.EmulateReset()); err != nil {
+		t.Fatal(err)
+	}
 }

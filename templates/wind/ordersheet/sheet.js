@@ -1214,6 +1214,8 @@
     ({ actions: actions, "us-decision": decision, "us-refit": refit, "jp-refit": refit, "jp-setup": setup, "us-landing": landing }[D.wait] || (() => {}))();
     $("caveat").textContent = ui.caveat;
     loader();
+    $("legend").insertBefore(node("span", "full", "k o-full"), $("legend").querySelector(".o-place").nextSibling);
+    $("legend").insertBefore(document.createTextNode(" "), $("legend").querySelector(".o-full"));
     const lo = node("p", undefined, "small bad");
     lo.id = "leftout";
     $("caveat").after(lo);
