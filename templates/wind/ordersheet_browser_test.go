@@ -719,6 +719,33 @@ func loadInBrowser(t *testing.T, b *sheetBrowser, st step, body string) {
 	if got := b.file(t, st, ""); !slices.Equal(actionWords(got), actionWords(want)) {
 		t.Errorf("the sheet writes %q, loaded %q", actionWords(got), actionWords(want))
 	}
+	// The file mangled at random: the sheet reads what it can and says
+	// why it stops, and never throws.
+	rnd := rand.New(rand.NewSource(1))
+	var mangled []string
+	for range 300 {
+		m := []byte(body)
+		for range 1 + rnd.Intn(4) {
+			if len(m) == 0 {
+				break
+			}
+			i := rnd.Intn(len(m))
+			switch rnd.Intn(3) {
+			case 0:
+				m = append(m[:i], m[min(len(m), i+1+rnd.Intn(20)):]...)
+			case 1:
+				m = slices.Insert(m, i, "[]{}:,-#\"' \t\n"[rnd.Intn(12)])
+			default:
+				m = m[:i]
+			}
+		}
+		mangled = append(mangled, string(m))
+	}
+	js, _ := json.Marshal(mangled)
+	said := b.eval(t, fmt.Sprintf(`%s.map((t) => { document.getElementById("loadtext").value = t; document.getElementById("loadgo").click(); return document.getElementById("loadnote").textContent === "" ? "0" : "1"; }).join("")`, js))
+	if strings.Contains(said, "0") {
+		t.Errorf("loading a mangled file, the sheet says nothing: %s", said)
+	}
 	b.check(t, path)
 }
 

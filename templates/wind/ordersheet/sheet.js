@@ -431,7 +431,7 @@
     if (O.yamasaki && O.yamasaki.available) {
       box.append(node("p", "Colonel Yamasaki may lead his charge now (rule 11.3): this sheet does not write that order; add it to the file by hand, as the order template explains.", "small"));
     }
-    ui.caveat = "Each choice shown is legal on its own in the position as it stands. An earlier order may change what a later one may do (a spotter that moved, a hex filled or emptied, stacking): the notes say where, and attu judges the whole file when it arrives.";
+    ui.caveat = "Each choice shown is legal on its own in the position as it stands. The sheet moves the counters as ordered, counts each stack with them and stops a move that would over-stack a hex (rule 4.0). What it cannot know (the dice of a melee or a fire, what an earlier fire removes, a spotter's sight after it moves) the notes say, and attu judges the whole file when it arrives.";
     const list2 = $("acts");
     function render() {
       list2.replaceChildren();
