@@ -335,6 +335,19 @@ func TestOrderSheetInBrowser(t *testing.T) {
 		path, _ := b.open(t, name, page)
 		o := r.Outlook.Refit
 		b.count(t, `input[data-item]`, len(o.Restore)+len(o.Land)+len(o.Independents)+len(o.Depots))
+		// The room each row's hex has, as the page counts it, is what
+		// the engine lets the unit take (rule 9.1).
+		for i, x := range o.Restore {
+			u, _ := st.s.Unit(x.Unit)
+			fit := 0
+			for fit < x.MaxSteps-x.Steps && st.s.StackingProblemWith(x.Hex, u, u.Steps+fit+1) == "" {
+				fit++
+			}
+			room := int(b.num(t, fmt.Sprintf(`+document.querySelectorAll("table.form")[0].rows[%d].cells[4].textContent`, i+1)))
+			if min(room, x.MaxSteps-x.Steps) != fit {
+				t.Errorf("%s in %s: the page has room for %d steps, the engine restores %d of %d missing", x.Unit, x.Hex, room, fit, x.MaxSteps-x.Steps)
+			}
+		}
 		b.click(t, fmt.Sprintf(`input[data-item="%s"]`, o.Restore[0].Unit))
 		b.click(t, fmt.Sprintf(`input[data-item="%s"]`, o.Land[0].Unit))
 		f := b.file(t, st, "tok-refit")
@@ -900,9 +913,14 @@ func legibleInBrowser(t *testing.T, b *sheetBrowser) {
 		if err := chromedp.Do(b.ctx, vp.emu); err != nil {
 			t.Fatal(err)
 		}
-		path, d := b.open(t, name, page)
+		var path string
+		d := time.Hour
+		for range 3 {
+			p, d1 := b.open(t, name, page)
+			path, d = p, min(d, d1)
+		}
 		px := b.num(t, `document.querySelector("#ids text").getBoundingClientRect().height`)
-		t.Logf("%s: hex ids %.1f px high (letters %.1f px), first drawn in %v", vp.what, px, b.num(t, `window.attuSheet.idPx()`), d)
+		t.Logf("%s: hex ids %.1f px high (letters %.1f px), first drawn in %v (fastest of 3 loads)", vp.what, px, b.num(t, `window.attuSheet.idPx()`), d)
 		if px < 9 || b.num(t, `window.attuSheet.idPx()`) < 8.99 {
 			t.Errorf("%s: the hex ids are %.1f px high", vp.what, px)
 		}

@@ -707,14 +707,48 @@
         const n = document.createElement("input");
         n.type = "number"; n.min = 1; n.max = x.max_steps - x.steps; n.placeholder = "all"; n.setAttribute("aria-label", "steps for " + x.unit);
         const p = { c: check(x.unit), n: n, unit: x.unit, tr: null, x: x };
-        n.addEventListener("input", () => { if (!p.c.checked) { touch(p); p.c.dispatchEvent(new Event("change")); } write(); });
+        n.addEventListener("input", () => { if (!p.c.checked) { touch(p); p.c.dispatchEvent(new Event("change")); } fit(p); write(); });
+        p.room = node("span", undefined, "small");
         return p;
       });
-      parts.restore.forEach((p) => { p.tr = row([p.c, p.unit, p.x.hex + ", " + p.x.steps + " of " + plural(p.x.max_steps, "step"), p.n]); });
-      table("Restore steps (rule 9.1), in the order ticked", ["", "unit", "where", "steps at most"], parts.restore.map((p) => p.tr));
+      parts.restore.forEach((p) => { p.tr = row([p.c, p.unit, p.x.hex + ", " + p.x.steps + " of " + plural(p.x.max_steps, "step"), p.n, p.room]); });
+      table("Restore steps (rule 9.1), in the order ticked", ["", "unit", "where", "steps at most", "room in its hex"], parts.restore.map((p) => p.tr));
+      const restoreStop = node("p", undefined, "stop");
+      restoreStop.setAttribute("role", "alert");
+      box.append(restoreStop);
       const order = [];
-      parts.restore.forEach((p) => p.c.addEventListener("change", () => { const i = order.indexOf(p); if (i >= 0) order.splice(i, 1); if (p.c.checked) order.push(p); write(); }));
+      // roomFor is how many steps p's hex takes before it over-stacks
+      // (rule 9.1 restores none that would), the rows ticked before it
+      // restored; want is what a row restores.
+      const roomFor = (p) => {
+        const st = stackIn(p.x.hex, {});
+        let room = st.limit - st.n;
+        for (const q of order) {
+          if (q === p) break;
+          if (q.x.hex === p.x.hex) room -= want(q);
+        }
+        return Math.max(0, room);
+      };
+      const want = (q) => Math.min(+q.n.value || q.x.max_steps - q.x.steps, roomFor(q));
+      // fit stops a row at its hex's limit: no room unticks it, more
+      // steps than the room are cut to it; the engine refuses either.
+      function fit(p) {
+        restoreStop.textContent = "";
+        if (!p.c.checked) return;
+        const room = roomFor(p), st = stackIn(p.x.hex, {});
+        if (room === 0) {
+          p.c.checked = false;
+          order.splice(order.indexOf(p), 1);
+          restoreStop.textContent = "Not ticked: " + p.unit + "'s hex " + p.x.hex + " holds " + st.text + " with the steps ticked above: a step more over-stacks it, and none is restored that would (rule 9.1).";
+        } else if (+p.n.value > room) {
+          restoreStop.textContent = p.unit + ": " + p.x.hex + " has room for " + plural(room, "step") + " (it holds " + st.text + "), so " + room + ", not " + p.n.value + ".";
+          p.n.value = room;
+        }
+      }
+      parts.restore.forEach((p) => p.c.addEventListener("change", () => { const i = order.indexOf(p); if (i >= 0) order.splice(i, 1); if (p.c.checked) order.push(p); fit(p); write(); }));
       parts.order = order;
+      parts.roomFor = roomFor;
+      parts.fit = fit;
       parts.land = (o.land || []).map((x) => ({ c: check(x.unit), z: select(x.zones, x.zones[0], "zone for " + x.unit), unit: x.unit }));
       parts.land.forEach((p) => p.z.addEventListener("change", () => { touch(p); write(); }));
       table("Land reinforcements (rule 9.2)", ["", "unit", "steps", "zone"], parts.land.map((p) => row([p.c, p.unit, String(steps[p.unit] || ""), p.z])));
@@ -783,6 +817,7 @@
         p.input.value = pl.to;
         return "";
       });
+      if (parts.fit) for (const p of [...parts.order]) parts.fit(p);
       for (const k of Object.keys(r)) if (!["restore", "land", "independents", "depots", "hide", "move", "swap"].includes(k)) say(LINE.get(r), "refit: " + k + ": is not a refit order; not read.");
       if (ui.showPick) ui.showPick();
       return n;
@@ -790,6 +825,7 @@
     ui.caveat = "Each line is allowed on its own; together they may not be (the steps run out, a hex over-stacks): attu judges the whole file when it arrives.";
     ui.body = () => {
       const ticked = (l) => (l || []).filter((p) => p.c.checked);
+      for (const p of parts.restore || []) p.room.textContent = String(parts.roomFor(p));
       if (parts.zones) {
         const z = zoneLoad(parts.land);
         parts.zones.textContent = z.text;
