@@ -97,7 +97,7 @@
     const own = UNITS.filter((u) => u.own && posOf(u, pos) === h), L = D.stacking;
     if (V.side === "jp") {
       const n = own.filter((u) => u.v.kind !== "unknown").length;
-      return { n: n, limit: L.japanese, text: n + " of " + L.japanese + " infantry and artillery units (rule 4.2)" };
+      return { n: n, limit: L.japanese, text: n + " of " + L.japanese + " infantry and artillery units, Unknown units free (rule 4.2)" };
     }
     const n = own.reduce((t, u) => t + u.v.steps, 0), z = D.zones.find((z) => z.hex === h);
     if (z) return { n: n, limit: z.capacity, text: n + " of " + z.capacity + " steps (landing zone " + z.id + ", rule 9.2.1)" };
