@@ -717,6 +717,7 @@ func loadInBrowser(t *testing.T, b *sheetBrowser, st step, body string) {
 		t.Fatalf("the sheet lists %d orders loaded, the file holds %d", n, len(want.Orders().Actions))
 	}
 	note := b.eval(t, `document.getElementById("loadnote").textContent`)
+	t.Logf("the sheet says of the file loaded: %s", note)
 	if !strings.Contains(note, fmt.Sprintf("line %d: move: no unit NOSUCH", at+1)) || !strings.Contains(note, "colour: is not part") {
 		t.Errorf("the sheet says of the file: %q", note)
 	}

@@ -593,9 +593,9 @@
       let n = 0;
       for (const [k, q] of [["refit", refit], ["night", night]]) {
         if (d[k] === "true" || d[k] === "false") { q[d[k] === "true" ? "yes" : "no"].checked = true; q[d[k] === "true" ? "no" : "yes"].checked = false; n++; }
-        else if (d[k] !== undefined) say(LINE.get(d), "decision: " + k + ": " + d[k] + " is neither true nor false; not read.");
+        else if (d[k] !== undefined) say(keyLine(d, k), "decision: " + k + ": " + d[k] + " is neither true nor false; not read.");
       }
-      for (const k of Object.keys(d)) if (k !== "refit" && k !== "night") say(LINE.get(d), "decision: " + k + ": is not part of the decision; not read.");
+      for (const k of Object.keys(d)) if (k !== "refit" && k !== "night") say(keyLine(d, k), "decision: " + k + ": is not part of the decision; not read.");
       change();
       return n;
     };
@@ -790,8 +790,8 @@
       const each = (key, part, read) => {
         const items = listOf(r[key]);
         if (r[key] === undefined) return;
-        if (!part) return say(LINE.get(r), "refit: " + key + ": is not a refit order of this side; not read.");
-        if (items === null) return say(LINE.get(r), "refit: " + key + ": is not a list; not read.");
+        if (!part) return say(keyLine(r, key), "refit: " + key + ": is not a refit order of this side; not read.");
+        if (items === null) return say(keyLine(r, key), "refit: " + key + ": is not a list; not read.");
         for (const it of items) {
           const id = isMap(it) ? it.unit || (key === "swap" ? "swap " + it.hex : "") : String(it);
           const p = part.find((p) => (key === "swap" ? "swap " + p.x.hex : p.unit) === id);
@@ -818,7 +818,7 @@
         return "";
       });
       if (parts.fit) for (const p of [...parts.order]) parts.fit(p);
-      for (const k of Object.keys(r)) if (!["restore", "land", "independents", "depots", "hide", "move", "swap"].includes(k)) say(LINE.get(r), "refit: " + k + ": is not a refit order; not read.");
+      for (const k of Object.keys(r)) if (!["restore", "land", "independents", "depots", "hide", "move", "swap"].includes(k)) say(keyLine(r, k), "refit: " + k + ": is not a refit order; not read.");
       if (ui.showPick) ui.showPick();
       return n;
     };
@@ -890,7 +890,7 @@
         p.s.value = it.value;
         n++;
       }
-      for (const k of Object.keys(d)) if (k !== "place" && k !== "vp") say(LINE.get(d), "setup: " + k + ": is not part of the setup; not read.");
+      for (const k of Object.keys(d)) if (k !== "place" && k !== "vp") say(keyLine(d, k), "setup: " + k + ": is not part of the setup; not read.");
       if (ui.showPick) ui.showPick();
       return n;
     };
@@ -951,7 +951,7 @@
       if (!isMap(d)) { say(line, "landing: is not a mapping of delay: and land:; not read."); return 0; }
       let n = 0;
       if (d.delay !== undefined) {
-        if (!delay) say(LINE.get(d), "landing: delay: this landing may not be delayed; not read.");
+        if (!delay) say(keyLine(d, "delay"), "landing: delay: this landing may not be delayed; not read.");
         else { delay.checked = d.delay === "true"; n++; }
       }
       if (!o.all_land) for (const p of rows) { p.c.checked = false; p.touched = false; }
@@ -962,7 +962,7 @@
         p.c.checked = true;
         n++;
       }
-      for (const k of Object.keys(d)) if (k !== "delay" && k !== "land") say(LINE.get(d), "landing: " + k + ": is not part of the landing; not read.");
+      for (const k of Object.keys(d)) if (k !== "delay" && k !== "land") say(keyLine(d, k), "landing: " + k + ": is not part of the landing; not read.");
       return n;
     };
     ui.caveat = "A zone holds so many steps (rule 9.2.1); each unit lands with a scatter die. attu judges the whole landing on arrival.";
@@ -1058,7 +1058,9 @@
   // flow lists and mappings ([a, b], {k: v}), plain and quoted scalars,
   // and comments. Every scalar stays a string. LINE holds each mapping's
   // and list's line. What it cannot read throws {line, msg}.
-  const LINE = new WeakMap();
+  const LINE = new WeakMap(), KEYLINE = new WeakMap();
+  // keyLine is the line of key k of mapping m.
+  const keyLine = (m, k) => (KEYLINE.get(m) || {})[k] || LINE.get(m);
   const fail = (line, msg) => { throw { line: line, msg: msg }; };
   function uncomment(s) {
     let q = "";
@@ -1101,13 +1103,15 @@
       return out;
     }
     function map(ind) {
-      const out = {};
+      const out = {}, kl = {};
       LINE.set(out, lines[k].n);
+      KEYLINE.set(out, kl);
       while (k < lines.length && lines[k].ind === ind && !item(lines[k].t)) {
         const L = lines[k], m = KEY.exec(L.t);
         if (!m) fail(L.n, "not a \"key: value\" line: " + L.t);
         const key = m[1][0] === '"' ? m[1].slice(1, -1) : m[1];
         if (Object.prototype.hasOwnProperty.call(out, key)) fail(L.n, key + ": is given twice");
+        kl[key] = L.n;
         k++;
         if (m[2]) out[key] = scalar(m[2], L.n);
         else if (k < lines.length && (lines[k].ind > ind || lines[k].ind === ind && item(lines[k].t))) out[key] = block();
@@ -1176,7 +1180,7 @@
   // the page's memory. It lists each line it could not read, and why.
   function load(text) {
     const said = [];
-    const say = (line, msg) => said.push((line ? "line " + line + ": " : "") + msg);
+    const say = (line, msg) => said.push({ line: line || 0, msg: (line ? "line " + line + ": " : "") + msg });
     let doc;
     try {
       doc = readYAML(text);
@@ -1187,25 +1191,25 @@
     if (!isMap(doc)) return loaded(0, ["This is not an order file (game:, side:, turn:, wait: and the orders): nothing was loaded."]);
     for (const [k, want] of [["game", D.game], ["side", D.side], ["turn", String(D.turn)], ["wait", D.wait]]) {
       if (doc[k] === undefined) say(0, "The file has no " + k + ": line; this sheet writes " + k + ": " + want + ".");
-      else if (String(doc[k]) !== want) say(LINE.get(doc), k + ": " + doc[k] + ", but this sheet is for " + k + " " + want + ": it reads the file's orders as far as they fit this wait, and writes " + want + ".");
+      else if (String(doc[k]) !== want) say(keyLine(doc, k), k + ": " + doc[k] + ", but this sheet is for " + k + " " + want + ": it reads the file's orders as far as they fit this wait, and writes " + want + ".");
     }
     if (typeof doc.token === "string" && doc.token && !/PASTE-YOUR-TOKEN-HERE|^YOUR-TOKEN/.test(doc.token)) token = doc.token;
     const part = { actions: "actions", "us-decision": "decision", "us-refit": "refit", "jp-refit": "refit", "jp-setup": "setup", "us-landing": "landing" }[D.wait];
     for (const k of Object.keys(doc)) {
-      if (!["game", "side", "turn", "wait", "token", "standing", part].includes(k)) say(0, k + ": is not part of this sheet's file (" + part + ": is); not read.");
+      if (!["game", "side", "turn", "wait", "token", "standing", part].includes(k)) say(keyLine(doc, k), k + ": is not part of this sheet's file (" + part + ": is); not read.");
     }
     let n = 0;
-    if (ui.load) n = ui.load(doc[part], LINE.get(doc), say);
+    if (ui.load) n = ui.load(doc[part], keyLine(doc, part), say);
     if (doc.standing !== undefined) {
       const st = doc.standing;
       for (const k of Object.keys(isMap(st) ? st : {})) {
         if (k === "decision" && ahead && ["ask", "day", "night", "refit"].includes(st[k])) $("decision").value = st[k];
-        else say(0, "standing: " + k + ": the sheet writes the standing lines of the template and the decision in advance only; add this one to the file again by hand.");
+        else say(keyLine(st, k), "standing: " + k + ": the sheet writes the standing lines of the template and the decision in advance only; add this one to the file again by hand.");
       }
-      if (!isMap(st)) say(0, "standing: is not a mapping; not read.");
+      if (!isMap(st)) say(keyLine(doc, "standing"), "standing: is not a mapping; not read.");
     }
     write();
-    loaded(n, said);
+    loaded(n, said.sort((a, b) => a.line - b.line).map((s) => s.msg));
   }
   function loaded(n, said) {
     const box = $("loadnote");
