@@ -299,7 +299,13 @@ func sheetOf(t *testing.T, r *Report) (string, []byte) {
 // typed. The page offers as many choices as the outlook lists: for every
 // unit of the actions sheets its moves, melee and fire targets; each
 // refit item; each unit to set up and value chit; each zone each unit
-// may land at. Nothing is
+// may land at. Each form's file, loaded into a fresh sheet, gives the
+// same file again. Five units or more ordered to one hex are stopped at
+// its stacking limit, as the engine would, and the page's stacking
+// verdicts are the engine's on random stacks; a file loaded shows its
+// orders on the map and names the lines it could not read; a hex both a
+// melee and a fire target asks which; a refit pick ticks its row; the hex
+// ids are legible at the first zoom on a laptop and a phone. Nothing is
 // requested beyond the file; the console stays clean; the sheet draws
 // itself within half a second.
 func TestOrderSheetInBrowser(t *testing.T) {
@@ -326,6 +332,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 			t.Errorf("the decision in advance reads standing %+v", f.Standing)
 		}
 		b.check(t, path)
+		b.check(t, b.reload(t, st, name, page))
 	})
 	t.Run("us-refit", func(t *testing.T) {
 		st, r := findSheet(t, false, wind.WaitUSRefit, func(r *Report) bool {
@@ -355,6 +362,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 			t.Errorf("the refit reads %+v", f.Refit)
 		}
 		b.check(t, path)
+		b.check(t, b.reload(t, st, name, page))
 	})
 	t.Run("jp-refit", func(t *testing.T) {
 		st, r := findSheet(t, false, wind.WaitJPRefit, func(r *Report) bool {
@@ -545,6 +553,7 @@ func setupInBrowser(t *testing.T, b *sheetBrowser) {
 		t.Errorf("%s is not placed in %s: %+v", unit, to, f.Orders().JPSetup)
 	}
 	b.check(t, path)
+	b.check(t, b.reload(t, st, name, page))
 }
 
 // landingInBrowser sends a unit the free landing leaves in the box to a
@@ -583,6 +592,7 @@ func landingInBrowser(t *testing.T, b *sheetBrowser) {
 		t.Errorf("%s is not sent to %s: %+v", lo.Unit, zone, f.Orders().Landing)
 	}
 	b.check(t, path)
+	b.check(t, b.reload(t, st, name, page))
 }
 
 // moversTo returns, for the first hex (in hex order) that five or more of
@@ -933,4 +943,28 @@ func legibleInBrowser(t *testing.T, b *sheetBrowser) {
 	if err := chromedp.Do(b.ctx, chromedp.EmulateReset()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// reload downloads the file the sheet open writes, opens the sheet
+// afresh, loads the file into it and fails unless the sheet reads every
+// line and writes the same orders again.
+func (b *sheetBrowser) reload(t *testing.T, st step, name string, page []byte) string {
+	t.Helper()
+	tok := b.token
+	body := string(b.download(t, sheetDataOfFile(t, b).File))
+	want, err := windorders.Parse([]byte(body), windorders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, _ := b.open(t, name, page)
+	b.eval(t, fmt.Sprintf(`document.getElementById("load").open = true, document.getElementById("loadtext").value = %q, ""`, body))
+	b.click(t, "#loadgo")
+	b.token = tok
+	if note := b.eval(t, `document.getElementById("loadnote").textContent`); !strings.Contains(note, "every line of the file was read") {
+		t.Errorf("loading the sheet's own file: %s", note)
+	}
+	if got := b.file(t, st, ""); !reflect.DeepEqual(got.Orders(), want.Orders()) || !reflect.DeepEqual(got.Standing, want.Standing) {
+		t.Errorf("loaded, the sheet writes %+v, the file was %+v", got.Orders(), want.Orders())
+	}
+	return path
 }
