@@ -387,8 +387,8 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	t.Run("jp-setup", func(t *testing.T) { setupInBrowser(t, b) })
 	t.Run("us-landing", func(t *testing.T) { landingInBrowser(t, b) })
 	t.Run("stacking", func(t *testing.T) {
-		st, body := stackingInBrowser(t, b)
-		t.Run("load", func(t *testing.T) { loadInBrowser(t, b, st, body) })
+		st, body, over := stackingInBrowser(t, b)
+		t.Run("load", func(t *testing.T) { loadInBrowser(t, b, st, body, over) })
 	})
 	t.Run("stacking-verdicts", func(t *testing.T) {
 		stackVerdictsInBrowser(t, b, adjudicator.US)
@@ -631,8 +631,9 @@ func moversTo(st step, r *Report) (adjudicator.Hex, []wind.UnitOptions) {
 // over-stack a hex it enters, with the count, exactly when the engine
 // would refuse it given the moves before it; the counters ordered stand in
 // the hex on the map, and the file is accepted. It returns the step and
-// the file, for loadInBrowser.
-func stackingInBrowser(t *testing.T, b *sheetBrowser) (step, string) {
+// the file and a move the page stopped, as a line of the file, for
+// loadInBrowser.
+func stackingInBrowser(t *testing.T, b *sheetBrowser) (step, string, string) {
 	var hex adjudicator.Hex
 	var movers []wind.UnitOptions
 	var st step
@@ -654,6 +655,7 @@ func stackingInBrowser(t *testing.T, b *sheetBrowser) (step, string) {
 	path, _ := b.open(t, name, page)
 	engine := st.s.Clone()
 	var moved, stopped []string
+	var over string
 	for _, uo := range movers {
 		b.click(t, fmt.Sprintf(`button[data-unit="%s"]`, uo.Unit))
 		before := b.num(t, `document.querySelectorAll("#acts li").length`)
@@ -664,6 +666,9 @@ func stackingInBrowser(t *testing.T, b *sheetBrowser) (step, string) {
 		var why string
 		for _, mv := range uo.Moves {
 			if mv.To == hex {
+				if over == "" && !added {
+					over = fmt.Sprintf("  - move: {unit: %s, path: %v}", uo.Unit, strings.ReplaceAll(fmt.Sprint(mv.Path), " ", ", "))
+				}
 				for _, h := range mv.Path {
 					if why == "" {
 						why = engine.StackingProblemWith(h, u, u.Steps)
@@ -701,14 +706,14 @@ func stackingInBrowser(t *testing.T, b *sheetBrowser) (step, string) {
 	b.file(t, st, "tok-stack")
 	body := string(b.download(t, sheetDataOfFile(t, b).File))
 	b.check(t, path)
-	return st, body
+	return st, body, over
 }
 
 // loadInBrowser loads into a fresh sheet the file stackingInBrowser
 // wrote, with a move the sheet does not offer and a key it does not know
 // put in: the sheet lists its orders again, shows the counters where they
 // go, names the two lines it could not read, and writes the same orders.
-func loadInBrowser(t *testing.T, b *sheetBrowser, st step, body string) {
+func loadInBrowser(t *testing.T, b *sheetBrowser, st step, body, over string) {
 	r := reportOf(t, st, adjudicator.US)
 	name, page := sheetOf(t, r)
 	path, _ := b.open(t, name, page)
@@ -742,6 +747,16 @@ func loadInBrowser(t *testing.T, b *sheetBrowser, st step, body string) {
 	}
 	if got := b.file(t, st, ""); !slices.Equal(actionWords(got), actionWords(want)) {
 		t.Errorf("the sheet writes %q, loaded %q", actionWords(got), actionWords(want))
+	}
+	// A move that over-stacks is read, marked and named.
+	lines = strings.Split(body, "\n")
+	at = slices.Index(lines, "actions:") + 1 + len(want.Orders().Actions)
+	lines = slices.Insert(lines, at, over)
+	b.eval(t, fmt.Sprintf(`document.getElementById("loadtext").value = %q, ""`, strings.Join(lines, "\n")))
+	b.click(t, "#loadgo")
+	note = b.eval(t, `document.getElementById("loadnote").textContent`)
+	if !strings.Contains(note, "over-stacks") || b.num(t, `document.querySelectorAll("#acts .note.bad").length`) == 0 {
+		t.Errorf("loading %q, the sheet says %q", over, note)
 	}
 	// The file mangled at random: the sheet reads what it can and says
 	// why it stops, and never throws.

@@ -494,9 +494,14 @@
       for (const it of items || []) {
         const n = LINE.get(it) || LINE.get(items), k = isMap(it) ? Object.keys(it) : [];
         if (k.length !== 1) { say(n, "an activation is one of move:, melee:, fire: or air:; not read."); continue; }
-        const why = loadAct(k[0], it[k[0]]);
+        const had = acts.length, why = loadAct(k[0], it[k[0]]);
         if (why) say(n, k[0] + ": " + why);
+        for (const a of acts.slice(had)) a.line = n;
       }
+      acts.forEach((a, i) => {
+        const full = a.kind === "move" && overStack(a.unit, a.path, posAfter(acts.slice(0, i)));
+        if (full) say(a.line, "move: " + a.unit + " over-stacks: " + full + ". Read, and marked in the list: attu refuses the file as it stands.");
+      });
       sel = null;
       for (const b in buttons) buttons[b].setAttribute("aria-pressed", "false");
       render();
@@ -1199,7 +1204,8 @@
       if (!["game", "side", "turn", "wait", "token", "standing", part].includes(k)) say(keyLine(doc, k), k + ": is not part of this sheet's file (" + part + ": is); not read.");
     }
     let n = 0;
-    if (ui.load) n = ui.load(doc[part], keyLine(doc, part), say);
+    if (doc[part] === undefined) say(0, "The file has no " + part + ": part, so no orders were read.");
+    else if (ui.load) n = ui.load(doc[part], keyLine(doc, part), say);
     if (doc.standing !== undefined) {
       const st = doc.standing;
       for (const k of Object.keys(isMap(st) ? st : {})) {
