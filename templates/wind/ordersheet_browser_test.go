@@ -829,7 +829,7 @@ func askInBrowser(t *testing.T, b *sheetBrowser) {
 
 // refitPickInBrowser picks the hex of a Japanese refit move on the map:
 // the pick ticks its row, and a second click on the map changes nothing.
-// Loaded back into a fresh sheet, the file ticks the same row.
+// Opened from the disk in a fresh sheet, the file ticks the same row.
 func refitPickInBrowser(t *testing.T, b *sheetBrowser) {
 	st, r := findSheet(t, false, wind.WaitJPRefit, func(r *Report) bool { return len(r.Outlook.Refit.Moves) > 0 })
 	name, page := sheetOf(t, r)
@@ -853,9 +853,17 @@ func refitPickInBrowser(t *testing.T, b *sheetBrowser) {
 	body := string(b.download(t, sheetDataOfFile(t, b).File))
 	b.check(t, path)
 	path, _ = b.open(t, name, page)
-	b.eval(t, fmt.Sprintf(`document.getElementById("loadtext").value = %q, ""`, body))
+	saved := filepath.Join(t.TempDir(), "orders.yaml")
+	if err := os.WriteFile(saved, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	b.eval(t, `document.getElementById("load").open = true, ""`)
-	b.click(t, "#loadgo")
+	if err := chromedp.Do(b.ctx, chromedp.SetUploadFiles(chromedp.ID("loadfile"), []string{saved})); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(5 * time.Second); b.eval(t, `document.getElementById("loadnote").textContent`) == "" && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	b.token = "tok-pick"
 	if b.eval(t, `String(`+box+`)`) != "true" || b.eval(t, hex) != mv.Nearest.String() {
 		t.Fatalf("the file loaded leaves %s unticked or elsewhere: %s", mv.Unit, b.eval(t, `document.getElementById("loadnote").textContent`))

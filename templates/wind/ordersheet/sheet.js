@@ -6,7 +6,8 @@
 // typed into it in a variable only, never in the page's elements (a saved
 // page does not hold it): the file shown names it, and the copy, the
 // download and the mail made when the player asks for them carry it. It
-// loads and stores nothing.
+// fetches and stores nothing; it reads an order file only when the player
+// pastes or opens one, to go on from it.
 (function () {
   const D = JSON.parse(document.getElementById("data").textContent);
   const V = D.view, O = D.outlook;
