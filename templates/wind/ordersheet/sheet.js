@@ -414,7 +414,7 @@
         if ((o.melee || []).includes(h)) return addMelee(o, h);
         if (f) return fire();
       }
-      const mine = opts.filter((u) => u.hex === h);
+      const pos = posAfter(acts), mine = opts.filter((u) => (pos[u.unit] || u.hex) === h);
       // A hex of several units: each click picks the next.
       if (mine.length) pick(mine[(mine.findIndex((u) => u.unit === sel) + 1) % mine.length].unit);
     };
