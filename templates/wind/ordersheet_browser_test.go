@@ -748,6 +748,16 @@ func loadInBrowser(t *testing.T, b *sheetBrowser, st step, body, over string) {
 	if got := b.file(t, st, ""); !slices.Equal(actionWords(got), actionWords(want)) {
 		t.Errorf("the sheet writes %q, loaded %q", actionWords(got), actionWords(want))
 	}
+	// The same orders as the program writes them: block mappings.
+	other, err := windorders.Write(want.Game, "tok-stack", want.Orders())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.eval(t, fmt.Sprintf(`document.getElementById("loadtext").value = %q, ""`, other))
+	b.click(t, "#loadgo")
+	if got := b.file(t, st, ""); !slices.Equal(actionWords(got), actionWords(want)) {
+		t.Errorf("loaded from\n%s\nthe sheet writes %q", other, actionWords(got))
+	}
 	// A move that over-stacks is read, marked and named.
 	lines = strings.Split(body, "\n")
 	at = slices.Index(lines, "actions:") + 1 + len(want.Orders().Actions)
@@ -988,6 +998,22 @@ func (b *sheetBrowser) reload(t *testing.T, st step, name string, page []byte) s
 	}
 	if got := b.file(t, st, ""); !reflect.DeepEqual(got.Orders(), want.Orders()) || !reflect.DeepEqual(got.Standing, want.Standing) {
 		t.Errorf("loaded, the sheet writes %+v, the file was %+v", got.Orders(), want.Orders())
+	}
+	// The same orders as the program writes them (block mappings and
+	// lists, keys in another order): a hand edit of the same shape.
+	if want.Standing == nil {
+		other, err := windorders.Write(want.Game, tok, want.Orders())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.eval(t, fmt.Sprintf(`document.getElementById("loadtext").value = %q, ""`, other))
+		b.click(t, "#loadgo")
+		if note := b.eval(t, `document.getElementById("loadnote").textContent`); !strings.Contains(note, "every line of the file was read") {
+			t.Errorf("loading\n%s\nthe sheet says: %s", other, note)
+		}
+		if got := b.file(t, st, ""); !reflect.DeepEqual(got.Orders(), want.Orders()) {
+			t.Errorf("loaded from\n%s\nthe sheet writes %+v, the file was %+v", other, got.Orders(), want.Orders())
+		}
 	}
 	return path
 }
