@@ -80,8 +80,8 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 		Stacking: sheetStacking{OneBattalion: wind.StackOneBattalion, Mixed: wind.StackMixed, Japanese: wind.StackJapanese},
 		View:     r.View, Outlook: &outlook,
 	}
-	// Games are played with the built-in counter mix, as their maps are
-	// drawn from the built-in map unless Report.Map says otherwise.
+	// The report carries no counter mix: the built-in one, which every
+	// scenario attu ships plays with, says which units are independent.
 	for _, u := range r.View.Units {
 		if c, ok := wind.BuiltinCounters().Get(u.ID); ok && c.Class.Independent && u.Side == r.View.Side {
 			d.Stacking.Independent = append(d.Stacking.Independent, u.ID)
