@@ -79,66 +79,66 @@ func (f *OrderFile) Locate(p iw.Problem) (line, col int) {
 // its mapping is written.
 type (
 	fileYAML struct {
-		Game     string            `yaml:"game"`
-		Side     string            `yaml:"side"`
-		Turn     int               `yaml:"turn"`
-		Wait     string            `yaml:"wait"`
-		Token    string            `yaml:"token"`
-		Now      bool              `yaml:"now"`
-		Setup    map[string]iw.Hex `yaml:"setup"`
-		Moves    []moveYAML        `yaml:"moves"`
-		Attacks  []attackYAML      `yaml:"attacks"`
-		Own      *ownYAML          `yaml:"own"`
-		Defence  *defenceYAML      `yaml:"defence"`
-		Standing *standingYAML     `yaml:"standing"`
+		Game     string            `yaml:"game,omitempty"`
+		Side     string            `yaml:"side,omitempty"`
+		Turn     int               `yaml:"turn,omitempty"`
+		Wait     string            `yaml:"wait,omitempty"`
+		Token    string            `yaml:"token,omitempty"`
+		Now      bool              `yaml:"now,omitempty"`
+		Setup    map[string]iw.Hex `yaml:"setup,omitempty"`
+		Moves    []moveYAML        `yaml:"moves,omitempty"`
+		Attacks  []attackYAML      `yaml:"attacks,omitempty"`
+		Own      *ownYAML          `yaml:"own,omitempty"`
+		Defence  *defenceYAML      `yaml:"defence,omitempty"`
+		Standing *standingYAML     `yaml:"standing,omitempty"`
 	}
 	moveYAML struct {
-		At   orders.Pos
-		Unit string   `yaml:"unit"`
-		Path []iw.Hex `yaml:"path"`
+		At   orders.Pos `yaml:"-"`
+		Unit string     `yaml:"unit,omitempty"`
+		Path []iw.Hex   `yaml:"path,omitempty"`
 	}
 	attackYAML struct {
-		At        orders.Pos
-		Defenders []string      `yaml:"defenders"`
-		Attackers []string      `yaml:"attackers"`
-		Barrage   []string      `yaml:"barrage"`
-		GSP       int           `yaml:"gsp"`
-		Banzai    bool          `yaml:"banzai"`
-		Advance   []advanceYAML `yaml:"advance"`
-		Removals  []string      `yaml:"removals"`
+		At        orders.Pos    `yaml:"-"`
+		Defenders []string      `yaml:"defenders,omitempty"`
+		Attackers []string      `yaml:"attackers,omitempty"`
+		Barrage   []string      `yaml:"barrage,omitempty"`
+		GSP       int           `yaml:"gsp,omitempty"`
+		Banzai    bool          `yaml:"banzai,omitempty"`
+		Advance   []advanceYAML `yaml:"advance,omitempty"`
+		Removals  []string      `yaml:"removals,omitempty"`
 	}
 	advanceYAML struct {
-		At   orders.Pos
-		Unit string  `yaml:"unit"`
-		To   *iw.Hex `yaml:"to"`
+		At   orders.Pos `yaml:"-"`
+		Unit string     `yaml:"unit,omitempty"`
+		To   *iw.Hex    `yaml:"to,omitempty"`
 	}
 	ownYAML struct {
-		Retreats map[string]retreatYAML `yaml:"retreats"`
-		Order    []string               `yaml:"order"`
-		Displace map[string][]iw.Hex    `yaml:"displace"`
+		Retreats map[string]retreatYAML `yaml:"retreats,omitempty"`
+		Order    []string               `yaml:"order,omitempty"`
+		Displace map[string][]iw.Hex    `yaml:"displace,omitempty"`
 	}
 	retreatYAML struct {
-		Paths  [][]iw.Hex `yaml:"paths"`
-		Toward *iw.Hex    `yaml:"toward"`
+		Paths  [][]iw.Hex `yaml:"paths,omitempty"`
+		Toward *iw.Hex    `yaml:"toward,omitempty"`
 	}
 	defenceYAML struct {
-		FPF     []fpfYAML `yaml:"fpf"`
-		Own     *ownYAML  `yaml:"own"`
-		Advance bool      `yaml:"advance"`
+		FPF     []fpfYAML `yaml:"fpf,omitempty"`
+		Own     *ownYAML  `yaml:"own,omitempty"`
+		Advance bool      `yaml:"advance,omitempty"`
 	}
 	standingYAML struct {
-		Ask     bool      `yaml:"ask"`
-		FPF     []fpfYAML `yaml:"fpf"`
-		Own     *ownYAML  `yaml:"own"`
-		Advance bool      `yaml:"advance"`
+		Ask     bool      `yaml:"ask,omitempty"`
+		FPF     []fpfYAML `yaml:"fpf,omitempty"`
+		Own     *ownYAML  `yaml:"own,omitempty"`
+		Advance bool      `yaml:"advance,omitempty"`
 	}
 	fpfYAML struct {
-		At              orders.Pos
-		Protect         string   `yaml:"protect"`
-		Artillery       []string `yaml:"artillery"`
-		GSP             int      `yaml:"gsp"`
-		MinDifferential *int     `yaml:"min_differential"`
-		OnlyBanzai      bool     `yaml:"only_banzai"`
+		At              orders.Pos `yaml:"-"`
+		Protect         string     `yaml:"protect,omitempty"`
+		Artillery       []string   `yaml:"artillery,omitempty"`
+		GSP             int        `yaml:"gsp,omitempty"`
+		MinDifferential *int       `yaml:"min_differential,omitempty"`
+		OnlyBanzai      bool       `yaml:"only_banzai,omitempty"`
 	}
 )
 
@@ -328,10 +328,24 @@ func (c *checker) fpf(ps []fpfYAML, where string) []iw.FPFPlan {
 		if p.GSP < 0 {
 			c.fail(p.At, "%s[%d]: gsp: %d is negative", where, i, p.GSP)
 		}
-		if len(p.Artillery) == 0 && p.GSP <= 0 {
-			c.fail(p.At, "%s[%d]: commits nothing: name artillery or give gsp", where, i)
-		}
 		out = append(out, iw.FPFPlan{Protect: p.Protect, Artillery: p.Artillery, GSP: p.GSP, MinDifferential: p.MinDifferential, OnlyBanzai: p.OnlyBanzai})
+	}
+	return out
+}
+
+// Tidy gives instructions with empty lists and maps left out, so that
+// instructions that say nothing are the zero value and read back from
+// their JSON the same.
+func Tidy(in iw.Instructions) iw.Instructions {
+	out := in
+	if len(out.Retreats) == 0 {
+		out.Retreats = nil
+	}
+	if len(out.Order) == 0 {
+		out.Order = nil
+	}
+	if len(out.Displace) == 0 {
+		out.Displace = nil
 	}
 	return out
 }
@@ -350,5 +364,5 @@ func (c *checker) own(o *ownYAML, where string) iw.Instructions {
 		}
 		out.Retreats[id] = iw.RetreatPlan{Paths: r.Paths, Toward: r.Toward}
 	}
-	return out
+	return Tidy(out)
 }

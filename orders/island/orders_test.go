@@ -120,3 +120,37 @@ func golden(t *testing.T, path, got string) {
 		t.Errorf("%s differs (run go test ./orders/island -update and review):\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
+
+// TestWriteOrdersReadsBack writes every good file's orders and reads them
+// back the same.
+func TestWriteOrdersReadsBack(t *testing.T) {
+	files, _ := filepath.Glob("testdata/orders/good-*.yaml")
+	for _, path := range files {
+		raw, _ := os.ReadFile(path)
+		f, err := ReadOrders(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := WriteOrders("ridge-1", "t0k", f.Orders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := ReadOrders(out)
+		if err != nil {
+			t.Fatalf("%s written reads back with mistakes: %v\n%s", path, err, out)
+		}
+		a, _ := json.Marshal(f.Orders)
+		b, _ := json.Marshal(g.Orders)
+		if string(a) != string(b) {
+			t.Errorf("%s: written and read back\n%s\nwant\n%s\nfile:\n%s", path, b, a, out)
+		}
+	}
+	empty := Orders{Side: 2, Turn: 3, Wait: WaitDefence, Defence: &iw.Defence{}}
+	out, err := WriteOrders("g", "t", empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadOrders(out); err != nil {
+		t.Fatalf("an empty defence reads back with mistakes: %v\n%s", err, out)
+	}
+}

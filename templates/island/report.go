@@ -1,0 +1,526 @@
+package island
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	iw "github.com/attu-pbem/attu/adjudicator/island"
+	oi "github.com/attu-pbem/attu/orders/island"
+	"github.com/attu-pbem/attu/templates"
+)
+
+// A side's report is made of what the side may see (IW26): the engine's
+// position, which is open at the table, the events, which tell only what
+// happened, the declared attacks of a pending Player-Turn without their
+// advances, removals and retreats, and the reader's own standing
+// instructions. Nothing else of the position is read here.
+
+// view is what a report of side reader is made of.
+type view struct {
+	e        *iw.Engine
+	game     templates.Game
+	g        iw.Position
+	wait     adjudicator.Wait
+	reader   iw.Side
+	events   []iw.Event
+	declared []iw.Attack  // the pending attacks as the defender sees them
+	standing *oi.Standing // the reader's own
+	ended    bool
+}
+
+// viewOf builds the view of in, keeping only what in.Side may see.
+func viewOf(in templates.ReportFor) (*view, error) {
+	pos, ok := in.Position.(*Position)
+	if !ok || pos.e == nil {
+		return nil, fmt.Errorf("not Island War: %T", in.Position)
+	}
+	evs, err := decodeEvents(in.Events)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{e: pos.e, game: in.Game, g: pos.Game, wait: pos.Wait(), reader: ruleSide(in.Side), events: evs, ended: in.Ended}
+	if in.Ended {
+		v.wait = adjudicator.Wait{Turn: v.wait.Turn, Kind: adjudicator.WaitEnded}
+	}
+	if pos.Pending != nil {
+		v.declared = publicAttacks(pos.Pending.Attacks)
+	}
+	if in.Side == adjudicator.US || in.Side == adjudicator.JP {
+		if s, ok := pos.Standing[v.reader]; ok {
+			v.standing = &s
+		}
+	}
+	return v, nil
+}
+
+// publicAttacks gives what the defender sees of declared attacks at the
+// table before he answers (rule 4.1 c, IW25): who attacks whom, with what
+// barrage, ground support and Banzai, not what the attacker plans after.
+func publicAttacks(as []iw.Attack) []iw.Attack {
+	out := make([]iw.Attack, len(as))
+	for i, a := range as {
+		out[i] = iw.Attack{Defenders: a.Defenders, Attackers: a.Attackers, Barrage: a.Barrage, GSP: a.GSP, Banzai: a.Banzai}
+	}
+	return out
+}
+
+// decodeEvents reads events, each the JSON of one.
+func decodeEvents(raw []json.RawMessage) ([]iw.Event, error) {
+	out := make([]iw.Event, len(raw))
+	for i, b := range raw {
+		if err := json.Unmarshal(b, &out[i]); err != nil {
+			return nil, fmt.Errorf("decoding event %d: %w", i+1, err)
+		}
+	}
+	return out, nil
+}
+
+// Report is side's report of the position in force.
+func (Rules) Report(in templates.ReportFor) (*templates.SideReport, error) {
+	v, err := viewOf(in)
+	if err != nil {
+		return nil, err
+	}
+	out := &templates.SideReport{Subject: v.subject(), Text: v.text(), PictureKey: v.pictureKey()}
+	if name, body, ok := v.template(); ok {
+		out.TemplateName, out.Template = name, body
+	}
+	b, err := json.MarshalIndent(v.jsonReport(), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	out.JSON = append(b, '\n')
+	return out, nil
+}
+
+// Template is the order template of side's report, for the side awaited.
+func (Rules) Template(in templates.ReportFor) (name, body string, ok bool) {
+	v, err := viewOf(in)
+	if err != nil {
+		return "", "", false
+	}
+	return v.template()
+}
+
+func (v *view) subject() string {
+	id := v.game.ID
+	if v.wait.Over() {
+		return fmt.Sprintf("[%s] Island War: final report", id)
+	}
+	if v.wait.Side == hostSide(v.reader) && v.wait.Open() {
+		return fmt.Sprintf("[%s] Island War: %s", id, waitWords(v.wait))
+	}
+	return fmt.Sprintf("[%s] Island War: report, waiting for %s", id, waitWords(v.wait))
+}
+
+// text is the body of the report.
+func (v *view) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Island War: %s, game %s. %s report.\n", v.e.S.Name, v.game.ID, sideTitle(v.reader))
+	if v.e.S.Invented {
+		b.WriteString("(An invented scenario, not a published game's.)\n")
+	}
+	fmt.Fprintf(&b, "%s.\n\n", v.phaseWords())
+	if lines := v.eventLines(); len(lines) > 0 {
+		b.WriteString("What happened since your last report:\n")
+		for _, l := range lines {
+			b.WriteString(templates.Wrap("  ", "    ", l))
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(v.declared) > 0 {
+		b.WriteString("Attacks declared, waiting for the defence (rule 4.1 c):\n")
+		for k, a := range v.declared {
+			b.WriteString(templates.Wrap("  ", "    ", v.declaredLine(k, a)))
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("The map (units by id, terrain by letter; columns across, rows down; hex id CCRR = column, row):\n")
+	b.WriteString(v.asciiMap())
+	b.WriteString("\n")
+	b.WriteString(v.unitTable(v.reader, "Your units"))
+	b.WriteString(v.unitTable(v.reader.Enemy(), "Enemy units"))
+	fmt.Fprintf(&b, "Ground support points left this Game-Turn: U.S. %d, Japanese %d (rule 9.14).\n", v.g.GSP[iw.US], v.g.GSP[iw.Japan])
+	if due := v.reinforcements(); due != "" {
+		b.WriteString(due)
+	}
+	b.WriteString(v.victoryWords())
+	if v.standing != nil {
+		fmt.Fprintf(&b, "Your standing instructions: %s.\n", standingWords(*v.standing))
+	} else {
+		b.WriteString("Your standing instructions: none; when you defend, the defaults of IW21 decide.\n")
+	}
+	b.WriteString("\n")
+	switch {
+	case v.wait.Over():
+		fmt.Fprintf(&b, "The game is over: %s.\n", verdictWords(v.e.Verdict(v.g)))
+	case v.wait.Side == hostSide(v.reader):
+		fmt.Fprintf(&b, "The game waits for %s.", waitWords(v.wait))
+		if d := templates.DeadlineText(v.game.Deadline, v.game.Zone); d != "" {
+			fmt.Fprintf(&b, " Deadline: %s.", d)
+		}
+		b.WriteString(" The order template is attached.\n")
+	default:
+		fmt.Fprintf(&b, "The game waits for %s.\n", waitWords(v.wait))
+	}
+	return b.String()
+}
+
+func (v *view) phaseWords() string {
+	g := v.g
+	switch g.Phase {
+	case iw.PhaseSetup:
+		return fmt.Sprintf("Set-up: the %s place their units (rule 3.0)", sideTitle(g.Phasing))
+	case iw.PhaseOver:
+		return fmt.Sprintf("Game-Turn %d of %d is over", g.Turn, v.e.S.GameTurns)
+	case iw.PhaseCombat:
+		return fmt.Sprintf("Game-Turn %d of %d, %s Combat Phase", g.Turn, v.e.S.GameTurns, sideTitle(g.Phasing))
+	}
+	return fmt.Sprintf("Game-Turn %d of %d, %s Movement Phase", g.Turn, v.e.S.GameTurns, sideTitle(g.Phasing))
+}
+
+// eventLines words the events, one line each, phases left out.
+func (v *view) eventLines() []string {
+	var out []string
+	for _, ev := range v.events {
+		if l := eventLine(v.e, ev); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// eventLine words one event: the same words for both sides, since every
+// event tells what happened in the open.
+func eventLine(e *iw.Engine, ev iw.Event) string {
+	who := sideTitle(ev.Side)
+	switch ev.Kind {
+	case iw.EvSetup:
+		return fmt.Sprintf("%s set up in %s.", ev.Unit, hexes(ev.Path))
+	case iw.EvMove:
+		return fmt.Sprintf("%s %s moved %s.", who, ev.Unit, hexes(ev.Path))
+	case iw.EvEnter:
+		return fmt.Sprintf("%s %s entered %s.", who, ev.Unit, hexes(ev.Path))
+	case EvDeclared:
+		return fmt.Sprintf("%s declared attack %d: %s.", who, ev.Combat.Index+1, attackSummary(iw.Attack{Defenders: ev.Combat.Defenders, Attackers: ev.Combat.Attackers, Barrage: ev.Combat.Barrage, GSP: ev.Combat.GSP, Banzai: ev.Combat.Banzai}))
+	case iw.EvCombat:
+		return combatLine(e, ev.Combat)
+	case iw.EvSkip:
+		return fmt.Sprintf("Attack %d was not made: %s (IW20).", ev.Combat.Index+1, ev.Note)
+	case iw.EvGameOver:
+		return fmt.Sprintf("The game is over after Game-Turn %d: %s.", ev.Turn, ev.Note)
+	case iw.EvPhase:
+		if ev.Phase == iw.PhaseMovement {
+			return fmt.Sprintf("Game-Turn %d: the %s Player-Turn begins.", ev.Turn, sideTitle(ev.Side))
+		}
+	}
+	return ""
+}
+
+func hexes(hs []iw.Hex) string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.String()
+	}
+	return strings.Join(out, "-")
+}
+
+func attackSummary(a iw.Attack) string {
+	s := strings.Join(a.Attackers, ", ")
+	if s == "" {
+		s = "no adjacent unit"
+	}
+	if len(a.Barrage) > 0 {
+		s += ", barrage " + strings.Join(a.Barrage, ", ")
+	}
+	if a.GSP > 0 {
+		s += fmt.Sprintf(", %d GSP", a.GSP)
+	}
+	if a.Banzai {
+		s += ", Banzai"
+	}
+	return s + " against " + strings.Join(a.Defenders, ", ")
+}
+
+// combatLine is one attack in one line: units, totals, differential,
+// line and column, die, result, then what the result did.
+func combatLine(e *iw.Engine, c *iw.CombatReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Attack %d: %s", c.Index+1, attackSummary(iw.Attack{Defenders: c.Defenders, Attackers: c.Attackers, Barrage: c.Barrage, GSP: c.GSP, Banzai: c.Banzai}))
+	if len(c.FPF) > 0 || c.FPFGSP > 0 {
+		b.WriteString(" (final protective fire")
+		if len(c.FPF) > 0 {
+			b.WriteString(" " + strings.Join(c.FPF, ", "))
+		}
+		if c.FPFGSP > 0 {
+			fmt.Fprintf(&b, ", %d GSP", c.FPFGSP)
+		}
+		b.WriteString(")")
+	}
+	fmt.Fprintf(&b, ": %d against %d, differential %+d, %s line column %d, die %d: %s", c.AttackTotal, c.DefenseTotal, c.Differential, c.Line, c.Column, c.Die, c.Result)
+	if c.Void {
+		b.WriteString(", no effect on artillery alone (rule 8.15)")
+	}
+	b.WriteString(".")
+	for _, r := range c.Retreats {
+		switch {
+		case r.Eliminated && len(r.Path) == 0:
+			fmt.Fprintf(&b, " %s could not retreat and was eliminated.", r.Unit)
+		case r.Eliminated:
+			fmt.Fprintf(&b, " %s retreated %s and was eliminated.", r.Unit, hexes(r.Path))
+		default:
+			fmt.Fprintf(&b, " %s retreated %s.", r.Unit, hexes(r.Path))
+		}
+		for _, d := range r.Displaced {
+			fmt.Fprintf(&b, " %s was displaced %s-%s.", d.Unit, d.From, d.To)
+		}
+	}
+	if len(c.Eliminated) > 0 {
+		fmt.Fprintf(&b, " Eliminated: %s.", strings.Join(c.Eliminated, ", "))
+	}
+	if len(c.Removals) > 0 {
+		fmt.Fprintf(&b, " Banzai removals: %s.", strings.Join(c.Removals, ", "))
+	}
+	for _, a := range c.Advances {
+		fmt.Fprintf(&b, " %s advanced to %s.", a.Unit, a.To)
+	}
+	for _, a := range c.Unmade {
+		fmt.Fprintf(&b, " %s could not advance to %s.", a.Unit, a.To)
+	}
+	if len(c.Dropped) > 0 {
+		fmt.Fprintf(&b, " Displaced before firing: %s.", strings.Join(c.Dropped, ", "))
+	}
+	return b.String()
+}
+
+func (v *view) declaredLine(k int, a iw.Attack) string {
+	return fmt.Sprintf("Attack %d: %s.", k+1, attackSummary(a))
+}
+
+// unitTable lists a side's units: id, kind, values, where.
+func (v *view) unitTable(s iw.Side, title string) string {
+	var rows [][]string
+	for i, u := range v.e.S.Units {
+		if u.Side != s {
+			continue
+		}
+		pc := v.g.Pieces[i]
+		where := pc.Hex.String()
+		switch pc.Where {
+		case iw.Waiting:
+			where = "to set up"
+			if pc.Due > 0 {
+				where = fmt.Sprintf("arrives Game-Turn %d", pc.Due)
+			}
+		case iw.Eliminated:
+			where = "eliminated"
+		}
+		rows = append(rows, []string{"  " + u.ID, u.Kind, values(v.e, u), where})
+	}
+	return fmt.Sprintf("%s (%s):\n", title, sideTitle(s)) + strings.Join(templates.Columns(rows, nil), "\n") + "\n\n"
+}
+
+// values writes a unit's printed values as the counter does (rule 2.32).
+func values(e *iw.Engine, u iw.Unit) string {
+	if e.S.ClassOf(u) == iw.Artillery {
+		return fmt.Sprintf("%d-%d-%d/%d-%d", u.Barrage, u.FPF, u.Range, u.Defense, u.Movement)
+	}
+	return fmt.Sprintf("%d-%d-%d", u.Attack, u.Defense, u.Movement)
+}
+
+// reinforcements lists the reinforcements still to come.
+func (v *view) reinforcements() string {
+	var lines []string
+	for _, r := range v.e.S.Reinforcements {
+		var ids []string
+		for _, id := range r.Units {
+			if pc, ok := v.e.Piece(v.g, id); ok && pc.Where == iw.Waiting {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		where := hexes(r.Entry)
+		if r.Area != "" {
+			where = "area " + r.Area
+		}
+		lines = append(lines, fmt.Sprintf("  Game-Turn %d, %s: %s, entering at %s", r.Turn, sideTitle(r.Side), strings.Join(ids, ", "), where))
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "Reinforcements due:\n" + strings.Join(lines, "\n") + "\n"
+}
+
+// victoryWords says the points each side holds now and the outcome they
+// would give.
+func (v *view) victoryWords() string {
+	o := v.e.Verdict(v.g)
+	return fmt.Sprintf("Victory points now: U.S. %d, Japanese %d; if the game ended now: %s.\n", o.Points[iw.US], o.Points[iw.Japan], verdictWords(o))
+}
+
+// standingWords sums up standing instructions.
+func standingWords(s oi.Standing) string {
+	var parts []string
+	if s.Ask {
+		parts = append(parts, "ask to see the attacks (a defence wait)")
+	}
+	parts = append(parts, plural(len(s.Defence.FPF), "FPF plan"))
+	parts = append(parts, plural(len(s.Defence.Own.Retreats), "retreat plan"))
+	if len(s.Defence.Own.Displace) > 0 {
+		parts = append(parts, plural(len(s.Defence.Own.Displace), "displacement preference"))
+	}
+	if s.Defence.Advance {
+		parts = append(parts, "advance after an attacker's A result")
+	} else {
+		parts = append(parts, "no advance")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// asciiMap draws the map: a row per hex row, a cell per column, each the
+// id of the unit in it, else its terrain's letter; lowered columns are
+// marked v. The unit tables say whose each unit is.
+func (v *view) asciiMap() string {
+	g := v.e.S.Grid
+	w := 4
+	for _, u := range v.e.S.Units {
+		w = max(w, len(u.ID)+1)
+	}
+	occ := map[iw.Hex]int{}
+	for i, pc := range v.g.Pieces {
+		if pc.Where == iw.OnMap {
+			occ[pc.Hex] = i
+		}
+	}
+	letter := terrainLetters(v.e)
+	cell := func(s string) string { return s + strings.Repeat(" ", max(w-len(s), 1)) }
+	var b strings.Builder
+	line := "    "
+	for c := 1; c <= g.Columns; c++ {
+		mark := ""
+		if g.Shifted == iw.ShiftOdd && c%2 == 1 || g.Shifted == iw.ShiftEven && c%2 == 0 {
+			mark = "v"
+		}
+		line += cell(fmt.Sprintf("%02d%s", c, mark))
+	}
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
+	for r := 1; r <= g.Rows; r++ {
+		line := fmt.Sprintf("%02d  ", r)
+		for c := 1; c <= g.Columns; c++ {
+			h := iw.Hex{Col: c, Row: r}
+			s := letter[v.e.S.TerrainOf(h).Name]
+			if i, ok := occ[h]; ok {
+				s = v.e.S.Units[i].ID
+			}
+			line += cell(s)
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	var key []string
+	for _, t := range v.e.S.Key.Terrain {
+		key = append(key, letter[t.Name]+" "+t.Name)
+	}
+	b.WriteString("  Key: " + strings.Join(key, ", ") + "; v: the column sits half a hex lower.\n")
+	return b.String()
+}
+
+// terrainLetters gives each terrain the letter the map prints for it.
+func terrainLetters(e *iw.Engine) map[string]string {
+	out := map[string]string{}
+	used := map[string]bool{}
+	for _, t := range e.S.Key.Terrain {
+		l := "?"
+		if t.Impassable {
+			l = "~"
+		} else {
+			for _, c := range strings.ToLower(t.Name) {
+				if s := string(c); !used[s] && s != "~" && s != "v" {
+					l = s
+					break
+				}
+			}
+		}
+		used[l] = true
+		out[t.Name] = l
+	}
+	return out
+}
+
+// pictureKey changes whenever the picture would: the units' hexes.
+func (v *view) pictureKey() string {
+	var b strings.Builder
+	for _, pc := range v.g.Pieces {
+		fmt.Fprintf(&b, "%s@%s;", pc.ID, pc.Hex)
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return fmt.Sprintf("%x", sum[:8])
+}
+
+// jsonReport is report.json: the open position and the reader's own
+// instructions.
+func (v *view) jsonReport() any {
+	type unit struct {
+		ID, Side, Kind, Values, Where string
+		Hex                           string `json:",omitempty"`
+	}
+	var units []unit
+	for i, u := range v.e.S.Units {
+		pc := v.g.Pieces[i]
+		hx := ""
+		if pc.Where == iw.OnMap {
+			hx = pc.Hex.String()
+		}
+		units = append(units, unit{u.ID, string(u.Side), u.Kind, values(v.e, u), pc.Where, hx})
+	}
+	return struct {
+		Game     string       `json:"game"`
+		Scenario string       `json:"scenario"`
+		Turn     int          `json:"turn"`
+		Phase    iw.Phase     `json:"phase"`
+		Phasing  iw.Side      `json:"phasing"`
+		Waiting  string       `json:"waiting"`
+		GSP      any          `json:"gsp"`
+		Units    []unit       `json:"units"`
+		Declared []iw.Attack  `json:"declared,omitempty"`
+		Standing *oi.Standing `json:"standing,omitempty"`
+		Events   []iw.Event   `json:"events,omitempty"`
+	}{v.game.ID, v.e.S.Name, v.g.Turn, v.g.Phase, v.g.Phasing, waitWords(v.wait), v.g.GSP, units, v.declared, v.standing, v.events}
+}
+
+// LogParts words each log entry's events for side; every event is open
+// (IW26), so each entry is the side's to read whole.
+func (Rules) LogParts(items []templates.LogItem, side adjudicator.Side, _ adjudicator.Wait) ([]templates.LogPart, error) {
+	var out []templates.LogPart
+	for _, it := range items {
+		evs, err := decodeEvents(it.Events)
+		if err != nil {
+			return nil, err
+		}
+		part := templates.LogPart{Seq: it.Seq}
+		for _, ev := range evs {
+			if l := eventLine(nil, ev); l != "" {
+				part.Events = append(part.Events, l)
+			}
+		}
+		out = append(out, part)
+	}
+	return out, nil
+}
+
+// sideUnits lists the ids of a side's units on the map, in scenario order.
+func sideUnits(e *iw.Engine, g iw.Position, s iw.Side) []int {
+	var out []int
+	for i, pc := range g.Pieces {
+		if pc.Where == iw.OnMap && e.S.Units[i].Side == s {
+			out = append(out, i)
+		}
+	}
+	return out
+}
