@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -27,7 +28,7 @@ func (Rules) Date(turn int) string { return fmt.Sprintf("Game-Turn %d", turn) }
 // Waiting says what a game waiting for w waits for, as reader may read it.
 func (Rules) Waiting(w adjudicator.Wait, reader adjudicator.Side) string {
 	if reader != adjudicator.NoSide && reader != adjudicator.Umpire && w.Open() && w.Side == reader {
-		return "your " + waitWords(w)
+		return strings.Replace(waitWords(w), "the "+hostTitle(w.Side), "your", 1)
 	}
 	return waitWords(w)
 }
@@ -99,20 +100,21 @@ func (Rules) Immediate(o adjudicator.Orders) bool {
 	return ord.Now
 }
 
-// Accepted says what an accepted file held, and whether it changed the
-// side's standing instructions.
+// Accepted says what an accepted file held, to follow the acceptance's
+// sentence (", 2 moves and 1 attack"), and whether it changed the side's
+// standing instructions.
 func (Rules) Accepted(o adjudicator.Orders, w adjudicator.WaitKind) (held string, standing bool) {
 	ord, _, _ := ordersOf(o)
 	switch w {
 	case oi.WaitSetup:
-		held = plural(len(ord.Setup), "unit") + " placed"
+		held = ", " + plural(len(ord.Setup), "unit") + " placed"
 	case oi.WaitOrders:
 		if ord.Play != nil {
-			held = fmt.Sprintf("%s and %s", plural(len(ord.Play.Moves), "move"), plural(len(ord.Play.Attacks), "attack"))
+			held = fmt.Sprintf(", %s and %s", plural(len(ord.Play.Moves), "move"), plural(len(ord.Play.Attacks), "attack"))
 		}
 	case oi.WaitDefence:
 		if ord.Defence != nil {
-			held = plural(len(ord.Defence.FPF), "final protective fire plan")
+			held = ", " + plural(len(ord.Defence.FPF), "final protective fire plan")
 		}
 	}
 	return held, ord.Standing != nil
