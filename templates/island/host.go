@@ -331,7 +331,7 @@ func (Rules) Summary(p adjudicator.Position) string {
 
 // verdictWords words a verdict: "U.S. decisive victory, 9 points to 1".
 func verdictWords(v iw.Verdict) string {
-	pts := fmt.Sprintf("U.S. %d points, Japanese %d", v.Points[iw.US], v.Points[iw.Japan])
+	pts := fmt.Sprintf("U.S. %s, Japanese %d", plural(v.Points[iw.US], "point"), v.Points[iw.Japan])
 	if v.Winner == "" {
 		return "a draw, " + pts
 	}

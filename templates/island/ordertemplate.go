@@ -69,18 +69,18 @@ func (v *view) ordersTemplate(b *strings.Builder) {
 	e, g, us := v.e, v.g, v.reader
 	b.WriteString("# Your moves (rule 5.0): each unit at most once; path lists every hex it\n")
 	b.WriteString("# enters in order. Below, for each unit: the hexes it can reach with the\n")
-	b.WriteString("# cost in Movement Points, \"zoc\" where an enemy zone of control stops it\n")
-	b.WriteString("# (rule 6.0); then the enemies it touches where it stands.\n")
+	b.WriteString("# cost in Movement Points, and \"(zoc ID)\" where the zone of control of\n")
+	b.WriteString("# those enemy units stops it (rule 6.0); then the enemies it touches now.\n")
 	for i, u := range e.S.Units {
 		pc := g.Pieces[i]
 		if u.Side != us || (pc.Where != iw.OnMap && !(pc.Where == iw.Waiting && pc.Due > 0 && pc.Due <= g.Turn)) {
 			continue
 		}
-		where := pc.Hex.String()
+		where := "in " + pc.Hex.String()
 		if pc.Where == iw.Waiting {
-			where = "arriving"
+			where = "arriving this Game-Turn"
 		}
-		fmt.Fprintf(b, "# %s (%s %s) in %s:\n", u.ID, u.Kind, values(e, u), where)
+		fmt.Fprintf(b, "# %s (%s %s) %s:\n", u.ID, u.Kind, values(e, u), where)
 		routes := e.ReachCosts(g, u.ID)
 		hs := make([]iw.Hex, 0, len(routes))
 		for h := range routes {
@@ -91,7 +91,7 @@ func (v *view) ordersTemplate(b *strings.Builder) {
 		for _, h := range hs {
 			s := fmt.Sprintf("%s %s", h, mp(routes[h].Half))
 			if z := v.zocOf(h, us.Enemy()); len(z) > 0 {
-				s += " zoc"
+				s += " (zoc " + strings.Join(z, " ") + ")"
 			}
 			items = append(items, s)
 		}

@@ -149,7 +149,9 @@ func (v *view) text() string {
 	if due := v.reinforcements(); due != "" {
 		b.WriteString(due)
 	}
-	b.WriteString(v.victoryWords())
+	if !v.wait.Over() {
+		b.WriteString(v.victoryWords())
+	}
 	if v.standing != nil {
 		fmt.Fprintf(&b, "Your standing instructions: %s.\n", standingWords(*v.standing))
 	} else {
