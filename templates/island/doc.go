@@ -20,7 +20,7 @@
 // scenario file (Ref). Rules holds a catalog: the files attu ships
 // (Shipped, embedded from examples/island-war, so the documented example
 // is the very file games are played with) and the operator's own
-// (Rules.Files). A position is read back with the file of the catalog
+// (WithScenarios). A position is read back with the file of the catalog
 // whose hash it names, whatever its name now, and never with a file
 // changed since the game began: an export audits on any machine whose
 // attu has that file, and says which file it needs on one that has not.

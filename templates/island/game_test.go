@@ -34,7 +34,7 @@ type mailGame struct {
 	seen   int
 }
 
-var addrs = map[adjudicator.Side]string{adjudicator.US: "us@example.org", adjudicator.JP: "jp@example.org"}
+var addrs = map[adjudicator.Side]string{adjudicator.US: "us@example.org", adjudicator.JP: "jp@example.org", adjudicator.Umpire: "umpire@example.org"}
 
 func newMailGame(t *testing.T) *mailGame {
 	m := &mailGame{t: t, now: time.Date(2026, 9, 12, 8, 0, 0, 0, time.UTC)}
@@ -50,7 +50,7 @@ func newMailGame(t *testing.T) *mailGame {
 	})
 	m.db = db
 	m.svc = referee.New(db, referee.Config{System: Rules{}, Address: "attu@example.org"})
-	c, err := m.svc.Create(referee.NewGame{ID: "r1", Name: "Ridge by mail", US: addrs[adjudicator.US], JP: addrs[adjudicator.JP],
+	c, err := m.svc.Create(referee.NewGame{ID: "r1", Name: "Ridge by mail", US: addrs[adjudicator.US], JP: addrs[adjudicator.JP], Umpire: addrs[adjudicator.Umpire], Copies: referee.CopiesEvery,
 		Deadline: 72 * time.Hour, Seed: bytes.Repeat([]byte{3}, store.SeedSize)}, m.now)
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +202,12 @@ own:
 	}
 	if strings.Contains(jp, "0201") {
 		t.Errorf("the Japanese mail shows the U.S. retreat plan:\n%s", jp)
+	}
+	ump := flat(mailTo(t, out, addrs[adjudicator.Umpire]))
+	for _, want := range []string{"Umpire's report", "Japanese standing instructions: ask to see the attacks", "Pending retreat plans of the attacker: 1"} {
+		if !strings.Contains(ump, want) {
+			t.Errorf("the umpire's mail lacks %q:\n%s", want, ump)
+		}
 	}
 	// Final protective fire is never given against artillery alone
 	// (rule 8.45): the plan is accepted and commits nothing.

@@ -19,7 +19,7 @@ const TokenPlaceholder = "PASTE-YOUR-TOKEN-HERE"
 // defaults of IW27), with every choice listed in comments beside it.
 func (v *view) template() (name, body string, ok bool) {
 	w := v.wait
-	if !w.Open() || w.Side != hostSide(v.reader) {
+	if !v.awaited() {
 		return "", "", false
 	}
 	var b strings.Builder

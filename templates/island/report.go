@@ -29,6 +29,11 @@ type view struct {
 	declared []iw.Attack  // the pending attacks as the defender sees them
 	standing *oi.Standing // the reader's own
 	ended    bool
+	// umpire is set for the umpire's report, which shows everything: both
+	// sides' standing instructions and the pending orders whole.
+	umpire  bool
+	all     map[iw.Side]oi.Standing
+	pending *iw.Orders
 }
 
 // viewOf builds the view of in, keeping only what in.Side may see.
@@ -48,10 +53,15 @@ func viewOf(in templates.ReportFor) (*view, error) {
 	if pos.Pending != nil {
 		v.declared = publicAttacks(pos.Pending.Attacks)
 	}
-	if in.Side == adjudicator.US || in.Side == adjudicator.JP {
+	switch in.Side {
+	case adjudicator.US, adjudicator.JP:
 		if s, ok := pos.Standing[v.reader]; ok {
 			v.standing = &s
 		}
+	case adjudicator.Umpire:
+		v.umpire, v.all, v.pending = true, pos.Standing, pos.Pending
+	default:
+		return nil, fmt.Errorf("no report for side %s", in.Side)
 	}
 	return v, nil
 }
@@ -110,7 +120,7 @@ func (v *view) subject() string {
 	if v.wait.Over() {
 		return fmt.Sprintf("[%s] Island War: final report", id)
 	}
-	if v.wait.Side == hostSide(v.reader) && v.wait.Open() {
+	if v.awaited() {
 		return fmt.Sprintf("[%s] Island War: %s", id, waitWords(v.wait))
 	}
 	return fmt.Sprintf("[%s] Island War: report, waiting for %s", id, waitWords(v.wait))
@@ -119,7 +129,11 @@ func (v *view) subject() string {
 // text is the body of the report.
 func (v *view) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Island War: %s, game %s. %s report.\n", v.e.S.Name, v.game.ID, sideTitle(v.reader))
+	title := sideTitle(v.reader)
+	if v.umpire {
+		title = "Umpire's"
+	}
+	fmt.Fprintf(&b, "Island War: %s, game %s. %s report.\n", v.e.S.Name, v.game.ID, title)
 	if v.e.S.Invented {
 		b.WriteString("(An invented scenario, not a published game's.)\n")
 	}
@@ -143,8 +157,13 @@ func (v *view) text() string {
 	b.WriteString("The map (units by id, terrain by letter; columns across, rows down; hex id CCRR = column, row):\n")
 	b.WriteString(v.asciiMap())
 	b.WriteString("\n")
-	b.WriteString(v.unitTable(v.reader, "Your units"))
-	b.WriteString(v.unitTable(v.reader.Enemy(), "Enemy units"))
+	if v.umpire {
+		b.WriteString(v.unitTable(iw.US, "Units"))
+		b.WriteString(v.unitTable(iw.Japan, "Units"))
+	} else {
+		b.WriteString(v.unitTable(v.reader, "Your units"))
+		b.WriteString(v.unitTable(v.reader.Enemy(), "Enemy units"))
+	}
 	fmt.Fprintf(&b, "Ground support points left this Game-Turn: U.S. %d, Japanese %d (rule 9.14).\n", v.g.GSP[iw.US], v.g.GSP[iw.Japan])
 	if due := v.reinforcements(); due != "" {
 		b.WriteString(due)
@@ -152,16 +171,19 @@ func (v *view) text() string {
 	if !v.wait.Over() {
 		b.WriteString(v.victoryWords())
 	}
-	if v.standing != nil {
+	switch {
+	case v.umpire:
+		b.WriteString(v.umpireLines())
+	case v.standing != nil:
 		fmt.Fprintf(&b, "Your standing instructions: %s.\n", standingWords(*v.standing))
-	} else {
+	default:
 		b.WriteString("Your standing instructions: none; when you defend, the defaults of IW21 decide.\n")
 	}
 	b.WriteString("\n")
 	switch {
 	case v.wait.Over():
 		fmt.Fprintf(&b, "The game is over: %s.\n", verdictWords(v.e.Verdict(v.g)))
-	case v.wait.Side == hostSide(v.reader):
+	case v.awaited():
 		fmt.Fprintf(&b, "The game waits for %s.", waitWords(v.wait))
 		if d := templates.DeadlineText(v.game.Deadline, v.game.Zone); d != "" {
 			fmt.Fprintf(&b, " Deadline: %s.", d)
@@ -169,6 +191,40 @@ func (v *view) text() string {
 		b.WriteString(" The order template is attached.\n")
 	default:
 		fmt.Fprintf(&b, "The game waits for %s.\n", waitWords(v.wait))
+	}
+	return b.String()
+}
+
+// awaited reports whether the game waits for the reader's orders.
+func (v *view) awaited() bool {
+	return !v.umpire && v.wait.Open() && v.wait.Side == hostSide(v.reader)
+}
+
+// umpireLines are what the umpire alone reads: each side's standing
+// instructions and the orders waiting for the defence.
+func (v *view) umpireLines() string {
+	var b strings.Builder
+	for _, s := range []iw.Side{iw.US, iw.Japan} {
+		if st, ok := v.all[s]; ok {
+			fmt.Fprintf(&b, "%s standing instructions: %s.\n", sideTitle(s), standingWords(st))
+		} else {
+			fmt.Fprintf(&b, "%s standing instructions: none.\n", sideTitle(s))
+		}
+	}
+	if v.pending != nil {
+		for k, a := range v.pending.Attacks {
+			fmt.Fprintf(&b, "Pending attack %d: %s", k+1, attackSummary(a))
+			for _, ad := range a.Advance {
+				fmt.Fprintf(&b, "; advance %s to %s", ad.Unit, ad.To)
+			}
+			if len(a.Removals) > 0 {
+				fmt.Fprintf(&b, "; removals %s", strings.Join(a.Removals, ", "))
+			}
+			b.WriteString(".\n")
+		}
+		if n := len(v.pending.Own.Retreats); n > 0 {
+			fmt.Fprintf(&b, "Pending retreat plans of the attacker: %d.\n", n)
+		}
 	}
 	return b.String()
 }
@@ -360,11 +416,92 @@ func (v *view) reinforcements() string {
 	return "Reinforcements due:\n" + strings.Join(lines, "\n") + "\n"
 }
 
-// victoryWords says the points each side holds now and the outcome they
-// would give.
+// victoryWords says the scenario's victory conditions, the points each
+// side holds now and the outcome they would give.
 func (v *view) victoryWords() string {
+	var b strings.Builder
+	b.WriteString("Victory conditions (rule 3.0):\n")
+	for _, sc := range v.e.S.Victory.Scores {
+		b.WriteString(templates.Wrap("  ", "    ", scoreWords(sc)) + "\n")
+	}
+	for _, oc := range v.e.S.Victory.Outcomes {
+		who := "A draw"
+		if oc.Winner != "" {
+			who = sideTitle(oc.Winner) + " " + oc.Level + " victory"
+		}
+		b.WriteString(templates.Wrap("  ", "    ", fmt.Sprintf("%s %s.", who, conditionWords(oc.When))) + "\n")
+	}
 	o := v.e.Verdict(v.g)
-	return fmt.Sprintf("Victory points now: U.S. %d, Japanese %d; if the game ended now: %s.\n", o.Points[iw.US], o.Points[iw.Japan], verdictWords(o))
+	fmt.Fprintf(&b, "Victory points now: U.S. %d, Japanese %d; if the game ended now: %s.\n", o.Points[iw.US], o.Points[iw.Japan], verdictWords(o))
+	return b.String()
+}
+
+// scoreWords words one way of scoring points.
+func scoreWords(sc iw.Score) string {
+	who := sideTitle(sc.Side)
+	pts := plural(sc.Points, "point")
+	switch sc.Count {
+	case iw.CountEliminated:
+		what := "enemy unit"
+		switch {
+		case len(sc.Units) > 0:
+			what = "of " + strings.Join(sc.Units, ", ")
+		case sc.Class != "":
+			what = "enemy " + string(sc.Class) + " unit"
+		}
+		return fmt.Sprintf("%s: %s for each %s eliminated.", who, pts, what)
+	}
+	var ids []string
+	for _, h := range sc.Hexes {
+		ids = append(ids, h.String())
+	}
+	where := "of " + strings.Join(ids, ", ")
+	if sc.Area != "" {
+		where = "hex of area " + sc.Area
+		if len(ids) > 0 {
+			where = "of " + strings.Join(ids, ", ") + " and each " + where
+		}
+	}
+	held := "it occupies"
+	if sc.Held == iw.HeldControl {
+		held = "it controls (its unit the last in it)"
+	}
+	when := "at the end of the game"
+	if sc.Turn != 0 {
+		when = fmt.Sprintf("at the end of Game-Turn %d", sc.Turn)
+	}
+	return fmt.Sprintf("%s: %s for each %s %s %s.", who, pts, where, held, when)
+}
+
+// conditionWords words a condition on the points.
+func conditionWords(c iw.Condition) string {
+	var parts []string
+	if c.Op != "" {
+		l := "0"
+		switch {
+		case c.Side != "" && c.Minus != "":
+			l = sideTitle(c.Side) + " points less " + sideTitle(c.Minus)
+		case c.Side != "":
+			l = sideTitle(c.Side) + " points"
+		case c.Minus != "":
+			l = "less " + sideTitle(c.Minus) + " points"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %d", l, c.Op, c.Value))
+	}
+	for _, a := range c.All {
+		parts = append(parts, conditionWords(a))
+	}
+	if len(c.Any) > 0 {
+		var any []string
+		for _, a := range c.Any {
+			any = append(any, conditionWords(a))
+		}
+		parts = append(parts, "("+strings.Join(any, " or ")+")")
+	}
+	if len(parts) == 0 {
+		return "otherwise"
+	}
+	return "when " + strings.Join(parts, " and ")
 }
 
 // standingWords sums up standing instructions.

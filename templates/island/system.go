@@ -30,10 +30,19 @@ var Shipped = map[string][]byte{DefaultScenario: islandwar.Ridge42}
 // Rules are Island War's rules as the store applies and audits them and
 // as the game service plays them (store.Rules, referee.System): positions
 // are *Position, orders oi.Orders or, read from a player's file, Filed.
+// The zero value knows the Shipped scenarios; WithScenarios adds the
+// operator's. The value is comparable, as the host may compare systems.
 type Rules struct {
-	// Files are the operator's scenario files by name, besides Shipped;
-	// a name of Shipped given here is refused by Open.
-	Files map[string][]byte
+	files *scenarioFiles
+}
+
+// scenarioFiles are an operator's scenario files by name.
+type scenarioFiles struct{ byName map[string][]byte }
+
+// WithScenarios returns the rules with the operator's scenario files by
+// name besides Shipped; a file named as a shipped one is left out.
+func WithScenarios(files map[string][]byte) Rules {
+	return Rules{files: &scenarioFiles{byName: maps.Clone(files)}}
 }
 
 // System returns Name.
@@ -45,7 +54,10 @@ func (Rules) Faces() int { return 6 }
 // catalog lists every scenario file the value knows, by name.
 func (r Rules) catalog() map[string][]byte {
 	out := maps.Clone(Shipped)
-	for n, b := range r.Files {
+	if r.files == nil {
+		return out
+	}
+	for n, b := range r.files.byName {
 		if _, shipped := out[n]; !shipped {
 			out[n] = b
 		}

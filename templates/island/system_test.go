@@ -156,7 +156,7 @@ func TestOpening(t *testing.T) {
 func TestScenarioFoundByHash(t *testing.T) {
 	p := opening(t)
 	b, _ := json.Marshal(p)
-	renamed := Rules{Files: map[string][]byte{"my-ridge": Shipped[DefaultScenario]}}
+	renamed := WithScenarios(map[string][]byte{"my-ridge": Shipped[DefaultScenario]})
 	var q Position
 	json.Unmarshal(b, &q)
 	q.Scenario.Name = "my-ridge"
