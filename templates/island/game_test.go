@@ -176,6 +176,19 @@ wait: setup
 token: x
 setup: {1/5: "0202", 2/5: "0203", 3/5: "0206", C/1Eng: "0207", A/1Amt: "0208"}
 `)
+	// A file that breaks the rules gets its problems at their lines and
+	// changes nothing (its attacks are judged once its moves stand, IW23).
+	before := m.game().Entries
+	m.n++
+	bad := "game: r1\nside: us\nturn: 1\nwait: orders\ntoken: " + m.tokens[adjudicator.US] + "\nmoves:\n  - {unit: 1/5, path: [\"0902\"]}\nattacks:\n  - {defenders: [I/124], attackers: [2/5]}\n"
+	if err := m.svc.Handle(&referee.Message{From: addrs[adjudicator.US], To: []string{"attu+r1@example.org"}, Subject: "orders",
+		MessageID: "<bad@players.test>", Orders: []byte(bad)}, m.now); err != nil {
+		t.Fatal(err)
+	}
+	refused := flat(mailTo(t, m.mails(), addrs[adjudicator.US]))
+	if m.game().Entries != before || !strings.Contains(refused, "line 7, column 5: rule 5.0: moves[0]: 1/5: 0902: is not next to") {
+		t.Errorf("a file breaking rule 5.0 was not refused at its line:\n%s", refused)
+	}
 	// The U.S. barrage I/124 from 0204 (range 5): the Japanese asked to
 	// see attacks, so the game waits for their defence.
 	out := m.send(`game: r1

@@ -83,7 +83,7 @@ func TestFog(t *testing.T) {
 
 // goldenGame plays a fixed game far enough for a report with attacks,
 // and returns its positions and events.
-func goldenGame(t *testing.T) ([]*Position, [][]json.RawMessage) {
+func goldenGame(t testing.TB) ([]*Position, [][]json.RawMessage) {
 	return randomGame(t, 4, func(s iw.Side, turn int) bool { return s == iw.Japan })
 }
 
