@@ -13,12 +13,14 @@ import (
 	oi "github.com/attu-pbem/attu/orders/island"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/store/tournament"
 )
 
 // The value is the game system the game service plays.
 var (
-	_ referee.System = Rules{}
-	_ store.Rules    = Rules{}
+	_ referee.System   = Rules{}
+	_ store.Rules      = Rules{}
+	_ tournament.Games = Rules{}
 )
 
 // mailGame is a Ridge 42 game in the real game service over a bbolt file,

@@ -62,7 +62,7 @@ func (Rules) ReplayPage(r *templates.Replay) ([]byte, error) {
 			return nil, err
 		}
 		for _, ev := range evs {
-			if l := eventLine(nil, ev); l != "" {
+			if l := eventLine(ev); l != "" {
 				re.Events = append(re.Events, l)
 			}
 		}

@@ -246,7 +246,7 @@ func (v *view) phaseWords() string {
 func (v *view) eventLines() []string {
 	var out []string
 	for _, ev := range v.events {
-		if l := eventLine(v.e, ev); l != "" {
+		if l := eventLine(ev); l != "" {
 			out = append(out, l)
 		}
 	}
@@ -255,7 +255,7 @@ func (v *view) eventLines() []string {
 
 // eventLine words one event: the same words for both sides, since every
 // event tells what happened in the open.
-func eventLine(e *iw.Engine, ev iw.Event) string {
+func eventLine(ev iw.Event) string {
 	who := sideTitle(ev.Side)
 	switch ev.Kind {
 	case iw.EvSetup:
@@ -267,7 +267,7 @@ func eventLine(e *iw.Engine, ev iw.Event) string {
 	case EvDeclared:
 		return fmt.Sprintf("%s declared attack %d: %s.", who, ev.Combat.Index+1, attackSummary(iw.Attack{Defenders: ev.Combat.Defenders, Attackers: ev.Combat.Attackers, Barrage: ev.Combat.Barrage, GSP: ev.Combat.GSP, Banzai: ev.Combat.Banzai}))
 	case iw.EvCombat:
-		return combatLine(e, ev.Combat)
+		return combatLine(ev.Combat)
 	case iw.EvSkip:
 		return fmt.Sprintf("Attack %d was not made: %s (IW20).", ev.Combat.Index+1, ev.Note)
 	case iw.EvGameOver:
@@ -307,7 +307,7 @@ func attackSummary(a iw.Attack) string {
 
 // combatLine is one attack in one line: units, totals, differential,
 // line and column, die, result, then what the result did.
-func combatLine(e *iw.Engine, c *iw.CombatReport) string {
+func combatLine(c *iw.CombatReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Attack %d: %s", c.Index+1, attackSummary(iw.Attack{Defenders: c.Defenders, Attackers: c.Attackers, Barrage: c.Barrage, GSP: c.GSP, Banzai: c.Banzai}))
 	if len(c.FPF) > 0 || c.FPFGSP > 0 {
@@ -644,7 +644,7 @@ func (Rules) LogParts(items []templates.LogItem, side adjudicator.Side, _ adjudi
 		}
 		part := templates.LogPart{Seq: it.Seq}
 		for _, ev := range evs {
-			if l := eventLine(nil, ev); l != "" {
+			if l := eventLine(ev); l != "" {
 				part.Events = append(part.Events, l)
 			}
 		}

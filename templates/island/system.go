@@ -78,6 +78,14 @@ func (r Rules) ScenarioName(name string) string {
 	return name
 }
 
+// RuleSetups are the setups by the rules a game may choose: none, since
+// every scenario places its units by its Initial Deployment Charts.
+func (Rules) RuleSetups() []string { return nil }
+
+// Allows reports whether a game of scenario may be played with an
+// optional rule: the standard rules have none.
+func (Rules) Allows(scenario, rule string) bool { return false }
+
 // Ref names the scenario a game is played with: the name it was created
 // with and the SHA-256 of its file, by which a game finds it again.
 type Ref struct {
