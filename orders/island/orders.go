@@ -64,10 +64,24 @@ type OrderFile struct {
 // Start is where the file's mapping begins.
 func (f *OrderFile) Start() (line, col int) { return f.start.Line, f.start.Col }
 
+// Key is where a top-level key is written, or the file's start when it
+// is not.
+func (f *OrderFile) Key(name string) (line, col int) {
+	if at, ok := f.at[name]; ok {
+		return at.Line, at.Col
+	}
+	return f.Start()
+}
+
 // Locate places one of the engine's problems in the file: at the unit's
-// placement, the order it names, the list it names, or the file's start.
+// placement or move, the order it names, the move ending in its hex, the
+// list it names, or the file's start.
 func (f *OrderFile) Locate(p iw.Problem) (line, col int) {
-	for _, k := range []string{p.Order + "." + p.Unit, p.Order, strings.SplitN(p.Order, "[", 2)[0]} {
+	keys := []string{p.Order + "." + p.Unit}
+	if p.Hex != nil {
+		keys = append(keys, p.Order+"@"+p.Hex.String())
+	}
+	for _, k := range append(keys, p.Order, strings.SplitN(p.Order, "[", 2)[0]) {
 		if at, ok := f.at[k]; ok && k != "" {
 			return at.Line, at.Col
 		}
@@ -290,6 +304,12 @@ func (c *checker) parts(y fileYAML) {
 func (c *checker) move(m moveYAML, i int) iw.Move {
 	where := fmt.Sprintf("moves[%d]", i)
 	c.f.at[where] = m.At
+	if _, dup := c.f.at["moves."+m.Unit]; !dup && m.Unit != "" {
+		c.f.at["moves."+m.Unit] = m.At
+	}
+	if len(m.Path) > 0 {
+		c.f.at["moves@"+m.Path[len(m.Path)-1].String()] = m.At
+	}
 	if m.Unit == "" {
 		c.fail(m.At, "%s: unit is missing: name the unit that moves, like unit: 1/5", where)
 	}
@@ -322,6 +342,7 @@ func (c *checker) attack(a attackYAML, i int) iw.Attack {
 func (c *checker) fpf(ps []fpfYAML, where string) []iw.FPFPlan {
 	var out []iw.FPFPlan
 	for i, p := range ps {
+		c.f.at[fmt.Sprintf("%s[%d]", where, i)] = p.At
 		if p.Protect == "" {
 			c.fail(p.At, "%s[%d]: protect is missing: name the unit this fire protects, like protect: 1/5", where, i)
 		}

@@ -357,7 +357,14 @@ func stale(pos *Position, ord oi.Orders, file *oi.OrderFile) *adjudicator.Proble
 		out.Msg = fmt.Sprintf("these orders answer %s, but the game is over", waitWords(got))
 	}
 	if file != nil {
-		out.Line, out.Col = file.Start()
+		key := "side"
+		switch {
+		case got.Kind != w.Kind:
+			key = "wait"
+		case got.Turn != w.Turn:
+			key = "turn"
+		}
+		out.Line, out.Col = file.Key(key)
 	}
 	return out
 }
@@ -411,32 +418,33 @@ func standingProblems(e *iw.Engine, side iw.Side, o oi.Orders) []iw.Problem {
 		if d == nil {
 			return
 		}
-		own := func(id, what string) {
+		own := func(at, id, what string) {
 			u, ok := e.S.Unit(id)
 			switch {
 			case !ok:
-				ps = append(ps, iw.Problem{Rule: "IW24", Order: where, Msg: fmt.Sprintf("%s %q is no unit of this scenario", what, id)})
+				ps = append(ps, iw.Problem{Rule: "IW24", Order: at, Msg: fmt.Sprintf("%s %q is no unit of this scenario", what, id)})
 			case u.Side != side:
-				ps = append(ps, iw.Problem{Rule: "IW24", Order: where, Unit: id, Msg: fmt.Sprintf("%s is a unit of %s, not yours", what, u.Side)})
+				ps = append(ps, iw.Problem{Rule: "IW24", Order: at, Unit: id, Msg: fmt.Sprintf("%s is a unit of %s, not yours", what, u.Side)})
 			}
 		}
-		for _, f := range d.FPF {
-			own(f.Protect, "protect:")
+		for i, f := range d.FPF {
+			at := fmt.Sprintf("%s.fpf[%d]", where, i)
+			own(at, f.Protect, "protect:")
 			for _, a := range f.Artillery {
-				own(a, "artillery:")
+				own(at, a, "artillery:")
 				if u, ok := e.S.Unit(a); ok && e.S.ClassOf(u) != iw.Artillery {
-					ps = append(ps, iw.Problem{Rule: "8.4", Order: where, Unit: a, Msg: "is not artillery and gives no final protective fire"})
+					ps = append(ps, iw.Problem{Rule: "8.4", Order: at, Unit: a, Msg: "is not artillery and gives no final protective fire"})
 				}
 			}
 		}
 		for _, id := range slices.Sorted(maps.Keys(d.Own.Retreats)) {
-			own(id, "retreats:")
+			own(where, id, "retreats:")
 		}
 		for _, id := range d.Own.Order {
-			own(id, "order:")
+			own(where, id, "order:")
 		}
 		for _, id := range slices.Sorted(maps.Keys(d.Own.Displace)) {
-			own(id, "displace:")
+			own(where, id, "displace:")
 		}
 	}
 	check("defence", o.Defence)
