@@ -170,3 +170,16 @@ func TestScenarioFoundByHash(t *testing.T) {
 		t.Errorf("an unknown scenario file: %v", err)
 	}
 }
+
+// TestShippedScenariosUnchanged pins the SHA-256 of every shipped
+// scenario file: a game finds its scenario by that hash, so a file
+// changed even in a comment strands every game played with it. Ship a
+// changed scenario as a new file under a new name instead.
+func TestShippedScenariosUnchanged(t *testing.T) {
+	want := map[string]string{DefaultScenario: "81d98915a808ed6e321086f975e298eb7ea34836293a18ac54e48ac72249686b"}
+	for name, raw := range Shipped {
+		if got := refOf(name, raw).SHA256; got != want[name] {
+			t.Errorf("shipped scenario %s hashes to %s, want %s: games played with it would no longer find it", name, got, want[name])
+		}
+	}
+}
