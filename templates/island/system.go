@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
+	"strings"
 	"sync"
 
 	"github.com/attu-pbem/attu/adjudicator"
@@ -576,7 +576,7 @@ func (r Rules) Open(c adjudicator.Choices, _ func() func(n int) int) (*adjudicat
 	cat := r.catalog()
 	raw, ok := cat[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown scenario %q (%s)", name, joinNames(slices.Sorted(maps.Keys(cat))))
+		return nil, fmt.Errorf("unknown scenario %q (%s)", name, strings.Join(slices.Sorted(maps.Keys(cat)), ", "))
 	}
 	if len(c.Rules) > 0 {
 		return nil, fmt.Errorf("Island War's standard rules have no optional rule (%q)", c.Rules[0])
@@ -649,16 +649,4 @@ func (Rules) Result(p adjudicator.Position) (adjudicator.Side, string) {
 		return adjudicator.NoSide, ""
 	}
 	return hostSide(v.Winner), verdictWords(v)
-}
-
-func joinNames(ns []string) string {
-	sort.Strings(ns)
-	out := ""
-	for i, n := range ns {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
 }
