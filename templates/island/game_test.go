@@ -210,7 +210,7 @@ own:
 		t.Fatalf("after the U.S. orders the game waits for %v, want the Japanese defence", w)
 	}
 	jp := mailTo(t, out, addrs[adjudicator.JP])
-	for _, want := range []string{"Attack 1: no adjacent unit, barrage 1/11, 2 GSP against I/124", "wait: defence", "1/5 moved 0302"} {
+	for _, want := range []string{"Attack 1: no adjacent unit with barrage from 1/11, with 2 GSP, against I/124", "wait: defence", "1/5 moved 0302"} {
 		if !strings.Contains(flat(jp), want) {
 			t.Errorf("the Japanese mail lacks %q:\n%s", want, jp)
 		}
@@ -236,7 +236,7 @@ defence:
     - {protect: I/124, gsp: 1}
 `)
 	jp = mailTo(t, out, addrs[adjudicator.JP])
-	if !regexp.MustCompile(`Attack 1: no adjacent unit, barrage 1/11, 2 GSP against I/124: \d+ against \d+, differential [-+]\d+, \w+ line column \d+, die \d: \w+`).MatchString(flat(jp)) {
+	if !regexp.MustCompile(`Attack 1: no adjacent unit with barrage from 1/11, with 2 GSP, against I/124: \d+ against \d+, differential [-+]\d+, \w+ line column \d+, die \d: \w+`).MatchString(flat(jp)) {
 		t.Errorf("the Japanese report does not tell the attack:\n%s", jp)
 	}
 	if w := m.game().Wait; w.Kind != oi.WaitOrders || w.Side != adjudicator.JP {
@@ -252,7 +252,7 @@ defence:
 		t.Fatalf("after the Japanese default the game waits for %v, want the U.S. orders of Game-Turn 2", w)
 	}
 	us := mailTo(t, out, addrs[adjudicator.US])
-	for _, want := range []string{"Attack 1: no adjacent unit, barrage 1/11", "wait: orders", "orders-2-orders.yaml", "reach: "} {
+	for _, want := range []string{"Attack 1: no adjacent unit with barrage from 1/11", "wait: orders", "orders-2-orders.yaml", "reach: "} {
 		if !strings.Contains(flat(us), want) {
 			t.Errorf("the U.S. mail lacks %q:\n%s", want, us)
 		}

@@ -2,7 +2,6 @@ package island
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -46,15 +45,27 @@ func (v *view) setupTemplate(b *strings.Builder, pos *Position) {
 	b.WriteString("# Filled in: the first free hex of each area, as a missed deadline would (IW27).\n")
 	b.WriteString("setup:\n")
 	def := firstFree(v.e, v.g)
+	taken := map[iw.Hex]bool{}
+	for _, pc := range v.g.Pieces {
+		taken[pc.Hex] = pc.Where == iw.OnMap
+	}
 	for _, pl := range v.e.S.Setup.Placements {
 		h, ok := def[pl.Unit]
 		if !ok {
 			continue
 		}
 		u, _ := v.e.S.Unit(pl.Unit)
-		area := slices.Clone(v.e.S.Areas[pl.Area])
-		sort.Slice(area, func(i, j int) bool { return area[i].String() < area[j].String() })
-		fmt.Fprintf(b, "  # %s, %s %s; area %s: %s\n", u.ID, u.Kind, values(v.e, u), pl.Area, hexes(area))
+		var free []string
+		for _, a := range v.e.S.Areas[pl.Area] {
+			if !taken[a] && !v.e.S.TerrainOf(a).Impassable {
+				free = append(free, a.String())
+			}
+		}
+		sort.Strings(free)
+		fmt.Fprintf(b, "  # %s, %s %s; free hexes of area %s:\n", u.ID, u.Kind, values(v.e, u), pl.Area)
+		for _, l := range wrapItems(free, "  #   ", "  #   ", 76) {
+			b.WriteString(l + "\n")
+		}
 		fmt.Fprintf(b, "  %s: %q\n", yamlKey(u.ID), h.String())
 	}
 }

@@ -121,7 +121,7 @@ func (v *view) subject() string {
 		return fmt.Sprintf("[%s] Island War: final report", id)
 	}
 	if v.awaited() {
-		return fmt.Sprintf("[%s] Island War: %s", id, waitWords(v.wait))
+		return fmt.Sprintf("[%s] Island War: %s", id, Rules{}.Waiting(v.wait, hostSide(v.reader)))
 	}
 	return fmt.Sprintf("[%s] Island War: report, waiting for %s", id, waitWords(v.wait))
 }
@@ -288,21 +288,27 @@ func hexes(hs []iw.Hex) string {
 	return strings.Join(out, "-")
 }
 
+// attackSummary words an attack's units and support: "1/1, 2/5 with
+// barrage from 1/11 and 2/11, with 1 GSP, against I/124".
 func attackSummary(a iw.Attack) string {
 	s := strings.Join(a.Attackers, ", ")
 	if s == "" {
 		s = "no adjacent unit"
 	}
-	if len(a.Barrage) > 0 {
-		s += ", barrage " + strings.Join(a.Barrage, ", ")
+	if n := len(a.Barrage); n > 0 {
+		s += " with barrage from " + strings.Join(a.Barrage[:n-1], ", ")
+		if n > 1 {
+			s += " and "
+		}
+		s += a.Barrage[n-1]
 	}
 	if a.GSP > 0 {
-		s += fmt.Sprintf(", %d GSP", a.GSP)
+		s += fmt.Sprintf(", with %d GSP", a.GSP)
 	}
 	if a.Banzai {
 		s += ", Banzai"
 	}
-	return s + " against " + strings.Join(a.Defenders, ", ")
+	return s + ", against " + strings.Join(a.Defenders, ", ")
 }
 
 // combatLine is one attack in one line: units, totals, differential,
