@@ -77,17 +77,6 @@ func publicAttacks(as []iw.Attack) []iw.Attack {
 	return out
 }
 
-// decodeEvents reads events, each the JSON of one.
-func decodeEvents(raw []json.RawMessage) ([]iw.Event, error) {
-	out := make([]iw.Event, len(raw))
-	for i, b := range raw {
-		if err := json.Unmarshal(b, &out[i]); err != nil {
-			return nil, fmt.Errorf("decoding event %d: %w", i+1, err)
-		}
-	}
-	return out, nil
-}
-
 // Report is side's report of the position in force.
 func (Rules) Report(in templates.ReportFor) (*templates.SideReport, error) {
 	v, err := viewOf(in)
@@ -253,119 +242,6 @@ func (v *view) eventLines() []string {
 	return out
 }
 
-// eventLine words one event: the same words for both sides, since every
-// event tells what happened in the open.
-func eventLine(ev iw.Event) string {
-	who := sideTitle(ev.Side)
-	switch ev.Kind {
-	case iw.EvSetup:
-		return fmt.Sprintf("%s set up in %s.", ev.Unit, hexes(ev.Path))
-	case iw.EvMove:
-		return fmt.Sprintf("%s %s moved %s.", who, ev.Unit, hexes(ev.Path))
-	case iw.EvEnter:
-		return fmt.Sprintf("%s %s entered %s.", who, ev.Unit, hexes(ev.Path))
-	case EvDeclared:
-		return fmt.Sprintf("%s declared attack %d: %s.", who, ev.Combat.Index+1, attackSummary(iw.Attack{Defenders: ev.Combat.Defenders, Attackers: ev.Combat.Attackers, Barrage: ev.Combat.Barrage, GSP: ev.Combat.GSP, Banzai: ev.Combat.Banzai}))
-	case iw.EvCombat:
-		return combatLine(ev.Combat)
-	case iw.EvSkip:
-		return fmt.Sprintf("Attack %d was not made: %s (IW20).", ev.Combat.Index+1, ev.Note)
-	case iw.EvGameOver:
-		return fmt.Sprintf("The game is over after Game-Turn %d: %s.", ev.Turn, ev.Note)
-	case iw.EvPhase:
-		if ev.Phase == iw.PhaseMovement {
-			return fmt.Sprintf("Game-Turn %d: the %s Player-Turn begins.", ev.Turn, sideTitle(ev.Side))
-		}
-	}
-	return ""
-}
-
-func hexes(hs []iw.Hex) string {
-	out := make([]string, len(hs))
-	for i, h := range hs {
-		out[i] = h.String()
-	}
-	return strings.Join(out, "-")
-}
-
-// attackSummary words an attack's units and support: "1/1, 2/5 with
-// barrage from 1/11 and 2/11, with 1 GSP, against I/124".
-func attackSummary(a iw.Attack) string {
-	s := strings.Join(a.Attackers, ", ")
-	if s == "" {
-		s = "no adjacent unit"
-	}
-	if n := len(a.Barrage); n > 0 {
-		s += " with barrage from " + strings.Join(a.Barrage[:n-1], ", ")
-		if n > 1 {
-			s += " and "
-		}
-		s += a.Barrage[n-1]
-	}
-	if a.GSP > 0 {
-		s += fmt.Sprintf(", with %d GSP", a.GSP)
-	}
-	if a.Banzai {
-		s += ", Banzai"
-	}
-	return s + ", against " + strings.Join(a.Defenders, ", ")
-}
-
-// combatLine is one attack in one line: units, totals, differential,
-// line and column, die, result, then what the result did.
-func combatLine(c *iw.CombatReport) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Attack %d: %s", c.Index+1, attackSummary(iw.Attack{Defenders: c.Defenders, Attackers: c.Attackers, Barrage: c.Barrage, GSP: c.GSP, Banzai: c.Banzai}))
-	if len(c.FPF) > 0 || c.FPFGSP > 0 {
-		b.WriteString(" (final protective fire")
-		if len(c.FPF) > 0 {
-			b.WriteString(" " + strings.Join(c.FPF, ", "))
-		}
-		if c.FPFGSP > 0 {
-			fmt.Fprintf(&b, ", %d GSP", c.FPFGSP)
-		}
-		b.WriteString(")")
-	}
-	fmt.Fprintf(&b, ": %d against %d, differential %+d, %s line column %d, die %d: %s", c.AttackTotal, c.DefenseTotal, c.Differential, c.Line, c.Column, c.Die, c.Result)
-	if c.Void {
-		b.WriteString(", no effect on artillery alone (rule 8.15)")
-	}
-	b.WriteString(".")
-	for _, r := range c.Retreats {
-		switch {
-		case r.Eliminated && len(r.Path) == 0:
-			fmt.Fprintf(&b, " %s could not retreat and was eliminated.", r.Unit)
-		case r.Eliminated:
-			fmt.Fprintf(&b, " %s retreated %s and was eliminated.", r.Unit, hexes(r.Path))
-		default:
-			fmt.Fprintf(&b, " %s retreated %s.", r.Unit, hexes(r.Path))
-		}
-		for _, d := range r.Displaced {
-			fmt.Fprintf(&b, " %s was displaced %s-%s.", d.Unit, d.From, d.To)
-		}
-	}
-	if len(c.Eliminated) > 0 {
-		fmt.Fprintf(&b, " Eliminated: %s.", strings.Join(c.Eliminated, ", "))
-	}
-	if len(c.Removals) > 0 {
-		fmt.Fprintf(&b, " Banzai removals: %s.", strings.Join(c.Removals, ", "))
-	}
-	for _, a := range c.Advances {
-		fmt.Fprintf(&b, " %s advanced to %s.", a.Unit, a.To)
-	}
-	for _, a := range c.Unmade {
-		fmt.Fprintf(&b, " %s could not advance to %s.", a.Unit, a.To)
-	}
-	if len(c.Dropped) > 0 {
-		fmt.Fprintf(&b, " Displaced before firing: %s.", strings.Join(c.Dropped, ", "))
-	}
-	return b.String()
-}
-
-func (v *view) declaredLine(k int, a iw.Attack) string {
-	return fmt.Sprintf("Attack %d: %s.", k+1, attackSummary(a))
-}
-
 // unitTable lists a side's units: id, kind, values, where.
 func (v *view) unitTable(s iw.Side, title string) string {
 	var rows [][]string
@@ -529,75 +405,6 @@ func standingWords(s oi.Standing) string {
 	return strings.Join(parts, "; ")
 }
 
-// asciiMap draws the map: a row per hex row, a cell per column, each the
-// id of the unit in it, else its terrain's letter; lowered columns are
-// marked v. The unit tables say whose each unit is.
-func (v *view) asciiMap() string {
-	g := v.e.S.Grid
-	w := 4
-	for _, u := range v.e.S.Units {
-		w = max(w, len(u.ID)+1)
-	}
-	occ := map[iw.Hex]int{}
-	for i, pc := range v.g.Pieces {
-		if pc.Where == iw.OnMap {
-			occ[pc.Hex] = i
-		}
-	}
-	letter := terrainLetters(v.e)
-	cell := func(s string) string { return s + strings.Repeat(" ", max(w-len(s), 1)) }
-	var b strings.Builder
-	line := "    "
-	for c := 1; c <= g.Columns; c++ {
-		mark := ""
-		if g.Shifted == iw.ShiftOdd && c%2 == 1 || g.Shifted == iw.ShiftEven && c%2 == 0 {
-			mark = "v"
-		}
-		line += cell(fmt.Sprintf("%02d%s", c, mark))
-	}
-	b.WriteString(strings.TrimRight(line, " ") + "\n")
-	for r := 1; r <= g.Rows; r++ {
-		line := fmt.Sprintf("%02d  ", r)
-		for c := 1; c <= g.Columns; c++ {
-			h := iw.Hex{Col: c, Row: r}
-			s := letter[v.e.S.TerrainOf(h).Name]
-			if i, ok := occ[h]; ok {
-				s = v.e.S.Units[i].ID
-			}
-			line += cell(s)
-		}
-		b.WriteString(strings.TrimRight(line, " ") + "\n")
-	}
-	var key []string
-	for _, t := range v.e.S.Key.Terrain {
-		key = append(key, letter[t.Name]+" "+t.Name)
-	}
-	b.WriteString("  Key: " + strings.Join(key, ", ") + "; v: the column sits half a hex lower.\n")
-	return b.String()
-}
-
-// terrainLetters gives each terrain the letter the map prints for it.
-func terrainLetters(e *iw.Engine) map[string]string {
-	out := map[string]string{}
-	used := map[string]bool{}
-	for _, t := range e.S.Key.Terrain {
-		l := "?"
-		if t.Impassable {
-			l = "~"
-		} else {
-			for _, c := range strings.ToLower(t.Name) {
-				if s := string(c); !used[s] && s != "~" && s != "v" {
-					l = s
-					break
-				}
-			}
-		}
-		used[l] = true
-		out[t.Name] = l
-	}
-	return out
-}
-
 // pictureKey changes whenever the picture would: the units' hexes.
 func (v *view) pictureKey() string {
 	var b strings.Builder
@@ -637,26 +444,6 @@ func (v *view) jsonReport() any {
 		Standing *oi.Standing `json:"standing,omitempty"`
 		Events   []iw.Event   `json:"events,omitempty"`
 	}{v.game.ID, v.e.S.Name, v.g.Turn, v.g.Phase, v.g.Phasing, waitWords(v.wait), v.g.GSP, units, v.declared, v.standing, v.events}
-}
-
-// LogParts words each log entry's events for side; every event is open
-// (IW26), so each entry is the side's to read whole.
-func (Rules) LogParts(items []templates.LogItem, side adjudicator.Side, _ adjudicator.Wait) ([]templates.LogPart, error) {
-	var out []templates.LogPart
-	for _, it := range items {
-		evs, err := decodeEvents(it.Events)
-		if err != nil {
-			return nil, err
-		}
-		part := templates.LogPart{Seq: it.Seq}
-		for _, ev := range evs {
-			if l := eventLine(ev); l != "" {
-				part.Events = append(part.Events, l)
-			}
-		}
-		out = append(out, part)
-	}
-	return out, nil
 }
 
 // sideUnits lists the ids of a side's units on the map, in scenario order.
