@@ -52,3 +52,23 @@ func TestCheckGolden(t *testing.T) {
 	fmt.Fprintf(&b, "== stale\n%s  %s\n", stale, pr)
 	golden(t, "testdata/check.txt", []byte(b.String()))
 }
+
+// TestCheckCollectsAttacksBesideMoves: a file with a refused move still
+// hears of a mistake in an attack that does not depend on it.
+func TestCheckCollectsAttacksBesideMoves(t *testing.T) {
+	p := opening(t)
+	for p.Wait().Kind == oi.WaitSetup {
+		_, o, _ := Rules{}.DefaultFile("g1", p, "test")
+		p, _ = step(t, p, o, &rolls{faces: []int{1}})
+	}
+	raw := "game: g1\nside: us\nturn: 1\nwait: orders\ntoken: t\nmoves:\n  - {unit: 1/5, path: [\"0902\"]}\nattacks:\n  - {defenders: [T/2], barrage: [1/11]}\n  - {defenders: [I/124], attackers: [1/5]}\n"
+	ps := (Rules{}).Check(p, read(t, raw))
+	var lines []string
+	for _, pr := range ps {
+		lines = append(lines, pr.String())
+	}
+	got := strings.Join(lines, "\n")
+	if !strings.Contains(got, "7:5: rule 5.0") || !strings.Contains(got, "9:5: rule 8.11") || strings.Contains(got, "10:5:") {
+		t.Errorf("problems:\n%s\nwant the move at line 7 and the barrage at line 9, not the attack of the refused 1/5", got)
+	}
+}

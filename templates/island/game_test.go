@@ -179,7 +179,7 @@ token: x
 setup: {1/5: "0202", 2/5: "0203", 3/5: "0206", C/1Eng: "0207", A/1Amt: "0208"}
 `)
 	// A file that breaks the rules gets its problems at their lines and
-	// changes nothing (its attacks are judged once its moves stand, IW23).
+	// changes nothing.
 	before := m.game().Entries
 	m.n++
 	bad := "game: r1\nside: us\nturn: 1\nwait: orders\ntoken: " + m.tokens[adjudicator.US] + "\nmoves:\n  - {unit: 1/5, path: [\"0902\"]}\nattacks:\n  - {defenders: [I/124], attackers: [2/5]}\n"
@@ -188,8 +188,8 @@ setup: {1/5: "0202", 2/5: "0203", 3/5: "0206", C/1Eng: "0207", A/1Amt: "0208"}
 		t.Fatal(err)
 	}
 	refused := flat(mailTo(t, m.mails(), addrs[adjudicator.US]))
-	if m.game().Entries != before || !strings.Contains(refused, "line 7, column 5: rule 5.0: moves[0]: 1/5: 0902: is not next to") {
-		t.Errorf("a file breaking rule 5.0 was not refused at its line:\n%s", refused)
+	if m.game().Entries != before || !strings.Contains(refused, "line 7, column 5: rule 5.0: moves[0]: 1/5: 0902: is not next to") || !strings.Contains(refused, "line 9, column 5: rule 7.23") {
+		t.Errorf("a file breaking rules 5.0 and 7.23 was not refused at its lines:\n%s", refused)
 	}
 	// The U.S. barrage I/124 from 0204 (range 5): the Japanese asked to
 	// see attacks, so the game waits for their defence.

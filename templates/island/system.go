@@ -402,11 +402,53 @@ func judge(pos *Position, o oi.Orders) (iw.Position, []iw.Problem) {
 		}
 		q, _, more := e.Move(g, play)
 		if len(more) > 0 {
-			return g, append(ps, more...)
+			return g, append(append(ps, more...), attacksBeside(e, g, play, more)...)
 		}
 		return q, append(ps, e.CheckAttacks(q, play.Attacks)...)
 	}
 	return g, ps
+}
+
+// attacksBeside finds the problems of a file's attacks when its moves are
+// refused, so that a player learns of every mistake at once: each move
+// refused on its own is left out, and the attacks are judged after the
+// others; only problems of single attacks that name no unit whose move
+// was left out are kept, since the rest may come of the refused moves.
+// When a refusal concerns the moves together (rule 5.31), nothing is
+// added.
+func attacksBeside(e *iw.Engine, g iw.Position, play iw.Orders, refused []iw.Problem) []iw.Problem {
+	bad := map[string]bool{}
+	for _, p := range refused {
+		if !strings.HasPrefix(p.Order, "moves[") {
+			return nil
+		}
+		bad[p.Order] = true
+	}
+	var keep []iw.Move
+	left := map[string]bool{}
+	for k, m := range play.Moves {
+		if bad[fmt.Sprintf("moves[%d]", k)] {
+			left[m.Unit] = true
+			continue
+		}
+		keep = append(keep, m)
+	}
+	q, _, more := e.Move(g, iw.Orders{Moves: keep})
+	if len(more) > 0 {
+		return nil
+	}
+	var out []iw.Problem
+	for _, p := range e.CheckAttacks(q, play.Attacks) {
+		var k int
+		if _, err := fmt.Sscanf(p.Order, "attacks[%d]", &k); err != nil || k < 0 || k >= len(play.Attacks) {
+			continue
+		}
+		a := play.Attacks[k]
+		if !slices.ContainsFunc(slices.Concat(a.Attackers, a.Barrage, a.Defenders), func(id string) bool { return left[id] }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // standingProblems checks the unit ids of the file's defence and standing
