@@ -88,6 +88,8 @@ func entryTitle(e templates.Entry) string {
 	switch e.Kind {
 	case "orders":
 		return fmt.Sprintf("%s %s, Game-Turn %d", hostTitle(e.Side), e.Wait, e.Turn)
+	case "end":
+		return "the game ends: " + e.Note
 	case "create":
 		return "the game is created"
 	}

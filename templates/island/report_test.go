@@ -164,7 +164,11 @@ func TestLogAndReplay(t *testing.T) {
 	for i := range ps {
 		items = append(items, templates.LogItem{Seq: uint64(i + 1), Events: evs[i]})
 		en := templates.ReplayEntry{Hash: fmt.Sprintf("h%d", i), Events: evs[i], Position: ps[i], DiceFrom: die}
-		en.Kind = "orders"
+		en.Kind = "create"
+		if i > 0 {
+			w := ps[i-1].Wait()
+			en.Kind, en.Side, en.Wait, en.Turn = "orders", w.Side, w.Kind, w.Turn
+		}
 		for _, raw := range evs[i] {
 			var ev iw.Event
 			json.Unmarshal(raw, &ev)
