@@ -329,8 +329,11 @@ const DieCombat adjudicator.DiePurpose = "combat"
 // rolled in the open by the phasing side (rule 2.5, IW26).
 type hostDice struct{ d adjudicator.Dice }
 
+// Roll reads the host's face as a d6: 1 to 6, a 0 as the highest face
+// (adjudicator.Dice), so that the table is never read off its rows.
 func (h hostDice) Roll(d iw.Die) int {
-	return h.d.Roll(adjudicator.Die{Purpose: DieCombat, Side: hostSide(d.Side), Seen: adjudicator.AudienceBoth})
+	f := h.d.Roll(adjudicator.Die{Purpose: DieCombat, Side: hostSide(d.Side), Seen: adjudicator.AudienceBoth})
+	return ((f-1)%6+6)%6 + 1
 }
 
 // LuckRules names no kind of fire: a CRT roll has no face it needs, so
