@@ -8,7 +8,9 @@
 // the shared envelope and the part its wait asks for (set-up placements,
 // a Player-Turn's moves and attacks, the defender's answer) with any
 // standing instructions, strictly, every mistake at its line and column
-// (RULINGS.md IW22 to IW27).
+// (RULINGS.md IW22 to IW27). WriteOrders is the one writer of that
+// format, for the files the server writes itself (a missed deadline's,
+// the stand-in's).
 //
 // The scenario's entry point is ParseScenario, which returns an
 // adjudicator/island.Scenario the rules engine can trust, or every problem
