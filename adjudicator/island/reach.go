@@ -8,6 +8,35 @@ import "sort"
 // hex a friend holds is listed too: ending there is refused by rule 5.31
 // unless the friend moves out. The unit's own hex is not listed.
 func (e *Engine) Reach(p Position, id string) map[Hex][]Hex {
+	best := e.reach(p, id)
+	if best == nil {
+		return nil
+	}
+	return paths(best)
+}
+
+// Route is one cheapest legal way to a hex: its path and its cost in
+// half Movement Points (road moves cost half a point, rule 5.22).
+type Route struct {
+	Path []Hex
+	Half int
+}
+
+// ReachCosts is Reach with the cost of each path, for order templates.
+func (e *Engine) ReachCosts(p Position, id string) map[Hex]Route {
+	best := e.reach(p, id)
+	if best == nil {
+		return nil
+	}
+	out := make(map[Hex]Route, len(best))
+	for h, n := range best {
+		out[h] = Route{Path: n.path, Half: n.cost}
+	}
+	return out
+}
+
+// reach is Reach with each path's cost.
+func (e *Engine) reach(p Position, id string) map[Hex]node {
 	i, ok := e.byID[id]
 	if !ok || p.Phase != PhaseMovement || e.S.Units[i].Side != p.Phasing {
 		return nil
@@ -52,7 +81,7 @@ func (e *Engine) Reach(p Position, id string) map[Hex][]Hex {
 				best[h] = node{cost, []Hex{h}}
 			}
 		}
-		return paths(best)
+		return best
 	default:
 		best[pc.Hex] = node{0, nil}
 		frontier = append(frontier, pc.Hex)
@@ -79,7 +108,7 @@ func (e *Engine) Reach(p Position, id string) map[Hex][]Hex {
 		}
 	}
 	delete(best, pc.Hex)
-	return paths(best)
+	return best
 }
 
 // node is the cheapest way found to a hex: its cost in half MP and path.

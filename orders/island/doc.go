@@ -4,7 +4,15 @@
 // conditions that the standard rules leave to each game (rule 3.0), typed
 // into YAML by a group that owns the game.
 //
-// The entry point is ParseScenario, which returns an
+// It also reads the players' order files (orders.go): ReadOrders decodes
+// the shared envelope and the part its wait asks for (set-up placements,
+// a Player-Turn's moves and attacks, the defender's answer) with any
+// standing instructions, strictly, every mistake at its line and column
+// (RULINGS.md IW22 to IW27). WriteOrders is the one writer of that
+// format, for the files the server writes itself (a missed deadline's,
+// the stand-in's).
+//
+// The scenario's entry point is ParseScenario, which returns an
 // adjudicator/island.Scenario the rules engine can trust, or every problem
 // in the file at its line and column with what to change. The format is
 // documented key by key in examples/island-war/README.md; the invented
