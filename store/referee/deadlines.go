@@ -14,14 +14,14 @@ import (
 // reports headed by what heads writes.
 func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads head) error {
 	return s.applyFile(t, rec, now, heads, func(g store.Game, st adjudicator.Position) ([]byte, adjudicator.Orders, error) {
-		return s.sys.DefaultFile(g.ID, st, "the default orders")
+		return s.sysOf(&g).DefaultFile(g.ID, st, "the default orders")
 	})
 }
 
 // applyFile applies in t the orders file the server writes with file for
 // the position in force, the reports headed by what heads writes.
 func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, adjudicator.Position) ([]byte, adjudicator.Orders, error)) error {
-	st, err := s.position(t.Position())
+	st, err := s.positionIn(t)
 	if err != nil {
 		return err
 	}
@@ -59,9 +59,15 @@ func (s *Service) Tick(now time.Time) (err error) {
 			errs = append(errs, fmt.Errorf("game %s: %w", g.ID, err))
 			return nil
 		}
-		if mayBeDue(g, rec, now) {
-			ids = append(ids, g.ID)
+		if !mayBeDue(g, rec, now) {
+			return nil
 		}
+		if _, err := s.SystemOf(g); err != nil {
+			// Left as it is, never played by another system's rules.
+			s.log.Warn("tick: game left alone", "game", g.ID, "system", g.SystemName(), "err", err)
+			return nil
+		}
+		ids = append(ids, g.ID)
 		return nil
 	})
 	if err != nil {
@@ -103,6 +109,9 @@ func (s *Service) due(id string, fn func(t *store.Txn, g *store.Game, rec *recor
 		g := t.Game()
 		if g.Status != store.Active {
 			return nil
+		}
+		if _, err := s.SystemOf(&g); err != nil {
+			return err
 		}
 		rec, err := loadRecord(g)
 		if err != nil {
@@ -152,7 +161,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		if !w.Open() || g.Deadline.IsZero() || now.Before(g.Deadline) {
 			return nil
 		}
-		what, ok := s.sys.Defaults(w.Kind)
+		what, ok := s.sysOf(g).Defaults(w.Kind)
 		if !ok && !rec.LateStandIn {
 			if rec.NoDefault {
 				return nil
@@ -183,7 +192,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		err := apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
 			// Each reader learns of both waits only what it may: the
 			// Japanese are not told whether the U.S. decides or acts.
-			dp.Waiting, dp.Next = s.sys.Waiting(w, side), s.sys.Waiting(after.Wait, side)
+			dp.Waiting, dp.Next = s.sysOf(g).Waiting(w, side), s.sysOf(g).Waiting(after.Wait, side)
 			return dp.Text()
 		})
 		if err != nil || rec.Reported[adjudicator.Umpire] != told {
@@ -207,14 +216,14 @@ func (s *Service) remind(id string, now time.Time) error {
 		if !w.Open() || rec.Reminded || g.Deadline.IsZero() || now.Before(g.Deadline.Add(-reminder(g))) || !now.Before(g.Deadline) {
 			return nil
 		}
-		st, err := s.position(t.Position())
+		st, err := s.positionIn(t)
 		if err != nil {
 			return err
 		}
 		// The reminder carries the order template again, made from the
 		// awaited side's own report.
-		name, body, hasTemplate := s.sys.Template(s.reportFor(g, rec, st, w.Side, nil))
-		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: s.sys.Waiting(w, adjudicator.NoSide), Deadline: g.Deadline,
+		name, body, hasTemplate := s.sysOf(g).Template(s.reportFor(g, rec, st, w.Side, nil))
+		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: s.sysOf(g).Waiting(w, adjudicator.NoSide), Deadline: g.Deadline,
 			Left: g.Deadline.Sub(now), Template: name}
 		if m, ok := s.toSide(g, w.Side, "reminder", r.Subject(), r.Text()); ok {
 			if hasTemplate {

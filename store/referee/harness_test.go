@@ -41,6 +41,9 @@ type harness struct {
 	seen   int // outbox mails already looked at
 	// pictures are the map pictures sent (sendAll), by Message-ID.
 	pictures map[string][]byte
+	// others are the systems the service hosts besides War in the
+	// Wind's (Config.Others).
+	others []System
 }
 
 const (
@@ -95,7 +98,7 @@ func (h *harness) open() {
 		h.t.Fatal(err)
 	}
 	h.db = db
-	h.svc = New(db, Config{System: windsys.Rules{}, Address: "attu@example.org"})
+	h.svc = New(db, Config{System: windsys.Rules{}, Others: h.others, Address: "attu@example.org"})
 }
 
 // close checks the file and closes it; closing twice is harmless.
@@ -103,7 +106,7 @@ func (h *harness) close() {
 	if h.db == nil {
 		return
 	}
-	if err := h.db.Check(windsys.Rules{}); err != nil {
+	if err := h.db.Check(windsys.Rules{}, otherWind{}); err != nil {
 		h.t.Errorf("consistency check: %v", err)
 	}
 	h.db.Close()

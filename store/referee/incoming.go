@@ -133,6 +133,14 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 	if len(sidesOf(g, m.From)) == 0 {
 		return s.stranger(ref, m, now, "sender plays no side")
 	}
+	if _, err := s.SystemOf(g); err != nil {
+		// Never played by another system's rules: the players are told,
+		// within the quotas of answers to their address, and the game
+		// is left as it is.
+		s.log.Warn("mail for a game of a system not hosted", "game", g.ID, "system", g.SystemName(), "err", err)
+		a := s.refusedWhy(g, m, templates.RefusedSubject, templates.Notice{Kind: "why-unhosted", Note: g.SystemName()})
+		return s.unproven(g, ref, m, "refused: the rules of "+g.SystemName()+" are not hosted", a)
+	}
 	if m.Orders != nil {
 		return s.ordersMail(g, ref, m, now)
 	}

@@ -158,6 +158,6 @@ const standInWhat = "orders written by attu's stand-in"
 // a late side's one wait (NewGame.LateStandIn).
 func (s *Service) applyStandIn(t *store.Txn, rec *record, now time.Time, heads head) error {
 	return s.applyFile(t, rec, now, heads, func(g store.Game, st adjudicator.Position) ([]byte, adjudicator.Orders, error) {
-		return s.sys.StandIn(g.ID, st, botSeed(g.Seed, g.Entries+1))
+		return s.sysOf(&g).StandIn(g.ID, st, botSeed(g.Seed, g.Entries+1))
 	})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/store"
 )
 
 // MaxFileSize caps a tournament file.
@@ -54,6 +55,10 @@ var DefaultTieBreaks = []string{HeadToHead, Wins, Buchholz, Lateness}
 // File is a tournament file (examples/tournament.yaml documents every
 // field).
 type File struct {
+	// System names the game system every game is played by (empty:
+	// store.SystemBefore, War in the Wind), one of those the parse was
+	// given.
+	System    string       `yaml:"system" json:"system,omitempty"`
 	ID        string       `yaml:"id" json:"id"`
 	Name      string       `yaml:"name" json:"name"`
 	Umpire    Person       `yaml:"umpire" json:"umpire"`
@@ -164,8 +169,11 @@ var (
 // Parse reads a tournament file strictly: unknown keys, keys given twice
 // and values of the wrong kind are errors, and so is anything the
 // tournament cannot be run with; every mistake is reported with its line
-// and column (orders.Errors).
-func Parse(data []byte, games Games) (*File, error) {
+// and column (orders.Errors). The file's games are judged by the one of
+// hosted its system: line names (War in the Wind's when it names none);
+// one that names a system not hosted is refused with the list of those
+// that are.
+func Parse(data []byte, hosted ...Games) (*File, error) {
 	n, errs := orders.ParseDocument(data, MaxFileSize)
 	if errs != nil {
 		return nil, errs
@@ -180,11 +188,30 @@ func Parse(data []byte, games Games) (*File, error) {
 		v := n.Content[i+1]
 		f.keys[n.Content[i].Value] = orders.Pos{Line: v.Line, Col: v.Column}
 	}
+	games, err := gamesNamed(hosted, f.System)
+	if err != nil {
+		p := f.at("system")
+		return nil, orders.Errors{&orders.Error{Line: max(p.Line, 1), Col: max(p.Col, 1), Msg: "system: " + err.Error()}}
+	}
 	if errs := f.check(games); errs != nil {
 		errs.Sort()
 		return nil, errs
 	}
 	return f, nil
+}
+
+// gamesNamed is the one of hosted whose system is name (empty:
+// store.SystemBefore).
+func gamesNamed(hosted []Games, name string) (Games, error) {
+	name = cmp.Or(name, store.SystemBefore)
+	var names []string
+	for _, g := range hosted {
+		if g.System() == name {
+			return g, nil
+		}
+		names = append(names, g.System())
+	}
+	return nil, fmt.Errorf("%q is not a game system this server hosts; use %s", name, strings.Join(names, ", "))
 }
 
 // check fills the defaults in and judges the file.

@@ -77,3 +77,31 @@ tie-breaks: [wins, coin]
 		t.Fatalf("a misspelt key: %v", err)
 	}
 }
+
+// otherWind is War in the Wind's rules under another system's name.
+type otherWind struct{ windsys.Rules }
+
+func (otherWind) System() string { return "other-wind" }
+
+// A tournament file's system: line picks its games' system among those
+// hosted, none is War in the Wind's, and a system not hosted is refused
+// at its line with the list of those that are.
+func TestFileNamesItsSystem(t *testing.T) {
+	data, err := os.ReadFile("../../examples/tournament.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ line, want string }{{"", ""}, {"system: war-in-the-wind\n", "war-in-the-wind"}, {"system: other-wind\n", "other-wind"}} {
+		f, err := Parse(append([]byte(c.line), data...), windsys.Rules{}, otherWind{})
+		if err != nil || f.System != c.want {
+			t.Fatalf("%q: system %q, %v", c.line, f.System, err)
+		}
+	}
+	_, err = Parse(append([]byte("system: chess\n"), data...), windsys.Rules{}, otherWind{})
+	if err == nil || !strings.Contains(err.Error(), `1:9: system: "chess" is not a game system this server hosts; use war-in-the-wind, other-wind`) {
+		t.Fatalf("a file of an unhosted system: %v", err)
+	}
+	if _, err := Parse(append([]byte("system: other-wind\n"), data...), windsys.Rules{}); err == nil {
+		t.Fatal("a file of a system not hosted passes")
+	}
+}
