@@ -259,7 +259,7 @@ func commandNames(side adjudicator.Side) []string {
 // and the answer.
 func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicator.Side, cmd *command, args []string, now time.Time) (string, error) {
 	var answer string
-	_, err := s.db.Transact(id, ref, func(t *store.Txn) error {
+	_, err := s.transact(id, ref, func(t *store.Txn) error {
 		g := t.Game()
 		rec, err := loadRecord(g)
 		if err != nil {

@@ -174,7 +174,9 @@ func (s *Service) create(nw store.NewGame, rec *record, opening adjudicator.Posi
 	if err != nil {
 		return nil, err
 	}
-	nw.Deadline, nw.Service = g.Deadline, b
+	stored := *g
+	stored.Status = store.Active // as the store creates it
+	nw.Deadline, nw.Service, nw.Due = g.Deadline, b, nextDue(&stored, rec)
 	return s.db.Create(nw)
 }
 

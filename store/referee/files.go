@@ -131,7 +131,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 // within the sender's budget.
 func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o adjudicator.Orders, raw []byte, now time.Time) error {
 	lg := s.log.With("message_id", ref.MessageID, "game", id, "side", o.Answering().Side.String())
-	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
+	_, err := s.transact(id, &ref, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
 		if err != nil {
 			return err
@@ -196,7 +196,7 @@ func (s *Service) sameFile(id string, side adjudicator.Side, raw []byte) *store.
 // hold keeps a legal orders file for the settle window: it is applied when
 // the window closes, at once with "go", or replaced by a newer file.
 func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicator.Side, raw []byte, now time.Time) error {
-	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
+	_, err := s.transact(id, &ref, func(t *store.Txn) error {
 		g := t.Game()
 		rec, err := loadRecord(g)
 		if err != nil {

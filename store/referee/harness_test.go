@@ -3,6 +3,7 @@ package referee
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	windsys "github.com/attu-pbem/attu/templates/wind"
 	"path/filepath"
@@ -109,6 +110,7 @@ func (h *harness) close() {
 	if err := h.db.Check(windsys.Rules{}, otherWind{}); err != nil {
 		h.t.Errorf("consistency check: %v", err)
 	}
+	checkDue(h.t, h.db)
 	h.db.Close()
 	h.db = nil
 }
@@ -371,4 +373,38 @@ func mustOrders(t testing.TB, e *store.Entry) *wind.Orders {
 		t.Fatal(err)
 	}
 	return o
+}
+
+// checkDue requires every game of db to be in the due index at the time
+// its record says (nextDue): whatever the test did to it, the index
+// loses no game that is due.
+func checkDue(t testing.TB, db *store.DB) {
+	t.Helper()
+	if err := dueMismatch(db); err != nil {
+		t.Error(err)
+	}
+}
+
+// dueMismatch says which games of db are not at the time their record
+// says in the due index (store.DB.Check holds the index to Game.Due).
+func dueMismatch(db *store.DB) error {
+	ids, err := db.Games()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range ids {
+		g, err := db.Game(id)
+		if err != nil {
+			return err
+		}
+		rec, err := loadRecord(*g)
+		if err != nil {
+			return err
+		}
+		if want := nextDue(g, rec); !g.Due.Equal(want) {
+			errs = append(errs, fmt.Errorf("game %s is due at %v, its record says %v", id, g.Due, want))
+		}
+	}
+	return errors.Join(errs...)
 }

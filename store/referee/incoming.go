@@ -446,7 +446,7 @@ func (s *Service) SetAside(f store.FailedMail, tries int, now time.Time) error {
 	if err != nil || id == "" {
 		return err
 	}
-	_, err = s.db.Transact(id, nil, func(t *store.Txn) error {
+	_, err = s.transact(id, nil, func(t *store.Txn) error {
 		g := t.Game()
 		sides := sidesOf(&g, f.From)
 		if len(sides) == 0 || sides[0] == adjudicator.Umpire {

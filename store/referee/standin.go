@@ -94,7 +94,7 @@ func botSides(ng NewGame) []adjudicator.Side {
 // botOpening has the stand-in answer the first waits of a game just
 // created (the Japanese setup of 12.4), and returns the game after them.
 func (s *Service) botOpening(id string, now time.Time) (*store.Game, error) {
-	_, err := s.db.Transact(id, nil, func(t *store.Txn) error {
+	_, err := s.transact(id, nil, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
 		if err != nil {
 			return err
