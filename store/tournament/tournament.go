@@ -133,14 +133,18 @@ type Director struct {
 // Games is what a tournament asks of the game system its games are
 // played by: the kinds of wait its deadline policy may name, its
 // scenarios and how a round mail names one, the setups by the rules a
-// round may choose, and which optional rules a scenario allows.
+// round may choose, and its words for the optional rules of a round.
 type Games interface {
 	System() string // the system's name (store.Rules.System)
 	Kinds() []adjudicator.WaitKind
 	Scenarios() []string
 	ScenarioName(name string) string
 	RuleSetups() []string
-	Allows(scenario, rule string) bool
+	// Option reads one optional rule as a tournament file's rules: write
+	// it (key: value, but settle) for a round of scenario: the optional
+	// rules of the game it stands for (none when its value is off), or why the
+	// file may not write it; an empty scenario judges the words alone.
+	Option(key, value, scenario string) ([]string, error)
 }
 
 // hosted are the systems the director's tournaments may be played by.
@@ -378,6 +382,10 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	games, err := d.games(t)
+	if err != nil {
+		return err
+	}
 	f := &t.File
 	for _, r := range t.Rounds {
 		rf := f.Rounds[r.Number-1]
@@ -398,11 +406,9 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 				}
 				ng.Deadlines[adjudicator.WaitKind(k)] = duration(v)
 			}
-			switch f.Rules.VPChits {
-			case vpDrawn:
-				ng.Rules = []string{"vp-chits"}
-			case vpPlaced:
-				ng.Rules = []string{"vp-chits-placed"}
+			var errs []error
+			if ng.Rules, errs = f.Rules.options(games, rf.Scenario); len(errs) > 0 {
+				return fmt.Errorf("tournament %s: creating %s: %w", id, g.ID, errors.Join(errs...))
 			}
 			if d.Rand != nil {
 				ng.Seed = make([]byte, store.SeedSize)
@@ -599,7 +605,7 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 	}
 	p := f.Scoring.Points()
 	st.Scoring = fmt.Sprintf("A win scores %d, a draw %d, a loss %d, a bye %d.", p.Win, p.Draw, p.Loss, p.Bye)
-	if f.Rules.VPChits == vpDrawn || f.Rules.VPChits == vpPlaced {
+	if f.Rules.any() {
 		st.Scoring += fmt.Sprintf(" When the victory point chits decide a game (rule 14.0), the winner and the loser score %d and %d for a major victory, %d and %d for a minor one, %d and %d for a marginal one.",
 			p.Major[0], p.Major[1], p.Minor[0], p.Minor[1], p.Marginal[0], p.Marginal[1])
 	}
