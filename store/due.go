@@ -71,7 +71,13 @@ func (t *Txn) SetDue(d time.Time) {
 // at once (at its creation), so that the host's first look puts each at
 // its own time, and none is missed for want of one.
 func migrateDue(tx *bolt.Tx) error {
-	if _, err := tx.CreateBucketIfNotExists(bDue); err != nil {
+	// Built afresh, whatever a file marked older than it is holds.
+	if tx.Bucket(bDue) != nil {
+		if err := tx.DeleteBucket(bDue); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.CreateBucket(bDue); err != nil {
 		return err
 	}
 	return eachGame("cannot be given its place in the due index: %w", func(gb *bolt.Bucket) error {
