@@ -94,14 +94,18 @@ func migrateDue(tx *bolt.Tx) error {
 			return err
 		}
 		if g.Status == Ended {
-			return nil
+			if _, ok := rec["due"]; !ok {
+				return nil
+			}
+			delete(rec, "due")
+		} else {
+			rec["due"], _ = json.Marshal(g.Created.UTC())
 		}
-		rec["due"], _ = json.Marshal(g.Created.UTC())
 		b, err := json.Marshal(rec)
 		if err != nil {
 			return err
 		}
-		if err := gb.Put(kGame, b); err != nil {
+		if err := gb.Put(kGame, b); err != nil || g.Status == Ended {
 			return err
 		}
 		return tx.Bucket(bDue).Put(dueKey(g.Created, g.ID), nil)
