@@ -12,7 +12,7 @@ import (
 // default is War in the Wind's and is recorded with the game, and a name
 // attu does not host is a usage error (exit 2) listing them, creating
 // nothing. An export of a system attu does not host is refused by
-// audit, saying so.
+// audit and replay, saying so.
 func TestNewNamesItsSystem(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "attu.db")
 	code, out, errs := runAttu("new", "-h")
@@ -48,5 +48,8 @@ func TestNewNamesItsSystem(t *testing.T) {
 	file := writeFile(t, "chess.json", string(b))
 	if code, out, errs := runAttu("audit", file); code == 0 || !strings.Contains(out+errs, `"chess" is not a game system attu hosts`) {
 		t.Fatalf("attu audit of a chess export: exit %d, %s%s", code, out, errs)
+	}
+	if code, out, errs := runAttu("replay", "-o", filepath.Join(t.TempDir(), "chess.html"), file); code == 0 || !strings.Contains(out+errs, `"chess" is not a game system attu hosts`) {
+		t.Fatalf("attu replay of a chess export: exit %d, %s%s", code, out, errs)
 	}
 }
