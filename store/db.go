@@ -508,20 +508,6 @@ func (db *DB) Games() ([]string, error) {
 	})
 }
 
-// EachGame calls fn with the record of every game, in the order of
-// Games, in one read transaction; fn must not call the DB.
-func (db *DB) EachGame(fn func(g *Game) error) error {
-	return db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEachBucket(func(k []byte) error {
-			w, err := openGame(tx, string(k))
-			if err != nil {
-				return err
-			}
-			return fn(w.g)
-		})
-	})
-}
-
 // Position returns the JSON of the position in force in a game, for the
 // game's system to decode.
 func (db *DB) Position(id string) ([]byte, error) {
