@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -37,12 +38,14 @@ func checkTx(tx *bolt.Tx, systems []Rules) []error {
 		return errs
 	}
 	entries := map[string]map[uint64]*Entry{} // game → seq → entry
+	due := map[string]time.Time{}             // game → Game.Due
 	err := tx.Bucket(bGames).ForEachBucket(func(k []byte) error {
 		w, err := openGame(tx, string(k))
 		if err != nil {
 			bad("%v", err)
 			return nil
 		}
+		due[w.g.ID] = w.g.Due
 		es := map[uint64]*Entry{}
 		entries[w.g.ID] = es
 		errs = append(errs, checkGame(w, es, systems)...)
@@ -51,6 +54,7 @@ func checkTx(tx *bolt.Tx, systems []Rules) []error {
 	if err != nil {
 		bad("%v", err)
 	}
+	errs = append(errs, checkDue(tx, due)...)
 	mails := checkOutbox(tx, bad)
 	for _, m := range mails {
 		if m.Entry != 0 && entries[m.Game][m.Entry] == nil {

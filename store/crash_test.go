@@ -103,7 +103,8 @@ var crashKills = flag.Int("kills", 0, "TestCrash: how many times the child is ki
 // TestCrash kills a process that applies steps, over and over, at a random
 // moment after it reported a random number of committed entries, and
 // checks after each kill that the file opens, passes the consistency check
-// and still holds every entry the child reported committed. At the end the
+// (the due index among it), still holds every entry the child reported
+// committed and lists the game as due at its time. At the end the
 // game it holds must pass an audit.
 func TestCrash(t *testing.T) {
 	kills := 30
@@ -194,9 +195,15 @@ func TestCrash(t *testing.T) {
 			t.Fatalf("kill %d: %v", i, err)
 		}
 		g, err := db.Game("g1")
+		due, derr := db.Due(g.Due)
 		db.Close()
-		if err != nil {
-			t.Fatalf("kill %d: %v", i, err)
+		if err != nil || derr != nil {
+			t.Fatalf("kill %d: %v %v", i, err, derr)
+		}
+		// The due index lost nothing: the game is due at its record's
+		// time (the consistency check above holds them to each other).
+		if g.Entries > 1 && (g.Due.IsZero() || len(due) != 1 || due[0] != "g1") {
+			t.Fatalf("kill %d: the game is due at %v, the index lists %v by then", i, g.Due, due)
 		}
 		if g.Entries < committed {
 			t.Fatalf("kill %d: the child reported entry %d committed, the file holds %d entries", i, committed, g.Entries)

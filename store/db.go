@@ -27,7 +27,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open migrates
 // older files up to it, one version at a time.
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // Bucket and key names; see the package documentation for the layout.
 var (
@@ -36,6 +36,7 @@ var (
 	bLedger      = []byte("ledger")
 	bLedgerIndex = []byte("ledger-index")
 	bOutbox      = []byte("outbox")
+	bDue         = []byte("due") // the due index (due.go)
 
 	bLog       = []byte("log")
 	bMarks     = []byte("marks")
@@ -211,6 +212,9 @@ var migrations = []func(tx *bolt.Tx) error{
 	// Version 11: a game's record names its system (Game.System); every
 	// game before is War in the Wind's (migrateSystem).
 	10: migrateSystem,
+	// Version 12: the due index of Game.Due, every game not ended due at
+	// once (migrateDue, due.go).
+	11: migrateDue,
 }
 
 // migrateSystem writes into every game's record the system it is played
@@ -340,6 +344,10 @@ type Game struct {
 	Head     string           `json:"head"`      // hash of the last log entry
 	Current  uint64           `json:"current"`   // the entry whose snapshot is the position in force
 	DiceNext uint64           `json:"dice_next"` // sequence number of the next die; never decreases
+	// Due is when the host next has something to do in the game (a
+	// deadline, a reminder, a stand-in's turn...), as it sets it
+	// (Txn.SetDue); zero for never. DB.Due finds the games due by it.
+	Due time.Time `json:"due,omitzero"`
 	// Service is the game service's own record of the game, which the
 	// store keeps and writes with it (Txn.SetService) without reading it.
 	Service json.RawMessage `json:"service,omitempty"`
@@ -405,6 +413,7 @@ type NewGame struct {
 	// Start rolls its die.
 	Rules    Rules
 	Deadline time.Time
+	Due      time.Time       // Game.Due
 	Outbox   []Mail          // the welcome mails
 	Service  json.RawMessage // Game.Service
 }
@@ -437,7 +446,7 @@ func (db *DB) Create(ng NewGame) (*Game, error) {
 	g := &Game{
 		ID: ng.ID, System: ng.Rules.System(), Scenario: ng.Scenario, Options: ng.Options,
 		Seed: seed, Commitment: Commitment(seed),
-		Status: Active, Deadline: ng.Deadline, Created: now,
+		Status: Active, Deadline: ng.Deadline, Due: ng.Due.UTC(), Created: now,
 		DiceNext: 1, Service: ng.Service,
 	}
 	for _, p := range ng.Players {
@@ -499,20 +508,6 @@ func (db *DB) Games() ([]string, error) {
 	})
 }
 
-// EachGame calls fn with the record of every game, in the order of
-// Games, in one read transaction; fn must not call the DB.
-func (db *DB) EachGame(fn func(g *Game) error) error {
-	return db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEachBucket(func(k []byte) error {
-			w, err := openGame(tx, string(k))
-			if err != nil {
-				return err
-			}
-			return fn(w.g)
-		})
-	})
-}
-
 // Position returns the JSON of the position in force in a game, for the
 // game's system to decode.
 func (db *DB) Position(id string) ([]byte, error) {
@@ -521,8 +516,9 @@ func (db *DB) Position(id string) ([]byte, error) {
 
 // gameTx is one game inside a transaction.
 type gameTx struct {
-	b *bolt.Bucket
-	g *Game
+	b   *bolt.Bucket
+	g   *Game
+	due time.Time // g.Due as stored, whose key the due index holds
 }
 
 // view returns what fn reads in a read transaction.
@@ -556,14 +552,19 @@ func openGame(tx *bolt.Tx, id string) (*gameTx, error) {
 	if err := json.Unmarshal(gb.Get(kGame), g); err != nil {
 		return &gameTx{}, fmt.Errorf("store: game %s: %w", id, err)
 	}
-	return &gameTx{b: gb, g: g}, nil
+	return &gameTx{b: gb, g: g, due: g.Due}, nil
 }
 
+// save writes the game's record, and its key in the due index with it.
 func (w *gameTx) save() error {
 	b, err := json.Marshal(w.g)
 	if err != nil {
 		return err
 	}
+	if err := saveDue(w.b.Tx(), w.g, w.due); err != nil {
+		return err
+	}
+	w.due = w.g.Due
 	return w.b.Put(kGame, b)
 }
 

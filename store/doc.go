@@ -114,7 +114,7 @@ than secrets have none; once begun in a log, secrets go on (Audit checks).
 
 # Schema
 
-Schema version 10. Keys written "u64" are 8-byte big-endian integers, so a
+Schema version 12. Keys written "u64" are 8-byte big-endian integers, so a
 cursor walks them in the order they were appended. Values are JSON unless
 said otherwise.
 
@@ -124,8 +124,9 @@ said otherwise.
 	    <game id>/               one bucket per game
 	        game                 Game: system, scenario, options, players' addresses and
 	                             hashed tokens, seed, commitment, status, wait,
-	                             deadline, head, counters, the game
-	                             service's record (opaque to the store)
+	                             deadline, due time, head, counters, the
+	                             game service's record (opaque to the
+	                             store)
 	        log/       u64 seq → Entry (hash-chained)
 	        marks/     u64 seq → u64 seq of the rollback that undid it
 	        orders/    u64 seq → the order file as received, token redacted
@@ -137,6 +138,8 @@ said otherwise.
 	                           outcome, the entry and mails it produced)
 	ledger-index     SHA-256 of the Message-ID, content hash → u64
 	                           ledger seq
+	due              u64 unix nanoseconds, game id → empty: each game
+	                           whose Game.Due is set, at it (DB.Due)
 	outbox           u64 id  → 'j' and the Mail's JSON (queued, attempts,
 	                           sent; the hashes of its text and attachment
 	                           bodies, not the bodies)

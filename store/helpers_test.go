@@ -428,6 +428,9 @@ func (db *DB) apply(id string, st Step, eng Rules, rf ...func(*Outcome) (reply, 
 				return err
 			}
 			t.SetDeadline(r.Deadline)
+			// The due time moves with every step, as a host's does, so
+			// that the due index is rewritten in each step's transaction.
+			t.SetDue(r.Deadline.Add(time.Duration(o.Entry.Seq) * time.Minute))
 			t.Queue(r.Outbox...)
 		}
 		out = &o.Entry

@@ -96,7 +96,8 @@ type Outcome struct {
 // player: the game is paused or over (ErrNotActive), the orders do not
 // answer its wait (ErrStale), or the rules refuse them (ErrIllegal). It
 // leaves the transaction as it was, so the caller may answer the refusal
-// in it; after any other error the caller must abort it.
+// in it; after any other error the caller must abort it, among them
+// rules of another system than the game's (Game.SystemName).
 func (t *Txn) Apply(st Step, r Rules) (*Outcome, error) {
 	if st.Orders == nil || r == nil {
 		return nil, fmt.Errorf("store: a step needs orders and rules")
@@ -127,6 +128,9 @@ func (t *Txn) Apply(st Step, r Rules) (*Outcome, error) {
 	}
 	if g.Status != Active {
 		return nil, &RefusedError{Game: g.ID, Err: ErrNotActive, Problems: []Problem{{Msg: notActive(g)}}}
+	}
+	if r.System() != g.SystemName() {
+		return nil, fmt.Errorf("store: game %s is played by the rules of %s, not by those of %s", g.ID, g.SystemName(), r.System())
 	}
 	s, err := w.position(r, g.Current)
 	if err != nil {

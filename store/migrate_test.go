@@ -190,3 +190,49 @@ func TestMigrateLedgerKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A file of schema 11 or before has no due index; migrated, every game
+// not ended is due at once (at its creation), the first look at the
+// deadlines finds it, and the game service puts it at its own time.
+func TestMigrateDueIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "attu.db")
+	if err := os.WriteFile(path, gunzip(t, "schema7.db.gz"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old, err := store.ReadExport(bytes.NewReader(gunzip(t, "schema7-export.json.gz")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := old.Exported
+	db, err := store.Open(path, &store.Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g, err := db.Game("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status == store.Ended || !g.Due.Equal(g.Created) {
+		t.Fatalf("the migrated game %s is due at %v, created %v", g.Status, g.Due, g.Created)
+	}
+	if ids, err := db.Due(g.Created); err != nil || strings.Join(ids, ",") != "g1" {
+		t.Fatalf("due at the creation: %v, %v", ids, err)
+	}
+	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: "attu@example.org"})
+	if err := svc.Tick(now); err != nil {
+		t.Fatal(err)
+	}
+	if g, err = db.Game("g1"); err != nil {
+		t.Fatal(err)
+	}
+	if !g.Due.After(now) || g.Due.After(g.Deadline) {
+		t.Fatalf("after a look the game is due at %v (now %v, deadline %v)", g.Due, now, g.Deadline)
+	}
+	if ids, err := db.Due(now); err != nil || len(ids) != 0 {
+		t.Fatalf("due now after the look: %v, %v", ids, err)
+	}
+	if err := db.Check(windsys.Rules{}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,7 +2,7 @@ package main
 
 import (
 	"flag"
-	windsys "github.com/attu-pbem/attu/templates/wind"
+	"fmt"
 	"os"
 
 	"github.com/attu-pbem/attu/store"
@@ -46,7 +46,11 @@ func runAudit(s *session) error {
 	if err != nil {
 		return err
 	}
-	rep := store.Audit(x, windsys.Rules{})
+	sys, err := systemNamed(x.SystemName())
+	if err != nil {
+		return fmt.Errorf("cannot audit %s: %w", argv[0], err)
+	}
+	rep := store.Audit(x, sys)
 	if *quiet {
 		rep.Luck = nil
 	}

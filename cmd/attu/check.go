@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"os"
 
@@ -166,7 +165,7 @@ func offMap(data []byte, m *wind.Map) orders.Errors {
 // checkStored judges orders against the stored game they name, in db
 // (read only: judging changes nothing), the daemon's when it runs.
 func checkStored(out io.Writer, name string, data []byte, db *store.DB, dbPath string) error {
-	game, problems, err := referee.New(db, referee.Config{System: windsys.Rules{}}).Check(data)
+	game, problems, err := referee.New(db, hosting(referee.Config{})).Check(data)
 	if errors.Is(err, store.ErrNoGame) {
 		ids, _ := db.Games()
 		return usageErr("the orders name game %q, which is not in %s (games: %v)", game, dbPath, ids)

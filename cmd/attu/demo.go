@@ -166,7 +166,11 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 		return err
 	}
 	fmt.Fprintf(out, "==== The audit of the export (attu audit %s) ====\n\n", exportPath)
-	rep := store.Audit(x, windsys.Rules{})
+	rules, err := systemNamed(x.SystemName())
+	if err != nil {
+		return err
+	}
+	rep := store.Audit(x, rules)
 	rep.WriteText(out)
 
 	mailDir := filepath.Join(dir, "mail")

@@ -4,13 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/attu-pbem/attu/adjudicator"
-	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 )
@@ -71,6 +69,7 @@ Flags:
 func runNew(s *session) error {
 	fs := flag.NewFlagSet("new", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database (created when missing)")
+	system := fs.String("system", systemNames()[0], "the game system the game is played by: "+strings.Join(systemNames(), ", "))
 	mailbox := fs.String("address", "", "the mailbox the games are played through, like attu@example.org")
 	id := fs.String("id", "", "the game's short id (default: drawn)")
 	name := fs.String("name", "", "the game's name, for people")
@@ -98,6 +97,10 @@ func runNew(s *session) error {
 	if len(argv) != 0 {
 		return usageErr("unexpected %q; everything is given by flags (attu new -h)", argv[0])
 	}
+	sys, err := systemNamed(*system)
+	if err != nil {
+		return usageErr("-system: %v (attu new -h)", err)
+	}
 	if *solo && *jp == "" {
 		*jp = referee.Bot
 	}
@@ -107,7 +110,7 @@ func runNew(s *session) error {
 	if (*jpSetup != "" || *usSetup != "") && *scenario == "" {
 		return usageErr("-jp-setup and -us-setup go with -scenario, like -scenario campaign -jp-setup free (attu new -h)")
 	}
-	ng := referee.NewGame{ID: *id, Name: *name, Setup: *setup, Scenario: *scenario, JPSetup: *jpSetup, USSetup: *usSetup, US: *us, JP: *jp, Umpire: *ump,
+	ng := referee.NewGame{System: sys.System(), ID: *id, Name: *name, Setup: *setup, Scenario: *scenario, JPSetup: *jpSetup, USSetup: *usSetup, US: *us, JP: *jp, Umpire: *ump,
 		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence, LateStandIn: *lateBot,
 		JSON: *json, Copies: *copies}
 	if *rules != "" {
@@ -118,12 +121,12 @@ func runNew(s *session) error {
 	}
 	if *deadlineFor != "" {
 		ng.Deadlines = map[adjudicator.WaitKind]time.Duration{}
-		kinds := wind.WaitKinds()
+		kinds := sys.Kinds()
 		for _, kv := range strings.Split(*deadlineFor, ",") {
 			k, v, ok := strings.Cut(kv, "=")
 			d, err := time.ParseDuration(v)
 			if !ok || err != nil || d <= 0 || !slices.Contains(kinds, adjudicator.WaitKind(k)) {
-				return usageErr("-deadline-for %q: want KIND=DURATION, like us-decision=24h (kinds: %s)", kv, waitKinds())
+				return usageErr("-deadline-for %q: want KIND=DURATION, like us-decision=24h (kinds: %s)", kv, waitKindsOf(sys))
 			}
 			ng.Deadlines[adjudicator.WaitKind(k)] = d
 		}
@@ -132,7 +135,7 @@ func runNew(s *session) error {
 }
 
 func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.NewGame) error {
-	svc, err := s.service(db, referee.Config{System: windsys.Rules{}, Address: mailbox, DB: dbPath})
+	svc, err := s.service(db, hosting(referee.Config{Address: mailbox, DB: dbPath}))
 	if err != nil {
 		return err
 	}
@@ -155,9 +158,10 @@ func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.New
 	return nil
 }
 
-func waitKinds() string {
+// waitKindsOf lists the kinds of wait of sys.
+func waitKindsOf(sys referee.System) string {
 	var ks []string
-	for _, w := range wind.WaitKinds() {
+	for _, w := range sys.Kinds() {
 		ks = append(ks, string(w))
 	}
 	return strings.Join(ks, ", ")

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"log/slog"
 	mrand "math/rand/v2"
@@ -92,7 +91,7 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 		c.RetryMin, c.RetryMax, c.Timeout = 100*time.Millisecond, time.Second, 10*time.Second
 		return c
 	}
-	svc := referee.New(p.DB, referee.Config{System: windsys.Rules{}, Address: addr["attu"], DB: p.DBPath, Logger: lg})
+	svc := referee.New(p.DB, hosting(referee.Config{Address: addr["attu"], DB: p.DBPath, Logger: lg}))
 	in := fast(acct["attu"].IMAP)
 	in.Processed = "attu-done"
 	smtpCfg := acct["attu"].SMTP

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"os"
 	"strings"
 
@@ -59,7 +58,10 @@ func runReplay(s *session) error {
 	}
 	// The page puts the dice luck in words only for a record whose dice
 	// and chain check (the browser checks them again).
-	sys := windsys.Rules{}
+	sys, err := systemNamed(x.SystemName())
+	if err != nil {
+		return fmt.Errorf("cannot replay %s: %w", name, err)
+	}
 	var luck *store.Luck
 	if rep := store.Audit(x, sys); rep.OK() {
 		luck = rep.Luck

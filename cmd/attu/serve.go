@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"log/slog"
 	"maps"
@@ -26,7 +25,6 @@ import (
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
-	"github.com/attu-pbem/attu/store/tournament"
 )
 
 func init() {
@@ -385,8 +383,9 @@ func runServe(s *session) error {
 	}
 	defer db.Close()
 	// The tournaments of the file follow its games (store/tournament).
-	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: cfg.Address, DB: dbPath, Logger: lg, AnswerEvery: answerEvery,
-		Hook: &tournament.Director{Games: windsys.Rules{}, Logger: lg}})
+	dir := director()
+	dir.Logger = lg
+	svc := referee.New(db, hosting(referee.Config{Address: cfg.Address, DB: dbPath, Logger: lg, AnswerEvery: answerEvery, Hook: dir}))
 	d, err := newDaemon(svc, cfg)
 	if err != nil {
 		return err

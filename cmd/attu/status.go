@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"text/tabwriter"
 	"time"
@@ -45,7 +44,7 @@ func runStatus(s *session) error {
 
 // printStatus lists the games, then the mails the daemon gave up on.
 func printStatus(out io.Writer, db *store.DB, dbPath string) error {
-	games, err := referee.New(db, referee.Config{System: windsys.Rules{}}).Games()
+	games, err := referee.New(db, hosting(referee.Config{})).Games()
 	if err != nil {
 		return err
 	}

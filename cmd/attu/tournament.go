@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"io"
 	"os"
 	"strings"
@@ -88,7 +87,7 @@ func runTournament(s *session) error {
 		if err != nil {
 			return err
 		}
-		if f, err = tournament.Parse(data, windsys.Rules{}); err != nil {
+		if f, err = tournament.Parse(data, tournamentGames()...); err != nil {
 			printErrors(s.stderr, argv[0], err)
 			return errFailed
 		}
@@ -136,8 +135,8 @@ func tournamentOn(s *session, db *store.DB, dbPath, sub string, argv []string, m
 		}
 		mailbox = t.Mailbox
 	}
-	dir := &tournament.Director{Games: windsys.Rules{}}
-	svc, err := s.service(db, referee.Config{System: windsys.Rules{}, Address: mailbox, DB: dbPath, Hook: dir})
+	dir := director()
+	svc, err := s.service(db, hosting(referee.Config{Address: mailbox, DB: dbPath, Hook: dir}))
 	if err != nil {
 		return err
 	}

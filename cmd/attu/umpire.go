@@ -5,13 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"os"
 	"time"
 
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
-	"github.com/attu-pbem/attu/store/tournament"
 )
 
 func init() {
@@ -66,7 +64,7 @@ func runUmpire(s *session) error {
 }
 
 func umpireOn(s *session, db *store.DB, dbPath string, args []string) error {
-	svc, err := s.service(db, referee.Config{System: windsys.Rules{}, DB: dbPath, Hook: &tournament.Director{Games: windsys.Rules{}}})
+	svc, err := s.service(db, hosting(referee.Config{DB: dbPath, Hook: director()}))
 	if err != nil {
 		return err
 	}

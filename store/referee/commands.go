@@ -60,6 +60,7 @@ type command struct {
 // call is one command being carried out, inside its transaction.
 type call struct {
 	s    *Service
+	sys  System // the game's
 	t    *store.Txn
 	g    store.Game
 	rec  *record
@@ -258,11 +259,16 @@ func commandNames(side adjudicator.Side) []string {
 // and the answer.
 func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicator.Side, cmd *command, args []string, now time.Time) (string, error) {
 	var answer string
-	_, err := s.db.Transact(id, ref, func(t *store.Txn) error {
+	_, err := s.transact(id, ref, func(t *store.Txn) error {
 		g := t.Game()
 		rec, err := loadRecord(g)
 		if err != nil {
 			return err
+		}
+		sys, err := s.SystemOf(&g)
+		if err != nil {
+			s.log.Warn("command for a game of a system not hosted", "game", id, "system", g.SystemName(), "err", err)
+			return refuse("unhosted", templates.Notice{Note: g.SystemName()})
 		}
 		switch {
 		case cmd.who == umpireOnly && side != adjudicator.Umpire:
@@ -272,7 +278,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		case g.Status == store.Ended && !cmd.over:
 			return refuse("over", templates.Notice{})
 		}
-		c := &call{s: s, t: t, g: g, rec: rec, side: side, args: args, in: in, now: now}
+		c := &call{s: s, sys: sys, t: t, g: g, rec: rec, side: side, args: args, in: in, now: now}
 		if err := cmd.run(c); err != nil {
 			return err
 		}
@@ -292,7 +298,7 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		if text == "" && len(c.says) > 0 {
 			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says}
 			if g := t.Game(); g.Status == store.Active && g.Wait.Open() {
-				a.Next, a.Deadline = c.s.sys.Waiting(g.Wait, side), g.Deadline
+				a.Next, a.Deadline = c.sys.Waiting(g.Wait, side), g.Deadline
 			}
 			text = a.Text()
 			answer = a.Short()
@@ -356,7 +362,7 @@ func (c *call) tell(side adjudicator.Side, n templates.Notice, deadline time.Tim
 func (c *call) umpireNotice(action string, n templates.Notice) templates.UmpireNotice {
 	u := templates.UmpireNotice{Game: c.g.ID, Action: action, Detail: n.Text(), Head: c.g.Head}
 	if c.g.Status == store.Active && c.g.Wait.Open() {
-		u.Next, u.Deadline = c.s.sys.Waiting(c.g.Wait, adjudicator.NoSide), c.g.Deadline
+		u.Next, u.Deadline = c.sys.Waiting(c.g.Wait, adjudicator.NoSide), c.g.Deadline
 	}
 	return u
 }
@@ -366,7 +372,7 @@ func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		if u.Next != "" {
-			u.Next = c.s.sys.Waiting(c.g.Wait, side)
+			u.Next = c.sys.Waiting(c.g.Wait, side)
 		}
 		c.s.notify(c.t, &c.g, side, u)
 	}
@@ -378,12 +384,12 @@ func cmdHelp(c *call) error {
 }
 
 func cmdStatus(c *call) error {
-	st, err := c.s.position(c.t.Position())
+	st, err := c.s.positionIn(c.t)
 	if err != nil {
 		return err
 	}
-	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Wait().Turn, Date: c.s.sys.Date(st.Wait().Turn),
-		Waiting: c.s.sys.Waiting(c.g.Wait, c.side), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
+	d := templates.Status{Game: c.g.ID, Name: c.rec.Name, Scenario: c.g.Scenario, Turn: st.Wait().Turn, Date: c.sys.Date(st.Wait().Turn),
+		Waiting: c.sys.Waiting(c.g.Wait, c.side), Paused: c.g.Status == store.Paused, Deadline: c.g.Deadline,
 		Head: c.g.Head, Commitment: c.g.Commitment, Umpire: c.side == adjudicator.Umpire}
 	if c.g.Status == store.Ended {
 		d.Result, d.Deadline = c.rec.Result, time.Time{}
@@ -437,7 +443,7 @@ func cmdResend(c *call) error {
 		c.t.Queue(c.in.answers(reply(out, c.in))...)
 		return nil
 	}
-	st, err := c.s.position(c.t.Position())
+	st, err := c.s.positionIn(c.t)
 	if err != nil {
 		return err
 	}
@@ -466,7 +472,7 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 		if !a.Dropped || !a.Redrawable || a.DrawnAt == 0 || a.Name != "map.png" {
 			continue
 		}
-		pic, err := drawAgain(c.s.sys, c.g.ID, *a, c.side, txLog{c.t})
+		pic, err := drawAgain(c.sys, c.g.ID, *a, c.side, txLog{c.t})
 		if err != nil {
 			return nil, err
 		}
@@ -482,17 +488,17 @@ func (c *call) redrawn(m store.Mail) ([]store.Attachment, error) {
 
 func cmdTemplate(c *call) error {
 	if w := c.g.Wait; !w.Open() || w.Side != c.side {
-		return refuse("not-awaited", templates.Notice{Note: c.s.sys.Waiting(w, c.side), Other: w.Side})
+		return refuse("not-awaited", templates.Notice{Note: c.sys.Waiting(w, c.side), Other: w.Side})
 	}
-	st, err := c.s.position(c.t.Position())
+	st, err := c.s.positionIn(c.t)
 	if err != nil {
 		return err
 	}
-	name, body, ok := c.s.sys.Template(c.s.reportFor(&c.g, c.rec, st, c.side, nil))
+	name, body, ok := c.sys.Template(c.s.reportFor(&c.g, c.rec, st, c.side, nil))
 	if !ok {
-		return refuse("no-file", templates.Notice{Note: c.s.sys.Waiting(c.g.Wait, adjudicator.NoSide)})
+		return refuse("no-file", templates.Notice{Note: c.sys.Waiting(c.g.Wait, adjudicator.NoSide)})
 	}
-	c.text = templates.TemplateAnswer{Game: c.g.ID, Waiting: c.s.sys.Waiting(c.g.Wait, adjudicator.NoSide), Name: name, Body: body}.Text()
+	c.text = templates.TemplateAnswer{Game: c.g.ID, Waiting: c.sys.Waiting(c.g.Wait, adjudicator.NoSide), Name: name, Body: body}.Text()
 	c.attach = []store.Attachment{{Name: name, Type: "application/yaml", Data: []byte(body)}}
 	return nil
 }
@@ -511,7 +517,7 @@ func cmdLog(c *call) error {
 	if err != nil {
 		return err
 	}
-	lines, err := c.s.logLines(log, c.side, c.g.Wait)
+	lines, err := logLines(c.sys, log, c.side, c.g.Wait)
 	if err != nil {
 		return err
 	}
@@ -541,8 +547,8 @@ func cmdLog(c *call) error {
 // logLines are the entries side may read, numbered from 1 as it reads
 // them, references renumbered alike (a private note it cannot read stands
 // for the entry before it, of the same position), shaped by the system
-// for side while the game waits for w (System.LogParts).
-func (s *Service) logLines(log []store.LogEntry, side adjudicator.Side, w adjudicator.Wait) ([]templates.LogLine, error) {
+// sys for side while the game waits for w (System.LogParts).
+func logLines(sys System, log []store.LogEntry, side adjudicator.Side, w adjudicator.Wait) ([]templates.LogLine, error) {
 	var items []templates.LogItem
 	bySeq := make(map[uint64]*store.LogEntry, len(log))
 	for i := range log {
@@ -552,7 +558,7 @@ func (s *Service) logLines(log []store.LogEntry, side adjudicator.Side, w adjudi
 			bySeq[e.Seq] = e
 		}
 	}
-	parts, err := s.sys.LogParts(items, side, w)
+	parts, err := sys.LogParts(items, side, w)
 	if err != nil {
 		return nil, err
 	}
@@ -611,7 +617,7 @@ func cmdConcede(c *call) error {
 	if err := c.note(templates.Notice{Kind: "concede", Side: c.side}); err != nil {
 		return err
 	}
-	st, err := c.s.position(c.t.Position())
+	st, err := c.s.positionIn(c.t)
 	if err != nil {
 		return err
 	}
@@ -766,13 +772,13 @@ func (c *call) rollback(to uint64, n templates.Notice, u *templates.UmpireNotice
 	c.refresh()
 	c.t.SetDeadline(c.rec.deadline(&c.g, c.g.Wait, c.now))
 	c.refresh()
-	st, err := c.s.position(c.t.Position())
+	st, err := c.s.positionIn(c.t)
 	if err != nil {
 		return err
 	}
 	var heads head
 	if u != nil {
-		heads = playerHeads(c.s.sys, *u)
+		heads = playerHeads(c.sys, *u)
 	}
 	if err := c.s.queueReports(c.t, &c.g, c.rec, st, nil, c.in, heads, nil); err != nil {
 		return err
@@ -887,9 +893,9 @@ func cmdForce(c *call) error {
 		return refuse("paused", templates.Notice{})
 	}
 	w := c.g.Wait
-	what, ok := c.s.sys.Defaults(w.Kind)
+	what, ok := c.sys.Defaults(w.Kind)
 	if !ok || !w.Open() {
-		return refuse("no-default", templates.Notice{Note: c.s.sys.Waiting(w, adjudicator.NoSide)})
+		return refuse("no-default", templates.Notice{Note: c.sys.Waiting(w, adjudicator.NoSide)})
 	}
 	n := templates.Notice{Kind: "force", Other: w.Side, Turn: w.Turn, Wait: w.Kind}
 	if err := c.note(n); err != nil {
@@ -899,7 +905,7 @@ func cmdForce(c *call) error {
 		c.rec.notice(templates.Notice{Kind: "held-dropped", Side: h.Side})
 	}
 	u := c.umpireNotice("force", templates.Notice{Kind: "force-detail", Other: w.Side, Turn: w.Turn, Wait: w.Kind, Applied: what})
-	if err := c.s.applyDefault(c.t, c.rec, c.now, playerHeads(c.s.sys, u)); err != nil {
+	if err := c.s.applyDefault(c.t, c.rec, c.now, playerHeads(c.sys, u)); err != nil {
 		return err
 	}
 	c.say("you-force", templates.Notice{Applied: what})
@@ -920,7 +926,7 @@ func cmdRollback(c *call) error {
 	if err := c.rollback(to, n, &u); err != nil {
 		return err
 	}
-	c.say("you-rollback", templates.Notice{To: to, Note: c.s.sys.Waiting(c.g.Wait, adjudicator.NoSide), At: c.g.Deadline})
+	c.say("you-rollback", templates.Notice{To: to, Note: c.sys.Waiting(c.g.Wait, adjudicator.NoSide), At: c.g.Deadline})
 	return nil
 }
 
@@ -950,7 +956,7 @@ func cmdReplace(c *call) error {
 	if err := c.note(n); err != nil {
 		return err
 	}
-	st, err := c.s.position(c.t.Position())
+	st, err := c.s.positionIn(c.t)
 	if err != nil {
 		return err
 	}
@@ -977,7 +983,7 @@ func (c *call) handedOver(side adjudicator.Side, old, addr string, n templates.N
 
 func cmdEnd(c *call) error {
 	result := templates.Notice{Kind: "result-end", Note: strings.Join(c.args, " ")}.Text()
-	st, err := c.s.position(c.t.Position())
+	st, err := c.s.positionIn(c.t)
 	if err != nil {
 		return err
 	}

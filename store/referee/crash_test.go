@@ -283,11 +283,15 @@ func TestServiceCrash(t *testing.T) {
 	t.Logf("%d kills; %d messages reported handled; %d games, %d log entries, all audited", kills, len(reported), len(ids), entries)
 }
 
-// checkOnce checks the file after a kill: consistent, every reported
+// checkOnce checks the file after a kill: consistent, every game at its
+// time in the due index, every reported
 // message in the ledger, no message applied twice, every applied message's
 // reports queued once, no Message-ID queued twice.
 func checkOnce(db *store.DB, reported map[string]bool) error {
 	if err := db.Check(windsys.Rules{}); err != nil {
+		return err
+	}
+	if err := dueMismatch(db); err != nil {
 		return err
 	}
 	for id := range reported {

@@ -21,6 +21,10 @@ import (
 
 // NewGame is what a game is created with (attu new).
 type NewGame struct {
+	// System names the game system the game is played by, one the
+	// service hosts (Service.SystemNames); empty is the service's
+	// default (Config.System).
+	System string
 	// ID is the game's short id, used in its address and subject tag
 	// (empty draws one); Name its human-readable name.
 	ID, Name string
@@ -88,7 +92,11 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	defer s.mu.Unlock()
 	now = now.UTC()
 	mailbox := bareAddress(s.cfg.Address)
-	open, addr, err := s.prepare(&ng, mailbox)
+	sys, err := s.SystemNamed(ng.System)
+	if err != nil {
+		return nil, err
+	}
+	open, addr, err := s.prepare(sys, &ng, mailbox)
 	if err != nil {
 		return nil, err
 	}
@@ -117,10 +125,10 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 		tokens[side] = tok
 		players = append(players, store.NewPlayer{Side: side, Address: addr[side], Token: tok})
 	}
-	setups := s.sys.Setups(opening, open)
+	setups := sys.Setups(opening, open)
 	opts := store.GameOptions{USSetup: setups[adjudicator.US], JPSetup: setups[adjudicator.JP], Rules: ng.Rules,
 		Deadline: cmp.Or(ng.Deadline, DefaultDeadline), Reminder: cmp.Or(ng.Reminder, DefaultReminder)}
-	nw := store.NewGame{Scenario: open.Scenario, Options: opts, Players: players, Seed: ng.Seed, Start: open.Start, Rules: s.sys}
+	nw := store.NewGame{Scenario: open.Scenario, Options: opts, Players: players, Seed: ng.Seed, Start: open.Start, Rules: sys}
 	for try := 0; ; try++ {
 		nw.ID = cmp.Or(ng.ID, newGameID())
 		created, err := s.create(nw, rec, opening, now)
@@ -146,7 +154,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 // create writes the game nw with its first deadline and welcome mails,
 // which show opening, the position after entry 1.
 func (s *Service) create(nw store.NewGame, rec *record, opening adjudicator.Position, now time.Time) (*store.Game, error) {
-	g := &store.Game{ID: nw.ID, Scenario: "campaign", Options: nw.Options, Commitment: store.Commitment(nw.Seed), Wait: opening.Wait(),
+	g := &store.Game{ID: nw.ID, System: nw.Rules.System(), Scenario: "campaign", Options: nw.Options, Commitment: store.Commitment(nw.Seed), Wait: opening.Wait(),
 		Created: now, Current: 1}
 	for _, p := range nw.Players {
 		g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
@@ -166,15 +174,17 @@ func (s *Service) create(nw store.NewGame, rec *record, opening adjudicator.Posi
 	if err != nil {
 		return nil, err
 	}
-	nw.Deadline, nw.Service = g.Deadline, b
+	stored := *g
+	stored.Status = store.Active // as the store creates it
+	nw.Deadline, nw.Service, nw.Due = g.Deadline, b, nextDue(&stored, rec)
 	return s.db.Create(nw)
 }
 
-// prepare checks ng against the rules of creation, its system's and the
-// service's, fills its defaults in (the seed drawn when nil) and returns
+// prepare checks ng against the rules of creation, those of its system
+// sys and the service's, fills its defaults in (the seed drawn when nil) and returns
 // how the game begins and each side's bare address ("" for none and for
 // the stand-in's side).
-func (s *Service) prepare(ng *NewGame, mailbox string) (*adjudicator.Creation, map[adjudicator.Side]string, error) {
+func (s *Service) prepare(sys System, ng *NewGame, mailbox string) (*adjudicator.Creation, map[adjudicator.Side]string, error) {
 	if ng.Seed == nil {
 		var err error
 		if ng.Seed, err = store.NewSeed(); err != nil {
@@ -184,7 +194,7 @@ func (s *Service) prepare(ng *NewGame, mailbox string) (*adjudicator.Creation, m
 	ch := adjudicator.Choices{Scenario: ng.Scenario, Place: ng.Setup, Rules: ng.Rules,
 		Setups: map[adjudicator.Side]string{adjudicator.US: ng.USSetup, adjudicator.JP: ng.JPSetup}}
 	seed := ng.Seed
-	open, err := s.sys.Open(ch, func() func(int) int { return setupPick(seed) })
+	open, err := sys.Open(ch, func() func(int) int { return setupPick(seed) })
 	if err != nil {
 		return nil, nil, fmt.Errorf("referee: %w", err)
 	}
@@ -251,6 +261,7 @@ func newGameID() string {
 type GameStatus struct {
 	ID, Name string
 	Status   store.Status
+	System   string // the name of the system the game is played by
 	// Wait is what the game waits for; Waiting says it in words.
 	Wait     adjudicator.Wait
 	Waiting  string
@@ -287,15 +298,20 @@ func (s *Service) gameStatus(id string) (GameStatus, *store.Game, *record, error
 	if err != nil {
 		return GameStatus{}, nil, nil, err
 	}
-	st, err := s.position(s.db.Position(id))
-	if err != nil {
-		return GameStatus{}, nil, nil, err
-	}
-	waiting := s.sys.Summary(st)
-	if g.Status == store.Ended {
+	var waiting string
+	switch sys, err := s.SystemOf(g); {
+	case g.Status == store.Ended:
 		waiting = "nothing: " + rec.Result
+	case err != nil:
+		waiting = "nothing here: played by the rules of " + g.SystemName() + ", which this server does not host"
+	default:
+		st, err := s.positionOf(g)
+		if err != nil {
+			return GameStatus{}, nil, nil, err
+		}
+		waiting = sys.Summary(st)
 	}
-	return GameStatus{ID: id, Name: rec.Name, Status: g.Status, Wait: g.Wait, Waiting: waiting,
+	return GameStatus{ID: id, Name: rec.Name, System: g.SystemName(), Status: g.Status, Wait: g.Wait, Waiting: waiting,
 		Deadline: g.Deadline, Late: rec.Late, Result: rec.Result}, g, rec, nil
 }
 
@@ -307,23 +323,29 @@ func (s *Service) Check(raw []byte) (game string, problems []store.Problem, err 
 	if ok {
 		game = env.Game
 	}
-	o, perr := s.sys.Read(raw)
+	sys := s.sys // reads a file that names no game, to say what is wrong with it
+	g, gerr := s.db.Game(game)
+	if gerr == nil {
+		if sys, err = s.SystemOf(g); err != nil {
+			return game, nil, err
+		}
+	}
+	o, perr := sys.Read(raw)
 	if perr != nil {
 		return game, problemsOf(perr), nil
 	}
-	g, err := s.db.Game(game)
-	if err != nil {
-		return game, nil, err
+	if gerr != nil {
+		return game, nil, gerr
 	}
 	if g.Status != store.Active {
 		return game, []store.Problem{{Msg: fmt.Sprintf("the game is %s and takes no orders", g.Status)}}, nil
 	}
-	st, err := s.position(s.db.Position(game))
+	st, err := s.positionOf(g)
 	if err != nil {
 		return game, nil, err
 	}
-	if p := s.sys.Stale(st, o); p != nil {
+	if p := sys.Stale(st, o); p != nil {
 		return game, []store.Problem{*p}, nil
 	}
-	return game, s.sys.Check(st, o), nil
+	return game, sys.Check(st, o), nil
 }

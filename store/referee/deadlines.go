@@ -14,14 +14,14 @@ import (
 // reports headed by what heads writes.
 func (s *Service) applyDefault(t *store.Txn, rec *record, now time.Time, heads head) error {
 	return s.applyFile(t, rec, now, heads, func(g store.Game, st adjudicator.Position) ([]byte, adjudicator.Orders, error) {
-		return s.sys.DefaultFile(g.ID, st, "the default orders")
+		return s.sysOf(&g).DefaultFile(g.ID, st, "the default orders")
 	})
 }
 
 // applyFile applies in t the orders file the server writes with file for
 // the position in force, the reports headed by what heads writes.
 func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head, file func(store.Game, adjudicator.Position) ([]byte, adjudicator.Orders, error)) error {
-	st, err := s.position(t.Position())
+	st, err := s.positionIn(t)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,9 @@ func (s *Service) applyFile(t *store.Txn, rec *record, now time.Time, heads head
 // the lateness recorded and every side told. Each is one transaction that
 // checks again from what is stored that it is due, so Tick may be called
 // as often as wanted, and after a restart. Paused and ended games are
-// left alone.
+// left alone. It looks only at the games the store's due index says are
+// due by now (store.DB.Due), each of which the service keeps at the
+// earliest time anything may be due in it (nextDue).
 func (s *Service) Tick(now time.Time) (err error) {
 	// The hook runs last, after the unlock below, so that it may call
 	// the service.
@@ -47,27 +49,22 @@ func (s *Service) Tick(now time.Time) (err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.UTC()
-	// One read of every game's record finds those that may have
-	// something due; only they get the transactions below, each of which
-	// checks again.
-	var ids []string
-	var errs []error
-	err = s.db.EachGame(func(g *store.Game) error {
-		rec, err := loadRecord(*g)
-		if err != nil {
-			s.log.Error("tick", "game", g.ID, "err", err)
-			errs = append(errs, fmt.Errorf("game %s: %w", g.ID, err))
-			return nil
-		}
-		if mayBeDue(g, rec, now) {
-			ids = append(ids, g.ID)
-		}
-		return nil
-	})
+	ids, err := s.db.Due(now)
 	if err != nil {
 		return err
 	}
+	var errs []error
 	for _, id := range ids {
+		g, err := s.db.Game(id)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("game %s: %w", id, err))
+			continue
+		}
+		if _, err := s.SystemOf(g); err != nil {
+			// Left as it is, never played by another system's rules.
+			s.log.Warn("tick: game left alone", "game", id, "system", g.SystemName(), "err", err)
+			continue
+		}
 		for _, due := range []func(string, time.Time) error{s.botDue, s.settle, s.lapse, s.missed, s.remind, s.digest} {
 			if err := due(id, now); err != nil {
 				s.log.Error("tick", "game", id, "err", err)
@@ -79,30 +76,74 @@ func (s *Service) Tick(now time.Time) (err error) {
 	return errors.Join(errs...)
 }
 
-// mayBeDue reports whether anything of Tick may be due in game g, whose
-// service record is rec: a wait of the stand-in's, held orders, a
-// takeback request, a deadline within its reminder's reach, or the
-// umpire's digest. It holds whenever one of botDue, settle, lapse,
-// missed, remind and digest has something to do (each checks more).
-func mayBeDue(g *store.Game, rec *record, now time.Time) bool {
-	switch {
-	case g.Status != store.Active:
-		return false
-	case g.Wait.Open() && rec.isBot(g.Wait.Side), rec.Held != nil, rec.Takeback != nil:
-		return true
-	case g.Wait.Open() && !g.Deadline.IsZero() && !now.Before(g.Deadline.Add(-max(reminder(g), 0))):
-		return true
+// nextDue is the earliest time anything of Tick may be due in game g,
+// whose service record is rec; zero for never. It is no later than the
+// first time one of botDue, settle, lapse, missed, remind and digest has
+// something to do (each checks more): a wait of the stand-in's at once,
+// held orders at the end of the settle window or at the deadline, a
+// takeback request when it expires, the reminder and the deadline, and
+// the umpire's digest.
+func nextDue(g *store.Game, rec *record) time.Time {
+	if g.Status != store.Active {
+		return time.Time{}
 	}
-	return rec.copies() == CopiesDigest && now.Sub(rec.DigestAt) >= DigestEvery && rec.Reported[adjudicator.Umpire] < g.Current
+	var at time.Time
+	earliest := func(t time.Time) {
+		if !t.IsZero() && (at.IsZero() || t.Before(at)) {
+			at = t
+		}
+	}
+	open := g.Wait.Open()
+	if open && rec.isBot(g.Wait.Side) {
+		earliest(g.Created) // at once: any time already past
+	}
+	if h := rec.Held; h != nil {
+		earliest(h.Due)
+		earliest(g.Deadline)
+	}
+	if tb := rec.Takeback; tb != nil {
+		earliest(tb.Expires)
+	}
+	if open && !g.Deadline.IsZero() {
+		if !rec.Reminded {
+			earliest(g.Deadline.Add(-reminder(g)))
+		}
+		earliest(g.Deadline)
+	}
+	if rec.copies() == CopiesDigest && rec.Reported[adjudicator.Umpire] < g.Current {
+		earliest(rec.DigestAt.Add(DigestEvery))
+	}
+	return at
+}
+
+// transact runs fn on game id as store.DB.Transact does, and keeps the
+// game's place in the due index (nextDue) in the same transaction, from
+// what fn left of the game and its record.
+func (s *Service) transact(id string, ref *store.MailRef, fn func(t *store.Txn) error) (store.Receipt, error) {
+	return s.db.Transact(id, ref, func(t *store.Txn) error {
+		if err := fn(t); err != nil {
+			return err
+		}
+		g := t.Game()
+		rec, err := loadRecord(g)
+		if err != nil {
+			return err
+		}
+		t.SetDue(nextDue(&g, rec))
+		return nil
+	})
 }
 
 // due runs fn in a transaction on a running game when when says it is
 // due; fn must leave the transaction as it was when it has nothing to do.
 func (s *Service) due(id string, fn func(t *store.Txn, g *store.Game, rec *record) error) error {
-	_, err := s.db.Transact(id, nil, func(t *store.Txn) error {
+	_, err := s.transact(id, nil, func(t *store.Txn) error {
 		g := t.Game()
 		if g.Status != store.Active {
 			return nil
+		}
+		if _, err := s.SystemOf(&g); err != nil {
+			return err
 		}
 		rec, err := loadRecord(g)
 		if err != nil {
@@ -152,7 +193,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		if !w.Open() || g.Deadline.IsZero() || now.Before(g.Deadline) {
 			return nil
 		}
-		what, ok := s.sys.Defaults(w.Kind)
+		what, ok := s.sysOf(g).Defaults(w.Kind)
 		if !ok && !rec.LateStandIn {
 			if rec.NoDefault {
 				return nil
@@ -183,7 +224,7 @@ func (s *Service) missed(id string, now time.Time) error {
 		err := apply(t, rec, now, func(side adjudicator.Side, after *store.Game) string {
 			// Each reader learns of both waits only what it may: the
 			// Japanese are not told whether the U.S. decides or acts.
-			dp.Waiting, dp.Next = s.sys.Waiting(w, side), s.sys.Waiting(after.Wait, side)
+			dp.Waiting, dp.Next = s.sysOf(g).Waiting(w, side), s.sysOf(g).Waiting(after.Wait, side)
 			return dp.Text()
 		})
 		if err != nil || rec.Reported[adjudicator.Umpire] != told {
@@ -207,14 +248,14 @@ func (s *Service) remind(id string, now time.Time) error {
 		if !w.Open() || rec.Reminded || g.Deadline.IsZero() || now.Before(g.Deadline.Add(-reminder(g))) || !now.Before(g.Deadline) {
 			return nil
 		}
-		st, err := s.position(t.Position())
+		st, err := s.positionIn(t)
 		if err != nil {
 			return err
 		}
 		// The reminder carries the order template again, made from the
 		// awaited side's own report.
-		name, body, hasTemplate := s.sys.Template(s.reportFor(g, rec, st, w.Side, nil))
-		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: s.sys.Waiting(w, adjudicator.NoSide), Deadline: g.Deadline,
+		name, body, hasTemplate := s.sysOf(g).Template(s.reportFor(g, rec, st, w.Side, nil))
+		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: s.sysOf(g).Waiting(w, adjudicator.NoSide), Deadline: g.Deadline,
 			Left: g.Deadline.Sub(now), Template: name}
 		if m, ok := s.toSide(g, w.Side, "reminder", r.Subject(), r.Text()); ok {
 			if hasTemplate {

@@ -176,7 +176,7 @@ func (s *Service) digest(id string, now time.Time) error {
 		if rec.copies() != CopiesDigest || now.Sub(rec.DigestAt) < DigestEvery || rec.Reported[adjudicator.Umpire] >= g.Current {
 			return nil
 		}
-		st, err := s.position(t.Position())
+		st, err := s.positionIn(t)
 		if err != nil {
 			return err
 		}
@@ -188,7 +188,7 @@ func (s *Service) digest(id string, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		subject := templates.DigestSubject(st.Wait().Turn, s.sys.Date(st.Wait().Turn), s.sys.Waiting(g.Wait, adjudicator.NoSide))
+		subject := templates.DigestSubject(st.Wait().Turn, s.sysOf(g).Date(st.Wait().Turn), s.sysOf(g).Waiting(g.Wait, adjudicator.NoSide))
 		out, err := s.reportMails(g, rec, st, false, []reportReq{{side: adjudicator.Umpire, kind: "digest-umpire", subject: subject,
 			evs: eventsSince(log, rec.Reported[adjudicator.Umpire]), always: true, notes: held}})
 		if err != nil || !out[0].ok {

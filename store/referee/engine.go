@@ -4,9 +4,13 @@
 // for incoming mail, the waits and their deadlines, and the players' and
 // the umpire's commands. It sits under store as the store's one client: it
 // owns what a committed step contains, the store how it is kept. It names
-// no system: the system comes in through Config.System, as cmd/attu
-// passes it (War in the Wind's is templates/wind.Rules), and the service
-// asks it for everything only a system knows — how a game opens, what an
+// no system: the systems come in through Config, as cmd/attu passes them
+// (War in the Wind's is templates/wind.Rules): System, the default of new
+// games, and Others besides. Each game records its system's name
+// (store.Game.SystemName), and the service plays it by the hosted system
+// of that name only; a game of a system not hosted is left as it is, its
+// players' mail answered that it cannot be played here (ErrUnhosted). The
+// service asks a game's system for everything only a system knows — how a game opens, what an
 // order file says and whether the rules take it, the default and the
 // stand-in's orders, each side's report, the log as a side reads it, the
 // replay page. The same value is the store's Rules, with which the store
@@ -18,7 +22,8 @@
 //
 // Implement System over the system's packages (adjudicator/NAME,
 // orders/NAME, templates/NAME), the way templates/wind does for War in the
-// Wind, and pass it in Config.System.
+// Wind, and pass it in Config.Others (or Config.System, to make it the
+// default of new games).
 //
 // # Basics
 //

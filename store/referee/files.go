@@ -22,6 +22,7 @@ import (
 // the wait: or turn: line; nil when the envelope answers the game's wait
 // or cannot be read well enough to tell.
 func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env orders.Envelope) (*store.Problem, error) {
+	sys := s.sysOf(g)
 	w := adjudicator.Wait{Side: side, Kind: adjudicator.WaitKind(env.Wait)}
 	if env.Turn != "" {
 		n, err := strconv.Atoi(env.Turn)
@@ -30,15 +31,15 @@ func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env orders
 		}
 		w.Turn = n
 	}
-	o := s.sys.Empty(w)
-	if w.Kind != "" && !slices.Contains(s.sys.Kinds(), w.Kind) || s.sys.Answers(g.Wait, o) {
+	o := sys.Empty(w)
+	if w.Kind != "" && !slices.Contains(sys.Kinds(), w.Kind) || sys.Answers(g.Wait, o) {
 		return nil, nil
 	}
-	st, err := s.position(s.db.Position(g.ID))
+	st, err := s.positionOf(g)
 	if err != nil {
 		return nil, err
 	}
-	p := s.sys.Stale(st, o)
+	p := sys.Stale(st, o)
 	if p == nil {
 		return nil, nil
 	}
@@ -51,11 +52,12 @@ func (s *Service) staleEnvelope(g *store.Game, side adjudicator.Side, env orders
 
 // ordersMail handles a message carrying an orders file from a player of g.
 func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now time.Time) error {
+	sys := s.sysOf(g)
 	env, ok := orders.ReadEnvelope(m.Orders)
 	if !ok {
 		// Not even YAML: the player learns what is wrong with their own
 		// file, which tells nothing about the game.
-		_, err := s.sys.Read(m.Orders)
+		_, err := sys.Read(m.Orders)
 		return s.unproven(g, ref, m, "refused: not an orders file", s.unreadableMail(g, m, problemsOf(err)))
 	}
 	side, err := adjudicator.ParseSide(env.Side)
@@ -74,7 +76,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	if g.Status == store.Ended {
 		return s.answer(g, ref, "refused: the game is over", s.refusedWhy(g, m, templates.OverSubject, why("over")))
 	}
-	o, err := s.sys.ReadDoc(env.Doc) // the file as the envelope's reader parsed it, not read again
+	o, err := sys.ReadDoc(env.Doc) // the file as the envelope's reader parsed it, not read again
 	if err != nil {
 		// A file written for another wait is judged by that wait's form,
 		// whose mistakes would mislead: say what the game waits for.
@@ -94,11 +96,11 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	// orders that answer it need not have the position read here: the
 	// step checks them against it again (store.Txn.Apply).
 	var st adjudicator.Position
-	if !s.sys.Answers(g.Wait, o) {
-		if st, err = s.position(s.db.Position(g.ID)); err != nil {
+	if !sys.Answers(g.Wait, o) {
+		if st, err = s.positionOf(g); err != nil {
 			return err
 		}
-		if p := s.sys.Stale(st, o); p != nil {
+		if p := sys.Stale(st, o); p != nil {
 			if e := s.sameFile(g.ID, side, raw); e != nil {
 				return s.answer(g, ref, "refused: already applied", s.refusedWhy(g, m, "already applied",
 					templates.Notice{Kind: "why-already-applied", At: e.Time, Entry: e.Seq}))
@@ -110,13 +112,13 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 	if err != nil {
 		return err
 	}
-	if rec.Settle > 0 && !s.sys.Immediate(o) {
+	if rec.Settle > 0 && !sys.Immediate(o) {
 		if st == nil {
-			if st, err = s.position(s.db.Position(g.ID)); err != nil {
+			if st, err = s.positionOf(g); err != nil {
 				return err
 			}
 		}
-		if ps := s.sys.Check(st, o); len(ps) > 0 {
+		if ps := sys.Check(st, o); len(ps) > 0 {
 			return s.answer(g, ref, "refused: illegal", s.refusedMail(g, m, ps))
 		}
 		return s.hold(g.ID, ref, m, side, raw, now)
@@ -129,7 +131,7 @@ func (s *Service) ordersMail(g *store.Game, ref store.MailRef, m *Message, now t
 // within the sender's budget.
 func (s *Service) applyMail(id string, ref store.MailRef, m *Message, o adjudicator.Orders, raw []byte, now time.Time) error {
 	lg := s.log.With("message_id", ref.MessageID, "game", id, "side", o.Answering().Side.String())
-	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
+	_, err := s.transact(id, &ref, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
 		if err != nil {
 			return err
@@ -194,7 +196,7 @@ func (s *Service) sameFile(id string, side adjudicator.Side, raw []byte) *store.
 // hold keeps a legal orders file for the settle window: it is applied when
 // the window closes, at once with "go", or replaced by a newer file.
 func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicator.Side, raw []byte, now time.Time) error {
-	_, err := s.db.Transact(id, &ref, func(t *store.Txn) error {
+	_, err := s.transact(id, &ref, func(t *store.Txn) error {
 		g := t.Game()
 		rec, err := loadRecord(g)
 		if err != nil {
@@ -210,7 +212,7 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicato
 		due := now.Add(rec.Settle)
 		rec.Held = &held{Side: side, Raw: raw, MessageID: ref.MessageID, Content: ref.ContentHash, Received: now, Due: due}
 		t.Outcome("held until " + due.Format(time.RFC3339))
-		h := templates.Held{Game: g.ID, Waiting: s.sys.Waiting(g.Wait, adjudicator.NoSide), Due: due, Replaced: replaced != ""}
+		h := templates.Held{Game: g.ID, Waiting: s.sysOf(&g).Waiting(g.Wait, adjudicator.NoSide), Due: due, Replaced: replaced != ""}
 		t.Queue(s.answerMail(&g, m, "held", h.Subject(), h.Text()))
 		return rec.save(t)
 	})
@@ -222,8 +224,9 @@ func (s *Service) hold(id string, ref store.MailRef, m *Message, side adjudicato
 
 // applyHeld applies the held file in t.
 func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
+	sys := s.sysIn(t)
 	h := rec.Held
-	o, err := s.sys.Read(h.Raw)
+	o, err := sys.Read(h.Raw)
 	if err != nil {
 		return fmt.Errorf("referee: the held file of %s: %w", h.MessageID, err)
 	}
@@ -237,7 +240,7 @@ func (s *Service) applyHeld(t *store.Txn, rec *record, now time.Time) error {
 			return err
 		}
 		g := t.Game()
-		if m, ok := s.toSide(&g, h.Side, "refused", templates.HeldRefusedSubject, dropped(s.sys, &g, refused.Problems, h.Raw)); ok {
+		if m, ok := s.toSide(&g, h.Side, "refused", templates.HeldRefusedSubject, dropped(sys, &g, refused.Problems, h.Raw)); ok {
 			m.InReplyTo = h.MessageID
 			t.Queue(m)
 		}
@@ -257,10 +260,11 @@ type head func(side adjudicator.Side, g *store.Game) string
 // end the game. in is the message that carried the orders, nil for the
 // server's or held ones. A *store.RefusedError leaves t untouched.
 func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, in *Message, heads head) error {
+	sys := s.sysIn(t)
 	if !rec.botting {
 		rec.accepted = nil // none is held across transactions
 	}
-	out, err := t.Apply(st, s.sys)
+	out, err := t.Apply(st, sys)
 	if err != nil {
 		return err
 	}
@@ -292,9 +296,9 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		// else in a few lines of their own.
 		side := st.Orders.Answering().Side
 		filer = side
-		held, standing := s.sys.Accepted(st.Orders, out.Entry.Wait)
+		held, standing := sys.Accepted(st.Orders, out.Entry.Wait)
 		a := templates.Accepted{Game: g.ID, Side: side, Turn: out.Entry.Turn, Wait: out.Entry.Wait,
-			Date: s.sys.Date(out.Entry.Turn), Held: held, Standing: standing, Next: s.sys.Waiting(g.Wait, side),
+			Date: sys.Date(out.Entry.Turn), Held: held, Standing: standing, Next: sys.Waiting(g.Wait, side),
 			Awaited: !over && g.Wait.Open() && g.Wait.Side == side, Over: over, Head: g.Head}
 		switch {
 		case over || rec.afterStep(side, g.Wait, side, turn) != deliverAck:
@@ -318,7 +322,7 @@ func (s *Service) step(t *store.Txn, rec *record, st store.Step, now time.Time, 
 		}
 	}
 	if over {
-		return s.finish(t, rec, state, events, s.sys.Summary(state), in, heads)
+		return s.finish(t, rec, state, events, sys.Summary(state), in, heads)
 	}
 	deliver := func(side adjudicator.Side) bool { return rec.afterStep(side, g.Wait, filer, turn) == deliverReport }
 	if err := s.queueReports(t, &g, rec, state, events, in, heads, deliver); err != nil {
@@ -425,6 +429,7 @@ func (s *Service) queueReportMails(t *store.Txn, g *store.Game, rec *record, st 
 // the dice luck, the export and the replay page, each headed by what
 // heads writes and threaded to in, the mail that ended the game.
 func (s *Service) finish(t *store.Txn, rec *record, st adjudicator.Position, evs []json.RawMessage, result string, in *Message, heads head) error {
+	sys := s.sysIn(t)
 	if _, err := t.End(result); err != nil {
 		return err
 	}
@@ -437,12 +442,12 @@ func (s *Service) finish(t *store.Txn, rec *record, st adjudicator.Position, evs
 	// its luck (for the reports and the page), its JSON as attu export
 	// writes it, and the replay page, one replay of the game. The record
 	// is the store's own, so it is not audited again.
-	luck := x.Luck(s.sys)
+	luck := x.Luck(sys)
 	bundle, err := x.JSON()
 	if err != nil {
 		return err
 	}
-	page := s.replayAttachments(x, rec.Name, luck)
+	page := s.replayAttachments(sys, x, rec.Name, luck)
 	g := t.Game()
 	export := "attu-" + g.ID + ".json"
 	log, err := logSince(t, rec, sides...)
@@ -451,7 +456,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st adjudicator.Position, evs
 	}
 	reqs := make([]reportReq, len(sides))
 	for i, side := range sides {
-		before := finalText(s.sys, &g, rec.Name, st, result, export, luck)
+		before := finalText(sys, &g, rec.Name, st, result, export, luck)
 		if heads != nil {
 			if h := heads(side, &g); h != "" {
 				before = h + "\n" + before

@@ -3,6 +3,7 @@ package referee
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	windsys "github.com/attu-pbem/attu/templates/wind"
 	"path/filepath"
@@ -41,6 +42,9 @@ type harness struct {
 	seen   int // outbox mails already looked at
 	// pictures are the map pictures sent (sendAll), by Message-ID.
 	pictures map[string][]byte
+	// others are the systems the service hosts besides War in the
+	// Wind's (Config.Others).
+	others []System
 }
 
 const (
@@ -95,7 +99,7 @@ func (h *harness) open() {
 		h.t.Fatal(err)
 	}
 	h.db = db
-	h.svc = New(db, Config{System: windsys.Rules{}, Address: "attu@example.org"})
+	h.svc = New(db, Config{System: windsys.Rules{}, Others: h.others, Address: "attu@example.org"})
 }
 
 // close checks the file and closes it; closing twice is harmless.
@@ -103,9 +107,10 @@ func (h *harness) close() {
 	if h.db == nil {
 		return
 	}
-	if err := h.db.Check(windsys.Rules{}); err != nil {
+	if err := h.db.Check(windsys.Rules{}, otherWind{}); err != nil {
 		h.t.Errorf("consistency check: %v", err)
 	}
+	checkDue(h.t, h.db)
 	h.db.Close()
 	h.db = nil
 }
@@ -368,4 +373,38 @@ func mustOrders(t testing.TB, e *store.Entry) *wind.Orders {
 		t.Fatal(err)
 	}
 	return o
+}
+
+// checkDue requires every game of db to be in the due index at the time
+// its record says (nextDue): whatever the test did to it, the index
+// loses no game that is due.
+func checkDue(t testing.TB, db *store.DB) {
+	t.Helper()
+	if err := dueMismatch(db); err != nil {
+		t.Error(err)
+	}
+}
+
+// dueMismatch says which games of db are not at the time their record
+// says in the due index (store.DB.Check holds the index to Game.Due).
+func dueMismatch(db *store.DB) error {
+	ids, err := db.Games()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range ids {
+		g, err := db.Game(id)
+		if err != nil {
+			return err
+		}
+		rec, err := loadRecord(*g)
+		if err != nil {
+			return err
+		}
+		if want := nextDue(g, rec); !g.Due.Equal(want) {
+			errs = append(errs, fmt.Errorf("game %s is due at %v, its record says %v", id, g.Due, want))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -141,7 +141,7 @@ func (s *Service) ended(t *store.Txn) error {
 	if s.cfg.Hook == nil {
 		return nil
 	}
-	e, err := EndingOf(s.sys, t)
+	e, err := EndingOf(s.sysIn(t), t)
 	if err != nil {
 		return err
 	}

@@ -133,6 +133,14 @@ func (s *Service) handle(m *Message, ref store.MailRef, now time.Time) error {
 	if len(sidesOf(g, m.From)) == 0 {
 		return s.stranger(ref, m, now, "sender plays no side")
 	}
+	if _, err := s.SystemOf(g); err != nil {
+		// Never played by another system's rules: the players are told,
+		// within the quotas of answers to their address, and the game
+		// is left as it is.
+		s.log.Warn("mail for a game of a system not hosted", "game", g.ID, "system", g.SystemName(), "err", err)
+		a := s.refusedWhy(g, m, templates.RefusedSubject, templates.Notice{Kind: "why-unhosted", Note: g.SystemName()})
+		return s.unproven(g, ref, m, "refused: the rules of "+g.SystemName()+" are not hosted", a)
+	}
 	if m.Orders != nil {
 		return s.ordersMail(g, ref, m, now)
 	}
@@ -438,7 +446,7 @@ func (s *Service) SetAside(f store.FailedMail, tries int, now time.Time) error {
 	if err != nil || id == "" {
 		return err
 	}
-	_, err = s.db.Transact(id, nil, func(t *store.Txn) error {
+	_, err = s.transact(id, nil, func(t *store.Txn) error {
 		g := t.Game()
 		sides := sidesOf(&g, f.From)
 		if len(sides) == 0 || sides[0] == adjudicator.Umpire {

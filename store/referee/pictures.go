@@ -18,12 +18,22 @@ import (
 // Draw gives the attachments of m queued without their bodies (ToDraw)
 // their pictures, drawn from the game's log; the store is left as it is.
 func (s *Service) Draw(m *store.Mail) error {
+	var sys System
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
 		if !a.ToDraw() {
 			continue
 		}
-		png, err := drawAgain(s.sys, m.Game, *a, a.DrawnFor, dbLog{s.db, m.Game})
+		if sys == nil {
+			g, err := s.db.Game(m.Game)
+			if err != nil {
+				return fmt.Errorf("referee: mail %d: %w", m.ID, err)
+			}
+			if sys, err = s.SystemOf(g); err != nil {
+				return fmt.Errorf("referee: mail %d: %w", m.ID, err)
+			}
+		}
+		png, err := drawAgain(sys, m.Game, *a, a.DrawnFor, dbLog{s.db, m.Game})
 		if err != nil {
 			return fmt.Errorf("referee: mail %d: %s: %w", m.ID, a.Name, err)
 		}

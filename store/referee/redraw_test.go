@@ -179,7 +179,7 @@ func TestResendDrawsThePictureAgain(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				c := &call{s: h.svc, t: tx, g: g, rec: rec, side: side, now: h.clk.now()}
+				c := &call{s: h.svc, sys: h.svc.sysOf(&g), t: tx, g: g, rec: rec, side: side, now: h.clk.now()}
 				redrawn, err := c.redrawn(m)
 				if err != nil {
 					return err

@@ -12,17 +12,17 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// replayAttachments is the replay page of a game that has ended
+// replayAttachments is the replay page of a game of sys that has ended
 // (System.ReplayPage), for the final report: one HTML file that shows
 // the game step by step and checks every die against the revealed seed in
 // the player's browser. A page that cannot be made is logged and left
 // out: the export is attached anyway, and the game must end all the same.
-func (s *Service) replayAttachments(x *store.Export, name string, luck *store.Luck) []store.Attachment {
-	r, err := Replay(s.sys, x, luck)
+func (s *Service) replayAttachments(sys System, x *store.Export, name string, luck *store.Luck) []store.Attachment {
+	r, err := Replay(sys, x, luck)
 	var page []byte
 	if err == nil {
 		r.Name = name
-		page, err = s.sys.ReplayPage(r)
+		page, err = sys.ReplayPage(r)
 	}
 	if err != nil {
 		s.log.Error("no replay page", "game", x.Game, "err", err)

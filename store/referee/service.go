@@ -38,9 +38,14 @@ type Config struct {
 	// Mails from it are never answered.
 	Address string
 	Logger  *slog.Logger // receives the service's log (never a token); nil discards it
-	// System is the game system the service plays (cmd/attu passes War
-	// in the Wind's, templates/wind.Rules); New panics without one.
+	// System is the game system the service creates new games by when
+	// NewGame names none (cmd/attu passes War in the Wind's,
+	// templates/wind.Rules); New panics without one. Others are the other
+	// systems it hosts: each stored game is played by the system its
+	// record names (store.Game.SystemName), and a game of a system the
+	// service hosts none of is never played (ErrUnhosted).
 	System System
+	Others []System
 	// AnswerEvery limits the generic answer to mail that names no game
 	// the sender plays in to one per sender in this period, Strangers to
 	// so many an hour for all strangers together, so that mail from ever
@@ -70,10 +75,11 @@ type Config struct {
 // it does to a game is one store transaction with the mails it sends. It
 // is safe for concurrent use.
 type Service struct {
-	db  *store.DB
-	cfg Config
-	sys System
-	log *slog.Logger
+	db      *store.DB
+	cfg     Config
+	sys     System            // the default for new games
+	systems map[string]System // every system hosted, by name
+	log     *slog.Logger
 
 	mu sync.Mutex
 	// The limits of Config on the answers to strangers, kept in memory
@@ -105,7 +111,14 @@ func New(db *store.DB, cfg Config) *Service {
 	if cfg.System == nil {
 		panic("referee: a service needs its game system (Config.System)")
 	}
-	return &Service{db: db, cfg: cfg, sys: cfg.System, log: lg.With("pkg", "referee"),
+	systems := map[string]System{}
+	for _, sys := range append([]System{cfg.System}, cfg.Others...) {
+		if _, dup := systems[sys.System()]; dup || sys.System() == "" {
+			panic(fmt.Sprintf("referee: system %q hosted twice or unnamed", sys.System()))
+		}
+		systems[sys.System()] = sys
+	}
+	return &Service{db: db, cfg: cfg, sys: cfg.System, systems: systems, log: lg.With("pkg", "referee"),
 		answers: mail.NewLimiter(1, cfg.AnswerEvery), strangers: mail.NewLimiter(cfg.Strangers, time.Hour)}
 }
 

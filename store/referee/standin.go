@@ -94,7 +94,7 @@ func botSides(ng NewGame) []adjudicator.Side {
 // botOpening has the stand-in answer the first waits of a game just
 // created (the Japanese setup of 12.4), and returns the game after them.
 func (s *Service) botOpening(id string, now time.Time) (*store.Game, error) {
-	_, err := s.db.Transact(id, nil, func(t *store.Txn) error {
+	_, err := s.transact(id, nil, func(t *store.Txn) error {
 		rec, err := loadRecord(t.Game())
 		if err != nil {
 			return err
@@ -158,6 +158,6 @@ const standInWhat = "orders written by attu's stand-in"
 // a late side's one wait (NewGame.LateStandIn).
 func (s *Service) applyStandIn(t *store.Txn, rec *record, now time.Time, heads head) error {
 	return s.applyFile(t, rec, now, heads, func(g store.Game, st adjudicator.Position) ([]byte, adjudicator.Orders, error) {
-		return s.sys.StandIn(g.ID, st, botSeed(g.Seed, g.Entries+1))
+		return s.sysOf(&g).StandIn(g.ID, st, botSeed(g.Seed, g.Entries+1))
 	})
 }

@@ -1,10 +1,12 @@
 package referee
 
 import (
+	"errors"
 	"fmt"
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/templates"
 	"go.yaml.in/yaml/v3"
+	"strings"
 
 	"github.com/attu-pbem/attu/store"
 )
@@ -88,17 +90,87 @@ type System interface {
 	Summary(p adjudicator.Position) string
 }
 
-// System returns the game system the service plays.
+// ErrUnhosted is returned for a game of a system the service does not
+// host (Config.System and Config.Others): it is never played by another
+// system's rules, and nothing of it changes.
+var ErrUnhosted = errors.New("referee: the game's system is not hosted here")
+
+// System returns the service's default system, the one new games are
+// created by when they name none.
 func (s *Service) System() System { return s.sys }
 
-// position reads the position b a store read returned (with its error) by
-// the service's system; a position the rules cannot reach is never played
-// on (store.ErrUnsound).
-func (s *Service) position(b []byte, err error) (adjudicator.Position, error) {
+// Systems returns every system the service hosts, the default first.
+func (s *Service) Systems() []System { return append([]System{s.sys}, s.cfg.Others...) }
+
+// SystemNames lists the names of the systems the service hosts, the
+// default first.
+func (s *Service) SystemNames() []string {
+	var out []string
+	for _, sys := range s.Systems() {
+		out = append(out, sys.System())
+	}
+	return out
+}
+
+// SystemNamed returns the hosted system of that name (empty: the
+// default), or an error wrapping ErrUnhosted that lists the hosted ones.
+func (s *Service) SystemNamed(name string) (System, error) {
+	if name == "" {
+		return s.sys, nil
+	}
+	if sys, ok := s.systems[name]; ok {
+		return sys, nil
+	}
+	return nil, fmt.Errorf("%w: no game system %q; this server hosts %s", ErrUnhosted, name, strings.Join(s.SystemNames(), ", "))
+}
+
+// SystemOf returns the system game g is played by, or an error wrapping
+// ErrUnhosted when the service does not host it.
+func (s *Service) SystemOf(g *store.Game) (System, error) {
+	sys, ok := s.systems[g.SystemName()]
+	if !ok {
+		return nil, fmt.Errorf("%w: game %s is played by the rules of %s, which this server does not host (it hosts %s)",
+			ErrUnhosted, g.ID, g.SystemName(), strings.Join(s.SystemNames(), ", "))
+	}
+	return sys, nil
+}
+
+// sysOf is the system of game g, which the entry points (handle, run,
+// due, Create) have checked the service hosts (SystemOf); nil for an
+// unhosted one, never another system's rules.
+func (s *Service) sysOf(g *store.Game) System {
+	if sys, err := s.SystemOf(g); err == nil {
+		return sys
+	}
+	return nil
+}
+
+// positionIn reads the position in force in t; positionOf the one of
+// game g as stored.
+func (s *Service) positionIn(t *store.Txn) (adjudicator.Position, error) {
+	g := t.Game()
+	b, err := t.Position()
+	return s.position(&g, b, err)
+}
+
+func (s *Service) positionOf(g *store.Game) (adjudicator.Position, error) {
+	b, err := s.db.Position(g.ID)
+	return s.position(g, b, err)
+}
+
+// position reads the position b a store read of game g returned (with
+// its error) by the game's system; a position the rules cannot reach is
+// never played on (store.ErrUnsound), nor a game of a system the service
+// does not host (ErrUnhosted).
+func (s *Service) position(g *store.Game, b []byte, err error) (adjudicator.Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.sys.Position(b)
+	sys, err := s.SystemOf(g)
+	if err != nil {
+		return nil, err
+	}
+	p, err := sys.Position(b)
 	if err != nil {
 		return nil, fmt.Errorf("referee: %w", err)
 	}
@@ -106,4 +178,10 @@ func (s *Service) position(b []byte, err error) (adjudicator.Position, error) {
 		return nil, fmt.Errorf("%w: %w", store.ErrUnsound, err)
 	}
 	return p, nil
+}
+
+// sysIn is the system of the game of t (sysOf).
+func (s *Service) sysIn(t *store.Txn) System {
+	g := t.Game()
+	return s.sysOf(&g)
 }

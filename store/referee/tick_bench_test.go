@@ -37,7 +37,7 @@ func BenchmarkTick(b *testing.B) {
 				seed[0], seed[1] = byte(i), byte(i>>8)
 				_, err := db.Create(store.NewGame{Rules: windsys.Rules{},
 					ID: fmt.Sprintf("g%d", i), Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(placeSome),
-					Deadline: now.Add(7 * 24 * time.Hour), Service: rec,
+					Deadline: now.Add(7 * 24 * time.Hour), Due: dueAsCreated(now.Add(7*24*time.Hour), now), Service: rec,
 					Players: []store.NewPlayer{
 						{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
 						{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},

@@ -13,8 +13,8 @@ import (
 	"github.com/attu-pbem/attu/store"
 )
 
-// Tick reads every game's record once and gives a transaction only to
-// games that may have something due: after the file is closed and opened
+// Tick reads the due index and gives a transaction only to games that
+// may have something due: after the file is closed and opened
 // again, every game whose deadline passed gets its default orders once,
 // every game whose deadline is near gets its reminder once, and the
 // others are left as they were, by this look and the next.
@@ -37,7 +37,7 @@ func TestTickFindsDueGamesAfterReopen(t *testing.T) {
 		seed[0] = byte(i)
 		_, err := db.Create(store.NewGame{Rules: windsys.Rules{},
 			ID: fmt.Sprintf("g%02d", i), Scenario: "campaign", Seed: seed, Start: windsys.StartPlaced(placeSome),
-			Deadline: deadline, Service: rec,
+			Deadline: deadline, Due: dueAsCreated(deadline, now), Service: rec,
 			Players: []store.NewPlayer{
 				{Side: adjudicator.US, Address: "us@example.org", Token: "us-secret-token"},
 				{Side: adjudicator.JP, Address: "jp@example.org", Token: "jp-secret-token"},
@@ -95,4 +95,12 @@ func TestTickFindsDueGamesAfterReopen(t *testing.T) {
 			}
 		}
 	}
+}
+
+// dueAsCreated is the due time (nextDue) of a game the service's Create
+// made at now, waiting for a side with the deadline given.
+func dueAsCreated(deadline, now time.Time) time.Time {
+	g := &store.Game{Status: store.Active, Wait: adjudicator.Wait{Side: adjudicator.US, Kind: "us-decision", Turn: 1},
+		Deadline: deadline, Created: now, Current: 1}
+	return nextDue(g, &record{DigestAt: now})
 }

@@ -153,7 +153,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 					Result: upper(w.Result) + " (to be scored at the next tick).", Ended: now})
 				continue
 			}
-			dgm.Waiting = s.System().Waiting(w.Wait, adjudicator.NoSide)
+			dgm.Waiting = waiting(s, w)
 			for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 				if n := w.Late[side]; n > 0 {
 					dgm.Notes = append(dgm.Notes, fmt.Sprintf("%s has missed %s in this game so far", who(g, side), templates.Plural(n, "deadline")))
@@ -186,7 +186,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 			}
 			if w.Stuck {
 				dg.Umpire = append(dg.Umpire, fmt.Sprintf("%s: %s let the deadline of %s pass, and that wait has no default orders: extend the deadline or roll back.",
-					g.ID, who(g, w.Wait.Side), s.System().Waiting(w.Wait, adjudicator.NoSide)))
+					g.ID, who(g, w.Wait.Side), waiting(s, w)))
 			}
 			dg.Games = append(dg.Games, dgm)
 		}
@@ -229,4 +229,13 @@ func (d *Director) Status(s *referee.Service, id string, verbose bool, now time.
 		return "", err
 	}
 	return dg.Text(), nil
+}
+
+// waiting says what game w waits for, in its system's words, or that
+// the server does not host its system.
+func waiting(s *referee.Service, w *referee.Watch) string {
+	if sys, err := s.SystemNamed(w.System); err == nil {
+		return sys.Waiting(w.Wait, adjudicator.NoSide)
+	}
+	return w.Waiting
 }

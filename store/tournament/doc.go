@@ -17,11 +17,13 @@
 // (addresses and time zones), the rounds (a scenario each), the pairing
 // (round robin or Swiss), whether each pairing is played from both sides
 // or the sides drawn, the deadlines and optional rules of every game, when
-// the digest goes out, the scoring and the tie-breaks.
+// the digest goes out, the scoring and the tie-breaks. Its system: line
+// names the game system of every game (War in the Wind's when absent),
+// one of those the director and the service host.
 //
-//	dir := &tournament.Director{}
+//	dir := &tournament.Director{Games: windsys.Rules{}}
 //	svc := referee.New(db, referee.Config{System: windsys.Rules{}, Address: "attu@example.org", Hook: dir})
-//	f, err := tournament.Parse(data)
+//	f, err := tournament.Parse(data, windsys.Rules{})
 //	t, err := dir.New(svc, f, "attu@example.org", time.Now())
 //
 // New records the tournament, mails the umpire round 1's pairings and

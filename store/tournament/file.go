@@ -2,6 +2,8 @@ package tournament
 
 import (
 	"cmp"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -13,6 +15,8 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	"github.com/attu-pbem/attu/orders"
+	"github.com/attu-pbem/attu/store"
+	"go.yaml.in/yaml/v3"
 )
 
 // MaxFileSize caps a tournament file.
@@ -54,6 +58,10 @@ var DefaultTieBreaks = []string{HeadToHead, Wins, Buchholz, Lateness}
 // File is a tournament file (examples/tournament.yaml documents every
 // field).
 type File struct {
+	// System names the game system every game is played by (empty:
+	// store.SystemBefore, War in the Wind), one of those the parse was
+	// given.
+	System    string       `yaml:"system" json:"system,omitempty"`
 	ID        string       `yaml:"id" json:"id"`
 	Name      string       `yaml:"name" json:"name"`
 	Umpire    Person       `yaml:"umpire" json:"umpire"`
@@ -109,14 +117,93 @@ type DeadlineFile struct {
 	Pos orders.Pos `yaml:"-" json:"-"`
 }
 
-// RulesFile are the optional rules of every game: VPChits "off" (or
-// empty), "drawn" or "placed" (rule 14.0, campaign rounds only), and how
-// long each orders file is held before it is applied (Settle).
+// RulesFile are the optional rules of every game: how long each orders
+// file is held before it is applied (Settle, the host's), and the game
+// system's own choices, each key and value as the file writes them
+// (Words; War in the Wind's is vp-chits: off, drawn or placed), which
+// the system reads (Games.Option); in every system a word whose value is
+// off sets nothing.
 type RulesFile struct {
-	VPChits string `yaml:"vp-chits" json:"vp_chits,omitempty"`
-	Settle  string `yaml:"settle" json:"settle,omitempty"`
+	Settle string            `json:"settle,omitempty"`
+	Words  map[string]string `json:"words,omitempty"`
 
-	Pos orders.Pos `yaml:"-" json:"-"`
+	Pos orders.Pos `json:"-"`
+}
+
+// UnmarshalYAML reads the rules: mapping: settle, and every other key
+// with its single value for the system to judge.
+func (r *RulesFile) UnmarshalYAML(n *yaml.Node) error {
+	r.Pos = orders.Pos{Line: n.Line, Col: n.Column}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("want a mapping (key: value lines), got %s", orders.Describe(n))
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode {
+			return fmt.Errorf("line %d: want key: value, each a single word", k.Line)
+		}
+		if _, dup := r.Words[k.Value]; dup || k.Value == "settle" && r.Settle != "" {
+			return fmt.Errorf("%q is given twice; keep one", k.Value)
+		}
+		if k.Value == "settle" {
+			r.Settle = v.Value
+			continue
+		}
+		if r.Words == nil {
+			r.Words = map[string]string{}
+		}
+		r.Words[k.Value] = v.Value
+	}
+	return nil
+}
+
+// UnmarshalJSON reads the rules as a tournament's record keeps them, and
+// as records kept them before the system's words were generic: the
+// victory point chits of War in the Wind under vp_chits.
+func (r *RulesFile) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Settle  string            `json:"settle"`
+		Words   map[string]string `json:"words"`
+		VPChits string            `json:"vp_chits"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	r.Settle, r.Words = v.Settle, v.Words
+	if v.VPChits != "" {
+		if r.Words == nil {
+			r.Words = map[string]string{}
+		}
+		r.Words["vp-chits"] = v.VPChits
+	}
+	return nil
+}
+
+// any reports whether the words set any optional rule: a word is off when
+// its value is off or empty, in every system's words.
+func (r *RulesFile) any() bool {
+	for _, v := range r.Words {
+		if v != "" && v != "off" {
+			return true
+		}
+	}
+	return false
+}
+
+// options are the optional rules of a game of scenario that the file's
+// words stand for (Games.Option), or why the words do not fit it; an
+// empty scenario judges the words alone.
+func (r *RulesFile) options(games Games, scenario string) ([]string, []error) {
+	var out []string
+	var errs []error
+	for _, k := range slices.Sorted(maps.Keys(r.Words)) {
+		on, err := games.Option(k, r.Words[k], scenario)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		out = append(out, on...)
+	}
+	return out, errs
 }
 
 // Scoring is the points a game is worth; Major, Minor and Marginal the
@@ -164,8 +251,11 @@ var (
 // Parse reads a tournament file strictly: unknown keys, keys given twice
 // and values of the wrong kind are errors, and so is anything the
 // tournament cannot be run with; every mistake is reported with its line
-// and column (orders.Errors).
-func Parse(data []byte, games Games) (*File, error) {
+// and column (orders.Errors). The file's games are judged by the one of
+// hosted its system: line names (War in the Wind's when it names none);
+// one that names a system not hosted is refused with the list of those
+// that are.
+func Parse(data []byte, hosted ...Games) (*File, error) {
 	n, errs := orders.ParseDocument(data, MaxFileSize)
 	if errs != nil {
 		return nil, errs
@@ -180,11 +270,30 @@ func Parse(data []byte, games Games) (*File, error) {
 		v := n.Content[i+1]
 		f.keys[n.Content[i].Value] = orders.Pos{Line: v.Line, Col: v.Column}
 	}
+	games, err := gamesNamed(hosted, f.System)
+	if err != nil {
+		p := f.at("system")
+		return nil, orders.Errors{&orders.Error{Line: max(p.Line, 1), Col: max(p.Col, 1), Msg: "system: " + err.Error()}}
+	}
 	if errs := f.check(games); errs != nil {
 		errs.Sort()
 		return nil, errs
 	}
 	return f, nil
+}
+
+// gamesNamed is the one of hosted whose system is name (empty:
+// store.SystemBefore).
+func gamesNamed(hosted []Games, name string) (Games, error) {
+	name = cmp.Or(name, store.SystemBefore)
+	var names []string
+	for _, g := range hosted {
+		if g.System() == name {
+			return g, nil
+		}
+		names = append(names, g.System())
+	}
+	return nil, fmt.Errorf("%q is not a game system this server hosts; use %s", name, strings.Join(names, ", "))
 }
 
 // check fills the defaults in and judges the file.
@@ -297,12 +406,11 @@ func (f *File) checkRounds(games Games, bad func(p orders.Pos, format string, ar
 	if f.Pairing == RoundRobin && len(f.Rounds) > slots-1 {
 		bad(f.at("rounds"), "rounds: a round robin of %d players has at most %d rounds, not %d", len(f.Players), slots-1, len(f.Rounds))
 	}
-	vp := f.Rules.VPChits
-	switch vp {
-	case "", "off", vpDrawn, vpPlaced:
-	default:
-		bad(f.Rules.Pos, "rules: vp-chits %q: use off, drawn or placed (rule 14.0)", vp)
+	_, errs := f.Rules.options(games, "")
+	for _, err := range errs {
+		bad(f.Rules.Pos, "rules: %v", err)
 	}
+	words := len(errs) == 0 // the words are judged for each round only when they read
 	for i := range f.Rounds {
 		r := &f.Rounds[i]
 		if !slices.Contains(games.Scenarios(), r.Scenario) {
@@ -313,18 +421,14 @@ func (f *File) checkRounds(games Games, bad func(p orders.Pos, format string, ar
 				bad(r.Pos, "rounds[%d]: setup %q: use %s (rule 12)", i+1, s, strings.Join(games.RuleSetups(), " or "))
 			}
 		}
-		if (vp == vpDrawn || vp == vpPlaced) && !games.Allows(r.Scenario, "vp-chits") {
-			bad(r.Pos, "rounds[%d]: the victory point chits (rule 14.0) are a campaign rule; %s is a short scenario", i+1, r.Scenario)
+		if !words || !slices.Contains(games.Scenarios(), r.Scenario) {
+			continue
+		}
+		if _, errs := f.Rules.options(games, r.Scenario); len(errs) > 0 {
+			bad(r.Pos, "rounds[%d]: %v", i+1, errors.Join(errs...))
 		}
 	}
 }
-
-// The file's values of rules: vp-chits besides off: the victory point chits
-// drawn at random or placed by the Japanese (rule 14.0).
-const (
-	vpDrawn  = "drawn"
-	vpPlaced = "placed"
-)
 
 func waitKindNames(games Games) string {
 	var out []string

@@ -117,9 +117,12 @@ func (t *Tournament) current() *Round {
 // (referee.Config.Hook; see the package documentation). It keeps nothing
 // in memory: everything is on the store's shelf.
 type Director struct {
-	// Games is the game system the tournament's games are played by, as
-	// cmd/attu passes it (War in the Wind's is templates/wind.Rules).
-	Games Games
+	// Games and Others are the game systems a tournament's games may be
+	// played by, as cmd/attu passes them (War in the Wind's is
+	// templates/wind.Rules); each tournament's file names its own
+	// (File.System).
+	Games  Games
+	Others []Games
 	// Rand draws the tournament's seed and, when set, each game's (tests
 	// replay a tournament so); nil: crypto/rand, and the service draws the
 	// games' seeds.
@@ -130,13 +133,45 @@ type Director struct {
 // Games is what a tournament asks of the game system its games are
 // played by: the kinds of wait its deadline policy may name, its
 // scenarios and how a round mail names one, the setups by the rules a
-// round may choose, and which optional rules a scenario allows.
+// round may choose, and its words for the optional rules of a round.
 type Games interface {
+	System() string // the system's name (store.Rules.System)
 	Kinds() []adjudicator.WaitKind
 	Scenarios() []string
 	ScenarioName(name string) string
 	RuleSetups() []string
-	Allows(scenario, rule string) bool
+	// Option reads one optional rule as a tournament file's rules: write
+	// it (key: value, but settle) for a round of scenario: the optional
+	// rules of the game it stands for (none when its value is off), or why the
+	// file may not write it; an empty scenario judges the words alone.
+	Option(key, value, scenario string) ([]string, error)
+}
+
+// hosted are the systems the director's tournaments may be played by.
+func (d *Director) hosted() []Games {
+	var out []Games
+	if d.Games != nil {
+		out = append(out, d.Games)
+	}
+	return append(out, d.Others...)
+}
+
+// games is the system of tournament t's games.
+func (d *Director) games(t *Tournament) (Games, error) {
+	g, err := gamesNamed(d.hosted(), t.File.System)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %s: system: %w", t.ID(), err)
+	}
+	return g, nil
+}
+
+// scenarioName is how the round mails of t name a scenario: as its
+// system does, or by its name when the system is not hosted.
+func (d *Director) scenarioName(t *Tournament) func(string) string {
+	if g, err := d.games(t); err == nil {
+		return g.ScenarioName
+	}
+	return func(name string) string { return name }
 }
 
 func (d *Director) log() *slog.Logger {
@@ -179,6 +214,9 @@ func List(db *store.DB) ([]string, error) {
 func (d *Director) New(s *referee.Service, f *File, mailbox string, now time.Time) (*Tournament, error) {
 	now = now.UTC()
 	t := &Tournament{File: *f, Created: now, Mailbox: mailbox, Seed: make([]byte, store.SeedSize)}
+	if _, err := d.games(t); err != nil {
+		return nil, err
+	}
 	if _, err := io.ReadFull(cmp.Or(d.Rand, rand.Reader), t.Seed); err != nil {
 		return nil, fmt.Errorf("tournament: drawing the seed: %w", err)
 	}
@@ -189,7 +227,7 @@ func (d *Director) New(s *referee.Service, f *File, mailbox string, now time.Tim
 		if ok, err := sh.Get("t/"+f.ID, &Tournament{}); err != nil || ok {
 			return errors.Join(err, fmt.Errorf("%w: %q", ErrExists, f.ID))
 		}
-		if err := sh.Queue(t.roundMail(d.Games, 0, 0, t.current())); err != nil {
+		if err := sh.Queue(t.roundMail(d.scenarioName(t), 0, 0, t.current())); err != nil {
 			return err
 		}
 		return t.save(sh)
@@ -253,7 +291,7 @@ func (d *Director) next(sh *store.Shelf, t *Tournament, now time.Time) (store.Ma
 	if err := d.plan(t, now); err != nil {
 		return store.Mail{}, err
 	}
-	return t.roundMail(d.Games, ended, playing, t.current()), t.save(sh)
+	return t.roundMail(d.scenarioName(t), ended, playing, t.current()), t.save(sh)
 }
 
 // NextRound begins the next round at the umpire's mail "next" to game
@@ -344,6 +382,10 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	games, err := d.games(t)
+	if err != nil {
+		return err
+	}
 	f := &t.File
 	for _, r := range t.Rounds {
 		rf := f.Rounds[r.Number-1]
@@ -353,7 +395,7 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 			}
 			us, _ := f.player(g.US)
 			jp, _ := f.player(g.JP)
-			ng := referee.NewGame{ID: g.ID, Name: fmt.Sprintf("%s, round %d: %s v %s", f.Name, r.Number, g.US, g.JP),
+			ng := referee.NewGame{System: cmp.Or(f.System, store.SystemBefore), ID: g.ID, Name: fmt.Sprintf("%s, round %d: %s v %s", f.Name, r.Number, g.US, g.JP),
 				Scenario: rf.Scenario, JPSetup: rf.JPSetup, USSetup: rf.USSetup,
 				US: us.Address, JP: jp.Address, Umpire: f.Umpire.Address,
 				Deadline: duration(f.Deadlines.Each), Reminder: duration(f.Deadlines.Reminder),
@@ -364,11 +406,9 @@ func (d *Director) create(s *referee.Service, id string, now time.Time) error {
 				}
 				ng.Deadlines[adjudicator.WaitKind(k)] = duration(v)
 			}
-			switch f.Rules.VPChits {
-			case vpDrawn:
-				ng.Rules = []string{"vp-chits"}
-			case vpPlaced:
-				ng.Rules = []string{"vp-chits-placed"}
+			var errs []error
+			if ng.Rules, errs = f.Rules.options(games, rf.Scenario); len(errs) > 0 {
+				return fmt.Errorf("tournament %s: creating %s: %w", id, g.ID, errors.Join(errs...))
 			}
 			if d.Rand != nil {
 				ng.Seed = make([]byte, store.SeedSize)
@@ -425,12 +465,12 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 	// when the file says auto (its games created at the next tick), and
 	// the umpire is told either way; the final standings tell the last.
 	if n := r.Number; r.finished() && n == len(t.Rounds) && n < len(t.File.Rounds) {
-		rm := t.roundMail(d.Games, n, 0, nil)
+		rm := t.roundMail(d.scenarioName(t), n, 0, nil)
 		if t.File.Advance == AdvanceAuto {
 			if err := d.plan(t, e.Time); err != nil {
 				return err
 			}
-			rm = t.roundMail(d.Games, n, 0, t.current())
+			rm = t.roundMail(d.scenarioName(t), n, 0, t.current())
 		}
 		tx.Queue(rm)
 	}
@@ -504,14 +544,15 @@ func (t *Tournament) standingsMails(after, game string) []store.Mail {
 }
 
 // roundMail tells the umpire that round ended ended (0: the next began
-// with playing games of it still in play) and how round next is paired.
-func (t *Tournament) roundMail(games Games, ended, playing int, next *Round) store.Mail {
+// with playing games of it still in play) and how round next is paired,
+// its scenario named by scenarioName.
+func (t *Tournament) roundMail(scenarioName func(string) string, ended, playing int, next *Round) store.Mail {
 	rm := templates.RoundMail{Tournament: t.ID(), Name: t.File.Name, Ended: ended, Playing: playing, Rounds: len(t.File.Rounds),
 		Auto: t.File.Advance == AdvanceAuto, Standings: t.standings("", "")}
 	what := fmt.Sprintf("round.%d.ended", ended)
 	if next != nil {
 		p := &templates.RoundPairing{Number: next.Number, Bye: next.Bye,
-			Scenario: games.ScenarioName(next.Scenario)}
+			Scenario: scenarioName(next.Scenario)}
 		for _, g := range next.Games {
 			p.Games = append(p.Games, templates.RoundGame{Game: g.ID, US: g.US, JP: g.JP})
 		}
@@ -564,7 +605,7 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 	}
 	p := f.Scoring.Points()
 	st.Scoring = fmt.Sprintf("A win scores %d, a draw %d, a loss %d, a bye %d.", p.Win, p.Draw, p.Loss, p.Bye)
-	if f.Rules.VPChits == vpDrawn || f.Rules.VPChits == vpPlaced {
+	if f.Rules.any() {
 		st.Scoring += fmt.Sprintf(" When the victory point chits decide a game (rule 14.0), the winner and the loser score %d and %d for a major victory, %d and %d for a minor one, %d and %d for a marginal one.",
 			p.Major[0], p.Major[1], p.Minor[0], p.Minor[1], p.Marginal[0], p.Marginal[1])
 	}
@@ -614,8 +655,12 @@ func (d *Director) tick(s *referee.Service, id string, now time.Time) error {
 			if gm.Status != store.Ended {
 				continue
 			}
+			sys, err := s.SystemOf(gm)
+			if err != nil {
+				return err
+			}
 			if _, err := s.DB().Transact(g.ID, nil, func(tx *store.Txn) error {
-				e, err := referee.EndingOf(s.System(), tx)
+				e, err := referee.EndingOf(sys, tx)
 				if err != nil {
 					return err
 				}

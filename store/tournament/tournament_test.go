@@ -43,6 +43,7 @@ type world struct {
 	seen   uint64            // the outbox id of the last mail looked at
 	n      int               // messages sent
 	mails  []store.Mail      // every mail queued, in order
+	others []referee.System  // the systems the service hosts besides War in the Wind's
 }
 
 func newWorld(t *testing.T, seed uint64) *world {
@@ -59,7 +60,7 @@ func (w *world) open() {
 		w.t.Fatal(err)
 	}
 	w.db = db
-	w.svc = referee.New(db, referee.Config{System: windsys.Rules{}, Address: mailbox, Hook: w.dir})
+	w.svc = referee.New(db, referee.Config{System: windsys.Rules{}, Others: w.others, Address: mailbox, Hook: w.dir})
 }
 
 // close checks the file and closes it.
@@ -67,7 +68,7 @@ func (w *world) close() {
 	if w.db == nil {
 		return
 	}
-	if err := w.db.Check(windsys.Rules{}); err != nil {
+	if err := w.db.Check(windsys.Rules{}, otherWind{}); err != nil {
 		w.t.Errorf("consistency check: %v", err)
 	}
 	w.db.Close()

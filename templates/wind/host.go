@@ -447,3 +447,28 @@ func (Rules) Allows(scenario, rule string) bool {
 	}
 	return slices.Contains(OptionalRules, rule)
 }
+
+// Option reads an optional rule as a tournament file's rules: write it:
+// vp-chits off, drawn or placed (rule 14.0), the victory point chits drawn
+// at random or placed by the Japanese, for campaign rounds only. With an
+// empty scenario it judges the words alone.
+func (Rules) Option(key, value, scenario string) ([]string, error) {
+	if key != "vp-chits" {
+		return nil, fmt.Errorf("%q is not an optional rule of a tournament (vp-chits, settle)", key)
+	}
+	var on []string
+	switch value {
+	case "", "off":
+		return nil, nil
+	case "drawn":
+		on = []string{"vp-chits"}
+	case "placed":
+		on = []string{"vp-chits-placed"}
+	default:
+		return nil, fmt.Errorf("vp-chits %q: use off, drawn or placed (rule 14.0)", value)
+	}
+	if scenario != "" && scenario != rules.ScenarioCampaign {
+		return nil, fmt.Errorf("the victory point chits (rule 14.0) are a campaign rule; %s is a short scenario", scenario)
+	}
+	return on, nil
+}
