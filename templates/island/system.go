@@ -86,6 +86,12 @@ func (Rules) RuleSetups() []string { return nil }
 // optional rule: the standard rules have none.
 func (Rules) Allows(scenario, rule string) bool { return false }
 
+// Option reads an optional rule as a tournament file's rules: write it.
+// The standard rules have no optional rules, so every key is refused.
+func (Rules) Option(key, value, scenario string) ([]string, error) {
+	return nil, fmt.Errorf("%q is not an optional rule of Island War: its standard rules have none (settle is the only key)", key)
+}
+
 // Ref names the scenario a game is played with: the name it was created
 // with and the SHA-256 of its file, by which a game finds it again.
 type Ref struct {
