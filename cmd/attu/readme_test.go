@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	islandorders "github.com/attu-pbem/attu/orders/island"
 	"net"
 	"os"
 	"path/filepath"
@@ -290,13 +291,27 @@ func TestReadmeOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(readme, -1)
-	if len(blocks) == 0 {
-		t.Fatal("the README shows no order file")
-	}
-	for _, b := range blocks {
-		if _, err := windorders.Parse(b[1], windorders.Options{}); err != nil {
-			t.Errorf("the README's order file:\n%s\n%v", b[1], err)
+	// Each section's files are read by the reader of its game: Island
+	// War's sections are headed so, the others are War in the Wind's.
+	block := regexp.MustCompile("(?s)```yaml\n(.*?)```")
+	var wind, island int
+	for _, sec := range strings.Split(string(readme), "\n## ") {
+		heading, _, _ := strings.Cut(sec, "\n")
+		for _, b := range block.FindAllStringSubmatch(sec, -1) {
+			var err error
+			if strings.HasPrefix(heading, "Island War by mail") {
+				island++
+				_, err = islandorders.ReadOrders([]byte(b[1]))
+			} else {
+				wind++
+				_, err = windorders.Parse([]byte(b[1]), windorders.Options{})
+			}
+			if err != nil {
+				t.Errorf("the README's order file (section %q):\n%s\n%v", heading, b[1], err)
+			}
 		}
+	}
+	if wind == 0 || island == 0 {
+		t.Fatalf("the README shows %d War in the Wind and %d Island War order files", wind, island)
 	}
 }
