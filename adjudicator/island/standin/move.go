@@ -269,14 +269,40 @@ func (m *mover) exposure(i int) float64 {
 	col := island.Column(m.terrainLine(h), att-m.unit(i).Defense)
 	x := 0.0
 	for die := 1; die <= 6; die++ {
-		switch island.Lookup(col, die) {
+		switch r := island.Lookup(col, die); r {
 		case island.De:
 			x += m.loss(i)
 		case island.D1, island.D2, island.D3:
-			x += 0.3
+			if m.canRetreat(i, int(r[1]-'0')) {
+				x += 0.3
+			} else {
+				x += m.loss(i) // rule 7.74
+			}
 		}
 	}
-	return x / 6
+	return x/6 + m.isolation(i)
+}
+
+// isolation is the risk of a unit left alone among enemies: they can close
+// every way back and, once it is in contact, it may not leave (rules 5.14,
+// 5.15) and must attack them at whatever odds (rule 7.12).
+func (m *mover) isolation(i int) float64 {
+	h := m.hex(i)
+	foes, friends := 0, 0
+	for _, k := range m.pieces(m.me.Enemy()) {
+		if !m.isGun(k) && m.dist(h, m.hex(k)) <= 2 {
+			foes++
+		}
+	}
+	for _, k := range m.pieces(m.me) {
+		if k != i && m.dist(h, m.hex(k)) <= 2 {
+			friends++
+		}
+	}
+	if foes >= 2 && friends == 0 {
+		return 0.5 * m.loss(i)
+	}
+	return 0
 }
 
 // settle moves a unit that makes no planned attack to where it is worth

@@ -76,6 +76,11 @@ func (x random) defence(e *island.Engine, p island.Position) island.Defence {
 // before he moves; the random player's after his enemy's moves. Any order
 // the engine refuses is an error.
 func play(e *island.Engine, seed uint64, players map[island.Side]player) (island.Verdict, error) {
+	return playLog(e, seed, players, nil)
+}
+
+// playLog is play, telling logf each Player-Turn's events when it is set.
+func playLog(e *island.Engine, seed uint64, players map[island.Side]player, logf func(string, ...any)) (island.Verdict, error) {
 	dice := autoplay.Dice(seed)
 	p, _ := e.Start()
 	for p.Phase == island.PhaseSetup {
@@ -103,9 +108,12 @@ func play(e *island.Engine, seed uint64, players map[island.Side]player) (island
 		if !standing {
 			d = them.defence(e, q)
 		}
-		q2, _, ps := e.Combat(q, o, d, dice)
+		q2, evs, ps := e.Combat(q, o, d, dice)
 		if len(ps) > 0 {
 			return island.Verdict{}, fmt.Errorf("%s: attacks refused: %v", q, ps)
+		}
+		if logf != nil {
+			logTurn(e, logf, p, o, evs, q2)
 		}
 		p = q2
 	}
@@ -191,4 +199,26 @@ func TestDeterministic(t *testing.T) {
 	if after, _ := p.Marshal(); string(after) != string(before) {
 		t.Fatal("the stand-in changed the position it was given")
 	}
+}
+
+// logTurn tells what one Player-Turn did, for a failing or traced game.
+func logTurn(e *island.Engine, logf func(string, ...any), p island.Position, o island.Orders, evs []island.Event, q island.Position) {
+	logf("%s", p)
+	for _, m := range o.Moves {
+		logf("  move %s -> %s", m.Unit, m.Path[len(m.Path)-1])
+	}
+	for _, ev := range evs {
+		if c := ev.Combat; c != nil {
+			logf("  %s %v+%v gsp %d banzai %v vs %v: %d-%d=%d %s col %d die %d %s fpf %v/%d elim %v rem %v adv %v",
+				ev.Kind, c.Attackers, c.Barrage, c.GSP, c.Banzai, c.Defenders, c.AttackTotal, c.DefenseTotal, c.Differential,
+				c.Line, c.Column, c.Die, c.Result, c.FPF, c.FPFGSP, c.Eliminated, c.Removals, c.Advances)
+		}
+	}
+	var where []string
+	for _, pc := range q.Pieces {
+		if pc.Where == island.OnMap {
+			where = append(where, pc.ID+"@"+pc.Hex.String())
+		}
+	}
+	logf("  now %v; %v", where, e.Verdict(q))
 }
