@@ -199,7 +199,7 @@ func (m *mover) bestStrike(j int, units []int) ([]int, []island.Hex, float64) {
 		a.bars = m.gunsFor(j)
 		val := m.value(a, m.fpfGuess(a.defs, m.p.Combats+1))
 		for _, i := range chosen {
-			val -= m.sideCost(i, j) + 0.5*m.exposure(i)
+			val -= m.sideCost(i, j) + m.stuck(i)*m.exposure(i)
 		}
 		if val > bestV {
 			bestV, bestN = val, len(chosen)
@@ -290,7 +290,17 @@ func (m *mover) isolation(i int) float64 {
 	h := m.hex(i)
 	foes, friends := 0, 0
 	for _, k := range m.pieces(m.me.Enemy()) {
-		if !m.isGun(k) && m.dist(h, m.hex(k)) <= 2 {
+		if !m.isGun(k) && m.dist(h, m.hex(k)) <= 1+m.unit(k).Movement/2 {
+			foes++
+		}
+	}
+	// Reinforcements due by the enemy's coming Player-Turn count from
+	// their nearest entry hex (IW16).
+	for k, pc := range m.p.Pieces {
+		if m.side(k) != m.me.Enemy() || pc.Where != island.Waiting || pc.Due == 0 || pc.Due > m.p.Turn+1 || m.isGun(k) {
+			continue
+		}
+		if d, ok := m.entryDist(k, h); ok && d <= 1+m.unit(k).Movement/2 {
 			foes++
 		}
 	}
@@ -300,7 +310,7 @@ func (m *mover) isolation(i int) float64 {
 		}
 	}
 	if foes >= 2 && friends == 0 {
-		return 0.5 * m.loss(i)
+		return 0.8 * m.loss(i)
 	}
 	return 0
 }
@@ -334,13 +344,20 @@ func (m *mover) settle(i int) {
 // score is the worth of unit i ending its move in h by path.
 func (m *mover) score(i int, h island.Hex, path []island.Hex) float64 {
 	w := m.worthNow()
+	undo := m.place(i, h)
+	defer undo()
+	// A hex taken by a unit that will be cut off is soon taken back.
+	keep := 1.0
+	if m.isolation(i) > 0 {
+		keep = 0.3
+	}
 	s := 0.0
 	for _, c := range path {
 		if w.ctrl[c] > 0 && m.owner(c) != m.me && !m.touch[c] {
 			if c == h {
-				s += w.ctrl[c]
+				s += keep * w.ctrl[c]
 			} else {
-				s += 0.7 * w.ctrl[c]
+				s += 0.7 * keep * w.ctrl[c]
 			}
 		}
 	}
@@ -358,8 +375,6 @@ func (m *mover) score(i int, h island.Hex, path []island.Hex) float64 {
 		s = s + 0.6*g.want/float64(1+m.dist(h, g.hex))
 	}
 	s += 0.3 / float64(m.nearestTo(h)) // pressure on the enemy
-	undo := m.place(i, h)
-	defer undo()
 	enemies := m.next(h, m.me.Enemy())
 	if m.isGun(i) {
 		if len(enemies) > 0 {
@@ -384,8 +399,22 @@ func (m *mover) score(i int, h island.Hex, path []island.Hex) float64 {
 		}
 		s += best - 0.4*float64(len(enemies)-1)
 	}
-	s -= 0.6 * m.exposure(i)
+	if len(enemies) > 0 {
+		s -= m.stuck(i) * m.exposure(i)
+	} else {
+		s -= 0.6 * m.exposure(i)
+	}
 	return s
+}
+
+// stuck weighs the enemy's reply to a unit in contact: all of it for one
+// that may not leave an enemy zone of control (rules 5.14, 5.15), half for
+// Japanese infantry and engineers, who may step out (rule 6.14).
+func (m *mover) stuck(i int) float64 {
+	if m.me == island.Japan && m.isFoot(i) {
+		return 0.5
+	}
+	return 1
 }
 
 // taken reports which friend has decided to end in or pass through a goal.
@@ -403,3 +432,18 @@ func (m *mover) taken(h island.Hex) (int, bool) {
 
 // nearestTo gives the distance from h to the nearest enemy, at least 1.
 func (m *mover) nearestTo(h island.Hex) int { return max(1, m.nearest(h, m.me.Enemy())) }
+
+// entryDist gives the distance from h to the nearest entry hex of
+// reinforcement k.
+func (m *mover) entryDist(k int, h island.Hex) (int, bool) {
+	best, ok := 99, false
+	for _, r := range m.s.Reinforcements {
+		if !contains(r.Units, m.unit(k).ID) {
+			continue
+		}
+		for _, c := range append(append([]island.Hex(nil), r.Entry...), m.s.Areas[r.Area]...) {
+			best, ok = min(best, m.dist(h, c)), true
+		}
+	}
+	return best, ok
+}
