@@ -144,8 +144,14 @@ func Deploy(e *island.Engine, p island.Position, side island.Side, seed uint64) 
 // setupScore is the worth of placing unit i in h.
 func (v *view) setupScore(i int, h island.Hex, w worth) float64 {
 	s := 0.0
+	// The First Player strikes before the other has moved (rule 4.1):
+	// hexes the enemy will reach at once are paid for.
+	near := v.threatDist(h)
+	if v.me != v.s.FirstPlayer {
+		s -= 0.4 * float64(max(0, 5-near))
+	}
 	if v.isGun(i) {
-		s -= 0.5 * float64(max(0, 3-v.nearest(h, v.me.Enemy())))
+		s -= 0.5 * float64(max(0, 3-near))
 	} else {
 		s += 2 * (w.ctrl[h] + w.occ[h])
 	}
@@ -168,4 +174,20 @@ func indexOf(e *island.Engine, id string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// threatDist gives the distance from h to the nearest enemy unit, or to
+// the nearest hex of an area the enemy has still to set up in.
+func (v *view) threatDist(h island.Hex) int {
+	best := v.nearest(h, v.me.Enemy())
+	for _, pl := range v.s.Setup.Placements {
+		i, ok := indexOf(v.e, pl.Unit)
+		if !ok || pl.Hex != nil || v.side(i) == v.me || v.p.Pieces[i].Where != island.Waiting {
+			continue
+		}
+		for _, c := range v.s.Areas[pl.Area] {
+			best = min(best, v.dist(h, c))
+		}
+	}
+	return best
 }
