@@ -176,14 +176,28 @@ func (m *mover) bestStrike(j int, units []int) ([]int, []island.Hex, float64) {
 		bestN  = 0
 	)
 	used := map[island.Hex]bool{}
+	bars := m.gunsFor(j)
+	fpf := m.fpfGuess([]int{j}, m.p.Combats+1)
+	worth := func(atts []int) float64 {
+		val := m.value(plan{defs: []int{j}, atts: atts, bars: bars, advance: true}, fpf)
+		for _, i := range atts {
+			val -= m.sideCost(i, j) + m.stuck(i)*m.exposure(i)
+		}
+		return val
+	}
 	for _, c := range cands {
+		// The hex that makes the attack worth most: the defender's line
+		// depends on the hexsides crossed (rule 7.42, IW3), the price on
+		// the other enemies next to it (rule 7.11); then the best ground.
 		pick, pickScore := island.Hex{}, -1e9
+		next := append(append([]int(nil), chosen...), c.i)
 		for _, h := range c.hexes {
 			if used[h] {
 				continue
 			}
-			// Fewest other enemies next to it, then the best ground.
-			s := -2*float64(len(m.next(h, m.me.Enemy()))) + 0.3*float64(m.terrainLine(h).Rank())
+			u := m.place(c.i, h)
+			s := worth(next) + 0.05*float64(m.terrainLine(h).Rank())
+			u()
 			if s > pickScore {
 				pick, pickScore = h, s
 			}
@@ -192,16 +206,10 @@ func (m *mover) bestStrike(j int, units []int) ([]int, []island.Hex, float64) {
 			continue
 		}
 		used[pick] = true
-		chosen = append(chosen, c.i)
+		chosen = next
 		hexes = append(hexes, pick)
 		undo = append(undo, m.place(c.i, pick))
-		a := plan{defs: []int{j}, atts: chosen, advance: true}
-		a.bars = m.gunsFor(j)
-		val := m.value(a, m.fpfGuess(a.defs, m.p.Combats+1))
-		for _, i := range chosen {
-			val -= m.sideCost(i, j) + m.stuck(i)*m.exposure(i)
-		}
-		if val > bestV {
+		if val := worth(chosen); val > bestV {
 			bestV, bestN = val, len(chosen)
 		}
 	}
@@ -238,6 +246,9 @@ func (m *mover) sideCost(i, j int) float64 {
 // exposure is what the enemy's coming Player-Turn may cost unit i where it
 // stands: the attack his units within a move of it could make.
 func (m *mover) exposure(i int) float64 {
+	if m.final() {
+		return 0
+	}
 	h := m.hex(i)
 	var strengths []int
 	for _, k := range m.pieces(m.me.Enemy()) {
@@ -287,6 +298,9 @@ func (m *mover) exposure(i int) float64 {
 // every way back and, once it is in contact, it may not leave (rules 5.14,
 // 5.15) and must attack them at whatever odds (rule 7.12).
 func (m *mover) isolation(i int) float64 {
+	if m.final() {
+		return 0
+	}
 	h := m.hex(i)
 	foes, friends := 0, 0
 	for _, k := range m.pieces(m.me.Enemy()) {
@@ -391,6 +405,7 @@ func (m *mover) score(i int, h island.Hex, path []island.Hex) float64 {
 		return s + 0.1*float64(m.terrainLine(h).Rank())
 	}
 	s += 0.15 * float64(m.terrainLine(h).Rank())
+	s += 0.1 * float64(min(2, len(m.next(h, m.me)))) // a line, not a scatter
 	if len(enemies) > 0 {
 		best := -1e9
 		for _, j := range enemies {

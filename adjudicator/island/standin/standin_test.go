@@ -110,7 +110,7 @@ func playLog(e *island.Engine, seed uint64, players map[island.Side]player, logf
 		}
 		q2, evs, ps := e.Combat(q, o, d, dice)
 		if len(ps) > 0 {
-			return island.Verdict{}, fmt.Errorf("%s: attacks refused: %v", q, ps)
+			return island.Verdict{}, fmt.Errorf("%s: attacks refused: %v in %+v", q, ps, o.Attacks)
 		}
 		if logf != nil {
 			logTurn(e, logf, p, o, evs, q2)
@@ -160,19 +160,35 @@ func TestStrength(t *testing.T) {
 	}
 }
 
+// late is the stand-in asked for its standing instructions only after
+// the enemy has moved, as a host may ask.
+type late struct{ stand }
+
 // TestOrdersAccepted plays the stand-in against itself and against the
-// random player from both sides over many seeds: the engine must accept
-// every set-up, move and attack it gives.
+// random player from both sides over many seeds, on Ridge 42, on a
+// variant where the Japanese move first and on one where ground support
+// reaches one hex (rule 9.13; the random player does not keep to that
+// rule, so only the stand-in plays it): the engine must accept every
+// set-up, move and attack the stand-in gives.
 func TestOrdersAccepted(t *testing.T) {
-	e := ridge42(t)
-	for seed := uint64(1); seed <= 40; seed++ {
-		for _, players := range []map[island.Side]player{
-			{island.US: stand{island.US, seed}, island.Japan: stand{island.Japan, ^seed}},
-			{island.US: stand{island.US, seed}, island.Japan: random{autoplay.NewRand(seed)}},
-			{island.US: random{autoplay.NewRand(seed)}, island.Japan: stand{island.Japan, seed}},
-		} {
-			if _, err := play(e, seed, players); err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
+	first, near := *ridge42(t).S, *ridge42(t).S
+	first.FirstPlayer = island.Japan
+	near.Rules.GSPRange = 1
+	for v, e := range []*island.Engine{ridge42(t), island.New(&first), island.New(&near)} {
+		for seed := uint64(1); seed <= 25; seed++ {
+			pairings := []map[island.Side]player{
+				{island.US: stand{island.US, seed}, island.Japan: stand{island.Japan, ^seed}},
+				{island.US: late{stand{island.US, seed}}, island.Japan: late{stand{island.Japan, ^seed}}},
+				{island.US: stand{island.US, seed}, island.Japan: random{autoplay.NewRand(seed)}},
+				{island.US: random{autoplay.NewRand(seed)}, island.Japan: stand{island.Japan, seed}},
+			}
+			if v == 2 {
+				pairings = pairings[:2]
+			}
+			for k, players := range pairings {
+				if _, err := play(e, seed, players); err != nil {
+					t.Fatalf("variant %d, seed %d, pairing %d: %v", v, seed, k, err)
+				}
 			}
 		}
 	}

@@ -64,6 +64,12 @@ func (v *view) place(i int, h island.Hex) func() {
 	}
 }
 
+// final reports whether this is the game's last Player-Turn, which no
+// enemy Player-Turn follows: what the enemy could do next no longer counts.
+func (v *view) final() bool {
+	return v.p.Turn >= v.s.GameTurns && v.p.Phasing != v.s.FirstPlayer
+}
+
 func (v *view) unit(i int) island.Unit { return v.s.Units[i] }
 
 func (v *view) side(i int) island.Side { return v.s.Units[i].Side }
