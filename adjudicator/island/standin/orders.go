@@ -13,18 +13,26 @@ import (
 // always pass the engine: should the planned ones not, simpler ones that
 // do are given.
 func Orders(e *island.Engine, p island.Position, side island.Side, seed uint64) island.Orders {
+	o, _ := orders(e, p, side, seed)
+	return o
+}
+
+// orders is Orders, also telling whether the planned moves or attacks
+// were refused and simpler ones given instead.
+func orders(e *island.Engine, p island.Position, side island.Side, seed uint64) (island.Orders, bool) {
 	if p.Phasing != side || (p.Phase != island.PhaseMovement && p.Phase != island.PhaseCombat) {
-		return island.Orders{}
+		return island.Orders{}, false
 	}
 	r := &rng{seed ^ uint64(p.Turn)<<32 ^ uint64(p.Combats)}
 	var o island.Orders
+	fell := false
 	q := p
 	if p.Phase == island.PhaseMovement {
 		o.Moves = newView(e, p, side).moves(r)
 		var ps []island.Problem
 		q, _, ps = e.Move(p, o)
 		if len(ps) > 0 {
-			o.Moves = nil // cannot happen if Reach is right; staying is always legal
+			o.Moves, fell = nil, true // staying put is always legal
 			q, _, _ = e.Move(p, o)
 		}
 	}
@@ -33,10 +41,10 @@ func Orders(e *island.Engine, p island.Position, side island.Side, seed uint64) 
 		o.Attacks = append(o.Attacks, v.order(g))
 	}
 	if ps := e.CheckAttacks(q, o.Attacks); len(ps) > 0 {
-		o.Attacks = v.plainAttacks()
+		o.Attacks, fell = v.plainAttacks(), true
 	}
 	o.Own = v.instructions()
-	return o
+	return o, fell
 }
 
 // plainAttacks meets the duties of rules 7.11 and 7.12 and nothing more:
@@ -89,7 +97,32 @@ func (v *view) instructions() island.Instructions {
 			in.Retreats[v.unit(i).ID] = island.RetreatPlan{Toward: &h}
 		}
 	}
-	// The weakest retreat first, while the ways back are open (IW15).
+	// A friend pushed aside (rule 7.81) goes where it scores, then to the
+	// best ground, then away from the enemy; the engine keeps it out of
+	// enemy zones of control.
+	w := v.worthNow()
+	in.Displace = map[string][]island.Hex{}
+	for _, i := range mine {
+		if v.nearest(v.hex(i), v.me.Enemy()) > 3 {
+			continue
+		}
+		var hs []island.Hex
+		for _, n := range v.nbrs(v.hex(i)) {
+			if v.passable(n) && !v.prohibited(v.hex(i), n) {
+				hs = append(hs, n)
+			}
+		}
+		sortHexes(hs)
+		key := func(h island.Hex) float64 {
+			return 10*(w.occ[h]+w.ctrl[h]) + 2*float64(v.terrainLine(h).Rank()) + 0.1*float64(v.nearest(h, v.me.Enemy()))
+		}
+		sort.SliceStable(hs, func(x, y int) bool { return key(hs[x]) > key(hs[y]) })
+		if len(hs) > 0 {
+			in.Displace[v.unit(i).ID] = hs
+		}
+	}
+	// The units that cost most to lose retreat first, while the ways back
+	// are open (IW15).
 	sort.SliceStable(mine, func(x, y int) bool { return v.loss(mine[x]) > v.loss(mine[y]) })
 	for _, i := range mine {
 		in.Order = append(in.Order, v.unit(i).ID)
