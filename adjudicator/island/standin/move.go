@@ -360,18 +360,13 @@ func (m *mover) score(i int, h island.Hex, path []island.Hex) float64 {
 	w := m.worthNow()
 	undo := m.place(i, h)
 	defer undo()
-	// A hex taken by a unit that will be cut off is soon taken back.
-	keep := 1.0
-	if m.isolation(i) > 0 {
-		keep = 0.3
-	}
 	s := 0.0
 	for _, c := range path {
 		if w.ctrl[c] > 0 && m.owner(c) != m.me && !m.touch[c] {
 			if c == h {
-				s += keep * w.ctrl[c]
+				s += w.ctrl[c]
 			} else {
-				s += 0.7 * keep * w.ctrl[c]
+				s += 0.7 * w.ctrl[c]
 			}
 		}
 	}
@@ -387,6 +382,10 @@ func (m *mover) score(i int, h island.Hex, path []island.Hex) float64 {
 			continue
 		}
 		s = s + 0.6*g.want/float64(1+m.dist(h, g.hex))
+	}
+	// A hex taken or held by a unit that will be cut off is soon lost.
+	if m.isolation(i) > 0 {
+		s *= 0.25
 	}
 	s += 0.3 / float64(m.nearestTo(h)) // pressure on the enemy
 	enemies := m.next(h, m.me.Enemy())
