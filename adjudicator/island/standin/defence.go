@@ -17,7 +17,7 @@ func Defence(e *island.Engine, p island.Position, side island.Side, seed uint64)
 		return island.Defence{}
 	}
 	v := newView(e, p, side)
-	d := island.Defence{Own: v.instructions()}
+	d := island.Defence{Own: v.instructions(reachOf(v, side.Enemy()))}
 	mine := v.pieces(side)
 	// The units that cost most to lose are protected first.
 	sort.SliceStable(mine, func(x, y int) bool { return v.loss(mine[x]) > v.loss(mine[y]) })
@@ -78,3 +78,13 @@ func dangerous(l island.Line) int {
 }
 
 func intp(n int) *int { return &n }
+
+// reachOf gives how far side s's units can strike in a Player-Turn: the
+// longest move, plus one hex for the attack (rule 7.23).
+func reachOf(v *view, s island.Side) int {
+	n := 1
+	for _, i := range v.pieces(s) {
+		n = max(n, v.unit(i).Movement+1)
+	}
+	return n
+}

@@ -43,7 +43,7 @@ func orders(e *island.Engine, p island.Position, side island.Side, seed uint64) 
 	if ps := e.CheckAttacks(q, o.Attacks); len(ps) > 0 {
 		o.Attacks, fell = v.plainAttacks(), true
 	}
-	o.Own = v.instructions()
+	o.Own = v.instructions(1)
 	return o, fell
 }
 
@@ -73,20 +73,25 @@ func (v *view) plainAttacks() []island.Attack {
 }
 
 // instructions gives the side's wishes for its own retreats (rules 7.7,
-// 7.8): toward the nearest friend out of contact, so that a beaten unit
-// falls back on its line; the engine already keeps it out of enemy zones
+// 7.8): toward the nearest friend further from the enemy, so that a
+// beaten unit falls back on its line; the engine already keeps it out of enemy zones
 // of control (rule 7.71).
-func (v *view) instructions() island.Instructions {
+//
+// Only units within reach of the enemy get them: reach is one hex in the
+// side's own Combat Phase, where only its attackers may retreat, and the
+// enemy's move and one more in his.
+func (v *view) instructions(reach int) island.Instructions {
 	in := island.Instructions{Retreats: map[string]island.RetreatPlan{}}
 	mine := v.pieces(v.me)
 	for _, i := range mine {
-		if v.nearest(v.hex(i), v.me.Enemy()) > 2 {
-			continue // out of reach of any attack this phase
+		if v.nearest(v.hex(i), v.me.Enemy()) > reach {
+			continue
 		}
 		best, bestD := -1, 99
+		front := v.nearest(v.hex(i), v.me.Enemy())
 		for _, k := range mine {
-			if k == i || v.zoc(v.hex(k), v.me.Enemy()) {
-				continue
+			if k == i || v.zoc(v.hex(k), v.me.Enemy()) || v.nearest(v.hex(k), v.me.Enemy()) <= front {
+				continue // only a friend further back
 			}
 			if d := v.dist(v.hex(i), v.hex(k)); d < bestD {
 				best, bestD = k, d
@@ -103,8 +108,8 @@ func (v *view) instructions() island.Instructions {
 	w := v.worthNow()
 	in.Displace = map[string][]island.Hex{}
 	for _, i := range mine {
-		if v.nearest(v.hex(i), v.me.Enemy()) > 3 {
-			continue
+		if v.nearest(v.hex(i), v.me.Enemy()) > reach+2 {
+			continue // nobody retreats through it
 		}
 		var hs []island.Hex
 		for _, n := range v.nbrs(v.hex(i)) {
