@@ -61,15 +61,21 @@ func (m *mover) closeness(i int) int {
 	return best
 }
 
-// from gives where a unit starts, or for a reinforcement its first entry hex.
+// from gives where a unit starts, or for a reinforcement the first hex it
+// may enter by.
 func (m *mover) from(i int) island.Hex {
 	if m.onMap(i) {
 		return m.hex(i)
 	}
+	var hs []island.Hex
 	for h := range m.reach[i] {
-		return h
+		hs = append(hs, h)
 	}
-	return island.Hex{}
+	if len(hs) == 0 {
+		return island.Hex{}
+	}
+	sortHexes(hs) // not the map's order: the same inputs give the same moves
+	return hs[0]
 }
 
 // free reports whether a unit may end in h: no friend decided there nor

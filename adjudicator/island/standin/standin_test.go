@@ -208,26 +208,49 @@ func TestOrdersAccepted(t *testing.T) {
 	}
 }
 
-// TestDeterministic asks the same answer of the same inputs and leaves the
-// position given unchanged.
-func TestDeterministic(t *testing.T) {
-	e := ridge42(t)
-	p, _ := e.Start()
-	for p.Phase == island.PhaseSetup {
-		a, b := Deploy(e, p, p.Phasing, 7), Deploy(e, p, p.Phasing, 7)
-		if !reflect.DeepEqual(a, b) {
-			t.Fatalf("Deploy differs: %v, %v", a, b)
-		}
-		p, _, _ = e.Deploy(p, a)
-	}
+// twice is the stand-in asked each question twice, the answers compared.
+type twice struct {
+	stand
+	t *testing.T
+}
+
+func (x twice) orders(e *island.Engine, p island.Position) island.Orders {
 	before, _ := p.Marshal()
-	o1, o2 := Orders(e, p, p.Phasing, 7), Orders(e, p, p.Phasing, 7)
-	d1, d2 := Defence(e, p, p.Phasing.Enemy(), 7), Defence(e, p, p.Phasing.Enemy(), 7)
-	if !reflect.DeepEqual(o1, o2) || !reflect.DeepEqual(d1, d2) {
-		t.Fatal("the same inputs gave different orders")
+	a, b := x.stand.orders(e, p), x.stand.orders(e, p)
+	if !reflect.DeepEqual(a, b) {
+		x.t.Fatalf("%s: the same position gave different orders:\n%+v\n%+v", p, a, b)
 	}
 	if after, _ := p.Marshal(); string(after) != string(before) {
-		t.Fatal("the stand-in changed the position it was given")
+		x.t.Fatalf("%s: Orders changed the position it was given", p)
+	}
+	return a
+}
+
+func (x twice) defence(e *island.Engine, p island.Position) island.Defence {
+	a, b := x.stand.defence(e, p), x.stand.defence(e, p)
+	if !reflect.DeepEqual(a, b) {
+		x.t.Fatalf("%s: the same position gave different standing instructions", p)
+	}
+	return a
+}
+
+func (x twice) deploy(e *island.Engine, p island.Position) map[string]island.Hex {
+	a, b := x.stand.deploy(e, p), x.stand.deploy(e, p)
+	if !reflect.DeepEqual(a, b) {
+		x.t.Fatalf("the same set-up position gave different placements")
+	}
+	return a
+}
+
+// TestDeterministic asks the same answer of the same inputs, reinforcements
+// and all, over whole games, and that the position given is left as it was.
+func TestDeterministic(t *testing.T) {
+	e := ridge42(t)
+	for seed := uint64(1); seed <= 3; seed++ {
+		players := map[island.Side]player{island.US: twice{stand{island.US, seed}, t}, island.Japan: twice{stand{island.Japan, seed}, t}}
+		if _, err := play(e, seed, players); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
