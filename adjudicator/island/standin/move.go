@@ -133,10 +133,10 @@ func (m *mover) strike(units []int) {
 			def   int
 			units []int
 			hexes []island.Hex
-		}{val: 0.25, def: -1}
+		}{val: 0, def: -1}
 		for _, j := range m.pieces(m.me.Enemy()) {
 			us, hs, val := m.bestStrike(j, units)
-			if val > best.val {
+			if len(us) > 0 && val > best.val {
 				best.val, best.def, best.units, best.hexes = val, j, us, hs
 			}
 		}
