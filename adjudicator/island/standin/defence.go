@@ -9,15 +9,17 @@ import (
 // Defence gives side's standing instructions for the enemy's coming
 // Player-Turn, decided before his attacks are known: final protective
 // fire for each unit he could reach, committed only against attacks whose
-// odds are dangerous (rules 8.4, 9.0), its own retreat wishes, and whether
-// to follow an attacker's defeat into his hex (rule 7.91). The position is
-// the enemy's Movement or Combat Phase; his orders are not looked at.
+// odds are dangerous (rules 8.4, 9.0), its own retreat wishes, and an
+// advance into the hex of a beaten attacker (rule 7.91, IW11): following
+// up played better than staying put, against itself and the random
+// player. The position is the enemy's Movement or Combat Phase; his
+// orders are not looked at.
 func Defence(e *island.Engine, p island.Position, side island.Side, seed uint64) island.Defence {
 	if p.Phasing == side {
 		return island.Defence{}
 	}
 	v := newView(e, p, side)
-	d := island.Defence{Own: v.instructions(reachOf(v, side.Enemy()))}
+	d := island.Defence{Own: v.instructions(reachOf(v, side.Enemy())), Advance: true}
 	mine := v.pieces(side)
 	// The units that cost most to lose are protected first.
 	sort.SliceStable(mine, func(x, y int) bool { return v.loss(mine[x]) > v.loss(mine[y]) })
