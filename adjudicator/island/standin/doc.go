@@ -19,9 +19,12 @@
 //     retreats and the advance policy.
 //
 // Each is deterministic: the same inputs give the same answer, the seed
-// being its only randomness. Start reading at Orders (orders.go); the
-// judgement of a single attack is in odds.go, the worth of a hex in
-// goals.go.
+// being its only randomness (it breaks ties). Start reading at Orders
+// (orders.go): the moves are planned in move.go (attacks worth moving for
+// first, then every other unit toward the scoring hexes), the combat
+// orders in attack.go, the standing instructions in defence.go; the
+// judgement of a single attack is in odds.go, the worth of hexes and
+// units in goals.go.
 //
 // # Caveats
 //
