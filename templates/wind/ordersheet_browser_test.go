@@ -101,7 +101,11 @@ func (b *sheetBrowser) open(t *testing.T, name string, page []byte) (string, tim
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(u)); err != nil {
 		t.Fatal(err)
 	}
-	ms := b.num(t, `window.attuSheet.shownAt`)
+	// The page unpacks itself after it has loaded: wait until it is drawn.
+	ms, err := chromedp.Run(b.ctx, chromedp.Poll[float64](`window.attuSheet && window.attuSheet.shownAt`, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		t.Fatalf("the sheet never drew itself: %v", err)
+	}
 	return path, time.Duration(ms * float64(time.Millisecond))
 }
 

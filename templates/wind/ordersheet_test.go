@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,7 +20,11 @@ import (
 // sheetData reads the data block of an order sheet.
 func sheetDataOf(t testing.TB, page []byte) *sheetData {
 	t.Helper()
-	m := regexp.MustCompile(`(?s)<script type="application/json" id="data">(.*?)</script>`).FindSubmatch(page)
+	_, markup, _, err := templates.Unpack(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="data">(.*?)</script>`).FindSubmatch(markup)
 	if m == nil {
 		t.Fatal("the sheet holds no data block")
 	}
