@@ -128,14 +128,14 @@ func TestPlayByMail(t *testing.T) {
 		t.Errorf("the Japanese final report is in reply to %q, not to the concession", r.InReplyTo)
 	}
 	for _, m := range out {
-		mustContain(t, "the final report", m.Text, hex.EncodeToString(g.Seed), "attu audit attu-g1.json", "Dice luck", "the Japanese player conceded: U.S. victory")
+		mustContain(t, "the final report", m.Text, hex.EncodeToString(g.Seed), "attu audit attu-g1.json.gz", "Dice luck", "the Japanese player conceded: U.S. victory")
 		// The export and the replay page come first; the report's map
 		// follows them (report.json only for who asked for it: nobody).
 		var names []string
 		for _, a := range m.Attachments {
 			names = append(names, a.Name)
 		}
-		if strings.Join(names, " ") != "attu-g1.json attu-g1.html map.png" {
+		if strings.Join(names, " ") != "attu-g1.json.gz attu-g1.html map.png" {
 			t.Fatalf("final report attachments: %v", names)
 		}
 		if _, markup, _, err := templates.Unpack(m.Attachments[1].Data); err != nil || !strings.Contains(string(markup), g.Commitment) {
