@@ -182,7 +182,7 @@ func (x *Export) GzipJSON() ([]byte, error) {
 		return nil, err
 	}
 	var z bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	w, _ := gzip.NewWriterLevel(&z, gzip.DefaultCompression)
 	w.Write(b)
 	if err := w.Close(); err != nil {
 		return nil, err

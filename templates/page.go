@@ -50,7 +50,7 @@ func PackedPage(title, css string, markup []byte, js string) []byte {
 		panic(fmt.Sprintf("templates: packed page: %v", err)) // strings always marshal
 	}
 	var z bytes.Buffer
-	w, _ := flate.NewWriter(&z, flate.BestCompression)
+	w, _ := flate.NewWriter(&z, flate.DefaultCompression)
 	w.Write(doc)
 	w.Close()
 	enc := base64.StdEncoding.EncodeToString(z.Bytes())
