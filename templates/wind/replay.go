@@ -58,7 +58,8 @@ type ReplayDie = templates.ReplayDie
 //
 // The positions are r's; the words come from each entry's events,
 // redacted for each reader (wind.Redact) and worded by EventText.
-// The page's script reads its data from a JSON block of the page.
+// The page's script reads its data from a JSON block of its markup; the
+// page is packed (templates.PackedPage), a fifth of its size.
 func ReplayPage(r *Replay) ([]byte, error) {
 	in, err := replayInOf(r)
 	if err != nil {
