@@ -95,9 +95,9 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Reason: "A bug in the handling of rule 8.2.1.3 was fixed.", Next: "the U.S. actions of turn 5 (May 15)", Head: head},
 		"final": Final{Game: "g1", Name: "Friday club", Winner: adjudicator.JP,
 			Victory: "the U.S. casualty track reached 30 (rule 3.8.2)", Turn: 9, Date: wind.TurnDate(9), Seed: testSeed, Commitment: commit,
-			Head: head, Export: "g1.json"},
+			Head: head, Export: "g1.json.gz"},
 		"final-ended": Final{Game: "g1", Turn: 4, Date: wind.TurnDate(4), Victory: "ended by the umpire: a player left", Seed: testSeed,
-			Commitment: commit, Export: "g1.json", Luck: testLuck},
+			Commitment: commit, Export: "g1.json.gz", Luck: testLuck},
 
 		"welcome-umpire": Welcome{Game: "g1", Name: "Friday club", Side: adjudicator.Umpire, Address: "attu+g1@example.org",
 			Token: testToken, Commitment: commit, Deadline: 72 * time.Hour, Reminder: 24 * time.Hour, Settle: 30 * time.Minute,

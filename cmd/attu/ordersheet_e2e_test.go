@@ -116,6 +116,10 @@ func playSheet(t *testing.T, b *browser, td *testDaemon, name, token string, cli
 	if err := chromedp.Do(b.ctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String())); err != nil {
 		t.Fatal(err)
 	}
+	// The page unpacks itself after it has loaded: wait until it is drawn.
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`!!window.attuSheet`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the sheet never drew itself: %v", err)
+	}
 	click()
 	if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.ID("token"), token)); err != nil {
 		t.Fatal(err)

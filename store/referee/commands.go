@@ -115,6 +115,7 @@ func init() {
 		{name: "next", token: true, who: umpireOnly, over: true, run: cmdNext},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
 		{name: "json", token: true, setting: true, run: cmdJSON},
+		{name: "sheet", token: true, who: players, setting: true, run: cmdSheet},
 		{name: "copies", token: true, who: umpireOnly, setting: true, run: cmdCopies},
 	}
 }

@@ -129,7 +129,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st adjudicator.Positio
 		text := before + templates.Notices{Paused: g.Status == store.Paused, Lines: lines}.Text() + a.Text
 		key := a.PictureKey
 		picture, json := q.always || key != rec.Pictured[q.side], rec.JSON[q.side]
-		name, page, sheet := a.SheetName, a.Sheet, a.SheetName != ""
+		name, page, sheet := a.SheetName, a.Sheet, a.SheetName != "" && !rec.NoSheet[q.side]
 		// The side awaited gets the order sheet after the order template,
 		// in place of the picture: the same map, hex ids and all, with the
 		// template's choices on it, and a mail no heavier.

@@ -52,7 +52,7 @@ func OrderSheetName(turn int, side adjudicator.Side, wait adjudicator.WaitKind) 
 // OrderSheet returns the order sheet for the reader, named for its
 // attachment, when the report comes with an order template; ok is false
 // otherwise. The sheet is one self-contained HTML file (nothing loaded
-// from anywhere, and no script but its own: pagePolicy) with the
+// from anywhere, and no script but its own: templates.PackedPage) with the
 // island as the reader sees it and the choices of the wait at hand, which
 // writes an order file in the usual schema to copy, download or mail to
 // address (the game's address; "" leaves the mail link out).
@@ -112,21 +112,18 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 		d.Zones = append(d.Zones, sheetZone{ID: lz.ID, Hex: lz.Hex, Capacity: lz.Capacity})
 	}
 	var b bytes.Buffer
-	css := replayCSS + sheetCSS
 	err := sheetTemplate.Execute(&b, struct {
-		Title  string
-		Policy string
-		CSS    template.CSS
-		JS     template.JS
-		Map    *replayMap
-		Data   *sheetData
-	}{d.Title, pagePolicy(sheetJS, css), template.CSS(css), template.JS(sheetJS), sheetMap(m), &d})
+		Title string
+		Map   *replayMap
+		Data  *sheetData
+	}{d.Title, sheetMap(m), &d})
 	if err != nil {
 		// The page and its data are the program's own: a failure is a
 		// bug, caught by the tests.
 		panic(fmt.Sprintf("templates: order sheet: %v", err))
 	}
-	return OrderSheetName(w.Turn, r.View.Side, w.Kind), b.Bytes(), true
+	page = templates.PackedPage("attu orders: "+d.Title, replayCSS+sheetCSS, b.Bytes(), sheetJS)
+	return OrderSheetName(w.Turn, r.View.Side, w.Kind), page, true
 }
 
 // sheetData is the sheet's JSON: the envelope of the file it writes, how
