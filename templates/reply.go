@@ -281,8 +281,18 @@ func (d DeadlinePassed) Text() string { return execute("reply-deadline.tmpl", d)
 // Text renders the umpire's notice.
 func (u UmpireNotice) Text() string { return execute("reply-umpire.tmpl", u) }
 
-// Text renders the final report.
-func (f Final) Text() string { return execute("reply-final.tmpl", f) }
+// Text renders the final report. A game one side conceded reads as the
+// other side's victory, for that is what the concession gives.
+func (f Final) Text() string {
+	if f.Winner == adjudicator.NoSide {
+		for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+			if f.Victory == (Notice{Kind: "result-concede", Side: s}).Text() {
+				f.Winner, f.Victory = s.Enemy(), Notice{Kind: "conceded", Side: s}.Text()
+			}
+		}
+	}
+	return execute("reply-final.tmpl", f)
+}
 
 // hours writes a duration in words, to the minute: "2 days", "31 hours",
 // "5 hours 20 minutes", "20 minutes".

@@ -96,6 +96,8 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 		"final": Final{Game: "g1", Name: "Friday club", Winner: adjudicator.JP,
 			Victory: "the U.S. casualty track reached 30 (rule 3.8.2)", Turn: 9, Date: wind.TurnDate(9), Seed: testSeed, Commitment: commit,
 			Head: head, Export: "g1.json"},
+		"final-conceded": Final{Game: "g1", Turn: 4, Date: wind.TurnDate(4), Victory: Notice{Kind: "result-concede", Side: adjudicator.US}.Text(),
+			Seed: testSeed, Commitment: commit, Export: "g1.json"},
 		"final-ended": Final{Game: "g1", Turn: 4, Date: wind.TurnDate(4), Victory: "ended by the umpire: a player left", Seed: testSeed,
 			Commitment: commit, Export: "g1.json", Luck: testLuck},
 
