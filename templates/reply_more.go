@@ -119,6 +119,18 @@ type NotDone struct {
 	Why     Notice
 }
 
+// notNow are the refusals of a command that is right but comes when the
+// game cannot carry it out: nothing in it is to be corrected.
+var notNow = map[string]bool{
+	"why-paused": true, "why-not-paused": true, "why-not-running": true, "why-no-wait": true,
+	"why-no-step": true, "why-no-request": true, "why-request-lapsed": true, "why-no-held": true,
+	"why-takeback-open": true, "why-over": true, "why-secret": true, "why-no-file": true,
+}
+
+// NotNow reports whether the command was refused for when it came, not for
+// what it said.
+func (n NotDone) NotNow() bool { return notNow[n.Why.Kind] }
+
 // PlayerNotice tells a player or the umpire of something another player did
 // that concerns them: a takeback asked or lapsed, an absence, a concession.
 type PlayerNotice struct {

@@ -180,6 +180,7 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Next: "the U.S. actions of turn 3 (May 13)", Deadline: deadline.Add(72 * time.Hour)},
 		"answer-takeback": Answer{Game: "g1", Command: "takeback", Says: []Notice{{Kind: "you-takeback", Side: adjudicator.US, Other: adjudicator.JP, Turn: 4, Wait: wind.WaitActions, Entry: 12, At: deadline}},
 			Next: "the Japanese actions of turn 3 (May 13)", Deadline: deadline},
+		"notdone-paused": NotDone{Game: "g1", Command: "takeback", Why: Notice{Kind: "why-paused"}},
 		"notdone-only-umpire": NotDone{Game: "g1", Command: "pause", Why: Notice{Kind: "why-only-umpire", Command: "pause"}},
 		"notdone-absent-long": NotDone{Game: "g1", Command: "absent", Why: Notice{Kind: "why-absent-long", Duration: 14 * 24 * time.Hour, At: deadline}},
 		"notdone-not-awaited": NotDone{Game: "g1", Command: "template", Why: Notice{Kind: "why-not-awaited",
