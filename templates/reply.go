@@ -181,6 +181,8 @@ type UmpireNotice struct {
 	Deadline time.Time
 	Zone     *time.Location
 	Next     string
+	Reader   adjudicator.Side // the player told
+	Awaited  adjudicator.Side // whose orders Next is, NoSide when not told
 	Head     string
 }
 
@@ -322,13 +324,33 @@ func umpireCopies(mode string) string {
 	return "you get a digest once a day when something happened: a report of everything since your last one, outside the rules too (commands, missed deadlines)."
 }
 
+// nextWho says to reader what the orders the game waits for, those of
+// awaited, ask of it; change adds that the template may have changed with
+// the decision just told.
+func nextWho(reader, awaited adjudicator.Side, change bool) string {
+	again := "mail resend to get it again"
+	if change {
+		again += ", with any change this brings"
+	}
+	switch {
+	case reader == adjudicator.Umpire:
+		return "The players' reports carry their templates; nothing is needed from you."
+	case awaited == adjudicator.NoSide:
+		return "If that is you, send your orders from the template of your last report (" + again + ")."
+	case reader == awaited:
+		return "They are yours: send them from the template of your last report (" + again + ")."
+	}
+	return "They are the " + SideTitle(awaited) + " player's: nothing is needed from you now."
+}
+
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
-	"side":   SideTitle,
-	"when":   DeadlineText,
-	"hours":  hours,
-	"plural": Plural,
-	"copies": umpireCopies,
+	"nextWho": nextWho,
+	"side":    SideTitle,
+	"when":    DeadlineText,
+	"hours":   hours,
+	"plural":  Plural,
+	"copies":  umpireCopies,
 	"ago": func(t time.Time) string {
 		if t.IsZero() {
 			return "none yet"

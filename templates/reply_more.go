@@ -106,7 +106,9 @@ type Answer struct {
 	Game     string
 	Command  string
 	Says     []Notice
-	Next     string // what the game waits for now (in the system's words), empty for nothing
+	Next     string           // what the game waits for now (in the system's words), empty for nothing
+	Reader   adjudicator.Side // who the answer goes to: a player or the umpire
+	Awaited  adjudicator.Side // whose orders Next is, NoSide when not told
 	Deadline time.Time
 	Zone     *time.Location
 }

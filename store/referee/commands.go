@@ -290,9 +290,9 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		}
 		text := c.text
 		if text == "" && len(c.says) > 0 {
-			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says}
+			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says, Reader: side}
 			if g := t.Game(); g.Status == store.Active && g.Wait.Open() {
-				a.Next, a.Deadline = c.s.sys.Waiting(g.Wait, side), g.Deadline
+				a.Next, a.Deadline, a.Awaited = c.s.sys.Waiting(g.Wait, side), g.Deadline, g.Wait.Side
 			}
 			text = a.Text()
 			answer = a.Short()
@@ -366,7 +366,7 @@ func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		if u.Next != "" {
-			u.Next = c.s.sys.Waiting(c.g.Wait, side)
+			u.Next, u.Reader, u.Awaited = c.s.sys.Waiting(c.g.Wait, side), side, c.g.Wait.Side
 		}
 		c.s.notify(c.t, &c.g, side, u)
 	}
