@@ -35,8 +35,9 @@ type Held struct {
 // Farewell tells a player that the umpire gave their side to someone
 // else: their token no longer works.
 type Farewell struct {
-	Game string
-	Side adjudicator.Side
+	Game    string
+	Side    adjudicator.Side
+	StandIn bool // the side went to attu's stand-in, not to a person
 }
 
 // Log is the answer to "log": the game's record as the asker may read

@@ -969,7 +969,7 @@ func cmdReplace(c *call) error {
 // whom: addr is the new address, empty for the stand-in).
 func (c *call) handedOver(side adjudicator.Side, old, addr string, n templates.Notice) {
 	if old != "" && !sameAddress(old, addr) {
-		f := templates.Farewell{Game: c.g.ID, Side: side}
+		f := templates.Farewell{Game: c.g.ID, Side: side, StandIn: addr == ""}
 		c.t.Queue(c.s.newMail(&c.g, "notice", old, f.Subject(), f.Text()))
 	}
 	c.s.notify(c.t, &c.g, side.Enemy(), c.umpireNotice("replace", n))
