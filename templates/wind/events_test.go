@@ -48,6 +48,9 @@ func variant(e wind.Event) string {
 	if e.Kind == wind.EventInfiltration && len(e.Dice) > 0 && e.Dice[0].Face == 10 {
 		v = append(v, "die 10") // read as 0 (rule 13.5)
 	}
+	if e.Kind == wind.EventVictory && e.VP != nil {
+		v = append(v, "chits") // rule 14.0
+	}
 	if e.Cause != nil {
 		v = append(v, "cause "+string(e.Cause.Kind))
 	}

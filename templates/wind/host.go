@@ -233,7 +233,7 @@ func (Rules) Result(p adjudicator.Position) (adjudicator.Side, string) {
 	if !ok {
 		return adjudicator.NoSide, ""
 	}
-	return s.Winner, s.Victory
+	return s.Winner, s.VictoryText()
 }
 
 // Summary says in one line what a game in position p waits for, or how it
