@@ -186,7 +186,7 @@ type State struct {
 //     RULINGS.md R73); Colonel Yamasaki's last stand (13.4) is not fought
 //     in a short scenario, where no hero of rule 11 is available (15.1,
 //     15.2; R74); a melee or an ambush stops at the fire that meets a
-//     victory condition of 3.8.2 (R73, R46).
+//     victory condition of 3.8.2 (R73, R78).
 const (
 	EditionFirst  = 0
 	EditionRule13 = 1
