@@ -34,6 +34,32 @@ type Welcome struct {
 	// when it waits for this side, whose report below the welcome asks.
 	Waiting string
 	Awaited bool
+	// StandIn lists the sides attu's stand-in plays; a person plays the
+	// others.
+	StandIn []adjudicator.Side
+}
+
+// Seats says who plays each side, for the welcome: "you", "a person" or
+// "the stand-in".
+func (w Welcome) Seats() []Seat {
+	var out []Seat
+	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		who := "a person"
+		switch {
+		case s == w.Side:
+			who = "you"
+		case slices.Contains(w.StandIn, s):
+			who = "the stand-in"
+		}
+		out = append(out, Seat{Side: s, Who: who})
+	}
+	return out
+}
+
+// Seat is a side and who plays it.
+type Seat struct {
+	Side adjudicator.Side
+	Who  string
 }
 
 // PlayerAddress is a side and the address it plays from.

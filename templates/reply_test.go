@@ -58,6 +58,8 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Deadline: 72 * time.Hour, Reminder: 24 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)", Awaited: true},
 		"welcome-jp": Welcome{Game: "g1", Side: adjudicator.JP, Address: "attu+g1@example.org", Token: testToken,
 			Commitment: commit, Deadline: 48 * time.Hour, Reminder: 12 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)"},
+		"welcome-us-standin": Welcome{Game: "g1", Side: adjudicator.US, Address: "attu+g1@example.org", Token: testToken,
+			Commitment: commit, Deadline: 48 * time.Hour, Reminder: 12 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)", StandIn: []adjudicator.Side{adjudicator.JP}},
 		"accepted-actions": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: wind.WaitActions, Date: "May 13", Held: ", 12 activations",
 			Standing: true, Next: "the Japanese actions of turn 3 (May 13)", Head: head},
 		"accepted-alone": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: wind.WaitActions, Date: "May 13", Held: ", 4 activations",

@@ -154,7 +154,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st adjudicator.Positio
 func (s *Service) welcomeMail(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, token string) (store.Mail, error) {
 	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
 		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
-		Waiting: s.sys.Waiting(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side}
+		Waiting: s.sys.Waiting(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side, StandIn: slices.Clone(rec.Bots)}
 	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
 		w.Umpire = p.Address
 	}
