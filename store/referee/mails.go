@@ -50,7 +50,7 @@ func (r *record) noticesFor(side adjudicator.Side) []string {
 // evs is made of; the system keeps of them only what the side may see.
 func (s *Service) reportFor(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, evs []json.RawMessage) templates.ReportFor {
 	return templates.ReportFor{
-		Game:     templates.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment},
+		Game:     templates.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment, StandIn: slices.Clone(rec.Bots)},
 		Position: st, Side: side, Events: evs, Ended: g.Status == store.Ended, Address: s.gameAddress(g),
 	}
 }
