@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -944,6 +945,15 @@ func cmdReplace(c *call) error {
 		return err
 	}
 	old, _ := c.g.Player(side)
+	// A side handed back from the stand-in gets what it saw meanwhile.
+	var seen []json.RawMessage
+	if c.rec.isBot(side) {
+		log, err := logSince(c.t, c.rec, side)
+		if err != nil {
+			return err
+		}
+		seen = eventsSince(log, c.rec.Reported[side])
+	}
 	c.t.SetPlayer(side, addr, token)
 	c.rec.setBot(side, false)
 	n := templates.Notice{Kind: "replace", Other: side}
@@ -954,7 +964,7 @@ func cmdReplace(c *call) error {
 	if err != nil {
 		return err
 	}
-	m, err := c.s.welcomeMail(&c.g, c.rec, st, side, token)
+	m, err := c.s.welcomeMail(&c.g, c.rec, st, side, token, seen)
 	if err != nil {
 		return err
 	}

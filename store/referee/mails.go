@@ -150,8 +150,10 @@ func (s *Service) reportMails(g *store.Game, rec *record, st adjudicator.Positio
 }
 
 // welcomeMail is the mail that carries a side's secret token, once; the
-// side's first report, of st, follows it in the same mail.
-func (s *Service) welcomeMail(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, token string) (store.Mail, error) {
+// side's first report, of st, follows it in the same mail, telling evs
+// (those of the side handed back from the stand-in: what it saw while the
+// stand-in played; nil for a new side).
+func (s *Service) welcomeMail(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, token string, evs []json.RawMessage) (store.Mail, error) {
 	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
 		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
 		Waiting: s.sys.Waiting(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side, StandIn: slices.Clone(rec.Bots)}
@@ -167,7 +169,7 @@ func (s *Service) welcomeMail(g *store.Game, rec *record, st adjudicator.Positio
 			}
 		}
 	}
-	m, _, err := s.reportMail(g, rec, st, side, nil, "welcome-"+side.String(), w.Subject(), w.Text())
+	m, _, err := s.reportMail(g, rec, st, side, evs, "welcome-"+side.String(), w.Subject(), w.Text())
 	return m, err
 }
 
