@@ -31,7 +31,7 @@ func TestE2EOrderSheet(t *testing.T) {
 	c := td.newGame(t, "Sheets")
 	token := c.Tokens[adjudicator.US]
 
-	yaml, path := playSheet(t, b, td, "orders-1-us-us-decision.html", token, func() {
+	yaml, path := playSheet(t, b, td, "orders-1-us-decision.html", token, func() {
 		for _, sel := range []string{`input[name=refit][value=no]`, `input[name=night][value=no]`} {
 			if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
 				t.Fatal(err)

@@ -171,7 +171,7 @@ func (s *Service) create(nw store.NewGame, rec *record, opening adjudicator.Posi
 		if p.Address == "" {
 			continue // the stand-in's side: no one to welcome
 		}
-		m, err := s.welcomeMail(g, rec, opening, p.Side, p.Token)
+		m, err := s.welcomeMail(g, rec, opening, p.Side, p.Token, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -128,7 +128,7 @@ func TestPlayByMail(t *testing.T) {
 		t.Errorf("the Japanese final report is in reply to %q, not to the concession", r.InReplyTo)
 	}
 	for _, m := range out {
-		mustContain(t, "the final report", m.Text, hex.EncodeToString(g.Seed), "attu audit attu-g1.json.gz", "Dice luck", "the Japanese player conceded: U.S. victory")
+		mustContain(t, "the final report", m.Text, hex.EncodeToString(g.Seed), "attu audit attu-g1.json.gz", "Dice luck", "U.S. victory: the Japanese player conceded.")
 		// The export and the replay page come first; the report's map
 		// follows them (report.json only for who asked for it: nobody).
 		var names []string

@@ -23,7 +23,7 @@ with the side's own queries and nothing else:
 		Events:  adjudicator.VisibleEvents(events, side),
 	}
 	body := rep.Text()                       // the mail, within 100 columns
-	name, yaml, ok := rep.OrderTemplate()    // orders-3-actions.yaml, for the side awaited
+	name, yaml, ok := rep.OrderTemplate()    // orders-3-us-actions.yaml, for the side awaited
 	pic, err := rep.PNG()                    // the map as the side sees it
 	doc, err := rep.JSON()                   // report.json
 	all, err := rep.RenderWords()            // text, template and JSON at once

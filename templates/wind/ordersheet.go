@@ -46,7 +46,7 @@ func compactScript(js string) string {
 // is attached to the report: orders-3-us-actions.html. The sheet
 // downloads the file it writes under the same name ending in .yaml.
 func OrderSheetName(turn int, side adjudicator.Side, wait adjudicator.WaitKind) string {
-	return fmt.Sprintf("orders-%d-%s-%s.html", turn, side, wait)
+	return ordersName(turn, side, wait) + ".html"
 }
 
 // OrderSheet returns the order sheet for the reader, named for its
@@ -73,8 +73,8 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 	d := sheetData{
 		Game: r.Game.ID, Side: r.View.Side, Turn: w.Turn, Wait: w.Kind, Date: wind.TurnDate(w.Turn),
 		Title:    fmt.Sprintf("%s %s, turn %d (%s)", templates.SideTitle(r.View.Side), waitNoun(w.Kind), w.Turn, wind.TurnDate(w.Turn)),
-		Deadline: r.deadline(), Address: address, Subject: "[attu " + r.Game.ID + "] " + strings.TrimSuffix(OrderTemplateName(w.Turn, w.Kind), ".yaml"),
-		File: strings.TrimSuffix(OrderSheetName(w.Turn, r.View.Side, w.Kind), ".html") + ".yaml",
+		Deadline: r.deadline(), Address: address, Subject: "[attu " + r.Game.ID + "] " + ordersName(w.Turn, r.View.Side, w.Kind),
+		File: OrderTemplateName(w.Turn, r.View.Side, w.Kind),
 		Geom: replayGeomOf(newPNGGeom(m)), Standing: standingLines(r.View.Side, r.Outlook.Standing),
 		Spotting: wind.SpottingDistance(r.View.Weather),
 		Stacking: sheetStacking{OneBattalion: wind.StackOneBattalion, Mixed: wind.StackMixed, Japanese: wind.StackJapanese},

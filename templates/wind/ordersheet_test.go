@@ -76,8 +76,10 @@ func TestOrderSheetsOfGeneratedGames(t *testing.T) {
 				continue
 			}
 			w := rep.Outlook.Wait
-			if want := fmt.Sprintf("orders-%d-%s-%s.html", w.Turn, side, w.Kind); name != want {
-				t.Fatalf("%s: named %q, want %q", what, name, want)
+			// The sheet, the template and the file the sheet writes bear
+			// one name, which names the side once.
+			if name != strings.TrimSuffix(tname, ".yaml")+".html" || strings.Count(name, "-"+side.String()+"-") != 1 {
+				t.Fatalf("%s: named %q beside the template %q", what, name, tname)
 			}
 			d := sheetDataOf(t, page)
 			again := &Report{Game: rep.Game, Map: rep.Map, View: d.View, Outlook: d.outlook(t)}
@@ -88,7 +90,7 @@ func TestOrderSheetsOfGeneratedGames(t *testing.T) {
 			if tname2 != tname || body2 != body {
 				t.Fatalf("%s: the template written from the sheet's data differs from the report's:\n%s\n---\n%s", what, body2, body)
 			}
-			if d.Game != rep.Game.ID || d.Side != side || d.Turn != w.Turn || d.Wait != w.Kind || d.File != strings.TrimSuffix(name, ".html")+".yaml" ||
+			if d.Game != rep.Game.ID || d.Side != side || d.Turn != w.Turn || d.Wait != w.Kind || d.File != tname ||
 				d.Subject != "[attu g1] "+strings.TrimSuffix(tname, ".yaml") {
 				t.Fatalf("%s: the envelope reads %s %s %d %s %s %q", what, d.Game, d.Side, d.Turn, d.Wait, d.File, d.Subject)
 			}
