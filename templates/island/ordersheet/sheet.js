@@ -296,7 +296,7 @@
       const fs = h("fieldset", {}, h("legend", {}, "The attacks declared against you (rule 4.1 c)"));
       const ol = h("ol", {});
       for (const a of D.declared || []) {
-        const o = odds(a);
+        const o = odds(copyAttack(a));
         ol.append(h("li", {}, a.defenders.join(", ") + " attacked by " + (a.attackers || []).concat(a.barrage || []).join(", ") + (a.gsp ? " with " + a.gsp + " GSP" : "") + (a.banzai ? ", Banzai" : "") + ": " + oddsWords(o) + " before your fire."));
       }
       fs.append(ol, h("p", { className: "small" }, "Ground Support Points left: " + D.gsp + "."));

@@ -1,0 +1,501 @@
+package island
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/attu-pbem/attu/adjudicator"
+	iw "github.com/attu-pbem/attu/adjudicator/island"
+	"github.com/attu-pbem/attu/adjudicator/island/autoplay"
+	oi "github.com/attu-pbem/attu/orders/island"
+)
+
+// sheetBrowser is a headless Chromium (ATTU_CHROMIUM) recording every
+// request a page makes and every error it reports.
+type sheetBrowser struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	requests []string
+	errors   []string
+}
+
+func newSheetBrowser(t *testing.T, width, height int) *sheetBrowser {
+	t.Helper()
+	path := os.Getenv("ATTU_CHROMIUM")
+	if path == "" {
+		t.Skip("this test needs a browser: run it with ATTU_CHROMIUM=$(scripts/chromium.sh)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.Headless,
+		chromedp.DisableGPU, chromedp.WindowSize(width, height))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 5*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
+	b := &sheetBrowser{ctx: ctx}
+	err := chromedp.Listen(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			b.requests = append(b.requests, ev.Request.URL)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
+				b.errors = append(b.errors, fmt.Sprintf("console.%s %v", ev.Type, ev.Args))
+			}
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			if d.Exception != nil {
+				b.errors = append(b.errors, "exception: "+d.Text+" "+d.Exception.Description)
+			} else {
+				b.errors = append(b.errors, "exception: "+d.Text)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// open loads page from a file and returns how long it took to draw.
+func (b *sheetBrowser) open(t *testing.T, name string, page []byte) time.Duration {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := (&url.URL{Scheme: "file", Path: path}).String()
+	b.mu.Lock()
+	b.requests, b.errors = nil, nil
+	b.mu.Unlock()
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(u)); err != nil {
+		t.Fatal(err)
+	}
+	ms := b.num(t, `window.attuSheet.shownAt`)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, r := range b.requests {
+		if r != u {
+			t.Errorf("the sheet asked for %s", r)
+		}
+	}
+	return time.Duration(ms * float64(time.Millisecond))
+}
+
+func (b *sheetBrowser) noErrors(t *testing.T) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.errors) > 0 {
+		t.Fatalf("the page reported: %v", b.errors)
+	}
+}
+
+func (b *sheetBrowser) eval(t *testing.T, js string, out any) {
+	t.Helper()
+	if out == nil {
+		js = "(" + js + ", 0)"
+	}
+	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[json.RawMessage](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+	}
+}
+
+func (b *sheetBrowser) num(t *testing.T, js string) float64 {
+	t.Helper()
+	var f float64
+	b.eval(t, js, &f)
+	return f
+}
+
+func (b *sheetBrowser) text(t *testing.T, sel string) string {
+	t.Helper()
+	var s string
+	b.eval(t, fmt.Sprintf(`document.querySelector(%q).textContent`, sel), &s)
+	return s
+}
+
+// click clicks the element sel with the mouse.
+func (b *sheetBrowser) click(t *testing.T, sel string) {
+	t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
+		t.Fatalf("click %s: %v", sel, err)
+	}
+}
+
+// clickHex clicks the middle of hex h on the map, as a player would.
+func (b *sheetBrowser) clickHex(t *testing.T, h string) {
+	t.Helper()
+	var xy []float64
+	b.eval(t, fmt.Sprintf(`(() => { const e = document.querySelector('[data-hex="%s"]'); e.scrollIntoView({block: "center", inline: "center"});
+		const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, h), &xy)
+	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// typeInto replaces the value of input sel.
+func (b *sheetBrowser) typeInto(t *testing.T, sel, value string) {
+	t.Helper()
+	b.eval(t, fmt.Sprintf(`document.querySelector(%q).value = ""`, sel), nil)
+	if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS(sel), value)); err != nil {
+		t.Fatalf("type into %s: %v", sel, err)
+	}
+}
+
+// download types the token, clicks the download link and returns the
+// file the browser saves.
+func (b *sheetBrowser) download(t *testing.T, d *sheetData, token string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := chromedp.CallBrowser(b.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+		t.Fatal(err)
+	}
+	b.typeInto(t, "#token", token)
+	b.click(t, "#download")
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if data, err := os.ReadFile(filepath.Join(dir, d.File)); err == nil && len(data) > 0 {
+			var dom string
+			b.eval(t, `[document.documentElement.outerHTML, document.getElementById("yaml").value, ...[...document.querySelectorAll("a")].map((a) => a.href)].join("\n")`, &dom)
+			if strings.Contains(dom, token) {
+				t.Fatalf("the page holds the token once the file is downloaded")
+			}
+			return data
+		}
+	}
+	t.Fatalf("no %s downloaded", d.File)
+	return nil
+}
+
+// apply reads the file the sheet wrote and resolves it on p, as the game
+// service would, and returns the orders, the position and the events.
+func apply(t *testing.T, p *Position, raw []byte, token string) (oi.Orders, *Position, []iw.Event) {
+	t.Helper()
+	f, err := oi.ReadOrders(raw)
+	if err != nil {
+		t.Fatalf("the sheet's file does not read: %v\n%s", err, raw)
+	}
+	if f.Token != token || f.Game != "g1" {
+		t.Fatalf("the file is for game %q with token %q", f.Game, f.Token)
+	}
+	if ps := (Rules{}).Check(p, Filed{f}); len(ps) > 0 {
+		t.Fatalf("the sheet's file is refused: %v\n%s", ps, raw)
+	}
+	next, evs, ref := Rules{}.Resolve(p, Filed{f}, &rolls{faces: []int{3}})
+	if ref != nil {
+		t.Fatalf("the sheet's file is refused: %v\n%s", ref.Problems, raw)
+	}
+	out, err := decodeEvents(splitEvents(t, evs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Orders, next.(*Position), out
+}
+
+func splitEvents(t *testing.T, evs json.RawMessage) []json.RawMessage {
+	var raw []json.RawMessage
+	if len(evs) > 0 {
+		if err := json.Unmarshal(evs, &raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return raw
+}
+
+// orderScene is an orders wait where the reader has a unit free to move
+// two hexes or more away from any enemy, and artillery next to no enemy
+// with an enemy in range that no attack of the duty takes, and Ground
+// Support Points.
+type orderScene struct {
+	p             *Position
+	side          adjudicator.Side
+	mover, to     string
+	gun, target   string
+	hasGSP, other bool
+}
+
+func findOrderScene(t *testing.T) orderScene {
+	t.Helper()
+	for seed := uint64(1); seed < 60; seed++ {
+		ps, _ := randomGame(t, seed, nil)
+		for _, p := range ps {
+			w := p.Wait()
+			if w.Kind != oi.WaitOrders {
+				continue
+			}
+			e, g, us := p.e, p.Game, p.Game.Phasing
+			if g.GSP[us] < 1 {
+				continue
+			}
+			v := &view{e: e, g: g, reader: us}
+			duty := dutyAttacks(e, g)
+			inDuty := map[string]bool{}
+			for _, a := range duty {
+				for _, id := range slices.Concat(a.Defenders, a.Attackers) {
+					inDuty[id] = true
+				}
+			}
+			sc := orderScene{p: p, side: hostSide(us)}
+			for _, i := range sideUnits(e, g, us) {
+				u, pc := e.S.Units[i], g.Pieces[i]
+				if sc.gun == "" && e.S.ClassOf(u) == iw.Artillery && len(v.zocOf(pc.Hex, us.Enemy())) == 0 {
+					for _, j := range sideUnits(e, g, us.Enemy()) {
+						if d := e.S.Grid.Distance(pc.Hex, g.Pieces[j].Hex); d > 1 && d <= u.Range && !inDuty[e.S.Units[j].ID] &&
+							(e.S.Rules.GSPRange == 0 || e.S.Rules.GSPRange >= d) {
+							sc.gun, sc.target = u.ID, e.S.Units[j].ID
+							break
+						}
+					}
+				}
+			}
+			for _, i := range sideUnits(e, g, us) {
+				u, pc := e.S.Units[i], g.Pieces[i]
+				if u.ID == sc.gun || inDuty[u.ID] || len(v.zocOf(pc.Hex, us.Enemy())) > 0 {
+					continue
+				}
+				for h, r := range e.ReachCosts(g, u.ID) {
+					_, _, probs := e.Move(g, iw.Orders{Moves: []iw.Move{{Unit: u.ID, Path: r.Path}}})
+					if len(r.Path) >= 2 && len(v.zocOf(h, us.Enemy())) == 0 && len(probs) == 0 && (sc.to == "" || h.String() < sc.to) {
+						sc.mover, sc.to = u.ID, h.String()
+					}
+				}
+				if sc.mover != "" {
+					break
+				}
+			}
+			if sc.gun != "" && sc.mover != "" {
+				return sc
+			}
+		}
+	}
+	t.Fatal("no random game has an orders wait with a free mover and a gun in range")
+	return orderScene{}
+}
+
+// TestOrderSheetInBrowser drives sheets in Chromium as a player would:
+// a move clicked along its path, an attack with barrage and ground
+// support whose odds the page shows as the engine reckons them, standing
+// instructions with a fire plan and a retreat, and a defence's fire
+// plan; every file written is read by orders/island and applied by the
+// system's Resolve.
+func TestOrderSheetInBrowser(t *testing.T) {
+	b := newSheetBrowser(t, 1400, 1000)
+	t.Run("orders", func(t *testing.T) { ordersInBrowser(t, b) })
+	t.Run("defence", func(t *testing.T) { defenceInBrowser(t, b) })
+	t.Run("odds", func(t *testing.T) { oddsInBrowser(t, b) })
+	t.Run("phone", func(t *testing.T) { legibleInBrowser(t) })
+}
+
+func ordersInBrowser(t *testing.T, b *sheetBrowser) {
+	sc := findOrderScene(t)
+	p := sc.p.clone()
+	// The enemy answers with the defaults of IW21, no fire: the odds
+	// the page shows are then the engine's.
+	delete(p.Standing, ruleSide(sc.side).Enemy())
+	name, page, d := sheetOf(t, p, sc.side, nil)
+	if took := b.open(t, name, page); took > 500*time.Millisecond {
+		t.Errorf("the sheet took %v to draw", took)
+	}
+	var from string
+	for _, u := range d.Units {
+		if u.ID == sc.mover {
+			from = u.Hex
+		}
+	}
+	b.clickHex(t, from)
+	if n := b.num(t, `document.querySelectorAll("#marks .reach").length`); int(n) != len(p.e.ReachCosts(p.Game, sc.mover)) {
+		t.Fatalf("the page marks %v hexes for %s", n, sc.mover)
+	}
+	b.clickHex(t, sc.to)
+	if got := b.text(t, "#acts"); !strings.Contains(got, sc.mover+" moves ") {
+		t.Fatalf("no move listed: %s", got)
+	}
+	var at []float64
+	b.eval(t, fmt.Sprintf(`[...document.querySelectorAll("#units .ctr")].filter((c) => c.dataset.unit === %q).map((c) => +c.querySelector("rect").getAttribute("x"))`, sc.mover), &at)
+	if len(at) != 1 {
+		t.Fatalf("%s is drawn %d times", sc.mover, len(at))
+	}
+	// The attack: the target, the gun's barrage and one GSP.
+	b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, sc.target))
+	b.click(t, fmt.Sprintf(`#attack input.barrage[value=%q]`, sc.gun))
+	b.typeInto(t, "#gsp", "1")
+	odds := b.text(t, "#odds")
+	b.click(t, "#addattack")
+	// Standing instructions: ask, a fire plan and a retreat.
+	b.click(t, "#standing-on")
+	b.click(t, "#standing-ask")
+	b.typeInto(t, "#st-gsp", "1")
+	b.click(t, "#st-addfpf")
+	b.click(t, "#st-toward")
+	b.clickHex(t, from)
+	var retreater string
+	b.eval(t, `document.querySelector("#st-rtunit").value`, &retreater)
+	if !strings.Contains(b.text(t, "#standing-list"), "retreats toward "+from) {
+		t.Fatalf("no retreat listed: %s", b.text(t, "#standing-list"))
+	}
+	b.noErrors(t)
+	raw := b.download(t, d, "tok-123")
+	o, _, evs := apply(t, p, raw, "tok-123")
+	mv := o.Play.Moves
+	if len(mv) != 1 || mv[0].Unit != sc.mover || mv[0].Path[len(mv[0].Path)-1].String() != sc.to || len(mv[0].Path) < 2 {
+		t.Fatalf("the file moves %v, want %s to %s", mv, sc.mover, sc.to)
+	}
+	var rep *iw.CombatReport
+	for _, ev := range evs {
+		if ev.Combat != nil && slices.Contains(ev.Combat.Defenders, sc.target) {
+			rep = ev.Combat
+		}
+	}
+	if rep == nil || !slices.Contains(rep.Barrage, sc.gun) || rep.GSP != 1 {
+		t.Fatalf("no attack on %s with %s's barrage and 1 GSP was resolved: %+v\n%s", sc.target, sc.gun, rep, raw)
+	}
+	want := fmt.Sprintf("differential %+d, %s line, column %d", rep.Differential, rep.Line, rep.Column)
+	if rep.Differential == 0 {
+		want = fmt.Sprintf("differential 0, %s line, column %d", rep.Line, rep.Column)
+	}
+	if !strings.Contains(odds, want) {
+		t.Fatalf("the page showed %q before adding the attack; the engine: %s", odds, want)
+	}
+	s := o.Standing
+	if s == nil || !s.Ask || len(s.Defence.FPF) != 1 || s.Defence.FPF[0].GSP != 1 || s.Defence.Own.Retreats[retreater].Toward.String() != from {
+		t.Fatalf("the standing instructions are %+v\n%s", s, raw)
+	}
+	t.Logf("%s moved %s→%s; %s; file:\n%s", sc.mover, from, sc.to, odds, raw)
+}
+
+func defenceInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 80; seed++ {
+		ps, _ := randomGame(t, seed, func(iw.Side, int) bool { return true })
+		for _, p := range ps {
+			if p.Wait().Kind != oi.WaitDefence {
+				continue
+			}
+			side := p.Wait().Side
+			name, page, d := sheetOf(t, p, side, nil)
+			if len(d.Guns) == 0 || d.GSP < 1 {
+				continue
+			}
+			b.open(t, name, page)
+			var protect string
+			for def := range d.Guns {
+				protect = def
+			}
+			b.eval(t, fmt.Sprintf(`(() => { const s = document.querySelector("#def-protect"); s.value = %q; s.dispatchEvent(new Event("change")); })()`, protect), nil)
+			gun := d.Guns[protect][0]
+			b.click(t, fmt.Sprintf(`#def-tool input.gun[value=%q]`, gun))
+			b.typeInto(t, "#def-gsp", "1")
+			b.click(t, "#def-addfpf")
+			b.noErrors(t)
+			raw := b.download(t, d, "tok-9")
+			o, _, _ := apply(t, p, raw, "tok-9")
+			var plan *iw.FPFPlan
+			for k, f := range o.Defence.FPF {
+				if f.Protect == protect && slices.Contains(f.Artillery, gun) && f.GSP == 1 {
+					plan = &o.Defence.FPF[k]
+				}
+			}
+			if plan == nil {
+				t.Fatalf("the file's fire plans are %+v, want %s's guns for %s\n%s", o.Defence.FPF, gun, protect, raw)
+			}
+			return
+		}
+	}
+	t.Fatal("no defence wait with guns in range in the random games")
+}
+
+// oddsInBrowser holds the page's differential, line and column to the
+// engine's over the attacks of random players in many positions: the
+// page reckons them where the moves leave the units.
+func oddsInBrowser(t *testing.T, b *sheetBrowser) {
+	n := 0
+	for seed := uint64(100); seed < 112 && n < 40; seed++ {
+		ps, _ := randomGame(t, seed, nil)
+		for i, p := range ps {
+			if p.Wait().Kind != oi.WaitOrders || i%3 != 0 {
+				continue
+			}
+			e, g := p.e, p.Game
+			r := autoplay.NewRand(seed*1000 + uint64(i))
+			o := standInOrders(e, g, r)
+			q, _, probs := e.Move(g, o)
+			if len(probs) > 0 || len(o.Attacks) == 0 {
+				continue
+			}
+			_, evs, probs := e.Combat(q, o, iw.Defence{}, iw.DiceFunc(func(iw.Die) int { return 4 }))
+			if len(probs) > 0 {
+				continue
+			}
+			name, page, _ := sheetOf(t, p, p.Wait().Side, nil)
+			b.open(t, name, page)
+			moves := map[string][]string{}
+			for _, m := range o.Moves {
+				for _, h := range m.Path {
+					moves[m.Unit] = append(moves[m.Unit], h.String())
+				}
+			}
+			mj, _ := json.Marshal(moves)
+			b.eval(t, fmt.Sprintf(`window.attuSheet.setMoves(%s)`, mj), nil)
+			for _, ev := range evs {
+				c := ev.Combat
+				if c == nil || ev.Kind != iw.EvCombat {
+					continue
+				}
+				a := o.Attacks[c.Index]
+				aj, _ := json.Marshal(a)
+				var got struct {
+					Differential, Column int
+					Line                 iw.Line
+				}
+				b.eval(t, fmt.Sprintf(`window.attuSheet.odds(%s)`, aj), &got)
+				if got.Differential != c.Differential || got.Line != c.Line || got.Column != c.Column {
+					t.Fatalf("seed %d position %d attack %d %+v: the page reckons %+v, the engine differential %d, %s line, column %d", seed, i, c.Index, a, got, c.Differential, c.Line, c.Column)
+				}
+				n++
+			}
+		}
+	}
+	b.noErrors(t)
+	if n < 20 {
+		t.Fatalf("only %d attacks compared", n)
+	}
+	t.Logf("%d attacks compared", n)
+}
+
+// legibleInBrowser opens a sheet on a phone's screen: every hex id is
+// drawn at least 10 pixels high at the first zoom.
+func legibleInBrowser(t *testing.T) {
+	b := newSheetBrowser(t, 390, 844)
+	p := opening(t)
+	name, page, _ := sheetOf(t, p, p.Wait().Side, nil)
+	b.open(t, name, page)
+	var small []string
+	b.eval(t, `[...document.querySelectorAll("#ids text")].filter((e) => e.getBoundingClientRect().height < 10).map((e) => e.textContent)`, &small)
+	if len(small) > 0 {
+		t.Fatalf("hex ids drawn too small to read: %v", small)
+	}
+	if n := b.num(t, `document.querySelectorAll("#ids text").length`); int(n) != p.e.S.Grid.Columns*p.e.S.Grid.Rows {
+		t.Fatalf("%v hex ids drawn", n)
+	}
+	b.noErrors(t)
+}
