@@ -228,11 +228,11 @@ func splitEvents(t *testing.T, evs json.RawMessage) []json.RawMessage {
 // with an enemy in range that no attack of the duty takes, and Ground
 // Support Points.
 type orderScene struct {
-	p             *Position
-	side          adjudicator.Side
-	mover, to     string
-	gun, target   string
-	hasGSP, other bool
+	p           *Position
+	side        adjudicator.Side
+	mover, to   string
+	gun, target string
+	blocked     string // a hex the mover reaches that a friend holds, or ""
 }
 
 func findOrderScene(t *testing.T) orderScene {
@@ -274,7 +274,13 @@ func findOrderScene(t *testing.T) orderScene {
 				if u.ID == sc.gun || inDuty[u.ID] || len(v.zocOf(pc.Hex, us.Enemy())) > 0 {
 					continue
 				}
+				sc.blocked = ""
 				for h, r := range e.ReachCosts(g, u.ID) {
+					for _, k := range sideUnits(e, g, us) {
+						if g.Pieces[k].Hex == h && e.S.Units[k].ID != sc.gun {
+							sc.blocked = h.String()
+						}
+					}
 					_, _, probs := e.Move(g, iw.Orders{Moves: []iw.Move{{Unit: u.ID, Path: r.Path}}})
 					if len(r.Path) >= 2 && len(v.zocOf(h, us.Enemy())) == 0 && len(probs) == 0 && (sc.to == "" || h.String() < sc.to) {
 						sc.mover, sc.to = u.ID, h.String()
@@ -303,6 +309,8 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	b := newSheetBrowser(t, 1400, 1000)
 	t.Run("orders", func(t *testing.T) { ordersInBrowser(t, b) })
 	t.Run("defence", func(t *testing.T) { defenceInBrowser(t, b) })
+	t.Run("setup", func(t *testing.T) { setupInBrowser(t, b) })
+	t.Run("hexsides", func(t *testing.T) { hexsidesInBrowser(t, b) })
 	t.Run("odds", func(t *testing.T) { oddsInBrowser(t, b) })
 	t.Run("phone", func(t *testing.T) { legibleInBrowser(t) })
 }
@@ -327,14 +335,24 @@ func ordersInBrowser(t *testing.T, b *sheetBrowser) {
 	if n := b.num(t, `document.querySelectorAll("#marks .reach").length`); int(n) != len(p.e.ReachCosts(p.Game, sc.mover)) {
 		t.Fatalf("the page marks %v hexes for %s", n, sc.mover)
 	}
+	if sc.blocked != "" {
+		b.clickHex(t, sc.blocked)
+		if w := b.text(t, "#where"); !strings.Contains(w, "one unit a hex") || strings.Contains(b.text(t, "#acts"), sc.mover+" moves") {
+			t.Fatalf("a move onto a friend's hex %s is taken: %s", sc.blocked, w)
+		}
+	}
 	b.clickHex(t, sc.to)
 	if got := b.text(t, "#acts"); !strings.Contains(got, sc.mover+" moves ") {
 		t.Fatalf("no move listed: %s", got)
 	}
-	var at []float64
-	b.eval(t, fmt.Sprintf(`[...document.querySelectorAll("#units .ctr")].filter((c) => c.dataset.unit === %q).map((c) => +c.querySelector("rect").getAttribute("x"))`, sc.mover), &at)
-	if len(at) != 1 {
-		t.Fatalf("%s is drawn %d times", sc.mover, len(at))
+	// The counter stands in the hex it is ordered to, once.
+	var at []bool
+	b.eval(t, fmt.Sprintf(`(() => { const hx = document.querySelector('[data-hex="%s"]').getBoundingClientRect();
+		return [...document.querySelectorAll("#units .ctr")].filter((c) => c.dataset.unit === %q).map((c) => {
+		const r = c.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+		return x > hx.left && x < hx.right && y > hx.top && y < hx.bottom; }); })()`, sc.to, sc.mover), &at)
+	if len(at) != 1 || !at[0] {
+		t.Fatalf("%s is drawn %v, want once in %s", sc.mover, at, sc.to)
 	}
 	// The attack: the target, the gun's barrage and one GSP.
 	b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, sc.target))
@@ -345,6 +363,7 @@ func ordersInBrowser(t *testing.T, b *sheetBrowser) {
 	// Standing instructions: ask, a fire plan and a retreat.
 	b.click(t, "#standing-on")
 	b.click(t, "#standing-ask")
+	b.click(t, fmt.Sprintf(`#st-tool input.gun[value=%q]`, sc.gun))
 	b.typeInto(t, "#st-gsp", "1")
 	b.click(t, "#st-addfpf")
 	b.click(t, "#st-toward")
@@ -378,7 +397,7 @@ func ordersInBrowser(t *testing.T, b *sheetBrowser) {
 		t.Fatalf("the page showed %q before adding the attack; the engine: %s", odds, want)
 	}
 	s := o.Standing
-	if s == nil || !s.Ask || len(s.Defence.FPF) != 1 || s.Defence.FPF[0].GSP != 1 || s.Defence.Own.Retreats[retreater].Toward.String() != from {
+	if s == nil || !s.Ask || len(s.Defence.FPF) != 1 || s.Defence.FPF[0].GSP != 1 || !slices.Contains(s.Defence.FPF[0].Artillery, sc.gun) || s.Defence.Own.Retreats[retreater].Toward.String() != from {
 		t.Fatalf("the standing instructions are %+v\n%s", s, raw)
 	}
 	t.Logf("%s moved %s→%s; %s; file:\n%s", sc.mover, from, sc.to, odds, raw)
@@ -428,7 +447,7 @@ func defenceInBrowser(t *testing.T, b *sheetBrowser) {
 // engine's over the attacks of random players in many positions: the
 // page reckons them where the moves leave the units.
 func oddsInBrowser(t *testing.T, b *sheetBrowser) {
-	n := 0
+	n, lines := 0, map[iw.Line]int{}
 	for seed := uint64(100); seed < 112 && n < 40; seed++ {
 		ps, _ := randomGame(t, seed, nil)
 		for i, p := range ps {
@@ -472,14 +491,15 @@ func oddsInBrowser(t *testing.T, b *sheetBrowser) {
 					t.Fatalf("seed %d position %d attack %d %+v: the page reckons %+v, the engine differential %d, %s line, column %d", seed, i, c.Index, a, got, c.Differential, c.Line, c.Column)
 				}
 				n++
+				lines[c.Line]++
 			}
 		}
 	}
 	b.noErrors(t)
-	if n < 20 {
-		t.Fatalf("only %d attacks compared", n)
+	if n < 20 || len(lines) < 2 {
+		t.Fatalf("only %d attacks compared, on lines %v", n, lines)
 	}
-	t.Logf("%d attacks compared", n)
+	t.Logf("%d attacks compared, by line %v", n, lines)
 }
 
 // legibleInBrowser opens a sheet on a phone's screen: every hex id is
@@ -498,4 +518,131 @@ func legibleInBrowser(t *testing.T) {
 		t.Fatalf("%v hex ids drawn", n)
 	}
 	b.noErrors(t)
+}
+
+// setupInBrowser places a unit by clicking it and a free hex of its
+// area, and the file sets the game up.
+func setupInBrowser(t *testing.T, b *sheetBrowser) {
+	p := opening(t)
+	for p.Wait().Kind == oi.WaitSetup {
+		side := p.Wait().Side
+		name, page, d := sheetOf(t, p, side, nil)
+		b.open(t, name, page)
+		var pl sheetPlace
+		for _, x := range d.Setup {
+			if len(x.Free) > 1 {
+				pl = x
+			}
+		}
+		if pl.Unit == "" {
+			t.Fatal("no unit with a choice of hexes")
+		}
+		to := pl.Free[len(pl.Free)-1]
+		if to == pl.Default {
+			to = pl.Free[0]
+		}
+		b.click(t, fmt.Sprintf(`[id=%q]`, "place-"+pl.Unit))
+		if n := b.num(t, `document.querySelectorAll("#marks .free").length`); n < 2 {
+			t.Fatalf("%v free hexes marked for %s", n, pl.Unit)
+		}
+		b.clickHex(t, to)
+		b.noErrors(t)
+		raw := b.download(t, d, "tok-s")
+		o, next, _ := apply(t, p, raw, "tok-s")
+		if o.Setup[pl.Unit].String() != to {
+			t.Fatalf("the file places %s in %s, want %s\n%s", pl.Unit, o.Setup[pl.Unit], to, raw)
+		}
+		if pc, _ := next.e.Piece(next.Game, pl.Unit); pc.Hex.String() != to {
+			t.Fatalf("%s stands in %s after the set-up", pl.Unit, pc.Hex)
+		}
+		p = next
+	}
+}
+
+// hexsidesInBrowser holds the page's line to the engine's for an attack
+// across every hexside that gives a line (rule 7.42), from both sides,
+// with two units alone on the map: one attacking across it, then two,
+// one of them from another hexside.
+func hexsidesInBrowser(t *testing.T, b *sheetBrowser) {
+	base := opening(t)
+	for base.Wait().Kind == oi.WaitSetup {
+		base, _ = step(t, base, DefaultOrders(base), &rolls{faces: []int{3}})
+	}
+	e := base.e
+	_, _, d := sheetOf(t, base, base.Wait().Side, nil)
+	if len(d.Lined) == 0 {
+		t.Skip("the scenario has no hexside that gives a line")
+	}
+	us, them := base.Game.Phasing, base.Game.Phasing.Enemy()
+	pick := func(s iw.Side, not string) (int, string) {
+		for i, u := range e.S.Units {
+			if u.Side == s && u.ID != not && e.S.ClassOf(u) == iw.Infantry {
+				return i, u.ID
+			}
+		}
+		t.Fatalf("no %s infantry", s)
+		return 0, ""
+	}
+	ai, aid := pick(us, "")
+	bi, bid := pick(us, aid)
+	di, did := pick(them, "")
+	n, lines := 0, map[iw.Line]int{}
+	for _, l := range d.Lined {
+		pair, _, _ := strings.Cut(l, " ")
+		x, y, _ := strings.Cut(pair, "-")
+		hx, _ := iw.ParseHex(x)
+		hy, _ := iw.ParseHex(y)
+		for _, ends := range [][2]iw.Hex{{hx, hy}, {hy, hx}} {
+			from, def := ends[0], ends[1]
+			if e.S.TerrainOf(from).Impassable || e.S.TerrainOf(def).Impassable {
+				continue
+			}
+			var second []iw.Hex
+			for _, h := range e.S.Grid.Neighbours(def) {
+				if h != from && !e.S.TerrainOf(h).Impassable {
+					second = append(second, h)
+				}
+			}
+			for _, two := range [][]iw.Hex{nil, second[:min(1, len(second))]} {
+				p := base.clone()
+				p.Game = base.Game.Clone()
+				for i := range p.Game.Pieces {
+					p.Game.Pieces[i].Where = iw.Eliminated
+				}
+				put := func(i int, h iw.Hex) { p.Game.Pieces[i].Where, p.Game.Pieces[i].Hex = iw.OnMap, h }
+				put(ai, from)
+				put(di, def)
+				a := iw.Attack{Defenders: []string{did}, Attackers: []string{aid}}
+				if len(two) > 0 {
+					put(bi, two[0])
+					a.Attackers = append(a.Attackers, bid)
+				}
+				name, page, _ := sheetOf(t, p, hostSide(us), nil)
+				b.open(t, name, page)
+				aj, _ := json.Marshal(a)
+				var got struct {
+					Differential, Column int
+					Line                 iw.Line
+				}
+				b.eval(t, fmt.Sprintf(`window.attuSheet.odds(%s)`, aj), &got)
+				q, _, ps := e.Move(p.Game, iw.Orders{})
+				if len(ps) > 0 {
+					t.Fatal(ps)
+				}
+				var evs []iw.Event
+				_, evs, ps = e.Combat(q, iw.Orders{Attacks: []iw.Attack{a}}, iw.Defence{}, iw.DiceFunc(func(iw.Die) int { return 4 }))
+				if len(ps) > 0 || len(evs) == 0 || evs[0].Combat == nil {
+					t.Fatalf("%v from %s on %s: %v", a, from, def, ps)
+				}
+				c := evs[0].Combat
+				if got.Differential != c.Differential || got.Line != c.Line || got.Column != c.Column {
+					t.Fatalf("%v from %s (and %v) on %s: the page reckons %+v, the engine differential %d, %s line, column %d", a.Attackers, from, two, def, got, c.Differential, c.Line, c.Column)
+				}
+				n++
+				lines[c.Line]++
+			}
+		}
+	}
+	b.noErrors(t)
+	t.Logf("%d attacks across %d lined hexsides compared, by line %v", n, len(d.Lined), lines)
 }
