@@ -22,6 +22,7 @@ import (
 	iw "github.com/attu-pbem/attu/adjudicator/island"
 	"github.com/attu-pbem/attu/adjudicator/island/autoplay"
 	oi "github.com/attu-pbem/attu/orders/island"
+	"github.com/attu-pbem/attu/store"
 )
 
 // sheetBrowser is a headless Chromium (ATTU_CHROMIUM) recording every
@@ -312,6 +313,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	t.Run("setup", func(t *testing.T) { setupInBrowser(t, b) })
 	t.Run("hexsides", func(t *testing.T) { hexsidesInBrowser(t, b) })
 	t.Run("odds", func(t *testing.T) { oddsInBrowser(t, b) })
+	t.Run("mail", func(t *testing.T) { mailInBrowser(t, b) })
 	t.Run("phone", func(t *testing.T) { legibleInBrowser(t) })
 }
 
@@ -645,4 +647,49 @@ func hexsidesInBrowser(t *testing.T, b *sheetBrowser) {
 	}
 	b.noErrors(t)
 	t.Logf("%d attacks across %d lined hexsides compared, by line %v", n, len(d.Lined), lines)
+}
+
+// mailInBrowser takes the sheet the game service mails with the
+// Japanese set-up report, drives it in Chromium and mails the file it
+// writes back: the game applies it and moves on to the U.S. set-up,
+// whose mail carries its own sheet.
+func mailInBrowser(t *testing.T, b *sheetBrowser) {
+	m := newMailGame(t)
+	sheetIn := func(ms []store.Mail, side adjudicator.Side) store.Attachment {
+		for _, x := range ms {
+			if !slices.Contains(x.To, addrs[side]) {
+				continue
+			}
+			for _, a := range x.Attachments {
+				if strings.HasSuffix(a.Name, ".html") && a.Type == "text/html" {
+					return a
+				}
+			}
+		}
+		t.Fatalf("no order sheet mailed to %s:\n%s", side, mailText(ms))
+		return store.Attachment{}
+	}
+	a := sheetIn(m.mails(), adjudicator.JP)
+	if a.Name != "orders-1-jp-setup.html" {
+		t.Fatalf("the sheet is named %s", a.Name)
+	}
+	b.open(t, a.Name, a.Data)
+	var d sheetData
+	var raw string
+	b.eval(t, `document.getElementById("data").textContent`, &raw)
+	if err := json.Unmarshal([]byte(raw), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Address == "" || b.num(t, `document.getElementById("mailto").hidden ? 0 : 1`) != 1 {
+		t.Fatalf("the sheet has no mail link to %q", d.Address)
+	}
+	file := b.download(t, &d, m.tokens[adjudicator.JP])
+	b.noErrors(t)
+	out := m.send(string(file))
+	if w := m.game().Wait; w.Kind != oi.WaitSetup || w.Side != adjudicator.US {
+		t.Fatalf("after the sheet's file the game waits for %v", w)
+	}
+	if a := sheetIn(out, adjudicator.US); a.Name != "orders-1-us-setup.html" {
+		t.Fatalf("the U.S. sheet is named %s", a.Name)
+	}
 }
