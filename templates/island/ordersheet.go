@@ -100,6 +100,9 @@ type sheetData struct {
 	// Lined is every hexside that gives a defender a line when every
 	// ground attacker attacks across it (rule 7.42): "HHHH-HHHH name line".
 	Lined []string `json:"lined,omitempty"`
+	// Hexsides is every hexside feature for the map to draw:
+	// "HHHH-HHHH class".
+	Hexsides []string `json:"hexsides,omitempty"`
 	// Columns gives, per line, the column of each differential from
 	// ColFrom up (the engine's Column, rule 7.61 and IW1).
 	Columns  map[iw.Line][]int `json:"columns"`
@@ -204,6 +207,7 @@ func (v *view) sheetData(address string) *sheetData {
 					continue // each hexside once
 				}
 				for _, f := range e.S.FeaturesOf(iw.Hex{Col: c, Row: r}, n) {
+					d.Hexsides = append(d.Hexsides, fmt.Sprintf("%s-%s %s", iw.Hex{Col: c, Row: r}, n, f.Class))
 					line := f.Line
 					if line == "" && f.Class == iw.ClassRiver {
 						line = iw.LineRiver // rule 7.42

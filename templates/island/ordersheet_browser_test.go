@@ -324,9 +324,11 @@ func ordersInBrowser(t *testing.T, b *sheetBrowser) {
 	// the page shows are then the engine's.
 	delete(p.Standing, ruleSide(sc.side).Enemy())
 	name, page, d := sheetOf(t, p, sc.side, nil)
-	if took := b.open(t, name, page); took > 500*time.Millisecond {
+	took := b.open(t, name, page)
+	if took > 500*time.Millisecond {
 		t.Errorf("the sheet took %v to draw", took)
 	}
+	t.Logf("%s: %d bytes, drawn in %v", name, len(page), took)
 	var from string
 	for _, u := range d.Units {
 		if u.ID == sc.mover {
@@ -376,6 +378,15 @@ func ordersInBrowser(t *testing.T, b *sheetBrowser) {
 		t.Fatalf("no retreat listed: %s", b.text(t, "#standing-list"))
 	}
 	b.noErrors(t)
+	if dir := os.Getenv("ATTU_SHEET_SCREENSHOTS"); dir != "" {
+		shot, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "island-ordersheet.png"), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	raw := b.download(t, d, "tok-123")
 	o, _, evs := apply(t, p, raw, "tok-123")
 	mv := o.Play.Moves

@@ -160,7 +160,9 @@
   }
   function drawMap() {
     map.setAttribute("viewBox", "0 0 " + mapW.toFixed(0) + " " + mapH.toFixed(0));
-    setZoom(1);
+    // At first the map fills the width it has, and never draws a hex
+    // smaller than its own scale, where its id stays readable.
+    setZoom(Math.max(1, Math.min(2, ($("mapbox").clientWidth - 4) / mapW)));
     const hexes = $("hexes"), ids = $("ids");
     for (const id of allHexes) {
       const [x, y] = centre(id), t = terrainOf(id);
@@ -168,6 +170,19 @@
       p.append(el("title", {}, id + " " + t.name + (t.impassable ? "" : ", " + t.line + " line")));
       hexes.append(p);
       ids.append(el("text", { class: "id", x: x.toFixed(1), y: (y - R * 0.55).toFixed(1) }, id));
+    }
+    // Hexside features: rivers and the like along the shared edge,
+    // roads and trails from centre to centre.
+    const sides = $("sides");
+    for (const l of D.hexsides || []) {
+      const [pair, cls] = l.split(" "), [a, b] = pair.split("-");
+      const [ax, ay] = centre(a), [bx, by] = centre(b);
+      if (cls === "road" || cls === "trail") {
+        sides.append(el("line", { class: "hs " + cls, x1: ax.toFixed(1), y1: ay.toFixed(1), x2: bx.toFixed(1), y2: by.toFixed(1) }));
+        continue;
+      }
+      const mx = (ax + bx) / 2, my = (ay + by) / 2, dx = bx - ax, dy = by - ay, k = R / 2 / Math.hypot(dx, dy);
+      sides.append(el("line", { class: "hs " + cls, x1: (mx - dy * k).toFixed(1), y1: (my + dx * k).toFixed(1), x2: (mx + dy * k).toFixed(1), y2: (my - dx * k).toFixed(1) }));
     }
     map.addEventListener("click", (e) => {
       const pt = map.createSVGPoint();
@@ -565,6 +580,12 @@
     acts();
     standing();
     write();
+  }
+  // The terrain key, each colour as the map draws it.
+  for (const t of D.terrains) {
+    const sw = el("svg", { width: 14, height: 14, viewBox: "0 0 14 14", class: "sw" });
+    sw.append(el("rect", { width: 14, height: 14, fill: t.colour, stroke: "#555" }));
+    $("terrainkey").append(sw, " " + t.name + (t.impassable ? "" : " (" + t.line + " line)") + " ");
   }
   $("game").textContent = D.game;
   $("status").textContent = (D.deadline ? "Deadline: " + D.deadline + ". " : "") + "Ground Support Points left: " + D.gsp + ".";
