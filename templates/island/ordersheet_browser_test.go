@@ -460,7 +460,7 @@ func defenceInBrowser(t *testing.T, b *sheetBrowser) {
 // engine's over the attacks of random players in many positions: the
 // page reckons them where the moves leave the units.
 func oddsInBrowser(t *testing.T, b *sheetBrowser) {
-	n, lines := 0, map[iw.Line]int{}
+	n, lines, offered := 0, map[iw.Line]int{}, 0
 	for seed := uint64(100); seed < 112 && n < 40; seed++ {
 		ps, _ := randomGame(t, seed, nil)
 		for i, p := range ps {
@@ -488,6 +488,7 @@ func oddsInBrowser(t *testing.T, b *sheetBrowser) {
 			}
 			mj, _ := json.Marshal(moves)
 			b.eval(t, fmt.Sprintf(`window.attuSheet.setMoves(%s)`, mj), nil)
+			offered += builderAgrees(t, b, e, q, o.Attacks)
 			for _, ev := range evs {
 				c := ev.Combat
 				if c == nil || ev.Kind != iw.EvCombat {
@@ -509,10 +510,10 @@ func oddsInBrowser(t *testing.T, b *sheetBrowser) {
 		}
 	}
 	b.noErrors(t)
-	if n < 20 || len(lines) < 2 {
-		t.Fatalf("only %d attacks compared, on lines %v", n, lines)
+	if n < 20 || len(lines) < 2 || offered < 5 {
+		t.Fatalf("only %d attacks compared, on lines %v, %d barrages offered", n, lines, offered)
 	}
-	t.Logf("%d attacks compared, by line %v", n, lines)
+	t.Logf("%d attacks compared, by line %v; %d barrage choices held to the engine's", n, lines, offered)
 }
 
 // legibleInBrowser opens a sheet on a phone's screen: every hex id is
@@ -703,4 +704,41 @@ func mailInBrowser(t *testing.T, b *sheetBrowser) {
 	if a := sheetIn(out, adjudicator.US); a.Name != "orders-1-us-setup.html" {
 		t.Fatalf("the U.S. sheet is named %s", a.Name)
 	}
+}
+
+// builderAgrees ticks the first defender of each attack with a barrage
+// in the page's attack builder: the builder offers every gun of the
+// attack, which the engine took, and every gun it offers is one the
+// engine takes (rules 7.15, 8.11, 8.22, 8.32). It returns how many guns
+// were offered.
+func builderAgrees(t *testing.T, b *sheetBrowser, e *iw.Engine, q iw.Position, attacks []iw.Attack) int {
+	t.Helper()
+	n := 0
+	for _, a := range attacks {
+		if len(a.Barrage) == 0 {
+			continue
+		}
+		def := a.Defenders[0]
+		if b.num(t, fmt.Sprintf(`document.querySelectorAll('#attack input.defender[value=%q]').length`, def)) != 1 {
+			t.Fatalf("the builder does not offer %s as a defender", def)
+		}
+		b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, def))
+		var guns []string
+		b.eval(t, `[...document.querySelectorAll("#attack input.barrage")].map((i) => i.value)`, &guns)
+		for _, g := range a.Barrage {
+			if !slices.Contains(guns, g) && len(a.Defenders) == 1 {
+				t.Fatalf("the builder does not offer %s's barrage on %s (offers %v)", g, def, guns)
+			}
+		}
+		for _, g := range guns {
+			for _, p := range e.CheckAttacks(q, []iw.Attack{{Defenders: []string{def}, Barrage: []string{g}}}) {
+				if p.Unit == g {
+					t.Fatalf("the builder offers %s's barrage on %s, which the engine refuses: %v", g, def, p)
+				}
+			}
+			n++
+		}
+		b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, def))
+	}
+	return n
 }
