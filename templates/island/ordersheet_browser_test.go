@@ -1,6 +1,7 @@
 package island
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -199,6 +200,19 @@ func apply(t *testing.T, p *Position, raw []byte, token string) (oi.Orders, *Pos
 	}
 	if f.Token != token || f.Game != "g1" {
 		t.Fatalf("the file is for game %q with token %q", f.Game, f.Token)
+	}
+	// The page writes the schema the one writer writes: what it wrote
+	// reads as the same orders as WriteOrders' file of them.
+	again, err := oi.WriteOrders(f.Game, f.Token, f.Orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := oi.ReadOrders(again)
+	if err != nil {
+		t.Fatalf("WriteOrders' file of the sheet's orders does not read: %v\n%s", err, again)
+	}
+	if a, b := mustJSON(f.Orders), mustJSON(g.Orders); !bytes.Equal(a, b) {
+		t.Fatalf("the sheet's file reads as\n%s\nand WriteOrders' file of it as\n%s", a, b)
 	}
 	if ps := (Rules{}).Check(p, Filed{f}); len(ps) > 0 {
 		t.Fatalf("the sheet's file is refused: %v\n%s", ps, raw)
@@ -413,7 +427,7 @@ func ordersInBrowser(t *testing.T, b *sheetBrowser) {
 	if s == nil || !s.Ask || len(s.Defence.FPF) != 1 || s.Defence.FPF[0].GSP != 1 || !slices.Contains(s.Defence.FPF[0].Artillery, sc.gun) || s.Defence.Own.Retreats[retreater].Toward.String() != from {
 		t.Fatalf("the standing instructions are %+v\n%s", s, raw)
 	}
-	t.Logf("%s moved %s→%s; %s; file:\n%s", sc.mover, from, sc.to, odds, raw)
+	t.Logf("%s moved %s→%s (refused onto a friend in %q); %s; file:\n%s", sc.mover, from, sc.to, sc.blocked, odds, raw)
 }
 
 func defenceInBrowser(t *testing.T, b *sheetBrowser) {
@@ -489,6 +503,7 @@ func oddsInBrowser(t *testing.T, b *sheetBrowser) {
 			mj, _ := json.Marshal(moves)
 			b.eval(t, fmt.Sprintf(`window.attuSheet.setMoves(%s)`, mj), nil)
 			offered += builderAgrees(t, b, e, q, o.Attacks)
+			dutiesAgree(t, b, e, q)
 			for _, ev := range evs {
 				c := ev.Combat
 				if c == nil || ev.Kind != iw.EvCombat {
@@ -586,6 +601,16 @@ func hexsidesInBrowser(t *testing.T, b *sheetBrowser) {
 	_, _, d := sheetOf(t, base, base.Wait().Side, nil)
 	if len(d.Lined) == 0 {
 		t.Skip("the scenario has no hexside that gives a line")
+	}
+	name, page, _ := sheetOf(t, base, base.Wait().Side, nil)
+	b.open(t, name, page)
+	for c := 1; c <= e.S.Grid.Columns; c++ {
+		for r := 1; r <= e.S.Grid.Rows; r += 2 {
+			x, y := iw.Hex{Col: c, Row: r}, iw.Hex{Col: e.S.Grid.Columns + 1 - c, Row: (r*7)%e.S.Grid.Rows + 1}
+			if got := b.num(t, fmt.Sprintf(`window.attuSheet.distance(%q, %q)`, x, y)); int(got) != e.S.Grid.Distance(x, y) {
+				t.Fatalf("the page counts %v hexes from %s to %s, the engine %d", got, x, y, e.S.Grid.Distance(x, y))
+			}
+		}
 	}
 	us, them := base.Game.Phasing, base.Game.Phasing.Enemy()
 	pick := func(s iw.Side, not string) (int, string) {
@@ -741,4 +766,29 @@ func builderAgrees(t *testing.T, b *sheetBrowser, e *iw.Engine, q iw.Position, a
 		b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, def))
 	}
 	return n
+}
+
+// dutiesAgree holds the page's reminders of the duty to attack, with no
+// attack made yet, to the engine's refusals of an empty Combat Phase
+// (rules 7.11, 7.12, 8.31).
+func dutiesAgree(t *testing.T, b *sheetBrowser, e *iw.Engine, q iw.Position) {
+	t.Helper()
+	var got struct{ Must, Owed []string }
+	b.eval(t, `window.attuSheet.duties()`, &got)
+	var must, owed []string
+	for _, p := range e.CheckAttacks(q, nil) {
+		switch p.Rule {
+		case "7.12", "8.31":
+			must = append(must, p.Unit)
+		case "7.11":
+			owed = append(owed, p.Unit)
+		}
+	}
+	slices.Sort(must)
+	slices.Sort(owed)
+	slices.Sort(got.Must)
+	slices.Sort(got.Owed)
+	if !slices.Equal(must, got.Must) || !slices.Equal(owed, got.Owed) {
+		t.Fatalf("the page reminds %+v of the duty to attack; the engine refuses must %v, owed %v", got, must, owed)
+	}
 }

@@ -86,11 +86,14 @@
   }
   function fromDefence(d) {
     d = d || {};
-    const r = {};
-    for (const id in (d.own && d.own.retreats) || {}) if (d.own.retreats[id].toward) r[id] = d.own.retreats[id].toward;
+    const r = {}, paths = {};
+    for (const id in (d.own && d.own.retreats) || {}) {
+      if (d.own.retreats[id].toward) r[id] = d.own.retreats[id].toward;
+      if ((d.own.retreats[id].paths || []).length) paths[id] = d.own.retreats[id].paths;
+    }
     return {
       fpf: (d.fpf || []).map((f) => ({ protect: f.protect, artillery: (f.artillery || []).slice(), gsp: f.gsp || 0, min: f.min_differential, banzai: !!f.only_banzai })),
-      advance: !!d.advance, toward: r,
+      advance: !!d.advance, toward: r, paths: paths,
       // What the page does not edit is written back as it came.
       order: (d.own && d.own.order) || [], displace: (d.own && d.own.displace) || {},
     };
@@ -448,10 +451,15 @@
   }
   // dutyWords reminds the player of the duty to attack (rules 7.11,
   // 7.12) where the moves leave the units; the server judges it.
-  function dutyWords() {
+  function duties() {
     const inA = new Set(st.attacks.flatMap((a) => a.attackers)), inD = new Set(st.attacks.flatMap((a) => a.defenders));
-    const must = friends().filter((f) => enemyNext(at(f.id)).length && !inA.has(f.id)).map((u) => u.id);
-    const owed = enemies().filter((e) => friends().some((f) => adjacent(at(f.id), at(e.id))) && !inD.has(e.id)).map((u) => u.id);
+    return {
+      must: friends().filter((f) => enemyNext(at(f.id)).length && !inA.has(f.id)).map((u) => u.id),
+      owed: enemies().filter((e) => friends().some((f) => adjacent(at(f.id), at(e.id))) && !inD.has(e.id)).map((u) => u.id),
+    };
+  }
+  function dutyWords() {
+    const { must, owed } = duties();
     return (must.length ? "Next to an enemy and in no attack (rule 7.12): " + must.join(", ") + ". " : "") +
       (owed.length ? "Enemies next to your units and not attacked (rule 7.11): " + owed.join(", ") + "." : "");
   }
@@ -493,12 +501,17 @@
           (f.min !== undefined && !isNaN(f.min) ? ", min_differential: " + f.min : "") + (f.banzai ? ", only_banzai: true" : "") + "}\n";
       }
     }
-    const ids = Object.keys(d.toward).sort(), dis = Object.keys(d.displace).sort();
+    const ids = [...new Set(Object.keys(d.toward).concat(Object.keys(d.paths)))].sort(), dis = Object.keys(d.displace).sort();
     if (ids.length || d.order.length || dis.length) {
       out += ind + "own:\n";
       if (ids.length) {
         out += ind + "  retreats:\n";
-        for (const id of ids) out += ind + "    " + q(id) + ": {toward: " + q(d.toward[id]) + "}\n";
+        for (const id of ids) {
+          const parts = [];
+          if (d.paths[id]) parts.push("paths: [" + d.paths[id].map(qs).join(", ") + "]");
+          if (d.toward[id]) parts.push("toward: " + q(d.toward[id]));
+          out += ind + "    " + q(id) + ": {" + parts.join(", ") + "}\n";
+        }
       }
       if (d.order.length) out += ind + "  order: " + qs(d.order) + "\n";
       if (dis.length) {
@@ -528,7 +541,7 @@
     const tok = token === "" ? "PASTE-YOUR-TOKEN-HERE" : !withToken ? "YOUR-TOKEN # added when you copy, download or mail the file" :
       /^[A-Za-z0-9._-]+$/.test(token) ? token : q(token);
     return "# attu orders for game " + D.game + ": " + D.title + ", written by the order sheet.\n" +
-      "game: " + q(D.game) + "\nside: " + D.side + "\nturn: " + D.turn + "\nwait: " + D.wait + "\ntoken: " + tok + "\n" + body();
+      "game: " + q(D.game) + "\nside: " + D.side + "\nturn: " + D.turn + "\nwait: " + D.wait + "\ntoken: " + tok + "\n" + ($("now").checked ? "now: true\n" : "") + body();
   }
   function mailHref(withToken) {
     if (!D.address) return "";
@@ -593,6 +606,7 @@
   $("zoomout").addEventListener("click", () => setZoom(zoom / 1.25));
   $("token").addEventListener("input", () => { token = $("token").value.trim(); write(); });
   $("copy").addEventListener("click", copy);
+  $("now").addEventListener("change", write);
   $("download").addEventListener("click", download);
   $("mailto").addEventListener("click", mail);
   drawMap();
@@ -603,6 +617,7 @@
     shownAt: performance.now(),
     odds: (a) => odds(copyAttack(a)),
     distance: distance,
+    duties: duties,
     setMoves: (m) => { st.moves = m; st.attacks = []; render(); },
   };
 })();
