@@ -156,6 +156,21 @@ func (b *sheetBrowser) clickHex(t *testing.T, h string) {
 	}
 }
 
+// loadFile pastes text into the page's loader, loads it and returns the
+// file the page then shows.
+func (b *sheetBrowser) loadFile(t *testing.T, text string) string {
+	t.Helper()
+	j, _ := json.Marshal(text)
+	b.eval(t, fmt.Sprintf(`document.getElementById("loadtext").value = %s`, j), nil)
+	b.click(t, "#load")
+	if note := b.text(t, "#loadnote"); !strings.HasPrefix(note, "Loaded") {
+		t.Fatalf("the page did not load the file: %s\n%s", note, text)
+	}
+	var out string
+	b.eval(t, `document.getElementById("yaml").value`, &out)
+	return out
+}
+
 // typeInto replaces the value of input sel.
 func (b *sheetBrowser) typeInto(t *testing.T, sel, value string) {
 	t.Helper()
@@ -292,7 +307,7 @@ func findOrderScene(t *testing.T) orderScene {
 				sc.blocked = ""
 				for h, r := range e.ReachCosts(g, u.ID) {
 					for _, k := range sideUnits(e, g, us) {
-						if g.Pieces[k].Hex == h && e.S.Units[k].ID != sc.gun {
+						if g.Pieces[k].Hex == h && e.S.Units[k].ID != sc.gun && (sc.blocked == "" || h.String() < sc.blocked) {
 							sc.blocked = h.String()
 						}
 					}
@@ -401,8 +416,15 @@ func ordersInBrowser(t *testing.T, b *sheetBrowser) {
 			t.Fatal(err)
 		}
 	}
+	var shown string
+	b.eval(t, `document.getElementById("yaml").value`, &shown)
 	raw := b.download(t, d, "tok-123")
 	o, _, evs := apply(t, p, raw, "tok-123")
+	// The file loaded into a fresh sheet gives the same file.
+	b.open(t, name, page)
+	if got := b.loadFile(t, string(raw)); got != shown {
+		t.Fatalf("the file loaded back gives\n%s\nnot\n%s", got, shown)
+	}
 	mv := o.Play.Moves
 	if len(mv) != 1 || mv[0].Unit != sc.mover || mv[0].Path[len(mv[0].Path)-1].String() != sc.to || len(mv[0].Path) < 2 {
 		t.Fatalf("the file moves %v, want %s to %s", mv, sc.mover, sc.to)
@@ -463,6 +485,18 @@ func defenceInBrowser(t *testing.T, b *sheetBrowser) {
 			}
 			if plan == nil {
 				t.Fatalf("the file's fire plans are %+v, want %s's guns for %s\n%s", o.Defence.FPF, gun, protect, raw)
+			}
+			// The order template loaded into the sheet gives its orders.
+			_, body, _ := Rules{}.Template(reportFor(p, side, nil))
+			b.open(t, name, page)
+			b.loadFile(t, body)
+			tf, err := oi.ReadOrders([]byte(strings.Replace(body, TokenPlaceholder, "tok-9", 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sf, _ := oi.ReadOrders(b.download(t, d, "tok-9"))
+			if a, c := mustJSON(tf.Orders), mustJSON(sf.Orders); !bytes.Equal(a, c) {
+				t.Fatalf("the template loaded gives\n%s\nnot\n%s", c, a)
 			}
 			return
 		}

@@ -586,6 +586,176 @@
     else fallback();
   }
 
+  // ---- Loading a file ----
+
+  // readFlow reads one YAML flow value as the sheet and the order
+  // template write them: {k: v}, [a, b], quoted and plain scalars.
+  function readFlow(s) {
+    let i = 0;
+    const ws = () => { while (s[i] === " ") i++; };
+    const fail = (what) => { throw new Error(what + " at column " + (i + 1) + " of: " + s); };
+    function scalar(key) {
+      ws();
+      if (s[i] === '"') {
+        let j = i + 1;
+        while (j < s.length && s[j] !== '"') j += s[j] === "\\" ? 2 : 1;
+        if (j >= s.length) fail("an unclosed quote");
+        const out = JSON.parse(s.slice(i, j + 1));
+        i = j + 1;
+        return out;
+      }
+      if (s[i] === "'") {
+        const j = s.indexOf("'", i + 1);
+        if (j < 0) fail("an unclosed quote");
+        const out = s.slice(i + 1, j);
+        i = j + 1;
+        return out;
+      }
+      let j = i;
+      while (j < s.length && !(key ? ":,{}[]" : ",{}[]").includes(s[j])) j++;
+      const out = s.slice(i, j).trim();
+      i = j;
+      if (key) return out;
+      if (out === "true" || out === "false") return out === "true";
+      if (/^-?(0|[1-9]\d*)$/.test(out)) return +out;
+      return out;
+    }
+    function value() {
+      ws();
+      if (s[i] === "{") {
+        i++;
+        const o = {};
+        ws();
+        if (s[i] === "}") { i++; return o; }
+        for (;;) {
+          const k = scalar(true);
+          ws();
+          if (s[i] !== ":") fail("a missing colon");
+          i++;
+          o[k] = value();
+          ws();
+          if (s[i] === ",") { i++; continue; }
+          if (s[i] === "}") { i++; return o; }
+          fail("a missing comma or }");
+        }
+      }
+      if (s[i] === "[") {
+        i++;
+        const a = [];
+        ws();
+        if (s[i] === "]") { i++; return a; }
+        for (;;) {
+          a.push(value());
+          ws();
+          if (s[i] === ",") { i++; continue; }
+          if (s[i] === "]") { i++; return a; }
+          fail("a missing comma or ]");
+        }
+      }
+      return scalar(false);
+    }
+    const v = value();
+    ws();
+    if (i < s.length) fail("more after the value");
+    return v;
+  }
+  // stripComment cuts a line's comment: a # after a space, outside quotes.
+  function stripComment(l) {
+    let q = "";
+    for (let i = 0; i < l.length; i++) {
+      const c = l[i];
+      if (q) { if (c === "\\" && q === '"') i++; else if (c === q) q = ""; }
+      else if (c === '"' || c === "'") q = c;
+      else if (c === "#" && (i === 0 || l[i - 1] === " ")) return l.slice(0, i).trimEnd();
+    }
+    return l.trimEnd();
+  }
+  // readFile reads the block YAML of an order file into plain values:
+  // mappings and lists by indentation, each leaf a flow value.
+  function readFile(text) {
+    const lines = text.replace(/\r/g, "").split("\n").map(stripComment).filter((l) => l.trim() !== "" && l.trim() !== "---");
+    let k = 0;
+    const indent = (l) => l.search(/\S/);
+    const keyRE = /^("(?:[^"\\]|\\.)*"|'[^']*'|[^:{}\[\]"']+?):(?:\s+(.*))?$/;
+    function block(ind) {
+      const list = lines[k].trim().startsWith("- ") || lines[k].trim() === "-";
+      const out = list ? [] : {};
+      while (k < lines.length && indent(lines[k]) === ind) {
+        let l = lines[k].trim();
+        if (list) {
+          if (!l.startsWith("-")) break;
+          l = l.slice(1).trim();
+          if (/^[{\["']/.test(l) || !keyRE.test(l)) {
+            out.push(l === "" ? null : readFlow(l));
+            k++;
+          } else {
+            lines[k] = " ".repeat(ind + 2) + l;
+            out.push(block(ind + 2));
+          }
+          continue;
+        }
+        const m = keyRE.exec(l);
+        if (!m) throw new Error("line " + (k + 1) + " is not key: value: " + l);
+        const key = /^["']/.test(m[1]) ? readFlow(m[1]) : m[1].trim();
+        k++;
+        if (m[2] !== undefined && m[2] !== "") out[key] = readFlow(m[2]);
+        else if (k < lines.length && indent(lines[k]) > ind) out[key] = block(indent(lines[k]));
+        else if (k < lines.length && indent(lines[k]) === ind && lines[k].trim().startsWith("- ")) out[key] = block(ind);
+        else out[key] = null;
+      }
+      return out;
+    }
+    return lines.length ? block(indent(lines[0])) : {};
+  }
+  // load takes a file's orders into the page, when it answers this wait.
+  function load(text) {
+    let f;
+    try {
+      f = readFile(text);
+    } catch (e) {
+      return "Not read: " + e.message;
+    }
+    if (!f || typeof f !== "object" || Array.isArray(f)) return "Not read: not an order file.";
+    if (String(f.side) !== D.side || String(f.wait) !== D.wait || +f.turn !== D.turn) {
+      return "This file answers " + f.side + " " + f.wait + " of turn " + f.turn + ", not this wait (" + D.side + " " + D.wait + " of turn " + D.turn + "): nothing loaded.";
+    }
+    const ids = (xs) => (xs || []).map(String);
+    const hexOK = (x) => allHexes.includes(String(x));
+    if (D.wait === "setup") {
+      st.setup = {};
+      for (const id in f.setup || {}) if (U[id] && hexOK(f.setup[id])) st.setup[id] = String(f.setup[id]);
+    }
+    if (D.wait === "orders") {
+      st.moves = {};
+      for (const m of f.moves || []) {
+        const path = ids(m && m.path);
+        if (m && U[m.unit] && own(U[m.unit]) && path.length && path.every(hexOK)) st.moves[m.unit] = path;
+      }
+      st.attacks = (f.attacks || []).map((a) => copyAttack({ defenders: ids(a.defenders), attackers: ids(a.attackers), barrage: ids(a.barrage), gsp: +a.gsp || 0, banzai: a.banzai === true }));
+    }
+    const defence = (d) => {
+      d = d || {};
+      const r = fromDefence({ fpf: (d.fpf || []).map((x) => ({ protect: String(x.protect), artillery: ids(x.artillery), gsp: +x.gsp || 0, min_differential: typeof x.min_differential === "number" ? x.min_differential : undefined, only_banzai: x.only_banzai === true })),
+        own: d.own || {}, advance: d.advance === true });
+      for (const id in r.toward) r.toward[id] = String(r.toward[id]);
+      for (const id in r.paths) r.paths[id] = r.paths[id].map(ids);
+      for (const id in r.displace) r.displace[id] = ids(r.displace[id]);
+      r.order = ids(r.order);
+      return r;
+    };
+    if (D.wait === "defence") st.defence = defence(f.defence);
+    st.standingOn = !!f.standing;
+    if (f.standing) {
+      st.standing = defence(f.standing);
+      st.ask = f.standing.ask === true;
+    }
+    $("now").checked = f.now === true;
+    st.sel = null;
+    st.note = "";
+    render();
+    return "Loaded: the page now holds the file's orders. Your token stays as typed here.";
+  }
+
   function render() {
     drawUnits();
     drawMarks();
@@ -607,6 +777,14 @@
   $("token").addEventListener("input", () => { token = $("token").value.trim(); write(); });
   $("copy").addEventListener("click", copy);
   $("now").addEventListener("change", write);
+  $("load").addEventListener("click", () => { $("loadnote").textContent = load($("loadtext").value); });
+  $("loadfile").addEventListener("change", () => {
+    const file = $("loadfile").files[0];
+    if (!file) return;
+    const r = new FileReader();
+    r.onload = () => { $("loadtext").value = r.result; $("loadnote").textContent = load(r.result); };
+    r.readAsText(file);
+  });
   $("download").addEventListener("click", download);
   $("mailto").addEventListener("click", mail);
   drawMap();
