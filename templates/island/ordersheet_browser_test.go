@@ -156,6 +156,23 @@ func (b *sheetBrowser) clickHex(t *testing.T, h string) {
 	}
 }
 
+// screenshot writes the page as it stands to the directory
+// ATTU_SHEET_SCREENSHOTS names, if it names one.
+func (b *sheetBrowser) screenshot(t *testing.T, name string) {
+	t.Helper()
+	dir := os.Getenv("ATTU_SHEET_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	shot, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // loadFile pastes text into the page's loader, loads it and returns the
 // file the page then shows.
 func (b *sheetBrowser) loadFile(t *testing.T, text string) string {
@@ -407,15 +424,7 @@ func ordersInBrowser(t *testing.T, b *sheetBrowser) {
 		t.Fatalf("no retreat listed: %s", b.text(t, "#standing-list"))
 	}
 	b.noErrors(t)
-	if dir := os.Getenv("ATTU_SHEET_SCREENSHOTS"); dir != "" {
-		shot, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "island-ordersheet.png"), shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b.screenshot(t, "island-ordersheet-orders.png")
 	var shown string
 	b.eval(t, `document.getElementById("yaml").value`, &shown)
 	raw := b.download(t, d, "tok-123")
@@ -475,6 +484,7 @@ func defenceInBrowser(t *testing.T, b *sheetBrowser) {
 			b.typeInto(t, "#def-gsp", "1")
 			b.click(t, "#def-addfpf")
 			b.noErrors(t)
+			b.screenshot(t, "island-ordersheet-defence.png")
 			raw := b.download(t, d, "tok-9")
 			o, _, _ := apply(t, p, raw, "tok-9")
 			var plan *iw.FPFPlan

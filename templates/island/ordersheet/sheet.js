@@ -228,6 +228,11 @@
     if (D.wait === "setup" && st.sel) {
       for (const hx of freeFor(st.sel)) mark(hx, "free");
     }
+    // The units of the attacks, declared against the reader or built.
+    for (const a of (D.wait === "defence" ? D.declared || [] : st.attacks)) {
+      for (const id of a.defenders || []) if (at(id)) mark(at(id), "target");
+      for (const id of (a.attackers || []).concat(a.barrage || [])) if (at(id)) mark(at(id), "striker");
+    }
     for (const id in st.moves) {
       const path = [U[id].hex].concat(st.moves[id]).filter((x) => x);
       if (path.length > 1) pg.append(el("polyline", { class: "pathline", points: path.map((x) => centre(x).map((v) => v.toFixed(1)).join(",")).join(" ") }));
