@@ -355,6 +355,7 @@ func findOrderScene(t *testing.T) orderScene {
 func TestOrderSheetInBrowser(t *testing.T) {
 	b := newSheetBrowser(t, 1400, 1000)
 	t.Run("orders", func(t *testing.T) { ordersInBrowser(t, b) })
+	t.Run("banzai", func(t *testing.T) { banzaiInBrowser(t, b) })
 	t.Run("defence", func(t *testing.T) { defenceInBrowser(t, b) })
 	t.Run("setup", func(t *testing.T) { setupInBrowser(t, b) })
 	t.Run("hexsides", func(t *testing.T) { hexsidesInBrowser(t, b) })
@@ -518,7 +519,7 @@ func defenceInBrowser(t *testing.T, b *sheetBrowser) {
 // engine's over the attacks of random players in many positions: the
 // page reckons them where the moves leave the units.
 func oddsInBrowser(t *testing.T, b *sheetBrowser) {
-	n, lines, offered := 0, map[iw.Line]int{}, 0
+	n, lines, offered, banzai := 0, map[iw.Line]int{}, 0, 0
 	for seed := uint64(100); seed < 112 && n < 40; seed++ {
 		ps, _ := randomGame(t, seed, nil)
 		for i, p := range ps {
@@ -565,6 +566,9 @@ func oddsInBrowser(t *testing.T, b *sheetBrowser) {
 				}
 				n++
 				lines[c.Line]++
+				if c.Banzai {
+					banzai++
+				}
 			}
 		}
 	}
@@ -572,7 +576,7 @@ func oddsInBrowser(t *testing.T, b *sheetBrowser) {
 	if n < 20 || len(lines) < 2 || offered < 5 {
 		t.Fatalf("only %d attacks compared, on lines %v, %d barrages offered", n, lines, offered)
 	}
-	t.Logf("%d attacks compared, by line %v; %d barrage choices held to the engine's", n, lines, offered)
+	t.Logf("%d attacks compared (%d Banzai), by line %v; %d barrage choices held to the engine's", n, banzai, lines, offered)
 }
 
 // legibleInBrowser opens a sheet on a phone's screen: every hex id is
@@ -835,4 +839,59 @@ func dutiesAgree(t *testing.T, b *sheetBrowser, e *iw.Engine, q iw.Position) {
 	if !slices.Equal(must, got.Must) || !slices.Equal(owed, got.Owed) {
 		t.Fatalf("the page reminds %+v of the duty to attack; the engine refuses must %v, owed %v", got, must, owed)
 	}
+}
+
+// banzaiInBrowser rebuilds a Japanese attack the duty requires as a
+// Banzai attack in the builder, and the engine resolves it as the page
+// reckoned it.
+func banzaiInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 80; seed++ {
+		ps, _ := randomGame(t, seed, nil)
+		for _, p := range ps {
+			if p.Wait().Kind != oi.WaitOrders || p.Game.Phasing != iw.Japan {
+				continue
+			}
+			duty := dutyAttacks(p.e, p.Game)
+			k := slices.IndexFunc(duty, func(a iw.Attack) bool {
+				return len(a.Defenders) == 1 && slices.ContainsFunc(a.Attackers, func(id string) bool {
+					u, _ := p.e.S.Unit(id)
+					c := p.e.S.ClassOf(u)
+					return c == iw.Infantry || c == iw.Engineer
+				})
+			})
+			if k < 0 {
+				continue
+			}
+			p = p.clone()
+			delete(p.Standing, iw.US)
+			name, page, d := sheetOf(t, p, adjudicator.JP, nil)
+			b.open(t, name, page)
+			a := duty[k]
+			b.click(t, fmt.Sprintf("#acts li:nth-child(%d) button", k+1))
+			b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, a.Defenders[0]))
+			for _, id := range a.Attackers {
+				b.click(t, fmt.Sprintf(`#attack input.attacker[value=%q]`, id))
+			}
+			b.click(t, "#banzai")
+			odds := b.text(t, "#odds")
+			b.click(t, "#addattack")
+			b.noErrors(t)
+			raw := b.download(t, d, "tok-b")
+			o, _, evs := apply(t, p, raw, "tok-b")
+			var rep *iw.CombatReport
+			for _, ev := range evs {
+				if ev.Combat != nil && ev.Combat.Banzai && slices.Equal(ev.Combat.Defenders, a.Defenders) {
+					rep = ev.Combat
+				}
+			}
+			if rep == nil || len(o.Play.Attacks) != len(duty) {
+				t.Fatalf("no Banzai attack on %v resolved\n%s", a.Defenders, raw)
+			}
+			if want := fmt.Sprintf("attack %d against defence %d", rep.AttackTotal, rep.DefenseTotal); !strings.Contains(odds, want) || !strings.Contains(odds, fmt.Sprintf("%s line, column %d", rep.Line, rep.Column)) {
+				t.Fatalf("the page showed %q; the engine: %s, %s line, column %d", odds, want, rep.Line, rep.Column)
+			}
+			return
+		}
+	}
+	t.Fatal("no Japanese orders wait with an attack by infantry")
 }
