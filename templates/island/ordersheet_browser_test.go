@@ -430,6 +430,16 @@ func ordersInBrowser(t *testing.T, b *sheetBrowser) {
 	b.eval(t, `document.getElementById("yaml").value`, &shown)
 	raw := b.download(t, d, "tok-123")
 	o, _, evs := apply(t, p, raw, "tok-123")
+	// What is not an order file of this wait is refused, and changes
+	// nothing.
+	b.open(t, name, page)
+	for _, bad := range []string{"game: [", "- a\n- b", "side: jp\nturn: 1\nwait: orders", "side: us\nturn: 1\nwait: orders\nmoves: {a: 1}\nattacks: [1, {defenders: 3}]\nstanding: 4",
+		"side: us\nturn: 1\nwait: orders\nattacks:\n  - {defenders: [NOPE], gsp: x}\nstanding:\n  fpf: {a: 1}\n  own: [1]"} {
+		j, _ := json.Marshal(bad)
+		b.eval(t, fmt.Sprintf(`document.getElementById("loadtext").value = %s`, j), nil)
+		b.click(t, "#load")
+		b.noErrors(t)
+	}
 	// The file loaded into a fresh sheet gives the same file.
 	b.open(t, name, page)
 	if got := b.loadFile(t, string(raw)); got != shown {

@@ -136,7 +136,7 @@ func templateReach(t *testing.T, body string) map[string][]sheetMove {
 // standing instructions; each path it offers is one the engine moves
 // along; and it stays within its size.
 func TestOrderSheetAgreesWithTemplate(t *testing.T) {
-	kinds := map[string]int{}
+	kinds, largest := map[string]int{}, 0
 	for seed := uint64(40); seed < 44; seed++ {
 		ps, evs := randomGame(t, seed, func(s iw.Side, turn int) bool { return (turn+int(seed))%3 == 0 })
 		for i, p := range ps {
@@ -147,6 +147,7 @@ func TestOrderSheetAgreesWithTemplate(t *testing.T) {
 				}
 				kinds[d.Wait]++
 				where := fmt.Sprintf("seed %d position %d %s", seed, i, name)
+				largest = max(largest, len(page))
 				if len(page) > 150<<10 {
 					t.Fatalf("%s: %d bytes, more than 150 KB", where, len(page))
 				}
@@ -230,7 +231,7 @@ func TestOrderSheetAgreesWithTemplate(t *testing.T) {
 			t.Errorf("only %d %s sheets checked", kinds[k], k)
 		}
 	}
-	t.Logf("sheets checked: %v", kinds)
+	t.Logf("sheets checked: %v; the largest %d bytes", kinds, largest)
 }
 
 // TestOrderSheetFog: the sheet is byte for byte the same when what its

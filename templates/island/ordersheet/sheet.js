@@ -724,7 +724,8 @@
     if (String(f.side) !== D.side || String(f.wait) !== D.wait || +f.turn !== D.turn) {
       return "This file answers " + f.side + " " + f.wait + " of turn " + f.turn + ", not this wait (" + D.side + " " + D.wait + " of turn " + D.turn + "): nothing loaded.";
     }
-    const ids = (xs) => (xs || []).map(String);
+    const ids = (xs) => (Array.isArray(xs) ? xs : []).map(String);
+    const units = (xs) => ids(xs).filter((id) => U[id]);
     const hexOK = (x) => allHexes.includes(String(x));
     if (D.wait === "setup") {
       st.setup = {};
@@ -732,18 +733,20 @@
     }
     if (D.wait === "orders") {
       st.moves = {};
-      for (const m of f.moves || []) {
+      for (const m of Array.isArray(f.moves) ? f.moves : []) {
         const path = ids(m && m.path);
         if (m && U[m.unit] && own(U[m.unit]) && path.length && path.every(hexOK)) st.moves[m.unit] = path;
       }
-      st.attacks = (f.attacks || []).map((a) => copyAttack({ defenders: ids(a.defenders), attackers: ids(a.attackers), barrage: ids(a.barrage), gsp: +a.gsp || 0, banzai: a.banzai === true }));
+      st.attacks = (Array.isArray(f.attacks) ? f.attacks : []).filter((a) => a && typeof a === "object").map((a) => copyAttack({ defenders: units(a.defenders), attackers: units(a.attackers), barrage: units(a.barrage), gsp: Math.max(0, +a.gsp || 0), banzai: a.banzai === true }));
     }
     const defence = (d) => {
       d = d || {};
-      const r = fromDefence({ fpf: (d.fpf || []).map((x) => ({ protect: String(x.protect), artillery: ids(x.artillery), gsp: +x.gsp || 0, min_differential: typeof x.min_differential === "number" ? x.min_differential : undefined, only_banzai: x.only_banzai === true })),
-        own: d.own || {}, advance: d.advance === true });
+      if (typeof d !== "object" || Array.isArray(d)) d = {};
+      const own = d.own && typeof d.own === "object" && !Array.isArray(d.own) ? d.own : {};
+      const r = fromDefence({ fpf: (Array.isArray(d.fpf) ? d.fpf : []).filter((x) => x && typeof x === "object").map((x) => ({ protect: String(x.protect), artillery: ids(x.artillery), gsp: +x.gsp || 0, min_differential: typeof x.min_differential === "number" ? x.min_differential : undefined, only_banzai: x.only_banzai === true })),
+        own: { retreats: own.retreats && typeof own.retreats === "object" ? own.retreats : {}, order: own.order, displace: own.displace && typeof own.displace === "object" ? own.displace : {} }, advance: d.advance === true });
       for (const id in r.toward) r.toward[id] = String(r.toward[id]);
-      for (const id in r.paths) r.paths[id] = r.paths[id].map(ids);
+      for (const id in r.paths) r.paths[id] = (Array.isArray(r.paths[id]) ? r.paths[id] : []).map(ids);
       for (const id in r.displace) r.displace[id] = ids(r.displace[id]);
       r.order = ids(r.order);
       return r;
