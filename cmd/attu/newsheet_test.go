@@ -69,7 +69,7 @@ func TestE2ESheetOff(t *testing.T) {
 			template = b
 		}
 	}
-	if template == nil || attachmentIn(t, td.waitInbox(t, "alice", 1, time.Second)[0], "orders-1-us-us-decision.html") == nil {
+	if template == nil || attachmentIn(t, td.waitInbox(t, "alice", 1, time.Second)[0], "orders-1-us-decision.html") == nil {
 		t.Fatal("the welcome carries no order template or no order sheet")
 	}
 	head := func(id, subject string) string {
@@ -91,7 +91,7 @@ func TestE2ESheetOff(t *testing.T) {
 	}
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		for _, raw := range td.waitInbox(t, "alice", 3, 30*time.Second) {
-			if attachmentIn(t, raw, "orders-1-actions.yaml") != nil {
+			if attachmentIn(t, raw, "orders-1-us-actions.yaml") != nil {
 				if attachmentIn(t, raw, "orders-1-us-actions.html") != nil {
 					t.Fatal("the report after sheet off carries the order sheet")
 				}
