@@ -15,6 +15,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
+// fogGames is how many generated games TestFog plays; .ci/run plays more.
+var fogGames = flag.Int("foggames", 6, "generated games TestFog plays")
+
 // rolls is a die that gives its faces in turn, over and over.
 type rolls struct {
 	faces []int

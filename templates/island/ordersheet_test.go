@@ -239,7 +239,7 @@ func TestOrderSheetAgreesWithTemplate(t *testing.T) {
 // pending orders' hidden parts (IW26).
 func TestOrderSheetFog(t *testing.T) {
 	n := 0
-	for seed := uint64(20); seed < 24; seed++ {
+	for seed := uint64(20); seed < 20+uint64(*fogGames); seed++ {
 		ps, evs := randomGame(t, seed, func(s iw.Side, turn int) bool { return (turn+int(seed))%2 == 0 })
 		for i, p := range ps {
 			for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {

@@ -47,9 +47,10 @@ func hidden(p *Position, side adjudicator.Side, n int) *Position {
 // the same when what it may not see is changed, over every position of
 // many random games with defence waits.
 func TestFog(t *testing.T) {
-	checked := 0
-	for seed := uint64(20); seed < 26; seed++ {
+	checked, turns := 0, 0
+	for seed := uint64(20); seed < 20+uint64(*fogGames); seed++ {
 		ps, evs := randomGame(t, seed, func(s iw.Side, turn int) bool { return (turn+int(seed))%2 == 0 })
+		turns += ps[len(ps)-1].Game.Turn
 		for i, p := range ps {
 			for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 				a := reportFor(p, side, evs[i])
@@ -76,6 +77,7 @@ func TestFog(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d games, %d Game-Turns, %d positions: %d reports and templates alike whatever the enemy hid", *fogGames, turns, checked/2, checked)
 	if checked < 200 {
 		t.Fatalf("only %d reports checked", checked)
 	}
