@@ -105,8 +105,9 @@ func (d *Director) Digest(tx *store.Txn, messageID string) (bool, error) {
 // may see all of.
 func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (templates.Digest, error) {
 	f := &t.File
+	v := d.voice(t)
 	dg := templates.Digest{Tournament: t.ID(), Name: f.Name, Time: now, Zone: zone(f.Umpire.TimeZone),
-		Rounds: len(f.Rounds), Over: !t.Over.IsZero(), Auto: f.Advance == AdvanceAuto, Standings: t.standings("", "")}
+		Rounds: len(f.Rounds), Over: !t.Over.IsZero(), Auto: f.Advance == AdvanceAuto, Standings: t.standings(v, "", "")}
 	if r := t.current(); r != nil {
 		dg.Round = r.Number
 	}
@@ -133,7 +134,7 @@ func (d *Director) digestOf(s *referee.Service, t *Tournament, now time.Time) (t
 				}
 				if res.Ended.After(t.Digest) {
 					dg.Ended = append(dg.Ended, templates.DigestEnded{Game: g.ID, Round: r.Number, US: g.US, JP: g.JP,
-						Result: resultText(g) + ". " + upper(res.Words) + ".", Ended: res.Ended})
+						Result: resultText(g, v.rule) + ". " + upper(res.Words) + ".", Ended: res.Ended})
 				}
 				continue
 			}
@@ -222,7 +223,7 @@ func (d *Director) Status(s *referee.Service, id string, verbose bool, now time.
 		return "", err
 	}
 	if !verbose {
-		return t.standings("", "").Text(), nil
+		return t.standings(d.voice(t), "", "").Text(), nil
 	}
 	dg, err := d.digestOf(s, t, now.UTC())
 	if err != nil {

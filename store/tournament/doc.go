@@ -53,11 +53,13 @@
 // # Scoring
 //
 // A game's result is read from the game (referee.EndingOf): the rules'
-// winner; with the victory point chits of rule 14.0 the level of victory
-// (major, minor or marginal), each scoring the file's [winner, loser]
-// points; a concession is a win for the other side; a game the umpire ends
-// with "end us", "end jp" or "end draw" is scored so, and with other words
-// it is void. By default a win scores 3, a draw 1, a loss 0 and a bye 3.
+// winner; when the rules name a level of victory (War in the Wind's
+// victory point chits of its rule 14.0, an Island War scenario's victory
+// conditions), its grade (major, minor or marginal), each scoring the
+// file's [winner, loser] points, and the standings speak of levels in the
+// system's words (Games.LevelWords); a concession is a win for the other
+// side; a game the umpire ends with "end us", "end jp" or "end draw" is
+// scored so, and with other words it is void. By default a win scores 3, a draw 1, a loss 0 and a bye 3.
 //
 // Players level on points are ranked by the file's tie-breaks, in order
 // (default: head-to-head, wins, buchholz, lateness); TieBreaks says what

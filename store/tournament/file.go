@@ -207,7 +207,8 @@ func (r *RulesFile) options(games Games, scenario string) ([]string, []error) {
 }
 
 // Scoring is the points a game is worth; Major, Minor and Marginal the
-// winner's and loser's for each level of victory of rule 14.0.
+// winner's and loser's for each grade of a level of victory (War in the
+// Wind's victory point chits, an Island War scenario's conditions).
 type Scoring struct {
 	Win      *int    `yaml:"win" json:"win,omitempty"`
 	Draw     *int    `yaml:"draw" json:"draw,omitempty"`

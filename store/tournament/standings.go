@@ -25,7 +25,7 @@ type Row struct {
 }
 
 // gamePoints are the points each side of a finished game scores by its
-// level of victory (14.0), or as a win, draw or loss; none when void.
+// level of victory (Result.grade), or as a win, draw or loss; none when void.
 func gamePoints(p Points, r *Result) (us, jp int) {
 	if r.Void {
 		return 0, 0
@@ -173,8 +173,9 @@ func breakText(tb string, v float64) string {
 }
 
 // resultText is a finished game's result in a few words, for the
-// standings: who won and how, never more of the game than that.
-func resultText(g *Game) string {
+// standings: who won and how, never more of the game than that; a level
+// of victory is cited by rule (Games.LevelWords) unless that is empty.
+func resultText(g *Game, rule string) string {
 	r := g.Result
 	switch {
 	case r == nil:
@@ -199,7 +200,10 @@ func resultText(g *Game) string {
 		s += ", by the umpire's ruling"
 	default:
 		if r.Level != "" {
-			s += ": " + r.Level + " (rule 14.0)"
+			s += ": " + r.Level
+			if rule != "" {
+				s += " (" + rule + ")"
+			}
 		}
 	}
 	return s

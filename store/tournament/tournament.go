@@ -133,7 +133,8 @@ type Director struct {
 // Games is what a tournament asks of the game system its games are
 // played by: the kinds of wait its deadline policy may name, its
 // scenarios and how a round mail names one, the setups by the rules a
-// round may choose, and its words for the optional rules of a round.
+// round may choose, its words for the optional rules of a round, and its
+// words for the levels of victory the standings score.
 type Games interface {
 	System() string // the system's name (store.Rules.System)
 	Kinds() []adjudicator.WaitKind
@@ -145,6 +146,14 @@ type Games interface {
 	// rules of the game it stands for (none when its value is off), or why the
 	// file may not write it; an empty scenario judges the words alone.
 	Option(key, value, scenario string) ([]string, error)
+	// LevelWords are how the standings speak of a victory's level (a
+	// result's Level and Grade): rule, what a level is cited by, in
+	// brackets after it ("rule 14.0"; empty: nothing), and decides, the
+	// clause naming what grades a victory major, minor or marginal ("the
+	// victory point chits decide a game (rule 14.0)"), given whether the
+	// file sets any optional rule; empty when nothing does, and the
+	// scoring line then leaves those points unsaid.
+	LevelWords(optional bool) (rule, decides string)
 }
 
 // hosted are the systems the director's tournaments may be played by.
@@ -165,13 +174,28 @@ func (d *Director) games(t *Tournament) (Games, error) {
 	return g, nil
 }
 
-// scenarioName is how the round mails of t name a scenario: as its
-// system does, or by its name when the system is not hosted.
-func (d *Director) scenarioName(t *Tournament) func(string) string {
-	if g, err := d.games(t); err == nil {
-		return g.ScenarioName
+// voice is how a tournament's mails speak of its system's games.
+type voice struct {
+	scenario func(string) string // a scenario's name (Games.ScenarioName)
+	rule     string              // Games.LevelWords
+	decides  string              // Games.LevelWords
+}
+
+// voice is how the mails of t speak: as its system does, or when the
+// system is not hosted, naming a scenario by its name and a level by its
+// words alone.
+func (d *Director) voice(t *Tournament) voice {
+	g, err := d.games(t)
+	if err != nil {
+		v := voice{scenario: func(name string) string { return name }}
+		if t.File.Rules.any() {
+			v.decides = "the rules grade a victory"
+		}
+		return v
 	}
-	return func(name string) string { return name }
+	v := voice{scenario: g.ScenarioName}
+	v.rule, v.decides = g.LevelWords(t.File.Rules.any())
+	return v
 }
 
 func (d *Director) log() *slog.Logger {
@@ -227,7 +251,7 @@ func (d *Director) New(s *referee.Service, f *File, mailbox string, now time.Tim
 		if ok, err := sh.Get("t/"+f.ID, &Tournament{}); err != nil || ok {
 			return errors.Join(err, fmt.Errorf("%w: %q", ErrExists, f.ID))
 		}
-		if err := sh.Queue(t.roundMail(d.scenarioName(t), 0, 0, t.current())); err != nil {
+		if err := sh.Queue(t.roundMail(d.voice(t), 0, 0, t.current())); err != nil {
 			return err
 		}
 		return t.save(sh)
@@ -291,7 +315,7 @@ func (d *Director) next(sh *store.Shelf, t *Tournament, now time.Time) (store.Ma
 	if err := d.plan(t, now); err != nil {
 		return store.Mail{}, err
 	}
-	return t.roundMail(d.scenarioName(t), ended, playing, t.current()), t.save(sh)
+	return t.roundMail(d.voice(t), ended, playing, t.current()), t.save(sh)
 }
 
 // NextRound begins the next round at the umpire's mail "next" to game
@@ -457,20 +481,21 @@ func (d *Director) Ended(tx *store.Txn, e referee.Ending) error {
 	if len(t.Rounds) == len(t.File.Rounds) && !slices.ContainsFunc(t.Rounds, func(r Round) bool { return !r.finished() }) {
 		t.Over = e.Time
 	}
-	after := fmt.Sprintf("Game %s of round %d ended: %s.", g.ID, r.Number, resultText(g))
-	for _, m := range t.standingsMails(after, g.ID) {
+	v := d.voice(t)
+	after := fmt.Sprintf("Game %s of round %d ended: %s.", g.ID, r.Number, resultText(g, v.rule))
+	for _, m := range t.standingsMails(v, after, g.ID) {
 		tx.Queue(m)
 	}
 	// The game ended the round in play: the next one is paired at once
 	// when the file says auto (its games created at the next tick), and
 	// the umpire is told either way; the final standings tell the last.
 	if n := r.Number; r.finished() && n == len(t.Rounds) && n < len(t.File.Rounds) {
-		rm := t.roundMail(d.scenarioName(t), n, 0, nil)
+		rm := t.roundMail(v, n, 0, nil)
 		if t.File.Advance == AdvanceAuto {
 			if err := d.plan(t, e.Time); err != nil {
 				return err
 			}
-			rm = t.roundMail(d.scenarioName(t), n, 0, t.current())
+			rm = t.roundMail(v, n, 0, t.current())
 		}
 		tx.Queue(rm)
 	}
@@ -493,7 +518,7 @@ func (d *Director) Standings(tx *store.Txn, side adjudicator.Side) (string, erro
 	if p, ok := g.Player(side); ok {
 		reader = t.nameOf(p.Address)
 	}
-	return t.standings("", reader).Text(), nil
+	return t.standings(d.voice(t), "", reader).Text(), nil
 }
 
 // gameTournament returns the shelf and the tournament of game, nil (and
@@ -525,8 +550,8 @@ func (t *Tournament) nameOf(address string) string {
 }
 
 // standingsMails are the standings for every player, each with their own
-// line marked, and for the umpire.
-func (t *Tournament) standingsMails(after, game string) []store.Mail {
+// line marked, and for the umpire, in v's words.
+func (t *Tournament) standingsMails(v voice, after, game string) []store.Mail {
 	var out []store.Mail
 	subject := fmt.Sprintf("attu tournament %s: standings after game %s", t.File.Name, game)
 	if !t.Over.IsZero() {
@@ -538,21 +563,21 @@ func (t *Tournament) standingsMails(after, game string) []store.Mail {
 			reader = ""
 		}
 		out = append(out, store.Mail{MessageID: t.messageID(fmt.Sprintf("standings.%s.%d", game, i)), To: []string{p.Address},
-			Subject: subject, Text: t.standings(after, reader).Text()})
+			Subject: subject, Text: t.standings(v, after, reader).Text()})
 	}
 	return out
 }
 
 // roundMail tells the umpire that round ended ended (0: the next began
 // with playing games of it still in play) and how round next is paired,
-// its scenario named by scenarioName.
-func (t *Tournament) roundMail(scenarioName func(string) string, ended, playing int, next *Round) store.Mail {
+// in v's words.
+func (t *Tournament) roundMail(v voice, ended, playing int, next *Round) store.Mail {
 	rm := templates.RoundMail{Tournament: t.ID(), Name: t.File.Name, Ended: ended, Playing: playing, Rounds: len(t.File.Rounds),
-		Auto: t.File.Advance == AdvanceAuto, Standings: t.standings("", "")}
+		Auto: t.File.Advance == AdvanceAuto, Standings: t.standings(v, "", "")}
 	what := fmt.Sprintf("round.%d.ended", ended)
 	if next != nil {
 		p := &templates.RoundPairing{Number: next.Number, Bye: next.Bye,
-			Scenario: scenarioName(next.Scenario)}
+			Scenario: v.scenario(next.Scenario)}
 		for _, g := range next.Games {
 			p.Games = append(p.Games, templates.RoundGame{Game: g.ID, US: g.US, JP: g.JP})
 		}
@@ -571,8 +596,8 @@ func (t *Tournament) messageID(what string) string {
 	return fmt.Sprintf("<attu.tournament.%s.%s@%s>", t.ID(), what, host)
 }
 
-// standings fills the standings mail's template.
-func (t *Tournament) standings(after, reader string) templates.Standings {
+// standings fills the standings mail's template in v's words.
+func (t *Tournament) standings(v voice, after, reader string) templates.Standings {
 	f := &t.File
 	st := templates.Standings{Tournament: t.ID(), Name: f.Name, Rounds: len(f.Rounds), After: after, Reader: reader,
 		Final: !t.Over.IsZero(), TieBreaks: f.TieBreaks}
@@ -597,7 +622,7 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 		for i := range r.Games {
 			g := &r.Games[i]
 			st.Results = append(st.Results, templates.StandingsResult{Round: r.Number, Game: g.ID, US: g.US, JP: g.JP,
-				Result: resultText(g), Over: g.Result != nil})
+				Result: resultText(g, v.rule), Over: g.Result != nil})
 		}
 		if r.Bye != "" {
 			st.Results = append(st.Results, templates.StandingsResult{Round: r.Number, US: r.Bye, Result: "a bye", Over: true})
@@ -605,9 +630,9 @@ func (t *Tournament) standings(after, reader string) templates.Standings {
 	}
 	p := f.Scoring.Points()
 	st.Scoring = fmt.Sprintf("A win scores %d, a draw %d, a loss %d, a bye %d.", p.Win, p.Draw, p.Loss, p.Bye)
-	if f.Rules.any() {
-		st.Scoring += fmt.Sprintf(" When the victory point chits decide a game (rule 14.0), the winner and the loser score %d and %d for a major victory, %d and %d for a minor one, %d and %d for a marginal one.",
-			p.Major[0], p.Major[1], p.Minor[0], p.Minor[1], p.Marginal[0], p.Marginal[1])
+	if v.decides != "" {
+		st.Scoring += fmt.Sprintf(" When %s, the winner and the loser score %d and %d for a major victory, %d and %d for a minor one, %d and %d for a marginal one.",
+			v.decides, p.Major[0], p.Major[1], p.Minor[0], p.Minor[1], p.Marginal[0], p.Marginal[1])
 	}
 	for _, tb := range f.TieBreaks {
 		st.TieBreakNotes = append(st.TieBreakNotes, tb+": "+TieBreaks[tb])

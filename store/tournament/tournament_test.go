@@ -365,7 +365,7 @@ func TestSixPlayersThreeRounds(t *testing.T) {
 	var results []string
 	for _, r := range tm.Rounds {
 		for _, g := range r.Games {
-			results = append(results, fmt.Sprintf("%s %s(US) %s(JP): %s", g.ID, g.US, g.JP, resultText(&g)))
+			results = append(results, fmt.Sprintf("%s %s(US) %s(JP): %s", g.ID, g.US, g.JP, resultText(&g, w.dir.voice(tm).rule)))
 		}
 	}
 	// The games as played: who met whom with which side (round robin,

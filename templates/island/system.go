@@ -92,6 +92,14 @@ func (Rules) Option(key, value, scenario string) ([]string, error) {
 	return nil, fmt.Errorf("%q is not an optional rule of Island War: its standard rules have none (settle is the only key)", key)
 }
 
+// LevelWords are the standings' words for a victory's level: each
+// scenario's victory conditions name it, in every game (Level grades its
+// word), so the scoring line tells those points whatever the file says.
+func (Rules) LevelWords(optional bool) (rule, decides string) {
+	return "by the scenario's victory conditions",
+		"a scenario's victory conditions name a level of victory (decisive and strategic count as major, substantive and tactical as minor)"
+}
+
 // Ref names the scenario a game is played with: the name it was created
 // with and the SHA-256 of its file, by which a game finds it again.
 type Ref struct {

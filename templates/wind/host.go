@@ -449,6 +449,16 @@ func (Rules) Allows(scenario, rule string) bool {
 	return slices.Contains(OptionalRules, rule)
 }
 
+// LevelWords are the standings' words for a victory's level: the victory
+// point chits rank it (rule 14.0), and only when the file sets them, the
+// one optional rule of a tournament.
+func (Rules) LevelWords(optional bool) (rule, decides string) {
+	if !optional {
+		return "rule 14.0", ""
+	}
+	return "rule 14.0", "the victory point chits decide a game (rule 14.0)"
+}
+
 // Option reads an optional rule as a tournament file's rules: write it:
 // vp-chits off, drawn or placed (rule 14.0), the victory point chits drawn
 // at random or placed by the Japanese, for campaign rounds only. With an
