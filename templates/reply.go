@@ -35,12 +35,15 @@ type Welcome struct {
 	Waiting string
 	Awaited bool
 	// StandIn lists the sides attu's stand-in plays; a person plays the
-	// others.
-	StandIn []adjudicator.Side
+	// others, except RulesSide, which the system's own rules play, as
+	// RulesPlay says in its words (NoSide and nothing: none).
+	StandIn   []adjudicator.Side
+	RulesSide adjudicator.Side
+	RulesPlay string
 }
 
-// Seats says who plays each side, for the welcome: "you", "a person" or
-// "the stand-in".
+// Seats says who plays each side, for the welcome: "you", "a person",
+// "the rules" (the system's own, as RulesPlay says) or "the stand-in".
 func (w Welcome) Seats() []Seat {
 	var out []Seat
 	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
@@ -48,6 +51,8 @@ func (w Welcome) Seats() []Seat {
 		switch {
 		case s == w.Side:
 			who = "you"
+		case s == w.RulesSide && w.RulesPlay != "":
+			who = "the rules"
 		case slices.Contains(w.StandIn, s):
 			who = "the stand-in"
 		}

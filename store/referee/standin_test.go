@@ -42,6 +42,18 @@ func playAgainstStandin(t *testing.T, ng NewGame) {
 	if _, ok := h.tokens[adjudicator.JP]; ok {
 		t.Fatal("a token was given out for the stand-in's side")
 	}
+	// The welcome says who plays the Japanese: rule 13 in a solitaire
+	// game, the stand-in in a practice game.
+	var welcome string
+	for _, m := range h.newMails() {
+		if strings.Contains(m.Subject, "welcome") && slices.Contains(m.To, usAddr) {
+			welcome = m.Text
+		}
+	}
+	solo := slices.Contains(ng.Rules, "solitaire")
+	if strings.Contains(welcome, "solitaire rules of rule 13") != solo || strings.Contains(welcome, "attu's stand-in, a program on the server") == solo {
+		t.Fatalf("the U.S. welcome of a game with the rules %v says who plays the Japanese so:\n%s", ng.Rules, welcome)
+	}
 	if w := h.game().Wait; w.Side != adjudicator.US {
 		t.Fatalf("after creation the game waits for %v: the stand-in did not set up", w)
 	}

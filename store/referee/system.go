@@ -95,6 +95,14 @@ type System interface {
 // system's rules, and nothing of it changes.
 var ErrUnhosted = errors.New("referee: the game's system is not hosted here")
 
+// RulesPlayer is what a system may say of a side its own rules play
+// (War in the Wind's solitaire Japanese of rule 13), for the welcome: the
+// side in position p and, in the system's words, what that means; NoSide
+// when a person or the stand-in plays each side.
+type RulesPlayer interface {
+	RulesPlay(p adjudicator.Position) (adjudicator.Side, string)
+}
+
 // System returns the service's default system, the one new games are
 // created by when they name none.
 func (s *Service) System() System { return s.sys }

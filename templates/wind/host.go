@@ -226,6 +226,15 @@ func (Rules) Picture(in templates.ReportFor) ([]byte, error) {
 	return r.PNG()
 }
 
+// RulesPlay names the side rule 13 plays in a solitaire game, for the
+// welcome: the Japanese, whom no person or stand-in plays.
+func (Rules) RulesPlay(p adjudicator.Position) (adjudicator.Side, string) {
+	if s, ok := p.(*rules.State); ok && s.IsSolitaire() {
+		return adjudicator.JP, "the solitaire rules of rule 13: no person plays them. The rule's tables and the game's dice decide what the Japanese do, and attu's stand-in gives the few orders the rule leaves to a player; you see what they do in your reports."
+	}
+	return adjudicator.NoSide, ""
+}
+
 // Result is who won the game over in p and why; NoSide and nothing while
 // it runs or when it ended without a winner.
 func (Rules) Result(p adjudicator.Position) (adjudicator.Side, string) {
