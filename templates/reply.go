@@ -40,6 +40,17 @@ type Welcome struct {
 	StandIn   []adjudicator.Side
 	RulesSide adjudicator.Side
 	RulesPlay string
+	Words     Words // the game system's
+}
+
+// Words are what a system says of itself in the frame's mails: its
+// title, and its default orders in brief, for the welcome (Defaults: "a
+// day turn without refit, or no activations") and for a reminder, wait
+// by wait (EachDefault: "for a decision, …; for actions, …").
+type Words struct {
+	Title       string
+	Defaults    string
+	EachDefault string
 }
 
 // Seats says who plays each side, for the welcome: "you", "a person",
@@ -187,6 +198,7 @@ type Reminder struct {
 	Zone     *time.Location
 	Left     time.Duration // how long remains
 	Template string        // the order template attached to the last report
+	Words    Words         // the game system's
 }
 
 // DeadlinePassed tells the players and the umpire that a side missed a

@@ -53,14 +53,14 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 	errs = append(errs, LineError{Line: 5, Col: 8, Msg: "token: this is not your side's token"})
 
 	return map[string]interface{ Text() string }{
-		"welcome-us": Welcome{Game: "g1", Name: "Friday club", Scenario: "campaign", Side: adjudicator.US,
+		"welcome-us": Welcome{Words: testWords, Game: "g1", Name: "Friday club", Scenario: "campaign", Side: adjudicator.US,
 			Address: "attu+g1@example.org", Umpire: "umpire@example.org", Token: testToken, Commitment: commit,
 			Deadline: 72 * time.Hour, Reminder: 24 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)", Awaited: true},
-		"welcome-jp": Welcome{Game: "g1", Side: adjudicator.JP, Address: "attu+g1@example.org", Token: testToken,
+		"welcome-jp": Welcome{Words: testWords, Game: "g1", Side: adjudicator.JP, Address: "attu+g1@example.org", Token: testToken,
 			Commitment: commit, Deadline: 48 * time.Hour, Reminder: 12 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)"},
-		"welcome-us-standin": Welcome{Game: "g1", Side: adjudicator.US, Address: "attu+g1@example.org", Token: testToken,
+		"welcome-us-standin": Welcome{Words: testWords, Game: "g1", Side: adjudicator.US, Address: "attu+g1@example.org", Token: testToken,
 			Commitment: commit, Deadline: 48 * time.Hour, Reminder: 12 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)", StandIn: []adjudicator.Side{adjudicator.JP}},
-		"welcome-us-solitaire": Welcome{Game: "g1", Side: adjudicator.US, Address: "attu+g1@example.org", Token: testToken,
+		"welcome-us-solitaire": Welcome{Words: testWords, Game: "g1", Side: adjudicator.US, Address: "attu+g1@example.org", Token: testToken,
 			Commitment: commit, Deadline: 48 * time.Hour, Reminder: 12 * time.Hour, Waiting: "the U.S. decision of turn 1 (May 11)", StandIn: []adjudicator.Side{adjudicator.JP},
 			RulesSide: adjudicator.JP, RulesPlay: "the solitaire rules of rule 13: the rule's tables and the game's dice decide what the Japanese do."},
 		"accepted-actions": Accepted{Game: "g1", Side: adjudicator.US, Turn: 3, Wait: wind.WaitActions, Date: "May 13", Held: ", 12 activations",
@@ -87,7 +87,7 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 			Players: []PlayerStatus{{Side: adjudicator.US, LastOrders: deadline.Add(-50 * time.Hour)}, {Side: adjudicator.JP, Missed: 1}}},
 		"status-paused": Status{Game: "g1", Turn: 3, Date: wind.TurnDate(3), Waiting: "the Japanese actions of turn 3 (May 13)", Paused: true,
 			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}, Umpire: true},
-		"reminder": Reminder{Game: "g1", Side: adjudicator.JP, Waiting: "the Japanese actions of turn 3 (May 13)",
+		"reminder": Reminder{Words: testWords, Game: "g1", Side: adjudicator.JP, Waiting: "the Japanese actions of turn 3 (May 13)",
 			Deadline: deadline, Zone: zone, Left: 24 * time.Hour, Template: "orders-3-actions.yaml"},
 		"deadline-passed": DeadlinePassed{Game: "g1", Side: adjudicator.US, Waiting: "the U.S. decision of turn 4 (May 14)",
 			Deadline: deadline, Zone: zone, Applied: "a day turn without refit", Next: "the U.S. actions of turn 4 (May 14)", Missed: 2},
@@ -106,12 +106,12 @@ func replies(t *testing.T) map[string]interface{ Text() string } {
 		"final-ended": Final{Game: "g1", Turn: 4, Date: wind.TurnDate(4), Victory: "ended by the umpire: a player left", Seed: testSeed,
 			Commitment: commit, Export: "g1.json.gz", Luck: testLuck},
 
-		"welcome-umpire": Welcome{Game: "g1", Name: "Friday club", Side: adjudicator.Umpire, Address: "attu+g1@example.org",
+		"welcome-umpire": Welcome{Words: testWords, Game: "g1", Name: "Friday club", Side: adjudicator.Umpire, Address: "attu+g1@example.org",
 			Token: testToken, Commitment: commit, Deadline: 72 * time.Hour, Reminder: 24 * time.Hour, Settle: 30 * time.Minute,
 			Players: []PlayerAddress{{adjudicator.US, "us@example.org"}, {adjudicator.JP, "jp@example.org"}}},
-		"welcome-umpire-every": Welcome{Game: "g1", Side: adjudicator.Umpire, Address: "attu+g1@example.org", Copies: "every",
+		"welcome-umpire-every": Welcome{Words: testWords, Game: "g1", Side: adjudicator.Umpire, Address: "attu+g1@example.org", Copies: "every",
 			Token: testToken, Commitment: commit, Players: []PlayerAddress{{adjudicator.US, "us@example.org"}, {adjudicator.JP, "jp@example.org"}}},
-		"welcome-umpire-turn": Welcome{Game: "g1", Side: adjudicator.Umpire, Address: "attu+g1@example.org", Copies: "turn",
+		"welcome-umpire-turn": Welcome{Words: testWords, Game: "g1", Side: adjudicator.Umpire, Address: "attu+g1@example.org", Copies: "turn",
 			Token: testToken, Commitment: commit, Players: []PlayerAddress{{adjudicator.US, "us@example.org"}, {adjudicator.JP, "jp@example.org"}}},
 		"help-puzzled": Help{Game: "g1", Address: "attu+g1@example.org", Puzzled: true, Tokenless: 5},
 		"status-busy": Status{Game: "g1", Name: "Friday club", Turn: 3, Date: wind.TurnDate(3), Waiting: "the U.S. actions of turn 3 (May 13)",
@@ -208,6 +208,12 @@ US: 41 dice
 
 // TestReplyGolden keeps every reply as a golden file, each within MaxWidth
 // columns and ending with what to do next.
+// testWords are War in the Wind's words, as its system gives them
+// (templates/wind holds the two alike).
+var testWords = Words{Title: "War in the Wind, The Battle for Attu Island, May 1943",
+	Defaults:    "a day turn without refit, or no activations",
+	EachDefault: "for a decision, a day turn without refit; for actions, no activations"}
+
 func TestReplyGolden(t *testing.T) {
 	all := replies(t)
 	for name, r := range budgetReplies(t) {

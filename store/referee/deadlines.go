@@ -255,7 +255,7 @@ func (s *Service) remind(id string, now time.Time) error {
 		// The reminder carries the order template again, made from the
 		// awaited side's own report.
 		name, body, hasTemplate := s.sysOf(g).Template(s.reportFor(g, rec, st, w.Side, nil))
-		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: s.sysOf(g).Waiting(w, adjudicator.NoSide), Deadline: g.Deadline,
+		r := templates.Reminder{Game: g.ID, Side: w.Side, Waiting: s.sysOf(g).Waiting(w, adjudicator.NoSide), Deadline: g.Deadline, Words: s.sysOf(g).Words(),
 			Left: g.Deadline.Sub(now), Template: name}
 		if m, ok := s.toSide(g, w.Side, "reminder", r.Subject(), r.Text()); ok {
 			if hasTemplate {

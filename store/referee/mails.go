@@ -157,6 +157,7 @@ func (s *Service) welcomeMail(g *store.Game, rec *record, st adjudicator.Positio
 	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
 		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
 		Waiting: s.sysOf(g).Waiting(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side, StandIn: slices.Clone(rec.Bots)}
+	w.Words = s.sysOf(g).Words()
 	if rp, ok := s.sysOf(g).(RulesPlayer); ok {
 		w.RulesSide, w.RulesPlay = rp.RulesPlay(st)
 	}

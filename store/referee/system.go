@@ -88,6 +88,9 @@ type System interface {
 	// Summary says in one line what a game in position p waits for, or
 	// how it ended.
 	Summary(p adjudicator.Position) string
+	// Words are the system's title and its default orders in brief, for
+	// the welcome and the reminders.
+	Words() templates.Words
 }
 
 // ErrUnhosted is returned for a game of a system the service does not

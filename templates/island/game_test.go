@@ -157,6 +157,13 @@ func mailTo(t *testing.T, ms []store.Mail, address string) string {
 // the stand-in's files for both sides to the end, and audits the export.
 func TestGameByMail(t *testing.T) {
 	m := newMailGame(t)
+	// The welcome speaks of Island War and its defaults, never of
+	// another system's.
+	welcome := flat(mailTo(t, m.mails(), addrs[adjudicator.JP]))
+	if !strings.Contains(welcome, "Island War, the SPI standard rules") || !strings.Contains(welcome, "your standing instructions decide") ||
+		strings.Contains(welcome, "War in the Wind") || strings.Contains(welcome, "refit") {
+		t.Errorf("the Japanese welcome:\n%s", welcome)
+	}
 	if w := m.game().Wait; w.Kind != oi.WaitSetup || w.Side != adjudicator.JP {
 		t.Fatalf("the game begins waiting for %v, want the Japanese set-up", w)
 	}

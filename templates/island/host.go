@@ -2,6 +2,7 @@ package island
 
 import (
 	"fmt"
+	"github.com/attu-pbem/attu/templates"
 	"maps"
 	"slices"
 	"sort"
@@ -132,6 +133,13 @@ func (Rules) Defaults(k adjudicator.WaitKind) (string, bool) {
 		return "the standing instructions decide", true
 	}
 	return "", false
+}
+
+// Words are Island War's title and its default orders in brief (IW27).
+func (Rules) Words() templates.Words {
+	return templates.Words{Title: "Island War, the SPI standard rules of Bloody Ridge, Saipan, Leyte and Okinawa",
+		Defaults:    "no unit moves and only the attacks the rules require are made (IW27), and against the enemy's attacks your standing instructions decide",
+		EachDefault: "for a set-up, each unit in the first free hex of its area; for orders, no unit moves and only the attacks rules 7.11 and 7.12 require; for a defence, your standing instructions"}
 }
 
 // DefaultFile is the orders file the server writes for the side that

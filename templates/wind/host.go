@@ -226,6 +226,13 @@ func (Rules) Picture(in templates.ReportFor) ([]byte, error) {
 	return r.PNG()
 }
 
+// Words are War in the Wind's title and its default orders in brief.
+func (Rules) Words() templates.Words {
+	return templates.Words{Title: "War in the Wind, The Battle for Attu Island, May 1943",
+		Defaults:    "a day turn without refit, or no activations",
+		EachDefault: "for a decision, a day turn without refit; for actions, no activations"}
+}
+
 // RulesPlay names the side rule 13 plays in a solitaire game, for the
 // welcome: the Japanese, whom no person or stand-in plays.
 func (Rules) RulesPlay(p adjudicator.Position) (adjudicator.Side, string) {
