@@ -99,8 +99,8 @@ func (b *sheetBrowser) dieMarks(t *testing.T) map[string]string {
 // at the top and marks each die shown as verified; the page's derivation
 // gives the store documentation's d6 test vector; a die whose face was
 // changed in the export is named and marked as not the seed's, the others
-// still verified; an export whose first entry was changed fails the
-// chain; and an export without the seed checks no die.
+// still verified; another game's seed fails the commitment, another head
+// the chain; and an export without the seed checks no die.
 func TestReplayPageInBrowser(t *testing.T) {
 	b := newSheetBrowser(t, 1200, 900)
 	x := playedExport(t)
@@ -148,7 +148,7 @@ func TestReplayPageInBrowser(t *testing.T) {
 	bad.Dice[k].Face = bad.Dice[k].Face%6 + 1
 	verdict = b.openReplay(t, "tampered.html", islandReplay(t, &bad))
 	r := bad.Dice[k]
-	if want := fmt.Sprintf("✗ die %d (entry %d, a d6): the log records %d, the seed gives %d", r.Seq, r.Entry, r.Face, x.Dice[k].Face); verdict != want {
+	if want := fmt.Sprintf("✗ die %d (entry %d, %s d6): the log records %d, the seed gives %d", r.Seq, r.Entry, r.Purpose, r.Face, x.Dice[k].Face); verdict != want {
 		t.Errorf("with die %d changed the verdict reads %q, want %q", r.Seq, verdict, want)
 	}
 	marks = b.dieMarks(t)
@@ -168,6 +168,14 @@ func TestReplayPageInBrowser(t *testing.T) {
 	verdict = b.openReplay(t, "seed.html", islandReplay(t, &bad))
 	if !strings.HasPrefix(verdict, "✗ the seed hashes to ") || !strings.Contains(verdict, "not to the commitment "+x.Commitment[:16]) {
 		t.Errorf("with another seed the verdict reads %q", verdict)
+	}
+
+	// A head that is not the chain's: the log was cut or added to.
+	bad = *x
+	bad.Head = strings.Repeat("0", 64)
+	verdict = b.openReplay(t, "head.html", islandReplay(t, &bad))
+	if want := "✗ the chain ends at " + x.Head[:16] + "…, not at the head 0000000000000000…"; verdict != want {
+		t.Errorf("with another head the verdict reads %q, want %q", verdict, want)
 	}
 
 	// No seed: nothing can be checked, and no die is marked verified.

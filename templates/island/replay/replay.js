@@ -8,7 +8,7 @@
   // dieState[n]: undefined while unchecked, true when the seed gives the
   // recorded face, false when it does not.
   const dieState = [];
-  const dieName = (d) => "die " + d.n + " (entry " + d.e + ", a d6)";
+  const dieName = (d) => "die " + d.n + " (entry " + d.e + ", " + (d.purpose ? d.purpose + " d6" : "d6") + ")";
   // mark writes each die's state on its face in the markup.
   function mark() {
     document.querySelectorAll(".dice span[data-n]").forEach((s) => {
