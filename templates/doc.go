@@ -10,7 +10,9 @@ every template may call ([Funcs], [Execute]). [PackedPage] is the frame
 of the HTML pages a system mails (an order sheet, a replay page): their
 markup, style sheet and script compressed inside one self-contained file
 the browser unpacks, under a policy that runs nothing else; [Unpack]
-reads them back.
+reads them back. Every replay page's script runs after [ReplayScript]'s
+checks: the one copy in the browser of the dice derivation and of the
+checks of the seed, the commitment and the hash chain.
 
 # Basics
 

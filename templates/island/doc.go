@@ -14,6 +14,12 @@
 // Resolve plays a file through the engine: Deploy, Move, Combat, with the
 // dice of the host (one d6 per attack, rolled in the open).
 //
+// The replay page (ReplayPage, replay/) is one long page of the log's
+// entries, each with its events, its dice and the map after it; its
+// script is the frame's checks (templates.ReplayScript), which derive
+// every d6 again from the revealed seed, and a few lines that mark each
+// die shown as verified or not.
+//
 // # Scenarios
 //
 // A game's position carries its scenario's name and the SHA-256 of the

@@ -2,6 +2,7 @@ package island
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"html/template"
 
@@ -9,33 +10,35 @@ import (
 	"github.com/attu-pbem/attu/templates"
 )
 
-// replayPage is the replay page's template: one self-contained HTML file
-// with no script, a section per log entry with its events in words, its
-// six-sided dice and the map after it.
-var replayPage = template.Must(template.New("replay").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>Island War replay: {{.Game}}</title>
-<style>
-body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em}
-pre{font-size:12px;background:#f6f4ec;padding:.5em;overflow-x:auto}
-.dice span{display:inline-block;border:1px solid #555;border-radius:3px;width:1.4em;text-align:center;margin-right:.2em}
-.broken{color:#b00}
-</style></head><body>
-<h1>Island War: {{.Game}}{{if .Name}} ({{.Name}}){{end}}</h1>
-<p>Scenario: {{.Scenario}}. Dice commitment (SHA-256 of the seed): <code>{{.Commitment}}</code>.
-{{if .Seed}}Seed: <code>{{.Seed}}</code> (every die below can be derived again from it; <code>attu audit</code> does).{{else}}The seed is not revealed yet, so the dice cannot be checked.{{end}}
-Log head: <code>{{.Head}}</code>.</p>
-{{if .Luck}}<pre>{{.Luck}}</pre>{{end}}
-{{range .Entries}}<section id="e{{.N}}">
-<h2>Entry {{.N}}: {{.Title}}</h2>
-<p>Hash <code>{{.Hash}}</code></p>
-{{if .Broken}}<p class="broken">This entry does not replay: {{.Broken}}</p>{{end}}
-{{if .Events}}<ul>{{range .Events}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Dice}}<p class="dice">Dice (d6): {{range .Dice}}<span title="die {{.Seq}}">{{.Face}}</span>{{end}}</p>{{end}}
-<pre>{{.Map}}</pre>
-</section>
-{{end}}</body></html>
-`))
+// The page's template, style sheet and script.
+var (
+	//go:embed replay/page.html
+	replayHTML string
+	//go:embed replay/replay.css
+	replayCSS string
+	//go:embed replay/replay.js
+	replayJS string
+
+	replayPage = template.Must(template.New("replay").Parse(replayHTML))
+)
+
+// replayData is what the page's script checks (templates.ReplayScript):
+// the commitment, the seed, the head, the log entries as hashed and the
+// dice as recorded.
+type replayData struct {
+	Commitment string                `json:"commitment"`
+	Seed       string                `json:"seed"`
+	Head       string                `json:"head"`
+	Entries    []replayLink          `json:"entries"`
+	Dice       []templates.ReplayDie `json:"dice"`
+}
+
+// replayLink is one log entry: its canonical JSON and the hash the
+// export lists for it.
+type replayLink struct {
+	JSON string `json:"json"`
+	Hash string `json:"hash"`
+}
 
 // replayEntry is one section of the page.
 type replayEntry struct {
@@ -48,14 +51,23 @@ type replayEntry struct {
 
 // ReplayPage draws the replay page of a game from what the game service
 // replayed of its export: a section per entry with its events, dice and
-// the map after it.
+// the map after it. The page is packed (templates.PackedPage) and its
+// script re-derives every d6 from the revealed seed, checks the seed
+// against the commitment and the hash chain up to the head, says so in
+// one line at the top and marks each die that does not match.
 func (Rules) ReplayPage(r *templates.Replay) ([]byte, error) {
 	data := struct {
 		Game, Name, Scenario, Commitment, Seed, Head, Luck string
 		Entries                                            []replayEntry
-	}{Game: r.Game, Name: r.Name, Scenario: r.Scenario, Commitment: r.Commitment, Seed: r.Seed, Head: r.Head, Luck: r.LuckText}
+		Data                                               *replayData
+	}{Game: r.Game, Name: r.Name, Scenario: r.Scenario, Commitment: r.Commitment, Seed: r.Seed, Head: r.Head, Luck: r.LuckText,
+		Data: &replayData{Commitment: r.Commitment, Seed: r.Seed, Head: r.Head, Entries: []replayLink{}, Dice: r.Dice}}
+	if data.Data.Dice == nil {
+		data.Data.Dice = []templates.ReplayDie{}
+	}
 	for i, en := range r.Entries {
 		n := uint64(i + 1)
+		data.Data.Entries = append(data.Data.Entries, replayLink{JSON: en.JSON, Hash: en.Hash})
 		re := replayEntry{N: n, Hash: en.Hash, Broken: en.Broken, Title: entryTitle(en.Entry)}
 		evs, err := decodeEvents(en.Events)
 		if err != nil {
@@ -81,7 +93,11 @@ func (Rules) ReplayPage(r *templates.Replay) ([]byte, error) {
 	if err := replayPage.Execute(&b, data); err != nil {
 		return nil, fmt.Errorf("replay page: %w", err)
 	}
-	return b.Bytes(), nil
+	title := "Island War replay: " + r.Game
+	if r.Name != "" {
+		title = r.Name + " — " + title
+	}
+	return templates.PackedPage(title, replayCSS, b.Bytes(), templates.ReplayScript(replayJS)), nil
 }
 
 func entryTitle(e templates.Entry) string {

@@ -197,9 +197,16 @@ func TestLogAndReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(page), "<section"); n != len(ps) {
+	_, markup, js, err := templates.Unpack(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if frame := templates.ReplayScript(""); !strings.HasPrefix(js, frame) || len(js) == len(frame) {
+		t.Error("the page's script is not its own after the frame's checks")
+	}
+	if n := strings.Count(string(markup), "<section"); n != len(ps) {
 		t.Errorf("%d sections for %d entries", n, len(ps))
 	}
-	golden(t, "testdata/replay.html", page)
+	golden(t, "testdata/replay.html", markup)
 	_ = os.Remove
 }

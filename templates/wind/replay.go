@@ -82,7 +82,7 @@ func ReplayPage(r *Replay) ([]byte, error) {
 	if r.Name != "" {
 		title = r.Name + " — " + title
 	}
-	return templates.PackedPage(title, replayCSS, b.Bytes(), replayJS), nil
+	return templates.PackedPage(title, replayCSS, b.Bytes(), templates.ReplayScript(replayJS)), nil
 }
 
 // The readers of the page, in the order of the arrays in replayStep.

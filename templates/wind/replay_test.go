@@ -33,9 +33,12 @@ func TestReplayPageEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPolicy(t, "the replay page", page)
-	_, markup, _, err := templates.Unpack(page)
+	_, markup, js, err := templates.Unpack(page)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if frame := templates.ReplayScript(""); !strings.HasPrefix(js, frame) || !strings.HasSuffix(js, replayJS) {
+		t.Error("the page's script is not its own after the frame's checks")
 	}
 	if n := strings.Count(string(markup), "<script"); n != 1 {
 		t.Errorf("the page's markup has %d script elements, want the data alone", n)

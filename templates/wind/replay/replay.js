@@ -1,7 +1,8 @@
 "use strict";
-// The replay page of an attu game: draws each step from the data embedded
-// in the page and checks every die against the revealed seed, the seed
-// against its commitment and the log's hash chain, with WebCrypto only.
+// The replay page of a War in the Wind game: draws each step from the data
+// embedded in the page; the shared frame's script (attuVerify) checks every
+// die against the revealed seed, the seed against its commitment and the
+// log's hash chain.
 (function () {
   const started = performance.now();
   const D = JSON.parse(document.getElementById("data").textContent);
@@ -15,120 +16,13 @@
   // recorded face, false when it does not.
   const dieState = [];
 
-  // ---- Dice and hashes (store package documentation: Dice, Log) ----
-
-  function unhex(s) {
-    if (!/^([0-9a-f]{2})*$/.test(s)) return null;
-    const b = new Uint8Array(s.length / 2);
-    for (let i = 0; i < b.length; i++) b[i] = parseInt(s.substr(2 * i, 2), 16);
-    return b;
-  }
-  function tohex(b) {
-    return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-  }
-  async function sha256hex(bytes) {
-    return tohex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
-  }
-  function hmacKey(seed) {
-    return crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  }
-  // derive returns die number n rolled as a die of faces faces: B0 =
-  // HMAC-SHA256(seed, n as 8 bytes big-endian), then Bk = HMAC(seed, n ‖ k)
-  // for k = 1, 2...; the first byte below 256 - (256 mod faces) gives the
-  // face, byte mod faces, 0 reading as faces (a d10: below 250, 0 reads 10).
-  async function derive(key, n, faces) {
-    const limit = 256 - (256 % faces);
-    const raw = [];
-    for (let k = 0; ; k++) {
-      const msg = new Uint8Array(k === 0 ? 8 : 16);
-      const dv = new DataView(msg.buffer);
-      dv.setBigUint64(0, BigInt(n));
-      if (k > 0) dv.setBigUint64(8, BigInt(k));
-      const block = new Uint8Array(await crypto.subtle.sign("HMAC", key, msg));
-      for (const b of block) {
-        raw.push(b);
-        if (b < limit) {
-          const f = b % faces;
-          return { face: f === 0 ? faces : f, raw: raw };
-        }
-      }
-    }
-  }
-
-  function short(h) {
-    return (h || "").slice(0, 16) + "…";
-  }
+  // dieName names a die in the verdict line: its entry, purpose, unit and
+  // hex. The checks are the shared frame's (attuVerify).
   function dieName(d) {
     let s = "die " + d.n + " (entry " + d.e + ", " + (D.purposes[d.purpose] || d.purpose);
     if (d.unit) s += ", " + d.unit;
     if (d.hex) s += " at " + d.hex;
     return s + ")";
-  }
-
-  class Mismatch extends Error {}
-
-  async function verify() {
-    if (!D.seed) throw new Mismatch("the seed is not in this file (the game had not ended when it was exported), so no die can be checked");
-    const seed = unhex(D.seed);
-    if (!seed || seed.length !== 32) throw new Mismatch("the seed is not 32 bytes of hex");
-    const commitment = await sha256hex(seed);
-    if (commitment !== D.commitment) {
-      throw new Mismatch("the seed hashes to " + short(commitment) + ", not to the commitment " + short(D.commitment));
-    }
-    // The chain: each entry's canonical bytes hash to the hash listed,
-    // and each names the previous one's hash.
-    const enc = new TextEncoder();
-    const hashes = await Promise.all(D.entries.map((e) => sha256hex(enc.encode(e.json))));
-    const ranges = [];
-    let prev = "";
-    for (let i = 0; i < D.entries.length; i++) {
-      const seq = i + 1;
-      const e = D.entries[i];
-      if (hashes[i] !== e.hash) {
-        throw new Mismatch("entry " + seq + " is altered: it hashes to " + short(hashes[i]) + ", the log lists " + short(e.hash));
-      }
-      const obj = JSON.parse(e.json);
-      if (obj.seq !== seq) throw new Mismatch("entry " + seq + " is numbered " + obj.seq);
-      if (obj.prev !== prev) {
-        throw new Mismatch("the link from entry " + seq + " to entry " + i + " is broken: it names " + short(obj.prev) + ", entry " + i + " hashes to " + short(prev));
-      }
-      if (seq === 1 && obj.commitment !== D.commitment) {
-        throw new Mismatch("entry 1 commits to " + short(obj.commitment) + ", not to " + short(D.commitment));
-      }
-      ranges.push([obj.dice_from || 0, obj.dice_to || 0]);
-      prev = hashes[i];
-    }
-    if (prev !== D.head) throw new Mismatch("the chain ends at " + short(prev) + ", not at the head " + short(D.head));
-    // Which entry rolled each die, by the hashed entries.
-    const owner = [];
-    let next = 1;
-    ranges.forEach(([from, to], i) => {
-      if (to === 0) return;
-      if (from !== next) throw new Mismatch("entry " + (i + 1) + " rolls dice from " + from + ", but the next die was " + next);
-      for (let n = from; n < to; n++) owner[n] = i + 1;
-      next = to;
-    });
-    if (next - 1 !== D.dice.length) {
-      throw new Mismatch("the log's entries rolled " + (next - 1) + " dice, the dice log holds " + D.dice.length);
-    }
-    const key = await hmacKey(seed);
-    // Each die as the dice log records it: its faces, none for a d10.
-    const derived = await Promise.all(D.dice.map((d, i) => derive(key, i + 1, d.faces || 10)));
-    let bad = null;
-    D.dice.forEach((d, i) => {
-      const n = i + 1;
-      const got = derived[i], raw = d.r || [];
-      const ok = d.n === n && d.e === owner[n] && got.face === d.f && got.raw.length === raw.length && got.raw.every((b, j) => b === raw[j]);
-      dieState[n] = ok;
-      if (ok || bad) return;
-      if (d.n !== n) bad = "the dice log is out of order at position " + n + " (die " + d.n + ")";
-      else if (d.e !== owner[n]) bad = dieName(d) + ": the dice log gives it to entry " + d.e + ", the log to entry " + owner[n];
-      else if (got.face !== d.f) bad = dieName(d) + ": the log records " + d.f + ", the seed gives " + got.face;
-      else bad = dieName(d) + ": the log records the bytes " + raw.join(" ") + ", the seed gives " + got.raw.join(" ");
-    });
-    if (bad) throw new Mismatch(bad);
-    return "✓ all " + D.dice.length.toLocaleString("en-US") + " dice verified: the seed matches the commitment " + short(D.commitment) +
-      " and the " + D.entries.length.toLocaleString("en-US") + " log entries chain up to the head " + short(D.head);
   }
 
   // ---- Drawing ----
@@ -331,7 +225,7 @@
   const shown = performance.now();
 
   window.attuReplay = {
-    derive: async (seedHex, n, faces) => derive(await hmacKey(unhex(seedHex)), n, faces || 10),
+    derive: attuVerify.derive,
     steps: D.steps.length,
     step: () => step,
     // When the script began and when the first step was drawn, in ms
@@ -340,7 +234,7 @@
     shownAt: shown,
   };
   const verdict = $("verdict");
-  window.attuReplay.verified = verify().then(
+  window.attuReplay.verified = attuVerify.verify(D, dieState, dieName).then(
     (msg) => {
       window.attuReplay.verifiedAt = performance.now();
       verdict.dataset.state = "ok";
@@ -349,7 +243,7 @@
     (err) => {
       window.attuReplay.verifiedAt = performance.now();
       verdict.dataset.state = "bad";
-      verdict.textContent = "✗ " + (err instanceof Mismatch ? err.message : "the check could not run: " + err);
+      verdict.textContent = "✗ " + (err instanceof attuVerify.Mismatch ? err.message : "the check could not run: " + err);
     }).then(() => show(step));
 
 })();
