@@ -19,6 +19,7 @@ import (
 
 	"github.com/attu-pbem/attu/mail/loopback"
 	windorders "github.com/attu-pbem/attu/orders/wind"
+	"github.com/attu-pbem/attu/templates/island"
 )
 
 // readmeCommand is one attu command line of the README's shell blocks.
@@ -284,7 +285,7 @@ func waitSocket(t *testing.T, sock string, served chan int, errs *bytes.Buffer) 
 }
 
 // The order files the README shows are well formed, as attu check would
-// say.
+// say: War in the Wind's, or, those it does not read, Island War's.
 func TestReadmeOrders(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -296,7 +297,9 @@ func TestReadmeOrders(t *testing.T) {
 	}
 	for _, b := range blocks {
 		if _, err := windorders.Parse(b[1], windorders.Options{}); err != nil {
-			t.Errorf("the README's order file:\n%s\n%v", b[1], err)
+			if _, ierr := (island.Rules{}).Read(b[1]); ierr != nil {
+				t.Errorf("the README's order file:\n%s\nWar in the Wind: %v\nIsland War: %v", b[1], err, ierr)
+			}
 		}
 	}
 }
