@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -69,7 +70,8 @@ func TestDemoIslandWar(t *testing.T) {
 
 // attu new creates an Island War game with a scenario of the system's:
 // -h lists each system's scenarios, the game records its system and
-// waits for the Japanese set-up, and a scenario or a setup Island War
+// waits for the Japanese set-up, attu show prints a side's report of
+// it, and a scenario or a setup Island War
 // does not have is refused, creating nothing.
 func TestNewIslandWar(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "attu.db")
@@ -87,6 +89,14 @@ func TestNewIslandWar(t *testing.T) {
 	code, out, errs := runAttu(append(base, "-id", "r1", "-scenario", "ridge-42")...)
 	if code != 0 || !strings.Contains(out, "created game r1") || !strings.Contains(out, "setup from jp") {
 		t.Fatalf("attu new -system island-war -scenario ridge-42: exit %d, %s%s", code, out, errs)
+	}
+	code, out, errs = runAttu("show", "-db", db, "-side", "jp", "r1")
+	if code != 0 || !strings.Contains(out, "Island War: Ridge 42") || !strings.Contains(out, "Japanese report") || !strings.Contains(out, "wait: setup") {
+		t.Errorf("attu show -side jp r1: exit %d, %s%s", code, out, errs)
+	}
+	code, out, errs = runAttu("show", "-db", db, "-side", "us", "-json", "r1")
+	if code != 0 || !json.Valid([]byte(out)) || !strings.Contains(out, `"scenario"`) {
+		t.Errorf("attu show -side us -json r1: exit %d, %s%s", code, out, errs)
 	}
 	code, out, errs = runAttu("status", "-db", db)
 	if code != 0 || !strings.Contains(out, "r1") || !strings.Contains(out, "Waiting for the Japanese set-up") || strings.Contains(out, "bad") {
