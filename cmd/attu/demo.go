@@ -95,6 +95,12 @@ func runDemo(s *session) error {
 	if len(argv) != 0 || *turns < 1 {
 		return usageErr("takes only flags, and -turns must be at least 1 (attu demo -h)")
 	}
+	if _, err := systemNamed(*system); err != nil {
+		return usageErr("-system: %v (attu demo -h)", err)
+	}
+	if *system == island.Name && !flagSet(fs, "turns") {
+		*turns = islandDemoTurns
+	}
 	seedBytes, err := hex.DecodeString(strings.TrimPrefix(*seedHex, "0x"))
 	if err != nil || len(seedBytes) == 0 {
 		return usageErr("-seed %q: want hex digits, like -seed 06", *seedHex)
@@ -112,12 +118,6 @@ func runDemo(s *session) error {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	if _, err := systemNamed(*system); err != nil {
-		return usageErr("-system: %v (attu demo -h)", err)
-	}
-	if *system == island.Name && !flagSet(fs, "turns") {
-		*turns = islandDemoTurns
-	}
 	if err := demo(ctx, s.stdout, dir, *turns, seedBytes, *servers, *system); err != nil {
 		return fmt.Errorf("%v\n(the log is in %s)", err, filepath.Join(dir, "attu.log"))
 	}

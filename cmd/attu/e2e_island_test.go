@@ -28,7 +28,8 @@ const islandDefenceDeadline = 20 * time.Second
 // barrage whose defence deadline the Japanese miss (their standing
 // instructions decide, IW24), then the stand-in's files for both players
 // through Game-Turn 7 (the Japanese no longer asking), and the umpire ends the game by mail. Every mail
-// the game queued for a player reached it once, every orders mail was
+// the game queued for a player reached it once and no one another's
+// token, every orders mail was
 // applied once (the one taken back marked so), the export passes attu
 // audit, and each player received at most 3 mails and 350 KB a Game-Turn
 // on average (welcome and final report aside). With ATTU_MAILSERVERS set,
@@ -226,6 +227,11 @@ func TestE2EIslandWarByMail(t *testing.T) {
 		}
 		final, n, size := false, 0, 0
 		for _, raw := range raws {
+			for other, tok := range c.Tokens {
+				if other != side && bytes.Contains(raw, []byte(tok)) {
+					t.Errorf("%s received the %s token in %q", user, other, subjectOf(raw))
+				}
+			}
 			subj := subjectOf(raw)
 			switch {
 			case strings.Contains(subj, "the game is over"):
