@@ -130,7 +130,7 @@ func DefaultCommands() []string {
 	return []string{"help", "status", "resend", "template", "log", "concede",
 		"absent", "takeback", "agree", "go",
 		"extend", "pause", "resume", "force", "rollback", "replace", "end", "reveal",
-		"standings", "digest", "next", "json", "copies"}
+		"standings", "digest", "next", "json", "sheet", "copies"}
 }
 
 // Extract reads one mail (RFC 5322, MIME per RFC 2045-2049) within lim,

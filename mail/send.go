@@ -250,9 +250,43 @@ func (s *Sender) build(m *Outgoing) (*gomail.Msg, error) {
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	for _, a := range m.Attachments {
 		typ := gomail.ContentType(cmp.Or(a.Type, "application/octet-stream"))
-		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(typ)); err != nil {
+		opts := []gomail.FileOption{gomail.WithFileContentType(typ)}
+		if typ == "text/html" && sevenBit(a.Data) {
+			// A page attu writes is ASCII in short lines (its packed part in
+			// lines of 76): sent as it is, not a third larger in base64.
+			// go-mail writes a file unencoded only under the label 8bit,
+			// which 7-bit lines satisfy (RFC 2045 section 2.8); it travels
+			// with CRLF line ends, as text does (section 2.10), which a
+			// browser reads alike.
+			opts = append(opts, gomail.WithFileEncoding(gomail.NoEncoding))
+		}
+		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), opts...); err != nil {
 			return nil, fmt.Errorf("mail: outgoing mail %s: attaching %s: %w", id, a.Name, err)
 		}
 	}
 	return msg, nil
+}
+
+// sevenBit reports whether b is 7-bit text in lines of at most 998 octets
+// (RFC 2045 section 2.7): no NUL, no octet above 127, CR only before LF.
+func sevenBit(b []byte) bool {
+	line := 0
+	for i, c := range b {
+		switch {
+		case c == 0 || c > 127:
+			return false
+		case c == '\r' && (i+1 == len(b) || b[i+1] != '\n'):
+			return false
+		case c == '\n':
+			line = 0
+			continue
+		}
+		if c != '\r' {
+			line++
+		}
+		if line > 998 {
+			return false
+		}
+	}
+	return true
 }

@@ -439,3 +439,65 @@ func TestReplyCopiesOnlyASCIIIDs(t *testing.T) {
 		t.Errorf("the header carries an encoded word:\n%s", header)
 	}
 }
+
+// A page attu writes (ASCII in short lines) goes out unencoded, not a
+// third larger in base64, and reads the same with its line ends made
+// CRLF; one with other octets still goes in base64, byte for byte.
+func TestSendPageUnencoded(t *testing.T) {
+	sys, own := system(t, nil)
+	us, err := sys.AddUser("us", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := "<!DOCTYPE html>\n<html><head><title>sheet</title></head>\n<body>\n" + strings.Repeat("QUJDRA==\n", 2000) + "</body></html>\n"
+	other := "<!DOCTYPE html>\n<p>Holtz Bay \u2014 an em dash</p>\n"
+	out := &Outgoing{To: []string{us}, Subject: "[attu g1] report", MessageID: "<g1.4.us@attu.test>", Date: time.Date(1943, 5, 12, 6, 0, 0, 0, time.UTC),
+		Text:        "See the sheet.\n",
+		Attachments: []Attachment{{Name: "a.html", Type: "text/html", Data: []byte(page)}, {Name: "b.html", Type: "text/html", Data: []byte(other)}}}
+	if err := sender(t, sys, own).Send(context.Background(), out); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := sys.WaitDeliveries(ctxTimeout(t, 5*time.Second), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(ds[0].Data); n > len(page)*5/4 { // base64 alone would be 4/3
+		t.Errorf("the mail is %d bytes for a page of %d", n, len(page))
+	}
+	e, err := message.Read(bytes.NewReader(ds[0].Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mr := mmail.NewReader(e)
+	got := map[string][2]string{}
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if h, ok := p.Header.(*mmail.AttachmentHeader); ok {
+			name, _ := h.Filename()
+			data, _ := io.ReadAll(p.Body)
+			got[name] = [2]string{h.Get("Content-Transfer-Encoding"), string(data)}
+		}
+	}
+	if g := got["a.html"]; g[0] != "8bit" || g[1] != strings.ReplaceAll(page, "\n", "\r\n") {
+		t.Errorf("the ASCII page came %s, %d bytes (want 8bit, %d)", g[0], len(g[1]), len(page)+strings.Count(page, "\n"))
+	}
+	if g := got["b.html"]; g[0] != "base64" || g[1] != other {
+		t.Errorf("the other page came %s as %q", g[0], g[1])
+	}
+}
+
+func TestSevenBit(t *testing.T) {
+	for in, want := range map[string]bool{
+		"a\nb\r\nc": true, "": true, "a\rb": false, "a\x00": false, "\u00e9": false,
+		strings.Repeat("x", 998) + "\n": true, strings.Repeat("x", 999): false, strings.Repeat("x", 998) + "\r\n": true,
+	} {
+		if got := sevenBit([]byte(in)); got != want {
+			t.Errorf("sevenBit(%.20q…) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -71,3 +71,37 @@ func BenchmarkWriteJSON(b *testing.B) {
 		}
 	}
 }
+
+// The export a final report attaches, gzip-compressed, reads as the same
+// game as its JSON, and gunzip gives that JSON byte for byte.
+func TestGzipJSONReadsAsJSON(t *testing.T) {
+	x := endedGame(t)
+	plain, err := x.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := x.GzipJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(z) >= len(plain)/2 {
+		t.Errorf("the compressed export is %d bytes, its JSON %d", len(z), len(plain))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if un, err := io.ReadAll(zr); err != nil || !bytes.Equal(un, plain) {
+		t.Fatalf("gunzip does not give the export's JSON: %v", err)
+	}
+	y, err := ReadExport(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := y.JSON(); !bytes.Equal(again, plain) {
+		t.Fatal("the compressed export does not read as the same game")
+	}
+	if _, err := ReadExport(bytes.NewReader(z[:len(z)/2])); err == nil {
+		t.Error("a torn compressed export reads without an error")
+	}
+}

@@ -6,7 +6,11 @@ system: the replies to orders and commands ([Welcome], [Accepted],
 [Digest], [RoundMail]), and the tools a system's words are written with:
 text wrapped to [MaxWidth] columns ([Wrap], [WrapLines]), aligned tables
 ([Columns]), plurals, deadlines in the reader's zone, and the functions
-every template may call ([Funcs], [Execute]).
+every template may call ([Funcs], [Execute]). [PackedPage] is the frame
+of the HTML pages a system mails (an order sheet, a replay page): their
+markup, style sheet and script compressed inside one self-contained file
+the browser unpacks, under a policy that runs nothing else; [Unpack]
+reads them back.
 
 # Basics
 

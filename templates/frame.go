@@ -20,6 +20,9 @@ type Game struct {
 	Zone       *time.Location // the reader's time zone, when the game knows it, for a second reading of the deadline
 	Head       string         // the hash of the game's log after the last entry
 	Commitment string         // the SHA-256 of the dice seed
+	// StandIn lists the sides attu's stand-in plays, so that a report
+	// to a person facing it can say what it did.
+	StandIn []adjudicator.Side
 }
 
 // ReportFor is what the game service asks a system's report of one side to

@@ -34,6 +34,32 @@ type Welcome struct {
 	// when it waits for this side, whose report below the welcome asks.
 	Waiting string
 	Awaited bool
+	// StandIn lists the sides attu's stand-in plays; a person plays the
+	// others.
+	StandIn []adjudicator.Side
+}
+
+// Seats says who plays each side, for the welcome: "you", "a person" or
+// "the stand-in".
+func (w Welcome) Seats() []Seat {
+	var out []Seat
+	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		who := "a person"
+		switch {
+		case s == w.Side:
+			who = "you"
+		case slices.Contains(w.StandIn, s):
+			who = "the stand-in"
+		}
+		out = append(out, Seat{Side: s, Who: who})
+	}
+	return out
+}
+
+// Seat is a side and who plays it.
+type Seat struct {
+	Side adjudicator.Side
+	Who  string
 }
 
 // PlayerAddress is a side and the address it plays from.
@@ -181,6 +207,8 @@ type UmpireNotice struct {
 	Deadline time.Time
 	Zone     *time.Location
 	Next     string
+	Reader   adjudicator.Side // the player told
+	Awaited  adjudicator.Side // whose orders Next is, NoSide when not told
 	Head     string
 }
 
@@ -281,8 +309,18 @@ func (d DeadlinePassed) Text() string { return execute("reply-deadline.tmpl", d)
 // Text renders the umpire's notice.
 func (u UmpireNotice) Text() string { return execute("reply-umpire.tmpl", u) }
 
-// Text renders the final report.
-func (f Final) Text() string { return execute("reply-final.tmpl", f) }
+// Text renders the final report. A game one side conceded reads as the
+// other side's victory, for that is what the concession gives.
+func (f Final) Text() string {
+	if f.Winner == adjudicator.NoSide {
+		for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+			if f.Victory == (Notice{Kind: "result-concede", Side: s}).Text() {
+				f.Winner, f.Victory = s.Enemy(), Notice{Kind: "conceded", Side: s}.Text()
+			}
+		}
+	}
+	return execute("reply-final.tmpl", f)
+}
 
 // hours writes a duration in words, to the minute: "2 days", "31 hours",
 // "5 hours 20 minutes", "20 minutes".
@@ -312,13 +350,33 @@ func umpireCopies(mode string) string {
 	return "you get a digest once a day when something happened: a report of everything since your last one, outside the rules too (commands, missed deadlines)."
 }
 
+// nextWho says to reader what the orders the game waits for, those of
+// awaited, ask of it; change adds that the template may have changed with
+// the decision just told.
+func nextWho(reader, awaited adjudicator.Side, change bool) string {
+	again := "mail resend to get it again"
+	if change {
+		again += ", with any change this brings"
+	}
+	switch {
+	case reader == adjudicator.Umpire:
+		return "The players' reports carry their templates; nothing is needed from you."
+	case awaited == adjudicator.NoSide:
+		return "If that is you, send your orders from the template of your last report (" + again + ")."
+	case reader == awaited:
+		return "They are yours: send them from the template of your last report (" + again + ")."
+	}
+	return "They are the " + SideTitle(awaited) + " player's: nothing is needed from you now."
+}
+
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
-	"side":   SideTitle,
-	"when":   DeadlineText,
-	"hours":  hours,
-	"plural": Plural,
-	"copies": umpireCopies,
+	"nextWho": nextWho,
+	"side":    SideTitle,
+	"when":    DeadlineText,
+	"hours":   hours,
+	"plural":  Plural,
+	"copies":  umpireCopies,
 	"ago": func(t time.Time) string {
 		if t.IsZero() {
 			return "none yet"

@@ -35,8 +35,9 @@ type Held struct {
 // Farewell tells a player that the umpire gave their side to someone
 // else: their token no longer works.
 type Farewell struct {
-	Game string
-	Side adjudicator.Side
+	Game    string
+	Side    adjudicator.Side
+	StandIn bool // the side went to attu's stand-in, not to a person
 }
 
 // Log is the answer to "log": the game's record as the asker may read
@@ -106,7 +107,9 @@ type Answer struct {
 	Game     string
 	Command  string
 	Says     []Notice
-	Next     string // what the game waits for now (in the system's words), empty for nothing
+	Next     string           // what the game waits for now (in the system's words), empty for nothing
+	Reader   adjudicator.Side // who the answer goes to: a player or the umpire
+	Awaited  adjudicator.Side // whose orders Next is, NoSide when not told
 	Deadline time.Time
 	Zone     *time.Location
 }
@@ -118,6 +121,18 @@ type NotDone struct {
 	Command string
 	Why     Notice
 }
+
+// notNow are the refusals of a command that is right but comes when the
+// game cannot carry it out: nothing in it is to be corrected.
+var notNow = map[string]bool{
+	"why-paused": true, "why-not-paused": true, "why-not-running": true, "why-no-wait": true,
+	"why-no-step": true, "why-no-request": true, "why-request-lapsed": true, "why-no-held": true,
+	"why-takeback-open": true, "why-over": true, "why-secret": true, "why-no-file": true,
+}
+
+// NotNow reports whether the command was refused for when it came, not for
+// what it said.
+func (n NotDone) NotNow() bool { return notNow[n.Why.Kind] }
 
 // PlayerNotice tells a player or the umpire of something another player did
 // that concerns them: a takeback asked or lapsed, an absence, a concession.

@@ -179,18 +179,12 @@ func CountHits(dice []int, drm int) int {
 }
 
 // DiceText writes dice for a report: "9, 8, 8 (-3: 6, 5, 5)": natural rolls
-// and, when there is a modifier, the modified ones. A natural 10 prints as
-// 0, as on the die.
+// and, when there is a modifier, the modified ones. A die reads 1 to 10,
+// as the dice log and the replay page give it: the 0 of the die is a 10.
 func DiceText(dice []int, drm int) string {
-	face := func(d int) string {
-		if d == 10 {
-			return "0"
-		}
-		return fmt.Sprint(d)
-	}
 	var nat, mod []string
 	for _, d := range dice {
-		nat = append(nat, face(d))
+		nat = append(nat, fmt.Sprint(d))
 		mod = append(mod, fmt.Sprint(d+drm))
 	}
 	s := strings.Join(nat, ", ")

@@ -95,7 +95,7 @@ func TestHits(t *testing.T) {
 	if !IsHit(7, 0) || IsHit(6, 0) || !IsHit(5, 2) || IsHit(9, -3) {
 		t.Error("a hit is a modified 7 or more")
 	}
-	if got := DiceText([]int{10, 9, 7, 3}, -1); got != "0, 9, 7, 3 (-1: 9, 8, 6, 2)" {
+	if got := DiceText([]int{10, 9, 7, 3}, -1); got != "10, 9, 7, 3 (-1: 9, 8, 6, 2)" {
 		t.Errorf("DiceText = %q", got)
 	}
 }

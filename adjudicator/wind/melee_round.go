@@ -212,15 +212,18 @@ func (mt *meleeFight) rounds() {
 		if mt.s.Over() {
 			return // a victory condition of 3.8.2 ended the game mid-melee
 		}
+		// From edition 1 the game ends at the fire that decides it
+		// (3.8.2): the other side's fire of the round is not rolled.
+		over := func() bool { return mt.s.Over() && mt.s.Edition >= EditionRule13 }
 		if mt.assault {
 			mt.offensiveFire()
-			if len(mt.defenders()) == 0 {
+			if len(mt.defenders()) == 0 || over() {
 				return
 			}
 			mt.defensiveFire()
 		} else {
 			mt.defensiveFire()
-			if len(mt.standing()) == 0 {
+			if len(mt.standing()) == 0 || over() {
 				return
 			}
 			mt.offensiveFire()
@@ -378,6 +381,9 @@ func (mt *meleeFight) defensiveFire() {
 // (Japanese; an Unknown unit goes off the map, RULINGS.md R36).
 func (mt *meleeFight) leftAlone() {
 	s := mt.s
+	if mt.ambush && s.Edition >= EditionRule13 {
+		return // the ambush's own hex: ambushLeftAlone (rule 13.3)
+	}
 	for _, h := range mt.attackHexes() {
 		if hasAttacker(mt.attackers, h) {
 			continue

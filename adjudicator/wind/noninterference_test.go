@@ -60,7 +60,8 @@ const nonInterferenceTurns = 500
 // units off the map are never renamed, since an ambush or an ad hoc
 // placement may draw from them in any step, nor the units the engine fires
 // for 13.2.2; the Unknown units on the map are, the fixed ones of 13.2.1
-// with their mark, while some are off the map for an ambush to draw.
+// with their mark, while some are off the map for an ambush to draw and
+// no fire or air attack of the step may send one off the map to join them.
 //
 // Refit turns are played too: the U.S. refit, and the Japanese refit, whose
 // hiding, moves and swaps (rules 9.5, 9.6) name the renamed counters; none
@@ -223,6 +224,14 @@ func hiddenTwin(s *wind.State, o wind.Orders, r *rand.Rand) (*wind.State, map[st
 		}
 		if len(melee) > 1 || !second && len(melee) > 0 {
 			tables = false
+		}
+		// In solitaire a fire or an air attack may send an Unknown unit of
+		// the map off it, where an ambush of the same step draws from
+		// them (13.3): they keep their names then.
+		for _, a := range o.Actions {
+			if s.IsSolitaire() && (a.Fire != nil || a.Air != nil) {
+				tables = false
+			}
 		}
 		for _, u := range s.Units {
 			if melee[u.Hex] {

@@ -145,7 +145,7 @@ func (s *State) Outlook(side Side) *Outlook {
 		Wait:     w,
 		WaitText: s.WaitTextFor(side),
 		Winner:   s.Winner,
-		Victory:  s.Victory,
+		Victory:  s.VictoryText(),
 		Heroes:   s.Heroes,
 		Units:    []UnitStatus{},
 	}

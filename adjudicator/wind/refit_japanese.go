@@ -417,7 +417,7 @@ func (s *State) refitJP(o Rearrange) []Event {
 func (s *State) advanceRefit() []Event {
 	if last := s.lastTurn(); last > 0 && s.Turn >= last {
 		evs := []Event{refitPublic(Event{Kind: EventLastTurn, Turn: s.Turn})}
-		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
+		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, lastTurnWhy)...)
 	}
 	s.Turn++
 	evs := []Event{refitPublic(Event{Kind: EventTurnBegins, Turn: s.Turn, Reason: ReasonAfterRefit})}

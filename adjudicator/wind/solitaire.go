@@ -391,10 +391,13 @@ func (s *State) unknownCounter() *Counter {
 }
 
 // soloLastStand reports whether the Japanese infantry defending target
-// fight as at the last victory hex (rule 13.4): the game is solitaire and
-// target is the one objective of 13.6 the U.S. does not occupy.
+// fight as at the last victory hex (rule 13.4): the game is a solitaire
+// campaign (any solitaire game in edition 0) and target is the one
+// objective of 13.6 the U.S. does not occupy.
 func (s *State) soloLastStand(target Hex) bool {
-	if !s.IsSolitaire() {
+	if !s.IsSolitaire() || s.Scenario != "" && s.Edition >= EditionRule13 {
+		// rule 13.4 is Colonel Yamasaki's, and no hero of rule 11 is
+		// available in a short scenario (15.1, 15.2; RULINGS.md R74).
 		return false
 	}
 	obj := s.soloObjectives()

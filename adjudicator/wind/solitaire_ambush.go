@@ -9,8 +9,10 @@ package wind
 // (every Unknown unit of the game when none is off it) and a die rolled on
 // its table; two less than what the table gives is how many infantry
 // units, drawn from the pool, appear in u's hex (at most three, 4.2). They
-// fight every U.S. unit of the hex at once, striking first as defenders
-// do. After each round the U.S. melee retreat standing instruction for
+// fight u at once, striking first as defenders do; hits beyond u's steps
+// fall on the other U.S. units of the hex (8.2.1.1), and those left alone
+// with the ambushers go as 8.2 says (every U.S. unit of the hex fought in
+// edition 0). After each round the U.S. melee retreat standing instruction for
 // the hex (8.2.1.3) says whether the U.S. units withdraw; they withdraw to
 // came, or to their retreat hex when came has no room, and the ambushers
 // stay. Once MaxMeleeRounds rounds are fought the U.S. units withdraw;
@@ -52,10 +54,14 @@ func (s *State) soloAmbush(u *Unit, came Hex, d Dice) []Event {
 		a.Hex, a.Box, a.FaceDown = h, "", false
 		ambushers = append(ambushers, a)
 	}
-	var defenders []*Unit
-	for _, o := range s.UnitsAt(h) {
-		if o.Side() == US {
-			defenders = append(defenders, o)
+	defenders := []*Unit{u} // rule 13.3: the moving unit is engaged
+	if s.Edition < EditionRule13 {
+		// Edition 0 engaged every U.S. unit of the hex.
+		defenders = nil
+		for _, o := range s.UnitsAt(h) {
+			if o.Side() == US {
+				defenders = append(defenders, o)
+			}
 		}
 	}
 	evs := []Event{{Kind: EventAmbush, Seen: Visibility{US: SightAnonymous, JP: SightFull}, Side: JP,
@@ -81,6 +87,9 @@ func (s *State) ambushFight(h, came Hex, us []*Unit, d Dice) []Event {
 	for mt.round = 1; ; mt.round++ {
 		mt.usLost, mt.jpLost = 0, 0
 		mt.defensiveFire()
+		if s.Over() && s.Edition >= EditionRule13 {
+			break // rule 3.8.2: the game ends at the loss that decides it
+		}
 		if len(mt.standing()) > 0 {
 			mt.offensiveFire()
 		}
@@ -99,6 +108,9 @@ func (s *State) ambushFight(h, came Hex, us []*Unit, d Dice) []Event {
 			}
 		}
 	}
+	if s.Edition >= EditionRule13 {
+		mt.ambushLeftAlone(came)
+	}
 	outcome := ReasonBothStand
 	switch {
 	case len(mt.defenders()) == 0:
@@ -107,7 +119,7 @@ func (s *State) ambushFight(h, came Hex, us []*Unit, d Dice) []Event {
 		outcome = ReasonDefendersHold
 	}
 	mt.say(Event{Kind: EventMeleeEnds, Round: mt.round, Reason: outcome})
-	if len(mt.standing()) > 0 && len(mt.defenders()) > 0 {
+	if len(mt.defenders()) > 0 && (len(mt.standing()) > 0 || s.holdsSide(h, US)) {
 		// The game ended mid-ambush (3.8.2), or a U.S. unit could go
 		// nowhere: the ambushers melt back into the pool, so that no hex
 		// holds both sides.
@@ -118,6 +130,28 @@ func (s *State) ambushFight(h, came Hex, us []*Unit, d Dice) []Event {
 		}
 	}
 	return append(mt.events, s.updateCleared()...)
+}
+
+// ambushLeftAlone moves the U.S. units of the ambush hex that the ambush
+// did not engage, once the engaged unit is gone from it (eliminated or
+// withdrawn), out of the ambushers' hex: they are left alone with them
+// (rule 8.2) and go where a withdrawal goes (13.3), to came or else to
+// their retreat hex; one that can go nowhere stays, and the ambushers then
+// melt away.
+func (mt *meleeFight) ambushLeftAlone(came Hex) {
+	if len(mt.standing()) > 0 || len(mt.defenders()) == 0 {
+		return
+	}
+	engaged := mt.attackers
+	mt.attackers = nil
+	for _, u := range mt.s.UnitsAt(mt.target) {
+		if u.Side() == US {
+			mt.attackers = append(mt.attackers, u)
+			mt.from[u] = mt.target
+		}
+	}
+	mt.withdrawTo(came, ReasonLeftAlone, "")
+	mt.attackers = engaged
 }
 
 // ambushWithdraw reads the U.S. melee retreat standing instruction for

@@ -119,6 +119,11 @@ func (u *Unit) Rating() Rating { return u.counter.Rating(u.Steps) }
 // State is a game position: everything the rules need to decide what happens
 // next. It round-trips through JSON; after decoding call Attach.
 type State struct {
+	// Edition is the edition of attu's reading of the rules the game is
+	// played by (Editions), fixed when the game is created: a game keeps
+	// the reading it began with, so that its record replays as it was
+	// played. A position without one is of edition 0.
+	Edition    int     `json:"edition,omitempty"`
 	Scenario   string  `json:"scenario,omitempty"`
 	Turn       int     `json:"turn"` // 1 is May 11 (12.2)
 	Weather    Weather `json:"weather"`
@@ -172,10 +177,26 @@ type State struct {
 	index map[string]*Unit
 }
 
+// Editions of attu's reading of the rules, each a game's for good once it
+// is created (State.Edition); a new position takes the latest.
+//
+//   - 0: the first.
+//   - 1: an ambush engages the moving unit alone, the other U.S. units of
+//     its hex taking only what is left over (rules 13.3, 8.2.1.1;
+//     RULINGS.md R73); Colonel Yamasaki's last stand (13.4) is not fought
+//     in a short scenario, where no hero of rule 11 is available (15.1,
+//     15.2; R74); a melee or an ambush stops at the fire that meets a
+//     victory condition of 3.8.2 (R73, R78).
+const (
+	EditionFirst  = 0
+	EditionRule13 = 1
+	LatestEdition = EditionRule13
+)
+
 // NewState returns an empty position on map m with counters cs, every counter
 // in the unused box. nil means the built-in map or counters.
 func NewState(m *Map, cs *Counters) *State {
-	s := &State{Turn: 1, Weather: Fog, StandingUS: DefaultStanding(US), StandingJP: DefaultStanding(JP)}
+	s := &State{Edition: LatestEdition, Turn: 1, Weather: Fog, StandingUS: DefaultStanding(US), StandingJP: DefaultStanding(JP)}
 	s.m, s.cs = m, cs
 	for _, id := range s.Counters().IDs() {
 		c, _ := s.Counters().Get(id)

@@ -370,7 +370,7 @@ func (s *State) meleeStep(d Dice) []Event {
 func (s *State) advanceTurn() []Event {
 	if last := s.lastTurn(); last > 0 && s.Turn >= last {
 		evs := []Event{{Kind: EventLastTurn, Seen: Public, Turn: s.Turn}}
-		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, "the U.S. had not won by the end of the last turn (rule 3.8.3)")...)
+		return append(evs, s.endGame(Event{Side: JP, Reason: ReasonLastTurn}, lastTurnWhy)...)
 	}
 	s.Turn++
 	s.AirUS, s.AirJP = 0, 0 // unused airpower is lost (3.4)
@@ -430,6 +430,10 @@ func (s *State) revealKomandorski() []Event {
 	}
 	return evs
 }
+
+// lastTurnWhy is the reason a game that reaches the end of its last turn
+// ends (rule 3.8.3), as positions store it.
+const lastTurnWhy = "the U.S. had not won by the end of the last turn (rule 3.8.3)"
 
 // endGame records the winner and why, and ends the game (rule 3.8). ev
 // holds the winner (Side) and the facts of the victory event; why words

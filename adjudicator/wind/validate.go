@@ -111,6 +111,9 @@ func (s *State) Validate() error {
 	if s.RefitSteps < 0 || s.RefitSteps != 0 && phase != WaitUSRefit {
 		bad(nil, "%d refit steps are kept while the game waits for %s; the roll's steps are spent in the U.S. refit orders (rule 9.1)", s.RefitSteps, s.WaitText())
 	}
+	if s.Edition < EditionFirst || s.Edition > LatestEdition {
+		bad(nil, "the position is of edition %d of attu's rules; the editions are %d to %d", s.Edition, EditionFirst, LatestEdition)
+	}
 	if s.Casualties < 0 {
 		bad(nil, "the casualty track is at %d, below 0 (rule 8.4)", s.Casualties)
 	}

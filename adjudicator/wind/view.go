@@ -349,7 +349,8 @@ func (v *View) Hexes() []Hex {
 // umpire reads every event as it is; a player reads what ev.Seen gives it;
 // anyone else reads only events both players read in full. With
 // SightAnonymous the units that are not Known keep only their side and hex,
-// and Private is withheld. The result shares nothing with ev that Redact
+// and Private is withheld; which activations of the other side were cut
+// short is withheld too (cutShort). The result shares nothing with ev that Redact
 // changed.
 func Redact(ev Event, side Side) (Event, bool) {
 	switch side {
@@ -358,13 +359,13 @@ func Redact(ev Event, side Side) (Event, bool) {
 	case US, JP:
 	default:
 		if ev.Seen == Public {
-			return ev, true
+			return cutShort(ev, side), true
 		}
 		return Event{}, false
 	}
 	switch ev.Seen.Of(side) {
 	case SightFull:
-		return ev, true
+		return cutShort(ev, side), true
 	case SightAnonymous:
 		ev.Units = anonymous(ev.Units)
 		ev.Others = anonymous(ev.Others)
@@ -372,6 +373,16 @@ func Redact(ev Event, side Side) (Event, bool) {
 		return ev, true
 	}
 	return Event{}, false
+}
+
+// cutShort withholds from every reader but the side and the umpire which
+// of a side's activations an end of the game cut short (rule 3.8.2): how
+// many it wrote is its own, and tells of those the reader did not see.
+func cutShort(ev Event, side Side) Event {
+	if ev.Kind == EventActionsCutShort && ev.Side != side {
+		ev.Activation, ev.LastActivation = 0, 0
+	}
+	return ev
 }
 
 // anonymous returns units with every unit not Known reduced to a counter:

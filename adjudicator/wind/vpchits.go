@@ -365,5 +365,24 @@ func (s *State) scoreVP(why string) (Side, string) {
 	}
 	winner, level := VictoryLevel(total)
 	s.VP.Revealed, s.VP.Score, s.VP.Level = true, total, level
-	return winner, fmt.Sprintf("%s; the victory point chits (rule 14.0): %s; %d victory points: %s", why, strings.Join(lines, "; "), total, level)
+	return winner, fmt.Sprintf("%s%s%s; %d victory points: %s", why, chitsDecide, strings.Join(lines, "; "), total, level)
+}
+
+// chitsDecide joins why the game ended to the chits' score in s.Victory
+// (scoreVP); kept as stored, since positions hold it.
+const chitsDecide = "; the victory point chits (rule 14.0): "
+
+// VictoryText says why the game was won, for the reader: s.Victory, but
+// when the victory point chits decided (rule 14.0) it says so first and
+// tells why the game ended after, so that a U.S. victory never reads as
+// the U.S. failing to win.
+func (s *State) VictoryText() string {
+	why, chits, ok := strings.Cut(s.Victory, chitsDecide)
+	if s.VP == nil || !s.VP.Revealed || !ok {
+		return s.Victory
+	}
+	if why == lastTurnWhy {
+		why = "the last turn was over (rule 3.8.3)"
+	}
+	return "the victory point chits decide (rule 14.0): " + chits + "; the game ended when " + why
 }

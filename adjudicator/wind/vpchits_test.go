@@ -33,3 +33,19 @@ func TestVictoryLevelTable(t *testing.T) {
 		}
 	}
 }
+
+// A U.S. victory the chits decide at the end of the last turn reads as
+// the chits' verdict, not as the U.S. failing to win (rule 14.0); a game
+// the chits did not decide reads as stored.
+func TestVictoryTextOfChits(t *testing.T) {
+	s := &State{VP: &VPChits{Revealed: true}, Winner: US,
+		Victory: lastTurnWhy + chitsDecide + "Attu Village (3409): captured, 3; 9 victory points: U.S. minor victory"}
+	want := "the victory point chits decide (rule 14.0): Attu Village (3409): captured, 3; 9 victory points: U.S. minor victory; the game ended when the last turn was over (rule 3.8.3)"
+	if got := s.VictoryText(); got != want {
+		t.Errorf("VictoryText = %q, want %q", got, want)
+	}
+	s = &State{Winner: JP, Victory: lastTurnWhy}
+	if got := s.VictoryText(); got != lastTurnWhy {
+		t.Errorf("without chits VictoryText = %q", got)
+	}
+}

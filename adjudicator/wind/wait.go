@@ -132,7 +132,7 @@ func (s *State) WaitText() string {
 		if s.Winner == NoSide {
 			return fmt.Sprintf("game over, turn %d (%s)", s.Turn, TurnDate(s.Turn))
 		}
-		return fmt.Sprintf("game over, turn %d (%s): %s victory, %s", s.Turn, TurnDate(s.Turn), sideName(s.Winner), s.Victory)
+		return fmt.Sprintf("game over, turn %d (%s): %s victory, %s", s.Turn, TurnDate(s.Turn), sideName(s.Winner), s.VictoryText())
 	case WaitNone:
 		return "the game has not begun"
 	case WaitUSDecision:

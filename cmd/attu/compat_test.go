@@ -18,6 +18,7 @@ import (
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
 // compatDir holds the files written by attu at commit ffc348c; its
@@ -257,6 +258,13 @@ func TestCompatFfc348c(t *testing.T) {
 	}
 	if g.Wait.Turn != 4 || g.Wait.Side != adjudicator.US || g.Wait.Kind != wind.WaitActions {
 		t.Errorf("after the U.S. decision of turn 4 the game waits for %s %s of turn %d, want the U.S. actions", g.Wait.Side, g.Wait.Kind, g.Wait.Turn)
+	}
+	// A game created before the editions of the rules plays on by the
+	// first (wind.State.Edition), as its record was played.
+	if st, err := windsys.State(td.db.Position("waiting")); err != nil {
+		t.Error(err)
+	} else if st.Edition != wind.EditionFirst {
+		t.Errorf("played on, the waiting game's position is of edition %d, want %d", st.Edition, wind.EditionFirst)
 	}
 	ms, err := fetchInbox(td.acct["alice"])
 	if err != nil {

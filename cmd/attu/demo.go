@@ -470,7 +470,7 @@ func (p *demoPlayer) answer(ctx context.Context, msg *mail.Message, tmpl []byte)
 	if err != nil {
 		return err
 	}
-	name := windsys.OrderTemplateName(env.Turn, adjudicator.WaitKind(env.Wait))
+	name := windsys.OrderTemplateName(env.Turn, p.side, adjudicator.WaitKind(env.Wait))
 	if err := p.send(ctx, msg, name, raw); err != nil {
 		return err
 	}

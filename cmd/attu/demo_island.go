@@ -23,15 +23,41 @@ const islandDemoTurns = 8
 // tokenLine is the token line of an orders file.
 var tokenLine = regexp.MustCompile(`(?m)^token: .*$`)
 
-// askStanding is what the Japanese demo player adds to its set-up: its
-// standing instructions ask to see each U.S. attack before it answers
-// (a defence wait, IW24), keeping the fixed defaults otherwise (IW21).
-const askStanding = "standing:\n  ask: true\n"
+// withAsk is an orders file with its standing instructions saying ask:
+// whether to see the enemy's attacks before answering them (a defence
+// wait, IW24). A file without standing instructions gets them, keeping
+// the fixed defaults otherwise (IW21); those the file has, in block or
+// in flow style as the stand-in writes them, keep what they say, and
+// must not say ask already.
+func withAsk(raw []byte, ask bool) []byte {
+	loc := standingHead.FindSubmatchIndex(raw)
+	switch {
+	case loc == nil:
+		if len(raw) > 0 && raw[len(raw)-1] != '\n' {
+			raw = append(raw, '\n')
+		}
+		return fmt.Appendf(raw, "standing:\n  ask: %t\n", ask)
+	case loc[2] >= 0: // flow style: standing: {...}
+		sep := ", "
+		if rest := bytes.TrimLeft(raw[loc[1]:], " "); len(rest) > 0 && rest[0] == '}' {
+			sep = ""
+		}
+		out := fmt.Appendf(append([]byte(nil), raw[:loc[1]]...), "ask: %t%s", ask, sep)
+		return append(out, raw[loc[1]:]...)
+	default:
+		out := fmt.Appendf(append([]byte(nil), raw[:loc[1]]...), "  ask: %t\n", ask)
+		return append(out, raw[loc[1]:]...)
+	}
+}
+
+// standingHead is the head of a file's standing instructions: the key
+// and its line break (block style) or its opening brace (flow style).
+var standingHead = regexp.MustCompile(`(?m)^standing:[ \t]*(?:\n|(\{))`)
 
 // answerIsland answers an Island War game's mail: when the game waits
 // for this player, it mails the file the system's stand-in writes for
-// that wait with its own token put in. The Japanese player's set-up
-// also asks for defence waits. The stand-in reads the position the
+// that wait with its own token put in. The Japanese player's files
+// also ask for defence waits. The stand-in reads the position the
 // server keeps; like the War in the Wind demo's random player, what it
 // decides from is the demo's own business, not what the mail shows.
 func (p *demoPlayer) answerIsland(ctx context.Context, msg *mail.Message) error {
@@ -65,8 +91,8 @@ func (p *demoPlayer) answerIsland(ctx context.Context, msg *mail.Message) error 
 		tok := p.token
 		p.mu.Unlock()
 		raw = tokenLine.ReplaceAll(raw, []byte("token: "+tok))
-		if w.Kind == oi.WaitSetup && p.side == adjudicator.JP {
-			raw = append(raw, askStanding...)
+		if p.side == adjudicator.JP && w.Kind != oi.WaitDefence {
+			raw = withAsk(raw, true) // every file, as the stand-in writes its own instructions
 		}
 		raw = append([]byte("# orders the demo's player took from attu's stand-in\n"), raw...)
 		name := fmt.Sprintf("orders-%d-%s.yaml", w.Turn, w.Kind)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	oi "github.com/attu-pbem/attu/orders/island"
 )
 
 // The Island War demo plays Ridge 42 by mail to its end: it exits 0, the
@@ -101,5 +103,35 @@ func TestNewIslandWar(t *testing.T) {
 	code, out, errs = runAttu("status", "-db", db)
 	if code != 0 || !strings.Contains(out, "r1") || !strings.Contains(out, "Waiting for the Japanese set-up") || strings.Contains(out, "bad") {
 		t.Errorf("attu status: exit %d, %s%s", code, out, errs)
+	}
+}
+
+// withAsk puts ask into a file's standing instructions, or gives the
+// file standing instructions of ask alone, and the result reads as
+// Island War orders with that ask.
+func TestIslandWithAsk(t *testing.T) {
+	head := "game: g1\nside: jp\nturn: 1\nwait: orders\ntoken: x\n"
+	for _, c := range []struct {
+		in  string
+		ask bool
+	}{
+		{head, true},
+		{head + "standing:\n  fpf:\n    - {protect: I/124, gsp: 1}\n", true},
+		{head + "standing:\n  fpf:\n    - {protect: I/124, gsp: 1}\n", false},
+		{head + "standing: {}\n", true},
+		{head + "standing: {fpf: [{protect: I/124, gsp: 1}]}\n", true},
+	} {
+		out := withAsk([]byte(c.in), c.ask)
+		o, err := oi.ReadOrders(out)
+		if err != nil {
+			t.Errorf("withAsk(%q): %v\n%s", c.in, err, out)
+			continue
+		}
+		if o.Standing == nil || o.Standing.Ask != c.ask {
+			t.Errorf("withAsk(%q, %v) gives standing %+v:\n%s", c.in, c.ask, o.Standing, out)
+		}
+		if strings.Contains(c.in, "protect") && !strings.Contains(string(out), "protect: I/124") {
+			t.Errorf("withAsk lost the fire plan:\n%s", out)
+		}
 	}
 }

@@ -132,7 +132,7 @@ func TestE2EIslandWarByMail(t *testing.T) {
 	expect(adjudicator.JP, oi.WaitOrders, 2)
 
 	// The stand-in's files, mailed by each player, through Game-Turn 7;
-	// the Japanese stop asking for defence waits with their first.
+	// the Japanese no longer ask for defence waits.
 	const turns = 7
 	for i := 0; gameWait(t, td).Turn <= turns; i++ {
 		w := gameWait(t, td)
@@ -143,8 +143,8 @@ func TestE2EIslandWarByMail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i == 0 {
-			raw = append(raw, "standing:\n  ask: false\n  fpf:\n    - {protect: I/124, gsp: 1}\n"...)
+		if w.Side == adjudicator.JP && w.Kind != oi.WaitDefence {
+			raw = withAsk(raw, false)
 		}
 		file(w.Side, string(raw))
 	}

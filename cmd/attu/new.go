@@ -64,7 +64,7 @@ Example:
       -us alice@example.org -jp bob@example.org -umpire carol@example.org \
       -deadline 72h -deadline-for us-decision=24h -settle 30m
   attu new -db attu.db -address attu@example.org -scenario the-linkup \
-      -us alice@example.org -jp bob@example.org
+      -us alice@example.org -jp bob@example.org -sheet jp=off
   attu new -db attu.db -address attu@example.org -scenario up-the-hogs-back \
       -us alice@example.org -jp bot
   attu new -db attu.db -address attu@example.org -system island-war \
@@ -96,6 +96,7 @@ func runNew(s *session) error {
 	lateBot := fs.Bool("late-bot", false, "when a deadline passes, the stand-in writes the late side's orders instead of the default orders")
 	rules := fs.String("rules", "", "optional rules, comma-separated (vp-chits or vp-chits-placed, with -scenario)")
 	json := fs.Bool("json", false, "attach report.json, the report for programs, to every side's reports (each may mail json off)")
+	sheet := fs.String("sheet", "on", "the order sheet beside each order template: on, off (for both sides) or per side, like jp=off (each may mail sheet on or sheet off)")
 	copies := fs.String("copies", "", "how the umpire is mailed: digest (daily, the default), turn (one report a turn) or every (every report)")
 	argv, err := s.parse(fs, fmt.Sprintf(newUsage, scenarioLines()))
 	if err != nil {
@@ -123,6 +124,9 @@ func runNew(s *session) error {
 	ng := referee.NewGame{System: sys.System(), ID: *id, Name: *name, Setup: *setup, Scenario: *scenario, JPSetup: *jpSetup, USSetup: *usSetup, US: *us, JP: *jp, Umpire: *ump,
 		Deadline: *deadline, Reminder: *reminder, Settle: *settle, Absence: *absence, LateStandIn: *lateBot,
 		JSON: *json, Copies: *copies}
+	if ng.NoSheet, err = noSheet(*sheet); err != nil {
+		return err
+	}
 	if *rules != "" {
 		ng.Rules = strings.Split(*rules, ",")
 	}
@@ -182,4 +186,34 @@ func waitKindsOf(sys referee.System) string {
 		ks = append(ks, string(w))
 	}
 	return strings.Join(ks, ", ")
+}
+
+// noSheet reads -sheet: on or off for both sides, or SIDE=on|off,...;
+// it returns the sides mailed no order sheet.
+func noSheet(v string) ([]adjudicator.Side, error) {
+	off := map[adjudicator.Side]bool{}
+	for _, item := range strings.Split(v, ",") {
+		name, how, perSide := strings.Cut(item, "=")
+		sides := []adjudicator.Side{adjudicator.US, adjudicator.JP}
+		if !perSide {
+			how = name
+		} else if side, err := adjudicator.ParseSide(name); err == nil && side != adjudicator.Umpire {
+			sides = []adjudicator.Side{side}
+		} else {
+			return nil, usageErr("-sheet %q: a side is us or jp, like -sheet jp=off (attu new -h)", item)
+		}
+		if how != "on" && how != "off" {
+			return nil, usageErr("-sheet %q: say on or off, for both sides or one, like -sheet off or -sheet jp=off (attu new -h)", item)
+		}
+		for _, s := range sides {
+			off[s] = how == "off"
+		}
+	}
+	var out []adjudicator.Side
+	for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
+		if off[s] {
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }

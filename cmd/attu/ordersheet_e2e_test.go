@@ -31,7 +31,7 @@ func TestE2EOrderSheet(t *testing.T) {
 	c := td.newGame(t, "Sheets")
 	token := c.Tokens[adjudicator.US]
 
-	yaml, path := playSheet(t, b, td, "orders-1-us-us-decision.html", token, func() {
+	yaml, path := playSheet(t, b, td, "orders-1-us-decision.html", token, func() {
 		for _, sel := range []string{`input[name=refit][value=no]`, `input[name=night][value=no]`} {
 			if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
 				t.Fatal(err)
@@ -115,6 +115,10 @@ func playSheet(t *testing.T, b *browser, td *testDaemon, name, token string, cli
 	}
 	if err := chromedp.Do(b.ctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String())); err != nil {
 		t.Fatal(err)
+	}
+	// The page unpacks itself after it has loaded: wait until it is drawn.
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`!!window.attuSheet`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the sheet never drew itself: %v", err)
 	}
 	click()
 	if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.ID("token"), token)); err != nil {

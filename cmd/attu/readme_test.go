@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	islandorders "github.com/attu-pbem/attu/orders/island"
 	"net"
 	"os"
 	"path/filepath"
@@ -19,7 +20,6 @@ import (
 
 	"github.com/attu-pbem/attu/mail/loopback"
 	windorders "github.com/attu-pbem/attu/orders/wind"
-	"github.com/attu-pbem/attu/templates/island"
 )
 
 // readmeCommand is one attu command line of the README's shell blocks.
@@ -285,21 +285,33 @@ func waitSocket(t *testing.T, sock string, served chan int, errs *bytes.Buffer) 
 }
 
 // The order files the README shows are well formed, as attu check would
-// say: War in the Wind's, or, those it does not read, Island War's.
+// say.
 func TestReadmeOrders(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(readme, -1)
-	if len(blocks) == 0 {
-		t.Fatal("the README shows no order file")
-	}
-	for _, b := range blocks {
-		if _, err := windorders.Parse(b[1], windorders.Options{}); err != nil {
-			if _, ierr := (island.Rules{}).Read(b[1]); ierr != nil {
-				t.Errorf("the README's order file:\n%s\nWar in the Wind: %v\nIsland War: %v", b[1], err, ierr)
+	// Each section's files are read by the reader of its game: Island
+	// War's sections are headed so, the others are War in the Wind's.
+	block := regexp.MustCompile("(?s)```yaml\n(.*?)```")
+	var wind, island int
+	for _, sec := range strings.Split(string(readme), "\n## ") {
+		heading, _, _ := strings.Cut(sec, "\n")
+		for _, b := range block.FindAllStringSubmatch(sec, -1) {
+			var err error
+			if strings.HasPrefix(heading, "Island War by mail") {
+				island++
+				_, err = islandorders.ReadOrders([]byte(b[1]))
+			} else {
+				wind++
+				_, err = windorders.Parse([]byte(b[1]), windorders.Options{})
+			}
+			if err != nil {
+				t.Errorf("the README's order file (section %q):\n%s\n%v", heading, b[1], err)
 			}
 		}
+	}
+	if wind == 0 || island == 0 {
+		t.Fatalf("the README shows %d War in the Wind and %d Island War order files", wind, island)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/attu-pbem/attu/templates"
 	windsys "github.com/attu-pbem/attu/templates/wind"
 	"math"
 	"os"
@@ -75,7 +76,11 @@ var dataScript = regexp.MustCompile(`(?s)<script type="application/json" id="dat
 
 func readPageData(t *testing.T, page []byte) *pageData {
 	t.Helper()
-	m := dataScript.FindSubmatch(page)
+	_, markup, _, err := templates.Unpack(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := dataScript.FindSubmatch(markup)
 	if m == nil {
 		t.Fatal("the page holds no data")
 	}

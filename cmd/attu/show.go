@@ -103,6 +103,10 @@ func runShow(s *session) error {
 	}
 	if !*asJSON {
 		fmt.Fprint(s.stdout, rep.Text())
+		// The mail attaches the template; the terminal shows it after.
+		if name, body, ok := rep.OrderTemplate(); ok {
+			fmt.Fprintf(s.stdout, "\n---- %s, attached to the report ----\n%s", name, body)
+		}
 		return nil
 	}
 	b, err := rep.JSON()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -115,6 +116,7 @@ func init() {
 		{name: "next", token: true, who: umpireOnly, over: true, run: cmdNext},
 		{name: "reveal", token: true, who: umpireOnly, over: true, run: cmdReveal},
 		{name: "json", token: true, setting: true, run: cmdJSON},
+		{name: "sheet", token: true, who: players, setting: true, run: cmdSheet},
 		{name: "copies", token: true, who: umpireOnly, setting: true, run: cmdCopies},
 	}
 }
@@ -296,9 +298,9 @@ func (s *Service) run(id string, ref *store.MailRef, in *Message, side adjudicat
 		}
 		text := c.text
 		if text == "" && len(c.says) > 0 {
-			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says}
+			a := templates.Answer{Game: c.g.ID, Command: cmd.name, Says: c.says, Reader: side}
 			if g := t.Game(); g.Status == store.Active && g.Wait.Open() {
-				a.Next, a.Deadline = c.sys.Waiting(g.Wait, side), g.Deadline
+				a.Next, a.Deadline, a.Awaited = c.sys.Waiting(g.Wait, side), g.Deadline, g.Wait.Side
 			}
 			text = a.Text()
 			answer = a.Short()
@@ -372,7 +374,7 @@ func (c *call) tellPlayers(action string, n templates.Notice) {
 	u := c.umpireNotice(action, n)
 	for _, side := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 		if u.Next != "" {
-			u.Next = c.sys.Waiting(c.g.Wait, side)
+			u.Next, u.Reader, u.Awaited = c.sys.Waiting(c.g.Wait, side), side, c.g.Wait.Side
 		}
 		c.s.notify(c.t, &c.g, side, u)
 	}
@@ -950,6 +952,15 @@ func cmdReplace(c *call) error {
 		return err
 	}
 	old, _ := c.g.Player(side)
+	// A side handed back from the stand-in gets what it saw meanwhile.
+	var seen []json.RawMessage
+	if c.rec.isBot(side) {
+		log, err := logSince(c.t, c.rec, side)
+		if err != nil {
+			return err
+		}
+		seen = eventsSince(log, c.rec.Reported[side])
+	}
 	c.t.SetPlayer(side, addr, token)
 	c.rec.setBot(side, false)
 	n := templates.Notice{Kind: "replace", Other: side}
@@ -960,7 +971,7 @@ func cmdReplace(c *call) error {
 	if err != nil {
 		return err
 	}
-	m, err := c.s.welcomeMail(&c.g, c.rec, st, side, token)
+	m, err := c.s.welcomeMail(&c.g, c.rec, st, side, token, seen)
 	if err != nil {
 		return err
 	}
@@ -975,7 +986,7 @@ func cmdReplace(c *call) error {
 // whom: addr is the new address, empty for the stand-in).
 func (c *call) handedOver(side adjudicator.Side, old, addr string, n templates.Notice) {
 	if old != "" && !sameAddress(old, addr) {
-		f := templates.Farewell{Game: c.g.ID, Side: side}
+		f := templates.Farewell{Game: c.g.ID, Side: side, StandIn: addr == ""}
 		c.t.Queue(c.s.newMail(&c.g, "notice", old, f.Subject(), f.Text()))
 	}
 	c.s.notify(c.t, &c.g, side.Enemy(), c.umpireNotice("replace", n))

@@ -47,11 +47,12 @@ type NewGame struct {
 	// deadlines with "absent". Zero is the default (none for Settle).
 	Deadline, Reminder, Settle, Absence time.Duration
 	Deadlines                           map[adjudicator.WaitKind]time.Duration
-	LateStandIn                         bool     // the stand-in writes the orders of a side whose deadline passed, not the default ones
-	JSON                                bool     // report.json goes with every side's reports
-	Copies                              string   // how the umpire is mailed (CopiesDigest when empty, economy.go)
-	Rules                               []string // the optional rules chosen (see Rules)
-	Seed                                []byte   // the dice seed, nil to draw one, as a real game does
+	LateStandIn                         bool               // the stand-in writes the orders of a side whose deadline passed, not the default ones
+	JSON                                bool               // report.json goes with every side's reports
+	NoSheet                             []adjudicator.Side // the sides mailed no order sheet (each may mail "sheet on")
+	Copies                              string             // how the umpire is mailed (CopiesDigest when empty, economy.go)
+	Rules                               []string           // the optional rules chosen (see Rules)
+	Seed                                []byte             // the dice seed, nil to draw one, as a real game does
 }
 
 // setupPick is the stream the setup draws from: SeedDraw over "setup"
@@ -112,6 +113,12 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 	if ng.JSON {
 		rec.JSON = map[adjudicator.Side]bool{adjudicator.US: true, adjudicator.JP: true, adjudicator.Umpire: true}
 	}
+	for _, side := range ng.NoSheet {
+		if rec.NoSheet == nil {
+			rec.NoSheet = map[adjudicator.Side]bool{}
+		}
+		rec.NoSheet[side] = true
+	}
 	tokens := map[adjudicator.Side]string{}
 	var players []store.NewPlayer
 	for _, side := range sides {
@@ -164,7 +171,7 @@ func (s *Service) create(nw store.NewGame, rec *record, opening adjudicator.Posi
 		if p.Address == "" {
 			continue // the stand-in's side: no one to welcome
 		}
-		m, err := s.welcomeMail(g, rec, opening, p.Side, p.Token)
+		m, err := s.welcomeMail(g, rec, opening, p.Side, p.Token, nil)
 		if err != nil {
 			return nil, err
 		}

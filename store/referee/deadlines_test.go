@@ -295,7 +295,7 @@ func TestRefitDeadlines(t *testing.T) {
 	if w := h.game().Wait; w.Kind != wind.WaitUSRefit {
 		t.Fatalf("after a refit decision the game waits for %v", w)
 	}
-	mustContain(t, "the U.S. report", mailTo(t, out, usAddr).Text, "wait: us-refit", "refit:")
+	mustContain(t, "the U.S. report's order template", orderTemplate(mailTo(t, out, usAddr)), "wait: us-refit", "refit:")
 	for _, kind := range []adjudicator.WaitKind{wind.WaitUSRefit, wind.WaitJPRefit} {
 		g := h.game()
 		if g.Wait.Kind != kind {

@@ -48,6 +48,24 @@ func cmdJSON(c *call) error {
 	return c.rec.save(c.t)
 }
 
+// cmdSheet turns the order sheet on or off in the reports to the caller:
+// off, a report that asks for orders carries the order template alone.
+func cmdSheet(c *call) error {
+	if len(c.args) != 1 || c.args[0] != "on" && c.args[0] != "off" {
+		return refuse("sheet-how", templates.Notice{})
+	}
+	if c.rec.NoSheet == nil {
+		c.rec.NoSheet = map[adjudicator.Side]bool{}
+	}
+	if c.args[0] == "off" {
+		c.rec.NoSheet[c.side] = true
+	} else {
+		delete(c.rec.NoSheet, c.side)
+	}
+	c.say("you-sheet", templates.Notice{Note: c.args[0]})
+	return c.rec.save(c.t)
+}
+
 // cmdCopies sets how the umpire is mailed.
 func cmdCopies(c *call) error {
 	if len(c.args) != 1 || !slices.Contains(copyModes, c.args[0]) {

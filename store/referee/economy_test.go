@@ -207,3 +207,57 @@ func TestJSONSettingStaysOutOfTheChain(t *testing.T) {
 	mustContain(t, "the Japanese log", mailTo(t, h.command(adjudicator.JP, "log", false), jpAddr).Text, "asked for a change of report.json")
 	h.audit()
 }
+
+// A player who mails sheet off, or whose side attu new set so, gets each
+// order template without the order sheet; sheet on brings it back. The
+// setting is the player's own: it moves neither the chain nor the other
+// side's mails, and it holds after a restart.
+func TestSheetOff(t *testing.T) {
+	h := newHarness(t, NewGame{NoSheet: []adjudicator.Side{adjudicator.JP}})
+	h.newMails()
+	before := h.game()
+	mustContain(t, "the answer to sheet off", flat(mailTo(t, h.command(adjudicator.US, "sheet off", true), usAddr).Text),
+		"Your reports no longer carry the order sheet")
+	mustContain(t, "the answer to sheet maybe", flat(mailTo(t, h.command(adjudicator.US, "sheet maybe", true), usAddr).Text), "say sheet on or sheet off")
+	mustContain(t, "the umpire's sheet off", flat(mailTo(t, h.command(adjudicator.Umpire, "sheet off", true), umpireAddr).Text), "sheet is a player's command")
+	if g := h.game(); g.Head != before.Head || g.Entries != before.Entries {
+		t.Fatalf("sheet moved the chain: %d entries; before %d", g.Entries, before.Entries)
+	}
+	h.restart()
+	sheets := func(m store.Mail) (template, sheet bool) {
+		for _, a := range m.Attachments {
+			template = template || a.Type == "application/yaml"
+			sheet = sheet || strings.HasSuffix(a.Name, ".html")
+		}
+		return template, sheet
+	}
+	// Both sides without the sheet: the U.S. by its mail, the Japanese
+	// by the game's creation.
+	for _, addr := range []string{usAddr, jpAddr} {
+		out := h.play(nil)
+		if template, sheet := sheets(mailTo(t, out, addr)); !template || sheet {
+			t.Fatalf("the report to %s: template %v, sheet %v; want the template alone", addr, template, sheet)
+		}
+	}
+	mustContain(t, "the answer to sheet on", flat(mailTo(t, h.command(adjudicator.JP, "sheet on", true), jpAddr).Text),
+		"now carry the order sheet beside the order template")
+	for range 8 {
+		out := h.play(nil)
+		for _, m := range out {
+			if m.To[0] != jpAddr && m.To[0] != usAddr {
+				continue
+			}
+			template, sheet := sheets(m)
+			if m.To[0] == usAddr && sheet {
+				t.Fatal("the U.S. player, who mailed sheet off, gets an order sheet")
+			}
+			if m.To[0] == jpAddr && template {
+				if !sheet {
+					t.Fatal("the Japanese player, who mailed sheet on, gets no order sheet")
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("the Japanese were never awaited again")
+}

@@ -440,16 +440,16 @@ func (s *Service) finish(t *store.Txn, rec *record, st adjudicator.Position, evs
 	}
 	// What the final reports carry is made from the export once each:
 	// its luck (for the reports and the page), its JSON as attu export
-	// writes it, and the replay page, one replay of the game. The record
+	// writes it, gzip-compressed, and the replay page, one replay of the game. The record
 	// is the store's own, so it is not audited again.
 	luck := x.Luck(sys)
-	bundle, err := x.JSON()
+	bundle, err := x.GzipJSON()
 	if err != nil {
 		return err
 	}
 	page := s.replayAttachments(sys, x, rec.Name, luck)
 	g := t.Game()
-	export := "attu-" + g.ID + ".json"
+	export := "attu-" + g.ID + ".json.gz"
 	log, err := logSince(t, rec, sides...)
 	if err != nil {
 		return err
@@ -465,7 +465,7 @@ func (s *Service) finish(t *store.Txn, rec *record, st adjudicator.Position, evs
 		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: templates.FinalSubject(result), before: before,
 			evs: eventsSince(log, rec.Reported[side]), always: true}
 	}
-	first := append([]store.Attachment{{Name: export, Type: "application/json", Data: bundle}}, page...)
+	first := append([]store.Attachment{{Name: export, Type: "application/gzip", Data: bundle}}, page...)
 	if err := s.queueReportMails(t, &g, rec, st, len(evs) > 0, reqs, in, first); err != nil {
 		return err
 	}

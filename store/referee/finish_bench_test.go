@@ -97,7 +97,7 @@ func BenchmarkFinish(b *testing.B) {
 		for _, a := range m.Attachments {
 			names[a.Name] = len(a.Data) > 0
 		}
-		if names["attu-g10.json"] && names["attu-g10.html"] {
+		if names["attu-g10.json.gz"] && names["attu-g10.html"] {
 			finals++
 		}
 	}

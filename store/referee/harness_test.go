@@ -343,6 +343,16 @@ func mustContain(t testing.TB, what, text string, words ...string) {
 	}
 }
 
+// orderTemplate is the order template attached to m, "" when none is.
+func orderTemplate(m store.Mail) string {
+	for _, a := range m.Attachments {
+		if a.Type == "application/yaml" {
+			return string(a.Data)
+		}
+	}
+	return ""
+}
+
 // when is a time as mails write it: in UTC, to the minute.
 func when(t time.Time) string {
 	if t.IsZero() {

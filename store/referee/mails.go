@@ -50,7 +50,7 @@ func (r *record) noticesFor(side adjudicator.Side) []string {
 // evs is made of; the system keeps of them only what the side may see.
 func (s *Service) reportFor(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, evs []json.RawMessage) templates.ReportFor {
 	return templates.ReportFor{
-		Game:     templates.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment},
+		Game:     templates.Game{ID: g.ID, Name: rec.Name, Deadline: g.Deadline, Head: g.Head, Commitment: g.Commitment, StandIn: slices.Clone(rec.Bots)},
 		Position: st, Side: side, Events: evs, Ended: g.Status == store.Ended, Address: s.gameAddress(g),
 	}
 }
@@ -129,7 +129,7 @@ func (s *Service) reportMails(g *store.Game, rec *record, st adjudicator.Positio
 		text := before + templates.Notices{Paused: g.Status == store.Paused, Lines: lines}.Text() + a.Text
 		key := a.PictureKey
 		picture, json := q.always || key != rec.Pictured[q.side], rec.JSON[q.side]
-		name, page, sheet := a.SheetName, a.Sheet, a.SheetName != ""
+		name, page, sheet := a.SheetName, a.Sheet, a.SheetName != "" && !rec.NoSheet[q.side]
 		// The side awaited gets the order sheet after the order template,
 		// in place of the picture: the same map, hex ids and all, with the
 		// template's choices on it, and a mail no heavier.
@@ -150,11 +150,13 @@ func (s *Service) reportMails(g *store.Game, rec *record, st adjudicator.Positio
 }
 
 // welcomeMail is the mail that carries a side's secret token, once; the
-// side's first report, of st, follows it in the same mail.
-func (s *Service) welcomeMail(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, token string) (store.Mail, error) {
+// side's first report, of st, follows it in the same mail, telling evs
+// (those of the side handed back from the stand-in: what it saw while the
+// stand-in played; nil for a new side).
+func (s *Service) welcomeMail(g *store.Game, rec *record, st adjudicator.Position, side adjudicator.Side, token string, evs []json.RawMessage) (store.Mail, error) {
 	w := templates.Welcome{Game: g.ID, Name: rec.Name, Scenario: g.Scenario, Side: side, Address: s.gameAddress(g),
 		Token: token, Commitment: g.Commitment, Deadline: g.Options.Deadline, Reminder: g.Options.Reminder, Settle: rec.Settle,
-		Waiting: s.sysOf(g).Waiting(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side}
+		Waiting: s.sysOf(g).Waiting(g.Wait, side), Awaited: g.Wait.Open() && g.Wait.Side == side, StandIn: slices.Clone(rec.Bots)}
 	if p, ok := g.Player(adjudicator.Umpire); ok && side != adjudicator.Umpire {
 		w.Umpire = p.Address
 	}
@@ -167,7 +169,7 @@ func (s *Service) welcomeMail(g *store.Game, rec *record, st adjudicator.Positio
 			}
 		}
 	}
-	m, _, err := s.reportMail(g, rec, st, side, nil, "welcome-"+side.String(), w.Subject(), w.Text())
+	m, _, err := s.reportMail(g, rec, st, side, evs, "welcome-"+side.String(), w.Subject(), w.Text())
 	return m, err
 }
 

@@ -1,6 +1,9 @@
 package referee
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"strings"
 	"testing"
 
@@ -55,8 +58,16 @@ func TestEntrySecretsStayHidden(t *testing.T) {
 	}
 	export := ""
 	for _, a := range mailTo(t, final, usAddr).Attachments {
-		if strings.HasSuffix(a.Name, ".json") && strings.HasPrefix(a.Name, "attu-") {
-			export = string(a.Data)
+		if strings.HasSuffix(a.Name, ".json.gz") && strings.HasPrefix(a.Name, "attu-") {
+			z, err := gzip.NewReader(bytes.NewReader(a.Data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(z)
+			if err != nil {
+				t.Fatal(err)
+			}
+			export = string(b)
 		}
 	}
 	if export == "" {

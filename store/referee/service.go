@@ -161,13 +161,17 @@ type record struct {
 	// showed, what its last picture showed, the notices it has not read
 	// yet, whether it asked for report.json; the umpire's mail mode, and
 	// the turn of its last report and the time of its last digest.
-	Reported   map[adjudicator.Side]uint64   `json:"reported,omitempty"`
-	Pictured   map[adjudicator.Side]string   `json:"pictured,omitempty"`
-	Unread     map[adjudicator.Side][]string `json:"unread,omitempty"`
-	JSON       map[adjudicator.Side]bool     `json:"json,omitempty"`
-	Copies     string                        `json:"copies,omitempty"`
-	UmpireTurn int                           `json:"umpire_turn,omitempty"`
-	DigestAt   time.Time                     `json:"digest_at,omitempty"`
+	Reported map[adjudicator.Side]uint64   `json:"reported,omitempty"`
+	Pictured map[adjudicator.Side]string   `json:"pictured,omitempty"`
+	Unread   map[adjudicator.Side][]string `json:"unread,omitempty"`
+	JSON     map[adjudicator.Side]bool     `json:"json,omitempty"`
+	// NoSheet are the players who asked for no order sheet ("sheet off"
+	// or attu new's option); absent, as in records written before it, is
+	// a sheet with every report that asks for orders.
+	NoSheet    map[adjudicator.Side]bool `json:"no_sheet,omitempty"`
+	Copies     string                    `json:"copies,omitempty"`
+	UmpireTurn int                       `json:"umpire_turn,omitempty"`
+	DigestAt   time.Time                 `json:"digest_at,omitempty"`
 }
 
 // held is an orders file judged legal and held for the settle window,

@@ -14,6 +14,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/autoplay"
 	"github.com/attu-pbem/attu/store"
+	"github.com/attu-pbem/attu/templates"
 )
 
 // A game by mail from creation to the end: the welcome mails carry each
@@ -48,7 +49,7 @@ func TestPlayByMail(t *testing.T) {
 	if g.Deadline != start.Add(DefaultDeadline) || g.Wait.Kind != wind.WaitUSDecision {
 		t.Fatalf("the first wait: %v due %v", g.Wait, g.Deadline)
 	}
-	if mustContain(t, "the U.S. welcome", mailTo(t, welcome, usAddr).Text, "decision:\n", "refit: false", "night: false"); strings.Contains(mailTo(t, welcome, jpAddr).Text, "decision:") {
+	if mustContain(t, "the U.S. welcome's order template", orderTemplate(mailTo(t, welcome, usAddr)), "decision:\n", "refit: false", "night: false"); orderTemplate(mailTo(t, welcome, jpAddr)) != "" {
 		t.Fatal("the Japanese welcome has the U.S. template")
 	}
 
@@ -76,7 +77,8 @@ func TestPlayByMail(t *testing.T) {
 			t.Fatal("the sender's report is not a reply")
 		}
 		next := mailTo(t, out, addressOf(g.Wait.Side))
-		mustContain(t, "the awaited side's report", next.Text, "The game waits for your orders", "wait: "+string(g.Wait.Kind), "token: PASTE-YOUR-TOKEN")
+		mustContain(t, "the awaited side's report", next.Text, "The game waits for your orders")
+		mustContain(t, "the awaited side's order template", orderTemplate(next), "wait: "+string(g.Wait.Kind), "token: PASTE-YOUR-TOKEN")
 		if g.Deadline != h.clk.now().Add(DefaultDeadline) {
 			t.Fatalf("deadline %v", g.Deadline)
 		}
@@ -126,15 +128,18 @@ func TestPlayByMail(t *testing.T) {
 		t.Errorf("the Japanese final report is in reply to %q, not to the concession", r.InReplyTo)
 	}
 	for _, m := range out {
-		mustContain(t, "the final report", m.Text, hex.EncodeToString(g.Seed), "attu audit attu-g1.json", "Dice luck", "the Japanese player conceded: U.S. victory")
+		mustContain(t, "the final report", m.Text, hex.EncodeToString(g.Seed), "attu audit attu-g1.json.gz", "Dice luck", "U.S. victory: the Japanese player conceded.")
 		// The export and the replay page come first; the report's map
 		// follows them (report.json only for who asked for it: nobody).
 		var names []string
 		for _, a := range m.Attachments {
 			names = append(names, a.Name)
 		}
-		if strings.Join(names, " ") != "attu-g1.json attu-g1.html map.png" || !strings.Contains(string(m.Attachments[1].Data), g.Commitment) {
+		if strings.Join(names, " ") != "attu-g1.json.gz attu-g1.html map.png" {
 			t.Fatalf("final report attachments: %v", names)
+		}
+		if _, markup, _, err := templates.Unpack(m.Attachments[1].Data); err != nil || !strings.Contains(string(markup), g.Commitment) {
+			t.Fatalf("the replay page does not unpack to the game's commitment: %v", err)
 		}
 		x, err := store.ReadExport(strings.NewReader(string(m.Attachments[0].Data)))
 		if err != nil {

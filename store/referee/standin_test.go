@@ -170,7 +170,11 @@ func TestStandinHandOver(t *testing.T) {
 		t.Fatalf("after the tick the game waits for %v: the stand-in did not play", w)
 	}
 	out = h.command(adjudicator.Umpire, "replace jp "+jpAddr, true)
-	mustContain(t, "the welcome", mailTo(t, out, jpAddr).Subject, "welcome")
+	welcome := mailTo(t, out, jpAddr)
+	mustContain(t, "the welcome", welcome.Subject, "welcome")
+	// Handed back, the player is told what its side saw while the
+	// stand-in played: the turns it played, from the first.
+	mustContain(t, "the welcome", welcome.Text, "Weather (rule 3.3)", "Japanese activation 1")
 	if got := h.record().Bots; len(got) != 0 {
 		t.Fatalf("the stand-in still plays %v", got)
 	}

@@ -36,8 +36,7 @@
 //
 // # Caveats
 //
-// The stand-in is, for now, the legal random player of
-// adjudicator/island/autoplay (StandIn). The Game-Turn's dates on the
+// The Game-Turn's dates on the
 // scenario's track are not read by the scenario reader, so Date names a
 // turn by its number.
 package island

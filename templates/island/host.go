@@ -11,7 +11,7 @@ import (
 
 	"github.com/attu-pbem/attu/adjudicator"
 	iw "github.com/attu-pbem/attu/adjudicator/island"
-	"github.com/attu-pbem/attu/adjudicator/island/autoplay"
+	"github.com/attu-pbem/attu/adjudicator/island/standin"
 	"github.com/attu-pbem/attu/orders"
 	oi "github.com/attu-pbem/attu/orders/island"
 )
@@ -262,9 +262,11 @@ func dutyAttacks(e *iw.Engine, g iw.Position) []iw.Attack {
 }
 
 // StandIn is the order file the stand-in writes for what p waits for,
-// its choices drawn from seed. The stand-in of these rules is, for now,
-// the legal random player of adjudicator/island/autoplay; each of the
-// three lines marked below is where a wiser player plugs in.
+// its choices drawn from seed: adjudicator/island/standin's, which decides
+// from the side's view only (never the enemy's pending orders or standing
+// instructions, which p holds apart from the engine's position g). With
+// its Player-Turn's orders it leaves standing instructions for the enemy's
+// next one, so that a missed defence never falls to the bare defaults.
 func (Rules) StandIn(game string, p adjudicator.Position, seed uint64) ([]byte, adjudicator.Orders, error) {
 	pos, ok := p.(*Position)
 	if !ok || pos.e == nil {
@@ -272,33 +274,20 @@ func (Rules) StandIn(game string, p adjudicator.Position, seed uint64) ([]byte, 
 	}
 	e, g, w := pos.e, pos.Game, pos.Wait()
 	o := oi.Orders{Side: w.Side, Turn: w.Turn, Wait: w.Kind}
-	r := autoplay.NewRand(seed)
 	switch w.Kind {
 	case oi.WaitSetup:
-		o.Setup = autoplay.Deploy(e, g, r) // the stand-in's set-up
+		o.Setup = standin.Deploy(e, g, ruleSide(w.Side), seed)
 	case oi.WaitOrders:
-		play := standInOrders(e, g, r) // the stand-in's Player-Turn
+		play := standin.Orders(e, g, ruleSide(w.Side), seed)
 		o.Play = &play
+		o.Standing = &oi.Standing{Defence: standin.Defence(e, g, ruleSide(w.Side), seed)}
 	case oi.WaitDefence:
-		d := autoplay.Defence(e, g, r) // the stand-in's defence
+		d := standin.Defence(e, g, ruleSide(w.Side), seed)
 		o.Defence = &d
 	default:
 		return nil, nil, fmt.Errorf("no stand-in for %s", w)
 	}
 	return serverFile(game, "Orders written by attu's stand-in.", o)
-}
-
-// standInOrders are the random player's moves, then its attacks from
-// where they end.
-func standInOrders(e *iw.Engine, g iw.Position, r *autoplay.Rand) iw.Orders {
-	o := iw.Orders{Moves: autoplay.Moves(e, g, r)}
-	q, _, ps := e.Move(g, o)
-	if len(ps) > 0 {
-		return iw.Orders{Attacks: dutyAttacks(e, g)}
-	}
-	o.Attacks = autoplay.Attacks(e, q, r)
-	o.Own = autoplay.Instructions(e, q, q.Phasing, r)
-	return o
 }
 
 // serverFile is the orders file the server writes for o, headed by the

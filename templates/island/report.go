@@ -87,6 +87,9 @@ func (Rules) Report(in templates.ReportFor) (*templates.SideReport, error) {
 	if name, body, ok := v.template(); ok {
 		out.TemplateName, out.Template = name, body
 	}
+	if name, page, ok := v.sheet(in.Address); ok {
+		out.SheetName, out.Sheet = name, page
+	}
 	b, err := json.MarshalIndent(v.jsonReport(), "", "  ")
 	if err != nil {
 		return nil, err

@@ -35,8 +35,8 @@ type MapOptions struct {
 }
 
 // RenderMap draws the whole map: every hex, with column numbers along the
-// top (even columns above odd ones) and row numbers down the side, one per
-// row on the line of its even columns, then a legend. A map wider than
+// top (even columns above odd ones) and row numbers down the side, on both
+// lines of a row (its even columns', then its odd columns'), then a legend. A map wider than
 // MaxWidth allows (more than 32 columns) is drawn in strips, west to east.
 func RenderMap(m *wind.Map, opt MapOptions) string {
 	cols, rows := islandExtent(m, opt)
@@ -420,8 +420,9 @@ func islandGrid(m *wind.Map, opt MapOptions, cols, rows [2]int) *grid {
 
 // islandHeader numbers the columns above and below the map on two lines,
 // even columns on the upper, odd ones on the lower, as their hexes sit,
-// and each row once, on the line through its even columns' hexes: the line
-// below it holds the odd columns' hexes of the same row.
+// and each row on both its lines: the line through its even columns' hexes
+// and the one below it, through its odd columns' hexes. Every line that
+// holds hexes so names their row, and its hexes' column stands above.
 func islandHeader(g *grid, c *canvas) {
 	// Below the last row of the odd columns, which reach lowest.
 	bottom := g.origin(adjudicator.MakeHex(g.cols[0]|1, g.rows[1])).y + 3
@@ -433,6 +434,7 @@ func islandHeader(g *grid, c *canvas) {
 	for row := g.rows[0]; row <= g.rows[1]; row++ {
 		p, _ := g.interior(adjudicator.MakeHex(g.cols[0]&^1, row), 1)
 		c.put(0, p.y, fmt.Sprintf("%2d", row))
+		c.put(0, p.y+1, fmt.Sprintf("%2d", row)) // the odd columns' line
 	}
 }
 

@@ -308,24 +308,29 @@ func TestRenderArea(t *testing.T) {
 }
 
 // TestIslandRowLabels reads the island map as a player would: each row is
-// numbered once, an even column's hex lies on its row's line under the
-// column's number on the upper header line, an odd column's on the line
-// below under the number on the lower header line.
+// numbered on two lines, one after the other; an even column's hex lies on
+// the first under the column's number on the upper header line, an odd
+// column's on the second under the number on the lower header line.
 func TestIslandRowLabels(t *testing.T) {
 	m := wind.BuiltinMap()
 	markers := map[adjudicator.Hex]string{2117: "AB", 2017: "CD", 1425: "EF", 3622: "GH"}
 	lines := strings.Split(RenderMap(m, MapOptions{Markers: markers, NoLegend: true}), "\n")
 	_, rows := islandExtent(m, MapOptions{})
-	rowLine := map[int]int{}
+	rowLine, numbered := map[int]int{}, map[int][]int{}
 	for i, l := range lines {
 		var r int
 		if len(l) >= 3 && l[2] == ' ' {
 			if _, err := fmt.Sscanf(l[:2], "%d", &r); err == nil {
-				if _, dup := rowLine[r]; dup {
-					t.Errorf("row %d numbered twice", r)
+				if _, seen := rowLine[r]; !seen {
+					rowLine[r] = i
 				}
-				rowLine[r] = i
+				numbered[r] = append(numbered[r], i)
 			}
+		}
+	}
+	for r, at := range numbered {
+		if len(at) != 2 || at[1] != at[0]+1 {
+			t.Errorf("row %d numbered on lines %v, want two lines one after the other", r, at)
 		}
 	}
 	if len(rowLine) != rows[1]-rows[0]+1 {

@@ -23,7 +23,7 @@ with the side's own queries and nothing else:
 		Events:  adjudicator.VisibleEvents(events, side),
 	}
 	body := rep.Text()                       // the mail, within 100 columns
-	name, yaml, ok := rep.OrderTemplate()    // orders-3-actions.yaml, for the side awaited
+	name, yaml, ok := rep.OrderTemplate()    // orders-3-us-actions.yaml, for the side awaited
 	pic, err := rep.PNG()                    // the map as the side sees it
 	doc, err := rep.JSON()                   // report.json
 	all, err := rep.RenderWords()            // text, template and JSON at once
@@ -49,7 +49,9 @@ a map: one self-contained HTML page (ordersheet/: its page, style sheet
 and script, the island drawn as the replay page draws it) carrying the
 reader's View and Outlook as JSON, whose script lets the player click
 orders and writes the order file. Like the template it is made from the
-reader's view alone.
+reader's view alone. It and the replay page are packed
+(templates.PackedPage): compressed inside the page, a third of their size
+in a mail, and unpacked by the browser.
 
 Texts come from the text/template files embedded from tmpl/ (the report, the
 order templates, the map legends), with the frame's functions

@@ -55,6 +55,7 @@ var eventFuncs = template.FuncMap{
 	"airMods":    airMods,
 	"add":        func(a, b int) int { return a + b },
 	"face":       func(f int) string { return wind.DiceText([]int{f}, 0) },
+	"zeroFace":   zeroFace,
 	"isUS":       func(s adjudicator.Side) bool { return s == adjudicator.US },
 	"isUnknown":  func(k wind.Kind) bool { return k == wind.Unknown },
 	"unit":       func(us []wind.EventUnit) wind.EventUnit { return elem(us, 0) },
@@ -108,6 +109,15 @@ func pick(n int, one, many string) string {
 	return many
 }
 
+// zeroFace writes a die a rule reads 0 to 9 (rule 13.5): a 10 is the 0 of
+// the die, and the report says it reads so.
+func zeroFace(f int) string {
+	if f == 10 {
+		return "10, read as 0,"
+	}
+	return fmt.Sprint(f)
+}
+
 // diceCount counts dice: "1 die", "4 dice".
 func diceCount(n int) string { return fmt.Sprintf("%d %s", n, pick(n, "die", "dice")) }
 
@@ -147,7 +157,7 @@ func elem[T any](xs []T, i int) T {
 func route(hs []adjudicator.Hex) string { return strings.Join(hexNames(hs), "→") }
 
 // dice writes an event's dice as the table reads them: "9, 8, 8 (-3: 6, 5,
-// 5)", natural faces (a 10 as the 0 of the die) and, with a modifier, the
+// 5)", natural faces (1 to 10, as the replay page reads them) and, with a modifier, the
 // modified rolls.
 func dice(ev wind.Event) string {
 	faces := make([]int, len(ev.Dice))

@@ -42,6 +42,15 @@ func variant(e wind.Event) string {
 	if e.Private != nil && e.Private.Reason != "" {
 		v = append(v, "private "+string(e.Private.Reason))
 	}
+	if e.Kind == wind.EventConverted && e.Private != nil && e.Private.Table == "" {
+		v = append(v, "no table") // rule 13.2's victory hex
+	}
+	if e.Kind == wind.EventInfiltration && len(e.Dice) > 0 && e.Dice[0].Face == 10 {
+		v = append(v, "die 10") // read as 0 (rule 13.5)
+	}
+	if e.Kind == wind.EventVictory && e.VP != nil {
+		v = append(v, "chits") // rule 14.0
+	}
 	if e.Cause != nil {
 		v = append(v, "cause "+string(e.Cause.Kind))
 	}
@@ -160,6 +169,11 @@ func handSamples() []sample {
 			Private: &wind.Private{Table: "U04", Die: 10, Yield: 2, Reason: wind.ReasonPoolEmpty}},
 		{Kind: wind.EventConverted, Seen: anon, Side: jp, Units: []U{down("U05", wind.Unknown, 2619), down("U06", wind.Unknown, 2619)},
 			Hexes: []H{2619}, Private: &wind.Private{Table: "U06", Die: 1, Yield: 1, Reason: wind.ReasonHexFull}},
+		{Kind: wind.EventConverted, Seen: anon, Side: jp, Units: []U{down("U07", wind.Unknown, 2717)},
+			Others: []U{up("J34", jp, wind.Infantry, 2717, 1)}, Hexes: []H{2717},
+			Private: &wind.Private{Yield: 3, Reason: wind.ReasonPoolEmpty}},
+		{Kind: wind.EventInfiltration, Seen: public, Side: us, Units: []U{up("1/17-A", us, wind.Infantry, 2618, 4)},
+			Hexes: []H{2618}, Dice: []wind.EventDie{{Face: 10}}, DRM: 1, Reason: wind.ReasonHeldInZOC},
 		{Kind: wind.EventSetAsideEliminated, Seen: public, Side: jp, Units: []U{up("105-2", us, wind.Artillery, 0, 1)},
 			Hexes: []H{2619}, Target: 2619, Reason: wind.ReasonNotCaptured},
 		{Kind: wind.EventMeleeEnds, Seen: public, Side: jp, Hexes: []H{2619}, Target: 2619, Round: 100, Reason: wind.ReasonBothStand},

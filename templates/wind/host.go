@@ -233,7 +233,7 @@ func (Rules) Result(p adjudicator.Position) (adjudicator.Side, string) {
 	if !ok {
 		return adjudicator.NoSide, ""
 	}
-	return s.Winner, s.Victory
+	return s.Winner, s.VictoryText()
 }
 
 // Summary says in one line what a game in position p waits for, or how it
@@ -260,7 +260,8 @@ func reportFrom(in templates.ReportFor) (*Report, error) {
 	if in.Ended {
 		o.Wait = adjudicator.Wait{Turn: o.Wait.Turn, Kind: adjudicator.WaitEnded}
 	}
-	return &Report{Game: in.Game, Map: s.Map(), View: s.View(in.Side), Outlook: o, Events: rules.VisibleEvents(evs, in.Side)}, nil
+	return &Report{Game: in.Game, Map: s.Map(), View: s.View(in.Side), Outlook: o, Events: rules.VisibleEvents(evs, in.Side),
+		Solitaire: s.IsSolitaire()}, nil
 }
 
 // decodeEvents reads events, each the JSON of one.

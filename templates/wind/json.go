@@ -112,7 +112,7 @@ func (r *Report) document(steps []wordedStep) *ReportJSON {
 		d.CloseUps = append(d.CloseUps, a.center)
 	}
 	if r.hasOrderTemplate() {
-		d.OrderTemplate = OrderTemplateName(r.Outlook.Wait.Turn, r.Outlook.Wait.Kind)
+		d.OrderTemplate = OrderTemplateName(r.Outlook.Wait.Turn, r.View.Side, r.Outlook.Wait.Kind)
 	}
 	return d
 }

@@ -46,13 +46,13 @@ func compactScript(js string) string {
 // is attached to the report: orders-3-us-actions.html. The sheet
 // downloads the file it writes under the same name ending in .yaml.
 func OrderSheetName(turn int, side adjudicator.Side, wait adjudicator.WaitKind) string {
-	return fmt.Sprintf("orders-%d-%s-%s.html", turn, side, wait)
+	return ordersName(turn, side, wait) + ".html"
 }
 
 // OrderSheet returns the order sheet for the reader, named for its
 // attachment, when the report comes with an order template; ok is false
 // otherwise. The sheet is one self-contained HTML file (nothing loaded
-// from anywhere, and no script but its own: pagePolicy) with the
+// from anywhere, and no script but its own: templates.PackedPage) with the
 // island as the reader sees it and the choices of the wait at hand, which
 // writes an order file in the usual schema to copy, download or mail to
 // address (the game's address; "" leaves the mail link out).
@@ -73,8 +73,8 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 	d := sheetData{
 		Game: r.Game.ID, Side: r.View.Side, Turn: w.Turn, Wait: w.Kind, Date: wind.TurnDate(w.Turn),
 		Title:    fmt.Sprintf("%s %s, turn %d (%s)", templates.SideTitle(r.View.Side), waitNoun(w.Kind), w.Turn, wind.TurnDate(w.Turn)),
-		Deadline: r.deadline(), Address: address, Subject: "[attu " + r.Game.ID + "] " + strings.TrimSuffix(OrderTemplateName(w.Turn, w.Kind), ".yaml"),
-		File: strings.TrimSuffix(OrderSheetName(w.Turn, r.View.Side, w.Kind), ".html") + ".yaml",
+		Deadline: r.deadline(), Address: address, Subject: "[attu " + r.Game.ID + "] " + ordersName(w.Turn, r.View.Side, w.Kind),
+		File: OrderTemplateName(w.Turn, r.View.Side, w.Kind),
 		Geom: replayGeomOf(newPNGGeom(m)), Standing: standingLines(r.View.Side, r.Outlook.Standing),
 		Spotting: wind.SpottingDistance(r.View.Weather),
 		Stacking: sheetStacking{OneBattalion: wind.StackOneBattalion, Mixed: wind.StackMixed, Japanese: wind.StackJapanese},
@@ -112,21 +112,18 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 		d.Zones = append(d.Zones, sheetZone{ID: lz.ID, Hex: lz.Hex, Capacity: lz.Capacity})
 	}
 	var b bytes.Buffer
-	css := replayCSS + sheetCSS
 	err := sheetTemplate.Execute(&b, struct {
-		Title  string
-		Policy string
-		CSS    template.CSS
-		JS     template.JS
-		Map    *replayMap
-		Data   *sheetData
-	}{d.Title, pagePolicy(sheetJS, css), template.CSS(css), template.JS(sheetJS), sheetMap(m), &d})
+		Title string
+		Map   *replayMap
+		Data  *sheetData
+	}{d.Title, sheetMap(m), &d})
 	if err != nil {
 		// The page and its data are the program's own: a failure is a
 		// bug, caught by the tests.
 		panic(fmt.Sprintf("templates: order sheet: %v", err))
 	}
-	return OrderSheetName(w.Turn, r.View.Side, w.Kind), b.Bytes(), true
+	page = templates.PackedPage("attu orders: "+d.Title, replayCSS+sheetCSS, b.Bytes(), sheetJS)
+	return OrderSheetName(w.Turn, r.View.Side, w.Kind), page, true
 }
 
 // sheetData is the sheet's JSON: the envelope of the file it writes, how

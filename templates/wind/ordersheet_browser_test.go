@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"math/rand"
 	"net/url"
 	"os"
@@ -103,8 +104,20 @@ func (b *sheetBrowser) open(t *testing.T, name string, page []byte) (string, tim
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(u)); err != nil {
 		t.Fatal(err)
 	}
-	ms := b.num(t, `window.attuSheet.shownAt`)
-	return path, time.Duration(ms * float64(time.Millisecond))
+	// The page unpacks itself after it has loaded: wait until it is drawn.
+	// A poll begun while the browser still swaps the document in finds
+	// its context gone; it is tried again, within the same 10 s.
+	until := time.Now().Add(10 * time.Second)
+	for {
+		ms, err := chromedp.Run(b.ctx, chromedp.Poll[float64](`window.attuSheet && window.attuSheet.shownAt`, chromedp.WithPollingTimeout(time.Until(until))))
+		if err == nil {
+			return path, time.Duration(ms * float64(time.Millisecond))
+		}
+		if !strings.Contains(err.Error(), "Cannot find context") || time.Now().After(until) {
+			t.Fatalf("the sheet never drew itself: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func (b *sheetBrowser) eval(t *testing.T, js string) string {
@@ -397,6 +410,59 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	t.Run("melee-or-fire", func(t *testing.T) { askInBrowser(t, b) })
 	t.Run("refit-pick", func(t *testing.T) { refitPickInBrowser(t, b) })
 	t.Run("legible", func(t *testing.T) { legibleInBrowser(t, b) })
+	t.Run("policy", func(t *testing.T) { policyInBrowser(t, b) })
+}
+
+// policyInBrowser shows that the browser holds the sheet to its policy:
+// with the hash of its style sheet or of its script changed in the
+// policy, the unpacked style sheet or script is refused, and as mailed
+// both are applied.
+func policyInBrowser(t *testing.T, b *sheetBrowser) {
+	_, r := findSheet(t, false, wind.WaitUSDecision, func(*Report) bool { return true })
+	name, page := sheetOf(t, r)
+	m := policyMeta.FindSubmatch(page)
+	policy := html.UnescapeString(string(m[1]))
+	bogus := "'sha256-" + strings.Repeat("A", 43) + "='"
+	tamper := func(directive string, nth int) []byte {
+		var out []string
+		for _, d := range strings.Split(policy, "; ") {
+			if f := strings.Fields(d); f[0] == directive {
+				f[1+nth] = bogus
+				d = strings.Join(f, " ")
+			}
+			out = append(out, d)
+		}
+		return []byte(strings.Replace(string(page), string(m[1]), html.EscapeString(strings.Join(out, "; ")), 1))
+	}
+	b.open(t, name, page)
+	if got := b.eval(t, `String(document.querySelector("style").sheet !== null && getComputedStyle(document.body).margin)`); got == "false" {
+		t.Fatal("the sheet as mailed has no style sheet")
+	}
+	path := filepath.Join(t.TempDir(), name)
+	load := func(page []byte) {
+		if err := os.WriteFile(path, page, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(b.ctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String())); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	load(tamper("style-src", 0))
+	if got := b.eval(t, `String(document.querySelector("style") && document.querySelector("style").sheet)`); got != "null" {
+		t.Errorf("with another style-src hash the style sheet is %s, want it refused", got)
+	}
+	load(tamper("script-src", 1))
+	if got := b.eval(t, `String(typeof window.attuSheet)`); got != "undefined" {
+		t.Errorf("with another hash for the sheet's script, it ran (%s)", got)
+	}
+	b.mu.Lock()
+	refused := strings.Join(b.errors, "\n")
+	b.errors = nil
+	b.mu.Unlock()
+	if !strings.Contains(refused, "Content Security Policy") {
+		t.Errorf("the browser did not report the refusals: %s", refused)
+	}
 }
 
 // actionsInBrowser plays a busy actions sheet of side: one with a melee

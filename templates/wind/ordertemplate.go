@@ -17,10 +17,21 @@ import (
 // refusal can say so.
 const TokenPlaceholder = "PASTE-YOUR-TOKEN-HERE"
 
-// OrderTemplateName is the file name of the order template for a wait,
-// as it is attached to the report: orders-3-actions.yaml.
-func OrderTemplateName(turn int, wait adjudicator.WaitKind) string {
-	return fmt.Sprintf("orders-%d-%s.yaml", turn, wait)
+// OrderTemplateName is the file name of the order template for side's
+// orders of a wait, as it is attached to the report: orders-3-us-actions.yaml,
+// orders-1-us-landing.yaml. The order sheet of the same wait bears the same
+// name (OrderSheetName), and the file it writes too.
+func OrderTemplateName(turn int, side adjudicator.Side, wait adjudicator.WaitKind) string {
+	return ordersName(turn, side, wait) + ".yaml"
+}
+
+// ordersName names the orders of side for a wait, the side once: a wait
+// that names its side (us-landing) is not prefixed with it again.
+func ordersName(turn int, side adjudicator.Side, wait adjudicator.WaitKind) string {
+	if strings.HasPrefix(string(wait), side.String()+"-") {
+		return fmt.Sprintf("orders-%d-%s", turn, wait)
+	}
+	return fmt.Sprintf("orders-%d-%s-%s", turn, side, wait)
 }
 
 // OrderTemplate returns the order template for the reader, named for its
@@ -41,7 +52,7 @@ func (r *Report) OrderTemplate() (name, body string, ok bool) {
 	if dl := r.deadline(); dl != "" {
 		d.Deadline = " Deadline: " + dl + "."
 	}
-	name = OrderTemplateName(w.Turn, w.Kind)
+	name = OrderTemplateName(w.Turn, r.View.Side, w.Kind)
 	switch w.Kind {
 	case wind.WaitUSDecision:
 		return name, execute("orders-decision.tmpl", d), true

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/attu-pbem/attu/templates"
 )
 
 var (
@@ -17,8 +19,10 @@ var (
 
 // checkPolicy requires of a page's Content-Security-Policy what the
 // browser enforces: no 'unsafe-inline' anywhere, no base URL and no form
-// target, and its one script and one style sheet allowed by the SHA-256
-// of their bytes as they stand in the page, nothing else.
+// target; its one inline script (the one that unpacks the rest) and the
+// style sheet and script it unpacks allowed by the SHA-256 of their
+// bytes, nothing else; and no other script or style sheet in the page
+// or in its unpacked markup.
 func checkPolicy(t *testing.T, what string, page []byte) {
 	t.Helper()
 	m := policyMeta.FindSubmatch(page)
@@ -39,14 +43,28 @@ func checkPolicy(t *testing.T, what string, page []byte) {
 			t.Errorf("%s: %s is %q, want %q", what, name, directives[name], want)
 		}
 	}
-	for name, re := range map[string]*regexp.Regexp{"script-src": inlineScript, "style-src": inlineStyle} {
-		blocks := re.FindAllSubmatch(page, -1)
-		if len(blocks) != 1 {
-			t.Fatalf("%s has %d inline %s blocks, want 1", what, len(blocks), name)
-		}
-		sum := sha256.Sum256(blocks[0][1])
-		if want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; directives[name] != want {
-			t.Errorf("%s: %s is %q; the block in the page hashes to %s", what, name, directives[name], want)
-		}
+	css, markup, js, err := templates.Unpack(page)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if inlineStyle.Match(page) || inlineStyle.Match(markup) || inlineScript.Match(markup) || strings.Contains(string(markup), "<style") {
+		t.Errorf("%s holds a style sheet or a script besides those of its policy", what)
+	}
+	if n := strings.Count(string(page), "<script"); n != 2 {
+		t.Errorf("%s has %d script elements, want the packed block and the script that unpacks it", what, n)
+	}
+	loader := inlineScript.FindAllSubmatch(page, -1)
+	if len(loader) != 1 {
+		t.Fatalf("%s has %d inline scripts, want 1", what, len(loader))
+	}
+	hash := func(b string) string {
+		sum := sha256.Sum256([]byte(b))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	if want := hash(string(loader[0][1])) + " " + hash(js); directives["script-src"] != want {
+		t.Errorf("%s: script-src is %q; its scripts hash to %s", what, directives["script-src"], want)
+	}
+	if want := hash(css); directives["style-src"] != want {
+		t.Errorf("%s: style-src is %q; its style sheet hashes to %s", what, directives["style-src"], want)
 	}
 }

@@ -3,9 +3,7 @@ package wind
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,7 +58,8 @@ type ReplayDie = templates.ReplayDie
 //
 // The positions are r's; the words come from each entry's events,
 // redacted for each reader (wind.Redact) and worded by EventText.
-// The page's script reads its data from a JSON block of the page.
+// The page's script reads its data from a JSON block of its markup; the
+// page is packed (templates.PackedPage), a fifth of its size.
 func ReplayPage(r *Replay) ([]byte, error) {
 	in, err := replayInOf(r)
 	if err != nil {
@@ -72,33 +71,18 @@ func ReplayPage(r *Replay) ([]byte, error) {
 	}
 	page := struct {
 		Game, Name, Scenario string
-		Policy               string
-		CSS                  template.CSS
-		JS                   template.JS
 		Map                  *replayMap
 		Data                 *replayData
-	}{r.Game, r.Name, wind.ScenarioTitle(cmp.Or(r.Scenario, wind.ScenarioCampaign)), pagePolicy(replayJS, replayCSS),
-		template.CSS(replayCSS), template.JS(replayJS), mapOf(in.states[0].Map()), d}
+	}{r.Game, r.Name, wind.ScenarioTitle(cmp.Or(r.Scenario, wind.ScenarioCampaign)), mapOf(in.states[0].Map()), d}
 	var b bytes.Buffer
 	if err := replayTemplate.Execute(&b, page); err != nil {
 		return nil, fmt.Errorf("templates: replay page: %w", err)
 	}
-	return b.Bytes(), nil
-}
-
-// pagePolicy is the Content-Security-Policy of the replay page and the
-// order sheet, each one file with one inline script and one inline style
-// sheet: those two are allowed by their SHA-256 (a CSP 3 hash source), so
-// that no other script runs, not even one an attacker's text got into the
-// page; nothing is loaded from anywhere but data: pictures; and the page
-// may neither set a base URL nor send a form.
-func pagePolicy(script, style string) string {
-	hash := func(s string) string {
-		sum := sha256.Sum256([]byte(s))
-		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	title := "attu game " + r.Game + " — replay"
+	if r.Name != "" {
+		title = r.Name + " — " + title
 	}
-	return "default-src 'none'; script-src " + hash(script) + "; style-src " + hash(style) +
-		"; img-src data:; base-uri 'none'; form-action 'none'"
+	return templates.PackedPage(title, replayCSS, b.Bytes(), replayJS), nil
 }
 
 // The readers of the page, in the order of the arrays in replayStep.

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"github.com/attu-pbem/attu/templates"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -25,6 +26,9 @@ type Report struct {
 	View    *wind.View
 	Outlook *wind.Outlook
 	Events  []wind.Event // what happened since the side's last report, in order, filtered for the side
+	// Solitaire is true in a game of rule 13, whose procedures move
+	// the Japanese where they apply.
+	Solitaire bool
 }
 
 //go:embed tmpl/*.tmpl
@@ -150,6 +154,61 @@ type reportText struct {
 	// reader is awaited; Says what it lists and what it does as it stands.
 	TemplateName, Template string
 	Says                   [2]string
+	// ServerSide says, to a player facing the stand-in or rule 13, what
+	// the server's side did that the reader saw; empty otherwise.
+	ServerSide string
+}
+
+// serverSide words what the side the server plays, the stand-in's or
+// rule 13's (which moves the Japanese of a solitaire game where it
+// applies), did since the reader's last report, as far as the reader saw
+// it: the events it was told, counted, so that nothing hidden shows.
+func (r *Report) serverSide() string {
+	me := r.View.Side
+	if me != adjudicator.US && me != adjudicator.JP {
+		return ""
+	}
+	enemy := me.Enemy()
+	standIn := slices.Contains(r.Game.StandIn, enemy)
+	solo := r.Solitaire && enemy == adjudicator.JP
+	if !standIn && !solo {
+		return ""
+	}
+	acts, procs := 0, 0
+	for _, ev := range r.Events {
+		switch {
+		case ev.Side == enemy && activationKinds[ev.Kind]:
+			acts++
+		case solo && soloKinds[ev.Kind]:
+			procs++
+		}
+	}
+	who := "The " + templates.SideTitle(enemy) + " side is played by attu's stand-in"
+	switch {
+	case standIn && solo:
+		who += ", within what rule 13's solitaire procedures leave to it"
+	case solo:
+		who = "Rule 13's solitaire procedures move the Japanese where they apply, and the Japanese player the rest"
+	}
+	did := fmt.Sprintf("since your last report you saw %s of its", templates.Plural(acts, "activation"))
+	if acts == 0 {
+		did = "since your last report it made no activation you could see"
+	}
+	if solo && procs == 0 {
+		did += "; rule 13 did nothing you could see"
+	} else if solo {
+		did += fmt.Sprintf(", and rule 13 at work %s (ambush checks, placements, the last stand)", templates.Plural(procs, "time"))
+	}
+	if acts+procs > 0 {
+		did += "; each is told above, in its step"
+	}
+	return templates.Wrap("", "", who+": "+did+".")
+}
+
+// soloKinds are the events of rule 13's procedures.
+var soloKinds = map[wind.EventKind]bool{
+	wind.EventSoloCount: true, wind.EventAdHoc: true, wind.EventAmbush: true, wind.EventAmbushWithdraw: true,
+	wind.EventLastStand: true,
 }
 
 type stepText struct {
@@ -208,6 +267,7 @@ func (r *Report) textData(name, body string, awaited bool, steps []wordedStep) r
 	d.Victory = r.victoryHexes()
 	d.Cleared = r.clearedZones()
 	d.Standing = r.standing()
+	d.ServerSide = r.serverSide()
 	if awaited {
 		d.TemplateName, d.Template, d.Says = name, body, templateSays[r.Outlook.Wait.Kind]
 	}

@@ -142,11 +142,12 @@ func testGame(t testing.TB) Game {
 // it may read.
 func reportOf(t testing.TB, st step, side adjudicator.Side) *Report {
 	return &Report{
-		Game:    testGame(t),
-		Map:     st.s.Map(),
-		View:    st.s.View(side),
-		Outlook: st.s.Outlook(side),
-		Events:  wind.VisibleEvents(st.events, side),
+		Game:      testGame(t),
+		Map:       st.s.Map(),
+		View:      st.s.View(side),
+		Outlook:   st.s.Outlook(side),
+		Events:    wind.VisibleEvents(st.events, side),
+		Solitaire: st.s.IsSolitaire(),
 	}
 }
 

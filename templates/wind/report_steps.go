@@ -26,8 +26,9 @@ type Step struct {
 // the victory, a new turn) opens a group, and the events that follow from
 // it (hits, losses, reveals, zones cleared, advances) join it. Each round
 // of a melee is a step of its own. Several units firing together at one
-// hex are one activation. The wait event is left out: the report's header
-// says what the game waits for.
+// hex are one activation, and a side's activations are numbered from 1 in
+// each of its orders files. The wait event is left out: the report's
+// header says what the game waits for.
 func groupSteps(evs []wind.Event) []Step {
 	var out []Step
 	activations := map[adjudicator.Side]int{}
@@ -40,7 +41,15 @@ func groupSteps(evs []wind.Event) []Step {
 	for i := range evs {
 		ev := evs[i]
 		if ev.Kind == wind.EventWait {
+			// Each orders file a side sends is numbered from 1, as the
+			// reader counts the activations it is told of: never by the
+			// position in the file, which would tell how many it did not
+			// see.
+			delete(activations, ev.Side)
 			continue
+		}
+		if ev.Kind == wind.EventTurnBegins {
+			clear(activations)
 		}
 		cont := len(out) > 0 && prev != nil && sameThing(*prev, ev)
 		if ev.Kind == wind.EventMeleeBegins && melee != 0 && ev.Target == melee {

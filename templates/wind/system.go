@@ -163,6 +163,9 @@ func openingFrom(s *rules.State, d adjudicator.Dice) error {
 	if err != nil {
 		return fmt.Errorf("the game cannot be created again: %w", err)
 	}
+	// The edition of the rules is the game's, fixed when it was created;
+	// the setup is the same in every edition.
+	again.Edition = s.Edition
 	a, err1 := json.Marshal(again)
 	b, err2 := json.Marshal(s)
 	if err1 != nil || err2 != nil {

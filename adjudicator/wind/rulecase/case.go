@@ -54,6 +54,9 @@ type caseYAML struct {
 	Expect      expectYAML    `yaml:"expect"`
 	Standing    standingsYAML `yaml:"standing"`
 	Casualties  int           `yaml:"casualties"`
+	// Edition plays the case by an earlier edition of attu's rules
+	// (wind.State.Edition); absent, the latest.
+	Edition *int `yaml:"edition"`
 
 	// The turn's state machine and victory (rule 3.8).
 	Phase       wind.WaitKind    `yaml:"phase"`
@@ -263,6 +266,12 @@ func Parse(data []byte) (*Case, error) {
 	p.placeUnits(c, y.Units)
 	p.standings(y.Standing)
 	s.Casualties = y.Casualties
+	if e := y.Edition; e != nil {
+		if *e < wind.EditionFirst || *e > wind.LatestEdition {
+			p.fail(keyPos(root, "edition"), "edition: the editions of attu's rules are %d to %d", wind.EditionFirst, wind.LatestEdition)
+		}
+		s.Edition = *e
+	}
 	p.vpChits(y.VPChits)
 	p.solitaire(y.Solitaire)
 	if y.Scenario != nil && y.Scenario.Pose {
