@@ -164,13 +164,16 @@ func TestE2EIslandWarByMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byMail, byServer, rolledBack := map[string]int{}, 0, 0
+	byMail, byServer, rolledBack, serverSeq := map[string]int{}, 0, 0, uint64(0)
 	for _, e := range log {
 		if e.Kind != store.KindOrders {
 			continue
 		}
 		if e.MessageID == "" {
-			byServer++
+			byServer, serverSeq = byServer+1, e.Seq
+			if e.Seq <= uint64(missed) {
+				t.Errorf("attu wrote the orders of entry %d, before the defence deadline passed", e.Seq)
+			}
 		} else {
 			byMail[e.MessageID]++
 		}
@@ -194,10 +197,17 @@ func TestE2EIslandWarByMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	decided := false
 	for _, o := range x.Orders {
-		if o.Entry == uint64(missed+1) && !strings.Contains(string(o.Raw()), "the standing instructions decide") {
-			t.Errorf("the missed defence deadline wrote:\n%s", o.Raw())
+		if o.Entry == serverSeq {
+			decided = strings.Contains(string(o.Raw()), "the standing instructions decide") && strings.Contains(string(o.Raw()), "protect: I/124")
+			if !decided {
+				t.Errorf("the missed defence deadline wrote:\n%s", o.Raw())
+			}
 		}
+	}
+	if !decided {
+		t.Errorf("no order file of attu's for the missed defence (entry %d)", serverSeq)
 	}
 	var buf bytes.Buffer
 	if err := x.WriteJSON(&buf); err != nil {
