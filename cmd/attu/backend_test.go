@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	windsys "github.com/attu-pbem/attu/templates/wind"
 	"log/slog"
 	"net"
 	"os"
@@ -164,7 +163,7 @@ func (td *testDaemon) start(t *testing.T) {
 		t.Fatal(err)
 	}
 	td.db = db
-	td.svc = referee.New(db, referee.Config{System: windsys.Rules{}, Address: td.acct["attu"].Address, DB: td.dbPath, Logger: td.log})
+	td.svc = referee.New(db, hosting(referee.Config{Address: td.acct["attu"].Address, DB: td.dbPath, Logger: td.log}))
 	in := td.acct["attu"].IMAP
 	in.Processed = "attu-done"
 	in.RetryMin, in.RetryMax, in.Timeout = 100*time.Millisecond, time.Second, 10*time.Second

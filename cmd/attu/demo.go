@@ -32,6 +32,7 @@ import (
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/templates"
+	"github.com/attu-pbem/attu/templates/island"
 	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
@@ -39,7 +40,7 @@ func init() {
 	registerFunc("demo", "play a scripted game by mail through an embedded mail server, then audit it", runDemo)
 }
 
-const demoUsage = `Usage: attu demo [-turns N] [-seed HEX] [-keep DIR] [-servers loopback|real|FILE]
+const demoUsage = `Usage: attu demo [-system NAME] [-turns N] [-seed HEX] [-keep DIR] [-servers loopback|real|FILE]
 
 Plays a whole game by mail on this machine, with nothing to configure: it
 starts a small IMAP and SMTP server on 127.0.0.1, opens a game database,
@@ -60,8 +61,15 @@ send to Postfix, which delivers into Dovecot by LMTP; attu reads Dovecot
 over IMAP with STARTTLS and sends through Postfix submission with a
 password.
 
+With -system island-war the game is Island War's Ridge 42, played to
+its end (8 Game-Turns, unless -turns says fewer): each player mails the
+file attu's stand-in writes for the wait, and the Japanese standing
+instructions ask to see the U.S. attacks (defence waits). The demo
+prints how many mails each player received per Game-Turn.
+
 Examples:
   attu demo
+  attu demo -system island-war
   attu demo -turns 3 -seed 1943 -keep /tmp/attu-demo
   ATTU_MAILSERVERS=$(scripts/mailservers.sh start) attu demo -servers real
 
@@ -78,6 +86,7 @@ func runDemo(s *session) error {
 	seedHex := fs.String("seed", defaultDemoSeed, "the seed of the dice and of the players' choices, in hex")
 	keep := fs.String("keep", "", "write the database, the log and the mails here (default: a new temporary directory)")
 	timeout := fs.Duration("timeout", 55*time.Second, "give up after this long")
+	system := fs.String("system", systemNames()[0], "the game system to play: "+strings.Join(systemNames(), ", "))
 	servers := fs.String("servers", "loopback", "the mail servers: loopback (the demo's own), real (Dovecot and Postfix of scripts/mailservers.sh, found through $ATTU_MAILSERVERS), or the path of that script's environment file")
 	argv, err := s.parse(fs, demoUsage)
 	if err != nil {
@@ -85,6 +94,12 @@ func runDemo(s *session) error {
 	}
 	if len(argv) != 0 || *turns < 1 {
 		return usageErr("takes only flags, and -turns must be at least 1 (attu demo -h)")
+	}
+	if _, err := systemNamed(*system); err != nil {
+		return usageErr("-system: %v (attu demo -h)", err)
+	}
+	if *system == island.Name && !flagSet(fs, "turns") {
+		*turns = islandDemoTurns
 	}
 	seedBytes, err := hex.DecodeString(strings.TrimPrefix(*seedHex, "0x"))
 	if err != nil || len(seedBytes) == 0 {
@@ -103,14 +118,14 @@ func runDemo(s *session) error {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	if err := demo(ctx, s.stdout, dir, *turns, seedBytes, *servers); err != nil {
+	if err := demo(ctx, s.stdout, dir, *turns, seedBytes, *servers, *system); err != nil {
 		return fmt.Errorf("%v\n(the log is in %s)", err, filepath.Join(dir, "attu.log"))
 	}
 	return nil
 }
 
 // demo plays the game; everything it writes goes to dir.
-func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte, servers string) error {
+func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte, servers, system string) error {
 	start := time.Now()
 	// The log, the export and the mails hold the players' tokens and
 	// every hidden fact: the operator's eyes only.
@@ -135,9 +150,13 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	}
 	defer db.Close()
 	gameSeed := sha256.Sum256(append([]byte("attu demo dice\x00"), seed...))
+	game := referee.NewGame{ID: "demo", Name: "Attu demo", Setup: "historic", Seed: gameSeed[:]}
+	if system == island.Name {
+		game = referee.NewGame{System: island.Name, ID: "demo", Name: "Island War demo", Scenario: island.DefaultScenario, Seed: gameSeed[:]}
+	}
 	pg, err := playByMail(ctx, mailPlay{
 		Sys: sys, DB: db, DBPath: dbPath, Log: lg, Out: out, Turns: turns, Seed: seed,
-		Game:  referee.NewGame{ID: "demo", Name: "Attu demo", Setup: "historic", Seed: gameSeed[:]},
+		Game:  game,
 		Ahead: true,
 	})
 	if err != nil {
@@ -188,6 +207,17 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 	fmt.Fprintf(out, "  export     %s\n", exportPath)
 	fmt.Fprintf(out, "  mails      %s   (%d mails, one .eml file each)\n", mailDir, n)
 	fmt.Fprintf(out, "  log        %s\n", filepath.Join(dir, "attu.log"))
+	if system == island.Name {
+		played := min(turns, islandDemoTurns)
+		printMailCounts(out, countMails(ds, "alice", "bob", "carol"), played)
+		fmt.Fprintf(out, "\nPlayed %s by mail (%d U.S., %d Japanese), %s answered; %s.\n",
+			templates.Plural(us.files+jp.files, "order file"), us.files, jp.files, templates.Plural(us.defences+jp.defences, "defence wait"),
+			time.Since(start).Round(100*time.Millisecond))
+		if !rep.OK() {
+			return errors.New("the audit failed")
+		}
+		return nil
+	}
 	fmt.Fprintf(out, "\nPlayed %s by mail (%d U.S., %d Japanese): %s, %s, %s declared; %s.\n",
 		templates.Plural(us.files+jp.files, "order file"), us.files, jp.files, templates.Plural(us.nights, "night turn"),
 		templates.Plural(us.refits, "refit turn"), templates.Plural(us.melees+jp.melees, "melee"), time.Since(start).Round(100*time.Millisecond))
@@ -254,8 +284,11 @@ type demoPlayer struct {
 	sizes    []int // of each mail received, as delivered
 	answered map[string]bool
 	over     bool
+	// island: the game is Island War's, answered with the stand-in's
+	// files (answerIsland).
+	island bool
 	// What the player's files asked for, for the summary.
-	files, nights, refits, melees int
+	files, nights, refits, melees, defences int
 }
 
 // send answers the game's mail msg with the orders attached as a file
@@ -325,6 +358,9 @@ func (p *demoPlayer) handle(ctx context.Context, in *mail.Incoming) error {
 		p.over = true
 	}
 	p.mu.Unlock()
+	if p.island {
+		return p.answerIsland(ctx, msg)
+	}
 	tmpl := templateIn(msg)
 	if tmpl == nil && strings.Contains(msg.Text, ": your orders.") {
 		// The setup waits of rule 12 come with no order template: the

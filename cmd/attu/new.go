@@ -54,6 +54,11 @@ begins with the U.S. decision of turn 1: historic (the Japanese as rule
 12.3 places them, the U.S. already ashore near its beaches) or random
 (every unit at random).
 
+With -system island-war the game is SPI's Island War, its standard
+rules: -scenario names the scenario (default: ridge-42), which places
+the units itself, so -setup, -jp-setup, -us-setup, -rules and -solo do
+not apply. The scenarios of each system:
+%s
 Example:
   attu new -db attu.db -address attu@example.org -name "Attu 1943" \
       -us alice@example.org -jp bob@example.org -umpire carol@example.org \
@@ -62,6 +67,8 @@ Example:
       -us alice@example.org -jp bob@example.org -sheet jp=off
   attu new -db attu.db -address attu@example.org -scenario up-the-hogs-back \
       -us alice@example.org -jp bot
+  attu new -db attu.db -address attu@example.org -system island-war \
+      -scenario ridge-42 -us alice@example.org -jp bob@example.org
 
 Flags:
 `
@@ -91,7 +98,7 @@ func runNew(s *session) error {
 	json := fs.Bool("json", false, "attach report.json, the report for programs, to every side's reports (each may mail json off)")
 	sheet := fs.String("sheet", "on", "the order sheet beside each order template: on, off (for both sides) or per side, like jp=off (each may mail sheet on or sheet off)")
 	copies := fs.String("copies", "", "how the umpire is mailed: digest (daily, the default), turn (one report a turn) or every (every report)")
-	argv, err := s.parse(fs, newUsage)
+	argv, err := s.parse(fs, fmt.Sprintf(newUsage, scenarioLines()))
 	if err != nil {
 		return err
 	}
@@ -101,6 +108,9 @@ func runNew(s *session) error {
 	sys, err := systemNamed(*system)
 	if err != nil {
 		return usageErr("-system: %v (attu new -h)", err)
+	}
+	if rs, ok := sys.(interface{ RuleSetups() []string }); ok && len(rs.RuleSetups()) == 0 && !flagSet(fs, "setup") {
+		*setup = "" // the scenario places the units (Island War)
 	}
 	if *solo && *jp == "" {
 		*jp = referee.Bot
@@ -160,6 +170,13 @@ func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.New
 	}
 	fmt.Fprintln(out, "The welcome mails with the tokens are queued; the tokens are not shown again.")
 	return nil
+}
+
+// flagSet reports whether the command line gave the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // waitKindsOf lists the kinds of wait of sys.

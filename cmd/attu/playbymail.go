@@ -20,6 +20,7 @@ import (
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/templates/island"
 )
 
 // openMailSystem starts the demo's own servers ("loopback", or "") or
@@ -127,7 +128,7 @@ func playByMail(ctx context.Context, p mailPlay) (*mailGameResult, error) {
 		}
 		rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[16*i:]), binary.BigEndian.Uint64(sum[16*i+8:])))
 		dp := &demoPlayer{side: pl.side, addr: addr[pl.user], db: p.DB, turns: p.Turns, pick: func(n int) int { return rng.IntN(n) },
-			steer: p.Steer, ahead: p.Ahead, smtp: p.Sys.Inbound(), log: lg.With("player", pl.user), answered: map[string]bool{}}
+			steer: p.Steer, ahead: p.Ahead, island: p.Game.System == island.Name, smtp: p.Sys.Inbound(), log: lg.With("player", pl.user), answered: map[string]bool{}}
 		in := fast(acct[pl.user].IMAP)
 		in.Logger = dp.log
 		if dp.inbox, err = mail.NewInbox(in, dp.handle); err != nil {

@@ -68,12 +68,29 @@ func runShow(s *session) error {
 		s.expect(*pngFile, 0o600)
 	}
 	var rep *windsys.Report
+	var other *systemShow
 	err = s.withDB(*dbPath, reads, func(db *store.DB) (err error) {
+		g, err := db.Game(argv[0])
+		if err != nil {
+			return err
+		}
+		if sys, err := systemNamed(g.System); err != nil {
+			return err
+		} else if sys.System() != windsys.Name {
+			other, err = systemReport(db, g, sys, side, *from, *pngFile != "")
+			return err
+		}
 		rep, err = storedReport(db, argv[0], side, zone, *from)
 		return err
 	})
-	if err != nil || rep == nil {
+	if err != nil {
 		return err
+	}
+	if other != nil {
+		return s.showSystem(other, *pngFile, *asJSON)
+	}
+	if rep == nil {
+		return nil
 	}
 	if *pngFile != "" {
 		b, err := rep.PNG()
@@ -135,4 +152,19 @@ func storedReport(db *store.DB, game string, side adjudicator.Side, zone *time.L
 		Outlook: s.Outlook(side),
 		Events:  wind.VisibleEvents(events, side),
 	}, nil
+}
+
+// showSystem prints a report of systemReport, and writes its picture.
+func (s *session) showSystem(r *systemShow, pngFile string, asJSON bool) error {
+	if pngFile != "" {
+		if err := s.writeFile(pngFile, r.png, 0o600); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		_, err := s.stdout.Write(r.report.JSON)
+		return err
+	}
+	fmt.Fprint(s.stdout, r.report.Text)
+	return nil
 }

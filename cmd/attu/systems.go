@@ -8,6 +8,7 @@ import (
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
 	"github.com/attu-pbem/attu/store/tournament"
+	"github.com/attu-pbem/attu/templates/island"
 	windsys "github.com/attu-pbem/attu/templates/wind"
 )
 
@@ -15,7 +16,25 @@ import (
 // first. Every command that plays, checks, audits or replays a game takes
 // its system from here, by the name the game or its export records.
 func systems() []referee.System {
-	return []referee.System{windsys.Rules{}}
+	return []referee.System{windsys.Rules{}, island.Rules{}}
+}
+
+// scenarioLister is a hosted system that names the scenarios its games
+// are created with.
+type scenarioLister interface {
+	Scenarios() []string
+}
+
+// scenarioLines lists, one line per hosted system, the scenarios a game
+// of it can be created with, for the -h of attu new.
+func scenarioLines() string {
+	var b strings.Builder
+	for _, sys := range systems() {
+		if l, ok := sys.(scenarioLister); ok {
+			fmt.Fprintf(&b, "  %-16s %s\n", sys.System(), strings.Join(l.Scenarios(), ", "))
+		}
+	}
+	return b.String()
 }
 
 // systemNames lists the names of the systems attu hosts.
