@@ -108,14 +108,14 @@ func (Rules) Template(in templates.ReportFor) (name, body string, ok bool) {
 }
 
 func (v *view) subject() string {
-	id := v.game.ID
+	// The host heads every subject with the game's tag ("[attu r1]").
 	if v.wait.Over() {
-		return fmt.Sprintf("[%s] Island War: final report", id)
+		return "Island War: final report"
 	}
 	if v.awaited() {
-		return fmt.Sprintf("[%s] Island War: %s", id, Rules{}.Waiting(v.wait, hostSide(v.reader)))
+		return "Island War: " + Rules{}.Waiting(v.wait, hostSide(v.reader))
 	}
-	return fmt.Sprintf("[%s] Island War: report, waiting for %s", id, waitWords(v.wait))
+	return "Island War: report, waiting for " + waitWords(v.wait)
 }
 
 // text is the body of the report.
