@@ -24,26 +24,10 @@ var (
 	sheetCSS string
 	//go:embed ordersheet/sheet.js
 	sheetJSSource string
-	sheetJS       = compactScript(sheetJSSource)
+	sheetJS       = templates.CompactScript(sheetJSSource)
 
 	sheetTemplate = template.Must(template.New("sheet").Parse(sheetHTML))
 )
-
-// compactScript is the script without its indentation and its lines of
-// comment only, a quarter of its bytes in every mail that carries it.
-// No string or regular expression of the script spans lines, so no
-// token changes.
-func compactScript(js string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(js, "\n") {
-		l = strings.TrimLeft(l, " ")
-		if l != "" && !strings.HasPrefix(l, "//") {
-			b.WriteString(l)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
 
 // sheetPolicy is the page's Content-Security-Policy: nothing loaded from
 // anywhere, and no script or style but the page's own, allowed by the

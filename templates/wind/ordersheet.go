@@ -21,26 +21,10 @@ var (
 	sheetCSS string
 	//go:embed ordersheet/sheet.js
 	sheetJSSource string
-	sheetJS       = compactScript(sheetJSSource)
+	sheetJS       = templates.CompactScript(sheetJSSource)
 
 	sheetTemplate = template.Must(template.New("sheet").Parse(sheetHTML))
 )
-
-// compactScript is the sheet's script without its indentation and its
-// lines of comment only, a fifth of its bytes: every sheet is mailed with
-// every report that asks for orders, within 150 KB. The script holds no
-// string or template that spans lines, so this changes no token.
-func compactScript(js string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(js, "\n") {
-		l = strings.TrimLeft(l, " ")
-		if l != "" && !strings.HasPrefix(l, "//") {
-			b.WriteString(l)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
 
 // OrderSheetName is the file name of the order sheet for a wait, as it
 // is attached to the report: orders-3-us-actions.html. The sheet
