@@ -15,7 +15,7 @@ import (
 )
 
 // The order sheet's markup, style sheet and script, embedded as they
-// are; templates.PackedPage frames and packs them.
+// are; templates.SheetPage frames and packs them.
 var (
 	//go:embed ordersheet/page.html
 	sheetHTML string
@@ -42,7 +42,7 @@ func OrderSheetName(turn int, side string, wait string) string {
 // order template is written from (ReachCosts, zocOf, inRange,
 // dutyAttacks, firstFree, the declared attacks, the reader's standing
 // instructions) and the open position, so it carries only what the
-// reader may see (IW26). The page is packed (templates.PackedPage), a
+// reader may see (IW26). The page is packed (templates.SheetPage), a
 // third of its size, under a policy that runs no script but its own.
 func (v *view) sheet(address string) (name string, page []byte, ok bool) {
 	if !v.awaited() {
@@ -60,7 +60,7 @@ func (v *view) sheet(address string) (name string, page []byte, ok bool) {
 		panic(fmt.Sprintf("templates/island: order sheet: %v", err))
 	}
 	side := hostSide(v.reader).String()
-	page = templates.PackedPage("attu orders: "+d.Title, sheetCSS, b.Bytes(), sheetJS)
+	page = templates.SheetPage("attu orders: "+d.Title, sheetCSS, b.Bytes(), sheetJS)
 	return OrderSheetName(v.wait.Turn, side, string(v.wait.Kind)), page, true
 }
 

@@ -36,7 +36,7 @@ func OrderSheetName(turn int, side adjudicator.Side, wait adjudicator.WaitKind) 
 // OrderSheet returns the order sheet for the reader, named for its
 // attachment, when the report comes with an order template; ok is false
 // otherwise. The sheet is one self-contained HTML file (nothing loaded
-// from anywhere, and no script but its own: templates.PackedPage) with the
+// from anywhere, and no script but its own: templates.SheetPage) with the
 // island as the reader sees it and the choices of the wait at hand, which
 // writes an order file in the usual schema to copy, download or mail to
 // address (the game's address; "" leaves the mail link out).
@@ -106,7 +106,7 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 		// bug, caught by the tests.
 		panic(fmt.Sprintf("templates: order sheet: %v", err))
 	}
-	page = templates.PackedPage("attu orders: "+d.Title, replayCSS+sheetCSS, b.Bytes(), sheetJS)
+	page = templates.SheetPage("attu orders: "+d.Title, replayCSS+sheetCSS, b.Bytes(), sheetJS)
 	return OrderSheetName(w.Turn, r.View.Side, w.Kind), page, true
 }
 
