@@ -10,9 +10,7 @@ every template may call ([Funcs], [Execute]). [PackedPage] is the frame
 of the HTML pages a system mails (an order sheet, a replay page): their
 markup, style sheet and script compressed inside one self-contained file
 the browser unpacks, under a policy that runs nothing else; [Unpack]
-reads them back. [SheetPage] packs an order sheet with the script every
-system's sheet shares (how the file and the player's token leave the
-page), and [CompactScript] trims a page's script before it is packed.
+reads them back.
 
 # Basics
 
