@@ -87,7 +87,22 @@ func (b *sheetBrowser) open(t *testing.T, name string, page []byte) time.Duratio
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(u)); err != nil {
 		t.Fatal(err)
 	}
-	ms := b.num(t, `window.attuSheet.shownAt`)
+	// The page unpacks itself after it has loaded: wait until it is drawn.
+	// A poll begun while the browser still swaps the document in finds
+	// its context gone; it is tried again, within the same 10 s.
+	var ms float64
+	until := time.Now().Add(10 * time.Second)
+	for {
+		var err error
+		ms, err = chromedp.Run(b.ctx, chromedp.Poll[float64](`window.attuSheet && window.attuSheet.shownAt`, chromedp.WithPollingTimeout(time.Until(until))))
+		if err == nil {
+			break
+		}
+		if !strings.Contains(err.Error(), "Cannot find context") || time.Now().After(until) {
+			t.Fatalf("the sheet never drew itself: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, r := range b.requests {

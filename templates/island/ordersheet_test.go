@@ -17,6 +17,7 @@ import (
 	"github.com/attu-pbem/attu/adjudicator"
 	iw "github.com/attu-pbem/attu/adjudicator/island"
 	oi "github.com/attu-pbem/attu/orders/island"
+	"github.com/attu-pbem/attu/templates"
 )
 
 var (
@@ -39,7 +40,11 @@ func sheetOf(t testing.TB, p *Position, side adjudicator.Side, evs []json.RawMes
 	if rep.SheetName == "" {
 		return "", nil, nil
 	}
-	m := sheetDataRE.FindSubmatch(rep.Sheet)
+	_, markup, _, err := templates.Unpack(rep.Sheet)
+	if err != nil {
+		t.Fatalf("the sheet does not unpack: %v", err)
+	}
+	m := sheetDataRE.FindSubmatch(markup)
 	if m == nil {
 		t.Fatalf("the sheet has no data")
 	}
@@ -50,8 +55,12 @@ func sheetOf(t testing.TB, p *Position, side adjudicator.Side, evs []json.RawMes
 	return rep.SheetName, rep.Sheet, &d
 }
 
-// checkSheetPolicy requires the page's Content-Security-Policy to load
-// nothing and allow its one script and one style sheet by their hashes.
+// checkSheetPolicy requires of the page's Content-Security-Policy what
+// the browser enforces: nothing loaded, no unsafe source, no base URL nor
+// form target; the one inline script (the one that unpacks the rest) and
+// the style sheet and script it unpacks allowed by their SHA-256 and
+// nothing else; no other script or style sheet in the page or in its
+// unpacked markup; and no script that evaluates strings.
 func checkSheetPolicy(t *testing.T, page []byte) {
 	t.Helper()
 	m := policyMeta.FindSubmatch(page)
@@ -67,23 +76,39 @@ func checkSheetPolicy(t *testing.T, page []byte) {
 	if strings.Contains(policy, "unsafe") {
 		t.Errorf("the policy allows unsafe sources: %s", policy)
 	}
-	for name, want := range map[string]string{"default-src": "'none'", "base-uri": "'none'", "form-action": "'none'"} {
+	for name, want := range map[string]string{"default-src": "'none'", "base-uri": "'none'", "form-action": "'none'", "img-src": "data:"} {
 		if dirs[name] != want {
 			t.Errorf("%s is %q, want %q", name, dirs[name], want)
 		}
 	}
-	for name, re := range map[string]*regexp.Regexp{"script-src": inlineScript, "style-src": inlineStyle} {
-		blocks := re.FindAllSubmatch(page, -1)
-		if len(blocks) != 1 {
-			t.Fatalf("%d inline blocks for %s, want 1", len(blocks), name)
-		}
-		sum := sha256.Sum256(blocks[0][1])
-		if want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; dirs[name] != want {
-			t.Errorf("%s is %q; the block hashes to %s", name, dirs[name], want)
-		}
+	css, markup, js, err := templates.Unpack(page)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if bytes.Contains(page, []byte("eval(")) || bytes.Contains(page, []byte("new Function")) {
-		t.Error("the sheet's script evaluates strings")
+	if inlineStyle.Match(page) || inlineStyle.Match(markup) || inlineScript.Match(markup) || bytes.Contains(markup, []byte("<style")) {
+		t.Error("the sheet holds a style sheet or a script besides those of its policy")
+	}
+	if n := bytes.Count(page, []byte("<script")); n != 2 {
+		t.Errorf("the sheet has %d script elements, want the packed block and the script that unpacks it", n)
+	}
+	loader := inlineScript.FindAllSubmatch(page, -1)
+	if len(loader) != 1 {
+		t.Fatalf("the sheet has %d inline scripts, want 1", len(loader))
+	}
+	hash := func(b string) string {
+		sum := sha256.Sum256([]byte(b))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	if want := hash(string(loader[0][1])) + " " + hash(js); dirs["script-src"] != want {
+		t.Errorf("script-src is %q; the scripts hash to %s", dirs["script-src"], want)
+	}
+	if want := hash(css); dirs["style-src"] != want {
+		t.Errorf("style-src is %q; the style sheet hashes to %s", dirs["style-src"], want)
+	}
+	for _, s := range []string{string(loader[0][1]), js} {
+		if strings.Contains(s, "eval(") || strings.Contains(s, "new Function") {
+			t.Error("the sheet's script evaluates strings")
+		}
 	}
 }
 

@@ -21,26 +21,10 @@ var (
 	sheetCSS string
 	//go:embed ordersheet/sheet.js
 	sheetJSSource string
-	sheetJS       = compactScript(sheetJSSource)
+	sheetJS       = templates.CompactScript(sheetJSSource)
 
 	sheetTemplate = template.Must(template.New("sheet").Parse(sheetHTML))
 )
-
-// compactScript is the sheet's script without its indentation and its
-// lines of comment only, a fifth of its bytes: every sheet is mailed with
-// every report that asks for orders, within 150 KB. The script holds no
-// string or template that spans lines, so this changes no token.
-func compactScript(js string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(js, "\n") {
-		l = strings.TrimLeft(l, " ")
-		if l != "" && !strings.HasPrefix(l, "//") {
-			b.WriteString(l)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
 
 // OrderSheetName is the file name of the order sheet for a wait, as it
 // is attached to the report: orders-3-us-actions.html. The sheet
@@ -52,7 +36,7 @@ func OrderSheetName(turn int, side adjudicator.Side, wait adjudicator.WaitKind) 
 // OrderSheet returns the order sheet for the reader, named for its
 // attachment, when the report comes with an order template; ok is false
 // otherwise. The sheet is one self-contained HTML file (nothing loaded
-// from anywhere, and no script but its own: templates.PackedPage) with the
+// from anywhere, and no script but its own: templates.SheetPage) with the
 // island as the reader sees it and the choices of the wait at hand, which
 // writes an order file in the usual schema to copy, download or mail to
 // address (the game's address; "" leaves the mail link out).
@@ -122,7 +106,7 @@ func (r *Report) OrderSheet(address string) (name string, page []byte, ok bool) 
 		// bug, caught by the tests.
 		panic(fmt.Sprintf("templates: order sheet: %v", err))
 	}
-	page = templates.PackedPage("attu orders: "+d.Title, replayCSS+sheetCSS, b.Bytes(), sheetJS)
+	page = templates.SheetPage("attu orders: "+d.Title, replayCSS+sheetCSS, b.Bytes(), sheetJS)
 	return OrderSheetName(w.Turn, r.View.Side, w.Kind), page, true
 }
 

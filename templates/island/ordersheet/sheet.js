@@ -27,6 +27,9 @@
     return e;
   };
   let token = "";
+  // links redraws the download and mail links (sheetFile, shared by
+  // every system's sheet).
+  const links = sheetFile(D, $, fileText, () => token !== "");
 
   // ---- The grid (adjudicator/island's Grid: flat-topped hexes, a
   // column half a hex lower every other column) ----
@@ -548,47 +551,9 @@
     return "# attu orders for game " + D.game + ": " + D.title + ", written by the order sheet.\n" +
       "game: " + q(D.game) + "\nside: " + D.side + "\nturn: " + D.turn + "\nwait: " + D.wait + "\ntoken: " + tok + "\n" + ($("now").checked ? "now: true\n" : "") + body();
   }
-  function mailHref(withToken) {
-    if (!D.address) return "";
-    const b = fileText(withToken).split("\n").filter((l) => !/^\s*#/.test(l)).join("\n");
-    return "mailto:" + D.address + "?subject=" + encodeURIComponent(D.subject) + "&body=" + encodeURIComponent(b);
-  }
   function write() {
     $("yaml").value = fileText(false);
-    const dl = $("download");
-    dl.download = D.file;
-    dl.textContent = "Download " + D.file;
-    const m = $("mailto"), href = mailHref(true);
-    m.hidden = !href || href.length > 1800;
-    m.href = m.hidden ? "#" : mailHref(false);
-    $("outnote").textContent = token === "" ? "Type your token above: the file carries a placeholder until you do." : !D.address ? "" : m.hidden ? "Too long for a mail link: copy or download it, and mail it to " + D.address + " with " + D.subject + " in the subject." : "";
-  }
-  function download(e) {
-    e.preventDefault();
-    const a = document.createElement("a");
-    a.href = "data:application/yaml;charset=utf-8," + encodeURIComponent(fileText(true));
-    a.download = D.file;
-    a.click();
-  }
-  function mail(e) {
-    if ($("mailto").hidden) return;
-    e.preventDefault();
-    window.location.href = mailHref(true);
-  }
-  function copy() {
-    const text = fileText(true);
-    const done = () => { $("outnote").textContent = "Copied."; };
-    const fallback = () => {
-      const t = document.createElement("textarea");
-      t.value = text;
-      document.body.appendChild(t);
-      t.select();
-      const ok = document.execCommand("copy");
-      t.remove();
-      if (ok) done();
-    };
-    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, fallback);
-    else fallback();
+    links();
   }
 
   // ---- Loading a file ----
@@ -783,7 +748,6 @@
   $("zoomin").addEventListener("click", () => setZoom(zoom * 1.25));
   $("zoomout").addEventListener("click", () => setZoom(zoom / 1.25));
   $("token").addEventListener("input", () => { token = $("token").value.trim(); write(); });
-  $("copy").addEventListener("click", copy);
   $("now").addEventListener("change", write);
   $("load").addEventListener("click", () => { $("loadnote").textContent = load($("loadtext").value); });
   $("loadfile").addEventListener("change", () => {
@@ -793,8 +757,6 @@
     r.onload = () => { $("loadtext").value = r.result; $("loadnote").textContent = load(r.result); };
     r.readAsText(file);
   });
-  $("download").addEventListener("click", download);
-  $("mailto").addEventListener("click", mail);
   drawMap();
   render();
   // For the browser test: how long the first drawing took, and the

@@ -987,6 +987,9 @@
   // ---- The file ----
 
   let token = "";
+  // links redraws the download and mail links (sheetFile, shared by
+  // every system's sheet).
+  const links = sheetFile(D, $, fileText, () => token !== "");
   // The U.S. standing decision (standing: decision:), as the template's
   // standing lines give it; the file changes it only when the player does.
   const ahead = D.standing.map((l) => /^#( +decision: )(\w+)/.exec(l)).find(Boolean);
@@ -1004,57 +1007,12 @@
       "game: " + JSON.stringify(D.game) + "\nside: " + D.side + "\nturn: " + D.turn + "\nwait: " + D.wait + "\ntoken: " + tok + "\n\n" +
       ui.body() + (ui.leftOut().length ? "# not ticked, so not in the file: " + ui.leftOut().join(", ") + "\n" : "") + "\n" + standing().join("\n") + "\n";
   }
-  // mailHref is the mail link of the file: its body is the file without
-  // its comment lines.
-  function mailHref(withToken) {
-    if (!D.address) return "";
-    const body = fileText(withToken).split("\n").filter((l) => !/^\s*#/.test(l)).join("\n");
-    return "mailto:" + D.address + "?subject=" + encodeURIComponent(D.subject) + "&body=" + encodeURIComponent(body);
-  }
   function write() {
     $("yaml").value = fileText(false);
     const left = ui.leftOut();
     $("leftout").textContent = left.length ? "Not in the file, as not ticked: " + left.join(", ") + "." : "";
     if (D.wait !== "actions") drawUnits();
-    const dl = $("download");
-    dl.href = "#";
-    dl.download = D.file;
-    dl.textContent = "Download " + D.file;
-    const m = $("mailto"), href = mailHref(true);
-    // Mail programs cut long mailto: links; past 1,800 characters the
-    // file goes by download or copy.
-    m.hidden = !href || href.length > 1800;
-    m.href = m.hidden ? "#" : mailHref(false);
-    $("outnote").textContent = token === "" ? "Type your token above: the file carries a placeholder until you do." : !D.address ? "" : m.hidden ? "Too long for a mail link: copy or download it, and mail it to " + D.address + " with " + D.subject + " in the subject." : "";
-  }
-  // The file with the token leaves the page only by these three, made at
-  // the click and kept in no element.
-  function download(e) {
-    e.preventDefault();
-    const a = document.createElement("a");
-    a.href = "data:application/yaml;charset=utf-8," + encodeURIComponent(fileText(true));
-    a.download = D.file;
-    a.click();
-  }
-  function mail(e) {
-    if ($("mailto").hidden) return;
-    e.preventDefault();
-    window.location.href = mailHref(true);
-  }
-  function copy() {
-    const text = fileText(true);
-    const done = () => { $("outnote").textContent = "Copied."; };
-    const fallback = () => {
-      const t = document.createElement("textarea");
-      t.value = text;
-      document.body.appendChild(t);
-      t.select();
-      const ok = document.execCommand("copy");
-      t.remove();
-      if (ok) done();
-    };
-    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, fallback);
-    else fallback();
+    links();
   }
 
   // ---- Loading a file ----
@@ -1289,9 +1247,6 @@
       e.target.value = "";
       e.target.placeholder = token === "" ? "" : "typed: kept in this page's memory, type again to change it";
     });
-    $("copy").addEventListener("click", copy);
-    $("download").addEventListener("click", download);
-    $("mailto").addEventListener("click", mail);
     write();
   }
   start();
