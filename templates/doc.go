@@ -12,7 +12,10 @@ markup, style sheet and script compressed inside one self-contained file
 the browser unpacks, under a policy that runs nothing else; [Unpack]
 reads them back. Every replay page's script runs after [ReplayScript]'s
 checks: the one copy in the browser of the dice derivation and of the
-checks of the seed, the commitment and the hash chain.
+checks of the seed, the commitment and the hash chain; every order
+sheet is packed by [SheetPage], which runs the one script that mails,
+downloads and copies the file a sheet writes before the system's own
+([CompactScript] trims a script before it is packed).
 
 # Basics
 
