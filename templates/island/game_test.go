@@ -61,6 +61,22 @@ func newMailGame(t *testing.T) *mailGame {
 	return m
 }
 
+// toTheEnd mails the stand-in's files for whatever the game waits for
+// until it ends.
+func (m *mailGame) toTheEnd() {
+	m.t.Helper()
+	for i := 0; i < 200 && m.game().Wait.Open(); i++ {
+		raw, _, err := Rules{}.StandIn(m.id, m.position(), uint64(i))
+		if err != nil {
+			m.t.Fatal(err)
+		}
+		m.send(string(raw))
+	}
+	if !m.game().Wait.Over() {
+		m.t.Fatalf("the game did not end: %v", m.game().Wait)
+	}
+}
+
 func (m *mailGame) game() *store.Game {
 	g, err := m.db.Game(m.id)
 	if err != nil {
@@ -285,17 +301,7 @@ attacks:
 	if !strings.Contains(last, "the standing instructions decide") || !strings.Contains(last, "protect: I/124") {
 		t.Errorf("the missed defence deadline wrote:\n%s", last)
 	}
-	// The stand-in's files to the end of the game.
-	for i := 0; i < 100 && m.game().Wait.Open(); i++ {
-		raw, _, err := Rules{}.StandIn(m.id, m.position(), uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.send(string(raw))
-	}
-	if !m.game().Wait.Over() {
-		t.Fatalf("the game did not end: %v", m.game().Wait)
-	}
+	m.toTheEnd()
 	x, err := m.db.Export(m.id, true)
 	if err != nil {
 		t.Fatal(err)

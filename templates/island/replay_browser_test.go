@@ -21,16 +21,7 @@ import (
 func playedExport(t *testing.T) *store.Export {
 	t.Helper()
 	m := newMailGame(t)
-	for i := 0; i < 200 && m.game().Wait.Open(); i++ {
-		raw, _, err := Rules{}.StandIn(m.id, m.position(), uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.send(string(raw))
-	}
-	if !m.game().Wait.Over() {
-		t.Fatalf("the game did not end: %v", m.game().Wait)
-	}
+	m.toTheEnd()
 	x, err := m.db.Export(m.id, true)
 	if err != nil {
 		t.Fatal(err)
