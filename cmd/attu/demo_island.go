@@ -131,7 +131,9 @@ func countMails(ds []loopback.Delivery, users ...string) map[string]mailCount {
 		out[d.User] = c
 	}
 	for _, u := range users {
-		out[u] = out[u] // every user named, even with nothing
+		if _, ok := out[u]; !ok {
+			out[u] = mailCount{} // every user named, even with nothing
+		}
 	}
 	return out
 }

@@ -638,7 +638,7 @@ func (r Rules) Open(c adjudicator.Choices, _ func() func(n int) int) (*adjudicat
 		return nil, fmt.Errorf("unknown scenario %q (%s)", name, strings.Join(slices.Sorted(maps.Keys(cat)), ", "))
 	}
 	if len(c.Rules) > 0 {
-		return nil, fmt.Errorf("Island War's standard rules have no optional rule (%q)", c.Rules[0])
+		return nil, fmt.Errorf("the standard rules of Island War have no optional rule (%q)", c.Rules[0])
 	}
 	if c.Place != "" || c.Setups[adjudicator.US] != "" || c.Setups[adjudicator.JP] != "" {
 		return nil, fmt.Errorf("an Island War scenario sets its units up itself (rule 3.0): name no setup")
