@@ -34,7 +34,7 @@ func (e *Engine) Start() (Position, []Event) {
 		first = e.S.FirstPlayer
 	}
 	for _, s := range []Side{first, first.Enemy()} {
-		if len(e.toPlace(p, s)) > 0 {
+		if len(e.ToPlace(p, s)) > 0 {
 			p.Phase, p.Phasing = PhaseSetup, s
 			return p, evs
 		}
@@ -43,8 +43,9 @@ func (e *Engine) Start() (Position, []Event) {
 	return p, append(evs, e.phaseEvent(p))
 }
 
-// toPlace gives the units side s still places in an area, in scenario order.
-func (e *Engine) toPlace(p Position, s Side) []Placement {
+// ToPlace gives the units side s still places in an area, in scenario
+// order (rule 3.0): the set-up a player, the stand-in or the defaults give.
+func (e *Engine) ToPlace(p Position, s Side) []Placement {
 	var out []Placement
 	for _, pl := range e.S.Setup.Placements {
 		i, ok := e.byID[pl.Unit]
@@ -66,7 +67,7 @@ func (e *Engine) Deploy(p Position, hexes map[string]Hex) (Position, []Event, []
 	}
 	q := p.Clone()
 	b := e.board(&q)
-	want := e.toPlace(p, p.Phasing)
+	want := e.ToPlace(p, p.Phasing)
 	named := map[string]bool{}
 	for _, pl := range want {
 		named[pl.Unit] = true
@@ -102,7 +103,7 @@ func (e *Engine) Deploy(p Position, hexes map[string]Hex) (Position, []Event, []
 	if len(ps) > 0 {
 		return p, nil, ps
 	}
-	if other := p.Phasing.Enemy(); len(e.toPlace(q, other)) > 0 {
+	if other := p.Phasing.Enemy(); len(e.ToPlace(q, other)) > 0 {
 		q.Phasing = other
 		return q, evs, nil
 	}

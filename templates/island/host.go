@@ -183,12 +183,7 @@ func firstFree(e *iw.Engine, g iw.Position) map[string]iw.Hex {
 		}
 	}
 	out := map[string]iw.Hex{}
-	for _, pl := range e.S.Setup.Placements {
-		u, _ := e.S.Unit(pl.Unit)
-		pc, _ := e.Piece(g, pl.Unit)
-		if pl.Hex != nil || u.Side != g.Phasing || pc.Where != iw.Waiting || pc.Due != 0 {
-			continue
-		}
+	for _, pl := range e.ToPlace(g, g.Phasing) {
 		hs := slices.Clone(e.S.Areas[pl.Area])
 		sort.Slice(hs, func(i, j int) bool { return hs[i].String() < hs[j].String() })
 		for _, h := range hs {

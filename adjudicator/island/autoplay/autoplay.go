@@ -73,12 +73,7 @@ func Deploy(e *island.Engine, p island.Position, r *Rand) map[string]island.Hex 
 		}
 	}
 	out := map[string]island.Hex{}
-	for _, pl := range e.S.Setup.Placements {
-		u, _ := e.S.Unit(pl.Unit)
-		pc, _ := e.Piece(p, pl.Unit)
-		if pl.Hex != nil || u.Side != p.Phasing || pc.Where != island.Waiting || pc.Due != 0 {
-			continue
-		}
+	for _, pl := range e.ToPlace(p, p.Phasing) {
 		var free []island.Hex
 		for _, h := range e.S.Areas[pl.Area] {
 			if !taken[h] {

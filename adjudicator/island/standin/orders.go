@@ -145,13 +145,7 @@ func Deploy(e *island.Engine, p island.Position, side island.Side, seed uint64) 
 	v := newView(e, p, side)
 	r := &rng{seed}
 	w := v.worthNow()
-	var todo []island.Placement
-	for _, pl := range e.S.Setup.Placements {
-		i, ok := indexOf(e, pl.Unit)
-		if ok && pl.Hex == nil && v.side(i) == side && p.Pieces[i].Where == island.Waiting && p.Pieces[i].Due == 0 {
-			todo = append(todo, pl)
-		}
-	}
+	todo := e.ToPlace(p, side)
 	// Stout units take the best hexes.
 	sort.SliceStable(todo, func(x, y int) bool {
 		a, _ := indexOf(e, todo[x].Unit)
