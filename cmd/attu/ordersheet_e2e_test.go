@@ -93,20 +93,22 @@ func TestE2EOrderSheet(t *testing.T) {
 	}
 }
 
-// playSheet waits for the U.S. player's report carrying the order sheet
-// name, opens the sheet from a file, lets click choose, types token and
-// returns the file the sheet downloads and the sheet's path.
-func playSheet(t *testing.T, b *browser, td *testDaemon, name, token string, click func()) (string, string) {
+// openMailedSheet waits for a report to user carrying the order sheet
+// name, opens the sheet from a file and waits until ready (a script
+// expression) holds: the page unpacks itself after it has loaded, and a
+// poll begun while the browser swaps the document in finds its context
+// gone and is tried again. It returns the sheet as mailed and its path.
+func openMailedSheet(t *testing.T, b *browser, td *testDaemon, user, name, ready string) ([]byte, string) {
 	t.Helper()
 	var page []byte
 	for deadline := time.Now().Add(30 * time.Second); page == nil; time.Sleep(200 * time.Millisecond) {
-		for _, raw := range td.waitInbox(t, "alice", 1, 30*time.Second) {
+		for _, raw := range td.waitInbox(t, user, 1, 30*time.Second) {
 			if p := attachmentIn(t, raw, name); p != nil {
 				page = p
 			}
 		}
 		if page == nil && time.Now().After(deadline) {
-			t.Fatalf("no report to alice carries %s", name)
+			t.Fatalf("no report to %s carries %s", user, name)
 		}
 	}
 	path := filepath.Join(t.TempDir(), name)
@@ -116,10 +118,23 @@ func playSheet(t *testing.T, b *browser, td *testDaemon, name, token string, cli
 	if err := chromedp.Do(b.ctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String())); err != nil {
 		t.Fatal(err)
 	}
-	// The page unpacks itself after it has loaded: wait until it is drawn.
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`!!window.attuSheet`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
-		t.Fatalf("the sheet never drew itself: %v", err)
+	for until := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](ready, chromedp.WithPollingTimeout(time.Until(until))))
+		if err == nil {
+			return page, path
+		}
+		if !strings.Contains(err.Error(), "Cannot find context") || time.Now().After(until) {
+			t.Fatalf("the sheet never drew itself: %v", err)
+		}
 	}
+}
+
+// playSheet waits for the U.S. player's report carrying the order sheet
+// name, opens the sheet from a file, lets click choose, types token and
+// returns the file the sheet downloads and the sheet's path.
+func playSheet(t *testing.T, b *browser, td *testDaemon, name, token string, click func()) (string, string) {
+	t.Helper()
+	page, path := openMailedSheet(t, b, td, "alice", name, `!!window.attuSheet`)
 	click()
 	if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.ID("token"), token)); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,37 +69,7 @@ func TestE2EIslandWarOrderSheet(t *testing.T) {
 	expect(adjudicator.US, oi.WaitOrders, 1)
 
 	const name = "orders-1-us-orders.html"
-	var page []byte
-	for deadline := time.Now().Add(30 * time.Second); page == nil; time.Sleep(200 * time.Millisecond) {
-		for _, raw := range td.waitInbox(t, "alice", 1, 30*time.Second) {
-			if p := attachmentIn(t, raw, name); p != nil {
-				page = p
-			}
-		}
-		if page == nil && time.Now().After(deadline) {
-			t.Fatalf("no report to alice carries %s", name)
-		}
-	}
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, page, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(b.ctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String())); err != nil {
-		t.Fatal(err)
-	}
-	// The page may unpack itself after it has loaded: wait until its map
-	// and its file are drawn. A poll begun while the browser swaps the
-	// document in finds its context gone and is tried again.
-	for until := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`!!window.attuSheet && !!document.getElementById("yaml") && !!document.querySelector('[data-hex="0202"]')`,
-			chromedp.WithPollingTimeout(time.Until(until))))
-		if err == nil {
-			break
-		}
-		if !strings.Contains(err.Error(), "Cannot find context") || time.Now().After(until) {
-			t.Fatalf("the sheet never drew itself: %v", err)
-		}
-	}
+	page, path := openMailedSheet(t, b, td, "alice", name, `!!window.attuSheet && !!document.getElementById("yaml") && !!document.querySelector('[data-hex="0202"]')`)
 	click := func(sel string) {
 		t.Helper()
 		if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
