@@ -111,7 +111,18 @@ type Accepted struct {
 
 // Subject is the subject of an acceptance mailed on its own.
 func (a Accepted) Subject() string {
-	return fmt.Sprintf("accepted: your %s orders for turn %d (%s)", a.Wait, a.Turn, a.Date)
+	return fmt.Sprintf("accepted: your %s for turn %d (%s)", a.what(), a.Turn, a.Date)
+}
+
+// what names what the file answered: its wait's orders without the
+// side the subject already addresses ("decision orders" for the wait
+// us-decision), or just "orders" for a wait named so.
+func (a Accepted) what() string {
+	w := strings.TrimPrefix(strings.TrimPrefix(string(a.Wait), "us-"), "jp-")
+	if w == "orders" {
+		return w
+	}
+	return w + " orders"
 }
 
 // Refused is the reply to an order file or a mail that was not applied.
@@ -328,7 +339,10 @@ func (u UmpireNotice) Text() string { return execute("reply-umpire.tmpl", u) }
 
 // Text renders the final report. A game one side conceded reads as the
 // other side's victory, for that is what the concession gives.
-func (f Final) Text() string {
+func (f Final) Text() string { return execute("reply-final.tmpl", f.conceded()) }
+
+// conceded reads a concession as the winner's victory.
+func (f Final) conceded() Final {
 	if f.Winner == adjudicator.NoSide {
 		for _, s := range []adjudicator.Side{adjudicator.US, adjudicator.JP} {
 			if f.Victory == (Notice{Kind: "result-concede", Side: s}).Text() {
@@ -336,7 +350,7 @@ func (f Final) Text() string {
 			}
 		}
 	}
-	return execute("reply-final.tmpl", f)
+	return f
 }
 
 // hours writes a duration in words, to the minute: "2 days", "31 hours",

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -247,8 +248,15 @@ func (w Welcome) Subject() string {
 	return "welcome: you play the " + SideTitle(w.Side) + " side"
 }
 
-// FinalSubject is the final report's subject: how the game ended.
-func FinalSubject(result string) string { return "the game is over: " + result }
+// Subject is the final report's subject: how the game ended, in the
+// words of the report's second line.
+func (f Final) Subject() string {
+	f = f.conceded()
+	if f.Winner == adjudicator.NoSide {
+		return "the game is over, without a winner: " + cmp.Or(f.Victory, "ended by the umpire")
+	}
+	return "the game is over: " + SideTitle(f.Winner) + " victory: " + f.Victory
+}
 
 // Subjects of the refusals of an orders file.
 const (

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -229,6 +230,21 @@ func TestReplyGolden(t *testing.T) {
 			golden(t, "reply-"+name+".txt", text)
 		})
 	}
+}
+
+// TestReplySubjects keeps the subject of every reply that has its own as
+// one golden file, a line each.
+func TestReplySubjects(t *testing.T) {
+	all := replies(t)
+	all["accepted-orders"] = Accepted{Game: "g1", Side: adjudicator.US, Turn: 1, Wait: "orders", Date: "Game-Turn 1"}
+	all["final-draw"] = Final{Game: "g1", Turn: 8, Date: "Game-Turn 8", Victory: "a draw, U.S. 3 points, Japanese 3"}
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(all)) {
+		if r, ok := all[name].(interface{ Subject() string }); ok {
+			fmt.Fprintf(&b, "%-24s %s\n", name, r.Subject())
+		}
+	}
+	golden(t, "reply-subjects.txt", b.String())
 }
 
 // TestRepliesKeepSecrets checks that the token appears only in the

@@ -456,13 +456,14 @@ func (s *Service) finish(t *store.Txn, rec *record, st adjudicator.Position, evs
 	}
 	reqs := make([]reportReq, len(sides))
 	for i, side := range sides {
-		before := finalText(sys, &g, rec.Name, st, result, export, luck)
+		f := final(sys, &g, rec.Name, st, result, export, luck)
+		before := f.Text()
 		if heads != nil {
 			if h := heads(side, &g); h != "" {
 				before = h + "\n" + before
 			}
 		}
-		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: templates.FinalSubject(result), before: before,
+		reqs[i] = reportReq{side: side, kind: "final-" + side.String(), subject: f.Subject(), before: before,
 			evs: eventsSince(log, rec.Reported[side]), always: true}
 	}
 	first := append([]store.Attachment{{Name: export, Type: "application/gzip", Data: bundle}}, page...)

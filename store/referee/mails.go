@@ -207,20 +207,22 @@ func (s *Service) help(g *store.Game, side adjudicator.Side) templates.Help {
 	return templates.Help{Game: g.ID, Address: s.gameAddress(g), Umpire: side == adjudicator.Umpire, Tokenless: s.cfg.Answers}
 }
 
-// finalText is the last report's head: the result, the seed revealed, how
+// final is the last report's head: the result, the seed revealed, how
 // to check every die, and the luck of the dice; the side's report
 // follows it.
-func finalText(sys System, g *store.Game, name string, st adjudicator.Position, result, export string, luck *store.Luck) string {
+func final(sys System, g *store.Game, name string, st adjudicator.Position, result, export string, luck *store.Luck) templates.Final {
 	var buf bytes.Buffer
 	luck.WriteText(&buf)
 	winner, victory := sys.Result(st)
 	turn := st.Wait().Turn
 	f := templates.Final{Game: g.ID, Name: name, Winner: winner, Victory: victory, Turn: turn, Date: sys.Date(turn),
 		Seed: hex.EncodeToString(g.Seed), Commitment: g.Commitment, Head: g.Head, Export: export, Luck: buf.String()}
-	if f.Victory == "" || f.Winner == adjudicator.NoSide {
+	// A game the rules ended has their words, a draw's too; the umpire's
+	// end and a concession have the result as written.
+	if f.Victory == "" || f.Winner == adjudicator.NoSide && !sys.Decided(st) {
 		f.Victory = result
 	}
-	return f.Text()
+	return f
 }
 
 func why(k string) templates.Notice { return templates.Notice{Kind: "why-" + k} }

@@ -1,6 +1,7 @@
 package island
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/attu-pbem/attu/templates"
 	"maps"
@@ -316,7 +317,7 @@ func (Rules) Summary(p adjudicator.Position) string {
 		return ""
 	}
 	if pos.Game.Phase == iw.PhaseOver {
-		return "Over: " + verdictWords(pos.e.Verdict(pos.Game))
+		return fmt.Sprintf("game over, Game-Turn %d: %s", pos.Game.Turn, verdictWords(pos.e.Verdict(pos.Game)))
 	}
 	return "Waiting for " + waitWords(pos.Wait())
 }
@@ -332,6 +333,16 @@ func verdictWords(v iw.Verdict) string {
 		level += " "
 	}
 	return fmt.Sprintf("%s %svictory, %s", sideTitle(v.Winner), level, pts)
+}
+
+// levelWords words a won game's verdict after its winner's name ("U.S.
+// victory: decisive, 9 victory points to 1").
+func levelWords(v iw.Verdict) string {
+	won, lost := v.Points[iw.US], v.Points[iw.Japan]
+	if v.Winner == iw.Japan {
+		won, lost = lost, won
+	}
+	return fmt.Sprintf("%s, %s to %d", cmp.Or(v.Level, "by the victory conditions"), plural(won, "victory point"), lost)
 }
 
 func sideTitle(s iw.Side) string {

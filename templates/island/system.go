@@ -705,7 +705,7 @@ func (Rules) Result(p adjudicator.Position) (adjudicator.Side, string) {
 	}
 	v := pos.e.Verdict(pos.Game)
 	if v.Winner == "" {
-		return adjudicator.NoSide, ""
+		return adjudicator.NoSide, verdictWords(v)
 	}
-	return hostSide(v.Winner), verdictWords(v)
+	return hostSide(v.Winner), levelWords(v)
 }
