@@ -58,6 +58,19 @@ type LuckRules struct {
 	// Unowned names the dice no side rolls ("weather"), for the summary's
 	// line about them.
 	Unowned string
+	// Ranked are the kinds of dice whose face is itself better or worse
+	// for the side that rolls them (a combat results table's die), judged
+	// by their mean face.
+	Ranked []RankedKind
+}
+
+// RankedKind is a kind of die the luck summary judges by its mean face:
+// its name, the purposes of its dice, and whether a low face is the one
+// that helps the side rolling it.
+type RankedKind struct {
+	Name     string
+	Purposes []DiePurpose
+	Low      bool
 }
 
 // FireKind is a kind of fire the luck summary sums to-hit dice into: its

@@ -27,6 +27,41 @@ type SideLuck struct {
 	Dice  int
 	Faces []int // Faces[f]: how many dice showed f (1 to the die's faces)
 	Fire  []FireLuck
+	// Ranked are its dice of the kinds judged by their mean face.
+	Ranked []RankedLuck
+}
+
+// RankedLuck is one side's dice of a kind judged by their mean face
+// (LuckRules.Ranked): on a fair die of F faces the mean is (F+1)/2 and
+// one die's variance (F²-1)/12.
+type RankedLuck struct {
+	Kind string
+	Dice int
+	Sum  int  // of the faces
+	Low  bool // a low face helps the side rolling
+}
+
+// Mean is the dice's mean face.
+func (r RankedLuck) Mean() float64 {
+	if r.Dice == 0 {
+		return 0
+	}
+	return float64(r.Sum) / float64(r.Dice)
+}
+
+// Sigma returns how many standard deviations the mean face is from a fair
+// die's, positive when it favoured the side rolling.
+func (r RankedLuck) Sigma(faces int) float64 {
+	if r.Dice == 0 || faces < 2 {
+		return 0
+	}
+	f := float64(faces)
+	sd := math.Sqrt((f*f - 1) / 12 / float64(r.Dice))
+	d := (r.Mean() - (f+1)/2) / sd
+	if r.Low {
+		d = -d
+	}
+	return d
 }
 
 // FireLuck is one side's to-hit dice in one kind of fire.
@@ -57,6 +92,12 @@ func computeLuck(dice []Roll, live map[uint64]bool, faces int, lr LuckRules) *Lu
 			kindOf[p] = i
 		}
 	}
+	rankOf := map[adjudicator.DiePurpose]int{}
+	for i, k := range lr.Ranked {
+		for _, p := range k.Purposes {
+			rankOf[p] = i
+		}
+	}
 	sides := map[adjudicator.Side]*SideLuck{}
 	for _, r := range dice {
 		if !live[r.Entry] {
@@ -68,11 +109,18 @@ func computeLuck(dice []Roll, live map[uint64]bool, faces int, lr LuckRules) *Lu
 			for _, k := range kinds {
 				sl.Fire = append(sl.Fire, FireLuck{Kind: k.Name})
 			}
+			for _, k := range lr.Ranked {
+				sl.Ranked = append(sl.Ranked, RankedLuck{Kind: k.Name, Low: k.Low})
+			}
 			sides[r.Side] = sl
 		}
 		sl.Dice++
 		if r.Face >= 1 && r.Face <= faces {
 			sl.Faces[r.Face]++
+			if k, ok := rankOf[r.Purpose]; ok {
+				sl.Ranked[k].Dice++
+				sl.Ranked[k].Sum += r.Face
+			}
 		}
 		k, ok := kindOf[r.Purpose]
 		if !ok || r.Need < 1 || r.Need > faces {
@@ -109,7 +157,14 @@ func (x *Export) Luck(r Rules) *Luck {
 
 // WriteText writes the summary in a few lines per side.
 func (l *Luck) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "Dice luck: each to-hit die against the face it needed (needing N, it hits %d-N times in %d)\n", l.Faces+1, l.Faces)
+	switch {
+	case l.fire():
+		fmt.Fprintf(w, "Dice luck: each to-hit die against the face it needed (needing N, it hits %d-N times in %d)\n", l.Faces+1, l.Faces)
+	case l.ranked():
+		fmt.Fprintf(w, "Dice luck: each side's dice by face, and the mean face where a low or high face helps (fair: %.1f)\n", float64(l.Faces+1)/2)
+	default:
+		fmt.Fprintln(w, "Dice luck: each side's dice by face")
+	}
 	for _, s := range l.Sides {
 		name := strings.ToUpper(s.Side.String())
 		if s.Side == adjudicator.NoSide {
@@ -130,7 +185,37 @@ func (l *Luck) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  %-6s %4d dice: %4d hits, %6.1f expected (%+.1f, %s)\n",
 				f.Kind, f.Dice, f.Hits, f.Expected, float64(f.Hits)-f.Expected, judge(f.Sigma()))
 		}
+		for _, r := range s.Ranked {
+			if r.Dice == 0 {
+				continue
+			}
+			helps := "a high face helps"
+			if r.Low {
+				helps = "a low face helps"
+			}
+			fmt.Fprintf(w, "  %-6s %4d dice: mean face %.2f, %s (%s)\n", r.Kind, r.Dice, r.Mean(), helps, judge(r.Sigma(l.Faces)))
+		}
 	}
+}
+
+// fire reports whether a side has to-hit dice of a kind of fire named.
+func (l *Luck) fire() bool {
+	for _, s := range l.Sides {
+		if len(s.Fire) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ranked reports whether a side has dice of a kind judged by its mean.
+func (l *Luck) ranked() bool {
+	for _, s := range l.Sides {
+		if len(s.Ranked) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // judge puts a deviation in words: within two standard deviations is what

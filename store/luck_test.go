@@ -96,3 +96,43 @@ func TestExportLuck(t *testing.T) {
 		t.Fatalf("%d dice counted of %d: the rolled-back entries' dice should be left out, the others in", rolled, len(x.Dice))
 	}
 }
+
+// A kind of die judged by its mean face (Island War's combat die, where a
+// low face helps the attacker who rolls it): the mean and its deviation
+// from a fair die's in standard errors, read toward the side rolling.
+func TestLuckOfMeanFace(t *testing.T) {
+	lr := LuckRules{Ranked: []RankedKind{{Name: "combat", Purposes: []wind.DiePurpose{"combat"}, Low: true}}}
+	var rolls []Roll
+	for i, f := range []int{1, 1, 2, 1, 3, 2, 1, 2, 6} { // U.S.: sum 19, mean 2.11
+		rolls = append(rolls, Roll{Seq: uint64(i + 1), Entry: 2, Die: wind.Die{Purpose: "combat", Side: wind.US}, Face: f})
+	}
+	rolls = append(rolls, Roll{Seq: 10, Entry: 2, Die: wind.Die{Purpose: "combat", Side: wind.JP}, Face: 4})
+	rolls = append(rolls, Roll{Seq: 11, Entry: 3, Die: wind.Die{Purpose: "combat", Side: wind.JP}, Face: 1}) // rolled back
+	l := computeLuck(rolls, map[uint64]bool{2: true}, 6, lr)
+	us, jp := l.Sides[0].Ranked[0], l.Sides[1].Ranked[0]
+	if us.Dice != 9 || us.Sum != 19 || jp.Dice != 1 || jp.Sum != 4 {
+		t.Fatalf("U.S. %+v, Japanese %+v", us, jp)
+	}
+	// (3.5 - 19/9) / sqrt(35/12/9) = 2.440 standard errors in the U.S.'s favour.
+	if s := us.Sigma(6); math.Abs(s-2.4398) > 1e-3 {
+		t.Errorf("U.S. sigma %.4f", s)
+	}
+	if s := jp.Sigma(6); math.Abs(s+0.2928) > 1e-3 {
+		t.Errorf("Japanese sigma %.4f", s)
+	}
+	var b strings.Builder
+	l.WriteText(&b)
+	for _, line := range []string{
+		"Dice luck: each side's dice by face, and the mean face where a low or high face helps (fair: 3.5)",
+		"US: 9 dice",
+		"  combat    9 dice: mean face 2.11, a low face helps (lucky)",
+		"  combat    1 dice: mean face 4.00, a low face helps (as expected)",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("summary lacks %q:\n%s", line, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "to-hit") {
+		t.Errorf("a system without to-hit dice is told of them:\n%s", b.String())
+	}
+}

@@ -58,6 +58,8 @@ type (
 type (
 	LuckRules = adjudicator.LuckRules
 	FireKind  = adjudicator.FireKind
+	// RankedKind is a kind of die judged by its mean face.
+	RankedKind = adjudicator.RankedKind
 )
 
 // luckRules returns what r says of its dice for the luck summary.

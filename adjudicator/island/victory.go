@@ -1,6 +1,9 @@
 package island
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Verdict is the result of a game under the scenario's victory conditions
 // (rule 3.0).
@@ -19,6 +22,31 @@ func (o Verdict) String() string {
 		}
 	}
 	return fmt.Sprintf("%s (us %d, japan %d)", who, o.Points[US], o.Points[Japan])
+}
+
+// ParseVerdict reads a verdict back from its String, as a game-over
+// event's note records it; false when s is not one.
+func ParseVerdict(s string) (Verdict, bool) {
+	head, pts, ok := strings.Cut(s, " (")
+	var o Verdict
+	o.Points = map[Side]int{}
+	var us, jp int
+	if !ok {
+		return Verdict{}, false
+	}
+	if n, err := fmt.Sscanf(pts, "us %d, japan %d)", &us, &jp); n != 2 || err != nil {
+		return Verdict{}, false
+	}
+	o.Points[US], o.Points[Japan] = us, jp
+	if head == "draw" {
+		return o, true
+	}
+	f := strings.Fields(head)
+	if len(f) < 2 || f[len(f)-1] != "win" || (Side(f[0]) != US && Side(f[0]) != Japan) {
+		return Verdict{}, false
+	}
+	o.Winner, o.Level = Side(f[0]), strings.Join(f[1:len(f)-1], " ")
+	return o, o.String() == s
 }
 
 // Verdict judges the position by the victory conditions: the points

@@ -41,6 +41,9 @@ func eventLine(ev iw.Event) string {
 	case iw.EvSkip:
 		return fmt.Sprintf("Attack %d was not made: %s (IW20).", ev.Combat.Index+1, ev.Note)
 	case iw.EvGameOver:
+		if v, ok := iw.ParseVerdict(ev.Note); ok {
+			return fmt.Sprintf("The game is over after Game-Turn %d: %s.", ev.Turn, verdictWords(v))
+		}
 		return fmt.Sprintf("The game is over after Game-Turn %d: %s.", ev.Turn, ev.Note)
 	case iw.EvPhase:
 		if ev.Phase == iw.PhaseMovement {

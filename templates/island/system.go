@@ -350,9 +350,12 @@ func (h hostDice) Roll(d iw.Die) int {
 	return ((f-1)%6+6)%6 + 1
 }
 
-// LuckRules names no kind of fire: a CRT roll has no face it needs, so
-// the luck summary counts the faces alone.
-func (Rules) LuckRules() adjudicator.LuckRules { return adjudicator.LuckRules{} }
+// LuckRules judges the combat die by its mean face: the table of rule
+// 7.61 gives the attacker (the phasing side, who rolls) its better
+// results on the lower faces of every column.
+func (Rules) LuckRules() adjudicator.LuckRules {
+	return adjudicator.LuckRules{Ranked: []adjudicator.RankedKind{{Name: "combat", Purposes: []adjudicator.DiePurpose{DieCombat}, Low: true}}}
+}
 
 // Stale says why o does not answer what p waits for, at the start of its
 // file; nil when it does.
