@@ -389,14 +389,22 @@ func conditionWords(c iw.Condition) string {
 	return "when " + strings.Join(parts, " and ")
 }
 
+// some counts things in words: "no FPF plan", "1 FPF plan", "2 FPF plans".
+func some(n int, what string) string {
+	if n == 0 {
+		return "no " + what
+	}
+	return plural(n, what)
+}
+
 // standingWords sums up standing instructions.
 func standingWords(s oi.Standing) string {
 	var parts []string
 	if s.Ask {
 		parts = append(parts, "ask to see the attacks (a defence wait)")
 	}
-	parts = append(parts, plural(len(s.Defence.FPF), "FPF plan"))
-	parts = append(parts, plural(len(s.Defence.Own.Retreats), "retreat plan"))
+	parts = append(parts, some(len(s.Defence.FPF), "FPF plan"))
+	parts = append(parts, some(len(s.Defence.Own.Retreats), "retreat plan"))
 	if len(s.Defence.Own.Displace) > 0 {
 		parts = append(parts, plural(len(s.Defence.Own.Displace), "displacement preference"))
 	}
