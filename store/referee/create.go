@@ -161,7 +161,7 @@ func (s *Service) Create(ng NewGame, now time.Time) (*Created, error) {
 // create writes the game nw with its first deadline and welcome mails,
 // which show opening, the position after entry 1.
 func (s *Service) create(nw store.NewGame, rec *record, opening adjudicator.Position, now time.Time) (*store.Game, error) {
-	g := &store.Game{ID: nw.ID, System: nw.Rules.System(), Scenario: "campaign", Options: nw.Options, Commitment: store.Commitment(nw.Seed), Wait: opening.Wait(),
+	g := &store.Game{ID: nw.ID, System: nw.Rules.System(), Scenario: nw.Scenario, Options: nw.Options, Commitment: store.Commitment(nw.Seed), Wait: opening.Wait(),
 		Created: now, Current: 1}
 	for _, p := range nw.Players {
 		g.Players = append(g.Players, store.Player{Side: p.Side, Address: p.Address})
