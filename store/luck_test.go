@@ -66,18 +66,25 @@ func TestLuckAgainstNeed(t *testing.T) {
 	if us := l.Sides[0]; us.Faces[7] != 1 || us.Faces[8] != 1 || us.Faces[10] != 1 || us.Faces[1] != 0 {
 		t.Errorf("U.S. faces %v", us.Faces)
 	}
-	var b strings.Builder
-	l.WriteText(&b)
-	for _, line := range []string{
+	summaryHas(t, l,
 		"melee     3 dice:    2 hits,    0.9 expected (+1.1, a little lucky)",
 		"air       2 dice:    1 hits,    0.4 expected (+0.6, a little lucky)",
 		"ranged    3 dice:    2 hits,    2.2 expected (-0.2, as expected)",
-		"neither side (weather): 1 dice",
-	} {
+		"neither side (weather): 1 dice")
+}
+
+// summaryHas checks that the luck summary's text holds every line, and
+// returns the text.
+func summaryHas(t *testing.T, l *Luck, lines ...string) string {
+	t.Helper()
+	var b strings.Builder
+	l.WriteText(&b)
+	for _, line := range lines {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("summary lacks %q:\n%s", line, b.String())
 		}
 	}
+	return b.String()
 }
 
 // The luck of an export is the audit's, rolled-back entries left out.
@@ -120,19 +127,12 @@ func TestLuckOfMeanFace(t *testing.T) {
 	if s := jp.Sigma(6); math.Abs(s+0.2928) > 1e-3 {
 		t.Errorf("Japanese sigma %.4f", s)
 	}
-	var b strings.Builder
-	l.WriteText(&b)
-	for _, line := range []string{
+	text := summaryHas(t, l,
 		"Dice luck: each side's dice by face, and the mean face where a low or high face helps (fair: 3.5)",
 		"US: 9 dice",
 		"  combat    9 dice: mean face 2.11, a low face helps (lucky)",
-		"  combat    1 dice: mean face 4.00, a low face helps (as expected)",
-	} {
-		if !strings.Contains(b.String(), line) {
-			t.Errorf("summary lacks %q:\n%s", line, b.String())
-		}
-	}
-	if strings.Contains(b.String(), "to-hit") {
-		t.Errorf("a system without to-hit dice is told of them:\n%s", b.String())
+		"  combat    1 dice: mean face 4.00, a low face helps (as expected)")
+	if strings.Contains(text, "to-hit") {
+		t.Errorf("a system without to-hit dice is told of them:\n%s", text)
 	}
 }
