@@ -204,6 +204,9 @@ func (p *planner) air() {
 	}
 	best, bestV := wind.Hex(0), -1
 	for t := range p.enemy {
+		if p.airDRM(t) < airMinDRM {
+			continue
+		}
 		if v := p.value(t); v > bestV || v == bestV && t < best {
 			best, bestV = t, v
 		}
@@ -211,6 +214,28 @@ func (p *planner) air() {
 	if best != 0 {
 		p.add(wind.Action{Air: &wind.AirStrikes{Attacks: []wind.AirAttack{{Hex: best, Factors: n}}}})
 	}
+}
+
+// airMinDRM is the lowest modifier (rule 8.3) at which the side strikes
+// from the air: a factor hits on a modified 7 or a natural 0 and falls on
+// the side's own nearest unit on a modified 2 or less (8.1.6), so below
+// -1 it is likelier to cost a step of its own than to take one.
+var airMinDRM = -1
+
+// airDRM is the modifier an air strike at t would roll with: the weather,
+// the night and, for the U.S., a target of face-down counters alone.
+func (p *planner) airDRM(t wind.Hex) int {
+	faceDown := false
+	if p.side == wind.US {
+		faceDown = true
+		for _, e := range p.v.Enemy {
+			if e.Hex == t {
+				faceDown = false
+			}
+		}
+	}
+	drm, _ := wind.DRM(wind.Situation{Combat: wind.AirCombat, Weather: p.v.Weather, Night: p.v.Night, FaceDown: faceDown})
+	return drm
 }
 
 // fires has each free unit that should fire shoot at the target in
@@ -301,12 +326,17 @@ func (p *planner) moves() {
 			continue
 		}
 		w := p.weight(u)
+		allow := p.allowance(u.ID)
 		best, bestS := -1, p.score(u, u.Hex)
 		for i, mv := range opt.Moves {
 			if p.stack[mv.To]+w > p.room() {
 				continue
 			}
-			if s := p.score(u, mv.To); s > bestS {
+			s := p.score(u, mv.To)
+			if p.side == wind.US && allow > 0 && u.MPSpent+mv.MP >= allow {
+				s -= 4 * fullMovePenalty
+			}
+			if s > bestS {
 				best, bestS = i, s
 			}
 		}
@@ -320,6 +350,24 @@ func (p *planner) moves() {
 		p.own[mv.To] += p.melee(u.ID, u.Steps)
 		p.add(wind.Action{Move: &wind.Move{Unit: u.ID, Path: slices.Clone(mv.Path)}}, u.ID)
 	}
+}
+
+// fullMovePenalty is what the U.S. gives up, in score points (10 to a
+// movement point nearer the goals), to end a move with movement points
+// left: a unit that spends its whole allowance may be ambushed in the
+// solitaire game (rule 13.3), and the view does not say whether the game
+// is one.
+const fullMovePenalty = 15
+
+// allowance is the movement allowance of the side's unit id this turn
+// (rules 5.1, 5.2), 0 when the outlook does not list it.
+func (p *planner) allowance(id string) int {
+	for _, st := range p.o.Units {
+		if st.ID == id {
+			return st.MP
+		}
+	}
+	return 0
 }
 
 // score is how good it is for u to end its move in h: nearer the goals is better, a goal hex best; for the
