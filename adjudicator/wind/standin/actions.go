@@ -302,7 +302,7 @@ func (p *planner) shouldFire(u wind.UnitView, opt wind.UnitOptions) bool {
 		}
 	}
 	if p.side == wind.JP && (u.Kind == wind.Unknown || u.FaceDown) {
-		return adjacent && (p.held[u.Hex] || p.nearGoal(u.Hex))
+		return false
 	}
 	return adjacent || p.guard(u) || len(opt.Moves) == 0
 }
