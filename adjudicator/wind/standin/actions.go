@@ -128,10 +128,19 @@ func (p *planner) threshold(t wind.Hex) float64 {
 		if p.side == wind.JP {
 			return 0.8 // a victory hex lost is the game lost
 		}
+		switch p.after() {
+		case 0:
+			return 0.01 // the last turn: nothing is kept for later
+		case 1:
+			return 0.7
+		}
 		return 1.0
 	}
 	return 1.6
 }
+
+// after is how many turns the game plays after this one (lastTurn).
+func (b *board) after() int { return b.lastTurn() - b.v.Turn }
 
 // attackers returns the free units that may melee t, leaving out units
 // of hexes already committed to another target and units that hold a
@@ -251,7 +260,7 @@ func (p *planner) fires() {
 		bestV := -1
 		for i := range opt.Fire {
 			f := &opt.Fire[i]
-			if !f.Sees && len(f.Spotters) == 0 {
+			if !f.Sees && len(f.Spotters) == 0 || !p.fireCounts(f.Target) {
 				continue
 			}
 			if v := p.value(f.Target); v > bestV {
@@ -304,7 +313,44 @@ func (p *planner) shouldFire(u wind.UnitView, opt wind.UnitOptions) bool {
 	if p.side == wind.JP && (u.Kind == wind.Unknown || u.FaceDown) {
 		return false
 	}
+	if p.side == wind.US && adjacent && !p.guard(u) && p.advance(u, opt) {
+		return false
+	}
 	return adjacent || p.guard(u) || len(opt.Moves) == 0
+}
+
+// advance reports whether the U.S. unit u has a move that takes it at
+// least a hex's worth nearer the goals, which it makes rather than fire at
+// the enemy beside it: the calendar of the short scenarios is short.
+func (p *planner) advance(u wind.UnitView, opt wind.UnitOptions) bool {
+	here := p.distance(u.Hex)
+	for _, mv := range opt.Moves {
+		if p.stack[mv.To]+p.weight(u) <= p.room() && p.distance(mv.To) <= here-2 {
+			return true
+		}
+	}
+	return false
+}
+
+// fireCounts reports whether ranged fire at t can take anything: the
+// U.S. fire never takes the last Japanese infantry of a hex (rule 8.5), so
+// a hex of one face-up unit and no anonymous counters is no target for it.
+func (p *planner) fireCounts(t wind.Hex) bool {
+	if p.side != wind.US {
+		return true
+	}
+	n := 0
+	for _, e := range p.v.Enemy {
+		if e.Hex == t {
+			n++
+		}
+	}
+	for _, h := range p.v.Hidden {
+		if h.Hex == t {
+			n += 2 // an Unknown unit a hit takes off the map
+		}
+	}
+	return n >= 2
 }
 
 // nearGoal reports whether h is a goal hex or next to one.
@@ -387,7 +433,10 @@ func (p *planner) score(u wind.UnitView, h wind.Hex) int {
 	if h != u.Hex {
 		mine += p.melee(u.ID, u.Steps)
 	}
-	if p.side == wind.US && threat > 2*mine {
+	// In the last two turns a U.S. unit goes up to the goals whatever
+	// stands beside them: the assault of the last turn is made from there.
+	late := p.side == wind.US && p.after() <= 1 && p.nearGoal(h)
+	if p.side == wind.US && threat > 2*mine && !late {
 		s -= 3 * (threat - 2*mine)
 	}
 	if p.side == wind.US && threat > 0 && mine >= threat {
