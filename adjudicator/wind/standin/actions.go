@@ -416,6 +416,23 @@ func (p *planner) allowance(id string) int {
 	return 0
 }
 
+// surroundBonus is what a U.S. unit gains, in score points, by standing
+// alone next to a goal the enemy holds: assaults from more hexes around it
+// bring more of them under the zones of control that give +1 or +2 to the
+// assault (rule 6.2).
+var surroundBonus = 8
+
+// besideEnemyGoal reports whether h is next to a goal hex enemy counters
+// hold.
+func (p *planner) besideEnemyGoal(h wind.Hex) bool {
+	for _, g := range p.goals {
+		if p.enemy[g] > 0 && h.Distance(g) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // score is how good it is for u to end its move in h: nearer the goals is better, a goal hex best; for the
 // U.S., standing next to enemy counters much stronger than the stack is
 // worse (it invites a melee it would lose), and some noise from the seed
@@ -441,6 +458,9 @@ func (p *planner) score(u wind.UnitView, h wind.Hex) int {
 	}
 	if p.side == wind.US && threat > 0 && mine >= threat {
 		s += 5 // ready to assault next turn
+	}
+	if p.side == wind.US && p.own[h] == 0 && p.besideEnemyGoal(h) {
+		s += surroundBonus
 	}
 	return s*4 + p.rnd.IntN(4)
 }
