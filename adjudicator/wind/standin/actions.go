@@ -372,17 +372,12 @@ func (p *planner) moves() {
 			continue
 		}
 		w := p.weight(u)
-		allow := p.allowance(u.ID)
 		best, bestS := -1, p.score(u, u.Hex)
 		for i, mv := range opt.Moves {
 			if p.stack[mv.To]+w > p.room() {
 				continue
 			}
-			s := p.score(u, mv.To)
-			if p.side == wind.US && allow > 0 && u.MPSpent+mv.MP >= allow {
-				s -= 4 * fullMovePenalty
-			}
-			if s > bestS {
+			if s := p.score(u, mv.To); s > bestS {
 				best, bestS = i, s
 			}
 		}
@@ -396,24 +391,6 @@ func (p *planner) moves() {
 		p.own[mv.To] += p.melee(u.ID, u.Steps)
 		p.add(wind.Action{Move: &wind.Move{Unit: u.ID, Path: slices.Clone(mv.Path)}}, u.ID)
 	}
-}
-
-// fullMovePenalty is what the U.S. gives up, in score points (10 to a
-// movement point nearer the goals), to end a move with movement points
-// left: a unit that spends its whole allowance may be ambushed in the
-// solitaire game (rule 13.3), and the view does not say whether the game
-// is one.
-const fullMovePenalty = 15
-
-// allowance is the movement allowance of the side's unit id this turn
-// (rules 5.1, 5.2), 0 when the outlook does not list it.
-func (p *planner) allowance(id string) int {
-	for _, st := range p.o.Units {
-		if st.ID == id {
-			return st.MP
-		}
-	}
-	return 0
 }
 
 // surroundBonus is what a U.S. unit gains, in score points, by standing

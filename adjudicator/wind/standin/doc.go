@@ -41,12 +41,10 @@
 // fire cannot take a step (the last infantry of a hex, 8.5), and a unit
 // beside the enemy moves on when it can get nearer its goals. It strikes
 // from the air only where a factor is at least as likely to hit the
-// enemy as its own units (8.1.6: no strikes at face-down counters in fog,
-// rain or a williwaw), and ends a move with a movement point in hand
-// where that costs little, since spending the whole allowance may bring
-// an ambush in the solitaire game (13.3). After a melee round, or an
-// ambush round of the solitaire game, that cost it more than the Japanese
-// it withdraws, except from a goal hex. It calls a refit turn before the
+// enemy as its own units (8.1.6, 8.3: none at face-down counters, none in
+// fog or a williwaw, none by night in rain). After a melee round, or an
+// ambush round of the solitaire game, that cost it more than the
+// Japanese it withdraws, except from a goal hex. It calls a refit turn before the
 // casualty track nears its limit, but none that the calendar leaves no
 // time to pay back, and lands its reinforcements near its objectives
 // where each zone has room for them: it counts the steps a zone holds and
