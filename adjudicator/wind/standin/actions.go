@@ -128,10 +128,19 @@ func (p *planner) threshold(t wind.Hex) float64 {
 		if p.side == wind.JP {
 			return 0.8 // a victory hex lost is the game lost
 		}
+		switch p.after() {
+		case 0:
+			return 0.01 // the last turn: nothing is kept for later
+		case 1:
+			return 0.7
+		}
 		return 1.0
 	}
 	return 1.6
 }
+
+// after is how many turns the game plays after this one (lastTurn).
+func (b *board) after() int { return b.lastTurn() - b.v.Turn }
 
 // attackers returns the free units that may melee t, leaving out units
 // of hexes already committed to another target and units that hold a
@@ -204,6 +213,9 @@ func (p *planner) air() {
 	}
 	best, bestV := wind.Hex(0), -1
 	for t := range p.enemy {
+		if p.airDRM(t) < airMinDRM {
+			continue
+		}
 		if v := p.value(t); v > bestV || v == bestV && t < best {
 			best, bestV = t, v
 		}
@@ -211,6 +223,28 @@ func (p *planner) air() {
 	if best != 0 {
 		p.add(wind.Action{Air: &wind.AirStrikes{Attacks: []wind.AirAttack{{Hex: best, Factors: n}}}})
 	}
+}
+
+// airMinDRM is the lowest modifier (rule 8.3) at which the side strikes
+// from the air: a factor hits on a modified 7 or a natural 0 and falls on
+// the side's own nearest unit on a modified 2 or less (8.1.6), so below
+// -1 it is likelier to cost a step of its own than to take one.
+var airMinDRM = -1
+
+// airDRM is the modifier an air strike at t would roll with: the weather,
+// the night and, for the U.S., a target of face-down counters alone.
+func (p *planner) airDRM(t wind.Hex) int {
+	faceDown := false
+	if p.side == wind.US {
+		faceDown = true
+		for _, e := range p.v.Enemy {
+			if e.Hex == t {
+				faceDown = false
+			}
+		}
+	}
+	drm, _ := wind.DRM(wind.Situation{Combat: wind.AirCombat, Weather: p.v.Weather, Night: p.v.Night, FaceDown: faceDown})
+	return drm
 }
 
 // fires has each free unit that should fire shoot at the target in
@@ -226,7 +260,7 @@ func (p *planner) fires() {
 		bestV := -1
 		for i := range opt.Fire {
 			f := &opt.Fire[i]
-			if !f.Sees && len(f.Spotters) == 0 {
+			if !f.Sees && len(f.Spotters) == 0 || !p.fireCounts(f.Target) {
 				continue
 			}
 			if v := p.value(f.Target); v > bestV {
@@ -277,9 +311,46 @@ func (p *planner) shouldFire(u wind.UnitView, opt wind.UnitOptions) bool {
 		}
 	}
 	if p.side == wind.JP && (u.Kind == wind.Unknown || u.FaceDown) {
-		return adjacent && (p.held[u.Hex] || p.nearGoal(u.Hex))
+		return false
+	}
+	if p.side == wind.US && adjacent && !p.guard(u) && p.advance(u, opt) {
+		return false
 	}
 	return adjacent || p.guard(u) || len(opt.Moves) == 0
+}
+
+// advance reports whether the U.S. unit u has a move that takes it at
+// least a hex's worth nearer the goals, which it makes rather than fire at
+// the enemy beside it: the calendar of the short scenarios is short.
+func (p *planner) advance(u wind.UnitView, opt wind.UnitOptions) bool {
+	here := p.distance(u.Hex)
+	for _, mv := range opt.Moves {
+		if p.stack[mv.To]+p.weight(u) <= p.room() && p.distance(mv.To) <= here-2 {
+			return true
+		}
+	}
+	return false
+}
+
+// fireCounts reports whether ranged fire at t can take anything: the
+// U.S. fire never takes the last Japanese infantry of a hex (rule 8.5), so
+// a hex of one face-up unit and no anonymous counters is no target for it.
+func (p *planner) fireCounts(t wind.Hex) bool {
+	if p.side != wind.US {
+		return true
+	}
+	n := 0
+	for _, e := range p.v.Enemy {
+		if e.Hex == t {
+			n++
+		}
+	}
+	for _, h := range p.v.Hidden {
+		if h.Hex == t {
+			n += 2 // an Unknown unit a hit takes off the map
+		}
+	}
+	return n >= 2
 }
 
 // nearGoal reports whether h is a goal hex or next to one.
@@ -322,6 +393,23 @@ func (p *planner) moves() {
 	}
 }
 
+// surroundBonus is what a U.S. unit gains, in score points, by standing
+// alone next to a goal the enemy holds: assaults from more hexes around it
+// bring more of them under the zones of control that give +1 or +2 to the
+// assault (rule 6.2).
+var surroundBonus = 8
+
+// besideEnemyGoal reports whether h is next to a goal hex enemy counters
+// hold.
+func (p *planner) besideEnemyGoal(h wind.Hex) bool {
+	for _, g := range p.goals {
+		if p.enemy[g] > 0 && h.Distance(g) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // score is how good it is for u to end its move in h: nearer the goals is better, a goal hex best; for the
 // U.S., standing next to enemy counters much stronger than the stack is
 // worse (it invites a melee it would lose), and some noise from the seed
@@ -339,11 +427,17 @@ func (p *planner) score(u wind.UnitView, h wind.Hex) int {
 	if h != u.Hex {
 		mine += p.melee(u.ID, u.Steps)
 	}
-	if p.side == wind.US && threat > 2*mine {
+	// In the last two turns a U.S. unit goes up to the goals whatever
+	// stands beside them: the assault of the last turn is made from there.
+	late := p.side == wind.US && p.after() <= 1 && p.nearGoal(h)
+	if p.side == wind.US && threat > 2*mine && !late {
 		s -= 3 * (threat - 2*mine)
 	}
 	if p.side == wind.US && threat > 0 && mine >= threat {
 		s += 5 // ready to assault next turn
+	}
+	if p.side == wind.US && p.own[h] == 0 && p.besideEnemyGoal(h) {
+		s += surroundBonus
 	}
 	return s*4 + p.rnd.IntN(4)
 }

@@ -26,23 +26,40 @@
 // # What it plays for
 //
 // The U.S. goes for the victory hexes (the scenario's objectives, or those
-// it does not hold in the campaign) along the cheapest paths, fires its
-// artillery and air at the stacks it is about to assault or that hold the
-// objectives, calls in artillery through spotters, and declares melee only
-// with odds in its favour (a company down to its last step joins an
-// assault but never makes one); after a melee round, or an ambush round
-// of the solitaire game, that cost it more than the Japanese it withdraws,
-// except from a goal hex. It calls a refit turn before the casualty track
-// nears its limit, but none that the calendar leaves no time to pay back,
-// and lands its reinforcements near its objectives where each zone has
-// room for them: it counts the steps a zone holds and may receive this
-// turn, scatters included, by the chances of the scatter chart under the
-// turn's weather (landing.go), and in a refit turn leaves a unit at sea
-// rather than land it where it would lose steps. The Japanese hold the
-// victory hexes with as many units as stacking allows, fire at U.S. units
-// in reach from face-up units, keep Unknown units quiet unless the
-// objectives are at stake, counter-attack a victory hex the U.S. has
-// taken, and hide what may hide in a refit turn.
+// it does not hold in the campaign) along the cheapest paths. It reckons
+// an anonymous Japanese stack at what a hex can hold — all the Unknown
+// units of a hex turn into three infantry at most (2.5) and no hex holds
+// more than three platoons (4.2) — so it assaults stacks it can beat
+// rather than waiting on piles of counters. It declares melee with odds
+// in its favour (a company down to its last step joins an assault but
+// never makes one); against an objective even odds will do, and as the
+// calendar runs out it goes up to the objectives whatever stands beside
+// them, spreads round them so that the assault comes from more hexes
+// (6.2), and in the last turn assaults them at any odds. It fires its
+// artillery at the stacks it is about to assault or that hold the
+// objectives, calling it in through spotters, but fires at no hex where
+// fire cannot take a step (the last infantry of a hex, 8.5), and a unit
+// beside the enemy moves on when it can get nearer its goals. It strikes
+// from the air only where a factor is at least as likely to hit the
+// enemy as its own units (8.1.6, 8.3: none at face-down counters, none in
+// fog or a williwaw, none by night in rain). After a melee round, or an
+// ambush round of the solitaire game, that cost it more than the
+// Japanese it withdraws, except from a goal hex. It calls a refit turn before the
+// casualty track nears its limit, but none that the calendar leaves no
+// time to pay back, and lands its reinforcements near its objectives
+// where each zone has room for them: it counts the steps a zone holds and
+// may receive this turn, scatters included, by the chances of the scatter
+// chart under the turn's weather (landing.go), and leaves at sea a unit
+// that would lose a quarter of a step landing in a refit turn, or half a
+// step in the opening landing of a free setup (12.6). It never calls a
+// night turn: halved movement, -1 to its melee and the Japanese moving
+// first (3.2, 5.2, 8.3) help the side that waits. The Japanese hold the
+// victory hexes with as many units as stacking allows, keep their
+// Unknown and face-down units from firing (a shot turns an Unknown unit
+// into infantry and shows what a face-down one is, 2.5), fire at U.S.
+// units in reach from face-up units, counter-attack a victory hex the
+// U.S. has taken, strike from the air on the same odds as the U.S., and
+// hide what may hide in a refit turn.
 //
 // Where to start: standin.go (Decide, Trim), actions.go (an actions file),
 // waits.go (the other waits), landing.go (where reinforcements land),

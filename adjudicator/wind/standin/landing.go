@@ -16,7 +16,11 @@ const lossWeight = 30
 // skipLoss is the expected loss, in steps, above which a unit the rules
 // do not make land stays in the reinforcements box for a later refit
 // turn rather than land where it would lose them.
-const skipLoss = 0.5
+const skipLoss = 0.25
+
+// openingSkipLoss is skipLoss for the opening landing of a free setup
+// (12.6), where a unit left out waits for a refit turn.
+var openingSkipLoss = 0.5
 
 // zoneLoad is what the stand-in expects a landing zone to hold once this
 // turn's landings are ashore: the chance of each total of U.S. steps
@@ -154,7 +158,7 @@ func (lp *landPlanner) choose(zones []string, steps int) (string, float64) {
 // the biggest units choose first. A unit expected to lose more than
 // skipLoss steps stays in the reinforcements box unless all must land.
 // fixed are units the rules land by themselves first (12.5).
-func (b *board) land(opts []wind.LandOption, fixed []wind.Landing, extra map[wind.Hex]int, all bool) []wind.Landing {
+func (b *board) land(opts []wind.LandOption, fixed []wind.Landing, extra map[wind.Hex]int, skip float64) []wind.Landing {
 	lp := b.newLandPlanner(opts, extra)
 	steps := func(id string) int {
 		for _, u := range b.v.Units {
@@ -173,7 +177,7 @@ func (b *board) land(opts []wind.LandOption, fixed []wind.Landing, extra map[win
 	for _, lo := range order {
 		n := steps(lo.Unit)
 		z, loss := lp.choose(lo.Zones, n)
-		if z == "" || !all && loss > skipLoss {
+		if z == "" || skip >= 0 && loss > skip {
 			continue
 		}
 		lp.send(z, n)

@@ -173,13 +173,38 @@ func newBoard(v *wind.View, o *wind.Outlook, seed uint64) *board {
 		b.enemy[u.Hex] += max(1, b.melee(u.ID, u.Steps))
 	}
 	for _, h := range v.Hidden {
-		// An anonymous counter may be an Unknown unit, which turns into up
-		// to three infantry when attacked (2.5): count it above a platoon.
-		b.enemy[h.Hex] += 4 * h.Count
+		b.enemy[h.Hex] += hiddenMelee(h.Count)
+	}
+	if b.side == wind.US {
+		for h, m := range b.enemy {
+			b.enemy[h] = min(m, jpHexMelee)
+		}
 	}
 	b.goals = objectives(v)
 	b.dist = b.field(b.toTake())
 	return b
+}
+
+// jpHexMelee is the most melee strength a Japanese hex can have: three
+// platoons of 3 (rule 4.2), however many Unknown units stand with them,
+// since all of a hex's Unknown units turn into at most three infantry
+// together (2.5).
+const jpHexMelee = 9
+
+// hiddenMelee is the melee strength the stand-in expects of n anonymous
+// counters in one hex: one may be a face-down platoon (3) or an Unknown
+// unit, whose best table gives some two and a half platoons on average
+// (2.5); two or more are likely to fill the hex.
+func hiddenMelee(n int) int {
+	switch {
+	case n <= 0:
+		return 0
+	case n == 1:
+		return 5
+	case n == 2:
+		return 8
+	}
+	return jpHexMelee
 }
 
 // melee is the melee rating of unit id at steps.

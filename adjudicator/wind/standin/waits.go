@@ -120,7 +120,7 @@ func (b *board) usRefit(ord *wind.Orders) {
 		left -= n
 		extra[r.Hex] += n
 	}
-	rf.Land = b.land(opt.Land, nil, extra, false)
+	rf.Land = b.land(opt.Land, nil, extra, skipLoss)
 	rf.Depots = slices.Clone(opt.Depots)
 }
 
@@ -142,7 +142,11 @@ func (b *board) landing(ord *wind.Orders) {
 	if opt == nil {
 		return
 	}
-	ord.Landing = &wind.USLanding{Land: b.land(opt.Land, opt.Fixed, nil, true)}
+	skip := openingSkipLoss
+	if opt.AllLand {
+		skip = -1
+	}
+	ord.Landing = &wind.USLanding{Land: b.land(opt.Land, opt.Fixed, nil, skip)}
 }
 
 // jpRefit hides every unit that may hide (rule 9.5): a face-down counter
