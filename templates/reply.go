@@ -111,7 +111,7 @@ type Accepted struct {
 
 // Subject is the subject of an acceptance mailed on its own.
 func (a Accepted) Subject() string {
-	return fmt.Sprintf("accepted: your %s for turn %d (%s)", a.what(), a.Turn, a.Date)
+	return fmt.Sprintf("accepted: your %s for %s", a.what(), TurnWords(a.Turn, a.Date))
 }
 
 // what names what the file answered: its wait's orders without the
@@ -400,10 +400,20 @@ func nextWho(reader, awaited adjudicator.Side, change bool) string {
 	return "They are the " + SideTitle(awaited) + " player's: nothing is needed from you now."
 }
 
+// TurnWords names a game-turn with the date its system gives it ("turn 3
+// (May 13)"), or by its number alone when the system gives none.
+func TurnWords(turn int, date string) string {
+	if date == "" {
+		return fmt.Sprintf("turn %d", turn)
+	}
+	return fmt.Sprintf("turn %d (%s)", turn, date)
+}
+
 // replyFuncs are the helpers reply templates use.
 var replyFuncs = map[string]any{
 	"nextWho": nextWho,
 	"side":    SideTitle,
+	"turn":    TurnWords,
 	"when":    DeadlineText,
 	"hours":   hours,
 	"plural":  Plural,

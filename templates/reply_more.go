@@ -237,7 +237,7 @@ func (a Attached) Text() string { return execute("report-attached.tmpl", a) }
 // DigestSubject is the subject of the umpire's daily digest of a game in
 // turn turn (date names it), waiting for waiting (a system's words).
 func DigestSubject(turn int, date, waiting string) string {
-	return fmt.Sprintf("digest: turn %d (%s), waiting for %s", turn, date, waiting)
+	return fmt.Sprintf("digest: %s, waiting for %s", TurnWords(turn, date), waiting)
 }
 
 // Subject is the welcome's subject.

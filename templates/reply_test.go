@@ -236,8 +236,8 @@ func TestReplyGolden(t *testing.T) {
 // one golden file, a line each.
 func TestReplySubjects(t *testing.T) {
 	all := replies(t)
-	all["accepted-orders"] = Accepted{Game: "g1", Side: adjudicator.US, Turn: 1, Wait: "orders", Date: "Game-Turn 1"}
-	all["final-draw"] = Final{Game: "g1", Turn: 8, Date: "Game-Turn 8", Victory: "a draw, U.S. 3 points, Japanese 3"}
+	all["accepted-orders"] = Accepted{Game: "g1", Side: adjudicator.US, Turn: 1, Wait: "orders"}
+	all["final-draw"] = Final{Game: "g1", Turn: 8, Victory: "a draw, U.S. 3 points, Japanese 3"}
 	var b strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(all)) {
 		if r, ok := all[name].(interface{ Subject() string }); ok {
@@ -245,6 +245,25 @@ func TestReplySubjects(t *testing.T) {
 		}
 	}
 	golden(t, "reply-subjects.txt", b.String())
+}
+
+// A system whose turns have no date (Island War) has its turns named by
+// number alone in the replies that name a turn.
+func TestUndatedTurnReplies(t *testing.T) {
+	for name, r := range map[string]interface{ Text() string }{
+		"accepted": Accepted{Game: "g1", Side: adjudicator.JP, Turn: 3, Wait: "orders", Held: ", 4 moves and 2 attacks",
+			Next: "the U.S. orders of Game-Turn 4 (wait: orders)", Head: "9f2c4e0b7a51d3e86c0f9b2a4d7e1c3058b6a9f0e2d4c7b1a3f5e8d0c2b4a6f8", Alone: true},
+		"status": Status{Game: "g1", Turn: 3, Waiting: "the U.S. orders of Game-Turn 3 (wait: orders)",
+			Players: []PlayerStatus{{Side: adjudicator.US}, {Side: adjudicator.JP}}},
+		"final": Final{Game: "g1", Turn: 8, Winner: adjudicator.US, Victory: "decisive, 15 victory points to 0",
+			Seed: testSeed, Commitment: "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd", Export: "g1.json.gz"},
+	} {
+		text := r.Text()
+		if strings.Contains(text, "()") || strings.Contains(text, "Game-Turn 3 (Game-Turn") {
+			t.Errorf("%s names its turn badly:\n%s", name, text)
+		}
+		golden(t, "reply-undated-"+name+".txt", text)
+	}
 }
 
 // TestRepliesKeepSecrets checks that the token appears only in the

@@ -22,10 +22,10 @@ import (
 // (store/referee.System): its words for turns and waits, its order files
 // read, judged and written, and its stand-in.
 
-// Date names Game-Turn turn: the scenario's track is read for its Ground
-// Support Points and reinforcements, not its dates, so the turn is named
-// by its number.
-func (Rules) Date(turn int) string { return fmt.Sprintf("Game-Turn %d", turn) }
+// Date gives Game-Turn turn no date: the rules number their Game-Turns,
+// and the host's replies then name one by its number alone ("turn 3"),
+// where "turn 3 (Game-Turn 3)" said it twice.
+func (Rules) Date(turn int) string { return "" }
 
 // Waiting says what a game waiting for w waits for, as reader may read it.
 func (Rules) Waiting(w adjudicator.Wait, reader adjudicator.Side) string {
