@@ -275,7 +275,7 @@ defence:
 		t.Fatalf("after the Japanese default the game waits for %v, want the U.S. orders of Game-Turn 2", w)
 	}
 	us := mailTo(t, out, addrs[adjudicator.US])
-	for _, want := range []string{"Attack 1: no adjacent unit with barrage from 1/11", "wait: orders", "orders-2-orders.yaml", "reach: "} {
+	for _, want := range []string{"Attack 1: no adjacent unit with barrage from 1/11", "wait: orders", "orders-2-us-orders.yaml", "reach: "} {
 		if !strings.Contains(flat(us), want) {
 			t.Errorf("the U.S. mail lacks %q:\n%s", want, us)
 		}

@@ -37,7 +37,7 @@ func (v *view) template() (name, body string, ok bool) {
 		v.defenceTemplate(&b)
 	}
 	v.standingTemplate(&b)
-	return fmt.Sprintf("orders-%d-%s.yaml", w.Turn, w.Kind), b.String(), true
+	return fmt.Sprintf("orders-%d-%s-%s.yaml", w.Turn, hostSide(v.reader), w.Kind), b.String(), true
 }
 
 func (v *view) setupTemplate(b *strings.Builder, pos *Position) {
