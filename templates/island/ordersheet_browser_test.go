@@ -4,11 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -919,4 +925,99 @@ func banzaiInBrowser(t *testing.T, b *sheetBrowser) {
 		}
 	}
 	t.Fatal("no Japanese orders wait with an attack by infantry")
+}
+
+var screenshotFlag = flag.Bool("screenshot", false, "rewrite docs/island-war-order-sheet.png, the README's picture of the order sheet")
+
+// TestOrderSheetScreenshot draws the README's picture of the order
+// sheet: a Ridge 42 Movement Phase with a unit moved and an attack being
+// built, its differential, line and column shown. Run it with
+// -screenshot (and ATTU_CHROMIUM) to refresh docs/island-war-order-sheet.png;
+// without the flag it checks that the picture can still be drawn.
+func TestOrderSheetScreenshot(t *testing.T) {
+	b := newSheetBrowser(t, 1000, 760)
+	sc := findOrderScene(t)
+	p := sc.p.clone()
+	delete(p.Standing, ruleSide(sc.side).Enemy())
+	name, page, d := sheetOf(t, p, sc.side, nil)
+	b.open(t, name, page)
+	var from string
+	for _, u := range d.Units {
+		if u.ID == sc.mover {
+			from = u.Hex
+		}
+	}
+	b.clickHex(t, from)
+	b.clickHex(t, sc.to)
+	b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, sc.target))
+	b.click(t, fmt.Sprintf(`#attack input.barrage[value=%q]`, sc.gun))
+	b.typeInto(t, "#gsp", "1")
+	odds := b.text(t, "#odds")
+	for _, want := range []string{"differential", "line", "column"} {
+		if !strings.Contains(strings.ToLower(odds), want) {
+			t.Fatalf("the attack being built shows no %s: %q", want, odds)
+		}
+	}
+	b.noErrors(t)
+	// The target's hex in the middle of the window, the attack beside it.
+	for _, u := range d.Units {
+		if u.ID == sc.target {
+			b.eval(t, fmt.Sprintf(`document.querySelector('[data-hex="%s"]').scrollIntoView({block: "center", inline: "center"})`, u.Hex), nil)
+		}
+	}
+	shot, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes: %s", len(shot), odds)
+	if !*screenshotFlag {
+		return
+	}
+	shot = fewColours(t, shot)
+	if len(shot) > 150_000 {
+		t.Errorf("the picture is %d bytes, too big for the README", len(shot))
+	}
+	if err := os.WriteFile(filepath.Join("..", "..", "docs", "island-war-order-sheet.png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fewColours redraws a PNG in its 256 commonest colours, each pixel in
+// the nearest of them: a page of flat colours loses nothing a reader
+// sees, and the file shrinks to a fraction.
+func fewColours(t *testing.T, shot []byte) []byte {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := img.Bounds()
+	count := map[color.RGBA]int{}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			count[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	cs := make([]color.RGBA, 0, len(count))
+	for c := range count {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if count[cs[i]] != count[cs[j]] {
+			return count[cs[i]] > count[cs[j]]
+		}
+		a, b := cs[i], cs[j]
+		return uint32(a.R)<<16|uint32(a.G)<<8|uint32(a.B) < uint32(b.R)<<16|uint32(b.G)<<8|uint32(b.B)
+	})
+	pal := make(color.Palette, 0, 256)
+	for _, c := range cs[:min(256, len(cs))] {
+		pal = append(pal, c)
+	}
+	out := image.NewPaletted(r, pal)
+	draw.Draw(out, r, img, r.Min, draw.Src)
+	var b bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
