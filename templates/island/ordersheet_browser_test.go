@@ -379,6 +379,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	t.Run("banzai", func(t *testing.T) { banzaiInBrowser(t, b) })
 	t.Run("defence", func(t *testing.T) { defenceInBrowser(t, b) })
 	t.Run("setup", func(t *testing.T) { setupInBrowser(t, b) })
+	t.Run("reinforcement", func(t *testing.T) { reinforcementInBrowser(t, b) })
 	t.Run("hexsides", func(t *testing.T) { hexsidesInBrowser(t, b) })
 	t.Run("odds", func(t *testing.T) { oddsInBrowser(t, b) })
 	t.Run("mail", func(t *testing.T) { mailInBrowser(t, b) })
@@ -1020,4 +1021,62 @@ func fewColours(t *testing.T, shot []byte) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// reinforcementInBrowser brings in a reinforcement of Ridge 42 due this
+// Game-Turn (rule 5.1 and IW16) by its button and a marked entry hex,
+// and checks that the engine puts it where it was clicked.
+func reinforcementInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 40; seed++ {
+		ps, _ := randomGame(t, seed, nil)
+		for _, p := range ps {
+			if p.Wait().Kind != oi.WaitOrders {
+				continue
+			}
+			side := hostSide(p.Game.Phasing)
+			name, page, d := sheetOf(t, p, side, nil)
+			for _, u := range d.Units {
+				if !u.Arriving || len(u.Moves) == 0 {
+					continue
+				}
+				b.open(t, name, page)
+				b.click(t, "#enter-"+cssEscape(u.ID))
+				marked := int(b.num(t, `document.querySelectorAll("#marks .reach").length`))
+				if marked != len(p.e.ReachCosts(p.Game, u.ID)) {
+					t.Fatalf("the page marks %d entry hexes for %s, the engine %d", marked, u.ID, len(p.e.ReachCosts(p.Game, u.ID)))
+				}
+				// A hex in no enemy zone of control, so that the duty to
+				// attack (rules 7.11, 7.12) asks nothing more of the file.
+				to := ""
+				for _, m := range u.Moves {
+					if len(m.ZOC) == 0 {
+						to = m.To
+					}
+				}
+				if to == "" {
+					continue
+				}
+				b.clickHex(t, to)
+				if got := b.text(t, "#acts"); !strings.Contains(got, u.ID+" moves ") && !strings.Contains(got, u.ID+" enters ") {
+					t.Fatalf("the entry of %s to %s is not listed: %s", u.ID, to, got)
+				}
+				b.noErrors(t)
+				raw := b.download(t, d, "tok-123")
+				_, next, _ := apply(t, p, raw, "tok-123")
+				i := slices.IndexFunc(p.e.S.Units, func(x iw.Unit) bool { return x.ID == u.ID })
+				pc := next.Game.Pieces[i]
+				if pc.Where != iw.OnMap || pc.Hex.String() != to {
+					t.Fatalf("%s clicked into %s stands %v %v after the engine applied\n%s", u.ID, to, pc.Where, pc.Hex, raw)
+				}
+				t.Logf("seed %d, Game-Turn %d: %s entered %s", seed, p.Game.Turn, u.ID, to)
+				return
+			}
+		}
+	}
+	t.Fatal("no Ridge 42 game of the first seeds has a reinforcement to bring in")
+}
+
+// cssEscape makes a unit id (1/5, III/124) a CSS selector's id.
+func cssEscape(id string) string {
+	return strings.NewReplacer("/", `\/`, ".", `\.`).Replace(id)
 }
