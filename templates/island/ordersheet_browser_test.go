@@ -377,6 +377,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	b := newSheetBrowser(t, 1400, 1000)
 	t.Run("orders", func(t *testing.T) { ordersInBrowser(t, b) })
 	t.Run("banzai", func(t *testing.T) { banzaiInBrowser(t, b) })
+	t.Run("advance", func(t *testing.T) { advanceInBrowser(t, b) })
 	t.Run("defence", func(t *testing.T) { defenceInBrowser(t, b) })
 	t.Run("setup", func(t *testing.T) { setupInBrowser(t, b) })
 	t.Run("reinforcement", func(t *testing.T) { reinforcementInBrowser(t, b) })
@@ -1079,4 +1080,130 @@ func reinforcementInBrowser(t *testing.T, b *sheetBrowser) {
 // cssEscape makes a unit id (1/5, III/124) a CSS selector's id.
 func cssEscape(id string) string {
 	return strings.NewReplacer("/", `\/`, ".", `\.`).Replace(id)
+}
+
+// advanceInBrowser rebuilds a Japanese attack the duty requires as a
+// Banzai attack with an advance into the defender's hex and its own order
+// of removals, all clicked in the builder; the file reads back as
+// clicked, the page loads it again unchanged, and the engine resolves it:
+// what advanced stands where it was told, what was removed is gone, in
+// the order given where the order decides.
+func advanceInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 80; seed++ {
+		ps, _ := randomGame(t, seed, nil)
+		for _, p := range ps {
+			if p.Wait().Kind != oi.WaitOrders || p.Game.Phasing != iw.Japan {
+				continue
+			}
+			duty := dutyAttacks(p.e, p.Game)
+			k := slices.IndexFunc(duty, func(a iw.Attack) bool {
+				foot := 0
+				for _, id := range a.Attackers {
+					u, _ := p.e.S.Unit(id)
+					if c := p.e.S.ClassOf(u); c == iw.Infantry || c == iw.Engineer {
+						foot++
+					}
+				}
+				return len(a.Defenders) == 1 && foot >= 2
+			})
+			if k < 0 {
+				continue
+			}
+			p = p.clone()
+			delete(p.Standing, iw.US)
+			name, page, d := sheetOf(t, p, adjudicator.JP, nil)
+			b.open(t, name, page)
+			a := duty[k]
+			var into string
+			for _, u := range d.Units {
+				if u.ID == a.Defenders[0] {
+					into = u.Hex
+				}
+			}
+			b.click(t, fmt.Sprintf("#acts li:nth-child(%d) button", k+1))
+			b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, a.Defenders[0]))
+			for _, id := range a.Attackers {
+				b.click(t, fmt.Sprintf(`#attack input.attacker[value=%q]`, id))
+			}
+			b.click(t, "#banzai")
+			choose := func(unit, hex string) string {
+				var v string
+				b.eval(t, fmt.Sprintf(`(() => { const s = document.querySelector('select.advance[data-unit=%q]'); s.value = %q;
+					s.dispatchEvent(new Event("change")); return document.querySelector('select.advance[data-unit=%q]').value; })()`, unit, hex, unit), &v)
+				return v
+			}
+			first, second := a.Attackers[0], a.Attackers[1]
+			if v := choose(first, into); v != into {
+				t.Fatalf("%s's advance into %s is not taken: %q", first, into, v)
+			}
+			// A second unit into the same hex is refused with the reason.
+			if v := choose(second, into); v != "" || !strings.Contains(b.text(t, "#where"), "one advancing unit a hex") {
+				t.Fatalf("a second advance into %s is taken (%q): %s", into, v, b.text(t, "#where"))
+			}
+			removals := slices.Clone(a.Attackers)
+			slices.Reverse(removals)
+			for _, id := range removals {
+				b.click(t, fmt.Sprintf(`#removals button.removal[value=%q]`, id))
+			}
+			if got := b.text(t, "#removals"); !strings.Contains(got, strings.Join(removals, ", ")) {
+				t.Fatalf("the removal order shown is %q, want %v", got, removals)
+			}
+			b.click(t, "#addattack")
+			b.noErrors(t)
+			raw := b.download(t, d, "tok-a")
+			o, next, evs := apply(t, p, raw, "tok-a")
+			var got *iw.Attack
+			for i := range o.Play.Attacks {
+				if slices.Equal(o.Play.Attacks[i].Defenders, a.Defenders) {
+					got = &o.Play.Attacks[i]
+				}
+			}
+			if got == nil || !got.Banzai || len(got.Advance) != 1 || got.Advance[0].Unit != first || got.Advance[0].To.String() != into || !slices.Equal(got.Removals, removals) {
+				t.Fatalf("the file holds %+v, want the Banzai attack with %s advancing into %s and removals %v\n%s", got, first, into, removals, raw)
+			}
+			// The page takes its own file back as it wrote it.
+			var shown string
+			b.eval(t, `document.getElementById("yaml").value`, &shown)
+			if again := b.loadFile(t, string(raw)); again != shown {
+				t.Fatalf("the page's file loaded back writes\n%s\nnot\n%s", again, shown)
+			}
+			var rep *iw.CombatReport
+			for _, ev := range evs {
+				if ev.Combat != nil && ev.Combat.Banzai && slices.Equal(ev.Combat.Defenders, a.Defenders) {
+					rep = ev.Combat
+				}
+			}
+			if rep == nil {
+				t.Fatalf("no Banzai attack on %v resolved\n%s", a.Defenders, raw)
+			}
+			where := func(id string) iw.Piece {
+				i := slices.IndexFunc(p.e.S.Units, func(u iw.Unit) bool { return u.ID == id })
+				return next.Game.Pieces[i]
+			}
+			for _, v := range rep.Advances {
+				if pc := where(v.Unit); pc.Where != iw.OnMap || pc.Hex != v.To {
+					t.Fatalf("%s advanced to %s by the report, stands %v %v", v.Unit, v.To, pc.Where, pc.Hex)
+				}
+			}
+			for _, id := range rep.Removals {
+				if where(id).Where == iw.OnMap {
+					t.Fatalf("%s removed for Banzai stands on the map", id)
+				}
+			}
+			// Where not every attacker goes, the first removed is the
+			// first named of its class (rule 10.12: infantry and
+			// engineers before the others).
+			if len(rep.Removals) > 0 && len(rep.Removals) < len(a.Attackers) {
+				u, _ := p.e.S.Unit(rep.Removals[0])
+				c := p.e.S.ClassOf(u)
+				firstOfClass := slices.IndexFunc(removals, func(id string) bool { v, _ := p.e.S.Unit(id); return p.e.S.ClassOf(v) == c })
+				if removals[firstOfClass] != rep.Removals[0] {
+					t.Fatalf("the engine removed %v; the order given was %v", rep.Removals, removals)
+				}
+			}
+			t.Logf("seed %d: %s %s, advances %v, unmade %v, removals %v", seed, rep.Result, a.Defenders, rep.Advances, rep.Unmade, rep.Removals)
+			return
+		}
+	}
+	t.Fatal("no Japanese orders wait with an attack by two infantry or engineers")
 }

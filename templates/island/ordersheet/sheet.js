@@ -85,7 +85,8 @@
   };
   for (const p of D.setup || []) st.setup[p.unit] = p.default;
   function copyAttack(a) {
-    return { defenders: (a.defenders || []).slice(), attackers: (a.attackers || []).slice(), barrage: (a.barrage || []).slice(), gsp: a.gsp || 0, banzai: !!a.banzai };
+    return { defenders: (a.defenders || []).slice(), attackers: (a.attackers || []).slice(), barrage: (a.barrage || []).slice(), gsp: a.gsp || 0, banzai: !!a.banzai,
+      advance: (a.advance || []).map((v) => ({ unit: v.unit, to: v.to })), removals: (a.removals || []).slice() };
   }
   function fromDefence(d) {
     d = d || {};
@@ -335,7 +336,7 @@
   function attackTool() {
     const fs = h("fieldset", { id: "attack" }, h("legend", {}, "Build an attack (rule 7.0)"));
     const used = new Set(st.attacks.flatMap((a) => a.attackers.concat(a.barrage, a.defenders)));
-    const draft = st.draft = st.draft || { defenders: [], attackers: [], barrage: [], gsp: 0, banzai: false };
+    const draft = st.draft = st.draft || copyAttack({});
     const keep = (list, ok) => list.filter((id) => ok.includes(id));
     const artRange = (g) => draft.defenders.some((d) => distance(at(g), at(d)) <= (U[g].r || 0));
     const defs = enemies().filter((e) => !used.has(e.id) && (friends().some((f) => adjacent(at(f.id), at(e.id)) || (isArt(f) && distance(at(f.id), at(e.id)) <= (f.r || 0))) || D.gsp > 0)).map((u) => u.id);
@@ -344,6 +345,11 @@
     const bars = friends().filter((f) => isArt(f) && !used.has(f.id) && !enemyNext(at(f.id)).length && artRange(f.id)).map((u) => u.id);
     draft.attackers = keep(draft.attackers, atts);
     draft.barrage = keep(draft.barrage, bars);
+    // Only attackers from adjacent hexes advance or pay for a Banzai
+    // attack (rules 7.94, 10.13), into a hex a defender leaves (7.91).
+    const dhexes = [...new Set(draft.defenders.map(at))];
+    draft.advance = draft.advance.filter((v) => draft.attackers.includes(v.unit) && dhexes.includes(v.to));
+    draft.removals = draft.banzai ? keep(draft.removals, draft.attackers) : [];
     const row = (title, ids, list, cls) => {
       const p = h("p", {}, h("b", {}, title + ": "));
       if (!ids.length) p.append(h("span", { className: "small" }, "none"));
@@ -373,6 +379,39 @@
       b.id = "banzai";
       b.addEventListener("change", () => { draft.banzai = b.checked; tools(); });
       fs.append(h("p", {}, l));
+    }
+    if (draft.attackers.length) {
+      const p = h("p", { id: "advances" }, h("b", {}, "Advance after a D or De result (rule 7.9): "));
+      for (const id of draft.attackers) {
+        const s = h("select", { className: "advance", "data-unit": id, "aria-label": "advance of " + id });
+        s.append(h("option", { value: "" }, id + " stays"));
+        for (const hx of dhexes) s.append(h("option", { value: hx }, id + " advances into " + hx));
+        const cur = draft.advance.find((v) => v.unit === id);
+        s.value = cur ? cur.to : "";
+        s.addEventListener("change", () => {
+          const taken = draft.advance.find((v) => v.unit !== id && v.to === s.value);
+          if (s.value && taken) {
+            say(taken.unit + " already advances into " + s.value + ": one advancing unit a hex of the path (rule 7.91, Q11).");
+            s.value = cur ? cur.to : "";
+            return;
+          }
+          draft.advance = draft.advance.filter((v) => v.unit !== id).concat(s.value ? [{ unit: id, to: s.value }] : []);
+          tools();
+        });
+        p.append(s, " ");
+      }
+      p.append(h("span", { className: "small" }, "An advance the result does not allow is left out and said so in the report."));
+      fs.append(p);
+    }
+    if (draft.banzai && draft.attackers.length) {
+      const p = h("p", { id: "removals" }, h("b", {}, "Banzai removals, first to go (rule 10.12): "),
+        draft.removals.length ? draft.removals.join(", ") + " " : h("span", { className: "small" }, "the engine's choice, the least strength that pays (IW21) "));
+      for (const id of draft.attackers.filter((x) => !draft.removals.includes(x))) {
+        p.append(h("button", { className: "removal", value: id, on: { click: () => { draft.removals.push(id); tools(); } } }, (draft.removals.length ? "then " : "first ") + id), " ");
+      }
+      if (draft.removals.length) p.append(h("button", { id: "removals-clear", on: { click: () => { draft.removals = []; tools(); } } }, "clear the order"));
+      p.append(h("span", { className: "small" }, " Infantry and engineers still go before armor, armor before artillery."));
+      fs.append(p);
     }
     const ready = draft.defenders.length && (draft.attackers.length + draft.barrage.length || draft.gsp > 0);
     const o = ready ? odds(draft) : null;
@@ -442,7 +481,9 @@
     st.attacks.forEach((a, k) => {
       const far = a.attackers.filter((x) => a.defenders.some((d) => !adjacent(at(x), at(d))));
       li("attack " + (k + 1) + ": " + a.defenders.join(", ") + " by " + a.attackers.concat(a.barrage.map((b) => b + " (barrage)")).join(", ") +
-        (a.gsp ? ", " + a.gsp + " GSP" : "") + (a.banzai ? ", Banzai" : "") + ": " + oddsWords(odds(a)), () => { st.attacks.splice(k, 1); },
+        (a.gsp ? ", " + a.gsp + " GSP" : "") + (a.banzai ? ", Banzai" : "") + ": " + oddsWords(odds(a)) +
+        (a.advance.length ? "; after D or De " + a.advance.map((v) => v.unit + " advances into " + v.to).join(", ") : "") +
+        (a.removals.length ? "; Banzai removals first " + a.removals.join(", ") : ""), () => { st.attacks.splice(k, 1); },
         far.length ? far.join(", ") + " not next to every defender (rule 7.23)" : "");
     });
     const d = D.wait === "defence" ? st.defence : null;
@@ -539,7 +580,9 @@
       const ids = Object.keys(st.moves);
       out += ids.length ? "moves:\n" + ids.map((id) => "  - {unit: " + q(id) + ", path: " + qs(st.moves[id]) + "}\n").join("") : "moves: []\n";
       out += st.attacks.length ? "attacks:\n" + st.attacks.map((a) => "  - {defenders: " + qs(a.defenders) + (a.attackers.length ? ", attackers: " + qs(a.attackers) : "") +
-        (a.barrage.length ? ", barrage: " + qs(a.barrage) : "") + (a.gsp ? ", gsp: " + a.gsp : "") + (a.banzai ? ", banzai: true" : "") + "}\n").join("") : "attacks: []\n";
+        (a.barrage.length ? ", barrage: " + qs(a.barrage) : "") + (a.gsp ? ", gsp: " + a.gsp : "") + (a.banzai ? ", banzai: true" : "") +
+        (a.advance.length ? ", advance: [" + a.advance.map((v) => "{unit: " + q(v.unit) + ", to: " + q(v.to) + "}").join(", ") + "]" : "") +
+        (a.removals.length ? ", removals: " + qs(a.removals) : "") + "}\n").join("") : "attacks: []\n";
     }
     if (D.wait === "defence") out += "defence:\n" + defenceYAML(st.defence, "  ");
     if (st.standingOn) out += "standing:\n  ask: " + st.ask + "\n" + defenceYAML(st.standing, "  ");
@@ -702,7 +745,8 @@
         const path = ids(m && m.path);
         if (m && U[m.unit] && own(U[m.unit]) && path.length && path.every(hexOK)) st.moves[m.unit] = path;
       }
-      st.attacks = (Array.isArray(f.attacks) ? f.attacks : []).filter((a) => a && typeof a === "object").map((a) => copyAttack({ defenders: units(a.defenders), attackers: units(a.attackers), barrage: units(a.barrage), gsp: Math.max(0, +a.gsp || 0), banzai: a.banzai === true }));
+      st.attacks = (Array.isArray(f.attacks) ? f.attacks : []).filter((a) => a && typeof a === "object").map((a) => copyAttack({ defenders: units(a.defenders), attackers: units(a.attackers), barrage: units(a.barrage), gsp: Math.max(0, +a.gsp || 0), banzai: a.banzai === true,
+        advance: (Array.isArray(a.advance) ? a.advance : []).filter((v) => v && U[v.unit] && hexOK(v.to)).map((v) => ({ unit: String(v.unit), to: String(v.to) })), removals: units(a.removals) }));
     }
     const defence = (d) => {
       d = d || {};
