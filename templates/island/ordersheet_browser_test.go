@@ -378,6 +378,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	t.Run("orders", func(t *testing.T) { ordersInBrowser(t, b) })
 	t.Run("banzai", func(t *testing.T) { banzaiInBrowser(t, b) })
 	t.Run("advance", func(t *testing.T) { advanceInBrowser(t, b) })
+	t.Run("retreat", func(t *testing.T) { retreatInBrowser(t, b) })
 	t.Run("defence", func(t *testing.T) { defenceInBrowser(t, b) })
 	t.Run("setup", func(t *testing.T) { setupInBrowser(t, b) })
 	t.Run("reinforcement", func(t *testing.T) { reinforcementInBrowser(t, b) })
@@ -1206,4 +1207,141 @@ func advanceInBrowser(t *testing.T, b *sheetBrowser) {
 		}
 	}
 	t.Fatal("no Japanese orders wait with an attack by two infantry or engineers")
+}
+
+// retreatInBrowser taps a retreat path, a displacement and a retreat
+// order into the standing instructions on the map. At each step the page
+// marks exactly the hexes the engine's retreat rules allow from where the
+// units stand (rules 7.71, 7.72; IW7, IW9), refuses another with the
+// reason, and the file it writes reads back with the path, displacement
+// and order as tapped, accepted by the engine.
+func retreatInBrowser(t *testing.T, b *sheetBrowser) {
+	sc := findOrderScene(t)
+	p := sc.p.clone()
+	delete(p.Standing, ruleSide(sc.side).Enemy())
+	name, page, d := sheetOf(t, p, sc.side, nil)
+	e, g := p.e, p.Game
+	mine := ruleSide(sc.side)
+	enemyAt := map[iw.Hex]bool{}
+	for i, pc := range g.Pieces {
+		if pc.Where == iw.OnMap && e.S.Units[i].Side != mine {
+			enemyAt[pc.Hex] = true
+		}
+	}
+	// legal is the engine's rule for one step of a retreat.
+	legal := func(start, from, c iw.Hex, k int) bool {
+		if !e.S.Grid.Adjacent(from, c) || k >= 3 || e.S.Grid.Distance(start, c) != k+1 || e.S.TerrainOf(c).Impassable || enemyAt[c] {
+			return false
+		}
+		for _, f := range e.S.FeaturesOf(from, c) {
+			if f.Class == iw.ClassProhibited {
+				return false
+			}
+		}
+		for _, n := range e.S.Grid.Neighbours(c) {
+			if enemyAt[n] {
+				return false
+			}
+		}
+		return true
+	}
+	steps := func(start, from iw.Hex, k int) []string {
+		var out []string
+		for c := 1; c <= e.S.Grid.Columns; c++ {
+			for r := 1; r <= e.S.Grid.Rows; r++ {
+				if h := (iw.Hex{Col: c, Row: r}); legal(start, from, h, k) {
+					out = append(out, h.String())
+				}
+			}
+		}
+		return out
+	}
+	// The unit: the first of the reader's with two steps of retreat open.
+	var unit string
+	var start iw.Hex
+	for _, u := range d.Units {
+		if u.Side != mine || u.Hex == "" {
+			continue
+		}
+		h, _ := iw.ParseHex(u.Hex)
+		for _, s := range steps(h, h, 0) {
+			n, _ := iw.ParseHex(s)
+			if len(steps(h, n, 1)) > 0 && unit == "" {
+				unit, start = u.ID, h
+			}
+		}
+	}
+	if unit == "" {
+		t.Fatal("no unit of the reader's has two hexes of retreat open")
+	}
+	b.open(t, name, page)
+	b.click(t, "#standing-on")
+	marked := func() []string {
+		var out []string
+		b.eval(t, `[...document.querySelectorAll("#marks .reach")].map((m) => m.dataset.mark)`, &out)
+		sort.Strings(out)
+		return out
+	}
+	b.eval(t, fmt.Sprintf(`document.querySelector("#st-rtunit").value = %q`, unit), nil)
+	b.click(t, "#st-path")
+	var path []iw.Hex
+	from := start
+	for k := 0; k < 2; k++ {
+		want := steps(start, from, k)
+		if got := marked(); !slices.Equal(got, want) {
+			t.Fatalf("step %d of %s's retreat from %s: the page marks %v, the rules allow %v", k+1, unit, start, got, want)
+		}
+		if k == 0 {
+			// The unit's own hex is no step of its retreat.
+			b.clickHex(t, start.String())
+			if w := b.text(t, "#where"); !strings.HasPrefix(w, "Not taken: ") {
+				t.Fatalf("a step into %s's own hex is taken: %s", unit, w)
+			}
+		}
+		next, _ := iw.ParseHex(want[0])
+		b.clickHex(t, next.String())
+		path = append(path, next)
+		from = next
+	}
+	b.click(t, "#st-tracedone")
+	var pathWords []string
+	for _, h := range path {
+		pathWords = append(pathWords, h.String())
+	}
+	if got := b.text(t, "#standing-list"); !strings.Contains(got, unit+" retreats by "+strings.Join(pathWords, " ")) {
+		t.Fatalf("the path is not listed: %s", got)
+	}
+	b.eval(t, fmt.Sprintf(`document.querySelector("#st-rtunit").value = %q`, unit), nil)
+	b.click(t, "#st-displace")
+	disp := steps(start, start, 0)[0]
+	b.clickHex(t, disp)
+	b.click(t, "#st-tracedone")
+	var order []string
+	for _, u := range d.Units {
+		if u.Side == mine && u.Hex != "" && len(order) < 2 {
+			order = append(order, u.ID)
+		}
+	}
+	slices.Reverse(order)
+	for _, id := range order {
+		b.eval(t, fmt.Sprintf(`document.querySelector("#st-orderunit").value = %q`, id), nil)
+		b.click(t, "#st-orderadd")
+	}
+	b.noErrors(t)
+	raw := b.download(t, d, "tok-r")
+	o, _, _ := apply(t, p, raw, "tok-r")
+	if o.Standing == nil {
+		t.Fatalf("no standing instructions in\n%s", raw)
+	}
+	own := o.Standing.Defence.Own
+	if ps := own.Retreats[unit].Paths; len(ps) != 1 || !slices.Equal(ps[0], path) {
+		t.Fatalf("%s's retreat paths read %v, tapped %v\n%s", unit, ps, path, raw)
+	}
+	if got := own.Displace[unit]; len(got) != 1 || got[0].String() != disp {
+		t.Fatalf("%s's displacement reads %v, tapped %s\n%s", unit, got, disp, raw)
+	}
+	if !slices.Equal(own.Order, order) {
+		t.Fatalf("the retreat order reads %v, set %v\n%s", own.Order, order, raw)
+	}
+	t.Logf("%s retreats by %v, displaced to %s; order %v", unit, path, disp, order)
 }

@@ -81,6 +81,7 @@
     ask: !!(D.standing && D.standing.ask),
     sel: null,        // the unit selected on the map
     pick: null,       // a function taking the next hex clicked
+    trace: null,      // a retreat path or displacement being tapped in
     note: "",
   };
   for (const p of D.setup || []) st.setup[p.unit] = p.default;
@@ -232,6 +233,10 @@
     if (D.wait === "setup" && st.sel) {
       for (const hx of freeFor(st.sel)) mark(hx, "free");
     }
+    if (st.trace) {
+      for (const hx of traceNext()) mark(hx, "reach");
+      st.trace.path.forEach((hx, k) => mark(hx, "free", String(k + 1)));
+    }
     // The units of the attacks, declared against the reader or built.
     for (const a of (D.wait === "defence" ? D.declared || [] : st.attacks)) {
       for (const id of a.defenders || []) if (at(id)) mark(at(id), "target");
@@ -241,6 +246,38 @@
       const path = [U[id].hex].concat(st.moves[id]).filter((x) => x);
       if (path.length > 1) pg.append(el("polyline", { class: "pathline", points: path.map((x) => centre(x).map((v) => v.toFixed(1)).join(",")).join(" ") }));
     }
+  }
+  // ---- Retreats and displacements: the steps the engine would take
+  // (rules 7.71, 7.72; IW7, IW9), judged where the units stand now ----
+  const prohibited = new Set((D.hexsides || []).filter((l) => l.endsWith(" prohibited")).map((l) => l.split(" ")[0]));
+  const across = (a, b) => prohibited.has(a < b ? a + "-" + b : b + "-" + a);
+  // stepWhy is why unit id may not retreat (or be displaced) from the
+  // hex from into c, k+1 hexes from its start; "" when it may.
+  function stepWhy(id, start, from, c, k) {
+    if (!adjacent(from, c)) return c + " is not next to " + from;
+    if (k >= 3) return "no result retreats a unit more than three hexes (IW2)";
+    if (distance(start, c) !== k + 1) return "each hex of a retreat is one farther from " + start + " (IW9)";
+    if (terrainOf(c).impassable) return c + " is " + terrainOf(c).name + ", impassable (rule 7.72)";
+    if (across(from, c)) return "the hexside " + from + "-" + c + " is prohibited (IW7)";
+    const foe = unitAt(c, id);
+    if (foe && !own(foe)) return c + " holds the enemy " + foe.id + " (rule 7.71)";
+    const zoc = enemyNext(c).filter((e) => e.id !== id);
+    if (zoc.length) return c + " is in the zone of control of " + zoc.map((e) => e.id).join(", ") + " where the enemy stands now (rule 7.71)";
+    return "";
+  }
+  // traceNext is the hexes the path being tapped in may go on to.
+  function traceNext() {
+    const tr = st.trace, start = at(tr.unit), from = tr.path.length ? tr.path[tr.path.length - 1] : start;
+    if (tr.kind === "displace") return allHexes.filter((c) => adjacent(start, c) && !tr.path.includes(c) && !stepWhy(tr.unit, start, start, c, 0));
+    return allHexes.filter((c) => !stepWhy(tr.unit, start, from, c, tr.path.length));
+  }
+  function traceTap(hx) {
+    const tr = st.trace, start = at(tr.unit), from = tr.path.length ? tr.path[tr.path.length - 1] : start;
+    const why = tr.kind === "displace" ? (tr.path.includes(hx) ? hx + " is listed already" : stepWhy(tr.unit, start, start, hx, 0)) : stepWhy(tr.unit, start, from, hx, tr.path.length);
+    if (why) return say("Not taken: " + why + ".");
+    tr.path.push(hx);
+    render();
+    say(tr.unit + (tr.kind === "displace" ? " displaced prefers " : " retreats ") + tr.path.join(" ") + ": tap the next hex, or Done.");
   }
   function freeFor(id) {
     const p = (D.setup || []).find((s) => s.unit === id);
@@ -253,6 +290,7 @@
   function clickHex(hx) {
     const t = terrainOf(hx), u = unitAt(hx);
     let words = hx + ": " + t.name + (t.impassable ? "" : ", " + t.line + " line") + (u ? "; " + u.id + " " + u.kind + " " + u.values : "");
+    if (st.trace) return traceTap(hx);
     if (st.pick) {
       const f = st.pick;
       st.pick = null;
@@ -463,6 +501,31 @@
       say("Tap the hex " + id + " should retreat toward.");
     } } }, "then tap the map");
     fs.append(h("p", {}, advl), h("p", {}, h("label", {}, "Retreat ", ru), " toward a hex (rule 7.7): ", rb));
+    // A path tapped in hex by hex, or the hexes a displaced unit prefers.
+    const trace = (kind) => () => {
+      st.trace = { kind: kind, unit: ru.value, path: [], d: d };
+      render();
+      say("Tap the hexes of " + st.trace.unit + (kind === "displace" ? "'s displacement, best first (rule 7.81)" : "'s retreat from " + at(st.trace.unit) + ", one hex at a time (rule 7.7)") + "; marked hexes are the steps it may take.");
+    };
+    const tp = h("p", {}, h("button", { id: key + "-path", on: { click: trace("path") } }, "tap a retreat path"), " ",
+      h("button", { id: key + "-displace", on: { click: trace("displace") } }, "tap where it goes when displaced"));
+    if (st.trace && st.trace.d === d) {
+      const tr = st.trace;
+      tp.append(" ", h("button", { id: key + "-tracedone", disabled: !tr.path.length, on: { click: () => {
+        if (tr.kind === "displace") d.displace[tr.unit] = tr.path.slice();
+        else d.paths[tr.unit] = (d.paths[tr.unit] || []).filter((p) => p.join() !== tr.path.join()).concat([tr.path.slice()]);
+        st.trace = null;
+        render();
+      } } }, "Done"), " ", h("button", { id: key + "-tracecancel", on: { click: () => { st.trace = null; render(); } } }, "Cancel"),
+      " ", h("span", { className: "small" }, tr.unit + ": " + (tr.path.join(" ") || "no hex yet")));
+    }
+    fs.append(tp);
+    // The order the units of one combat retreat in (IW15).
+    const ro = h("select", { id: key + "-orderunit" });
+    for (const u of friends().filter((u) => !d.order.includes(u.id))) ro.append(h("option", { value: u.id }, u.id));
+    fs.append(h("p", {}, "Retreat order (IW15): " + (d.order.join(", ") || "by id") + " ", ro, " ",
+      h("button", { id: key + "-orderadd", disabled: !ro.options.length, on: { click: () => { d.order.push(ro.value); render(); } } }, "retreats next"), " ",
+      h("button", { id: key + "-orderclear", disabled: !d.order.length, on: { click: () => { d.order = []; render(); } } }, "clear")));
     return fs;
   }
 
@@ -496,6 +559,12 @@
     d.fpf.forEach((f, k) => li(pre + "fire for " + f.protect + ": " + (f.artillery.join(", ") || "no artillery") + (f.gsp ? ", " + f.gsp + " GSP" : "") +
       (f.min !== undefined ? ", if the differential is at least " + f.min : "") + (f.banzai ? ", only against Banzai" : ""), () => { d.fpf.splice(k, 1); }));
     for (const id in d.toward) li(pre + id + " retreats toward " + d.toward[id], () => { delete d.toward[id]; });
+    for (const id in d.paths) d.paths[id].forEach((p, k) => li(pre + id + " retreats by " + p.join(" ") + (k ? " (choice " + (k + 1) + ")" : ""), () => {
+      d.paths[id].splice(k, 1);
+      if (!d.paths[id].length) delete d.paths[id];
+    }));
+    for (const id in d.displace) li(pre + id + " displaced goes to " + d.displace[id].join(" or "), () => { delete d.displace[id]; });
+    if (d.order.length) li(pre + "retreat order " + d.order.join(", "), () => { d.order = []; });
     if (d.advance) li(pre + "advance after an A result");
   }
   // dutyWords reminds the player of the duty to attack (rules 7.11,
