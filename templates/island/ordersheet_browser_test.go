@@ -379,6 +379,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	t.Run("banzai", func(t *testing.T) { banzaiInBrowser(t, b) })
 	t.Run("advance", func(t *testing.T) { advanceInBrowser(t, b) })
 	t.Run("retreat", func(t *testing.T) { retreatInBrowser(t, b) })
+	t.Run("retreat-applied", func(t *testing.T) { retreatAppliedInBrowser(t, b) })
 	t.Run("defence", func(t *testing.T) { defenceInBrowser(t, b) })
 	t.Run("setup", func(t *testing.T) { setupInBrowser(t, b) })
 	t.Run("reinforcement", func(t *testing.T) { reinforcementInBrowser(t, b) })
@@ -1220,42 +1221,8 @@ func retreatInBrowser(t *testing.T, b *sheetBrowser) {
 	p := sc.p.clone()
 	delete(p.Standing, ruleSide(sc.side).Enemy())
 	name, page, d := sheetOf(t, p, sc.side, nil)
-	e, g := p.e, p.Game
 	mine := ruleSide(sc.side)
-	enemyAt := map[iw.Hex]bool{}
-	for i, pc := range g.Pieces {
-		if pc.Where == iw.OnMap && e.S.Units[i].Side != mine {
-			enemyAt[pc.Hex] = true
-		}
-	}
-	// legal is the engine's rule for one step of a retreat.
-	legal := func(start, from, c iw.Hex, k int) bool {
-		if !e.S.Grid.Adjacent(from, c) || k >= 3 || e.S.Grid.Distance(start, c) != k+1 || e.S.TerrainOf(c).Impassable || enemyAt[c] {
-			return false
-		}
-		for _, f := range e.S.FeaturesOf(from, c) {
-			if f.Class == iw.ClassProhibited {
-				return false
-			}
-		}
-		for _, n := range e.S.Grid.Neighbours(c) {
-			if enemyAt[n] {
-				return false
-			}
-		}
-		return true
-	}
-	steps := func(start, from iw.Hex, k int) []string {
-		var out []string
-		for c := 1; c <= e.S.Grid.Columns; c++ {
-			for r := 1; r <= e.S.Grid.Rows; r++ {
-				if h := (iw.Hex{Col: c, Row: r}); legal(start, from, h, k) {
-					out = append(out, h.String())
-				}
-			}
-		}
-		return out
-	}
+	steps := retreatSteps(p, mine)
 	// The unit: the first of the reader's with two steps of retreat open.
 	var unit string
 	var start iw.Hex
@@ -1344,4 +1311,161 @@ func retreatInBrowser(t *testing.T, b *sheetBrowser) {
 		t.Fatalf("the retreat order reads %v, set %v\n%s", own.Order, order, raw)
 	}
 	t.Logf("%s retreats by %v, displaced to %s; order %v", unit, path, disp, order)
+}
+
+// retreatSteps gives the hexes a unit of side mine may retreat into from
+// the hex from, k hexes of its retreat from start made, where the units
+// of p stand: the engine's rule for one step (rules 7.71, 7.72; IW7,
+// IW9), as a retreat takes it.
+func retreatSteps(p *Position, mine iw.Side) func(start, from iw.Hex, k int) []string {
+	e, g := p.e, p.Game
+	enemyAt := map[iw.Hex]bool{}
+	for i, pc := range g.Pieces {
+		if pc.Where == iw.OnMap && e.S.Units[i].Side != mine {
+			enemyAt[pc.Hex] = true
+		}
+	}
+	legal := func(start, from, c iw.Hex, k int) bool {
+		if !e.S.Grid.Adjacent(from, c) || k >= 3 || e.S.Grid.Distance(start, c) != k+1 || e.S.TerrainOf(c).Impassable || enemyAt[c] {
+			return false
+		}
+		for _, f := range e.S.FeaturesOf(from, c) {
+			if f.Class == iw.ClassProhibited {
+				return false
+			}
+		}
+		for _, n := range e.S.Grid.Neighbours(c) {
+			if enemyAt[n] {
+				return false
+			}
+		}
+		return true
+	}
+	return func(start, from iw.Hex, k int) []string {
+		var out []string
+		for c := 1; c <= e.S.Grid.Columns; c++ {
+			for r := 1; r <= e.S.Grid.Rows; r++ {
+				if h := (iw.Hex{Col: c, Row: r}); legal(start, from, h, k) {
+					out = append(out, h.String())
+				}
+			}
+		}
+		return out
+	}
+}
+
+// retreatAppliedInBrowser finds a defence wait whose first combat makes
+// a defender retreat two hexes or more by the default of IW21, taps
+// another path of the same length in the defence answer, one the rules
+// allow through no friend, and the engine retreats the unit along the
+// tapped path.
+func retreatAppliedInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 80; seed++ {
+		ps, _ := randomGame(t, seed, func(iw.Side, int) bool { return true })
+		for _, p := range ps {
+			w := p.Wait()
+			if w.Kind != oi.WaitDefence {
+				continue
+			}
+			mine := ruleSide(w.Side)
+			raw, err := oi.WriteOrders("g1", "tok", oi.Orders{Side: w.Side, Turn: w.Turn, Wait: oi.WaitDefence, Defence: &iw.Defence{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := oi.ReadOrders(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, evs, ref := Rules{}.Resolve(p, Filed{f}, &rolls{faces: []int{3}})
+			if ref != nil {
+				continue
+			}
+			all, err := decodeEvents(splitEvents(t, evs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := slices.IndexFunc(all, func(ev iw.Event) bool { return ev.Combat != nil })
+			if k < 0 {
+				continue
+			}
+			var def iw.Retreat
+			for _, r := range all[k].Combat.Retreats {
+				u, _ := p.e.S.Unit(r.Unit)
+				if u.Side == mine && !r.Eliminated && len(r.Path) >= 2 && def.Unit == "" {
+					def = r
+				}
+			}
+			if def.Unit == "" {
+				continue
+			}
+			pc, _ := p.e.Piece(p.Game, def.Unit)
+			start := pc.Hex
+			friend := map[iw.Hex]bool{}
+			for i, q := range p.Game.Pieces {
+				if q.Where == iw.OnMap && p.e.S.Units[i].Side == mine {
+					friend[q.Hex] = true
+				}
+			}
+			steps := retreatSteps(p, mine)
+			// Another path as long as the default's, through no friend.
+			var other []iw.Hex
+			var walk func(path []iw.Hex)
+			walk = func(path []iw.Hex) {
+				if other != nil {
+					return
+				}
+				if len(path) == len(def.Path) {
+					if !slices.Equal(path, def.Path) {
+						other = slices.Clone(path)
+					}
+					return
+				}
+				from := start
+				if len(path) > 0 {
+					from = path[len(path)-1]
+				}
+				for _, s := range steps(start, from, len(path)) {
+					h, _ := iw.ParseHex(s)
+					if !friend[h] {
+						walk(append(path, h))
+					}
+				}
+			}
+			walk(nil)
+			if other == nil {
+				continue
+			}
+			name, page, d := sheetOf(t, p, w.Side, nil)
+			b.open(t, name, page)
+			b.eval(t, fmt.Sprintf(`document.querySelector("#def-rtunit").value = %q`, def.Unit), nil)
+			b.click(t, "#def-path")
+			for _, h := range other {
+				b.clickHex(t, h.String())
+				if wh := b.text(t, "#where"); strings.HasPrefix(wh, "Not taken") {
+					t.Fatalf("the page refuses %s of %v, a path the rules allow: %s", h, other, wh)
+				}
+			}
+			b.click(t, "#def-tracedone")
+			b.noErrors(t)
+			file := b.download(t, d, "tok-p")
+			_, _, got := apply(t, p, file, "tok-p")
+			var made *iw.Retreat
+			for _, ev := range got {
+				if ev.Combat == nil {
+					continue
+				}
+				for i, r := range ev.Combat.Retreats {
+					if r.Unit == def.Unit && made == nil {
+						made = &ev.Combat.Retreats[i]
+					}
+				}
+			}
+			if made == nil || !slices.Equal(made.Path, other) {
+				t.Fatalf("%s tapped to retreat by %v; the engine retreats it %+v (by default %v)\n%s", def.Unit, other, made, def.Path, file)
+			}
+			t.Logf("seed %d: %s retreats by %v as tapped, not by the default %v", seed, def.Unit, other, def.Path)
+			return
+		}
+	}
+	t.Fatal("no defence wait of the first seeds has a defender retreating two hexes with another path open")
 }
