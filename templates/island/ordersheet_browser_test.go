@@ -1439,6 +1439,23 @@ func retreatAppliedInBrowser(t *testing.T, b *sheetBrowser) {
 			b.open(t, name, page)
 			b.eval(t, fmt.Sprintf(`document.querySelector("#def-rtunit").value = %q`, def.Unit), nil)
 			b.click(t, "#def-path")
+			// A free hex next to the unit that the rules close to it (an
+			// enemy's zone of control, most often) is refused, and why.
+			open, refused := steps(start, start, 0), "none"
+			for _, n := range p.e.S.Grid.Neighbours(start) {
+				if slices.Contains(open, n.String()) || p.e.S.TerrainOf(n).Impassable || friend[n] {
+					continue
+				}
+				if _, taken := occupant(p, n); taken {
+					continue
+				}
+				b.clickHex(t, n.String())
+				refused = b.text(t, "#where")
+				if wh := refused; !strings.HasPrefix(wh, "Not taken: ") || !strings.Contains(wh, "rule") && !strings.Contains(wh, "IW") {
+					t.Fatalf("a retreat of %s into %s, closed by the rules, is not refused with its rule: %s", def.Unit, n, wh)
+				}
+				break
+			}
 			for _, h := range other {
 				b.clickHex(t, h.String())
 				if wh := b.text(t, "#where"); strings.HasPrefix(wh, "Not taken") {
@@ -1463,9 +1480,19 @@ func retreatAppliedInBrowser(t *testing.T, b *sheetBrowser) {
 			if made == nil || !slices.Equal(made.Path, other) {
 				t.Fatalf("%s tapped to retreat by %v; the engine retreats it %+v (by default %v)\n%s", def.Unit, other, made, def.Path, file)
 			}
-			t.Logf("seed %d: %s retreats by %v as tapped, not by the default %v", seed, def.Unit, other, def.Path)
+			t.Logf("seed %d: %s retreats by %v as tapped, not by the default %v; refused: %s", seed, def.Unit, other, def.Path, refused)
 			return
 		}
 	}
 	t.Fatal("no defence wait of the first seeds has a defender retreating two hexes with another path open")
+}
+
+// occupant is the unit on hex h of p, if any.
+func occupant(p *Position, h iw.Hex) (string, bool) {
+	for i, pc := range p.Game.Pieces {
+		if pc.Where == iw.OnMap && pc.Hex == h {
+			return p.e.S.Units[i].ID, true
+		}
+	}
+	return "", false
 }
