@@ -1150,6 +1150,7 @@ func advanceInBrowser(t *testing.T, b *sheetBrowser) {
 			if got := b.text(t, "#removals"); !strings.Contains(got, strings.Join(removals, ", ")) {
 				t.Fatalf("the removal order shown is %q, want %v", got, removals)
 			}
+			b.screenshot(t, "island-ordersheet-advance.png")
 			b.click(t, "#addattack")
 			b.noErrors(t)
 			raw := b.download(t, d, "tok-a")
@@ -1270,6 +1271,7 @@ func retreatInBrowser(t *testing.T, b *sheetBrowser) {
 		path = append(path, next)
 		from = next
 	}
+	b.screenshot(t, "island-ordersheet-retreat.png")
 	b.click(t, "#st-tracedone")
 	var pathWords []string
 	for _, h := range path {
