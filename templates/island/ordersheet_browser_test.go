@@ -380,6 +380,7 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	t.Run("advance", func(t *testing.T) { advanceInBrowser(t, b) })
 	t.Run("retreat", func(t *testing.T) { retreatInBrowser(t, b) })
 	t.Run("retreat-applied", func(t *testing.T) { retreatAppliedInBrowser(t, b) })
+	t.Run("displace-applied", func(t *testing.T) { displaceAppliedInBrowser(t, b) })
 	t.Run("defence", func(t *testing.T) { defenceInBrowser(t, b) })
 	t.Run("setup", func(t *testing.T) { setupInBrowser(t, b) })
 	t.Run("reinforcement", func(t *testing.T) { reinforcementInBrowser(t, b) })
@@ -1497,4 +1498,101 @@ func occupant(p *Position, h iw.Hex) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// displaceAppliedInBrowser finds a defence wait whose first combat
+// displaces a defender's friend (rule 7.81) by the default of IW21, taps
+// another free hex the rules allow it as its displacement in the
+// defence answer, and the engine displaces it there.
+func displaceAppliedInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 80; seed++ {
+		ps, _ := randomGame(t, seed, func(iw.Side, int) bool { return true })
+		for _, p := range ps {
+			w := p.Wait()
+			if w.Kind != oi.WaitDefence {
+				continue
+			}
+			mine := ruleSide(w.Side)
+			raw, err := oi.WriteOrders("g1", "tok", oi.Orders{Side: w.Side, Turn: w.Turn, Wait: oi.WaitDefence, Defence: &iw.Defence{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := oi.ReadOrders(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, evs, ref := Rules{}.Resolve(p, Filed{f}, &rolls{faces: []int{3}})
+			if ref != nil {
+				continue
+			}
+			all, err := decodeEvents(splitEvents(t, evs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := slices.IndexFunc(all, func(ev iw.Event) bool { return ev.Combat != nil })
+			if k < 0 {
+				continue
+			}
+			steps := retreatSteps(p, mine)
+			for _, r := range all[k].Combat.Retreats {
+				if u, _ := p.e.S.Unit(r.Unit); u.Side != mine || len(r.Displaced) == 0 {
+					continue
+				}
+				dp := r.Displaced[0]
+				at := slices.Index(r.Path, dp.From)
+				if at < 0 {
+					continue
+				}
+				pc, _ := p.e.Piece(p.Game, r.Unit)
+				from := pc.Hex
+				if at > 0 {
+					from = r.Path[at-1]
+				}
+				var other string
+				for _, s := range steps(dp.From, dp.From, 0) {
+					h, _ := iw.ParseHex(s)
+					if _, held := occupant(p, h); !held && h != from && h != dp.To && !slices.Contains(r.Path[at+1:], h) && other == "" {
+						other = s
+					}
+				}
+				if other == "" {
+					continue
+				}
+				name, page, d := sheetOf(t, p, w.Side, nil)
+				b.open(t, name, page)
+				b.eval(t, fmt.Sprintf(`document.querySelector("#def-rtunit").value = %q`, dp.Unit), nil)
+				b.click(t, "#def-displace")
+				b.clickHex(t, other)
+				if wh := b.text(t, "#where"); strings.HasPrefix(wh, "Not taken") {
+					t.Fatalf("the page refuses %s as %s's displacement, a hex the rules allow: %s", other, dp.Unit, wh)
+				}
+				b.click(t, "#def-tracedone")
+				if got := b.text(t, "#acts"); !strings.Contains(got, dp.Unit+" displaced goes to "+other) {
+					t.Fatalf("the displacement is not listed: %s", got)
+				}
+				b.noErrors(t)
+				file := b.download(t, d, "tok-d")
+				_, _, got := apply(t, p, file, "tok-d")
+				var made *iw.Displacement
+				for _, ev := range got {
+					if ev.Combat == nil {
+						continue
+					}
+					for _, rr := range ev.Combat.Retreats {
+						for i, x := range rr.Displaced {
+							if x.Unit == dp.Unit && made == nil {
+								made = &rr.Displaced[i]
+							}
+						}
+					}
+				}
+				if made == nil || made.To.String() != other {
+					t.Fatalf("%s tapped to be displaced to %s; the engine displaces it %+v (by default to %s)\n%s", dp.Unit, other, made, dp.To, file)
+				}
+				t.Logf("seed %d: %s displaced to %s as tapped, not by the default to %s", seed, dp.Unit, other, dp.To)
+				return
+			}
+		}
+	}
+	t.Fatal("no defence wait of the first seeds displaces a unit with another hex open")
 }
