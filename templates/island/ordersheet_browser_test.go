@@ -4,11 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -371,8 +377,13 @@ func TestOrderSheetInBrowser(t *testing.T) {
 	b := newSheetBrowser(t, 1400, 1000)
 	t.Run("orders", func(t *testing.T) { ordersInBrowser(t, b) })
 	t.Run("banzai", func(t *testing.T) { banzaiInBrowser(t, b) })
+	t.Run("advance", func(t *testing.T) { advanceInBrowser(t, b) })
+	t.Run("retreat", func(t *testing.T) { retreatInBrowser(t, b) })
+	t.Run("retreat-applied", func(t *testing.T) { retreatAppliedInBrowser(t, b) })
+	t.Run("displace-applied", func(t *testing.T) { displaceAppliedInBrowser(t, b) })
 	t.Run("defence", func(t *testing.T) { defenceInBrowser(t, b) })
 	t.Run("setup", func(t *testing.T) { setupInBrowser(t, b) })
+	t.Run("reinforcement", func(t *testing.T) { reinforcementInBrowser(t, b) })
 	t.Run("hexsides", func(t *testing.T) { hexsidesInBrowser(t, b) })
 	t.Run("odds", func(t *testing.T) { oddsInBrowser(t, b) })
 	t.Run("mail", func(t *testing.T) { mailInBrowser(t, b) })
@@ -919,4 +930,669 @@ func banzaiInBrowser(t *testing.T, b *sheetBrowser) {
 		}
 	}
 	t.Fatal("no Japanese orders wait with an attack by infantry")
+}
+
+var screenshotFlag = flag.Bool("screenshot", false, "rewrite docs/island-war-order-sheet.png, the README's picture of the order sheet")
+
+// TestOrderSheetScreenshot draws the README's picture of the order
+// sheet: a Ridge 42 Movement Phase with a unit moved and an attack being
+// built, its differential, line and column shown. Run it with
+// -screenshot (and ATTU_CHROMIUM) to refresh docs/island-war-order-sheet.png;
+// without the flag it checks that the picture can still be drawn.
+func TestOrderSheetScreenshot(t *testing.T) {
+	b := newSheetBrowser(t, 1000, 760)
+	sc := findOrderScene(t)
+	p := sc.p.clone()
+	delete(p.Standing, ruleSide(sc.side).Enemy())
+	name, page, d := sheetOf(t, p, sc.side, nil)
+	b.open(t, name, page)
+	var from string
+	for _, u := range d.Units {
+		if u.ID == sc.mover {
+			from = u.Hex
+		}
+	}
+	b.clickHex(t, from)
+	b.clickHex(t, sc.to)
+	b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, sc.target))
+	b.click(t, fmt.Sprintf(`#attack input.barrage[value=%q]`, sc.gun))
+	b.typeInto(t, "#gsp", "1")
+	odds := b.text(t, "#odds")
+	for _, want := range []string{"differential", "line", "column"} {
+		if !strings.Contains(strings.ToLower(odds), want) {
+			t.Fatalf("the attack being built shows no %s: %q", want, odds)
+		}
+	}
+	b.noErrors(t)
+	// The target's hex in the middle of the window, the attack beside it.
+	for _, u := range d.Units {
+		if u.ID == sc.target {
+			b.eval(t, fmt.Sprintf(`document.querySelector('[data-hex="%s"]').scrollIntoView({block: "center", inline: "center"})`, u.Hex), nil)
+		}
+	}
+	shot, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes: %s", len(shot), odds)
+	if !*screenshotFlag {
+		return
+	}
+	shot = fewColours(t, shot)
+	if len(shot) > 150_000 {
+		t.Errorf("the picture is %d bytes, too big for the README", len(shot))
+	}
+	if err := os.WriteFile(filepath.Join("..", "..", "docs", "island-war-order-sheet.png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fewColours redraws a PNG in its 256 commonest colours, each pixel in
+// the nearest of them: a page of flat colours loses nothing a reader
+// sees, and the file shrinks to a fraction.
+func fewColours(t *testing.T, shot []byte) []byte {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := img.Bounds()
+	count := map[color.RGBA]int{}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			count[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	cs := make([]color.RGBA, 0, len(count))
+	for c := range count {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if count[cs[i]] != count[cs[j]] {
+			return count[cs[i]] > count[cs[j]]
+		}
+		a, b := cs[i], cs[j]
+		return uint32(a.R)<<16|uint32(a.G)<<8|uint32(a.B) < uint32(b.R)<<16|uint32(b.G)<<8|uint32(b.B)
+	})
+	pal := make(color.Palette, 0, 256)
+	for _, c := range cs[:min(256, len(cs))] {
+		pal = append(pal, c)
+	}
+	out := image.NewPaletted(r, pal)
+	draw.Draw(out, r, img, r.Min, draw.Src)
+	var b bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// reinforcementInBrowser brings in a reinforcement of Ridge 42 due this
+// Game-Turn (rule 5.1 and IW16) by its button and a marked entry hex,
+// and checks that the engine puts it where it was clicked.
+func reinforcementInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 40; seed++ {
+		ps, _ := randomGame(t, seed, nil)
+		for _, p := range ps {
+			if p.Wait().Kind != oi.WaitOrders {
+				continue
+			}
+			side := hostSide(p.Game.Phasing)
+			name, page, d := sheetOf(t, p, side, nil)
+			for _, u := range d.Units {
+				if !u.Arriving || len(u.Moves) == 0 {
+					continue
+				}
+				b.open(t, name, page)
+				b.click(t, "#enter-"+cssEscape(u.ID))
+				marked := int(b.num(t, `document.querySelectorAll("#marks .reach").length`))
+				if marked != len(p.e.ReachCosts(p.Game, u.ID)) {
+					t.Fatalf("the page marks %d entry hexes for %s, the engine %d", marked, u.ID, len(p.e.ReachCosts(p.Game, u.ID)))
+				}
+				// A hex in no enemy zone of control, so that the duty to
+				// attack (rules 7.11, 7.12) asks nothing more of the file.
+				to := ""
+				for _, m := range u.Moves {
+					if len(m.ZOC) == 0 {
+						to = m.To
+					}
+				}
+				if to == "" {
+					continue
+				}
+				b.clickHex(t, to)
+				if got := b.text(t, "#acts"); !strings.Contains(got, u.ID+" moves ") && !strings.Contains(got, u.ID+" enters ") {
+					t.Fatalf("the entry of %s to %s is not listed: %s", u.ID, to, got)
+				}
+				b.noErrors(t)
+				raw := b.download(t, d, "tok-123")
+				_, next, _ := apply(t, p, raw, "tok-123")
+				i := slices.IndexFunc(p.e.S.Units, func(x iw.Unit) bool { return x.ID == u.ID })
+				pc := next.Game.Pieces[i]
+				if pc.Where != iw.OnMap || pc.Hex.String() != to {
+					t.Fatalf("%s clicked into %s stands %v %v after the engine applied\n%s", u.ID, to, pc.Where, pc.Hex, raw)
+				}
+				t.Logf("seed %d, Game-Turn %d: %s entered %s", seed, p.Game.Turn, u.ID, to)
+				return
+			}
+		}
+	}
+	t.Fatal("no Ridge 42 game of the first seeds has a reinforcement to bring in")
+}
+
+// cssEscape makes a unit id (1/5, III/124) a CSS selector's id.
+func cssEscape(id string) string {
+	return strings.NewReplacer("/", `\/`, ".", `\.`).Replace(id)
+}
+
+// advanceInBrowser rebuilds a Japanese attack the duty requires as a
+// Banzai attack with an advance into the defender's hex and its own order
+// of removals, all clicked in the builder; the file reads back as
+// clicked, the page loads it again unchanged, and the engine resolves it:
+// what advanced stands where it was told, what was removed is gone, in
+// the order given where the order decides.
+func advanceInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 80; seed++ {
+		ps, _ := randomGame(t, seed, nil)
+		for _, p := range ps {
+			if p.Wait().Kind != oi.WaitOrders || p.Game.Phasing != iw.Japan {
+				continue
+			}
+			duty := dutyAttacks(p.e, p.Game)
+			k := slices.IndexFunc(duty, func(a iw.Attack) bool {
+				foot := 0
+				for _, id := range a.Attackers {
+					u, _ := p.e.S.Unit(id)
+					if c := p.e.S.ClassOf(u); c == iw.Infantry || c == iw.Engineer {
+						foot++
+					}
+				}
+				return len(a.Defenders) == 1 && foot >= 2
+			})
+			if k < 0 {
+				continue
+			}
+			p = p.clone()
+			delete(p.Standing, iw.US)
+			name, page, d := sheetOf(t, p, adjudicator.JP, nil)
+			b.open(t, name, page)
+			a := duty[k]
+			var into string
+			for _, u := range d.Units {
+				if u.ID == a.Defenders[0] {
+					into = u.Hex
+				}
+			}
+			b.click(t, fmt.Sprintf("#acts li:nth-child(%d) button", k+1))
+			b.click(t, fmt.Sprintf(`#attack input.defender[value=%q]`, a.Defenders[0]))
+			for _, id := range a.Attackers {
+				b.click(t, fmt.Sprintf(`#attack input.attacker[value=%q]`, id))
+			}
+			b.click(t, "#banzai")
+			choose := func(unit, hex string) string {
+				var v string
+				b.eval(t, fmt.Sprintf(`(() => { const s = document.querySelector('select.advance[data-unit=%q]'); s.value = %q;
+					s.dispatchEvent(new Event("change")); return document.querySelector('select.advance[data-unit=%q]').value; })()`, unit, hex, unit), &v)
+				return v
+			}
+			first, second := a.Attackers[0], a.Attackers[1]
+			if v := choose(first, into); v != into {
+				t.Fatalf("%s's advance into %s is not taken: %q", first, into, v)
+			}
+			// A second unit into the same hex is refused with the reason.
+			if v := choose(second, into); v != "" || !strings.Contains(b.text(t, "#where"), "one advancing unit a hex") {
+				t.Fatalf("a second advance into %s is taken (%q): %s", into, v, b.text(t, "#where"))
+			}
+			removals := slices.Clone(a.Attackers)
+			slices.Reverse(removals)
+			for _, id := range removals {
+				b.click(t, fmt.Sprintf(`#removals button.removal[value=%q]`, id))
+			}
+			if got := b.text(t, "#removals"); !strings.Contains(got, strings.Join(removals, ", ")) {
+				t.Fatalf("the removal order shown is %q, want %v", got, removals)
+			}
+			b.screenshot(t, "island-ordersheet-advance.png")
+			b.click(t, "#addattack")
+			b.noErrors(t)
+			raw := b.download(t, d, "tok-a")
+			o, next, evs := apply(t, p, raw, "tok-a")
+			var got *iw.Attack
+			for i := range o.Play.Attacks {
+				if slices.Equal(o.Play.Attacks[i].Defenders, a.Defenders) {
+					got = &o.Play.Attacks[i]
+				}
+			}
+			if got == nil || !got.Banzai || len(got.Advance) != 1 || got.Advance[0].Unit != first || got.Advance[0].To.String() != into || !slices.Equal(got.Removals, removals) {
+				t.Fatalf("the file holds %+v, want the Banzai attack with %s advancing into %s and removals %v\n%s", got, first, into, removals, raw)
+			}
+			// The page takes its own file back as it wrote it.
+			var shown string
+			b.eval(t, `document.getElementById("yaml").value`, &shown)
+			if again := b.loadFile(t, string(raw)); again != shown {
+				t.Fatalf("the page's file loaded back writes\n%s\nnot\n%s", again, shown)
+			}
+			var rep *iw.CombatReport
+			for _, ev := range evs {
+				if ev.Combat != nil && ev.Combat.Banzai && slices.Equal(ev.Combat.Defenders, a.Defenders) {
+					rep = ev.Combat
+				}
+			}
+			if rep == nil {
+				t.Fatalf("no Banzai attack on %v resolved\n%s", a.Defenders, raw)
+			}
+			where := func(id string) iw.Piece {
+				i := slices.IndexFunc(p.e.S.Units, func(u iw.Unit) bool { return u.ID == id })
+				return next.Game.Pieces[i]
+			}
+			for _, v := range rep.Advances {
+				if pc := where(v.Unit); pc.Where != iw.OnMap || pc.Hex != v.To {
+					t.Fatalf("%s advanced to %s by the report, stands %v %v", v.Unit, v.To, pc.Where, pc.Hex)
+				}
+			}
+			for _, id := range rep.Removals {
+				if where(id).Where == iw.OnMap {
+					t.Fatalf("%s removed for Banzai stands on the map", id)
+				}
+			}
+			// Where not every attacker goes, the first removed is the
+			// first named of its class (rule 10.12: infantry and
+			// engineers before the others).
+			if len(rep.Removals) > 0 && len(rep.Removals) < len(a.Attackers) {
+				u, _ := p.e.S.Unit(rep.Removals[0])
+				c := p.e.S.ClassOf(u)
+				firstOfClass := slices.IndexFunc(removals, func(id string) bool { v, _ := p.e.S.Unit(id); return p.e.S.ClassOf(v) == c })
+				if removals[firstOfClass] != rep.Removals[0] {
+					t.Fatalf("the engine removed %v; the order given was %v", rep.Removals, removals)
+				}
+			}
+			t.Logf("seed %d: %s %s, advances %v, unmade %v, removals %v", seed, rep.Result, a.Defenders, rep.Advances, rep.Unmade, rep.Removals)
+			return
+		}
+	}
+	t.Fatal("no Japanese orders wait with an attack by two infantry or engineers")
+}
+
+// retreatInBrowser taps a retreat path, a displacement and a retreat
+// order into the standing instructions on the map. At each step the page
+// marks exactly the hexes the engine's retreat rules allow from where the
+// units stand (rules 7.71, 7.72; IW7, IW9), refuses another with the
+// reason, and the file it writes reads back with the path, displacement
+// and order as tapped, accepted by the engine.
+func retreatInBrowser(t *testing.T, b *sheetBrowser) {
+	sc := findOrderScene(t)
+	p := sc.p.clone()
+	delete(p.Standing, ruleSide(sc.side).Enemy())
+	name, page, d := sheetOf(t, p, sc.side, nil)
+	mine := ruleSide(sc.side)
+	steps := retreatSteps(p, mine)
+	// The unit: the first of the reader's with two steps of retreat open.
+	var unit string
+	var start iw.Hex
+	for _, u := range d.Units {
+		if u.Side != mine || u.Hex == "" {
+			continue
+		}
+		h, _ := iw.ParseHex(u.Hex)
+		for _, s := range steps(h, h, 0) {
+			n, _ := iw.ParseHex(s)
+			if len(steps(h, n, 1)) > 0 && unit == "" {
+				unit, start = u.ID, h
+			}
+		}
+	}
+	if unit == "" {
+		t.Fatal("no unit of the reader's has two hexes of retreat open")
+	}
+	b.open(t, name, page)
+	b.click(t, "#standing-on")
+	marked := func() []string {
+		var out []string
+		b.eval(t, `[...document.querySelectorAll("#marks .reach")].map((m) => m.dataset.mark)`, &out)
+		sort.Strings(out)
+		return out
+	}
+	b.eval(t, fmt.Sprintf(`document.querySelector("#st-rtunit").value = %q`, unit), nil)
+	b.click(t, "#st-path")
+	var path []iw.Hex
+	from := start
+	for k := 0; k < 2; k++ {
+		want := steps(start, from, k)
+		if got := marked(); !slices.Equal(got, want) {
+			t.Fatalf("step %d of %s's retreat from %s: the page marks %v, the rules allow %v", k+1, unit, start, got, want)
+		}
+		if k == 0 {
+			// The unit's own hex is no step of its retreat.
+			b.clickHex(t, start.String())
+			if w := b.text(t, "#where"); !strings.HasPrefix(w, "Not taken: ") {
+				t.Fatalf("a step into %s's own hex is taken: %s", unit, w)
+			}
+		}
+		next, _ := iw.ParseHex(want[0])
+		b.clickHex(t, next.String())
+		path = append(path, next)
+		from = next
+	}
+	b.screenshot(t, "island-ordersheet-retreat.png")
+	b.click(t, "#st-tracedone")
+	var pathWords []string
+	for _, h := range path {
+		pathWords = append(pathWords, h.String())
+	}
+	if got := b.text(t, "#standing-list"); !strings.Contains(got, unit+" retreats by "+strings.Join(pathWords, " ")) {
+		t.Fatalf("the path is not listed: %s", got)
+	}
+	b.eval(t, fmt.Sprintf(`document.querySelector("#st-rtunit").value = %q`, unit), nil)
+	b.click(t, "#st-displace")
+	disp := steps(start, start, 0)[0]
+	b.clickHex(t, disp)
+	b.click(t, "#st-tracedone")
+	var order []string
+	for _, u := range d.Units {
+		if u.Side == mine && u.Hex != "" && len(order) < 2 {
+			order = append(order, u.ID)
+		}
+	}
+	slices.Reverse(order)
+	for _, id := range order {
+		b.eval(t, fmt.Sprintf(`document.querySelector("#st-orderunit").value = %q`, id), nil)
+		b.click(t, "#st-orderadd")
+	}
+	b.noErrors(t)
+	raw := b.download(t, d, "tok-r")
+	o, _, _ := apply(t, p, raw, "tok-r")
+	if o.Standing == nil {
+		t.Fatalf("no standing instructions in\n%s", raw)
+	}
+	own := o.Standing.Defence.Own
+	if ps := own.Retreats[unit].Paths; len(ps) != 1 || !slices.Equal(ps[0], path) {
+		t.Fatalf("%s's retreat paths read %v, tapped %v\n%s", unit, ps, path, raw)
+	}
+	if got := own.Displace[unit]; len(got) != 1 || got[0].String() != disp {
+		t.Fatalf("%s's displacement reads %v, tapped %s\n%s", unit, got, disp, raw)
+	}
+	if !slices.Equal(own.Order, order) {
+		t.Fatalf("the retreat order reads %v, set %v\n%s", own.Order, order, raw)
+	}
+	t.Logf("%s retreats by %v, displaced to %s; order %v", unit, path, disp, order)
+}
+
+// retreatSteps gives the hexes a unit of side mine may retreat into from
+// the hex from, k hexes of its retreat from start made, where the units
+// of p stand: the engine's rule for one step (rules 7.71, 7.72; IW7,
+// IW9), as a retreat takes it.
+func retreatSteps(p *Position, mine iw.Side) func(start, from iw.Hex, k int) []string {
+	e, g := p.e, p.Game
+	enemyAt := map[iw.Hex]bool{}
+	for i, pc := range g.Pieces {
+		if pc.Where == iw.OnMap && e.S.Units[i].Side != mine {
+			enemyAt[pc.Hex] = true
+		}
+	}
+	legal := func(start, from, c iw.Hex, k int) bool {
+		if !e.S.Grid.Adjacent(from, c) || k >= 3 || e.S.Grid.Distance(start, c) != k+1 || e.S.TerrainOf(c).Impassable || enemyAt[c] {
+			return false
+		}
+		for _, f := range e.S.FeaturesOf(from, c) {
+			if f.Class == iw.ClassProhibited {
+				return false
+			}
+		}
+		for _, n := range e.S.Grid.Neighbours(c) {
+			if enemyAt[n] {
+				return false
+			}
+		}
+		return true
+	}
+	return func(start, from iw.Hex, k int) []string {
+		var out []string
+		for c := 1; c <= e.S.Grid.Columns; c++ {
+			for r := 1; r <= e.S.Grid.Rows; r++ {
+				if h := (iw.Hex{Col: c, Row: r}); legal(start, from, h, k) {
+					out = append(out, h.String())
+				}
+			}
+		}
+		return out
+	}
+}
+
+// retreatAppliedInBrowser finds a defence wait whose first combat makes
+// a defender retreat two hexes or more by the default of IW21, taps
+// another path of the same length in the defence answer, one the rules
+// allow through no friend, and the engine retreats the unit along the
+// tapped path.
+func retreatAppliedInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 80; seed++ {
+		ps, _ := randomGame(t, seed, func(iw.Side, int) bool { return true })
+		for _, p := range ps {
+			w := p.Wait()
+			if w.Kind != oi.WaitDefence {
+				continue
+			}
+			mine := ruleSide(w.Side)
+			raw, err := oi.WriteOrders("g1", "tok", oi.Orders{Side: w.Side, Turn: w.Turn, Wait: oi.WaitDefence, Defence: &iw.Defence{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := oi.ReadOrders(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, evs, ref := Rules{}.Resolve(p, Filed{f}, &rolls{faces: []int{3}})
+			if ref != nil {
+				continue
+			}
+			all, err := decodeEvents(splitEvents(t, evs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := slices.IndexFunc(all, func(ev iw.Event) bool { return ev.Combat != nil })
+			if k < 0 {
+				continue
+			}
+			var def iw.Retreat
+			for _, r := range all[k].Combat.Retreats {
+				u, _ := p.e.S.Unit(r.Unit)
+				if u.Side == mine && !r.Eliminated && len(r.Path) >= 2 && def.Unit == "" {
+					def = r
+				}
+			}
+			if def.Unit == "" {
+				continue
+			}
+			pc, _ := p.e.Piece(p.Game, def.Unit)
+			start := pc.Hex
+			friend := map[iw.Hex]bool{}
+			for i, q := range p.Game.Pieces {
+				if q.Where == iw.OnMap && p.e.S.Units[i].Side == mine {
+					friend[q.Hex] = true
+				}
+			}
+			steps := retreatSteps(p, mine)
+			// Another path as long as the default's, through no friend.
+			var other []iw.Hex
+			var walk func(path []iw.Hex)
+			walk = func(path []iw.Hex) {
+				if other != nil {
+					return
+				}
+				if len(path) == len(def.Path) {
+					if !slices.Equal(path, def.Path) {
+						other = slices.Clone(path)
+					}
+					return
+				}
+				from := start
+				if len(path) > 0 {
+					from = path[len(path)-1]
+				}
+				for _, s := range steps(start, from, len(path)) {
+					h, _ := iw.ParseHex(s)
+					if !friend[h] {
+						walk(append(path, h))
+					}
+				}
+			}
+			walk(nil)
+			if other == nil {
+				continue
+			}
+			name, page, d := sheetOf(t, p, w.Side, nil)
+			b.open(t, name, page)
+			b.eval(t, fmt.Sprintf(`document.querySelector("#def-rtunit").value = %q`, def.Unit), nil)
+			b.click(t, "#def-path")
+			// A free hex next to the unit that the rules close to it (an
+			// enemy's zone of control, most often) is refused, and why.
+			open, refused := steps(start, start, 0), "none"
+			for _, n := range p.e.S.Grid.Neighbours(start) {
+				if slices.Contains(open, n.String()) || p.e.S.TerrainOf(n).Impassable || friend[n] {
+					continue
+				}
+				if _, taken := occupant(p, n); taken {
+					continue
+				}
+				b.clickHex(t, n.String())
+				refused = b.text(t, "#where")
+				if wh := refused; !strings.HasPrefix(wh, "Not taken: ") || !strings.Contains(wh, "rule") && !strings.Contains(wh, "IW") {
+					t.Fatalf("a retreat of %s into %s, closed by the rules, is not refused with its rule: %s", def.Unit, n, wh)
+				}
+				break
+			}
+			for _, h := range other {
+				b.clickHex(t, h.String())
+				if wh := b.text(t, "#where"); strings.HasPrefix(wh, "Not taken") {
+					t.Fatalf("the page refuses %s of %v, a path the rules allow: %s", h, other, wh)
+				}
+			}
+			b.click(t, "#def-tracedone")
+			b.noErrors(t)
+			file := b.download(t, d, "tok-p")
+			_, _, got := apply(t, p, file, "tok-p")
+			var made *iw.Retreat
+			for _, ev := range got {
+				if ev.Combat == nil {
+					continue
+				}
+				for i, r := range ev.Combat.Retreats {
+					if r.Unit == def.Unit && made == nil {
+						made = &ev.Combat.Retreats[i]
+					}
+				}
+			}
+			if made == nil || !slices.Equal(made.Path, other) {
+				t.Fatalf("%s tapped to retreat by %v; the engine retreats it %+v (by default %v)\n%s", def.Unit, other, made, def.Path, file)
+			}
+			t.Logf("seed %d: %s retreats by %v as tapped, not by the default %v; refused: %s", seed, def.Unit, other, def.Path, refused)
+			return
+		}
+	}
+	t.Fatal("no defence wait of the first seeds has a defender retreating two hexes with another path open")
+}
+
+// occupant is the unit on hex h of p, if any.
+func occupant(p *Position, h iw.Hex) (string, bool) {
+	for i, pc := range p.Game.Pieces {
+		if pc.Where == iw.OnMap && pc.Hex == h {
+			return p.e.S.Units[i].ID, true
+		}
+	}
+	return "", false
+}
+
+// displaceAppliedInBrowser finds a defence wait whose first combat
+// displaces a defender's friend (rule 7.81) by the default of IW21, taps
+// another free hex the rules allow it as its displacement in the
+// defence answer, and the engine displaces it there.
+func displaceAppliedInBrowser(t *testing.T, b *sheetBrowser) {
+	for seed := uint64(1); seed < 80; seed++ {
+		ps, _ := randomGame(t, seed, func(iw.Side, int) bool { return true })
+		for _, p := range ps {
+			w := p.Wait()
+			if w.Kind != oi.WaitDefence {
+				continue
+			}
+			mine := ruleSide(w.Side)
+			raw, err := oi.WriteOrders("g1", "tok", oi.Orders{Side: w.Side, Turn: w.Turn, Wait: oi.WaitDefence, Defence: &iw.Defence{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := oi.ReadOrders(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, evs, ref := Rules{}.Resolve(p, Filed{f}, &rolls{faces: []int{3}})
+			if ref != nil {
+				continue
+			}
+			all, err := decodeEvents(splitEvents(t, evs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := slices.IndexFunc(all, func(ev iw.Event) bool { return ev.Combat != nil })
+			if k < 0 {
+				continue
+			}
+			steps := retreatSteps(p, mine)
+			for _, r := range all[k].Combat.Retreats {
+				if u, _ := p.e.S.Unit(r.Unit); u.Side != mine || len(r.Displaced) == 0 {
+					continue
+				}
+				dp := r.Displaced[0]
+				at := slices.Index(r.Path, dp.From)
+				if at < 0 {
+					continue
+				}
+				pc, _ := p.e.Piece(p.Game, r.Unit)
+				from := pc.Hex
+				if at > 0 {
+					from = r.Path[at-1]
+				}
+				var other string
+				for _, s := range steps(dp.From, dp.From, 0) {
+					h, _ := iw.ParseHex(s)
+					if _, held := occupant(p, h); !held && h != from && h != dp.To && !slices.Contains(r.Path[at+1:], h) && other == "" {
+						other = s
+					}
+				}
+				if other == "" {
+					continue
+				}
+				name, page, d := sheetOf(t, p, w.Side, nil)
+				b.open(t, name, page)
+				b.eval(t, fmt.Sprintf(`document.querySelector("#def-rtunit").value = %q`, dp.Unit), nil)
+				b.click(t, "#def-displace")
+				b.clickHex(t, other)
+				if wh := b.text(t, "#where"); strings.HasPrefix(wh, "Not taken") {
+					t.Fatalf("the page refuses %s as %s's displacement, a hex the rules allow: %s", other, dp.Unit, wh)
+				}
+				b.click(t, "#def-tracedone")
+				if got := b.text(t, "#acts"); !strings.Contains(got, dp.Unit+" displaced goes to "+other) {
+					t.Fatalf("the displacement is not listed: %s", got)
+				}
+				b.noErrors(t)
+				file := b.download(t, d, "tok-d")
+				_, _, got := apply(t, p, file, "tok-d")
+				var made *iw.Displacement
+				for _, ev := range got {
+					if ev.Combat == nil {
+						continue
+					}
+					for _, rr := range ev.Combat.Retreats {
+						for i, x := range rr.Displaced {
+							if x.Unit == dp.Unit && made == nil {
+								made = &rr.Displaced[i]
+							}
+						}
+					}
+				}
+				if made == nil || made.To.String() != other {
+					t.Fatalf("%s tapped to be displaced to %s; the engine displaces it %+v (by default to %s)\n%s", dp.Unit, other, made, dp.To, file)
+				}
+				t.Logf("seed %d: %s displaced to %s as tapped, not by the default to %s", seed, dp.Unit, other, dp.To)
+				return
+			}
+		}
+	}
+	t.Fatal("no defence wait of the first seeds displaces a unit with another hex open")
 }

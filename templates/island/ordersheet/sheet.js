@@ -81,11 +81,13 @@
     ask: !!(D.standing && D.standing.ask),
     sel: null,        // the unit selected on the map
     pick: null,       // a function taking the next hex clicked
+    trace: null,      // a retreat path or displacement being tapped in
     note: "",
   };
   for (const p of D.setup || []) st.setup[p.unit] = p.default;
   function copyAttack(a) {
-    return { defenders: (a.defenders || []).slice(), attackers: (a.attackers || []).slice(), barrage: (a.barrage || []).slice(), gsp: a.gsp || 0, banzai: !!a.banzai };
+    return { defenders: (a.defenders || []).slice(), attackers: (a.attackers || []).slice(), barrage: (a.barrage || []).slice(), gsp: a.gsp || 0, banzai: !!a.banzai,
+      advance: (a.advance || []).map((v) => ({ unit: v.unit, to: v.to })), removals: (a.removals || []).slice() };
   }
   function fromDefence(d) {
     d = d || {};
@@ -231,6 +233,10 @@
     if (D.wait === "setup" && st.sel) {
       for (const hx of freeFor(st.sel)) mark(hx, "free");
     }
+    if (st.trace) {
+      for (const hx of traceNext()) mark(hx, "reach");
+      st.trace.path.forEach((hx, k) => mark(hx, "free", String(k + 1)));
+    }
     // The units of the attacks, declared against the reader or built.
     for (const a of (D.wait === "defence" ? D.declared || [] : st.attacks)) {
       for (const id of a.defenders || []) if (at(id)) mark(at(id), "target");
@@ -240,6 +246,38 @@
       const path = [U[id].hex].concat(st.moves[id]).filter((x) => x);
       if (path.length > 1) pg.append(el("polyline", { class: "pathline", points: path.map((x) => centre(x).map((v) => v.toFixed(1)).join(",")).join(" ") }));
     }
+  }
+  // ---- Retreats and displacements: the steps the engine would take
+  // (rules 7.71, 7.72; IW7, IW9), judged where the units stand now ----
+  const prohibited = new Set((D.hexsides || []).filter((l) => l.endsWith(" prohibited")).map((l) => l.split(" ")[0]));
+  const across = (a, b) => prohibited.has(a < b ? a + "-" + b : b + "-" + a);
+  // stepWhy is why unit id may not retreat (or be displaced) from the
+  // hex from into c, k+1 hexes from its start; "" when it may.
+  function stepWhy(id, start, from, c, k) {
+    if (!adjacent(from, c)) return c + " is not next to " + from;
+    if (k >= 3) return "no result retreats a unit more than three hexes (IW2)";
+    if (distance(start, c) !== k + 1) return "each hex of a retreat is one farther from " + start + " (IW9)";
+    if (terrainOf(c).impassable) return c + " is " + terrainOf(c).name + ", impassable (rule 7.72)";
+    if (across(from, c)) return "the hexside " + from + "-" + c + " is prohibited (IW7)";
+    const foe = unitAt(c, id);
+    if (foe && !own(foe)) return c + " holds the enemy " + foe.id + " (rule 7.71)";
+    const zoc = enemyNext(c).filter((e) => e.id !== id);
+    if (zoc.length) return c + " is in the zone of control of " + zoc.map((e) => e.id).join(", ") + " where the enemy stands now (rule 7.71)";
+    return "";
+  }
+  // traceNext is the hexes the path being tapped in may go on to.
+  function traceNext() {
+    const tr = st.trace, start = at(tr.unit), from = tr.path.length ? tr.path[tr.path.length - 1] : start;
+    if (tr.kind === "displace") return allHexes.filter((c) => adjacent(start, c) && !tr.path.includes(c) && !stepWhy(tr.unit, start, start, c, 0));
+    return allHexes.filter((c) => !stepWhy(tr.unit, start, from, c, tr.path.length));
+  }
+  function traceTap(hx) {
+    const tr = st.trace, start = at(tr.unit), from = tr.path.length ? tr.path[tr.path.length - 1] : start;
+    const why = tr.kind === "displace" ? (tr.path.includes(hx) ? hx + " is listed already" : stepWhy(tr.unit, start, start, hx, 0)) : stepWhy(tr.unit, start, from, hx, tr.path.length);
+    if (why) return say("Not taken: " + why + ".");
+    tr.path.push(hx);
+    render();
+    say(tr.unit + (tr.kind === "displace" ? " displaced prefers " : " retreats ") + tr.path.join(" ") + ": tap the next hex, or Done.");
   }
   function freeFor(id) {
     const p = (D.setup || []).find((s) => s.unit === id);
@@ -252,6 +290,7 @@
   function clickHex(hx) {
     const t = terrainOf(hx), u = unitAt(hx);
     let words = hx + ": " + t.name + (t.impassable ? "" : ", " + t.line + " line") + (u ? "; " + u.id + " " + u.kind + " " + u.values : "");
+    if (st.trace) return traceTap(hx);
     if (st.pick) {
       const f = st.pick;
       st.pick = null;
@@ -335,7 +374,7 @@
   function attackTool() {
     const fs = h("fieldset", { id: "attack" }, h("legend", {}, "Build an attack (rule 7.0)"));
     const used = new Set(st.attacks.flatMap((a) => a.attackers.concat(a.barrage, a.defenders)));
-    const draft = st.draft = st.draft || { defenders: [], attackers: [], barrage: [], gsp: 0, banzai: false };
+    const draft = st.draft = st.draft || copyAttack({});
     const keep = (list, ok) => list.filter((id) => ok.includes(id));
     const artRange = (g) => draft.defenders.some((d) => distance(at(g), at(d)) <= (U[g].r || 0));
     const defs = enemies().filter((e) => !used.has(e.id) && (friends().some((f) => adjacent(at(f.id), at(e.id)) || (isArt(f) && distance(at(f.id), at(e.id)) <= (f.r || 0))) || D.gsp > 0)).map((u) => u.id);
@@ -344,6 +383,11 @@
     const bars = friends().filter((f) => isArt(f) && !used.has(f.id) && !enemyNext(at(f.id)).length && artRange(f.id)).map((u) => u.id);
     draft.attackers = keep(draft.attackers, atts);
     draft.barrage = keep(draft.barrage, bars);
+    // Only attackers from adjacent hexes advance or pay for a Banzai
+    // attack (rules 7.94, 10.13), into a hex a defender leaves (7.91).
+    const dhexes = [...new Set(draft.defenders.map(at))];
+    draft.advance = draft.advance.filter((v) => draft.attackers.includes(v.unit) && dhexes.includes(v.to));
+    draft.removals = draft.banzai ? keep(draft.removals, draft.attackers) : [];
     const row = (title, ids, list, cls) => {
       const p = h("p", {}, h("b", {}, title + ": "));
       if (!ids.length) p.append(h("span", { className: "small" }, "none"));
@@ -373,6 +417,39 @@
       b.id = "banzai";
       b.addEventListener("change", () => { draft.banzai = b.checked; tools(); });
       fs.append(h("p", {}, l));
+    }
+    if (draft.attackers.length) {
+      const p = h("p", { id: "advances" }, h("b", {}, "Advance after a D or De result (rule 7.9): "));
+      for (const id of draft.attackers) {
+        const s = h("select", { className: "advance", "data-unit": id, "aria-label": "advance of " + id });
+        s.append(h("option", { value: "" }, id + " stays"));
+        for (const hx of dhexes) s.append(h("option", { value: hx }, id + " advances into " + hx));
+        const cur = draft.advance.find((v) => v.unit === id);
+        s.value = cur ? cur.to : "";
+        s.addEventListener("change", () => {
+          const taken = draft.advance.find((v) => v.unit !== id && v.to === s.value);
+          if (s.value && taken) {
+            say(taken.unit + " already advances into " + s.value + ": one advancing unit a hex of the path (rule 7.91, Q11).");
+            s.value = cur ? cur.to : "";
+            return;
+          }
+          draft.advance = draft.advance.filter((v) => v.unit !== id).concat(s.value ? [{ unit: id, to: s.value }] : []);
+          tools();
+        });
+        p.append(s, " ");
+      }
+      p.append(h("span", { className: "small" }, "An advance the result does not allow is left out and said so in the report."));
+      fs.append(p);
+    }
+    if (draft.banzai && draft.attackers.length) {
+      const p = h("p", { id: "removals" }, h("b", {}, "Banzai removals, first to go (rule 10.12): "),
+        draft.removals.length ? draft.removals.join(", ") + " " : h("span", { className: "small" }, "the engine's choice, the least strength that pays (IW21) "));
+      for (const id of draft.attackers.filter((x) => !draft.removals.includes(x))) {
+        p.append(h("button", { className: "removal", value: id, on: { click: () => { draft.removals.push(id); tools(); } } }, (draft.removals.length ? "then " : "first ") + id), " ");
+      }
+      if (draft.removals.length) p.append(h("button", { id: "removals-clear", on: { click: () => { draft.removals = []; tools(); } } }, "clear the order"));
+      p.append(h("span", { className: "small" }, " Infantry and engineers still go before armor, armor before artillery."));
+      fs.append(p);
     }
     const ready = draft.defenders.length && (draft.attackers.length + draft.barrage.length || draft.gsp > 0);
     const o = ready ? odds(draft) : null;
@@ -424,6 +501,31 @@
       say("Tap the hex " + id + " should retreat toward.");
     } } }, "then tap the map");
     fs.append(h("p", {}, advl), h("p", {}, h("label", {}, "Retreat ", ru), " toward a hex (rule 7.7): ", rb));
+    // A path tapped in hex by hex, or the hexes a displaced unit prefers.
+    const trace = (kind) => () => {
+      st.trace = { kind: kind, unit: ru.value, path: [], d: d };
+      render();
+      say("Tap the hexes of " + st.trace.unit + (kind === "displace" ? "'s displacement, best first (rule 7.81)" : "'s retreat from " + at(st.trace.unit) + ", one hex at a time (rule 7.7)") + "; marked hexes are the steps it may take.");
+    };
+    const tp = h("p", {}, h("button", { id: key + "-path", on: { click: trace("path") } }, "tap a retreat path"), " ",
+      h("button", { id: key + "-displace", on: { click: trace("displace") } }, "tap where it goes when displaced"));
+    if (st.trace && st.trace.d === d) {
+      const tr = st.trace;
+      tp.append(" ", h("button", { id: key + "-tracedone", disabled: !tr.path.length, on: { click: () => {
+        if (tr.kind === "displace") d.displace[tr.unit] = tr.path.slice();
+        else d.paths[tr.unit] = (d.paths[tr.unit] || []).filter((p) => p.join() !== tr.path.join()).concat([tr.path.slice()]);
+        st.trace = null;
+        render();
+      } } }, "Done"), " ", h("button", { id: key + "-tracecancel", on: { click: () => { st.trace = null; render(); } } }, "Cancel"),
+      " ", h("span", { className: "small" }, tr.unit + ": " + (tr.path.join(" ") || "no hex yet")));
+    }
+    fs.append(tp);
+    // The order the units of one combat retreat in (IW15).
+    const ro = h("select", { id: key + "-orderunit" });
+    for (const u of friends().filter((u) => !d.order.includes(u.id))) ro.append(h("option", { value: u.id }, u.id));
+    fs.append(h("p", {}, "Retreat order (IW15): " + (d.order.join(", ") || "by id") + " ", ro, " ",
+      h("button", { id: key + "-orderadd", disabled: !ro.options.length, on: { click: () => { d.order.push(ro.value); render(); } } }, "retreats next"), " ",
+      h("button", { id: key + "-orderclear", disabled: !d.order.length, on: { click: () => { d.order = []; render(); } } }, "clear")));
     return fs;
   }
 
@@ -442,7 +544,9 @@
     st.attacks.forEach((a, k) => {
       const far = a.attackers.filter((x) => a.defenders.some((d) => !adjacent(at(x), at(d))));
       li("attack " + (k + 1) + ": " + a.defenders.join(", ") + " by " + a.attackers.concat(a.barrage.map((b) => b + " (barrage)")).join(", ") +
-        (a.gsp ? ", " + a.gsp + " GSP" : "") + (a.banzai ? ", Banzai" : "") + ": " + oddsWords(odds(a)), () => { st.attacks.splice(k, 1); },
+        (a.gsp ? ", " + a.gsp + " GSP" : "") + (a.banzai ? ", Banzai" : "") + ": " + oddsWords(odds(a)) +
+        (a.advance.length ? "; after D or De " + a.advance.map((v) => v.unit + " advances into " + v.to).join(", ") : "") +
+        (a.removals.length ? "; Banzai removals first " + a.removals.join(", ") : ""), () => { st.attacks.splice(k, 1); },
         far.length ? far.join(", ") + " not next to every defender (rule 7.23)" : "");
     });
     const d = D.wait === "defence" ? st.defence : null;
@@ -455,6 +559,12 @@
     d.fpf.forEach((f, k) => li(pre + "fire for " + f.protect + ": " + (f.artillery.join(", ") || "no artillery") + (f.gsp ? ", " + f.gsp + " GSP" : "") +
       (f.min !== undefined ? ", if the differential is at least " + f.min : "") + (f.banzai ? ", only against Banzai" : ""), () => { d.fpf.splice(k, 1); }));
     for (const id in d.toward) li(pre + id + " retreats toward " + d.toward[id], () => { delete d.toward[id]; });
+    for (const id in d.paths) d.paths[id].forEach((p, k) => li(pre + id + " retreats by " + p.join(" ") + (k ? " (choice " + (k + 1) + ")" : ""), () => {
+      d.paths[id].splice(k, 1);
+      if (!d.paths[id].length) delete d.paths[id];
+    }));
+    for (const id in d.displace) li(pre + id + " displaced goes to " + d.displace[id].join(" or "), () => { delete d.displace[id]; });
+    if (d.order.length) li(pre + "retreat order " + d.order.join(", "), () => { d.order = []; });
     if (d.advance) li(pre + "advance after an A result");
   }
   // dutyWords reminds the player of the duty to attack (rules 7.11,
@@ -539,7 +649,9 @@
       const ids = Object.keys(st.moves);
       out += ids.length ? "moves:\n" + ids.map((id) => "  - {unit: " + q(id) + ", path: " + qs(st.moves[id]) + "}\n").join("") : "moves: []\n";
       out += st.attacks.length ? "attacks:\n" + st.attacks.map((a) => "  - {defenders: " + qs(a.defenders) + (a.attackers.length ? ", attackers: " + qs(a.attackers) : "") +
-        (a.barrage.length ? ", barrage: " + qs(a.barrage) : "") + (a.gsp ? ", gsp: " + a.gsp : "") + (a.banzai ? ", banzai: true" : "") + "}\n").join("") : "attacks: []\n";
+        (a.barrage.length ? ", barrage: " + qs(a.barrage) : "") + (a.gsp ? ", gsp: " + a.gsp : "") + (a.banzai ? ", banzai: true" : "") +
+        (a.advance.length ? ", advance: [" + a.advance.map((v) => "{unit: " + q(v.unit) + ", to: " + q(v.to) + "}").join(", ") + "]" : "") +
+        (a.removals.length ? ", removals: " + qs(a.removals) : "") + "}\n").join("") : "attacks: []\n";
     }
     if (D.wait === "defence") out += "defence:\n" + defenceYAML(st.defence, "  ");
     if (st.standingOn) out += "standing:\n  ask: " + st.ask + "\n" + defenceYAML(st.standing, "  ");
@@ -702,7 +814,8 @@
         const path = ids(m && m.path);
         if (m && U[m.unit] && own(U[m.unit]) && path.length && path.every(hexOK)) st.moves[m.unit] = path;
       }
-      st.attacks = (Array.isArray(f.attacks) ? f.attacks : []).filter((a) => a && typeof a === "object").map((a) => copyAttack({ defenders: units(a.defenders), attackers: units(a.attackers), barrage: units(a.barrage), gsp: Math.max(0, +a.gsp || 0), banzai: a.banzai === true }));
+      st.attacks = (Array.isArray(f.attacks) ? f.attacks : []).filter((a) => a && typeof a === "object").map((a) => copyAttack({ defenders: units(a.defenders), attackers: units(a.attackers), barrage: units(a.barrage), gsp: Math.max(0, +a.gsp || 0), banzai: a.banzai === true,
+        advance: (Array.isArray(a.advance) ? a.advance : []).filter((v) => v && U[v.unit] && hexOK(v.to)).map((v) => ({ unit: String(v.unit), to: String(v.to) })), removals: units(a.removals) }));
     }
     const defence = (d) => {
       d = d || {};
