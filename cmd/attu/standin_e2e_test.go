@@ -118,11 +118,17 @@ func checkStandinLog(t *testing.T, td *testDaemon) {
 	if notes < 2 || bot < 2 || byMail != 1 {
 		t.Fatalf("the log has %d notes, %d stand-in files, %d Japanese files by mail after the hand-back", notes, bot, byMail)
 	}
+	auditGame(t, td, windsys.Rules{})
+}
+
+// auditGame requires game g1's export to pass the audit by rules r.
+func auditGame(t *testing.T, td *testDaemon, r store.Rules) {
+	t.Helper()
 	x, err := td.db.Export("g1", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := store.Audit(x, windsys.Rules{}); !rep.OK() {
+	if rep := store.Audit(x, r); !rep.OK() {
 		var b bytes.Buffer
 		rep.WriteText(&b)
 		t.Fatalf("the audit failed:\n%s", b.String())

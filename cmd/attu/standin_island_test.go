@@ -155,13 +155,5 @@ func TestE2EIslandWarStandinReplace(t *testing.T) {
 	if countOrders(t, td, adjudicator.JP) != before+1 {
 		t.Fatal("the Japanese file mailed after the hand-back was not applied")
 	}
-	x, err := td.db.Export("g1", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep := store.Audit(x, island.Rules{}); !rep.OK() {
-		var b bytes.Buffer
-		rep.WriteText(&b)
-		t.Fatalf("the audit failed:\n%s", b.String())
-	}
+	auditGame(t, td, island.Rules{})
 }

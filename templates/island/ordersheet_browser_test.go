@@ -1357,6 +1357,33 @@ func retreatSteps(p *Position, mine iw.Side) func(start, from iw.Hex, k int) []s
 	}
 }
 
+// defaultDefence answers the defence wait of p with an empty defence
+// (IW21's defaults decide), every die a 3, and returns the events and the
+// index of the first combat's; false when the answer is refused or no
+// combat is resolved.
+func defaultDefence(t *testing.T, p *Position) ([]iw.Event, int, bool) {
+	t.Helper()
+	w := p.Wait()
+	raw, err := oi.WriteOrders("g1", "tok", oi.Orders{Side: w.Side, Turn: w.Turn, Wait: oi.WaitDefence, Defence: &iw.Defence{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := oi.ReadOrders(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, evs, ref := Rules{}.Resolve(p, Filed{f}, &rolls{faces: []int{3}})
+	if ref != nil {
+		return nil, 0, false
+	}
+	all, err := decodeEvents(splitEvents(t, evs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := slices.IndexFunc(all, func(ev iw.Event) bool { return ev.Combat != nil })
+	return all, k, k >= 0
+}
+
 // retreatAppliedInBrowser finds a defence wait whose first combat makes
 // a defender retreat two hexes or more by the default of IW21, taps
 // another path of the same length in the defence answer, one the rules
@@ -1371,24 +1398,8 @@ func retreatAppliedInBrowser(t *testing.T, b *sheetBrowser) {
 				continue
 			}
 			mine := ruleSide(w.Side)
-			raw, err := oi.WriteOrders("g1", "tok", oi.Orders{Side: w.Side, Turn: w.Turn, Wait: oi.WaitDefence, Defence: &iw.Defence{}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := oi.ReadOrders(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, evs, ref := Rules{}.Resolve(p, Filed{f}, &rolls{faces: []int{3}})
-			if ref != nil {
-				continue
-			}
-			all, err := decodeEvents(splitEvents(t, evs))
-			if err != nil {
-				t.Fatal(err)
-			}
-			k := slices.IndexFunc(all, func(ev iw.Event) bool { return ev.Combat != nil })
-			if k < 0 {
+			all, k, ok := defaultDefence(t, p)
+			if !ok {
 				continue
 			}
 			var def iw.Retreat
@@ -1513,24 +1524,8 @@ func displaceAppliedInBrowser(t *testing.T, b *sheetBrowser) {
 				continue
 			}
 			mine := ruleSide(w.Side)
-			raw, err := oi.WriteOrders("g1", "tok", oi.Orders{Side: w.Side, Turn: w.Turn, Wait: oi.WaitDefence, Defence: &iw.Defence{}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := oi.ReadOrders(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, evs, ref := Rules{}.Resolve(p, Filed{f}, &rolls{faces: []int{3}})
-			if ref != nil {
-				continue
-			}
-			all, err := decodeEvents(splitEvents(t, evs))
-			if err != nil {
-				t.Fatal(err)
-			}
-			k := slices.IndexFunc(all, func(ev iw.Event) bool { return ev.Combat != nil })
-			if k < 0 {
+			all, k, ok := defaultDefence(t, p)
+			if !ok {
 				continue
 			}
 			steps := retreatSteps(p, mine)
