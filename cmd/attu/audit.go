@@ -60,6 +60,9 @@ func runAudit(s *session) error {
 		rep.Luck = nil
 	}
 	rep.WriteText(s.stdout)
+	if x.ScenarioFile != "" {
+		fmt.Fprintf(s.stdout, "  scenario file carried: %s, its SHA-256 the game's\n", x.Scenario)
+	}
 	if !rep.OK() {
 		return errFailed
 	}

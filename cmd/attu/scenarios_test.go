@@ -98,7 +98,8 @@ func TestOwnScenarioExportAuditsAnywhere(t *testing.T) {
 		t.Fatalf("the export does not carry the operator's file (%d bytes carried)", len(x.ScenarioFile))
 	}
 	// Elsewhere: no directory at all.
-	if code, o, errs := runAttu("audit", "-q", out); code != 0 || !strings.Contains(o, "verified") {
+	if code, o, errs := runAttu("audit", "-q", out); code != 0 || !strings.Contains(o, "Audit of game g2: OK") ||
+		!strings.Contains(o, "scenario file carried: ridge-43, its SHA-256 the game's") {
 		t.Fatalf("attu audit of the export without the directory: exit %d, %s%s", code, o, errs)
 	}
 	page := filepath.Join(t.TempDir(), "g2.html")
