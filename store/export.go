@@ -50,6 +50,11 @@ type Export struct {
 	Orders       []ExportOrders  `json:"orders"`         // the accepted order files
 	Log          []ExportEntry   `json:"log"`
 	Dice         []Roll          `json:"dice"`
+	// ScenarioFile is the scenario file the game was created with, when
+	// its system carries it (an Island War scenario the operator added):
+	// the audit checks it against the SHA-256 the opening position
+	// records.
+	ScenarioFile string `json:"scenario_file,omitempty"`
 }
 
 // ExportOrders is one accepted order file with its receipt time, in YAML

@@ -35,6 +35,7 @@ Flags:
 func runAudit(s *session) error {
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
 	quiet := fs.Bool("q", false, "print only the verdict, not the dice luck")
+	scenarios := scenarioFlag(fs)
 	argv, err := s.parse(fs, auditUsage)
 	if err != nil {
 		return err
@@ -46,7 +47,11 @@ func runAudit(s *session) error {
 	if err != nil {
 		return err
 	}
-	sys, err := systemNamed(x.SystemName())
+	h, err := s.hosted(*scenarios)
+	if err != nil {
+		return err
+	}
+	sys, err := h.forExport(x)
 	if err != nil {
 		return fmt.Errorf("cannot audit %s: %w", argv[0], err)
 	}
@@ -55,6 +60,9 @@ func runAudit(s *session) error {
 		rep.Luck = nil
 	}
 	rep.WriteText(s.stdout)
+	if x.ScenarioFile != "" {
+		fmt.Fprintf(s.stdout, "  scenario file carried: %s, its SHA-256 the game's\n", x.Scenario)
+	}
 	if !rep.OK() {
 		return errFailed
 	}

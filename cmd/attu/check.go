@@ -53,6 +53,7 @@ func runCheck(s *session) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	caseFile := fs.String("case", "", "judge the orders in the position of this rules case")
 	dbPath := fs.String("db", "", "judge the orders against the game they name in this database")
+	scenarios := scenarioFlag(fs)
 	files, err := s.parse(fs, checkUsage)
 	if err != nil {
 		return err
@@ -72,7 +73,11 @@ func runCheck(s *session) error {
 		if _, err := os.Stat(*dbPath); err != nil && s.host == nil {
 			return usageErr("%v; give the game database with -db FILE", err)
 		}
-		return s.withDB(*dbPath, reads, func(db *store.DB) error { return checkStored(s.stdout, name, data, db, *dbPath) })
+		h, err := s.hosted(*scenarios)
+		if err != nil {
+			return err
+		}
+		return s.withDB(*dbPath, reads, func(db *store.DB) error { return checkStored(s.stdout, name, data, db, *dbPath, h) })
 	case *caseFile == "":
 		f, err := windorders.Parse(data, windorders.Options{})
 		if err == nil {
@@ -164,8 +169,8 @@ func offMap(data []byte, m *wind.Map) orders.Errors {
 
 // checkStored judges orders against the stored game they name, in db
 // (read only: judging changes nothing), the daemon's when it runs.
-func checkStored(out io.Writer, name string, data []byte, db *store.DB, dbPath string) error {
-	game, problems, err := referee.New(db, hosting(referee.Config{})).Check(data)
+func checkStored(out io.Writer, name string, data []byte, db *store.DB, dbPath string, h hosted) error {
+	game, problems, err := referee.New(db, h.hosting(referee.Config{})).Check(data)
 	if errors.Is(err, store.ErrNoGame) {
 		ids, _ := db.Games()
 		return usageErr("the orders name game %q, which is not in %s (games: %v)", game, dbPath, ids)

@@ -95,7 +95,7 @@ func runDemo(s *session) error {
 	if len(argv) != 0 || *turns < 1 {
 		return usageErr("takes only flags, and -turns must be at least 1 (attu demo -h)")
 	}
-	if _, err := systemNamed(*system); err != nil {
+	if _, err := shippedOnly().named(*system); err != nil {
 		return usageErr("-system: %v (attu demo -h)", err)
 	}
 	if *system == island.Name && !flagSet(fs, "turns") {
@@ -185,7 +185,7 @@ func demo(ctx context.Context, out io.Writer, dir string, turns int, seed []byte
 		return err
 	}
 	fmt.Fprintf(out, "==== The audit of the export (attu audit %s) ====\n\n", exportPath)
-	rules, err := systemNamed(x.SystemName())
+	rules, err := shippedOnly().named(x.SystemName())
 	if err != nil {
 		return err
 	}

@@ -37,12 +37,17 @@ func runExport(s *session) error {
 	dbPath := fs.String("db", "attu.db", "the game database")
 	out := fs.String("o", "", "where to write (default GAME.json; - for standard output)")
 	reveal := fs.Bool("reveal", false, "include the seed although the game has not ended (umpire only)")
+	scenarios := scenarioFlag(fs)
 	argv, err := s.parse(fs, exportUsage)
 	if err != nil {
 		return err
 	}
 	if len(argv) != 1 {
 		return usageErr("name one game, e.g. attu export -db attu.db g1")
+	}
+	h, err := s.hosted(*scenarios)
+	if err != nil {
+		return err
 	}
 	game := argv[0]
 	if *out == "" {
@@ -51,15 +56,22 @@ func runExport(s *session) error {
 	if *out != "-" {
 		s.expect(*out, 0o600)
 	}
-	return s.withDB(*dbPath, reads, func(db *store.DB) error { return writeExport(s, db, *dbPath, game, *out, *reveal) })
+	return s.withDB(*dbPath, reads, func(db *store.DB) error { return writeExport(s, h, db, *dbPath, game, *out, *reveal) })
 }
 
-func writeExport(s *session, db *store.DB, dbPath, game, out string, reveal bool) error {
+func writeExport(s *session, h hosted, db *store.DB, dbPath, game, out string, reveal bool) error {
 	x, err := db.Export(game, reveal)
 	if errors.Is(err, store.ErrNoGame) {
 		return noGame(db, dbPath, game)
 	}
 	if err != nil {
+		return err
+	}
+	sys, err := h.named(x.SystemName())
+	if err != nil {
+		return err
+	}
+	if err := carry(sys, x); err != nil {
 		return err
 	}
 	if out == "-" {

@@ -57,7 +57,10 @@ begins with the U.S. decision of turn 1: historic (the Japanese as rule
 With -system island-war the game is SPI's Island War, its standard
 rules: -scenario names the scenario (default: ridge-42), which places
 the units itself, so -setup, -jp-setup, -us-setup, -rules and -solo do
-not apply. The scenarios of each system:
+not apply. -scenarios DIR adds the operator's own Island War scenario
+files, every file of DIR one scenario named by its file name without
+the extension (a running daemon uses its configuration's scenarios key
+instead). The scenarios of each system attu ships:
 %s
 Example:
   attu new -db attu.db -address attu@example.org -name "Attu 1943" \
@@ -98,14 +101,19 @@ func runNew(s *session) error {
 	json := fs.Bool("json", false, "attach report.json, the report for programs, to every side's reports (each may mail json off)")
 	sheet := fs.String("sheet", "on", "the order sheet beside each order template: on, off (for both sides) or per side, like jp=off (each may mail sheet on or sheet off)")
 	copies := fs.String("copies", "", "how the umpire is mailed: digest (daily, the default), turn (one report a turn) or every (every report)")
-	argv, err := s.parse(fs, fmt.Sprintf(newUsage, scenarioLines()))
+	scenarios := scenarioFlag(fs)
+	argv, err := s.parse(fs, fmt.Sprintf(newUsage, shippedOnly().scenarioLines()))
 	if err != nil {
 		return err
 	}
 	if len(argv) != 0 {
 		return usageErr("unexpected %q; everything is given by flags (attu new -h)", argv[0])
 	}
-	sys, err := systemNamed(*system)
+	h, err := s.hosted(*scenarios)
+	if err != nil {
+		return err
+	}
+	sys, err := h.named(*system)
 	if err != nil {
 		return usageErr("-system: %v (attu new -h)", err)
 	}
@@ -145,11 +153,11 @@ func runNew(s *session) error {
 			ng.Deadlines[adjudicator.WaitKind(k)] = d
 		}
 	}
-	return s.withDB(*dbPath, writes, func(db *store.DB) error { return createGame(s, db, *dbPath, *mailbox, ng) })
+	return s.withDB(*dbPath, writes, func(db *store.DB) error { return createGame(s, h, db, *dbPath, *mailbox, ng) })
 }
 
-func createGame(s *session, db *store.DB, dbPath, mailbox string, ng referee.NewGame) error {
-	svc, err := s.service(db, hosting(referee.Config{Address: mailbox, DB: dbPath}))
+func createGame(s *session, h hosted, db *store.DB, dbPath, mailbox string, ng referee.NewGame) error {
+	svc, err := s.service(db, h.hosting(referee.Config{Address: mailbox, DB: dbPath}))
 	if err != nil {
 		return err
 	}

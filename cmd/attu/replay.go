@@ -41,6 +41,7 @@ Flags:
 func runReplay(s *session) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	out := fs.String("o", "", "where to write (default FILE with .html for .json; - for standard output)")
+	scenarios := scenarioFlag(fs)
 	argv, err := s.parse(fs, replayUsage)
 	if err != nil {
 		return err
@@ -58,7 +59,11 @@ func runReplay(s *session) error {
 	}
 	// The page puts the dice luck in words only for a record whose dice
 	// and chain check (the browser checks them again).
-	sys, err := systemNamed(x.SystemName())
+	h, err := s.hosted(*scenarios)
+	if err != nil {
+		return err
+	}
+	sys, err := h.forExport(x)
 	if err != nil {
 		return fmt.Errorf("cannot replay %s: %w", name, err)
 	}

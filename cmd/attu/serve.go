@@ -25,6 +25,7 @@ import (
 	"github.com/attu-pbem/attu/mail"
 	"github.com/attu-pbem/attu/store"
 	"github.com/attu-pbem/attu/store/referee"
+	"github.com/attu-pbem/attu/templates/island"
 )
 
 func init() {
@@ -61,6 +62,9 @@ type serveFile struct {
 	Auth     authFile   `yaml:"authentication"`
 	Tick     string     `yaml:"tick"`
 	LogLevel string     `yaml:"log_level"`
+	// Scenarios is a directory of the operator's Island War scenario
+	// files (serveScenarios).
+	Scenarios string `yaml:"scenarios"`
 }
 
 // serverFile is one mail server's connection.
@@ -374,6 +378,10 @@ func runServe(s *session) error {
 	if err != nil {
 		return err
 	}
+	h, err := serveScenarios(*config)
+	if err != nil {
+		return err
+	}
 	lg := newLogger(s.stderr, level)
 	cfg.Logger = lg
 	cfg.Control = controlSocket(dbPath)
@@ -383,9 +391,9 @@ func runServe(s *session) error {
 	}
 	defer db.Close()
 	// The tournaments of the file follow its games (store/tournament).
-	dir := director()
+	dir := h.director()
 	dir.Logger = lg
-	svc := referee.New(db, hosting(referee.Config{Address: cfg.Address, DB: dbPath, Logger: lg, AnswerEvery: answerEvery, Hook: dir}))
+	svc := referee.New(db, h.hosting(referee.Config{Address: cfg.Address, DB: dbPath, Logger: lg, AnswerEvery: answerEvery, Hook: dir}))
 	d, err := newDaemon(svc, cfg)
 	if err != nil {
 		return err
@@ -409,6 +417,28 @@ func readServeConfig(path string) (daemon.Config, string, time.Duration, slog.Le
 	return cfg, dbPath, answerEvery, level, err
 }
 
+// serveScenarios are the systems the daemon of the configuration at path
+// hosts, Island War knowing the scenario files of its scenarios key
+// (a path from the working directory, as the database's is). A file that
+// does not check keeps the daemon from starting, named with its line.
+func serveScenarios(path string) (hosted, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		Scenarios string `yaml:"scenarios"`
+	}
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	h, err := hostedSystems(f.Scenarios)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
+}
+
 // checkServe is attu serve -check: it reads the configuration at path,
 // says what its authentication setting does to a player's mail, and logs
 // in to both servers (checkServers).
@@ -417,7 +447,14 @@ func checkServe(path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	h, err := serveScenarios(path)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "%s: the file is good: %s, database %s\n", path, cfg.Address, dbPath)
+	if l := h[1:].scenarioLines(); h[1] != (island.Rules{}) {
+		fmt.Fprint(stdout, "scenarios:\n"+l)
+	}
 	fmt.Fprintln(stdout, authEffect(cfg.Auth))
 	err = checkServers(cfg, stdout, stderr)
 	for _, id := range cfg.Auth.AuthServIDs {

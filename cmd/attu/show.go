@@ -47,7 +47,12 @@ func runShow(s *session) error {
 	pngFile := fs.String("png", "", "also write the picture of the map to this file")
 	tz := fs.String("tz", "", "also give the deadline in this time zone (e.g. America/Anchorage)")
 	from := fs.Uint64("from", 0, "tell what happened since this log entry (default: the last step)")
+	scenarios := scenarioFlag(fs)
 	argv, err := s.parse(fs, showUsage)
+	if err != nil {
+		return err
+	}
+	h, err := s.hosted(*scenarios)
 	if err != nil {
 		return err
 	}
@@ -74,7 +79,7 @@ func runShow(s *session) error {
 		if err != nil {
 			return err
 		}
-		if sys, err := systemNamed(g.System); err != nil {
+		if sys, err := h.named(g.System); err != nil {
 			return err
 		} else if sys.System() != windsys.Name {
 			other, err = systemReport(db, g, sys, side, *from, *pngFile != "")

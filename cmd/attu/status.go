@@ -32,6 +32,7 @@ Flags:
 func runStatus(s *session) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
+	scenarios := scenarioFlag(fs)
 	argv, err := s.parse(fs, statusUsage)
 	if err != nil {
 		return err
@@ -39,12 +40,16 @@ func runStatus(s *session) error {
 	if len(argv) != 0 {
 		return usageErr("unexpected %q (attu status -h)", argv[0])
 	}
-	return s.withDB(*dbPath, reads, func(db *store.DB) error { return printStatus(s.stdout, db, *dbPath) })
+	h, err := s.hosted(*scenarios)
+	if err != nil {
+		return err
+	}
+	return s.withDB(*dbPath, reads, func(db *store.DB) error { return printStatus(s.stdout, db, *dbPath, h) })
 }
 
 // printStatus lists the games, then the mails the daemon gave up on.
-func printStatus(out io.Writer, db *store.DB, dbPath string) error {
-	games, err := referee.New(db, hosting(referee.Config{})).Games()
+func printStatus(out io.Writer, db *store.DB, dbPath string, h hosted) error {
+	games, err := referee.New(db, h.hosting(referee.Config{})).Games()
 	if err != nil {
 		return err
 	}

@@ -71,6 +71,7 @@ func runTournament(s *session) error {
 	dbPath := fs.String("db", "attu.db", "the game database")
 	address := fs.String("address", "", "new: the mailbox the games are played through, like attu@example.org")
 	verbose := fs.Bool("v", false, "status: the umpire's digest rather than the standings")
+	scenarios := scenarioFlag(fs)
 	all := s.args
 	s.args = s.args[1:]
 	argv, err := s.parse(fs, tournamentUsage)
@@ -78,6 +79,10 @@ func runTournament(s *session) error {
 		return err
 	}
 	s.name = "tournament " + sub
+	h, err := s.hosted(*scenarios)
+	if err != nil {
+		return err
+	}
 	var f *tournament.File
 	if sub == "new" {
 		if len(argv) != 1 || !strings.Contains(*address, "@") {
@@ -87,7 +92,7 @@ func runTournament(s *session) error {
 		if err != nil {
 			return err
 		}
-		if f, err = tournament.Parse(data, tournamentGames()...); err != nil {
+		if f, err = tournament.Parse(data, h.tournamentGames()...); err != nil {
 			printErrors(s.stderr, argv[0], err)
 			return errFailed
 		}
@@ -104,12 +109,12 @@ func runTournament(s *session) error {
 		a = reads
 	}
 	s.args = all // as the daemon is asked, when it runs the command
-	return s.withDB(*dbPath, a, func(db *store.DB) error { return tournamentOn(s, db, *dbPath, sub, argv, *address, f, *verbose) })
+	return s.withDB(*dbPath, a, func(db *store.DB) error { return tournamentOn(s, h, db, *dbPath, sub, argv, *address, f, *verbose) })
 }
 
 // tournamentOn runs the sub-command sub of attu tournament on db; f is
 // the file of a new tournament.
-func tournamentOn(s *session, db *store.DB, dbPath, sub string, argv []string, mailbox string, f *tournament.File, verbose bool) error {
+func tournamentOn(s *session, h hosted, db *store.DB, dbPath, sub string, argv []string, mailbox string, f *tournament.File, verbose bool) error {
 	id := ""
 	if sub != "new" {
 		ids, err := tournament.List(db)
@@ -135,8 +140,8 @@ func tournamentOn(s *session, db *store.DB, dbPath, sub string, argv []string, m
 		}
 		mailbox = t.Mailbox
 	}
-	dir := director()
-	svc, err := s.service(db, hosting(referee.Config{Address: mailbox, DB: dbPath, Hook: dir}))
+	dir := h.director()
+	svc, err := s.service(db, h.hosting(referee.Config{Address: mailbox, DB: dbPath, Hook: dir}))
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,12 @@ Flags:
 func runUmpire(s *session) error {
 	fs := flag.NewFlagSet("umpire", flag.ContinueOnError)
 	dbPath := fs.String("db", "attu.db", "the game database")
+	scenarios := scenarioFlag(fs)
 	args, err := s.parse(fs, umpireUsage)
+	if err != nil {
+		return err
+	}
+	h, err := s.hosted(*scenarios)
 	if err != nil {
 		return err
 	}
@@ -60,11 +65,11 @@ func runUmpire(s *session) error {
 	if _, err := os.Stat(*dbPath); err != nil && s.host == nil {
 		return fmt.Errorf("%v; give the game database with -db FILE", err)
 	}
-	return s.withDB(*dbPath, writes, func(db *store.DB) error { return umpireOn(s, db, *dbPath, args) })
+	return s.withDB(*dbPath, writes, func(db *store.DB) error { return umpireOn(s, h, db, *dbPath, args) })
 }
 
-func umpireOn(s *session, db *store.DB, dbPath string, args []string) error {
-	svc, err := s.service(db, hosting(referee.Config{DB: dbPath, Hook: director()}))
+func umpireOn(s *session, h hosted, db *store.DB, dbPath string, args []string) error {
+	svc, err := s.service(db, h.hosting(referee.Config{DB: dbPath, Hook: h.director()}))
 	if err != nil {
 		return err
 	}

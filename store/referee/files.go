@@ -438,6 +438,13 @@ func (s *Service) finish(t *store.Txn, rec *record, st adjudicator.Position, evs
 	if err != nil {
 		return err
 	}
+	// A system may carry what the audit needs besides the log (Island
+	// War: an operator's scenario file).
+	if c, ok := sys.(interface{ Carry(*store.Export) error }); ok {
+		if err := c.Carry(x); err != nil {
+			return err
+		}
+	}
 	// What the final reports carry is made from the export once each:
 	// its luck (for the reports and the page), its JSON as attu export
 	// writes it, gzip-compressed, and the replay page, one replay of the game. The record

@@ -15,6 +15,7 @@ import (
 	iw "github.com/attu-pbem/attu/adjudicator/island"
 	islandwar "github.com/attu-pbem/attu/examples/island-war"
 	oi "github.com/attu-pbem/attu/orders/island"
+	"github.com/attu-pbem/attu/store"
 )
 
 // Name is the system's name, recorded with every game it plays.
@@ -711,4 +712,68 @@ func (Rules) Result(p adjudicator.Position) (adjudicator.Side, string) {
 		return adjudicator.NoSide, verdictWords(v)
 	}
 	return hostSide(v.Winner), levelWords(v)
+}
+
+// Carry puts into x the scenario file of its game when it is not a
+// shipped one, so that the export audits and replays anywhere without
+// the operator's directory. Games of a shipped scenario carry nothing,
+// their exports as they were.
+func (r Rules) Carry(x *store.Export) error {
+	ref, err := exportRef(x)
+	if err != nil {
+		return err
+	}
+	for n, raw := range Shipped {
+		if refOf(n, raw).SHA256 == ref.SHA256 {
+			return nil
+		}
+	}
+	for n, raw := range r.catalog() {
+		if refOf(n, raw).SHA256 == ref.SHA256 {
+			x.ScenarioFile = string(raw)
+			return nil
+		}
+	}
+	return fmt.Errorf("no scenario file with SHA-256 %s (the game's %q) to carry in the export: give the file it was created with", ref.SHA256, ref.Name)
+}
+
+// Carried is the rules that audit and replay x: r, knowing the scenario
+// file x carries, once its SHA-256 is checked to be the game's.
+func (r Rules) Carried(x *store.Export) (Rules, error) {
+	if x.ScenarioFile == "" {
+		return r, nil
+	}
+	ref, err := exportRef(x)
+	if err != nil {
+		return Rules{}, err
+	}
+	raw := []byte(x.ScenarioFile)
+	if got := refOf(ref.Name, raw).SHA256; got != ref.SHA256 {
+		return Rules{}, fmt.Errorf("the scenario file the export carries has SHA-256 %s, but the game was played with %q of SHA-256 %s: the file was changed", got, ref.Name, ref.SHA256)
+	}
+	if _, err := engineOf(raw); err != nil {
+		return Rules{}, fmt.Errorf("the scenario file the export carries: %w", err)
+	}
+	files := map[string][]byte{}
+	if r.files != nil {
+		files = maps.Clone(r.files.byName)
+	}
+	name := ref.Name
+	if _, taken := r.catalog()[name]; taken {
+		name = ref.Name + "@" + ref.SHA256[:12]
+	}
+	files[name] = raw
+	return WithScenarios(files), nil
+}
+
+// exportRef is the scenario x's game was created with, as its opening
+// position records it.
+func exportRef(x *store.Export) (Ref, error) {
+	var p struct {
+		Scenario Ref `json:"scenario"`
+	}
+	if err := json.Unmarshal(x.InitialState, &p); err != nil || p.Scenario.SHA256 == "" {
+		return Ref{}, fmt.Errorf("the export's opening position names no scenario file")
+	}
+	return p.Scenario, nil
 }
