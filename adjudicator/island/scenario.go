@@ -59,10 +59,23 @@ type Scenario struct {
 	Reinforcements []Reinforcement  `json:"reinforcements,omitempty"`
 	GroundSupport  []Support        `json:"ground_support,omitempty"`
 
+	// Dates are the Turn Record Track's date of each Game-Turn, as the
+	// file writes it, for reports only; a scenario may give none.
+	Dates map[int]string `json:"dates,omitempty"`
+
 	FirstPlayer Side    `json:"first_player"`
 	GameTurns   int     `json:"game_turns"`
 	Victory     Victory `json:"victory"`
 	Rules       Rules   `json:"rules,omitempty"`
+}
+
+// TurnName names Game-Turn turn for players: "Game-Turn 3, 14 Sep 42"
+// with the track's date, "Game-Turn 3" without one.
+func (s *Scenario) TurnName(turn int) string {
+	if d := s.Dates[turn]; d != "" {
+		return fmt.Sprintf("Game-Turn %d, %s", turn, d)
+	}
+	return fmt.Sprintf("Game-Turn %d", turn)
 }
 
 // Grid is the hex grid's size and offset. Columns are numbered 1..Columns,

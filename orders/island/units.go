@@ -335,6 +335,12 @@ func (b *builder) track() {
 		if ok {
 			last = t.Turn.Value
 		}
+		if ok && strings.TrimSpace(t.Date.Value) != "" {
+			if b.sc.Dates == nil {
+				b.sc.Dates = map[int]string{}
+			}
+			b.sc.Dates[t.Turn.Value] = strings.TrimSpace(t.Date.Value)
+		}
 		if t.Support.Set() {
 			b.support(t.Support, t.Turn.Value, ok)
 		}

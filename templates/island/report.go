@@ -227,11 +227,11 @@ func (v *view) phaseWords() string {
 	case iw.PhaseSetup:
 		return fmt.Sprintf("Set-up: the %s place their units (rule 3.0)", sideTitle(g.Phasing))
 	case iw.PhaseOver:
-		return fmt.Sprintf("Game-Turn %d of %d is over", g.Turn, v.e.S.GameTurns)
+		return turnOf(v.e.S, g.Turn) + " is over"
 	case iw.PhaseCombat:
-		return fmt.Sprintf("Game-Turn %d of %d, %s Combat Phase", g.Turn, v.e.S.GameTurns, sideTitle(g.Phasing))
+		return fmt.Sprintf("%s, %s Combat Phase", turnOf(v.e.S, g.Turn), sideTitle(g.Phasing))
 	}
-	return fmt.Sprintf("Game-Turn %d of %d, %s Movement Phase", g.Turn, v.e.S.GameTurns, sideTitle(g.Phasing))
+	return fmt.Sprintf("%s, %s Movement Phase", turnOf(v.e.S, g.Turn), sideTitle(g.Phasing))
 }
 
 // eventLines words the events, one line each, phases left out.
@@ -464,6 +464,17 @@ func sideUnits(e *iw.Engine, g iw.Position, s iw.Side) []int {
 		if pc.Where == iw.OnMap && e.S.Units[i].Side == s {
 			out = append(out, i)
 		}
+	}
+	return out
+}
+
+// turnOf names Game-Turn turn of the scenario's for a report's headline:
+// "Game-Turn 3 of 8, 14 Sep 42", the date as the track writes it, or
+// without one when the scenario gives none.
+func turnOf(s *iw.Scenario, turn int) string {
+	out := fmt.Sprintf("Game-Turn %d of %d", turn, s.GameTurns)
+	if d := s.Dates[turn]; d != "" {
+		out += ", " + d
 	}
 	return out
 }
