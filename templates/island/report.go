@@ -227,7 +227,7 @@ func (v *view) phaseWords() string {
 	case iw.PhaseSetup:
 		return fmt.Sprintf("Set-up: the %s place their units (rule 3.0)", sideTitle(g.Phasing))
 	case iw.PhaseOver:
-		return turnOf(v.e.S, g.Turn) + " is over"
+		return "Over after " + turnOf(v.e.S, g.Turn)
 	case iw.PhaseCombat:
 		return fmt.Sprintf("%s, %s Combat Phase", turnOf(v.e.S, g.Turn), sideTitle(g.Phasing))
 	}
