@@ -10,6 +10,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+	"iter"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -1357,6 +1358,37 @@ func retreatSteps(p *Position, mine iw.Side) func(start, from iw.Hex, k int) []s
 	}
 }
 
+// defence is a defence wait of a generated game answered by IW21's
+// defaults: the game's seed, the position, the defending side, the
+// events and the index of the first combat's.
+type defence struct {
+	seed   uint64
+	p      *Position
+	mine   iw.Side
+	events []iw.Event
+	k      int
+}
+
+// defences yields the defence waits of the first 79 generated games in
+// which every defender asks, each answered by IW21's defaults with every
+// die a 3 (defaultDefence), those that resolve a combat.
+func defences(t *testing.T) iter.Seq[defence] {
+	return func(yield func(defence) bool) {
+		for seed := uint64(1); seed < 80; seed++ {
+			ps, _ := randomGame(t, seed, func(iw.Side, int) bool { return true })
+			for _, p := range ps {
+				if p.Wait().Kind != oi.WaitDefence {
+					continue
+				}
+				all, k, ok := defaultDefence(t, p)
+				if ok && !yield(defence{seed: seed, p: p, mine: ruleSide(p.Wait().Side), events: all, k: k}) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // defaultDefence answers the defence wait of p with an empty defence
 // (IW21's defaults decide), every die a 3, and returns the events and the
 // index of the first combat's; false when the answer is refused or no
@@ -1390,113 +1422,102 @@ func defaultDefence(t *testing.T, p *Position) ([]iw.Event, int, bool) {
 // allow through no friend, and the engine retreats the unit along the
 // tapped path.
 func retreatAppliedInBrowser(t *testing.T, b *sheetBrowser) {
-	for seed := uint64(1); seed < 80; seed++ {
-		ps, _ := randomGame(t, seed, func(iw.Side, int) bool { return true })
-		for _, p := range ps {
-			w := p.Wait()
-			if w.Kind != oi.WaitDefence {
-				continue
+	for d := range defences(t) {
+		seed, p, w, mine, all, k := d.seed, d.p, d.p.Wait(), d.mine, d.events, d.k
+		var def iw.Retreat
+		for _, r := range all[k].Combat.Retreats {
+			u, _ := p.e.S.Unit(r.Unit)
+			if u.Side == mine && !r.Eliminated && len(r.Path) >= 2 && def.Unit == "" {
+				def = r
 			}
-			mine := ruleSide(w.Side)
-			all, k, ok := defaultDefence(t, p)
-			if !ok {
-				continue
-			}
-			var def iw.Retreat
-			for _, r := range all[k].Combat.Retreats {
-				u, _ := p.e.S.Unit(r.Unit)
-				if u.Side == mine && !r.Eliminated && len(r.Path) >= 2 && def.Unit == "" {
-					def = r
-				}
-			}
-			if def.Unit == "" {
-				continue
-			}
-			pc, _ := p.e.Piece(p.Game, def.Unit)
-			start := pc.Hex
-			friend := map[iw.Hex]bool{}
-			for i, q := range p.Game.Pieces {
-				if q.Where == iw.OnMap && p.e.S.Units[i].Side == mine {
-					friend[q.Hex] = true
-				}
-			}
-			steps := retreatSteps(p, mine)
-			// Another path as long as the default's, through no friend.
-			var other []iw.Hex
-			var walk func(path []iw.Hex)
-			walk = func(path []iw.Hex) {
-				if other != nil {
-					return
-				}
-				if len(path) == len(def.Path) {
-					if !slices.Equal(path, def.Path) {
-						other = slices.Clone(path)
-					}
-					return
-				}
-				from := start
-				if len(path) > 0 {
-					from = path[len(path)-1]
-				}
-				for _, s := range steps(start, from, len(path)) {
-					h, _ := iw.ParseHex(s)
-					if !friend[h] {
-						walk(append(path, h))
-					}
-				}
-			}
-			walk(nil)
-			if other == nil {
-				continue
-			}
-			name, page, d := sheetOf(t, p, w.Side, nil)
-			b.open(t, name, page)
-			b.eval(t, fmt.Sprintf(`document.querySelector("#def-rtunit").value = %q`, def.Unit), nil)
-			b.click(t, "#def-path")
-			// A free hex next to the unit that the rules close to it (an
-			// enemy's zone of control, most often) is refused, and why.
-			open, refused := steps(start, start, 0), "none"
-			for _, n := range p.e.S.Grid.Neighbours(start) {
-				if slices.Contains(open, n.String()) || p.e.S.TerrainOf(n).Impassable || friend[n] {
-					continue
-				}
-				if _, taken := occupant(p, n); taken {
-					continue
-				}
-				b.clickHex(t, n.String())
-				refused = b.text(t, "#where")
-				if wh := refused; !strings.HasPrefix(wh, "Not taken: ") || !strings.Contains(wh, "rule") && !strings.Contains(wh, "IW") {
-					t.Fatalf("a retreat of %s into %s, closed by the rules, is not refused with its rule: %s", def.Unit, n, wh)
-				}
-				break
-			}
-			for _, h := range other {
-				b.clickHex(t, h.String())
-				if wh := b.text(t, "#where"); strings.HasPrefix(wh, "Not taken") {
-					t.Fatalf("the page refuses %s of %v, a path the rules allow: %s", h, other, wh)
-				}
-			}
-			b.click(t, "#def-tracedone")
-			b.noErrors(t)
-			file := b.download(t, d, "tok-p")
-			_, _, got := apply(t, p, file, "tok-p")
-			var made *iw.Retreat
-			for _, ev := range got {
-				if ev.Combat == nil {
-					continue
-				}
-				for i, r := range ev.Combat.Retreats {
-					if r.Unit == def.Unit && made == nil {
-						made = &ev.Combat.Retreats[i]
-					}
-				}
-			}
-			if made == nil || !slices.Equal(made.Path, other) {
-				t.Fatalf("%s tapped to retreat by %v; the engine retreats it %+v (by default %v)\n%s", def.Unit, other, made, def.Path, file)
-			}
-			t.Logf("seed %d: %s retreats by %v as tapped, not by the default %v; refused: %s", seed, def.Unit, other, def.Path, refused)
-			return
 		}
+		if def.Unit == "" {
+			continue
+		}
+		pc, _ := p.e.Piece(p.Game, def.Unit)
+		start := pc.Hex
+		friend := map[iw.Hex]bool{}
+		for i, q := range p.Game.Pieces {
+			if q.Where == iw.OnMap && p.e.S.Units[i].Side == mine {
+				friend[q.Hex] = true
+			}
+		}
+		steps := retreatSteps(p, mine)
+		// Another path as long as the default's, through no friend.
+		var other []iw.Hex
+		var walk func(path []iw.Hex)
+		walk = func(path []iw.Hex) {
+			if other != nil {
+				return
+			}
+			if len(path) == len(def.Path) {
+				if !slices.Equal(path, def.Path) {
+					other = slices.Clone(path)
+				}
+				return
+			}
+			from := start
+			if len(path) > 0 {
+				from = path[len(path)-1]
+			}
+			for _, s := range steps(start, from, len(path)) {
+				h, _ := iw.ParseHex(s)
+				if !friend[h] {
+					walk(append(path, h))
+				}
+			}
+		}
+		walk(nil)
+		if other == nil {
+			continue
+		}
+		name, page, d := sheetOf(t, p, w.Side, nil)
+		b.open(t, name, page)
+		b.eval(t, fmt.Sprintf(`document.querySelector("#def-rtunit").value = %q`, def.Unit), nil)
+		b.click(t, "#def-path")
+		// A free hex next to the unit that the rules close to it (an
+		// enemy's zone of control, most often) is refused, and why.
+		open, refused := steps(start, start, 0), "none"
+		for _, n := range p.e.S.Grid.Neighbours(start) {
+			if slices.Contains(open, n.String()) || p.e.S.TerrainOf(n).Impassable || friend[n] {
+				continue
+			}
+			if _, taken := occupant(p, n); taken {
+				continue
+			}
+			b.clickHex(t, n.String())
+			refused = b.text(t, "#where")
+			if wh := refused; !strings.HasPrefix(wh, "Not taken: ") || !strings.Contains(wh, "rule") && !strings.Contains(wh, "IW") {
+				t.Fatalf("a retreat of %s into %s, closed by the rules, is not refused with its rule: %s", def.Unit, n, wh)
+			}
+			break
+		}
+		for _, h := range other {
+			b.clickHex(t, h.String())
+			if wh := b.text(t, "#where"); strings.HasPrefix(wh, "Not taken") {
+				t.Fatalf("the page refuses %s of %v, a path the rules allow: %s", h, other, wh)
+			}
+		}
+		b.click(t, "#def-tracedone")
+		b.noErrors(t)
+		file := b.download(t, d, "tok-p")
+		_, _, got := apply(t, p, file, "tok-p")
+		var made *iw.Retreat
+		for _, ev := range got {
+			if ev.Combat == nil {
+				continue
+			}
+			for i, r := range ev.Combat.Retreats {
+				if r.Unit == def.Unit && made == nil {
+					made = &ev.Combat.Retreats[i]
+				}
+			}
+		}
+		if made == nil || !slices.Equal(made.Path, other) {
+			t.Fatalf("%s tapped to retreat by %v; the engine retreats it %+v (by default %v)\n%s", def.Unit, other, made, def.Path, file)
+		}
+		t.Logf("seed %d: %s retreats by %v as tapped, not by the default %v; refused: %s", seed, def.Unit, other, def.Path, refused)
+		return
 	}
 	t.Fatal("no defence wait of the first seeds has a defender retreating two hexes with another path open")
 }
@@ -1516,77 +1537,66 @@ func occupant(p *Position, h iw.Hex) (string, bool) {
 // another free hex the rules allow it as its displacement in the
 // defence answer, and the engine displaces it there.
 func displaceAppliedInBrowser(t *testing.T, b *sheetBrowser) {
-	for seed := uint64(1); seed < 80; seed++ {
-		ps, _ := randomGame(t, seed, func(iw.Side, int) bool { return true })
-		for _, p := range ps {
-			w := p.Wait()
-			if w.Kind != oi.WaitDefence {
+	for d := range defences(t) {
+		seed, p, w, mine, all, k := d.seed, d.p, d.p.Wait(), d.mine, d.events, d.k
+		steps := retreatSteps(p, mine)
+		for _, r := range all[k].Combat.Retreats {
+			if u, _ := p.e.S.Unit(r.Unit); u.Side != mine || len(r.Displaced) == 0 {
 				continue
 			}
-			mine := ruleSide(w.Side)
-			all, k, ok := defaultDefence(t, p)
-			if !ok {
+			dp := r.Displaced[0]
+			at := slices.Index(r.Path, dp.From)
+			if at < 0 {
 				continue
 			}
-			steps := retreatSteps(p, mine)
-			for _, r := range all[k].Combat.Retreats {
-				if u, _ := p.e.S.Unit(r.Unit); u.Side != mine || len(r.Displaced) == 0 {
+			pc, _ := p.e.Piece(p.Game, r.Unit)
+			from := pc.Hex
+			if at > 0 {
+				from = r.Path[at-1]
+			}
+			var other string
+			for _, s := range steps(dp.From, dp.From, 0) {
+				h, _ := iw.ParseHex(s)
+				if _, held := occupant(p, h); !held && h != from && h != dp.To && !slices.Contains(r.Path[at+1:], h) && other == "" {
+					other = s
+				}
+			}
+			if other == "" {
+				continue
+			}
+			name, page, d := sheetOf(t, p, w.Side, nil)
+			b.open(t, name, page)
+			b.eval(t, fmt.Sprintf(`document.querySelector("#def-rtunit").value = %q`, dp.Unit), nil)
+			b.click(t, "#def-displace")
+			b.clickHex(t, other)
+			if wh := b.text(t, "#where"); strings.HasPrefix(wh, "Not taken") {
+				t.Fatalf("the page refuses %s as %s's displacement, a hex the rules allow: %s", other, dp.Unit, wh)
+			}
+			b.click(t, "#def-tracedone")
+			if got := b.text(t, "#acts"); !strings.Contains(got, dp.Unit+" displaced goes to "+other) {
+				t.Fatalf("the displacement is not listed: %s", got)
+			}
+			b.noErrors(t)
+			file := b.download(t, d, "tok-d")
+			_, _, got := apply(t, p, file, "tok-d")
+			var made *iw.Displacement
+			for _, ev := range got {
+				if ev.Combat == nil {
 					continue
 				}
-				dp := r.Displaced[0]
-				at := slices.Index(r.Path, dp.From)
-				if at < 0 {
-					continue
-				}
-				pc, _ := p.e.Piece(p.Game, r.Unit)
-				from := pc.Hex
-				if at > 0 {
-					from = r.Path[at-1]
-				}
-				var other string
-				for _, s := range steps(dp.From, dp.From, 0) {
-					h, _ := iw.ParseHex(s)
-					if _, held := occupant(p, h); !held && h != from && h != dp.To && !slices.Contains(r.Path[at+1:], h) && other == "" {
-						other = s
-					}
-				}
-				if other == "" {
-					continue
-				}
-				name, page, d := sheetOf(t, p, w.Side, nil)
-				b.open(t, name, page)
-				b.eval(t, fmt.Sprintf(`document.querySelector("#def-rtunit").value = %q`, dp.Unit), nil)
-				b.click(t, "#def-displace")
-				b.clickHex(t, other)
-				if wh := b.text(t, "#where"); strings.HasPrefix(wh, "Not taken") {
-					t.Fatalf("the page refuses %s as %s's displacement, a hex the rules allow: %s", other, dp.Unit, wh)
-				}
-				b.click(t, "#def-tracedone")
-				if got := b.text(t, "#acts"); !strings.Contains(got, dp.Unit+" displaced goes to "+other) {
-					t.Fatalf("the displacement is not listed: %s", got)
-				}
-				b.noErrors(t)
-				file := b.download(t, d, "tok-d")
-				_, _, got := apply(t, p, file, "tok-d")
-				var made *iw.Displacement
-				for _, ev := range got {
-					if ev.Combat == nil {
-						continue
-					}
-					for _, rr := range ev.Combat.Retreats {
-						for i, x := range rr.Displaced {
-							if x.Unit == dp.Unit && made == nil {
-								made = &rr.Displaced[i]
-							}
+				for _, rr := range ev.Combat.Retreats {
+					for i, x := range rr.Displaced {
+						if x.Unit == dp.Unit && made == nil {
+							made = &rr.Displaced[i]
 						}
 					}
 				}
-				if made == nil || made.To.String() != other {
-					t.Fatalf("%s tapped to be displaced to %s; the engine displaces it %+v (by default to %s)\n%s", dp.Unit, other, made, dp.To, file)
-				}
-				t.Logf("seed %d: %s displaced to %s as tapped, not by the default to %s", seed, dp.Unit, other, dp.To)
-				return
 			}
+			if made == nil || made.To.String() != other {
+				t.Fatalf("%s tapped to be displaced to %s; the engine displaces it %+v (by default to %s)\n%s", dp.Unit, other, made, dp.To, file)
+			}
+			t.Logf("seed %d: %s displaced to %s as tapped, not by the default to %s", seed, dp.Unit, other, dp.To)
+			return
 		}
 	}
 	t.Fatal("no defence wait of the first seeds displaces a unit with another hex open")
