@@ -59,8 +59,11 @@ import (
 // positions, and Japanese hiding (3.9, 9.5) only as counters turning
 // anonymous, because the view is computed from the position alone.
 type View struct {
-	Side       Side    `json:"side"`
-	Scenario   string  `json:"scenario,omitempty"`
+	Side     Side   `json:"side"`
+	Scenario string `json:"scenario,omitempty"`
+	// Solitaire says the game is the solitaire game of rule 13, whose
+	// Japanese the server plays; both sides know it.
+	Solitaire  bool    `json:"solitaire,omitempty"`
 	Turn       int     `json:"turn"`
 	Weather    Weather `json:"weather"`
 	Night      bool    `json:"night,omitempty"`
@@ -165,6 +168,7 @@ func (s *State) View(side Side) *View {
 	v := &View{
 		Side:       side,
 		Scenario:   s.Scenario,
+		Solitaire:  s.IsSolitaire(),
 		Turn:       s.Turn,
 		Weather:    s.Weather,
 		Night:      s.Night,

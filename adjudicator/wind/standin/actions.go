@@ -23,13 +23,19 @@ type planner struct {
 	stack map[wind.Hex]int
 	// held marks the goal hexes the side holds now.
 	held map[wind.Hex]bool
+	// unknown counts the side's Unknown units in each hex once the file's
+	// moves are made (Japanese only).
+	unknown map[wind.Hex]int
 }
 
 func (b *board) actions(ord *wind.Orders) {
 	p := &planner{board: b, ord: ord, opts: b.o.Options, used: map[string]bool{},
-		assault: map[wind.Hex]int{}, stack: map[wind.Hex]int{}, held: map[wind.Hex]bool{}}
+		assault: map[wind.Hex]int{}, stack: map[wind.Hex]int{}, held: map[wind.Hex]bool{}, unknown: map[wind.Hex]int{}}
 	for _, u := range b.units {
 		p.stack[u.Hex] += p.weight(u)
+		if u.Kind == wind.Unknown {
+			p.unknown[u.Hex]++
+		}
 	}
 	for _, vh := range b.v.VictoryHexes {
 		if vh.Held == b.side && slices.Contains(b.goals, vh.Hex) {
@@ -38,6 +44,7 @@ func (b *board) actions(ord *wind.Orders) {
 	}
 	p.melees()
 	p.air()
+	p.hold()
 	p.fires()
 	p.moves()
 }
@@ -310,7 +317,7 @@ func (p *planner) shouldFire(u wind.UnitView, opt wind.UnitOptions) bool {
 			adjacent = true
 		}
 	}
-	if p.side == wind.JP && (u.Kind == wind.Unknown || u.FaceDown) {
+	if p.side == wind.JP && (u.Kind == wind.Unknown || u.FaceDown) && !(p.lastStand() && adjacent) {
 		return false
 	}
 	if p.side == wind.US && adjacent && !p.guard(u) && p.advance(u, opt) {
@@ -371,6 +378,9 @@ func (p *planner) moves() {
 		if !ok || !p.free(opt) || len(opt.Moves) == 0 || p.guard(u) {
 			continue
 		}
+		if p.holdsGround(u) {
+			continue
+		}
 		w := p.weight(u)
 		best, bestS := -1, p.score(u, u.Hex)
 		for i, mv := range opt.Moves {
@@ -389,6 +399,10 @@ func (p *planner) moves() {
 		p.stack[mv.To] += w
 		p.own[u.Hex] -= p.melee(u.ID, u.Steps)
 		p.own[mv.To] += p.melee(u.ID, u.Steps)
+		if u.Kind == wind.Unknown {
+			p.unknown[u.Hex]--
+			p.unknown[mv.To]++
+		}
 		p.add(wind.Action{Move: &wind.Move{Unit: u.ID, Path: slices.Clone(mv.Path)}}, u.ID)
 	}
 }
@@ -410,6 +424,22 @@ func (p *planner) besideEnemyGoal(h wind.Hex) bool {
 	return false
 }
 
+// spread is what a Japanese Unknown unit loses, in score points, by
+// ending its move in h beside others outside a goal hex: all the Unknown
+// units of a hex turn into three infantry at most, together (2.5), so a
+// second one there adds little but the choice of table, where in a hex of
+// its own it is one more hex for the U.S. to clear.
+func (p *planner) spread(u wind.UnitView, h wind.Hex) int {
+	others := p.unknown[h]
+	if h == u.Hex {
+		others--
+	}
+	if others <= 0 || slices.Contains(p.goals, h) {
+		return 0
+	}
+	return -6 * others
+}
+
 // score is how good it is for u to end its move in h: nearer the goals is better, a goal hex best; for the
 // U.S., standing next to enemy counters much stronger than the stack is
 // worse (it invites a melee it would lose), and some noise from the seed
@@ -418,6 +448,9 @@ func (p *planner) score(u wind.UnitView, h wind.Hex) int {
 	s := -10 * p.distance(h)
 	if slices.Contains(p.goals, h) {
 		s += 30
+	}
+	if p.freeJapanese() && u.Kind == wind.Unknown {
+		s += p.spread(u, h)
 	}
 	threat := 0
 	for _, n := range h.Neighbours() {
@@ -440,4 +473,175 @@ func (p *planner) score(u wind.UnitView, h wind.Hex) int {
 		s += surroundBonus
 	}
 	return s*4 + p.rnd.IntN(4)
+}
+
+// hold keeps each goal hex the Japanese may still hold garrisoned: one
+// that has lost its last Unknown unit (to fire, 8.5) takes in the free
+// Unknown unit with the richest table that can reach it, before the U.S.
+// walks in. On the last day turn, with U.S. units beside the goal, its
+// Unknown units turn into infantry by firing at them (2.5; RULINGS.md R4),
+// a shot the assault to come could not otherwise get, and one more
+// Unknown unit comes in, whose own table tops the hex up when the melee
+// is fought.
+func (p *planner) hold() {
+	if !p.freeJapanese() {
+		return
+	}
+	for _, g := range p.goals {
+		if p.enemy[g] > 0 || p.stack[g] >= wind.StackJapanese {
+			continue
+		}
+		if p.unknown[g] == 0 {
+			p.reinforce(g)
+		}
+		if p.lastStand() && p.threatened(g) && p.unknown[g] > 0 && p.convert(g) {
+			p.reinforce(g)
+		}
+	}
+}
+
+// threatened reports whether a U.S. unit stands next to h.
+func (p *planner) threatened(h wind.Hex) bool {
+	for _, n := range h.Neighbours() {
+		if p.enemy[n] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// convert has an Unknown unit of g fire at the enemy it sees, turning the
+// hex's Unknown units into infantry (2.5), and reports whether it could.
+func (p *planner) convert(g wind.Hex) bool {
+	for _, opt := range p.opts {
+		u, ok := p.units[opt.Unit]
+		if !ok || u.Hex != g || u.Kind != wind.Unknown || !p.free(opt) {
+			continue
+		}
+		var best *wind.FireOption
+		bestV := -1
+		for i := range opt.Fire {
+			f := &opt.Fire[i]
+			if v := p.value(f.Target); f.Sees && v > bestV {
+				best, bestV = f, v
+			}
+		}
+		if best == nil {
+			continue
+		}
+		for _, o := range p.units {
+			if o.Hex == g && o.Kind == wind.Unknown {
+				p.used[o.ID] = true // they turn into infantry together
+			}
+		}
+		p.unknown[g] = 0
+		p.add(wind.Action{Fire: &wind.Fire{Units: []string{opt.Unit}, Target: best.Target}}, opt.Unit)
+		return true
+	}
+	return false
+}
+
+// reinforce moves into g the free Unknown unit with the richest table
+// that can reach it from another hex.
+func (p *planner) reinforce(g wind.Hex) {
+	var best *wind.MoveOption
+	var unit wind.UnitView
+	bestT := -1
+	for _, opt := range p.opts {
+		u, ok := p.units[opt.Unit]
+		if !ok || u.Hex == g || u.Kind != wind.Unknown || !p.free(opt) {
+			continue
+		}
+		for i, mv := range opt.Moves {
+			if mv.To != g {
+				continue
+			}
+			if t := tableSum(u.Table); t > bestT {
+				best, unit, bestT = &opt.Moves[i], u, t
+			}
+		}
+	}
+	if best == nil {
+		return
+	}
+	p.unknown[unit.Hex]--
+	p.unknown[g]++
+	p.add(wind.Action{Move: &wind.Move{Unit: unit.ID, Path: slices.Clone(best.Path)}}, unit.ID)
+}
+
+// tableSum is what an Unknown unit's table yields over the ten faces.
+func tableSum(t []int) int {
+	n := 0
+	for _, v := range t {
+		n += v
+	}
+	return n
+}
+
+// ringTurn is the first turn on which the Japanese ring falls back on
+// its goal (holdsGround).
+const ringTurn = 6
+
+// ringReach is how far from its goal an Unknown unit of the ring stands.
+const ringReach = 2
+
+// holdsGround reports whether the Japanese Unknown unit u stays where it
+// is rather than move: until turn ringTurn, a lone Unknown unit within
+// ringReach hexes of its goal, on the side of the landing beaches, keeps
+// its hex. Each such hex the U.S. must clear or skirt under its zone of
+// control (6.0) costs it time and steps, and turns into infantry on its
+// own table when assaulted, where the same units stacked in the goal hex
+// would give three platoons at most together (2.5).
+func (p *planner) holdsGround(u wind.UnitView) bool {
+	if !p.freeJapanese() || u.Kind != wind.Unknown || p.v.Turn >= ringTurn || p.unknown[u.Hex] != 1 {
+		return false
+	}
+	g, d := p.nearestGoal(u.Hex)
+	return d > 0 && d <= ringReach && p.beachDistance(u.Hex, g) < p.beachDistance(g, g)
+}
+
+// nearestGoal returns the goal nearest h and how many hexes away it is.
+func (b *board) nearestGoal(h wind.Hex) (wind.Hex, int) {
+	var g wind.Hex
+	d := 1000
+	for _, x := range b.goals {
+		if n := h.Distance(x); n < d {
+			g, d = x, n
+		}
+	}
+	return g, d
+}
+
+// beachReach is how near goal g a landing zone must be to count as one
+// its attackers come from.
+const beachReach = 8
+
+// beachDistance is how many hexes h lies from the nearest landing zone
+// within beachReach hexes of goal g.
+func (p *planner) beachDistance(h, g wind.Hex) int {
+	d := 1000
+	for _, lz := range p.m.LandingZones {
+		if lz.Hex.Distance(g) <= beachReach {
+			d = min(d, h.Distance(lz.Hex))
+		}
+	}
+	return d
+}
+
+// lastStand reports whether this is the Japanese file of the game's last
+// day turn, which follows the U.S. one (3.2): the melees the U.S. has
+// declared are all that is left of the game, so a goal's Unknown units
+// have nothing more to hide.
+func (p *planner) lastStand() bool {
+	return p.freeJapanese() && !p.v.Night && p.after() == 0
+}
+
+// freeJapanese reports whether the side is the Japanese of the two-player
+// game. In the solitaire game of rule 13 the stand-in only fills the
+// choices rules 13.2 to 13.6 leave the Japanese, the way it did before it
+// held rings and goals (holdsGround, hold, lastStand, spread): those
+// rules, not the stand-in, set how hard that game is, and a victory hex
+// defends with three infantry there whatever stands in it (13.2).
+func (p *planner) freeJapanese() bool {
+	return p.side == wind.JP && !p.v.Solitaire
 }

@@ -53,16 +53,28 @@
 // that would lose a quarter of a step landing in a refit turn, or half a
 // step in the opening landing of a free setup (12.6). It never calls a
 // night turn: halved movement, -1 to its melee and the Japanese moving
-// first (3.2, 5.2, 8.3) help the side that waits. The Japanese hold the
-// victory hexes with as many units as stacking allows, keep their
-// Unknown and face-down units from firing (a shot turns an Unknown unit
-// into infantry and shows what a face-down one is, 2.5), fire at U.S.
-// units in reach from face-up units, counter-attack a victory hex the
-// U.S. has taken, strike from the air on the same odds as the U.S., and
-// hide what may hide in a refit turn.
+// first (3.2, 5.2, 8.3) help the side that waits.
+//
+// The Japanese set up freely (12.4) with the fewest covering Unknown
+// units the rule asks for by the beaches, one on each victory hex and the
+// rest in a second line two hexes out on the side of the beaches
+// (setup.go). Until the sixth turn a lone Unknown unit of that ring holds
+// its hex: each one the U.S. must assault turns into infantry on its own
+// table, where stacked in the victory hex they would give three platoons
+// together (2.5); then the ring falls back on the victory hexes, which
+// they hold with as many units as stacking allows. A victory hex that
+// fire empties of its last Unknown unit takes in another at once. They
+// keep their Unknown and face-down units from firing (a shot turns an
+// Unknown unit into infantry and shows what a face-down one is, 2.5)
+// until the last day turn, when nothing is left to hide and the counters
+// beside the U.S. assault fire first; they fire at U.S. units in reach
+// from face-up units, counter-attack a victory hex the U.S. has taken,
+// strike from the air on the same odds as the U.S., and hide what may
+// hide in a refit turn.
 //
 // Where to start: standin.go (Decide, Trim), actions.go (an actions file),
-// waits.go (the other waits), landing.go (where reinforcements land),
-// field.go (the distances it steers by). internal/baseline keeps an
+// waits.go (the other waits), setup.go (the free Japanese setup),
+// landing.go (where reinforcements land), field.go (the distances it
+// steers by). internal/baseline keeps an
 // earlier stand-in unchanged, for the strength test to measure against.
 package standin

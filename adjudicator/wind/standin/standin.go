@@ -24,7 +24,7 @@ func Decide(v *wind.View, o *wind.Outlook, seed uint64) wind.Orders {
 		b.jpRefit(&ord)
 	case wind.WaitJPSetup:
 		if o.Setup != nil && o.Setup.JPSetup != nil {
-			js := *o.Setup.JPSetup
+			js := b.jpSetup(o.Setup)
 			ord.JPSetup = &js
 		}
 	case wind.WaitUSLanding:

@@ -19,6 +19,7 @@ var (
 	strengthGames    = flag.Int("games", 4, "games per pairing and scenario in TestStrength (200 for BENCHMARKS.md)")
 	strengthScenario = flag.String("scenario", "", "play only the scenarios of TestStrength whose name holds this")
 	strengthPairs    = flag.String("pairs", "", "play only the pairings of TestStrength whose name holds this, such as \"baseline\"")
+	strengthFirst    = flag.Int("first", 1, "number of the first game of TestStrength; games n play seed n*7919, so another -first plays another sample")
 )
 
 // player gives one side's orders at a wait, and says how long the
@@ -166,7 +167,7 @@ func TestStrength(t *testing.T) {
 				go func() { // two games at a time: the machine has two cores
 					defer wg.Done()
 					lockThread() // so that threadCPU reads this game's work alone
-					res[i] = playGame(scn, pr.us, pr.jp, pr.solo, int64(i+1)*7919)
+					res[i] = playGame(scn, pr.us, pr.jp, pr.solo, int64(i+*strengthFirst)*7919)
 					<-sem
 				}()
 			}
