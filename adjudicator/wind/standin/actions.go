@@ -263,17 +263,7 @@ func (p *planner) fires() {
 		if !ok || !p.free(opt) || len(opt.Fire) == 0 || !p.shouldFire(u, opt) {
 			continue
 		}
-		var best *wind.FireOption
-		bestV := -1
-		for i := range opt.Fire {
-			f := &opt.Fire[i]
-			if !f.Sees && len(f.Spotters) == 0 || !p.fireCounts(f.Target) {
-				continue
-			}
-			if v := p.value(f.Target); v > bestV {
-				best, bestV = f, v
-			}
-		}
+		best := p.target(opt)
 		if best == nil {
 			continue
 		}
@@ -286,6 +276,24 @@ func (p *planner) fires() {
 		}
 		p.add(wind.Action{Fire: fire}, opt.Unit)
 	}
+}
+
+// target is the fire option of opt worth most (value) among those the unit
+// sees or has a spotter for and whose fire can take something
+// (fireCounts), or nil.
+func (p *planner) target(opt wind.UnitOptions) *wind.FireOption {
+	var best *wind.FireOption
+	bestV := -1
+	for i := range opt.Fire {
+		f := &opt.Fire[i]
+		if !f.Sees && len(f.Spotters) == 0 || !p.fireCounts(f.Target) {
+			continue
+		}
+		if v := p.value(f.Target); v > bestV {
+			best, bestV = f, v
+		}
+	}
+	return best
 }
 
 // strongest returns the enemy unit of ids with the most steps, the first
@@ -311,12 +319,7 @@ func (p *planner) shouldFire(u wind.UnitView, opt wind.UnitOptions) bool {
 	if u.Kind == wind.Artillery {
 		return true
 	}
-	adjacent := false
-	for _, n := range u.Hex.Neighbours() {
-		if p.enemy[n] > 0 {
-			adjacent = true
-		}
-	}
+	adjacent := p.threatened(u.Hex)
 	if p.side == wind.JP && (u.Kind == wind.Unknown || u.FaceDown) && !(p.lastStand() && adjacent) {
 		return false
 	}
@@ -500,7 +503,7 @@ func (p *planner) hold() {
 	}
 }
 
-// threatened reports whether a U.S. unit stands next to h.
+// threatened reports whether an enemy unit stands next to h.
 func (p *planner) threatened(h wind.Hex) bool {
 	for _, n := range h.Neighbours() {
 		if p.enemy[n] > 0 {
@@ -518,14 +521,7 @@ func (p *planner) convert(g wind.Hex) bool {
 		if !ok || u.Hex != g || u.Kind != wind.Unknown || !p.free(opt) {
 			continue
 		}
-		var best *wind.FireOption
-		bestV := -1
-		for i := range opt.Fire {
-			f := &opt.Fire[i]
-			if v := p.value(f.Target); f.Sees && v > bestV {
-				best, bestV = f, v
-			}
-		}
+		best := p.target(opt) // an Unknown unit has no spotters: it sees its target
 		if best == nil {
 			continue
 		}
