@@ -209,7 +209,10 @@ func (p *planner) value(t wind.Hex) int {
 }
 
 // air spends all the side's airpower (rule 8.1.6) on the enemy hex worth
-// most.
+// most. The Japanese of the two-player game strike no hex whose nearest
+// Japanese units include an Unknown unit: their die of 2 or less, as
+// likely as a hit at the modifiers of the short scenarios, would take a
+// whole Unknown unit off the map for the U.S. step the hit could take.
 func (p *planner) air() {
 	n := p.v.Air.US
 	if p.side == wind.JP {
@@ -220,7 +223,7 @@ func (p *planner) air() {
 	}
 	best, bestV := wind.Hex(0), -1
 	for t := range p.enemy {
-		if p.airDRM(t) < airMinDRM {
+		if p.airDRM(t) < airMinDRM || p.freeJapanese() && p.unknownNearest(t) {
 			continue
 		}
 		if v := p.value(t); v > bestV || v == bestV && t < best {
@@ -230,6 +233,22 @@ func (p *planner) air() {
 	if best != 0 {
 		p.add(wind.Action{Air: &wind.AirStrikes{Attacks: []wind.AirAttack{{Hex: best, Factors: n}}}})
 	}
+}
+
+// unknownNearest reports whether an Unknown unit is among the side's
+// units nearest t, one of which takes the hit of an air strike's die of 2
+// or less (rule 8.1.6).
+func (p *planner) unknownNearest(t wind.Hex) bool {
+	best, unknown := 1000, false
+	for _, u := range p.units {
+		switch d := u.Hex.Distance(t); {
+		case d < best:
+			best, unknown = d, u.Kind == wind.Unknown
+		case d == best:
+			unknown = unknown || u.Kind == wind.Unknown
+		}
+	}
+	return unknown
 }
 
 // airMinDRM is the lowest modifier (rule 8.3) at which the side strikes
