@@ -633,9 +633,9 @@ const beachReach = 8
 
 // beachDistance is how many hexes h lies from the nearest landing zone
 // within beachReach hexes of goal g.
-func (p *planner) beachDistance(h, g wind.Hex) int {
+func (b *board) beachDistance(h, g wind.Hex) int {
 	d := 1000
-	for _, lz := range p.m.LandingZones {
+	for _, lz := range b.m.LandingZones {
 		if lz.Hex.Distance(g) <= beachReach {
 			d = min(d, h.Distance(lz.Hex))
 		}
@@ -657,6 +657,6 @@ func (p *planner) lastStand() bool {
 // held rings and goals (holdsGround, hold, lastStand, spread): those
 // rules, not the stand-in, set how hard that game is, and a victory hex
 // defends with three infantry there whatever stands in it (13.2).
-func (p *planner) freeJapanese() bool {
-	return p.side == wind.JP && !p.v.Solitaire
+func (b *board) freeJapanese() bool {
+	return b.side == wind.JP && !b.v.Solitaire
 }

@@ -68,12 +68,19 @@
 // Unknown unit into infantry and shows what a face-down one is, 2.5)
 // until the last day turn, when nothing is left to hide and the counters
 // beside the U.S. assault fire first; they fire at U.S. units in reach
-// from face-up units, counter-attack a victory hex the U.S. has taken,
-// strike from the air on the same odds as the U.S., and hide what may
-// hide in a refit turn.
+// from face-up units and counter-attack a victory hex the U.S. has taken.
+// They strike from the air on the same odds as the U.S., and nowhere an
+// Unknown unit is among their units nearest the target, since a die of 2
+// or less would take it off the map. In a refit turn they hide what may
+// hide, and in the two-player game they regroup (regroup.go, 9.6): the
+// Unknown units farther out than the ring move to the victory hexes, two
+// to each, and to the empty hexes of the ring, and those that fire took
+// off the map come back there by swaps for infantry outside the victory
+// hexes.
 //
 // Where to start: standin.go (Decide, Trim), actions.go (an actions file),
 // waits.go (the other waits), setup.go (the free Japanese setup),
+// regroup.go (the Japanese refit turn),
 // landing.go (where reinforcements land), field.go (the distances it
 // steers by). internal/baseline keeps an
 // earlier stand-in unchanged, for the strength test to measure against.

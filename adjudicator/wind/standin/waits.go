@@ -151,12 +151,16 @@ func (b *board) landing(ord *wind.Orders) {
 
 // jpRefit hides every unit that may hide (rule 9.5): a face-down counter
 // tells the U.S. nothing of what it is, and U.S. fire at it is worse
-// (8.3). It neither moves nor swaps Unknown units (9.6): they stand where
-// the setup put them in the way of the U.S. advance.
+// (8.3). In the two-player game it then regroups the Unknown units on
+// the goals (regroup); in the solitaire game it leaves them where they
+// stand, as rule 13 has them.
 func (b *board) jpRefit(ord *wind.Orders) {
 	ra := &wind.Rearrange{}
 	ord.Rearrange = ra
 	if b.o.Refit != nil {
 		ra.Hide = slices.Clone(b.o.Refit.Hide)
+	}
+	if b.freeJapanese() {
+		b.regroup(ra)
 	}
 }

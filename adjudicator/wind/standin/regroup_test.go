@@ -1,0 +1,72 @@
+package standin_test
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/attu-pbem/attu/adjudicator/wind"
+)
+
+// TestRegroup plays Up the Hog's Back, the baseline U.S. against the
+// Japanese stand-in, and checks its refit turns (rule 9.6): its orders
+// pass the rules as they are, and whenever Engineer Hill is open to
+// Unknown units and holds fewer than two while an Unknown unit stands
+// more than two hexes from it, the hill holds more Unknown units after the
+// refit than before.
+func TestRegroup(t *testing.T) {
+	cases := 0
+	for game := 1; game <= 60 && cases < 5; game++ {
+		r := rand.New(rand.NewSource(int64(game) * 7919))
+		d := randDice{r}
+		s, _, err := wind.NewGameFrom(wind.ScenarioUpTheHogsBack, wind.Options{}, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 0; !s.Over() && n < 2000; n++ {
+			w := s.Wait()
+			var o wind.Orders
+			if w.Side == wind.US {
+				o = baselineOrders(s, w.Side, r.Uint64())
+			} else {
+				o = standinOrders(s, w.Side, r.Uint64())
+			}
+			before, far := unknownsAt(s, wind.EngineerHill)
+			if w.Kind == wind.WaitJPRefit {
+				if ps := wind.CheckOrders(s, o); len(ps) > 0 {
+					t.Fatalf("game %d, %s: the stand-in's refit orders refused: %v", game, s.WaitText(), ps)
+				}
+			}
+			ns, _, ps := wind.Resolve(s, o, d)
+			if len(ps) > 0 {
+				t.Fatalf("game %d, %s: orders refused: %v", game, s.WaitText(), ps)
+			}
+			if w.Kind == wind.WaitJPRefit && s.UnknownBan(wind.EngineerHill) == "" && before < 2 && far {
+				cases++
+				if after, _ := unknownsAt(ns, wind.EngineerHill); after <= before {
+					t.Errorf("game %d, turn %d: Engineer Hill held %d Unknown units before the refit and %d after, with one more than two hexes out", game, s.Turn, before, after)
+				}
+			}
+			s = ns
+		}
+	}
+	if cases == 0 {
+		t.Fatal("no Japanese refit turn with Engineer Hill open and an Unknown unit far from it in 60 games")
+	}
+	t.Logf("%d Japanese refit turns checked", cases)
+}
+
+// unknownsAt counts the Unknown units in h and says whether one stands
+// more than two hexes from it.
+func unknownsAt(s *wind.State, h wind.Hex) (int, bool) {
+	n, far := 0, false
+	for _, u := range s.Units {
+		if u.OnMap() && u.Counter().Kind() == wind.Unknown {
+			if u.Hex == h {
+				n++
+			} else if u.Hex.Distance(h) > 2 {
+				far = true
+			}
+		}
+	}
+	return n, far
+}
