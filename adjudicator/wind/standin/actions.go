@@ -333,19 +333,32 @@ func (p *planner) strongest(ids []string) string {
 // other units when they cannot usefully move (an enemy next to them, or
 // a goal they hold). An Unknown unit that fires turns into infantry (2.5),
 // and a face-down one turns face up, so the Japanese keep them quiet
-// unless a goal is at stake.
+// while no U.S. unit stands beside them, and a face-down unit until the
+// last day turn. An Unknown unit beside U.S. units in the two-player game
+// fires (unknownFires).
 func (p *planner) shouldFire(u wind.UnitView, opt wind.UnitOptions) bool {
 	if u.Kind == wind.Artillery {
 		return true
 	}
 	adjacent := p.threatened(u.Hex)
-	if p.side == wind.JP && (u.Kind == wind.Unknown || u.FaceDown) && !(p.lastStand() && adjacent) {
+	if p.side == wind.JP && (u.Kind == wind.Unknown || u.FaceDown) && !(adjacent && (p.lastStand() || p.unknownFires(u))) {
 		return false
 	}
 	if p.side == wind.US && adjacent && !p.guard(u) && p.advance(u, opt) {
 		return false
 	}
 	return adjacent || p.guard(u) || len(opt.Moves) == 0
+}
+
+// unknownFires reports whether the Japanese Unknown unit u, beside U.S.
+// units, fires at them in the two-player game: it cannot leave their zone
+// of control (6.1), and waiting it would be assaulted, where it turns into
+// infantry anyway (2.5), or shot, where one hit takes it off the map
+// (8.5). Firing, it shoots first, and the infantry it turns into hold the
+// hex against ranged fire, which never takes a hex's last platoon (8.5),
+// so the U.S. must assault them there.
+func (p *planner) unknownFires(u wind.UnitView) bool {
+	return p.freeJapanese() && u.Kind == wind.Unknown
 }
 
 // advance reports whether the U.S. unit u has a move that takes it at
@@ -654,7 +667,8 @@ func (p *planner) lastStand() bool {
 // freeJapanese reports whether the side is the Japanese of the two-player
 // game. In the solitaire game of rule 13 the stand-in only fills the
 // choices rules 13.2 to 13.6 leave the Japanese, the way it did before it
-// held rings and goals (holdsGround, hold, lastStand, spread): those
+// held rings and goals (holdsGround, hold, lastStand, spread,
+// unknownFires, regroup, and air strikes that spare Unknown units): those
 // rules, not the stand-in, set how hard that game is, and a victory hex
 // defends with three infantry there whatever stands in it (13.2).
 func (b *board) freeJapanese() bool {

@@ -64,11 +64,16 @@
 // together (2.5); then the ring falls back on the victory hexes, which
 // they hold with as many units as stacking allows. A victory hex that
 // fire empties of its last Unknown unit takes in another at once. They
-// keep their Unknown and face-down units from firing (a shot turns an
-// Unknown unit into infantry and shows what a face-down one is, 2.5)
-// until the last day turn, when nothing is left to hide and the counters
-// beside the U.S. assault fire first; they fire at U.S. units in reach
-// from face-up units and counter-attack a victory hex the U.S. has taken.
+// keep their Unknown and face-down units from firing while no U.S. unit
+// stands beside them (a shot turns an Unknown unit into infantry and
+// shows what a face-down one is, 2.5). An Unknown unit beside U.S. units
+// fires at them: it could not leave, and the infantry it turns into hold
+// the hex against ranged fire, which never takes a hex's last platoon
+// (8.5), where one hit would take the Unknown unit off the map. On the
+// last day turn, when nothing is left to hide, the face-down counters
+// beside the U.S. assault fire first too. They fire at U.S. units in
+// reach from face-up units and counter-attack a victory hex the U.S. has
+// taken.
 // They strike from the air on the same odds as the U.S., and nowhere an
 // Unknown unit is among their units nearest the target, since a die of 2
 // or less would take it off the map. In a refit turn they hide what may
