@@ -8,6 +8,35 @@ import (
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
 
+// playAgainstBaseline plays Up the Hog's Back from its creation to its
+// end, the baseline U.S. against the Japanese stand-in (in the solitaire
+// game of rule 13 with solo), with random dice from seed. watch sees each
+// position, the orders given there and the position they lead to; orders
+// the rules refuse fail the test.
+func playAgainstBaseline(t *testing.T, solo bool, seed int64, watch func(s *wind.State, o wind.Orders, next *wind.State)) {
+	t.Helper()
+	r := rand.New(rand.NewSource(seed))
+	d := randDice{r}
+	s, _, err := wind.NewGameFrom(wind.ScenarioUpTheHogsBack, wind.Options{Solitaire: solo}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; !s.Over() && n < 2000; n++ {
+		var o wind.Orders
+		if side := s.Wait().Side; side == wind.US {
+			o = baselineOrders(s, side, r.Uint64())
+		} else {
+			o = standinOrders(s, side, r.Uint64())
+		}
+		ns, _, ps := wind.Resolve(s, o, d)
+		if len(ps) > 0 {
+			t.Fatalf("seed %d, %s: orders refused: %v", seed, s.WaitText(), ps)
+		}
+		watch(s, o, ns)
+		s = ns
+	}
+}
+
 // TestRegroup plays Up the Hog's Back, the baseline U.S. against the
 // Japanese stand-in, and checks its refit turns (rule 9.6): its orders
 // pass the rules as they are, and whenever Engineer Hill is open to
@@ -18,41 +47,25 @@ import (
 func TestRegroup(t *testing.T) {
 	cases := 0
 	for game := 1; game <= 200 && cases < 5; game++ {
-		r := rand.New(rand.NewSource(int64(game) * 7919))
-		d := randDice{r}
-		s, _, err := wind.NewGameFrom(wind.ScenarioUpTheHogsBack, wind.Options{}, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for n := 0; !s.Over() && n < 2000; n++ {
-			w := s.Wait()
-			var o wind.Orders
-			if w.Side == wind.US {
-				o = baselineOrders(s, w.Side, r.Uint64())
-			} else {
-				o = standinOrders(s, w.Side, r.Uint64())
+		playAgainstBaseline(t, false, int64(game)*7919, func(s *wind.State, o wind.Orders, ns *wind.State) {
+			if s.Wait().Kind != wind.WaitJPRefit {
+				return
+			}
+			if ps := wind.CheckOrders(s, o); len(ps) > 0 {
+				t.Fatalf("game %d, %s: the stand-in's refit orders refused: %v", game, s.WaitText(), ps)
 			}
 			before, far := unknownsAt(s, wind.EngineerHill)
-			if w.Kind == wind.WaitJPRefit {
-				if ps := wind.CheckOrders(s, o); len(ps) > 0 {
-					t.Fatalf("game %d, %s: the stand-in's refit orders refused: %v", game, s.WaitText(), ps)
-				}
+			if s.UnknownBan(wind.EngineerHill) != "" || before >= 2 || !far && !swappable(s, wind.EngineerHill) {
+				return
 			}
-			ns, _, ps := wind.Resolve(s, o, d)
-			if len(ps) > 0 {
-				t.Fatalf("game %d, %s: orders refused: %v", game, s.WaitText(), ps)
+			cases++
+			if after, _ := unknownsAt(ns, wind.EngineerHill); after <= before {
+				t.Errorf("game %d, turn %d: Engineer Hill held %d Unknown units before the refit and %d after", game, s.Turn, before, after)
 			}
-			if w.Kind == wind.WaitJPRefit && s.UnknownBan(wind.EngineerHill) == "" && before < 2 && (far || swappable(s, wind.EngineerHill)) {
-				cases++
-				if after, _ := unknownsAt(ns, wind.EngineerHill); after <= before {
-					t.Errorf("game %d, turn %d: Engineer Hill held %d Unknown units before the refit and %d after, with one more than two hexes out", game, s.Turn, before, after)
-				}
-			}
-			s = ns
-		}
+		})
 	}
 	if cases == 0 {
-		t.Fatal("no Japanese refit turn with Engineer Hill open and an Unknown unit far from it in 200 games")
+		t.Fatal("no Japanese refit turn with Engineer Hill open and an Unknown unit that could come to it in 200 games")
 	}
 	t.Logf("%d Japanese refit turns checked", cases)
 }

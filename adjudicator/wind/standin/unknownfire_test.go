@@ -1,7 +1,6 @@
 package standin_test
 
 import (
-	"math/rand"
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
@@ -19,34 +18,17 @@ func TestUnknownFiresBesideUS(t *testing.T) {
 	for _, solo := range []bool{false, true} {
 		hexes, fired := 0, 0
 		for game := 1; game <= 10; game++ {
-			r := rand.New(rand.NewSource(int64(game) * 7919))
-			d := randDice{r}
-			s, _, err := wind.NewGameFrom(wind.ScenarioUpTheHogsBack, wind.Options{Solitaire: solo}, d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for n := 0; !s.Over() && n < 2000; n++ {
-				w := s.Wait()
-				var o wind.Orders
-				if w.Side == wind.US {
-					o = baselineOrders(s, w.Side, r.Uint64())
-				} else {
-					o = standinOrders(s, w.Side, r.Uint64())
+			playAgainstBaseline(t, solo, int64(game)*7919, func(s *wind.State, o wind.Orders, _ *wind.State) {
+				if w := s.Wait(); w.Side != wind.JP || w.Kind != wind.WaitActions || s.Night || s.Turn >= wind.TurnOfMay(18) {
+					return
 				}
-				if w.Side == wind.JP && w.Kind == wind.WaitActions && !s.Night && s.Turn < wind.TurnOfMay(18) {
-					h, f := unknownFire(s, o)
-					hexes += h
-					fired += f
-					if !solo && f < h {
-						t.Errorf("game %d, turn %d: Unknown units beside U.S. units in %d hexes could fire, %d did", game, s.Turn, h, f)
-					}
+				h, f := unknownFire(s, o)
+				hexes += h
+				fired += f
+				if !solo && f < h {
+					t.Errorf("game %d, turn %d: Unknown units beside U.S. units in %d hexes could fire, %d did", game, s.Turn, h, f)
 				}
-				ns, _, ps := wind.Resolve(s, o, d)
-				if len(ps) > 0 {
-					t.Fatalf("game %d, %s: orders refused: %v", game, s.WaitText(), ps)
-				}
-				s = ns
-			}
+			})
 		}
 		switch {
 		case hexes == 0:
