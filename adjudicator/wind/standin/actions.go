@@ -294,6 +294,20 @@ func (p *planner) fires() {
 			fire.TargetUnit = p.strongest(best.TargetUnits)
 		}
 		p.add(wind.Action{Fire: fire}, opt.Unit)
+		if u.Kind == wind.Unknown {
+			p.turnIntoInfantry(u.Hex)
+		}
+	}
+}
+
+// turnIntoInfantry marks every Unknown unit of h as used: when one of
+// them fires, they all turn into infantry together (rule 2.5), and none
+// is left to be given an activation.
+func (p *planner) turnIntoInfantry(h wind.Hex) {
+	for _, o := range p.units {
+		if o.Hex == h && o.Kind == wind.Unknown {
+			p.used[o.ID] = true
+		}
 	}
 }
 
@@ -557,11 +571,7 @@ func (p *planner) convert(g wind.Hex) bool {
 		if best == nil {
 			continue
 		}
-		for _, o := range p.units {
-			if o.Hex == g && o.Kind == wind.Unknown {
-				p.used[o.ID] = true // they turn into infantry together
-			}
-		}
+		p.turnIntoInfantry(g)
 		p.unknown[g] = 0
 		p.add(wind.Action{Fire: &wind.Fire{Units: []string{opt.Unit}, Target: best.Target}}, opt.Unit)
 		return true

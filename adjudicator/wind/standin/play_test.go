@@ -2,6 +2,7 @@ package standin_test
 
 import (
 	"math/rand"
+	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 	"github.com/attu-pbem/attu/adjudicator/wind/standin"
@@ -29,4 +30,16 @@ func baselineOrders(s *wind.State, side wind.Side, seed uint64) wind.Orders {
 	return baseline.Trim(ord, s.DefaultOrders(), func(o wind.Orders) []wind.Problem {
 		return wind.CheckOrders(s, o)
 	})
+}
+
+// playAgainstBaseline plays Up the Hog's Back from its creation to its
+// end, the baseline U.S. against the Japanese stand-in (in the solitaire
+// game of rule 13 with solo), with random dice from seed, as TestStrength
+// plays it; watch sees each position, the orders given there and the
+// position they lead to. Orders the rules refuse fail the test.
+func playAgainstBaseline(t *testing.T, solo bool, seed int64, watch func(s *wind.State, o wind.Orders, next *wind.State)) {
+	t.Helper()
+	if out := playGame(wind.ScenarioUpTheHogsBack, base, stand, solo, seed, watch); out.err != nil {
+		t.Fatalf("seed %d: %v", seed, out.err)
+	}
 }

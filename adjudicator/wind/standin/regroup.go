@@ -1,6 +1,7 @@
 package standin
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
@@ -107,14 +108,7 @@ func (b *board) regroup(ra *wind.Rearrange) {
 			infantry[u.Hex] = true
 		}
 	}
-	hexes := slices.Sorted(func(yield func(wind.Hex) bool) {
-		for h := range infantry {
-			if !yield(h) {
-				return
-			}
-		}
-	})
-	for _, h := range hexes {
+	for _, h := range slices.Sorted(maps.Keys(infantry)) {
 		if len(offMap) == 0 || len(slots) == 0 {
 			return
 		}

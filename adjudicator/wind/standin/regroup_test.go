@@ -1,41 +1,11 @@
 package standin_test
 
 import (
-	"math/rand"
 	"slices"
 	"testing"
 
 	"github.com/attu-pbem/attu/adjudicator/wind"
 )
-
-// playAgainstBaseline plays Up the Hog's Back from its creation to its
-// end, the baseline U.S. against the Japanese stand-in (in the solitaire
-// game of rule 13 with solo), with random dice from seed. watch sees each
-// position, the orders given there and the position they lead to; orders
-// the rules refuse fail the test.
-func playAgainstBaseline(t *testing.T, solo bool, seed int64, watch func(s *wind.State, o wind.Orders, next *wind.State)) {
-	t.Helper()
-	r := rand.New(rand.NewSource(seed))
-	d := randDice{r}
-	s, _, err := wind.NewGameFrom(wind.ScenarioUpTheHogsBack, wind.Options{Solitaire: solo}, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n := 0; !s.Over() && n < 2000; n++ {
-		var o wind.Orders
-		if side := s.Wait().Side; side == wind.US {
-			o = baselineOrders(s, side, r.Uint64())
-		} else {
-			o = standinOrders(s, side, r.Uint64())
-		}
-		ns, _, ps := wind.Resolve(s, o, d)
-		if len(ps) > 0 {
-			t.Fatalf("seed %d, %s: orders refused: %v", seed, s.WaitText(), ps)
-		}
-		watch(s, o, ns)
-		s = ns
-	}
-}
 
 // TestRegroup plays Up the Hog's Back, the baseline U.S. against the
 // Japanese stand-in, and checks its refit turns (rule 9.6): its orders

@@ -53,7 +53,9 @@ type outcome struct {
 }
 
 // playGame plays scenario from its creation to its end with random dice.
-func playGame(scenario string, us, jp player, solo bool, seed int64) outcome {
+// watch, when not nil, sees each position, the orders given there and the
+// position they lead to.
+func playGame(scenario string, us, jp player, solo bool, seed int64, watch func(s *wind.State, o wind.Orders, next *wind.State)) outcome {
 	r := rand.New(rand.NewSource(seed))
 	d := randDice{r}
 	s, _, err := wind.NewGameFrom(scenario, wind.Options{Solitaire: solo}, d)
@@ -80,6 +82,9 @@ func playGame(scenario string, us, jp player, solo bool, seed int64) outcome {
 			return outcome{err: fmt.Errorf("%s's orders at %s refused: %v", p.name, s.WaitText(), ps)}
 		}
 		out.landLosses += landingLosses(evs)
+		if watch != nil {
+			watch(s, o, ns)
+		}
 		s = ns
 	}
 	out.winner = s.Winner
@@ -167,7 +172,7 @@ func TestStrength(t *testing.T) {
 				go func() { // two games at a time: the machine has two cores
 					defer wg.Done()
 					lockThread() // so that threadCPU reads this game's work alone
-					res[i] = playGame(scn, pr.us, pr.jp, pr.solo, int64(i+*strengthFirst)*7919)
+					res[i] = playGame(scn, pr.us, pr.jp, pr.solo, int64(i+*strengthFirst)*7919, nil)
 					<-sem
 				}()
 			}

@@ -9,11 +9,11 @@ import (
 // TestUnknownFiresBesideUS plays Up the Hog's Back, the baseline U.S.
 // against the Japanese stand-in, in the two-player game and in the
 // solitaire game of rule 13. At each Japanese day actions step before the
-// last (May 18, rule 15.1) it finds the hexes whose Unknown units stand beside U.S. units
-// and may fire at one they see: in the two-player game the stand-in's
-// orders have one of them fire (the infantry it turns into hold the hex,
-// 2.5 and 8.5); in the solitaire game none fires, as the stand-in plays
-// there only what rule 13 leaves it.
+// last (May 18, rule 15.1) it finds the hexes whose Unknown units stand
+// beside U.S. units and may fire at one they see: in the two-player game
+// the stand-in's orders have one of them fire (the infantry it turns into
+// hold the hex, 2.5 and 8.5); in the solitaire game none fires, as the
+// stand-in plays there only what rule 13 leaves it.
 func TestUnknownFiresBesideUS(t *testing.T) {
 	for _, solo := range []bool{false, true} {
 		hexes, fired := 0, 0
